@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * device.c - the simulated device: geometry, address map, /dev/neuronsim.
+ *
+ * Device address map (reported by NEURONSIM_IOC_GET_INFO; no device
+ * address 0 is ever handed out):
+ *
+ *   0x1_0000_0000 + N * 32 MiB     SBUF window of NeuronCore N
+ *   (c + 1) * 64 GiB               HBM channel c, hbm_channel_size bytes
+ */
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/string.h>
+
+#include "kbin_layout.h"
+#include "neuronsim.h"
+
+/*
+ * FACTS.md section 8.  trn3's core count and HBM are not public there; the
+ * simulator assumes 8 NeuronCores and 4 x 36 GiB and says so in
+ * Documentation/uapi.rst.
+ */
+static const struct nsim_arch nsim_arches[] = {
+	{ "trn1", 2, 2, 2, 16ULL << 30, 192 << 10, 2ULL << 20 },
+	{ "trn2", 3, 8, 4, 24ULL << 30, 224 << 10, 2ULL << 20 },
+	{ "trn3", 4, 8, 4, 36ULL << 30, 256 << 10, 2ULL << 20 },
+};
+
+/**
+ * nsim_arch_find() - look up a device generation by name.
+ * @name: "trn1", "trn2" or "trn3".
+ *
+ * Return: the geometry (FACTS.md section 8), or NULL for an unknown name.
+ */
+const struct nsim_arch *nsim_arch_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(nsim_arches); i++)
+		if (sysfs_streq(name, nsim_arches[i].name))
+			return &nsim_arches[i];
+	return NULL;
+}
+
+/**
+ * nsim_hbm_base() - device address of an HBM channel.
+ * @dev: the device.
+ * @channel: channel index, < num_hbm_channels.
+ *
+ * Return: the channel's first device address (never 0).
+ */
+u64 nsim_hbm_base(const struct nsim_device *dev, u32 channel)
+{
+	return NSIM_HBM_BASE + (u64)channel * NSIM_HBM_STRIDE;
+}
+
+/**
+ * nsim_sbuf_base() - device address of a NeuronCore's SBUF window.
+ * @dev: the device.
+ * @core: NeuronCore index, < num_cores.
+ *
+ * Return: the window's first device address; the window is 32 MiB
+ * (FACTS.md section 2, MR_SB).
+ */
+u64 nsim_sbuf_base(const struct nsim_device *dev, u32 core)
+{
+	return NSIM_SBUF_BASE + (u64)core * NSIM_SBUF_WINDOW;
+}
+
+/**
+ * nsim_fill_info() - describe the device for NEURONSIM_IOC_GET_INFO.
+ * @dev: the device.
+ * @info: filled completely; reserved fields zero.
+ */
+void nsim_fill_info(const struct nsim_device *dev, struct neuronsim_info *info)
+{
+	const struct nsim_arch *a = dev->arch;
+	u32 c;
+
+	memset(info, 0, sizeof(*info));
+	info->abi_version = NEURONSIM_ABI_VERSION;
+	info->arch_gen = a->gen;
+	strscpy(info->arch_name, a->name, sizeof(info->arch_name));
+	info->num_cores = a->num_cores;
+	info->num_hbm_channels = a->num_hbm_channels;
+	info->hbm_channel_size = a->hbm_channel_size;
+	for (c = 0; c < a->num_hbm_channels; c++)
+		info->hbm_base[c] = nsim_hbm_base(dev, c);
+	info->sbuf_base = nsim_sbuf_base(dev, 0);
+	info->sbuf_window_size = NSIM_SBUF_WINDOW;
+	info->sbuf_partitions = NSIM_SBUF_PARTITIONS;
+	info->sbuf_partition_size = a->sbuf_partition_size;
+	info->psum_size = a->psum_size;
+	info->scratchpad_page_size = nsim_scratchpad_page_size;
+	info->scratchpad_max_pages = nsim_scratchpad_max_pages;
+	info->max_models_per_fd = nsim_max_models_per_fd;
+	info->max_plan_bytes = nsim_max_plan_bytes;
+	info->max_vars_per_subgraph = nsim_max_vars_per_subgraph;
+	info->backing_limit = nsim_backing_limit;
+}
+
+static int nsim_open(struct inode *inode, struct file *file)
+{
+	return 0;
+}
+
+static int nsim_release(struct inode *inode, struct file *file)
+{
+	return 0;
+}
+
+static const struct file_operations nsim_fops = {
+	.owner = THIS_MODULE,
+	.open = nsim_open,
+	.release = nsim_release,
+	.unlocked_ioctl = nsim_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+/**
+ * nsim_device_init() - register /dev/neuronsim (mode 0600).
+ * @dev: the device, with @dev->arch set.
+ *
+ * Return: 0, or the misc_register() error.
+ */
+int nsim_device_init(struct nsim_device *dev)
+{
+	dev->misc.minor = MISC_DYNAMIC_MINOR;
+	dev->misc.name = NEURONSIM_DEVICE_NAME;
+	dev->misc.fops = &nsim_fops;
+	dev->misc.mode = 0600;
+	return misc_register(&dev->misc);
+}
+
+/**
+ * nsim_device_exit() - unregister /dev/neuronsim.
+ * @dev: the device.
+ */
+void nsim_device_exit(struct nsim_device *dev)
+{
+	misc_deregister(&dev->misc);
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kbin_layout.h - compile-time asserts that pin the KBIN on-disk layout
+ * (uapi/linux/neuronsim_kbin.h) to FACTS.md section 4: the 152-byte
+ * kbin_mem_ref with every field at libnrt's offset, the 24-byte
+ * kbin_mem_ref_set header, the 516-byte debug tensor metadata.
+ *
+ * Included by kmod/kbin_check.c, which is compiled into the module and
+ * into the host build, so both builds assert the same layout.
+ */
+#ifndef _NEURONSIM_KBIN_LAYOUT_H
+#define _NEURONSIM_KBIN_LAYOUT_H
+
+#ifdef __KERNEL__
+#include <linux/build_bug.h>
+#include <linux/stddef.h>
+#else
+#include <assert.h>
+#include <stddef.h>
+#endif
+#include <linux/neuronsim_kbin.h>
+
+#define KBIN_ASSERT_OFF(t, f, o) \
+	static_assert(offsetof(struct t, f) == (o), #t "." #f " must be at offset " #o)
+
+static_assert(sizeof(struct kbin_mem_ref) == 152, "kbin_mem_ref is 152 bytes");
+KBIN_ASSERT_OFF(kbin_mem_ref, mr_type, 0);
+KBIN_ASSERT_OFF(kbin_mem_ref, name, 8);
+KBIN_ASSERT_OFF(kbin_mem_ref, size, 16);
+KBIN_ASSERT_OFF(kbin_mem_ref, alignment, 24);
+KBIN_ASSERT_OFF(kbin_mem_ref, var_id, 32);
+KBIN_ASSERT_OFF(kbin_mem_ref, dtype, 36);
+KBIN_ASSERT_OFF(kbin_mem_ref, pad1, 52);
+KBIN_ASSERT_OFF(kbin_mem_ref, shape, 56);
+KBIN_ASSERT_OFF(kbin_mem_ref, dtensor_md, 120);
+KBIN_ASSERT_OFF(kbin_mem_ref, buffer, 128);
+KBIN_ASSERT_OFF(kbin_mem_ref, pointer.referenced_var_id, 136);
+KBIN_ASSERT_OFF(kbin_mem_ref, pointer.io_ref, 140);
+KBIN_ASSERT_OFF(kbin_mem_ref, virt.offset, 136);
+KBIN_ASSERT_OFF(kbin_mem_ref, virt.backing_buf, 144);
+KBIN_ASSERT_OFF(kbin_mem_ref, list.length, 136);
+KBIN_ASSERT_OFF(kbin_mem_ref, list.list, 144);
+KBIN_ASSERT_OFF(kbin_mem_ref, remote.remote_vtpb_rel_sg_id, 136);
+KBIN_ASSERT_OFF(kbin_mem_ref, remote.remote_var_id, 140);
+static_assert(sizeof(struct kbin_mem_ref_set) == 24, "kbin_mem_ref_set is 24 bytes");
+KBIN_ASSERT_OFF(kbin_mem_ref_set, nmem, 16);
+KBIN_ASSERT_OFF(kbin_mem_ref_set, mem, 24);
+static_assert(sizeof(struct kbin_debug_tensor_md) == 516, "debug md is 516 bytes");
+static_assert(sizeof(struct kbin_header) == 64, "kbin_header is 64 bytes");
+static_assert(sizeof(struct kbin_sb_carveout) == 24, "carve-out is 24 bytes");
+static_assert(sizeof(struct kbin_subgraph) == 152, "kbin_subgraph is 152 bytes");
+static_assert(sizeof(struct kbin_payload_hdr) == 16, "payload header is 16 bytes");
+
+#endif /* _NEURONSIM_KBIN_LAYOUT_H */

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * neuronsim - a simulated AWS-Neuron-style device.
+ *
+ * main.c: module parameters, init and exit.  The device model, memory,
+ * loading and resolving live in the other files of kmod/.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+
+#include "neuronsim.h"
+
+char *nsim_param_arch = "trn2";
+module_param_named(arch, nsim_param_arch, charp, 0444);
+MODULE_PARM_DESC(arch, "device generation: trn1, trn2 (default) or trn3");
+
+unsigned long nsim_max_plan_bytes = 1UL << 30;
+module_param_named(max_plan_bytes, nsim_max_plan_bytes, ulong, 0644);
+MODULE_PARM_DESC(max_plan_bytes, "largest KBIN plan LOAD accepts, bytes (default 1 GiB)");
+
+unsigned int nsim_max_models_per_fd = 64;
+module_param_named(max_models_per_fd, nsim_max_models_per_fd, uint, 0644);
+MODULE_PARM_DESC(max_models_per_fd, "models one open file may hold (default 64)");
+
+unsigned int nsim_max_vars_per_subgraph = 1U << 22;
+module_param_named(max_vars_per_subgraph, nsim_max_vars_per_subgraph, uint, 0644);
+MODULE_PARM_DESC(max_vars_per_subgraph, "mem_ref records per subgraph (default 4194304)");
+
+unsigned long nsim_backing_limit = 1UL << 30;
+module_param_named(backing_limit, nsim_backing_limit, ulong, 0644);
+MODULE_PARM_DESC(backing_limit, "RAM the sparse simulated memory may use, bytes (default 1 GiB)");
+
+unsigned long nsim_scratchpad_page_size = 512UL << 20;
+module_param_named(scratchpad_page_size, nsim_scratchpad_page_size, ulong, 0444);
+MODULE_PARM_DESC(scratchpad_page_size, "scratchpad page, bytes (default 512 MiB, as libnrt)");
+
+unsigned int nsim_scratchpad_max_pages = 1024;
+module_param_named(scratchpad_max_pages, nsim_scratchpad_max_pages, uint, 0644);
+MODULE_PARM_DESC(scratchpad_max_pages, "scratchpad pages per model (default 1024, as libnrt)");
+
+struct nsim_device nsim_dev;
+
+static int __init nsim_init(void)
+{
+	int ret;
+
+	nsim_dev.arch = nsim_arch_find(nsim_param_arch);
+	if (!nsim_dev.arch) {
+		pr_err("unknown arch '%s' (use trn1, trn2 or trn3)\n",
+		       nsim_param_arch);
+		return -EINVAL;
+	}
+
+	nsim_debugfs_init(&nsim_dev);
+
+	ret = nsim_device_init(&nsim_dev);
+	if (ret)
+		goto err_debugfs;
+
+	pr_info("%s device: %u NeuronCores, %u x %llu MiB HBM\n",
+		nsim_dev.arch->name, nsim_dev.arch->num_cores,
+		nsim_dev.arch->num_hbm_channels,
+		nsim_dev.arch->hbm_channel_size >> 20);
+	return 0;
+
+err_debugfs:
+	nsim_debugfs_exit(&nsim_dev);
+	return ret;
+}
+
+static void __exit nsim_exit(void)
+{
+	nsim_device_exit(&nsim_dev);
+	nsim_debugfs_exit(&nsim_dev);
+}
+
+module_init(nsim_init);
+module_exit(nsim_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("neuronsim: simulated Neuron device with a KBIN static memory plan loader");

@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: GPL-2.0
+# Objects of neuronsim.ko, relative to kmod/.  Read by Kbuild.
+NEURONSIM_OBJS := main.o device.o debugfs.o ioctl.o

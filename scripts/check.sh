@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh - every test of make check: host tests, the fuzzer, checkpatch,
+# then the VM selftests.  Counts TAP "ok"/"not ok" lines and ends with one
+# line "N passed, N failed".  Exit status: 0 only when nothing failed and
+# something ran.  Expects make all to have run (make check does that).
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+export NEURONSIM_SHARED=${NEURONSIM_SHARED:-$top/../shared}
+out=build/check
+mkdir -p "$out"
+tap="$out/tap.log"
+: > "$tap"
+
+emit() { tee -a "$tap"; }
+
+# run_tap NAME CMD...: a TAP program; a failure without its own "not ok"
+# line still counts as one failure.
+run_tap() {
+	local name=$1 rc
+	shift
+	echo "# --- $name"  | emit
+	"$@" > "$out/cur.log" 2>&1
+	rc=$?
+	emit < "$out/cur.log"
+	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$out/cur.log"; then
+		echo "not ok - $name exited with status $rc" | emit
+	fi
+}
+
+# check NAME CMD...: one TAP line for a check that is not a TAP program.
+check() {
+	local name=$1
+	shift
+	if "$@" > "$out/cur.log" 2>&1; then
+		echo "ok - $name" | emit
+	else
+		echo "not ok - $name" | emit
+		sed 's/^/# /' "$out/cur.log" | tail -n 40 | emit
+	fi
+}
+
+mk() { make -s --no-print-directory "$@"; }
+
+# 1. host tests (ASan + UBSan)
+for t in $(mk print-HOST_TESTS); do
+	run_tap "$(basename "$t")" "$t"
+done
+
+# 2. fuzzers, 30 s each
+for f in $(mk print-FUZZERS); do
+	check "fuzz $(basename "$f") 30s" bash scripts/fuzz.sh "$f" 30
+done
+
+# 3. kernel style
+check "checkpatch --strict kmod/ uapi/" mk checkpatch
+check "module builds without warnings" bash -c \
+	"make -s --no-print-directory module 2>&1 | grep -iE 'warning|error' && exit 1 || exit 0"
+
+# 4. VM selftests
+vmdata=()
+for d in $(mk print-VM_DATA); do vmdata+=(-d "$d"); done
+echo "# --- VM selftests (qemu TCG)" | emit
+bash scripts/vm.sh -t 1800 -q -l "$out/vm-serial.log" -d "$top/selftests:/selftests" \
+	"${vmdata[@]+"${vmdata[@]}"}" selftests/run_vm.sh
+vmrc=$?
+sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;p}' "$out/vm-serial.log" | emit
+if [ $vmrc -eq 0 ]; then
+	echo "ok - VM run finished with a clean kernel log" | emit
+else
+	echo "not ok - VM run failed (status $vmrc); serial log: $out/vm-serial.log" | emit
+	grep -nE 'BUG:|WARNING:|Oops|Call Trace|general protection' "$out/vm-serial.log" |
+		head -n 20 | sed 's/^/# /' | emit
+fi
+
+pass=$(grep -cE '^ok ' "$tap" || true)
+skip=$(grep -cE '^ok .*# (SKIP|skip)' "$tap" || true)
+fail=$(grep -cE '^not ok ' "$tap" || true)
+pass=$((pass - skip))
+echo
+grep -E '^not ok ' "$tap" | sed 's/^/FAILED: /'
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

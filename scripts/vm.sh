@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm.sh - boot the Debian kernel under qemu (TCG) with a busybox initramfs
+# holding neuronsim.ko, the static test programs and data files, run a
+# script inside, power off, and return the script's exit status.
+#
+#   scripts/vm.sh [-t SECONDS] [-l LOG] [-q] [-d SRC:DEST]... SCRIPT
+#
+#   SCRIPT        shell script run as root inside the VM (busybox sh), with
+#                 proc, sys, devtmpfs and debugfs mounted; cwd is /; the
+#                 module is at /lib/modules/neuronsim.ko (not loaded yet),
+#                 programs in /bin, data files where -d put them.
+#   -t SECONDS    timeout for the whole run (default 600)
+#   -l LOG        where to keep the full serial log (default build/vm/serial.log)
+#   -q            do not echo the script's output (it is still in LOG)
+#   -d SRC:DEST   add file or directory SRC at DEST in the initramfs
+#
+# The run fails (exit 1..) when the script fails, on a timeout, or when the
+# kernel log shows BUG:, WARNING:, Oops, Call Trace or general protection.
+# The VM has ~2 GiB of memory and 2 vCPUs; KVM is not used (-accel tcg).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+timeout=600
+log="$top/build/vm/serial.log"
+quiet=0
+data=()
+while getopts "t:l:qd:" o; do
+	case $o in
+	t) timeout=$OPTARG ;;
+	l) log=$OPTARG ;;
+	q) quiet=1 ;;
+	d) data+=("$OPTARG") ;;
+	*) sed -n '4,20p' "$0" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 1 ] || { echo "usage: vm.sh [-t S] [-l LOG] [-q] [-d SRC:DEST]... SCRIPT" >&2; exit 2; }
+script=$1
+
+abi=$("$top/scripts/kabi.sh")
+kernel="$top/.cache/kernel/$abi/vmlinuz"
+[ -f "$kernel" ] || { echo "vm.sh: $kernel missing: run scripts/deps.sh" >&2; exit 2; }
+ko="$top/neuronsim.ko"
+[ -f "$ko" ] || { echo "vm.sh: $ko missing: run make" >&2; exit 2; }
+busybox=$(command -v busybox || echo /bin/busybox)
+file "$busybox" 2>/dev/null | grep -q 'statically linked' ||
+	busybox=/bin/busybox
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/nsim-vm.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+root="$work/root"
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,data,lib/modules,etc}
+cp "$busybox" "$root/bin/busybox"
+cp "$ko" "$root/lib/modules/neuronsim.ko"
+if [ -d "$top/build/vm/bin" ]; then
+	cp -a "$top/build/vm/bin/." "$root/bin/"
+fi
+for d in "${data[@]+"${data[@]}"}"; do
+	src=${d%%:*}
+	dst=${d#*:}
+	mkdir -p "$root/$(dirname "$dst")"
+	cp -a "$src" "$root/$dst"
+done
+cp "$script" "$root/run.sh"
+echo "root:x:0:0:root:/:/bin/sh" > "$root/etc/passwd"
+echo "nobody:x:65534:65534:nobody:/:/bin/sh" >> "$root/etc/passwd"
+echo "root:x:0:" > "$root/etc/group"
+echo "nogroup:x:65534:" >> "$root/etc/group"
+
+cat > "$root/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tmpfs tmpfs /tmp
+echo 0 > /proc/sys/kernel/printk_ratelimit 2>/dev/null
+echo "NSIM_BEGIN"
+cd /
+sh /run.sh
+rc=$?
+echo "NSIM_END rc=$rc"
+echo "NSIM_DMESG_BEGIN"
+dmesg
+echo "NSIM_DMESG_END"
+sync
+poweroff -f
+INIT
+chmod +x "$root/init"
+
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1 > "$work/initrd.gz")
+
+mkdir -p "$(dirname "$log")"
+: > "$log"
+set +e
+timeout --foreground -k 5 "$timeout" \
+	qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -cpu max \
+	-kernel "$kernel" -initrd "$work/initrd.gz" \
+	-append "console=ttyS0 quiet loglevel=3 panic=-1 oops=panic rdinit=/init" \
+	-display none -monitor none -serial stdio -nic none -no-reboot \
+	</dev/null 2>&1 | tr -d '\r' | tee "$log" |
+	if [ $quiet = 1 ]; then cat >/dev/null; else
+		sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;p}'; fi
+qrc=${PIPESTATUS[0]}
+set -e
+
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	echo "vm.sh: timeout after ${timeout}s; serial log: $log" >&2
+	exit 124
+fi
+rc=$(sed -n 's/^NSIM_END rc=\([0-9]*\)$/\1/p' "$log" | tail -n 1)
+if [ -z "$rc" ]; then
+	echo "vm.sh: the VM stopped before the script ended (qemu status $qrc); serial log: $log" >&2
+	tail -n 40 "$log" >&2
+	exit 125
+fi
+if grep -nE 'BUG:|WARNING:|Oops|Call Trace|general protection' "$log" >&2; then
+	echo "vm.sh: kernel log shows a BUG/WARNING/Oops; serial log: $log" >&2
+	exit 126
+fi
+exit "$rc"

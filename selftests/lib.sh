@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# lib.sh - helpers for the in-VM test driver (busybox sh).
+
+# run_tap NAME CMD...: run a TAP-printing program; if it fails without a
+# "not ok" line of its own, print one so the failure is counted.
+run_tap() {
+	name=$1
+	shift
+	out=/tmp/tap.$$
+	"$@" > "$out" 2>&1
+	rc=$?
+	cat "$out"
+	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$out"; then
+		echo "not ok - $name exited with status $rc"
+	fi
+	rm -f "$out"
+	return 0
+}
+
+# check NAME CMD...: one TAP line for a shell-level check.
+check() {
+	name=$1
+	shift
+	if "$@" > /tmp/check.$$ 2>&1; then
+		echo "ok - $name"
+	else
+		echo "not ok - $name"
+		sed 's/^/# /' /tmp/check.$$
+	fi
+	rm -f /tmp/check.$$
+}
+
+nsim_load() {
+	insmod /lib/modules/neuronsim.ko "$@"
+}
+
+nsim_unload() {
+	rmmod neuronsim
+}

@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * neuronsim.h - ioctl ABI of /dev/neuronsim, the simulated Neuron device.
+ *
+ * Designed by Documentation/process/botching-up-ioctls.rst:
+ *   - every struct uses fixed-size types, natural alignment and explicit
+ *     padding, and its size is a multiple of 8 bytes;
+ *   - user pointers are __u64;
+ *   - every flags field is checked against its *_MASK and every reserved or
+ *     padding field must be zero, else -EINVAL;
+ *   - structs are extensible by size: the size is encoded in the command
+ *     number; the kernel accepts a smaller struct from older userspace
+ *     (missing tail read as zero) and a larger one from newer userspace as
+ *     long as the extra tail is all zero (else -E2BIG), as
+ *     copy_struct_from_user() does;
+ *   - GET_INFO reports NEURONSIM_ABI_VERSION and feature bits so userspace
+ *     can tell what the kernel supports.
+ *
+ * Models belong to the file descriptor that loaded them: every other fd
+ * (same process or not) gets -ENOENT for them, and closing the fd unloads
+ * them.  There is deliberately no raw device-address access: bytes move
+ * only through READ_VAR/WRITE_VAR on a staged variable.
+ *
+ * Units: sizes and offsets in bytes; addresses are device addresses in the
+ * simulated device's address map (see struct neuronsim_info and
+ * Documentation/uapi.rst).  Device address 0 is never handed out.
+ */
+#ifndef _UAPI_LINUX_NEURONSIM_H
+#define _UAPI_LINUX_NEURONSIM_H
+
+#include <linux/const.h>
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define NEURONSIM_DEVICE_NAME	"neuronsim"
+#define NEURONSIM_ABI_VERSION	1U
+
+/* ioctl magic: 0xB8 is unassigned in ioctl-number.rst */
+#define NEURONSIM_IOC_MAGIC	0xB8
+
+#define NEURONSIM_MAX_HBM_CHANNELS	4U
+#define NEURONSIM_MAX_CORES		8U
+
+/* struct neuronsim_info.features */
+#define NEURONSIM_FEAT_RESOLVE_BATCH	_BITULL(0)
+#define NEURONSIM_FEAT_VAR_IO		_BITULL(1)
+#define NEURONSIM_FEAT_NETLINK		_BITULL(2)
+
+/**
+ * struct neuronsim_info - NEURONSIM_IOC_GET_INFO (out), 192 bytes.
+ * @abi_version: NEURONSIM_ABI_VERSION.
+ * @arch_gen: 2 (trn1), 3 (trn2), 4 (trn3); FACTS.md section 8.
+ * @arch_name: "trn1", "trn2" or "trn3", NUL-terminated.
+ * @features: NEURONSIM_FEAT_* bits.
+ * @num_cores: NeuronCores on the device.
+ * @num_hbm_channels: HBM channels.
+ * @hbm_channel_size: bytes per HBM channel.
+ * @hbm_base: device address of each channel (0 for unused slots).
+ * @sbuf_base: device address of NeuronCore 0's SBUF window; core N's
+ *	window is at sbuf_base + N * sbuf_window_size.
+ * @sbuf_window_size: 32 MiB (0x2000000).
+ * @sbuf_partitions: 128.
+ * @sbuf_partition_size: bytes per partition (192 KiB trn1, 224 KiB trn2,
+ *	256 KiB trn3); SBUF per core = partitions * partition size.
+ * @psum_size: PSUM bytes per core.
+ * @scratchpad_page_size: bytes per scratchpad page.
+ * @scratchpad_max_pages: pages a model may use per scratchpad.
+ * @max_models_per_fd: limit (module parameter).
+ * @max_plan_bytes: limit on NEURONSIM_IOC_LOAD plan_len (module parameter).
+ * @max_vars_per_subgraph: limit (module parameter).
+ * @reserved0: zero.
+ * @backing_limit: bytes of RAM the simulated memory may use.
+ * @reserved: zero.
+ */
+struct neuronsim_info {
+	__u32 abi_version;
+	__u32 arch_gen;
+	char arch_name[16];
+	__u64 features;
+	__u32 num_cores;
+	__u32 num_hbm_channels;
+	__u64 hbm_channel_size;
+	__u64 hbm_base[NEURONSIM_MAX_HBM_CHANNELS];
+	__u64 sbuf_base;
+	__u64 sbuf_window_size;
+	__u32 sbuf_partitions;
+	__u32 sbuf_partition_size;
+	__u64 psum_size;
+	__u64 scratchpad_page_size;
+	__u32 scratchpad_max_pages;
+	__u32 max_models_per_fd;
+	__u64 max_plan_bytes;
+	__u32 max_vars_per_subgraph;
+	__u32 reserved0;
+	__u64 backing_limit;
+	__u64 reserved[4];
+};
+
+/* struct neuronsim_load.flags */
+#define NEURONSIM_LOAD_F_MASK	0U
+
+/**
+ * struct neuronsim_load - NEURONSIM_IOC_LOAD (in/out), 64 bytes.
+ * @plan_ptr: in: user pointer to the KBIN plan bytes.
+ * @plan_len: in: plan bytes; at most struct neuronsim_info.max_plan_bytes.
+ * @log_buf: in: user pointer to a buffer for readable failure text, or 0.
+ * @log_size: in: bytes of @log_buf (0 with @log_buf 0).
+ * @first_core: in: NeuronCore for subgraph 0; subgraph i goes to
+ *	first_core + i.
+ * @flags: in: NEURONSIM_LOAD_F_*, checked against NEURONSIM_LOAD_F_MASK.
+ * @model_id: out: the new model's id (>= 1) on success.
+ * @err_subgraph: out: on failure the failing subgraph, or -1.
+ * @err_record: out: on failure the failing record index, or -1.
+ * @err_reason: out: enum kbin_check_reason (0 on success).
+ * @err_field: out: enum kbin_check_field.
+ * @log_len: out: bytes of text written to @log_buf, NUL included.
+ * @reserved: must be zero.
+ *
+ * Errors: -EFAULT bad pointer; -EINVAL bad flags/reserved fields or a plan
+ * the checker refuses (err_* tell why); -E2BIG plan_len over the limit or
+ * scratchpad pages over the maximum; -ENOSPC HBM exhausted; -ENOMEM kernel
+ * memory or the backing RAM cap; -EMFILE models per fd at the limit;
+ * -ENODEV first_core + subgraphs beyond the device's cores.  A failed load
+ * leaves nothing behind.
+ */
+struct neuronsim_load {
+	__u64 plan_ptr;
+	__u64 plan_len;
+	__u64 log_buf;
+	__u32 log_size;
+	__u32 first_core;
+	__u32 flags;
+	__u32 model_id;
+	__s32 err_subgraph;
+	__s32 err_record;
+	__u32 err_reason;
+	__u32 err_field;
+	__u32 log_len;
+	__u32 reserved;
+};
+
+/**
+ * struct neuronsim_unload - NEURONSIM_IOC_UNLOAD (in), 8 bytes.
+ * @model_id: a model this fd loaded.
+ * @flags: must be zero.
+ *
+ * Errors: -ENOENT no such model on this fd; -EINVAL flags set.
+ */
+struct neuronsim_unload {
+	__u32 model_id;
+	__u32 flags;
+};
+
+/**
+ * struct neuronsim_resolve - NEURONSIM_IOC_RESOLVE (in/out), 40 bytes.
+ * @model_id: in.
+ * @subgraph: in: index into the plan's subgraph table.
+ * @var_id: in.
+ * @flags: in: must be zero.
+ * @offset: in: bytes into the variable.
+ * @size: in: bytes the access covers.
+ * @address: out: device address = offset + physical_address.
+ *
+ * The rule is libnrt's mem_ref_to_addr (seed 001 section 5, FACTS.md
+ * section 5), in this order:
+ *   -ENOENT  unknown model (or not this fd's), subgraph or var_id;
+ *   -ERANGE  var size < offset + size (or the sum overflows);
+ *   -EINVAL  MR_PTR with offset != 0 (its address is its target's base);
+ *   -ENODATA the variable is not staged (MR_LIST, MR_PTR_TABLE rows);
+ *   -EINVAL  flags set.
+ */
+struct neuronsim_resolve {
+	__u32 model_id;
+	__u32 subgraph;
+	__u32 var_id;
+	__u32 flags;
+	__u64 offset;
+	__u64 size;
+	__u64 address;
+};
+
+/**
+ * struct neuronsim_resolve_entry - one RESOLVE_BATCH entry, 40 bytes.
+ * @subgraph: in.
+ * @var_id: in.
+ * @offset: in: bytes.
+ * @size: in: bytes.
+ * @address: out: device address, or 0 when @status is not 0.
+ * @status: out: 0 or the negative errno RESOLVE would return.
+ * @reserved: must be zero.
+ */
+struct neuronsim_resolve_entry {
+	__u32 subgraph;
+	__u32 var_id;
+	__u64 offset;
+	__u64 size;
+	__u64 address;
+	__s32 status;
+	__u32 reserved;
+};
+
+#define NEURONSIM_RESOLVE_BATCH_MAX	0x100000U
+
+/**
+ * struct neuronsim_resolve_batch - NEURONSIM_IOC_RESOLVE_BATCH, 32 bytes.
+ * @model_id: in.
+ * @count: in: entries, 1..NEURONSIM_RESOLVE_BATCH_MAX.
+ * @entries: in: user pointer to struct neuronsim_resolve_entry[count].
+ * @flags: in: must be zero.
+ * @num_ok: out: entries with status 0.
+ * @reserved: must be zero.
+ *
+ * Errors of the call itself: -ENOENT unknown model; -EINVAL count 0 or
+ * over the maximum, flags or reserved set; -EFAULT bad @entries.  Per-entry
+ * failures go to each entry's @status.
+ */
+struct neuronsim_resolve_batch {
+	__u32 model_id;
+	__u32 count;
+	__u64 entries;
+	__u32 flags;
+	__u32 num_ok;
+	__u64 reserved;
+};
+
+/**
+ * struct neuronsim_var_io - NEURONSIM_IOC_READ_VAR / WRITE_VAR, 40 bytes.
+ * @model_id: in.
+ * @subgraph: in.
+ * @var_id: in.
+ * @flags: in: must be zero.
+ * @offset: in: bytes into the variable.
+ * @len: in: bytes to copy; offset + len <= the variable's size.
+ * @buf: in: user pointer.
+ *
+ * Errors: -ENOENT unknown model/subgraph/var; -ERANGE out of bounds;
+ * -ENODATA the variable has no storage (MR_PTR, MR_LIST, MR_PTR_TABLE);
+ * -EFAULT bad @buf; -ENOMEM backing RAM cap (write only).
+ */
+struct neuronsim_var_io {
+	__u32 model_id;
+	__u32 subgraph;
+	__u32 var_id;
+	__u32 flags;
+	__u64 offset;
+	__u64 len;
+	__u64 buf;
+};
+
+/**
+ * struct neuronsim_model_info - NEURONSIM_IOC_MODEL_INFO (in/out), 64 bytes.
+ * @model_id: in.
+ * @flags: in: must be zero.
+ * @target_gen: out.
+ * @num_subgraphs: out.
+ * @first_core: out.
+ * @reserved0: zero.
+ * @num_vars: out: records over all subgraphs.
+ * @hbm_bytes: out: HBM bytes the model holds (allocations incl. alignment).
+ * @scratchpad_bytes: out.
+ * @reserved: zero.
+ *
+ * Errors: -ENOENT unknown model; -EINVAL flags set.
+ */
+struct neuronsim_model_info {
+	__u32 model_id;
+	__u32 flags;
+	__u32 target_gen;
+	__u32 num_subgraphs;
+	__u32 first_core;
+	__u32 reserved0;
+	__u64 num_vars;
+	__u64 hbm_bytes;
+	__u64 scratchpad_bytes;
+	__u64 reserved[2];
+};
+
+#define NEURONSIM_IOC_GET_INFO \
+	_IOR(NEURONSIM_IOC_MAGIC, 0x00, struct neuronsim_info)
+#define NEURONSIM_IOC_LOAD \
+	_IOWR(NEURONSIM_IOC_MAGIC, 0x01, struct neuronsim_load)
+#define NEURONSIM_IOC_UNLOAD \
+	_IOW(NEURONSIM_IOC_MAGIC, 0x02, struct neuronsim_unload)
+#define NEURONSIM_IOC_RESOLVE \
+	_IOWR(NEURONSIM_IOC_MAGIC, 0x03, struct neuronsim_resolve)
+#define NEURONSIM_IOC_RESOLVE_BATCH \
+	_IOWR(NEURONSIM_IOC_MAGIC, 0x04, struct neuronsim_resolve_batch)
+#define NEURONSIM_IOC_READ_VAR \
+	_IOW(NEURONSIM_IOC_MAGIC, 0x05, struct neuronsim_var_io)
+#define NEURONSIM_IOC_WRITE_VAR \
+	_IOW(NEURONSIM_IOC_MAGIC, 0x06, struct neuronsim_var_io)
+#define NEURONSIM_IOC_MODEL_INFO \
+	_IOWR(NEURONSIM_IOC_MAGIC, 0x07, struct neuronsim_model_info)
+
+#endif /* _UAPI_LINUX_NEURONSIM_H */

@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * neuronsim_kbin.h - the KBIN static memory plan, on disk and in memory.
+ *
+ * A KBIN plan is what the compiler library (neuronsim-cc) writes and what
+ * the NEURONSIM_IOC_LOAD ioctl reads.  It carries, per subgraph, the
+ * 24-byte kbin_mem_ref_set header and the 152-byte kbin_mem_ref records of
+ * seed 001 ("kbin_mem_ref - the 152-byte on-disk record") byte-exactly;
+ * FACTS.md section 4 gives every offset; kmod/kbin_layout.h pins them with
+ * compile-time asserts in both the kernel and the host build.  Where libnrt holds a pointer
+ * (name, dtensor_md, buffer, list) the file holds a __u64 byte offset from
+ * the start of the file, 0 meaning "none".
+ *
+ * File layout (all integers little-endian, all offsets in bytes from the
+ * start of the file):
+ *
+ *   0                      struct kbin_header (64 bytes)
+ *   subgraph_table_off     struct kbin_subgraph[num_subgraphs] (152 each)
+ *   set_off (per sg)       struct kbin_mem_ref_set (24) + nmem * 152
+ *   data_off               data area: names, lists, debug metadata,
+ *                          weight payloads; runs to total_size
+ *
+ * Everything before data_off is the metadata area; the subgraph table and
+ * the mem_ref sets must lie in it, 8-byte aligned, without overlapping
+ * each other or the header.  Everything a record points to must lie in the
+ * data area.  Items in the data area may be shared (two records may name
+ * the same string) and carry these alignments:
+ *   - names: NUL-terminated, 1..KBIN_NAME_MAX bytes including the NUL;
+ *   - lists: __u32[length], 4-byte aligned;
+ *   - debug tensor metadata: struct kbin_debug_tensor_md, 4-byte aligned;
+ *   - payloads: struct kbin_payload_hdr then the bytes; `buffer` points
+ *     at the bytes, which are KBIN_PAYLOAD_ALIGN (64) byte aligned.
+ *
+ * The checker that enforces all of this is kmod/kbin_check.c; its reason
+ * codes are enum kbin_check_reason below.
+ * Documentation/kbin-format.rst has the field tables and a hex dump.
+ */
+#ifndef _UAPI_LINUX_NEURONSIM_KBIN_H
+#define _UAPI_LINUX_NEURONSIM_KBIN_H
+
+#include <linux/types.h>
+
+/* "KBIN" read as a little-endian __u32 */
+#define KBIN_MAGIC		0x4e49424bU
+#define KBIN_VERSION		1U
+
+/* struct kbin_header.flags: no flag is defined yet; any set bit is refused */
+#define KBIN_F_MASK		0ULL
+
+/* Target generations (FACTS.md section 8) */
+#define KBIN_TARGET_TRN1	2U	/* trn1, inf2, "sunda" */
+#define KBIN_TARGET_TRN2	3U	/* trn2, "cayman" */
+#define KBIN_TARGET_TRN3	4U	/* trn3, "mariana" */
+
+/* Caps the checker enforces (stated maxima) */
+#define KBIN_MAX_SUBGRAPHS	64U
+#define KBIN_MAX_CARVEOUTS	4U
+#define KBIN_NAME_MAX		256U	/* bytes, including the NUL */
+#define KBIN_SG_NAME_MAX	32U	/* bytes, including the NUL */
+#define KBIN_DTYPE_MAX		16U	/* bytes, including the NUL */
+#define KBIN_SHAPE_MAX		8U	/* dimensions */
+#define KBIN_MAX_ALIGNMENT	0x40000000ULL	/* bytes */
+#define KBIN_MAX_LIST		0x100000U	/* entries */
+#define KBIN_PAYLOAD_ALIGN	64U
+#define KBIN_SBUF_PARTITIONS	128U
+#define KBIN_SBUF_WINDOW	0x2000000ULL	/* 32 MiB per core */
+
+/**
+ * enum kbin_mr_type - the mem_ref discriminator (seed 001 section 3,
+ * FACTS.md section 2).  Values are libnrt's kbin_mr_type_t.
+ */
+enum kbin_mr_type {
+	MR_INVALID = 0,
+	MR_SB = 1,
+	MR_BUFFER_STAGED = 2,
+	MR_BUFFER = 3,
+	MR_TMP_BUF = 4,
+	MR_INPUT = 5,
+	MR_OUTPUT = 6,
+	MR_PTR = 7,
+	MR_VIRTUAL_TMP_BUF = 8,
+	MR_LIST = 9,
+	MR_PTR_TABLE = 10,
+	MR_REMOTE = 11,
+	MR_TYPE_MAX = MR_REMOTE,
+};
+
+/**
+ * enum kbin_backing_buf - which scratchpad backs an MR_VIRTUAL_TMP_BUF
+ * (libnrt's kbin_backing_buf_t, FACTS.md section 2).
+ */
+enum kbin_backing_buf {
+	KBIN_BACKING_BUF_LOCAL = 0,
+	KBIN_BACKING_BUF_SHARED = 1,
+	KBIN_BACKING_BUF_SHARDED = 2,
+	KBIN_BACKING_BUF_MAIN = 3,
+	KBIN_BACKING_BUF_MAX = KBIN_BACKING_BUF_MAIN,
+};
+
+/* SBUF carve-out types (def.json runtime_statebuffer_reservation.type) */
+#define KBIN_CARVEOUT_EVTACCEL	1U
+
+/**
+ * struct kbin_header - file header, 64 bytes at offset 0.
+ * @magic: KBIN_MAGIC.
+ * @version: KBIN_VERSION.
+ * @checksum: CRC-32 (IEEE 802.3, the zlib crc32()) of bytes
+ *	[16, total_size) of the file.
+ * @header_size: sizeof(struct kbin_header), 64.
+ * @total_size: size of the whole file in bytes.
+ * @flags: KBIN_F_*; bits outside KBIN_F_MASK are refused.
+ * @target_gen: KBIN_TARGET_*; the device the plan was compiled for.
+ * @num_subgraphs: 1..KBIN_MAX_SUBGRAPHS.
+ * @subgraph_table_off: offset of struct kbin_subgraph[num_subgraphs].
+ * @data_off: start of the data area.
+ * @data_size: size of the data area; data_off + data_size == total_size.
+ */
+struct kbin_header {
+	__u32 magic;
+	__u32 version;
+	__u32 checksum;
+	__u32 header_size;
+	__u64 total_size;
+	__u64 flags;
+	__u32 target_gen;
+	__u32 num_subgraphs;
+	__u64 subgraph_table_off;
+	__u64 data_off;
+	__u64 data_size;
+};
+
+/**
+ * struct kbin_sb_carveout - an SBUF region the runtime reserves and never
+ * hands out (from def.json runtime_statebuffer_reservation; seed 000
+ * part 1, EvalAccelReservedLoc).  24 bytes.
+ * @type: KBIN_CARVEOUT_EVTACCEL.
+ * @offset: byte offset inside each partition.
+ * @size: bytes per partition; offset + size <= the partition size.
+ * @start_partition: first partition.
+ * @num_partitions: start_partition + num_partitions <= 128.
+ * @reserved: must be zero.
+ */
+struct kbin_sb_carveout {
+	__u32 type;
+	__u32 offset;
+	__u32 size;
+	__u32 start_partition;
+	__u32 num_partitions;
+	__u32 reserved;
+};
+
+/**
+ * struct kbin_subgraph - one subgraph table entry, 152 bytes.
+ * @name: NUL-terminated ("sg00"), 1..KBIN_SG_NAME_MAX bytes with the NUL.
+ * @set_off: offset of its struct kbin_mem_ref_set.
+ * @set_size: bytes of the set: 24 + nmem * 152.
+ * @num_carveouts: 0..KBIN_MAX_CARVEOUTS.
+ * @reserved: must be zero.
+ * @carveouts: the first @num_carveouts are used; the rest must be zero.
+ */
+struct kbin_subgraph {
+	char name[KBIN_SG_NAME_MAX];
+	__u64 set_off;
+	__u64 set_size;
+	__u32 num_carveouts;
+	__u32 reserved;
+	struct kbin_sb_carveout carveouts[KBIN_MAX_CARVEOUTS];
+};
+
+/**
+ * struct kbin_debug_tensor_md - device-print metadata, 516 bytes
+ * (libnrt's kbin_debug_tensor_md_t).
+ * @prefix_str: NUL-terminated within 512 bytes.
+ * @pipe_id: pipe id.
+ */
+struct kbin_debug_tensor_md {
+	char prefix_str[512];
+	__u32 pipe_id;
+};
+
+/**
+ * struct kbin_payload_hdr - 16 bytes placed just before each weight
+ * payload in the data area.  A record's @buffer points at the bytes, i.e.
+ * at this header + 16.
+ * @length: payload bytes; must equal the record's size.
+ * @reserved: must be zero.
+ */
+struct kbin_payload_hdr {
+	__u64 length;
+	__u64 reserved;
+};
+
+/**
+ * struct kbin_mem_ref - the 152-byte record of seed 001 (FACTS.md
+ * section 4).  Offsets are fixed; see the static asserts below.
+ * @mr_type: enum kbin_mr_type.
+ * @pad0: must be zero.
+ * @name: file offset of the variable's NUL-terminated name.
+ * @size: bytes.
+ * @alignment: bytes; a power of two, 1..KBIN_MAX_ALIGNMENT.
+ * @var_id: the variable's id; records of a set are in var_id order and
+ *	the ids are dense: record i has var_id i (libnrt: "Unexpected
+ *	var_ids set!").
+ * @dtype: NUL-terminated within 16 bytes; bytes after the NUL are zero.
+ * @pad1: must be zero.
+ * @shape: dimensions; the unused ones are zero and no non-zero dimension
+ *	follows a zero one.
+ * @dtensor_md: file offset of a struct kbin_debug_tensor_md, or 0.
+ * @buffer: file offset of the weight payload (@size bytes), or 0.
+ * @pointer: MR_PTR: @referenced_var_id, @io_ref (0 or 1).
+ * @virt: MR_VIRTUAL_TMP_BUF: @offset into the scratchpad named by
+ *	@backing_buf (enum kbin_backing_buf).
+ * @list: MR_LIST, MR_PTR_TABLE: @length entries of __u32 var_id at
+ *	file offset @list.
+ * @remote: MR_REMOTE: var @remote_var_id of subgraph
+ *	@remote_vtpb_rel_sg_id (an index into this plan's subgraph table).
+ *
+ * Union bytes a kind does not use must be zero.
+ */
+struct kbin_mem_ref {
+	__u32 mr_type;
+	__u32 pad0;
+	__u64 name;
+	__u64 size;
+	__u64 alignment;
+	__u32 var_id;
+	char dtype[KBIN_DTYPE_MAX];
+	__u32 pad1;
+	__u64 shape[KBIN_SHAPE_MAX];
+	__u64 dtensor_md;
+	__u64 buffer;
+	union {
+		struct {
+			__u32 referenced_var_id;
+			__u8 io_ref;
+			__u8 pad[11];
+		} pointer;
+		struct {
+			__u64 offset;
+			__u32 backing_buf;
+			__u32 pad;
+		} virt;
+		struct {
+			__u32 length;
+			__u32 pad;
+			__u64 list;
+		} list;
+		struct {
+			__u32 remote_vtpb_rel_sg_id;
+			__u32 remote_var_id;
+			__u64 pad;
+		} remote;
+		__u8 raw[16];
+	};
+};
+
+/**
+ * struct kbin_mem_ref_set - the seed's 24-byte plan header
+ * (kbin_mem_ref_set_t), followed by @nmem records at stride 152.
+ * @local_scratchpad_size: bytes of private scratchpad (backing LOCAL).
+ * @shared_scratchpad_size: bytes of shared scratchpad (SHARED, SHARDED,
+ *	MAIN).
+ * @nmem: number of records.
+ * @pad: must be zero.
+ * @mem: the records.
+ */
+struct kbin_mem_ref_set {
+	__u64 local_scratchpad_size;
+	__u64 shared_scratchpad_size;
+	__u32 nmem;
+	__u32 pad;
+	struct kbin_mem_ref mem[];
+};
+
+/**
+ * enum kbin_check_field - which field a checker finding is about.
+ */
+enum kbin_check_field {
+	KBIN_FIELD_NONE = 0,
+	KBIN_FIELD_MAGIC,
+	KBIN_FIELD_VERSION,
+	KBIN_FIELD_CHECKSUM,
+	KBIN_FIELD_HEADER_SIZE,
+	KBIN_FIELD_TOTAL_SIZE,
+	KBIN_FIELD_FLAGS,
+	KBIN_FIELD_TARGET_GEN,
+	KBIN_FIELD_NUM_SUBGRAPHS,
+	KBIN_FIELD_SUBGRAPH_TABLE,
+	KBIN_FIELD_DATA_AREA,
+	KBIN_FIELD_SG_NAME,
+	KBIN_FIELD_SET,
+	KBIN_FIELD_CARVEOUT,
+	KBIN_FIELD_SCRATCHPAD,
+	KBIN_FIELD_NMEM,
+	KBIN_FIELD_MR_TYPE,
+	KBIN_FIELD_NAME,
+	KBIN_FIELD_SIZE,
+	KBIN_FIELD_ALIGNMENT,
+	KBIN_FIELD_VAR_ID,
+	KBIN_FIELD_DTYPE,
+	KBIN_FIELD_SHAPE,
+	KBIN_FIELD_DTENSOR_MD,
+	KBIN_FIELD_BUFFER,
+	KBIN_FIELD_UNION,
+	KBIN_FIELD_PAD,
+	KBIN_FIELD_MAX,
+};
+
+/**
+ * enum kbin_check_reason - the checker's reason codes.  0 is "valid".
+ * The loader (NEURONSIM_IOC_LOAD) reports these in
+ * struct neuronsim_load.err_reason; staging failures use the
+ * KBIN_ERR_STAGE_* codes at the end.
+ */
+enum kbin_check_reason {
+	KBIN_OK = 0,
+	KBIN_ERR_TRUNCATED,		/* buffer shorter than the header */
+	KBIN_ERR_MAGIC,
+	KBIN_ERR_VERSION,
+	KBIN_ERR_HEADER_SIZE,
+	KBIN_ERR_TOTAL_SIZE,		/* total_size != buffer length */
+	KBIN_ERR_FLAGS,			/* unknown flag bits */
+	KBIN_ERR_TARGET,		/* unknown target generation */
+	KBIN_ERR_CHECKSUM,
+	KBIN_ERR_NUM_SUBGRAPHS,		/* 0 or > KBIN_MAX_SUBGRAPHS */
+	KBIN_ERR_BOUNDS,		/* offset/length outside its area, or overflow */
+	KBIN_ERR_OVERLAP,		/* metadata areas overlap */
+	KBIN_ERR_MISALIGNED,		/* offset not at its stated alignment */
+	KBIN_ERR_SG_NAME,		/* subgraph name empty/unterminated */
+	KBIN_ERR_SET_SIZE,		/* set_size != 24 + nmem * 152 */
+	KBIN_ERR_CARVEOUT,		/* carve-out outside the SBUF geometry/bad type */
+	KBIN_ERR_RESERVED,		/* a reserved or padding field is not zero */
+	KBIN_ERR_MR_TYPE,		/* 0 or > MR_REMOTE */
+	KBIN_ERR_NAME,			/* missing, empty, unterminated or too long */
+	KBIN_ERR_SIZE,			/* size 0 where required, or out of range */
+	KBIN_ERR_ALIGNMENT,		/* 0, not a power of two, or too large */
+	KBIN_ERR_VAR_ID_ORDER,		/* record i does not have var_id i */
+	KBIN_ERR_VAR_ID_DUP,		/* var_id equal to the previous record's */
+	KBIN_ERR_DTYPE,			/* not NUL-terminated within 16 bytes */
+	KBIN_ERR_SHAPE,			/* non-zero dimension after a zero one */
+	KBIN_ERR_DTENSOR_MD,		/* debug metadata bad */
+	KBIN_ERR_PAYLOAD_KIND,		/* payload on a kind that takes none */
+	KBIN_ERR_PAYLOAD_LENGTH,	/* payload length != size */
+	KBIN_ERR_LIST_KIND,		/* list on a kind that takes none */
+	KBIN_ERR_LIST_LENGTH,		/* list empty or > KBIN_MAX_LIST */
+	KBIN_ERR_LIST_ENTRY,		/* list entry names a missing/unsuitable var */
+	KBIN_ERR_PTR_SELF,		/* MR_PTR names itself */
+	KBIN_ERR_PTR_TARGET,		/* MR_PTR names a missing/unsuitable var */
+	KBIN_ERR_REMOTE_SG,		/* remote_vtpb_rel_sg_id >= num_subgraphs */
+	KBIN_ERR_REMOTE_VAR,		/* remote var missing */
+	KBIN_ERR_REMOTE_CHAIN,		/* remote var is itself MR_REMOTE */
+	KBIN_ERR_REMOTE_SIZE,		/* remote var smaller than this record */
+	KBIN_ERR_VIRT_RANGE,		/* offset + size > its scratchpad size */
+	KBIN_ERR_BACKING_BUF,		/* backing_buf > KBIN_BACKING_BUF_MAX */
+	KBIN_ERR_PAYLOAD_MISSING,	/* MR_BUFFER_STAGED without a payload */
+	KBIN_ERR_CHECK_MAX,		/* last checker code */
+
+	/* staging failures reported by the kernel, not by the checker */
+	KBIN_ERR_STAGE_HBM = 64,	/* HBM exhausted */
+	KBIN_ERR_STAGE_BACKING,		/* backing RAM cap reached */
+	KBIN_ERR_STAGE_SCRATCHPAD,	/* scratchpad pages over the maximum */
+	KBIN_ERR_STAGE_CORES,		/* not enough NeuronCores from first_core */
+	KBIN_ERR_STAGE_LIMIT,		/* a module limit (vars, plan bytes, models) */
+	KBIN_ERR_STAGE_FAULT,		/* injected by a debugfs fault knob */
+	KBIN_ERR_STAGE_NOMEM,		/* kernel memory allocation failed */
+	KBIN_ERR_STAGE_SBUF,		/* SB var overlaps a carve-out / window */
+};
+
+#endif /* _UAPI_LINUX_NEURONSIM_KBIN_H */

@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: GPL-2.0
+# Build fragment for userspace/lib, included by the top-level Makefile.
