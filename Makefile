@@ -50,6 +50,8 @@ KBIN_LIB	:= $(HOST_O)/libkbin.a
 KBIN_LIB_VM	:= $(VM_O)/libkbin.a
 # compiler library, host
 CC_LIB		:= $(HOST_O)/libneuronsim-cc.a
+# BIR IR, passes and lowering, host
+BIR_LIB		:= $(HOST_O)/libneuronsim-bir.a
 # runtime client library, host
 NSIM_LIB	:= $(HOST_O)/libneuronsim.a
 # the same, for VM programs
@@ -88,6 +90,7 @@ module:
 
 include userspace/lib/build.mk
 include userspace/cc/build.mk
+include userspace/cc/bir/build.mk
 include userspace/tools/build.mk
 include userspace/tests/build.mk
 include selftests/build.mk
