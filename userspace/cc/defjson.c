@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * defjson.c - the def.json front end (FACTS.md section 7): each
+ * subgraph's "var" table -> struct nscc_var (type mapping, sizes,
+ * alignment, offsets, pointers, lists, weights), its
+ * "runtime_statebuffer_reservation" -> SBUF carve-outs, and
+ * tensor_map.json -> dtype and shape.  Checks here are about the JSON
+ * (missing fields, wrong JSON types, negative or out-of-range numbers,
+ * unknown var types, missing weight members); the rules every var table
+ * must follow, however it was made, are in compile.c.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nscc_internal.h"
+
+struct var_ctx {
+	const char *sg;
+	const char *name;
+	int has_id;
+	uint32_t var_id;
+	struct nscc_err *err;
+};
+
+/* "sg00: var 'x' (var_id 4): " or "sg00: var 'x': " before the id is known */
+#define VERR(c, code, fmt, ...) \
+	((c)->has_id ? \
+	 nscc_errf((c)->err, code, "%s: var '%s' (var_id %u): " fmt, \
+		   (c)->sg, (c)->name, (c)->var_id, ##__VA_ARGS__) : \
+	 nscc_errf((c)->err, code, "%s: var '%s': " fmt, (c)->sg, (c)->name, \
+		   ##__VA_ARGS__))
+
+/* Read an optional non-negative integer field; 1 = present, 0 = absent. */
+static int get_uint(struct var_ctx *c, json_t *o, const char *key,
+		    uint64_t max, uint64_t *out)
+{
+	json_t *v = json_object_get(o, key);
+	json_int_t i;
+
+	if (!v)
+		return 0;
+	if (!json_is_integer(v))
+		return VERR(c, -EINVAL, "field '%s' is not an integer", key);
+	i = json_integer_value(v);
+	if (i < 0)
+		return VERR(c, -EINVAL, "%s %lld is negative", key, (long long)i);
+	if ((uint64_t)i > max)
+		return VERR(c, -EINVAL, "%s %lld is over the maximum %llu", key,
+			    (long long)i, (unsigned long long)max);
+	*out = (uint64_t)i;
+	return 1;
+}
+
+static int get_u32_list(struct var_ctx *c, json_t *o, const char *key,
+			struct nscc_var *v)
+{
+	json_t *l = json_object_get(o, key), *e;
+	uint32_t *ids;
+	size_t i, n;
+	int ret;
+
+	if (!l)
+		return VERR(c, -EINVAL, "missing field '%s'", key);
+	if (!json_is_array(l))
+		return VERR(c, -EINVAL, "field '%s' is not an array", key);
+	n = json_array_size(l);
+	if (n > KBIN_MAX_LIST)
+		return VERR(c, -E2BIG, "%s has %zu entries, at most %u", key, n,
+			    KBIN_MAX_LIST);
+	ids = malloc((n ? n : 1) * sizeof(*ids));
+	if (!ids)
+		return nscc_errf(c->err, -ENOMEM, "out of memory");
+	json_array_foreach(l, i, e) {
+		json_int_t x = json_is_integer(e) ? json_integer_value(e) : -1;
+
+		if (x < 0 || x > UINT32_MAX) {
+			free(ids);
+			return VERR(c, -EINVAL, "%s[%zu] is not a var_id (an integer 0..%u)",
+				    key, i, UINT32_MAX);
+		}
+		ids[i] = (uint32_t)x;
+	}
+	ret = nscc_var_set_list(v, ids, (uint32_t)n);
+	free(ids);
+	return ret ? nscc_errf(c->err, -ENOMEM, "out of memory") : 0;
+}
+
+/* dtype and shape from the tensor_map.json entry, when there is one. */
+static int apply_tensor_map(struct var_ctx *c, json_t *ent, struct nscc_var *v)
+{
+	json_t *dt, *shape, *e;
+	uint64_t dims[64];
+	size_t i, n;
+
+	dt = json_object_get(ent, "dtype");
+	if (dt) {
+		if (!json_is_string(dt))
+			return VERR(c, -EINVAL, "tensor_map.json: dtype is not a string");
+		if (nscc_var_set_dtype(v, json_string_value(dt)))
+			return nscc_errf(c->err, -ENOMEM, "out of memory");
+	}
+	shape = json_object_get(ent, "tf_shape");
+	if (!shape)
+		shape = json_object_get(ent, "sim_shape");
+	if (!shape || json_is_null(shape))
+		return 0;
+	if (!json_is_array(shape))
+		return VERR(c, -EINVAL, "tensor_map.json: tf_shape is not an array");
+	n = json_array_size(shape);
+	if (n > sizeof(dims) / sizeof(dims[0]))
+		return VERR(c, -E2BIG, "tensor_map.json: shape has %zu dimensions, only %u fit",
+			    n, KBIN_SHAPE_MAX);
+	json_array_foreach(shape, i, e) {
+		if (!json_is_integer(e) || json_integer_value(e) < 0)
+			return VERR(c, -EINVAL, "tensor_map.json: tf_shape[%zu] is not a non-negative integer",
+				    i);
+		dims[i] = (uint64_t)json_integer_value(e);
+	}
+	if (nscc_var_set_shape(v, dims, (uint32_t)n))
+		return nscc_errf(c->err, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/* A file var's weights: .npy (data after the header) or raw bytes. */
+static int load_weights(struct var_ctx *c, struct nscc_neff *neff,
+			const char *dir, struct nscc_var *v)
+{
+	const void *data;
+	char *path;
+	size_t len, off = 0;
+	int ret;
+
+	if (asprintf(&path, "%s%s%s", dir, *dir ? "/" : "", v->file_name) < 0)
+		return nscc_errf(c->err, -ENOMEM, "out of memory");
+	ret = nscc_neff_member(neff, path, &data, &len, c->err);
+	if (ret) {
+		ret = VERR(c, ret, "file_name '%s': member '%s' is missing from the NEFF",
+			   v->file_name, path);
+		free(path);
+		return ret;
+	}
+	if (len >= 6 && !memcmp(data, "\x93NUMPY", 6)) {
+		ret = nscc_npy_data(data, len, &off, NULL, c->err);
+		if (ret) {
+			nscc_err_prefix(c->err, "%s: var '%s' (var_id %u): file_name '%s'",
+					c->sg, c->name, c->var_id, v->file_name);
+			free(path);
+			return ret;
+		}
+	}
+	free(path);
+	v->payload = (const uint8_t *)data + off;
+	v->payload_len = len - off;
+	v->payload_owned = 0;
+	return 0;
+}
+
+static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
+		     json_t *o, json_t *tmap, json_t *by_file,
+		     struct nscc_neff *neff, const char *dir)
+{
+	const char *type;
+	struct nscc_var *v;
+	uint64_t x;
+	uint32_t mt;
+	json_t *j;
+	int r;
+
+	if (!json_is_object(o))
+		return VERR(c, -EINVAL, "not a JSON object");
+	j = json_object_get(o, "type");
+	if (!j)
+		return VERR(c, -EINVAL, "missing field 'type'");
+	if (!json_is_string(j))
+		return VERR(c, -EINVAL, "field 'type' is not a string");
+	type = json_string_value(j);
+	r = get_uint(c, o, "var_id", UINT32_MAX, &x);
+	if (r < 0)
+		return r;
+	if (!r)
+		return VERR(c, -EINVAL, "missing field 'var_id'");
+	c->has_id = 1;
+	c->var_id = (uint32_t)x;
+	mt = nscc_mr_type_from_def(type);
+	if (mt == MR_INVALID)
+		return VERR(c, -EINVAL, "unknown type '%s'", type);
+	v = nscc_model_add_var(m, sgi, c->name, c->var_id, mt);
+	if (!v)
+		return nscc_errf(c->err, -ENOMEM, "out of memory");
+
+	r = get_uint(c, o, "size", INT64_MAX, &v->size);
+	if (r < 0)
+		return r;
+	v->has_size = r;
+	r = get_uint(c, o, "alignment", UINT64_MAX, &v->alignment);
+	if (r < 0)
+		return r;
+	if (r && v->alignment == 0)
+		return VERR(c, -EINVAL, "alignment 0 is not a power of two");
+	if (mt == MR_VIRTUAL_TMP_BUF || mt == MR_TMP_BUF) {
+		r = get_uint(c, o, "backing_variable_off", INT64_MAX, &v->offset);
+		if (r < 0)
+			return r;
+		v->backing_buf = mt == MR_VIRTUAL_TMP_BUF ?
+				 KBIN_BACKING_BUF_SHARED : KBIN_BACKING_BUF_LOCAL;
+	}
+	switch (mt) {
+	case MR_PTR:
+		r = get_uint(c, o, "referenced_var_id", UINT32_MAX, &x);
+		if (r < 0)
+			return r;
+		if (!r)
+			return VERR(c, -EINVAL, "missing field 'referenced_var_id'");
+		v->referenced_var_id = (uint32_t)x;
+		j = json_object_get(o, "io_ref");
+		v->io_ref = json_is_true(j) ||
+			    (json_is_integer(j) && json_integer_value(j));
+		break;
+	case MR_LIST:
+	case MR_PTR_TABLE:
+		r = get_u32_list(c, o, "list", v);
+		if (r)
+			return r;
+		break;
+	case MR_REMOTE:
+		r = get_uint(c, o, "remote_vtpb_rel_sg_id", UINT32_MAX, &x);
+		if (r <= 0)
+			return r ? r : VERR(c, -EINVAL, "missing field 'remote_vtpb_rel_sg_id'");
+		v->remote_sg = (uint32_t)x;
+		r = get_uint(c, o, "remote_var_id", UINT32_MAX, &x);
+		if (r <= 0)
+			return r ? r : VERR(c, -EINVAL, "missing field 'remote_var_id'");
+		v->remote_var_id = (uint32_t)x;
+		break;
+	case MR_BUFFER:
+		j = json_object_get(o, "file_name");
+		if (!j)
+			return VERR(c, -EINVAL, "missing field 'file_name'");
+		if (!json_is_string(j) || !*json_string_value(j))
+			return VERR(c, -EINVAL, "field 'file_name' is not a non-empty string");
+		v->file_name = strdup(json_string_value(j));
+		if (!v->file_name)
+			return nscc_errf(c->err, -ENOMEM, "out of memory");
+		if (neff) {
+			r = load_weights(c, neff, dir, v);
+			if (r)
+				return r;
+		}
+		break;
+	}
+	j = json_object_get(tmap, c->name);
+	if (!j && v->file_name)
+		j = json_object_get(by_file, v->file_name);
+	return j ? apply_tensor_map(c, j, v) : 0;
+}
+
+static int parse_carveouts(struct nscc_model *m, struct nscc_subgraph *sg,
+			   json_t *def, struct nscc_err *err)
+{
+	json_t *rsr = json_object_get(def, "runtime_statebuffer_reservation");
+	uint64_t part = nscc_sbuf_bytes(m->target_gen) / KBIN_SBUF_PARTITIONS;
+	static const char *const keys[] = {
+		"offset", "size", "base_partition", "partitions",
+	};
+	json_t *e;
+	size_t i, k;
+
+	if (!rsr) {
+		if (m->target_gen == KBIN_TARGET_TRN2)
+			return nscc_errf(err, -EINVAL, "%s: field 'runtime_statebuffer_reservation' is required on trn2 (gen 3)",
+					 sg->name);
+		return 0;
+	}
+	if (!json_is_array(rsr))
+		return nscc_errf(err, -EINVAL, "%s: runtime_statebuffer_reservation is not an array",
+				 sg->name);
+	if (json_array_size(rsr) > KBIN_MAX_CARVEOUTS)
+		return nscc_errf(err, -E2BIG, "%s: runtime_statebuffer_reservation has %zu entries, at most %u",
+				 sg->name, json_array_size(rsr), KBIN_MAX_CARVEOUTS);
+	json_array_foreach(rsr, i, e) {
+		struct kbin_sb_carveout *co = &sg->carveouts[i];
+		const char *t = json_is_string(json_object_get(e, "type")) ?
+			json_string_value(json_object_get(e, "type")) : NULL;
+		uint64_t val[4];
+
+		if (!t || strcmp(t, "evtaccel"))
+			return nscc_errf(err, -EINVAL, "%s: runtime_statebuffer_reservation[%zu]: type '%s' is not \"evtaccel\"",
+					 sg->name, i, t ? t : "(missing)");
+		for (k = 0; k < 4; k++) {
+			json_t *x = json_object_get(e, keys[k]);
+
+			if (!json_is_integer(x) || json_integer_value(x) < 0 ||
+			    json_integer_value(x) > UINT32_MAX)
+				return nscc_errf(err, -EINVAL, "%s: runtime_statebuffer_reservation[%zu]: field '%s' is missing or not an integer 0..%u",
+						 sg->name, i, keys[k], UINT32_MAX);
+			val[k] = (uint64_t)json_integer_value(x);
+		}
+		if (!val[1] || val[0] + val[1] > part)
+			return nscc_errf(err, -EINVAL, "%s: runtime_statebuffer_reservation[%zu]: offset %llu + size %llu is outside the %llu-byte partition",
+					 sg->name, i, (unsigned long long)val[0],
+					 (unsigned long long)val[1],
+					 (unsigned long long)part);
+		if (!val[3] || val[2] + val[3] > KBIN_SBUF_PARTITIONS)
+			return nscc_errf(err, -EINVAL, "%s: runtime_statebuffer_reservation[%zu]: partitions %llu..%llu are outside 0..%u",
+					 sg->name, i, (unsigned long long)val[2],
+					 (unsigned long long)(val[2] + val[3]),
+					 KBIN_SBUF_PARTITIONS);
+		co->type = KBIN_CARVEOUT_EVTACCEL;
+		co->offset = (uint32_t)val[0];
+		co->size = (uint32_t)val[1];
+		co->start_partition = (uint32_t)val[2];
+		co->num_partitions = (uint32_t)val[3];
+		sg->num_carveouts = (uint32_t)i + 1;
+	}
+	return 0;
+}
+
+/* tf_file -> tensor_map entry, for vars matched by their weight file. */
+static json_t *index_by_file(json_t *tmap)
+{
+	json_t *idx = json_object(), *ent, *tf;
+	const char *k;
+
+	if (!idx)
+		return NULL;
+	json_object_foreach(tmap, k, ent) {
+		tf = json_object_get(ent, "tf_file");
+		if (json_is_string(tf))
+			json_object_set(idx, json_string_value(tf), ent);
+	}
+	return idx;
+}
+
+int nscc_defjson_load_subgraph(struct nscc_model *m, const char *sg_name,
+			       const void *def, size_t def_len,
+			       const void *tmap, size_t tmap_len,
+			       struct nscc_neff *neff, const char *dir,
+			       struct nscc_err *err)
+{
+	json_t *dj = NULL, *tj = NULL, *by_file = NULL, *vars, *o;
+	char what[300];
+	const char *name;
+	int sgi, ret;
+
+	snprintf(what, sizeof(what), "%s%sdef.json", dir, *dir ? "/" : "");
+	ret = nscc_json_parse(def, def_len, what, &dj, err);
+	if (ret)
+		return ret;
+	if (tmap) {
+		snprintf(what, sizeof(what), "%s%stensor_map.json", dir,
+			 *dir ? "/" : "");
+		ret = nscc_json_parse(tmap, tmap_len, what, &tj, err);
+		if (ret)
+			goto out;
+		by_file = index_by_file(tj);
+		if (!by_file) {
+			ret = nscc_errf(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if (!json_is_object(dj)) {
+		ret = nscc_errf(err, -EINVAL, "%s: def.json is not a JSON object", sg_name);
+		goto out;
+	}
+	vars = json_object_get(dj, "var");
+	if (!json_is_object(vars)) {
+		ret = nscc_errf(err, -EINVAL, "%s: def.json field 'var' is missing or not an object",
+				sg_name);
+		goto out;
+	}
+	sgi = nscc_model_add_subgraph(m, sg_name);
+	if (sgi < 0) {
+		ret = nscc_errf(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	ret = parse_carveouts(m, &m->sgs[sgi], dj, err);
+	if (ret)
+		goto out;
+	json_object_foreach(vars, name, o) {
+		struct var_ctx c = { .sg = sg_name, .name = name, .err = err };
+
+		ret = parse_var(m, sgi, &c, o, tj, by_file, neff, dir);
+		if (ret)
+			goto out;
+	}
+out:
+	json_decref(by_file);
+	json_decref(tj);
+	json_decref(dj);
+	return ret;
+}
+
+int nscc_neff_to_model(struct nscc_neff *neff, struct nscc_model **out,
+		       struct nscc_err *err)
+{
+	struct nscc_model *m;
+	uint32_t s;
+	int ret = 0;
+
+	*out = NULL;
+	m = nscc_model_new(neff->target_gen);
+	if (!m)
+		return nscc_errf(err, -ENOMEM, "out of memory");
+	for (s = 0; s < neff->num_sgs; s++) {
+		const struct nscc_neff_sg *g = &neff->sgs[s];
+		const void *def, *tmap = NULL;
+		size_t def_len, tmap_len = 0;
+		char *dir, *slash, *tpath;
+
+		ret = nscc_neff_member(neff, g->definition, &def, &def_len, err);
+		if (ret)
+			break;
+		dir = strdup(g->definition);
+		if (!dir) {
+			ret = nscc_errf(err, -ENOMEM, "out of memory");
+			break;
+		}
+		slash = strrchr(dir, '/');
+		if (slash)
+			*slash = 0;
+		else
+			dir[0] = 0;
+		if (asprintf(&tpath, "%s%stensor_map.json", dir,
+			     *dir ? "/" : "") < 0) {
+			free(dir);
+			ret = nscc_errf(err, -ENOMEM, "out of memory");
+			break;
+		}
+		if (nscc_neff_has_member(neff, tpath))
+			nscc_neff_member(neff, tpath, &tmap, &tmap_len, NULL);
+		free(tpath);
+		ret = nscc_defjson_load_subgraph(m, g->name, def, def_len, tmap,
+						 tmap_len, neff, dir, err);
+		free(dir);
+		if (ret)
+			break;
+	}
+	if (ret) {
+		nscc_model_free(m);
+		return ret;
+	}
+	m->neff = neff;
+	*out = m;
+	return 0;
+}

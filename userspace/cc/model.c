@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * model.c - the in-memory model (struct nscc_model): subgraphs and their
+ * var tables, filled by the def.json front end or programmatically (BIR
+ * lowering, tests), consumed by nscc_compile_model().
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nscc_internal.h"
+
+struct nscc_model *nscc_model_new(uint32_t target_gen)
+{
+	struct nscc_model *m = calloc(1, sizeof(*m));
+
+	if (m)
+		m->target_gen = target_gen;
+	return m;
+}
+
+static void var_free(struct nscc_var *v)
+{
+	free(v->name);
+	free(v->dtype);
+	free(v->shape);
+	free(v->list);
+	if (v->payload_owned)
+		free((void *)v->payload);
+	free(v->md_prefix);
+	free(v->file_name);
+}
+
+void nscc_model_free(struct nscc_model *m)
+{
+	uint32_t i, j;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->num_sgs; i++) {
+		struct nscc_subgraph *sg = &m->sgs[i];
+
+		for (j = 0; j < sg->num_vars; j++)
+			var_free(&sg->vars[j]);
+		free(sg->vars);
+		free(sg->name);
+	}
+	free(m->sgs);
+	nscc_neff_free(m->neff);
+	free(m);
+}
+
+int nscc_model_add_subgraph(struct nscc_model *m, const char *name)
+{
+	struct nscc_subgraph *sg;
+
+	if (m->num_sgs == m->cap_sgs) {
+		uint32_t ncap = m->cap_sgs ? m->cap_sgs * 2 : 4;
+
+		sg = realloc(m->sgs, ncap * sizeof(*sg));
+		if (!sg)
+			return -ENOMEM;
+		m->sgs = sg;
+		m->cap_sgs = ncap;
+	}
+	sg = &m->sgs[m->num_sgs];
+	memset(sg, 0, sizeof(*sg));
+	sg->name = strdup(name);
+	if (!sg->name)
+		return -ENOMEM;
+	return m->num_sgs++;
+}
+
+struct nscc_var *nscc_model_add_var(struct nscc_model *m, int sgi,
+				    const char *name, uint32_t var_id,
+				    uint32_t mr_type)
+{
+	struct nscc_subgraph *sg;
+	struct nscc_var *v;
+
+	if (sgi < 0 || (uint32_t)sgi >= m->num_sgs)
+		return NULL;
+	sg = &m->sgs[sgi];
+	if (sg->num_vars == sg->cap_vars) {
+		uint32_t ncap = sg->cap_vars ? sg->cap_vars * 2 : 16;
+
+		v = realloc(sg->vars, (size_t)ncap * sizeof(*v));
+		if (!v)
+			return NULL;
+		sg->vars = v;
+		sg->cap_vars = ncap;
+	}
+	v = &sg->vars[sg->num_vars];
+	memset(v, 0, sizeof(*v));
+	v->name = strdup(name);
+	if (!v->name)
+		return NULL;
+	v->var_id = var_id;
+	v->mr_type = mr_type;
+	sg->num_vars++;
+	return v;
+}
+
+int nscc_var_set_dtype(struct nscc_var *v, const char *dtype)
+{
+	char *d = strdup(dtype);
+
+	if (!d)
+		return -ENOMEM;
+	free(v->dtype);
+	v->dtype = d;
+	return 0;
+}
+
+int nscc_var_set_shape(struct nscc_var *v, const uint64_t *dims,
+		       uint32_t ndims)
+{
+	uint64_t *s = malloc((ndims ? ndims : 1) * sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	if (ndims)
+		memcpy(s, dims, ndims * sizeof(*s));
+	free(v->shape);
+	v->shape = s;
+	v->ndims = ndims;
+	return 0;
+}
+
+int nscc_var_set_list(struct nscc_var *v, const uint32_t *ids, uint32_t n)
+{
+	uint32_t *l = malloc((n ? n : 1) * sizeof(*l));
+
+	if (!l)
+		return -ENOMEM;
+	if (n)
+		memcpy(l, ids, n * sizeof(*l));
+	free(v->list);
+	v->list = l;
+	v->list_len = n;
+	return 0;
+}
+
+int nscc_var_set_payload(struct nscc_var *v, const void *data, uint64_t len)
+{
+	void *p = malloc(len ? len : 1);
+
+	if (!p)
+		return -ENOMEM;
+	if (len)
+		memcpy(p, data, len);
+	if (v->payload_owned)
+		free((void *)v->payload);
+	v->payload = p;
+	v->payload_len = len;
+	v->payload_owned = 1;
+	return 0;
+}
+
+int nscc_var_set_debug_md(struct nscc_var *v, const char *prefix,
+			  uint32_t pipe_id)
+{
+	char *p = strdup(prefix);
+
+	if (!p)
+		return -ENOMEM;
+	free(v->md_prefix);
+	v->md_prefix = p;
+	v->md_pipe_id = pipe_id;
+	return 0;
+}
+
+uint32_t nscc_mr_type_from_def(const char *type)
+{
+	static const struct {
+		const char *name;
+		uint32_t mr_type;
+	} map[] = {
+		{ "state-buffer", MR_SB },
+		{ "input", MR_INPUT },
+		{ "output", MR_OUTPUT },
+		{ "file", MR_BUFFER },
+		{ "tmp-buf", MR_TMP_BUF },
+		{ "virtual", MR_VIRTUAL_TMP_BUF },
+		{ "pointer", MR_PTR },
+		{ "dge-table", MR_PTR_TABLE },
+		{ "list", MR_LIST },
+		{ "remote", MR_REMOTE },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(type, map[i].name))
+			return map[i].mr_type;
+	return MR_INVALID;
+}
+
+uint64_t nscc_sbuf_bytes(uint32_t target_gen)
+{
+	switch (target_gen) {
+	case KBIN_TARGET_TRN1:
+		return KBIN_SBUF_PARTITIONS * 192ULL * 1024;
+	case KBIN_TARGET_TRN2:
+		return KBIN_SBUF_PARTITIONS * 224ULL * 1024;
+	case KBIN_TARGET_TRN3:
+		return KBIN_SBUF_PARTITIONS * 256ULL * 1024;
+	}
+	return 0;
+}

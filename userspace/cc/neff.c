@@ -1,0 +1,683 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * neff.c - the NEFF reader (FACTS.md section 7): the 1024-byte header,
+ * the MD5 integrity check (plain or word-reversed, libcrypto EVP), the
+ * feature bits, the gzip'd tar read fully into a member table with
+ * libarchive, neff.json -> kelf member -> target and subgraphs.  Also
+ * accepts an extracted NEFF directory (members are read on demand).
+ */
+#include <archive.h>
+#include <archive_entry.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nscc_internal.h"
+
+struct nscc_member {
+	char *name;
+	void *data;
+	size_t len;
+};
+
+struct nscc_members {
+	struct nscc_hash by_name;
+	struct nscc_member **arr;
+	size_t count, cap;
+	uint64_t total;
+	char *dir;		/* extracted directory, or NULL */
+};
+
+int nscc_read_file(const char *path, void **buf, size_t *len)
+{
+	struct stat st;
+	size_t got = 0;
+	char *p;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		goto out;
+	}
+	p = malloc((size_t)st.st_size + 1);
+	if (!p) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, p + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -EIO;
+			free(p);
+			goto out;
+		}
+		got += n;
+	}
+	p[got] = 0;
+	*buf = p;
+	*len = got;
+out:
+	close(fd);
+	return ret;
+}
+
+int nscc_write_file(const char *path, const void *buf, size_t len)
+{
+	const char *p = buf;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -errno;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int ret = n < 0 ? -errno : -EIO;
+
+			close(fd);
+			return ret;
+		}
+		p += n;
+		len -= n;
+	}
+	return close(fd) ? -errno : 0;
+}
+
+static const char *strip_dot(const char *name)
+{
+	while (name[0] == '.' && name[1] == '/')
+		name += 2;
+	while (name[0] == '/')
+		name++;
+	return name;
+}
+
+static int has_dotdot(const char *name)
+{
+	const char *p = name;
+
+	while (p) {
+		if (p[0] == '.' && p[1] == '.' && (p[2] == '/' || !p[2]))
+			return 1;
+		p = strchr(p, '/');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+/* Add a member; takes @data (malloc'd, NUL one past @len). */
+static int members_add(struct nscc_members *ms, const char *name, void *data,
+		       size_t len, struct nscc_err *err)
+{
+	struct nscc_member *mb;
+
+	if (ms->count == ms->cap) {
+		size_t ncap = ms->cap ? ms->cap * 2 : 64;
+		struct nscc_member **na = realloc(ms->arr, ncap * sizeof(*na));
+
+		if (!na)
+			goto nomem;
+		ms->arr = na;
+		ms->cap = ncap;
+	}
+	mb = calloc(1, sizeof(*mb));
+	if (!mb)
+		goto nomem;
+	mb->name = strdup(name);
+	if (!mb->name) {
+		free(mb);
+		goto nomem;
+	}
+	mb->data = data;
+	mb->len = len;
+	ms->arr[ms->count++] = mb;
+	switch (nscc_hash_put_str(&ms->by_name, mb->name, mb, NULL)) {
+	case 0:
+		return 0;
+	case -EEXIST:
+		return nscc_errf(err, -EBADMSG,
+				 "corrupted NEFF: member '%s' appears twice in the archive",
+				 name);
+	}
+	return nscc_errf(err, -ENOMEM, "out of memory");
+nomem:
+	free(data);
+	return nscc_errf(err, -ENOMEM, "out of memory");
+}
+
+static void members_free(struct nscc_members *ms)
+{
+	size_t i;
+
+	if (!ms)
+		return;
+	for (i = 0; i < ms->count; i++) {
+		free(ms->arr[i]->name);
+		free(ms->arr[i]->data);
+		free(ms->arr[i]);
+	}
+	free(ms->arr);
+	nscc_hash_fini(&ms->by_name);
+	free(ms->dir);
+	free(ms);
+}
+
+/* Read every regular member of the gzip'd tar at @buf into @ms. */
+static int read_archive(struct nscc_members *ms, const void *buf, size_t len,
+			struct nscc_err *err)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *e;
+	int r, ret = 0;
+
+	if (!a)
+		return nscc_errf(err, -ENOMEM, "out of memory");
+	archive_read_support_filter_gzip(a);
+	archive_read_support_format_tar(a);
+	if (archive_read_open_memory(a, buf, len) != ARCHIVE_OK) {
+		ret = nscc_errf(err, -EBADMSG, "corrupted NEFF: data region is not a gzip'd tar: %s",
+				archive_error_string(a));
+		goto out;
+	}
+	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
+		const char *name = strip_dot(archive_entry_pathname(e) ?: "");
+		size_t cap = 4096, got = 0;
+		char *data;
+
+		if (archive_entry_filetype(e) != AE_IFREG || !*name)
+			continue;
+		if (archive_entry_size_is_set(e) &&
+		    archive_entry_size(e) >= 0 &&
+		    (uint64_t)archive_entry_size(e) < NSCC_NEFF_MAX_MEMBER_BYTES)
+			cap = (size_t)archive_entry_size(e) + 1;
+		data = malloc(cap);
+		if (!data) {
+			ret = nscc_errf(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+		for (;;) {
+			la_ssize_t n;
+
+			if (got + 1 >= cap) {
+				char *nd = realloc(data, cap * 2);
+
+				if (!nd) {
+					free(data);
+					ret = nscc_errf(err, -ENOMEM, "out of memory");
+					goto out;
+				}
+				data = nd;
+				cap *= 2;
+			}
+			n = archive_read_data(a, data + got, cap - 1 - got);
+			if (n == 0)
+				break;
+			if (n < 0) {
+				free(data);
+				ret = nscc_errf(err, -EBADMSG, "corrupted NEFF: member '%s': %s",
+						name, archive_error_string(a));
+				goto out;
+			}
+			got += n;
+			ms->total += n;
+			if (ms->total > NSCC_NEFF_MAX_MEMBER_BYTES) {
+				free(data);
+				ret = nscc_errf(err, -EFBIG, "NEFF members hold over %llu bytes (at member '%s')",
+						(unsigned long long)NSCC_NEFF_MAX_MEMBER_BYTES,
+						name);
+				goto out;
+			}
+		}
+		data[got] = 0;
+		ret = members_add(ms, name, data, got, err);
+		if (ret)
+			goto out;
+	}
+	if (r != ARCHIVE_EOF)
+		ret = nscc_errf(err, -EBADMSG, "corrupted NEFF: bad tar archive: %s",
+				archive_error_string(a));
+out:
+	archive_read_free(a);
+	return ret;
+}
+
+int nscc_neff_has_member(struct nscc_neff *neff, const char *name)
+{
+	const void *d;
+	size_t l;
+
+	return nscc_neff_member(neff, name, &d, &l, NULL) == 0;
+}
+
+int nscc_neff_member(struct nscc_neff *neff, const char *name,
+		     const void **data, size_t *len, struct nscc_err *err)
+{
+	struct nscc_members *ms = neff->members;
+	struct nscc_member *mb;
+	char *path;
+	void *buf;
+	size_t blen;
+	int ret;
+
+	name = strip_dot(name);
+	if (has_dotdot(name))
+		return nscc_errf(err, -EINVAL, "member name '%s' has a '..' component",
+				 name);
+	mb = nscc_hash_get_str(&ms->by_name, name);
+	if (!mb && ms->dir) {
+		if (asprintf(&path, "%s/%s", ms->dir, name) < 0)
+			return nscc_errf(err, -ENOMEM, "out of memory");
+		ret = nscc_read_file(path, &buf, &blen);
+		free(path);
+		if (ret == -ENOENT || ret == -EISDIR || ret == -ENOTDIR)
+			goto missing;
+		if (ret)
+			return nscc_errf(err, ret, "member '%s': %s", name,
+					 strerror(-ret));
+		ret = members_add(ms, name, buf, blen, err);
+		if (ret)
+			return ret;
+		mb = ms->arr[ms->count - 1];
+	}
+	if (!mb)
+		goto missing;
+	*data = mb->data;
+	*len = mb->len;
+	return 0;
+missing:
+	return nscc_errf(err, -ENOENT, "member '%s' is missing from the NEFF",
+			 name);
+}
+
+int nscc_json_parse(const void *buf, size_t len, const char *what,
+		    json_t **out, struct nscc_err *err)
+{
+	json_error_t je;
+
+	*out = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	if (!*out)
+		return nscc_errf(err, -EINVAL, "%s: bad JSON at line %d column %d: %s",
+				 what, je.line, je.column, je.text);
+	return 0;
+}
+
+int nscc_neff_json(struct nscc_neff *neff, const char *name, json_t **out,
+		   struct nscc_err *err)
+{
+	const void *d;
+	size_t l;
+	int ret = nscc_neff_member(neff, name, &d, &l, err);
+
+	return ret ? ret : nscc_json_parse(d, l, name, out, err);
+}
+
+uint32_t nscc_target_gen(const char *t)
+{
+	if (!strcmp(t, "sunda") || !strcmp(t, "v2") || !strcmp(t, "trn1") ||
+	    !strcmp(t, "inf2"))
+		return KBIN_TARGET_TRN1;
+	if (!strcmp(t, "cayman") || !strcmp(t, "v3") || !strcmp(t, "trn2"))
+		return KBIN_TARGET_TRN2;
+	if (!strcmp(t, "mariana") || !strcmp(t, "v4") || !strcmp(t, "trn3"))
+		return KBIN_TARGET_TRN3;
+	return 0;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return le32toh(v);
+}
+
+static uint64_t rd64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return le64toh(v);
+}
+
+static void hex16(char out[33], const uint8_t *b)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+}
+
+/* Header, MD5, feature bits: the checks before anything is unpacked. */
+static int parse_header(struct nscc_neff_header *h, const uint8_t *buf,
+			size_t len, struct nscc_err *err)
+{
+	uint8_t md[EVP_MAX_MD_SIZE], rev[16];
+	char want[33], got[33];
+	unsigned int mdlen = 0, i;
+	uint64_t bad;
+
+	if (len < NSCC_NEFF_HEADER_SIZE)
+		return nscc_errf(err, -EBADMSG, "corrupted NEFF: %zu bytes, shorter than the %u-byte header",
+				 len, NSCC_NEFF_HEADER_SIZE);
+	memcpy(h->hash, buf + 0xac, 16);
+	if (!EVP_Digest(buf + NSCC_NEFF_HEADER_SIZE, len - NSCC_NEFF_HEADER_SIZE,
+			md, &mdlen, EVP_md5(), NULL) || mdlen != 16)
+		return nscc_errf(err, -ENOMEM, "MD5 (libcrypto EVP) failed");
+	for (i = 0; i < 16; i++)
+		rev[i] = md[(i & ~3U) + 3 - (i & 3)];
+	if (!memcmp(h->hash, md, 16)) {
+		h->md5_word_reversed = 0;
+	} else if (!memcmp(h->hash, rev, 16)) {
+		h->md5_word_reversed = 1;
+	} else {
+		hex16(want, h->hash);
+		hex16(got, md);
+		return nscc_errf(err, -EBADMSG, "corrupted NEFF: MD5 of the %zu-byte data region is %s, the header hash is %s (neither plain nor word-reversed)",
+				 len - NSCC_NEFF_HEADER_SIZE, got, want);
+	}
+	h->feature_bits = rd64(buf + 0x220);
+	bad = h->feature_bits & ~NSCC_NEFF_FEATURES_SUPPORTED;
+	if (bad) {
+		char bits[400] = "";
+		size_t o = 0;
+
+		for (i = 0; i < 64 && o < sizeof(bits) - 8; i++)
+			if (bad & (1ULL << i))
+				o += snprintf(bits + o, sizeof(bits) - o, "%s%u",
+					      o ? ", " : "", i);
+		return nscc_errf(err, -EOPNOTSUPP, "unsupported NEFF feature bits 0x%llx (bit%s %s); this version supports 0x%llx",
+				 (unsigned long long)bad,
+				 (bad & (bad - 1)) ? "s" : "", bits,
+				 (unsigned long long)NSCC_NEFF_FEATURES_SUPPORTED);
+	}
+	h->format_version = rd64(buf + 0x0);
+	h->header_size = rd64(buf + 0x8);
+	h->data_size = rd64(buf + 0x10);
+	h->num_tpb = rd32(buf + 0xa8);
+	memcpy(h->uuid, buf + 0xcc, 16);
+	memcpy(h->name, buf + 0xdc, 256);
+	h->name[256] = 0;
+	h->requested_tpb_count = rd32(buf + 0x1dc);
+	h->tpb_per_node = rd32(buf + 0x1e0);
+	h->lnc_size = rd32(buf + 0x228);
+	if (h->header_size != NSCC_NEFF_HEADER_SIZE)
+		return nscc_errf(err, -EBADMSG, "corrupted NEFF: header_size %llu, expected %u",
+				 (unsigned long long)h->header_size,
+				 NSCC_NEFF_HEADER_SIZE);
+	if (h->data_size != len - NSCC_NEFF_HEADER_SIZE)
+		return nscc_errf(err, -EBADMSG, "corrupted NEFF: header data_size %llu, the data region holds %zu bytes",
+				 (unsigned long long)h->data_size,
+				 len - NSCC_NEFF_HEADER_SIZE);
+	return 0;
+}
+
+static const char *json_str(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* neff.json -> kelf member (the node whose attrs.func_name is __kelf). */
+static int find_kelf(struct nscc_neff *neff, struct nscc_err *err)
+{
+	json_t *nj, *nodes, *node;
+	const char *kelf = NULL;
+	size_t i;
+	int ret;
+
+	ret = nscc_neff_json(neff, "neff.json", &nj, err);
+	if (ret)
+		return ret;
+	nodes = json_object_get(nj, "nodes");
+	if (!json_is_array(nodes)) {
+		json_decref(nj);
+		return nscc_errf(err, -EINVAL, "neff.json: field 'nodes' is missing or not an array");
+	}
+	json_array_foreach(nodes, i, node) {
+		json_t *attrs = json_object_get(node, "attrs");
+		const char *fn = json_str(attrs, "func_name");
+
+		if (fn && !strcmp(fn, "__kelf")) {
+			kelf = json_str(attrs, "kelf");
+			if (!kelf) {
+				json_decref(nj);
+				return nscc_errf(err, -EINVAL, "neff.json: nodes[%zu]: attrs.kelf is missing or not a string",
+						 i);
+			}
+			break;
+		}
+	}
+	if (!kelf) {
+		json_decref(nj);
+		return nscc_errf(err, -EINVAL, "neff.json: no node has attrs.func_name \"__kelf\"");
+	}
+	neff->kelf_member = strdup(strip_dot(kelf));
+	json_decref(nj);
+	return neff->kelf_member ? 0 : nscc_errf(err, -ENOMEM, "out of memory");
+}
+
+/* kelf -> target generation and graphs[] {name, definition}. */
+static int parse_kelf(struct nscc_neff *neff, struct nscc_err *err)
+{
+	const char *km = neff->kelf_member, *t;
+	json_t *k, *graphs, *g;
+	size_t i;
+	int ret;
+
+	ret = nscc_neff_json(neff, km, &k, err);
+	if (ret) {
+		if (ret == -ENOENT)
+			nscc_err_prefix(err, "neff.json names kelf '%s'", km);
+		return ret;
+	}
+	t = json_str(k, "target");
+	if (!t) {
+		ret = nscc_errf(err, -EINVAL, "%s: field 'target' is missing or not a string", km);
+		goto out;
+	}
+	neff->target = strdup(t);
+	neff->target_gen = nscc_target_gen(t);
+	if (!neff->target_gen) {
+		ret = nscc_errf(err, -EINVAL, "%s: target '%s' is not known (sunda/v2, cayman/v3, mariana/v4)",
+				km, t);
+		goto out;
+	}
+	graphs = json_object_get(k, "graphs");
+	if (!json_is_array(graphs) || !json_array_size(graphs) ||
+	    json_array_size(graphs) > KBIN_MAX_SUBGRAPHS) {
+		ret = nscc_errf(err, -EINVAL, "%s: field 'graphs' must be an array of 1..%u subgraphs",
+				km, KBIN_MAX_SUBGRAPHS);
+		goto out;
+	}
+	neff->sgs = calloc(json_array_size(graphs), sizeof(*neff->sgs));
+	if (!neff->sgs) {
+		ret = nscc_errf(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	json_array_foreach(graphs, i, g) {
+		const char *name = json_str(g, "name");
+		const char *def = json_str(g, "definition");
+
+		if (!name || !def) {
+			ret = nscc_errf(err, -EINVAL, "%s: graphs[%zu]: field '%s' is missing or not a string",
+					km, i, name ? "definition" : "name");
+			goto out;
+		}
+		neff->sgs[i].name = strdup(name);
+		neff->sgs[i].definition = strdup(strip_dot(def));
+		neff->num_sgs++;
+		if (!neff->sgs[i].name || !neff->sgs[i].definition) {
+			ret = nscc_errf(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+		if (!nscc_neff_has_member(neff, neff->sgs[i].definition)) {
+			ret = nscc_errf(err, -ENOENT, "%s: graphs[%zu] '%s': member '%s' is missing from the NEFF",
+					km, i, name, neff->sgs[i].definition);
+			goto out;
+		}
+	}
+out:
+	json_decref(k);
+	return ret;
+}
+
+static int neff_new(struct nscc_neff **out, struct nscc_err *err)
+{
+	struct nscc_neff *neff = calloc(1, sizeof(*neff));
+
+	if (neff)
+		neff->members = calloc(1, sizeof(*neff->members));
+	if (!neff || !neff->members) {
+		free(neff);
+		return nscc_errf(err, -ENOMEM, "out of memory");
+	}
+	nscc_hash_init(&neff->members->by_name);
+	*out = neff;
+	return 0;
+}
+
+static int neff_finish_open(struct nscc_neff *neff, struct nscc_neff **out,
+			    struct nscc_err *err)
+{
+	int ret = find_kelf(neff, err);
+
+	if (!ret)
+		ret = parse_kelf(neff, err);
+	if (ret) {
+		nscc_neff_free(neff);
+		return ret;
+	}
+	*out = neff;
+	return 0;
+}
+
+int nscc_neff_open_mem(const void *buf, size_t len, struct nscc_neff **out,
+		       struct nscc_err *err)
+{
+	struct nscc_neff *neff;
+	int ret;
+
+	*out = NULL;
+	ret = neff_new(&neff, err);
+	if (ret)
+		return ret;
+	neff->has_header = 1;
+	ret = parse_header(&neff->hdr, buf, len, err);
+	if (!ret)
+		ret = read_archive(neff->members,
+				   (const uint8_t *)buf + NSCC_NEFF_HEADER_SIZE,
+				   len - NSCC_NEFF_HEADER_SIZE, err);
+	if (ret) {
+		nscc_neff_free(neff);
+		return ret;
+	}
+	return neff_finish_open(neff, out, err);
+}
+
+int nscc_neff_open(const char *path, struct nscc_neff **out,
+		   struct nscc_err *err)
+{
+	struct nscc_neff *neff;
+	struct stat st;
+	void *buf;
+	size_t len;
+	int ret;
+
+	*out = NULL;
+	if (stat(path, &st))
+		return nscc_errf(err, -errno, "%s", strerror(errno));
+	if (S_ISDIR(st.st_mode)) {
+		ret = neff_new(&neff, err);
+		if (ret)
+			return ret;
+		neff->members->dir = strdup(path);
+		if (!neff->members->dir) {
+			nscc_neff_free(neff);
+			return nscc_errf(err, -ENOMEM, "out of memory");
+		}
+		return neff_finish_open(neff, out, err);
+	}
+	ret = nscc_read_file(path, &buf, &len);
+	if (ret)
+		return nscc_errf(err, ret, "%s", strerror(-ret));
+	ret = nscc_neff_open_mem(buf, len, out, err);
+	free(buf);
+	return ret;
+}
+
+void nscc_neff_free(struct nscc_neff *neff)
+{
+	uint32_t i;
+
+	if (!neff)
+		return;
+	for (i = 0; i < neff->num_sgs; i++) {
+		free(neff->sgs[i].name);
+		free(neff->sgs[i].definition);
+	}
+	free(neff->sgs);
+	free(neff->kelf_member);
+	free(neff->target);
+	members_free(neff->members);
+	free(neff);
+}
+
+int nscc_npy_data(const void *buf, size_t len, size_t *off, char *descr,
+		  struct nscc_err *err)
+{
+	const uint8_t *p = buf;
+	uint64_t hl, start;
+	const char *d, *e;
+
+	if (descr)
+		descr[0] = 0;
+	if (len < 10 || memcmp(p, "\x93NUMPY", 6))
+		return nscc_errf(err, -EINVAL, "not a .npy file (no \\x93NUMPY magic)");
+	if (p[6] == 1) {
+		hl = p[8] | (p[9] << 8);
+		start = 10;
+	} else if (p[6] == 2 || p[6] == 3) {
+		if (len < 12)
+			return nscc_errf(err, -EINVAL, ".npy version %u header is truncated",
+					 p[6]);
+		hl = rd32(p + 8);
+		start = 12;
+	} else {
+		return nscc_errf(err, -EINVAL, ".npy version %u.%u is not supported (1..3)",
+				 p[6], p[7]);
+	}
+	if (start + hl > len)
+		return nscc_errf(err, -EINVAL, ".npy header length %llu runs past the %zu-byte file",
+				 (unsigned long long)hl, len);
+	*off = start + hl;
+	if (descr) {
+		/* 'descr': '<f4' inside the header dict */
+		d = memmem(p + start, hl, "'descr':", 8);
+		if (d) {
+			d = memchr(d + 8, '\'', (const char *)p + start + hl - (d + 8));
+			e = d ? memchr(d + 1, '\'', (const char *)p + start + hl - (d + 1)) : NULL;
+			if (d && e && e - d - 1 < 16) {
+				memcpy(descr, d + 1, e - d - 1);
+				descr[e - d - 1] = 0;
+			}
+		}
+	}
+	return 0;
+}

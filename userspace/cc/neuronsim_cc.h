@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * neuronsim_cc.h - the neuronsim compiler library (prefix nscc_), part 1:
+ * a real NEFF (or an in-memory var table) -> the mem_ref build tree ->
+ * a KBIN static memory plan (uapi/linux/neuronsim_kbin.h).
+ *
+ * Pipeline (Documentation/compiler.rst):
+ *
+ *   nscc_neff_open()      NEFF header, MD5, feature bits, gzip'd tar
+ *   nscc_neff_to_model()  kelf -> subgraphs, def.json var tables,
+ *                         tensor_map.json, .npy weights -> struct nscc_model
+ *   nscc_compile_model()  rule checks -> symbol table -> mem_ref tree ->
+ *                         dump -> KBIN writer -> plan checker -> buffer
+ *
+ * Every function that can fail returns 0 or a negative errno and, when
+ * @err is not NULL, fills err->msg with a message that names the
+ * subgraph, var, field and value, e.g.
+ *   "sg00: var 'w1' (var_id 4): alignment 3 is not a power of two".
+ * The neuronsim-cc command prefixes it with "neuronsim-cc: FILE: ".
+ */
+#ifndef NEURONSIM_CC_H
+#define NEURONSIM_CC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/neuronsim_kbin.h>
+
+#define NSCC_ERR_MAX		512
+
+/** struct nscc_err - the message of the last error (NUL-terminated). */
+struct nscc_err {
+	char msg[NSCC_ERR_MAX];
+};
+
+/* ------------------------------------------------------------------ */
+/* NEFF reader (neff.c)                                                */
+/* ------------------------------------------------------------------ */
+
+/* FACTS.md section 7: the NEFF header is 1024 bytes, then gzip'd tar. */
+#define NSCC_NEFF_HEADER_SIZE	1024U
+/*
+ * Feature bits this version supports: every bit seen in the real NEFFs
+ * (0x400, 0x800, 0x1000, 0x8000, 0x200000).  Any other bit is refused.
+ */
+#define NSCC_NEFF_FEATURES_SUPPORTED	0x209c00ULL
+/* Cap on the bytes all archive members may hold together (gzip bombs). */
+#define NSCC_NEFF_MAX_MEMBER_BYTES	(2ULL << 30)
+
+/**
+ * struct nscc_neff_header - the fields of the 1024-byte neff_header_t
+ * (FACTS.md section 7; the first three are observed in every real file).
+ * @format_version: u64 at 0x0 (2 in real files).
+ * @header_size: u64 at 0x8 (1024).
+ * @data_size: u64 at 0x10, bytes of the data region after the header.
+ * @num_tpb: u32 at 0xa8.
+ * @hash: 16 bytes at 0xac, the MD5 of the data region.
+ * @md5_word_reversed: 1 when @hash holds the MD5 with each 32-bit word
+ *	byte-reversed (compiler 2.18+), 0 when plain (compiler 2.0).
+ * @uuid: 16 bytes at 0xcc.
+ * @name: at 0xdc, up to 256 bytes, NUL-terminated here.
+ * @requested_tpb_count: u32 at 0x1dc.
+ * @tpb_per_node: u32 at 0x1e0.
+ * @feature_bits: u64 at 0x220.
+ * @lnc_size: u32 at 0x228 (logical NeuronCore size, 1 or 2).
+ */
+struct nscc_neff_header {
+	uint64_t format_version;
+	uint64_t header_size;
+	uint64_t data_size;
+	uint32_t num_tpb;
+	uint8_t hash[16];
+	int md5_word_reversed;
+	uint8_t uuid[16];
+	char name[257];
+	uint32_t requested_tpb_count;
+	uint32_t tpb_per_node;
+	uint64_t feature_bits;
+	uint32_t lnc_size;
+};
+
+/** struct nscc_neff_sg - one kelf graph: name ("sg00") and def.json member. */
+struct nscc_neff_sg {
+	char *name;
+	char *definition;
+};
+
+struct nscc_members;
+
+/**
+ * struct nscc_neff - an opened NEFF (file or extracted directory).
+ * @has_header: 0 for an extracted directory (no header, no MD5).
+ * @hdr: the parsed header when @has_header.
+ * @kelf_member: the member neff.json names in attrs.kelf.
+ * @target: the kelf "target" string; @target_gen its KBIN_TARGET_*.
+ * @sgs, @num_sgs: the kelf "graphs", in file order.
+ * @members: the member table (private; use nscc_neff_member()).
+ */
+struct nscc_neff {
+	int has_header;
+	struct nscc_neff_header hdr;
+	char *kelf_member;
+	char *target;
+	uint32_t target_gen;
+	struct nscc_neff_sg *sgs;
+	uint32_t num_sgs;
+	struct nscc_members *members;
+};
+
+/**
+ * nscc_neff_open() - open a NEFF file or an extracted NEFF directory.
+ * @path: a NEFF file (1024-byte header + gzip'd tar) or a directory
+ *	holding neff.json, the kelf member and the subgraph folders.
+ * @out: the opened NEFF on success; free with nscc_neff_free().
+ * @err: the message on failure.
+ *
+ * A file is checked in this order (FACTS.md section 7, cases/README.md
+ * scenarios 1, 3, 5): length >= 1024; MD5 of the data region equals the
+ * header hash, plain or word-reversed (else -EBADMSG "corrupted NEFF");
+ * feature bits within NSCC_NEFF_FEATURES_SUPPORTED (else -EOPNOTSUPP
+ * naming the bits); the data_size field equals the data region length;
+ * the gzip'd tar is read fully into a member table (libarchive).  Then
+ * neff.json -> kelf member -> target and graphs.
+ *
+ * Return: 0; -ENOENT no such file or a named member is missing (the
+ * message names it); -EBADMSG corrupted (short, MD5 mismatch, bad gzip
+ * or tar); -EOPNOTSUPP unsupported feature bits; -EINVAL malformed JSON
+ * or fields; -EFBIG members over NSCC_NEFF_MAX_MEMBER_BYTES; -ENOMEM;
+ * -EIO read error.
+ */
+int nscc_neff_open(const char *path, struct nscc_neff **out,
+		   struct nscc_err *err);
+
+/**
+ * nscc_neff_open_mem() - as nscc_neff_open() for a NEFF file image.
+ * @buf: @len bytes, header then gzip'd tar; copied, the caller keeps it.
+ * Return: as nscc_neff_open().
+ */
+int nscc_neff_open_mem(const void *buf, size_t len, struct nscc_neff **out,
+		       struct nscc_err *err);
+
+/**
+ * nscc_neff_member() - the bytes of one archive member.
+ * @neff: an opened NEFF.
+ * @name: member path inside the archive ("sg00/def.json"); a leading
+ *	"./" is ignored.
+ * @data, @len: set to the member bytes (owned by @neff; NUL-terminated
+ *	one byte past @len for convenience).
+ * Return: 0, or -ENOENT (message "member 'NAME' is missing from the
+ * NEFF"), -EINVAL for a name with a ".." component, -ENOMEM, -EIO.
+ */
+int nscc_neff_member(struct nscc_neff *neff, const char *name,
+		     const void **data, size_t *len, struct nscc_err *err);
+
+/** nscc_neff_free() - free an opened NEFF; NULL is allowed. */
+void nscc_neff_free(struct nscc_neff *neff);
+
+/**
+ * nscc_target_gen() - the KBIN target generation of a kelf target name.
+ * @target: "sunda"/"v2"/"trn1"/"inf2" (2), "cayman"/"v3"/"trn2" (3),
+ *	"mariana"/"v4"/"trn3" (4) (FACTS.md section 7).
+ * Return: KBIN_TARGET_*, or 0 when unknown.
+ */
+uint32_t nscc_target_gen(const char *target);
+
+/**
+ * nscc_npy_data() - locate the array bytes of a .npy file.
+ * @buf, @len: the file.
+ * @off: set to the offset of the data (after the header).
+ * @descr: when not NULL, set to the dtype descr ("<f2") or "" (up to
+ *	15 characters, NUL-terminated, 16 bytes).
+ * Versions 1 (u16 header length at 8, data at 10 + len) and 2/3 (u32
+ * header length at 8, data at 12 + len).
+ * Return: 0 and *off; -EINVAL bad magic, unknown version, or a header
+ * that runs past @len (message names the version or length).
+ */
+int nscc_npy_data(const void *buf, size_t len, size_t *off, char *descr,
+		  struct nscc_err *err);
+
+/* ------------------------------------------------------------------ */
+/* In-memory model (model.c): the var table the compiler consumes      */
+/* ------------------------------------------------------------------ */
+
+/**
+ * struct nscc_var - one variable, in the field's terms (FACTS.md 2-3, 7).
+ * @name: unique within its subgraph (owned).
+ * @var_id: dense id, 0..n-1 within the subgraph.
+ * @mr_type: enum kbin_mr_type, MR_SB..MR_REMOTE.
+ * @has_size: @size was given; required for every kind but MR_SB,
+ *	MR_PTR, MR_LIST and MR_PTR_TABLE.
+ * @size: bytes.  MR_SB records get the target's SBUF bytes per core,
+ *	MR_PTR 8, MR_LIST/MR_PTR_TABLE 4 * list length.
+ * @alignment: bytes, a power of two; 0 = default (1 for SB, PTR, LIST,
+ *	PTR_TABLE and REMOTE; 64 otherwise).
+ * @dtype: NULL or up to 15 characters (owned).
+ * @shape, @ndims: up to 8 dimensions (owned).
+ * @offset: MR_VIRTUAL_TMP_BUF (and tmp-buf) byte offset into its
+ *	scratchpad.
+ * @backing_buf: MR_VIRTUAL_TMP_BUF: enum kbin_backing_buf.
+ * @referenced_var_id, @io_ref: MR_PTR.
+ * @list, @list_len: MR_LIST, MR_PTR_TABLE: var_ids (owned).
+ * @remote_sg, @remote_var_id: MR_REMOTE: subgraph index and var_id.
+ * @payload, @payload_len: MR_BUFFER/MR_BUFFER_STAGED weight bytes; must
+ *	equal @size.  Owned when @payload_owned, else borrowed from the
+ *	NEFF the model keeps.
+ * @md_prefix, @md_pipe_id: debug tensor metadata (prefix up to 511
+ *	characters) for BUFFER, TMP_BUF, VIRTUAL_TMP_BUF; NULL = none.
+ * @file_name: the def.json file_name (information only; owned).
+ */
+struct nscc_var {
+	char *name;
+	uint32_t var_id;
+	uint32_t mr_type;
+	int has_size;
+	uint64_t size;
+	uint64_t alignment;
+	char *dtype;
+	uint64_t *shape;
+	uint32_t ndims;
+	uint64_t offset;
+	uint32_t backing_buf;
+	uint32_t referenced_var_id;
+	uint8_t io_ref;
+	uint32_t *list;
+	uint32_t list_len;
+	uint32_t remote_sg;
+	uint32_t remote_var_id;
+	const void *payload;
+	uint64_t payload_len;
+	int payload_owned;
+	char *md_prefix;
+	uint32_t md_pipe_id;
+	char *file_name;
+};
+
+/**
+ * struct nscc_subgraph - one subgraph of a model.
+ * @name: "sg00", 1..31 characters (owned).
+ * @vars, @num_vars: the var table, in any order.
+ * @local_scratchpad_size, @shared_scratchpad_size: bytes; the compiler
+ *	raises them to max(offset + size) over the vars they back.
+ * @carveouts, @num_carveouts: SBUF carve-outs (up to KBIN_MAX_CARVEOUTS).
+ */
+struct nscc_subgraph {
+	char *name;
+	struct nscc_var *vars;
+	uint32_t num_vars;
+	uint32_t cap_vars;
+	uint64_t local_scratchpad_size;
+	uint64_t shared_scratchpad_size;
+	struct kbin_sb_carveout carveouts[KBIN_MAX_CARVEOUTS];
+	uint32_t num_carveouts;
+};
+
+/**
+ * struct nscc_model - what nscc_compile_model() compiles.
+ * @target_gen: KBIN_TARGET_*.
+ * @sgs, @num_sgs: subgraphs; a plan holds 1..KBIN_MAX_SUBGRAPHS.
+ * @neff: the NEFF whose bytes the vars borrow, or NULL (owned).
+ */
+struct nscc_model {
+	uint32_t target_gen;
+	struct nscc_subgraph *sgs;
+	uint32_t num_sgs;
+	uint32_t cap_sgs;
+	struct nscc_neff *neff;
+};
+
+/** nscc_model_new() - an empty model for @target_gen; NULL on ENOMEM. */
+struct nscc_model *nscc_model_new(uint32_t target_gen);
+/** nscc_model_free() - free the model, its vars and its NEFF; NULL ok. */
+void nscc_model_free(struct nscc_model *m);
+/**
+ * nscc_model_add_subgraph() - append a subgraph named @name.
+ * Return: its index, or -ENOMEM.
+ */
+int nscc_model_add_subgraph(struct nscc_model *m, const char *name);
+/**
+ * nscc_model_add_var() - append a zeroed var to subgraph @sg.
+ * @name, @var_id, @mr_type: copied into the var.
+ * Return: the var, valid until the next add to the same subgraph; NULL
+ * when @sg is out of range or on ENOMEM.
+ */
+struct nscc_var *nscc_model_add_var(struct nscc_model *m, int sg,
+				    const char *name, uint32_t var_id,
+				    uint32_t mr_type);
+/** nscc_var_set_dtype() - copy @dtype (any length). 0 or -ENOMEM. */
+int nscc_var_set_dtype(struct nscc_var *v, const char *dtype);
+/** nscc_var_set_shape() - copy @ndims dimensions. 0 or -ENOMEM. */
+int nscc_var_set_shape(struct nscc_var *v, const uint64_t *dims,
+		       uint32_t ndims);
+/** nscc_var_set_list() - copy @n var_ids. 0 or -ENOMEM. */
+int nscc_var_set_list(struct nscc_var *v, const uint32_t *ids, uint32_t n);
+/** nscc_var_set_payload() - copy @len payload bytes. 0 or -ENOMEM. */
+int nscc_var_set_payload(struct nscc_var *v, const void *data,
+			 uint64_t len);
+/** nscc_var_set_debug_md() - copy the debug prefix. 0 or -ENOMEM. */
+int nscc_var_set_debug_md(struct nscc_var *v, const char *prefix,
+			  uint32_t pipe_id);
+
+/**
+ * nscc_mr_type_from_def() - the mr_type of a def.json var type string
+ * (FACTS.md section 7): state-buffer, input, output, file, tmp-buf,
+ * virtual, pointer, dge-table, list, remote.
+ * Return: the enum kbin_mr_type value, or MR_INVALID when unknown.
+ */
+uint32_t nscc_mr_type_from_def(const char *type);
+
+/**
+ * nscc_sbuf_bytes() - SBUF bytes per NeuronCore: 128 partitions x
+ * 192/224/256 KiB for gen 2/3/4 (FACTS.md section 8); 0 if unknown.
+ */
+uint64_t nscc_sbuf_bytes(uint32_t target_gen);
+
+/* ------------------------------------------------------------------ */
+/* def.json front end (defjson.c)                                       */
+/* ------------------------------------------------------------------ */
+
+/**
+ * nscc_neff_to_model() - build the var table of every kelf subgraph.
+ * @neff: opened NEFF; on success the model takes ownership of it (it
+ *	is freed by nscc_model_free()), on failure the caller keeps it.
+ * @out: the model.
+ *
+ * Per subgraph: def.json "var" (types per FACTS.md section 7),
+ * "runtime_statebuffer_reservation" (carve-outs; required on gen 3, type
+ * "evtaccel" only), tensor_map.json (dtype, tf_shape; matched by var name,
+ * else by tf_file == file_name), file vars' weights (.npy v1-3 or raw).
+ * Return: 0; -EINVAL a malformed field (the message names the subgraph,
+ * var and field); -ENOENT a named member is missing (named); -ENOMEM.
+ */
+int nscc_neff_to_model(struct nscc_neff *neff, struct nscc_model **out,
+		       struct nscc_err *err);
+
+/**
+ * nscc_defjson_load_subgraph() - add one subgraph from def.json text.
+ * @m: the model; @sg_name its name; @def, @def_len: def.json bytes;
+ * @tmap, @tmap_len: tensor_map.json bytes or NULL;
+ * @neff, @dir: where file vars' weights are found (@dir + "/" +
+ *	file_name); @neff may be NULL, then file vars get no payload.
+ * Return: as nscc_neff_to_model().
+ */
+int nscc_defjson_load_subgraph(struct nscc_model *m, const char *sg_name,
+			       const void *def, size_t def_len,
+			       const void *tmap, size_t tmap_len,
+			       struct nscc_neff *neff, const char *dir,
+			       struct nscc_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Compiler (compile.c)                                                 */
+/* ------------------------------------------------------------------ */
+
+/**
+ * nscc_compile_model() - compile a model into a KBIN plan.
+ * @m: the model (not changed).
+ * @buf, @len: the plan (malloc'd; the caller frees it).
+ *
+ * Per subgraph (seed 001 section 5, BUILD): per-var rule checks; one
+ * mem_ref build object per var added to the symbol table (duplicate
+ * names or var_ids refused); the dense-id rule (max var_id + 1 == count,
+ * "Unexpected var_ids set!"); cross-var checks (pointer targets, list
+ * entries, remote subgraph and var); scratchpad sizes; dump of every
+ * object in var_id order into the KBIN writer.  The finished plan is
+ * run through the plan checker before it is returned.
+ * Return: 0; -EINVAL a rule (message names subgraph, var, field, value);
+ * -EEXIST duplicate name or var_id; -E2BIG dtype > 15 characters, shape
+ * > 8 dimensions, > KBIN_MAX_SUBGRAPHS subgraphs or a list too long;
+ * -ENOMEM.
+ */
+int nscc_compile_model(const struct nscc_model *m, void **buf, size_t *len,
+		       struct nscc_err *err);
+
+/**
+ * nscc_compile_neff() - nscc_neff_open() + nscc_neff_to_model() +
+ * nscc_compile_model() for a NEFF file or directory at @path.
+ * Return: as those functions.
+ */
+int nscc_compile_neff(const char *path, void **buf, size_t *len,
+		      struct nscc_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Synthetic NEFF writer (neff_writer.c), for tests and tools           */
+/* ------------------------------------------------------------------ */
+
+struct nscc_neff_writer;
+
+/**
+ * struct nscc_neff_opts - header fields of a written NEFF.
+ * @feature_bits: u64 at 0x220.
+ * @lnc_size: u32 at 0x228 (0 means 1).
+ * @md5_word_reversed: store the MD5 with each 32-bit word byte-reversed.
+ * @name: at 0xdc (NULL: "file.neff").
+ */
+struct nscc_neff_opts {
+	uint64_t feature_bits;
+	uint32_t lnc_size;
+	int md5_word_reversed;
+	const char *name;
+};
+
+/** nscc_neff_writer_new() - an empty writer; NULL on ENOMEM. */
+struct nscc_neff_writer *nscc_neff_writer_new(void);
+/** nscc_neff_writer_free() - free the writer; NULL ok. */
+void nscc_neff_writer_free(struct nscc_neff_writer *w);
+/**
+ * nscc_neff_writer_add() - add (or replace) member @name with @len bytes.
+ * Return: 0 or -ENOMEM.
+ */
+int nscc_neff_writer_add(struct nscc_neff_writer *w, const char *name,
+			 const void *data, size_t len);
+/** nscc_neff_writer_add_str() - add a text (JSON) member. 0/-ENOMEM. */
+int nscc_neff_writer_add_str(struct nscc_neff_writer *w, const char *name,
+			     const char *text);
+/**
+ * nscc_neff_writer_add_npy() - add a .npy member.
+ * @version: 1, 2 or 3 (header length u16 for 1, u32 otherwise).
+ * @descr: numpy dtype descr ("<f4"); @shape/@ndims the array shape;
+ * @data/@len the array bytes.
+ * Return: 0, -EINVAL bad version, -ENOMEM.
+ */
+int nscc_neff_writer_add_npy(struct nscc_neff_writer *w, const char *name,
+			     int version, const char *descr,
+			     const uint64_t *shape, uint32_t ndims,
+			     const void *data, size_t len);
+/** nscc_neff_writer_remove() - drop member @name. 0 or -ENOENT. */
+int nscc_neff_writer_remove(struct nscc_neff_writer *w, const char *name);
+/**
+ * nscc_neff_writer_finish() - the NEFF image: 1024-byte header (MD5 of
+ * the data region, @opts fields) then the members as a gzip'd tar
+ * (libarchive).  @buf is malloc'd.  Return: 0, -ENOMEM, -EIO.
+ */
+int nscc_neff_writer_finish(struct nscc_neff_writer *w,
+			    const struct nscc_neff_opts *opts,
+			    void **buf, size_t *len);
+/**
+ * nscc_neff_writer_write_dir() - write the members as an extracted NEFF
+ * directory under @dir (created if needed).  Return: 0 or -errno.
+ */
+int nscc_neff_writer_write_dir(struct nscc_neff_writer *w, const char *dir);
+
+/**
+ * nscc_write_file() - write @len bytes to @path (created/truncated).
+ * Return: 0 or -errno.
+ */
+int nscc_write_file(const char *path, const void *buf, size_t len);
+/**
+ * nscc_read_file() - read a whole regular file into a malloc'd buffer
+ * (one extra NUL byte past @len).  Return: 0 or -errno.
+ */
+int nscc_read_file(const char *path, void **buf, size_t *len);
+
+#endif /* NEURONSIM_CC_H */

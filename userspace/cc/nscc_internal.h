@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nscc_internal.h - helpers shared by the compiler library's files:
+ * error formatting and the open-addressing hash table (hash.c).
+ * Not installed; the public API is neuronsim_cc.h.
+ */
+#ifndef NSCC_INTERNAL_H
+#define NSCC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "neuronsim_cc.h"
+
+/**
+ * nscc_errf() - format a message into @err (when not NULL).
+ * Return: @code, so callers can "return nscc_errf(err, -EINVAL, ...)".
+ */
+int nscc_errf(struct nscc_err *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/**
+ * nscc_err_prefix() - prepend "PREFIX: " to the message in @err.
+ */
+void nscc_err_prefix(struct nscc_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * struct nscc_hash - open-addressing hash table (linear probing, power-of-
+ * two capacity, load <= 1/2), keyed by a NUL-terminated string or by a
+ * u32.  Keys are borrowed (strings must outlive the table); values are
+ * opaque pointers.  Insert and find are O(1) expected, so tables of 10^6
+ * entries are fine.  Entries are never removed.
+ */
+struct nscc_hash_slot {
+	uint64_t hash;		/* 0 = empty */
+	const char *skey;
+	uint32_t ikey;
+	void *val;
+};
+
+struct nscc_hash {
+	struct nscc_hash_slot *slots;
+	size_t cap;
+	size_t count;
+};
+
+void nscc_hash_init(struct nscc_hash *h);
+void nscc_hash_fini(struct nscc_hash *h);
+/* Return: 0, -EEXIST (existing value in *old when old != NULL), -ENOMEM */
+int nscc_hash_put_str(struct nscc_hash *h, const char *key, void *val,
+		      void **old);
+void *nscc_hash_get_str(const struct nscc_hash *h, const char *key);
+int nscc_hash_put_u32(struct nscc_hash *h, uint32_t key, void *val,
+		      void **old);
+void *nscc_hash_get_u32(const struct nscc_hash *h, uint32_t key);
+
+
+
+struct json_t;
+
+/**
+ * nscc_neff_json() - parse member @name of @neff as JSON (jansson,
+ * duplicate keys refused).  Return: 0 and *out (caller json_decref()s);
+ * -ENOENT missing member (named); -EINVAL bad JSON (message names the
+ * member, line and column); -ENOMEM.
+ */
+int nscc_neff_json(struct nscc_neff *neff, const char *name,
+		   struct json_t **out, struct nscc_err *err);
+
+/**
+ * nscc_json_parse() - parse @len bytes of JSON; @what names the text in
+ * the error message.  Return: as nscc_neff_json().
+ */
+int nscc_json_parse(const void *buf, size_t len, const char *what,
+		    struct json_t **out, struct nscc_err *err);
+
+/** nscc_neff_has_member() - 1 when member @name exists. */
+int nscc_neff_has_member(struct nscc_neff *neff, const char *name);
+#endif /* NSCC_INTERNAL_H */

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cc_defjson.c - every def.json / var-table error path of the compiler
+ * gives its errno and a message naming the subgraph, var, field and value
+ * (FACTS.md sections 3 and 7, seed 001 section 5).  Each case is a
+ * synthetic NEFF made with the library's NEFF writer.
+ */
+#include "kselftest_harness.h"
+#include "cc_testutil.h"
+
+#define IN(n, id, extra) "\"" n "\": {\"type\": \"input\", \"var_id\": " #id ", \"size\": 64" extra "}"
+#define EVT "\"runtime_statebuffer_reservation\": [{\"type\": \"evtaccel\", \"offset\": 229368, \"size\": 8, \"base_partition\": 0, \"partitions\": 128}]"
+
+FIXTURE(bad_def) {
+	void *kbin;
+	size_t len;
+	struct nscc_err err;
+};
+
+FIXTURE_VARIANT(bad_def) {
+	const char *target;
+	const char *def;
+	const char *tmap;
+	int err;
+	const char *msg;
+};
+
+FIXTURE_SETUP(bad_def) { self->kbin = NULL; }
+FIXTURE_TEARDOWN(bad_def) { free(self->kbin); }
+
+FIXTURE_VARIANT_ADD(bad_def, alignment_not_pow2) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", " IN("x", 1, "") ", " IN("y", 2, "") ", "
+		      IN("z", 3, "") ", \"w1\": {\"type\": \"file\", \"var_id\": 4,"
+		      " \"size\": 64, \"alignment\": 3, \"file_name\": \"w.npy\"}"),
+	.err = -EINVAL,
+	.msg = "sg00: var 'w1' (var_id 4): alignment 3 is not a power of two",
+};
+FIXTURE_VARIANT_ADD(bad_def, alignment_zero) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"alignment\": 0")),
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): alignment 0 is not a power of two",
+};
+FIXTURE_VARIANT_ADD(bad_def, alignment_too_big) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"alignment\": 2147483648")),
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): alignment 2147483648 is over the maximum 1073741824",
+};
+FIXTURE_VARIANT_ADD(bad_def, negative_size) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", \"x\": {\"type\": \"input\", \"var_id\": 1, \"size\": -5}"),
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): size -5 is negative",
+};
+FIXTURE_VARIANT_ADD(bad_def, missing_size) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", \"x\": {\"type\": \"output\", \"var_id\": 1}"),
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): missing field 'size'",
+};
+FIXTURE_VARIANT_ADD(bad_def, zero_size) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", \"x\": {\"type\": \"output\", \"var_id\": 1, \"size\": 0}"),
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): size 0 is not allowed",
+};
+FIXTURE_VARIANT_ADD(bad_def, size_not_integer) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", \"x\": {\"type\": \"output\", \"var_id\": 1, \"size\": \"64\"}"),
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): field 'size' is not an integer",
+};
+FIXTURE_VARIANT_ADD(bad_def, unknown_type) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", \"x\": {\"type\": \"weird\", \"var_id\": 1, \"size\": 8}"),
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): unknown type 'weird'",
+};
+FIXTURE_VARIANT_ADD(bad_def, missing_type) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", \"x\": {\"var_id\": 1, \"size\": 8}"),
+	.err = -EINVAL, .msg = "sg00: var 'x': missing field 'type'",
+};
+FIXTURE_VARIANT_ADD(bad_def, missing_var_id) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", \"x\": {\"type\": \"input\", \"size\": 8}"),
+	.err = -EINVAL, .msg = "sg00: var 'x': missing field 'var_id'",
+};
+FIXTURE_VARIANT_ADD(bad_def, var_id_too_big) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", \"x\": {\"type\": \"input\", \"var_id\": 4294967296, \"size\": 8}"),
+	.err = -EINVAL, .msg = "sg00: var 'x': var_id 4294967296 is over the maximum 4294967295",
+};
+FIXTURE_VARIANT_ADD(bad_def, var_not_object) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", \"x\": 7"),
+	.err = -EINVAL, .msg = "sg00: var 'x': not a JSON object",
+};
+FIXTURE_VARIANT_ADD(bad_def, sparse_var_ids) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "") ", " IN("y", 5, "")),
+	.err = -EINVAL, .msg = "sg00: Unexpected var_ids set! (3 vars, max var_id 5; var_ids must be 0..2)",
+};
+FIXTURE_VARIANT_ADD(bad_def, duplicate_var_id) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "") ", " IN("y", 1, "")),
+	.err = -EEXIST, .msg = "sg00: var 'y' (var_id 1): duplicate var_id, var 'x' has it already",
+};
+FIXTURE_VARIANT_ADD(bad_def, duplicate_name_json) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "") ", " IN("x", 2, "")),
+	.err = -EINVAL, .msg = "sg00/def.json: bad JSON at line 1",
+};
+FIXTURE_VARIANT_ADD(bad_def, bad_json) {
+	.target = "sunda", .def = "{\"var\": {",
+	.err = -EINVAL, .msg = "sg00/def.json: bad JSON at line 1",
+};
+FIXTURE_VARIANT_ADD(bad_def, no_var_table) {
+	.target = "sunda", .def = "{\"name\": \"definition\"}",
+	.err = -EINVAL, .msg = "sg00: def.json field 'var' is missing or not an object",
+};
+FIXTURE_VARIANT_ADD(bad_def, pointer_to_missing_var) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", \"p\": {\"type\": \"pointer\", \"var_id\": 1, \"referenced_var_id\": 9}"),
+	.err = -EINVAL, .msg = "sg00: var 'p' (var_id 1): referenced_var_id 9: no such var",
+};
+FIXTURE_VARIANT_ADD(bad_def, pointer_to_itself) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", \"p\": {\"type\": \"pointer\", \"var_id\": 1, \"referenced_var_id\": 1}"),
+	.err = -EINVAL, .msg = "sg00: var 'p' (var_id 1): referenced_var_id 1: a pointer cannot point at itself",
+};
+FIXTURE_VARIANT_ADD(bad_def, pointer_to_list) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", \"p\": {\"type\": \"pointer\", \"var_id\": 1, \"referenced_var_id\": 2},"
+		      " \"l\": {\"type\": \"list\", \"var_id\": 2, \"list\": [0]}"),
+	.err = -EINVAL, .msg = "sg00: var 'p' (var_id 1): referenced_var_id 2: var 'l' is MR_LIST, which has no storage",
+};
+FIXTURE_VARIANT_ADD(bad_def, pointer_missing_target) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", \"p\": {\"type\": \"pointer\", \"var_id\": 1}"),
+	.err = -EINVAL, .msg = "sg00: var 'p' (var_id 1): missing field 'referenced_var_id'",
+};
+FIXTURE_VARIANT_ADD(bad_def, list_entry_missing_var) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", " IN("x", 1, "") ", \"t\": {\"type\": \"dge-table\", \"var_id\": 2, \"list\": [1, 7]}"),
+	.err = -EINVAL, .msg = "sg00: var 't' (var_id 2): list[1]: var_id 7: no such var",
+};
+FIXTURE_VARIANT_ADD(bad_def, list_entry_not_id) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", \"t\": {\"type\": \"list\", \"var_id\": 1, \"list\": [0, -1]}"),
+	.err = -EINVAL, .msg = "sg00: var 't' (var_id 1): list[1] is not a var_id (an integer 0..4294967295)",
+};
+FIXTURE_VARIANT_ADD(bad_def, list_empty) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", \"t\": {\"type\": \"list\", \"var_id\": 1, \"list\": []}"),
+	.err = -EINVAL, .msg = "sg00: var 't' (var_id 1): list is empty",
+};
+FIXTURE_VARIANT_ADD(bad_def, list_missing) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", \"t\": {\"type\": \"dge-table\", \"var_id\": 1}"),
+	.err = -EINVAL, .msg = "sg00: var 't' (var_id 1): missing field 'list'",
+};
+FIXTURE_VARIANT_ADD(bad_def, ptr_table_row_without_storage) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", \"l\": {\"type\": \"list\", \"var_id\": 1, \"list\": [0]},"
+		      " \"t\": {\"type\": \"dge-table\", \"var_id\": 2, \"list\": [1]}"),
+	.err = -EINVAL, .msg = "sg00: var 't' (var_id 2): list[0]: var 'l' (var_id 1) is MR_LIST, which has no storage",
+};
+FIXTURE_VARIANT_ADD(bad_def, file_name_missing) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", \"w\": {\"type\": \"file\", \"var_id\": 1, \"size\": 64}"),
+	.err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): missing field 'file_name'",
+};
+FIXTURE_VARIANT_ADD(bad_def, weight_member_missing) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", \"w\": {\"type\": \"file\", \"var_id\": 1, \"size\": 64, \"file_name\": \"gone.npy\"}"),
+	.err = -ENOENT, .msg = "sg00: var 'w' (var_id 1): file_name 'gone.npy': member 'sg00/gone.npy' is missing from the NEFF",
+};
+FIXTURE_VARIANT_ADD(bad_def, weight_size_mismatch) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", \"w\": {\"type\": \"file\", \"var_id\": 1, \"size\": 128, \"file_name\": \"w.npy\"}"),
+	.err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): payload holds 64 bytes but size is 128",
+};
+FIXTURE_VARIANT_ADD(bad_def, virtual_negative_offset) {
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", \"v\": {\"type\": \"virtual\", \"var_id\": 1, \"size\": 64, \"backing_variable_off\": -64}"),
+	.err = -EINVAL, .msg = "sg00: var 'v' (var_id 1): backing_variable_off -64 is negative",
+};
+FIXTURE_VARIANT_ADD(bad_def, dtype_too_long) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
+	.tmap = "{\"x\": {\"dtype\": \"float16_with_extras\", \"tf_shape\": [4]}}",
+	.err = -E2BIG, .msg = "sg00: var 'x' (var_id 1): dtype 'float16_with_extras' has 19 characters, only 15 fit",
+};
+FIXTURE_VARIANT_ADD(bad_def, shape_too_many_dims) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
+	.tmap = "{\"x\": {\"dtype\": \"float16\", \"tf_shape\": [1,2,3,4,5,6,7,8,9]}}",
+	.err = -E2BIG, .msg = "sg00: var 'x' (var_id 1): shape has 9 dimensions, only 8 fit",
+};
+FIXTURE_VARIANT_ADD(bad_def, tensor_map_bad_shape) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
+	.tmap = "{\"x\": {\"dtype\": \"float16\", \"tf_shape\": [4, \"a\"]}}",
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): tensor_map.json: tf_shape[1] is not a non-negative integer",
+};
+FIXTURE_VARIANT_ADD(bad_def, carveout_required_on_trn2) {
+	.target = "cayman", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
+	.err = -EINVAL, .msg = "sg00: field 'runtime_statebuffer_reservation' is required on trn2 (gen 3)",
+};
+FIXTURE_VARIANT_ADD(bad_def, carveout_bad_type) {
+	.target = "cayman",
+	.def = "{\"runtime_statebuffer_reservation\": [{\"type\": \"other\", \"offset\": 0, \"size\": 8,"
+	       " \"base_partition\": 0, \"partitions\": 128}], \"var\": {" CC_SB "}}",
+	.err = -EINVAL, .msg = "sg00: runtime_statebuffer_reservation[0]: type 'other' is not \"evtaccel\"",
+};
+FIXTURE_VARIANT_ADD(bad_def, carveout_outside_partition) {
+	.target = "cayman",
+	.def = "{\"runtime_statebuffer_reservation\": [{\"type\": \"evtaccel\", \"offset\": 229372, \"size\": 8,"
+	       " \"base_partition\": 0, \"partitions\": 128}], \"var\": {" CC_SB "}}",
+	.err = -EINVAL, .msg = "sg00: runtime_statebuffer_reservation[0]: offset 229372 + size 8 is outside the 229376-byte partition",
+};
+FIXTURE_VARIANT_ADD(bad_def, carveout_bad_partitions) {
+	.target = "cayman",
+	.def = "{\"runtime_statebuffer_reservation\": [{\"type\": \"evtaccel\", \"offset\": 0, \"size\": 8,"
+	       " \"base_partition\": 64, \"partitions\": 128}], \"var\": {" CC_SB "}}",
+	.err = -EINVAL, .msg = "sg00: runtime_statebuffer_reservation[0]: partitions 64..192 are outside 0..128",
+};
+FIXTURE_VARIANT_ADD(bad_def, carveout_missing_field) {
+	.target = "cayman",
+	.def = "{\"runtime_statebuffer_reservation\": [{\"type\": \"evtaccel\", \"offset\": 0,"
+	       " \"base_partition\": 0, \"partitions\": 128}], \"var\": {" CC_SB "}}",
+	.err = -EINVAL, .msg = "sg00: runtime_statebuffer_reservation[0]: field 'size' is missing or not an integer 0..4294967295",
+};
+
+TEST_F(bad_def, refused_with_named_cause)
+{
+	int ret = cc_compile_def(variant->target, variant->def, variant->tmap,
+				 &self->kbin, &self->len, &self->err);
+
+	TH_LOG("message: %s", self->err.msg);
+	ASSERT_EQ(variant->err, ret);
+	EXPECT_EQ(NULL, self->kbin);
+	EXPECT_EQ(0, strncmp(self->err.msg, variant->msg, strlen(variant->msg)));
+}
+
+/* The good counterpart of the cases above: a trn2 subgraph with a carve-out. */
+TEST(trn2_with_carveout_compiles)
+{
+	struct nscc_err err = { "" };
+	struct kbin_check_result res;
+	struct kbin_view v;
+	void *kbin;
+	size_t len;
+
+	ASSERT_EQ(0, cc_compile_def("cayman", "{" EVT ", \"var\": {" CC_SB ", " IN("x", 1, "") "}}",
+				    NULL, &kbin, &len, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res));
+	EXPECT_EQ(KBIN_TARGET_TRN2, v.hdr->target_gen);
+	ASSERT_EQ(1U, kbin_view_subgraph(&v, 0)->num_carveouts);
+	EXPECT_EQ(229368U, kbin_view_subgraph(&v, 0)->carveouts[0].offset);
+	EXPECT_EQ(8U, kbin_view_subgraph(&v, 0)->carveouts[0].size);
+	EXPECT_EQ(128U, kbin_view_subgraph(&v, 0)->carveouts[0].num_partitions);
+	EXPECT_EQ(128ULL * 224 * 1024, kbin_view_set(&v, 0)->mem[0].size);
+	free(kbin);
+}
+
+/* dtype and shape come from tensor_map.json, by name or by tf_file. */
+TEST(tensor_map_by_name_and_by_file)
+{
+	struct nscc_err err = { "" };
+	struct kbin_check_result res;
+	const struct kbin_mem_ref_set *set;
+	struct kbin_view v;
+	void *kbin;
+	size_t len;
+
+	ASSERT_EQ(0, cc_compile_def("sunda",
+		CC_DEF(CC_SB ", " IN("x", 1, "") ", \"w_sg0000\": {\"type\": \"file\", \"var_id\": 2,"
+		       " \"size\": 64, \"alignment\": 64, \"file_name\": \"w.npy\"}"),
+		"{\"x\": {\"dtype\": \"bfloat16\", \"tf_shape\": [4, 8]},"
+		" \"sg0000_w\": {\"dtype\": \"float32\", \"tf_shape\": [16], \"tf_file\": \"w.npy\"}}",
+		&kbin, &len, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res));
+	set = kbin_view_set(&v, 0);
+	EXPECT_STREQ("bfloat16", set->mem[1].dtype);
+	EXPECT_EQ(4ULL, set->mem[1].shape[0]);
+	EXPECT_EQ(8ULL, set->mem[1].shape[1]);
+	EXPECT_EQ(0ULL, set->mem[1].shape[2]);
+	EXPECT_STREQ("float32", set->mem[2].dtype);
+	EXPECT_EQ(16ULL, set->mem[2].shape[0]);
+	ASSERT_NE(NULL, kbin_view_payload(&v, &set->mem[2]));
+	EXPECT_EQ(0, memcmp(kbin_view_payload(&v, &set->mem[2]), cc_weights(), 64));
+	free(kbin);
+}
+
+/* Scratchpad size = max(offset + size) over the virtual vars (shared). */
+TEST(scratchpad_sizes)
+{
+	struct nscc_err err = { "" };
+	struct kbin_check_result res;
+	struct kbin_view v;
+	void *kbin;
+	size_t len;
+
+	ASSERT_EQ(0, cc_compile_def("sunda", CC_DEF(CC_SB
+		", \"a\": {\"type\": \"virtual\", \"var_id\": 1, \"size\": 4096, \"backing_variable_off\": 8192}"
+		", \"b\": {\"type\": \"virtual\", \"var_id\": 2, \"size\": 100, \"backing_variable_off\": 0}"
+		", \"t\": {\"type\": \"tmp-buf\", \"var_id\": 3, \"size\": 300}"),
+		NULL, &kbin, &len, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res));
+	EXPECT_EQ(12288ULL, kbin_view_set(&v, 0)->shared_scratchpad_size);
+	EXPECT_EQ(300ULL, kbin_view_set(&v, 0)->local_scratchpad_size);
+	EXPECT_EQ(8192ULL, kbin_view_set(&v, 0)->mem[1].virt.offset);
+	EXPECT_EQ((unsigned)KBIN_BACKING_BUF_SHARED, kbin_view_set(&v, 0)->mem[1].virt.backing_buf);
+	free(kbin);
+}
+
+TEST_HARNESS_MAIN
