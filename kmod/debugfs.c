@@ -1,12 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * debugfs.c - /sys/kernel/debug/neuronsim/ (root only).
+ * debugfs.c - /sys/kernel/debug/neuronsim/ (root only; no kernel pointer
+ * is ever printed, only ids and device addresses).
  *
- *   device	arch and device address map
+ *   device			arch and device address map
+ *   hbm			per HBM channel: size, used, peak, per usage
+ *				category; backing RAM bytes
+ *   stats			module memory accounting
+ *   fail_hbm_alloc_nth		fault knob: the Nth HBM placement fails
+ *   fail_copyin_nth		fault knob: the Nth payload copy-in fails
+ *   models/<id>/info		one loaded model
+ *   models/<id>/sg<N>/memrefs	one row per variable of subgraph N
+ *
+ * Documentation/debugfs.rst describes every file and column.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 
+#include "kbin_check.h"
 #include "neuronsim.h"
 
 static int nsim_device_show(struct seq_file *m, void *unused)
@@ -20,14 +31,216 @@ static int nsim_device_show(struct seq_file *m, void *unused)
 	seq_printf(m, "sbuf\t%u partitions x %u bytes per core, window %llu bytes\n",
 		   NSIM_SBUF_PARTITIONS, a->sbuf_partition_size, NSIM_SBUF_WINDOW);
 	for (i = 0; i < a->num_cores; i++)
-		seq_printf(m, "sbuf%u\t0x%llx-0x%llx\n", i, nsim_sbuf_base(dev, i),
-			   nsim_sbuf_base(dev, i) + NSIM_SBUF_WINDOW - 1);
+		seq_printf(m, "sbuf%u\t0x%llx-0x%llx\thbm channel %u\n", i,
+			   nsim_sbuf_base(dev, i),
+			   nsim_sbuf_base(dev, i) + NSIM_SBUF_WINDOW - 1,
+			   nsim_core_channel(dev, i));
 	for (i = 0; i < a->num_hbm_channels; i++)
 		seq_printf(m, "hbm%u\t0x%llx-0x%llx\n", i, nsim_hbm_base(dev, i),
 			   nsim_hbm_base(dev, i) + a->hbm_channel_size - 1);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nsim_device);
+
+static int nsim_hbm_file_show(struct seq_file *m, void *unused)
+{
+	nsim_hbm_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nsim_hbm_file);
+
+static int nsim_stats_show(struct seq_file *m, void *unused)
+{
+	seq_printf(m, "models %lld\n", atomic64_read(&nsim_stats.models));
+	seq_printf(m, "mem_refs %lld\n", atomic64_read(&nsim_stats.mem_refs));
+	seq_printf(m, "kmem_bytes %lld\n", atomic64_read(&nsim_stats.kmem_bytes));
+	seq_printf(m, "backing_bytes %llu\n", nsim_mem_backing_bytes());
+	seq_printf(m, "hbm_used %llu\n", nsim_hbm_used_total());
+	seq_printf(m, "loads %lld\n", atomic64_read(&nsim_stats.loads));
+	seq_printf(m, "load_failures %lld\n",
+		   atomic64_read(&nsim_stats.load_failures));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nsim_stats);
+
+static int nsim_model_info_show(struct seq_file *s, void *unused)
+{
+	const struct nsim_model *m = s->private;
+	u32 i, k;
+
+	seq_printf(s, "id %u\ntarget_gen %u\nfirst_core %u\nsubgraphs %u\n",
+		   m->id, m->target_gen, m->first_core, m->num_sg);
+	seq_printf(s, "vars %llu\nhbm_bytes %llu\nscratchpad_bytes %llu\nkmem_bytes %llu\n",
+		   m->num_vars, m->hbm_bytes, m->scratchpad_bytes,
+		   m->kmem_bytes);
+	if (m->shared_sp.npages)
+		seq_printf(s, "shared_scratchpad %llu bytes, %u pages, first 0x%llx\n",
+			   m->shared_sp.size, m->shared_sp.npages,
+			   m->shared_sp.pages[0].addr);
+	for (i = 0; i < m->num_sg; i++) {
+		const struct nsim_sg *sg = &m->sg[i];
+
+		seq_printf(s, "sg%u %s core %u hbm %u vars %u buckets %u\n", i,
+			   sg->name, sg->core, sg->channel, sg->nmem,
+			   1U << sg->hash_bits);
+		if (sg->local_sp.npages)
+			seq_printf(s, "  local_scratchpad %llu bytes, %u pages, first 0x%llx\n",
+				   sg->local_sp.size, sg->local_sp.npages,
+				   sg->local_sp.pages[0].addr);
+		for (k = 0; k < NSIM_SG_REGIONS; k++)
+			if (sg->regions[k].addr)
+				seq_printf(s, "  region %s 0x%llx %llu bytes\n",
+					   nsim_usage_str(sg->regions[k].usage),
+					   sg->regions[k].addr,
+					   sg->regions[k].size);
+		for (k = 0; k < sg->num_carveouts; k++)
+			seq_printf(s, "  carveout evtaccel offset %u size %u partitions %u+%u (reserved)\n",
+				   sg->carveouts[k].offset, sg->carveouts[k].size,
+				   sg->carveouts[k].start_partition,
+				   sg->carveouts[k].num_partitions);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nsim_model_info);
+
+/*
+ * memrefs: a seq_file iterator over the rows, so 10^6 vars stream.
+ * Position 0 is the header (SEQ_START_TOKEN, which is (void *)1); row
+ * p >= 1 is var p - 1, handed around as the cookie p + 1.
+ */
+static void *nsim_memrefs_pos(const struct nsim_sg *sg, loff_t pos)
+{
+	if (pos == 0)
+		return SEQ_START_TOKEN;
+	return pos <= sg->nmem ? (void *)(uintptr_t)(pos + 1) : NULL;
+}
+
+static void *nsim_memrefs_start(struct seq_file *s, loff_t *pos)
+{
+	return nsim_memrefs_pos(s->private, *pos);
+}
+
+static void *nsim_memrefs_next(struct seq_file *s, void *v, loff_t *pos)
+{
+	++*pos;
+	return nsim_memrefs_pos(s->private, *pos);
+}
+
+static void nsim_memrefs_stop(struct seq_file *s, void *v)
+{
+}
+
+static void nsim_show_where(struct seq_file *s, const struct nsim_sg *sg,
+			    const struct nsim_mr *mr,
+			    const struct nsim_mr_cold *c)
+{
+	switch (c->where) {
+	case NSIM_WHERE_HBM:
+		seq_printf(s, "hbm%u", c->where_idx);
+		break;
+	case NSIM_WHERE_SBUF:
+		seq_printf(s, "sbuf%u", c->where_idx);
+		break;
+	case NSIM_WHERE_SP_LOCAL:
+		seq_printf(s, "scratchpad-local@hbm%u", c->where_idx);
+		break;
+	case NSIM_WHERE_SP_SHARED:
+		seq_printf(s, "scratchpad-shared@hbm%u", c->where_idx);
+		break;
+	case NSIM_WHERE_REMOTE:
+		seq_printf(s, "remote:sg%u/%u", mr->aux, mr->aux2);
+		break;
+	case NSIM_WHERE_TARGET:
+		seq_printf(s, "target:%u", mr->aux);
+		break;
+	default:
+		seq_puts(s, "-");
+	}
+}
+
+static int nsim_memrefs_show(struct seq_file *s, void *v)
+{
+	const struct nsim_sg *sg = s->private;
+	const struct nsim_mr_cold *c;
+	const struct nsim_mr *mr;
+	u32 i, d;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(s, "var_id\tname\tkind\tdtype\tshape\tsize\talignment\tphysical_address\twhere\tmode\n");
+		return 0;
+	}
+	i = (u32)((uintptr_t)v - 2);
+	mr = &sg->mrs[i];
+	c = &sg->cold[i];
+	seq_printf(s, "%u\t%s\t%s\t%s\t[", mr->var_id, sg->names + c->name_off,
+		   kbin_mr_type_str(mr->type), c->dtype[0] ? c->dtype : "-");
+	for (d = 0; d < c->ndims; d++)
+		seq_printf(s, "%s%llu", d ? "," : "", sg->dims[c->dims_off + d]);
+	seq_printf(s, "]\t%llu\t%llu\t0x%llx\t", mr->size,
+		   1ULL << c->alignment_log2, mr->pa);
+	nsim_show_where(s, sg, mr, c);
+	seq_printf(s, "\t%s\n", nsim_mode_str(c->mode));
+	return 0;
+}
+
+static const struct seq_operations nsim_memrefs_sops = {
+	.start = nsim_memrefs_start,
+	.next = nsim_memrefs_next,
+	.stop = nsim_memrefs_stop,
+	.show = nsim_memrefs_show,
+};
+
+static int nsim_memrefs_open(struct inode *inode, struct file *file)
+{
+	int ret = seq_open(file, &nsim_memrefs_sops);
+
+	if (!ret)
+		((struct seq_file *)file->private_data)->private = inode->i_private;
+	return ret;
+}
+
+static const struct file_operations nsim_memrefs_fops = {
+	.owner = THIS_MODULE,
+	.open = nsim_memrefs_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
+
+/**
+ * nsim_debugfs_model_add() - create models/<id>/ for a published model.
+ * @m: the model, @m->id set.
+ *
+ * Failures are not fatal (debugfs may be disabled).
+ */
+void nsim_debugfs_model_add(struct nsim_model *m)
+{
+	char name[16];
+	u32 i;
+
+	if (IS_ERR_OR_NULL(nsim_dev.debugfs_models))
+		return;
+	snprintf(name, sizeof(name), "%u", m->id);
+	m->dir = debugfs_create_dir(name, nsim_dev.debugfs_models);
+	debugfs_create_file("info", 0400, m->dir, m, &nsim_model_info_fops);
+	for (i = 0; i < m->num_sg; i++) {
+		snprintf(name, sizeof(name), "sg%u", i);
+		m->sg[i].dir = debugfs_create_dir(name, m->dir);
+		debugfs_create_file("memrefs", 0400, m->sg[i].dir, &m->sg[i],
+				    &nsim_memrefs_fops);
+	}
+}
+
+/**
+ * nsim_debugfs_model_del() - remove models/<id>/; waits for open readers'
+ *	calls in progress (debugfs file removal), so the model can be freed.
+ * @m: the model.
+ */
+void nsim_debugfs_model_del(struct nsim_model *m)
+{
+	debugfs_remove_recursive(m->dir);
+	m->dir = NULL;
+}
 
 /**
  * nsim_debugfs_init() - create /sys/kernel/debug/neuronsim/.
@@ -40,6 +253,13 @@ void nsim_debugfs_init(struct nsim_device *dev)
 {
 	dev->debugfs = debugfs_create_dir("neuronsim", NULL);
 	debugfs_create_file("device", 0400, dev->debugfs, dev, &nsim_device_fops);
+	debugfs_create_file("hbm", 0400, dev->debugfs, dev, &nsim_hbm_file_fops);
+	debugfs_create_file("stats", 0400, dev->debugfs, dev, &nsim_stats_fops);
+	debugfs_create_atomic_t("fail_hbm_alloc_nth", 0600, dev->debugfs,
+				&dev->fail_hbm_alloc_nth);
+	debugfs_create_atomic_t("fail_copyin_nth", 0600, dev->debugfs,
+				&dev->fail_copyin_nth);
+	dev->debugfs_models = debugfs_create_dir("models", dev->debugfs);
 }
 
 /**
@@ -50,4 +270,5 @@ void nsim_debugfs_exit(struct nsim_device *dev)
 {
 	debugfs_remove_recursive(dev->debugfs);
 	dev->debugfs = NULL;
+	dev->debugfs_models = NULL;
 }

@@ -7,6 +7,10 @@
  *
  *   0x1_0000_0000 + N * 32 MiB     SBUF window of NeuronCore N
  *   (c + 1) * 64 GiB               HBM channel c, hbm_channel_size bytes
+ *
+ * Each open file gets a struct nsim_file; the fops .owner pins the module
+ * while any file is open, and models live only as long as their file, so
+ * rmmod is refused while models are loaded.
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -100,13 +104,54 @@ void nsim_fill_info(const struct nsim_device *dev, struct neuronsim_info *info)
 	info->backing_limit = nsim_backing_limit;
 }
 
+/**
+ * nsim_core_channel() - the HBM channel a NeuronCore allocates from.
+ * @dev: the device.
+ * @core: NeuronCore index, < num_cores.
+ *
+ * Cores are spread evenly: core * channels / cores (trn2: cores 0-1 use
+ * channel 0, 2-3 channel 1, ...).
+ *
+ * Return: the channel index.
+ */
+u32 nsim_core_channel(const struct nsim_device *dev, u32 core)
+{
+	return core * dev->arch->num_hbm_channels / dev->arch->num_cores;
+}
+
+/**
+ * nsim_fault_hit() - count one operation against a debugfs fault knob
+ *	(netdevsim style: the knob holds N; the Nth operation from when it
+ *	was set fails, and the knob is 0 again).
+ * @knob: the knob.
+ *
+ * Return: true when this operation must fail.
+ */
+bool nsim_fault_hit(atomic_t *knob)
+{
+	int v = atomic_read(knob);
+
+	while (v > 0) {
+		if (atomic_try_cmpxchg(knob, &v, v - 1))
+			return v == 1;
+	}
+	return false;
+}
+
 static int nsim_open(struct inode *inode, struct file *file)
 {
+	struct nsim_file *nf = nsim_file_new();
+
+	if (!nf)
+		return -ENOMEM;
+	file->private_data = nf;
 	return 0;
 }
 
+/* Closing the file unloads its models (DESIGN.md decision 2). */
 static int nsim_release(struct inode *inode, struct file *file)
 {
+	nsim_file_release(file->private_data);
 	return 0;
 }
 

@@ -41,6 +41,7 @@ module_param_named(scratchpad_max_pages, nsim_scratchpad_max_pages, uint, 0644);
 MODULE_PARM_DESC(scratchpad_max_pages, "scratchpad pages per model (default 1024, as libnrt)");
 
 struct nsim_device nsim_dev;
+struct nsim_stats nsim_stats;
 
 static int __init nsim_init(void)
 {
@@ -52,6 +53,20 @@ static int __init nsim_init(void)
 		       nsim_param_arch);
 		return -EINVAL;
 	}
+
+	if (!nsim_scratchpad_page_size ||
+	    nsim_scratchpad_page_size % NSIM_HBM_GRANULE) {
+		pr_err("scratchpad_page_size %lu is not a non-zero multiple of 4096\n",
+		       nsim_scratchpad_page_size);
+		return -EINVAL;
+	}
+
+	ret = nsim_mem_init();
+	if (ret)
+		return ret;
+	ret = nsim_hbm_init(&nsim_dev);
+	if (ret)
+		goto err_mem;
 
 	nsim_debugfs_init(&nsim_dev);
 
@@ -67,6 +82,9 @@ static int __init nsim_init(void)
 
 err_debugfs:
 	nsim_debugfs_exit(&nsim_dev);
+	nsim_hbm_exit(&nsim_dev);
+err_mem:
+	nsim_mem_exit();
 	return ret;
 }
 
@@ -74,6 +92,8 @@ static void __exit nsim_exit(void)
 {
 	nsim_device_exit(&nsim_dev);
 	nsim_debugfs_exit(&nsim_dev);
+	nsim_hbm_exit(&nsim_dev);
+	nsim_mem_exit();
 }
 
 module_init(nsim_init);

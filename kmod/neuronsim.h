@@ -3,23 +3,64 @@
  * neuronsim.h - structures shared by the files of the neuronsim module.
  *
  * One file per concern (DESIGN.md): main.c (module init/exit, parameters),
- * device.c (the simulated device and /dev/neuronsim), ioctl.c, debugfs.c.
+ * device.c (the simulated device and /dev/neuronsim), mem.c (sparse
+ * backing RAM), hbm.c (HBM allocator and accounting), model.c (models and
+ * their per-fd tables), stage.c (LOAD staging), resolve.c (lookup and
+ * resolve), ioctl.c, debugfs.c.
  */
 #ifndef _NEURONSIM_H
 #define _NEURONSIM_H
 
+#include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/debugfs.h>
+#include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
 
 #include <linux/neuronsim.h>
+#include <linux/neuronsim_kbin.h>
 
 #define NSIM_SBUF_WINDOW	0x2000000ULL		/* 32 MiB per NeuronCore */
 #define NSIM_SBUF_BASE		0x100000000ULL		/* 4 GiB: core 0's window */
 #define NSIM_HBM_STRIDE		0x1000000000ULL		/* 64 GiB between channels */
 #define NSIM_HBM_BASE		NSIM_HBM_STRIDE		/* channel 0 */
 #define NSIM_SBUF_PARTITIONS	128U
+
+/* physical_address of a variable that is not staged (FACTS.md section 5) */
+#define NSIM_PA_UNSTAGED	(~0ULL)
+
+/* HBM allocation granule: 4 KiB (genalloc min_alloc_order 12) */
+#define NSIM_HBM_ORDER		12
+#define NSIM_HBM_GRANULE	BIT_ULL(NSIM_HBM_ORDER)
+
+/*
+ * dma_mem_usage_type_t (FACTS.md section 2): the HBM category a staged
+ * buffer is charged to.  Values are libnrt's.
+ */
+enum nsim_usage {
+	NSIM_USAGE_GENERIC = 0,
+	NSIM_USAGE_INSTR_PE = 1,
+	NSIM_USAGE_INSTR_ACT = 2,
+	NSIM_USAGE_INSTR_POOL = 3,
+	NSIM_USAGE_IO = 4,
+	NSIM_USAGE_DRAM_SPILL = 5,
+	NSIM_USAGE_WEIGHT = 6,
+	NSIM_USAGE_NOTIFICATION = 7,
+	NSIM_USAGE_ACT_TABLE = 8,
+	NSIM_USAGE_INSTR_DVE = 9,
+	NSIM_USAGE_INSTR_SP = 10,
+	NSIM_USAGE_SCRATCHPAD = 11,
+	NSIM_USAGE_TENSOR = 12,
+	NSIM_USAGE_UCODE_LIB = 13,
+	NSIM_USAGE_POOL_STDIO = 14,
+	NSIM_USAGE_CC = 15,
+	NSIM_USAGE_SCRATCHPAD_NOT_SHARED = 16,
+	NSIM_USAGE_XT_CC = 17,
+	NSIM_USAGE_DMA_RING = 18,
+	NSIM_USAGE_MAX = 22,
+};
 
 /**
  * struct nsim_arch - geometry of one device generation (FACTS.md section 8).
@@ -46,14 +87,254 @@ struct nsim_arch {
  * @arch: geometry selected by the arch= module parameter.
  * @misc: /dev/neuronsim.
  * @debugfs: /sys/kernel/debug/neuronsim/.
+ * @debugfs_models: /sys/kernel/debug/neuronsim/models/.
+ * @fail_hbm_alloc_nth: debugfs fault knob: when N > 0, the Nth HBM
+ *	placement of a variable from now fails (then the knob is 0).
+ * @fail_copyin_nth: debugfs fault knob: likewise for payload copy-ins.
  */
 struct nsim_device {
 	const struct nsim_arch *arch;
 	struct miscdevice misc;
 	struct dentry *debugfs;
+	struct dentry *debugfs_models;
+	atomic_t fail_hbm_alloc_nth;
+	atomic_t fail_copyin_nth;
 };
 
 extern struct nsim_device nsim_dev;
+
+/**
+ * struct nsim_stats - module memory accounting (debugfs "stats").
+ * @models: models loaded.
+ * @mem_refs: kernel mem_refs held by loaded models.
+ * @kmem_bytes: bytes of kernel memory held by loaded models.
+ * @loads: successful loads since module load.
+ * @load_failures: failed loads since module load.
+ */
+struct nsim_stats {
+	atomic64_t models;
+	atomic64_t mem_refs;
+	atomic64_t kmem_bytes;
+	atomic64_t loads;
+	atomic64_t load_failures;
+};
+
+extern struct nsim_stats nsim_stats;
+
+/* struct nsim_mr.flags */
+#define NSIM_MR_REMOTE		0x1
+
+/**
+ * struct nsim_mr - the kernel mem_ref: the hot lookup/resolve object
+ * (libnrt's mem_ref_t, seed 001 section 4, cut to what resolve reads).
+ * 48 bytes.
+ * @node: hashtable node; the mem_ref is found from it by container_of
+ *	(libnrt subtracts 160 from its ht_node_t).
+ * @size: bytes, for the bounds check.
+ * @pa: physical_address: device address, NSIM_PA_UNSTAGED when not
+ *	staged.  MR_PTR: its target's address.
+ * @var_id: key.
+ * @type: enum kbin_mr_type.
+ * @flags: NSIM_MR_*.
+ * @reserved: zero.
+ * @aux: MR_LIST/MR_PTR_TABLE: index of the list in the subgraph's list
+ *	pool; MR_PTR: target var_id; MR_REMOTE: relative subgraph.
+ * @aux2: MR_LIST/MR_PTR_TABLE: list length; MR_REMOTE: remote var_id.
+ */
+struct nsim_mr {
+	struct hlist_node node;
+	u64 size;
+	u64 pa;
+	u32 var_id;
+	u8 type;
+	u8 flags;
+	u16 reserved;
+	u32 aux;
+	u32 aux2;
+};
+
+/* where a variable lives (struct nsim_mr_cold.where) */
+enum nsim_where {
+	NSIM_WHERE_NONE = 0,
+	NSIM_WHERE_HBM,		/* where_idx: channel */
+	NSIM_WHERE_SBUF,	/* where_idx: core */
+	NSIM_WHERE_SP_LOCAL,	/* local scratchpad; where_idx: channel */
+	NSIM_WHERE_SP_SHARED,	/* shared scratchpad; where_idx: channel */
+	NSIM_WHERE_REMOTE,	/* where_idx: relative subgraph */
+	NSIM_WHERE_TARGET,	/* MR_PTR: its target's place */
+};
+
+/* how a variable was staged (struct nsim_mr_cold.mode) */
+enum nsim_mode {
+	NSIM_MODE_NONE = 0,
+	NSIM_MODE_ALLOC_COPY,	/* "alloc+copy" */
+	NSIM_MODE_ALLOC_ONLY,	/* "alloc only" */
+	NSIM_MODE_SBUF,		/* "sbuf window" */
+	NSIM_MODE_SCRATCHPAD,	/* "scratchpad" */
+	NSIM_MODE_POINTER,	/* "pointer" */
+	NSIM_MODE_LIST,		/* "index list" */
+	NSIM_MODE_TABLE,	/* "ptr table" */
+	NSIM_MODE_REMOTE,	/* "remote" */
+};
+
+/**
+ * struct nsim_mr_cold - per-variable data only debugfs reads.  32 bytes.
+ * @name_off: offset of the NUL-terminated name in the subgraph's names.
+ * @dims_off: index of the first dimension in the subgraph's dims pool.
+ * @alignment_log2: log2 of the alignment.
+ * @ndims: dimensions in use (0..8).
+ * @mode: enum nsim_mode.
+ * @where: enum nsim_where.
+ * @where_idx: channel, core or subgraph (see enum nsim_where).
+ * @usage: enum nsim_usage of an HBM placement.
+ * @has_payload: the record carried a payload.
+ * @dtype: NUL-terminated.
+ */
+struct nsim_mr_cold {
+	u32 name_off;
+	u32 dims_off;
+	u8 alignment_log2;
+	u8 ndims;
+	u8 mode;
+	u8 where;
+	u16 where_idx;
+	u8 usage;
+	u8 has_payload;
+	char dtype[KBIN_DTYPE_MAX];
+};
+
+/**
+ * struct nsim_hbm_region - one genalloc allocation held by a model.
+ * @addr: device address (0: none).
+ * @size: bytes (a multiple of NSIM_HBM_GRANULE).
+ * @channel: HBM channel.
+ * @usage: enum nsim_usage it is charged to.
+ */
+struct nsim_hbm_region {
+	u64 addr;
+	u64 size;
+	u32 channel;
+	u32 usage;
+};
+
+/**
+ * struct nsim_scratchpad - a scratchpad arena: pages in HBM.
+ * @size: bytes the plan header asks for.
+ * @npages: pages allocated.
+ * @pages: @npages regions; page i covers arena bytes
+ *	[i * page_size, (i + 1) * page_size).
+ */
+struct nsim_scratchpad {
+	u64 size;
+	u32 npages;
+	struct nsim_hbm_region *pages;
+};
+
+#define NSIM_SG_REGIONS	4	/* WEIGHT, IO, SCRATCHPAD_NOT_SHARED, GENERIC */
+
+/**
+ * struct nsim_sg - one staged subgraph.
+ * @buckets: hashtable, 1 << @hash_bits buckets (a power of two >= nmem).
+ * @hash_bits: log2 of the bucket count.
+ * @nmem: records.
+ * @mrs: the kernel mem_refs, var_id order.
+ * @cold: per-variable debugfs data, var_id order.
+ * @names: name strings.
+ * @dims: shape dimensions.
+ * @lists: MR_LIST / MR_PTR_TABLE index lists.
+ * @core: NeuronCore.
+ * @channel: HBM channel of @core.
+ * @regions: HBM regions by NSIM_SG_REGIONS slot.
+ * @local_sp: local scratchpad.
+ * @num_carveouts: SBUF carve-outs.
+ * @carveouts: SBUF carve-outs (reserved, never handed out).
+ * @name: subgraph name.
+ * @dir: debugfs directory models/<id>/sg<N>.
+ */
+struct nsim_sg {
+	struct hlist_head *buckets;
+	u32 hash_bits;
+	u32 nmem;
+	struct nsim_mr *mrs;
+	struct nsim_mr_cold *cold;
+	char *names;
+	u64 *dims;
+	u32 *lists;
+	u32 core;
+	u32 channel;
+	struct nsim_hbm_region regions[NSIM_SG_REGIONS];
+	struct nsim_scratchpad local_sp;
+	u32 num_carveouts;
+	struct kbin_sb_carveout carveouts[KBIN_MAX_CARVEOUTS];
+	char name[KBIN_SG_NAME_MAX];
+	struct dentry *dir;
+};
+
+struct nsim_file;
+
+/**
+ * struct nsim_model - a loaded model.
+ * @id: model id (>= 1), unique in the module.
+ * @owner: the open file that loaded it.
+ * @node: in @owner's model list.
+ * @target_gen: KBIN target generation.
+ * @first_core: NeuronCore of subgraph 0.
+ * @num_sg: subgraphs.
+ * @num_vars: records over all subgraphs.
+ * @hbm_bytes: HBM bytes held (regions and scratchpad pages).
+ * @scratchpad_bytes: scratchpad bytes held.
+ * @kmem_bytes: kernel memory held by the model.
+ * @shared_sp: shared scratchpad (backing SHARED/SHARDED/MAIN).
+ * @sb_cores: bitmap of cores whose SBUF this model uses.
+ * @dir: debugfs directory models/<id>.
+ * @sg: the subgraphs.
+ */
+struct nsim_model {
+	u32 id;
+	struct nsim_file *owner;
+	struct list_head node;
+	u32 target_gen;
+	u32 first_core;
+	u32 num_sg;
+	u64 num_vars;
+	u64 hbm_bytes;
+	u64 scratchpad_bytes;
+	u64 kmem_bytes;
+	struct nsim_scratchpad shared_sp;
+	unsigned long sb_cores;
+	struct dentry *dir;
+	struct nsim_sg sg[];
+};
+
+/**
+ * struct nsim_file - per open file of /dev/neuronsim.
+ * @lock: serialises LOAD, UNLOAD, READ_VAR, WRITE_VAR, MODEL_INFO.
+ * @models: its models.
+ * @nmodels: entries in @models.
+ */
+struct nsim_file {
+	struct mutex lock;	/* LOAD/UNLOAD/READ/WRITE/MODEL_INFO */
+	struct list_head models;
+	u32 nmodels;
+};
+
+/**
+ * struct nsim_load_err - why a load failed.
+ * @subgraph: subgraph index or -1.
+ * @record: record index or -1.
+ * @field: enum kbin_check_field.
+ * @reason: enum kbin_check_reason.
+ * @value: the offending value.
+ * @msg: readable text for the user's log buffer.
+ */
+struct nsim_load_err {
+	int subgraph;
+	long long record;
+	u32 field;
+	u32 reason;
+	u64 value;
+	char msg[384];
+};
 
 /* module parameters (main.c) */
 extern char *nsim_param_arch;
@@ -64,17 +345,70 @@ extern unsigned long nsim_backing_limit;
 extern unsigned long nsim_scratchpad_page_size;
 extern unsigned int nsim_scratchpad_max_pages;
 
+/* device.c */
 const struct nsim_arch *nsim_arch_find(const char *name);
 u64 nsim_hbm_base(const struct nsim_device *dev, u32 channel);
 u64 nsim_sbuf_base(const struct nsim_device *dev, u32 core);
-
+u32 nsim_core_channel(const struct nsim_device *dev, u32 core);
 int nsim_device_init(struct nsim_device *dev);
 void nsim_device_exit(struct nsim_device *dev);
-
-long nsim_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 void nsim_fill_info(const struct nsim_device *dev, struct neuronsim_info *info);
+bool nsim_fault_hit(atomic_t *knob);
 
+/* mem.c */
+int nsim_mem_init(void);
+void nsim_mem_exit(void);
+int nsim_mem_write(u64 addr, const void *src, u64 len);
+int nsim_mem_write_user(u64 addr, const void __user *src, u64 len);
+int nsim_mem_read_user(u64 addr, void __user *dst, u64 len);
+void nsim_mem_read(u64 addr, void *dst, u64 len);
+void nsim_mem_discard(u64 addr, u64 len);
+u64 nsim_mem_backing_bytes(void);
+
+/* hbm.c */
+int nsim_hbm_init(struct nsim_device *dev);
+void nsim_hbm_exit(struct nsim_device *dev);
+u64 nsim_hbm_alloc(u32 channel, u64 size, u64 align, u32 usage);
+void nsim_hbm_free(u32 channel, u64 addr, u64 size, u32 usage);
+u64 nsim_hbm_avail(u32 channel);
+u64 nsim_hbm_used_total(void);
+const char *nsim_usage_str(u32 usage);
+void nsim_hbm_show(struct seq_file *m);
+
+/* model.c */
+struct nsim_file *nsim_file_new(void);
+void nsim_file_release(struct nsim_file *nf);
+struct nsim_model *nsim_model_alloc(u32 num_sg);
+void nsim_model_free(struct nsim_model *m);
+int nsim_model_publish(struct nsim_file *nf, struct nsim_model *m);
+int nsim_model_unload(struct nsim_file *nf, u32 id);
+struct nsim_model *nsim_model_lookup_rcu(struct nsim_file *nf, u32 id);
+struct nsim_model *nsim_model_get_locked(struct nsim_file *nf, u32 id);
+void nsim_sbuf_get(u32 core);
+void nsim_sbuf_put(u32 core);
+
+/* stage.c */
+int nsim_stage(struct nsim_model *m, const void *plan, u64 len, u32 first_core,
+	       struct nsim_load_err *err);
+void nsim_unstage(struct nsim_model *m);
+const char *nsim_mode_str(u32 mode);
+
+/* resolve.c */
+int nsim_sg_hash_init(struct nsim_sg *sg);
+void nsim_sg_hash_insert(struct nsim_sg *sg, struct nsim_mr *mr);
+struct nsim_mr *nsim_sg_find(const struct nsim_sg *sg, u32 var_id);
+int nsim_mr_resolve(const struct nsim_mr *mr, u64 offset, u64 size, u64 *addr);
+long nsim_ioctl_resolve(struct nsim_file *nf, void __user *uarg, size_t usize);
+long nsim_ioctl_resolve_batch(struct nsim_file *nf, void __user *uarg,
+			      size_t usize);
+
+/* ioctl.c */
+long nsim_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+/* debugfs.c */
 void nsim_debugfs_init(struct nsim_device *dev);
 void nsim_debugfs_exit(struct nsim_device *dev);
+void nsim_debugfs_model_add(struct nsim_model *m);
+void nsim_debugfs_model_del(struct nsim_model *m);
 
 #endif /* _NEURONSIM_H */

@@ -5,10 +5,26 @@
 # test data under /data.
 . /selftests/lib.sh
 
+# stats_zero: every module counter of debugfs "stats" is back to 0
+stats_zero() {
+	for k in models mem_refs kmem_bytes backing_bytes hbm_used; do
+		v=$(sed -n "s/^$k //p" /sys/kernel/debug/neuronsim/stats)
+		[ "$v" = 0 ] || { echo "$k is $v"; return 1; }
+	done
+}
+
 for arch in trn1 trn2 trn3; do
 	echo "# arch=$arch"
 	check "insmod arch=$arch" nsim_load arch=$arch
 	NSIM_ARCH=$arch run_tap "info_test arch=$arch" info_test
+	run_tap "load_test arch=$arch" load_test
+	if [ $arch = trn2 ]; then
+		for t in resolve_test isolation_test fault_test debugfs_test \
+			 zeroalloc_test; do
+			run_tap "$t" $t
+		done
+	fi
+	check "arch=$arch: stats back to zero after the tests" stats_zero
 	check "rmmod arch=$arch" nsim_unload
 	check "rmmod arch=$arch leaves no debugfs dir" test ! -e /sys/kernel/debug/neuronsim
 	check "rmmod arch=$arch leaves no device node" test ! -e /dev/neuronsim

@@ -116,11 +116,16 @@ struct neuronsim_info {
  * @log_len: out: bytes of text written to @log_buf, NUL included.
  * @reserved: must be zero.
  *
- * Errors: -EFAULT bad pointer; -EINVAL bad flags/reserved fields or a plan
- * the checker refuses (err_* tell why); -E2BIG plan_len over the limit or
- * scratchpad pages over the maximum; -ENOSPC HBM exhausted; -ENOMEM kernel
- * memory or the backing RAM cap; -EMFILE models per fd at the limit;
- * -ENODEV first_core + subgraphs beyond the device's cores.  A failed load
+ * Errors: -EFAULT bad pointer; -EINVAL bad flags/reserved fields, a plan
+ * the checker refuses (err_* tell why), a plan for another target
+ * generation (KBIN_ERR_TARGET), an MR_SB larger than the core's SBUF or a
+ * virtual buffer straddling a scratchpad page; -E2BIG plan_len over the
+ * limit, records per subgraph over max_vars_per_subgraph or scratchpad
+ * pages over the maximum; -ENOSPC HBM exhausted (or the debugfs knob
+ * fail_hbm_alloc_nth); -EIO the debugfs knob fail_copyin_nth; -ENOMEM
+ * kernel memory or the backing RAM cap; -EMFILE models per fd at the
+ * limit; -ENODEV first_core + subgraphs beyond the device's cores.  The
+ * struct is written back on failure too (err_*, log_len).  A failed load
  * leaves nothing behind.
  */
 struct neuronsim_load {
@@ -166,8 +171,11 @@ struct neuronsim_unload {
  *   -ENOENT  unknown model (or not this fd's), subgraph or var_id;
  *   -ERANGE  var size < offset + size (or the sum overflows);
  *   -EINVAL  MR_PTR with offset != 0 (its address is its target's base);
- *   -ENODATA the variable is not staged (MR_LIST, MR_PTR_TABLE rows);
+ *   -ENODATA the variable is not staged (MR_LIST);
  *   -EINVAL  flags set.
+ * An MR_PTR_TABLE is staged: its address is that of its table in HBM
+ * (one little-endian __u64 device address per listed variable), and its
+ * size is max(record size, 8 * list length).
  */
 struct neuronsim_resolve {
 	__u32 model_id;
@@ -233,9 +241,10 @@ struct neuronsim_resolve_batch {
  * @len: in: bytes to copy; offset + len <= the variable's size.
  * @buf: in: user pointer.
  *
- * Errors: -ENOENT unknown model/subgraph/var; -ERANGE out of bounds;
- * -ENODATA the variable has no storage (MR_PTR, MR_LIST, MR_PTR_TABLE);
- * -EFAULT bad @buf; -ENOMEM backing RAM cap (write only).
+ * Errors: -EINVAL flags set; -ENOENT unknown model/subgraph/var; -ERANGE
+ * out of bounds; -ENODATA the variable has no storage (MR_PTR, MR_LIST);
+ * -EPERM WRITE_VAR to an MR_PTR_TABLE (its table is read-only; READ_VAR
+ * returns it); -EFAULT bad @buf; -ENOMEM backing RAM cap (write only).
  */
 struct neuronsim_var_io {
 	__u32 model_id;

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hbm.c - simulated HBM: one lib/genalloc pool per channel, allocations
+ * by gen_pool_first_fit_align (as the real Neuron driver places device
+ * memory, DESIGN.md decision 5), and usage accounted per channel and per
+ * dma_mem_usage_type category (FACTS.md section 2): for each, the bytes
+ * allocated over time (total), held now (present) and the most ever held
+ * at once (peak).
+ *
+ * Pools start at channel c's device address (c + 1) * 64 GiB, never 0,
+ * so the genalloc "0 means failure" convention is safe.
+ */
+#include <linux/genalloc.h>
+#include <linux/seq_file.h>
+#include <linux/spinlock.h>
+
+#include "neuronsim.h"
+
+/**
+ * struct nsim_usage_acct - bytes of one category or channel.
+ * @total: bytes allocated since module load.
+ * @present: bytes held now.
+ * @peak: largest @present seen.
+ */
+struct nsim_usage_acct {
+	u64 total;
+	u64 present;
+	u64 peak;
+};
+
+/**
+ * struct nsim_hbm_channel - one HBM channel.
+ * @pool: genalloc pool over the channel's device addresses.
+ * @all: the channel's accounting.
+ * @usage: per dma_mem_usage_type accounting.
+ */
+struct nsim_hbm_channel {
+	struct gen_pool *pool;
+	struct nsim_usage_acct all;
+	struct nsim_usage_acct usage[NSIM_USAGE_MAX + 1];
+};
+
+static struct nsim_hbm_channel nsim_hbm[NEURONSIM_MAX_HBM_CHANNELS];
+static DEFINE_SPINLOCK(nsim_hbm_lock);	/* protects the accounting */
+
+static const char *const nsim_usage_names[NSIM_USAGE_MAX + 1] = {
+	[NSIM_USAGE_GENERIC] = "GENERIC",
+	[NSIM_USAGE_INSTR_PE] = "INSTR_PE",
+	[NSIM_USAGE_INSTR_ACT] = "INSTR_ACT",
+	[NSIM_USAGE_INSTR_POOL] = "INSTR_POOL",
+	[NSIM_USAGE_IO] = "IO",
+	[NSIM_USAGE_DRAM_SPILL] = "DRAM_SPILL",
+	[NSIM_USAGE_WEIGHT] = "WEIGHT",
+	[NSIM_USAGE_NOTIFICATION] = "NOTIFICATION",
+	[NSIM_USAGE_ACT_TABLE] = "ACT_TABLE",
+	[NSIM_USAGE_INSTR_DVE] = "INSTR_DVE",
+	[NSIM_USAGE_INSTR_SP] = "INSTR_SP",
+	[NSIM_USAGE_SCRATCHPAD] = "SCRATCHPAD",
+	[NSIM_USAGE_TENSOR] = "TENSOR",
+	[NSIM_USAGE_UCODE_LIB] = "UCODE_LIB",
+	[NSIM_USAGE_POOL_STDIO] = "POOL_STDIO",
+	[NSIM_USAGE_CC] = "CC",
+	[NSIM_USAGE_SCRATCHPAD_NOT_SHARED] = "SCRATCHPAD_NOT_SHARED",
+	[NSIM_USAGE_XT_CC] = "XT_CC",
+	[NSIM_USAGE_DMA_RING] = "DMA_RING",
+};
+
+/**
+ * nsim_usage_str() - name of a dma_mem_usage_type (FACTS.md section 2).
+ * @usage: enum nsim_usage.
+ *
+ * Return: the libnrt name, e.g. "WEIGHT", or "?" for an unnamed value.
+ */
+const char *nsim_usage_str(u32 usage)
+{
+	if (usage <= NSIM_USAGE_MAX && nsim_usage_names[usage])
+		return nsim_usage_names[usage];
+	return "?";
+}
+
+static void nsim_acct_add(struct nsim_usage_acct *a, u64 n)
+{
+	a->total += n;
+	a->present += n;
+	if (a->present > a->peak)
+		a->peak = a->present;
+}
+
+/**
+ * nsim_hbm_alloc() - allocate HBM from one channel.
+ * @channel: HBM channel, < num_hbm_channels.
+ * @size: bytes; rounded up to NSIM_HBM_GRANULE (4 KiB).
+ * @align: bytes, a power of two (smaller than 4 KiB means 4 KiB).
+ * @usage: enum nsim_usage the bytes are charged to.
+ *
+ * Placement is gen_pool_first_fit_align (DESIGN.md decision 5).
+ *
+ * Return: the device address (never 0), or 0 when the channel has no
+ * free range of @size bytes at @align.
+ */
+u64 nsim_hbm_alloc(u32 channel, u64 size, u64 align, u32 usage)
+{
+	struct genpool_data_align data;
+	struct nsim_hbm_channel *ch;
+	unsigned long addr;
+
+	if (channel >= nsim_dev.arch->num_hbm_channels || !size ||
+	    usage > NSIM_USAGE_MAX ||
+	    size > nsim_dev.arch->hbm_channel_size)
+		return 0;
+	ch = &nsim_hbm[channel];
+	size = round_up(size, NSIM_HBM_GRANULE);
+	data.align = max_t(u64, align, NSIM_HBM_GRANULE);
+	addr = gen_pool_alloc_algo(ch->pool, size, gen_pool_first_fit_align,
+				   &data);
+	if (!addr)
+		return 0;
+	spin_lock(&nsim_hbm_lock);
+	nsim_acct_add(&ch->all, size);
+	nsim_acct_add(&ch->usage[usage], size);
+	spin_unlock(&nsim_hbm_lock);
+	return addr;
+}
+
+/**
+ * nsim_hbm_free() - free an nsim_hbm_alloc() allocation and its backing.
+ * @channel: its channel.
+ * @addr: its address (0: nothing to do).
+ * @size: the size passed to nsim_hbm_alloc(), bytes.
+ * @usage: the category passed to nsim_hbm_alloc().
+ */
+void nsim_hbm_free(u32 channel, u64 addr, u64 size, u32 usage)
+{
+	struct nsim_hbm_channel *ch = &nsim_hbm[channel];
+
+	if (!addr)
+		return;
+	size = round_up(size, NSIM_HBM_GRANULE);
+	nsim_mem_discard(addr, size);
+	gen_pool_free(ch->pool, addr, size);
+	spin_lock(&nsim_hbm_lock);
+	ch->all.present -= size;
+	ch->usage[usage].present -= size;
+	spin_unlock(&nsim_hbm_lock);
+}
+
+/**
+ * nsim_hbm_avail() - free bytes of a channel (not necessarily contiguous).
+ * @channel: HBM channel.
+ *
+ * Return: bytes.
+ */
+u64 nsim_hbm_avail(u32 channel)
+{
+	return gen_pool_avail(nsim_hbm[channel].pool);
+}
+
+/**
+ * nsim_hbm_used_total() - HBM bytes held now over all channels.
+ *
+ * Return: bytes.
+ */
+u64 nsim_hbm_used_total(void)
+{
+	u64 n = 0;
+	u32 c;
+
+	spin_lock(&nsim_hbm_lock);
+	for (c = 0; c < nsim_dev.arch->num_hbm_channels; c++)
+		n += nsim_hbm[c].all.present;
+	spin_unlock(&nsim_hbm_lock);
+	return n;
+}
+
+/**
+ * nsim_hbm_show() - the debugfs "hbm" file (Documentation/debugfs.rst).
+ * @m: seq_file.
+ */
+void nsim_hbm_show(struct seq_file *m)
+{
+	struct nsim_usage_acct all, u[NSIM_USAGE_MAX + 1];
+	u32 c, i;
+
+	seq_printf(m, "backing_bytes %llu\nbacking_limit %lu\n",
+		   nsim_mem_backing_bytes(), nsim_backing_limit);
+	for (c = 0; c < nsim_dev.arch->num_hbm_channels; c++) {
+		spin_lock(&nsim_hbm_lock);
+		all = nsim_hbm[c].all;
+		memcpy(u, nsim_hbm[c].usage, sizeof(u));
+		spin_unlock(&nsim_hbm_lock);
+		seq_printf(m, "channel %u base 0x%llx size %llu used %llu peak %llu total %llu free %zu\n",
+			   c, nsim_hbm_base(&nsim_dev, c),
+			   nsim_dev.arch->hbm_channel_size, all.present,
+			   all.peak, all.total, gen_pool_avail(nsim_hbm[c].pool));
+		for (i = 0; i <= NSIM_USAGE_MAX; i++) {
+			if (!u[i].total)
+				continue;
+			seq_printf(m, "  %-22s present %llu peak %llu total %llu\n",
+				   nsim_usage_str(i), u[i].present, u[i].peak,
+				   u[i].total);
+		}
+	}
+}
+
+/**
+ * nsim_hbm_init() - create one genalloc pool per HBM channel.
+ * @dev: the device, with @dev->arch set.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int nsim_hbm_init(struct nsim_device *dev)
+{
+	u32 c;
+	int ret;
+
+	for (c = 0; c < dev->arch->num_hbm_channels; c++) {
+		struct gen_pool *pool = gen_pool_create(NSIM_HBM_ORDER, -1);
+
+		if (!pool) {
+			ret = -ENOMEM;
+			goto err;
+		}
+		nsim_hbm[c].pool = pool;
+		ret = gen_pool_add(pool, nsim_hbm_base(dev, c),
+				   dev->arch->hbm_channel_size, -1);
+		if (ret)
+			goto err;
+	}
+	return 0;
+
+err:
+	nsim_hbm_exit(dev);
+	return ret;
+}
+
+/**
+ * nsim_hbm_exit() - destroy the pools; every allocation must be freed.
+ * @dev: the device.
+ */
+void nsim_hbm_exit(struct nsim_device *dev)
+{
+	u32 c;
+
+	for (c = 0; c < NEURONSIM_MAX_HBM_CHANNELS; c++) {
+		if (nsim_hbm[c].pool)
+			gen_pool_destroy(nsim_hbm[c].pool);
+		memset(&nsim_hbm[c], 0, sizeof(nsim_hbm[c]));
+	}
+}

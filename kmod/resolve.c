@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * resolve.c - per-subgraph mem_ref lookup and the resolve rule.
+ *
+ * Lookup (DESIGN.md decision 6): each subgraph has its own hashtable, a
+ * bucket array sized to a power of two >= nmem; the hlist_node is
+ * embedded in the kernel mem_ref, which is found by container_of, as
+ * libnrt's lookup_memref_by_idx finds mem_ref_t 160 bytes before its
+ * ht_node_t (seed 001 section 4).  Models are published with RCU, so
+ * RESOLVE and RESOLVE_BATCH take no lock and allocate nothing: the batch
+ * works through the user's array in fixed on-stack chunks.
+ */
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "neuronsim.h"
+
+static_assert(sizeof(struct nsim_mr) <= 64, "the hot mem_ref stays small");
+
+/* entries of struct neuronsim_resolve_entry handled per on-stack chunk */
+#define NSIM_BATCH_CHUNK	16
+
+/**
+ * nsim_sg_hash_init() - allocate a subgraph's empty hashtable.
+ * @sg: the subgraph, with @sg->nmem set.
+ *
+ * The bucket count is the smallest power of two >= nmem (at least 1).
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int nsim_sg_hash_init(struct nsim_sg *sg)
+{
+	u32 nb, i;
+
+	sg->hash_bits = sg->nmem > 1 ? order_base_2(sg->nmem) : 0;
+	nb = 1U << sg->hash_bits;
+	sg->buckets = kvmalloc_array(nb, sizeof(*sg->buckets),
+				     GFP_KERNEL | __GFP_NOWARN);
+	if (!sg->buckets)
+		return -ENOMEM;
+	for (i = 0; i < nb; i++)
+		INIT_HLIST_HEAD(&sg->buckets[i]);
+	return 0;
+}
+
+static inline u32 nsim_hash(const struct nsim_sg *sg, u32 var_id)
+{
+	return sg->hash_bits ? hash_32(var_id, sg->hash_bits) : 0;
+}
+
+/**
+ * nsim_sg_hash_insert() - insert a mem_ref by its var_id.
+ * @sg: the subgraph.
+ * @mr: the mem_ref, @mr->var_id set.
+ */
+void nsim_sg_hash_insert(struct nsim_sg *sg, struct nsim_mr *mr)
+{
+	hlist_add_head_rcu(&mr->node, &sg->buckets[nsim_hash(sg, mr->var_id)]);
+}
+
+/**
+ * nsim_sg_find() - find a mem_ref by var_id (libnrt's lookup_memref_by_idx).
+ * @sg: the subgraph.
+ * @var_id: the key.
+ *
+ * Context: under rcu_read_lock(), or with the model held by its fd lock.
+ * Return: the mem_ref, or NULL.
+ */
+struct nsim_mr *nsim_sg_find(const struct nsim_sg *sg, u32 var_id)
+{
+	struct nsim_mr *mr;
+
+	hlist_for_each_entry_rcu(mr, &sg->buckets[nsim_hash(sg, var_id)], node,
+				 true)
+		if (mr->var_id == var_id)
+			return mr;
+	return NULL;
+}
+
+/**
+ * nsim_mr_resolve() - the resolve rule, libnrt's mem_ref_to_addr
+ *	(seed 001 section 5, FACTS.md section 5).
+ * @mr: the mem_ref.
+ * @offset: bytes into the variable.
+ * @size: bytes the access covers.
+ * @addr: out: device address.
+ *
+ * In this order: mr.size < offset + size (or the sum overflows) is out of
+ * bounds; an MR_PTR needs offset 0 and gives its physical_address; an
+ * unstaged variable (physical_address all ones) is refused; else the
+ * address is offset + physical_address.  No allocation, no lock.
+ *
+ * Return: 0; -ERANGE out of bounds; -EINVAL MR_PTR with a non-zero offset;
+ * -ENODATA not staged.
+ */
+int nsim_mr_resolve(const struct nsim_mr *mr, u64 offset, u64 size, u64 *addr)
+{
+	u64 end;
+
+	if (check_add_overflow(offset, size, &end) || mr->size < end)
+		return -ERANGE;
+	if (mr->type == MR_PTR) {
+		if (offset)
+			return -EINVAL;
+		*addr = mr->pa;
+		return 0;
+	}
+	if (mr->pa == NSIM_PA_UNSTAGED)
+		return -ENODATA;
+	*addr = offset + mr->pa;
+	return 0;
+}
+
+/* Resolve one (subgraph, var_id, offset, size) of a model; under RCU. */
+static int nsim_resolve_one(const struct nsim_model *m, u32 subgraph,
+			    u32 var_id, u64 offset, u64 size, u64 *addr)
+{
+	const struct nsim_mr *mr;
+
+	if (subgraph >= m->num_sg)
+		return -ENOENT;
+	mr = nsim_sg_find(&m->sg[subgraph], var_id);
+	if (!mr)
+		return -ENOENT;
+	return nsim_mr_resolve(mr, offset, size, addr);
+}
+
+/**
+ * nsim_ioctl_resolve() - NEURONSIM_IOC_RESOLVE.
+ * @nf: the caller's open file.
+ * @uarg: user struct neuronsim_resolve.
+ * @usize: its size.
+ *
+ * Return: 0 with the address written back; -EFAULT, -E2BIG (non-zero tail
+ * of a larger struct) or an errno of the rule in uapi/linux/neuronsim.h:
+ * -ENOENT unknown model, subgraph or var; -ERANGE; -EINVAL (MR_PTR offset,
+ * then flags); -ENODATA.
+ */
+long nsim_ioctl_resolve(struct nsim_file *nf, void __user *uarg, size_t usize)
+{
+	struct neuronsim_resolve r;
+	struct nsim_model *m;
+	u64 addr = 0;
+	int ret;
+
+	ret = copy_struct_from_user(&r, sizeof(r), uarg, usize);
+	if (ret)
+		return ret;
+	rcu_read_lock();
+	m = nsim_model_lookup_rcu(nf, r.model_id);
+	if (m)
+		ret = nsim_resolve_one(m, r.subgraph, r.var_id, r.offset,
+				       r.size, &addr);
+	else
+		ret = -ENOENT;
+	rcu_read_unlock();
+	if (ret)
+		return ret;
+	if (r.flags)
+		return -EINVAL;
+	if (usize >= offsetofend(struct neuronsim_resolve, address) &&
+	    put_user(addr, (u64 __user *)(uarg +
+				offsetof(struct neuronsim_resolve, address))))
+		return -EFAULT;
+	return 0;
+}
+
+/**
+ * nsim_ioctl_resolve_batch() - NEURONSIM_IOC_RESOLVE_BATCH.
+ * @nf: the caller's open file.
+ * @uarg: user struct neuronsim_resolve_batch.
+ * @usize: its size.
+ *
+ * Entries are copied in, resolved under RCU and copied out in chunks of
+ * NSIM_BATCH_CHUNK on the stack: no allocation, no lock.  Each entry gets
+ * the status RESOLVE would return (-EINVAL for a non-zero reserved field).
+ *
+ * Return: 0 with num_ok written back; -ENOENT unknown model; -EINVAL
+ * count 0 or above NEURONSIM_RESOLVE_BATCH_MAX, flags or reserved set;
+ * -EFAULT.
+ */
+long nsim_ioctl_resolve_batch(struct nsim_file *nf, void __user *uarg,
+			      size_t usize)
+{
+	struct neuronsim_resolve_entry ent[NSIM_BATCH_CHUNK];
+	struct neuronsim_resolve_batch b;
+	struct neuronsim_resolve_entry __user *ue;
+	struct nsim_model *m;
+	u32 done, n, i, ok = 0;
+	int ret;
+
+	ret = copy_struct_from_user(&b, sizeof(b), uarg, usize);
+	if (ret)
+		return ret;
+	if (b.flags || b.reserved || !b.count ||
+	    b.count > NEURONSIM_RESOLVE_BATCH_MAX)
+		return -EINVAL;
+	rcu_read_lock();
+	m = nsim_model_lookup_rcu(nf, b.model_id);
+	rcu_read_unlock();
+	if (!m)
+		return -ENOENT;
+
+	ue = u64_to_user_ptr(b.entries);
+	for (done = 0; done < b.count; done += n) {
+		n = min_t(u32, b.count - done, NSIM_BATCH_CHUNK);
+		if (copy_from_user(ent, ue + done, n * sizeof(ent[0])))
+			return -EFAULT;
+		rcu_read_lock();
+		m = nsim_model_lookup_rcu(nf, b.model_id);
+		for (i = 0; i < n; i++) {
+			struct neuronsim_resolve_entry *e = &ent[i];
+			u64 addr = 0;
+
+			if (e->reserved)
+				ret = -EINVAL;
+			else if (!m)
+				ret = -ENOENT;
+			else
+				ret = nsim_resolve_one(m, e->subgraph,
+						       e->var_id, e->offset,
+						       e->size, &addr);
+			e->address = ret ? 0 : addr;
+			e->status = ret;
+			if (!ret)
+				ok++;
+		}
+		rcu_read_unlock();
+		if (copy_to_user(ue + done, ent, n * sizeof(ent[0])))
+			return -EFAULT;
+		if (need_resched())
+			cond_resched();
+	}
+	if (usize >= offsetofend(struct neuronsim_resolve_batch, num_ok) &&
+	    put_user(ok, (u32 __user *)(uarg +
+				offsetof(struct neuronsim_resolve_batch, num_ok))))
+		return -EFAULT;
+	return 0;
+}

@@ -1,0 +1,723 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stage.c - LOAD staging: give every variable of a checked KBIN plan its
+ * device address, once (libnrt's vtpb_info_shared_init_vtpb and
+ * mem_ref_copy_and_stage_mr, seed 001 section 5; FACTS.md section 6).
+ *
+ * Subgraph i runs on NeuronCore first_core + i and allocates from that
+ * core's HBM channel.  Per subgraph, in O(nmem + list entries):
+ *
+ *   1. arrays (hot mem_refs, cold debugfs data, names, dims, lists,
+ *      hashtable) and the local scratchpad pages are allocated;
+ *   2. each record starts unstaged (physical_address all ones) and is
+ *      placed by kind: MR_SB at its core's SBUF window; MR_VIRTUAL_TMP_BUF
+ *      at its planned offset in a scratchpad arena; MR_BUFFER,
+ *      MR_BUFFER_STAGED, MR_TMP_BUF, MR_INPUT, MR_OUTPUT and the
+ *      MR_PTR_TABLE tables get aligned offsets in one HBM region per
+ *      usage category (WEIGHT, IO, SCRATCHPAD_NOT_SHARED, GENERIC); MR_LIST
+ *      keeps its index list; then it is inserted in the hashtable;
+ *   3. each region is one gen_pool_first_fit_align allocation; offsets
+ *      become addresses and payloads are copied in ("alloc+copy", else
+ *      "alloc only");
+ *   4. MR_PTR takes its target's address; each MR_PTR_TABLE's table of
+ *      the listed variables' addresses is written into HBM (the second
+ *      list libnrt rebuilds at load).
+ *
+ * Then MR_REMOTE records take, in a second pass over all subgraphs, the
+ * placement of remote_var_id in subgraph remote_vtpb_rel_sg_id.  A failure
+ * anywhere leaves the partial model for nsim_unstage(), which rolls back
+ * every subgraph: loads are all-or-nothing (FACTS.md section 6 step 4).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitops.h>
+#include <linux/device.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/stdarg.h>
+#include <linux/string.h>
+
+#include "kbin_check.h"
+#include "neuronsim.h"
+
+/* region slots of struct nsim_sg.regions */
+enum {
+	NSIM_SLOT_WEIGHT,
+	NSIM_SLOT_IO,
+	NSIM_SLOT_TMP,
+	NSIM_SLOT_TABLE,
+};
+
+static const u32 nsim_slot_usage[NSIM_SG_REGIONS] = {
+	[NSIM_SLOT_WEIGHT] = NSIM_USAGE_WEIGHT,
+	[NSIM_SLOT_IO] = NSIM_USAGE_IO,
+	[NSIM_SLOT_TMP] = NSIM_USAGE_SCRATCHPAD_NOT_SHARED,
+	[NSIM_SLOT_TABLE] = NSIM_USAGE_GENERIC,
+};
+
+/**
+ * struct nsim_stage - one LOAD in progress.
+ * @m: the model being built.
+ * @plan: the checked plan.
+ * @h: its header.
+ * @err: failure report.
+ * @page_size: scratchpad page size, bytes.
+ * @max_pages: scratchpad pages allowed per arena.
+ * @cur: per region slot, bytes laid out so far in the current subgraph.
+ * @align: per region slot, the largest alignment in it.
+ */
+struct nsim_stage {
+	struct nsim_model *m;
+	const u8 *plan;
+	const struct kbin_header *h;
+	struct nsim_load_err *err;
+	u64 page_size;
+	u32 max_pages;
+	u64 cur[NSIM_SG_REGIONS];
+	u64 align[NSIM_SG_REGIONS];
+};
+
+static const struct kbin_subgraph *nsim_plan_sg(const struct nsim_stage *st,
+						u32 s)
+{
+	return (const struct kbin_subgraph *)(st->plan + st->h->subgraph_table_off) + s;
+}
+
+static const struct kbin_mem_ref_set *nsim_plan_set(const struct nsim_stage *st,
+						    u32 s)
+{
+	return (const void *)(st->plan + nsim_plan_sg(st, s)->set_off);
+}
+
+static __printf(8, 9)
+int nsim_fail(struct nsim_stage *st, int s, long long rec, u32 field,
+	      u32 reason, u64 value, int errno, const char *fmt, ...)
+{
+	struct nsim_load_err *e = st->err;
+	size_t n = 0, sz = sizeof(e->msg);
+	va_list ap;
+
+	e->subgraph = s;
+	e->record = rec;
+	e->field = field;
+	e->reason = reason;
+	e->value = value;
+	if (s >= 0)
+		n += scnprintf(e->msg + n, sz - n, "sg %d (%s)", s,
+			       nsim_plan_sg(st, s)->name);
+	if (s >= 0 && rec >= 0) {
+		const struct kbin_mem_ref *r = &nsim_plan_set(st, s)->mem[rec];
+
+		n += scnprintf(e->msg + n, sz - n, " record %lld var '%s' (%s)",
+			       rec, (const char *)st->plan + r->name,
+			       kbin_mr_type_str(r->mr_type));
+	}
+	n += scnprintf(e->msg + n, sz - n, "%s%s: ", n ? ": " : "",
+		       kbin_reason_str(reason));
+	va_start(ap, fmt);
+	n += vscnprintf(e->msg + n, sz - n, fmt, ap);
+	va_end(ap);
+	scnprintf(e->msg + n, sz - n, " [field %s, value %llu]",
+		  kbin_field_str(field), value);
+	return errno;
+}
+
+static void *nsim_kvcalloc(struct nsim_model *m, size_t n, size_t size)
+{
+	void *p;
+
+	if (!n)
+		n = 1;
+	p = kvcalloc(n, size, GFP_KERNEL | __GFP_NOWARN);
+	if (p)
+		m->kmem_bytes += n * size;
+	return p;
+}
+
+/* Allocate the pages of a scratchpad arena (FACTS.md section 6). */
+static int nsim_sp_alloc(struct nsim_stage *st, int s,
+			 struct nsim_scratchpad *sp, u64 size, u32 channel,
+			 u32 usage)
+{
+	u64 npages, total, i;
+
+	if (!size)
+		return 0;
+	npages = div64_u64(size, st->page_size) +
+		 !!(size % st->page_size);
+	if (npages > st->max_pages)
+		return nsim_fail(st, s, -1, KBIN_FIELD_SCRATCHPAD,
+				 KBIN_ERR_STAGE_SCRATCHPAD, size, -E2BIG,
+				 "%s scratchpad of %llu bytes needs %llu pages of %llu bytes, above the maximum of %u",
+				 usage == NSIM_USAGE_SCRATCHPAD ? "shared" : "local",
+				 size, npages, st->page_size, st->max_pages);
+	sp->pages = nsim_kvcalloc(st->m, npages, sizeof(*sp->pages));
+	if (!sp->pages)
+		return nsim_fail(st, s, -1, KBIN_FIELD_SCRATCHPAD,
+				 KBIN_ERR_STAGE_NOMEM, size, -ENOMEM,
+				 "no kernel memory for %llu scratchpad pages",
+				 npages);
+	sp->size = size;
+	total = round_up(size, NSIM_HBM_GRANULE);
+	for (i = 0; i < npages; i++) {
+		struct nsim_hbm_region *pg = &sp->pages[i];
+		u64 len = min(st->page_size, total - i * st->page_size);
+
+		pg->addr = nsim_hbm_alloc(channel, len, NSIM_HBM_GRANULE, usage);
+		if (!pg->addr)
+			return nsim_fail(st, s, -1, KBIN_FIELD_SCRATCHPAD,
+					 KBIN_ERR_STAGE_HBM, size, -ENOSPC,
+					 "HBM channel %u has no %llu bytes for scratchpad page %llu (%llu bytes free)",
+					 channel, len, i, nsim_hbm_avail(channel));
+		pg->size = len;
+		pg->channel = channel;
+		pg->usage = usage;
+		sp->npages++;
+		st->m->hbm_bytes += len;
+		st->m->scratchpad_bytes += len;
+	}
+	return 0;
+}
+
+static void nsim_sp_free(struct nsim_scratchpad *sp)
+{
+	u32 i;
+
+	for (i = 0; i < sp->npages; i++)
+		nsim_hbm_free(sp->pages[i].channel, sp->pages[i].addr,
+			      sp->pages[i].size, sp->pages[i].usage);
+	kvfree(sp->pages);
+	memset(sp, 0, sizeof(*sp));
+}
+
+static int nsim_kind_slot(u32 type)
+{
+	switch (type) {
+	case MR_BUFFER:
+	case MR_BUFFER_STAGED:
+		return NSIM_SLOT_WEIGHT;
+	case MR_INPUT:
+	case MR_OUTPUT:
+		return NSIM_SLOT_IO;
+	case MR_TMP_BUF:
+		return NSIM_SLOT_TMP;
+	case MR_PTR_TABLE:
+		return NSIM_SLOT_TABLE;
+	}
+	return -1;
+}
+
+/* Lay out one HBM variable in its region slot; the offset goes to mr->pa. */
+static int nsim_layout_hbm(struct nsim_stage *st, int s, u32 i,
+			   struct nsim_sg *sg, struct nsim_mr *mr,
+			   struct nsim_mr_cold *c, u64 bytes, u64 align)
+{
+	int slot = nsim_kind_slot(mr->type);
+	u64 off, end;
+
+	if (nsim_fault_hit(&nsim_dev.fail_hbm_alloc_nth))
+		return nsim_fail(st, s, i, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_FAULT,
+				 bytes, -ENOSPC,
+				 "HBM allocation of %llu bytes failed (injected by fail_hbm_alloc_nth)",
+				 bytes);
+	off = round_up(st->cur[slot], align);
+	if (off < st->cur[slot] || check_add_overflow(off, bytes, &end) ||
+	    end > nsim_dev.arch->hbm_channel_size)
+		return nsim_fail(st, s, i, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_HBM,
+				 bytes, -ENOSPC,
+				 "%s region would need more than HBM channel %u's %llu bytes",
+				 nsim_usage_str(nsim_slot_usage[slot]),
+				 sg->channel, nsim_dev.arch->hbm_channel_size);
+	st->cur[slot] = end;
+	st->align[slot] = max(st->align[slot], align);
+	mr->pa = off;
+	c->where = NSIM_WHERE_HBM;
+	c->where_idx = sg->channel;
+	c->usage = nsim_slot_usage[slot];
+	return 0;
+}
+
+/* First pass over one record: everything but HBM addresses. */
+static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
+			     struct nsim_sg *sg, const struct kbin_mem_ref *r,
+			     u32 *name_off, u32 *dims_off, u32 *list_off)
+{
+	struct nsim_mr *mr = &sg->mrs[i];
+	struct nsim_mr_cold *c = &sg->cold[i];
+	const char *name = (const char *)st->plan + r->name;
+	size_t nlen = strlen(name) + 1;
+	struct nsim_scratchpad *sp;
+	u64 sbuf_bytes, in, pg, bytes;
+	u32 d;
+	int ret;
+
+	mr->pa = NSIM_PA_UNSTAGED;
+	mr->size = r->size;
+	mr->var_id = r->var_id;
+	mr->type = r->mr_type;
+	memcpy(sg->names + *name_off, name, nlen);
+	c->name_off = *name_off;
+	*name_off += nlen;
+	c->dims_off = *dims_off;
+	for (d = 0; d < KBIN_SHAPE_MAX && r->shape[d]; d++)
+		sg->dims[(*dims_off)++] = r->shape[d];
+	c->ndims = d;
+	c->alignment_log2 = ilog2(r->alignment);
+	memcpy(c->dtype, r->dtype, sizeof(c->dtype));
+	c->has_payload = !!r->buffer;
+
+	switch (r->mr_type) {
+	case MR_SB:
+		sbuf_bytes = (u64)NSIM_SBUF_PARTITIONS *
+			     nsim_dev.arch->sbuf_partition_size;
+		if (r->size > sbuf_bytes)
+			return nsim_fail(st, s, i, KBIN_FIELD_SIZE,
+					 KBIN_ERR_STAGE_SBUF, r->size, -EINVAL,
+					 "MR_SB of %llu bytes is larger than core %u's %llu-byte SBUF",
+					 r->size, sg->core, sbuf_bytes);
+		if (!__test_and_set_bit(sg->core, &st->m->sb_cores))
+			nsim_sbuf_get(sg->core);
+		mr->pa = nsim_sbuf_base(&nsim_dev, sg->core);
+		c->where = NSIM_WHERE_SBUF;
+		c->where_idx = sg->core;
+		c->mode = NSIM_MODE_SBUF;
+		break;
+	case MR_VIRTUAL_TMP_BUF:
+		if (r->virt.backing_buf == KBIN_BACKING_BUF_LOCAL) {
+			sp = &sg->local_sp;
+			c->where = NSIM_WHERE_SP_LOCAL;
+		} else {
+			sp = &st->m->shared_sp;
+			c->where = NSIM_WHERE_SP_SHARED;
+		}
+		pg = div64_u64_rem(r->virt.offset, st->page_size, &in);
+		if (in + r->size > st->page_size)
+			return nsim_fail(st, s, i, KBIN_FIELD_UNION,
+					 KBIN_ERR_STAGE_SCRATCHPAD, r->virt.offset,
+					 -EINVAL,
+					 "offset %llu + size %llu straddles scratchpad page %llu of %llu bytes",
+					 r->virt.offset, r->size, pg,
+					 st->page_size);
+		if (pg >= sp->npages)	/* the checker guarantees it */
+			return nsim_fail(st, s, i, KBIN_FIELD_UNION,
+					 KBIN_ERR_VIRT_RANGE, r->virt.offset,
+					 -EINVAL, "offset beyond the scratchpad");
+		mr->pa = sp->pages[pg].addr + in;
+		c->where_idx = sp->pages[pg].channel;
+		c->usage = sp->pages[pg].usage;
+		c->mode = NSIM_MODE_SCRATCHPAD;
+		break;
+	case MR_BUFFER:
+	case MR_BUFFER_STAGED:
+	case MR_TMP_BUF:
+	case MR_INPUT:
+	case MR_OUTPUT:
+		ret = nsim_layout_hbm(st, s, i, sg, mr, c, r->size, r->alignment);
+		if (ret)
+			return ret;
+		c->mode = r->buffer ? NSIM_MODE_ALLOC_COPY : NSIM_MODE_ALLOC_ONLY;
+		break;
+	case MR_LIST:
+	case MR_PTR_TABLE:
+		memcpy(sg->lists + *list_off, st->plan + r->list.list,
+		       (size_t)r->list.length * sizeof(u32));
+		mr->aux = *list_off;
+		mr->aux2 = r->list.length;
+		*list_off += r->list.length;
+		if (r->mr_type == MR_LIST) {
+			c->mode = NSIM_MODE_LIST;
+			break;
+		}
+		/* the table: one u64 device address per listed variable */
+		bytes = max_t(u64, r->size, (u64)r->list.length * sizeof(u64));
+		mr->size = bytes;
+		ret = nsim_layout_hbm(st, s, i, sg, mr, c, bytes,
+				      max_t(u64, r->alignment, sizeof(u64)));
+		if (ret)
+			return ret;
+		c->mode = NSIM_MODE_TABLE;
+		break;
+	case MR_PTR:
+		mr->aux = r->pointer.referenced_var_id;
+		c->where = NSIM_WHERE_TARGET;
+		c->mode = NSIM_MODE_POINTER;
+		break;
+	case MR_REMOTE:
+		mr->aux = r->remote.remote_vtpb_rel_sg_id;
+		mr->aux2 = r->remote.remote_var_id;
+		c->where = NSIM_WHERE_REMOTE;
+		c->where_idx = mr->aux;
+		c->mode = NSIM_MODE_REMOTE;
+		break;
+	}
+	nsim_sg_hash_insert(sg, mr);
+	return 0;
+}
+
+/* Report which record made a region allocation fail: where the running
+ * layout first crosses the channel's free bytes.
+ */
+static int nsim_region_fail(struct nsim_stage *st, int s, struct nsim_sg *sg,
+			    int slot, u64 need)
+{
+	u64 avail = nsim_hbm_avail(sg->channel);
+	long long last = -1;
+	u32 i;
+
+	for (i = 0; i < sg->nmem; i++) {
+		if (sg->cold[i].where != NSIM_WHERE_HBM ||
+		    nsim_kind_slot(sg->mrs[i].type) != slot)
+			continue;
+		last = i;
+		if (sg->mrs[i].pa + sg->mrs[i].size > avail)
+			break;
+	}
+	return nsim_fail(st, s, last, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_HBM,
+			 need, -ENOSPC,
+			 "HBM channel %u has no %llu bytes for the %s region (%llu bytes free)",
+			 sg->channel, need, nsim_usage_str(nsim_slot_usage[slot]),
+			 avail);
+}
+
+static int nsim_write_table(struct nsim_sg *sg, struct nsim_mr *mr)
+{
+	const u32 *ent = sg->lists + mr->aux;
+	__le64 buf[64];
+	u32 k, n;
+	int ret;
+
+	for (k = 0; k < mr->aux2; k += n) {
+		u32 j;
+
+		n = min_t(u32, mr->aux2 - k, ARRAY_SIZE(buf));
+		for (j = 0; j < n; j++)
+			buf[j] = cpu_to_le64(sg->mrs[ent[k + j]].pa);
+		ret = nsim_mem_write(mr->pa + (u64)k * sizeof(u64), buf,
+				     n * sizeof(u64));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int nsim_mem_fail(struct nsim_stage *st, int s, u32 i, int ret,
+			 u64 bytes, const char *what)
+{
+	if (ret == -EDQUOT)
+		return nsim_fail(st, s, i, KBIN_FIELD_BUFFER,
+				 KBIN_ERR_STAGE_BACKING, bytes, -ENOMEM,
+				 "%s: backing RAM cap of %lu bytes reached (%llu in use)",
+				 what, nsim_backing_limit,
+				 nsim_mem_backing_bytes());
+	return nsim_fail(st, s, i, KBIN_FIELD_BUFFER, KBIN_ERR_STAGE_NOMEM,
+			 bytes, -ENOMEM, "%s: out of kernel memory", what);
+}
+
+static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
+{
+	const struct kbin_subgraph *ksg = nsim_plan_sg(st, s);
+	const struct kbin_mem_ref_set *set = nsim_plan_set(st, s);
+	struct nsim_sg *sg = &st->m->sg[s];
+	u64 names = 0, dims = 0, lists = 0;
+	u32 i, d, name_off = 0, dims_off = 0, list_off = 0;
+	int slot, ret;
+
+	sg->nmem = set->nmem;
+	sg->core = core;
+	sg->channel = nsim_core_channel(&nsim_dev, core);
+	strscpy(sg->name, ksg->name, sizeof(sg->name));
+	sg->num_carveouts = ksg->num_carveouts;
+	memcpy(sg->carveouts, ksg->carveouts, sizeof(sg->carveouts));
+
+	for (i = 0; i < set->nmem; i++) {
+		const struct kbin_mem_ref *r = &set->mem[i];
+
+		names += strlen((const char *)st->plan + r->name) + 1;
+		for (d = 0; d < KBIN_SHAPE_MAX && r->shape[d]; d++)
+			dims++;
+		if (r->mr_type == MR_LIST || r->mr_type == MR_PTR_TABLE)
+			lists += r->list.length;
+	}
+	if (names > U32_MAX || dims > U32_MAX || lists > U32_MAX)
+		return nsim_fail(st, s, -1, KBIN_FIELD_NMEM, KBIN_ERR_STAGE_LIMIT,
+				 set->nmem, -E2BIG,
+				 "names, dimensions or lists above 2^32 entries");
+	sg->mrs = nsim_kvcalloc(st->m, sg->nmem, sizeof(*sg->mrs));
+	sg->cold = nsim_kvcalloc(st->m, sg->nmem, sizeof(*sg->cold));
+	sg->names = nsim_kvcalloc(st->m, names, 1);
+	sg->dims = nsim_kvcalloc(st->m, dims, sizeof(*sg->dims));
+	sg->lists = nsim_kvcalloc(st->m, lists, sizeof(*sg->lists));
+	if (!sg->mrs || !sg->cold || !sg->names || !sg->dims || !sg->lists ||
+	    nsim_sg_hash_init(sg))
+		return nsim_fail(st, s, -1, KBIN_FIELD_NMEM, KBIN_ERR_STAGE_NOMEM,
+				 set->nmem, -ENOMEM,
+				 "no kernel memory for %u mem_refs", set->nmem);
+	st->m->kmem_bytes += ((size_t)1 << sg->hash_bits) * sizeof(*sg->buckets);
+
+	ret = nsim_sp_alloc(st, s, &sg->local_sp, set->local_scratchpad_size,
+			    sg->channel, NSIM_USAGE_SCRATCHPAD_NOT_SHARED);
+	if (ret)
+		return ret;
+
+	memset(st->cur, 0, sizeof(st->cur));
+	for (slot = 0; slot < NSIM_SG_REGIONS; slot++)
+		st->align[slot] = NSIM_HBM_GRANULE;
+	for (i = 0; i < set->nmem; i++) {
+		ret = nsim_stage_record(st, s, i, sg, &set->mem[i], &name_off,
+					&dims_off, &list_off);
+		if (ret)
+			return ret;
+		if (!(i & 4095))
+			cond_resched();
+	}
+
+	for (slot = 0; slot < NSIM_SG_REGIONS; slot++) {
+		struct nsim_hbm_region *rg = &sg->regions[slot];
+
+		if (!st->cur[slot])
+			continue;
+		rg->addr = nsim_hbm_alloc(sg->channel, st->cur[slot],
+					  st->align[slot], nsim_slot_usage[slot]);
+		if (!rg->addr)
+			return nsim_region_fail(st, s, sg, slot, st->cur[slot]);
+		rg->size = st->cur[slot];
+		rg->channel = sg->channel;
+		rg->usage = nsim_slot_usage[slot];
+		st->m->hbm_bytes += round_up(rg->size, NSIM_HBM_GRANULE);
+	}
+
+	/* offsets become addresses; payloads are copied in */
+	for (i = 0; i < set->nmem; i++) {
+		const struct kbin_mem_ref *r = &set->mem[i];
+		struct nsim_mr *mr = &sg->mrs[i];
+
+		if (sg->cold[i].where == NSIM_WHERE_HBM)
+			mr->pa += sg->regions[nsim_kind_slot(mr->type)].addr;
+		if (r->buffer) {
+			if (nsim_fault_hit(&nsim_dev.fail_copyin_nth))
+				return nsim_fail(st, s, i, KBIN_FIELD_BUFFER,
+						 KBIN_ERR_STAGE_FAULT, r->size,
+						 -EIO,
+						 "copy-in of %llu bytes failed (injected by fail_copyin_nth)",
+						 r->size);
+			ret = nsim_mem_write(mr->pa, st->plan + r->buffer,
+					     r->size);
+			if (ret)
+				return nsim_mem_fail(st, s, i, ret, r->size,
+						     "payload copy-in");
+		}
+		if (!(i & 4095))
+			cond_resched();
+	}
+
+	/* pointers and pointer tables, now that every target is placed */
+	for (i = 0; i < set->nmem; i++) {
+		struct nsim_mr *mr = &sg->mrs[i];
+
+		if (mr->type == MR_PTR) {
+			mr->pa = sg->mrs[mr->aux].pa;
+		} else if (mr->type == MR_PTR_TABLE) {
+			ret = nsim_write_table(sg, mr);
+			if (ret)
+				return nsim_mem_fail(st, s, i, ret, mr->size,
+						     "pointer table");
+		}
+	}
+	return 0;
+}
+
+/* Second pass (libnrt's mem_ref_create_remote_mrs, FACTS.md section 6). */
+static int nsim_stage_remote(struct nsim_stage *st)
+{
+	struct nsim_model *m = st->m;
+	u32 s, i;
+
+	for (s = 0; s < m->num_sg; s++) {
+		struct nsim_sg *sg = &m->sg[s];
+
+		for (i = 0; i < sg->nmem; i++) {
+			struct nsim_mr *mr = &sg->mrs[i];
+			const struct nsim_mr *src;
+
+			if (mr->type != MR_REMOTE)
+				continue;
+			src = mr->aux < m->num_sg ?
+			      nsim_sg_find(&m->sg[mr->aux], mr->aux2) : NULL;
+			if (!src || src->pa == NSIM_PA_UNSTAGED)
+				return nsim_fail(st, s, i, KBIN_FIELD_UNION,
+						 KBIN_ERR_REMOTE_VAR, mr->aux2,
+						 -EINVAL,
+						 "Failed to find remote variable %u in relative sg %u",
+						 mr->aux2, mr->aux);
+			mr->pa = src->pa;
+			mr->flags |= NSIM_MR_REMOTE;
+		}
+		cond_resched();
+	}
+	return 0;
+}
+
+static const char *const nsim_mode_names[] = {
+	[NSIM_MODE_NONE] = "-",
+	[NSIM_MODE_ALLOC_COPY] = "alloc+copy",
+	[NSIM_MODE_ALLOC_ONLY] = "alloc only",
+	[NSIM_MODE_SBUF] = "sbuf window",
+	[NSIM_MODE_SCRATCHPAD] = "scratchpad",
+	[NSIM_MODE_POINTER] = "pointer",
+	[NSIM_MODE_LIST] = "index list",
+	[NSIM_MODE_TABLE] = "ptr table",
+	[NSIM_MODE_REMOTE] = "remote",
+};
+
+/**
+ * nsim_mode_str() - name of an enum nsim_mode for debugfs and the log.
+ * @mode: enum nsim_mode.
+ *
+ * Return: e.g. "alloc+copy" or "alloc only" (seed 001 section 5 log line).
+ */
+const char *nsim_mode_str(u32 mode)
+{
+	return mode < ARRAY_SIZE(nsim_mode_names) ? nsim_mode_names[mode] : "?";
+}
+
+static void nsim_log_staged(struct nsim_model *m)
+{
+	struct device *dev = nsim_dev.misc.this_device;
+	u32 s, i;
+
+	for (s = 0; s < m->num_sg; s++) {
+		const struct nsim_sg *sg = &m->sg[s];
+
+		for (i = 0; i < sg->nmem; i++) {
+			const struct nsim_mr *mr = &sg->mrs[i];
+
+			if (mr->pa == NSIM_PA_UNSTAGED)
+				continue;
+			dev_dbg(dev, "Staged memref {%s} id {%u} to {0x%llx}. mem.addr {0x%llx}, HBM: %u (%s)\n",
+				sg->names + sg->cold[i].name_off, mr->var_id,
+				mr->pa, mr->pa, sg->channel,
+				nsim_mode_str(sg->cold[i].mode));
+		}
+	}
+}
+
+/**
+ * nsim_stage() - stage a checked plan into a new model (FACTS.md
+ *	section 6; seed 001 section 5, "PLAN").
+ * @m: a model from nsim_model_alloc() with one slot per plan subgraph.
+ * @plan: the plan, accepted by kbin_check_plan().
+ * @len: its length in bytes.
+ * @first_core: NeuronCore of subgraph 0; subgraph i runs on first_core + i.
+ * @err: filled on failure: subgraph, record, field, reason
+ *	(KBIN_ERR_STAGE_* or a plan reason) and readable text.
+ *
+ * On failure the partial model is left for nsim_model_free(), which rolls
+ * back every subgraph.
+ *
+ * Return: 0; -EINVAL plan target is not this device's generation, an
+ * MR_SB larger than the SBUF, or a virtual buffer straddling a scratchpad
+ * page; -ENODEV not enough NeuronCores from @first_core; -E2BIG vars per
+ * subgraph above max_vars_per_subgraph or scratchpad pages above
+ * scratchpad_max_pages; -ENOSPC HBM exhausted (or fail_hbm_alloc_nth);
+ * -EIO fail_copyin_nth; -ENOMEM kernel memory or the backing RAM cap.
+ */
+int nsim_stage(struct nsim_model *m, const void *plan, u64 len,
+	       u32 first_core, struct nsim_load_err *err)
+{
+	struct nsim_stage st = {
+		.m = m,
+		.plan = plan,
+		.h = plan,
+		.err = err,
+		.page_size = nsim_scratchpad_page_size,
+		.max_pages = READ_ONCE(nsim_scratchpad_max_pages),
+	};
+	u64 shared = 0;
+	u32 s;
+	int ret;
+
+	m->target_gen = st.h->target_gen;
+	m->first_core = first_core;
+	if (st.h->target_gen != nsim_dev.arch->gen)
+		return nsim_fail(&st, -1, -1, KBIN_FIELD_TARGET_GEN,
+				 KBIN_ERR_TARGET, st.h->target_gen, -EINVAL,
+				 "plan is for generation %u, the device (%s) is generation %u",
+				 st.h->target_gen, nsim_dev.arch->name,
+				 nsim_dev.arch->gen);
+	if (first_core >= nsim_dev.arch->num_cores ||
+	    m->num_sg > nsim_dev.arch->num_cores - first_core)
+		return nsim_fail(&st, -1, -1, KBIN_FIELD_NUM_SUBGRAPHS,
+				 KBIN_ERR_STAGE_CORES, m->num_sg, -ENODEV,
+				 "%u subgraphs from NeuronCore %u do not fit the %u cores",
+				 m->num_sg, first_core, nsim_dev.arch->num_cores);
+	for (s = 0; s < m->num_sg; s++) {
+		const struct kbin_mem_ref_set *set = nsim_plan_set(&st, s);
+
+		if (set->nmem > READ_ONCE(nsim_max_vars_per_subgraph))
+			return nsim_fail(&st, s, -1, KBIN_FIELD_NMEM,
+					 KBIN_ERR_STAGE_LIMIT, set->nmem, -E2BIG,
+					 "%u records are above max_vars_per_subgraph %u",
+					 set->nmem, nsim_max_vars_per_subgraph);
+		shared = max(shared, set->shared_scratchpad_size);
+		m->num_vars += set->nmem;
+	}
+
+	ret = nsim_sp_alloc(&st, -1, &m->shared_sp, shared,
+			    nsim_core_channel(&nsim_dev, first_core),
+			    NSIM_USAGE_SCRATCHPAD);
+	if (ret)
+		return ret;
+	for (s = 0; s < m->num_sg; s++) {
+		ret = nsim_stage_sg(&st, s, first_core + s);
+		if (ret)
+			return ret;
+	}
+	ret = nsim_stage_remote(&st);
+	if (ret)
+		return ret;
+	nsim_log_staged(m);
+	return 0;
+}
+
+/**
+ * nsim_unstage() - roll back everything nsim_stage() did, complete or
+ *	partial: HBM regions and scratchpad pages (with their backing),
+ *	SBUF window users, and the kernel arrays.
+ * @m: the model (not published).
+ */
+void nsim_unstage(struct nsim_model *m)
+{
+	u32 s, slot, core;
+
+	for (s = 0; s < m->num_sg; s++) {
+		struct nsim_sg *sg = &m->sg[s];
+
+		for (slot = 0; slot < NSIM_SG_REGIONS; slot++) {
+			struct nsim_hbm_region *rg = &sg->regions[slot];
+
+			nsim_hbm_free(rg->channel, rg->addr, rg->size, rg->usage);
+			rg->addr = 0;
+		}
+		nsim_sp_free(&sg->local_sp);
+		kvfree(sg->buckets);
+		kvfree(sg->mrs);
+		kvfree(sg->cold);
+		kvfree(sg->names);
+		kvfree(sg->dims);
+		kvfree(sg->lists);
+		sg->buckets = NULL;
+		sg->mrs = NULL;
+		sg->cold = NULL;
+		sg->names = NULL;
+		sg->dims = NULL;
+		sg->lists = NULL;
+		sg->nmem = 0;
+	}
+	nsim_sp_free(&m->shared_sp);
+	for_each_set_bit(core, &m->sb_cores, NEURONSIM_MAX_CORES)
+		nsim_sbuf_put(core);
+	m->sb_cores = 0;
+}

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * load_test - LOAD stages every kind (FACTS.md section 6) and each
+ * variable resolves where the address map says; READ_VAR returns the
+ * payload bytes; remote variables across two subgraphs; the pointer
+ * table holds the listed variables' addresses; load failures report
+ * errno, subgraph, record, reason and log text.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "kbin_writer.h"
+#include "plans.h"
+
+FIXTURE(std) {
+	int fd;
+	struct neuronsim_info info;
+	struct plan p;
+	uint32_t id;
+};
+
+FIXTURE_SETUP(std)
+{
+	char log[512];
+
+	self->fd = nsim_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
+	ASSERT_EQ(0, plan_std(&self->info, &self->p));
+	ASSERT_EQ(0, nsim_load(self->fd, &self->p, 0, &self->id, NULL, log,
+			       sizeof(log))) TH_LOG("load: %s", log);
+	ASSERT_LT(0, self->id);
+}
+
+FIXTURE_TEARDOWN(std)
+{
+	plan_free(&self->p);
+	close(self->fd);
+}
+
+static uint64_t addr_of(struct __test_metadata *_metadata, int fd,
+			uint32_t id, uint32_t sg, uint32_t var)
+{
+	uint64_t a = 0;
+
+	EXPECT_EQ(0, nsim_resolve(fd, id, sg, var, 0, 0, &a))
+		TH_LOG("resolve sg %u var %u", sg, var);
+	return a;
+}
+
+static int in_channel(const struct neuronsim_info *info, uint32_t core,
+		      uint64_t a, uint64_t size)
+{
+	uint32_t ch = core * info->num_hbm_channels / info->num_cores;
+	uint64_t base = info->hbm_base[ch];
+
+	return a >= base && a + size <= base + info->hbm_channel_size;
+}
+
+TEST_F(std, every_kind_staged_and_resolved)
+{
+	const struct neuronsim_info *in = &self->info;
+	uint64_t sb0, sb1, w, st, b, t, i0, o0, p, vl, vs, tab, r0, w1, r1, i1;
+	uint64_t a;
+
+	sb0 = addr_of(_metadata, self->fd, self->id, 0, V0_SB);
+	sb1 = addr_of(_metadata, self->fd, self->id, 1, V1_SB);
+	EXPECT_EQ(in->sbuf_base, sb0);
+	EXPECT_EQ(in->sbuf_base + in->sbuf_window_size, sb1);
+
+	w = addr_of(_metadata, self->fd, self->id, 0, V0_WEIGHT);
+	st = addr_of(_metadata, self->fd, self->id, 0, V0_STAGED);
+	b = addr_of(_metadata, self->fd, self->id, 0, V0_BIAS);
+	t = addr_of(_metadata, self->fd, self->id, 0, V0_TMP);
+	i0 = addr_of(_metadata, self->fd, self->id, 0, V0_IN);
+	o0 = addr_of(_metadata, self->fd, self->id, 0, V0_OUT);
+	EXPECT_TRUE(in_channel(in, 0, w, STD_WEIGHT_SIZE));
+	EXPECT_TRUE(in_channel(in, 0, st, STD_STAGED_SIZE));
+	EXPECT_TRUE(in_channel(in, 0, b, 1000));
+	EXPECT_TRUE(in_channel(in, 0, t, 5000));
+	EXPECT_TRUE(in_channel(in, 0, i0, 2048));
+	EXPECT_TRUE(in_channel(in, 0, o0, 2048));
+	EXPECT_EQ(0, w % 65536);
+	EXPECT_EQ(0, st % 64);
+	EXPECT_EQ(0, b % 256);
+	EXPECT_EQ(0, t % 4096);
+	EXPECT_NE(w, st);
+	EXPECT_NE(b, t);
+	EXPECT_NE(i0, o0);
+	/* no two HBM buffers overlap */
+	EXPECT_TRUE(w + STD_WEIGHT_SIZE <= st || st + STD_STAGED_SIZE <= w);
+	EXPECT_TRUE(i0 + 2048 <= o0 || o0 + 2048 <= i0);
+
+	p = addr_of(_metadata, self->fd, self->id, 0, V0_PTR);
+	EXPECT_EQ(w, p);
+
+	vl = addr_of(_metadata, self->fd, self->id, 0, V0_VLOCAL);
+	vs = addr_of(_metadata, self->fd, self->id, 0, V0_VSHARED);
+	EXPECT_TRUE(in_channel(in, 0, vl, 1024));
+	EXPECT_TRUE(in_channel(in, 0, vs, 512));
+	EXPECT_EQ(0, vl % 4096) TH_LOG("vlocal at offset 4096 of a 4 KiB aligned page");
+	EXPECT_EQ(512, vs % 4096);
+
+	EXPECT_EQ(-ENODATA, nsim_resolve(self->fd, self->id, 0, V0_LIST, 0, 0, &a));
+
+	tab = addr_of(_metadata, self->fd, self->id, 0, V0_TABLE);
+	EXPECT_TRUE(in_channel(in, 0, tab, 32));
+	EXPECT_EQ(0, tab % 8);
+
+	w1 = addr_of(_metadata, self->fd, self->id, 1, V1_W);
+	i1 = addr_of(_metadata, self->fd, self->id, 1, V1_IN);
+	EXPECT_TRUE(in_channel(in, 1, w1, STD_W1_SIZE));
+	EXPECT_TRUE(in_channel(in, 1, i1, 64));
+	r0 = addr_of(_metadata, self->fd, self->id, 0, V0_REMOTE);
+	r1 = addr_of(_metadata, self->fd, self->id, 1, V1_REMOTE);
+	EXPECT_EQ(w1, r0);
+	EXPECT_EQ(o0, r1);
+
+	/* no staged address is ever 0 */
+	EXPECT_NE(0, w);
+	EXPECT_NE(0, vl);
+	EXPECT_NE(0, sb0);
+}
+
+TEST_F(std, model_info)
+{
+	struct neuronsim_model_info mi = { .model_id = self->id };
+
+	ASSERT_EQ(0, ioctl(self->fd, NEURONSIM_IOC_MODEL_INFO, &mi));
+	EXPECT_EQ(self->info.arch_gen, mi.target_gen);
+	EXPECT_EQ(2, mi.num_subgraphs);
+	EXPECT_EQ(0, mi.first_core);
+	EXPECT_EQ(V0_N + V1_N, mi.num_vars);
+	EXPECT_LT(0, mi.hbm_bytes);
+	EXPECT_LE(STD_LOCAL_SP + STD_SHARED_SP, mi.scratchpad_bytes);
+	mi.flags = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_MODEL_INFO, &mi));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(std, read_var_returns_payload)
+{
+	static uint8_t buf[STD_WEIGHT_SIZE];
+	uint64_t i;
+	int bad = 0;
+
+	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 0, V0_WEIGHT, 0, buf,
+				   STD_WEIGHT_SIZE));
+	for (i = 0; i < STD_WEIGHT_SIZE; i++)
+		bad += buf[i] != payload_byte(V0_WEIGHT, i);
+	EXPECT_EQ(0, bad);
+	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 0, V0_STAGED, 10, buf, 100));
+	for (i = 0; i < 100; i++)
+		bad += buf[i] != payload_byte(V0_STAGED, i + 10);
+	EXPECT_EQ(0, bad);
+	/* the remote var in sg0 reads sg1's w1 payload */
+	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 0, V0_REMOTE, 0, buf,
+				   STD_W1_SIZE));
+	for (i = 0; i < STD_W1_SIZE; i++)
+		bad += buf[i] != payload_byte(100 + V1_W, i);
+	EXPECT_EQ(0, bad);
+	/* "alloc only": reads zeros */
+	memset(buf, 0xaa, 1000);
+	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 0, V0_BIAS, 0, buf, 1000));
+	for (i = 0; i < 1000; i++)
+		bad += buf[i] != 0;
+	EXPECT_EQ(0, bad);
+}
+
+TEST_F(std, write_read_and_remote_across_subgraphs)
+{
+	uint8_t in[2048], out[2048];
+	int i;
+
+	for (i = 0; i < 2048; i++)
+		in[i] = (uint8_t)(i ^ 0x5a);
+	ASSERT_EQ(0, nsim_write_var(self->fd, self->id, 0, V0_OUT, 0, in, 2048));
+	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 0, V0_OUT, 0, out, 2048));
+	EXPECT_EQ(0, memcmp(in, out, 2048));
+	memset(out, 0, sizeof(out));
+	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 1, V1_REMOTE, 0, out, 2048));
+	EXPECT_EQ(0, memcmp(in, out, 2048));
+	/* SBUF and scratchpad take writes too */
+	ASSERT_EQ(0, nsim_write_var(self->fd, self->id, 0, V0_SB, 100, in, 64));
+	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 0, V0_SB, 100, out, 64));
+	EXPECT_EQ(0, memcmp(in, out, 64));
+	ASSERT_EQ(0, nsim_write_var(self->fd, self->id, 0, V0_VLOCAL, 0, in, 1024));
+	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 0, V0_VLOCAL, 0, out, 1024));
+	EXPECT_EQ(0, memcmp(in, out, 1024));
+	/* errors */
+	EXPECT_EQ(-ERANGE, nsim_write_var(self->fd, self->id, 0, V0_OUT, 1, in, 2048));
+	EXPECT_EQ(-ENODATA, nsim_read_var(self->fd, self->id, 0, V0_PTR, 0, out, 8));
+	EXPECT_EQ(-ENODATA, nsim_read_var(self->fd, self->id, 0, V0_LIST, 0, out, 4));
+	EXPECT_EQ(-EPERM, nsim_write_var(self->fd, self->id, 0, V0_TABLE, 0, in, 8));
+	EXPECT_EQ(-ENOENT, nsim_read_var(self->fd, self->id, 2, 0, 0, out, 1));
+	EXPECT_EQ(-ENOENT, nsim_read_var(self->fd, self->id, 0, V0_N, 0, out, 1));
+	EXPECT_EQ(-EFAULT, nsim_read_var(self->fd, self->id, 0, V0_OUT, 0,
+					 (void *)8, 16));
+}
+
+TEST_F(std, ptr_table_holds_listed_addresses)
+{
+	static const uint32_t listed[] = { V0_WEIGHT, V0_IN, V0_OUT, V0_VLOCAL };
+	uint64_t table[4];
+	int i;
+
+	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 0, V0_TABLE, 0, table,
+				   sizeof(table)));
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(addr_of(_metadata, self->fd, self->id, 0, listed[i]),
+			  table[i]) TH_LOG("row %d", i);
+}
+
+TEST_F(std, unload)
+{
+	EXPECT_EQ(0, nsim_unload(self->fd, self->id));
+	EXPECT_EQ(-ENOENT, nsim_resolve(self->fd, self->id, 0, V0_WEIGHT, 0, 0, NULL));
+	EXPECT_EQ(-ENOENT, nsim_unload(self->fd, self->id));
+}
+
+TEST_F(std, second_load_gets_other_addresses)
+{
+	uint32_t id2;
+	uint64_t a1, a2;
+
+	ASSERT_EQ(0, nsim_load(self->fd, &self->p, 0, &id2, NULL, NULL, 0));
+	EXPECT_NE(self->id, id2);
+	a1 = addr_of(_metadata, self->fd, self->id, 0, V0_WEIGHT);
+	a2 = addr_of(_metadata, self->fd, id2, 0, V0_WEIGHT);
+	EXPECT_NE(a1, a2);
+	EXPECT_EQ(0, nsim_unload(self->fd, id2));
+}
+
+static struct kbin_mem_ref *plan_rec(struct plan *p, uint32_t sg, uint32_t i)
+{
+	struct kbin_header *h = p->buf;
+	struct kbin_subgraph *s = (void *)((char *)p->buf + h->subgraph_table_off);
+	struct kbin_mem_ref_set *set = (void *)((char *)p->buf + s[sg].set_off);
+
+	return &set->mem[i];
+}
+
+TEST_F(std, bad_plan_reports_record_and_text)
+{
+	struct neuronsim_load l;
+	char log[512];
+
+	plan_rec(&self->p, 1, V1_IN)->alignment = 3;
+	kbin_fix_checksum(self->p.buf, self->p.len);
+	EXPECT_EQ(-EINVAL, nsim_load(self->fd, &self->p, 0, NULL, &l, log,
+				     sizeof(log)));
+	EXPECT_EQ(1, l.err_subgraph);
+	EXPECT_EQ(V1_IN, l.err_record);
+	EXPECT_EQ(KBIN_ERR_ALIGNMENT, l.err_reason);
+	EXPECT_EQ(KBIN_FIELD_ALIGNMENT, l.err_field);
+	EXPECT_EQ(strlen(log) + 1, l.log_len);
+	EXPECT_NE(NULL, strstr(log, "alignment")) TH_LOG("log: %s", log);
+
+	/* a short log buffer gets a NUL-terminated prefix */
+	EXPECT_EQ(-EINVAL, nsim_load(self->fd, &self->p, 0, NULL, &l, log, 8));
+	EXPECT_EQ(8, l.log_len);
+	EXPECT_EQ(7, strlen(log));
+}
+
+TEST_F(std, not_enough_cores)
+{
+	struct neuronsim_load l;
+	char log[512];
+
+	EXPECT_EQ(-ENODEV, nsim_load(self->fd, &self->p,
+				     self->info.num_cores - 1, NULL, &l, log,
+				     sizeof(log)));
+	EXPECT_EQ(KBIN_ERR_STAGE_CORES, l.err_reason);
+	EXPECT_LT(0, strlen(log));
+}
+
+TEST_F(std, plan_over_max_plan_bytes)
+{
+	struct neuronsim_load l;
+	char old[64] = "", v[64];
+	char *t = read_file("/sys/module/neuronsim/parameters/max_plan_bytes", NULL);
+	int fd;
+
+	ASSERT_NE(NULL, t);
+	strncpy(old, t, sizeof(old) - 1);
+	free(t);
+	fd = open("/sys/module/neuronsim/parameters/max_plan_bytes", O_WRONLY);
+	ASSERT_LE(0, fd);
+	snprintf(v, sizeof(v), "%zu", self->p.len - 1);
+	ASSERT_LT(0, write(fd, v, strlen(v)));
+	EXPECT_EQ(-E2BIG, nsim_load(self->fd, &self->p, 0, NULL, &l, NULL, 0));
+	EXPECT_EQ(KBIN_ERR_STAGE_LIMIT, l.err_reason);
+	ASSERT_LT(0, write(fd, old, strlen(old)));
+	close(fd);
+}
+
+TEST_F(std, wrong_target_generation)
+{
+	struct neuronsim_load l;
+	struct neuronsim_info other = self->info;
+	struct plan p2 = { 0 };
+
+	other.arch_gen = self->info.arch_gen == 3 ? 2 : 3;
+	other.sbuf_partition_size = 192 << 10;
+	ASSERT_EQ(0, plan_std(&other, &p2));
+	EXPECT_EQ(-EINVAL, nsim_load(self->fd, &p2, 0, NULL, &l, NULL, 0));
+	EXPECT_EQ(KBIN_ERR_TARGET, l.err_reason);
+	plan_free(&p2);
+}
+
+TEST_F(std, load_flags_and_reserved)
+{
+	struct neuronsim_load l;
+
+	memset(&l, 0, sizeof(l));
+	l.plan_ptr = (uintptr_t)self->p.buf;
+	l.plan_len = self->p.len;
+	l.flags = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_LOAD, &l));
+	EXPECT_EQ(EINVAL, errno);
+	l.flags = 0;
+	l.reserved = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_LOAD, &l));
+	EXPECT_EQ(EINVAL, errno);
+	l.reserved = 0;
+	l.plan_ptr = 16;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_LOAD, &l));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+TEST_HARNESS_MAIN

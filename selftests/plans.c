@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * plans.c - shared helpers of the kernel runtime selftests.
+ *
+ * The standard plan (plan_std) has every kind in two subgraphs:
+ *
+ *   sg00 (local scratchpad 8 KiB, shared 4 KiB, one evtaccel carve-out)
+ *     0 MR_SB state_buffer (the core's SBUF bytes)
+ *     1 MR_BUFFER weight, payload, align 64 KiB
+ *     2 MR_BUFFER_STAGED staged, payload
+ *     3 MR_BUFFER bias, no payload ("alloc only")
+ *     4 MR_TMP_BUF tmp          5 MR_INPUT input0      6 MR_OUTPUT output0
+ *     7 MR_PTR ptr_weight -> 1
+ *     8 MR_VIRTUAL_TMP_BUF vlocal (LOCAL, offset 4096)
+ *     9 MR_VIRTUAL_TMP_BUF vshared (SHARED, offset 512)
+ *    10 MR_LIST list {1, 3, 5}
+ *    11 MR_PTR_TABLE table {1, 5, 6, 8}
+ *    12 MR_REMOTE remote_w1 -> sg01 var 1
+ *   sg01
+ *     0 MR_SB  1 MR_BUFFER w1 (payload)  2 MR_REMOTE remote_out -> sg00 var 6
+ *     3 MR_INPUT in1
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "kbin_writer.h"
+#include "plans.h"
+
+int nsim_open(void)
+{
+	return open("/dev/" NEURONSIM_DEVICE_NAME, O_RDWR);
+}
+
+int nsim_get_info(int fd, struct neuronsim_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	return ioctl(fd, NEURONSIM_IOC_GET_INFO, info) ? -errno : 0;
+}
+
+uint8_t payload_byte(unsigned int var, uint64_t i)
+{
+	return (uint8_t)(i * 7 + var * 13 + 1);
+}
+
+static uint8_t *payload(unsigned int var, uint64_t n)
+{
+	uint8_t *p = malloc(n);
+	uint64_t i;
+
+	for (i = 0; p && i < n; i++)
+		p[i] = payload_byte(var, i);
+	return p;
+}
+
+static int add(struct kbin_writer *w, int sg, uint32_t id, uint32_t type,
+	       const char *name, uint64_t size, uint64_t align,
+	       const char *dtype, uint64_t d0, uint64_t d1,
+	       const void *pl, const uint32_t *list, uint32_t nlist)
+{
+	struct kbin_rec_in in;
+
+	memset(&in, 0, sizeof(in));
+	in.rec.mr_type = type;
+	in.rec.var_id = id;
+	in.rec.size = size;
+	in.rec.alignment = align;
+	if (dtype)
+		strncpy(in.rec.dtype, dtype, sizeof(in.rec.dtype) - 1);
+	in.rec.shape[0] = d0;
+	in.rec.shape[1] = d0 ? d1 : 0;
+	in.name = name;
+	if (pl) {
+		in.payload = pl;
+		in.payload_len = size;
+	}
+	if (list) {
+		in.list = list;
+		in.rec.list.length = nlist;
+	}
+	return kbin_writer_add_record(w, sg, &in);
+}
+
+static int add_rec(struct kbin_writer *w, int sg, struct kbin_rec_in *in)
+{
+	return kbin_writer_add_record(w, sg, in);
+}
+
+int plan_std(const struct neuronsim_info *info, struct plan *p)
+{
+	static const uint32_t list[] = { V0_WEIGHT, V0_BIAS, V0_IN };
+	static const uint32_t table[] = { V0_WEIGHT, V0_IN, V0_OUT, V0_VLOCAL };
+	uint64_t sbuf = (uint64_t)info->sbuf_partitions * info->sbuf_partition_size;
+	struct kbin_sb_carveout co = {
+		.type = KBIN_CARVEOUT_EVTACCEL,
+		.offset = info->sbuf_partition_size - 8,
+		.size = 8,
+		.start_partition = 0,
+		.num_partitions = 128,
+	};
+	uint8_t *pw = payload(V0_WEIGHT, STD_WEIGHT_SIZE);
+	uint8_t *ps = payload(V0_STAGED, STD_STAGED_SIZE);
+	uint8_t *p1 = payload(100 + V1_W, STD_W1_SIZE);
+	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
+	struct kbin_rec_in in;
+	int e = 0;
+
+	if (!w || !pw || !ps || !p1) {
+		e = -ENOMEM;
+		goto out;
+	}
+	if (kbin_writer_add_subgraph(w, "sg00", STD_LOCAL_SP, STD_SHARED_SP,
+				     &co, 1) < 0 ||
+	    kbin_writer_add_subgraph(w, "sg01", 0, 0, NULL, 0) < 0)
+		e = -EINVAL;
+	e |= add(w, 0, V0_SB, MR_SB, "state_buffer", sbuf, 1, NULL, 0, 0, NULL, NULL, 0);
+	e |= add(w, 0, V0_WEIGHT, MR_BUFFER, "weight", STD_WEIGHT_SIZE, 65536,
+		 "uint8", 1049, 4, pw, NULL, 0);
+	e |= add(w, 0, V0_STAGED, MR_BUFFER_STAGED, "staged", STD_STAGED_SIZE,
+		 64, "float32", 64, 0, ps, NULL, 0);
+	e |= add(w, 0, V0_BIAS, MR_BUFFER, "bias", 1000, 256, "bfloat16", 500, 0,
+		 NULL, NULL, 0);
+	e |= add(w, 0, V0_TMP, MR_TMP_BUF, "tmp", 5000, 4096, "uint8", 5000, 0,
+		 NULL, NULL, 0);
+	e |= add(w, 0, V0_IN, MR_INPUT, "input0", 2048, 64, "float32", 16, 32,
+		 NULL, NULL, 0);
+	e |= add(w, 0, V0_OUT, MR_OUTPUT, "output0", 2048, 64, "float32", 16,
+		 32, NULL, NULL, 0);
+	memset(&in, 0, sizeof(in));
+	in.rec.mr_type = MR_PTR;
+	in.rec.var_id = V0_PTR;
+	in.rec.size = 8;
+	in.rec.alignment = 8;
+	in.rec.pointer.referenced_var_id = V0_WEIGHT;
+	in.name = "ptr_weight";
+	e |= add_rec(w, 0, &in);
+	memset(&in, 0, sizeof(in));
+	in.rec.mr_type = MR_VIRTUAL_TMP_BUF;
+	in.rec.var_id = V0_VLOCAL;
+	in.rec.size = 1024;
+	in.rec.alignment = 64;
+	in.rec.virt.offset = 4096;
+	in.rec.virt.backing_buf = KBIN_BACKING_BUF_LOCAL;
+	in.name = "vlocal";
+	e |= add_rec(w, 0, &in);
+	memset(&in, 0, sizeof(in));
+	in.rec.mr_type = MR_VIRTUAL_TMP_BUF;
+	in.rec.var_id = V0_VSHARED;
+	in.rec.size = 512;
+	in.rec.alignment = 64;
+	in.rec.virt.offset = 512;
+	in.rec.virt.backing_buf = KBIN_BACKING_BUF_SHARED;
+	in.name = "vshared";
+	e |= add_rec(w, 0, &in);
+	e |= add(w, 0, V0_LIST, MR_LIST, "list", 12, 4, "uint32", 3, 0, NULL,
+		 list, 3);
+	e |= add(w, 0, V0_TABLE, MR_PTR_TABLE, "table", 32, 8, "uint64", 4, 0,
+		 NULL, table, 4);
+	memset(&in, 0, sizeof(in));
+	in.rec.mr_type = MR_REMOTE;
+	in.rec.var_id = V0_REMOTE;
+	in.rec.size = STD_W1_SIZE;
+	in.rec.alignment = 1;
+	in.rec.remote.remote_vtpb_rel_sg_id = 1;
+	in.rec.remote.remote_var_id = V1_W;
+	in.name = "remote_w1";
+	e |= add_rec(w, 0, &in);
+
+	e |= add(w, 1, V1_SB, MR_SB, "state_buffer", sbuf, 1, NULL, 0, 0, NULL, NULL, 0);
+	e |= add(w, 1, V1_W, MR_BUFFER, "w1", STD_W1_SIZE, 4096, "uint8", 1024,
+		 0, p1, NULL, 0);
+	memset(&in, 0, sizeof(in));
+	in.rec.mr_type = MR_REMOTE;
+	in.rec.var_id = V1_REMOTE;
+	in.rec.size = 2048;
+	in.rec.alignment = 1;
+	in.rec.remote.remote_vtpb_rel_sg_id = 0;
+	in.rec.remote.remote_var_id = V0_OUT;
+	in.name = "remote_out";
+	e |= add_rec(w, 1, &in);
+	e |= add(w, 1, V1_IN, MR_INPUT, "in1", 64, 64, "int8", 64, 0, NULL,
+		 NULL, 0);
+	if (e) {
+		e = -EINVAL;
+		goto out;
+	}
+	e = kbin_writer_finish(w, &p->buf, &p->len);
+out:
+	kbin_writer_free(w);
+	free(pw);
+	free(ps);
+	free(p1);
+	return e;
+}
+
+/* One subgraph of n MR_BUFFERs of @size bytes each (payload optional). */
+int plan_buffers(const struct neuronsim_info *info, unsigned int n,
+		 uint64_t size, int with_payload, struct plan *p)
+{
+	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
+	uint8_t *pl = with_payload ? payload(0, size) : NULL;
+	unsigned int i;
+	char name[32];
+	int e = 0;
+
+	if (!w || (with_payload && !pl)) {
+		e = -ENOMEM;
+		goto out;
+	}
+	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
+		e = -EINVAL;
+	for (i = 0; i < n && !e; i++) {
+		snprintf(name, sizeof(name), "buf%u", i);
+		e |= add(w, 0, i, MR_BUFFER, name, size, 64, "uint8", size, 0,
+			 pl, NULL, 0);
+	}
+	if (e) {
+		e = -EINVAL;
+		goto out;
+	}
+	e = kbin_writer_finish(w, &p->buf, &p->len);
+out:
+	kbin_writer_free(w);
+	free(pl);
+	return e;
+}
+
+void plan_free(struct plan *p)
+{
+	free(p->buf);
+	p->buf = NULL;
+	p->len = 0;
+}
+
+int nsim_load(int fd, const struct plan *p, uint32_t first_core,
+	      uint32_t *model_id, struct neuronsim_load *out, char *log,
+	      size_t log_size)
+{
+	struct neuronsim_load l;
+	int ret;
+
+	memset(&l, 0, sizeof(l));
+	l.plan_ptr = (uintptr_t)p->buf;
+	l.plan_len = p->len;
+	l.first_core = first_core;
+	if (log) {
+		log[0] = 0;
+		l.log_buf = (uintptr_t)log;
+		l.log_size = log_size;
+	}
+	ret = ioctl(fd, NEURONSIM_IOC_LOAD, &l) ? -errno : 0;
+	if (model_id)
+		*model_id = l.model_id;
+	if (out)
+		*out = l;
+	return ret;
+}
+
+int nsim_unload(int fd, uint32_t model_id)
+{
+	struct neuronsim_unload u = { .model_id = model_id };
+
+	return ioctl(fd, NEURONSIM_IOC_UNLOAD, &u) ? -errno : 0;
+}
+
+int nsim_resolve(int fd, uint32_t model, uint32_t sg, uint32_t var,
+		 uint64_t off, uint64_t size, uint64_t *addr)
+{
+	struct neuronsim_resolve r = {
+		.model_id = model, .subgraph = sg, .var_id = var,
+		.offset = off, .size = size,
+	};
+
+	if (ioctl(fd, NEURONSIM_IOC_RESOLVE, &r))
+		return -errno;
+	if (addr)
+		*addr = r.address;
+	return 0;
+}
+
+static int var_io(int fd, unsigned long cmd, uint32_t model, uint32_t sg,
+		  uint32_t var, uint64_t off, const void *buf, uint64_t len)
+{
+	struct neuronsim_var_io io = {
+		.model_id = model, .subgraph = sg, .var_id = var,
+		.offset = off, .len = len, .buf = (uintptr_t)buf,
+	};
+
+	return ioctl(fd, cmd, &io) ? -errno : 0;
+}
+
+int nsim_read_var(int fd, uint32_t model, uint32_t sg, uint32_t var,
+		  uint64_t off, void *buf, uint64_t len)
+{
+	return var_io(fd, NEURONSIM_IOC_READ_VAR, model, sg, var, off, buf, len);
+}
+
+int nsim_write_var(int fd, uint32_t model, uint32_t sg, uint32_t var,
+		   uint64_t off, const void *buf, uint64_t len)
+{
+	return var_io(fd, NEURONSIM_IOC_WRITE_VAR, model, sg, var, off, buf,
+		      len);
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap + 1);
+	ssize_t r;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || !buf) {
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	while ((r = read(fd, buf + n, cap - n)) > 0) {
+		n += r;
+		if (n == cap) {
+			char *nb = realloc(buf, cap * 2 + 1);
+
+			if (!nb)
+				break;
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	buf[n] = 0;
+	if (len)
+		*len = n;
+	return buf;
+}
+
+static long long stat_field(const char *text, const char *key)
+{
+	const char *p = text;
+	size_t k = strlen(key);
+
+	while (p && *p) {
+		if (!strncmp(p, key, k) && p[k] == ' ')
+			return strtoll(p + k + 1, NULL, 10);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -1;
+}
+
+int read_stats(struct stats *s)
+{
+	char *t = read_file(DBGFS "/stats", NULL);
+
+	if (!t)
+		return -errno;
+	s->models = stat_field(t, "models");
+	s->mem_refs = stat_field(t, "mem_refs");
+	s->kmem_bytes = stat_field(t, "kmem_bytes");
+	s->backing_bytes = stat_field(t, "backing_bytes");
+	s->hbm_used = stat_field(t, "hbm_used");
+	free(t);
+	return 0;
+}
+
+int write_knob(const char *name, long value)
+{
+	char path[256], v[32];
+	int fd, n, ret = 0;
+
+	snprintf(path, sizeof(path), DBGFS "/%s", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(v, sizeof(v), "%ld\n", value);
+	if (write(fd, v, n) != n)
+		ret = -errno;
+	close(fd);
+	return ret;
+}

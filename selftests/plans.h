@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * plans.h - shared helpers of the kernel runtime selftests: plans built
+ * in-process with the KBIN writer (userspace/cc/kbin_writer.h), thin
+ * ioctl wrappers that return 0 or -errno, and debugfs readers.
+ */
+#ifndef _NSIM_SELFTEST_PLANS_H
+#define _NSIM_SELFTEST_PLANS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/neuronsim.h>
+#include <linux/neuronsim_kbin.h>
+
+#define DBGFS "/sys/kernel/debug/neuronsim"
+
+/* the standard plan: every kind, two subgraphs (see plans.c) */
+enum {
+	V0_SB, V0_WEIGHT, V0_STAGED, V0_BIAS, V0_TMP, V0_IN, V0_OUT, V0_PTR,
+	V0_VLOCAL, V0_VSHARED, V0_LIST, V0_TABLE, V0_REMOTE, V0_N
+};
+enum { V1_SB, V1_W, V1_REMOTE, V1_IN, V1_N };
+
+/* sizes of the standard plan's variables */
+#define STD_WEIGHT_SIZE		4196ULL
+#define STD_STAGED_SIZE		256ULL
+#define STD_W1_SIZE		1024ULL
+#define STD_LOCAL_SP		8192ULL
+#define STD_SHARED_SP		4096ULL
+
+struct plan {
+	void *buf;
+	size_t len;
+};
+
+struct stats {
+	long long models, mem_refs, kmem_bytes, backing_bytes, hbm_used;
+};
+
+int nsim_open(void);
+int nsim_get_info(int fd, struct neuronsim_info *info);
+uint8_t payload_byte(unsigned int var, uint64_t i);
+int plan_std(const struct neuronsim_info *info, struct plan *p);
+int plan_buffers(const struct neuronsim_info *info, unsigned int n,
+		 uint64_t size, int with_payload, struct plan *p);
+void plan_free(struct plan *p);
+int nsim_load(int fd, const struct plan *p, uint32_t first_core,
+	      uint32_t *model_id, struct neuronsim_load *out, char *log,
+	      size_t log_size);
+int nsim_unload(int fd, uint32_t model_id);
+int nsim_resolve(int fd, uint32_t model, uint32_t sg, uint32_t var,
+		 uint64_t off, uint64_t size, uint64_t *addr);
+int nsim_read_var(int fd, uint32_t model, uint32_t sg, uint32_t var,
+		  uint64_t off, void *buf, uint64_t len);
+int nsim_write_var(int fd, uint32_t model, uint32_t sg, uint32_t var,
+		   uint64_t off, const void *buf, uint64_t len);
+int read_stats(struct stats *s);
+int write_knob(const char *name, long value);
+char *read_file(const char *path, size_t *len);
+
+#endif /* _NSIM_SELFTEST_PLANS_H */

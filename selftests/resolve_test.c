@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * resolve_test - the resolve rule of FACTS.md section 5 and its errnos
+ * (uapi/linux/neuronsim.h), and RESOLVE_BATCH equal to single RESOLVEs.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "plans.h"
+
+FIXTURE(rs) {
+	int fd;
+	struct neuronsim_info info;
+	struct plan p;
+	uint32_t id;
+};
+
+FIXTURE_SETUP(rs)
+{
+	self->fd = nsim_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
+	ASSERT_EQ(0, plan_std(&self->info, &self->p));
+	ASSERT_EQ(0, nsim_load(self->fd, &self->p, 0, &self->id, NULL, NULL, 0));
+}
+
+FIXTURE_TEARDOWN(rs)
+{
+	plan_free(&self->p);
+	close(self->fd);
+}
+
+TEST_F(rs, offset_plus_physical_address)
+{
+	uint64_t base, a;
+
+	ASSERT_EQ(0, nsim_resolve(self->fd, self->id, 0, V0_IN, 0, 0, &base));
+	ASSERT_EQ(0, nsim_resolve(self->fd, self->id, 0, V0_IN, 100, 28, &a));
+	EXPECT_EQ(base + 100, a);
+	ASSERT_EQ(0, nsim_resolve(self->fd, self->id, 0, V0_IN, 0, 2048, &a));
+	EXPECT_EQ(base, a);
+	ASSERT_EQ(0, nsim_resolve(self->fd, self->id, 0, V0_IN, 2048, 0, &a));
+	EXPECT_EQ(base + 2048, a);
+}
+
+TEST_F(rs, unknown_model_subgraph_var)
+{
+	EXPECT_EQ(-ENOENT, nsim_resolve(self->fd, self->id + 1000, 0, 0, 0, 0, NULL));
+	EXPECT_EQ(-ENOENT, nsim_resolve(self->fd, 0, 0, 0, 0, 0, NULL));
+	EXPECT_EQ(-ENOENT, nsim_resolve(self->fd, self->id, 2, 0, 0, 0, NULL));
+	EXPECT_EQ(-ENOENT, nsim_resolve(self->fd, self->id, 1, V1_N, 0, 0, NULL));
+	EXPECT_EQ(-ENOENT, nsim_resolve(self->fd, self->id, 0, ~0U, 0, 0, NULL));
+}
+
+TEST_F(rs, out_of_bounds)
+{
+	EXPECT_EQ(-ERANGE, nsim_resolve(self->fd, self->id, 0, V0_IN, 0, 2049, NULL));
+	EXPECT_EQ(-ERANGE, nsim_resolve(self->fd, self->id, 0, V0_IN, 2049, 0, NULL));
+	EXPECT_EQ(-ERANGE, nsim_resolve(self->fd, self->id, 0, V0_IN, 2000, 49, NULL));
+	EXPECT_EQ(-ERANGE, nsim_resolve(self->fd, self->id, 0, V0_IN, ~0ULL, 2, NULL));
+	/* bounds come before the pointer rule */
+	EXPECT_EQ(-ERANGE, nsim_resolve(self->fd, self->id, 0, V0_PTR, 0, 9, NULL));
+}
+
+TEST_F(rs, pointer_needs_offset_zero)
+{
+	uint64_t a, w;
+
+	EXPECT_EQ(-EINVAL, nsim_resolve(self->fd, self->id, 0, V0_PTR, 1, 0, NULL));
+	ASSERT_EQ(0, nsim_resolve(self->fd, self->id, 0, V0_PTR, 0, 8, &a));
+	ASSERT_EQ(0, nsim_resolve(self->fd, self->id, 0, V0_WEIGHT, 0, 0, &w));
+	EXPECT_EQ(w, a);
+}
+
+TEST_F(rs, not_staged)
+{
+	EXPECT_EQ(-ENODATA, nsim_resolve(self->fd, self->id, 0, V0_LIST, 0, 0, NULL));
+	EXPECT_EQ(-ENODATA, nsim_resolve(self->fd, self->id, 0, V0_LIST, 4, 8, NULL));
+}
+
+TEST_F(rs, flags_refused)
+{
+	struct neuronsim_resolve r = {
+		.model_id = self->id, .subgraph = 0, .var_id = V0_IN, .flags = 1,
+	};
+
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RESOLVE, &r));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(rs, batch_equals_singles)
+{
+	enum { N = 1000 };
+	struct neuronsim_resolve_entry *e = calloc(N, sizeof(*e));
+	struct neuronsim_resolve_batch b;
+	uint32_t ok = 0, i;
+
+	ASSERT_NE(NULL, e);
+	for (i = 0; i < N; i++) {
+		e[i].subgraph = i % 3;			/* 2: unknown */
+		e[i].var_id = (i / 3) % (V0_N + 1);	/* V0_N: unknown */
+		e[i].offset = (i % 7 == 0) ? 1 : (i % 5) * 16;
+		e[i].size = (i % 11 == 0) ? 1ULL << 40 : i % 9;
+		e[i].address = 0xdead;
+		e[i].status = 77;
+	}
+	memset(&b, 0, sizeof(b));
+	b.model_id = self->id;
+	b.count = N;
+	b.entries = (uintptr_t)e;
+	ASSERT_EQ(0, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
+	for (i = 0; i < N; i++) {
+		uint64_t a = 0;
+		int ret = nsim_resolve(self->fd, self->id, e[i].subgraph,
+				       e[i].var_id, e[i].offset, e[i].size, &a);
+
+		EXPECT_EQ(ret, e[i].status) TH_LOG("entry %u", i);
+		EXPECT_EQ(ret ? 0 : a, e[i].address) TH_LOG("entry %u", i);
+		ok += !ret;
+	}
+	EXPECT_EQ(ok, b.num_ok);
+	EXPECT_LT(0, ok);
+	free(e);
+}
+
+TEST_F(rs, batch_errors)
+{
+	struct neuronsim_resolve_entry e[2];
+	struct neuronsim_resolve_batch b;
+
+	memset(e, 0, sizeof(e));
+	e[0].var_id = V0_IN;
+	e[1].var_id = V0_IN;
+	e[1].reserved = 1;
+	memset(&b, 0, sizeof(b));
+	b.model_id = self->id;
+	b.count = 2;
+	b.entries = (uintptr_t)e;
+	ASSERT_EQ(0, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
+	EXPECT_EQ(0, e[0].status);
+	EXPECT_EQ(-EINVAL, e[1].status);
+	EXPECT_EQ(1, b.num_ok);
+	b.count = 0;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
+	EXPECT_EQ(EINVAL, errno);
+	b.count = NEURONSIM_RESOLVE_BATCH_MAX + 1;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
+	EXPECT_EQ(EINVAL, errno);
+	b.count = 2;
+	b.model_id = self->id + 1000;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
+	EXPECT_EQ(ENOENT, errno);
+	b.model_id = self->id;
+	b.entries = 8;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+/* loads are O(n): a 10^6-var plan loads, resolves and unloads */
+TEST(million_vars)
+{
+	enum { N = 1000000 };
+	struct neuronsim_info info;
+	struct plan p = { 0 };
+	uint32_t id;
+	uint64_t a0, a1;
+	char log[256];
+	int fd = nsim_open();
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, nsim_get_info(fd, &info));
+	ASSERT_EQ(0, plan_buffers(&info, N, 64, 0, &p));
+	ASSERT_EQ(0, nsim_load(fd, &p, 0, &id, NULL, log, sizeof(log)))
+		TH_LOG("%s", log);
+	ASSERT_EQ(0, nsim_resolve(fd, id, 0, 0, 0, 64, &a0));
+	ASSERT_EQ(0, nsim_resolve(fd, id, 0, N - 1, 0, 64, &a1));
+	EXPECT_EQ(a0 + (uint64_t)(N - 1) * 64, a1);
+	EXPECT_EQ(-ENOENT, nsim_resolve(fd, id, 0, N, 0, 0, NULL));
+	EXPECT_EQ(0, nsim_unload(fd, id));
+	plan_free(&p);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zeroalloc_test - RESOLVE allocates nothing (seed 001 section 5,
+ * "zero-alloc resolve"): with the kmem allocation trace events on,
+ * 100,000 RESOLVEs (and a 100,000-entry RESOLVE_BATCH) record no
+ * allocation whose call_site is in the neuronsim module.  The events
+ * print call_site with %pS, so a module call site reads
+ * "call_site=<sym>+0x../0x.. [neuronsim]".  A LOAD traced the same way
+ * must show module allocations: the positive control that the method
+ * sees them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "plans.h"
+
+#define TRACING "/sys/kernel/debug/tracing/"
+#define NRESOLVE 100000
+
+static const char *const events[] = {
+	"kmem/kmalloc", "kmem/kmem_cache_alloc", "kmem/kmalloc_node",
+	"kmem/kmem_cache_alloc_node", "kmem/mm_page_alloc",
+};
+
+static int put(const char *file, const char *v)
+{
+	char path[256];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), TRACING "%s", file);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return -errno;
+	ok = write(fd, v, strlen(v)) == (ssize_t)strlen(v);
+	close(fd);
+	return ok ? 0 : -EIO;
+}
+
+static int trace_on(int on)
+{
+	char path[128];
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		snprintf(path, sizeof(path), "events/%s/enable", events[i]);
+		if (!put(path, on ? "1" : "0"))
+			n++;
+	}
+	put("tracing_on", on ? "1" : "0");
+	return n;
+}
+
+/* lines of the trace with a neuronsim call site; -1 when unreadable */
+static long module_allocs(long *total)
+{
+	size_t len;
+	char *t = read_file(TRACING "trace", &len), *p;
+	long n = 0;
+
+	*total = 0;
+	if (!t)
+		return -1;
+	for (p = t; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		char *e = strchr(p, '\n');
+
+		if (*p == '#')
+			continue;
+		if (e)
+			*e = 0;
+		(*total)++;
+		if (strstr(p, "call_site=") && strstr(p, "[neuronsim]"))
+			n++;
+		if (e)
+			*e = '\n';
+	}
+	free(t);
+	return n;
+}
+
+FIXTURE(za) {
+	int fd;
+	struct neuronsim_info info;
+	struct plan p;
+	uint32_t id;
+};
+
+FIXTURE_SETUP(za)
+{
+	if (access(TRACING "trace", R_OK))
+		SKIP(return, "tracefs not available");
+	self->fd = nsim_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
+	ASSERT_EQ(0, plan_std(&self->info, &self->p));
+	ASSERT_EQ(0, nsim_load(self->fd, &self->p, 0, &self->id, NULL, NULL, 0));
+	put("buffer_size_kb", "8192");
+	put("trace", "");
+}
+
+FIXTURE_TEARDOWN(za)
+{
+	trace_on(0);
+	put("trace", "");
+	plan_free(&self->p);
+	close(self->fd);
+}
+
+TEST_F(za, load_allocations_are_seen)
+{
+	long n, total;
+
+	ASSERT_LT(0, trace_on(1));
+	ASSERT_EQ(0, nsim_load(self->fd, &self->p, 0, NULL, NULL, NULL, 0));
+	trace_on(0);
+	n = module_allocs(&total);
+	EXPECT_LT(0, n) TH_LOG("%ld of %ld events from neuronsim", n, total);
+}
+
+TEST_F(za, resolve_allocates_nothing)
+{
+	static const uint32_t vars[] = { V0_WEIGHT, V0_IN, V0_PTR, V0_VLOCAL,
+					 V0_LIST, V0_REMOTE, V0_SB };
+	long n, total, i, errs = 0;
+	uint64_t a;
+
+	ASSERT_LT(0, trace_on(1));
+	for (i = 0; i < NRESOLVE; i++) {
+		int r = nsim_resolve(self->fd, self->id, 0,
+				     vars[i % 7], i & 1, 1, &a);
+
+		errs += r && r != -ENODATA && r != -EINVAL;
+	}
+	trace_on(0);
+	EXPECT_EQ(0, errs);
+	n = module_allocs(&total);
+	EXPECT_EQ(0, n) TH_LOG("%ld of %ld events from neuronsim", n, total);
+}
+
+TEST_F(za, resolve_batch_allocates_nothing)
+{
+	struct neuronsim_resolve_entry *e = calloc(NRESOLVE, sizeof(*e));
+	struct neuronsim_resolve_batch b;
+	long n, total, i;
+
+	ASSERT_NE(NULL, e);
+	for (i = 0; i < NRESOLVE; i++) {
+		e[i].subgraph = i & 1;
+		e[i].var_id = 1 + i % 3;
+		e[i].size = 1;
+	}
+	memset(&b, 0, sizeof(b));
+	b.model_id = self->id;
+	b.count = NRESOLVE;
+	b.entries = (uintptr_t)e;
+	/* fault the user pages in before tracing */
+	memset(e, 0, 0);
+	ASSERT_LT(0, trace_on(1));
+	ASSERT_EQ(0, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
+	trace_on(0);
+	EXPECT_EQ(NRESOLVE, b.num_ok);
+	n = module_allocs(&total);
+	EXPECT_EQ(0, n) TH_LOG("%ld of %ld events from neuronsim", n, total);
+	free(e);
+}
+
+TEST_HARNESS_MAIN
