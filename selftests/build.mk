@@ -2,6 +2,8 @@
 # Build fragment for selftests/: kselftest programs run inside the VM.
 # Each selftests/<name>.c becomes a static $(VM_O)/bin/<name>; the ones in
 # VM_TESTS are run by make check (scripts/check.sh), in this order.
+# Each area of tests adds its rules in selftests/mk/<area>.mk and its in-VM
+# steps in selftests/vm.d/<NN>-<area>.sh (sourced by run_vm.sh in order).
 # The kernel runtime tests share selftests/plans.c, which builds plans
 # with the KBIN writer ($(KBIN_LIB_VM)).
 
@@ -27,3 +29,5 @@ $(addprefix $(VM_O)/bin/,$(NSIM_RT_TESTS)): $(VM_O)/bin/%: selftests/%.c \
 	@mkdir -p $(dir $@)
 	$(CC) $(ST_CFLAGS) -o $@ $< $(VM_O)/selftests/plans.o $(KBIN_LIB_VM) \
 		-lz $(VM_LDFLAGS)
+
+include $(sort $(wildcard selftests/mk/*.mk))

@@ -30,3 +30,11 @@ for arch in trn1 trn2 trn3; do
 	check "rmmod arch=$arch leaves no device node" test ! -e /dev/neuronsim
 done
 check "unknown arch is refused" sh -c '! insmod /lib/modules/neuronsim.ko arch=trn9'
+
+# Further areas: each vm.d script loads the module with what it needs and
+# leaves it unloaded.
+for f in /selftests/vm.d/*.sh; do
+	[ -f "$f" ] || continue
+	echo "# --- $(basename "$f")"
+	. "$f"
+done
