@@ -1,2 +1,36 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build fragment for userspace/cc/bir/ (BIR IR and the seed-000 passes).
+#
+# $(BIR_LIB): IR, JSON, pass manager, passes, interpreter, lowering.
+# Host tests userspace/tests/bir_*.c -> $(HOST_O)/tests/bir_*, TAP.
+
+BIR_DIR		:= userspace/cc/bir
+BIR_SRCS	:= ir json passmgr pass_rtmemres pass_sballoc pass_klr \
+		   pass_inline_nki pass_inline_bir pass_coalesce lower interp cli
+BIR_OBJS	:= $(patsubst %,$(HOST_O)/bir/%.o,$(BIR_SRCS))
+BIR_CFLAGS	= $(HOST_CFLAGS) -I$(TOP)/userspace/cc -I$(TOP)/kmod -DBIR_TOP='"$(TOP)"'
+
+$(HOST_O)/bir/%.o: $(BIR_DIR)/%.c $(BIR_DIR)/bir.h userspace/cc/neuronsim_cc.h $(KSFT_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(BIR_CFLAGS) -c -o $@ $<
+
+$(BIR_LIB): $(BIR_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+# tests that need only the BIR library
+BIR_TESTS	:= bir_json bir_rtmemres bir_sballoc bir_inline_nki \
+		   bir_inline_bir bir_coalesce
+# the lowering test also needs compiler part 1 (def.json reader, compile)
+ifneq ($(wildcard userspace/cc/defjson.c),)
+ifneq ($(wildcard userspace/cc/compile.c),)
+BIR_TESTS	+= bir_lower
+endif
+endif
+
+$(HOST_O)/tests/bir_%: userspace/tests/bir_%.c userspace/tests/bir_test.h $(BIR_LIB) $(KSFT_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(BIR_CFLAGS) -o $@ $< $(BIR_LIB) $(if $(filter bir_lower,$(notdir $@)),$(CC_LIB) $(KBIN_LIB) -larchive -lcrypto -lz) -ljansson -lm $(HOST_LDFLAGS)
+
+HOST_TESTS	+= $(addprefix $(HOST_O)/tests/,$(BIR_TESTS))

@@ -1,0 +1,583 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bir.h - the BIR IR of neuronsim's compiler part 2, its JSON form and
+ * the backend passes of seed 000 (Documentation/compiler-passes.rst).
+ *
+ *   Module -> Function -> BasicBlock -> Instruction
+ *   Function owns MemoryLocationSet -> MemoryLocation, and Registers.
+ *
+ * Every named object has a module-unique id (bir_module.next_id).  Names
+ * are unique in their container (functions in a module; sets, locations,
+ * registers, blocks and instructions in a function); an object added
+ * through the API whose name is taken gets a numeric suffix ("x.1").
+ * The JSON reader refuses duplicates instead (they would make operand
+ * references ambiguous).
+ *
+ * Ownership: a container owns what it holds; json_t members are owned
+ * references.  Functions return 0 or a negative errno and fill @err (see
+ * struct nscc_err) with a message naming the object, field and value.
+ */
+#ifndef NEURONSIM_BIR_H
+#define NEURONSIM_BIR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <jansson.h>
+#include "../neuronsim_cc.h"
+
+/* ------------------------------------------------------------------ */
+/* Enumerations (FACTS.md section 9)                                   */
+/* ------------------------------------------------------------------ */
+
+/** enum bir_mem_type - MemoryType bit values (FACTS.md section 9). */
+enum bir_mem_type {
+	BIR_MEM_UNALLOCATED = 1,
+	BIR_MEM_INPUT = 2,
+	BIR_MEM_OUTPUT = 4,
+	BIR_MEM_DRAM = 8,
+	BIR_MEM_SB = 16,
+	BIR_MEM_PSUM = 32,
+	BIR_MEM_RNGSTATE = 64,
+	BIR_MEM_REG = 128,
+};
+
+/*
+ * enum bir_opcode - InstructionType.  The values FACTS.md section 9 gives
+ * are the compiler's; the primitives marked "local" are numbered by
+ * neuronsim (JSON persists names, never numbers).  BIR_OP_OTHER is any
+ * opcode name this IR does not know: kept and written back verbatim.
+ */
+enum bir_opcode {
+	BIR_OP_OTHER = 0,
+	BIR_OP_COLLECTIVE_COMPUTE = 48,
+	BIR_OP_BIR_KERNEL = 54,
+	BIR_OP_NKI_KERNEL = 55,
+	BIR_OP_NKI_KLIR_KERNEL = 56,
+	BIR_OP_COMPARE_AND_BRANCH = 78,
+	BIR_OP_UNCONDITIONAL_BRANCH = 79,
+	BIR_OP_LOOP = 105,
+	/* local numbering */
+	BIR_OP_TENSOR_COPY = 200,
+	BIR_OP_MEMSET,
+	BIR_OP_ACTIVATION,
+	BIR_OP_TENSOR_TENSOR,
+	BIR_OP_TENSOR_SCALAR,
+	BIR_OP_TENSOR_REDUCE,
+	BIR_OP_MATMULT,
+	BIR_OP_TRANSPOSE,
+	BIR_OP_REGISTER_LOAD,
+	BIR_OP_GENERIC_INDIRECT_LOAD,
+};
+
+/** bir_opcode_from_name() - opcode of @name, BIR_OP_OTHER if unknown. */
+int bir_opcode_from_name(const char *name);
+/** bir_opcode_name() - canonical name of @op, NULL for BIR_OP_OTHER. */
+const char *bir_opcode_name(int op);
+/** bir_mem_type_name() - "SB", "DRAM", ...; NULL for a non-bit value. */
+const char *bir_mem_type_name(uint32_t type);
+/** bir_mem_type_from_name() - the bit value of @name, 0 if unknown. */
+uint32_t bir_mem_type_from_name(const char *name);
+/** bir_dtype_size() - bytes per element of @dtype, 0 if unknown. */
+uint32_t bir_dtype_size(const char *dtype);
+
+/* ------------------------------------------------------------------ */
+/* IR                                                                  */
+/* ------------------------------------------------------------------ */
+
+struct bir_module;
+struct bir_function;
+struct bir_block;
+struct bir_inst;
+struct bir_memloc_set;
+
+/**
+ * struct bir_memloc - a MemoryLocation: one placement of a tensor.
+ * @type: enum bir_mem_type (one bit).
+ * @addr: per-partition byte offset (SB, PSUM); byte offset (DRAM).
+ * @dims: [partitions, bytes per partition].
+ * @bank: PSUM bank.  @base: base partition.
+ * @allocated, @pinned, @runtime_reserved: flags (seed 000 part 1).
+ * @tensor_id: the id the set's tensor-id index uses (-1 none).
+ * @extra: keys the IR does not model (JSON object, written back).
+ */
+struct bir_memloc {
+	char *name;
+	uint64_t id;
+	uint32_t type;
+	uint64_t addr;
+	uint64_t dims[2];
+	uint32_t bank;
+	uint32_t base;
+	bool allocated;
+	bool pinned;
+	bool runtime_reserved;
+	int64_t tensor_id;
+	json_t *extra;
+	struct bir_memloc_set *set;
+};
+
+/**
+ * struct bir_memloc_set - a MemoryLocationSet (a logical tensor).
+ * @dtype, @shape/@nshape: element type and tensor_shape.
+ * @scope: 2 for a set re-created by the NKI inliner (seed 000 part 2 (f)).
+ * @locs/@nlocs: the locations, owned.
+ * @tid_index/@ntid: tensor_id -> location index (buildTensorId2MemLoc).
+ */
+struct bir_memloc_set {
+	char *name;
+	uint64_t id;
+	char *dtype;
+	uint64_t *shape;
+	uint32_t nshape;
+	int scope;
+	struct bir_memloc **locs;
+	uint32_t nlocs, caplocs;
+	struct bir_memloc **tid_index;
+	uint32_t ntid;
+	json_t *extra;
+	struct bir_function *fn;
+};
+
+/** struct bir_register - a Register of a function. */
+struct bir_register {
+	char *name;
+	uint64_t id;
+	json_t *extra;
+};
+
+/** struct bir_ap_pair - one [step, num] of an access pattern. */
+struct bir_ap_pair {
+	int64_t step;
+	int64_t num;
+};
+
+/**
+ * struct bir_dyn - a run-time term of an access pattern's offset:
+ * offset += value(@axis) * @step bytes, where @axis names a loop axis
+ * (resolved by Unroll) or a register (resolved at run time).
+ */
+struct bir_dyn {
+	char *axis;
+	int64_t step;
+};
+
+enum bir_operand_kind {
+	BIR_OPND_AP = 1,	/* physical_ap */
+	BIR_OPND_REG,		/* register_access */
+	BIR_OPND_IMM,		/* imm_value */
+};
+
+/**
+ * struct bir_operand - an instruction argument.
+ * @name: physical_ap: the MemoryLocation name (JSON "memref");
+ *	register_access: the register name (JSON "reg").
+ * @offset: byte offset into the location (per partition).
+ * @ap/@nap: [step, num] pairs; the first is the partition dimension
+ *	(step in partitions), the others are in elements.
+ * @imm: imm_value.
+ */
+struct bir_operand {
+	int kind;
+	char *name;
+	int64_t offset;
+	struct bir_ap_pair *ap;
+	uint32_t nap;
+	struct bir_dyn *dyn;
+	uint32_t ndyn;
+	char *dtype;
+	double imm;
+	json_t *extra;
+};
+
+/** struct bir_loop_axis - the LoopAxis of a Loop: lb <= i < ub by stride. */
+struct bir_loop_axis {
+	char *name;
+	int64_t lb, ub, stride;
+};
+
+/**
+ * struct bir_inst - an Instruction.
+ * @op: enum bir_opcode; @opname the JSON opcode string.
+ * @engine: NULL or the engine name.
+ * @ins/@nins, @outs/@nouts: operands.
+ * @axis, @blocks/@nblocks: Loop only (nested body blocks).
+ * @attrs: every other key (op keys such as kernel_name, target, func,
+ *	and keys the IR does not know), in input order.
+ */
+struct bir_inst {
+	char *name;
+	uint64_t id;
+	int op;
+	char *opname;
+	char *engine;
+	struct bir_operand *ins, *outs;
+	uint32_t nins, nouts;
+	struct bir_loop_axis *axis;
+	struct bir_block **blocks;
+	uint32_t nblocks;
+	json_t *attrs;
+	struct bir_block *parent;
+};
+
+/** struct bir_block - a BasicBlock; falls through to the next at its end. */
+struct bir_block {
+	char *name;
+	uint64_t id;
+	struct bir_inst **insts;
+	uint32_t ninsts, capinsts;
+	json_t *extra;
+	struct bir_function *fn;
+	struct bir_inst *loop;	/* enclosing Loop, NULL at top level */
+};
+
+/** struct bir_function - a Function. */
+struct bir_function {
+	char *name;
+	uint64_t id;
+	json_t *attrs;
+	struct bir_memloc_set **sets;
+	uint32_t nsets, capsets;
+	struct bir_register **regs;
+	uint32_t nregs, capregs;
+	struct bir_block **blocks;
+	uint32_t nblocks, capblocks;
+	json_t *extra;
+	struct bir_module *mod;
+};
+
+/**
+ * struct bir_module - a Module.
+ * @version: JSON "version" (2).
+ * @arch: the JSON "arch" value (a name such as "trn2" or an arch level).
+ * @arch_level: 10/20/30/40 for gen 1-4 (FACTS.md section 8).
+ * @sb_allocated: the SBUF allocator (order 40) has run ("SB coloring").
+ * @tensor_map: tensor name -> {dtype, shape}, or NULL.
+ */
+struct bir_module {
+	int64_t version;
+	json_t *arch;
+	int arch_level;
+	json_t *attrs;
+	struct bir_function **fns;
+	uint32_t nfns, capfns;
+	json_t *extra;
+	uint64_t next_id;
+	bool sb_allocated;
+	json_t *tensor_map;
+};
+
+/** bir_arch_level() - arch level of a name or number json, 0 unknown. */
+int bir_arch_level(const json_t *arch);
+/** bir_arch_gen() - generation 1-4 of @arch_level (level / 10). */
+static inline int bir_arch_gen(int arch_level) { return arch_level / 10; }
+/**
+ * bir_sb_partition_bytes() - SBUF bytes per partition for @arch_level:
+ * 96/192/224/256 KiB for gen 1-4 (FACTS.md section 8); 0 if unknown.
+ */
+uint64_t bir_sb_partition_bytes(int arch_level);
+
+/** bir_module_new() - an empty module (version 2); NULL on ENOMEM. */
+struct bir_module *bir_module_new(int arch_level);
+/** bir_module_free() - free @m and everything it owns; NULL ok. */
+void bir_module_free(struct bir_module *m);
+/**
+ * bir_function_add() - a new empty function named @name (suffixed on a
+ * collision).  NULL on ENOMEM.
+ */
+struct bir_function *bir_function_add(struct bir_module *m, const char *name);
+/**
+ * bir_function_is_nki_callee() - is @f named by an NKIKernel call site
+ * ("func") of another function.  Such a function belongs to its call
+ * sites (seed 000 part 2: stored on the call site at inst + 0xF0) and is
+ * not a program function: RuntimeMemoryReservation does not count it and
+ * the SBUF allocator leaves its call-site-relative SB addresses alone.
+ */
+bool bir_function_is_nki_callee(const struct bir_function *f);
+/** bir_function_remove() - unlink and free @f (Module::removeFunction). */
+void bir_function_remove(struct bir_module *m, struct bir_function *f);
+/** bir_function_find() - the function named @name, or NULL. */
+struct bir_function *bir_function_find(const struct bir_module *m,
+				       const char *name);
+
+/** bir_set_add() - a new MemoryLocationSet (name suffixed); NULL ENOMEM. */
+struct bir_memloc_set *bir_set_add(struct bir_function *f, const char *name);
+/**
+ * bir_memloc_add() - a new MemoryLocation in @s (name suffixed so that it
+ * is unique in the function); type SB, tensor_id -1.  NULL on ENOMEM.
+ */
+struct bir_memloc *bir_memloc_add(struct bir_memloc_set *s, const char *name);
+/** bir_memloc_find() - the location named @name in @f, or NULL. */
+struct bir_memloc *bir_memloc_find(const struct bir_function *f,
+				   const char *name);
+/** bir_memloc_remove() - unlink and free @ml from its set. */
+void bir_memloc_remove(struct bir_memloc *ml);
+/** bir_set_remove() - unlink and free @s. */
+void bir_set_remove(struct bir_memloc_set *s);
+/**
+ * bir_set_build_tid_index() - rebuild the tensor_id -> MemoryLocation
+ * index of @s (MemoryLocationSet::buildTensorId2MemLoc).  0 or -ENOMEM.
+ */
+int bir_set_build_tid_index(struct bir_memloc_set *s);
+/** bir_memloc_bytes() - partitions x bytes per partition. */
+static inline uint64_t bir_memloc_bytes(const struct bir_memloc *ml)
+{
+	return ml->dims[0] * ml->dims[1];
+}
+
+/** bir_register_add() - a new register (name suffixed); NULL on ENOMEM. */
+struct bir_register *bir_register_add(struct bir_function *f,
+				      const char *name);
+/** bir_register_find() - the register named @name, or NULL. */
+struct bir_register *bir_register_find(const struct bir_function *f,
+				       const char *name);
+
+/**
+ * bir_block_add() - a new block at index @pos of @f (-1 = at the end),
+ * name suffixed.  NULL on ENOMEM.
+ */
+struct bir_block *bir_block_add(struct bir_function *f, const char *name,
+				int pos);
+/** bir_block_find() - the top-level block named @name, or NULL. */
+struct bir_block *bir_block_find(const struct bir_function *f,
+				 const char *name);
+/** bir_block_index() - index of @b in its function, -1 if nested. */
+int bir_block_index(const struct bir_block *b);
+/** bir_block_free() - free a block that is in no function. */
+void bir_block_free(struct bir_block *b);
+
+/**
+ * bir_inst_new() - a new detached instruction of opcode name @opname,
+ * named @name (suffixed when inserted).  NULL on ENOMEM.
+ */
+struct bir_inst *bir_inst_new(struct bir_module *m, const char *opname,
+			      const char *name);
+/** bir_inst_free() - free a detached instruction. */
+void bir_inst_free(struct bir_inst *i);
+/**
+ * bir_inst_insert() - insert detached @i into @b at @pos (-1 = end);
+ * its name is made unique in the function.  0 or -ENOMEM.
+ */
+int bir_inst_insert(struct bir_block *b, struct bir_inst *i, int pos);
+/** bir_inst_unlink() - remove @i from its block (not freed). */
+void bir_inst_unlink(struct bir_inst *i);
+/** bir_inst_index() - index of @i in its block. */
+int bir_inst_index(const struct bir_inst *i);
+/**
+ * bir_inst_clone() - deep copy of @i (operands, attrs, loop body) with
+ * new ids; detached; nested names kept.  NULL on ENOMEM.
+ */
+struct bir_inst *bir_inst_clone(struct bir_module *m, const struct bir_inst *i);
+/** bir_inst_find() - the instruction named @name in @f (any depth). */
+struct bir_inst *bir_inst_find(const struct bir_function *f,
+			       const char *name);
+/** bir_operand_add() - append a zeroed operand to ins or outs. */
+struct bir_operand *bir_operand_add(struct bir_inst *i, bool out, int kind,
+				    const char *name);
+/** bir_operand_copy() - deep copy @src into @dst. 0 or -ENOMEM. */
+int bir_operand_copy(struct bir_operand *dst, const struct bir_operand *src);
+/** bir_operand_fini() - free what an operand owns. */
+void bir_operand_fini(struct bir_operand *o);
+/** bir_ap_set() - set an AP operand's pairs (copied). 0 or -ENOMEM. */
+int bir_ap_set(struct bir_operand *o, const struct bir_ap_pair *p, uint32_t n);
+
+/** bir_name_taken_fn() - is @name used by any object of @kind in @f. */
+enum bir_name_kind { BIR_NK_SET, BIR_NK_LOC, BIR_NK_REG, BIR_NK_BLOCK,
+		     BIR_NK_INST };
+bool bir_name_taken(const struct bir_function *f, int kind, const char *name);
+
+/**
+ * bir_foreach_inst() - call @cb for every instruction of @f, loop bodies
+ * included, in program order; stops at the first non-zero return.
+ */
+int bir_foreach_inst(struct bir_function *f,
+		     int (*cb)(struct bir_inst *i, void *arg), void *arg);
+
+/* json attribute helpers (NULL/default when absent or of another type) */
+const char *bir_attr_str(const struct bir_inst *i, const char *key);
+int64_t bir_attr_int(const struct bir_inst *i, const char *key, int64_t def);
+double bir_attr_num(const struct bir_inst *i, const char *key, double def);
+
+/* ------------------------------------------------------------------ */
+/* BIR JSON (json.c)                                                   */
+/* ------------------------------------------------------------------ */
+
+/**
+ * bir_module_from_json() - build a module from BIR JSON (FACTS.md
+ * section 9, KLR-compatible).  Keys the IR does not model are kept.
+ * Return: 0; -EINVAL with a message naming the object, field and value.
+ */
+int bir_module_from_json(const json_t *j, struct bir_module **out,
+			 struct nscc_err *err);
+/** bir_module_from_string() - as above, from text. */
+int bir_module_from_string(const char *text, size_t len,
+			   struct bir_module **out, struct nscc_err *err);
+/** bir_module_from_file() - as above, from a file (-ENOENT etc.). */
+int bir_module_from_file(const char *path, struct bir_module **out,
+			 struct nscc_err *err);
+/** bir_module_to_json() - the canonical JSON object; NULL on ENOMEM. */
+json_t *bir_module_to_json(const struct bir_module *m);
+/**
+ * bir_module_to_string() - canonical text (2-space indent, modeled keys
+ * in a fixed order, then kept keys in input order, final newline);
+ * malloc'd, NULL on ENOMEM.  Writing a module twice, or writing what was
+ * read from canonical text, gives byte-identical text.
+ */
+char *bir_module_to_string(const struct bir_module *m);
+/** bir_function_to_json() - one function (Function::toJson). */
+json_t *bir_function_to_json(const struct bir_function *f);
+/**
+ * bir_function_from_json() - add the function in @j to @m.
+ * Return: as bir_module_from_json(); @out may be NULL.
+ */
+int bir_function_from_json(struct bir_module *m, const json_t *j,
+			   struct bir_function **out, struct nscc_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Passes (passmgr.c and pass_*.c)                                     */
+/* ------------------------------------------------------------------ */
+
+#define BIR_EVTACCEL_NAME	"EvalAccelReservedLoc"
+
+/**
+ * struct bir_opts - options of a pass run.
+ * @log: where passes log (NULL: silent).
+ * @rsv_offset: RuntimeMemoryReservation config offset (pass[0x60]+0x1E4):
+ *	bytes per partition; 0 = SBUF partition bytes - 8 (229368 on trn2).
+ * @rsv_name: the reserved location name; NULL = BIR_EVTACCEL_NAME.  The
+ *	size path is chosen by comparing it with BIR_EVTACCEL_NAME: equal ->
+ *	capacity - offset; different -> pinned-SB high-water mark.
+ * @enable_bir_kernel: inline BIR kernels at order 48 (else at 60).
+ * @tensor_map_path: where inline_nki_kernel re-emits tensor_map.json;
+ *	NULL = no tensor map (needNoTensorMap).
+ * @dump_after, @dump: print the module after the pass of that name.
+ */
+struct bir_opts {
+	FILE *log;
+	uint32_t rsv_offset;
+	const char *rsv_name;
+	bool enable_bir_kernel;
+	const char *tensor_map_path;
+	const char *dump_after;
+	FILE *dump;
+};
+
+/** struct bir_pass - one schedule entry. */
+struct bir_pass {
+	int order;
+	const char *name;
+	bool flag;	/* placement flag (ctor bool of the seed) */
+	int (*run)(struct bir_module *m, const struct bir_opts *o, bool flag,
+		   struct nscc_err *err);
+};
+
+/** bir_log() - printf to o->log when set. */
+void bir_log(const struct bir_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/**
+ * bir_schedule() - the seed-000 schedule: 39 runtime_memory_reservation,
+ * 40 sb_allocator, 41 inline_nki_kernel(false), 42 coalesce, 48
+ * inline_bir_kernel(false), 60 inline_bir_kernel(true), 61
+ * inline_nki_kernel(true), 62 coalesce.  @n is set to the count.
+ */
+const struct bir_pass *bir_schedule(uint32_t *n);
+
+/**
+ * bir_run_passes() - run the schedule in order on @m, logging each pass's
+ * time ("pass NN NAME: S s") to o->log; stops at @stop_after (a name,
+ * or NULL for all).  When o->dump_after names a pass, the module is
+ * printed to o->dump after it.
+ * Return: 0; the first failing pass's error, message prefixed with its
+ * name; -ENOENT when dump_after names no pass.
+ */
+int bir_run_passes(struct bir_module *m, const struct bir_opts *o,
+		   struct nscc_err *err);
+
+/** Seed 000 part 1 (pass_rtmemres.c).  Errors: -EINVAL not one function. */
+int bir_pass_rtmemres(struct bir_module *m, const struct bir_opts *o,
+		      bool flag, struct nscc_err *err);
+/** aligned() of seed 000 part 1: round @n up to a multiple of 8. */
+static inline uint64_t bir_rtmemres_aligned(uint64_t n)
+{
+	return (n & 7) ? n + 8 - (n & 7) : n;
+}
+/** Order-40 SBUF allocator (pass_sballoc.c).  -ENOSPC when exhausted. */
+int bir_pass_sballoc(struct bir_module *m, const struct bir_opts *o,
+		     bool flag, struct nscc_err *err);
+/**
+ * bir_sballoc_function() - place every unallocated SB location of @f
+ * (first fit per partition range, around allocated and reserved ones).
+ */
+int bir_sballoc_function(struct bir_function *f, struct nscc_err *err);
+/** Seed 000 part 2 (pass_inline_nki.c). */
+int bir_pass_inline_nki(struct bir_module *m, const struct bir_opts *o,
+			bool flag, struct nscc_err *err);
+/** Seed 000 part 3 (pass_inline_bir.c).  On error @m is unchanged. */
+int bir_pass_inline_bir(struct bir_module *m, const struct bir_opts *o,
+			bool flag, struct nscc_err *err);
+/** coalesce_multichannel_cc_ops (pass_coalesce.c), orders 42 and 62. */
+int bir_pass_coalesce(struct bir_module *m, const struct bir_opts *o,
+		      bool flag, struct nscc_err *err);
+
+/* KLR cleanup passes run on the NKI temp module (pass_klr.c) */
+/** Unroll: Loop instructions -> per-iteration clones. */
+int bir_unroll(struct bir_module *m, struct nscc_err *err);
+/** LowerGenericIndirect: GenericIndirectLoad -> TensorCopy + dyn term. */
+int bir_lower_generic_indirect(struct bir_module *m, struct nscc_err *err);
+/** ConstantPropagate: copies of zero tensors -> Memset 0; dead results. */
+int bir_constant_propagate(struct bir_module *m, struct nscc_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Lowering (lower.c) and the neuronsim-cc entry points                */
+/* ------------------------------------------------------------------ */
+
+/**
+ * bir_lower_defjson() - the def.json-shaped var table of the final
+ * module (FACTS.md section 7): var 0 "state-buffer", one var per Input,
+ * Output and DRAM MemoryLocation, and runtime_statebuffer_reservation
+ * from the EvalAccelReservedLoc location.
+ * Return: 0; -EINVAL (more than one function, SB location unallocated,
+ * unknown dtype), -ENOMEM.
+ */
+int bir_lower_defjson(const struct bir_module *m, json_t **out,
+		      struct nscc_err *err);
+
+/**
+ * nscc_bir_compile_file() - BIR JSON file -> all passes -> lowering ->
+ * KBIN plan (@buf malloc'd, @len bytes).
+ * Return: 0 or the first error (-errno) with @err filled.
+ */
+int nscc_bir_compile_file(const char *path, void **buf, size_t *len,
+			  struct nscc_err *err);
+/**
+ * nscc_bir_passes_file() - run the passes on a BIR JSON file and print
+ * the module after the pass named @dump_after (NULL: after the last)
+ * to @out, pass timings to @log (may be NULL).
+ */
+int nscc_bir_passes_file(const char *path, const char *dump_after,
+			 FILE *out, FILE *log, struct nscc_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Reference interpreter (interp.c)                                    */
+/* ------------------------------------------------------------------ */
+
+struct bir_interp;
+
+/**
+ * bir_interp_new() - an interpreter for the first function of @m
+ * (float32 primitives; see Documentation/compiler-passes.rst).
+ */
+struct bir_interp *bir_interp_new(const struct bir_module *m,
+				  struct nscc_err *err);
+void bir_interp_free(struct bir_interp *it);
+/** bir_interp_set() - fill location @name with float32 values. */
+int bir_interp_set(struct bir_interp *it, const char *name,
+		   const float *v, uint64_t n, struct nscc_err *err);
+/** bir_interp_get() - read @n float32 values of location @name. */
+int bir_interp_get(struct bir_interp *it, const char *name, float *v,
+		   uint64_t n, struct nscc_err *err);
+/** bir_interp_run() - execute; -EINVAL on an unsupported instruction. */
+int bir_interp_run(struct bir_interp *it, struct nscc_err *err);
+
+#endif /* NEURONSIM_BIR_H */

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cli.c - the two entry points the neuronsim-cc command calls: compile
+ * (BIR JSON -> passes -> def.json var table -> compiler part 1 -> KBIN)
+ * and passes (dump the module after a pass).  Kept apart from lower.c so
+ * that programs using only the IR and passes do not link part 1.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bir.h"
+
+static int lfail(struct nscc_err *err, int rc, const char *fmt,
+		 const char *a, const char *b)
+{
+	snprintf(err->msg, sizeof(err->msg), fmt, a, b);
+	return rc;
+}
+
+static uint32_t target_gen(int arch_level)
+{
+	switch (bir_arch_gen(arch_level)) {
+	case 2: return KBIN_TARGET_TRN1;
+	case 3: return KBIN_TARGET_TRN2;
+	case 4: return KBIN_TARGET_TRN3;
+	default: return 0;
+	}
+}
+
+int nscc_bir_compile_file(const char *path, void **buf, size_t *len,
+			  struct nscc_err *err)
+{
+	struct bir_opts o = { 0 };
+	struct bir_module *m = NULL;
+	struct nscc_model *model = NULL;
+	json_t *def = NULL;
+	char *text = NULL;
+	int rc;
+
+	*buf = NULL;
+	*len = 0;
+	rc = bir_module_from_file(path, &m, err);
+	if (!rc)
+		rc = bir_run_passes(m, &o, err);
+	if (!rc && !target_gen(m->arch_level))
+		rc = lfail(err, -EINVAL, "lowering: arch of '%s' has no KBIN target (gen 2-4 only)%s",
+			   path, "");
+	if (!rc)
+		rc = bir_lower_defjson(m, &def, err);
+	if (!rc && !(text = json_dumps(def, JSON_COMPACT)))
+		rc = -ENOMEM;
+	if (!rc && !(model = nscc_model_new(target_gen(m->arch_level))))
+		rc = -ENOMEM;
+	if (!rc)
+		rc = nscc_defjson_load_subgraph(model, "sg00", text,
+						strlen(text), NULL, 0, NULL,
+						"", err);
+	if (!rc)
+		rc = nscc_compile_model(model, buf, len, err);
+	if (rc == -ENOMEM && !err->msg[0])
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+	nscc_model_free(model);
+	free(text);
+	json_decref(def);
+	bir_module_free(m);
+	return rc;
+}
+
+int nscc_bir_passes_file(const char *path, const char *dump_after, FILE *out,
+			 FILE *log, struct nscc_err *err)
+{
+	struct bir_opts o = { .log = log, .dump_after = dump_after,
+			      .dump = out };
+	struct bir_module *m = NULL;
+	int rc = bir_module_from_file(path, &m, err);
+
+	if (!rc)
+		rc = bir_run_passes(m, &o, err);
+	if (!rc && !dump_after) {
+		char *s = bir_module_to_string(m);
+
+		if (!s)
+			rc = -ENOMEM;
+		else
+			fputs(s, out);
+		free(s);
+	}
+	bir_module_free(m);
+	return rc;
+}

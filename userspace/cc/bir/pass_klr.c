@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pass_klr.c - the three KLR cleanup passes InlineNKIKernel runs on its
+ * temporary module (seed 000 part 2 (b)): Unroll, LowerGenericIndirect,
+ * ConstantPropagate.  Minimal but real (FACTS.md section 9).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bir.h"
+
+static int errmsg(struct nscc_err *err, int rc, const char *pass,
+		  const struct bir_inst *i, const char *what)
+{
+	if (err)
+		snprintf(err->msg, sizeof(err->msg), "%s: instruction '%s': %s",
+			 pass, i->name, what);
+	return rc;
+}
+
+/* ---- Unroll --------------------------------------------------------- */
+
+/* offset += v * step for every dyn term on @axis, recursively */
+static void subst_axis(struct bir_inst *i, const char *axis, int64_t v)
+{
+	for (int side = 0; side < 2; side++) {
+		struct bir_operand *ops = side ? i->outs : i->ins;
+		uint32_t n = side ? i->nouts : i->nins;
+
+		for (uint32_t k = 0; k < n; k++) {
+			struct bir_operand *o = &ops[k];
+
+			for (uint32_t d = 0; d < o->ndyn;) {
+				if (strcmp(o->dyn[d].axis, axis)) {
+					d++;
+					continue;
+				}
+				o->offset += v * o->dyn[d].step;
+				free(o->dyn[d].axis);
+				memmove(&o->dyn[d], &o->dyn[d + 1],
+					(o->ndyn - d - 1) * sizeof(*o->dyn));
+				o->ndyn--;
+			}
+		}
+	}
+	for (uint32_t b = 0; b < i->nblocks; b++)
+		for (uint32_t k = 0; k < i->blocks[b]->ninsts; k++)
+			subst_axis(i->blocks[b]->insts[k], axis, v);
+}
+
+static bool is_branch(const struct bir_inst *i)
+{
+	return i->op == BIR_OP_UNCONDITIONAL_BRANCH ||
+	       i->op == BIR_OP_COMPARE_AND_BRANCH;
+}
+
+/* replace the Loop at @pos of @b by its per-iteration clones */
+static int unroll_one(struct bir_module *m, struct bir_block *b, uint32_t pos,
+		      struct nscc_err *err)
+{
+	struct bir_inst *loop = b->insts[pos];
+	const struct bir_loop_axis *ax = loop->axis;
+	int at = (int)pos;
+
+	for (uint32_t bb = 0; bb < loop->nblocks; bb++)
+		for (uint32_t k = 0; k < loop->blocks[bb]->ninsts; k++)
+			if (is_branch(loop->blocks[bb]->insts[k]))
+				return errmsg(err, -EINVAL, "Unroll", loop,
+					      "a branch inside a Loop body is not supported");
+	bir_inst_unlink(loop);
+	for (int64_t v = ax->lb; v < ax->ub; v += ax->stride) {
+		for (uint32_t bb = 0; bb < loop->nblocks; bb++) {
+			struct bir_block *body = loop->blocks[bb];
+
+			for (uint32_t k = 0; k < body->ninsts; k++) {
+				struct bir_inst *c = bir_inst_clone(m, body->insts[k]);
+				char *nm;
+
+				if (!c || asprintf(&nm, "%s_%s%lld", c->name,
+						   ax->name, (long long)v) < 0) {
+					bir_inst_free(c);
+					bir_inst_free(loop);
+					return -ENOMEM;
+				}
+				free(c->name);
+				c->name = nm;
+				subst_axis(c, ax->name, v);
+				if (bir_inst_insert(b, c, at++)) {
+					bir_inst_free(c);
+					bir_inst_free(loop);
+					return -ENOMEM;
+				}
+			}
+		}
+	}
+	bir_inst_free(loop);
+	return 0;
+}
+
+int bir_unroll(struct bir_module *m, struct nscc_err *err)
+{
+	for (uint32_t f = 0; f < m->nfns; f++) {
+		struct bir_function *fn = m->fns[f];
+
+		for (uint32_t b = 0; b < fn->nblocks; b++) {
+			struct bir_block *blk = fn->blocks[b];
+
+			for (uint32_t k = 0; k < blk->ninsts;) {
+				int rc;
+
+				if (blk->insts[k]->op != BIR_OP_LOOP) {
+					k++;
+					continue;
+				}
+				rc = unroll_one(m, blk, k, err);
+				if (rc)
+					return rc;
+				/* clones at k may hold inner Loops: rescan */
+			}
+		}
+	}
+	return 0;
+}
+
+/* ---- LowerGenericIndirect ------------------------------------------- */
+
+static int lower_gi(struct bir_inst *i, void *arg)
+{
+	struct nscc_err *err = arg;
+	json_t *st;
+	struct bir_dyn *nd;
+	struct bir_operand *src;
+
+	if (i->op != BIR_OP_GENERIC_INDIRECT_LOAD)
+		return 0;
+	st = json_object_get(i->attrs, "index_stride");
+	if (i->nins != 2 || i->ins[0].kind != BIR_OPND_AP ||
+	    i->ins[1].kind != BIR_OPND_REG || i->nouts != 1 ||
+	    !json_is_integer(st))
+		return errmsg(err, -EINVAL, "LowerGenericIndirect", i,
+			      "needs ins [physical_ap, register_access], one out and an integer 'index_stride'");
+	src = &i->ins[0];
+	nd = realloc(src->dyn, (src->ndyn + 1) * sizeof(*nd));
+	if (!nd)
+		return -ENOMEM;
+	src->dyn = nd;
+	nd[src->ndyn].axis = i->ins[1].name;	/* the index register */
+	nd[src->ndyn].step = json_integer_value(st);
+	src->ndyn++;
+	i->ins[1].name = NULL;
+	bir_operand_fini(&i->ins[1]);
+	i->nins = 1;
+	json_object_del(i->attrs, "index_stride");
+	free(i->opname);
+	i->opname = strdup("TensorCopy");
+	i->op = BIR_OP_TENSOR_COPY;
+	return i->opname ? 0 : -ENOMEM;
+}
+
+int bir_lower_generic_indirect(struct bir_module *m, struct nscc_err *err)
+{
+	for (uint32_t f = 0; f < m->nfns; f++) {
+		int rc = bir_foreach_inst(m->fns[f], lower_gi, err);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- ConstantPropagate ---------------------------------------------- */
+
+static uint64_t ap_elems(const struct bir_operand *o, uint32_t from)
+{
+	uint64_t n = 1;
+
+	for (uint32_t k = from; k < o->nap; k++)
+		n *= (uint64_t)o->ap[k].num;
+	return n;
+}
+
+/* does the AP write every byte of its location (contiguous, offset 0) */
+static bool covers(const struct bir_function *f, const struct bir_operand *o)
+{
+	const struct bir_memloc *ml = bir_memloc_find(f, o->name);
+	uint32_t es = bir_dtype_size(o->dtype ? o->dtype :
+				     ml && ml->set->dtype ? ml->set->dtype :
+				     "float32");
+	int64_t want = 1;
+
+	if (!ml || o->kind != BIR_OPND_AP || o->offset || o->ndyn || !o->nap ||
+	    o->ap[0].step != 1 || (uint64_t)o->ap[0].num != ml->dims[0])
+		return false;
+	for (uint32_t k = o->nap; k-- > 1;) {
+		if (o->ap[k].step != want)
+			return false;
+		want *= o->ap[k].num;
+	}
+	return ap_elems(o, 1) * es == ml->dims[1];
+}
+
+struct zset {
+	const char **names;
+	uint32_t n;
+};
+
+static bool zset_has(const struct zset *z, const char *name)
+{
+	for (uint32_t k = 0; k < z->n; k++)
+		if (!strcmp(z->names[k], name))
+			return true;
+	return false;
+}
+
+static void zset_del(struct zset *z, const char *name)
+{
+	for (uint32_t k = 0; k < z->n; k++)
+		if (!strcmp(z->names[k], name))
+			z->names[k--] = z->names[--z->n];
+}
+
+static int fold_block(const struct bir_function *f, struct bir_block *b,
+		      struct zset *z)
+{
+	z->n = 0;
+	for (uint32_t k = 0; k < b->ninsts; k++) {
+		struct bir_inst *i = b->insts[k];
+
+		if (i->op == BIR_OP_TENSOR_COPY && i->nins == 1 &&
+		    i->ins[0].kind == BIR_OPND_AP &&
+		    zset_has(z, i->ins[0].name)) {
+			/* a copy of an all-zero tensor: Memset 0 */
+			bir_operand_fini(&i->ins[0]);
+			i->nins = 0;
+			free(i->opname);
+			i->opname = strdup("Memset");
+			i->op = BIR_OP_MEMSET;
+			if (!i->opname ||
+			    json_object_set_new(i->attrs, "value", json_real(0)))
+				return -ENOMEM;
+		}
+		for (uint32_t o = 0; o < i->nouts; o++)
+			if (i->outs[o].kind == BIR_OPND_AP)
+				zset_del(z, i->outs[o].name);
+		if (i->op == BIR_OP_MEMSET && i->nouts == 1 &&
+		    bir_attr_num(i, "value", 0) == 0 && covers(f, &i->outs[0])) {
+			const char **nn = realloc(z->names,
+						  (z->n + 1) * sizeof(*nn));
+
+			if (!nn)
+				return -ENOMEM;
+			z->names = nn;
+			z->names[z->n++] = i->outs[0].name;
+		}
+		if (i->nblocks)
+			z->n = 0;	/* conservative across loops */
+	}
+	return 0;
+}
+
+static bool pure(const struct bir_inst *i)
+{
+	switch (i->op) {
+	case BIR_OP_TENSOR_COPY: case BIR_OP_MEMSET: case BIR_OP_ACTIVATION:
+	case BIR_OP_TENSOR_TENSOR: case BIR_OP_TENSOR_SCALAR:
+	case BIR_OP_TENSOR_REDUCE: case BIR_OP_MATMULT: case BIR_OP_TRANSPOSE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+struct use_ctx {
+	const char *name;
+	bool read, any;
+};
+
+static int find_use(struct bir_inst *i, void *arg)
+{
+	struct use_ctx *u = arg;
+
+	for (uint32_t k = 0; k < i->nins; k++)
+		if (i->ins[k].kind == BIR_OPND_AP &&
+		    !strcmp(i->ins[k].name, u->name))
+			u->read = u->any = true;
+	for (uint32_t k = 0; k < i->nouts; k++)
+		if (i->outs[k].kind == BIR_OPND_AP &&
+		    !strcmp(i->outs[k].name, u->name))
+			u->any = true;
+	return 0;
+}
+
+/* every out of @i is an AP to a location in @dead */
+static bool all_outs_in(const struct bir_inst *i, const char *dead)
+{
+	if (!i->nouts)
+		return false;
+	for (uint32_t k = 0; k < i->nouts; k++)
+		if (i->outs[k].kind != BIR_OPND_AP ||
+		    strcmp(i->outs[k].name, dead))
+			return false;
+	return true;
+}
+
+static void drop_writers(struct bir_block *b, const char *dead)
+{
+	for (uint32_t k = 0; k < b->ninsts;) {
+		struct bir_inst *i = b->insts[k];
+
+		for (uint32_t j = 0; j < i->nblocks; j++)
+			drop_writers(i->blocks[j], dead);
+		if (pure(i) && all_outs_in(i, dead)) {
+			bir_inst_unlink(i);
+			bir_inst_free(i);
+		} else {
+			k++;
+		}
+	}
+}
+
+/* remove unread internal locations and their writers; 1 if changed */
+static int dead_results(struct bir_function *f)
+{
+	for (uint32_t s = 0; s < f->nsets; s++) {
+		for (uint32_t l = 0; l < f->sets[s]->nlocs; l++) {
+			struct bir_memloc *ml = f->sets[s]->locs[l];
+			struct use_ctx u = { .name = ml->name };
+
+			if (ml->type & (BIR_MEM_INPUT | BIR_MEM_OUTPUT) ||
+			    ml->pinned || ml->runtime_reserved)
+				continue;
+			bir_foreach_inst(f, find_use, &u);
+			if (u.read || !u.any)
+				continue;	/* read, or no result at all */
+			for (uint32_t b = 0; b < f->nblocks; b++)
+				drop_writers(f->blocks[b], ml->name);
+			u.any = false;
+			bir_foreach_inst(f, find_use, &u);
+			if (u.any)
+				continue;
+			bir_memloc_remove(ml);
+			if (!f->sets[s]->nlocs)
+				bir_set_remove(f->sets[s]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int bir_constant_propagate(struct bir_module *m, struct nscc_err *err)
+{
+	struct zset z = { 0 };
+	int rc = 0;
+
+	(void)err;
+	for (uint32_t f = 0; f < m->nfns && !rc; f++) {
+		struct bir_function *fn = m->fns[f];
+
+		for (uint32_t b = 0; b < fn->nblocks && !rc; b++)
+			rc = fold_block(fn, fn->blocks[b], &z);
+		while (!rc && dead_results(fn))
+			;
+	}
+	free(z.names);
+	return rc;
+}

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bir_inline_bir.c - InlineBIRKernel (seed 000 part 3): every kernel
+ * family expands to primitives (golden), outputs identical to the
+ * interpreter's reference on random inputs, both placements, and on
+ * error the message comes back with the module unchanged.
+ */
+#include "kselftest_harness.h"
+#include "bir_test.h"
+
+static const char *const fams[] = {
+	"activation", "rmsnorm", "layernorm", "mlp", "attention",
+};
+
+TEST(every_family_golden_and_equivalence)
+{
+	for (size_t k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {
+		char ex[64], gold[64];
+		struct bir_module *before, *m;
+		struct nscc_err err = { { 0 } };
+		struct bir_opts o = { .enable_bir_kernel = true };
+
+		snprintf(ex, sizeof(ex), "bir_%s.bir.json", fams[k]);
+		snprintf(gold, sizeof(gold), "bir_%s.after.json", fams[k]);
+		before = bt_load(ex);
+		ASSERT_NE(NULL, before);
+		m = bt_copy(before);
+		ASSERT_EQ(0, bt_passes(m, &o, &err));
+		EXPECT_EQ(0, bt_golden(m, gold));
+		for (uint32_t b = 0; b < m->fns[0]->nblocks; b++)
+			for (uint32_t i = 0; i < m->fns[0]->blocks[b]->ninsts; i++)
+				EXPECT_NE(BIR_OP_BIR_KERNEL,
+					  m->fns[0]->blocks[b]->insts[i]->op);
+		for (unsigned int seed = 1; seed <= 3; seed++)
+			EXPECT_EQ(0, bt_equiv(before, m, seed));
+		bir_module_free(before);
+		bir_module_free(m);
+	}
+}
+
+TEST(placement_48_needs_enable)
+{
+	struct bir_module *m = bt_load("bir_mlp.bir.json");
+	struct nscc_err err = { { 0 } };
+	struct bir_opts o = { 0 };
+
+	ASSERT_NE(NULL, m);
+	EXPECT_EQ(0, bir_pass_inline_bir(m, &o, false, &err));
+	EXPECT_NE(NULL, bir_inst_find(m->fns[0], "mlp0"));	/* deferred */
+	EXPECT_EQ(0, bir_pass_inline_bir(m, &o, true, &err));
+	EXPECT_EQ(NULL, bir_inst_find(m->fns[0], "mlp0"));
+	EXPECT_NE(NULL, bir_inst_find(m->fns[0], "mlp0_up"));
+	EXPECT_NE(NULL, bir_memloc_find(m->fns[0], "mlp0:hT"));
+	bir_module_free(m);
+}
+
+TEST(log_lines)
+{
+	struct bir_module *m = bt_load("bir_attention.bir.json");
+	struct nscc_err err = { { 0 } };
+	FILE *log = tmpfile();
+	struct bir_opts o = { .log = log };
+	char *s = NULL;
+	size_t n = 0;
+
+	ASSERT_NE(NULL, m);
+	EXPECT_EQ(0, bir_pass_inline_bir(m, &o, true, &err));
+	rewind(log);
+	ASSERT_LT(0, getdelim(&s, &n, '\0', log));
+	EXPECT_NE(NULL, strstr(s, "BIR SB coloring allocator is off\n"));
+	EXPECT_NE(NULL, strstr(s, "Found InstBIRKernel: [attention]attn0\n"));
+	EXPECT_NE(NULL, strstr(s, "Scan BKs time (s): "));
+	EXPECT_NE(NULL, strstr(s, "Lower BKs time (s): "));
+	free(s);
+	fclose(log);
+	bir_module_free(m);
+}
+
+struct bad {
+	const char *ex, *key, *val, *msg;
+};
+
+static const struct bad bads[] = {
+	{ "bir_activation.bir.json", "kernel_name", "\"softmax2\"",
+	  "BIRKernel 'act0': unknown kernel_name 'softmax2' (known: activation, rmsnorm, layernorm, mlp, attention)" },
+	{ "bir_activation.bir.json", "kernel_attrs", "{\"func\": \"cube\"}",
+	  "BIRKernel 'act0' (activation): kernel_attrs 'func' has unknown value 'cube'" },
+	{ "bir_activation.bir.json", "dsts_shape", "[[128, 16]]",
+	  "BIRKernel 'act0' (activation): dsts_shape[0] [128, 16] does not match the access pattern of 'y'" },
+	{ "bir_activation.bir.json", "srcs_shape", "[]",
+	  "BIRKernel 'act0' (activation): 'srcs_shape' must list 1 shapes, one per input operand (has 0, 1 operands)" },
+	{ "bir_activation.bir.json", "srcs_shape", "[[0, 32]]",
+	  "BIRKernel 'act0' (activation): srcs_shape[0] must be [partitions 1..128, free 1..65536]" },
+	{ "bir_mlp.bir.json", "srcs_shape", "[[64, 32], [64, 96], [64, 48]]",
+	  "BIRKernel 'mlp0' (mlp): srcs_shape[2] [64, 48] does not match the access pattern of 'w2'" },
+	{ "bir_mlp.bir.json", "kernel_attrs", "{\"act\": \"softplus\"}",
+	  "BIRKernel 'mlp0' (mlp): kernel_attrs 'act' has unknown value 'softplus'" },
+	{ "bir_rmsnorm.bir.json", "dsts_shape", "[[128, 32], [128, 32]]",
+	  "BIRKernel 'rms0' (rmsnorm): 'dsts_shape' must list 1 shapes, one per output operand (has 2, 1 operands)" },
+};
+
+TEST(errors_leave_module_unchanged)
+{
+	for (size_t k = 0; k < sizeof(bads) / sizeof(bads[0]); k++) {
+		struct bir_module *m = bt_load(bads[k].ex);
+		struct nscc_err err = { { 0 } };
+		struct bir_opts o = { 0 };
+		struct bir_inst *i;
+		char *before, *after;
+
+		ASSERT_NE(NULL, m);
+		i = m->fns[0]->blocks[0]->insts[0];
+		json_object_set_new(i->attrs, bads[k].key,
+				    json_loads(bads[k].val, JSON_DECODE_ANY, NULL));
+		before = bir_module_to_string(m);
+		EXPECT_EQ(-EINVAL, bir_pass_inline_bir(m, &o, true, &err));
+		EXPECT_STREQ(bads[k].msg, err.msg);
+		after = bir_module_to_string(m);
+		EXPECT_STREQ(before, after);
+		free(before);
+		free(after);
+		bir_module_free(m);
+	}
+}
+
+TEST(second_kernel_fails_first_rolled_back)
+{
+	struct bir_module *m = bt_load("bir_activation.bir.json");
+	struct nscc_err err = { { 0 } };
+	struct bir_opts o = { 0 };
+	struct bir_inst *c;
+	char *before, *after;
+
+	ASSERT_NE(NULL, m);
+	c = bir_inst_clone(m, m->fns[0]->blocks[0]->insts[0]);
+	ASSERT_NE(NULL, c);
+	json_object_set_new(c->attrs, "kernel_name", json_string("nope"));
+	ASSERT_EQ(0, bir_inst_insert(m->fns[0]->blocks[0], c, -1));
+	before = bir_module_to_string(m);
+	EXPECT_EQ(-EINVAL, bir_pass_inline_bir(m, &o, true, &err));
+	EXPECT_STREQ("BIRKernel 'act0.1': unknown kernel_name 'nope' (known: activation, rmsnorm, layernorm, mlp, attention)",
+		     err.msg);
+	after = bir_module_to_string(m);
+	EXPECT_STREQ(before, after);
+	free(before);
+	free(after);
+	bir_module_free(m);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bir_inline_nki.c - InlineNKIKernel (seed 000 part 2) and the KLR
+ * cleanup passes: golden module after the schedule, the interpreter
+ * equivalence, both placements, names, and every error message.
+ */
+#include <unistd.h>
+#include "kselftest_harness.h"
+#include "bir_test.h"
+
+static char *slurp(FILE *fp)
+{
+	char *s = NULL;
+	size_t n = 0;
+
+	rewind(fp);
+	if (getdelim(&s, &n, '\0', fp) < 0) {
+		free(s);
+		return strdup("");
+	}
+	return s;
+}
+
+TEST(schedule_golden_and_equivalence)
+{
+	struct bir_module *before = bt_load("nki_twice.bir.json"), *m;
+	struct nscc_err err = { { 0 } };
+	FILE *log = tmpfile();
+	struct bir_opts o = { .log = log };
+	char *text;
+
+	ASSERT_NE(NULL, before);
+	m = bt_copy(before);
+	ASSERT_EQ(0, bt_passes(m, &o, &err));
+	EXPECT_EQ(0, bt_golden(m, "nki_twice.after.json"));
+	EXPECT_EQ(1, m->nfns);	/* the callee was dropped */
+	EXPECT_EQ(NULL, bir_function_find(m, "nki_kernel"));
+	/* both call sites, one kernel, no collision */
+	EXPECT_NE(NULL, bir_memloc_find(m->fns[0], "k1:t"));
+	EXPECT_NE(NULL, bir_memloc_find(m->fns[0], "k2:t"));
+	EXPECT_NE(NULL, bir_inst_find(m->fns[0], "k1_br_to_continuation"));
+	EXPECT_NE(NULL, bir_inst_find(m->fns[0], "k2_br_to_continuation"));
+	EXPECT_NE(NULL, bir_block_find(m->fns[0], "k1_pos"));
+	EXPECT_NE(NULL, bir_block_find(m->fns[0], "k2_cont"));
+	/* Unroll: 4 clones, no Loop; ConstantPropagate: copy of zeros is a
+	 * Memset 0 and the dead Activation and its location are gone */
+	EXPECT_NE(NULL, bir_inst_find(m->fns[0], "k1_relu_i3"));
+	EXPECT_EQ(NULL, bir_inst_find(m->fns[0], "k1_loop"));
+	EXPECT_STREQ("Memset", bir_inst_find(m->fns[0], "k1_init")->opname);
+	EXPECT_EQ(NULL, bir_inst_find(m->fns[0], "k1_dead"));
+	EXPECT_EQ(NULL, bir_memloc_find(m->fns[0], "k1:d"));
+	/* LowerGenericIndirect: a TensorCopy with a register term */
+	EXPECT_STREQ("TensorCopy", bir_inst_find(m->fns[0], "k2_gather")->opname);
+	/* SB rebase onto the call site's output (ws1) */
+	EXPECT_EQ(bir_memloc_find(m->fns[0], "ws1")->addr + 256,
+		  bir_memloc_find(m->fns[0], "k1:t")->addr);
+	EXPECT_EQ(2, bir_memloc_find(m->fns[0], "k1:t")->set->scope);
+	/* the placement gate and its log line */
+	text = slurp(log);
+	EXPECT_NE(NULL, strstr(text, "Found InstNKIKernel: k2\nSkip lowering k2 because the allocation status of the kernel is not consistent with the current location of the pass\n"));
+	EXPECT_NE(NULL, strstr(text, "dropping func nki_kernel"));
+	EXPECT_NE(NULL, strstr(text, "pass 41 inline_nki_kernel: "));
+	free(text);
+	fclose(log);
+	for (unsigned int seed = 1; seed <= 8; seed++)
+		EXPECT_EQ(0, bt_equiv(before, m, seed));
+	bir_module_free(before);
+	bir_module_free(m);
+}
+
+TEST(placement_41_only)
+{
+	struct bir_module *m = bt_load("nki_twice.bir.json");
+	struct nscc_err err = { { 0 } };
+	struct bir_opts o = { 0 };
+
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, bir_pass_inline_nki(m, &o, false, &err));
+	EXPECT_EQ(NULL, bir_inst_find(m->fns[0], "k1"));
+	EXPECT_NE(NULL, bir_inst_find(m->fns[0], "k2"));
+	/* k2 still calls it: the kernel function stays */
+	EXPECT_NE(NULL, bir_function_find(m, "nki_kernel"));
+	EXPECT_EQ(0, bt_golden(m, "nki_twice.after41.json"));
+	bir_module_free(m);
+}
+
+TEST(tensor_map_reemitted)
+{
+	struct bir_module *m = bt_load("nki_twice.bir.json");
+	struct nscc_err err = { { 0 } };
+	char path[] = "/tmp/bir_tmapXXXXXX";
+	int fd = mkstemp(path);
+	struct bir_opts o = { .tensor_map_path = path };
+	json_t *tm;
+
+	ASSERT_NE(NULL, m);
+	ASSERT_LE(0, fd);
+	close(fd);
+	unlink(path);
+	ASSERT_EQ(0, bir_pass_inline_nki(m, &o, false, &err));
+	tm = json_load_file(path, 0, NULL);
+	ASSERT_NE(NULL, tm);
+	EXPECT_NE(NULL, json_object_get(tm, "k1:t"));
+	EXPECT_STREQ("float32", json_string_value(json_object_get(
+			json_object_get(tm, "k1:t"), "dtype")));
+	json_decref(tm);
+	unlink(path);
+	bir_module_free(m);
+}
+
+static int edit_call(struct bir_module *m, const char *key, json_t *v)
+{
+	struct bir_inst *i = bir_inst_find(m->fns[0], "k1");
+
+	return v ? json_object_set_new(i->attrs, key, v) :
+		   json_object_del(i->attrs, key);
+}
+
+struct bad {
+	const char *key;
+	const char *val;	/* JSON, NULL = delete */
+	const char *msg;
+};
+
+static const struct bad bads[] = {
+	{ "kernel_source_val", "3", "Unrecognized kernel source encountered." },
+	{ "kernel_source_val", "\"x\"", "instruction 'k1': 'kernel_source_val' must be an integer" },
+	{ "func", NULL, "instruction 'k1': NKIKernel needs a string 'func'" },
+	{ "func", "\"nope\"", "instruction 'k1': kernel function 'nope' not found" },
+	{ "func_args", "[\"a\"]", "instruction 'k1': 'func_args' must be an array with one callee parameter name per operand" },
+	{ "func_args", "[\"zz\", \"cond\", \"idx\", \"tab\"]", "instruction 'k1': kernel has no parameter 'zz'" },
+};
+
+TEST(errors)
+{
+	for (size_t k = 0; k < sizeof(bads) / sizeof(bads[0]); k++) {
+		struct bir_module *m = bt_load("nki_twice.bir.json");
+		struct nscc_err err = { { 0 } };
+		struct bir_opts o = { 0 };
+
+		ASSERT_NE(NULL, m);
+		edit_call(m, bads[k].key, bads[k].val ?
+			  json_loads(bads[k].val, JSON_DECODE_ANY, NULL) : NULL);
+		EXPECT_EQ(-EINVAL, bir_pass_inline_nki(m, &o, false, &err));
+		EXPECT_STREQ(bads[k].msg, err.msg);
+		bir_module_free(m);
+	}
+}
+
+TEST(branch_to_entry_refused)
+{
+	struct bir_module *m = bt_load("nki_twice.bir.json");
+	struct nscc_err err = { { 0 } };
+	struct bir_opts o = { 0 };
+	struct bir_inst *br;
+
+	ASSERT_NE(NULL, m);
+	br = bir_inst_find(bir_function_find(m, "nki_kernel"), "to_join");
+	json_object_set_new(br->attrs, "target", json_string("entry"));
+	EXPECT_EQ(-EINVAL, bir_pass_inline_nki(m, &o, false, &err));
+	EXPECT_STREQ("instruction 'k1': kernel branch back to its entry block 'entry' is not supported",
+		     err.msg);
+	bir_module_free(m);
+}
+
+TEST(unroll_branch_in_loop_refused)
+{
+	const char *j = "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\", \"instructions\": [{\"name\": \"l\", \"opcode\": \"Loop\", \"LoopAxis\": {\"name\": \"i\", \"lb\": 0, \"ub\": 2}, \"blocks\": [{\"name\": \"x\", \"instructions\": [{\"name\": \"j\", \"opcode\": \"UnconditionalBranch\", \"target\": \"b\"}]}]}]}]}]}";
+	struct bir_module *m = bt_parse(j);
+	struct nscc_err err = { { 0 } };
+
+	ASSERT_NE(NULL, m);
+	EXPECT_EQ(-EINVAL, bir_unroll(m, &err));
+	EXPECT_STREQ("Unroll: instruction 'l': a branch inside a Loop body is not supported",
+		     err.msg);
+	bir_module_free(m);
+}
+
+TEST(lower_generic_indirect_bad)
+{
+	const char *j = "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\", \"instructions\": [{\"name\": \"g\", \"opcode\": \"GenericIndirectLoad\"}]}]}]}";
+	struct bir_module *m = bt_parse(j);
+	struct nscc_err err = { { 0 } };
+
+	ASSERT_NE(NULL, m);
+	EXPECT_EQ(-EINVAL, bir_lower_generic_indirect(m, &err));
+	EXPECT_STREQ("LowerGenericIndirect: instruction 'g': needs ins [physical_ap, register_access], one out and an integer 'index_stride'",
+		     err.msg);
+	bir_module_free(m);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bir_test.h - helpers shared by the BIR host tests: bundled examples,
+ * golden files (BIR_UPDATE_GOLDEN=1 rewrites them), and the interpreter
+ * equivalence check on random inputs.
+ */
+#ifndef BIR_TEST_H
+#define BIR_TEST_H
+
+#include <stdlib.h>
+#include <string.h>
+#include "bir/bir.h"
+
+#define BIR_EXAMPLES	BIR_TOP "/userspace/cc/bir/examples/"
+#define BIR_GOLDEN	BIR_TOP "/userspace/tests/golden/bir/"
+
+static inline struct bir_module *bt_load(const char *example)
+{
+	char path[512];
+	struct nscc_err err = { { 0 } };
+	struct bir_module *m = NULL;
+
+	snprintf(path, sizeof(path), "%s%s", BIR_EXAMPLES, example);
+	if (bir_module_from_file(path, &m, &err))
+		fprintf(stderr, "# %s: %s\n", path, err.msg);
+	return m;
+}
+
+static inline struct bir_module *bt_parse(const char *text)
+{
+	struct nscc_err err = { { 0 } };
+	struct bir_module *m = NULL;
+
+	if (bir_module_from_string(text, strlen(text), &m, &err))
+		fprintf(stderr, "# parse: %s\n", err.msg);
+	return m;
+}
+
+static inline struct bir_module *bt_copy(const struct bir_module *m)
+{
+	char *s = bir_module_to_string(m);
+	struct bir_module *c = s ? bt_parse(s) : NULL;
+
+	free(s);
+	return c;
+}
+
+/* 0 when @m's canonical text equals the golden file @name */
+static inline int bt_golden(const struct bir_module *m, const char *name)
+{
+	char path[512], *s = bir_module_to_string(m), *g = NULL;
+	size_t len = 0;
+	FILE *fp;
+	int rc = -1;
+
+	snprintf(path, sizeof(path), "%s%s", BIR_GOLDEN, name);
+	if (!s)
+		return -1;
+	if (getenv("BIR_UPDATE_GOLDEN")) {
+		fp = fopen(path, "w");
+		if (fp) {
+			fputs(s, fp);
+			fclose(fp);
+		}
+	}
+	fp = fopen(path, "r");
+	if (fp && getdelim(&g, &len, '\0', fp) >= 0)
+		rc = strcmp(g, s) ? 1 : 0;
+	if (rc)
+		fprintf(stderr, "# golden %s differs (or is missing); BIR_UPDATE_GOLDEN=1 rewrites it\n",
+			path);
+	if (fp)
+		fclose(fp);
+	free(g);
+	free(s);
+	return rc;
+}
+
+static inline float bt_rand(unsigned int *seed)
+{
+	return (float)rand_r(seed) / (float)RAND_MAX * 2.0f - 1.0f;
+}
+
+/*
+ * Run @a and @b on the same random inputs (every Input location of the
+ * entry function; locations named "idx" get an integer 0..3) and compare
+ * every Output location byte for byte.  Return: number of differing
+ * outputs, or -1 on an interpreter error (printed).
+ */
+static inline int bt_equiv(const struct bir_module *a,
+			   const struct bir_module *b, unsigned int seed)
+{
+	struct nscc_err err = { { 0 } };
+	struct bir_interp *ia = bir_interp_new(a, &err);
+	struct bir_interp *ib = bir_interp_new(b, &err);
+	const struct bir_function *f = a->fns[0];
+	int diff = 0, rc = 0;
+
+	if (!ia || !ib) {
+		fprintf(stderr, "# interp: %s\n", err.msg);
+		diff = -1;
+		goto out;
+	}
+	for (uint32_t s = 0; !rc && s < f->nsets; s++) {
+		const struct bir_memloc *ml = f->sets[s]->locs[0];
+		uint64_t n = ml->dims[0] * (ml->dims[1] / 4);
+		float *v;
+
+		if (ml->type != BIR_MEM_INPUT)
+			continue;
+		v = calloc(n + 1, sizeof(float));
+		for (uint64_t k = 0; v && k < n; k++)
+			v[k] = strcmp(ml->name, "idx") ? bt_rand(&seed) :
+			       (float)(rand_r(&seed) % 4);
+		rc = !v || bir_interp_set(ia, ml->name, v, n, &err) ||
+		     bir_interp_set(ib, ml->name, v, n, &err);
+		free(v);
+	}
+	if (!rc)
+		rc = bir_interp_run(ia, &err) || bir_interp_run(ib, &err);
+	if (rc) {
+		fprintf(stderr, "# interp: %s\n", err.msg);
+		diff = -1;
+		goto out;
+	}
+	for (uint32_t s = 0; s < f->nsets; s++) {
+		const struct bir_memloc *ml = f->sets[s]->locs[0];
+		uint64_t n = ml->dims[0] * (ml->dims[1] / 4);
+		float *x, *y;
+
+		if (ml->type != BIR_MEM_OUTPUT)
+			continue;
+		x = calloc(n + 1, 4);
+		y = calloc(n + 1, 4);
+		if (!x || !y || bir_interp_get(ia, ml->name, x, n, &err) ||
+		    bir_interp_get(ib, ml->name, y, n, &err) ||
+		    memcmp(x, y, n * 4)) {
+			fprintf(stderr, "# output '%s' differs (%s)\n", ml->name,
+				err.msg);
+			diff++;
+		}
+		free(x);
+		free(y);
+	}
+out:
+	bir_interp_free(ia);
+	bir_interp_free(ib);
+	return diff;
+}
+
+/* run the whole schedule; returns the error code, message to stderr */
+static inline int bt_passes(struct bir_module *m, struct bir_opts *o,
+			    struct nscc_err *err)
+{
+	int rc = bir_run_passes(m, o, err);
+
+	if (rc)
+		fprintf(stderr, "# passes: %s\n", err->msg);
+	return rc;
+}
+
+#endif /* BIR_TEST_H */
