@@ -89,8 +89,8 @@ module:
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
 
 include userspace/lib/build.mk
-include userspace/cc/build.mk
 include userspace/cc/bir/build.mk
+include userspace/cc/build.mk
 include userspace/tools/build.mk
 include userspace/tests/build.mk
 include selftests/build.mk

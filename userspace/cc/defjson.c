@@ -345,6 +345,8 @@ int nscc_defjson_load_subgraph(struct nscc_model *m, const char *sg_name,
 	const char *name;
 	int sgi, ret;
 
+	if (!dir)
+		dir = "";
 	snprintf(what, sizeof(what), "%s%sdef.json", dir, *dir ? "/" : "");
 	ret = nscc_json_parse(def, def_len, what, &dj, err);
 	if (ret)

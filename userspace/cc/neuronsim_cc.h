@@ -336,7 +336,8 @@ int nscc_neff_to_model(struct nscc_neff *neff, struct nscc_model **out,
  * @m: the model; @sg_name its name; @def, @def_len: def.json bytes;
  * @tmap, @tmap_len: tensor_map.json bytes or NULL;
  * @neff, @dir: where file vars' weights are found (@dir + "/" +
- *	file_name); @neff may be NULL, then file vars get no payload.
+ *	file_name); @neff may be NULL, then file vars get no payload;
+ *	@dir may be NULL or "" for the archive's top level.
  * Return: as nscc_neff_to_model().
  */
 int nscc_defjson_load_subgraph(struct nscc_model *m, const char *sg_name,

@@ -20,15 +20,20 @@
 #include "kbin_check.h"
 #include "kbin_reader.h"
 #include "neuronsim_cc.h"
+#include "bir/bir.h"
 
 static const char *const usage_main =
 	"usage: neuronsim-cc COMMAND [-j] ARGS\n"
 	"\n"
-	"Compile a real NEFF (neuronx-cc output) into a KBIN static memory plan\n"
-	"for /dev/neuronsim, and look inside NEFFs and plans.\n"
+	"Compile a real NEFF (neuronx-cc output) or a BIR JSON module into a\n"
+	"KBIN static memory plan for /dev/neuronsim, and look inside NEFFs and\n"
+	"plans.\n"
 	"\n"
 	"commands:\n"
 	"  compile MODEL.neff|DIR -o PLAN.kbin   write the plan of every subgraph\n"
+	"  compile MODEL.bir.json -o PLAN.kbin   run the backend passes, then the same\n"
+	"  passes MODEL.bir.json [--dump-after=NAME]\n"
+	"                                        run the passes, print the module\n"
 	"  info MODEL.neff|DIR                   header, target, subgraphs, vars\n"
 	"  dump PLAN.kbin                        one line per mem_ref record\n"
 	"  help [COMMAND]                        this text, or a command's\n"
@@ -39,9 +44,12 @@ static const char *const usage_main =
 	"'neuronsim-cc: FILE: MESSAGE' and the exit status is 1.\n";
 
 static const char *const usage_compile =
-	"usage: neuronsim-cc compile [-j] MODEL.neff|DIR -o PLAN.kbin\n"
+	"usage: neuronsim-cc compile [-j] MODEL.neff|DIR|MODEL.bir.json -o PLAN.kbin\n"
 	"\n"
-	"Read MODEL (a NEFF file, or a NEFF already extracted into DIR), check\n"
+	"A file ending in .bir.json is a BIR module: the backend passes run on\n"
+	"it (Documentation/compiler-passes.rst) and its DRAM and SB memory\n"
+	"locations become the var table.  Anything else is read as a NEFF:\n"
+	"read MODEL (a NEFF file, or a NEFF already extracted into DIR), check\n"
 	"its header MD5 and feature bits, read every subgraph's def.json var\n"
 	"table, tensor_map.json and weight files, and write the KBIN plan to\n"
 	"PLAN.kbin.  The plan passes the same checker the kernel runs.\n"
@@ -69,6 +77,14 @@ static const char *const usage_dump =
 	"  sg00 memref {x} id {1} MR_INPUT size 65536 align 64 dtype {float16} shape [128,256]\n"
 	"\n"
 	"  -j, --json   print JSON\n";
+
+static const char *const usage_passes =
+	"usage: neuronsim-cc passes MODEL.bir.json [--dump-after=NAME[@ORDER]]\n"
+	"\n"
+	"Run the backend passes (orders 39, 40, 41, 42, 48, 60, 61, 62) on a BIR\n"
+	"JSON module, log each pass's time on stderr, and print the module as\n"
+	"canonical BIR JSON after the pass NAME (e.g. inline_nki_kernel@41), or\n"
+	"after the last pass.\n";
 
 static void fail(const char *file, const char *msg)
 {
@@ -116,6 +132,45 @@ static int json_print(json_t *j)
 	return ret ? 1 : 0;
 }
 
+static int nscc_is_bir_json(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 9 && !strcmp(path + n - 9, ".bir.json");
+}
+
+static int cmd_passes(int argc, char **argv)
+{
+	struct nscc_err err = { "" };
+	const char *in = NULL, *dump_after = NULL;
+	int a;
+
+	for (a = 2; a < argc; a++) {
+		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+			fputs(usage_passes, stdout);
+			return 0;
+		} else if (!strncmp(argv[a], "--dump-after=", 13)) {
+			dump_after = argv[a] + 13;
+		} else if (argv[a][0] != '-' && !in) {
+			in = argv[a];
+		} else {
+			fprintf(stderr, "neuronsim-cc: passes: unexpected '%s'\n\n%s",
+				argv[a], usage_passes);
+			return 1;
+		}
+	}
+	if (!in) {
+		fprintf(stderr, "neuronsim-cc: passes: missing MODEL.bir.json\n\n%s",
+			usage_passes);
+		return 1;
+	}
+	if (nscc_bir_passes_file(in, dump_after, stdout, stderr, &err)) {
+		fail(in, err.msg);
+		return 1;
+	}
+	return 0;
+}
+
 static int cmd_compile(const char *in, const char *out, int js)
 {
 	struct kbin_check_result res;
@@ -127,7 +182,10 @@ static int cmd_compile(const char *in, const char *out, int js)
 	json_t *sgs;
 	int ret;
 
-	ret = nscc_compile_neff(in, &buf, &len, &err);
+	if (nscc_is_bir_json(in))
+		ret = nscc_bir_compile_file(in, &buf, &len, &err);
+	else
+		ret = nscc_compile_neff(in, &buf, &len, &err);
 	if (ret) {
 		fail(in, err.msg);
 		return 1;
@@ -564,9 +622,12 @@ int main(int argc, char **argv)
 
 		fputs(!strcmp(sub, "compile") ? usage_compile :
 		      !strcmp(sub, "info") ? usage_info :
-		      !strcmp(sub, "dump") ? usage_dump : usage_main, stdout);
+		      !strcmp(sub, "dump") ? usage_dump :
+		      !strcmp(sub, "passes") ? usage_passes : usage_main, stdout);
 		return 0;
 	}
+	if (!strcmp(cmd, "passes"))
+		return cmd_passes(argc, argv);
 	if (!strcmp(cmd, "compile"))
 		usage = usage_compile;
 	else if (!strcmp(cmd, "info"))
