@@ -347,7 +347,7 @@ enum kbin_check_reason {
 	KBIN_ERR_PTR_SELF,		/* MR_PTR names itself */
 	KBIN_ERR_PTR_TARGET,		/* MR_PTR names a missing/unsuitable var */
 	KBIN_ERR_REMOTE_SG,		/* remote_vtpb_rel_sg_id >= num_subgraphs */
-	KBIN_ERR_REMOTE_VAR,		/* remote var missing */
+	KBIN_ERR_REMOTE_VAR,		/* remote var missing or without storage */
 	KBIN_ERR_REMOTE_CHAIN,		/* remote var is itself MR_REMOTE */
 	KBIN_ERR_REMOTE_SIZE,		/* remote var smaller than this record */
 	KBIN_ERR_VIRT_RANGE,		/* offset + size > its scratchpad size */

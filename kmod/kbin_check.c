@@ -1,0 +1,1103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbin_check.c - the KBIN plan checker.
+ *
+ * One checker for an untrusted plan, compiled into neuronsim.ko (called by
+ * NEURONSIM_IOC_LOAD before anything is staged) and into the host library,
+ * the host tests and the libFuzzer target.  Plain C: no libc, no kernel
+ * calls beyond kbin_compat.h, no allocation, no recursion, a small stack.
+ *
+ * The plan is checked in three passes, and the first problem found is the
+ * one reported:
+ *   1. the file header, the data area, the subgraph table, each subgraph
+ *      entry with its carve-outs and the extent of its mem_ref set;
+ *   2. each record on its own (subgraph by subgraph, record by record);
+ *   3. the references between records: MR_PTR targets, MR_PTR_TABLE
+ *      entries and MR_REMOTE targets.
+ * Every pass is linear, so the whole check is O(total records + total list
+ * entries).  The dense var_id rule of libnrt (record i has var_id i, FACTS.md
+ * section 4) makes "missing var" and "duplicate var_id" O(1) tests.
+ *
+ * Documentation/kbin-format.rst lists every rule with its reason code.
+ */
+
+#include "kbin_compat.h"
+#include "kbin_check.h"
+
+#define KBIN_MD_SIZE		((__u64)sizeof(struct kbin_debug_tensor_md))
+#define KBIN_PREFIX_MAX		512U
+#define KBIN_REC_SIZE		((__u64)sizeof(struct kbin_mem_ref))
+#define KBIN_SET_HDR		((__u64)sizeof(struct kbin_mem_ref_set))
+#define KBIN_PHDR		((__u64)sizeof(struct kbin_payload_hdr))
+
+/* Checker state: the plan, the data area, and where to report. */
+struct kbin_ck {
+	const __u8 *base;
+	__u64 len;
+	const struct kbin_header *h;
+	__u64 data_off;		/* data area is [data_off, len) */
+	__u64 part_size;	/* SBUF bytes per partition */
+	struct kbin_check_result *res;
+};
+
+/* ---- a tiny bounded formatter: %s %c %d %u %lld %llu %llx %% ---- */
+
+struct kbin_out {
+	char *p;
+	unsigned int cap;
+	unsigned int pos;
+};
+
+static void kbin_putc(struct kbin_out *o, char ch)
+{
+	if (o->pos + 1 < o->cap)
+		o->p[o->pos++] = ch;
+	o->p[o->pos] = '\0';
+}
+
+static void kbin_puts(struct kbin_out *o, const char *s)
+{
+	if (!s)
+		s = "(null)";
+	while (*s)
+		kbin_putc(o, *s++);
+}
+
+static void kbin_putu(struct kbin_out *o, unsigned long long v, unsigned int b)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = digits[v % b];
+		v /= b;
+	} while (v);
+	while (n)
+		kbin_putc(o, tmp[--n]);
+}
+
+static void kbin_puti(struct kbin_out *o, long long v)
+{
+	if (v < 0) {
+		kbin_putc(o, '-');
+		kbin_putu(o, 0ULL - (unsigned long long)v, 10);
+	} else {
+		kbin_putu(o, (unsigned long long)v, 10);
+	}
+}
+
+static void kbin_vfmt(struct kbin_out *o, const char *fmt, va_list ap)
+{
+	while (*fmt) {
+		int ll = 0;
+
+		if (*fmt != '%') {
+			kbin_putc(o, *fmt++);
+			continue;
+		}
+		fmt++;
+		if (fmt[0] == 'l' && fmt[1] == 'l') {
+			ll = 1;
+			fmt += 2;
+		}
+		switch (*fmt) {
+		case 's':
+			kbin_puts(o, va_arg(ap, const char *));
+			break;
+		case 'c':
+			kbin_putc(o, (char)va_arg(ap, int));
+			break;
+		case 'd':
+			kbin_puti(o, ll ? va_arg(ap, long long) : va_arg(ap, int));
+			break;
+		case 'u':
+			kbin_putu(o, ll ? va_arg(ap, unsigned long long) :
+				  va_arg(ap, unsigned int), 10);
+			break;
+		case 'x':
+			kbin_putu(o, ll ? va_arg(ap, unsigned long long) :
+				  va_arg(ap, unsigned int), 16);
+			break;
+		case '%':
+			kbin_putc(o, '%');
+			break;
+		default:
+			/* unknown conversion: end the message */
+			return;
+		}
+		fmt++;
+	}
+}
+
+/*
+ * Record the first problem and return its reason.  @mr, when not NULL, is
+ * the record the problem is about (its var_id goes into the message).
+ */
+static KBIN_PRINTF(8, 9)
+unsigned int kbin_fail(struct kbin_ck *c, int sg, long long rec,
+		       const struct kbin_mem_ref *mr, unsigned int field,
+		       unsigned int reason, __u64 value, const char *fmt, ...)
+{
+	struct kbin_check_result *res = c->res;
+	struct kbin_out o = { res->msg, sizeof(res->msg), 0 };
+	va_list ap;
+
+	res->subgraph = sg;
+	res->record = rec;
+	res->field = field;
+	res->reason = reason;
+	res->value = value;
+	res->msg[0] = '\0';
+	if (sg >= 0) {
+		kbin_puts(&o, "sg ");
+		kbin_puti(&o, sg);
+		if (rec >= 0) {
+			kbin_puts(&o, " record ");
+			kbin_puti(&o, rec);
+			if (mr) {
+				kbin_puts(&o, " (var_id ");
+				kbin_putu(&o, mr->var_id, 10);
+				kbin_putc(&o, ')');
+			}
+		}
+		kbin_puts(&o, ": ");
+	}
+	va_start(ap, fmt);
+	kbin_vfmt(&o, fmt, ap);
+	va_end(ap);
+	return reason;
+}
+
+/* ---- tables ---- */
+
+static const char *const kbin_reason_names[KBIN_ERR_CHECK_MAX] = {
+	[KBIN_OK] = "valid",
+	[KBIN_ERR_TRUNCATED] = "truncated",
+	[KBIN_ERR_MAGIC] = "bad magic",
+	[KBIN_ERR_VERSION] = "unsupported version",
+	[KBIN_ERR_HEADER_SIZE] = "bad header size",
+	[KBIN_ERR_TOTAL_SIZE] = "total size mismatch",
+	[KBIN_ERR_FLAGS] = "unknown flags",
+	[KBIN_ERR_TARGET] = "unknown target generation",
+	[KBIN_ERR_CHECKSUM] = "checksum mismatch",
+	[KBIN_ERR_NUM_SUBGRAPHS] = "bad number of subgraphs",
+	[KBIN_ERR_BOUNDS] = "out of bounds",
+	[KBIN_ERR_OVERLAP] = "overlapping areas",
+	[KBIN_ERR_MISALIGNED] = "misaligned",
+	[KBIN_ERR_SG_NAME] = "bad subgraph name",
+	[KBIN_ERR_SET_SIZE] = "bad mem_ref set size",
+	[KBIN_ERR_CARVEOUT] = "bad carve-out",
+	[KBIN_ERR_RESERVED] = "reserved field not zero",
+	[KBIN_ERR_MR_TYPE] = "bad mr_type",
+	[KBIN_ERR_NAME] = "bad name",
+	[KBIN_ERR_SIZE] = "bad size",
+	[KBIN_ERR_ALIGNMENT] = "bad alignment",
+	[KBIN_ERR_VAR_ID_ORDER] = "var_id out of order",
+	[KBIN_ERR_VAR_ID_DUP] = "duplicate var_id",
+	[KBIN_ERR_DTYPE] = "bad dtype",
+	[KBIN_ERR_SHAPE] = "bad shape",
+	[KBIN_ERR_DTENSOR_MD] = "bad debug tensor metadata",
+	[KBIN_ERR_PAYLOAD_KIND] = "payload on a kind that takes none",
+	[KBIN_ERR_PAYLOAD_LENGTH] = "payload length mismatch",
+	[KBIN_ERR_LIST_KIND] = "list on a kind that takes none",
+	[KBIN_ERR_LIST_LENGTH] = "bad list length",
+	[KBIN_ERR_LIST_ENTRY] = "bad list entry",
+	[KBIN_ERR_PTR_SELF] = "pointer to itself",
+	[KBIN_ERR_PTR_TARGET] = "bad pointer target",
+	[KBIN_ERR_REMOTE_SG] = "bad remote subgraph",
+	[KBIN_ERR_REMOTE_VAR] = "bad remote variable",
+	[KBIN_ERR_REMOTE_CHAIN] = "remote to a remote variable",
+	[KBIN_ERR_REMOTE_SIZE] = "remote variable too small",
+	[KBIN_ERR_VIRT_RANGE] = "virtual buffer outside its scratchpad",
+	[KBIN_ERR_BACKING_BUF] = "bad backing buffer",
+	[KBIN_ERR_PAYLOAD_MISSING] = "missing payload",
+};
+
+/**
+ * kbin_reason_str() - name a checker or staging reason code.
+ * @reason: enum kbin_check_reason.
+ *
+ * Return: a static string, e.g. "checksum mismatch"; "unknown reason" for a
+ * value outside the enum.  Never NULL.
+ */
+const char *kbin_reason_str(unsigned int reason)
+{
+	switch (reason) {
+	case KBIN_ERR_STAGE_HBM:
+		return "HBM exhausted";
+	case KBIN_ERR_STAGE_BACKING:
+		return "backing memory cap reached";
+	case KBIN_ERR_STAGE_SCRATCHPAD:
+		return "scratchpad too large";
+	case KBIN_ERR_STAGE_CORES:
+		return "not enough NeuronCores";
+	case KBIN_ERR_STAGE_LIMIT:
+		return "module limit reached";
+	case KBIN_ERR_STAGE_FAULT:
+		return "injected fault";
+	case KBIN_ERR_STAGE_NOMEM:
+		return "out of kernel memory";
+	case KBIN_ERR_STAGE_SBUF:
+		return "SBUF placement conflict";
+	}
+	if (reason < KBIN_ERR_CHECK_MAX && kbin_reason_names[reason])
+		return kbin_reason_names[reason];
+	return "unknown reason";
+}
+
+static const char *const kbin_field_names[KBIN_FIELD_MAX] = {
+	[KBIN_FIELD_NONE] = "none",
+	[KBIN_FIELD_MAGIC] = "magic",
+	[KBIN_FIELD_VERSION] = "version",
+	[KBIN_FIELD_CHECKSUM] = "checksum",
+	[KBIN_FIELD_HEADER_SIZE] = "header_size",
+	[KBIN_FIELD_TOTAL_SIZE] = "total_size",
+	[KBIN_FIELD_FLAGS] = "flags",
+	[KBIN_FIELD_TARGET_GEN] = "target_gen",
+	[KBIN_FIELD_NUM_SUBGRAPHS] = "num_subgraphs",
+	[KBIN_FIELD_SUBGRAPH_TABLE] = "subgraph_table_off",
+	[KBIN_FIELD_DATA_AREA] = "data area",
+	[KBIN_FIELD_SG_NAME] = "subgraph name",
+	[KBIN_FIELD_SET] = "mem_ref set",
+	[KBIN_FIELD_CARVEOUT] = "carve-out",
+	[KBIN_FIELD_SCRATCHPAD] = "scratchpad size",
+	[KBIN_FIELD_NMEM] = "nmem",
+	[KBIN_FIELD_MR_TYPE] = "mr_type",
+	[KBIN_FIELD_NAME] = "name",
+	[KBIN_FIELD_SIZE] = "size",
+	[KBIN_FIELD_ALIGNMENT] = "alignment",
+	[KBIN_FIELD_VAR_ID] = "var_id",
+	[KBIN_FIELD_DTYPE] = "dtype",
+	[KBIN_FIELD_SHAPE] = "shape",
+	[KBIN_FIELD_DTENSOR_MD] = "dtensor_md",
+	[KBIN_FIELD_BUFFER] = "buffer",
+	[KBIN_FIELD_UNION] = "union",
+	[KBIN_FIELD_PAD] = "padding",
+};
+
+/**
+ * kbin_field_str() - name a field of a checker finding.
+ * @field: enum kbin_check_field.
+ *
+ * Return: a static string, e.g. "alignment"; "unknown field" outside the
+ * enum.  Never NULL.
+ */
+const char *kbin_field_str(unsigned int field)
+{
+	if (field < KBIN_FIELD_MAX && kbin_field_names[field])
+		return kbin_field_names[field];
+	return "unknown field";
+}
+
+static const char *const kbin_mr_type_names[MR_TYPE_MAX + 1] = {
+	[MR_INVALID] = "MR_INVALID",
+	[MR_SB] = "MR_SB",
+	[MR_BUFFER_STAGED] = "MR_BUFFER_STAGED",
+	[MR_BUFFER] = "MR_BUFFER",
+	[MR_TMP_BUF] = "MR_TMP_BUF",
+	[MR_INPUT] = "MR_INPUT",
+	[MR_OUTPUT] = "MR_OUTPUT",
+	[MR_PTR] = "MR_PTR",
+	[MR_VIRTUAL_TMP_BUF] = "MR_VIRTUAL_TMP_BUF",
+	[MR_LIST] = "MR_LIST",
+	[MR_PTR_TABLE] = "MR_PTR_TABLE",
+	[MR_REMOTE] = "MR_REMOTE",
+};
+
+/**
+ * kbin_mr_type_str() - name an mr_type (seed 001 section 3, FACTS.md
+ * section 2).
+ * @mr_type: enum kbin_mr_type.
+ *
+ * Return: a static string, e.g. "MR_SB"; "MR_UNKNOWN" above MR_REMOTE.
+ * Never NULL.
+ */
+const char *kbin_mr_type_str(unsigned int mr_type)
+{
+	if (mr_type <= MR_TYPE_MAX)
+		return kbin_mr_type_names[mr_type];
+	return "MR_UNKNOWN";
+}
+
+/**
+ * kbin_sbuf_partition_size() - SBUF bytes per partition of a target
+ * generation (FACTS.md section 8; 128 partitions on every generation).
+ * @target_gen: KBIN_TARGET_TRN1 (2), KBIN_TARGET_TRN2 (3) or
+ *	KBIN_TARGET_TRN3 (4).
+ *
+ * Return: 192 KiB, 224 KiB or 256 KiB; 0 for an unknown generation.
+ */
+unsigned long long kbin_sbuf_partition_size(unsigned int target_gen)
+{
+	switch (target_gen) {
+	case KBIN_TARGET_TRN1:
+		return 192ULL * 1024;
+	case KBIN_TARGET_TRN2:
+		return 224ULL * 1024;
+	case KBIN_TARGET_TRN3:
+		return 256ULL * 1024;
+	}
+	return 0;
+}
+
+/* ---- kinds (FACTS.md section 2, the staging column) ---- */
+
+/* Kinds that own device memory: a PTR, PTR_TABLE or REMOTE may name them. */
+static int kbin_kind_has_storage(__u32 t)
+{
+	switch (t) {
+	case MR_SB:
+	case MR_BUFFER_STAGED:
+	case MR_BUFFER:
+	case MR_TMP_BUF:
+	case MR_INPUT:
+	case MR_OUTPUT:
+	case MR_VIRTUAL_TMP_BUF:
+		return 1;
+	}
+	return 0;
+}
+
+/* Kinds whose size must be non-zero: exactly those with storage. */
+static int kbin_kind_needs_size(__u32 t)
+{
+	return kbin_kind_has_storage(t);
+}
+
+static int kbin_kind_takes_payload(__u32 t)
+{
+	return t == MR_BUFFER || t == MR_BUFFER_STAGED;
+}
+
+/* ---- helpers ---- */
+
+static int kbin_nonzero(const void *p, __u64 n)
+{
+	const __u8 *b = p;
+	__u64 i;
+
+	for (i = 0; i < n; i++)
+		if (b[i])
+			return 1;
+	return 0;
+}
+
+/* Index of the first NUL in p[0..n), or n when there is none. */
+static __u64 kbin_strnlen(const void *p, __u64 n)
+{
+	const __u8 *b = p;
+	__u64 i;
+
+	for (i = 0; i < n && b[i]; i++)
+		;
+	return i;
+}
+
+/* Is [off, off + n) inside the data area?  Checked arithmetic. */
+static int kbin_in_data(const struct kbin_ck *c, __u64 off, __u64 n)
+{
+	__u64 end;
+
+	if (off < c->data_off || off > c->len)
+		return 0;
+	if (__builtin_add_overflow(off, n, &end))
+		return 0;
+	return end <= c->len;
+}
+
+static const struct kbin_subgraph *kbin_sg(const struct kbin_ck *c, __u32 i)
+{
+	return (const struct kbin_subgraph *)(c->base + c->h->subgraph_table_off) + i;
+}
+
+static const struct kbin_mem_ref_set *kbin_set(const struct kbin_ck *c, __u32 i)
+{
+	return (const struct kbin_mem_ref_set *)(c->base + kbin_sg(c, i)->set_off);
+}
+
+static int kbin_ranges_overlap(__u64 a, __u64 alen, __u64 b, __u64 blen)
+{
+	return a < b + blen && b < a + alen;
+}
+
+/* ---- pass 1: header, data area, subgraph table, carve-outs, sets ---- */
+
+static unsigned int kbin_check_header(struct kbin_ck *c)
+{
+	const struct kbin_header *h = c->h;
+	__u64 end;
+	__u32 crc;
+
+	if (h->magic != KBIN_MAGIC)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_MAGIC, KBIN_ERR_MAGIC,
+				 h->magic, "magic 0x%x is not 0x%x (\"KBIN\")",
+				 h->magic, KBIN_MAGIC);
+	if (h->version != KBIN_VERSION)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_VERSION,
+				 KBIN_ERR_VERSION, h->version,
+				 "version %u is not %u", h->version, KBIN_VERSION);
+	if (h->header_size != sizeof(*h))
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_HEADER_SIZE,
+				 KBIN_ERR_HEADER_SIZE, h->header_size,
+				 "header_size %u is not %u", h->header_size,
+				 (unsigned int)sizeof(*h));
+	if (h->total_size != c->len)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_TOTAL_SIZE,
+				 KBIN_ERR_TOTAL_SIZE, h->total_size,
+				 "total_size %llu is not the plan length %llu",
+				 (unsigned long long)h->total_size,
+				 (unsigned long long)c->len);
+	if (h->flags & ~KBIN_F_MASK)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_FLAGS, KBIN_ERR_FLAGS,
+				 h->flags, "flags 0x%llx has unknown bits 0x%llx",
+				 (unsigned long long)h->flags,
+				 (unsigned long long)(h->flags & ~KBIN_F_MASK));
+	c->part_size = kbin_sbuf_partition_size(h->target_gen);
+	if (!c->part_size)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_TARGET_GEN,
+				 KBIN_ERR_TARGET, h->target_gen,
+				 "target_gen %u is not 2, 3 or 4", h->target_gen);
+	crc = kbin_crc32(c->base + 16, c->len - 16);
+	if (crc != h->checksum)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_CHECKSUM,
+				 KBIN_ERR_CHECKSUM, h->checksum,
+				 "checksum 0x%x does not match the computed 0x%x",
+				 h->checksum, crc);
+	if (!h->num_subgraphs || h->num_subgraphs > KBIN_MAX_SUBGRAPHS)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_NUM_SUBGRAPHS,
+				 KBIN_ERR_NUM_SUBGRAPHS, h->num_subgraphs,
+				 "num_subgraphs %u is not 1..%u",
+				 h->num_subgraphs, KBIN_MAX_SUBGRAPHS);
+
+	/* data area: [data_off, total_size), after the header, 8-aligned */
+	if (__builtin_add_overflow(h->data_off, h->data_size, &end) ||
+	    end != c->len)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DATA_AREA,
+				 KBIN_ERR_BOUNDS, h->data_off,
+				 "data area 0x%llx + %llu does not end at total_size %llu",
+				 (unsigned long long)h->data_off,
+				 (unsigned long long)h->data_size,
+				 (unsigned long long)c->len);
+	if (h->data_off < sizeof(*h))
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DATA_AREA,
+				 KBIN_ERR_OVERLAP, h->data_off,
+				 "data area at 0x%llx overlaps the header",
+				 (unsigned long long)h->data_off);
+	if (h->data_off & 7)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DATA_AREA,
+				 KBIN_ERR_MISALIGNED, h->data_off,
+				 "data area at 0x%llx is not 8-byte aligned",
+				 (unsigned long long)h->data_off);
+	c->data_off = h->data_off;
+
+	/* subgraph table: in the metadata area, after the header */
+	if (h->subgraph_table_off & 7)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_SUBGRAPH_TABLE,
+				 KBIN_ERR_MISALIGNED, h->subgraph_table_off,
+				 "subgraph table at 0x%llx is not 8-byte aligned",
+				 (unsigned long long)h->subgraph_table_off);
+	if (__builtin_add_overflow(h->subgraph_table_off,
+				   (__u64)h->num_subgraphs * sizeof(struct kbin_subgraph),
+				   &end) || end > c->data_off)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_SUBGRAPH_TABLE,
+				 KBIN_ERR_BOUNDS, h->subgraph_table_off,
+				 "subgraph table at 0x%llx (%u entries) runs past the metadata area end 0x%llx",
+				 (unsigned long long)h->subgraph_table_off,
+				 h->num_subgraphs,
+				 (unsigned long long)c->data_off);
+	if (h->subgraph_table_off < sizeof(*h))
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_SUBGRAPH_TABLE,
+				 KBIN_ERR_OVERLAP, h->subgraph_table_off,
+				 "subgraph table at 0x%llx overlaps the header",
+				 (unsigned long long)h->subgraph_table_off);
+	return KBIN_OK;
+}
+
+static unsigned int kbin_check_carveouts(struct kbin_ck *c, int i,
+					 const struct kbin_subgraph *sg)
+{
+	__u32 k;
+
+	if (sg->num_carveouts > KBIN_MAX_CARVEOUTS)
+		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_CARVEOUT,
+				 KBIN_ERR_CARVEOUT, sg->num_carveouts,
+				 "num_carveouts %u is above %u",
+				 sg->num_carveouts, KBIN_MAX_CARVEOUTS);
+	for (k = 0; k < KBIN_MAX_CARVEOUTS; k++) {
+		const struct kbin_sb_carveout *co = &sg->carveouts[k];
+		__u64 end;
+
+		if (k >= sg->num_carveouts) {
+			if (kbin_nonzero(co, sizeof(*co)))
+				return kbin_fail(c, i, -1, NULL, KBIN_FIELD_CARVEOUT,
+						 KBIN_ERR_RESERVED, k,
+						 "unused carve-out %u is not zero", k);
+			continue;
+		}
+		if (co->type != KBIN_CARVEOUT_EVTACCEL)
+			return kbin_fail(c, i, -1, NULL, KBIN_FIELD_CARVEOUT,
+					 KBIN_ERR_CARVEOUT, co->type,
+					 "carve-out %u type %u is not %u (evtaccel)",
+					 k, co->type, KBIN_CARVEOUT_EVTACCEL);
+		end = (__u64)co->offset + co->size;
+		if (!co->size || end > c->part_size)
+			return kbin_fail(c, i, -1, NULL, KBIN_FIELD_CARVEOUT,
+					 KBIN_ERR_CARVEOUT, co->size,
+					 "carve-out %u bytes [%u, +%u) are not inside the %llu-byte SBUF partition",
+					 k, co->offset, co->size,
+					 (unsigned long long)c->part_size);
+		end = (__u64)co->start_partition + co->num_partitions;
+		if (!co->num_partitions || end > KBIN_SBUF_PARTITIONS)
+			return kbin_fail(c, i, -1, NULL, KBIN_FIELD_CARVEOUT,
+					 KBIN_ERR_CARVEOUT, co->num_partitions,
+					 "carve-out %u partitions [%u, +%u) are not inside 0..%u",
+					 k, co->start_partition, co->num_partitions,
+					 KBIN_SBUF_PARTITIONS);
+		if (co->reserved)
+			return kbin_fail(c, i, -1, NULL, KBIN_FIELD_CARVEOUT,
+					 KBIN_ERR_RESERVED, co->reserved,
+					 "carve-out %u reserved is 0x%x, not 0",
+					 k, co->reserved);
+	}
+	return KBIN_OK;
+}
+
+static unsigned int kbin_check_subgraph(struct kbin_ck *c, __u32 i)
+{
+	const struct kbin_subgraph *sg = kbin_sg(c, i);
+	const struct kbin_mem_ref_set *set;
+	__u64 toff = c->h->subgraph_table_off;
+	__u64 tlen = (__u64)c->h->num_subgraphs * sizeof(*sg);
+	__u64 n, end, want;
+	unsigned int r;
+	__u32 j;
+
+	n = kbin_strnlen(sg->name, sizeof(sg->name));
+	if (n == sizeof(sg->name))
+		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_SG_NAME,
+				 KBIN_ERR_SG_NAME, n,
+				 "subgraph name is not NUL-terminated within %u bytes",
+				 KBIN_SG_NAME_MAX);
+	if (!n)
+		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_SG_NAME,
+				 KBIN_ERR_SG_NAME, 0, "subgraph name is empty");
+	if (kbin_nonzero(sg->name + n, sizeof(sg->name) - n))
+		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_SG_NAME,
+				 KBIN_ERR_RESERVED, n,
+				 "subgraph name has non-zero bytes after its NUL at %llu",
+				 (unsigned long long)n);
+	if (sg->reserved)
+		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_PAD, KBIN_ERR_RESERVED,
+				 sg->reserved, "subgraph reserved is 0x%x, not 0",
+				 sg->reserved);
+	r = kbin_check_carveouts(c, i, sg);
+	if (r)
+		return r;
+
+	/* the mem_ref set: 24-byte header + nmem records, in metadata */
+	if (sg->set_off & 7)
+		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_SET,
+				 KBIN_ERR_MISALIGNED, sg->set_off,
+				 "mem_ref set at 0x%llx is not 8-byte aligned",
+				 (unsigned long long)sg->set_off);
+	if (sg->set_size < KBIN_SET_HDR)
+		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_SET,
+				 KBIN_ERR_SET_SIZE, sg->set_size,
+				 "set_size %llu is below the %llu-byte set header",
+				 (unsigned long long)sg->set_size,
+				 (unsigned long long)KBIN_SET_HDR);
+	if (__builtin_add_overflow(sg->set_off, sg->set_size, &end) ||
+	    end > c->data_off)
+		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_SET, KBIN_ERR_BOUNDS,
+				 sg->set_off,
+				 "mem_ref set 0x%llx + %llu runs past the metadata area end 0x%llx",
+				 (unsigned long long)sg->set_off,
+				 (unsigned long long)sg->set_size,
+				 (unsigned long long)c->data_off);
+	if (sg->set_off < sizeof(struct kbin_header))
+		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_SET, KBIN_ERR_OVERLAP,
+				 sg->set_off,
+				 "mem_ref set at 0x%llx overlaps the header",
+				 (unsigned long long)sg->set_off);
+	if (kbin_ranges_overlap(sg->set_off, sg->set_size, toff, tlen))
+		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_SET, KBIN_ERR_OVERLAP,
+				 sg->set_off,
+				 "mem_ref set at 0x%llx overlaps the subgraph table",
+				 (unsigned long long)sg->set_off);
+	for (j = 0; j < i; j++) {
+		const struct kbin_subgraph *o = kbin_sg(c, j);
+
+		if (kbin_ranges_overlap(sg->set_off, sg->set_size,
+					o->set_off, o->set_size))
+			return kbin_fail(c, i, -1, NULL, KBIN_FIELD_SET,
+					 KBIN_ERR_OVERLAP, sg->set_off,
+					 "mem_ref set at 0x%llx overlaps the set of subgraph %u",
+					 (unsigned long long)sg->set_off, j);
+	}
+	set = kbin_set(c, i);
+	want = KBIN_SET_HDR + (__u64)set->nmem * KBIN_REC_SIZE;
+	if (want != sg->set_size)
+		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_NMEM,
+				 KBIN_ERR_SET_SIZE, sg->set_size,
+				 "set_size %llu is not 24 + nmem %u * 152",
+				 (unsigned long long)sg->set_size, set->nmem);
+	if (set->pad)
+		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_PAD, KBIN_ERR_RESERVED,
+				 set->pad, "mem_ref set pad is 0x%x, not 0",
+				 set->pad);
+	return KBIN_OK;
+}
+
+/* ---- pass 2: each record on its own ---- */
+
+static unsigned int kbin_check_name(struct kbin_ck *c, int sg, __u32 i,
+				    const struct kbin_mem_ref *r)
+{
+	__u64 room, n;
+
+	if (!r->name)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_NAME, KBIN_ERR_NAME, 0,
+				 "name is missing (offset 0)");
+	if (!kbin_in_data(c, r->name, 1))
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_NAME, KBIN_ERR_BOUNDS,
+				 r->name,
+				 "name offset 0x%llx is outside the data area [0x%llx, 0x%llx)",
+				 (unsigned long long)r->name,
+				 (unsigned long long)c->data_off,
+				 (unsigned long long)c->len);
+	room = c->len - r->name;
+	if (room > KBIN_NAME_MAX)
+		room = KBIN_NAME_MAX;
+	n = kbin_strnlen(c->base + r->name, room);
+	if (n == room)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_NAME, KBIN_ERR_NAME,
+				 r->name,
+				 "name at 0x%llx is not NUL-terminated within %llu bytes",
+				 (unsigned long long)r->name,
+				 (unsigned long long)room);
+	if (!n)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_NAME, KBIN_ERR_NAME,
+				 r->name, "name at 0x%llx is empty",
+				 (unsigned long long)r->name);
+	return KBIN_OK;
+}
+
+static unsigned int kbin_check_md(struct kbin_ck *c, int sg, __u32 i,
+				  const struct kbin_mem_ref *r)
+{
+	const struct kbin_debug_tensor_md *md;
+
+	if (!r->dtensor_md)
+		return KBIN_OK;
+	if (!kbin_in_data(c, r->dtensor_md, KBIN_MD_SIZE))
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_DTENSOR_MD,
+				 KBIN_ERR_BOUNDS, r->dtensor_md,
+				 "dtensor_md 0x%llx + 516 is outside the data area [0x%llx, 0x%llx)",
+				 (unsigned long long)r->dtensor_md,
+				 (unsigned long long)c->data_off,
+				 (unsigned long long)c->len);
+	if (r->dtensor_md & 3)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_DTENSOR_MD,
+				 KBIN_ERR_MISALIGNED, r->dtensor_md,
+				 "dtensor_md 0x%llx is not 4-byte aligned",
+				 (unsigned long long)r->dtensor_md);
+	md = (const struct kbin_debug_tensor_md *)(c->base + r->dtensor_md);
+	if (kbin_strnlen(md->prefix_str, KBIN_PREFIX_MAX) == KBIN_PREFIX_MAX)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_DTENSOR_MD,
+				 KBIN_ERR_DTENSOR_MD, r->dtensor_md,
+				 "dtensor_md prefix_str at 0x%llx is not NUL-terminated within 512 bytes",
+				 (unsigned long long)r->dtensor_md);
+	return KBIN_OK;
+}
+
+static unsigned int kbin_check_payload(struct kbin_ck *c, int sg, __u32 i,
+				       const struct kbin_mem_ref *r)
+{
+	const struct kbin_payload_hdr *ph;
+
+	if (!r->buffer) {
+		if (r->mr_type == MR_BUFFER_STAGED)
+			return kbin_fail(c, sg, i, r, KBIN_FIELD_BUFFER,
+					 KBIN_ERR_PAYLOAD_MISSING, 0,
+					 "MR_BUFFER_STAGED has no payload");
+		return KBIN_OK;
+	}
+	if (!kbin_kind_takes_payload(r->mr_type))
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_BUFFER,
+				 KBIN_ERR_PAYLOAD_KIND, r->buffer,
+				 "%s takes no payload, but buffer is 0x%llx",
+				 kbin_mr_type_str(r->mr_type),
+				 (unsigned long long)r->buffer);
+	if (r->buffer < KBIN_PHDR ||
+	    !kbin_in_data(c, r->buffer - KBIN_PHDR, KBIN_PHDR))
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_BUFFER, KBIN_ERR_BOUNDS,
+				 r->buffer,
+				 "payload header before buffer 0x%llx is outside the data area [0x%llx, 0x%llx)",
+				 (unsigned long long)r->buffer,
+				 (unsigned long long)c->data_off,
+				 (unsigned long long)c->len);
+	if (r->buffer & (KBIN_PAYLOAD_ALIGN - 1))
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_BUFFER,
+				 KBIN_ERR_MISALIGNED, r->buffer,
+				 "buffer 0x%llx is not %u-byte aligned",
+				 (unsigned long long)r->buffer, KBIN_PAYLOAD_ALIGN);
+	ph = (const struct kbin_payload_hdr *)(c->base + r->buffer - KBIN_PHDR);
+	if (ph->length != r->size)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_BUFFER,
+				 KBIN_ERR_PAYLOAD_LENGTH, ph->length,
+				 "payload length %llu is not the size %llu",
+				 (unsigned long long)ph->length,
+				 (unsigned long long)r->size);
+	if (ph->reserved)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_BUFFER,
+				 KBIN_ERR_RESERVED, ph->reserved,
+				 "payload header reserved is 0x%llx, not 0",
+				 (unsigned long long)ph->reserved);
+	if (!kbin_in_data(c, r->buffer, r->size))
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_BUFFER, KBIN_ERR_BOUNDS,
+				 r->buffer,
+				 "payload 0x%llx + %llu runs past the end of the plan 0x%llx",
+				 (unsigned long long)r->buffer,
+				 (unsigned long long)r->size,
+				 (unsigned long long)c->len);
+	return KBIN_OK;
+}
+
+static unsigned int kbin_check_list(struct kbin_ck *c, int sg, __u32 i,
+				    const struct kbin_mem_ref *r, __u32 nmem)
+{
+	const __u32 *ent;
+	__u32 k;
+
+	if (!r->list.length || r->list.length > KBIN_MAX_LIST)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
+				 KBIN_ERR_LIST_LENGTH, r->list.length,
+				 "list length %u is not 1..%u",
+				 r->list.length, KBIN_MAX_LIST);
+	if (r->list.pad)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION, KBIN_ERR_RESERVED,
+				 r->list.pad, "list pad is 0x%x, not 0",
+				 r->list.pad);
+	if (!kbin_in_data(c, r->list.list, (__u64)r->list.length * 4))
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION, KBIN_ERR_BOUNDS,
+				 r->list.list,
+				 "list 0x%llx of %u entries is outside the data area [0x%llx, 0x%llx)",
+				 (unsigned long long)r->list.list, r->list.length,
+				 (unsigned long long)c->data_off,
+				 (unsigned long long)c->len);
+	if (r->list.list & 3)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
+				 KBIN_ERR_MISALIGNED, r->list.list,
+				 "list 0x%llx is not 4-byte aligned",
+				 (unsigned long long)r->list.list);
+	ent = (const __u32 *)(c->base + r->list.list);
+	for (k = 0; k < r->list.length; k++)
+		if (ent[k] >= nmem)
+			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
+					 KBIN_ERR_LIST_ENTRY, ent[k],
+					 "list[%u] = %u names no var (nmem %u)",
+					 k, ent[k], nmem);
+	return KBIN_OK;
+}
+
+static unsigned int kbin_check_union(struct kbin_ck *c, int sg, __u32 i,
+				     const struct kbin_mem_ref *r,
+				     const struct kbin_mem_ref_set *set)
+{
+	const struct kbin_mem_ref_set *rset;
+	__u64 space, end;
+
+	switch (r->mr_type) {
+	case MR_PTR:
+		if (r->pointer.referenced_var_id == i)
+			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
+					 KBIN_ERR_PTR_SELF, i,
+					 "MR_PTR references itself");
+		if (r->pointer.referenced_var_id >= set->nmem)
+			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
+					 KBIN_ERR_PTR_TARGET,
+					 r->pointer.referenced_var_id,
+					 "MR_PTR referenced_var_id %u names no var (nmem %u)",
+					 r->pointer.referenced_var_id, set->nmem);
+		if (r->pointer.io_ref > 1)
+			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
+					 KBIN_ERR_RESERVED, r->pointer.io_ref,
+					 "io_ref %u is not 0 or 1",
+					 r->pointer.io_ref);
+		if (kbin_nonzero(r->pointer.pad, sizeof(r->pointer.pad)))
+			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
+					 KBIN_ERR_RESERVED, 0,
+					 "pointer pad is not zero");
+		return KBIN_OK;
+	case MR_VIRTUAL_TMP_BUF:
+		if (r->virt.backing_buf > KBIN_BACKING_BUF_MAX)
+			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
+					 KBIN_ERR_BACKING_BUF, r->virt.backing_buf,
+					 "backing_buf %u is not 0..%u",
+					 r->virt.backing_buf, KBIN_BACKING_BUF_MAX);
+		if (r->virt.pad)
+			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
+					 KBIN_ERR_RESERVED, r->virt.pad,
+					 "virtual pad is 0x%x, not 0", r->virt.pad);
+		space = r->virt.backing_buf == KBIN_BACKING_BUF_LOCAL ?
+			set->local_scratchpad_size : set->shared_scratchpad_size;
+		if (__builtin_add_overflow(r->virt.offset, r->size, &end) ||
+		    end > space)
+			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
+					 KBIN_ERR_VIRT_RANGE, r->virt.offset,
+					 "offset %llu + size %llu is beyond the %s scratchpad size %llu",
+					 (unsigned long long)r->virt.offset,
+					 (unsigned long long)r->size,
+					 r->virt.backing_buf == KBIN_BACKING_BUF_LOCAL ?
+					 "local" : "shared",
+					 (unsigned long long)space);
+		return KBIN_OK;
+	case MR_LIST:
+	case MR_PTR_TABLE:
+		return kbin_check_list(c, sg, i, r, set->nmem);
+	case MR_REMOTE:
+		if (r->remote.remote_vtpb_rel_sg_id >= c->h->num_subgraphs)
+			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
+					 KBIN_ERR_REMOTE_SG,
+					 r->remote.remote_vtpb_rel_sg_id,
+					 "remote_vtpb_rel_sg_id %u is not below num_subgraphs %u",
+					 r->remote.remote_vtpb_rel_sg_id,
+					 c->h->num_subgraphs);
+		if (r->remote.pad)
+			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
+					 KBIN_ERR_RESERVED, r->remote.pad,
+					 "remote pad is 0x%llx, not 0",
+					 (unsigned long long)r->remote.pad);
+		rset = kbin_set(c, r->remote.remote_vtpb_rel_sg_id);
+		if (r->remote.remote_var_id >= rset->nmem)
+			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
+					 KBIN_ERR_REMOTE_VAR, r->remote.remote_var_id,
+					 "remote variable %u is not in relative sg %u (nmem %u)",
+					 r->remote.remote_var_id,
+					 r->remote.remote_vtpb_rel_sg_id, rset->nmem);
+		return KBIN_OK;
+	}
+	/* kinds without a union variant: all 16 bytes zero */
+	if (r->list.length || r->list.list)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION, KBIN_ERR_LIST_KIND,
+				 r->list.length ? r->list.length : r->list.list,
+				 "%s takes no list, but the union holds length %u list 0x%llx",
+				 kbin_mr_type_str(r->mr_type), r->list.length,
+				 (unsigned long long)r->list.list);
+	if (r->list.pad)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION, KBIN_ERR_RESERVED,
+				 r->list.pad, "unused union bytes are not zero");
+	return KBIN_OK;
+}
+
+static unsigned int kbin_check_record(struct kbin_ck *c, int sg, __u32 i,
+				      const struct kbin_mem_ref_set *set)
+{
+	const struct kbin_mem_ref *r = &set->mem[i];
+	__u64 n;
+	unsigned int res;
+	__u32 d;
+
+	if (r->mr_type == MR_INVALID || r->mr_type > MR_TYPE_MAX)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_MR_TYPE, KBIN_ERR_MR_TYPE,
+				 r->mr_type, "mr_type %u is not 1..%u",
+				 r->mr_type, MR_TYPE_MAX);
+	if (r->pad0)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_PAD, KBIN_ERR_RESERVED,
+				 r->pad0, "pad0 is 0x%x, not 0", r->pad0);
+	if (r->var_id < i)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_VAR_ID,
+				 KBIN_ERR_VAR_ID_DUP, r->var_id,
+				 "var_id %u is already record %u's",
+				 r->var_id, r->var_id);
+	if (r->var_id != i)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_VAR_ID,
+				 KBIN_ERR_VAR_ID_ORDER, r->var_id,
+				 "var_id %u is not the record index %u (ids must be dense)",
+				 r->var_id, i);
+	res = kbin_check_name(c, sg, i, r);
+	if (res)
+		return res;
+	if (kbin_kind_needs_size(r->mr_type) && !r->size)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_SIZE, KBIN_ERR_SIZE, 0,
+				 "%s needs a non-zero size",
+				 kbin_mr_type_str(r->mr_type));
+	if (r->mr_type == MR_SB && r->size > KBIN_SBUF_WINDOW)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_SIZE, KBIN_ERR_SIZE,
+				 r->size,
+				 "MR_SB size %llu is above the %llu-byte SBUF window",
+				 (unsigned long long)r->size,
+				 (unsigned long long)KBIN_SBUF_WINDOW);
+	if (!r->alignment || (r->alignment & (r->alignment - 1)) ||
+	    r->alignment > KBIN_MAX_ALIGNMENT)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_ALIGNMENT,
+				 KBIN_ERR_ALIGNMENT, r->alignment,
+				 "alignment %llu is not a power of two in 1..%llu",
+				 (unsigned long long)r->alignment,
+				 (unsigned long long)KBIN_MAX_ALIGNMENT);
+	n = kbin_strnlen(r->dtype, sizeof(r->dtype));
+	if (n == sizeof(r->dtype))
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_DTYPE, KBIN_ERR_DTYPE,
+				 n, "dtype is not NUL-terminated within %u bytes",
+				 KBIN_DTYPE_MAX);
+	if (kbin_nonzero(r->dtype + n, sizeof(r->dtype) - n))
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_DTYPE, KBIN_ERR_DTYPE,
+				 n, "dtype has non-zero bytes after its NUL at %llu",
+				 (unsigned long long)n);
+	if (r->pad1)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_PAD, KBIN_ERR_RESERVED,
+				 r->pad1, "pad1 is 0x%x, not 0", r->pad1);
+	for (d = 1; d < KBIN_SHAPE_MAX; d++)
+		if (r->shape[d] && !r->shape[d - 1])
+			return kbin_fail(c, sg, i, r, KBIN_FIELD_SHAPE,
+					 KBIN_ERR_SHAPE, r->shape[d],
+					 "shape[%u] = %llu follows a zero dimension",
+					 d, (unsigned long long)r->shape[d]);
+	res = kbin_check_md(c, sg, i, r);
+	if (res)
+		return res;
+	res = kbin_check_payload(c, sg, i, r);
+	if (res)
+		return res;
+	return kbin_check_union(c, sg, i, r, set);
+}
+
+/* ---- pass 3: references between records ---- */
+
+static unsigned int kbin_check_refs(struct kbin_ck *c, int sg, __u32 i,
+				    const struct kbin_mem_ref_set *set)
+{
+	const struct kbin_mem_ref *r = &set->mem[i];
+	const struct kbin_mem_ref *t;
+	const __u32 *ent;
+	__u32 k;
+
+	switch (r->mr_type) {
+	case MR_PTR:
+		t = &set->mem[r->pointer.referenced_var_id];
+		if (!kbin_kind_has_storage(t->mr_type))
+			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
+					 KBIN_ERR_PTR_TARGET,
+					 r->pointer.referenced_var_id,
+					 "MR_PTR target var_id %u is %s, which has no storage",
+					 r->pointer.referenced_var_id,
+					 kbin_mr_type_str(t->mr_type));
+		break;
+	case MR_PTR_TABLE:
+		ent = (const __u32 *)(c->base + r->list.list);
+		for (k = 0; k < r->list.length; k++) {
+			t = &set->mem[ent[k]];
+			if (!kbin_kind_has_storage(t->mr_type))
+				return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
+						 KBIN_ERR_LIST_ENTRY, ent[k],
+						 "MR_PTR_TABLE list[%u] = %u is %s, which has no storage",
+						 k, ent[k],
+						 kbin_mr_type_str(t->mr_type));
+		}
+		break;
+	case MR_REMOTE:
+		t = &kbin_set(c, r->remote.remote_vtpb_rel_sg_id)->mem[r->remote.remote_var_id];
+		if (t->mr_type == MR_REMOTE)
+			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
+					 KBIN_ERR_REMOTE_CHAIN, r->remote.remote_var_id,
+					 "remote variable %u in relative sg %u is itself MR_REMOTE",
+					 r->remote.remote_var_id,
+					 r->remote.remote_vtpb_rel_sg_id);
+		if (!kbin_kind_has_storage(t->mr_type))
+			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
+					 KBIN_ERR_REMOTE_VAR, r->remote.remote_var_id,
+					 "remote variable %u in relative sg %u is %s, which has no storage",
+					 r->remote.remote_var_id,
+					 r->remote.remote_vtpb_rel_sg_id,
+					 kbin_mr_type_str(t->mr_type));
+		if (t->size < r->size)
+			return kbin_fail(c, sg, i, r, KBIN_FIELD_SIZE,
+					 KBIN_ERR_REMOTE_SIZE, t->size,
+					 "remote variable %u in relative sg %u has %llu bytes, fewer than this record's %llu",
+					 r->remote.remote_var_id,
+					 r->remote.remote_vtpb_rel_sg_id,
+					 (unsigned long long)t->size,
+					 (unsigned long long)r->size);
+		break;
+	}
+	return KBIN_OK;
+}
+
+/**
+ * kbin_check_plan() - check an untrusted KBIN plan.
+ * @buf: the plan, @len bytes; must be 8-byte aligned (kvmalloc() and
+ *	malloc() memory is).
+ * @len: length of @buf in bytes; must equal kbin_header.total_size.
+ * @res: filled with the first problem; with reason KBIN_OK, subgraph and
+ *	record -1 and an empty message when the plan is valid.  May be NULL.
+ *
+ * Runs the rules of Documentation/kbin-format.rst ("Checker rules") over
+ * the layout of uapi/linux/neuronsim_kbin.h: the file header, data area,
+ * subgraph table, SBUF carve-outs (FACTS.md section 8 geometry), mem_ref
+ * sets and the 152-byte records of seed 001 section 3 / FACTS.md
+ * section 4.  Reads only inside @buf[0..@len); allocates nothing;
+ * O(total records + total list entries).
+ *
+ * Return: KBIN_OK (0) when @buf is a well-formed plan, else the first
+ * problem's enum kbin_check_reason (KBIN_ERR_TRUNCATED .. KBIN_ERR_CHECK_MAX
+ * - 1), also stored in @res->reason.
+ */
+unsigned int kbin_check_plan(const void *buf, unsigned long long len,
+			     struct kbin_check_result *res)
+{
+	struct kbin_check_result dummy;
+	struct kbin_ck c = { 0 };
+	unsigned int r;
+	__u32 s, i;
+
+	if (!res)
+		res = &dummy;
+	res->subgraph = -1;
+	res->record = -1;
+	res->field = KBIN_FIELD_NONE;
+	res->reason = KBIN_OK;
+	res->value = 0;
+	res->msg[0] = '\0';
+	c.res = res;
+	c.base = buf;
+	c.len = len;
+
+	if (!buf || len < sizeof(struct kbin_header))
+		return kbin_fail(&c, -1, -1, NULL, KBIN_FIELD_TOTAL_SIZE,
+				 KBIN_ERR_TRUNCATED, len,
+				 "plan is %llu bytes, shorter than the %u-byte header",
+				 len, (unsigned int)sizeof(struct kbin_header));
+	if ((unsigned long)buf & 7)
+		return kbin_fail(&c, -1, -1, NULL, KBIN_FIELD_NONE,
+				 KBIN_ERR_MISALIGNED, (unsigned long)buf & 7,
+				 "plan buffer is not 8-byte aligned");
+	c.h = buf;
+	r = kbin_check_header(&c);
+	if (r)
+		return r;
+	for (s = 0; s < c.h->num_subgraphs; s++) {
+		r = kbin_check_subgraph(&c, s);
+		if (r)
+			return r;
+	}
+	for (s = 0; s < c.h->num_subgraphs; s++) {
+		const struct kbin_mem_ref_set *set = kbin_set(&c, s);
+
+		for (i = 0; i < set->nmem; i++) {
+			r = kbin_check_record(&c, s, i, set);
+			if (r)
+				return r;
+		}
+	}
+	for (s = 0; s < c.h->num_subgraphs; s++) {
+		const struct kbin_mem_ref_set *set = kbin_set(&c, s);
+
+		for (i = 0; i < set->nmem; i++) {
+			r = kbin_check_refs(&c, s, i, set);
+			if (r)
+				return r;
+		}
+	}
+	return KBIN_OK;
+}

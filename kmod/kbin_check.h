@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kbin_check.h - the KBIN plan checker, shared by neuronsim.ko and the
+ * host tools and tests.
+ *
+ * The checker reads an untrusted KBIN plan (uapi/linux/neuronsim_kbin.h)
+ * and either accepts it or reports the first problem as (subgraph, record,
+ * field, reason, value) plus a readable message.  It allocates nothing,
+ * does not recurse, and runs in O(total records + total list entries).
+ * Documentation/kbin-format.rst lists every rule.
+ */
+#ifndef _NEURONSIM_KBIN_CHECK_H
+#define _NEURONSIM_KBIN_CHECK_H
+
+#include <linux/neuronsim_kbin.h>
+
+#define KBIN_CHECK_MSG_LEN	192
+
+/**
+ * struct kbin_check_result - the first problem the checker found.
+ * @subgraph: subgraph table index, or -1 when not about a subgraph.
+ * @record: record index in the subgraph's mem_ref set (== its var_id in a
+ *	valid plan), or -1 when not about a record.
+ * @field: enum kbin_check_field.
+ * @reason: enum kbin_check_reason; KBIN_OK (0) when the plan is valid.
+ * @value: the offending value (an offset, size, id or count).
+ * @msg: NUL-terminated text, e.g.
+ *	"sg 0 record 5 (var_id 5): alignment 3 is not a power of two";
+ *	empty when the plan is valid.
+ */
+struct kbin_check_result {
+	int subgraph;
+	long long record;
+	unsigned int field;
+	unsigned int reason;
+	unsigned long long value;
+	char msg[KBIN_CHECK_MSG_LEN];
+};
+
+unsigned int kbin_check_plan(const void *buf, unsigned long long len,
+			     struct kbin_check_result *res);
+const char *kbin_reason_str(unsigned int reason);
+const char *kbin_field_str(unsigned int field);
+const char *kbin_mr_type_str(unsigned int mr_type);
+unsigned long long kbin_sbuf_partition_size(unsigned int target_gen);
+
+#endif /* _NEURONSIM_KBIN_CHECK_H */

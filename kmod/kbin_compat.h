@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kbin_compat.h - the few things the KBIN plan checker needs from its
+ * environment, for the kernel build and for the host build.
+ *
+ * The checker (kbin_check.c) is plain C: it uses the fixed-width __u8 ..
+ * __u64 types of <linux/types.h>, variadic arguments, and CRC-32.  Nothing
+ * else.  In the kernel CRC-32 comes from <linux/crc32.h>, on the host from
+ * zlib; both compute the IEEE 802.3 CRC (reflected polynomial 0xedb88320,
+ * initial value and final xor all ones), so one plan checks the same way
+ * in both builds.
+ */
+#ifndef _NEURONSIM_KBIN_COMPAT_H
+#define _NEURONSIM_KBIN_COMPAT_H
+
+#ifdef __KERNEL__
+
+#include <linux/types.h>
+#include <linux/compiler.h>
+#include <linux/crc32.h>
+#include <linux/stdarg.h>
+
+#define KBIN_PRINTF(a, b)	__printf(a, b)
+
+/**
+ * kbin_crc32() - CRC-32 (IEEE 802.3, as zlib's crc32()) of a byte range.
+ * @p: first byte.
+ * @n: number of bytes.
+ *
+ * Return: the CRC-32 of @p[0..@n), as stored in kbin_header.checksum.
+ */
+static inline __u32 kbin_crc32(const void *p, __u64 n)
+{
+	return crc32_le(~0U, p, n) ^ ~0U;
+}
+
+#else /* host */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <zlib.h>
+#include <linux/types.h>
+
+/* the host has no <linux/compiler_attributes.h>: spell its __printf() */
+#define KBIN_HOST_ATTR(x)	__attribute__(x)
+#define KBIN_PRINTF(a, b)	KBIN_HOST_ATTR((format(printf, a, b)))
+
+/*
+ * zlib's crc32() takes a uInt length: feed it at most 1 GiB at a time so
+ * plans above 4 GiB are covered too.
+ */
+static inline __u32 kbin_crc32(const void *p, __u64 n)
+{
+	const unsigned char *b = p;
+	unsigned long crc = crc32(0L, Z_NULL, 0);
+
+	while (n) {
+		unsigned int chunk = n > (1U << 30) ? (1U << 30) : (unsigned int)n;
+
+		crc = crc32(crc, b, chunk);
+		b += chunk;
+		n -= chunk;
+	}
+	return (__u32)crc;
+}
+
+#endif /* __KERNEL__ */
+
+#endif /* _NEURONSIM_KBIN_COMPAT_H */

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbin_reader.c - read a KBIN static memory plan on the host.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kbin_reader.h"
+
+/**
+ * kbin_read() - check a plan and open a view on it.
+ * @buf: the plan, 8-byte aligned (malloc() memory is).
+ * @len: bytes at @buf.
+ * @v: out: the view (pointers into @buf).
+ * @res: out: the checker's finding; may be NULL.
+ *
+ * Runs kbin_check_plan() (every rule of Documentation/kbin-format.rst)
+ * first, so every accessor below can trust the offsets.
+ *
+ * Return: 0 for a well-formed plan; -EINVAL when @v is NULL or the checker
+ * refuses the plan (@res says where and why).
+ */
+int kbin_read(const void *buf, size_t len, struct kbin_view *v,
+	      struct kbin_check_result *res)
+{
+	struct kbin_check_result local;
+
+	if (!res)
+		res = &local;
+	if (!v)
+		return -EINVAL;
+	memset(v, 0, sizeof(*v));
+	if (kbin_check_plan(buf, len, res) != KBIN_OK)
+		return -EINVAL;
+	v->buf = buf;
+	v->len = len;
+	v->hdr = buf;
+	v->num_subgraphs = v->hdr->num_subgraphs;
+	return 0;
+}
+
+/**
+ * kbin_view_subgraph() - subgraph table entry @i.
+ * @v: a view from kbin_read().
+ * @i: 0..num_subgraphs - 1.
+ *
+ * Return: the entry (152 bytes, in the plan), or NULL when @i is out of
+ * range.
+ */
+const struct kbin_subgraph *kbin_view_subgraph(const struct kbin_view *v,
+					       uint32_t i)
+{
+	if (!v || !v->hdr || i >= v->num_subgraphs)
+		return NULL;
+	return (const struct kbin_subgraph *)(v->buf + v->hdr->subgraph_table_off) + i;
+}
+
+/**
+ * kbin_view_set() - the mem_ref set of subgraph @i.
+ * @v: a view from kbin_read().
+ * @i: 0..num_subgraphs - 1.
+ *
+ * Return: the 24-byte set header followed by nmem 152-byte records, or
+ * NULL when @i is out of range.
+ */
+const struct kbin_mem_ref_set *kbin_view_set(const struct kbin_view *v,
+					     uint32_t i)
+{
+	const struct kbin_subgraph *sg = kbin_view_subgraph(v, i);
+
+	if (!sg)
+		return NULL;
+	return (const struct kbin_mem_ref_set *)(v->buf + sg->set_off);
+}
+
+/**
+ * kbin_view_str() - a NUL-terminated string of the data area.
+ * @v: a view from kbin_read().
+ * @off: file offset, e.g. a record's name.
+ *
+ * Return: the string, or NULL when @off is 0 or outside the data area.
+ * For an offset a record holds, the checker has verified the NUL.
+ */
+const char *kbin_view_str(const struct kbin_view *v, uint64_t off)
+{
+	if (!v || !v->hdr || !off || off < v->hdr->data_off || off >= v->len)
+		return NULL;
+	if (!memchr(v->buf + off, '\0', v->len - off))
+		return NULL;
+	return (const char *)v->buf + off;
+}
+
+/**
+ * kbin_view_list() - the __u32 entries of an MR_LIST / MR_PTR_TABLE.
+ * @v: a view from kbin_read().
+ * @rec: a record of that view.
+ *
+ * Return: rec->list.length entries, or NULL when @rec is another kind.
+ */
+const uint32_t *kbin_view_list(const struct kbin_view *v,
+			       const struct kbin_mem_ref *rec)
+{
+	if (!v || !v->hdr || !rec ||
+	    (rec->mr_type != MR_LIST && rec->mr_type != MR_PTR_TABLE) ||
+	    !rec->list.list)
+		return NULL;
+	return (const uint32_t *)(v->buf + rec->list.list);
+}
+
+/**
+ * kbin_view_payload() - the weight payload of a record.
+ * @v: a view from kbin_read().
+ * @rec: a record of that view.
+ *
+ * Return: rec->size bytes (64-byte aligned in the file), or NULL when the
+ * record has no payload.
+ */
+const void *kbin_view_payload(const struct kbin_view *v,
+			      const struct kbin_mem_ref *rec)
+{
+	if (!v || !v->hdr || !rec || !rec->buffer)
+		return NULL;
+	return v->buf + rec->buffer;
+}
+
+/**
+ * kbin_view_md() - the debug tensor metadata of a record.
+ * @v: a view from kbin_read().
+ * @rec: a record of that view.
+ *
+ * Return: the 516-byte metadata, or NULL when the record has none.
+ */
+const struct kbin_debug_tensor_md *
+kbin_view_md(const struct kbin_view *v, const struct kbin_mem_ref *rec)
+{
+	if (!v || !v->hdr || !rec || !rec->dtensor_md)
+		return NULL;
+	return (const struct kbin_debug_tensor_md *)(v->buf + rec->dtensor_md);
+}
+
+/**
+ * kbin_read_file() - read a whole file into memory.
+ * @path: file name.
+ * @buf: out: malloc()'d bytes (at least 1 byte allocated), caller frees.
+ * @len: out: file length in bytes.
+ *
+ * Return: 0; -errno of open()/fstat()/read() on failure; -EINVAL for a
+ * file that is not a regular file; -EFBIG when it does not fit in memory;
+ * -ENOMEM when out of memory; -EIO when the file shrank while read.
+ */
+int kbin_read_file(const char *path, void **buf, size_t *len)
+{
+	struct stat st;
+	uint8_t *p;
+	size_t got = 0, n;
+	int fd, err;
+
+	if (!path || !buf || !len)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		err = -errno;
+		goto err_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = -EINVAL;
+		goto err_close;
+	}
+	if ((unsigned long long)st.st_size >= SIZE_MAX) {
+		err = -EFBIG;
+		goto err_close;
+	}
+	n = (size_t)st.st_size;
+	p = malloc(n ? n : 1);
+	if (!p) {
+		err = -ENOMEM;
+		goto err_close;
+	}
+	while (got < n) {
+		ssize_t r = read(fd, p + got, n - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			goto err_free;
+		}
+		if (r == 0) {
+			err = -EIO;
+			goto err_free;
+		}
+		got += (size_t)r;
+	}
+	close(fd);
+	*buf = p;
+	*len = n;
+	return 0;
+
+err_free:
+	free(p);
+err_close:
+	close(fd);
+	return err;
+}

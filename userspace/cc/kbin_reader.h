@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kbin_reader.h - read a KBIN static memory plan on the host.
+ *
+ * kbin_read() runs the shared plan checker (kmod/kbin_check.c) over the
+ * bytes and, when they are a well-formed plan, fills a view whose
+ * accessors hand out pointers into the caller's buffer.  The view does not
+ * own the buffer; keep it alive while using the view.
+ */
+#ifndef _NEURONSIM_KBIN_READER_H
+#define _NEURONSIM_KBIN_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/neuronsim_kbin.h>
+
+#include "kbin_check.h"
+
+/**
+ * struct kbin_view - a checked plan.
+ * @buf: the plan bytes (not owned).
+ * @len: bytes at @buf.
+ * @hdr: the file header, at @buf.
+ * @num_subgraphs: hdr->num_subgraphs.
+ */
+struct kbin_view {
+	const uint8_t *buf;
+	size_t len;
+	const struct kbin_header *hdr;
+	uint32_t num_subgraphs;
+};
+
+int kbin_read(const void *buf, size_t len, struct kbin_view *v,
+	      struct kbin_check_result *res);
+const struct kbin_subgraph *kbin_view_subgraph(const struct kbin_view *v,
+					       uint32_t i);
+const struct kbin_mem_ref_set *kbin_view_set(const struct kbin_view *v,
+					     uint32_t i);
+const char *kbin_view_str(const struct kbin_view *v, uint64_t off);
+const uint32_t *kbin_view_list(const struct kbin_view *v,
+			       const struct kbin_mem_ref *rec);
+const void *kbin_view_payload(const struct kbin_view *v,
+			      const struct kbin_mem_ref *rec);
+const struct kbin_debug_tensor_md *
+kbin_view_md(const struct kbin_view *v, const struct kbin_mem_ref *rec);
+int kbin_read_file(const char *path, void **buf, size_t *len);
+
+#endif /* _NEURONSIM_KBIN_READER_H */
