@@ -17,7 +17,6 @@
 #include <linux/module.h>
 #include <linux/string.h>
 
-#include "kbin_layout.h"
 #include "neuronsim.h"
 
 /*

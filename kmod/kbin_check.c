@@ -23,6 +23,7 @@
 
 #include "kbin_compat.h"
 #include "kbin_check.h"
+#include "kbin_layout.h"
 
 #define KBIN_MD_SIZE		((__u64)sizeof(struct kbin_debug_tensor_md))
 #define KBIN_PREFIX_MAX		512U
