@@ -16,6 +16,7 @@
 
 #include "kbin_check.h"
 #include "neuronsim.h"
+#include "netlink.h"
 
 /* the command with its size field cleared, for matching any struct size */
 #define NSIM_CMD(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
@@ -186,6 +187,7 @@ out_unlock:
 out:
 	if (ret) {
 		atomic64_inc(&nsim_stats.load_failures);
+		nsim_netlink_notify_load_failed(ret, err);
 		dev_dbg(nsim_dev.misc.this_device, "load failed (%ld): %s\n",
 			ret, err->msg);
 		ret2 = nsim_load_report(&l, err);

@@ -11,6 +11,7 @@
 #include <linux/moduleparam.h>
 
 #include "neuronsim.h"
+#include "netlink.h"
 
 char *nsim_param_arch = "trn2";
 module_param_named(arch, nsim_param_arch, charp, 0444);
@@ -70,9 +71,13 @@ static int __init nsim_init(void)
 
 	nsim_debugfs_init(&nsim_dev);
 
-	ret = nsim_device_init(&nsim_dev);
+	ret = nsim_netlink_init();
 	if (ret)
 		goto err_debugfs;
+
+	ret = nsim_device_init(&nsim_dev);
+	if (ret)
+		goto err_netlink;
 
 	pr_info("%s device: %u NeuronCores, %u x %llu MiB HBM\n",
 		nsim_dev.arch->name, nsim_dev.arch->num_cores,
@@ -80,6 +85,8 @@ static int __init nsim_init(void)
 		nsim_dev.arch->hbm_channel_size >> 20);
 	return 0;
 
+err_netlink:
+	nsim_netlink_exit();
 err_debugfs:
 	nsim_debugfs_exit(&nsim_dev);
 	nsim_hbm_exit(&nsim_dev);
@@ -91,6 +98,7 @@ err_mem:
 static void __exit nsim_exit(void)
 {
 	nsim_device_exit(&nsim_dev);
+	nsim_netlink_exit();
 	nsim_debugfs_exit(&nsim_dev);
 	nsim_hbm_exit(&nsim_dev);
 	nsim_mem_exit();

@@ -19,6 +19,7 @@
 #include <linux/xarray.h>
 
 #include "neuronsim.h"
+#include "netlink.h"
 
 static DEFINE_XARRAY_ALLOC1(nsim_models);
 static u32 nsim_next_id;
@@ -126,12 +127,14 @@ int nsim_model_publish(struct nsim_file *nf, struct nsim_model *m)
 	atomic64_add(m->num_vars, &nsim_stats.mem_refs);
 	atomic64_add(m->kmem_bytes, &nsim_stats.kmem_bytes);
 	nsim_debugfs_model_add(m);
+	nsim_netlink_notify_loaded(m);
 	return 0;
 }
 
 /* Unpublish: after this no new reader finds @m; old ones may still run. */
 static void nsim_model_unpublish(struct nsim_file *nf, struct nsim_model *m)
 {
+	nsim_netlink_notify_unloaded(m);
 	nsim_debugfs_model_del(m);
 	xa_erase(&nsim_models, m->id);
 	list_del_init(&m->node);

@@ -1,38 +1,428 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * neuronsim - command-line client of /dev/neuronsim.
+ * neuronsim - command-line client of the simulated Neuron device, in the
+ * manner of ip(8) and bpftool(8).  Built on libneuronsim (ioctls and the
+ * "neuronsim" generic netlink family) and the host KBIN reader.
  *
- *   neuronsim info      the simulated device's geometry and address map
+ *   neuronsim [-j|-p] info
+ *   neuronsim [-j|-p] load PLAN [--core N] [--hold]
+ *   neuronsim [-j|-p] resolve PLAN|MODEL VAR[+OFFSET[:SIZE]]...
+ *   neuronsim [-j|-p] models
+ *   neuronsim [-j|-p] vars PLAN|MODEL
+ *   neuronsim [-j|-p] read PLAN|MODEL VAR[+OFFSET[:SIZE]]
+ *   neuronsim [-j|-p] monitor [--count N]
+ *   neuronsim [-j|-p] map PLAN|MODEL -o FILE.svg
+ *
+ * A MODEL is a model id (digits); anything else is a KBIN plan file, which
+ * is loaded on a private fd for the command and unloaded at its end.
+ * Models belong to the fd that loaded them, so for a MODEL another
+ * process loaded, names and addresses come from netlink GET_VARS (owner
+ * process or CAP_SYS_ADMIN only) and resolve applies the kernel's rule to
+ * that table.  Bytes move only through the loading fd, so from the
+ * shell "read" takes a PLAN (loaded, read, unloaded).
+ * Documentation/userspace.rst has examples.
  */
+#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
-#include <linux/neuronsim.h>
+#include <jansson.h>
 
-static int cmd_info(void)
+#include "libneuronsim.h"
+#include "kbin_reader.h"
+
+#define READ_DEFAULT_MAX	4096U
+
+static bool json_out;
+static size_t json_flags = JSON_COMPACT;
+static const char *prog = "neuronsim";
+static const char *cmd_name = "";
+
+static void errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void errmsg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: %s%s", prog, cmd_name, *cmd_name ? ": " : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void json_print(json_t *j)
+{
+	json_dumpf(j, stdout, json_flags | JSON_ENSURE_ASCII);
+	fputc('\n', stdout);
+	fflush(stdout);
+	json_decref(j);
+}
+
+static const char *errno_name(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case ENOENT: return "ENOENT";
+	case ERANGE: return "ERANGE";
+	case EINVAL: return "EINVAL";
+	case ENODATA: return "ENODATA";
+	case EPERM: return "EPERM";
+	case E2BIG: return "E2BIG";
+	case ENOSPC: return "ENOSPC";
+	case ENOMEM: return "ENOMEM";
+	case EMFILE: return "EMFILE";
+	case ENODEV: return "ENODEV";
+	case EFAULT: return "EFAULT";
+	case ENAMETOOLONG: return "ENAMETOOLONG";
+	default: return "E?";
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* A variable table, from a plan (reader + resolve) or netlink          */
+/* ------------------------------------------------------------------ */
+
+struct var {
+	__u32 subgraph;
+	__u32 var_id;
+	__u32 mr_type;
+	__u64 size;
+	__u64 address;
+	bool staged;
+	char *name;
+};
+
+struct vartab {
+	struct var *v;
+	size_t n, cap;
+	/* plan source */
+	void *plan;
+	size_t plan_len;
+	int fd;			/* device fd holding the plan's model, or -1 */
+	__u32 model_id;		/* the model the table describes */
+	bool from_plan;
+};
+
+static void vartab_free(struct vartab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->v[i].name);
+	free(t->v);
+	free(t->plan);
+	if (t->fd >= 0)
+		neuronsim_close(t->fd);	/* unloads the plan's model */
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+}
+
+static int vartab_add(struct vartab *t, const struct var *v)
+{
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		struct var *nv = realloc(t->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		t->v = nv;
+		t->cap = cap;
+	}
+	t->v[t->n] = *v;
+	t->v[t->n].name = strdup(v->name ? v->name : "");
+	if (!t->v[t->n].name)
+		return -ENOMEM;
+	t->n++;
+	return 0;
+}
+
+static bool is_model_id(const char *s, __u32 *id)
+{
+	unsigned long v;
+	char *end;
+
+	if (!*s || !isdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*end || errno || v == 0 || v > 0xffffffffUL)
+		return false;
+	*id = v;
+	return true;
+}
+
+static void print_load_failure(const char *plan, int err,
+			       const struct neuronsim_load_opts *o,
+			       const char *log)
+{
+	errmsg("%s: %s (%s, reason %u: %s, subgraph %d, record %d)", plan,
+	       strerror(-err), errno_name(err), o->err_reason,
+	       neuronsim_reason_str(o->err_reason), o->err_subgraph,
+	       o->err_record);
+	if (log && *log)
+		fprintf(stderr, "%s", log);
+	if (log && *log && log[strlen(log) - 1] != '\n')
+		fputc('\n', stderr);
+}
+
+/* load @path on a private fd, keep its names from the host reader */
+static int vartab_from_plan(struct vartab *t, const char *path, __u32 core)
+{
+	struct neuronsim_resolve_entry *ent = NULL;
+	struct kbin_check_result res;
+	struct kbin_view view;
+	char log[4096];
+	NEURONSIM_OPTS_INIT(load_opts, lo, .first_core = core, .log_buf = log,
+			    .log_size = sizeof(log));
+	__u32 sg, i, num_ok;
+	size_t k;
+	int err;
+
+	t->from_plan = true;
+	err = kbin_read_file(path, &t->plan, &t->plan_len);
+	if (err) {
+		errmsg("%s: %s", path, strerror(err < 0 ? -err : err));
+		return -1;
+	}
+	memset(&res, 0, sizeof(res));
+	err = kbin_read(t->plan, t->plan_len, &view, &res);
+	if (err) {
+		errmsg("%s: not a valid KBIN plan: %s", path,
+		       res.msg[0] ? res.msg : kbin_reason_str(res.reason));
+		return -1;
+	}
+	t->fd = neuronsim_open(NULL);
+	if (t->fd < 0) {
+		errmsg("%s: %s", NEURONSIM_DEV_PATH, strerror(-t->fd));
+		return -1;
+	}
+	log[0] = '\0';
+	err = neuronsim_load(t->fd, t->plan, t->plan_len, &lo, &t->model_id);
+	if (err) {
+		print_load_failure(path, err, &lo, log);
+		return -1;
+	}
+	for (sg = 0; sg < view.num_subgraphs; sg++) {
+		const struct kbin_mem_ref_set *set = kbin_view_set(&view, sg);
+
+		for (i = 0; set && i < set->nmem; i++) {
+			const struct kbin_mem_ref *r = &set->mem[i];
+			struct var v = {
+				.subgraph = sg, .var_id = r->var_id,
+				.mr_type = r->mr_type, .size = r->size,
+				.name = (char *)kbin_view_str(&view, r->name),
+			};
+
+			if (vartab_add(t, &v))
+				goto nomem;
+		}
+	}
+	/* addresses: one RESOLVE_BATCH of (offset 0, size 0) per var */
+	if (!t->n)
+		return 0;
+	ent = calloc(t->n, sizeof(*ent));
+	if (!ent)
+		goto nomem;
+	for (k = 0; k < t->n; k++) {
+		ent[k].subgraph = t->v[k].subgraph;
+		ent[k].var_id = t->v[k].var_id;
+	}
+	for (k = 0; k < t->n; k += NEURONSIM_RESOLVE_BATCH_MAX) {
+		size_t cnt = t->n - k;
+
+		if (cnt > NEURONSIM_RESOLVE_BATCH_MAX)
+			cnt = NEURONSIM_RESOLVE_BATCH_MAX;
+		err = neuronsim_resolve_batch(t->fd, t->model_id, ent + k, cnt,
+					      &num_ok);
+		if (err) {
+			errmsg("%s: RESOLVE_BATCH: %s", path, strerror(-err));
+			free(ent);
+			return -1;
+		}
+	}
+	for (k = 0; k < t->n; k++) {
+		t->v[k].staged = ent[k].status == 0;
+		t->v[k].address = ent[k].status == 0 ? ent[k].address : 0;
+	}
+	free(ent);
+	return 0;
+nomem:
+	errmsg("%s", strerror(ENOMEM));
+	return -1;
+}
+
+static int vartab_nl_cb(const struct neuronsim_nl_var *nv, void *ctx)
+{
+	struct var v = {
+		.subgraph = nv->subgraph, .var_id = nv->var_id,
+		.mr_type = nv->mr_type, .size = nv->size,
+		.address = nv->physical_address, .staged = nv->staged,
+		.name = (char *)nv->name,
+	};
+
+	return vartab_add(ctx, &v) ? 1 : 0;
+}
+
+static int vartab_from_model(struct vartab *t, __u32 model_id)
+{
+	struct neuronsim_nl *nl;
+	int err;
+
+	t->model_id = model_id;
+	err = neuronsim_nl_open(&nl);
+	if (err) {
+		errmsg("generic netlink family '%s': %s%s", NEURONSIM_GENL_NAME,
+		       strerror(-err), err == -ENOENT ?
+		       " (is neuronsim.ko loaded?)" : "");
+		return -1;
+	}
+	err = neuronsim_nl_list_vars(nl, model_id, vartab_nl_cb, t);
+	neuronsim_nl_close(nl);
+	if (err == -ENOENT) {
+		errmsg("model %u: no such model", model_id);
+		return -1;
+	}
+	if (err == -EPERM) {
+		errmsg("model %u: names and addresses are visible only to the process that loaded it or to CAP_SYS_ADMIN",
+		       model_id);
+		return -1;
+	}
+	if (err) {
+		errmsg("model %u: GET_VARS: %s", model_id, strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+static int vartab_open(struct vartab *t, const char *src, __u32 core)
+{
+	__u32 id;
+
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	if (is_model_id(src, &id))
+		return vartab_from_model(t, id);
+	return vartab_from_plan(t, src, core);
+}
+
+/* find the var a reference names; -ENOENT with a message when none */
+static int vartab_find(const struct vartab *t, const struct neuronsim_var_ref *r,
+		       const char *text, const struct var **out)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		const struct var *v = &t->v[i];
+
+		if (r->has_subgraph && v->subgraph != r->subgraph)
+			continue;
+		if (r->by_id ? v->var_id == r->var_id : !strcmp(v->name, r->name)) {
+			*out = v;
+			return 0;
+		}
+	}
+	(void)text;
+	return -ENOENT;
+}
+
+static void vartab_not_found(const struct neuronsim_var_ref *r, const char *text)
+{
+	if (r->by_id)
+		errmsg("'%s': no var_id %u in %s", text, r->var_id,
+		       r->has_subgraph ? "that subgraph" : "any subgraph");
+	else
+		errmsg("'%s': no variable named '%s' in %s", text, r->name,
+		       r->has_subgraph ? "that subgraph" : "any subgraph");
+}
+
+/* the kernel's resolve rule on a netlink table (FACTS.md section 5) */
+static int table_resolve(const struct var *v, __u64 off, __u64 size,
+			 __u64 *addr)
+{
+	if (off + size < off || v->size < off + size)
+		return -ERANGE;
+	if (v->mr_type == MR_PTR && off)
+		return -EINVAL;
+	if (!v->staged)
+		return -ENODATA;
+	*addr = v->address + off;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Subcommands                                                         */
+/* ------------------------------------------------------------------ */
+
+static bool want_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
+}
+
+static int cmd_info(int argc, char **argv)
 {
 	struct neuronsim_info info;
 	unsigned int i;
-	int fd;
+	int fd, err;
 
-	fd = open("/dev/" NEURONSIM_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+	if (want_help(argc, argv) || argc > 1) {
+		printf("usage: %s [-j] info\n"
+		       "  the device's generation, NeuronCores, SBUF, PSUM, HBM channels,\n"
+		       "  scratchpad geometry and limits (NEURONSIM_IOC_GET_INFO)\n", prog);
+		return argc > 1 && !want_help(argc, argv) ? 2 : 0;
+	}
+	fd = neuronsim_open(NULL);
 	if (fd < 0) {
-		fprintf(stderr, "neuronsim: /dev/%s: %s\n", NEURONSIM_DEVICE_NAME,
-			strerror(errno));
+		errmsg("%s: %s", NEURONSIM_DEV_PATH, strerror(-fd));
 		return 1;
 	}
-	if (ioctl(fd, NEURONSIM_IOC_GET_INFO, &info)) {
-		fprintf(stderr, "neuronsim: GET_INFO: %s\n", strerror(errno));
-		close(fd);
+	err = neuronsim_get_info(fd, &info);
+	neuronsim_close(fd);
+	if (err) {
+		errmsg("GET_INFO: %s", strerror(-err));
 		return 1;
 	}
-	close(fd);
-	printf("device      %s (generation %u), ABI %u\n", info.arch_name,
-	       info.arch_gen, info.abi_version);
+	if (json_out) {
+		json_t *hbm = json_array(), *sbuf = json_array();
+
+		for (i = 0; i < info.num_hbm_channels && i < NEURONSIM_MAX_HBM_CHANNELS; i++)
+			json_array_append_new(hbm, json_integer(info.hbm_base[i]));
+		for (i = 0; i < info.num_cores; i++)
+			json_array_append_new(sbuf, json_integer(info.sbuf_base +
+								 i * info.sbuf_window_size));
+		json_print(json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+				     "arch_name", info.arch_name,
+				     "arch_gen", (json_int_t)info.arch_gen,
+				     "abi_version", (json_int_t)info.abi_version,
+				     "features", (json_int_t)info.features,
+				     "num_cores", (json_int_t)info.num_cores,
+				     "num_hbm_channels", (json_int_t)info.num_hbm_channels,
+				     "hbm_channel_size", (json_int_t)info.hbm_channel_size,
+				     "hbm_base", hbm, "sbuf_base", sbuf,
+				     "sbuf_window_size", (json_int_t)info.sbuf_window_size,
+				     "sbuf_partitions", (json_int_t)info.sbuf_partitions,
+				     "sbuf_partition_size", (json_int_t)info.sbuf_partition_size,
+				     "psum_size", (json_int_t)info.psum_size,
+				     "scratchpad_page_size", (json_int_t)info.scratchpad_page_size,
+				     "scratchpad_max_pages", (json_int_t)info.scratchpad_max_pages,
+				     "max_models_per_fd", (json_int_t)info.max_models_per_fd,
+				     "max_plan_bytes", (json_int_t)info.max_plan_bytes,
+				     "backing_limit", (json_int_t)info.backing_limit));
+		return 0;
+	}
+	printf("device      %s (generation %u), ABI %u, features 0x%llx\n",
+	       info.arch_name, info.arch_gen, info.abi_version,
+	       (unsigned long long)info.features);
 	printf("NeuronCores %u, SBUF %u x %u bytes each, PSUM %llu bytes each\n",
 	       info.num_cores, info.sbuf_partitions, info.sbuf_partition_size,
 	       (unsigned long long)info.psum_size);
@@ -40,17 +430,745 @@ static int cmd_info(void)
 		printf("  sbuf%-3u   0x%011llx  window %llu MiB\n", i,
 		       (unsigned long long)(info.sbuf_base + i * info.sbuf_window_size),
 		       (unsigned long long)info.sbuf_window_size >> 20);
-	for (i = 0; i < info.num_hbm_channels; i++)
-		printf("  hbm%-4u   0x%011llx  %llu GiB\n", i,
+	for (i = 0; i < info.num_hbm_channels && i < NEURONSIM_MAX_HBM_CHANNELS; i++)
+		printf("  hbm%-4u   0x%011llx  %llu MiB\n", i,
 		       (unsigned long long)info.hbm_base[i],
-		       (unsigned long long)info.hbm_channel_size >> 30);
+		       (unsigned long long)info.hbm_channel_size >> 20);
+	printf("scratchpad  %llu-byte pages, at most %u per model\n",
+	       (unsigned long long)info.scratchpad_page_size,
+	       info.scratchpad_max_pages);
 	return 0;
+}
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void install_stop_handlers(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;	/* no SA_RESTART: poll/pause return */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int parse_u32_arg(const char *what, const char *s, __u32 *out)
+{
+	__u64 v;
+
+	if (!s) {
+		errmsg("%s needs a value", what);
+		return -EINVAL;
+	}
+	if (neuronsim_parse_u64(s, &v) || v > 0xffffffffULL) {
+		errmsg("%s '%s' is not a number from 0 to 4294967295", what, s);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int cmd_load(int argc, char **argv)
+{
+	const char *plan = NULL;
+	struct neuronsim_model_info mi;
+	char log[8192];
+	NEURONSIM_OPTS_INIT(load_opts, lo, .log_buf = log,
+			    .log_size = sizeof(log));
+	bool hold = false;
+	__u32 id;
+	int i, fd, err;
+
+	if (want_help(argc, argv)) {
+		printf("usage: %s [-j] load PLAN [--core N] [--hold]\n"
+		       "  load a KBIN plan; subgraph i goes to NeuronCore N + i (default 0).\n"
+		       "  Prints the model id first.  Without --hold the model is unloaded\n"
+		       "  when the command exits (models belong to the fd that loaded them);\n"
+		       "  with --hold it stays loaded until SIGINT or SIGTERM.\n"
+		       "  On failure prints the errno, the checker's reason, subgraph and\n"
+		       "  record, and the kernel's log text.\n", prog);
+		return 0;
+	}
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--hold")) {
+			hold = true;
+		} else if (!strcmp(argv[i], "--core")) {
+			i++;
+			if (parse_u32_arg("--core", i < argc ? argv[i] : NULL,
+					  &lo.first_core))
+				return 2;
+		} else if (argv[i][0] == '-') {
+			errmsg("unknown option '%s' (try --help)", argv[i]);
+			return 2;
+		} else if (!plan) {
+			plan = argv[i];
+		} else {
+			errmsg("unexpected argument '%s': one PLAN only", argv[i]);
+			return 2;
+		}
+	}
+	if (!plan) {
+		errmsg("missing PLAN (try --help)");
+		return 2;
+	}
+	fd = neuronsim_open(NULL);
+	if (fd < 0) {
+		errmsg("%s: %s", NEURONSIM_DEV_PATH, strerror(-fd));
+		return 1;
+	}
+	log[0] = '\0';
+	err = neuronsim_load_file(fd, plan, &lo, &id);
+	if (err) {
+		if (lo.err_reason || lo.log_len)
+			print_load_failure(plan, err, &lo, log);
+		else
+			errmsg("%s: %s", plan, strerror(-err));
+		neuronsim_close(fd);
+		return 1;
+	}
+	err = neuronsim_model_info(fd, id, &mi);
+	if (err)
+		memset(&mi, 0, sizeof(mi));
+	if (json_out)
+		json_print(json_pack("{s:I,s:i,s:I,s:I,s:I,s:I,s:I,s:b}",
+				     "model_id", (json_int_t)id,
+				     "owner_pid", (int)getpid(),
+				     "num_subgraphs", (json_int_t)mi.num_subgraphs,
+				     "first_core", (json_int_t)mi.first_core,
+				     "num_vars", (json_int_t)mi.num_vars,
+				     "hbm_bytes", (json_int_t)mi.hbm_bytes,
+				     "scratchpad_bytes", (json_int_t)mi.scratchpad_bytes,
+				     "hold", hold));
+	else
+		printf("%u\tmodel %u loaded from %s: %u subgraphs from NeuronCore %u, %llu vars, %llu bytes HBM, %llu bytes scratchpad%s\n",
+		       id, id, plan, mi.num_subgraphs, mi.first_core,
+		       (unsigned long long)mi.num_vars,
+		       (unsigned long long)mi.hbm_bytes,
+		       (unsigned long long)mi.scratchpad_bytes,
+		       hold ? "; holding until SIGINT/SIGTERM" : "");
+	fflush(stdout);
+	if (hold) {
+		install_stop_handlers();
+		while (!stop_signal)
+			pause();
+		err = neuronsim_unload(fd, id);
+		if (!json_out)
+			printf("model %u unloaded (%s)\n", id,
+			       stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
+		else
+			json_print(json_pack("{s:I,s:b}", "model_id", (json_int_t)id,
+					     "unloaded", !err));
+	}
+	neuronsim_close(fd);
+	return 0;
+}
+
+static int cmd_resolve(int argc, char **argv)
+{
+	struct vartab t;
+	json_t *arr = NULL;
+	int i, failed = 0;
+
+	if (want_help(argc, argv) || argc < 3) {
+		printf("usage: %s [-j] resolve PLAN|MODEL VAR[+OFFSET[:SIZE]]...\n"
+		       "  VAR is a name, sgN/name or #var_id (sgN/#var_id); OFFSET and SIZE\n"
+		       "  are bytes (decimal, 0x hex, K/M/G suffix), SIZE defaults to 0.\n"
+		       "  PLAN: load it on a private fd, resolve by ioctl, unload.\n"
+		       "  MODEL (an id, any process's): apply the kernel's rule\n"
+		       "  (mem_ref_to_addr) to the netlink GET_VARS physical_address table,\n"
+		       "  visible to the loading process or CAP_SYS_ADMIN only.\n", prog);
+		return argc < 3 && !want_help(argc, argv) ? 2 : 0;
+	}
+	/* every reference is checked before the plan is loaded */
+	for (i = 2; i < argc; i++) {
+		struct neuronsim_var_ref r;
+		char perr[256];
+
+		if (neuronsim_var_ref_parse(argv[i], &r, perr, sizeof(perr))) {
+			errmsg("bad VAR %s", perr);
+			return 2;
+		}
+	}
+	if (vartab_open(&t, argv[1], 0)) {
+		vartab_free(&t);
+		return 1;
+	}
+	if (json_out)
+		arr = json_array();
+	for (i = 2; i < argc; i++) {
+		struct neuronsim_var_ref r;
+		const struct var *v = NULL;
+		char perr[256];
+		__u64 addr = 0;
+		int err;
+
+		err = neuronsim_var_ref_parse(argv[i], &r, perr, sizeof(perr));
+		if (err) {
+			errmsg("bad VAR %s", perr);
+			vartab_free(&t);
+			json_decref(arr);
+			return 2;
+		}
+		err = vartab_find(&t, &r, argv[i], &v);
+		if (err) {
+			vartab_not_found(&r, argv[i]);
+		} else if (t.from_plan) {
+			err = neuronsim_resolve(t.fd, t.model_id, v->subgraph,
+						v->var_id, r.offset, r.size, &addr);
+		} else {
+			err = table_resolve(v, r.offset, r.size, &addr);
+		}
+		if (err) {
+			failed++;
+			if (v)
+				errmsg("'%s' (sg%u #%u %s, %llu bytes): %s (%s)", argv[i],
+				       v->subgraph, v->var_id,
+				       neuronsim_mr_type_str(v->mr_type),
+				       (unsigned long long)v->size, strerror(-err),
+				       errno_name(err));
+		}
+		if (json_out) {
+			json_t *o = json_pack("{s:s,s:I,s:I}", "var", argv[i],
+					      "offset", (json_int_t)r.offset,
+					      "size", (json_int_t)r.size);
+
+			if (v) {
+				json_object_set_new(o, "name", json_string(v->name));
+				json_object_set_new(o, "subgraph", json_integer(v->subgraph));
+				json_object_set_new(o, "var_id", json_integer(v->var_id));
+				json_object_set_new(o, "mr_type",
+						    json_string(neuronsim_mr_type_str(v->mr_type)));
+			}
+			if (err) {
+				json_object_set_new(o, "error", json_string(errno_name(err)));
+				json_object_set_new(o, "errno", json_integer(-err));
+			} else {
+				json_object_set_new(o, "address", json_integer(addr));
+			}
+			json_array_append_new(arr, o);
+		} else if (!err) {
+			printf("%s\tsg%u #%u %s\t0x%" PRIx64 "\n", argv[i], v->subgraph,
+			       v->var_id, neuronsim_mr_type_str(v->mr_type),
+			       (uint64_t)addr);
+		}
+	}
+	if (json_out)
+		json_print(json_pack("{s:I,s:s,s:o}", "model_id",
+				     (json_int_t)t.model_id, "source",
+				     t.from_plan ? "plan" : "netlink", "results", arr));
+	vartab_free(&t);
+	return failed ? 1 : 0;
+}
+
+static int models_cb(const struct neuronsim_nl_model *m, void *ctx)
+{
+	json_t *arr = ctx;
+
+	if (arr) {
+		json_array_append_new(arr, json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+			"model_id", (json_int_t)m->model_id,
+			"owner_pid", (json_int_t)m->owner_pid,
+			"target_gen", (json_int_t)m->target_gen,
+			"num_subgraphs", (json_int_t)m->num_subgraphs,
+			"first_core", (json_int_t)m->first_core,
+			"num_vars", (json_int_t)m->num_vars,
+			"hbm_bytes", (json_int_t)m->hbm_bytes,
+			"scratchpad_bytes", (json_int_t)m->scratchpad_bytes));
+		return 0;
+	}
+	printf("%-8u %-8u %-4u %-4u %-5u %-10llu %-14llu %llu\n", m->model_id,
+	       m->owner_pid, m->target_gen, m->num_subgraphs, m->first_core,
+	       (unsigned long long)m->num_vars,
+	       (unsigned long long)m->hbm_bytes,
+	       (unsigned long long)m->scratchpad_bytes);
+	return 0;
+}
+
+static int cmd_models(int argc, char **argv)
+{
+	struct neuronsim_nl *nl;
+	json_t *arr = NULL;
+	int err;
+
+	if (want_help(argc, argv) || argc > 1) {
+		printf("usage: %s [-j] models\n"
+		       "  every model loaded on the device, by any process (netlink\n"
+		       "  GET_MODEL dump): id, owner pid, target generation, subgraphs,\n"
+		       "  first NeuronCore, vars, HBM and scratchpad bytes\n", prog);
+		return argc > 1 && !want_help(argc, argv) ? 2 : 0;
+	}
+	err = neuronsim_nl_open(&nl);
+	if (err) {
+		errmsg("generic netlink family '%s': %s", NEURONSIM_GENL_NAME,
+		       strerror(-err));
+		return 1;
+	}
+	if (json_out)
+		arr = json_array();
+	else
+		printf("%-8s %-8s %-4s %-4s %-5s %-10s %-14s %s\n", "model", "pid",
+		       "gen", "sgs", "core", "vars", "hbm_bytes", "scratchpad_bytes");
+	err = neuronsim_nl_list_models(nl, models_cb, arr);
+	neuronsim_nl_close(nl);
+	if (err) {
+		errmsg("GET_MODEL dump: %s", strerror(-err));
+		json_decref(arr);
+		return 1;
+	}
+	if (json_out)
+		json_print(arr);
+	return 0;
+}
+
+static int cmd_vars(int argc, char **argv)
+{
+	struct vartab t;
+	json_t *arr = NULL;
+	size_t i;
+
+	if (want_help(argc, argv) || argc != 2) {
+		printf("usage: %s [-j] vars PLAN|MODEL\n"
+		       "  every variable: subgraph, var_id, mr_type, size, physical_address\n"
+		       "  ('-' when not staged), name.  MODEL uses netlink GET_VARS (owner\n"
+		       "  process or CAP_SYS_ADMIN); PLAN loads it for the command.\n", prog);
+		return argc != 2 && !want_help(argc, argv) ? 2 : 0;
+	}
+	if (vartab_open(&t, argv[1], 0)) {
+		vartab_free(&t);
+		return 1;
+	}
+	if (json_out)
+		arr = json_array();
+	else
+		printf("%-3s %-7s %-18s %-12s %-18s %s\n", "sg", "var_id", "mr_type",
+		       "size", "physical_address", "name");
+	for (i = 0; i < t.n; i++) {
+		const struct var *v = &t.v[i];
+
+		if (json_out) {
+			json_t *o = json_pack("{s:I,s:I,s:s,s:I,s:s,s:s}",
+				"subgraph", (json_int_t)v->subgraph,
+				"var_id", (json_int_t)v->var_id,
+				"mr_type", neuronsim_mr_type_str(v->mr_type),
+				"size", (json_int_t)v->size,
+				"region", neuronsim_mem_region(v->mr_type),
+				"name", v->name);
+
+			json_object_set_new(o, "physical_address",
+					    v->staged ? json_integer(v->address) : json_null());
+			json_array_append_new(arr, o);
+			continue;
+		}
+		if (v->staged)
+			printf("%-3u %-7u %-18s %-12llu 0x%016" PRIx64 " %s\n", v->subgraph,
+			       v->var_id, neuronsim_mr_type_str(v->mr_type),
+			       (unsigned long long)v->size, (uint64_t)v->address, v->name);
+		else
+			printf("%-3u %-7u %-18s %-12llu %-18s %s\n", v->subgraph, v->var_id,
+			       neuronsim_mr_type_str(v->mr_type),
+			       (unsigned long long)v->size, "-", v->name);
+	}
+	if (json_out)
+		json_print(json_pack("{s:I,s:s,s:o}", "model_id", (json_int_t)t.model_id,
+				     "source", t.from_plan ? "plan" : "netlink",
+				     "vars", arr));
+	vartab_free(&t);
+	return 0;
+}
+
+static void hexdump(const unsigned char *p, size_t n, __u64 base)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i += 16) {
+		printf("%08" PRIx64 "  ", (uint64_t)(base + i));
+		for (j = 0; j < 16; j++) {
+			if (i + j < n)
+				printf("%02x ", p[i + j]);
+			else
+				printf("   ");
+			if (j == 7)
+				putchar(' ');
+		}
+		printf(" |");
+		for (j = 0; j < 16 && i + j < n; j++)
+			putchar(isprint(p[i + j]) ? p[i + j] : '.');
+		printf("|\n");
+	}
+}
+
+static int cmd_read(int argc, char **argv)
+{
+	struct neuronsim_var_ref r;
+	const struct var *v = NULL;
+	struct vartab t;
+	unsigned char *buf;
+	char perr[256];
+	__u64 len;
+	__u32 id;
+	int err;
+
+	if (want_help(argc, argv) || argc != 3) {
+		printf("usage: %s [-j] read PLAN|MODEL VAR[+OFFSET[:SIZE]]\n"
+		       "  hexdump of a staged variable's bytes (READ_VAR); without SIZE up to\n"
+		       "  %u bytes from OFFSET.  Bytes move only through the fd that loaded\n"
+		       "  the model, so MODEL works only within the loading process:\n"
+		       "  from the shell use PLAN (loaded for the command, unloaded after).\n",
+		       prog, READ_DEFAULT_MAX);
+		return argc != 3 && !want_help(argc, argv) ? 2 : 0;
+	}
+	err = neuronsim_var_ref_parse(argv[2], &r, perr, sizeof(perr));
+	if (err) {
+		errmsg("bad VAR %s", perr);
+		return 2;
+	}
+	if (is_model_id(argv[1], &id)) {
+		errmsg("model %u: READ_VAR works only on the fd that loaded the model (%s); use 'neuronsim read PLAN %s'",
+		       id, strerror(ENOENT), argv[2]);
+		return 1;
+	}
+	if (vartab_open(&t, argv[1], 0)) {
+		vartab_free(&t);
+		return 1;
+	}
+	if (vartab_find(&t, &r, argv[2], &v)) {
+		vartab_not_found(&r, argv[2]);
+		vartab_free(&t);
+		return 1;
+	}
+	if (r.has_size)
+		len = r.size;
+	else
+		len = v->size > r.offset ? v->size - r.offset : 0;
+	if (!r.has_size && len > READ_DEFAULT_MAX)
+		len = READ_DEFAULT_MAX;
+	if (len > (64ULL << 20)) {
+		errmsg("'%s': %llu bytes is more than the 64 MiB this command reads",
+		       argv[2], (unsigned long long)len);
+		vartab_free(&t);
+		return 1;
+	}
+	buf = malloc(len ? len : 1);
+	if (!buf) {
+		vartab_free(&t);
+		return 1;
+	}
+	err = neuronsim_read_var(t.fd, t.model_id, v->subgraph, v->var_id,
+				 r.offset, buf, len);
+	if (err) {
+		errmsg("'%s' (sg%u #%u %s, %llu bytes): READ_VAR offset %llu len %llu: %s (%s)",
+		       argv[2], v->subgraph, v->var_id,
+		       neuronsim_mr_type_str(v->mr_type), (unsigned long long)v->size,
+		       (unsigned long long)r.offset, (unsigned long long)len,
+		       strerror(-err), errno_name(err));
+		free(buf);
+		vartab_free(&t);
+		return 1;
+	}
+	if (json_out) {
+		char *hex = malloc(len * 2 + 1);
+		__u64 k;
+
+		if (!hex) {
+			free(buf);
+			vartab_free(&t);
+			return 1;
+		}
+		for (k = 0; k < len; k++)
+			sprintf(hex + 2 * k, "%02x", buf[k]);
+		hex[2 * len] = '\0';
+		json_print(json_pack("{s:s,s:I,s:I,s:s,s:I,s:I,s:s}", "name", v->name,
+				     "subgraph", (json_int_t)v->subgraph,
+				     "var_id", (json_int_t)v->var_id,
+				     "mr_type", neuronsim_mr_type_str(v->mr_type),
+				     "offset", (json_int_t)r.offset,
+				     "len", (json_int_t)len, "hex", hex));
+		free(hex);
+	} else {
+		printf("sg%u/%s #%u %s, bytes %llu..%llu of %llu\n", v->subgraph,
+		       v->name, v->var_id, neuronsim_mr_type_str(v->mr_type),
+		       (unsigned long long)r.offset,
+		       (unsigned long long)(r.offset + len),
+		       (unsigned long long)v->size);
+		hexdump(buf, len, r.offset);
+	}
+	free(buf);
+	vartab_free(&t);
+	return 0;
+}
+
+static const char *event_name(__u8 cmd)
+{
+	switch (cmd) {
+	case NEURONSIM_CMD_MODEL_LOADED:
+		return "loaded";
+	case NEURONSIM_CMD_MODEL_UNLOADED:
+		return "unloaded";
+	case NEURONSIM_CMD_LOAD_FAILED:
+		return "load_failed";
+	default:
+		return "?";
+	}
+}
+
+static int monitor_cb(const struct neuronsim_nl_event *e, void *ctx)
+{
+	long *left = ctx;
+
+	if (json_out) {
+		json_t *o = json_pack("{s:s,s:I}", "event", event_name(e->cmd),
+				      "owner_pid", (json_int_t)e->model.owner_pid);
+
+		if (e->cmd == NEURONSIM_CMD_LOAD_FAILED) {
+			json_object_set_new(o, "errno", json_integer(e->err_errno));
+			json_object_set_new(o, "error", json_string(errno_name(e->err_errno)));
+			json_object_set_new(o, "reason", json_integer(e->err_reason));
+			json_object_set_new(o, "reason_text",
+					    json_string(neuronsim_reason_str(e->err_reason)));
+			json_object_set_new(o, "subgraph", json_integer(e->err_subgraph));
+			json_object_set_new(o, "record", json_integer(e->err_record));
+		} else {
+			json_object_set_new(o, "model_id", json_integer(e->model.model_id));
+			json_object_set_new(o, "num_subgraphs",
+					    json_integer(e->model.num_subgraphs));
+			json_object_set_new(o, "num_vars", json_integer(e->model.num_vars));
+			json_object_set_new(o, "hbm_bytes", json_integer(e->model.hbm_bytes));
+		}
+		json_print(o);
+	} else if (e->cmd == NEURONSIM_CMD_LOAD_FAILED) {
+		printf("load_failed pid %u: %s (%s), reason %u: %s, subgraph %d record %d\n",
+		       e->model.owner_pid, strerror(e->err_errno),
+		       errno_name(e->err_errno), e->err_reason,
+		       neuronsim_reason_str(e->err_reason), e->err_subgraph,
+		       e->err_record);
+	} else {
+		printf("%s model %u pid %u: %u subgraphs, %llu vars, %llu bytes HBM\n",
+		       event_name(e->cmd), e->model.model_id, e->model.owner_pid,
+		       e->model.num_subgraphs, (unsigned long long)e->model.num_vars,
+		       (unsigned long long)e->model.hbm_bytes);
+	}
+	fflush(stdout);
+	if (*left > 0 && --*left == 0)
+		return 1;
+	return 0;
+}
+
+static int cmd_monitor(int argc, char **argv)
+{
+	struct neuronsim_nl *nl;
+	long left = -1;
+	__u32 count;
+	int i, err;
+
+	if (want_help(argc, argv)) {
+		printf("usage: %s [-j] monitor [--count N]\n"
+		       "  print MODEL_LOADED, MODEL_UNLOADED and LOAD_FAILED events of the\n"
+		       "  netlink 'monitor' group until SIGINT/SIGTERM (or N events).  With\n"
+		       "  -j one JSON object per line.\n", prog);
+		return 0;
+	}
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--count") && i + 1 < argc) {
+			if (parse_u32_arg("--count", argv[++i], &count))
+				return 2;
+			left = count ? (long)count : -1;
+		} else {
+			errmsg("unexpected argument '%s' (try --help)", argv[i]);
+			return 2;
+		}
+	}
+	err = neuronsim_nl_open(&nl);
+	if (!err)
+		err = neuronsim_nl_subscribe(nl);
+	if (err) {
+		errmsg("netlink group '%s' of '%s': %s", NEURONSIM_GENL_MCGRP_MONITOR,
+		       NEURONSIM_GENL_NAME, strerror(-err));
+		neuronsim_nl_close(nl);
+		return 1;
+	}
+	install_stop_handlers();
+	if (!json_out) {
+		printf("monitoring '%s' events (^C to stop)\n", NEURONSIM_GENL_NAME);
+		fflush(stdout);
+	}
+	while (!stop_signal) {
+		err = neuronsim_nl_read_events(nl, -1, monitor_cb, &left);
+		if (err == -ECANCELED) {
+			err = 0;
+			break;
+		}
+		if (err < 0 && err != -EINTR) {
+			errmsg("reading events: %s", strerror(-err));
+			break;
+		}
+		err = 0;
+	}
+	neuronsim_nl_close(nl);
+	return err ? 1 : 0;
+}
+
+static int cmd_map(int argc, char **argv)
+{
+	NEURONSIM_OPTS_INIT(map_opts, mo);
+	struct neuronsim_map_var *mv;
+	struct neuronsim_info info;
+	const char *src = NULL, *out = NULL;
+	char title[300];
+	struct vartab t;
+	FILE *f;
+	size_t k;
+	int i, fd, err;
+
+	if (want_help(argc, argv)) {
+		printf("usage: %s [-j] map PLAN|MODEL -o FILE.svg\n"
+		       "  an SVG picture of where every variable sits: a band per HBM\n"
+		       "  channel, NeuronCore SBUF window and the scratchpad, a box per\n"
+		       "  variable coloured by mr_type, names on hover.  '-o -' writes to\n"
+		       "  stdout.  MODEL uses netlink GET_VARS (owner or CAP_SYS_ADMIN).\n",
+		       prog);
+		return 0;
+	}
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			out = argv[++i];
+		else if (argv[i][0] == '-' && argv[i][1]) {
+			errmsg("unknown option '%s' (try --help)", argv[i]);
+			return 2;
+		} else if (!src)
+			src = argv[i];
+		else {
+			errmsg("unexpected argument '%s'", argv[i]);
+			return 2;
+		}
+	}
+	if (!src || !out) {
+		errmsg("need PLAN|MODEL and -o FILE.svg (try --help)");
+		return 2;
+	}
+	fd = neuronsim_open(NULL);
+	if (fd < 0) {
+		errmsg("%s: %s", NEURONSIM_DEV_PATH, strerror(-fd));
+		return 1;
+	}
+	err = neuronsim_get_info(fd, &info);
+	neuronsim_close(fd);
+	if (err) {
+		errmsg("GET_INFO: %s", strerror(-err));
+		return 1;
+	}
+	if (vartab_open(&t, src, 0)) {
+		vartab_free(&t);
+		return 1;
+	}
+	mv = calloc(t.n ? t.n : 1, sizeof(*mv));
+	if (!mv) {
+		vartab_free(&t);
+		return 1;
+	}
+	for (k = 0; k < t.n; k++)
+		mv[k] = (struct neuronsim_map_var){
+			.name = t.v[k].name, .subgraph = t.v[k].subgraph,
+			.var_id = t.v[k].var_id, .mr_type = t.v[k].mr_type,
+			.size = t.v[k].size, .address = t.v[k].address,
+			.staged = t.v[k].staged,
+		};
+	snprintf(title, sizeof(title), "neuronsim model %u (%s)", t.model_id, src);
+	mo.title = title;
+	f = strcmp(out, "-") ? fopen(out, "w") : stdout;
+	if (!f) {
+		errmsg("%s: %s", out, strerror(errno));
+		free(mv);
+		vartab_free(&t);
+		return 1;
+	}
+	err = neuronsim_map_svg(f, &info, mv, t.n, &mo);
+	if (f != stdout && fclose(f) && !err)
+		err = -EIO;
+	if (err)
+		errmsg("%s: %s", out, strerror(-err));
+	else if (json_out && f != stdout)
+		json_print(json_pack("{s:s,s:I,s:I}", "file", out, "model_id",
+				     (json_int_t)t.model_id, "vars", (json_int_t)t.n));
+	else if (f != stdout)
+		printf("%s: %zu variables of model %u\n", out, t.n, t.model_id);
+	free(mv);
+	vartab_free(&t);
+	return err ? 1 : 0;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} cmds[] = {
+	{ "info", cmd_info, "device geometry and limits" },
+	{ "load", cmd_load, "load a KBIN plan (--hold keeps it loaded)" },
+	{ "resolve", cmd_resolve, "VAR[+OFFSET[:SIZE]] -> device address" },
+	{ "models", cmd_models, "models loaded by every process (netlink)" },
+	{ "vars", cmd_vars, "variables of a model or plan" },
+	{ "read", cmd_read, "hexdump a variable's bytes" },
+	{ "monitor", cmd_monitor, "print load/unload events" },
+	{ "map", cmd_map, "SVG memory map of a model or plan" },
+};
+
+static int usage(FILE *f, int rc)
+{
+	size_t i;
+
+	fprintf(f, "usage: %s [-j|--json] [-p|--pretty] COMMAND [ARGS] [--help]\n"
+		"commands:\n", prog);
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
+	fprintf(f, "MODEL is a model id; anything else is a KBIN plan file.\n");
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc == 2 && !strcmp(argv[1], "info"))
-		return cmd_info();
-	fprintf(stderr, "usage: neuronsim info\n");
-	return 2;
+	char **args;
+	int n = 0, i;
+	size_t c;
+
+	/* -j/-p anywhere, as bpftool allows */
+	args = calloc(argc + 1, sizeof(*args));
+	if (!args)
+		return 1;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
+			json_out = true;
+		} else if (!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pretty")) {
+			json_out = true;
+			json_flags = JSON_INDENT(2);
+		} else {
+			args[n++] = argv[i];
+		}
+	}
+	if (!n) {
+		free(args);
+		return usage(stderr, 2);
+	}
+	if (!strcmp(args[0], "--help") || !strcmp(args[0], "-h") ||
+	    !strcmp(args[0], "help")) {
+		free(args);
+		return usage(stdout, 0);
+	}
+	for (c = 0; c < sizeof(cmds) / sizeof(cmds[0]); c++) {
+		if (!strcmp(args[0], cmds[c].name)) {
+			int rc;
+
+			cmd_name = cmds[c].name;
+			rc = cmds[c].fn(n, args);
+			free(args);
+			return rc;
+		}
+	}
+	fprintf(stderr, "%s: unknown command '%s'\n", prog, args[0]);
+	free(args);
+	return usage(stderr, 2);
 }

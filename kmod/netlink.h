@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * netlink.h - the "neuronsim" generic netlink family (netlink.c,
+ * uapi/linux/neuronsim_netlink.h).
+ */
+#ifndef _NEURONSIM_NETLINK_H
+#define _NEURONSIM_NETLINK_H
+
+struct nsim_model;
+struct nsim_load_err;
+
+int nsim_netlink_init(void);
+void nsim_netlink_exit(void);
+void nsim_netlink_notify_loaded(struct nsim_model *m);
+void nsim_netlink_notify_unloaded(struct nsim_model *m);
+void nsim_netlink_notify_load_failed(int err, const struct nsim_load_err *e);
+
+#endif /* _NEURONSIM_NETLINK_H */

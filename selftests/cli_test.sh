@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# cli_test.sh - the neuronsim command in the VM (busybox sh), TAP output.
+# Needs the module loaded, neuronsim and nsim_mkplan in PATH.  The -j
+# output is parsed back in C by netlink_test; here: the --hold scenario
+# (load --hold in the background, models -j, the debugfs table, monitor
+# showing the unload after SIGINT), every subcommand's --help and -j,
+# error messages and exit codes, and the SVG map.
+
+n=0
+fails=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
+t() { # t NAME CMD...: the command must succeed
+	name=$1; shift
+	if "$@" > /tmp/cli.out 2>&1; then ok "$name"; else nok "$name"; sed 's/^/# /' /tmp/cli.out; fi
+}
+f() { # f NAME RC CMD...: the command must exit with RC
+	name=$1; want=$2; shift 2
+	"$@" > /tmp/cli.out 2>&1
+	rc=$?
+	if [ $rc -eq "$want" ]; then ok "$name"; else nok "$name (exit $rc, want $want)"; sed 's/^/# /' /tmp/cli.out; fi
+}
+# wait_for FILE PATTERN: up to ~10 s for PATTERN to appear in FILE
+wait_for() {
+	i=0
+	while [ $i -lt 100 ]; do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+P=/tmp/model.kbin
+nsim_mkplan $P || { echo "not ok 1 - nsim_mkplan"; exit 1; }
+nsim_mkplan /tmp/bad.kbin bad
+
+echo "TAP version 13"
+
+# --- info / help / usage
+t "info" neuronsim info
+t "info -j" sh -c 'neuronsim -j info | grep -q "\"arch_name\":\"'"${NSIM_ARCH:-trn2}"'\""'
+for c in info load resolve models vars read monitor map; do
+	neuronsim $c --help > /tmp/help.out 2>&1 && grep -q "usage: neuronsim .*$c" /tmp/help.out || break
+done
+[ "$c" = map ] && grep -q "usage: neuronsim .*map" /tmp/help.out && ok "--help on every subcommand" || nok "--help on $c"
+f "unknown subcommand exits 2" 2 neuronsim frobnicate
+f "load without PLAN exits 2" 2 neuronsim load
+f "load --core junk exits 2" 2 neuronsim load $P --core x
+
+# --- the --hold scenario
+neuronsim monitor > /tmp/mon.out 2>&1 &
+MON=$!
+neuronsim -j monitor > /tmp/monj.out 2>&1 &
+MONJ=$!
+wait_for /tmp/mon.out "monitoring"
+sleep 0.3
+neuronsim load $P --hold > /tmp/hold.out 2>&1 &
+HOLD=$!
+if wait_for /tmp/hold.out "holding"; then ok "load --hold prints the model id"; else nok "load --hold"; cat /tmp/hold.out | sed 's/^/# /'; fi
+ID=$(cut -f1 /tmp/hold.out | head -n 1)
+echo "# model $ID held by pid $HOLD"
+neuronsim -j models > /tmp/models.json
+sed 's/^/# hold: /' /tmp/hold.out
+sed 's/^/# models -j: /' /tmp/models.json
+neuronsim info | sed 's/^/# info: /'
+if grep -q "\"model_id\":$ID,\"owner_pid\":$HOLD," /tmp/models.json; then ok "models -j lists the held model and its owner pid"; else nok "models -j"; sed 's/^/# /' /tmp/models.json; fi
+t "models (table)" sh -c "neuronsim models | grep -q '^$ID '"
+echo "# debugfs models/$ID:"
+if cat /sys/kernel/debug/neuronsim/models/$ID/info > /tmp/dbg.out 2>&1; then
+	sed 's/^/#   /' /tmp/dbg.out; ok "debugfs models/$ID/info"
+else nok "debugfs models/$ID/info"; fi
+if cat /sys/kernel/debug/neuronsim/models/$ID/sg0/memrefs > /tmp/dbg.out 2>&1 && grep -q weight /tmp/dbg.out; then
+	sed 's/^/#   /' /tmp/dbg.out | head -n 20; ok "debugfs models/$ID/sg0/memrefs table"
+else nok "debugfs memrefs"; fi
+t "vars MODEL (netlink)" sh -c "neuronsim vars $ID | grep -q ' weight\$'"
+t "vars -j MODEL" sh -c "neuronsim -j vars $ID | grep -q '\"name\":\"weight\"'"
+t "resolve MODEL weight+16:8" sh -c "neuronsim resolve $ID weight+16:8 | grep -q '0x'"
+f "resolve MODEL past the end is ERANGE (exit 1)" 1 neuronsim resolve $ID "weight+0x100000:1"
+grep -q ERANGE /tmp/cli.out && ok "resolve ERANGE message" || nok "resolve ERANGE message"
+f "resolve MODEL unknown name (exit 1)" 1 neuronsim resolve $ID nosuchvar
+grep -q "no variable named 'nosuchvar'" /tmp/cli.out && ok "unknown name message" || nok "unknown name message"
+f "read MODEL explains the ownership rule (exit 1)" 1 neuronsim read $ID weight
+t "map MODEL -o" neuronsim map $ID -o /tmp/map_model.svg
+kill -INT $HOLD
+wait $HOLD
+HRC=$?
+[ $HRC -eq 0 ] && grep -q "model $ID unloaded" /tmp/hold.out && ok "SIGINT unloads the held model" || nok "SIGINT (exit $HRC)"
+if wait_for /tmp/mon.out "unloaded model $ID pid $HOLD"; then ok "monitor shows the unload"; else nok "monitor shows the unload"; fi
+sed 's/^/# monitor: /' /tmp/mon.out
+if wait_for /tmp/monj.out "\"event\":\"unloaded\",\"owner_pid\":$HOLD,\"model_id\":$ID"; then ok "monitor -j shows the unload"; else nok "monitor -j"; sed 's/^/# /' /tmp/monj.out; fi
+t "models after the unload" sh -c "! neuronsim models | grep -q '^$ID '"
+
+# --- failures are reported, and seen by monitor
+f "load of a bad plan exits 1" 1 neuronsim load /tmp/bad.kbin
+grep -q "reason" /tmp/cli.out && ok "load failure names the reason" || nok "load failure message"
+wait_for /tmp/mon.out "load_failed" && ok "monitor shows load_failed" || nok "monitor load_failed"
+kill -TERM $MON $MONJ
+wait $MON $MONJ
+
+# --- PLAN forms
+t "resolve PLAN" sh -c "neuronsim -j resolve $P weight sg1/w1+8:8 '#1' | grep -q '\"source\":\"plan\"'"
+t "read PLAN hexdump" sh -c "neuronsim read $P staged+0:32 | grep -q '^00000000'"
+t "map PLAN -o map.svg" sh -c "neuronsim map $P -o /tmp/map.svg && grep -q '</svg>' /tmp/map.svg && grep -c '<title>' /tmp/map.svg"
+
+echo "1..$n"
+echo "# $fails failed"
+[ $fails -eq 0 ]

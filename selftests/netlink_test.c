@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * netlink_test - the "neuronsim" generic netlink family through libnl
+ * (libneuronsim and raw libnl-genl-3 for the policy checks):
+ * GET_DEVICE; GET_MODEL doit and dump, the dump resuming correctly across
+ * many models and fds; GET_VARS dump of a big model resuming by
+ * (subgraph, record) and matching RESOLVE; "monitor" events for load,
+ * unload, close and failed loads; strict policies; who may see names and
+ * addresses; and the neuronsim command's -j output parsed back (jansson).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <netlink/netlink.h>
+#include <netlink/genl/genl.h>
+#include <netlink/genl/ctrl.h>
+
+#include "kselftest_harness.h"
+#include "libneuronsim.h"
+#include "plans.h"
+
+static int load_plan(int fd, const struct plan *p, __u32 *id)
+{
+	return neuronsim_load(fd, p->buf, p->len, NULL, id);
+}
+
+TEST(get_device)
+{
+	struct neuronsim_nl_device d;
+	struct neuronsim_info info;
+	struct neuronsim_nl *nl;
+	int fd = neuronsim_open(NULL);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, neuronsim_get_info(fd, &info));
+	ASSERT_EQ(0, neuronsim_nl_open(&nl));
+	ASSERT_EQ(0, neuronsim_nl_get_device(nl, &d));
+	ASSERT_STREQ(info.arch_name, d.arch_name);
+	ASSERT_EQ(info.arch_gen, d.arch_gen);
+	ASSERT_EQ(info.num_cores, d.num_cores);
+	ASSERT_EQ(info.num_hbm_channels, d.num_hbm_channels);
+	ASSERT_EQ(info.hbm_channel_size, d.hbm_channel_size);
+	ASSERT_EQ(0U, d.num_models);
+	ASSERT_EQ(-EINVAL, neuronsim_nl_get_device(nl, NULL));
+	neuronsim_nl_close(nl);
+	neuronsim_close(fd);
+}
+
+struct seen {
+	__u32 ids[512];
+	__u32 pids[512];
+	int n;
+	int stop_after;
+};
+
+static int collect_models(const struct neuronsim_nl_model *m, void *ctx)
+{
+	struct seen *s = ctx;
+
+	if (s->n < 512) {
+		s->ids[s->n] = m->model_id;
+		s->pids[s->n] = m->owner_pid;
+	}
+	s->n++;
+	return s->stop_after && s->n == s->stop_after;
+}
+
+TEST(get_model_doit_and_dump_many)
+{
+	enum { NFD = 3, PER_FD = 60 };
+	__u32 ids[NFD * PER_FD];
+	struct neuronsim_model_info mi;
+	struct neuronsim_nl_model m;
+	struct neuronsim_info info;
+	struct neuronsim_nl *nl;
+	struct plan p;
+	struct seen s;
+	int fds[NFD], i, j;
+
+	fds[0] = neuronsim_open(NULL);
+	ASSERT_LE(0, fds[0]);
+	ASSERT_EQ(0, neuronsim_get_info(fds[0], &info));
+	ASSERT_EQ(0, plan_buffers(&info, 3, 4096, 0, &p));
+	for (i = 1; i < NFD; i++) {
+		fds[i] = neuronsim_open(NULL);
+		ASSERT_LE(0, fds[i]);
+	}
+	for (i = 0; i < NFD; i++)
+		for (j = 0; j < PER_FD; j++)
+			ASSERT_EQ(0, load_plan(fds[i], &p, &ids[i * PER_FD + j]));
+	ASSERT_EQ(0, neuronsim_nl_open(&nl));
+
+	/* doit: counts as MODEL_INFO says, owner is this process */
+	ASSERT_EQ(0, neuronsim_nl_get_model(nl, ids[5], &m));
+	ASSERT_EQ(0, neuronsim_model_info(fds[0], ids[5], &mi));
+	ASSERT_EQ(ids[5], m.model_id);
+	ASSERT_EQ((__u32)getpid(), m.owner_pid);
+	ASSERT_EQ(mi.num_subgraphs, m.num_subgraphs);
+	ASSERT_EQ(mi.num_vars, m.num_vars);
+	ASSERT_EQ(mi.hbm_bytes, m.hbm_bytes);
+	ASSERT_EQ(mi.first_core, m.first_core);
+	ASSERT_EQ(-ENOENT, neuronsim_nl_get_model(nl, 0x7fffffff, &m));
+	ASSERT_EQ(-EINVAL, neuronsim_nl_get_model(nl, 0, &m));
+
+	/* dump: every model exactly once, in id order, over several parts */
+	memset(&s, 0, sizeof(s));
+	ASSERT_EQ(0, neuronsim_nl_list_models(nl, collect_models, &s));
+	ASSERT_EQ(NFD * PER_FD, s.n);
+	for (i = 0; i < s.n; i++) {
+		ASSERT_EQ(ids[i], s.ids[i]);
+		ASSERT_EQ((__u32)getpid(), s.pids[i]);
+	}
+	/* a callback that stops early: -ECANCELED, the socket stays usable */
+	memset(&s, 0, sizeof(s));
+	s.stop_after = 7;
+	ASSERT_EQ(-ECANCELED, neuronsim_nl_list_models(nl, collect_models, &s));
+	ASSERT_EQ(7, s.n);
+	memset(&s, 0, sizeof(s));
+	ASSERT_EQ(0, neuronsim_nl_list_models(nl, collect_models, &s));
+	ASSERT_EQ(NFD * PER_FD, s.n);
+
+	/* closing one fd drops exactly its models from the dump */
+	neuronsim_close(fds[1]);
+	memset(&s, 0, sizeof(s));
+	ASSERT_EQ(0, neuronsim_nl_list_models(nl, collect_models, &s));
+	ASSERT_EQ((NFD - 1) * PER_FD, s.n);
+	for (i = 0; i < s.n; i++)
+		ASSERT_EQ(ids[i < PER_FD ? i : i + PER_FD], s.ids[i]);
+	neuronsim_nl_close(nl);
+	neuronsim_close(fds[0]);
+	neuronsim_close(fds[2]);
+	plan_free(&p);
+}
+
+struct vars_seen {
+	__u32 n;
+	__u32 next_var;
+	int bad_order;
+	int fd;
+	__u32 model;
+	int addr_mismatch;
+	int name_mismatch;
+};
+
+static int check_var(const struct neuronsim_nl_var *v, void *ctx)
+{
+	struct vars_seen *s = ctx;
+	char name[32];
+	__u64 a;
+
+	if (v->subgraph != 0 || v->var_id != s->next_var)
+		s->bad_order++;
+	s->next_var = v->var_id + 1;
+	snprintf(name, sizeof(name), "buf%u", v->var_id);
+	if (strcmp(name, v->name) || v->mr_type != MR_BUFFER || v->size != 64)
+		s->name_mismatch++;
+	if (!v->staged ||
+	    neuronsim_resolve(s->fd, s->model, 0, v->var_id, 0, 0, &a) ||
+	    a != v->physical_address)
+		s->addr_mismatch++;
+	s->n++;
+	return 0;
+}
+
+TEST(get_vars_dump_resumes)
+{
+	enum { N = 3000 };
+	struct neuronsim_info info;
+	struct neuronsim_nl *nl;
+	struct vars_seen s = { 0 };
+	struct plan p;
+	__u32 id;
+	int fd = neuronsim_open(NULL);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, neuronsim_get_info(fd, &info));
+	ASSERT_EQ(0, plan_buffers(&info, N, 64, 0, &p));
+	ASSERT_EQ(0, load_plan(fd, &p, &id));
+	ASSERT_EQ(0, neuronsim_nl_open(&nl));
+	s.fd = fd;
+	s.model = id;
+	ASSERT_EQ(0, neuronsim_nl_list_vars(nl, id, check_var, &s));
+	ASSERT_EQ((__u32)N, s.n);
+	ASSERT_EQ(0, s.bad_order);
+	ASSERT_EQ(0, s.name_mismatch);
+	ASSERT_EQ(0, s.addr_mismatch);
+	ASSERT_EQ(-ENOENT, neuronsim_nl_list_vars(nl, id + 1000, check_var, &s));
+	ASSERT_EQ(-EINVAL, neuronsim_nl_list_vars(nl, 0, check_var, &s));
+	neuronsim_nl_close(nl);
+	neuronsim_close(fd);
+	plan_free(&p);
+}
+
+struct kinds_seen {
+	int n, unstaged, ptr_ok, list_staged;
+	__u64 weight_pa;
+};
+
+static int std_var(const struct neuronsim_nl_var *v, void *ctx)
+{
+	struct kinds_seen *k = ctx;
+
+	k->n++;
+	if (!v->staged)
+		k->unstaged++;
+	if (v->subgraph == 0 && v->var_id == V0_LIST)
+		k->list_staged = v->staged;
+	if (v->subgraph == 0 && v->var_id == V0_WEIGHT)
+		k->weight_pa = v->physical_address;
+	if (v->subgraph == 0 && v->var_id == V0_PTR && v->mr_type == MR_PTR)
+		k->ptr_ok = v->staged && v->physical_address == k->weight_pa;
+	return 0;
+}
+
+TEST(get_vars_every_kind)
+{
+	struct neuronsim_info info;
+	struct neuronsim_nl *nl;
+	struct kinds_seen k = { 0 };
+	struct plan p;
+	__u32 id;
+	int fd = neuronsim_open(NULL);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, neuronsim_get_info(fd, &info));
+	ASSERT_EQ(0, plan_std(&info, &p));
+	ASSERT_EQ(0, load_plan(fd, &p, &id));
+	ASSERT_EQ(0, neuronsim_nl_open(&nl));
+	ASSERT_EQ(0, neuronsim_nl_list_vars(nl, id, std_var, &k));
+	ASSERT_EQ(V0_N + V1_N, k.n);
+	/* MR_LIST has no physical_address (an MR_PTR_TABLE's row table is
+	 * staged) */
+	ASSERT_EQ(1, k.unstaged);
+	ASSERT_EQ(0, k.list_staged);
+	ASSERT_EQ(1, k.ptr_ok);
+	neuronsim_nl_close(nl);
+	neuronsim_close(fd);
+	plan_free(&p);
+}
+
+struct ev_log {
+	struct neuronsim_nl_event e[16];
+	int n;
+};
+
+static int log_event(const struct neuronsim_nl_event *e, void *ctx)
+{
+	struct ev_log *l = ctx;
+
+	if (l->n < 16)
+		l->e[l->n] = *e;
+	l->n++;
+	return 0;
+}
+
+static void wait_events(struct neuronsim_nl *nl, struct ev_log *l, int want)
+{
+	int tries = 50;
+
+	while (l->n < want && tries--)
+		neuronsim_nl_read_events(nl, 100, log_event, l);
+}
+
+TEST(monitor_events)
+{
+	struct neuronsim_info info;
+	struct neuronsim_nl *nl;
+	struct ev_log l = { 0 };
+	struct plan p;
+	__u32 id1, id2;
+	int fd = neuronsim_open(NULL);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, neuronsim_get_info(fd, &info));
+	ASSERT_EQ(0, plan_std(&info, &p));
+	ASSERT_EQ(0, neuronsim_nl_open(&nl));
+	ASSERT_EQ(-EINVAL, neuronsim_nl_event_fd(nl));
+	ASSERT_EQ(-EINVAL, neuronsim_nl_read_events(nl, 0, log_event, &l));
+	ASSERT_EQ(0, neuronsim_nl_subscribe(nl));
+	ASSERT_LE(0, neuronsim_nl_event_fd(nl));
+	/* nothing yet: a timeout returns 0 */
+	ASSERT_EQ(0, neuronsim_nl_read_events(nl, 10, log_event, &l));
+
+	ASSERT_EQ(0, load_plan(fd, &p, &id1));
+	ASSERT_EQ(0, load_plan(fd, &p, &id2));
+	ASSERT_EQ(0, neuronsim_unload(fd, id1));
+	((struct kbin_header *)p.buf)->version = 99;
+	ASSERT_EQ(-EINVAL, load_plan(fd, &p, &id1));
+	neuronsim_close(fd);	/* unloads id2 */
+	wait_events(nl, &l, 5);
+	ASSERT_EQ(5, l.n);
+	ASSERT_EQ(NEURONSIM_CMD_MODEL_LOADED, l.e[0].cmd);
+	ASSERT_EQ(id1, l.e[0].model.model_id);
+	ASSERT_EQ((__u32)getpid(), l.e[0].model.owner_pid);
+	ASSERT_EQ(2U, l.e[0].model.num_subgraphs);
+	ASSERT_EQ((__u64)(V0_N + V1_N), l.e[0].model.num_vars);
+	ASSERT_LT(0ULL, l.e[0].model.hbm_bytes);
+	ASSERT_EQ(NEURONSIM_CMD_MODEL_LOADED, l.e[1].cmd);
+	ASSERT_EQ(id2, l.e[1].model.model_id);
+	ASSERT_EQ(NEURONSIM_CMD_MODEL_UNLOADED, l.e[2].cmd);
+	ASSERT_EQ(id1, l.e[2].model.model_id);
+	ASSERT_EQ((__u32)getpid(), l.e[2].model.owner_pid);
+	ASSERT_EQ(NEURONSIM_CMD_LOAD_FAILED, l.e[3].cmd);
+	ASSERT_EQ((__u32)EINVAL, l.e[3].err_errno);
+	ASSERT_EQ((__u32)KBIN_ERR_VERSION, l.e[3].err_reason);
+	ASSERT_EQ((__u32)getpid(), l.e[3].model.owner_pid);
+	ASSERT_EQ(NEURONSIM_CMD_MODEL_UNLOADED, l.e[4].cmd);
+	ASSERT_EQ(id2, l.e[4].model.model_id);
+	neuronsim_nl_close(nl);
+	plan_free(&p);
+}
+
+/* raw libnl: one request, the kernel's errno */
+static int on_err(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
+{
+	(void)nla;
+	*(int *)arg = e->error;
+	return NL_STOP;
+}
+
+static int on_ack(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	*(int *)arg = 0;
+	return NL_STOP;
+}
+
+static int on_done(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	*(int *)arg = 0;
+	return NL_STOP;
+}
+
+static int raw_request(__u8 cmd, int flags, int attr, int attr_len, __u32 value)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	struct nl_msg *msg = nlmsg_alloc();
+	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
+	int family, result = 1, i;
+
+	if (!sk || !msg || !cb || genl_connect(sk))
+		return -100;
+	family = genl_ctrl_resolve(sk, NEURONSIM_GENL_NAME);
+	genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, flags, cmd,
+		    NEURONSIM_GENL_VERSION);
+	if (attr && attr_len == 4)
+		nla_put_u32(msg, attr, value);
+	else if (attr)
+		nla_put_u64(msg, attr, value);
+	nl_send_auto(sk, msg);
+	nl_cb_err(cb, NL_CB_CUSTOM, on_err, &result);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, &result);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_done, &result);
+	for (i = 0; i < 100 && result == 1; i++)
+		nl_recvmsgs(sk, cb);
+	nl_cb_put(cb);
+	nlmsg_free(msg);
+	nl_socket_free(sk);
+	return result;
+}
+
+TEST(strict_policies)
+{
+	struct neuronsim_info info;
+	struct plan p;
+	__u32 id;
+	int fd = neuronsim_open(NULL);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, neuronsim_get_info(fd, &info));
+	ASSERT_EQ(0, plan_buffers(&info, 2, 64, 0, &p));
+	ASSERT_EQ(0, load_plan(fd, &p, &id));
+	/* a well-formed doit and dump */
+	ASSERT_EQ(0, raw_request(NEURONSIM_CMD_GET_MODEL, 0, NEURONSIM_A_MODEL_ID, 4, id));
+	ASSERT_EQ(0, raw_request(NEURONSIM_CMD_GET_MODEL, NLM_F_DUMP, 0, 0, 0));
+	/* MODEL_ID 0 is below the policy minimum */
+	ASSERT_EQ(-ERANGE, raw_request(NEURONSIM_CMD_GET_MODEL, 0, NEURONSIM_A_MODEL_ID, 4, 0));
+	/* wrong length */
+	ASSERT_EQ(-EINVAL, raw_request(NEURONSIM_CMD_GET_MODEL, 0, NEURONSIM_A_MODEL_ID, 8, id));
+	/* missing MODEL_ID */
+	ASSERT_EQ(-EINVAL, raw_request(NEURONSIM_CMD_GET_MODEL, 0, 0, 0, 0));
+	ASSERT_EQ(-EINVAL, raw_request(NEURONSIM_CMD_GET_VARS, NLM_F_DUMP, 0, 0, 0));
+	/* an attribute the command does not take */
+	ASSERT_EQ(-EINVAL, raw_request(NEURONSIM_CMD_GET_MODEL, 0, NEURONSIM_A_VAR_ID, 4, 1));
+	ASSERT_EQ(-EINVAL, raw_request(NEURONSIM_CMD_GET_DEVICE, 0, NEURONSIM_A_MODEL_ID, 4, 1));
+	ASSERT_EQ(-EINVAL, raw_request(NEURONSIM_CMD_GET_MODEL, 0, NEURONSIM_A_PAD, 4, 1));
+	/* GET_VARS has no doit; notifications are not requests */
+	ASSERT_EQ(-EOPNOTSUPP, raw_request(NEURONSIM_CMD_GET_VARS, 0, NEURONSIM_A_MODEL_ID, 4, id));
+	ASSERT_EQ(-EOPNOTSUPP, raw_request(NEURONSIM_CMD_MODEL_LOADED, 0, 0, 0, 0));
+	ASSERT_EQ(-EOPNOTSUPP, raw_request(NEURONSIM_CMD_MAX + 1, 0, 0, 0, 0));
+	neuronsim_close(fd);
+	plan_free(&p);
+}
+
+static int count_var(const struct neuronsim_nl_var *v, void *ctx)
+{
+	(void)v;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+/* child: what another process sees, as root and as nobody */
+static int child_view(__u32 id, int drop)
+{
+	struct neuronsim_nl_model m;
+	struct neuronsim_nl *nl;
+	int n = 0, err;
+
+	if (drop && (setgid(65534) || setuid(65534)))
+		return 10;
+	if (neuronsim_nl_open(&nl))
+		return 11;
+	if (neuronsim_nl_get_model(nl, id, &m) || m.model_id != id)
+		return 12;
+	err = neuronsim_nl_list_vars(nl, id, count_var, &n);
+	neuronsim_nl_close(nl);
+	if (drop)
+		return err == -EPERM && n == 0 ? 0 : 13;
+	return !err && n == 2 ? 0 : 14;
+}
+
+TEST(visibility)
+{
+	struct neuronsim_info info;
+	struct plan p;
+	__u32 id;
+	int fd = neuronsim_open(NULL), drop, status;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, neuronsim_get_info(fd, &info));
+	ASSERT_EQ(0, plan_buffers(&info, 2, 64, 0, &p));
+	ASSERT_EQ(0, load_plan(fd, &p, &id));
+	for (drop = 0; drop < 2; drop++) {
+		pid_t pid = fork();
+
+		ASSERT_LE(0, pid);
+		if (!pid)
+			_exit(child_view(id, drop));
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("drop=%d", drop);
+	}
+	neuronsim_close(fd);
+	plan_free(&p);
+}
+
+/* run the command, parse its -j output */
+static json_t *run_json(const char *cmd)
+{
+	char buf[65536];
+	size_t n;
+	FILE *f = popen(cmd, "r");
+	json_error_t jerr;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	if (pclose(f))
+		return NULL;
+	return json_loads(buf, 0, &jerr);
+}
+
+TEST(cli_json_parsed_back)
+{
+	struct neuronsim_info info;
+	struct plan p;
+	json_t *j, *o;
+	__u32 id;
+	__u64 a;
+	char cmd[256];
+	size_t i;
+	int fd = neuronsim_open(NULL), found = 0;
+	FILE *f;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, neuronsim_get_info(fd, &info));
+	ASSERT_EQ(0, plan_std(&info, &p));
+	ASSERT_EQ(0, load_plan(fd, &p, &id));
+
+	j = run_json("neuronsim -j info");
+	ASSERT_NE(NULL, j);
+	ASSERT_STREQ(info.arch_name, json_string_value(json_object_get(j, "arch_name")));
+	ASSERT_EQ(info.num_cores, json_integer_value(json_object_get(j, "num_cores")));
+	json_decref(j);
+
+	/* models: ours, with this pid as owner */
+	j = run_json("neuronsim -j models");
+	ASSERT_TRUE(json_is_array(j));
+	json_array_foreach(j, i, o) {
+		if (json_integer_value(json_object_get(o, "model_id")) == id) {
+			found++;
+			ASSERT_EQ(getpid(), json_integer_value(json_object_get(o, "owner_pid")));
+			ASSERT_EQ(V0_N + V1_N, json_integer_value(json_object_get(o, "num_vars")));
+		}
+	}
+	ASSERT_EQ(1, found);
+	json_decref(j);
+
+	/* resolve MODEL (another process, as root): netlink table == ioctl */
+	snprintf(cmd, sizeof(cmd), "neuronsim -j resolve %u weight+16:8 sg1/#%d ptr_weight", id, V1_W);
+	j = run_json(cmd);
+	ASSERT_NE(NULL, j);
+	ASSERT_STREQ("netlink", json_string_value(json_object_get(j, "source")));
+	o = json_object_get(j, "results");
+	ASSERT_EQ(3U, json_array_size(o));
+	ASSERT_EQ(0, neuronsim_resolve(fd, id, 0, V0_WEIGHT, 16, 8, &a));
+	ASSERT_EQ((json_int_t)a, json_integer_value(json_object_get(json_array_get(o, 0), "address")));
+	ASSERT_EQ(0, neuronsim_resolve(fd, id, 1, V1_W, 0, 0, &a));
+	ASSERT_EQ((json_int_t)a, json_integer_value(json_object_get(json_array_get(o, 1), "address")));
+	ASSERT_EQ(0, neuronsim_resolve(fd, id, 0, V0_PTR, 0, 0, &a));
+	ASSERT_EQ((json_int_t)a, json_integer_value(json_object_get(json_array_get(o, 2), "address")));
+	json_decref(j);
+
+	/* vars MODEL: every var, names as in the plan */
+	snprintf(cmd, sizeof(cmd), "neuronsim -j vars %u", id);
+	j = run_json(cmd);
+	ASSERT_NE(NULL, j);
+	o = json_object_get(j, "vars");
+	ASSERT_EQ((size_t)(V0_N + V1_N), json_array_size(o));
+	ASSERT_STREQ("weight", json_string_value(json_object_get(json_array_get(o, V0_WEIGHT), "name")));
+	ASSERT_TRUE(json_is_null(json_object_get(json_array_get(o, V0_LIST), "physical_address")));
+	json_decref(j);
+
+	/* read PLAN: the payload bytes */
+	f = fopen("/tmp/nl_cli.kbin", "w");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(p.len, fwrite(p.buf, 1, p.len, f));
+	fclose(f);
+	j = run_json("neuronsim -j read /tmp/nl_cli.kbin weight+4:4");
+	ASSERT_NE(NULL, j);
+	snprintf(cmd, sizeof(cmd), "%02x%02x%02x%02x", payload_byte(V0_WEIGHT, 4),
+		 payload_byte(V0_WEIGHT, 5), payload_byte(V0_WEIGHT, 6),
+		 payload_byte(V0_WEIGHT, 7));
+	ASSERT_STREQ(cmd, json_string_value(json_object_get(j, "hex")));
+	json_decref(j);
+	unlink("/tmp/nl_cli.kbin");
+
+	neuronsim_close(fd);
+	plan_free(&p);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * neuronsim_netlink.h - the "neuronsim" generic netlink family.
+ *
+ * Documentation/netlink/neuronsim.yaml is the YNL spec of this family and
+ * Documentation/userspace.rst shows it in use.
+ *
+ * Commands (all strictly validated; attributes not listed for a command,
+ * or beyond its policy, are refused with -EINVAL, a MODEL_ID of 0 with
+ * -ERANGE, each with an extack message):
+ *
+ *   GET_DEVICE   doit, no attributes: the device (arch, cores, HBM, models
+ *                loaded, HBM bytes held by models).
+ *   GET_MODEL    doit with MODEL_ID: one model; dump: every model.
+ *   GET_VARS     dump with MODEL_ID (required): one message per staged
+ *                variable of that model (SUBGRAPH, VAR_ID, VAR_NAME,
+ *                VAR_KIND = enum kbin_mr_type, VAR_SIZE,
+ *                VAR_PHYSICAL_ADDRESS).
+ *
+ * Multicast group "monitor" (NEURONSIM_GENL_MCGRP_MONITOR):
+ *   MODEL_LOADED    MODEL_ID, OWNER_PID, TARGET_GEN, NUM_SUBGRAPHS,
+ *                   FIRST_CORE, NUM_VARS, HBM_BYTES, SCRATCHPAD_BYTES
+ *   MODEL_UNLOADED  the same attributes as MODEL_LOADED
+ *   LOAD_FAILED     OWNER_PID, ERR_ERRNO, ERR_REASON, ERR_FIELD,
+ *                   ERR_SUBGRAPH, ERR_RECORD
+ *
+ * Who sees what: a model's counts (GET_MODEL, events) are visible to
+ * everyone.  Its variable names and physical addresses (GET_VARS) only to
+ * its owner - a task of the thread group (tgid) that loaded it - or to a
+ * caller with CAP_SYS_ADMIN; anyone else gets -EPERM from GET_VARS.
+ *
+ * Units: sizes in bytes; addresses are device addresses (see
+ * uapi/linux/neuronsim.h).  64-bit attributes are aligned with
+ * NEURONSIM_A_PAD.
+ */
+#ifndef _UAPI_LINUX_NEURONSIM_NETLINK_H
+#define _UAPI_LINUX_NEURONSIM_NETLINK_H
+
+#define NEURONSIM_GENL_NAME		"neuronsim"
+#define NEURONSIM_GENL_VERSION		1
+#define NEURONSIM_GENL_MCGRP_MONITOR	"monitor"
+
+/**
+ * enum neuronsim_nl_cmd - commands and notifications of the family.
+ * @NEURONSIM_CMD_UNSPEC: unused.
+ * @NEURONSIM_CMD_GET_DEVICE: doit.
+ * @NEURONSIM_CMD_GET_MODEL: doit (MODEL_ID) and dump.
+ * @NEURONSIM_CMD_GET_VARS: dump (MODEL_ID).
+ * @NEURONSIM_CMD_MODEL_LOADED: notification, group "monitor".
+ * @NEURONSIM_CMD_MODEL_UNLOADED: notification, group "monitor".
+ * @NEURONSIM_CMD_LOAD_FAILED: notification, group "monitor".
+ * @__NEURONSIM_CMD_MAX: internal.
+ * @NEURONSIM_CMD_MAX: highest command.
+ */
+enum neuronsim_nl_cmd {
+	NEURONSIM_CMD_UNSPEC,
+	NEURONSIM_CMD_GET_DEVICE,
+	NEURONSIM_CMD_GET_MODEL,
+	NEURONSIM_CMD_GET_VARS,
+	NEURONSIM_CMD_MODEL_LOADED,
+	NEURONSIM_CMD_MODEL_UNLOADED,
+	NEURONSIM_CMD_LOAD_FAILED,
+
+	__NEURONSIM_CMD_MAX,
+	NEURONSIM_CMD_MAX = __NEURONSIM_CMD_MAX - 1
+};
+
+/**
+ * enum neuronsim_nl_attr - attributes (one flat set).
+ * @NEURONSIM_A_UNSPEC: unused.
+ * @NEURONSIM_A_PAD: padding for 64-bit attributes.
+ * @NEURONSIM_A_MODEL_ID: u32, >= 1.  Input of GET_MODEL doit and GET_VARS.
+ * @NEURONSIM_A_DEV_ARCH_NAME: string, "trn1", "trn2" or "trn3".
+ * @NEURONSIM_A_DEV_ARCH_GEN: u32, 2..4.
+ * @NEURONSIM_A_DEV_NUM_CORES: u32, NeuronCores.
+ * @NEURONSIM_A_DEV_NUM_HBM_CHANNELS: u32.
+ * @NEURONSIM_A_DEV_HBM_CHANNEL_SIZE: u64, bytes per HBM channel.
+ * @NEURONSIM_A_DEV_NUM_MODELS: u32, models loaded on the device (all fds).
+ * @NEURONSIM_A_DEV_HBM_USED: u64, HBM bytes held by all models.
+ * @NEURONSIM_A_MODEL_OWNER_PID: u32, tgid of the process that loaded it.
+ * @NEURONSIM_A_MODEL_TARGET_GEN: u32, the plan's target generation.
+ * @NEURONSIM_A_MODEL_NUM_SUBGRAPHS: u32.
+ * @NEURONSIM_A_MODEL_FIRST_CORE: u32, NeuronCore of subgraph 0.
+ * @NEURONSIM_A_MODEL_NUM_VARS: u64, mem_ref records over all subgraphs.
+ * @NEURONSIM_A_MODEL_HBM_BYTES: u64, HBM bytes the model holds.
+ * @NEURONSIM_A_MODEL_SCRATCHPAD_BYTES: u64, scratchpad bytes.
+ * @NEURONSIM_A_VAR_SUBGRAPH: u32, index in the plan's subgraph table.
+ * @NEURONSIM_A_VAR_ID: u32, var_id.
+ * @NEURONSIM_A_VAR_NAME: string, the variable's name.
+ * @NEURONSIM_A_VAR_KIND: u32, enum kbin_mr_type.
+ * @NEURONSIM_A_VAR_SIZE: u64, bytes.
+ * @NEURONSIM_A_VAR_PHYSICAL_ADDRESS: u64, device address; absent when the
+ *	variable is not staged (MR_LIST; an MR_PTR_TABLE's row table is).
+ * @NEURONSIM_A_ERR_ERRNO: u32, the positive errno of the failed load.
+ * @NEURONSIM_A_ERR_REASON: u32, enum kbin_check_reason.
+ * @NEURONSIM_A_ERR_FIELD: u32, enum kbin_check_field.
+ * @NEURONSIM_A_ERR_SUBGRAPH: s32, failing subgraph or -1.
+ * @NEURONSIM_A_ERR_RECORD: s32, failing record index or -1.
+ * @__NEURONSIM_A_MAX: internal.
+ * @NEURONSIM_A_MAX: highest attribute.
+ */
+enum neuronsim_nl_attr {
+	NEURONSIM_A_UNSPEC,
+	NEURONSIM_A_PAD,
+	NEURONSIM_A_MODEL_ID,
+
+	NEURONSIM_A_DEV_ARCH_NAME,
+	NEURONSIM_A_DEV_ARCH_GEN,
+	NEURONSIM_A_DEV_NUM_CORES,
+	NEURONSIM_A_DEV_NUM_HBM_CHANNELS,
+	NEURONSIM_A_DEV_HBM_CHANNEL_SIZE,
+	NEURONSIM_A_DEV_NUM_MODELS,
+	NEURONSIM_A_DEV_HBM_USED,
+
+	NEURONSIM_A_MODEL_OWNER_PID,
+	NEURONSIM_A_MODEL_TARGET_GEN,
+	NEURONSIM_A_MODEL_NUM_SUBGRAPHS,
+	NEURONSIM_A_MODEL_FIRST_CORE,
+	NEURONSIM_A_MODEL_NUM_VARS,
+	NEURONSIM_A_MODEL_HBM_BYTES,
+	NEURONSIM_A_MODEL_SCRATCHPAD_BYTES,
+
+	NEURONSIM_A_VAR_SUBGRAPH,
+	NEURONSIM_A_VAR_ID,
+	NEURONSIM_A_VAR_NAME,
+	NEURONSIM_A_VAR_KIND,
+	NEURONSIM_A_VAR_SIZE,
+	NEURONSIM_A_VAR_PHYSICAL_ADDRESS,
+
+	NEURONSIM_A_ERR_ERRNO,
+	NEURONSIM_A_ERR_REASON,
+	NEURONSIM_A_ERR_FIELD,
+	NEURONSIM_A_ERR_SUBGRAPH,
+	NEURONSIM_A_ERR_RECORD,
+
+	__NEURONSIM_A_MAX,
+	NEURONSIM_A_MAX = __NEURONSIM_A_MAX - 1
+};
+
+#endif /* _UAPI_LINUX_NEURONSIM_NETLINK_H */

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * device.c - libneuronsim: /dev/neuronsim ioctl wrappers
+ * (uapi/linux/neuronsim.h).  Each function returns 0 or -errno.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static int nsim_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	if (fd < 0)
+		return -EBADF;
+	return ioctl(fd, cmd, arg) ? -errno : 0;
+}
+
+NSIM_EXPORT int neuronsim_open(const struct neuronsim_open_opts *opts)
+{
+	const char *path;
+	int fd, err;
+
+	err = OPTS_CHECK(opts);
+	if (err)
+		return err;
+	path = OPTS_GET(opts, path, NULL);
+	if (!path)
+		path = NEURONSIM_DEV_PATH;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+NSIM_EXPORT int neuronsim_close(int fd)
+{
+	if (fd < 0)
+		return -EBADF;
+	return close(fd) ? -errno : 0;
+}
+
+NSIM_EXPORT int neuronsim_get_info(int fd, struct neuronsim_info *info)
+{
+	if (!info)
+		return -EINVAL;
+	return nsim_ioctl(fd, NEURONSIM_IOC_GET_INFO, info);
+}
+
+NSIM_EXPORT int neuronsim_load(int fd, const void *plan, size_t len,
+			       struct neuronsim_load_opts *opts,
+			       __u32 *model_id)
+{
+	struct neuronsim_load ld;
+	char *log_buf;
+	int err;
+
+	err = OPTS_CHECK(opts);
+	if (err)
+		return err;
+	if (!plan || !len || !model_id)
+		return -EINVAL;
+	log_buf = OPTS_GET(opts, log_buf, NULL);
+	memset(&ld, 0, sizeof(ld));
+	ld.plan_ptr = (uintptr_t)plan;
+	ld.plan_len = len;
+	ld.first_core = OPTS_GET(opts, first_core, 0);
+	ld.flags = OPTS_GET(opts, flags, 0);
+	if (log_buf) {
+		ld.log_buf = (uintptr_t)log_buf;
+		ld.log_size = OPTS_GET(opts, log_size, 0);
+		if (ld.log_size)
+			log_buf[0] = '\0';
+	}
+	err = nsim_ioctl(fd, NEURONSIM_IOC_LOAD, &ld);
+	OPTS_SET(opts, log_len, ld.log_len);
+	OPTS_SET(opts, err_subgraph, err ? ld.err_subgraph : -1);
+	OPTS_SET(opts, err_record, err ? ld.err_record : -1);
+	OPTS_SET(opts, err_reason, err ? ld.err_reason : 0);
+	OPTS_SET(opts, err_field, err ? ld.err_field : 0);
+	if (!err)
+		*model_id = ld.model_id;
+	return err;
+}
+
+/* read a whole file into a malloc'd buffer */
+static int nsim_slurp(const char *path, void **bufp, size_t *lenp)
+{
+	struct stat st;
+	size_t len, done = 0;
+	char *buf;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		err = -errno;
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		err = -EISDIR;
+		goto out;
+	}
+	if ((unsigned long long)st.st_size > (4ULL << 30)) {
+		err = -EFBIG;
+		goto out;
+	}
+	len = st.st_size;
+	buf = malloc(len ? len : 1);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	while (done < len) {
+		ssize_t n = read(fd, buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : -EIO;
+			free(buf);
+			goto out;
+		}
+		done += n;
+	}
+	*bufp = buf;
+	*lenp = len;
+out:
+	close(fd);
+	return err;
+}
+
+NSIM_EXPORT int neuronsim_load_file(int fd, const char *path,
+				    struct neuronsim_load_opts *opts,
+				    __u32 *model_id)
+{
+	void *buf = NULL;
+	size_t len = 0;
+	int err;
+
+	if (!path || !model_id)
+		return -EINVAL;
+	err = OPTS_CHECK(opts);
+	if (err)
+		return err;
+	err = nsim_slurp(path, &buf, &len);
+	if (err)
+		return err;
+	if (!len) {
+		free(buf);
+		return -EINVAL;
+	}
+	err = neuronsim_load(fd, buf, len, opts, model_id);
+	free(buf);
+	return err;
+}
+
+NSIM_EXPORT int neuronsim_unload(int fd, __u32 model_id)
+{
+	struct neuronsim_unload u = { .model_id = model_id };
+
+	return nsim_ioctl(fd, NEURONSIM_IOC_UNLOAD, &u);
+}
+
+NSIM_EXPORT int neuronsim_model_info(int fd, __u32 model_id,
+				     struct neuronsim_model_info *info)
+{
+	if (!info)
+		return -EINVAL;
+	memset(info, 0, sizeof(*info));
+	info->model_id = model_id;
+	return nsim_ioctl(fd, NEURONSIM_IOC_MODEL_INFO, info);
+}
+
+NSIM_EXPORT int neuronsim_resolve(int fd, __u32 model_id, __u32 subgraph,
+				  __u32 var_id, __u64 offset, __u64 size,
+				  __u64 *address)
+{
+	struct neuronsim_resolve r = {
+		.model_id = model_id,
+		.subgraph = subgraph,
+		.var_id = var_id,
+		.offset = offset,
+		.size = size,
+	};
+	int err;
+
+	if (!address)
+		return -EINVAL;
+	err = nsim_ioctl(fd, NEURONSIM_IOC_RESOLVE, &r);
+	if (!err)
+		*address = r.address;
+	return err;
+}
+
+NSIM_EXPORT int neuronsim_resolve_batch(int fd, __u32 model_id,
+					struct neuronsim_resolve_entry *entries,
+					__u32 count, __u32 *num_ok)
+{
+	struct neuronsim_resolve_batch b = {
+		.model_id = model_id,
+		.count = count,
+		.entries = (uintptr_t)entries,
+	};
+	int err;
+
+	if (!entries || !count || count > NEURONSIM_RESOLVE_BATCH_MAX)
+		return -EINVAL;
+	err = nsim_ioctl(fd, NEURONSIM_IOC_RESOLVE_BATCH, &b);
+	if (!err && num_ok)
+		*num_ok = b.num_ok;
+	return err;
+}
+
+static int nsim_var_io(int fd, unsigned long cmd, __u32 model_id,
+		       __u32 subgraph, __u32 var_id, __u64 offset,
+		       const void *buf, __u64 len)
+{
+	struct neuronsim_var_io io = {
+		.model_id = model_id,
+		.subgraph = subgraph,
+		.var_id = var_id,
+		.offset = offset,
+		.len = len,
+		.buf = (uintptr_t)buf,
+	};
+
+	if (!buf && len)
+		return -EINVAL;
+	return nsim_ioctl(fd, cmd, &io);
+}
+
+NSIM_EXPORT int neuronsim_read_var(int fd, __u32 model_id, __u32 subgraph,
+				   __u32 var_id, __u64 offset, void *buf,
+				   __u64 len)
+{
+	return nsim_var_io(fd, NEURONSIM_IOC_READ_VAR, model_id, subgraph,
+			   var_id, offset, buf, len);
+}
+
+NSIM_EXPORT int neuronsim_write_var(int fd, __u32 model_id, __u32 subgraph,
+				    __u32 var_id, __u64 offset,
+				    const void *buf, __u64 len)
+{
+	return nsim_var_io(fd, NEURONSIM_IOC_WRITE_VAR, model_id, subgraph,
+			   var_id, offset, buf, len);
+}

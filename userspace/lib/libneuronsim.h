@@ -1,0 +1,580 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * libneuronsim.h - libneuronsim, the runtime client library of /dev/neuronsim
+ * (prefix neuronsim_).
+ *
+ * Conventions (as libbpf's):
+ *   - every function returns 0 or a negative errno (neuronsim_open()
+ *     returns a file descriptor >= 0 or a negative errno); errno itself is
+ *     not part of the contract;
+ *   - option structs start with a size_t sz member that the caller sets to
+ *     sizeof(struct) (NEURONSIM_OPTS_INIT does it), so a struct can grow
+ *     without breaking older callers: fields beyond the caller's sz read as
+ *     zero, and a newer caller's non-zero fields this library does not know
+ *     are refused with -E2BIG.  A NULL opts pointer means all defaults;
+ *   - units: sizes and offsets in bytes, addresses are device addresses of
+ *     the simulated device (uapi/linux/neuronsim.h, struct neuronsim_info).
+ *
+ * Sources: the ioctl ABI in uapi/linux/neuronsim.h; the generic netlink
+ * family "neuronsim" in uapi/linux/neuronsim_netlink.h (via libnl-genl-3);
+ * the mem_ref rules in FACTS.md sections 2 and 5.  Documentation/
+ * userspace.rst has examples.
+ *
+ * A model belongs to the file descriptor that loaded it: every other fd,
+ * in this process or another, gets -ENOENT for it, and closing the fd
+ * unloads it.  Netlink (GET_MODEL, GET_VARS) sees every model; GET_VARS
+ * shows names and addresses only to the owner process or CAP_SYS_ADMIN.
+ */
+#ifndef NEURONSIM_LIB_H
+#define NEURONSIM_LIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include <linux/neuronsim.h>
+#include <linux/neuronsim_kbin.h>
+#include <linux/neuronsim_netlink.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Declare and size an option struct: NEURONSIM_OPTS_INIT(load_opts, o, ...) */
+#define NEURONSIM_OPTS_INIT(type, name, ...)				\
+	struct neuronsim_##type name = {				\
+		.sz = sizeof(struct neuronsim_##type), __VA_ARGS__	\
+	}
+
+/** Default device node. */
+#define NEURONSIM_DEV_PATH	"/dev/" NEURONSIM_DEVICE_NAME
+
+/* ------------------------------------------------------------------ */
+/* Device (ioctl)                                                      */
+/* ------------------------------------------------------------------ */
+
+/**
+ * struct neuronsim_open_opts - options of neuronsim_open().
+ * @sz: sizeof(struct neuronsim_open_opts).
+ * @path: device node; NULL means NEURONSIM_DEV_PATH.
+ */
+struct neuronsim_open_opts {
+	size_t sz;
+	const char *path;
+};
+
+/**
+ * neuronsim_open() - open the simulated device (O_RDWR | O_CLOEXEC).
+ * @opts: options, or NULL.
+ *
+ * Return: a file descriptor (>= 0) or -errno: -ENOENT no device node (the
+ * module is not loaded), -EACCES, -E2BIG unknown non-zero options, or any
+ * open(2) error.
+ */
+int neuronsim_open(const struct neuronsim_open_opts *opts);
+
+/**
+ * neuronsim_close() - close a device fd; unloads every model it holds.
+ * @fd: from neuronsim_open().
+ *
+ * Return: 0 or -EBADF.
+ */
+int neuronsim_close(int fd);
+
+/**
+ * neuronsim_get_info() - the device's geometry (NEURONSIM_IOC_GET_INFO).
+ * @fd: device fd.
+ * @info: out.
+ *
+ * Return: 0, -EINVAL @info NULL, -EBADF, -ENOTTY (not a neuronsim fd).
+ */
+int neuronsim_get_info(int fd, struct neuronsim_info *info);
+
+/**
+ * struct neuronsim_load_opts - options and failure report of a load.
+ * @sz: sizeof(struct neuronsim_load_opts).
+ * @first_core: in: NeuronCore of subgraph 0 (subgraph i on first_core + i).
+ * @flags: in: NEURONSIM_LOAD_F_* (none defined yet; must be 0).
+ * @log_buf: in: buffer for the kernel's readable failure text, or NULL.
+ * @log_size: in: bytes of @log_buf.
+ * @log_len: out: bytes the kernel wrote to @log_buf, NUL included.
+ * @err_subgraph: out: failing subgraph, or -1.
+ * @err_record: out: failing record index, or -1.
+ * @err_reason: out: enum kbin_check_reason (0 on success).
+ * @err_field: out: enum kbin_check_field.
+ *
+ * The out fields are written when the caller's @sz covers them.
+ */
+struct neuronsim_load_opts {
+	size_t sz;
+	__u32 first_core;
+	__u32 flags;
+	char *log_buf;
+	__u32 log_size;
+	__u32 log_len;
+	__s32 err_subgraph;
+	__s32 err_record;
+	__u32 err_reason;
+	__u32 err_field;
+};
+
+/**
+ * neuronsim_load() - load a KBIN plan from memory (NEURONSIM_IOC_LOAD).
+ * @fd: device fd; the model belongs to it.
+ * @plan: plan bytes (uapi/linux/neuronsim_kbin.h).
+ * @len: bytes at @plan, 1..neuronsim_info.max_plan_bytes.
+ * @opts: options and failure report, or NULL.
+ * @model_id: out: the new model's id (>= 1).
+ *
+ * Return: 0 or -errno: -EINVAL (NULL @plan/@model_id, @len 0, a plan the
+ * checker refuses: see opts->err_*, opts->log_buf), -E2BIG (plan too large,
+ * scratchpad over the maximum, unknown options), -ENOSPC (HBM exhausted),
+ * -ENOMEM, -EMFILE (models per fd), -ENODEV (not enough NeuronCores),
+ * -EFAULT.  A failed load leaves nothing behind.
+ */
+int neuronsim_load(int fd, const void *plan, size_t len,
+		   struct neuronsim_load_opts *opts, __u32 *model_id);
+
+/**
+ * neuronsim_load_file() - read a KBIN plan file and load it.
+ * @fd: device fd.
+ * @path: plan file.
+ * @opts: as neuronsim_load().
+ * @model_id: out.
+ *
+ * Return: as neuronsim_load(), plus the open(2)/read(2) errors of @path
+ * (-ENOENT, -EACCES, -EISDIR...) and -EFBIG for a file over 4 GiB.
+ */
+int neuronsim_load_file(int fd, const char *path,
+			struct neuronsim_load_opts *opts, __u32 *model_id);
+
+/**
+ * neuronsim_unload() - unload a model this fd loaded.
+ * @fd: device fd.
+ * @model_id: model.
+ *
+ * Return: 0, -ENOENT (no such model on this fd), -EBADF.
+ */
+int neuronsim_unload(int fd, __u32 model_id);
+
+/**
+ * neuronsim_model_info() - counts of a model (NEURONSIM_IOC_MODEL_INFO).
+ * @fd: device fd that loaded the model.
+ * @model_id: model.
+ * @info: out.
+ *
+ * Return: 0, -EINVAL (@info NULL), -ENOENT (unknown model or not this fd's).
+ */
+int neuronsim_model_info(int fd, __u32 model_id,
+			 struct neuronsim_model_info *info);
+
+/**
+ * neuronsim_resolve() - (var, offset, size) -> device address.
+ * @fd: device fd that loaded the model.
+ * @model_id: model.
+ * @subgraph: index in the plan's subgraph table.
+ * @var_id: variable.
+ * @offset: bytes into the variable.
+ * @size: bytes the access covers.
+ * @address: out: physical_address + @offset.
+ *
+ * The rule is libnrt's mem_ref_to_addr (FACTS.md section 5).
+ * Return: 0 or -ENOENT (model, subgraph or var_id), -ERANGE (var size <
+ * offset + size), -EINVAL (MR_PTR with offset != 0, @address NULL),
+ * -ENODATA (not staged: MR_LIST).
+ */
+int neuronsim_resolve(int fd, __u32 model_id, __u32 subgraph, __u32 var_id,
+		      __u64 offset, __u64 size, __u64 *address);
+
+/**
+ * neuronsim_resolve_batch() - resolve @count entries in one call.
+ * @fd: device fd that loaded the model.
+ * @model_id: model.
+ * @entries: in/out: subgraph, var_id, offset, size in; address, status out
+ *	(status 0 or the -errno neuronsim_resolve() would return).
+ * @count: 1..NEURONSIM_RESOLVE_BATCH_MAX.
+ * @num_ok: out: entries with status 0; may be NULL.
+ *
+ * Return: 0 (even when some entries failed), -ENOENT (unknown model),
+ * -EINVAL (@count 0 or over the maximum, @entries NULL), -EFAULT.
+ */
+int neuronsim_resolve_batch(int fd, __u32 model_id,
+			    struct neuronsim_resolve_entry *entries,
+			    __u32 count, __u32 *num_ok);
+
+/**
+ * neuronsim_read_var() - copy bytes out of a staged variable.
+ * @fd: device fd that loaded the model.
+ * @model_id: model.
+ * @subgraph: subgraph index.
+ * @var_id: variable.
+ * @offset: bytes into the variable.
+ * @buf: out: @len bytes.
+ * @len: bytes; @offset + @len <= the variable's size.
+ *
+ * Unwritten device memory reads as zeros.
+ * Return: 0, -ENOENT, -ERANGE (out of bounds), -ENODATA (no storage:
+ * MR_PTR, MR_LIST), -EINVAL (@buf NULL with @len > 0), -EFAULT.
+ */
+int neuronsim_read_var(int fd, __u32 model_id, __u32 subgraph, __u32 var_id,
+		       __u64 offset, void *buf, __u64 len);
+
+/**
+ * neuronsim_write_var() - copy bytes into a staged variable.
+ * @fd: device fd that loaded the model.
+ * @model_id: model.
+ * @subgraph: subgraph index.
+ * @var_id: variable.
+ * @offset: bytes into the variable.
+ * @buf: @len bytes.
+ * @len: bytes; @offset + @len <= the variable's size.
+ *
+ * Return: as neuronsim_read_var(), plus -EPERM for an MR_PTR_TABLE (its
+ * row table is built by the kernel and read-only) and -ENOMEM (backing
+ * RAM cap).
+ */
+int neuronsim_write_var(int fd, __u32 model_id, __u32 subgraph, __u32 var_id,
+			__u64 offset, const void *buf, __u64 len);
+
+/* ------------------------------------------------------------------ */
+/* Names                                                               */
+/* ------------------------------------------------------------------ */
+
+/**
+ * neuronsim_mr_type_str() - "MR_SB" .. "MR_REMOTE" for an enum kbin_mr_type.
+ * @mr_type: value.
+ *
+ * Return: a static string; "MR_?" for an unknown value.
+ */
+const char *neuronsim_mr_type_str(__u32 mr_type);
+
+/**
+ * neuronsim_reason_str() - short text of an enum kbin_check_reason.
+ * @reason: value.
+ *
+ * Return: a static string ("ok", "bad checksum", "HBM exhausted", ...).
+ */
+const char *neuronsim_reason_str(__u32 reason);
+
+/**
+ * neuronsim_mem_region() - which memory a staged variable sits in.
+ * @mr_type: enum kbin_mr_type.
+ *
+ * Return: "sbuf" (MR_SB), "scratchpad" (MR_VIRTUAL_TMP_BUF), "none"
+ * (MR_LIST, MR_INVALID), "hbm" otherwise (MR_PTR_TABLE: its row table).
+ */
+const char *neuronsim_mem_region(__u32 mr_type);
+
+/* ------------------------------------------------------------------ */
+/* VAR[+OFFSET[:SIZE]] references (pure)                               */
+/* ------------------------------------------------------------------ */
+
+/** Longest var name a reference can carry, NUL included. */
+#define NEURONSIM_VAR_NAME_MAX	KBIN_NAME_MAX
+
+/**
+ * struct neuronsim_var_ref - a parsed VAR[+OFFSET[:SIZE]].
+ * @by_id: 1 when VAR was "#var_id", 0 when a name.
+ * @has_subgraph: 1 when VAR had an "sgN/" prefix.
+ * @has_offset: 1 when "+OFFSET" was given.
+ * @has_size: 1 when ":SIZE" was given.
+ * @subgraph: N of "sgN/".
+ * @var_id: of "#var_id".
+ * @offset: bytes (0 when absent).
+ * @size: bytes (0 when absent: "to the end of the variable").
+ * @name: the name (empty when @by_id).
+ */
+struct neuronsim_var_ref {
+	__u8 by_id;
+	__u8 has_subgraph;
+	__u8 has_offset;
+	__u8 has_size;
+	__u32 subgraph;
+	__u32 var_id;
+	__u64 offset;
+	__u64 size;
+	char name[NEURONSIM_VAR_NAME_MAX];
+};
+
+/**
+ * neuronsim_var_ref_parse() - parse a variable reference.
+ * @s: "NAME", "sgN/NAME", "#ID" or "sgN/#ID", optionally followed by
+ *	"+OFFSET" and then ":SIZE".  Numbers are decimal or 0x hex and may
+ *	end in K, M or G (KiB, MiB, GiB).  A name may itself contain '+' or
+ *	'/': only a trailing "+NUMBER[:NUMBER]" is taken as offset and size,
+ *	and only a leading "sg<digits>/" as the subgraph.
+ * @ref: out.
+ * @err: out: message naming the bad part, or NULL.
+ * @errlen: bytes of @err.
+ *
+ * Return: 0, -EINVAL (empty, bad number, empty name), -ERANGE (a number
+ * over 64 bits, a var_id or subgraph over 32 bits, offset + size
+ * overflows), -ENAMETOOLONG (name of NEURONSIM_VAR_NAME_MAX bytes or more).
+ */
+int neuronsim_var_ref_parse(const char *s, struct neuronsim_var_ref *ref,
+			    char *err, size_t errlen);
+
+/**
+ * neuronsim_parse_u64() - a size or offset: decimal or 0x hex, optional
+ * K/M/G suffix (powers of 1024).
+ * @s: text; the whole string must be consumed.
+ * @out: out.
+ *
+ * Return: 0, -EINVAL (not a number), -ERANGE (over 64 bits).
+ */
+int neuronsim_parse_u64(const char *s, __u64 *out);
+
+/* ------------------------------------------------------------------ */
+/* Memory map as SVG (pure)                                            */
+/* ------------------------------------------------------------------ */
+
+/**
+ * struct neuronsim_map_var - one variable to draw.
+ * @name: NUL-terminated (escaped for XML by the writer).
+ * @subgraph: subgraph index.
+ * @var_id: var_id.
+ * @mr_type: enum kbin_mr_type (colour).
+ * @size: bytes.
+ * @address: device address; ignored when !@staged.
+ * @staged: 0 for variables without an address, MR_LIST (not drawn,
+ *	counted).
+ */
+struct neuronsim_map_var {
+	const char *name;
+	__u32 subgraph;
+	__u32 var_id;
+	__u32 mr_type;
+	__u64 size;
+	__u64 address;
+	bool staged;
+};
+
+/**
+ * struct neuronsim_map_opts - options of neuronsim_map_svg().
+ * @sz: sizeof(struct neuronsim_map_opts).
+ * @title: heading text, or NULL.
+ * @width: picture width in pixels (0: 960).
+ */
+struct neuronsim_map_opts {
+	size_t sz;
+	const char *title;
+	__u32 width;
+};
+
+/**
+ * neuronsim_map_svg() - draw where every variable sits: one band per
+ * region used (each HBM channel, each NeuronCore's SBUF window, the
+ * scratchpad range), a rectangle per variable coloured by mr_type with a
+ * <title> (name, var_id, kind, size, address) shown on hover, and a legend.
+ * @out: stream to write the SVG document to.
+ * @info: device geometry (region bases and sizes).
+ * @vars: variables.
+ * @n: number of @vars.
+ * @opts: options, or NULL.
+ *
+ * Return: 0, -EINVAL (@out or @info NULL, @vars NULL with @n > 0), -E2BIG
+ * (unknown options), -EIO (write error on @out).
+ */
+int neuronsim_map_svg(FILE *out, const struct neuronsim_info *info,
+		      const struct neuronsim_map_var *vars, size_t n,
+		      const struct neuronsim_map_opts *opts);
+
+/* ------------------------------------------------------------------ */
+/* Generic netlink family "neuronsim" (libnl-genl-3)                   */
+/* ------------------------------------------------------------------ */
+
+struct neuronsim_nl;
+
+/**
+ * struct neuronsim_nl_device - GET_DEVICE.
+ * @arch_name: "trn1", "trn2", "trn3".
+ * @arch_gen: 2..4.
+ * @num_cores: NeuronCores.
+ * @num_hbm_channels: HBM channels.
+ * @hbm_channel_size: bytes per channel.
+ * @num_models: models loaded by all fds.
+ * @hbm_used: HBM bytes held by all models.
+ */
+struct neuronsim_nl_device {
+	char arch_name[16];
+	__u32 arch_gen;
+	__u32 num_cores;
+	__u32 num_hbm_channels;
+	__u64 hbm_channel_size;
+	__u32 num_models;
+	__u64 hbm_used;
+};
+
+/**
+ * struct neuronsim_nl_model - GET_MODEL, and MODEL_LOADED/UNLOADED events.
+ * @model_id: model.
+ * @owner_pid: tgid of the process that loaded it.
+ * @target_gen: plan target generation.
+ * @num_subgraphs: subgraphs.
+ * @first_core: NeuronCore of subgraph 0.
+ * @num_vars: mem_ref records over all subgraphs.
+ * @hbm_bytes: HBM bytes held.
+ * @scratchpad_bytes: scratchpad bytes.
+ */
+struct neuronsim_nl_model {
+	__u32 model_id;
+	__u32 owner_pid;
+	__u32 target_gen;
+	__u32 num_subgraphs;
+	__u32 first_core;
+	__u64 num_vars;
+	__u64 hbm_bytes;
+	__u64 scratchpad_bytes;
+};
+
+/**
+ * struct neuronsim_nl_var - one GET_VARS entry.
+ * @model_id: model.
+ * @subgraph: subgraph index.
+ * @var_id: var_id.
+ * @mr_type: enum kbin_mr_type.
+ * @size: bytes.
+ * @physical_address: device address (valid when @staged).
+ * @staged: 0 when the variable has no address (MR_LIST).
+ * @name: NUL-terminated; valid during the callback only.
+ */
+struct neuronsim_nl_var {
+	__u32 model_id;
+	__u32 subgraph;
+	__u32 var_id;
+	__u32 mr_type;
+	__u64 size;
+	__u64 physical_address;
+	bool staged;
+	const char *name;
+};
+
+/**
+ * struct neuronsim_nl_event - one "monitor" notification.
+ * @cmd: NEURONSIM_CMD_MODEL_LOADED, _MODEL_UNLOADED or _LOAD_FAILED.
+ * @model: model counts (MODEL_LOADED/UNLOADED; owner_pid also LOAD_FAILED).
+ * @err_errno: LOAD_FAILED: positive errno.
+ * @err_reason: LOAD_FAILED: enum kbin_check_reason.
+ * @err_field: LOAD_FAILED: enum kbin_check_field.
+ * @err_subgraph: LOAD_FAILED: subgraph or -1.
+ * @err_record: LOAD_FAILED: record or -1.
+ */
+struct neuronsim_nl_event {
+	__u8 cmd;
+	struct neuronsim_nl_model model;
+	__u32 err_errno;
+	__u32 err_reason;
+	__u32 err_field;
+	__s32 err_subgraph;
+	__s32 err_record;
+};
+
+/**
+ * neuronsim_nl_open() - connect to the "neuronsim" family (genl_connect,
+ * genl_ctrl_resolve).
+ * @nlp: out: handle, freed by neuronsim_nl_close().
+ *
+ * Return: 0, -EINVAL (@nlp NULL), -ENOENT (family not registered: module
+ * not loaded), -ENOMEM, or a socket error.
+ */
+int neuronsim_nl_open(struct neuronsim_nl **nlp);
+
+/**
+ * neuronsim_nl_close() - close the sockets and free the handle.
+ * @nl: handle or NULL.
+ */
+void neuronsim_nl_close(struct neuronsim_nl *nl);
+
+/**
+ * neuronsim_nl_get_device() - GET_DEVICE.
+ * @nl: handle.
+ * @dev: out.
+ *
+ * Return: 0, -EINVAL, or the kernel's -errno.
+ */
+int neuronsim_nl_get_device(struct neuronsim_nl *nl,
+			    struct neuronsim_nl_device *dev);
+
+/**
+ * neuronsim_nl_get_model() - GET_MODEL doit.
+ * @nl: handle.
+ * @model_id: model (any fd's).
+ * @model: out.
+ *
+ * Return: 0, -EINVAL (model_id 0, NULL pointers), -ENOENT (no such model).
+ */
+int neuronsim_nl_get_model(struct neuronsim_nl *nl, __u32 model_id,
+			   struct neuronsim_nl_model *model);
+
+/** Callback of neuronsim_nl_list_models(); non-zero return stops the walk. */
+typedef int (*neuronsim_model_cb)(const struct neuronsim_nl_model *m,
+				  void *ctx);
+/** Callback of neuronsim_nl_list_vars(); non-zero return stops the walk. */
+typedef int (*neuronsim_var_cb)(const struct neuronsim_nl_var *v, void *ctx);
+/** Callback of neuronsim_nl_read_events(); non-zero return stops reading. */
+typedef int (*neuronsim_event_cb)(const struct neuronsim_nl_event *e,
+				  void *ctx);
+
+/**
+ * neuronsim_nl_list_models() - GET_MODEL dump: @cb once per model, in
+ * model id order.
+ * @nl: handle.
+ * @cb: callback.
+ * @ctx: passed to @cb.
+ *
+ * Return: 0, -EINVAL (@nl or @cb NULL), a kernel -errno, or -ECANCELED
+ * when @cb returned non-zero (the rest of the dump is drained).
+ */
+int neuronsim_nl_list_models(struct neuronsim_nl *nl, neuronsim_model_cb cb,
+			     void *ctx);
+
+/**
+ * neuronsim_nl_list_vars() - GET_VARS dump: @cb once per variable of a
+ * model, by subgraph then var_id.
+ * @nl: handle.
+ * @model_id: model.
+ * @cb: callback.
+ * @ctx: passed to @cb.
+ *
+ * Return: 0, -EINVAL, -ENOENT (no such model), -EPERM (not the owner
+ * process and no CAP_SYS_ADMIN), -ECANCELED (@cb stopped the walk).
+ */
+int neuronsim_nl_list_vars(struct neuronsim_nl *nl, __u32 model_id,
+			   neuronsim_var_cb cb, void *ctx);
+
+/**
+ * neuronsim_nl_subscribe() - join the "monitor" multicast group
+ * (genl_ctrl_resolve_grp, nl_socket_add_membership) on a second socket.
+ * @nl: handle.
+ *
+ * Return: 0, -EINVAL, -ENOENT (no such group), or a socket error.
+ */
+int neuronsim_nl_subscribe(struct neuronsim_nl *nl);
+
+/**
+ * neuronsim_nl_event_fd() - the event socket's fd, for poll(2).
+ * @nl: handle after neuronsim_nl_subscribe().
+ *
+ * Return: fd >= 0, or -EINVAL when not subscribed.
+ */
+int neuronsim_nl_event_fd(struct neuronsim_nl *nl);
+
+/**
+ * neuronsim_nl_read_events() - wait up to @timeout_ms for events and call
+ * @cb for each.
+ * @nl: handle after neuronsim_nl_subscribe().
+ * @timeout_ms: milliseconds to wait for the first event; -1 forever.
+ * @cb: callback.
+ * @ctx: passed to @cb.
+ *
+ * Return: number of events handled (>= 0; 0 on timeout), -EINVAL, -EINTR
+ * (a signal arrived), -ECANCELED (@cb stopped), or a socket error.
+ */
+int neuronsim_nl_read_events(struct neuronsim_nl *nl, int timeout_ms,
+			     neuronsim_event_cb cb, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NEURONSIM_LIB_H */

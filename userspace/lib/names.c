@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * names.c - libneuronsim: names of mr_type and checker reason codes
+ * (uapi/linux/neuronsim_kbin.h), and VAR[+OFFSET[:SIZE]] parsing.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const mr_type_names[] = {
+	[MR_INVALID] = "MR_INVALID",
+	[MR_SB] = "MR_SB",
+	[MR_BUFFER_STAGED] = "MR_BUFFER_STAGED",
+	[MR_BUFFER] = "MR_BUFFER",
+	[MR_TMP_BUF] = "MR_TMP_BUF",
+	[MR_INPUT] = "MR_INPUT",
+	[MR_OUTPUT] = "MR_OUTPUT",
+	[MR_PTR] = "MR_PTR",
+	[MR_VIRTUAL_TMP_BUF] = "MR_VIRTUAL_TMP_BUF",
+	[MR_LIST] = "MR_LIST",
+	[MR_PTR_TABLE] = "MR_PTR_TABLE",
+	[MR_REMOTE] = "MR_REMOTE",
+};
+
+NSIM_EXPORT const char *neuronsim_mr_type_str(__u32 mr_type)
+{
+	if (mr_type <= MR_TYPE_MAX)
+		return mr_type_names[mr_type];
+	return "MR_?";
+}
+
+NSIM_EXPORT const char *neuronsim_mem_region(__u32 mr_type)
+{
+	switch (mr_type) {
+	case MR_SB:
+		return "sbuf";
+	case MR_VIRTUAL_TMP_BUF:
+		return "scratchpad";
+	case MR_LIST:
+	case MR_INVALID:
+		return "none";
+	default:
+		return "hbm";
+	}
+}
+
+static const char *const reason_names[] = {
+	[KBIN_OK] = "ok",
+	[KBIN_ERR_TRUNCATED] = "plan shorter than its header",
+	[KBIN_ERR_MAGIC] = "bad magic",
+	[KBIN_ERR_VERSION] = "unsupported version",
+	[KBIN_ERR_HEADER_SIZE] = "bad header size",
+	[KBIN_ERR_TOTAL_SIZE] = "total_size does not match the plan length",
+	[KBIN_ERR_FLAGS] = "unknown header flags",
+	[KBIN_ERR_TARGET] = "unknown target generation",
+	[KBIN_ERR_CHECKSUM] = "bad checksum",
+	[KBIN_ERR_NUM_SUBGRAPHS] = "bad number of subgraphs",
+	[KBIN_ERR_BOUNDS] = "offset or length out of bounds",
+	[KBIN_ERR_OVERLAP] = "metadata areas overlap",
+	[KBIN_ERR_MISALIGNED] = "misaligned offset",
+	[KBIN_ERR_SG_NAME] = "bad subgraph name",
+	[KBIN_ERR_SET_SIZE] = "set_size does not match nmem",
+	[KBIN_ERR_CARVEOUT] = "bad SBUF carve-out",
+	[KBIN_ERR_RESERVED] = "reserved or padding field not zero",
+	[KBIN_ERR_MR_TYPE] = "bad mr_type",
+	[KBIN_ERR_NAME] = "bad variable name",
+	[KBIN_ERR_SIZE] = "bad size",
+	[KBIN_ERR_ALIGNMENT] = "bad alignment",
+	[KBIN_ERR_VAR_ID_ORDER] = "var_id out of order",
+	[KBIN_ERR_VAR_ID_DUP] = "duplicate var_id",
+	[KBIN_ERR_DTYPE] = "bad dtype",
+	[KBIN_ERR_SHAPE] = "bad shape",
+	[KBIN_ERR_DTENSOR_MD] = "bad debug tensor metadata",
+	[KBIN_ERR_PAYLOAD_KIND] = "payload on a kind that takes none",
+	[KBIN_ERR_PAYLOAD_LENGTH] = "payload length differs from size",
+	[KBIN_ERR_LIST_KIND] = "list on a kind that takes none",
+	[KBIN_ERR_LIST_LENGTH] = "bad list length",
+	[KBIN_ERR_LIST_ENTRY] = "list entry names a missing or unsuitable var",
+	[KBIN_ERR_PTR_SELF] = "MR_PTR names itself",
+	[KBIN_ERR_PTR_TARGET] = "MR_PTR names a missing or unsuitable var",
+	[KBIN_ERR_REMOTE_SG] = "remote subgraph out of range",
+	[KBIN_ERR_REMOTE_VAR] = "remote variable missing",
+	[KBIN_ERR_REMOTE_CHAIN] = "remote variable is itself MR_REMOTE",
+	[KBIN_ERR_REMOTE_SIZE] = "remote variable smaller than the record",
+	[KBIN_ERR_VIRT_RANGE] = "virtual buffer beyond its scratchpad",
+	[KBIN_ERR_BACKING_BUF] = "bad backing_buf",
+	[KBIN_ERR_PAYLOAD_MISSING] = "MR_BUFFER_STAGED without a payload",
+};
+
+static const char *const stage_names[] = {
+	"HBM exhausted",
+	"backing RAM cap reached",
+	"scratchpad pages over the maximum",
+	"not enough NeuronCores",
+	"module limit reached",
+	"injected fault",
+	"kernel memory allocation failed",
+	"SB var overlaps a carve-out or its window",
+};
+
+NSIM_EXPORT const char *neuronsim_reason_str(__u32 reason)
+{
+	if (reason < sizeof(reason_names) / sizeof(reason_names[0]) &&
+	    reason_names[reason])
+		return reason_names[reason];
+	if (reason >= KBIN_ERR_STAGE_HBM &&
+	    reason - KBIN_ERR_STAGE_HBM < sizeof(stage_names) / sizeof(stage_names[0]))
+		return stage_names[reason - KBIN_ERR_STAGE_HBM];
+	return "unknown reason";
+}
+
+NSIM_EXPORT int neuronsim_parse_u64(const char *s, __u64 *out)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	if (!s || !out || !isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end == s)
+		return -EINVAL;
+	switch (*end) {
+	case 'K':
+	case 'k':
+		shift = 10;
+		end++;
+		break;
+	case 'M':
+	case 'm':
+		shift = 20;
+		end++;
+		break;
+	case 'G':
+	case 'g':
+		shift = 30;
+		end++;
+		break;
+	}
+	if (*end)
+		return -EINVAL;
+	if (shift && v > (~0ULL >> shift))
+		return -ERANGE;
+	*out = v << shift;
+	return 0;
+}
+
+static int ref_err(char *err, size_t errlen, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
+/* "123" fully, into a __u32 */
+static int parse_u32_dec(const char *s, size_t n, __u32 *out)
+{
+	unsigned long long v = 0;
+	size_t i;
+
+	if (!n)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -EINVAL;
+		v = v * 10 + (s[i] - '0');
+		if (v > 0xffffffffULL)
+			return -ERANGE;
+	}
+	*out = v;
+	return 0;
+}
+
+/* parse "OFFSET[:SIZE]" fully */
+static int parse_off_size(const char *s, struct neuronsim_var_ref *ref,
+			  char *err, size_t errlen)
+{
+	char buf[64];
+	const char *colon = strchr(s, ':');
+	size_t n = colon ? (size_t)(colon - s) : strlen(s);
+	int ret;
+
+	if (n >= sizeof(buf))
+		return ref_err(err, errlen, -ERANGE, "offset '%.*s' is too long",
+			       (int)n, s);
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	ret = neuronsim_parse_u64(buf, &ref->offset);
+	if (ret)
+		return ref_err(err, errlen, ret, "offset '%s' is %s", buf,
+			       ret == -ERANGE ? "over 64 bits" :
+			       "not a number (decimal, 0x hex, K/M/G)");
+	ref->has_offset = 1;
+	if (!colon)
+		return 0;
+	ret = neuronsim_parse_u64(colon + 1, &ref->size);
+	if (ret)
+		return ref_err(err, errlen, ret, "size '%s' is %s", colon + 1,
+			       ret == -ERANGE ? "over 64 bits" :
+			       "not a number (decimal, 0x hex, K/M/G)");
+	ref->has_size = 1;
+	if (ref->offset + ref->size < ref->offset)
+		return ref_err(err, errlen, -ERANGE,
+			       "offset %llu + size %llu overflows 64 bits",
+			       (unsigned long long)ref->offset,
+			       (unsigned long long)ref->size);
+	return 0;
+}
+
+NSIM_EXPORT int neuronsim_var_ref_parse(const char *s,
+					struct neuronsim_var_ref *ref,
+					char *err, size_t errlen)
+{
+	const char *var, *plus, *end;
+	size_t n;
+	int ret;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (!ref)
+		return -EINVAL;
+	memset(ref, 0, sizeof(*ref));
+	if (!s || !*s)
+		return ref_err(err, errlen, -EINVAL, "empty variable reference");
+
+	/* a trailing "+OFFSET[:SIZE]" that parses; else it is part of a name */
+	end = s + strlen(s);
+	plus = strrchr(s, '+');
+	if (plus && plus > s) {
+		struct neuronsim_var_ref tmp;
+		char e2[128];
+
+		memset(&tmp, 0, sizeof(tmp));
+		ret = parse_off_size(plus + 1, &tmp, e2, sizeof(e2));
+		if (!ret) {
+			ref->offset = tmp.offset;
+			ref->size = tmp.size;
+			ref->has_offset = 1;
+			ref->has_size = tmp.has_size;
+			end = plus;
+		} else if (ret == -ERANGE ||
+			   isdigit((unsigned char)plus[1])) {
+			/* looks numeric: report it rather than eat it */
+			return ref_err(err, errlen, ret, "'%s': %s", s, e2);
+		}
+	}
+
+	var = s;
+	if (end - var > 2 && !strncmp(var, "sg", 2) &&
+	    isdigit((unsigned char)var[2])) {
+		const char *slash = memchr(var, '/', end - var);
+		__u32 sg;
+
+		if (slash && !parse_u32_dec(var + 2, slash - var - 2, &sg)) {
+			ref->has_subgraph = 1;
+			ref->subgraph = sg;
+			var = slash + 1;
+		}
+	}
+	n = end - var;
+	if (!n)
+		return ref_err(err, errlen, -EINVAL, "'%s': empty variable name",
+			       s);
+	if (var[0] == '#') {
+		ret = parse_u32_dec(var + 1, n - 1, &ref->var_id);
+		if (ret)
+			return ref_err(err, errlen, ret,
+				       "'%s': var_id '%.*s' is %s", s,
+				       (int)(n - 1), var + 1,
+				       ret == -ERANGE ? "over 32 bits" :
+				       "not a decimal number");
+		ref->by_id = 1;
+		return 0;
+	}
+	if (n >= NEURONSIM_VAR_NAME_MAX)
+		return ref_err(err, errlen, -ENAMETOOLONG,
+			       "variable name of %zu bytes is longer than %u",
+			       n, NEURONSIM_VAR_NAME_MAX - 1);
+	memcpy(ref->name, var, n);
+	ref->name[n] = '\0';
+	return 0;
+}
