@@ -60,6 +60,49 @@ check "checkpatch --strict kmod/ uapi/" mk checkpatch
 check "module builds without warnings" bash -c \
 	"make -s --no-print-directory module 2>&1 | grep -iE 'warning|error' && exit 1 || exit 0"
 
+# ---- issue 7 (host step): NEFF plans for the VM, scenarios 1, 3, 5 ----
+# Every real NEFF is compiled into build/vm/data/neff/NAME.kbin with a
+# manifest (target, subgraphs, vars, CRC-32 of each weight's .npy bytes);
+# VM_DATA carries the folder to /data/neff for selftests/neff_test.c.
+neffdata=build/vm/data/neff
+rm -rf "$neffdata"
+mkdir -p "$neffdata"
+if [ -d "$NEURONSIM_SHARED/cases/neff" ]; then
+	check "neff: every NEFF of $NEURONSIM_SHARED/cases/neff compiled into a plan for the VM" \
+		build/bin/mkneff manifest "$NEURONSIM_SHARED/cases/neff" "$neffdata"
+else
+	echo "ok - neff: plans for the VM # SKIP $NEURONSIM_SHARED/cases/neff is absent (set NEURONSIM_SHARED)" | emit
+fi
+# Scenarios 1, 3, 5 are NEFF-level: the demo NEFF broken one way each;
+# neuronsim-cc must exit 1 with the message and write no plan, so nothing
+# can reach the device.  The unbroken demo NEFF compiles (control).
+scen=$out/scenarios
+rm -rf "$scen"
+mkdir -p "$scen"
+neff_refused() {	# KIND MESSAGE
+	build/bin/mkneff bad "$1" "$scen/$1.neff" || return 1
+	build/bin/neuronsim-cc compile "$scen/$1.neff" -o "$scen/$1.kbin" 2> "$scen/$1.err"
+	local rc=$?
+	cat "$scen/$1.err"
+	[ $rc -eq 1 ] || { echo "neuronsim-cc exit status $rc, want 1"; return 1; }
+	grep -qF -- "$2" "$scen/$1.err" || { echo "message lacks: $2"; return 1; }
+	[ ! -e "$scen/$1.kbin" ] || { echo "a plan was written: $scen/$1.kbin"; return 1; }
+}
+check "scenarios: control: the demo NEFF compiles into a plan" bash -c \
+	"build/bin/mkneff demo $scen/demo.neff && build/bin/neuronsim-cc compile $scen/demo.neff -o $scen/demo.kbin && test -s $scen/demo.kbin"
+check "scenario 1: unsupported NEFF feature bits are named, no plan" \
+	neff_refused features "unsupported NEFF feature bits 0x10000000008 (bits 3, 40)"
+check "scenario 3: a missing def.json member is named, no plan" \
+	neff_refused missing-def "member 'sg00/def.json' is missing from the NEFF"
+check "scenario 3: a missing weight member is named, no plan" \
+	neff_refused missing-weight "var 'w' (var_id 2): file_name 'value_w.npy': member 'sg00/value_w.npy' is missing"
+check "scenario 5: a data region not matching the header MD5 is refused as corrupted, no plan" \
+	neff_refused corrupt "corrupted NEFF: MD5 of the"
+for k in features missing-def missing-weight corrupt; do
+	[ -s "$scen/$k.err" ] && sed "s/^/# $k: /" "$scen/$k.err" | emit
+done
+# ---- end of issue 7 host step ----
+
 # 4. VM selftests
 vmdata=()
 for d in $(mk print-VM_DATA); do vmdata+=(-d "$d"); done

@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * neff_test - every real NEFF through the whole stack (issue 7).
+ *
+ * scripts/check.sh compiles every NEFF of $NEURONSIM_SHARED/cases/neff on
+ * the host (mkneff manifest) into /data/neff/NAME.kbin and writes
+ * /data/neff/manifest.tsv: per plan its NEFF, target, generation,
+ * subgraphs and vars, and per weight the CRC-32 of its .npy array bytes
+ * (read from the archive, not through the compiler).
+ *
+ *   neff_test [DIR]     (default /data/neff)
+ *
+ * Runs the plans compiled for the generation of the loaded module (insmod
+ * arch=trn1 for sunda, arch=trn2 for cayman) and for each:
+ *   - LOAD (timed) and MODEL_INFO agree with the plan (subgraphs, vars,
+ *     target) and debugfs stats hbm_used grew by exactly the model's HBM;
+ *   - every var resolves at offset 0 with its full size, and one byte more
+ *     is -ERANGE; MR_SB is its core's SBUF window and its size the SBUF
+ *     bytes; HBM kinds lie inside one HBM channel; MR_PTR resolves to its
+ *     target and refuses offset 1; MR_LIST is -ENODATA; an MR_PTR_TABLE's
+ *     table (READ_VAR) holds the resolved address of each listed var;
+ *     MR_REMOTE resolves to its remote var;
+ *   - every weight reads back (READ_VAR) equal to the plan's payload and
+ *     to the manifest's CRC of the .npy bytes, and every manifest weight
+ *     is found;
+ *   - UNLOAD leaves debugfs stats (models, mem_refs, kmem_bytes,
+ *     backing_bytes, hbm_used) as they were before the load.
+ * One TAP line per NEFF: file, target, subgraphs, vars, weights, HBM bytes
+ * staged, load time.  Every failure is a "#" line naming the NEFF,
+ * subgraph, var, field and value.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "kselftest.h"
+#include "kbin_reader.h"
+#include "plans.h"
+
+#define NSIM_PA_NONE	(~0ULL)
+#define MAX_FAIL_LINES	20
+
+struct wexp {
+	uint32_t sg, var;
+	uint64_t len;
+	uint32_t crc;
+	char name[256];
+	int seen;
+};
+
+struct entry {
+	char kbin[256], neff[256], target[32];
+	uint32_t gen, nsg;
+	uint64_t nvars;
+	struct wexp *w;
+	size_t nw, capw;
+};
+
+/* the state of one plan's run */
+struct run {
+	const struct entry *e;
+	const struct neuronsim_info *info;
+	int fd;
+	uint32_t id;
+	unsigned int fails;
+};
+
+static void bad(struct run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void bad(struct run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->fails++ >= MAX_FAIL_LINES)
+		return;
+	printf("# %s: ", r->e->neff);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* ------------------------------------------------------------------ */
+/* manifest                                                             */
+/* ------------------------------------------------------------------ */
+
+static int split(char *line, char **f, int max)
+{
+	int n = 0;
+
+	line[strcspn(line, "\n")] = 0;
+	while (n < max) {
+		f[n++] = line;
+		line = strchr(line, '\t');
+		if (!line)
+			break;
+		*line++ = 0;
+	}
+	return n;
+}
+
+static struct entry *read_manifest(const char *path, size_t *count,
+				   unsigned int *fails)
+{
+	struct entry *es = NULL, *cur = NULL;
+	size_t n = 0, cap = 0;
+	char line[2048], *f[8];
+	FILE *fp = fopen(path, "r");
+	int nf;
+
+	*fails = 0;
+	*count = 0;
+	if (!fp)
+		return NULL;
+	while (fgets(line, sizeof(line), fp)) {
+		nf = split(line, f, 8);
+		if (nf == 7 && !strcmp(f[0], "plan")) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				es = realloc(es, cap * sizeof(*es));
+				if (!es)
+					break;
+			}
+			cur = &es[n++];
+			memset(cur, 0, sizeof(*cur));
+			snprintf(cur->kbin, sizeof(cur->kbin), "%s", f[1]);
+			snprintf(cur->neff, sizeof(cur->neff), "%s", f[2]);
+			snprintf(cur->target, sizeof(cur->target), "%s", f[3]);
+			cur->gen = strtoul(f[4], NULL, 0);
+			cur->nsg = strtoul(f[5], NULL, 0);
+			cur->nvars = strtoull(f[6], NULL, 0);
+		} else if (nf == 6 && !strcmp(f[0], "w") && cur) {
+			struct wexp *w;
+
+			if (cur->nw == cur->capw) {
+				cur->capw = cur->capw ? 2 * cur->capw : 8;
+				cur->w = realloc(cur->w, cur->capw * sizeof(*w));
+				if (!cur->w)
+					break;
+			}
+			w = &cur->w[cur->nw++];
+			memset(w, 0, sizeof(*w));
+			w->sg = strtoul(f[1], NULL, 0);
+			w->var = strtoul(f[2], NULL, 0);
+			w->len = strtoull(f[3], NULL, 0);
+			w->crc = strtoul(f[4], NULL, 0);
+			snprintf(w->name, sizeof(w->name), "%s", f[5]);
+		} else if (nf >= 2 && !strcmp(f[0], "fail")) {
+			printf("# %s: the host could not compile it: %s\n", f[1],
+			       nf > 2 ? f[2] : "?");
+			(*fails)++;
+			cur = NULL;
+		}
+	}
+	fclose(fp);
+	*count = n;
+	return es;
+}
+
+/* ------------------------------------------------------------------ */
+/* one plan                                                             */
+/* ------------------------------------------------------------------ */
+
+static int in_hbm(const struct neuronsim_info *info, uint64_t a, uint64_t n)
+{
+	uint32_t c;
+
+	for (c = 0; c < info->num_hbm_channels; c++)
+		if (a >= info->hbm_base[c] &&
+		    a - info->hbm_base[c] + n <= info->hbm_channel_size)
+			return 1;
+	return 0;
+}
+
+static struct wexp *find_w(const struct entry *e, uint32_t s, uint32_t v)
+{
+	size_t i;
+
+	for (i = 0; i < e->nw; i++)
+		if (e->w[i].sg == s && e->w[i].var == v)
+			return &e->w[i];
+	return NULL;
+}
+
+/* Check one record; *weights and *wbytes count the weights read back. */
+static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
+			 const struct kbin_mem_ref *rec, unsigned int *weights,
+			 uint64_t *wbytes)
+{
+	const struct neuronsim_info *info = r->info;
+	const char *name = kbin_view_str(v, rec->name);
+	const char *sgn = kbin_view_subgraph(v, s)->name;
+	uint64_t size = rec->size, a = 0, t = 0;
+	uint32_t id = rec->var_id;
+	int ret;
+
+	if (rec->mr_type == MR_PTR_TABLE && (uint64_t)rec->list.length * 8 > size)
+		size = (uint64_t)rec->list.length * 8;
+	ret = nsim_resolve(r->fd, r->id, s, id, 0, size, &a);
+
+	if (rec->mr_type == MR_LIST) {
+		if (ret != -ENODATA)
+			bad(r, "%s var '%s' (#%u MR_LIST): RESOLVE(0, %" PRIu64 ") = %d (%s), want -ENODATA",
+			    sgn, name, id, size, ret, strerror(-ret));
+		return;
+	}
+	if (ret) {
+		bad(r, "%s var '%s' (#%u type %u): RESOLVE(offset 0, size %" PRIu64 ") failed: %s",
+		    sgn, name, id, rec->mr_type, size, strerror(-ret));
+		return;
+	}
+	if (a == 0 || a == NSIM_PA_NONE)
+		bad(r, "%s var '%s' (#%u): address 0x%" PRIx64 " is not a staged address",
+		    sgn, name, id, a);
+	ret = nsim_resolve(r->fd, r->id, s, id, 0, size + 1, NULL);
+	if (ret != -ERANGE)
+		bad(r, "%s var '%s' (#%u): RESOLVE(offset 0, size %" PRIu64 " + 1) = %d, want -ERANGE",
+		    sgn, name, id, size, ret);
+
+	switch (rec->mr_type) {
+	case MR_SB: {
+		uint64_t want = info->sbuf_base + (uint64_t)s * info->sbuf_window_size;
+		uint64_t sbuf = (uint64_t)info->sbuf_partitions * info->sbuf_partition_size;
+
+		if (a != want)
+			bad(r, "%s var '%s' (#%u MR_SB): address 0x%" PRIx64 ", want core %u's SBUF window 0x%" PRIx64,
+			    sgn, name, id, a, s, want);
+		if (rec->size != sbuf)
+			bad(r, "%s var '%s' (#%u MR_SB): size %llu, want the core's SBUF bytes %" PRIu64,
+			    sgn, name, id, (unsigned long long)rec->size, sbuf);
+		break;
+	}
+	case MR_PTR:
+		ret = nsim_resolve(r->fd, r->id, s, rec->pointer.referenced_var_id, 0, 0, &t);
+		if (ret || t != a)
+			bad(r, "%s var '%s' (#%u MR_PTR): address 0x%" PRIx64 ", target #%u resolves to 0x%" PRIx64 " (%d)",
+			    sgn, name, id, a, rec->pointer.referenced_var_id, t, ret);
+		ret = nsim_resolve(r->fd, r->id, s, id, 1, 0, NULL);
+		if (ret != -EINVAL)
+			bad(r, "%s var '%s' (#%u MR_PTR): RESOLVE(offset 1) = %d, want -EINVAL",
+			    sgn, name, id, ret);
+		break;
+	case MR_REMOTE:
+		ret = nsim_resolve(r->fd, r->id, rec->remote.remote_vtpb_rel_sg_id,
+				   rec->remote.remote_var_id, 0, 0, &t);
+		if (ret || t != a)
+			bad(r, "%s var '%s' (#%u MR_REMOTE): address 0x%" PRIx64 ", remote sg %u var %u resolves to 0x%" PRIx64 " (%d)",
+			    sgn, name, id, a, rec->remote.remote_vtpb_rel_sg_id,
+			    rec->remote.remote_var_id, t, ret);
+		break;
+	case MR_PTR_TABLE: {
+		const uint32_t *l = kbin_view_list(v, rec);
+		uint64_t *tab = calloc(size / 8 + 1, 8);
+		uint32_t k;
+
+		if (!in_hbm(info, a, size))
+			bad(r, "%s var '%s' (#%u MR_PTR_TABLE): table 0x%" PRIx64 "+%" PRIu64 " is not inside one HBM channel",
+			    sgn, name, id, a, size);
+		ret = tab ? nsim_read_var(r->fd, r->id, s, id, 0, tab, size) : -ENOMEM;
+		if (ret) {
+			bad(r, "%s var '%s' (#%u MR_PTR_TABLE): READ_VAR of %" PRIu64 " bytes: %s",
+			    sgn, name, id, size, strerror(-ret));
+			free(tab);
+			break;
+		}
+		for (k = 0; k < rec->list.length; k++) {
+			if (nsim_resolve(r->fd, r->id, s, l[k], 0, 0, &t))
+				continue;	/* an unstaged entry */
+			if (tab[k] != t)
+				bad(r, "%s var '%s' (#%u MR_PTR_TABLE): entry %u (var #%u) is 0x%" PRIx64 ", the var resolves to 0x%" PRIx64,
+				    sgn, name, id, k, l[k], tab[k], t);
+		}
+		free(tab);
+		break;
+	}
+	case MR_BUFFER:
+	case MR_BUFFER_STAGED:
+	case MR_TMP_BUF:
+	case MR_INPUT:
+	case MR_OUTPUT:
+		if (!in_hbm(info, a, size))
+			bad(r, "%s var '%s' (#%u type %u): 0x%" PRIx64 "+%" PRIu64 " is not inside one HBM channel",
+			    sgn, name, id, rec->mr_type, a, size);
+		if (rec->alignment && a % rec->alignment)
+			bad(r, "%s var '%s' (#%u): address 0x%" PRIx64 " is not %llu-byte aligned",
+			    sgn, name, id, a, (unsigned long long)rec->alignment);
+		break;
+	}
+
+	if (rec->buffer) {
+		const uint8_t *pl = kbin_view_payload(v, rec);
+		struct wexp *w = find_w(r->e, s, id);
+		uint8_t *buf = malloc(size ? size : 1);
+		uint64_t k;
+		uint32_t crc;
+
+		ret = buf ? nsim_read_var(r->fd, r->id, s, id, 0, buf, size) : -ENOMEM;
+		if (ret) {
+			bad(r, "%s weight '%s' (#%u): READ_VAR of %" PRIu64 " bytes: %s",
+			    sgn, name, id, size, strerror(-ret));
+			free(buf);
+			return;
+		}
+		for (k = 0; k < size && buf[k] == pl[k]; k++)
+			;
+		if (k < size)
+			bad(r, "%s weight '%s' (#%u): byte %" PRIu64 " reads 0x%02x, the plan's payload has 0x%02x",
+			    sgn, name, id, k, buf[k], pl[k]);
+		crc = crc32(crc32(0L, Z_NULL, 0), buf, (uInt)size);
+		if (!w)
+			bad(r, "%s weight '%s' (#%u): has a payload but the manifest (.npy) has no weight #%u",
+			    sgn, name, id, id);
+		else if (w->len != size || w->crc != crc)
+			bad(r, "%s weight '%s' (#%u): device bytes %" PRIu64 " crc32 0x%08x, the .npy %s has %" PRIu64 " bytes crc32 0x%08x",
+			    sgn, name, id, size, crc, w->name, w->len, w->crc);
+		if (w)
+			w->seen = 1;
+		(*weights)++;
+		*wbytes += size;
+		free(buf);
+	}
+}
+
+static int stats_equal(struct run *r, const char *when, const struct stats *a,
+		       const struct stats *b)
+{
+	static const char *const names[] = { "models", "mem_refs", "kmem_bytes",
+					     "backing_bytes", "hbm_used" };
+	const long long va[] = { a->models, a->mem_refs, a->kmem_bytes,
+				 a->backing_bytes, a->hbm_used };
+	const long long vb[] = { b->models, b->mem_refs, b->kmem_bytes,
+				 b->backing_bytes, b->hbm_used };
+	int i, ok = 1;
+
+	for (i = 0; i < 5; i++)
+		if (va[i] != vb[i]) {
+			bad(r, "debugfs stats %s is %lld %s, %lld before the load",
+			    names[i], vb[i], when, va[i]);
+			ok = 0;
+		}
+	return ok;
+}
+
+static void test_plan(int fd, const struct neuronsim_info *info,
+		      const char *dir, struct entry *e)
+{
+	struct run r = { .e = e, .info = info, .fd = fd };
+	struct neuronsim_model_info mi;
+	struct stats before, during, after;
+	struct kbin_check_result res;
+	struct neuronsim_load lr;
+	struct timespec t0, t1;
+	struct kbin_view v;
+	struct plan p = { NULL, 0 };
+	unsigned int weights = 0;
+	uint64_t wbytes = 0, nvars = 0;
+	char path[600], log[1024];
+	double ms = 0;
+	uint32_t s, i;
+	size_t k;
+	int ret;
+
+	memset(&mi, 0, sizeof(mi));
+	snprintf(path, sizeof(path), "%s/%s", dir, e->kbin);
+	if (read_stats(&before)) {
+		bad(&r, "cannot read " DBGFS "/stats");
+		goto out;
+	}
+	ret = kbin_read_file(path, &p.buf, &p.len);
+	if (ret) {
+		bad(&r, "cannot read %s: %s", path, strerror(-ret));
+		goto out;
+	}
+	if (kbin_read(p.buf, p.len, &v, &res)) {
+		bad(&r, "%s: the plan checker refuses it: %s", e->kbin, res.msg);
+		goto out;
+	}
+	for (s = 0; s < v.num_subgraphs; s++)
+		nvars += kbin_view_set(&v, s)->nmem;
+	if (v.hdr->target_gen != e->gen || v.num_subgraphs != e->nsg ||
+	    nvars != e->nvars)
+		bad(&r, "%s: plan has gen %u, %u subgraphs, %" PRIu64 " vars; the manifest says %u, %u, %" PRIu64,
+		    e->kbin, v.hdr->target_gen, v.num_subgraphs, nvars, e->gen,
+		    e->nsg, e->nvars);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = nsim_load(fd, &p, 0, &r.id, &lr, log, sizeof(log));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+	if (ret) {
+		bad(&r, "LOAD failed: %s (reason %u, sg %d, record %d): %s",
+		    strerror(-ret), lr.err_reason, lr.err_subgraph,
+		    lr.err_record, log);
+		goto check_after;
+	}
+
+	mi.model_id = r.id;
+	if (ioctl(fd, NEURONSIM_IOC_MODEL_INFO, &mi)) {
+		bad(&r, "MODEL_INFO of model %u: %s", r.id, strerror(errno));
+	} else if (mi.num_subgraphs != e->nsg || mi.num_vars != e->nvars ||
+		   mi.target_gen != e->gen) {
+		bad(&r, "MODEL_INFO says gen %u, %u subgraphs, %llu vars; the plan %u, %u, %" PRIu64,
+		    mi.target_gen, mi.num_subgraphs,
+		    (unsigned long long)mi.num_vars, e->gen, e->nsg, e->nvars);
+	}
+	if (!read_stats(&during) &&
+	    (during.hbm_used - before.hbm_used != (long long)mi.hbm_bytes ||
+	     during.models != before.models + 1))
+		bad(&r, "debugfs stats: hbm_used %lld -> %lld, models %lld -> %lld; MODEL_INFO hbm_bytes %llu",
+		    before.hbm_used, during.hbm_used, before.models,
+		    during.models, (unsigned long long)mi.hbm_bytes);
+
+	for (s = 0; s < v.num_subgraphs; s++) {
+		const struct kbin_mem_ref_set *set = kbin_view_set(&v, s);
+
+		for (i = 0; i < set->nmem; i++)
+			check_record(&r, &v, s, &set->mem[i], &weights, &wbytes);
+	}
+	for (k = 0; k < e->nw; k++)
+		if (!e->w[k].seen)
+			bad(&r, "sg %u weight '%s' (#%u, %" PRIu64 " bytes in the .npy) has no payload in the plan",
+			    e->w[k].sg, e->w[k].name, e->w[k].var, e->w[k].len);
+
+	ret = nsim_unload(fd, r.id);
+	if (ret)
+		bad(&r, "UNLOAD of model %u: %s", r.id, strerror(-ret));
+check_after:
+	if (read_stats(&after))
+		bad(&r, "cannot read " DBGFS "/stats");
+	else
+		stats_equal(&r, ret ? "after the failed load" : "after UNLOAD",
+			    &before, &after);
+out:
+	if (r.fails > MAX_FAIL_LINES)
+		printf("# %s: %u more failures\n", e->neff, r.fails - MAX_FAIL_LINES);
+	ksft_test_result(!r.fails,
+			 "neff %s target=%s gen=%u subgraphs=%u vars=%" PRIu64 " weights=%u (%" PRIu64 " B) hbm_staged=%llu B load=%.2f ms\n",
+			 e->neff, e->target, e->gen, e->nsg, e->nvars, weights,
+			 wbytes, (unsigned long long)mi.hbm_bytes,
+			 ms);
+	fflush(stdout);
+	plan_free(&p);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : "/data/neff";
+	struct neuronsim_info info;
+	unsigned int fails, mine = 0;
+	struct entry *es;
+	char path[600];
+	size_t n, i;
+	int fd;
+
+	ksft_print_header();
+	snprintf(path, sizeof(path), "%s/manifest.tsv", dir);
+	es = read_manifest(path, &n, &fails);
+	fd = nsim_open();
+	if (fd < 0 || nsim_get_info(fd, &info)) {
+		ksft_set_plan(1);
+		ksft_test_result_fail("neff: /dev/" NEURONSIM_DEVICE_NAME " cannot be opened: %s\n",
+				      strerror(errno));
+		return ksft_exit_fail();
+	}
+	if (!es || !n) {
+		ksft_set_plan(1);
+		ksft_test_result_skip("neff: %s has no plans (no ../shared/cases/neff on the host: set NEURONSIM_SHARED)\n",
+				      path);
+		return ksft_exit_pass();
+	}
+	for (i = 0; i < n; i++)
+		mine += es[i].gen == info.arch_gen;
+	ksft_print_msg("%zu plans in %s, %u for gen %u (%s)\n", n, path, mine,
+		       info.arch_gen, info.arch_name);
+	ksft_set_plan(mine);
+	for (i = 0; i < n; i++)
+		if (es[i].gen == info.arch_gen)
+			test_plan(fd, &info, dir, &es[i]);
+	close(fd);
+	for (i = 0; i < n; i++)
+		free(es[i].w);
+	free(es);
+	return ksft_get_fail_cnt() ? ksft_exit_fail() : ksft_exit_pass();
+}

@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mkneff - host helper of make run and make check, on the compiler
+ * library and its NEFF writer:
+ *
+ *   mkneff demo OUT.neff
+ *	a small trn2 ("cayman") NEFF with one subgraph and two weights,
+ *	written by the project's own NEFF writer (make run uses it when
+ *	../shared is absent)
+ *   mkneff bad features|missing-def|missing-weight|corrupt OUT.neff
+ *	the demo NEFF broken as in the bug-report scenarios 1, 3 and 5 of
+ *	cases/README.md (unsupported feature bits, a member named by kelf
+ *	or def.json missing, a data region that does not match its MD5)
+ *   mkneff payload MODEL.neff SG VAR OUT.bin
+ *	the array bytes of a weight ("file" var VAR of subgraph SG), read
+ *	from the .npy member that def.json names -- not through the
+ *	compiler -- so a script can compare them with what the device holds
+ *   mkneff manifest NEFF_DIR OUT_DIR
+ *	compile every NEFF_DIR/NAME.neff into OUT_DIR/NAME.kbin and write
+ *	OUT_DIR/manifest.tsv for the VM test (selftests/neff_test.c):
+ *	  plan	<kbin>	<neff>	<target>	<gen>	<subgraphs>	<vars>
+ *	  w	<sg>	<var_id>	<bytes>	<crc32>	<name>
+ *	  fail	<neff>	<message>
+ *	One "plan" line per NEFF, followed by one "w" line per weight: the
+ *	CRC-32 (zlib) of its .npy array bytes, again read from the archive
+ *	with def.json, independently of the compiler.  A NEFF that does not
+ *	compile gets a "fail" line and the exit status is 1.
+ *
+ * Errors go to stderr as "mkneff: FILE: MESSAGE"; exit status 1 (2 for
+ * usage).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "kbin_reader.h"
+#include "neuronsim_cc.h"
+
+static int fail(const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(const char *file, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "mkneff: %s: ", file);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* The demo NEFF                                                        */
+/* ------------------------------------------------------------------ */
+
+#define DEMO_NEFF_JSON \
+	"{\"nodes\": [{\"op\": \"null\", \"name\": \"x\"}," \
+	" {\"op\": \"tvm_op\", \"name\": \"sg_coreV10\"," \
+	"  \"attrs\": {\"func_name\": \"__kelf\", \"kelf\": \"kelf-0.json\"}}]}"
+
+#define DEMO_KELF \
+	"{\"graphs\": [{\"definition\": \"sg00/def.json\", \"name\": \"sg00\"}]," \
+	" \"version\": \"0.5\", \"target\": \"cayman\"}"
+
+/* trn2 shape of a small matmul: x[64,32] @ w[32,32] + b[32] -> out */
+#define DEMO_DEF \
+	"{\"var\": {" \
+	"\"SB\": {\"type\": \"state-buffer\", \"var_id\": 0}," \
+	"\"x\": {\"type\": \"input\", \"var_id\": 1, \"size\": 8192}," \
+	"\"w\": {\"type\": \"file\", \"var_id\": 2, \"size\": 4096," \
+	" \"alignment\": 16384, \"file_name\": \"value_w.npy\"}," \
+	"\"b\": {\"type\": \"file\", \"var_id\": 3, \"size\": 128," \
+	" \"alignment\": 16384, \"file_name\": \"value_b.npy\"}," \
+	"\"out\": {\"type\": \"output\", \"var_id\": 4, \"size\": 8192}," \
+	"\"acc\": {\"type\": \"virtual\", \"var_id\": 5, \"size\": 4096," \
+	" \"backing_variable_off\": 0}," \
+	"\"DGETable0\": {\"type\": \"dge-table\", \"var_id\": 6," \
+	" \"list\": [1, 2, 3, 4]}}," \
+	" \"runtime_statebuffer_reservation\": [{\"type\": \"evtaccel\"," \
+	" \"offset\": 229368, \"size\": 8, \"base_partition\": 0," \
+	" \"partitions\": 128}]}"
+
+#define DEMO_TMAP \
+	"{\"x\": {\"dtype\": \"float32\", \"tf_shape\": [64, 32]}," \
+	" \"w\": {\"dtype\": \"float32\", \"tf_shape\": [32, 32]}," \
+	" \"b\": {\"dtype\": \"float32\", \"tf_shape\": [32]}," \
+	" \"out\": {\"dtype\": \"float32\", \"tf_shape\": [64, 32]}}"
+
+static struct nscc_neff_writer *demo_writer(void)
+{
+	struct nscc_neff_writer *w = nscc_neff_writer_new();
+	uint64_t wshape[2] = { 32, 32 }, bshape[1] = { 32 };
+	float wv[32 * 32], bv[32];
+	int i;
+
+	if (!w)
+		return NULL;
+	/* an identity-ish matrix with a ramp, and a bias 0.25 * i */
+	for (i = 0; i < 32 * 32; i++)
+		wv[i] = (i / 32 == i % 32) ? 1.0f : (float)(i % 7) * 0.125f;
+	for (i = 0; i < 32; i++)
+		bv[i] = (float)i * 0.25f;
+	if (nscc_neff_writer_add_str(w, "neff.json", DEMO_NEFF_JSON) ||
+	    nscc_neff_writer_add_str(w, "kelf-0.json", DEMO_KELF) ||
+	    nscc_neff_writer_add_str(w, "sg00/def.json", DEMO_DEF) ||
+	    nscc_neff_writer_add_str(w, "sg00/tensor_map.json", DEMO_TMAP) ||
+	    nscc_neff_writer_add_npy(w, "sg00/value_w.npy", 1, "<f4", wshape, 2,
+				     wv, sizeof(wv)) ||
+	    nscc_neff_writer_add_npy(w, "sg00/value_b.npy", 1, "<f4", bshape, 1,
+				     bv, sizeof(bv))) {
+		nscc_neff_writer_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+static int write_neff(struct nscc_neff_writer *w,
+		      const struct nscc_neff_opts *o, const char *out,
+		      int corrupt)
+{
+	uint8_t *buf;
+	size_t len;
+	int ret;
+
+	ret = nscc_neff_writer_finish(w, o, (void **)&buf, &len);
+	if (ret)
+		return fail(out, "NEFF writer: %s", strerror(-ret));
+	if (corrupt)	/* one bit in the middle of the gzip'd tar */
+		buf[NSCC_NEFF_HEADER_SIZE + (len - NSCC_NEFF_HEADER_SIZE) / 2] ^= 0x10;
+	ret = nscc_write_file(out, buf, len);
+	free(buf);
+	if (ret)
+		return fail(out, "%s", strerror(-ret));
+	return 0;
+}
+
+static int cmd_demo(const char *out)
+{
+	struct nscc_neff_opts o = {
+		.feature_bits = 0x209c00, .lnc_size = 1, .md5_word_reversed = 1,
+		.name = "neuronsim-demo.neff",
+	};
+	struct nscc_neff_writer *w = demo_writer();
+	int ret;
+
+	if (!w)
+		return fail(out, "out of memory");
+	ret = write_neff(w, &o, out, 0);
+	nscc_neff_writer_free(w);
+	return ret;
+}
+
+static int cmd_bad(const char *kind, const char *out)
+{
+	struct nscc_neff_opts o = {
+		.feature_bits = 0x209c00, .lnc_size = 1, .md5_word_reversed = 1,
+		.name = "neuronsim-bad.neff",
+	};
+	struct nscc_neff_writer *w = demo_writer();
+	int corrupt = 0, ret;
+
+	if (!w)
+		return fail(out, "out of memory");
+	if (!strcmp(kind, "features")) {
+		/* scenario 1: bits 3 and 40 are not ones this runtime knows */
+		o.feature_bits |= (1ULL << 40) | (1ULL << 3);
+	} else if (!strcmp(kind, "missing-def")) {
+		/* scenario 3: kelf names sg00/def.json, the archive lacks it */
+		nscc_neff_writer_remove(w, "sg00/def.json");
+	} else if (!strcmp(kind, "missing-weight")) {
+		/* scenario 3: def.json names value_w.npy, the archive lacks it */
+		nscc_neff_writer_remove(w, "sg00/value_w.npy");
+	} else if (!strcmp(kind, "corrupt")) {
+		/* scenario 5: data region does not match the header MD5 */
+		corrupt = 1;
+	} else {
+		nscc_neff_writer_free(w);
+		fprintf(stderr, "mkneff: unknown kind '%s' (features, missing-def, missing-weight, corrupt)\n",
+			kind);
+		return 2;
+	}
+	ret = write_neff(w, &o, out, corrupt);
+	nscc_neff_writer_free(w);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Weights straight from the archive                                    */
+/* ------------------------------------------------------------------ */
+
+/**
+ * struct weight - one "file" var of a subgraph, from def.json and its .npy.
+ * @var_id, @name: from def.json.
+ * @data, @len: the array bytes (owned by the NEFF).
+ */
+struct weight {
+	uint32_t var_id;
+	const char *name;
+	const uint8_t *data;
+	size_t len;
+};
+
+static int weight_cmp(const void *a, const void *b)
+{
+	const struct weight *x = a, *y = b;
+
+	return x->var_id < y->var_id ? -1 : x->var_id > y->var_id;
+}
+
+/*
+ * The weights of subgraph @s in var_id order (*out malloc'd; names point
+ * into *def, which the caller frees with json_decref).
+ */
+static int sg_weights(struct nscc_neff *n, uint32_t s, json_t **def,
+		      struct weight **out, size_t *count, char *msg,
+		      size_t cap)
+{
+	const char *defname = n->sgs[s].definition, *slash, *name;
+	struct nscc_err err = { "" };
+	struct weight *ws = NULL;
+	const void *d;
+	size_t dl, k = 0, nv;
+	json_t *vars, *o;
+	char path[1024];
+
+	*out = NULL;
+	*count = 0;
+	*def = NULL;
+	if (nscc_neff_member(n, defname, &d, &dl, &err)) {
+		snprintf(msg, cap, "%s", err.msg);
+		return -1;
+	}
+	*def = json_loadb(d, dl, 0, NULL);
+	vars = json_object_get(*def, "var");
+	if (!json_is_object(vars)) {
+		snprintf(msg, cap, "%s: no 'var' object", defname);
+		return -1;
+	}
+	nv = json_object_size(vars);
+	ws = calloc(nv ? nv : 1, sizeof(*ws));
+	if (!ws) {
+		snprintf(msg, cap, "out of memory");
+		return -1;
+	}
+	slash = strrchr(defname, '/');
+	json_object_foreach(vars, name, o) {
+		const char *type = json_string_value(json_object_get(o, "type"));
+		const char *fn = json_string_value(json_object_get(o, "file_name"));
+		const uint8_t *fd;
+		size_t fl, off = 0;
+
+		if (!type || strcmp(type, "file"))
+			continue;
+		if (!fn) {
+			snprintf(msg, cap, "%s: var '%s': no file_name", defname, name);
+			free(ws);
+			return -1;
+		}
+		snprintf(path, sizeof(path), "%.*s%s",
+			 slash ? (int)(slash - defname + 1) : 0, defname, fn);
+		if (nscc_neff_member(n, path, (const void **)&fd, &fl, &err)) {
+			snprintf(msg, cap, "%s: var '%s': %s", defname, name, err.msg);
+			free(ws);
+			return -1;
+		}
+		if (fl >= 6 && !memcmp(fd, "\x93NUMPY", 6) &&
+		    nscc_npy_data(fd, fl, &off, NULL, &err)) {
+			snprintf(msg, cap, "%s: var '%s': %s", defname, name, err.msg);
+			free(ws);
+			return -1;
+		}
+		ws[k].var_id = (uint32_t)json_integer_value(json_object_get(o, "var_id"));
+		ws[k].name = name;
+		ws[k].data = fd + off;
+		ws[k].len = fl - off;
+		k++;
+	}
+	qsort(ws, k, sizeof(*ws), weight_cmp);
+	*out = ws;
+	*count = k;
+	return 0;
+}
+
+static int cmd_payload(const char *neff, const char *sg, const char *var,
+		       const char *out)
+{
+	struct nscc_err err = { "" };
+	struct weight *ws = NULL;
+	struct nscc_neff *n;
+	json_t *def = NULL;
+	char msg[NSCC_ERR_MAX];
+	size_t count, i;
+	uint32_t s;
+	int ret = 1;
+
+	if (nscc_neff_open(neff, &n, &err))
+		return fail(neff, "%s", err.msg);
+	for (s = 0; s < n->num_sgs; s++)
+		if (!strcmp(n->sgs[s].name, sg))
+			break;
+	if (s == n->num_sgs) {
+		fail(neff, "no subgraph '%s'", sg);
+		goto out;
+	}
+	if (sg_weights(n, s, &def, &ws, &count, msg, sizeof(msg))) {
+		fail(neff, "%s", msg);
+		goto out;
+	}
+	for (i = 0; i < count; i++)
+		if (!strcmp(ws[i].name, var))
+			break;
+	if (i == count) {
+		fail(neff, "%s: no weight (file var) '%s'", sg, var);
+		goto out;
+	}
+	ret = nscc_write_file(out, ws[i].data, ws[i].len);
+	if (ret) {
+		fail(out, "%s", strerror(-ret));
+		ret = 1;
+	}
+out:
+	free(ws);
+	json_decref(def);
+	nscc_neff_free(n);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* The manifest of make check's NEFF VM test                            */
+/* ------------------------------------------------------------------ */
+
+static int is_neff(const struct dirent *e)
+{
+	size_t l = strlen(e->d_name);
+
+	return l > 5 && !strcmp(e->d_name + l - 5, ".neff");
+}
+
+/* Compile one NEFF, write its plan and its manifest lines; 0 = done. */
+static int manifest_one(const char *dir, const char *nm, const char *outdir,
+			FILE *mf)
+{
+	char path[2048], kpath[2048], kname[1024], msg[NSCC_ERR_MAX];
+	struct nscc_err err = { "" };
+	struct kbin_check_result res;
+	struct nscc_neff *n = NULL;
+	struct kbin_view v;
+	void *kbin = NULL;
+	size_t klen, count, i;
+	uint64_t vars = 0;
+	uint32_t s;
+	int ret = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, nm);
+	snprintf(kname, sizeof(kname), "%.*s.kbin", (int)(strlen(nm) - 5), nm);
+	snprintf(kpath, sizeof(kpath), "%s/%s", outdir, kname);
+	if (nscc_compile_neff(path, &kbin, &klen, &err)) {
+		snprintf(msg, sizeof(msg), "compile: %s", err.msg);
+		goto out;
+	}
+	if (kbin_read(kbin, klen, &v, &res)) {
+		snprintf(msg, sizeof(msg), "plan checker: %s", res.msg);
+		goto out;
+	}
+	if (nscc_neff_open(path, &n, &err)) {
+		snprintf(msg, sizeof(msg), "open: %s", err.msg);
+		goto out;
+	}
+	if (n->num_sgs != v.num_subgraphs) {
+		snprintf(msg, sizeof(msg), "kelf has %u subgraphs, the plan %u",
+			 n->num_sgs, v.num_subgraphs);
+		goto out;
+	}
+	for (s = 0; s < v.num_subgraphs; s++)
+		vars += kbin_view_set(&v, s)->nmem;
+	if (nscc_write_file(kpath, kbin, klen)) {
+		snprintf(msg, sizeof(msg), "cannot write %.200s", kname);
+		goto out;
+	}
+	fprintf(mf, "plan\t%s\t%s\t%s\t%u\t%u\t%llu\n", kname, nm, n->target,
+		v.hdr->target_gen, v.num_subgraphs, (unsigned long long)vars);
+	for (s = 0; s < n->num_sgs; s++) {
+		struct weight *ws;
+		json_t *def;
+
+		if (sg_weights(n, s, &def, &ws, &count, msg, sizeof(msg))) {
+			json_decref(def);
+			goto out;
+		}
+		for (i = 0; i < count; i++)
+			fprintf(mf, "w\t%u\t%u\t%zu\t0x%08lx\t%s\n", s,
+				ws[i].var_id, ws[i].len,
+				crc32(crc32(0L, Z_NULL, 0), ws[i].data,
+				      (uInt)ws[i].len),
+				ws[i].name);
+		free(ws);
+		json_decref(def);
+	}
+	ret = 0;
+out:
+	if (ret) {
+		fprintf(mf, "fail\t%s\t%s\n", nm, msg);
+		fail(path, "%s", msg);
+	}
+	nscc_neff_free(n);
+	free(kbin);
+	return ret;
+}
+
+static int cmd_manifest(const char *dir, const char *outdir)
+{
+	struct dirent **ents;
+	char mpath[2048];
+	int i, count, bad = 0;
+	FILE *mf;
+
+	count = scandir(dir, &ents, is_neff, alphasort);
+	if (count < 0)
+		return fail(dir, "%s", strerror(errno));
+	snprintf(mpath, sizeof(mpath), "%s/manifest.tsv", outdir);
+	mf = fopen(mpath, "w");
+	for (i = 0; i < count; i++) {
+		if (mf)
+			bad += !!manifest_one(dir, ents[i]->d_name, outdir, mf);
+		free(ents[i]);
+	}
+	free(ents);
+	if (!mf)
+		return fail(mpath, "%s", strerror(errno));
+	if (fclose(mf))
+		return fail(mpath, "%s", strerror(errno));
+	printf("mkneff: %d NEFFs compiled into %s (%d failed)\n", count - bad,
+	       outdir, bad);
+	return bad ? 1 : 0;
+}
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: mkneff demo OUT.neff\n"
+		"       mkneff bad features|missing-def|missing-weight|corrupt OUT.neff\n"
+		"       mkneff payload MODEL.neff SG VAR OUT.bin\n"
+		"       mkneff manifest NEFF_DIR OUT_DIR\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "demo"))
+		return cmd_demo(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "bad"))
+		return cmd_bad(argv[2], argv[3]);
+	if (argc == 6 && !strcmp(argv[1], "payload"))
+		return cmd_payload(argv[2], argv[3], argv[4], argv[5]);
+	if (argc == 4 && !strcmp(argv[1], "manifest"))
+		return cmd_manifest(argv[2], argv[3]);
+	return usage();
+}
