@@ -156,6 +156,40 @@ u64 nsim_hbm_avail(u32 channel)
 }
 
 /**
+ * nsim_hbm_usage_str() - HBM in use on a channel per usage category, as
+ * text for load failure reports ("WEIGHT 65536, IO 24695996416").
+ * @channel: HBM channel.
+ * @buf: output, NUL-terminated.
+ * @size: bytes of @buf.
+ *
+ * Only categories with bytes in use are listed (dma_mem_usage_type,
+ * FACTS.md section 2); "nothing" when the channel is empty.
+ *
+ * Return: characters written, without the NUL.
+ */
+size_t nsim_hbm_usage_str(u32 channel, char *buf, size_t size)
+{
+	const struct nsim_hbm_channel *ch = &nsim_hbm[channel];
+	size_t n = 0;
+	u32 u;
+
+	if (!size)
+		return 0;
+	buf[0] = '\0';
+	spin_lock(&nsim_hbm_lock);
+	for (u = 0; u <= NSIM_USAGE_MAX; u++) {
+		if (!ch->usage[u].present)
+			continue;
+		n += scnprintf(buf + n, size - n, "%s%s %llu", n ? ", " : "",
+			       nsim_usage_str(u), ch->usage[u].present);
+	}
+	spin_unlock(&nsim_hbm_lock);
+	if (!n)
+		n = scnprintf(buf, size, "nothing");
+	return n;
+}
+
+/**
  * nsim_hbm_used_total() - HBM bytes held now over all channels.
  *
  * Return: bytes.

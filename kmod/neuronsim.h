@@ -22,14 +22,13 @@
 #include <linux/neuronsim.h>
 #include <linux/neuronsim_kbin.h>
 
+#include "resolve_core.h"
+
 #define NSIM_SBUF_WINDOW	0x2000000ULL		/* 32 MiB per NeuronCore */
 #define NSIM_SBUF_BASE		0x100000000ULL		/* 4 GiB: core 0's window */
 #define NSIM_HBM_STRIDE		0x1000000000ULL		/* 64 GiB between channels */
 #define NSIM_HBM_BASE		NSIM_HBM_STRIDE		/* channel 0 */
 #define NSIM_SBUF_PARTITIONS	128U
-
-/* physical_address of a variable that is not staged (FACTS.md section 5) */
-#define NSIM_PA_UNSTAGED	(~0ULL)
 
 /* HBM allocation granule: 4 KiB (genalloc min_alloc_order 12) */
 #define NSIM_HBM_ORDER		12
@@ -124,34 +123,7 @@ extern struct nsim_stats nsim_stats;
 /* struct nsim_mr.flags */
 #define NSIM_MR_REMOTE		0x1
 
-/**
- * struct nsim_mr - the kernel mem_ref: the hot lookup/resolve object
- * (libnrt's mem_ref_t, seed 001 section 4, cut to what resolve reads).
- * 48 bytes.
- * @node: hashtable node; the mem_ref is found from it by container_of
- *	(libnrt subtracts 160 from its ht_node_t).
- * @size: bytes, for the bounds check.
- * @pa: physical_address: device address, NSIM_PA_UNSTAGED when not
- *	staged.  MR_PTR: its target's address.
- * @var_id: key.
- * @type: enum kbin_mr_type.
- * @flags: NSIM_MR_*.
- * @reserved: zero.
- * @aux: MR_LIST/MR_PTR_TABLE: index of the list in the subgraph's list
- *	pool; MR_PTR: target var_id; MR_REMOTE: relative subgraph.
- * @aux2: MR_LIST/MR_PTR_TABLE: list length; MR_REMOTE: remote var_id.
- */
-struct nsim_mr {
-	struct hlist_node node;
-	u64 size;
-	u64 pa;
-	u32 var_id;
-	u8 type;
-	u8 flags;
-	u16 reserved;
-	u32 aux;
-	u32 aux2;
-};
+/* struct nsim_mr, the hot mem_ref, is in resolve_core.h */
 
 /* where a variable lives (struct nsim_mr_cold.where) */
 enum nsim_where {
@@ -333,7 +305,7 @@ struct nsim_load_err {
 	u32 field;
 	u32 reason;
 	u64 value;
-	char msg[384];
+	char msg[512];
 };
 
 /* module parameters (main.c) */
@@ -371,6 +343,7 @@ void nsim_hbm_exit(struct nsim_device *dev);
 u64 nsim_hbm_alloc(u32 channel, u64 size, u64 align, u32 usage);
 void nsim_hbm_free(u32 channel, u64 addr, u64 size, u32 usage);
 u64 nsim_hbm_avail(u32 channel);
+size_t nsim_hbm_usage_str(u32 channel, char *buf, size_t size);
 u64 nsim_hbm_used_total(void);
 const char *nsim_usage_str(u32 usage);
 void nsim_hbm_show(struct seq_file *m);

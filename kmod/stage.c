@@ -365,6 +365,8 @@ static int nsim_region_fail(struct nsim_stage *st, int s, struct nsim_sg *sg,
 {
 	u64 avail = nsim_hbm_avail(sg->channel);
 	long long last = -1;
+	char inuse[160];
+	u64 var_bytes = 0;
 	u32 i;
 
 	for (i = 0; i < sg->nmem; i++) {
@@ -372,14 +374,16 @@ static int nsim_region_fail(struct nsim_stage *st, int s, struct nsim_sg *sg,
 		    nsim_kind_slot(sg->mrs[i].type) != slot)
 			continue;
 		last = i;
+		var_bytes = sg->mrs[i].size;
 		if (sg->mrs[i].pa + sg->mrs[i].size > avail)
 			break;
 	}
+	nsim_hbm_usage_str(sg->channel, inuse, sizeof(inuse));
 	return nsim_fail(st, s, last, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_HBM,
 			 need, -ENOSPC,
-			 "HBM channel %u has no %llu bytes for the %s region (%llu bytes free)",
-			 sg->channel, need, nsim_usage_str(nsim_slot_usage[slot]),
-			 avail);
+			 "the variable asks for %llu bytes; HBM channel %u has no %llu bytes for the subgraph's %s region (%llu bytes free; in use: %s)",
+			 var_bytes, sg->channel, need,
+			 nsim_usage_str(nsim_slot_usage[slot]), avail, inuse);
 }
 
 static int nsim_write_table(struct nsim_sg *sg, struct nsim_mr *mr)
