@@ -8,6 +8,7 @@
 #   make bench      benchmarks (not part of check)
 #   make fuzz SECONDS=N   libFuzzer targets for N seconds each
 #   make checkpatch checkpatch.pl --strict over the kernel code
+#   make check-debug the selftests on a KASAN/lockdep/kmemleak kernel
 #
 # KDIR=<kernel build tree> builds the module against another kernel.
 
@@ -94,6 +95,7 @@ include userspace/cc/build.mk
 include userspace/tools/build.mk
 include userspace/tests/build.mk
 include selftests/build.mk
+include bench/build.mk
 
 userspace: $(HOST_TESTS) $(HOST_BINS) $(FUZZERS)
 selftests: $(addprefix $(VM_O)/bin/,$(VM_PROGS))
@@ -113,6 +115,15 @@ bench: deps
 	bash scripts/deps.sh bench
 	$(MAKE) all
 	bash scripts/bench.sh
+
+# Debug-kernel lane: linux-source-6.1 with KASAN, KMEMLEAK, PROVE_LOCKING,
+# DEBUG_ATOMIC_SLEEP, PROVE_RCU, DEBUG_OBJECTS (cached in
+# .cache/debug-kernel/), the module built against it, every VM selftest
+# and a kmemleak scan; fails on any report.  Documentation/security.rst.
+.PHONY: check-debug
+check-debug: deps
+	$(MAKE) userspace selftests
+	bash scripts/debug-kernel.sh check
 
 fuzz: $(FUZZERS)
 	@for f in $(FUZZERS); do bash scripts/fuzz.sh $$f $(SECONDS) || exit 1; done

@@ -8,9 +8,10 @@
  * libnrt's lookup_memref_by_idx finds mem_ref_t 160 bytes before its
  * ht_node_t (seed 001 section 4).  Models are published with RCU, so
  * RESOLVE and RESOLVE_BATCH take no lock and allocate nothing: the batch
- * works through the user's array in fixed on-stack chunks.
+ * works through the user's array in fixed on-stack chunks.  The lookup,
+ * the bounds check and the add are plain C in resolve_core.h, which the
+ * host benchmark compiles unchanged.
  */
-#include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/rculist.h>
@@ -47,11 +48,6 @@ int nsim_sg_hash_init(struct nsim_sg *sg)
 	return 0;
 }
 
-static inline u32 nsim_hash(const struct nsim_sg *sg, u32 var_id)
-{
-	return sg->hash_bits ? hash_32(var_id, sg->hash_bits) : 0;
-}
-
 /**
  * nsim_sg_hash_insert() - insert a mem_ref by its var_id.
  * @sg: the subgraph.
@@ -59,7 +55,7 @@ static inline u32 nsim_hash(const struct nsim_sg *sg, u32 var_id)
  */
 void nsim_sg_hash_insert(struct nsim_sg *sg, struct nsim_mr *mr)
 {
-	hlist_add_head_rcu(&mr->node, &sg->buckets[nsim_hash(sg, mr->var_id)]);
+	nsim_rc_insert(sg->buckets, sg->hash_bits, mr);
 }
 
 /**
@@ -72,61 +68,61 @@ void nsim_sg_hash_insert(struct nsim_sg *sg, struct nsim_mr *mr)
  */
 struct nsim_mr *nsim_sg_find(const struct nsim_sg *sg, u32 var_id)
 {
-	struct nsim_mr *mr;
-
-	hlist_for_each_entry_rcu(mr, &sg->buckets[nsim_hash(sg, var_id)], node,
-				 true)
-		if (mr->var_id == var_id)
-			return mr;
-	return NULL;
+	/* the table's mem_refs are the subgraph's own, writable, array */
+	return (struct nsim_mr *)nsim_rc_find(sg->buckets, sg->hash_bits,
+					      var_id);
 }
 
 /**
  * nsim_mr_resolve() - the resolve rule, libnrt's mem_ref_to_addr
- *	(seed 001 section 5, FACTS.md section 5).
+ *	(seed 001 section 5, FACTS.md section 5); see nsim_rc_addr().
  * @mr: the mem_ref.
  * @offset: bytes into the variable.
  * @size: bytes the access covers.
  * @addr: out: device address.
- *
- * In this order: mr.size < offset + size (or the sum overflows) is out of
- * bounds; an MR_PTR needs offset 0 and gives its physical_address; an
- * unstaged variable (physical_address all ones) is refused; else the
- * address is offset + physical_address.  No allocation, no lock.
  *
  * Return: 0; -ERANGE out of bounds; -EINVAL MR_PTR with a non-zero offset;
  * -ENODATA not staged.
  */
 int nsim_mr_resolve(const struct nsim_mr *mr, u64 offset, u64 size, u64 *addr)
 {
-	u64 end;
-
-	if (check_add_overflow(offset, size, &end) || mr->size < end)
-		return -ERANGE;
-	if (mr->type == MR_PTR) {
-		if (offset)
-			return -EINVAL;
-		*addr = mr->pa;
-		return 0;
-	}
-	if (mr->pa == NSIM_PA_UNSTAGED)
-		return -ENODATA;
-	*addr = offset + mr->pa;
-	return 0;
+	return nsim_rc_addr(mr, offset, size, addr);
 }
 
-/* Resolve one (subgraph, var_id, offset, size) of a model; under RCU. */
+/*
+ * Resolve one (subgraph, var_id, offset, size) of a model; under RCU.
+ * The lookup, bounds check and add are resolve_core.h's, inlined here:
+ * the code bench/resolve_bench.c counts.
+ */
 static int nsim_resolve_one(const struct nsim_model *m, u32 subgraph,
 			    u32 var_id, u64 offset, u64 size, u64 *addr)
 {
-	const struct nsim_mr *mr;
+	const struct nsim_sg *sg;
 
 	if (subgraph >= m->num_sg)
 		return -ENOENT;
-	mr = nsim_sg_find(&m->sg[subgraph], var_id);
-	if (!mr)
-		return -ENOENT;
-	return nsim_mr_resolve(mr, offset, size, addr);
+	sg = &m->sg[subgraph];
+	return nsim_rc_resolve(sg->buckets, sg->hash_bits, var_id, offset, size,
+			       addr);
+}
+
+/* Read a whole struct neuronsim_resolve: plain loads, no copy routine. */
+static int nsim_resolve_get(struct neuronsim_resolve *r,
+			    const struct neuronsim_resolve __user *u)
+{
+	if (!user_read_access_begin(u, sizeof(*u)))
+		return -EFAULT;
+	unsafe_get_user(r->model_id, &u->model_id, efault);
+	unsafe_get_user(r->subgraph, &u->subgraph, efault);
+	unsafe_get_user(r->var_id, &u->var_id, efault);
+	unsafe_get_user(r->flags, &u->flags, efault);
+	unsafe_get_user(r->offset, &u->offset, efault);
+	unsafe_get_user(r->size, &u->size, efault);
+	user_read_access_end();
+	return 0;
+efault:
+	user_read_access_end();
+	return -EFAULT;
 }
 
 /**
@@ -135,6 +131,11 @@ static int nsim_resolve_one(const struct nsim_model *m, u32 subgraph,
  * @uarg: user struct neuronsim_resolve.
  * @usize: its size.
  *
+ * The struct of the current size is read field by field (one user access
+ * window, no copy routine, no hardened-usercopy walk); any other size goes
+ * through copy_struct_from_user().  This is the syscall-floor figure of
+ * Documentation/performance.rst.
+ *
  * Return: 0 with the address written back; -EFAULT, -E2BIG (non-zero tail
  * of a larger struct) or an errno of the rule in uapi/linux/neuronsim.h:
  * -ENOENT unknown model, subgraph or var; -ERANGE; -EINVAL (MR_PTR offset,
@@ -142,12 +143,16 @@ static int nsim_resolve_one(const struct nsim_model *m, u32 subgraph,
  */
 long nsim_ioctl_resolve(struct nsim_file *nf, void __user *uarg, size_t usize)
 {
+	struct neuronsim_resolve __user *u = uarg;
 	struct neuronsim_resolve r;
 	struct nsim_model *m;
 	u64 addr = 0;
 	int ret;
 
-	ret = copy_struct_from_user(&r, sizeof(r), uarg, usize);
+	if (likely(usize == sizeof(r)))
+		ret = nsim_resolve_get(&r, u);
+	else
+		ret = copy_struct_from_user(&r, sizeof(r), uarg, usize);
 	if (ret)
 		return ret;
 	rcu_read_lock();
@@ -162,11 +167,69 @@ long nsim_ioctl_resolve(struct nsim_file *nf, void __user *uarg, size_t usize)
 		return ret;
 	if (r.flags)
 		return -EINVAL;
-	if (usize >= offsetofend(struct neuronsim_resolve, address) &&
-	    put_user(addr, (u64 __user *)(uarg +
-				offsetof(struct neuronsim_resolve, address))))
+	if (usize < offsetofend(struct neuronsim_resolve, address))
+		return 0;
+	if (!user_write_access_begin(&u->address, sizeof(u->address)))
 		return -EFAULT;
+	unsafe_put_user(addr, &u->address, efault);
+	user_write_access_end();
 	return 0;
+efault:
+	user_write_access_end();
+	return -EFAULT;
+}
+
+/* one batch entry on the stack: the fields resolve reads and writes */
+struct nsim_batch_ent {
+	u64 offset;
+	u64 size;
+	u64 address;
+	u32 subgraph;
+	u32 var_id;
+	s32 status;
+	u32 reserved;
+};
+
+/* Read the inputs of @n entries; plain loads in one user access window. */
+static int nsim_batch_get(struct nsim_batch_ent *e,
+			  const struct neuronsim_resolve_entry __user *ue,
+			  u32 n)
+{
+	u32 i;
+
+	if (!user_read_access_begin(ue, n * sizeof(*ue)))
+		return -EFAULT;
+	for (i = 0; i < n; i++) {
+		unsafe_get_user(e[i].subgraph, &ue[i].subgraph, efault);
+		unsafe_get_user(e[i].var_id, &ue[i].var_id, efault);
+		unsafe_get_user(e[i].offset, &ue[i].offset, efault);
+		unsafe_get_user(e[i].size, &ue[i].size, efault);
+		unsafe_get_user(e[i].reserved, &ue[i].reserved, efault);
+	}
+	user_read_access_end();
+	return 0;
+efault:
+	user_read_access_end();
+	return -EFAULT;
+}
+
+/* Write back address and status of @n entries (the rest is unchanged). */
+static int nsim_batch_put(const struct nsim_batch_ent *e,
+			  struct neuronsim_resolve_entry __user *ue, u32 n)
+{
+	u32 i;
+
+	if (!user_write_access_begin(ue, n * sizeof(*ue)))
+		return -EFAULT;
+	for (i = 0; i < n; i++) {
+		unsafe_put_user(e[i].address, &ue[i].address, efault);
+		unsafe_put_user(e[i].status, &ue[i].status, efault);
+	}
+	user_write_access_end();
+	return 0;
+efault:
+	user_write_access_end();
+	return -EFAULT;
 }
 
 /**
@@ -175,9 +238,10 @@ long nsim_ioctl_resolve(struct nsim_file *nf, void __user *uarg, size_t usize)
  * @uarg: user struct neuronsim_resolve_batch.
  * @usize: its size.
  *
- * Entries are copied in, resolved under RCU and copied out in chunks of
- * NSIM_BATCH_CHUNK on the stack: no allocation, no lock.  Each entry gets
- * the status RESOLVE would return (-EINVAL for a non-zero reserved field).
+ * Entries are read in, resolved under RCU and written back (address and
+ * status) in chunks of NSIM_BATCH_CHUNK on the stack: no allocation, no
+ * lock.  Each entry gets the status RESOLVE would return (-EINVAL for a
+ * non-zero reserved field).
  *
  * Return: 0 with num_ok written back; -ENOENT unknown model; -EINVAL
  * count 0 or above NEURONSIM_RESOLVE_BATCH_MAX, flags or reserved set;
@@ -186,7 +250,7 @@ long nsim_ioctl_resolve(struct nsim_file *nf, void __user *uarg, size_t usize)
 long nsim_ioctl_resolve_batch(struct nsim_file *nf, void __user *uarg,
 			      size_t usize)
 {
-	struct neuronsim_resolve_entry ent[NSIM_BATCH_CHUNK];
+	struct nsim_batch_ent ent[NSIM_BATCH_CHUNK];
 	struct neuronsim_resolve_batch b;
 	struct neuronsim_resolve_entry __user *ue;
 	struct nsim_model *m;
@@ -208,12 +272,12 @@ long nsim_ioctl_resolve_batch(struct nsim_file *nf, void __user *uarg,
 	ue = u64_to_user_ptr(b.entries);
 	for (done = 0; done < b.count; done += n) {
 		n = min_t(u32, b.count - done, NSIM_BATCH_CHUNK);
-		if (copy_from_user(ent, ue + done, n * sizeof(ent[0])))
+		if (nsim_batch_get(ent, ue + done, n))
 			return -EFAULT;
 		rcu_read_lock();
 		m = nsim_model_lookup_rcu(nf, b.model_id);
 		for (i = 0; i < n; i++) {
-			struct neuronsim_resolve_entry *e = &ent[i];
+			struct nsim_batch_ent *e = &ent[i];
 			u64 addr = 0;
 
 			if (e->reserved)
@@ -230,7 +294,7 @@ long nsim_ioctl_resolve_batch(struct nsim_file *nf, void __user *uarg,
 				ok++;
 		}
 		rcu_read_unlock();
-		if (copy_to_user(ue + done, ent, n * sizeof(ent[0])))
+		if (nsim_batch_put(ent, ue + done, n))
 			return -EFAULT;
 		if (need_resched())
 			cond_resched();

@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nsim_bench - in-VM benchmarks of /dev/neuronsim (run by bench/vm_bench.sh
+ * under scripts/vm.sh, driven by scripts/bench.sh).  Every figure is a
+ * ratio of two measurements taken in the same run.
+ *
+ *   nsim_bench ioctl NVARS ROUNDS ITERS
+ *	RESOLVE vs a no-op ioctl (unknown command, -ENOTTY) on the same fd,
+ *	and RESOLVE_BATCH of 1024 entries per entry vs RESOLVE; ROUNDS
+ *	interleaved rounds of ITERS calls each, the median round ratio.
+ *   nsim_bench load NVARS LOADERS REPS
+ *	wall time of LOADERS threads, each with its own fd, loading an
+ *	NVARS-var plan at once, per staged var; the best of REPS.
+ *   nsim_bench mem NVARS
+ *	kernel memory per loaded var: the module's kmem_bytes, cross-checked
+ *	with the module's vmalloc areas (/proc/vmallocinfo) plus the slab
+ *	delta (/proc/slabinfo) and the MemFree delta (/proc/meminfo).
+ *   nsim_bench backing
+ *	backing RAM taken by loading a plan with a 4 GiB input and 20 GiB
+ *	of buffers without payload (trn2-sized HBM).
+ *
+ * Output: "key value" lines; any failed check prints "error ..." and the
+ * exit status is 1.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kbin_writer.h"
+#include "plans.h"
+
+#define NOOP_IOC	_IO(NEURONSIM_IOC_MAGIC, 0x7f)
+#define BATCH		1024U
+#define VAR_SIZE	256ULL
+
+static int fail(const char *what, int e)
+{
+	printf("error %s: %s\n", what, strerror(e < 0 ? -e : e));
+	return 1;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+/*
+ * One subgraph of @n variables as a compiler emits them: a mix of weights
+ * without payload, temporaries, inputs and outputs of VAR_SIZE bytes,
+ * 64-byte aligned, named "t%07u", dtype float32, shape [16, 4].
+ */
+static int plan_vars(const struct neuronsim_info *info, unsigned int n,
+		     struct plan *p)
+{
+	static const uint32_t kinds[4] = {
+		MR_BUFFER, MR_TMP_BUF, MR_INPUT, MR_OUTPUT
+	};
+	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
+	struct kbin_rec_in in;
+	unsigned int i;
+	char name[32];
+	int e = 0;
+
+	if (!w)
+		return -ENOMEM;
+	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
+		e = -EINVAL;
+	for (i = 0; i < n && !e; i++) {
+		memset(&in, 0, sizeof(in));
+		in.rec.mr_type = kinds[i & 3];
+		in.rec.var_id = i;
+		in.rec.size = VAR_SIZE;
+		in.rec.alignment = 64;
+		strcpy(in.rec.dtype, "float32");
+		in.rec.shape[0] = 16;
+		in.rec.shape[1] = 4;
+		snprintf(name, sizeof(name), "t%07u", i);
+		in.name = name;
+		e = kbin_writer_add_record(w, 0, &in);
+	}
+	if (!e)
+		e = kbin_writer_finish(w, &p->buf, &p->len);
+	kbin_writer_free(w);
+	return e < 0 ? e : (e ? -EINVAL : 0);
+}
+
+static int load_plan(int fd, const struct plan *p, uint32_t core,
+		     uint32_t *id)
+{
+	static char log[4096];
+	int e = nsim_load(fd, p, core, id, NULL, log, sizeof(log));
+
+	if (e)
+		printf("# load: %s\n", log);
+	return e;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int bench_ioctl(unsigned int nvars, int rounds, unsigned int iters)
+{
+	struct neuronsim_resolve_entry *ent;
+	struct neuronsim_resolve r;
+	struct neuronsim_info info;
+	struct plan p = { 0 };
+	double *ra, *rb, t0, t_noop, t_res, t_batch;
+	double s_noop = 0, s_res = 0, s_batch = 0;
+	unsigned int i, k, nbatch = iters / BATCH ? iters / BATCH : 1;
+	uint32_t id, *vars;
+	int fd, e, round;
+
+	fd = nsim_open();
+	if (fd < 0)
+		return fail("open", errno);
+	e = nsim_get_info(fd, &info);
+	if (!e)
+		e = plan_vars(&info, nvars, &p);
+	if (!e)
+		e = load_plan(fd, &p, 0, &id);
+	if (e)
+		return fail("load", e);
+	plan_free(&p);
+	vars = malloc(iters * sizeof(*vars));
+	ent = calloc((size_t)nbatch * BATCH, sizeof(*ent));
+	ra = calloc(rounds, sizeof(*ra));
+	rb = calloc(rounds, sizeof(*rb));
+	if (!vars || !ent || !ra || !rb)
+		return fail("malloc", ENOMEM);
+	for (i = 0; i < iters; i++)
+		vars[i] = rng() % nvars;
+	for (i = 0; i < nbatch * BATCH; i++) {
+		ent[i].var_id = vars[i % iters];
+		ent[i].offset = i & 127;
+		ent[i].size = 64;
+	}
+	if (ioctl(fd, NOOP_IOC, 0) != -1 || errno != ENOTTY)
+		return fail("no-op ioctl is not -ENOTTY", errno);
+
+	for (round = 0; round < rounds; round++) {
+		t0 = now_ns();
+		for (i = 0; i < iters; i++)
+			ioctl(fd, NOOP_IOC, 0);
+		t_noop = (now_ns() - t0) / iters;
+
+		memset(&r, 0, sizeof(r));
+		r.model_id = id;
+		r.size = 64;
+		t0 = now_ns();
+		for (i = 0; i < iters; i++) {
+			r.var_id = vars[i];
+			r.offset = i & 127;
+			if (ioctl(fd, NEURONSIM_IOC_RESOLVE, &r))
+				return fail("RESOLVE", errno);
+		}
+		t_res = (now_ns() - t0) / iters;
+
+		t0 = now_ns();
+		for (k = 0; k < nbatch; k++) {
+			struct neuronsim_resolve_batch b = {
+				.model_id = id, .count = BATCH,
+				.entries = (uintptr_t)(ent + k * BATCH),
+			};
+
+			if (ioctl(fd, NEURONSIM_IOC_RESOLVE_BATCH, &b) ||
+			    b.num_ok != BATCH)
+				return fail("RESOLVE_BATCH", errno ? errno : EIO);
+		}
+		t_batch = (now_ns() - t0) / ((double)nbatch * BATCH);
+
+		ra[round] = t_res / t_noop;
+		rb[round] = t_batch / t_res;
+		s_noop += t_noop;
+		s_res += t_res;
+		s_batch += t_batch;
+	}
+	printf("ioctl_vars %u\nioctl_rounds %d\nioctl_iters %u\n", nvars,
+	       rounds, iters);
+	printf("noop_ns %.1f\nresolve_ns %.1f\nbatch_entry_ns %.2f\n",
+	       s_noop / rounds, s_res / rounds, s_batch / rounds);
+	printf("resolve_over_noop %.3f\n", median(ra, rounds));
+	printf("batch_over_resolve %.4f\n", median(rb, rounds));
+	nsim_unload(fd, id);
+	close(fd);
+	free(vars);
+	free(ent);
+	free(ra);
+	free(rb);
+	return 0;
+}
+
+struct loader {
+	pthread_t th;
+	pthread_barrier_t *bar;
+	const struct plan *p;
+	int fd;
+	uint32_t core, id;
+	int err;
+};
+
+static void *loader_main(void *arg)
+{
+	struct loader *l = arg;
+
+	pthread_barrier_wait(l->bar);
+	l->err = load_plan(l->fd, l->p, l->core, &l->id);
+	return NULL;
+}
+
+static int bench_load(unsigned int nvars, int loaders, int reps)
+{
+	struct loader *ld = calloc(loaders, sizeof(*ld));
+	struct neuronsim_info info;
+	pthread_barrier_t bar;
+	struct plan p = { 0 };
+	double best = 0, t0, t;
+	int i, rep, fd, e;
+
+	fd = nsim_open();
+	if (fd < 0 || !ld)
+		return fail("open", errno);
+	e = nsim_get_info(fd, &info);
+	if (!e)
+		e = plan_vars(&info, nvars, &p);
+	if (e)
+		return fail("plan", e);
+	close(fd);
+	for (i = 0; i < loaders; i++) {
+		ld[i].fd = nsim_open();
+		if (ld[i].fd < 0)
+			return fail("open", errno);
+		ld[i].p = &p;
+		ld[i].bar = &bar;
+		ld[i].core = (uint32_t)i * info.num_cores / loaders;
+	}
+	for (rep = 0; rep < reps; rep++) {
+		pthread_barrier_init(&bar, NULL, loaders + 1);
+		for (i = 0; i < loaders; i++)
+			pthread_create(&ld[i].th, NULL, loader_main, &ld[i]);
+		pthread_barrier_wait(&bar);
+		t0 = now_ns();
+		for (i = 0; i < loaders; i++)
+			pthread_join(ld[i].th, NULL);
+		t = (now_ns() - t0) / ((double)nvars * loaders);
+		pthread_barrier_destroy(&bar);
+		for (i = 0; i < loaders; i++) {
+			if (ld[i].err)
+				return fail("load", ld[i].err);
+			if (nsim_unload(ld[i].fd, ld[i].id))
+				return fail("unload", errno);
+		}
+		if (!rep || t < best)
+			best = t;
+	}
+	printf("load_vars %u\nload_loaders %d\nload_reps %d\nload_ns_per_var %.1f\n",
+	       nvars, loaders, reps, best);
+	for (i = 0; i < loaders; i++)
+		close(ld[i].fd);
+	plan_free(&p);
+	free(ld);
+	return 0;
+}
+
+/* Bytes in vmalloc areas allocated from the neuronsim module. */
+static long long module_vmalloc_bytes(void)
+{
+	char *t = read_file("/proc/vmallocinfo", NULL), *line, *save = NULL;
+	long long sum = 0;
+
+	if (!t)
+		return -1;
+	for (line = strtok_r(t, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *pg = strstr(line, " pages=");
+
+		if (pg && strstr(line, "[neuronsim]"))
+			sum += atoll(pg + 7) * 4096LL;
+	}
+	free(t);
+	return sum;
+}
+
+/* Bytes of all slab objects in use: sum of active_objs * objsize. */
+static long long slab_bytes(void)
+{
+	char *t = read_file("/proc/slabinfo", NULL), *line, *save = NULL;
+	long long sum = 0;
+
+	if (!t)
+		return -1;
+	for (line = strtok_r(t, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[64];
+		long long active, total, size;
+
+		if (line[0] == '#' || !strncmp(line, "slabinfo", 8))
+			continue;
+		if (sscanf(line, "%63s %lld %lld %lld", name, &active, &total,
+			   &size) == 4)
+			sum += active * size;
+	}
+	free(t);
+	return sum;
+}
+
+static long long meminfo_kb(const char *key)
+{
+	char *t = read_file("/proc/meminfo", NULL), *p;
+	long long v = -1;
+
+	if (!t)
+		return -1;
+	p = strstr(t, key);
+	if (p)
+		v = atoll(p + strlen(key) + 1);
+	free(t);
+	return v;
+}
+
+static long long model_buckets(uint32_t id)
+{
+	char path[128], *t, *p;
+	long long b = -1;
+
+	snprintf(path, sizeof(path), DBGFS "/models/%u/info", id);
+	t = read_file(path, NULL);
+	if (!t)
+		return -1;
+	p = strstr(t, " buckets ");
+	if (p)
+		b = atoll(p + 9);
+	free(t);
+	return b;
+}
+
+static void drop_caches(void)
+{
+	FILE *f = fopen("/proc/sys/vm/drop_caches", "w");
+
+	if (f) {
+		fputs("3\n", f);
+		fclose(f);
+	}
+}
+
+static int bench_mem(unsigned int nvars)
+{
+	long long vm0, vm1, sl0, sl1, mf0, mf1, buckets;
+	struct neuronsim_info info;
+	struct stats s0, s1;
+	struct plan p = { 0 };
+	uint32_t id;
+	int fd, e;
+
+	fd = nsim_open();
+	if (fd < 0)
+		return fail("open", errno);
+	e = nsim_get_info(fd, &info);
+	if (!e)
+		e = plan_vars(&info, nvars, &p);
+	if (e)
+		return fail("plan", e);
+	drop_caches();
+	if (read_stats(&s0))
+		return fail("stats", EIO);
+	vm0 = module_vmalloc_bytes();
+	sl0 = slab_bytes();
+	mf0 = meminfo_kb("MemFree:");
+	e = load_plan(fd, &p, 0, &id);
+	if (e)
+		return fail("load", e);
+	drop_caches();
+	vm1 = module_vmalloc_bytes();
+	sl1 = slab_bytes();
+	mf1 = meminfo_kb("MemFree:");
+	if (read_stats(&s1))
+		return fail("stats", EIO);
+	buckets = model_buckets(id);
+	printf("mem_vars %u\nmem_refs %lld\nkmem_bytes %lld\n", nvars,
+	       s1.mem_refs - s0.mem_refs, s1.kmem_bytes - s0.kmem_bytes);
+	printf("plan_bytes_per_record %.1f\n", (double)p.len / nvars);
+	printf("buckets %lld\nhot_bytes_per_var %.2f\n", buckets,
+	       48.0 + 8.0 * buckets / nvars);
+	printf("kmem_per_var %.2f\n",
+	       (double)(s1.kmem_bytes - s0.kmem_bytes) / nvars);
+	printf("vmalloc_delta %lld\nslab_delta %lld\nmemfree_drop %lld\n",
+	       vm1 - vm0, sl1 - sl0, (mf0 - mf1) * 1024);
+	printf("measured_per_var %.2f\n",
+	       (double)(vm1 - vm0 + (sl1 > sl0 ? sl1 - sl0 : 0)) / nvars);
+	printf("memfree_per_var %.2f\n", (double)(mf0 - mf1) * 1024 / nvars);
+	printf("backing_delta %lld\n", s1.backing_bytes - s0.backing_bytes);
+	if (s1.mem_refs - s0.mem_refs != nvars)
+		return fail("mem_refs does not count the vars", EINVAL);
+	nsim_unload(fd, id);
+	close(fd);
+	plan_free(&p);
+	return 0;
+}
+
+static int add_big(struct kbin_writer *w, int sg, uint32_t id, uint32_t type,
+		   const char *name, uint64_t size)
+{
+	struct kbin_rec_in in;
+
+	memset(&in, 0, sizeof(in));
+	in.rec.mr_type = type;
+	in.rec.var_id = id;
+	in.rec.size = size;
+	in.rec.alignment = 4096;
+	strcpy(in.rec.dtype, "bfloat16");
+	in.rec.shape[0] = size / 2;
+	in.name = name;
+	return kbin_writer_add_record(w, sg, &in);
+}
+
+static int bench_backing(void)
+{
+	const uint64_t gib = 1ULL << 30;
+	struct neuronsim_info info;
+	struct kbin_writer *w;
+	struct stats s0, s1;
+	struct plan p = { 0 };
+	long long hbm;
+	uint32_t id;
+	int fd, e = 0;
+
+	fd = nsim_open();
+	if (fd < 0)
+		return fail("open", errno);
+	if (nsim_get_info(fd, &info))
+		return fail("info", errno);
+	if (info.num_hbm_channels < 2 || info.hbm_channel_size < 13 * gib ||
+	    info.num_cores < 3)
+		return fail("backing needs trn2-sized HBM (arch=trn2)", EINVAL);
+	/*
+	 * sg00 (core 0, channel 0): the 4 GiB input, 8 GiB of weights without
+	 * payload; sg01 (core 1): one page; sg02 (core 2, channel 1): 8 GiB of
+	 * weights, 4 GiB of temporaries.  20 GiB of buffers in all.
+	 */
+	w = kbin_writer_new(info.arch_gen);
+	if (!w)
+		return fail("writer", ENOMEM);
+	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0 ||
+	    kbin_writer_add_subgraph(w, "sg01", 0, 0, NULL, 0) < 0 ||
+	    kbin_writer_add_subgraph(w, "sg02", 0, 0, NULL, 0) < 0)
+		return fail("writer", EINVAL);
+	e |= add_big(w, 0, 0, MR_INPUT, "input0", 4 * gib);
+	e |= add_big(w, 0, 1, MR_BUFFER, "w0", 4 * gib);
+	e |= add_big(w, 0, 2, MR_BUFFER, "w1", 4 * gib);
+	e |= add_big(w, 1, 0, MR_BUFFER, "small", 4096);
+	e |= add_big(w, 2, 0, MR_BUFFER, "w2", 4 * gib);
+	e |= add_big(w, 2, 1, MR_BUFFER, "w3", 4 * gib);
+	e |= add_big(w, 2, 2, MR_TMP_BUF, "tmp0", 4 * gib);
+	if (e || kbin_writer_finish(w, &p.buf, &p.len))
+		return fail("writer", EINVAL);
+	kbin_writer_free(w);
+	if (read_stats(&s0))
+		return fail("stats", EIO);
+	e = load_plan(fd, &p, 0, &id);
+	if (e)
+		return fail("load", e);
+	if (read_stats(&s1))
+		return fail("stats", EIO);
+	hbm = s1.hbm_used - s0.hbm_used;
+	printf("backing_plan_bytes %zu\nbacking_hbm_bytes %lld\n", p.len, hbm);
+	printf("backing_bytes %lld\n", s1.backing_bytes - s0.backing_bytes);
+	if (hbm < (long long)(24 * gib))
+		return fail("the plan did not place 24 GiB", EINVAL);
+	nsim_unload(fd, id);
+	close(fd);
+	plan_free(&p);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 5 && !strcmp(argv[1], "ioctl"))
+		return bench_ioctl(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+	if (argc == 5 && !strcmp(argv[1], "load"))
+		return bench_load(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+	if (argc == 3 && !strcmp(argv[1], "mem"))
+		return bench_mem(atoi(argv[2]));
+	if (argc == 2 && !strcmp(argv[1], "backing"))
+		return bench_backing();
+	fprintf(stderr, "usage: nsim_bench ioctl NVARS ROUNDS ITERS | load NVARS LOADERS REPS | mem NVARS | backing\n");
+	return 2;
+}

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+# vm_bench.sh - the in-VM part of make bench (busybox sh), run by
+# scripts/bench.sh through scripts/vm.sh.  Prints "key value" lines, each
+# step's keys prefixed with its name ("ioctl.", "load.1.10000.", ...), and
+# "bench_error STEP" when a step fails.  BENCH_SCALE (first line of
+# /bench/scale) lists the plan sizes of the load steps.
+
+sizes=$(cat /bench/scale 2>/dev/null)
+[ -n "$sizes" ] || sizes="10000 100000 1000000"
+
+# step PREFIX CMD...: run a benchmark, prefix its key/value lines
+step() {
+	p=$1
+	shift
+	if "$@" > /tmp/step.out 2>&1; then
+		sed "s/^\([a-z_]*\) /$p.\1 /" /tmp/step.out
+	else
+		sed 's/^/# /' /tmp/step.out
+		echo "bench_error $p"
+	fi
+}
+
+echo "vm_nproc $(grep -c ^processor /proc/cpuinfo)"
+echo "vm_kernel $(uname -r)"
+insmod /lib/modules/neuronsim.ko arch=trn2 || { echo "bench_error insmod"; exit 1; }
+
+step ioctl nsim_bench ioctl 100000 7 20000
+step ioctl_small nsim_bench ioctl 1000 7 20000
+for n in $sizes; do
+	case $n in
+	10000) reps=7 ;;
+	100000) reps=5 ;;
+	*) reps=3 ;;
+	esac
+	step "load.1.$n" nsim_bench load "$n" 1 "$reps"
+	step "load.4.$n" nsim_bench load "$n" 4 "$reps"
+done
+step mem nsim_bench mem 1000000
+step backing nsim_bench backing
+for k in models mem_refs kmem_bytes backing_bytes hbm_used; do
+	echo "after.$k $(sed -n "s/^$k //p" /sys/kernel/debug/neuronsim/stats)"
+done
+rmmod neuronsim || echo "bench_error rmmod"

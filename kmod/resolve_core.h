@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * resolve_core.h - the resolve hot path: the kernel mem_ref, the
+ * per-subgraph hashtable lookup, the bounds check and the add (libnrt's
+ * lookup_memref_by_idx + mem_ref_to_addr, seed 001 sections 4-5).
+ *
+ * Plain C, static inline, no allocation and no lock.  The module
+ * (resolve.c, stage.c) uses it, and the host benchmark (bench/) compiles
+ * this very file unchanged, so the instructions the benchmark counts are
+ * the module's.  The few things the kernel provides (u32/u64, hlist,
+ * READ_ONCE, container_of, check_add_overflow, errno values) come from
+ * the kernel headers in the kernel build and from a small shim below in
+ * the host build, in the style of kbin_compat.h.
+ *
+ * The hashtable is an array of 1 << hash_bits hlist heads (a power of two
+ * >= the subgraph's nmem); the hlist_node is embedded in the mem_ref,
+ * found by container_of.  The bucket of a var_id is its low hash_bits
+ * bits: a checked plan's var_ids are dense, so each chain holds one
+ * mem_ref (nsim_rc_bucket()).
+ * Readers walk the chain with READ_ONCE (RCU, as
+ * hlist_for_each_entry_rcu); writers insert before the model is
+ * published.
+ */
+#ifndef _NEURONSIM_RESOLVE_CORE_H
+#define _NEURONSIM_RESOLVE_CORE_H
+
+#ifdef __KERNEL__
+
+#include <linux/build_bug.h>
+#include <linux/compiler.h>
+#include <linux/container_of.h>
+#include <linux/errno.h>
+#include <linux/overflow.h>
+#include <linux/rculist.h>
+#include <linux/types.h>
+
+#else /* host: the shim */
+
+#include <assert.h>
+#include <errno.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+
+struct hlist_node {
+	struct hlist_node *next, **pprev;
+};
+
+struct hlist_head {
+	struct hlist_node *first;
+};
+
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+#define check_add_overflow(a, b, d)	__builtin_add_overflow(a, b, d)
+
+static inline void INIT_HLIST_HEAD(struct hlist_head *h)
+{
+	h->first = NULL;
+}
+
+/* single writer, before publication: the plain form of the _rcu insert */
+static inline void hlist_add_head_rcu(struct hlist_node *n,
+				      struct hlist_head *h)
+{
+	struct hlist_node *first = h->first;
+
+	n->next = first;
+	n->pprev = &h->first;
+	if (first)
+		first->pprev = &n->next;
+	WRITE_ONCE(h->first, n);
+}
+
+#endif /* __KERNEL__ */
+
+#include <linux/neuronsim_kbin.h>
+
+/* physical_address of a variable that is not staged (FACTS.md section 5) */
+#define NSIM_PA_UNSTAGED	(~0ULL)
+
+/**
+ * struct nsim_mr - the kernel mem_ref: the hot lookup/resolve object
+ * (libnrt's mem_ref_t, seed 001 section 4, cut to what resolve reads).
+ * 48 bytes; with its share of the bucket array (8 bytes per bucket,
+ * 1..2 buckets per var) at most 64 bytes per var.
+ * @node: hashtable node; the mem_ref is found from it by container_of
+ *	(libnrt subtracts 160 from its ht_node_t).
+ * @size: bytes, for the bounds check.
+ * @pa: physical_address: device address, NSIM_PA_UNSTAGED when not
+ *	staged.  MR_PTR: its target's address.
+ * @var_id: key.
+ * @type: enum kbin_mr_type.
+ * @flags: NSIM_MR_*.
+ * @reserved: zero.
+ * @aux: MR_LIST/MR_PTR_TABLE: index of the list in the subgraph's list
+ *	pool; MR_PTR: target var_id; MR_REMOTE: relative subgraph.
+ * @aux2: MR_LIST/MR_PTR_TABLE: list length; MR_REMOTE: remote var_id.
+ */
+struct nsim_mr {
+	struct hlist_node node;
+	u64 size;
+	u64 pa;
+	u32 var_id;
+	u8 type;
+	u8 flags;
+	u16 reserved;
+	u32 aux;
+	u32 aux2;
+};
+
+static_assert(sizeof(struct nsim_mr) == 48, "the kernel mem_ref is 48 bytes");
+
+/**
+ * nsim_rc_bucket() - the bucket index of a var_id.
+ * @var_id: the key.
+ * @hash_bits: log2 of the bucket count, 0..31.
+ *
+ * The low @hash_bits bits of the key.  A checked plan's var_ids are dense
+ * (record i has var_id i, FACTS.md section 4) and there are at least as
+ * many buckets as records, so every chain holds one mem_ref: a lookup
+ * is one bucket load and one compare, and stage.c's inserts in var_id
+ * order write the bucket array front to back (no random access while
+ * loading).  Sparse keys would still be found, in longer chains.
+ *
+ * Return: 0 .. (1 << @hash_bits) - 1.
+ */
+static inline u32 nsim_rc_bucket(u32 var_id, u32 hash_bits)
+{
+	return var_id & ((1U << hash_bits) - 1);
+}
+
+/**
+ * nsim_rc_insert() - insert a mem_ref by its var_id.
+ * @buckets: the bucket array, 1 << @hash_bits heads.
+ * @hash_bits: log2 of the bucket count.
+ * @mr: the mem_ref, @mr->var_id set.
+ *
+ * Context: the only writer, before the table is published.
+ */
+static inline void nsim_rc_insert(struct hlist_head *buckets, u32 hash_bits,
+				  struct nsim_mr *mr)
+{
+	hlist_add_head_rcu(&mr->node,
+			   &buckets[nsim_rc_bucket(mr->var_id, hash_bits)]);
+}
+
+/**
+ * nsim_rc_find() - find a mem_ref by var_id (lookup_memref_by_idx).
+ * @buckets: the bucket array, 1 << @hash_bits heads.
+ * @hash_bits: log2 of the bucket count.
+ * @var_id: the key.
+ *
+ * Context: under rcu_read_lock(), or with the table's writer excluded.
+ * Return: the mem_ref, or NULL.
+ */
+static inline const struct nsim_mr *
+nsim_rc_find(const struct hlist_head *buckets, u32 hash_bits, u32 var_id)
+{
+	const struct hlist_node *n;
+
+	for (n = READ_ONCE(buckets[nsim_rc_bucket(var_id, hash_bits)].first);
+	     n; n = READ_ONCE(n->next)) {
+		const struct nsim_mr *mr = container_of(n, struct nsim_mr, node);
+
+		if (mr->var_id == var_id)
+			return mr;
+	}
+	return NULL;
+}
+
+/**
+ * nsim_rc_addr() - the resolve rule (mem_ref_to_addr; FACTS.md section 5).
+ * @mr: the mem_ref.
+ * @offset: bytes into the variable.
+ * @size: bytes the access covers.
+ * @addr: out: device address.
+ *
+ * In this order: mr.size < offset + size (or the sum overflows) is out
+ * of bounds; an MR_PTR needs offset 0 and gives its physical_address; an
+ * unstaged variable (physical_address all ones) is refused; else the
+ * address is offset + physical_address.
+ *
+ * Return: 0; -ERANGE out of bounds; -EINVAL MR_PTR with a non-zero
+ * offset; -ENODATA not staged.
+ */
+static inline int nsim_rc_addr(const struct nsim_mr *mr, u64 offset,
+			       u64 size, u64 *addr)
+{
+	u64 end;
+
+	if (check_add_overflow(offset, size, &end) || mr->size < end)
+		return -ERANGE;
+	if (mr->type == MR_PTR) {
+		if (offset)
+			return -EINVAL;
+		*addr = mr->pa;
+		return 0;
+	}
+	if (mr->pa == NSIM_PA_UNSTAGED)
+		return -ENODATA;
+	*addr = offset + mr->pa;
+	return 0;
+}
+
+/**
+ * nsim_rc_resolve() - lookup + bounds + add: one resolve in a subgraph.
+ * @buckets: the subgraph's bucket array, 1 << @hash_bits heads.
+ * @hash_bits: log2 of the bucket count.
+ * @var_id: the variable.
+ * @offset: bytes into it.
+ * @size: bytes the access covers.
+ * @addr: out: device address.
+ *
+ * Context: as nsim_rc_find().
+ * Return: 0; -ENOENT unknown var; else as nsim_rc_addr().
+ */
+static inline int nsim_rc_resolve(const struct hlist_head *buckets,
+				  u32 hash_bits, u32 var_id, u64 offset,
+				  u64 size, u64 *addr)
+{
+	const struct nsim_mr *mr = nsim_rc_find(buckets, hash_bits, var_id);
+
+	if (!mr)
+		return -ENOENT;
+	return nsim_rc_addr(mr, offset, size, addr);
+}
+
+#endif /* _NEURONSIM_RESOLVE_CORE_H */
