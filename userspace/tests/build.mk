@@ -63,4 +63,4 @@ $(HOST_O)/fuzz_kbin_check: userspace/tests/fuzz_kbin_check.c $(KBIN_SRCS) \
 FUZZERS += $(HOST_O)/fuzz_kbin_check
 
 -include $(wildcard $(HOST_O)/kbin/*.d $(VM_O)/kbin/*.d)
-include userspace/tests/harden.mk
+-include userspace/tests/harden.mk
