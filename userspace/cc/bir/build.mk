@@ -34,3 +34,6 @@ $(HOST_O)/tests/bir_%: userspace/tests/bir_%.c userspace/tests/bir_test.h $(BIR_
 	$(CC) $(BIR_CFLAGS) -o $@ $< $(BIR_LIB) $(if $(filter bir_lower,$(notdir $@)),$(CC_LIB) $(KBIN_LIB) -larchive -lcrypto -lz) -ljansson -lm $(HOST_LDFLAGS)
 
 HOST_TESTS	+= $(addprefix $(HOST_O)/tests/,$(BIR_TESTS))
+
+# bir_lower also links the part-1 compiler and the KBIN library.
+$(HOST_O)/tests/bir_lower: $(CC_LIB) $(KBIN_LIB)
