@@ -395,6 +395,22 @@ static __u64 kbin_strnlen(const void *p, __u64 n)
 	return i;
 }
 
+/*
+ * Index of the first control character (0x00..0x1f, 0x7f) in p[0..n), or
+ * n when there is none.  Names and dtypes end up in the tab-separated
+ * debugfs tables and in log lines, where a tab, newline or escape
+ * sequence would forge or garble rows.
+ */
+static __u64 kbin_find_ctrl(const void *p, __u64 n)
+{
+	const __u8 *b = p;
+	__u64 i;
+
+	for (i = 0; i < n && b[i] >= 0x20 && b[i] != 0x7f; i++)
+		;
+	return i;
+}
+
 /* Is [off, off + n) inside the data area?  Checked arithmetic. */
 static int kbin_in_data(const struct kbin_ck *c, __u64 off, __u64 n)
 {
@@ -583,6 +599,12 @@ static unsigned int kbin_check_subgraph(struct kbin_ck *c, __u32 i)
 	if (!n)
 		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_SG_NAME,
 				 KBIN_ERR_SG_NAME, 0, "subgraph name is empty");
+	j = kbin_find_ctrl(sg->name, n);
+	if (j < n)
+		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_SG_NAME,
+				 KBIN_ERR_SG_NAME, sg->name[j],
+				 "subgraph name has control character 0x%x at byte %u",
+				 (unsigned int)(__u8)sg->name[j], j);
 	if (kbin_nonzero(sg->name + n, sizeof(sg->name) - n))
 		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_SG_NAME,
 				 KBIN_ERR_RESERVED, n,
@@ -655,7 +677,7 @@ static unsigned int kbin_check_subgraph(struct kbin_ck *c, __u32 i)
 static unsigned int kbin_check_name(struct kbin_ck *c, int sg, __u32 i,
 				    const struct kbin_mem_ref *r)
 {
-	__u64 room, n;
+	__u64 room, n, k;
 
 	if (!r->name)
 		return kbin_fail(c, sg, i, r, KBIN_FIELD_NAME, KBIN_ERR_NAME, 0,
@@ -681,6 +703,14 @@ static unsigned int kbin_check_name(struct kbin_ck *c, int sg, __u32 i,
 		return kbin_fail(c, sg, i, r, KBIN_FIELD_NAME, KBIN_ERR_NAME,
 				 r->name, "name at 0x%llx is empty",
 				 (unsigned long long)r->name);
+	k = kbin_find_ctrl(c->base + r->name, n);
+	if (k < n)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_NAME, KBIN_ERR_NAME,
+				 c->base[r->name + k],
+				 "name at 0x%llx has control character 0x%x at byte %llu",
+				 (unsigned long long)r->name,
+				 (unsigned int)c->base[r->name + k],
+				 (unsigned long long)k);
 	return KBIN_OK;
 }
 
@@ -946,6 +976,12 @@ static unsigned int kbin_check_record(struct kbin_ck *c, int sg, __u32 i,
 		return kbin_fail(c, sg, i, r, KBIN_FIELD_DTYPE, KBIN_ERR_DTYPE,
 				 n, "dtype has non-zero bytes after its NUL at %llu",
 				 (unsigned long long)n);
+	d = (__u32)kbin_find_ctrl(r->dtype, n);
+	if (d < n)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_DTYPE, KBIN_ERR_DTYPE,
+				 (__u8)r->dtype[d],
+				 "dtype has control character 0x%x at byte %u",
+				 (unsigned int)(__u8)r->dtype[d], d);
 	if (r->pad1)
 		return kbin_fail(c, sg, i, r, KBIN_FIELD_PAD, KBIN_ERR_RESERVED,
 				 r->pad1, "pad1 is 0x%x, not 0", r->pad1);

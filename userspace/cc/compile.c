@@ -38,6 +38,22 @@ static uint64_t default_alignment(uint32_t t)
 	return 64;
 }
 
+/*
+ * Index of the first control character (0x00..0x1f, 0x7f) of @s, or -1.
+ * The plan checker refuses them in names and dtypes (they would forge
+ * rows of the tab-separated debugfs tables).
+ */
+static long ctrl_char(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	long i;
+
+	for (i = 0; p[i]; i++)
+		if (p[i] < 0x20 || p[i] == 0x7f)
+			return i;
+	return -1;
+}
+
 /* The rules one var must follow on its own (FACTS.md sections 3, 7). */
 static int check_var(const struct nscc_subgraph *sg, const struct nscc_var *v,
 		     uint64_t *alignment, struct nscc_err *err)
@@ -48,6 +64,16 @@ static int check_var(const struct nscc_subgraph *sg, const struct nscc_var *v,
 		return nscc_errf(err, -EINVAL, VAR_FMT "name has %zu characters, allowed 1..%u",
 				 sg->name, v->name ? v->name : "", v->var_id,
 				 n, KBIN_NAME_MAX - 1);
+	if (ctrl_char(v->name) >= 0)
+		return nscc_errf(err, -EINVAL, VAR_FMT "name has control character 0x%02x at byte %ld",
+				 VAR_ARGS(sg, v),
+				 (unsigned char)v->name[ctrl_char(v->name)],
+				 ctrl_char(v->name));
+	if (v->dtype && ctrl_char(v->dtype) >= 0)
+		return nscc_errf(err, -EINVAL, VAR_FMT "dtype has control character 0x%02x at byte %ld",
+				 VAR_ARGS(sg, v),
+				 (unsigned char)v->dtype[ctrl_char(v->dtype)],
+				 ctrl_char(v->dtype));
 	if (v->mr_type == MR_INVALID || v->mr_type > MR_TYPE_MAX)
 		return nscc_errf(err, -EINVAL, VAR_FMT "type: mr_type %u is not a kind",
 				 VAR_ARGS(sg, v), v->mr_type);
@@ -233,10 +259,17 @@ static int build_subgraph(const struct nscc_model *m,
 	if (n == 0 || n >= KBIN_SG_NAME_MAX)
 		return nscc_errf(err, -EINVAL, "subgraph name '%s' has %zu characters, allowed 1..%u",
 				 sg->name ? sg->name : "", n, KBIN_SG_NAME_MAX - 1);
+	if (ctrl_char(sg->name) >= 0)
+		return nscc_errf(err, -EINVAL, "subgraph name '%s' has control character 0x%02x at byte %ld",
+				 sg->name, (unsigned char)sg->name[ctrl_char(sg->name)],
+				 ctrl_char(sg->name));
+	for (i = 0; &m->sgs[i] != sg; i++)
+		if (!strcmp(m->sgs[i].name, sg->name))
+			return nscc_errf(err, -EEXIST, "subgraph name '%s' is used twice (subgraphs %u and %u)",
+					 sg->name, i, (uint32_t)(sg - m->sgs));
 	if (sg->num_carveouts > KBIN_MAX_CARVEOUTS)
 		return nscc_errf(err, -E2BIG, "%s: %u SBUF carve-outs, at most %u",
 				 sg->name, sg->num_carveouts, KBIN_MAX_CARVEOUTS);
-	(void)m;
 	for (i = 0; i < sg->num_vars; i++) {
 		const struct nscc_var *v = &sg->vars[i];
 		struct nscc_mr *mr;

@@ -95,6 +95,8 @@ static int apply_tensor_map(struct var_ctx *c, json_t *ent, struct nscc_var *v)
 	uint64_t dims[64];
 	size_t i, n;
 
+	if (!json_is_object(ent))
+		return VERR(c, -EINVAL, "tensor_map.json: its entry is not a JSON object");
 	dt = json_object_get(ent, "dtype");
 	if (dt) {
 		if (!json_is_string(dt))
@@ -136,9 +138,15 @@ static int load_weights(struct var_ctx *c, struct nscc_neff *neff,
 	if (asprintf(&path, "%s%s%s", dir, *dir ? "/" : "", v->file_name) < 0)
 		return nscc_errf(c->err, -ENOMEM, "out of memory");
 	ret = nscc_neff_member(neff, path, &data, &len, c->err);
-	if (ret) {
+	if (ret == -ENOENT) {
 		ret = VERR(c, ret, "file_name '%s': member '%s' is missing from the NEFF",
 			   v->file_name, path);
+		free(path);
+		return ret;
+	}
+	if (ret) {	/* a '..' name, an unreadable file: keep the cause */
+		nscc_err_prefix(c->err, "%s: var '%s' (var_id %u): file_name '%s'",
+				c->sg, c->name, c->var_id, v->file_name);
 		free(path);
 		return ret;
 	}
@@ -357,6 +365,11 @@ int nscc_defjson_load_subgraph(struct nscc_model *m, const char *sg_name,
 		ret = nscc_json_parse(tmap, tmap_len, what, &tj, err);
 		if (ret)
 			goto out;
+		if (!json_is_object(tj)) {
+			ret = nscc_errf(err, -EINVAL, "%s: tensor_map.json is not a JSON object",
+					sg_name);
+			goto out;
+		}
 		by_file = index_by_file(tj);
 		if (!by_file) {
 			ret = nscc_errf(err, -ENOMEM, "out of memory");

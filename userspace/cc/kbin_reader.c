@@ -161,7 +161,8 @@ int kbin_read_file(const char *path, void **buf, size_t *len)
 
 	if (!path || !buf || !len)
 		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO must not block the open; it is refused below */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st)) {

@@ -38,8 +38,14 @@ static int base_dump(const struct nscc_mr *mr, const struct nscc_dump_ctx *ctx,
 		return nscc_errf(err, -E2BIG,
 				 "shape has %u dimensions, only %u fit",
 				 mr->ndims, KBIN_SHAPE_MAX);
-	for (n = 0; n < mr->ndims; n++)
+	for (n = 0; n < mr->ndims; n++) {
+		/* 0 ends a KBIN shape: [4,0,4] would read back as [4] */
+		if (!mr->shape[n])
+			return nscc_errf(err, -EINVAL,
+					 "shape[%zu] is 0; a KBIN shape ends at its first zero dimension",
+					 n);
 		r->shape[n] = mr->shape[n];
+	}
 	return 0;
 }
 

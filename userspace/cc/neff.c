@@ -42,10 +42,15 @@ int nscc_read_file(const char *path, void **buf, size_t *len)
 	char *p;
 	int fd, ret = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO must not block the open; it is refused below */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
 		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 		goto out;
 	}
@@ -287,6 +292,9 @@ int nscc_neff_member(struct nscc_neff *neff, const char *name,
 		free(path);
 		if (ret == -ENOENT || ret == -EISDIR || ret == -ENOTDIR)
 			goto missing;
+		if (ret == -EINVAL)
+			return nscc_errf(err, ret, "member '%s' is not a regular file",
+					 name);
 		if (ret)
 			return nscc_errf(err, ret, "member '%s': %s", name,
 					 strerror(-ret));
@@ -614,6 +622,8 @@ int nscc_neff_open(const char *path, struct nscc_neff **out,
 		}
 		return neff_finish_open(neff, out, err);
 	}
+	if (!S_ISREG(st.st_mode))
+		return nscc_errf(err, -EINVAL, "not a regular file or a directory");
 	ret = nscc_read_file(path, &buf, &len);
 	if (ret)
 		return nscc_errf(err, ret, "%s", strerror(-ret));

@@ -215,6 +215,43 @@ FIXTURE_VARIANT_ADD(bad_def, carveout_missing_field) {
 	       " \"base_partition\": 0, \"partitions\": 128}], \"var\": {" CC_SB "}}",
 	.err = -EINVAL, .msg = "sg00: runtime_statebuffer_reservation[0]: field 'size' is missing or not an integer 0..4294967295",
 };
+FIXTURE_VARIANT_ADD(bad_def, name_control_char) {
+	/* a tab or newline would forge rows of the debugfs memrefs table */
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("a\\tb", 1, "")),
+	.err = -EINVAL, .msg = "sg00: var 'a\tb' (var_id 1): name has control character 0x09 at byte 1",
+};
+FIXTURE_VARIANT_ADD(bad_def, dtype_control_char) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
+	.tmap = "{\"x\": {\"dtype\": \"f\\n16\", \"tf_shape\": [4]}}",
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): dtype has control character 0x0a at byte 1",
+};
+FIXTURE_VARIANT_ADD(bad_def, shape_zero_dimension) {
+	/* KBIN ends a shape at its first 0: [4,0,4] would read back as [4] */
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
+	.tmap = "{\"x\": {\"dtype\": \"float16\", \"tf_shape\": [4, 0, 4]}}",
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): shape[1] is 0; a KBIN shape ends at its first zero dimension",
+};
+FIXTURE_VARIANT_ADD(bad_def, shape_trailing_zero_dimension) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
+	.tmap = "{\"x\": {\"dtype\": \"float16\", \"tf_shape\": [4, 0]}}",
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): shape[1] is 0; a KBIN shape ends at its first zero dimension",
+};
+FIXTURE_VARIANT_ADD(bad_def, tensor_map_not_object) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
+	.tmap = "[{\"dtype\": \"float16\"}]",
+	.err = -EINVAL, .msg = "sg00: tensor_map.json is not a JSON object",
+};
+FIXTURE_VARIANT_ADD(bad_def, tensor_map_entry_not_object) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
+	.tmap = "{\"x\": \"float16\"}",
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): tensor_map.json: its entry is not a JSON object",
+};
+FIXTURE_VARIANT_ADD(bad_def, weight_file_name_dotdot) {
+	/* the '..' refusal itself is reported, not "missing" */
+	.target = "sunda",
+	.def = CC_DEF(CC_SB ", \"w\": {\"type\": \"file\", \"var_id\": 1, \"size\": 64, \"file_name\": \"../w.npy\"}"),
+	.err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): file_name '../w.npy': member name 'sg00/../w.npy' has a '..' component",
+};
 
 TEST_F(bad_def, refused_with_named_cause)
 {

@@ -7,11 +7,14 @@
  * 5 (data region does not match the header hash) of cases/README.md.
  */
 #include <stdint.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <jansson.h>
 #include <openssl/evp.h>
 
 #include "kselftest_harness.h"
 #include "cc_testutil.h"
+#include "kbin_writer.h"
 
 #define GOOD_DEF CC_DEF(CC_SB ", \"x\": {\"type\": \"input\", \"var_id\": 1, \"size\": 64}," \
 	" \"w\": {\"type\": \"file\", \"var_id\": 2, \"size\": 64, \"alignment\": 64, \"file_name\": \"w.npy\"}")
@@ -375,6 +378,119 @@ TEST(extracted_directory_same_plan)
 	free(k1);
 	free(buf);
 	nscc_neff_writer_free(w);
+}
+
+/* Two kelf graphs with one name would give a plan with two "sg00"s. */
+TEST(duplicate_subgraph_name_refused)
+{
+	struct nscc_neff_writer *w = cc_writer("sunda", GOOD_DEF, NULL);
+	struct nscc_err err = { "" };
+	void *buf, *k;
+	size_t len, kl;
+
+	ASSERT_EQ(0, nscc_neff_writer_add_str(w, "kelf-0.json",
+		"{\"target\": \"sunda\", \"graphs\": ["
+		"{\"name\": \"sg00\", \"definition\": \"sg00/def.json\"},"
+		"{\"name\": \"sg00\", \"definition\": \"sg00/def.json\"}]}"));
+	ASSERT_EQ(0, nscc_neff_writer_finish(w, NULL, &buf, &len));
+	EXPECT_EQ(-EEXIST, cc_compile_mem(buf, len, &k, &kl, &err));
+	EXPECT_STREQ("subgraph name 'sg00' is used twice (subgraphs 0 and 1)", err.msg);
+	EXPECT_EQ(NULL, k);
+	free(buf);
+	ASSERT_EQ(0, nscc_neff_writer_add_str(w, "kelf-0.json",
+		"{\"target\": \"sunda\", \"graphs\": ["
+		"{\"name\": \"sg\\n00\", \"definition\": \"sg00/def.json\"}]}"));
+	ASSERT_EQ(0, nscc_neff_writer_finish(w, NULL, &buf, &len));
+	EXPECT_EQ(-EINVAL, cc_compile_mem(buf, len, &k, &kl, &err));
+	EXPECT_STREQ("subgraph name 'sg\n00' has control character 0x0a at byte 2", err.msg);
+	free(buf);
+	nscc_neff_writer_free(w);
+}
+
+/* A FIFO (or device) is refused at once instead of blocking in open(). */
+TEST(fifo_refused_without_blocking)
+{
+	struct nscc_neff_writer *w = cc_writer("sunda", GOOD_DEF, NULL);
+	char dir[] = "/tmp/cc_neff_fifoXXXXXX";
+	struct nscc_err err = { "" };
+	char path[128];
+	void *k;
+	size_t l;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/model.neff", dir);
+	ASSERT_EQ(0, mkfifo(path, 0600));
+	alarm(10);	/* a blocking open() would hang the test */
+	EXPECT_EQ(-EINVAL, nscc_compile_neff(path, &k, &l, &err));
+	EXPECT_STREQ("not a regular file or a directory", err.msg);
+	EXPECT_EQ(-EINVAL, kbin_read_file(path, &k, &l));
+	EXPECT_EQ(-EINVAL, nscc_read_file(path, &k, &l));
+	ASSERT_EQ(0, unlink(path));
+	/* a FIFO member of an extracted directory */
+	ASSERT_EQ(0, nscc_neff_writer_write_dir(w, dir));
+	snprintf(path, sizeof(path), "%s/sg00/w.npy", dir);
+	ASSERT_EQ(0, unlink(path));
+	ASSERT_EQ(0, mkfifo(path, 0600));
+	EXPECT_EQ(-EINVAL, nscc_compile_neff(dir, &k, &l, &err));
+	EXPECT_STREQ("sg00: var 'w' (var_id 2): file_name 'w.npy': member 'sg00/w.npy' is not a regular file",
+		     err.msg);
+	alarm(0);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	EXPECT_EQ(0, system(path));
+	nscc_neff_writer_free(w);
+}
+
+/*
+ * neuronsim-cc dump -j of a plan whose names are not UTF-8 (the checker
+ * allows any byte >= 0x20): every record is printed, the odd bytes as
+ * "\xNN", instead of jansson dropping the records silently.
+ */
+TEST(dump_json_keeps_non_utf8_names)
+{
+	char exe[4096], tool[4200], path[] = "/tmp/cc_neff_utf8XXXXXX", cmd[8400];
+	struct nscc_err err = { "" };
+	struct kbin_check_result res;
+	const struct kbin_mem_ref_set *set;
+	json_t *j, *recs;
+	struct kbin_view v;
+	json_error_t je;
+	void *kbin;
+	size_t len;
+	ssize_t n;
+	FILE *f;
+	int fd;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ASSERT_LT(0, n);
+	exe[n] = 0;
+	*strrchr(exe, '/') = 0;
+	snprintf(tool, sizeof(tool), "%s/bin/neuronsim-cc", exe);
+	if (access(tool, X_OK))
+		SKIP(return, "bin/neuronsim-cc is not built next to this test");
+	ASSERT_EQ(0, cc_compile_def("sunda", GOOD_DEF, NULL, &kbin, &len, &err))
+		TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res));
+	set = kbin_view_set(&v, 0);
+	((uint8_t *)kbin)[set->mem[1].name] = 0xff;	/* "x" -> "\xff" */
+	kbin_fix_checksum(kbin, len);
+	fd = mkstemp(path);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)len, write(fd, kbin, len));
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "'%s' dump -j '%s'", tool, path);
+	f = popen(cmd, "r");
+	ASSERT_NE(NULL, f);
+	j = json_loadf(f, 0, &je);
+	EXPECT_EQ(0, pclose(f));
+	unlink(path);
+	ASSERT_NE(NULL, j) TH_LOG("%s", je.text);
+	recs = json_object_get(json_array_get(json_object_get(j, "subgraphs"), 0),
+			       "records");
+	ASSERT_EQ(3U, json_array_size(recs));
+	EXPECT_STREQ("\\xff", json_string_value(json_object_get(json_array_get(recs, 1),
+								 "name")));
+	json_decref(j);
+	free(kbin);
 }
 
 TEST(missing_file_named)

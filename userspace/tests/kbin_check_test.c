@@ -239,6 +239,16 @@ TEST_F(plan, sg_name_trailing_bytes)
 	REJECT(KBIN_ERR_RESERVED, 0, -1, KBIN_FIELD_SG_NAME);
 }
 
+/* control characters would forge rows of the debugfs tables */
+TEST_F(plan, sg_name_control_char)
+{
+	SG(1)->name[1] = '\n';
+	REJECT(KBIN_ERR_SG_NAME, 1, -1, KBIN_FIELD_SG_NAME);
+	EXPECT_EQ((__u64)'\n', self->res.value);
+	EXPECT_STREQ("sg 1: subgraph name has control character 0xa at byte 1",
+		     self->res.msg);
+}
+
 TEST_F(plan, sg_reserved)
 {
 	SG(1)->reserved = 1;
@@ -384,6 +394,26 @@ TEST_F(plan, name_empty)
 	REJECT(KBIN_ERR_NAME, 0, TP_IN, KBIN_FIELD_NAME);
 }
 
+TEST_F(plan, name_control_char)
+{
+	uint8_t *n = P8(REC(0, TP_IN)->name);
+
+	ASSERT_NE(0, n[0]);
+	n[0] = '\t';
+	REJECT(KBIN_ERR_NAME, 0, TP_IN, KBIN_FIELD_NAME);
+	EXPECT_EQ((__u64)'\t', self->res.value);
+	RESET();
+	n = P8(REC(0, TP_IN)->name);
+	n[0] = 0x7f;	/* DEL */
+	REJECT(KBIN_ERR_NAME, 0, TP_IN, KBIN_FIELD_NAME);
+	RESET();
+	n = P8(REC(0, TP_IN)->name);
+	n[0] = 0xc3;	/* bytes >= 0x80 (UTF-8) are allowed */
+	kbin_fix_checksum(self->buf, self->len);
+	EXPECT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
+		TH_LOG("%s", self->res.msg);
+}
+
 TEST_F(plan, name_unterminated)
 {
 	/* the last byte of the plan is payload, not NUL */
@@ -451,6 +481,13 @@ TEST_F(plan, dtype_trailing_bytes)
 {
 	REC(0, TP_IN)->dtype[15] = 'z';
 	REJECT(KBIN_ERR_DTYPE, 0, TP_IN, KBIN_FIELD_DTYPE);
+}
+
+TEST_F(plan, dtype_control_char)
+{
+	REC(0, TP_IN)->dtype[0] = 0x1b;	/* ESC */
+	REJECT(KBIN_ERR_DTYPE, 0, TP_IN, KBIN_FIELD_DTYPE);
+	EXPECT_EQ(0x1bULL, self->res.value);
 }
 
 TEST_F(plan, shape)
