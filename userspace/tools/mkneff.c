@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "kbin_reader.h"
@@ -422,6 +423,8 @@ static int cmd_manifest(const char *dir, const char *outdir)
 	int i, count, bad = 0;
 	FILE *mf;
 
+	if (mkdir(outdir, 0755) && errno != EEXIST)
+		return fail(outdir, "%s", strerror(errno));
 	count = scandir(dir, &ents, is_neff, alphasort);
 	if (count < 0)
 		return fail(dir, "%s", strerror(errno));

@@ -21,6 +21,7 @@
 #include "kbin_reader.h"
 #include "neuronsim_cc.h"
 #include "bir/bir.h"
+#include "json_text.h"
 
 static const char *const usage_main =
 	"usage: neuronsim-cc COMMAND [-j] ARGS\n"
@@ -123,34 +124,6 @@ static void shape_text(char *out, size_t cap, const uint64_t *dims,
 		snprintf(out + o, cap - o, "]");
 }
 
-/*
- * A JSON string of bytes from a file or the command line, which need not
- * be UTF-8: json_string() refuses those (and json_pack() then drops the
- * whole object), so in a string that is not valid UTF-8 every byte from
- * 0x80 up is shown as "\xNN".
- */
-static json_t *jstr(const char *s)
-{
-	json_t *j = json_string(s);
-	char *e, *o;
-
-	if (j)
-		return j;
-	e = malloc(strlen(s) * 4 + 1);
-	if (!e)
-		return NULL;
-	for (o = e; *s; s++) {
-		if ((unsigned char)*s < 0x80)
-			*o++ = *s;
-		else
-			o += sprintf(o, "\\x%02x", (unsigned char)*s);
-	}
-	*o = 0;
-	j = json_string(e);
-	free(e);
-	return j;
-}
-
 static int json_print(json_t *j)
 {
 	int ret = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -235,14 +208,14 @@ static int cmd_compile(const char *in, const char *out, int js)
 
 		nrec += set->nmem;
 		json_array_append_new(sgs, json_pack("{s:o,s:I,s:I,s:I}",
-			"name", jstr(kbin_view_subgraph(&v, s)->name),
+			"name", json_text(kbin_view_subgraph(&v, s)->name),
 			"nmem", (json_int_t)set->nmem,
 			"local_scratchpad_size", (json_int_t)set->local_scratchpad_size,
 			"shared_scratchpad_size", (json_int_t)set->shared_scratchpad_size));
 	}
 	if (js) {
-		ret = json_print(json_pack("{s:o,s:o,s:I,s:I,s:o}", "input", jstr(in),
-					   "output", jstr(out), "bytes", (json_int_t)len,
+		ret = json_print(json_pack("{s:o,s:o,s:I,s:I,s:o}", "input", json_text(in),
+					   "output", json_text(out), "bytes", (json_int_t)len,
 					   "target_gen", (json_int_t)v.hdr->target_gen,
 					   "subgraphs", sgs));
 	} else {
@@ -372,7 +345,7 @@ static int cmd_info(const char *in, int js)
 		json_object_set_new(root, "header", json_pack("{s:I,s:I,s:o,s:s,s:I,s:I,s:I,s:I,s:I}",
 			"format_version", (json_int_t)h->format_version,
 			"data_size", (json_int_t)h->data_size,
-			"name", jstr(h->name), "md5", hx,
+			"name", json_text(h->name), "md5", hx,
 			"md5_word_reversed", (json_int_t)h->md5_word_reversed,
 			"num_tpb", (json_int_t)h->num_tpb,
 			"tpb_per_node", (json_int_t)h->tpb_per_node,
@@ -461,17 +434,17 @@ static json_t *rec_json(const struct kbin_view *v, const char *sgname,
 		dims[nd] = r->shape[nd];
 		nd++;
 	}
-	o = json_pack("{s:o,s:o,s:I,s:s,s:I,s:I,s:o,s:o}", "subgraph", jstr(sgname),
-		      "name", jstr(kbin_view_str(v, r->name)), "var_id", (json_int_t)r->var_id,
+	o = json_pack("{s:o,s:o,s:I,s:s,s:I,s:I,s:o,s:o}", "subgraph", json_text(sgname),
+		      "name", json_text(kbin_view_str(v, r->name)), "var_id", (json_int_t)r->var_id,
 		      "mr_type", kbin_mr_type_str(r->mr_type),
 		      "size", (json_int_t)r->size, "alignment", (json_int_t)r->alignment,
-		      "dtype", jstr(r->dtype), "shape", shape_json(dims, nd));
+		      "dtype", json_text(r->dtype), "shape", shape_json(dims, nd));
 	if (r->buffer)
 		json_object_set_new(o, "payload_bytes", json_integer((json_int_t)r->size));
 	if (r->dtensor_md) {
 		const struct kbin_debug_tensor_md *md = kbin_view_md(v, r);
 
-		json_object_set_new(o, "debug_prefix", jstr(md->prefix_str));
+		json_object_set_new(o, "debug_prefix", json_text(md->prefix_str));
 		json_object_set_new(o, "pipe_id", json_integer(md->pipe_id));
 	}
 	switch (r->mr_type) {
@@ -608,13 +581,13 @@ static int cmd_dump(const char *in, int js)
 				rec_text(&v, sg->name, &set->mem[i]);
 		}
 		json_array_append_new(sgs, json_pack("{s:o,s:I,s:I,s:o,s:o}",
-			"name", jstr(sg->name),
+			"name", json_text(sg->name),
 			"local_scratchpad_size", (json_int_t)set->local_scratchpad_size,
 			"shared_scratchpad_size", (json_int_t)set->shared_scratchpad_size,
 			"carveouts", cos, "records", recs));
 	}
 	if (js)
-		ret = json_print(json_pack("{s:o,s:I,s:I,s:I,s:o}", "file", jstr(in),
+		ret = json_print(json_pack("{s:o,s:I,s:I,s:I,s:o}", "file", json_text(in),
 					   "version", (json_int_t)v.hdr->version,
 					   "bytes", (json_int_t)len,
 					   "target_gen", (json_int_t)v.hdr->target_gen,

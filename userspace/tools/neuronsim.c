@@ -35,6 +35,7 @@
 
 #include <jansson.h>
 
+#include "json_text.h"
 #include "libneuronsim.h"
 #include "kbin_reader.h"
 
@@ -634,12 +635,12 @@ static int cmd_resolve(int argc, char **argv)
 				       errno_name(err));
 		}
 		if (json_out) {
-			json_t *o = json_pack("{s:s,s:I,s:I}", "var", argv[i],
+			json_t *o = json_pack("{s:o,s:I,s:I}", "var", json_text(argv[i]),
 					      "offset", (json_int_t)r.offset,
 					      "size", (json_int_t)r.size);
 
 			if (v) {
-				json_object_set_new(o, "name", json_string(v->name));
+				json_object_set_new(o, "name", json_text(v->name));
 				json_object_set_new(o, "subgraph", json_integer(v->subgraph));
 				json_object_set_new(o, "var_id", json_integer(v->var_id));
 				json_object_set_new(o, "mr_type",
@@ -752,13 +753,13 @@ static int cmd_vars(int argc, char **argv)
 		const struct var *v = &t.v[i];
 
 		if (json_out) {
-			json_t *o = json_pack("{s:I,s:I,s:s,s:I,s:s,s:s}",
+			json_t *o = json_pack("{s:I,s:I,s:s,s:I,s:s,s:o}",
 				"subgraph", (json_int_t)v->subgraph,
 				"var_id", (json_int_t)v->var_id,
 				"mr_type", neuronsim_mr_type_str(v->mr_type),
 				"size", (json_int_t)v->size,
 				"region", neuronsim_mem_region(v->mr_type),
-				"name", v->name);
+				"name", json_text(v->name));
 
 			json_object_set_new(o, "physical_address",
 					    v->staged ? json_integer(v->address) : json_null());
@@ -883,7 +884,7 @@ static int cmd_read(int argc, char **argv)
 		for (k = 0; k < len; k++)
 			sprintf(hex + 2 * k, "%02x", buf[k]);
 		hex[2 * len] = '\0';
-		json_print(json_pack("{s:s,s:I,s:I,s:s,s:I,s:I,s:s}", "name", v->name,
+		json_print(json_pack("{s:o,s:I,s:I,s:s,s:I,s:I,s:s}", "name", json_text(v->name),
 				     "subgraph", (json_int_t)v->subgraph,
 				     "var_id", (json_int_t)v->var_id,
 				     "mr_type", neuronsim_mr_type_str(v->mr_type),
