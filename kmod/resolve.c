@@ -138,8 +138,8 @@ efault:
  *
  * Return: 0 with the address written back; -EFAULT, -E2BIG (non-zero tail
  * of a larger struct) or an errno of the rule in uapi/linux/neuronsim.h:
- * -ENOENT unknown model, subgraph or var; -ERANGE; -EINVAL (MR_PTR offset,
- * then flags); -ENODATA.
+ * -EINVAL flags set (checked first); -ENOENT unknown model, subgraph or
+ * var; -ERANGE; -EINVAL MR_PTR with an offset; -ENODATA.
  */
 long nsim_ioctl_resolve(struct nsim_file *nf, void __user *uarg, size_t usize)
 {
@@ -155,6 +155,8 @@ long nsim_ioctl_resolve(struct nsim_file *nf, void __user *uarg, size_t usize)
 		ret = copy_struct_from_user(&r, sizeof(r), uarg, usize);
 	if (ret)
 		return ret;
+	if (r.flags)
+		return -EINVAL;
 	rcu_read_lock();
 	m = nsim_model_lookup_rcu(nf, r.model_id);
 	if (m)
@@ -165,8 +167,6 @@ long nsim_ioctl_resolve(struct nsim_file *nf, void __user *uarg, size_t usize)
 	rcu_read_unlock();
 	if (ret)
 		return ret;
-	if (r.flags)
-		return -EINVAL;
 	if (usize < offsetofend(struct neuronsim_resolve, address))
 		return 0;
 	if (!user_write_access_begin(&u->address, sizeof(u->address)))

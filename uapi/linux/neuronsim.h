@@ -166,13 +166,12 @@ struct neuronsim_unload {
  * @size: in: bytes the access covers.
  * @address: out: device address = offset + physical_address.
  *
- * The rule is libnrt's mem_ref_to_addr (seed 001 section 5, FACTS.md
- * section 5), in this order:
+ * -EINVAL when flags are set; then the rule of libnrt's mem_ref_to_addr
+ * (seed 001 section 5, FACTS.md section 5), in this order:
  *   -ENOENT  unknown model (or not this fd's), subgraph or var_id;
  *   -ERANGE  var size < offset + size (or the sum overflows);
  *   -EINVAL  MR_PTR with offset != 0 (its address is its target's base);
- *   -ENODATA the variable is not staged (MR_LIST);
- *   -EINVAL  flags set.
+ *   -ENODATA the variable is not staged (MR_LIST).
  * An MR_PTR_TABLE is staged: its address is that of its table in HBM
  * (one little-endian __u64 device address per listed variable), and its
  * size is max(record size, 8 * list length).
