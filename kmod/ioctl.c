@@ -18,6 +18,19 @@
 #include "neuronsim.h"
 #include "netlink.h"
 
+/*
+ * The ABI structs have fixed sizes, multiples of 8 bytes, with no implicit
+ * padding (botching-up-ioctls.rst); pin them so a change is deliberate.
+ */
+static_assert(sizeof(struct neuronsim_info) == 184);
+static_assert(sizeof(struct neuronsim_load) == 64);
+static_assert(sizeof(struct neuronsim_unload) == 8);
+static_assert(sizeof(struct neuronsim_resolve) == 40);
+static_assert(sizeof(struct neuronsim_resolve_entry) == 40);
+static_assert(sizeof(struct neuronsim_resolve_batch) == 32);
+static_assert(sizeof(struct neuronsim_var_io) == 40);
+static_assert(sizeof(struct neuronsim_model_info) == 64);
+
 /* the command with its size field cleared, for matching any struct size */
 #define NSIM_CMD(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
 

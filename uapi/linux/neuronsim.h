@@ -47,7 +47,7 @@
 #define NEURONSIM_FEAT_NETLINK		_BITULL(2)
 
 /**
- * struct neuronsim_info - NEURONSIM_IOC_GET_INFO (out), 192 bytes.
+ * struct neuronsim_info - NEURONSIM_IOC_GET_INFO (out), 184 bytes.
  * @abi_version: NEURONSIM_ABI_VERSION.
  * @arch_gen: 2 (trn1), 3 (trn2), 4 (trn3); FACTS.md section 8.
  * @arch_name: "trn1", "trn2" or "trn3", NUL-terminated.
