@@ -32,3 +32,4 @@ $(VM_O)/bench/nsim_bench: bench/nsim_bench.c $(VM_O)/selftests/plans.o \
 	@mkdir -p $(@D)
 	$(CC) $(ST_CFLAGS) -o $@ $< $(VM_O)/selftests/plans.o $(KBIN_LIB_VM) \
 		-lz $(VM_LDFLAGS)
+include bench/bir.mk

@@ -156,6 +156,27 @@ row "backing RAM, 4 GiB input + 20 GiB unwritten buffers (bytes)" \
 row "neuronsim-cc compile of a 100,000-var extracted NEFF dir / jq . def.json (NEFF file: $ccneff)" \
 	"$ccdir" "target <= 1.0" "$(le "$ccdir" 1.0)"
 
+# ---- issue 8: BIR passes at 10^4 and 10^5 instructions (bench/bir_bench.c) ----
+echo "== 6. BIR passes on generated modules"
+bir_v() { sed -n "s/^$2 //p" "$out/bir_$1.txt"; }
+bir_ok=1
+for n in 10000 100000; do
+	build/bench/bir_bench $n 1000 > "$out/bir_$n.txt" 2> "$out/bir_$n.err" || bir_ok=0
+	cat "$out/bir_$n.txt" "$out/bir_$n.err"
+done
+if [ $bir_ok = 1 ]; then
+	bt=$(calc "%.2f" "$(bir_v 100000 total_s) / $(bir_v 10000 total_s)")
+	bm=$(calc "%.2f" "$(bir_v 100000 maxrss_kb) / $(bir_v 10000 maxrss_kb)")
+else
+	bt=n/a
+	bm=n/a
+fi
+row "BIR parse + all passes + lowering, 10^5 / 10^4 instructions, 10^3 NKI/BIR calls ($(bir_v 10000 total_s) -> $(bir_v 100000 total_s) s; passes $(bir_v 10000 passes_s) -> $(bir_v 100000 passes_s) s)" \
+	"$bt" "target <= 12 for 10x" "$( [ $bir_ok = 1 ] && le "$bt" 12 || echo 0)"
+row "BIR peak memory (ru_maxrss), 10^5 / 10^4 instructions ($(bir_v 10000 maxrss_kb) -> $(bir_v 100000 maxrss_kb) KiB)" \
+	"$bm" "target <= 12 for 10x" "$( [ $bir_ok = 1 ] && le "$bm" 12 || echo 0)"
+# ---- end of issue 8 ----
+
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 {
 	echo "Host: $(nproc) CPUs ($cpu), kernel $(uname -r), $(date -u +%Y-%m-%d)."

@@ -87,6 +87,32 @@ uint32_t bir_dtype_size(const char *dtype);
 
 struct bir_module;
 struct bir_function;
+
+/* what a function's name index holds, one index each */
+enum bir_name_kind { BIR_NK_SET, BIR_NK_LOC, BIR_NK_REG, BIR_NK_BLOCK,
+		     BIR_NK_INST, BIR_NK_COUNT };
+
+/**
+ * struct bir_names - a name index (open addressing, FNV-1a): name ->
+ * object and how many objects of the container carry that name.
+ * Maintained by the ir.c API (add, insert, unlink, remove); code that
+ * renames an object must do so while it is detached.  @obj is NULL when
+ * the name is carried more than once and the first carrier left (the
+ * lookups then fall back to a walk in program order).
+ */
+struct bir_name_ent {
+	char *key;
+	void *obj;
+	uint32_t hash;
+	uint32_t count;
+};
+
+struct bir_names {
+	struct bir_name_ent *tab;
+	uint32_t cap;	/* slots, a power of two or 0 */
+	uint32_t used;	/* live + deleted slots */
+	uint32_t live;
+};
 struct bir_block;
 struct bir_inst;
 struct bir_memloc_set;
@@ -244,6 +270,7 @@ struct bir_function {
 	uint32_t nblocks, capblocks;
 	json_t *extra;
 	struct bir_module *mod;
+	struct bir_names names[BIR_NK_COUNT];	/* name indexes */
 };
 
 /**
@@ -265,6 +292,7 @@ struct bir_module {
 	uint64_t next_id;
 	bool sb_allocated;
 	json_t *tensor_map;
+	struct bir_names fnames;	/* function name -> function */
 };
 
 /** bir_arch_level() - arch level of a name or number json, 0 unknown. */
@@ -381,10 +409,28 @@ void bir_operand_fini(struct bir_operand *o);
 /** bir_ap_set() - set an AP operand's pairs (copied). 0 or -ENOMEM. */
 int bir_ap_set(struct bir_operand *o, const struct bir_ap_pair *p, uint32_t n);
 
-/** bir_name_taken_fn() - is @name used by any object of @kind in @f. */
-enum bir_name_kind { BIR_NK_SET, BIR_NK_LOC, BIR_NK_REG, BIR_NK_BLOCK,
-		     BIR_NK_INST };
+/**
+ * bir_name_taken() - is @name used by any object of @kind in @f
+ * (instructions: at any depth).  O(1): the function's name index.
+ */
 bool bir_name_taken(const struct bir_function *f, int kind, const char *name);
+
+/**
+ * bir_function_check_index() - rebuild the name counts of @f by walking
+ * it and compare them with its name indexes (a test aid).
+ * Return: 0, or -EINVAL with the first difference in @err.
+ */
+int bir_function_check_index(const struct bir_function *f,
+			     struct nscc_err *err);
+
+/**
+ * bir_block_move_tail() - move the instructions of @from at index @at and
+ * after to the end of @to, a block of the same function, in one step
+ * (the names stay in the function).
+ * Return: 0 or -ENOMEM (nothing moved).
+ */
+int bir_block_move_tail(struct bir_block *from, uint32_t at,
+			struct bir_block *to);
 
 /**
  * bir_foreach_inst() - call @cb for every instruction of @f, loop bodies

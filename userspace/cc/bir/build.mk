@@ -20,7 +20,7 @@ $(BIR_LIB): $(BIR_OBJS)
 	ar rcs $@ $^
 
 # tests that need only the BIR library
-BIR_TESTS	:= bir_json bir_rtmemres bir_sballoc bir_inline_nki \
+BIR_TESTS	:= bir_json bir_names bir_rtmemres bir_sballoc bir_inline_nki \
 		   bir_inline_bir bir_coalesce
 # the lowering test also needs compiler part 1 (def.json reader, compile)
 ifneq ($(wildcard userspace/cc/defjson.c),)

@@ -152,42 +152,165 @@ static void vec_remove(void **v, uint32_t *n, void *p)
 	}
 }
 
-/* ---- name uniqueness ------------------------------------------------ */
+/* ---- name indexes --------------------------------------------------- */
 
-static bool block_has_inst(const struct bir_block *b, const char *name)
+/* a deleted slot: probing continues past it, inserting may reuse it */
+static char names_tomb;
+#define NAMES_TOMB (&names_tomb)
+
+static uint32_t names_hash(const char *s)
 {
-	for (uint32_t k = 0; k < b->ninsts; k++) {
-		const struct bir_inst *i = b->insts[k];
+	uint32_t h = 2166136261u;
 
-		if (!strcmp(i->name, name))
-			return true;
-		for (uint32_t j = 0; j < i->nblocks; j++)
-			if (block_has_inst(i->blocks[j], name))
-				return true;
-	}
-	return false;
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
 }
+
+static struct bir_name_ent *names_get(const struct bir_names *t,
+				      const char *key)
+{
+	uint32_t h, m, k;
+
+	if (!t->cap)
+		return NULL;
+	h = names_hash(key);
+	m = t->cap - 1;
+	for (k = h & m;; k = (k + 1) & m) {
+		struct bir_name_ent *e = &t->tab[k];
+
+		if (!e->key)
+			return NULL;
+		if (e->key != NAMES_TOMB && e->hash == h && !strcmp(e->key, key))
+			return e;
+	}
+}
+
+/* rehash into @cap slots (a power of two), dropping deleted slots */
+static int names_resize(struct bir_names *t, uint32_t cap)
+{
+	struct bir_name_ent *nt = calloc(cap, sizeof(*nt));
+
+	if (!nt)
+		return -ENOMEM;
+	for (uint32_t k = 0; k < t->cap; k++) {
+		struct bir_name_ent *e = &t->tab[k];
+		uint32_t j;
+
+		if (!e->key || e->key == NAMES_TOMB)
+			continue;
+		for (j = e->hash & (cap - 1); nt[j].key; j = (j + 1) & (cap - 1))
+			;
+		nt[j] = *e;
+	}
+	free(t->tab);
+	t->tab = nt;
+	t->cap = cap;
+	t->used = t->live;
+	return 0;
+}
+
+/* one more carrier of @key; @obj becomes the object if it is the first */
+static int names_add(struct bir_names *t, const char *key, void *obj)
+{
+	struct bir_name_ent *e = names_get(t, key), *slot = NULL;
+	uint32_t h, m, k;
+
+	if (e) {
+		e->count++;
+		return 0;
+	}
+	if ((uint64_t)(t->used + 1) * 4 > (uint64_t)t->cap * 3) {
+		uint32_t cap = t->cap ? t->cap : 16;
+
+		while ((uint64_t)(t->live + 1) * 2 > cap)
+			cap *= 2;
+		if (names_resize(t, cap))
+			return -ENOMEM;
+	}
+	h = names_hash(key);
+	m = t->cap - 1;
+	for (k = h & m;; k = (k + 1) & m) {
+		if (!t->tab[k].key) {
+			slot = slot ? slot : &t->tab[k];
+			break;
+		}
+		if (t->tab[k].key == NAMES_TOMB && !slot)
+			slot = &t->tab[k];
+	}
+	if (!slot->key)
+		t->used++;
+	slot->key = strdup(key);
+	if (!slot->key) {
+		slot->key = NAMES_TOMB;
+		return -ENOMEM;
+	}
+	slot->hash = h;
+	slot->obj = obj;
+	slot->count = 1;
+	t->live++;
+	return 0;
+}
+
+/* one carrier (@obj) of @key fewer */
+static void names_del(struct bir_names *t, const char *key, const void *obj)
+{
+	struct bir_name_ent *e = names_get(t, key);
+
+	if (!e)
+		return;
+	if (e->obj == obj)
+		e->obj = NULL;
+	if (--e->count)
+		return;
+	free(e->key);
+	e->key = NAMES_TOMB;
+	e->obj = NULL;
+	t->live--;
+}
+
+static void names_free(struct bir_names *t)
+{
+	for (uint32_t k = 0; k < t->cap; k++)
+		if (t->tab[k].key != NAMES_TOMB)
+			free(t->tab[k].key);
+	free(t->tab);
+	memset(t, 0, sizeof(*t));
+}
+
+/* the object of @key when exactly one carries it; *count the carriers */
+static void *names_obj(const struct bir_names *t, const char *key,
+		       uint32_t *count)
+{
+	const struct bir_name_ent *e = names_get(t, key);
+
+	*count = e ? e->count : 0;
+	return e && e->count == 1 ? e->obj : NULL;
+}
+
+/* index (@add) or unindex an attached instruction and its loop bodies */
+static int index_inst(struct bir_function *f, struct bir_inst *i, bool add)
+{
+	if (add) {
+		if (names_add(&f->names[BIR_NK_INST], i->name, i))
+			return -ENOMEM;
+	} else {
+		names_del(&f->names[BIR_NK_INST], i->name, i);
+	}
+	for (uint32_t j = 0; j < i->nblocks; j++)
+		for (uint32_t k = 0; k < i->blocks[j]->ninsts; k++)
+			if (index_inst(f, i->blocks[j]->insts[k], add))
+				return -ENOMEM;
+	return 0;
+}
+
+/* ---- name uniqueness ------------------------------------------------ */
 
 bool bir_name_taken(const struct bir_function *f, int kind, const char *name)
 {
-	switch (kind) {
-	case BIR_NK_SET:
-		for (uint32_t k = 0; k < f->nsets; k++)
-			if (!strcmp(f->sets[k]->name, name))
-				return true;
-		return false;
-	case BIR_NK_LOC:
-		return bir_memloc_find(f, name) != NULL;
-	case BIR_NK_REG:
-		return bir_register_find(f, name) != NULL;
-	case BIR_NK_BLOCK:
-		return bir_block_find(f, name) != NULL;
-	default:
-		for (uint32_t k = 0; k < f->nblocks; k++)
-			if (block_has_inst(f->blocks[k], name))
-				return true;
-		return false;
-	}
+	if (kind < 0 || kind >= BIR_NK_COUNT)
+		kind = BIR_NK_INST;
+	return names_get(&f->names[kind], name) != NULL;
 }
 
 /* @base, or @base.N with the smallest N >= 1 not taken */
@@ -241,12 +364,18 @@ void bir_module_free(struct bir_module *m)
 	json_decref(m->attrs);
 	json_decref(m->extra);
 	json_decref(m->tensor_map);
+	names_free(&m->fnames);
 	free(m);
 }
 
 struct bir_function *bir_function_find(const struct bir_module *m,
 				       const char *name)
 {
+	uint32_t n;
+	struct bir_function *f = names_obj(&m->fnames, name, &n);
+
+	if (f || !n)
+		return f;
 	for (uint32_t k = 0; k < m->nfns; k++)
 		if (!strcmp(m->fns[k]->name, name))
 			return m->fns[k];
@@ -278,7 +407,8 @@ struct bir_function *bir_function_add(struct bir_module *m, const char *name)
 	f->name = nm;
 	f->attrs = json_object();
 	f->extra = json_object();
-	if (!f->name || !f->attrs || !f->extra) {
+	if (!f->name || !f->attrs || !f->extra ||
+	    names_add(&m->fnames, f->name, f)) {
 		fn_free(f);
 		return NULL;
 	}
@@ -305,11 +435,14 @@ static void fn_free(struct bir_function *f)
 	free(f->name);
 	json_decref(f->attrs);
 	json_decref(f->extra);
+	for (int k = 0; k < BIR_NK_COUNT; k++)
+		names_free(&f->names[k]);
 	free(f);
 }
 
 void bir_function_remove(struct bir_module *m, struct bir_function *f)
 {
+	names_del(&m->fnames, f->name, f);
 	vec_remove((void **)m->fns, &m->nfns, f);
 	fn_free(f);
 }
@@ -327,7 +460,8 @@ struct bir_memloc_set *bir_set_add(struct bir_function *f, const char *name)
 		return NULL;
 	s->name = unique_name(f, BIR_NK_SET, name);
 	s->extra = json_object();
-	if (!s->name || !s->extra) {
+	if (!s->name || !s->extra ||
+	    names_add(&f->names[BIR_NK_SET], s->name, s)) {
 		set_free(s);
 		return NULL;
 	}
@@ -359,6 +493,9 @@ static void set_free(struct bir_memloc_set *s)
 
 void bir_set_remove(struct bir_memloc_set *s)
 {
+	names_del(&s->fn->names[BIR_NK_SET], s->name, s);
+	for (uint32_t k = 0; k < s->nlocs; k++)
+		names_del(&s->fn->names[BIR_NK_LOC], s->locs[k]->name, s->locs[k]);
 	vec_remove((void **)s->fn->sets, &s->fn->nsets, s);
 	set_free(s);
 }
@@ -374,7 +511,8 @@ struct bir_memloc *bir_memloc_add(struct bir_memloc_set *s, const char *name)
 		return NULL;
 	ml->name = unique_name(s->fn, BIR_NK_LOC, name);
 	ml->extra = json_object();
-	if (!ml->name || !ml->extra) {
+	if (!ml->name || !ml->extra ||
+	    names_add(&s->fn->names[BIR_NK_LOC], ml->name, ml)) {
 		memloc_free(ml);
 		return NULL;
 	}
@@ -389,6 +527,11 @@ struct bir_memloc *bir_memloc_add(struct bir_memloc_set *s, const char *name)
 struct bir_memloc *bir_memloc_find(const struct bir_function *f,
 				   const char *name)
 {
+	uint32_t n;
+	struct bir_memloc *ml = names_obj(&f->names[BIR_NK_LOC], name, &n);
+
+	if (ml || !n)
+		return ml;
 	for (uint32_t k = 0; k < f->nsets; k++)
 		for (uint32_t j = 0; j < f->sets[k]->nlocs; j++)
 			if (!strcmp(f->sets[k]->locs[j]->name, name))
@@ -400,6 +543,7 @@ void bir_memloc_remove(struct bir_memloc *ml)
 {
 	struct bir_memloc_set *s = ml->set;
 
+	names_del(&s->fn->names[BIR_NK_LOC], ml->name, ml);
 	vec_remove((void **)s->locs, &s->nlocs, ml);
 	memloc_free(ml);
 	free(s->tid_index);
@@ -441,7 +585,8 @@ struct bir_register *bir_register_add(struct bir_function *f,
 		return NULL;
 	r->name = unique_name(f, BIR_NK_REG, name);
 	r->extra = json_object();
-	if (!r->name || !r->extra) {
+	if (!r->name || !r->extra ||
+	    names_add(&f->names[BIR_NK_REG], r->name, r)) {
 		free(r->name);
 		json_decref(r->extra);
 		free(r);
@@ -455,6 +600,11 @@ struct bir_register *bir_register_add(struct bir_function *f,
 struct bir_register *bir_register_find(const struct bir_function *f,
 				       const char *name)
 {
+	uint32_t n;
+	struct bir_register *r = names_obj(&f->names[BIR_NK_REG], name, &n);
+
+	if (r || !n)
+		return r;
 	for (uint32_t k = 0; k < f->nregs; k++)
 		if (!strcmp(f->regs[k]->name, name))
 			return f->regs[k];
@@ -475,7 +625,8 @@ struct bir_block *bir_block_add(struct bir_function *f, const char *name,
 		return NULL;
 	b->name = unique_name(f, BIR_NK_BLOCK, name);
 	b->extra = json_object();
-	if (!b->name || !b->extra) {
+	if (!b->name || !b->extra ||
+	    names_add(&f->names[BIR_NK_BLOCK], b->name, b)) {
 		bir_block_free(b);
 		return NULL;
 	}
@@ -490,6 +641,11 @@ struct bir_block *bir_block_add(struct bir_function *f, const char *name,
 struct bir_block *bir_block_find(const struct bir_function *f,
 				 const char *name)
 {
+	uint32_t n;
+	struct bir_block *b = names_obj(&f->names[BIR_NK_BLOCK], name, &n);
+
+	if (b || !n)
+		return b;
 	for (uint32_t k = 0; k < f->nblocks; k++)
 		if (!strcmp(f->blocks[k]->name, name))
 			return f->blocks[k];
@@ -593,6 +749,10 @@ int bir_inst_insert(struct bir_block *b, struct bir_inst *i, int pos)
 		free(i->name);
 		i->name = nm;
 	}
+	if (f && index_inst(f, i, true)) {
+		index_inst(f, i, false);
+		return -ENOMEM;
+	}
 	if (pos < 0 || (uint32_t)pos > b->ninsts)
 		pos = (int)b->ninsts;
 	vec_insert((void **)b->insts, &b->ninsts, (uint32_t)pos, i);
@@ -602,10 +762,51 @@ int bir_inst_insert(struct bir_block *b, struct bir_inst *i, int pos)
 
 void bir_inst_unlink(struct bir_inst *i)
 {
+	struct bir_function *f;
+
 	if (!i->parent)
 		return;
-	vec_remove((void **)i->parent->insts, &i->parent->ninsts, i);
+	f = inst_fn(i->parent);
+	if (f)
+		index_inst(f, i, false);
+	/* most unlinks are of the last instructions: search from the end */
+	for (uint32_t k = i->parent->ninsts; k-- > 0;) {
+		if (i->parent->insts[k] == i) {
+			memmove(&i->parent->insts[k], &i->parent->insts[k + 1],
+				(size_t)(i->parent->ninsts - k - 1) *
+				sizeof(void *));
+			i->parent->ninsts--;
+			break;
+		}
+	}
 	i->parent = NULL;
+}
+
+int bir_block_move_tail(struct bir_block *from, uint32_t at,
+			struct bir_block *to)
+{
+	uint32_t n = at < from->ninsts ? from->ninsts - at : 0;
+
+	if (!n)
+		return 0;
+	if (to->ninsts + n > to->capinsts) {
+		uint32_t cap = to->capinsts ? to->capinsts : 8;
+		void *nv;
+
+		while (cap < to->ninsts + n)
+			cap *= 2;
+		nv = realloc(to->insts, (size_t)cap * sizeof(void *));
+		if (!nv)
+			return -ENOMEM;
+		to->insts = nv;
+		to->capinsts = cap;
+	}
+	memcpy(&to->insts[to->ninsts], &from->insts[at], (size_t)n * sizeof(void *));
+	for (uint32_t k = 0; k < n; k++)
+		to->insts[to->ninsts + k]->parent = to;
+	to->ninsts += n;
+	from->ninsts = at;
+	return 0;
 }
 
 int bir_inst_index(const struct bir_inst *i)
@@ -782,8 +983,11 @@ static struct bir_inst *find_in_block(const struct bir_block *b,
 
 struct bir_inst *bir_inst_find(const struct bir_function *f, const char *name)
 {
-	struct bir_inst *r;
+	uint32_t n;
+	struct bir_inst *r = names_obj(&f->names[BIR_NK_INST], name, &n);
 
+	if (r || !n)
+		return r;
 	for (uint32_t k = 0; k < f->nblocks; k++)
 		if ((r = find_in_block(f->blocks[k], name)))
 			return r;
@@ -873,4 +1077,81 @@ bool bir_function_is_nki_callee(const struct bir_function *f)
 		    bir_foreach_inst(m->fns[k], calls_fn, f->name))
 			return true;
 	return false;
+}
+
+/* ---- name index check (tests) -------------------------------------- */
+
+struct idx_walk {
+	struct bir_names t[BIR_NK_COUNT];
+	int rc;
+};
+
+static int walk_inst(struct bir_inst *i, void *arg)
+{
+	struct idx_walk *w = arg;
+
+	if (names_add(&w->t[BIR_NK_INST], i->name, i))
+		w->rc = -ENOMEM;
+	return 0;
+}
+
+static const char *const kind_names[BIR_NK_COUNT] = {
+	"memory location set", "memory location", "register", "block",
+	"instruction",
+};
+
+int bir_function_check_index(const struct bir_function *f,
+			     struct nscc_err *err)
+{
+	struct idx_walk w;
+	int rc = 0;
+
+	memset(&w, 0, sizeof(w));
+	for (uint32_t k = 0; k < f->nsets; k++) {
+		w.rc |= names_add(&w.t[BIR_NK_SET], f->sets[k]->name, f->sets[k]);
+		for (uint32_t j = 0; j < f->sets[k]->nlocs; j++)
+			w.rc |= names_add(&w.t[BIR_NK_LOC], f->sets[k]->locs[j]->name,
+					  f->sets[k]->locs[j]);
+	}
+	for (uint32_t k = 0; k < f->nregs; k++)
+		w.rc |= names_add(&w.t[BIR_NK_REG], f->regs[k]->name, f->regs[k]);
+	for (uint32_t k = 0; k < f->nblocks; k++)
+		w.rc |= names_add(&w.t[BIR_NK_BLOCK], f->blocks[k]->name,
+				  f->blocks[k]);
+	bir_foreach_inst((struct bir_function *)f, walk_inst, &w);
+	if (w.rc) {
+		rc = -ENOMEM;
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+	}
+	for (int kind = 0; !rc && kind < BIR_NK_COUNT; kind++) {
+		const struct bir_names *have = &f->names[kind], *want = &w.t[kind];
+
+		for (uint32_t k = 0; !rc && k < want->cap; k++) {
+			const struct bir_name_ent *e = &want->tab[k], *h;
+
+			if (!e->key || e->key == NAMES_TOMB)
+				continue;
+			h = names_get(have, e->key);
+			/* a NULL object is allowed: the lookups then walk */
+			if (!h || h->count != e->count ||
+			    (e->count == 1 && h->obj && h->obj != e->obj)) {
+				snprintf(err->msg, sizeof(err->msg),
+					 "function '%s': %s name '%s': index has %u carrier(s)%s, the function %u",
+					 f->name, kind_names[kind], e->key,
+					 h ? h->count : 0,
+					 h && h->count == 1 && h->obj && h->obj != e->obj ?
+					 " (another object)" : "", e->count);
+				rc = -EINVAL;
+			}
+		}
+		if (!rc && have->live != want->live) {
+			snprintf(err->msg, sizeof(err->msg),
+				 "function '%s': %s index holds %u names, the function has %u",
+				 f->name, kind_names[kind], have->live, want->live);
+			rc = -EINVAL;
+		}
+	}
+	for (int kind = 0; kind < BIR_NK_COUNT; kind++)
+		names_free(&w.t[kind]);
+	return rc;
 }

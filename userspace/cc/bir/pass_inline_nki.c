@@ -441,15 +441,8 @@ static int splice(struct nki *n)
 	free(nm);
 	if (!cont)
 		return -ENOMEM;
-	while (bb->ninsts > (uint32_t)at + 1) {
-		struct bir_inst *i = bb->insts[at + 1];
-
-		bir_inst_unlink(i);
-		if (bir_inst_insert(cont, i, -1)) {
-			bir_inst_free(i);
-			return -ENOMEM;
-		}
-	}
+	if (bir_block_move_tail(bb, (uint32_t)at + 1, cont))
+		return -ENOMEM;
 	nb = calloc(nk, sizeof(*nb));
 	if (!nb)
 		return -ENOMEM;
@@ -562,29 +555,35 @@ static int collect(struct bir_inst *i, void *arg)
 	return 0;
 }
 
-static int calls_fn(struct bir_inst *i, void *arg)
+/* add the "func" of every NKIKernel call site to the set @arg */
+static int note_callee(struct bir_inst *i, void *arg)
 {
 	const char *fn = bir_attr_str(i, "func");
 
-	return i->op == BIR_OP_NKI_KERNEL && fn && !strcmp(fn, arg);
+	if (i->op != BIR_OP_NKI_KERNEL || !fn)
+		return 0;
+	return json_object_set_new(arg, fn, json_true()) ? -ENOMEM : 0;
 }
 
+/* remove the inlined kernel functions no call site names any more */
 static int drop_unused(struct bir_module *m, char **names, uint32_t n,
 		       const struct bir_opts *o)
 {
-	for (uint32_t k = 0; k < n; k++) {
-		struct bir_function *f = bir_function_find(m, names[k]);
-		bool used = false;
+	json_t *called = json_object();
+	int rc = called ? 0 : -ENOMEM;
 
-		for (uint32_t j = 0; f && j < m->nfns; j++)
-			used |= bir_foreach_inst(m->fns[j], calls_fn,
-						 names[k]) != 0;
-		if (!f || used)
+	for (uint32_t j = 0; !rc && j < m->nfns; j++)
+		rc = bir_foreach_inst(m->fns[j], note_callee, called);
+	for (uint32_t k = 0; !rc && k < n; k++) {
+		struct bir_function *f = bir_function_find(m, names[k]);
+
+		if (!f || json_object_get(called, names[k]))
 			continue;
 		bir_log(o, "dropping func %s", names[k]);
 		bir_function_remove(m, f);
 	}
-	return 0;
+	json_decref(called);
+	return rc;
 }
 
 static int load_tensor_map(struct bir_module *m, const struct bir_opts *o)

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bir_test - every bundled BIR model through the device (issue 8, "Done
+ * when": every bundled BIR model compiles to a plan that loads and
+ * resolves in the VM).
+ *
+ * The host step (selftests/mk/bir.mk) compiles every
+ * userspace/cc/bir/examples/NAME.bir.json with neuronsim-cc into
+ * /data/bir/NAME.kbin and lists the names in /data/bir/models.txt.
+ *
+ *   bir_test [DIR]     (default /data/bir; insmod arch=trn2)
+ *
+ * For each listed model, with raw ioctls of uapi/linux/neuronsim.h:
+ *   - the plan exists, passes the plan checker and targets the loaded
+ *     device's generation;
+ *   - every subgraph carries the evtaccel SBUF carve-out that
+ *     RuntimeMemoryReservation produced: offset = partition bytes - 8
+ *     (229368 on trn2), 8 bytes, partitions 0..127 -- the
+ *     runtime_statebuffer_reservation of the real trn2 NEFFs;
+ *   - LOAD succeeds, MODEL_INFO agrees with the plan and debugfs
+ *     stats hbm_used grows by MODEL_INFO's hbm_bytes;
+ *   - every var resolves at offset 0 with its full size (MR_PTR: offset 0
+ *     only, and offset 1 is -EINVAL; MR_LIST: -ENODATA), one byte more is
+ *     -ERANGE; an MR_SB lies inside its core's SBUF window; HBM kinds lie
+ *     inside one HBM channel;
+ *   - a weight payload reads back (READ_VAR) equal to the plan's bytes;
+ *     every other HBM var takes a written pattern and reads it back;
+ *   - UNLOAD brings debugfs stats (models, mem_refs, kmem_bytes,
+ *     backing_bytes, hbm_used) back to their values before the load.
+ * One TAP line per model; every failure is a "#" line naming the model,
+ * subgraph, var, field and value.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/neuronsim.h>
+
+#include "kselftest.h"
+#include "kbin_reader.h"
+
+#define STATS_PATH	"/sys/kernel/debug/neuronsim/stats"
+#define MAX_FAIL_LINES	20
+#define MAX_PATTERN	(1U << 20)	/* write/read-back size cap per var */
+
+struct run {
+	const char *model;
+	const struct neuronsim_info *info;
+	int fd;
+	uint32_t id;
+	unsigned int fails;
+	unsigned int weights, patterned;
+};
+
+static void bad(struct run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void bad(struct run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->fails++ >= MAX_FAIL_LINES)
+		return;
+	printf("# %s: ", r->model);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* ---- raw ioctls ------------------------------------------------------ */
+
+static int resolve(int fd, uint32_t id, uint32_t sg, uint32_t var,
+		   uint64_t off, uint64_t size, uint64_t *addr)
+{
+	struct neuronsim_resolve r = {
+		.model_id = id, .subgraph = sg, .var_id = var,
+		.offset = off, .size = size,
+	};
+
+	if (ioctl(fd, NEURONSIM_IOC_RESOLVE, &r))
+		return -errno;
+	if (addr)
+		*addr = r.address;
+	return 0;
+}
+
+static int var_io(int fd, unsigned long cmd, uint32_t id, uint32_t sg,
+		  uint32_t var, void *buf, uint64_t len)
+{
+	struct neuronsim_var_io io = {
+		.model_id = id, .subgraph = sg, .var_id = var, .len = len,
+		.buf = (uintptr_t)buf,
+	};
+
+	return ioctl(fd, cmd, &io) ? -errno : 0;
+}
+
+static const char *const stat_names[] = {
+	"models", "mem_refs", "kmem_bytes", "backing_bytes", "hbm_used",
+};
+#define NSTATS	(sizeof(stat_names) / sizeof(stat_names[0]))
+
+static int read_stats(long long *v)
+{
+	char line[256], key[64];
+	unsigned int seen = 0;
+	long long val;
+	FILE *fp = fopen(STATS_PATH, "r");
+
+	if (!fp)
+		return -errno;
+	while (fgets(line, sizeof(line), fp)) {
+		if (sscanf(line, "%63s %lld", key, &val) != 2)
+			continue;
+		for (unsigned int k = 0; k < NSTATS; k++)
+			if (!strcmp(key, stat_names[k])) {
+				v[k] = val;
+				seen |= 1U << k;
+			}
+	}
+	fclose(fp);
+	return seen == (1U << NSTATS) - 1 ? 0 : -ENODATA;
+}
+
+/* ---- checks ------------------------------------------------------------ */
+
+static int in_hbm(const struct neuronsim_info *info, uint64_t a, uint64_t n)
+{
+	for (uint32_t c = 0; c < info->num_hbm_channels; c++)
+		if (a >= info->hbm_base[c] &&
+		    a - info->hbm_base[c] + n <= info->hbm_channel_size)
+			return 1;
+	return 0;
+}
+
+/* the evtaccel carve-out of RuntimeMemoryReservation in subgraph @s */
+static void check_carveout(struct run *r, const struct kbin_view *v, uint32_t s)
+{
+	const struct kbin_subgraph *sg = kbin_view_subgraph(v, s);
+	uint32_t want_off = r->info->sbuf_partition_size - 8;
+	unsigned int found = 0;
+
+	if (r->info->arch_gen == 3 && want_off != 229368)
+		bad(r, "device reports SBUF partition %u bytes; trn2 has 229376",
+		    r->info->sbuf_partition_size);
+	for (uint32_t k = 0; k < sg->num_carveouts; k++) {
+		const struct kbin_sb_carveout *c = &sg->carveouts[k];
+
+		if (c->type != KBIN_CARVEOUT_EVTACCEL)
+			continue;
+		found++;
+		if (c->offset != want_off || c->size != 8 ||
+		    c->start_partition != 0 ||
+		    c->num_partitions != r->info->sbuf_partitions)
+			bad(r, "%s carve-out %u (evtaccel): offset %u size %u partitions %u+%u; want offset %u size 8 partitions 0+%u",
+			    sg->name, k, c->offset, c->size, c->start_partition,
+			    c->num_partitions, want_off,
+			    r->info->sbuf_partitions);
+	}
+	if (found != 1)
+		bad(r, "%s: %u evtaccel SBUF carve-outs (of %u carve-outs), want exactly 1",
+		    sg->name, found, sg->num_carveouts);
+}
+
+static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
+			 uint32_t core, const struct kbin_mem_ref *rec)
+{
+	const struct neuronsim_info *info = r->info;
+	const char *sgn = kbin_view_subgraph(v, s)->name;
+	const char *name = kbin_view_str(v, rec->name);
+	uint64_t size = rec->size, a = 0, t = 0;
+	uint32_t id = rec->var_id;
+	int ret;
+
+	if (rec->mr_type == MR_PTR_TABLE && (uint64_t)rec->list.length * 8 > size)
+		size = (uint64_t)rec->list.length * 8;
+	ret = resolve(r->fd, r->id, s, id, 0, size, &a);
+	if (rec->mr_type == MR_LIST) {
+		if (ret != -ENODATA)
+			bad(r, "%s var '%s' (#%u MR_LIST): RESOLVE(0, %" PRIu64 ") = %d, want -ENODATA",
+			    sgn, name, id, size, ret);
+		return;
+	}
+	if (ret) {
+		bad(r, "%s var '%s' (#%u type %u): RESOLVE(offset 0, size %" PRIu64 "): %s",
+		    sgn, name, id, rec->mr_type, size, strerror(-ret));
+		return;
+	}
+	if (!a || a == ~0ULL)
+		bad(r, "%s var '%s' (#%u): address 0x%" PRIx64 " is not a staged address",
+		    sgn, name, id, a);
+	ret = resolve(r->fd, r->id, s, id, 0, size + 1, NULL);
+	if (ret != -ERANGE)
+		bad(r, "%s var '%s' (#%u): RESOLVE(offset 0, size %" PRIu64 " + 1) = %d, want -ERANGE",
+		    sgn, name, id, size, ret);
+
+	switch (rec->mr_type) {
+	case MR_SB: {
+		uint64_t lo = info->sbuf_base + (uint64_t)core * info->sbuf_window_size;
+		uint64_t sbuf = (uint64_t)info->sbuf_partitions * info->sbuf_partition_size;
+
+		if (a < lo || a - lo + size > info->sbuf_window_size)
+			bad(r, "%s var '%s' (#%u MR_SB): 0x%" PRIx64 "+%" PRIu64 " is outside core %u's SBUF window 0x%" PRIx64 "+0x%llx",
+			    sgn, name, id, a, size, core, lo,
+			    (unsigned long long)info->sbuf_window_size);
+		if (size > sbuf)
+			bad(r, "%s var '%s' (#%u MR_SB): size %" PRIu64 " exceeds the core's SBUF bytes %" PRIu64,
+			    sgn, name, id, size, sbuf);
+		return;
+	}
+	case MR_PTR:
+		ret = resolve(r->fd, r->id, s, rec->pointer.referenced_var_id, 0, 0, &t);
+		if (ret || t != a)
+			bad(r, "%s var '%s' (#%u MR_PTR): address 0x%" PRIx64 ", target #%u resolves to 0x%" PRIx64 " (%d)",
+			    sgn, name, id, a, rec->pointer.referenced_var_id, t, ret);
+		ret = resolve(r->fd, r->id, s, id, 1, 0, NULL);
+		if (ret != -EINVAL)
+			bad(r, "%s var '%s' (#%u MR_PTR): RESOLVE(offset 1) = %d, want -EINVAL",
+			    sgn, name, id, ret);
+		return;
+	case MR_BUFFER:
+	case MR_BUFFER_STAGED:
+	case MR_TMP_BUF:
+	case MR_INPUT:
+	case MR_OUTPUT:
+		if (!in_hbm(info, a, size))
+			bad(r, "%s var '%s' (#%u type %u): 0x%" PRIx64 "+%" PRIu64 " is not inside one HBM channel",
+			    sgn, name, id, rec->mr_type, a, size);
+		if (rec->alignment && a % rec->alignment)
+			bad(r, "%s var '%s' (#%u): address 0x%" PRIx64 " is not %llu-byte aligned",
+			    sgn, name, id, a, (unsigned long long)rec->alignment);
+		break;
+	default:
+		return;
+	}
+
+	if (rec->buffer) {
+		const uint8_t *pl = kbin_view_payload(v, rec);
+		uint8_t *buf = malloc(size ? size : 1);
+		uint64_t k;
+
+		ret = buf ? var_io(r->fd, NEURONSIM_IOC_READ_VAR, r->id, s, id,
+				   buf, size) : -ENOMEM;
+		if (ret) {
+			bad(r, "%s weight '%s' (#%u): READ_VAR of %" PRIu64 " bytes: %s",
+			    sgn, name, id, size, strerror(-ret));
+		} else {
+			for (k = 0; k < size && buf[k] == pl[k]; k++)
+				;
+			if (k < size)
+				bad(r, "%s weight '%s' (#%u): byte %" PRIu64 " reads 0x%02x, the plan's payload has 0x%02x",
+				    sgn, name, id, k, buf[k], pl[k]);
+			r->weights++;
+		}
+		free(buf);
+	} else if (size && size <= MAX_PATTERN) {
+		uint8_t *w = malloc(size), *rd = calloc(1, size);
+		uint64_t k;
+
+		ret = (w && rd) ? 0 : -ENOMEM;
+		for (k = 0; w && k < size; k++)
+			w[k] = (uint8_t)(k * 131 + id * 7 + 1);
+		if (!ret)
+			ret = var_io(r->fd, NEURONSIM_IOC_WRITE_VAR, r->id, s, id,
+				     w, size);
+		if (!ret)
+			ret = var_io(r->fd, NEURONSIM_IOC_READ_VAR, r->id, s, id,
+				     rd, size);
+		if (ret) {
+			bad(r, "%s var '%s' (#%u): WRITE_VAR/READ_VAR of %" PRIu64 " bytes: %s",
+			    sgn, name, id, size, strerror(-ret));
+		} else {
+			for (k = 0; k < size && w[k] == rd[k]; k++)
+				;
+			if (k < size)
+				bad(r, "%s var '%s' (#%u): byte %" PRIu64 " reads back 0x%02x, wrote 0x%02x",
+				    sgn, name, id, k, rd[k], w[k]);
+			r->patterned++;
+		}
+		free(w);
+		free(rd);
+	}
+}
+
+static void test_model(int fd, const struct neuronsim_info *info,
+		       const char *dir, const char *model)
+{
+	struct run r = { .model = model, .info = info, .fd = fd };
+	struct neuronsim_model_info mi = { 0 };
+	struct neuronsim_load ld = { 0 };
+	long long before[NSTATS], during[NSTATS], after[NSTATS];
+	struct kbin_check_result res;
+	struct kbin_view v = { 0 };
+	uint64_t nvars = 0;
+	unsigned int nsb = 0;
+	char path[512], log[1024] = "";
+	void *buf = NULL;
+	size_t len = 0;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s.kbin", dir, model);
+	if (read_stats(before)) {
+		bad(&r, "cannot read %s", STATS_PATH);
+		goto out;
+	}
+	ret = kbin_read_file(path, &buf, &len);
+	if (ret) {
+		bad(&r, "plan %s: %s", path, strerror(-ret));
+		goto out;
+	}
+	if (kbin_read(buf, len, &v, &res)) {
+		bad(&r, "plan %s: the plan checker refuses it: %s", path, res.msg);
+		goto out;
+	}
+	if (v.hdr->target_gen != info->arch_gen) {
+		bad(&r, "plan %s: target_gen %u, the device is gen %u (%s)",
+		    path, v.hdr->target_gen, info->arch_gen, info->arch_name);
+		goto out;
+	}
+	for (uint32_t s = 0; s < v.num_subgraphs; s++) {
+		const struct kbin_mem_ref_set *set = kbin_view_set(&v, s);
+
+		nvars += set->nmem;
+		for (uint32_t i = 0; i < set->nmem; i++)
+			nsb += set->mem[i].mr_type == MR_SB;
+		check_carveout(&r, &v, s);
+	}
+	if (!nsb)
+		bad(&r, "plan %s: no MR_SB var (the state-buffer var 0)", path);
+
+	ld.plan_ptr = (uintptr_t)buf;
+	ld.plan_len = len;
+	ld.log_buf = (uintptr_t)log;
+	ld.log_size = sizeof(log);
+	if (ioctl(fd, NEURONSIM_IOC_LOAD, &ld)) {
+		ret = -errno;
+		bad(&r, "LOAD of %s: %s (reason %u, sg %d, record %d): %s",
+		    path, strerror(-ret), ld.err_reason, ld.err_subgraph,
+		    ld.err_record, log);
+		goto check_after;
+	}
+	r.id = ld.model_id;
+	mi.model_id = r.id;
+	if (ioctl(fd, NEURONSIM_IOC_MODEL_INFO, &mi))
+		bad(&r, "MODEL_INFO of model %u: %s", r.id, strerror(errno));
+	else if (mi.num_subgraphs != v.num_subgraphs || mi.num_vars != nvars ||
+		 mi.target_gen != v.hdr->target_gen)
+		bad(&r, "MODEL_INFO says gen %u, %u subgraphs, %llu vars; the plan %u, %u, %" PRIu64,
+		    mi.target_gen, mi.num_subgraphs,
+		    (unsigned long long)mi.num_vars, v.hdr->target_gen,
+		    v.num_subgraphs, nvars);
+	if (read_stats(during))
+		bad(&r, "cannot read %s while loaded", STATS_PATH);
+	else if (during[4] - before[4] != (long long)mi.hbm_bytes ||
+		 during[0] != before[0] + 1)
+		bad(&r, "debugfs stats: hbm_used %lld -> %lld, models %lld -> %lld; MODEL_INFO hbm_bytes %llu",
+		    before[4], during[4], before[0], during[0],
+		    (unsigned long long)mi.hbm_bytes);
+
+	for (uint32_t s = 0; s < v.num_subgraphs; s++) {
+		const struct kbin_mem_ref_set *set = kbin_view_set(&v, s);
+
+		for (uint32_t i = 0; i < set->nmem; i++)
+			check_record(&r, &v, s, mi.first_core + s, &set->mem[i]);
+	}
+
+	{
+		struct neuronsim_unload u = { .model_id = r.id };
+
+		ret = ioctl(fd, NEURONSIM_IOC_UNLOAD, &u) ? -errno : 0;
+		if (ret)
+			bad(&r, "UNLOAD of model %u: %s", r.id, strerror(-ret));
+	}
+check_after:
+	if (read_stats(after)) {
+		bad(&r, "cannot read %s after the run", STATS_PATH);
+	} else {
+		for (unsigned int k = 0; k < NSTATS; k++)
+			if (after[k] != before[k])
+				bad(&r, "debugfs stats %s is %lld after UNLOAD, %lld before the load",
+				    stat_names[k], after[k], before[k]);
+	}
+out:
+	if (r.fails > MAX_FAIL_LINES)
+		printf("# %s: %u more failures\n", model, r.fails - MAX_FAIL_LINES);
+	ksft_test_result(!r.fails,
+			 "bir %s: gen=%u subgraphs=%u vars=%" PRIu64 " sb=%u weights=%u written+read=%u hbm=%llu B\n",
+			 model, v.hdr ? v.hdr->target_gen : 0,
+			 v.hdr ? v.num_subgraphs : 0, nvars, nsb, r.weights,
+			 r.patterned, (unsigned long long)mi.hbm_bytes);
+	fflush(stdout);
+	free(buf);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : "/data/bir";
+	struct neuronsim_info info = { 0 };
+	char path[512], line[256], (*models)[256] = NULL;
+	size_t n = 0, cap = 0;
+	FILE *fp;
+	int fd;
+
+	ksft_print_header();
+	snprintf(path, sizeof(path), "%s/models.txt", dir);
+	fp = fopen(path, "r");
+	while (fp && fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\r\n")] = 0;
+		if (!line[0])
+			continue;
+		if (n == cap) {
+			void *nm = realloc(models, (cap = cap ? 2 * cap : 16) *
+					   sizeof(*models));
+
+			if (!nm)
+				break;
+			models = nm;
+		}
+		snprintf(models[n++], sizeof(models[0]), "%s", line);
+	}
+	if (fp)
+		fclose(fp);
+	fd = open("/dev/" NEURONSIM_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, NEURONSIM_IOC_GET_INFO, &info)) {
+		ksft_set_plan(1);
+		ksft_test_result_fail("bir: /dev/" NEURONSIM_DEVICE_NAME ": %s\n",
+				      strerror(errno));
+		return ksft_exit_fail();
+	}
+	if (!n) {
+		/* the host step always writes the list: no list is a failure */
+		ksft_set_plan(1);
+		ksft_test_result_fail("bir: %s is missing or empty: the host step of selftests/mk/bir.mk did not run\n",
+				      path);
+		return ksft_exit_fail();
+	}
+	ksft_print_msg("%zu bundled BIR models in %s, device %s (gen %u)\n", n,
+		       path, info.arch_name, info.arch_gen);
+	ksft_set_plan(n);
+	for (size_t k = 0; k < n; k++)
+		test_model(fd, &info, dir, models[k]);
+	close(fd);
+	free(models);
+	return ksft_get_fail_cnt() ? ksft_exit_fail() : ksft_exit_pass();
+}
