@@ -239,9 +239,47 @@ static long nsim_ioctl_unload(struct nsim_file *nf, void __user *uarg,
 }
 
 /*
+ * Whether device bytes [@pa, @pa + @len) touch an SBUF carve-out of one of
+ * @m's subgraphs.  In a core's SBUF window partition p holds the bytes
+ * [p * partition size, (p + 1) * partition size); a carve-out reserves
+ * [offset, offset + size) of each of its partitions.  An address outside
+ * every window touches none.
+ */
+static bool nsim_touches_carveout(const struct nsim_model *m, u64 pa, u64 len)
+{
+	u64 ps = nsim_dev.arch->sbuf_partition_size;
+	u64 sbuf = NSIM_SBUF_PARTITIONS * ps;
+	u32 s, k, p;
+
+	for (s = 0; s < m->num_sg && len; s++) {
+		const struct nsim_sg *sg = &m->sg[s];
+		u64 base = nsim_sbuf_base(&nsim_dev, sg->core);
+		u64 lo, hi;	/* the bytes, relative to the window */
+
+		if (!sg->num_carveouts || pa >= base + sbuf || pa + len <= base)
+			continue;
+		lo = pa > base ? pa - base : 0;
+		hi = min(pa + len - base, sbuf);
+		for (k = 0; k < sg->num_carveouts; k++) {
+			const struct kbin_sb_carveout *co = &sg->carveouts[k];
+
+			for (p = co->start_partition;
+			     p < co->start_partition + co->num_partitions; p++) {
+				u64 c0 = p * ps + co->offset;
+
+				if (c0 < hi && lo < c0 + co->size)
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+/*
  * NEURONSIM_IOC_READ_VAR / WRITE_VAR: bytes of a staged variable of one
  * of the caller's models.  MR_PTR and MR_LIST have no storage; an
- * MR_PTR_TABLE's table can be read but not written.
+ * MR_PTR_TABLE's table can be read but not written, and neither can the
+ * bytes of the model's SBUF carve-outs (the runtime's reservation).
  */
 static long nsim_ioctl_var_io(struct nsim_file *nf, void __user *uarg,
 			      size_t usize, bool write)
@@ -269,6 +307,8 @@ static long nsim_ioctl_var_io(struct nsim_file *nf, void __user *uarg,
 		 mr->pa == NSIM_PA_UNSTAGED)
 		ret = -ENODATA;
 	else if (write && mr->type == MR_PTR_TABLE)
+		ret = -EPERM;
+	else if (write && nsim_touches_carveout(m, mr->pa + io.offset, io.len))
 		ret = -EPERM;
 	else if (write)
 		ret = nsim_mem_write_user(mr->pa + io.offset,

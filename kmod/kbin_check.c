@@ -291,21 +291,6 @@ const char *kbin_field_str(unsigned int field)
 	return "unknown field";
 }
 
-static const char *const kbin_mr_type_names[MR_TYPE_MAX + 1] = {
-	[MR_INVALID] = "MR_INVALID",
-	[MR_SB] = "MR_SB",
-	[MR_BUFFER_STAGED] = "MR_BUFFER_STAGED",
-	[MR_BUFFER] = "MR_BUFFER",
-	[MR_TMP_BUF] = "MR_TMP_BUF",
-	[MR_INPUT] = "MR_INPUT",
-	[MR_OUTPUT] = "MR_OUTPUT",
-	[MR_PTR] = "MR_PTR",
-	[MR_VIRTUAL_TMP_BUF] = "MR_VIRTUAL_TMP_BUF",
-	[MR_LIST] = "MR_LIST",
-	[MR_PTR_TABLE] = "MR_PTR_TABLE",
-	[MR_REMOTE] = "MR_REMOTE",
-};
-
 /**
  * kbin_mr_type_str() - name an mr_type (seed 001 section 3, FACTS.md
  * section 2).
@@ -316,9 +301,9 @@ static const char *const kbin_mr_type_names[MR_TYPE_MAX + 1] = {
  */
 const char *kbin_mr_type_str(unsigned int mr_type)
 {
-	if (mr_type <= MR_TYPE_MAX)
-		return kbin_mr_type_names[mr_type];
-	return "MR_UNKNOWN";
+	const char *name = kbin_mr_type_name(mr_type);
+
+	return name ? name : "MR_UNKNOWN";
 }
 
 /**

@@ -37,6 +37,33 @@ struct kbin_check_result {
 	char msg[KBIN_CHECK_MSG_LEN];
 };
 
+/**
+ * kbin_mr_type_name() - the one table of mr_type names, for the kernel,
+ * the host tools and libneuronsim (which does not link the checker).
+ * @mr_type: enum kbin_mr_type.
+ *
+ * Return: a static string, e.g. "MR_SB"; NULL above MR_TYPE_MAX.
+ */
+static inline const char *kbin_mr_type_name(unsigned int mr_type)
+{
+	static const char *const names[MR_TYPE_MAX + 1] = {
+		[MR_INVALID] = "MR_INVALID",
+		[MR_SB] = "MR_SB",
+		[MR_BUFFER_STAGED] = "MR_BUFFER_STAGED",
+		[MR_BUFFER] = "MR_BUFFER",
+		[MR_TMP_BUF] = "MR_TMP_BUF",
+		[MR_INPUT] = "MR_INPUT",
+		[MR_OUTPUT] = "MR_OUTPUT",
+		[MR_PTR] = "MR_PTR",
+		[MR_VIRTUAL_TMP_BUF] = "MR_VIRTUAL_TMP_BUF",
+		[MR_LIST] = "MR_LIST",
+		[MR_PTR_TABLE] = "MR_PTR_TABLE",
+		[MR_REMOTE] = "MR_REMOTE",
+	};
+
+	return mr_type <= MR_TYPE_MAX ? names[mr_type] : NULL;
+}
+
 unsigned int kbin_check_plan(const void *buf, unsigned long long len,
 			     struct kbin_check_result *res);
 const char *kbin_reason_str(unsigned int reason);

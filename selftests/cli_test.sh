@@ -5,7 +5,8 @@
 # output is parsed back in C by netlink_test; here: the --hold scenario
 # (load --hold in the background, models -j, the debugfs table, monitor
 # showing the unload after SIGINT), every subcommand's --help and -j,
-# error messages and exit codes, and the SVG map.
+# error messages and exit codes, the SVG map, and commands on the stdin
+# of load --hold (resolve, read, info against the held model).
 
 n=0
 fails=0
@@ -98,6 +99,67 @@ grep -q "reason" /tmp/cli.out && ok "load failure names the reason" || nok "load
 wait_for /tmp/mon.out "load_failed" && ok "monitor shows load_failed" || nok "monitor load_failed"
 kill -TERM $MON $MONJ
 wait $MON $MONJ
+
+# --- commands on the holder's stdin: the held model itself is resolved
+# and read (bytes move only through the loading fd), no second load
+rm -f /tmp/cmd.fifo
+mkfifo /tmp/cmd.fifo
+neuronsim load $P --hold < /tmp/cmd.fifo > /tmp/holdc.out 2>&1 &
+HOLDC=$!
+exec 3> /tmp/cmd.fifo
+if wait_for /tmp/holdc.out "holding"; then ok "load --hold with commands on stdin"; else nok "load --hold (stdin)"; sed 's/^/# /' /tmp/holdc.out; fi
+CID=$(cut -f1 /tmp/holdc.out | head -n 1)
+# ask N CMD: send CMD, then a marker; wait for the marker
+ask() {
+	echo "$2" >&3
+	echo "echo @@done $1" >&3
+	wait_for /tmp/holdc.out "^@@done $1\$"
+}
+ask 1 "resolve weight+16:8 sg1/#1 ptr_weight" && ok "stdin resolve answered" || nok "stdin resolve answered"
+want=$(neuronsim resolve $CID weight+16:8 | cut -f3)
+got=$(grep '^weight+16:8	' /tmp/holdc.out | cut -f3)
+[ -n "$got" ] && [ "$got" = "$want" ] && ok "stdin resolve = netlink table of model $CID ($got)" || nok "stdin resolve: '$got', netlink '$want'"
+grep -q '^sg1/#1	sg1 #1 MR_BUFFER	0x' /tmp/holdc.out && grep -q '^ptr_weight	sg0 #7 MR_PTR	0x' /tmp/holdc.out &&
+	ok "stdin resolve: several references" || nok "stdin resolve: several references"
+ask 2 "read staged +0:32" && ok "stdin read answered" || nok "stdin read answered"
+neuronsim read $P staged+0:32 > /tmp/readp.out 2>&1
+sed -n '/^sg0\/staged #2/,/^00000010/p' /tmp/holdc.out > /tmp/readh.out
+if [ -s /tmp/readh.out ] && cmp -s /tmp/readh.out /tmp/readp.out; then ok "stdin read: the held model's bytes = read PLAN"; else nok "stdin read"; sed 's/^/# /' /tmp/readh.out /tmp/readp.out; fi
+ask 3 "read -j weight+4:4" && ok "stdin read -j answered" || nok "stdin read -j answered"
+want=$(neuronsim -j read $P weight+4:4 | sed -n 's/.*"hex":"\([0-9a-f]*\)".*/\1/p')
+got=$(grep '"name":"weight"' /tmp/holdc.out | sed -n 's/.*"hex":"\([0-9a-f]*\)".*/\1/p')
+[ -n "$got" ] && [ "$got" = "$want" ] && ok "stdin read -j hex = read PLAN ($got)" || nok "stdin read -j: '$got', want '$want'"
+ask 4 "info" && grep -q "^model $CID: 2 subgraphs from NeuronCore 0, 17 vars" /tmp/holdc.out &&
+	ok "stdin info" || nok "stdin info"
+ask 5 "resolve weight+0x100000:1" && grep -q "resolve: 'weight+0x100000:1' .*(ERANGE)" /tmp/holdc.out &&
+	ok "stdin resolve past the end: ERANGE, holder goes on" || nok "stdin resolve ERANGE"
+ask 6 "frobnicate" && grep -q "unknown or malformed command 'frobnicate'" /tmp/holdc.out &&
+	ok "stdin unknown command named" || nok "stdin unknown command"
+ask 7 "read nosuchvar" && grep -q "no variable named 'nosuchvar'" /tmp/holdc.out &&
+	ok "stdin read unknown name" || nok "stdin read unknown name"
+n_models=$(neuronsim -j models | grep -o '"model_id"' | wc -l)
+[ "$n_models" = 1 ] && ok "one model loaded while the holder answers" || nok "models loaded: $n_models"
+exec 3>&-
+sleep 0.5
+kill -0 $HOLDC 2>/dev/null && neuronsim models | grep -q "^$CID " &&
+	ok "after end of input the model is still held" || nok "holder gone at end of input"
+kill -TERM $HOLDC
+wait $HOLDC
+HRC=$?
+grep -q "model $CID unloaded (SIGTERM)" /tmp/holdc.out && ok "SIGTERM unloads after the commands" || nok "SIGTERM unload"
+[ $HRC -eq 1 ] && ok "exit status 1: some commands failed" || nok "holder exit status $HRC, want 1"
+sed 's/^/# holder: /' /tmp/holdc.out | cut -c1-160
+t "models after the holder" sh -c "! neuronsim models | grep -q '^$CID '"
+
+printf 'resolve #1\ninfo\n' | neuronsim load $P --exit-on-eof > /tmp/eof.out 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q '^#1	sg0 #1 MR_BUFFER	0x' /tmp/eof.out && grep -q 'unloaded (end of input)' /tmp/eof.out &&
+	ok "--exit-on-eof runs the commands, unloads at end of input" || { nok "--exit-on-eof (exit $rc)"; sed 's/^/# /' /tmp/eof.out; }
+f "--exit-on-eof: a failed command gives exit 1" 1 sh -c "echo 'resolve weight+0x100000:1' | neuronsim load $P --exit-on-eof"
+echo 'resolve weight' | neuronsim -j load $P --exit-on-eof > /tmp/eofj.out 2>&1
+grep -q '"hold":true' /tmp/eofj.out && grep -q '"source":"plan","results":\[{"var":"weight"' /tmp/eofj.out &&
+	grep -q '"why":"end of input"' /tmp/eofj.out && ok "-j load --exit-on-eof: JSON lines" || { nok "-j load --exit-on-eof"; sed 's/^/# /' /tmp/eofj.out; }
+t "models empty after --exit-on-eof" sh -c "! neuronsim models | grep -q '^[0-9]'"
 
 # --- PLAN forms
 t "resolve PLAN" sh -c "neuronsim -j resolve $P weight sg1/w1+8:8 '#1' | grep -q '\"source\":\"plan\"'"

@@ -4,8 +4,11 @@
  * variable resolves where the address map says; READ_VAR returns the
  * payload bytes; remote variables across two subgraphs; the pointer
  * table holds the listed variables' addresses; load failures report
- * errno, subgraph, record, reason and log text.
+ * errno, subgraph, record, reason and log text; WRITE_VAR into an SBUF
+ * carve-out is -EPERM; a plan past the last NeuronCore is -ENODEV and
+ * leaves the device unchanged.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -268,18 +271,6 @@ TEST_F(std, bad_plan_reports_record_and_text)
 	EXPECT_EQ(7, strlen(log));
 }
 
-TEST_F(std, not_enough_cores)
-{
-	struct neuronsim_load l;
-	char log[512];
-
-	EXPECT_EQ(-ENODEV, nsim_load(self->fd, &self->p,
-				     self->info.num_cores - 1, NULL, &l, log,
-				     sizeof(log)));
-	EXPECT_EQ(KBIN_ERR_STAGE_CORES, l.err_reason);
-	EXPECT_LT(0, strlen(log));
-}
-
 TEST_F(std, plan_over_max_plan_bytes)
 {
 	struct neuronsim_load l;
@@ -332,6 +323,151 @@ TEST_F(std, load_flags_and_reserved)
 	l.plan_ptr = 16;
 	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_LOAD, &l));
 	EXPECT_EQ(EFAULT, errno);
+}
+
+/*
+ * WRITE_VAR into an SBUF carve-out: the standard plan has one evtaccel
+ * carve-out in sg00, the last 8 bytes of each of the 128 partitions.
+ * Every range that touches it is -EPERM; the bytes next to it, and the
+ * same offsets of sg01 (no carve-out), take writes; READ_VAR reads it,
+ * unchanged by the refused writes.
+ */
+/* WRITE_VAR of @len bytes of 0xa5 at @off of sg @sg's MR_SB */
+static int sb_write(int fd, uint32_t id, uint32_t sg, uint64_t off,
+		    uint64_t len)
+{
+	uint8_t *b = malloc(len);
+	int ret;
+
+	if (!b)
+		return -ENOMEM;
+	memset(b, 0xa5, len);
+	ret = nsim_write_var(fd, id, sg, sg ? V1_SB : V0_SB, off, b, len);
+	free(b);
+	return ret;
+}
+
+TEST_F(std, write_into_carveout_refused)
+{
+	const uint64_t ps = self->info.sbuf_partition_size, co = ps - 8;
+	uint8_t out[16], zero[16] = { 0 };
+	unsigned int p;
+
+	/* exactly the carve-out, in the first, a middle and the last partition */
+	for (p = 0; p < 128; p += 63)
+		EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, p * ps + co, 8))
+			TH_LOG("partition %u", p);
+	EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, 127 * ps + co, 8));
+	/* one byte of it: its first, its last */
+	EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, 5 * ps + co, 1));
+	EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, 5 * ps + ps - 1, 1));
+	/* straddling its start, and its end into the next partition */
+	EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, 5 * ps + co - 4, 8));
+	EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, 5 * ps + ps - 1, 2));
+	/* spanning whole partitions */
+	EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, 0, 3 * ps));
+
+	/* refused writes changed nothing: the carve-out reads as zeros */
+	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 0, V0_SB, 5 * ps + co,
+				   out, 8));
+	EXPECT_EQ(0, memcmp(out, zero, 8));
+	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 0, V0_SB, ps - 4, out,
+				   16));
+	EXPECT_EQ(0, memcmp(out, zero, 16));
+}
+
+TEST_F(std, bytes_outside_the_carveout_writable)
+{
+	const uint64_t ps = self->info.sbuf_partition_size, co = ps - 8;
+	uint8_t out[8];
+
+	/* a whole partition up to the carve-out, and right after it */
+	EXPECT_EQ(0, sb_write(self->fd, self->id, 0, 0, co));
+	EXPECT_EQ(0, sb_write(self->fd, self->id, 0, ps, co));
+	EXPECT_EQ(0, sb_write(self->fd, self->id, 0, 7 * ps + co - 1, 1));
+	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 0, V0_SB, co - 8, out, 8));
+	EXPECT_EQ(0xa5, out[0]);
+	EXPECT_EQ(0xa5, out[7]);
+	/* sg01 (NeuronCore 1) has no carve-out: the same bytes take writes */
+	EXPECT_EQ(0, sb_write(self->fd, self->id, 1, co, 8));
+	EXPECT_EQ(0, sb_write(self->fd, self->id, 1, 0, 3 * ps));
+	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 1, V1_SB, co, out, 8));
+	EXPECT_EQ(0xa5, out[0]);
+	EXPECT_EQ(0xa5, out[7]);
+}
+
+/* the names under debugfs models/, sorted into one string */
+static void models_dir(char *buf, size_t size)
+{
+	struct dirent **ents;
+	size_t n = 0;
+	int i, k;
+
+	buf[0] = 0;
+	k = scandir(DBGFS "/models", &ents, NULL, alphasort);
+	for (i = 0; i < k; i++) {
+		if (ents[i]->d_name[0] != '.' && n < size)
+			n += snprintf(buf + n, size - n, "%s ", ents[i]->d_name);
+		free(ents[i]);
+	}
+	if (k >= 0)
+		free(ents);
+}
+
+static long long load_failures(void)
+{
+	char *t = read_file(DBGFS "/stats", NULL), *p;
+	long long v = -1;
+
+	p = t ? strstr(t, "load_failures ") : NULL;
+	if (p)
+		v = strtoll(p + strlen("load_failures "), NULL, 10);
+	free(t);
+	return v;
+}
+
+/*
+ * The standard plan has two subgraphs: from the last NeuronCore (trn1:
+ * first_core 1 of 2) it does not fit.  -ENODEV, KBIN_ERR_STAGE_CORES, the
+ * log says so, and the device is as it was: debugfs stats, HBM per
+ * channel, the models directory; only load_failures moves, by one.
+ */
+TEST_F(std, not_enough_cores)
+{
+	char dir_before[256], dir_after[256], log[512];
+	const struct neuronsim_info *in = &self->info;
+	uint32_t first = in->num_cores - 1, id = 0;
+	struct snap before, after;
+	struct neuronsim_load l;
+	long long fails;
+
+	TH_LOG("%s: %u NeuronCores, first_core %u", in->arch_name,
+	       in->num_cores, first);
+	if (!strcmp(in->arch_name, "trn1"))
+		EXPECT_EQ(1, first);
+	SNAP_TAKE(&before);
+	models_dir(dir_before, sizeof(dir_before));
+	fails = load_failures();
+	ASSERT_LE(0, fails);
+
+	EXPECT_EQ(-ENODEV, nsim_load(self->fd, &self->p, first, &id, &l, log,
+				     sizeof(log)));
+	EXPECT_EQ(KBIN_ERR_STAGE_CORES, l.err_reason);
+	EXPECT_EQ(0, l.model_id);
+	EXPECT_NE(NULL, strstr(log, "do not fit")) TH_LOG("log: %s", log);
+
+	SNAP_TAKE(&after);
+	EXPECT_SNAP_EQ(before, after, "after the -ENODEV load");
+	models_dir(dir_after, sizeof(dir_after));
+	EXPECT_STREQ(dir_before, dir_after);
+	EXPECT_EQ(fails + 1, load_failures());
+
+	/* the plan itself fits one core lower; its unload restores all */
+	EXPECT_EQ(0, nsim_load(self->fd, &self->p, first - 1, &id, NULL, log,
+			       sizeof(log))) TH_LOG("load: %s", log);
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
+	SNAP_TAKE(&after);
+	EXPECT_SNAP_EQ(before, after, "after a good load and its unload");
 }
 
 TEST_HARNESS_MAIN

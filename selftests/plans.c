@@ -57,23 +57,30 @@ static uint8_t *payload(unsigned int var, uint64_t n)
 	return p;
 }
 
-static int add(struct kbin_writer *w, int sg, uint32_t id, uint32_t type,
-	       const char *name, uint64_t size, uint64_t align,
-	       const char *dtype, uint64_t d0, uint64_t d1,
-	       const void *pl, const uint32_t *list, uint32_t nlist)
+/* a record of @type with its common fields; the union is left zero */
+static void rec_init(struct kbin_rec_in *in, uint32_t type, uint32_t id,
+		     const char *name, uint64_t size, uint64_t align)
+{
+	memset(in, 0, sizeof(*in));
+	in->rec.mr_type = type;
+	in->rec.var_id = id;
+	in->rec.size = size;
+	in->rec.alignment = align;
+	in->name = name;
+}
+
+int plan_add(struct kbin_writer *w, int sg, uint32_t id, uint32_t type,
+	     const char *name, uint64_t size, uint64_t align,
+	     const char *dtype, uint64_t d0, uint64_t d1,
+	     const void *pl, const uint32_t *list, uint32_t nlist)
 {
 	struct kbin_rec_in in;
 
-	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = type;
-	in.rec.var_id = id;
-	in.rec.size = size;
-	in.rec.alignment = align;
+	rec_init(&in, type, id, name, size, align);
 	if (dtype)
 		strncpy(in.rec.dtype, dtype, sizeof(in.rec.dtype) - 1);
 	in.rec.shape[0] = d0;
 	in.rec.shape[1] = d0 ? d1 : 0;
-	in.name = name;
 	if (pl) {
 		in.payload = pl;
 		in.payload_len = size;
@@ -85,9 +92,46 @@ static int add(struct kbin_writer *w, int sg, uint32_t id, uint32_t type,
 	return kbin_writer_add_record(w, sg, &in);
 }
 
-static int add_rec(struct kbin_writer *w, int sg, struct kbin_rec_in *in)
+int plan_finish(struct kbin_writer *w, int e, struct plan *p)
 {
-	return kbin_writer_add_record(w, sg, in);
+	e = e ? -EINVAL : kbin_writer_finish(w, &p->buf, &p->len);
+	kbin_writer_free(w);
+	return e;
+}
+
+static int add(struct kbin_writer *w, int sg, uint32_t id, uint32_t type,
+	       const char *name, uint64_t size, uint64_t align,
+	       const char *dtype, uint64_t d0, uint64_t d1,
+	       const void *pl, const uint32_t *list, uint32_t nlist)
+{
+	return plan_add(w, sg, id, type, name, size, align, dtype, d0, d1, pl,
+			list, nlist);
+}
+
+/* an MR_VIRTUAL_TMP_BUF at @offset of the @backing scratchpad */
+static int add_virt(struct kbin_writer *w, int sg, uint32_t id,
+		    const char *name, uint64_t size, uint64_t offset,
+		    uint32_t backing)
+{
+	struct kbin_rec_in in;
+
+	rec_init(&in, MR_VIRTUAL_TMP_BUF, id, name, size, 64);
+	in.rec.virt.offset = offset;
+	in.rec.virt.backing_buf = backing;
+	return kbin_writer_add_record(w, sg, &in);
+}
+
+/* an MR_REMOTE: var @var of subgraph @rel_sg */
+static int add_remote(struct kbin_writer *w, int sg, uint32_t id,
+		      const char *name, uint64_t size, uint32_t rel_sg,
+		      uint32_t var)
+{
+	struct kbin_rec_in in;
+
+	rec_init(&in, MR_REMOTE, id, name, size, 1);
+	in.rec.remote.remote_vtpb_rel_sg_id = rel_sg;
+	in.rec.remote.remote_var_id = var;
+	return kbin_writer_add_record(w, sg, &in);
 }
 
 int plan_std(const struct neuronsim_info *info, struct plan *p)
@@ -110,6 +154,7 @@ int plan_std(const struct neuronsim_info *info, struct plan *p)
 	int e = 0;
 
 	if (!w || !pw || !ps || !p1) {
+		kbin_writer_free(w);
 		e = -ENOMEM;
 		goto out;
 	}
@@ -130,67 +175,27 @@ int plan_std(const struct neuronsim_info *info, struct plan *p)
 		 NULL, NULL, 0);
 	e |= add(w, 0, V0_OUT, MR_OUTPUT, "output0", 2048, 64, "float32", 16,
 		 32, NULL, NULL, 0);
-	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = MR_PTR;
-	in.rec.var_id = V0_PTR;
-	in.rec.size = 8;
-	in.rec.alignment = 8;
+	rec_init(&in, MR_PTR, V0_PTR, "ptr_weight", 8, 8);
 	in.rec.pointer.referenced_var_id = V0_WEIGHT;
-	in.name = "ptr_weight";
-	e |= add_rec(w, 0, &in);
-	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = MR_VIRTUAL_TMP_BUF;
-	in.rec.var_id = V0_VLOCAL;
-	in.rec.size = 1024;
-	in.rec.alignment = 64;
-	in.rec.virt.offset = 4096;
-	in.rec.virt.backing_buf = KBIN_BACKING_BUF_LOCAL;
-	in.name = "vlocal";
-	e |= add_rec(w, 0, &in);
-	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = MR_VIRTUAL_TMP_BUF;
-	in.rec.var_id = V0_VSHARED;
-	in.rec.size = 512;
-	in.rec.alignment = 64;
-	in.rec.virt.offset = 512;
-	in.rec.virt.backing_buf = KBIN_BACKING_BUF_SHARED;
-	in.name = "vshared";
-	e |= add_rec(w, 0, &in);
+	e |= kbin_writer_add_record(w, 0, &in);
+	e |= add_virt(w, 0, V0_VLOCAL, "vlocal", 1024, 4096,
+		      KBIN_BACKING_BUF_LOCAL);
+	e |= add_virt(w, 0, V0_VSHARED, "vshared", 512, 512,
+		      KBIN_BACKING_BUF_SHARED);
 	e |= add(w, 0, V0_LIST, MR_LIST, "list", 12, 4, "uint32", 3, 0, NULL,
 		 list, 3);
 	e |= add(w, 0, V0_TABLE, MR_PTR_TABLE, "table", 32, 8, "uint64", 4, 0,
 		 NULL, table, 4);
-	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = MR_REMOTE;
-	in.rec.var_id = V0_REMOTE;
-	in.rec.size = STD_W1_SIZE;
-	in.rec.alignment = 1;
-	in.rec.remote.remote_vtpb_rel_sg_id = 1;
-	in.rec.remote.remote_var_id = V1_W;
-	in.name = "remote_w1";
-	e |= add_rec(w, 0, &in);
+	e |= add_remote(w, 0, V0_REMOTE, "remote_w1", STD_W1_SIZE, 1, V1_W);
 
 	e |= add(w, 1, V1_SB, MR_SB, "state_buffer", sbuf, 1, NULL, 0, 0, NULL, NULL, 0);
 	e |= add(w, 1, V1_W, MR_BUFFER, "w1", STD_W1_SIZE, 4096, "uint8", 1024,
 		 0, p1, NULL, 0);
-	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = MR_REMOTE;
-	in.rec.var_id = V1_REMOTE;
-	in.rec.size = 2048;
-	in.rec.alignment = 1;
-	in.rec.remote.remote_vtpb_rel_sg_id = 0;
-	in.rec.remote.remote_var_id = V0_OUT;
-	in.name = "remote_out";
-	e |= add_rec(w, 1, &in);
+	e |= add_remote(w, 1, V1_REMOTE, "remote_out", 2048, 0, V0_OUT);
 	e |= add(w, 1, V1_IN, MR_INPUT, "in1", 64, 64, "int8", 64, 0, NULL,
 		 NULL, 0);
-	if (e) {
-		e = -EINVAL;
-		goto out;
-	}
-	e = kbin_writer_finish(w, &p->buf, &p->len);
+	e = plan_finish(w, e, p);
 out:
-	kbin_writer_free(w);
 	free(pw);
 	free(ps);
 	free(p1);
@@ -208,6 +213,7 @@ int plan_buffers(const struct neuronsim_info *info, unsigned int n,
 	int e = 0;
 
 	if (!w || (with_payload && !pl)) {
+		kbin_writer_free(w);
 		e = -ENOMEM;
 		goto out;
 	}
@@ -218,13 +224,8 @@ int plan_buffers(const struct neuronsim_info *info, unsigned int n,
 		e |= add(w, 0, i, MR_BUFFER, name, size, 64, "uint8", size, 0,
 			 pl, NULL, 0);
 	}
-	if (e) {
-		e = -EINVAL;
-		goto out;
-	}
-	e = kbin_writer_finish(w, &p->buf, &p->len);
+	e = plan_finish(w, e, p);
 out:
-	kbin_writer_free(w);
 	free(pl);
 	return e;
 }
@@ -381,4 +382,32 @@ int write_knob(const char *name, long value)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+int snap_read(struct snap *s)
+{
+	char *t = read_file(DBGFS "/hbm", NULL), *l, *save = NULL;
+	size_t n = 0;
+	int ret;
+
+	ret = read_stats(&s->st);
+	if (ret || !t) {
+		free(t);
+		return ret ? ret : -errno;
+	}
+	s->hbm_used[0] = 0;
+	/* "channel C base B size S used U ..." -> "C:U " per channel */
+	for (l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		unsigned long long used;
+		unsigned int c;
+		char *u = strstr(l, " used ");
+
+		if (sscanf(l, "channel %u", &c) == 1 && u &&
+		    sscanf(u, " used %llu", &used) == 1 &&
+		    n < sizeof(s->hbm_used))
+			n += snprintf(s->hbm_used + n, sizeof(s->hbm_used) - n,
+				      "%u:%llu ", c, used);
+	}
+	free(t);
+	return s->hbm_used[0] ? 0 : -ENODATA;
 }

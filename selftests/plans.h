@@ -38,6 +38,28 @@ struct stats {
 	long long models, mem_refs, kmem_bytes, backing_bytes, hbm_used;
 };
 
+/* debugfs stats plus the "used" bytes of each channel of debugfs hbm */
+struct snap {
+	struct stats st;
+	char hbm_used[512];	/* "C:U " per channel */
+};
+
+/* in a kselftest: take a snapshot or fail the test */
+#define SNAP_TAKE(s) \
+	ASSERT_EQ(0, snap_read(s)) TH_LOG("debugfs stats/hbm unreadable or no 'channel C ... used U' line")
+
+/* in a kselftest: two snapshots agree; @when names the moment */
+#define EXPECT_SNAP_EQ(a, b, when) do { \
+	EXPECT_EQ((a).st.models, (b).st.models) TH_LOG("stats models %s", when); \
+	EXPECT_EQ((a).st.mem_refs, (b).st.mem_refs) TH_LOG("stats mem_refs %s", when); \
+	EXPECT_EQ((a).st.kmem_bytes, (b).st.kmem_bytes) TH_LOG("stats kmem_bytes %s", when); \
+	EXPECT_EQ((a).st.backing_bytes, (b).st.backing_bytes) TH_LOG("stats backing_bytes %s", when); \
+	EXPECT_EQ((a).st.hbm_used, (b).st.hbm_used) TH_LOG("stats hbm_used %s", when); \
+	EXPECT_STREQ((a).hbm_used, (b).hbm_used) TH_LOG("debugfs hbm channel used %s", when); \
+} while (0)
+
+struct kbin_writer;
+
 int nsim_open(void);
 int nsim_get_info(int fd, struct neuronsim_info *info);
 uint8_t payload_byte(unsigned int var, uint64_t i);
@@ -45,6 +67,14 @@ int plan_std(const struct neuronsim_info *info, struct plan *p);
 int plan_buffers(const struct neuronsim_info *info, unsigned int n,
 		 uint64_t size, int with_payload, struct plan *p);
 void plan_free(struct plan *p);
+/* one record in subgraph @sg: common fields, dtype and 2-D shape, payload
+ * (@size bytes) and index list when given; 0 or kbin_writer's error */
+int plan_add(struct kbin_writer *w, int sg, uint32_t id, uint32_t type,
+	     const char *name, uint64_t size, uint64_t align,
+	     const char *dtype, uint64_t d0, uint64_t d1,
+	     const void *pl, const uint32_t *list, uint32_t nlist);
+/* when @e (OR of the add results) is 0, the plan into @p; frees @w */
+int plan_finish(struct kbin_writer *w, int e, struct plan *p);
 int nsim_load(int fd, const struct plan *p, uint32_t first_core,
 	      uint32_t *model_id, struct neuronsim_load *out, char *log,
 	      size_t log_size);
@@ -58,5 +88,6 @@ int nsim_write_var(int fd, uint32_t model, uint32_t sg, uint32_t var,
 int read_stats(struct stats *s);
 int write_knob(const char *name, long value);
 char *read_file(const char *path, size_t *len);
+int snap_read(struct snap *s);
 
 #endif /* _NSIM_SELFTEST_PLANS_H */

@@ -34,63 +34,6 @@
 #define MAX_PAGES_PARAM "/sys/module/neuronsim/parameters/scratchpad_max_pages"
 #define SC_MAX_MODELS	32
 
-/* debugfs stats plus the text of debugfs hbm's "channel" lines */
-struct snap {
-	struct stats st;
-	char hbm_used[512];
-};
-
-static void snap_take(struct __test_metadata *_metadata, struct snap *s)
-{
-	char *t = read_file(DBGFS "/hbm", NULL), *l, *save = NULL;
-	size_t n = 0;
-
-	ASSERT_EQ(0, read_stats(&s->st));
-	ASSERT_NE(NULL, t);
-	s->hbm_used[0] = 0;
-	/* "channel C base B size S used U ..." -> "C:U " per channel */
-	for (l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		unsigned long long used;
-		unsigned int c;
-		char *u = strstr(l, " used ");
-
-		if (sscanf(l, "channel %u", &c) == 1 && u &&
-		    sscanf(u, " used %llu", &used) == 1)
-			n += snprintf(s->hbm_used + n, sizeof(s->hbm_used) - n,
-				      "%u:%llu ", c, used);
-	}
-	free(t);
-	ASSERT_NE(0, s->hbm_used[0]) TH_LOG("debugfs hbm has no 'channel C ... used U' line");
-}
-
-#define EXPECT_SNAP_EQ(a, b, when) do { \
-	EXPECT_EQ((a).st.models, (b).st.models) TH_LOG("stats models %s", when); \
-	EXPECT_EQ((a).st.mem_refs, (b).st.mem_refs) TH_LOG("stats mem_refs %s", when); \
-	EXPECT_EQ((a).st.kmem_bytes, (b).st.kmem_bytes) TH_LOG("stats kmem_bytes %s", when); \
-	EXPECT_EQ((a).st.backing_bytes, (b).st.backing_bytes) TH_LOG("stats backing_bytes %s", when); \
-	EXPECT_EQ((a).st.hbm_used, (b).st.hbm_used) TH_LOG("stats hbm_used %s", when); \
-	EXPECT_STREQ((a).hbm_used, (b).hbm_used) TH_LOG("debugfs hbm channel used %s", when); \
-} while (0)
-
-static int add(struct kbin_writer *w, uint32_t id, uint32_t type,
-	       const char *name, uint64_t size, uint64_t align,
-	       const void *payload)
-{
-	struct kbin_rec_in in;
-
-	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = type;
-	in.rec.var_id = id;
-	in.rec.size = size;
-	in.rec.alignment = align;
-	in.name = name;
-	if (payload) {
-		in.payload = payload;
-		in.payload_len = size;
-	}
-	return kbin_writer_add_record(w, 0, &in);
-}
-
 /*
  * One subgraph: var 0 "weight" (MR_BUFFER, @wsize bytes of payload
  * 0x5a ^ i), var 1 @big_name (@big_type, @big_size bytes, no payload),
@@ -108,14 +51,17 @@ static int plan_make(const struct neuronsim_info *info, uint64_t wsize,
 	int e = 0;
 
 	if (!w || !pl) {
+		kbin_writer_free(w);
 		e = -ENOMEM;
 		goto out;
 	}
 	for (i = 0; i < wsize; i++)
 		pl[i] = 0x5a ^ (uint8_t)i;
 	e |= kbin_writer_add_subgraph(w, "sg00", local_sp, 0, NULL, 0) < 0;
-	e |= add(w, 0, MR_BUFFER, "weight", wsize, 4096, pl);
-	e |= add(w, 1, big_type, big_name, big_size, 4096, NULL);
+	e |= plan_add(w, 0, 0, MR_BUFFER, "weight", wsize, 4096, NULL, 0, 0,
+		      pl, NULL, 0);
+	e |= plan_add(w, 0, 1, big_type, big_name, big_size, 4096, NULL, 0, 0,
+		      NULL, NULL, 0);
 	if (local_sp) {
 		memset(&in, 0, sizeof(in));
 		in.rec.mr_type = MR_VIRTUAL_TMP_BUF;
@@ -126,13 +72,8 @@ static int plan_make(const struct neuronsim_info *info, uint64_t wsize,
 		in.name = "tmp";
 		e |= kbin_writer_add_record(w, 0, &in);
 	}
-	if (e) {
-		e = -EINVAL;
-		goto out;
-	}
-	e = kbin_writer_finish(w, &p->buf, &p->len);
+	e = plan_finish(w, e, p);
 out:
-	kbin_writer_free(w);
 	free(pl);
 	return e;
 }
@@ -162,7 +103,7 @@ FIXTURE_SETUP(sc)
 	if (strcmp(self->info.arch_name, "trn2"))
 		SKIP(return, "the scenarios are written for arch=trn2, the module is %s",
 		     self->info.arch_name);
-	snap_take(_metadata, &self->base);
+	SNAP_TAKE(&self->base);
 }
 
 FIXTURE_TEARDOWN(sc)
@@ -206,7 +147,7 @@ TEST_F(sc, scenario2_private_scratchpad_pages_over_maximum)
 	snprintf(want, sizeof(want), "maximum of %u", max);
 	EXPECT_NE(NULL, strstr(log, want)) TH_LOG("log lacks '%s': %.400s", want, log);
 	EXPECT_NE(NULL, strstr(log, "local")) TH_LOG("log does not say which scratchpad: %.400s", log);
-	snap_take(_metadata, &after);
+	SNAP_TAKE(&after);
 	EXPECT_SNAP_EQ(self->base, after, "after the refused load");
 	plan_free(&p);
 
@@ -222,7 +163,7 @@ TEST_F(sc, scenario2_private_scratchpad_pages_over_maximum)
 	}
 	if (max != orig)
 		EXPECT_EQ(0, write_param(MAX_PAGES_PARAM, orig));
-	snap_take(_metadata, &after);
+	SNAP_TAKE(&after);
 	EXPECT_SNAP_EQ(self->base, after, "at the end");
 }
 
@@ -243,7 +184,7 @@ TEST_F(sc, scenario4_hbm_exhausted)
 			       fill - 65536, 0, &p1));
 	ASSERT_EQ(0, nsim_load(self->fd, &p1, 0, &id1, &lr, log, sizeof(log)))
 		TH_LOG("%.400s", log);
-	snap_take(_metadata, &mid);
+	SNAP_TAKE(&mid);
 
 	/* model 2 asks for a 2 GiB weight region on the same channel */
 	ASSERT_EQ(0, plan_make(&self->info, 65536, MR_BUFFER, "embedding",
@@ -258,18 +199,18 @@ TEST_F(sc, scenario4_hbm_exhausted)
 	snprintf(want, sizeof(want), "%llu bytes", (unsigned long long)(big + 65536));
 	EXPECT_NE(NULL, strstr(log, want)) TH_LOG("log lacks the bytes requested '%s': %.400s", want, log);
 	EXPECT_NE(NULL, strstr(log, "WEIGHT")) TH_LOG("log lacks the usage category: %.400s", log);
-	snap_take(_metadata, &after);
+	SNAP_TAKE(&after);
 	EXPECT_SNAP_EQ(mid, after, "after the failed load");
 
 	EXPECT_EQ(0, nsim_unload(self->fd, id1));
-	snap_take(_metadata, &after);
+	SNAP_TAKE(&after);
 	EXPECT_SNAP_EQ(self->base, after, "after unloading model 1");
 	/* the same plan loads on the empty device */
 	ret = nsim_load(self->fd, &p2, 0, &id2, &lr, log, sizeof(log));
 	EXPECT_EQ(0, ret) TH_LOG("%.400s", log);
 	if (!ret)
 		EXPECT_EQ(0, nsim_unload(self->fd, id2));
-	snap_take(_metadata, &after);
+	SNAP_TAKE(&after);
 	EXPECT_SNAP_EQ(self->base, after, "at the end");
 	plan_free(&p1);
 	plan_free(&p2);
@@ -350,7 +291,7 @@ TEST_F(sc, scenario6_load_until_full_unload_load_again)
 	ASSERT_LT(1, n0);
 	for (i = 0; i < n0; i++)
 		EXPECT_EQ(0, nsim_unload(self->fd, ids[i]));
-	snap_take(_metadata, &after);
+	SNAP_TAKE(&after);
 	EXPECT_SNAP_EQ(self->base, after, "after round 0");
 
 	for (round = 1; round <= 2; round++) {
@@ -366,7 +307,7 @@ TEST_F(sc, scenario6_load_until_full_unload_load_again)
 		for (i = 0; i < n1; i++)
 			EXPECT_EQ(0, nsim_unload(self->fd,
 						 ids[round == 1 ? n1 - 1 - i : i]));
-		snap_take(_metadata, &after);
+		SNAP_TAKE(&after);
 		EXPECT_SNAP_EQ(self->base, after, round == 1 ? "after round 1" : "after round 2");
 	}
 	plan_free(&p);

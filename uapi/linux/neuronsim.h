@@ -243,7 +243,9 @@ struct neuronsim_resolve_batch {
  * Errors: -EINVAL flags set; -ENOENT unknown model/subgraph/var; -ERANGE
  * out of bounds; -ENODATA the variable has no storage (MR_PTR, MR_LIST);
  * -EPERM WRITE_VAR to an MR_PTR_TABLE (its table is read-only; READ_VAR
- * returns it); -EFAULT bad @buf; -ENOMEM backing RAM cap (write only).
+ * returns it) or to bytes of an SBUF carve-out of the model (e.g. the
+ * evtaccel bytes inside an MR_SB variable; READ_VAR reads them); -EFAULT
+ * bad @buf; -ENOMEM backing RAM cap (write only).
  */
 struct neuronsim_var_io {
 	__u32 model_id;

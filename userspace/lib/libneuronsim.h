@@ -230,8 +230,8 @@ int neuronsim_read_var(int fd, __u32 model_id, __u32 subgraph, __u32 var_id,
  * @len: bytes; @offset + @len <= the variable's size.
  *
  * Return: as neuronsim_read_var(), plus -EPERM for an MR_PTR_TABLE (its
- * row table is built by the kernel and read-only) and -ENOMEM (backing
- * RAM cap).
+ * row table is built by the kernel and read-only) or for bytes of an SBUF
+ * carve-out of the model, and -ENOMEM (backing RAM cap).
  */
 int neuronsim_write_var(int fd, __u32 model_id, __u32 subgraph, __u32 var_id,
 			__u64 offset, const void *buf, __u64 len);

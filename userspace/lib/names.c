@@ -11,27 +11,13 @@
 #include <string.h>
 
 #include "internal.h"
-
-static const char *const mr_type_names[] = {
-	[MR_INVALID] = "MR_INVALID",
-	[MR_SB] = "MR_SB",
-	[MR_BUFFER_STAGED] = "MR_BUFFER_STAGED",
-	[MR_BUFFER] = "MR_BUFFER",
-	[MR_TMP_BUF] = "MR_TMP_BUF",
-	[MR_INPUT] = "MR_INPUT",
-	[MR_OUTPUT] = "MR_OUTPUT",
-	[MR_PTR] = "MR_PTR",
-	[MR_VIRTUAL_TMP_BUF] = "MR_VIRTUAL_TMP_BUF",
-	[MR_LIST] = "MR_LIST",
-	[MR_PTR_TABLE] = "MR_PTR_TABLE",
-	[MR_REMOTE] = "MR_REMOTE",
-};
+#include "kbin_check.h"
 
 NSIM_EXPORT const char *neuronsim_mr_type_str(__u32 mr_type)
 {
-	if (mr_type <= MR_TYPE_MAX)
-		return mr_type_names[mr_type];
-	return "MR_?";
+	const char *name = kbin_mr_type_name(mr_type);
+
+	return name ? name : "MR_?";
 }
 
 NSIM_EXPORT const char *neuronsim_mem_region(__u32 mr_type)

@@ -5,7 +5,7 @@
  * "neuronsim" generic netlink family) and the host KBIN reader.
  *
  *   neuronsim [-j|-p] info
- *   neuronsim [-j|-p] load PLAN [--core N] [--hold]
+ *   neuronsim [-j|-p] load PLAN [--core N] [--hold [--commands] [--exit-on-eof]]
  *   neuronsim [-j|-p] resolve PLAN|MODEL VAR[+OFFSET[:SIZE]]...
  *   neuronsim [-j|-p] models
  *   neuronsim [-j|-p] vars PLAN|MODEL
@@ -19,12 +19,15 @@
  * process loaded, names and addresses come from netlink GET_VARS (owner
  * process or CAP_SYS_ADMIN only) and resolve applies the kernel's rule to
  * that table.  Bytes move only through the loading fd, so from the
- * shell "read" takes a PLAN (loaded, read, unloaded).
+ * shell "read" takes a PLAN (loaded, read, unloaded), and "load --hold"
+ * runs commands read from stdin (resolve, read, vars, info) against the
+ * model it holds.
  * Documentation/userspace.rst has examples.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -51,6 +54,7 @@ static void errmsg(const char *fmt, ...)
 {
 	va_list ap;
 
+	fflush(stdout);		/* keep the order of both streams in one file */
 	fprintf(stderr, "%s: %s%s", prog, cmd_name, *cmd_name ? ": " : "");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -84,23 +88,13 @@ static const char *errno_name(int err)
 	default: return "E?";
 	}
 }
-
 /* ------------------------------------------------------------------ */
 /* A variable table, from a plan (reader + resolve) or netlink          */
 /* ------------------------------------------------------------------ */
 
-struct var {
-	__u32 subgraph;
-	__u32 var_id;
-	__u32 mr_type;
-	__u64 size;
-	__u64 address;
-	bool staged;
-	char *name;
-};
-
 struct vartab {
-	struct var *v;
+	/* per variable: libneuronsim's map entry (name, kind, size, address) */
+	struct neuronsim_map_var *v;
 	size_t n, cap;
 	/* plan source */
 	void *plan;
@@ -110,25 +104,30 @@ struct vartab {
 	bool from_plan;
 };
 
+static void vartab_init(struct vartab *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+}
+
 static void vartab_free(struct vartab *t)
 {
 	size_t i;
 
 	for (i = 0; i < t->n; i++)
-		free(t->v[i].name);
+		free((char *)t->v[i].name);
 	free(t->v);
 	free(t->plan);
 	if (t->fd >= 0)
 		neuronsim_close(t->fd);	/* unloads the plan's model */
-	memset(t, 0, sizeof(*t));
-	t->fd = -1;
+	vartab_init(t);
 }
 
-static int vartab_add(struct vartab *t, const struct var *v)
+static int vartab_add(struct vartab *t, const struct neuronsim_map_var *v)
 {
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct var *nv = realloc(t->v, cap * sizeof(*nv));
+		struct neuronsim_map_var *nv = realloc(t->v, cap * sizeof(*nv));
 
 		if (!nv)
 			return -ENOMEM;
@@ -162,6 +161,10 @@ static void print_load_failure(const char *plan, int err,
 			       const struct neuronsim_load_opts *o,
 			       const char *log)
 {
+	if (!o->err_reason && !o->log_len) {
+		errmsg("%s: %s", plan, strerror(-err));
+		return;
+	}
 	errmsg("%s: %s (%s, reason %u: %s, subgraph %d, record %d)", plan,
 	       strerror(-err), errno_name(err), o->err_reason,
 	       neuronsim_reason_str(o->err_reason), o->err_subgraph,
@@ -172,25 +175,16 @@ static void print_load_failure(const char *plan, int err,
 		fputc('\n', stderr);
 }
 
-/* load @path on a private fd, keep its names from the host reader */
-static int vartab_from_plan(struct vartab *t, const char *path, __u32 core)
+/* the plan's names from the host reader, addresses by RESOLVE_BATCH */
+static int vartab_fill_from_plan(struct vartab *t, const char *path)
 {
-	struct neuronsim_resolve_entry *ent = NULL;
+	struct neuronsim_resolve_entry *ent;
 	struct kbin_check_result res;
 	struct kbin_view view;
-	char log[4096];
-	NEURONSIM_OPTS_INIT(load_opts, lo, .first_core = core, .log_buf = log,
-			    .log_size = sizeof(log));
 	__u32 sg, i, num_ok;
 	size_t k;
 	int err;
 
-	t->from_plan = true;
-	err = kbin_read_file(path, &t->plan, &t->plan_len);
-	if (err) {
-		errmsg("%s: %s", path, strerror(err < 0 ? -err : err));
-		return -1;
-	}
 	memset(&res, 0, sizeof(res));
 	err = kbin_read(t->plan, t->plan_len, &view, &res);
 	if (err) {
@@ -198,26 +192,15 @@ static int vartab_from_plan(struct vartab *t, const char *path, __u32 core)
 		       res.msg[0] ? res.msg : kbin_reason_str(res.reason));
 		return -1;
 	}
-	t->fd = neuronsim_open(NULL);
-	if (t->fd < 0) {
-		errmsg("%s: %s", NEURONSIM_DEV_PATH, strerror(-t->fd));
-		return -1;
-	}
-	log[0] = '\0';
-	err = neuronsim_load(t->fd, t->plan, t->plan_len, &lo, &t->model_id);
-	if (err) {
-		print_load_failure(path, err, &lo, log);
-		return -1;
-	}
 	for (sg = 0; sg < view.num_subgraphs; sg++) {
 		const struct kbin_mem_ref_set *set = kbin_view_set(&view, sg);
 
 		for (i = 0; set && i < set->nmem; i++) {
 			const struct kbin_mem_ref *r = &set->mem[i];
-			struct var v = {
+			struct neuronsim_map_var v = {
 				.subgraph = sg, .var_id = r->var_id,
 				.mr_type = r->mr_type, .size = r->size,
-				.name = (char *)kbin_view_str(&view, r->name),
+				.name = kbin_view_str(&view, r->name),
 			};
 
 			if (vartab_add(t, &v))
@@ -258,13 +241,45 @@ nomem:
 	return -1;
 }
 
+/*
+ * Load @path on a private fd from NeuronCore @core (the kernel checks the
+ * plan and reports why it refuses one), then take the variable names from
+ * the host reader.  The model lives as long as t->fd.
+ */
+static int vartab_from_plan(struct vartab *t, const char *path, __u32 core)
+{
+	char log[8192];
+	NEURONSIM_OPTS_INIT(load_opts, lo, .first_core = core, .log_buf = log,
+			    .log_size = sizeof(log));
+	int err;
+
+	t->from_plan = true;
+	err = kbin_read_file(path, &t->plan, &t->plan_len);
+	if (err) {
+		errmsg("%s: %s", path, strerror(err < 0 ? -err : err));
+		return -1;
+	}
+	t->fd = neuronsim_open(NULL);
+	if (t->fd < 0) {
+		errmsg("%s: %s", NEURONSIM_DEV_PATH, strerror(-t->fd));
+		return -1;
+	}
+	log[0] = '\0';
+	err = neuronsim_load(t->fd, t->plan, t->plan_len, &lo, &t->model_id);
+	if (err) {
+		print_load_failure(path, err, &lo, log);
+		return -1;
+	}
+	return vartab_fill_from_plan(t, path);
+}
+
 static int vartab_nl_cb(const struct neuronsim_nl_var *nv, void *ctx)
 {
-	struct var v = {
+	struct neuronsim_map_var v = {
 		.subgraph = nv->subgraph, .var_id = nv->var_id,
 		.mr_type = nv->mr_type, .size = nv->size,
 		.address = nv->physical_address, .staged = nv->staged,
-		.name = (char *)nv->name,
+		.name = nv->name,
 	};
 
 	return vartab_add(ctx, &v) ? 1 : 0;
@@ -301,50 +316,43 @@ static int vartab_from_model(struct vartab *t, __u32 model_id)
 	return 0;
 }
 
+/* a MODEL id (netlink table) or a PLAN file (loaded for the command) */
 static int vartab_open(struct vartab *t, const char *src, __u32 core)
 {
 	__u32 id;
 
-	memset(t, 0, sizeof(*t));
-	t->fd = -1;
+	vartab_init(t);
 	if (is_model_id(src, &id))
 		return vartab_from_model(t, id);
 	return vartab_from_plan(t, src, core);
 }
 
-/* find the var a reference names; -ENOENT with a message when none */
-static int vartab_find(const struct vartab *t, const struct neuronsim_var_ref *r,
-		       const char *text, const struct var **out)
+/* the var a reference names; NULL with a message when none */
+static const struct neuronsim_map_var *vartab_find(const struct vartab *t,
+				const struct neuronsim_var_ref *r,
+				const char *text)
 {
 	size_t i;
 
 	for (i = 0; i < t->n; i++) {
-		const struct var *v = &t->v[i];
+		const struct neuronsim_map_var *v = &t->v[i];
 
 		if (r->has_subgraph && v->subgraph != r->subgraph)
 			continue;
-		if (r->by_id ? v->var_id == r->var_id : !strcmp(v->name, r->name)) {
-			*out = v;
-			return 0;
-		}
+		if (r->by_id ? v->var_id == r->var_id : !strcmp(v->name, r->name))
+			return v;
 	}
-	(void)text;
-	return -ENOENT;
-}
-
-static void vartab_not_found(const struct neuronsim_var_ref *r, const char *text)
-{
 	if (r->by_id)
 		errmsg("'%s': no var_id %u in %s", text, r->var_id,
 		       r->has_subgraph ? "that subgraph" : "any subgraph");
 	else
 		errmsg("'%s': no variable named '%s' in %s", text, r->name,
 		       r->has_subgraph ? "that subgraph" : "any subgraph");
+	return NULL;
 }
 
 /* the kernel's resolve rule on a netlink table (FACTS.md section 5) */
-static int table_resolve(const struct var *v, __u64 off, __u64 size,
-			 __u64 *addr)
+static int table_resolve(const struct neuronsim_map_var *v, __u64 off, __u64 size, __u64 *addr)
 {
 	if (off + size < off || v->size < off + size)
 		return -ERANGE;
@@ -354,6 +362,16 @@ static int table_resolve(const struct var *v, __u64 off, __u64 size,
 		return -ENODATA;
 	*addr = v->address + off;
 	return 0;
+}
+
+/* "'TEXT' (sgN #ID KIND, SIZE bytes)" prefix of a per-variable error */
+static void var_errmsg(const char *text, const struct neuronsim_map_var *v, const char *what,
+		       int err)
+{
+	errmsg("'%s' (sg%u #%u %s, %llu bytes)%s%s: %s (%s)", text,
+	       v->subgraph, v->var_id, neuronsim_mr_type_str(v->mr_type),
+	       (unsigned long long)v->size, what ? ": " : "", what ? what : "",
+	       strerror(-err), errno_name(err));
 }
 
 /* ------------------------------------------------------------------ */
@@ -370,11 +388,29 @@ static bool want_help(int argc, char **argv)
 	return false;
 }
 
+/* GET_INFO on a fd of its own */
+static int device_info(struct neuronsim_info *info)
+{
+	int fd, err;
+
+	fd = neuronsim_open(NULL);
+	if (fd < 0) {
+		errmsg("%s: %s", NEURONSIM_DEV_PATH, strerror(-fd));
+		return -1;
+	}
+	err = neuronsim_get_info(fd, info);
+	neuronsim_close(fd);
+	if (err) {
+		errmsg("GET_INFO: %s", strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
 static int cmd_info(int argc, char **argv)
 {
 	struct neuronsim_info info;
 	unsigned int i;
-	int fd, err;
 
 	if (want_help(argc, argv) || argc > 1) {
 		printf("usage: %s [-j] info\n"
@@ -382,17 +418,8 @@ static int cmd_info(int argc, char **argv)
 		       "  scratchpad geometry and limits (NEURONSIM_IOC_GET_INFO)\n", prog);
 		return argc > 1 && !want_help(argc, argv) ? 2 : 0;
 	}
-	fd = neuronsim_open(NULL);
-	if (fd < 0) {
-		errmsg("%s: %s", NEURONSIM_DEV_PATH, strerror(-fd));
+	if (device_info(&info))
 		return 1;
-	}
-	err = neuronsim_get_info(fd, &info);
-	neuronsim_close(fd);
-	if (err) {
-		errmsg("GET_INFO: %s", strerror(-err));
-		return 1;
-	}
 	if (json_out) {
 		json_t *hbm = json_array(), *sbuf = json_array();
 
@@ -453,7 +480,7 @@ static void install_stop_handlers(void)
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;	/* no SA_RESTART: poll/pause return */
+	sa.sa_handler = on_stop;	/* no SA_RESTART: poll/read return */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -475,23 +502,424 @@ static int parse_u32_arg(const char *what, const char *s, __u32 *out)
 	return 0;
 }
 
+/* one line (or JSON object) about a model of this process: MODEL_INFO */
+static int print_model(const struct vartab *t, const char *plan,
+		       const char *tail, bool hold)
+{
+	struct neuronsim_model_info mi;
+	int err;
+
+	err = neuronsim_model_info(t->fd, t->model_id, &mi);
+	if (err) {
+		errmsg("model %u: MODEL_INFO: %s", t->model_id, strerror(-err));
+		return -1;
+	}
+	if (json_out) {
+		json_t *o = json_pack("{s:I,s:i,s:I,s:I,s:I,s:I,s:I,s:I}",
+				      "model_id", (json_int_t)t->model_id,
+				      "owner_pid", (int)getpid(),
+				      "target_gen", (json_int_t)mi.target_gen,
+				      "num_subgraphs", (json_int_t)mi.num_subgraphs,
+				      "first_core", (json_int_t)mi.first_core,
+				      "num_vars", (json_int_t)mi.num_vars,
+				      "hbm_bytes", (json_int_t)mi.hbm_bytes,
+				      "scratchpad_bytes", (json_int_t)mi.scratchpad_bytes);
+
+		if (plan)
+			json_object_set_new(o, "hold", json_boolean(hold));
+		json_print(o);
+		return 0;
+	}
+	if (plan)
+		printf("%u\tmodel %u loaded from %s: ", t->model_id,
+		       t->model_id, plan);
+	else
+		printf("model %u: ", t->model_id);
+	printf("%u subgraphs from NeuronCore %u, %llu vars, %llu bytes HBM, %llu bytes scratchpad%s\n",
+	       mi.num_subgraphs, mi.first_core,
+	       (unsigned long long)mi.num_vars,
+	       (unsigned long long)mi.hbm_bytes,
+	       (unsigned long long)mi.scratchpad_bytes, tail);
+	fflush(stdout);
+	return 0;
+}
+
+/* resolve each reference; the number that failed */
+static int do_resolve(const struct vartab *t, int n, char **refs)
+{
+	json_t *arr = json_out ? json_array() : NULL;
+	int i, failed = 0;
+
+	for (i = 0; i < n; i++) {
+		struct neuronsim_var_ref r;
+		const struct neuronsim_map_var *v = NULL;
+		char perr[256];
+		__u64 addr = 0;
+		int err;
+
+		err = neuronsim_var_ref_parse(refs[i], &r, perr, sizeof(perr));
+		if (err) {
+			errmsg("bad VAR %s", perr);
+			failed++;
+			continue;
+		}
+		v = vartab_find(t, &r, refs[i]);
+		if (!v)
+			err = -ENOENT;
+		else if (t->from_plan)
+			err = neuronsim_resolve(t->fd, t->model_id, v->subgraph,
+						v->var_id, r.offset, r.size, &addr);
+		else
+			err = table_resolve(v, r.offset, r.size, &addr);
+		if (err) {
+			failed++;
+			if (v)
+				var_errmsg(refs[i], v, NULL, err);
+		}
+		if (json_out) {
+			json_t *o = json_pack("{s:o,s:I,s:I}", "var", json_text(refs[i]),
+					      "offset", (json_int_t)r.offset,
+					      "size", (json_int_t)r.size);
+
+			if (v) {
+				json_object_set_new(o, "name", json_text(v->name));
+				json_object_set_new(o, "subgraph", json_integer(v->subgraph));
+				json_object_set_new(o, "var_id", json_integer(v->var_id));
+				json_object_set_new(o, "mr_type",
+						    json_string(neuronsim_mr_type_str(v->mr_type)));
+			}
+			if (err) {
+				json_object_set_new(o, "error", json_string(errno_name(err)));
+				json_object_set_new(o, "errno", json_integer(-err));
+			} else {
+				json_object_set_new(o, "address", json_integer(addr));
+			}
+			json_array_append_new(arr, o);
+		} else if (!err) {
+			printf("%s\tsg%u #%u %s\t0x%" PRIx64 "\n", refs[i], v->subgraph,
+			       v->var_id, neuronsim_mr_type_str(v->mr_type),
+			       (uint64_t)addr);
+		}
+	}
+	if (json_out)
+		json_print(json_pack("{s:I,s:s,s:o}", "model_id",
+				     (json_int_t)t->model_id, "source",
+				     t->from_plan ? "plan" : "netlink", "results", arr));
+	fflush(stdout);
+	return failed;
+}
+
+static void do_vars(const struct vartab *t)
+{
+	json_t *arr = NULL;
+	size_t i;
+
+	if (json_out)
+		arr = json_array();
+	else
+		printf("%-3s %-7s %-18s %-12s %-18s %s\n", "sg", "var_id", "mr_type",
+		       "size", "physical_address", "name");
+	for (i = 0; i < t->n; i++) {
+		const struct neuronsim_map_var *v = &t->v[i];
+
+		if (json_out) {
+			json_t *o = json_pack("{s:I,s:I,s:s,s:I,s:s,s:o}",
+				"subgraph", (json_int_t)v->subgraph,
+				"var_id", (json_int_t)v->var_id,
+				"mr_type", neuronsim_mr_type_str(v->mr_type),
+				"size", (json_int_t)v->size,
+				"region", neuronsim_mem_region(v->mr_type),
+				"name", json_text(v->name));
+
+			json_object_set_new(o, "physical_address",
+					    v->staged ? json_integer(v->address) : json_null());
+			json_array_append_new(arr, o);
+			continue;
+		}
+		if (v->staged)
+			printf("%-3u %-7u %-18s %-12llu 0x%016" PRIx64 " %s\n", v->subgraph,
+			       v->var_id, neuronsim_mr_type_str(v->mr_type),
+			       (unsigned long long)v->size, (uint64_t)v->address, v->name);
+		else
+			printf("%-3u %-7u %-18s %-12llu %-18s %s\n", v->subgraph, v->var_id,
+			       neuronsim_mr_type_str(v->mr_type),
+			       (unsigned long long)v->size, "-", v->name);
+	}
+	if (json_out)
+		json_print(json_pack("{s:I,s:s,s:o}", "model_id", (json_int_t)t->model_id,
+				     "source", t->from_plan ? "plan" : "netlink",
+				     "vars", arr));
+	fflush(stdout);
+}
+
+static void hexdump(const unsigned char *p, size_t n, __u64 base)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i += 16) {
+		printf("%08" PRIx64 "  ", (uint64_t)(base + i));
+		for (j = 0; j < 16; j++) {
+			if (i + j < n)
+				printf("%02x ", p[i + j]);
+			else
+				printf("   ");
+			if (j == 7)
+				putchar(' ');
+		}
+		printf(" |");
+		for (j = 0; j < 16 && i + j < n; j++)
+			putchar(isprint(p[i + j]) ? p[i + j] : '.');
+		printf("|\n");
+	}
+}
+
+/* READ_VAR of one reference on the loading fd: hexdump or JSON */
+static int do_read(const struct vartab *t, const char *text)
+{
+	const struct neuronsim_map_var *v;
+	struct neuronsim_var_ref r;
+	unsigned char *buf;
+	char perr[256], what[96];
+	__u64 len;
+	int err;
+
+	err = neuronsim_var_ref_parse(text, &r, perr, sizeof(perr));
+	if (err) {
+		errmsg("bad VAR %s", perr);
+		return 2;
+	}
+	v = vartab_find(t, &r, text);
+	if (!v)
+		return 1;
+	if (r.has_size)
+		len = r.size;
+	else
+		len = v->size > r.offset ? v->size - r.offset : 0;
+	if (!r.has_size && len > READ_DEFAULT_MAX)
+		len = READ_DEFAULT_MAX;
+	if (len > (64ULL << 20)) {
+		errmsg("'%s': %llu bytes is more than the 64 MiB this command reads",
+		       text, (unsigned long long)len);
+		return 1;
+	}
+	buf = malloc(len ? len : 1);
+	if (!buf) {
+		errmsg("%s", strerror(ENOMEM));
+		return 1;
+	}
+	err = neuronsim_read_var(t->fd, t->model_id, v->subgraph, v->var_id,
+				 r.offset, buf, len);
+	if (err) {
+		snprintf(what, sizeof(what), "READ_VAR offset %llu len %llu",
+			 (unsigned long long)r.offset, (unsigned long long)len);
+		var_errmsg(text, v, what, err);
+		free(buf);
+		return 1;
+	}
+	if (json_out) {
+		char *hex = malloc(len * 2 + 1);
+		__u64 k;
+
+		if (!hex) {
+			errmsg("%s", strerror(ENOMEM));
+			free(buf);
+			return 1;
+		}
+		for (k = 0; k < len; k++)
+			sprintf(hex + 2 * k, "%02x", buf[k]);
+		hex[2 * len] = '\0';
+		json_print(json_pack("{s:o,s:I,s:I,s:s,s:I,s:I,s:s}", "name", json_text(v->name),
+				     "subgraph", (json_int_t)v->subgraph,
+				     "var_id", (json_int_t)v->var_id,
+				     "mr_type", neuronsim_mr_type_str(v->mr_type),
+				     "offset", (json_int_t)r.offset,
+				     "len", (json_int_t)len, "hex", hex));
+		free(hex);
+	} else {
+		printf("sg%u/%s #%u %s, bytes %llu..%llu of %llu\n", v->subgraph,
+		       v->name, v->var_id, neuronsim_mr_type_str(v->mr_type),
+		       (unsigned long long)r.offset,
+		       (unsigned long long)(r.offset + len),
+		       (unsigned long long)v->size);
+		hexdump(buf, len, r.offset);
+		fflush(stdout);
+	}
+	free(buf);
+	return 0;
+}
+
+/* ---- load --hold: commands on stdin against the held model ---- */
+
+#define HOLD_LINE_MAX	4096
+#define HOLD_ARGS_MAX	64
+
+static void hold_help(void)
+{
+	printf("commands (one per line; '-j' anywhere on a line prints JSON):\n"
+	       "  resolve VAR[+OFFSET[:SIZE]]...  device addresses (RESOLVE)\n"
+	       "  read VAR[+OFFSET[:LEN]]         hexdump of the bytes (READ_VAR);\n"
+	       "  read VAR +OFFSET[:LEN]            the offset may stand apart\n"
+	       "  vars                            every variable and its address\n"
+	       "  info                            the model's counts (MODEL_INFO)\n"
+	       "  echo TEXT                       print TEXT (a marker for scripts)\n"
+	       "  help                            this text\n");
+	fflush(stdout);
+}
+
+/* run one command line; 0 or 1 when it failed */
+static int hold_run_line(const struct vartab *t, char *line)
+{
+	char *argv[HOLD_ARGS_MAX], *tok, *save = NULL, ref[HOLD_LINE_MAX];
+	const char *saved_cmd = cmd_name;
+	bool saved_json = json_out;
+	int argc = 0, rc = 0, i;
+
+	for (tok = strtok_r(line, " \t\r", &save); tok;
+	     tok = strtok_r(NULL, " \t\r", &save)) {
+		if (!strcmp(tok, "-j") || !strcmp(tok, "--json")) {
+			json_out = true;
+			continue;
+		}
+		if (argc == HOLD_ARGS_MAX) {
+			errmsg("more than %d words on a line", HOLD_ARGS_MAX);
+			json_out = saved_json;
+			return 1;
+		}
+		argv[argc++] = tok;
+	}
+	if (!argc || argv[0][0] == '#') {
+		json_out = saved_json;
+		return 0;
+	}
+	cmd_name = argv[0];
+	if (!strcmp(argv[0], "resolve") && argc > 1) {
+		rc = do_resolve(t, argc - 1, argv + 1) ? 1 : 0;
+	} else if (!strcmp(argv[0], "read") && (argc == 2 ||
+		   (argc == 3 && argv[2][0] == '+'))) {
+		snprintf(ref, sizeof(ref), "%s%s", argv[1], argc == 3 ? argv[2] : "");
+		rc = do_read(t, ref) ? 1 : 0;
+	} else if (!strcmp(argv[0], "vars") && argc == 1) {
+		do_vars(t);
+	} else if (!strcmp(argv[0], "info") && argc == 1) {
+		rc = print_model(t, NULL, "", false) ? 1 : 0;
+	} else if (!strcmp(argv[0], "echo")) {
+		for (i = 1; i < argc; i++)
+			printf("%s%s", argv[i], i + 1 < argc ? " " : "");
+		putchar('\n');
+		fflush(stdout);
+	} else if (!strcmp(argv[0], "help") && argc == 1) {
+		hold_help();
+	} else {
+		cmd_name = "load";
+		errmsg("unknown or malformed command '%s' (try 'help')", argv[0]);
+		rc = 1;
+	}
+	cmd_name = saved_cmd;
+	json_out = saved_json;
+	return rc;
+}
+
+/*
+ * Keep the model of @t loaded until SIGINT or SIGTERM.  With @commands,
+ * run the lines of stdin against it meanwhile; at end of input go on
+ * holding, or return when @exit_on_eof.  Returns the number of commands
+ * that failed.  The signals stay blocked outside ppoll()/sigsuspend(), so
+ * one that comes between a check and a wait is not lost.
+ */
+static int hold_model(const struct vartab *t, bool commands, bool exit_on_eof)
+{
+	static char buf[HOLD_LINE_MAX + 1];
+	size_t len = 0;
+	sigset_t block, old;
+	bool eof = !commands, skipping = false;
+	int failed = 0;
+
+	install_stop_handlers();
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	while (!stop_signal) {
+		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+		char *nl;
+		ssize_t n;
+
+		if (eof) {
+			if (exit_on_eof)
+				break;
+			sigsuspend(&old);
+			continue;
+		}
+		if (ppoll(&pfd, 1, NULL, &old) < 0) {
+			if (errno != EINTR) {
+				errmsg("stdin: %s", strerror(errno));
+				eof = true;
+			}
+			continue;
+		}
+		n = read(STDIN_FILENO, buf + len, HOLD_LINE_MAX - len);
+		if (n < 0) {
+			if (errno != EINTR && errno != EAGAIN) {
+				errmsg("stdin: %s", strerror(errno));
+				eof = true;
+			}
+			continue;
+		}
+		if (n == 0) {
+			eof = true;
+			if (len && !skipping) {	/* a last line without '\n' */
+				buf[len] = '\0';
+				failed += hold_run_line(t, buf);
+			}
+			len = 0;
+			continue;
+		}
+		len += n;
+		while ((nl = memchr(buf, '\n', len))) {
+			size_t used = nl - buf + 1;
+
+			*nl = '\0';
+			if (!skipping)
+				failed += hold_run_line(t, buf);
+			skipping = false;
+			memmove(buf, buf + used, len - used);
+			len -= used;
+		}
+		if (len == HOLD_LINE_MAX) {
+			if (!skipping) {
+				errmsg("a command line is longer than %d bytes: skipped",
+				       HOLD_LINE_MAX);
+				failed++;
+			}
+			skipping = true;
+			len = 0;
+		}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return failed;
+}
+
 static int cmd_load(int argc, char **argv)
 {
-	const char *plan = NULL;
-	struct neuronsim_model_info mi;
-	char log[8192];
-	NEURONSIM_OPTS_INIT(load_opts, lo, .log_buf = log,
-			    .log_size = sizeof(log));
-	bool hold = false;
-	__u32 id;
-	int i, fd, err;
+	bool hold = false, commands = false, exit_on_eof = false;
+	const char *plan = NULL, *why;
+	struct vartab t;
+	__u32 core = 0;
+	int i, err, failed = 0;
 
 	if (want_help(argc, argv)) {
-		printf("usage: %s [-j] load PLAN [--core N] [--hold]\n"
+		printf("usage: %s [-j] load PLAN [--core N] [--hold [--commands] [--exit-on-eof]]\n"
 		       "  load a KBIN plan; subgraph i goes to NeuronCore N + i (default 0).\n"
 		       "  Prints the model id first.  Without --hold the model is unloaded\n"
 		       "  when the command exits (models belong to the fd that loaded them);\n"
 		       "  with --hold it stays loaded until SIGINT or SIGTERM.\n"
+		       "  While holding, when stdin is not a terminal (or with --commands),\n"
+		       "  each line of stdin is a command run against the held model:\n"
+		       "    resolve VAR[+OFFSET[:SIZE]]..., read VAR [+OFFSET[:LEN]], vars,\n"
+		       "    info, echo TEXT, help ('-j' on a line: JSON)\n"
+		       "  After end of input it goes on holding; --exit-on-eof unloads and\n"
+		       "  exits there instead (exit status 1 if a command failed).\n"
+		       "  --commands and --exit-on-eof imply --hold.\n"
 		       "  On failure prints the errno, the checker's reason, subgraph and\n"
 		       "  record, and the kernel's log text.\n", prog);
 		return 0;
@@ -499,10 +927,14 @@ static int cmd_load(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--hold")) {
 			hold = true;
+		} else if (!strcmp(argv[i], "--commands")) {
+			hold = commands = true;
+		} else if (!strcmp(argv[i], "--exit-on-eof")) {
+			hold = exit_on_eof = true;
 		} else if (!strcmp(argv[i], "--core")) {
 			i++;
 			if (parse_u32_arg("--core", i < argc ? argv[i] : NULL,
-					  &lo.first_core))
+					  &core))
 				return 2;
 		} else if (argv[i][0] == '-') {
 			errmsg("unknown option '%s' (try --help)", argv[i]);
@@ -518,63 +950,35 @@ static int cmd_load(int argc, char **argv)
 		errmsg("missing PLAN (try --help)");
 		return 2;
 	}
-	fd = neuronsim_open(NULL);
-	if (fd < 0) {
-		errmsg("%s: %s", NEURONSIM_DEV_PATH, strerror(-fd));
+	vartab_init(&t);
+	if (vartab_from_plan(&t, plan, core) ||
+	    print_model(&t, plan, hold ? "; holding until SIGINT/SIGTERM" : "",
+			hold)) {
+		vartab_free(&t);
 		return 1;
 	}
-	log[0] = '\0';
-	err = neuronsim_load_file(fd, plan, &lo, &id);
-	if (err) {
-		if (lo.err_reason || lo.log_len)
-			print_load_failure(plan, err, &lo, log);
-		else
-			errmsg("%s: %s", plan, strerror(-err));
-		neuronsim_close(fd);
-		return 1;
-	}
-	err = neuronsim_model_info(fd, id, &mi);
-	if (err)
-		memset(&mi, 0, sizeof(mi));
-	if (json_out)
-		json_print(json_pack("{s:I,s:i,s:I,s:I,s:I,s:I,s:I,s:b}",
-				     "model_id", (json_int_t)id,
-				     "owner_pid", (int)getpid(),
-				     "num_subgraphs", (json_int_t)mi.num_subgraphs,
-				     "first_core", (json_int_t)mi.first_core,
-				     "num_vars", (json_int_t)mi.num_vars,
-				     "hbm_bytes", (json_int_t)mi.hbm_bytes,
-				     "scratchpad_bytes", (json_int_t)mi.scratchpad_bytes,
-				     "hold", hold));
-	else
-		printf("%u\tmodel %u loaded from %s: %u subgraphs from NeuronCore %u, %llu vars, %llu bytes HBM, %llu bytes scratchpad%s\n",
-		       id, id, plan, mi.num_subgraphs, mi.first_core,
-		       (unsigned long long)mi.num_vars,
-		       (unsigned long long)mi.hbm_bytes,
-		       (unsigned long long)mi.scratchpad_bytes,
-		       hold ? "; holding until SIGINT/SIGTERM" : "");
-	fflush(stdout);
 	if (hold) {
-		install_stop_handlers();
-		while (!stop_signal)
-			pause();
-		err = neuronsim_unload(fd, id);
+		if (!isatty(STDIN_FILENO))
+			commands = true;
+		failed = hold_model(&t, commands, exit_on_eof);
+		err = neuronsim_unload(t.fd, t.model_id);
+		why = stop_signal == SIGINT ? "SIGINT" :
+		      stop_signal == SIGTERM ? "SIGTERM" : "end of input";
 		if (!json_out)
-			printf("model %u unloaded (%s)\n", id,
-			       stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
+			printf("model %u unloaded (%s)\n", t.model_id, why);
 		else
-			json_print(json_pack("{s:I,s:b}", "model_id", (json_int_t)id,
-					     "unloaded", !err));
+			json_print(json_pack("{s:I,s:b,s:s}", "model_id",
+					     (json_int_t)t.model_id, "unloaded", !err,
+					     "why", why));
 	}
-	neuronsim_close(fd);
-	return 0;
+	vartab_free(&t);
+	return failed ? 1 : 0;
 }
 
 static int cmd_resolve(int argc, char **argv)
 {
 	struct vartab t;
-	json_t *arr = NULL;
-	int i, failed = 0;
+	int i, failed;
 
 	if (want_help(argc, argv) || argc < 3) {
 		printf("usage: %s [-j] resolve PLAN|MODEL VAR[+OFFSET[:SIZE]]...\n"
@@ -600,69 +1004,7 @@ static int cmd_resolve(int argc, char **argv)
 		vartab_free(&t);
 		return 1;
 	}
-	if (json_out)
-		arr = json_array();
-	for (i = 2; i < argc; i++) {
-		struct neuronsim_var_ref r;
-		const struct var *v = NULL;
-		char perr[256];
-		__u64 addr = 0;
-		int err;
-
-		err = neuronsim_var_ref_parse(argv[i], &r, perr, sizeof(perr));
-		if (err) {
-			errmsg("bad VAR %s", perr);
-			vartab_free(&t);
-			json_decref(arr);
-			return 2;
-		}
-		err = vartab_find(&t, &r, argv[i], &v);
-		if (err) {
-			vartab_not_found(&r, argv[i]);
-		} else if (t.from_plan) {
-			err = neuronsim_resolve(t.fd, t.model_id, v->subgraph,
-						v->var_id, r.offset, r.size, &addr);
-		} else {
-			err = table_resolve(v, r.offset, r.size, &addr);
-		}
-		if (err) {
-			failed++;
-			if (v)
-				errmsg("'%s' (sg%u #%u %s, %llu bytes): %s (%s)", argv[i],
-				       v->subgraph, v->var_id,
-				       neuronsim_mr_type_str(v->mr_type),
-				       (unsigned long long)v->size, strerror(-err),
-				       errno_name(err));
-		}
-		if (json_out) {
-			json_t *o = json_pack("{s:o,s:I,s:I}", "var", json_text(argv[i]),
-					      "offset", (json_int_t)r.offset,
-					      "size", (json_int_t)r.size);
-
-			if (v) {
-				json_object_set_new(o, "name", json_text(v->name));
-				json_object_set_new(o, "subgraph", json_integer(v->subgraph));
-				json_object_set_new(o, "var_id", json_integer(v->var_id));
-				json_object_set_new(o, "mr_type",
-						    json_string(neuronsim_mr_type_str(v->mr_type)));
-			}
-			if (err) {
-				json_object_set_new(o, "error", json_string(errno_name(err)));
-				json_object_set_new(o, "errno", json_integer(-err));
-			} else {
-				json_object_set_new(o, "address", json_integer(addr));
-			}
-			json_array_append_new(arr, o);
-		} else if (!err) {
-			printf("%s\tsg%u #%u %s\t0x%" PRIx64 "\n", argv[i], v->subgraph,
-			       v->var_id, neuronsim_mr_type_str(v->mr_type),
-			       (uint64_t)addr);
-		}
-	}
-	if (json_out)
-		json_print(json_pack("{s:I,s:s,s:o}", "model_id",
-				     (json_int_t)t.model_id, "source",
-				     t.from_plan ? "plan" : "netlink", "results", arr));
+	failed = do_resolve(&t, argc - 2, argv + 2);
 	vartab_free(&t);
 	return failed ? 1 : 0;
 }
@@ -730,8 +1072,6 @@ static int cmd_models(int argc, char **argv)
 static int cmd_vars(int argc, char **argv)
 {
 	struct vartab t;
-	json_t *arr = NULL;
-	size_t i;
 
 	if (want_help(argc, argv) || argc != 2) {
 		printf("usage: %s [-j] vars PLAN|MODEL\n"
@@ -744,164 +1084,45 @@ static int cmd_vars(int argc, char **argv)
 		vartab_free(&t);
 		return 1;
 	}
-	if (json_out)
-		arr = json_array();
-	else
-		printf("%-3s %-7s %-18s %-12s %-18s %s\n", "sg", "var_id", "mr_type",
-		       "size", "physical_address", "name");
-	for (i = 0; i < t.n; i++) {
-		const struct var *v = &t.v[i];
-
-		if (json_out) {
-			json_t *o = json_pack("{s:I,s:I,s:s,s:I,s:s,s:o}",
-				"subgraph", (json_int_t)v->subgraph,
-				"var_id", (json_int_t)v->var_id,
-				"mr_type", neuronsim_mr_type_str(v->mr_type),
-				"size", (json_int_t)v->size,
-				"region", neuronsim_mem_region(v->mr_type),
-				"name", json_text(v->name));
-
-			json_object_set_new(o, "physical_address",
-					    v->staged ? json_integer(v->address) : json_null());
-			json_array_append_new(arr, o);
-			continue;
-		}
-		if (v->staged)
-			printf("%-3u %-7u %-18s %-12llu 0x%016" PRIx64 " %s\n", v->subgraph,
-			       v->var_id, neuronsim_mr_type_str(v->mr_type),
-			       (unsigned long long)v->size, (uint64_t)v->address, v->name);
-		else
-			printf("%-3u %-7u %-18s %-12llu %-18s %s\n", v->subgraph, v->var_id,
-			       neuronsim_mr_type_str(v->mr_type),
-			       (unsigned long long)v->size, "-", v->name);
-	}
-	if (json_out)
-		json_print(json_pack("{s:I,s:s,s:o}", "model_id", (json_int_t)t.model_id,
-				     "source", t.from_plan ? "plan" : "netlink",
-				     "vars", arr));
+	do_vars(&t);
 	vartab_free(&t);
 	return 0;
-}
-
-static void hexdump(const unsigned char *p, size_t n, __u64 base)
-{
-	size_t i, j;
-
-	for (i = 0; i < n; i += 16) {
-		printf("%08" PRIx64 "  ", (uint64_t)(base + i));
-		for (j = 0; j < 16; j++) {
-			if (i + j < n)
-				printf("%02x ", p[i + j]);
-			else
-				printf("   ");
-			if (j == 7)
-				putchar(' ');
-		}
-		printf(" |");
-		for (j = 0; j < 16 && i + j < n; j++)
-			putchar(isprint(p[i + j]) ? p[i + j] : '.');
-		printf("|\n");
-	}
 }
 
 static int cmd_read(int argc, char **argv)
 {
 	struct neuronsim_var_ref r;
-	const struct var *v = NULL;
 	struct vartab t;
-	unsigned char *buf;
 	char perr[256];
-	__u64 len;
 	__u32 id;
-	int err;
+	int rc;
 
 	if (want_help(argc, argv) || argc != 3) {
 		printf("usage: %s [-j] read PLAN|MODEL VAR[+OFFSET[:SIZE]]\n"
 		       "  hexdump of a staged variable's bytes (READ_VAR); without SIZE up to\n"
 		       "  %u bytes from OFFSET.  Bytes move only through the fd that loaded\n"
 		       "  the model, so MODEL works only within the loading process:\n"
-		       "  from the shell use PLAN (loaded for the command, unloaded after).\n",
+		       "  from the shell use PLAN (loaded for the command, unloaded after),\n"
+		       "  or 'read VAR' on the stdin of 'neuronsim load PLAN --hold'.\n",
 		       prog, READ_DEFAULT_MAX);
 		return argc != 3 && !want_help(argc, argv) ? 2 : 0;
 	}
-	err = neuronsim_var_ref_parse(argv[2], &r, perr, sizeof(perr));
-	if (err) {
+	if (neuronsim_var_ref_parse(argv[2], &r, perr, sizeof(perr))) {
 		errmsg("bad VAR %s", perr);
 		return 2;
 	}
 	if (is_model_id(argv[1], &id)) {
-		errmsg("model %u: READ_VAR works only on the fd that loaded the model (%s); use 'neuronsim read PLAN %s'",
-		       id, strerror(ENOENT), argv[2]);
+		errmsg("model %u: READ_VAR works only on the fd that loaded the model (%s); use 'neuronsim read PLAN %s', or 'read %s' on the stdin of 'neuronsim load PLAN --hold'",
+		       id, strerror(ENOENT), argv[2], argv[2]);
 		return 1;
 	}
 	if (vartab_open(&t, argv[1], 0)) {
 		vartab_free(&t);
 		return 1;
 	}
-	if (vartab_find(&t, &r, argv[2], &v)) {
-		vartab_not_found(&r, argv[2]);
-		vartab_free(&t);
-		return 1;
-	}
-	if (r.has_size)
-		len = r.size;
-	else
-		len = v->size > r.offset ? v->size - r.offset : 0;
-	if (!r.has_size && len > READ_DEFAULT_MAX)
-		len = READ_DEFAULT_MAX;
-	if (len > (64ULL << 20)) {
-		errmsg("'%s': %llu bytes is more than the 64 MiB this command reads",
-		       argv[2], (unsigned long long)len);
-		vartab_free(&t);
-		return 1;
-	}
-	buf = malloc(len ? len : 1);
-	if (!buf) {
-		vartab_free(&t);
-		return 1;
-	}
-	err = neuronsim_read_var(t.fd, t.model_id, v->subgraph, v->var_id,
-				 r.offset, buf, len);
-	if (err) {
-		errmsg("'%s' (sg%u #%u %s, %llu bytes): READ_VAR offset %llu len %llu: %s (%s)",
-		       argv[2], v->subgraph, v->var_id,
-		       neuronsim_mr_type_str(v->mr_type), (unsigned long long)v->size,
-		       (unsigned long long)r.offset, (unsigned long long)len,
-		       strerror(-err), errno_name(err));
-		free(buf);
-		vartab_free(&t);
-		return 1;
-	}
-	if (json_out) {
-		char *hex = malloc(len * 2 + 1);
-		__u64 k;
-
-		if (!hex) {
-			free(buf);
-			vartab_free(&t);
-			return 1;
-		}
-		for (k = 0; k < len; k++)
-			sprintf(hex + 2 * k, "%02x", buf[k]);
-		hex[2 * len] = '\0';
-		json_print(json_pack("{s:o,s:I,s:I,s:s,s:I,s:I,s:s}", "name", json_text(v->name),
-				     "subgraph", (json_int_t)v->subgraph,
-				     "var_id", (json_int_t)v->var_id,
-				     "mr_type", neuronsim_mr_type_str(v->mr_type),
-				     "offset", (json_int_t)r.offset,
-				     "len", (json_int_t)len, "hex", hex));
-		free(hex);
-	} else {
-		printf("sg%u/%s #%u %s, bytes %llu..%llu of %llu\n", v->subgraph,
-		       v->name, v->var_id, neuronsim_mr_type_str(v->mr_type),
-		       (unsigned long long)r.offset,
-		       (unsigned long long)(r.offset + len),
-		       (unsigned long long)v->size);
-		hexdump(buf, len, r.offset);
-	}
-	free(buf);
+	rc = do_read(&t, argv[2]);
 	vartab_free(&t);
-	return 0;
+	return rc;
 }
 
 static const char *event_name(__u8 cmd)
@@ -1017,14 +1238,12 @@ static int cmd_monitor(int argc, char **argv)
 static int cmd_map(int argc, char **argv)
 {
 	NEURONSIM_OPTS_INIT(map_opts, mo);
-	struct neuronsim_map_var *mv;
 	struct neuronsim_info info;
 	const char *src = NULL, *out = NULL;
 	char title[300];
 	struct vartab t;
 	FILE *f;
-	size_t k;
-	int i, fd, err;
+	int i, err;
 
 	if (want_help(argc, argv)) {
 		printf("usage: %s [-j] map PLAN|MODEL -o FILE.svg\n"
@@ -1052,43 +1271,21 @@ static int cmd_map(int argc, char **argv)
 		errmsg("need PLAN|MODEL and -o FILE.svg (try --help)");
 		return 2;
 	}
-	fd = neuronsim_open(NULL);
-	if (fd < 0) {
-		errmsg("%s: %s", NEURONSIM_DEV_PATH, strerror(-fd));
+	if (device_info(&info))
 		return 1;
-	}
-	err = neuronsim_get_info(fd, &info);
-	neuronsim_close(fd);
-	if (err) {
-		errmsg("GET_INFO: %s", strerror(-err));
-		return 1;
-	}
 	if (vartab_open(&t, src, 0)) {
 		vartab_free(&t);
 		return 1;
 	}
-	mv = calloc(t.n ? t.n : 1, sizeof(*mv));
-	if (!mv) {
-		vartab_free(&t);
-		return 1;
-	}
-	for (k = 0; k < t.n; k++)
-		mv[k] = (struct neuronsim_map_var){
-			.name = t.v[k].name, .subgraph = t.v[k].subgraph,
-			.var_id = t.v[k].var_id, .mr_type = t.v[k].mr_type,
-			.size = t.v[k].size, .address = t.v[k].address,
-			.staged = t.v[k].staged,
-		};
 	snprintf(title, sizeof(title), "neuronsim model %u (%s)", t.model_id, src);
 	mo.title = title;
 	f = strcmp(out, "-") ? fopen(out, "w") : stdout;
 	if (!f) {
 		errmsg("%s: %s", out, strerror(errno));
-		free(mv);
 		vartab_free(&t);
 		return 1;
 	}
-	err = neuronsim_map_svg(f, &info, mv, t.n, &mo);
+	err = neuronsim_map_svg(f, &info, t.v, t.n, &mo);
 	if (f != stdout && fclose(f) && !err)
 		err = -EIO;
 	if (err)
@@ -1098,7 +1295,6 @@ static int cmd_map(int argc, char **argv)
 				     (json_int_t)t.model_id, "vars", (json_int_t)t.n));
 	else if (f != stdout)
 		printf("%s: %zu variables of model %u\n", out, t.n, t.model_id);
-	free(mv);
 	vartab_free(&t);
 	return err ? 1 : 0;
 }
