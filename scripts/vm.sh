@@ -15,6 +15,10 @@
 #   -l LOG        where to keep the full serial log (default build/vm/serial.log)
 #   -q            do not echo the script's output (it is still in LOG)
 #   -d SRC:DEST   add file or directory SRC at DEST in the initramfs
+#   -k KERNEL     boot this bzImage instead of the Debian kernel (the
+#                 debug-kernel lane, scripts/debug-kernel.sh)
+#   -m MODULE     put this neuronsim.ko in the initramfs instead of the
+#                 top-level one (a module built against KERNEL)
 #
 # The run fails (exit 1..) when the script fails, on a timeout, or when the
 # kernel log shows BUG:, WARNING:, Oops, Call Trace or general protection.
@@ -26,23 +30,29 @@ timeout=600
 log="$top/build/vm/serial.log"
 quiet=0
 data=()
-while getopts "t:l:qd:" o; do
+kernel=
+ko=
+while getopts "t:l:qd:k:m:" o; do
 	case $o in
 	t) timeout=$OPTARG ;;
 	l) log=$OPTARG ;;
 	q) quiet=1 ;;
 	d) data+=("$OPTARG") ;;
-	*) sed -n '4,20p' "$0" >&2; exit 2 ;;
+	k) kernel=$OPTARG ;;
+	m) ko=$OPTARG ;;
+	*) sed -n '4,24p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { echo "usage: vm.sh [-t S] [-l LOG] [-q] [-d SRC:DEST]... SCRIPT" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: vm.sh [-t S] [-l LOG] [-q] [-d SRC:DEST]... [-k KERNEL] [-m MODULE] SCRIPT" >&2; exit 2; }
 script=$1
 
-abi=$("$top/scripts/kabi.sh")
-kernel="$top/.cache/kernel/$abi/vmlinuz"
+if [ -z "$kernel" ]; then
+	abi=$("$top/scripts/kabi.sh")
+	kernel="$top/.cache/kernel/$abi/vmlinuz"
+fi
 [ -f "$kernel" ] || { echo "vm.sh: $kernel missing: run scripts/deps.sh" >&2; exit 2; }
-ko="$top/neuronsim.ko"
+ko=${ko:-$top/neuronsim.ko}
 [ -f "$ko" ] || { echo "vm.sh: $ko missing: run make" >&2; exit 2; }
 busybox=$(command -v busybox || echo /bin/busybox)
 file "$busybox" 2>/dev/null | grep -q 'statically linked' ||

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbin_mutate.c - structure-aware KBIN plan mutator (see kbin_mutate.h).
+ *
+ * Every field is read and written with memcpy at a byte offset, so a
+ * damaged plan (unaligned or overlapping tables) is walked safely; every
+ * offset is checked against the current length before use.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include <linux/neuronsim_kbin.h>
+
+#include "kbin_mutate.h"
+#include "kbin_writer.h"
+
+uint64_t kbin_rand(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t rnd(uint64_t *st, uint64_t n)
+{
+	return n ? kbin_rand(st) % n : 0;
+}
+
+/* a field of @w bytes (1, 4 or 8) at byte offset @off */
+struct fld {
+	size_t off;
+	unsigned int w;
+};
+
+static int fits(size_t len, size_t off, size_t n)
+{
+	return off <= len && n <= len - off;
+}
+
+static uint64_t get(const uint8_t *b, struct fld f)
+{
+	uint64_t v64 = 0;
+	uint32_t v32 = 0;
+
+	if (f.w == 8) {
+		memcpy(&v64, b + f.off, 8);
+		return v64;
+	}
+	if (f.w == 4) {
+		memcpy(&v32, b + f.off, 4);
+		return v32;
+	}
+	return b[f.off];
+}
+
+static void put(uint8_t *b, struct fld f, uint64_t v)
+{
+	uint32_t v32 = (uint32_t)v;
+
+	if (f.w == 8)
+		memcpy(b + f.off, &v, 8);
+	else if (f.w == 4)
+		memcpy(b + f.off, &v32, 4);
+	else
+		b[f.off] = (uint8_t)v;
+}
+
+/*
+ * An interesting value for a field that now holds @cur in a plan of @len
+ * bytes; @peer is a value of the same field elsewhere (another record's).
+ */
+static uint64_t interesting(uint64_t *st, uint64_t cur, uint64_t peer,
+			    size_t len, unsigned int w)
+{
+	static const uint64_t k[] = {
+		0, 1, 2, 3, 4, 7, 8, 15, 16, 24, 63, 64, 127, 128, 152, 255,
+		256, 4095, 4096, 65535, 65536, 0x7fffffff, 0x80000000,
+		0xffffffff, 0x100000000ULL, 0x7fffffffffffffffULL,
+		0x8000000000000000ULL, ~0ULL, KBIN_MAX_LIST, KBIN_MAX_LIST + 1,
+		KBIN_MAX_ALIGNMENT, KBIN_MAX_ALIGNMENT * 2, KBIN_SBUF_WINDOW,
+	};
+	uint64_t v;
+
+	switch (rnd(st, 9)) {
+	case 0:
+		v = k[rnd(st, sizeof(k) / sizeof(k[0]))];
+		break;
+	case 1:
+		v = cur + 1 + rnd(st, 16);
+		break;
+	case 2:
+		v = cur - 1 - rnd(st, 16);
+		break;
+	case 3:
+		v = peer;
+		break;
+	case 4:
+		v = 1ULL << rnd(st, w * 8);
+		break;
+	case 5:
+		v = len - rnd(st, 32);
+		break;
+	case 6:
+		v = rnd(st, len + 1);
+		break;
+	case 7:
+		v = cur ^ (1ULL << rnd(st, w * 8));
+		break;
+	default:
+		v = kbin_rand(st);
+		break;
+	}
+	if (w == 4)
+		v &= 0xffffffffULL;
+	else if (w == 1)
+		v &= 0xff;
+	return v;
+}
+
+/* The layout as far as it can be followed in the current bytes. */
+struct walk {
+	uint32_t nsg;		/* subgraph table entries inside the buffer */
+	size_t sgt;		/* subgraph table offset */
+	size_t set[KBIN_MAX_SUBGRAPHS];	/* set offset per subgraph, 0 if bad */
+	uint32_t nmem[KBIN_MAX_SUBGRAPHS];	/* records inside the buffer */
+};
+
+#define HDR(f)	offsetof(struct kbin_header, f)
+#define SG(f)	offsetof(struct kbin_subgraph, f)
+#define SET(f)	offsetof(struct kbin_mem_ref_set, f)
+#define MR(f)	offsetof(struct kbin_mem_ref, f)
+
+static void walk(const uint8_t *b, size_t len, struct walk *wk)
+{
+	uint64_t nsg, sgt, so;
+	uint32_t s;
+
+	memset(wk, 0, sizeof(*wk));
+	if (len < sizeof(struct kbin_header))
+		return;
+	nsg = get(b, (struct fld){ HDR(num_subgraphs), 4 });
+	sgt = get(b, (struct fld){ HDR(subgraph_table_off), 8 });
+	if (nsg > KBIN_MAX_SUBGRAPHS)
+		nsg = KBIN_MAX_SUBGRAPHS;
+	if (sgt >= len)
+		return;
+	wk->sgt = sgt;
+	for (s = 0; s < nsg; s++) {
+		size_t e = sgt + (size_t)s * sizeof(struct kbin_subgraph);
+		uint64_t n;
+
+		if (!fits(len, e, sizeof(struct kbin_subgraph)))
+			break;
+		wk->nsg = s + 1;
+		so = get(b, (struct fld){ e + SG(set_off), 8 });
+		if (!so || !fits(len, so, sizeof(struct kbin_mem_ref_set)))
+			continue;
+		wk->set[s] = so;
+		n = get(b, (struct fld){ so + SET(nmem), 4 });
+		if (n > (len - so - sizeof(struct kbin_mem_ref_set)) /
+			sizeof(struct kbin_mem_ref))
+			n = (len - so - sizeof(struct kbin_mem_ref_set)) /
+			    sizeof(struct kbin_mem_ref);
+		wk->nmem[s] = (uint32_t)n;
+	}
+}
+
+static size_t rec_off(const struct walk *wk, uint32_t s, uint32_t i)
+{
+	return wk->set[s] + sizeof(struct kbin_mem_ref_set) +
+	       (size_t)i * sizeof(struct kbin_mem_ref);
+}
+
+static const struct fld hdr_fields[] = {
+	{ HDR(magic), 4 }, { HDR(version), 4 }, { HDR(header_size), 4 },
+	{ HDR(total_size), 8 }, { HDR(flags), 8 }, { HDR(target_gen), 4 },
+	{ HDR(num_subgraphs), 4 }, { HDR(subgraph_table_off), 8 },
+	{ HDR(data_off), 8 }, { HDR(data_size), 8 },
+};
+
+static const struct fld sg_fields[] = {
+	{ SG(name), 1 }, { SG(name) + 4, 1 }, { SG(name) + 31, 1 },
+	{ SG(set_off), 8 }, { SG(set_size), 8 }, { SG(num_carveouts), 4 },
+	{ SG(reserved), 4 },
+	{ SG(carveouts[0].type), 4 }, { SG(carveouts[0].offset), 4 },
+	{ SG(carveouts[0].size), 4 }, { SG(carveouts[0].start_partition), 4 },
+	{ SG(carveouts[0].num_partitions), 4 }, { SG(carveouts[0].reserved), 4 },
+	{ SG(carveouts[1].type), 4 }, { SG(carveouts[3].size), 4 },
+};
+
+static const struct fld set_fields[] = {
+	{ SET(local_scratchpad_size), 8 }, { SET(shared_scratchpad_size), 8 },
+	{ SET(nmem), 4 }, { SET(pad), 4 },
+};
+
+/* mr_type is listed several times: it is the discriminator of the rest */
+static const struct fld mr_fields[] = {
+	{ MR(mr_type), 4 }, { MR(mr_type), 4 }, { MR(mr_type), 4 },
+	{ MR(pad0), 4 }, { MR(name), 8 }, { MR(size), 8 }, { MR(size), 8 },
+	{ MR(alignment), 8 }, { MR(var_id), 4 }, { MR(var_id), 4 },
+	{ MR(dtype), 1 }, { MR(dtype) + 7, 1 }, { MR(dtype) + 15, 1 },
+	{ MR(pad1), 4 }, { MR(shape[0]), 8 }, { MR(shape[1]), 8 },
+	{ MR(shape[7]), 8 }, { MR(dtensor_md), 8 }, { MR(buffer), 8 },
+	{ MR(buffer), 8 },
+	{ MR(pointer.referenced_var_id), 4 }, { MR(pointer.io_ref), 1 },
+	{ MR(pointer.pad), 1 }, { MR(virt.offset), 8 },
+	{ MR(virt.backing_buf), 4 }, { MR(virt.pad), 4 },
+	{ MR(list.length), 4 }, { MR(list.length), 4 }, { MR(list.list), 8 },
+	{ MR(remote.remote_vtpb_rel_sg_id), 4 }, { MR(remote.remote_var_id), 4 },
+	{ MR(remote.pad), 8 },
+};
+
+#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Pick a random record; 0 when there is none. */
+static int pick_rec(const struct walk *wk, uint64_t *st, uint32_t *s,
+		    uint32_t *i)
+{
+	uint32_t tries;
+
+	for (tries = 0; tries < 8 && wk->nsg; tries++) {
+		*s = (uint32_t)rnd(st, wk->nsg);
+		if (wk->nmem[*s]) {
+			*i = (uint32_t)rnd(st, wk->nmem[*s]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void mutate_record(uint8_t *b, size_t len, const struct walk *wk,
+			  uint64_t *st)
+{
+	uint32_t s, i, ps, pi;
+	struct fld f, pf;
+	size_t r;
+
+	if (!pick_rec(wk, st, &s, &i))
+		return;
+	r = rec_off(wk, s, i);
+	f = mr_fields[rnd(st, NELEM(mr_fields))];
+	pf = f;
+	f.off += r;
+	if (pick_rec(wk, st, &ps, &pi))
+		pf.off += rec_off(wk, ps, pi);
+	else
+		pf = f;
+	if (f.off == r + MR(mr_type) && rnd(st, 2)) {
+		put(b, f, rnd(st, MR_TYPE_MAX + 2));
+		return;
+	}
+	if (f.off == r + MR(var_id) && rnd(st, 2)) {
+		put(b, f, rnd(st, 3) ? i + rnd(st, 3) - 1 :
+				       rnd(st, wk->nmem[s] + 2));
+		return;
+	}
+	put(b, f, interesting(st, get(b, f), get(b, pf), len, f.w));
+}
+
+/* Edit an entry of a record's list, or a payload header. */
+static void mutate_pointee(uint8_t *b, size_t len, const struct walk *wk,
+			   uint64_t *st)
+{
+	uint32_t s, i, type, n;
+	uint64_t off;
+	size_t r;
+
+	if (!pick_rec(wk, st, &s, &i))
+		return;
+	r = rec_off(wk, s, i);
+	type = (uint32_t)get(b, (struct fld){ r + MR(mr_type), 4 });
+	if (type == MR_LIST || type == MR_PTR_TABLE) {
+		n = (uint32_t)get(b, (struct fld){ r + MR(list.length), 4 });
+		off = get(b, (struct fld){ r + MR(list.list), 8 });
+		if (!n || off >= len)
+			return;
+		off += 4 * rnd(st, n);
+		if (!fits(len, off, 4))
+			return;
+		/* a var_id: a neighbour, itself, out of range, or anything */
+		switch (rnd(st, 4)) {
+		case 0:
+			put(b, (struct fld){ off, 4 }, i);
+			break;
+		case 1:
+			put(b, (struct fld){ off, 4 }, wk->nmem[s] + rnd(st, 3));
+			break;
+		case 2:
+			put(b, (struct fld){ off, 4 }, rnd(st, wk->nmem[s] + 1));
+			break;
+		default:
+			put(b, (struct fld){ off, 4 }, kbin_rand(st));
+		}
+		return;
+	}
+	off = get(b, (struct fld){ r + MR(buffer), 8 });
+	if (off >= sizeof(struct kbin_payload_hdr) &&
+	    fits(len, off - sizeof(struct kbin_payload_hdr),
+		 sizeof(struct kbin_payload_hdr))) {
+		struct fld f = { off - sizeof(struct kbin_payload_hdr), 8 };
+
+		if (rnd(st, 2))
+			f.off += 8;	/* reserved */
+		put(b, f, interesting(st, get(b, f), 0, len, 8));
+	}
+}
+
+static size_t mutate_raw(uint8_t *b, size_t len, size_t max, uint64_t *st)
+{
+	size_t off, n, k;
+
+	switch (rnd(st, 5)) {
+	case 0:		/* truncate */
+		if (len > 1)
+			len = 1 + rnd(st, len - 1);
+		break;
+	case 1:		/* extend with zeros or junk */
+		n = rnd(st, 256) + 1;
+		if (n > max - len)
+			n = max - len;
+		for (k = 0; k < n; k++)
+			b[len + k] = rnd(st, 2) ? 0 : (uint8_t)kbin_rand(st);
+		len += n;
+		break;
+	case 2:		/* copy a block over another (duplicates records) */
+		if (len < 2)
+			break;
+		off = rnd(st, len);
+		k = rnd(st, len);
+		n = rnd(st, sizeof(struct kbin_mem_ref) + 1);
+		if (n > len - off)
+			n = len - off;
+		if (n > len - k)
+			n = len - k;
+		memmove(b + k, b + off, n);
+		break;
+	default:	/* flip bytes */
+		for (k = rnd(st, 4) + 1; k && len; k--)
+			b[rnd(st, len)] ^= (uint8_t)(1 + rnd(st, 255));
+	}
+	return len;
+}
+
+size_t kbin_mutate(uint8_t *b, size_t len, size_t max, uint64_t *st)
+{
+	unsigned int n = (unsigned int)rnd(st, 4) + 1;
+	struct walk wk;
+	struct fld f;
+	uint32_t s;
+
+	if (!len || max < len)
+		return len;
+	while (n--) {
+		walk(b, len, &wk);
+		switch (rnd(st, 10)) {
+		case 0:
+			if (len >= sizeof(struct kbin_header)) {
+				f = hdr_fields[rnd(st, NELEM(hdr_fields))];
+				put(b, f, interesting(st, get(b, f), len, len, f.w));
+			}
+			break;
+		case 1:
+			if (wk.nsg) {
+				s = (uint32_t)rnd(st, wk.nsg);
+				f = sg_fields[rnd(st, NELEM(sg_fields))];
+				f.off += wk.sgt + (size_t)s * sizeof(struct kbin_subgraph);
+				put(b, f, interesting(st, get(b, f),
+						      wk.set[rnd(st, wk.nsg)], len, f.w));
+			}
+			break;
+		case 2:
+			if (wk.nsg && wk.set[s = (uint32_t)rnd(st, wk.nsg)]) {
+				f = set_fields[rnd(st, NELEM(set_fields))];
+				f.off += wk.set[s];
+				put(b, f, interesting(st, get(b, f), 0, len, f.w));
+			}
+			break;
+		case 3:
+		case 4:
+		case 5:
+		case 6:
+			mutate_record(b, len, &wk, st);
+			break;
+		case 7:
+			mutate_pointee(b, len, &wk, st);
+			break;
+		default:
+			len = mutate_raw(b, len, max, st);
+			/* often keep the header's sizes in step with the length */
+			if (len >= sizeof(struct kbin_header) && rnd(st, 2)) {
+				uint64_t d = get(b, (struct fld){ HDR(data_off), 8 });
+
+				put(b, (struct fld){ HDR(total_size), 8 }, len);
+				if (d <= len)
+					put(b, (struct fld){ HDR(data_size), 8 },
+					    len - d);
+			}
+		}
+	}
+	/* mostly fix the checksum up, so the mutation gets past it */
+	if (rnd(st, 16))
+		kbin_fix_checksum(b, len);
+	return len;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kbin_mutate.h - a structure-aware KBIN plan mutator, shared by the host
+ * libFuzzer target fuzz_kbin_struct and the in-VM ioctl_fuzz_test.
+ *
+ * It walks a (possibly already damaged) plan with bounds checks, picks a
+ * field that the layout defines - a header field, a subgraph table entry
+ * or carve-out, a mem_ref set header, a record's mr_type, name, size,
+ * alignment, var_id, dtype, shape, dtensor_md, buffer, union (pointer
+ * target, virtual offset and backing buffer, list length and offset,
+ * remote subgraph and var), a list entry, a payload header - and writes
+ * an "interesting" value into it (0, 1, all ones, the field's neighbours,
+ * another record's value, a power of two, a boundary of the file), or
+ * flips raw bytes, or truncates/extends the plan.  Most of the time the
+ * checksum is fixed up afterwards so the mutation reaches the rules behind
+ * it.  All randomness comes from one 64-bit state, so a run is
+ * reproducible from its seed.
+ */
+#ifndef _KBIN_MUTATE_H
+#define _KBIN_MUTATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/**
+ * kbin_rand() - the next pseudo-random number (splitmix64).
+ * @state: the generator state, updated.
+ *
+ * Return: 64 random bits.
+ */
+uint64_t kbin_rand(uint64_t *state);
+
+/**
+ * kbin_mutate() - apply 1..4 structured or raw mutations in place.
+ * @buf: the plan; has room for @max bytes.
+ * @len: its length.
+ * @max: the most bytes the result may have.
+ * @state: generator state.
+ *
+ * Return: the new length (<= @max, >= 1 unless @len was 0).
+ */
+size_t kbin_mutate(uint8_t *buf, size_t len, size_t max, uint64_t *state);
+
+#endif /* _KBIN_MUTATE_H */
