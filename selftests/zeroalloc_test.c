@@ -42,6 +42,16 @@ static int put(const char *file, const char *v)
 	return ok ? 0 : -EIO;
 }
 
+/*
+ * Only allocations made from module text are kept in the ring buffer: on
+ * x86_64 modules live at and above MODULES_VADDR (0xffffffffc0000000 with
+ * KASLR), the kernel image below it.  Without the filter every allocation
+ * of the whole system is recorded and symbolised at read time, which takes
+ * minutes on a KASAN kernel under TCG.  mm_page_alloc has no call_site and
+ * keeps no filter.
+ */
+#define MODULE_CALL_SITES "call_site >= 0xffffffffc0000000"
+
 static int trace_on(int on)
 {
 	char path[128];
@@ -49,6 +59,8 @@ static int trace_on(int on)
 	int n = 0;
 
 	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		snprintf(path, sizeof(path), "events/%s/filter", events[i]);
+		put(path, on ? MODULE_CALL_SITES : "0");
 		snprintf(path, sizeof(path), "events/%s/enable", events[i]);
 		if (!put(path, on ? "1" : "0"))
 			n++;
