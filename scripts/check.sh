@@ -61,16 +61,13 @@ check "module builds without warnings" bash -c \
 	"make -s --no-print-directory module 2>&1 | grep -iE 'warning|error' && exit 1 || exit 0"
 
 # ---- issue 7 (host step): NEFF plans for the VM, scenarios 1, 3, 5 ----
-# Every real NEFF is compiled into build/vm/data/neff/NAME.kbin with a
-# manifest (target, subgraphs, vars, CRC-32 of each weight's .npy bytes);
-# VM_DATA carries the folder to /data/neff for selftests/neff_test.c.
-neffdata=build/vm/data/neff
-rm -rf "$neffdata"
-mkdir -p "$neffdata"
+# scripts/neff-plans.sh compiles every real NEFF into build/vm/data/neff
+# for selftests/neff_test.c.
 if [ -d "$NEURONSIM_SHARED/cases/neff" ]; then
 	check "neff: every NEFF of $NEURONSIM_SHARED/cases/neff compiled into a plan for the VM" \
-		build/bin/mkneff manifest "$NEURONSIM_SHARED/cases/neff" "$neffdata"
+		bash scripts/neff-plans.sh
 else
+	bash scripts/neff-plans.sh
 	echo "ok - neff: plans for the VM # SKIP $NEURONSIM_SHARED/cases/neff is absent (set NEURONSIM_SHARED)" | emit
 fi
 # Scenarios 1, 3, 5 are NEFF-level: the demo NEFF broken one way each;

@@ -189,6 +189,9 @@ run_lane() {
 	mkdir -p "$out"
 	export NEURONSIM_SHARED=${NEURONSIM_SHARED:-$top/../shared}
 	local vmdata=() d
+	# the real NEFFs' plans, as make check prepares them
+	bash "$top/scripts/neff-plans.sh" > /dev/null ||
+		[ $? = 2 ] || { echo "debug-kernel: NEFF plans failed" >&2; return 1; }
 	for d in $(make -s --no-print-directory -C "$top" print-VM_DATA); do
 		vmdata+=(-d "$d")
 	done

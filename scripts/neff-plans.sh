@@ -1,0 +1,17 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# neff-plans.sh - compile every real NEFF of $NEURONSIM_SHARED/cases/neff
+# into build/vm/data/neff/NAME.kbin with a manifest (target, subgraphs,
+# vars, CRC-32 of each weight's .npy bytes) for selftests/neff_test.c;
+# VM_DATA carries the folder to /data/neff.  Used by scripts/check.sh and
+# scripts/debug-kernel.sh.  Exit status 0 when done, 1 on a compile
+# failure, 2 when the NEFF folder is absent (the folder is left empty).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+shared=${NEURONSIM_SHARED:-$top/../shared}
+out="$top/build/vm/data/neff"
+rm -rf "$out"
+mkdir -p "$out"
+[ -d "$shared/cases/neff" ] || exit 2
+"$top/build/bin/mkneff" manifest "$shared/cases/neff" "$out"
