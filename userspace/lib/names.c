@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * names.c - libneuronsim: names of mr_type and checker reason codes
+ * names.c - libneuronsim: names of mr_type and checker reason codes (the
+ * tables live once, in kmod/kbin_check.h),
  * (uapi/linux/neuronsim_kbin.h), and VAR[+OFFSET[:SIZE]] parsing.
  */
 #include <ctype.h>
@@ -35,69 +36,9 @@ NSIM_EXPORT const char *neuronsim_mem_region(__u32 mr_type)
 	}
 }
 
-static const char *const reason_names[] = {
-	[KBIN_OK] = "ok",
-	[KBIN_ERR_TRUNCATED] = "plan shorter than its header",
-	[KBIN_ERR_MAGIC] = "bad magic",
-	[KBIN_ERR_VERSION] = "unsupported version",
-	[KBIN_ERR_HEADER_SIZE] = "bad header size",
-	[KBIN_ERR_TOTAL_SIZE] = "total_size does not match the plan length",
-	[KBIN_ERR_FLAGS] = "unknown header flags",
-	[KBIN_ERR_TARGET] = "unknown target generation",
-	[KBIN_ERR_CHECKSUM] = "bad checksum",
-	[KBIN_ERR_NUM_SUBGRAPHS] = "bad number of subgraphs",
-	[KBIN_ERR_BOUNDS] = "offset or length out of bounds",
-	[KBIN_ERR_OVERLAP] = "metadata areas overlap",
-	[KBIN_ERR_MISALIGNED] = "misaligned offset",
-	[KBIN_ERR_SG_NAME] = "bad subgraph name",
-	[KBIN_ERR_SET_SIZE] = "set_size does not match nmem",
-	[KBIN_ERR_CARVEOUT] = "bad SBUF carve-out",
-	[KBIN_ERR_RESERVED] = "reserved or padding field not zero",
-	[KBIN_ERR_MR_TYPE] = "bad mr_type",
-	[KBIN_ERR_NAME] = "bad variable name",
-	[KBIN_ERR_SIZE] = "bad size",
-	[KBIN_ERR_ALIGNMENT] = "bad alignment",
-	[KBIN_ERR_VAR_ID_ORDER] = "var_id out of order",
-	[KBIN_ERR_VAR_ID_DUP] = "duplicate var_id",
-	[KBIN_ERR_DTYPE] = "bad dtype",
-	[KBIN_ERR_SHAPE] = "bad shape",
-	[KBIN_ERR_DTENSOR_MD] = "bad debug tensor metadata",
-	[KBIN_ERR_PAYLOAD_KIND] = "payload on a kind that takes none",
-	[KBIN_ERR_PAYLOAD_LENGTH] = "payload length differs from size",
-	[KBIN_ERR_LIST_KIND] = "list on a kind that takes none",
-	[KBIN_ERR_LIST_LENGTH] = "bad list length",
-	[KBIN_ERR_LIST_ENTRY] = "list entry names a missing or unsuitable var",
-	[KBIN_ERR_PTR_SELF] = "MR_PTR names itself",
-	[KBIN_ERR_PTR_TARGET] = "MR_PTR names a missing or unsuitable var",
-	[KBIN_ERR_REMOTE_SG] = "remote subgraph out of range",
-	[KBIN_ERR_REMOTE_VAR] = "remote variable missing",
-	[KBIN_ERR_REMOTE_CHAIN] = "remote variable is itself MR_REMOTE",
-	[KBIN_ERR_REMOTE_SIZE] = "remote variable smaller than the record",
-	[KBIN_ERR_VIRT_RANGE] = "virtual buffer beyond its scratchpad",
-	[KBIN_ERR_BACKING_BUF] = "bad backing_buf",
-	[KBIN_ERR_PAYLOAD_MISSING] = "MR_BUFFER_STAGED without a payload",
-};
-
-static const char *const stage_names[] = {
-	"HBM exhausted",
-	"backing RAM cap reached",
-	"scratchpad pages over the maximum",
-	"not enough NeuronCores",
-	"module limit reached",
-	"injected fault",
-	"kernel memory allocation failed",
-	"SB var overlaps a carve-out or its window",
-};
-
 NSIM_EXPORT const char *neuronsim_reason_str(__u32 reason)
 {
-	if (reason < sizeof(reason_names) / sizeof(reason_names[0]) &&
-	    reason_names[reason])
-		return reason_names[reason];
-	if (reason >= KBIN_ERR_STAGE_HBM &&
-	    reason - KBIN_ERR_STAGE_HBM < sizeof(stage_names) / sizeof(stage_names[0]))
-		return stage_names[reason - KBIN_ERR_STAGE_HBM];
-	return "unknown reason";
+	return kbin_reason_name(reason);
 }
 
 NSIM_EXPORT int neuronsim_parse_u64(const char *s, __u64 *out)
