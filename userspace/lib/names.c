@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * names.c - libneuronsim: names of mr_type and checker reason codes (the
- * tables live once, in kmod/kbin_check.h),
- * (uapi/linux/neuronsim_kbin.h), and VAR[+OFFSET[:SIZE]] parsing.
+ * names.c - libneuronsim: names of mr_type and checker reason codes
+ * (uapi/linux/neuronsim_kbin.h; the tables live once, in
+ * kmod/kbin_check.h), and VAR[+OFFSET[:SIZE]] parsing.
  */
 #include <ctype.h>
 #include <errno.h>
