@@ -43,6 +43,7 @@
 
 #include "kselftest.h"
 #include "kbin_reader.h"
+#include "plans.h"
 
 #define STATS_PATH	"/sys/kernel/debug/neuronsim/stats"
 #define MAX_FAIL_LINES	20
@@ -75,69 +76,9 @@ static void bad(struct run *r, const char *fmt, ...)
 
 /* ---- raw ioctls ------------------------------------------------------ */
 
-static int resolve(int fd, uint32_t id, uint32_t sg, uint32_t var,
-		   uint64_t off, uint64_t size, uint64_t *addr)
-{
-	struct neuronsim_resolve r = {
-		.model_id = id, .subgraph = sg, .var_id = var,
-		.offset = off, .size = size,
-	};
-
-	if (ioctl(fd, NEURONSIM_IOC_RESOLVE, &r))
-		return -errno;
-	if (addr)
-		*addr = r.address;
-	return 0;
-}
-
-static int var_io(int fd, unsigned long cmd, uint32_t id, uint32_t sg,
-		  uint32_t var, void *buf, uint64_t len)
-{
-	struct neuronsim_var_io io = {
-		.model_id = id, .subgraph = sg, .var_id = var, .len = len,
-		.buf = (uintptr_t)buf,
-	};
-
-	return ioctl(fd, cmd, &io) ? -errno : 0;
-}
-
-static const char *const stat_names[] = {
-	"models", "mem_refs", "kmem_bytes", "backing_bytes", "hbm_used",
-};
-#define NSTATS	(sizeof(stat_names) / sizeof(stat_names[0]))
-
-static int read_stats(long long *v)
-{
-	char line[256], key[64];
-	unsigned int seen = 0;
-	long long val;
-	FILE *fp = fopen(STATS_PATH, "r");
-
-	if (!fp)
-		return -errno;
-	while (fgets(line, sizeof(line), fp)) {
-		if (sscanf(line, "%63s %lld", key, &val) != 2)
-			continue;
-		for (unsigned int k = 0; k < NSTATS; k++)
-			if (!strcmp(key, stat_names[k])) {
-				v[k] = val;
-				seen |= 1U << k;
-			}
-	}
-	fclose(fp);
-	return seen == (1U << NSTATS) - 1 ? 0 : -ENODATA;
-}
+/* RESOLVE, READ_VAR/WRITE_VAR and the debugfs stats come from plans.c */
 
 /* ---- checks ------------------------------------------------------------ */
-
-static int in_hbm(const struct neuronsim_info *info, uint64_t a, uint64_t n)
-{
-	for (uint32_t c = 0; c < info->num_hbm_channels; c++)
-		if (a >= info->hbm_base[c] &&
-		    a - info->hbm_base[c] + n <= info->hbm_channel_size)
-			return 1;
-	return 0;
-}
 
 /* the evtaccel carve-out of RuntimeMemoryReservation in subgraph @s */
 static void check_carveout(struct run *r, const struct kbin_view *v, uint32_t s)
@@ -180,7 +121,7 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 
 	if (rec->mr_type == MR_PTR_TABLE && (uint64_t)rec->list.length * 8 > size)
 		size = (uint64_t)rec->list.length * 8;
-	ret = resolve(r->fd, r->id, s, id, 0, size, &a);
+	ret = nsim_resolve(r->fd, r->id, s, id, 0, size, &a);
 	if (rec->mr_type == MR_LIST) {
 		if (ret != -ENODATA)
 			bad(r, "%s var '%s' (#%u MR_LIST): RESOLVE(0, %" PRIu64 ") = %d, want -ENODATA",
@@ -195,7 +136,7 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 	if (!a || a == ~0ULL)
 		bad(r, "%s var '%s' (#%u): address 0x%" PRIx64 " is not a staged address",
 		    sgn, name, id, a);
-	ret = resolve(r->fd, r->id, s, id, 0, size + 1, NULL);
+	ret = nsim_resolve(r->fd, r->id, s, id, 0, size + 1, NULL);
 	if (ret != -ERANGE)
 		bad(r, "%s var '%s' (#%u): RESOLVE(offset 0, size %" PRIu64 " + 1) = %d, want -ERANGE",
 		    sgn, name, id, size, ret);
@@ -215,11 +156,11 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 		return;
 	}
 	case MR_PTR:
-		ret = resolve(r->fd, r->id, s, rec->pointer.referenced_var_id, 0, 0, &t);
+		ret = nsim_resolve(r->fd, r->id, s, rec->pointer.referenced_var_id, 0, 0, &t);
 		if (ret || t != a)
 			bad(r, "%s var '%s' (#%u MR_PTR): address 0x%" PRIx64 ", target #%u resolves to 0x%" PRIx64 " (%d)",
 			    sgn, name, id, a, rec->pointer.referenced_var_id, t, ret);
-		ret = resolve(r->fd, r->id, s, id, 1, 0, NULL);
+		ret = nsim_resolve(r->fd, r->id, s, id, 1, 0, NULL);
 		if (ret != -EINVAL)
 			bad(r, "%s var '%s' (#%u MR_PTR): RESOLVE(offset 1) = %d, want -EINVAL",
 			    sgn, name, id, ret);
@@ -229,7 +170,7 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 	case MR_TMP_BUF:
 	case MR_INPUT:
 	case MR_OUTPUT:
-		if (!in_hbm(info, a, size))
+		if (!nsim_in_hbm(info, a, size))
 			bad(r, "%s var '%s' (#%u type %u): 0x%" PRIx64 "+%" PRIu64 " is not inside one HBM channel",
 			    sgn, name, id, rec->mr_type, a, size);
 		if (rec->alignment && a % rec->alignment)
@@ -245,8 +186,8 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 		uint8_t *buf = malloc(size ? size : 1);
 		uint64_t k;
 
-		ret = buf ? var_io(r->fd, NEURONSIM_IOC_READ_VAR, r->id, s, id,
-				   buf, size) : -ENOMEM;
+		ret = buf ? nsim_read_var(r->fd, r->id, s, id, 0,
+					 buf, size) : -ENOMEM;
 		if (ret) {
 			bad(r, "%s weight '%s' (#%u): READ_VAR of %" PRIu64 " bytes: %s",
 			    sgn, name, id, size, strerror(-ret));
@@ -267,11 +208,11 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 		for (k = 0; w && k < size; k++)
 			w[k] = (uint8_t)(k * 131 + id * 7 + 1);
 		if (!ret)
-			ret = var_io(r->fd, NEURONSIM_IOC_WRITE_VAR, r->id, s, id,
-				     w, size);
+			ret = nsim_write_var(r->fd, r->id, s, id, 0,
+					     w, size);
 		if (!ret)
-			ret = var_io(r->fd, NEURONSIM_IOC_READ_VAR, r->id, s, id,
-				     rd, size);
+			ret = nsim_read_var(r->fd, r->id, s, id, 0,
+					    rd, size);
 		if (ret) {
 			bad(r, "%s var '%s' (#%u): WRITE_VAR/READ_VAR of %" PRIu64 " bytes: %s",
 			    sgn, name, id, size, strerror(-ret));
@@ -294,7 +235,7 @@ static void test_model(int fd, const struct neuronsim_info *info,
 	struct run r = { .model = model, .info = info, .fd = fd };
 	struct neuronsim_model_info mi = { 0 };
 	struct neuronsim_load ld = { 0 };
-	long long before[NSTATS], during[NSTATS], after[NSTATS];
+	struct stats before, during, after;
 	struct kbin_check_result res;
 	struct kbin_view v = { 0 };
 	uint64_t nvars = 0;
@@ -305,7 +246,7 @@ static void test_model(int fd, const struct neuronsim_info *info,
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s.kbin", dir, model);
-	if (read_stats(before)) {
+	if (read_stats(&before)) {
 		bad(&r, "cannot read %s", STATS_PATH);
 		goto out;
 	}
@@ -355,12 +296,12 @@ static void test_model(int fd, const struct neuronsim_info *info,
 		    mi.target_gen, mi.num_subgraphs,
 		    (unsigned long long)mi.num_vars, v.hdr->target_gen,
 		    v.num_subgraphs, nvars);
-	if (read_stats(during))
+	if (read_stats(&during))
 		bad(&r, "cannot read %s while loaded", STATS_PATH);
-	else if (during[4] - before[4] != (long long)mi.hbm_bytes ||
-		 during[0] != before[0] + 1)
+	else if (during.hbm_used - before.hbm_used != (long long)mi.hbm_bytes ||
+		 during.models != before.models + 1)
 		bad(&r, "debugfs stats: hbm_used %lld -> %lld, models %lld -> %lld; MODEL_INFO hbm_bytes %llu",
-		    before[4], during[4], before[0], during[0],
+		    before.hbm_used, during.hbm_used, before.models, during.models,
 		    (unsigned long long)mi.hbm_bytes);
 
 	for (uint32_t s = 0; s < v.num_subgraphs; s++) {
@@ -378,13 +319,18 @@ static void test_model(int fd, const struct neuronsim_info *info,
 			bad(&r, "UNLOAD of model %u: %s", r.id, strerror(-ret));
 	}
 check_after:
-	if (read_stats(after)) {
+	if (read_stats(&after)) {
 		bad(&r, "cannot read %s after the run", STATS_PATH);
 	} else {
-		for (unsigned int k = 0; k < NSTATS; k++)
-			if (after[k] != before[k])
-				bad(&r, "debugfs stats %s is %lld after UNLOAD, %lld before the load",
-				    stat_names[k], after[k], before[k]);
+#define SAME(f) do { if (after.f != before.f) \
+		bad(&r, "debugfs stats " #f " is %lld after UNLOAD, %lld before the load", \
+		    after.f, before.f); } while (0)
+		SAME(models);
+		SAME(mem_refs);
+		SAME(kmem_bytes);
+		SAME(backing_bytes);
+		SAME(hbm_used);
+#undef SAME
 	}
 out:
 	if (r.fails > MAX_FAIL_LINES)

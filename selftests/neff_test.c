@@ -168,17 +168,6 @@ static struct entry *read_manifest(const char *path, size_t *count,
 /* one plan                                                             */
 /* ------------------------------------------------------------------ */
 
-static int in_hbm(const struct neuronsim_info *info, uint64_t a, uint64_t n)
-{
-	uint32_t c;
-
-	for (c = 0; c < info->num_hbm_channels; c++)
-		if (a >= info->hbm_base[c] &&
-		    a - info->hbm_base[c] + n <= info->hbm_channel_size)
-			return 1;
-	return 0;
-}
-
 static struct wexp *find_w(const struct entry *e, uint32_t s, uint32_t v)
 {
 	size_t i;
@@ -260,7 +249,7 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 		uint64_t *tab = calloc(size / 8 + 1, 8);
 		uint32_t k;
 
-		if (!in_hbm(info, a, size))
+		if (!nsim_in_hbm(info, a, size))
 			bad(r, "%s var '%s' (#%u MR_PTR_TABLE): table 0x%" PRIx64 "+%" PRIu64 " is not inside one HBM channel",
 			    sgn, name, id, a, size);
 		ret = tab ? nsim_read_var(r->fd, r->id, s, id, 0, tab, size) : -ENOMEM;
@@ -285,7 +274,7 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 	case MR_TMP_BUF:
 	case MR_INPUT:
 	case MR_OUTPUT:
-		if (!in_hbm(info, a, size))
+		if (!nsim_in_hbm(info, a, size))
 			bad(r, "%s var '%s' (#%u type %u): 0x%" PRIx64 "+%" PRIu64 " is not inside one HBM channel",
 			    sgn, name, id, rec->mr_type, a, size);
 		if (rec->alignment && a % rec->alignment)

@@ -353,6 +353,18 @@ static long long stat_field(const char *text, const char *key)
 	return -1;
 }
 
+/* 1 when [a, a + n) lies inside one HBM channel of @info */
+int nsim_in_hbm(const struct neuronsim_info *info, uint64_t a, uint64_t n)
+{
+	uint32_t c;
+
+	for (c = 0; c < info->num_hbm_channels; c++)
+		if (a >= info->hbm_base[c] &&
+		    a - info->hbm_base[c] + n <= info->hbm_channel_size)
+			return 1;
+	return 0;
+}
+
 int read_stats(struct stats *s)
 {
 	char *t = read_file(DBGFS "/stats", NULL);

@@ -86,6 +86,7 @@ int nsim_read_var(int fd, uint32_t model, uint32_t sg, uint32_t var,
 int nsim_write_var(int fd, uint32_t model, uint32_t sg, uint32_t var,
 		   uint64_t off, const void *buf, uint64_t len);
 int read_stats(struct stats *s);
+int nsim_in_hbm(const struct neuronsim_info *info, uint64_t a, uint64_t n);
 int write_knob(const char *name, long value);
 char *read_file(const char *path, size_t *len);
 int snap_read(struct snap *s);

@@ -27,6 +27,8 @@ $(BIR_DATA)/models.txt: $(BIR_EXAMPLES) selftests/mk/bir.mk
 
 selftests: $(BIR_PLANS) $(BIR_DATA)/models.txt
 
-$(VM_O)/bin/bir_test: selftests/bir_test.c $(KBIN_LIB_VM) $(KSFT_STAMP)
+$(VM_O)/bin/bir_test: selftests/bir_test.c $(VM_O)/selftests/plans.o selftests/plans.h \
+		$(KBIN_LIB_VM) $(KSFT_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ST_CFLAGS) -o $@ $< $(KBIN_LIB_VM) -lz $(VM_LDFLAGS)
+	$(CC) $(ST_CFLAGS) -o $@ $< $(VM_O)/selftests/plans.o $(KBIN_LIB_VM) -lz \
+		$(VM_LDFLAGS)
