@@ -111,8 +111,8 @@ check: deps
 	$(MAKE) all
 	bash scripts/check.sh
 
-bench: deps
-	bash scripts/deps.sh bench
+bench:
+	bash scripts/deps.sh check bench
 	$(MAKE) all
 	bash scripts/bench.sh
 
@@ -121,7 +121,8 @@ bench: deps
 # .cache/debug-kernel/), the module built against it, every VM selftest
 # and a kmemleak scan; fails on any report.  Documentation/security.rst.
 .PHONY: check-debug
-check-debug: deps
+check-debug:
+	bash scripts/deps.sh check debug
 	$(MAKE) userspace selftests
 	bash scripts/debug-kernel.sh check
 

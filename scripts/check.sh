@@ -107,7 +107,7 @@ echo "# --- VM selftests (qemu TCG)" | emit
 bash scripts/vm.sh -t 1800 -q -l "$out/vm-serial.log" -d "$top/selftests:/selftests" \
 	"${vmdata[@]+"${vmdata[@]}"}" selftests/run_vm.sh
 vmrc=$?
-sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;p}' "$out/vm-serial.log" | emit
+sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;/^# --- running /d;p}' "$out/vm-serial.log" | emit
 if [ $vmrc -eq 0 ]; then
 	echo "ok - VM run finished with a clean kernel log" | emit
 else

@@ -221,7 +221,7 @@ EOF
 		-k "$bld/arch/x86/boot/bzImage" -m "$cache/mod/neuronsim.ko" \
 		-d "$top/selftests:/selftests" "${vmdata[@]+"${vmdata[@]}"}" \
 		"$out/run.sh" || rc=$?
-	sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;p}' "$log" > "$out/tap.log"
+	sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;/^# --- running /d;p}' "$log" > "$out/tap.log"
 	cat "$out/tap.log"
 	local reports
 	reports=$(sed '/^NSIM_BEGIN$/,/^NSIM_END/d' "$log" |

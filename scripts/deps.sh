@@ -5,18 +5,48 @@
 # Idempotent: installs only what is missing, fetches the kernel image that
 # matches the installed headers' ABI once into .cache/kernel/<abi>/.
 #
-#   scripts/deps.sh          build and test dependencies
-#   scripts/deps.sh bench    also valgrind and jq (for make bench)
+#   scripts/deps.sh [LANE...]
+#
+# Lanes (several may be given; no lane means "check"):
+#   check   build everything and run make check / make run: compiler,
+#           clang + libFuzzer runtime, 6.1 kernel headers and the matching
+#           linux-image for the VM, qemu, busybox, the libraries,
+#           linux-source-6.1 (kselftest harness, checkpatch)
+#   debug   also what building the debug kernel needs (make check-debug)
+#   bench   also valgrind and jq (make bench)
+#   fresh   also debootstrap (scripts/fresh-check.sh)
+#
+# Nothing a lane uses is assumed present on the machine: every program a
+# lane's scripts call is in its list (or in Debian's essential set).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache="$top/.cache"
 
-pkgs=(build-essential make gcc clang libclang-rt-14-dev linux-headers-amd64
-      qemu-system-x86 busybox-static cpio gzip xz-utils
-      libnl-3-dev libnl-genl-3-dev libjansson-dev libarchive-dev libssl-dev
-      zlib1g-dev linux-source-6.1 libxml2-utils)
-[ "${1:-}" = bench ] && pkgs+=(valgrind jq)
+# check: building the module, the userspace programs and the tests, and
+# booting the VM.  file(1) tells vm.sh whether busybox is static.
+lane_check=(build-essential make gcc clang libclang-rt-14-dev
+	linux-headers-amd64 qemu-system-x86 busybox-static cpio gzip xz-utils
+	file ca-certificates libnl-3-dev libnl-genl-3-dev libjansson-dev
+	libarchive-dev libssl-dev zlib1g-dev linux-source-6.1 libxml2-utils)
+# debug: the kernel build itself (kconfig's lexer and parser, bc for the
+# timeconst header, libelf for objtool, openssl for the signing key tool)
+lane_debug=(flex bison bc libelf-dev libssl-dev openssl python3 rsync kmod)
+lane_bench=(valgrind jq)
+lane_fresh=(debootstrap)
+
+lanes=("$@")
+[ ${#lanes[@]} -gt 0 ] || lanes=(check)
+pkgs=("${lane_check[@]}")
+for l in "${lanes[@]}"; do
+	case $l in
+	check) ;;
+	debug) pkgs+=("${lane_debug[@]}") ;;
+	bench) pkgs+=("${lane_bench[@]}") ;;
+	fresh) pkgs+=("${lane_fresh[@]}") ;;
+	*) echo "deps.sh: unknown lane '$l' (check, debug, bench, fresh)" >&2; exit 2 ;;
+	esac
+done
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -49,4 +79,4 @@ if [ ! -f "$kdir/vmlinuz" ]; then
 	cp "$tmp/root/boot/config-$abi" "$kdir/config"
 	cp "$tmp/root/boot/System.map-$abi" "$kdir/System.map" 2>/dev/null || true
 fi
-echo "deps.sh: ok (kernel $abi)"
+echo "deps.sh: ok (lanes ${lanes[*]}; kernel $abi)"

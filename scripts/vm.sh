@@ -23,6 +23,18 @@
 # The run fails (exit 1..) when the script fails, on a timeout, or when the
 # kernel log shows BUG:, WARNING:, Oops, Call Trace or general protection.
 # The VM has ~2 GiB of memory and 2 vCPUs; KVM is not used (-accel tcg).
+#
+# The kernel command line (Documentation/running.rst):
+#   - a soft lockup, a hung task, an RCU stall or an oops panics the
+#     kernel, and panic=-1 with qemu's -no-reboot ends the run at once
+#     (status 125, "kernel failure"), naming the test that was running
+#     (the last "# --- running NAME" line the script printed) instead of
+#     waiting for the timeout;
+#   - the kmem allocation trace events are enabled from boot and the
+#     ring buffer is switched off before the script starts, so a test
+#     only switches tracing_on and never enables or disables a
+#     tracepoint at run time (that patches kernel text and waits for an
+#     IPI answer from every vCPU, which under TCG can wait forever).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -88,6 +100,7 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp
+echo 0 > /sys/kernel/debug/tracing/tracing_on 2>/dev/null
 echo 0 > /proc/sys/kernel/printk_ratelimit 2>/dev/null
 echo "NSIM_BEGIN"
 cd /
@@ -104,28 +117,44 @@ chmod +x "$root/init"
 
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1 > "$work/initrd.gz")
 
+# See the header.  The events are those of 6.1's include/trace/events/kmem.h
+# that allocate; trace_buf_size is per CPU.
+cmdline="console=ttyS0 quiet loglevel=3 panic=-1 oops=panic rdinit=/init"
+cmdline+=" softlockup_panic=1 hung_task_panic=1 sysctl.kernel.panic_on_rcu_stall=1"
+cmdline+=" trace_event=kmem:kmalloc,kmem:kmem_cache_alloc,kmem:mm_page_alloc"
+cmdline+=" trace_buf_size=4M"
+
 mkdir -p "$(dirname "$log")"
 : > "$log"
 set +e
 timeout --foreground -k 5 "$timeout" \
 	qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -cpu max \
 	-kernel "$kernel" -initrd "$work/initrd.gz" \
-	-append "console=ttyS0 quiet loglevel=3 panic=-1 oops=panic rdinit=/init" \
+	-append "$cmdline" \
 	-display none -monitor none -serial stdio -nic none -no-reboot \
 	</dev/null 2>&1 | tr -d '\r' | tee "$log" |
 	if [ $quiet = 1 ]; then cat >/dev/null; else
-		sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;p}'; fi
+		sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;/^# --- running /d;p}'; fi
 qrc=${PIPESTATUS[0]}
 set -e
 
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
-	echo "vm.sh: timeout after ${timeout}s; serial log: $log" >&2
+	running=$(sed -n 's/^# --- running //p' "$log" | tail -n 1)
+	echo "vm.sh: timeout after ${timeout}s while running ${running:-(no test started)}; serial log: $log" >&2
 	exit 124
 fi
 rc=$(sed -n 's/^NSIM_END rc=\([0-9]*\)$/\1/p' "$log" | tail -n 1)
 if [ -z "$rc" ]; then
-	echo "vm.sh: the VM stopped before the script ended (qemu status $qrc); serial log: $log" >&2
-	tail -n 40 "$log" >&2
+	running=$(sed -n 's/^# --- running //p' "$log" | tail -n 1)
+	why=$(grep -m1 -oE 'Kernel panic - not syncing: .*|BUG: soft lockup.*|INFO: task .* blocked for more than.*|rcu: INFO: .*detected stalls.*' "$log" || true)
+	if [ -n "$why" ]; then
+		echo "vm.sh: kernel failure while running ${running:-(no test started)}: $why" >&2
+		echo "vm.sh: serial log: $log" >&2
+		grep -m1 -A40 -E 'BUG: |INFO: task|rcu: INFO|Kernel panic' "$log" >&2 || true
+	else
+		echo "vm.sh: the VM stopped before the script ended (qemu status $qrc), while running ${running:-(no test started)}; serial log: $log" >&2
+		tail -n 40 "$log" >&2
+	fi
 	exit 125
 fi
 # Scan the kernel's own output: boot messages and the dmesg dumped after the

@@ -3,10 +3,13 @@
 
 # run_tap NAME CMD...: run a TAP-printing program; if it fails without a
 # "not ok" line of its own, print one so the failure is counted.
+# The "# --- running" line goes out before the program starts, so a run
+# that the kernel ends (scripts/vm.sh) names the test it was in.
 run_tap() {
 	name=$1
 	shift
 	out=/tmp/tap.$$
+	echo "# --- running $name"
 	"$@" > "$out" 2>&1
 	rc=$?
 	cat "$out"
@@ -21,6 +24,7 @@ run_tap() {
 check() {
 	name=$1
 	shift
+	echo "# --- running $name"
 	if "$@" > /tmp/check.$$ 2>&1; then
 		echo "ok - $name"
 	else

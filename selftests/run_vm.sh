@@ -19,6 +19,9 @@ for arch in trn1 trn2 trn3; do
 	NSIM_ARCH=$arch run_tap "info_test arch=$arch" info_test
 	run_tap "load_test arch=$arch" load_test
 	if [ $arch = trn2 ]; then
+		# zeroalloc_test needs them from boot (scripts/vm.sh)
+		check "kmem trace events enabled from the kernel command line" \
+			grep -qx 1 /sys/kernel/debug/tracing/events/kmem/kmalloc/enable
 		for t in resolve_test isolation_test fault_test debugfs_test \
 			 zeroalloc_test; do
 			run_tap "$t" $t
