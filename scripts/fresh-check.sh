@@ -13,7 +13,8 @@
 #
 # The first run builds a minbase root with debootstrap (plus git, which
 # CI uses to clone) and caches it as .cache/fresh/bookworm-minbase.tar;
-# every run unpacks that into a new directory, puts a clean clone of HEAD
+# every run unpacks that into a new directory (under $TMPDIR, default
+# /var/tmp), puts a clean clone of HEAD
 # at /work/main and a copy of SHARED at /work/shared in it, and runs
 # "CI=true bash .ci/run" there as root with /proc, /sys and /dev mounted
 # (in a private mount namespace, so nothing stays mounted).  Only
@@ -67,7 +68,9 @@ EOF
 	rm -rf "$tmp"
 fi
 
-root=$(mktemp -d "$cache/root.XXXXXX")
+# outside the tree: the kernel's "make clean" of an external module
+# deletes every object file under the module's directory
+root=$(mktemp -d "${TMPDIR:-/var/tmp}/nsim-fresh.XXXXXX")
 cleanup() {
 	if [ $keep = 1 ]; then
 		echo "fresh-check: root kept at $root"
