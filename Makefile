@@ -31,13 +31,13 @@ HOST_O	:= $(O)/host
 SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 WARN	:= -Wall -Wextra -Werror
 HOST_CFLAGS := -std=gnu11 $(WARN) -g -O1 $(SAN) -D_GNU_SOURCE \
-	-I$(TOP)/uapi -I$(TOP)/kmod -isystem $(KSFT) $(EXTRA_CFLAGS)
+	-I$(TOP)/uapi -I$(TOP)/kmod/plan -isystem $(KSFT) $(EXTRA_CFLAGS)
 HOST_LDFLAGS := $(SAN)
 
 # VM build: statically linked programs for the busybox initramfs.
 VM_O	:= $(O)/vm
 VM_CFLAGS := -std=gnu11 $(WARN) -O2 -g -D_GNU_SOURCE \
-	-I$(TOP)/uapi -I$(TOP)/kmod -isystem $(KSFT)
+	-I$(TOP)/uapi -I$(TOP)/kmod/plan -isystem $(KSFT)
 VM_LDFLAGS := -static -pthread
 
 CC	?= gcc
@@ -131,10 +131,14 @@ fuzz: $(FUZZERS)
 
 checkpatch: $(KSFT_STAMP)
 	perl $(KSFT)/scripts/checkpatch.pl --strict --no-tree --terse \
-		-f kmod/*.c kmod/*.h uapi/linux/*.h
+		-f kmod/*.c kmod/*.h kmod/plan/*.c kmod/plan/*.h uapi/linux/*.h
 
+# Not Kbuild's clean: for an external module it deletes every object file
+# anywhere under $(TOP), the cached debug kernel in .cache/ included.
 clean:
-	-$(MAKE) -C $(KDIR) M=$(TOP) clean
+	rm -f neuronsim.ko neuronsim.mod neuronsim.mod.c neuronsim.mod.o \
+		neuronsim.o Module.symvers modules.order .*.cmd .module-common.o
+	find kmod \( -name '*.o' -o -name '.*.cmd' \) -type f -delete
 	rm -rf $(O)
 
 # scripts/check.sh and friends ask for the lists: make -s print-HOST_TESTS

@@ -3,21 +3,21 @@
 # Not built by make all or make check.
 #
 #   $(O)/bench/resolve_bench   host, plain -O2 (run under callgrind): the
-#                              module's kmod/resolve_core.h, unchanged
+#                              module's kmod/plan/resolve_core.h, unchanged
 #   $(O)/bench/gen_model       host: a synthetic NEFF + extracted dir
 #   $(VM_O)/bench/nsim_bench   static, in the VM (copied to /bin by
 #                              scripts/bench.sh, not part of VM_PROGS)
 
 BENCH_O := $(O)/bench
 BENCH_CFLAGS := -std=gnu11 $(WARN) -O2 -g -D_GNU_SOURCE \
-	-I$(TOP)/uapi -I$(TOP)/kmod
+	-I$(TOP)/uapi -I$(TOP)/kmod/plan
 BENCH_PROGS := $(BENCH_O)/resolve_bench $(BENCH_O)/gen_model \
 	$(VM_O)/bench/nsim_bench
 
 .PHONY: bench-progs
 bench-progs: $(BENCH_PROGS)
 
-$(BENCH_O)/resolve_bench: bench/resolve_bench.c kmod/resolve_core.h \
+$(BENCH_O)/resolve_bench: bench/resolve_bench.c kmod/plan/resolve_core.h \
 		uapi/linux/neuronsim_kbin.h
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -o $@ $<

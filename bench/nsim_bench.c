@@ -72,7 +72,7 @@ static int plan_vars(const struct neuronsim_info *info, unsigned int n,
 		     struct plan *p)
 {
 	static const uint32_t kinds[4] = {
-		MR_BUFFER, MR_TMP_BUF, MR_INPUT, MR_OUTPUT
+		KBIN_MR_BUFFER, KBIN_MR_TMP_BUF, KBIN_MR_INPUT, KBIN_MR_OUTPUT
 	};
 	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
 	struct kbin_rec_in in;
@@ -473,13 +473,13 @@ static int bench_backing(void)
 	    kbin_writer_add_subgraph(w, "sg01", 0, 0, NULL, 0) < 0 ||
 	    kbin_writer_add_subgraph(w, "sg02", 0, 0, NULL, 0) < 0)
 		return fail("writer", EINVAL);
-	e |= add_big(w, 0, 0, MR_INPUT, "input0", 4 * gib);
-	e |= add_big(w, 0, 1, MR_BUFFER, "w0", 4 * gib);
-	e |= add_big(w, 0, 2, MR_BUFFER, "w1", 4 * gib);
-	e |= add_big(w, 1, 0, MR_BUFFER, "small", 4096);
-	e |= add_big(w, 2, 0, MR_BUFFER, "w2", 4 * gib);
-	e |= add_big(w, 2, 1, MR_BUFFER, "w3", 4 * gib);
-	e |= add_big(w, 2, 2, MR_TMP_BUF, "tmp0", 4 * gib);
+	e |= add_big(w, 0, 0, KBIN_MR_INPUT, "input0", 4 * gib);
+	e |= add_big(w, 0, 1, KBIN_MR_BUFFER, "w0", 4 * gib);
+	e |= add_big(w, 0, 2, KBIN_MR_BUFFER, "w1", 4 * gib);
+	e |= add_big(w, 1, 0, KBIN_MR_BUFFER, "small", 4096);
+	e |= add_big(w, 2, 0, KBIN_MR_BUFFER, "w2", 4 * gib);
+	e |= add_big(w, 2, 1, KBIN_MR_BUFFER, "w3", 4 * gib);
+	e |= add_big(w, 2, 2, KBIN_MR_TMP_BUF, "tmp0", 4 * gib);
 	if (e || kbin_writer_finish(w, &p.buf, &p.len))
 		return fail("writer", EINVAL);
 	kbin_writer_free(w);

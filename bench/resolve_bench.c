@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * resolve_bench - the module's resolve hot path (kmod/resolve_core.h,
+ * resolve_bench - the module's resolve hot path (kmod/plan/resolve_core.h,
  * compiled here unchanged) over random lookups, for callgrind.
  *
  *   resolve_bench [NVARS [LOOKUPS]]     (default 1000000 1000000)
@@ -131,7 +131,7 @@ int main(int argc, char **argv)
 		INIT_HLIST_HEAD(&buckets[i]);
 	for (i = 0; i < nvars; i++) {
 		mrs[i].var_id = i;
-		mrs[i].type = MR_BUFFER;
+		mrs[i].type = KBIN_MR_BUFFER;
 		mrs[i].size = VAR_SIZE;
 		mrs[i].pa = BASE_PA + i * VAR_SIZE;
 		nsim_rc_insert(buckets, bits, &mrs[i]);

@@ -303,10 +303,10 @@ static long nsim_ioctl_var_io(struct nsim_file *nf, void __user *uarg,
 		ret = -ENOENT;
 	else if (check_add_overflow(io.offset, io.len, &end) || end > mr->size)
 		ret = -ERANGE;
-	else if (mr->type == MR_PTR || mr->type == MR_LIST ||
+	else if (mr->type == KBIN_MR_PTR || mr->type == KBIN_MR_LIST ||
 		 mr->pa == NSIM_PA_UNSTAGED)
 		ret = -ENODATA;
-	else if (write && mr->type == MR_PTR_TABLE)
+	else if (write && mr->type == KBIN_MR_PTR_TABLE)
 		ret = -EPERM;
 	else if (write && nsim_touches_carveout(m, mr->pa + io.offset, io.len))
 		ret = -EPERM;

@@ -196,15 +196,15 @@ static void nsim_sp_free(struct nsim_scratchpad *sp)
 static int nsim_kind_slot(u32 type)
 {
 	switch (type) {
-	case MR_BUFFER:
-	case MR_BUFFER_STAGED:
+	case KBIN_MR_BUFFER:
+	case KBIN_MR_BUFFER_STAGED:
 		return NSIM_SLOT_WEIGHT;
-	case MR_INPUT:
-	case MR_OUTPUT:
+	case KBIN_MR_INPUT:
+	case KBIN_MR_OUTPUT:
 		return NSIM_SLOT_IO;
-	case MR_TMP_BUF:
+	case KBIN_MR_TMP_BUF:
 		return NSIM_SLOT_TMP;
-	case MR_PTR_TABLE:
+	case KBIN_MR_PTR_TABLE:
 		return NSIM_SLOT_TABLE;
 	}
 	return -1;
@@ -270,7 +270,7 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 	c->has_payload = !!r->buffer;
 
 	switch (r->mr_type) {
-	case MR_SB:
+	case KBIN_MR_SB:
 		sbuf_bytes = (u64)NSIM_SBUF_PARTITIONS *
 			     nsim_dev.arch->sbuf_partition_size;
 		if (r->size > sbuf_bytes)
@@ -285,7 +285,7 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 		c->where_idx = sg->core;
 		c->mode = NSIM_MODE_SBUF;
 		break;
-	case MR_VIRTUAL_TMP_BUF:
+	case KBIN_MR_VIRTUAL_TMP_BUF:
 		if (r->virt.backing_buf == KBIN_BACKING_BUF_LOCAL) {
 			sp = &sg->local_sp;
 			c->where = NSIM_WHERE_SP_LOCAL;
@@ -310,24 +310,24 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 		c->usage = sp->pages[pg].usage;
 		c->mode = NSIM_MODE_SCRATCHPAD;
 		break;
-	case MR_BUFFER:
-	case MR_BUFFER_STAGED:
-	case MR_TMP_BUF:
-	case MR_INPUT:
-	case MR_OUTPUT:
+	case KBIN_MR_BUFFER:
+	case KBIN_MR_BUFFER_STAGED:
+	case KBIN_MR_TMP_BUF:
+	case KBIN_MR_INPUT:
+	case KBIN_MR_OUTPUT:
 		ret = nsim_layout_hbm(st, s, i, sg, mr, c, r->size, r->alignment);
 		if (ret)
 			return ret;
 		c->mode = r->buffer ? NSIM_MODE_ALLOC_COPY : NSIM_MODE_ALLOC_ONLY;
 		break;
-	case MR_LIST:
-	case MR_PTR_TABLE:
+	case KBIN_MR_LIST:
+	case KBIN_MR_PTR_TABLE:
 		memcpy(sg->lists + *list_off, st->plan + r->list.list,
 		       (size_t)r->list.length * sizeof(u32));
 		mr->aux = *list_off;
 		mr->aux2 = r->list.length;
 		*list_off += r->list.length;
-		if (r->mr_type == MR_LIST) {
+		if (r->mr_type == KBIN_MR_LIST) {
 			c->mode = NSIM_MODE_LIST;
 			break;
 		}
@@ -340,12 +340,12 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 			return ret;
 		c->mode = NSIM_MODE_TABLE;
 		break;
-	case MR_PTR:
+	case KBIN_MR_PTR:
 		mr->aux = r->pointer.referenced_var_id;
 		c->where = NSIM_WHERE_TARGET;
 		c->mode = NSIM_MODE_POINTER;
 		break;
-	case MR_REMOTE:
+	case KBIN_MR_REMOTE:
 		mr->aux = r->remote.remote_vtpb_rel_sg_id;
 		mr->aux2 = r->remote.remote_var_id;
 		c->where = NSIM_WHERE_REMOTE;
@@ -442,7 +442,7 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 		names += strlen((const char *)st->plan + r->name) + 1;
 		for (d = 0; d < KBIN_SHAPE_MAX && r->shape[d]; d++)
 			dims++;
-		if (r->mr_type == MR_LIST || r->mr_type == MR_PTR_TABLE)
+		if (r->mr_type == KBIN_MR_LIST || r->mr_type == KBIN_MR_PTR_TABLE)
 			lists += r->list.length;
 	}
 	if (names > U32_MAX || dims > U32_MAX || lists > U32_MAX)
@@ -521,9 +521,9 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 	for (i = 0; i < set->nmem; i++) {
 		struct nsim_mr *mr = &sg->mrs[i];
 
-		if (mr->type == MR_PTR) {
+		if (mr->type == KBIN_MR_PTR) {
 			mr->pa = sg->mrs[mr->aux].pa;
-		} else if (mr->type == MR_PTR_TABLE) {
+		} else if (mr->type == KBIN_MR_PTR_TABLE) {
 			ret = nsim_write_table(sg, mr);
 			if (ret)
 				return nsim_mem_fail(st, s, i, ret, mr->size,
@@ -546,7 +546,7 @@ static int nsim_stage_remote(struct nsim_stage *st)
 			struct nsim_mr *mr = &sg->mrs[i];
 			const struct nsim_mr *src;
 
-			if (mr->type != MR_REMOTE)
+			if (mr->type != KBIN_MR_REMOTE)
 				continue;
 			src = mr->aux < m->num_sg ?
 			      nsim_sg_find(&m->sg[mr->aux], mr->aux2) : NULL;

@@ -9,7 +9,7 @@
 # it); builds bench/ itself.  Not part of make check.
 #
 #   1. callgrind: instructions per resolve (host build of
-#      kmod/resolve_core.h, 10^6 random lookups in a 10^6-var subgraph)
+#      kmod/plan/resolve_core.h, 10^6 random lookups in a 10^6-var subgraph)
 #   2. VM: RESOLVE / no-op ioctl; RESOLVE_BATCH(1024) per entry / RESOLVE
 #   3. VM: load time per staged var at 10^4, 10^5, 10^6 vars, 1 and 4
 #      loaders

@@ -119,10 +119,10 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 	uint32_t id = rec->var_id;
 	int ret;
 
-	if (rec->mr_type == MR_PTR_TABLE && (uint64_t)rec->list.length * 8 > size)
+	if (rec->mr_type == KBIN_MR_PTR_TABLE && (uint64_t)rec->list.length * 8 > size)
 		size = (uint64_t)rec->list.length * 8;
 	ret = nsim_resolve(r->fd, r->id, s, id, 0, size, &a);
-	if (rec->mr_type == MR_LIST) {
+	if (rec->mr_type == KBIN_MR_LIST) {
 		if (ret != -ENODATA)
 			bad(r, "%s var '%s' (#%u MR_LIST): RESOLVE(0, %" PRIu64 ") = %d, want -ENODATA",
 			    sgn, name, id, size, ret);
@@ -142,7 +142,7 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 		    sgn, name, id, size, ret);
 
 	switch (rec->mr_type) {
-	case MR_SB: {
+	case KBIN_MR_SB: {
 		uint64_t lo = info->sbuf_base + (uint64_t)core * info->sbuf_window_size;
 		uint64_t sbuf = (uint64_t)info->sbuf_partitions * info->sbuf_partition_size;
 
@@ -155,7 +155,7 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 			    sgn, name, id, size, sbuf);
 		return;
 	}
-	case MR_PTR:
+	case KBIN_MR_PTR:
 		ret = nsim_resolve(r->fd, r->id, s, rec->pointer.referenced_var_id, 0, 0, &t);
 		if (ret || t != a)
 			bad(r, "%s var '%s' (#%u MR_PTR): address 0x%" PRIx64 ", target #%u resolves to 0x%" PRIx64 " (%d)",
@@ -165,11 +165,11 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 			bad(r, "%s var '%s' (#%u MR_PTR): RESOLVE(offset 1) = %d, want -EINVAL",
 			    sgn, name, id, ret);
 		return;
-	case MR_BUFFER:
-	case MR_BUFFER_STAGED:
-	case MR_TMP_BUF:
-	case MR_INPUT:
-	case MR_OUTPUT:
+	case KBIN_MR_BUFFER:
+	case KBIN_MR_BUFFER_STAGED:
+	case KBIN_MR_TMP_BUF:
+	case KBIN_MR_INPUT:
+	case KBIN_MR_OUTPUT:
 		if (!nsim_in_hbm(info, a, size))
 			bad(r, "%s var '%s' (#%u type %u): 0x%" PRIx64 "+%" PRIu64 " is not inside one HBM channel",
 			    sgn, name, id, rec->mr_type, a, size);
@@ -269,7 +269,7 @@ static void test_model(int fd, const struct neuronsim_info *info,
 
 		nvars += set->nmem;
 		for (uint32_t i = 0; i < set->nmem; i++)
-			nsb += set->mem[i].mr_type == MR_SB;
+			nsb += set->mem[i].mr_type == KBIN_MR_SB;
 		check_carveout(&r, &v, s);
 	}
 	if (!nsb)

@@ -203,7 +203,7 @@ static int plan_scratchpad(const struct neuronsim_info *info, uint64_t local,
 	if (!w)
 		return -ENOMEM;
 	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = MR_INPUT;
+	in.rec.mr_type = KBIN_MR_INPUT;
 	in.rec.size = 64;
 	in.rec.alignment = 64;
 	in.name = "in";

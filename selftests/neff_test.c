@@ -190,11 +190,11 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 	uint32_t id = rec->var_id;
 	int ret;
 
-	if (rec->mr_type == MR_PTR_TABLE && (uint64_t)rec->list.length * 8 > size)
+	if (rec->mr_type == KBIN_MR_PTR_TABLE && (uint64_t)rec->list.length * 8 > size)
 		size = (uint64_t)rec->list.length * 8;
 	ret = nsim_resolve(r->fd, r->id, s, id, 0, size, &a);
 
-	if (rec->mr_type == MR_LIST) {
+	if (rec->mr_type == KBIN_MR_LIST) {
 		if (ret != -ENODATA)
 			bad(r, "%s var '%s' (#%u MR_LIST): RESOLVE(0, %" PRIu64 ") = %d (%s), want -ENODATA",
 			    sgn, name, id, size, ret, strerror(-ret));
@@ -214,7 +214,7 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 		    sgn, name, id, size, ret);
 
 	switch (rec->mr_type) {
-	case MR_SB: {
+	case KBIN_MR_SB: {
 		uint64_t want = info->sbuf_base + (uint64_t)s * info->sbuf_window_size;
 		uint64_t sbuf = (uint64_t)info->sbuf_partitions * info->sbuf_partition_size;
 
@@ -226,7 +226,7 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 			    sgn, name, id, (unsigned long long)rec->size, sbuf);
 		break;
 	}
-	case MR_PTR:
+	case KBIN_MR_PTR:
 		ret = nsim_resolve(r->fd, r->id, s, rec->pointer.referenced_var_id, 0, 0, &t);
 		if (ret || t != a)
 			bad(r, "%s var '%s' (#%u MR_PTR): address 0x%" PRIx64 ", target #%u resolves to 0x%" PRIx64 " (%d)",
@@ -236,7 +236,7 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 			bad(r, "%s var '%s' (#%u MR_PTR): RESOLVE(offset 1) = %d, want -EINVAL",
 			    sgn, name, id, ret);
 		break;
-	case MR_REMOTE:
+	case KBIN_MR_REMOTE:
 		ret = nsim_resolve(r->fd, r->id, rec->remote.remote_vtpb_rel_sg_id,
 				   rec->remote.remote_var_id, 0, 0, &t);
 		if (ret || t != a)
@@ -244,7 +244,7 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 			    sgn, name, id, a, rec->remote.remote_vtpb_rel_sg_id,
 			    rec->remote.remote_var_id, t, ret);
 		break;
-	case MR_PTR_TABLE: {
+	case KBIN_MR_PTR_TABLE: {
 		const uint32_t *l = kbin_view_list(v, rec);
 		uint64_t *tab = calloc(size / 8 + 1, 8);
 		uint32_t k;
@@ -269,11 +269,11 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 		free(tab);
 		break;
 	}
-	case MR_BUFFER:
-	case MR_BUFFER_STAGED:
-	case MR_TMP_BUF:
-	case MR_INPUT:
-	case MR_OUTPUT:
+	case KBIN_MR_BUFFER:
+	case KBIN_MR_BUFFER_STAGED:
+	case KBIN_MR_TMP_BUF:
+	case KBIN_MR_INPUT:
+	case KBIN_MR_OUTPUT:
 		if (!nsim_in_hbm(info, a, size))
 			bad(r, "%s var '%s' (#%u type %u): 0x%" PRIx64 "+%" PRIu64 " is not inside one HBM channel",
 			    sgn, name, id, rec->mr_type, a, size);

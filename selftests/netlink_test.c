@@ -157,7 +157,7 @@ static int check_var(const struct neuronsim_nl_var *v, void *ctx)
 		s->bad_order++;
 	s->next_var = v->var_id + 1;
 	snprintf(name, sizeof(name), "buf%u", v->var_id);
-	if (strcmp(name, v->name) || v->mr_type != MR_BUFFER || v->size != 64)
+	if (strcmp(name, v->name) || v->mr_type != KBIN_MR_BUFFER || v->size != 64)
 		s->name_mismatch++;
 	if (!v->staged ||
 	    neuronsim_resolve(s->fd, s->model, 0, v->var_id, 0, 0, &a) ||
@@ -212,7 +212,7 @@ static int std_var(const struct neuronsim_nl_var *v, void *ctx)
 		k->list_staged = v->staged;
 	if (v->subgraph == 0 && v->var_id == V0_WEIGHT)
 		k->weight_pa = v->physical_address;
-	if (v->subgraph == 0 && v->var_id == V0_PTR && v->mr_type == MR_PTR)
+	if (v->subgraph == 0 && v->var_id == V0_PTR && v->mr_type == KBIN_MR_PTR)
 		k->ptr_ok = v->staged && v->physical_address == k->weight_pa;
 	return 0;
 }

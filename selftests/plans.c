@@ -115,7 +115,7 @@ static int add_virt(struct kbin_writer *w, int sg, uint32_t id,
 {
 	struct kbin_rec_in in;
 
-	rec_init(&in, MR_VIRTUAL_TMP_BUF, id, name, size, 64);
+	rec_init(&in, KBIN_MR_VIRTUAL_TMP_BUF, id, name, size, 64);
 	in.rec.virt.offset = offset;
 	in.rec.virt.backing_buf = backing;
 	return kbin_writer_add_record(w, sg, &in);
@@ -128,7 +128,7 @@ static int add_remote(struct kbin_writer *w, int sg, uint32_t id,
 {
 	struct kbin_rec_in in;
 
-	rec_init(&in, MR_REMOTE, id, name, size, 1);
+	rec_init(&in, KBIN_MR_REMOTE, id, name, size, 1);
 	in.rec.remote.remote_vtpb_rel_sg_id = rel_sg;
 	in.rec.remote.remote_var_id = var;
 	return kbin_writer_add_record(w, sg, &in);
@@ -162,37 +162,37 @@ int plan_std(const struct neuronsim_info *info, struct plan *p)
 				     &co, 1) < 0 ||
 	    kbin_writer_add_subgraph(w, "sg01", 0, 0, NULL, 0) < 0)
 		e = -EINVAL;
-	e |= add(w, 0, V0_SB, MR_SB, "state_buffer", sbuf, 1, NULL, 0, 0, NULL, NULL, 0);
-	e |= add(w, 0, V0_WEIGHT, MR_BUFFER, "weight", STD_WEIGHT_SIZE, 65536,
+	e |= add(w, 0, V0_SB, KBIN_MR_SB, "state_buffer", sbuf, 1, NULL, 0, 0, NULL, NULL, 0);
+	e |= add(w, 0, V0_WEIGHT, KBIN_MR_BUFFER, "weight", STD_WEIGHT_SIZE, 65536,
 		 "uint8", 1049, 4, pw, NULL, 0);
-	e |= add(w, 0, V0_STAGED, MR_BUFFER_STAGED, "staged", STD_STAGED_SIZE,
+	e |= add(w, 0, V0_STAGED, KBIN_MR_BUFFER_STAGED, "staged", STD_STAGED_SIZE,
 		 64, "float32", 64, 0, ps, NULL, 0);
-	e |= add(w, 0, V0_BIAS, MR_BUFFER, "bias", 1000, 256, "bfloat16", 500, 0,
+	e |= add(w, 0, V0_BIAS, KBIN_MR_BUFFER, "bias", 1000, 256, "bfloat16", 500, 0,
 		 NULL, NULL, 0);
-	e |= add(w, 0, V0_TMP, MR_TMP_BUF, "tmp", 5000, 4096, "uint8", 5000, 0,
+	e |= add(w, 0, V0_TMP, KBIN_MR_TMP_BUF, "tmp", 5000, 4096, "uint8", 5000, 0,
 		 NULL, NULL, 0);
-	e |= add(w, 0, V0_IN, MR_INPUT, "input0", 2048, 64, "float32", 16, 32,
+	e |= add(w, 0, V0_IN, KBIN_MR_INPUT, "input0", 2048, 64, "float32", 16, 32,
 		 NULL, NULL, 0);
-	e |= add(w, 0, V0_OUT, MR_OUTPUT, "output0", 2048, 64, "float32", 16,
+	e |= add(w, 0, V0_OUT, KBIN_MR_OUTPUT, "output0", 2048, 64, "float32", 16,
 		 32, NULL, NULL, 0);
-	rec_init(&in, MR_PTR, V0_PTR, "ptr_weight", 8, 8);
+	rec_init(&in, KBIN_MR_PTR, V0_PTR, "ptr_weight", 8, 8);
 	in.rec.pointer.referenced_var_id = V0_WEIGHT;
 	e |= kbin_writer_add_record(w, 0, &in);
 	e |= add_virt(w, 0, V0_VLOCAL, "vlocal", 1024, 4096,
 		      KBIN_BACKING_BUF_LOCAL);
 	e |= add_virt(w, 0, V0_VSHARED, "vshared", 512, 512,
 		      KBIN_BACKING_BUF_SHARED);
-	e |= add(w, 0, V0_LIST, MR_LIST, "list", 12, 4, "uint32", 3, 0, NULL,
+	e |= add(w, 0, V0_LIST, KBIN_MR_LIST, "list", 12, 4, "uint32", 3, 0, NULL,
 		 list, 3);
-	e |= add(w, 0, V0_TABLE, MR_PTR_TABLE, "table", 32, 8, "uint64", 4, 0,
+	e |= add(w, 0, V0_TABLE, KBIN_MR_PTR_TABLE, "table", 32, 8, "uint64", 4, 0,
 		 NULL, table, 4);
 	e |= add_remote(w, 0, V0_REMOTE, "remote_w1", STD_W1_SIZE, 1, V1_W);
 
-	e |= add(w, 1, V1_SB, MR_SB, "state_buffer", sbuf, 1, NULL, 0, 0, NULL, NULL, 0);
-	e |= add(w, 1, V1_W, MR_BUFFER, "w1", STD_W1_SIZE, 4096, "uint8", 1024,
+	e |= add(w, 1, V1_SB, KBIN_MR_SB, "state_buffer", sbuf, 1, NULL, 0, 0, NULL, NULL, 0);
+	e |= add(w, 1, V1_W, KBIN_MR_BUFFER, "w1", STD_W1_SIZE, 4096, "uint8", 1024,
 		 0, p1, NULL, 0);
 	e |= add_remote(w, 1, V1_REMOTE, "remote_out", 2048, 0, V0_OUT);
-	e |= add(w, 1, V1_IN, MR_INPUT, "in1", 64, 64, "int8", 64, 0, NULL,
+	e |= add(w, 1, V1_IN, KBIN_MR_INPUT, "in1", 64, 64, "int8", 64, 0, NULL,
 		 NULL, 0);
 	e = plan_finish(w, e, p);
 out:
@@ -221,7 +221,7 @@ int plan_buffers(const struct neuronsim_info *info, unsigned int n,
 		e = -EINVAL;
 	for (i = 0; i < n && !e; i++) {
 		snprintf(name, sizeof(name), "buf%u", i);
-		e |= add(w, 0, i, MR_BUFFER, name, size, 64, "uint8", size, 0,
+		e |= add(w, 0, i, KBIN_MR_BUFFER, name, size, 64, "uint8", size, 0,
 			 pl, NULL, 0);
 	}
 	e = plan_finish(w, e, p);

@@ -58,13 +58,13 @@ static int plan_make(const struct neuronsim_info *info, uint64_t wsize,
 	for (i = 0; i < wsize; i++)
 		pl[i] = 0x5a ^ (uint8_t)i;
 	e |= kbin_writer_add_subgraph(w, "sg00", local_sp, 0, NULL, 0) < 0;
-	e |= plan_add(w, 0, 0, MR_BUFFER, "weight", wsize, 4096, NULL, 0, 0,
+	e |= plan_add(w, 0, 0, KBIN_MR_BUFFER, "weight", wsize, 4096, NULL, 0, 0,
 		      pl, NULL, 0);
 	e |= plan_add(w, 0, 1, big_type, big_name, big_size, 4096, NULL, 0, 0,
 		      NULL, NULL, 0);
 	if (local_sp) {
 		memset(&in, 0, sizeof(in));
-		in.rec.mr_type = MR_VIRTUAL_TMP_BUF;
+		in.rec.mr_type = KBIN_MR_VIRTUAL_TMP_BUF;
 		in.rec.var_id = 2;
 		in.rec.size = 4096;
 		in.rec.alignment = 64;
@@ -132,7 +132,7 @@ TEST_F(sc, scenario2_private_scratchpad_pages_over_maximum)
 		max = orig;	/* read-only: test the default limit */
 	TH_LOG("page %" PRIu64 " bytes, maximum %u pages", page, max);
 
-	ASSERT_EQ(0, plan_make(&self->info, 4096, MR_INPUT, "x", 4096,
+	ASSERT_EQ(0, plan_make(&self->info, 4096, KBIN_MR_INPUT, "x", 4096,
 			       (uint64_t)(max + 1) * page, &p));
 	ret = nsim_load(self->fd, &p, 0, &id, &lr, log, sizeof(log));
 	TH_LOG("LOAD with %u pages: %d (%s): %.400s", max + 1, ret,
@@ -153,7 +153,7 @@ TEST_F(sc, scenario2_private_scratchpad_pages_over_maximum)
 
 	/* at the maximum it loads (when max pages fit in one channel) */
 	if ((uint64_t)max * page + (1 << 20) <= self->info.hbm_channel_size) {
-		ASSERT_EQ(0, plan_make(&self->info, 4096, MR_INPUT, "x", 4096,
+		ASSERT_EQ(0, plan_make(&self->info, 4096, KBIN_MR_INPUT, "x", 4096,
 				       (uint64_t)max * page, &p));
 		ret = nsim_load(self->fd, &p, 0, &id, &lr, log, sizeof(log));
 		EXPECT_EQ(0, ret) TH_LOG("LOAD with %u pages: %.400s", max, log);
@@ -180,14 +180,14 @@ TEST_F(sc, scenario4_hbm_exhausted)
 	int ret;
 
 	/* model 1: a weight and an input filling channel 0 but for 1 GiB */
-	ASSERT_EQ(0, plan_make(&self->info, 65536, MR_INPUT, "activations",
+	ASSERT_EQ(0, plan_make(&self->info, 65536, KBIN_MR_INPUT, "activations",
 			       fill - 65536, 0, &p1));
 	ASSERT_EQ(0, nsim_load(self->fd, &p1, 0, &id1, &lr, log, sizeof(log)))
 		TH_LOG("%.400s", log);
 	SNAP_TAKE(&mid);
 
 	/* model 2 asks for a 2 GiB weight region on the same channel */
-	ASSERT_EQ(0, plan_make(&self->info, 65536, MR_BUFFER, "embedding",
+	ASSERT_EQ(0, plan_make(&self->info, 65536, KBIN_MR_BUFFER, "embedding",
 			       big, 0, &p2));
 	ret = nsim_load(self->fd, &p2, 0, &id2, &lr, log, sizeof(log));
 	TH_LOG("LOAD: %d (%s): %.400s", ret, strerror(-ret), log);
@@ -229,10 +229,10 @@ TEST_F(sc, scenario4_hbm_exhausted_log_shows_usage_in_use)
 	uint32_t id1 = 0, id2;
 	int ret;
 
-	ASSERT_EQ(0, plan_make(&self->info, 65536, MR_INPUT, "activations",
+	ASSERT_EQ(0, plan_make(&self->info, 65536, KBIN_MR_INPUT, "activations",
 			       ch - (1ULL << 30) - 65536, 0, &p1));
 	ASSERT_EQ(0, nsim_load(self->fd, &p1, 0, &id1, &lr, log, sizeof(log)));
-	ASSERT_EQ(0, plan_make(&self->info, 65536, MR_BUFFER, "embedding",
+	ASSERT_EQ(0, plan_make(&self->info, 65536, KBIN_MR_BUFFER, "embedding",
 			       2ULL << 30, 0, &p2));
 	ret = nsim_load(self->fd, &p2, 0, &id2, &lr, log, sizeof(log));
 	EXPECT_EQ(-ENOSPC, ret);
@@ -285,7 +285,7 @@ TEST_F(sc, scenario6_load_until_full_unload_load_again)
 	struct snap after;
 	int n0, n1, round, i;
 
-	ASSERT_EQ(0, plan_make(&self->info, 65536, MR_INPUT, "x", big, 0, &p));
+	ASSERT_EQ(0, plan_make(&self->info, 65536, KBIN_MR_INPUT, "x", big, 0, &p));
 	n0 = fill(_metadata, self->fd, &p, ids, a0, log0, sizeof(log0));
 	TH_LOG("round 0: %d models loaded, then: %.400s", n0, log0);
 	ASSERT_LT(1, n0);

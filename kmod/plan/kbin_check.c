@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * kbin_check.c - the KBIN plan checker.
  *
@@ -270,13 +270,13 @@ unsigned long long kbin_sbuf_partition_size(unsigned int target_gen)
 static int kbin_kind_has_storage(__u32 t)
 {
 	switch (t) {
-	case MR_SB:
-	case MR_BUFFER_STAGED:
-	case MR_BUFFER:
-	case MR_TMP_BUF:
-	case MR_INPUT:
-	case MR_OUTPUT:
-	case MR_VIRTUAL_TMP_BUF:
+	case KBIN_MR_SB:
+	case KBIN_MR_BUFFER_STAGED:
+	case KBIN_MR_BUFFER:
+	case KBIN_MR_TMP_BUF:
+	case KBIN_MR_INPUT:
+	case KBIN_MR_OUTPUT:
+	case KBIN_MR_VIRTUAL_TMP_BUF:
 		return 1;
 	}
 	return 0;
@@ -290,7 +290,7 @@ static int kbin_kind_needs_size(__u32 t)
 
 static int kbin_kind_takes_payload(__u32 t)
 {
-	return t == MR_BUFFER || t == MR_BUFFER_STAGED;
+	return t == KBIN_MR_BUFFER || t == KBIN_MR_BUFFER_STAGED;
 }
 
 /* ---- helpers ---- */
@@ -670,7 +670,7 @@ static unsigned int kbin_check_payload(struct kbin_ck *c, int sg, __u32 i,
 	const struct kbin_payload_hdr *ph;
 
 	if (!r->buffer) {
-		if (r->mr_type == MR_BUFFER_STAGED)
+		if (r->mr_type == KBIN_MR_BUFFER_STAGED)
 			return kbin_fail(c, sg, i, r, KBIN_FIELD_BUFFER,
 					 KBIN_ERR_PAYLOAD_MISSING, 0,
 					 "MR_BUFFER_STAGED has no payload");
@@ -762,7 +762,7 @@ static unsigned int kbin_check_union(struct kbin_ck *c, int sg, __u32 i,
 	__u64 space, end;
 
 	switch (r->mr_type) {
-	case MR_PTR:
+	case KBIN_MR_PTR:
 		if (r->pointer.referenced_var_id == i)
 			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
 					 KBIN_ERR_PTR_SELF, i,
@@ -783,7 +783,7 @@ static unsigned int kbin_check_union(struct kbin_ck *c, int sg, __u32 i,
 					 KBIN_ERR_RESERVED, 0,
 					 "pointer pad is not zero");
 		return KBIN_OK;
-	case MR_VIRTUAL_TMP_BUF:
+	case KBIN_MR_VIRTUAL_TMP_BUF:
 		if (r->virt.backing_buf > KBIN_BACKING_BUF_MAX)
 			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
 					 KBIN_ERR_BACKING_BUF, r->virt.backing_buf,
@@ -806,10 +806,10 @@ static unsigned int kbin_check_union(struct kbin_ck *c, int sg, __u32 i,
 					 "local" : "shared",
 					 (unsigned long long)space);
 		return KBIN_OK;
-	case MR_LIST:
-	case MR_PTR_TABLE:
+	case KBIN_MR_LIST:
+	case KBIN_MR_PTR_TABLE:
 		return kbin_check_list(c, sg, i, r, set->nmem);
-	case MR_REMOTE:
+	case KBIN_MR_REMOTE:
 		if (r->remote.remote_vtpb_rel_sg_id >= c->h->num_subgraphs)
 			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
 					 KBIN_ERR_REMOTE_SG,
@@ -852,10 +852,10 @@ static unsigned int kbin_check_record(struct kbin_ck *c, int sg, __u32 i,
 	unsigned int res;
 	__u32 d;
 
-	if (r->mr_type == MR_INVALID || r->mr_type > MR_TYPE_MAX)
+	if (r->mr_type == KBIN_MR_INVALID || r->mr_type > KBIN_MR_TYPE_MAX)
 		return kbin_fail(c, sg, i, r, KBIN_FIELD_MR_TYPE, KBIN_ERR_MR_TYPE,
 				 r->mr_type, "mr_type %u is not 1..%u",
-				 r->mr_type, MR_TYPE_MAX);
+				 r->mr_type, KBIN_MR_TYPE_MAX);
 	if (r->pad0)
 		return kbin_fail(c, sg, i, r, KBIN_FIELD_PAD, KBIN_ERR_RESERVED,
 				 r->pad0, "pad0 is 0x%x, not 0", r->pad0);
@@ -876,7 +876,7 @@ static unsigned int kbin_check_record(struct kbin_ck *c, int sg, __u32 i,
 		return kbin_fail(c, sg, i, r, KBIN_FIELD_SIZE, KBIN_ERR_SIZE, 0,
 				 "%s needs a non-zero size",
 				 kbin_mr_type_str(r->mr_type));
-	if (r->mr_type == MR_SB && r->size > KBIN_SBUF_WINDOW)
+	if (r->mr_type == KBIN_MR_SB && r->size > KBIN_SBUF_WINDOW)
 		return kbin_fail(c, sg, i, r, KBIN_FIELD_SIZE, KBIN_ERR_SIZE,
 				 r->size,
 				 "MR_SB size %llu is above the %llu-byte SBUF window",
@@ -933,7 +933,7 @@ static unsigned int kbin_check_refs(struct kbin_ck *c, int sg, __u32 i,
 	__u32 k;
 
 	switch (r->mr_type) {
-	case MR_PTR:
+	case KBIN_MR_PTR:
 		t = &set->mem[r->pointer.referenced_var_id];
 		if (!kbin_kind_has_storage(t->mr_type))
 			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
@@ -943,7 +943,7 @@ static unsigned int kbin_check_refs(struct kbin_ck *c, int sg, __u32 i,
 					 r->pointer.referenced_var_id,
 					 kbin_mr_type_str(t->mr_type));
 		break;
-	case MR_PTR_TABLE:
+	case KBIN_MR_PTR_TABLE:
 		ent = (const __u32 *)(c->base + r->list.list);
 		for (k = 0; k < r->list.length; k++) {
 			t = &set->mem[ent[k]];
@@ -955,9 +955,9 @@ static unsigned int kbin_check_refs(struct kbin_ck *c, int sg, __u32 i,
 						 kbin_mr_type_str(t->mr_type));
 		}
 		break;
-	case MR_REMOTE:
+	case KBIN_MR_REMOTE:
 		t = &kbin_set(c, r->remote.remote_vtpb_rel_sg_id)->mem[r->remote.remote_var_id];
-		if (t->mr_type == MR_REMOTE)
+		if (t->mr_type == KBIN_MR_REMOTE)
 			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
 					 KBIN_ERR_REMOTE_CHAIN, r->remote.remote_var_id,
 					 "remote variable %u in relative sg %u is itself MR_REMOTE",

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * kbin_check.h - the KBIN plan checker, shared by neuronsim.ko and the
  * host tools and tests.
@@ -46,22 +46,22 @@ struct kbin_check_result {
  */
 static inline const char *kbin_mr_type_name(unsigned int mr_type)
 {
-	static const char *const names[MR_TYPE_MAX + 1] = {
-		[MR_INVALID] = "MR_INVALID",
-		[MR_SB] = "MR_SB",
-		[MR_BUFFER_STAGED] = "MR_BUFFER_STAGED",
-		[MR_BUFFER] = "MR_BUFFER",
-		[MR_TMP_BUF] = "MR_TMP_BUF",
-		[MR_INPUT] = "MR_INPUT",
-		[MR_OUTPUT] = "MR_OUTPUT",
-		[MR_PTR] = "MR_PTR",
-		[MR_VIRTUAL_TMP_BUF] = "MR_VIRTUAL_TMP_BUF",
-		[MR_LIST] = "MR_LIST",
-		[MR_PTR_TABLE] = "MR_PTR_TABLE",
-		[MR_REMOTE] = "MR_REMOTE",
+	static const char *const names[KBIN_MR_TYPE_MAX + 1] = {
+		[KBIN_MR_INVALID] = "MR_INVALID",
+		[KBIN_MR_SB] = "MR_SB",
+		[KBIN_MR_BUFFER_STAGED] = "MR_BUFFER_STAGED",
+		[KBIN_MR_BUFFER] = "MR_BUFFER",
+		[KBIN_MR_TMP_BUF] = "MR_TMP_BUF",
+		[KBIN_MR_INPUT] = "MR_INPUT",
+		[KBIN_MR_OUTPUT] = "MR_OUTPUT",
+		[KBIN_MR_PTR] = "MR_PTR",
+		[KBIN_MR_VIRTUAL_TMP_BUF] = "MR_VIRTUAL_TMP_BUF",
+		[KBIN_MR_LIST] = "MR_LIST",
+		[KBIN_MR_PTR_TABLE] = "MR_PTR_TABLE",
+		[KBIN_MR_REMOTE] = "MR_REMOTE",
 	};
 
-	return mr_type <= MR_TYPE_MAX ? names[mr_type] : NULL;
+	return mr_type <= KBIN_MR_TYPE_MAX ? names[mr_type] : NULL;
 }
 
 /**

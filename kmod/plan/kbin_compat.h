@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * kbin_compat.h - the few things the KBIN plan checker needs from its
  * environment, for the kernel build and for the host build.

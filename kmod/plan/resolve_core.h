@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * resolve_core.h - the resolve hot path: the kernel mem_ref, the
  * per-subgraph hashtable lookup, the bounds check and the add (libnrt's
@@ -197,7 +197,7 @@ static inline int nsim_rc_addr(const struct nsim_mr *mr, u64 offset,
 
 	if (check_add_overflow(offset, size, &end) || mr->size < end)
 		return -ERANGE;
-	if (mr->type == MR_PTR) {
+	if (mr->type == KBIN_MR_PTR) {
 		if (offset)
 			return -EINVAL;
 		*addr = mr->pa;

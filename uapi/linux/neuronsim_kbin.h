@@ -6,7 +6,7 @@
  * the NEURONSIM_IOC_LOAD ioctl reads.  It carries, per subgraph, the
  * 24-byte kbin_mem_ref_set header and the 152-byte kbin_mem_ref records of
  * seed 001 ("kbin_mem_ref - the 152-byte on-disk record") byte-exactly;
- * FACTS.md section 4 gives every offset; kmod/kbin_layout.h pins them with
+ * FACTS.md section 4 gives every offset; kmod/plan/kbin_layout.h pins them with
  * compile-time asserts in both the kernel and the host build.  Where libnrt holds a pointer
  * (name, dtensor_md, buffer, list) the file holds a __u64 byte offset from
  * the start of the file, 0 meaning "none".
@@ -31,7 +31,7 @@
  *   - payloads: struct kbin_payload_hdr then the bytes; `buffer` points
  *     at the bytes, which are KBIN_PAYLOAD_ALIGN (64) byte aligned.
  *
- * The checker that enforces all of this is kmod/kbin_check.c; its reason
+ * The checker that enforces all of this is kmod/plan/kbin_check.c; its reason
  * codes are enum kbin_check_reason below.
  * Documentation/kbin-format.rst has the field tables and a hex dump.
  */
@@ -70,19 +70,19 @@
  * FACTS.md section 2).  Values are libnrt's kbin_mr_type_t.
  */
 enum kbin_mr_type {
-	MR_INVALID = 0,
-	MR_SB = 1,
-	MR_BUFFER_STAGED = 2,
-	MR_BUFFER = 3,
-	MR_TMP_BUF = 4,
-	MR_INPUT = 5,
-	MR_OUTPUT = 6,
-	MR_PTR = 7,
-	MR_VIRTUAL_TMP_BUF = 8,
-	MR_LIST = 9,
-	MR_PTR_TABLE = 10,
-	MR_REMOTE = 11,
-	MR_TYPE_MAX = MR_REMOTE,
+	KBIN_MR_INVALID = 0,
+	KBIN_MR_SB = 1,
+	KBIN_MR_BUFFER_STAGED = 2,
+	KBIN_MR_BUFFER = 3,
+	KBIN_MR_TMP_BUF = 4,
+	KBIN_MR_INPUT = 5,
+	KBIN_MR_OUTPUT = 6,
+	KBIN_MR_PTR = 7,
+	KBIN_MR_VIRTUAL_TMP_BUF = 8,
+	KBIN_MR_LIST = 9,
+	KBIN_MR_PTR_TABLE = 10,
+	KBIN_MR_REMOTE = 11,
+	KBIN_MR_TYPE_MAX = KBIN_MR_REMOTE,
 };
 
 /**

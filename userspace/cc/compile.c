@@ -20,19 +20,19 @@
 
 static int needs_size(uint32_t t)
 {
-	return t == MR_INPUT || t == MR_OUTPUT || t == MR_BUFFER ||
-	       t == MR_BUFFER_STAGED || t == MR_TMP_BUF ||
-	       t == MR_VIRTUAL_TMP_BUF;
+	return t == KBIN_MR_INPUT || t == KBIN_MR_OUTPUT || t == KBIN_MR_BUFFER ||
+	       t == KBIN_MR_BUFFER_STAGED || t == KBIN_MR_TMP_BUF ||
+	       t == KBIN_MR_VIRTUAL_TMP_BUF;
 }
 
 static uint64_t default_alignment(uint32_t t)
 {
 	switch (t) {
-	case MR_SB:
-	case MR_PTR:
-	case MR_LIST:
-	case MR_PTR_TABLE:
-	case MR_REMOTE:
+	case KBIN_MR_SB:
+	case KBIN_MR_PTR:
+	case KBIN_MR_LIST:
+	case KBIN_MR_PTR_TABLE:
+	case KBIN_MR_REMOTE:
 		return 1;
 	}
 	return 64;
@@ -74,7 +74,7 @@ static int check_var(const struct nscc_subgraph *sg, const struct nscc_var *v,
 				 VAR_ARGS(sg, v),
 				 (unsigned char)v->dtype[ctrl_char(v->dtype)],
 				 ctrl_char(v->dtype));
-	if (v->mr_type == MR_INVALID || v->mr_type > MR_TYPE_MAX)
+	if (v->mr_type == KBIN_MR_INVALID || v->mr_type > KBIN_MR_TYPE_MAX)
 		return nscc_errf(err, -EINVAL, VAR_FMT "type: mr_type %u is not a kind",
 				 VAR_ARGS(sg, v), v->mr_type);
 	if (needs_size(v->mr_type)) {
@@ -94,9 +94,9 @@ static int check_var(const struct nscc_subgraph *sg, const struct nscc_var *v,
 				 VAR_ARGS(sg, v), (unsigned long long)*alignment,
 				 (unsigned long long)KBIN_MAX_ALIGNMENT);
 	switch (v->mr_type) {
-	case MR_BUFFER:
-	case MR_BUFFER_STAGED:
-		if (!v->payload && v->mr_type == MR_BUFFER_STAGED)
+	case KBIN_MR_BUFFER:
+	case KBIN_MR_BUFFER_STAGED:
+		if (!v->payload && v->mr_type == KBIN_MR_BUFFER_STAGED)
 			return nscc_errf(err, -EINVAL, VAR_FMT "MR_BUFFER_STAGED needs a payload",
 					 VAR_ARGS(sg, v));
 		if (v->payload && v->payload_len != v->size)
@@ -105,21 +105,21 @@ static int check_var(const struct nscc_subgraph *sg, const struct nscc_var *v,
 					 (unsigned long long)v->payload_len,
 					 (unsigned long long)v->size);
 		break;
-	case MR_VIRTUAL_TMP_BUF:
+	case KBIN_MR_VIRTUAL_TMP_BUF:
 		if (v->backing_buf > KBIN_BACKING_BUF_MAX)
 			return nscc_errf(err, -EINVAL, VAR_FMT "backing_buf %u is not a scratchpad (0..%u)",
 					 VAR_ARGS(sg, v), v->backing_buf,
 					 KBIN_BACKING_BUF_MAX);
 		/* fall through */
-	case MR_TMP_BUF:
+	case KBIN_MR_TMP_BUF:
 		if (v->offset + v->size < v->offset)
 			return nscc_errf(err, -EINVAL, VAR_FMT "offset %llu + size %llu overflows",
 					 VAR_ARGS(sg, v),
 					 (unsigned long long)v->offset,
 					 (unsigned long long)v->size);
 		break;
-	case MR_LIST:
-	case MR_PTR_TABLE:
+	case KBIN_MR_LIST:
+	case KBIN_MR_PTR_TABLE:
 		if (!v->list_len)
 			return nscc_errf(err, -EINVAL, VAR_FMT "list is empty",
 					 VAR_ARGS(sg, v));
@@ -135,9 +135,9 @@ static int check_var(const struct nscc_subgraph *sg, const struct nscc_var *v,
 /* Kinds that own memory a pointer, table row or remote var can name. */
 static int has_storage(uint32_t t)
 {
-	return t == MR_SB || t == MR_BUFFER_STAGED || t == MR_BUFFER ||
-	       t == MR_TMP_BUF || t == MR_INPUT || t == MR_OUTPUT ||
-	       t == MR_VIRTUAL_TMP_BUF;
+	return t == KBIN_MR_SB || t == KBIN_MR_BUFFER_STAGED || t == KBIN_MR_BUFFER ||
+	       t == KBIN_MR_TMP_BUF || t == KBIN_MR_INPUT || t == KBIN_MR_OUTPUT ||
+	       t == KBIN_MR_VIRTUAL_TMP_BUF;
 }
 
 /* References inside one subgraph: pointer targets and list entries. */
@@ -150,7 +150,7 @@ static int check_refs(const struct nscc_subgraph *sg,
 	for (i = 0; i < sg->num_vars; i++) {
 		const struct nscc_var *v = &sg->vars[i];
 
-		if (v->mr_type == MR_PTR) {
+		if (v->mr_type == KBIN_MR_PTR) {
 			if (v->referenced_var_id == v->var_id)
 				return nscc_errf(err, -EINVAL, VAR_FMT "referenced_var_id %u: a pointer cannot point at itself",
 						 VAR_ARGS(sg, v), v->referenced_var_id);
@@ -164,14 +164,14 @@ static int check_refs(const struct nscc_subgraph *sg,
 						 nscc_symtab_name(st, t->var_id),
 						 kbin_mr_type_str(t->type));
 		}
-		if (v->mr_type != MR_LIST && v->mr_type != MR_PTR_TABLE)
+		if (v->mr_type != KBIN_MR_LIST && v->mr_type != KBIN_MR_PTR_TABLE)
 			continue;
 		for (j = 0; j < v->list_len; j++) {
 			t = nscc_symtab_object(st, v->list[j]);
 			if (!t)
 				return nscc_errf(err, -EINVAL, VAR_FMT "list[%u]: var_id %u: no such var",
 						 VAR_ARGS(sg, v), j, v->list[j]);
-			if (v->mr_type == MR_PTR_TABLE && !has_storage(t->type))
+			if (v->mr_type == KBIN_MR_PTR_TABLE && !has_storage(t->type))
 				return nscc_errf(err, -EINVAL, VAR_FMT "list[%u]: var '%s' (var_id %u) is %s, which has no storage",
 						 VAR_ARGS(sg, v), j,
 						 nscc_symtab_name(st, t->var_id),
@@ -194,7 +194,7 @@ static int check_remotes(const struct nscc_model *m,
 			const struct nscc_var *v = &sg->vars[i];
 			const struct nscc_mr *t;
 
-			if (v->mr_type != MR_REMOTE)
+			if (v->mr_type != KBIN_MR_REMOTE)
 				continue;
 			if (v->remote_sg >= m->num_sgs)
 				return nscc_errf(err, -EINVAL, VAR_FMT "remote_sg %u: the plan has %u subgraphs",
@@ -204,7 +204,7 @@ static int check_remotes(const struct nscc_model *m,
 				return nscc_errf(err, -EINVAL, VAR_FMT "remote_var_id %u: no such var in %s",
 						 VAR_ARGS(sg, v), v->remote_var_id,
 						 m->sgs[v->remote_sg].name);
-			if (t->type == MR_REMOTE)
+			if (t->type == KBIN_MR_REMOTE)
 				return nscc_errf(err, -EINVAL, VAR_FMT "remote_var_id %u in %s is itself remote",
 						 VAR_ARGS(sg, v), v->remote_var_id,
 						 m->sgs[v->remote_sg].name);
@@ -237,12 +237,12 @@ static void scratchpad_sizes(const struct nscc_subgraph *sg, uint64_t *local,
 		const struct nscc_var *v = &sg->vars[i];
 		uint64_t end = v->offset + v->size;
 
-		if (v->mr_type == MR_TMP_BUF ||
-		    (v->mr_type == MR_VIRTUAL_TMP_BUF &&
+		if (v->mr_type == KBIN_MR_TMP_BUF ||
+		    (v->mr_type == KBIN_MR_VIRTUAL_TMP_BUF &&
 		     v->backing_buf == KBIN_BACKING_BUF_LOCAL)) {
 			if (end > *local)
 				*local = end;
-		} else if (v->mr_type == MR_VIRTUAL_TMP_BUF && end > *shared) {
+		} else if (v->mr_type == KBIN_MR_VIRTUAL_TMP_BUF && end > *shared) {
 			*shared = end;
 		}
 	}

@@ -193,7 +193,7 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 	c->has_id = 1;
 	c->var_id = (uint32_t)x;
 	mt = nscc_mr_type_from_def(type);
-	if (mt == MR_INVALID)
+	if (mt == KBIN_MR_INVALID)
 		return VERR(c, -EINVAL, "unknown type '%s'", type);
 	v = nscc_model_add_var(m, sgi, c->name, c->var_id, mt);
 	if (!v)
@@ -208,15 +208,15 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 		return r;
 	if (r && v->alignment == 0)
 		return VERR(c, -EINVAL, "alignment 0 is not a power of two");
-	if (mt == MR_VIRTUAL_TMP_BUF || mt == MR_TMP_BUF) {
+	if (mt == KBIN_MR_VIRTUAL_TMP_BUF || mt == KBIN_MR_TMP_BUF) {
 		r = get_uint(c, o, "backing_variable_off", INT64_MAX, &v->offset);
 		if (r < 0)
 			return r;
-		v->backing_buf = mt == MR_VIRTUAL_TMP_BUF ?
+		v->backing_buf = mt == KBIN_MR_VIRTUAL_TMP_BUF ?
 				 KBIN_BACKING_BUF_SHARED : KBIN_BACKING_BUF_LOCAL;
 	}
 	switch (mt) {
-	case MR_PTR:
+	case KBIN_MR_PTR:
 		r = get_uint(c, o, "referenced_var_id", UINT32_MAX, &x);
 		if (r < 0)
 			return r;
@@ -227,13 +227,13 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 		v->io_ref = json_is_true(j) ||
 			    (json_is_integer(j) && json_integer_value(j));
 		break;
-	case MR_LIST:
-	case MR_PTR_TABLE:
+	case KBIN_MR_LIST:
+	case KBIN_MR_PTR_TABLE:
 		r = get_u32_list(c, o, "list", v);
 		if (r)
 			return r;
 		break;
-	case MR_REMOTE:
+	case KBIN_MR_REMOTE:
 		r = get_uint(c, o, "remote_vtpb_rel_sg_id", UINT32_MAX, &x);
 		if (r <= 0)
 			return r ? r : VERR(c, -EINVAL, "missing field 'remote_vtpb_rel_sg_id'");
@@ -243,7 +243,7 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 			return r ? r : VERR(c, -EINVAL, "missing field 'remote_var_id'");
 		v->remote_var_id = (uint32_t)x;
 		break;
-	case MR_BUFFER:
+	case KBIN_MR_BUFFER:
 		j = json_object_get(o, "file_name");
 		if (!j)
 			return VERR(c, -EINVAL, "missing field 'file_name'");

@@ -105,7 +105,7 @@ const uint32_t *kbin_view_list(const struct kbin_view *v,
 			       const struct kbin_mem_ref *rec)
 {
 	if (!v || !v->hdr || !rec ||
-	    (rec->mr_type != MR_LIST && rec->mr_type != MR_PTR_TABLE) ||
+	    (rec->mr_type != KBIN_MR_LIST && rec->mr_type != KBIN_MR_PTR_TABLE) ||
 	    !rec->list.list)
 		return NULL;
 	return (const uint32_t *)(v->buf + rec->list.list);

@@ -2,7 +2,7 @@
 /*
  * kbin_reader.h - read a KBIN static memory plan on the host.
  *
- * kbin_read() runs the shared plan checker (kmod/kbin_check.c) over the
+ * kbin_read() runs the shared plan checker (kmod/plan/kbin_check.c) over the
  * bytes and, when they are a well-formed plan, fills a view whose
  * accessors hand out pointers into the caller's buffer.  The view does not
  * own the buffer; keep it alive while using the view.

@@ -307,7 +307,7 @@ static struct nscc_mr *new_list(const struct nscc_var *v, size_t size,
 		goto err;
 	if (v->list_len)
 		memcpy(l->list, v->list, v->list_len * sizeof(uint32_t));
-	if (v->mr_type == MR_PTR_TABLE) {
+	if (v->mr_type == KBIN_MR_PTR_TABLE) {
 		struct nscc_mr_ptr_table *t = (struct nscc_mr_ptr_table *)l;
 
 		t->num_rows = v->list_len;
@@ -328,11 +328,11 @@ struct nscc_mr *nscc_mr_new(const struct nscc_var *v, uint64_t alignment,
 	struct nscc_mr *mr = NULL;
 
 	switch (v->mr_type) {
-	case MR_SB:
+	case KBIN_MR_SB:
 		mr = mr_alloc(sizeof(struct nscc_mr_sp), &nscc_mr_sp_ops, v);
 		break;
-	case MR_INPUT:
-	case MR_OUTPUT: {
+	case KBIN_MR_INPUT:
+	case KBIN_MR_OUTPUT: {
 		struct nscc_mr_io *io = mr_alloc(sizeof(*io), &nscc_mr_io_ops, v);
 
 		if (io) {
@@ -342,8 +342,8 @@ struct nscc_mr *nscc_mr_new(const struct nscc_var *v, uint64_t alignment,
 		mr = (struct nscc_mr *)io;
 		break;
 	}
-	case MR_BUFFER:
-	case MR_BUFFER_STAGED: {
+	case KBIN_MR_BUFFER:
+	case KBIN_MR_BUFFER_STAGED: {
 		struct nscc_mr_buffer *b = mr_alloc(sizeof(*b),
 						    &nscc_mr_buffer_ops, v);
 
@@ -360,7 +360,7 @@ struct nscc_mr *nscc_mr_new(const struct nscc_var *v, uint64_t alignment,
 		mr = (struct nscc_mr *)b;
 		break;
 	}
-	case MR_TMP_BUF: {
+	case KBIN_MR_TMP_BUF: {
 		struct nscc_mr_tmp_buf *t = mr_alloc(sizeof(*t),
 						     &nscc_mr_tmp_buf_ops, v);
 
@@ -375,7 +375,7 @@ struct nscc_mr *nscc_mr_new(const struct nscc_var *v, uint64_t alignment,
 		mr = (struct nscc_mr *)t;
 		break;
 	}
-	case MR_VIRTUAL_TMP_BUF: {
+	case KBIN_MR_VIRTUAL_TMP_BUF: {
 		struct nscc_mr_virtual_tmp_buf *t =
 			mr_alloc(sizeof(*t), &nscc_mr_virtual_tmp_buf_ops, v);
 
@@ -392,7 +392,7 @@ struct nscc_mr *nscc_mr_new(const struct nscc_var *v, uint64_t alignment,
 		mr = (struct nscc_mr *)t;
 		break;
 	}
-	case MR_PTR: {
+	case KBIN_MR_PTR: {
 		struct nscc_mr_pointer *p = mr_alloc(sizeof(*p),
 						     &nscc_mr_pointer_ops, v);
 
@@ -403,14 +403,14 @@ struct nscc_mr *nscc_mr_new(const struct nscc_var *v, uint64_t alignment,
 		mr = (struct nscc_mr *)p;
 		break;
 	}
-	case MR_LIST:
+	case KBIN_MR_LIST:
 		mr = new_list(v, sizeof(struct nscc_mr_list), &nscc_mr_list_ops);
 		break;
-	case MR_PTR_TABLE:
+	case KBIN_MR_PTR_TABLE:
 		mr = new_list(v, sizeof(struct nscc_mr_ptr_table),
 			      &nscc_mr_ptr_table_ops);
 		break;
-	case MR_REMOTE: {
+	case KBIN_MR_REMOTE: {
 		struct nscc_mr_remote_variable *r =
 			mr_alloc(sizeof(*r), &nscc_mr_remote_variable_ops, v);
 
@@ -434,24 +434,24 @@ struct nscc_mr *nscc_mr_new(const struct nscc_var *v, uint64_t alignment,
 uint64_t nscc_mr_size(const struct nscc_mr *mr, uint32_t target_gen)
 {
 	switch (mr->type) {
-	case MR_SB:
+	case KBIN_MR_SB:
 		return nscc_sbuf_bytes(target_gen);
-	case MR_INPUT:
-	case MR_OUTPUT:
+	case KBIN_MR_INPUT:
+	case KBIN_MR_OUTPUT:
 		return ((const struct nscc_mr_io *)mr)->size;
-	case MR_BUFFER:
-	case MR_BUFFER_STAGED:
+	case KBIN_MR_BUFFER:
+	case KBIN_MR_BUFFER_STAGED:
 		return ((const struct nscc_mr_buffer *)mr)->size;
-	case MR_TMP_BUF:
+	case KBIN_MR_TMP_BUF:
 		return ((const struct nscc_mr_tmp_buf *)mr)->size;
-	case MR_VIRTUAL_TMP_BUF:
+	case KBIN_MR_VIRTUAL_TMP_BUF:
 		return ((const struct nscc_mr_virtual_tmp_buf *)mr)->size;
-	case MR_PTR:
+	case KBIN_MR_PTR:
 		return 8;
-	case MR_LIST:
-	case MR_PTR_TABLE:
+	case KBIN_MR_LIST:
+	case KBIN_MR_PTR_TABLE:
 		return (uint64_t)((const struct nscc_mr_list *)mr)->length * 4;
-	case MR_REMOTE:
+	case KBIN_MR_REMOTE:
 		return ((const struct nscc_mr_remote_variable *)mr)->size;
 	}
 	return 0;

@@ -176,23 +176,23 @@ uint32_t nscc_mr_type_from_def(const char *type)
 		const char *name;
 		uint32_t mr_type;
 	} map[] = {
-		{ "state-buffer", MR_SB },
-		{ "input", MR_INPUT },
-		{ "output", MR_OUTPUT },
-		{ "file", MR_BUFFER },
-		{ "tmp-buf", MR_TMP_BUF },
-		{ "virtual", MR_VIRTUAL_TMP_BUF },
-		{ "pointer", MR_PTR },
-		{ "dge-table", MR_PTR_TABLE },
-		{ "list", MR_LIST },
-		{ "remote", MR_REMOTE },
+		{ "state-buffer", KBIN_MR_SB },
+		{ "input", KBIN_MR_INPUT },
+		{ "output", KBIN_MR_OUTPUT },
+		{ "file", KBIN_MR_BUFFER },
+		{ "tmp-buf", KBIN_MR_TMP_BUF },
+		{ "virtual", KBIN_MR_VIRTUAL_TMP_BUF },
+		{ "pointer", KBIN_MR_PTR },
+		{ "dge-table", KBIN_MR_PTR_TABLE },
+		{ "list", KBIN_MR_LIST },
+		{ "remote", KBIN_MR_REMOTE },
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (!strcmp(type, map[i].name))
 			return map[i].mr_type;
-	return MR_INVALID;
+	return KBIN_MR_INVALID;
 }
 
 uint64_t nscc_sbuf_bytes(uint32_t target_gen)

@@ -15,7 +15,7 @@ NSIM_VERSION	:= 0.1.0
 NSIM_SOMAJOR	:= 0
 NSIM_SRCS	:= device.c names.c map.c netlink.c
 NSIM_HDR	:= userspace/lib/libneuronsim.h
-NSIM_DEPS	:= $(NSIM_HDR) userspace/lib/internal.h kmod/kbin_check.h \
+NSIM_DEPS	:= $(NSIM_HDR) userspace/lib/internal.h kmod/plan/kbin_check.h \
 		   uapi/linux/neuronsim.h \
 		   uapi/linux/neuronsim_netlink.h uapi/linux/neuronsim_kbin.h
 NSIM_NL_CFLAGS	:= $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null || echo -I/usr/include/libnl3)
@@ -37,7 +37,7 @@ $(HOST_O)/lib/%.o: userspace/lib/%.c $(NSIM_DEPS)
 $(HOST_O)/lib/pic/%.o: userspace/lib/%.c $(NSIM_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 $(WARN) -O2 -g -fPIC -fvisibility=hidden -D_GNU_SOURCE \
-		-I$(TOP)/uapi -I$(TOP)/kmod $(NSIM_CFLAGS) -c -o $@ $<
+		-I$(TOP)/uapi -I$(TOP)/kmod/plan $(NSIM_CFLAGS) -c -o $@ $<
 
 $(VM_O)/lib/%.o: userspace/lib/%.c $(NSIM_DEPS)
 	@mkdir -p $(dir $@)

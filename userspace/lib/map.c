@@ -22,7 +22,7 @@
 #define MAP_BAND_GAP	14
 
 /* one colour per mr_type (index = enum kbin_mr_type) */
-static const char *const map_colour[MR_TYPE_MAX + 1] = {
+static const char *const map_colour[KBIN_MR_TYPE_MAX + 1] = {
 	"#999999", "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
 	"#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#86bcb6",
 };
@@ -50,7 +50,7 @@ static void map_band_of(const struct neuronsim_info *info,
 	__u32 i;
 
 	*index = 0;
-	if (v->mr_type == MR_VIRTUAL_TMP_BUF) {
+	if (v->mr_type == KBIN_MR_VIRTUAL_TMP_BUF) {
 		*kind = MAP_SCRATCHPAD;
 		return;
 	}
@@ -224,7 +224,7 @@ NSIM_EXPORT int neuronsim_map_svg(FILE *out, const struct neuronsim_info *info,
 	height = MAP_MARGIN + 28;
 	for (j = 0; j < nbands; j++)
 		height += MAP_LABEL_H + bands[j].lanes * MAP_LANE_H + MAP_BAND_GAP;
-	height += 24 * ((MR_TYPE_MAX + 3) / 4) + MAP_MARGIN + 20;
+	height += 24 * ((KBIN_MR_TYPE_MAX + 3) / 4) + MAP_MARGIN + 20;
 
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
@@ -272,7 +272,7 @@ NSIM_EXPORT int neuronsim_map_svg(FILE *out, const struct neuronsim_info *info,
 				"height=\"%u\" fill=\"%s\"><title>",
 				MAP_MARGIN + x0, y + items[i].lane * MAP_LANE_H + 1, w,
 				MAP_LANE_H - 2,
-				map_colour[v->mr_type <= MR_TYPE_MAX ? v->mr_type : 0]);
+				map_colour[v->mr_type <= KBIN_MR_TYPE_MAX ? v->mr_type : 0]);
 			fprintf(out, "sg%u/", v->subgraph);
 			map_xml(out, v->name);
 			fprintf(out, " #%u %s size %" PRIu64 " at 0x%" PRIx64
@@ -286,7 +286,7 @@ NSIM_EXPORT int neuronsim_map_svg(FILE *out, const struct neuronsim_info *info,
 
 	/* legend: one swatch per mr_type */
 	y += 6;
-	for (i = 1; i <= MR_TYPE_MAX; i++) {
+	for (i = 1; i <= KBIN_MR_TYPE_MAX; i++) {
 		unsigned int col = (i - 1) % 4, row = (i - 1) / 4;
 		unsigned int lx = MAP_MARGIN + col * (plot_w / 4);
 		unsigned int ly = y + row * 24;

@@ -2,7 +2,7 @@
 /*
  * names.c - libneuronsim: names of mr_type and checker reason codes
  * (uapi/linux/neuronsim_kbin.h; the tables live once, in
- * kmod/kbin_check.h), and VAR[+OFFSET[:SIZE]] parsing.
+ * kmod/plan/kbin_check.h), and VAR[+OFFSET[:SIZE]] parsing.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -24,12 +24,12 @@ NSIM_EXPORT const char *neuronsim_mr_type_str(__u32 mr_type)
 NSIM_EXPORT const char *neuronsim_mem_region(__u32 mr_type)
 {
 	switch (mr_type) {
-	case MR_SB:
+	case KBIN_MR_SB:
 		return "sbuf";
-	case MR_VIRTUAL_TMP_BUF:
+	case KBIN_MR_VIRTUAL_TMP_BUF:
 		return "scratchpad";
-	case MR_LIST:
-	case MR_INVALID:
+	case KBIN_MR_LIST:
+	case KBIN_MR_INVALID:
 		return "none";
 	default:
 		return "hbm";

@@ -2,16 +2,16 @@
 # Build fragment for userspace/tests, included by the top-level Makefile.
 #
 # libkbin (host, with sanitizers) and its VM twin: the shared plan checker
-# kmod/kbin_check.c plus the KBIN writer and reader of userspace/cc; the
+# kmod/plan/kbin_check.c plus the KBIN writer and reader of userspace/cc; the
 # KBIN host tests; the checker's libFuzzer target and its seed corpus.
 
-KBIN_SRCS := kmod/kbin_check.c userspace/cc/kbin_writer.c \
+KBIN_SRCS := kmod/plan/kbin_check.c userspace/cc/kbin_writer.c \
 	userspace/cc/kbin_reader.c
 KBIN_HOST_OBJS := $(patsubst %.c,$(HOST_O)/kbin/%.o,$(notdir $(KBIN_SRCS)))
 KBIN_VM_OBJS := $(patsubst %.c,$(VM_O)/kbin/%.o,$(notdir $(KBIN_SRCS)))
 KBIN_INC := -I$(TOP)/userspace/cc -I$(TOP)/userspace/tests
 
-$(HOST_O)/kbin/%.o: kmod/%.c
+$(HOST_O)/kbin/%.o: kmod/plan/%.c
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) $(KBIN_INC) -MMD -MP -c -o $@ $<
 $(HOST_O)/kbin/%.o: userspace/cc/%.c
@@ -20,7 +20,7 @@ $(HOST_O)/kbin/%.o: userspace/cc/%.c
 $(HOST_O)/kbin/%.o: userspace/tests/%.c $(KSFT_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) $(KBIN_INC) -MMD -MP -c -o $@ $<
-$(VM_O)/kbin/%.o: kmod/%.c
+$(VM_O)/kbin/%.o: kmod/plan/%.c
 	@mkdir -p $(@D)
 	$(CC) $(VM_CFLAGS) $(KBIN_INC) -MMD -MP -c -o $@ $<
 $(VM_O)/kbin/%.o: userspace/cc/%.c
@@ -50,9 +50,9 @@ HOST_BINS += $(HOST_O)/kbin_seedgen
 # instrumentation; the seed corpus goes to $(O)/fuzz/kbin_check/.
 FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -D_GNU_SOURCE \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-I$(TOP)/uapi -I$(TOP)/kmod $(KBIN_INC)
+	-I$(TOP)/uapi -I$(TOP)/kmod/plan $(KBIN_INC)
 $(HOST_O)/fuzz_kbin_check: userspace/tests/fuzz_kbin_check.c $(KBIN_SRCS) \
-		kmod/kbin_check.h kmod/kbin_compat.h uapi/linux/neuronsim_kbin.h \
+		kmod/plan/kbin_check.h kmod/plan/kbin_compat.h uapi/linux/neuronsim_kbin.h \
 		userspace/cc/kbin_reader.h userspace/cc/kbin_writer.h \
 		$(HOST_O)/kbin_seedgen
 	@mkdir -p $(@D)

@@ -34,39 +34,39 @@ static struct nscc_model *all_kinds_model(void)
 
 	s0 = nscc_model_add_subgraph(m, "sg00");
 	s1 = nscc_model_add_subgraph(m, "sg01");
-	v = nscc_model_add_var(m, s0, "in", 1, MR_INPUT);
+	v = nscc_model_add_var(m, s0, "in", 1, KBIN_MR_INPUT);
 	v->has_size = 1, v->size = 4096, v->alignment = 256;
 	nscc_var_set_dtype(v, "float16");
 	nscc_var_set_shape(v, shp, 3);
-	v = nscc_model_add_var(m, s0, "SB", 0, MR_SB);
-	v = nscc_model_add_var(m, s0, "out", 2, MR_OUTPUT);
+	v = nscc_model_add_var(m, s0, "SB", 0, KBIN_MR_SB);
+	v = nscc_model_add_var(m, s0, "out", 2, KBIN_MR_OUTPUT);
 	v->has_size = 1, v->size = 1ULL << 33;	/* sizes over 2^32 */
-	v = nscc_model_add_var(m, s0, "weights", 3, MR_BUFFER);
+	v = nscc_model_add_var(m, s0, "weights", 3, KBIN_MR_BUFFER);
 	v->has_size = 1, v->size = sizeof(payload), v->alignment = 65536;
 	nscc_var_set_payload(v, payload, sizeof(payload));
 	nscc_var_set_debug_md(v, "dbg.weights", 7);
-	v = nscc_model_add_var(m, s0, "tmp", 4, MR_TMP_BUF);
+	v = nscc_model_add_var(m, s0, "tmp", 4, KBIN_MR_TMP_BUF);
 	v->has_size = 1, v->size = 1000, v->offset = 24;
 	nscc_var_set_debug_md(v, "dbg.tmp", 3);
-	v = nscc_model_add_var(m, s0, "virt", 5, MR_VIRTUAL_TMP_BUF);
+	v = nscc_model_add_var(m, s0, "virt", 5, KBIN_MR_VIRTUAL_TMP_BUF);
 	v->has_size = 1, v->size = 512, v->offset = 4096;
 	v->backing_buf = KBIN_BACKING_BUF_SHARED;
-	v = nscc_model_add_var(m, s0, "ptr", 6, MR_PTR);
+	v = nscc_model_add_var(m, s0, "ptr", 6, KBIN_MR_PTR);
 	v->referenced_var_id = 3, v->io_ref = 1;
-	v = nscc_model_add_var(m, s0, "list", 7, MR_LIST);
+	v = nscc_model_add_var(m, s0, "list", 7, KBIN_MR_LIST);
 	nscc_var_set_list(v, idx, 3);
-	v = nscc_model_add_var(m, s0, "table", 8, MR_PTR_TABLE);
+	v = nscc_model_add_var(m, s0, "table", 8, KBIN_MR_PTR_TABLE);
 	nscc_var_set_list(v, rows, 2);
-	v = nscc_model_add_var(m, s0, "remote", 9, MR_REMOTE);
+	v = nscc_model_add_var(m, s0, "remote", 9, KBIN_MR_REMOTE);
 	v->has_size = 1, v->size = 64, v->remote_sg = 1, v->remote_var_id = 1;
-	v = nscc_model_add_var(m, s0, "staged", 10, MR_BUFFER_STAGED);
+	v = nscc_model_add_var(m, s0, "staged", 10, KBIN_MR_BUFFER_STAGED);
 	v->has_size = 1, v->size = 16, v->alignment = 16;
 	nscc_var_set_payload(v, payload, 16);
-	v = nscc_model_add_var(m, s0, "local_virt", 11, MR_VIRTUAL_TMP_BUF);
+	v = nscc_model_add_var(m, s0, "local_virt", 11, KBIN_MR_VIRTUAL_TMP_BUF);
 	v->has_size = 1, v->size = 2000, v->backing_buf = KBIN_BACKING_BUF_LOCAL;
 	nscc_var_set_debug_md(v, "dbg.lv", 1);
-	nscc_model_add_var(m, s1, "SB", 0, MR_SB);
-	v = nscc_model_add_var(m, s1, "shared_in", 1, MR_INPUT);
+	nscc_model_add_var(m, s1, "SB", 0, KBIN_MR_SB);
+	v = nscc_model_add_var(m, s1, "shared_in", 1, KBIN_MR_INPUT);
 	v->has_size = 1, v->size = 64;
 	m->sgs[s0].carveouts[0] = (struct kbin_sb_carveout){
 		.type = KBIN_CARVEOUT_EVTACCEL, .offset = 229368, .size = 8,
@@ -131,7 +131,7 @@ TEST_F(kinds, records_in_var_id_order)
 
 TEST_F(kinds, sp)
 {
-	EXPECT_EQ((unsigned)MR_SB, REC(0)->mr_type);
+	EXPECT_EQ((unsigned)KBIN_MR_SB, REC(0)->mr_type);
 	EXPECT_EQ(128ULL * 224 * 1024, REC(0)->size);
 	EXPECT_EQ(1ULL, REC(0)->alignment);
 	EXPECT_EQ(0ULL, REC(0)->buffer);
@@ -139,7 +139,7 @@ TEST_F(kinds, sp)
 
 TEST_F(kinds, io)
 {
-	EXPECT_EQ((unsigned)MR_INPUT, REC(1)->mr_type);
+	EXPECT_EQ((unsigned)KBIN_MR_INPUT, REC(1)->mr_type);
 	EXPECT_EQ(4096ULL, REC(1)->size);
 	EXPECT_EQ(256ULL, REC(1)->alignment);
 	EXPECT_STREQ("float16", REC(1)->dtype);
@@ -147,7 +147,7 @@ TEST_F(kinds, io)
 	EXPECT_EQ(4ULL, REC(1)->shape[1]);
 	EXPECT_EQ(8ULL, REC(1)->shape[2]);
 	EXPECT_EQ(0ULL, REC(1)->shape[3]);
-	EXPECT_EQ((unsigned)MR_OUTPUT, REC(2)->mr_type);
+	EXPECT_EQ((unsigned)KBIN_MR_OUTPUT, REC(2)->mr_type);
 	EXPECT_EQ(1ULL << 33, REC(2)->size);
 	EXPECT_EQ(64ULL, REC(2)->alignment);	/* the default */
 }
@@ -156,7 +156,7 @@ TEST_F(kinds, buffer_with_payload_and_debug_md)
 {
 	const struct kbin_debug_tensor_md *md = kbin_view_md(&self->k.v, REC(3));
 
-	EXPECT_EQ((unsigned)MR_BUFFER, REC(3)->mr_type);
+	EXPECT_EQ((unsigned)KBIN_MR_BUFFER, REC(3)->mr_type);
 	EXPECT_EQ(sizeof(payload), REC(3)->size);
 	EXPECT_EQ(65536ULL, REC(3)->alignment);
 	ASSERT_NE(NULL, kbin_view_payload(&self->k.v, REC(3)));
@@ -164,13 +164,13 @@ TEST_F(kinds, buffer_with_payload_and_debug_md)
 	ASSERT_NE(NULL, md);
 	EXPECT_STREQ("dbg.weights", md->prefix_str);
 	EXPECT_EQ(7U, md->pipe_id);
-	EXPECT_EQ((unsigned)MR_BUFFER_STAGED, REC(10)->mr_type);
+	EXPECT_EQ((unsigned)KBIN_MR_BUFFER_STAGED, REC(10)->mr_type);
 	EXPECT_EQ(0, memcmp(payload, kbin_view_payload(&self->k.v, REC(10)), 16));
 }
 
 TEST_F(kinds, tmp_buf)
 {
-	EXPECT_EQ((unsigned)MR_TMP_BUF, REC(4)->mr_type);
+	EXPECT_EQ((unsigned)KBIN_MR_TMP_BUF, REC(4)->mr_type);
 	EXPECT_EQ(1000ULL, REC(4)->size);
 	EXPECT_EQ(64ULL, REC(4)->alignment);
 	EXPECT_EQ(0ULL, REC(4)->buffer);
@@ -179,7 +179,7 @@ TEST_F(kinds, tmp_buf)
 
 TEST_F(kinds, virtual_tmp_buf)
 {
-	EXPECT_EQ((unsigned)MR_VIRTUAL_TMP_BUF, REC(5)->mr_type);
+	EXPECT_EQ((unsigned)KBIN_MR_VIRTUAL_TMP_BUF, REC(5)->mr_type);
 	EXPECT_EQ(512ULL, REC(5)->size);
 	EXPECT_EQ(4096ULL, REC(5)->virt.offset);
 	EXPECT_EQ((unsigned)KBIN_BACKING_BUF_SHARED, REC(5)->virt.backing_buf);
@@ -189,7 +189,7 @@ TEST_F(kinds, virtual_tmp_buf)
 
 TEST_F(kinds, pointer)
 {
-	EXPECT_EQ((unsigned)MR_PTR, REC(6)->mr_type);
+	EXPECT_EQ((unsigned)KBIN_MR_PTR, REC(6)->mr_type);
 	EXPECT_EQ(8ULL, REC(6)->size);
 	EXPECT_EQ(1ULL, REC(6)->alignment);
 	EXPECT_EQ(3U, REC(6)->pointer.referenced_var_id);
@@ -201,12 +201,12 @@ TEST_F(kinds, list_and_ptr_table_share_the_list_dump)
 	const uint32_t *l = kbin_view_list(&self->k.v, REC(7));
 	const uint32_t *t = kbin_view_list(&self->k.v, REC(8));
 
-	EXPECT_EQ((unsigned)MR_LIST, REC(7)->mr_type);
+	EXPECT_EQ((unsigned)KBIN_MR_LIST, REC(7)->mr_type);
 	ASSERT_EQ(3U, REC(7)->list.length);
 	EXPECT_EQ(0U, l[0]);
 	EXPECT_EQ(2U, l[2]);
 	EXPECT_EQ(12ULL, REC(7)->size);
-	EXPECT_EQ((unsigned)MR_PTR_TABLE, REC(8)->mr_type);
+	EXPECT_EQ((unsigned)KBIN_MR_PTR_TABLE, REC(8)->mr_type);
 	ASSERT_EQ(2U, REC(8)->list.length);
 	EXPECT_EQ(1U, t[0]);
 	EXPECT_EQ(3U, t[1]);
@@ -216,7 +216,7 @@ TEST_F(kinds, list_and_ptr_table_share_the_list_dump)
 
 TEST_F(kinds, remote_variable)
 {
-	EXPECT_EQ((unsigned)MR_REMOTE, REC(9)->mr_type);
+	EXPECT_EQ((unsigned)KBIN_MR_REMOTE, REC(9)->mr_type);
 	EXPECT_EQ(1U, REC(9)->remote.remote_vtpb_rel_sg_id);
 	EXPECT_EQ(1U, REC(9)->remote.remote_var_id);
 	EXPECT_EQ(64ULL, REC(9)->size);
@@ -243,7 +243,7 @@ TEST(ops_tables)
 /* The dump caps are errors, never truncation (FACTS.md section 3). */
 TEST(dump_caps)
 {
-	struct nscc_var v = { .var_id = 2, .mr_type = MR_INPUT, .has_size = 1, .size = 8 };
+	struct nscc_var v = { .var_id = 2, .mr_type = KBIN_MR_INPUT, .has_size = 1, .size = 8 };
 	uint64_t dims[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
 	struct nscc_dump_ctx ctx = { KBIN_TARGET_TRN1, "x" };
 	struct nscc_err err = { "" };
@@ -275,7 +275,7 @@ TEST(dump_caps)
 	EXPECT_STREQ("shape has 9 dimensions, only 8 fit", err.msg);
 	nscc_mr_destroy(mr);
 	v.ndims = 0;
-	v.mr_type = MR_TMP_BUF;
+	v.mr_type = KBIN_MR_TMP_BUF;
 	memset(prefix, 'p', sizeof(prefix) - 1);
 	prefix[sizeof(prefix) - 1] = 0;
 	v.md_prefix = prefix;
@@ -298,7 +298,7 @@ TEST(dump_cap_in_pipeline_names_var)
 	size_t len;
 	int sg = nscc_model_add_subgraph(m, "sg00");
 
-	v = nscc_model_add_var(m, sg, "x", 0, MR_INPUT);
+	v = nscc_model_add_var(m, sg, "x", 0, KBIN_MR_INPUT);
 	v->has_size = 1, v->size = 8;
 	nscc_var_set_dtype(v, "a_very_long_dtype_name");
 	EXPECT_EQ(-E2BIG, nscc_compile_model(m, &kbin, &len, &err));
@@ -310,7 +310,7 @@ TEST(dump_cap_in_pipeline_names_var)
 TEST(symtab_three_maps_and_duplicates)
 {
 	struct nscc_symtab *st = nscc_symtab_new();
-	struct nscc_var v = { .mr_type = MR_SB };
+	struct nscc_var v = { .mr_type = KBIN_MR_SB };
 	struct nscc_err err = { "" };
 	uint32_t i;
 
@@ -358,16 +358,16 @@ TEST(model_rule_errors)
 	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
 	EXPECT_STREQ("target_gen 9 is not a known generation (2, 3, 4)", err.msg);
 	m->target_gen = KBIN_TARGET_TRN1;
-	v = nscc_model_add_var(m, sg, "s", 0, MR_BUFFER_STAGED);
+	v = nscc_model_add_var(m, sg, "s", 0, KBIN_MR_BUFFER_STAGED);
 	v->has_size = 1, v->size = 8;
 	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
 	EXPECT_STREQ("sg00: var 's' (var_id 0): MR_BUFFER_STAGED needs a payload", err.msg);
-	v->mr_type = MR_VIRTUAL_TMP_BUF;
+	v->mr_type = KBIN_MR_VIRTUAL_TMP_BUF;
 	v->backing_buf = 4;
 	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
 	EXPECT_STREQ("sg00: var 's' (var_id 0): backing_buf 4 is not a scratchpad (0..3)", err.msg);
 	v->backing_buf = 0;
-	v->mr_type = MR_REMOTE;
+	v->mr_type = KBIN_MR_REMOTE;
 	v->remote_sg = 3;
 	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
 	EXPECT_STREQ("sg00: var 's' (var_id 0): remote_sg 3: the plan has 1 subgraphs", err.msg);
@@ -375,7 +375,7 @@ TEST(model_rule_errors)
 	v->remote_var_id = 0;
 	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
 	EXPECT_STREQ("sg00: var 's' (var_id 0): remote_var_id 0 in sg00 is itself remote", err.msg);
-	v->mr_type = MR_INVALID;
+	v->mr_type = KBIN_MR_INVALID;
 	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
 	EXPECT_STREQ("sg00: var 's' (var_id 0): type: mr_type 0 is not a kind", err.msg);
 	nscc_model_free(m);
@@ -396,13 +396,13 @@ TEST(hundred_thousand_vars)
 	double secs;
 	int sg = nscc_model_add_subgraph(m, "sg00");
 
-	nscc_model_add_var(m, sg, "SB", 0, MR_SB);
+	nscc_model_add_var(m, sg, "SB", 0, KBIN_MR_SB);
 	for (i = n - 1; i >= 1; i--) {	/* reverse order: ids sorted by the symtab */
 		char name[32];
 		struct nscc_var *x;
 
 		snprintf(name, sizeof(name), "var_%u", i);
-		x = nscc_model_add_var(m, sg, name, i, MR_VIRTUAL_TMP_BUF);
+		x = nscc_model_add_var(m, sg, name, i, KBIN_MR_VIRTUAL_TMP_BUF);
 		ASSERT_NE(NULL, x);
 		x->has_size = 1, x->size = 256, x->offset = (uint64_t)i * 256;
 		x->backing_buf = KBIN_BACKING_BUF_SHARED;

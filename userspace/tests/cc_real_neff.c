@@ -27,14 +27,14 @@ static uint32_t expect_type(const char *t)
 {
 	static const char *const names[] = { "state-buffer", "input", "output",
 		"file", "virtual", "dge-table", "tmp-buf", "pointer", "list" };
-	static const uint32_t types[] = { MR_SB, MR_INPUT, MR_OUTPUT, MR_BUFFER,
-		MR_VIRTUAL_TMP_BUF, MR_PTR_TABLE, MR_TMP_BUF, MR_PTR, MR_LIST };
+	static const uint32_t types[] = { KBIN_MR_SB, KBIN_MR_INPUT, KBIN_MR_OUTPUT, KBIN_MR_BUFFER,
+		KBIN_MR_VIRTUAL_TMP_BUF, KBIN_MR_PTR_TABLE, KBIN_MR_TMP_BUF, KBIN_MR_PTR, KBIN_MR_LIST };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(t, names[i]))
 			return types[i];
-	return MR_INVALID;
+	return KBIN_MR_INVALID;
 }
 
 /* .npy payload = bytes after the v1 (u16) or v2/3 (u32) header */
@@ -82,9 +82,9 @@ static int check_subgraph(struct __test_metadata *_metadata,
 		r = &set->mem[id];
 		EXPECT_STREQ(name, kbin_view_str(v, r->name));
 		EXPECT_EQ(expect_type(type), r->mr_type) TH_LOG("%s var %s", def_name, name);
-		if (r->mr_type == MR_SB) {
+		if (r->mr_type == KBIN_MR_SB) {
 			EXPECT_EQ(nscc_sbuf_bytes(n->target_gen), r->size);
-		} else if (r->mr_type == MR_PTR_TABLE) {
+		} else if (r->mr_type == KBIN_MR_PTR_TABLE) {
 			EXPECT_EQ(4 * json_array_size(json_object_get(o, "list")), r->size);
 		} else {
 			EXPECT_EQ((uint64_t)json_integer_value(size), r->size);
@@ -92,17 +92,17 @@ static int check_subgraph(struct __test_metadata *_metadata,
 		if (align) {
 			EXPECT_EQ((uint64_t)json_integer_value(align), r->alignment);
 		} else {
-			EXPECT_EQ(r->mr_type == MR_SB || r->mr_type == MR_PTR_TABLE ? 1ULL : 64ULL,
+			EXPECT_EQ(r->mr_type == KBIN_MR_SB || r->mr_type == KBIN_MR_PTR_TABLE ? 1ULL : 64ULL,
 				  r->alignment);
 		}
-		if (r->mr_type == MR_VIRTUAL_TMP_BUF) {
+		if (r->mr_type == KBIN_MR_VIRTUAL_TMP_BUF) {
 			uint64_t off = json_integer_value(json_object_get(o, "backing_variable_off"));
 
 			EXPECT_EQ(off, r->virt.offset);
 			if (off + r->size > shared)
 				shared = off + r->size;
 		}
-		if (r->mr_type == MR_PTR_TABLE) {
+		if (r->mr_type == KBIN_MR_PTR_TABLE) {
 			json_t *l = json_object_get(o, "list");
 			const uint32_t *kl = kbin_view_list(v, r);
 			size_t k;
@@ -111,7 +111,7 @@ static int check_subgraph(struct __test_metadata *_metadata,
 			for (k = 0; k < r->list.length; k++)
 				EXPECT_EQ((uint32_t)json_integer_value(json_array_get(l, k)), kl[k]);
 		}
-		if (r->mr_type == MR_BUFFER) {
+		if (r->mr_type == KBIN_MR_BUFFER) {
 			const char *fn = json_string_value(json_object_get(o, "file_name"));
 			const uint8_t *pd;
 			size_t pl;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_kbin_struct.c - structure-aware libFuzzer target for the KBIN plan
- * checker (kmod/kbin_check.c) and reader.
+ * checker (kmod/plan/kbin_check.c) and reader.
  *
  * The custom mutator (kbin_mutate.c) edits the fields of valid plans -
  * header, subgraph table and carve-outs, set headers, every field of a
@@ -83,7 +83,7 @@ static void verify_accepted(const uint8_t *p, size_t n)
 
 			if (r->var_id != i)
 				fail("dense var_id", s, i, r->var_id);
-			if (!r->mr_type || r->mr_type > MR_TYPE_MAX)
+			if (!r->mr_type || r->mr_type > KBIN_MR_TYPE_MAX)
 				fail("mr_type", s, i, r->mr_type);
 			if (!r->alignment || (r->alignment & (r->alignment - 1)) ||
 			    r->alignment > KBIN_MAX_ALIGNMENT)
@@ -95,13 +95,13 @@ static void verify_accepted(const uint8_t *p, size_t n)
 			    (!inside(r->buffer, r->size, h->data_off + 16, n) ||
 			     ((const struct kbin_payload_hdr *)(p + r->buffer) - 1)->length != r->size))
 				fail("payload", s, i, r->buffer);
-			if (r->mr_type == MR_BUFFER_STAGED && !r->buffer)
+			if (r->mr_type == KBIN_MR_BUFFER_STAGED && !r->buffer)
 				fail("staged payload present", s, i, 0);
 			if (r->dtensor_md &&
 			    !inside(r->dtensor_md, sizeof(struct kbin_debug_tensor_md),
 				    h->data_off, n))
 				fail("dtensor_md bounds", s, i, r->dtensor_md);
-			if (r->mr_type == MR_LIST || r->mr_type == MR_PTR_TABLE) {
+			if (r->mr_type == KBIN_MR_LIST || r->mr_type == KBIN_MR_PTR_TABLE) {
 				const uint32_t *l;
 
 				if (!r->list.length || r->list.length > KBIN_MAX_LIST ||
@@ -113,12 +113,12 @@ static void verify_accepted(const uint8_t *p, size_t n)
 					if (l[k] >= set->nmem)
 						fail("list entry", s, i, l[k]);
 			}
-			if (r->mr_type == MR_PTR &&
+			if (r->mr_type == KBIN_MR_PTR &&
 			    (r->pointer.referenced_var_id >= set->nmem ||
 			     r->pointer.referenced_var_id == i))
 				fail("pointer target", s, i,
 				     r->pointer.referenced_var_id);
-			if (r->mr_type == MR_REMOTE) {
+			if (r->mr_type == KBIN_MR_REMOTE) {
 				uint32_t rs = r->remote.remote_vtpb_rel_sg_id;
 				const struct kbin_mem_ref_set *rset;
 
@@ -127,10 +127,10 @@ static void verify_accepted(const uint8_t *p, size_t n)
 				rset = (const void *)(p + sgt[rs].set_off);
 				if (r->remote.remote_var_id >= rset->nmem)
 					fail("remote var", s, i, r->remote.remote_var_id);
-				if (rset->mem[r->remote.remote_var_id].mr_type == MR_REMOTE)
+				if (rset->mem[r->remote.remote_var_id].mr_type == KBIN_MR_REMOTE)
 					fail("remote chain", s, i, rs);
 			}
-			if (r->mr_type == MR_VIRTUAL_TMP_BUF &&
+			if (r->mr_type == KBIN_MR_VIRTUAL_TMP_BUF &&
 			    r->virt.backing_buf > KBIN_BACKING_BUF_MAX)
 				fail("backing_buf", s, i, r->virt.backing_buf);
 		}

@@ -350,9 +350,9 @@ TEST_F(plan, set_pad)
 
 TEST_F(plan, mr_type)
 {
-	REC(0, TP_OUT)->mr_type = MR_INVALID;
+	REC(0, TP_OUT)->mr_type = KBIN_MR_INVALID;
 	REJECT(KBIN_ERR_MR_TYPE, 0, TP_OUT, KBIN_FIELD_MR_TYPE);
-	REC(0, TP_OUT)->mr_type = MR_TYPE_MAX + 1;
+	REC(0, TP_OUT)->mr_type = KBIN_MR_TYPE_MAX + 1;
 	REJECT(KBIN_ERR_MR_TYPE, 0, TP_OUT, KBIN_FIELD_MR_TYPE);
 	ASSERT_EQ(12, self->res.value);
 }
@@ -774,8 +774,8 @@ TEST(every_code_has_a_name)
 	for (i = 0; i < KBIN_FIELD_MAX; i++)
 		EXPECT_STRNE("unknown field", kbin_field_str(i));
 	EXPECT_STREQ("unknown field", kbin_field_str(KBIN_FIELD_MAX));
-	EXPECT_STREQ("MR_SB", kbin_mr_type_str(MR_SB));
-	EXPECT_STREQ("MR_REMOTE", kbin_mr_type_str(MR_REMOTE));
+	EXPECT_STREQ("MR_SB", kbin_mr_type_str(KBIN_MR_SB));
+	EXPECT_STREQ("MR_REMOTE", kbin_mr_type_str(KBIN_MR_REMOTE));
 	EXPECT_STREQ("MR_UNKNOWN", kbin_mr_type_str(12));
 	EXPECT_EQ(224 * 1024, kbin_sbuf_partition_size(KBIN_TARGET_TRN2));
 	EXPECT_EQ(0, kbin_sbuf_partition_size(1));

@@ -248,7 +248,7 @@ static void mutate_record(uint8_t *b, size_t len, const struct walk *wk,
 	else
 		pf = f;
 	if (f.off == r + MR(mr_type) && rnd(st, 2)) {
-		put(b, f, rnd(st, MR_TYPE_MAX + 2));
+		put(b, f, rnd(st, KBIN_MR_TYPE_MAX + 2));
 		return;
 	}
 	if (f.off == r + MR(var_id) && rnd(st, 2)) {
@@ -271,7 +271,7 @@ static void mutate_pointee(uint8_t *b, size_t len, const struct walk *wk,
 		return;
 	r = rec_off(wk, s, i);
 	type = (uint32_t)get(b, (struct fld){ r + MR(mr_type), 4 });
-	if (type == MR_LIST || type == MR_PTR_TABLE) {
+	if (type == KBIN_MR_LIST || type == KBIN_MR_PTR_TABLE) {
 		n = (uint32_t)get(b, (struct fld){ r + MR(list.length), 4 });
 		off = get(b, (struct fld){ r + MR(list.list), 8 });
 		if (!n || off >= len)

@@ -71,47 +71,47 @@ const struct tp_plan *tp_inputs(void)
 		.start_partition = 64, .num_partitions = 64 };
 	plan.nco[1] = 1;
 
-	tp_add(0, MR_SB, "sbuf", 24ULL << 20, 1, "");
-	in = tp_add(0, MR_BUFFER_STAGED, "w_staged", sizeof(pay_staged), 64,
+	tp_add(0, KBIN_MR_SB, "sbuf", 24ULL << 20, 1, "");
+	in = tp_add(0, KBIN_MR_BUFFER_STAGED, "w_staged", sizeof(pay_staged), 64,
 		    "float32");
 	in->rec.shape[0] = 8;
 	in->rec.shape[1] = 8;
 	in->payload = pay_staged;
 	in->payload_len = sizeof(pay_staged);
-	in = tp_add(0, MR_BUFFER, "w_buf", sizeof(pay_buf), 16384, "bfloat16");
+	in = tp_add(0, KBIN_MR_BUFFER, "w_buf", sizeof(pay_buf), 16384, "bfloat16");
 	in->rec.shape[0] = 64;
 	in->payload = pay_buf;
 	in->payload_len = sizeof(pay_buf);
 	in->md = &md_buf;
-	tp_add(0, MR_BUFFER, "b_nopay", 512, 32, "int8");
-	in = tp_add(0, MR_TMP_BUF, "tmp0", 4096, 64, "float32");
+	tp_add(0, KBIN_MR_BUFFER, "b_nopay", 512, 32, "int8");
+	in = tp_add(0, KBIN_MR_TMP_BUF, "tmp0", 4096, 64, "float32");
 	in->md = &md_tmp;
-	in = tp_add(0, MR_INPUT, "input0", 1024, 64, "float32");
+	in = tp_add(0, KBIN_MR_INPUT, "input0", 1024, 64, "float32");
 	in->rec.shape[0] = 16;
 	in->rec.shape[1] = 16;
-	tp_add(0, MR_OUTPUT, "output0", 1024, 64, "float32");
-	in = tp_add(0, MR_PTR, "ptr_in", 8, 8, "");
+	tp_add(0, KBIN_MR_OUTPUT, "output0", 1024, 64, "float32");
+	in = tp_add(0, KBIN_MR_PTR, "ptr_in", 8, 8, "");
 	in->rec.pointer.referenced_var_id = TP_IN;
 	in->rec.pointer.io_ref = 1;
-	in = tp_add(0, MR_VIRTUAL_TMP_BUF, "vlocal", 4096, 4096, "float32");
+	in = tp_add(0, KBIN_MR_VIRTUAL_TMP_BUF, "vlocal", 4096, 4096, "float32");
 	in->rec.virt.offset = 8192;
 	in->rec.virt.backing_buf = KBIN_BACKING_BUF_LOCAL;
-	in = tp_add(0, MR_VIRTUAL_TMP_BUF, "vshared", 65536, 4096, "float32");
+	in = tp_add(0, KBIN_MR_VIRTUAL_TMP_BUF, "vshared", 65536, 4096, "float32");
 	in->rec.virt.offset = 0;
 	in->rec.virt.backing_buf = KBIN_BACKING_BUF_SHARED;
-	in = tp_add(0, MR_LIST, "rows", 12, 4, "uint32");
+	in = tp_add(0, KBIN_MR_LIST, "rows", 12, 4, "uint32");
 	in->rec.list.length = 3;
 	in->list = list_rows;
-	in = tp_add(0, MR_PTR_TABLE, "dge_table", 24, 8, "uint64");
+	in = tp_add(0, KBIN_MR_PTR_TABLE, "dge_table", 24, 8, "uint64");
 	in->rec.list.length = 3;
 	in->list = list_ptab;
-	in = tp_add(0, MR_REMOTE, "remote_peer", 128, 64, "float32");
+	in = tp_add(0, KBIN_MR_REMOTE, "remote_peer", 128, 64, "float32");
 	in->rec.remote.remote_vtpb_rel_sg_id = 1;
 	in->rec.remote.remote_var_id = TP1_BUF;
 
-	tp_add(1, MR_SB, "sbuf", 24ULL << 20, 1, "");
-	tp_add(1, MR_BUFFER, "peer_buf", 4096, 64, "float32");
-	in = tp_add(1, MR_REMOTE, "remote_tmp", 4096, 64, "float32");
+	tp_add(1, KBIN_MR_SB, "sbuf", 24ULL << 20, 1, "");
+	tp_add(1, KBIN_MR_BUFFER, "peer_buf", 4096, 64, "float32");
+	in = tp_add(1, KBIN_MR_REMOTE, "remote_tmp", 4096, 64, "float32");
 	in->rec.remote.remote_vtpb_rel_sg_id = 0;
 	in->rec.remote.remote_var_id = TP_TMP;
 	return &plan;
@@ -162,8 +162,8 @@ int tp_build(void **buf, size_t *len)
  */
 int tp_build_n(uint32_t n, void **buf, size_t *len)
 {
-	static const uint32_t kinds[] = { MR_BUFFER, MR_TMP_BUF, MR_INPUT,
-					  MR_OUTPUT, MR_PTR };
+	static const uint32_t kinds[] = { KBIN_MR_BUFFER, KBIN_MR_TMP_BUF, KBIN_MR_INPUT,
+					  KBIN_MR_OUTPUT, KBIN_MR_PTR };
 	struct kbin_writer *w = kbin_writer_new(KBIN_TARGET_TRN1);
 	struct kbin_rec_in in;
 	char name[32];
@@ -179,13 +179,13 @@ int tp_build_n(uint32_t n, void **buf, size_t *len)
 		memset(&in, 0, sizeof(in));
 		in.rec.mr_type = kinds[i % 5];
 		if (i == 0)
-			in.rec.mr_type = MR_BUFFER;
+			in.rec.mr_type = KBIN_MR_BUFFER;
 		in.rec.var_id = i;
 		in.rec.size = 64 + (i % 7) * 64;
 		in.rec.alignment = 64;
 		memcpy(in.rec.dtype, "float32", 7);
 		in.rec.shape[0] = in.rec.size / 4;
-		if (in.rec.mr_type == MR_PTR) {
+		if (in.rec.mr_type == KBIN_MR_PTR) {
 			in.rec.size = 8;
 			in.rec.shape[0] = 1;
 			in.rec.pointer.referenced_var_id = i - 1;
@@ -220,7 +220,7 @@ int tp_build_small(void **buf, size_t *len)
 		return -ENOMEM;
 	sg = kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0);
 	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = MR_BUFFER;
+	in.rec.mr_type = KBIN_MR_BUFFER;
 	in.rec.var_id = 0;
 	in.rec.size = 8;
 	in.rec.alignment = 64;
@@ -231,7 +231,7 @@ int tp_build_small(void **buf, size_t *len)
 	in.payload_len = sizeof(w8);
 	err = sg < 0 ? sg : kbin_writer_add_record(w, sg, &in);
 	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = MR_PTR;
+	in.rec.mr_type = KBIN_MR_PTR;
 	in.rec.var_id = 1;
 	in.rec.size = 8;
 	in.rec.alignment = 8;

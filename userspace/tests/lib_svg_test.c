@@ -73,15 +73,15 @@ static int count(const char *s, const char *what)
 TEST(all_regions_and_titles)
 {
 	const struct neuronsim_map_var v[] = {
-		{ "state", 0, 0, MR_SB, 0x100000, 0x100000000ULL, true },
-		{ "w<1>&\"q'", 0, 1, MR_BUFFER, 65536, 0x1000000000ULL, true },
-		{ "in", 0, 2, MR_INPUT, 4096, 0x1000010000ULL, true },
-		{ "ptr", 0, 3, MR_PTR, 8, 0x1000010000ULL, true },
-		{ "vt", 0, 4, MR_VIRTUAL_TMP_BUF, 8192, 0x1000100000ULL, true },
-		{ "list", 0, 5, MR_LIST, 12, 0, false },
-		{ "sb1", 1, 0, MR_SB, 4096, 0x102000000ULL, true },
-		{ "h2", 1, 1, MR_TMP_BUF, 4096, 0x3000000000ULL, true },
-		{ "ctl\x01\xc3\xa9", 1, 2, MR_OUTPUT, 64, 0x3000001000ULL, true },
+		{ "state", 0, 0, KBIN_MR_SB, 0x100000, 0x100000000ULL, true },
+		{ "w<1>&\"q'", 0, 1, KBIN_MR_BUFFER, 65536, 0x1000000000ULL, true },
+		{ "in", 0, 2, KBIN_MR_INPUT, 4096, 0x1000010000ULL, true },
+		{ "ptr", 0, 3, KBIN_MR_PTR, 8, 0x1000010000ULL, true },
+		{ "vt", 0, 4, KBIN_MR_VIRTUAL_TMP_BUF, 8192, 0x1000100000ULL, true },
+		{ "list", 0, 5, KBIN_MR_LIST, 12, 0, false },
+		{ "sb1", 1, 0, KBIN_MR_SB, 4096, 0x102000000ULL, true },
+		{ "h2", 1, 1, KBIN_MR_TMP_BUF, 4096, 0x3000000000ULL, true },
+		{ "ctl\x01\xc3\xa9", 1, 2, KBIN_MR_OUTPUT, 64, 0x3000001000ULL, true },
 	};
 	char path[64];
 	char *svg = render(_metadata, v, sizeof(v) / sizeof(v[0]), path);
@@ -130,7 +130,7 @@ TEST(many_overlapping)
 
 	for (i = 0; i < 200; i++)
 		v[i] = (struct neuronsim_map_var){
-			.name = "x", .var_id = i, .mr_type = 1 + i % MR_TYPE_MAX,
+			.name = "x", .var_id = i, .mr_type = 1 + i % KBIN_MR_TYPE_MAX,
 			.size = 4096, .address = 0x2000000000ULL + (i / 3) * 1024,
 			.staged = true,
 		};

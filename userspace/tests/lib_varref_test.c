@@ -149,13 +149,13 @@ TEST(ref_errors)
 
 TEST(names)
 {
-	ASSERT_STREQ("MR_SB", neuronsim_mr_type_str(MR_SB));
-	ASSERT_STREQ("MR_REMOTE", neuronsim_mr_type_str(MR_REMOTE));
+	ASSERT_STREQ("MR_SB", neuronsim_mr_type_str(KBIN_MR_SB));
+	ASSERT_STREQ("MR_REMOTE", neuronsim_mr_type_str(KBIN_MR_REMOTE));
 	ASSERT_STREQ("MR_?", neuronsim_mr_type_str(99));
-	ASSERT_STREQ("sbuf", neuronsim_mem_region(MR_SB));
-	ASSERT_STREQ("scratchpad", neuronsim_mem_region(MR_VIRTUAL_TMP_BUF));
-	ASSERT_STREQ("hbm", neuronsim_mem_region(MR_BUFFER));
-	ASSERT_STREQ("none", neuronsim_mem_region(MR_LIST));
+	ASSERT_STREQ("sbuf", neuronsim_mem_region(KBIN_MR_SB));
+	ASSERT_STREQ("scratchpad", neuronsim_mem_region(KBIN_MR_VIRTUAL_TMP_BUF));
+	ASSERT_STREQ("hbm", neuronsim_mem_region(KBIN_MR_BUFFER));
+	ASSERT_STREQ("none", neuronsim_mem_region(KBIN_MR_LIST));
 	ASSERT_STREQ("checksum mismatch", neuronsim_reason_str(KBIN_ERR_CHECKSUM));
 	ASSERT_STREQ("HBM exhausted", neuronsim_reason_str(KBIN_ERR_STAGE_HBM));
 	ASSERT_STREQ("unknown reason", neuronsim_reason_str(1000));

@@ -230,16 +230,16 @@ static int cmd_compile(const char *in, const char *out, int js)
 static const char *def_type_name(uint32_t t)
 {
 	switch (t) {
-	case MR_SB: return "state-buffer";
-	case MR_INPUT: return "input";
-	case MR_OUTPUT: return "output";
-	case MR_BUFFER: return "file";
-	case MR_TMP_BUF: return "tmp-buf";
-	case MR_VIRTUAL_TMP_BUF: return "virtual";
-	case MR_PTR: return "pointer";
-	case MR_PTR_TABLE: return "dge-table";
-	case MR_LIST: return "list";
-	case MR_REMOTE: return "remote";
+	case KBIN_MR_SB: return "state-buffer";
+	case KBIN_MR_INPUT: return "input";
+	case KBIN_MR_OUTPUT: return "output";
+	case KBIN_MR_BUFFER: return "file";
+	case KBIN_MR_TMP_BUF: return "tmp-buf";
+	case KBIN_MR_VIRTUAL_TMP_BUF: return "virtual";
+	case KBIN_MR_PTR: return "pointer";
+	case KBIN_MR_PTR_TABLE: return "dge-table";
+	case KBIN_MR_LIST: return "list";
+	case KBIN_MR_REMOTE: return "remote";
 	}
 	return "?";
 }
@@ -267,13 +267,13 @@ static json_t *var_json(const struct nscc_var *v)
 		json_object_set_new(o, "dtype", json_string(v->dtype));
 	if (v->shape)
 		json_object_set_new(o, "shape", shape_json(v->shape, v->ndims));
-	if (v->mr_type == MR_VIRTUAL_TMP_BUF)
+	if (v->mr_type == KBIN_MR_VIRTUAL_TMP_BUF)
 		json_object_set_new(o, "offset", json_integer((json_int_t)v->offset));
 	if (v->file_name) {
 		json_object_set_new(o, "file_name", json_string(v->file_name));
 		json_object_set_new(o, "payload_bytes", json_integer((json_int_t)v->payload_len));
 	}
-	if (v->mr_type == MR_PTR)
+	if (v->mr_type == KBIN_MR_PTR)
 		json_object_set_new(o, "referenced_var_id",
 				    json_integer(v->referenced_var_id));
 	if (v->list_len) {
@@ -303,12 +303,12 @@ static void var_text(const struct nscc_var *v)
 		printf(" dtype %s", v->dtype);
 	if (v->shape)
 		printf(" shape %s", shape);
-	if (v->mr_type == MR_VIRTUAL_TMP_BUF)
+	if (v->mr_type == KBIN_MR_VIRTUAL_TMP_BUF)
 		printf(" offset %llu", (unsigned long long)v->offset);
 	if (v->file_name)
 		printf(" file %s (%llu bytes)", v->file_name,
 		       (unsigned long long)v->payload_len);
-	if (v->mr_type == MR_PTR)
+	if (v->mr_type == KBIN_MR_PTR)
 		printf(" -> var_id %u", v->referenced_var_id);
 	if (v->list_len) {
 		printf(" list [");
@@ -448,16 +448,16 @@ static json_t *rec_json(const struct kbin_view *v, const char *sgname,
 		json_object_set_new(o, "pipe_id", json_integer(md->pipe_id));
 	}
 	switch (r->mr_type) {
-	case MR_PTR:
+	case KBIN_MR_PTR:
 		json_object_set_new(o, "referenced_var_id", json_integer(r->pointer.referenced_var_id));
 		json_object_set_new(o, "io_ref", json_integer(r->pointer.io_ref));
 		break;
-	case MR_VIRTUAL_TMP_BUF:
+	case KBIN_MR_VIRTUAL_TMP_BUF:
 		json_object_set_new(o, "offset", json_integer((json_int_t)r->virt.offset));
 		json_object_set_new(o, "backing_buf", json_integer(r->virt.backing_buf));
 		break;
-	case MR_LIST:
-	case MR_PTR_TABLE: {
+	case KBIN_MR_LIST:
+	case KBIN_MR_PTR_TABLE: {
 		const uint32_t *l = kbin_view_list(v, r);
 		json_t *a = json_array();
 
@@ -466,7 +466,7 @@ static json_t *rec_json(const struct kbin_view *v, const char *sgname,
 		json_object_set_new(o, "list", a);
 		break;
 	}
-	case MR_REMOTE:
+	case KBIN_MR_REMOTE:
 		json_object_set_new(o, "remote_vtpb_rel_sg_id", json_integer(r->remote.remote_vtpb_rel_sg_id));
 		json_object_set_new(o, "remote_var_id", json_integer(r->remote.remote_var_id));
 		break;
@@ -497,17 +497,17 @@ static void rec_text(const struct kbin_view *v, const char *sgname,
 		printf(" debug {%s} pipe %u", kbin_view_md(v, r)->prefix_str,
 		       kbin_view_md(v, r)->pipe_id);
 	switch (r->mr_type) {
-	case MR_PTR:
+	case KBIN_MR_PTR:
 		printf(" -> id {%u}%s", r->pointer.referenced_var_id,
 		       r->pointer.io_ref ? " io_ref" : "");
 		break;
-	case MR_VIRTUAL_TMP_BUF:
+	case KBIN_MR_VIRTUAL_TMP_BUF:
 		printf(" offset %llu in %s scratchpad",
 		       (unsigned long long)r->virt.offset,
 		       backing[r->virt.backing_buf & 3]);
 		break;
-	case MR_LIST:
-	case MR_PTR_TABLE: {
+	case KBIN_MR_LIST:
+	case KBIN_MR_PTR_TABLE: {
 		const uint32_t *l = kbin_view_list(v, r);
 
 		printf(" list [");
@@ -516,7 +516,7 @@ static void rec_text(const struct kbin_view *v, const char *sgname,
 		printf("]");
 		break;
 	}
-	case MR_REMOTE:
+	case KBIN_MR_REMOTE:
 		printf(" remote sg %u id {%u}", r->remote.remote_vtpb_rel_sg_id,
 		       r->remote.remote_var_id);
 		break;

@@ -356,7 +356,7 @@ static int table_resolve(const struct neuronsim_map_var *v, __u64 off, __u64 siz
 {
 	if (off + size < off || v->size < off + size)
 		return -ERANGE;
-	if (v->mr_type == MR_PTR && off)
+	if (v->mr_type == KBIN_MR_PTR && off)
 		return -EINVAL;
 	if (!v->staged)
 		return -ENODATA;

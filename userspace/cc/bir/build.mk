@@ -8,7 +8,7 @@ BIR_DIR		:= userspace/cc/bir
 BIR_SRCS	:= ir json passmgr pass_rtmemres pass_sballoc pass_klr \
 		   pass_inline_nki pass_inline_bir pass_coalesce lower interp cli
 BIR_OBJS	:= $(patsubst %,$(HOST_O)/bir/%.o,$(BIR_SRCS))
-BIR_CFLAGS	= $(HOST_CFLAGS) -I$(TOP)/userspace/cc -I$(TOP)/kmod -DBIR_TOP='"$(TOP)"'
+BIR_CFLAGS	= $(HOST_CFLAGS) -I$(TOP)/userspace/cc -I$(TOP)/kmod/plan -DBIR_TOP='"$(TOP)"'
 
 $(HOST_O)/bir/%.o: $(BIR_DIR)/%.c $(BIR_DIR)/bir.h userspace/cc/neuronsim_cc.h $(KSFT_STAMP)
 	@mkdir -p $(dir $@)
