@@ -43,6 +43,11 @@ VM_LDFLAGS := -static -pthread
 CC	?= gcc
 CLANG	?= clang
 
+# The tables of kmod/plan (generations, kinds, names), compiled into every
+# library and program that reads them.
+PLAN_SRCS	:= kmod/plan/kbin_gen.c kmod/plan/kbin_kind.c kmod/plan/kbin_names.c
+PLAN_HDRS	:= kmod/plan/kbin_gen.h kmod/plan/kbin_kind.h kmod/plan/kbin_names.h
+
 # Libraries shared between fragments (defined here so every fragment can
 # name them in prerequisites).
 # plan checker + KBIN writer/reader, host

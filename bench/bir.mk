@@ -11,6 +11,6 @@ BENCH_PROGS += $(BENCH_O)/bir_bench
 bench-progs: $(BENCH_O)/bir_bench
 
 $(BENCH_O)/bir_bench: $(BIR_BENCH_SRCS) $(wildcard userspace/cc/*.h userspace/cc/bir/*.h) \
-		uapi/linux/neuronsim_kbin.h kmod/plan/kbin_check.h
+		uapi/linux/neuronsim_kbin.h kmod/plan/kbin_check.h $(PLAN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CC_PLAIN_CFLAGS) -I$(TOP)/userspace/cc/bir -o $@ $(BIR_BENCH_SRCS) $(CC_LIBS) -lm

@@ -17,23 +17,23 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 
-#include "kbin_check.h"
 #include "neuronsim.h"
 
 static int nsim_device_show(struct seq_file *m, void *unused)
 {
 	const struct nsim_device *dev = m->private;
-	const struct nsim_arch *a = dev->arch;
+	const struct kbin_gen *a = dev->arch;
 	u32 i;
 
 	seq_printf(m, "arch\t%s\ngen\t%u\ncores\t%u\n", a->name, a->gen,
 		   a->num_cores);
 	seq_printf(m, "sbuf\t%u partitions x %u bytes per core, window %llu bytes\n",
-		   NSIM_SBUF_PARTITIONS, a->sbuf_partition_size, NSIM_SBUF_WINDOW);
+		   a->sbuf_partitions, a->sbuf_partition_size,
+		   a->sbuf_window_size);
 	for (i = 0; i < a->num_cores; i++)
 		seq_printf(m, "sbuf%u\t0x%llx-0x%llx\thbm channel %u\n", i,
 			   nsim_sbuf_base(dev, i),
-			   nsim_sbuf_base(dev, i) + NSIM_SBUF_WINDOW - 1,
+			   nsim_sbuf_base(dev, i) + a->sbuf_window_size - 1,
 			   nsim_core_channel(dev, i));
 	for (i = 0; i < a->num_hbm_channels; i++)
 		seq_printf(m, "hbm%u\t0x%llx-0x%llx\n", i, nsim_hbm_base(dev, i),
@@ -90,11 +90,12 @@ static int nsim_model_info_show(struct seq_file *s, void *unused)
 		for (k = 0; k < NSIM_SG_REGIONS; k++)
 			if (sg->regions[k].addr)
 				seq_printf(s, "  region %s 0x%llx %llu bytes\n",
-					   nsim_usage_str(sg->regions[k].usage),
+					   kbin_usage_str(sg->regions[k].usage),
 					   sg->regions[k].addr,
 					   sg->regions[k].size);
 		for (k = 0; k < sg->num_carveouts; k++)
-			seq_printf(s, "  carveout evtaccel offset %u size %u partitions %u+%u (reserved)\n",
+			seq_printf(s, "  carveout %s offset %u size %u partitions %u+%u (reserved)\n",
+				   kbin_carveout_type_str(sg->carveouts[k].type),
 				   sg->carveouts[k].offset, sg->carveouts[k].size,
 				   sg->carveouts[k].start_partition,
 				   sg->carveouts[k].num_partitions);
@@ -179,7 +180,7 @@ static int nsim_memrefs_show(struct seq_file *s, void *v)
 	seq_printf(s, "]\t%llu\t%llu\t0x%llx\t", mr->size,
 		   1ULL << c->alignment_log2, mr->pa);
 	nsim_show_where(s, sg, mr, c);
-	seq_printf(s, "\t%s\n", nsim_mode_str(c->mode));
+	seq_printf(s, "\t%s\n", kbin_stage_mode_str(c->mode));
 	return 0;
 }
 

@@ -5,8 +5,12 @@
  * Device address map (reported by NEURONSIM_IOC_GET_INFO; no device
  * address 0 is ever handed out):
  *
- *   0x1_0000_0000 + N * 32 MiB     SBUF window of NeuronCore N
+ *   0x1_0000_0000 + N * window     SBUF window of NeuronCore N
  *   (c + 1) * 64 GiB               HBM channel c, hbm_channel_size bytes
+ *
+ * The window size, core and channel counts and every other number of a
+ * generation come from its row in the generation table (kbin_gen.h,
+ * Documentation/hardware.rst).
  *
  * Each open file gets a struct nsim_file; the fops .owner pins the module
  * while any file is open, and models live only as long as their file, so
@@ -19,30 +23,20 @@
 
 #include "neuronsim.h"
 
-/*
- * FACTS.md section 8.  trn3's core count and HBM are not public there; the
- * simulator assumes 8 NeuronCores and 4 x 36 GiB and says so in
- * Documentation/uapi.rst.
- */
-static const struct nsim_arch nsim_arches[] = {
-	{ "trn1", 2, 2, 2, 16ULL << 30, 192 << 10, 2ULL << 20 },
-	{ "trn2", 3, 8, 4, 24ULL << 30, 224 << 10, 2ULL << 20 },
-	{ "trn3", 4, 8, 4, 36ULL << 30, 256 << 10, 2ULL << 20 },
-};
-
 /**
- * nsim_arch_find() - look up a device generation by name.
- * @name: "trn1", "trn2" or "trn3".
+ * nsim_arch_find() - the generation the arch= module parameter names.
+ * @name: a canonical generation name of a generation the module
+ *	simulates ("trn1", "trn2" or "trn3"); a trailing newline is ignored.
  *
- * Return: the geometry (FACTS.md section 8), or NULL for an unknown name.
+ * Return: the generation table's row, or NULL for any other name.
  */
-const struct nsim_arch *nsim_arch_find(const char *name)
+const struct kbin_gen *nsim_arch_find(const char *name)
 {
-	size_t i;
+	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(nsim_arches); i++)
-		if (sysfs_streq(name, nsim_arches[i].name))
-			return &nsim_arches[i];
+	for (i = 0; i < kbin_num_gens; i++)
+		if (kbin_gens[i].loadable && sysfs_streq(name, kbin_gens[i].name))
+			return &kbin_gens[i];
 	return NULL;
 }
 
@@ -63,12 +57,12 @@ u64 nsim_hbm_base(const struct nsim_device *dev, u32 channel)
  * @dev: the device.
  * @core: NeuronCore index, < num_cores.
  *
- * Return: the window's first device address; the window is 32 MiB
- * (FACTS.md section 2, MR_SB).
+ * Return: the window's first device address; windows are
+ * sbuf_window_size bytes apart.
  */
 u64 nsim_sbuf_base(const struct nsim_device *dev, u32 core)
 {
-	return NSIM_SBUF_BASE + (u64)core * NSIM_SBUF_WINDOW;
+	return NSIM_SBUF_BASE + (u64)core * dev->arch->sbuf_window_size;
 }
 
 /**
@@ -78,7 +72,7 @@ u64 nsim_sbuf_base(const struct nsim_device *dev, u32 core)
  */
 void nsim_fill_info(const struct nsim_device *dev, struct neuronsim_info *info)
 {
-	const struct nsim_arch *a = dev->arch;
+	const struct kbin_gen *a = dev->arch;
 	u32 c;
 
 	memset(info, 0, sizeof(*info));
@@ -93,8 +87,8 @@ void nsim_fill_info(const struct nsim_device *dev, struct neuronsim_info *info)
 	for (c = 0; c < a->num_hbm_channels; c++)
 		info->hbm_base[c] = nsim_hbm_base(dev, c);
 	info->sbuf_base = nsim_sbuf_base(dev, 0);
-	info->sbuf_window_size = NSIM_SBUF_WINDOW;
-	info->sbuf_partitions = NSIM_SBUF_PARTITIONS;
+	info->sbuf_window_size = a->sbuf_window_size;
+	info->sbuf_partitions = a->sbuf_partitions;
 	info->sbuf_partition_size = a->sbuf_partition_size;
 	info->psum_size = a->psum_size;
 	info->scratchpad_page_size = nsim_scratchpad_page_size;
@@ -149,7 +143,7 @@ static int nsim_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* Closing the file unloads its models (DESIGN.md decision 2). */
+/* Closing the file unloads its models (Documentation/uapi.rst). */
 static int nsim_release(struct inode *inode, struct file *file)
 {
 	nsim_file_release(file->private_data);

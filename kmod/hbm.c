@@ -37,46 +37,11 @@ struct nsim_usage_acct {
 struct nsim_hbm_channel {
 	struct gen_pool *pool;
 	struct nsim_usage_acct all;
-	struct nsim_usage_acct usage[NSIM_USAGE_MAX + 1];
+	struct nsim_usage_acct usage[KBIN_USAGE_MAX + 1];
 };
 
 static struct nsim_hbm_channel nsim_hbm[NEURONSIM_MAX_HBM_CHANNELS];
 static DEFINE_SPINLOCK(nsim_hbm_lock);	/* protects the accounting */
-
-static const char *const nsim_usage_names[NSIM_USAGE_MAX + 1] = {
-	[NSIM_USAGE_GENERIC] = "GENERIC",
-	[NSIM_USAGE_INSTR_PE] = "INSTR_PE",
-	[NSIM_USAGE_INSTR_ACT] = "INSTR_ACT",
-	[NSIM_USAGE_INSTR_POOL] = "INSTR_POOL",
-	[NSIM_USAGE_IO] = "IO",
-	[NSIM_USAGE_DRAM_SPILL] = "DRAM_SPILL",
-	[NSIM_USAGE_WEIGHT] = "WEIGHT",
-	[NSIM_USAGE_NOTIFICATION] = "NOTIFICATION",
-	[NSIM_USAGE_ACT_TABLE] = "ACT_TABLE",
-	[NSIM_USAGE_INSTR_DVE] = "INSTR_DVE",
-	[NSIM_USAGE_INSTR_SP] = "INSTR_SP",
-	[NSIM_USAGE_SCRATCHPAD] = "SCRATCHPAD",
-	[NSIM_USAGE_TENSOR] = "TENSOR",
-	[NSIM_USAGE_UCODE_LIB] = "UCODE_LIB",
-	[NSIM_USAGE_POOL_STDIO] = "POOL_STDIO",
-	[NSIM_USAGE_CC] = "CC",
-	[NSIM_USAGE_SCRATCHPAD_NOT_SHARED] = "SCRATCHPAD_NOT_SHARED",
-	[NSIM_USAGE_XT_CC] = "XT_CC",
-	[NSIM_USAGE_DMA_RING] = "DMA_RING",
-};
-
-/**
- * nsim_usage_str() - name of a dma_mem_usage_type (FACTS.md section 2).
- * @usage: enum nsim_usage.
- *
- * Return: the libnrt name, e.g. "WEIGHT", or "?" for an unnamed value.
- */
-const char *nsim_usage_str(u32 usage)
-{
-	if (usage <= NSIM_USAGE_MAX && nsim_usage_names[usage])
-		return nsim_usage_names[usage];
-	return "?";
-}
 
 static void nsim_acct_add(struct nsim_usage_acct *a, u64 n)
 {
@@ -91,7 +56,7 @@ static void nsim_acct_add(struct nsim_usage_acct *a, u64 n)
  * @channel: HBM channel, < num_hbm_channels.
  * @size: bytes; rounded up to NSIM_HBM_GRANULE (4 KiB).
  * @align: bytes, a power of two (smaller than 4 KiB means 4 KiB).
- * @usage: enum nsim_usage the bytes are charged to.
+ * @usage: enum kbin_usage the bytes are charged to.
  *
  * Placement is gen_pool_first_fit_align (DESIGN.md decision 5).
  *
@@ -105,7 +70,7 @@ u64 nsim_hbm_alloc(u32 channel, u64 size, u64 align, u32 usage)
 	unsigned long addr;
 
 	if (channel >= nsim_dev.arch->num_hbm_channels || !size ||
-	    usage > NSIM_USAGE_MAX ||
+	    usage > KBIN_USAGE_MAX ||
 	    size > nsim_dev.arch->hbm_channel_size)
 		return 0;
 	ch = &nsim_hbm[channel];
@@ -177,11 +142,11 @@ size_t nsim_hbm_usage_str(u32 channel, char *buf, size_t size)
 		return 0;
 	buf[0] = '\0';
 	spin_lock(&nsim_hbm_lock);
-	for (u = 0; u <= NSIM_USAGE_MAX; u++) {
+	for (u = 0; u <= KBIN_USAGE_MAX; u++) {
 		if (!ch->usage[u].present)
 			continue;
 		n += scnprintf(buf + n, size - n, "%s%s %llu", n ? ", " : "",
-			       nsim_usage_str(u), ch->usage[u].present);
+			       kbin_usage_str(u), ch->usage[u].present);
 	}
 	spin_unlock(&nsim_hbm_lock);
 	if (!n)
@@ -212,7 +177,7 @@ u64 nsim_hbm_used_total(void)
  */
 void nsim_hbm_show(struct seq_file *m)
 {
-	struct nsim_usage_acct all, u[NSIM_USAGE_MAX + 1];
+	struct nsim_usage_acct all, u[KBIN_USAGE_MAX + 1];
 	u32 c, i;
 
 	seq_printf(m, "backing_bytes %llu\nbacking_limit %lu\n",
@@ -226,11 +191,11 @@ void nsim_hbm_show(struct seq_file *m)
 			   c, nsim_hbm_base(&nsim_dev, c),
 			   nsim_dev.arch->hbm_channel_size, all.present,
 			   all.peak, all.total, gen_pool_avail(nsim_hbm[c].pool));
-		for (i = 0; i <= NSIM_USAGE_MAX; i++) {
+		for (i = 0; i <= KBIN_USAGE_MAX; i++) {
 			if (!u[i].total)
 				continue;
 			seq_printf(m, "  %-22s present %llu peak %llu total %llu\n",
-				   nsim_usage_str(i), u[i].present, u[i].peak,
+				   kbin_usage_str(i), u[i].present, u[i].peak,
 				   u[i].total);
 		}
 	}

@@ -248,7 +248,7 @@ static long nsim_ioctl_unload(struct nsim_file *nf, void __user *uarg,
 static bool nsim_touches_carveout(const struct nsim_model *m, u64 pa, u64 len)
 {
 	u64 ps = nsim_dev.arch->sbuf_partition_size;
-	u64 sbuf = NSIM_SBUF_PARTITIONS * ps;
+	u64 sbuf = kbin_gen_sbuf_bytes(nsim_dev.arch);
 	u32 s, k, p;
 
 	for (s = 0; s < m->num_sg && len; s++) {
@@ -277,9 +277,10 @@ static bool nsim_touches_carveout(const struct nsim_model *m, u64 pa, u64 len)
 
 /*
  * NEURONSIM_IOC_READ_VAR / WRITE_VAR: bytes of a staged variable of one
- * of the caller's models.  MR_PTR and MR_LIST have no storage; an
- * MR_PTR_TABLE's table can be read but not written, and neither can the
- * bytes of the model's SBUF carve-outs (the runtime's reservation).
+ * of the caller's models.  Kinds whose storage is their target's
+ * (MR_PTR) or an index list (MR_LIST) have no bytes; an address table
+ * (MR_PTR_TABLE) can be read but not written, and neither can the bytes
+ * of the model's SBUF carve-outs (the runtime's reservation).
  */
 static long nsim_ioctl_var_io(struct nsim_file *nf, void __user *uarg,
 			      size_t usize, bool write)
@@ -287,6 +288,7 @@ static long nsim_ioctl_var_io(struct nsim_file *nf, void __user *uarg,
 	struct neuronsim_var_io io;
 	const struct nsim_model *m;
 	const struct nsim_mr *mr;
+	u8 storage;
 	u64 end;
 	long ret;
 
@@ -299,14 +301,15 @@ static long nsim_ioctl_var_io(struct nsim_file *nf, void __user *uarg,
 	m = nsim_model_get_locked(nf, io.model_id);
 	mr = m && io.subgraph < m->num_sg ?
 	     nsim_sg_find(&m->sg[io.subgraph], io.var_id) : NULL;
+	storage = mr ? kbin_kind(mr->type)->storage : KBIN_STORAGE_NONE;
 	if (!mr)
 		ret = -ENOENT;
 	else if (check_add_overflow(io.offset, io.len, &end) || end > mr->size)
 		ret = -ERANGE;
-	else if (mr->type == KBIN_MR_PTR || mr->type == KBIN_MR_LIST ||
-		 mr->pa == NSIM_PA_UNSTAGED)
+	else if (storage == KBIN_STORAGE_TARGET ||
+		 storage == KBIN_STORAGE_INDEX || mr->pa == NSIM_PA_UNSTAGED)
 		ret = -ENODATA;
-	else if (write && mr->type == KBIN_MR_PTR_TABLE)
+	else if (write && storage == KBIN_STORAGE_TABLE)
 		ret = -EPERM;
 	else if (write && nsim_touches_carveout(m, mr->pa + io.offset, io.len))
 		ret = -EPERM;

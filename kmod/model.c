@@ -49,7 +49,7 @@ void nsim_sbuf_put(u32 core)
 	mutex_lock(&nsim_sbuf_lock);
 	if (!--nsim_sbuf_users[core])
 		nsim_mem_discard(nsim_sbuf_base(&nsim_dev, core),
-				 NSIM_SBUF_WINDOW);
+				 nsim_dev.arch->sbuf_window_size);
 	mutex_unlock(&nsim_sbuf_lock);
 }
 

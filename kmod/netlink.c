@@ -113,7 +113,7 @@ static int nsim_nl_fill_model(struct sk_buff *skb, const struct nsim_model *m,
 
 static int nsim_nl_get_device_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	const struct nsim_arch *a = nsim_dev.arch;
+	const struct kbin_gen *a = nsim_dev.arch;
 	struct sk_buff *msg;
 	void *hdr;
 

@@ -2,7 +2,7 @@
 /*
  * neuronsim.h - structures shared by the files of the neuronsim module.
  *
- * One file per concern (DESIGN.md): main.c (module init/exit, parameters),
+ * One file per concern: main.c (module init/exit, parameters),
  * device.c (the simulated device and /dev/neuronsim), mem.c (sparse
  * backing RAM), hbm.c (HBM allocator and accounting), model.c (models and
  * their per-fd tables), stage.c (LOAD staging), resolve.c (lookup and
@@ -22,68 +22,28 @@
 #include <linux/neuronsim.h>
 #include <linux/neuronsim_kbin.h>
 
+#include "kbin_gen.h"
+#include "kbin_kind.h"
+#include "kbin_names.h"
 #include "resolve_core.h"
 
-#define NSIM_SBUF_WINDOW	0x2000000ULL		/* 32 MiB per NeuronCore */
+/*
+ * The device address map (Documentation/uapi.rst).  The SBUF window size
+ * and every other per-generation number are the generation table's
+ * (kbin_gen.h).
+ */
 #define NSIM_SBUF_BASE		0x100000000ULL		/* 4 GiB: core 0's window */
 #define NSIM_HBM_STRIDE		0x1000000000ULL		/* 64 GiB between channels */
 #define NSIM_HBM_BASE		NSIM_HBM_STRIDE		/* channel 0 */
-#define NSIM_SBUF_PARTITIONS	128U
 
 /* HBM allocation granule: 4 KiB (genalloc min_alloc_order 12) */
 #define NSIM_HBM_ORDER		12
 #define NSIM_HBM_GRANULE	BIT_ULL(NSIM_HBM_ORDER)
 
-/*
- * dma_mem_usage_type_t (FACTS.md section 2): the HBM category a staged
- * buffer is charged to.  Values are libnrt's.
- */
-enum nsim_usage {
-	NSIM_USAGE_GENERIC = 0,
-	NSIM_USAGE_INSTR_PE = 1,
-	NSIM_USAGE_INSTR_ACT = 2,
-	NSIM_USAGE_INSTR_POOL = 3,
-	NSIM_USAGE_IO = 4,
-	NSIM_USAGE_DRAM_SPILL = 5,
-	NSIM_USAGE_WEIGHT = 6,
-	NSIM_USAGE_NOTIFICATION = 7,
-	NSIM_USAGE_ACT_TABLE = 8,
-	NSIM_USAGE_INSTR_DVE = 9,
-	NSIM_USAGE_INSTR_SP = 10,
-	NSIM_USAGE_SCRATCHPAD = 11,
-	NSIM_USAGE_TENSOR = 12,
-	NSIM_USAGE_UCODE_LIB = 13,
-	NSIM_USAGE_POOL_STDIO = 14,
-	NSIM_USAGE_CC = 15,
-	NSIM_USAGE_SCRATCHPAD_NOT_SHARED = 16,
-	NSIM_USAGE_XT_CC = 17,
-	NSIM_USAGE_DMA_RING = 18,
-	NSIM_USAGE_MAX = 22,
-};
-
-/**
- * struct nsim_arch - geometry of one device generation (FACTS.md section 8).
- * @name: "trn1", "trn2" or "trn3".
- * @gen: 2, 3 or 4.
- * @num_cores: NeuronCores per device.
- * @num_hbm_channels: HBM channels.
- * @hbm_channel_size: bytes per channel.
- * @sbuf_partition_size: SBUF bytes per partition (128 partitions per core).
- * @psum_size: PSUM bytes per core.
- */
-struct nsim_arch {
-	const char *name;
-	u32 gen;
-	u32 num_cores;
-	u32 num_hbm_channels;
-	u64 hbm_channel_size;
-	u32 sbuf_partition_size;
-	u64 psum_size;
-};
-
 /**
  * struct nsim_device - the one simulated device.
- * @arch: geometry selected by the arch= module parameter.
+ * @arch: the generation table's row selected by the arch= module
+ *	parameter: the device's geometry.
  * @misc: /dev/neuronsim.
  * @debugfs: /sys/kernel/debug/neuronsim/.
  * @debugfs_models: /sys/kernel/debug/neuronsim/models/.
@@ -92,7 +52,7 @@ struct nsim_arch {
  * @fail_copyin_nth: debugfs fault knob: likewise for payload copy-ins.
  */
 struct nsim_device {
-	const struct nsim_arch *arch;
+	const struct kbin_gen *arch;
 	struct miscdevice misc;
 	struct dentry *debugfs;
 	struct dentry *debugfs_models;
@@ -136,29 +96,16 @@ enum nsim_where {
 	NSIM_WHERE_TARGET,	/* MR_PTR: its target's place */
 };
 
-/* how a variable was staged (struct nsim_mr_cold.mode) */
-enum nsim_mode {
-	NSIM_MODE_NONE = 0,
-	NSIM_MODE_ALLOC_COPY,	/* "alloc+copy" */
-	NSIM_MODE_ALLOC_ONLY,	/* "alloc only" */
-	NSIM_MODE_SBUF,		/* "sbuf window" */
-	NSIM_MODE_SCRATCHPAD,	/* "scratchpad" */
-	NSIM_MODE_POINTER,	/* "pointer" */
-	NSIM_MODE_LIST,		/* "index list" */
-	NSIM_MODE_TABLE,	/* "ptr table" */
-	NSIM_MODE_REMOTE,	/* "remote" */
-};
-
 /**
  * struct nsim_mr_cold - per-variable data only debugfs reads.  32 bytes.
  * @name_off: offset of the NUL-terminated name in the subgraph's names.
  * @dims_off: index of the first dimension in the subgraph's dims pool.
  * @alignment_log2: log2 of the alignment.
  * @ndims: dimensions in use (0..8).
- * @mode: enum nsim_mode.
+ * @mode: enum kbin_stage_mode.
  * @where: enum nsim_where.
  * @where_idx: channel, core or subgraph (see enum nsim_where).
- * @usage: enum nsim_usage of an HBM placement.
+ * @usage: enum kbin_usage of an HBM placement.
  * @has_payload: the record carried a payload.
  * @dtype: NUL-terminated.
  */
@@ -180,7 +127,7 @@ struct nsim_mr_cold {
  * @addr: device address (0: none).
  * @size: bytes (a multiple of NSIM_HBM_GRANULE).
  * @channel: HBM channel.
- * @usage: enum nsim_usage it is charged to.
+ * @usage: enum kbin_usage it is charged to.
  */
 struct nsim_hbm_region {
 	u64 addr;
@@ -318,7 +265,7 @@ extern unsigned long nsim_scratchpad_page_size;
 extern unsigned int nsim_scratchpad_max_pages;
 
 /* device.c */
-const struct nsim_arch *nsim_arch_find(const char *name);
+const struct kbin_gen *nsim_arch_find(const char *name);
 u64 nsim_hbm_base(const struct nsim_device *dev, u32 channel);
 u64 nsim_sbuf_base(const struct nsim_device *dev, u32 core);
 u32 nsim_core_channel(const struct nsim_device *dev, u32 core);
@@ -345,7 +292,6 @@ void nsim_hbm_free(u32 channel, u64 addr, u64 size, u32 usage);
 u64 nsim_hbm_avail(u32 channel);
 size_t nsim_hbm_usage_str(u32 channel, char *buf, size_t size);
 u64 nsim_hbm_used_total(void);
-const char *nsim_usage_str(u32 usage);
 void nsim_hbm_show(struct seq_file *m);
 
 /* model.c */
@@ -364,7 +310,6 @@ void nsim_sbuf_put(u32 core);
 int nsim_stage(struct nsim_model *m, const void *plan, u64 len, u32 first_core,
 	       struct nsim_load_err *err);
 void nsim_unstage(struct nsim_model *m);
-const char *nsim_mode_str(u32 mode);
 
 /* resolve.c */
 int nsim_sg_hash_init(struct nsim_sg *sg);

@@ -52,10 +52,10 @@ enum {
 };
 
 static const u32 nsim_slot_usage[NSIM_SG_REGIONS] = {
-	[NSIM_SLOT_WEIGHT] = NSIM_USAGE_WEIGHT,
-	[NSIM_SLOT_IO] = NSIM_USAGE_IO,
-	[NSIM_SLOT_TMP] = NSIM_USAGE_SCRATCHPAD_NOT_SHARED,
-	[NSIM_SLOT_TABLE] = NSIM_USAGE_GENERIC,
+	[NSIM_SLOT_WEIGHT] = KBIN_USAGE_WEIGHT,
+	[NSIM_SLOT_IO] = KBIN_USAGE_IO,
+	[NSIM_SLOT_TMP] = KBIN_USAGE_SCRATCHPAD_NOT_SHARED,
+	[NSIM_SLOT_TABLE] = KBIN_USAGE_GENERIC,
 };
 
 /**
@@ -152,7 +152,7 @@ static int nsim_sp_alloc(struct nsim_stage *st, int s,
 		return nsim_fail(st, s, -1, KBIN_FIELD_SCRATCHPAD,
 				 KBIN_ERR_STAGE_SCRATCHPAD, size, -E2BIG,
 				 "%s scratchpad of %llu bytes needs %llu pages of %llu bytes, above the maximum of %u",
-				 usage == NSIM_USAGE_SCRATCHPAD ? "shared" : "local",
+				 usage == KBIN_USAGE_SCRATCHPAD ? "shared" : "local",
 				 size, npages, st->page_size, st->max_pages);
 	sp->pages = nsim_kvcalloc(st->m, npages, sizeof(*sp->pages));
 	if (!sp->pages)
@@ -193,20 +193,21 @@ static void nsim_sp_free(struct nsim_scratchpad *sp)
 	memset(sp, 0, sizeof(*sp));
 }
 
+/*
+ * The region slot of a kind laid out in HBM (storage HBM or TABLE): the
+ * slot of the usage category the kind table charges it to; -1 for kinds
+ * not in HBM.
+ */
 static int nsim_kind_slot(u32 type)
 {
-	switch (type) {
-	case KBIN_MR_BUFFER:
-	case KBIN_MR_BUFFER_STAGED:
-		return NSIM_SLOT_WEIGHT;
-	case KBIN_MR_INPUT:
-	case KBIN_MR_OUTPUT:
-		return NSIM_SLOT_IO;
-	case KBIN_MR_TMP_BUF:
-		return NSIM_SLOT_TMP;
-	case KBIN_MR_PTR_TABLE:
-		return NSIM_SLOT_TABLE;
-	}
+	const struct kbin_kind *k = kbin_kind(type);
+	int slot;
+
+	if (k->storage != KBIN_STORAGE_HBM && k->storage != KBIN_STORAGE_TABLE)
+		return -1;
+	for (slot = 0; slot < NSIM_SG_REGIONS; slot++)
+		if (nsim_slot_usage[slot] == k->usage)
+			return slot;
 	return -1;
 }
 
@@ -218,6 +219,11 @@ static int nsim_layout_hbm(struct nsim_stage *st, int s, u32 i,
 	int slot = nsim_kind_slot(mr->type);
 	u64 off, end;
 
+	if (slot < 0)	/* a kind table row whose usage has no region */
+		return nsim_fail(st, s, i, KBIN_FIELD_MR_TYPE, KBIN_ERR_MR_TYPE,
+				 mr->type, -EINVAL,
+				 "no HBM region is charged to usage %s",
+				 kbin_usage_str(kbin_kind(mr->type)->usage));
 	if (nsim_fault_hit(&nsim_dev.fail_hbm_alloc_nth))
 		return nsim_fail(st, s, i, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_FAULT,
 				 bytes, -ENOSPC,
@@ -229,7 +235,7 @@ static int nsim_layout_hbm(struct nsim_stage *st, int s, u32 i,
 		return nsim_fail(st, s, i, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_HBM,
 				 bytes, -ENOSPC,
 				 "%s region would need more than HBM channel %u's %llu bytes",
-				 nsim_usage_str(nsim_slot_usage[slot]),
+				 kbin_usage_str(nsim_slot_usage[slot]),
 				 sg->channel, nsim_dev.arch->hbm_channel_size);
 	st->cur[slot] = end;
 	st->align[slot] = max(st->align[slot], align);
@@ -269,23 +275,24 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 	memcpy(c->dtype, r->dtype, sizeof(c->dtype));
 	c->has_payload = !!r->buffer;
 
-	switch (r->mr_type) {
-	case KBIN_MR_SB:
-		sbuf_bytes = (u64)NSIM_SBUF_PARTITIONS *
-			     nsim_dev.arch->sbuf_partition_size;
+	/* by the kind's storage (kbin_kind.h); each is staged its own way */
+	switch (kbin_kind(r->mr_type)->storage) {
+	case KBIN_STORAGE_SBUF:
+		sbuf_bytes = kbin_gen_sbuf_bytes(nsim_dev.arch);
 		if (r->size > sbuf_bytes)
 			return nsim_fail(st, s, i, KBIN_FIELD_SIZE,
 					 KBIN_ERR_STAGE_SBUF, r->size, -EINVAL,
-					 "MR_SB of %llu bytes is larger than core %u's %llu-byte SBUF",
-					 r->size, sg->core, sbuf_bytes);
+					 "%s of %llu bytes is larger than core %u's %llu-byte SBUF",
+					 kbin_mr_type_str(r->mr_type), r->size,
+					 sg->core, sbuf_bytes);
 		if (!__test_and_set_bit(sg->core, &st->m->sb_cores))
 			nsim_sbuf_get(sg->core);
 		mr->pa = nsim_sbuf_base(&nsim_dev, sg->core);
 		c->where = NSIM_WHERE_SBUF;
 		c->where_idx = sg->core;
-		c->mode = NSIM_MODE_SBUF;
+		c->mode = KBIN_MODE_SBUF;
 		break;
-	case KBIN_MR_VIRTUAL_TMP_BUF:
+	case KBIN_STORAGE_SCRATCHPAD:
 		if (r->virt.backing_buf == KBIN_BACKING_BUF_LOCAL) {
 			sp = &sg->local_sp;
 			c->where = NSIM_WHERE_SP_LOCAL;
@@ -308,27 +315,23 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 		mr->pa = sp->pages[pg].addr + in;
 		c->where_idx = sp->pages[pg].channel;
 		c->usage = sp->pages[pg].usage;
-		c->mode = NSIM_MODE_SCRATCHPAD;
+		c->mode = KBIN_MODE_SCRATCHPAD;
 		break;
-	case KBIN_MR_BUFFER:
-	case KBIN_MR_BUFFER_STAGED:
-	case KBIN_MR_TMP_BUF:
-	case KBIN_MR_INPUT:
-	case KBIN_MR_OUTPUT:
+	case KBIN_STORAGE_HBM:
 		ret = nsim_layout_hbm(st, s, i, sg, mr, c, r->size, r->alignment);
 		if (ret)
 			return ret;
-		c->mode = r->buffer ? NSIM_MODE_ALLOC_COPY : NSIM_MODE_ALLOC_ONLY;
+		c->mode = r->buffer ? KBIN_MODE_ALLOC_COPY : KBIN_MODE_ALLOC_ONLY;
 		break;
-	case KBIN_MR_LIST:
-	case KBIN_MR_PTR_TABLE:
+	case KBIN_STORAGE_INDEX:
+	case KBIN_STORAGE_TABLE:
 		memcpy(sg->lists + *list_off, st->plan + r->list.list,
 		       (size_t)r->list.length * sizeof(u32));
 		mr->aux = *list_off;
 		mr->aux2 = r->list.length;
 		*list_off += r->list.length;
-		if (r->mr_type == KBIN_MR_LIST) {
-			c->mode = NSIM_MODE_LIST;
+		if (kbin_kind(r->mr_type)->storage == KBIN_STORAGE_INDEX) {
+			c->mode = KBIN_MODE_LIST;
 			break;
 		}
 		/* the table: one u64 device address per listed variable */
@@ -338,19 +341,19 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 				      max_t(u64, r->alignment, sizeof(u64)));
 		if (ret)
 			return ret;
-		c->mode = NSIM_MODE_TABLE;
+		c->mode = KBIN_MODE_TABLE;
 		break;
-	case KBIN_MR_PTR:
+	case KBIN_STORAGE_TARGET:
 		mr->aux = r->pointer.referenced_var_id;
 		c->where = NSIM_WHERE_TARGET;
-		c->mode = NSIM_MODE_POINTER;
+		c->mode = KBIN_MODE_POINTER;
 		break;
-	case KBIN_MR_REMOTE:
+	case KBIN_STORAGE_REMOTE:
 		mr->aux = r->remote.remote_vtpb_rel_sg_id;
 		mr->aux2 = r->remote.remote_var_id;
 		c->where = NSIM_WHERE_REMOTE;
 		c->where_idx = mr->aux;
-		c->mode = NSIM_MODE_REMOTE;
+		c->mode = KBIN_MODE_REMOTE;
 		break;
 	}
 	nsim_sg_hash_insert(sg, mr);
@@ -383,7 +386,7 @@ static int nsim_region_fail(struct nsim_stage *st, int s, struct nsim_sg *sg,
 			 need, -ENOSPC,
 			 "the variable asks for %llu bytes; HBM channel %u has no %llu bytes for the subgraph's %s region (%llu bytes free; in use: %s)",
 			 var_bytes, sg->channel, need,
-			 nsim_usage_str(nsim_slot_usage[slot]), avail, inuse);
+			 kbin_usage_str(nsim_slot_usage[slot]), avail, inuse);
 }
 
 static int nsim_write_table(struct nsim_sg *sg, struct nsim_mr *mr)
@@ -442,7 +445,7 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 		names += strlen((const char *)st->plan + r->name) + 1;
 		for (d = 0; d < KBIN_SHAPE_MAX && r->shape[d]; d++)
 			dims++;
-		if (r->mr_type == KBIN_MR_LIST || r->mr_type == KBIN_MR_PTR_TABLE)
+		if (kbin_kind(r->mr_type)->variant == KBIN_VARIANT_LIST)
 			lists += r->list.length;
 	}
 	if (names > U32_MAX || dims > U32_MAX || lists > U32_MAX)
@@ -462,7 +465,7 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 	st->m->kmem_bytes += ((size_t)1 << sg->hash_bits) * sizeof(*sg->buckets);
 
 	ret = nsim_sp_alloc(st, s, &sg->local_sp, set->local_scratchpad_size,
-			    sg->channel, NSIM_USAGE_SCRATCHPAD_NOT_SHARED);
+			    sg->channel, KBIN_USAGE_SCRATCHPAD_NOT_SHARED);
 	if (ret)
 		return ret;
 
@@ -520,10 +523,11 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 	/* pointers and pointer tables, now that every target is placed */
 	for (i = 0; i < set->nmem; i++) {
 		struct nsim_mr *mr = &sg->mrs[i];
+		u8 storage = kbin_kind(mr->type)->storage;
 
-		if (mr->type == KBIN_MR_PTR) {
+		if (storage == KBIN_STORAGE_TARGET) {
 			mr->pa = sg->mrs[mr->aux].pa;
-		} else if (mr->type == KBIN_MR_PTR_TABLE) {
+		} else if (storage == KBIN_STORAGE_TABLE) {
 			ret = nsim_write_table(sg, mr);
 			if (ret)
 				return nsim_mem_fail(st, s, i, ret, mr->size,
@@ -546,7 +550,7 @@ static int nsim_stage_remote(struct nsim_stage *st)
 			struct nsim_mr *mr = &sg->mrs[i];
 			const struct nsim_mr *src;
 
-			if (mr->type != KBIN_MR_REMOTE)
+			if (kbin_kind(mr->type)->storage != KBIN_STORAGE_REMOTE)
 				continue;
 			src = mr->aux < m->num_sg ?
 			      nsim_sg_find(&m->sg[mr->aux], mr->aux2) : NULL;
@@ -562,29 +566,6 @@ static int nsim_stage_remote(struct nsim_stage *st)
 		cond_resched();
 	}
 	return 0;
-}
-
-static const char *const nsim_mode_names[] = {
-	[NSIM_MODE_NONE] = "-",
-	[NSIM_MODE_ALLOC_COPY] = "alloc+copy",
-	[NSIM_MODE_ALLOC_ONLY] = "alloc only",
-	[NSIM_MODE_SBUF] = "sbuf window",
-	[NSIM_MODE_SCRATCHPAD] = "scratchpad",
-	[NSIM_MODE_POINTER] = "pointer",
-	[NSIM_MODE_LIST] = "index list",
-	[NSIM_MODE_TABLE] = "ptr table",
-	[NSIM_MODE_REMOTE] = "remote",
-};
-
-/**
- * nsim_mode_str() - name of an enum nsim_mode for debugfs and the log.
- * @mode: enum nsim_mode.
- *
- * Return: e.g. "alloc+copy" or "alloc only" (seed 001 section 5 log line).
- */
-const char *nsim_mode_str(u32 mode)
-{
-	return mode < ARRAY_SIZE(nsim_mode_names) ? nsim_mode_names[mode] : "?";
 }
 
 static void nsim_log_staged(struct nsim_model *m)
@@ -603,7 +584,7 @@ static void nsim_log_staged(struct nsim_model *m)
 			dev_dbg(dev, "Staged memref {%s} id {%u} to {0x%llx}. mem.addr {0x%llx}, HBM: %u (%s)\n",
 				sg->names + sg->cold[i].name_off, mr->var_id,
 				mr->pa, mr->pa, sg->channel,
-				nsim_mode_str(sg->cold[i].mode));
+				kbin_stage_mode_str(sg->cold[i].mode));
 		}
 	}
 }
@@ -671,7 +652,7 @@ int nsim_stage(struct nsim_model *m, const void *plan, u64 len,
 
 	ret = nsim_sp_alloc(&st, -1, &m->shared_sp, shared,
 			    nsim_core_channel(&nsim_dev, first_core),
-			    NSIM_USAGE_SCRATCHPAD);
+			    KBIN_USAGE_SCRATCHPAD);
 	if (ret)
 		return ret;
 	for (s = 0; s < m->num_sg; s++) {

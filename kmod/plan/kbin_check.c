@@ -15,14 +15,19 @@
  *   3. the references between records: MR_PTR targets, MR_PTR_TABLE
  *      entries and MR_REMOTE targets.
  * Every pass is linear, so the whole check is O(total records + total list
- * entries).  The dense var_id rule of libnrt (record i has var_id i, FACTS.md
- * section 4) makes "missing var" and "duplicate var_id" O(1) tests.
+ * entries).  The dense var_id rule of libnrt (record i has var_id i,
+ * Documentation/kbin-format.rst) makes "missing var" and "duplicate
+ * var_id" O(1) tests.  What a record may hold depends on its kind's row
+ * in the kind table (kbin_kind.h) and the geometry on the target's row
+ * in the generation table (kbin_gen.h); no rule lists mr_type values.
  *
  * Documentation/kbin-format.rst lists every rule with its reason code.
  */
 
 #include "kbin_compat.h"
 #include "kbin_check.h"
+#include "kbin_gen.h"
+#include "kbin_kind.h"
 #include "kbin_layout.h"
 
 #define KBIN_MD_SIZE		((__u64)sizeof(struct kbin_debug_tensor_md))
@@ -37,7 +42,7 @@ struct kbin_ck {
 	__u64 len;
 	const struct kbin_header *h;
 	__u64 data_off;		/* data area is [data_off, len) */
-	__u64 part_size;	/* SBUF bytes per partition */
+	const struct kbin_gen *gen;	/* the target generation */
 	struct kbin_check_result *res;
 };
 
@@ -170,127 +175,21 @@ unsigned int kbin_fail(struct kbin_ck *c, int sg, long long rec,
 	return reason;
 }
 
-/* ---- tables ---- */
+/* ---- the target's geometry ---- */
 
 /**
- * kbin_reason_str() - name a checker or staging reason code.
- * @reason: enum kbin_check_reason.
+ * kbin_sbuf_partition_size() - SBUF bytes per partition of a generation a
+ *	plan may target (the generation table, kbin_gen.h).
+ * @target_gen: kbin_header.target_gen.
  *
- * Return: kbin_reason_name(): a static string, e.g. "checksum mismatch";
- * "unknown reason" for a value outside the enum.  Never NULL.
- */
-const char *kbin_reason_str(unsigned int reason)
-{
-	return kbin_reason_name(reason);
-}
-
-static const char *const kbin_field_names[KBIN_FIELD_MAX] = {
-	[KBIN_FIELD_NONE] = "none",
-	[KBIN_FIELD_MAGIC] = "magic",
-	[KBIN_FIELD_VERSION] = "version",
-	[KBIN_FIELD_CHECKSUM] = "checksum",
-	[KBIN_FIELD_HEADER_SIZE] = "header_size",
-	[KBIN_FIELD_TOTAL_SIZE] = "total_size",
-	[KBIN_FIELD_FLAGS] = "flags",
-	[KBIN_FIELD_TARGET_GEN] = "target_gen",
-	[KBIN_FIELD_NUM_SUBGRAPHS] = "num_subgraphs",
-	[KBIN_FIELD_SUBGRAPH_TABLE] = "subgraph_table_off",
-	[KBIN_FIELD_DATA_AREA] = "data area",
-	[KBIN_FIELD_SG_NAME] = "subgraph name",
-	[KBIN_FIELD_SET] = "mem_ref set",
-	[KBIN_FIELD_CARVEOUT] = "carve-out",
-	[KBIN_FIELD_SCRATCHPAD] = "scratchpad size",
-	[KBIN_FIELD_NMEM] = "nmem",
-	[KBIN_FIELD_MR_TYPE] = "mr_type",
-	[KBIN_FIELD_NAME] = "name",
-	[KBIN_FIELD_SIZE] = "size",
-	[KBIN_FIELD_ALIGNMENT] = "alignment",
-	[KBIN_FIELD_VAR_ID] = "var_id",
-	[KBIN_FIELD_DTYPE] = "dtype",
-	[KBIN_FIELD_SHAPE] = "shape",
-	[KBIN_FIELD_DTENSOR_MD] = "dtensor_md",
-	[KBIN_FIELD_BUFFER] = "buffer",
-	[KBIN_FIELD_UNION] = "union",
-	[KBIN_FIELD_PAD] = "padding",
-};
-
-/**
- * kbin_field_str() - name a field of a checker finding.
- * @field: enum kbin_check_field.
- *
- * Return: a static string, e.g. "alignment"; "unknown field" outside the
- * enum.  Never NULL.
- */
-const char *kbin_field_str(unsigned int field)
-{
-	if (field < KBIN_FIELD_MAX && kbin_field_names[field])
-		return kbin_field_names[field];
-	return "unknown field";
-}
-
-/**
- * kbin_mr_type_str() - name an mr_type (seed 001 section 3, FACTS.md
- * section 2).
- * @mr_type: enum kbin_mr_type.
- *
- * Return: a static string, e.g. "MR_SB"; "MR_UNKNOWN" above MR_REMOTE.
- * Never NULL.
- */
-const char *kbin_mr_type_str(unsigned int mr_type)
-{
-	const char *name = kbin_mr_type_name(mr_type);
-
-	return name ? name : "MR_UNKNOWN";
-}
-
-/**
- * kbin_sbuf_partition_size() - SBUF bytes per partition of a target
- * generation (FACTS.md section 8; 128 partitions on every generation).
- * @target_gen: KBIN_TARGET_TRN1 (2), KBIN_TARGET_TRN2 (3) or
- *	KBIN_TARGET_TRN3 (4).
- *
- * Return: 192 KiB, 224 KiB or 256 KiB; 0 for an unknown generation.
+ * Return: the row's sbuf_partition_size; 0 for a generation no plan may
+ * target (unknown, or known by name only).
  */
 unsigned long long kbin_sbuf_partition_size(unsigned int target_gen)
 {
-	switch (target_gen) {
-	case KBIN_TARGET_TRN1:
-		return 192ULL * 1024;
-	case KBIN_TARGET_TRN2:
-		return 224ULL * 1024;
-	case KBIN_TARGET_TRN3:
-		return 256ULL * 1024;
-	}
-	return 0;
-}
+	const struct kbin_gen *g = kbin_gen_target(target_gen);
 
-/* ---- kinds (FACTS.md section 2, the staging column) ---- */
-
-/* Kinds that own device memory: a PTR, PTR_TABLE or REMOTE may name them. */
-static int kbin_kind_has_storage(__u32 t)
-{
-	switch (t) {
-	case KBIN_MR_SB:
-	case KBIN_MR_BUFFER_STAGED:
-	case KBIN_MR_BUFFER:
-	case KBIN_MR_TMP_BUF:
-	case KBIN_MR_INPUT:
-	case KBIN_MR_OUTPUT:
-	case KBIN_MR_VIRTUAL_TMP_BUF:
-		return 1;
-	}
-	return 0;
-}
-
-/* Kinds whose size must be non-zero: exactly those with storage. */
-static int kbin_kind_needs_size(__u32 t)
-{
-	return kbin_kind_has_storage(t);
-}
-
-static int kbin_kind_takes_payload(__u32 t)
-{
-	return t == KBIN_MR_BUFFER || t == KBIN_MR_BUFFER_STAGED;
+	return g ? g->sbuf_partition_size : 0;
 }
 
 /* ---- helpers ---- */
@@ -392,8 +291,8 @@ static unsigned int kbin_check_header(struct kbin_ck *c)
 				 h->flags, "flags 0x%llx has unknown bits 0x%llx",
 				 (unsigned long long)h->flags,
 				 (unsigned long long)(h->flags & ~KBIN_F_MASK));
-	c->part_size = kbin_sbuf_partition_size(h->target_gen);
-	if (!c->part_size)
+	c->gen = kbin_gen_target(h->target_gen);
+	if (!c->gen)
 		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_TARGET_GEN,
 				 KBIN_ERR_TARGET, h->target_gen,
 				 "target_gen %u is not 2, 3 or 4", h->target_gen);
@@ -477,22 +376,23 @@ static unsigned int kbin_check_carveouts(struct kbin_ck *c, int i,
 		if (co->type != KBIN_CARVEOUT_EVTACCEL)
 			return kbin_fail(c, i, -1, NULL, KBIN_FIELD_CARVEOUT,
 					 KBIN_ERR_CARVEOUT, co->type,
-					 "carve-out %u type %u is not %u (evtaccel)",
-					 k, co->type, KBIN_CARVEOUT_EVTACCEL);
+					 "carve-out %u type %u is not %u (%s)",
+					 k, co->type, KBIN_CARVEOUT_EVTACCEL,
+					 kbin_carveout_type_str(KBIN_CARVEOUT_EVTACCEL));
 		end = (__u64)co->offset + co->size;
-		if (!co->size || end > c->part_size)
+		if (!co->size || end > c->gen->sbuf_partition_size)
 			return kbin_fail(c, i, -1, NULL, KBIN_FIELD_CARVEOUT,
 					 KBIN_ERR_CARVEOUT, co->size,
-					 "carve-out %u bytes [%u, +%u) are not inside the %llu-byte SBUF partition",
+					 "carve-out %u bytes [%u, +%u) are not inside the %u-byte SBUF partition",
 					 k, co->offset, co->size,
-					 (unsigned long long)c->part_size);
+					 c->gen->sbuf_partition_size);
 		end = (__u64)co->start_partition + co->num_partitions;
-		if (!co->num_partitions || end > KBIN_SBUF_PARTITIONS)
+		if (!co->num_partitions || end > c->gen->sbuf_partitions)
 			return kbin_fail(c, i, -1, NULL, KBIN_FIELD_CARVEOUT,
 					 KBIN_ERR_CARVEOUT, co->num_partitions,
 					 "carve-out %u partitions [%u, +%u) are not inside 0..%u",
 					 k, co->start_partition, co->num_partitions,
-					 KBIN_SBUF_PARTITIONS);
+					 c->gen->sbuf_partitions);
 		if (co->reserved)
 			return kbin_fail(c, i, -1, NULL, KBIN_FIELD_CARVEOUT,
 					 KBIN_ERR_RESERVED, co->reserved,
@@ -670,13 +570,14 @@ static unsigned int kbin_check_payload(struct kbin_ck *c, int sg, __u32 i,
 	const struct kbin_payload_hdr *ph;
 
 	if (!r->buffer) {
-		if (r->mr_type == KBIN_MR_BUFFER_STAGED)
+		if (kbin_kind(r->mr_type)->payload == KBIN_PAYLOAD_REQUIRED)
 			return kbin_fail(c, sg, i, r, KBIN_FIELD_BUFFER,
 					 KBIN_ERR_PAYLOAD_MISSING, 0,
-					 "MR_BUFFER_STAGED has no payload");
+					 "%s has no payload",
+					 kbin_mr_type_str(r->mr_type));
 		return KBIN_OK;
 	}
-	if (!kbin_kind_takes_payload(r->mr_type))
+	if (kbin_kind(r->mr_type)->payload == KBIN_PAYLOAD_NONE)
 		return kbin_fail(c, sg, i, r, KBIN_FIELD_BUFFER,
 				 KBIN_ERR_PAYLOAD_KIND, r->buffer,
 				 "%s takes no payload, but buffer is 0x%llx",
@@ -761,8 +662,8 @@ static unsigned int kbin_check_union(struct kbin_ck *c, int sg, __u32 i,
 	const struct kbin_mem_ref_set *rset;
 	__u64 space, end;
 
-	switch (r->mr_type) {
-	case KBIN_MR_PTR:
+	switch (kbin_kind(r->mr_type)->variant) {
+	case KBIN_VARIANT_POINTER:
 		if (r->pointer.referenced_var_id == i)
 			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
 					 KBIN_ERR_PTR_SELF, i,
@@ -783,7 +684,7 @@ static unsigned int kbin_check_union(struct kbin_ck *c, int sg, __u32 i,
 					 KBIN_ERR_RESERVED, 0,
 					 "pointer pad is not zero");
 		return KBIN_OK;
-	case KBIN_MR_VIRTUAL_TMP_BUF:
+	case KBIN_VARIANT_VIRT:
 		if (r->virt.backing_buf > KBIN_BACKING_BUF_MAX)
 			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
 					 KBIN_ERR_BACKING_BUF, r->virt.backing_buf,
@@ -806,10 +707,9 @@ static unsigned int kbin_check_union(struct kbin_ck *c, int sg, __u32 i,
 					 "local" : "shared",
 					 (unsigned long long)space);
 		return KBIN_OK;
-	case KBIN_MR_LIST:
-	case KBIN_MR_PTR_TABLE:
+	case KBIN_VARIANT_LIST:
 		return kbin_check_list(c, sg, i, r, set->nmem);
-	case KBIN_MR_REMOTE:
+	case KBIN_VARIANT_REMOTE:
 		if (r->remote.remote_vtpb_rel_sg_id >= c->h->num_subgraphs)
 			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
 					 KBIN_ERR_REMOTE_SG,
@@ -852,7 +752,7 @@ static unsigned int kbin_check_record(struct kbin_ck *c, int sg, __u32 i,
 	unsigned int res;
 	__u32 d;
 
-	if (r->mr_type == KBIN_MR_INVALID || r->mr_type > KBIN_MR_TYPE_MAX)
+	if (!kbin_kind_valid(r->mr_type))
 		return kbin_fail(c, sg, i, r, KBIN_FIELD_MR_TYPE, KBIN_ERR_MR_TYPE,
 				 r->mr_type, "mr_type %u is not 1..%u",
 				 r->mr_type, KBIN_MR_TYPE_MAX);
@@ -872,16 +772,19 @@ static unsigned int kbin_check_record(struct kbin_ck *c, int sg, __u32 i,
 	res = kbin_check_name(c, sg, i, r);
 	if (res)
 		return res;
-	if (kbin_kind_needs_size(r->mr_type) && !r->size)
+	/* kinds that own bytes need some; an SBUF kind fits the window */
+	if (kbin_kind_has_storage(r->mr_type) && !r->size)
 		return kbin_fail(c, sg, i, r, KBIN_FIELD_SIZE, KBIN_ERR_SIZE, 0,
 				 "%s needs a non-zero size",
 				 kbin_mr_type_str(r->mr_type));
-	if (r->mr_type == KBIN_MR_SB && r->size > KBIN_SBUF_WINDOW)
+	if (kbin_kind(r->mr_type)->storage == KBIN_STORAGE_SBUF &&
+	    r->size > c->gen->sbuf_window_size)
 		return kbin_fail(c, sg, i, r, KBIN_FIELD_SIZE, KBIN_ERR_SIZE,
 				 r->size,
-				 "MR_SB size %llu is above the %llu-byte SBUF window",
+				 "%s size %llu is above the %llu-byte SBUF window",
+				 kbin_mr_type_str(r->mr_type),
 				 (unsigned long long)r->size,
-				 (unsigned long long)KBIN_SBUF_WINDOW);
+				 (unsigned long long)c->gen->sbuf_window_size);
 	if (!r->alignment || (r->alignment & (r->alignment - 1)) ||
 	    r->alignment > KBIN_MAX_ALIGNMENT)
 		return kbin_fail(c, sg, i, r, KBIN_FIELD_ALIGNMENT,
@@ -928,41 +831,46 @@ static unsigned int kbin_check_refs(struct kbin_ck *c, int sg, __u32 i,
 				    const struct kbin_mem_ref_set *set)
 {
 	const struct kbin_mem_ref *r = &set->mem[i];
+	const struct kbin_kind *kind = kbin_kind(r->mr_type);
 	const struct kbin_mem_ref *t;
 	const __u32 *ent;
 	__u32 k;
 
-	switch (r->mr_type) {
-	case KBIN_MR_PTR:
+	switch (kind->variant) {
+	case KBIN_VARIANT_POINTER:
 		t = &set->mem[r->pointer.referenced_var_id];
 		if (!kbin_kind_has_storage(t->mr_type))
 			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
 					 KBIN_ERR_PTR_TARGET,
 					 r->pointer.referenced_var_id,
-					 "MR_PTR target var_id %u is %s, which has no storage",
-					 r->pointer.referenced_var_id,
+					 "%s target var_id %u is %s, which has no storage",
+					 kind->name, r->pointer.referenced_var_id,
 					 kbin_mr_type_str(t->mr_type));
 		break;
-	case KBIN_MR_PTR_TABLE:
+	case KBIN_VARIANT_LIST:
+		/* the rows of an address table must have addresses */
+		if (kind->storage != KBIN_STORAGE_TABLE)
+			break;
 		ent = (const __u32 *)(c->base + r->list.list);
 		for (k = 0; k < r->list.length; k++) {
 			t = &set->mem[ent[k]];
 			if (!kbin_kind_has_storage(t->mr_type))
 				return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
 						 KBIN_ERR_LIST_ENTRY, ent[k],
-						 "MR_PTR_TABLE list[%u] = %u is %s, which has no storage",
-						 k, ent[k],
+						 "%s list[%u] = %u is %s, which has no storage",
+						 kind->name, k, ent[k],
 						 kbin_mr_type_str(t->mr_type));
 		}
 		break;
-	case KBIN_MR_REMOTE:
+	case KBIN_VARIANT_REMOTE:
 		t = &kbin_set(c, r->remote.remote_vtpb_rel_sg_id)->mem[r->remote.remote_var_id];
-		if (t->mr_type == KBIN_MR_REMOTE)
+		if (kbin_kind(t->mr_type)->storage == KBIN_STORAGE_REMOTE)
 			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
 					 KBIN_ERR_REMOTE_CHAIN, r->remote.remote_var_id,
-					 "remote variable %u in relative sg %u is itself MR_REMOTE",
+					 "remote variable %u in relative sg %u is itself %s",
 					 r->remote.remote_var_id,
-					 r->remote.remote_vtpb_rel_sg_id);
+					 r->remote.remote_vtpb_rel_sg_id,
+					 kbin_mr_type_str(t->mr_type));
 		if (!kbin_kind_has_storage(t->mr_type))
 			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
 					 KBIN_ERR_REMOTE_VAR, r->remote.remote_var_id,
@@ -993,9 +901,9 @@ static unsigned int kbin_check_refs(struct kbin_ck *c, int sg, __u32 i,
  *
  * Runs the rules of Documentation/kbin-format.rst ("Checker rules") over
  * the layout of uapi/linux/neuronsim_kbin.h: the file header, data area,
- * subgraph table, SBUF carve-outs (FACTS.md section 8 geometry), mem_ref
- * sets and the 152-byte records of seed 001 section 3 / FACTS.md
- * section 4.  Reads only inside @buf[0..@len); allocates nothing;
+ * subgraph table, SBUF carve-outs (the target's geometry in the
+ * generation table, Documentation/hardware.rst), mem_ref sets and the
+ * 152-byte records.  Reads only inside @buf[0..@len); allocates nothing;
  * O(total records + total list entries).
  *
  * Return: KBIN_OK (0) when @buf is a well-formed plan, else the first

@@ -3,9 +3,10 @@
  * kbin_compat.h - the few things the KBIN plan checker needs from its
  * environment, for the kernel build and for the host build.
  *
- * The checker (kbin_check.c) is plain C: it uses the fixed-width __u8 ..
- * __u64 types of <linux/types.h>, variadic arguments, and CRC-32.  Nothing
- * else.  In the kernel CRC-32 comes from <linux/crc32.h>, on the host from
+ * The plain C of kmod/plan (the checker kbin_check.c and the tables
+ * kbin_gen.c, kbin_kind.c, kbin_names.c) uses the fixed-width __u8 ..
+ * __u64 types of <linux/types.h>, variadic arguments, strcmp() and
+ * CRC-32.  Nothing else.  In the kernel CRC-32 comes from <linux/crc32.h>, on the host from
  * zlib; both compute the IEEE 802.3 CRC (reflected polynomial 0xedb88320,
  * initial value and final xor all ones), so one plan checks the same way
  * in both builds.
@@ -17,10 +18,13 @@
 
 #include <linux/types.h>
 #include <linux/compiler.h>
+#include <linux/kernel.h>
 #include <linux/crc32.h>
 #include <linux/stdarg.h>
+#include <linux/string.h>
 
 #define KBIN_PRINTF(a, b)	__printf(a, b)
+#define KBIN_ARRAY_SIZE(a)	ARRAY_SIZE(a)
 
 /**
  * kbin_crc32() - CRC-32 (IEEE 802.3, as zlib's crc32()) of a byte range.
@@ -38,12 +42,14 @@ static inline __u32 kbin_crc32(const void *p, __u64 n)
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 #include <zlib.h>
 #include <linux/types.h>
 
 /* the host has no <linux/compiler_attributes.h>: spell its __printf() */
 #define KBIN_HOST_ATTR(x)	__attribute__(x)
 #define KBIN_PRINTF(a, b)	KBIN_HOST_ATTR((format(printf, a, b)))
+#define KBIN_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /*
  * zlib's crc32() takes a uInt length: feed it at most 1 GiB at a time so

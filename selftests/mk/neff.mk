@@ -17,13 +17,13 @@ VM_PROGS += $(NEFF_TESTS)
 VM_DATA += $(NEFF_DATA):/data/neff
 
 # plain -O2 build of the NEFF side of the compiler library (no BIR)
-MKNEFF_SRCS := userspace/tools/mkneff.c kmod/plan/kbin_check.c \
+MKNEFF_SRCS := userspace/tools/mkneff.c kmod/plan/kbin_check.c $(PLAN_SRCS) \
 	$(addprefix userspace/cc/,hash.c model.c memref.c symtab.c neff.c \
 	defjson.c compile.c neff_writer.c kbin_writer.c kbin_reader.c)
 MKNEFF_CFLAGS := -std=gnu11 $(WARN) -O2 -g -D_GNU_SOURCE -I$(TOP)/uapi \
 	-I$(TOP)/kmod/plan -I$(TOP)/userspace/cc
 $(O)/bin/mkneff: $(MKNEFF_SRCS) $(wildcard userspace/cc/*.h) \
-		uapi/linux/neuronsim_kbin.h kmod/plan/kbin_check.h
+		uapi/linux/neuronsim_kbin.h kmod/plan/kbin_check.h $(PLAN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(MKNEFF_CFLAGS) -o $@ $(MKNEFF_SRCS) \
 		-ljansson -larchive -lcrypto -lz

@@ -62,8 +62,6 @@
 #define KBIN_MAX_ALIGNMENT	0x40000000ULL	/* bytes */
 #define KBIN_MAX_LIST		0x100000U	/* entries */
 #define KBIN_PAYLOAD_ALIGN	64U
-#define KBIN_SBUF_PARTITIONS	128U
-#define KBIN_SBUF_WINDOW	0x2000000ULL	/* 32 MiB per core */
 
 /**
  * enum kbin_mr_type - the mem_ref discriminator (seed 001 section 3,

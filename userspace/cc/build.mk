@@ -33,10 +33,11 @@ HOST_BINS += $(HOST_O)/bin/neuronsim-cc
 CC_PLAIN_CFLAGS := -std=gnu11 $(WARN) -O2 -g -D_GNU_SOURCE -I$(TOP)/uapi \
 	-I$(TOP)/kmod/plan $(CC_INC)
 CC_PLAIN_SRCS := $(addprefix userspace/cc/,$(CC_SRCS) kbin_writer.c \
-	kbin_reader.c) kmod/plan/kbin_check.c userspace/tools/neuronsim-cc.c \
+	kbin_reader.c) kmod/plan/kbin_check.c $(PLAN_SRCS) \
+	userspace/tools/neuronsim-cc.c \
 	$(addprefix userspace/cc/bir/,$(addsuffix .c,$(BIR_SRCS)))
 $(O)/bin/neuronsim-cc: $(CC_PLAIN_SRCS) $(wildcard userspace/cc/*.h userspace/cc/bir/*.h) \
-		uapi/linux/neuronsim_kbin.h kmod/plan/kbin_check.h
+		uapi/linux/neuronsim_kbin.h kmod/plan/kbin_check.h $(PLAN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CC_PLAIN_CFLAGS) -o $@ $(CC_PLAIN_SRCS) $(CC_LIBS) -lm
 HOST_BINS += $(O)/bin/neuronsim-cc

@@ -18,24 +18,14 @@
 #define VAR_FMT "%s: var '%s' (var_id %u): "
 #define VAR_ARGS(sg, v) (sg)->name, (v)->name, (v)->var_id
 
-static int needs_size(uint32_t t)
-{
-	return t == KBIN_MR_INPUT || t == KBIN_MR_OUTPUT || t == KBIN_MR_BUFFER ||
-	       t == KBIN_MR_BUFFER_STAGED || t == KBIN_MR_TMP_BUF ||
-	       t == KBIN_MR_VIRTUAL_TMP_BUF;
-}
-
+/*
+ * The alignment a var gets when def.json gives none: 64 bytes for the
+ * kinds whose size is the var's own (the compiler's choice), 1 for the
+ * others, whose dump writes alignment 1 anyway.
+ */
 static uint64_t default_alignment(uint32_t t)
 {
-	switch (t) {
-	case KBIN_MR_SB:
-	case KBIN_MR_PTR:
-	case KBIN_MR_LIST:
-	case KBIN_MR_PTR_TABLE:
-	case KBIN_MR_REMOTE:
-		return 1;
-	}
-	return 64;
+	return kbin_kind(t)->size == KBIN_SIZE_VAR ? 64 : 1;
 }
 
 /*
@@ -59,6 +49,7 @@ static int check_var(const struct nscc_subgraph *sg, const struct nscc_var *v,
 		     uint64_t *alignment, struct nscc_err *err)
 {
 	size_t n = v->name ? strlen(v->name) : 0;
+	const struct kbin_kind *kind;
 
 	if (n == 0 || n >= KBIN_NAME_MAX)
 		return nscc_errf(err, -EINVAL, VAR_FMT "name has %zu characters, allowed 1..%u",
@@ -74,10 +65,11 @@ static int check_var(const struct nscc_subgraph *sg, const struct nscc_var *v,
 				 VAR_ARGS(sg, v),
 				 (unsigned char)v->dtype[ctrl_char(v->dtype)],
 				 ctrl_char(v->dtype));
-	if (v->mr_type == KBIN_MR_INVALID || v->mr_type > KBIN_MR_TYPE_MAX)
+	if (!kbin_kind_valid(v->mr_type))
 		return nscc_errf(err, -EINVAL, VAR_FMT "type: mr_type %u is not a kind",
 				 VAR_ARGS(sg, v), v->mr_type);
-	if (needs_size(v->mr_type)) {
+	kind = kbin_kind(v->mr_type);
+	if (kind->size == KBIN_SIZE_VAR) {
 		if (!v->has_size)
 			return nscc_errf(err, -EINVAL, VAR_FMT "missing field 'size'",
 					 VAR_ARGS(sg, v));
@@ -93,33 +85,27 @@ static int check_var(const struct nscc_subgraph *sg, const struct nscc_var *v,
 		return nscc_errf(err, -EINVAL, VAR_FMT "alignment %llu is over the maximum %llu",
 				 VAR_ARGS(sg, v), (unsigned long long)*alignment,
 				 (unsigned long long)KBIN_MAX_ALIGNMENT);
-	switch (v->mr_type) {
-	case KBIN_MR_BUFFER:
-	case KBIN_MR_BUFFER_STAGED:
-		if (!v->payload && v->mr_type == KBIN_MR_BUFFER_STAGED)
-			return nscc_errf(err, -EINVAL, VAR_FMT "MR_BUFFER_STAGED needs a payload",
-					 VAR_ARGS(sg, v));
-		if (v->payload && v->payload_len != v->size)
-			return nscc_errf(err, -EINVAL, VAR_FMT "payload holds %llu bytes but size is %llu",
-					 VAR_ARGS(sg, v),
-					 (unsigned long long)v->payload_len,
-					 (unsigned long long)v->size);
-		break;
-	case KBIN_MR_VIRTUAL_TMP_BUF:
-		if (v->backing_buf > KBIN_BACKING_BUF_MAX)
-			return nscc_errf(err, -EINVAL, VAR_FMT "backing_buf %u is not a scratchpad (0..%u)",
-					 VAR_ARGS(sg, v), v->backing_buf,
-					 KBIN_BACKING_BUF_MAX);
-		/* fall through */
-	case KBIN_MR_TMP_BUF:
-		if (v->offset + v->size < v->offset)
-			return nscc_errf(err, -EINVAL, VAR_FMT "offset %llu + size %llu overflows",
-					 VAR_ARGS(sg, v),
-					 (unsigned long long)v->offset,
-					 (unsigned long long)v->size);
-		break;
-	case KBIN_MR_LIST:
-	case KBIN_MR_PTR_TABLE:
+	if (kind->payload == KBIN_PAYLOAD_REQUIRED && !v->payload)
+		return nscc_errf(err, -EINVAL, VAR_FMT "%s needs a payload",
+				 VAR_ARGS(sg, v), kind->name);
+	if (kind->payload != KBIN_PAYLOAD_NONE && v->payload &&
+	    v->payload_len != v->size)
+		return nscc_errf(err, -EINVAL, VAR_FMT "payload holds %llu bytes but size is %llu",
+				 VAR_ARGS(sg, v),
+				 (unsigned long long)v->payload_len,
+				 (unsigned long long)v->size);
+	if (kind->variant == KBIN_VARIANT_VIRT &&
+	    v->backing_buf > KBIN_BACKING_BUF_MAX)
+		return nscc_errf(err, -EINVAL, VAR_FMT "backing_buf %u is not a scratchpad (0..%u)",
+				 VAR_ARGS(sg, v), v->backing_buf,
+				 KBIN_BACKING_BUF_MAX);
+	if (kind->placement != KBIN_PLACE_LOADER &&
+	    v->offset + v->size < v->offset)
+		return nscc_errf(err, -EINVAL, VAR_FMT "offset %llu + size %llu overflows",
+				 VAR_ARGS(sg, v),
+				 (unsigned long long)v->offset,
+				 (unsigned long long)v->size);
+	if (kind->variant == KBIN_VARIANT_LIST) {
 		if (!v->list_len)
 			return nscc_errf(err, -EINVAL, VAR_FMT "list is empty",
 					 VAR_ARGS(sg, v));
@@ -127,17 +113,8 @@ static int check_var(const struct nscc_subgraph *sg, const struct nscc_var *v,
 			return nscc_errf(err, -E2BIG, VAR_FMT "list has %u entries, at most %u",
 					 VAR_ARGS(sg, v), v->list_len,
 					 KBIN_MAX_LIST);
-		break;
 	}
 	return 0;
-}
-
-/* Kinds that own memory a pointer, table row or remote var can name. */
-static int has_storage(uint32_t t)
-{
-	return t == KBIN_MR_SB || t == KBIN_MR_BUFFER_STAGED || t == KBIN_MR_BUFFER ||
-	       t == KBIN_MR_TMP_BUF || t == KBIN_MR_INPUT || t == KBIN_MR_OUTPUT ||
-	       t == KBIN_MR_VIRTUAL_TMP_BUF;
 }
 
 /* References inside one subgraph: pointer targets and list entries. */
@@ -149,8 +126,9 @@ static int check_refs(const struct nscc_subgraph *sg,
 
 	for (i = 0; i < sg->num_vars; i++) {
 		const struct nscc_var *v = &sg->vars[i];
+		const struct kbin_kind *kind = kbin_kind(v->mr_type);
 
-		if (v->mr_type == KBIN_MR_PTR) {
+		if (kind->variant == KBIN_VARIANT_POINTER) {
 			if (v->referenced_var_id == v->var_id)
 				return nscc_errf(err, -EINVAL, VAR_FMT "referenced_var_id %u: a pointer cannot point at itself",
 						 VAR_ARGS(sg, v), v->referenced_var_id);
@@ -158,20 +136,22 @@ static int check_refs(const struct nscc_subgraph *sg,
 			if (!t)
 				return nscc_errf(err, -EINVAL, VAR_FMT "referenced_var_id %u: no such var",
 						 VAR_ARGS(sg, v), v->referenced_var_id);
-			if (!has_storage(t->type))
+			if (!kbin_kind_has_storage(t->type))
 				return nscc_errf(err, -EINVAL, VAR_FMT "referenced_var_id %u: var '%s' is %s, which has no storage",
 						 VAR_ARGS(sg, v), v->referenced_var_id,
 						 nscc_symtab_name(st, t->var_id),
 						 kbin_mr_type_str(t->type));
 		}
-		if (v->mr_type != KBIN_MR_LIST && v->mr_type != KBIN_MR_PTR_TABLE)
+		if (kind->variant != KBIN_VARIANT_LIST)
 			continue;
 		for (j = 0; j < v->list_len; j++) {
 			t = nscc_symtab_object(st, v->list[j]);
 			if (!t)
 				return nscc_errf(err, -EINVAL, VAR_FMT "list[%u]: var_id %u: no such var",
 						 VAR_ARGS(sg, v), j, v->list[j]);
-			if (v->mr_type == KBIN_MR_PTR_TABLE && !has_storage(t->type))
+			/* the rows of an address table must have addresses */
+			if (kind->storage == KBIN_STORAGE_TABLE &&
+			    !kbin_kind_has_storage(t->type))
 				return nscc_errf(err, -EINVAL, VAR_FMT "list[%u]: var '%s' (var_id %u) is %s, which has no storage",
 						 VAR_ARGS(sg, v), j,
 						 nscc_symtab_name(st, t->var_id),
@@ -194,7 +174,7 @@ static int check_remotes(const struct nscc_model *m,
 			const struct nscc_var *v = &sg->vars[i];
 			const struct nscc_mr *t;
 
-			if (v->mr_type != KBIN_MR_REMOTE)
+			if (kbin_kind(v->mr_type)->variant != KBIN_VARIANT_REMOTE)
 				continue;
 			if (v->remote_sg >= m->num_sgs)
 				return nscc_errf(err, -EINVAL, VAR_FMT "remote_sg %u: the plan has %u subgraphs",
@@ -204,11 +184,11 @@ static int check_remotes(const struct nscc_model *m,
 				return nscc_errf(err, -EINVAL, VAR_FMT "remote_var_id %u: no such var in %s",
 						 VAR_ARGS(sg, v), v->remote_var_id,
 						 m->sgs[v->remote_sg].name);
-			if (t->type == KBIN_MR_REMOTE)
+			if (kbin_kind(t->type)->storage == KBIN_STORAGE_REMOTE)
 				return nscc_errf(err, -EINVAL, VAR_FMT "remote_var_id %u in %s is itself remote",
 						 VAR_ARGS(sg, v), v->remote_var_id,
 						 m->sgs[v->remote_sg].name);
-			if (!has_storage(t->type))
+			if (!kbin_kind_has_storage(t->type))
 				return nscc_errf(err, -EINVAL, VAR_FMT "remote_var_id %u in %s is %s, which has no storage",
 						 VAR_ARGS(sg, v), v->remote_var_id,
 						 m->sgs[v->remote_sg].name,
@@ -235,14 +215,15 @@ static void scratchpad_sizes(const struct nscc_subgraph *sg, uint64_t *local,
 	*shared = sg->shared_scratchpad_size;
 	for (i = 0; i < sg->num_vars; i++) {
 		const struct nscc_var *v = &sg->vars[i];
+		uint8_t place = kbin_kind(v->mr_type)->placement;
 		uint64_t end = v->offset + v->size;
 
-		if (v->mr_type == KBIN_MR_TMP_BUF ||
-		    (v->mr_type == KBIN_MR_VIRTUAL_TMP_BUF &&
+		if (place == KBIN_PLACE_LOCAL_SP ||
+		    (place == KBIN_PLACE_BACKING_SP &&
 		     v->backing_buf == KBIN_BACKING_BUF_LOCAL)) {
 			if (end > *local)
 				*local = end;
-		} else if (v->mr_type == KBIN_MR_VIRTUAL_TMP_BUF && end > *shared) {
+		} else if (place == KBIN_PLACE_BACKING_SP && end > *shared) {
 			*shared = end;
 		}
 	}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * defjson.c - the def.json front end (FACTS.md section 7): each
- * subgraph's "var" table -> struct nscc_var (type mapping, sizes,
+ * defjson.c - the def.json front end (Documentation/compiler.rst): each
+ * subgraph's "var" table -> struct nscc_var (type mapping by the kind
+ * table's def_type column, kbin_kind.h; sizes,
  * alignment, offsets, pointers, lists, weights), its
  * "runtime_statebuffer_reservation" -> SBUF carve-outs, and
  * tensor_map.json -> dtype and shape.  Checks here are about the JSON
@@ -170,6 +171,7 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 		     json_t *o, json_t *tmap, json_t *by_file,
 		     struct nscc_neff *neff, const char *dir)
 {
+	const struct kbin_kind *kind;
 	const char *type;
 	struct nscc_var *v;
 	uint64_t x;
@@ -195,6 +197,7 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 	mt = nscc_mr_type_from_def(type);
 	if (mt == KBIN_MR_INVALID)
 		return VERR(c, -EINVAL, "unknown type '%s'", type);
+	kind = kbin_kind(mt);
 	v = nscc_model_add_var(m, sgi, c->name, c->var_id, mt);
 	if (!v)
 		return nscc_errf(c->err, -ENOMEM, "out of memory");
@@ -208,15 +211,17 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 		return r;
 	if (r && v->alignment == 0)
 		return VERR(c, -EINVAL, "alignment 0 is not a power of two");
-	if (mt == KBIN_MR_VIRTUAL_TMP_BUF || mt == KBIN_MR_TMP_BUF) {
+	/* a planned scratchpad offset: local, or in a shared-backed one */
+	if (kind->placement != KBIN_PLACE_LOADER) {
 		r = get_uint(c, o, "backing_variable_off", INT64_MAX, &v->offset);
 		if (r < 0)
 			return r;
-		v->backing_buf = mt == KBIN_MR_VIRTUAL_TMP_BUF ?
+		v->backing_buf = kind->placement == KBIN_PLACE_BACKING_SP ?
 				 KBIN_BACKING_BUF_SHARED : KBIN_BACKING_BUF_LOCAL;
 	}
-	switch (mt) {
-	case KBIN_MR_PTR:
+	/* the fields of the kind's union variant */
+	switch (kind->variant) {
+	case KBIN_VARIANT_POINTER:
 		r = get_uint(c, o, "referenced_var_id", UINT32_MAX, &x);
 		if (r < 0)
 			return r;
@@ -227,13 +232,12 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 		v->io_ref = json_is_true(j) ||
 			    (json_is_integer(j) && json_integer_value(j));
 		break;
-	case KBIN_MR_LIST:
-	case KBIN_MR_PTR_TABLE:
+	case KBIN_VARIANT_LIST:
 		r = get_u32_list(c, o, "list", v);
 		if (r)
 			return r;
 		break;
-	case KBIN_MR_REMOTE:
+	case KBIN_VARIANT_REMOTE:
 		r = get_uint(c, o, "remote_vtpb_rel_sg_id", UINT32_MAX, &x);
 		if (r <= 0)
 			return r ? r : VERR(c, -EINVAL, "missing field 'remote_vtpb_rel_sg_id'");
@@ -243,7 +247,9 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 			return r ? r : VERR(c, -EINVAL, "missing field 'remote_var_id'");
 		v->remote_var_id = (uint32_t)x;
 		break;
-	case KBIN_MR_BUFFER:
+	}
+	/* a kind that takes a payload takes it from its weight file */
+	if (kind->payload != KBIN_PAYLOAD_NONE) {
 		j = json_object_get(o, "file_name");
 		if (!j)
 			return VERR(c, -EINVAL, "missing field 'file_name'");
@@ -257,7 +263,6 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 			if (r)
 				return r;
 		}
-		break;
 	}
 	j = json_object_get(tmap, c->name);
 	if (!j && v->file_name)
@@ -269,7 +274,10 @@ static int parse_carveouts(struct nscc_model *m, struct nscc_subgraph *sg,
 			   json_t *def, struct nscc_err *err)
 {
 	json_t *rsr = json_object_get(def, "runtime_statebuffer_reservation");
-	uint64_t part = nscc_sbuf_bytes(m->target_gen) / KBIN_SBUF_PARTITIONS;
+	const struct kbin_gen *g = kbin_gen_target(m->target_gen);
+	const char *evtaccel = kbin_carveout_type_str(KBIN_CARVEOUT_EVTACCEL);
+	uint64_t part = g ? g->sbuf_partition_size : 0;
+	uint32_t nparts = g ? g->sbuf_partitions : 0;
 	static const char *const keys[] = {
 		"offset", "size", "base_partition", "partitions",
 	};
@@ -277,9 +285,9 @@ static int parse_carveouts(struct nscc_model *m, struct nscc_subgraph *sg,
 	size_t i, k;
 
 	if (!rsr) {
-		if (m->target_gen == KBIN_TARGET_TRN2)
-			return nscc_errf(err, -EINVAL, "%s: field 'runtime_statebuffer_reservation' is required on trn2 (gen 3)",
-					 sg->name);
+		if (g && g->carveout_required)
+			return nscc_errf(err, -EINVAL, "%s: field 'runtime_statebuffer_reservation' is required on %s (gen %u)",
+					 sg->name, g->name, g->gen);
 		return 0;
 	}
 	if (!json_is_array(rsr))
@@ -294,9 +302,9 @@ static int parse_carveouts(struct nscc_model *m, struct nscc_subgraph *sg,
 			json_string_value(json_object_get(e, "type")) : NULL;
 		uint64_t val[4];
 
-		if (!t || strcmp(t, "evtaccel"))
-			return nscc_errf(err, -EINVAL, "%s: runtime_statebuffer_reservation[%zu]: type '%s' is not \"evtaccel\"",
-					 sg->name, i, t ? t : "(missing)");
+		if (!t || strcmp(t, evtaccel))
+			return nscc_errf(err, -EINVAL, "%s: runtime_statebuffer_reservation[%zu]: type '%s' is not \"%s\"",
+					 sg->name, i, t ? t : "(missing)", evtaccel);
 		for (k = 0; k < 4; k++) {
 			json_t *x = json_object_get(e, keys[k]);
 
@@ -311,11 +319,11 @@ static int parse_carveouts(struct nscc_model *m, struct nscc_subgraph *sg,
 					 sg->name, i, (unsigned long long)val[0],
 					 (unsigned long long)val[1],
 					 (unsigned long long)part);
-		if (!val[3] || val[2] + val[3] > KBIN_SBUF_PARTITIONS)
+		if (!val[3] || val[2] + val[3] > nparts)
 			return nscc_errf(err, -EINVAL, "%s: runtime_statebuffer_reservation[%zu]: partitions %llu..%llu are outside 0..%u",
 					 sg->name, i, (unsigned long long)val[2],
 					 (unsigned long long)(val[2] + val[3]),
-					 KBIN_SBUF_PARTITIONS);
+					 nparts);
 		co->type = KBIN_CARVEOUT_EVTACCEL;
 		co->offset = (uint32_t)val[0];
 		co->size = (uint32_t)val[1];

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kbin_kind.h"
 #include "kbin_reader.h"
 
 /**
@@ -99,13 +100,14 @@ const char *kbin_view_str(const struct kbin_view *v, uint64_t off)
  * @v: a view from kbin_read().
  * @rec: a record of that view.
  *
- * Return: rec->list.length entries, or NULL when @rec is another kind.
+ * Return: rec->list.length entries, or NULL when @rec's kind has no list
+ * (its union variant in the kind table is not the list).
  */
 const uint32_t *kbin_view_list(const struct kbin_view *v,
 			       const struct kbin_mem_ref *rec)
 {
 	if (!v || !v->hdr || !rec ||
-	    (rec->mr_type != KBIN_MR_LIST && rec->mr_type != KBIN_MR_PTR_TABLE) ||
+	    kbin_kind(rec->mr_type)->variant != KBIN_VARIANT_LIST ||
 	    !rec->list.list)
 		return NULL;
 	return (const uint32_t *)(v->buf + rec->list.list);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memref.c - the ten kinds of the mem_ref build tree and their dump
- * (seed 001 sections 2, 3 and 5; FACTS.md sections 2-4).
+ * memref.c - the classes of the mem_ref build tree and their dump
+ * (Documentation/compiler.rst, "The kinds").
  *
- * dump fills the 152-byte record: the base dump writes mr_type, var_id,
- * dtype and shape (caps: dtype <= 15 characters, shape <= 8 dimensions,
- * errors, never truncation); each kind then writes size, alignment and
- * its union variant.  MR_PTR_TABLE reuses the list's dump: its second
- * list is never serialized.
+ * A var's class is its kind's build column in the kind table
+ * (kbin_kind.h); each class is one ops table: the object's size, init,
+ * the record size, dump and destroy.  dump fills the 152-byte record: the
+ * base dump writes mr_type, var_id, dtype and shape (caps: dtype <= 15
+ * characters, shape <= 8 dimensions, errors, never truncation); each
+ * class then writes size, alignment and its union variant.  MR_PTR_TABLE
+ * reuses the list's dump: its second list is never serialized.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -80,23 +82,63 @@ static void base_destroy(struct nscc_mr *mr)
 }
 
 const struct nscc_mr_ops nscc_mr_base_ops = {
-	.kind = "mem_ref", .dump = base_dump, .destroy = base_destroy,
+	.kind = "mem_ref", .obj_size = sizeof(struct nscc_mr),
+	.dump = base_dump, .destroy = base_destroy,
 };
 
+static int md_copy(struct nscc_debug_md *md, const struct nscc_var *v)
+{
+	md->pipe_id = v->md_pipe_id;
+	if (v->md_prefix && !(md->prefix = strdup(v->md_prefix)))
+		return -ENOMEM;
+	return 0;
+}
+
 /* mem_ref_sp: a state buffer is the core's whole SBUF, alignment 1. */
+static int sp_init(struct nscc_mr *mr, const struct nscc_var *v,
+		   uint64_t alignment)
+{
+	(void)mr, (void)v, (void)alignment;
+	return 0;
+}
+
+static uint64_t sp_size(const struct nscc_mr *mr, uint32_t target_gen)
+{
+	(void)mr;
+	return nscc_sbuf_bytes(target_gen);
+}
+
 static int sp_dump(const struct nscc_mr *mr, const struct nscc_dump_ctx *ctx,
 		   struct nscc_mr_out *out, struct nscc_err *err)
 {
 	int ret = base_dump(mr, ctx, out, err);
 
-	out->in.rec.size = nscc_sbuf_bytes(ctx->target_gen);
+	out->in.rec.size = sp_size(mr, ctx->target_gen);
 	out->in.rec.alignment = 1;
 	return ret;
 }
 
 const struct nscc_mr_ops nscc_mr_sp_ops = {
-	.kind = "mem_ref_sp", .dump = sp_dump, .destroy = base_destroy,
+	.kind = "mem_ref_sp", .obj_size = sizeof(struct nscc_mr_sp),
+	.init = sp_init, .size = sp_size, .dump = sp_dump,
+	.destroy = base_destroy,
 };
+
+static int io_init(struct nscc_mr *mr, const struct nscc_var *v,
+		   uint64_t alignment)
+{
+	struct nscc_mr_io *io = (struct nscc_mr_io *)mr;
+
+	io->size = v->size;
+	io->alignment = alignment;
+	return 0;
+}
+
+static uint64_t io_size(const struct nscc_mr *mr, uint32_t target_gen)
+{
+	(void)target_gen;
+	return ((const struct nscc_mr_io *)mr)->size;
+}
 
 static int io_dump(const struct nscc_mr *mr, const struct nscc_dump_ctx *ctx,
 		   struct nscc_mr_out *out, struct nscc_err *err)
@@ -109,8 +151,26 @@ static int io_dump(const struct nscc_mr *mr, const struct nscc_dump_ctx *ctx,
 }
 
 const struct nscc_mr_ops nscc_mr_io_ops = {
-	.kind = "mem_ref_io", .dump = io_dump, .destroy = base_destroy,
+	.kind = "mem_ref_io", .obj_size = sizeof(struct nscc_mr_io),
+	.init = io_init, .size = io_size, .dump = io_dump,
+	.destroy = base_destroy,
 };
+
+static int tmp_buf_init(struct nscc_mr *mr, const struct nscc_var *v,
+			uint64_t alignment)
+{
+	struct nscc_mr_tmp_buf *t = (struct nscc_mr_tmp_buf *)mr;
+
+	t->size = v->size;
+	t->alignment = alignment;
+	return md_copy(&t->md, v);
+}
+
+static uint64_t tmp_buf_size(const struct nscc_mr *mr, uint32_t target_gen)
+{
+	(void)target_gen;
+	return ((const struct nscc_mr_tmp_buf *)mr)->size;
+}
 
 static int tmp_buf_dump(const struct nscc_mr *mr,
 			const struct nscc_dump_ctx *ctx,
@@ -130,9 +190,28 @@ static void tmp_buf_destroy(struct nscc_mr *mr)
 }
 
 const struct nscc_mr_ops nscc_mr_tmp_buf_ops = {
-	.kind = "mem_ref_tmp_buf", .dump = tmp_buf_dump,
+	.kind = "mem_ref_tmp_buf", .obj_size = sizeof(struct nscc_mr_tmp_buf),
+	.init = tmp_buf_init, .size = tmp_buf_size, .dump = tmp_buf_dump,
 	.destroy = tmp_buf_destroy,
 };
+
+static int buffer_init(struct nscc_mr *mr, const struct nscc_var *v,
+		       uint64_t alignment)
+{
+	struct nscc_mr_buffer *b = (struct nscc_mr_buffer *)mr;
+
+	b->size = v->size;
+	b->alignment = alignment;
+	b->payload = v->payload;
+	b->payload_len = v->payload_len;
+	return md_copy(&b->md, v);
+}
+
+static uint64_t buffer_size(const struct nscc_mr *mr, uint32_t target_gen)
+{
+	(void)target_gen;
+	return ((const struct nscc_mr_buffer *)mr)->size;
+}
 
 static int buffer_dump(const struct nscc_mr *mr,
 		       const struct nscc_dump_ctx *ctx,
@@ -154,9 +233,28 @@ static void buffer_destroy(struct nscc_mr *mr)
 }
 
 const struct nscc_mr_ops nscc_mr_buffer_ops = {
-	.kind = "mem_ref_buffer", .dump = buffer_dump,
+	.kind = "mem_ref_buffer", .obj_size = sizeof(struct nscc_mr_buffer),
+	.init = buffer_init, .size = buffer_size, .dump = buffer_dump,
 	.destroy = buffer_destroy,
 };
+
+static int virt_init(struct nscc_mr *mr, const struct nscc_var *v,
+		     uint64_t alignment)
+{
+	struct nscc_mr_virtual_tmp_buf *t = (struct nscc_mr_virtual_tmp_buf *)mr;
+
+	t->size = v->size;
+	t->alignment = alignment;
+	t->offset = v->offset;
+	t->backing_buf = v->backing_buf;
+	return md_copy(&t->md, v);
+}
+
+static uint64_t virt_size(const struct nscc_mr *mr, uint32_t target_gen)
+{
+	(void)target_gen;
+	return ((const struct nscc_mr_virtual_tmp_buf *)mr)->size;
+}
 
 static int virt_dump(const struct nscc_mr *mr, const struct nscc_dump_ctx *ctx,
 		     struct nscc_mr_out *out, struct nscc_err *err)
@@ -178,18 +276,37 @@ static void virt_destroy(struct nscc_mr *mr)
 }
 
 const struct nscc_mr_ops nscc_mr_virtual_tmp_buf_ops = {
-	.kind = "mem_ref_virtual_tmp_buf", .dump = virt_dump,
+	.kind = "mem_ref_virtual_tmp_buf",
+	.obj_size = sizeof(struct nscc_mr_virtual_tmp_buf),
+	.init = virt_init, .size = virt_size, .dump = virt_dump,
 	.destroy = virt_destroy,
 };
 
-/* A pointer holds its target's 8-byte device address. */
+/* A pointer holds its target's device address. */
+static int pointer_init(struct nscc_mr *mr, const struct nscc_var *v,
+			uint64_t alignment)
+{
+	struct nscc_mr_pointer *p = (struct nscc_mr_pointer *)mr;
+
+	(void)alignment;
+	p->referenced_var_id = v->referenced_var_id;
+	p->io_ref = v->io_ref;
+	return 0;
+}
+
+static uint64_t pointer_size(const struct nscc_mr *mr, uint32_t target_gen)
+{
+	(void)mr, (void)target_gen;
+	return KBIN_ADDRESS_SIZE;
+}
+
 static int pointer_dump(const struct nscc_mr *mr,
 			const struct nscc_dump_ctx *ctx,
 			struct nscc_mr_out *out, struct nscc_err *err)
 {
 	const struct nscc_mr_pointer *p = (const struct nscc_mr_pointer *)mr;
 
-	out->in.rec.size = 8;
+	out->in.rec.size = pointer_size(mr, ctx->target_gen);
 	out->in.rec.alignment = 1;
 	out->in.rec.pointer.referenced_var_id = p->referenced_var_id;
 	out->in.rec.pointer.io_ref = p->io_ref;
@@ -197,9 +314,32 @@ static int pointer_dump(const struct nscc_mr *mr,
 }
 
 const struct nscc_mr_ops nscc_mr_pointer_ops = {
-	.kind = "mem_ref_pointer", .dump = pointer_dump,
+	.kind = "mem_ref_pointer", .obj_size = sizeof(struct nscc_mr_pointer),
+	.init = pointer_init, .size = pointer_size, .dump = pointer_dump,
 	.destroy = base_destroy,
 };
+
+static int list_init(struct nscc_mr *mr, const struct nscc_var *v,
+		     uint64_t alignment)
+{
+	struct nscc_mr_list *l = (struct nscc_mr_list *)mr;
+
+	(void)alignment;
+	l->length = v->list_len;
+	l->list = malloc((v->list_len ? v->list_len : 1) * sizeof(uint32_t));
+	if (!l->list)
+		return -ENOMEM;
+	if (v->list_len)
+		memcpy(l->list, v->list, v->list_len * sizeof(uint32_t));
+	return 0;
+}
+
+static uint64_t list_size(const struct nscc_mr *mr, uint32_t target_gen)
+{
+	(void)target_gen;
+	return (uint64_t)((const struct nscc_mr_list *)mr)->length *
+	       sizeof(uint32_t);
+}
 
 /* mem_ref_list::dump, also MR_PTR_TABLE's: length + the u32 var_ids. */
 static int list_dump(const struct nscc_mr *mr, const struct nscc_dump_ctx *ctx,
@@ -207,7 +347,7 @@ static int list_dump(const struct nscc_mr *mr, const struct nscc_dump_ctx *ctx,
 {
 	const struct nscc_mr_list *l = (const struct nscc_mr_list *)mr;
 
-	out->in.rec.size = (uint64_t)l->length * sizeof(uint32_t);
+	out->in.rec.size = list_size(mr, ctx->target_gen);
 	out->in.rec.alignment = 1;
 	out->in.rec.list.length = l->length;
 	out->in.list = l->list;
@@ -227,8 +367,23 @@ static void list_destroy(struct nscc_mr *mr)
 }
 
 const struct nscc_mr_ops nscc_mr_list_ops = {
-	.kind = "mem_ref_list", .dump = list_dump, .destroy = list_destroy,
+	.kind = "mem_ref_list", .obj_size = sizeof(struct nscc_mr_list),
+	.init = list_init, .size = list_size, .dump = list_dump,
+	.destroy = list_destroy,
 };
+
+/* The list, plus the second list of per-row pointers (never dumped). */
+static int ptr_table_init(struct nscc_mr *mr, const struct nscc_var *v,
+			  uint64_t alignment)
+{
+	struct nscc_mr_ptr_table *t = (struct nscc_mr_ptr_table *)mr;
+
+	if (list_init(mr, v, alignment))
+		return -ENOMEM;
+	t->num_rows = v->list_len;
+	t->row_ptrs = calloc(v->list_len ? v->list_len : 1, sizeof(uint32_t));
+	return t->row_ptrs ? 0 : -ENOMEM;
+}
 
 /* Overrides only the destructor: frees the second list, then the list. */
 static void ptr_table_destroy(struct nscc_mr *mr)
@@ -238,9 +393,28 @@ static void ptr_table_destroy(struct nscc_mr *mr)
 }
 
 const struct nscc_mr_ops nscc_mr_ptr_table_ops = {
-	.kind = "mem_ref_ptr_table", .dump = list_dump,
+	.kind = "mem_ref_ptr_table", .obj_size = sizeof(struct nscc_mr_ptr_table),
+	.init = ptr_table_init, .size = list_size, .dump = list_dump,
 	.destroy = ptr_table_destroy,
 };
+
+static int remote_init(struct nscc_mr *mr, const struct nscc_var *v,
+		       uint64_t alignment)
+{
+	struct nscc_mr_remote_variable *r = (struct nscc_mr_remote_variable *)mr;
+
+	(void)alignment;
+	r->size = v->has_size ? v->size : 0;
+	r->remote_sg = v->remote_sg;
+	r->remote_var_id = v->remote_var_id;
+	return 0;
+}
+
+static uint64_t remote_size(const struct nscc_mr *mr, uint32_t target_gen)
+{
+	(void)target_gen;
+	return ((const struct nscc_mr_remote_variable *)mr)->size;
+}
 
 static int remote_dump(const struct nscc_mr *mr,
 		       const struct nscc_dump_ctx *ctx,
@@ -257,14 +431,28 @@ static int remote_dump(const struct nscc_mr *mr,
 }
 
 const struct nscc_mr_ops nscc_mr_remote_variable_ops = {
-	.kind = "mem_ref_remote_variable", .dump = remote_dump,
+	.kind = "mem_ref_remote_variable",
+	.obj_size = sizeof(struct nscc_mr_remote_variable),
+	.init = remote_init, .size = remote_size, .dump = remote_dump,
 	.destroy = base_destroy,
 };
 
-static void *mr_alloc(size_t size, const struct nscc_mr_ops *ops,
-		      const struct nscc_var *v)
+/* the class of each build column value of the kind table */
+static const struct nscc_mr_ops *const nscc_mr_classes[KBIN_BUILD_MAX] = {
+	[KBIN_BUILD_SP] = &nscc_mr_sp_ops,
+	[KBIN_BUILD_IO] = &nscc_mr_io_ops,
+	[KBIN_BUILD_BUFFER] = &nscc_mr_buffer_ops,
+	[KBIN_BUILD_TMP_BUF] = &nscc_mr_tmp_buf_ops,
+	[KBIN_BUILD_VIRTUAL_TMP_BUF] = &nscc_mr_virtual_tmp_buf_ops,
+	[KBIN_BUILD_POINTER] = &nscc_mr_pointer_ops,
+	[KBIN_BUILD_LIST] = &nscc_mr_list_ops,
+	[KBIN_BUILD_PTR_TABLE] = &nscc_mr_ptr_table_ops,
+	[KBIN_BUILD_REMOTE_VARIABLE] = &nscc_mr_remote_variable_ops,
+};
+
+static void *mr_alloc(const struct nscc_mr_ops *ops, const struct nscc_var *v)
 {
-	struct nscc_mr *mr = calloc(1, size);
+	struct nscc_mr *mr = calloc(1, ops->obj_size);
 
 	if (!mr)
 		return NULL;
@@ -286,145 +474,22 @@ err:
 	return NULL;
 }
 
-static int md_copy(struct nscc_debug_md *md, const struct nscc_var *v)
-{
-	md->pipe_id = v->md_pipe_id;
-	if (v->md_prefix && !(md->prefix = strdup(v->md_prefix)))
-		return -ENOMEM;
-	return 0;
-}
-
-static struct nscc_mr *new_list(const struct nscc_var *v, size_t size,
-				const struct nscc_mr_ops *ops)
-{
-	struct nscc_mr_list *l = mr_alloc(size, ops, v);
-
-	if (!l)
-		return NULL;
-	l->length = v->list_len;
-	l->list = malloc((v->list_len ? v->list_len : 1) * sizeof(uint32_t));
-	if (!l->list)
-		goto err;
-	if (v->list_len)
-		memcpy(l->list, v->list, v->list_len * sizeof(uint32_t));
-	if (v->mr_type == KBIN_MR_PTR_TABLE) {
-		struct nscc_mr_ptr_table *t = (struct nscc_mr_ptr_table *)l;
-
-		t->num_rows = v->list_len;
-		t->row_ptrs = calloc(v->list_len ? v->list_len : 1,
-				     sizeof(uint32_t));
-		if (!t->row_ptrs)
-			goto err;
-	}
-	return &l->base;
-err:
-	l->base.ops->destroy(&l->base);
-	return NULL;
-}
-
 struct nscc_mr *nscc_mr_new(const struct nscc_var *v, uint64_t alignment,
 			    struct nscc_err *err)
 {
-	struct nscc_mr *mr = NULL;
+	const struct nscc_mr_ops *ops = NULL;
+	struct nscc_mr *mr;
 
-	switch (v->mr_type) {
-	case KBIN_MR_SB:
-		mr = mr_alloc(sizeof(struct nscc_mr_sp), &nscc_mr_sp_ops, v);
-		break;
-	case KBIN_MR_INPUT:
-	case KBIN_MR_OUTPUT: {
-		struct nscc_mr_io *io = mr_alloc(sizeof(*io), &nscc_mr_io_ops, v);
-
-		if (io) {
-			io->size = v->size;
-			io->alignment = alignment;
-		}
-		mr = (struct nscc_mr *)io;
-		break;
-	}
-	case KBIN_MR_BUFFER:
-	case KBIN_MR_BUFFER_STAGED: {
-		struct nscc_mr_buffer *b = mr_alloc(sizeof(*b),
-						    &nscc_mr_buffer_ops, v);
-
-		if (b) {
-			b->size = v->size;
-			b->alignment = alignment;
-			b->payload = v->payload;
-			b->payload_len = v->payload_len;
-			if (md_copy(&b->md, v)) {
-				buffer_destroy(&b->base);
-				b = NULL;
-			}
-		}
-		mr = (struct nscc_mr *)b;
-		break;
-	}
-	case KBIN_MR_TMP_BUF: {
-		struct nscc_mr_tmp_buf *t = mr_alloc(sizeof(*t),
-						     &nscc_mr_tmp_buf_ops, v);
-
-		if (t) {
-			t->size = v->size;
-			t->alignment = alignment;
-			if (md_copy(&t->md, v)) {
-				tmp_buf_destroy(&t->base);
-				t = NULL;
-			}
-		}
-		mr = (struct nscc_mr *)t;
-		break;
-	}
-	case KBIN_MR_VIRTUAL_TMP_BUF: {
-		struct nscc_mr_virtual_tmp_buf *t =
-			mr_alloc(sizeof(*t), &nscc_mr_virtual_tmp_buf_ops, v);
-
-		if (t) {
-			t->size = v->size;
-			t->alignment = alignment;
-			t->offset = v->offset;
-			t->backing_buf = v->backing_buf;
-			if (md_copy(&t->md, v)) {
-				virt_destroy(&t->base);
-				t = NULL;
-			}
-		}
-		mr = (struct nscc_mr *)t;
-		break;
-	}
-	case KBIN_MR_PTR: {
-		struct nscc_mr_pointer *p = mr_alloc(sizeof(*p),
-						     &nscc_mr_pointer_ops, v);
-
-		if (p) {
-			p->referenced_var_id = v->referenced_var_id;
-			p->io_ref = v->io_ref;
-		}
-		mr = (struct nscc_mr *)p;
-		break;
-	}
-	case KBIN_MR_LIST:
-		mr = new_list(v, sizeof(struct nscc_mr_list), &nscc_mr_list_ops);
-		break;
-	case KBIN_MR_PTR_TABLE:
-		mr = new_list(v, sizeof(struct nscc_mr_ptr_table),
-			      &nscc_mr_ptr_table_ops);
-		break;
-	case KBIN_MR_REMOTE: {
-		struct nscc_mr_remote_variable *r =
-			mr_alloc(sizeof(*r), &nscc_mr_remote_variable_ops, v);
-
-		if (r) {
-			r->size = v->has_size ? v->size : 0;
-			r->remote_sg = v->remote_sg;
-			r->remote_var_id = v->remote_var_id;
-		}
-		mr = (struct nscc_mr *)r;
-		break;
-	}
-	default:
+	if (kbin_kind_valid(v->mr_type))
+		ops = nscc_mr_classes[kbin_kind(v->mr_type)->build];
+	if (!ops) {
 		nscc_errf(err, -EINVAL, "mr_type %u is not a kind", v->mr_type);
 		return NULL;
+	}
+	mr = mr_alloc(ops, v);
+	if (mr && ops->init(mr, v, alignment)) {
+		ops->destroy(mr);
+		mr = NULL;
 	}
 	if (!mr)
 		nscc_errf(err, -ENOMEM, "out of memory");
@@ -433,28 +498,7 @@ struct nscc_mr *nscc_mr_new(const struct nscc_var *v, uint64_t alignment,
 
 uint64_t nscc_mr_size(const struct nscc_mr *mr, uint32_t target_gen)
 {
-	switch (mr->type) {
-	case KBIN_MR_SB:
-		return nscc_sbuf_bytes(target_gen);
-	case KBIN_MR_INPUT:
-	case KBIN_MR_OUTPUT:
-		return ((const struct nscc_mr_io *)mr)->size;
-	case KBIN_MR_BUFFER:
-	case KBIN_MR_BUFFER_STAGED:
-		return ((const struct nscc_mr_buffer *)mr)->size;
-	case KBIN_MR_TMP_BUF:
-		return ((const struct nscc_mr_tmp_buf *)mr)->size;
-	case KBIN_MR_VIRTUAL_TMP_BUF:
-		return ((const struct nscc_mr_virtual_tmp_buf *)mr)->size;
-	case KBIN_MR_PTR:
-		return 8;
-	case KBIN_MR_LIST:
-	case KBIN_MR_PTR_TABLE:
-		return (uint64_t)((const struct nscc_mr_list *)mr)->length * 4;
-	case KBIN_MR_REMOTE:
-		return ((const struct nscc_mr_remote_variable *)mr)->size;
-	}
-	return 0;
+	return mr->ops->size ? mr->ops->size(mr, target_gen) : 0;
 }
 
 void nscc_mr_destroy(struct nscc_mr *mr)

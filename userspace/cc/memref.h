@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * memref.h - the mem_ref build tree (seed 001 section 2, FACTS.md
- * sections 1-3): a base struct and one struct per kind that embeds it.
+ * memref.h - the mem_ref build tree (Documentation/compiler.rst, "The
+ * kinds"): a base struct and one struct per class that embeds it.  A
+ * var's class is its kind's build column in the kind table
+ * (kmod/plan/kbin_kind.h).
  *
  *   nscc_mr                          base: var_id, mr_type, dtype, shape
  *     nscc_mr_sp                     MR_SB
@@ -14,9 +16,10 @@
  *       nscc_mr_ptr_table            MR_PTR_TABLE (dump = the list's)
  *     nscc_mr_remote_variable        MR_REMOTE
  *
- * Each kind has a const ops table {dump, destroy}; dump serializes the
- * object into the 152-byte kbin_mem_ref (plus the name, debug metadata,
- * payload and list the KBIN writer places in the data area).
+ * Each class has a const ops table {obj_size, init, size, dump, destroy};
+ * dump serializes the object into the 152-byte kbin_mem_ref (plus the
+ * name, debug metadata, payload and list the KBIN writer places in the
+ * data area).
  */
 #ifndef NSCC_MEMREF_H
 #define NSCC_MEMREF_H
@@ -51,15 +54,26 @@ struct nscc_mr_out {
 };
 
 /**
- * struct nscc_mr_ops - a kind's operations (the seed's 3-slot vtable,
- * the two destructors folded into one).
- * @kind: the seed's class name ("mem_ref_io").
+ * struct nscc_mr_ops - a class's operations (libnrt's 3-slot vtable
+ * {dump, destructor, deleting destructor} with the two destructors
+ * folded into one, plus what building needs).
+ * @kind: libnrt's class name ("mem_ref_io").
+ * @obj_size: bytes of the class's struct.
+ * @init: fill the class's fields from the var (the base is filled);
+ *	@alignment is the resolved alignment.  Return: 0 or -ENOMEM.  NULL
+ *	for the abstract base.
+ * @size: the size in bytes the record will carry.  NULL for the base.
  * @dump: fill @out; Return: 0 or -E2BIG (dtype > 15 characters, shape
  *	> 8 dimensions, debug prefix > 511 characters).
- * @destroy: free the object and everything it owns.
+ * @destroy: free the object and everything it owns (also after a
+ *	failed @init).
  */
 struct nscc_mr_ops {
 	const char *kind;
+	size_t obj_size;
+	int (*init)(struct nscc_mr *mr, const struct nscc_var *v,
+		    uint64_t alignment);
+	uint64_t (*size)(const struct nscc_mr *mr, uint32_t target_gen);
 	int (*dump)(const struct nscc_mr *mr, const struct nscc_dump_ctx *ctx,
 		    struct nscc_mr_out *out, struct nscc_err *err);
 	void (*destroy)(struct nscc_mr *mr);
@@ -154,9 +168,9 @@ extern const struct nscc_mr_ops nscc_mr_ptr_table_ops;
 extern const struct nscc_mr_ops nscc_mr_remote_variable_ops;
 
 /**
- * nscc_mr_new() - build the object of the kind @v->mr_type selects
- * (parse_one_variable's switch, seed 001 section 5).  The var must have
- * passed the compiler's rule checks (sizes, alignment resolved).
+ * nscc_mr_new() - build the object of the class the kind table's build
+ * column gives @v->mr_type (libnrt's parse_one_variable).  The var must
+ * have passed the compiler's rule checks (sizes, alignment resolved).
  * @alignment: resolved alignment in bytes.
  * Return: the object, or NULL with -ENOMEM / -EINVAL (unknown mr_type)
  * in @err.
@@ -178,8 +192,8 @@ int nscc_mr_dump(const struct nscc_mr *mr, const struct nscc_dump_ctx *ctx,
 		 struct nscc_mr_out *out, struct nscc_err *err);
 
 /*
- * symtab.c - the symbol table (seed 001 section 4, mem_ref_info): three
- * maps name -> var_id, var_id -> name, var_id -> object (which owns it).
+ * symtab.c - the symbol table (libnrt's mem_ref_info): three maps
+ * name -> var_id, var_id -> name, var_id -> object (which owns it).
  */
 struct nscc_symtab;
 

@@ -172,38 +172,12 @@ int nscc_var_set_debug_md(struct nscc_var *v, const char *prefix,
 
 uint32_t nscc_mr_type_from_def(const char *type)
 {
-	static const struct {
-		const char *name;
-		uint32_t mr_type;
-	} map[] = {
-		{ "state-buffer", KBIN_MR_SB },
-		{ "input", KBIN_MR_INPUT },
-		{ "output", KBIN_MR_OUTPUT },
-		{ "file", KBIN_MR_BUFFER },
-		{ "tmp-buf", KBIN_MR_TMP_BUF },
-		{ "virtual", KBIN_MR_VIRTUAL_TMP_BUF },
-		{ "pointer", KBIN_MR_PTR },
-		{ "dge-table", KBIN_MR_PTR_TABLE },
-		{ "list", KBIN_MR_LIST },
-		{ "remote", KBIN_MR_REMOTE },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(type, map[i].name))
-			return map[i].mr_type;
-	return KBIN_MR_INVALID;
+	return kbin_mr_type_from_def(type);
 }
 
 uint64_t nscc_sbuf_bytes(uint32_t target_gen)
 {
-	switch (target_gen) {
-	case KBIN_TARGET_TRN1:
-		return KBIN_SBUF_PARTITIONS * 192ULL * 1024;
-	case KBIN_TARGET_TRN2:
-		return KBIN_SBUF_PARTITIONS * 224ULL * 1024;
-	case KBIN_TARGET_TRN3:
-		return KBIN_SBUF_PARTITIONS * 256ULL * 1024;
-	}
-	return 0;
+	const struct kbin_gen *g = kbin_gen_target(target_gen);
+
+	return g ? kbin_gen_sbuf_bytes(g) : 0;
 }

@@ -337,14 +337,9 @@ int nscc_neff_json(struct nscc_neff *neff, const char *name, json_t **out,
 
 uint32_t nscc_target_gen(const char *t)
 {
-	if (!strcmp(t, "sunda") || !strcmp(t, "v2") || !strcmp(t, "trn1") ||
-	    !strcmp(t, "inf2"))
-		return KBIN_TARGET_TRN1;
-	if (!strcmp(t, "cayman") || !strcmp(t, "v3") || !strcmp(t, "trn2"))
-		return KBIN_TARGET_TRN2;
-	if (!strcmp(t, "mariana") || !strcmp(t, "v4") || !strcmp(t, "trn3"))
-		return KBIN_TARGET_TRN3;
-	return 0;
+	const struct kbin_gen *g = kbin_gen_target_by_name(t);
+
+	return g ? g->gen : 0;
 }
 
 static uint32_t rd32(const uint8_t *p)

@@ -156,9 +156,11 @@ void nscc_neff_free(struct nscc_neff *neff);
 
 /**
  * nscc_target_gen() - the KBIN target generation of a kelf target name.
- * @target: "sunda"/"v2"/"trn1"/"inf2" (2), "cayman"/"v3"/"trn2" (3),
- *	"mariana"/"v4"/"trn3" (4) (FACTS.md section 7).
- * Return: KBIN_TARGET_*, or 0 when unknown.
+ * @target: a name or alias of a generation a plan may target in the
+ *	generation table (kmod/plan/kbin_gen.h, Documentation/hardware.rst):
+ *	"sunda"/"v2"/"trn1"/"inf2" (2), "cayman"/"v3"/"trn2" (3),
+ *	"mariana"/"v4"/"trn3" (4).
+ * Return: KBIN_TARGET_*, or 0 when unknown or not a plan target ("inf1").
  */
 uint32_t nscc_target_gen(const char *target);
 
@@ -299,15 +301,17 @@ int nscc_var_set_debug_md(struct nscc_var *v, const char *prefix,
 
 /**
  * nscc_mr_type_from_def() - the mr_type of a def.json var type string
- * (FACTS.md section 7): state-buffer, input, output, file, tmp-buf,
- * virtual, pointer, dge-table, list, remote.
+ * (the kind table's def_type column, kmod/plan/kbin_kind.h;
+ * Documentation/hardware.rst): state-buffer, input, output, file,
+ * tmp-buf, virtual, pointer, dge-table, list, remote.
  * Return: the enum kbin_mr_type value, or MR_INVALID when unknown.
  */
 uint32_t nscc_mr_type_from_def(const char *type);
 
 /**
- * nscc_sbuf_bytes() - SBUF bytes per NeuronCore: 128 partitions x
- * 192/224/256 KiB for gen 2/3/4 (FACTS.md section 8); 0 if unknown.
+ * nscc_sbuf_bytes() - SBUF bytes per NeuronCore of a generation a plan
+ * may target: partitions x partition size from the generation table
+ * (kmod/plan/kbin_gen.h, Documentation/hardware.rst); 0 if unknown.
  */
 uint64_t nscc_sbuf_bytes(uint32_t target_gen);
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * nscc_internal.h - helpers shared by the compiler library's files:
- * error formatting and the open-addressing hash table (hash.c).
+ * error formatting and the open-addressing hash table (hash.c), and the
+ * plan layer's tables every file reads (generations, kinds, names).
  * Not installed; the public API is neuronsim_cc.h.
  */
 #ifndef NSCC_INTERNAL_H
@@ -9,6 +10,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "kbin_gen.h"
+#include "kbin_kind.h"
+#include "kbin_names.h"
 #include "neuronsim_cc.h"
 
 /**

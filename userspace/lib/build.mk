@@ -14,8 +14,11 @@
 NSIM_VERSION	:= 0.1.0
 NSIM_SOMAJOR	:= 0
 NSIM_SRCS	:= device.c names.c map.c netlink.c
+# the plan tables the library prints names and geometry from
+NSIM_PLAN_SRCS	:= $(notdir $(PLAN_SRCS))
 NSIM_HDR	:= userspace/lib/libneuronsim.h
 NSIM_DEPS	:= $(NSIM_HDR) userspace/lib/internal.h kmod/plan/kbin_check.h \
+		   kmod/plan/kbin_compat.h kmod/plan/resolve_core.h $(PLAN_HDRS) \
 		   uapi/linux/neuronsim.h \
 		   uapi/linux/neuronsim_netlink.h uapi/linux/neuronsim_kbin.h
 NSIM_NL_CFLAGS	:= $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null || echo -I/usr/include/libnl3)
@@ -25,23 +28,35 @@ NSIM_SO		:= $(HOST_O)/libneuronsim.so
 NSIM_PC		:= $(HOST_O)/neuronsim.pc
 PREFIX		?= /usr/local
 
-NSIM_HOST_OBJS	:= $(addprefix $(HOST_O)/lib/,$(NSIM_SRCS:.c=.o))
-NSIM_PIC_OBJS	:= $(addprefix $(HOST_O)/lib/pic/,$(NSIM_SRCS:.c=.o))
-NSIM_VM_OBJS	:= $(addprefix $(VM_O)/lib/,$(NSIM_SRCS:.c=.o))
+NSIM_OBJS	:= $(NSIM_SRCS:.c=.o) $(NSIM_PLAN_SRCS:.c=.o)
+NSIM_HOST_OBJS	:= $(addprefix $(HOST_O)/lib/,$(NSIM_OBJS))
+NSIM_PIC_OBJS	:= $(addprefix $(HOST_O)/lib/pic/,$(NSIM_OBJS))
+NSIM_VM_OBJS	:= $(addprefix $(VM_O)/lib/,$(NSIM_OBJS))
+
+NSIM_PIC_CFLAGS	:= -std=gnu11 $(WARN) -O2 -g -fPIC -fvisibility=hidden -D_GNU_SOURCE \
+		   -I$(TOP)/uapi -I$(TOP)/kmod/plan $(NSIM_CFLAGS)
 
 $(HOST_O)/lib/%.o: userspace/lib/%.c $(NSIM_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(NSIM_CFLAGS) -c -o $@ $<
+$(HOST_O)/lib/%.o: kmod/plan/%.c $(NSIM_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -c -o $@ $<
 
 # the shared library: no sanitizers (they need their runtime in the program)
 $(HOST_O)/lib/pic/%.o: userspace/lib/%.c $(NSIM_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 $(WARN) -O2 -g -fPIC -fvisibility=hidden -D_GNU_SOURCE \
-		-I$(TOP)/uapi -I$(TOP)/kmod/plan $(NSIM_CFLAGS) -c -o $@ $<
+	$(CC) $(NSIM_PIC_CFLAGS) -c -o $@ $<
+$(HOST_O)/lib/pic/%.o: kmod/plan/%.c $(NSIM_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(NSIM_PIC_CFLAGS) -c -o $@ $<
 
 $(VM_O)/lib/%.o: userspace/lib/%.c $(NSIM_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(VM_CFLAGS) $(NSIM_CFLAGS) -c -o $@ $<
+$(VM_O)/lib/%.o: kmod/plan/%.c $(NSIM_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(VM_CFLAGS) -c -o $@ $<
 
 $(NSIM_LIB): $(NSIM_HOST_OBJS)
 	@mkdir -p $(dir $@)

@@ -244,15 +244,18 @@ int neuronsim_write_var(int fd, __u32 model_id, __u32 subgraph, __u32 var_id,
  * neuronsim_mr_type_str() - "MR_SB" .. "MR_REMOTE" for an enum kbin_mr_type.
  * @mr_type: value.
  *
- * Return: a static string; "MR_?" for an unknown value.
+ * Return: a static string (the kind table's name, kmod/plan/kbin_kind.h);
+ * "MR_UNKNOWN" for an unknown value.
  */
 const char *neuronsim_mr_type_str(__u32 mr_type);
 
 /**
- * neuronsim_reason_str() - short text of an enum kbin_check_reason.
+ * neuronsim_reason_str() - short text of an enum kbin_check_reason
+ *	(kmod/plan/kbin_names.h's kbin_reason_str()).
  * @reason: value.
  *
- * Return: a static string ("ok", "bad checksum", "HBM exhausted", ...).
+ * Return: a static string ("valid", "checksum mismatch", "HBM exhausted",
+ * ...); "unknown reason" outside the enum.
  */
 const char *neuronsim_reason_str(__u32 reason);
 
@@ -260,8 +263,12 @@ const char *neuronsim_reason_str(__u32 reason);
  * neuronsim_mem_region() - which memory a staged variable sits in.
  * @mr_type: enum kbin_mr_type.
  *
- * Return: "sbuf" (MR_SB), "scratchpad" (MR_VIRTUAL_TMP_BUF), "none"
- * (MR_LIST, MR_INVALID), "hbm" otherwise (MR_PTR_TABLE: its row table).
+ * By the kind's storage in the kind table (kmod/plan/kbin_kind.h).
+ *
+ * Return: "sbuf" (SBUF window: MR_SB), "scratchpad" (MR_VIRTUAL_TMP_BUF),
+ * "none" (no bytes: MR_LIST, MR_INVALID and unknown values), "hbm"
+ * otherwise (MR_PTR_TABLE: its row table; MR_PTR, MR_REMOTE: their
+ * target's).
  */
 const char *neuronsim_mem_region(__u32 mr_type);
 

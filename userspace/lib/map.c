@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "kbin_kind.h"
 
 #define MAP_MARGIN	16
 #define MAP_LABEL_H	18
@@ -21,11 +22,17 @@
 #define MAP_MAX_LANES	16
 #define MAP_BAND_GAP	14
 
-/* one colour per mr_type (index = enum kbin_mr_type) */
-static const char *const map_colour[KBIN_MR_TYPE_MAX + 1] = {
+/* a palette: kind i gets colour i; kinds past its end the grey of 0 */
+static const char *const map_palette[] = {
 	"#999999", "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
 	"#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#86bcb6",
 };
+
+static const char *map_colour(__u32 mr_type)
+{
+	return mr_type < sizeof(map_palette) / sizeof(map_palette[0]) ?
+	       map_palette[mr_type] : map_palette[0];
+}
 
 enum map_kind { MAP_HBM, MAP_SBUF, MAP_SCRATCHPAD, MAP_OTHER };
 
@@ -50,7 +57,7 @@ static void map_band_of(const struct neuronsim_info *info,
 	__u32 i;
 
 	*index = 0;
-	if (v->mr_type == KBIN_MR_VIRTUAL_TMP_BUF) {
+	if (kbin_kind(v->mr_type)->storage == KBIN_STORAGE_SCRATCHPAD) {
 		*kind = MAP_SCRATCHPAD;
 		return;
 	}
@@ -272,7 +279,7 @@ NSIM_EXPORT int neuronsim_map_svg(FILE *out, const struct neuronsim_info *info,
 				"height=\"%u\" fill=\"%s\"><title>",
 				MAP_MARGIN + x0, y + items[i].lane * MAP_LANE_H + 1, w,
 				MAP_LANE_H - 2,
-				map_colour[v->mr_type <= KBIN_MR_TYPE_MAX ? v->mr_type : 0]);
+				map_colour(v->mr_type));
 			fprintf(out, "sg%u/", v->subgraph);
 			map_xml(out, v->name);
 			fprintf(out, " #%u %s size %" PRIu64 " at 0x%" PRIx64
@@ -293,7 +300,7 @@ NSIM_EXPORT int neuronsim_map_svg(FILE *out, const struct neuronsim_info *info,
 
 		fprintf(out, "<rect x=\"%u\" y=\"%u\" width=\"14\" height=\"14\" fill=\"%s\"/>"
 			"<text x=\"%u\" y=\"%u\">%s (%s)</text>\n", lx, ly,
-			map_colour[i], lx + 20, ly + 12, neuronsim_mr_type_str(i),
+			map_colour(i), lx + 20, ly + 12, neuronsim_mr_type_str(i),
 			neuronsim_mem_region(i));
 	}
 	fputs("</svg>\n", out);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * names.c - libneuronsim: names of mr_type and checker reason codes
- * (uapi/linux/neuronsim_kbin.h; the tables live once, in
- * kmod/plan/kbin_check.h), and VAR[+OFFSET[:SIZE]] parsing.
+ * names.c - libneuronsim: names of mr_type, memory regions and checker
+ * reason codes (the tables live once, in kmod/plan: kbin_names.h and the
+ * kind table kbin_kind.h), and VAR[+OFFSET[:SIZE]] parsing.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -12,24 +12,23 @@
 #include <string.h>
 
 #include "internal.h"
-#include "kbin_check.h"
+#include "kbin_kind.h"
+#include "kbin_names.h"
 
 NSIM_EXPORT const char *neuronsim_mr_type_str(__u32 mr_type)
 {
-	const char *name = kbin_mr_type_name(mr_type);
-
-	return name ? name : "MR_?";
+	return kbin_mr_type_str(mr_type);
 }
 
 NSIM_EXPORT const char *neuronsim_mem_region(__u32 mr_type)
 {
-	switch (mr_type) {
-	case KBIN_MR_SB:
+	switch (kbin_kind(mr_type)->storage) {
+	case KBIN_STORAGE_SBUF:
 		return "sbuf";
-	case KBIN_MR_VIRTUAL_TMP_BUF:
+	case KBIN_STORAGE_SCRATCHPAD:
 		return "scratchpad";
-	case KBIN_MR_LIST:
-	case KBIN_MR_INVALID:
+	case KBIN_STORAGE_NONE:
+	case KBIN_STORAGE_INDEX:
 		return "none";
 	default:
 		return "hbm";
@@ -38,7 +37,7 @@ NSIM_EXPORT const char *neuronsim_mem_region(__u32 mr_type)
 
 NSIM_EXPORT const char *neuronsim_reason_str(__u32 reason)
 {
-	return kbin_reason_name(reason);
+	return kbin_reason_str(reason);
 }
 
 NSIM_EXPORT int neuronsim_parse_u64(const char *s, __u64 *out)

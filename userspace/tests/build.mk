@@ -5,7 +5,7 @@
 # kmod/plan/kbin_check.c plus the KBIN writer and reader of userspace/cc; the
 # KBIN host tests; the checker's libFuzzer target and its seed corpus.
 
-KBIN_SRCS := kmod/plan/kbin_check.c userspace/cc/kbin_writer.c \
+KBIN_SRCS := kmod/plan/kbin_check.c $(PLAN_SRCS) userspace/cc/kbin_writer.c \
 	userspace/cc/kbin_reader.c
 KBIN_HOST_OBJS := $(patsubst %.c,$(HOST_O)/kbin/%.o,$(notdir $(KBIN_SRCS)))
 KBIN_VM_OBJS := $(patsubst %.c,$(VM_O)/kbin/%.o,$(notdir $(KBIN_SRCS)))
@@ -52,8 +52,8 @@ FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -D_GNU_SOURCE \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I$(TOP)/uapi -I$(TOP)/kmod/plan $(KBIN_INC)
 $(HOST_O)/fuzz_kbin_check: userspace/tests/fuzz_kbin_check.c $(KBIN_SRCS) \
-		kmod/plan/kbin_check.h kmod/plan/kbin_compat.h uapi/linux/neuronsim_kbin.h \
-		userspace/cc/kbin_reader.h userspace/cc/kbin_writer.h \
+		kmod/plan/kbin_check.h kmod/plan/kbin_compat.h $(PLAN_HDRS) \
+		uapi/linux/neuronsim_kbin.h userspace/cc/kbin_reader.h userspace/cc/kbin_writer.h \
 		$(HOST_O)/kbin_seedgen
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ userspace/tests/fuzz_kbin_check.c \

@@ -13,7 +13,7 @@ HARDEN_SEED_NEFFS := $(wildcard $(addprefix $(HARDEN_NEFF_DIR)/, \
 
 $(HOST_O)/fuzz_kbin_struct: userspace/tests/fuzz_kbin_struct.c \
 		userspace/tests/kbin_mutate.c userspace/tests/kbin_mutate.h \
-		$(KBIN_SRCS) kmod/plan/kbin_check.h kmod/plan/kbin_compat.h \
+		$(KBIN_SRCS) kmod/plan/kbin_check.h kmod/plan/kbin_compat.h $(PLAN_HDRS) \
 		uapi/linux/neuronsim_kbin.h userspace/cc/kbin_reader.h \
 		userspace/cc/kbin_writer.h $(HOST_O)/kbin_seedgen \
 		$(HOST_O)/bin/neuronsim-cc

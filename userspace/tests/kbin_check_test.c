@@ -455,7 +455,7 @@ TEST_F(plan, size_required)
 
 TEST_F(plan, size_sb_window)
 {
-	REC(1, TP1_SB)->size = KBIN_SBUF_WINDOW + 1;
+	REC(1, TP1_SB)->size = (32ULL << 20) + 1;	/* the 32 MiB SBUF window */
 	REJECT(KBIN_ERR_SIZE, 1, TP1_SB, KBIN_FIELD_SIZE);
 }
 

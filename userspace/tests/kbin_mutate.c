@@ -79,7 +79,7 @@ static uint64_t interesting(uint64_t *st, uint64_t cur, uint64_t peer,
 		256, 4095, 4096, 65535, 65536, 0x7fffffff, 0x80000000,
 		0xffffffff, 0x100000000ULL, 0x7fffffffffffffffULL,
 		0x8000000000000000ULL, ~0ULL, KBIN_MAX_LIST, KBIN_MAX_LIST + 1,
-		KBIN_MAX_ALIGNMENT, KBIN_MAX_ALIGNMENT * 2, KBIN_SBUF_WINDOW,
+		KBIN_MAX_ALIGNMENT, KBIN_MAX_ALIGNMENT * 2, 32ULL << 20 /* SBUF window */,
 	};
 	uint64_t v;
 

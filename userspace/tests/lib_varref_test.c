@@ -151,7 +151,7 @@ TEST(names)
 {
 	ASSERT_STREQ("MR_SB", neuronsim_mr_type_str(KBIN_MR_SB));
 	ASSERT_STREQ("MR_REMOTE", neuronsim_mr_type_str(KBIN_MR_REMOTE));
-	ASSERT_STREQ("MR_?", neuronsim_mr_type_str(99));
+	ASSERT_STREQ("MR_UNKNOWN", neuronsim_mr_type_str(99));
 	ASSERT_STREQ("sbuf", neuronsim_mem_region(KBIN_MR_SB));
 	ASSERT_STREQ("scratchpad", neuronsim_mem_region(KBIN_MR_VIRTUAL_TMP_BUF));
 	ASSERT_STREQ("hbm", neuronsim_mem_region(KBIN_MR_BUFFER));

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "kbin_check.h"
+#include "kbin_kind.h"
 #include "kbin_reader.h"
 #include "neuronsim_cc.h"
 #include "bir/bir.h"
@@ -227,21 +228,12 @@ static int cmd_compile(const char *in, const char *out, int js)
 	return ret;
 }
 
+/* the def.json type of a kind (kind table), "?" for one def.json lacks */
 static const char *def_type_name(uint32_t t)
 {
-	switch (t) {
-	case KBIN_MR_SB: return "state-buffer";
-	case KBIN_MR_INPUT: return "input";
-	case KBIN_MR_OUTPUT: return "output";
-	case KBIN_MR_BUFFER: return "file";
-	case KBIN_MR_TMP_BUF: return "tmp-buf";
-	case KBIN_MR_VIRTUAL_TMP_BUF: return "virtual";
-	case KBIN_MR_PTR: return "pointer";
-	case KBIN_MR_PTR_TABLE: return "dge-table";
-	case KBIN_MR_LIST: return "list";
-	case KBIN_MR_REMOTE: return "remote";
-	}
-	return "?";
+	const char *name = kbin_kind(t)->def_type;
+
+	return name ? name : "?";
 }
 
 static const struct nscc_var *sort_vars_base;
@@ -267,13 +259,13 @@ static json_t *var_json(const struct nscc_var *v)
 		json_object_set_new(o, "dtype", json_string(v->dtype));
 	if (v->shape)
 		json_object_set_new(o, "shape", shape_json(v->shape, v->ndims));
-	if (v->mr_type == KBIN_MR_VIRTUAL_TMP_BUF)
+	if (kbin_kind(v->mr_type)->variant == KBIN_VARIANT_VIRT)
 		json_object_set_new(o, "offset", json_integer((json_int_t)v->offset));
 	if (v->file_name) {
 		json_object_set_new(o, "file_name", json_string(v->file_name));
 		json_object_set_new(o, "payload_bytes", json_integer((json_int_t)v->payload_len));
 	}
-	if (v->mr_type == KBIN_MR_PTR)
+	if (kbin_kind(v->mr_type)->variant == KBIN_VARIANT_POINTER)
 		json_object_set_new(o, "referenced_var_id",
 				    json_integer(v->referenced_var_id));
 	if (v->list_len) {
@@ -303,12 +295,12 @@ static void var_text(const struct nscc_var *v)
 		printf(" dtype %s", v->dtype);
 	if (v->shape)
 		printf(" shape %s", shape);
-	if (v->mr_type == KBIN_MR_VIRTUAL_TMP_BUF)
+	if (kbin_kind(v->mr_type)->variant == KBIN_VARIANT_VIRT)
 		printf(" offset %llu", (unsigned long long)v->offset);
 	if (v->file_name)
 		printf(" file %s (%llu bytes)", v->file_name,
 		       (unsigned long long)v->payload_len);
-	if (v->mr_type == KBIN_MR_PTR)
+	if (kbin_kind(v->mr_type)->variant == KBIN_VARIANT_POINTER)
 		printf(" -> var_id %u", v->referenced_var_id);
 	if (v->list_len) {
 		printf(" list [");
@@ -395,12 +387,14 @@ static int cmd_info(const char *in, int js)
 			const struct kbin_sb_carveout *c = &sg->carveouts[k];
 
 			json_array_append_new(cos, json_pack("{s:s,s:I,s:I,s:I,s:I}",
-				"type", "evtaccel", "offset", (json_int_t)c->offset,
+				"type", kbin_carveout_type_str(c->type),
+				"offset", (json_int_t)c->offset,
 				"size", (json_int_t)c->size,
 				"base_partition", (json_int_t)c->start_partition,
 				"partitions", (json_int_t)c->num_partitions));
 			if (!js)
-				printf("    carve-out evtaccel offset %u size %u partitions %u..%u\n",
+				printf("    carve-out %s offset %u size %u partitions %u..%u\n",
+				       kbin_carveout_type_str(c->type),
 				       c->offset, c->size, c->start_partition,
 				       c->start_partition + c->num_partitions - 1);
 		}
@@ -447,17 +441,16 @@ static json_t *rec_json(const struct kbin_view *v, const char *sgname,
 		json_object_set_new(o, "debug_prefix", json_text(md->prefix_str));
 		json_object_set_new(o, "pipe_id", json_integer(md->pipe_id));
 	}
-	switch (r->mr_type) {
-	case KBIN_MR_PTR:
+	switch (kbin_kind(r->mr_type)->variant) {
+	case KBIN_VARIANT_POINTER:
 		json_object_set_new(o, "referenced_var_id", json_integer(r->pointer.referenced_var_id));
 		json_object_set_new(o, "io_ref", json_integer(r->pointer.io_ref));
 		break;
-	case KBIN_MR_VIRTUAL_TMP_BUF:
+	case KBIN_VARIANT_VIRT:
 		json_object_set_new(o, "offset", json_integer((json_int_t)r->virt.offset));
 		json_object_set_new(o, "backing_buf", json_integer(r->virt.backing_buf));
 		break;
-	case KBIN_MR_LIST:
-	case KBIN_MR_PTR_TABLE: {
+	case KBIN_VARIANT_LIST: {
 		const uint32_t *l = kbin_view_list(v, r);
 		json_t *a = json_array();
 
@@ -466,7 +459,7 @@ static json_t *rec_json(const struct kbin_view *v, const char *sgname,
 		json_object_set_new(o, "list", a);
 		break;
 	}
-	case KBIN_MR_REMOTE:
+	case KBIN_VARIANT_REMOTE:
 		json_object_set_new(o, "remote_vtpb_rel_sg_id", json_integer(r->remote.remote_vtpb_rel_sg_id));
 		json_object_set_new(o, "remote_var_id", json_integer(r->remote.remote_var_id));
 		break;
@@ -477,7 +470,6 @@ static json_t *rec_json(const struct kbin_view *v, const char *sgname,
 static void rec_text(const struct kbin_view *v, const char *sgname,
 		     const struct kbin_mem_ref *r)
 {
-	static const char *const backing[] = { "local", "shared", "sharded", "main" };
 	uint64_t dims[KBIN_SHAPE_MAX];
 	char shape[200];
 	uint32_t nd = 0, i;
@@ -492,22 +484,22 @@ static void rec_text(const struct kbin_view *v, const char *sgname,
 	       kbin_mr_type_str(r->mr_type), (unsigned long long)r->size,
 	       (unsigned long long)r->alignment, r->dtype, shape);
 	if (r->buffer)
-		printf(" payload %llu bytes (alloc+copy)", (unsigned long long)r->size);
+		printf(" payload %llu bytes (%s)", (unsigned long long)r->size,
+		       kbin_stage_mode_str(KBIN_MODE_ALLOC_COPY));
 	if (r->dtensor_md)
 		printf(" debug {%s} pipe %u", kbin_view_md(v, r)->prefix_str,
 		       kbin_view_md(v, r)->pipe_id);
-	switch (r->mr_type) {
-	case KBIN_MR_PTR:
+	switch (kbin_kind(r->mr_type)->variant) {
+	case KBIN_VARIANT_POINTER:
 		printf(" -> id {%u}%s", r->pointer.referenced_var_id,
 		       r->pointer.io_ref ? " io_ref" : "");
 		break;
-	case KBIN_MR_VIRTUAL_TMP_BUF:
+	case KBIN_VARIANT_VIRT:
 		printf(" offset %llu in %s scratchpad",
 		       (unsigned long long)r->virt.offset,
-		       backing[r->virt.backing_buf & 3]);
+		       kbin_backing_buf_str(r->virt.backing_buf));
 		break;
-	case KBIN_MR_LIST:
-	case KBIN_MR_PTR_TABLE: {
+	case KBIN_VARIANT_LIST: {
 		const uint32_t *l = kbin_view_list(v, r);
 
 		printf(" list [");
@@ -516,7 +508,7 @@ static void rec_text(const struct kbin_view *v, const char *sgname,
 		printf("]");
 		break;
 	}
-	case KBIN_MR_REMOTE:
+	case KBIN_VARIANT_REMOTE:
 		printf(" remote sg %u id {%u}", r->remote.remote_vtpb_rel_sg_id,
 		       r->remote.remote_var_id);
 		break;

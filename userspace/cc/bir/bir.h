@@ -277,7 +277,7 @@ struct bir_function {
  * struct bir_module - a Module.
  * @version: JSON "version" (2).
  * @arch: the JSON "arch" value (a name such as "trn2" or an arch level).
- * @arch_level: 10/20/30/40 for gen 1-4 (FACTS.md section 8).
+ * @arch_level: 10/20/30/40 for gen 1-4 (Documentation/hardware.rst).
  * @sb_allocated: the SBUF allocator (order 40) has run ("SB coloring").
  * @tensor_map: tensor name -> {dtype, shape}, or NULL.
  */
@@ -295,15 +295,24 @@ struct bir_module {
 	struct bir_names fnames;	/* function name -> function */
 };
 
-/** bir_arch_level() - arch level of a name or number json, 0 unknown. */
+/**
+ * bir_arch_level() - arch level of a name or number json, 0 unknown: a
+ * number 10..49, or a generation name or alias of the generation table
+ * (kmod/plan/kbin_gen.h, Documentation/hardware.rst).
+ */
 int bir_arch_level(const json_t *arch);
 /** bir_arch_gen() - generation 1-4 of @arch_level (level / 10). */
 static inline int bir_arch_gen(int arch_level) { return arch_level / 10; }
 /**
- * bir_sb_partition_bytes() - SBUF bytes per partition for @arch_level:
- * 96/192/224/256 KiB for gen 1-4 (FACTS.md section 8); 0 if unknown.
+ * bir_sb_partition_bytes() - SBUF bytes per partition for @arch_level,
+ * from the generation table; 0 if unknown.
  */
 uint64_t bir_sb_partition_bytes(int arch_level);
+/**
+ * bir_sb_partitions() - SBUF partitions for @arch_level, from the
+ * generation table; 0 if unknown.
+ */
+uint32_t bir_sb_partitions(int arch_level);
 
 /** bir_module_new() - an empty module (version 2); NULL on ENOMEM. */
 struct bir_module *bir_module_new(int arch_level);

@@ -7,12 +7,17 @@
 BIR_DIR		:= userspace/cc/bir
 BIR_SRCS	:= ir json passmgr pass_rtmemres pass_sballoc pass_klr \
 		   pass_inline_nki pass_inline_bir pass_coalesce lower interp cli
-BIR_OBJS	:= $(patsubst %,$(HOST_O)/bir/%.o,$(BIR_SRCS))
+BIR_OBJS	:= $(patsubst %,$(HOST_O)/bir/%.o,$(BIR_SRCS)) \
+		   $(patsubst kmod/plan/%.c,$(HOST_O)/bir/%.o,$(PLAN_SRCS))
 BIR_CFLAGS	= $(HOST_CFLAGS) -I$(TOP)/userspace/cc -I$(TOP)/kmod/plan -DBIR_TOP='"$(TOP)"'
 
 $(HOST_O)/bir/%.o: $(BIR_DIR)/%.c $(BIR_DIR)/bir.h userspace/cc/neuronsim_cc.h $(KSFT_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(BIR_CFLAGS) -c -o $@ $<
+# the plan tables (arch names and levels, SBUF geometry, names)
+$(HOST_O)/bir/%.o: kmod/plan/%.c $(PLAN_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -c -o $@ $<
 
 $(BIR_LIB): $(BIR_OBJS)
 	@mkdir -p $(dir $@)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bir.h"
+#include "kbin_gen.h"
 
 static int lfail(struct nscc_err *err, int rc, const char *fmt,
 		 const char *a, const char *b)
@@ -17,14 +18,12 @@ static int lfail(struct nscc_err *err, int rc, const char *fmt,
 	return rc;
 }
 
+/* the KBIN target of an arch level: a generation plans may target, or 0 */
 static uint32_t target_gen(int arch_level)
 {
-	switch (bir_arch_gen(arch_level)) {
-	case 2: return KBIN_TARGET_TRN1;
-	case 3: return KBIN_TARGET_TRN2;
-	case 4: return KBIN_TARGET_TRN3;
-	default: return 0;
-	}
+	const struct kbin_gen *g = kbin_gen_target(bir_arch_gen(arch_level));
+
+	return g ? g->gen : 0;
 }
 
 int nscc_bir_compile_file(const char *path, void **buf, size_t *len,

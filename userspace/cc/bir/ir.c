@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bir.h"
+#include "kbin_gen.h"
 
 static const struct { const char *name; int op; } opcodes[] = {
 	{ "CollectiveCompute", BIR_OP_COLLECTIVE_COMPUTE },
@@ -85,11 +86,7 @@ uint32_t bir_dtype_size(const char *dtype)
 
 int bir_arch_level(const json_t *arch)
 {
-	static const struct { const char *n; int level; } t[] = {
-		{ "inf1", 10 }, { "trn1", 20 }, { "inf2", 20 }, { "sunda", 20 },
-		{ "trn2", 30 }, { "cayman", 30 }, { "trn3", 40 },
-		{ "mariana", 40 },
-	};
+	const struct kbin_gen *g;
 
 	if (json_is_integer(arch)) {
 		json_int_t v = json_integer_value(arch);
@@ -98,21 +95,22 @@ int bir_arch_level(const json_t *arch)
 	}
 	if (!json_is_string(arch))
 		return 0;
-	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++)
-		if (!strcmp(t[k].n, json_string_value(arch)))
-			return t[k].level;
-	return 0;
+	g = kbin_gen_by_name(json_string_value(arch));
+	return g ? (int)g->arch_level : 0;
 }
 
 uint64_t bir_sb_partition_bytes(int arch_level)
 {
-	switch (bir_arch_gen(arch_level)) {
-	case 1: return 96 * 1024;
-	case 2: return 192 * 1024;
-	case 3: return 224 * 1024;
-	case 4: return 256 * 1024;
-	default: return 0;
-	}
+	const struct kbin_gen *g = kbin_gen_by_number(bir_arch_gen(arch_level));
+
+	return g ? g->sbuf_partition_size : 0;
+}
+
+uint32_t bir_sb_partitions(int arch_level)
+{
+	const struct kbin_gen *g = kbin_gen_by_number(bir_arch_gen(arch_level));
+
+	return g ? g->sbuf_partitions : 0;
 }
 
 /* grow a pointer vector: *v has *cap slots; make room for one more */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bir.h"
+#include "kbin_names.h"
 
 static int lfail(struct nscc_err *err, int rc, const char *fmt,
 		 const char *a, const char *b)
@@ -79,7 +80,8 @@ int bir_lower_defjson(const struct bir_module *m, json_t **out,
 			if (ml->type == BIR_MEM_SB && ml->runtime_reserved) {
 				if (json_array_append_new(rsv, json_pack(
 					"{s:s, s:I, s:I, s:i, s:I}", "type",
-					"evtaccel", "offset", (json_int_t)ml->addr,
+					kbin_carveout_type_str(KBIN_CARVEOUT_EVTACCEL),
+					"offset", (json_int_t)ml->addr,
 					"size", (json_int_t)ml->dims[1],
 					"base_partition", (int)ml->base,
 					"partitions", (json_int_t)ml->dims[0])))

@@ -45,12 +45,12 @@ static int record(struct bir_function *f, const char *name, uint64_t addr,
 	ml = bir_memloc_add(s, name);
 	if (!s->dtype || !s->shape || !ml)
 		return -ENOMEM;
-	s->shape[0] = KBIN_SBUF_PARTITIONS;
+	s->shape[0] = bir_sb_partitions(f->mod->arch_level);
 	s->shape[1] = size;
 	s->nshape = 2;
 	ml->type = BIR_MEM_SB;
 	ml->addr = addr;
-	ml->dims[0] = KBIN_SBUF_PARTITIONS;
+	ml->dims[0] = bir_sb_partitions(f->mod->arch_level);
 	ml->dims[1] = size;
 	ml->base = 0;
 	ml->tensor_id = 0;
@@ -115,6 +115,7 @@ int bir_pass_rtmemres(struct bir_module *m, const struct bir_opts *o,
 	else
 		bir_log(o, "RuntimeMemoryReservation: %s addr %llu size %llu x %u partitions",
 			name, (unsigned long long)addr,
-			(unsigned long long)size, KBIN_SBUF_PARTITIONS);
+			(unsigned long long)size,
+			bir_sb_partitions(m->arch_level));
 	return rc;
 }

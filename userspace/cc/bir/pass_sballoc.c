@@ -72,11 +72,11 @@ static int place(struct bir_function *f, struct bir_memloc *ml, uint64_t cap,
 	struct range *r;
 	uint32_t n;
 
-	if (ml->base + ml->dims[0] > KBIN_SBUF_PARTITIONS) {
+	if (ml->base + ml->dims[0] > bir_sb_partitions(f->mod->arch_level)) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "function '%s': memory location '%s': partitions %llu from base %u exceed %u",
 			 f->name, ml->name, (unsigned long long)ml->dims[0],
-			 ml->base, KBIN_SBUF_PARTITIONS);
+			 ml->base, bir_sb_partitions(f->mod->arch_level));
 		return -EINVAL;
 	}
 	if (busy_ranges(f, ml, &r, &n))

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * kbin_gen.h - the one table of device generations: per generation its
+ * number, names, compiler arch level and geometry.
+ *
+ * Every layer reads it: the module (the simulated device, the plan
+ * checker, SBUF sizes in staging, ioctls and debugfs), the compiler
+ * (NEFF kelf targets, MR_SB sizes, def.json carve-outs), the BIR passes
+ * (arch names and levels, SBUF partitions) and the library and commands
+ * where they print geometry.  The numbers and where they come from are
+ * in Documentation/hardware.rst, which also says how to add a generation.
+ */
+#ifndef _NEURONSIM_KBIN_GEN_H
+#define _NEURONSIM_KBIN_GEN_H
+
+#include <linux/types.h>
+
+/* names per generation besides the canonical one, NULL-terminated */
+#define KBIN_GEN_ALIASES	4
+
+/**
+ * struct kbin_gen - one device generation.
+ * @name: canonical name ("trn2"): the module's arch= parameter,
+ *	neuronsim_info.arch_name.
+ * @aliases: the other names NEFF kelf "target" strings and BIR "arch"
+ *	values use ("cayman", "v3"); the list ends at the first NULL.
+ * @hbm_channel_size: bytes per HBM channel.
+ * @sbuf_window_size: bytes of a NeuronCore's SBUF window in the device
+ *	address map (0 when the generation is not simulated).
+ * @psum_size: PSUM bytes per NeuronCore.
+ * @gen: generation number; kbin_header.target_gen and
+ *	neuronsim_info.arch_gen.
+ * @arch_level: the compiler's arch level, 10 * @gen.
+ * @num_cores: NeuronCores per device.
+ * @num_hbm_channels: HBM channels per device.
+ * @sbuf_partitions: SBUF partitions per NeuronCore.
+ * @sbuf_partition_size: SBUF bytes per partition; SBUF bytes per
+ *	NeuronCore are @sbuf_partitions * @sbuf_partition_size.
+ * @sbuf_partition_stride: bytes from one partition to the next in the
+ *	SBUF window as DMA access patterns address it
+ *	(@sbuf_window_size / @sbuf_partitions).
+ * @loadable: 1 when the module simulates the generation and a KBIN plan
+ *	may target it; 0 for a generation known by name only.
+ * @carveout_required: 1 when the runtime requires an evtaccel SBUF
+ *	carve-out in every subgraph (def.json
+ *	runtime_statebuffer_reservation).
+ */
+struct kbin_gen {
+	const char *name;
+	const char *aliases[KBIN_GEN_ALIASES];
+	__u64 hbm_channel_size;
+	__u64 sbuf_window_size;
+	__u64 psum_size;
+	__u32 gen;
+	__u32 arch_level;
+	__u32 num_cores;
+	__u32 num_hbm_channels;
+	__u32 sbuf_partitions;
+	__u32 sbuf_partition_size;
+	__u32 sbuf_partition_stride;
+	__u8 loadable;
+	__u8 carveout_required;
+};
+
+/* the table, in generation order; kbin_num_gens rows */
+extern const struct kbin_gen kbin_gens[];
+extern const unsigned int kbin_num_gens;
+
+const struct kbin_gen *kbin_gen_by_number(unsigned int gen);
+const struct kbin_gen *kbin_gen_by_name(const char *name);
+const struct kbin_gen *kbin_gen_target(unsigned int gen);
+const struct kbin_gen *kbin_gen_target_by_name(const char *name);
+
+/**
+ * kbin_gen_sbuf_bytes() - SBUF bytes per NeuronCore of a generation.
+ * @g: the generation.
+ *
+ * Return: @g->sbuf_partitions * @g->sbuf_partition_size.
+ */
+static inline __u64 kbin_gen_sbuf_bytes(const struct kbin_gen *g)
+{
+	return (__u64)g->sbuf_partitions * g->sbuf_partition_size;
+}
+
+#endif /* _NEURONSIM_KBIN_GEN_H */

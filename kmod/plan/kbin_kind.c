@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * kbin_kind.c - the one table of mem_ref kinds (kbin_kind.h).  Each row
+ * is one mr_type; Documentation/hardware.rst ("Kinds") explains every
+ * column.
+ */
+
+#include "kbin_compat.h"
+#include "kbin_kind.h"
+
+const struct kbin_kind kbin_kinds[KBIN_MR_TYPE_MAX + 1] = {
+	[KBIN_MR_INVALID] = {
+		.name = "MR_INVALID",
+	},
+	[KBIN_MR_SB] = {
+		.name = "MR_SB", .def_type = "state-buffer",
+		.storage = KBIN_STORAGE_SBUF,
+		.size = KBIN_SIZE_SBUF, .build = KBIN_BUILD_SP,
+	},
+	[KBIN_MR_BUFFER_STAGED] = {
+		.name = "MR_BUFFER_STAGED",
+		.storage = KBIN_STORAGE_HBM, .payload = KBIN_PAYLOAD_REQUIRED,
+		.usage = KBIN_USAGE_WEIGHT,
+		.size = KBIN_SIZE_VAR, .build = KBIN_BUILD_BUFFER,
+	},
+	[KBIN_MR_BUFFER] = {
+		.name = "MR_BUFFER", .def_type = "file",
+		.storage = KBIN_STORAGE_HBM, .payload = KBIN_PAYLOAD_OPTIONAL,
+		.usage = KBIN_USAGE_WEIGHT,
+		.size = KBIN_SIZE_VAR, .build = KBIN_BUILD_BUFFER,
+	},
+	[KBIN_MR_TMP_BUF] = {
+		.name = "MR_TMP_BUF", .def_type = "tmp-buf",
+		.storage = KBIN_STORAGE_HBM,
+		.usage = KBIN_USAGE_SCRATCHPAD_NOT_SHARED,
+		.placement = KBIN_PLACE_LOCAL_SP,
+		.size = KBIN_SIZE_VAR, .build = KBIN_BUILD_TMP_BUF,
+	},
+	[KBIN_MR_INPUT] = {
+		.name = "MR_INPUT", .def_type = "input",
+		.storage = KBIN_STORAGE_HBM, .usage = KBIN_USAGE_IO,
+		.size = KBIN_SIZE_VAR, .build = KBIN_BUILD_IO,
+	},
+	[KBIN_MR_OUTPUT] = {
+		.name = "MR_OUTPUT", .def_type = "output",
+		.storage = KBIN_STORAGE_HBM, .usage = KBIN_USAGE_IO,
+		.size = KBIN_SIZE_VAR, .build = KBIN_BUILD_IO,
+	},
+	[KBIN_MR_PTR] = {
+		.name = "MR_PTR", .def_type = "pointer",
+		.storage = KBIN_STORAGE_TARGET,
+		.variant = KBIN_VARIANT_POINTER,
+		.size = KBIN_SIZE_ADDRESS, .build = KBIN_BUILD_POINTER,
+	},
+	[KBIN_MR_VIRTUAL_TMP_BUF] = {
+		.name = "MR_VIRTUAL_TMP_BUF", .def_type = "virtual",
+		.storage = KBIN_STORAGE_SCRATCHPAD,
+		.variant = KBIN_VARIANT_VIRT,
+		.usage = KBIN_USAGE_SCRATCHPAD_NOT_SHARED,
+		.placement = KBIN_PLACE_BACKING_SP,
+		.size = KBIN_SIZE_VAR, .build = KBIN_BUILD_VIRTUAL_TMP_BUF,
+	},
+	[KBIN_MR_LIST] = {
+		.name = "MR_LIST", .def_type = "list",
+		.storage = KBIN_STORAGE_INDEX, .variant = KBIN_VARIANT_LIST,
+		.size = KBIN_SIZE_LIST, .build = KBIN_BUILD_LIST,
+	},
+	[KBIN_MR_PTR_TABLE] = {
+		.name = "MR_PTR_TABLE", .def_type = "dge-table",
+		.storage = KBIN_STORAGE_TABLE, .variant = KBIN_VARIANT_LIST,
+		.usage = KBIN_USAGE_GENERIC,
+		.size = KBIN_SIZE_LIST, .build = KBIN_BUILD_PTR_TABLE,
+	},
+	[KBIN_MR_REMOTE] = {
+		.name = "MR_REMOTE", .def_type = "remote",
+		.storage = KBIN_STORAGE_REMOTE,
+		.variant = KBIN_VARIANT_REMOTE,
+		.size = KBIN_SIZE_OPTIONAL,
+		.build = KBIN_BUILD_REMOTE_VARIABLE,
+	},
+};
+
+/**
+ * kbin_mr_type_from_def() - the mr_type of a def.json var "type".
+ * @def_type: NUL-terminated, e.g. "state-buffer", "file", "dge-table".
+ *
+ * Return: enum kbin_mr_type; KBIN_MR_INVALID for a string no kind has.
+ */
+unsigned int kbin_mr_type_from_def(const char *def_type)
+{
+	unsigned int t;
+
+	for (t = 0; t <= KBIN_MR_TYPE_MAX; t++)
+		if (kbin_kinds[t].def_type &&
+		    !strcmp(def_type, kbin_kinds[t].def_type))
+			return t;
+	return KBIN_MR_INVALID;
+}

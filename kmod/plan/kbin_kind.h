@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * kbin_kind.h - the one table of mem_ref kinds: per mr_type its name,
+ * where its bytes live (which is also how the loader stages it), its
+ * payload rule, its union variant, the HBM usage category it is charged
+ * to, how the compiler places and sizes it, its def.json type and its
+ * build-side class.
+ *
+ * The checker, the stager, the ioctls, the library, the compiler and the
+ * commands ask the table instead of listing mr_type values, so a new
+ * kind is one row here (plus code only for a storage strategy that does
+ * not exist yet).  Documentation/hardware.rst has the table in prose and
+ * says how to add a kind.
+ */
+#ifndef _NEURONSIM_KBIN_KIND_H
+#define _NEURONSIM_KBIN_KIND_H
+
+#include <linux/neuronsim_kbin.h>
+
+/**
+ * enum kbin_storage - where a variable's bytes live; the loader stages
+ * each storage its own way (Documentation/hardware.rst).
+ * @KBIN_STORAGE_NONE: no bytes and no address (MR_INVALID).
+ * @KBIN_STORAGE_SBUF: the NeuronCore's SBUF window; the address is the
+ *	window base, nothing is copied.
+ * @KBIN_STORAGE_HBM: an aligned HBM allocation in the region of the
+ *	kind's usage category; the payload, if any, is copied in.
+ * @KBIN_STORAGE_SCRATCHPAD: a scratchpad page at the planned offset.
+ * @KBIN_STORAGE_INDEX: an index list the kernel keeps; no bytes.
+ * @KBIN_STORAGE_TABLE: an index list plus a table of the listed
+ *	variables' device addresses the loader writes into HBM.
+ * @KBIN_STORAGE_TARGET: no bytes of its own: its target's address.
+ * @KBIN_STORAGE_REMOTE: another subgraph's variable, placed in a second
+ *	pass.
+ */
+enum kbin_storage {
+	KBIN_STORAGE_NONE = 0,
+	KBIN_STORAGE_SBUF,
+	KBIN_STORAGE_HBM,
+	KBIN_STORAGE_SCRATCHPAD,
+	KBIN_STORAGE_INDEX,
+	KBIN_STORAGE_TABLE,
+	KBIN_STORAGE_TARGET,
+	KBIN_STORAGE_REMOTE,
+};
+
+/**
+ * enum kbin_payload - whether a record may carry a weight payload.
+ * @KBIN_PAYLOAD_NONE: never (buffer must be 0).
+ * @KBIN_PAYLOAD_OPTIONAL: may ("alloc+copy", else "alloc only").
+ * @KBIN_PAYLOAD_REQUIRED: must.
+ */
+enum kbin_payload {
+	KBIN_PAYLOAD_NONE = 0,
+	KBIN_PAYLOAD_OPTIONAL,
+	KBIN_PAYLOAD_REQUIRED,
+};
+
+/**
+ * enum kbin_variant - which member of kbin_mem_ref's 16-byte union a
+ * kind uses; the bytes of the others must be zero.
+ * @KBIN_VARIANT_NONE: none: all 16 bytes zero.
+ * @KBIN_VARIANT_POINTER: .pointer.
+ * @KBIN_VARIANT_VIRT: .virt.
+ * @KBIN_VARIANT_LIST: .list.
+ * @KBIN_VARIANT_REMOTE: .remote.
+ */
+enum kbin_variant {
+	KBIN_VARIANT_NONE = 0,
+	KBIN_VARIANT_POINTER,
+	KBIN_VARIANT_VIRT,
+	KBIN_VARIANT_LIST,
+	KBIN_VARIANT_REMOTE,
+};
+
+/**
+ * enum kbin_usage - libnrt's dma_mem_usage_type: the HBM category a
+ * staged variable is charged to (Documentation/hardware.rst).  Values are
+ * libnrt's; kbin_usage_str() names them.
+ */
+enum kbin_usage {
+	KBIN_USAGE_GENERIC = 0,
+	KBIN_USAGE_INSTR_PE = 1,
+	KBIN_USAGE_INSTR_ACT = 2,
+	KBIN_USAGE_INSTR_POOL = 3,
+	KBIN_USAGE_IO = 4,
+	KBIN_USAGE_DRAM_SPILL = 5,
+	KBIN_USAGE_WEIGHT = 6,
+	KBIN_USAGE_NOTIFICATION = 7,
+	KBIN_USAGE_ACT_TABLE = 8,
+	KBIN_USAGE_INSTR_DVE = 9,
+	KBIN_USAGE_INSTR_SP = 10,
+	KBIN_USAGE_SCRATCHPAD = 11,
+	KBIN_USAGE_TENSOR = 12,
+	KBIN_USAGE_UCODE_LIB = 13,
+	KBIN_USAGE_POOL_STDIO = 14,
+	KBIN_USAGE_CC = 15,
+	KBIN_USAGE_SCRATCHPAD_NOT_SHARED = 16,
+	KBIN_USAGE_XT_CC = 17,
+	KBIN_USAGE_DMA_RING = 18,
+	KBIN_USAGE_MAX = 22,
+};
+
+/**
+ * enum kbin_placement - how the plan places a variable in its storage.
+ * @KBIN_PLACE_LOADER: the loader picks the address (by storage).
+ * @KBIN_PLACE_LOCAL_SP: the compiler gives an offset (def.json
+ *	backing_variable_off) that counts toward the subgraph's local
+ *	scratchpad size; the record carries no offset (MR_TMP_BUF).
+ * @KBIN_PLACE_BACKING_SP: the record's virt.offset into the scratchpad
+ *	its virt.backing_buf names (def.json backing_variable_off; def.json
+ *	vars are backed by the shared scratchpad).
+ */
+enum kbin_placement {
+	KBIN_PLACE_LOADER = 0,
+	KBIN_PLACE_LOCAL_SP,
+	KBIN_PLACE_BACKING_SP,
+};
+
+/**
+ * enum kbin_size_rule - where the compiler takes a record's size from.
+ * @KBIN_SIZE_NONE: nowhere (MR_INVALID).
+ * @KBIN_SIZE_VAR: the variable's own size, required and non-zero.
+ * @KBIN_SIZE_SBUF: the target generation's SBUF bytes per NeuronCore.
+ * @KBIN_SIZE_ADDRESS: KBIN_ADDRESS_SIZE, one device address.
+ * @KBIN_SIZE_LIST: 4 bytes per list entry.
+ * @KBIN_SIZE_OPTIONAL: the variable's size when it has one, else 0.
+ */
+enum kbin_size_rule {
+	KBIN_SIZE_NONE = 0,
+	KBIN_SIZE_VAR,
+	KBIN_SIZE_SBUF,
+	KBIN_SIZE_ADDRESS,
+	KBIN_SIZE_LIST,
+	KBIN_SIZE_OPTIONAL,
+};
+
+/* bytes of a device address (an MR_PTR's size, a pointer-table row) */
+#define KBIN_ADDRESS_SIZE	8U
+
+/**
+ * enum kbin_build - the compiler's build-side class of a kind
+ * (userspace/cc/memref.h), libnrt's mem_ref_* classes.
+ */
+enum kbin_build {
+	KBIN_BUILD_NONE = 0,
+	KBIN_BUILD_SP,
+	KBIN_BUILD_IO,
+	KBIN_BUILD_BUFFER,
+	KBIN_BUILD_TMP_BUF,
+	KBIN_BUILD_VIRTUAL_TMP_BUF,
+	KBIN_BUILD_POINTER,
+	KBIN_BUILD_LIST,
+	KBIN_BUILD_PTR_TABLE,
+	KBIN_BUILD_REMOTE_VARIABLE,
+	KBIN_BUILD_MAX,
+};
+
+/**
+ * struct kbin_kind - the properties of one mr_type.
+ * @name: "MR_SB" .. "MR_REMOTE".
+ * @def_type: the def.json "type" string the compiler maps to this kind,
+ *	or NULL when def.json has none.
+ * @storage: enum kbin_storage.
+ * @payload: enum kbin_payload.
+ * @variant: enum kbin_variant.
+ * @usage: enum kbin_usage the kind's HBM bytes are charged to (storage
+ *	HBM and TABLE; the SCRATCHPAD kind's pages are charged by scratchpad).
+ * @placement: enum kbin_placement.
+ * @size: enum kbin_size_rule.
+ * @build: enum kbin_build.
+ */
+struct kbin_kind {
+	const char *name;
+	const char *def_type;
+	__u8 storage;
+	__u8 payload;
+	__u8 variant;
+	__u8 usage;
+	__u8 placement;
+	__u8 size;
+	__u8 build;
+};
+
+extern const struct kbin_kind kbin_kinds[KBIN_MR_TYPE_MAX + 1];
+
+/**
+ * kbin_kind() - the properties of an mr_type.
+ * @mr_type: enum kbin_mr_type; values above KBIN_MR_TYPE_MAX read as
+ *	MR_INVALID.
+ *
+ * Return: the row, never NULL.
+ */
+static inline const struct kbin_kind *kbin_kind(__u32 mr_type)
+{
+	return &kbin_kinds[mr_type <= KBIN_MR_TYPE_MAX ? mr_type : KBIN_MR_INVALID];
+}
+
+/**
+ * kbin_kind_valid() - is @mr_type a kind a plan may hold (1..11)?
+ * @mr_type: value.
+ *
+ * Return: true for a kind other than MR_INVALID.
+ */
+static inline int kbin_kind_valid(__u32 mr_type)
+{
+	return mr_type != KBIN_MR_INVALID && mr_type <= KBIN_MR_TYPE_MAX;
+}
+
+/**
+ * kbin_kind_has_storage() - does the kind own device bytes (SBUF, HBM,
+ *	scratchpad)?  Exactly these need a non-zero size, and only these may
+ *	be an MR_PTR's target, an MR_PTR_TABLE row or an MR_REMOTE's var.
+ * @mr_type: enum kbin_mr_type.
+ *
+ * Return: true or false.
+ */
+static inline int kbin_kind_has_storage(__u32 mr_type)
+{
+	__u8 s = kbin_kind(mr_type)->storage;
+
+	return s == KBIN_STORAGE_SBUF || s == KBIN_STORAGE_HBM ||
+	       s == KBIN_STORAGE_SCRATCHPAD;
+}
+
+unsigned int kbin_mr_type_from_def(const char *def_type);
+
+#endif /* _NEURONSIM_KBIN_KIND_H */

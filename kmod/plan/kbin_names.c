@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * kbin_names.c - the name and text tables of kbin_names.h.  The mr_type
+ * names are the kind table's (kbin_kind.c); every other table is here,
+ * indexed by its enum.
+ */
+
+#include "kbin_compat.h"
+#include "kbin_kind.h"
+#include "kbin_names.h"
+
+/* a table entry, or @unknown for an index outside it or a hole in it */
+static const char *kbin_name(const char *const *names, unsigned int n,
+			     unsigned int i, const char *unknown)
+{
+	return i < n && names[i] ? names[i] : unknown;
+}
+
+/**
+ * kbin_mr_type_str() - name an mr_type.
+ * @mr_type: enum kbin_mr_type.
+ *
+ * Return: the kind table's name, e.g. "MR_SB"; "MR_UNKNOWN" above
+ * KBIN_MR_TYPE_MAX.
+ */
+const char *kbin_mr_type_str(unsigned int mr_type)
+{
+	return mr_type <= KBIN_MR_TYPE_MAX ? kbin_kinds[mr_type].name :
+	       "MR_UNKNOWN";
+}
+
+/* checker codes, then the staging codes from KBIN_ERR_STAGE_HBM */
+static const char *const kbin_reasons[KBIN_ERR_STAGE_SBUF + 1] = {
+	[KBIN_OK] = "valid",
+	[KBIN_ERR_TRUNCATED] = "truncated",
+	[KBIN_ERR_MAGIC] = "bad magic",
+	[KBIN_ERR_VERSION] = "unsupported version",
+	[KBIN_ERR_HEADER_SIZE] = "bad header size",
+	[KBIN_ERR_TOTAL_SIZE] = "total size mismatch",
+	[KBIN_ERR_FLAGS] = "unknown flags",
+	[KBIN_ERR_TARGET] = "unknown target generation",
+	[KBIN_ERR_CHECKSUM] = "checksum mismatch",
+	[KBIN_ERR_NUM_SUBGRAPHS] = "bad number of subgraphs",
+	[KBIN_ERR_BOUNDS] = "out of bounds",
+	[KBIN_ERR_OVERLAP] = "overlapping areas",
+	[KBIN_ERR_MISALIGNED] = "misaligned",
+	[KBIN_ERR_SG_NAME] = "bad subgraph name",
+	[KBIN_ERR_SET_SIZE] = "bad mem_ref set size",
+	[KBIN_ERR_CARVEOUT] = "bad carve-out",
+	[KBIN_ERR_RESERVED] = "reserved field not zero",
+	[KBIN_ERR_MR_TYPE] = "bad mr_type",
+	[KBIN_ERR_NAME] = "bad name",
+	[KBIN_ERR_SIZE] = "bad size",
+	[KBIN_ERR_ALIGNMENT] = "bad alignment",
+	[KBIN_ERR_VAR_ID_ORDER] = "var_id out of order",
+	[KBIN_ERR_VAR_ID_DUP] = "duplicate var_id",
+	[KBIN_ERR_DTYPE] = "bad dtype",
+	[KBIN_ERR_SHAPE] = "bad shape",
+	[KBIN_ERR_DTENSOR_MD] = "bad debug tensor metadata",
+	[KBIN_ERR_PAYLOAD_KIND] = "payload on a kind that takes none",
+	[KBIN_ERR_PAYLOAD_LENGTH] = "payload length mismatch",
+	[KBIN_ERR_LIST_KIND] = "list on a kind that takes none",
+	[KBIN_ERR_LIST_LENGTH] = "bad list length",
+	[KBIN_ERR_LIST_ENTRY] = "bad list entry",
+	[KBIN_ERR_PTR_SELF] = "pointer to itself",
+	[KBIN_ERR_PTR_TARGET] = "bad pointer target",
+	[KBIN_ERR_REMOTE_SG] = "bad remote subgraph",
+	[KBIN_ERR_REMOTE_VAR] = "bad remote variable",
+	[KBIN_ERR_REMOTE_CHAIN] = "remote to a remote variable",
+	[KBIN_ERR_REMOTE_SIZE] = "remote variable too small",
+	[KBIN_ERR_VIRT_RANGE] = "virtual buffer outside its scratchpad",
+	[KBIN_ERR_BACKING_BUF] = "bad backing buffer",
+	[KBIN_ERR_PAYLOAD_MISSING] = "missing payload",
+	[KBIN_ERR_STAGE_HBM] = "HBM exhausted",
+	[KBIN_ERR_STAGE_BACKING] = "backing memory cap reached",
+	[KBIN_ERR_STAGE_SCRATCHPAD] = "scratchpad too large",
+	[KBIN_ERR_STAGE_CORES] = "not enough NeuronCores",
+	[KBIN_ERR_STAGE_LIMIT] = "module limit reached",
+	[KBIN_ERR_STAGE_FAULT] = "injected fault",
+	[KBIN_ERR_STAGE_NOMEM] = "out of kernel memory",
+	[KBIN_ERR_STAGE_SBUF] = "SBUF placement conflict",
+};
+
+/**
+ * kbin_reason_str() - the text of a checker or staging reason code (load
+ *	failure reports of the module, library and commands).
+ * @reason: enum kbin_check_reason: a checker code or a KBIN_ERR_STAGE_*.
+ *
+ * Return: e.g. "checksum mismatch", "HBM exhausted"; "unknown reason" for
+ * a value outside the enum.
+ */
+const char *kbin_reason_str(unsigned int reason)
+{
+	return kbin_name(kbin_reasons, KBIN_ARRAY_SIZE(kbin_reasons), reason,
+			 "unknown reason");
+}
+
+static const char *const kbin_field_names[KBIN_FIELD_MAX] = {
+	[KBIN_FIELD_NONE] = "none",
+	[KBIN_FIELD_MAGIC] = "magic",
+	[KBIN_FIELD_VERSION] = "version",
+	[KBIN_FIELD_CHECKSUM] = "checksum",
+	[KBIN_FIELD_HEADER_SIZE] = "header_size",
+	[KBIN_FIELD_TOTAL_SIZE] = "total_size",
+	[KBIN_FIELD_FLAGS] = "flags",
+	[KBIN_FIELD_TARGET_GEN] = "target_gen",
+	[KBIN_FIELD_NUM_SUBGRAPHS] = "num_subgraphs",
+	[KBIN_FIELD_SUBGRAPH_TABLE] = "subgraph_table_off",
+	[KBIN_FIELD_DATA_AREA] = "data area",
+	[KBIN_FIELD_SG_NAME] = "subgraph name",
+	[KBIN_FIELD_SET] = "mem_ref set",
+	[KBIN_FIELD_CARVEOUT] = "carve-out",
+	[KBIN_FIELD_SCRATCHPAD] = "scratchpad size",
+	[KBIN_FIELD_NMEM] = "nmem",
+	[KBIN_FIELD_MR_TYPE] = "mr_type",
+	[KBIN_FIELD_NAME] = "name",
+	[KBIN_FIELD_SIZE] = "size",
+	[KBIN_FIELD_ALIGNMENT] = "alignment",
+	[KBIN_FIELD_VAR_ID] = "var_id",
+	[KBIN_FIELD_DTYPE] = "dtype",
+	[KBIN_FIELD_SHAPE] = "shape",
+	[KBIN_FIELD_DTENSOR_MD] = "dtensor_md",
+	[KBIN_FIELD_BUFFER] = "buffer",
+	[KBIN_FIELD_UNION] = "union",
+	[KBIN_FIELD_PAD] = "padding",
+};
+
+/**
+ * kbin_field_str() - name the field of a checker or staging finding.
+ * @field: enum kbin_check_field.
+ *
+ * Return: e.g. "alignment"; "unknown field" outside the enum.
+ */
+const char *kbin_field_str(unsigned int field)
+{
+	return kbin_name(kbin_field_names, KBIN_ARRAY_SIZE(kbin_field_names), field,
+			 "unknown field");
+}
+
+static const char *const kbin_usage_names[KBIN_USAGE_MAX + 1] = {
+	[KBIN_USAGE_GENERIC] = "GENERIC",
+	[KBIN_USAGE_INSTR_PE] = "INSTR_PE",
+	[KBIN_USAGE_INSTR_ACT] = "INSTR_ACT",
+	[KBIN_USAGE_INSTR_POOL] = "INSTR_POOL",
+	[KBIN_USAGE_IO] = "IO",
+	[KBIN_USAGE_DRAM_SPILL] = "DRAM_SPILL",
+	[KBIN_USAGE_WEIGHT] = "WEIGHT",
+	[KBIN_USAGE_NOTIFICATION] = "NOTIFICATION",
+	[KBIN_USAGE_ACT_TABLE] = "ACT_TABLE",
+	[KBIN_USAGE_INSTR_DVE] = "INSTR_DVE",
+	[KBIN_USAGE_INSTR_SP] = "INSTR_SP",
+	[KBIN_USAGE_SCRATCHPAD] = "SCRATCHPAD",
+	[KBIN_USAGE_TENSOR] = "TENSOR",
+	[KBIN_USAGE_UCODE_LIB] = "UCODE_LIB",
+	[KBIN_USAGE_POOL_STDIO] = "POOL_STDIO",
+	[KBIN_USAGE_CC] = "CC",
+	[KBIN_USAGE_SCRATCHPAD_NOT_SHARED] = "SCRATCHPAD_NOT_SHARED",
+	[KBIN_USAGE_XT_CC] = "XT_CC",
+	[KBIN_USAGE_DMA_RING] = "DMA_RING",
+};
+
+/**
+ * kbin_usage_str() - name an HBM usage category (libnrt's
+ *	dma_mem_usage_type).
+ * @usage: enum kbin_usage.
+ *
+ * Return: libnrt's name, e.g. "WEIGHT"; "UNKNOWN" for a value without one.
+ */
+const char *kbin_usage_str(unsigned int usage)
+{
+	return kbin_name(kbin_usage_names, KBIN_ARRAY_SIZE(kbin_usage_names), usage,
+			 "UNKNOWN");
+}
+
+static const char *const kbin_mode_names[KBIN_MODE_MAX] = {
+	[KBIN_MODE_NONE] = "-",
+	[KBIN_MODE_ALLOC_COPY] = "alloc+copy",
+	[KBIN_MODE_ALLOC_ONLY] = "alloc only",
+	[KBIN_MODE_SBUF] = "sbuf window",
+	[KBIN_MODE_SCRATCHPAD] = "scratchpad",
+	[KBIN_MODE_POINTER] = "pointer",
+	[KBIN_MODE_LIST] = "index list",
+	[KBIN_MODE_TABLE] = "ptr table",
+	[KBIN_MODE_REMOTE] = "remote",
+};
+
+/**
+ * kbin_stage_mode_str() - name a staging mode.
+ * @mode: enum kbin_stage_mode.
+ *
+ * Return: e.g. "alloc+copy" or "alloc only" (libnrt's "Staged memref" log
+ * line); "unknown" outside the enum.
+ */
+const char *kbin_stage_mode_str(unsigned int mode)
+{
+	return kbin_name(kbin_mode_names, KBIN_ARRAY_SIZE(kbin_mode_names), mode,
+			 "unknown");
+}
+
+static const char *const kbin_backing_names[KBIN_BACKING_BUF_MAX + 1] = {
+	[KBIN_BACKING_BUF_LOCAL] = "local",
+	[KBIN_BACKING_BUF_SHARED] = "shared",
+	[KBIN_BACKING_BUF_SHARDED] = "sharded",
+	[KBIN_BACKING_BUF_MAIN] = "main",
+};
+
+/**
+ * kbin_backing_buf_str() - name the scratchpad backing an
+ *	MR_VIRTUAL_TMP_BUF.
+ * @backing_buf: enum kbin_backing_buf.
+ *
+ * Return: "local", "shared", "sharded" or "main"; "unknown" outside the
+ * enum.
+ */
+const char *kbin_backing_buf_str(unsigned int backing_buf)
+{
+	return kbin_name(kbin_backing_names, KBIN_ARRAY_SIZE(kbin_backing_names),
+			 backing_buf, "unknown");
+}
+
+/**
+ * kbin_carveout_type_str() - name an SBUF carve-out type, as def.json
+ *	runtime_statebuffer_reservation spells it.
+ * @type: KBIN_CARVEOUT_*.
+ *
+ * Return: "evtaccel"; "unknown" for any other value.
+ */
+const char *kbin_carveout_type_str(unsigned int type)
+{
+	return type == KBIN_CARVEOUT_EVTACCEL ? "evtaccel" : "unknown";
+}
