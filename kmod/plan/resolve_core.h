@@ -2,12 +2,15 @@
 /*
  * resolve_core.h - the resolve hot path: the kernel mem_ref, the
  * per-subgraph hashtable lookup, the bounds check and the add (libnrt's
- * lookup_memref_by_idx + mem_ref_to_addr, seed 001 sections 4-5).
+ * lookup_memref_by_idx + mem_ref_to_addr; Documentation/uapi.rst,
+ * NEURONSIM_IOC_RESOLVE, states the rule).
  *
  * Plain C, static inline, no allocation and no lock.  The module
  * (resolve.c, stage.c) uses it, and the host benchmark (bench/) compiles
  * this very file unchanged, so the instructions the benchmark counts are
- * the module's.  The few things the kernel provides (u32/u64, hlist,
+ * the module's.  The rule itself, nsim_rc_addr(), is the one copy every
+ * layer applies: the neuronsim command resolves on a model's netlink
+ * table through nsim_rc_rule().  The few things the kernel provides (u32/u64, hlist,
  * READ_ONCE, container_of, check_add_overflow, errno values) come from
  * the kernel headers in the kernel build and from a small shim below in
  * the host build, in the style of kbin_compat.h.
@@ -82,12 +85,13 @@ static inline void hlist_add_head_rcu(struct hlist_node *n,
 
 #include <linux/neuronsim_kbin.h>
 
-/* physical_address of a variable that is not staged (FACTS.md section 5) */
+/* physical_address of a variable that is not staged: all ones, never 0 */
 #define NSIM_PA_UNSTAGED	(~0ULL)
 
 /**
  * struct nsim_mr - the kernel mem_ref: the hot lookup/resolve object
- * (libnrt's mem_ref_t, seed 001 section 4, cut to what resolve reads).
+ * (libnrt's load-side mem_ref_t cut to what resolve reads;
+ * Documentation/hardware.rst).
  * 48 bytes; with its share of the bucket array (8 bytes per bucket,
  * 1..2 buckets per var) at most 64 bytes per var.
  * @node: hashtable node; the mem_ref is found from it by container_of
@@ -123,8 +127,8 @@ static_assert(sizeof(struct nsim_mr) == 48, "the kernel mem_ref is 48 bytes");
  * @hash_bits: log2 of the bucket count, 0..31.
  *
  * The low @hash_bits bits of the key.  A checked plan's var_ids are dense
- * (record i has var_id i, FACTS.md section 4) and there are at least as
- * many buckets as records, so every chain holds one mem_ref: a lookup
+ * (record i has var_id i, Documentation/kbin-format.rst) and there are at
+ * least as many buckets as records, so every chain holds one mem_ref: a lookup
  * is one bucket load and one compare, and stage.c's inserts in var_id
  * order write the bucket array front to back (no random access while
  * loading).  Sparse keys would still be found, in longer chains.
@@ -176,7 +180,8 @@ nsim_rc_find(const struct hlist_head *buckets, u32 hash_bits, u32 var_id)
 }
 
 /**
- * nsim_rc_addr() - the resolve rule (mem_ref_to_addr; FACTS.md section 5).
+ * nsim_rc_addr() - the resolve rule (libnrt's mem_ref_to_addr;
+ *	Documentation/uapi.rst).
  * @mr: the mem_ref.
  * @offset: bytes into the variable.
  * @size: bytes the access covers.
@@ -207,6 +212,27 @@ static inline int nsim_rc_addr(const struct nsim_mr *mr, u64 offset,
 		return -ENODATA;
 	*addr = offset + mr->pa;
 	return 0;
+}
+
+/**
+ * nsim_rc_rule() - the resolve rule on plain values, for code that holds
+ *	no kernel mem_ref (the neuronsim command resolving on a model's
+ *	netlink table): nsim_rc_addr() on a mem_ref made of them.
+ * @type: enum kbin_mr_type.
+ * @var_size: the variable's size in bytes.
+ * @pa: its physical_address; NSIM_PA_UNSTAGED when not staged.
+ * @offset: bytes into the variable.
+ * @size: bytes the access covers.
+ * @addr: out: device address.
+ *
+ * Return: as nsim_rc_addr().
+ */
+static inline int nsim_rc_rule(u32 type, u64 var_size, u64 pa, u64 offset,
+			       u64 size, u64 *addr)
+{
+	const struct nsim_mr mr = { .size = var_size, .pa = pa, .type = type };
+
+	return nsim_rc_addr(&mr, offset, size, addr);
 }
 
 /**

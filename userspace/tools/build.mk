@@ -9,12 +9,14 @@ NSIM_TOOL_LIBS	 := $(NSIM_LDLIBS) -ljansson -lz
 
 VM_PROGS += neuronsim
 
-$(VM_O)/bin/neuronsim: userspace/tools/neuronsim.c $(NSIM_LIB_VM) $(KBIN_LIB_VM) $(NSIM_HDR)
+$(VM_O)/bin/neuronsim: userspace/tools/neuronsim.c $(NSIM_LIB_VM) $(KBIN_LIB_VM) $(NSIM_HDR) \
+		kmod/plan/resolve_core.h
 	@mkdir -p $(dir $@)
 	$(CC) $(VM_CFLAGS) $(NSIM_TOOL_CFLAGS) -o $@ $< $(NSIM_LIB_VM) $(KBIN_LIB_VM) \
 		$(VM_LDFLAGS) $(NSIM_TOOL_LIBS)
 
-$(HOST_O)/bin/neuronsim: userspace/tools/neuronsim.c $(NSIM_LIB) $(KBIN_LIB) $(NSIM_HDR)
+$(HOST_O)/bin/neuronsim: userspace/tools/neuronsim.c $(NSIM_LIB) $(KBIN_LIB) $(NSIM_HDR) \
+		kmod/plan/resolve_core.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(NSIM_TOOL_CFLAGS) -o $@ $< $(NSIM_LIB) $(KBIN_LIB) \
 		$(HOST_LDFLAGS) $(NSIM_TOOL_LIBS)

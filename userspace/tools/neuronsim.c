@@ -17,8 +17,8 @@
  * is loaded on a private fd for the command and unloaded at its end.
  * Models belong to the fd that loaded them, so for a MODEL another
  * process loaded, names and addresses come from netlink GET_VARS (owner
- * process or CAP_SYS_ADMIN only) and resolve applies the kernel's rule to
- * that table.  Bytes move only through the loading fd, so from the
+ * process or CAP_SYS_ADMIN only) and resolve applies the kernel's rule
+ * (kmod/plan/resolve_core.h, the same code) to that table.  Bytes move only through the loading fd, so from the
  * shell "read" takes a PLAN (loaded, read, unloaded), and "load --hold"
  * runs commands read from stdin (resolve, read, vars, info) against the
  * model it holds.
@@ -41,6 +41,7 @@
 #include "json_text.h"
 #include "libneuronsim.h"
 #include "kbin_reader.h"
+#include "resolve_core.h"
 
 #define READ_DEFAULT_MAX	4096U
 
@@ -351,17 +352,12 @@ static const struct neuronsim_map_var *vartab_find(const struct vartab *t,
 	return NULL;
 }
 
-/* the kernel's resolve rule on a netlink table (FACTS.md section 5) */
+/* the kernel's resolve rule, its own code, on a netlink table entry */
 static int table_resolve(const struct neuronsim_map_var *v, __u64 off, __u64 size, __u64 *addr)
 {
-	if (off + size < off || v->size < off + size)
-		return -ERANGE;
-	if (v->mr_type == KBIN_MR_PTR && off)
-		return -EINVAL;
-	if (!v->staged)
-		return -ENODATA;
-	*addr = v->address + off;
-	return 0;
+	return nsim_rc_rule(v->mr_type, v->size,
+			    v->staged ? v->address : NSIM_PA_UNSTAGED, off, size,
+			    addr);
 }
 
 /* "'TEXT' (sgN #ID KIND, SIZE bytes)" prefix of a per-variable error */
