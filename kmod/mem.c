@@ -161,31 +161,6 @@ int nsim_mem_read_user(u64 addr, void __user *dst, u64 len)
 }
 
 /**
- * nsim_mem_read() - copy simulated device memory to a kernel buffer.
- * @addr: device address.
- * @dst: buffer of @len bytes.
- * @len: byte count.
- */
-void nsim_mem_read(u64 addr, void *dst, u64 len)
-{
-	u8 *d = dst;
-
-	while (len) {
-		u64 off = addr & (PAGE_SIZE - 1);
-		u64 n = min_t(u64, len, PAGE_SIZE - off);
-		struct page *page = nsim_mem_page(addr >> PAGE_SHIFT, false);
-
-		if (page)
-			memcpy(d, page_address(page) + off, n);
-		else
-			memset(d, 0, n);
-		addr += n;
-		d += n;
-		len -= n;
-	}
-}
-
-/**
  * nsim_mem_discard() - drop the backing of a device address range.
  * @addr: device address, page aligned.
  * @len: bytes, a multiple of PAGE_SIZE.

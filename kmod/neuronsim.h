@@ -280,7 +280,6 @@ void nsim_mem_exit(void);
 int nsim_mem_write(u64 addr, const void *src, u64 len);
 int nsim_mem_write_user(u64 addr, const void __user *src, u64 len);
 int nsim_mem_read_user(u64 addr, void __user *dst, u64 len);
-void nsim_mem_read(u64 addr, void *dst, u64 len);
 void nsim_mem_discard(u64 addr, u64 len);
 u64 nsim_mem_backing_bytes(void);
 
@@ -315,7 +314,6 @@ void nsim_unstage(struct nsim_model *m);
 int nsim_sg_hash_init(struct nsim_sg *sg);
 void nsim_sg_hash_insert(struct nsim_sg *sg, struct nsim_mr *mr);
 struct nsim_mr *nsim_sg_find(const struct nsim_sg *sg, u32 var_id);
-int nsim_mr_resolve(const struct nsim_mr *mr, u64 offset, u64 size, u64 *addr);
 long nsim_ioctl_resolve(struct nsim_file *nf, void __user *uarg, size_t usize);
 long nsim_ioctl_resolve_batch(struct nsim_file *nf, void __user *uarg,
 			      size_t usize);

@@ -73,22 +73,6 @@ struct nsim_mr *nsim_sg_find(const struct nsim_sg *sg, u32 var_id)
 					      var_id);
 }
 
-/**
- * nsim_mr_resolve() - the resolve rule, libnrt's mem_ref_to_addr
- *	(seed 001 section 5, FACTS.md section 5); see nsim_rc_addr().
- * @mr: the mem_ref.
- * @offset: bytes into the variable.
- * @size: bytes the access covers.
- * @addr: out: device address.
- *
- * Return: 0; -ERANGE out of bounds; -EINVAL MR_PTR with a non-zero offset;
- * -ENODATA not staged.
- */
-int nsim_mr_resolve(const struct nsim_mr *mr, u64 offset, u64 size, u64 *addr)
-{
-	return nsim_rc_addr(mr, offset, size, addr);
-}
-
 /*
  * Resolve one (subgraph, var_id, offset, size) of a model; under RCU.
  * The lookup, bounds check and add are resolve_core.h's, inlined here:
