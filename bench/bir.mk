@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Build fragment for the BIR benchmark of issue 8 (make bench).
+# Build fragment for the BIR benchmark (make bench; Documentation/performance.rst).
 #   $(BENCH_O)/bir_bench   host, plain -O2 (no sanitizers): the BIR
 #                          library and compiler part 1 built from source,
 #                          as the -O2 neuronsim-cc is

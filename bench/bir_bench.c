@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bir_bench - make bench, issue 8: all BIR passes on a generated module.
+ * bir_bench - make bench: all BIR passes on a generated module
+ * (Documentation/performance.rst).
  *
  *   bir_bench INSTS CALLS [OUT.bir.json]
  *
@@ -10,7 +11,7 @@
  * inlined at order 41 and half at order 61, and BIRKernel activation
  * calls), the rest TensorTensor / Activation / TensorCopy on 16 SBUF
  * tiles.  Then, timed: parse (bir_module_from_string), every pass of the
- * seed-000 schedule (bir_run_passes), lowering to the def.json var table.
+ * backend schedule (bir_run_passes), lowering to the def.json var table.
  * Prints one "key value" line each:
  *   insts, calls, json_bytes, final_insts, parse_s, passes_s, lower_s,
  *   total_s (parse + passes + lower), maxrss_kb (getrusage peak RSS of

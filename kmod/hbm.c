@@ -2,8 +2,8 @@
 /*
  * hbm.c - simulated HBM: one lib/genalloc pool per channel, allocations
  * by gen_pool_first_fit_align (as the real Neuron driver places device
- * memory, DESIGN.md decision 5), and usage accounted per channel and per
- * dma_mem_usage_type category (FACTS.md section 2): for each, the bytes
+ * memory), and usage accounted per channel and per dma_mem_usage_type
+ * category (Documentation/hardware.rst, kbin_kind.h): for each, the bytes
  * allocated over time (total), held now (present) and the most ever held
  * at once (peak).
  *
@@ -58,7 +58,7 @@ static void nsim_acct_add(struct nsim_usage_acct *a, u64 n)
  * @align: bytes, a power of two (smaller than 4 KiB means 4 KiB).
  * @usage: enum kbin_usage the bytes are charged to.
  *
- * Placement is gen_pool_first_fit_align (DESIGN.md decision 5).
+ * Placement is gen_pool_first_fit_align.
  *
  * Return: the device address (never 0), or 0 when the channel has no
  * free range of @size bytes at @align.
@@ -127,8 +127,8 @@ u64 nsim_hbm_avail(u32 channel)
  * @buf: output, NUL-terminated.
  * @size: bytes of @buf.
  *
- * Only categories with bytes in use are listed (dma_mem_usage_type,
- * FACTS.md section 2); "nothing" when the channel is empty.
+ * Only categories with bytes in use are listed (kbin_usage_str() names
+ * them); "nothing" when the channel is empty.
  *
  * Return: characters written, without the NUL.
  */

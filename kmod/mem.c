@@ -3,7 +3,8 @@
  * mem.c - sparse simulated device memory.
  *
  * The device address space has its real size (e.g. 4 x 24 GiB of HBM on
- * trn2, DESIGN.md decision 4) but only pages that were written take RAM,
+ * trn2; Documentation/uapi.rst, "Address map") but only pages that were
+ * written take RAM,
  * as null_blk's memory-backed mode does: an xarray indexed by device page
  * frame (address >> PAGE_SHIFT) holds the pages, allocated on first
  * write.  Unwritten memory reads as zeros.  The backing_limit module
@@ -63,7 +64,7 @@ static struct page *nsim_mem_page(unsigned long idx, bool alloc)
  * @len: byte count.
  *
  * A page-sized run of zero bytes that falls on a page with no backing is
- * skipped: it already reads as zero (DESIGN.md decision 4).
+ * skipped: it already reads as zero.
  *
  * Return: 0; -EDQUOT when the backing_limit cap is reached; -ENOMEM when
  * the kernel is out of memory.  Bytes before the failure stay written.

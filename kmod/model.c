@@ -2,7 +2,7 @@
 /*
  * model.c - models, their ids, and their lifetime.
  *
- * Models belong to the open file that loaded them (DESIGN.md decision 2):
+ * Models belong to the open file that loaded them (Documentation/uapi.rst):
  * a model is in its file's list and, under its id, in one module-wide
  * xarray that RESOLVE reads under RCU.  Every lookup compares the owner,
  * so another file (same process or not) gets -ENOENT.  A model is

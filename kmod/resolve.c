@@ -2,11 +2,11 @@
 /*
  * resolve.c - per-subgraph mem_ref lookup and the resolve rule.
  *
- * Lookup (DESIGN.md decision 6): each subgraph has its own hashtable, a
- * bucket array sized to a power of two >= nmem; the hlist_node is
- * embedded in the kernel mem_ref, which is found by container_of, as
- * libnrt's lookup_memref_by_idx finds mem_ref_t 160 bytes before its
- * ht_node_t (seed 001 section 4).  Models are published with RCU, so
+ * Lookup: each subgraph has its own hashtable, a bucket array sized to a
+ * power of two >= nmem; the hlist_node is embedded in the kernel mem_ref,
+ * which is found by container_of, as libnrt's lookup_memref_by_idx finds
+ * mem_ref_t before its hashtable node (Documentation/hardware.rst, "The
+ * mem_ref on the load side").  Models are published with RCU, so
  * RESOLVE and RESOLVE_BATCH take no lock and allocate nothing: the batch
  * works through the user's array in fixed on-stack chunks.  The lookup,
  * the bounds check and the add are plain C in resolve_core.h, which the

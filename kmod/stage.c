@@ -2,7 +2,8 @@
 /*
  * stage.c - LOAD staging: give every variable of a checked KBIN plan its
  * device address, once (libnrt's vtpb_info_shared_init_vtpb and
- * mem_ref_copy_and_stage_mr, seed 001 section 5; FACTS.md section 6).
+ * mem_ref_copy_and_stage_mr; Documentation/hardware.rst, "Kinds", and
+ * Documentation/uapi.rst, NEURONSIM_IOC_LOAD).
  *
  * Subgraph i runs on NeuronCore first_core + i and allocates from that
  * core's HBM channel.  Per subgraph, in O(nmem + list entries):
@@ -10,23 +11,24 @@
  *   1. arrays (hot mem_refs, cold debugfs data, names, dims, lists,
  *      hashtable) and the local scratchpad pages are allocated;
  *   2. each record starts unstaged (physical_address all ones) and is
- *      placed by kind: MR_SB at its core's SBUF window; MR_VIRTUAL_TMP_BUF
- *      at its planned offset in a scratchpad arena; MR_BUFFER,
- *      MR_BUFFER_STAGED, MR_TMP_BUF, MR_INPUT, MR_OUTPUT and the
- *      MR_PTR_TABLE tables get aligned offsets in one HBM region per
- *      usage category (WEIGHT, IO, SCRATCHPAD_NOT_SHARED, GENERIC); MR_LIST
- *      keeps its index list; then it is inserted in the hashtable;
+ *      placed by its kind's storage in the kind table (kbin_kind.h):
+ *      SBUF at its core's SBUF window (MR_SB); scratchpad at its planned
+ *      offset in a scratchpad arena (MR_VIRTUAL_TMP_BUF); HBM and the
+ *      address tables get aligned offsets in one HBM region per usage
+ *      category (WEIGHT, IO, SCRATCHPAD_NOT_SHARED, GENERIC); index
+ *      lists are kept; then it is inserted in the hashtable;
  *   3. each region is one gen_pool_first_fit_align allocation; offsets
  *      become addresses and payloads are copied in ("alloc+copy", else
  *      "alloc only");
- *   4. MR_PTR takes its target's address; each MR_PTR_TABLE's table of
- *      the listed variables' addresses is written into HBM (the second
- *      list libnrt rebuilds at load).
+ *   4. kinds whose storage is their target's (MR_PTR) take its address;
+ *      each address table's addresses of the listed variables are written
+ *      into HBM (the second list libnrt rebuilds at load).
  *
- * Then MR_REMOTE records take, in a second pass over all subgraphs, the
- * placement of remote_var_id in subgraph remote_vtpb_rel_sg_id.  A failure
- * anywhere leaves the partial model for nsim_unstage(), which rolls back
- * every subgraph: loads are all-or-nothing (FACTS.md section 6 step 4).
+ * Then remote kinds (MR_REMOTE) take, in a second pass over all
+ * subgraphs, the placement of remote_var_id in subgraph
+ * remote_vtpb_rel_sg_id.  A failure anywhere leaves the partial model for
+ * nsim_unstage(), which rolls back every subgraph: loads are
+ * all-or-nothing.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -137,7 +139,7 @@ static void *nsim_kvcalloc(struct nsim_model *m, size_t n, size_t size)
 	return p;
 }
 
-/* Allocate the pages of a scratchpad arena (FACTS.md section 6). */
+/* Allocate the pages of a scratchpad arena (Documentation/uapi.rst, LOAD). */
 static int nsim_sp_alloc(struct nsim_stage *st, int s,
 			 struct nsim_scratchpad *sp, u64 size, u32 channel,
 			 u32 usage)
@@ -537,7 +539,7 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 	return 0;
 }
 
-/* Second pass (libnrt's mem_ref_create_remote_mrs, FACTS.md section 6). */
+/* Second pass: remote kinds (libnrt's mem_ref_create_remote_mrs). */
 static int nsim_stage_remote(struct nsim_stage *st)
 {
 	struct nsim_model *m = st->m;
@@ -590,8 +592,8 @@ static void nsim_log_staged(struct nsim_model *m)
 }
 
 /**
- * nsim_stage() - stage a checked plan into a new model (FACTS.md
- *	section 6; seed 001 section 5, "PLAN").
+ * nsim_stage() - stage a checked plan into a new model
+ *	(Documentation/hardware.rst, "The mem_ref on the load side").
  * @m: a model from nsim_model_alloc() with one slot per plan subgraph.
  * @plan: the plan, accepted by kbin_check_plan().
  * @len: its length in bytes.

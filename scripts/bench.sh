@@ -16,6 +16,7 @@
 #   4. VM: hot bytes per var, kernel bytes per var, backing RAM of a
 #      4 GiB input + 20 GiB unwritten buffers plan
 #   5. neuronsim-cc compile of a 100,000-var model / jq . of its def.json
+#   6. BIR passes on generated modules of 10^4 and 10^5 instructions
 #
 # Environment: BENCH_SIZES="10000 100000 1000000" (load plan sizes),
 # BENCH_NO_DOC=1 (do not rewrite Documentation/performance.rst).
@@ -156,7 +157,7 @@ row "backing RAM, 4 GiB input + 20 GiB unwritten buffers (bytes)" \
 row "neuronsim-cc compile of a 100,000-var extracted NEFF dir / jq . def.json (NEFF file: $ccneff)" \
 	"$ccdir" "target <= 1.0" "$(le "$ccdir" 1.0)"
 
-# ---- issue 8: BIR passes at 10^4 and 10^5 instructions (bench/bir_bench.c) ----
+# 6. BIR passes at 10^4 and 10^5 instructions (bench/bir_bench.c)
 echo "== 6. BIR passes on generated modules"
 bir_v() { sed -n "s/^$2 //p" "$out/bir_$1.txt"; }
 bir_ok=1
@@ -175,7 +176,6 @@ row "BIR parse + all passes + lowering, 10^5 / 10^4 instructions, 10^3 NKI/BIR c
 	"$bt" "target <= 12 for 10x" "$( [ $bir_ok = 1 ] && le "$bt" 12 || echo 0)"
 row "BIR peak memory (ru_maxrss), 10^5 / 10^4 instructions ($(bir_v 10000 maxrss_kb) -> $(bir_v 100000 maxrss_kb) KiB)" \
 	"$bm" "target <= 12 for 10x" "$( [ $bir_ok = 1 ] && le "$bm" 12 || echo 0)"
-# ---- end of issue 8 ----
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 {

@@ -60,7 +60,8 @@ check "checkpatch --strict kmod/ uapi/" mk checkpatch
 check "module builds without warnings" bash -c \
 	"make -s --no-print-directory module 2>&1 | grep -iE 'warning|error' && exit 1 || exit 0"
 
-# ---- issue 7 (host step): NEFF plans for the VM, scenarios 1, 3, 5 ----
+# 3b. NEFF host step: plans for the VM, and the NEFF-level bug-report
+# scenarios 1, 3, 5 (Documentation/running.rst)
 # scripts/neff-plans.sh compiles every real NEFF into build/vm/data/neff
 # for selftests/neff_test.c.
 if [ -d "$NEURONSIM_SHARED/cases/neff" ]; then
@@ -98,7 +99,6 @@ check "scenario 5: a data region not matching the header MD5 is refused as corru
 for k in features missing-def missing-weight corrupt; do
 	[ -s "$scen/$k.err" ] && sed "s/^/# $k: /" "$scen/$k.err" | emit
 done
-# ---- end of issue 7 host step ----
 
 # 4. VM selftests
 vmdata=()

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bir_test - every bundled BIR model through the device (issue 8, "Done
- * when": every bundled BIR model compiles to a plan that loads and
- * resolves in the VM).
+ * bir_test - every bundled BIR model through the device: every bundled
+ * BIR model compiles to a plan that loads and resolves in the VM
+ * (Documentation/compiler-passes.rst, "Examples and tests").
  *
  * The host step (selftests/mk/bir.mk) compiles every
  * userspace/cc/bir/examples/NAME.bir.json with neuronsim-cc into

@@ -4,7 +4,7 @@
  * fail_hbm_alloc_nth / fail_copyin_nth, a full HBM channel, the backing
  * RAM cap) reports errno, subgraph, record and reason, and leaves model
  * count, mem_refs, kernel memory, HBM use and backing bytes exactly as
- * before (all-or-nothing, FACTS.md section 6 step 4).
+ * before (all-or-nothing; Documentation/hardware.rst).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -23,7 +23,10 @@ struct geometry {
 	unsigned int partition_size;
 };
 
-/* FACTS.md section 8 */
+/*
+ * Documentation/hardware.rst, written out again on purpose: this copy
+ * checks the generation table (kmod/plan/kbin_gen.c) the module reports.
+ */
 static const struct geometry geometries[] = {
 	{ "trn1", 2, 2, 2, 16ULL << 30, 192 << 10 },
 	{ "trn2", 3, 8, 4, 24ULL << 30, 224 << 10 },

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * isolation_test - models belong to the fd that loaded them (DESIGN.md
- * decision 2): every other fd gets -ENOENT; closing the fd unloads them
+ * isolation_test - models belong to the fd that loaded them
+ * (Documentation/uapi.rst): every other fd gets -ENOENT; closing the fd unloads them
  * (stats and debugfs back to the baseline); rmmod is refused while a
  * model is loaded.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * load_test - LOAD stages every kind (FACTS.md section 6) and each
+ * load_test - LOAD stages every kind (Documentation/uapi.rst) and each
  * variable resolves where the address map says; READ_VAR returns the
  * payload bytes; remote variables across two subgraphs; the pointer
  * table holds the listed variables' addresses; load failures report

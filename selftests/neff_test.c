@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * neff_test - every real NEFF through the whole stack (issue 7).
+ * neff_test - every real NEFF through the whole stack
+ * (Documentation/running.rst).
  *
  * scripts/check.sh compiles every NEFF of $NEURONSIM_SHARED/cases/neff on
  * the host (mkneff manifest) into /data/neff/NAME.kbin and writes

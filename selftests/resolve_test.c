@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * resolve_test - the resolve rule of FACTS.md section 5 and its errnos
+ * resolve_test - the resolve rule of Documentation/uapi.rst and its errnos
  * (uapi/linux/neuronsim.h), and RESOLVE_BATCH equal to single RESOLVEs.
  */
 #include <errno.h>

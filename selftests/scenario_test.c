@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * scenario_test - the load-level bug-report scenarios of
- * ../shared/cases/README.md through the kernel (scenarios 1, 3 and 5 are
+ * Documentation/running.rst through the kernel (scenarios 1, 3 and 5 are
  * NEFF-level: scripts/check.sh shows neuronsim-cc refusing them on the
  * host, so no plan exists to reach the device):
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * zeroalloc_test - RESOLVE allocates nothing (seed 001 section 5,
- * "zero-alloc resolve"): with the kmem allocation trace events on,
+ * zeroalloc_test - RESOLVE allocates nothing (Documentation/uapi.rst,
+ * NEURONSIM_IOC_RESOLVE): with the kmem allocation trace events on,
  * 100,000 RESOLVEs (and a 100,000-entry RESOLVE_BATCH) record no
  * allocation whose call_site is in the neuronsim module.  The events
  * print call_site with %pS, so a module call site reads

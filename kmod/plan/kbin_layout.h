@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * kbin_layout.h - compile-time asserts that pin the KBIN on-disk layout
- * (uapi/linux/neuronsim_kbin.h) to FACTS.md section 4: the 152-byte
- * kbin_mem_ref with every field at libnrt's offset, the 24-byte
+ * (uapi/linux/neuronsim_kbin.h) to Documentation/kbin-format.rst: the
+ * 152-byte kbin_mem_ref with every field at libnrt's offset, the 24-byte
  * kbin_mem_ref_set header, the 516-byte debug tensor metadata.
  *
  * Included by kmod/plan/kbin_check.c, which is compiled into the module and

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Build fragment of issue 8, "every bundled BIR model loads and resolves
-# in the VM":
+# Build fragment of the BIR device test, "every bundled BIR model loads
+# and resolves in the VM" (Documentation/compiler-passes.rst):
 #   $(BIR_DATA)/NAME.kbin   host step: neuronsim-cc compile of every
 #                           userspace/cc/bir/examples/NAME.bir.json
 #   $(BIR_DATA)/models.txt  the names, one a line (bir_test runs each)

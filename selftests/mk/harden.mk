@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Hardening selftests (issue 10), run by selftests/vm.d/60-harden.sh:
+# Hardening selftests (Documentation/security.rst), run by
+# selftests/vm.d/60-harden.sh:
 #   ioctl_fuzz_test  100,000 seeded ioctls, counters at baseline after
 #   stress_test      8 threads racing load/resolve/batch/read/unload/close
 #   harden_test      fault injection over real NEFF plans, access control,

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Build fragment of issue 6: libneuronsim, the "neuronsim" netlink family
-# and the neuronsim command.
+# Build fragment of the library tests: libneuronsim, the "neuronsim"
+# netlink family and the neuronsim command (Documentation/userspace.rst).
 #   lib_test       VM: every library call and its error paths
 #   netlink_test   VM: doit, dumps across many models/vars, events, strict
 #                  policies, visibility, the command's -j parsed back

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-# Build fragment of issue 7, "every real NEFF through the whole stack":
+# Build fragment of the NEFF tests, "every real NEFF through the whole
+# stack" (Documentation/running.rst):
 #   $(O)/bin/mkneff        host helper (userspace/tools/mkneff.c): the demo
 #                          NEFF of make run, the bad NEFFs of scenarios 1/3/5,
 #                          .npy payload extraction, and the manifest + plans
 #                          of the NEFF VM test (scripts/check.sh runs it)
 #   neff_test              VM: every compiled NEFF loaded, resolved, read
 #                          back and unloaded (selftests/vm.d/50-neff.sh)
-#   scenario_test          VM: scenarios 2, 4 and 6 of cases/README.md
+#   scenario_test          VM: scenarios 2, 4 and 6 of Documentation/running.rst
 # The plans and manifest are written to $(NEFF_DATA) by check.sh before the
 # VM boots; VM_DATA carries them to /data/neff.
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# In-VM steps of issue 6 (sourced by run_vm.sh): libneuronsim, the netlink
+# In-VM steps of the library tests (sourced by run_vm.sh): libneuronsim, the netlink
 # family and the neuronsim command, on trn2 (all) and trn1 (library and
 # command).  Leaves the module unloaded.
 for arch in trn2 trn1; do

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# 50-neff.sh - issue 7 in the VM (sourced by run_vm.sh, busybox sh):
+# 50-neff.sh - the real NEFFs in the VM (sourced by run_vm.sh, busybox sh):
 # every NEFF that scripts/check.sh compiled on the host (/data/neff) is
 # loaded on the generation it was compiled for (trn1 for sunda, trn2 for
 # cayman), one insmod per generation; then the load-level bug-report

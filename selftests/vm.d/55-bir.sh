@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# 55-bir.sh - issue 8 in the VM (sourced by run_vm.sh, busybox sh): every
+# 55-bir.sh - the BIR models in the VM (sourced by run_vm.sh, busybox sh): every
 # bundled BIR model, compiled on the host into /data/bir/NAME.kbin
 # (selftests/mk/bir.mk), is loaded on trn2, resolved, read back and
 # unloaded by bir_test.  Leaves the module unloaded.

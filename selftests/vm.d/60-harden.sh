@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# 60-harden.sh - hardening selftests (issue 10); sourced by run_vm.sh.
+# 60-harden.sh - hardening selftests (Documentation/security.rst); sourced
+# by run_vm.sh.
 # Loads the module (trn2), runs the ioctl fuzzer (seed printed; set
 # NSIM_FUZZ_SEED to reproduce), the concurrency stress for
 # STRESS_SECONDS (default 30; the whole make check stays at a few

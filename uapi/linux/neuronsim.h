@@ -49,7 +49,8 @@
 /**
  * struct neuronsim_info - NEURONSIM_IOC_GET_INFO (out), 184 bytes.
  * @abi_version: NEURONSIM_ABI_VERSION.
- * @arch_gen: 2 (trn1), 3 (trn2), 4 (trn3); FACTS.md section 8.
+ * @arch_gen: 2 (trn1), 3 (trn2), 4 (trn3); the generation table of
+ *	Documentation/hardware.rst has every number below.
  * @arch_name: "trn1", "trn2" or "trn3", NUL-terminated.
  * @features: NEURONSIM_FEAT_* bits.
  * @num_cores: NeuronCores on the device.
@@ -58,10 +59,10 @@
  * @hbm_base: device address of each channel (0 for unused slots).
  * @sbuf_base: device address of NeuronCore 0's SBUF window; core N's
  *	window is at sbuf_base + N * sbuf_window_size.
- * @sbuf_window_size: 32 MiB (0x2000000).
- * @sbuf_partitions: 128.
- * @sbuf_partition_size: bytes per partition (192 KiB trn1, 224 KiB trn2,
- *	256 KiB trn3); SBUF per core = partitions * partition size.
+ * @sbuf_window_size: bytes of each NeuronCore's SBUF window (32 MiB).
+ * @sbuf_partitions: SBUF partitions per NeuronCore (128).
+ * @sbuf_partition_size: bytes per partition (the generation's); SBUF per
+ *	core = partitions * partition size.
  * @psum_size: PSUM bytes per core.
  * @scratchpad_page_size: bytes per scratchpad page.
  * @scratchpad_max_pages: pages a model may use per scratchpad.
@@ -167,7 +168,7 @@ struct neuronsim_unload {
  * @address: out: device address = offset + physical_address.
  *
  * -EINVAL when flags are set; then the rule of libnrt's mem_ref_to_addr
- * (seed 001 section 5, FACTS.md section 5), in this order:
+ * (Documentation/uapi.rst), in this order:
  *   -ENOENT  unknown model (or not this fd's), subgraph or var_id;
  *   -ERANGE  var size < offset + size (or the sum overflows);
  *   -EINVAL  MR_PTR with offset != 0 (its address is its target's base);

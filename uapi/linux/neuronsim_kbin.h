@@ -5,9 +5,9 @@
  * A KBIN plan is what the compiler library (neuronsim-cc) writes and what
  * the NEURONSIM_IOC_LOAD ioctl reads.  It carries, per subgraph, the
  * 24-byte kbin_mem_ref_set header and the 152-byte kbin_mem_ref records of
- * seed 001 ("kbin_mem_ref - the 152-byte on-disk record") byte-exactly;
- * FACTS.md section 4 gives every offset; kmod/plan/kbin_layout.h pins them with
- * compile-time asserts in both the kernel and the host build.  Where libnrt holds a pointer
+ * the Neuron runtime (libnrt) byte-exactly; Documentation/kbin-format.rst
+ * gives every offset; kmod/plan/kbin_layout.h pins them with compile-time
+ * asserts in both the kernel and the host build.  Where libnrt holds a pointer
  * (name, dtensor_md, buffer, list) the file holds a __u64 byte offset from
  * the start of the file, 0 meaning "none".
  *
@@ -47,7 +47,11 @@
 /* struct kbin_header.flags: no flag is defined yet; any set bit is refused */
 #define KBIN_F_MASK		0ULL
 
-/* Target generations (FACTS.md section 8) */
+/*
+ * Target generations: kbin_header.target_gen.  Every number of a
+ * generation is in the generation table (kmod/plan/kbin_gen.h,
+ * Documentation/hardware.rst).
+ */
 #define KBIN_TARGET_TRN1	2U	/* trn1, inf2, "sunda" */
 #define KBIN_TARGET_TRN2	3U	/* trn2, "cayman" */
 #define KBIN_TARGET_TRN3	4U	/* trn3, "mariana" */
@@ -64,8 +68,9 @@
 #define KBIN_PAYLOAD_ALIGN	64U
 
 /**
- * enum kbin_mr_type - the mem_ref discriminator (seed 001 section 3,
- * FACTS.md section 2).  Values are libnrt's kbin_mr_type_t.
+ * enum kbin_mr_type - the mem_ref discriminator.  Values are libnrt's
+ * kbin_mr_type_t; what each kind may hold and how it is staged is its row
+ * in the kind table (kmod/plan/kbin_kind.h, Documentation/hardware.rst).
  */
 enum kbin_mr_type {
 	KBIN_MR_INVALID = 0,
@@ -85,7 +90,7 @@ enum kbin_mr_type {
 
 /**
  * enum kbin_backing_buf - which scratchpad backs an MR_VIRTUAL_TMP_BUF
- * (libnrt's kbin_backing_buf_t, FACTS.md section 2).
+ * (libnrt's kbin_backing_buf_t; Documentation/hardware.rst).
  */
 enum kbin_backing_buf {
 	KBIN_BACKING_BUF_LOCAL = 0,
@@ -129,13 +134,16 @@ struct kbin_header {
 
 /**
  * struct kbin_sb_carveout - an SBUF region the runtime reserves and never
- * hands out (from def.json runtime_statebuffer_reservation; seed 000
- * part 1, EvalAccelReservedLoc).  24 bytes.
+ * hands out (from def.json runtime_statebuffer_reservation, the
+ * compiler's EvalAccelReservedLoc; Documentation/kbin-format.rst).
+ * 24 bytes.
  * @type: KBIN_CARVEOUT_EVTACCEL.
  * @offset: byte offset inside each partition.
- * @size: bytes per partition; offset + size <= the partition size.
+ * @size: bytes per partition; offset + size <= the target's partition
+ *	size.
  * @start_partition: first partition.
- * @num_partitions: start_partition + num_partitions <= 128.
+ * @num_partitions: start_partition + num_partitions <= the target's
+ *	partition count (128 on every generation).
  * @reserved: must be zero.
  */
 struct kbin_sb_carveout {
@@ -189,8 +197,9 @@ struct kbin_payload_hdr {
 };
 
 /**
- * struct kbin_mem_ref - the 152-byte record of seed 001 (FACTS.md
- * section 4).  Offsets are fixed; see the static asserts below.
+ * struct kbin_mem_ref - libnrt's 152-byte record
+ * (Documentation/kbin-format.rst).  Offsets are fixed; the static asserts
+ * of kmod/plan/kbin_layout.h pin them.
  * @mr_type: enum kbin_mr_type.
  * @pad0: must be zero.
  * @name: file offset of the variable's NUL-terminated name.
@@ -253,7 +262,7 @@ struct kbin_mem_ref {
 };
 
 /**
- * struct kbin_mem_ref_set - the seed's 24-byte plan header
+ * struct kbin_mem_ref_set - libnrt's 24-byte plan header
  * (kbin_mem_ref_set_t), followed by @nmem records at stride 152.
  * @local_scratchpad_size: bytes of private scratchpad (backing LOCAL).
  * @shared_scratchpad_size: bytes of shared scratchpad (SHARED, SHARDED,

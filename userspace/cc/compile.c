@@ -3,7 +3,8 @@
  * compile.c - the pipeline: model -> per-var rule checks -> mem_ref build
  * tree in a symbol table -> dense-id rule -> cross-var checks ->
  * scratchpad sizes -> dump in var_id order -> KBIN writer -> plan
- * checker (seed 001 section 5 BUILD; FACTS.md sections 2-4, 6).
+ * checker (Documentation/compiler.rst, "The pipeline"; what each kind
+ * needs is its row in the kind table, Documentation/hardware.rst).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -44,7 +45,7 @@ static long ctrl_char(const char *s)
 	return -1;
 }
 
-/* The rules one var must follow on its own (FACTS.md sections 3, 7). */
+/* The rules one var must follow on its own (Documentation/compiler.rst). */
 static int check_var(const struct nscc_subgraph *sg, const struct nscc_var *v,
 		     uint64_t *alignment, struct nscc_err *err)
 {
@@ -161,7 +162,7 @@ static int check_refs(const struct nscc_subgraph *sg,
 	return 0;
 }
 
-/* MR_REMOTE: the subgraph index and the var it names (FACTS.md 6 step 3). */
+/* Remote kinds: the subgraph index and the var it names. */
 static int check_remotes(const struct nscc_model *m,
 			 struct nscc_symtab **sts, struct nscc_err *err)
 {
@@ -205,7 +206,7 @@ static int check_remotes(const struct nscc_model *m,
 	return 0;
 }
 
-/* max(offset + size) over the vars each scratchpad backs (FACTS.md 6). */
+/* max(offset + size) over the vars each scratchpad backs (hardware.rst). */
 static void scratchpad_sizes(const struct nscc_subgraph *sg, uint64_t *local,
 			     uint64_t *shared)
 {

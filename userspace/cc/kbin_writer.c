@@ -270,7 +270,7 @@ static int kw_payload(struct kbin_writer *w, const void *p, uint64_t len,
  * @in: the record; everything it points to is copied.
  *
  * Records land in the set in call order, so add them in var_id order
- * (record i must have var_id i, FACTS.md section 4).  The name, @in->md,
+ * (record i must have var_id i, Documentation/kbin-format.rst).  The name, @in->md,
  * @in->payload and @in->list go to the data area; the record's name,
  * dtensor_md, buffer and (with @in->list) list.list fields are filled in
  * by kbin_writer_finish().

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * neff.c - the NEFF reader (FACTS.md section 7): the 1024-byte header,
+ * neff.c - the NEFF reader (Documentation/compiler.rst): the 1024-byte header,
  * the MD5 integrity check (plain or word-reversed, libcrypto EVP), the
  * feature bits, the gzip'd tar read fully into a member table with
  * libarchive, neff.json -> kelf member -> target and subgraphs.  Also

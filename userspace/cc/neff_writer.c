@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * neff_writer.c - writes synthetic NEFFs (FACTS.md section 7) so tests
+ * neff_writer.c - writes synthetic NEFFs (Documentation/compiler.rst) so tests
  * need no file from outside: the 1024-byte header with the MD5 of the
  * data region (plain or word-reversed, libcrypto EVP), then the members
  * as a gzip'd tar (libarchive); .npy members with v1-3 headers.

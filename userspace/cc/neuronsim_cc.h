@@ -36,7 +36,7 @@ struct nscc_err {
 /* NEFF reader (neff.c)                                                */
 /* ------------------------------------------------------------------ */
 
-/* FACTS.md section 7: the NEFF header is 1024 bytes, then gzip'd tar. */
+/* The NEFF header is 1024 bytes, then gzip'd tar (Documentation/compiler.rst). */
 #define NSCC_NEFF_HEADER_SIZE	1024U
 /*
  * Feature bits this version supports: every bit seen in the real NEFFs
@@ -48,7 +48,8 @@ struct nscc_err {
 
 /**
  * struct nscc_neff_header - the fields of the 1024-byte neff_header_t
- * (FACTS.md section 7; the first three are observed in every real file).
+ * (Documentation/compiler.rst; the first three are observed in every
+ * real file).
  * @format_version: u64 at 0x0 (2 in real files).
  * @header_size: u64 at 0x8 (1024).
  * @data_size: u64 at 0x10, bytes of the data region after the header.
@@ -113,8 +114,8 @@ struct nscc_neff {
  * @out: the opened NEFF on success; free with nscc_neff_free().
  * @err: the message on failure.
  *
- * A file is checked in this order (FACTS.md section 7, cases/README.md
- * scenarios 1, 3, 5): length >= 1024; MD5 of the data region equals the
+ * A file is checked in this order (Documentation/compiler.rst; the
+ * bug-report scenarios 1, 3, 5 of Documentation/running.rst): length >= 1024; MD5 of the data region equals the
  * header hash, plain or word-reversed (else -EBADMSG "corrupted NEFF");
  * feature bits within NSCC_NEFF_FEATURES_SUPPORTED (else -EOPNOTSUPP
  * naming the bits); the data_size field equals the data region length;
@@ -183,7 +184,8 @@ int nscc_npy_data(const void *buf, size_t len, size_t *off, char *descr,
 /* ------------------------------------------------------------------ */
 
 /**
- * struct nscc_var - one variable, in the field's terms (FACTS.md 2-3, 7).
+ * struct nscc_var - one variable, in the field's terms
+ * (Documentation/compiler.rst, Documentation/hardware.rst).
  * @name: unique within its subgraph (owned).
  * @var_id: dense id, 0..n-1 within the subgraph.
  * @mr_type: enum kbin_mr_type, MR_SB..MR_REMOTE.
@@ -325,7 +327,8 @@ uint64_t nscc_sbuf_bytes(uint32_t target_gen);
  *	is freed by nscc_model_free()), on failure the caller keeps it.
  * @out: the model.
  *
- * Per subgraph: def.json "var" (types per FACTS.md section 7),
+ * Per subgraph: def.json "var" (types per the kind table,
+ * Documentation/hardware.rst),
  * "runtime_statebuffer_reservation" (carve-outs; required on gen 3, type
  * "evtaccel" only), tensor_map.json (dtype, tf_shape; matched by var name,
  * else by tf_file == file_name), file vars' weights (.npy v1-3 or raw).
@@ -359,7 +362,7 @@ int nscc_defjson_load_subgraph(struct nscc_model *m, const char *sg_name,
  * @m: the model (not changed).
  * @buf, @len: the plan (malloc'd; the caller frees it).
  *
- * Per subgraph (seed 001 section 5, BUILD): per-var rule checks; one
+ * Per subgraph (Documentation/compiler.rst): per-var rule checks; one
  * mem_ref build object per var added to the symbol table (duplicate
  * names or var_ids refused); the dense-id rule (max var_id + 1 == count,
  * "Unexpected var_ids set!"); cross-var checks (pointer targets, list

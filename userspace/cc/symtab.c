@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * symtab.c - the build-side symbol table (seed 001 section 4,
- * mem_ref_info): three maps, name -> var_id, var_id -> name and
+ * symtab.c - the build-side symbol table (libnrt's mem_ref_info;
+ * Documentation/hardware.rst): three maps, name -> var_id, var_id -> name and
  * var_id -> object; the table owns the objects.  Hash tables, so a
  * subgraph of 10^6 vars builds in linear time.
  */

@@ -17,8 +17,8 @@
  *
  * Sources: the ioctl ABI in uapi/linux/neuronsim.h; the generic netlink
  * family "neuronsim" in uapi/linux/neuronsim_netlink.h (via libnl-genl-3);
- * the mem_ref rules in FACTS.md sections 2 and 5.  Documentation/
- * userspace.rst has examples.
+ * the mem_ref kinds and the resolve rule of Documentation/hardware.rst and
+ * Documentation/uapi.rst.  Documentation/userspace.rst has examples.
  *
  * A model belongs to the file descriptor that loaded it: every other fd,
  * in this process or another, gets -ENOENT for it, and closing the fd
@@ -178,7 +178,7 @@ int neuronsim_model_info(int fd, __u32 model_id,
  * @size: bytes the access covers.
  * @address: out: physical_address + @offset.
  *
- * The rule is libnrt's mem_ref_to_addr (FACTS.md section 5).
+ * The rule is libnrt's mem_ref_to_addr (Documentation/uapi.rst).
  * Return: 0 or -ENOENT (model, subgraph or var_id), -ERANGE (var size <
  * offset + size), -EINVAL (MR_PTR with offset != 0, @address NULL),
  * -ENODATA (not staged: MR_LIST).

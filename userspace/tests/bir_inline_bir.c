@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bir_inline_bir.c - InlineBIRKernel (seed 000 part 3): every kernel
+ * bir_inline_bir.c - InlineBIRKernel (compiler-passes.rst): every kernel
  * family expands to primitives (golden), outputs identical to the
  * interpreter's reference on random inputs, both placements, and on
  * error the message comes back with the module unchanged.

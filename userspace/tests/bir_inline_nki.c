@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bir_inline_nki.c - InlineNKIKernel (seed 000 part 2) and the KLR
+ * bir_inline_nki.c - InlineNKIKernel (compiler-passes.rst) and the KLR
  * cleanup passes: golden module after the schedule, the interpreter
  * equivalence, both placements, names, and every error message.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bir_rtmemres.c - RuntimeMemoryReservation (seed 000 part 1): the
+ * bir_rtmemres.c - RuntimeMemoryReservation (compiler-passes.rst): the
  * pre-linker contract, the generation gate, both size paths, the
  * recorded location, and the carve-out of the real trn2 NEFFs
  * (runtime_statebuffer_reservation: evtaccel, offset 229368 = 224 KiB - 8,

@@ -2,7 +2,7 @@
 /*
  * cc_defjson.c - every def.json / var-table error path of the compiler
  * gives its errno and a message naming the subgraph, var, field and value
- * (FACTS.md sections 3 and 7, seed 001 section 5).  Each case is a
+ * (Documentation/compiler.rst, "Error messages").  Each case is a
  * synthetic NEFF made with the library's NEFF writer.
  */
 #include "kselftest_harness.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cc_memref.c - the mem_ref build tree and the symbol table (seed 001
- * sections 2-5, FACTS.md sections 2-4): every kind round-trips
+ * cc_memref.c - the mem_ref build tree and the symbol table
+ * (Documentation/compiler.rst, "The kinds"): every kind round-trips
  * (in-memory var -> build object -> dump -> KBIN -> reader gives the same
  * fields), ptr_table shares the list's dump, the dump caps are errors,
  * the symbol table's three maps, duplicates and the dense-id rule, and a
@@ -222,7 +222,7 @@ TEST_F(kinds, remote_variable)
 	EXPECT_EQ(64ULL, REC(9)->size);
 }
 
-/* every kind has its own ops table and the seed's class name */
+/* every kind has its own ops table and libnrt's class name */
 TEST(ops_tables)
 {
 	const struct nscc_mr_ops *ops[] = { &nscc_mr_base_ops, &nscc_mr_sp_ops,
@@ -240,7 +240,7 @@ TEST(ops_tables)
 	}
 }
 
-/* The dump caps are errors, never truncation (FACTS.md section 3). */
+/* The dump caps are errors, never truncation (Documentation/compiler.rst). */
 TEST(dump_caps)
 {
 	struct nscc_var v = { .var_id = 2, .mr_type = KBIN_MR_INPUT, .has_size = 1, .size = 8 };

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cc_neff.c - the NEFF reader (FACTS.md section 7) on synthetic NEFFs
+ * cc_neff.c - the NEFF reader (Documentation/compiler.rst) on synthetic NEFFs
  * from the library's NEFF writer: both MD5 encodings, the extracted
  * directory form, .npy v1-3, and every refusal, including the bug-report
  * scenarios 1 (unsupported feature bits), 3 (a named member missing) and
- * 5 (data region does not match the header hash) of cases/README.md.
+ * 5 (data region does not match the header hash) of
+ * Documentation/running.rst.
  */
 #include <stdint.h>
 #include <sys/stat.h>

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Build fragment of the hardening work (issue 10), included at the end of
+# Build fragment of the hardening work (Documentation/security.rst), included at the end of
 # userspace/tests/build.mk: the structure-aware libFuzzer target
 # fuzz_kbin_struct.  Its seed corpus in $(O)/fuzz/kbin_struct/ holds the
 # kbin_seedgen plans and, when the shared NEFFs are present

@@ -9,7 +9,7 @@
  *	../shared is absent)
  *   mkneff bad features|missing-def|missing-weight|corrupt OUT.neff
  *	the demo NEFF broken as in the bug-report scenarios 1, 3 and 5 of
- *	cases/README.md (unsupported feature bits, a member named by kelf
+ *	Documentation/running.rst (unsupported feature bits, a member named by kelf
  *	or def.json missing, a data region that does not match its MD5)
  *   mkneff payload MODEL.neff SG VAR OUT.bin
  *	the array bytes of a weight ("file" var VAR of subgraph SG), read

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bir.h - the BIR IR of neuronsim's compiler part 2, its JSON form and
- * the backend passes of seed 000 (Documentation/compiler-passes.rst).
+ * the backend passes (Documentation/compiler-passes.rst).
  *
  *   Module -> Function -> BasicBlock -> Instruction
  *   Function owns MemoryLocationSet -> MemoryLocation, and Registers.
@@ -27,10 +27,10 @@
 #include "../neuronsim_cc.h"
 
 /* ------------------------------------------------------------------ */
-/* Enumerations (FACTS.md section 9)                                   */
+/* Enumerations (Documentation/compiler-passes.rst)                    */
 /* ------------------------------------------------------------------ */
 
-/** enum bir_mem_type - MemoryType bit values (FACTS.md section 9). */
+/** enum bir_mem_type - MemoryType bit values (compiler-passes.rst). */
 enum bir_mem_type {
 	BIR_MEM_UNALLOCATED = 1,
 	BIR_MEM_INPUT = 2,
@@ -43,7 +43,7 @@ enum bir_mem_type {
 };
 
 /*
- * enum bir_opcode - InstructionType.  The values FACTS.md section 9 gives
+ * enum bir_opcode - InstructionType.  The values compiler-passes.rst gives
  * are the compiler's; the primitives marked "local" are numbered by
  * neuronsim (JSON persists names, never numbers).  BIR_OP_OTHER is any
  * opcode name this IR does not know: kept and written back verbatim.
@@ -123,7 +123,7 @@ struct bir_memloc_set;
  * @addr: per-partition byte offset (SB, PSUM); byte offset (DRAM).
  * @dims: [partitions, bytes per partition].
  * @bank: PSUM bank.  @base: base partition.
- * @allocated, @pinned, @runtime_reserved: flags (seed 000 part 1).
+ * @allocated, @pinned, @runtime_reserved: flags (RuntimeMemoryReservation).
  * @tensor_id: the id the set's tensor-id index uses (-1 none).
  * @extra: keys the IR does not model (JSON object, written back).
  */
@@ -146,7 +146,7 @@ struct bir_memloc {
 /**
  * struct bir_memloc_set - a MemoryLocationSet (a logical tensor).
  * @dtype, @shape/@nshape: element type and tensor_shape.
- * @scope: 2 for a set re-created by the NKI inliner (seed 000 part 2 (f)).
+ * @scope: 2 for a set re-created by the NKI inliner (InlineNKIKernel).
  * @locs/@nlocs: the locations, owned.
  * @tid_index/@ntid: tensor_id -> location index (buildTensorId2MemLoc).
  */
@@ -326,7 +326,7 @@ struct bir_function *bir_function_add(struct bir_module *m, const char *name);
 /**
  * bir_function_is_nki_callee() - is @f named by an NKIKernel call site
  * ("func") of another function.  Such a function belongs to its call
- * sites (seed 000 part 2: stored on the call site at inst + 0xF0) and is
+ * sites (the compiler stores it on the call site; InlineNKIKernel) and is
  * not a program function: RuntimeMemoryReservation does not count it and
  * the SBUF allocator leaves its call-site-relative SB addresses alone.
  */
@@ -458,8 +458,8 @@ double bir_attr_num(const struct bir_inst *i, const char *key, double def);
 /* ------------------------------------------------------------------ */
 
 /**
- * bir_module_from_json() - build a module from BIR JSON (FACTS.md
- * section 9, KLR-compatible).  Keys the IR does not model are kept.
+ * bir_module_from_json() - build a module from BIR JSON
+ * (Documentation/compiler-passes.rst, KLR-compatible).  Keys the IR does not model are kept.
  * Return: 0; -EINVAL with a message naming the object, field and value.
  */
 int bir_module_from_json(const json_t *j, struct bir_module **out,
@@ -521,7 +521,7 @@ struct bir_opts {
 struct bir_pass {
 	int order;
 	const char *name;
-	bool flag;	/* placement flag (ctor bool of the seed) */
+	bool flag;	/* placement flag (the pass constructor's bool) */
 	int (*run)(struct bir_module *m, const struct bir_opts *o, bool flag,
 		   struct nscc_err *err);
 };
@@ -531,7 +531,7 @@ void bir_log(const struct bir_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /**
- * bir_schedule() - the seed-000 schedule: 39 runtime_memory_reservation,
+ * bir_schedule() - the backend schedule: 39 runtime_memory_reservation,
  * 40 sb_allocator, 41 inline_nki_kernel(false), 42 coalesce, 48
  * inline_bir_kernel(false), 60 inline_bir_kernel(true), 61
  * inline_nki_kernel(true), 62 coalesce.  @n is set to the count.
@@ -549,10 +549,10 @@ const struct bir_pass *bir_schedule(uint32_t *n);
 int bir_run_passes(struct bir_module *m, const struct bir_opts *o,
 		   struct nscc_err *err);
 
-/** Seed 000 part 1 (pass_rtmemres.c).  Errors: -EINVAL not one function. */
+/** RuntimeMemoryReservation (pass_rtmemres.c).  -EINVAL not one function. */
 int bir_pass_rtmemres(struct bir_module *m, const struct bir_opts *o,
 		      bool flag, struct nscc_err *err);
-/** aligned() of seed 000 part 1: round @n up to a multiple of 8. */
+/** RuntimeMemoryReservation's aligned(): round @n up to a multiple of 8. */
 static inline uint64_t bir_rtmemres_aligned(uint64_t n)
 {
 	return (n & 7) ? n + 8 - (n & 7) : n;
@@ -565,10 +565,10 @@ int bir_pass_sballoc(struct bir_module *m, const struct bir_opts *o,
  * (first fit per partition range, around allocated and reserved ones).
  */
 int bir_sballoc_function(struct bir_function *f, struct nscc_err *err);
-/** Seed 000 part 2 (pass_inline_nki.c). */
+/** InlineNKIKernel (pass_inline_nki.c). */
 int bir_pass_inline_nki(struct bir_module *m, const struct bir_opts *o,
 			bool flag, struct nscc_err *err);
-/** Seed 000 part 3 (pass_inline_bir.c).  On error @m is unchanged. */
+/** InlineBIRKernel (pass_inline_bir.c).  On error @m is unchanged. */
 int bir_pass_inline_bir(struct bir_module *m, const struct bir_opts *o,
 			bool flag, struct nscc_err *err);
 /** coalesce_multichannel_cc_ops (pass_coalesce.c), orders 42 and 62. */
@@ -589,7 +589,8 @@ int bir_constant_propagate(struct bir_module *m, struct nscc_err *err);
 
 /**
  * bir_lower_defjson() - the def.json-shaped var table of the final
- * module (FACTS.md section 7): var 0 "state-buffer", one var per Input,
+ * module (Documentation/compiler-passes.rst, "Lowering"): var 0
+ * "state-buffer", one var per Input,
  * Output and DRAM MemoryLocation, and runtime_statebuffer_reservation
  * from the EvalAccelReservedLoc location.
  * Return: 0; -EINVAL (more than one function, SB location unallocated,

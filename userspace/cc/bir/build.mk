@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Build fragment for userspace/cc/bir/ (BIR IR and the seed-000 passes).
+# Build fragment for userspace/cc/bir/ (BIR IR and the backend passes).
 #
 # $(BIR_LIB): IR, JSON, pass manager, passes, interpreter, lowering.
 # Host tests userspace/tests/bir_*.c -> $(HOST_O)/tests/bir_*, TAP.

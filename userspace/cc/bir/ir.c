@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ir.c - BIR IR containers: Module, Function, BasicBlock, Instruction,
- * MemoryLocationSet, MemoryLocation, Register (FACTS.md section 9).
+ * MemoryLocationSet, MemoryLocation, Register (Documentation/compiler-passes.rst).
  */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * json.c - BIR JSON reader and canonical writer (FACTS.md section 9; the
+ * json.c - BIR JSON reader and canonical writer (compiler-passes.rst; the
  * shape of KLR's public BIR schema).  Keys the IR does not model are
  * kept in ->extra (->attrs for instructions) and written back after the
  * modeled keys, in input order.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lower.c - the final module's DRAM and SB locations -> a def.json var
- * table (FACTS.md section 7) -> compiler part 1 (def.json reader and
+ * table (Documentation/compiler.rst) -> compiler part 1 (def.json reader and
  * nscc_compile_model()) -> a KBIN plan.  Also the two entry points the
  * neuronsim-cc command calls.
  */

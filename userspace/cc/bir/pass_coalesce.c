@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pass_coalesce.c - coalesce_multichannel_cc_ops, orders 42 and 62 (seed
- * 000 "Placement"; FACTS.md section 9): consecutive per-channel
+ * pass_coalesce.c - coalesce_multichannel_cc_ops, orders 42 and 62
+ * (Documentation/compiler-passes.rst): consecutive per-channel
  * CollectiveCompute instructions of an implicit permute kind
  * (PermuteImplicit, PermuteReduceImplicit) merge into one with several
  * inputs and outputs.  Afterwards no two consecutive CollectiveCompute

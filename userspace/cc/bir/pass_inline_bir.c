@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pass_inline_bir.c - InlineBIRKernel (seed 000 part 3), orders 48 and
+ * pass_inline_bir.c - InlineBIRKernel (compiler-passes.rst), orders 48 and
  * 60: every BIRKernel call site (IT 54) becomes primitive instructions
  * through a wrapper made by a factory from kernel_name, driven through
  * a four-slot const ops table (build, commit, result, cleanup).  No JSON,
@@ -20,7 +20,7 @@
 struct bk_wrapper;
 
 /**
- * struct bk_ops - the wrapper's virtual table, in the seed's slot order:
+ * struct bk_ops - the wrapper's virtual table, in the compiler's slot order:
  * +16 result, +24 build, +32 commit, +40 cleanup.
  */
 struct bk_ops {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pass_inline_nki.c - InlineNKIKernel (seed 000 part 2), orders 41 and
+ * pass_inline_nki.c - InlineNKIKernel (compiler-passes.rst), orders 41 and
  * 61: every NKIKernel call site (IT 55) whose recorded allocation status
  * matches the pass placement is replaced by the body of the NKI function
  * it names, after a JSON round-trip of that function into a temporary
@@ -191,7 +191,7 @@ static int bind_params(struct nki *n)
 	return 0;
 }
 
-/* the call site's output base: its first SB output (seed part 2 (f)) */
+/* the call site's output base: its first SB output (compiler-passes.rst) */
 static void find_sb_base(struct nki *n)
 {
 	n->sb_base = 0;

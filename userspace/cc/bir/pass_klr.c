@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pass_klr.c - the three KLR cleanup passes InlineNKIKernel runs on its
- * temporary module (seed 000 part 2 (b)): Unroll, LowerGenericIndirect,
- * ConstantPropagate.  Minimal but real (FACTS.md section 9).
+ * temporary module (compiler-passes.rst, step 3): Unroll,
+ * LowerGenericIndirect, ConstantPropagate.  Minimal but real.
  */
 #include <errno.h>
 #include <stdlib.h>

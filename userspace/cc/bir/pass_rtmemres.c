@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pass_rtmemres.c - RuntimeMemoryReservation (seed 000 part 1), order 39:
+ * pass_rtmemres.c - RuntimeMemoryReservation (compiler-passes.rst), order 39:
  * carve one SBUF region, EvalAccelReservedLoc, before the allocator
  * places anything.
  */
@@ -8,7 +8,7 @@
 #include <string.h>
 #include "bir.h"
 
-/* the seed's 88-character pre-linker contract message */
+/* the compiler's 88-character pre-linker contract message */
 #define RTMEMRES_ONE_FN "this pass should run in pre-linker phase, which " \
 	"should have only one Function per Module"
 

@@ -3,8 +3,8 @@
  * pass_sballoc.c - the order-40 SBUF allocator: first fit per partition
  * range, 8-byte aligned, never over an allocated (in particular a
  * runtime-reserved) location.  Runs after RuntimeMemoryReservation, as
- * the seed requires (seed 000 part 1, "order 39 ... immediately before
- * the linear-scan / coloring allocators").
+ * the compiler requires (RuntimeMemoryReservation runs at order 39,
+ * immediately before the allocators; compiler-passes.rst).
  */
 #include <errno.h>
 #include <stdlib.h>

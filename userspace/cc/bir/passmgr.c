@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * passmgr.c - the backend pass schedule of seed 000 ("Placement and
- * Cross-References"): passes run by order number, each with its
- * placement flag (the bool constructor argument of the seed), and each
+ * passmgr.c - the backend pass schedule (Documentation/compiler-passes.rst):
+ * passes run by order number, each with its placement flag (the bool
+ * argument of the pass constructor), and each
  * pass's time is logged.
  */
 #include <errno.h>
