@@ -40,6 +40,11 @@ $(HOST_O)/kbin_check_test: $(HOST_O)/kbin/kbin_check_test.o \
 	$(CC) $(HOST_LDFLAGS) -o $@ $^ -lz
 HOST_TESTS += $(HOST_O)/kbin_check_test
 
+# host test: the plan tables and the shared resolve rule
+$(HOST_O)/plan_test: $(HOST_O)/kbin/plan_test.o $(KBIN_LIB)
+	$(CC) $(HOST_LDFLAGS) -o $@ $^ -lz
+HOST_TESTS += $(HOST_O)/plan_test
+
 # seed corpus generator (also writes the small plan of kbin-format.rst)
 $(HOST_O)/kbin_seedgen: $(HOST_O)/kbin/kbin_seedgen.o \
 		$(HOST_O)/kbin/kbin_testplan.o $(KBIN_LIB)
