@@ -42,6 +42,7 @@
 #include <linux/neuronsim.h>
 
 #include "kselftest.h"
+#include "kbin_kind.h"
 #include "kbin_reader.h"
 #include "plans.h"
 
@@ -141,8 +142,9 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 		bad(r, "%s var '%s' (#%u): RESOLVE(offset 0, size %" PRIu64 " + 1) = %d, want -ERANGE",
 		    sgn, name, id, size, ret);
 
-	switch (rec->mr_type) {
-	case KBIN_MR_SB: {
+	/* what a staged address must be follows the kind's storage */
+	switch (kbin_kind(rec->mr_type)->storage) {
+	case KBIN_STORAGE_SBUF: {
 		uint64_t lo = info->sbuf_base + (uint64_t)core * info->sbuf_window_size;
 		uint64_t sbuf = (uint64_t)info->sbuf_partitions * info->sbuf_partition_size;
 
@@ -155,7 +157,7 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 			    sgn, name, id, size, sbuf);
 		return;
 	}
-	case KBIN_MR_PTR:
+	case KBIN_STORAGE_TARGET:
 		ret = nsim_resolve(r->fd, r->id, s, rec->pointer.referenced_var_id, 0, 0, &t);
 		if (ret || t != a)
 			bad(r, "%s var '%s' (#%u MR_PTR): address 0x%" PRIx64 ", target #%u resolves to 0x%" PRIx64 " (%d)",
@@ -165,11 +167,7 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 			bad(r, "%s var '%s' (#%u MR_PTR): RESOLVE(offset 1) = %d, want -EINVAL",
 			    sgn, name, id, ret);
 		return;
-	case KBIN_MR_BUFFER:
-	case KBIN_MR_BUFFER_STAGED:
-	case KBIN_MR_TMP_BUF:
-	case KBIN_MR_INPUT:
-	case KBIN_MR_OUTPUT:
+	case KBIN_STORAGE_HBM:
 		if (!nsim_in_hbm(info, a, size))
 			bad(r, "%s var '%s' (#%u type %u): 0x%" PRIx64 "+%" PRIu64 " is not inside one HBM channel",
 			    sgn, name, id, rec->mr_type, a, size);

@@ -41,6 +41,7 @@
 #include <zlib.h>
 
 #include "kselftest.h"
+#include "kbin_kind.h"
 #include "kbin_reader.h"
 #include "plans.h"
 
@@ -214,8 +215,9 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 		bad(r, "%s var '%s' (#%u): RESOLVE(offset 0, size %" PRIu64 " + 1) = %d, want -ERANGE",
 		    sgn, name, id, size, ret);
 
-	switch (rec->mr_type) {
-	case KBIN_MR_SB: {
+	/* what a staged address must be follows the kind's storage */
+	switch (kbin_kind(rec->mr_type)->storage) {
+	case KBIN_STORAGE_SBUF: {
 		uint64_t want = info->sbuf_base + (uint64_t)s * info->sbuf_window_size;
 		uint64_t sbuf = (uint64_t)info->sbuf_partitions * info->sbuf_partition_size;
 
@@ -227,7 +229,7 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 			    sgn, name, id, (unsigned long long)rec->size, sbuf);
 		break;
 	}
-	case KBIN_MR_PTR:
+	case KBIN_STORAGE_TARGET:
 		ret = nsim_resolve(r->fd, r->id, s, rec->pointer.referenced_var_id, 0, 0, &t);
 		if (ret || t != a)
 			bad(r, "%s var '%s' (#%u MR_PTR): address 0x%" PRIx64 ", target #%u resolves to 0x%" PRIx64 " (%d)",
@@ -237,7 +239,7 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 			bad(r, "%s var '%s' (#%u MR_PTR): RESOLVE(offset 1) = %d, want -EINVAL",
 			    sgn, name, id, ret);
 		break;
-	case KBIN_MR_REMOTE:
+	case KBIN_STORAGE_REMOTE:
 		ret = nsim_resolve(r->fd, r->id, rec->remote.remote_vtpb_rel_sg_id,
 				   rec->remote.remote_var_id, 0, 0, &t);
 		if (ret || t != a)
@@ -245,7 +247,7 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 			    sgn, name, id, a, rec->remote.remote_vtpb_rel_sg_id,
 			    rec->remote.remote_var_id, t, ret);
 		break;
-	case KBIN_MR_PTR_TABLE: {
+	case KBIN_STORAGE_TABLE: {
 		const uint32_t *l = kbin_view_list(v, rec);
 		uint64_t *tab = calloc(size / 8 + 1, 8);
 		uint32_t k;
@@ -270,11 +272,7 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 		free(tab);
 		break;
 	}
-	case KBIN_MR_BUFFER:
-	case KBIN_MR_BUFFER_STAGED:
-	case KBIN_MR_TMP_BUF:
-	case KBIN_MR_INPUT:
-	case KBIN_MR_OUTPUT:
+	case KBIN_STORAGE_HBM:
 		if (!nsim_in_hbm(info, a, size))
 			bad(r, "%s var '%s' (#%u type %u): 0x%" PRIx64 "+%" PRIu64 " is not inside one HBM channel",
 			    sgn, name, id, rec->mr_type, a, size);
