@@ -5,6 +5,8 @@
  * and what the simulator assumes where nothing is public.
  */
 
+#include <linux/neuronsim_kbin.h>
+
 #include "kbin_compat.h"
 #include "kbin_gen.h"
 
@@ -12,6 +14,8 @@
 #define KBIN_MIB	(1024 * KBIN_KIB)
 #define KBIN_GIB	(1024 * KBIN_MIB)
 
+/* SBUF partitions per NeuronCore, on every generation */
+#define KBIN_PARTS	128U
 /* the SBUF window of a NeuronCore in the device address map */
 #define KBIN_WINDOW	(32 * KBIN_MIB)
 
@@ -22,39 +26,39 @@ const struct kbin_gen kbin_gens[] = {
 		.gen = 1, .arch_level = 10,
 		.num_cores = 4, .num_hbm_channels = 2,
 		.hbm_channel_size = 4 * KBIN_GIB,
-		.sbuf_partitions = 128, .sbuf_partition_size = 96 * KBIN_KIB,
+		.sbuf_partitions = KBIN_PARTS, .sbuf_partition_size = 96 * KBIN_KIB,
 		.psum_size = 4 * 64 * 2 * KBIN_KIB,
 	},
 	{
 		.name = "trn1", .aliases = { "sunda", "inf2", "v2" },
-		.gen = 2, .arch_level = 20, .loadable = 1,
+		.gen = KBIN_TARGET_TRN1, .arch_level = 20, .loadable = 1,
 		.num_cores = 2, .num_hbm_channels = 2,
 		.hbm_channel_size = 16 * KBIN_GIB,
-		.sbuf_partitions = 128, .sbuf_partition_size = 192 * KBIN_KIB,
+		.sbuf_partitions = KBIN_PARTS, .sbuf_partition_size = 192 * KBIN_KIB,
 		.sbuf_window_size = KBIN_WINDOW,
-		.sbuf_partition_stride = KBIN_WINDOW / 128,
+		.sbuf_partition_stride = KBIN_WINDOW / KBIN_PARTS,
 		.psum_size = 2 * KBIN_MIB,
 	},
 	{
 		.name = "trn2", .aliases = { "cayman", "v3" },
-		.gen = 3, .arch_level = 30, .loadable = 1,
+		.gen = KBIN_TARGET_TRN2, .arch_level = 30, .loadable = 1,
 		.carveout_required = 1,
 		.num_cores = 8, .num_hbm_channels = 4,
 		.hbm_channel_size = 24 * KBIN_GIB,
-		.sbuf_partitions = 128, .sbuf_partition_size = 224 * KBIN_KIB,
+		.sbuf_partitions = KBIN_PARTS, .sbuf_partition_size = 224 * KBIN_KIB,
 		.sbuf_window_size = KBIN_WINDOW,
-		.sbuf_partition_stride = KBIN_WINDOW / 128,
+		.sbuf_partition_stride = KBIN_WINDOW / KBIN_PARTS,
 		.psum_size = 2 * KBIN_MIB,
 	},
 	{
 		/* cores and HBM are not public: assumed (hardware.rst) */
 		.name = "trn3", .aliases = { "mariana", "v4" },
-		.gen = 4, .arch_level = 40, .loadable = 1,
+		.gen = KBIN_TARGET_TRN3, .arch_level = 40, .loadable = 1,
 		.num_cores = 8, .num_hbm_channels = 4,
 		.hbm_channel_size = 36 * KBIN_GIB,
-		.sbuf_partitions = 128, .sbuf_partition_size = 256 * KBIN_KIB,
+		.sbuf_partitions = KBIN_PARTS, .sbuf_partition_size = 256 * KBIN_KIB,
 		.sbuf_window_size = KBIN_WINDOW,
-		.sbuf_partition_stride = KBIN_WINDOW / 128,
+		.sbuf_partition_stride = KBIN_WINDOW / KBIN_PARTS,
 		.psum_size = 2 * KBIN_MIB,
 	},
 };
