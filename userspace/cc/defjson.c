@@ -270,68 +270,39 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 	return j ? apply_tensor_map(c, j, v) : 0;
 }
 
-static int parse_carveouts(struct nscc_model *m, struct nscc_subgraph *sg,
-			   json_t *def, struct nscc_err *err)
+/* runtime_statebuffer_reservation -> the subgraph's SBUF carve-outs */
+static int parse_carveouts(struct nscc_model *m, int sgi, json_t *def,
+			   struct nscc_err *err)
 {
 	json_t *rsr = json_object_get(def, "runtime_statebuffer_reservation");
-	const struct kbin_gen *g = kbin_gen_target(m->target_gen);
-	const char *evtaccel = kbin_carveout_type_str(KBIN_CARVEOUT_EVTACCEL);
-	uint64_t part = g ? g->sbuf_partition_size : 0;
-	uint32_t nparts = g ? g->sbuf_partitions : 0;
 	static const char *const keys[] = {
 		"offset", "size", "base_partition", "partitions",
 	};
 	json_t *e;
 	size_t i, k;
+	int ret;
 
-	if (!rsr) {
-		if (g && g->carveout_required)
-			return nscc_errf(err, -EINVAL, "%s: field 'runtime_statebuffer_reservation' is required on %s (gen %u)",
-					 sg->name, g->name, g->gen);
-		return 0;
-	}
-	if (!json_is_array(rsr))
+	if (rsr && !json_is_array(rsr))
 		return nscc_errf(err, -EINVAL, "%s: runtime_statebuffer_reservation is not an array",
-				 sg->name);
-	if (json_array_size(rsr) > KBIN_MAX_CARVEOUTS)
-		return nscc_errf(err, -E2BIG, "%s: runtime_statebuffer_reservation has %zu entries, at most %u",
-				 sg->name, json_array_size(rsr), KBIN_MAX_CARVEOUTS);
+				 m->sgs[sgi].name);
+	ret = nscc_model_check_carveout_count(m, sgi, rsr != NULL,
+					      json_array_size(rsr), err);
 	json_array_foreach(rsr, i, e) {
-		struct kbin_sb_carveout *co = &sg->carveouts[i];
 		const char *t = json_is_string(json_object_get(e, "type")) ?
 			json_string_value(json_object_get(e, "type")) : NULL;
-		uint64_t val[4];
+		int64_t val[4];
 
-		if (!t || strcmp(t, evtaccel))
-			return nscc_errf(err, -EINVAL, "%s: runtime_statebuffer_reservation[%zu]: type '%s' is not \"%s\"",
-					 sg->name, i, t ? t : "(missing)", evtaccel);
+		if (ret)
+			break;
 		for (k = 0; k < 4; k++) {
 			json_t *x = json_object_get(e, keys[k]);
 
-			if (!json_is_integer(x) || json_integer_value(x) < 0 ||
-			    json_integer_value(x) > UINT32_MAX)
-				return nscc_errf(err, -EINVAL, "%s: runtime_statebuffer_reservation[%zu]: field '%s' is missing or not an integer 0..%u",
-						 sg->name, i, keys[k], UINT32_MAX);
-			val[k] = (uint64_t)json_integer_value(x);
+			val[k] = json_is_integer(x) && json_integer_value(x) >= 0 ?
+				 (int64_t)json_integer_value(x) : -1;
 		}
-		if (!val[1] || val[0] + val[1] > part)
-			return nscc_errf(err, -EINVAL, "%s: runtime_statebuffer_reservation[%zu]: offset %llu + size %llu is outside the %llu-byte partition",
-					 sg->name, i, (unsigned long long)val[0],
-					 (unsigned long long)val[1],
-					 (unsigned long long)part);
-		if (!val[3] || val[2] + val[3] > nparts)
-			return nscc_errf(err, -EINVAL, "%s: runtime_statebuffer_reservation[%zu]: partitions %llu..%llu are outside 0..%u",
-					 sg->name, i, (unsigned long long)val[2],
-					 (unsigned long long)(val[2] + val[3]),
-					 nparts);
-		co->type = KBIN_CARVEOUT_EVTACCEL;
-		co->offset = (uint32_t)val[0];
-		co->size = (uint32_t)val[1];
-		co->start_partition = (uint32_t)val[2];
-		co->num_partitions = (uint32_t)val[3];
-		sg->num_carveouts = (uint32_t)i + 1;
+		ret = nscc_model_add_carveout(m, sgi, t, val, err);
 	}
-	return 0;
+	return ret;
 }
 
 /* tf_file -> tensor_map entry, for vars matched by their weight file. */
@@ -399,7 +370,7 @@ int nscc_defjson_load_subgraph(struct nscc_model *m, const char *sg_name,
 		ret = nscc_errf(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	ret = parse_carveouts(m, &m->sgs[sgi], dj, err);
+	ret = parse_carveouts(m, sgi, dj, err);
 	if (ret)
 		goto out;
 	json_object_foreach(vars, name, o) {

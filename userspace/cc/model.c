@@ -170,6 +170,75 @@ int nscc_var_set_debug_md(struct nscc_var *v, const char *prefix,
 	return 0;
 }
 
+int nscc_model_check_carveout_count(const struct nscc_model *m, int sgi,
+				    int given, size_t n, struct nscc_err *err)
+{
+	const struct kbin_gen *g = kbin_gen_target(m->target_gen);
+	const struct nscc_subgraph *sg;
+
+	if (sgi < 0 || (uint32_t)sgi >= m->num_sgs)
+		return nscc_errf(err, -EINVAL, "subgraph %d does not exist", sgi);
+	sg = &m->sgs[sgi];
+	if (!given) {
+		if (g && g->carveout_required)
+			return nscc_errf(err, -EINVAL, "%s: field 'runtime_statebuffer_reservation' is required on %s (gen %u)",
+					 sg->name, g->name, g->gen);
+		return 0;
+	}
+	if (n > KBIN_MAX_CARVEOUTS)
+		return nscc_errf(err, -E2BIG, "%s: runtime_statebuffer_reservation has %zu entries, at most %u",
+				 sg->name, n, KBIN_MAX_CARVEOUTS);
+	return 0;
+}
+
+int nscc_model_add_carveout(struct nscc_model *m, int sgi, const char *type,
+			    const int64_t val[4], struct nscc_err *err)
+{
+	static const char *const keys[] = {
+		"offset", "size", "base_partition", "partitions",
+	};
+	const struct kbin_gen *g = kbin_gen_target(m->target_gen);
+	const char *evtaccel = kbin_carveout_type_str(KBIN_CARVEOUT_EVTACCEL);
+	uint64_t part = g ? g->sbuf_partition_size : 0;
+	uint32_t nparts = g ? g->sbuf_partitions : 0;
+	struct kbin_sb_carveout *co;
+	struct nscc_subgraph *sg;
+	size_t i, k;
+
+	if (sgi < 0 || (uint32_t)sgi >= m->num_sgs)
+		return nscc_errf(err, -EINVAL, "subgraph %d does not exist", sgi);
+	sg = &m->sgs[sgi];
+	i = sg->num_carveouts;
+	if (i >= KBIN_MAX_CARVEOUTS)
+		return nscc_errf(err, -E2BIG, "%s: runtime_statebuffer_reservation has more than %u entries",
+				 sg->name, KBIN_MAX_CARVEOUTS);
+	if (!type || strcmp(type, evtaccel))
+		return nscc_errf(err, -EINVAL, "%s: runtime_statebuffer_reservation[%zu]: type '%s' is not \"%s\"",
+				 sg->name, i, type ? type : "(missing)", evtaccel);
+	for (k = 0; k < 4; k++)
+		if (val[k] < 0 || val[k] > UINT32_MAX)
+			return nscc_errf(err, -EINVAL, "%s: runtime_statebuffer_reservation[%zu]: field '%s' is missing or not an integer 0..%u",
+					 sg->name, i, keys[k], UINT32_MAX);
+	if (!val[1] || (uint64_t)(val[0] + val[1]) > part)
+		return nscc_errf(err, -EINVAL, "%s: runtime_statebuffer_reservation[%zu]: offset %llu + size %llu is outside the %llu-byte partition",
+				 sg->name, i, (unsigned long long)val[0],
+				 (unsigned long long)val[1],
+				 (unsigned long long)part);
+	if (!val[3] || val[2] + val[3] > nparts)
+		return nscc_errf(err, -EINVAL, "%s: runtime_statebuffer_reservation[%zu]: partitions %llu..%llu are outside 0..%u",
+				 sg->name, i, (unsigned long long)val[2],
+				 (unsigned long long)(val[2] + val[3]),
+				 nparts);
+	co = &sg->carveouts[i];
+	co->type = KBIN_CARVEOUT_EVTACCEL;
+	co->offset = (uint32_t)val[0];
+	co->size = (uint32_t)val[1];
+	co->start_partition = (uint32_t)val[2];
+	co->num_partitions = (uint32_t)val[3];
+	sg->num_carveouts = (uint32_t)i + 1;
+	return 0;
+}
+
 uint32_t nscc_mr_type_from_def(const char *type)
 {
 	return kbin_mr_type_from_def(type);

@@ -302,6 +302,36 @@ int nscc_var_set_debug_md(struct nscc_var *v, const char *prefix,
 			  uint32_t pipe_id);
 
 /**
+ * nscc_model_check_carveout_count() - the count rules of subgraph @sg's
+ * SBUF carve-outs (the runtime_statebuffer_reservation entries of a
+ * def.json), checked before any is added.
+ * @given: a carve-out list exists at all (an empty one is allowed).
+ * @n: how many entries it has.
+ * Return: 0; -EINVAL no list on a generation whose runtime needs the
+ * evtaccel carve-out (carveout_required in the generation table,
+ * kmod/plan/kbin_gen.h: trn2; Documentation/hardware.rst); -E2BIG more
+ * than KBIN_MAX_CARVEOUTS; -EINVAL @sg out of range.
+ */
+int nscc_model_check_carveout_count(const struct nscc_model *m, int sg,
+				    int given, size_t n, struct nscc_err *err);
+/**
+ * nscc_model_add_carveout() - append one SBUF carve-out to subgraph @sg.
+ * @type: its type name; only "evtaccel" (KBIN_CARVEOUT_EVTACCEL, spelled
+ *	by kbin_carveout_type_str()) exists.
+ * @val: offset and size (bytes within each partition), first partition
+ *	and number of partitions; -1 marks a value that is missing or not
+ *	an integer.
+ * Messages name the entry as runtime_statebuffer_reservation[i].
+ * Return: 0; -EINVAL @type not "evtaccel", a value outside 0..UINT32_MAX,
+ * size 0 or offset + size beyond the target's SBUF partition size,
+ * partitions 0 or beyond the target's SBUF partitions (both from the
+ * generation table), @sg out of range; -E2BIG the subgraph has
+ * KBIN_MAX_CARVEOUTS already.
+ */
+int nscc_model_add_carveout(struct nscc_model *m, int sg, const char *type,
+			    const int64_t val[4], struct nscc_err *err);
+
+/**
  * nscc_mr_type_from_def() - the mr_type of a def.json var type string
  * (the kind table's def_type column, kmod/plan/kbin_kind.h;
  * Documentation/hardware.rst): state-buffer, input, output, file,
