@@ -5,21 +5,26 @@
  *
  *   bir_bench INSTS CALLS [OUT.bir.json]
  *
- * Generates one trn2 module in BIR JSON: a function "main" with INSTS
- * instructions in one block, of which CALLS are kernel call sites spread
- * evenly (alternating NKIKernel calls of four NKI kernel functions, half
- * inlined at order 41 and half at order 61, and BIRKernel activation
- * calls), the rest TensorTensor / Activation / TensorCopy on 16 SBUF
- * tiles.  Then, timed: parse (bir_module_from_string), every pass of the
- * backend schedule (bir_run_passes), lowering to the def.json var table.
- * Prints one "key value" line each:
- *   insts, calls, json_bytes, final_insts, parse_s, passes_s, lower_s,
- *   total_s (parse + passes + lower), maxrss_kb (getrusage peak RSS of
- *   the whole process, generator included).
+ * Generates one trn2 module in BIR JSON text: a function "main" with
+ * INSTS instructions in one block, of which CALLS are kernel call sites
+ * spread evenly (alternating NKIKernel calls of four NKI kernel
+ * functions, half inlined at order 41 and half at order 61, and
+ * BIRKernel activation calls), the rest TensorTensor / Activation /
+ * TensorCopy on 16 SBUF tiles.  The text is written directly (compact,
+ * keys in a fixed order), so the generator itself holds no JSON tree.
+ * Then, timed: parse (bir_module_from_string), every pass of the
+ * backend schedule (bir_run_passes), lowering into the compiler's
+ * model (bir_lower_model).  Prints one "key value" line each:
+ *   insts, calls, json_bytes, functions, final_insts, parse_s, passes_s,
+ *   lower_s, total_s (parse + passes + lower), maxrss_kb (getrusage peak
+ *   RSS of the whole process, generator and text included),
+ *   peak_bytes_per_inst (maxrss_kb * 1024 / INSTS) and ir_bytes_per_inst
+ *   (bir_module_mem_bytes() of the final module / final_insts).
  * Exits 1 when a step fails or the result is not fully inlined.
  * OUT.bir.json keeps the generated module (for neuronsim-cc by hand).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,140 +43,132 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static json_t *ap(const char *memref, int p, int f)
+static void ap(FILE *o, const char *memref, int p, int f)
 {
-	return json_pack("{s:s, s:s, s:i, s:[[i,i],[i,i]], s:s}", "Skind",
-			 "physical_ap", "memref", memref, "offset", 0, "ap", 1,
-			 p, 1, f, "dtype", "float32");
+	fprintf(o, "{\"Skind\":\"physical_ap\",\"memref\":\"%s\",\"offset\":0,\"ap\":[[1,%d],[1,%d]],\"dtype\":\"float32\"}",
+		memref, p, f);
 }
 
 /* a set with one location; @type "Input", "Output", "DRAM" or "SB" */
-static json_t *alloc(const char *name, const char *type, int p, int f,
-		     bool allocated, int addr)
+static void alloc(FILE *o, const char *name, const char *type, int p, int f,
+		  bool allocated, int addr)
 {
 	const char *cls = !strcmp(type, "Input") ? "input" :
 			  !strcmp(type, "Output") ? "output" : "internal";
 
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:[i,i], s:[{s:s, s:s, s:i, s:[i,i], s:i, s:i, s:b, s:b, s:i}]}",
-			 "Skind", "memory_location_set", "name", name,
-			 "kind", "tensor", "tensor_class", cls,
-			 "addr_space", type, "dtype", "float32",
-			 "partition_dim", 0, "tensor_shape", p, f,
-			 "memorylocations", "name", name, "type", type,
-			 "addr", addr, "dims", p, f * 4, "bank", 0, "base", 0,
-			 "allocated", allocated, "pinned", false,
-			 "tensor_id", 0);
+	fprintf(o, "{\"Skind\":\"memory_location_set\",\"name\":\"%s\",\"kind\":\"tensor\",\"tensor_class\":\"%s\",\"addr_space\":\"%s\",\"dtype\":\"float32\",\"partition_dim\":0,\"tensor_shape\":[%d,%d],",
+		name, cls, type, p, f);
+	fprintf(o, "\"memorylocations\":[{\"name\":\"%s\",\"type\":\"%s\",\"addr\":%d,\"dims\":[%d,%d],\"bank\":0,\"base\":0,\"allocated\":%s,\"pinned\":false,\"tensor_id\":0}]}",
+		name, type, addr, p, f * 4, allocated ? "true" : "false");
 }
 
-static json_t *inst(const char *op, const char *name, const char *engine,
-		    json_t *ins, json_t *outs)
+/* {"opcode", "name", "engine", "ins": [A...], "outs": [B...] (no close) */
+static void inst(FILE *o, const char *op, const char *name,
+		 const char *engine, const char *const *ins, int nins,
+		 const char *const *outs, int nouts, int f)
 {
-	return json_pack("{s:s, s:s, s:s, s:o, s:o}", "opcode", op, "name",
-			 name, "engine", engine, "ins", ins, "outs", outs);
+	fprintf(o, "{\"opcode\":\"%s\",\"name\":\"%s\",\"engine\":\"%s\",\"ins\":[",
+		op, name, engine);
+	for (int k = 0; k < nins; k++) {
+		fputs(k ? "," : "", o);
+		ap(o, ins[k], 128, f);
+	}
+	fputs("],\"outs\":[", o);
+	for (int k = 0; k < nouts; k++) {
+		fputs(k ? "," : "", o);
+		ap(o, outs[k], 128, f);
+	}
+	fputs("]", o);
 }
 
 /* NKI kernel kern<k>: out = a + relu(copy(a)); ws = relu(copy(a)) */
-static json_t *kernel_fn(int k)
+static void kernel_fn(FILE *o, int k)
 {
-	char name[32];
-	json_t *insts = json_array();
-
-	snprintf(name, sizeof(name), "kern%d", k);
-	json_array_append_new(insts, inst("TensorCopy", "cp", "POOL",
-		json_pack("[o]", ap("a", 128, 64)),
-		json_pack("[o]", ap("t", 128, 64))));
-	json_array_append_new(insts, json_pack("{s:s, s:s, s:s, s:[o], s:[o], s:s}",
-		"opcode", "Activation", "name", "act", "engine", "ACT",
-		"ins", ap("t", 128, 64), "outs", ap("ws", 128, 64),
-		"func", "relu"));
-	json_array_append_new(insts, json_pack("{s:s, s:s, s:s, s:[o,o], s:[o], s:s}",
-		"opcode", "TensorTensor", "name", "add", "engine", "DVE",
-		"ins", ap("ws", 128, 64), ap("a", 128, 64),
-		"outs", ap("out", 128, 64), "op", "add"));
-	return json_pack("{s:s, s:{}, s:[o,o,o,o], s:[], s:[{s:s, s:o}]}",
-			 "name", name, "attributes", "allocations",
-			 alloc("a", "Input", 128, 64, false, 0),
-			 alloc("out", "Output", 128, 64, false, 0),
-			 alloc("ws", "SB", 128, 64, true, 0),
-			 alloc("t", "SB", 128, 64, true, 256),
-			 "registers", "blocks", "name", "entry",
-			 "instructions", insts);
+	fprintf(o, ",{\"name\":\"kern%d\",\"attributes\":{},\"allocations\":[", k);
+	alloc(o, "a", "Input", 128, 64, false, 0);
+	fputc(',', o);
+	alloc(o, "out", "Output", 128, 64, false, 0);
+	fputc(',', o);
+	alloc(o, "ws", "SB", 128, 64, true, 0);
+	fputc(',', o);
+	alloc(o, "t", "SB", 128, 64, true, 256);
+	fputs("],\"registers\":[],\"blocks\":[{\"name\":\"entry\",\"instructions\":[", o);
+	inst(o, "TensorCopy", "cp", "POOL", (const char *[]){ "a" }, 1,
+	     (const char *[]){ "t" }, 1, 64);
+	fputs("},", o);
+	inst(o, "Activation", "act", "ACT", (const char *[]){ "t" }, 1,
+	     (const char *[]){ "ws" }, 1, 64);
+	fputs(",\"func\":\"relu\"},", o);
+	inst(o, "TensorTensor", "add", "DVE", (const char *[]){ "ws", "a" }, 2,
+	     (const char *[]){ "out" }, 1, 64);
+	fputs(",\"op\":\"add\"}]}]}", o);
 }
 
-static json_t *generate(long n, long calls)
+static void generate(FILE *o, long n, long calls)
 {
-	json_t *allocs = json_array(), *insts = json_array(), *fns;
 	long every = calls ? n / calls : n + 1, ncall = 0;
 	char name[64], t1[16], t2[16];
 
-	json_array_append_new(allocs, alloc("x", "Input", 128, 64, false, 0));
-	json_array_append_new(allocs, alloc("y", "Output", 128, 64, false, 0));
-	json_array_append_new(allocs, alloc("d", "DRAM", 128, 64, false, 0));
+	fputs("{\"version\":2,\"arch\":\"trn2\",\"attributes\":{\"source\":\"bir_bench\"},\"functions\":[{\"name\":\"main\",\"attributes\":{},\"allocations\":[", o);
+	alloc(o, "x", "Input", 128, 64, false, 0);
+	fputc(',', o);
+	alloc(o, "y", "Output", 128, 64, false, 0);
+	fputc(',', o);
+	alloc(o, "d", "DRAM", 128, 64, false, 0);
 	for (int k = 0; k < TILES; k++) {
 		snprintf(name, sizeof(name), "tile%d", k);
-		json_array_append_new(allocs, alloc(name, "SB", 128, 64, false, 0));
+		fputc(',', o);
+		alloc(o, name, "SB", 128, 64, false, 0);
 	}
+	fputs("],\"registers\":[],\"blocks\":[{\"name\":\"entry\",\"instructions\":[", o);
 	for (long i = 0; i < n; i++) {
+		const char *in[2] = { t1, t2 }, *out[2];
+
 		snprintf(name, sizeof(name), "i%ld", i);
 		snprintf(t1, sizeof(t1), "tile%ld", i % TILES);
 		snprintf(t2, sizeof(t2), "tile%ld", (i + 1) % TILES);
+		if (i)
+			fputc(',', o);
 		if (calls && i % every == every - 1 && ncall < calls) {
 			if (ncall % 2 == 0) {
-				char fn[16];
-
-				snprintf(fn, sizeof(fn), "kern%ld", (ncall / 2) % KERNELS);
-				json_array_append_new(insts, json_pack(
-					"{s:s, s:s, s:s, s:[o], s:[o,o], s:s, s:[s], s:[s,s], s:[i,i], s:[i,i], s:i, s:b}",
-					"opcode", "NKIKernel", "name", name,
-					"engine", "POOL", "ins", ap("x", 128, 64),
-					"outs", ap("d", 128, 64), ap(t1, 128, 64),
-					"func", fn, "func_args", "a",
-					"func_outs", "out", "ws",
-					"sb_buf_shape", 128, 1024,
-					"psum_buf_shape", 0, 0,
-					"kernel_source_val", 1,
-					"alloc_status", (ncall / 2) % 2 == 1));
+				out[0] = "d";
+				out[1] = t1;
+				inst(o, "NKIKernel", name, "POOL",
+				     (const char *[]){ "x" }, 1, out, 2, 64);
+				fprintf(o, ",\"func\":\"kern%ld\",\"func_args\":[\"a\"],\"func_outs\":[\"out\",\"ws\"],\"sb_buf_shape\":[128,1024],\"psum_buf_shape\":[0,0],\"kernel_source_val\":1,\"alloc_status\":%s}",
+					(ncall / 2) % KERNELS,
+					(ncall / 2) % 2 == 1 ? "true" : "false");
 			} else {
-				json_array_append_new(insts, json_pack(
-					"{s:s, s:s, s:s, s:[o], s:[o], s:s, s:[[i,i]], s:[[i,i]], s:{s:s, s:f}}",
-					"opcode", "BIRKernel", "name", name,
-					"engine", "ACT", "ins", ap("x", 128, 32),
-					"outs", ap("y", 128, 32),
-					"kernel_name", "activation",
-					"srcs_shape", 128, 32, "dsts_shape", 128, 32,
-					"kernel_attrs", "func", "gelu", "scale", 0.5));
+				inst(o, "BIRKernel", name, "ACT",
+				     (const char *[]){ "x" }, 1,
+				     (const char *[]){ "y" }, 1, 32);
+				fputs(",\"kernel_name\":\"activation\",\"srcs_shape\":[[128,32]],\"dsts_shape\":[[128,32]],\"kernel_attrs\":{\"func\":\"gelu\",\"scale\":0.5}}", o);
 			}
 			ncall++;
 			continue;
 		}
 		switch (i % 3) {
 		case 0:
-			json_array_append_new(insts, json_pack("{s:s, s:s, s:s, s:[o,o], s:[o], s:s}",
-				"opcode", "TensorTensor", "name", name, "engine", "DVE",
-				"ins", ap(t1, 128, 64), ap(t2, 128, 64),
-				"outs", ap(t1, 128, 64), "op", "add"));
+			out[0] = t1;
+			inst(o, "TensorTensor", name, "DVE", in, 2, out, 1, 64);
+			fputs(",\"op\":\"add\"}", o);
 			break;
 		case 1:
-			json_array_append_new(insts, json_pack("{s:s, s:s, s:s, s:[o], s:[o], s:s}",
-				"opcode", "Activation", "name", name, "engine", "ACT",
-				"ins", ap(t1, 128, 64), "outs", ap(t2, 128, 64),
-				"func", "relu"));
+			out[0] = t2;
+			inst(o, "Activation", name, "ACT", in, 1, out, 1, 64);
+			fputs(",\"func\":\"relu\"}", o);
 			break;
 		default:
-			json_array_append_new(insts, inst("TensorCopy", name, "POOL",
-				json_pack("[o]", ap(i % 2 ? "x" : t1, 128, 64)),
-				json_pack("[o]", ap(i % 4 == 2 ? "d" : t2, 128, 64))));
+			in[0] = i % 2 ? "x" : t1;
+			out[0] = i % 4 == 2 ? "d" : t2;
+			inst(o, "TensorCopy", name, "POOL", in, 1, out, 1, 64);
+			fputc('}', o);
 		}
 	}
-	fns = json_pack("[{s:s, s:{}, s:o, s:[], s:[{s:s, s:o}]}]", "name",
-			"main", "attributes", "allocations", allocs,
-			"registers", "blocks", "name", "entry",
-			"instructions", insts);
+	fputs("]}]}", o);
 	for (int k = 0; k < KERNELS; k++)
-		json_array_append_new(fns, kernel_fn(k));
-	return json_pack("{s:i, s:s, s:{s:s}, s:o}", "version", 2, "arch",
-			 "trn2", "attributes", "source", "bir_bench",
-			 "functions", fns);
+		kernel_fn(o, k);
+	fputs("]}", o);
 }
 
 static int count_inst(struct bir_inst *i, void *arg)
@@ -185,12 +182,14 @@ int main(int argc, char **argv)
 {
 	struct bir_opts o = { 0 };
 	struct bir_module *m = NULL;
+	struct nscc_model *model = NULL;
 	struct nscc_err err = { 0 };
 	struct rusage ru;
 	long n, calls, final = 0;
 	double t0, t1, t2, t3;
-	json_t *j, *def = NULL;
-	char *text;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *gen;
 	int rc;
 
 	if (argc < 3) {
@@ -204,10 +203,10 @@ int main(int argc, char **argv)
 			n, calls);
 		return 2;
 	}
-	j = generate(n, calls);
-	text = j ? json_dumps(j, JSON_COMPACT) : NULL;
-	json_decref(j);
-	if (!text) {
+	gen = open_memstream(&text, &len);
+	if (gen)
+		generate(gen, n, calls);
+	if (!gen || fclose(gen) || !text) {
 		fprintf(stderr, "bir_bench: out of memory generating %ld instructions\n", n);
 		return 1;
 	}
@@ -222,13 +221,15 @@ int main(int argc, char **argv)
 	}
 
 	t0 = now();
-	rc = bir_module_from_string(text, strlen(text), &m, &err);
+	rc = bir_module_from_string(text, len, &m, &err);
 	t1 = now();
 	if (!rc)
 		rc = bir_run_passes(m, &o, &err);
 	t2 = now();
+	if (!rc && !(model = nscc_model_new(KBIN_TARGET_TRN2)))
+		rc = -ENOMEM;
 	if (!rc)
-		rc = bir_lower_defjson(m, &def, &err);
+		rc = bir_lower_model(m, model, &err);
 	t3 = now();
 	if (rc) {
 		fprintf(stderr, "bir_bench: %ld instructions, %ld calls: %s (%s)\n",
@@ -239,15 +240,18 @@ int main(int argc, char **argv)
 		bir_foreach_inst(m->fns[f], count_inst, &final);
 	getrusage(RUSAGE_SELF, &ru);
 	printf("insts %ld\ncalls %ld\njson_bytes %zu\nfunctions %u\nfinal_insts %ld\n",
-	       n, calls, strlen(text), m->nfns, final);
+	       n, calls, len, m->nfns, final);
 	printf("parse_s %.4f\npasses_s %.4f\nlower_s %.4f\ntotal_s %.4f\nmaxrss_kb %ld\n",
 	       t1 - t0, t2 - t1, t3 - t2, t3 - t0, ru.ru_maxrss);
+	printf("peak_bytes_per_inst %.0f\nir_bytes_per_inst %.0f\n",
+	       (double)ru.ru_maxrss * 1024.0 / (double)n,
+	       (double)bir_module_mem_bytes(m) / (double)(final ? final : 1));
 	if (m->nfns != 1) {
 		fprintf(stderr, "bir_bench: %u functions left after the passes, want 1\n",
 			m->nfns);
 		return 1;
 	}
-	json_decref(def);
+	nscc_model_free(model);
 	bir_module_free(m);
 	free(text);
 	return 0;

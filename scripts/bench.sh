@@ -168,14 +168,18 @@ done
 if [ $bir_ok = 1 ]; then
 	bt=$(calc "%.2f" "$(bir_v 100000 total_s) / $(bir_v 10000 total_s)")
 	bm=$(calc "%.2f" "$(bir_v 100000 maxrss_kb) / $(bir_v 10000 maxrss_kb)")
+	bp=$(bir_v 100000 peak_bytes_per_inst)
 else
 	bt=n/a
 	bm=n/a
+	bp=n/a
 fi
 row "BIR parse + all passes + lowering, 10^5 / 10^4 instructions, 10^3 NKI/BIR calls ($(bir_v 10000 total_s) -> $(bir_v 100000 total_s) s; passes $(bir_v 10000 passes_s) -> $(bir_v 100000 passes_s) s)" \
 	"$bt" "target <= 12 for 10x" "$( [ $bir_ok = 1 ] && le "$bt" 12 || echo 0)"
 row "BIR peak memory (ru_maxrss), 10^5 / 10^4 instructions ($(bir_v 10000 maxrss_kb) -> $(bir_v 100000 maxrss_kb) KiB)" \
 	"$bm" "target <= 12 for 10x" "$( [ $bir_ok = 1 ] && le "$bm" 12 || echo 0)"
+row "BIR peak bytes per instruction (ru_maxrss x 1024 / instructions), 10^5 instructions (10^4: $(bir_v 10000 peak_bytes_per_inst))" \
+	"$bp" "target <= 2048" "$( [ $bir_ok = 1 ] && le "$bp" 2048 || echo 0)"
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 {

@@ -22,7 +22,10 @@ TEST(merge_golden_and_equivalence)
 	ASSERT_NE(NULL, p);
 	EXPECT_EQ(4, p->nins);
 	EXPECT_EQ(4, p->nouts);
-	EXPECT_EQ(4, json_array_size(json_object_get(p->attrs, "channels")));
+	ASSERT_NE(NULL, bir_attr_get(p, "channels"));
+	EXPECT_EQ(BIR_VAL_LIST, bir_attr_get(p, "channels")->kind);
+	EXPECT_EQ(4, bir_attr_get(p, "channels")->n);
+	EXPECT_EQ(NULL, bir_attr_get(p, "channel"));
 	EXPECT_EQ(NULL, bir_inst_find(m->fns[0], "perm3"));
 	EXPECT_NE(NULL, bir_inst_find(m->fns[0], "ar0"));
 	EXPECT_EQ(2, bir_inst_find(m->fns[0], "pr0")->nins);
@@ -40,8 +43,8 @@ TEST(incompatible_same_kind)
 	struct bir_opts o = { 0 };
 
 	ASSERT_NE(NULL, m);
-	json_object_set_new(bir_inst_find(m->fns[0], "perm2")->attrs,
-			    "replica_group", json_pack("[ii]", 0, 2));
+	ASSERT_EQ(0, bt_set_attr(bir_inst_find(m->fns[0], "perm2"),
+				 "replica_group", "[0, 2]"));
 	EXPECT_EQ(-EINVAL, bir_pass_coalesce(m, &o, false, &err));
 	EXPECT_STREQ("block 'entry': consecutive CollectiveCompute 'perm0' and 'perm2' share kind 'PermuteImplicit' but differ in other attributes; they cannot be coalesced",
 		     err.msg);

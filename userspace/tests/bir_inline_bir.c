@@ -110,8 +110,7 @@ TEST(errors_leave_module_unchanged)
 
 		ASSERT_NE(NULL, m);
 		i = m->fns[0]->blocks[0]->insts[0];
-		json_object_set_new(i->attrs, bads[k].key,
-				    json_loads(bads[k].val, JSON_DECODE_ANY, NULL));
+		ASSERT_EQ(0, bt_set_attr(i, bads[k].key, bads[k].val));
 		before = bir_module_to_string(m);
 		EXPECT_EQ(-EINVAL, bir_pass_inline_bir(m, &o, true, &err));
 		EXPECT_STREQ(bads[k].msg, err.msg);
@@ -134,7 +133,7 @@ TEST(second_kernel_fails_first_rolled_back)
 	ASSERT_NE(NULL, m);
 	c = bir_inst_clone(m, m->fns[0]->blocks[0]->insts[0]);
 	ASSERT_NE(NULL, c);
-	json_object_set_new(c->attrs, "kernel_name", json_string("nope"));
+	ASSERT_EQ(0, bt_set_attr(c, "kernel_name", "\"nope\""));
 	ASSERT_EQ(0, bir_inst_insert(m->fns[0]->blocks[0], c, -1));
 	before = bir_module_to_string(m);
 	EXPECT_EQ(-EINVAL, bir_pass_inline_bir(m, &o, true, &err));
@@ -142,6 +141,52 @@ TEST(second_kernel_fails_first_rolled_back)
 		     err.msg);
 	after = bir_module_to_string(m);
 	EXPECT_STREQ(before, after);
+	free(before);
+	free(after);
+	bir_module_free(m);
+}
+
+/*
+ * the allocator fails after a commit (no SBUF left for the temporaries):
+ * the commit is undone, a location the allocator placed on the way is
+ * unplaced again, and the module reads as before
+ */
+TEST(allocation_failure_rolled_back)
+{
+	struct bir_module *m = bt_load("bir_rmsnorm.bir.json");
+	struct nscc_err err = { { 0 } };
+	struct bir_opts o = { 0 };
+	struct bir_memloc_set *s;
+	struct bir_memloc *filler, *late;
+	char *before, *after;
+
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, bir_pass_rtmemres(m, &o, false, &err));
+	ASSERT_EQ(0, bir_pass_sballoc(m, &o, false, &err));
+	/* all of SBUF but 8 bytes below the reservation */
+	s = bir_set_add(m->fns[0], "filler");
+	ASSERT_NE(NULL, s);
+	filler = bir_memloc_add(s, "filler");
+	ASSERT_NE(NULL, filler);
+	filler->dims[0] = 128;
+	filler->dims[1] = 229368 - 8;
+	ASSERT_EQ(0, bir_sballoc_function(m->fns[0], &err));
+	EXPECT_EQ(0, filler->addr);
+	/* an unplaced location that the commit's allocator run places */
+	s = bir_set_add(m->fns[0], "late");
+	ASSERT_NE(NULL, s);
+	late = bir_memloc_add(s, "late");
+	ASSERT_NE(NULL, late);
+	late->dims[0] = 128;
+	late->dims[1] = 8;
+	before = bir_module_to_string(m);
+	EXPECT_EQ(-ENOSPC, bir_pass_inline_bir(m, &o, true, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "SBUF exhausted placing memory location 'rms0:")) TH_LOG("%s", err.msg);
+	after = bir_module_to_string(m);
+	EXPECT_STREQ(before, after);
+	EXPECT_FALSE(late->allocated);
+	EXPECT_NE(NULL, bir_inst_find(m->fns[0], "rms0"));
+	EXPECT_EQ(NULL, bir_memloc_find(m->fns[0], "rms0:sq"));
 	free(before);
 	free(after);
 	bir_module_free(m);

@@ -5,6 +5,7 @@
  * equivalence, both placements, names, and every error message.
  */
 #include <unistd.h>
+#include <jansson.h>
 #include "kselftest_harness.h"
 #include "bir_test.h"
 
@@ -108,12 +109,29 @@ TEST(tensor_map_reemitted)
 	bir_module_free(m);
 }
 
-static int edit_call(struct bir_module *m, const char *key, json_t *v)
+/* a tensor map file that is JSON but not an object is refused, named */
+TEST(tensor_map_not_an_object)
 {
-	struct bir_inst *i = bir_inst_find(m->fns[0], "k1");
+	struct bir_module *m = bt_load("nki_twice.bir.json");
+	struct nscc_err err = { { 0 } };
+	char path[] = "/tmp/bir_tmapXXXXXX", want[256];
+	int fd = mkstemp(path);
+	struct bir_opts o = { .tensor_map_path = path };
 
-	return v ? json_object_set_new(i->attrs, key, v) :
-		   json_object_del(i->attrs, key);
+	ASSERT_NE(NULL, m);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(2, write(fd, "[]", 2));
+	close(fd);
+	EXPECT_EQ(-EINVAL, bir_pass_inline_nki(m, &o, false, &err));
+	snprintf(want, sizeof(want), "tensor map '%s' is not a JSON object", path);
+	EXPECT_STREQ(want, err.msg);
+	unlink(path);
+	bir_module_free(m);
+}
+
+static int edit_call(struct bir_module *m, const char *key, const char *v)
+{
+	return bt_set_attr(bir_inst_find(m->fns[0], "k1"), key, v);
 }
 
 struct bad {
@@ -139,8 +157,7 @@ TEST(errors)
 		struct bir_opts o = { 0 };
 
 		ASSERT_NE(NULL, m);
-		edit_call(m, bads[k].key, bads[k].val ?
-			  json_loads(bads[k].val, JSON_DECODE_ANY, NULL) : NULL);
+		ASSERT_EQ(0, edit_call(m, bads[k].key, bads[k].val));
 		EXPECT_EQ(-EINVAL, bir_pass_inline_nki(m, &o, false, &err));
 		EXPECT_STREQ(bads[k].msg, err.msg);
 		bir_module_free(m);
@@ -156,7 +173,7 @@ TEST(branch_to_entry_refused)
 
 	ASSERT_NE(NULL, m);
 	br = bir_inst_find(bir_function_find(m, "nki_kernel"), "to_join");
-	json_object_set_new(br->attrs, "target", json_string("entry"));
+	ASSERT_EQ(0, bt_set_attr(br, "target", "\"entry\""));
 	EXPECT_EQ(-EINVAL, bir_pass_inline_nki(m, &o, false, &err));
 	EXPECT_STREQ("instruction 'k1': kernel branch back to its entry block 'entry' is not supported",
 		     err.msg);

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bir_json.c - BIR JSON reader/writer: exact round-trip of every bundled
- * example, kept unknown keys, and every reader error message.
+ * example, kept unknown keys, typed attribute values, the piecewise
+ * reader (any key order, and for text that is not JSON exactly the
+ * message jansson gives for the whole text), and every reader error
+ * message.
  */
+#include <jansson.h>
 #include "kselftest_harness.h"
 #include "bir_test.h"
 
@@ -147,6 +151,215 @@ TEST(missing_file)
 						&err));
 	EXPECT_STREQ("/nonexistent.bir.json: No such file or directory",
 		     err.msg);
+}
+
+/* kept keys are typed values: kinds, int vs real, order, nesting */
+TEST(typed_values)
+{
+	const char *j = "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\", \"instructions\": [{\"name\": \"i\", \"opcode\": \"Mystery\", \"z\": 1, \"r\": 1.0, \"n\": null, \"t\": true, \"l\": [1, \"a\", [2.5]], \"o\": {\"k\": {\"q\": false}}, \"a\": \"s\"}]}]}]}";
+	struct bir_module *m = bt_parse(j);
+	struct bir_inst *i;
+	const struct bir_val *v;
+	struct bir_val x;
+	char *s;
+
+	ASSERT_NE(NULL, m);
+	i = bir_inst_find(m->fns[0], "i");
+	ASSERT_NE(NULL, i);
+	EXPECT_EQ(BIR_OP_OTHER, i->op);
+	EXPECT_STREQ("Mystery", i->opname);
+	EXPECT_EQ(BIR_VAL_OBJ, i->attrs.kind);
+	ASSERT_EQ(7, i->attrs.n);
+	EXPECT_STREQ("z", i->attrs.members[0].key);	/* input order */
+	EXPECT_STREQ("a", i->attrs.members[6].key);
+	EXPECT_EQ(BIR_VAL_INT, bir_attr_get(i, "z")->kind);
+	EXPECT_EQ(1, bir_attr_int(i, "z", 0));
+	EXPECT_EQ(BIR_VAL_REAL, bir_attr_get(i, "r")->kind);
+	EXPECT_EQ(1.0, bir_attr_num(i, "r", 0));
+	EXPECT_EQ(BIR_VAL_NULL, bir_attr_get(i, "n")->kind);
+	EXPECT_EQ(1, bir_attr_int(i, "t", 0));
+	v = bir_attr_get(i, "l");
+	ASSERT_EQ(BIR_VAL_LIST, v->kind);
+	ASSERT_EQ(3, v->n);
+	EXPECT_STREQ("a", v->items[1].s);
+	EXPECT_EQ(2.5, v->items[2].items[0].r);
+	v = bir_val_get(bir_val_get(bir_attr_get(i, "o"), "k"), "q");
+	ASSERT_NE(NULL, v);
+	EXPECT_EQ(BIR_VAL_BOOL, v->kind);
+	EXPECT_FALSE(v->b);
+	EXPECT_STREQ("s", bir_attr_str(i, "a"));
+	EXPECT_EQ(NULL, bir_attr_str(i, "z"));		/* not a string */
+	/* 1 and 1.0 are written as read */
+	s = bir_module_to_string(m);
+	ASSERT_NE(NULL, s);
+	EXPECT_NE(NULL, strstr(s, "\"z\": 1,"));
+	EXPECT_NE(NULL, strstr(s, "\"r\": 1.0,"));
+	EXPECT_NE(NULL, strstr(s, "\"n\": null,"));
+	free(s);
+	/* set replaces in place, a new key goes last, del keeps the order */
+	x = bir_val_str("new");
+	ASSERT_EQ(0, bir_attr_set(i, "z", &x));
+	EXPECT_STREQ("z", i->attrs.members[0].key);
+	EXPECT_STREQ("new", bir_attr_str(i, "z"));
+	x = bir_val_int(9);
+	ASSERT_EQ(0, bir_attr_set(i, "w", &x));
+	EXPECT_STREQ("w", i->attrs.members[7].key);
+	bir_attr_del(i, "r");
+	EXPECT_EQ(7, i->attrs.n);
+	EXPECT_STREQ("n", i->attrs.members[1].key);
+	/* equality: objects as sets, lists in order, kinds apart */
+	{
+		struct bir_val a, b;
+		struct nscc_err err = { { 0 } };
+
+		ASSERT_EQ(0, bir_val_from_string(m, "{\"p\": [1, 2], \"q\": 3}", &a, &err));
+		ASSERT_EQ(0, bir_val_from_string(m, "{\"q\": 3, \"p\": [1, 2]}", &b, &err));
+		EXPECT_TRUE(bir_val_equal(&a, &b));
+		ASSERT_EQ(0, bir_val_from_string(m, "{\"q\": 3.0, \"p\": [1, 2]}", &b, &err));
+		EXPECT_FALSE(bir_val_equal(&a, &b));
+		ASSERT_EQ(0, bir_val_from_string(m, "{\"q\": 3, \"p\": [2, 1]}", &b, &err));
+		EXPECT_FALSE(bir_val_equal(&a, &b));
+		EXPECT_EQ(-EINVAL, bir_val_from_string(m, "{", &b, &err));
+	}
+	bir_module_free(m);
+}
+
+/* strings are pooled: equal strings of a module share one copy */
+TEST(string_pool)
+{
+	struct bir_module *m = bt_load("bir_mlp.bir.json");
+	const char *a, *b;
+
+	ASSERT_NE(NULL, m);
+	a = bir_str(m, "float32");
+	b = bir_str(m, "float32");
+	EXPECT_EQ(a, b);
+	EXPECT_EQ(a, m->fns[0]->sets[0]->dtype);
+	EXPECT_NE(a, bir_str(m, "float16"));
+	EXPECT_EQ(NULL, bir_str(m, NULL));
+	bir_module_free(m);
+}
+
+/* the piecewise reader does not depend on the order of keys */
+TEST(any_key_order)
+{
+	const char *a = "{\"version\": 2, \"arch\": \"trn2\", \"attributes\": {\"k\": 1}, \"functions\": [{\"name\": \"f\", \"attributes\": {}, \"allocations\": [{\"Skind\": \"memory_location_set\", \"name\": \"s\", \"memorylocations\": [{\"name\": \"l\", \"type\": \"SB\", \"dims\": [1, 4]}]}], \"registers\": [{\"name\": \"r\"}], \"blocks\": [{\"name\": \"b\", \"instructions\": [{\"opcode\": \"Memset\", \"name\": \"i\", \"outs\": [{\"Skind\": \"physical_ap\", \"memref\": \"l\", \"ap\": [[1, 1], [1, 1]]}], \"value\": 0.0}], \"x_b\": 1}], \"x_f\": [1]}], \"x_m\": \"m\", \"x_n\": 2}";
+	/* the same module, keys shuffled, escapes and odd white space */
+	const char *b = "\t\r\n{ \"x_m\" : \"m\" ,\"functions\":[ { \"x_f\":[1],\"blocks\":[{\"x_b\":1,\"instructions\":[{\"value\":0.0,\"outs\":[{\"ap\":[[1,1],[1,1]],\"memref\":\"l\",\"Skind\":\"physical_ap\"}],\"name\":\"i\",\"opcode\":\"Memset\"}],\"name\":\"b\"}],\"registers\":[{\"name\":\"r\"}],\"allocations\":[{\"memorylocations\":[{\"dims\":[1,4],\"type\":\"SB\",\"name\":\"l\"}],\"name\":\"s\",\"Skind\":\"memory_location_set\"}],\"attributes\":{},\"\\u006eame\":\"f\"}],\"attributes\":{\"k\":1},\"arch\":\"trn2\",\"x_n\":2,\"version\":2 } \n";
+	struct bir_module *ma = bt_parse(a), *mb = bt_parse(b);
+	char *sa, *sb;
+
+	ASSERT_NE(NULL, ma);
+	ASSERT_NE(NULL, mb);
+	sa = bir_module_to_string(ma);
+	sb = bir_module_to_string(mb);
+	ASSERT_NE(NULL, sa);
+	ASSERT_NE(NULL, sb);
+	/* modeled keys in their fixed order, kept keys in input order */
+	EXPECT_STREQ(sa, sb);
+	EXPECT_NE(NULL, strstr(sa, "\"x_f\": [\n        1\n      ]\n    }"));
+	EXPECT_NE(NULL, strstr(sa, "  ],\n  \"x_m\": \"m\",\n  \"x_n\": 2\n}\n"));
+	free(sa);
+	free(sb);
+	bir_module_free(ma);
+	bir_module_free(mb);
+}
+
+/* a kept key named like a modeled one (set through the API) takes its place */
+TEST(kept_key_shadowing_a_modeled_one)
+{
+	struct bir_module *m = bt_load("bir_activation.bir.json");
+	struct bir_val v = bir_val_str("other");
+	struct nscc_err err = { { 0 } };
+	struct bir_module *back = (void *)1;
+	char *s;
+
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, bir_val_set(m, &m->fns[0]->extra, "name", &v));
+	ASSERT_EQ(0, bir_val_set(m, &m->fns[0]->extra, "registers", &v));
+	s = bir_module_to_string(m);
+	ASSERT_NE(NULL, s);
+	EXPECT_EQ(NULL, strstr(s, "\"name\": \"main\""));
+	EXPECT_NE(NULL, strstr(s, "\"name\": \"other\""));
+	/* still JSON with unique keys; the shadowing "registers" came back */
+	EXPECT_EQ(-EINVAL, bir_module_from_string(s, strlen(s), &back, &err));
+	EXPECT_EQ(NULL, back);
+	EXPECT_STREQ("bir: module: function 'other': field 'registers' must be an array",
+		     err.msg);
+	free(s);
+	bir_module_free(m);
+}
+
+/*
+ * text that is not JSON: the message is the one jansson gives for the
+ * whole text, even when the piecewise reader would meet a field error
+ * first, and wherever the fault sits (top level, function, block,
+ * instruction, attribute)
+ */
+static char *deep(int levels)
+{
+	size_t n = (size_t)levels * 2 + 512;
+	char *s = malloc(n), *p;
+
+	if (!s)
+		return NULL;
+	p = s + sprintf(s, "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\", \"instructions\": [{\"name\": \"i\", \"opcode\": \"X\", \"deep\": ");
+	for (int k = 0; k < levels; k++)
+		*p++ = '[';
+	for (int k = 0; k < levels; k++)
+		*p++ = ']';
+	strcpy(p, "}]}]}]}");
+	return s;
+}
+
+TEST(not_json_gets_janssons_message)
+{
+	static const char *const texts[] = {
+		"{\"version\": 3, \"arch\": \"trn2\", \"functions\": [1,]}",
+		"{\"arch\": \"trn9\", \"functions\": [}",
+		"{\"arch\": \"trn2\", \"arch\": \"trn1\"}",
+		"{\"arch\": \"trn2\"} x",
+		"{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"name\": \"g\"}]}",
+		"{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\", \"instructions\": [{\"name\": \"i\", \"opcode\": \"X\", \"k\": 1, \"k\": 2}]}]}]}",
+		"{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\", \"instructions\": [{\"name\": \"i\"} {\"name\": \"j\"}]}]}]}",
+		"{\"version\": 3, \"x\": \"\\ud800\"}",
+		"{\"version\": 3, \"x\": 99999999999999999999}",
+		"{\"version\": 3, \"x\": [tru]}",
+		"{\"version\": 3 \"arch\": 1}",
+		"{\"version\": 3,}",
+		"{\"version\": 3, \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\", \"instructions\": [{\"name\": \"i\",}]}]}]}",
+		"  {",
+		"{\"a\\x\": 1}",
+		"",
+	};
+	char *d = deep(2042), *ok = deep(2040);
+
+	ASSERT_NE(NULL, d);
+	ASSERT_NE(NULL, ok);
+	for (size_t k = 0; k <= sizeof(texts) / sizeof(texts[0]); k++) {
+		const char *t = k < sizeof(texts) / sizeof(texts[0]) ? texts[k] : d;
+		struct nscc_err err = { { 0 } };
+		struct bir_module *m = (void *)1;
+		char want[NSCC_ERR_MAX];
+		json_error_t je;
+		json_t *j = json_loadb(t, strlen(t), JSON_REJECT_DUPLICATES, &je);
+
+		ASSERT_EQ(NULL, j) TH_LOG("text %zu is JSON", k);
+		snprintf(want, sizeof(want), "bir: JSON line %d column %d: %s",
+			 je.line, je.column, je.text);
+		EXPECT_EQ(-EINVAL, bir_module_from_string(t, strlen(t), &m, &err));
+		EXPECT_EQ(NULL, m);
+		EXPECT_STREQ(want, err.msg) TH_LOG("text %zu", k);
+	}
+	/* two levels less is JSON, and a module */
+	{
+		struct bir_module *m = bt_parse(ok);
+
+		EXPECT_NE(NULL, m);
+		bir_module_free(m);
+	}
+	free(d);
+	free(ok);
 }
 
 TEST_HARNESS_MAIN

@@ -110,14 +110,9 @@ TEST(index_follows_edits)
 
 	/* a Loop whose body name repeats once cloned: two carriers */
 	loop = bir_inst_new(m, "Loop", "L");
-	loop->blocks = calloc(1, sizeof(*loop->blocks));
-	ASSERT_NE(NULL, loop->blocks);
-	loop->blocks[0] = calloc(1, sizeof(*loop->blocks[0]));
-	ASSERT_NE(NULL, loop->blocks[0]);
-	loop->blocks[0]->name = strdup("body");
-	loop->blocks[0]->extra = json_object();
-	loop->blocks[0]->loop = loop;
-	loop->nblocks = 1;
+	ASSERT_NE(NULL, bir_loop_block_add(loop, "body"));
+	EXPECT_EQ(1U, loop->nblocks);
+	EXPECT_EQ(loop, loop->blocks[0]->loop);
 	ASSERT_EQ(0, bir_inst_insert(loop->blocks[0],
 				     bir_inst_new(m, "Memset", "inner"), -1));
 	EXPECT_EQ(NULL, bir_inst_find(f, "inner"));	/* detached loop */
@@ -156,16 +151,16 @@ TEST(check_detects_a_stale_index)
 	struct bir_module *m = bt_load("bir_activation.bir.json");
 	struct nscc_err err = { 0 };
 	struct bir_inst *i;
-	char *old;
+	const char *old;
 
 	ASSERT_NE(NULL, m);
 	i = m->fns[0]->blocks[0]->insts[0];
 	old = i->name;
-	i->name = strdup("renamed_behind_the_index");	/* not through the API */
+	/* not through the API */
+	i->name = bir_str(m, "renamed_behind_the_index");
 	ASSERT_NE(NULL, i->name);
 	EXPECT_EQ(-EINVAL, bir_function_check_index(m->fns[0], &err));
 	EXPECT_NE(NULL, strstr(err.msg, "renamed_behind_the_index")) TH_LOG("%s", err.msg);
-	free(i->name);
 	i->name = old;
 	EXPECT_EQ(0, bir_function_check_index(m->fns[0], &err));
 	bir_module_free(m);

@@ -25,7 +25,8 @@ TEST(trn2_matches_real_neff_carveout)
 	struct nscc_err err = { { 0 } };
 	struct bir_opts o = { 0 };
 	struct bir_memloc *ml;
-	json_t *def, *r;
+	struct nscc_model *model = nscc_model_new(KBIN_TARGET_TRN2);
+	const struct kbin_sb_carveout *r;
 
 	ASSERT_NE(NULL, m);
 	ASSERT_EQ(0, bir_pass_rtmemres(m, &o, false, &err));
@@ -42,14 +43,17 @@ TEST(trn2_matches_real_neff_carveout)
 	ASSERT_EQ(1, ml->set->ntid);	/* tensor-id index rebuilt */
 	EXPECT_EQ(ml, ml->set->tid_index[0]);
 	/* it reaches the plan as the evtaccel carve-out */
-	ASSERT_EQ(0, bir_lower_defjson(m, &def, &err));
-	r = json_array_get(json_object_get(def, "runtime_statebuffer_reservation"), 0);
-	EXPECT_STREQ("evtaccel", json_string_value(json_object_get(r, "type")));
-	EXPECT_EQ(229368, json_integer_value(json_object_get(r, "offset")));
-	EXPECT_EQ(8, json_integer_value(json_object_get(r, "size")));
-	EXPECT_EQ(0, json_integer_value(json_object_get(r, "base_partition")));
-	EXPECT_EQ(128, json_integer_value(json_object_get(r, "partitions")));
-	json_decref(def);
+	ASSERT_NE(NULL, model);
+	ASSERT_EQ(0, bir_lower_model(m, model, &err));
+	ASSERT_EQ(1, model->num_sgs);
+	ASSERT_EQ(1, model->sgs[0].num_carveouts);
+	r = &model->sgs[0].carveouts[0];
+	EXPECT_EQ(KBIN_CARVEOUT_EVTACCEL, r->type);
+	EXPECT_EQ(229368, r->offset);
+	EXPECT_EQ(8, r->size);
+	EXPECT_EQ(0, r->start_partition);
+	EXPECT_EQ(128, r->num_partitions);
+	nscc_model_free(model);
 	EXPECT_EQ(0, bt_golden(m, "rtmemres.after.json"));
 	/* running again adds nothing */
 	ASSERT_EQ(0, bir_pass_rtmemres(m, &o, false, &err));

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bir_test.h - helpers shared by the BIR host tests: bundled examples,
- * golden files (BIR_UPDATE_GOLDEN=1 rewrites them), and the interpreter
- * equivalence check on random inputs.
+ * golden files (BIR_UPDATE_GOLDEN=1 rewrites them), attributes set from
+ * JSON text, and the interpreter equivalence check on random inputs.
  */
 #ifndef BIR_TEST_H
 #define BIR_TEST_H
@@ -74,6 +74,27 @@ static inline int bt_golden(const struct bir_module *m, const char *name)
 	free(g);
 	free(s);
 	return rc;
+}
+
+/*
+ * set attribute @key of @i to the JSON value @json (NULL: remove it).
+ * Return: 0, or -1 when @json does not parse (printed).
+ */
+static inline int bt_set_attr(struct bir_inst *i, const char *key,
+			      const char *json)
+{
+	struct nscc_err err = { { 0 } };
+	struct bir_val v;
+
+	if (!json) {
+		bir_attr_del(i, key);
+		return 0;
+	}
+	if (bir_val_from_string(i->mod, json, &v, &err)) {
+		fprintf(stderr, "# attr '%s': %s\n", key, err.msg);
+		return -1;
+	}
+	return bir_attr_set(i, key, &v) ? -1 : 0;
 }
 
 static inline float bt_rand(unsigned int *seed)

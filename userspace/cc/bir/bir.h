@@ -1,21 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bir.h - the BIR IR of neuronsim's compiler part 2, its JSON form and
- * the backend passes (Documentation/compiler-passes.rst).
+ * bir.h - the BIR IR of neuronsim's compiler part 2, its JSON form, the
+ * backend passes and the lowering into the compiler's model
+ * (Documentation/compiler-passes.rst).
  *
  *   Module -> Function -> BasicBlock -> Instruction
  *   Function owns MemoryLocationSet -> MemoryLocation, and Registers.
  *
- * Every named object has a module-unique id (bir_module.next_id).  Names
- * are unique in their container (functions in a module; sets, locations,
- * registers, blocks and instructions in a function); an object added
- * through the API whose name is taken gets a numeric suffix ("x.1").
- * The JSON reader refuses duplicates instead (they would make operand
- * references ambiguous).
+ * Every field is typed: opcodes are enum bir_opcode, operands are
+ * struct bir_operand (access patterns, register accesses, immediates),
+ * and everything the IR does not model (op keys of an instruction, keys
+ * the IR does not know) is a struct bir_val, a small tagged union.
+ * jansson appears only in json.c, at the JSON boundary.
  *
- * Ownership: a container owns what it holds; json_t members are owned
- * references.  Functions return 0 or a negative errno and fill @err (see
- * struct nscc_err) with a message naming the object, field and value.
+ * Memory: a module owns an arena (nodes, operand arrays, values) and a
+ * string pool (every string of the module, interned: equal strings share
+ * one copy).  Both are freed with the module, never piecemeal; freeing a
+ * node returns only its growable vectors.  A node belongs to the module
+ * it was made for (its strings live in that module's pool); copying
+ * between modules goes through bir_inst_clone() / bir_val_copy().
+ *
+ * Names: every named object has a module-unique id (bir_module.next_id).
+ * Names are unique in their container (functions in a module; sets,
+ * locations, registers, blocks and instructions in a function); an
+ * object added through the API whose name is taken gets a numeric
+ * suffix ("x.1").  The JSON reader refuses duplicates instead (they
+ * would make operand references ambiguous).
+ *
+ * Functions return 0 or a negative errno and fill @err (see struct
+ * nscc_err) with a message naming the object, field and value.
  */
 #ifndef NEURONSIM_BIR_H
 #define NEURONSIM_BIR_H
@@ -23,11 +36,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <jansson.h>
 #include "../neuronsim_cc.h"
 
 /* ------------------------------------------------------------------ */
-/* Enumerations (Documentation/compiler-passes.rst)                    */
+/* Enumerations (Documentation/compiler-passes.rst, "The IR")          */
 /* ------------------------------------------------------------------ */
 
 /** enum bir_mem_type - MemoryType bit values (compiler-passes.rst). */
@@ -43,10 +55,11 @@ enum bir_mem_type {
 };
 
 /*
- * enum bir_opcode - InstructionType.  The values compiler-passes.rst gives
- * are the compiler's; the primitives marked "local" are numbered by
- * neuronsim (JSON persists names, never numbers).  BIR_OP_OTHER is any
- * opcode name this IR does not know: kept and written back verbatim.
+ * enum bir_opcode - InstructionType.  The values below 200 are the
+ * compiler's (Documentation/compiler-passes.rst); the primitives from
+ * 200 on are numbered by neuronsim (JSON persists names, never
+ * numbers).  BIR_OP_OTHER is any opcode name this IR does not know:
+ * kept in bir_inst.opname and written back verbatim.
  */
 enum bir_opcode {
 	BIR_OP_OTHER = 0,
@@ -82,11 +95,109 @@ uint32_t bir_mem_type_from_name(const char *name);
 uint32_t bir_dtype_size(const char *dtype);
 
 /* ------------------------------------------------------------------ */
-/* IR                                                                  */
+/* Typed values: attributes and kept keys                              */
 /* ------------------------------------------------------------------ */
 
 struct bir_module;
 struct bir_function;
+struct bir_attr;
+
+/** enum bir_val_kind - what a struct bir_val holds (the JSON kinds). */
+enum bir_val_kind {
+	BIR_VAL_NULL = 0,
+	BIR_VAL_BOOL,
+	BIR_VAL_INT,
+	BIR_VAL_REAL,
+	BIR_VAL_STR,
+	BIR_VAL_LIST,
+	BIR_VAL_OBJ,
+};
+
+/**
+ * struct bir_val - a typed value (16 bytes).
+ * @kind: enum bir_val_kind.  An all-zero value is null; an object with
+ *	no members is kind BIR_VAL_OBJ, n 0.
+ * @n: BIR_VAL_LIST: number of @items; BIR_VAL_OBJ: number of @members.
+ * @b, @i, @r, @s: bool, 64-bit integer, double, string (interned in the
+ *	owning module's pool).  Integers and reals stay apart (1 and 1.0
+ *	round-trip as written).
+ * @items: BIR_VAL_LIST elements; @members: BIR_VAL_OBJ key/value pairs in
+ *	insertion order, keys unique.  Both arrays live in the arena.
+ */
+struct bir_val {
+	uint32_t kind;
+	uint32_t n;
+	union {
+		bool b;
+		int64_t i;
+		double r;
+		const char *s;
+		struct bir_val *items;
+		struct bir_attr *members;
+	};
+};
+
+/** struct bir_attr - one member of an object value. */
+struct bir_attr {
+	const char *key;
+	struct bir_val v;
+};
+
+/* value constructors; strings are borrowed until stored with bir_val_set() */
+static inline struct bir_val bir_val_int(int64_t i)
+{
+	return (struct bir_val){ .kind = BIR_VAL_INT, .i = i };
+}
+
+static inline struct bir_val bir_val_real(double r)
+{
+	return (struct bir_val){ .kind = BIR_VAL_REAL, .r = r };
+}
+
+static inline struct bir_val bir_val_bool(bool b)
+{
+	return (struct bir_val){ .kind = BIR_VAL_BOOL, .b = b };
+}
+
+static inline struct bir_val bir_val_str(const char *s)
+{
+	return (struct bir_val){ .kind = BIR_VAL_STR, .s = s };
+}
+
+static inline struct bir_val bir_val_obj(void)
+{
+	return (struct bir_val){ .kind = BIR_VAL_OBJ };
+}
+
+/** bir_val_get() - the member @key of object @obj, or NULL. */
+const struct bir_val *bir_val_get(const struct bir_val *obj, const char *key);
+/**
+ * bir_val_set() - set member @key of object @obj (of module @m) to a deep
+ * copy of @v: replaced in place when present, else appended.
+ * Return: 0 or -ENOMEM (@obj unchanged).
+ */
+int bir_val_set(struct bir_module *m, struct bir_val *obj, const char *key,
+		const struct bir_val *v);
+/** bir_val_del() - remove member @key of @obj (order of the rest kept). */
+void bir_val_del(struct bir_val *obj, const char *key);
+/** bir_val_append() - append a deep copy of @v to list @list. 0/-ENOMEM. */
+int bir_val_append(struct bir_module *m, struct bir_val *list,
+		   const struct bir_val *v);
+/**
+ * bir_val_copy() - deep copy of @src (any module) into @dst, allocated
+ * in @m.  Return: 0 or -ENOMEM (*dst null).
+ */
+int bir_val_copy(struct bir_module *m, struct bir_val *dst,
+		 const struct bir_val *src);
+/**
+ * bir_val_equal() - same kind and value; lists element by element,
+ * objects as sets of members (order ignored), reals by ==.
+ */
+bool bir_val_equal(const struct bir_val *a, const struct bir_val *b);
+
+/* ------------------------------------------------------------------ */
+/* IR                                                                  */
+/* ------------------------------------------------------------------ */
 
 /* what a function's name index holds, one index each */
 enum bir_name_kind { BIR_NK_SET, BIR_NK_LOC, BIR_NK_REG, BIR_NK_BLOCK,
@@ -96,12 +207,13 @@ enum bir_name_kind { BIR_NK_SET, BIR_NK_LOC, BIR_NK_REG, BIR_NK_BLOCK,
  * struct bir_names - a name index (open addressing, FNV-1a): name ->
  * object and how many objects of the container carry that name.
  * Maintained by the ir.c API (add, insert, unlink, remove); code that
- * renames an object must do so while it is detached.  @obj is NULL when
- * the name is carried more than once and the first carrier left (the
- * lookups then fall back to a walk in program order).
+ * renames an object must do so while it is detached.  @key borrows the
+ * carrier's name (pool strings live as long as the module).  @obj is
+ * NULL when the name is carried more than once and the first carrier
+ * left (the lookups then fall back to a walk in program order).
  */
 struct bir_name_ent {
-	char *key;
+	const char *key;
 	void *obj;
 	uint32_t hash;
 	uint32_t count;
@@ -116,6 +228,7 @@ struct bir_names {
 struct bir_block;
 struct bir_inst;
 struct bir_memloc_set;
+struct bir_mem;
 
 /**
  * struct bir_memloc - a MemoryLocation: one placement of a tensor.
@@ -125,10 +238,10 @@ struct bir_memloc_set;
  * @bank: PSUM bank.  @base: base partition.
  * @allocated, @pinned, @runtime_reserved: flags (RuntimeMemoryReservation).
  * @tensor_id: the id the set's tensor-id index uses (-1 none).
- * @extra: keys the IR does not model (JSON object, written back).
+ * @extra: keys the IR does not model (object), written back in order.
  */
 struct bir_memloc {
-	char *name;
+	const char *name;
 	uint64_t id;
 	uint32_t type;
 	uint64_t addr;
@@ -139,21 +252,22 @@ struct bir_memloc {
 	bool pinned;
 	bool runtime_reserved;
 	int64_t tensor_id;
-	json_t *extra;
+	struct bir_val extra;
 	struct bir_memloc_set *set;
 };
 
 /**
  * struct bir_memloc_set - a MemoryLocationSet (a logical tensor).
- * @dtype, @shape/@nshape: element type and tensor_shape.
- * @scope: 2 for a set re-created by the NKI inliner (InlineNKIKernel).
- * @locs/@nlocs: the locations, owned.
- * @tid_index/@ntid: tensor_id -> location index (buildTensorId2MemLoc).
+ * @dtype, @shape/@nshape: element type and tensor_shape (@shape NULL:
+ *	no tensor_shape key).
+ * @scope: 2 for a set re-created by an inliner.
+ * @locs/@nlocs: the locations (vector owned, nodes in the arena).
+ * @tid_index/@ntid: tensor_id -> location (buildTensorId2MemLoc).
  */
 struct bir_memloc_set {
-	char *name;
+	const char *name;
 	uint64_t id;
-	char *dtype;
+	const char *dtype;
 	uint64_t *shape;
 	uint32_t nshape;
 	int scope;
@@ -161,15 +275,15 @@ struct bir_memloc_set {
 	uint32_t nlocs, caplocs;
 	struct bir_memloc **tid_index;
 	uint32_t ntid;
-	json_t *extra;
+	struct bir_val extra;
 	struct bir_function *fn;
 };
 
 /** struct bir_register - a Register of a function. */
 struct bir_register {
-	char *name;
+	const char *name;
 	uint64_t id;
-	json_t *extra;
+	struct bir_val extra;
 };
 
 /** struct bir_ap_pair - one [step, num] of an access pattern. */
@@ -184,7 +298,7 @@ struct bir_ap_pair {
  * (resolved by Unroll) or a register (resolved at run time).
  */
 struct bir_dyn {
-	char *axis;
+	const char *axis;
 	int64_t step;
 };
 
@@ -196,79 +310,87 @@ enum bir_operand_kind {
 
 /**
  * struct bir_operand - an instruction argument.
+ * @kind: enum bir_operand_kind.
  * @name: physical_ap: the MemoryLocation name (JSON "memref");
  *	register_access: the register name (JSON "reg").
  * @offset: byte offset into the location (per partition).
  * @ap/@nap: [step, num] pairs; the first is the partition dimension
  *	(step in partitions), the others are in elements.
+ * @dyn/@ndyn: run-time offset terms.
+ * @dtype: element type or NULL.
  * @imm: imm_value.
+ * @extra: keys the IR does not model (object).
  */
 struct bir_operand {
 	int kind;
-	char *name;
+	const char *name;
 	int64_t offset;
 	struct bir_ap_pair *ap;
 	uint32_t nap;
-	struct bir_dyn *dyn;
 	uint32_t ndyn;
-	char *dtype;
+	struct bir_dyn *dyn;
+	const char *dtype;
 	double imm;
-	json_t *extra;
+	struct bir_val extra;
 };
 
 /** struct bir_loop_axis - the LoopAxis of a Loop: lb <= i < ub by stride. */
 struct bir_loop_axis {
-	char *name;
+	const char *name;
 	int64_t lb, ub, stride;
 };
 
 /**
  * struct bir_inst - an Instruction.
- * @op: enum bir_opcode; @opname the JSON opcode string.
+ * @op: enum bir_opcode; @opname the opcode name (the table's for a known
+ *	opcode; change both with bir_inst_set_op()).
  * @engine: NULL or the engine name.
- * @ins/@nins, @outs/@nouts: operands.
+ * @ins/@nins, @outs/@nouts: operands (arrays in the arena).
  * @axis, @blocks/@nblocks: Loop only (nested body blocks).
  * @attrs: every other key (op keys such as kernel_name, target, func,
- *	and keys the IR does not know), in input order.
+ *	and keys the IR does not know), an object in input order.
+ * @parent: the block holding it, NULL while detached.
+ * @mod: the module it belongs to.
  */
 struct bir_inst {
-	char *name;
+	const char *name;
 	uint64_t id;
 	int op;
-	char *opname;
-	char *engine;
+	const char *opname;
+	const char *engine;
 	struct bir_operand *ins, *outs;
 	uint32_t nins, nouts;
 	struct bir_loop_axis *axis;
 	struct bir_block **blocks;
 	uint32_t nblocks;
-	json_t *attrs;
+	struct bir_val attrs;
 	struct bir_block *parent;
+	struct bir_module *mod;
 };
 
 /** struct bir_block - a BasicBlock; falls through to the next at its end. */
 struct bir_block {
-	char *name;
+	const char *name;
 	uint64_t id;
 	struct bir_inst **insts;
 	uint32_t ninsts, capinsts;
-	json_t *extra;
+	struct bir_val extra;
 	struct bir_function *fn;
 	struct bir_inst *loop;	/* enclosing Loop, NULL at top level */
 };
 
 /** struct bir_function - a Function. */
 struct bir_function {
-	char *name;
+	const char *name;
 	uint64_t id;
-	json_t *attrs;
+	struct bir_val attrs;
 	struct bir_memloc_set **sets;
 	uint32_t nsets, capsets;
 	struct bir_register **regs;
 	uint32_t nregs, capregs;
 	struct bir_block **blocks;
 	uint32_t nblocks, capblocks;
-	json_t *extra;
+	struct bir_val extra;
 	struct bir_module *mod;
 	struct bir_names names[BIR_NK_COUNT];	/* name indexes */
 };
@@ -276,31 +398,36 @@ struct bir_function {
 /**
  * struct bir_module - a Module.
  * @version: JSON "version" (2).
- * @arch: the JSON "arch" value (a name such as "trn2" or an arch level).
- * @arch_level: 10/20/30/40 for gen 1-4 (Documentation/hardware.rst).
+ * @arch: the JSON "arch" value as written: a name (string, e.g. "trn2")
+ *	or an arch level (integer).
+ * @arch_level: 10/20/30/40 for gen 1-4 (the generation table's arch
+ *	level column, Documentation/hardware.rst).
+ * @attrs: "attributes" (object); @extra: keys the IR does not model.
  * @sb_allocated: the SBUF allocator (order 40) has run ("SB coloring").
- * @tensor_map: tensor name -> {dtype, shape}, or NULL.
+ * @tensor_map: tensor name -> {dtype, shape} (object), null when none.
+ * @mem: the arena and string pool (private to ir.c).
  */
 struct bir_module {
 	int64_t version;
-	json_t *arch;
+	struct bir_val arch;
 	int arch_level;
-	json_t *attrs;
+	struct bir_val attrs;
 	struct bir_function **fns;
 	uint32_t nfns, capfns;
-	json_t *extra;
+	struct bir_val extra;
 	uint64_t next_id;
 	bool sb_allocated;
-	json_t *tensor_map;
+	struct bir_val tensor_map;
 	struct bir_names fnames;	/* function name -> function */
+	struct bir_mem *mem;
 };
 
 /**
- * bir_arch_level() - arch level of a name or number json, 0 unknown: a
+ * bir_arch_level() - arch level of a name or number value, 0 unknown: a
  * number 10..49, or a generation name or alias of the generation table
  * (kmod/plan/kbin_gen.h, Documentation/hardware.rst).
  */
-int bir_arch_level(const json_t *arch);
+int bir_arch_level(const struct bir_val *arch);
 /** bir_arch_gen() - generation 1-4 of @arch_level (level / 10). */
 static inline int bir_arch_gen(int arch_level) { return arch_level / 10; }
 /**
@@ -318,6 +445,24 @@ uint32_t bir_sb_partitions(int arch_level);
 struct bir_module *bir_module_new(int arch_level);
 /** bir_module_free() - free @m and everything it owns; NULL ok. */
 void bir_module_free(struct bir_module *m);
+/**
+ * bir_module_mem_bytes() - bytes the module holds: arena chunks, string
+ * pool table, name indexes and node vectors (a measurement aid).
+ */
+size_t bir_module_mem_bytes(const struct bir_module *m);
+
+/**
+ * bir_alloc() - @n zeroed bytes, 8-byte aligned, from @m's arena; they
+ * live until bir_module_free().  NULL on ENOMEM.
+ */
+void *bir_alloc(struct bir_module *m, size_t n);
+/**
+ * bir_str() - the pool copy of @s in @m (equal strings give the same
+ * pointer; lives until bir_module_free()).  NULL for a NULL @s or on
+ * ENOMEM.
+ */
+const char *bir_str(struct bir_module *m, const char *s);
+
 /**
  * bir_function_add() - a new empty function named @name (suffixed on a
  * collision).  NULL on ENOMEM.
@@ -339,6 +484,12 @@ struct bir_function *bir_function_find(const struct bir_module *m,
 
 /** bir_set_add() - a new MemoryLocationSet (name suffixed); NULL ENOMEM. */
 struct bir_memloc_set *bir_set_add(struct bir_function *f, const char *name);
+/**
+ * bir_set_set_shape() - set @s's tensor_shape to @n dims (copied).
+ * Return: 0 or -ENOMEM.
+ */
+int bir_set_set_shape(struct bir_memloc_set *s, const uint64_t *dims,
+		      uint32_t n);
 /**
  * bir_memloc_add() - a new MemoryLocation in @s (name suffixed so that it
  * is unique in the function); type SB, tensor_id -1.  NULL on ENOMEM.
@@ -375,6 +526,12 @@ struct bir_register *bir_register_find(const struct bir_function *f,
  */
 struct bir_block *bir_block_add(struct bir_function *f, const char *name,
 				int pos);
+/**
+ * bir_loop_block_add() - a new body block named @name at the end of Loop
+ * @loop (detached or not; names of nested blocks are not indexed).
+ * NULL on ENOMEM.
+ */
+struct bir_block *bir_loop_block_add(struct bir_inst *loop, const char *name);
 /** bir_block_find() - the top-level block named @name, or NULL. */
 struct bir_block *bir_block_find(const struct bir_function *f,
 				 const char *name);
@@ -385,10 +542,20 @@ void bir_block_free(struct bir_block *b);
 
 /**
  * bir_inst_new() - a new detached instruction of opcode name @opname,
- * named @name (suffixed when inserted).  NULL on ENOMEM.
+ * named @name (suffixed when inserted), belonging to @m.  NULL on ENOMEM.
  */
 struct bir_inst *bir_inst_new(struct bir_module *m, const char *opname,
 			      const char *name);
+/**
+ * bir_inst_set_op() - change @i's opcode to the known opcode @op (its
+ * table name becomes @i->opname).  Return: 0, -EINVAL for BIR_OP_OTHER
+ * or an unknown value.
+ */
+int bir_inst_set_op(struct bir_inst *i, int op);
+/**
+ * bir_inst_rename() - give detached @i the name @name.  0 or -ENOMEM.
+ */
+int bir_inst_rename(struct bir_inst *i, const char *name);
 /** bir_inst_free() - free a detached instruction. */
 void bir_inst_free(struct bir_inst *i);
 /**
@@ -401,22 +568,35 @@ void bir_inst_unlink(struct bir_inst *i);
 /** bir_inst_index() - index of @i in its block. */
 int bir_inst_index(const struct bir_inst *i);
 /**
- * bir_inst_clone() - deep copy of @i (operands, attrs, loop body) with
- * new ids; detached; nested names kept.  NULL on ENOMEM.
+ * bir_inst_clone() - deep copy of @i (operands, attrs, loop body), which
+ * may belong to another module, into @m with new ids; detached; nested
+ * names kept.  NULL on ENOMEM.
  */
 struct bir_inst *bir_inst_clone(struct bir_module *m, const struct bir_inst *i);
 /** bir_inst_find() - the instruction named @name in @f (any depth). */
 struct bir_inst *bir_inst_find(const struct bir_function *f,
 			       const char *name);
-/** bir_operand_add() - append a zeroed operand to ins or outs. */
+/**
+ * bir_operand_add() - append a zeroed operand of @kind naming @name (may
+ * be NULL) to @i's ins or outs.  Pointers to @i's earlier operands of
+ * that side are invalidated.  NULL on ENOMEM.
+ */
 struct bir_operand *bir_operand_add(struct bir_inst *i, bool out, int kind,
 				    const char *name);
-/** bir_operand_copy() - deep copy @src into @dst. 0 or -ENOMEM. */
-int bir_operand_copy(struct bir_operand *dst, const struct bir_operand *src);
-/** bir_operand_fini() - free what an operand owns. */
-void bir_operand_fini(struct bir_operand *o);
+/**
+ * bir_operand_copy() - deep copy @src (an operand of any module) into
+ * @dst, allocated in @m.  0 or -ENOMEM.
+ */
+int bir_operand_copy(struct bir_module *m, struct bir_operand *dst,
+		     const struct bir_operand *src);
+/** bir_operand_remove() - drop operand @k of @i's ins or outs. */
+void bir_operand_remove(struct bir_inst *i, bool out, uint32_t k);
 /** bir_ap_set() - set an AP operand's pairs (copied). 0 or -ENOMEM. */
-int bir_ap_set(struct bir_operand *o, const struct bir_ap_pair *p, uint32_t n);
+int bir_ap_set(struct bir_module *m, struct bir_operand *o,
+	       const struct bir_ap_pair *p, uint32_t n);
+/** bir_dyn_add() - append the run-time term (@axis, @step). 0/-ENOMEM. */
+int bir_dyn_add(struct bir_module *m, struct bir_operand *o,
+		const char *axis, int64_t step);
 
 /**
  * bir_name_taken() - is @name used by any object of @kind in @f
@@ -448,45 +628,78 @@ int bir_block_move_tail(struct bir_block *from, uint32_t at,
 int bir_foreach_inst(struct bir_function *f,
 		     int (*cb)(struct bir_inst *i, void *arg), void *arg);
 
-/* json attribute helpers (NULL/default when absent or of another type) */
+/* instruction attributes (NULL/default when absent or of another kind) */
+/** bir_attr_get() - attribute @key of @i, or NULL. */
+const struct bir_val *bir_attr_get(const struct bir_inst *i, const char *key);
+/** bir_attr_str() - string attribute @key, or NULL. */
 const char *bir_attr_str(const struct bir_inst *i, const char *key);
+/** bir_attr_int() - integer (or bool as 0/1) attribute @key, or @def. */
 int64_t bir_attr_int(const struct bir_inst *i, const char *key, int64_t def);
+/** bir_attr_num() - integer or real attribute @key, or @def. */
 double bir_attr_num(const struct bir_inst *i, const char *key, double def);
+/** bir_attr_set() - bir_val_set() on @i's attributes. 0/-ENOMEM. */
+int bir_attr_set(struct bir_inst *i, const char *key, const struct bir_val *v);
+/** bir_attr_del() - remove attribute @key of @i. */
+void bir_attr_del(struct bir_inst *i, const char *key);
 
 /* ------------------------------------------------------------------ */
-/* BIR JSON (json.c)                                                   */
+/* BIR JSON (json.c): the only user of jansson                         */
 /* ------------------------------------------------------------------ */
 
 /**
- * bir_module_from_json() - build a module from BIR JSON
- * (Documentation/compiler-passes.rst, KLR-compatible).  Keys the IR does not model are kept.
- * Return: 0; -EINVAL with a message naming the object, field and value.
+ * bir_module_from_string() - build a module from @len bytes of BIR JSON
+ * text (Documentation/compiler-passes.rst, KLR-compatible).  Keys the IR
+ * does not model are kept, in order.  The text is read piecewise (one
+ * instruction, set or small value at a time), so no JSON tree of the
+ * whole module is ever built.
+ * Return: 0; -EINVAL with "bir: JSON line L column C: ..." for text that
+ * is not JSON (duplicate keys included), or a message naming the
+ * object, field and value; -ENOMEM.
  */
-int bir_module_from_json(const json_t *j, struct bir_module **out,
-			 struct nscc_err *err);
-/** bir_module_from_string() - as above, from text. */
 int bir_module_from_string(const char *text, size_t len,
 			   struct bir_module **out, struct nscc_err *err);
 /** bir_module_from_file() - as above, from a file (-ENOENT etc.). */
 int bir_module_from_file(const char *path, struct bir_module **out,
 			 struct nscc_err *err);
-/** bir_module_to_json() - the canonical JSON object; NULL on ENOMEM. */
-json_t *bir_module_to_json(const struct bir_module *m);
 /**
  * bir_module_to_string() - canonical text (2-space indent, modeled keys
- * in a fixed order, then kept keys in input order, final newline);
- * malloc'd, NULL on ENOMEM.  Writing a module twice, or writing what was
- * read from canonical text, gives byte-identical text.
+ * in a fixed order, then kept keys in input order, final newline),
+ * written piecewise; malloc'd, NULL on ENOMEM.  Writing a module twice,
+ * or writing what was read from canonical text, gives byte-identical
+ * text.
  */
 char *bir_module_to_string(const struct bir_module *m);
-/** bir_function_to_json() - one function (Function::toJson). */
-json_t *bir_function_to_json(const struct bir_function *f);
 /**
- * bir_function_from_json() - add the function in @j to @m.
- * Return: as bir_module_from_json(); @out may be NULL.
+ * bir_function_to_string() - one function (Function::toJson) as compact
+ * JSON text; malloc'd, NULL on ENOMEM.
  */
-int bir_function_from_json(struct bir_module *m, const json_t *j,
-			   struct bir_function **out, struct nscc_err *err);
+char *bir_function_to_string(const struct bir_function *f);
+/**
+ * bir_function_from_string() - add the function in JSON text @text to
+ * @m.  Return: as bir_module_from_string(); @out may be NULL.
+ */
+int bir_function_from_string(struct bir_module *m, const char *text,
+			     size_t len, struct bir_function **out,
+			     struct nscc_err *err);
+/**
+ * bir_val_from_string() - the JSON value in @text as a typed value of
+ * @m.  Return: 0; -EINVAL (message names line and column); -ENOMEM.
+ */
+int bir_val_from_string(struct bir_module *m, const char *text,
+			struct bir_val *out, struct nscc_err *err);
+/**
+ * bir_tensor_map_load() - read the tensor map file @path into
+ * m->tensor_map; a missing or unreadable file gives an empty map.
+ * Return: 0; -EINVAL the file holds JSON that is not an object; -ENOMEM.
+ */
+int bir_tensor_map_load(struct bir_module *m, const char *path,
+			struct nscc_err *err);
+/**
+ * bir_tensor_map_save() - write m->tensor_map to @path (2-space indent,
+ * keys sorted).  Return: 0 or -EIO / -ENOMEM with @err set.
+ */
+int bir_tensor_map_save(const struct bir_module *m, const char *path,
+			struct nscc_err *err);
 
 /* ------------------------------------------------------------------ */
 /* Passes (passmgr.c and pass_*.c)                                     */
@@ -497,8 +710,8 @@ int bir_function_from_json(struct bir_module *m, const json_t *j,
 /**
  * struct bir_opts - options of a pass run.
  * @log: where passes log (NULL: silent).
- * @rsv_offset: RuntimeMemoryReservation config offset (pass[0x60]+0x1E4):
- *	bytes per partition; 0 = SBUF partition bytes - 8 (229368 on trn2).
+ * @rsv_offset: RuntimeMemoryReservation config offset: bytes per
+ *	partition; 0 = SBUF partition bytes - 8 (229368 on trn2).
  * @rsv_name: the reserved location name; NULL = BIR_EVTACCEL_NAME.  The
  *	size path is chosen by comparing it with BIR_EVTACCEL_NAME: equal ->
  *	capacity - offset; different -> pinned-SB high-water mark.
@@ -540,9 +753,8 @@ const struct bir_pass *bir_schedule(uint32_t *n);
 
 /**
  * bir_run_passes() - run the schedule in order on @m, logging each pass's
- * time ("pass NN NAME: S s") to o->log; stops at @stop_after (a name,
- * or NULL for all).  When o->dump_after names a pass, the module is
- * printed to o->dump after it.
+ * time ("pass NN NAME: S s") to o->log.  When o->dump_after names a
+ * pass, the module is printed to o->dump after it.
  * Return: 0; the first failing pass's error, message prefixed with its
  * name; -ENOENT when dump_after names no pass.
  */
@@ -584,20 +796,25 @@ int bir_lower_generic_indirect(struct bir_module *m, struct nscc_err *err);
 int bir_constant_propagate(struct bir_module *m, struct nscc_err *err);
 
 /* ------------------------------------------------------------------ */
-/* Lowering (lower.c) and the neuronsim-cc entry points                */
+/* Lowering (lower.c) and the neuronsim-cc entry points (cli.c)        */
 /* ------------------------------------------------------------------ */
 
 /**
- * bir_lower_defjson() - the def.json-shaped var table of the final
- * module (Documentation/compiler-passes.rst, "Lowering"): var 0
- * "state-buffer", one var per Input,
- * Output and DRAM MemoryLocation, and runtime_statebuffer_reservation
- * from the EvalAccelReservedLoc location.
- * Return: 0; -EINVAL (more than one function, SB location unallocated,
- * unknown dtype), -ENOMEM.
+ * bir_lower_model() - add the final module's var table to @model as
+ * subgraph "sg00" (Documentation/compiler-passes.rst, "Lowering"): var
+ * 0 "state-buffer" (MR_SB), then one var per Input (MR_INPUT), Output
+ * (MR_OUTPUT) and DRAM (MR_TMP_BUF, local scratchpad offset 0)
+ * MemoryLocation in set and location order, size partitions x bytes per
+ * partition, alignment 64; each runtime-reserved SB location becomes an
+ * evtaccel SBUF carve-out (nscc_model_add_carveout()).
+ * Return: 0; -EINVAL (not exactly one function, an SB location not
+ * allocated, a location of size 0 or too large, a location named
+ * "state-buffer", a carve-out the model refuses; @err names it); -E2BIG
+ * too many carve-outs; -ENOMEM.  On error @model may hold a partial
+ * subgraph: free it.
  */
-int bir_lower_defjson(const struct bir_module *m, json_t **out,
-		      struct nscc_err *err);
+int bir_lower_model(const struct bir_module *m, struct nscc_model *model,
+		    struct nscc_err *err);
 
 /**
  * nscc_bir_compile_file() - BIR JSON file -> all passes -> lowering ->

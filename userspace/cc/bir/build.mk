@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# Build fragment for userspace/cc/bir/ (BIR IR and the backend passes).
+# Build fragment for userspace/cc/bir/ (the BIR IR, its passes and the
+# lowering into the compiler's model).
 #
-# $(BIR_LIB): IR, JSON, pass manager, passes, interpreter, lowering.
+# $(BIR_LIB): IR, JSON, pass manager, passes, interpreter, lowering,
+# entry points.
 # Host tests userspace/tests/bir_*.c -> $(HOST_O)/tests/bir_*, TAP.
 
 BIR_DIR		:= userspace/cc/bir
@@ -27,18 +29,19 @@ $(BIR_LIB): $(BIR_OBJS)
 # tests that need only the BIR library
 BIR_TESTS	:= bir_json bir_names bir_rtmemres bir_sballoc bir_inline_nki \
 		   bir_inline_bir bir_coalesce
-# the lowering test also needs compiler part 1 (def.json reader, compile)
+# the lowering test also needs compiler part 1 (model, compile)
 ifneq ($(wildcard userspace/cc/defjson.c),)
 ifneq ($(wildcard userspace/cc/compile.c),)
 BIR_TESTS	+= bir_lower
 endif
 endif
+# the ones that lower into the compiler's model link it and the KBIN library
+BIR_CC_TESTS	:= bir_lower bir_rtmemres
 
 $(HOST_O)/tests/bir_%: userspace/tests/bir_%.c userspace/tests/bir_test.h $(BIR_LIB) $(KSFT_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(BIR_CFLAGS) -o $@ $< $(BIR_LIB) $(if $(filter bir_lower,$(notdir $@)),$(CC_LIB) $(KBIN_LIB) -larchive -lcrypto -lz) -ljansson -lm $(HOST_LDFLAGS)
+	$(CC) $(BIR_CFLAGS) -o $@ $< $(BIR_LIB) $(if $(filter $(BIR_CC_TESTS),$(notdir $@)),$(CC_LIB) $(KBIN_LIB) -larchive -lcrypto -lz) -ljansson -lm $(HOST_LDFLAGS)
 
 HOST_TESTS	+= $(addprefix $(HOST_O)/tests/,$(BIR_TESTS))
 
-# bir_lower also links the part-1 compiler and the KBIN library.
-$(HOST_O)/tests/bir_lower: $(CC_LIB) $(KBIN_LIB)
+$(addprefix $(HOST_O)/tests/,$(BIR_CC_TESTS)): $(CC_LIB) $(KBIN_LIB)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cli.c - the two entry points the neuronsim-cc command calls: compile
- * (BIR JSON -> passes -> def.json var table -> compiler part 1 -> KBIN)
- * and passes (dump the module after a pass).  Kept apart from lower.c so
- * that programs using only the IR and passes do not link part 1.
+ * (BIR JSON -> passes -> the compiler's model -> KBIN) and passes (dump
+ * the module after a pass).  Kept apart from lower.c so that programs
+ * using only the IR and passes do not link the rest of the compiler.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -32,8 +32,6 @@ int nscc_bir_compile_file(const char *path, void **buf, size_t *len,
 	struct bir_opts o = { 0 };
 	struct bir_module *m = NULL;
 	struct nscc_model *model = NULL;
-	json_t *def = NULL;
-	char *text = NULL;
 	int rc;
 
 	*buf = NULL;
@@ -44,23 +42,15 @@ int nscc_bir_compile_file(const char *path, void **buf, size_t *len,
 	if (!rc && !target_gen(m->arch_level))
 		rc = lfail(err, -EINVAL, "lowering: arch of '%s' has no KBIN target (gen 2-4 only)%s",
 			   path, "");
-	if (!rc)
-		rc = bir_lower_defjson(m, &def, err);
-	if (!rc && !(text = json_dumps(def, JSON_COMPACT)))
-		rc = -ENOMEM;
 	if (!rc && !(model = nscc_model_new(target_gen(m->arch_level))))
 		rc = -ENOMEM;
 	if (!rc)
-		rc = nscc_defjson_load_subgraph(model, "sg00", text,
-						strlen(text), NULL, 0, NULL,
-						"", err);
+		rc = bir_lower_model(m, model, err);
 	if (!rc)
 		rc = nscc_compile_model(model, buf, len, err);
 	if (rc == -ENOMEM && !err->msg[0])
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
 	nscc_model_free(model);
-	free(text);
-	json_decref(def);
 	bir_module_free(m);
 	return rc;
 }

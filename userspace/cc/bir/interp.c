@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * interp.c - a small reference interpreter for the float32 primitives
- * the BIR templates and the bundled examples use, plus the kernel call
- * sites themselves (NKIKernel runs its callee with name bindings and the
- * call site's SB base; BIRKernel runs a reference of its family).  Used
- * to prove outputs identical before and after inlining.
+ * interp.c - a small reference interpreter for the float32 primitives the
+ * BIR templates and the bundled examples use, plus the kernel call sites
+ * themselves (NKIKernel runs its callee with name bindings and the call
+ * site's SB base; BIRKernel runs a reference of its family).  Used to
+ * prove outputs identical before and after inlining
+ * (Documentation/compiler-passes.rst, "Reference interpreter").
  *
  * Memory: allocated SB locations live in one simulated SBUF (128
  * partitions); every other location has private zeroed storage per call
@@ -34,7 +35,7 @@ struct frame {
 	const struct bir_function *f;
 	struct frame *up;
 	const struct bir_inst *call;	/* NULL for the entry frame */
-	const json_t *args[2];		/* func_args, func_outs */
+	const struct bir_val *args[2];	/* func_args, func_outs */
 	uint64_t sb_base;
 	struct store *st;
 	uint32_t nst;
@@ -80,11 +81,12 @@ static const struct bir_operand *bound(const struct frame *fr,
 				       const char *name)
 {
 	for (int side = 0; fr->call && side < 2; side++) {
-		size_t k;
-		json_t *v;
+		const struct bir_val *a = fr->args[side];
 
-		json_array_foreach(fr->args[side], k, v)
-			if (!strcmp(json_string_value(v), name))
+		for (uint32_t k = 0; a && a->kind == BIR_VAL_LIST && k < a->n;
+		     k++)
+			if (a->items[k].kind == BIR_VAL_STR &&
+			    !strcmp(a->items[k].s, name))
 				return side ? &fr->call->outs[k] :
 					      &fr->call->ins[k];
 	}
@@ -459,8 +461,8 @@ static int call_nki(struct bir_interp *it, struct frame *fr,
 	c.f = fn ? bir_function_find(it->m, fn) : NULL;
 	if (!c.f)
 		return ierr(it, "instruction '%s': no kernel function", i->name);
-	c.args[0] = json_object_get(i->attrs, "func_args");
-	c.args[1] = json_object_get(i->attrs, "func_outs");
+	c.args[0] = bir_attr_get(i, "func_args");
+	c.args[1] = bir_attr_get(i, "func_outs");
 	for (uint32_t k = 0; k < i->nouts; k++) {
 		struct ref r;
 
@@ -477,12 +479,30 @@ static int call_nki(struct bir_interp *it, struct frame *fr,
 	return rc;
 }
 
+/* kernel_attrs number / string @key of @ka, or @def */
+static double ka_num(const struct bir_val *ka, const char *key, double def)
+{
+	const struct bir_val *v = bir_val_get(ka, key);
+
+	if (v && v->kind == BIR_VAL_INT)
+		return (double)v->i;
+	return v && v->kind == BIR_VAL_REAL ? v->r : def;
+}
+
+static const char *ka_str(const struct bir_val *ka, const char *key,
+			  const char *def)
+{
+	const struct bir_val *v = bir_val_get(ka, key);
+
+	return v && v->kind == BIR_VAL_STR ? v->s : def;
+}
+
 /* BIRKernel reference: the same float32 steps as the templates */
 static int ref_bir(struct bir_interp *it, struct frame *fr,
 		   const struct bir_inst *i)
 {
 	const char *kn = bir_attr_str(i, "kernel_name");
-	json_t *ka = json_object_get(i->attrs, "kernel_attrs");
+	const struct bir_val *ka = bir_attr_get(i, "kernel_attrs");
 	struct tens in[3] = { 0 }, *a = NULL, *b = NULL, *c = NULL;
 	int rc = 0;
 
@@ -492,10 +512,8 @@ static int ref_bir(struct bir_interp *it, struct frame *fr,
 		rc = load(it, fr, &i->ins[k], &in[k]);
 	if (rc)
 		goto out;
-#define KA(key, def) (json_is_number(json_object_get(ka, key)) ? \
-	json_number_value(json_object_get(ka, key)) : (def))
-#define KS(key, def) (json_is_string(json_object_get(ka, key)) ? \
-	json_string_value(json_object_get(ka, key)) : (def))
+#define KA(key, def) ka_num(ka, key, def)
+#define KS(key, def) ka_str(ka, key, def)
 	if (!strcmp(kn, "activation")) {
 		p_act(&in[0], KS("func", "identity"), (float)KA("scale", 1.0));
 		rc = save(it, fr, &i->outs[0], &in[0]);
@@ -857,7 +875,7 @@ void bir_interp_free(struct bir_interp *it)
 static int whole(struct bir_interp *it, const char *name, float *v,
 		 uint64_t n, bool store, struct nscc_err *err)
 {
-	struct bir_operand o = { .kind = BIR_OPND_AP, .name = (char *)name };
+	struct bir_operand o = { .kind = BIR_OPND_AP, .name = name };
 	struct bir_ap_pair ap[2];
 	const struct bir_memloc *ml = bir_memloc_find(it->top.f, name);
 	uint64_t p, f;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ir.c - BIR IR containers: Module, Function, BasicBlock, Instruction,
- * MemoryLocationSet, MemoryLocation, Register (Documentation/compiler-passes.rst).
+ * MemoryLocationSet, MemoryLocation, Register, the typed values, and the
+ * module's arena and string pool (Documentation/compiler-passes.rst,
+ * "The IR" and "Memory").
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -84,18 +86,18 @@ uint32_t bir_dtype_size(const char *dtype)
 	return 0;
 }
 
-int bir_arch_level(const json_t *arch)
+int bir_arch_level(const struct bir_val *arch)
 {
 	const struct kbin_gen *g;
 
-	if (json_is_integer(arch)) {
-		json_int_t v = json_integer_value(arch);
+	if (arch->kind == BIR_VAL_INT) {
+		int64_t v = arch->i;
 
 		return (v >= 10 && v < 50) ? (int)v : 0;
 	}
-	if (!json_is_string(arch))
+	if (arch->kind != BIR_VAL_STR)
 		return 0;
-	g = kbin_gen_by_name(json_string_value(arch));
+	g = kbin_gen_by_name(arch->s);
 	return g ? (int)g->arch_level : 0;
 }
 
@@ -208,7 +210,10 @@ static int names_resize(struct bir_names *t, uint32_t cap)
 	return 0;
 }
 
-/* one more carrier of @key; @obj becomes the object if it is the first */
+/*
+ * one more carrier of @key (borrowed: a pool string); @obj becomes the
+ * object if it is the first
+ */
 static int names_add(struct bir_names *t, const char *key, void *obj)
 {
 	struct bir_name_ent *e = names_get(t, key), *slot = NULL;
@@ -238,11 +243,7 @@ static int names_add(struct bir_names *t, const char *key, void *obj)
 	}
 	if (!slot->key)
 		t->used++;
-	slot->key = strdup(key);
-	if (!slot->key) {
-		slot->key = NAMES_TOMB;
-		return -ENOMEM;
-	}
+	slot->key = key;
 	slot->hash = h;
 	slot->obj = obj;
 	slot->count = 1;
@@ -261,7 +262,6 @@ static void names_del(struct bir_names *t, const char *key, const void *obj)
 		e->obj = NULL;
 	if (--e->count)
 		return;
-	free(e->key);
 	e->key = NAMES_TOMB;
 	e->obj = NULL;
 	t->live--;
@@ -269,9 +269,6 @@ static void names_del(struct bir_names *t, const char *key, const void *obj)
 
 static void names_free(struct bir_names *t)
 {
-	for (uint32_t k = 0; k < t->cap; k++)
-		if (t->tab[k].key != NAMES_TOMB)
-			free(t->tab[k].key);
 	free(t->tab);
 	memset(t, 0, sizeof(*t));
 }
@@ -311,21 +308,337 @@ bool bir_name_taken(const struct bir_function *f, int kind, const char *name)
 	return names_get(&f->names[kind], name) != NULL;
 }
 
-/* @base, or @base.N with the smallest N >= 1 not taken */
-static char *unique_name(const struct bir_function *f, int kind,
-			 const char *base)
+/* @base, or @base.N with the smallest N >= 1 not taken; a pool string */
+static const char *unique_name(struct bir_module *m,
+			       const struct bir_function *f, int kind,
+			       const char *base)
 {
+	const char *r;
 	char *s;
 
 	if (!f || !bir_name_taken(f, kind, base))
-		return strdup(base);
+		return bir_str(m, base);
 	for (unsigned long n = 1;; n++) {
 		if (asprintf(&s, "%s.%lu", base, n) < 0)
 			return NULL;
-		if (!bir_name_taken(f, kind, s))
-			return s;
+		if (!bir_name_taken(f, kind, s)) {
+			r = bir_str(m, s);
+			free(s);
+			return r;
+		}
 		free(s);
 	}
+}
+
+
+/* ---- arena and string pool ------------------------------------------ */
+
+#define ARENA_FIRST	(16 * 1024)
+#define ARENA_MAX	(1024 * 1024)
+
+struct bir_chunk {
+	struct bir_chunk *next;
+	size_t size;
+	char data[];
+};
+
+/*
+ * struct bir_mem - a module's memory: bump allocation in zeroed chunks
+ * (16 KiB doubling to 1 MiB; a large request gets a chunk of its own),
+ * and the string pool, a name index whose keys are the pool copies.
+ */
+struct bir_mem {
+	struct bir_chunk *chunks;
+	char *cur, *end;
+	size_t next_size;
+	size_t bytes;
+	struct bir_names pool;
+};
+
+static struct bir_chunk *chunk_new(struct bir_mem *a, size_t size)
+{
+	struct bir_chunk *c = calloc(1, sizeof(*c) + size);
+
+	if (!c)
+		return NULL;
+	c->size = size;
+	a->bytes += size;
+	return c;
+}
+
+static void *arena_alloc(struct bir_mem *a, size_t n, size_t align)
+{
+	uintptr_t p = ((uintptr_t)a->cur + align - 1) & ~(uintptr_t)(align - 1);
+	struct bir_chunk *c;
+
+	if (a->cur && p + n <= (uintptr_t)a->end && p + n >= p) {
+		a->cur = (char *)(p + n);
+		return (void *)p;
+	}
+	if (n > SIZE_MAX / 2)
+		return NULL;
+	if (n + align > a->next_size / 4) {
+		/* a chunk of its own, behind the current one */
+		c = chunk_new(a, n + align);
+		if (!c)
+			return NULL;
+		if (a->chunks) {
+			c->next = a->chunks->next;
+			a->chunks->next = c;
+		} else {
+			c->next = NULL;
+			a->chunks = c;
+			a->cur = a->end = c->data;	/* full */
+		}
+		p = ((uintptr_t)c->data + align - 1) & ~(uintptr_t)(align - 1);
+		return (void *)p;
+	}
+	c = chunk_new(a, a->next_size);
+	if (!c)
+		return NULL;
+	c->next = a->chunks;
+	a->chunks = c;
+	a->cur = c->data;
+	a->end = c->data + c->size;
+	if (a->next_size < ARENA_MAX)
+		a->next_size *= 2;
+	p = ((uintptr_t)a->cur + align - 1) & ~(uintptr_t)(align - 1);
+	a->cur = (char *)(p + n);
+	return (void *)p;
+}
+
+void *bir_alloc(struct bir_module *m, size_t n)
+{
+	return arena_alloc(m->mem, n ? n : 1, 8);
+}
+
+/* a zeroed array of @n elements of @size bytes (NULL when @n is 0) */
+static void *alloc_array(struct bir_module *m, size_t n, size_t size)
+{
+	if (!n)
+		return NULL;
+	if (n > SIZE_MAX / size)
+		return NULL;
+	return bir_alloc(m, n * size);
+}
+
+/*
+ * a copy of the @n-element array @old with room for one more at the end
+ * (zeroed); the old array stays in the arena, unused
+ */
+static void *append_array(struct bir_module *m, const void *old, size_t n,
+			  size_t size)
+{
+	void *na = alloc_array(m, n + 1, size);
+
+	if (na && n)
+		memcpy(na, old, n * size);
+	return na;
+}
+
+static struct bir_name_ent *names_get(const struct bir_names *t,
+				      const char *key);
+static int names_add(struct bir_names *t, const char *key, void *obj);
+static void names_free(struct bir_names *t);
+
+const char *bir_str(struct bir_module *m, const char *s)
+{
+	struct bir_name_ent *e;
+	size_t n;
+	char *c;
+
+	if (!s)
+		return NULL;
+	e = names_get(&m->mem->pool, s);
+	if (e)
+		return e->key;
+	n = strlen(s) + 1;
+	c = arena_alloc(m->mem, n, 1);
+	if (!c)
+		return NULL;
+	memcpy(c, s, n);
+	return names_add(&m->mem->pool, c, NULL) ? NULL : c;
+}
+
+static struct bir_mem *mem_new(void)
+{
+	struct bir_mem *a = calloc(1, sizeof(*a));
+
+	if (a)
+		a->next_size = ARENA_FIRST;
+	return a;
+}
+
+static void mem_free(struct bir_mem *a)
+{
+	struct bir_chunk *c, *n;
+
+	if (!a)
+		return;
+	for (c = a->chunks; c; c = n) {
+		n = c->next;
+		free(c);
+	}
+	names_free(&a->pool);
+	free(a);
+}
+
+/* ---- typed values ----------------------------------------------------- */
+
+const struct bir_val *bir_val_get(const struct bir_val *obj, const char *key)
+{
+	if (!obj || obj->kind != BIR_VAL_OBJ)
+		return NULL;
+	for (uint32_t k = 0; k < obj->n; k++)
+		if (!strcmp(obj->members[k].key, key))
+			return &obj->members[k].v;
+	return NULL;
+}
+
+int bir_val_copy(struct bir_module *m, struct bir_val *d,
+		 const struct bir_val *s)
+{
+	struct bir_val v = *s;
+
+	memset(d, 0, sizeof(*d));
+	switch (s->kind) {
+	case BIR_VAL_STR:
+		v.s = bir_str(m, s->s);
+		if (!v.s)
+			return -ENOMEM;
+		break;
+	case BIR_VAL_LIST:
+		v.items = alloc_array(m, s->n, sizeof(*v.items));
+		if (s->n && !v.items)
+			return -ENOMEM;
+		for (uint32_t k = 0; k < s->n; k++)
+			if (bir_val_copy(m, &v.items[k], &s->items[k]))
+				return -ENOMEM;
+		break;
+	case BIR_VAL_OBJ:
+		v.members = alloc_array(m, s->n, sizeof(*v.members));
+		if (s->n && !v.members)
+			return -ENOMEM;
+		for (uint32_t k = 0; k < s->n; k++) {
+			v.members[k].key = bir_str(m, s->members[k].key);
+			if (!v.members[k].key ||
+			    bir_val_copy(m, &v.members[k].v, &s->members[k].v))
+				return -ENOMEM;
+		}
+		break;
+	default:
+		break;
+	}
+	*d = v;
+	return 0;
+}
+
+int bir_val_set(struct bir_module *m, struct bir_val *obj, const char *key,
+		const struct bir_val *v)
+{
+	struct bir_val nv;
+	struct bir_attr *na;
+	const char *k;
+
+	if (obj->kind != BIR_VAL_OBJ) {
+		if (obj->kind != BIR_VAL_NULL || obj->n)
+			return -EINVAL;
+		*obj = bir_val_obj();
+	}
+	if (bir_val_copy(m, &nv, v))
+		return -ENOMEM;
+	for (uint32_t j = 0; j < obj->n; j++) {
+		if (!strcmp(obj->members[j].key, key)) {
+			obj->members[j].v = nv;
+			return 0;
+		}
+	}
+	k = bir_str(m, key);
+	na = append_array(m, obj->members, obj->n, sizeof(*na));
+	if (!k || !na)
+		return -ENOMEM;
+	na[obj->n].key = k;
+	na[obj->n].v = nv;
+	obj->members = na;
+	obj->n++;
+	return 0;
+}
+
+void bir_val_del(struct bir_val *obj, const char *key)
+{
+	if (!obj || obj->kind != BIR_VAL_OBJ)
+		return;
+	for (uint32_t j = 0; j < obj->n; j++) {
+		if (!strcmp(obj->members[j].key, key)) {
+			memmove(&obj->members[j], &obj->members[j + 1],
+				(obj->n - j - 1) * sizeof(*obj->members));
+			obj->n--;
+			return;
+		}
+	}
+}
+
+int bir_val_append(struct bir_module *m, struct bir_val *list,
+		   const struct bir_val *v)
+{
+	struct bir_val nv, *ni;
+
+	if (list->kind != BIR_VAL_LIST) {
+		if (list->kind != BIR_VAL_NULL || list->n)
+			return -EINVAL;
+		*list = (struct bir_val){ .kind = BIR_VAL_LIST };
+	}
+	if (bir_val_copy(m, &nv, v))
+		return -ENOMEM;
+	ni = append_array(m, list->items, list->n, sizeof(*ni));
+	if (!ni)
+		return -ENOMEM;
+	ni[list->n] = nv;
+	list->items = ni;
+	list->n++;
+	return 0;
+}
+
+bool bir_val_equal(const struct bir_val *a, const struct bir_val *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case BIR_VAL_BOOL:
+		return a->b == b->b;
+	case BIR_VAL_INT:
+		return a->i == b->i;
+	case BIR_VAL_REAL:
+		return a->r == b->r;
+	case BIR_VAL_STR:
+		return !strcmp(a->s, b->s);
+	case BIR_VAL_LIST:
+		if (a->n != b->n)
+			return false;
+		for (uint32_t k = 0; k < a->n; k++)
+			if (!bir_val_equal(&a->items[k], &b->items[k]))
+				return false;
+		return true;
+	case BIR_VAL_OBJ:
+		if (a->n != b->n)
+			return false;
+		for (uint32_t k = 0; k < a->n; k++) {
+			const struct bir_val *o = bir_val_get(b, a->members[k].key);
+
+			if (!o || !bir_val_equal(&a->members[k].v, o))
+				return false;
+		}
+		return true;
+	default:
+		return true;
+	}
+}
+
+/* a copy of @s (any module) in @m's pool, NULL stays NULL */
+static int str_copy(struct bir_module *m, const char **d, const char *s)
+{
+	*d = s ? bir_str(m, s) : NULL;
+	return s && !*d ? -ENOMEM : 0;
 }
 
 /* ---- module / function ---------------------------------------------- */
@@ -336,15 +649,16 @@ struct bir_module *bir_module_new(int arch_level)
 
 	if (!m)
 		return NULL;
-	m->version = 2;
-	m->arch_level = arch_level;
-	m->arch = json_integer(arch_level);
-	m->attrs = json_object();
-	m->extra = json_object();
-	if (!m->arch || !m->attrs || !m->extra) {
-		bir_module_free(m);
+	m->mem = mem_new();
+	if (!m->mem) {
+		free(m);
 		return NULL;
 	}
+	m->version = 2;
+	m->arch_level = arch_level;
+	m->arch = bir_val_int(arch_level);
+	m->attrs = bir_val_obj();
+	m->extra = bir_val_obj();
 	return m;
 }
 
@@ -358,12 +672,44 @@ void bir_module_free(struct bir_module *m)
 	for (uint32_t k = 0; k < m->nfns; k++)
 		fn_free(m->fns[k]);
 	free(m->fns);
-	json_decref(m->arch);
-	json_decref(m->attrs);
-	json_decref(m->extra);
-	json_decref(m->tensor_map);
 	names_free(&m->fnames);
+	mem_free(m->mem);
 	free(m);
+}
+
+static size_t names_bytes(const struct bir_names *t)
+{
+	return (size_t)t->cap * sizeof(*t->tab);
+}
+
+static size_t block_bytes(const struct bir_block *b)
+{
+	size_t n = (size_t)b->capinsts * sizeof(void *);
+
+	for (uint32_t k = 0; k < b->ninsts; k++)
+		for (uint32_t j = 0; j < b->insts[k]->nblocks; j++)
+			n += block_bytes(b->insts[k]->blocks[j]);
+	return n;
+}
+
+size_t bir_module_mem_bytes(const struct bir_module *m)
+{
+	size_t n = m->mem->bytes + names_bytes(&m->mem->pool) +
+		   names_bytes(&m->fnames) + m->capfns * sizeof(void *);
+
+	for (uint32_t k = 0; k < m->nfns; k++) {
+		const struct bir_function *f = m->fns[k];
+
+		n += (f->capsets + f->capregs + f->capblocks) * sizeof(void *);
+		for (int j = 0; j < BIR_NK_COUNT; j++)
+			n += names_bytes(&f->names[j]);
+		for (uint32_t j = 0; j < f->nsets; j++)
+			n += (f->sets[j]->caplocs + f->sets[j]->ntid) *
+			     sizeof(void *);
+		for (uint32_t j = 0; j < f->nblocks; j++)
+			n += block_bytes(f->blocks[j]);
+	}
+	return n;
 }
 
 struct bir_function *bir_function_find(const struct bir_module *m,
@@ -383,33 +729,33 @@ struct bir_function *bir_function_find(const struct bir_module *m,
 struct bir_function *bir_function_add(struct bir_module *m, const char *name)
 {
 	struct bir_function *f;
-	char *nm = NULL;
+	const char *nm = NULL;
+	char *s;
 
 	if (vec_grow(&m->fns, m->nfns, &m->capfns))
 		return NULL;
-	f = calloc(1, sizeof(*f));
-	if (!f)
-		return NULL;
 	if (!bir_function_find(m, name)) {
-		nm = strdup(name);
+		nm = bir_str(m, name);
 	} else {
-		for (unsigned long n = 1; !nm; n++) {
-			if (asprintf(&nm, "%s.%lu", name, n) < 0)
+		for (unsigned long n = 1;; n++) {
+			if (asprintf(&s, "%s.%lu", name, n) < 0)
+				return NULL;
+			if (!bir_function_find(m, s)) {
+				nm = bir_str(m, s);
+				free(s);
 				break;
-			if (bir_function_find(m, nm)) {
-				free(nm);
-				nm = NULL;
 			}
+			free(s);
 		}
 	}
-	f->name = nm;
-	f->attrs = json_object();
-	f->extra = json_object();
-	if (!f->name || !f->attrs || !f->extra ||
-	    names_add(&m->fnames, f->name, f)) {
-		fn_free(f);
+	f = calloc(1, sizeof(*f));
+	if (!nm || !f || names_add(&m->fnames, nm, f)) {
+		free(f);
 		return NULL;
 	}
+	f->name = nm;
+	f->attrs = bir_val_obj();
+	f->extra = bir_val_obj();
 	f->id = ++m->next_id;
 	f->mod = m;
 	m->fns[m->nfns++] = f;
@@ -420,19 +766,11 @@ static void fn_free(struct bir_function *f)
 {
 	for (uint32_t k = 0; k < f->nsets; k++)
 		set_free(f->sets[k]);
-	for (uint32_t k = 0; k < f->nregs; k++) {
-		free(f->regs[k]->name);
-		json_decref(f->regs[k]->extra);
-		free(f->regs[k]);
-	}
 	for (uint32_t k = 0; k < f->nblocks; k++)
 		bir_block_free(f->blocks[k]);
 	free(f->sets);
 	free(f->regs);
 	free(f->blocks);
-	free(f->name);
-	json_decref(f->attrs);
-	json_decref(f->extra);
 	for (int k = 0; k < BIR_NK_COUNT; k++)
 		names_free(&f->names[k]);
 	free(f);
@@ -453,40 +791,37 @@ struct bir_memloc_set *bir_set_add(struct bir_function *f, const char *name)
 
 	if (vec_grow(&f->sets, f->nsets, &f->capsets))
 		return NULL;
-	s = calloc(1, sizeof(*s));
+	s = bir_alloc(f->mod, sizeof(*s));
 	if (!s)
 		return NULL;
-	s->name = unique_name(f, BIR_NK_SET, name);
-	s->extra = json_object();
-	if (!s->name || !s->extra ||
-	    names_add(&f->names[BIR_NK_SET], s->name, s)) {
-		set_free(s);
+	s->name = unique_name(f->mod, f, BIR_NK_SET, name);
+	if (!s->name || names_add(&f->names[BIR_NK_SET], s->name, s))
 		return NULL;
-	}
+	s->extra = bir_val_obj();
 	s->id = ++f->mod->next_id;
 	s->fn = f;
 	f->sets[f->nsets++] = s;
 	return s;
 }
 
-static void memloc_free(struct bir_memloc *ml)
+int bir_set_set_shape(struct bir_memloc_set *s, const uint64_t *dims,
+		      uint32_t n)
 {
-	free(ml->name);
-	json_decref(ml->extra);
-	free(ml);
+	uint64_t *sh = bir_alloc(s->fn->mod, ((size_t)n + 1) * sizeof(*sh));
+
+	if (!sh)
+		return -ENOMEM;
+	if (n)
+		memcpy(sh, dims, n * sizeof(*sh));
+	s->shape = sh;
+	s->nshape = n;
+	return 0;
 }
 
 static void set_free(struct bir_memloc_set *s)
 {
-	for (uint32_t k = 0; k < s->nlocs; k++)
-		memloc_free(s->locs[k]);
 	free(s->locs);
 	free(s->tid_index);
-	free(s->name);
-	free(s->dtype);
-	free(s->shape);
-	json_decref(s->extra);
-	free(s);
 }
 
 void bir_set_remove(struct bir_memloc_set *s)
@@ -500,21 +835,19 @@ void bir_set_remove(struct bir_memloc_set *s)
 
 struct bir_memloc *bir_memloc_add(struct bir_memloc_set *s, const char *name)
 {
+	struct bir_module *m = s->fn->mod;
 	struct bir_memloc *ml;
 
 	if (vec_grow(&s->locs, s->nlocs, &s->caplocs))
 		return NULL;
-	ml = calloc(1, sizeof(*ml));
+	ml = bir_alloc(m, sizeof(*ml));
 	if (!ml)
 		return NULL;
-	ml->name = unique_name(s->fn, BIR_NK_LOC, name);
-	ml->extra = json_object();
-	if (!ml->name || !ml->extra ||
-	    names_add(&s->fn->names[BIR_NK_LOC], ml->name, ml)) {
-		memloc_free(ml);
+	ml->name = unique_name(m, s->fn, BIR_NK_LOC, name);
+	if (!ml->name || names_add(&s->fn->names[BIR_NK_LOC], ml->name, ml))
 		return NULL;
-	}
-	ml->id = ++s->fn->mod->next_id;
+	ml->extra = bir_val_obj();
+	ml->id = ++m->next_id;
 	ml->type = BIR_MEM_SB;
 	ml->tensor_id = -1;
 	ml->set = s;
@@ -543,7 +876,6 @@ void bir_memloc_remove(struct bir_memloc *ml)
 
 	names_del(&s->fn->names[BIR_NK_LOC], ml->name, ml);
 	vec_remove((void **)s->locs, &s->nlocs, ml);
-	memloc_free(ml);
 	free(s->tid_index);
 	s->tid_index = NULL;
 	s->ntid = 0;
@@ -578,18 +910,13 @@ struct bir_register *bir_register_add(struct bir_function *f,
 
 	if (vec_grow(&f->regs, f->nregs, &f->capregs))
 		return NULL;
-	r = calloc(1, sizeof(*r));
+	r = bir_alloc(f->mod, sizeof(*r));
 	if (!r)
 		return NULL;
-	r->name = unique_name(f, BIR_NK_REG, name);
-	r->extra = json_object();
-	if (!r->name || !r->extra ||
-	    names_add(&f->names[BIR_NK_REG], r->name, r)) {
-		free(r->name);
-		json_decref(r->extra);
-		free(r);
+	r->name = unique_name(f->mod, f, BIR_NK_REG, name);
+	if (!r->name || names_add(&f->names[BIR_NK_REG], r->name, r))
 		return NULL;
-	}
+	r->extra = bir_val_obj();
 	r->id = ++f->mod->next_id;
 	f->regs[f->nregs++] = r;
 	return r;
@@ -618,21 +945,38 @@ struct bir_block *bir_block_add(struct bir_function *f, const char *name,
 
 	if (vec_grow(&f->blocks, f->nblocks, &f->capblocks))
 		return NULL;
-	b = calloc(1, sizeof(*b));
+	b = bir_alloc(f->mod, sizeof(*b));
 	if (!b)
 		return NULL;
-	b->name = unique_name(f, BIR_NK_BLOCK, name);
-	b->extra = json_object();
-	if (!b->name || !b->extra ||
-	    names_add(&f->names[BIR_NK_BLOCK], b->name, b)) {
-		bir_block_free(b);
+	b->name = unique_name(f->mod, f, BIR_NK_BLOCK, name);
+	if (!b->name || names_add(&f->names[BIR_NK_BLOCK], b->name, b))
 		return NULL;
-	}
+	b->extra = bir_val_obj();
 	b->id = ++f->mod->next_id;
 	b->fn = f;
 	if (pos < 0 || (uint32_t)pos > f->nblocks)
 		pos = (int)f->nblocks;
 	vec_insert((void **)f->blocks, &f->nblocks, (uint32_t)pos, b);
+	return b;
+}
+
+struct bir_block *bir_loop_block_add(struct bir_inst *loop, const char *name)
+{
+	struct bir_module *m = loop->mod;
+	struct bir_block *b = bir_alloc(m, sizeof(*b));
+	struct bir_block **nv;
+
+	if (!b || !(b->name = bir_str(m, name)))
+		return NULL;
+	nv = append_array(m, loop->blocks, loop->nblocks, sizeof(*nv));
+	if (!nv)
+		return NULL;
+	b->extra = bir_val_obj();
+	b->id = ++m->next_id;
+	b->loop = loop;
+	nv[loop->nblocks] = b;
+	loop->blocks = nv;
+	loop->nblocks++;
 	return b;
 }
 
@@ -665,9 +1009,8 @@ void bir_block_free(struct bir_block *b)
 	for (uint32_t k = 0; k < b->ninsts; k++)
 		bir_inst_free(b->insts[k]);
 	free(b->insts);
-	free(b->name);
-	json_decref(b->extra);
-	free(b);
+	b->insts = NULL;
+	b->ninsts = b->capinsts = 0;
 }
 
 /* ---- instructions --------------------------------------------------- */
@@ -675,55 +1018,49 @@ void bir_block_free(struct bir_block *b)
 struct bir_inst *bir_inst_new(struct bir_module *m, const char *opname,
 			      const char *name)
 {
-	struct bir_inst *i = calloc(1, sizeof(*i));
+	struct bir_inst *i = bir_alloc(m, sizeof(*i));
 
 	if (!i)
 		return NULL;
-	i->name = strdup(name);
-	i->opname = strdup(opname);
-	i->attrs = json_object();
-	if (!i->name || !i->opname || !i->attrs) {
-		bir_inst_free(i);
-		return NULL;
-	}
+	i->mod = m;
 	i->op = bir_opcode_from_name(opname);
+	i->opname = i->op ? bir_opcode_name(i->op) : bir_str(m, opname);
+	i->name = bir_str(m, name);
+	if (!i->name || !i->opname)
+		return NULL;
+	i->attrs = bir_val_obj();
 	i->id = ++m->next_id;
 	return i;
 }
 
-void bir_operand_fini(struct bir_operand *o)
+int bir_inst_set_op(struct bir_inst *i, int op)
 {
-	free(o->name);
-	free(o->ap);
-	for (uint32_t k = 0; k < o->ndyn; k++)
-		free(o->dyn[k].axis);
-	free(o->dyn);
-	free(o->dtype);
-	json_decref(o->extra);
-	memset(o, 0, sizeof(*o));
+	const char *n = op ? bir_opcode_name(op) : NULL;
+
+	if (!n)
+		return -EINVAL;
+	i->op = op;
+	i->opname = n;
+	return 0;
+}
+
+int bir_inst_rename(struct bir_inst *i, const char *name)
+{
+	const char *n = bir_str(i->mod, name);
+
+	if (!n)
+		return -ENOMEM;
+	i->name = n;
+	return 0;
 }
 
 void bir_inst_free(struct bir_inst *i)
 {
 	if (!i)
 		return;
-	for (uint32_t k = 0; k < i->nins; k++)
-		bir_operand_fini(&i->ins[k]);
-	for (uint32_t k = 0; k < i->nouts; k++)
-		bir_operand_fini(&i->outs[k]);
-	free(i->ins);
-	free(i->outs);
-	if (i->axis)
-		free(i->axis->name);
-	free(i->axis);
 	for (uint32_t k = 0; k < i->nblocks; k++)
 		bir_block_free(i->blocks[k]);
-	free(i->blocks);
-	free(i->name);
-	free(i->opname);
-	free(i->engine);
-	json_decref(i->attrs);
-	free(i);
+	i->nblocks = 0;
 }
 
 static struct bir_function *inst_fn(const struct bir_block *b)
@@ -736,15 +1073,14 @@ static struct bir_function *inst_fn(const struct bir_block *b)
 int bir_inst_insert(struct bir_block *b, struct bir_inst *i, int pos)
 {
 	struct bir_function *f = inst_fn(b);
-	char *nm;
+	const char *nm;
 
 	if (vec_grow(&b->insts, b->ninsts, &b->capinsts))
 		return -ENOMEM;
 	if (f && bir_name_taken(f, BIR_NK_INST, i->name)) {
-		nm = unique_name(f, BIR_NK_INST, i->name);
+		nm = unique_name(i->mod, f, BIR_NK_INST, i->name);
 		if (!nm)
 			return -ENOMEM;
-		free(i->name);
 		i->name = nm;
 	}
 	if (f && index_inst(f, i, true)) {
@@ -804,6 +1140,18 @@ int bir_block_move_tail(struct bir_block *from, uint32_t at,
 		to->insts[to->ninsts + k]->parent = to;
 	to->ninsts += n;
 	from->ninsts = at;
+	/*
+	 * give back what the moved tail held: a block split at every call
+	 * site would otherwise keep a vector the size of the whole tail
+	 */
+	if (from->capinsts > 2 * (at + 16)) {
+		void *nv = realloc(from->insts, (size_t)(at + 16) * sizeof(void *));
+
+		if (nv) {
+			from->insts = nv;
+			from->capinsts = at + 16;
+		}
+	}
 	return 0;
 }
 
@@ -815,48 +1163,57 @@ int bir_inst_index(const struct bir_inst *i)
 	return -1;
 }
 
-int bir_operand_copy(struct bir_operand *d, const struct bir_operand *s)
+int bir_ap_set(struct bir_module *m, struct bir_operand *o,
+	       const struct bir_ap_pair *p, uint32_t n)
+{
+	struct bir_ap_pair *ap = alloc_array(m, n, sizeof(*ap));
+
+	if (n && !ap)
+		return -ENOMEM;
+	if (n)
+		memcpy(ap, p, (size_t)n * sizeof(*ap));
+	o->ap = ap;
+	o->nap = n;
+	return 0;
+}
+
+int bir_dyn_add(struct bir_module *m, struct bir_operand *o,
+		const char *axis, int64_t step)
+{
+	struct bir_dyn *nd = append_array(m, o->dyn, o->ndyn, sizeof(*nd));
+	const char *a = bir_str(m, axis);
+
+	if (!nd || !a)
+		return -ENOMEM;
+	nd[o->ndyn].axis = a;
+	nd[o->ndyn].step = step;
+	o->dyn = nd;
+	o->ndyn++;
+	return 0;
+}
+
+int bir_operand_copy(struct bir_module *m, struct bir_operand *d,
+		     const struct bir_operand *s)
 {
 	memset(d, 0, sizeof(*d));
 	d->kind = s->kind;
 	d->offset = s->offset;
 	d->imm = s->imm;
-	if (s->name && !(d->name = strdup(s->name)))
-		goto nomem;
-	if (s->dtype && !(d->dtype = strdup(s->dtype)))
-		goto nomem;
-	if (s->extra && !(d->extra = json_deep_copy(s->extra)))
-		goto nomem;
-	if (s->nap && bir_ap_set(d, s->ap, s->nap))
-		goto nomem;
+	if (str_copy(m, &d->name, s->name) || str_copy(m, &d->dtype, s->dtype) ||
+	    bir_val_copy(m, &d->extra, &s->extra) ||
+	    (s->nap && bir_ap_set(m, d, s->ap, s->nap)))
+		return -ENOMEM;
 	if (s->ndyn) {
-		d->dyn = calloc(s->ndyn, sizeof(*d->dyn));
+		d->dyn = alloc_array(m, s->ndyn, sizeof(*d->dyn));
 		if (!d->dyn)
-			goto nomem;
+			return -ENOMEM;
 		for (uint32_t k = 0; k < s->ndyn; k++) {
 			d->dyn[k].step = s->dyn[k].step;
-			d->dyn[k].axis = strdup(s->dyn[k].axis);
-			d->ndyn = k + 1;
-			if (!d->dyn[k].axis)
-				goto nomem;
+			if (str_copy(m, &d->dyn[k].axis, s->dyn[k].axis))
+				return -ENOMEM;
 		}
+		d->ndyn = s->ndyn;
 	}
-	return 0;
-nomem:
-	bir_operand_fini(d);
-	return -ENOMEM;
-}
-
-int bir_ap_set(struct bir_operand *o, const struct bir_ap_pair *p, uint32_t n)
-{
-	struct bir_ap_pair *ap = calloc(n ? n : 1, sizeof(*ap));
-
-	if (!ap)
-		return -ENOMEM;
-	memcpy(ap, p, (size_t)n * sizeof(*ap));
-	free(o->ap);
-	o->ap = ap;
-	o->nap = n;
 	return 0;
 }
 
@@ -865,19 +1222,30 @@ struct bir_operand *bir_operand_add(struct bir_inst *i, bool out, int kind,
 {
 	struct bir_operand **v = out ? &i->outs : &i->ins;
 	uint32_t *n = out ? &i->nouts : &i->nins;
-	struct bir_operand *nv = realloc(*v, (size_t)(*n + 1) * sizeof(**v));
+	struct bir_operand *nv = append_array(i->mod, *v, *n, sizeof(*nv));
 	struct bir_operand *o;
 
 	if (!nv)
 		return NULL;
-	*v = nv;
 	o = &nv[*n];
-	memset(o, 0, sizeof(*o));
 	o->kind = kind;
-	if (name && !(o->name = strdup(name)))
+	o->extra = bir_val_obj();
+	if (name && !(o->name = bir_str(i->mod, name)))
 		return NULL;
+	*v = nv;
 	(*n)++;
 	return o;
+}
+
+void bir_operand_remove(struct bir_inst *i, bool out, uint32_t k)
+{
+	struct bir_operand *v = out ? i->outs : i->ins;
+	uint32_t *n = out ? &i->nouts : &i->nins;
+
+	if (k >= *n)
+		return;
+	memmove(&v[k], &v[k + 1], (*n - k - 1) * sizeof(*v));
+	(*n)--;
 }
 
 static struct bir_block *block_clone(struct bir_module *m,
@@ -890,34 +1258,37 @@ struct bir_inst *bir_inst_clone(struct bir_module *m, const struct bir_inst *s)
 	if (!i)
 		return NULL;
 	i->op = s->op;
-	json_decref(i->attrs);
-	i->attrs = json_deep_copy(s->attrs);
-	if (!i->attrs)
-		goto nomem;
-	if (s->engine && !(i->engine = strdup(s->engine)))
+	if (bir_val_copy(m, &i->attrs, &s->attrs) ||
+	    str_copy(m, &i->engine, s->engine))
 		goto nomem;
 	for (int side = 0; side < 2; side++) {
 		const struct bir_operand *so = side ? s->outs : s->ins;
 		uint32_t n = side ? s->nouts : s->nins;
+		struct bir_operand *d = alloc_array(m, n, sizeof(*d));
 
-		for (uint32_t k = 0; k < n; k++) {
-			struct bir_operand *o = bir_operand_add(i, side, 0, NULL);
-
-			if (!o || bir_operand_copy(o, &so[k]))
+		if (n && !d)
+			goto nomem;
+		for (uint32_t k = 0; k < n; k++)
+			if (bir_operand_copy(m, &d[k], &so[k]))
 				goto nomem;
+		if (side) {
+			i->outs = d;
+			i->nouts = n;
+		} else {
+			i->ins = d;
+			i->nins = n;
 		}
 	}
 	if (s->axis) {
-		i->axis = calloc(1, sizeof(*i->axis));
+		i->axis = bir_alloc(m, sizeof(*i->axis));
 		if (!i->axis)
 			goto nomem;
 		*i->axis = *s->axis;
-		i->axis->name = strdup(s->axis->name);
-		if (!i->axis->name)
+		if (str_copy(m, &i->axis->name, s->axis->name))
 			goto nomem;
 	}
 	if (s->nblocks) {
-		i->blocks = calloc(s->nblocks, sizeof(*i->blocks));
+		i->blocks = alloc_array(m, s->nblocks, sizeof(*i->blocks));
 		if (!i->blocks)
 			goto nomem;
 		for (uint32_t k = 0; k < s->nblocks; k++) {
@@ -937,15 +1308,14 @@ nomem:
 static struct bir_block *block_clone(struct bir_module *m,
 				     const struct bir_block *s)
 {
-	struct bir_block *b = calloc(1, sizeof(*b));
+	struct bir_block *b = bir_alloc(m, sizeof(*b));
 
 	if (!b)
 		return NULL;
-	b->name = strdup(s->name);
-	b->extra = json_deep_copy(s->extra);
 	b->id = ++m->next_id;
-	if (!b->name || !b->extra)
-		goto nomem;
+	if (str_copy(m, &b->name, s->name) ||
+	    bir_val_copy(m, &b->extra, &s->extra))
+		return NULL;
 	for (uint32_t k = 0; k < s->ninsts; k++) {
 		struct bir_inst *i = bir_inst_clone(m, s->insts[k]);
 
@@ -1022,29 +1392,50 @@ int bir_foreach_inst(struct bir_function *f,
 	return 0;
 }
 
+/* ---- instruction attributes ----------------------------------------- */
+
+const struct bir_val *bir_attr_get(const struct bir_inst *i, const char *key)
+{
+	return bir_val_get(&i->attrs, key);
+}
+
 const char *bir_attr_str(const struct bir_inst *i, const char *key)
 {
-	return json_string_value(json_object_get(i->attrs, key));
+	const struct bir_val *v = bir_attr_get(i, key);
+
+	return v && v->kind == BIR_VAL_STR ? v->s : NULL;
 }
 
 int64_t bir_attr_int(const struct bir_inst *i, const char *key, int64_t def)
 {
-	json_t *v = json_object_get(i->attrs, key);
+	const struct bir_val *v = bir_attr_get(i, key);
 
-	if (json_is_integer(v))
-		return json_integer_value(v);
-	if (json_is_true(v))
-		return 1;
-	if (json_is_false(v))
-		return 0;
+	if (v && v->kind == BIR_VAL_INT)
+		return v->i;
+	if (v && v->kind == BIR_VAL_BOOL)
+		return v->b;
 	return def;
 }
 
 double bir_attr_num(const struct bir_inst *i, const char *key, double def)
 {
-	json_t *v = json_object_get(i->attrs, key);
+	const struct bir_val *v = bir_attr_get(i, key);
 
-	return json_is_number(v) ? json_number_value(v) : def;
+	if (v && v->kind == BIR_VAL_INT)
+		return (double)v->i;
+	if (v && v->kind == BIR_VAL_REAL)
+		return v->r;
+	return def;
+}
+
+int bir_attr_set(struct bir_inst *i, const char *key, const struct bir_val *v)
+{
+	return bir_val_set(i->mod, &i->attrs, key, v);
+}
+
+void bir_attr_del(struct bir_inst *i, const char *key)
+{
+	bir_val_del(&i->attrs, key);
 }
 
 void bir_log(const struct bir_opts *o, const char *fmt, ...)
@@ -1072,7 +1463,7 @@ bool bir_function_is_nki_callee(const struct bir_function *f)
 
 	for (uint32_t k = 0; k < m->nfns; k++)
 		if (m->fns[k] != f &&
-		    bir_foreach_inst(m->fns[k], calls_fn, f->name))
+		    bir_foreach_inst(m->fns[k], calls_fn, (void *)f->name))
 			return true;
 	return false;
 }

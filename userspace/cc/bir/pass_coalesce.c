@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* requires: nothing; guarantees: no two consecutive implicit-permute CollectiveCompute share a kind (else -EINVAL) */
 /*
  * pass_coalesce.c - coalesce_multichannel_cc_ops, orders 42 and 62
  * (Documentation/compiler-passes.rst): consecutive per-channel
@@ -25,22 +26,38 @@ static const char *cc_kind(const struct bir_inst *i)
 	return NULL;
 }
 
-/* same attributes apart from the channel number(s) */
+static bool is_channel_key(const char *k)
+{
+	return !strcmp(k, "channel") || !strcmp(k, "channels");
+}
+
+/* the attributes of @a are in @b, apart from the channel number(s) */
+static bool attrs_in(const struct bir_val *a, const struct bir_val *b,
+		     uint32_t *n)
+{
+	*n = 0;
+	for (uint32_t k = 0; k < a->n; k++) {
+		const struct bir_val *o;
+
+		if (is_channel_key(a->members[k].key))
+			continue;
+		(*n)++;
+		o = bir_val_get(b, a->members[k].key);
+		if (!o || !bir_val_equal(&a->members[k].v, o))
+			return false;
+	}
+	return true;
+}
+
+/* same attributes apart from the channel number(s), same engine */
 static bool compatible(const struct bir_inst *a, const struct bir_inst *b)
 {
-	json_t *x = json_deep_copy(a->attrs), *y = json_deep_copy(b->attrs);
-	bool eq;
+	uint32_t na, nb;
 
-	json_object_del(x, "channel");
-	json_object_del(x, "channels");
-	json_object_del(y, "channel");
-	json_object_del(y, "channels");
-	eq = x && y && json_equal(x, y) &&
-	     ((!a->engine && !b->engine) ||
-	      (a->engine && b->engine && !strcmp(a->engine, b->engine)));
-	json_decref(x);
-	json_decref(y);
-	return eq;
+	return attrs_in(&a->attrs, &b->attrs, &na) &&
+	       attrs_in(&b->attrs, &a->attrs, &nb) && na == nb &&
+	       ((!a->engine && !b->engine) ||
+		(a->engine && b->engine && !strcmp(a->engine, b->engine)));
 }
 
 static int append_ops(struct bir_inst *dst, const struct bir_inst *src)
@@ -52,7 +69,7 @@ static int append_ops(struct bir_inst *dst, const struct bir_inst *src)
 		for (uint32_t k = 0; k < n; k++) {
 			struct bir_operand *o = bir_operand_add(dst, side, 0, NULL);
 
-			if (!o || bir_operand_copy(o, &v[k]))
+			if (!o || bir_operand_copy(dst->mod, o, &v[k]))
 				return -ENOMEM;
 		}
 	}
@@ -63,20 +80,20 @@ static int append_ops(struct bir_inst *dst, const struct bir_inst *src)
 static int add_channel(struct bir_inst *dst, const struct bir_inst *src,
 		       bool first)
 {
-	json_t *ch = json_object_get(dst->attrs, "channels");
-	json_t *c = json_object_get(src->attrs, "channel");
+	const struct bir_val *c = bir_attr_get(src, "channel");
+	const struct bir_val empty = { .kind = BIR_VAL_LIST };
+	struct bir_val ch;
 
 	if (!c)
 		return 0;
-	if (!ch) {
-		ch = json_array();
-		if (!ch || json_object_set_new(dst->attrs, "channels", ch))
-			return -ENOMEM;
-	}
-	if (json_array_append(ch, c))
+	ch = bir_attr_get(dst, "channels") ? *bir_attr_get(dst, "channels") :
+					     empty;
+	/* the list is rebuilt in the arena: the old one stays untouched */
+	if (ch.kind != BIR_VAL_LIST || bir_val_append(dst->mod, &ch, c) ||
+	    bir_attr_set(dst, "channels", &ch))
 		return -ENOMEM;
 	if (first)
-		json_object_del(dst->attrs, "channel");
+		bir_attr_del(dst, "channel");
 	return 0;
 }
 
@@ -85,7 +102,7 @@ static int coalesce_block(struct bir_block *b, struct nscc_err *err)
 	for (uint32_t k = 0; k + 1 < b->ninsts;) {
 		struct bir_inst *a = b->insts[k], *n = b->insts[k + 1];
 		const char *ka = cc_kind(a), *kn = cc_kind(n);
-		bool first = !json_object_get(a->attrs, "channels");
+		bool first = !bir_attr_get(a, "channels");
 
 		if (!ka || !kn || strcmp(ka, kn) || !compatible(a, n)) {
 			k++;

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
+/* requires: BIRKernel call sites name a known kernel_name; guarantees: no BIRKernel of the placement left, temporaries placed if the allocator ran; all or nothing */
 /*
- * pass_inline_bir.c - InlineBIRKernel (compiler-passes.rst), orders 48 and
- * 60: every BIRKernel call site (IT 54) becomes primitive instructions
- * through a wrapper made by a factory from kernel_name, driven through
- * a four-slot const ops table (build, commit, result, cleanup).  No JSON,
- * no KLR cleanup.  On any error the module is restored as it was.
+ * pass_inline_bir.c - InlineBIRKernel, orders 48 and 60
+ * (Documentation/compiler-passes.rst): every BIRKernel call site becomes
+ * primitive instructions through a wrapper made by a factory from
+ * kernel_name, driven through a four-slot const ops table (build,
+ * commit, result, cleanup).  No JSON, no KLR cleanup.  Each commit
+ * records what it changed; on any error the records are undone in
+ * reverse, so the module is as it was.
  */
 #include <errno.h>
 #include <math.h>
@@ -20,8 +23,8 @@
 struct bk_wrapper;
 
 /**
- * struct bk_ops - the wrapper's virtual table, in the compiler's slot order:
- * +16 result, +24 build, +32 commit, +40 cleanup.
+ * struct bk_ops - the wrapper's virtual table, in the compiler's slot
+ * order: result, build, commit, cleanup.
  */
 struct bk_ops {
 	const char *kernel_name;
@@ -37,6 +40,28 @@ struct bk_tmp {
 	uint64_t p, f;		/* partitions, float32 elements */
 };
 
+/**
+ * struct bk_undo - what one commit changed: temporaries created,
+ * instructions inserted, the call site unlinked (freed once the pass
+ * succeeds) and the SB locations the allocator then placed.
+ */
+struct bk_placed {
+	struct bir_memloc *ml;
+	uint64_t addr;
+};
+
+struct bk_undo {
+	struct bir_block *bb;
+	int at;
+	struct bir_inst *call;
+	struct bir_inst **insts;
+	uint32_t ninsts;
+	struct bir_memloc_set **sets;
+	uint32_t nsets;
+	struct bk_placed *placed;
+	uint32_t nplaced;
+};
+
 /** struct bk_wrapper - BIRKernelWrapper: one call site being expanded. */
 struct bk_wrapper {
 	const struct bk_ops *ops;
@@ -50,6 +75,7 @@ struct bk_wrapper {
 	uint32_t ninsts;
 	struct bk_tmp tmps[BK_MAX_TMPS];
 	uint32_t ntmps;
+	struct bk_undo *undo;
 	int status;
 	char msg[NSCC_ERR_MAX];
 };
@@ -84,10 +110,10 @@ static struct bir_inst *emit(struct bk_wrapper *w, const char *op,
 	w->insts = nv;
 	if (asprintf(&nm, "%s_%s", w->call->name, suffix) < 0)
 		return NULL;
-	i = bir_inst_new(w->call->parent->fn->mod, op, nm);
+	i = bir_inst_new(w->call->mod, op, nm);
 	free(nm);
-	if (i && w->call->engine)
-		i->engine = strdup(w->call->engine);
+	if (i)
+		i->engine = w->call->engine;
 	if (i)
 		w->insts[w->ninsts++] = i;
 	return i;
@@ -113,9 +139,9 @@ static int ap2(struct bir_inst *i, bool out, const char *loc, uint64_t p,
 	struct bir_ap_pair pr[2] = { { 1, (int64_t)p }, { 1, (int64_t)f } };
 	struct bir_operand *o = bir_operand_add(i, out, BIR_OPND_AP, loc);
 
-	if (!o || !(o->dtype = strdup("float32")))
+	if (!o || !(o->dtype = bir_str(i->mod, "float32")))
 		return -ENOMEM;
-	return bir_ap_set(o, pr, 2);
+	return bir_ap_set(i->mod, o, pr, 2);
 }
 
 /* operand @k of the call site (ins or outs), copied */
@@ -126,7 +152,7 @@ static int arg(struct bk_wrapper *w, struct bir_inst *i, bool out,
 	const struct bir_operand *s = from_out ? &w->call->outs[k] :
 						 &w->call->ins[k];
 
-	return o ? bir_operand_copy(o, s) : -ENOMEM;
+	return o ? bir_operand_copy(i->mod, o, s) : -ENOMEM;
 }
 
 static int imm(struct bir_inst *i, double v)
@@ -141,25 +167,42 @@ static int imm(struct bir_inst *i, double v)
 
 static int set_s(struct bir_inst *i, const char *k, const char *v)
 {
-	return json_object_set_new(i->attrs, k, json_string(v)) ? -ENOMEM : 0;
+	struct bir_val s = bir_val_str(v);
+
+	return bir_attr_set(i, k, &s) ? -ENOMEM : 0;
 }
 
 /* the call's kernel_attrs number @key, or @def */
 static double kattr(const struct bk_wrapper *w, const char *key, double def)
 {
-	json_t *v = json_object_get(json_object_get(w->call->attrs,
-						    "kernel_attrs"), key);
+	const struct bir_val *v = bir_val_get(bir_attr_get(w->call,
+							   "kernel_attrs"), key);
 
-	return json_is_number(v) ? json_number_value(v) : def;
+	if (v && v->kind == BIR_VAL_INT)
+		return (double)v->i;
+	return v && v->kind == BIR_VAL_REAL ? v->r : def;
 }
 
 static const char *kattr_s(const struct bk_wrapper *w, const char *key,
 			   const char *def)
 {
-	json_t *v = json_object_get(json_object_get(w->call->attrs,
-						    "kernel_attrs"), key);
+	const struct bir_val *v = bir_val_get(bir_attr_get(w->call,
+							   "kernel_attrs"), key);
 
-	return json_is_string(v) ? json_string_value(v) : def;
+	return v && v->kind == BIR_VAL_STR ? v->s : def;
+}
+
+/* items of a list value (0 for anything else) */
+static uint32_t list_len(const struct bir_val *v)
+{
+	return v && v->kind == BIR_VAL_LIST ? v->n : 0;
+}
+
+/* integer item @k of a list value, 0 when there is none */
+static int64_t list_int(const struct bir_val *v, uint32_t k)
+{
+	return k < list_len(v) && v->items[k].kind == BIR_VAL_INT ?
+	       v->items[k].i : 0;
 }
 
 /* unary op: Activation func */
@@ -228,25 +271,25 @@ static int shapes(struct bk_wrapper *w, uint32_t nsrc)
 	static const char *const keys[2] = { "srcs_shape", "dsts_shape" };
 
 	for (int side = 0; side < 2; side++) {
-		json_t *a = json_object_get(w->call->attrs, keys[side]);
+		const struct bir_val *a = bir_attr_get(w->call, keys[side]);
 		uint32_t want = side ? 1 : nsrc;
 		uint32_t have = side ? w->call->nouts : w->call->nins;
 		uint64_t (*dst)[2] = side ? w->dst : w->src;
 
-		if (!json_is_array(a) || json_array_size(a) != want ||
+		if (!a || a->kind != BIR_VAL_LIST || a->n != want ||
 		    have != want)
-			return bk_fail(w, "'%s' must list %u shapes, one per %s operand (has %zu, %u operands)",
+			return bk_fail(w, "'%s' must list %u shapes, one per %s operand (has %u, %u operands)",
 				       keys[side], want, side ? "output" : "input",
-				       json_array_size(a), have);
+				       list_len(a), have);
 		for (uint32_t k = 0; k < want; k++) {
-			json_t *s = json_array_get(a, k);
+			const struct bir_val *s = &a->items[k];
 			const struct bir_operand *o = side ? &w->call->outs[k] :
 							     &w->call->ins[k];
-			json_int_t p = json_integer_value(json_array_get(s, 0));
-			json_int_t f = json_integer_value(json_array_get(s, 1));
+			int64_t p = list_int(s, 0);
+			int64_t f = list_int(s, 1);
 			int64_t elems = 1;
 
-			if (json_array_size(s) != 2 || p < 1 || p > 128 ||
+			if (list_len(s) != 2 || p < 1 || p > 128 ||
 			    f < 1 || f > 65536)
 				return bk_fail(w, "%s[%u] must be [partitions 1..128, free 1..65536]",
 					       keys[side], k);
@@ -295,6 +338,7 @@ static int known_act(const char *f)
 static int t_activation(struct bk_wrapper *w)
 {
 	const char *func = kattr_s(w, "func", "");
+	struct bir_val scale;
 	struct bir_inst *i;
 	int rc = shapes(w, 1);
 
@@ -308,11 +352,10 @@ static int t_activation(struct bk_wrapper *w)
 	if (!known_act(func))
 		return bk_fail(w, "kernel_attrs 'func' has unknown value '%s'",
 			       func);
+	scale = bir_val_real(kattr(w, "scale", 1.0));
 	i = emit(w, "Activation", "act");
 	if (!i || arg(w, i, false, false, 0) || arg(w, i, true, true, 0) ||
-	    set_s(i, "func", func) ||
-	    json_object_set_new(i->attrs, "scale",
-				json_real(kattr(w, "scale", 1.0))))
+	    set_s(i, "func", func) || bir_attr_set(i, "scale", &scale))
 		return -ENOMEM;
 	return 0;
 }
@@ -507,7 +550,7 @@ static int t_attention(struct bk_wrapper *w)
 
 /* ---- the four slots ----------------------------------------------------- */
 
-/* +24 build: parseOpts, initAndVerifyShapes, expand (nothing committed) */
+/* build: parseOpts, initAndVerifyShapes, expand (nothing committed) */
 static int bk_build(struct bk_wrapper *w)
 {
 	int rc = w->ops->expand(w);
@@ -522,37 +565,71 @@ static int bk_build(struct bk_wrapper *w)
 	return rc;
 }
 
-/* +32 commit: temporaries, splice before the call site, drop the call */
+/* the unallocated SB locations of @f, with their addresses, into @u */
+static int note_unplaced(struct bir_function *f, struct bk_undo *u)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < f->nsets; k++)
+		for (uint32_t j = 0; j < f->sets[k]->nlocs; j++)
+			n += f->sets[k]->locs[j]->type == BIR_MEM_SB &&
+			     !f->sets[k]->locs[j]->allocated;
+	u->placed = calloc(n + 1, sizeof(*u->placed));
+	if (!u->placed)
+		return -ENOMEM;
+	for (uint32_t k = 0; k < f->nsets; k++)
+		for (uint32_t j = 0; j < f->sets[k]->nlocs; j++) {
+			struct bir_memloc *ml = f->sets[k]->locs[j];
+
+			if (ml->type == BIR_MEM_SB && !ml->allocated)
+				u->placed[u->nplaced++] =
+					(struct bk_placed){ ml, ml->addr };
+		}
+	return 0;
+}
+
+/* commit: temporaries, splice before the call site, unlink the call */
 static int bk_commit(struct bk_wrapper *w)
 {
 	struct bir_function *f = w->bb->fn;
-	int at;
+	struct bk_undo *u = w->undo;
 
 	if (w->status)
 		return w->status;
+	u->sets = calloc(w->ntmps + 1, sizeof(*u->sets));
+	u->insts = calloc(w->ninsts + 1, sizeof(*u->insts));
+	if (!u->sets || !u->insts)
+		goto nomem;
 	for (uint32_t k = 0; k < w->ntmps; k++) {
 		struct bir_memloc_set *s = bir_set_add(f, w->tmps[k].name);
-		struct bir_memloc *ml = s ? bir_memloc_add(s, w->tmps[k].name) : NULL;
+		struct bir_memloc *ml;
 
-		if (!ml || !(s->dtype = strdup("float32")))
+		if (!s)
+			goto nomem;
+		u->sets[u->nsets++] = s;
+		ml = bir_memloc_add(s, w->tmps[k].name);
+		if (!ml || !(s->dtype = bir_str(f->mod, "float32")))
 			goto nomem;
 		s->scope = 2;
 		ml->type = BIR_MEM_SB;
 		ml->dims[0] = w->tmps[k].p;
 		ml->dims[1] = w->tmps[k].f * 4;
 	}
-	at = bir_inst_index(w->call);
+	u->bb = w->bb;
+	u->at = bir_inst_index(w->call);
 	for (uint32_t k = 0; k < w->ninsts; k++) {
-		if (bir_inst_insert(w->bb, w->insts[k], at + (int)k))
+		if (bir_inst_insert(w->bb, w->insts[k], u->at + (int)k))
 			goto nomem;
+		u->insts[u->ninsts++] = w->insts[k];
 		w->insts[k] = NULL;
 	}
 	bir_inst_unlink(w->call);
-	bir_inst_free(w->call);
-	w->call = NULL;
+	u->call = w->call;
 	if (w->pos_flag) {
 		struct nscc_err e;
 
+		if (note_unplaced(f, u))
+			goto nomem;
 		w->status = bir_sballoc_function(f, &e);
 		if (w->status)
 			snprintf(w->msg, sizeof(w->msg), "%s", e.msg);
@@ -563,7 +640,34 @@ nomem:
 	return w->status = -ENOMEM;
 }
 
-/* +16 result: the status and its message */
+/* put back what one commit changed, newest first */
+static void bk_undo(struct bk_undo *u)
+{
+	for (uint32_t k = 0; k < u->nplaced; k++) {
+		u->placed[k].ml->allocated = false;
+		u->placed[k].ml->addr = u->placed[k].addr;
+	}
+	for (uint32_t k = u->ninsts; k-- > 0;) {
+		bir_inst_unlink(u->insts[k]);
+		bir_inst_free(u->insts[k]);
+	}
+	/* its name is free again and the block has room: cannot fail */
+	if (u->call)
+		bir_inst_insert(u->bb, u->call, u->at);
+	u->call = NULL;
+	for (uint32_t k = u->nsets; k-- > 0;)
+		bir_set_remove(u->sets[k]);
+}
+
+static void bk_undo_fini(struct bk_undo *u)
+{
+	bir_inst_free(u->call);
+	free(u->insts);
+	free(u->sets);
+	free(u->placed);
+}
+
+/* result: the status and its message */
 static int bk_result(const struct bk_wrapper *w, struct nscc_err *err)
 {
 	if (w->status)
@@ -571,7 +675,7 @@ static int bk_result(const struct bk_wrapper *w, struct nscc_err *err)
 	return w->status;
 }
 
-/* +40 cleanup */
+/* cleanup */
 static void bk_cleanup(struct bk_wrapper *w)
 {
 	for (uint32_t k = 0; k < w->ninsts; k++)
@@ -648,36 +752,12 @@ static double secs(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* put the module back from its JSON snapshot (the pass is all or nothing) */
-static void restore(struct bir_module *m, const char *snap)
-{
-	struct bir_module *old;
-	struct nscc_err e;
-	bool sba = m->sb_allocated;
-	json_t *tm = m->tensor_map;
-
-	if (bir_module_from_string(snap, strlen(snap), &old, &e))
-		return;
-	m->tensor_map = NULL;
-	{
-		struct bir_module t = *m;
-
-		*m = *old;
-		*old = t;
-	}
-	for (uint32_t k = 0; k < m->nfns; k++)
-		m->fns[k]->mod = m;
-	m->sb_allocated = sba;
-	m->tensor_map = tm;
-	m->next_id = old->next_id;
-	bir_module_free(old);
-}
-
 int bir_pass_inline_bir(struct bir_module *m, const struct bir_opts *o,
 			bool flag, struct nscc_err *err)
 {
 	struct bir_inst **bks = calloc(1, sizeof(*bks));
-	char *snap = NULL;
+	struct bk_undo *undo = NULL;
+	uint32_t nundo = 0;
 	double t0 = secs();
 	int rc = bks ? 0 : -ENOMEM;
 
@@ -694,8 +774,11 @@ int bir_pass_inline_bir(struct bir_module *m, const struct bir_opts *o,
 			bir_attr_str(bks[k], "kernel_name") ?
 			bir_attr_str(bks[k], "kernel_name") : "", bks[k]->name);
 	bir_log(o, "Scan BKs time (s): %f", secs() - t0);
-	if (!rc && bks[0] && !(snap = bir_module_to_string(m)))
+	for (uint32_t k = 0; !rc && bks[k]; k++)
+		nundo = k + 1;
+	if (!rc && nundo && !(undo = calloc(nundo, sizeof(*undo))))
 		rc = -ENOMEM;
+	nundo = 0;
 	t0 = secs();
 	for (uint32_t k = 0; !rc && bks[k]; k++) {
 		struct bk_wrapper *w = bk_create(o, bks[k], m->sb_allocated, err);
@@ -704,17 +787,20 @@ int bir_pass_inline_bir(struct bir_module *m, const struct bir_opts *o,
 			rc = -EINVAL;
 			break;
 		}
+		w->undo = &undo[nundo++];
 		w->ops->build(w);
 		w->ops->commit(w);
 		rc = w->ops->result(w, err);
 		w->ops->cleanup(w);
 	}
 	bir_log(o, "Lower BKs time (s): %f", secs() - t0);
-	if (rc && snap)
-		restore(m, snap);
+	for (uint32_t k = nundo; rc && k-- > 0;)
+		bk_undo(&undo[k]);
+	for (uint32_t k = 0; k < nundo; k++)
+		bk_undo_fini(&undo[k]);
 	if (rc == -ENOMEM)
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
-	free(snap);
+	free(undo);
 	free(bks);
 	return rc;
 }

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
+/* requires: NKIKernel call sites name a kernel function by "func"; guarantees: the placement's call sites replaced by the callee's cleaned body, SB placed if the allocator ran, unused callees dropped; breaks: blocks split at call sites */
 /*
- * pass_inline_nki.c - InlineNKIKernel (compiler-passes.rst), orders 41 and
- * 61: every NKIKernel call site (IT 55) whose recorded allocation status
- * matches the pass placement is replaced by the body of the NKI function
- * it names, after a JSON round-trip of that function into a temporary
- * module and the KLR cleanup passes (Unroll, LowerGenericIndirect,
- * ConstantPropagate) on it.
+ * pass_inline_nki.c - InlineNKIKernel, orders 41 and 61
+ * (Documentation/compiler-passes.rst): every NKIKernel call site whose
+ * recorded allocation status matches the pass placement is replaced by
+ * the body of the NKI function it names, after a JSON round-trip of that
+ * function into a temporary module and the KLR cleanup passes (Unroll,
+ * LowerGenericIndirect, ConstantPropagate) on it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,8 +23,6 @@ struct bind {
 struct binds {
 	struct bind *v;
 	uint32_t n;
-	char **owned;		/* new names, freed at the end */
-	uint32_t nowned;
 };
 
 static int binds_add(struct binds *b, const char *from, const char *to,
@@ -38,19 +37,6 @@ static int binds_add(struct binds *b, const char *from, const char *to,
 	return 0;
 }
 
-static int binds_own(struct binds *b, char *s)
-{
-	char **nv = realloc(b->owned, (b->nowned + 1) * sizeof(*nv));
-
-	if (!nv) {
-		free(s);
-		return -ENOMEM;
-	}
-	b->owned = nv;
-	nv[b->nowned++] = s;
-	return 0;
-}
-
 static const struct bind *binds_get(const struct binds *b, const char *from)
 {
 	for (uint32_t k = 0; k < b->n; k++)
@@ -61,9 +47,6 @@ static const struct bind *binds_get(const struct binds *b, const char *from)
 
 static void binds_free(struct binds *b)
 {
-	for (uint32_t k = 0; k < b->nowned; k++)
-		free(b->owned[k]);
-	free(b->owned);
 	free(b->v);
 }
 
@@ -73,6 +56,7 @@ struct nki {
 	struct bir_inst *call;
 	struct bir_function *caller, *kfn;
 	struct bir_module *tmp;
+	/* the bound-to names are strings of the caller's module */
 	struct binds args;	/* callee param -> caller operand name */
 	struct binds names;	/* callee internal -> "<inst>:<name>" */
 	struct binds blocks;	/* callee block -> caller block */
@@ -93,28 +77,21 @@ static int fail(struct nki *n, int rc, const char *fmt, const char *a)
 
 static int rematerialize(struct nki *n, const struct bir_function *callee)
 {
-	json_t *j = bir_function_to_json(callee), *back;
-	char *text;
+	char *text = bir_function_to_string(callee);
 	int rc;
 
-	if (!j)
-		return -ENOMEM;
-	text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	json_decref(j);
 	if (!text)
 		return -ENOMEM;
-	back = json_loads(text, 0, NULL);	/* parse back: re-canonicalize */
-	free(text);
 	n->tmp = bir_module_new(n->m->arch_level);
-	if (!back || !n->tmp) {
-		json_decref(back);
+	if (!n->tmp || bir_val_copy(n->tmp, &n->tmp->arch, &n->m->arch)) {
+		free(text);
 		return -ENOMEM;
 	}
 	n->tmp->version = n->m->version;
-	json_decref(n->tmp->arch);
-	n->tmp->arch = json_deep_copy(n->m->arch);
-	rc = bir_function_from_json(n->tmp, back, &n->kfn, n->err);
-	json_decref(back);
+	/* parse back: re-canonicalize */
+	rc = bir_function_from_string(n->tmp, text, strlen(text), &n->kfn,
+				      n->err);
+	free(text);
 	if (!rc)
 		rc = bir_unroll(n->tmp, n->err);
 	if (!rc)
@@ -160,16 +137,17 @@ static int bind_params(struct nki *n)
 	static const char *const keys[2] = { "func_args", "func_outs" };
 
 	for (int side = 0; side < 2; side++) {
-		json_t *a = json_object_get(n->call->attrs, keys[side]);
+		const struct bir_val *a = bir_attr_get(n->call, keys[side]);
 		struct bir_operand *ops = side ? n->call->outs : n->call->ins;
 		uint32_t cnt = side ? n->call->nouts : n->call->nins;
 
-		if (!json_is_array(a) || json_array_size(a) != cnt)
+		if (!a || a->kind != BIR_VAL_LIST || a->n != cnt)
 			return fail(n, -EINVAL,
 				    "'%s' must be an array with one callee parameter name per operand",
 				    keys[side]);
 		for (uint32_t k = 0; k < cnt; k++) {
-			const char *p = json_string_value(json_array_get(a, k));
+			const char *p = a->items[k].kind == BIR_VAL_STR ?
+					a->items[k].s : NULL;
 
 			if (!p || ops[k].kind == BIR_OPND_IMM)
 				return fail(n, -EINVAL,
@@ -230,10 +208,8 @@ static int copy_loc(struct nki *n, struct bir_memloc_set *ns,
 		return -ENOMEM;
 	nl = bir_memloc_add(ns, nm);
 	free(nm);
-	if (!nl)
+	if (!nl || bir_val_copy(n->m, &nl->extra, &ml->extra))
 		return -ENOMEM;
-	json_decref(nl->extra);
-	nl->extra = json_deep_copy(ml->extra);
 	nl->type = ml->type;
 	nl->addr = ml->type == BIR_MEM_SB ? n->sb_base + ml->addr : ml->addr;
 	nl->dims[0] = ml->dims[0];
@@ -243,10 +219,7 @@ static int copy_loc(struct nki *n, struct bir_memloc_set *ns,
 	nl->pinned = ml->pinned;
 	nl->tensor_id = ml->tensor_id;
 	nl->allocated = ml->allocated;	/* updateAllocated */
-	if (!nl->extra || !(nm = strdup(nl->name)))
-		return -ENOMEM;
-	return binds_own(&n->names, nm) ? -ENOMEM :
-	       binds_add(&n->names, ml->name, nm, 0);
+	return binds_add(&n->names, ml->name, nl->name, 0);
 }
 
 static int copy_set(struct nki *n, const struct bir_memloc_set *s)
@@ -266,19 +239,12 @@ static int copy_set(struct nki *n, const struct bir_memloc_set *s)
 			if (!ns)
 				return -ENOMEM;
 			ns->scope = 2;
-			json_decref(ns->extra);
-			ns->extra = json_deep_copy(s->extra);
-			if (!ns->extra ||
-			    (s->dtype && !(ns->dtype = strdup(s->dtype))))
+			if (bir_val_copy(n->m, &ns->extra, &s->extra) ||
+			    (s->dtype && !(ns->dtype = bir_str(n->m, s->dtype))))
 				return -ENOMEM;
-			if (s->nshape) {
-				ns->shape = calloc(s->nshape, sizeof(uint64_t));
-				if (!ns->shape)
-					return -ENOMEM;
-				memcpy(ns->shape, s->shape,
-				       s->nshape * sizeof(uint64_t));
-				ns->nshape = s->nshape;
-			}
+			if (s->nshape &&
+			    bir_set_set_shape(ns, s->shape, s->nshape))
+				return -ENOMEM;
 		}
 		rc = copy_loc(n, ns, s->locs[k]);
 		if (rc)
@@ -300,8 +266,7 @@ static int copy_regs(struct nki *n)
 			return -ENOMEM;
 		r = bir_register_add(n->caller, nm);
 		free(nm);
-		if (!r || !(nm = strdup(r->name)) || binds_own(&n->names, nm) ||
-		    binds_add(&n->names, rn, nm, 0))
+		if (!r || binds_add(&n->names, rn, r->name, 0))
 			return -ENOMEM;
 	}
 	return 0;
@@ -330,18 +295,13 @@ static int rewire(struct nki *n, struct bir_inst *c)
 			if (!b)
 				return fail(n, -EINVAL,
 					    "kernel operand names unknown '%s'", o->name);
-			free(o->name);
-			if (!(o->name = strdup(b->to)))
-				return -ENOMEM;
+			o->name = b->to;
 			for (uint32_t d = 0; d < o->ndyn; d++) {
 				b = binds_get(&n->args, o->dyn[d].axis);
 				if (!b)
 					b = binds_get(&n->names, o->dyn[d].axis);
-				if (!b)
-					continue;
-				free(o->dyn[d].axis);
-				if (!(o->dyn[d].axis = strdup(b->to)))
-					return -ENOMEM;
+				if (b)
+					o->dyn[d].axis = b->to;
 			}
 		}
 	}
@@ -363,9 +323,9 @@ static int retarget(struct nki *n, struct bir_inst *c)
 	for (int t = 0; t < 3; t++) {
 		const char *tg = bir_attr_str(c, keys[t]);
 		const struct bind *b = tg ? binds_get(&n->blocks, tg) : NULL;
+		struct bir_val v = bir_val_str(b ? b->to : NULL);
 
-		if (b && json_object_set_new(c->attrs, keys[t],
-					     json_string(b->to)))
+		if (b && bir_attr_set(c, keys[t], &v))
 			return -ENOMEM;
 	}
 	return 0;
@@ -383,9 +343,10 @@ static int splice_block(struct nki *n, const struct bir_block *kb,
 			bir_inst_free(c);
 			return -ENOMEM;
 		}
-		free(c->name);
-		c->name = nm;
-		rc = rewire(n, c);
+		rc = bir_inst_rename(c, nm);
+		free(nm);
+		if (!rc)
+			rc = rewire(n, c);
 		if (!rc)
 			rc = retarget(n, c);
 		if (!rc)
@@ -415,9 +376,11 @@ static int add_br(struct nki *n, struct bir_block *b, int pos,
 
 	if (newname(n, '_', "br_to_continuation", &nm))
 		return -ENOMEM;
+	struct bir_val v = bir_val_str(cont);
+
 	br = bir_inst_new(n->m, "UnconditionalBranch", nm);
 	free(nm);
-	if (!br || json_object_set_new(br->attrs, "target", json_string(cont)) ||
+	if (!br || bir_attr_set(br, "target", &v) ||
 	    bir_inst_insert(b, br, pos)) {
 		bir_inst_free(br);
 		return -ENOMEM;
@@ -455,9 +418,8 @@ static int splice(struct nki *n)
 		}
 		nb[k] = bir_block_add(n->caller, nm, bidx + (int)k);
 		free(nm);
-		if (!nb[k] || !(nm = strdup(nb[k]->name)) ||
-		    binds_own(&n->names, nm) ||
-		    binds_add(&n->blocks, n->kfn->blocks[k]->name, nm, 0))
+		if (!nb[k] ||
+		    binds_add(&n->blocks, n->kfn->blocks[k]->name, nb[k]->name, 0))
 			rc = -ENOMEM;
 	}
 	for (uint32_t k = 0; !rc && k < nk; k++) {
@@ -476,17 +438,17 @@ static int splice(struct nki *n)
 static int check_call(struct nki *n)
 {
 	const char *fn = bir_attr_str(n->call, "func");
-	json_t *ks = json_object_get(n->call->attrs, "kernel_source_val");
+	const struct bir_val *ks = bir_attr_get(n->call, "kernel_source_val");
 
 	if (!fn)
 		return fail(n, -EINVAL, "%s", "NKIKernel needs a string 'func'");
 	if (!bir_function_find(n->m, fn) ||
 	    bir_function_find(n->m, fn) == n->caller)
 		return fail(n, -EINVAL, "kernel function '%s' not found", fn);
-	if (ks && !json_is_integer(ks))
+	if (ks && ks->kind != BIR_VAL_INT)
 		return fail(n, -EINVAL, "%s", "'kernel_source_val' must be an integer");
-	/* addr-space kind of the kernel source, inst[22] (decomp 1798) */
-	if (json_integer_value(ks) < 0 || json_integer_value(ks) > 2) {
+	/* the address-space kind of the kernel source: 0, 1 or 2 */
+	if (ks && (ks->i < 0 || ks->i > 2)) {
 		snprintf(n->err->msg, sizeof(n->err->msg),
 			 "Unrecognized kernel source encountered.");
 		return -EINVAL;
@@ -555,67 +517,116 @@ static int collect(struct bir_inst *i, void *arg)
 	return 0;
 }
 
-/* add the "func" of every NKIKernel call site to the set @arg */
+struct called {
+	const struct bir_module *m;
+	const struct bir_function **v;
+	uint32_t n;
+};
+
+/* note the function named by the "func" of every NKIKernel call site */
 static int note_callee(struct bir_inst *i, void *arg)
 {
+	struct called *c = arg;
 	const char *fn = bir_attr_str(i, "func");
+	const struct bir_function *f, **nv;
 
 	if (i->op != BIR_OP_NKI_KERNEL || !fn)
 		return 0;
-	return json_object_set_new(arg, fn, json_true()) ? -ENOMEM : 0;
+	f = bir_function_find(c->m, fn);
+	if (!f)
+		return 0;
+	nv = realloc(c->v, (c->n + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	c->v = nv;
+	nv[c->n++] = f;
+	return 0;
+}
+
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const void *const *)a;
+	uintptr_t y = (uintptr_t)*(const void *const *)b;
+
+	return x < y ? -1 : x > y;
 }
 
 /* remove the inlined kernel functions no call site names any more */
 static int drop_unused(struct bir_module *m, char **names, uint32_t n,
 		       const struct bir_opts *o)
 {
-	json_t *called = json_object();
-	int rc = called ? 0 : -ENOMEM;
+	struct called c = { .m = m };
+	int rc = 0;
 
 	for (uint32_t j = 0; !rc && j < m->nfns; j++)
-		rc = bir_foreach_inst(m->fns[j], note_callee, called);
+		rc = bir_foreach_inst(m->fns[j], note_callee, &c);
+	if (!rc && c.n)
+		qsort(c.v, c.n, sizeof(*c.v), cmp_ptr);
 	for (uint32_t k = 0; !rc && k < n; k++) {
 		struct bir_function *f = bir_function_find(m, names[k]);
 
-		if (!f || json_object_get(called, names[k]))
+		if (!f || (c.n && bsearch(&f, c.v, c.n, sizeof(*c.v), cmp_ptr)))
 			continue;
 		bir_log(o, "dropping func %s", names[k]);
 		bir_function_remove(m, f);
 	}
-	json_decref(called);
+	free(c.v);
 	return rc;
 }
 
-static int load_tensor_map(struct bir_module *m, const struct bir_opts *o)
+static int load_tensor_map(struct bir_module *m, const struct bir_opts *o,
+			   struct nscc_err *err)
 {
-	if (!o->tensor_map_path || m->tensor_map)
+	if (!o->tensor_map_path || m->tensor_map.kind == BIR_VAL_OBJ)
 		return 0;
-	m->tensor_map = json_load_file(o->tensor_map_path, 0, NULL);
-	if (!m->tensor_map)
-		m->tensor_map = json_object();
-	return m->tensor_map ? 0 : -ENOMEM;
+	return bir_tensor_map_load(m, o->tensor_map_path, err);
 }
 
-/* add "<inst>:<set>" entries for sets the inliner created */
+/* add "<inst>:<set>" entries {dtype, shape} for sets the inliner created */
 static int update_tensor_map(struct bir_module *m)
 {
+	struct bir_val *tm = &m->tensor_map;
+	struct bir_attr *na;
+	uint32_t add = 0, n = tm->n;
+
+	for (uint32_t f = 0; f < m->nfns; f++)
+		for (uint32_t s = 0; s < m->fns[f]->nsets; s++)
+			add += m->fns[f]->sets[s]->scope == 2;
+	if (!add)
+		return 0;
+	na = bir_alloc(m, ((size_t)n + add) * sizeof(*na));
+	if (!na)
+		return -ENOMEM;
+	if (n)
+		memcpy(na, tm->members, n * sizeof(*na));
+	tm->members = na;	/* entries are added in place below */
 	for (uint32_t f = 0; f < m->nfns; f++) {
 		for (uint32_t s = 0; s < m->fns[f]->nsets; s++) {
 			const struct bir_memloc_set *set = m->fns[f]->sets[s];
-			json_t *e, *shape;
+			struct bir_attr *e;
+			struct bir_val *dims;
 
-			if (set->scope != 2 ||
-			    json_object_get(m->tensor_map, set->name))
+			if (set->scope != 2 || bir_val_get(tm, set->name))
 				continue;
-			shape = json_array();
-			for (uint32_t d = 0; shape && d < set->nshape; d++)
-				json_array_append_new(shape,
-					json_integer((json_int_t)set->shape[d]));
-			e = json_pack("{s:s, s:o}", "dtype",
-				      set->dtype ? set->dtype : "", "shape",
-				      shape);
-			if (!e || json_object_set_new(m->tensor_map, set->name, e))
+			e = bir_alloc(m, 2 * sizeof(*e));
+			dims = bir_alloc(m, (set->nshape + 1) * sizeof(*dims));
+			if (!e || !dims)
 				return -ENOMEM;
+			for (uint32_t d = 0; d < set->nshape; d++)
+				dims[d] = bir_val_int((int64_t)set->shape[d]);
+			e[0].key = bir_str(m, "dtype");
+			e[0].v = bir_val_str(bir_str(m, set->dtype ?
+						     set->dtype : ""));
+			e[1].key = bir_str(m, "shape");
+			e[1].v = (struct bir_val){ .kind = BIR_VAL_LIST,
+						   .n = set->nshape,
+						   .items = dims };
+			if (!e[0].key || !e[0].v.s || !e[1].key)
+				return -ENOMEM;
+			na[tm->n].key = set->name;
+			na[tm->n].v = (struct bir_val){ .kind = BIR_VAL_OBJ,
+							.n = 2, .members = e };
+			tm->n++;
 		}
 	}
 	return 0;
@@ -627,7 +638,7 @@ int bir_pass_inline_nki(struct bir_module *m, const struct bir_opts *o,
 	struct scan s = { 0 };
 	char **drop = NULL;
 	uint32_t ndrop = 0;
-	int rc = load_tensor_map(m, o);
+	int rc = load_tensor_map(m, o, err);
 
 	for (uint32_t f = 0; !rc && f < m->nfns; f++)
 		rc = bir_foreach_inst(m->fns[f], collect, &s);
@@ -658,16 +669,12 @@ int bir_pass_inline_nki(struct bir_module *m, const struct bir_opts *o,
 	}
 	if (!rc)
 		rc = drop_unused(m, drop, ndrop, o);
-	if (!rc && m->tensor_map) {
+	if (!rc && m->tensor_map.kind == BIR_VAL_OBJ) {
 		rc = update_tensor_map(m);
-		if (!rc && o->tensor_map_path &&
-		    json_dump_file(m->tensor_map, o->tensor_map_path,
-				   JSON_INDENT(2) | JSON_SORT_KEYS)) {
-			snprintf(err->msg, sizeof(err->msg),
-				 "cannot write tensor map '%s'",
-				 o->tensor_map_path);
-			rc = -EIO;
-		}
+		if (rc)
+			snprintf(err->msg, sizeof(err->msg), "out of memory");
+		else if (o->tensor_map_path)
+			rc = bir_tensor_map_save(m, o->tensor_map_path, err);
 	}
 	for (uint32_t k = 0; k < ndrop; k++)
 		free(drop[k]);

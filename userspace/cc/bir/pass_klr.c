@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
+/* Unroll: requires no branch in a Loop body, guarantees no Loop; LowerGenericIndirect: guarantees no GenericIndirectLoad; ConstantPropagate: keeps outputs, drops dead results */
 /*
  * pass_klr.c - the three KLR cleanup passes InlineNKIKernel runs on its
- * temporary module (compiler-passes.rst, step 3): Unroll,
- * LowerGenericIndirect, ConstantPropagate.  Minimal but real.
+ * temporary module (Documentation/compiler-passes.rst,
+ * "InlineNKIKernel"): Unroll, LowerGenericIndirect, ConstantPropagate.
+ * Minimal but real.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,7 +38,6 @@ static void subst_axis(struct bir_inst *i, const char *axis, int64_t v)
 					continue;
 				}
 				o->offset += v * o->dyn[d].step;
-				free(o->dyn[d].axis);
 				memmove(&o->dyn[d], &o->dyn[d + 1],
 					(o->ndyn - d - 1) * sizeof(*o->dyn));
 				o->ndyn--;
@@ -82,8 +83,13 @@ static int unroll_one(struct bir_module *m, struct bir_block *b, uint32_t pos,
 					bir_inst_free(loop);
 					return -ENOMEM;
 				}
-				free(c->name);
-				c->name = nm;
+				if (bir_inst_rename(c, nm)) {
+					free(nm);
+					bir_inst_free(c);
+					bir_inst_free(loop);
+					return -ENOMEM;
+				}
+				free(nm);
 				subst_axis(c, ax->name, v);
 				if (bir_inst_insert(b, c, at++)) {
 					bir_inst_free(c);
@@ -127,34 +133,22 @@ int bir_unroll(struct bir_module *m, struct nscc_err *err)
 static int lower_gi(struct bir_inst *i, void *arg)
 {
 	struct nscc_err *err = arg;
-	json_t *st;
-	struct bir_dyn *nd;
-	struct bir_operand *src;
+	const struct bir_val *st;
 
 	if (i->op != BIR_OP_GENERIC_INDIRECT_LOAD)
 		return 0;
-	st = json_object_get(i->attrs, "index_stride");
+	st = bir_attr_get(i, "index_stride");
 	if (i->nins != 2 || i->ins[0].kind != BIR_OPND_AP ||
 	    i->ins[1].kind != BIR_OPND_REG || i->nouts != 1 ||
-	    !json_is_integer(st))
+	    !st || st->kind != BIR_VAL_INT)
 		return errmsg(err, -EINVAL, "LowerGenericIndirect", i,
 			      "needs ins [physical_ap, register_access], one out and an integer 'index_stride'");
-	src = &i->ins[0];
-	nd = realloc(src->dyn, (src->ndyn + 1) * sizeof(*nd));
-	if (!nd)
+	/* the index register becomes a run-time term of the source */
+	if (bir_dyn_add(i->mod, &i->ins[0], i->ins[1].name, st->i))
 		return -ENOMEM;
-	src->dyn = nd;
-	nd[src->ndyn].axis = i->ins[1].name;	/* the index register */
-	nd[src->ndyn].step = json_integer_value(st);
-	src->ndyn++;
-	i->ins[1].name = NULL;
-	bir_operand_fini(&i->ins[1]);
-	i->nins = 1;
-	json_object_del(i->attrs, "index_stride");
-	free(i->opname);
-	i->opname = strdup("TensorCopy");
-	i->op = BIR_OP_TENSOR_COPY;
-	return i->opname ? 0 : -ENOMEM;
+	bir_operand_remove(i, false, 1);
+	bir_attr_del(i, "index_stride");
+	return bir_inst_set_op(i, BIR_OP_TENSOR_COPY);
 }
 
 int bir_lower_generic_indirect(struct bir_module *m, struct nscc_err *err)
@@ -230,13 +224,11 @@ static int fold_block(const struct bir_function *f, struct bir_block *b,
 		    i->ins[0].kind == BIR_OPND_AP &&
 		    zset_has(z, i->ins[0].name)) {
 			/* a copy of an all-zero tensor: Memset 0 */
-			bir_operand_fini(&i->ins[0]);
-			i->nins = 0;
-			free(i->opname);
-			i->opname = strdup("Memset");
-			i->op = BIR_OP_MEMSET;
-			if (!i->opname ||
-			    json_object_set_new(i->attrs, "value", json_real(0)))
+			struct bir_val zero = bir_val_real(0);
+
+			bir_operand_remove(i, false, 0);
+			bir_inst_set_op(i, BIR_OP_MEMSET);
+			if (bir_attr_set(i, "value", &zero))
 				return -ENOMEM;
 		}
 		for (uint32_t o = 0; o < i->nouts; o++)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
+/* requires: one program function, no SB placed yet; guarantees: on gen 3+ one allocated runtime-reserved SB location */
 /*
- * pass_rtmemres.c - RuntimeMemoryReservation (compiler-passes.rst), order 39:
- * carve one SBUF region, EvalAccelReservedLoc, before the allocator
- * places anything.
+ * pass_rtmemres.c - RuntimeMemoryReservation, order 39
+ * (Documentation/compiler-passes.rst): carve one SBUF region,
+ * EvalAccelReservedLoc, before the allocator places anything; lowering
+ * turns it into the evtaccel SBUF carve-out.
  */
 #include <errno.h>
 #include <string.h>
@@ -36,18 +38,17 @@ static int record(struct bir_function *f, const char *name, uint64_t addr,
 		  uint64_t size)
 {
 	struct bir_memloc_set *s = bir_set_add(f, name);
+	const uint64_t shape[2] = {
+		bir_sb_partitions(f->mod->arch_level), size
+	};
 	struct bir_memloc *ml;
 
 	if (!s)
 		return -ENOMEM;
-	s->dtype = strdup("uint8");
-	s->shape = calloc(2, sizeof(*s->shape));
+	s->dtype = bir_str(f->mod, "uint8");
 	ml = bir_memloc_add(s, name);
-	if (!s->dtype || !s->shape || !ml)
+	if (!s->dtype || bir_set_set_shape(s, shape, 2) || !ml)
 		return -ENOMEM;
-	s->shape[0] = bir_sb_partitions(f->mod->arch_level);
-	s->shape[1] = size;
-	s->nshape = 2;
 	ml->type = BIR_MEM_SB;
 	ml->addr = addr;
 	ml->dims[0] = bir_sb_partitions(f->mod->arch_level);
@@ -55,7 +56,7 @@ static int record(struct bir_function *f, const char *name, uint64_t addr,
 	ml->base = 0;
 	ml->tensor_id = 0;
 	ml->allocated = true;		/* MemoryLocation::setAllocated */
-	ml->runtime_reserved = true;	/* byte +579 */
+	ml->runtime_reserved = true;
 	return bir_set_build_tid_index(s);
 }
 

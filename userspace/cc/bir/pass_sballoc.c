@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
+/* requires: nothing; guarantees: every SB location of a program function allocated, none overlapping another in a partition */
 /*
- * pass_sballoc.c - the order-40 SBUF allocator: first fit per partition
- * range, 8-byte aligned, never over an allocated (in particular a
- * runtime-reserved) location.  Runs after RuntimeMemoryReservation, as
- * the compiler requires (RuntimeMemoryReservation runs at order 39,
- * immediately before the allocators; compiler-passes.rst).
+ * pass_sballoc.c - the order-40 SBUF allocator
+ * (Documentation/compiler-passes.rst): first fit per partition range,
+ * 8-byte aligned, never over an allocated (in particular a
+ * runtime-reserved) location.  Runs right after RuntimeMemoryReservation
+ * so that the reservation is in place before anything is placed.
  */
 #include <errno.h>
 #include <stdlib.h>

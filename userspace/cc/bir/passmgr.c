@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
+/* requires: what each pass's first line states; guarantees: the passes run in order number, each once, timed */
 /*
- * passmgr.c - the backend pass schedule (Documentation/compiler-passes.rst):
- * passes run by order number, each with its placement flag (the bool
- * argument of the pass constructor), and each
- * pass's time is logged.
+ * passmgr.c - the backend pass schedule (Documentation/compiler-passes.rst,
+ * "Pass manager"): passes run by order number, each with its placement
+ * flag (the bool the compiler constructs the pass with), and each pass's
+ * time is logged.
  */
 #include <errno.h>
 #include <stdlib.h>
