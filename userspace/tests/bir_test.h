@@ -2,7 +2,8 @@
 /*
  * bir_test.h - helpers shared by the BIR host tests: bundled examples,
  * golden files (BIR_UPDATE_GOLDEN=1 rewrites them), attributes set from
- * JSON text, and the interpreter equivalence check on random inputs.
+ * JSON text, and the interpreter equivalence check on random inputs
+ * (bir_interp.c, linked into every BIR test).
  */
 #ifndef BIR_TEST_H
 #define BIR_TEST_H
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bir/bir.h"
+#include "bir_interp.h"
 
 #define BIR_EXAMPLES	BIR_TOP "/userspace/cc/bir/examples/"
 #define BIR_GOLDEN	BIR_TOP "/userspace/tests/golden/bir/"

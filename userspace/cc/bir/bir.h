@@ -831,26 +831,4 @@ int nscc_bir_compile_file(const char *path, void **buf, size_t *len,
 int nscc_bir_passes_file(const char *path, const char *dump_after,
 			 FILE *out, FILE *log, struct nscc_err *err);
 
-/* ------------------------------------------------------------------ */
-/* Reference interpreter (interp.c)                                    */
-/* ------------------------------------------------------------------ */
-
-struct bir_interp;
-
-/**
- * bir_interp_new() - an interpreter for the first function of @m
- * (float32 primitives; see Documentation/compiler-passes.rst).
- */
-struct bir_interp *bir_interp_new(const struct bir_module *m,
-				  struct nscc_err *err);
-void bir_interp_free(struct bir_interp *it);
-/** bir_interp_set() - fill location @name with float32 values. */
-int bir_interp_set(struct bir_interp *it, const char *name,
-		   const float *v, uint64_t n, struct nscc_err *err);
-/** bir_interp_get() - read @n float32 values of location @name. */
-int bir_interp_get(struct bir_interp *it, const char *name, float *v,
-		   uint64_t n, struct nscc_err *err);
-/** bir_interp_run() - execute; -EINVAL on an unsupported instruction. */
-int bir_interp_run(struct bir_interp *it, struct nscc_err *err);
-
 #endif /* NEURONSIM_BIR_H */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * interp.c - a small reference interpreter for the float32 primitives the
+ * bir_interp.c - the test oracle of the BIR host tests (not part of the
+ * library): a small reference interpreter for the float32 primitives the
  * BIR templates and the bundled examples use, plus the kernel call sites
  * themselves (NKIKernel runs its callee with name bindings and the call
  * site's SB base; BIRKernel runs a reference of its family).  Used to
@@ -17,7 +18,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bir.h"
+#include "bir_interp.h"
 
 #define MAX_STEPS	10000000UL
 
