@@ -21,6 +21,9 @@
 
 #include "nscc_internal.h"
 
+/* The most one read of a member's data asks libarchive for. */
+#define NEFF_READ_CHUNK		(1U << 20)
+
 struct nscc_member {
 	char *name;
 	void *data;
@@ -31,7 +34,6 @@ struct nscc_members {
 	struct nscc_hash by_name;
 	struct nscc_member **arr;
 	size_t count, cap;
-	uint64_t total;
 	char *dir;		/* extracted directory, or NULL */
 };
 
@@ -183,14 +185,101 @@ static void members_free(struct nscc_members *ms)
 	free(ms);
 }
 
-/* Read every regular member of the gzip'd tar at @buf into @ms. */
+uint64_t nscc_neff_member_limit(void)
+{
+	const char *s = getenv(NSCC_NEFF_MAX_MEMBER_BYTES_ENV);
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s)
+		return NSCC_NEFF_MAX_MEMBER_BYTES;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || *s == '-' || !v || v > NSCC_NEFF_MAX_MEMBER_BYTES_CEIL)
+		return 0;
+	return v;
+}
+
+static int over_limit(uint64_t limit, const char *name, struct nscc_err *err)
+{
+	return nscc_errf(err, -EFBIG, "NEFF members hold over %llu bytes (at member '%s')",
+			 (unsigned long long)limit, name);
+}
+
+/*
+ * The data of the current entry, @size bytes as its header says, but
+ * never more than @budget: reads are at most NEFF_READ_CHUNK bytes
+ * and each is counted, so the entry is refused as soon as it holds
+ * @budget + 1 bytes.  *@out is malloc'd, NUL one past *@len.
+ */
+static int read_entry_data(struct archive *a, const char *name, size_t size,
+			   uint64_t budget, uint64_t limit, char **out,
+			   size_t *len, struct nscc_err *err)
+{
+	size_t cap = size + 2, got = 0;	/* room to see the end, and a NUL */
+	char *data = malloc(cap);
+
+	if (!data)
+		return nscc_errf(err, -ENOMEM, "out of memory");
+	for (;;) {
+		size_t want;
+		la_ssize_t n;
+
+		if (got > budget) {
+			free(data);
+			return over_limit(limit, name, err);
+		}
+		if (got + 2 > cap) {	/* more than the header said */
+			size_t ncap = cap * 2 > budget + 2 ? budget + 2 : cap * 2;
+			char *nd = realloc(data, ncap);
+
+			if (!nd) {
+				free(data);
+				return nscc_errf(err, -ENOMEM, "out of memory");
+			}
+			data = nd;
+			cap = ncap;
+		}
+		want = cap - 1 - got;
+		if (want > NEFF_READ_CHUNK)
+			want = NEFF_READ_CHUNK;
+		n = archive_read_data(a, data + got, want);
+		if (n == 0)
+			break;
+		if (n < 0) {
+			free(data);
+			return nscc_errf(err, -EBADMSG, "corrupted NEFF: member '%s': %s",
+					 name, archive_error_string(a));
+		}
+		got += n;
+	}
+	data[got] = 0;
+	*out = data;
+	*len = got;
+	return 0;
+}
+
+/*
+ * Read every regular member of the gzip'd tar at @buf into @ms.  The tar
+ * stream may decompress to at most nscc_neff_member_limit() bytes
+ * (headers, data and padding; Documentation/security.rst): an entry
+ * whose header size does not fit in what is left is refused before its
+ * data is read.
+ */
 static int read_archive(struct nscc_members *ms, const void *buf, size_t len,
 			struct nscc_err *err)
 {
-	struct archive *a = archive_read_new();
+	uint64_t limit = nscc_neff_member_limit();
+	struct archive *a;
 	struct archive_entry *e;
 	int r, ret = 0;
 
+	if (!limit)
+		return nscc_errf(err, -EINVAL, "%s '%s' is not a byte count 1..%llu",
+				 NSCC_NEFF_MAX_MEMBER_BYTES_ENV,
+				 getenv(NSCC_NEFF_MAX_MEMBER_BYTES_ENV),
+				 (unsigned long long)NSCC_NEFF_MAX_MEMBER_BYTES_CEIL);
+	a = archive_read_new();
 	if (!a)
 		return nscc_errf(err, -ENOMEM, "out of memory");
 	archive_read_support_filter_gzip(a);
@@ -202,54 +291,30 @@ static int read_archive(struct nscc_members *ms, const void *buf, size_t len,
 	}
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
 		const char *name = strip_dot(archive_entry_pathname(e) ?: "");
-		size_t cap = 4096, got = 0;
-		char *data;
+		/* tar bytes so far, this entry's header included */
+		la_int64_t pos = archive_filter_bytes(a, 0);
+		la_int64_t size = archive_entry_size(e);
+		uint64_t budget;
+		char *data = NULL;
+		size_t got = 0;
 
-		if (archive_entry_filetype(e) != AE_IFREG || !*name)
-			continue;
-		if (archive_entry_size_is_set(e) &&
-		    archive_entry_size(e) >= 0 &&
-		    (uint64_t)archive_entry_size(e) < NSCC_NEFF_MAX_MEMBER_BYTES)
-			cap = (size_t)archive_entry_size(e) + 1;
-		data = malloc(cap);
-		if (!data) {
-			ret = nscc_errf(err, -ENOMEM, "out of memory");
+		if (pos < 0 || (uint64_t)pos > limit) {
+			ret = over_limit(limit, name, err);
 			goto out;
 		}
-		for (;;) {
-			la_ssize_t n;
-
-			if (got + 1 >= cap) {
-				char *nd = realloc(data, cap * 2);
-
-				if (!nd) {
-					free(data);
-					ret = nscc_errf(err, -ENOMEM, "out of memory");
-					goto out;
-				}
-				data = nd;
-				cap *= 2;
-			}
-			n = archive_read_data(a, data + got, cap - 1 - got);
-			if (n == 0)
-				break;
-			if (n < 0) {
-				free(data);
-				ret = nscc_errf(err, -EBADMSG, "corrupted NEFF: member '%s': %s",
-						name, archive_error_string(a));
-				goto out;
-			}
-			got += n;
-			ms->total += n;
-			if (ms->total > NSCC_NEFF_MAX_MEMBER_BYTES) {
-				free(data);
-				ret = nscc_errf(err, -EFBIG, "NEFF members hold over %llu bytes (at member '%s')",
-						(unsigned long long)NSCC_NEFF_MAX_MEMBER_BYTES,
-						name);
-				goto out;
-			}
+		budget = limit - (uint64_t)pos;
+		if (size < 0)
+			size = 0;
+		if ((uint64_t)size > budget) {
+			ret = over_limit(limit, name, err);
+			goto out;
 		}
-		data[got] = 0;
+		if (archive_entry_filetype(e) != AE_IFREG || !*name)
+			continue;
+		ret = read_entry_data(a, name, (size_t)size, budget, limit, &data,
+				      &got, err);
+		if (ret)
+			goto out;
 		ret = members_add(ms, name, data, got, err);
 		if (ret)
 			goto out;

@@ -43,8 +43,16 @@ struct nscc_err {
  * (0x400, 0x800, 0x1000, 0x8000, 0x200000).  Any other bit is refused.
  */
 #define NSCC_NEFF_FEATURES_SUPPORTED	0x209c00ULL
-/* Cap on the bytes all archive members may hold together (gzip bombs). */
+/*
+ * Cap on the bytes a NEFF's tar stream may decompress to: every member's
+ * data with its tar header and padding (decompression bombs;
+ * Documentation/security.rst).  The environment variable
+ * NEURONSIM_CC_MAX_MEMBER_BYTES, a decimal byte count
+ * 1..NSCC_NEFF_MAX_MEMBER_BYTES_CEIL, replaces the default.
+ */
 #define NSCC_NEFF_MAX_MEMBER_BYTES	(2ULL << 30)
+#define NSCC_NEFF_MAX_MEMBER_BYTES_ENV	"NEURONSIM_CC_MAX_MEMBER_BYTES"
+#define NSCC_NEFF_MAX_MEMBER_BYTES_CEIL	(1ULL << 40)
 
 /**
  * struct nscc_neff_header - the fields of the 1024-byte neff_header_t
@@ -119,17 +127,29 @@ struct nscc_neff {
  * header hash, plain or word-reversed (else -EBADMSG "corrupted NEFF");
  * feature bits within NSCC_NEFF_FEATURES_SUPPORTED (else -EOPNOTSUPP
  * naming the bits); the data_size field equals the data region length;
- * the gzip'd tar is read fully into a member table (libarchive).  Then
+ * the gzip'd tar is read fully into a member table (libarchive), its
+ * stream bounded by nscc_neff_member_limit().  Then
  * neff.json -> kelf member -> target and graphs.
  *
  * Return: 0; -ENOENT no such file or a named member is missing (the
  * message names it); -EBADMSG corrupted (short, MD5 mismatch, bad gzip
  * or tar); -EOPNOTSUPP unsupported feature bits; -EINVAL malformed JSON
- * or fields; -EFBIG members over NSCC_NEFF_MAX_MEMBER_BYTES; -ENOMEM;
- * -EIO read error.
+ * or fields, or a bad $NEURONSIM_CC_MAX_MEMBER_BYTES; -EFBIG the tar stream holds
+ * more than nscc_neff_member_limit() bytes (refused as soon as an entry's
+ * header says so, before its data is read); -ENOMEM; -EIO read error.
  */
 int nscc_neff_open(const char *path, struct nscc_neff **out,
 		   struct nscc_err *err);
+
+/**
+ * nscc_neff_member_limit() - the cap on the bytes a NEFF's tar stream
+ * may decompress to: $NEURONSIM_CC_MAX_MEMBER_BYTES when set and not
+ * empty, else NSCC_NEFF_MAX_MEMBER_BYTES (2 GiB).
+ * Return: the cap in bytes; 0 when the variable is not a decimal byte
+ * count 1..NSCC_NEFF_MAX_MEMBER_BYTES_CEIL (nscc_neff_open() then
+ * refuses every NEFF file with -EINVAL naming the variable and value).
+ */
+uint64_t nscc_neff_member_limit(void);
 
 /**
  * nscc_neff_open_mem() - as nscc_neff_open() for a NEFF file image.

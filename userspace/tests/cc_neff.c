@@ -5,10 +5,15 @@
  * directory form, .npy v1-3, and every refusal, including the bug-report
  * scenarios 1 (unsupported feature bits), 3 (a named member missing) and
  * 5 (data region does not match the header hash) of
- * Documentation/running.rst.
+ * Documentation/running.rst; on test-made archives, decompression bombs.
  */
+#include <archive.h>
+#include <archive_entry.h>
+#include <endian.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <jansson.h>
 #include <openssl/evp.h>
@@ -492,6 +497,241 @@ TEST(dump_json_keeps_non_utf8_names)
 								 "name")));
 	json_decref(j);
 	free(kbin);
+}
+
+/*
+ * Test-made archives: decompression bombs (members of zeros that
+ * libarchive pads in, so the test never holds them).
+ */
+#define RAW_DEF CC_DEF(CC_SB ", \"w\": {\"type\": \"file\", \"var_id\": 1," \
+	" \"size\": 5, \"file_name\": \"w.bin\"}")
+#define RAW_KELF "{\"target\": \"sunda\", \"graphs\": [{\"name\": \"sg00\"," \
+	" \"definition\": \"sg00/def.json\"}]}"
+#define HARD_LINK 1	/* struct tent.type: a hard link, not an AE_IF* type */
+
+/**
+ * struct tent - one entry of a test-made tar.
+ * @name: its path.
+ * @type: AE_IFREG, AE_IFLNK, AE_IFDIR or HARD_LINK.
+ * @text: a regular file's bytes (a string), a link's target.
+ * @zeros: a regular file of this many zero bytes instead of @text.
+ */
+struct tent {
+	const char *name;
+	int type;
+	const char *text;
+	uint64_t zeros;
+};
+
+/* the raw-weight NEFF: every member a regular file */
+static const struct tent good_ents[] = {
+	{ "neff.json", AE_IFREG, CC_NEFF_JSON, 0 },
+	{ "kelf-0.json", AE_IFREG, RAW_KELF, 0 },
+	{ "sg00/def.json", AE_IFREG, RAW_DEF, 0 },
+	{ "sg00/w.bin", AE_IFREG, "hello", 0 },
+};
+#define NGOOD (sizeof(good_ents) / sizeof(good_ents[0]))
+
+/* Fill in the header of a NEFF image whose data region is in place. */
+static void seal_neff(uint8_t *p, size_t len)
+{
+	uint64_t v;
+	unsigned int mdlen = 0;
+
+	memset(p, 0, NSCC_NEFF_HEADER_SIZE);
+	v = htole64(2);
+	memcpy(p, &v, 8);
+	v = htole64(NSCC_NEFF_HEADER_SIZE);
+	memcpy(p + 0x8, &v, 8);
+	v = htole64(len - NSCC_NEFF_HEADER_SIZE);
+	memcpy(p + 0x10, &v, 8);
+	EVP_Digest(p + NSCC_NEFF_HEADER_SIZE, len - NSCC_NEFF_HEADER_SIZE,
+		   p + 0xac, &mdlen, EVP_md5(), NULL);
+}
+
+/* room for a test-made NEFF: 256 MiB of zeros gzip to about 256 KiB */
+#define TAR_NEFF_MAX	(4U << 20)
+
+/*
+ * A NEFF image of @n entries (malloc'd); with @cut, the data region is
+ * cut to its first @cut bytes before the header is made.  0 or -1.
+ */
+static int tar_neff(const struct tent *ents, size_t n, size_t cut,
+		    uint8_t **out, size_t *len)
+{
+	uint8_t *p = calloc(1, TAR_NEFF_MAX);
+	struct archive *a = archive_write_new();
+	size_t i, used = 0;
+	int ret = -1;
+
+	if (!p || !a || archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
+	    archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
+	    archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
+	    archive_write_open_memory(a, p + NSCC_NEFF_HEADER_SIZE,
+				      TAR_NEFF_MAX - NSCC_NEFF_HEADER_SIZE,
+				      &used) != ARCHIVE_OK)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct archive_entry *e = archive_entry_new();
+		const struct tent *te = &ents[i];
+		size_t tl = te->text ? strlen(te->text) : 0;
+		int ok;
+
+		archive_entry_set_pathname(e, te->name);
+		archive_entry_set_perm(e, 0644);
+		if (te->type == HARD_LINK) {
+			archive_entry_set_filetype(e, AE_IFREG);
+			archive_entry_set_hardlink(e, te->text);
+		} else {
+			archive_entry_set_filetype(e, te->type);
+		}
+		if (te->type == AE_IFLNK)
+			archive_entry_set_symlink(e, te->text);
+		if (te->type == AE_IFREG)
+			archive_entry_set_size(e, te->zeros ? (la_int64_t)te->zeros
+						  : (la_int64_t)tl);
+		/* zeros: no data written, libarchive pads the entry */
+		ok = archive_write_header(a, e) == ARCHIVE_OK &&
+		     (te->type != AE_IFREG || te->zeros || !tl ||
+		      archive_write_data(a, te->text, tl) == (la_ssize_t)tl);
+		archive_entry_free(e);
+		if (!ok)
+			goto out;
+	}
+	if (archive_write_close(a) != ARCHIVE_OK)
+		goto out;
+	if (cut && cut < used)
+		used = cut;
+	*len = NSCC_NEFF_HEADER_SIZE + used;
+	seal_neff(p, *len);
+	*out = p;
+	p = NULL;
+	ret = 0;
+out:
+	archive_write_free(a);
+	free(p);
+	return ret;
+}
+
+#define BOMB_LIMIT	(64ULL << 20)
+/* what refusing a bomb may take over the limit (Documentation/security.rst) */
+#define BOMB_MARGIN	(16ULL << 20)
+
+/*
+ * Open @buf in a child process (after setting the limit); the child's
+ * errno, message and peak RSS in bytes.
+ */
+static int open_in_child(const uint8_t *buf, size_t len, char *msg,
+			 size_t cap, uint64_t *rss)
+{
+	struct nscc_err err = { "" };
+	struct rusage ru;
+	struct nscc_neff *n;
+	int fds[2], st = 0, ret = 0;
+	ssize_t got;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -errno;
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		ret = nscc_neff_open_mem(buf, len, &n, &err);
+		if (!ret)
+			nscc_neff_free(n);
+		if (write(fds[1], &ret, sizeof(ret)) != sizeof(ret) ||
+		    write(fds[1], err.msg, strlen(err.msg) + 1) < 0)
+			_exit(2);
+		_exit(0);
+	}
+	close(fds[1]);
+	got = read(fds[0], &ret, sizeof(ret));
+	msg[0] = 0;
+	if (got == sizeof(ret)) {
+		got = read(fds[0], msg, cap - 1);
+		msg[got > 0 ? got : 0] = 0;
+	} else {
+		ret = 1;	/* the child died */
+	}
+	close(fds[0]);
+	if (wait4(pid, &st, 0, &ru) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		return 1;
+	*rss = (uint64_t)ru.ru_maxrss * 1024;
+	return ret;
+}
+
+/*
+ * Decompression bombs: refused with -EFBIG as soon as the limit would be
+ * passed, and the refusal's peak memory is the limit plus a margin at
+ * most (measured against a child that opens a small NEFF).  The limit
+ * is lowered to 64 MiB for the test with NEURONSIM_CC_MAX_MEMBER_BYTES.
+ */
+TEST(decompression_bomb_refused_within_bound)
+{
+	static const struct tent one[] = {	/* one 256 MiB member */
+		{ "neff.json", AE_IFREG, CC_NEFF_JSON, 0 },
+		{ "sg00/w.bin", AE_IFREG, NULL, 256ULL << 20 },
+	};
+	static const struct tent many[] = {	/* 40 MiB each: the 2nd is over */
+		{ "neff.json", AE_IFREG, CC_NEFF_JSON, 0 },
+		{ "sg00/w0.bin", AE_IFREG, NULL, 40ULL << 20 },
+		{ "sg00/w1.bin", AE_IFREG, NULL, 40ULL << 20 },
+		{ "sg00/w2.bin", AE_IFREG, NULL, 40ULL << 20 },
+	};
+	char msg[NSCC_ERR_MAX], want[NSCC_ERR_MAX];
+	uint64_t base, rss;
+	uint8_t *buf;
+	size_t len;
+
+	ASSERT_EQ(0, setenv(NSCC_NEFF_MAX_MEMBER_BYTES_ENV, "67108864", 1));
+	ASSERT_EQ(BOMB_LIMIT, nscc_neff_member_limit());
+	ASSERT_EQ(0, tar_neff(good_ents, NGOOD, 0, &buf, &len));
+	ASSERT_EQ(0, open_in_child(buf, len, msg, sizeof(msg), &base)) TH_LOG("%s", msg);
+	free(buf);
+
+	ASSERT_EQ(0, tar_neff(one, 2, 0, &buf, &len));
+	TH_LOG("one 256 MiB member: %zu-byte NEFF", len);
+	EXPECT_EQ(-EFBIG, open_in_child(buf, len, msg, sizeof(msg), &rss));
+	snprintf(want, sizeof(want), "NEFF members hold over %llu bytes (at member 'sg00/w.bin')",
+		 BOMB_LIMIT);
+	EXPECT_STREQ(want, msg);
+	TH_LOG("peak RSS %llu KiB, baseline %llu KiB", (unsigned long long)rss >> 10,
+	       (unsigned long long)base >> 10);
+	EXPECT_GE(base + BOMB_LIMIT + BOMB_MARGIN, rss);
+	free(buf);
+
+	ASSERT_EQ(0, tar_neff(many, 4, 0, &buf, &len));
+	EXPECT_EQ(-EFBIG, open_in_child(buf, len, msg, sizeof(msg), &rss));
+	snprintf(want, sizeof(want), "NEFF members hold over %llu bytes (at member 'sg00/w1.bin')",
+		 BOMB_LIMIT);
+	EXPECT_STREQ(want, msg);
+	TH_LOG("3 x 40 MiB: peak RSS %llu KiB", (unsigned long long)rss >> 10);
+	EXPECT_GE(base + BOMB_LIMIT + BOMB_MARGIN, rss);
+	free(buf);
+
+	/*
+	 * Refused from the tar header, before the data is read: the data
+	 * region is cut 8 KiB in, so reading the member's data would be
+	 * "corrupted NEFF" instead.
+	 */
+	ASSERT_EQ(0, tar_neff(one, 2, 8192, &buf, &len));
+	EXPECT_EQ(-EFBIG, open_in_child(buf, len, msg, sizeof(msg), &rss));
+	snprintf(want, sizeof(want), "NEFF members hold over %llu bytes (at member 'sg00/w.bin')",
+		 BOMB_LIMIT);
+	EXPECT_STREQ(want, msg);
+	free(buf);
+
+	/* a limit that is not a byte count is refused, never ignored */
+	ASSERT_EQ(0, tar_neff(good_ents, NGOOD, 0, &buf, &len));
+	ASSERT_EQ(0, setenv(NSCC_NEFF_MAX_MEMBER_BYTES_ENV, "64M", 1));
+	EXPECT_EQ(-EINVAL, open_in_child(buf, len, msg, sizeof(msg), &rss));
+	EXPECT_STREQ("NEURONSIM_CC_MAX_MEMBER_BYTES '64M' is not a byte count 1..1099511627776",
+		     msg);
+	ASSERT_EQ(0, setenv(NSCC_NEFF_MAX_MEMBER_BYTES_ENV, "0", 1));
+	EXPECT_EQ(-EINVAL, open_in_child(buf, len, msg, sizeof(msg), &rss));
+	ASSERT_EQ(0, unsetenv(NSCC_NEFF_MAX_MEMBER_BYTES_ENV));
+	EXPECT_EQ(NSCC_NEFF_MAX_MEMBER_BYTES, nscc_neff_member_limit());
+	free(buf);
 }
 
 TEST(missing_file_named)
