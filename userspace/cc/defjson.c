@@ -400,6 +400,7 @@ int nscc_neff_to_model(struct nscc_neff *neff, struct nscc_model **out,
 		return nscc_errf(err, -ENOMEM, "out of memory");
 	for (s = 0; s < neff->num_sgs; s++) {
 		const struct nscc_neff_sg *g = &neff->sgs[s];
+		struct nscc_err terr;
 		const void *def, *tmap = NULL;
 		size_t def_len, tmap_len = 0;
 		char *dir, *slash, *tpath;
@@ -423,9 +424,20 @@ int nscc_neff_to_model(struct nscc_neff *neff, struct nscc_model **out,
 			ret = nscc_errf(err, -ENOMEM, "out of memory");
 			break;
 		}
-		if (nscc_neff_has_member(neff, tpath))
-			nscc_neff_member(neff, tpath, &tmap, &tmap_len, NULL);
+		/* optional, but one that is there must be readable */
+		ret = nscc_neff_member(neff, tpath, &tmap, &tmap_len, &terr);
 		free(tpath);
+		if (ret == -ENOENT) {
+			tmap = NULL;
+			tmap_len = 0;
+			ret = 0;
+		}
+		if (ret) {	/* a link, ...: say so */
+			if (err)
+				*err = terr;
+			free(dir);
+			break;
+		}
 		ret = nscc_defjson_load_subgraph(m, g->name, def, def_len, tmap,
 						 tmap_len, neff, dir, err);
 		free(dir);

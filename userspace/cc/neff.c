@@ -24,10 +24,15 @@
 /* The most one read of a member's data asks libarchive for. */
 #define NEFF_READ_CHUNK		(1U << 20)
 
+/*
+ * @not_regular: NULL for a regular file; else what the tar entry is
+ * ("symbolic link", "hard link", ...), kept so a lookup can say so.
+ */
 struct nscc_member {
 	char *name;
 	void *data;
 	size_t len;
+	const char *not_regular;
 };
 
 struct nscc_members {
@@ -128,9 +133,13 @@ static int has_dotdot(const char *name)
 	return 0;
 }
 
-/* Add a member; takes @data (malloc'd, NUL one past @len). */
+/*
+ * Add a member; takes @data (malloc'd, NUL one past @len; NULL for an
+ * entry that is not a regular file, whose kind @not_regular names).
+ */
 static int members_add(struct nscc_members *ms, const char *name, void *data,
-		       size_t len, struct nscc_err *err)
+		       size_t len, const char *not_regular,
+		       struct nscc_err *err)
 {
 	struct nscc_member *mb;
 
@@ -153,6 +162,7 @@ static int members_add(struct nscc_members *ms, const char *name, void *data,
 	}
 	mb->data = data;
 	mb->len = len;
+	mb->not_regular = not_regular;
 	ms->arr[ms->count++] = mb;
 	switch (nscc_hash_put_str(&ms->by_name, mb->name, mb, NULL)) {
 	case 0:
@@ -198,6 +208,30 @@ uint64_t nscc_neff_member_limit(void)
 	if (errno || *end || *s == '-' || !v || v > NSCC_NEFF_MAX_MEMBER_BYTES_CEIL)
 		return 0;
 	return v;
+}
+
+/* What a tar entry that is not a regular file is, for the refusal. */
+static const char *entry_kind(struct archive_entry *e)
+{
+	if (archive_entry_hardlink(e))
+		return "hard link";
+	switch (archive_entry_filetype(e)) {
+	case AE_IFREG:
+		return NULL;
+	case AE_IFLNK:
+		return "symbolic link";
+	case AE_IFDIR:
+		return "directory";
+	case AE_IFCHR:
+		return "character device";
+	case AE_IFBLK:
+		return "block device";
+	case AE_IFIFO:
+		return "FIFO";
+	case AE_IFSOCK:
+		return "socket";
+	}
+	return "special file";
 }
 
 static int over_limit(uint64_t limit, const char *name, struct nscc_err *err)
@@ -260,11 +294,11 @@ static int read_entry_data(struct archive *a, const char *name, size_t size,
 }
 
 /*
- * Read every regular member of the gzip'd tar at @buf into @ms.  The tar
- * stream may decompress to at most nscc_neff_member_limit() bytes
- * (headers, data and padding; Documentation/security.rst): an entry
- * whose header size does not fit in what is left is refused before its
- * data is read.
+ * Read every member of the gzip'd tar at @buf into @ms: regular files
+ * with their bytes, other entries as their kind.  The tar stream may
+ * decompress to at most nscc_neff_member_limit() bytes (headers, data
+ * and padding; Documentation/security.rst): an entry whose header size
+ * does not fit in what is left is refused before its data is read.
  */
 static int read_archive(struct nscc_members *ms, const void *buf, size_t len,
 			struct nscc_err *err)
@@ -291,11 +325,12 @@ static int read_archive(struct nscc_members *ms, const void *buf, size_t len,
 	}
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
 		const char *name = strip_dot(archive_entry_pathname(e) ?: "");
+		const char *kind = entry_kind(e);
 		/* tar bytes so far, this entry's header included */
 		la_int64_t pos = archive_filter_bytes(a, 0);
 		la_int64_t size = archive_entry_size(e);
 		uint64_t budget;
-		char *data = NULL;
+		char *data = NULL, *dname;
 		size_t got = 0;
 
 		if (pos < 0 || (uint64_t)pos > limit) {
@@ -309,13 +344,30 @@ static int read_archive(struct nscc_members *ms, const void *buf, size_t len,
 			ret = over_limit(limit, name, err);
 			goto out;
 		}
-		if (archive_entry_filetype(e) != AE_IFREG || !*name)
+		if (!*name)
 			continue;
+		if (kind) {
+			/* kept so a lookup can say what it is ("sg00/" as "sg00") */
+			size_t n = strlen(name);
+
+			while (n && name[n - 1] == '/')
+				n--;
+			dname = strndup(name, n);
+			if (!dname) {
+				ret = nscc_errf(err, -ENOMEM, "out of memory");
+				goto out;
+			}
+			ret = n ? members_add(ms, dname, NULL, 0, kind, err) : 0;
+			free(dname);
+			if (ret)
+				goto out;
+			continue;
+		}
 		ret = read_entry_data(a, name, (size_t)size, budget, limit, &data,
 				      &got, err);
 		if (ret)
 			goto out;
-		ret = members_add(ms, name, data, got, err);
+		ret = members_add(ms, name, data, got, NULL, err);
 		if (ret)
 			goto out;
 	}
@@ -363,13 +415,16 @@ int nscc_neff_member(struct nscc_neff *neff, const char *name,
 		if (ret)
 			return nscc_errf(err, ret, "member '%s': %s", name,
 					 strerror(-ret));
-		ret = members_add(ms, name, buf, blen, err);
+		ret = members_add(ms, name, buf, blen, NULL, err);
 		if (ret)
 			return ret;
 		mb = ms->arr[ms->count - 1];
 	}
 	if (!mb)
 		goto missing;
+	if (mb->not_regular)
+		return nscc_errf(err, -EINVAL, "member '%s' is a %s; NEFF members must be regular files",
+				 name, mb->not_regular);
 	*data = mb->data;
 	*len = mb->len;
 	return 0;
@@ -546,7 +601,8 @@ static int parse_kelf(struct nscc_neff *neff, struct nscc_err *err)
 {
 	const char *km = neff->kelf_member, *t;
 	json_t *k, *graphs, *g;
-	size_t i;
+	const void *dd;
+	size_t i, dl;
 	int ret;
 
 	ret = nscc_neff_json(neff, km, &k, err);
@@ -595,9 +651,11 @@ static int parse_kelf(struct nscc_neff *neff, struct nscc_err *err)
 			ret = nscc_errf(err, -ENOMEM, "out of memory");
 			goto out;
 		}
-		if (!nscc_neff_has_member(neff, neff->sgs[i].definition)) {
-			ret = nscc_errf(err, -ENOENT, "%s: graphs[%zu] '%s': member '%s' is missing from the NEFF",
-					km, i, name, neff->sgs[i].definition);
+		/* missing, a link, ...: the member's own refusal, placed */
+		ret = nscc_neff_member(neff, neff->sgs[i].definition, &dd, &dl,
+				       err);
+		if (ret) {
+			nscc_err_prefix(err, "%s: graphs[%zu] '%s'", km, i, name);
 			goto out;
 		}
 	}

@@ -128,13 +128,15 @@ struct nscc_neff {
  * feature bits within NSCC_NEFF_FEATURES_SUPPORTED (else -EOPNOTSUPP
  * naming the bits); the data_size field equals the data region length;
  * the gzip'd tar is read fully into a member table (libarchive), its
- * stream bounded by nscc_neff_member_limit().  Then
+ * stream bounded by nscc_neff_member_limit(); entries that are not
+ * regular files are kept as such, and looking one up is -EINVAL.  Then
  * neff.json -> kelf member -> target and graphs.
  *
  * Return: 0; -ENOENT no such file or a named member is missing (the
  * message names it); -EBADMSG corrupted (short, MD5 mismatch, bad gzip
  * or tar); -EOPNOTSUPP unsupported feature bits; -EINVAL malformed JSON
- * or fields, or a bad $NEURONSIM_CC_MAX_MEMBER_BYTES; -EFBIG the tar stream holds
+ * or fields, a named member that is a link or other non-regular entry,
+ * or a bad $NEURONSIM_CC_MAX_MEMBER_BYTES; -EFBIG the tar stream holds
  * more than nscc_neff_member_limit() bytes (refused as soon as an entry's
  * header says so, before its data is read); -ENOMEM; -EIO read error.
  */
@@ -167,7 +169,10 @@ int nscc_neff_open_mem(const void *buf, size_t len, struct nscc_neff **out,
  * @data, @len: set to the member bytes (owned by @neff; NUL-terminated
  *	one byte past @len for convenience).
  * Return: 0, or -ENOENT (message "member 'NAME' is missing from the
- * NEFF"), -EINVAL for a name with a ".." component, -ENOMEM, -EIO.
+ * NEFF"), -EINVAL for a name with a ".." component or a member that is
+ * not a regular file ("member 'NAME' is a symbolic link; NEFF members
+ * must be regular files", likewise "hard link", "directory", ...),
+ * -ENOMEM, -EIO.
  */
 int nscc_neff_member(struct nscc_neff *neff, const char *name,
 		     const void **data, size_t *len, struct nscc_err *err);

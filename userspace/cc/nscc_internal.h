@@ -78,6 +78,11 @@ int nscc_neff_json(struct nscc_neff *neff, const char *name,
 int nscc_json_parse(const void *buf, size_t len, const char *what,
 		    struct json_t **out, struct nscc_err *err);
 
-/** nscc_neff_has_member() - 1 when member @name exists. */
+/**
+ * nscc_neff_has_member() - 1 when member @name exists and is a regular
+ * file.  0 also for a link, directory or other entry: for an optional
+ * member, call nscc_neff_member() and take only -ENOENT as absent, so
+ * such an entry is refused rather than skipped.
+ */
 int nscc_neff_has_member(struct nscc_neff *neff, const char *name);
 #endif /* NSCC_INTERNAL_H */

@@ -5,7 +5,8 @@
  * directory form, .npy v1-3, and every refusal, including the bug-report
  * scenarios 1 (unsupported feature bits), 3 (a named member missing) and
  * 5 (data region does not match the header hash) of
- * Documentation/running.rst; on test-made archives, decompression bombs.
+ * Documentation/running.rst; on test-made archives, members that are
+ * links and decompression bombs.
  */
 #include <archive.h>
 #include <archive_entry.h>
@@ -500,8 +501,9 @@ TEST(dump_json_keeps_non_utf8_names)
 }
 
 /*
- * Test-made archives: decompression bombs (members of zeros that
- * libarchive pads in, so the test never holds them).
+ * Test-made archives: entries the NEFF writer never writes (links,
+ * directories) and decompression bombs (members of zeros that libarchive
+ * pads in, so the test never holds them).
  */
 #define RAW_DEF CC_DEF(CC_SB ", \"w\": {\"type\": \"file\", \"var_id\": 1," \
 	" \"size\": 5, \"file_name\": \"w.bin\"}")
@@ -611,6 +613,69 @@ out:
 	archive_write_free(a);
 	free(p);
 	return ret;
+}
+
+/* good_ents with entry @name replaced by @rep, compiled. */
+static int compile_with(const char *name, const struct tent *rep,
+			struct nscc_err *err)
+{
+	struct tent ents[NGOOD];
+	uint8_t *buf;
+	size_t len, i, kl;
+	void *k;
+	int ret;
+
+	for (i = 0; i < NGOOD; i++)
+		ents[i] = strcmp(good_ents[i].name, name) ? good_ents[i] : *rep;
+	if (tar_neff(ents, NGOOD, 0, &buf, &len))
+		return -ENOMEM;
+	ret = cc_compile_mem(buf, len, &k, &kl, err);
+	free(buf);
+	if (!ret)
+		free(k);
+	return ret;
+}
+
+/* A member that is a link is refused as one, not reported as missing. */
+TEST(link_members_refused_as_links)
+{
+	static const struct tent kelf_sym = { "kelf-0.json", AE_IFLNK, "sg00/def.json", 0 };
+	static const struct tent kelf_hard = { "kelf-0.json", HARD_LINK, "neff.json", 0 };
+	static const struct tent def_sym = { "sg00/def.json", AE_IFLNK, "../kelf-0.json", 0 };
+	static const struct tent w_hard = { "sg00/w.bin", HARD_LINK, "neff.json", 0 };
+	static const struct tent w_dir = { "sg00/w.bin", AE_IFDIR, NULL, 0 };
+	static const struct tent tmap_sym = { "sg00/tensor_map.json", AE_IFLNK, "def.json", 0 };
+	struct nscc_err err = { "" };
+	struct tent ents[NGOOD + 1];
+	uint8_t *buf;
+	size_t len, kl;
+	void *k;
+
+	ASSERT_EQ(0, compile_with("", NULL, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(-EINVAL, compile_with("kelf-0.json", &kelf_sym, &err));
+	EXPECT_STREQ("member 'kelf-0.json' is a symbolic link; NEFF members must be regular files",
+		     err.msg);
+	EXPECT_EQ(-EINVAL, compile_with("kelf-0.json", &kelf_hard, &err));
+	EXPECT_STREQ("member 'kelf-0.json' is a hard link; NEFF members must be regular files",
+		     err.msg);
+	EXPECT_EQ(-EINVAL, compile_with("sg00/def.json", &def_sym, &err));
+	EXPECT_STREQ("kelf-0.json: graphs[0] 'sg00': member 'sg00/def.json' is a symbolic link; NEFF members must be regular files",
+		     err.msg);
+	EXPECT_EQ(-EINVAL, compile_with("sg00/w.bin", &w_hard, &err));
+	EXPECT_STREQ("sg00: var 'w' (var_id 1): file_name 'w.bin': member 'sg00/w.bin' is a hard link; NEFF members must be regular files",
+		     err.msg);
+	EXPECT_EQ(-EINVAL, compile_with("sg00/w.bin", &w_dir, &err));
+	EXPECT_STREQ("sg00: var 'w' (var_id 1): file_name 'w.bin': member 'sg00/w.bin' is a directory; NEFF members must be regular files",
+		     err.msg);
+	/* an optional member (tensor_map.json) that is a link is not skipped */
+	memcpy(ents, good_ents, sizeof(good_ents));
+	ents[NGOOD] = tmap_sym;
+	ASSERT_EQ(0, tar_neff(ents, NGOOD + 1, 0, &buf, &len));
+	EXPECT_EQ(-EINVAL, cc_compile_mem(buf, len, &k, &kl, &err));
+	free(k);
+	EXPECT_STREQ("member 'sg00/tensor_map.json' is a symbolic link; NEFF members must be regular files",
+		     err.msg);
+	free(buf);
 }
 
 #define BOMB_LIMIT	(64ULL << 20)
