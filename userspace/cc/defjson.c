@@ -5,10 +5,11 @@
  * table's def_type column, kbin_kind.h; sizes,
  * alignment, offsets, pointers, lists, weights), its
  * "runtime_statebuffer_reservation" -> SBUF carve-outs, and
- * tensor_map.json -> dtype and shape.  Checks here are about the JSON
- * (missing fields, wrong JSON types, negative or out-of-range numbers,
- * unknown var types, missing weight members); the rules every var table
- * must follow, however it was made, are in compile.c.
+ * tensor_map.json -> dtype and shape.  Checks here are about the NEFF's
+ * members (missing fields, wrong JSON types, negative or out-of-range
+ * numbers, unknown var types, missing weight members, and tensor_map.json
+ * against def.json and the .npy weights: dtype, descr, size); the rules
+ * every var table must follow, however it was made, are in compile.c.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -102,6 +103,8 @@ static int apply_tensor_map(struct var_ctx *c, json_t *ent, struct nscc_var *v)
 	if (dt) {
 		if (!json_is_string(dt))
 			return VERR(c, -EINVAL, "tensor_map.json: dtype is not a string");
+		if (!*json_string_value(dt))
+			return VERR(c, -EINVAL, "tensor_map.json: dtype '' is empty");
 		if (nscc_var_set_dtype(v, json_string_value(dt)))
 			return nscc_errf(c->err, -ENOMEM, "out of memory");
 	}
@@ -127,10 +130,28 @@ static int apply_tensor_map(struct var_ctx *c, json_t *ent, struct nscc_var *v)
 	return 0;
 }
 
-/* A file var's weights: .npy (data after the header) or raw bytes. */
+/*
+ * The .npy descrs of @dt as "'<u2' or '|V2'", for a refusal.
+ */
+static void npy_descrs(const struct nscc_dtype *dt, char *buf, size_t cap)
+{
+	size_t i, o = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < NSCC_DTYPE_NPY_MAX && dt->npy[i] && o < cap; i++)
+		o += snprintf(buf + o, cap - o, "%s'%s'", i ? " or " : "",
+			      dt->npy[i]);
+}
+
+/*
+ * A file var's weights: .npy (data after the header) or raw bytes.  A
+ * .npy must store the var's dtype, when the dtype table knows it.
+ */
 static int load_weights(struct var_ctx *c, struct nscc_neff *neff,
 			const char *dir, struct nscc_var *v)
 {
+	const struct nscc_dtype *dt = nscc_dtype_find(v->dtype);
+	char descr[16], want[64];
 	const void *data;
 	char *path;
 	size_t len, off = 0;
@@ -152,10 +173,17 @@ static int load_weights(struct var_ctx *c, struct nscc_neff *neff,
 		return ret;
 	}
 	if (len >= 6 && !memcmp(data, "\x93NUMPY", 6)) {
-		ret = nscc_npy_data(data, len, &off, NULL, c->err);
+		ret = nscc_npy_data(data, len, &off, descr, c->err);
 		if (ret) {
 			nscc_err_prefix(c->err, "%s: var '%s' (var_id %u): file_name '%s'",
 					c->sg, c->name, c->var_id, v->file_name);
+			free(path);
+			return ret;
+		}
+		if (dt && !nscc_dtype_npy_ok(dt, descr)) {
+			npy_descrs(dt, want, sizeof(want));
+			ret = VERR(c, -EINVAL, "file_name '%s': member '%s' has .npy descr '%s', but dtype '%s' (tensor_map.json) is stored as %s",
+				   v->file_name, path, descr, dt->name, want);
 			free(path);
 			return ret;
 		}
@@ -165,6 +193,44 @@ static int load_weights(struct var_ctx *c, struct nscc_neff *neff,
 	v->payload_len = len - off;
 	v->payload_owned = 0;
 	return 0;
+}
+
+/*
+ * def.json's size is the var's shape x its dtype's element size, when
+ * the dtype table knows the dtype and the shape is one a plan can hold
+ * (more than 8 dimensions or a zero one are the compiler's refusals).
+ */
+static int check_size(struct var_ctx *c, const struct kbin_kind *kind,
+		      const struct nscc_var *v)
+{
+	const struct nscc_dtype *dt = nscc_dtype_find(v->dtype);
+	uint64_t n = dt ? dt->size : 0;
+	char dims[KBIN_SHAPE_MAX * 21 + 3];	/* "[d,d,...]", u64 dims */
+	size_t o = 0;
+	uint32_t i;
+	int over = 0;
+
+	if (!dt || !v->shape || !v->has_size || v->ndims > KBIN_SHAPE_MAX ||
+	    (kind->size != KBIN_SIZE_VAR && kind->size != KBIN_SIZE_OPTIONAL))
+		return 0;
+	for (i = 0; i < v->ndims; i++) {
+		if (!v->shape[i])
+			return 0;
+		over |= __builtin_mul_overflow(n, v->shape[i], &n);
+	}
+	if (!over && n == v->size)
+		return 0;
+	o += snprintf(dims + o, sizeof(dims) - o, "[");
+	for (i = 0; i < v->ndims; i++)
+		o += snprintf(dims + o, sizeof(dims) - o, "%s%llu", i ? "," : "",
+			      (unsigned long long)v->shape[i]);
+	snprintf(dims + o, sizeof(dims) - o, "]");
+	if (over)
+		return VERR(c, -EINVAL, "size %llu (def.json) differs from shape %s x %u bytes of dtype '%s', over 2^64 bytes (tensor_map.json)",
+			    (unsigned long long)v->size, dims, dt->size, dt->name);
+	return VERR(c, -EINVAL, "size %llu (def.json) differs from shape %s x %u bytes of dtype '%s' = %llu (tensor_map.json)",
+		    (unsigned long long)v->size, dims, dt->size, dt->name,
+		    (unsigned long long)n);
 }
 
 static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
@@ -258,16 +324,22 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 		v->file_name = strdup(json_string_value(j));
 		if (!v->file_name)
 			return nscc_errf(c->err, -ENOMEM, "out of memory");
-		if (neff) {
-			r = load_weights(c, neff, dir, v);
-			if (r)
-				return r;
-		}
 	}
+	/* dtype and shape first: the weights are checked against them */
 	j = json_object_get(tmap, c->name);
 	if (!j && v->file_name)
 		j = json_object_get(by_file, v->file_name);
-	return j ? apply_tensor_map(c, j, v) : 0;
+	if (j) {
+		r = apply_tensor_map(c, j, v);
+		if (r)
+			return r;
+	}
+	if (v->file_name && neff) {
+		r = load_weights(c, neff, dir, v);
+		if (r)
+			return r;
+	}
+	return check_size(c, kind, v);
 }
 
 /* runtime_statebuffer_reservation -> the subgraph's SBUF carve-outs */

@@ -239,6 +239,48 @@ int nscc_model_add_carveout(struct nscc_model *m, int sgi, const char *type,
 	return 0;
 }
 
+/*
+ * The element types NEFFs name in tensor_map.json "dtype", their bytes
+ * per element, and the .npy descrs a weight of the type is stored as
+ * (Documentation/compiler.rst).  numpy has no bfloat16: its bits go in
+ * as unsigned 16-bit integers ("<u2") or as raw 2-byte records ("|V2",
+ * what numpy writes for the ml_dtypes type).
+ */
+static const struct nscc_dtype dtypes[] = {
+	{ "float32", 4, { "<f4" } },
+	{ "float16", 2, { "<f2" } },
+	{ "bfloat16", 2, { "<u2", "|V2" } },
+	{ "float64", 8, { "<f8" } },
+	{ "int8", 1, { "|i1" } },
+	{ "uint8", 1, { "|u1" } },
+	{ "int16", 2, { "<i2" } },
+	{ "uint16", 2, { "<u2" } },
+	{ "int32", 4, { "<i4" } },
+	{ "uint32", 4, { "<u4" } },
+	{ "int64", 8, { "<i8" } },
+	{ "uint64", 8, { "<u8" } },
+};
+
+const struct nscc_dtype *nscc_dtype_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof(dtypes) / sizeof(dtypes[0]); i++)
+		if (!strcmp(dtypes[i].name, name))
+			return &dtypes[i];
+	return NULL;
+}
+
+int nscc_dtype_npy_ok(const struct nscc_dtype *dt, const char *descr)
+{
+	size_t i;
+
+	for (i = 0; i < NSCC_DTYPE_NPY_MAX && dt->npy[i]; i++)
+		if (!strcmp(dt->npy[i], descr))
+			return 1;
+	return 0;
+}
+
 uint32_t nscc_mr_type_from_def(const char *type)
 {
 	return kbin_mr_type_from_def(type);

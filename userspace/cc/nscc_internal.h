@@ -60,6 +60,29 @@ void *nscc_hash_get_u32(const struct nscc_hash *h, uint32_t key);
 
 
 
+/* most .npy descrs one dtype may be stored as */
+#define NSCC_DTYPE_NPY_MAX	2
+
+/**
+ * struct nscc_dtype - an element type as NEFFs name it (model.c's table;
+ * Documentation/compiler.rst).
+ * @name: the tensor_map.json "dtype" ("float32", "bfloat16", ...).
+ * @size: bytes per element.
+ * @npy: the .npy descrs ("<f4") a weight of the type may be stored as;
+ *	unused slots NULL.
+ */
+struct nscc_dtype {
+	const char *name;
+	uint32_t size;
+	const char *npy[NSCC_DTYPE_NPY_MAX];
+};
+
+/** nscc_dtype_find() - the row of dtype @name, or NULL (also for NULL). */
+const struct nscc_dtype *nscc_dtype_find(const char *name);
+
+/** nscc_dtype_npy_ok() - 1 when @descr is one of @dt's .npy descrs. */
+int nscc_dtype_npy_ok(const struct nscc_dtype *dt, const char *descr);
+
 struct json_t;
 
 /**

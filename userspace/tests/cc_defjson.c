@@ -252,6 +252,39 @@ FIXTURE_VARIANT_ADD(bad_def, weight_file_name_dotdot) {
 	.def = CC_DEF(CC_SB ", \"w\": {\"type\": \"file\", \"var_id\": 1, \"size\": 64, \"file_name\": \"../w.npy\"}"),
 	.err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): file_name '../w.npy': member name 'sg00/../w.npy' has a '..' component",
 };
+#define W64(extra) "\"w\": {\"type\": \"file\", \"var_id\": 1, \"size\": 64, \"file_name\": \"w.npy\"" extra "}"
+FIXTURE_VARIANT_ADD(bad_def, npy_descr_not_the_dtype) {
+	/* w.npy holds '<f4'; tensor_map says float16, 32 x 2 = 64 bytes */
+	.target = "sunda", .def = CC_DEF(CC_SB ", " W64("")),
+	.tmap = "{\"w\": {\"dtype\": \"float16\", \"tf_shape\": [32]}}",
+	.err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): file_name 'w.npy': member 'sg00/w.npy' has .npy descr '<f4', but dtype 'float16' (tensor_map.json) is stored as '<f2'",
+};
+FIXTURE_VARIANT_ADD(bad_def, npy_descr_not_bfloat16) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " W64("")),
+	.tmap = "{\"sg0000_w\": {\"dtype\": \"bfloat16\", \"tf_shape\": [32], \"tf_file\": \"w.npy\"}}",
+	.err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): file_name 'w.npy': member 'sg00/w.npy' has .npy descr '<f4', but dtype 'bfloat16' (tensor_map.json) is stored as '<u2' or '|V2'",
+};
+FIXTURE_VARIANT_ADD(bad_def, size_not_shape_times_dtype) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
+	.tmap = "{\"x\": {\"dtype\": \"float16\", \"tf_shape\": [4, 4]}}",
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): size 64 (def.json) differs from shape [4,4] x 2 bytes of dtype 'float16' = 32 (tensor_map.json)",
+};
+FIXTURE_VARIANT_ADD(bad_def, weight_size_not_shape_times_dtype) {
+	/* the .npy agrees with size, tensor_map does not */
+	.target = "sunda", .def = CC_DEF(CC_SB ", " W64("")),
+	.tmap = "{\"w\": {\"dtype\": \"float32\", \"tf_shape\": [4, 8]}}",
+	.err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): size 64 (def.json) differs from shape [4,8] x 4 bytes of dtype 'float32' = 128 (tensor_map.json)",
+};
+FIXTURE_VARIANT_ADD(bad_def, shape_times_dtype_overflows) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
+	.tmap = "{\"x\": {\"dtype\": \"float32\", \"tf_shape\": [4294967296, 4294967296]}}",
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): size 64 (def.json) differs from shape [4294967296,4294967296] x 4 bytes of dtype 'float32', over 2^64 bytes (tensor_map.json)",
+};
+FIXTURE_VARIANT_ADD(bad_def, dtype_empty) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
+	.tmap = "{\"x\": {\"dtype\": \"\", \"tf_shape\": [32]}}",
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): tensor_map.json: dtype '' is empty",
+};
 
 TEST_F(bad_def, refused_with_named_cause)
 {
@@ -312,6 +345,50 @@ TEST(tensor_map_by_name_and_by_file)
 	ASSERT_NE(NULL, kbin_view_payload(&v, &set->mem[2]));
 	EXPECT_EQ(0, memcmp(kbin_view_payload(&v, &set->mem[2]), cc_weights(), 64));
 	free(kbin);
+}
+
+/*
+ * A weight's .npy descr must be one its dtype is stored as; numpy has no
+ * bfloat16, so '<u2' and '|V2' stand for it.  A dtype the table does
+ * not know is taken as it is.
+ */
+TEST(npy_descr_against_dtype)
+{
+	static const struct {
+		const char *dtype, *descr;
+		uint64_t n;
+		int err;
+	} cases[] = {
+		{ "float32", "<f4", 16, 0 }, { "float16", "<f2", 32, 0 },
+		{ "bfloat16", "<u2", 32, 0 }, { "bfloat16", "|V2", 32, 0 },
+		{ "int8", "|i1", 64, 0 }, { "uint8", "|u1", 64, 0 },
+		{ "int32", "<i4", 16, 0 }, { "float8_e4m3", "|u1", 64, 0 },
+		{ "float16", "<u2", 32, -EINVAL }, { "bfloat16", "<f2", 32, -EINVAL },
+		{ "int8", "|u1", 64, -EINVAL }, { "float32", ">f4", 16, -EINVAL },
+		{ "int32", "<f4", 16, -EINVAL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char tmap[256];
+		struct nscc_neff_writer *w;
+		struct nscc_err err = { "" };
+		void *buf, *kbin = NULL;
+		size_t len, klen;
+
+		snprintf(tmap, sizeof(tmap), "{\"w\": {\"dtype\": \"%s\", \"tf_shape\": [%llu]}}",
+			 cases[i].dtype, (unsigned long long)cases[i].n);
+		w = cc_writer("sunda", CC_DEF(CC_SB ", " W64("")), tmap);
+		ASSERT_NE(NULL, w);
+		ASSERT_EQ(0, nscc_neff_writer_add_npy(w, "sg00/w.npy", 1, cases[i].descr,
+						      &cases[i].n, 1, cc_weights(), 64));
+		ASSERT_EQ(0, nscc_neff_writer_finish(w, NULL, &buf, &len));
+		EXPECT_EQ(cases[i].err, cc_compile_mem(buf, len, &kbin, &klen, &err))
+			TH_LOG("%s %s: %s", cases[i].dtype, cases[i].descr, err.msg);
+		free(kbin);
+		free(buf);
+		nscc_neff_writer_free(w);
+	}
 }
 
 /* Scratchpad size = max(offset + size) over the virtual vars (shared). */
