@@ -21,8 +21,8 @@
 
 static int nsim_device_show(struct seq_file *m, void *unused)
 {
-	const struct nsim_device *dev = m->private;
-	const struct kbin_gen *a = dev->arch;
+	const struct nsim_device *nd = m->private;
+	const struct kbin_gen *a = nd->arch;
 	u32 i;
 
 	seq_printf(m, "arch\t%s\ngen\t%u\ncores\t%u\n", a->name, a->gen,
@@ -32,33 +32,35 @@ static int nsim_device_show(struct seq_file *m, void *unused)
 		   a->sbuf_window_size);
 	for (i = 0; i < a->num_cores; i++)
 		seq_printf(m, "sbuf%u\t0x%llx-0x%llx\thbm channel %u\n", i,
-			   nsim_sbuf_base(dev, i),
-			   nsim_sbuf_base(dev, i) + a->sbuf_window_size - 1,
-			   nsim_core_channel(dev, i));
+			   nsim_sbuf_base(nd, i),
+			   nsim_sbuf_base(nd, i) + a->sbuf_window_size - 1,
+			   nsim_core_channel(nd, i));
 	for (i = 0; i < a->num_hbm_channels; i++)
-		seq_printf(m, "hbm%u\t0x%llx-0x%llx\n", i, nsim_hbm_base(dev, i),
-			   nsim_hbm_base(dev, i) + a->hbm_channel_size - 1);
+		seq_printf(m, "hbm%u\t0x%llx-0x%llx\n", i, nsim_hbm_base(nd, i),
+			   nsim_hbm_base(nd, i) + a->hbm_channel_size - 1);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nsim_device);
 
 static int nsim_hbm_file_show(struct seq_file *m, void *unused)
 {
-	nsim_hbm_show(m);
+	nsim_hbm_show(m->private, m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nsim_hbm_file);
 
 static int nsim_stats_show(struct seq_file *m, void *unused)
 {
-	seq_printf(m, "models %lld\n", atomic64_read(&nsim_stats.models));
-	seq_printf(m, "mem_refs %lld\n", atomic64_read(&nsim_stats.mem_refs));
-	seq_printf(m, "kmem_bytes %lld\n", atomic64_read(&nsim_stats.kmem_bytes));
-	seq_printf(m, "backing_bytes %llu\n", nsim_mem_backing_bytes());
-	seq_printf(m, "hbm_used %llu\n", nsim_hbm_used_total());
-	seq_printf(m, "loads %lld\n", atomic64_read(&nsim_stats.loads));
+	struct nsim_device *nd = m->private;
+
+	seq_printf(m, "models %lld\n", atomic64_read(&nd->stats.models));
+	seq_printf(m, "mem_refs %lld\n", atomic64_read(&nd->stats.mem_refs));
+	seq_printf(m, "kmem_bytes %lld\n", atomic64_read(&nd->stats.kmem_bytes));
+	seq_printf(m, "backing_bytes %llu\n", nsim_mem_backing_bytes(&nd->mem));
+	seq_printf(m, "hbm_used %llu\n", nsim_hbm_used_total(nd));
+	seq_printf(m, "loads %lld\n", atomic64_read(&nd->stats.loads));
 	seq_printf(m, "load_failures %lld\n",
-		   atomic64_read(&nsim_stats.load_failures));
+		   atomic64_read(&nd->stats.load_failures));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nsim_stats);
@@ -219,10 +221,10 @@ void nsim_debugfs_model_add(struct nsim_model *m)
 	char name[16];
 	u32 i;
 
-	if (IS_ERR_OR_NULL(nsim_dev.debugfs_models))
+	if (IS_ERR_OR_NULL(m->nd->debugfs_models))
 		return;
 	snprintf(name, sizeof(name), "%u", m->id);
-	m->dir = debugfs_create_dir(name, nsim_dev.debugfs_models);
+	m->dir = debugfs_create_dir(name, m->nd->debugfs_models);
 	debugfs_create_file("info", 0400, m->dir, m, &nsim_model_info_fops);
 	for (i = 0; i < m->num_sg; i++) {
 		snprintf(name, sizeof(name), "sg%u", i);
@@ -244,32 +246,32 @@ void nsim_debugfs_model_del(struct nsim_model *m)
 }
 
 /**
- * nsim_debugfs_init() - create /sys/kernel/debug/neuronsim/.
- * @dev: the device.
+ * nsim_debugfs_init() - create a device's debugfs directory.
+ * @nd: the device.
  *
  * debugfs failures are not fatal (debugfs may be disabled); the module
  * works without it.
  */
-void nsim_debugfs_init(struct nsim_device *dev)
+void nsim_debugfs_init(struct nsim_device *nd)
 {
-	dev->debugfs = debugfs_create_dir("neuronsim", NULL);
-	debugfs_create_file("device", 0400, dev->debugfs, dev, &nsim_device_fops);
-	debugfs_create_file("hbm", 0400, dev->debugfs, dev, &nsim_hbm_file_fops);
-	debugfs_create_file("stats", 0400, dev->debugfs, dev, &nsim_stats_fops);
-	debugfs_create_atomic_t("fail_hbm_alloc_nth", 0600, dev->debugfs,
-				&dev->fail_hbm_alloc_nth);
-	debugfs_create_atomic_t("fail_copyin_nth", 0600, dev->debugfs,
-				&dev->fail_copyin_nth);
-	dev->debugfs_models = debugfs_create_dir("models", dev->debugfs);
+	nd->debugfs = debugfs_create_dir("neuronsim", NULL);
+	debugfs_create_file("device", 0400, nd->debugfs, nd, &nsim_device_fops);
+	debugfs_create_file("hbm", 0400, nd->debugfs, nd, &nsim_hbm_file_fops);
+	debugfs_create_file("stats", 0400, nd->debugfs, nd, &nsim_stats_fops);
+	debugfs_create_atomic_t("fail_hbm_alloc_nth", 0600, nd->debugfs,
+				&nd->fail_hbm_alloc_nth);
+	debugfs_create_atomic_t("fail_copyin_nth", 0600, nd->debugfs,
+				&nd->fail_copyin_nth);
+	nd->debugfs_models = debugfs_create_dir("models", nd->debugfs);
 }
 
 /**
- * nsim_debugfs_exit() - remove /sys/kernel/debug/neuronsim/ and all below.
- * @dev: the device.
+ * nsim_debugfs_exit() - remove a device's debugfs directory and all below.
+ * @nd: the device.
  */
-void nsim_debugfs_exit(struct nsim_device *dev)
+void nsim_debugfs_exit(struct nsim_device *nd)
 {
-	debugfs_remove_recursive(dev->debugfs);
-	dev->debugfs = NULL;
-	dev->debugfs_models = NULL;
+	debugfs_remove_recursive(nd->debugfs);
+	nd->debugfs = NULL;
+	nd->debugfs_models = NULL;
 }

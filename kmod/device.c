@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * device.c - the simulated device: geometry, address map, /dev/neuronsim.
+ * device.c - a simulated device: geometry, address map, its device node,
+ * and the module's list of devices.
  *
  * Device address map (reported by NEURONSIM_IOC_GET_INFO; no device
  * address 0 is ever handed out):
@@ -12,6 +13,10 @@
  * generation come from its row in the generation table (kbin_gen.h,
  * Documentation/hardware.rst).
  *
+ * Every piece of a device's state is in its struct nsim_device; the
+ * module keeps only the list of devices (an xarray by device index under
+ * a mutex), which netlink reads.
+ *
  * Each open file gets a struct nsim_file; the fops .owner pins the module
  * while any file is open, and models live only as long as their file, so
  * rmmod is refused while models are loaded.
@@ -19,9 +24,13 @@
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 #include "neuronsim.h"
+
+static DEFINE_XARRAY(nsim_devices);
+static DEFINE_MUTEX(nsim_devices_mutex);	/* nsim_devices */
 
 /**
  * nsim_arch_find() - the generation the arch= module parameter names.
@@ -42,37 +51,37 @@ const struct kbin_gen *nsim_arch_find(const char *name)
 
 /**
  * nsim_hbm_base() - device address of an HBM channel.
- * @dev: the device.
+ * @nd: the device.
  * @channel: channel index, < num_hbm_channels.
  *
  * Return: the channel's first device address (never 0).
  */
-u64 nsim_hbm_base(const struct nsim_device *dev, u32 channel)
+u64 nsim_hbm_base(const struct nsim_device *nd, u32 channel)
 {
 	return NSIM_HBM_BASE + (u64)channel * NSIM_HBM_STRIDE;
 }
 
 /**
  * nsim_sbuf_base() - device address of a NeuronCore's SBUF window.
- * @dev: the device.
+ * @nd: the device.
  * @core: NeuronCore index, < num_cores.
  *
  * Return: the window's first device address; windows are
  * sbuf_window_size bytes apart.
  */
-u64 nsim_sbuf_base(const struct nsim_device *dev, u32 core)
+u64 nsim_sbuf_base(const struct nsim_device *nd, u32 core)
 {
-	return NSIM_SBUF_BASE + (u64)core * dev->arch->sbuf_window_size;
+	return NSIM_SBUF_BASE + (u64)core * nd->arch->sbuf_window_size;
 }
 
 /**
  * nsim_fill_info() - describe the device for NEURONSIM_IOC_GET_INFO.
- * @dev: the device.
+ * @nd: the device.
  * @info: filled completely; reserved fields zero.
  */
-void nsim_fill_info(const struct nsim_device *dev, struct neuronsim_info *info)
+void nsim_fill_info(const struct nsim_device *nd, struct neuronsim_info *info)
 {
-	const struct kbin_gen *a = dev->arch;
+	const struct kbin_gen *a = nd->arch;
 	u32 c;
 
 	memset(info, 0, sizeof(*info));
@@ -85,8 +94,8 @@ void nsim_fill_info(const struct nsim_device *dev, struct neuronsim_info *info)
 	info->num_hbm_channels = a->num_hbm_channels;
 	info->hbm_channel_size = a->hbm_channel_size;
 	for (c = 0; c < a->num_hbm_channels; c++)
-		info->hbm_base[c] = nsim_hbm_base(dev, c);
-	info->sbuf_base = nsim_sbuf_base(dev, 0);
+		info->hbm_base[c] = nsim_hbm_base(nd, c);
+	info->sbuf_base = nsim_sbuf_base(nd, 0);
 	info->sbuf_window_size = a->sbuf_window_size;
 	info->sbuf_partitions = a->sbuf_partitions;
 	info->sbuf_partition_size = a->sbuf_partition_size;
@@ -101,7 +110,7 @@ void nsim_fill_info(const struct nsim_device *dev, struct neuronsim_info *info)
 
 /**
  * nsim_core_channel() - the HBM channel a NeuronCore allocates from.
- * @dev: the device.
+ * @nd: the device.
  * @core: NeuronCore index, < num_cores.
  *
  * Cores are spread evenly: core * channels / cores (trn2: cores 0-1 use
@@ -109,9 +118,9 @@ void nsim_fill_info(const struct nsim_device *dev, struct neuronsim_info *info)
  *
  * Return: the channel index.
  */
-u32 nsim_core_channel(const struct nsim_device *dev, u32 core)
+u32 nsim_core_channel(const struct nsim_device *nd, u32 core)
 {
-	return core * dev->arch->num_hbm_channels / dev->arch->num_cores;
+	return core * nd->arch->num_hbm_channels / nd->arch->num_cores;
 }
 
 /**
@@ -135,7 +144,9 @@ bool nsim_fault_hit(atomic_t *knob)
 
 static int nsim_open(struct inode *inode, struct file *file)
 {
-	struct nsim_file *nf = nsim_file_new();
+	struct miscdevice *misc = file->private_data;
+	struct nsim_device *nd = container_of(misc, struct nsim_device, misc);
+	struct nsim_file *nf = nsim_file_new(nd);
 
 	if (!nf)
 		return -ENOMEM;
@@ -160,25 +171,119 @@ static const struct file_operations nsim_fops = {
 };
 
 /**
- * nsim_device_init() - register /dev/neuronsim (mode 0600).
- * @dev: the device, with @dev->arch set.
- *
- * Return: 0, or the misc_register() error.
+ * nsim_devices_lock() - lock the list of devices: no device is added or
+ *	removed until nsim_devices_unlock(), so a device found meanwhile
+ *	stays valid.
  */
-int nsim_device_init(struct nsim_device *dev)
+void nsim_devices_lock(void)
 {
-	dev->misc.minor = MISC_DYNAMIC_MINOR;
-	dev->misc.name = NEURONSIM_DEVICE_NAME;
-	dev->misc.fops = &nsim_fops;
-	dev->misc.mode = 0600;
-	return misc_register(&dev->misc);
+	mutex_lock(&nsim_devices_mutex);
 }
 
 /**
- * nsim_device_exit() - unregister /dev/neuronsim.
- * @dev: the device.
+ * nsim_devices_unlock() - unlock the list of devices.
  */
-void nsim_device_exit(struct nsim_device *dev)
+void nsim_devices_unlock(void)
 {
-	misc_deregister(&dev->misc);
+	mutex_unlock(&nsim_devices_mutex);
+}
+
+/**
+ * nsim_device_next() - the device with the lowest index >= *@index.
+ * @index: in: where to start; out: the device's index.
+ *
+ * Context: nsim_devices_lock() held.
+ * Return: the device, or NULL when there is none.
+ */
+struct nsim_device *nsim_device_next(unsigned long *index)
+{
+	lockdep_assert_held(&nsim_devices_mutex);
+	return xa_find(&nsim_devices, index, ULONG_MAX, XA_PRESENT);
+}
+
+/**
+ * nsim_device_find() - the device of an index.
+ * @index: device index.
+ *
+ * Context: nsim_devices_lock() held.
+ * Return: the device, or NULL.
+ */
+struct nsim_device *nsim_device_find(u32 index)
+{
+	lockdep_assert_held(&nsim_devices_mutex);
+	return xa_load(&nsim_devices, index);
+}
+
+/**
+ * nsim_device_create() - create a device and its device node (mode 0600),
+ *	and add it to the list of devices.
+ * @index: device index, not in use.
+ * @arch: its generation (a loadable row of the generation table).
+ *
+ * Return: the device, or an ERR_PTR: -ENOMEM, -EEXIST (@index in use), or
+ * the error of misc_register().
+ */
+struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch)
+{
+	struct nsim_device *nd;
+	int ret;
+
+	nd = kzalloc(sizeof(*nd), GFP_KERNEL);
+	if (!nd)
+		return ERR_PTR(-ENOMEM);
+	nd->index = index;
+	nd->arch = arch;
+	snprintf(nd->name, sizeof(nd->name), "%s", NEURONSIM_DEVICE_NAME);
+	nsim_mem_init(&nd->mem);
+	spin_lock_init(&nd->hbm_lock);
+	mutex_init(&nd->sbuf_lock);
+	xa_init_flags(&nd->models, XA_FLAGS_ALLOC1);
+
+	ret = xa_insert(&nsim_devices, index, NULL, GFP_KERNEL);
+	if (ret)
+		goto err_free;
+	ret = nsim_hbm_init(nd);
+	if (ret)
+		goto err_index;
+	nsim_debugfs_init(nd);
+	nd->misc.minor = MISC_DYNAMIC_MINOR;
+	nd->misc.name = nd->name;
+	nd->misc.fops = &nsim_fops;
+	nd->misc.mode = 0600;
+	ret = misc_register(&nd->misc);
+	if (ret)
+		goto err_debugfs;
+	nsim_devices_lock();
+	xa_store(&nsim_devices, index, nd, GFP_KERNEL);
+	nsim_devices_unlock();
+	return nd;
+
+err_debugfs:
+	nsim_debugfs_exit(nd);
+	nsim_hbm_exit(nd);
+err_index:
+	xa_erase(&nsim_devices, index);
+err_free:
+	mutex_destroy(&nd->sbuf_lock);
+	kfree(nd);
+	return ERR_PTR(ret);
+}
+
+/**
+ * nsim_device_destroy() - remove a device with no open file: from the
+ *	list of devices, its node, debugfs, HBM pools and backing memory.
+ * @nd: the device.
+ */
+void nsim_device_destroy(struct nsim_device *nd)
+{
+	nsim_devices_lock();
+	xa_erase(&nsim_devices, nd->index);
+	nsim_devices_unlock();
+	misc_deregister(&nd->misc);
+	nsim_debugfs_exit(nd);
+	nsim_hbm_exit(nd);
+	nsim_mem_exit(&nd->mem);
+	xa_destroy(&nd->models);
+	mutex_destroy(&nd->sbuf_lock);
+	kfree(nd);
 }

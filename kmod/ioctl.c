@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ioctl.c - the /dev/neuronsim ioctl dispatcher (uapi/linux/neuronsim.h).
+ * ioctl.c - every ioctl handler of a device node and the dispatcher
+ * (uapi/linux/neuronsim.h).
  *
  * Structs are extensible by size: the size encoded in the command is the
  * caller's struct size.  Input is read with copy_struct_from_user() (a
@@ -10,6 +11,7 @@
 #include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/stdarg.h>
 #include <linux/uaccess.h>
@@ -46,11 +48,12 @@ static int nsim_copy_out(void __user *uarg, size_t usize,
 	return 0;
 }
 
-static long nsim_ioctl_get_info(void __user *uarg, size_t usize)
+static long nsim_ioctl_get_info(struct nsim_file *nf, void __user *uarg,
+				size_t usize)
 {
 	struct neuronsim_info info;
 
-	nsim_fill_info(&nsim_dev, &info);
+	nsim_fill_info(nf->nd, &info);
 	return nsim_copy_out(uarg, usize, &info, sizeof(info));
 }
 
@@ -103,6 +106,7 @@ void nsim_load_err_set(struct nsim_load_err *e, u32 field, u32 reason,
 static long nsim_ioctl_load(struct nsim_file *nf, void __user *uarg,
 			    size_t usize)
 {
+	struct nsim_device *nd = nf->nd;
 	struct kbin_check_result *res = NULL;
 	struct nsim_load_err *err;
 	struct nsim_model *m = NULL;
@@ -171,7 +175,7 @@ static long nsim_ioctl_load(struct nsim_file *nf, void __user *uarg,
 		ret = -EMFILE;
 		goto out_unlock;
 	}
-	m = nsim_model_alloc(((const struct kbin_header *)plan)->num_subgraphs);
+	m = nsim_model_alloc(nd, ((const struct kbin_header *)plan)->num_subgraphs);
 	if (!m) {
 		nsim_load_err_set(err, KBIN_FIELD_NONE, KBIN_ERR_STAGE_NOMEM, 0,
 				  kbin_reason_str(KBIN_ERR_STAGE_NOMEM),
@@ -199,13 +203,13 @@ out_unlock:
 	mutex_unlock(&nf->lock);
 out:
 	if (ret) {
-		atomic64_inc(&nsim_stats.load_failures);
-		nsim_netlink_notify_load_failed(ret, err);
-		dev_dbg(nsim_dev.misc.this_device, "load failed (%ld): %s\n",
+		atomic64_inc(&nd->stats.load_failures);
+		nsim_netlink_notify_load_failed(nd, ret, err);
+		dev_dbg(nd->misc.this_device, "load failed (%ld): %s\n",
 			ret, err->msg);
 		ret2 = nsim_load_report(&l, err);
 	} else {
-		atomic64_inc(&nsim_stats.loads);
+		atomic64_inc(&nd->stats.loads);
 		l.err_subgraph = -1;
 		l.err_record = -1;
 		l.err_reason = 0;
@@ -238,41 +242,195 @@ static long nsim_ioctl_unload(struct nsim_file *nf, void __user *uarg,
 	return ret;
 }
 
-/*
- * Whether device bytes [@pa, @pa + @len) touch an SBUF carve-out of one of
- * @m's subgraphs.  In a core's SBUF window partition p holds the bytes
- * [p * partition size, (p + 1) * partition size); a carve-out reserves
- * [offset, offset + size) of each of its partitions.  An address outside
- * every window touches none.
- */
-static bool nsim_touches_carveout(const struct nsim_model *m, u64 pa, u64 len)
+/* entries of struct neuronsim_resolve_entry handled per on-stack chunk */
+#define NSIM_BATCH_CHUNK	16
+
+/* Read a whole struct neuronsim_resolve: plain loads, no copy routine. */
+static int nsim_resolve_get(struct neuronsim_resolve *r,
+			    const struct neuronsim_resolve __user *u)
 {
-	u64 ps = nsim_dev.arch->sbuf_partition_size;
-	u64 sbuf = kbin_gen_sbuf_bytes(nsim_dev.arch);
-	u32 s, k, p;
+	if (!user_read_access_begin(u, sizeof(*u)))
+		return -EFAULT;
+	unsafe_get_user(r->model_id, &u->model_id, efault);
+	unsafe_get_user(r->subgraph, &u->subgraph, efault);
+	unsafe_get_user(r->var_id, &u->var_id, efault);
+	unsafe_get_user(r->flags, &u->flags, efault);
+	unsafe_get_user(r->offset, &u->offset, efault);
+	unsafe_get_user(r->size, &u->size, efault);
+	user_read_access_end();
+	return 0;
+efault:
+	user_read_access_end();
+	return -EFAULT;
+}
 
-	for (s = 0; s < m->num_sg && len; s++) {
-		const struct nsim_sg *sg = &m->sg[s];
-		u64 base = nsim_sbuf_base(&nsim_dev, sg->core);
-		u64 lo, hi;	/* the bytes, relative to the window */
+/*
+ * NEURONSIM_IOC_RESOLVE.  The struct of the current size is read field
+ * by field (one user access window, no copy routine, no hardened-usercopy
+ * walk); any other size goes through copy_struct_from_user().  This is the syscall-floor figure of
+ * Documentation/performance.rst.  Returns 0 with the address written
+ * back; -EFAULT, -E2BIG (non-zero tail of a larger struct) or an errno of
+ * the rule in uapi/linux/neuronsim.h: -EINVAL flags set (checked first);
+ * -ENOENT unknown model, subgraph or var; -ERANGE; -EINVAL MR_PTR with an
+ * offset; -ENODATA.
+ */
+static long nsim_ioctl_resolve(struct nsim_file *nf, void __user *uarg,
+			       size_t usize)
+{
+	struct neuronsim_resolve __user *u = uarg;
+	struct neuronsim_resolve r;
+	struct nsim_model *m;
+	u64 addr = 0;
+	int ret;
 
-		if (!sg->num_carveouts || pa >= base + sbuf || pa + len <= base)
-			continue;
-		lo = pa > base ? pa - base : 0;
-		hi = min(pa + len - base, sbuf);
-		for (k = 0; k < sg->num_carveouts; k++) {
-			const struct kbin_sb_carveout *co = &sg->carveouts[k];
+	if (likely(usize == sizeof(r)))
+		ret = nsim_resolve_get(&r, u);
+	else
+		ret = copy_struct_from_user(&r, sizeof(r), uarg, usize);
+	if (ret)
+		return ret;
+	if (r.flags)
+		return -EINVAL;
+	rcu_read_lock();
+	m = nsim_model_lookup_rcu(nf, r.model_id);
+	if (m)
+		ret = nsim_resolve_one(m, r.subgraph, r.var_id, r.offset,
+				       r.size, &addr);
+	else
+		ret = -ENOENT;
+	rcu_read_unlock();
+	if (ret)
+		return ret;
+	if (usize < offsetofend(struct neuronsim_resolve, address))
+		return 0;
+	if (!user_write_access_begin(&u->address, sizeof(u->address)))
+		return -EFAULT;
+	unsafe_put_user(addr, &u->address, efault);
+	user_write_access_end();
+	return 0;
+efault:
+	user_write_access_end();
+	return -EFAULT;
+}
 
-			for (p = co->start_partition;
-			     p < co->start_partition + co->num_partitions; p++) {
-				u64 c0 = p * ps + co->offset;
+/* one batch entry on the stack: the fields resolve reads and writes */
+struct nsim_batch_ent {
+	u64 offset;
+	u64 size;
+	u64 address;
+	u32 subgraph;
+	u32 var_id;
+	s32 status;
+	u32 reserved;
+};
 
-				if (c0 < hi && lo < c0 + co->size)
-					return true;
-			}
-		}
+/* Read the inputs of @n entries; plain loads in one user access window. */
+static int nsim_batch_get(struct nsim_batch_ent *e,
+			  const struct neuronsim_resolve_entry __user *ue,
+			  u32 n)
+{
+	u32 i;
+
+	if (!user_read_access_begin(ue, n * sizeof(*ue)))
+		return -EFAULT;
+	for (i = 0; i < n; i++) {
+		unsafe_get_user(e[i].subgraph, &ue[i].subgraph, efault);
+		unsafe_get_user(e[i].var_id, &ue[i].var_id, efault);
+		unsafe_get_user(e[i].offset, &ue[i].offset, efault);
+		unsafe_get_user(e[i].size, &ue[i].size, efault);
+		unsafe_get_user(e[i].reserved, &ue[i].reserved, efault);
 	}
-	return false;
+	user_read_access_end();
+	return 0;
+efault:
+	user_read_access_end();
+	return -EFAULT;
+}
+
+/* Write back address and status of @n entries (the rest is unchanged). */
+static int nsim_batch_put(const struct nsim_batch_ent *e,
+			  struct neuronsim_resolve_entry __user *ue, u32 n)
+{
+	u32 i;
+
+	if (!user_write_access_begin(ue, n * sizeof(*ue)))
+		return -EFAULT;
+	for (i = 0; i < n; i++) {
+		unsafe_put_user(e[i].address, &ue[i].address, efault);
+		unsafe_put_user(e[i].status, &ue[i].status, efault);
+	}
+	user_write_access_end();
+	return 0;
+efault:
+	user_write_access_end();
+	return -EFAULT;
+}
+
+/*
+ * NEURONSIM_IOC_RESOLVE_BATCH.  Entries are read in, resolved under RCU
+ * and written back (address and status) in chunks of NSIM_BATCH_CHUNK on
+ * the stack: no allocation, no lock.  Each entry gets the status RESOLVE
+ * would return (-EINVAL for a non-zero reserved field).  Returns 0 with
+ * num_ok written back; -ENOENT unknown model; -EINVAL count 0 or above
+ * NEURONSIM_RESOLVE_BATCH_MAX, flags or reserved set; -EFAULT.
+ */
+static long nsim_ioctl_resolve_batch(struct nsim_file *nf, void __user *uarg,
+				     size_t usize)
+{
+	struct nsim_batch_ent ent[NSIM_BATCH_CHUNK];
+	struct neuronsim_resolve_batch b;
+	struct neuronsim_resolve_entry __user *ue;
+	struct nsim_model *m;
+	u32 done, n, i, ok = 0;
+	int ret;
+
+	ret = copy_struct_from_user(&b, sizeof(b), uarg, usize);
+	if (ret)
+		return ret;
+	if (b.flags || b.reserved || !b.count ||
+	    b.count > NEURONSIM_RESOLVE_BATCH_MAX)
+		return -EINVAL;
+	rcu_read_lock();
+	m = nsim_model_lookup_rcu(nf, b.model_id);
+	rcu_read_unlock();
+	if (!m)
+		return -ENOENT;
+
+	ue = u64_to_user_ptr(b.entries);
+	for (done = 0; done < b.count; done += n) {
+		n = min_t(u32, b.count - done, NSIM_BATCH_CHUNK);
+		if (nsim_batch_get(ent, ue + done, n))
+			return -EFAULT;
+		rcu_read_lock();
+		m = nsim_model_lookup_rcu(nf, b.model_id);
+		for (i = 0; i < n; i++) {
+			struct nsim_batch_ent *e = &ent[i];
+			u64 addr = 0;
+
+			if (e->reserved)
+				ret = -EINVAL;
+			else if (!m)
+				ret = -ENOENT;
+			else
+				ret = nsim_resolve_one(m, e->subgraph,
+						       e->var_id, e->offset,
+						       e->size, &addr);
+			e->address = ret ? 0 : addr;
+			e->status = ret;
+			if (!ret)
+				ok++;
+		}
+		rcu_read_unlock();
+		if (nsim_batch_put(ent, ue + done, n))
+			return -EFAULT;
+		if (need_resched())
+			cond_resched();
+	}
+	if (usize >= offsetofend(struct neuronsim_resolve_batch, num_ok) &&
+	    put_user(ok, (u32 __user *)(uarg +
+				offsetof(struct neuronsim_resolve_batch, num_ok))))
+		return -EFAULT;
+	return 0;
 }
 
 /*
@@ -311,13 +469,14 @@ static long nsim_ioctl_var_io(struct nsim_file *nf, void __user *uarg,
 		ret = -ENODATA;
 	else if (write && storage == KBIN_STORAGE_TABLE)
 		ret = -EPERM;
-	else if (write && nsim_touches_carveout(m, mr->pa + io.offset, io.len))
+	else if (write &&
+		 nsim_sbuf_touches_carveout(m, mr->pa + io.offset, io.len))
 		ret = -EPERM;
 	else if (write)
-		ret = nsim_mem_write_user(mr->pa + io.offset,
+		ret = nsim_mem_write_user(&nf->nd->mem, mr->pa + io.offset,
 					  u64_to_user_ptr(io.buf), io.len);
 	else
-		ret = nsim_mem_read_user(mr->pa + io.offset,
+		ret = nsim_mem_read_user(&nf->nd->mem, mr->pa + io.offset,
 					 u64_to_user_ptr(io.buf), io.len);
 	mutex_unlock(&nf->lock);
 	if (ret == -EDQUOT)
@@ -376,7 +535,7 @@ long nsim_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 	switch (NSIM_CMD(cmd)) {
 	case NSIM_CMD(NEURONSIM_IOC_GET_INFO):
-		return nsim_ioctl_get_info(uarg, usize);
+		return nsim_ioctl_get_info(nf, uarg, usize);
 	case NSIM_CMD(NEURONSIM_IOC_LOAD):
 		return nsim_ioctl_load(nf, uarg, usize);
 	case NSIM_CMD(NEURONSIM_IOC_UNLOAD):

@@ -41,15 +41,16 @@ unsigned int nsim_scratchpad_max_pages = 1024;
 module_param_named(scratchpad_max_pages, nsim_scratchpad_max_pages, uint, 0644);
 MODULE_PARM_DESC(scratchpad_max_pages, "scratchpad pages per model (default 1024, as libnrt)");
 
-struct nsim_device nsim_dev;
-struct nsim_stats nsim_stats;
+/* the device the arch= parameter creates (the only one, for now) */
+static struct nsim_device *nsim_dev0;
 
 static int __init nsim_init(void)
 {
+	const struct kbin_gen *arch;
 	int ret;
 
-	nsim_dev.arch = nsim_arch_find(nsim_param_arch);
-	if (!nsim_dev.arch) {
+	arch = nsim_arch_find(nsim_param_arch);
+	if (!arch) {
 		pr_err("unknown arch '%s' (use trn1, trn2 or trn3)\n",
 		       nsim_param_arch);
 		return -EINVAL;
@@ -62,46 +63,30 @@ static int __init nsim_init(void)
 		return -EINVAL;
 	}
 
-	ret = nsim_mem_init();
-	if (ret)
-		return ret;
-	ret = nsim_hbm_init(&nsim_dev);
-	if (ret)
-		goto err_mem;
-
-	nsim_debugfs_init(&nsim_dev);
-
 	ret = nsim_netlink_init();
 	if (ret)
-		goto err_debugfs;
+		return ret;
 
-	ret = nsim_device_init(&nsim_dev);
-	if (ret)
+	nsim_dev0 = nsim_device_create(0, arch);
+	if (IS_ERR(nsim_dev0)) {
+		ret = PTR_ERR(nsim_dev0);
 		goto err_netlink;
+	}
 
 	pr_info("%s device: %u NeuronCores, %u x %llu MiB HBM\n",
-		nsim_dev.arch->name, nsim_dev.arch->num_cores,
-		nsim_dev.arch->num_hbm_channels,
-		nsim_dev.arch->hbm_channel_size >> 20);
+		arch->name, arch->num_cores, arch->num_hbm_channels,
+		arch->hbm_channel_size >> 20);
 	return 0;
 
 err_netlink:
 	nsim_netlink_exit();
-err_debugfs:
-	nsim_debugfs_exit(&nsim_dev);
-	nsim_hbm_exit(&nsim_dev);
-err_mem:
-	nsim_mem_exit();
 	return ret;
 }
 
 static void __exit nsim_exit(void)
 {
-	nsim_device_exit(&nsim_dev);
+	nsim_device_destroy(nsim_dev0);
 	nsim_netlink_exit();
-	nsim_debugfs_exit(&nsim_dev);
-	nsim_hbm_exit(&nsim_dev);
-	nsim_mem_exit();
 }
 
 module_init(nsim_init);

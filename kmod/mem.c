@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mem.c - sparse simulated device memory.
+ * mem.c - a device's sparse simulated memory.
  *
  * The device address space has its real size (e.g. 4 x 24 GiB of HBM on
  * trn2; Documentation/uapi.rst, "Address map") but only pages that were
- * written take RAM,
- * as null_blk's memory-backed mode does: an xarray indexed by device page
- * frame (address >> PAGE_SHIFT) holds the pages, allocated on first
- * write.  Unwritten memory reads as zeros.  The backing_limit module
- * parameter caps the RAM all pages together may take.
+ * written take RAM, as null_blk's memory-backed mode does: an xarray
+ * indexed by device page frame (address >> PAGE_SHIFT) holds the pages,
+ * allocated on first write.  Unwritten memory reads as zeros.  The
+ * backing_limit module parameter caps the RAM each device's pages may
+ * take together.
+ *
+ * Every access goes through one page walker, nsim_mem_walk(): it cuts a
+ * device address range into per-page steps and hands each step, with the
+ * page backing it (or NULL), to a step function - one per variant: kernel
+ * write, user write, user read, discard.
  */
 #include <linux/gfp.h>
 #include <linux/highmem.h>
@@ -21,35 +26,58 @@
 
 #include "neuronsim.h"
 
-static DEFINE_XARRAY(nsim_pages);
-static atomic64_t nsim_backing;
+/* walk flags */
+#define NSIM_WALK_USER		BIT(0)	/* a user copy: stop on a fatal signal */
+#define NSIM_WALK_PRESENT	BIT(1)	/* visit only pages that have backing */
+
+/**
+ * struct nsim_mem_walk - one step of a walk.
+ * @mem: the memory walked.
+ * @idx: device page frame of the step.
+ * @off: byte offset of the step in that page.
+ * @n: bytes of the step (1..PAGE_SIZE - @off).
+ * @pos: bytes of the range before the step.
+ * @src: the kernel write's source, or NULL.
+ * @usrc: the user write's source, or NULL.
+ * @udst: the user read's destination, or NULL.
+ */
+struct nsim_mem_walk {
+	struct nsim_mem *mem;
+	unsigned long idx;
+	u64 off;
+	u64 n;
+	u64 pos;
+	const void *src;
+	const void __user *usrc;
+	void __user *udst;
+};
+
+typedef int (*nsim_mem_step_t)(struct nsim_mem_walk *w, struct page *page);
 
 /*
- * Find the page backing device page frame @idx; with @alloc, allocate a
- * zeroed one when there is none.  Return the page, NULL when there is
- * none and @alloc is false, or an ERR_PTR: -EDQUOT at the backing cap,
- * -ENOMEM when the kernel is out of memory.
+ * The page backing device page frame @idx, allocating a zeroed one when
+ * there is none.  Return the page or an ERR_PTR: -EDQUOT at the backing
+ * cap, -ENOMEM when the kernel is out of memory.
  */
-static struct page *nsim_mem_page(unsigned long idx, bool alloc)
+static struct page *nsim_mem_page_alloc(struct nsim_mem *mem,
+					unsigned long idx)
 {
 	struct page *page, *old;
 
-	page = xa_load(&nsim_pages, idx);
-	if (page || !alloc)
-		return page;
-	if (atomic64_add_return(PAGE_SIZE, &nsim_backing) > nsim_backing_limit) {
-		atomic64_sub(PAGE_SIZE, &nsim_backing);
+	if (atomic64_add_return(PAGE_SIZE, &mem->backing) >
+	    READ_ONCE(nsim_backing_limit)) {
+		atomic64_sub(PAGE_SIZE, &mem->backing);
 		return ERR_PTR(-EDQUOT);
 	}
 	page = alloc_page(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
 	if (!page) {
-		atomic64_sub(PAGE_SIZE, &nsim_backing);
+		atomic64_sub(PAGE_SIZE, &mem->backing);
 		return ERR_PTR(-ENOMEM);
 	}
-	old = xa_cmpxchg(&nsim_pages, idx, NULL, page, GFP_KERNEL);
+	old = xa_cmpxchg(&mem->pages, idx, NULL, page, GFP_KERNEL);
 	if (old) {
 		__free_page(page);
-		atomic64_sub(PAGE_SIZE, &nsim_backing);
+		atomic64_sub(PAGE_SIZE, &mem->backing);
 		if (xa_is_err(old))
 			return ERR_PTR(xa_err(old));
 		return old;
@@ -57,8 +85,99 @@ static struct page *nsim_mem_page(unsigned long idx, bool alloc)
 	return page;
 }
 
+/*
+ * The page walker: call @step for each page-sized piece of device bytes
+ * [@addr, @addr + @len) in address order, with the page backing it or
+ * NULL.  With NSIM_WALK_PRESENT only pieces on pages with backing are
+ * visited (O(pages present), for discarding); with NSIM_WALK_USER the
+ * walk stops with -EINTR on a fatal signal.  Stops at the first step
+ * that fails and returns its error; 0 when every step succeeded.
+ */
+static int nsim_mem_walk(struct nsim_mem_walk *w, u64 addr, u64 len,
+			 unsigned int flags, nsim_mem_step_t step)
+{
+	u64 a = addr, end = addr + len;
+	int ret;
+
+	while (a < end) {
+		unsigned long idx = a >> PAGE_SHIFT;
+		struct page *page;
+
+		if (flags & NSIM_WALK_PRESENT) {
+			page = xa_find(&w->mem->pages, &idx,
+				       (end - 1) >> PAGE_SHIFT, XA_PRESENT);
+			if (!page)
+				break;
+			a = max_t(u64, a, (u64)idx << PAGE_SHIFT);
+		} else {
+			page = xa_load(&w->mem->pages, idx);
+		}
+		if ((flags & NSIM_WALK_USER) && fatal_signal_pending(current))
+			return -EINTR;
+		w->idx = idx;
+		w->off = a & (PAGE_SIZE - 1);
+		w->n = min_t(u64, end - a, PAGE_SIZE - w->off);
+		w->pos = a - addr;
+		ret = step(w, page);
+		if (ret)
+			return ret;
+		a += w->n;
+		cond_resched();
+	}
+	return 0;
+}
+
+/* kernel write: a zero piece on a page with no backing is skipped */
+static int nsim_mem_step_write(struct nsim_mem_walk *w, struct page *page)
+{
+	const u8 *src = w->src + w->pos;
+
+	if (!page) {
+		if (!memchr_inv(src, 0, w->n))
+			return 0;
+		page = nsim_mem_page_alloc(w->mem, w->idx);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
+	}
+	memcpy(page_address(page) + w->off, src, w->n);
+	return 0;
+}
+
+static int nsim_mem_step_write_user(struct nsim_mem_walk *w, struct page *page)
+{
+	if (!page) {
+		page = nsim_mem_page_alloc(w->mem, w->idx);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
+	}
+	if (copy_from_user(page_address(page) + w->off, w->usrc + w->pos, w->n))
+		return -EFAULT;
+	return 0;
+}
+
+/* user read: a piece with no backing reads as zeros */
+static int nsim_mem_step_read_user(struct nsim_mem_walk *w, struct page *page)
+{
+	void __user *dst = w->udst + w->pos;
+
+	if (page ? copy_to_user(dst, page_address(page) + w->off, w->n) :
+	    clear_user(dst, w->n))
+		return -EFAULT;
+	return 0;
+}
+
+/* discard: called for pages with backing only (NSIM_WALK_PRESENT) */
+static int nsim_mem_step_discard(struct nsim_mem_walk *w, struct page *page)
+{
+	xa_erase(&w->mem->pages, w->idx);
+	__free_page(page);
+	atomic64_sub(PAGE_SIZE, &w->mem->backing);
+	return 0;
+}
+
 /**
  * nsim_mem_write() - copy kernel bytes into simulated device memory.
+ * @mem: the device's memory.
  * @addr: device address.
  * @src: bytes.
  * @len: byte count.
@@ -69,35 +188,16 @@ static struct page *nsim_mem_page(unsigned long idx, bool alloc)
  * Return: 0; -EDQUOT when the backing_limit cap is reached; -ENOMEM when
  * the kernel is out of memory.  Bytes before the failure stay written.
  */
-int nsim_mem_write(u64 addr, const void *src, u64 len)
+int nsim_mem_write(struct nsim_mem *mem, u64 addr, const void *src, u64 len)
 {
-	const u8 *s = src;
+	struct nsim_mem_walk w = { .mem = mem, .src = src };
 
-	while (len) {
-		u64 off = addr & (PAGE_SIZE - 1);
-		u64 n = min_t(u64, len, PAGE_SIZE - off);
-		struct page *page;
-
-		page = nsim_mem_page(addr >> PAGE_SHIFT, false);
-		if (!page) {
-			if (!memchr_inv(s, 0, n))
-				goto next;
-			page = nsim_mem_page(addr >> PAGE_SHIFT, true);
-			if (IS_ERR(page))
-				return PTR_ERR(page);
-		}
-		memcpy(page_address(page) + off, s, n);
-next:
-		addr += n;
-		s += n;
-		len -= n;
-		cond_resched();
-	}
-	return 0;
+	return nsim_mem_walk(&w, addr, len, 0, nsim_mem_step_write);
 }
 
 /**
  * nsim_mem_write_user() - copy user bytes into simulated device memory.
+ * @mem: the device's memory.
  * @addr: device address.
  * @src: user pointer.
  * @len: byte count.
@@ -105,30 +205,18 @@ next:
  * Return: 0; -EFAULT for a bad @src; -EDQUOT at the backing cap; -ENOMEM;
  * -EINTR on a fatal signal.
  */
-int nsim_mem_write_user(u64 addr, const void __user *src, u64 len)
+int nsim_mem_write_user(struct nsim_mem *mem, u64 addr,
+			const void __user *src, u64 len)
 {
-	while (len) {
-		u64 off = addr & (PAGE_SIZE - 1);
-		u64 n = min_t(u64, len, PAGE_SIZE - off);
-		struct page *page;
+	struct nsim_mem_walk w = { .mem = mem, .usrc = src };
 
-		if (fatal_signal_pending(current))
-			return -EINTR;
-		page = nsim_mem_page(addr >> PAGE_SHIFT, true);
-		if (IS_ERR(page))
-			return PTR_ERR(page);
-		if (copy_from_user(page_address(page) + off, src, n))
-			return -EFAULT;
-		addr += n;
-		src += n;
-		len -= n;
-		cond_resched();
-	}
-	return 0;
+	return nsim_mem_walk(&w, addr, len, NSIM_WALK_USER,
+			     nsim_mem_step_write_user);
 }
 
 /**
  * nsim_mem_read_user() - copy simulated device memory to user space.
+ * @mem: the device's memory.
  * @addr: device address.
  * @dst: user pointer.
  * @len: byte count.
@@ -137,88 +225,58 @@ int nsim_mem_write_user(u64 addr, const void __user *src, u64 len)
  *
  * Return: 0; -EFAULT for a bad @dst; -EINTR on a fatal signal.
  */
-int nsim_mem_read_user(u64 addr, void __user *dst, u64 len)
+int nsim_mem_read_user(struct nsim_mem *mem, u64 addr, void __user *dst,
+		       u64 len)
 {
-	while (len) {
-		u64 off = addr & (PAGE_SIZE - 1);
-		u64 n = min_t(u64, len, PAGE_SIZE - off);
-		struct page *page;
+	struct nsim_mem_walk w = { .mem = mem, .udst = dst };
 
-		if (fatal_signal_pending(current))
-			return -EINTR;
-		page = nsim_mem_page(addr >> PAGE_SHIFT, false);
-		if (page) {
-			if (copy_to_user(dst, page_address(page) + off, n))
-				return -EFAULT;
-		} else if (clear_user(dst, n)) {
-			return -EFAULT;
-		}
-		addr += n;
-		dst += n;
-		len -= n;
-		cond_resched();
-	}
-	return 0;
+	return nsim_mem_walk(&w, addr, len, NSIM_WALK_USER,
+			     nsim_mem_step_read_user);
 }
 
 /**
  * nsim_mem_discard() - drop the backing of a device address range.
+ * @mem: the device's memory.
  * @addr: device address, page aligned.
  * @len: bytes, a multiple of PAGE_SIZE.
  *
  * Called when an HBM allocation is freed or an SBUF window loses its last
  * user.  Runs in O(pages present in the range).
  */
-void nsim_mem_discard(u64 addr, u64 len)
+void nsim_mem_discard(struct nsim_mem *mem, u64 addr, u64 len)
 {
-	unsigned long first = addr >> PAGE_SHIFT;
-	unsigned long last = (addr + len - 1) >> PAGE_SHIFT;
-	unsigned long idx;
-	struct page *page;
+	struct nsim_mem_walk w = { .mem = mem };
 
-	if (!len)
-		return;
-	xa_for_each_range(&nsim_pages, idx, page, first, last) {
-		xa_erase(&nsim_pages, idx);
-		__free_page(page);
-		atomic64_sub(PAGE_SIZE, &nsim_backing);
-		cond_resched();
-	}
+	nsim_mem_walk(&w, addr, len, NSIM_WALK_PRESENT, nsim_mem_step_discard);
 }
 
 /**
- * nsim_mem_backing_bytes() - RAM the simulated memory holds now.
+ * nsim_mem_backing_bytes() - RAM a device's simulated memory holds now.
+ * @mem: the device's memory.
  *
  * Return: bytes (a multiple of PAGE_SIZE), at most backing_limit.
  */
-u64 nsim_mem_backing_bytes(void)
+u64 nsim_mem_backing_bytes(struct nsim_mem *mem)
 {
-	return atomic64_read(&nsim_backing);
+	return atomic64_read(&mem->backing);
 }
 
 /**
- * nsim_mem_init() - set up the sparse memory (empty).
- *
- * Return: 0.
+ * nsim_mem_init() - set up a device's sparse memory (empty).
+ * @mem: the device's memory.
  */
-int nsim_mem_init(void)
+void nsim_mem_init(struct nsim_mem *mem)
 {
-	atomic64_set(&nsim_backing, 0);
-	return 0;
+	xa_init(&mem->pages);
+	atomic64_set(&mem->backing, 0);
 }
 
 /**
- * nsim_mem_exit() - free every backing page left.
+ * nsim_mem_exit() - free every backing page left in a device's memory.
+ * @mem: the device's memory.
  */
-void nsim_mem_exit(void)
+void nsim_mem_exit(struct nsim_mem *mem)
 {
-	unsigned long idx;
-	struct page *page;
-
-	xa_for_each(&nsim_pages, idx, page) {
-		xa_erase(&nsim_pages, idx);
-		__free_page(page);
-		atomic64_sub(PAGE_SIZE, &nsim_backing);
-	}
-	xa_destroy(&nsim_pages);
+	nsim_mem_discard(mem, 0, NSIM_ADDR_END);
+	xa_destroy(&mem->pages);
 }

@@ -3,8 +3,8 @@
  * model.c - models, their ids, and their lifetime.
  *
  * Models belong to the open file that loaded them (Documentation/uapi.rst):
- * a model is in its file's list and, under its id, in one module-wide
- * xarray that RESOLVE reads under RCU.  Every lookup compares the owner,
+ * a model is in its file's list and, under its id, in its device's
+ * xarray of models, which RESOLVE reads under RCU.  Every lookup compares the owner,
  * so another file (same process or not) gets -ENOENT.  A model is
  * published (stored in the xarray) only once it is completely staged,
  * and freed only after it is unpublished and an RCU grace period passed,
@@ -21,49 +21,19 @@
 #include "neuronsim.h"
 #include "netlink.h"
 
-static DEFINE_XARRAY_ALLOC1(nsim_models);
-static u32 nsim_next_id;
-
-/* SBUF window users per core: the window's backing goes with the last */
-static DEFINE_MUTEX(nsim_sbuf_lock);
-static u32 nsim_sbuf_users[NEURONSIM_MAX_CORES];
-
 /**
- * nsim_sbuf_get() - a model starts using a core's SBUF window.
- * @core: NeuronCore.
- */
-void nsim_sbuf_get(u32 core)
-{
-	mutex_lock(&nsim_sbuf_lock);
-	nsim_sbuf_users[core]++;
-	mutex_unlock(&nsim_sbuf_lock);
-}
-
-/**
- * nsim_sbuf_put() - a model stops using a core's SBUF window; the last
- *	user drops the window's backing RAM.
- * @core: NeuronCore.
- */
-void nsim_sbuf_put(u32 core)
-{
-	mutex_lock(&nsim_sbuf_lock);
-	if (!--nsim_sbuf_users[core])
-		nsim_mem_discard(nsim_sbuf_base(&nsim_dev, core),
-				 nsim_dev.arch->sbuf_window_size);
-	mutex_unlock(&nsim_sbuf_lock);
-}
-
-/**
- * nsim_file_new() - per-open state of /dev/neuronsim.
+ * nsim_file_new() - per-open state of a device node.
+ * @nd: the device opened.
  *
  * Return: the new state, or NULL when out of memory.
  */
-struct nsim_file *nsim_file_new(void)
+struct nsim_file *nsim_file_new(struct nsim_device *nd)
 {
 	struct nsim_file *nf = kzalloc(sizeof(*nf), GFP_KERNEL);
 
 	if (!nf)
 		return NULL;
+	nf->nd = nd;
 	mutex_init(&nf->lock);
 	INIT_LIST_HEAD(&nf->models);
 	return nf;
@@ -71,11 +41,12 @@ struct nsim_file *nsim_file_new(void)
 
 /**
  * nsim_model_alloc() - allocate an empty model.
+ * @nd: the device it is loaded on.
  * @num_sg: subgraphs, 1..KBIN_MAX_SUBGRAPHS.
  *
  * Return: the model, or NULL when out of memory.
  */
-struct nsim_model *nsim_model_alloc(u32 num_sg)
+struct nsim_model *nsim_model_alloc(struct nsim_device *nd, u32 num_sg)
 {
 	struct nsim_model *m;
 	size_t sz = struct_size(m, sg, num_sg);
@@ -83,6 +54,7 @@ struct nsim_model *nsim_model_alloc(u32 num_sg)
 	m = kzalloc(sz, GFP_KERNEL);
 	if (!m)
 		return NULL;
+	m->nd = nd;
 	m->num_sg = num_sg;
 	m->kmem_bytes = sz;
 	INIT_LIST_HEAD(&m->node);
@@ -112,20 +84,21 @@ void nsim_model_free(struct nsim_model *m)
  */
 int nsim_model_publish(struct nsim_file *nf, struct nsim_model *m)
 {
+	struct nsim_device *nd = nf->nd;
 	int ret;
 
 	if (nf->nmodels >= nsim_max_models_per_fd)
 		return -EMFILE;
 	m->owner = nf;
-	ret = xa_alloc_cyclic(&nsim_models, &m->id, m, XA_LIMIT(1, INT_MAX),
-			      &nsim_next_id, GFP_KERNEL);
+	ret = xa_alloc_cyclic(&nd->models, &m->id, m, XA_LIMIT(1, INT_MAX),
+			      &nd->next_model_id, GFP_KERNEL);
 	if (ret < 0)
 		return ret;
 	list_add_tail(&m->node, &nf->models);
 	nf->nmodels++;
-	atomic64_inc(&nsim_stats.models);
-	atomic64_add(m->num_vars, &nsim_stats.mem_refs);
-	atomic64_add(m->kmem_bytes, &nsim_stats.kmem_bytes);
+	atomic64_inc(&nd->stats.models);
+	atomic64_add(m->num_vars, &nd->stats.mem_refs);
+	atomic64_add(m->kmem_bytes, &nd->stats.kmem_bytes);
 	nsim_debugfs_model_add(m);
 	nsim_netlink_notify_loaded(m);
 	return 0;
@@ -134,14 +107,16 @@ int nsim_model_publish(struct nsim_file *nf, struct nsim_model *m)
 /* Unpublish: after this no new reader finds @m; old ones may still run. */
 static void nsim_model_unpublish(struct nsim_file *nf, struct nsim_model *m)
 {
+	struct nsim_device *nd = nf->nd;
+
 	nsim_netlink_notify_unloaded(m);
 	nsim_debugfs_model_del(m);
-	xa_erase(&nsim_models, m->id);
+	xa_erase(&nd->models, m->id);
 	list_del_init(&m->node);
 	nf->nmodels--;
-	atomic64_dec(&nsim_stats.models);
-	atomic64_sub(m->num_vars, &nsim_stats.mem_refs);
-	atomic64_sub(m->kmem_bytes, &nsim_stats.kmem_bytes);
+	atomic64_dec(&nd->stats.models);
+	atomic64_sub(m->num_vars, &nd->stats.mem_refs);
+	atomic64_sub(m->kmem_bytes, &nd->stats.kmem_bytes);
 }
 
 /**
@@ -155,7 +130,7 @@ static void nsim_model_unpublish(struct nsim_file *nf, struct nsim_model *m)
  */
 struct nsim_model *nsim_model_lookup_rcu(struct nsim_file *nf, u32 id)
 {
-	struct nsim_model *m = xa_load(&nsim_models, id);
+	struct nsim_model *m = xa_load(&nf->nd->models, id);
 
 	if (!m || READ_ONCE(m->owner) != nf)
 		return NULL;

@@ -113,13 +113,22 @@ static int nsim_nl_fill_model(struct sk_buff *skb, const struct nsim_model *m,
 
 static int nsim_nl_get_device_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	const struct kbin_gen *a = nsim_dev.arch;
+	const struct kbin_gen *a;
+	struct nsim_device *nd;
 	struct sk_buff *msg;
 	void *hdr;
 
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
+	nsim_devices_lock();
+	nd = nsim_device_find(0);
+	if (!nd) {
+		nsim_devices_unlock();
+		nlmsg_free(msg);
+		return -ENODEV;
+	}
+	a = nd->arch;
 	hdr = genlmsg_put_reply(msg, info, &nsim_nl_family, 0,
 				NEURONSIM_CMD_GET_DEVICE);
 	if (!hdr)
@@ -132,14 +141,16 @@ static int nsim_nl_get_device_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u64_64bit(msg, NEURONSIM_A_DEV_HBM_CHANNEL_SIZE,
 			      a->hbm_channel_size, NEURONSIM_A_PAD) ||
 	    nla_put_u32(msg, NEURONSIM_A_DEV_NUM_MODELS,
-			atomic64_read(&nsim_stats.models)) ||
+			atomic64_read(&nd->stats.models)) ||
 	    nla_put_u64_64bit(msg, NEURONSIM_A_DEV_HBM_USED,
-			      nsim_hbm_used_total(), NEURONSIM_A_PAD))
+			      nsim_hbm_used_total(nd), NEURONSIM_A_PAD))
 		goto err_free;
+	nsim_devices_unlock();
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
 
 err_free:
+	nsim_devices_unlock();
 	nlmsg_free(msg);
 	return -EMSGSIZE;
 }
@@ -412,6 +423,7 @@ void nsim_netlink_notify_unloaded(struct nsim_model *m)
 
 /**
  * nsim_netlink_notify_load_failed() - NEURONSIM_IOC_LOAD failed.
+ * @nd: the device of the load.
  * @err: the negative errno LOAD returns.
  * @e: why: reason, field, subgraph and record (NULL: unknown).
  *
@@ -419,7 +431,8 @@ void nsim_netlink_notify_unloaded(struct nsim_model *m)
  *
  * Context: process context of the loading task.
  */
-void nsim_netlink_notify_load_failed(int err, const struct nsim_load_err *e)
+void nsim_netlink_notify_load_failed(struct nsim_device *nd, int err,
+				     const struct nsim_load_err *e)
 {
 	struct sk_buff *msg;
 	void *hdr;

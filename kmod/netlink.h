@@ -6,6 +6,7 @@
 #ifndef _NEURONSIM_NETLINK_H
 #define _NEURONSIM_NETLINK_H
 
+struct nsim_device;
 struct nsim_model;
 struct nsim_load_err;
 
@@ -13,6 +14,7 @@ int nsim_netlink_init(void);
 void nsim_netlink_exit(void);
 void nsim_netlink_notify_loaded(struct nsim_model *m);
 void nsim_netlink_notify_unloaded(struct nsim_model *m);
-void nsim_netlink_notify_load_failed(int err, const struct nsim_load_err *e);
+void nsim_netlink_notify_load_failed(struct nsim_device *nd, int err,
+				     const struct nsim_load_err *e);
 
 #endif /* _NEURONSIM_NETLINK_H */

@@ -3,10 +3,13 @@
  * neuronsim.h - structures shared by the files of the neuronsim module.
  *
  * One file per concern: main.c (module init/exit, parameters),
- * device.c (the simulated device and /dev/neuronsim), mem.c (sparse
- * backing RAM), hbm.c (HBM allocator and accounting), model.c (models and
- * their per-fd tables), stage.c (LOAD staging), resolve.c (lookup and
- * resolve), ioctl.c, debugfs.c.
+ * device.c (a simulated device, its address map and device node), mem.c
+ * (sparse backing RAM), hbm.c (HBM allocator and accounting), core.c
+ * (NeuronCores and their SBUF), model.c (models and their per-fd
+ * tables), stage.c (LOAD staging), resolve.c (mem_ref lookup), ioctl.c
+ * (every ioctl handler), debugfs.c, netlink.c.  Every piece of state
+ * belongs to a struct nsim_device; the module keeps only the list of
+ * devices.
  */
 #ifndef _NEURONSIM_H
 #define _NEURONSIM_H
@@ -17,7 +20,9 @@
 #include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 #include <linux/neuronsim.h>
 #include <linux/neuronsim_kbin.h>
@@ -35,40 +40,57 @@
 #define NSIM_SBUF_BASE		0x100000000ULL		/* 4 GiB: core 0's window */
 #define NSIM_HBM_STRIDE		0x1000000000ULL		/* 64 GiB between channels */
 #define NSIM_HBM_BASE		NSIM_HBM_STRIDE		/* channel 0 */
+/* the end of the address map: past the last possible HBM channel */
+#define NSIM_ADDR_END		(NSIM_HBM_BASE + \
+				 NEURONSIM_MAX_HBM_CHANNELS * NSIM_HBM_STRIDE)
 
 /* HBM allocation granule: 4 KiB (genalloc min_alloc_order 12) */
 #define NSIM_HBM_ORDER		12
 #define NSIM_HBM_GRANULE	BIT_ULL(NSIM_HBM_ORDER)
 
+struct gen_pool;
+
 /**
- * struct nsim_device - the one simulated device.
- * @arch: the generation table's row selected by the arch= module
- *	parameter: the device's geometry.
- * @misc: /dev/neuronsim.
- * @debugfs: /sys/kernel/debug/neuronsim/.
- * @debugfs_models: /sys/kernel/debug/neuronsim/models/.
- * @fail_hbm_alloc_nth: debugfs fault knob: when N > 0, the Nth HBM
- *	placement of a variable from now fails (then the knob is 0).
- * @fail_copyin_nth: debugfs fault knob: likewise for payload copy-ins.
+ * struct nsim_mem - a device's sparse backing memory (mem.c).
+ * @pages: device page frame (address >> PAGE_SHIFT) -> struct page.
+ * @backing: bytes of RAM @pages holds (a multiple of PAGE_SIZE).
  */
-struct nsim_device {
-	const struct kbin_gen *arch;
-	struct miscdevice misc;
-	struct dentry *debugfs;
-	struct dentry *debugfs_models;
-	atomic_t fail_hbm_alloc_nth;
-	atomic_t fail_copyin_nth;
+struct nsim_mem {
+	struct xarray pages;
+	atomic64_t backing;
 };
 
-extern struct nsim_device nsim_dev;
+/**
+ * struct nsim_usage_acct - bytes of one HBM usage category or channel.
+ * @total: bytes allocated since the device was created.
+ * @present: bytes held now.
+ * @peak: largest @present seen.
+ */
+struct nsim_usage_acct {
+	u64 total;
+	u64 present;
+	u64 peak;
+};
 
 /**
- * struct nsim_stats - module memory accounting (debugfs "stats").
+ * struct nsim_hbm_channel - one HBM channel (hbm.c).
+ * @pool: genalloc pool over the channel's device addresses.
+ * @all: the channel's accounting.
+ * @usage: per dma_mem_usage_type accounting.
+ */
+struct nsim_hbm_channel {
+	struct gen_pool *pool;
+	struct nsim_usage_acct all;
+	struct nsim_usage_acct usage[KBIN_USAGE_MAX + 1];
+};
+
+/**
+ * struct nsim_stats - a device's memory accounting (debugfs "stats").
  * @models: models loaded.
  * @mem_refs: kernel mem_refs held by loaded models.
  * @kmem_bytes: bytes of kernel memory held by loaded models.
- * @loads: successful loads since module load.
- * @load_failures: failed loads since module load.
+ * @loads: successful loads since the device was created.
+ * @load_failures: failed loads since the device was created.
  */
 struct nsim_stats {
 	atomic64_t models;
@@ -78,7 +100,45 @@ struct nsim_stats {
 	atomic64_t load_failures;
 };
 
-extern struct nsim_stats nsim_stats;
+/**
+ * struct nsim_device - one simulated device.
+ * @index: device index N (/dev/neuronsimN).
+ * @arch: its row of the generation table (kbin_gen.h): the geometry.
+ * @name: "neuronsimN".
+ * @misc: its device node.
+ * @mem: sparse backing memory of its whole address map.
+ * @hbm_lock: protects the accounting in @hbm.
+ * @hbm: HBM channels, arch->num_hbm_channels of them.
+ * @sbuf_lock: protects @sbuf_users.
+ * @sbuf_users: per NeuronCore, models using its SBUF window (core.c).
+ * @models: published models by id (ids >= 1, unique on the device);
+ *	RESOLVE reads it under RCU.
+ * @next_model_id: cursor of the cyclic id allocation.
+ * @stats: counters.
+ * @debugfs: its debugfs directory.
+ * @debugfs_models: its debugfs models/ directory.
+ * @fail_hbm_alloc_nth: debugfs fault knob: when N > 0, the Nth HBM
+ *	placement of a variable from now fails (then the knob is 0).
+ * @fail_copyin_nth: debugfs fault knob: likewise for payload copy-ins.
+ */
+struct nsim_device {
+	u32 index;
+	const struct kbin_gen *arch;
+	char name[16];
+	struct miscdevice misc;
+	struct nsim_mem mem;
+	spinlock_t hbm_lock;	/* HBM accounting */
+	struct nsim_hbm_channel hbm[NEURONSIM_MAX_HBM_CHANNELS];
+	struct mutex sbuf_lock;	/* sbuf_users */
+	u32 sbuf_users[NEURONSIM_MAX_CORES];
+	struct xarray models;
+	u32 next_model_id;
+	struct nsim_stats stats;
+	struct dentry *debugfs;
+	struct dentry *debugfs_models;
+	atomic_t fail_hbm_alloc_nth;
+	atomic_t fail_copyin_nth;
+};
 
 /* struct nsim_mr.flags */
 #define NSIM_MR_REMOTE		0x1
@@ -193,7 +253,8 @@ struct nsim_file;
 
 /**
  * struct nsim_model - a loaded model.
- * @id: model id (>= 1), unique in the module.
+ * @id: model id (>= 1), unique on its device.
+ * @nd: its device.
  * @owner: the open file that loaded it.
  * @node: in @owner's model list.
  * @target_gen: KBIN target generation.
@@ -210,6 +271,7 @@ struct nsim_file;
  */
 struct nsim_model {
 	u32 id;
+	struct nsim_device *nd;
 	struct nsim_file *owner;
 	struct list_head node;
 	u32 target_gen;
@@ -226,12 +288,14 @@ struct nsim_model {
 };
 
 /**
- * struct nsim_file - per open file of /dev/neuronsim.
+ * struct nsim_file - per open file of a device node.
+ * @nd: the device the file is open on.
  * @lock: serialises LOAD, UNLOAD, READ_VAR, WRITE_VAR, MODEL_INFO.
  * @models: its models.
  * @nmodels: entries in @models.
  */
 struct nsim_file {
+	struct nsim_device *nd;
 	struct mutex lock;	/* LOAD/UNLOAD/READ/WRITE/MODEL_INFO */
 	struct list_head models;
 	u32 nmodels;
@@ -266,44 +330,56 @@ extern unsigned int nsim_scratchpad_max_pages;
 
 /* device.c */
 const struct kbin_gen *nsim_arch_find(const char *name);
-u64 nsim_hbm_base(const struct nsim_device *dev, u32 channel);
-u64 nsim_sbuf_base(const struct nsim_device *dev, u32 core);
-u32 nsim_core_channel(const struct nsim_device *dev, u32 core);
-int nsim_device_init(struct nsim_device *dev);
-void nsim_device_exit(struct nsim_device *dev);
-void nsim_fill_info(const struct nsim_device *dev, struct neuronsim_info *info);
+u64 nsim_hbm_base(const struct nsim_device *nd, u32 channel);
+u64 nsim_sbuf_base(const struct nsim_device *nd, u32 core);
+u32 nsim_core_channel(const struct nsim_device *nd, u32 core);
+void nsim_devices_lock(void);
+void nsim_devices_unlock(void);
+struct nsim_device *nsim_device_next(unsigned long *index);
+struct nsim_device *nsim_device_find(u32 index);
+struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch);
+void nsim_device_destroy(struct nsim_device *nd);
+void nsim_fill_info(const struct nsim_device *nd, struct neuronsim_info *info);
 bool nsim_fault_hit(atomic_t *knob);
 
 /* mem.c */
-int nsim_mem_init(void);
-void nsim_mem_exit(void);
-int nsim_mem_write(u64 addr, const void *src, u64 len);
-int nsim_mem_write_user(u64 addr, const void __user *src, u64 len);
-int nsim_mem_read_user(u64 addr, void __user *dst, u64 len);
-void nsim_mem_discard(u64 addr, u64 len);
-u64 nsim_mem_backing_bytes(void);
+void nsim_mem_init(struct nsim_mem *mem);
+void nsim_mem_exit(struct nsim_mem *mem);
+int nsim_mem_write(struct nsim_mem *mem, u64 addr, const void *src, u64 len);
+int nsim_mem_write_user(struct nsim_mem *mem, u64 addr,
+			const void __user *src, u64 len);
+int nsim_mem_read_user(struct nsim_mem *mem, u64 addr, void __user *dst,
+		       u64 len);
+void nsim_mem_discard(struct nsim_mem *mem, u64 addr, u64 len);
+u64 nsim_mem_backing_bytes(struct nsim_mem *mem);
 
 /* hbm.c */
-int nsim_hbm_init(struct nsim_device *dev);
-void nsim_hbm_exit(struct nsim_device *dev);
-u64 nsim_hbm_alloc(u32 channel, u64 size, u64 align, u32 usage);
-void nsim_hbm_free(u32 channel, u64 addr, u64 size, u32 usage);
-u64 nsim_hbm_avail(u32 channel);
-size_t nsim_hbm_usage_str(u32 channel, char *buf, size_t size);
-u64 nsim_hbm_used_total(void);
-void nsim_hbm_show(struct seq_file *m);
+int nsim_hbm_init(struct nsim_device *nd);
+void nsim_hbm_exit(struct nsim_device *nd);
+u64 nsim_hbm_alloc(struct nsim_device *nd, u32 channel, u64 size, u64 align,
+		   u32 usage);
+void nsim_hbm_free(struct nsim_device *nd, u32 channel, u64 addr, u64 size,
+		   u32 usage);
+u64 nsim_hbm_avail(struct nsim_device *nd, u32 channel);
+size_t nsim_hbm_usage_str(struct nsim_device *nd, u32 channel, char *buf,
+			  size_t size);
+u64 nsim_hbm_used_total(struct nsim_device *nd);
+void nsim_hbm_show(struct nsim_device *nd, struct seq_file *m);
+
+/* core.c */
+void nsim_sbuf_get(struct nsim_device *nd, u32 core);
+void nsim_sbuf_put(struct nsim_device *nd, u32 core);
+bool nsim_sbuf_touches_carveout(const struct nsim_model *m, u64 pa, u64 len);
 
 /* model.c */
-struct nsim_file *nsim_file_new(void);
+struct nsim_file *nsim_file_new(struct nsim_device *nd);
 void nsim_file_release(struct nsim_file *nf);
-struct nsim_model *nsim_model_alloc(u32 num_sg);
+struct nsim_model *nsim_model_alloc(struct nsim_device *nd, u32 num_sg);
 void nsim_model_free(struct nsim_model *m);
 int nsim_model_publish(struct nsim_file *nf, struct nsim_model *m);
 int nsim_model_unload(struct nsim_file *nf, u32 id);
 struct nsim_model *nsim_model_lookup_rcu(struct nsim_file *nf, u32 id);
 struct nsim_model *nsim_model_get_locked(struct nsim_file *nf, u32 id);
-void nsim_sbuf_get(u32 core);
-void nsim_sbuf_put(u32 core);
 
 /* stage.c */
 int nsim_stage(struct nsim_model *m, const void *plan, u64 len, u32 first_core,
@@ -314,16 +390,41 @@ void nsim_unstage(struct nsim_model *m);
 int nsim_sg_hash_init(struct nsim_sg *sg);
 void nsim_sg_hash_insert(struct nsim_sg *sg, struct nsim_mr *mr);
 struct nsim_mr *nsim_sg_find(const struct nsim_sg *sg, u32 var_id);
-long nsim_ioctl_resolve(struct nsim_file *nf, void __user *uarg, size_t usize);
-long nsim_ioctl_resolve_batch(struct nsim_file *nf, void __user *uarg,
-			      size_t usize);
+
+/**
+ * nsim_resolve_one() - resolve one (subgraph, var_id, offset, size) of a
+ *	model: the lookup, bounds check and add of resolve_core.h, inlined
+ *	into the RESOLVE handlers (the code bench/resolve_bench.c counts).
+ * @m: the model.
+ * @subgraph: index in the plan's subgraph table.
+ * @var_id: the variable.
+ * @offset: bytes into the variable.
+ * @size: bytes the access covers.
+ * @addr: out: the device address, offset + physical_address.
+ *
+ * Context: under rcu_read_lock(), or with the model held by its fd lock.
+ * Return: 0, or the errno of the resolve rule (Documentation/uapi.rst):
+ * -ENOENT unknown subgraph or var; -ERANGE; -EINVAL MR_PTR with an
+ * offset; -ENODATA.
+ */
+static inline int nsim_resolve_one(const struct nsim_model *m, u32 subgraph,
+				   u32 var_id, u64 offset, u64 size, u64 *addr)
+{
+	const struct nsim_sg *sg;
+
+	if (subgraph >= m->num_sg)
+		return -ENOENT;
+	sg = &m->sg[subgraph];
+	return nsim_rc_resolve(sg->buckets, sg->hash_bits, var_id, offset, size,
+			       addr);
+}
 
 /* ioctl.c */
 long nsim_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 
 /* debugfs.c */
-void nsim_debugfs_init(struct nsim_device *dev);
-void nsim_debugfs_exit(struct nsim_device *dev);
+void nsim_debugfs_init(struct nsim_device *nd);
+void nsim_debugfs_exit(struct nsim_device *nd);
 void nsim_debugfs_model_add(struct nsim_model *m);
 void nsim_debugfs_model_del(struct nsim_model *m);
 

@@ -62,6 +62,7 @@ static const u32 nsim_slot_usage[NSIM_SG_REGIONS] = {
 
 /**
  * struct nsim_stage - one LOAD in progress.
+ * @nd: the device.
  * @m: the model being built.
  * @plan: the checked plan.
  * @h: its header.
@@ -72,6 +73,7 @@ static const u32 nsim_slot_usage[NSIM_SG_REGIONS] = {
  * @align: per region slot, the largest alignment in it.
  */
 struct nsim_stage {
+	struct nsim_device *nd;
 	struct nsim_model *m;
 	const u8 *plan;
 	const struct kbin_header *h;
@@ -168,12 +170,14 @@ static int nsim_sp_alloc(struct nsim_stage *st, int s,
 		struct nsim_hbm_region *pg = &sp->pages[i];
 		u64 len = min(st->page_size, total - i * st->page_size);
 
-		pg->addr = nsim_hbm_alloc(channel, len, NSIM_HBM_GRANULE, usage);
+		pg->addr = nsim_hbm_alloc(st->nd, channel, len,
+					  NSIM_HBM_GRANULE, usage);
 		if (!pg->addr)
 			return nsim_fail(st, s, -1, KBIN_FIELD_SCRATCHPAD,
 					 KBIN_ERR_STAGE_HBM, size, -ENOSPC,
 					 "HBM channel %u has no %llu bytes for scratchpad page %llu (%llu bytes free)",
-					 channel, len, i, nsim_hbm_avail(channel));
+					 channel, len, i,
+					 nsim_hbm_avail(st->nd, channel));
 		pg->size = len;
 		pg->channel = channel;
 		pg->usage = usage;
@@ -184,12 +188,12 @@ static int nsim_sp_alloc(struct nsim_stage *st, int s,
 	return 0;
 }
 
-static void nsim_sp_free(struct nsim_scratchpad *sp)
+static void nsim_sp_free(struct nsim_device *nd, struct nsim_scratchpad *sp)
 {
 	u32 i;
 
 	for (i = 0; i < sp->npages; i++)
-		nsim_hbm_free(sp->pages[i].channel, sp->pages[i].addr,
+		nsim_hbm_free(nd, sp->pages[i].channel, sp->pages[i].addr,
 			      sp->pages[i].size, sp->pages[i].usage);
 	kvfree(sp->pages);
 	memset(sp, 0, sizeof(*sp));
@@ -226,19 +230,19 @@ static int nsim_layout_hbm(struct nsim_stage *st, int s, u32 i,
 				 mr->type, -EINVAL,
 				 "no HBM region is charged to usage %s",
 				 kbin_usage_str(kbin_kind(mr->type)->usage));
-	if (nsim_fault_hit(&nsim_dev.fail_hbm_alloc_nth))
+	if (nsim_fault_hit(&st->nd->fail_hbm_alloc_nth))
 		return nsim_fail(st, s, i, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_FAULT,
 				 bytes, -ENOSPC,
 				 "HBM allocation of %llu bytes failed (injected by fail_hbm_alloc_nth)",
 				 bytes);
 	off = round_up(st->cur[slot], align);
 	if (off < st->cur[slot] || check_add_overflow(off, bytes, &end) ||
-	    end > nsim_dev.arch->hbm_channel_size)
+	    end > st->nd->arch->hbm_channel_size)
 		return nsim_fail(st, s, i, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_HBM,
 				 bytes, -ENOSPC,
 				 "%s region would need more than HBM channel %u's %llu bytes",
 				 kbin_usage_str(nsim_slot_usage[slot]),
-				 sg->channel, nsim_dev.arch->hbm_channel_size);
+				 sg->channel, st->nd->arch->hbm_channel_size);
 	st->cur[slot] = end;
 	st->align[slot] = max(st->align[slot], align);
 	mr->pa = off;
@@ -280,7 +284,7 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 	/* by the kind's storage (kbin_kind.h); each is staged its own way */
 	switch (kbin_kind(r->mr_type)->storage) {
 	case KBIN_STORAGE_SBUF:
-		sbuf_bytes = kbin_gen_sbuf_bytes(nsim_dev.arch);
+		sbuf_bytes = kbin_gen_sbuf_bytes(st->nd->arch);
 		if (r->size > sbuf_bytes)
 			return nsim_fail(st, s, i, KBIN_FIELD_SIZE,
 					 KBIN_ERR_STAGE_SBUF, r->size, -EINVAL,
@@ -288,8 +292,8 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 					 kbin_mr_type_str(r->mr_type), r->size,
 					 sg->core, sbuf_bytes);
 		if (!__test_and_set_bit(sg->core, &st->m->sb_cores))
-			nsim_sbuf_get(sg->core);
-		mr->pa = nsim_sbuf_base(&nsim_dev, sg->core);
+			nsim_sbuf_get(st->nd, sg->core);
+		mr->pa = nsim_sbuf_base(st->nd, sg->core);
 		c->where = NSIM_WHERE_SBUF;
 		c->where_idx = sg->core;
 		c->mode = KBIN_MODE_SBUF;
@@ -368,7 +372,7 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 static int nsim_region_fail(struct nsim_stage *st, int s, struct nsim_sg *sg,
 			    int slot, u64 need)
 {
-	u64 avail = nsim_hbm_avail(sg->channel);
+	u64 avail = nsim_hbm_avail(st->nd, sg->channel);
 	long long last = -1;
 	char inuse[160];
 	u64 var_bytes = 0;
@@ -383,7 +387,7 @@ static int nsim_region_fail(struct nsim_stage *st, int s, struct nsim_sg *sg,
 		if (sg->mrs[i].pa + sg->mrs[i].size > avail)
 			break;
 	}
-	nsim_hbm_usage_str(sg->channel, inuse, sizeof(inuse));
+	nsim_hbm_usage_str(st->nd, sg->channel, inuse, sizeof(inuse));
 	return nsim_fail(st, s, last, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_HBM,
 			 need, -ENOSPC,
 			 "the variable asks for %llu bytes; HBM channel %u has no %llu bytes for the subgraph's %s region (%llu bytes free; in use: %s)",
@@ -391,7 +395,8 @@ static int nsim_region_fail(struct nsim_stage *st, int s, struct nsim_sg *sg,
 			 kbin_usage_str(nsim_slot_usage[slot]), avail, inuse);
 }
 
-static int nsim_write_table(struct nsim_sg *sg, struct nsim_mr *mr)
+static int nsim_write_table(struct nsim_device *nd, struct nsim_sg *sg,
+			    struct nsim_mr *mr)
 {
 	const u32 *ent = sg->lists + mr->aux;
 	__le64 buf[64];
@@ -404,8 +409,8 @@ static int nsim_write_table(struct nsim_sg *sg, struct nsim_mr *mr)
 		n = min_t(u32, mr->aux2 - k, ARRAY_SIZE(buf));
 		for (j = 0; j < n; j++)
 			buf[j] = cpu_to_le64(sg->mrs[ent[k + j]].pa);
-		ret = nsim_mem_write(mr->pa + (u64)k * sizeof(u64), buf,
-				     n * sizeof(u64));
+		ret = nsim_mem_write(&nd->mem, mr->pa + (u64)k * sizeof(u64),
+				     buf, n * sizeof(u64));
 		if (ret)
 			return ret;
 	}
@@ -420,7 +425,7 @@ static int nsim_mem_fail(struct nsim_stage *st, int s, u32 i, int ret,
 				 KBIN_ERR_STAGE_BACKING, bytes, -ENOMEM,
 				 "%s: backing RAM cap of %lu bytes reached (%llu in use)",
 				 what, nsim_backing_limit,
-				 nsim_mem_backing_bytes());
+				 nsim_mem_backing_bytes(&st->nd->mem));
 	return nsim_fail(st, s, i, KBIN_FIELD_BUFFER, KBIN_ERR_STAGE_NOMEM,
 			 bytes, -ENOMEM, "%s: out of kernel memory", what);
 }
@@ -436,7 +441,7 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 
 	sg->nmem = set->nmem;
 	sg->core = core;
-	sg->channel = nsim_core_channel(&nsim_dev, core);
+	sg->channel = nsim_core_channel(st->nd, core);
 	strscpy(sg->name, ksg->name, sizeof(sg->name));
 	sg->num_carveouts = ksg->num_carveouts;
 	memcpy(sg->carveouts, ksg->carveouts, sizeof(sg->carveouts));
@@ -488,7 +493,7 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 
 		if (!st->cur[slot])
 			continue;
-		rg->addr = nsim_hbm_alloc(sg->channel, st->cur[slot],
+		rg->addr = nsim_hbm_alloc(st->nd, sg->channel, st->cur[slot],
 					  st->align[slot], nsim_slot_usage[slot]);
 		if (!rg->addr)
 			return nsim_region_fail(st, s, sg, slot, st->cur[slot]);
@@ -506,14 +511,14 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 		if (sg->cold[i].where == NSIM_WHERE_HBM)
 			mr->pa += sg->regions[nsim_kind_slot(mr->type)].addr;
 		if (r->buffer) {
-			if (nsim_fault_hit(&nsim_dev.fail_copyin_nth))
+			if (nsim_fault_hit(&st->nd->fail_copyin_nth))
 				return nsim_fail(st, s, i, KBIN_FIELD_BUFFER,
 						 KBIN_ERR_STAGE_FAULT, r->size,
 						 -EIO,
 						 "copy-in of %llu bytes failed (injected by fail_copyin_nth)",
 						 r->size);
-			ret = nsim_mem_write(mr->pa, st->plan + r->buffer,
-					     r->size);
+			ret = nsim_mem_write(&st->nd->mem, mr->pa,
+					     st->plan + r->buffer, r->size);
 			if (ret)
 				return nsim_mem_fail(st, s, i, ret, r->size,
 						     "payload copy-in");
@@ -530,7 +535,7 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 		if (storage == KBIN_STORAGE_TARGET) {
 			mr->pa = sg->mrs[mr->aux].pa;
 		} else if (storage == KBIN_STORAGE_TABLE) {
-			ret = nsim_write_table(sg, mr);
+			ret = nsim_write_table(st->nd, sg, mr);
 			if (ret)
 				return nsim_mem_fail(st, s, i, ret, mr->size,
 						     "pointer table");
@@ -572,7 +577,7 @@ static int nsim_stage_remote(struct nsim_stage *st)
 
 static void nsim_log_staged(struct nsim_model *m)
 {
-	struct device *dev = nsim_dev.misc.this_device;
+	struct device *dev = m->nd->misc.this_device;
 	u32 s, i;
 
 	for (s = 0; s < m->num_sg; s++) {
@@ -615,6 +620,7 @@ int nsim_stage(struct nsim_model *m, const void *plan, u64 len,
 	       u32 first_core, struct nsim_load_err *err)
 {
 	struct nsim_stage st = {
+		.nd = m->nd,
 		.m = m,
 		.plan = plan,
 		.h = plan,
@@ -628,18 +634,18 @@ int nsim_stage(struct nsim_model *m, const void *plan, u64 len,
 
 	m->target_gen = st.h->target_gen;
 	m->first_core = first_core;
-	if (st.h->target_gen != nsim_dev.arch->gen)
+	if (st.h->target_gen != st.nd->arch->gen)
 		return nsim_fail(&st, -1, -1, KBIN_FIELD_TARGET_GEN,
 				 KBIN_ERR_TARGET, st.h->target_gen, -EINVAL,
 				 "plan is for generation %u, the device (%s) is generation %u",
-				 st.h->target_gen, nsim_dev.arch->name,
-				 nsim_dev.arch->gen);
-	if (first_core >= nsim_dev.arch->num_cores ||
-	    m->num_sg > nsim_dev.arch->num_cores - first_core)
+				 st.h->target_gen, st.nd->arch->name,
+				 st.nd->arch->gen);
+	if (first_core >= st.nd->arch->num_cores ||
+	    m->num_sg > st.nd->arch->num_cores - first_core)
 		return nsim_fail(&st, -1, -1, KBIN_FIELD_NUM_SUBGRAPHS,
 				 KBIN_ERR_STAGE_CORES, m->num_sg, -ENODEV,
 				 "%u subgraphs from NeuronCore %u do not fit the %u cores",
-				 m->num_sg, first_core, nsim_dev.arch->num_cores);
+				 m->num_sg, first_core, st.nd->arch->num_cores);
 	for (s = 0; s < m->num_sg; s++) {
 		const struct kbin_mem_ref_set *set = nsim_plan_set(&st, s);
 
@@ -653,7 +659,7 @@ int nsim_stage(struct nsim_model *m, const void *plan, u64 len,
 	}
 
 	ret = nsim_sp_alloc(&st, -1, &m->shared_sp, shared,
-			    nsim_core_channel(&nsim_dev, first_core),
+			    nsim_core_channel(st.nd, first_core),
 			    KBIN_USAGE_SCRATCHPAD);
 	if (ret)
 		return ret;
@@ -685,10 +691,11 @@ void nsim_unstage(struct nsim_model *m)
 		for (slot = 0; slot < NSIM_SG_REGIONS; slot++) {
 			struct nsim_hbm_region *rg = &sg->regions[slot];
 
-			nsim_hbm_free(rg->channel, rg->addr, rg->size, rg->usage);
+			nsim_hbm_free(m->nd, rg->channel, rg->addr, rg->size,
+				      rg->usage);
 			rg->addr = 0;
 		}
-		nsim_sp_free(&sg->local_sp);
+		nsim_sp_free(m->nd, &sg->local_sp);
 		kvfree(sg->buckets);
 		kvfree(sg->mrs);
 		kvfree(sg->cold);
@@ -703,8 +710,8 @@ void nsim_unstage(struct nsim_model *m)
 		sg->lists = NULL;
 		sg->nmem = 0;
 	}
-	nsim_sp_free(&m->shared_sp);
+	nsim_sp_free(m->nd, &m->shared_sp);
 	for_each_set_bit(core, &m->sb_cores, NEURONSIM_MAX_CORES)
-		nsim_sbuf_put(core);
+		nsim_sbuf_put(m->nd, core);
 	m->sb_cores = 0;
 }
