@@ -351,7 +351,7 @@ static long long model_buckets(uint32_t id)
 	char path[128], *t, *p;
 	long long b = -1;
 
-	snprintf(path, sizeof(path), DBGFS "/models/%u/info", id);
+	dbgfs_path(path, sizeof(path), "models/%u/info", id);
 	t = read_file(path, NULL);
 	if (!t)
 		return -1;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * debugfs.c - /sys/kernel/debug/neuronsim/ (root only; no kernel pointer
- * is ever printed, only ids and device addresses).
+ * is ever printed, only ids and device addresses).  One directory per
+ * device, neuronsim/neuronsimN/:
  *
  *   device			arch and device address map
  *   hbm			per HBM channel: size, used, peak, per usage
@@ -12,12 +13,24 @@
  *   models/<id>/info		one loaded model
  *   models/<id>/sg<N>/memrefs	one row per variable of subgraph N
  *
- * Documentation/debugfs.rst describes every file and column.
+ * While device 0 exists, neuronsim/ also has links to its device, hbm,
+ * stats, fault knobs and models/ under their names, the paths of a
+ * module with one device.  Documentation/debugfs.rst describes every
+ * file and column.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 
 #include "neuronsim.h"
+
+/* /sys/kernel/debug/neuronsim/ */
+static struct dentry *nsim_debugfs_root;
+
+/* what neuronsim/ links to in neuronsim0/ */
+static const char *const nsim_debugfs_link_names[NSIM_DEBUGFS_LINKS] = {
+	"device", "hbm", "stats", "fail_hbm_alloc_nth", "fail_copyin_nth",
+	"models",
+};
 
 static int nsim_device_show(struct seq_file *m, void *unused)
 {
@@ -246,15 +259,39 @@ void nsim_debugfs_model_del(struct nsim_model *m)
 }
 
 /**
- * nsim_debugfs_init() - create a device's debugfs directory.
- * @nd: the device.
+ * nsim_debugfs_root_init() - create /sys/kernel/debug/neuronsim/.
  *
  * debugfs failures are not fatal (debugfs may be disabled); the module
  * works without it.
  */
+void nsim_debugfs_root_init(void)
+{
+	nsim_debugfs_root = debugfs_create_dir(NEURONSIM_DEVICE_NAME, NULL);
+}
+
+/**
+ * nsim_debugfs_root_exit() - remove /sys/kernel/debug/neuronsim/ (every
+ *	device's directory is gone by then).
+ */
+void nsim_debugfs_root_exit(void)
+{
+	debugfs_remove_recursive(nsim_debugfs_root);
+	nsim_debugfs_root = NULL;
+}
+
+/**
+ * nsim_debugfs_init() - create a device's directory neuronsim/neuronsimN/;
+ *	for device 0 also the links of neuronsim/ into it.
+ * @nd: the device.
+ *
+ * debugfs failures are not fatal.
+ */
 void nsim_debugfs_init(struct nsim_device *nd)
 {
-	nd->debugfs = debugfs_create_dir("neuronsim", NULL);
+	char target[48];
+	unsigned int i;
+
+	nd->debugfs = debugfs_create_dir(nd->name, nsim_debugfs_root);
 	debugfs_create_file("device", 0400, nd->debugfs, nd, &nsim_device_fops);
 	debugfs_create_file("hbm", 0400, nd->debugfs, nd, &nsim_hbm_file_fops);
 	debugfs_create_file("stats", 0400, nd->debugfs, nd, &nsim_stats_fops);
@@ -263,14 +300,30 @@ void nsim_debugfs_init(struct nsim_device *nd)
 	debugfs_create_atomic_t("fail_copyin_nth", 0600, nd->debugfs,
 				&nd->fail_copyin_nth);
 	nd->debugfs_models = debugfs_create_dir("models", nd->debugfs);
+	if (nd->index)
+		return;
+	for (i = 0; i < NSIM_DEBUGFS_LINKS; i++) {
+		snprintf(target, sizeof(target), "%s/%s", nd->name,
+			 nsim_debugfs_link_names[i]);
+		nd->debugfs_links[i] =
+			debugfs_create_symlink(nsim_debugfs_link_names[i],
+					       nsim_debugfs_root, target);
+	}
 }
 
 /**
- * nsim_debugfs_exit() - remove a device's debugfs directory and all below.
+ * nsim_debugfs_exit() - remove a device's directory, all below it, and
+ *	its links.
  * @nd: the device.
  */
 void nsim_debugfs_exit(struct nsim_device *nd)
 {
+	unsigned int i;
+
+	for (i = 0; i < NSIM_DEBUGFS_LINKS; i++) {
+		debugfs_remove(nd->debugfs_links[i]);
+		nd->debugfs_links[i] = NULL;
+	}
 	debugfs_remove_recursive(nd->debugfs);
 	nd->debugfs = NULL;
 	nd->debugfs_models = NULL;

@@ -15,12 +15,19 @@
  *
  * Every piece of a device's state is in its struct nsim_device; the
  * module keeps only the list of devices (an xarray by device index under
- * a mutex), which netlink reads.
+ * a mutex, which the bus and netlink read).  Device N is a struct device
+ * "neuronsimN" on the neuronsim bus (bus.c) with the node /dev/neuronsimN;
+ * /dev/neuronsim is an alias whose open binds to device 0.
  *
- * Each open file gets a struct nsim_file; the fops .owner pins the module
+ * Each open file gets a struct nsim_file and counts against its device:
+ * a device with open files cannot be removed (del_device says -EBUSY),
+ * so a file's device outlives the file.  The fops .owner pins the module
  * while any file is open, and models live only as long as their file, so
  * rmmod is refused while models are loaded.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
@@ -142,14 +149,57 @@ bool nsim_fault_hit(atomic_t *knob)
 	return false;
 }
 
+/* count one more open file of @nd; -ENODEV once it is being removed */
+static int nsim_device_get_file(struct nsim_device *nd)
+{
+	int ret = 0;
+
+	spin_lock(&nd->open_lock);
+	if (nd->removing)
+		ret = -ENODEV;
+	else
+		nd->nfiles++;
+	spin_unlock(&nd->open_lock);
+	return ret;
+}
+
+static void nsim_device_put_file(struct nsim_device *nd)
+{
+	spin_lock(&nd->open_lock);
+	nd->nfiles--;
+	spin_unlock(&nd->open_lock);
+}
+
+static struct miscdevice nsim_alias;
+
+/*
+ * Open a device node: /dev/neuronsimN is its device's misc device
+ * (misc_open() puts it in private_data); the alias /dev/neuronsim binds
+ * to device 0 when it exists.
+ */
 static int nsim_open(struct inode *inode, struct file *file)
 {
 	struct miscdevice *misc = file->private_data;
-	struct nsim_device *nd = container_of(misc, struct nsim_device, misc);
-	struct nsim_file *nf = nsim_file_new(nd);
+	struct nsim_device *nd;
+	struct nsim_file *nf;
+	int ret;
 
-	if (!nf)
+	if (misc == &nsim_alias) {
+		nsim_devices_lock();
+		nd = nsim_device_find(0);
+		ret = nd ? nsim_device_get_file(nd) : -ENODEV;
+		nsim_devices_unlock();
+	} else {
+		nd = container_of(misc, struct nsim_device, misc);
+		ret = nsim_device_get_file(nd);
+	}
+	if (ret)
+		return ret;
+	nf = nsim_file_new(nd);
+	if (!nf) {
+		nsim_device_put_file(nd);
 		return -ENOMEM;
+	}
 	file->private_data = nf;
 	return 0;
 }
@@ -157,7 +207,11 @@ static int nsim_open(struct inode *inode, struct file *file)
 /* Closing the file unloads its models (Documentation/uapi.rst). */
 static int nsim_release(struct inode *inode, struct file *file)
 {
-	nsim_file_release(file->private_data);
+	struct nsim_file *nf = file->private_data;
+	struct nsim_device *nd = nf->nd;
+
+	nsim_file_release(nf);
+	nsim_device_put_file(nd);
 	return 0;
 }
 
@@ -169,6 +223,32 @@ static const struct file_operations nsim_fops = {
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
 };
+
+static struct miscdevice nsim_alias = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = NEURONSIM_DEVICE_NAME,
+	.fops = &nsim_fops,
+	.mode = 0600,
+};
+
+/**
+ * nsim_alias_register() - create /dev/neuronsim, the alias of device 0
+ *	(mode 0600; opening it while there is no device 0 gives -ENODEV).
+ *
+ * Return: 0, or the error of misc_register().
+ */
+int nsim_alias_register(void)
+{
+	return misc_register(&nsim_alias);
+}
+
+/**
+ * nsim_alias_unregister() - remove /dev/neuronsim.
+ */
+void nsim_alias_unregister(void)
+{
+	misc_deregister(&nsim_alias);
+}
 
 /**
  * nsim_devices_lock() - lock the list of devices: no device is added or
@@ -214,14 +294,22 @@ struct nsim_device *nsim_device_find(u32 index)
 	return xa_load(&nsim_devices, index);
 }
 
+static void nsim_device_release(struct device *dev)
+{
+	kfree(container_of(dev, struct nsim_device, dev));
+}
+
 /**
- * nsim_device_create() - create a device and its device node (mode 0600),
- *	and add it to the list of devices.
- * @index: device index, not in use.
+ * nsim_device_create() - create device @index: the struct device
+ *	"neuronsimN" on the neuronsim bus, its HBM pools, debugfs directory
+ *	and node /dev/neuronsimN (mode 0600), and add it to the list.
+ * @index: device index, < NSIM_MAX_DEVICES.
  * @arch: its generation (a loadable row of the generation table).
  *
- * Return: the device, or an ERR_PTR: -ENOMEM, -EEXIST (@index in use), or
- * the error of misc_register().
+ * Context: the bus lock (bus.c) held: devices are created and removed
+ * one at a time.
+ * Return: the device, or an ERR_PTR: -EEXIST @index in use, -ENOMEM, or
+ * the error of device_add() or misc_register().
  */
 struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch)
 {
@@ -233,22 +321,35 @@ struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch)
 		return ERR_PTR(-ENOMEM);
 	nd->index = index;
 	nd->arch = arch;
-	snprintf(nd->name, sizeof(nd->name), "%s", NEURONSIM_DEVICE_NAME);
+	snprintf(nd->name, sizeof(nd->name), NEURONSIM_DEVICE_NAME "%u", index);
+	spin_lock_init(&nd->open_lock);
 	nsim_mem_init(&nd->mem);
 	spin_lock_init(&nd->hbm_lock);
 	mutex_init(&nd->sbuf_lock);
 	xa_init_flags(&nd->models, XA_FLAGS_ALLOC1);
+	device_initialize(&nd->dev);
+	nd->dev.bus = &nsim_bus_type;
+	nd->dev.release = nsim_device_release;
 
-	ret = xa_insert(&nsim_devices, index, NULL, GFP_KERNEL);
+	ret = dev_set_name(&nd->dev, "%s", nd->name);
 	if (ret)
-		goto err_free;
+		goto err_put;
+	ret = xa_insert(&nsim_devices, index, NULL, GFP_KERNEL);
+	if (ret) {
+		ret = ret == -EBUSY ? -EEXIST : ret;
+		goto err_put;
+	}
 	ret = nsim_hbm_init(nd);
 	if (ret)
 		goto err_index;
+	ret = device_add(&nd->dev);
+	if (ret)
+		goto err_hbm;
 	nsim_debugfs_init(nd);
 	nd->misc.minor = MISC_DYNAMIC_MINOR;
 	nd->misc.name = nd->name;
 	nd->misc.fops = &nsim_fops;
+	nd->misc.parent = &nd->dev;
 	nd->misc.mode = 0600;
 	ret = misc_register(&nd->misc);
 	if (ret)
@@ -260,30 +361,59 @@ struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch)
 
 err_debugfs:
 	nsim_debugfs_exit(nd);
+	device_del(&nd->dev);
+err_hbm:
 	nsim_hbm_exit(nd);
 err_index:
 	xa_erase(&nsim_devices, index);
-err_free:
-	mutex_destroy(&nd->sbuf_lock);
-	kfree(nd);
+err_put:
+	put_device(&nd->dev);
 	return ERR_PTR(ret);
 }
 
 /**
- * nsim_device_destroy() - remove a device with no open file: from the
- *	list of devices, its node, debugfs, HBM pools and backing memory.
- * @nd: the device.
+ * nsim_device_remove() - remove device @index unless files are open on
+ *	it: out of the list (the alias and netlink no longer find it), then
+ *	its node, debugfs, HBM pools, backing memory and struct device.
+ * @index: device index.
+ *
+ * Context: the bus lock (bus.c) held.
+ * Return: 0; -ENOENT no device @index; -EBUSY files are open on it (it
+ * may hold models), with a message in the kernel log.
  */
-void nsim_device_destroy(struct nsim_device *nd)
+int nsim_device_remove(u32 index)
 {
+	struct nsim_device *nd;
+	u32 nfiles;
+
 	nsim_devices_lock();
-	xa_erase(&nsim_devices, nd->index);
+	nd = nsim_device_find(index);
+	if (!nd) {
+		nsim_devices_unlock();
+		return -ENOENT;
+	}
+	spin_lock(&nd->open_lock);
+	nfiles = nd->nfiles;
+	if (!nfiles)
+		nd->removing = true;
+	spin_unlock(&nd->open_lock);
+	if (nfiles) {
+		nsim_devices_unlock();
+		pr_err_ratelimited("del_device %u: %u open files, %lld models loaded: close them first\n",
+				   index, nfiles,
+				   atomic64_read(&nd->stats.models));
+		return -EBUSY;
+	}
+	xa_erase(&nsim_devices, index);
 	nsim_devices_unlock();
+
 	misc_deregister(&nd->misc);
 	nsim_debugfs_exit(nd);
+	device_del(&nd->dev);
 	nsim_hbm_exit(nd);
 	nsim_mem_exit(&nd->mem);
 	xa_destroy(&nd->models);
 	mutex_destroy(&nd->sbuf_lock);
-	kfree(nd);
+	put_device(&nd->dev);
+	return 0;
 }

@@ -2,8 +2,9 @@
 /*
  * neuronsim - a simulated AWS-Neuron-style device.
  *
- * main.c: module parameters, init and exit.  The device model, memory,
- * loading and resolving live in the other files of kmod/.
+ * main.c: module parameters, init and exit.  The devices (bus.c,
+ * device.c), their memory, loading and resolving live in the other files
+ * of kmod/.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -15,7 +16,7 @@
 
 char *nsim_param_arch = "trn2";
 module_param_named(arch, nsim_param_arch, charp, 0444);
-MODULE_PARM_DESC(arch, "device generation: trn1, trn2 (default) or trn3");
+MODULE_PARM_DESC(arch, "generation of device 0: trn1, trn2 (default) or trn3");
 
 unsigned long nsim_max_plan_bytes = 1UL << 30;
 module_param_named(max_plan_bytes, nsim_max_plan_bytes, ulong, 0644);
@@ -31,7 +32,7 @@ MODULE_PARM_DESC(max_vars_per_subgraph, "mem_ref records per subgraph (default 4
 
 unsigned long nsim_backing_limit = 1UL << 30;
 module_param_named(backing_limit, nsim_backing_limit, ulong, 0644);
-MODULE_PARM_DESC(backing_limit, "RAM the sparse simulated memory may use, bytes (default 1 GiB)");
+MODULE_PARM_DESC(backing_limit, "RAM the sparse simulated memory of each device may use, bytes (default 1 GiB)");
 
 unsigned long nsim_scratchpad_page_size = 512UL << 20;
 module_param_named(scratchpad_page_size, nsim_scratchpad_page_size, ulong, 0444);
@@ -40,9 +41,6 @@ MODULE_PARM_DESC(scratchpad_page_size, "scratchpad page, bytes (default 512 MiB,
 unsigned int nsim_scratchpad_max_pages = 1024;
 module_param_named(scratchpad_max_pages, nsim_scratchpad_max_pages, uint, 0644);
 MODULE_PARM_DESC(scratchpad_max_pages, "scratchpad pages per model (default 1024, as libnrt)");
-
-/* the device the arch= parameter creates (the only one, for now) */
-static struct nsim_device *nsim_dev0;
 
 static int __init nsim_init(void)
 {
@@ -63,34 +61,37 @@ static int __init nsim_init(void)
 		return -EINVAL;
 	}
 
+	nsim_debugfs_root_init();
 	ret = nsim_netlink_init();
 	if (ret)
-		return ret;
-
-	nsim_dev0 = nsim_device_create(0, arch);
-	if (IS_ERR(nsim_dev0)) {
-		ret = PTR_ERR(nsim_dev0);
+		goto err_debugfs;
+	ret = nsim_bus_init(arch);
+	if (ret)
 		goto err_netlink;
-	}
-
-	pr_info("%s device: %u NeuronCores, %u x %llu MiB HBM\n",
-		arch->name, arch->num_cores, arch->num_hbm_channels,
-		arch->hbm_channel_size >> 20);
+	ret = nsim_alias_register();
+	if (ret)
+		goto err_bus;
 	return 0;
 
+err_bus:
+	nsim_bus_exit();
 err_netlink:
 	nsim_netlink_exit();
+err_debugfs:
+	nsim_debugfs_root_exit();
 	return ret;
 }
 
 static void __exit nsim_exit(void)
 {
-	nsim_device_destroy(nsim_dev0);
+	nsim_alias_unregister();
+	nsim_bus_exit();
 	nsim_netlink_exit();
+	nsim_debugfs_root_exit();
 }
 
 module_init(nsim_init);
 module_exit(nsim_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("neuronsim: simulated Neuron device with a KBIN static memory plan loader");
+MODULE_DESCRIPTION("neuronsim: simulated Neuron devices with a KBIN static memory plan loader");

@@ -17,6 +17,7 @@
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/debugfs.h>
+#include <linux/device.h>
 #include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
@@ -43,6 +44,9 @@
 /* the end of the address map: past the last possible HBM channel */
 #define NSIM_ADDR_END		(NSIM_HBM_BASE + \
 				 NEURONSIM_MAX_HBM_CHANNELS * NSIM_HBM_STRIDE)
+
+/* the files of device 0 that neuronsim/ keeps links to (debugfs.c) */
+#define NSIM_DEBUGFS_LINKS	6
 
 /* HBM allocation granule: 4 KiB (genalloc min_alloc_order 12) */
 #define NSIM_HBM_ORDER		12
@@ -100,12 +104,20 @@ struct nsim_stats {
 	atomic64_t load_failures;
 };
 
+/* device indices are 0..NSIM_MAX_DEVICES - 1 */
+#define NSIM_MAX_DEVICES	64
+
 /**
  * struct nsim_device - one simulated device.
+ * @dev: the struct device "neuronsimN" on the neuronsim bus; frees the
+ *	whole struct when its last reference goes.
  * @index: device index N (/dev/neuronsimN).
  * @arch: its row of the generation table (kbin_gen.h): the geometry.
  * @name: "neuronsimN".
- * @misc: its device node.
+ * @misc: its device node /dev/neuronsimN.
+ * @open_lock: protects @nfiles and @removing.
+ * @nfiles: files open on the device (its node or the alias).
+ * @removing: set when del_device takes it away; no file opens any more.
  * @mem: sparse backing memory of its whole address map.
  * @hbm_lock: protects the accounting in @hbm.
  * @hbm: HBM channels, arch->num_hbm_channels of them.
@@ -115,17 +127,23 @@ struct nsim_stats {
  *	RESOLVE reads it under RCU.
  * @next_model_id: cursor of the cyclic id allocation.
  * @stats: counters.
- * @debugfs: its debugfs directory.
+ * @debugfs: its debugfs directory, neuronsim/neuronsimN.
  * @debugfs_models: its debugfs models/ directory.
+ * @debugfs_links: device 0 only: the links neuronsim/NAME ->
+ *	neuronsim0/NAME that keep the paths of a single-device module.
  * @fail_hbm_alloc_nth: debugfs fault knob: when N > 0, the Nth HBM
  *	placement of a variable from now fails (then the knob is 0).
  * @fail_copyin_nth: debugfs fault knob: likewise for payload copy-ins.
  */
 struct nsim_device {
+	struct device dev;
 	u32 index;
 	const struct kbin_gen *arch;
 	char name[16];
 	struct miscdevice misc;
+	spinlock_t open_lock;	/* nfiles, removing */
+	u32 nfiles;
+	bool removing;
 	struct nsim_mem mem;
 	spinlock_t hbm_lock;	/* HBM accounting */
 	struct nsim_hbm_channel hbm[NEURONSIM_MAX_HBM_CHANNELS];
@@ -136,6 +154,7 @@ struct nsim_device {
 	struct nsim_stats stats;
 	struct dentry *debugfs;
 	struct dentry *debugfs_models;
+	struct dentry *debugfs_links[NSIM_DEBUGFS_LINKS];
 	atomic_t fail_hbm_alloc_nth;
 	atomic_t fail_copyin_nth;
 };
@@ -338,7 +357,9 @@ void nsim_devices_unlock(void);
 struct nsim_device *nsim_device_next(unsigned long *index);
 struct nsim_device *nsim_device_find(u32 index);
 struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch);
-void nsim_device_destroy(struct nsim_device *nd);
+int nsim_device_remove(u32 index);
+int nsim_alias_register(void);
+void nsim_alias_unregister(void);
 void nsim_fill_info(const struct nsim_device *nd, struct neuronsim_info *info);
 bool nsim_fault_hit(atomic_t *knob);
 
@@ -422,7 +443,14 @@ static inline int nsim_resolve_one(const struct nsim_model *m, u32 subgraph,
 /* ioctl.c */
 long nsim_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 
+/* bus.c */
+extern struct bus_type nsim_bus_type;
+int nsim_bus_init(const struct kbin_gen *arch0);
+void nsim_bus_exit(void);
+
 /* debugfs.c */
+void nsim_debugfs_root_init(void);
+void nsim_debugfs_root_exit(void);
 void nsim_debugfs_init(struct nsim_device *nd);
 void nsim_debugfs_exit(struct nsim_device *nd);
 void nsim_debugfs_model_add(struct nsim_model *m);

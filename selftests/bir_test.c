@@ -46,7 +46,6 @@
 #include "kbin_reader.h"
 #include "plans.h"
 
-#define STATS_PATH	"/sys/kernel/debug/neuronsim/stats"
 #define MAX_FAIL_LINES	20
 #define MAX_PATTERN	(1U << 20)	/* write/read-back size cap per var */
 
@@ -245,7 +244,7 @@ static void test_model(int fd, const struct neuronsim_info *info,
 
 	snprintf(path, sizeof(path), "%s/%s.kbin", dir, model);
 	if (read_stats(&before)) {
-		bad(&r, "cannot read %s", STATS_PATH);
+		bad(&r, "cannot read %s/stats", nsim_dbgfs());
 		goto out;
 	}
 	ret = kbin_read_file(path, &buf, &len);
@@ -295,7 +294,7 @@ static void test_model(int fd, const struct neuronsim_info *info,
 		    (unsigned long long)mi.num_vars, v.hdr->target_gen,
 		    v.num_subgraphs, nvars);
 	if (read_stats(&during))
-		bad(&r, "cannot read %s while loaded", STATS_PATH);
+		bad(&r, "cannot read %s/stats while loaded", nsim_dbgfs());
 	else if (during.hbm_used - before.hbm_used != (long long)mi.hbm_bytes ||
 		 during.models != before.models + 1)
 		bad(&r, "debugfs stats: hbm_used %lld -> %lld, models %lld -> %lld; MODEL_INFO hbm_bytes %llu",
@@ -318,7 +317,7 @@ static void test_model(int fd, const struct neuronsim_info *info,
 	}
 check_after:
 	if (read_stats(&after)) {
-		bad(&r, "cannot read %s after the run", STATS_PATH);
+		bad(&r, "cannot read %s/stats after the run", nsim_dbgfs());
 	} else {
 #define SAME(f) do { if (after.f != before.f) \
 		bad(&r, "debugfs stats " #f " is %lld after UNLOAD, %lld before the load", \

@@ -45,7 +45,7 @@ TEST_F(dbg, memrefs_agree_with_resolve)
 	for (sg = 0; sg < 2; sg++) {
 		char path[128], *t, *line, *save = NULL;
 
-		snprintf(path, sizeof(path), DBGFS "/models/%u/sg%u/memrefs",
+		dbgfs_path(path, sizeof(path), "models/%u/sg%u/memrefs",
 			 self->id, sg);
 		t = read_file(path, NULL);
 		ASSERT_NE(NULL, t) TH_LOG("%s", path);
@@ -82,7 +82,7 @@ TEST_F(dbg, memrefs_columns)
 {
 	char path[128], *t;
 
-	snprintf(path, sizeof(path), DBGFS "/models/%u/sg0/memrefs", self->id);
+	dbgfs_path(path, sizeof(path), "models/%u/sg0/memrefs", self->id);
 	t = read_file(path, NULL);
 	ASSERT_NE(NULL, t);
 	EXPECT_NE(NULL, strstr(t, "\tweight\tMR_BUFFER\tuint8\t[1049,4]\t4196\t65536\t"));
@@ -98,26 +98,26 @@ TEST_F(dbg, memrefs_columns)
 
 TEST_F(dbg, info_hbm_device_stats)
 {
-	char path[128], *t;
+	char path[128], p2[128], *t;
 	struct stat sb;
 
-	snprintf(path, sizeof(path), DBGFS "/models/%u/info", self->id);
+	dbgfs_path(path, sizeof(path), "models/%u/info", self->id);
 	t = read_file(path, NULL);
 	ASSERT_NE(NULL, t);
 	EXPECT_NE(NULL, strstr(t, "subgraphs 2\n"));
 	EXPECT_NE(NULL, strstr(t, "carveout evtaccel"));
 	free(t);
-	t = read_file(DBGFS "/hbm", NULL);
+	t = read_file(dbgfs_path(p2, sizeof(p2), "hbm"), NULL);
 	ASSERT_NE(NULL, t);
 	EXPECT_NE(NULL, strstr(t, "WEIGHT"));
 	EXPECT_NE(NULL, strstr(t, "SCRATCHPAD_NOT_SHARED"));
 	EXPECT_NE(NULL, strstr(t, "backing_bytes"));
 	free(t);
-	ASSERT_EQ(0, stat(DBGFS "/device", &sb));
+	ASSERT_EQ(0, stat(dbgfs_path(p2, sizeof(p2), "device"), &sb));
 	EXPECT_EQ(0400, sb.st_mode & 0777);
 	ASSERT_EQ(0, stat(path, &sb));
 	EXPECT_EQ(0400, sb.st_mode & 0777);
-	ASSERT_EQ(0, stat(DBGFS "/fail_hbm_alloc_nth", &sb));
+	ASSERT_EQ(0, stat(dbgfs_path(p2, sizeof(p2), "fail_hbm_alloc_nth"), &sb));
 	EXPECT_EQ(0600, sb.st_mode & 0777);
 }
 
@@ -126,7 +126,7 @@ TEST_F(dbg, model_dir_goes_with_the_model)
 	char path[128];
 	struct stat sb;
 
-	snprintf(path, sizeof(path), DBGFS "/models/%u", self->id);
+	dbgfs_path(path, sizeof(path), "models/%u", self->id);
 	EXPECT_EQ(0, stat(path, &sb));
 	EXPECT_EQ(0, nsim_unload(self->fd, self->id));
 	EXPECT_NE(0, stat(path, &sb));

@@ -13,7 +13,8 @@
  * KBIN_ERR_STAGE_FAULT and leaves models, mem_refs, kmem_bytes, hbm_used
  * and backing_bytes exactly at their baseline.
  * access: /dev/neuronsim is a root-owned 0600 char device; uid 65534 gets
- * EACCES from it, from debugfs and from the module parameters; another fd
+ * EACCES from it, /dev/neuronsim0, debugfs, writing the module parameters
+ * and the bus's new_device and del_device; another fd
  * of the same process and another process get -ENOENT for every command on
  * a model they do not own.
  * noptr: the ioctl structs, every debugfs file, the module parameters,
@@ -88,7 +89,7 @@ static long read_knob(const char *name)
 	char path[256], *t;
 	long v;
 
-	snprintf(path, sizeof(path), DBGFS "/%s", name);
+	dbgfs_path(path, sizeof(path), "%s", name);
 	t = read_file(path, NULL);
 	if (!t)
 		return -1;
@@ -267,9 +268,19 @@ TEST_F_TIMEOUT(h, hbm_exhaustion_rollback, 900)
 /* child: become nobody, then every privileged path must say EACCES */
 static int as_nobody(void)
 {
-	static const char *const paths[] = {
-		"/dev/neuronsim", DBGFS "/stats", DBGFS "/fail_copyin_nth",
-		DBGFS "/hbm", PARAM "max_plan_bytes",
+	static const struct {
+		const char *path;
+		int flags;
+	} paths[] = {
+		{ "/dev/neuronsim", O_RDWR },
+		{ "/dev/neuronsim0", O_RDWR },
+		{ DBGFS_ROOT "/stats", O_RDONLY },
+		{ DBGFS_ROOT "/neuronsim0/stats", O_RDONLY },
+		{ DBGFS_ROOT "/neuronsim0/fail_copyin_nth", O_RDWR },
+		{ DBGFS_ROOT "/neuronsim0/hbm", O_RDONLY },
+		{ PARAM "max_plan_bytes", O_RDWR },
+		{ "/sys/bus/neuronsim/new_device", O_WRONLY },
+		{ "/sys/bus/neuronsim/del_device", O_WRONLY },
 	};
 	unsigned int i;
 	int fd, bad = 0;
@@ -277,12 +288,10 @@ static int as_nobody(void)
 	if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
 		return 100;
 	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		int flags = i == 0 || i == 2 || i == 4 ? O_RDWR : O_RDONLY;
-
-		fd = open(paths[i], flags);
+		fd = open(paths[i].path, paths[i].flags);
 		if (fd >= 0 || errno != EACCES) {
 			printf("# as uid 65534: open(%s) gave %d errno %d, not EACCES\n",
-			       paths[i], fd, fd < 0 ? errno : 0);
+			       paths[i].path, fd, fd < 0 ? errno : 0);
 			fflush(stdout);
 			bad++;
 		}
@@ -299,6 +308,10 @@ TEST_F_TIMEOUT(h, access_nonroot, 900)
 	int status;
 
 	ASSERT_EQ(0, stat("/dev/neuronsim", &st));
+	EXPECT_TRUE(S_ISCHR(st.st_mode));
+	EXPECT_EQ(0600, st.st_mode & 07777);
+	EXPECT_EQ(0, st.st_uid);
+	ASSERT_EQ(0, stat("/dev/neuronsim0", &st));
 	EXPECT_TRUE(S_ISCHR(st.st_mode));
 	EXPECT_EQ(0600, st.st_mode & 07777);
 	EXPECT_EQ(0, st.st_uid);
@@ -507,7 +520,7 @@ TEST_F_TIMEOUT(h, no_kernel_pointers, 900)
 	b.entries = (uintptr_t)e;
 	ASSERT_EQ(0, ioctl(fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
 	bads += bin_has_kptr(e, sizeof(e), "RESOLVE_BATCH entries");
-	bads += scan_tree(DBGFS);
+	bads += scan_tree(DBGFS_ROOT);
 	bads += scan_tree("/sys/module/neuronsim/parameters");
 	ASSERT_EQ(0, nsim_unload(fd, id));
 	n = klogctl(10, NULL, 0);	/* SYSLOG_ACTION_SIZE_BUFFER */

@@ -2,10 +2,12 @@
 /*
  * info_test - /dev/neuronsim basics: GET_INFO geometry and ABI, unknown
  * commands, struct-size extensibility.  Runs in the VM with the module
- * loaded; the expected arch comes from NSIM_ARCH (default trn2).
+ * loaded; the device is /dev/neuronsim$NSIM_DEV (unset: the alias
+ * /dev/neuronsim), the expected arch comes from NSIM_ARCH (default trn2).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -46,14 +48,25 @@ static const struct geometry *expected(void)
 	return NULL;
 }
 
+/* the node under test: /dev/neuronsim$NSIM_DEV */
+static const char *node(void)
+{
+	static char path[64];
+	const char *d = getenv("NSIM_DEV");
+
+	snprintf(path, sizeof(path), "/dev/" NEURONSIM_DEVICE_NAME "%s",
+		 d ? d : "");
+	return path;
+}
+
 FIXTURE(dev) {
 	int fd;
 };
 
 FIXTURE_SETUP(dev)
 {
-	self->fd = open("/dev/" NEURONSIM_DEVICE_NAME, O_RDWR);
-	ASSERT_LE(0, self->fd) TH_LOG("open /dev/neuronsim: %s", strerror(errno));
+	self->fd = open(node(), O_RDWR);
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", node(), strerror(errno));
 }
 
 FIXTURE_TEARDOWN(dev)
@@ -65,7 +78,7 @@ TEST(device_node_is_0600)
 {
 	struct stat st;
 
-	ASSERT_EQ(0, stat("/dev/" NEURONSIM_DEVICE_NAME, &st));
+	ASSERT_EQ(0, stat(node(), &st));
 	EXPECT_TRUE(S_ISCHR(st.st_mode));
 	EXPECT_EQ(0600, st.st_mode & 0777);
 }

@@ -95,7 +95,7 @@ TEST_F(iso, close_unloads)
 	EXPECT_EQ(before.mem_refs + V0_N + V1_N, loaded.mem_refs);
 	EXPECT_LT(before.hbm_used, loaded.hbm_used);
 	EXPECT_LT(before.kmem_bytes, loaded.kmem_bytes);
-	snprintf(path, sizeof(path), DBGFS "/models/%u/info", id2);
+	dbgfs_path(path, sizeof(path), "models/%u/info", id2);
 	EXPECT_EQ(0, stat(path, &sb));
 	close(fd2);
 	ASSERT_EQ(0, read_stats(&after));
@@ -104,7 +104,7 @@ TEST_F(iso, close_unloads)
 	EXPECT_EQ(before.kmem_bytes, after.kmem_bytes);
 	EXPECT_EQ(before.hbm_used, after.hbm_used);
 	EXPECT_EQ(before.backing_bytes, after.backing_bytes);
-	snprintf(path, sizeof(path), DBGFS "/models/%u", id2);
+	dbgfs_path(path, sizeof(path), "models/%u", id2);
 	EXPECT_NE(0, stat(path, &sb));
 }
 

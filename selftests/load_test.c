@@ -400,11 +400,13 @@ TEST_F(std, bytes_outside_the_carveout_writable)
 static void models_dir(char *buf, size_t size)
 {
 	struct dirent **ents;
+	char path[128];
 	size_t n = 0;
 	int i, k;
 
 	buf[0] = 0;
-	k = scandir(DBGFS "/models", &ents, NULL, alphasort);
+	k = scandir(dbgfs_path(path, sizeof(path), "models"), &ents, NULL,
+		    alphasort);
 	for (i = 0; i < k; i++) {
 		if (ents[i]->d_name[0] != '.' && n < size)
 			n += snprintf(buf + n, size - n, "%s ", ents[i]->d_name);
@@ -416,7 +418,8 @@ static void models_dir(char *buf, size_t size)
 
 static long long load_failures(void)
 {
-	char *t = read_file(DBGFS "/stats", NULL), *p;
+	char path[128];
+	char *t = read_file(dbgfs_path(path, sizeof(path), "stats"), NULL), *p;
 	long long v = -1;
 
 	p = t ? strstr(t, "load_failures ") : NULL;

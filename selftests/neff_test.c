@@ -358,7 +358,7 @@ static void test_plan(int fd, const struct neuronsim_info *info,
 	memset(&mi, 0, sizeof(mi));
 	snprintf(path, sizeof(path), "%s/%s", dir, e->kbin);
 	if (read_stats(&before)) {
-		bad(&r, "cannot read " DBGFS "/stats");
+		bad(&r, "cannot read %s/stats", nsim_dbgfs());
 		goto out;
 	}
 	ret = kbin_read_file(path, &p.buf, &p.len);
@@ -421,7 +421,7 @@ static void test_plan(int fd, const struct neuronsim_info *info,
 		bad(&r, "UNLOAD of model %u: %s", r.id, strerror(-ret));
 check_after:
 	if (read_stats(&after))
-		bad(&r, "cannot read " DBGFS "/stats");
+		bad(&r, "cannot read %s/stats", nsim_dbgfs());
 	else
 		stats_equal(&r, ret ? "after the failed load" : "after UNLOAD",
 			    &before, &after);

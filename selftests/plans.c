@@ -22,6 +22,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,9 +32,62 @@
 #include "kbin_writer.h"
 #include "plans.h"
 
+static int nsim_dev = -2;	/* -2: not read from $NSIM_DEV yet */
+
+int nsim_dev_index(void)
+{
+	const char *e;
+
+	if (nsim_dev == -2) {
+		e = getenv("NSIM_DEV");
+		nsim_dev = e && *e ? atoi(e) : -1;
+	}
+	return nsim_dev;
+}
+
+void nsim_select_dev(int index)
+{
+	nsim_dev = index;
+}
+
+const char *nsim_dbgfs(void)
+{
+	static char dir[64];
+	int d = nsim_dev_index();
+
+	snprintf(dir, sizeof(dir), DBGFS_ROOT "/" NEURONSIM_DEVICE_NAME "%d",
+		 d < 0 ? 0 : d);
+	return dir;
+}
+
+char *dbgfs_path(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(buf, size, "%s/", nsim_dbgfs());
+	va_start(ap, fmt);
+	if (n > 0 && (size_t)n < size)
+		vsnprintf(buf + n, size - n, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+int nsim_open_dev(unsigned int index)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/dev/" NEURONSIM_DEVICE_NAME "%u", index);
+	return open(path, O_RDWR);
+}
+
 int nsim_open(void)
 {
-	return open("/dev/" NEURONSIM_DEVICE_NAME, O_RDWR);
+	int d = nsim_dev_index();
+
+	if (d < 0)
+		return open("/dev/" NEURONSIM_DEVICE_NAME, O_RDWR);
+	return nsim_open_dev(d);
 }
 
 int nsim_get_info(int fd, struct neuronsim_info *info)
@@ -367,7 +421,8 @@ int nsim_in_hbm(const struct neuronsim_info *info, uint64_t a, uint64_t n)
 
 int read_stats(struct stats *s)
 {
-	char *t = read_file(DBGFS "/stats", NULL);
+	char path[128];
+	char *t = read_file(dbgfs_path(path, sizeof(path), "stats"), NULL);
 
 	if (!t)
 		return -errno;
@@ -385,7 +440,7 @@ int write_knob(const char *name, long value)
 	char path[256], v[32];
 	int fd, n, ret = 0;
 
-	snprintf(path, sizeof(path), DBGFS "/%s", name);
+	dbgfs_path(path, sizeof(path), "%s", name);
 	fd = open(path, O_WRONLY);
 	if (fd < 0)
 		return -errno;
@@ -398,7 +453,9 @@ int write_knob(const char *name, long value)
 
 int snap_read(struct snap *s)
 {
-	char *t = read_file(DBGFS "/hbm", NULL), *l, *save = NULL;
+	char path[128];
+	char *t = read_file(dbgfs_path(path, sizeof(path), "hbm"), NULL);
+	char *l, *save = NULL;
 	size_t n = 0;
 	int ret;
 

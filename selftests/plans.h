@@ -3,6 +3,11 @@
  * plans.h - shared helpers of the kernel runtime selftests: plans built
  * in-process with the KBIN writer (userspace/cc/kbin_writer.h), thin
  * ioctl wrappers that return 0 or -errno, and debugfs readers.
+ *
+ * The device under test is $NSIM_DEV (a device index N: /dev/neuronsimN
+ * and debugfs neuronsim/neuronsimN/); unset, the tests open the alias
+ * /dev/neuronsim and read device 0's debugfs.  nsim_select_dev() changes
+ * it for the rest of the program.
  */
 #ifndef _NSIM_SELFTEST_PLANS_H
 #define _NSIM_SELFTEST_PLANS_H
@@ -13,7 +18,8 @@
 #include <linux/neuronsim.h>
 #include <linux/neuronsim_kbin.h>
 
-#define DBGFS "/sys/kernel/debug/neuronsim"
+/* the debugfs directory of the module; each device has neuronsimN/ */
+#define DBGFS_ROOT "/sys/kernel/debug/neuronsim"
 
 /* the standard plan: every kind, two subgraphs (see plans.c) */
 enum {
@@ -60,7 +66,16 @@ struct snap {
 
 struct kbin_writer;
 
+/* the device under test: its index, -1 for the alias (device 0) */
+int nsim_dev_index(void);
+void nsim_select_dev(int index);
+/* its debugfs directory, DBGFS_ROOT "/neuronsimN" */
+const char *nsim_dbgfs(void);
+/* DBGFS_ROOT "/neuronsimN/" @fmt... into @buf */
+char *dbgfs_path(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 int nsim_open(void);
+int nsim_open_dev(unsigned int index);
 int nsim_get_info(int fd, struct neuronsim_info *info);
 uint8_t payload_byte(unsigned int var, uint64_t i);
 int plan_std(const struct neuronsim_info *info, struct plan *p);

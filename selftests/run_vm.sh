@@ -23,7 +23,7 @@ for arch in trn1 trn2 trn3; do
 		check "kmem trace events enabled from the kernel command line" \
 			grep -qx 1 /sys/kernel/debug/tracing/events/kmem/kmalloc/enable
 		for t in resolve_test isolation_test fault_test debugfs_test \
-			 zeroalloc_test; do
+			 zeroalloc_test bus_test; do
 			run_tap "$t" $t
 		done
 	fi

@@ -324,8 +324,8 @@ static int do_debugfs(int t, uint64_t *rs)
 	if (!pick(t, rs, &s, 0))
 		return 0;
 	g.ts[t].dbgfs++;
-	snprintf(path, sizeof(path), DBGFS "/models/%u/%s", s.id,
-		 f[kbin_rand(rs) % 3]);
+	dbgfs_path(path, sizeof(path), "models/%u/%s", s.id,
+		   f[kbin_rand(rs) % 3]);
 	fd = open(path, O_RDONLY);
 	if (fd < 0) {
 		if (errno != ENOENT)

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bus.c - the neuronsim bus: devices are created and removed at run time,
+ * as netdevsim's are (Documentation/uapi.rst, "Devices"):
+ *
+ *   echo "ID ARCH" > /sys/bus/neuronsim/new_device	device ID, generation ARCH
+ *   echo ID > /sys/bus/neuronsim/del_device		remove device ID
+ *
+ * Both files are root only (0200).  Each device is the struct device
+ * /sys/bus/neuronsim/devices/neuronsimID with the attribute "arch" (its
+ * generation's name, world-readable) and the node /dev/neuronsimID.  The
+ * arch= module parameter creates device 0.  Bad input is refused with
+ * -EINVAL (not "ID ARCH", ID >= NSIM_MAX_DEVICES, unknown ARCH), an ID in
+ * use with -EEXIST, an unknown one with -ENOENT, and a device with open
+ * files with -EBUSY; each with a line in the kernel log.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/string.h>
+
+#include "neuronsim.h"
+
+/* new_device and del_device, one at a time; module exit */
+static DEFINE_MUTEX(nsim_bus_mutex);
+static bool nsim_bus_enabled;	/* false before init is done, after exit */
+
+/* the text written to a bus file, without its trailing newline */
+static int nsim_bus_input_len(const char *buf, size_t count)
+{
+	size_t n = strnlen(buf, count);
+
+	if (n && buf[n - 1] == '\n')
+		n--;
+	return min_t(size_t, n, 64);
+}
+
+static int nsim_bus_new(u32 id, const struct kbin_gen *arch)
+{
+	struct nsim_device *nd;
+
+	nd = nsim_device_create(id, arch);
+	if (IS_ERR(nd))
+		return PTR_ERR(nd);
+	pr_info("neuronsim%u: %s device: %u NeuronCores, %u x %llu MiB HBM\n",
+		id, arch->name, arch->num_cores, arch->num_hbm_channels,
+		arch->hbm_channel_size >> 20);
+	return 0;
+}
+
+static ssize_t new_device_store(struct bus_type *bus, const char *buf,
+				size_t count)
+{
+	const struct kbin_gen *arch;
+	char name[16];
+	unsigned int id;
+	int n = 0, ret;
+
+	if (sscanf(buf, "%u %15s %n", &id, name, &n) != 2 || buf[n]) {
+		pr_err_ratelimited("new_device: \"%.*s\" is not \"ID ARCH\" (e.g. \"1 trn1\")\n",
+				   nsim_bus_input_len(buf, count), buf);
+		return -EINVAL;
+	}
+	if (id >= NSIM_MAX_DEVICES) {
+		pr_err_ratelimited("new_device: ID %u is not below %u\n", id,
+				   NSIM_MAX_DEVICES);
+		return -EINVAL;
+	}
+	arch = nsim_arch_find(name);
+	if (!arch) {
+		pr_err_ratelimited("new_device %u: unknown arch '%s' (use trn1, trn2 or trn3)\n",
+				   id, name);
+		return -EINVAL;
+	}
+	mutex_lock(&nsim_bus_mutex);
+	ret = nsim_bus_enabled ? nsim_bus_new(id, arch) : -EBUSY;
+	mutex_unlock(&nsim_bus_mutex);
+	if (ret == -EEXIST)
+		pr_err_ratelimited("new_device %u: device %u exists\n", id, id);
+	else if (ret)
+		pr_err_ratelimited("new_device %u: %d\n", id, ret);
+	return ret ? ret : count;
+}
+static BUS_ATTR_WO(new_device);
+
+static ssize_t del_device_store(struct bus_type *bus, const char *buf,
+				size_t count)
+{
+	unsigned int id;
+	int n = 0, ret;
+
+	if (sscanf(buf, "%u %n", &id, &n) != 1 || buf[n]) {
+		pr_err_ratelimited("del_device: \"%.*s\" is not \"ID\"\n",
+				   nsim_bus_input_len(buf, count), buf);
+		return -EINVAL;
+	}
+	mutex_lock(&nsim_bus_mutex);
+	ret = nsim_bus_enabled ? nsim_device_remove(id) : -EBUSY;
+	mutex_unlock(&nsim_bus_mutex);
+	if (ret == -ENOENT)
+		pr_err_ratelimited("del_device %u: no such device\n", id);
+	return ret ? ret : count;
+}
+static BUS_ATTR_WO(del_device);
+
+static struct attribute *nsim_bus_attrs[] = {
+	&bus_attr_new_device.attr,
+	&bus_attr_del_device.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(nsim_bus);
+
+static ssize_t arch_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	const struct nsim_device *nd = container_of(dev, struct nsim_device,
+						    dev);
+
+	return sysfs_emit(buf, "%s\n", nd->arch->name);
+}
+static DEVICE_ATTR_RO(arch);
+
+static struct attribute *nsim_dev_attrs[] = {
+	&dev_attr_arch.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(nsim_dev);
+
+struct bus_type nsim_bus_type = {
+	.name = NEURONSIM_DEVICE_NAME,
+	.bus_groups = nsim_bus_groups,
+	.dev_groups = nsim_dev_groups,
+};
+
+/**
+ * nsim_bus_init() - register the neuronsim bus and create device 0.
+ * @arch0: the generation of device 0 (the arch= module parameter).
+ *
+ * Return: 0, or the error of bus_register() or of creating the device.
+ */
+int nsim_bus_init(const struct kbin_gen *arch0)
+{
+	int ret;
+
+	ret = bus_register(&nsim_bus_type);
+	if (ret)
+		return ret;
+	mutex_lock(&nsim_bus_mutex);
+	ret = nsim_bus_new(0, arch0);
+	if (!ret)
+		nsim_bus_enabled = true;
+	mutex_unlock(&nsim_bus_mutex);
+	if (ret)
+		goto err_bus;
+	return 0;
+
+err_bus:
+	bus_unregister(&nsim_bus_type);
+	return ret;
+}
+
+/**
+ * nsim_bus_exit() - remove every device and unregister the bus.
+ *
+ * Context: module exit: no file is open on any device.
+ */
+void nsim_bus_exit(void)
+{
+	unsigned long index = 0;
+	struct nsim_device *nd;
+
+	mutex_lock(&nsim_bus_mutex);
+	nsim_bus_enabled = false;
+	for (;;) {
+		nsim_devices_lock();
+		nd = nsim_device_next(&index);
+		nsim_devices_unlock();
+		if (!nd)
+			break;
+		WARN_ON(nsim_device_remove(index));
+		index++;
+	}
+	mutex_unlock(&nsim_bus_mutex);
+	bus_unregister(&nsim_bus_type);
+}
