@@ -14,7 +14,9 @@
 #include <linux/bitops.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/pid.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
@@ -40,7 +42,8 @@ struct nsim_file *nsim_file_new(struct nsim_device *nd)
 }
 
 /**
- * nsim_model_alloc() - allocate an empty model.
+ * nsim_model_alloc() - allocate an empty model, owned by the calling
+ *	thread group.
  * @nd: the device it is loaded on.
  * @num_sg: subgraphs, 1..KBIN_MAX_SUBGRAPHS.
  *
@@ -55,6 +58,7 @@ struct nsim_model *nsim_model_alloc(struct nsim_device *nd, u32 num_sg)
 	if (!m)
 		return NULL;
 	m->nd = nd;
+	m->owner_tgid = get_pid(task_tgid(current));
 	m->num_sg = num_sg;
 	m->kmem_bytes = sz;
 	INIT_LIST_HEAD(&m->node);
@@ -71,6 +75,7 @@ void nsim_model_free(struct nsim_model *m)
 	if (!m)
 		return;
 	nsim_unstage(m);
+	put_pid(m->owner_tgid);
 	kfree(m);
 }
 

@@ -3,32 +3,35 @@
  * netlink.c - the "neuronsim" generic netlink family
  * (uapi/linux/neuronsim_netlink.h, Documentation/netlink/neuronsim.yaml).
  *
- *   GET_DEVICE	doit: arch, cores, HBM channels, models, HBM in use
- *   GET_MODEL	doit by MODEL_ID, dump of every model (any fd's)
+ *   GET_DEVICE	doit (DEVICE, default 0): arch, cores, HBM channels, models,
+ *		HBM in use; dump: every device
+ *   GET_MODEL	doit by (DEVICE, MODEL_ID), dump of every model (any fd's)
+ *		of one device or of all
  *   GET_VARS	dump of one model's staged variables
  *   "monitor"	MODEL_LOADED, MODEL_UNLOADED, LOAD_FAILED notifications
  *
- * Every operation is strictly validated (.resv_start_op covers them all):
- * an attribute a command does not take is refused.
+ * Every message about a device or a model carries DEVICE, the device
+ * index.  Every operation is strictly validated (.resv_start_op covers
+ * them all): an attribute a command does not take is refused.
  *
  * Who sees what: a model's counts are public (GET_MODEL, events).  Its
  * variables' names and physical addresses (GET_VARS) are shown only to its
  * owner - a task of the thread group that loaded it - or to a caller with
  * CAP_SYS_ADMIN; anyone else gets -EPERM.
  *
- * The family keeps its own index of published models: an xarray keyed by
- * model id whose entries hold the model and the loader's struct pid.  The
- * loaded/unloaded hooks add and remove entries, under the owning file's
- * lock, before the model's RCU grace period, so a reader that finds an
- * entry under rcu_read_lock() may read the model (which is immutable once
- * published) until rcu_read_unlock().  Dumps resume by model id (GET_MODEL)
- * or by (subgraph, record) (GET_VARS) kept in cb->args.
+ * The family has no index of its own: it reads each device's xarray of
+ * published models, the one RESOLVE reads.  The list of devices is held
+ * (nsim_devices_lock()) while a device is used, so it cannot go away;
+ * a model found under rcu_read_lock() may be read (it is immutable once
+ * published, and freed only an RCU grace period after it was
+ * unpublished) until rcu_read_unlock().  Dumps resume by device index and
+ * model id (GET_MODEL) or by (subgraph, record) (GET_VARS) kept in
+ * cb->args.
  */
 #include <linux/capability.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
 #include <linux/xarray.h>
 #include <net/genetlink.h>
 
@@ -37,19 +40,6 @@
 #include "neuronsim.h"
 #include "netlink.h"
 
-/**
- * struct nsim_nl_entry - one published model in the family's index.
- * @m: the model; valid under rcu_read_lock() while the entry is found.
- * @owner: thread group that loaded it (reference held).
- * @rcu: frees the entry after readers are done.
- */
-struct nsim_nl_entry {
-	struct nsim_model *m;
-	struct pid *owner;
-	struct rcu_head rcu;
-};
-
-static DEFINE_XARRAY(nsim_nl_models);
 static bool nsim_nl_registered;
 
 enum nsim_nl_mcgrp {
@@ -60,26 +50,45 @@ static const struct genl_multicast_group nsim_nl_mcgrps[] = {
 	[NSIM_NL_MCGRP_MONITOR] = { .name = NEURONSIM_GENL_MCGRP_MONITOR },
 };
 
-static const struct nla_policy nsim_nl_model_id_policy[NEURONSIM_A_MODEL_ID + 1] = {
+static const struct nla_policy nsim_nl_device_policy[NEURONSIM_A_DEVICE + 1] = {
+	[NEURONSIM_A_DEVICE] = NLA_POLICY_MAX(NLA_U32, NSIM_MAX_DEVICES - 1),
+};
+
+static const struct nla_policy nsim_nl_model_policy[NEURONSIM_A_DEVICE + 1] = {
 	[NEURONSIM_A_MODEL_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[NEURONSIM_A_DEVICE] = NLA_POLICY_MAX(NLA_U32, NSIM_MAX_DEVICES - 1),
 };
 
 static struct genl_family nsim_nl_family;
 
-static void nsim_nl_entry_free(struct rcu_head *head)
+/*
+ * The device a request names (DEVICE, default 0), with the list of
+ * devices locked; NULL (unlocked, extack set) when there is none.
+ */
+static struct nsim_device *nsim_nl_device(struct nlattr **attrs,
+					  struct netlink_ext_ack *extack)
 {
-	struct nsim_nl_entry *e = container_of(head, struct nsim_nl_entry, rcu);
+	struct nlattr *a = attrs[NEURONSIM_A_DEVICE];
+	struct nsim_device *nd;
 
-	put_pid(e->owner);
-	kfree(e);
+	nsim_devices_lock();
+	nd = nsim_device_find(a ? nla_get_u32(a) : 0);
+	if (!nd) {
+		nsim_devices_unlock();
+		if (a)
+			NL_SET_ERR_MSG_ATTR(extack, a, "no device with this index");
+		else
+			NL_SET_ERR_MSG(extack, "no device 0");
+	}
+	return nd;
 }
 
-static int nsim_nl_put_model(struct sk_buff *skb, const struct nsim_model *m,
-			     struct pid *owner)
+static int nsim_nl_put_model(struct sk_buff *skb, const struct nsim_model *m)
 {
-	if (nla_put_u32(skb, NEURONSIM_A_MODEL_ID, m->id) ||
+	if (nla_put_u32(skb, NEURONSIM_A_DEVICE, m->nd->index) ||
+	    nla_put_u32(skb, NEURONSIM_A_MODEL_ID, m->id) ||
 	    nla_put_u32(skb, NEURONSIM_A_MODEL_OWNER_PID,
-			owner ? pid_vnr(owner) : 0) ||
+			pid_vnr(m->owner_tgid)) ||
 	    nla_put_u32(skb, NEURONSIM_A_MODEL_TARGET_GEN, m->target_gen) ||
 	    nla_put_u32(skb, NEURONSIM_A_MODEL_NUM_SUBGRAPHS, m->num_sg) ||
 	    nla_put_u32(skb, NEURONSIM_A_MODEL_FIRST_CORE, m->first_core) ||
@@ -95,15 +104,44 @@ static int nsim_nl_put_model(struct sk_buff *skb, const struct nsim_model *m,
 
 /* one model message: a reply, a dump part or a notification */
 static int nsim_nl_fill_model(struct sk_buff *skb, const struct nsim_model *m,
-			      struct pid *owner, u32 portid, u32 seq,
-			      int flags, u8 cmd)
+			      u32 portid, u32 seq, int flags, u8 cmd)
 {
 	void *hdr;
 
 	hdr = genlmsg_put(skb, portid, seq, &nsim_nl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nsim_nl_put_model(skb, m, owner)) {
+	if (nsim_nl_put_model(skb, m)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* one device message: a reply or a dump part */
+static int nsim_nl_fill_device(struct sk_buff *skb, struct nsim_device *nd,
+			       u32 portid, u32 seq, int flags)
+{
+	const struct kbin_gen *a = nd->arch;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &nsim_nl_family, flags,
+			  NEURONSIM_CMD_GET_DEVICE);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, NEURONSIM_A_DEVICE, nd->index) ||
+	    nla_put_string(skb, NEURONSIM_A_DEV_ARCH_NAME, a->name) ||
+	    nla_put_u32(skb, NEURONSIM_A_DEV_ARCH_GEN, a->gen) ||
+	    nla_put_u32(skb, NEURONSIM_A_DEV_NUM_CORES, a->num_cores) ||
+	    nla_put_u32(skb, NEURONSIM_A_DEV_NUM_HBM_CHANNELS,
+			a->num_hbm_channels) ||
+	    nla_put_u64_64bit(skb, NEURONSIM_A_DEV_HBM_CHANNEL_SIZE,
+			      a->hbm_channel_size, NEURONSIM_A_PAD) ||
+	    nla_put_u32(skb, NEURONSIM_A_DEV_NUM_MODELS,
+			atomic64_read(&nd->stats.models)) ||
+	    nla_put_u64_64bit(skb, NEURONSIM_A_DEV_HBM_USED,
+			      nsim_hbm_used_total(nd), NEURONSIM_A_PAD)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -113,54 +151,56 @@ static int nsim_nl_fill_model(struct sk_buff *skb, const struct nsim_model *m,
 
 static int nsim_nl_get_device_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	const struct kbin_gen *a;
 	struct nsim_device *nd;
 	struct sk_buff *msg;
-	void *hdr;
+	int err;
 
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	nsim_devices_lock();
-	nd = nsim_device_find(0);
+	nd = nsim_nl_device(info->attrs, info->extack);
 	if (!nd) {
-		nsim_devices_unlock();
 		nlmsg_free(msg);
 		return -ENODEV;
 	}
-	a = nd->arch;
-	hdr = genlmsg_put_reply(msg, info, &nsim_nl_family, 0,
-				NEURONSIM_CMD_GET_DEVICE);
-	if (!hdr)
-		goto err_free;
-	if (nla_put_string(msg, NEURONSIM_A_DEV_ARCH_NAME, a->name) ||
-	    nla_put_u32(msg, NEURONSIM_A_DEV_ARCH_GEN, a->gen) ||
-	    nla_put_u32(msg, NEURONSIM_A_DEV_NUM_CORES, a->num_cores) ||
-	    nla_put_u32(msg, NEURONSIM_A_DEV_NUM_HBM_CHANNELS,
-			a->num_hbm_channels) ||
-	    nla_put_u64_64bit(msg, NEURONSIM_A_DEV_HBM_CHANNEL_SIZE,
-			      a->hbm_channel_size, NEURONSIM_A_PAD) ||
-	    nla_put_u32(msg, NEURONSIM_A_DEV_NUM_MODELS,
-			atomic64_read(&nd->stats.models)) ||
-	    nla_put_u64_64bit(msg, NEURONSIM_A_DEV_HBM_USED,
-			      nsim_hbm_used_total(nd), NEURONSIM_A_PAD))
-		goto err_free;
+	err = nsim_nl_fill_device(msg, nd, info->snd_portid, info->snd_seq, 0);
 	nsim_devices_unlock();
-	genlmsg_end(msg, hdr);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
 	return genlmsg_reply(msg, info);
+}
 
-err_free:
+/* cb->args[0]: the next device index to emit */
+static int nsim_nl_get_device_dumpit(struct sk_buff *skb,
+				     struct netlink_callback *cb)
+{
+	unsigned long index = cb->args[0];
+	struct nsim_device *nd;
+	int err = 0;
+
+	nsim_devices_lock();
+	while ((nd = nsim_device_next(&index))) {
+		err = nsim_nl_fill_device(skb, nd, NETLINK_CB(cb->skb).portid,
+					  cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (err)
+			break;
+		cb->args[0] = ++index;
+	}
 	nsim_devices_unlock();
-	nlmsg_free(msg);
-	return -EMSGSIZE;
+	if (err && !skb->len)
+		return err;
+	return skb->len;
 }
 
 static int nsim_nl_get_model_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nsim_nl_entry *e;
+	struct nsim_device *nd;
+	struct nsim_model *m;
 	struct sk_buff *msg;
-	u32 id;
 	int err;
+	u32 id;
 
 	if (GENL_REQ_ATTR_CHECK(info, NEURONSIM_A_MODEL_ID))
 		return -EINVAL;
@@ -169,19 +209,21 @@ static int nsim_nl_get_model_doit(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	rcu_read_lock();
-	e = xa_load(&nsim_nl_models, id);
-	if (!e) {
-		rcu_read_unlock();
+	nd = nsim_nl_device(info->attrs, info->extack);
+	if (!nd) {
 		nlmsg_free(msg);
+		return -ENODEV;
+	}
+	rcu_read_lock();
+	m = xa_load(&nd->models, id);
+	err = m ? nsim_nl_fill_model(msg, m, info->snd_portid, info->snd_seq,
+				     0, NEURONSIM_CMD_GET_MODEL) : -ENOENT;
+	rcu_read_unlock();
+	nsim_devices_unlock();
+	if (err == -ENOENT)
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    info->attrs[NEURONSIM_A_MODEL_ID],
-				    "no model with this id");
-		return -ENOENT;
-	}
-	err = nsim_nl_fill_model(msg, e->m, e->owner, info->snd_portid,
-				 info->snd_seq, 0, NEURONSIM_CMD_GET_MODEL);
-	rcu_read_unlock();
+				    "no model with this id on the device");
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -189,46 +231,81 @@ static int nsim_nl_get_model_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-/* cb->args[0]: the next model id to emit */
+/*
+ * GET_MODEL dump start.  cb->args[0]: the device to dump next; [1]: the
+ * next model id in it; [2]: 1 when the request named one DEVICE.
+ */
+static int nsim_nl_get_model_start(struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr *a = info->attrs[NEURONSIM_A_DEVICE];
+
+	if (a) {
+		if (!nsim_nl_device(info->attrs, cb->extack))
+			return -ENODEV;
+		nsim_devices_unlock();
+	}
+	cb->args[0] = a ? nla_get_u32(a) : 0;
+	cb->args[1] = 0;
+	cb->args[2] = !!a;
+	return 0;
+}
+
 static int nsim_nl_get_model_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb)
 {
-	struct nsim_nl_entry *e;
-	unsigned long id;
+	unsigned long index = cb->args[0], id;
+	struct nsim_device *nd;
+	struct nsim_model *m;
 	int err = 0;
 
-	rcu_read_lock();
-	xa_for_each_start(&nsim_nl_models, id, e, cb->args[0]) {
-		err = nsim_nl_fill_model(skb, e->m, e->owner,
-					 NETLINK_CB(cb->skb).portid,
-					 cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					 NEURONSIM_CMD_GET_MODEL);
-		if (err)
+	nsim_devices_lock();
+	while ((nd = nsim_device_next(&index))) {
+		if (cb->args[2] && index != cb->args[0])
 			break;
-		cb->args[0] = id + 1;
+		if (index != cb->args[0]) {	/* a new device: from id 0 */
+			cb->args[0] = index;
+			cb->args[1] = 0;
+		}
+		rcu_read_lock();
+		xa_for_each_start(&nd->models, id, m, cb->args[1]) {
+			err = nsim_nl_fill_model(skb, m,
+						 NETLINK_CB(cb->skb).portid,
+						 cb->nlh->nlmsg_seq,
+						 NLM_F_MULTI,
+						 NEURONSIM_CMD_GET_MODEL);
+			if (err)
+				break;
+			cb->args[1] = id + 1;
+		}
+		rcu_read_unlock();
+		if (err || cb->args[2])
+			break;
+		index++;
 	}
-	rcu_read_unlock();
+	nsim_devices_unlock();
 	if (err && !skb->len)
 		return err;
 	return skb->len;
 }
 
-static bool nsim_nl_may_see_vars(const struct nsim_nl_entry *e,
+static bool nsim_nl_may_see_vars(const struct nsim_model *m,
 				 const struct sk_buff *skb)
 {
-	return e->owner == task_tgid(current) ||
+	return m->owner_tgid == task_tgid(current) ||
 	       netlink_capable(skb, CAP_SYS_ADMIN);
 }
 
 /*
  * GET_VARS dump start: check the model and the caller once.
- * cb->args[0]: model id; [1]: subgraph; [2]: record within it.
+ * cb->args[0]: model id; [1]: subgraph; [2]: record within it; [3]: device.
  */
 static int nsim_nl_get_vars_start(struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct nlattr *attr = info->attrs[NEURONSIM_A_MODEL_ID];
-	struct nsim_nl_entry *e;
+	struct nsim_device *nd;
+	struct nsim_model *m;
 	int err = 0;
 	u32 id;
 
@@ -237,17 +314,23 @@ static int nsim_nl_get_vars_start(struct netlink_callback *cb)
 		return -EINVAL;
 	}
 	id = nla_get_u32(attr);
+	nd = nsim_nl_device(info->attrs, cb->extack);
+	if (!nd)
+		return -ENODEV;
+	cb->args[3] = nd->index;
 	rcu_read_lock();
-	e = xa_load(&nsim_nl_models, id);
-	if (!e) {
-		NL_SET_ERR_MSG_ATTR(cb->extack, attr, "no model with this id");
+	m = xa_load(&nd->models, id);
+	if (!m) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, attr,
+				    "no model with this id on the device");
 		err = -ENOENT;
-	} else if (!nsim_nl_may_see_vars(e, cb->skb)) {
+	} else if (!nsim_nl_may_see_vars(m, cb->skb)) {
 		NL_SET_ERR_MSG_ATTR(cb->extack, attr,
 				    "names and addresses only for the loading process or CAP_SYS_ADMIN");
 		err = -EPERM;
 	}
 	rcu_read_unlock();
+	nsim_devices_unlock();
 	cb->args[0] = id;
 	cb->args[1] = 0;
 	cb->args[2] = 0;
@@ -268,7 +351,8 @@ static int nsim_nl_put_var(struct sk_buff *skb, struct netlink_callback *cb,
 			  &nsim_nl_family, NLM_F_MULTI, NEURONSIM_CMD_GET_VARS);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, NEURONSIM_A_MODEL_ID, m->id) ||
+	if (nla_put_u32(skb, NEURONSIM_A_DEVICE, m->nd->index) ||
+	    nla_put_u32(skb, NEURONSIM_A_MODEL_ID, m->id) ||
 	    nla_put_u32(skb, NEURONSIM_A_VAR_SUBGRAPH, sgi) ||
 	    nla_put_u32(skb, NEURONSIM_A_VAR_ID, mr->var_id) ||
 	    nla_put_string(skb, NEURONSIM_A_VAR_NAME, name) ||
@@ -289,18 +373,20 @@ static int nsim_nl_get_vars_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
 	unsigned long sgi = cb->args[1], i = cb->args[2];
-	const struct nsim_nl_entry *e;
 	const struct nsim_model *m;
+	struct nsim_device *nd;
 	int err = 0;
 
+	nsim_devices_lock();
+	nd = nsim_device_find(cb->args[3]);
 	rcu_read_lock();
-	e = xa_load(&nsim_nl_models, cb->args[0]);
-	if (!e) {
+	m = nd ? xa_load(&nd->models, cb->args[0]) : NULL;
+	if (!m) {
 		/* unloaded between two parts of the dump */
 		rcu_read_unlock();
+		nsim_devices_unlock();
 		return -ENOENT;
 	}
-	m = e->m;
 	for (; sgi < m->num_sg; sgi++, i = 0) {
 		for (; i < m->sg[sgi].nmem; i++) {
 			err = nsim_nl_put_var(skb, cb, m, sgi, i);
@@ -310,6 +396,7 @@ static int nsim_nl_get_vars_dumpit(struct sk_buff *skb,
 	}
 out:
 	rcu_read_unlock();
+	nsim_devices_unlock();
 	cb->args[1] = sgi;
 	cb->args[2] = i;
 	if (err && !skb->len)
@@ -321,20 +408,24 @@ static const struct genl_ops nsim_nl_ops[] = {
 	{
 		.cmd = NEURONSIM_CMD_GET_DEVICE,
 		.doit = nsim_nl_get_device_doit,
+		.dumpit = nsim_nl_get_device_dumpit,
+		.policy = nsim_nl_device_policy,
+		.maxattr = NEURONSIM_A_DEVICE,
 	},
 	{
 		.cmd = NEURONSIM_CMD_GET_MODEL,
 		.doit = nsim_nl_get_model_doit,
+		.start = nsim_nl_get_model_start,
 		.dumpit = nsim_nl_get_model_dumpit,
-		.policy = nsim_nl_model_id_policy,
-		.maxattr = NEURONSIM_A_MODEL_ID,
+		.policy = nsim_nl_model_policy,
+		.maxattr = NEURONSIM_A_DEVICE,
 	},
 	{
 		.cmd = NEURONSIM_CMD_GET_VARS,
 		.start = nsim_nl_get_vars_start,
 		.dumpit = nsim_nl_get_vars_dumpit,
-		.policy = nsim_nl_model_id_policy,
-		.maxattr = NEURONSIM_A_MODEL_ID,
+		.policy = nsim_nl_model_policy,
+		.maxattr = NEURONSIM_A_DEVICE,
 	},
 };
 
@@ -357,8 +448,7 @@ static bool nsim_nl_listening(void)
 				  NSIM_NL_MCGRP_MONITOR);
 }
 
-static void nsim_nl_notify_model(u8 cmd, const struct nsim_model *m,
-				 struct pid *owner)
+static void nsim_nl_notify_model(u8 cmd, const struct nsim_model *m)
 {
 	struct sk_buff *msg;
 
@@ -367,7 +457,7 @@ static void nsim_nl_notify_model(u8 cmd, const struct nsim_model *m,
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return;
-	if (nsim_nl_fill_model(msg, m, owner, 0, 0, 0, cmd)) {
+	if (nsim_nl_fill_model(msg, m, 0, 0, 0, cmd)) {
 		nlmsg_free(msg);
 		return;
 	}
@@ -376,49 +466,28 @@ static void nsim_nl_notify_model(u8 cmd, const struct nsim_model *m,
 }
 
 /**
- * nsim_netlink_notify_loaded() - a model was published.
- * @m: the model, just given its id.
+ * nsim_netlink_notify_loaded() - a model was published: MODEL_LOADED to
+ *	"monitor" (the model is in its device's xarray already, so GET_MODEL
+ *	and GET_VARS see it).
+ * @m: the model.
  *
- * Adds @m to the family's index (GET_MODEL, GET_VARS) with the calling
- * thread group as its owner, and sends MODEL_LOADED to "monitor".
- *
- * Context: process context of the loading task, the owning file's lock
- * held, after nsim_model_publish() succeeded.
+ * Context: process context, the owning file's lock held.
  */
 void nsim_netlink_notify_loaded(struct nsim_model *m)
 {
-	struct nsim_nl_entry *e;
-	struct pid *owner = task_tgid(current);
-
-	e = kzalloc(sizeof(*e), GFP_KERNEL);
-	if (e) {
-		e->m = m;
-		e->owner = get_pid(owner);
-		if (xa_insert(&nsim_nl_models, m->id, e, GFP_KERNEL)) {
-			put_pid(e->owner);
-			kfree(e);
-		}
-	}
-	nsim_nl_notify_model(NEURONSIM_CMD_MODEL_LOADED, m, owner);
+	nsim_nl_notify_model(NEURONSIM_CMD_MODEL_LOADED, m);
 }
 
 /**
- * nsim_netlink_notify_unloaded() - a model is being unpublished.
+ * nsim_netlink_notify_unloaded() - a model is being unpublished:
+ *	MODEL_UNLOADED to "monitor".
  * @m: the model, still intact.
- *
- * Removes @m from the family's index and sends MODEL_UNLOADED.  Must be
- * called before the RCU grace period that precedes freeing @m.
  *
  * Context: process context, the owning file's lock held.
  */
 void nsim_netlink_notify_unloaded(struct nsim_model *m)
 {
-	struct nsim_nl_entry *e = xa_erase(&nsim_nl_models, m->id);
-
-	nsim_nl_notify_model(NEURONSIM_CMD_MODEL_UNLOADED, m,
-			     e ? e->owner : NULL);
-	if (e)
-		call_rcu(&e->rcu, nsim_nl_entry_free);
+	nsim_nl_notify_model(NEURONSIM_CMD_MODEL_UNLOADED, m);
 }
 
 /**
@@ -427,7 +496,8 @@ void nsim_netlink_notify_unloaded(struct nsim_model *m)
  * @err: the negative errno LOAD returns.
  * @e: why: reason, field, subgraph and record (NULL: unknown).
  *
- * Sends LOAD_FAILED with the calling thread group as OWNER_PID.
+ * Sends LOAD_FAILED with the device and the calling thread group as
+ * OWNER_PID.
  *
  * Context: process context of the loading task.
  */
@@ -449,7 +519,8 @@ void nsim_netlink_notify_load_failed(struct nsim_device *nd, int err,
 			  NEURONSIM_CMD_LOAD_FAILED);
 	if (!hdr)
 		goto err_free;
-	if (nla_put_u32(msg, NEURONSIM_A_MODEL_OWNER_PID,
+	if (nla_put_u32(msg, NEURONSIM_A_DEVICE, nd->index) ||
+	    nla_put_u32(msg, NEURONSIM_A_MODEL_OWNER_PID,
 			task_tgid_vnr(current)) ||
 	    nla_put_u32(msg, NEURONSIM_A_ERR_ERRNO, -err) ||
 	    nla_put_u32(msg, NEURONSIM_A_ERR_REASON, e ? e->reason : 0) ||
@@ -469,7 +540,7 @@ err_free:
 /**
  * nsim_netlink_init() - register the "neuronsim" generic netlink family.
  *
- * Call before /dev/neuronsim exists, so no model can be loaded before the
+ * Call before any device exists, so no model can be loaded before the
  * family can report it.
  *
  * Return: 0 or the negative errno of genl_register_family().
@@ -486,22 +557,12 @@ int nsim_netlink_init(void)
 }
 
 /**
- * nsim_netlink_exit() - unregister the family; wait for entry frees.
+ * nsim_netlink_exit() - unregister the family.
  *
- * Call after /dev/neuronsim is gone (every model unloaded).
+ * Call after every device is gone.
  */
 void nsim_netlink_exit(void)
 {
-	struct nsim_nl_entry *e;
-	unsigned long id;
-
 	WRITE_ONCE(nsim_nl_registered, false);
 	genl_unregister_family(&nsim_nl_family);
-	/* defensive: entries of models whose unload hook never ran */
-	xa_for_each(&nsim_nl_models, id, e) {
-		xa_erase(&nsim_nl_models, id);
-		call_rcu(&e->rcu, nsim_nl_entry_free);
-	}
-	rcu_barrier();
-	xa_destroy(&nsim_nl_models);
 }

@@ -105,7 +105,7 @@ struct nsim_stats {
 };
 
 /* device indices are 0..NSIM_MAX_DEVICES - 1 */
-#define NSIM_MAX_DEVICES	64
+#define NSIM_MAX_DEVICES	NEURONSIM_MAX_DEVICES
 
 /**
  * struct nsim_device - one simulated device.
@@ -275,6 +275,7 @@ struct nsim_file;
  * @id: model id (>= 1), unique on its device.
  * @nd: its device.
  * @owner: the open file that loaded it.
+ * @owner_tgid: the thread group that loaded it (a reference).
  * @node: in @owner's model list.
  * @target_gen: KBIN target generation.
  * @first_core: NeuronCore of subgraph 0.
@@ -292,6 +293,7 @@ struct nsim_model {
 	u32 id;
 	struct nsim_device *nd;
 	struct nsim_file *owner;
+	struct pid *owner_tgid;
 	struct list_head node;
 	u32 target_gen;
 	u32 first_core;

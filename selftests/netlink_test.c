@@ -9,6 +9,7 @@
  * addresses; and the neuronsim command's -j output parsed back (jansson).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -448,6 +449,177 @@ TEST(visibility)
 	}
 	neuronsim_close(fd);
 	plan_free(&p);
+}
+
+static int bus_write(const char *file, const char *text)
+{
+	char path[128];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "/sys/bus/neuronsim/%s", file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	close(fd);
+	return ok ? 0 : -errno;
+}
+
+struct dev_seen {
+	__u32 dev[64];
+	char arch[64][16];
+	__u32 models[64];
+	int n;
+};
+
+static int collect_devices(const struct neuronsim_nl_device *d, void *ctx)
+{
+	struct dev_seen *s = ctx;
+
+	if (s->n < 64) {
+		s->dev[s->n] = d->device;
+		snprintf(s->arch[s->n], sizeof(s->arch[0]), "%s", d->arch_name);
+		s->models[s->n] = d->num_models;
+	}
+	s->n++;
+	return 0;
+}
+
+struct model_dev_seen {
+	__u32 dev[64], id[64];
+	int n;
+};
+
+static int collect_model_devs(const struct neuronsim_nl_model *m, void *ctx)
+{
+	struct model_dev_seen *s = ctx;
+
+	if (s->n < 64) {
+		s->dev[s->n] = m->device;
+		s->id[s->n] = m->model_id;
+	}
+	s->n++;
+	return 0;
+}
+
+static int var_on_device(const struct neuronsim_nl_var *v, void *ctx)
+{
+	int *bad = ctx;
+
+	if (v->device != 44)
+		(*bad)++;
+	return 0;
+}
+
+/*
+ * Two devices: every request names one (DEVICE, default 0), replies and
+ * events say which; the GET_MODEL dump lists every device's models, or
+ * one device's; the model index is each device's own.
+ */
+TEST(devices)
+{
+	struct neuronsim_info i0, i1;
+	struct neuronsim_nl_device d;
+	struct neuronsim_nl_model m;
+	struct model_dev_seen ms;
+	struct dev_seen ds;
+	struct ev_log l = { 0 };
+	struct neuronsim_nl *nl;
+	struct plan p0, p1;
+	__u32 id0, id1;
+	int fd0, fd1, i, bad = 0, seen0 = 0, seen1 = 0;
+
+	ASSERT_EQ(0, bus_write("new_device", "44 trn1\n"));
+	fd0 = neuronsim_open(NULL);
+	fd1 = open("/dev/neuronsim44", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd0);
+	ASSERT_LE(0, fd1);
+	ASSERT_EQ(0, neuronsim_get_info(fd0, &i0));
+	ASSERT_EQ(0, neuronsim_get_info(fd1, &i1));
+	ASSERT_EQ(0, plan_buffers(&i0, 2, 64, 0, &p0));
+	ASSERT_EQ(0, plan_buffers(&i1, 3, 64, 0, &p1));
+	ASSERT_EQ(0, neuronsim_nl_open(&nl));
+	ASSERT_EQ(0, neuronsim_nl_subscribe(nl));
+	ASSERT_EQ(0, load_plan(fd0, &p0, &id0));
+	ASSERT_EQ(0, load_plan(fd1, &p1, &id1));
+	((struct kbin_header *)p1.buf)->version = 99;
+	ASSERT_EQ(-EINVAL, load_plan(fd1, &p1, &id1));
+
+	/* GET_DEVICE: default device 0, the dump every device */
+	ASSERT_EQ(0, neuronsim_nl_get_device(nl, &d));
+	EXPECT_EQ(0U, d.device);
+	EXPECT_STREQ(i0.arch_name, d.arch_name);
+	memset(&ds, 0, sizeof(ds));
+	ASSERT_EQ(0, neuronsim_nl_list_devices(nl, collect_devices, &ds));
+	for (i = 0; i < ds.n && i < 64; i++) {
+		if (ds.dev[i] == 44) {
+			seen1++;
+			EXPECT_STREQ("trn1", ds.arch[i]);
+			EXPECT_EQ(1U, ds.models[i]);
+		}
+		if (i)
+			EXPECT_LT(ds.dev[i - 1], ds.dev[i]);
+	}
+	EXPECT_EQ(1, seen1);
+
+	/* GET_MODEL dump without DEVICE: both, each with its device */
+	memset(&ms, 0, sizeof(ms));
+	ASSERT_EQ(0, neuronsim_nl_list_models(nl, collect_model_devs, &ms));
+	seen1 = 0;
+	for (i = 0; i < ms.n && i < 64; i++) {
+		seen0 += ms.dev[i] == 0 && ms.id[i] == id0;
+		seen1 += ms.dev[i] == 44 && ms.id[i] == id1;
+	}
+	EXPECT_EQ(1, seen0);
+	EXPECT_EQ(1, seen1);
+
+	/* one device named: only its models; doit and GET_VARS there */
+	ASSERT_EQ(0, neuronsim_nl_set_device(nl, 44));
+	EXPECT_EQ(-EINVAL, neuronsim_nl_set_device(nl, 64));
+	memset(&ms, 0, sizeof(ms));
+	ASSERT_EQ(0, neuronsim_nl_list_models(nl, collect_model_devs, &ms));
+	ASSERT_EQ(1, ms.n);
+	EXPECT_EQ(44U, ms.dev[0]);
+	EXPECT_EQ(id1, ms.id[0]);
+	ASSERT_EQ(0, neuronsim_nl_get_device(nl, &d));
+	EXPECT_EQ(44U, d.device);
+	EXPECT_STREQ("trn1", d.arch_name);
+	ASSERT_EQ(0, neuronsim_nl_get_model(nl, id1, &m));
+	EXPECT_EQ(44U, m.device);
+	EXPECT_EQ(1U, m.num_subgraphs);
+	EXPECT_EQ(3ULL, m.num_vars);
+	ASSERT_EQ(0, neuronsim_nl_list_vars(nl, id1, var_on_device, &bad));
+	EXPECT_EQ(0, bad);
+
+	/* a device that does not exist */
+	ASSERT_EQ(0, neuronsim_nl_set_device(nl, 45));
+	EXPECT_EQ(-ENODEV, neuronsim_nl_get_device(nl, &d));
+	EXPECT_EQ(-ENODEV, neuronsim_nl_get_model(nl, id1, &m));
+	EXPECT_EQ(-ENODEV, neuronsim_nl_list_models(nl, collect_model_devs, &ms));
+	EXPECT_EQ(-ENODEV, neuronsim_nl_list_vars(nl, id1, var_on_device, &bad));
+	EXPECT_EQ(-ERANGE, raw_request(NEURONSIM_CMD_GET_DEVICE, 0,
+				       NEURONSIM_A_DEVICE, 4, 64));
+
+	/* events carry their device */
+	neuronsim_close(fd1);
+	neuronsim_close(fd0);
+	wait_events(nl, &l, 5);
+	ASSERT_EQ(5, l.n);
+	EXPECT_EQ(NEURONSIM_CMD_MODEL_LOADED, l.e[0].cmd);
+	EXPECT_EQ(0U, l.e[0].model.device);
+	EXPECT_EQ(NEURONSIM_CMD_MODEL_LOADED, l.e[1].cmd);
+	EXPECT_EQ(44U, l.e[1].model.device);
+	EXPECT_EQ(NEURONSIM_CMD_LOAD_FAILED, l.e[2].cmd);
+	EXPECT_EQ(44U, l.e[2].model.device);
+	EXPECT_EQ(NEURONSIM_CMD_MODEL_UNLOADED, l.e[3].cmd);
+	EXPECT_EQ(44U, l.e[3].model.device);
+	EXPECT_EQ(id1, l.e[3].model.model_id);
+	EXPECT_EQ(NEURONSIM_CMD_MODEL_UNLOADED, l.e[4].cmd);
+	EXPECT_EQ(0U, l.e[4].model.device);
+	EXPECT_EQ(0, bus_write("del_device", "44\n"));
+	neuronsim_nl_close(nl);
+	plan_free(&p0);
+	plan_free(&p1);
 }
 
 /* run the command, parse its -j output */

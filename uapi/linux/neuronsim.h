@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * neuronsim.h - ioctl ABI of /dev/neuronsim, the simulated Neuron device.
+ * neuronsim.h - ioctl ABI of /dev/neuronsimN, the simulated Neuron devices.
  *
  * Designed by Documentation/process/botching-up-ioctls.rst:
  *   - every struct uses fixed-size types, natural alignment and explicit
@@ -16,10 +16,14 @@
  *   - GET_INFO reports NEURONSIM_ABI_VERSION and feature bits so userspace
  *     can tell what the kernel supports.
  *
+ * Each simulated device N has the node /dev/neuronsimN (N <
+ * NEURONSIM_MAX_DEVICES); /dev/neuronsim opens device 0.  Devices are
+ * created and removed through /sys/bus/neuronsim (Documentation/uapi.rst).
  * Models belong to the file descriptor that loaded them: every other fd
  * (same process or not) gets -ENOENT for them, and closing the fd unloads
- * them.  There is deliberately no raw device-address access: bytes move
- * only through READ_VAR/WRITE_VAR on a staged variable.
+ * them.  Model ids are unique per device.  There is deliberately no raw
+ * device-address access: bytes move only through READ_VAR/WRITE_VAR on a
+ * staged variable.
  *
  * Units: sizes and offsets in bytes; addresses are device addresses in the
  * simulated device's address map (see struct neuronsim_info and
@@ -40,6 +44,8 @@
 
 #define NEURONSIM_MAX_HBM_CHANNELS	4U
 #define NEURONSIM_MAX_CORES		8U
+/* device indices: /dev/neuronsim0 .. /dev/neuronsim63 */
+#define NEURONSIM_MAX_DEVICES		64U
 
 /* struct neuronsim_info.features */
 #define NEURONSIM_FEAT_RESOLVE_BATCH	_BITULL(0)

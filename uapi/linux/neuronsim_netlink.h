@@ -6,22 +6,31 @@
  * Documentation/userspace.rst shows it in use.
  *
  * Commands (all strictly validated; attributes not listed for a command,
- * or beyond its policy, are refused with -EINVAL, a MODEL_ID of 0 with
- * -ERANGE, each with an extack message):
+ * or beyond its policy, are refused with -EINVAL, a MODEL_ID of 0 or a
+ * DEVICE of NEURONSIM_MAX_DEVICES or more with -ERANGE, each with an
+ * extack message).  DEVICE names a device by its index (/dev/neuronsimN);
+ * a request without it means device 0.  A DEVICE that does not exist is
+ * -ENODEV.
  *
- *   GET_DEVICE   doit, no attributes: the device (arch, cores, HBM, models
- *                loaded, HBM bytes held by models).
- *   GET_MODEL    doit with MODEL_ID: one model; dump: every model.
- *   GET_VARS     dump with MODEL_ID (required): one message per staged
- *                variable of that model (SUBGRAPH, VAR_ID, VAR_NAME,
- *                VAR_KIND = enum kbin_mr_type, VAR_SIZE,
- *                VAR_PHYSICAL_ADDRESS).
+ *   GET_DEVICE   doit, optional DEVICE: the device (arch, cores, HBM,
+ *                models loaded, HBM bytes held by models); dump: every
+ *                device, in index order.
+ *   GET_MODEL    doit with MODEL_ID, optional DEVICE: one model; dump,
+ *                optional DEVICE: every model of that device, or without
+ *                DEVICE of every device, by device then model id.
+ *   GET_VARS     dump with MODEL_ID (required), optional DEVICE: one
+ *                message per staged variable of that model (SUBGRAPH,
+ *                VAR_ID, VAR_NAME, VAR_KIND = enum kbin_mr_type,
+ *                VAR_SIZE, VAR_PHYSICAL_ADDRESS).
  *
- * Multicast group "monitor" (NEURONSIM_GENL_MCGRP_MONITOR):
- *   MODEL_LOADED    MODEL_ID, OWNER_PID, TARGET_GEN, NUM_SUBGRAPHS,
+ * Every reply and event about a device or a model carries DEVICE.
+ *
+ * Multicast group "monitor" (NEURONSIM_GENL_MCGRP_MONITOR), events of
+ * every device:
+ *   MODEL_LOADED    DEVICE, MODEL_ID, OWNER_PID, TARGET_GEN, NUM_SUBGRAPHS,
  *                   FIRST_CORE, NUM_VARS, HBM_BYTES, SCRATCHPAD_BYTES
  *   MODEL_UNLOADED  the same attributes as MODEL_LOADED
- *   LOAD_FAILED     OWNER_PID, ERR_ERRNO, ERR_REASON, ERR_FIELD,
+ *   LOAD_FAILED     DEVICE, OWNER_PID, ERR_ERRNO, ERR_REASON, ERR_FIELD,
  *                   ERR_SUBGRAPH, ERR_RECORD
  *
  * Who sees what: a model's counts (GET_MODEL, events) are visible to
@@ -43,9 +52,9 @@
 /**
  * enum neuronsim_nl_cmd - commands and notifications of the family.
  * @NEURONSIM_CMD_UNSPEC: unused.
- * @NEURONSIM_CMD_GET_DEVICE: doit.
- * @NEURONSIM_CMD_GET_MODEL: doit (MODEL_ID) and dump.
- * @NEURONSIM_CMD_GET_VARS: dump (MODEL_ID).
+ * @NEURONSIM_CMD_GET_DEVICE: doit (DEVICE) and dump.
+ * @NEURONSIM_CMD_GET_MODEL: doit (MODEL_ID, DEVICE) and dump (DEVICE).
+ * @NEURONSIM_CMD_GET_VARS: dump (MODEL_ID, DEVICE).
  * @NEURONSIM_CMD_MODEL_LOADED: notification, group "monitor".
  * @NEURONSIM_CMD_MODEL_UNLOADED: notification, group "monitor".
  * @NEURONSIM_CMD_LOAD_FAILED: notification, group "monitor".
@@ -96,6 +105,9 @@ enum neuronsim_nl_cmd {
  * @NEURONSIM_A_ERR_FIELD: u32, enum kbin_check_field.
  * @NEURONSIM_A_ERR_SUBGRAPH: s32, failing subgraph or -1.
  * @NEURONSIM_A_ERR_RECORD: s32, failing record index or -1.
+ * @NEURONSIM_A_DEVICE: u32, device index, < NEURONSIM_MAX_DEVICES
+ *	(uapi/linux/neuronsim.h).  Input of every request (default 0);
+ *	output of every device, model, variable and event message.
  * @__NEURONSIM_A_MAX: internal.
  * @NEURONSIM_A_MAX: highest attribute.
  */
@@ -132,6 +144,8 @@ enum neuronsim_nl_attr {
 	NEURONSIM_A_ERR_FIELD,
 	NEURONSIM_A_ERR_SUBGRAPH,
 	NEURONSIM_A_ERR_RECORD,
+
+	NEURONSIM_A_DEVICE,
 
 	__NEURONSIM_A_MAX,
 	NEURONSIM_A_MAX = __NEURONSIM_A_MAX - 1

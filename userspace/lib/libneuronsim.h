@@ -401,6 +401,7 @@ struct neuronsim_nl;
  * @hbm_channel_size: bytes per channel.
  * @num_models: models loaded by all fds.
  * @hbm_used: HBM bytes held by all models.
+ * @device: device index N (/dev/neuronsimN).
  */
 struct neuronsim_nl_device {
 	char arch_name[16];
@@ -410,6 +411,7 @@ struct neuronsim_nl_device {
 	__u64 hbm_channel_size;
 	__u32 num_models;
 	__u64 hbm_used;
+	__u32 device;
 };
 
 /**
@@ -422,6 +424,8 @@ struct neuronsim_nl_device {
  * @num_vars: mem_ref records over all subgraphs.
  * @hbm_bytes: HBM bytes held.
  * @scratchpad_bytes: scratchpad bytes.
+ * @device: index of the device the model is loaded on (model ids are
+ *	unique per device).
  */
 struct neuronsim_nl_model {
 	__u32 model_id;
@@ -432,6 +436,7 @@ struct neuronsim_nl_model {
 	__u64 num_vars;
 	__u64 hbm_bytes;
 	__u64 scratchpad_bytes;
+	__u32 device;
 };
 
 /**
@@ -444,6 +449,7 @@ struct neuronsim_nl_model {
  * @physical_address: device address (valid when @staged).
  * @staged: 0 when the variable has no address (MR_LIST).
  * @name: NUL-terminated; valid during the callback only.
+ * @device: device index.
  */
 struct neuronsim_nl_var {
 	__u32 model_id;
@@ -454,12 +460,14 @@ struct neuronsim_nl_var {
 	__u64 physical_address;
 	bool staged;
 	const char *name;
+	__u32 device;
 };
 
 /**
- * struct neuronsim_nl_event - one "monitor" notification.
+ * struct neuronsim_nl_event - one "monitor" notification (of any device).
  * @cmd: NEURONSIM_CMD_MODEL_LOADED, _MODEL_UNLOADED or _LOAD_FAILED.
- * @model: model counts (MODEL_LOADED/UNLOADED; owner_pid also LOAD_FAILED).
+ * @model: model counts (MODEL_LOADED/UNLOADED; owner_pid and device also
+ *	LOAD_FAILED).
  * @err_errno: LOAD_FAILED: positive errno.
  * @err_reason: LOAD_FAILED: enum kbin_check_reason.
  * @err_field: LOAD_FAILED: enum kbin_check_field.
@@ -493,22 +501,56 @@ int neuronsim_nl_open(struct neuronsim_nl **nlp);
 void neuronsim_nl_close(struct neuronsim_nl *nl);
 
 /**
+ * neuronsim_nl_set_device() - name one device in every later request.
+ * @nl: handle.
+ * @device: device index, < NEURONSIM_MAX_DEVICES.
+ *
+ * Without it requests name no device: GET_DEVICE, GET_MODEL (doit) and
+ * GET_VARS mean device 0 and neuronsim_nl_list_models() lists every
+ * device's models.  After it they mean @device, and
+ * neuronsim_nl_list_models() lists only its models.  Events are every
+ * device's either way (neuronsim_nl_event.model.device says which).
+ *
+ * Return: 0, -EINVAL (@nl NULL, @device out of range).
+ */
+int neuronsim_nl_set_device(struct neuronsim_nl *nl, __u32 device);
+
+/**
  * neuronsim_nl_get_device() - GET_DEVICE.
  * @nl: handle.
  * @dev: out.
  *
- * Return: 0, -EINVAL, or the kernel's -errno.
+ * Return: 0, -EINVAL, -ENODEV (no such device), or the kernel's -errno.
  */
 int neuronsim_nl_get_device(struct neuronsim_nl *nl,
 			    struct neuronsim_nl_device *dev);
 
+/** Callback of neuronsim_nl_list_devices(); non-zero return stops the walk. */
+typedef int (*neuronsim_device_cb)(const struct neuronsim_nl_device *d,
+				   void *ctx);
+
+/**
+ * neuronsim_nl_list_devices() - GET_DEVICE dump: @cb once per device, in
+ * index order (whatever neuronsim_nl_set_device() said).
+ * @nl: handle.
+ * @cb: callback.
+ * @ctx: passed to @cb.
+ *
+ * Return: 0, -EINVAL (@nl or @cb NULL), a kernel -errno, or -ECANCELED
+ * when @cb returned non-zero.
+ */
+int neuronsim_nl_list_devices(struct neuronsim_nl *nl, neuronsim_device_cb cb,
+			      void *ctx);
+
 /**
  * neuronsim_nl_get_model() - GET_MODEL doit.
  * @nl: handle.
- * @model_id: model (any fd's).
+ * @model_id: model (any fd's) of the device of neuronsim_nl_set_device()
+ *	(default 0).
  * @model: out.
  *
- * Return: 0, -EINVAL (model_id 0, NULL pointers), -ENOENT (no such model).
+ * Return: 0, -EINVAL (model_id 0, NULL pointers), -ENOENT (no such model),
+ * -ENODEV (no such device).
  */
 int neuronsim_nl_get_model(struct neuronsim_nl *nl, __u32 model_id,
 			   struct neuronsim_nl_model *model);
@@ -523,8 +565,9 @@ typedef int (*neuronsim_event_cb)(const struct neuronsim_nl_event *e,
 				  void *ctx);
 
 /**
- * neuronsim_nl_list_models() - GET_MODEL dump: @cb once per model, in
- * model id order.
+ * neuronsim_nl_list_models() - GET_MODEL dump: @cb once per model, by
+ * device index then model id; only the device of neuronsim_nl_set_device()
+ * when it was called.
  * @nl: handle.
  * @cb: callback.
  * @ctx: passed to @cb.
@@ -537,14 +580,16 @@ int neuronsim_nl_list_models(struct neuronsim_nl *nl, neuronsim_model_cb cb,
 
 /**
  * neuronsim_nl_list_vars() - GET_VARS dump: @cb once per variable of a
- * model, by subgraph then var_id.
+ * model (of the device of neuronsim_nl_set_device(), default 0), by
+ * subgraph then var_id.
  * @nl: handle.
  * @model_id: model.
  * @cb: callback.
  * @ctx: passed to @cb.
  *
- * Return: 0, -EINVAL, -ENOENT (no such model), -EPERM (not the owner
- * process and no CAP_SYS_ADMIN), -ECANCELED (@cb stopped the walk).
+ * Return: 0, -EINVAL, -ENOENT (no such model), -ENODEV (no such device),
+ * -EPERM (not the owner process and no CAP_SYS_ADMIN), -ECANCELED (@cb
+ * stopped the walk).
  */
 int neuronsim_nl_list_vars(struct neuronsim_nl *nl, __u32 model_id,
 			   neuronsim_var_cb cb, void *ctx);

@@ -30,6 +30,8 @@ struct neuronsim_nl {
 	struct nl_sock *sk;	/* requests */
 	int family;
 	struct nl_sock *ev;	/* "monitor" events, after subscribe */
+	bool has_device;	/* requests carry DEVICE = device */
+	__u32 device;
 };
 
 /* per-request state */
@@ -71,6 +73,7 @@ static struct nla_policy nsim_nl_policy[NEURONSIM_A_MAX + 1] = {
 	[NEURONSIM_A_ERR_FIELD] = { .type = NLA_U32 },
 	[NEURONSIM_A_ERR_SUBGRAPH] = { .type = NLA_U32 },
 	[NEURONSIM_A_ERR_RECORD] = { .type = NLA_U32 },
+	[NEURONSIM_A_DEVICE] = { .type = NLA_U32 },
 };
 
 /* libnl error code -> -errno, for errors that did not come from the kernel */
@@ -127,6 +130,7 @@ static __u32 get_u32(struct nlattr **tb, int a)
 static void parse_model(struct nlattr **tb, struct neuronsim_nl_model *m)
 {
 	memset(m, 0, sizeof(*m));
+	m->device = get_u32(tb, NEURONSIM_A_DEVICE);
 	m->model_id = get_u32(tb, NEURONSIM_A_MODEL_ID);
 	m->owner_pid = get_u32(tb, NEURONSIM_A_MODEL_OWNER_PID);
 	m->target_gen = get_u32(tb, NEURONSIM_A_MODEL_TARGET_GEN);
@@ -196,7 +200,10 @@ static int on_ack(struct nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
-/* send a request with optional MODEL_ID and collect replies until done */
+/*
+ * send a request with optional MODEL_ID (and DEVICE after
+ * neuronsim_nl_set_device()) and collect replies until done
+ */
 static int nl_request(struct neuronsim_nl *nl, __u8 cmd, int dump,
 		      const __u32 *model_id, struct nl_req *req)
 {
@@ -209,7 +216,9 @@ static int nl_request(struct neuronsim_nl *nl, __u8 cmd, int dump,
 		return -ENOMEM;
 	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
 			 dump ? NLM_F_DUMP : 0, cmd, NEURONSIM_GENL_VERSION) ||
-	    (model_id && nla_put_u32(msg, NEURONSIM_A_MODEL_ID, *model_id))) {
+	    (model_id && nla_put_u32(msg, NEURONSIM_A_MODEL_ID, *model_id)) ||
+	    (nl->has_device &&
+	     nla_put_u32(msg, NEURONSIM_A_DEVICE, nl->device))) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -276,6 +285,15 @@ err_free:
 	return err;
 }
 
+NSIM_EXPORT int neuronsim_nl_set_device(struct neuronsim_nl *nl, __u32 device)
+{
+	if (!nl || device >= NEURONSIM_MAX_DEVICES)
+		return -EINVAL;
+	nl->has_device = true;
+	nl->device = device;
+	return 0;
+}
+
 NSIM_EXPORT void neuronsim_nl_close(struct neuronsim_nl *nl)
 {
 	if (!nl)
@@ -286,12 +304,10 @@ NSIM_EXPORT void neuronsim_nl_close(struct neuronsim_nl *nl)
 	free(nl);
 }
 
-static int parse_device(struct nl_req *req, struct nlattr **tb, __u8 cmd)
+static void fill_device(struct nlattr **tb, struct neuronsim_nl_device *d)
 {
-	struct neuronsim_nl_device *d = req->out;
-
-	(void)cmd;
 	memset(d, 0, sizeof(*d));
+	d->device = get_u32(tb, NEURONSIM_A_DEVICE);
 	if (tb[NEURONSIM_A_DEV_ARCH_NAME])
 		snprintf(d->arch_name, sizeof(d->arch_name), "%s",
 			 nla_get_string(tb[NEURONSIM_A_DEV_ARCH_NAME]));
@@ -301,8 +317,41 @@ static int parse_device(struct nl_req *req, struct nlattr **tb, __u8 cmd)
 	d->hbm_channel_size = get_u64(tb, NEURONSIM_A_DEV_HBM_CHANNEL_SIZE);
 	d->num_models = get_u32(tb, NEURONSIM_A_DEV_NUM_MODELS);
 	d->hbm_used = get_u64(tb, NEURONSIM_A_DEV_HBM_USED);
+}
+
+static int parse_device(struct nl_req *req, struct nlattr **tb, __u8 cmd)
+{
+	(void)cmd;
+	fill_device(tb, req->out);
 	req->count++;
 	return 0;
+}
+
+static int parse_device_each(struct nl_req *req, struct nlattr **tb, __u8 cmd)
+{
+	struct neuronsim_nl_device d;
+	neuronsim_device_cb cb = (neuronsim_device_cb)req->cb;
+
+	(void)cmd;
+	fill_device(tb, &d);
+	return cb(&d, req->ctx);
+}
+
+NSIM_EXPORT int neuronsim_nl_list_devices(struct neuronsim_nl *nl,
+					  neuronsim_device_cb cb, void *ctx)
+{
+	struct nl_req req = { .parse = parse_device_each, .cb = (void *)cb,
+			      .ctx = ctx };
+	bool had = nl ? nl->has_device : false;
+	int err;
+
+	if (!nl || !cb)
+		return -EINVAL;
+	/* the dump takes no DEVICE: every device */
+	nl->has_device = false;
+	err = nl_request(nl, NEURONSIM_CMD_GET_DEVICE, 1, NULL, &req);
+	nl->has_device = had;
+	return err;
 }
 
 NSIM_EXPORT int neuronsim_nl_get_device(struct neuronsim_nl *nl,
@@ -369,6 +418,7 @@ static int parse_var_each(struct nl_req *req, struct nlattr **tb, __u8 cmd)
 
 	(void)cmd;
 	memset(&v, 0, sizeof(v));
+	v.device = get_u32(tb, NEURONSIM_A_DEVICE);
 	v.model_id = get_u32(tb, NEURONSIM_A_MODEL_ID);
 	v.subgraph = get_u32(tb, NEURONSIM_A_VAR_SUBGRAPH);
 	v.var_id = get_u32(tb, NEURONSIM_A_VAR_ID);
