@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # cli_test.sh - the neuronsim command in the VM (busybox sh), TAP output.
-# Needs the module loaded, neuronsim and nsim_mkplan in PATH.  The -j
+# Needs the module loaded, neuronsim and nsim_mkplan in PATH; runs every
+# command on device $NSIM_DEV (default 0) with -d.  The -j
 # output is parsed back in C by netlink_test; here: the --hold scenario
 # (load --hold in the background, models -j, the debugfs table, monitor
 # showing the unload after SIGINT), every subcommand's --help and -j,
@@ -33,6 +34,11 @@ wait_for() {
 	return 1
 }
 
+# the device under test: $NSIM_DEV (default 0)
+NS="neuronsim -d ${NSIM_DEV:-0}"
+DBG=/sys/kernel/debug/neuronsim/neuronsim${NSIM_DEV:-0}
+export NS
+
 P=/tmp/model.kbin
 nsim_mkplan $P || { echo "not ok 1 - nsim_mkplan"; exit 1; }
 nsim_mkplan /tmp/bad.kbin bad
@@ -40,50 +46,50 @@ nsim_mkplan /tmp/bad.kbin bad
 echo "TAP version 13"
 
 # --- info / help / usage
-t "info" neuronsim info
-t "info -j" sh -c 'neuronsim -j info | grep -q "\"arch_name\":\"'"${NSIM_ARCH:-trn2}"'\""'
+t "info" $NS info
+t "info -j" sh -c '$NS -j info | grep -q "\"arch_name\":\"'"${NSIM_ARCH:-trn2}"'\""'
 for c in info load resolve models vars read monitor map; do
-	neuronsim $c --help > /tmp/help.out 2>&1 && grep -q "usage: neuronsim .*$c" /tmp/help.out || break
+	$NS $c --help > /tmp/help.out 2>&1 && grep -q "usage: neuronsim .*$c" /tmp/help.out || break
 done
 [ "$c" = map ] && grep -q "usage: neuronsim .*map" /tmp/help.out && ok "--help on every subcommand" || nok "--help on $c"
-f "unknown subcommand exits 2" 2 neuronsim frobnicate
-f "load without PLAN exits 2" 2 neuronsim load
-f "load --core junk exits 2" 2 neuronsim load $P --core x
+f "unknown subcommand exits 2" 2 $NS frobnicate
+f "load without PLAN exits 2" 2 $NS load
+f "load --core junk exits 2" 2 $NS load $P --core x
 
 # --- the --hold scenario
-neuronsim monitor > /tmp/mon.out 2>&1 &
+$NS monitor > /tmp/mon.out 2>&1 &
 MON=$!
-neuronsim -j monitor > /tmp/monj.out 2>&1 &
+$NS -j monitor > /tmp/monj.out 2>&1 &
 MONJ=$!
 wait_for /tmp/mon.out "monitoring"
 sleep 0.3
-neuronsim load $P --hold > /tmp/hold.out 2>&1 &
+$NS load $P --hold > /tmp/hold.out 2>&1 &
 HOLD=$!
 if wait_for /tmp/hold.out "holding"; then ok "load --hold prints the model id"; else nok "load --hold"; cat /tmp/hold.out | sed 's/^/# /'; fi
 ID=$(cut -f1 /tmp/hold.out | head -n 1)
 echo "# model $ID held by pid $HOLD"
-neuronsim -j models > /tmp/models.json
+$NS -j models > /tmp/models.json
 sed 's/^/# hold: /' /tmp/hold.out
 sed 's/^/# models -j: /' /tmp/models.json
-neuronsim info | sed 's/^/# info: /'
+$NS info | sed 's/^/# info: /'
 if grep -q "\"model_id\":$ID,\"owner_pid\":$HOLD," /tmp/models.json; then ok "models -j lists the held model and its owner pid"; else nok "models -j"; sed 's/^/# /' /tmp/models.json; fi
-t "models (table)" sh -c "neuronsim models | grep -q '^$ID '"
+t "models (table)" sh -c "$NS models | grep -q '^$ID '"
 echo "# debugfs models/$ID:"
-if cat /sys/kernel/debug/neuronsim/models/$ID/info > /tmp/dbg.out 2>&1; then
+if cat $DBG/models/$ID/info > /tmp/dbg.out 2>&1; then
 	sed 's/^/#   /' /tmp/dbg.out; ok "debugfs models/$ID/info"
 else nok "debugfs models/$ID/info"; fi
-if cat /sys/kernel/debug/neuronsim/models/$ID/sg0/memrefs > /tmp/dbg.out 2>&1 && grep -q weight /tmp/dbg.out; then
+if cat $DBG/models/$ID/sg0/memrefs > /tmp/dbg.out 2>&1 && grep -q weight /tmp/dbg.out; then
 	sed 's/^/#   /' /tmp/dbg.out | head -n 20; ok "debugfs models/$ID/sg0/memrefs table"
 else nok "debugfs memrefs"; fi
-t "vars MODEL (netlink)" sh -c "neuronsim vars $ID | grep -q ' weight\$'"
-t "vars -j MODEL" sh -c "neuronsim -j vars $ID | grep -q '\"name\":\"weight\"'"
-t "resolve MODEL weight+16:8" sh -c "neuronsim resolve $ID weight+16:8 | grep -q '0x'"
-f "resolve MODEL past the end is ERANGE (exit 1)" 1 neuronsim resolve $ID "weight+0x100000:1"
+t "vars MODEL (netlink)" sh -c "$NS vars $ID | grep -q ' weight\$'"
+t "vars -j MODEL" sh -c "$NS -j vars $ID | grep -q '\"name\":\"weight\"'"
+t "resolve MODEL weight+16:8" sh -c "$NS resolve $ID weight+16:8 | grep -q '0x'"
+f "resolve MODEL past the end is ERANGE (exit 1)" 1 $NS resolve $ID "weight+0x100000:1"
 grep -q ERANGE /tmp/cli.out && ok "resolve ERANGE message" || nok "resolve ERANGE message"
-f "resolve MODEL unknown name (exit 1)" 1 neuronsim resolve $ID nosuchvar
+f "resolve MODEL unknown name (exit 1)" 1 $NS resolve $ID nosuchvar
 grep -q "no variable named 'nosuchvar'" /tmp/cli.out && ok "unknown name message" || nok "unknown name message"
-f "read MODEL explains the ownership rule (exit 1)" 1 neuronsim read $ID weight
-t "map MODEL -o" neuronsim map $ID -o /tmp/map_model.svg
+f "read MODEL explains the ownership rule (exit 1)" 1 $NS read $ID weight
+t "map MODEL -o" $NS map $ID -o /tmp/map_model.svg
 kill -INT $HOLD
 wait $HOLD
 HRC=$?
@@ -91,10 +97,10 @@ HRC=$?
 if wait_for /tmp/mon.out "unloaded model $ID pid $HOLD"; then ok "monitor shows the unload"; else nok "monitor shows the unload"; fi
 sed 's/^/# monitor: /' /tmp/mon.out
 if wait_for /tmp/monj.out "\"event\":\"unloaded\",\"owner_pid\":$HOLD,\"model_id\":$ID"; then ok "monitor -j shows the unload"; else nok "monitor -j"; sed 's/^/# /' /tmp/monj.out; fi
-t "models after the unload" sh -c "! neuronsim models | grep -q '^$ID '"
+t "models after the unload" sh -c "! $NS models | grep -q '^$ID '"
 
 # --- failures are reported, and seen by monitor
-f "load of a bad plan exits 1" 1 neuronsim load /tmp/bad.kbin
+f "load of a bad plan exits 1" 1 $NS load /tmp/bad.kbin
 grep -q "reason" /tmp/cli.out && ok "load failure names the reason" || nok "load failure message"
 wait_for /tmp/mon.out "load_failed" && ok "monitor shows load_failed" || nok "monitor load_failed"
 kill -TERM $MON $MONJ
@@ -104,7 +110,7 @@ wait $MON $MONJ
 # and read (bytes move only through the loading fd), no second load
 rm -f /tmp/cmd.fifo
 mkfifo /tmp/cmd.fifo
-neuronsim load $P --hold < /tmp/cmd.fifo > /tmp/holdc.out 2>&1 &
+$NS load $P --hold < /tmp/cmd.fifo > /tmp/holdc.out 2>&1 &
 HOLDC=$!
 exec 3> /tmp/cmd.fifo
 if wait_for /tmp/holdc.out "holding"; then ok "load --hold with commands on stdin"; else nok "load --hold (stdin)"; sed 's/^/# /' /tmp/holdc.out; fi
@@ -116,17 +122,17 @@ ask() {
 	wait_for /tmp/holdc.out "^@@done $1\$"
 }
 ask 1 "resolve weight+16:8 sg1/#1 ptr_weight" && ok "stdin resolve answered" || nok "stdin resolve answered"
-want=$(neuronsim resolve $CID weight+16:8 | cut -f3)
+want=$($NS resolve $CID weight+16:8 | cut -f3)
 got=$(grep '^weight+16:8	' /tmp/holdc.out | cut -f3)
 [ -n "$got" ] && [ "$got" = "$want" ] && ok "stdin resolve = netlink table of model $CID ($got)" || nok "stdin resolve: '$got', netlink '$want'"
 grep -q '^sg1/#1	sg1 #1 MR_BUFFER	0x' /tmp/holdc.out && grep -q '^ptr_weight	sg0 #7 MR_PTR	0x' /tmp/holdc.out &&
 	ok "stdin resolve: several references" || nok "stdin resolve: several references"
 ask 2 "read staged +0:32" && ok "stdin read answered" || nok "stdin read answered"
-neuronsim read $P staged+0:32 > /tmp/readp.out 2>&1
+$NS read $P staged+0:32 > /tmp/readp.out 2>&1
 sed -n '/^sg0\/staged #2/,/^00000010/p' /tmp/holdc.out > /tmp/readh.out
 if [ -s /tmp/readh.out ] && cmp -s /tmp/readh.out /tmp/readp.out; then ok "stdin read: the held model's bytes = read PLAN"; else nok "stdin read"; sed 's/^/# /' /tmp/readh.out /tmp/readp.out; fi
 ask 3 "read -j weight+4:4" && ok "stdin read -j answered" || nok "stdin read -j answered"
-want=$(neuronsim -j read $P weight+4:4 | sed -n 's/.*"hex":"\([0-9a-f]*\)".*/\1/p')
+want=$($NS -j read $P weight+4:4 | sed -n 's/.*"hex":"\([0-9a-f]*\)".*/\1/p')
 got=$(grep '"name":"weight"' /tmp/holdc.out | sed -n 's/.*"hex":"\([0-9a-f]*\)".*/\1/p')
 [ -n "$got" ] && [ "$got" = "$want" ] && ok "stdin read -j hex = read PLAN ($got)" || nok "stdin read -j: '$got', want '$want'"
 ask 4 "info" && grep -q "^model $CID: 2 subgraphs from NeuronCore 0, 17 vars" /tmp/holdc.out &&
@@ -137,11 +143,11 @@ ask 6 "frobnicate" && grep -q "unknown or malformed command 'frobnicate'" /tmp/h
 	ok "stdin unknown command named" || nok "stdin unknown command"
 ask 7 "read nosuchvar" && grep -q "no variable named 'nosuchvar'" /tmp/holdc.out &&
 	ok "stdin read unknown name" || nok "stdin read unknown name"
-n_models=$(neuronsim -j models | grep -o '"model_id"' | wc -l)
+n_models=$($NS -j models | grep -o '"model_id"' | wc -l)
 [ "$n_models" = 1 ] && ok "one model loaded while the holder answers" || nok "models loaded: $n_models"
 exec 3>&-
 sleep 0.5
-kill -0 $HOLDC 2>/dev/null && neuronsim models | grep -q "^$CID " &&
+kill -0 $HOLDC 2>/dev/null && $NS models | grep -q "^$CID " &&
 	ok "after end of input the model is still held" || nok "holder gone at end of input"
 kill -TERM $HOLDC
 wait $HOLDC
@@ -149,22 +155,22 @@ HRC=$?
 grep -q "model $CID unloaded (SIGTERM)" /tmp/holdc.out && ok "SIGTERM unloads after the commands" || nok "SIGTERM unload"
 [ $HRC -eq 1 ] && ok "exit status 1: some commands failed" || nok "holder exit status $HRC, want 1"
 sed 's/^/# holder: /' /tmp/holdc.out | cut -c1-160
-t "models after the holder" sh -c "! neuronsim models | grep -q '^$CID '"
+t "models after the holder" sh -c "! $NS models | grep -q '^$CID '"
 
-printf 'resolve #1\ninfo\n' | neuronsim load $P --exit-on-eof > /tmp/eof.out 2>&1
+printf 'resolve #1\ninfo\n' | $NS load $P --exit-on-eof > /tmp/eof.out 2>&1
 rc=$?
 [ $rc -eq 0 ] && grep -q '^#1	sg0 #1 MR_BUFFER	0x' /tmp/eof.out && grep -q 'unloaded (end of input)' /tmp/eof.out &&
 	ok "--exit-on-eof runs the commands, unloads at end of input" || { nok "--exit-on-eof (exit $rc)"; sed 's/^/# /' /tmp/eof.out; }
-f "--exit-on-eof: a failed command gives exit 1" 1 sh -c "echo 'resolve weight+0x100000:1' | neuronsim load $P --exit-on-eof"
-echo 'resolve weight' | neuronsim -j load $P --exit-on-eof > /tmp/eofj.out 2>&1
+f "--exit-on-eof: a failed command gives exit 1" 1 sh -c "echo 'resolve weight+0x100000:1' | $NS load $P --exit-on-eof"
+echo 'resolve weight' | $NS -j load $P --exit-on-eof > /tmp/eofj.out 2>&1
 grep -q '"hold":true' /tmp/eofj.out && grep -q '"source":"plan","results":\[{"var":"weight"' /tmp/eofj.out &&
 	grep -q '"why":"end of input"' /tmp/eofj.out && ok "-j load --exit-on-eof: JSON lines" || { nok "-j load --exit-on-eof"; sed 's/^/# /' /tmp/eofj.out; }
-t "models empty after --exit-on-eof" sh -c "! neuronsim models | grep -q '^[0-9]'"
+t "models empty after --exit-on-eof" sh -c "! $NS models | grep -q '^[0-9]'"
 
 # --- PLAN forms
-t "resolve PLAN" sh -c "neuronsim -j resolve $P weight sg1/w1+8:8 '#1' | grep -q '\"source\":\"plan\"'"
-t "read PLAN hexdump" sh -c "neuronsim read $P staged+0:32 | grep -q '^00000000'"
-t "map PLAN -o map.svg" sh -c "neuronsim map $P -o /tmp/map.svg && grep -q '</svg>' /tmp/map.svg && grep -c '<title>' /tmp/map.svg"
+t "resolve PLAN" sh -c "$NS -j resolve $P weight sg1/w1+8:8 '#1' | grep -q '\"source\":\"plan\"'"
+t "read PLAN hexdump" sh -c "$NS read $P staged+0:32 | grep -q '^00000000'"
+t "map PLAN -o map.svg" sh -c "$NS map $P -o /tmp/map.svg && grep -q '</svg>' /tmp/map.svg && grep -c '<title>' /tmp/map.svg"
 
 echo "1..$n"
 echo "# $fails failed"

@@ -41,3 +41,21 @@ nsim_load() {
 nsim_unload() {
 	rmmod neuronsim
 }
+
+# nsim_new_device ID ARCH, nsim_del_device ID: the neuronsim bus
+nsim_new_device() {
+	echo "$1 $2" > /sys/bus/neuronsim/new_device
+}
+
+nsim_del_device() {
+	echo "$1" > /sys/bus/neuronsim/del_device
+}
+
+# stats_zero [DEV]: every counter of device DEV's (default 0) debugfs
+# "stats" is back to 0
+stats_zero() {
+	for k in models mem_refs kmem_bytes backing_bytes hbm_used; do
+		v=$(sed -n "s/^$k //p" /sys/kernel/debug/neuronsim/neuronsim${1:-0}/stats)
+		[ "$v" = 0 ] || { echo "$k is $v"; return 1; }
+	done
+}

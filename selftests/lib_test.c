@@ -3,8 +3,9 @@
  * lib_test - libneuronsim against the VM's /dev/neuronsim: every call's
  * success path and its error paths (each with the specific -errno of
  * userspace/lib/libneuronsim.h), option structs sized by .sz, the load
- * failure report (reason, subgraph, record, log text), and model
- * ownership by fd.
+ * failure report (reason, subgraph, record, log text), model ownership
+ * by fd, and the device index (open by index, the list of devices).  The
+ * device under test is $NSIM_DEV (default 0, through the alias).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +17,16 @@
 #include "libneuronsim.h"
 #include "kbin_writer.h"
 #include "plans.h"
+
+/* the device under test, by index through the library */
+static int open_dut(void)
+{
+	NEURONSIM_OPTS_INIT(open_opts, o);
+	int d = nsim_dev_index();
+
+	o.device = d < 0 ? 0 : d;
+	return neuronsim_open(&o);
+}
 
 FIXTURE(lib) {
 	int fd;
@@ -29,7 +40,7 @@ FIXTURE_SETUP(lib)
 	char log[1024] = "";
 	NEURONSIM_OPTS_INIT(load_opts, lo, .log_buf = log, .log_size = sizeof(log));
 
-	self->fd = neuronsim_open(NULL);
+	self->fd = open_dut();
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, neuronsim_get_info(self->fd, &self->info));
 	ASSERT_EQ(0, plan_std(&self->info, &self->p));
@@ -74,6 +85,53 @@ TEST(open_errors)
 	neuronsim_close(fd);
 	big.extra = 1;
 	ASSERT_EQ(-E2BIG, neuronsim_open(&big.o));
+}
+
+TEST(devices_by_index)
+{
+	struct neuronsim_device_ent ents[NEURONSIM_MAX_DEVICES];
+	NEURONSIM_OPTS_INIT(open_opts, o);
+	struct neuronsim_info info, i0;
+	int n, i, fd, have0 = 0, have_dut = 0, d = nsim_dev_index();
+	__u32 missing = 0;
+
+	n = neuronsim_list_devices(ents, NEURONSIM_MAX_DEVICES);
+	ASSERT_LE(1, n);
+	ASSERT_EQ(n, neuronsim_list_devices(NULL, 0));
+	ASSERT_EQ(-EINVAL, neuronsim_list_devices(NULL, 1));
+	ASSERT_EQ(n, neuronsim_list_devices(ents, 1));
+	ASSERT_EQ(n, neuronsim_list_devices(ents, NEURONSIM_MAX_DEVICES));
+	for (i = 0; i < n; i++) {
+		if (i)
+			ASSERT_LT(ents[i - 1].index, ents[i].index);
+		have0 += ents[i].index == 0;
+		have_dut += (int)ents[i].index == (d < 0 ? 0 : d);
+		if (ents[i].index == missing)
+			missing++;
+		/* each opens by its index and is the generation listed */
+		o.device = ents[i].index;
+		fd = neuronsim_open(&o);
+		ASSERT_LE(0, fd) TH_LOG("device %u", ents[i].index);
+		ASSERT_EQ(0, neuronsim_get_info(fd, &info));
+		EXPECT_STREQ(ents[i].arch_name, info.arch_name);
+		neuronsim_close(fd);
+	}
+	EXPECT_EQ(1, have0);
+	EXPECT_EQ(1, have_dut);
+	/* device 0 by index 0 is the alias */
+	fd = neuronsim_open(NULL);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, neuronsim_get_info(fd, &i0));
+	neuronsim_close(fd);
+	EXPECT_STREQ(ents[0].arch_name, i0.arch_name);
+	/* an index with no device; out of range; a path and a device */
+	o.device = missing;
+	EXPECT_EQ(-ENOENT, neuronsim_open(&o)) TH_LOG("device %u", missing);
+	o.device = NEURONSIM_MAX_DEVICES;
+	EXPECT_EQ(-EINVAL, neuronsim_open(&o));
+	o.device = 1;
+	o.path = "/dev/neuronsim";
+	EXPECT_EQ(-EINVAL, neuronsim_open(&o));
 }
 
 TEST_F(lib, info)
@@ -268,7 +326,7 @@ TEST_F(lib, read_write_var)
 
 TEST_F(lib, ownership_and_unload)
 {
-	int fd2 = neuronsim_open(NULL);
+	int fd2 = open_dut();
 	__u64 a;
 
 	ASSERT_LE(0, fd2);

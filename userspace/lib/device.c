@@ -3,9 +3,11 @@
  * device.c - libneuronsim: /dev/neuronsim ioctl wrappers
  * (uapi/linux/neuronsim.h).  Each function returns 0 or -errno.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -23,17 +25,74 @@ static int nsim_ioctl(int fd, unsigned long cmd, void *arg)
 
 NSIM_EXPORT int neuronsim_open(const struct neuronsim_open_opts *opts)
 {
+	char node[64];
 	const char *path;
+	__u32 device;
 	int fd, err;
 
 	err = OPTS_CHECK(opts);
 	if (err)
 		return err;
 	path = OPTS_GET(opts, path, NULL);
+	device = OPTS_GET(opts, device, 0);
+	if ((path && device) || device >= NEURONSIM_MAX_DEVICES)
+		return -EINVAL;
+	if (!path && device) {
+		snprintf(node, sizeof(node), "/dev/" NEURONSIM_DEVICE_NAME "%u",
+			 device);
+		path = node;
+	}
 	if (!path)
 		path = NEURONSIM_DEV_PATH;
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
+}
+
+static int nsim_ent_cmp(const void *a, const void *b)
+{
+	const struct neuronsim_device_ent *x = a, *y = b;
+
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+NSIM_EXPORT int neuronsim_list_devices(struct neuronsim_device_ent *ents,
+				       size_t max)
+{
+	struct neuronsim_device_ent found[NEURONSIM_MAX_DEVICES];
+	struct dirent *de;
+	size_t n = 0, i;
+	DIR *d;
+
+	if (!ents && max)
+		return -EINVAL;
+	d = opendir(NEURONSIM_BUS_DEVICES);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && n < NEURONSIM_MAX_DEVICES) {
+		char path[sizeof(NEURONSIM_BUS_DEVICES) + 300], tail;
+		unsigned int index;
+		FILE *f;
+
+		if (sscanf(de->d_name, NEURONSIM_DEVICE_NAME "%u%c", &index,
+			   &tail) != 1 || index >= NEURONSIM_MAX_DEVICES)
+			continue;
+		memset(&found[n], 0, sizeof(found[n]));
+		found[n].index = index;
+		snprintf(path, sizeof(path), "%s/%s/arch", NEURONSIM_BUS_DEVICES,
+			 de->d_name);
+		f = fopen(path, "re");
+		if (f) {
+			if (fgets(found[n].arch_name, sizeof(found[n].arch_name), f))
+				found[n].arch_name[strcspn(found[n].arch_name, "\n")] = '\0';
+			fclose(f);
+		}
+		n++;
+	}
+	closedir(d);
+	qsort(found, n, sizeof(found[0]), nsim_ent_cmp);
+	for (i = 0; i < n && i < max; i++)
+		ents[i] = found[i];
+	return (int)n;
 }
 
 NSIM_EXPORT int neuronsim_close(int fd)

@@ -46,8 +46,10 @@ extern "C" {
 		.sz = sizeof(struct neuronsim_##type), __VA_ARGS__	\
 	}
 
-/** Default device node. */
+/** Default device node: the alias of device 0. */
 #define NEURONSIM_DEV_PATH	"/dev/" NEURONSIM_DEVICE_NAME
+/** Where the devices are listed: one neuronsimN per device. */
+#define NEURONSIM_BUS_DEVICES	"/sys/bus/" NEURONSIM_DEVICE_NAME "/devices"
 
 /* ------------------------------------------------------------------ */
 /* Device (ioctl)                                                      */
@@ -56,22 +58,50 @@ extern "C" {
 /**
  * struct neuronsim_open_opts - options of neuronsim_open().
  * @sz: sizeof(struct neuronsim_open_opts).
- * @path: device node; NULL means NEURONSIM_DEV_PATH.
+ * @path: device node; NULL means the node of @device.
+ * @device: device index N, < NEURONSIM_MAX_DEVICES: /dev/neuronsimN;
+ *	0 (the default, and all an older caller's @sz reaches) opens
+ *	NEURONSIM_DEV_PATH, the alias of device 0.  Must be 0 with @path.
  */
 struct neuronsim_open_opts {
 	size_t sz;
 	const char *path;
+	__u32 device;
 };
 
 /**
- * neuronsim_open() - open the simulated device (O_RDWR | O_CLOEXEC).
- * @opts: options, or NULL.
+ * neuronsim_open() - open a simulated device (O_RDWR | O_CLOEXEC).
+ * @opts: options, or NULL (device 0).
  *
- * Return: a file descriptor (>= 0) or -errno: -ENOENT no device node (the
- * module is not loaded), -EACCES, -E2BIG unknown non-zero options, or any
- * open(2) error.
+ * Return: a file descriptor (>= 0) or -errno: -ENOENT no such device
+ * node (the module is not loaded, or no device @opts->device), -ENODEV
+ * the alias while there is no device 0, -EACCES, -EINVAL @path with a
+ * @device or @device out of range, -E2BIG unknown non-zero options, or
+ * any open(2) error.
  */
 int neuronsim_open(const struct neuronsim_open_opts *opts);
+
+/**
+ * struct neuronsim_device_ent - one device of neuronsim_list_devices().
+ * @index: N of /dev/neuronsimN.
+ * @arch_name: its generation: "trn1", "trn2" or "trn3".
+ */
+struct neuronsim_device_ent {
+	__u32 index;
+	char arch_name[16];
+};
+
+/**
+ * neuronsim_list_devices() - the devices on the neuronsim bus
+ *	(NEURONSIM_BUS_DEVICES/neuronsimN and its "arch"), in index order.
+ * @ents: out: the first @max devices; may be NULL when @max is 0.
+ * @max: entries at @ents.
+ *
+ * Return: the number of devices (it may exceed @max: only @max are
+ * written), or -errno: -ENOENT no neuronsim bus (the module is not
+ * loaded), -EINVAL @ents NULL with @max > 0, or an opendir(3) error.
+ */
+int neuronsim_list_devices(struct neuronsim_device_ent *ents, size_t max);
 
 /**
  * neuronsim_close() - close a device fd; unloads every model it holds.

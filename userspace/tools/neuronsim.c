@@ -4,7 +4,7 @@
  * manner of ip(8) and bpftool(8).  Built on libneuronsim (ioctls and the
  * "neuronsim" generic netlink family) and the host KBIN reader.
  *
- *   neuronsim [-j|-p] info
+ *   neuronsim [-j|-p] [-d N] info
  *   neuronsim [-j|-p] load PLAN [--core N] [--hold [--commands] [--exit-on-eof]]
  *   neuronsim [-j|-p] resolve PLAN|MODEL VAR[+OFFSET[:SIZE]]...
  *   neuronsim [-j|-p] models
@@ -13,6 +13,9 @@
  *   neuronsim [-j|-p] monitor [--count N]
  *   neuronsim [-j|-p] map PLAN|MODEL -o FILE.svg
  *
+ * -d N (before the subcommand) names the device, /dev/neuronsimN, for
+ * every subcommand; without it they use device 0 (/dev/neuronsim), and
+ * "models" and "monitor" every device.
  * A MODEL is a model id (digits); anything else is a KBIN plan file, which
  * is loaded on a private fd for the command and unloaded at its end.
  * Models belong to the fd that loaded them, so for a MODEL another
@@ -47,6 +50,7 @@
 
 static bool json_out;
 static size_t json_flags = JSON_COMPACT;
+static int dev_index = -1;	/* -d N; -1: none given (device 0) */
 static const char *prog = "neuronsim";
 static const char *cmd_name = "";
 
@@ -89,6 +93,32 @@ static const char *errno_name(int err)
 	default: return "E?";
 	}
 }
+/* the device of -d N (default device 0, the alias), with a message */
+static int open_device(void)
+{
+	NEURONSIM_OPTS_INIT(open_opts, o, .device = dev_index > 0 ? dev_index : 0);
+	int fd = neuronsim_open(&o);
+
+	if (fd < 0) {
+		if (dev_index > 0)
+			errmsg("/dev/" NEURONSIM_DEVICE_NAME "%d: %s", dev_index,
+			       strerror(-fd));
+		else
+			errmsg("%s: %s", NEURONSIM_DEV_PATH, strerror(-fd));
+	}
+	return fd;
+}
+
+/* netlink, naming the device of -d N in every request when given */
+static int nl_open_device(struct neuronsim_nl **nl)
+{
+	int err = neuronsim_nl_open(nl);
+
+	if (!err && dev_index >= 0)
+		err = neuronsim_nl_set_device(*nl, dev_index);
+	return err;
+}
+
 /* ------------------------------------------------------------------ */
 /* A variable table, from a plan (reader + resolve) or netlink          */
 /* ------------------------------------------------------------------ */
@@ -260,11 +290,9 @@ static int vartab_from_plan(struct vartab *t, const char *path, __u32 core)
 		errmsg("%s: %s", path, strerror(err < 0 ? -err : err));
 		return -1;
 	}
-	t->fd = neuronsim_open(NULL);
-	if (t->fd < 0) {
-		errmsg("%s: %s", NEURONSIM_DEV_PATH, strerror(-t->fd));
+	t->fd = open_device();
+	if (t->fd < 0)
 		return -1;
-	}
 	log[0] = '\0';
 	err = neuronsim_load(t->fd, t->plan, t->plan_len, &lo, &t->model_id);
 	if (err) {
@@ -292,7 +320,7 @@ static int vartab_from_model(struct vartab *t, __u32 model_id)
 	int err;
 
 	t->model_id = model_id;
-	err = neuronsim_nl_open(&nl);
+	err = nl_open_device(&nl);
 	if (err) {
 		errmsg("generic netlink family '%s': %s%s", NEURONSIM_GENL_NAME,
 		       strerror(-err), err == -ENOENT ?
@@ -389,11 +417,9 @@ static int device_info(struct neuronsim_info *info)
 {
 	int fd, err;
 
-	fd = neuronsim_open(NULL);
-	if (fd < 0) {
-		errmsg("%s: %s", NEURONSIM_DEV_PATH, strerror(-fd));
+	fd = open_device();
+	if (fd < 0)
 		return -1;
-	}
 	err = neuronsim_get_info(fd, info);
 	neuronsim_close(fd);
 	if (err) {
@@ -409,7 +435,7 @@ static int cmd_info(int argc, char **argv)
 	unsigned int i;
 
 	if (want_help(argc, argv) || argc > 1) {
-		printf("usage: %s [-j] info\n"
+		printf("usage: %s [-j] [-d N] info\n"
 		       "  the device's generation, NeuronCores, SBUF, PSUM, HBM channels,\n"
 		       "  scratchpad geometry and limits (NEURONSIM_IOC_GET_INFO)\n", prog);
 		return argc > 1 && !want_help(argc, argv) ? 2 : 0;
@@ -424,7 +450,7 @@ static int cmd_info(int argc, char **argv)
 		for (i = 0; i < info.num_cores; i++)
 			json_array_append_new(sbuf, json_integer(info.sbuf_base +
 								 i * info.sbuf_window_size));
-		json_print(json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+		json_print(json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
 				     "arch_name", info.arch_name,
 				     "arch_gen", (json_int_t)info.arch_gen,
 				     "abi_version", (json_int_t)info.abi_version,
@@ -441,10 +467,12 @@ static int cmd_info(int argc, char **argv)
 				     "scratchpad_max_pages", (json_int_t)info.scratchpad_max_pages,
 				     "max_models_per_fd", (json_int_t)info.max_models_per_fd,
 				     "max_plan_bytes", (json_int_t)info.max_plan_bytes,
-				     "backing_limit", (json_int_t)info.backing_limit));
+				     "backing_limit", (json_int_t)info.backing_limit,
+				     "device", (json_int_t)(dev_index > 0 ? dev_index : 0)));
 		return 0;
 	}
-	printf("device      %s (generation %u), ABI %u, features 0x%llx\n",
+	printf("device      %s%d: %s (generation %u), ABI %u, features 0x%llx\n",
+	       NEURONSIM_DEVICE_NAME, dev_index > 0 ? dev_index : 0,
 	       info.arch_name, info.arch_gen, info.abi_version,
 	       (unsigned long long)info.features);
 	printf("NeuronCores %u, SBUF %u x %u bytes each, PSUM %llu bytes each\n",
@@ -1010,7 +1038,7 @@ static int models_cb(const struct neuronsim_nl_model *m, void *ctx)
 	json_t *arr = ctx;
 
 	if (arr) {
-		json_array_append_new(arr, json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+		json_array_append_new(arr, json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
 			"model_id", (json_int_t)m->model_id,
 			"owner_pid", (json_int_t)m->owner_pid,
 			"target_gen", (json_int_t)m->target_gen,
@@ -1018,14 +1046,15 @@ static int models_cb(const struct neuronsim_nl_model *m, void *ctx)
 			"first_core", (json_int_t)m->first_core,
 			"num_vars", (json_int_t)m->num_vars,
 			"hbm_bytes", (json_int_t)m->hbm_bytes,
-			"scratchpad_bytes", (json_int_t)m->scratchpad_bytes));
+			"scratchpad_bytes", (json_int_t)m->scratchpad_bytes,
+			"device", (json_int_t)m->device));
 		return 0;
 	}
-	printf("%-8u %-8u %-4u %-4u %-5u %-10llu %-14llu %llu\n", m->model_id,
-	       m->owner_pid, m->target_gen, m->num_subgraphs, m->first_core,
-	       (unsigned long long)m->num_vars,
+	printf("%-8u %-8u %-4u %-4u %-5u %-10llu %-14llu %-16llu %u\n",
+	       m->model_id, m->owner_pid, m->target_gen, m->num_subgraphs,
+	       m->first_core, (unsigned long long)m->num_vars,
 	       (unsigned long long)m->hbm_bytes,
-	       (unsigned long long)m->scratchpad_bytes);
+	       (unsigned long long)m->scratchpad_bytes, m->device);
 	return 0;
 }
 
@@ -1036,13 +1065,14 @@ static int cmd_models(int argc, char **argv)
 	int err;
 
 	if (want_help(argc, argv) || argc > 1) {
-		printf("usage: %s [-j] models\n"
-		       "  every model loaded on the device, by any process (netlink\n"
-		       "  GET_MODEL dump): id, owner pid, target generation, subgraphs,\n"
-		       "  first NeuronCore, vars, HBM and scratchpad bytes\n", prog);
+		printf("usage: %s [-j] [-d N] models\n"
+		       "  every model loaded on device N, or without -d on every device,\n"
+		       "  by any process (netlink GET_MODEL dump): id, owner pid, target\n"
+		       "  generation, subgraphs, first NeuronCore, vars, HBM and\n"
+		       "  scratchpad bytes, device\n", prog);
 		return argc > 1 && !want_help(argc, argv) ? 2 : 0;
 	}
-	err = neuronsim_nl_open(&nl);
+	err = nl_open_device(&nl);
 	if (err) {
 		errmsg("generic netlink family '%s': %s", NEURONSIM_GENL_NAME,
 		       strerror(-err));
@@ -1051,8 +1081,9 @@ static int cmd_models(int argc, char **argv)
 	if (json_out)
 		arr = json_array();
 	else
-		printf("%-8s %-8s %-4s %-4s %-5s %-10s %-14s %s\n", "model", "pid",
-		       "gen", "sgs", "core", "vars", "hbm_bytes", "scratchpad_bytes");
+		printf("%-8s %-8s %-4s %-4s %-5s %-10s %-14s %-16s %s\n", "model",
+		       "pid", "gen", "sgs", "core", "vars", "hbm_bytes",
+		       "scratchpad_bytes", "dev");
 	err = neuronsim_nl_list_models(nl, models_cb, arr);
 	neuronsim_nl_close(nl);
 	if (err) {
@@ -1139,6 +1170,8 @@ static int monitor_cb(const struct neuronsim_nl_event *e, void *ctx)
 {
 	long *left = ctx;
 
+	if (dev_index >= 0 && e->model.device != (__u32)dev_index)
+		return 0;
 	if (json_out) {
 		json_t *o = json_pack("{s:s,s:I}", "event", event_name(e->cmd),
 				      "owner_pid", (json_int_t)e->model.owner_pid);
@@ -1158,18 +1191,19 @@ static int monitor_cb(const struct neuronsim_nl_event *e, void *ctx)
 			json_object_set_new(o, "num_vars", json_integer(e->model.num_vars));
 			json_object_set_new(o, "hbm_bytes", json_integer(e->model.hbm_bytes));
 		}
+		json_object_set_new(o, "device", json_integer(e->model.device));
 		json_print(o);
 	} else if (e->cmd == NEURONSIM_CMD_LOAD_FAILED) {
-		printf("load_failed pid %u: %s (%s), reason %u: %s, subgraph %d record %d\n",
+		printf("load_failed pid %u: %s (%s), reason %u: %s, subgraph %d record %d, device %u\n",
 		       e->model.owner_pid, strerror(e->err_errno),
 		       errno_name(e->err_errno), e->err_reason,
 		       neuronsim_reason_str(e->err_reason), e->err_subgraph,
-		       e->err_record);
+		       e->err_record, e->model.device);
 	} else {
-		printf("%s model %u pid %u: %u subgraphs, %llu vars, %llu bytes HBM\n",
+		printf("%s model %u pid %u: %u subgraphs, %llu vars, %llu bytes HBM, device %u\n",
 		       event_name(e->cmd), e->model.model_id, e->model.owner_pid,
 		       e->model.num_subgraphs, (unsigned long long)e->model.num_vars,
-		       (unsigned long long)e->model.hbm_bytes);
+		       (unsigned long long)e->model.hbm_bytes, e->model.device);
 	}
 	fflush(stdout);
 	if (*left > 0 && --*left == 0)
@@ -1185,10 +1219,11 @@ static int cmd_monitor(int argc, char **argv)
 	int i, err;
 
 	if (want_help(argc, argv)) {
-		printf("usage: %s [-j] monitor [--count N]\n"
+		printf("usage: %s [-j] [-d N] monitor [--count N]\n"
 		       "  print MODEL_LOADED, MODEL_UNLOADED and LOAD_FAILED events of the\n"
-		       "  netlink 'monitor' group until SIGINT/SIGTERM (or N events).  With\n"
-		       "  -j one JSON object per line.\n", prog);
+		       "  netlink 'monitor' group until SIGINT/SIGTERM (or N events), of\n"
+		       "  device N or without -d of every device.  With -j one JSON object\n"
+		       "  per line.\n", prog);
 		return 0;
 	}
 	for (i = 1; i < argc; i++) {
@@ -1314,11 +1349,13 @@ static int usage(FILE *f, int rc)
 {
 	size_t i;
 
-	fprintf(f, "usage: %s [-j|--json] [-p|--pretty] COMMAND [ARGS] [--help]\n"
+	fprintf(f, "usage: %s [-j|--json] [-p|--pretty] [-d|--device N] COMMAND [ARGS] [--help]\n"
 		"commands:\n", prog);
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
-	fprintf(f, "MODEL is a model id; anything else is a KBIN plan file.\n");
+	fprintf(f, "MODEL is a model id; anything else is a KBIN plan file.\n"
+		"-d N (before COMMAND): device N, /dev/%sN (default 0, /dev/%s).\n",
+		NEURONSIM_DEVICE_NAME, NEURONSIM_DEVICE_NAME);
 	return rc;
 }
 
@@ -1328,7 +1365,7 @@ int main(int argc, char **argv)
 	int n = 0, i;
 	size_t c;
 
-	/* -j/-p anywhere, as bpftool allows */
+	/* -j/-p anywhere, as bpftool allows; -d N before the command */
 	args = calloc(argc + 1, sizeof(*args));
 	if (!args)
 		return 1;
@@ -1338,6 +1375,23 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pretty")) {
 			json_out = true;
 			json_flags = JSON_INDENT(2);
+		} else if (!n && (!strcmp(argv[i], "-d") ||
+				  !strcmp(argv[i], "--device"))) {
+			__u32 d = 0;
+			int bad = parse_u32_arg(argv[i], i + 1 < argc ?
+						argv[i + 1] : NULL, &d);
+
+			if (!bad && d >= NEURONSIM_MAX_DEVICES) {
+				errmsg("-d %s: device indices are 0..%u",
+				       argv[i + 1], NEURONSIM_MAX_DEVICES - 1);
+				bad = 1;
+			}
+			if (bad) {
+				free(args);
+				return 2;
+			}
+			dev_index = d;
+			i++;
 		} else {
 			args[n++] = argv[i];
 		}
