@@ -100,8 +100,11 @@ void nsim_load_err_set(struct nsim_load_err *e, u32 field, u32 reason,
 
 /*
  * NEURONSIM_IOC_LOAD: copy the plan in (at most max_plan_bytes), run the
- * shared checker on all of it, then stage (stage.c) and publish.  The
- * struct is written back on failure too, with err_* and log_len.
+ * shared checker on all of it, stage (stage.c), give the model an id,
+ * write the struct back, and only then publish the model (RESOLVE,
+ * debugfs, netlink, the per-fd count): when the write-back fails the
+ * load is rolled back and -EFAULT returned.  The struct is written back
+ * on failure too, with err_* and log_len.
  */
 static long nsim_ioctl_load(struct nsim_file *nf, void __user *uarg,
 			    size_t usize)
@@ -186,43 +189,50 @@ static long nsim_ioctl_load(struct nsim_file *nf, void __user *uarg,
 	ret = nsim_stage(m, plan, l.plan_len, l.first_core, err);
 	if (ret)
 		goto out_free;
-	ret = nsim_model_publish(nf, m);
+	ret = nsim_model_reserve_id(nf, m);
 	if (ret) {
 		nsim_load_err_set(err, KBIN_FIELD_NONE, KBIN_ERR_STAGE_LIMIT, 0,
 				  kbin_reason_str(KBIN_ERR_STAGE_LIMIT),
 				  "no model id available (%ld)", ret);
 		goto out_free;
 	}
+	/* publish last: the caller has its id before anyone sees the model */
 	l.model_id = m->id;
+	l.err_subgraph = -1;
+	l.err_record = -1;
+	l.err_reason = 0;
+	l.err_field = 0;
+	l.log_len = 0;
+	ret = nsim_copy_out(uarg, usize, &l, sizeof(l));
+	if (ret) {
+		nsim_model_release_id(nf, m);
+		l.model_id = 0;
+		nsim_load_err_set(err, KBIN_FIELD_NONE, 0, 0, "result",
+				  "struct neuronsim_load could not be written back (%ld); nothing was loaded",
+				  ret);
+		goto out_free;
+	}
+	nsim_model_publish(nf, m);
 	mutex_unlock(&nf->lock);
-	goto out;
+	atomic64_inc(&nd->stats.loads);
+	goto out_done;
 
 out_free:
 	nsim_model_free(m);
 out_unlock:
 	mutex_unlock(&nf->lock);
 out:
-	if (ret) {
-		atomic64_inc(&nd->stats.load_failures);
-		nsim_netlink_notify_load_failed(nd, ret, err);
-		dev_dbg(nd->misc.this_device, "load failed (%ld): %s\n",
-			ret, err->msg);
-		ret2 = nsim_load_report(&l, err);
-	} else {
-		atomic64_inc(&nd->stats.loads);
-		l.err_subgraph = -1;
-		l.err_record = -1;
-		l.err_reason = 0;
-		l.err_field = 0;
-		l.log_len = 0;
-		ret2 = 0;
-	}
+	atomic64_inc(&nd->stats.load_failures);
+	nsim_netlink_notify_load_failed(nd, ret, err);
+	dev_dbg(nd->misc.this_device, "load failed (%ld): %s\n", ret, err->msg);
+	ret2 = nsim_load_report(&l, err);
 	if (!ret2)
-		ret2 = nsim_copy_out(uarg, usize, &l, sizeof(l));
+		nsim_copy_out(uarg, usize, &l, sizeof(l));
+out_done:
 	kvfree(plan);
 	kfree(res);
 	kfree(err);
-	return ret ? ret : ret2;
+	return ret;
 }
 
 static long nsim_ioctl_unload(struct nsim_file *nf, void __user *uarg,

@@ -4,12 +4,15 @@
  *
  * Models belong to the open file that loaded them (Documentation/uapi.rst):
  * a model is in its file's list and, under its id, in its device's
- * xarray of models, which RESOLVE reads under RCU.  Every lookup compares the owner,
- * so another file (same process or not) gets -ENOENT.  A model is
- * published (stored in the xarray) only once it is completely staged,
- * and freed only after it is unpublished and an RCU grace period passed,
- * so a lock-free reader never sees a half-built or freed model.  Closing
- * the file unloads its models.
+ * xarray of models, which RESOLVE reads under RCU.  Every lookup compares
+ * the owner, so another file (same process or not) gets -ENOENT.  A
+ * model's id is reserved (a NULL entry, which lookups skip) once it is
+ * completely staged; the model is published (stored under that id) only
+ * after LOAD has written the id back to the caller, and freed only after
+ * it is unpublished and an RCU grace period passed, so a lock-free
+ * reader never sees a half-built or freed model and nobody sees a model
+ * whose loader was not told about it.  Closing the file unloads its
+ * models.
  */
 #include <linux/bitops.h>
 #include <linux/mm.h>
@@ -80,25 +83,57 @@ void nsim_model_free(struct nsim_model *m)
 }
 
 /**
- * nsim_model_publish() - give a staged model an id and make it visible.
+ * nsim_model_reserve_id() - give a staged model an id, still invisible:
+ *	its id is taken in the device's xarray, but a lookup finds nothing
+ *	there until nsim_model_publish().
  * @nf: the owning file, locked.
  * @m: the completely staged model.
  *
- * Return: 0 with @m->id set; -EMFILE at max_models_per_fd; -ENOMEM or
- * -EBUSY when no id is free.
+ * Return: 0 with @m->id set; -ENOMEM or -EBUSY when no id is free.
  */
-int nsim_model_publish(struct nsim_file *nf, struct nsim_model *m)
+int nsim_model_reserve_id(struct nsim_file *nf, struct nsim_model *m)
 {
-	struct nsim_device *nd = nf->nd;
 	int ret;
 
-	if (nf->nmodels >= nsim_max_models_per_fd)
-		return -EMFILE;
+	lockdep_assert_held(&nf->lock);
+	ret = xa_alloc_cyclic(&nf->nd->models, &m->id, NULL,
+			      XA_LIMIT(1, INT_MAX), &nf->nd->next_model_id,
+			      GFP_KERNEL_ACCOUNT);
+	return ret < 0 ? ret : 0;
+}
+
+/**
+ * nsim_model_release_id() - give back the id of a model that was never
+ *	published (the load failed after nsim_model_reserve_id()).
+ * @nf: the owning file, locked.
+ * @m: the model.
+ */
+void nsim_model_release_id(struct nsim_file *nf, struct nsim_model *m)
+{
+	lockdep_assert_held(&nf->lock);
+	xa_erase(&nf->nd->models, m->id);
+	m->id = 0;
+}
+
+/**
+ * nsim_model_publish() - make a staged model with a reserved id visible:
+ *	to RESOLVE and the other ioctls of its file, debugfs, netlink and
+ *	the file's model count.
+ * @nf: the owning file, locked; below max_models_per_fd models.
+ * @m: the model, after nsim_model_reserve_id().
+ *
+ * Cannot fail: the id's slot exists, so storing the model allocates
+ * nothing.
+ */
+void nsim_model_publish(struct nsim_file *nf, struct nsim_model *m)
+{
+	struct nsim_device *nd = nf->nd;
+	void *old;
+
+	lockdep_assert_held(&nf->lock);
 	m->owner = nf;
-	ret = xa_alloc_cyclic(&nd->models, &m->id, m, XA_LIMIT(1, INT_MAX),
-			      &nd->next_model_id, GFP_KERNEL);
-	if (ret < 0)
-		return ret;
+	old = xa_store(&nd->models, m->id, m, GFP_KERNEL_ACCOUNT);
+	WARN_ON_ONCE(xa_is_err(old));
 	list_add_tail(&m->node, &nf->models);
 	nf->nmodels++;
 	atomic64_inc(&nd->stats.models);
@@ -106,7 +141,6 @@ int nsim_model_publish(struct nsim_file *nf, struct nsim_model *m)
 	atomic64_add(m->kmem_bytes, &nd->stats.kmem_bytes);
 	nsim_debugfs_model_add(m);
 	nsim_netlink_notify_loaded(m);
-	return 0;
 }
 
 /* Unpublish: after this no new reader finds @m; old ones may still run. */

@@ -6,7 +6,8 @@
  * table holds the listed variables' addresses; load failures report
  * errno, subgraph, record, reason and log text; WRITE_VAR into an SBUF
  * carve-out is -EPERM; a plan past the last NeuronCore is -ENODEV and
- * leaves the device unchanged.
+ * leaves the device unchanged; a LOAD whose result cannot be written
+ * back is -EFAULT and loads nothing (not even against the fd's cap).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -471,6 +473,76 @@ TEST_F(std, not_enough_cores)
 	EXPECT_EQ(0, nsim_unload(self->fd, id));
 	SNAP_TAKE(&after);
 	EXPECT_SNAP_EQ(before, after, "after a good load and its unload");
+}
+
+#define PARAM_MODELS "/sys/module/neuronsim/parameters/max_models_per_fd"
+
+static int write_param(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -errno;
+	ok = write(fd, v, strlen(v)) == (ssize_t)strlen(v);
+	close(fd);
+	return ok ? 0 : -EIO;
+}
+
+/*
+ * Publish last: when LOAD cannot write its struct back (it lies in a
+ * read-only page) it returns -EFAULT and nothing is loaded - the model
+ * count, HBM, kernel memory and the models directory are as before, the
+ * log says why, and the fd can still load as many models as before.
+ */
+TEST_F(std, result_not_written_back_loads_nothing)
+{
+	char dir_before[256], dir_after[256], log[512];
+	long page = sysconf(_SC_PAGESIZE);
+	struct snap before, after;
+	struct neuronsim_load *l;
+	long long fails;
+	uint32_t id;
+	char *old;
+
+	l = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, l);
+	memset(l, 0, sizeof(*l));
+	l->plan_ptr = (uintptr_t)self->p.buf;
+	l->plan_len = self->p.len;
+	l->log_buf = (uintptr_t)log;
+	l->log_size = sizeof(log);
+	log[0] = 0;
+	ASSERT_EQ(0, mprotect(l, page, PROT_READ));
+	SNAP_TAKE(&before);
+	models_dir(dir_before, sizeof(dir_before));
+	fails = load_failures();
+
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_LOAD, l));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_NE(NULL, strstr(log, "could not be written back"))
+		TH_LOG("log: %s", log);
+
+	SNAP_TAKE(&after);
+	EXPECT_SNAP_EQ(before, after, "after the load whose result was not written back");
+	models_dir(dir_after, sizeof(dir_after));
+	EXPECT_STREQ(dir_before, dir_after);
+	EXPECT_EQ(fails + 1, load_failures());
+	/*
+	 * the fixture's model is still the only one of the fd: with
+	 * max_models_per_fd 2 one more load fits
+	 */
+	old = read_file(PARAM_MODELS, NULL);
+	ASSERT_NE(NULL, old);
+	ASSERT_EQ(0, write_param(PARAM_MODELS, "2"));
+	EXPECT_EQ(0, nsim_load(self->fd, &self->p, 0, &id, NULL, log,
+			       sizeof(log))) TH_LOG("load: %s", log);
+	EXPECT_EQ(0, write_param(PARAM_MODELS, old));
+	free(old);
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
+	SNAP_TAKE(&after);
+	EXPECT_SNAP_EQ(before, after, "after a good load and its unload");
+	munmap(l, page);
 }
 
 TEST_HARNESS_MAIN

@@ -52,11 +52,15 @@ void nsim_select_dev(int index)
 
 const char *nsim_dbgfs(void)
 {
-	static char dir[64];
+	static char dir[128];
+	const char *e = getenv("NSIM_DBGFS");
 	int d = nsim_dev_index();
 
-	snprintf(dir, sizeof(dir), DBGFS_ROOT "/" NEURONSIM_DEVICE_NAME "%d",
-		 d < 0 ? 0 : d);
+	if (e && *e)
+		snprintf(dir, sizeof(dir), "%s", e);
+	else
+		snprintf(dir, sizeof(dir),
+			 DBGFS_ROOT "/" NEURONSIM_DEVICE_NAME "%d", d < 0 ? 0 : d);
 	return dir;
 }
 

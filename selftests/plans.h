@@ -7,7 +7,9 @@
  * The device under test is $NSIM_DEV (a device index N: /dev/neuronsimN
  * and debugfs neuronsim/neuronsimN/); unset, the tests open the alias
  * /dev/neuronsim and read device 0's debugfs.  nsim_select_dev() changes
- * it for the rest of the program.
+ * it for the rest of the program.  $NSIM_DBGFS, when set, is the debugfs
+ * directory to read instead (e.g. neuronsim/ itself, to run a test
+ * against a module of one device without per-device directories).
  */
 #ifndef _NSIM_SELFTEST_PLANS_H
 #define _NSIM_SELFTEST_PLANS_H

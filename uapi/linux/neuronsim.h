@@ -123,7 +123,13 @@ struct neuronsim_info {
  * @log_len: out: bytes of text written to @log_buf, NUL included.
  * @reserved: must be zero.
  *
- * Errors: -EFAULT bad pointer; -EINVAL bad flags/reserved fields, a plan
+ * The new model becomes visible (to RESOLVE and the other ioctls, debugfs,
+ * netlink, the fd's model count) only after this struct, with @model_id,
+ * has been written back; when that write fails LOAD returns -EFAULT and
+ * nothing is loaded.
+ *
+ * Errors: -EFAULT bad pointer (the plan, the log buffer, or this struct
+ * not writable: then nothing is loaded); -EINVAL bad flags/reserved fields, a plan
  * the checker refuses (err_* tell why), a plan for another target
  * generation (KBIN_ERR_TARGET), an MR_SB larger than the core's SBUF or a
  * virtual buffer straddling a scratchpad page; -E2BIG plan_len over the
