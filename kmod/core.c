@@ -1,45 +1,167 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core.c - a device's NeuronCores and their SBUF.
+ * core.c - a device's NeuronCores: who owns each, and their SBUF.
+ *
+ * Ownership (Documentation/uapi.rst, "NeuronCores"), as the Neuron driver
+ * gives cores to processes: a core is reserved by the first thread group
+ * that loads a model on it and stays that group's while any of its models
+ * (or a load of it in progress) uses the core; models of the same thread
+ * group share its cores, any other gets -EBUSY.  NEURONSIM_CORE_ANY asks
+ * for the first run of free cores (first-fit).  When a core's reservation
+ * ends, its state is cleared: the backing RAM of its SBUF window is
+ * dropped, so the next owner reads zeros.
  *
  * Each NeuronCore N has an SBUF window in the device address map
  * (nsim_sbuf_base(), Documentation/uapi.rst "Address map"): the SBUF is
  * sbuf_partitions partitions of sbuf_partition_size bytes, partition p
  * holding the window's bytes [p * partition size, (p + 1) * partition
- * size).  The device counts the models that use each core's SBUF window;
- * when the last one goes, the window's backing RAM goes too, so the next
- * user reads zeros.
+ * size).
  */
+#include <linux/device.h>
 #include <linux/minmax.h>
 #include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/seq_file.h>
 
 #include "neuronsim.h"
 
-/**
- * nsim_sbuf_get() - a model starts using a core's SBUF window.
- * @nd: the device.
- * @core: NeuronCore, < num_cores.
- */
-void nsim_sbuf_get(struct nsim_device *nd, u32 core)
+/* the core's reservation ends: clear its state (SBUF; later DMA queues) */
+static void nsim_core_clear(struct nsim_device *nd, u32 core)
 {
-	mutex_lock(&nd->sbuf_lock);
-	nd->sbuf_users[core]++;
-	mutex_unlock(&nd->sbuf_lock);
+	struct nsim_core *c = &nd->cores[core];
+
+	put_pid(c->owner);
+	c->owner = NULL;
+	nsim_mem_discard(&nd->mem, nsim_sbuf_base(nd, core),
+			 nd->arch->sbuf_window_size);
+}
+
+/* the first core of [first, first + n) that another thread group holds */
+static int nsim_cores_taken(struct nsim_device *nd, struct pid *tgid,
+			    u32 first, u32 n)
+{
+	u32 i;
+
+	for (i = first; i < first + n; i++)
+		if (nd->cores[i].owner && nd->cores[i].owner != tgid)
+			return i;
+	return -1;
+}
+
+/* the first run of @n cores nobody holds, or -1 */
+static int nsim_cores_first_fit(struct nsim_device *nd, u32 n)
+{
+	u32 first, i;
+
+	for (first = 0; first + n <= nd->arch->num_cores; first++) {
+		for (i = first; i < first + n && !nd->cores[i].owner; i++)
+			;
+		if (i == first + n)
+			return first;
+		first = i;	/* core i is held: no run starts before i + 1 */
+	}
+	return -1;
 }
 
 /**
- * nsim_sbuf_put() - a model stops using a core's SBUF window; the last
- *	user drops the window's backing RAM.
+ * nsim_cores_reserve() - reserve NeuronCores for a load.
  * @nd: the device.
- * @core: NeuronCore, < num_cores.
+ * @tgid: the loading thread group.
+ * @first: in: the first core, < num_cores, or NEURONSIM_CORE_ANY for the
+ *	first run of @n cores nobody holds; out: the first core reserved.
+ * @n: cores, 1..num_cores - *@first (1..num_cores with
+ *	NEURONSIM_CORE_ANY; the caller checks).
+ * @busy: out on -EBUSY: a core another thread group holds (with
+ *	NEURONSIM_CORE_ANY the first held core).
+ * @busy_pid: out on -EBUSY: that group's pid in the caller's pid namespace
+ *	(0 when it is not visible there).
+ *
+ * Each core of the run counts one more user; the caller's first use of a
+ * free core makes it the owner.  On -EBUSY a line goes to the kernel log
+ * (ratelimited).
+ *
+ * Return: 0; -EBUSY a core of the run is another thread group's, or no
+ * run of @n free cores exists.
  */
-void nsim_sbuf_put(struct nsim_device *nd, u32 core)
+int nsim_cores_reserve(struct nsim_device *nd, struct pid *tgid, u32 *first,
+		       u32 n, u32 *busy, pid_t *busy_pid)
 {
-	mutex_lock(&nd->sbuf_lock);
-	if (!--nd->sbuf_users[core])
-		nsim_mem_discard(&nd->mem, nsim_sbuf_base(nd, core),
-				 nd->arch->sbuf_window_size);
-	mutex_unlock(&nd->sbuf_lock);
+	int start, taken;
+	u32 i;
+
+	mutex_lock(&nd->core_lock);
+	if (*first == NEURONSIM_CORE_ANY) {
+		start = nsim_cores_first_fit(nd, n);
+		taken = -1;
+		if (start < 0) {
+			/* name a held core: another group's, else the caller's */
+			taken = nsim_cores_taken(nd, tgid, 0, nd->arch->num_cores);
+			for (i = 0; taken < 0 && i < nd->arch->num_cores; i++)
+				if (nd->cores[i].owner)
+					taken = i;
+		}
+	} else {
+		start = *first;
+		taken = nsim_cores_taken(nd, tgid, start, n);
+	}
+	if (start < 0 || taken >= 0) {
+		struct pid *owner = taken >= 0 ? nd->cores[taken].owner : NULL;
+
+		taken = max(taken, 0);
+		*busy = taken;
+		*busy_pid = pid_vnr(owner);
+		dev_info_ratelimited(&nd->dev,
+				     "pid %d: %sNeuronCore %d is reserved by pid %d\n",
+				     pid_nr(tgid), start < 0 ? "no free run of cores: " : "",
+				     taken, pid_nr(owner));
+		mutex_unlock(&nd->core_lock);
+		return -EBUSY;
+	}
+	for (i = start; i < start + n; i++) {
+		if (!nd->cores[i].owner)
+			nd->cores[i].owner = get_pid(tgid);
+		nd->cores[i].users++;
+	}
+	mutex_unlock(&nd->core_lock);
+	*first = start;
+	return 0;
+}
+
+/**
+ * nsim_cores_release() - a model (or a failed load) stops using its cores;
+ *	a core's last user ends its reservation and clears its SBUF.
+ * @nd: the device.
+ * @first: the first core, as nsim_cores_reserve() returned it.
+ * @n: cores.
+ */
+void nsim_cores_release(struct nsim_device *nd, u32 first, u32 n)
+{
+	u32 i;
+
+	mutex_lock(&nd->core_lock);
+	for (i = first; i < first + n; i++)
+		if (!--nd->cores[i].users)
+			nsim_core_clear(nd, i);
+	mutex_unlock(&nd->core_lock);
+}
+
+/**
+ * nsim_cores_get() - who owns each NeuronCore, for netlink and debugfs.
+ * @nd: the device.
+ * @owner_pid: out: per core, the owner's pid in the caller's pid
+ *	namespace (0: free, or not visible there); num_cores entries.
+ * @users: out: per core, its owner's models and loads in progress.
+ */
+void nsim_cores_get(struct nsim_device *nd, pid_t *owner_pid, u32 *users)
+{
+	u32 i;
+
+	mutex_lock(&nd->core_lock);
+	for (i = 0; i < nd->arch->num_cores; i++) {
+		owner_pid[i] = nd->cores[i].owner ? pid_vnr(nd->cores[i].owner) : 0;
+		users[i] = nd->cores[i].users;
+	}
+	mutex_unlock(&nd->core_lock);
 }
 
 /**

@@ -5,6 +5,7 @@
  * device, neuronsim/neuronsimN/:
  *
  *   device			arch and device address map
+ *   cores			per NeuronCore: the owner's pid, its models
  *   hbm			per HBM channel: size, used, peak, per usage
  *				category; backing RAM bytes
  *   stats			module memory accounting
@@ -54,6 +55,24 @@ static int nsim_device_show(struct seq_file *m, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nsim_device);
+
+static int nsim_cores_show(struct seq_file *m, void *unused)
+{
+	struct nsim_device *nd = m->private;
+	pid_t owner[NEURONSIM_MAX_CORES];
+	u32 users[NEURONSIM_MAX_CORES], i;
+
+	nsim_cores_get(nd, owner, users);
+	seq_puts(m, "core\towner_pid\tmodels\n");
+	for (i = 0; i < nd->arch->num_cores; i++) {
+		if (users[i])
+			seq_printf(m, "%u\t%d\t%u\n", i, owner[i], users[i]);
+		else
+			seq_printf(m, "%u\t-\t0\n", i);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nsim_cores);
 
 static int nsim_hbm_file_show(struct seq_file *m, void *unused)
 {
@@ -295,6 +314,7 @@ void nsim_debugfs_init(struct nsim_device *nd)
 	debugfs_create_file("device", 0400, nd->debugfs, nd, &nsim_device_fops);
 	debugfs_create_file("hbm", 0400, nd->debugfs, nd, &nsim_hbm_file_fops);
 	debugfs_create_file("stats", 0400, nd->debugfs, nd, &nsim_stats_fops);
+	debugfs_create_file("cores", 0400, nd->debugfs, nd, &nsim_cores_fops);
 	debugfs_create_atomic_t("fail_hbm_alloc_nth", 0600, nd->debugfs,
 				&nd->fail_hbm_alloc_nth);
 	debugfs_create_atomic_t("fail_copyin_nth", 0600, nd->debugfs,

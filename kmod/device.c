@@ -325,7 +325,7 @@ struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch)
 	spin_lock_init(&nd->open_lock);
 	nsim_mem_init(&nd->mem);
 	spin_lock_init(&nd->hbm_lock);
-	mutex_init(&nd->sbuf_lock);
+	mutex_init(&nd->core_lock);
 	xa_init_flags(&nd->models, XA_FLAGS_ALLOC1);
 	device_initialize(&nd->dev);
 	nd->dev.bus = &nsim_bus_type;
@@ -413,7 +413,7 @@ int nsim_device_remove(u32 index)
 	nsim_hbm_exit(nd);
 	nsim_mem_exit(&nd->mem);
 	xa_destroy(&nd->models);
-	mutex_destroy(&nd->sbuf_lock);
+	mutex_destroy(&nd->core_lock);
 	put_device(&nd->dev);
 	return 0;
 }

@@ -4,7 +4,7 @@
  * (uapi/linux/neuronsim_netlink.h, Documentation/netlink/neuronsim.yaml).
  *
  *   GET_DEVICE	doit (DEVICE, default 0): arch, cores, HBM channels, models,
- *		HBM in use; dump: every device
+ *		HBM in use, the owner of each NeuronCore; dump: every device
  *   GET_MODEL	doit by (DEVICE, MODEL_ID), dump of every model (any fd's)
  *		of one device or of all
  *   GET_VARS	dump of one model's staged variables
@@ -119,6 +119,26 @@ static int nsim_nl_fill_model(struct sk_buff *skb, const struct nsim_model *m,
 	return 0;
 }
 
+/* one DEV_CORE nest per NeuronCore: its owner and models */
+static int nsim_nl_put_cores(struct sk_buff *skb, struct nsim_device *nd)
+{
+	pid_t owner[NEURONSIM_MAX_CORES];
+	u32 users[NEURONSIM_MAX_CORES], i;
+	struct nlattr *nest;
+
+	nsim_cores_get(nd, owner, users);
+	for (i = 0; i < nd->arch->num_cores; i++) {
+		nest = nla_nest_start(skb, NEURONSIM_A_DEV_CORE);
+		if (!nest ||
+		    nla_put_u32(skb, NEURONSIM_A_CORE_INDEX, i) ||
+		    nla_put_u32(skb, NEURONSIM_A_CORE_OWNER_PID, owner[i]) ||
+		    nla_put_u32(skb, NEURONSIM_A_CORE_NUM_MODELS, users[i]))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
 /* one device message: a reply or a dump part */
 static int nsim_nl_fill_device(struct sk_buff *skb, struct nsim_device *nd,
 			       u32 portid, u32 seq, int flags)
@@ -141,7 +161,8 @@ static int nsim_nl_fill_device(struct sk_buff *skb, struct nsim_device *nd,
 	    nla_put_u32(skb, NEURONSIM_A_DEV_NUM_MODELS,
 			atomic64_read(&nd->stats.models)) ||
 	    nla_put_u64_64bit(skb, NEURONSIM_A_DEV_HBM_USED,
-			      nsim_hbm_used_total(nd), NEURONSIM_A_PAD)) {
+			      nsim_hbm_used_total(nd), NEURONSIM_A_PAD) ||
+	    nsim_nl_put_cores(skb, nd)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

@@ -108,6 +108,17 @@ struct nsim_stats {
 #define NSIM_MAX_DEVICES	NEURONSIM_MAX_DEVICES
 
 /**
+ * struct nsim_core - one NeuronCore of a device (core.c).
+ * @owner: the thread group holding the core's reservation (a reference),
+ *	or NULL when the core is free.
+ * @users: the owner's models on the core and its loads in progress.
+ */
+struct nsim_core {
+	struct pid *owner;
+	u32 users;
+};
+
+/**
  * struct nsim_device - one simulated device.
  * @dev: the struct device "neuronsimN" on the neuronsim bus; frees the
  *	whole struct when its last reference goes.
@@ -121,8 +132,8 @@ struct nsim_stats {
  * @mem: sparse backing memory of its whole address map.
  * @hbm_lock: protects the accounting in @hbm.
  * @hbm: HBM channels, arch->num_hbm_channels of them.
- * @sbuf_lock: protects @sbuf_users.
- * @sbuf_users: per NeuronCore, models using its SBUF window (core.c).
+ * @core_lock: protects @cores.
+ * @cores: its NeuronCores, arch->num_cores of them: who owns each.
  * @models: published models by id (ids >= 1, unique on the device);
  *	RESOLVE reads it under RCU.
  * @next_model_id: cursor of the cyclic id allocation.
@@ -147,8 +158,8 @@ struct nsim_device {
 	struct nsim_mem mem;
 	spinlock_t hbm_lock;	/* HBM accounting */
 	struct nsim_hbm_channel hbm[NEURONSIM_MAX_HBM_CHANNELS];
-	struct mutex sbuf_lock;	/* sbuf_users */
-	u32 sbuf_users[NEURONSIM_MAX_CORES];
+	struct mutex core_lock;	/* cores */
+	struct nsim_core cores[NEURONSIM_MAX_CORES];
 	struct xarray models;
 	u32 next_model_id;
 	struct nsim_stats stats;
@@ -285,7 +296,8 @@ struct nsim_file;
  * @scratchpad_bytes: scratchpad bytes held.
  * @kmem_bytes: kernel memory held by the model.
  * @shared_sp: shared scratchpad (backing SHARED/SHARDED/MAIN).
- * @sb_cores: bitmap of cores whose SBUF this model uses.
+ * @cores_reserved: its NeuronCores [first_core, first_core + num_sg) are
+ *	reserved for it (core.c).
  * @dir: debugfs directory models/<id>.
  * @sg: the subgraphs.
  */
@@ -303,7 +315,7 @@ struct nsim_model {
 	u64 scratchpad_bytes;
 	u64 kmem_bytes;
 	struct nsim_scratchpad shared_sp;
-	unsigned long sb_cores;
+	bool cores_reserved;
 	struct dentry *dir;
 	struct nsim_sg sg[];
 };
@@ -390,8 +402,10 @@ u64 nsim_hbm_used_total(struct nsim_device *nd);
 void nsim_hbm_show(struct nsim_device *nd, struct seq_file *m);
 
 /* core.c */
-void nsim_sbuf_get(struct nsim_device *nd, u32 core);
-void nsim_sbuf_put(struct nsim_device *nd, u32 core);
+int nsim_cores_reserve(struct nsim_device *nd, struct pid *tgid, u32 *first,
+		       u32 n, u32 *busy, pid_t *busy_pid);
+void nsim_cores_release(struct nsim_device *nd, u32 first, u32 n);
+void nsim_cores_get(struct nsim_device *nd, pid_t *owner_pid, u32 *users);
 bool nsim_sbuf_touches_carveout(const struct nsim_model *m, u64 pa, u64 len);
 
 /* model.c */

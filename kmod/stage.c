@@ -291,8 +291,6 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 					 "%s of %llu bytes is larger than core %u's %llu-byte SBUF",
 					 kbin_mr_type_str(r->mr_type), r->size,
 					 sg->core, sbuf_bytes);
-		if (!__test_and_set_bit(sg->core, &st->m->sb_cores))
-			nsim_sbuf_get(st->nd, sg->core);
 		mr->pa = nsim_sbuf_base(st->nd, sg->core);
 		c->where = NSIM_WHERE_SBUF;
 		c->where_idx = sg->core;
@@ -602,7 +600,10 @@ static void nsim_log_staged(struct nsim_model *m)
  * @m: a model from nsim_model_alloc() with one slot per plan subgraph.
  * @plan: the plan, accepted by kbin_check_plan().
  * @len: its length in bytes.
- * @first_core: NeuronCore of subgraph 0; subgraph i runs on first_core + i.
+ * @first_core: NeuronCore of subgraph 0 (subgraph i runs on first_core +
+ *	i), or NEURONSIM_CORE_ANY for the first run of free cores; the cores
+ *	are reserved for the loading thread group (core.c) and @m->first_core
+ *	is the one chosen.
  * @err: filled on failure: subgraph, record, field, reason
  *	(KBIN_ERR_STAGE_* or a plan reason) and readable text.
  *
@@ -611,7 +612,8 @@ static void nsim_log_staged(struct nsim_model *m)
  *
  * Return: 0; -EINVAL plan target is not this device's generation, an
  * MR_SB larger than the SBUF, or a virtual buffer straddling a scratchpad
- * page; -ENODEV not enough NeuronCores from @first_core; -E2BIG vars per
+ * page; -ENODEV not enough NeuronCores from @first_core; -EBUSY a core is
+ * another thread group's (or no run of free cores); -E2BIG vars per
  * subgraph above max_vars_per_subgraph or scratchpad pages above
  * scratchpad_max_pages; -ENOSPC HBM exhausted (or fail_hbm_alloc_nth);
  * -EIO fail_copyin_nth; -ENOMEM kernel memory or the backing RAM cap.
@@ -629,7 +631,8 @@ int nsim_stage(struct nsim_model *m, const void *plan, u64 len,
 		.max_pages = READ_ONCE(nsim_scratchpad_max_pages),
 	};
 	u64 shared = 0;
-	u32 s;
+	u32 s, busy;
+	pid_t busy_pid;
 	int ret;
 
 	m->target_gen = st.h->target_gen;
@@ -640,8 +643,15 @@ int nsim_stage(struct nsim_model *m, const void *plan, u64 len,
 				 "plan is for generation %u, the device (%s) is generation %u",
 				 st.h->target_gen, st.nd->arch->name,
 				 st.nd->arch->gen);
-	if (first_core >= st.nd->arch->num_cores ||
-	    m->num_sg > st.nd->arch->num_cores - first_core)
+	if (first_core == NEURONSIM_CORE_ANY &&
+	    m->num_sg > st.nd->arch->num_cores)
+		return nsim_fail(&st, -1, -1, KBIN_FIELD_NUM_SUBGRAPHS,
+				 KBIN_ERR_STAGE_CORES, m->num_sg, -ENODEV,
+				 "%u subgraphs do not fit the %u cores",
+				 m->num_sg, st.nd->arch->num_cores);
+	if (first_core != NEURONSIM_CORE_ANY &&
+	    (first_core >= st.nd->arch->num_cores ||
+	     m->num_sg > st.nd->arch->num_cores - first_core))
 		return nsim_fail(&st, -1, -1, KBIN_FIELD_NUM_SUBGRAPHS,
 				 KBIN_ERR_STAGE_CORES, m->num_sg, -ENODEV,
 				 "%u subgraphs from NeuronCore %u do not fit the %u cores",
@@ -657,6 +667,18 @@ int nsim_stage(struct nsim_model *m, const void *plan, u64 len,
 		shared = max(shared, set->shared_scratchpad_size);
 		m->num_vars += set->nmem;
 	}
+
+	/* the cores: the caller's thread group's from here to nsim_unstage() */
+	ret = nsim_cores_reserve(st.nd, m->owner_tgid, &first_core, m->num_sg,
+				 &busy, &busy_pid);
+	if (ret)
+		return nsim_fail(&st, -1, -1, KBIN_FIELD_NONE,
+				 KBIN_ERR_STAGE_CORES, busy, -EBUSY,
+				 "NeuronCore(s) not available: %sNeuronCore %u is reserved by process %d",
+				 m->first_core == NEURONSIM_CORE_ANY ?
+				 "no free run of cores; " : "", busy, busy_pid);
+	m->first_core = first_core;
+	m->cores_reserved = true;
 
 	ret = nsim_sp_alloc(&st, -1, &m->shared_sp, shared,
 			    nsim_core_channel(st.nd, first_core),
@@ -683,7 +705,7 @@ int nsim_stage(struct nsim_model *m, const void *plan, u64 len,
  */
 void nsim_unstage(struct nsim_model *m)
 {
-	u32 s, slot, core;
+	u32 s, slot;
 
 	for (s = 0; s < m->num_sg; s++) {
 		struct nsim_sg *sg = &m->sg[s];
@@ -711,7 +733,7 @@ void nsim_unstage(struct nsim_model *m)
 		sg->nmem = 0;
 	}
 	nsim_sp_free(m->nd, &m->shared_sp);
-	for_each_set_bit(core, &m->sb_cores, NEURONSIM_MAX_CORES)
-		nsim_sbuf_put(m->nd, core);
-	m->sb_cores = 0;
+	if (m->cores_reserved)
+		nsim_cores_release(m->nd, m->first_core, m->num_sg);
+	m->cores_reserved = false;
 }

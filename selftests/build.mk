@@ -9,7 +9,7 @@
 
 SELFTESTS := info_test
 NSIM_RT_TESTS := load_test resolve_test isolation_test fault_test \
-	debugfs_test zeroalloc_test bus_test
+	debugfs_test zeroalloc_test bus_test cores_test
 
 VM_PROGS += $(SELFTESTS) $(NSIM_RT_TESTS)
 VM_TESTS += $(SELFTESTS) $(NSIM_RT_TESTS)

@@ -90,6 +90,21 @@ f "resolve MODEL unknown name (exit 1)" 1 $NS resolve $ID nosuchvar
 grep -q "no variable named 'nosuchvar'" /tmp/cli.out && ok "unknown name message" || nok "unknown name message"
 f "read MODEL explains the ownership rule (exit 1)" 1 $NS read $ID weight
 t "map MODEL -o" $NS map $ID -o /tmp/map_model.svg
+# NeuronCores 0-1 are the holder's
+t "info: NeuronCore 0 is the holder's" sh -c "$NS info | grep -q 'NeuronCore 0: pid $HOLD, 1 models'"
+t "info -j: core 0's owner" sh -c "$NS -j info | grep -q '{\"core\":0,\"owner_pid\":$HOLD,\"models\":1}'"
+t "models -j: the model's cores" sh -c "$NS -j models | grep -q '\"model_id\":$ID,.*\"cores\":\[0,1\]'"
+t "debugfs cores: 0 and 1 are the holder's" sh -c "grep -q '^0	$HOLD	1\$' $DBG/cores && grep -q '^1	$HOLD	1\$' $DBG/cores"
+f "load on the holder's cores from another process: EBUSY (exit 1)" 1 $NS load $P --core 0
+grep -q EBUSY /tmp/cli.out && grep -q "NeuronCore(s) not available: NeuronCore 0 is reserved by process $HOLD" /tmp/cli.out &&
+	ok "EBUSY names the core and its owner" || { nok "EBUSY message"; sed 's/^/# /' /tmp/cli.out; }
+ncores=$($NS info | grep -c '^  sbuf')
+if [ "$ncores" -gt 2 ]; then
+	t "load --core any takes the first free run (NeuronCore 2)" sh -c "echo info | $NS load $P --core any --exit-on-eof | grep -q '^model [0-9]*: 2 subgraphs from NeuronCore 2, '"
+else
+	f "load --core any with every core held: EBUSY (exit 1)" 1 $NS load $P --core any
+	grep -q EBUSY /tmp/cli.out && grep -q "no free run of cores" /tmp/cli.out && ok "--core any: no free run named" || { nok "--core any message"; sed 's/^/# /' /tmp/cli.out; }
+fi
 kill -INT $HOLD
 wait $HOLD
 HRC=$?
@@ -107,7 +122,11 @@ kill -TERM $MON $MONJ
 wait $MON $MONJ
 
 # --- commands on the holder's stdin: the held model itself is resolved
-# and read (bytes move only through the loading fd), no second load
+# and read (bytes move only through the loading fd), no second load.
+# What read PLAN says, first: while the holder holds cores 0-1 another
+# process may not load there (on trn1 that is every core)
+$NS read $P staged+0:32 > /tmp/readp.out 2>&1
+want_hex=$($NS -j read $P weight+4:4 | sed -n 's/.*"hex":"\([0-9a-f]*\)".*/\1/p')
 rm -f /tmp/cmd.fifo
 mkfifo /tmp/cmd.fifo
 $NS load $P --hold < /tmp/cmd.fifo > /tmp/holdc.out 2>&1 &
@@ -128,11 +147,10 @@ got=$(grep '^weight+16:8	' /tmp/holdc.out | cut -f3)
 grep -q '^sg1/#1	sg1 #1 MR_BUFFER	0x' /tmp/holdc.out && grep -q '^ptr_weight	sg0 #7 MR_PTR	0x' /tmp/holdc.out &&
 	ok "stdin resolve: several references" || nok "stdin resolve: several references"
 ask 2 "read staged +0:32" && ok "stdin read answered" || nok "stdin read answered"
-$NS read $P staged+0:32 > /tmp/readp.out 2>&1
 sed -n '/^sg0\/staged #2/,/^00000010/p' /tmp/holdc.out > /tmp/readh.out
 if [ -s /tmp/readh.out ] && cmp -s /tmp/readh.out /tmp/readp.out; then ok "stdin read: the held model's bytes = read PLAN"; else nok "stdin read"; sed 's/^/# /' /tmp/readh.out /tmp/readp.out; fi
 ask 3 "read -j weight+4:4" && ok "stdin read -j answered" || nok "stdin read -j answered"
-want=$($NS -j read $P weight+4:4 | sed -n 's/.*"hex":"\([0-9a-f]*\)".*/\1/p')
+want=$want_hex
 got=$(grep '"name":"weight"' /tmp/holdc.out | sed -n 's/.*"hex":"\([0-9a-f]*\)".*/\1/p')
 [ -n "$got" ] && [ "$got" = "$want" ] && ok "stdin read -j hex = read PLAN ($got)" || nok "stdin read -j: '$got', want '$want'"
 ask 4 "info" && grep -q "^model $CID: 2 subgraphs from NeuronCore 0, 17 vars" /tmp/holdc.out &&

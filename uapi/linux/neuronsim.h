@@ -106,6 +106,9 @@ struct neuronsim_info {
 /* struct neuronsim_load.flags */
 #define NEURONSIM_LOAD_F_MASK	0U
 
+/* struct neuronsim_load.first_core: the first run of free NeuronCores */
+#define NEURONSIM_CORE_ANY	(~0U)
+
 /**
  * struct neuronsim_load - NEURONSIM_IOC_LOAD (in/out), 64 bytes.
  * @plan_ptr: in: user pointer to the KBIN plan bytes.
@@ -113,7 +116,9 @@ struct neuronsim_info {
  * @log_buf: in: user pointer to a buffer for readable failure text, or 0.
  * @log_size: in: bytes of @log_buf (0 with @log_buf 0).
  * @first_core: in: NeuronCore for subgraph 0; subgraph i goes to
- *	first_core + i.
+ *	first_core + i.  NEURONSIM_CORE_ANY: the first run of
+ *	num_subgraphs consecutive NeuronCores no process holds (first-fit);
+ *	NEURONSIM_IOC_MODEL_INFO reports the one chosen.
  * @flags: in: NEURONSIM_LOAD_F_*, checked against NEURONSIM_LOAD_F_MASK.
  * @model_id: out: the new model's id (>= 1) on success.
  * @err_subgraph: out: on failure the failing subgraph, or -1.
@@ -122,6 +127,12 @@ struct neuronsim_info {
  * @err_field: out: enum kbin_check_field.
  * @log_len: out: bytes of text written to @log_buf, NUL included.
  * @reserved: must be zero.
+ *
+ * NeuronCores belong to processes (Documentation/uapi.rst, "NeuronCores"):
+ * the cores of a load are reserved for the calling thread group, which
+ * shares them among its models, until its last model on them is unloaded
+ * (or its last fd closed); a load of another thread group on a reserved
+ * core fails with -EBUSY.  A core's SBUF reads zeros to its next owner.
  *
  * The new model becomes visible (to RESOLVE and the other ioctls, debugfs,
  * netlink, the fd's model count) only after this struct, with @model_id,
@@ -137,7 +148,10 @@ struct neuronsim_info {
  * pages over the maximum; -ENOSPC HBM exhausted (or the debugfs knob
  * fail_hbm_alloc_nth); -EIO the debugfs knob fail_copyin_nth; -ENOMEM
  * kernel memory or the backing RAM cap; -EMFILE models per fd at the
- * limit; -ENODEV first_core + subgraphs beyond the device's cores.  The
+ * limit; -ENODEV first_core + subgraphs beyond the device's cores; -EBUSY
+ * a NeuronCore of the load is reserved by another process, or with
+ * NEURONSIM_CORE_ANY no run of free cores is left (err_reason
+ * KBIN_ERR_STAGE_CORES; the log names a core and its owner's pid).  The
  * struct is written back on failure too (err_*, log_len).  A failed load
  * leaves nothing behind.
  */

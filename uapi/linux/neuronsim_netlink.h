@@ -13,8 +13,10 @@
  * -ENODEV.
  *
  *   GET_DEVICE   doit, optional DEVICE: the device (arch, cores, HBM,
- *                models loaded, HBM bytes held by models); dump: every
- *                device, in index order.
+ *                models loaded, HBM bytes held by models, and per
+ *                NeuronCore a nested DEV_CORE: CORE_INDEX,
+ *                CORE_OWNER_PID, CORE_NUM_MODELS); dump: every device,
+ *                in index order.
  *   GET_MODEL    doit with MODEL_ID, optional DEVICE: one model; dump,
  *                optional DEVICE: every model of that device, or without
  *                DEVICE of every device, by device then model id.
@@ -108,6 +110,8 @@ enum neuronsim_nl_cmd {
  * @NEURONSIM_A_DEVICE: u32, device index, < NEURONSIM_MAX_DEVICES
  *	(uapi/linux/neuronsim.h).  Input of every request (default 0);
  *	output of every device, model, variable and event message.
+ * @NEURONSIM_A_DEV_CORE: nest (enum neuronsim_nl_core_attr), once per
+ *	NeuronCore of the device in GET_DEVICE replies: who owns it.
  * @__NEURONSIM_A_MAX: internal.
  * @NEURONSIM_A_MAX: highest attribute.
  */
@@ -146,9 +150,34 @@ enum neuronsim_nl_attr {
 	NEURONSIM_A_ERR_RECORD,
 
 	NEURONSIM_A_DEVICE,
+	NEURONSIM_A_DEV_CORE,
 
 	__NEURONSIM_A_MAX,
 	NEURONSIM_A_MAX = __NEURONSIM_A_MAX - 1
+};
+
+/**
+ * enum neuronsim_nl_core_attr - attributes nested in NEURONSIM_A_DEV_CORE:
+ *	one NeuronCore and its reservation (Documentation/uapi.rst,
+ *	"NeuronCores").
+ * @NEURONSIM_A_CORE_UNSPEC: unused.
+ * @NEURONSIM_A_CORE_INDEX: u32, the NeuronCore.
+ * @NEURONSIM_A_CORE_OWNER_PID: u32, thread group id of the process that
+ *	holds it, in the reader's pid namespace; 0 when the core is free (or
+ *	the owner is not visible there).
+ * @NEURONSIM_A_CORE_NUM_MODELS: u32, the owner's models on the core (and
+ *	its loads in progress); 0 when free.
+ * @__NEURONSIM_A_CORE_MAX: internal.
+ * @NEURONSIM_A_CORE_MAX: highest attribute.
+ */
+enum neuronsim_nl_core_attr {
+	NEURONSIM_A_CORE_UNSPEC,
+	NEURONSIM_A_CORE_INDEX,
+	NEURONSIM_A_CORE_OWNER_PID,
+	NEURONSIM_A_CORE_NUM_MODELS,
+
+	__NEURONSIM_A_CORE_MAX,
+	NEURONSIM_A_CORE_MAX = __NEURONSIM_A_CORE_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_NEURONSIM_NETLINK_H */

@@ -123,7 +123,9 @@ int neuronsim_get_info(int fd, struct neuronsim_info *info);
 /**
  * struct neuronsim_load_opts - options and failure report of a load.
  * @sz: sizeof(struct neuronsim_load_opts).
- * @first_core: in: NeuronCore of subgraph 0 (subgraph i on first_core + i).
+ * @first_core: in: NeuronCore of subgraph 0 (subgraph i on first_core + i),
+ *	or NEURONSIM_CORE_ANY for the first run of free NeuronCores (the one
+ *	chosen: neuronsim_model_info() first_core).
  * @flags: in: NEURONSIM_LOAD_F_* (none defined yet; must be 0).
  * @log_buf: in: buffer for the kernel's readable failure text, or NULL.
  * @log_size: in: bytes of @log_buf.
@@ -160,7 +162,10 @@ struct neuronsim_load_opts {
  * checker refuses: see opts->err_*, opts->log_buf), -E2BIG (plan too large,
  * scratchpad over the maximum, unknown options), -ENOSPC (HBM exhausted),
  * -ENOMEM, -EMFILE (models per fd), -ENODEV (not enough NeuronCores),
- * -EFAULT.  A failed load leaves nothing behind.
+ * -EBUSY (a NeuronCore is another process's, or no run of free cores for
+ * NEURONSIM_CORE_ANY; the log names it and its owner), -EFAULT.  A failed
+ * load leaves nothing behind.  NeuronCores belong to the loading process
+ * (Documentation/uapi.rst, "NeuronCores").
  */
 int neuronsim_load(int fd, const void *plan, size_t len,
 		   struct neuronsim_load_opts *opts, __u32 *model_id);
@@ -423,6 +428,17 @@ int neuronsim_map_svg(FILE *out, const struct neuronsim_info *info,
 struct neuronsim_nl;
 
 /**
+ * struct neuronsim_nl_core - one NeuronCore in GET_DEVICE: its
+ *	reservation (Documentation/uapi.rst, "NeuronCores").
+ * @owner_pid: tgid of the process holding it; 0 when free.
+ * @num_models: the owner's models on it (and loads in progress).
+ */
+struct neuronsim_nl_core {
+	__u32 owner_pid;
+	__u32 num_models;
+};
+
+/**
  * struct neuronsim_nl_device - GET_DEVICE.
  * @arch_name: "trn1", "trn2", "trn3".
  * @arch_gen: 2..4.
@@ -432,6 +448,7 @@ struct neuronsim_nl;
  * @num_models: models loaded by all fds.
  * @hbm_used: HBM bytes held by all models.
  * @device: device index N (/dev/neuronsimN).
+ * @cores: per NeuronCore (@num_cores of them), who holds it.
  */
 struct neuronsim_nl_device {
 	char arch_name[16];
@@ -442,6 +459,7 @@ struct neuronsim_nl_device {
 	__u32 num_models;
 	__u64 hbm_used;
 	__u32 device;
+	struct neuronsim_nl_core cores[NEURONSIM_MAX_CORES];
 };
 
 /**

@@ -44,6 +44,7 @@ struct nl_req {
 	void *cb;
 	void *ctx;
 	int count;
+	struct nlmsghdr *nlh;	/* the message being parsed */
 };
 
 static struct nla_policy nsim_nl_policy[NEURONSIM_A_MAX + 1] = {
@@ -74,6 +75,13 @@ static struct nla_policy nsim_nl_policy[NEURONSIM_A_MAX + 1] = {
 	[NEURONSIM_A_ERR_SUBGRAPH] = { .type = NLA_U32 },
 	[NEURONSIM_A_ERR_RECORD] = { .type = NLA_U32 },
 	[NEURONSIM_A_DEVICE] = { .type = NLA_U32 },
+	[NEURONSIM_A_DEV_CORE] = { .type = NLA_NESTED },
+};
+
+static struct nla_policy nsim_nl_core_policy[NEURONSIM_A_CORE_MAX + 1] = {
+	[NEURONSIM_A_CORE_INDEX] = { .type = NLA_U32 },
+	[NEURONSIM_A_CORE_OWNER_PID] = { .type = NLA_U32 },
+	[NEURONSIM_A_CORE_NUM_MODELS] = { .type = NLA_U32 },
 };
 
 /* libnl error code -> -errno, for errors that did not come from the kernel */
@@ -156,6 +164,7 @@ static int on_valid(struct nl_msg *msg, void *arg)
 		req->err = -EPROTO;
 		return NL_SKIP;
 	}
+	req->nlh = nlh;
 	err = req->parse(req, tb, gh->cmd);
 	if (err) {
 		req->stopped = 1;
@@ -304,7 +313,31 @@ NSIM_EXPORT void neuronsim_nl_close(struct neuronsim_nl *nl)
 	free(nl);
 }
 
-static void fill_device(struct nlattr **tb, struct neuronsim_nl_device *d)
+/* the DEV_CORE nests of a GET_DEVICE message */
+static void fill_cores(struct nlmsghdr *nlh, struct neuronsim_nl_device *d)
+{
+	struct nlattr *a, *tc[NEURONSIM_A_CORE_MAX + 1];
+	int rem;
+
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		__u32 i;
+
+		if (nla_type(a) != NEURONSIM_A_DEV_CORE ||
+		    nla_parse_nested(tc, NEURONSIM_A_CORE_MAX, a,
+				     nsim_nl_core_policy) < 0 ||
+		    !tc[NEURONSIM_A_CORE_INDEX])
+			continue;
+		i = nla_get_u32(tc[NEURONSIM_A_CORE_INDEX]);
+		if (i >= NEURONSIM_MAX_CORES)
+			continue;
+		d->cores[i].owner_pid = get_u32(tc, NEURONSIM_A_CORE_OWNER_PID);
+		d->cores[i].num_models = get_u32(tc, NEURONSIM_A_CORE_NUM_MODELS);
+	}
+}
+
+static void fill_device(struct nlmsghdr *nlh, struct nlattr **tb,
+			struct neuronsim_nl_device *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->device = get_u32(tb, NEURONSIM_A_DEVICE);
@@ -317,12 +350,13 @@ static void fill_device(struct nlattr **tb, struct neuronsim_nl_device *d)
 	d->hbm_channel_size = get_u64(tb, NEURONSIM_A_DEV_HBM_CHANNEL_SIZE);
 	d->num_models = get_u32(tb, NEURONSIM_A_DEV_NUM_MODELS);
 	d->hbm_used = get_u64(tb, NEURONSIM_A_DEV_HBM_USED);
+	fill_cores(nlh, d);
 }
 
 static int parse_device(struct nl_req *req, struct nlattr **tb, __u8 cmd)
 {
 	(void)cmd;
-	fill_device(tb, req->out);
+	fill_device(req->nlh, tb, req->out);
 	req->count++;
 	return 0;
 }
@@ -333,7 +367,7 @@ static int parse_device_each(struct nl_req *req, struct nlattr **tb, __u8 cmd)
 	neuronsim_device_cb cb = (neuronsim_device_cb)req->cb;
 
 	(void)cmd;
-	fill_device(tb, &d);
+	fill_device(req->nlh, tb, &d);
 	return cb(&d, req->ctx);
 }
 

@@ -5,7 +5,7 @@
  * "neuronsim" generic netlink family) and the host KBIN reader.
  *
  *   neuronsim [-j|-p] [-d N] info
- *   neuronsim [-j|-p] load PLAN [--core N] [--hold [--commands] [--exit-on-eof]]
+ *   neuronsim [-j|-p] load PLAN [--core N|any] [--hold [--commands] [--exit-on-eof]]
  *   neuronsim [-j|-p] resolve PLAN|MODEL VAR[+OFFSET[:SIZE]]...
  *   neuronsim [-j|-p] models
  *   neuronsim [-j|-p] vars PLAN|MODEL
@@ -17,7 +17,8 @@
  * every subcommand; without it they use device 0 (/dev/neuronsim), and
  * "models" and "monitor" every device.
  * A MODEL is a model id (digits); anything else is a KBIN plan file, which
- * is loaded on a private fd for the command and unloaded at its end.
+ * is loaded on a private fd for the command, on the first free NeuronCores,
+ * and unloaded at its end.
  * Models belong to the fd that loaded them, so for a MODEL another
  * process loaded, names and addresses come from netlink GET_VARS (owner
  * process or CAP_SYS_ADMIN only) and resolve applies the kernel's rule
@@ -90,6 +91,8 @@ static const char *errno_name(int err)
 	case ENODEV: return "ENODEV";
 	case EFAULT: return "EFAULT";
 	case ENAMETOOLONG: return "ENAMETOOLONG";
+	case EBUSY: return "EBUSY";
+	case EINTR: return "EINTR";
 	default: return "E?";
 	}
 }
@@ -429,28 +432,51 @@ static int device_info(struct neuronsim_info *info)
 	return 0;
 }
 
+/* who holds each NeuronCore (netlink GET_DEVICE); false without netlink */
+static bool core_owners(struct neuronsim_nl_device *d)
+{
+	struct neuronsim_nl *nl;
+	int err;
+
+	err = neuronsim_nl_open(&nl);
+	if (!err)
+		err = neuronsim_nl_set_device(nl, dev_index > 0 ? dev_index : 0);
+	if (!err)
+		err = neuronsim_nl_get_device(nl, d);
+	neuronsim_nl_close(nl);
+	return !err;
+}
+
 static int cmd_info(int argc, char **argv)
 {
+	struct neuronsim_nl_device d;
 	struct neuronsim_info info;
 	unsigned int i;
+	bool owners;
 
 	if (want_help(argc, argv) || argc > 1) {
 		printf("usage: %s [-j] [-d N] info\n"
-		       "  the device's generation, NeuronCores, SBUF, PSUM, HBM channels,\n"
-		       "  scratchpad geometry and limits (NEURONSIM_IOC_GET_INFO)\n", prog);
+		       "  the device's generation, NeuronCores (and which process holds\n"
+		       "  each), SBUF, PSUM, HBM channels, scratchpad geometry and limits\n"
+		       "  (NEURONSIM_IOC_GET_INFO, netlink GET_DEVICE)\n", prog);
 		return argc > 1 && !want_help(argc, argv) ? 2 : 0;
 	}
 	if (device_info(&info))
 		return 1;
+	owners = core_owners(&d);
 	if (json_out) {
-		json_t *hbm = json_array(), *sbuf = json_array();
+		json_t *hbm = json_array(), *sbuf = json_array(), *cores = json_array();
 
 		for (i = 0; i < info.num_hbm_channels && i < NEURONSIM_MAX_HBM_CHANNELS; i++)
 			json_array_append_new(hbm, json_integer(info.hbm_base[i]));
 		for (i = 0; i < info.num_cores; i++)
 			json_array_append_new(sbuf, json_integer(info.sbuf_base +
 								 i * info.sbuf_window_size));
-		json_print(json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+		for (i = 0; owners && i < info.num_cores && i < NEURONSIM_MAX_CORES; i++)
+			json_array_append_new(cores, json_pack("{s:I,s:I,s:I}", "core",
+				(json_int_t)i, "owner_pid", (json_int_t)d.cores[i].owner_pid,
+				"models", (json_int_t)d.cores[i].num_models));
+		json_print(json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o}",
 				     "arch_name", info.arch_name,
 				     "arch_gen", (json_int_t)info.arch_gen,
 				     "abi_version", (json_int_t)info.abi_version,
@@ -468,7 +494,8 @@ static int cmd_info(int argc, char **argv)
 				     "max_models_per_fd", (json_int_t)info.max_models_per_fd,
 				     "max_plan_bytes", (json_int_t)info.max_plan_bytes,
 				     "backing_limit", (json_int_t)info.backing_limit,
-				     "device", (json_int_t)(dev_index > 0 ? dev_index : 0)));
+				     "device", (json_int_t)(dev_index > 0 ? dev_index : 0),
+				     "cores", cores));
 		return 0;
 	}
 	printf("device      %s%d: %s (generation %u), ABI %u, features 0x%llx\n",
@@ -478,10 +505,17 @@ static int cmd_info(int argc, char **argv)
 	printf("NeuronCores %u, SBUF %u x %u bytes each, PSUM %llu bytes each\n",
 	       info.num_cores, info.sbuf_partitions, info.sbuf_partition_size,
 	       (unsigned long long)info.psum_size);
-	for (i = 0; i < info.num_cores; i++)
-		printf("  sbuf%-3u   0x%011llx  window %llu MiB\n", i,
+	for (i = 0; i < info.num_cores; i++) {
+		printf("  sbuf%-3u   0x%011llx  window %llu MiB", i,
 		       (unsigned long long)(info.sbuf_base + i * info.sbuf_window_size),
 		       (unsigned long long)info.sbuf_window_size >> 20);
+		if (owners && i < NEURONSIM_MAX_CORES && d.cores[i].num_models)
+			printf("  NeuronCore %u: pid %u, %u models", i,
+			       d.cores[i].owner_pid, d.cores[i].num_models);
+		else if (owners)
+			printf("  NeuronCore %u: free", i);
+		putchar('\n');
+	}
 	for (i = 0; i < info.num_hbm_channels && i < NEURONSIM_MAX_HBM_CHANNELS; i++)
 		printf("  hbm%-4u   0x%011llx  %llu MiB\n", i,
 		       (unsigned long long)info.hbm_base[i],
@@ -932,8 +966,11 @@ static int cmd_load(int argc, char **argv)
 	int i, err, failed = 0;
 
 	if (want_help(argc, argv)) {
-		printf("usage: %s [-j] load PLAN [--core N] [--hold [--commands] [--exit-on-eof]]\n"
-		       "  load a KBIN plan; subgraph i goes to NeuronCore N + i (default 0).\n"
+		printf("usage: %s [-j] [-d N] load PLAN [--core N|any] [--hold [--commands] [--exit-on-eof]]\n"
+		       "  load a KBIN plan; subgraph i goes to NeuronCore N + i (default 0);\n"
+		       "  '--core any' takes the first run of free NeuronCores.  The cores\n"
+		       "  are this process's until its last model on them is unloaded;\n"
+		       "  another process's load on them fails (EBUSY).\n"
 		       "  Prints the model id first.  Without --hold the model is unloaded\n"
 		       "  when the command exits (models belong to the fd that loaded them);\n"
 		       "  with --hold it stays loaded until SIGINT or SIGTERM.\n"
@@ -957,8 +994,10 @@ static int cmd_load(int argc, char **argv)
 			hold = exit_on_eof = true;
 		} else if (!strcmp(argv[i], "--core")) {
 			i++;
-			if (parse_u32_arg("--core", i < argc ? argv[i] : NULL,
-					  &core))
+			if (i < argc && !strcmp(argv[i], "any"))
+				core = NEURONSIM_CORE_ANY;
+			else if (parse_u32_arg("--core", i < argc ? argv[i] : NULL,
+					       &core))
 				return 2;
 		} else if (argv[i][0] == '-') {
 			errmsg("unknown option '%s' (try --help)", argv[i]);
@@ -1024,7 +1063,7 @@ static int cmd_resolve(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (vartab_open(&t, argv[1], 0)) {
+	if (vartab_open(&t, argv[1], NEURONSIM_CORE_ANY)) {
 		vartab_free(&t);
 		return 1;
 	}
@@ -1036,9 +1075,15 @@ static int cmd_resolve(int argc, char **argv)
 static int models_cb(const struct neuronsim_nl_model *m, void *ctx)
 {
 	json_t *arr = ctx;
+	char range[32];
 
 	if (arr) {
-		json_array_append_new(arr, json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+		json_t *cores = json_array();
+		__u32 c;
+
+		for (c = 0; c < m->num_subgraphs; c++)
+			json_array_append_new(cores, json_integer(m->first_core + c));
+		json_array_append_new(arr, json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o}",
 			"model_id", (json_int_t)m->model_id,
 			"owner_pid", (json_int_t)m->owner_pid,
 			"target_gen", (json_int_t)m->target_gen,
@@ -1047,14 +1092,16 @@ static int models_cb(const struct neuronsim_nl_model *m, void *ctx)
 			"num_vars", (json_int_t)m->num_vars,
 			"hbm_bytes", (json_int_t)m->hbm_bytes,
 			"scratchpad_bytes", (json_int_t)m->scratchpad_bytes,
-			"device", (json_int_t)m->device));
+			"device", (json_int_t)m->device, "cores", cores));
 		return 0;
 	}
-	printf("%-8u %-8u %-4u %-4u %-5u %-10llu %-14llu %-16llu %u\n",
+	snprintf(range, sizeof(range), "%u-%u", m->first_core,
+		 m->first_core + m->num_subgraphs - 1);
+	printf("%-8u %-8u %-4u %-4u %-5u %-10llu %-14llu %-16llu %-3u %s\n",
 	       m->model_id, m->owner_pid, m->target_gen, m->num_subgraphs,
 	       m->first_core, (unsigned long long)m->num_vars,
 	       (unsigned long long)m->hbm_bytes,
-	       (unsigned long long)m->scratchpad_bytes, m->device);
+	       (unsigned long long)m->scratchpad_bytes, m->device, range);
 	return 0;
 }
 
@@ -1069,7 +1116,8 @@ static int cmd_models(int argc, char **argv)
 		       "  every model loaded on device N, or without -d on every device,\n"
 		       "  by any process (netlink GET_MODEL dump): id, owner pid, target\n"
 		       "  generation, subgraphs, first NeuronCore, vars, HBM and\n"
-		       "  scratchpad bytes, device\n", prog);
+		       "  scratchpad bytes, device, the NeuronCores it runs on (the\n"
+		       "  owner pid's)\n", prog);
 		return argc > 1 && !want_help(argc, argv) ? 2 : 0;
 	}
 	err = nl_open_device(&nl);
@@ -1081,9 +1129,9 @@ static int cmd_models(int argc, char **argv)
 	if (json_out)
 		arr = json_array();
 	else
-		printf("%-8s %-8s %-4s %-4s %-5s %-10s %-14s %-16s %s\n", "model",
-		       "pid", "gen", "sgs", "core", "vars", "hbm_bytes",
-		       "scratchpad_bytes", "dev");
+		printf("%-8s %-8s %-4s %-4s %-5s %-10s %-14s %-16s %-3s %s\n",
+		       "model", "pid", "gen", "sgs", "core", "vars", "hbm_bytes",
+		       "scratchpad_bytes", "dev", "cores");
 	err = neuronsim_nl_list_models(nl, models_cb, arr);
 	neuronsim_nl_close(nl);
 	if (err) {
@@ -1107,7 +1155,7 @@ static int cmd_vars(int argc, char **argv)
 		       "  process or CAP_SYS_ADMIN); PLAN loads it for the command.\n", prog);
 		return argc != 2 && !want_help(argc, argv) ? 2 : 0;
 	}
-	if (vartab_open(&t, argv[1], 0)) {
+	if (vartab_open(&t, argv[1], NEURONSIM_CORE_ANY)) {
 		vartab_free(&t);
 		return 1;
 	}
@@ -1143,7 +1191,7 @@ static int cmd_read(int argc, char **argv)
 		       id, strerror(ENOENT), argv[2], argv[2]);
 		return 1;
 	}
-	if (vartab_open(&t, argv[1], 0)) {
+	if (vartab_open(&t, argv[1], NEURONSIM_CORE_ANY)) {
 		vartab_free(&t);
 		return 1;
 	}
@@ -1304,7 +1352,7 @@ static int cmd_map(int argc, char **argv)
 	}
 	if (device_info(&info))
 		return 1;
-	if (vartab_open(&t, src, 0)) {
+	if (vartab_open(&t, src, NEURONSIM_CORE_ANY)) {
 		vartab_free(&t);
 		return 1;
 	}
