@@ -113,6 +113,7 @@ void nsim_fill_info(const struct nsim_device *nd, struct neuronsim_info *info)
 	info->max_plan_bytes = nsim_max_plan_bytes;
 	info->max_vars_per_subgraph = nsim_max_vars_per_subgraph;
 	info->backing_limit = nsim_backing_limit;
+	info->max_loading_bytes = READ_ONCE(nsim_max_loading_bytes);
 }
 
 /**

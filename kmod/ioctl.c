@@ -12,9 +12,12 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/stdarg.h>
 #include <linux/uaccess.h>
+#include <linux/wait.h>
 
 #include "kbin_check.h"
 #include "neuronsim.h"
@@ -99,8 +102,75 @@ void nsim_load_err_set(struct nsim_load_err *e, u32 field, u32 reason,
 }
 
 /*
+ * The plan bytes all loads in progress hold at once, module-wide, are at
+ * most max_loading_bytes: a load waits (interruptibly) until its plan_len
+ * fits, so concurrent loads of large plans queue instead of exhausting
+ * the machine's memory (Documentation/security.rst, "Caps").
+ */
+static DEFINE_SPINLOCK(nsim_loading_lock);
+static u64 nsim_loading_bytes;	/* under nsim_loading_lock */
+static DECLARE_WAIT_QUEUE_HEAD(nsim_loading_wq);
+
+/*
+ * Try to take @len bytes of the budget: true when that is settled, with
+ * *@ret 0 (taken) or -E2BIG (@len is above the whole budget); false when
+ * the load must wait for others to finish.
+ */
+static bool nsim_loading_try(u64 len, int *ret)
+{
+	u64 max = READ_ONCE(nsim_max_loading_bytes);
+	bool taken = false;
+
+	*ret = -E2BIG;
+	if (len > max)
+		return true;
+	spin_lock(&nsim_loading_lock);
+	if (nsim_loading_bytes + len <= max) {
+		nsim_loading_bytes += len;
+		taken = true;
+	}
+	spin_unlock(&nsim_loading_lock);
+	*ret = 0;
+	return taken;
+}
+
+/* wait for @len bytes of the budget: 0, -E2BIG above it, -EINTR */
+static int nsim_loading_get(u64 len)
+{
+	int ret = 0;
+
+	if (wait_event_interruptible(nsim_loading_wq,
+				     nsim_loading_try(len, &ret)))
+		return -EINTR;
+	return ret;
+}
+
+static void nsim_loading_put(u64 len)
+{
+	spin_lock(&nsim_loading_lock);
+	nsim_loading_bytes -= len;
+	spin_unlock(&nsim_loading_lock);
+	wake_up_all(&nsim_loading_wq);
+}
+
+/* copy_from_user() of the plan, in pieces with a reschedule between */
+static int nsim_copy_plan(void *plan, const void __user *src, u64 len)
+{
+	u64 done, n;
+
+	for (done = 0; done < len; done += n) {
+		n = min_t(u64, len - done, 16U << 20);
+		if (copy_from_user(plan + done, src + done, n))
+			return -EFAULT;
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
  * NEURONSIM_IOC_LOAD: copy the plan in (at most max_plan_bytes), run the
- * shared checker on all of it, stage (stage.c), give the model an id,
+ * shared checker on all of it (the plan counting against
+ * max_loading_bytes meanwhile), stage (stage.c), give the model an id,
  * write the struct back, and only then publish the model (RESOLVE,
  * debugfs, netlink, the per-fd count): when the write-back fails the
  * load is rolled back and -EFAULT returned.  The struct is written back
@@ -115,6 +185,7 @@ static long nsim_ioctl_load(struct nsim_file *nf, void __user *uarg,
 	struct nsim_model *m = NULL;
 	struct neuronsim_load l;
 	void *plan = NULL;
+	u64 loading = 0;
 	long ret, ret2;
 
 	ret = copy_struct_from_user(&l, sizeof(l), uarg, usize);
@@ -123,7 +194,7 @@ static long nsim_ioctl_load(struct nsim_file *nf, void __user *uarg,
 	if ((l.flags & ~NEURONSIM_LOAD_F_MASK) || l.reserved ||
 	    (!l.log_buf && l.log_size))
 		return -EINVAL;
-	err = kzalloc(sizeof(*err), GFP_KERNEL);
+	err = kzalloc(sizeof(*err), GFP_KERNEL_ACCOUNT);
 	if (!err)
 		return -ENOMEM;
 	err->subgraph = -1;
@@ -144,8 +215,19 @@ static long nsim_ioctl_load(struct nsim_file *nf, void __user *uarg,
 		ret = -E2BIG;
 		goto out;
 	}
-	plan = kvmalloc(l.plan_len, GFP_KERNEL | __GFP_NOWARN);
-	res = kmalloc(sizeof(*res), GFP_KERNEL);
+	ret = nsim_loading_get(l.plan_len);
+	if (ret) {
+		nsim_load_err_set(err, KBIN_FIELD_TOTAL_SIZE, KBIN_ERR_STAGE_LIMIT,
+				  l.plan_len, kbin_reason_str(KBIN_ERR_STAGE_LIMIT),
+				  ret == -EINTR ?
+				  "interrupted waiting for %llu bytes of max_loading_bytes %lu" :
+				  "plan_len %llu is above max_loading_bytes %lu",
+				  l.plan_len, nsim_max_loading_bytes);
+		goto out;
+	}
+	loading = l.plan_len;
+	plan = kvmalloc(l.plan_len, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	res = kmalloc(sizeof(*res), GFP_KERNEL_ACCOUNT);
 	if (!plan || !res) {
 		nsim_load_err_set(err, KBIN_FIELD_TOTAL_SIZE, KBIN_ERR_STAGE_NOMEM,
 				  l.plan_len, kbin_reason_str(KBIN_ERR_STAGE_NOMEM),
@@ -154,10 +236,9 @@ static long nsim_ioctl_load(struct nsim_file *nf, void __user *uarg,
 		ret = -ENOMEM;
 		goto out;
 	}
-	if (copy_from_user(plan, u64_to_user_ptr(l.plan_ptr), l.plan_len)) {
-		ret = -EFAULT;
+	ret = nsim_copy_plan(plan, u64_to_user_ptr(l.plan_ptr), l.plan_len);
+	if (ret)
 		goto out;
-	}
 	if (kbin_check_plan(plan, l.plan_len, res)) {
 		err->subgraph = res->subgraph;
 		err->record = res->record;
@@ -230,6 +311,8 @@ out:
 		nsim_copy_out(uarg, usize, &l, sizeof(l));
 out_done:
 	kvfree(plan);
+	if (loading)
+		nsim_loading_put(loading);
 	kfree(res);
 	kfree(err);
 	return ret;

@@ -8,6 +8,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
@@ -21,6 +22,10 @@ MODULE_PARM_DESC(arch, "generation of device 0: trn1, trn2 (default) or trn3");
 unsigned long nsim_max_plan_bytes = 1UL << 30;
 module_param_named(max_plan_bytes, nsim_max_plan_bytes, ulong, 0644);
 MODULE_PARM_DESC(max_plan_bytes, "largest KBIN plan LOAD accepts, bytes (default 1 GiB)");
+
+unsigned long nsim_max_loading_bytes;
+module_param_named(max_loading_bytes, nsim_max_loading_bytes, ulong, 0644);
+MODULE_PARM_DESC(max_loading_bytes, "plan bytes all LOADs in progress may hold at once; more wait (default 0 at insmod: a quarter of RAM)");
 
 unsigned int nsim_max_models_per_fd = 64;
 module_param_named(max_models_per_fd, nsim_max_models_per_fd, uint, 0644);
@@ -60,6 +65,9 @@ static int __init nsim_init(void)
 		       nsim_scratchpad_page_size);
 		return -EINVAL;
 	}
+
+	if (!nsim_max_loading_bytes)
+		nsim_max_loading_bytes = (totalram_pages() << PAGE_SHIFT) / 4;
 
 	nsim_debugfs_root_init();
 	ret = nsim_netlink_init();

@@ -69,12 +69,12 @@ static struct page *nsim_mem_page_alloc(struct nsim_mem *mem,
 		atomic64_sub(PAGE_SIZE, &mem->backing);
 		return ERR_PTR(-EDQUOT);
 	}
-	page = alloc_page(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+	page = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN);
 	if (!page) {
 		atomic64_sub(PAGE_SIZE, &mem->backing);
 		return ERR_PTR(-ENOMEM);
 	}
-	old = xa_cmpxchg(&mem->pages, idx, NULL, page, GFP_KERNEL);
+	old = xa_cmpxchg(&mem->pages, idx, NULL, page, GFP_KERNEL_ACCOUNT);
 	if (old) {
 		__free_page(page);
 		atomic64_sub(PAGE_SIZE, &mem->backing);

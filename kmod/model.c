@@ -34,7 +34,7 @@
  */
 struct nsim_file *nsim_file_new(struct nsim_device *nd)
 {
-	struct nsim_file *nf = kzalloc(sizeof(*nf), GFP_KERNEL);
+	struct nsim_file *nf = kzalloc(sizeof(*nf), GFP_KERNEL_ACCOUNT);
 
 	if (!nf)
 		return NULL;
@@ -57,7 +57,7 @@ struct nsim_model *nsim_model_alloc(struct nsim_device *nd, u32 num_sg)
 	struct nsim_model *m;
 	size_t sz = struct_size(m, sg, num_sg);
 
-	m = kzalloc(sz, GFP_KERNEL);
+	m = kzalloc(sz, GFP_KERNEL_ACCOUNT);
 	if (!m)
 		return NULL;
 	m->nd = nd;

@@ -355,6 +355,7 @@ struct nsim_load_err {
 /* module parameters (main.c) */
 extern char *nsim_param_arch;
 extern unsigned long nsim_max_plan_bytes;
+extern unsigned long nsim_max_loading_bytes;
 extern unsigned int nsim_max_models_per_fd;
 extern unsigned int nsim_max_vars_per_subgraph;
 extern unsigned long nsim_backing_limit;

@@ -36,7 +36,7 @@ int nsim_sg_hash_init(struct nsim_sg *sg)
 	sg->hash_bits = sg->nmem > 1 ? order_base_2(sg->nmem) : 0;
 	nb = 1U << sg->hash_bits;
 	sg->buckets = kvmalloc_array(nb, sizeof(*sg->buckets),
-				     GFP_KERNEL | __GFP_NOWARN);
+				     GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!sg->buckets)
 		return -ENOMEM;
 	for (i = 0; i < nb; i++)

@@ -135,7 +135,7 @@ static void *nsim_kvcalloc(struct nsim_model *m, size_t n, size_t size)
 
 	if (!n)
 		n = 1;
-	p = kvcalloc(n, size, GFP_KERNEL | __GFP_NOWARN);
+	p = kvcalloc(n, size, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (p)
 		m->kmem_bytes += n * size;
 	return p;
@@ -452,6 +452,8 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 			dims++;
 		if (kbin_kind(r->mr_type)->variant == KBIN_VARIANT_LIST)
 			lists += r->list.length;
+		if (!(i & 4095))
+			cond_resched();
 	}
 	if (names > U32_MAX || dims > U32_MAX || lists > U32_MAX)
 		return nsim_fail(st, s, -1, KBIN_FIELD_NMEM, KBIN_ERR_STAGE_LIMIT,
@@ -538,6 +540,8 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 				return nsim_mem_fail(st, s, i, ret, mr->size,
 						     "pointer table");
 		}
+		if (!(i & 4095))
+			cond_resched();
 	}
 	return 0;
 }
@@ -567,6 +571,8 @@ static int nsim_stage_remote(struct nsim_stage *st)
 						 mr->aux2, mr->aux);
 			mr->pa = src->pa;
 			mr->flags |= NSIM_MR_REMOTE;
+			if (!(i & 4095))
+				cond_resched();
 		}
 		cond_resched();
 	}
@@ -590,6 +596,8 @@ static void nsim_log_staged(struct nsim_model *m)
 				sg->names + sg->cold[i].name_off, mr->var_id,
 				mr->pa, mr->pa, sg->channel,
 				kbin_stage_mode_str(sg->cold[i].mode));
+			if (!(i & 4095))
+				cond_resched();
 		}
 	}
 }

@@ -24,7 +24,8 @@
  * marker; binary structs: no 64-bit word with its top 16 bits set).
  * netlink: uid 65534 sees a model's counts (GET_MODEL) but gets -EPERM
  * from GET_VARS (names and addresses).
- * caps: max_plan_bytes, max_models_per_fd, max_vars_per_subgraph,
+ * caps: max_plan_bytes, max_loading_bytes, max_models_per_fd,
+ * max_vars_per_subgraph,
  * scratchpad_max_pages, backing_limit (load and WRITE_VAR) and
  * NEURONSIM_RESOLVE_BATCH_MAX: exactly at the cap works, one over fails
  * with the documented errno.
@@ -271,16 +272,23 @@ static int as_nobody(void)
 	static const struct {
 		const char *path;
 		int flags;
+		int readable;	/* 1: must open; 0: must be EACCES */
 	} paths[] = {
-		{ "/dev/neuronsim", O_RDWR },
-		{ "/dev/neuronsim0", O_RDWR },
-		{ DBGFS_ROOT "/stats", O_RDONLY },
-		{ DBGFS_ROOT "/neuronsim0/stats", O_RDONLY },
-		{ DBGFS_ROOT "/neuronsim0/fail_copyin_nth", O_RDWR },
-		{ DBGFS_ROOT "/neuronsim0/hbm", O_RDONLY },
-		{ PARAM "max_plan_bytes", O_RDWR },
-		{ "/sys/bus/neuronsim/new_device", O_WRONLY },
-		{ "/sys/bus/neuronsim/del_device", O_WRONLY },
+		{ "/dev/neuronsim", O_RDWR, 0 },
+		{ "/dev/neuronsim0", O_RDWR, 0 },
+		{ DBGFS_ROOT "/stats", O_RDONLY, 0 },
+		{ DBGFS_ROOT "/neuronsim0/stats", O_RDONLY, 0 },
+		{ DBGFS_ROOT "/neuronsim0/cores", O_RDONLY, 0 },
+		{ DBGFS_ROOT "/neuronsim0/fail_copyin_nth", O_RDWR, 0 },
+		{ DBGFS_ROOT "/neuronsim0/hbm", O_RDONLY, 0 },
+		{ PARAM "max_plan_bytes", O_RDWR, 0 },
+		{ PARAM "max_loading_bytes", O_WRONLY, 0 },
+		{ "/sys/bus/neuronsim/new_device", O_WRONLY, 0 },
+		{ "/sys/bus/neuronsim/del_device", O_WRONLY, 0 },
+		/* Documentation/security.rst: what everyone may read */
+		{ PARAM "max_plan_bytes", O_RDONLY, 1 },
+		{ PARAM "max_loading_bytes", O_RDONLY, 1 },
+		{ "/sys/bus/neuronsim/devices/neuronsim0/arch", O_RDONLY, 1 },
 	};
 	unsigned int i;
 	int fd, bad = 0;
@@ -289,9 +297,11 @@ static int as_nobody(void)
 		return 100;
 	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
 		fd = open(paths[i].path, paths[i].flags);
-		if (fd >= 0 || errno != EACCES) {
-			printf("# as uid 65534: open(%s) gave %d errno %d, not EACCES\n",
-			       paths[i].path, fd, fd < 0 ? errno : 0);
+		if (paths[i].readable ? fd < 0 : fd >= 0 || errno != EACCES) {
+			printf("# as uid 65534: open(%s) gave %d errno %d, %s\n",
+			       paths[i].path, fd, fd < 0 ? errno : 0,
+			       paths[i].readable ? "want it readable" :
+			       "not EACCES");
 			fflush(stdout);
 			bad++;
 		}
@@ -696,6 +706,9 @@ FIXTURE_TEARDOWN(cap)
 	close(self->fd);
 }
 
+/* text the failing load's log must contain, or NULL */
+static const char *edge_log_wanted;
+
 /* load at @at (must work, then unload) and at @over (must fail @err) */
 static void edge(struct __test_metadata *_metadata, int fd,
 		 const struct plan *p, const char *param,
@@ -723,6 +736,8 @@ static void edge(struct __test_metadata *_metadata, int fd,
 		       param, over, ret, l.err_reason, -err, reason, log);
 	EXPECT_EQ(-err, ret);
 	EXPECT_EQ(reason, l.err_reason);
+	if (edge_log_wanted)
+		EXPECT_NE(NULL, strstr(log, edge_log_wanted)) TH_LOG("log: %s", log);
 	ASSERT_EQ(0, set_param(param, old));
 }
 
@@ -731,6 +746,16 @@ TEST_F_TIMEOUT(cap, max_plan_bytes, 900)
 	edge(_metadata, self->fd, &self->p, "max_plan_bytes", self->p.len,
 	     self->p.len - 1, E2BIG, KBIN_ERR_STAGE_LIMIT);
 	expect_base(_metadata, &self->base, "max_plan_bytes");
+}
+
+TEST_F_TIMEOUT(cap, max_loading_bytes, 900)
+{
+	/* one load alone: its plan_len is all of the budget it needs */
+	edge_log_wanted = "above max_loading_bytes";
+	edge(_metadata, self->fd, &self->p, "max_loading_bytes", self->p.len,
+	     self->p.len - 1, E2BIG, KBIN_ERR_STAGE_LIMIT);
+	edge_log_wanted = NULL;
+	expect_base(_metadata, &self->base, "max_loading_bytes");
 }
 
 TEST_F_TIMEOUT(cap, max_vars_per_subgraph, 900)

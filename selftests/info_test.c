@@ -48,6 +48,23 @@ static const struct geometry *expected(void)
 	return NULL;
 }
 
+/* a module parameter's value, or 0 */
+static unsigned long long param(const char *name)
+{
+	unsigned long long v = 0;
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/neuronsim/parameters/%s", name);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
 /* the node under test: /dev/neuronsim$NSIM_DEV */
 static const char *node(void)
 {
@@ -111,8 +128,12 @@ TEST_F(dev, get_info_geometry)
 	for (c = info.num_hbm_channels; c < NEURONSIM_MAX_HBM_CHANNELS; c++)
 		EXPECT_EQ(0, info.hbm_base[c]);
 	EXPECT_EQ(0, info.reserved0);
-	for (c = 0; c < 4; c++)
+	for (c = 0; c < 3; c++)
 		EXPECT_EQ(0, info.reserved[c]);
+	/* the budget of loads in progress: the module parameter, not 0 */
+	EXPECT_LT(0ULL, info.max_loading_bytes);
+	EXPECT_EQ(param("max_loading_bytes"), info.max_loading_bytes);
+	EXPECT_EQ(param("max_plan_bytes"), info.max_plan_bytes);
 }
 
 TEST_F(dev, unknown_command_is_enotty)

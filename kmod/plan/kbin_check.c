@@ -646,12 +646,15 @@ static unsigned int kbin_check_list(struct kbin_ck *c, int sg, __u32 i,
 				 "list 0x%llx is not 4-byte aligned",
 				 (unsigned long long)r->list.list);
 	ent = (const __u32 *)(c->base + r->list.list);
-	for (k = 0; k < r->list.length; k++)
+	for (k = 0; k < r->list.length; k++) {
 		if (ent[k] >= nmem)
 			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
 					 KBIN_ERR_LIST_ENTRY, ent[k],
 					 "list[%u] = %u names no var (nmem %u)",
 					 k, ent[k], nmem);
+		if (!(k & 65535))
+			kbin_yield();
+	}
 	return KBIN_OK;
 }
 
@@ -860,6 +863,8 @@ static unsigned int kbin_check_refs(struct kbin_ck *c, int sg, __u32 i,
 						 "%s list[%u] = %u is %s, which has no storage",
 						 kind->name, k, ent[k],
 						 kbin_mr_type_str(t->mr_type));
+			if (!(k & 65535))
+				kbin_yield();
 		}
 		break;
 	case KBIN_VARIANT_REMOTE:
@@ -955,6 +960,8 @@ unsigned int kbin_check_plan(const void *buf, unsigned long long len,
 			r = kbin_check_record(&c, s, i, set);
 			if (r)
 				return r;
+			if (!(i & 4095))
+				kbin_yield();
 		}
 	}
 	for (s = 0; s < c.h->num_subgraphs; s++) {
@@ -964,6 +971,8 @@ unsigned int kbin_check_plan(const void *buf, unsigned long long len,
 			r = kbin_check_refs(&c, s, i, set);
 			if (r)
 				return r;
+			if (!(i & 4095))
+				kbin_yield();
 		}
 	}
 	return KBIN_OK;

@@ -5,11 +5,11 @@
  *
  * The plain C of kmod/plan (the checker kbin_check.c and the tables
  * kbin_gen.c, kbin_kind.c, kbin_names.c) uses the fixed-width __u8 ..
- * __u64 types of <linux/types.h>, variadic arguments, strcmp() and
- * CRC-32.  Nothing else.  In the kernel CRC-32 comes from <linux/crc32.h>, on the host from
- * zlib; both compute the IEEE 802.3 CRC (reflected polynomial 0xedb88320,
- * initial value and final xor all ones), so one plan checks the same way
- * in both builds.
+ * __u64 types of <linux/types.h>, variadic arguments, strcmp(), CRC-32
+ * and kbin_yield().  Nothing else.  In the kernel CRC-32 comes from
+ * <linux/crc32.h>, on the host from zlib; both compute the IEEE 802.3 CRC
+ * (reflected polynomial 0xedb88320, initial value and final xor all
+ * ones), so one plan checks the same way in both builds.
  */
 #ifndef _NEURONSIM_KBIN_COMPAT_H
 #define _NEURONSIM_KBIN_COMPAT_H
@@ -20,22 +20,50 @@
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include <linux/crc32.h>
+#include <linux/sched.h>
 #include <linux/stdarg.h>
 #include <linux/string.h>
 
 #define KBIN_PRINTF(a, b)	__printf(a, b)
 #define KBIN_ARRAY_SIZE(a)	ARRAY_SIZE(a)
 
+/* bytes checksummed between two yields of the CPU */
+#define KBIN_CRC_CHUNK		(16U << 20)
+
+/**
+ * kbin_yield() - let other tasks run: the checker calls it every few
+ *	thousand records or list entries, so a plan of max_plan_bytes
+ *	triggers no soft lockup or RCU stall (cond_resched()).
+ */
+static inline void kbin_yield(void)
+{
+	cond_resched();
+}
+
 /**
  * kbin_crc32() - CRC-32 (IEEE 802.3, as zlib's crc32()) of a byte range.
  * @p: first byte.
  * @n: number of bytes.
  *
+ * Computed KBIN_CRC_CHUNK bytes at a time with kbin_yield() between.
+ *
  * Return: the CRC-32 of @p[0..@n), as stored in kbin_header.checksum.
  */
 static inline __u32 kbin_crc32(const void *p, __u64 n)
 {
-	return crc32_le(~0U, p, n) ^ ~0U;
+	const unsigned char *b = p;
+	__u32 crc = ~0U;
+
+	while (n) {
+		__u32 chunk = n > KBIN_CRC_CHUNK ? KBIN_CRC_CHUNK : (__u32)n;
+
+		crc = crc32_le(crc, b, chunk);
+		b += chunk;
+		n -= chunk;
+		if (n)
+			kbin_yield();
+	}
+	return crc ^ ~0U;
 }
 
 #else /* host */
@@ -50,6 +78,11 @@ static inline __u32 kbin_crc32(const void *p, __u64 n)
 #define KBIN_HOST_ATTR(x)	__attribute__(x)
 #define KBIN_PRINTF(a, b)	KBIN_HOST_ATTR((format(printf, a, b)))
 #define KBIN_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* on the host the scheduler preempts the checker: nothing to do */
+static inline void kbin_yield(void)
+{
+}
 
 /*
  * zlib's crc32() takes a uInt length: feed it at most 1 GiB at a time so

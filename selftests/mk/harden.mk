@@ -5,11 +5,12 @@
 #   stress_test      8 threads racing load/resolve/batch/read/unload/close
 #   harden_test      fault injection over real NEFF plans, access control,
 #                    kernel-pointer scan, caps at their edge
+#   budget_test      threads loading maximum-size plans at once: no OOM
 # The real NEFF plans are compiled on the host by neuronsim-cc into
 # $(VM_O)/harden/ and put at /data/harden in the VM (VM_DATA); without the
 # shared NEFFs the directory is empty and the fault test SKIPs.
 
-HARDEN_TESTS := ioctl_fuzz_test stress_test harden_test
+HARDEN_TESTS := ioctl_fuzz_test stress_test harden_test budget_test
 VM_PROGS += $(HARDEN_TESTS)
 HARDEN_DATA := $(VM_O)/harden
 VM_DATA += $(HARDEN_DATA):/data/harden

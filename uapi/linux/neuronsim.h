@@ -77,6 +77,8 @@
  * @max_vars_per_subgraph: limit (module parameter).
  * @reserved0: zero.
  * @backing_limit: bytes of RAM the simulated memory may use.
+ * @max_loading_bytes: plan bytes all loads in progress may hold at once
+ *	(module parameter; 0 from a kernel that does not say).
  * @reserved: zero.
  */
 struct neuronsim_info {
@@ -100,7 +102,8 @@ struct neuronsim_info {
 	__u32 max_vars_per_subgraph;
 	__u32 reserved0;
 	__u64 backing_limit;
-	__u64 reserved[4];
+	__u64 max_loading_bytes;
+	__u64 reserved[3];
 };
 
 /* struct neuronsim_load.flags */
@@ -143,9 +146,12 @@ struct neuronsim_info {
  * not writable: then nothing is loaded); -EINVAL bad flags/reserved fields, a plan
  * the checker refuses (err_* tell why), a plan for another target
  * generation (KBIN_ERR_TARGET), an MR_SB larger than the core's SBUF or a
- * virtual buffer straddling a scratchpad page; -E2BIG plan_len over the
- * limit, records per subgraph over max_vars_per_subgraph or scratchpad
- * pages over the maximum; -ENOSPC HBM exhausted (or the debugfs knob
+ * virtual buffer straddling a scratchpad page; -E2BIG plan_len over
+ * max_plan_bytes or over max_loading_bytes, records per subgraph over
+ * max_vars_per_subgraph or scratchpad pages over the maximum; -EINTR a
+ * signal while the load waited for the plan bytes of the loads in
+ * progress to leave room under max_loading_bytes (it waits, it does not
+ * fail, while they do not); -ENOSPC HBM exhausted (or the debugfs knob
  * fail_hbm_alloc_nth); -EIO the debugfs knob fail_copyin_nth; -ENOMEM
  * kernel memory or the backing RAM cap; -EMFILE models per fd at the
  * limit; -ENODEV first_core + subgraphs beyond the device's cores; -EBUSY

@@ -163,7 +163,9 @@ struct neuronsim_load_opts {
  * scratchpad over the maximum, unknown options), -ENOSPC (HBM exhausted),
  * -ENOMEM, -EMFILE (models per fd), -ENODEV (not enough NeuronCores),
  * -EBUSY (a NeuronCore is another process's, or no run of free cores for
- * NEURONSIM_CORE_ANY; the log names it and its owner), -EFAULT.  A failed
+ * NEURONSIM_CORE_ANY; the log names it and its owner), -EINTR (a signal
+ * while waiting for other loads to leave room under max_loading_bytes;
+ * -E2BIG when @len alone is above it), -EFAULT.  A failed
  * load leaves nothing behind.  NeuronCores belong to the loading process
  * (Documentation/uapi.rst, "NeuronCores").
  */
