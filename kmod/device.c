@@ -317,6 +317,12 @@ struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch)
 	struct nsim_device *nd;
 	int ret;
 
+	nsim_devices_lock();
+	nd = nsim_device_find(index);
+	nsim_devices_unlock();
+	if (nd)
+		return ERR_PTR(-EEXIST);
+
 	nd = kzalloc(sizeof(*nd), GFP_KERNEL);
 	if (!nd)
 		return ERR_PTR(-ENOMEM);
@@ -331,14 +337,20 @@ struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch)
 	device_initialize(&nd->dev);
 	nd->dev.bus = &nsim_bus_type;
 	nd->dev.release = nsim_device_release;
+	nd->misc.minor = MISC_DYNAMIC_MINOR;
+	nd->misc.name = nd->name;
+	nd->misc.fops = &nsim_fops;
+	nd->misc.parent = &nd->dev;
+	nd->misc.mode = 0600;
 
 	ret = dev_set_name(&nd->dev, "%s", nd->name);
 	if (ret)
 		goto err_put;
+	nsim_debugfs_init(nd);
 	ret = xa_insert(&nsim_devices, index, NULL, GFP_KERNEL);
 	if (ret) {
 		ret = ret == -EBUSY ? -EEXIST : ret;
-		goto err_put;
+		goto err_debugfs;
 	}
 	ret = nsim_hbm_init(nd);
 	if (ret)
@@ -346,27 +358,22 @@ struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch)
 	ret = device_add(&nd->dev);
 	if (ret)
 		goto err_hbm;
-	nsim_debugfs_init(nd);
-	nd->misc.minor = MISC_DYNAMIC_MINOR;
-	nd->misc.name = nd->name;
-	nd->misc.fops = &nsim_fops;
-	nd->misc.parent = &nd->dev;
-	nd->misc.mode = 0600;
 	ret = misc_register(&nd->misc);
 	if (ret)
-		goto err_debugfs;
+		goto err_del;
 	nsim_devices_lock();
 	xa_store(&nsim_devices, index, nd, GFP_KERNEL);
 	nsim_devices_unlock();
 	return nd;
 
-err_debugfs:
-	nsim_debugfs_exit(nd);
+err_del:
 	device_del(&nd->dev);
 err_hbm:
 	nsim_hbm_exit(nd);
 err_index:
 	xa_erase(&nsim_devices, index);
+err_debugfs:
+	nsim_debugfs_exit(nd);
 err_put:
 	put_device(&nd->dev);
 	return ERR_PTR(ret);
