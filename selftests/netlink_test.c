@@ -574,6 +574,15 @@ TEST(devices)
 	EXPECT_EQ(1, seen1);
 
 	/* one device named: only its models; doit and GET_VARS there */
+	ASSERT_EQ(0, neuronsim_nl_set_device(nl, 0));
+	memset(&ms, 0, sizeof(ms));
+	ASSERT_EQ(0, neuronsim_nl_list_models(nl, collect_model_devs, &ms));
+	seen0 = 0;
+	for (i = 0; i < ms.n && i < 64; i++) {
+		EXPECT_EQ(0U, ms.dev[i]);
+		seen0 += ms.id[i] == id0;
+	}
+	EXPECT_EQ(1, seen0);
 	ASSERT_EQ(0, neuronsim_nl_set_device(nl, 44));
 	EXPECT_EQ(-EINVAL, neuronsim_nl_set_device(nl, 64));
 	memset(&ms, 0, sizeof(ms));
