@@ -46,15 +46,9 @@ static unsigned long long mem_total(void)
 static int set_param(const char *name, const char *v)
 {
 	char path[128];
-	int fd, ok;
 
 	snprintf(path, sizeof(path), PARAM "%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	ok = write(fd, v, strlen(v)) == (ssize_t)strlen(v);
-	close(fd);
-	return ok ? 0 : -EIO;
+	return write_text(path, v);
 }
 
 /* the kernel log since the last clear: any of the words of an OOM? */
@@ -63,25 +57,15 @@ static int klog_oom(void)
 	static const char *const words[] = {
 		"Out of memory", "oom-kill", "invoked oom-killer",
 	};
-	int n = klogctl(10, NULL, 0);
 	unsigned int i;
 	int found = 0;
-	char *buf;
 
-	if (n <= 0)
-		return 0;
-	buf = malloc(n + 1);
-	if (!buf)
-		return 0;
-	n = klogctl(3, buf, n);
-	buf[n > 0 ? n : 0] = '\0';
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (strstr(buf, words[i])) {
+		if (klog_has(words[i])) {
 			printf("# kernel log: \"%s\"\n", words[i]);
 			fflush(stdout);
 			found = 1;
 		}
-	free(buf);
 	return found;
 }
 

@@ -30,39 +30,9 @@
 static int bus_write(const char *file, const char *text)
 {
 	char path[128];
-	ssize_t n;
-	int fd, ret = 0;
 
 	snprintf(path, sizeof(path), BUS "%s", file);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, strlen(text));
-	if (n < 0)
-		ret = -errno;
-	else if ((size_t)n != strlen(text))
-		ret = -EIO;
-	close(fd);
-	return ret;
-}
-
-/* does the kernel log (since the last clear) contain @what? */
-static int klog_has(const char *what)
-{
-	int n = klogctl(10, NULL, 0);	/* SYSLOG_ACTION_SIZE_BUFFER */
-	char *buf;
-	int found;
-
-	if (n <= 0)
-		return 0;
-	buf = malloc(n + 1);
-	if (!buf)
-		return 0;
-	n = klogctl(3, buf, n);		/* SYSLOG_ACTION_READ_ALL */
-	buf[n > 0 ? n : 0] = '\0';
-	found = strstr(buf, what) != NULL;
-	free(buf);
-	return found;
+	return write_text(path, text);
 }
 
 static int exists(const char *path)

@@ -87,24 +87,6 @@ static int holder_end(pid_t pid, int up_rd, int down_wr)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static int klog_has(const char *what)
-{
-	int n = klogctl(10, NULL, 0);
-	char *buf;
-	int found;
-
-	if (n <= 0)
-		return 0;
-	buf = malloc(n + 1);
-	if (!buf)
-		return 0;
-	n = klogctl(3, buf, n);
-	buf[n > 0 ? n : 0] = '\0';
-	found = strstr(buf, what) != NULL;
-	free(buf);
-	return found;
-}
-
 /* debugfs "cores": the line of @core */
 static int cores_line(unsigned int core, char *line, size_t size)
 {

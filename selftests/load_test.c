@@ -477,17 +477,6 @@ TEST_F(std, not_enough_cores)
 
 #define PARAM_MODELS "/sys/module/neuronsim/parameters/max_models_per_fd"
 
-static int write_param(const char *path, const char *v)
-{
-	int fd = open(path, O_WRONLY), ok;
-
-	if (fd < 0)
-		return -errno;
-	ok = write(fd, v, strlen(v)) == (ssize_t)strlen(v);
-	close(fd);
-	return ok ? 0 : -EIO;
-}
-
 /*
  * Publish last: when LOAD cannot write its struct back (it lies in a
  * read-only page) it returns -EFAULT and nothing is loaded - the model
@@ -534,10 +523,10 @@ TEST_F(std, result_not_written_back_loads_nothing)
 	 */
 	old = read_file(PARAM_MODELS, NULL);
 	ASSERT_NE(NULL, old);
-	ASSERT_EQ(0, write_param(PARAM_MODELS, "2"));
+	ASSERT_EQ(0, write_text(PARAM_MODELS, "2"));
 	EXPECT_EQ(0, nsim_load(self->fd, &self->p, 0, &id, NULL, log,
 			       sizeof(log))) TH_LOG("load: %s", log);
-	EXPECT_EQ(0, write_param(PARAM_MODELS, old));
+	EXPECT_EQ(0, write_text(PARAM_MODELS, old));
 	free(old);
 	EXPECT_EQ(0, nsim_unload(self->fd, id));
 	SNAP_TAKE(&after);

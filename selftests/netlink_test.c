@@ -454,15 +454,9 @@ TEST(visibility)
 static int bus_write(const char *file, const char *text)
 {
 	char path[128];
-	int fd, ok;
 
 	snprintf(path, sizeof(path), "/sys/bus/neuronsim/%s", file);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
-	close(fd);
-	return ok ? 0 : -errno;
+	return write_text(path, text);
 }
 
 struct dev_seen {

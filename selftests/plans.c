@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <unistd.h>
 
 #include "kbin_writer.h"
@@ -453,6 +454,42 @@ int write_knob(const char *name, long value)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+int write_text(const char *path, const char *text)
+{
+	size_t n = strlen(text);
+	ssize_t w;
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	w = write(fd, text, n);
+	if (w < 0)
+		ret = -errno;
+	else if ((size_t)w != n)
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+int klog_has(const char *what)
+{
+	int n = klogctl(10, NULL, 0);	/* SYSLOG_ACTION_SIZE_BUFFER */
+	char *buf;
+	int found;
+
+	if (n <= 0)
+		return 0;
+	buf = malloc(n + 1);
+	if (!buf)
+		return 0;
+	n = klogctl(3, buf, n);		/* SYSLOG_ACTION_READ_ALL */
+	buf[n > 0 ? n : 0] = '\0';
+	found = strstr(buf, what) != NULL;
+	free(buf);
+	return found;
 }
 
 int snap_read(struct snap *s)

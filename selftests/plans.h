@@ -105,6 +105,10 @@ int nsim_write_var(int fd, uint32_t model, uint32_t sg, uint32_t var,
 int read_stats(struct stats *s);
 int nsim_in_hbm(const struct neuronsim_info *info, uint64_t a, uint64_t n);
 int write_knob(const char *name, long value);
+/* write @text to a file (sysfs, debugfs): 0 or -errno */
+int write_text(const char *path, const char *text);
+/* 1 when the kernel log since the last SYSLOG_ACTION_CLEAR has @what */
+int klog_has(const char *what);
 char *read_file(const char *path, size_t *len);
 int snap_read(struct snap *s);
 
