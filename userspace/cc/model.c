@@ -242,9 +242,10 @@ int nscc_model_add_carveout(struct nscc_model *m, int sgi, const char *type,
 /*
  * The element types NEFFs name in tensor_map.json "dtype", their bytes
  * per element, and the .npy descrs a weight of the type is stored as
- * (Documentation/compiler.rst).  numpy has no bfloat16: its bits go in
- * as unsigned 16-bit integers ("<u2") or as raw 2-byte records ("|V2",
- * what numpy writes for the ml_dtypes type).
+ * (Documentation/compiler.rst); the BIR passes read the byte sizes from
+ * here too.  numpy has no bfloat16 and no float8: their bits go in as
+ * unsigned integers ("<u2", "|u1") or as raw records ("|V2", "|V1",
+ * what numpy writes for the ml_dtypes types).
  */
 static const struct nscc_dtype dtypes[] = {
 	{ "float32", 4, { "<f4" } },
@@ -259,6 +260,8 @@ static const struct nscc_dtype dtypes[] = {
 	{ "uint32", 4, { "<u4" } },
 	{ "int64", 8, { "<i8" } },
 	{ "uint64", 8, { "<u8" } },
+	{ "float8_e4m3", 1, { "|u1", "|V1" } },
+	{ "float8_e5m2", 1, { "|u1", "|V1" } },
 };
 
 const struct nscc_dtype *nscc_dtype_find(const char *name)

@@ -206,4 +206,29 @@ TEST(lower_generic_indirect_bad)
 	bir_module_free(m);
 }
 
+/*
+ * ConstantPropagate sizes elements by the compiler's dtype table
+ * (model.c): a float64 location fully set by Memset 0 is known to be
+ * covered, so the copy of it becomes Memset 0
+ */
+TEST(constant_propagate_uses_the_dtype_table)
+{
+	const char *j = "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"allocations\": ["
+		"{\"Skind\": \"memory_location_set\", \"name\": \"z\", \"dtype\": \"float64\", \"memorylocations\": [{\"name\": \"z\", \"type\": \"SB\", \"dims\": [128, 512]}]},"
+		"{\"Skind\": \"memory_location_set\", \"name\": \"t\", \"dtype\": \"float64\", \"memorylocations\": [{\"name\": \"t\", \"type\": \"Output\", \"dims\": [128, 512]}]}],"
+		" \"blocks\": [{\"name\": \"b\", \"instructions\": ["
+		"{\"name\": \"zero\", \"opcode\": \"Memset\", \"outs\": [{\"Skind\": \"physical_ap\", \"memref\": \"z\", \"ap\": [[1, 128], [1, 64]], \"dtype\": \"float64\"}], \"value\": 0.0},"
+		"{\"name\": \"cp\", \"opcode\": \"TensorCopy\", \"ins\": [{\"Skind\": \"physical_ap\", \"memref\": \"z\", \"ap\": [[1, 128], [1, 64]], \"dtype\": \"float64\"}],"
+		" \"outs\": [{\"Skind\": \"physical_ap\", \"memref\": \"t\", \"ap\": [[1, 128], [1, 64]], \"dtype\": \"float64\"}]}]}]}]}";
+	struct bir_module *m = bt_parse(j);
+	struct nscc_err err = { { 0 } };
+
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, bir_constant_propagate(m, &err));
+	ASSERT_NE(NULL, bir_inst_find(m->fns[0], "cp"));
+	EXPECT_STREQ("Memset", bir_inst_find(m->fns[0], "cp")->opname);
+	EXPECT_EQ(NULL, bir_memloc_find(m->fns[0], "z"));
+	bir_module_free(m);
+}
+
 TEST_HARNESS_MAIN

@@ -349,8 +349,8 @@ TEST(tensor_map_by_name_and_by_file)
 
 /*
  * A weight's .npy descr must be one its dtype is stored as; numpy has no
- * bfloat16, so '<u2' and '|V2' stand for it.  A dtype the table does
- * not know is taken as it is.
+ * bfloat16 or float8, so '<u2' and '|V2', '|u1' and '|V1' stand for
+ * them.  A dtype the table does not know is taken as it is.
  */
 TEST(npy_descr_against_dtype)
 {
@@ -366,6 +366,7 @@ TEST(npy_descr_against_dtype)
 		{ "float16", "<u2", 32, -EINVAL }, { "bfloat16", "<f2", 32, -EINVAL },
 		{ "int8", "|u1", 64, -EINVAL }, { "float32", ">f4", 16, -EINVAL },
 		{ "int32", "<f4", 16, -EINVAL },
+		{ "float8_e5m2", "|V1", 64, 0 }, { "float8_e4m3", "|i1", 64, -EINVAL },
 	};
 	size_t i;
 

@@ -91,8 +91,6 @@ const char *bir_opcode_name(int op);
 const char *bir_mem_type_name(uint32_t type);
 /** bir_mem_type_from_name() - the bit value of @name, 0 if unknown. */
 uint32_t bir_mem_type_from_name(const char *name);
-/** bir_dtype_size() - bytes per element of @dtype, 0 if unknown. */
-uint32_t bir_dtype_size(const char *dtype);
 
 /* ------------------------------------------------------------------ */
 /* Typed values: attributes and kept keys                              */

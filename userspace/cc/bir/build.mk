@@ -40,8 +40,10 @@ ifneq ($(wildcard userspace/cc/compile.c),)
 BIR_TESTS	+= bir_lower
 endif
 endif
-# the ones that lower into the compiler's model link it and the KBIN library
-BIR_CC_TESTS	:= bir_lower bir_rtmemres
+# the ones that lower into the compiler's model link it and the KBIN
+# library; every pass reads the compiler's dtype table (model.c), so all do
+BIR_CC_TESTS	:= bir_lower bir_rtmemres bir_json bir_names bir_sballoc \
+		   bir_inline_nki bir_inline_bir bir_coalesce
 
 $(HOST_O)/tests/bir_%: userspace/tests/bir_%.c userspace/tests/bir_test.h userspace/tests/bir_interp.h $(BIR_INTERP) $(BIR_LIB) $(KSFT_STAMP)
 	@mkdir -p $(dir $@)

@@ -3,7 +3,8 @@
  * cli.c - the two entry points the neuronsim-cc command calls: compile
  * (BIR JSON -> passes -> the compiler's model -> KBIN) and passes (dump
  * the module after a pass).  Kept apart from lower.c so that programs
- * using only the IR and passes do not link the rest of the compiler.
+ * using only the IR and passes do not link the compile pipeline (they
+ * read only the compiler's dtype table, model.c).
  */
 #include <errno.h>
 #include <stdlib.h>

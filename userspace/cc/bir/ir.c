@@ -69,23 +69,6 @@ uint32_t bir_mem_type_from_name(const char *name)
 	return 0;
 }
 
-uint32_t bir_dtype_size(const char *dtype)
-{
-	static const struct { const char *n; uint32_t sz; } t[] = {
-		{ "float32", 4 }, { "int32", 4 }, { "uint32", 4 },
-		{ "bfloat16", 2 }, { "float16", 2 }, { "int16", 2 },
-		{ "uint16", 2 }, { "int8", 1 }, { "uint8", 1 },
-		{ "float8_e4m3", 1 }, { "float8_e5m2", 1 }, { "int64", 8 },
-	};
-
-	if (!dtype)
-		return 0;
-	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++)
-		if (!strcmp(t[k].n, dtype))
-			return t[k].sz;
-	return 0;
-}
-
 int bir_arch_level(const struct bir_val *arch)
 {
 	const struct kbin_gen *g;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bir.h"
+#include "nscc_internal.h"
 
 static int errmsg(struct nscc_err *err, int rc, const char *pass,
 		  const struct bir_inst *i, const char *what)
@@ -173,13 +174,24 @@ static uint64_t ap_elems(const struct bir_operand *o, uint32_t from)
 	return n;
 }
 
+/*
+ * bytes per element of @dtype: the compiler's dtype table (model.c,
+ * Documentation/compiler.rst); 0 for a dtype it does not know
+ */
+static uint32_t dtype_size(const char *dtype)
+{
+	const struct nscc_dtype *dt = nscc_dtype_find(dtype);
+
+	return dt ? dt->size : 0;
+}
+
 /* does the AP write every byte of its location (contiguous, offset 0) */
 static bool covers(const struct bir_function *f, const struct bir_operand *o)
 {
 	const struct bir_memloc *ml = bir_memloc_find(f, o->name);
-	uint32_t es = bir_dtype_size(o->dtype ? o->dtype :
-				     ml && ml->set->dtype ? ml->set->dtype :
-				     "float32");
+	uint32_t es = dtype_size(o->dtype ? o->dtype :
+				 ml && ml->set->dtype ? ml->set->dtype :
+				 "float32");
 	int64_t want = 1;
 
 	if (!ml || o->kind != BIR_OPND_AP || o->offset || o->ndyn || !o->nap ||
