@@ -4,8 +4,9 @@
  * subgraph's "var" table -> struct nscc_var (type mapping by the kind
  * table's def_type column, kbin_kind.h; sizes,
  * alignment, offsets, pointers, lists, weights), its
- * "runtime_statebuffer_reservation" -> SBUF carve-outs, and
- * tensor_map.json -> dtype and shape.  Checks here are about the NEFF's
+ * "runtime_statebuffer_reservation" -> SBUF carve-outs, and a var's own
+ * "dtype" and "shape" keys and tensor_map.json -> dtype and shape (the
+ * two must agree).  Checks here are about the NEFF's
  * members (missing fields, wrong JSON types, negative or out-of-range
  * numbers, unknown var types, missing weight members, and tensor_map.json
  * against def.json and the .npy weights: dtype, descr, size); the rules
@@ -24,6 +25,7 @@ struct var_ctx {
 	const char *name;
 	int has_id;
 	uint32_t var_id;
+	const char *from;	/* where dtype and shape came from last */
 	struct nscc_err *err;
 };
 
@@ -90,44 +92,84 @@ static int get_u32_list(struct var_ctx *c, json_t *o, const char *key,
 	return ret ? nscc_errf(c->err, -ENOMEM, "out of memory") : 0;
 }
 
-/* dtype and shape from the tensor_map.json entry, when there is one. */
-static int apply_tensor_map(struct var_ctx *c, json_t *ent, struct nscc_var *v)
+/* "[d,d,...]" of @n dims into @buf, for a message */
+static const char *dims_str(const uint64_t *d, size_t n, char *buf, size_t cap)
 {
-	json_t *dt, *shape, *e;
+	size_t i, o = snprintf(buf, cap, "[");
+
+	for (i = 0; i < n && o < cap; i++)
+		o += snprintf(buf + o, cap - o, "%s%llu", i ? "," : "",
+			      (unsigned long long)d[i]);
+	if (o < cap)
+		snprintf(buf + o, cap - o, "]");
+	return buf;
+}
+
+/*
+ * A dtype (a non-empty string) and a shape (an array of up to 64
+ * non-negative integers; the compiler refuses more than 8) from @dt and
+ * @shape of @src ("def.json" for the var's own keys, "tensor_map.json"),
+ * into @v.  A var that has one already (def.json's) must get the same.
+ */
+static int apply_dtype_shape(struct var_ctx *c, const char *src, json_t *dt,
+			     const char *shape_key, json_t *shape,
+			     struct nscc_var *v)
+{
+	char a[64 * 21 + 3], b[64 * 21 + 3];
 	uint64_t dims[64];
+	json_t *e;
 	size_t i, n;
 
-	if (!json_is_object(ent))
-		return VERR(c, -EINVAL, "tensor_map.json: its entry is not a JSON object");
-	dt = json_object_get(ent, "dtype");
 	if (dt) {
 		if (!json_is_string(dt))
-			return VERR(c, -EINVAL, "tensor_map.json: dtype is not a string");
+			return VERR(c, -EINVAL, "%s: dtype is not a string", src);
 		if (!*json_string_value(dt))
-			return VERR(c, -EINVAL, "tensor_map.json: dtype '' is empty");
+			return VERR(c, -EINVAL, "%s: dtype '' is empty", src);
+		if (v->dtype && strcmp(v->dtype, json_string_value(dt)))
+			return VERR(c, -EINVAL, "dtype '%s' (def.json) differs from dtype '%s' (%s)",
+				    v->dtype, json_string_value(dt), src);
 		if (nscc_var_set_dtype(v, json_string_value(dt)))
 			return nscc_errf(c->err, -ENOMEM, "out of memory");
+		c->from = src;
 	}
-	shape = json_object_get(ent, "tf_shape");
-	if (!shape)
-		shape = json_object_get(ent, "sim_shape");
 	if (!shape || json_is_null(shape))
 		return 0;
 	if (!json_is_array(shape))
-		return VERR(c, -EINVAL, "tensor_map.json: tf_shape is not an array");
+		return VERR(c, -EINVAL, "%s: %s is not an array", src, shape_key);
 	n = json_array_size(shape);
 	if (n > sizeof(dims) / sizeof(dims[0]))
-		return VERR(c, -E2BIG, "tensor_map.json: shape has %zu dimensions, only %u fit",
-			    n, KBIN_SHAPE_MAX);
+		return VERR(c, -E2BIG, "%s: shape has %zu dimensions, only %u fit",
+			    src, n, KBIN_SHAPE_MAX);
 	json_array_foreach(shape, i, e) {
 		if (!json_is_integer(e) || json_integer_value(e) < 0)
-			return VERR(c, -EINVAL, "tensor_map.json: tf_shape[%zu] is not a non-negative integer",
-				    i);
+			return VERR(c, -EINVAL, "%s: %s[%zu] is not a non-negative integer",
+				    src, shape_key, i);
 		dims[i] = (uint64_t)json_integer_value(e);
 	}
+	if (v->shape && (v->ndims != n ||
+			 memcmp(v->shape, dims, n * sizeof(*dims))))
+		return VERR(c, -EINVAL, "shape %s (def.json) differs from shape %s (%s)",
+			    dims_str(v->shape, v->ndims, a, sizeof(a)),
+			    dims_str(dims, n, b, sizeof(b)), src);
 	if (nscc_var_set_shape(v, dims, (uint32_t)n))
 		return nscc_errf(c->err, -ENOMEM, "out of memory");
+	c->from = src;
 	return 0;
+}
+
+/* dtype and shape from the tensor_map.json entry, when there is one. */
+static int apply_tensor_map(struct var_ctx *c, json_t *ent, struct nscc_var *v)
+{
+	json_t *shape;
+
+	if (!json_is_object(ent))
+		return VERR(c, -EINVAL, "tensor_map.json: its entry is not a JSON object");
+	shape = json_object_get(ent, "tf_shape");
+	if (!shape)
+		shape = json_object_get(ent, "sim_shape");
+	return apply_dtype_shape(c, "tensor_map.json",
+				 json_object_get(ent, "dtype"), "tf_shape",
+				 shape, v);
 }
 
 /*
@@ -182,8 +224,9 @@ static int load_weights(struct var_ctx *c, struct nscc_neff *neff,
 		}
 		if (dt && !nscc_dtype_npy_ok(dt, descr)) {
 			npy_descrs(dt, want, sizeof(want));
-			ret = VERR(c, -EINVAL, "file_name '%s': member '%s' has .npy descr '%s', but dtype '%s' (tensor_map.json) is stored as %s",
-				   v->file_name, path, descr, dt->name, want);
+			ret = VERR(c, -EINVAL, "file_name '%s': member '%s' has .npy descr '%s', but dtype '%s' (%s) is stored as %s",
+				   v->file_name, path, descr, dt->name, c->from,
+				   want);
 			free(path);
 			return ret;
 		}
@@ -206,7 +249,6 @@ static int check_size(struct var_ctx *c, const struct kbin_kind *kind,
 	const struct nscc_dtype *dt = nscc_dtype_find(v->dtype);
 	uint64_t n = dt ? dt->size : 0;
 	char dims[KBIN_SHAPE_MAX * 21 + 3];	/* "[d,d,...]", u64 dims */
-	size_t o = 0;
 	uint32_t i;
 	int over = 0;
 
@@ -220,17 +262,14 @@ static int check_size(struct var_ctx *c, const struct kbin_kind *kind,
 	}
 	if (!over && n == v->size)
 		return 0;
-	o += snprintf(dims + o, sizeof(dims) - o, "[");
-	for (i = 0; i < v->ndims; i++)
-		o += snprintf(dims + o, sizeof(dims) - o, "%s%llu", i ? "," : "",
-			      (unsigned long long)v->shape[i]);
-	snprintf(dims + o, sizeof(dims) - o, "]");
+	dims_str(v->shape, v->ndims, dims, sizeof(dims));
 	if (over)
-		return VERR(c, -EINVAL, "size %llu (def.json) differs from shape %s x %u bytes of dtype '%s', over 2^64 bytes (tensor_map.json)",
-			    (unsigned long long)v->size, dims, dt->size, dt->name);
-	return VERR(c, -EINVAL, "size %llu (def.json) differs from shape %s x %u bytes of dtype '%s' = %llu (tensor_map.json)",
+		return VERR(c, -EINVAL, "size %llu (def.json) differs from shape %s x %u bytes of dtype '%s', over 2^64 bytes (%s)",
+			    (unsigned long long)v->size, dims, dt->size, dt->name,
+			    c->from);
+	return VERR(c, -EINVAL, "size %llu (def.json) differs from shape %s x %u bytes of dtype '%s' = %llu (%s)",
 		    (unsigned long long)v->size, dims, dt->size, dt->name,
-		    (unsigned long long)n);
+		    (unsigned long long)n, c->from);
 }
 
 static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
@@ -326,6 +365,10 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 			return nscc_errf(c->err, -ENOMEM, "out of memory");
 	}
 	/* dtype and shape first: the weights are checked against them */
+	r = apply_dtype_shape(c, "def.json", json_object_get(o, "dtype"),
+			      "shape", json_object_get(o, "shape"), v);
+	if (r)
+		return r;
 	j = json_object_get(tmap, c->name);
 	if (!j && v->file_name)
 		j = json_object_get(by_file, v->file_name);

@@ -19,6 +19,14 @@
 #include "memref.h"
 #include "nscc_internal.h"
 
+/*
+ * libnrt's own refusals of the two caps at dump (Documentation/
+ * compiler.rst, "Error messages"), given after ours, which names the var
+ * and the value: the dtype with its length and the cap, the cap.
+ */
+#define LIBNRT_DTYPE_CAP "Device print dtype %s has %zu characters. Only %u are supported"
+#define LIBNRT_SHAPE_CAP "Device print only supports shape dimentions of up to %u"
+
 static int base_dump(const struct nscc_mr *mr, const struct nscc_dump_ctx *ctx,
 		     struct nscc_mr_out *out, struct nscc_err *err)
 {
@@ -32,14 +40,17 @@ static int base_dump(const struct nscc_mr *mr, const struct nscc_dump_ctx *ctx,
 		n = strlen(mr->dtype);
 		if (n > KBIN_DTYPE_MAX - 1)
 			return nscc_errf(err, -E2BIG,
-					 "dtype '%s' has %zu characters, only %u fit",
+					 "dtype '%s' has %zu characters, only %u fit (libnrt: "
+					 LIBNRT_DTYPE_CAP ")",
+					 mr->dtype, n, KBIN_DTYPE_MAX - 1,
 					 mr->dtype, n, KBIN_DTYPE_MAX - 1);
 		memcpy(r->dtype, mr->dtype, n);
 	}
 	if (mr->ndims > KBIN_SHAPE_MAX)
 		return nscc_errf(err, -E2BIG,
-				 "shape has %u dimensions, only %u fit",
-				 mr->ndims, KBIN_SHAPE_MAX);
+				 "shape has %u dimensions, only %u fit (libnrt: "
+				 LIBNRT_SHAPE_CAP ")",
+				 mr->ndims, KBIN_SHAPE_MAX, KBIN_SHAPE_MAX);
 	for (n = 0; n < mr->ndims; n++) {
 		/* 0 ends a KBIN shape: [4,0,4] would read back as [4] */
 		if (!mr->shape[n])

@@ -385,13 +385,15 @@ uint64_t nscc_sbuf_bytes(uint32_t target_gen);
  * Per subgraph: def.json "var" (types per the kind table,
  * Documentation/hardware.rst),
  * "runtime_statebuffer_reservation" (carve-outs; required on gen 3, type
- * "evtaccel" only), tensor_map.json (dtype, tf_shape; matched by var name,
- * else by tf_file == file_name), file vars' weights (.npy v1-3 or raw).
+ * "evtaccel" only), a var's own "dtype" and "shape" keys and
+ * tensor_map.json (dtype, tf_shape; matched by var name, else by tf_file
+ * == file_name; where both give one they must be equal), file vars'
+ * weights (.npy v1-3 or raw).
  * For a dtype the dtype table knows (Documentation/compiler.rst), a .npy
  * weight's descr must store it and def.json's size must be the shape's
  * element count times its bytes per element; an empty dtype is refused.
- * Return: 0; -EINVAL a malformed field, or a dtype, descr or size that
- * disagree (the message names the subgraph, var, field or member and
+ * Return: 0; -EINVAL a malformed field, or a dtype, shape, descr or size
+ * that disagree (the message names the subgraph, var, field or member and
  * the values); -ENOENT a named member is missing (named); -ENOMEM.
  */
 int nscc_neff_to_model(struct nscc_neff *neff, struct nscc_model **out,

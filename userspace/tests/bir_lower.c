@@ -3,7 +3,8 @@
  * bir_lower.c - every bundled BIR model compiles (passes -> the
  * compiler's model, built directly -> KBIN) to a plan that the plan
  * checker accepts, with the evtaccel carve-out of the real trn2 NEFFs,
- * byte-identical to the golden plan; the model's var table; the passes
+ * byte-identical to the golden plan; the model's var table, dtype and
+ * shape included; the passes
  * entry point dumps after a named pass.
  */
 #include "kselftest_harness.h"
@@ -90,7 +91,11 @@ TEST(model_var_table)
 	EXPECT_EQ(1, x->has_size);
 	EXPECT_EQ(128 * 256, x->size);
 	EXPECT_EQ(64, x->alignment);
-	EXPECT_EQ(NULL, x->dtype);	/* as the def.json path had it */
+	/* the set's dtype and tensor_shape */
+	EXPECT_STREQ("float32", x->dtype);
+	ASSERT_EQ(2, x->ndims);
+	EXPECT_EQ(128, x->shape[0]);
+	EXPECT_EQ(64, x->shape[1]);
 	EXPECT_EQ(7, model->sgs[0].num_vars);
 	/* var_ids dense in set and location order */
 	for (uint32_t k = 0; k < model->sgs[0].num_vars; k++)
@@ -125,7 +130,66 @@ TEST(lower_errors)
 	bir_module_free(m);
 }
 
-/* the plans are byte for byte the ones the def.json path made */
+/*
+ * every record carries its set's dtype and tensor_shape; one that does
+ * not fit a record (a dtype over 15 characters, a shape over 8
+ * dimensions) is refused naming the var, with libnrt's words
+ */
+TEST(records_carry_dtype_and_shape)
+{
+	char path[512];
+	struct nscc_err err = { { 0 } };
+	struct kbin_check_result res;
+	const struct kbin_mem_ref_set *set;
+	struct kbin_view v;
+	struct bir_module *m;
+	struct nscc_model *model;
+	struct bir_opts o = { 0 };
+	static const uint64_t nine[9] = { 1, 1, 1, 1, 1, 1, 1, 2, 128 };
+	void *buf = NULL;
+	size_t len = 0;
+
+	snprintf(path, sizeof(path), "%s%s", BIR_EXAMPLES, "bir_mlp.bir.json");
+	ASSERT_EQ(0, nscc_bir_compile_file(path, &buf, &len, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, kbin_read(buf, len, &v, &res));
+	set = kbin_view_set(&v, 0);
+	ASSERT_EQ(5, set->nmem);
+	EXPECT_STREQ("", set->mem[0].dtype);	/* the state buffer */
+	for (uint32_t k = 1; k < set->nmem; k++) {
+		EXPECT_STREQ("float32", set->mem[k].dtype);
+		EXPECT_NE(0, set->mem[k].shape[0]);
+		EXPECT_NE(0, set->mem[k].shape[1]);
+		EXPECT_EQ(0, set->mem[k].shape[2]);
+	}
+	EXPECT_STREQ("w1", kbin_view_str(&v, set->mem[2].name));
+	EXPECT_EQ(64, set->mem[2].shape[0]);
+	EXPECT_EQ(96, set->mem[2].shape[1]);
+	free(buf);
+
+	m = bt_load("bir_activation.bir.json");
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, bt_passes(m, &o, &err));
+	bir_memloc_find(m->fns[0], "x")->set->dtype = bir_str(m, "float32_twenty_chars");
+	model = nscc_model_new(KBIN_TARGET_TRN2);
+	ASSERT_EQ(0, bir_lower_model(m, model, &err));
+	EXPECT_EQ(-E2BIG, nscc_compile_model(model, &buf, &len, &err));
+	EXPECT_STREQ("sg00: var 'x' (var_id 1): dtype 'float32_twenty_chars' has 20 characters, only 15 fit"
+		     " (libnrt: Device print dtype float32_twenty_chars has 20 characters. Only 15 are supported)",
+		     err.msg);
+	nscc_model_free(model);
+	bir_memloc_find(m->fns[0], "x")->set->dtype = bir_str(m, "float32");
+	ASSERT_EQ(0, bir_set_set_shape(bir_memloc_find(m->fns[0], "y")->set, nine, 9));
+	model = nscc_model_new(KBIN_TARGET_TRN2);
+	ASSERT_EQ(0, bir_lower_model(m, model, &err));
+	EXPECT_EQ(-E2BIG, nscc_compile_model(model, &buf, &len, &err));
+	EXPECT_STREQ("sg00: var 'y' (var_id 2): shape has 9 dimensions, only 8 fit"
+		     " (libnrt: Device print only supports shape dimentions of up to 8)",
+		     err.msg);
+	nscc_model_free(model);
+	bir_module_free(m);
+}
+
+/* the plans are byte for byte the golden ones (BIR_UPDATE_GOLDEN=1 rewrites) */
 TEST(plans_match_golden)
 {
 	for (size_t k = 0; k < sizeof(examples) / sizeof(examples[0]); k++) {

@@ -286,6 +286,40 @@ FIXTURE_VARIANT_ADD(bad_def, dtype_empty) {
 	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): tensor_map.json: dtype '' is empty",
 };
 
+FIXTURE_VARIANT_ADD(bad_def, def_json_dtype_too_long) {
+	/* a var's own dtype key reaches the dump, whose cap refuses it */
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"dtype\": \"float16_twenty_chars\"")),
+	.err = -E2BIG, .msg = "sg00: var 'x' (var_id 1): dtype 'float16_twenty_chars' has 20 characters, only 15 fit"
+	       " (libnrt: Device print dtype float16_twenty_chars has 20 characters. Only 15 are supported)",
+};
+FIXTURE_VARIANT_ADD(bad_def, def_json_shape_nine_dims) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"shape\": [1,1,1,1,1,1,1,1,8]")),
+	.err = -E2BIG, .msg = "sg00: var 'x' (var_id 1): shape has 9 dimensions, only 8 fit"
+	       " (libnrt: Device print only supports shape dimentions of up to 8)",
+};
+FIXTURE_VARIANT_ADD(bad_def, def_json_dtype_not_string) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"dtype\": 2")),
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): def.json: dtype is not a string",
+};
+FIXTURE_VARIANT_ADD(bad_def, def_json_shape_bad_entry) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"shape\": [4, \"a\"]")),
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): def.json: shape[1] is not a non-negative integer",
+};
+FIXTURE_VARIANT_ADD(bad_def, def_json_size_not_shape_times_dtype) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"dtype\": \"float16\", \"shape\": [4, 4]")),
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): size 64 (def.json) differs from shape [4,4] x 2 bytes of dtype 'float16' = 32 (def.json)",
+};
+FIXTURE_VARIANT_ADD(bad_def, def_json_dtype_differs_from_tensor_map) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"dtype\": \"float16\"")),
+	.tmap = "{\"x\": {\"dtype\": \"float32\", \"tf_shape\": [16]}}",
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): dtype 'float16' (def.json) differs from dtype 'float32' (tensor_map.json)",
+};
+FIXTURE_VARIANT_ADD(bad_def, def_json_shape_differs_from_tensor_map) {
+	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"shape\": [4, 8]")),
+	.tmap = "{\"x\": {\"dtype\": \"float16\", \"tf_shape\": [32]}}",
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): shape [4,8] (def.json) differs from shape [32] (tensor_map.json)",
+};
+
 TEST_F(bad_def, refused_with_named_cause)
 {
 	int ret = cc_compile_def(variant->target, variant->def, variant->tmap,
@@ -344,6 +378,36 @@ TEST(tensor_map_by_name_and_by_file)
 	EXPECT_EQ(16ULL, set->mem[2].shape[0]);
 	ASSERT_NE(NULL, kbin_view_payload(&v, &set->mem[2]));
 	EXPECT_EQ(0, memcmp(kbin_view_payload(&v, &set->mem[2]), cc_weights(), 64));
+	free(kbin);
+}
+
+/*
+ * A var's own dtype and shape keys (libnrt reads them in
+ * parse_one_variable) reach its record, and a tensor_map.json that says
+ * the same is taken with them.
+ */
+TEST(def_json_dtype_and_shape)
+{
+	struct nscc_err err = { "" };
+	struct kbin_check_result res;
+	const struct kbin_mem_ref_set *set;
+	struct kbin_view v;
+	void *kbin;
+	size_t len;
+
+	ASSERT_EQ(0, cc_compile_def("sunda",
+		CC_DEF(CC_SB ", " IN("x", 1, ", \"dtype\": \"float16\", \"shape\": [4, 8]")
+		       ", " IN("y", 2, ", \"dtype\": \"int8\", \"shape\": [64]")),
+		"{\"y\": {\"dtype\": \"int8\", \"tf_shape\": [64]}}",
+		&kbin, &len, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res));
+	set = kbin_view_set(&v, 0);
+	EXPECT_STREQ("float16", set->mem[1].dtype);
+	EXPECT_EQ(4ULL, set->mem[1].shape[0]);
+	EXPECT_EQ(8ULL, set->mem[1].shape[1]);
+	EXPECT_EQ(0ULL, set->mem[1].shape[2]);
+	EXPECT_STREQ("int8", set->mem[2].dtype);
+	EXPECT_EQ(64ULL, set->mem[2].shape[0]);
 	free(kbin);
 }
 

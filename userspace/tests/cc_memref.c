@@ -260,7 +260,9 @@ TEST(dump_caps)
 	v.dtype = "0123456789abcdef";	/* 16: refused */
 	mr = nscc_mr_new(&v, 64, &err);
 	EXPECT_EQ(-E2BIG, nscc_mr_dump(mr, &ctx, &out, &err));
-	EXPECT_STREQ("dtype '0123456789abcdef' has 16 characters, only 15 fit", err.msg);
+	EXPECT_STREQ("dtype '0123456789abcdef' has 16 characters, only 15 fit"
+		     " (libnrt: Device print dtype 0123456789abcdef has 16 characters. Only 15 are supported)",
+		     err.msg);
 	nscc_mr_destroy(mr);
 	v.dtype = NULL;
 	v.shape = dims;
@@ -272,7 +274,9 @@ TEST(dump_caps)
 	v.ndims = 9;
 	mr = nscc_mr_new(&v, 64, &err);
 	EXPECT_EQ(-E2BIG, nscc_mr_dump(mr, &ctx, &out, &err));
-	EXPECT_STREQ("shape has 9 dimensions, only 8 fit", err.msg);
+	EXPECT_STREQ("shape has 9 dimensions, only 8 fit"
+		     " (libnrt: Device print only supports shape dimentions of up to 8)",
+		     err.msg);
 	nscc_mr_destroy(mr);
 	v.ndims = 0;
 	v.mr_type = KBIN_MR_TMP_BUF;
@@ -302,7 +306,8 @@ TEST(dump_cap_in_pipeline_names_var)
 	v->has_size = 1, v->size = 8;
 	nscc_var_set_dtype(v, "a_very_long_dtype_name");
 	EXPECT_EQ(-E2BIG, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("sg00: var 'x' (var_id 0): dtype 'a_very_long_dtype_name' has 22 characters, only 15 fit",
+	EXPECT_STREQ("sg00: var 'x' (var_id 0): dtype 'a_very_long_dtype_name' has 22 characters, only 15 fit"
+		     " (libnrt: Device print dtype a_very_long_dtype_name has 22 characters. Only 15 are supported)",
 		     err.msg);
 	nscc_model_free(m);
 }

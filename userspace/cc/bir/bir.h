@@ -803,7 +803,9 @@ int bir_constant_propagate(struct bir_module *m, struct nscc_err *err);
  * 0 "state-buffer" (MR_SB), then one var per Input (MR_INPUT), Output
  * (MR_OUTPUT) and DRAM (MR_TMP_BUF, local scratchpad offset 0)
  * MemoryLocation in set and location order, size partitions x bytes per
- * partition, alignment 64; each runtime-reserved SB location becomes an
+ * partition, alignment 64, dtype and shape those of its set (dtype,
+ * tensor_shape; nscc_compile_model() refuses a dtype over 15 characters
+ * or a shape over 8 dimensions); each runtime-reserved SB location becomes an
  * evtaccel SBUF carve-out (nscc_model_add_carveout()).
  * Return: 0; -EINVAL (not exactly one function, an SB location not
  * allocated, a location of size 0 or too large, a location named

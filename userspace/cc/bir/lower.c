@@ -43,6 +43,11 @@ static int add_var(struct nscc_model *model, int sg,
 	v->has_size = 1;
 	v->size = bir_memloc_bytes(ml);
 	v->alignment = 64;
+	/* the set's dtype and tensor_shape; the dump refuses what won't fit */
+	if ((ml->set->dtype && nscc_var_set_dtype(v, ml->set->dtype)) ||
+	    (ml->set->shape &&
+	     nscc_var_set_shape(v, ml->set->shape, ml->set->nshape)))
+		return -ENOMEM;
 	if (kind == KBIN_MR_TMP_BUF)
 		v->backing_buf = KBIN_BACKING_BUF_LOCAL;	/* offset 0 */
 	return 0;
