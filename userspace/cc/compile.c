@@ -206,7 +206,12 @@ static int check_remotes(const struct nscc_model *m,
 	return 0;
 }
 
-/* max(offset + size) over the vars each scratchpad backs (hardware.rst). */
+/*
+ * max(offset + size) over the virtual vars each scratchpad backs
+ * (hardware.rst): local over the LOCAL-backed ones, shared over the
+ * others.  A tmp-buf is an HBM allocation of its own, charged to
+ * SCRATCHPAD_NOT_SHARED when staged: it backs no scratchpad page.
+ */
 static void scratchpad_sizes(const struct nscc_subgraph *sg, uint64_t *local,
 			     uint64_t *shared)
 {
@@ -216,17 +221,14 @@ static void scratchpad_sizes(const struct nscc_subgraph *sg, uint64_t *local,
 	*shared = sg->shared_scratchpad_size;
 	for (i = 0; i < sg->num_vars; i++) {
 		const struct nscc_var *v = &sg->vars[i];
-		uint8_t place = kbin_kind(v->mr_type)->placement;
 		uint64_t end = v->offset + v->size;
+		uint64_t *sz;
 
-		if (place == KBIN_PLACE_LOCAL_SP ||
-		    (place == KBIN_PLACE_BACKING_SP &&
-		     v->backing_buf == KBIN_BACKING_BUF_LOCAL)) {
-			if (end > *local)
-				*local = end;
-		} else if (place == KBIN_PLACE_BACKING_SP && end > *shared) {
-			*shared = end;
-		}
+		if (kbin_kind(v->mr_type)->placement != KBIN_PLACE_BACKING_SP)
+			continue;
+		sz = v->backing_buf == KBIN_BACKING_BUF_LOCAL ? local : shared;
+		if (end > *sz)
+			*sz = end;
 	}
 }
 

@@ -222,8 +222,9 @@ int nscc_npy_data(const void *buf, size_t len, size_t *off, char *descr,
  *	PTR_TABLE and REMOTE; 64 otherwise).
  * @dtype: NULL or up to 15 characters (owned).
  * @shape, @ndims: up to 8 dimensions (owned).
- * @offset: MR_VIRTUAL_TMP_BUF (and tmp-buf) byte offset into its
- *	scratchpad.
+ * @offset: MR_VIRTUAL_TMP_BUF byte offset into its scratchpad (a
+ *	tmp-buf's def.json backing_variable_off is kept here too, but a
+ *	tmp-buf is staged in HBM, not in a scratchpad).
  * @backing_buf: MR_VIRTUAL_TMP_BUF: enum kbin_backing_buf.
  * @referenced_var_id, @io_ref: MR_PTR.
  * @list, @list_len: MR_LIST, MR_PTR_TABLE: var_ids (owned).
@@ -266,7 +267,9 @@ struct nscc_var {
  * @name: "sg00", 1..31 characters (owned).
  * @vars, @num_vars: the var table, in any order.
  * @local_scratchpad_size, @shared_scratchpad_size: bytes; the compiler
- *	raises them to max(offset + size) over the vars they back.
+ *	raises them to max(offset + size) over the MR_VIRTUAL_TMP_BUF vars
+ *	they back (LOCAL, and SHARED/SHARDED/MAIN); MR_TMP_BUF vars are
+ *	HBM allocations of their own and count toward neither.
  * @carveouts, @num_carveouts: SBUF carve-outs (up to KBIN_MAX_CARVEOUTS).
  */
 struct nscc_subgraph {

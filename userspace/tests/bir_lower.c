@@ -44,6 +44,9 @@ TEST(every_example_compiles_to_a_checked_plan)
 		EXPECT_EQ(8, sg->carveouts[0].size);
 		EXPECT_EQ(0, sg->carveouts[0].start_partition);
 		EXPECT_EQ(128, sg->carveouts[0].num_partitions);
+		/* DRAM locations are tmp-bufs, HBM allocations: no scratchpad */
+		EXPECT_EQ(0, kbin_view_set(&v, 0)->local_scratchpad_size);
+		EXPECT_EQ(0, kbin_view_set(&v, 0)->shared_scratchpad_size);
 		free(buf);
 	}
 }

@@ -456,7 +456,11 @@ TEST(npy_descr_against_dtype)
 	}
 }
 
-/* Scratchpad size = max(offset + size) over the virtual vars (shared). */
+/*
+ * Scratchpad size = max(offset + size) over the virtual vars (shared);
+ * a tmp-buf is its own HBM allocation and no part of the local
+ * scratchpad, whatever its backing_variable_off.
+ */
 TEST(scratchpad_sizes)
 {
 	struct nscc_err err = { "" };
@@ -468,11 +472,14 @@ TEST(scratchpad_sizes)
 	ASSERT_EQ(0, cc_compile_def("sunda", CC_DEF(CC_SB
 		", \"a\": {\"type\": \"virtual\", \"var_id\": 1, \"size\": 4096, \"backing_variable_off\": 8192}"
 		", \"b\": {\"type\": \"virtual\", \"var_id\": 2, \"size\": 100, \"backing_variable_off\": 0}"
-		", \"t\": {\"type\": \"tmp-buf\", \"var_id\": 3, \"size\": 300}"),
+		", \"t\": {\"type\": \"tmp-buf\", \"var_id\": 3, \"size\": 300}"
+		", \"u\": {\"type\": \"tmp-buf\", \"var_id\": 4, \"size\": 64, \"backing_variable_off\": 4096}"),
 		NULL, &kbin, &len, &err)) TH_LOG("%s", err.msg);
 	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res));
 	EXPECT_EQ(12288ULL, kbin_view_set(&v, 0)->shared_scratchpad_size);
-	EXPECT_EQ(300ULL, kbin_view_set(&v, 0)->local_scratchpad_size);
+	EXPECT_EQ(0ULL, kbin_view_set(&v, 0)->local_scratchpad_size);
+	EXPECT_EQ((unsigned)KBIN_MR_TMP_BUF, kbin_view_set(&v, 0)->mem[3].mr_type);
+	EXPECT_EQ(300ULL, kbin_view_set(&v, 0)->mem[3].size);
 	EXPECT_EQ(8192ULL, kbin_view_set(&v, 0)->mem[1].virt.offset);
 	EXPECT_EQ((unsigned)KBIN_BACKING_BUF_SHARED, kbin_view_set(&v, 0)->mem[1].virt.backing_buf);
 	free(kbin);

@@ -112,7 +112,7 @@ TEST_F(kinds, plan_header)
 	EXPECT_STREQ("sg00", kbin_view_subgraph(&self->k.v, 0)->name);
 	EXPECT_EQ(1U, kbin_view_subgraph(&self->k.v, 0)->num_carveouts);
 	EXPECT_EQ(229368U, kbin_view_subgraph(&self->k.v, 0)->carveouts[0].offset);
-	/* shared: virt 4096 + 512; local: max(tmp 24 + 1000, local_virt 2000) */
+	/* shared: virt 4096 + 512; local: local_virt 2000 (tmp is in HBM) */
 	EXPECT_EQ(4608ULL, self->k.s0->shared_scratchpad_size);
 	EXPECT_EQ(2000ULL, self->k.s0->local_scratchpad_size);
 }

@@ -801,7 +801,7 @@ int bir_constant_propagate(struct bir_module *m, struct nscc_err *err);
  * bir_lower_model() - add the final module's var table to @model as
  * subgraph "sg00" (Documentation/compiler-passes.rst, "Lowering"): var
  * 0 "state-buffer" (MR_SB), then one var per Input (MR_INPUT), Output
- * (MR_OUTPUT) and DRAM (MR_TMP_BUF, local scratchpad offset 0)
+ * (MR_OUTPUT) and DRAM (MR_TMP_BUF: its own HBM allocation)
  * MemoryLocation in set and location order, size partitions x bytes per
  * partition, alignment 64, dtype and shape those of its set (dtype,
  * tensor_shape; nscc_compile_model() refuses a dtype over 15 characters

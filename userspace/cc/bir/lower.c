@@ -48,8 +48,6 @@ static int add_var(struct nscc_model *model, int sg,
 	    (ml->set->shape &&
 	     nscc_var_set_shape(v, ml->set->shape, ml->set->nshape)))
 		return -ENOMEM;
-	if (kind == KBIN_MR_TMP_BUF)
-		v->backing_buf = KBIN_BACKING_BUF_LOCAL;	/* offset 0 */
 	return 0;
 }
 
