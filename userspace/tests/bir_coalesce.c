@@ -51,4 +51,86 @@ TEST(incompatible_same_kind)
 	bir_module_free(m);
 }
 
+#define LOC(n, t) "{\"Skind\": \"memory_location_set\", \"name\": \"" n "\", \"dtype\": \"float32\"," \
+	" \"tensor_shape\": [128, 64], \"memorylocations\": [{\"name\": \"" n "\", \"type\": \"" t "\"," \
+	" \"dims\": [128, 256]}]}"
+#define AP(n) "{\"Skind\": \"physical_ap\", \"memref\": \"" n "\", \"ap\": [[1, 128], [1, 16]]," \
+	" \"dtype\": \"float32\", \"dyn\": [{\"axis\": \"i\", \"step\": 64}]}"
+
+/* an NKI kernel whose Loop holds one per-channel PermuteImplicit */
+static const char *const nki_loop =
+	"{\"arch\": \"trn2\", \"functions\": ["
+	"{\"name\": \"main\", \"allocations\": [" LOC("x", "Input") ", " LOC("y", "Output") "],"
+	" \"blocks\": [{\"name\": \"entry\", \"instructions\": [{\"name\": \"k\", \"opcode\": \"NKIKernel\","
+	" \"ins\": [{\"Skind\": \"physical_ap\", \"memref\": \"x\", \"ap\": [[1, 128], [1, 64]]}],"
+	" \"outs\": [{\"Skind\": \"physical_ap\", \"memref\": \"y\", \"ap\": [[1, 128], [1, 64]]}],"
+	" \"func\": \"f\", \"func_args\": [\"a\"], \"func_outs\": [\"out\"], \"alloc_status\": 0,"
+	" \"kernel_source_val\": 0}]}]},"
+	"{\"name\": \"f\", \"allocations\": [" LOC("a", "Input") ", " LOC("out", "Output") "],"
+	" \"blocks\": [{\"name\": \"entry\", \"instructions\": [{\"name\": \"l\", \"opcode\": \"Loop\","
+	" \"LoopAxis\": {\"name\": \"i\", \"lb\": 0, \"ub\": 4}, \"blocks\": [{\"name\": \"body\","
+	" \"instructions\": [{\"name\": \"perm\", \"opcode\": \"CollectiveCompute\", \"engine\": \"POOL\","
+	" \"ins\": [" AP("a") "], \"outs\": [" AP("out") "], \"cc_op\": \"PermuteImplicit\","
+	" \"channel\": 0, \"replica_group\": [0, 1]}]}]}]}]}]}";
+
+/*
+ * Unroll gives every copy of a per-channel collective its own channel
+ * (the iteration index), so coalescing at order 42 merges channels 0..3
+ */
+TEST(unrolled_nki_loop_coalesces_channels_0_to_3)
+{
+	struct bir_module *before = bt_parse(nki_loop), *m;
+	struct nscc_err err = { { 0 } };
+	struct bir_opts o = { 0 };
+	const struct bir_val *ch;
+	struct bir_inst *p;
+
+	ASSERT_NE(NULL, before);
+	m = bt_copy(before);
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, bt_passes(m, &o, &err));
+	ASSERT_EQ(1, m->nfns);
+	p = bir_inst_find(m->fns[0], "k_perm_i0");
+	ASSERT_NE(NULL, p);
+	EXPECT_EQ(NULL, bir_inst_find(m->fns[0], "k_perm_i1"));
+	EXPECT_EQ(4, p->nins);
+	EXPECT_EQ(4, p->nouts);
+	ch = bir_attr_get(p, "channels");
+	ASSERT_NE(NULL, ch);
+	ASSERT_EQ(BIR_VAL_LIST, ch->kind);
+	ASSERT_EQ(4, ch->n);
+	for (uint32_t k = 0; k < 4; k++) {
+		EXPECT_EQ(BIR_VAL_INT, ch->items[k].kind);
+		EXPECT_EQ(k, ch->items[k].i);
+	}
+	for (unsigned int seed = 1; seed <= 3; seed++)
+		EXPECT_EQ(0, bt_equiv(before, m, seed));
+	bir_module_free(before);
+	bir_module_free(m);
+}
+
+/* nested loops number their copies without collisions: c * trips + k */
+TEST(unroll_nested_channels)
+{
+	const char *j = "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\","
+		" \"instructions\": [{\"name\": \"o\", \"opcode\": \"Loop\", \"LoopAxis\": {\"name\": \"i\", \"lb\": 0, \"ub\": 2},"
+		" \"blocks\": [{\"name\": \"ob\", \"instructions\": [{\"name\": \"n\", \"opcode\": \"Loop\","
+		" \"LoopAxis\": {\"name\": \"j\", \"lb\": 10, \"ub\": 16, \"stride\": 2}, \"blocks\": [{\"name\": \"nb\","
+		" \"instructions\": [{\"name\": \"cc\", \"opcode\": \"CollectiveCompute\", \"cc_op\": \"PermuteImplicit\"}]}]}]}]}]}]}]}";
+	struct bir_module *m = bt_parse(j);
+	struct nscc_err err = { { 0 } };
+	const struct bir_block *b;
+
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, bir_unroll(m, &err));
+	b = m->fns[0]->blocks[0];
+	ASSERT_EQ(6, b->ninsts);
+	for (uint32_t k = 0; k < 6; k++) {
+		EXPECT_EQ(BIR_OP_COLLECTIVE_COMPUTE, b->insts[k]->op);
+		EXPECT_EQ(k, bir_attr_int(b->insts[k], "channel", -1))
+			TH_LOG("%s", b->insts[k]->name);
+	}
+	bir_module_free(m);
+}
+
 TEST_HARNESS_MAIN

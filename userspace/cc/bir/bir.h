@@ -786,7 +786,11 @@ int bir_pass_coalesce(struct bir_module *m, const struct bir_opts *o,
 		      bool flag, struct nscc_err *err);
 
 /* KLR cleanup passes run on the NKI temp module (pass_klr.c) */
-/** Unroll: Loop instructions -> per-iteration clones. */
+/**
+ * Unroll: Loop instructions -> per-iteration clones; a CollectiveCompute
+ * clone's channel becomes channel x trip count + iteration index.
+ * -EINVAL a branch in a Loop body or a channel that overflows.
+ */
 int bir_unroll(struct bir_module *m, struct nscc_err *err);
 /** LowerGenericIndirect: GenericIndirectLoad -> TensorCopy + dyn term. */
 int bir_lower_generic_indirect(struct bir_module *m, struct nscc_err *err);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unroll: requires no branch in a Loop body, guarantees no Loop; LowerGenericIndirect: guarantees no GenericIndirectLoad; ConstantPropagate: keeps outputs, drops dead results */
+/* Unroll: requires no branch in a Loop body, guarantees no Loop, each copy of a collective its own channel; LowerGenericIndirect: guarantees no GenericIndirectLoad; ConstantPropagate: keeps outputs, drops dead results */
 /*
  * pass_klr.c - the three KLR cleanup passes InlineNKIKernel runs on its
  * temporary module (Documentation/compiler-passes.rst,
@@ -50,6 +50,43 @@ static void subst_axis(struct bir_inst *i, const char *axis, int64_t v)
 			subst_axis(i->blocks[b]->insts[k], axis, v);
 }
 
+/*
+ * The per-channel collectives of one iteration: every CollectiveCompute
+ * of clone @i (loop bodies included) gets channel c * @n + @k, c being
+ * the channel it had (0 when none), @k the iteration index and @n the
+ * trip count, so the clones of a loop carry channels 0..n-1 and nested
+ * loops number their clones without collisions.  A "channels" list or a
+ * channel that is not an integer is left as it is.
+ */
+static int renumber_channels(struct bir_inst *i, uint64_t k, uint64_t n,
+			     struct nscc_err *err)
+{
+	const struct bir_val *c = bir_attr_get(i, "channel");
+	int64_t ch;
+	int rc;
+
+	if (i->op == BIR_OP_COLLECTIVE_COMPUTE && !bir_attr_get(i, "channels") &&
+	    (!c || c->kind == BIR_VAL_INT)) {
+		struct bir_val v;
+
+		if (n > INT64_MAX ||
+		    __builtin_mul_overflow(c ? c->i : 0, (int64_t)n, &ch) ||
+		    __builtin_add_overflow(ch, (int64_t)k, &ch))
+			return errmsg(err, -EINVAL, "Unroll", i,
+				      "its channel times the loop's trip count is not a 64-bit integer");
+		v = bir_val_int(ch);
+		if (bir_attr_set(i, "channel", &v))
+			return -ENOMEM;
+	}
+	for (uint32_t b = 0; b < i->nblocks; b++)
+		for (uint32_t j = 0; j < i->blocks[b]->ninsts; j++) {
+			rc = renumber_channels(i->blocks[b]->insts[j], k, n, err);
+			if (rc)
+				return rc;
+		}
+	return 0;
+}
+
 static bool is_branch(const struct bir_inst *i)
 {
 	return i->op == BIR_OP_UNCONDITIONAL_BRANCH ||
@@ -62,13 +99,19 @@ static int unroll_one(struct bir_module *m, struct bir_block *b, uint32_t pos,
 {
 	struct bir_inst *loop = b->insts[pos];
 	const struct bir_loop_axis *ax = loop->axis;
-	int at = (int)pos;
+	uint64_t span, trips = 0;
+	int at = (int)pos, rc;
 
 	for (uint32_t bb = 0; bb < loop->nblocks; bb++)
 		for (uint32_t k = 0; k < loop->blocks[bb]->ninsts; k++)
 			if (is_branch(loop->blocks[bb]->insts[k]))
 				return errmsg(err, -EINVAL, "Unroll", loop,
 					      "a branch inside a Loop body is not supported");
+	if (ax->ub > ax->lb) {	/* stride > 0: the reader checks it */
+		span = (uint64_t)ax->ub - (uint64_t)ax->lb;
+		trips = span / (uint64_t)ax->stride +
+			!!(span % (uint64_t)ax->stride);
+	}
 	bir_inst_unlink(loop);
 	for (int64_t v = ax->lb; v < ax->ub; v += ax->stride) {
 		for (uint32_t bb = 0; bb < loop->nblocks; bb++) {
@@ -92,10 +135,14 @@ static int unroll_one(struct bir_module *m, struct bir_block *b, uint32_t pos,
 				}
 				free(nm);
 				subst_axis(c, ax->name, v);
-				if (bir_inst_insert(b, c, at++)) {
+				rc = renumber_channels(c, ((uint64_t)v - (uint64_t)ax->lb) /
+						       (uint64_t)ax->stride, trips, err);
+				if (!rc && bir_inst_insert(b, c, at++))
+					rc = -ENOMEM;
+				if (rc) {
 					bir_inst_free(c);
 					bir_inst_free(loop);
-					return -ENOMEM;
+					return rc;
 				}
 			}
 		}
