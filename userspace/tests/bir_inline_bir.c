@@ -192,4 +192,125 @@ TEST(allocation_failure_rolled_back)
 	bir_module_free(m);
 }
 
+/* the module text after "# after NAME (order N)", parsed */
+static struct bir_module *after_dump(const char *text)
+{
+	const char *nl = strchr(text, '\n');
+
+	return nl && !strncmp(text, "# after ", 8) ? bt_parse(nl + 1) : NULL;
+}
+
+/*
+ * enableBirKernel: BIR kernels inline at 48, pre-coloring (their
+ * temporaries left for the SB coloring allocator at 50), and 60 skips;
+ * without it (the default) 48 skips and 60 inlines them, post-coloring
+ */
+TEST(enable_bir_kernel_48_or_60)
+{
+	for (int en = 0; en < 2; en++) {
+		struct bir_module *m = bt_load("bir_mlp.bir.json"), *at48;
+		struct nscc_err err = { { 0 } };
+		FILE *log = tmpfile(), *dump = tmpfile();
+		struct bir_opts o = { .log = log, .enable_bir_kernel = en,
+				      .dump_after = "inline_bir_kernel@48",
+				      .dump = dump };
+		char *l, *d;
+
+		ASSERT_NE(NULL, m);
+		ASSERT_EQ(0, bt_passes(m, &o, &err));
+		l = bt_slurp(log);
+		d = bt_slurp(dump);
+		at48 = after_dump(d);
+		ASSERT_NE(NULL, at48);
+		if (en) {
+			EXPECT_EQ(NULL, bir_inst_find(at48->fns[0], "mlp0"));
+			ASSERT_NE(NULL, bir_memloc_find(at48->fns[0], "mlp0:hT"));
+			EXPECT_FALSE(bir_memloc_find(at48->fns[0], "mlp0:hT")->allocated);
+			EXPECT_NE(NULL, strstr(l, "BIR SB coloring allocator is off\n"
+					       "BIR kernel temporaries are left to the SB coloring allocator (pre-coloring)\n"
+					       "Found InstBIRKernel: [mlp]mlp0\n"));
+			EXPECT_NE(NULL, strstr(l, "BIR SB coloring allocator is on\n"
+					       "BIR kernels are inlined at order 48 (enableBirKernel on)\n"
+					       "pass 60 inline_bir_kernel: "));
+		} else {
+			EXPECT_NE(NULL, bir_inst_find(at48->fns[0], "mlp0"));
+			EXPECT_EQ(NULL, bir_memloc_find(at48->fns[0], "mlp0:hT"));
+			EXPECT_NE(NULL, strstr(l, "BIR SB coloring allocator is off\n"
+					       "BIR kernels are inlined at order 60 (enableBirKernel off)\n"
+					       "pass 48 inline_bir_kernel: "));
+			EXPECT_NE(NULL, strstr(l, "BIR SB coloring allocator is on\n"
+					       "BIR kernel temporaries are placed by each wrapper (post-coloring)\n"
+					       "Found InstBIRKernel: [mlp]mlp0\n"));
+		}
+		/* either way the final module is the same and placed */
+		EXPECT_EQ(NULL, bir_inst_find(m->fns[0], "mlp0"));
+		ASSERT_NE(NULL, bir_memloc_find(m->fns[0], "mlp0:hT"));
+		EXPECT_TRUE(bir_memloc_find(m->fns[0], "mlp0:hT")->allocated);
+		EXPECT_EQ(0, bt_golden(m, "bir_mlp.after.json"));
+		free(l);
+		free(d);
+		fclose(log);
+		fclose(dump);
+		bir_module_free(at48);
+		bir_module_free(m);
+	}
+}
+
+/*
+ * posFlag is the pass position: after the order-40 allocator, a
+ * wrapper at 48 (false, pre-coloring) leaves its temporaries unplaced,
+ * one at 60 (true, post-coloring) places them
+ */
+TEST(pos_flag_is_the_pass_position)
+{
+	for (int pos = 0; pos < 2; pos++) {
+		struct bir_module *m = bt_load("bir_rmsnorm.bir.json");
+		struct nscc_err err = { { 0 } };
+		struct bir_opts o = { .enable_bir_kernel = !pos };
+		const struct bir_memloc *t;
+
+		ASSERT_NE(NULL, m);
+		ASSERT_EQ(0, bir_pass_rtmemres(m, &o, false, &err));
+		ASSERT_EQ(0, bir_pass_sballoc(m, &o, false, &err));
+		ASSERT_EQ(0, bir_pass_inline_bir(m, &o, pos, &err)) TH_LOG("%s", err.msg);
+		t = bir_memloc_find(m->fns[0], "rms0:sq");
+		ASSERT_NE(NULL, t);
+		EXPECT_EQ(pos, t->allocated);
+		ASSERT_EQ(0, bir_pass_sballoc(m, &o, true, &err));
+		EXPECT_TRUE(t->allocated);
+		EXPECT_TRUE(m->sb_colored);
+		bir_module_free(m);
+	}
+}
+
+/* the neuronsim-cc switch */
+TEST(cli_enable_bir_kernel)
+{
+	char args[1024], *out;
+	int st = -1;
+
+	snprintf(args, sizeof(args), "passes --dump-after=inline_bir_kernel@48 '%sbir_mlp.bir.json'",
+		 BIR_EXAMPLES);
+	out = bt_run_tool(args, NULL, &st);
+	if (!out)
+		SKIP(return, "bin/neuronsim-cc is not built next to the tests");
+	EXPECT_EQ(0, st);
+	EXPECT_NE(NULL, strstr(out, "\"opcode\": \"BIRKernel\""));
+	free(out);
+	snprintf(args, sizeof(args), "passes --enable-bir-kernel --dump-after=inline_bir_kernel@48 '%sbir_mlp.bir.json'",
+		 BIR_EXAMPLES);
+	out = bt_run_tool(args, NULL, &st);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(NULL, strstr(out, "\"opcode\": \"BIRKernel\""));
+	EXPECT_NE(NULL, strstr(out, "\"name\": \"mlp0_up\""));
+	free(out);
+	snprintf(args, sizeof(args), "compile --enable-bir-kernel '%sbir_mlp.bir.json' -o /dev/null",
+		 BIR_EXAMPLES);
+	out = bt_run_tool(args, NULL, &st);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(0, st);
+	free(out);
+}
+
 TEST_HARNESS_MAIN

@@ -9,19 +9,6 @@
 #include "kselftest_harness.h"
 #include "bir_test.h"
 
-static char *slurp(FILE *fp)
-{
-	char *s = NULL;
-	size_t n = 0;
-
-	rewind(fp);
-	if (getdelim(&s, &n, '\0', fp) < 0) {
-		free(s);
-		return strdup("");
-	}
-	return s;
-}
-
 TEST(schedule_golden_and_equivalence)
 {
 	struct bir_module *before = bt_load("nki_twice.bir.json"), *m;
@@ -57,7 +44,7 @@ TEST(schedule_golden_and_equivalence)
 		  bir_memloc_find(m->fns[0], "k1:t")->addr);
 	EXPECT_EQ(2, bir_memloc_find(m->fns[0], "k1:t")->set->scope);
 	/* the placement gate and its log line */
-	text = slurp(log);
+	text = bt_slurp(log);
 	EXPECT_NE(NULL, strstr(text, "Found InstNKIKernel: k2\nSkip lowering k2 because the allocation status of the kernel is not consistent with the current location of the pass\n"));
 	EXPECT_NE(NULL, strstr(text, "dropping func nki_kernel"));
 	EXPECT_NE(NULL, strstr(text, "pass 41 inline_nki_kernel: "));

@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "bir/bir.h"
 #include "bir_interp.h"
 
@@ -169,6 +170,68 @@ out:
 	bir_interp_free(ia);
 	bir_interp_free(ib);
 	return diff;
+}
+
+/*
+ * The neuronsim-cc command built with the tests (HOST_O/bin, next to
+ * the tests' folder) into @buf; -1 when it is not there.
+ */
+static inline int bt_tool(char *buf, size_t cap)
+{
+	char exe[512];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	*slash = 0;
+	snprintf(buf, cap, "%s/../bin/neuronsim-cc", exe);
+	return access(buf, X_OK) ? -1 : 0;
+}
+
+/*
+ * Run "neuronsim-cc ARGS" (@args is shell text; stderr to @errfile or
+ * discarded when NULL) and return its stdout, malloc'd; *status is the
+ * exit status.  NULL when the command cannot be started.
+ */
+static inline char *bt_run_tool(const char *args, const char *errfile,
+				int *status)
+{
+	char tool[600], cmd[2048], *s = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	if (bt_tool(tool, sizeof(tool)))
+		return NULL;
+	snprintf(cmd, sizeof(cmd), "'%s' %s 2>%s", tool, args,
+		 errfile ? errfile : "/dev/null");
+	f = popen(cmd, "r");
+	if (!f)
+		return NULL;
+	if (getdelim(&s, &n, '\0', f) < 0) {
+		free(s);
+		s = strdup("");
+	}
+	*status = pclose(f);
+	return s;
+}
+
+/* the whole text of @fp from its start (malloc'd, "" when empty) */
+static inline char *bt_slurp(FILE *fp)
+{
+	char *s = NULL;
+	size_t n = 0;
+
+	rewind(fp);
+	if (getdelim(&s, &n, '\0', fp) < 0) {
+		free(s);
+		return strdup("");
+	}
+	return s;
 }
 
 /* run the whole schedule; returns the error code, message to stderr */

@@ -45,6 +45,26 @@ static const char *const usage_main =
 	"Run 'neuronsim-cc COMMAND --help' for details.  Errors are printed as\n"
 	"'neuronsim-cc: FILE: MESSAGE' and the exit status is 1.\n";
 
+/*
+ * The BIR pass switches of compile and passes
+ * (Documentation/compiler-passes.rst, "Pass manager"), one line each in
+ * the usage texts.
+ */
+#define BIR_SWITCHES_HELP \
+	"BIR pass switches (MODEL.bir.json only):\n" \
+	"  --enable-bir-kernel   inline BIR kernels at order 48, before the SB\n" \
+	"                        coloring allocator (enableBirKernel); default:\n" \
+	"                        at order 60, after it\n"
+
+static const struct bir_switch {
+	const char *name;
+	int has_arg;
+} bir_switches[] = {
+	{ "enable-bir-kernel", no_argument },
+};
+#define NUM_BIR_SWITCHES (sizeof(bir_switches) / sizeof(bir_switches[0]))
+#define BIR_SWITCH_VAL	256	/* getopt value of bir_switches[0] */
+
 static const char *const usage_compile =
 	"usage: neuronsim-cc compile [-j] MODEL.neff|DIR|MODEL.bir.json -o PLAN.kbin\n"
 	"\n"
@@ -58,6 +78,8 @@ static const char *const usage_compile =
 	"\n"
 	"  -o, --output FILE   the plan to write (required)\n"
 	"  -j, --json          print a JSON summary instead of a text line\n"
+	"\n"
+	BIR_SWITCHES_HELP
 	"\n"
 	"example: neuronsim-cc compile model.neff -o model.kbin\n";
 
@@ -81,12 +103,14 @@ static const char *const usage_dump =
 	"  -j, --json   print JSON\n";
 
 static const char *const usage_passes =
-	"usage: neuronsim-cc passes MODEL.bir.json [--dump-after=NAME[@ORDER]]\n"
+	"usage: neuronsim-cc passes MODEL.bir.json [--dump-after=NAME[@ORDER]] [SWITCHES]\n"
 	"\n"
-	"Run the backend passes (orders 39, 40, 41, 42, 48, 60, 61, 62) on a BIR\n"
-	"JSON module, log each pass's time on stderr, and print the module as\n"
-	"canonical BIR JSON after the pass NAME (e.g. inline_nki_kernel@41), or\n"
-	"after the last pass.\n";
+	"Run the backend passes (orders 39, 40, 41, 42, 48, 50, 60, 61, 62) on a\n"
+	"BIR JSON module, log each pass's time and what the passes say on stderr,\n"
+	"and print the module as canonical BIR JSON after the pass NAME (e.g.\n"
+	"inline_nki_kernel@41), or after the last pass.\n"
+	"\n"
+	BIR_SWITCHES_HELP;
 
 static void fail(const char *file, const char *msg)
 {
@@ -141,18 +165,58 @@ static int nscc_is_bir_json(const char *path)
 	return n > 9 && !strcmp(path + n - 9, ".bir.json");
 }
 
+/*
+ * Set BIR switch @k (bir_switches[]) with value @val in @o.
+ * Return: 0, or 1 with the refusal printed for @cmd.
+ */
+static int bir_switch_set(const char *cmd, size_t k, const char *val,
+			  struct bir_opts *o)
+{
+	const char *name = bir_switches[k].name;
+
+	if (bir_switches[k].has_arg != (val != NULL)) {
+		fprintf(stderr, "neuronsim-cc: %s: --%s %s\n", cmd, name,
+			val ? "takes no value" : "needs a value (--NAME=VALUE)");
+		return 1;
+	}
+	if (!strcmp(name, "enable-bir-kernel"))
+		o->enable_bir_kernel = true;
+	return 0;
+}
+
+/* "--NAME[=VALUE]": the index of NAME in bir_switches[], or -1 */
+static int bir_switch_find(const char *arg, const char **val)
+{
+	size_t k, n;
+
+	if (strncmp(arg, "--", 2))
+		return -1;
+	arg += 2;
+	n = strcspn(arg, "=");
+	*val = arg[n] ? arg + n + 1 : NULL;
+	for (k = 0; k < NUM_BIR_SWITCHES; k++)
+		if (strlen(bir_switches[k].name) == n &&
+		    !strncmp(bir_switches[k].name, arg, n))
+			return (int)k;
+	return -1;
+}
+
 static int cmd_passes(int argc, char **argv)
 {
 	struct nscc_err err = { "" };
-	const char *in = NULL, *dump_after = NULL;
-	int a;
+	struct bir_opts o = { .log = stderr };
+	const char *in = NULL, *val;
+	int a, k;
 
 	for (a = 2; a < argc; a++) {
 		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
 			fputs(usage_passes, stdout);
 			return 0;
 		} else if (!strncmp(argv[a], "--dump-after=", 13)) {
-			dump_after = argv[a] + 13;
+			o.dump_after = argv[a] + 13;
+		} else if ((k = bir_switch_find(argv[a], &val)) >= 0) {
+			if (bir_switch_set("passes", (size_t)k, val, &o))
+				return 1;
 		} else if (argv[a][0] != '-' && !in) {
 			in = argv[a];
 		} else {
@@ -166,14 +230,15 @@ static int cmd_passes(int argc, char **argv)
 			usage_passes);
 		return 1;
 	}
-	if (nscc_bir_passes_file(in, dump_after, stdout, stderr, &err)) {
+	if (nscc_bir_passes_file_opts(in, &o, stdout, &err)) {
 		fail(in, err.msg);
 		return 1;
 	}
 	return 0;
 }
 
-static int cmd_compile(const char *in, const char *out, int js)
+static int cmd_compile(const char *in, const char *out, int js,
+		       const struct bir_opts *bo)
 {
 	struct kbin_check_result res;
 	struct kbin_view v;
@@ -185,7 +250,7 @@ static int cmd_compile(const char *in, const char *out, int js)
 	int ret;
 
 	if (nscc_is_bir_json(in))
-		ret = nscc_bir_compile_file(in, &buf, &len, &err);
+		ret = nscc_bir_compile_file_opts(in, bo, &buf, &len, &err);
 	else
 		ret = nscc_compile_neff(in, &buf, &len, &err);
 	if (ret) {
@@ -592,14 +657,15 @@ static int cmd_dump(const char *in, int js)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
+	struct option opts[3 + NUM_BIR_SWITCHES + 1] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
 	};
-	const char *cmd, *usage, *out = NULL;
+	struct bir_opts bo = { 0 };
+	const char *cmd, *usage, *out = NULL, *bir_switch = NULL;
 	int c, js = 0;
+	size_t k;
 
 	if (argc < 2) {
 		fputs(usage_main, stderr);
@@ -632,8 +698,20 @@ int main(int argc, char **argv)
 			usage_main);
 		return 1;
 	}
+	for (k = 0; k < NUM_BIR_SWITCHES; k++)
+		opts[3 + k] = (struct option){ bir_switches[k].name,
+					       bir_switches[k].has_arg, NULL,
+					       BIR_SWITCH_VAL + (int)k };
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "jo:h", opts, NULL)) != -1) {
+		if (c >= BIR_SWITCH_VAL &&
+		    c < BIR_SWITCH_VAL + (int)NUM_BIR_SWITCHES) {
+			k = (size_t)(c - BIR_SWITCH_VAL);
+			bir_switch = bir_switches[k].name;
+			if (bir_switch_set(cmd, k, optarg, &bo))
+				return 1;
+			continue;
+		}
 		switch (c) {
 		case 'j':
 			js = 1;
@@ -655,8 +733,14 @@ int main(int argc, char **argv)
 			"expected exactly one FILE argument", usage);
 		return 1;
 	}
+	if (bir_switch && (usage != usage_compile ||
+			   !nscc_is_bir_json(argv[optind]))) {
+		fprintf(stderr, "neuronsim-cc: %s: --%s applies to compiling a MODEL.bir.json only\n",
+			cmd, bir_switch);
+		return 1;
+	}
 	if (usage == usage_compile)
-		return cmd_compile(argv[optind], out, js);
+		return cmd_compile(argv[optind], out, js, &bo);
 	if (usage == usage_info)
 		return cmd_info(argv[optind], js);
 	return cmd_dump(argv[optind], js);

@@ -401,7 +401,11 @@ struct bir_function {
  * @arch_level: 10/20/30/40 for gen 1-4 (the generation table's arch
  *	level column, Documentation/hardware.rst).
  * @attrs: "attributes" (object); @extra: keys the IR does not model.
- * @sb_allocated: the SBUF allocator (order 40) has run ("SB coloring").
+ * @sb_allocated: the SBUF allocator (order 40) has run: the NKI inliner
+ *	places the SB locations it creates.
+ * @sb_colored: the SB coloring allocator (order 50) has run ("BIR SB
+ *	coloring allocator is on"): a BIR kernel expanded after it is
+ *	post-coloring and places its own temporaries.
  * @tensor_map: tensor name -> {dtype, shape} (object), null when none.
  * @mem: the arena and string pool (private to ir.c).
  */
@@ -415,6 +419,7 @@ struct bir_module {
 	struct bir_val extra;
 	uint64_t next_id;
 	bool sb_allocated;
+	bool sb_colored;
 	struct bir_val tensor_map;
 	struct bir_names fnames;	/* function name -> function */
 	struct bir_mem *mem;
@@ -713,7 +718,9 @@ int bir_tensor_map_save(const struct bir_module *m, const char *path,
  * @rsv_name: the reserved location name; NULL = BIR_EVTACCEL_NAME.  The
  *	size path is chosen by comparing it with BIR_EVTACCEL_NAME: equal ->
  *	capacity - offset; different -> pinned-SB high-water mark.
- * @enable_bir_kernel: inline BIR kernels at order 48 (else at 60).
+ * @enable_bir_kernel: the compiler's enableBirKernel: inline BIR kernels
+ *	at order 48, before the SB coloring allocator, and not at 60; false
+ *	(the default, neuronsim-cc --enable-bir-kernel sets it): at 60.
  * @tensor_map_path: where inline_nki_kernel re-emits tensor_map.json;
  *	NULL = no tensor map (needNoTensorMap).
  * @dump_after, @dump: print the module after the pass of that name.
@@ -744,8 +751,9 @@ void bir_log(const struct bir_opts *o, const char *fmt, ...)
 /**
  * bir_schedule() - the backend schedule: 39 runtime_memory_reservation,
  * 40 sb_allocator, 41 inline_nki_kernel(false), 42 coalesce, 48
- * inline_bir_kernel(false), 60 inline_bir_kernel(true), 61
- * inline_nki_kernel(true), 62 coalesce.  @n is set to the count.
+ * inline_bir_kernel(false), 50 sb_coloring_allocator, 60
+ * inline_bir_kernel(true), 61 inline_nki_kernel(true), 62 coalesce.  @n
+ * is set to the count.
  */
 const struct bir_pass *bir_schedule(uint32_t *n);
 
@@ -767,7 +775,11 @@ static inline uint64_t bir_rtmemres_aligned(uint64_t n)
 {
 	return (n & 7) ? n + 8 - (n & 7) : n;
 }
-/** Order-40 SBUF allocator (pass_sballoc.c).  -ENOSPC when exhausted. */
+/**
+ * SBUF allocator (pass_sballoc.c): order 40 (@flag false) and the SB
+ * coloring allocator's place at order 50 (@flag true, sets
+ * m->sb_colored).  -ENOSPC when exhausted.
+ */
 int bir_pass_sballoc(struct bir_module *m, const struct bir_opts *o,
 		     bool flag, struct nscc_err *err);
 /**
@@ -778,7 +790,12 @@ int bir_sballoc_function(struct bir_function *f, struct nscc_err *err);
 /** InlineNKIKernel (pass_inline_nki.c). */
 int bir_pass_inline_nki(struct bir_module *m, const struct bir_opts *o,
 			bool flag, struct nscc_err *err);
-/** InlineBIRKernel (pass_inline_bir.c).  On error @m is unchanged. */
+/**
+ * InlineBIRKernel (pass_inline_bir.c).  @flag is the pass position the
+ * wrappers get (posFlag): false at 48, pre-coloring (temporaries left
+ * unallocated for the SB coloring allocator), true at 60, post-coloring
+ * (each wrapper places its temporaries).  On error @m is unchanged.
+ */
 int bir_pass_inline_bir(struct bir_module *m, const struct bir_opts *o,
 			bool flag, struct nscc_err *err);
 /** coalesce_multichannel_cc_ops (pass_coalesce.c), orders 42 and 62. */
@@ -834,5 +851,21 @@ int nscc_bir_compile_file(const char *path, void **buf, size_t *len,
  */
 int nscc_bir_passes_file(const char *path, const char *dump_after,
 			 FILE *out, FILE *log, struct nscc_err *err);
+/**
+ * nscc_bir_compile_file_opts() - nscc_bir_compile_file() with the pass
+ * options @o (the neuronsim-cc switches, Documentation/
+ * compiler-passes.rst); @o->dump_after and @o->dump are ignored.
+ * Return: as nscc_bir_compile_file().
+ */
+int nscc_bir_compile_file_opts(const char *path, const struct bir_opts *o,
+			       void **buf, size_t *len, struct nscc_err *err);
+/**
+ * nscc_bir_passes_file_opts() - nscc_bir_passes_file() with the pass
+ * options @o: the module is printed to @out after the pass
+ * @o->dump_after names (NULL: after the last); @o->dump is ignored.
+ * Return: as nscc_bir_passes_file().
+ */
+int nscc_bir_passes_file_opts(const char *path, const struct bir_opts *o,
+			      FILE *out, struct nscc_err *err);
 
 #endif /* NEURONSIM_BIR_H */

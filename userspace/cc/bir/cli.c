@@ -27,14 +27,16 @@ static uint32_t target_gen(int arch_level)
 	return g ? g->gen : 0;
 }
 
-int nscc_bir_compile_file(const char *path, void **buf, size_t *len,
-			  struct nscc_err *err)
+int nscc_bir_compile_file_opts(const char *path, const struct bir_opts *opts,
+			       void **buf, size_t *len, struct nscc_err *err)
 {
-	struct bir_opts o = { 0 };
+	struct bir_opts o = *opts;
 	struct bir_module *m = NULL;
 	struct nscc_model *model = NULL;
 	int rc;
 
+	o.dump_after = NULL;
+	o.dump = NULL;
 	*buf = NULL;
 	*len = 0;
 	rc = bir_module_from_file(path, &m, err);
@@ -56,17 +58,25 @@ int nscc_bir_compile_file(const char *path, void **buf, size_t *len,
 	return rc;
 }
 
-int nscc_bir_passes_file(const char *path, const char *dump_after, FILE *out,
-			 FILE *log, struct nscc_err *err)
+int nscc_bir_compile_file(const char *path, void **buf, size_t *len,
+			  struct nscc_err *err)
 {
-	struct bir_opts o = { .log = log, .dump_after = dump_after,
-			      .dump = out };
+	const struct bir_opts o = { 0 };
+
+	return nscc_bir_compile_file_opts(path, &o, buf, len, err);
+}
+
+int nscc_bir_passes_file_opts(const char *path, const struct bir_opts *opts,
+			      FILE *out, struct nscc_err *err)
+{
+	struct bir_opts o = *opts;
 	struct bir_module *m = NULL;
 	int rc = bir_module_from_file(path, &m, err);
 
+	o.dump = out;
 	if (!rc)
 		rc = bir_run_passes(m, &o, err);
-	if (!rc && !dump_after) {
+	if (!rc && !o.dump_after) {
 		char *s = bir_module_to_string(m);
 
 		if (!s)
@@ -77,4 +87,12 @@ int nscc_bir_passes_file(const char *path, const char *dump_after, FILE *out,
 	}
 	bir_module_free(m);
 	return rc;
+}
+
+int nscc_bir_passes_file(const char *path, const char *dump_after, FILE *out,
+			 FILE *log, struct nscc_err *err)
+{
+	const struct bir_opts o = { .log = log, .dump_after = dump_after };
+
+	return nscc_bir_passes_file_opts(path, &o, out, err);
 }

@@ -625,7 +625,7 @@ static int bk_commit(struct bk_wrapper *w)
 	}
 	bir_inst_unlink(w->call);
 	u->call = w->call;
-	if (w->pos_flag) {
+	if (w->pos_flag) {	/* post-coloring: the wrapper places them */
 		struct nscc_err e;
 
 		if (note_unplaced(f, u))
@@ -762,11 +762,18 @@ int bir_pass_inline_bir(struct bir_module *m, const struct bir_opts *o,
 	int rc = bks ? 0 : -ENOMEM;
 
 	bir_log(o, "BIR SB coloring allocator is %s",
-		m->sb_allocated ? "on" : "off");
-	if (!flag && !o->enable_bir_kernel) {
+		m->sb_colored ? "on" : "off");
+	if (flag == o->enable_bir_kernel) {
+		/* 48 only with enableBirKernel, 60 only without */
+		bir_log(o, "BIR kernels are inlined at order %d (enableBirKernel %s)",
+			o->enable_bir_kernel ? 48 : 60,
+			o->enable_bir_kernel ? "on" : "off");
 		free(bks);
-		return 0;	/* order 48 only when BIR kernels are enabled */
+		return 0;
 	}
+	bir_log(o, "BIR kernel temporaries are %s",
+		flag ? "placed by each wrapper (post-coloring)" :
+		       "left to the SB coloring allocator (pre-coloring)");
 	for (uint32_t f = 0; !rc && f < m->nfns; f++)
 		rc = bir_foreach_inst(m->fns[f], collect, &bks);
 	for (uint32_t k = 0; !rc && bks[k]; k++)
@@ -781,7 +788,7 @@ int bir_pass_inline_bir(struct bir_module *m, const struct bir_opts *o,
 	nundo = 0;
 	t0 = secs();
 	for (uint32_t k = 0; !rc && bks[k]; k++) {
-		struct bk_wrapper *w = bk_create(o, bks[k], m->sb_allocated, err);
+		struct bk_wrapper *w = bk_create(o, bks[k], flag, err);
 
 		if (!w) {
 			rc = -EINVAL;

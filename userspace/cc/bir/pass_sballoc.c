@@ -5,7 +5,9 @@
  * (Documentation/compiler-passes.rst): first fit per partition range,
  * 8-byte aligned, never over an allocated (in particular a
  * runtime-reserved) location.  Runs right after RuntimeMemoryReservation
- * so that the reservation is in place before anything is placed.
+ * so that the reservation is in place before anything is placed, and
+ * again at order 50 in the place of the compiler's SB coloring
+ * allocator, for what the pre-coloring InlineBIRKernel (48) left.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -129,7 +131,6 @@ int bir_sballoc_function(struct bir_function *f, struct nscc_err *err)
 int bir_pass_sballoc(struct bir_module *m, const struct bir_opts *o,
 		     bool flag, struct nscc_err *err)
 {
-	(void)flag;
 	(void)o;
 	for (uint32_t k = 0; k < m->nfns; k++) {
 		int rc;
@@ -142,5 +143,7 @@ int bir_pass_sballoc(struct bir_module *m, const struct bir_opts *o,
 			return rc;
 	}
 	m->sb_allocated = true;
+	if (flag)
+		m->sb_colored = true;	/* the coloring allocator's place */
 	return 0;
 }

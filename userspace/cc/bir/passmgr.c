@@ -18,6 +18,7 @@ static const struct bir_pass schedule[] = {
 	{ 41, "inline_nki_kernel", false, bir_pass_inline_nki },
 	{ 42, "coalesce_multichannel_cc_ops", false, bir_pass_coalesce },
 	{ 48, "inline_bir_kernel", false, bir_pass_inline_bir },
+	{ 50, "sb_coloring_allocator", true, bir_pass_sballoc },
 	{ 60, "inline_bir_kernel", true, bir_pass_inline_bir },
 	{ 61, "inline_nki_kernel", true, bir_pass_inline_nki },
 	{ 62, "coalesce_multichannel_cc_ops", true, bir_pass_coalesce },
@@ -78,7 +79,8 @@ int bir_run_passes(struct bir_module *m, const struct bir_opts *o,
 			 "--dump-after: no pass named '%s' (passes: "
 			 "runtime_memory_reservation, sb_allocator, "
 			 "inline_nki_kernel, coalesce_multichannel_cc_ops, "
-			 "inline_bir_kernel; NAME@ORDER picks one placement)",
+			 "inline_bir_kernel, sb_coloring_allocator; "
+			 "NAME@ORDER picks one placement)",
 			 o->dump_after);
 		return -ENOENT;
 	}
