@@ -8,6 +8,7 @@
  */
 #include "kselftest_harness.h"
 #include "bir_test.h"
+#include "kbin_reader.h"
 
 static const char *one_fn(const char *arch)
 {
@@ -131,19 +132,161 @@ TEST(aligned_round_up_8)
 	EXPECT_EQ(16, bir_rtmemres_aligned(13));
 }
 
+/*
+ * the pre-linker contract is reported as the compiler does
+ * (reportError, fatal=false): a warning, printed and counted, and the
+ * reservation still made in the program function; -Werror makes it an
+ * error
+ */
 TEST(single_function_contract)
 {
 	const char *j = "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}";
 	struct bir_module *m = bt_parse(j);
 	struct nscc_err err = { { 0 } };
-	struct bir_opts o = { 0 };
+	struct bir_stats st = { 0 };
+	FILE *w = tmpfile();
+	struct bir_opts o = { .warn = w, .warn_prefix = "x: ", .stats = &st };
+	char *text;
 
 	ASSERT_NE(NULL, m);
-	EXPECT_EQ(-EINVAL, bir_pass_rtmemres(m, &o, false, &err));
-	EXPECT_STREQ("this pass should run in pre-linker phase, which should have only one Function per Module (module has 2)",
-		     err.msg);
+	EXPECT_EQ(0, bir_pass_rtmemres(m, &o, false, &err));
+	EXPECT_EQ(1, st.warnings);
+	text = bt_slurp(w);
+	EXPECT_STREQ("x: warning: this pass should run in pre-linker phase, which should have only one Function per Module (module has 2)\n",
+		     text);
+	free(text);
+	fclose(w);
+	EXPECT_NE(NULL, bir_memloc_find(m->fns[0], BIR_EVTACCEL_NAME));
+	EXPECT_EQ(NULL, bir_memloc_find(m->fns[1], BIR_EVTACCEL_NAME));
 	EXPECT_EQ(88, strlen("this pass should run in pre-linker phase, which should have only one Function per Module"));
 	bir_module_free(m);
+	m = bt_parse(j);
+	ASSERT_NE(NULL, m);
+	o = (struct bir_opts){ .werror = true, .stats = &st };
+	EXPECT_EQ(-EINVAL, bir_pass_rtmemres(m, &o, false, &err));
+	EXPECT_EQ(2, st.warnings);
+	EXPECT_STREQ("this pass should run in pre-linker phase, which should have only one Function per Module (module has 2) (a warning; -Werror makes it an error)",
+		     err.msg);
+	EXPECT_EQ(NULL, bir_memloc_find(m->fns[0], BIR_EVTACCEL_NAME));
+	bir_module_free(m);
+}
+
+/*
+ * every Function counts, a kernel function too (a module holds its NKI
+ * kernels until order 41 inlines them); the reservation goes into the
+ * program function
+ */
+TEST(kernel_function_counts)
+{
+	struct bir_module *m = bt_load("nki_twice.bir.json");
+	struct nscc_err err = { { 0 } };
+	struct bir_stats st = { 0 };
+	struct bir_opts o = { .stats = &st };
+
+	ASSERT_NE(NULL, m);
+	EXPECT_EQ(0, bir_pass_rtmemres(m, &o, false, &err));
+	EXPECT_EQ(1, st.warnings);
+	EXPECT_NE(NULL, bir_memloc_find(bir_function_find(m, "main"), BIR_EVTACCEL_NAME));
+	EXPECT_EQ(NULL, bir_memloc_find(bir_function_find(m, "nki_kernel"), BIR_EVTACCEL_NAME));
+	bir_module_free(m);
+}
+
+/* the size path by switch: 2 with the default name, 1 with another */
+TEST(path_switch)
+{
+	struct bir_module *m = bt_parse(one_fn("trn2"));
+	struct nscc_err err = { { 0 } };
+	struct bir_opts o = { .rsv_path = 2 };
+	struct bir_memloc *ml;
+
+	ASSERT_NE(NULL, m);
+	EXPECT_EQ(0, bir_pass_rtmemres(m, &o, false, &err));
+	ml = bir_memloc_find(m->fns[0], BIR_EVTACCEL_NAME);
+	ASSERT_NE(NULL, ml);
+	EXPECT_EQ(0, ml->addr);
+	EXPECT_EQ(116, ml->dims[1]);	/* 100 + aligned(13) */
+	bir_module_free(m);
+	m = bt_parse(one_fn("trn2"));
+	ASSERT_NE(NULL, m);
+	o = (struct bir_opts){ .rsv_path = 1, .rsv_name = "PinnedReservedLoc" };
+	EXPECT_EQ(0, bir_pass_rtmemres(m, &o, false, &err));
+	ml = bir_memloc_find(m->fns[0], "PinnedReservedLoc");
+	ASSERT_NE(NULL, ml);
+	EXPECT_EQ(229368, ml->addr);
+	EXPECT_EQ(8, ml->dims[1]);
+	o.rsv_path = 3;
+	EXPECT_EQ(-EINVAL, bir_pass_rtmemres(m, &o, false, &err));
+	EXPECT_STREQ("RuntimeMemoryReservation: size path 3 is not 1 (capacity - config offset) or 2 (pinned SB high-water mark)",
+		     err.msg);
+	bir_module_free(m);
+}
+
+/* the switches of neuronsim-cc: --rsv-path, --rsv-offset, --Werror */
+TEST(cli_switches)
+{
+	char path[] = "/tmp/bir_rsvXXXXXX.bir.json", errf[] = "/tmp/bir_rsv_errXXXXXX";
+	char args[1024], *out, *e;
+	struct kbin_check_result res;
+	struct kbin_view v;
+	void *kbin;
+	size_t len;
+	int fd = mkstemps(path, 9), efd = mkstemp(errf), st = -1;
+	FILE *ef;
+
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, efd);
+	close(efd);
+	ASSERT_EQ((ssize_t)strlen(one_fn("trn2")), write(fd, one_fn("trn2"), strlen(one_fn("trn2"))));
+	close(fd);
+	snprintf(args, sizeof(args), "passes --rsv-path=2 --dump-after=runtime_memory_reservation '%s'", path);
+	out = bt_run_tool(args, NULL, &st);
+	if (!out) {
+		unlink(path);
+		unlink(errf);
+		SKIP(return, "bin/neuronsim-cc is not built next to the tests");
+	}
+	EXPECT_EQ(0, st);
+	EXPECT_NE(NULL, strstr(out, "\"name\": \"EvalAccelReservedLoc\",\n"
+			       "              \"type\": \"SB\",\n"
+			       "              \"addr\": 0,\n"
+			       "              \"dims\": [\n"
+			       "                128,\n"
+			       "                116\n")) TH_LOG("%s", out);
+	free(out);
+	/* the config offset reaches the plan's carve-out; the warning */
+	snprintf(args, sizeof(args), "compile --rsv-offset=229312 '%snki_twice.bir.json' -o '%s'",
+		 BIR_EXAMPLES, path);
+	out = bt_run_tool(args, errf, &st);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(0, st);
+	EXPECT_NE(NULL, strstr(out, " 7 records, 1 warning\n")) TH_LOG("%s", out);
+	free(out);
+	ef = fopen(errf, "r");
+	ASSERT_NE(NULL, ef);
+	e = bt_slurp(ef);
+	fclose(ef);
+	EXPECT_NE(NULL, strstr(e, "nki_twice.bir.json: warning: this pass should run in pre-linker phase, which should have only one Function per Module (module has 2)\n"))
+		TH_LOG("%s", e);
+	free(e);
+	ASSERT_EQ(0, nscc_read_file(path, &kbin, &len));
+	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res));
+	EXPECT_EQ(229312, kbin_view_subgraph(&v, 0)->carveouts[0].offset);
+	EXPECT_EQ(64, kbin_view_subgraph(&v, 0)->carveouts[0].size);
+	free(kbin);
+	snprintf(args, sizeof(args), "compile --Werror '%snki_twice.bir.json' -o '%s'",
+		 BIR_EXAMPLES, path);
+	out = bt_run_tool(args, NULL, &st);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(0, st);
+	free(out);
+	snprintf(args, sizeof(args), "compile --rsv-path=3 '%snki_twice.bir.json' -o '%s'",
+		 BIR_EXAMPLES, path);
+	out = bt_run_tool(args, NULL, &st);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(0, st);
+	free(out);
+	unlink(path);
+	unlink(errf);
 }
 
 TEST_HARNESS_MAIN

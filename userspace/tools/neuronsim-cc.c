@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,13 +55,22 @@ static const char *const usage_main =
 	"BIR pass switches (MODEL.bir.json only):\n" \
 	"  --enable-bir-kernel   inline BIR kernels at order 48, before the SB\n" \
 	"                        coloring allocator (enableBirKernel); default:\n" \
-	"                        at order 60, after it\n"
+	"                        at order 60, after it\n" \
+	"  --rsv-path=1|2        RuntimeMemoryReservation's size: 1 SBUF partition\n" \
+	"                        bytes - config offset, 2 the pinned SB locations'\n" \
+	"                        high-water mark (default: by the reserved name)\n" \
+	"  --rsv-offset=BYTES    its config offset, 1..4294967295 (default:\n" \
+	"                        partition bytes - 8)\n" \
+	"  --Werror              a warning of a pass is an error\n"
 
 static const struct bir_switch {
 	const char *name;
 	int has_arg;
 } bir_switches[] = {
 	{ "enable-bir-kernel", no_argument },
+	{ "rsv-path", required_argument },
+	{ "rsv-offset", required_argument },
+	{ "Werror", no_argument },
 };
 #define NUM_BIR_SWITCHES (sizeof(bir_switches) / sizeof(bir_switches[0]))
 #define BIR_SWITCH_VAL	256	/* getopt value of bir_switches[0] */
@@ -165,6 +175,22 @@ static int nscc_is_bir_json(const char *path)
 	return n > 9 && !strcmp(path + n - 9, ".bir.json");
 }
 
+/* @s is a decimal 1..UINT32_MAX: 1 and *out, else 0 */
+static int bir_u32(const char *s, uint32_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*s < '1' || *s > '9')
+		return 0;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > UINT32_MAX)
+		return 0;
+	*out = (uint32_t)v;
+	return 1;
+}
+
 /*
  * Set BIR switch @k (bir_switches[]) with value @val in @o.
  * Return: 0, or 1 with the refusal printed for @cmd.
@@ -181,6 +207,19 @@ static int bir_switch_set(const char *cmd, size_t k, const char *val,
 	}
 	if (!strcmp(name, "enable-bir-kernel"))
 		o->enable_bir_kernel = true;
+	else if (!strcmp(name, "Werror"))
+		o->werror = true;
+	else if (!strcmp(name, "rsv-path") &&
+		 (!strcmp(val, "1") || !strcmp(val, "2")))
+		o->rsv_path = val[0] - '0';
+	else if (!strcmp(name, "rsv-offset") && bir_u32(val, &o->rsv_offset))
+		return 0;
+	else if (val) {
+		fprintf(stderr, "neuronsim-cc: %s: --%s '%s' is not %s\n", cmd,
+			name, val, !strcmp(name, "rsv-path") ? "1 or 2" :
+			"a byte count 1..4294967295");
+		return 1;
+	}
 	return 0;
 }
 
@@ -206,6 +245,7 @@ static int cmd_passes(int argc, char **argv)
 	struct nscc_err err = { "" };
 	struct bir_opts o = { .log = stderr };
 	const char *in = NULL, *val;
+	char prefix[PATH_MAX + 32];
 	int a, k;
 
 	for (a = 2; a < argc; a++) {
@@ -230,6 +270,9 @@ static int cmd_passes(int argc, char **argv)
 			usage_passes);
 		return 1;
 	}
+	snprintf(prefix, sizeof(prefix), "neuronsim-cc: %s: ", in);
+	o.warn = stderr;
+	o.warn_prefix = prefix;
 	if (nscc_bir_passes_file_opts(in, &o, stdout, &err)) {
 		fail(in, err.msg);
 		return 1;
@@ -243,14 +286,22 @@ static int cmd_compile(const char *in, const char *out, int js,
 	struct kbin_check_result res;
 	struct kbin_view v;
 	struct nscc_err err = { "" };
+	struct bir_stats st = { 0 };
+	struct bir_opts o = *bo;
+	char prefix[PATH_MAX + 32];
+	int bir = nscc_is_bir_json(in);
 	void *buf;
 	size_t len;
 	uint32_t s, nrec = 0;
-	json_t *sgs;
+	json_t *sgs, *sum;
 	int ret;
 
-	if (nscc_is_bir_json(in))
-		ret = nscc_bir_compile_file_opts(in, bo, &buf, &len, &err);
+	snprintf(prefix, sizeof(prefix), "neuronsim-cc: %s: ", in);
+	o.warn = stderr;
+	o.warn_prefix = prefix;
+	o.stats = &st;
+	if (bir)
+		ret = nscc_bir_compile_file_opts(in, &o, &buf, &len, &err);
 	else
 		ret = nscc_compile_neff(in, &buf, &len, &err);
 	if (ret) {
@@ -280,13 +331,21 @@ static int cmd_compile(const char *in, const char *out, int js,
 			"shared_scratchpad_size", (json_int_t)set->shared_scratchpad_size));
 	}
 	if (js) {
-		ret = json_print(json_pack("{s:o,s:o,s:I,s:I,s:o}", "input", json_text(in),
-					   "output", json_text(out), "bytes", (json_int_t)len,
-					   "target_gen", (json_int_t)v.hdr->target_gen,
-					   "subgraphs", sgs));
+		sum = json_pack("{s:o,s:o,s:I,s:I,s:o}", "input", json_text(in),
+				"output", json_text(out), "bytes", (json_int_t)len,
+				"target_gen", (json_int_t)v.hdr->target_gen,
+				"subgraphs", sgs);
+		if (bir)	/* the passes' warnings, printed on stderr */
+			json_object_set_new(sum, "warnings",
+					    json_integer(st.warnings));
+		ret = json_print(sum);
 	} else {
-		printf("%s: %zu bytes, target gen %u, %u subgraphs, %u records\n",
+		printf("%s: %zu bytes, target gen %u, %u subgraphs, %u records",
 		       out, len, v.hdr->target_gen, v.num_subgraphs, nrec);
+		if (bir)
+			printf(", %u warning%s", st.warnings,
+			       st.warnings == 1 ? "" : "s");
+		printf("\n");
 		json_decref(sgs);
 	}
 	free(buf);

@@ -475,8 +475,9 @@ struct bir_function *bir_function_add(struct bir_module *m, const char *name);
  * bir_function_is_nki_callee() - is @f named by an NKIKernel call site
  * ("func") of another function.  Such a function belongs to its call
  * sites (the compiler stores it on the call site; InlineNKIKernel) and is
- * not a program function: RuntimeMemoryReservation does not count it and
- * the SBUF allocator leaves its call-site-relative SB addresses alone.
+ * not a program function: RuntimeMemoryReservation reserves in the
+ * program function, never in it, and the SBUF allocator leaves its
+ * call-site-relative SB addresses alone.
  */
 bool bir_function_is_nki_callee(const struct bir_function *f);
 /** bir_function_remove() - unlink and free @f (Module::removeFunction). */
@@ -711,13 +712,31 @@ int bir_tensor_map_save(const struct bir_module *m, const char *path,
 #define BIR_EVTACCEL_NAME	"EvalAccelReservedLoc"
 
 /**
+ * struct bir_stats - what a pass run counted (filled when
+ * bir_opts.stats is set; the caller zeroes it).
+ * @warnings: warnings reported (bir_warn()), printed or not.
+ */
+struct bir_stats {
+	uint32_t warnings;
+};
+
+/**
  * struct bir_opts - options of a pass run.
  * @log: where passes log (NULL: silent).
- * @rsv_offset: RuntimeMemoryReservation config offset: bytes per
- *	partition; 0 = SBUF partition bytes - 8 (229368 on trn2).
- * @rsv_name: the reserved location name; NULL = BIR_EVTACCEL_NAME.  The
- *	size path is chosen by comparing it with BIR_EVTACCEL_NAME: equal ->
- *	capacity - offset; different -> pinned-SB high-water mark.
+ * @rsv_offset: RuntimeMemoryReservation config offset (the compiler's
+ *	pass-config field at +0x1E4): bytes per partition; 0 = SBUF
+ *	partition bytes - 8 (229368 on trn2).
+ * @rsv_name: the reserved location name; NULL = BIR_EVTACCEL_NAME.
+ * @rsv_path: the size path: 1 capacity - config offset, placed at the
+ *	offset; 2 the pinned-SB high-water mark, placed at 0; 0 (default)
+ *	the compiler's choice, by comparing @rsv_name with
+ *	BIR_EVTACCEL_NAME (equal: 1, different: 2).
+ * @warn: where warnings are printed ("<@warn_prefix>warning: MSG"),
+ *	NULL: not printed (still counted).
+ * @warn_prefix: NULL or text before "warning: " (the command's
+ *	"neuronsim-cc: FILE: ").
+ * @werror: a warning fails the pass that reports it (-EINVAL).
+ * @stats: NULL or counters the passes add to.
  * @enable_bir_kernel: the compiler's enableBirKernel: inline BIR kernels
  *	at order 48, before the SB coloring allocator, and not at 60; false
  *	(the default, neuronsim-cc --enable-bir-kernel sets it): at 60.
@@ -729,6 +748,11 @@ struct bir_opts {
 	FILE *log;
 	uint32_t rsv_offset;
 	const char *rsv_name;
+	int rsv_path;
+	FILE *warn;
+	const char *warn_prefix;
+	bool werror;
+	struct bir_stats *stats;
 	bool enable_bir_kernel;
 	const char *tensor_map_path;
 	const char *dump_after;
@@ -747,6 +771,15 @@ struct bir_pass {
 /** bir_log() - printf to o->log when set. */
 void bir_log(const struct bir_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/**
+ * bir_warn() - report a warning (the compiler's reportError with
+ * fatal=false): counted in o->stats, printed to o->warn as
+ * "<o->warn_prefix>warning: MSG".
+ * Return: 0 (go on), or -EINVAL with "MSG (a warning; -Werror makes it
+ * an error)" in @err when o->werror.
+ */
+int bir_warn(const struct bir_opts *o, struct nscc_err *err,
+	     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /**
  * bir_schedule() - the backend schedule: 39 runtime_memory_reservation,
@@ -767,7 +800,13 @@ const struct bir_pass *bir_schedule(uint32_t *n);
 int bir_run_passes(struct bir_module *m, const struct bir_opts *o,
 		   struct nscc_err *err);
 
-/** RuntimeMemoryReservation (pass_rtmemres.c).  -EINVAL not one function. */
+/**
+ * RuntimeMemoryReservation (pass_rtmemres.c).  A module without exactly
+ * one Function is a warning (bir_warn(); -EINVAL under o->werror); the
+ * reservation goes into the first program function.  -EINVAL the
+ * config offset is not below the SBUF partition size, or o->rsv_path is
+ * not 0, 1 or 2.
+ */
 int bir_pass_rtmemres(struct bir_module *m, const struct bir_opts *o,
 		      bool flag, struct nscc_err *err);
 /** RuntimeMemoryReservation's aligned(): round @n up to a multiple of 8. */

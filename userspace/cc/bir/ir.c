@@ -1433,6 +1433,27 @@ void bir_log(const struct bir_opts *o, const char *fmt, ...)
 	fputc('\n', o->log);
 }
 
+int bir_warn(const struct bir_opts *o, struct nscc_err *err,
+	     const char *fmt, ...)
+{
+	char msg[NSCC_ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (o->stats)
+		o->stats->warnings++;
+	if (o->warn)
+		fprintf(o->warn, "%swarning: %s\n",
+			o->warn_prefix ? o->warn_prefix : "", msg);
+	if (!o->werror)
+		return 0;
+	snprintf(err->msg, sizeof(err->msg),
+		 "%.440s (a warning; -Werror makes it an error)", msg);
+	return -EINVAL;
+}
+
 static int calls_fn(struct bir_inst *i, void *arg)
 {
 	const char *fn = bir_attr_str(i, "func");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* requires: one program function, no SB placed yet; guarantees: on gen 3+ one allocated runtime-reserved SB location */
+/* requires: one function (else a warning), no SB placed yet; guarantees: on gen 3+ one allocated runtime-reserved SB location */
 /*
  * pass_rtmemres.c - RuntimeMemoryReservation, order 39
  * (Documentation/compiler-passes.rst): carve one SBUF region,
@@ -66,21 +66,31 @@ int bir_pass_rtmemres(struct bir_module *m, const struct bir_opts *o,
 	const char *name = o->rsv_name ? o->rsv_name : BIR_EVTACCEL_NAME;
 	uint64_t cap = bir_sb_partition_bytes(m->arch_level), size, addr;
 	struct bir_function *f = NULL;
-	uint32_t n = 0;
-	int rc;
+	int rc, path = o->rsv_path;
 
 	(void)flag;
-	for (uint32_t k = 0; k < m->nfns; k++) {
-		if (bir_function_is_nki_callee(m->fns[k]))
-			continue;	/* owned by its call sites */
-		f = m->fns[k];
-		n++;
-	}
-	if (n != 1) {
-		snprintf(err->msg, sizeof(err->msg), "%s (module has %u)",
-			 RTMEMRES_ONE_FN, n);
+	if (path < 0 || path > 2) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "RuntimeMemoryReservation: size path %d is not 1 (capacity - config offset) or 2 (pinned SB high-water mark)",
+			 path);
 		return -EINVAL;
 	}
+	/* every Function counts; the compiler reports, not aborts */
+	if (m->nfns != 1) {
+		rc = bir_warn(o, err, "%s (module has %u)", RTMEMRES_ONE_FN,
+			      m->nfns);
+		if (rc)
+			return rc;
+	}
+	for (uint32_t k = 0; !f && k < m->nfns; k++)
+		if (!bir_function_is_nki_callee(m->fns[k]))
+			f = m->fns[k];	/* kernels belong to their call sites */
+	if (!f) {
+		bir_log(o, "RuntimeMemoryReservation: no program function: no reservation");
+		return 0;
+	}
+	if (!path)	/* the compiler's predicate: the name */
+		path = strcmp(name, BIR_EVTACCEL_NAME) ? 2 : 1;
 	if (m->arch_level <= 29) {
 		bir_log(o, "RuntimeMemoryReservation: arch level %d: no reservation",
 			m->arch_level);
@@ -90,7 +100,7 @@ int bir_pass_rtmemres(struct bir_module *m, const struct bir_opts *o,
 		bir_log(o, "RuntimeMemoryReservation: %s already present", name);
 		return 0;
 	}
-	if (!strcmp(name, BIR_EVTACCEL_NAME)) {
+	if (path == 1) {
 		uint64_t off = o->rsv_offset ? o->rsv_offset : cap - 8;
 
 		if (off >= cap) {
