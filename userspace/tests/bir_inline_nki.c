@@ -96,6 +96,40 @@ TEST(tensor_map_reemitted)
 	bir_module_free(m);
 }
 
+/*
+ * neuronsim-cc --tensor-map=FILE: the map is loaded (its entries kept)
+ * and written back with the sets both placements created
+ */
+TEST(cli_tensor_map)
+{
+	char path[] = "/tmp/bir_tmapXXXXXX", args[1024], *out;
+	int fd = mkstemp(path), st = -1;
+	const char *seed = "{\"x\": {\"dtype\": \"float32\", \"shape\": [128, 64]}}";
+	json_t *tm;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)strlen(seed), write(fd, seed, strlen(seed)));
+	close(fd);
+	snprintf(args, sizeof(args), "compile --tensor-map='%s' '%snki_twice.bir.json' -o /dev/null",
+		 path, BIR_EXAMPLES);
+	out = bt_run_tool(args, NULL, &st);
+	if (!out) {
+		unlink(path);
+		SKIP(return, "bin/neuronsim-cc is not built next to the tests");
+	}
+	EXPECT_EQ(0, st);
+	free(out);
+	tm = json_load_file(path, 0, NULL);
+	ASSERT_NE(NULL, tm);
+	EXPECT_EQ(3, json_object_size(tm));
+	EXPECT_NE(NULL, json_object_get(tm, "x"));
+	EXPECT_STREQ("float32", json_string_value(json_object_get(
+			json_object_get(tm, "k1:t"), "dtype")));
+	EXPECT_EQ(2, json_array_size(json_object_get(json_object_get(tm, "k2:t"), "shape")));
+	json_decref(tm);
+	unlink(path);
+}
+
 /* a tensor map file that is JSON but not an object is refused, named */
 TEST(tensor_map_not_an_object)
 {

@@ -61,6 +61,9 @@ static const char *const usage_main =
 	"                        high-water mark (default: by the reserved name)\n" \
 	"  --rsv-offset=BYTES    its config offset, 1..4294967295 (default:\n" \
 	"                        partition bytes - 8)\n" \
+	"  --tensor-map=FILE     InlineNKIKernel loads FILE (missing: an empty map)\n" \
+	"                        and writes it back with the dtype and shape of\n" \
+	"                        every set it creates\n" \
 	"  --Werror              a warning of a pass is an error\n"
 
 static const struct bir_switch {
@@ -71,6 +74,7 @@ static const struct bir_switch {
 	{ "rsv-path", required_argument },
 	{ "rsv-offset", required_argument },
 	{ "Werror", no_argument },
+	{ "tensor-map", required_argument },
 };
 #define NUM_BIR_SWITCHES (sizeof(bir_switches) / sizeof(bir_switches[0]))
 #define BIR_SWITCH_VAL	256	/* getopt value of bir_switches[0] */
@@ -209,6 +213,8 @@ static int bir_switch_set(const char *cmd, size_t k, const char *val,
 		o->enable_bir_kernel = true;
 	else if (!strcmp(name, "Werror"))
 		o->werror = true;
+	else if (!strcmp(name, "tensor-map") && *val)
+		o->tensor_map_path = val;
 	else if (!strcmp(name, "rsv-path") &&
 		 (!strcmp(val, "1") || !strcmp(val, "2")))
 		o->rsv_path = val[0] - '0';
@@ -217,6 +223,7 @@ static int bir_switch_set(const char *cmd, size_t k, const char *val,
 	else if (val) {
 		fprintf(stderr, "neuronsim-cc: %s: --%s '%s' is not %s\n", cmd,
 			name, val, !strcmp(name, "rsv-path") ? "1 or 2" :
+			!strcmp(name, "tensor-map") ? "a file name" :
 			"a byte count 1..4294967295");
 		return 1;
 	}

@@ -740,8 +740,10 @@ struct bir_stats {
  * @enable_bir_kernel: the compiler's enableBirKernel: inline BIR kernels
  *	at order 48, before the SB coloring allocator, and not at 60; false
  *	(the default, neuronsim-cc --enable-bir-kernel sets it): at 60.
- * @tensor_map_path: where inline_nki_kernel re-emits tensor_map.json;
- *	NULL = no tensor map (needNoTensorMap).
+ * @tensor_map_path: the tensor_map.json inline_nki_kernel loads (a
+ *	missing file: an empty map) and writes back with the sets it
+ *	creates (neuronsim-cc --tensor-map); NULL = no tensor map (the
+ *	compiler's needNoTensorMap()).
  * @dump_after, @dump: print the module after the pass of that name.
  */
 struct bir_opts {
