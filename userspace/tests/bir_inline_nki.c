@@ -162,7 +162,8 @@ struct bad {
 };
 
 static const struct bad bads[] = {
-	{ "kernel_source_val", "3", "Unrecognized kernel source encountered." },
+	{ "kernel_source_val", "3", "Unrecognized kernel source encountered. (instruction 'k1': kernel_source_val 3; the kinds are 0, 1 and 2)" },
+	{ "kernel_source_val", "-1", "Unrecognized kernel source encountered. (instruction 'k1': kernel_source_val -1; the kinds are 0, 1 and 2)" },
 	{ "kernel_source_val", "\"x\"", "instruction 'k1': 'kernel_source_val' must be an integer" },
 	{ "func", NULL, "instruction 'k1': NKIKernel needs a string 'func'" },
 	{ "func", "\"nope\"", "instruction 'k1': kernel function 'nope' not found" },
@@ -250,6 +251,94 @@ TEST(constant_propagate_uses_the_dtype_table)
 	EXPECT_STREQ("Memset", bir_inst_find(m->fns[0], "cp")->opname);
 	EXPECT_EQ(NULL, bir_memloc_find(m->fns[0], "z"));
 	bir_module_free(m);
+}
+
+/* the names of @i's deps, comma-separated, into @buf */
+static const char *deps_str(const struct bir_inst *i, char *buf, size_t cap)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (uint32_t k = 0; i && k < i->ndeps && o < cap; k++)
+		o += snprintf(buf + o, cap - o, "%s%s", k ? "," : "", i->deps[k]);
+	return buf;
+}
+
+/*
+ * Unroll's unroll deps: each copy follows its counterpart of the
+ * previous iteration; a dep on a body sibling stays in its iteration; the
+ * first iteration takes the Loop's deps; a dep on the Loop becomes deps
+ * on its last iteration
+ */
+TEST(unroll_deps)
+{
+	const char *j = "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\", \"instructions\": ["
+		"{\"name\": \"pre\", \"opcode\": \"Memset\"},"
+		"{\"name\": \"l\", \"opcode\": \"Loop\", \"deps\": [\"pre\"], \"LoopAxis\": {\"name\": \"i\", \"lb\": 0, \"ub\": 3},"
+		" \"blocks\": [{\"name\": \"x\", \"instructions\": [{\"name\": \"a\", \"opcode\": \"Memset\"},"
+		" {\"name\": \"c\", \"opcode\": \"TensorCopy\", \"deps\": [\"a\"]}]}]},"
+		"{\"name\": \"post\", \"opcode\": \"Memset\", \"deps\": [\"l\"]}]}]}]}";
+	struct bir_module *m = bt_parse(j);
+	struct nscc_err err = { { 0 } };
+	const struct bir_function *f;
+	char buf[256];
+
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, bir_unroll(m, &err));
+	f = m->fns[0];
+	EXPECT_STREQ("pre", deps_str(bir_inst_find(f, "a_i0"), buf, sizeof(buf)));
+	EXPECT_STREQ("a_i0,pre", deps_str(bir_inst_find(f, "c_i0"), buf, sizeof(buf)));
+	EXPECT_STREQ("a_i0", deps_str(bir_inst_find(f, "a_i1"), buf, sizeof(buf)));
+	EXPECT_STREQ("a_i1,c_i0", deps_str(bir_inst_find(f, "c_i1"), buf, sizeof(buf)));
+	EXPECT_STREQ("a_i2,c_i1", deps_str(bir_inst_find(f, "c_i2"), buf, sizeof(buf)));
+	EXPECT_STREQ("c_i2,a_i2", deps_str(bir_inst_find(f, "post"), buf, sizeof(buf)));
+	bir_module_free(m);
+}
+
+/*
+ * The inliner's bookkeeping on what it clones in: unroll deps re-pointed
+ * at the clones and logged, scope bits 2 and 3 cleared, and the
+ * address-space dirty bit of the kernel's source kind on every location
+ * it re-creates
+ */
+TEST(inliner_bookkeeping)
+{
+	for (int kind = 0; kind < 3; kind++) {
+		struct bir_module *m = bt_load("nki_twice.bir.json");
+		struct nscc_err err = { { 0 } };
+		FILE *log = tmpfile();
+		struct bir_opts o = { .log = log };
+		char val[8], buf[256], *text;
+		struct bir_inst *add;
+
+		ASSERT_NE(NULL, m);
+		snprintf(val, sizeof(val), "%d", kind);
+		ASSERT_EQ(0, edit_call(m, "kernel_source_val", val));
+		add = bir_inst_find(bir_function_find(m, "nki_kernel"), "add");
+		ASSERT_NE(NULL, add);
+		add->scope = 0x1f;
+		bir_inst_find(m->fns[0], "mid")->scope = 0xc;	/* not a clone */
+		ASSERT_EQ(0, bir_pass_inline_nki(m, &o, false, &err)) TH_LOG("%s", err.msg);
+		text = bt_slurp(log);
+		EXPECT_NE(NULL, strstr(text, "adding unroll dep from k1_relu_i1 to k1_relu_i0\n"
+				       "adding unroll dep from k1_relu_i2 to k1_relu_i1\n"
+				       "adding unroll dep from k1_relu_i3 to k1_relu_i2\n")) TH_LOG("%s", text);
+		free(text);
+		fclose(log);
+		EXPECT_STREQ("k1_relu_i2", deps_str(bir_inst_find(m->fns[0], "k1_relu_i3"),
+						    buf, sizeof(buf)));
+		EXPECT_EQ(0x13, bir_inst_find(m->fns[0], "k1_add")->scope);
+		EXPECT_EQ(0xc, bir_inst_find(m->fns[0], "mid")->scope);
+		EXPECT_EQ(1U << kind, bir_memloc_find(m->fns[0], "k1:t")->addr_space_dirty);
+		EXPECT_EQ(0, bir_memloc_find(m->fns[0], "y1")->addr_space_dirty);
+		/* and in the JSON */
+		text = bir_module_to_string(m);
+		snprintf(buf, sizeof(buf), "\"addr_space_dirty\": %d", 1 << kind);
+		EXPECT_NE(NULL, strstr(text, buf));
+		EXPECT_NE(NULL, strstr(text, "\"scope\": 19,"));
+		free(text);
+		bir_module_free(m);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -126,8 +126,44 @@ static const struct bad bads[] = {
 	  "bir: module: function 'f': block 'b': instruction 'i': duplicate instruction name" },
 	{ "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\"}, {\"name\": \"b\"}]}]}",
 	  "bir: module: function 'f': duplicate block name 'b'" },
+	{ "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\", \"instructions\": [{\"name\": \"i\", \"opcode\": \"X\", \"scope\": -1}]}]}]}",
+	  "bir: module: function 'f': block 'b': instruction 'i': field 'scope' is out of range (-1)" },
+	{ "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\", \"instructions\": [{\"name\": \"i\", \"opcode\": \"X\", \"deps\": [3]}]}]}]}",
+	  "bir: module: function 'f': block 'b': instruction 'i': field 'deps' must hold instruction names" },
+	{ "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"allocations\": [{\"Skind\": \"memory_location_set\", \"name\": \"s\", \"memorylocations\": [{\"name\": \"l\", \"type\": \"SB\", \"dims\": [1, 4], \"addr_space_dirty\": 4294967296}]}]}]}",
+	  "bir: module: function 'f': allocation 's': memory location 'l': field 'addr_space_dirty' is out of range (4294967296)" },
 	{ "{\"arch\": ", "bir: JSON line 1 column 9: unexpected token near end of file" },
 };
+
+/* scope, deps and addr_space_dirty are typed fields and come back as written */
+TEST(scope_deps_dirty_roundtrip)
+{
+	const char *j = "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"allocations\": [{\"Skind\": \"memory_location_set\", \"name\": \"s\", \"memorylocations\": [{\"name\": \"l\", \"type\": \"SB\", \"dims\": [1, 4], \"addr_space_dirty\": 6}]}],"
+		" \"blocks\": [{\"name\": \"b\", \"instructions\": [{\"name\": \"a\", \"opcode\": \"X\"}, {\"name\": \"i\", \"opcode\": \"X\", \"deps\": [\"a\", \"z\"], \"scope\": 12, \"k\": 1}]}]}]}";
+	struct bir_module *m = bt_parse(j), *m2;
+	struct bir_inst *i;
+	char *s1, *s2;
+
+	ASSERT_NE(NULL, m);
+	i = bir_inst_find(m->fns[0], "i");
+	ASSERT_NE(NULL, i);
+	EXPECT_EQ(12, i->scope);
+	ASSERT_EQ(2, i->ndeps);
+	EXPECT_STREQ("a", i->deps[0]);
+	EXPECT_STREQ("z", i->deps[1]);
+	EXPECT_EQ(1, i->attrs.n);	/* only "k" is kept as an attribute */
+	EXPECT_EQ(6, bir_memloc_find(m->fns[0], "l")->addr_space_dirty);
+	s1 = bir_module_to_string(m);
+	m2 = bt_parse(s1);
+	ASSERT_NE(NULL, m2);
+	s2 = bir_module_to_string(m2);
+	EXPECT_STREQ(s1, s2);
+	EXPECT_NE(NULL, strstr(s1, "\"scope\": 12,\n"));
+	free(s1);
+	free(s2);
+	bir_module_free(m);
+	bir_module_free(m2);
+}
 
 TEST(reader_errors)
 {

@@ -236,6 +236,9 @@ struct bir_mem;
  * @bank: PSUM bank.  @base: base partition.
  * @allocated, @pinned, @runtime_reserved: flags (RuntimeMemoryReservation).
  * @tensor_id: the id the set's tensor-id index uses (-1 none).
+ * @addr_space_dirty: address-space dirty bits (JSON "addr_space_dirty",
+ *	written when not 0): InlineNKIKernel sets bit k on a location it
+ *	re-creates from a kernel of source kind k (0, 1, 2).
  * @extra: keys the IR does not model (object), written back in order.
  */
 struct bir_memloc {
@@ -250,6 +253,7 @@ struct bir_memloc {
 	bool pinned;
 	bool runtime_reserved;
 	int64_t tensor_id;
+	uint32_t addr_space_dirty;
 	struct bir_val extra;
 	struct bir_memloc_set *set;
 };
@@ -345,6 +349,12 @@ struct bir_loop_axis {
  * @engine: NULL or the engine name.
  * @ins/@nins, @outs/@nouts: operands (arrays in the arena).
  * @axis, @blocks/@nblocks: Loop only (nested body blocks).
+ * @scope: scope bits (JSON "scope", written when not 0); InlineNKIKernel
+ *	clears bits 2 and 3 (0xC) on every instruction it clones in.
+ * @deps/@ndeps: names of instructions of the function this one must
+ *	follow (JSON "deps", written when there are any; pool strings).
+ *	Unroll makes each copy of a body instruction follow the copy of
+ *	the previous iteration (its "unroll dep").
  * @attrs: every other key (op keys such as kernel_name, target, func,
  *	and keys the IR does not know), an object in input order.
  * @parent: the block holding it, NULL while detached.
@@ -361,6 +371,9 @@ struct bir_inst {
 	struct bir_loop_axis *axis;
 	struct bir_block **blocks;
 	uint32_t nblocks;
+	uint32_t scope;
+	const char **deps;
+	uint32_t ndeps;
 	struct bir_val attrs;
 	struct bir_block *parent;
 	struct bir_module *mod;
@@ -567,6 +580,11 @@ void bir_inst_free(struct bir_inst *i);
  * its name is made unique in the function.  0 or -ENOMEM.
  */
 int bir_inst_insert(struct bir_block *b, struct bir_inst *i, int pos);
+/**
+ * bir_inst_add_dep() - append @name (copied into @i's module) to @i's
+ * deps.  0 or -ENOMEM.
+ */
+int bir_inst_add_dep(struct bir_inst *i, const char *name);
 /** bir_inst_unlink() - remove @i from its block (not freed). */
 void bir_inst_unlink(struct bir_inst *i);
 /** bir_inst_index() - index of @i in its block. */

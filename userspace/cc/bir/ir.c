@@ -1234,6 +1234,19 @@ void bir_operand_remove(struct bir_inst *i, bool out, uint32_t k)
 static struct bir_block *block_clone(struct bir_module *m,
 				     const struct bir_block *b);
 
+int bir_inst_add_dep(struct bir_inst *i, const char *name)
+{
+	const char **nd = alloc_array(i->mod, i->ndeps + 1, sizeof(*nd));
+
+	if (!nd || !(nd[i->ndeps] = bir_str(i->mod, name)))
+		return -ENOMEM;
+	if (i->ndeps)
+		memcpy(nd, i->deps, i->ndeps * sizeof(*nd));
+	i->deps = nd;	/* the old array stays in the arena */
+	i->ndeps++;
+	return 0;
+}
+
 struct bir_inst *bir_inst_clone(struct bir_module *m, const struct bir_inst *s)
 {
 	struct bir_inst *i = bir_inst_new(m, s->opname, s->name);
@@ -1241,9 +1254,13 @@ struct bir_inst *bir_inst_clone(struct bir_module *m, const struct bir_inst *s)
 	if (!i)
 		return NULL;
 	i->op = s->op;
+	i->scope = s->scope;
 	if (bir_val_copy(m, &i->attrs, &s->attrs) ||
 	    str_copy(m, &i->engine, s->engine))
 		goto nomem;
+	for (uint32_t k = 0; k < s->ndeps; k++)
+		if (bir_inst_add_dep(i, s->deps[k]))
+			goto nomem;
 	for (int side = 0; side < 2; side++) {
 		const struct bir_operand *so = side ? s->outs : s->ins;
 		uint32_t n = side ? s->nouts : s->nins;

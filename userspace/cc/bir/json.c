@@ -697,7 +697,7 @@ static int jit_next_jo(struct rd *r, struct jit *it, struct jo *o)
 
 static const char *const loc_keys[] = {
 	"name", "type", "addr", "dims", "bank", "base", "allocated", "pinned",
-	"tensor_id", "runtime_reserved", NULL,
+	"tensor_id", "runtime_reserved", "addr_space_dirty", NULL,
 };
 
 static int rd_memloc(struct rd *r, struct bir_memloc_set *s, const json_t *j,
@@ -760,8 +760,13 @@ static int rd_memloc(struct rd *r, struct bir_memloc_set *s, const json_t *j,
 	if ((rc = get_bool(r, j, "allocated", &ml->allocated)) ||
 	    (rc = get_bool(r, j, "pinned", &ml->pinned)) ||
 	    (rc = get_bool(r, j, "runtime_reserved", &ml->runtime_reserved)) ||
-	    (rc = get_int(r, j, "tensor_id", -1, &ml->tensor_id)))
+	    (rc = get_int(r, j, "tensor_id", -1, &ml->tensor_id)) ||
+	    (rc = get_int(r, j, "addr_space_dirty", 0, &v)))
 		return rc;
+	if (v < 0 || v > UINT32_MAX)
+		return fail(r, "field 'addr_space_dirty' is out of range (%lld)",
+			    (long long)v);
+	ml->addr_space_dirty = (uint32_t)v;
 	rc = keep_extra(r, j, loc_keys, &ml->extra, depth);
 	if (rc)
 		return rc;
@@ -965,8 +970,33 @@ static int rd_operands(struct rd *r, struct bir_inst *i, const json_t *j,
 static int rd_block(struct rd *r, struct bir_block *b, const struct jo *o);
 
 static const char *const inst_keys[] = {
-	"opcode", "name", "engine", "ins", "outs", "LoopAxis", "blocks", NULL,
+	"opcode", "name", "engine", "ins", "outs", "LoopAxis", "blocks",
+	"scope", "deps", NULL,
 };
+
+/* "scope" (0..2^32-1) and "deps" (instruction names) of @i */
+static int rd_scope_deps(struct rd *r, struct bir_inst *i, const json_t *j)
+{
+	json_t *deps, *v;
+	int64_t scope;
+	size_t k;
+	int rc;
+
+	if ((rc = get_int(r, j, "scope", 0, &scope)) ||
+	    (rc = get_arr(r, j, "deps", &deps)))
+		return rc;
+	if (scope < 0 || scope > UINT32_MAX)
+		return fail(r, "field 'scope' is out of range (%lld)",
+			    (long long)scope);
+	i->scope = (uint32_t)scope;
+	json_array_foreach(deps, k, v) {
+		if (!json_is_string(v))
+			return fail(r, "field 'deps' must hold instruction names");
+		if (bir_inst_add_dep(i, json_string_value(v)))
+			return -ENOMEM;
+	}
+	return 0;
+}
 
 static int rd_loop(struct rd *r, struct bir_inst *i, const json_t *j,
 		   int depth)
@@ -1039,7 +1069,8 @@ static int rd_inst(struct rd *r, struct bir_block *b, const json_t *j,
 	if (engine && !(i->engine = bir_str(r->m, engine)))
 		return -ENOMEM;
 	if ((rc = rd_operands(r, i, j, false, depth)) ||
-	    (rc = rd_operands(r, i, j, true, depth)))
+	    (rc = rd_operands(r, i, j, true, depth)) ||
+	    (rc = rd_scope_deps(r, i, j)))
 		return rc;
 	if (i->op == BIR_OP_LOOP && (rc = rd_loop(r, i, j, depth)))
 		return rc;
@@ -1459,6 +1490,9 @@ static json_t *wr_memloc(const struct bir_memloc *ml)
 	e |= put(o, "pinned", json_boolean(ml->pinned));
 	e |= put(o, "tensor_id", json_integer(ml->tensor_id));
 	e |= put(o, "runtime_reserved", json_boolean(ml->runtime_reserved));
+	if (ml->addr_space_dirty)
+		e |= put(o, "addr_space_dirty",
+			 json_integer(ml->addr_space_dirty));
 	e |= put_extra(o, &ml->extra);
 	return done(o, e);
 }
@@ -1569,6 +1603,14 @@ static json_t *wr_inst(const struct bir_inst *i)
 		for (uint32_t k = 0; a && k < i->nblocks; k++)
 			e |= json_array_append_new(a, wr_block(i->blocks[k]));
 		e |= put(o, "blocks", a);
+	}
+	if (i->scope)
+		e |= put(o, "scope", json_integer(i->scope));
+	if (i->ndeps) {
+		a = json_array();
+		for (uint32_t k = 0; a && k < i->ndeps; k++)
+			e |= json_array_append_new(a, json_string(i->deps[k]));
+		e |= put(o, "deps", a);
 	}
 	e |= put_extra(o, &i->attrs);
 	return done(o, e);

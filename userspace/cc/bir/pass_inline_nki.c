@@ -60,7 +60,12 @@ struct nki {
 	struct binds args;	/* callee param -> caller operand name */
 	struct binds names;	/* callee internal -> "<inst>:<name>" */
 	struct binds blocks;	/* callee block -> caller block */
+	struct binds insts;	/* callee instruction -> its clone */
+	struct bir_inst **clones;	/* the clones, in splice order */
+	uint32_t nclones;
 	uint64_t sb_base;
+	int64_t kind;		/* kernel_source_val: 0, 1 or 2 */
+	const struct bir_opts *o;
 	struct nscc_err *err;
 };
 
@@ -219,6 +224,8 @@ static int copy_loc(struct nki *n, struct bir_memloc_set *ns,
 	nl->pinned = ml->pinned;
 	nl->tensor_id = ml->tensor_id;
 	nl->allocated = ml->allocated;	/* updateAllocated */
+	/* the address-space dirty bit of the kernel's source kind */
+	nl->addr_space_dirty = ml->addr_space_dirty | (1U << n->kind);
 	return binds_add(&n->names, ml->name, nl->name, 0);
 }
 
@@ -331,6 +338,18 @@ static int retarget(struct nki *n, struct bir_inst *c)
 	return 0;
 }
 
+static int note_clone(struct nki *n, struct bir_inst *c)
+{
+	struct bir_inst **nv = realloc(n->clones,
+				       (n->nclones + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	n->clones = nv;
+	nv[n->nclones++] = c;
+	return 0;
+}
+
 static int splice_block(struct nki *n, const struct bir_block *kb,
 			struct bir_block *into, int *pos)
 {
@@ -345,6 +364,7 @@ static int splice_block(struct nki *n, const struct bir_block *kb,
 		}
 		rc = bir_inst_rename(c, nm);
 		free(nm);
+		c->scope &= ~0xCU;	/* the clone's scope bits 2 and 3 */
 		if (!rc)
 			rc = rewire(n, c);
 		if (!rc)
@@ -357,6 +377,33 @@ static int splice_block(struct nki *n, const struct bir_block *kb,
 		}
 		if (*pos >= 0)
 			(*pos)++;
+		/* its name is final once inserted */
+		if (binds_add(&n->insts, kb->insts[k]->name, c->name, 0) ||
+		    note_clone(n, c))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The clones' deps named the kernel's instructions (Unroll's unroll deps
+ * among them): each is re-pointed at that instruction's clone.
+ */
+static int rewire_deps(struct nki *n)
+{
+	for (uint32_t k = 0; k < n->nclones; k++) {
+		struct bir_inst *c = n->clones[k];
+
+		for (uint32_t d = 0; d < c->ndeps; d++) {
+			const struct bind *b = binds_get(&n->insts, c->deps[d]);
+
+			if (!b)
+				return fail(n, -EINVAL, "kernel instruction depends on '%s', which the kernel does not have",
+					    c->deps[d]);
+			bir_log(n->o, "adding unroll dep from %s to %s", c->name,
+				b->to);
+			c->deps[d] = b->to;
+		}
 	}
 	return 0;
 }
@@ -447,19 +494,21 @@ static int check_call(struct nki *n)
 		return fail(n, -EINVAL, "kernel function '%s' not found", fn);
 	if (ks && ks->kind != BIR_VAL_INT)
 		return fail(n, -EINVAL, "%s", "'kernel_source_val' must be an integer");
-	/* the address-space kind of the kernel source: 0, 1 or 2 */
-	if (ks && (ks->i < 0 || ks->i > 2)) {
+	/* the kernel source kind: 0, 1 or 2 (none: 0) */
+	n->kind = ks ? ks->i : 0;
+	if (n->kind < 0 || n->kind > 2) {
 		snprintf(n->err->msg, sizeof(n->err->msg),
-			 "Unrecognized kernel source encountered.");
+			 "Unrecognized kernel source encountered. (instruction '%s': kernel_source_val %lld; the kinds are 0, 1 and 2)",
+			 n->call->name, (long long)n->kind);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 static int lower_kernel_inst(struct bir_module *m, struct bir_inst *call,
-			     struct nscc_err *err)
+			     const struct bir_opts *o, struct nscc_err *err)
 {
-	struct nki n = { .m = m, .call = call, .err = err };
+	struct nki n = { .m = m, .call = call, .o = o, .err = err };
 	int rc;
 
 	n.caller = call->parent->fn;
@@ -482,6 +531,8 @@ static int lower_kernel_inst(struct bir_module *m, struct bir_inst *call,
 		rc = copy_regs(&n);
 	if (!rc)
 		rc = splice(&n);
+	if (!rc)
+		rc = rewire_deps(&n);
 	if (!rc && m->sb_allocated)
 		rc = bir_sballoc_function(n.caller, err);
 	if (!rc) {
@@ -491,6 +542,8 @@ static int lower_kernel_inst(struct bir_module *m, struct bir_inst *call,
 	binds_free(&n.args);
 	binds_free(&n.names);
 	binds_free(&n.blocks);
+	binds_free(&n.insts);
+	free(n.clones);
 	bir_module_free(n.tmp);
 	if (rc == -ENOMEM)
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
@@ -665,7 +718,7 @@ int bir_pass_inline_nki(struct bir_module *m, const struct bir_opts *o,
 			rc = -ENOMEM;
 			break;
 		}
-		rc = lower_kernel_inst(m, i, err);
+		rc = lower_kernel_inst(m, i, o, err);
 	}
 	if (!rc)
 		rc = drop_unused(m, drop, ndrop, o);

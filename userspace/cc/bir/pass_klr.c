@@ -93,62 +93,144 @@ static bool is_branch(const struct bir_inst *i)
 	       i->op == BIR_OP_COMPARE_AND_BRANCH;
 }
 
+/*
+ * The deps of the clones of one iteration (@cur, @n of them, in body
+ * order; @prev the previous iteration's, NULL for the first): a dep on
+ * a body instruction (@body names them) becomes one on its clone of the
+ * same iteration; each clone but a Loop then follows its counterpart of
+ * the previous iteration (the unroll dep), and the first iteration the
+ * Loop's own deps.
+ */
+static int unroll_deps(const struct bir_inst *loop, const char *const *body,
+		       struct bir_inst **cur, struct bir_inst **prev,
+		       uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		struct bir_inst *c = cur[k];
+
+		for (uint32_t d = 0; d < c->ndeps; d++)
+			for (uint32_t j = 0; j < n; j++)
+				if (!strcmp(c->deps[d], body[j])) {
+					c->deps[d] = cur[j]->name;
+					break;
+				}
+		if (c->op == BIR_OP_LOOP)
+			continue;
+		if (prev && bir_inst_add_dep(c, prev[k]->name))
+			return -ENOMEM;
+		for (uint32_t d = 0; !prev && d < loop->ndeps; d++)
+			if (bir_inst_add_dep(c, loop->deps[d]))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
+/* a dep on @loop becomes deps on the clones of its last iteration */
+struct redirect {
+	const char *loop;
+	struct bir_inst **last;
+	uint32_t n;
+};
+
+static int redirect_dep(struct bir_inst *i, void *arg)
+{
+	const struct redirect *r = arg;
+
+	for (uint32_t d = 0; d < i->ndeps; d++) {
+		if (strcmp(i->deps[d], r->loop))
+			continue;
+		/* the last clone takes its place, the others are appended */
+		if (!r->n) {
+			i->deps[d] = i->deps[--i->ndeps];
+			d--;
+			continue;
+		}
+		i->deps[d] = r->last[r->n - 1]->name;
+		for (uint32_t k = 0; k + 1 < r->n; k++)
+			if (bir_inst_add_dep(i, r->last[k]->name))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
 /* replace the Loop at @pos of @b by its per-iteration clones */
 static int unroll_one(struct bir_module *m, struct bir_block *b, uint32_t pos,
 		      struct nscc_err *err)
 {
-	struct bir_inst *loop = b->insts[pos];
+	struct bir_inst *loop = b->insts[pos], **cur = NULL, **prev = NULL;
 	const struct bir_loop_axis *ax = loop->axis;
+	const char **body = NULL;
 	uint64_t span, trips = 0;
-	int at = (int)pos, rc;
+	uint32_t n = 0;
+	int at = (int)pos, rc = 0;
+	struct redirect r;
 
 	for (uint32_t bb = 0; bb < loop->nblocks; bb++)
-		for (uint32_t k = 0; k < loop->blocks[bb]->ninsts; k++)
+		for (uint32_t k = 0; k < loop->blocks[bb]->ninsts; k++) {
 			if (is_branch(loop->blocks[bb]->insts[k]))
 				return errmsg(err, -EINVAL, "Unroll", loop,
 					      "a branch inside a Loop body is not supported");
+			n++;
+		}
 	if (ax->ub > ax->lb) {	/* stride > 0: the reader checks it */
 		span = (uint64_t)ax->ub - (uint64_t)ax->lb;
 		trips = span / (uint64_t)ax->stride +
 			!!(span % (uint64_t)ax->stride);
 	}
+	body = calloc(n + 1, sizeof(*body));
+	cur = calloc(n + 1, sizeof(*cur));
+	prev = calloc(n + 1, sizeof(*prev));
+	if (!body || !cur || !prev) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	n = 0;
+	for (uint32_t bb = 0; bb < loop->nblocks; bb++)
+		for (uint32_t k = 0; k < loop->blocks[bb]->ninsts; k++)
+			body[n++] = loop->blocks[bb]->insts[k]->name;
 	bir_inst_unlink(loop);
-	for (int64_t v = ax->lb; v < ax->ub; v += ax->stride) {
-		for (uint32_t bb = 0; bb < loop->nblocks; bb++) {
-			struct bir_block *body = loop->blocks[bb];
+	for (int64_t v = ax->lb; !rc && v < ax->ub; v += ax->stride) {
+		uint32_t idx = 0;
 
-			for (uint32_t k = 0; k < body->ninsts; k++) {
-				struct bir_inst *c = bir_inst_clone(m, body->insts[k]);
-				char *nm;
+		for (uint32_t bb = 0; !rc && bb < loop->nblocks; bb++) {
+			struct bir_block *blk = loop->blocks[bb];
+
+			for (uint32_t k = 0; !rc && k < blk->ninsts; k++) {
+				struct bir_inst *c = bir_inst_clone(m, blk->insts[k]);
+				char *nm = NULL;
 
 				if (!c || asprintf(&nm, "%s_%s%lld", c->name,
-						   ax->name, (long long)v) < 0) {
-					bir_inst_free(c);
-					bir_inst_free(loop);
-					return -ENOMEM;
-				}
-				if (bir_inst_rename(c, nm)) {
-					free(nm);
-					bir_inst_free(c);
-					bir_inst_free(loop);
-					return -ENOMEM;
-				}
+						   ax->name, (long long)v) < 0 ||
+				    bir_inst_rename(c, nm))
+					rc = -ENOMEM;
 				free(nm);
-				subst_axis(c, ax->name, v);
-				rc = renumber_channels(c, ((uint64_t)v - (uint64_t)ax->lb) /
-						       (uint64_t)ax->stride, trips, err);
+				if (!rc) {
+					subst_axis(c, ax->name, v);
+					rc = renumber_channels(c, ((uint64_t)v - (uint64_t)ax->lb) /
+							       (uint64_t)ax->stride, trips, err);
+				}
 				if (!rc && bir_inst_insert(b, c, at++))
 					rc = -ENOMEM;
-				if (rc) {
+				if (rc)
 					bir_inst_free(c);
-					bir_inst_free(loop);
-					return rc;
-				}
+				else
+					cur[idx++] = c;
 			}
 		}
+		if (!rc)
+			rc = unroll_deps(loop, body, cur, v == ax->lb ? NULL : prev, n);
+		memcpy(prev, cur, n * sizeof(*cur));
 	}
+	r = (struct redirect){ .loop = loop->name, .last = prev,
+			       .n = trips ? n : 0 };
+	if (!rc)
+		rc = bir_foreach_inst(b->fn, redirect_dep, &r);
+out:
 	bir_inst_free(loop);
-	return 0;
+	free(body);
+	free(cur);
+	free(prev);
+	return rc;
 }
 
 int bir_unroll(struct bir_module *m, struct nscc_err *err)
