@@ -341,4 +341,124 @@ TEST(inliner_bookkeeping)
 	}
 }
 
+#define CY_LOC(n, t) "{\"Skind\": \"memory_location_set\", \"name\": \"" n "\", \"memorylocations\":" \
+	" [{\"name\": \"" n "\", \"type\": \"" t "\", \"dims\": [128, 256]}]}"
+#define CY_AP(n) "{\"Skind\": \"physical_ap\", \"memref\": \"" n "\", \"ap\": [[1, 128], [1, 64]]}"
+
+/* an NKIKernel named @name calling @func, @in -> @out */
+static size_t cy_call(char *buf, size_t cap, const char *name, const char *func,
+		      const char *in, const char *out)
+{
+	return (size_t)snprintf(buf, cap, ", {\"name\": \"%s\", \"opcode\": \"NKIKernel\", \"ins\":"
+		" [{\"Skind\": \"physical_ap\", \"memref\": \"%s\", \"ap\": [[1, 128], [1, 64]]}],"
+		" \"outs\": [{\"Skind\": \"physical_ap\", \"memref\": \"%s\", \"ap\": [[1, 128], [1, 64]]}],"
+		" \"func\": \"%s\", \"func_args\": [\"a\"], \"func_outs\": [\"out\"]}",
+		name, in, out, func);
+}
+
+/* a kernel function (a -> out) and the kernels it calls ("call_<name>") */
+struct cy_fn {
+	const char *name;
+	const char *calls[2];
+};
+
+/* main (x -> y) calls f ("k"), then the kernel functions @fns */
+static struct bir_module *cy_module(const struct cy_fn *fns)
+{
+	char text[8192], call[64];
+	size_t o;
+
+	o = (size_t)snprintf(text, sizeof(text), "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"main\","
+			     " \"allocations\": [" CY_LOC("x", "Input") ", " CY_LOC("y", "Output") "],"
+			     " \"blocks\": [{\"name\": \"entry\", \"instructions\": [{\"name\": \"c\","
+			     " \"opcode\": \"Memset\"}");
+	o += cy_call(text + o, sizeof(text) - o, "k", "f", "x", "y");
+	o += (size_t)snprintf(text + o, sizeof(text) - o, "]}]}");
+	for (; fns->name; fns++) {
+		o += (size_t)snprintf(text + o, sizeof(text) - o, ", {\"name\": \"%s\", \"allocations\": ["
+				      CY_LOC("a", "Input") ", " CY_LOC("out", "Output") "], \"blocks\":"
+				      " [{\"name\": \"entry\", \"instructions\": [{\"name\": \"c\", \"opcode\":"
+				      " \"TensorCopy\", \"ins\": [" CY_AP("a") "], \"outs\": [" CY_AP("out") "]}",
+				      fns->name);
+		for (int k = 0; k < 2 && fns->calls[k]; k++) {
+			snprintf(call, sizeof(call), "call_%s", fns->calls[k]);
+			o += cy_call(text + o, sizeof(text) - o, call,
+				     fns->calls[k], "a", "out");
+		}
+		o += (size_t)snprintf(text + o, sizeof(text) - o, "]}]}");
+	}
+	snprintf(text + o, sizeof(text) - o, "]}");
+	return bt_parse(text);
+}
+
+static const struct cy_fn cy_self[] = { { "f", { "f" } }, { NULL } };
+static const struct cy_fn cy_two[] = {
+	{ "f", { "g" } }, { "g", { "f" } }, { NULL },
+};
+static const struct cy_fn cy_inner[] = {
+	{ "f", { "g" } }, { "g", { "h" } }, { "h", { "g" } }, { NULL },
+};
+static const struct cy_fn cy_main[] = { { "f", { "main" } }, { NULL } };
+static const struct cy_fn cy_none[] = {
+	{ "f", { "g" } }, { "g", { NULL } }, { NULL },
+};
+
+static const struct {
+	const struct cy_fn *fns;
+	const char *msg;
+} cycles[] = {
+	{ cy_self, "NKI kernel 'f' calls itself (instruction 'call_f'): NKI kernel call cycle: f -> f" },
+	{ cy_two, "NKI kernel call cycle: f -> g -> f (instructions 'call_g' in 'f', 'call_f' in 'g')" },
+	{ cy_inner, "NKI kernel call cycle: g -> h -> g (instructions 'call_h' in 'g', 'call_g' in 'h')" },
+	{ cy_main, "NKI kernel call cycle: main -> f -> main (instructions 'k' in 'main', 'call_main' in 'f')" },
+};
+
+/*
+ * A kernel that calls itself, or a cycle of kernel calls, is refused as
+ * such before anything changes, naming the functions and call sites
+ */
+TEST(call_cycles_refused)
+{
+	for (size_t k = 0; k < sizeof(cycles) / sizeof(cycles[0]); k++) {
+		for (int flag = 0; flag < 2; flag++) {
+			struct bir_module *m = cy_module(cycles[k].fns);
+			struct nscc_err err = { { 0 } };
+			struct bir_opts o = { 0 };
+			char *before, *after;
+
+			ASSERT_NE(NULL, m);
+			before = bir_module_to_string(m);
+			EXPECT_EQ(-ELOOP, bir_pass_inline_nki(m, &o, flag, &err));
+			EXPECT_STREQ(cycles[k].msg, err.msg);
+			after = bir_module_to_string(m);
+			EXPECT_STREQ(before, after);
+			free(before);
+			free(after);
+			bir_module_free(m);
+		}
+	}
+	/* through the whole schedule: named by its pass */
+	{
+		struct bir_module *m = cy_module(cy_two);
+		struct nscc_err err = { { 0 } };
+		struct bir_opts o = { 0 };
+
+		ASSERT_NE(NULL, m);
+		EXPECT_EQ(-ELOOP, bir_run_passes(m, &o, &err));
+		EXPECT_STREQ("inline_nki_kernel (order 41): NKI kernel call cycle: f -> g -> f (instructions 'call_g' in 'f', 'call_f' in 'g')",
+			     err.msg);
+		bir_module_free(m);
+	}
+	/* a chain main -> f -> g is no cycle */
+	{
+		struct bir_module *m = cy_module(cy_none);
+		struct nscc_err err = { { 0 } };
+		struct bir_opts o = { 0 };
+
+		ASSERT_NE(NULL, m);
+		EXPECT_EQ(0, bir_pass_inline_nki(m, &o, false, &err)) TH_LOG("%s", err.msg);
+		bir_module_free(m);
+	}
+}
+
 TEST_HARNESS_MAIN

@@ -846,7 +846,11 @@ int bir_pass_sballoc(struct bir_module *m, const struct bir_opts *o,
  * (first fit per partition range, around allocated and reserved ones).
  */
 int bir_sballoc_function(struct bir_function *f, struct nscc_err *err);
-/** InlineNKIKernel (pass_inline_nki.c). */
+/**
+ * InlineNKIKernel (pass_inline_nki.c).  -ELOOP the NKIKernel calls form
+ * a cycle (a kernel calling itself included; the message names the
+ * functions and call sites, nothing is changed); -EINVAL a bad call site.
+ */
 int bir_pass_inline_nki(struct bir_module *m, const struct bir_opts *o,
 			bool flag, struct nscc_err *err);
 /**

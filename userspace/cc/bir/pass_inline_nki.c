@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* requires: NKIKernel call sites name a kernel function by "func"; guarantees: the placement's call sites replaced by the callee's cleaned body, SB placed if the allocator ran, unused callees dropped; breaks: blocks split at call sites */
+/* requires: NKIKernel call sites name a kernel function by "func", no call cycle (else -ELOOP); guarantees: the placement's call sites replaced by the callee's cleaned body, SB placed if the allocator ran, unused callees dropped; breaks: blocks split at call sites */
 /*
  * pass_inline_nki.c - InlineNKIKernel, orders 41 and 61
  * (Documentation/compiler-passes.rst): every NKIKernel call site whose
@@ -627,6 +627,185 @@ static int drop_unused(struct bir_module *m, char **names, uint32_t n,
 	return rc;
 }
 
+/* ---- call cycles ------------------------------------------------------- */
+
+/* one NKIKernel call: from function index @from to @to, by @inst */
+struct call_edge {
+	uint32_t from, to;
+	const struct bir_inst *inst;
+};
+
+struct call_graph {
+	const struct bir_module *m;
+	const struct bir_function **byptr;	/* sorted, for the index */
+	uint32_t *idx;				/* byptr[k] is m->fns[idx[k]] */
+	uint32_t cur;
+	struct call_edge *e;
+	uint32_t ne;
+	int oom;
+};
+
+static int fn_index(const struct call_graph *g, const struct bir_function *f)
+{
+	const struct bir_function **p = bsearch(&f, g->byptr, g->m->nfns,
+						sizeof(*g->byptr), cmp_ptr);
+
+	return p ? (int)g->idx[p - g->byptr] : -1;
+}
+
+static int note_call(struct bir_inst *i, void *arg)
+{
+	struct call_graph *g = arg;
+	const char *fn = bir_attr_str(i, "func");
+	const struct bir_function *f;
+	struct call_edge *ne;
+
+	if (i->op != BIR_OP_NKI_KERNEL || !fn)
+		return 0;
+	f = bir_function_find(g->m, fn);
+	if (!f)
+		return 0;	/* check_call names it */
+	ne = realloc(g->e, (g->ne + 1) * sizeof(*ne));
+	if (!ne)
+		return -ENOMEM;
+	g->e = ne;
+	ne[g->ne++] = (struct call_edge){ g->cur, (uint32_t)fn_index(g, f), i };
+	return 0;
+}
+
+static int cmp_edge(const void *a, const void *b)
+{
+	const struct call_edge *x = a, *y = b;
+
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
+/* "NKI kernel call cycle: f -> g -> f (...)" for the path @path */
+static int cycle_msg(const struct call_graph *g, const uint32_t *path,
+		     uint32_t n, struct nscc_err *err)
+{
+	char *s = err->msg;
+	size_t cap = sizeof(err->msg), o;
+	const struct bir_module *m = g->m;
+
+	if (n == 1) {
+		snprintf(s, cap, "NKI kernel '%s' calls itself (instruction '%s'): NKI kernel call cycle: %s -> %s",
+			 m->fns[g->e[path[0]].from]->name,
+			 g->e[path[0]].inst->name,
+			 m->fns[g->e[path[0]].from]->name,
+			 m->fns[g->e[path[0]].from]->name);
+		return -ELOOP;
+	}
+	o = (size_t)snprintf(s, cap, "NKI kernel call cycle: %s",
+			     m->fns[g->e[path[0]].from]->name);
+	for (uint32_t k = 0; k < n && o < cap; k++)
+		o += (size_t)snprintf(s + o, cap - o, " -> %s",
+				      m->fns[g->e[path[k]].to]->name);
+	for (uint32_t k = 0; k < n && o < cap; k++)
+		o += (size_t)snprintf(s + o, cap - o, "%s'%s' in '%s'",
+				      k ? ", " : " (instructions ",
+				      g->e[path[k]].inst->name,
+				      m->fns[g->e[path[k]].from]->name);
+	if (o < cap)
+		snprintf(s + o, cap - o, ")");
+	return -ELOOP;
+}
+
+/*
+ * Refuse a cycle of NKIKernel calls (a kernel that calls itself, or f ->
+ * g -> f), which inlining could never finish, naming the functions and
+ * the call sites.  Iterative depth-first search over the functions.
+ * Return: 0, -ELOOP (message in @err), -ENOMEM.
+ */
+static int check_call_cycles(struct bir_module *m, struct nscc_err *err)
+{
+	struct call_graph g = { .m = m };
+	uint32_t nf = m->nfns, *first = NULL, *next = NULL, *stack = NULL;
+	uint8_t *color = NULL;	/* 0 new, 1 on the path, 2 done */
+	int rc = -ENOMEM;
+
+	g.byptr = calloc(nf + 1, sizeof(*g.byptr));
+	g.idx = calloc(nf + 1, sizeof(*g.idx));
+	if (!g.byptr || !g.idx)
+		goto out;
+	for (uint32_t k = 0; k < nf; k++)
+		g.byptr[k] = m->fns[k];
+	qsort(g.byptr, nf, sizeof(*g.byptr), cmp_ptr);
+	/* idx: the position in m->fns of each sorted pointer */
+	for (uint32_t k = 0; k < nf; k++) {
+		const struct bir_function **p = bsearch(&m->fns[k], g.byptr, nf,
+							sizeof(*g.byptr), cmp_ptr);
+
+		g.idx[p - g.byptr] = k;
+	}
+	for (g.cur = 0; g.cur < nf; g.cur++)
+		if (bir_foreach_inst(m->fns[g.cur], note_call, &g))
+			goto out;
+	/* edges grouped by caller: first[f] .. first[f + 1] */
+	if (g.ne)
+		qsort(g.e, g.ne, sizeof(*g.e), cmp_edge);
+	first = calloc(nf + 1, sizeof(*first));
+	next = calloc(nf + 1, sizeof(*next));	/* next edge to try */
+	stack = calloc(nf + 1, sizeof(*stack));	/* the path, as edges */
+	color = calloc(nf + 1, 1);
+	if (!first || !next || !stack || !color)
+		goto out;
+	for (uint32_t k = 0, f = 0; f <= nf; f++) {
+		while (k < g.ne && g.e[k].from < f)
+			k++;
+		first[f] = k;
+	}
+	rc = 0;
+	for (uint32_t root = 0; !rc && root < nf; root++) {
+		uint32_t depth = 0, f = root;
+
+		if (color[root])
+			continue;
+		color[root] = 1;
+		next[root] = first[root];
+		for (;;) {
+			if (next[f] < first[f + 1]) {
+				uint32_t e = next[f]++, t = g.e[e].to;
+
+				if (color[t] == 1) {	/* back to the path */
+					uint32_t s = depth;
+
+					stack[depth] = e;
+					while (s > 0 && g.e[stack[s - 1]].to != t)
+						s--;
+					if (g.e[stack[s]].from != t)
+						s = depth;	/* t == f */
+					rc = cycle_msg(&g, stack + s, depth - s + 1,
+						       err);
+					break;
+				}
+				if (color[t])
+					continue;
+				stack[depth++] = e;
+				color[t] = 1;
+				next[t] = first[t];
+				f = t;
+				continue;
+			}
+			color[f] = 2;
+			if (!depth)
+				break;
+			f = g.e[stack[--depth]].from;
+		}
+	}
+out:
+	if (rc == -ENOMEM)
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+	free(g.byptr);
+	free(g.idx);
+	free(g.e);
+	free(first);
+	free(next);
+	free(stack);
+	free(color);
+	return rc;
+}
+
 static int load_tensor_map(struct bir_module *m, const struct bir_opts *o,
 			   struct nscc_err *err)
 {
@@ -691,7 +870,10 @@ int bir_pass_inline_nki(struct bir_module *m, const struct bir_opts *o,
 	struct scan s = { 0 };
 	char **drop = NULL;
 	uint32_t ndrop = 0;
-	int rc = load_tensor_map(m, o, err);
+	int rc = check_call_cycles(m, err);
+
+	if (!rc)
+		rc = load_tensor_map(m, o, err);
 
 	for (uint32_t f = 0; !rc && f < m->nfns; f++)
 		rc = bir_foreach_inst(m->fns[f], collect, &s);
