@@ -4,6 +4,8 @@
  * a NEFF holds, and list the records of a plan.
  *
  *   neuronsim-cc compile [-j] MODEL.neff|DIR -o PLAN.kbin
+ *   neuronsim-cc compile [-j] MODEL.bir.json -o PLAN.kbin [BIR SWITCHES]
+ *   neuronsim-cc passes  MODEL.bir.json [--dump-after=NAME] [BIR SWITCHES]
  *   neuronsim-cc info    [-j] MODEL.neff|DIR
  *   neuronsim-cc dump    [-j] PLAN.kbin
  *
@@ -35,7 +37,7 @@ static const char *const usage_main =
 	"commands:\n"
 	"  compile MODEL.neff|DIR -o PLAN.kbin   write the plan of every subgraph\n"
 	"  compile MODEL.bir.json -o PLAN.kbin   run the backend passes, then the same\n"
-	"  passes MODEL.bir.json [--dump-after=NAME]\n"
+	"  passes MODEL.bir.json [--dump-after=NAME] [SWITCHES]\n"
 	"                                        run the passes, print the module\n"
 	"  info MODEL.neff|DIR                   header, target, subgraphs, vars\n"
 	"  dump PLAN.kbin                        one line per mem_ref record\n"
@@ -80,7 +82,7 @@ static const struct bir_switch {
 #define BIR_SWITCH_VAL	256	/* getopt value of bir_switches[0] */
 
 static const char *const usage_compile =
-	"usage: neuronsim-cc compile [-j] MODEL.neff|DIR|MODEL.bir.json -o PLAN.kbin\n"
+	"usage: neuronsim-cc compile [-j] MODEL.neff|DIR|MODEL.bir.json -o PLAN.kbin [SWITCHES]\n"
 	"\n"
 	"A file ending in .bir.json is a BIR module: the backend passes run on\n"
 	"it (Documentation/compiler-passes.rst) and its DRAM and SB memory\n"
