@@ -11,6 +11,13 @@
 #   make check-debug the selftests on a KASAN/lockdep/kmemleak kernel
 #
 # KDIR=<kernel build tree> builds the module against another kernel.
+# V=1 prints every command (the module's too); the default prints one line
+# per library, program group and generated file.
+#
+# Userspace is built in four flavors (Documentation/running.rst, "The
+# build"); each fragment names its libraries and programs with
+# $(call library,...) and $(call programs,...) below, and the rules for
+# them are made once, after every fragment is read.
 
 TOP	:= $(CURDIR)
 O	:= $(TOP)/build
@@ -26,84 +33,243 @@ LINUX_SRC_TAR := $(lastword $(sort $(wildcard /usr/src/linux-source-6.1*.tar.xz)
 KSFT	:= $(O)/ksft
 KSFT_STAMP := $(KSFT)/.stamp
 
-# Host build: tests and tools, with sanitizers.
-HOST_O	:= $(O)/host
-SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-WARN	:= -Wall -Wextra -Werror
-HOST_CFLAGS := -std=gnu11 $(WARN) -g -O1 $(SAN) -D_GNU_SOURCE \
-	-I$(TOP)/uapi -I$(TOP)/kmod/plan -isystem $(KSFT) $(EXTRA_CFLAGS)
-HOST_LDFLAGS := $(SAN)
+# ---------------------------------------------------------------------
+# Output: V=1 prints commands; make -s nothing; otherwise "  VERB    what"
+# lines.
 
-# VM build: statically linked programs for the busybox initramfs.
-VM_O	:= $(O)/vm
-VM_CFLAGS := -std=gnu11 $(WARN) -O2 -g -D_GNU_SOURCE \
-	-I$(TOP)/uapi -I$(TOP)/kmod/plan -isystem $(KSFT)
-VM_LDFLAGS := -static -pthread
+V	?= 0
+ifeq ($(V),1)
+Q	:=
+say	=
+else
+Q	:= @
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+say	=
+else
+say	= printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
+endif
+empty	:=
+space	:= $(empty) $(empty)
+comma	:= ,
+# a path as printed: relative to the top
+show	= $(patsubst $(TOP)/%,%,$(1))
+# files of one folder as printed: one path, dir/{a,b,c,d} or
+# "dir/{a,b,...} (N NOUN)"
+brief	= $(if $(word 2,$(1)),$(call show,$(dir $(firstword $(1)))){$(if $(word 5,$(1)),$(subst $(space),$(comma),$(notdir $(wordlist 1,2,$(1)))$(space)...)} ($(words $(1)) $(2)),$(subst $(space),$(comma),$(notdir $(1)))}),$(call show,$(1)))
+# the objects an archive step takes in: "(hash.o model.o)" or "(8 objects)"
+objnote	= ($(if $(word 5,$(1)),$(words $(1)) objects,$(notdir $(1))))
 
-CC	?= gcc
+# ---------------------------------------------------------------------
+# Flavors.  Every library and program is built from objects of one
+# flavor; an object is $(O)/FLAVOR/obj/<source path>.o.
+#   host  ASan + UBSan, -O1: the host tests
+#   rel   -O2, position independent: the programs scripts and users run
+#         ($(O)/bin/), the shared libneuronsim, the benchmarks
+#   vm    -O2, linked statically: the programs of the VM's /bin
+#   fuzz  clang, libFuzzer + ASan + UBSan: the fuzz targets
+# Userspace includes only uapi/ and kmod/plan/ of the kernel side.
+
+FLAVORS	:= host rel vm fuzz
 CLANG	?= clang
+BASE_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP \
+	-I$(TOP)/uapi -I$(TOP)/kmod/plan
+SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
 
-# The tables of kmod/plan (generations, kinds, names), compiled into every
-# library and program that reads them.
-PLAN_SRCS	:= kmod/plan/kbin_gen.c kmod/plan/kbin_kind.c kmod/plan/kbin_names.c
-PLAN_HDRS	:= kmod/plan/kbin_gen.h kmod/plan/kbin_kind.h kmod/plan/kbin_names.h
+host_CC		= $(CC)
+host_CFLAGS	:= -g -O1 $(SAN) -isystem $(KSFT)
+host_LDFLAGS	:= $(SAN) -Wl,--as-needed
+rel_CC		= $(CC)
+rel_CFLAGS	:= -g -O2 -fPIC -fno-semantic-interposition
+rel_LDFLAGS	:= -Wl,--as-needed
+vm_CC		= $(CC)
+vm_CFLAGS	:= -g -O2 -isystem $(KSFT)
+vm_LDFLAGS	:= -static -pthread
+fuzz_CC		= $(CLANG)
+fuzz_CFLAGS	:= -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=undefined -isystem $(KSFT)
+fuzz_LDFLAGS	:= -fsanitize=fuzzer,address,undefined -Wl,--as-needed
 
-# Libraries shared between fragments (defined here so every fragment can
-# name them in prerequisites).
-# plan checker + KBIN writer/reader, host
-KBIN_LIB	:= $(HOST_O)/libkbin.a
-# the same, for static VM programs
-KBIN_LIB_VM	:= $(VM_O)/libkbin.a
-# compiler library, host
-CC_LIB		:= $(HOST_O)/libneuronsim-cc.a
-# BIR IR, passes and lowering, host
-BIR_LIB		:= $(HOST_O)/libneuronsim-bir.a
-# runtime client library, host
-NSIM_LIB	:= $(HOST_O)/libneuronsim.a
-# the same, for VM programs
-NSIM_LIB_VM	:= $(VM_O)/libneuronsim.a
+# where each flavor's libraries and test programs go
+HOST_O	:= $(O)/host
+REL_O	:= $(O)/rel
+VM_O	:= $(O)/vm
+FUZZ_O	:= $(O)/fuzz
+
+# A static link of libnl (the VM's neuronsim, lib_test, netlink_test) makes
+# glibc note that getaddrinfo/getprotobyname/getprotobynumber, used by
+# libnl-3.a's address and protocol helpers, need glibc's shared NSS
+# libraries at run time.  Those helpers are never called (the programs
+# only talk generic netlink), so scripts/static-ld-notes.awk drops exactly
+# these notes; any other linker message is printed.
+link_vm	= { $(vm_CC) $(vm_LDFLAGS) $(1) 2>&1; echo "ld-status $$?"; } | \
+	awk -f $(TOP)/scripts/static-ld-notes.awk >&2
+link_host = $(host_CC) $(host_LDFLAGS) $(1)
+link_rel = $(rel_CC) $(rel_LDFLAGS) $(1)
+link_fuzz = $(fuzz_CC) $(fuzz_LDFLAGS) $(1)
+
+# ---------------------------------------------------------------------
+# Libraries and programs.
+#
+# $(call library,ID,FILE,FLAVORS): the static library FILE.a in each
+#   flavor, $(O)/FLAVOR/FILE.a, from ID_SRCS (file names under ID_DIR when
+#   that is set; ID_SRCS_<flavor> replaces the list for one flavor).
+#   ID_INC: -I/-isystem flags for its own objects and for everyone who
+#   uses it; ID_CFLAGS: more flags for its own objects; ID_USES: the
+#   libraries it calls (their headers and, after it, their archives);
+#   ID_LDLIBS: the system libraries it needs (-lz ...); ID_BUNDLE:
+#   libraries whose objects the archive carries too (self-contained).
+# $(call programs,ID,FLAVOR,SRCDIR,OUTDIR,LIBS,GOAL): each NAME of the
+#   list ID is OUTDIR/NAME, from SRCDIR/NAME.c linked with LIBS (and what
+#   they use) of FLAVOR; ID_CFLAGS and ID_LDLIBS add to it.  GOAL
+#   (userspace, selftests, bench-progs) builds them.  A group of one
+#   prints "LD program"; a larger group one "LD" line for the programs it
+#   linked (a program named on the command line prints its own).
+# $(call bins,ID): the programs of a group.  $(call lib,ID,FLAVOR): an
+#   archive.  $(call objs,ID,FLAVOR): a library's objects.
+
+LIBRARIES	:=
+PROGRAM_GROUPS	:=
+DEPFILES	:=
+library = $(eval LIBRARIES += $(1))$(eval $(1)_FILE := $(2))$(eval $(1)_FLAVORS := $(3))
+programs = $(eval PROGRAM_GROUPS += $(1))$(eval $(1)_FLAVOR := $(2))$(eval \
+	$(1)_SRCDIR := $(3))$(eval $(1)_OUT := $(4))$(eval $(1)_LIBS := $(5))$(eval \
+	$(1)_GOAL := $(6))
+bins	= $(addprefix $($(1)_OUT)/,$($(1)))
+lib	= $(O)/$(2)/$($(1)_FILE).a
+srcs	= $(addprefix $(if $($(1)_DIR),$($(1)_DIR)/),$(or $($(1)_SRCS_$(2)),$($(1)_SRCS)))
+objs	= $(patsubst %.c,$(O)/$(2)/obj/%.o,$(call srcs,$(1),$(2)))
+
+# list helpers: the libraries a list uses, in link order (each after all
+# its users); include and link flags of such a list
+reverse	= $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
+uniq	= $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(1))))
+uniq-last = $(call reverse,$(call uniq,$(call reverse,$(1))))
+closure	= $(call uniq-last,$(foreach l,$(1),$(l) $(call closure,$($(l)_USES))))
+incs	= $(call uniq,$(foreach l,$(1),$($(l)_INC)))
+ldlibs	= $(call uniq-last,$(foreach l,$(1),$($(l)_LDLIBS)))
+
+# $(eval $(call cmd_file,PATH,VAR)): the file $(O)/PATH holds the value
+# of VAR (a library's or group's commands) and is rewritten only when it
+# changes; what those commands build depends on it, so a change of flags
+# rebuilds.
+squote	= $(subst ','\'',$(1))
+define cmd_file
+$$(O)/$(1): FORCE
+	@mkdir -p $$(@D)
+	@printf '%s\n' '$$(call squote,$$($(2)))' | cmp -s - $$@ || \
+		printf '%s\n' '$$(call squote,$$($(2)))' > $$@
+endef
+
+# ---------------------------------------------------------------------
+
+.PHONY: all module userspace selftests bench-progs deps run check bench fuzz \
+	checkpatch clean libneuronsim FORCE
+all: module userspace selftests
 
 # Fragments append to these.
 # host test programs (TAP), run by make check
 HOST_TESTS :=
-# host programs
-HOST_BINS :=
-# static programs copied into the initramfs /bin
+# programs of the VM's /bin (names)
 VM_PROGS :=
-# selftests run in the VM by make check (subset of VM_PROGS)
-VM_TESTS :=
 # extra files for the initramfs: "src:dest" pairs
 VM_DATA :=
 # libFuzzer binaries
 FUZZERS :=
 
-.PHONY: all module userspace selftests deps run check bench fuzz checkpatch clean
-all: module userspace selftests
-
 $(KSFT_STAMP): $(LINUX_SRC_TAR)
 	@test -n "$(LINUX_SRC_TAR)" || { echo "linux-source-6.1 is not installed: run scripts/deps.sh" >&2; exit 1; }
 	@mkdir -p $(KSFT)
-	tar -xJf $(LINUX_SRC_TAR) -C $(KSFT) --strip-components=1 --wildcards \
+	$(Q)$(call say,GEN,$(call show,$(KSFT)))tar -xJf $(LINUX_SRC_TAR) -C $(KSFT) --strip-components=1 --wildcards \
 		'*/tools/testing/selftests/kselftest_harness.h' \
 		'*/tools/testing/selftests/kselftest.h' \
 		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
 		'*/scripts/const_structs.checkpatch'
-	cp $(KSFT)/tools/testing/selftests/kselftest_harness.h $(KSFT)/tools/testing/selftests/kselftest.h $(KSFT)/
+	$(Q)cp $(KSFT)/tools/testing/selftests/kselftest_harness.h $(KSFT)/tools/testing/selftests/kselftest.h $(KSFT)/
 	@touch $@
 
+# The module, by Kbuild (its -Werror fails the build on any warning).
+# Quiet: Kbuild runs silent and one line says the module was linked;
+# V=1 goes to Kbuild.  Kbuild cannot make BTF for a module without the
+# kernel's vmlinux (the headers package has none) and says so on every
+# link; it is not asked to when $(KDIR)/vmlinux is absent.
+MOD_STAMP := $(O)/.module
+KBUILD_ARGS := $(if $(filter 1,$(V)),V=1,-s) \
+	$(if $(wildcard $(KDIR)/vmlinux),,CONFIG_DEBUG_INFO_BTF_MODULES=)
 module:
-	$(MAKE) -C $(KDIR) M=$(TOP) modules
+	@mkdir -p $(O)
+	$(Q)$(MAKE) --no-print-directory -C $(KDIR) M=$(TOP) $(KBUILD_ARGS) modules
+	@if [ ! -e $(MOD_STAMP) ] || [ neuronsim.ko -nt $(MOD_STAMP) ]; then \
+		$(call say,LD [M],neuronsim.ko) touch $(MOD_STAMP); fi
 
-include userspace/lib/build.mk
-include userspace/cc/bir/build.mk
+include kmod/plan/build.mk
 include userspace/cc/build.mk
+include userspace/cc/bir/build.mk
+include userspace/lib/build.mk
 include userspace/tools/build.mk
 include userspace/tests/build.mk
+include userspace/tests/fuzz.mk
 include selftests/build.mk
 include bench/build.mk
 
-userspace: $(HOST_TESTS) $(HOST_BINS) $(FUZZERS)
+# ---------------------------------------------------------------------
+# The rules of every flavor, library and program group.
+
+# An object's command is its library's or group's (CMD_CC), kept in a
+# command file (cmd_file above).
+define flavor_rules
+$$(O)/$(1)/obj/%.o: %.c $(if $(filter-out rel,$(1)),| $$(KSFT_STAMP))
+	@mkdir -p $$(@D)
+	$$(Q)$$(CMD_CC) -c -o $$@ $$<
+endef
+
+define library_rules
+$(1)_OBJS_$(2) := $$(call objs,$(1),$(2))
+$(1)_CC_$(2) := $$($(2)_CC) $$(BASE_CFLAGS) $$($(2)_CFLAGS) \
+	$$(call incs,$$(call closure,$(1))) $$($(1)_CFLAGS) $$(EXTRA_CFLAGS)
+$$($(1)_OBJS_$(2)): private CMD_CC = $$($(1)_CC_$(2))
+$$($(1)_OBJS_$(2)): $$(O)/$(2)/.cmd/$(1)
+$$(eval $$(call cmd_file,$(2)/.cmd/$(1),$(1)_CC_$(2)))
+$$(call lib,$(1),$(2)): $$($(1)_OBJS_$(2)) $$(foreach b,$$($(1)_BUNDLE),$$(call objs,$$(b),$(2)))
+	$$(Q)$$(call say,AR,$$(call show,$$@) $$(call objnote,$$?))rm -f $$@ && ar rcs $$@ $$^
+DEPFILES += $$($(1)_OBJS_$(2):.o=.d)
+endef
+
+define program_rules
+$(1)_F := $$($(1)_FLAVOR)
+$(1)_MAINS := $$(patsubst %,$$(O)/$$($(1)_F)/obj/$$($(1)_SRCDIR)/%.o,$$($(1)))
+$(1)_ALLLIBS := $$(call closure,$$($(1)_LIBS))
+$(1)_ARCHIVES := $$(foreach l,$$($(1)_ALLLIBS),$$(call lib,$$(l),$$($(1)_F)))
+$(1)_CC := $$($$($(1)_F)_CC) $$(BASE_CFLAGS) $$($$($(1)_F)_CFLAGS) \
+	$$(call incs,$$($(1)_ALLLIBS)) $$($(1)_CFLAGS) $$(EXTRA_CFLAGS)
+$(1)_LD := $$($(1)_ARCHIVES) $$($(1)_LDLIBS) $$(call ldlibs,$$($(1)_ALLLIBS))
+$$($(1)_MAINS): private CMD_CC = $$($(1)_CC)
+$$($(1)_MAINS) $$(call bins,$(1)): $$(O)/$$($(1)_F)/.cmd/$(1)
+$(1)_CMDS := $$($(1)_CC) / $$($$($(1)_F)_CC) $$($$($(1)_F)_LDFLAGS) $$($(1)_LD)
+$$(eval $$(call cmd_file,$$($(1)_F)/.cmd/$(1),$(1)_CMDS))
+$$(call bins,$(1)): $$($(1)_OUT)/%: $$(O)/$$($(1)_F)/obj/$$($(1)_SRCDIR)/%.o $$($(1)_ARCHIVES)
+	@mkdir -p $$(@D)
+	$$(Q)$(if $(word 2,$($(1))),$$(if $$(filter $$@ $$(call show,$$@),$$(MAKECMDGOALS)),$$(call say,LD,$$(call show,$$@))),$$(call say,LD,$$(call show,$$@)))$$(call link_$$($(1)_F),-o $$@ $$< $$($(1)_LD))
+ifneq ($(word 2,$($(1))),)
+$$(O)/.groups/$(1): $$(call bins,$(1))
+	@mkdir -p $$(@D)
+	$$(Q)$$(call say,LD,$$(call brief,$$?,programs))touch $$@
+$$($(1)_GOAL): $$(O)/.groups/$(1)
+else
+$$($(1)_GOAL): $$(call bins,$(1))
+endif
+DEPFILES += $$($(1)_MAINS:.o=.d)
+endef
+
+$(foreach f,$(FLAVORS),$(eval $(call flavor_rules,$(f))))
+$(foreach l,$(LIBRARIES),$(foreach f,$($(l)_FLAVORS),$(eval $(call library_rules,$(l),$(f)))))
+$(foreach g,$(PROGRAM_GROUPS),$(eval $(call program_rules,$(g))))
+
+userspace: $(HOST_TESTS) $(FUZZERS)
 selftests: $(addprefix $(VM_O)/bin/,$(VM_PROGS))
+
+# ---------------------------------------------------------------------
 
 deps:
 	bash scripts/deps.sh
@@ -146,6 +312,13 @@ clean:
 	find kmod \( -name '*.o' -o -name '.*.cmd' \) -type f -delete
 	rm -rf $(O)
 
+# make build/bin/neuronsim-cc (a path from the top) builds $(O)/bin/neuronsim-cc
+build/%: $(O)/% ;
+
 # scripts/check.sh and friends ask for the lists: make -s print-HOST_TESTS
 print-%:
 	@echo $($*)
+
+FORCE:
+
+-include $(DEPFILES)

@@ -10,25 +10,23 @@
 
 BIR_DATA := $(VM_O)/data/bir
 BIR_EXAMPLES := $(sort $(wildcard userspace/cc/bir/examples/*.bir.json))
-BIR_PLANS := $(patsubst userspace/cc/bir/examples/%.bir.json,$(BIR_DATA)/%.kbin,$(BIR_EXAMPLES))
+BIR_MODELS := $(patsubst userspace/cc/bir/examples/%.bir.json,%,$(BIR_EXAMPLES))
 
-VM_PROGS += bir_test
+BIR_DEVICE_TESTS := bir_test
+$(call programs,BIR_DEVICE_TESTS,vm,selftests,$(VM_O)/bin,TESTUTIL KBIN,selftests)
+
+VM_PROGS += $(BIR_DEVICE_TESTS)
 VM_DATA += $(BIR_DATA):/data/bir
 
-$(BIR_DATA)/%.kbin: userspace/cc/bir/examples/%.bir.json $(O)/bin/neuronsim-cc
+# every plan at once (each takes milliseconds); rewritten when an example,
+# the compiler or the set of examples (the list is in the recipe) changes
+$(BIR_DATA)/models.txt: $(BIR_EXAMPLES) $(call bins,NSIM_CC_TOOL) selftests/mk/bir.mk
 	@mkdir -p $(@D)
-	$(O)/bin/neuronsim-cc compile $< -o $@ > /dev/null
+	$(Q)$(call say,GEN,$(call show,$(BIR_DATA))/ ($(words $(BIR_MODELS)) plans))rm -f $(@D)/*.kbin
+	$(Q)for m in $(BIR_MODELS); do \
+		$(call bins,NSIM_CC_TOOL) compile userspace/cc/bir/examples/$$m.bir.json \
+			-o $(@D)/$$m.kbin > /dev/null || exit 1; \
+	done
+	$(Q)printf '%s\n' $(BIR_MODELS) > $@
 
-# rewritten when the set of examples changes (the list is in the recipe)
-$(BIR_DATA)/models.txt: $(BIR_EXAMPLES) selftests/mk/bir.mk
-	@mkdir -p $(@D)
-	@rm -f $(filter-out $(BIR_PLANS),$(wildcard $(BIR_DATA)/*.kbin))
-	printf '%s\n' $(patsubst userspace/cc/bir/examples/%.bir.json,%,$(BIR_EXAMPLES)) > $@
-
-selftests: $(BIR_PLANS) $(BIR_DATA)/models.txt
-
-$(VM_O)/bin/bir_test: selftests/bir_test.c $(VM_O)/selftests/plans.o selftests/plans.h \
-		$(KBIN_LIB_VM) $(KSFT_STAMP)
-	@mkdir -p $(dir $@)
-	$(CC) $(ST_CFLAGS) -o $@ $< $(VM_O)/selftests/plans.o $(KBIN_LIB_VM) -lz \
-		$(VM_LDFLAGS)
+selftests: $(BIR_DATA)/models.txt

@@ -8,13 +8,10 @@
 # In-VM steps: selftests/vm.d/30-lib.sh (also runs cli_test.sh).
 
 LIB_SELFTESTS := lib_test netlink_test
+LIB_SELFTESTS_LDLIBS := -ljansson
+$(call programs,LIB_SELFTESTS,vm,selftests,$(VM_O)/bin,TESTUTIL NSIM KBIN,selftests)
 
-VM_PROGS += $(LIB_SELFTESTS) nsim_mkplan
+LIB_SELFTEST_HELPERS := nsim_mkplan
+$(call programs,LIB_SELFTEST_HELPERS,vm,selftests,$(VM_O)/bin,TESTUTIL KBIN,selftests)
 
-$(addprefix $(VM_O)/bin/,$(LIB_SELFTESTS) nsim_mkplan): $(VM_O)/bin/%: \
-		selftests/%.c $(VM_O)/selftests/plans.o selftests/plans.h \
-		$(NSIM_LIB_VM) $(NSIM_HDR) $(KBIN_LIB_VM) $(KSFT_STAMP)
-	@mkdir -p $(dir $@)
-	$(CC) $(ST_CFLAGS) $(NSIM_CFLAGS) -o $@ $< $(VM_O)/selftests/plans.o \
-		$(NSIM_LIB_VM) $(KBIN_LIB_VM) $(VM_LDFLAGS) $(NSIM_LDLIBS) \
-		-ljansson -lz
+VM_PROGS += $(LIB_SELFTESTS) $(LIB_SELFTEST_HELPERS)

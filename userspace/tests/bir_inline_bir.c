@@ -293,7 +293,7 @@ TEST(cli_enable_bir_kernel)
 		 BIR_EXAMPLES);
 	out = bt_run_tool(args, NULL, &st);
 	if (!out)
-		SKIP(return, "bin/neuronsim-cc is not built next to the tests");
+		SKIP(return, "%s is not built", NEURONSIM_CC);
 	EXPECT_EQ(0, st);
 	EXPECT_NE(NULL, strstr(out, "\"opcode\": \"BIRKernel\""));
 	free(out);

@@ -115,7 +115,7 @@ TEST(cli_tensor_map)
 	out = bt_run_tool(args, NULL, &st);
 	if (!out) {
 		unlink(path);
-		SKIP(return, "bin/neuronsim-cc is not built next to the tests");
+		SKIP(return, "%s is not built", NEURONSIM_CC);
 	}
 	EXPECT_EQ(0, st);
 	free(out);

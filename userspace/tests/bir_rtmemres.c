@@ -243,7 +243,7 @@ TEST(cli_switches)
 	if (!out) {
 		unlink(path);
 		unlink(errf);
-		SKIP(return, "bin/neuronsim-cc is not built next to the tests");
+		SKIP(return, "%s is not built", NEURONSIM_CC);
 	}
 	EXPECT_EQ(0, st);
 	EXPECT_NE(NULL, strstr(out, "\"name\": \"EvalAccelReservedLoc\",\n"

@@ -173,41 +173,21 @@ out:
 }
 
 /*
- * The neuronsim-cc command built with the tests (HOST_O/bin, next to
- * the tests' folder) into @buf; -1 when it is not there.
- */
-static inline int bt_tool(char *buf, size_t cap)
-{
-	char exe[512];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return -1;
-	exe[n] = 0;
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return -1;
-	*slash = 0;
-	snprintf(buf, cap, "%s/../bin/neuronsim-cc", exe);
-	return access(buf, X_OK) ? -1 : 0;
-}
-
-/*
  * Run "neuronsim-cc ARGS" (@args is shell text; stderr to @errfile or
  * discarded when NULL) and return its stdout, malloc'd; *status is the
- * exit status.  NULL when the command cannot be started.
+ * exit status.  NULL when the command is not built or cannot be started.
+ * NEURONSIM_CC is the release command's path (userspace/cc/bir/build.mk).
  */
 static inline char *bt_run_tool(const char *args, const char *errfile,
 				int *status)
 {
-	char tool[600], cmd[2048], *s = NULL;
+	char cmd[2048], *s = NULL;
 	size_t n = 0;
 	FILE *f;
 
-	if (bt_tool(tool, sizeof(tool)))
+	if (access(NEURONSIM_CC, X_OK))
 		return NULL;
-	snprintf(cmd, sizeof(cmd), "'%s' %s 2>%s", tool, args,
+	snprintf(cmd, sizeof(cmd), "'%s' %s 2>%s", NEURONSIM_CC, args,
 		 errfile ? errfile : "/dev/null");
 	f = popen(cmd, "r");
 	if (!f)

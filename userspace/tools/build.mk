@@ -1,23 +1,26 @@
 # SPDX-License-Identifier: GPL-2.0
-# Build fragment for userspace/tools/: the neuronsim command, on libneuronsim,
-# the KBIN reader (libkbin) and jansson.  A static copy for the VM
-# ($(VM_O)/bin/neuronsim) and a sanitized host copy ($(HOST_O)/bin/neuronsim).
-# neuronsim-cc is built by userspace/cc/build.mk.
+# Build fragment for userspace/tools/, included by the top-level Makefile:
+# the commands, release flavor, in $(O)/bin/ (what scripts, data steps and
+# users run):
+#   neuronsim-cc   the compiler (libneuronsim-bir, libneuronsim-cc, libkbin)
+#   neuronsim      the device command (libneuronsim, libkbin, jansson);
+#                  also static for the VM's /bin ($(VM_O)/bin/neuronsim)
+#   mkneff         NEFF helper: the demo NEFF of make run, the bad NEFFs of
+#                  scenarios 1/3/5, .npy payload extraction, the manifest
+#                  and plans of the NEFF VM test (scripts/neff-plans.sh)
 
-NSIM_TOOL_CFLAGS := $(NSIM_CFLAGS) -I$(TOP)/userspace/cc
-NSIM_TOOL_LIBS	 := $(NSIM_LDLIBS) -ljansson -lz
+NSIM_CC_TOOL	:= neuronsim-cc
+$(call programs,NSIM_CC_TOOL,rel,userspace/tools,$(O)/bin,BIR,userspace)
 
-VM_PROGS += neuronsim
+NSIM_TOOL	:= neuronsim
+NSIM_TOOL_LDLIBS := -ljansson -lz
+$(call programs,NSIM_TOOL,rel,userspace/tools,$(O)/bin,NSIM KBIN,userspace)
 
-$(VM_O)/bin/neuronsim: userspace/tools/neuronsim.c $(NSIM_LIB_VM) $(KBIN_LIB_VM) $(NSIM_HDR) \
-		kmod/plan/resolve_core.h
-	@mkdir -p $(dir $@)
-	$(CC) $(VM_CFLAGS) $(NSIM_TOOL_CFLAGS) -o $@ $< $(NSIM_LIB_VM) $(KBIN_LIB_VM) \
-		$(VM_LDFLAGS) $(NSIM_TOOL_LIBS)
+NSIM_TOOL_VM	:= neuronsim
+NSIM_TOOL_VM_LDLIBS := -ljansson -lz
+$(call programs,NSIM_TOOL_VM,vm,userspace/tools,$(VM_O)/bin,NSIM KBIN,selftests)
+VM_PROGS	+= $(NSIM_TOOL_VM)
 
-$(HOST_O)/bin/neuronsim: userspace/tools/neuronsim.c $(NSIM_LIB) $(KBIN_LIB) $(NSIM_HDR) \
-		kmod/plan/resolve_core.h
-	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) $(NSIM_TOOL_CFLAGS) -o $@ $< $(NSIM_LIB) $(KBIN_LIB) \
-		$(HOST_LDFLAGS) $(NSIM_TOOL_LIBS)
-HOST_BINS += $(HOST_O)/bin/neuronsim
+MKNEFF_TOOL	:= mkneff
+$(call programs,MKNEFF_TOOL,rel,userspace/tools,$(O)/bin,CC,userspace)
+

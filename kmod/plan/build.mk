@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0
+# Build fragment of the plan layer for userspace, included by the top-level
+# Makefile: libplan.a (the generation, kind and name tables, the plan
+# checker) in every flavor, from the same kmod/plan/*.c the module
+# compiles.  The list is the plan/ objects of kmod/objs.mk, so a new
+# kmod/plan/ file is one word there for both sides.
+
+include kmod/objs.mk
+
+$(call library,PLAN,libplan,host rel vm fuzz)
+PLAN_DIR	:= kmod/plan
+PLAN_SRCS	:= $(patsubst plan/%.o,%.c,$(filter plan/%,$(NEURONSIM_OBJS)))
