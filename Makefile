@@ -9,6 +9,8 @@
 #   make fuzz SECONDS=N   libFuzzer targets for N seconds each
 #   make checkpatch checkpatch.pl --strict over the kernel code
 #   make check-debug the selftests on a KASAN/lockdep/kmemleak kernel
+#   make install    the commands, libneuronsim, its headers and neuronsim.pc
+#                   under DESTDIR/PREFIX (default /usr/local)
 #
 # KDIR=<kernel build tree> builds the module against another kernel.
 # V=1 prints every command (the module's too); the default prints one line
@@ -165,7 +167,7 @@ endef
 # ---------------------------------------------------------------------
 
 .PHONY: all module userspace selftests bench-progs deps run check bench fuzz \
-	checkpatch clean libneuronsim FORCE
+	checkpatch clean install libneuronsim FORCE
 all: module userspace selftests
 
 # Fragments append to these.

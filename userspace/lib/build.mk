@@ -7,9 +7,14 @@
 #                        (installed, self-contained)
 #   $(NSIM_SO)           libneuronsim.so.$(NSIM_VERSION), soname
 #                        libneuronsim.so.$(NSIM_SOMAJOR), from the rel
-#                        objects
+#                        objects; exports only neuronsim_* under the
+#                        version node of libneuronsim.map
 #   $(NSIM_PC)           pkg-config file neuronsim.pc (for PREFIX)
-#   lib_* host tests     userspace/tests/lib_*.c (every one)
+#   lib_* host tests     userspace/tests/lib_*.c (every one), and
+#                        userspace/tests/lib_install_test.sh (exported
+#                        symbols, make install)
+#   install-lib          .so, .a, libneuronsim.h and the uapi headers it
+#                        includes, neuronsim.pc under DESTDIR/PREFIX
 
 NSIM_VERSION	:= 0.1.0
 NSIM_SOMAJOR	:= 0
@@ -24,16 +29,25 @@ NSIM_USES	:= PLAN
 NSIM_LDLIBS	:= -lnl-genl-3 -lnl-3 -lpthread -lm
 NSIM_BUNDLE	:= PLAN
 NSIM_HDR	:= userspace/lib/libneuronsim.h
+NSIM_UAPI_HDRS	:= uapi/linux/neuronsim.h uapi/linux/neuronsim_kbin.h \
+	uapi/linux/neuronsim_netlink.h
+NSIM_MAP	:= userspace/lib/libneuronsim.map
 NSIM_SO		:= $(REL_O)/libneuronsim.so
 NSIM_PC		:= $(REL_O)/neuronsim.pc
 
 PREFIX		?= /usr/local
+BINDIR		?= $(PREFIX)/bin
 LIBDIR		?= $(PREFIX)/lib
 INCLUDEDIR	?= $(PREFIX)/include
 
-$(NSIM_SO).$(NSIM_VERSION): $(call objs,NSIM,rel) $(call lib,PLAN,rel)
-	$(Q)$(call say,LD,$(call show,$@))$(rel_CC) $(rel_LDFLAGS) -shared \
-		-Wl,-soname,libneuronsim.so.$(NSIM_SOMAJOR) -Wl,--no-undefined -o $@ \
+NSIM_SO_LD	:= $(rel_CC) $(rel_LDFLAGS) -shared \
+	-Wl,-soname,libneuronsim.so.$(NSIM_SOMAJOR) -Wl,--no-undefined \
+	-Wl,--version-script=$(TOP)/$(NSIM_MAP)
+NSIM_SO_CMDS	:= $(NSIM_SO_LD) $(NSIM_LDLIBS)
+$(eval $(call cmd_file,rel/.cmd/NSIM_SO,NSIM_SO_CMDS))
+$(NSIM_SO).$(NSIM_VERSION): $(call objs,NSIM,rel) $(call lib,PLAN,rel) $(NSIM_MAP) \
+		$(REL_O)/.cmd/NSIM_SO
+	$(Q)$(call say,LD,$(call show,$@))$(NSIM_SO_LD) -o $@ \
 		$(call objs,NSIM,rel) $(call lib,PLAN,rel) $(NSIM_LDLIBS)
 	$(Q)ln -sf $(notdir $@) $(NSIM_SO).$(NSIM_SOMAJOR) && ln -sf $(notdir $@) $(NSIM_SO)
 $(NSIM_SO).$(NSIM_SOMAJOR) $(NSIM_SO): | $(NSIM_SO).$(NSIM_VERSION)
@@ -52,7 +66,7 @@ $(NSIM_PC): $(REL_O)/neuronsim.pc.dirs userspace/lib/build.mk
 		'Libs: -L$${libdir} -lneuronsim' 'Libs.private: -lpthread -lm' \
 		'Cflags: -I$${includedir}' > $@
 
-.PHONY: libneuronsim
+.PHONY: libneuronsim install-lib
 libneuronsim: $(call lib,NSIM,host) $(call lib,NSIM,rel) $(call lib,NSIM,vm) \
 	$(NSIM_SO) $(NSIM_SO).$(NSIM_SOMAJOR) $(NSIM_PC)
 userspace: libneuronsim
@@ -60,5 +74,17 @@ userspace: libneuronsim
 # host unit tests of the pure parts (VAR references, SVG map)
 NSIM_TESTS	:= $(patsubst userspace/tests/%.c,%,$(wildcard userspace/tests/lib_*.c))
 $(call programs,NSIM_TESTS,host,userspace/tests,$(HOST_O)/tests,NSIM,userspace)
-HOST_TESTS	+= $(call bins,NSIM_TESTS)
+HOST_TESTS	+= $(call bins,NSIM_TESTS) $(TOP)/userspace/tests/lib_install_test.sh
 
+install: install-lib
+install-lib: $(NSIM_SO) $(NSIM_SO).$(NSIM_SOMAJOR) $(call lib,NSIM,rel) $(NSIM_PC)
+	$(Q)$(call say,INSTALL,$(DESTDIR)$(LIBDIR)/libneuronsim.*)install -d \
+		$(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/linux
+	$(Q)install -m 0755 $(NSIM_SO).$(NSIM_VERSION) $(DESTDIR)$(LIBDIR)/
+	$(Q)ln -sf libneuronsim.so.$(NSIM_VERSION) $(DESTDIR)$(LIBDIR)/libneuronsim.so.$(NSIM_SOMAJOR)
+	$(Q)ln -sf libneuronsim.so.$(NSIM_VERSION) $(DESTDIR)$(LIBDIR)/libneuronsim.so
+	$(Q)install -m 0644 $(call lib,NSIM,rel) $(DESTDIR)$(LIBDIR)/
+	$(Q)install -m 0644 $(NSIM_PC) $(DESTDIR)$(LIBDIR)/pkgconfig/
+	$(Q)$(call say,INSTALL,$(DESTDIR)$(INCLUDEDIR)/libneuronsim.h linux/)install \
+		-m 0644 $(NSIM_HDR) $(DESTDIR)$(INCLUDEDIR)/
+	$(Q)install -m 0644 $(NSIM_UAPI_HDRS) $(DESTDIR)$(INCLUDEDIR)/linux/

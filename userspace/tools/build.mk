@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build fragment for userspace/tools/, included by the top-level Makefile:
 # the commands, release flavor, in $(O)/bin/ (what scripts, data steps and
-# users run):
+# users run; make install copies neuronsim and neuronsim-cc):
 #   neuronsim-cc   the compiler (libneuronsim-bir, libneuronsim-cc, libkbin)
 #   neuronsim      the device command (libneuronsim, libkbin, jansson);
 #                  also static for the VM's /bin ($(VM_O)/bin/neuronsim)
@@ -24,3 +24,9 @@ VM_PROGS	+= $(NSIM_TOOL_VM)
 MKNEFF_TOOL	:= mkneff
 $(call programs,MKNEFF_TOOL,rel,userspace/tools,$(O)/bin,CC,userspace)
 
+.PHONY: install-tools
+install: install-tools
+install-tools: $(call bins,NSIM_CC_TOOL) $(call bins,NSIM_TOOL)
+	$(Q)$(call say,INSTALL,$(DESTDIR)$(BINDIR)/{$(subst $(space),$(comma),$(notdir $^))})install \
+		-d $(DESTDIR)$(BINDIR)
+	$(Q)install -m 0755 $^ $(DESTDIR)$(BINDIR)/
