@@ -14,8 +14,8 @@
  * Each NeuronCore N has an SBUF window in the device address map
  * (nsim_sbuf_base(), Documentation/uapi.rst "Address map"): the SBUF is
  * sbuf_partitions partitions of sbuf_partition_size bytes, partition p
- * holding the window's bytes [p * partition size, (p + 1) * partition
- * size).
+ * holding the window's bytes [p * stride, p * stride + partition size),
+ * the stride being sbuf_partition_stride (Documentation/hardware.rst).
  */
 #include <linux/device.h>
 #include <linux/minmax.h>
@@ -171,17 +171,19 @@ void nsim_cores_get(struct nsim_device *nd, pid_t *owner_pid, u32 *users)
  * @pa: first device address.
  * @len: bytes.
  *
- * A carve-out reserves the bytes [offset, offset + size) of each of its
- * partitions in its subgraph's core's SBUF window.  An address outside
- * every window touches none.
+ * In a core's SBUF window partition p holds the bytes [p * stride,
+ * p * stride + partition size) (Documentation/hardware.rst); a carve-out
+ * reserves the bytes [offset, offset + size) of each of its partitions in
+ * its subgraph's core's SBUF window.  An address outside every window
+ * touches none.
  *
  * Return: true when [@pa, @pa + @len) overlaps a carve-out.
  */
 bool nsim_sbuf_touches_carveout(const struct nsim_model *m, u64 pa, u64 len)
 {
 	const struct nsim_device *nd = m->nd;
-	u64 ps = nd->arch->sbuf_partition_size;
-	u64 sbuf = kbin_gen_sbuf_bytes(nd->arch);
+	u64 stride = nd->arch->sbuf_partition_stride;
+	u64 sbuf = nd->arch->sbuf_window_size;
 	u32 s, k, p;
 
 	for (s = 0; s < m->num_sg && len; s++) {
@@ -198,7 +200,7 @@ bool nsim_sbuf_touches_carveout(const struct nsim_model *m, u64 pa, u64 len)
 
 			for (p = co->start_partition;
 			     p < co->start_partition + co->num_partitions; p++) {
-				u64 c0 = p * ps + co->offset;
+				u64 c0 = p * stride + co->offset;
 
 				if (c0 < hi && lo < c0 + co->size)
 					return true;

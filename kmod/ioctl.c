@@ -10,6 +10,7 @@
  */
 #include <linux/device.h>
 #include <linux/fs.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -527,11 +528,34 @@ static long nsim_ioctl_resolve_batch(struct nsim_file *nf, void __user *uarg,
 }
 
 /*
+ * Whether READ/WRITE_VAR bytes [@off, @off + @len) of MR_SB @mr of @m
+ * touch the gap past a partition's bytes in the SBUF window (the resolve
+ * rule's test, resolve_core.h); says which partition, in @m's device's
+ * log, when they do.
+ */
+static bool nsim_var_io_sbuf_gap(const struct nsim_model *m,
+				 const struct nsim_mr *mr, u64 off, u64 len,
+				 bool write)
+{
+	if (mr->type != KBIN_MR_SB ||
+	    !nsim_rc_sbuf_gap(mr->aux, mr->aux2, off, len))
+		return false;
+	dev_info_ratelimited(&m->nd->dev,
+			     "%s var_id %u: bytes [%llu, +%llu) start at byte %llu of SBUF partition %llu and touch the gap past its %u bytes\n",
+			     write ? "WRITE_VAR" : "READ_VAR", mr->var_id, off,
+			     len, off & (mr->aux2 - 1), div_u64(off, mr->aux2),
+			     mr->aux);
+	return true;
+}
+
+/*
  * NEURONSIM_IOC_READ_VAR / WRITE_VAR: bytes of a staged variable of one
  * of the caller's models.  Kinds whose storage is their target's
  * (MR_PTR) or an index list (MR_LIST) have no bytes; an address table
  * (MR_PTR_TABLE) can be read but not written, and neither can the bytes
- * of the model's SBUF carve-outs (the runtime's reservation).
+ * of the model's SBUF carve-outs (the runtime's reservation).  An MR_SB
+ * range that touches the gap past a partition is out of range, as for
+ * RESOLVE.
  */
 static long nsim_ioctl_var_io(struct nsim_file *nf, void __user *uarg,
 			      size_t usize, bool write)
@@ -556,6 +580,8 @@ static long nsim_ioctl_var_io(struct nsim_file *nf, void __user *uarg,
 	if (!mr)
 		ret = -ENOENT;
 	else if (check_add_overflow(io.offset, io.len, &end) || end > mr->size)
+		ret = -ERANGE;
+	else if (nsim_var_io_sbuf_gap(m, mr, io.offset, io.len, write))
 		ret = -ERANGE;
 	else if (storage == KBIN_STORAGE_TARGET ||
 		 storage == KBIN_STORAGE_INDEX || mr->pa == NSIM_PA_UNSTAGED)

@@ -284,13 +284,16 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 	/* by the kind's storage (kbin_kind.h); each is staged its own way */
 	switch (kbin_kind(r->mr_type)->storage) {
 	case KBIN_STORAGE_SBUF:
-		sbuf_bytes = kbin_gen_sbuf_bytes(st->nd->arch);
+		/* the window: partition p's bytes at p * stride (hardware.rst) */
+		sbuf_bytes = st->nd->arch->sbuf_window_size;
 		if (r->size > sbuf_bytes)
 			return nsim_fail(st, s, i, KBIN_FIELD_SIZE,
 					 KBIN_ERR_STAGE_SBUF, r->size, -EINVAL,
-					 "%s of %llu bytes is larger than core %u's %llu-byte SBUF",
+					 "%s of %llu bytes is larger than core %u's %llu-byte SBUF window",
 					 kbin_mr_type_str(r->mr_type), r->size,
 					 sg->core, sbuf_bytes);
+		nsim_rc_sbuf_init(mr, st->nd->arch->sbuf_partition_size,
+				  st->nd->arch->sbuf_partition_stride);
 		mr->pa = nsim_sbuf_base(st->nd, sg->core);
 		c->where = NSIM_WHERE_SBUF;
 		c->where_idx = sg->core;
@@ -619,9 +622,9 @@ static void nsim_log_staged(struct nsim_model *m)
  * back every subgraph.
  *
  * Return: 0; -EINVAL plan target is not this device's generation, an
- * MR_SB larger than the SBUF, or a virtual buffer straddling a scratchpad
- * page; -ENODEV not enough NeuronCores from @first_core; -EBUSY a core is
- * another thread group's (or no run of free cores); -E2BIG vars per
+ * MR_SB larger than the SBUF window, or a virtual buffer straddling a
+ * scratchpad page; -ENODEV not enough NeuronCores from @first_core; -EBUSY
+ * a core is another thread group's (or no run of free cores); -E2BIG vars per
  * subgraph above max_vars_per_subgraph or scratchpad pages above
  * scratchpad_max_pages; -ENOSPC HBM exhausted (or fail_hbm_alloc_nth);
  * -EIO fail_copyin_nth; -ENOMEM kernel memory or the backing RAM cap.

@@ -5,7 +5,8 @@
 # command on device $NSIM_DEV (default 0) with -d.  The -j
 # output is parsed back in C by netlink_test; here: the --hold scenario
 # (load --hold in the background, models -j, the debugfs table, monitor
-# showing the unload after SIGINT), every subcommand's --help and -j,
+# showing the unload after SIGINT), resolve into the SBUF gap, every
+# subcommand's --help and -j,
 # error messages and exit codes, the SVG map, and commands on the stdin
 # of load --hold (resolve, read, info against the held model).
 
@@ -86,6 +87,13 @@ t "vars -j MODEL" sh -c "$NS -j vars $ID | grep -q '\"name\":\"weight\"'"
 t "resolve MODEL weight+16:8" sh -c "$NS resolve $ID weight+16:8 | grep -q '0x'"
 f "resolve MODEL past the end is ERANGE (exit 1)" 1 $NS resolve $ID "weight+0x100000:1"
 grep -q ERANGE /tmp/cli.out && ok "resolve ERANGE message" || nok "resolve ERANGE message"
+# the MR_SB window: partition 127's last byte resolves, the next is in the
+# gap past the partition and the message names the partition
+PS=$($NS -j info | sed -n 's/.*"sbuf_partition_size":\([0-9]*\).*/\1/p')
+t "resolve MODEL the last byte of SBUF partition 127" $NS resolve $ID "state_buffer+$((127 * 262144 + PS - 1)):1"
+f "resolve MODEL into the SBUF gap is ERANGE (exit 1)" 1 $NS resolve $ID "state_buffer+$((127 * 262144 + PS)):1"
+grep -q "is byte $PS of SBUF partition 127, in the gap past its $PS bytes.*(ERANGE)" /tmp/cli.out &&
+	ok "SBUF gap message names the partition" || { nok "SBUF gap message"; sed 's/^/# /' /tmp/cli.out; }
 f "resolve MODEL unknown name (exit 1)" 1 $NS resolve $ID nosuchvar
 grep -q "no variable named 'nosuchvar'" /tmp/cli.out && ok "unknown name message" || nok "unknown name message"
 f "read MODEL explains the ownership rule (exit 1)" 1 $NS read $ID weight

@@ -147,9 +147,9 @@ TEST_F(cores, second_process_gets_ebusy_and_no_sbuf_bytes)
 {
 	struct neuronsim_load l;
 	char log[512], want[128], line[64];
-	uint64_t sb = 0, sbsize, off;
+	uint64_t sb = 0, stride, ps, off;
 	uint8_t *buf;
-	uint32_t id, id2;
+	uint32_t id, id2, p;
 	int up, down, ret;
 	pid_t a;
 
@@ -199,14 +199,18 @@ TEST_F(cores, second_process_gets_ebusy_and_no_sbuf_bytes)
 			       sizeof(log))) TH_LOG("load on core 2: %s", log);
 	ASSERT_EQ(0, nsim_resolve(self->fd, id, 0, V0_SB, 0, 0, &sb));
 	EXPECT_EQ(self->info.sbuf_base + 2 * self->info.sbuf_window_size, sb);
-	sbsize = (uint64_t)self->info.sbuf_partitions *
-		 self->info.sbuf_partition_size;
-	for (off = 0; off < sbsize; off += 1 << 20) {
-		uint64_t n = sbsize - off < (1 << 20) ? sbsize - off : 1 << 20;
-
-		ASSERT_EQ(0, nsim_read_var(self->fd, id, 0, V0_SB, off, buf, n));
-		ASSERT_TRUE(no_pattern(buf, n)) TH_LOG("SBUF byte of the first process at +%llu",
-						       (unsigned long long)off);
+	/*
+	 * every SBUF byte: partition p's at p * stride of the window
+	 * (Documentation/hardware.rst), the gap between them is no byte
+	 */
+	stride = self->info.sbuf_window_size / self->info.sbuf_partitions;
+	ps = self->info.sbuf_partition_size;
+	ASSERT_GE(1 << 20, ps);
+	for (p = 0; p < self->info.sbuf_partitions; p++) {
+		off = p * stride;
+		ASSERT_EQ(0, nsim_read_var(self->fd, id, 0, V0_SB, off, buf, ps));
+		ASSERT_TRUE(no_pattern(buf, ps)) TH_LOG("SBUF byte of the first process in partition %u (+%llu)",
+							p, (unsigned long long)off);
 	}
 	/* the first's model is not this process's, whatever its id */
 	for (id2 = 1; id2 < 64; id2++)

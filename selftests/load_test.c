@@ -5,9 +5,11 @@
  * payload bytes; remote variables across two subgraphs; the pointer
  * table holds the listed variables' addresses; load failures report
  * errno, subgraph, record, reason and log text; WRITE_VAR into an SBUF
- * carve-out is -EPERM; a plan past the last NeuronCore is -ENODEV and
- * leaves the device unchanged; a LOAD whose result cannot be written
- * back is -EFAULT and loads nothing (not even against the fd's cap).
+ * carve-out is -EPERM; the gap past each SBUF partition in the MR_SB
+ * window is -ERANGE for RESOLVE, READ_VAR and WRITE_VAR; a plan past the
+ * last NeuronCore is -ENODEV and leaves the device unchanged; a LOAD whose
+ * result cannot be written back is -EFAULT and loads nothing (not even
+ * against the fd's cap).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -329,10 +331,12 @@ TEST_F(std, load_flags_and_reserved)
 
 /*
  * WRITE_VAR into an SBUF carve-out: the standard plan has one evtaccel
- * carve-out in sg00, the last 8 bytes of each of the 128 partitions.
- * Every range that touches it is -EPERM; the bytes next to it, and the
- * same offsets of sg01 (no carve-out), take writes; READ_VAR reads it,
- * unchanged by the refused writes.
+ * carve-out in sg00, the last 8 bytes of each of the 128 partitions.  In
+ * the MR_SB variable (the SBUF window) partition p's bytes start at p *
+ * stride (window / partitions).  Every range that touches the carve-out
+ * is -EPERM; the bytes next to it, and the same offsets of sg01 (no
+ * carve-out), take writes; READ_VAR reads it, unchanged by the refused
+ * writes.
  */
 /* WRITE_VAR of @len bytes of 0xa5 at @off of sg @sg's MR_SB */
 static int sb_write(int fd, uint32_t id, uint32_t sg, uint64_t off,
@@ -349,31 +353,36 @@ static int sb_write(int fd, uint32_t id, uint32_t sg, uint64_t off,
 	return ret;
 }
 
+/* bytes from one SBUF partition to the next in the window */
+static uint64_t sb_stride(const struct neuronsim_info *info)
+{
+	return info->sbuf_window_size / info->sbuf_partitions;
+}
+
 TEST_F(std, write_into_carveout_refused)
 {
 	const uint64_t ps = self->info.sbuf_partition_size, co = ps - 8;
+	const uint64_t st = sb_stride(&self->info);
 	uint8_t out[16], zero[16] = { 0 };
 	unsigned int p;
 
 	/* exactly the carve-out, in the first, a middle and the last partition */
 	for (p = 0; p < 128; p += 63)
-		EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, p * ps + co, 8))
+		EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, p * st + co, 8))
 			TH_LOG("partition %u", p);
-	EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, 127 * ps + co, 8));
+	EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, 127 * st + co, 8));
 	/* one byte of it: its first, its last */
-	EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, 5 * ps + co, 1));
-	EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, 5 * ps + ps - 1, 1));
-	/* straddling its start, and its end into the next partition */
-	EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, 5 * ps + co - 4, 8));
-	EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, 5 * ps + ps - 1, 2));
-	/* spanning whole partitions */
-	EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, 0, 3 * ps));
+	EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, 5 * st + co, 1));
+	EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, 5 * st + ps - 1, 1));
+	/* straddling its start; a whole partition */
+	EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, 5 * st + co - 4, 8));
+	EXPECT_EQ(-EPERM, sb_write(self->fd, self->id, 0, 3 * st, ps));
 
 	/* refused writes changed nothing: the carve-out reads as zeros */
-	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 0, V0_SB, 5 * ps + co,
+	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 0, V0_SB, 5 * st + co,
 				   out, 8));
 	EXPECT_EQ(0, memcmp(out, zero, 8));
-	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 0, V0_SB, ps - 4, out,
+	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 0, V0_SB, ps - 16, out,
 				   16));
 	EXPECT_EQ(0, memcmp(out, zero, 16));
 }
@@ -381,21 +390,64 @@ TEST_F(std, write_into_carveout_refused)
 TEST_F(std, bytes_outside_the_carveout_writable)
 {
 	const uint64_t ps = self->info.sbuf_partition_size, co = ps - 8;
+	const uint64_t st = sb_stride(&self->info);
 	uint8_t out[8];
 
 	/* a whole partition up to the carve-out, and right after it */
 	EXPECT_EQ(0, sb_write(self->fd, self->id, 0, 0, co));
-	EXPECT_EQ(0, sb_write(self->fd, self->id, 0, ps, co));
-	EXPECT_EQ(0, sb_write(self->fd, self->id, 0, 7 * ps + co - 1, 1));
+	EXPECT_EQ(0, sb_write(self->fd, self->id, 0, st, co));
+	EXPECT_EQ(0, sb_write(self->fd, self->id, 0, 7 * st + co - 1, 1));
 	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 0, V0_SB, co - 8, out, 8));
 	EXPECT_EQ(0xa5, out[0]);
 	EXPECT_EQ(0xa5, out[7]);
 	/* sg01 (NeuronCore 1) has no carve-out: the same bytes take writes */
 	EXPECT_EQ(0, sb_write(self->fd, self->id, 1, co, 8));
-	EXPECT_EQ(0, sb_write(self->fd, self->id, 1, 0, 3 * ps));
+	EXPECT_EQ(0, sb_write(self->fd, self->id, 1, 3 * st, ps));
 	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 1, V1_SB, co, out, 8));
 	EXPECT_EQ(0xa5, out[0]);
 	EXPECT_EQ(0xa5, out[7]);
+}
+
+/*
+ * The MR_SB variable spans the SBUF window; bytes past a partition's
+ * size up to the next stride are a gap that RESOLVE, READ_VAR and
+ * WRITE_VAR refuse with -ERANGE (Documentation/uapi.rst), on every
+ * generation whose partitions do not fill their stride.  On trn2: byte
+ * 229375 of partition 127 resolves, byte 229376 does not.
+ */
+TEST_F(std, sbuf_gap_refused)
+{
+	const uint64_t ps = self->info.sbuf_partition_size;
+	const uint64_t st = sb_stride(&self->info);
+	const uint64_t last = 127 * st + ps - 1;
+	uint64_t a = 0;
+	uint8_t b[2] = { 0 };
+
+	ASSERT_EQ(self->info.sbuf_window_size, 128 * st);
+	EXPECT_EQ(0, nsim_resolve(self->fd, self->id, 0, V0_SB, last, 1, &a));
+	EXPECT_EQ(self->info.sbuf_base + last, a);
+	EXPECT_EQ(0, nsim_read_var(self->fd, self->id, 1, V1_SB, last, b, 1));
+	EXPECT_EQ(0, nsim_write_var(self->fd, self->id, 1, V1_SB, last, b, 1));
+	if (ps == st)
+		SKIP(return, "%s: SBUF partitions fill their stride, no gap",
+		     self->info.arch_name);
+	if (self->info.arch_gen == 3)
+		EXPECT_EQ(127ULL * 262144 + 229375, last);
+	/* the first gap byte, alone, reached by a run, with no size */
+	EXPECT_EQ(-ERANGE, nsim_resolve(self->fd, self->id, 0, V0_SB, last + 1, 1, &a));
+	EXPECT_EQ(-ERANGE, nsim_resolve(self->fd, self->id, 0, V0_SB, last, 2, &a));
+	EXPECT_EQ(-ERANGE, nsim_resolve(self->fd, self->id, 0, V0_SB, last + 1, 0, &a));
+	EXPECT_EQ(-ERANGE, nsim_resolve(self->fd, self->id, 0, V0_SB, st - 1, 1, &a));
+	EXPECT_EQ(-ERANGE, nsim_read_var(self->fd, self->id, 1, V1_SB, last, b, 2));
+	EXPECT_EQ(-ERANGE, nsim_read_var(self->fd, self->id, 1, V1_SB, 5 * st + ps, b, 1));
+	EXPECT_EQ(-ERANGE, nsim_write_var(self->fd, self->id, 1, V1_SB, last + 1, b, 1));
+	/* the gap outranks the carve-out: sg00's last bytes run into it */
+	EXPECT_EQ(-ERANGE, sb_write(self->fd, self->id, 0, 5 * st + ps - 1, 2));
+	EXPECT_EQ(-ERANGE, sb_write(self->fd, self->id, 0, 0, 3 * st));
+	/* a whole partition still resolves and the next starts a stride on */
+	EXPECT_EQ(0, nsim_resolve(self->fd, self->id, 0, V0_SB, 6 * st, ps, &a));
+	EXPECT_EQ(self->info.sbuf_base + 6 * st, a);
+	EXPECT_EQ(-ERANGE, nsim_resolve(self->fd, self->id, 0, V0_SB, 6 * st, ps + 1, &a));
 }
 
 /* the names under debugfs models/, sorted into one string */

@@ -198,6 +198,10 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 
 	if (rec->mr_type == KBIN_MR_PTR_TABLE && (uint64_t)rec->list.length * 8 > size)
 		size = (uint64_t)rec->list.length * 8;
+	/* an MR_SB access stays in one partition (the window's gaps) */
+	if (rec->mr_type == KBIN_MR_SB && info->sbuf_partition_size <
+	    info->sbuf_window_size / info->sbuf_partitions)
+		size = info->sbuf_partition_size;
 	ret = nsim_resolve(r->fd, r->id, s, id, 0, size, &a);
 
 	if (rec->mr_type == KBIN_MR_LIST) {
@@ -223,14 +227,26 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 	switch (kbin_kind(rec->mr_type)->storage) {
 	case KBIN_STORAGE_SBUF: {
 		uint64_t want = info->sbuf_base + (uint64_t)s * info->sbuf_window_size;
-		uint64_t sbuf = (uint64_t)info->sbuf_partitions * info->sbuf_partition_size;
+		uint64_t st = info->sbuf_window_size / info->sbuf_partitions;
+		uint64_t last = (info->sbuf_partitions - 1) * st +
+				info->sbuf_partition_size - 1;
 
 		if (a != want)
 			bad(r, "%s var '%s' (#%u MR_SB): address 0x%" PRIx64 ", want core %u's SBUF window 0x%" PRIx64,
 			    sgn, name, id, a, s, want);
-		if (rec->size != sbuf)
-			bad(r, "%s var '%s' (#%u MR_SB): size %llu, want the core's SBUF bytes %" PRIu64,
-			    sgn, name, id, (unsigned long long)rec->size, sbuf);
+		if (rec->size != info->sbuf_window_size)
+			bad(r, "%s var '%s' (#%u MR_SB): size %llu, want the core's SBUF window %llu",
+			    sgn, name, id, (unsigned long long)rec->size,
+			    (unsigned long long)info->sbuf_window_size);
+		/* the last partition's last byte, and the gap right after it */
+		ret = nsim_resolve(r->fd, r->id, s, id, last, 1, &t);
+		if (ret || t != want + last)
+			bad(r, "%s var '%s' (#%u MR_SB): RESOLVE(%" PRIu64 ", 1) = %d, 0x%" PRIx64,
+			    sgn, name, id, last, ret, t);
+		ret = nsim_resolve(r->fd, r->id, s, id, last + 1, 1, &t);
+		if (st > info->sbuf_partition_size && ret != -ERANGE)
+			bad(r, "%s var '%s' (#%u MR_SB): RESOLVE(%" PRIu64 ", 1) in the gap = %d, want -ERANGE",
+			    sgn, name, id, last + 1, ret);
 		break;
 	}
 	case KBIN_STORAGE_TARGET:

@@ -5,7 +5,7 @@
  * The standard plan (plan_std) has every kind in two subgraphs:
  *
  *   sg00 (local scratchpad 8 KiB, shared 4 KiB, one evtaccel carve-out)
- *     0 MR_SB state_buffer (the core's SBUF bytes)
+ *     0 MR_SB state_buffer (the core's SBUF window)
  *     1 MR_BUFFER weight, payload, align 64 KiB
  *     2 MR_BUFFER_STAGED staged, payload
  *     3 MR_BUFFER bias, no payload ("alloc only")
@@ -197,7 +197,8 @@ int plan_std(const struct neuronsim_info *info, struct plan *p)
 {
 	static const uint32_t list[] = { V0_WEIGHT, V0_BIAS, V0_IN };
 	static const uint32_t table[] = { V0_WEIGHT, V0_IN, V0_OUT, V0_VLOCAL };
-	uint64_t sbuf = (uint64_t)info->sbuf_partitions * info->sbuf_partition_size;
+	/* MR_SB spans the window: partition p at p * stride (hardware.rst) */
+	uint64_t sbuf = info->sbuf_window_size;
 	struct kbin_sb_carveout co = {
 		.type = KBIN_CARVEOUT_EVTACCEL,
 		.offset = info->sbuf_partition_size - 8,

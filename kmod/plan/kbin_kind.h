@@ -121,7 +121,8 @@ enum kbin_placement {
  * enum kbin_size_rule - where the compiler takes a record's size from.
  * @KBIN_SIZE_NONE: nowhere (MR_INVALID).
  * @KBIN_SIZE_VAR: the variable's own size, required and non-zero.
- * @KBIN_SIZE_SBUF: the target generation's SBUF bytes per NeuronCore.
+ * @KBIN_SIZE_SBUF: the target generation's SBUF window of a NeuronCore
+ *	(partition p's bytes at p * partition stride).
  * @KBIN_SIZE_ADDRESS: KBIN_ADDRESS_SIZE, one device address.
  * @KBIN_SIZE_LIST: 4 bytes per list entry.
  * @KBIN_SIZE_OPTIONAL: the variable's size when it has one, else 0.

@@ -104,8 +104,10 @@ static inline void hlist_add_head_rcu(struct hlist_node *n,
  * @flags: NSIM_MR_*.
  * @reserved: zero.
  * @aux: MR_LIST/MR_PTR_TABLE: index of the list in the subgraph's list
- *	pool; MR_PTR: target var_id; MR_REMOTE: relative subgraph.
- * @aux2: MR_LIST/MR_PTR_TABLE: list length; MR_REMOTE: remote var_id.
+ *	pool; MR_PTR: target var_id; MR_REMOTE: relative subgraph; MR_SB:
+ *	SBUF bytes per partition (nsim_rc_sbuf_init()).
+ * @aux2: MR_LIST/MR_PTR_TABLE: list length; MR_REMOTE: remote var_id;
+ *	MR_SB: partition stride in the SBUF window.
  */
 struct nsim_mr {
 	struct hlist_node node;
@@ -180,6 +182,50 @@ nsim_rc_find(const struct hlist_head *buckets, u32 hash_bits, u32 var_id)
 }
 
 /**
+ * nsim_rc_sbuf_gap() - does an access to the SBUF window touch the gap
+ *	past a partition's bytes?
+ * @part_size: SBUF bytes per partition (the generation's
+ *	sbuf_partition_size).
+ * @stride: bytes from one partition to the next in the window (the
+ *	generation's sbuf_partition_stride), a power of two.
+ * @offset: bytes into the window.
+ * @size: bytes the access covers.
+ *
+ * Byte b of partition p is at p * @stride + b of the window
+ * (Documentation/hardware.rst); bytes @part_size .. @stride - 1 of each
+ * stride hold nothing.  An access touches them when its first byte lies
+ * there (even with @size 0: the address itself names no SBUF byte) or
+ * when it runs past the end of its partition.  When @part_size fills the
+ * stride there is no gap.
+ *
+ * Return: 1 when the access touches a gap, else 0.
+ */
+static inline int nsim_rc_sbuf_gap(u32 part_size, u32 stride, u64 offset,
+				   u64 size)
+{
+	u64 b;
+
+	if (part_size >= stride)
+		return 0;
+	b = offset & (stride - 1);
+	return b >= part_size || size > part_size - b;
+}
+
+/**
+ * nsim_rc_sbuf_init() - give an MR_SB mem_ref its SBUF geometry, which
+ *	nsim_rc_addr() reads.
+ * @mr: the mem_ref.
+ * @part_size: SBUF bytes per partition.
+ * @stride: partition stride in the window, a power of two.
+ */
+static inline void nsim_rc_sbuf_init(struct nsim_mr *mr, u32 part_size,
+				     u32 stride)
+{
+	mr->aux = part_size;
+	mr->aux2 = stride;
+}
+
+/**
  * nsim_rc_addr() - the resolve rule (libnrt's mem_ref_to_addr;
  *	Documentation/uapi.rst).
  * @mr: the mem_ref.
@@ -188,9 +234,12 @@ nsim_rc_find(const struct hlist_head *buckets, u32 hash_bits, u32 var_id)
  * @addr: out: device address.
  *
  * In this order: mr.size < offset + size (or the sum overflows) is out
- * of bounds; an MR_PTR needs offset 0 and gives its physical_address; an
- * unstaged variable (physical_address all ones) is refused; else the
- * address is offset + physical_address.
+ * of bounds, and so is an MR_SB access that touches the gap past a
+ * partition's bytes (nsim_rc_sbuf_gap() with the geometry of
+ * nsim_rc_sbuf_init(); only MR_SB pays for this test); an MR_PTR needs
+ * offset 0 and gives its physical_address; an unstaged variable
+ * (physical_address all ones) is refused; else the address is offset +
+ * physical_address.
  *
  * Return: 0; -ERANGE out of bounds; -EINVAL MR_PTR with a non-zero
  * offset; -ENODATA not staged.
@@ -201,6 +250,9 @@ static inline int nsim_rc_addr(const struct nsim_mr *mr, u64 offset,
 	u64 end;
 
 	if (check_add_overflow(offset, size, &end) || mr->size < end)
+		return -ERANGE;
+	if (mr->type == KBIN_MR_SB &&
+	    nsim_rc_sbuf_gap(mr->aux, mr->aux2, offset, size))
 		return -ERANGE;
 	if (mr->type == KBIN_MR_PTR) {
 		if (offset)
@@ -221,17 +273,21 @@ static inline int nsim_rc_addr(const struct nsim_mr *mr, u64 offset,
  * @type: enum kbin_mr_type.
  * @var_size: the variable's size in bytes.
  * @pa: its physical_address; NSIM_PA_UNSTAGED when not staged.
+ * @part_size: SBUF bytes per partition of the device (read for MR_SB).
+ * @stride: partition stride in the SBUF window (read for MR_SB).
  * @offset: bytes into the variable.
  * @size: bytes the access covers.
  * @addr: out: device address.
  *
  * Return: as nsim_rc_addr().
  */
-static inline int nsim_rc_rule(u32 type, u64 var_size, u64 pa, u64 offset,
-			       u64 size, u64 *addr)
+static inline int nsim_rc_rule(u32 type, u64 var_size, u64 pa, u32 part_size,
+			       u32 stride, u64 offset, u64 size, u64 *addr)
 {
-	const struct nsim_mr mr = { .size = var_size, .pa = pa, .type = type };
+	struct nsim_mr mr = { .size = var_size, .pa = pa, .type = type };
 
+	if (type == KBIN_MR_SB)
+		nsim_rc_sbuf_init(&mr, part_size, stride);
 	return nsim_rc_addr(&mr, offset, size, addr);
 }
 

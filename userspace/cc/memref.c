@@ -105,7 +105,10 @@ static int md_copy(struct nscc_debug_md *md, const struct nscc_var *v)
 	return 0;
 }
 
-/* mem_ref_sp: a state buffer is the core's whole SBUF, alignment 1. */
+/*
+ * mem_ref_sp: a state buffer is the core's whole SBUF window (partition p
+ * at p * stride, as DMA descriptors address it), alignment 1.
+ */
 static int sp_init(struct nscc_mr *mr, const struct nscc_var *v,
 		   uint64_t alignment)
 {
@@ -116,7 +119,7 @@ static int sp_init(struct nscc_mr *mr, const struct nscc_var *v,
 static uint64_t sp_size(const struct nscc_mr *mr, uint32_t target_gen)
 {
 	(void)mr;
-	return nscc_sbuf_bytes(target_gen);
+	return nscc_sbuf_window_size(target_gen);
 }
 
 static int sp_dump(const struct nscc_mr *mr, const struct nscc_dump_ctx *ctx,

@@ -216,8 +216,9 @@ int nscc_npy_data(const void *buf, size_t len, size_t *off, char *descr,
  * @mr_type: enum kbin_mr_type, MR_SB..MR_REMOTE.
  * @has_size: @size was given; required for every kind but MR_SB,
  *	MR_PTR, MR_LIST and MR_PTR_TABLE.
- * @size: bytes.  MR_SB records get the target's SBUF bytes per core,
- *	MR_PTR 8, MR_LIST/MR_PTR_TABLE 4 * list length.
+ * @size: bytes.  MR_SB records get the target's SBUF window
+ *	(nscc_sbuf_window_size()), MR_PTR 8, MR_LIST/MR_PTR_TABLE 4 * list
+ *	length.
  * @alignment: bytes, a power of two; 0 = default (1 for SB, PTR, LIST,
  *	PTR_TABLE and REMOTE; 64 otherwise).
  * @dtype: NULL or up to 15 characters (owned).
@@ -374,6 +375,14 @@ uint32_t nscc_mr_type_from_def(const char *type);
  * (kmod/plan/kbin_gen.h, Documentation/hardware.rst); 0 if unknown.
  */
 uint64_t nscc_sbuf_bytes(uint32_t target_gen);
+
+/**
+ * nscc_sbuf_window_size() - bytes of a NeuronCore's SBUF window of a
+ * generation a plan may target, the size of every MR_SB record: 32 MiB,
+ * partition p's bytes at p * partition stride (kmod/plan/kbin_gen.h,
+ * Documentation/hardware.rst); 0 if unknown.
+ */
+uint64_t nscc_sbuf_window_size(uint32_t target_gen);
 
 /* ------------------------------------------------------------------ */
 /* def.json front end (defjson.c)                                       */

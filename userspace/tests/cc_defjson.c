@@ -348,7 +348,8 @@ TEST(trn2_with_carveout_compiles)
 	EXPECT_EQ(229368U, kbin_view_subgraph(&v, 0)->carveouts[0].offset);
 	EXPECT_EQ(8U, kbin_view_subgraph(&v, 0)->carveouts[0].size);
 	EXPECT_EQ(128U, kbin_view_subgraph(&v, 0)->carveouts[0].num_partitions);
-	EXPECT_EQ(128ULL * 224 * 1024, kbin_view_set(&v, 0)->mem[0].size);
+	/* MR_SB spans the window: 128 partitions at a 256 KiB stride */
+	EXPECT_EQ(128ULL * 256 * 1024, kbin_view_set(&v, 0)->mem[0].size);
 	free(kbin);
 }
 

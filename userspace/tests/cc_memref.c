@@ -132,7 +132,8 @@ TEST_F(kinds, records_in_var_id_order)
 TEST_F(kinds, sp)
 {
 	EXPECT_EQ((unsigned)KBIN_MR_SB, REC(0)->mr_type);
-	EXPECT_EQ(128ULL * 224 * 1024, REC(0)->size);
+	/* the trn2 SBUF window: 128 partitions at a 256 KiB stride */
+	EXPECT_EQ(128ULL * 256 * 1024, REC(0)->size);
 	EXPECT_EQ(1ULL, REC(0)->alignment);
 	EXPECT_EQ(0ULL, REC(0)->buffer);
 }

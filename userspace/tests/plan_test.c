@@ -8,7 +8,8 @@
  *     union variant, usage category, placement, size rule, build class;
  *   - the name tables and their "unknown" texts;
  *   - nsim_rc_rule(), the rule the neuronsim command applies, equal to
- *     the module's nsim_rc_addr() and to the rule as documented.
+ *     the module's nsim_rc_addr() and to the rule as documented, the
+ *     MR_SB gap past each SBUF partition included.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -67,6 +68,10 @@ TEST(generations)
 		EXPECT_EQ(want_gens[i].psum, g->psum_size);
 		EXPECT_EQ(want_gens[i].window, g->sbuf_window_size);
 		EXPECT_EQ(want_gens[i].window / 128, g->sbuf_partition_stride);
+		/* the resolve rule's gap test needs a power-of-two stride */
+		EXPECT_EQ(0, g->sbuf_partition_stride & (g->sbuf_partition_stride - 1));
+		if (g->loadable)	/* a partition fits its stride */
+			EXPECT_LE(g->sbuf_partition_size, g->sbuf_partition_stride);
 		EXPECT_EQ(want_gens[i].target, g->loadable);
 		EXPECT_EQ(want_gens[i].carveout, g->carveout_required);
 		if (g->loadable)	/* the SBUF fits its window */
@@ -218,11 +223,30 @@ TEST(names)
 	EXPECT_STREQ("target_gen", kbin_field_str(KBIN_FIELD_TARGET_GEN));
 }
 
+/*
+ * The SBUF gap as Documentation/hardware.rst states it, written out
+ * again: byte b of partition p is at p * stride + b; an access touches
+ * the gap when its first byte is not a partition byte, or its last byte
+ * is in another stride or not a partition byte.
+ */
+static int doc_gap(__u64 part, __u64 stride, __u64 off, __u64 size)
+{
+	__u64 last = off + size - 1;
+
+	if (part >= stride)
+		return 0;
+	if (off % stride >= part)
+		return 1;
+	return size && (last / stride != off / stride || last % stride >= part);
+}
+
 /* the rule as Documentation/uapi.rst states it, written out again */
-static int doc_rule(__u32 type, __u64 var_size, __u64 pa, __u64 off,
-		    __u64 size, __u64 *addr)
+static int doc_rule(__u32 type, __u64 var_size, __u64 pa, __u64 part,
+		    __u64 stride, __u64 off, __u64 size, __u64 *addr)
 {
 	if (off + size < off || var_size < off + size)
+		return -ERANGE;
+	if (type == KBIN_MR_SB && doc_gap(part, stride, off, size))
 		return -ERANGE;
 	if (type == KBIN_MR_PTR) {
 		if (off)
@@ -236,56 +260,97 @@ static int doc_rule(__u32 type, __u64 var_size, __u64 pa, __u64 off,
 	return 0;
 }
 
+#define TRN2_PART	229376U
+#define STRIDE		262144U
+
 TEST(resolve_rule)
 {
 	static const __u64 vals[] = {
 		0, 1, 7, 8, 9, 4095, 4096, 0x1000000000ULL,
 		0x7fffffffffffffffULL, ~0ULL - 1, ~0ULL,
+		229375, 229376, 262143, 262144, 32ULL << 20,
 	};
 	static const __u32 types[] = {
 		KBIN_MR_BUFFER, KBIN_MR_PTR, KBIN_MR_LIST, KBIN_MR_SB,
 		KBIN_MR_REMOTE,
 	};
+	/* SBUF geometry: trn1, trn2 (gaps), trn3 (none), none given */
+	static const __u32 geo[][2] = {
+		{ 196608, STRIDE }, { TRN2_PART, STRIDE }, { STRIDE, STRIDE },
+		{ 0, 0 },
+	};
 	const size_t nv = sizeof(vals) / sizeof(vals[0]);
 	__u64 a = 0x1234;
-	size_t t, i, j, k, p;
+	size_t t, i, j, k, p, g;
 
-	EXPECT_EQ(0, nsim_rc_rule(KBIN_MR_BUFFER, 64, 0x1000000000ULL, 16, 48, &a));
+	EXPECT_EQ(0, nsim_rc_rule(KBIN_MR_BUFFER, 64, 0x1000000000ULL, 0, 0, 16, 48, &a));
 	EXPECT_EQ(0x1000000010ULL, a);
-	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_BUFFER, 64, 0x1000, 16, 49, &a));
-	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_BUFFER, ~0ULL, 0x1000, 2, ~0ULL, &a));
-	EXPECT_EQ(-EINVAL, nsim_rc_rule(KBIN_MR_PTR, 8, 0x1000, 1, 0, &a));
-	EXPECT_EQ(0, nsim_rc_rule(KBIN_MR_PTR, 8, 0x2000, 0, 8, &a));
+	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_BUFFER, 64, 0x1000, 0, 0, 16, 49, &a));
+	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_BUFFER, ~0ULL, 0x1000, 0, 0, 2, ~0ULL, &a));
+	EXPECT_EQ(-EINVAL, nsim_rc_rule(KBIN_MR_PTR, 8, 0x1000, 0, 0, 1, 0, &a));
+	EXPECT_EQ(0, nsim_rc_rule(KBIN_MR_PTR, 8, 0x2000, 0, 0, 0, 8, &a));
 	EXPECT_EQ(0x2000, a);
-	EXPECT_EQ(-ENODATA, nsim_rc_rule(KBIN_MR_LIST, 12, NSIM_PA_UNSTAGED, 0, 4, &a));
+	EXPECT_EQ(-ENODATA, nsim_rc_rule(KBIN_MR_LIST, 12, NSIM_PA_UNSTAGED, 0, 0, 0, 4, &a));
 	/* out of bounds is reported before the MR_PTR and unstaged tests */
-	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_PTR, 8, 0x2000, 1, 8, &a));
-	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_LIST, 12, NSIM_PA_UNSTAGED, 0, 13, &a));
+	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_PTR, 8, 0x2000, 0, 0, 1, 8, &a));
+	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_LIST, 12, NSIM_PA_UNSTAGED, 0, 0, 0, 13, &a));
 
-	/* every combination: the documented rule, nsim_rc_addr(), nsim_rc_rule() */
-	for (t = 0; t < sizeof(types) / sizeof(types[0]); t++)
-		for (i = 0; i < nv; i++)
-			for (j = 0; j < nv; j++)
-				for (k = 0; k < nv; k++)
-					for (p = 0; p < nv; p++) {
-						struct nsim_mr mr = {
-							.size = vals[i], .pa = vals[p],
-							.type = types[t],
-						};
-						__u64 want = 1, got = 2, via = 3;
-						int w = doc_rule(types[t], vals[i], vals[p],
-								 vals[j], vals[k], &want);
+	/* trn2 MR_SB, the 32 MiB window: the last byte of partition 127 ... */
+	EXPECT_EQ(0, nsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, TRN2_PART,
+				  STRIDE, 127ULL * STRIDE + 229375, 1, &a));
+	EXPECT_EQ(0x100000000ULL + 127ULL * STRIDE + 229375, a);
+	/* ... and the first byte of its gap, alone or reached by a run */
+	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, TRN2_PART,
+					STRIDE, 127ULL * STRIDE + 229376, 1, &a));
+	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, TRN2_PART,
+					STRIDE, 127ULL * STRIDE + 229375, 2, &a));
+	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, TRN2_PART,
+					STRIDE, 127ULL * STRIDE + 229376, 0, &a));
+	/* a whole partition; the next one starts a stride later */
+	EXPECT_EQ(0, nsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, TRN2_PART,
+				  STRIDE, 5ULL * STRIDE, TRN2_PART, &a));
+	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, TRN2_PART,
+					STRIDE, 5ULL * STRIDE, TRN2_PART + 1, &a));
+	/* the gap is MR_SB's: the same numbers on an HBM var resolve */
+	EXPECT_EQ(0, nsim_rc_rule(KBIN_MR_BUFFER, 32 << 20, 0x1000000000ULL, TRN2_PART,
+				  STRIDE, 127ULL * STRIDE + 229376, 1, &a));
+	/* trn3's partitions fill their strides: no gap */
+	EXPECT_EQ(0, nsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, STRIDE, STRIDE,
+				  5ULL * STRIDE + 229376, 2 * STRIDE, &a));
 
-						ASSERT_EQ(w, nsim_rc_rule(types[t], vals[i],
-									  vals[p], vals[j],
-									  vals[k], &got));
-						ASSERT_EQ(w, nsim_rc_addr(&mr, vals[j],
-									  vals[k], &via));
-						if (!w) {
-							ASSERT_EQ(want, got);
-							ASSERT_EQ(want, via);
+	/*
+	 * every combination: the documented rule, nsim_rc_addr() on a mem_ref
+	 * given its geometry as staging does, nsim_rc_rule()
+	 */
+	for (g = 0; g < sizeof(geo) / sizeof(geo[0]); g++)
+		for (t = 0; t < sizeof(types) / sizeof(types[0]); t++)
+			for (i = 0; i < nv; i++)
+				for (j = 0; j < nv; j++)
+					for (k = 0; k < nv; k++)
+						for (p = 0; p < nv; p += 3) {
+							struct nsim_mr mr = {
+								.size = vals[i], .pa = vals[p],
+								.type = types[t],
+							};
+							__u64 want = 1, got = 2, via = 3;
+							int w = doc_rule(types[t], vals[i], vals[p],
+									 geo[g][0], geo[g][1],
+									 vals[j], vals[k], &want);
+
+							if (types[t] == KBIN_MR_SB)
+								nsim_rc_sbuf_init(&mr, geo[g][0],
+										  geo[g][1]);
+							ASSERT_EQ(w, nsim_rc_rule(types[t], vals[i],
+										  vals[p], geo[g][0],
+										  geo[g][1], vals[j],
+										  vals[k], &got));
+							ASSERT_EQ(w, nsim_rc_addr(&mr, vals[j],
+										  vals[k], &via));
+							if (!w) {
+								ASSERT_EQ(want, got);
+								ASSERT_EQ(want, via);
+							}
 						}
-					}
 }
 
 TEST_HARNESS_MAIN

@@ -136,6 +136,9 @@ struct vartab {
 	int fd;			/* device fd holding the plan's model, or -1 */
 	__u32 model_id;		/* the model the table describes */
 	bool from_plan;
+	/* the device's SBUF geometry, for the resolve rule's MR_SB test */
+	__u32 sb_part_size;
+	__u32 sb_stride;
 };
 
 static void vartab_init(struct vartab *t)
@@ -348,12 +351,32 @@ static int vartab_from_model(struct vartab *t, __u32 model_id)
 	return 0;
 }
 
+/*
+ * The SBUF partition size and stride (GET_INFO) of the device of -d N;
+ * 0 when unknown.
+ */
+static void vartab_sbuf_geometry(struct vartab *t)
+{
+	NEURONSIM_OPTS_INIT(open_opts, o, .device = dev_index > 0 ? dev_index : 0);
+	struct neuronsim_info info;
+	int fd = neuronsim_open(&o);
+
+	if (fd < 0)
+		return;
+	if (!neuronsim_get_info(fd, &info) && info.sbuf_partitions) {
+		t->sb_part_size = info.sbuf_partition_size;
+		t->sb_stride = (__u32)(info.sbuf_window_size / info.sbuf_partitions);
+	}
+	neuronsim_close(fd);
+}
+
 /* a MODEL id (netlink table) or a PLAN file (loaded for the command) */
 static int vartab_open(struct vartab *t, const char *src, __u32 core)
 {
 	__u32 id;
 
 	vartab_init(t);
+	vartab_sbuf_geometry(t);
 	if (is_model_id(src, &id))
 		return vartab_from_model(t, id);
 	return vartab_from_plan(t, src, core);
@@ -384,11 +407,32 @@ static const struct neuronsim_map_var *vartab_find(const struct vartab *t,
 }
 
 /* the kernel's resolve rule, its own code, on a netlink table entry */
-static int table_resolve(const struct neuronsim_map_var *v, __u64 off, __u64 size, __u64 *addr)
+static int table_resolve(const struct vartab *t, const struct neuronsim_map_var *v,
+			 __u64 off, __u64 size, __u64 *addr)
 {
 	return nsim_rc_rule(v->mr_type, v->size,
-			    v->staged ? v->address : NSIM_PA_UNSTAGED, off, size,
-			    addr);
+			    v->staged ? v->address : NSIM_PA_UNSTAGED,
+			    t->sb_part_size, t->sb_stride, off, size, addr);
+}
+
+/*
+ * When [@off, +@size) of MR_SB @v touches the gap past an SBUF partition
+ * (the rule's -ERANGE inside the variable), say where into @buf; else NULL.
+ */
+static const char *sbuf_gap_note(const struct vartab *t, const struct neuronsim_map_var *v,
+				 __u64 off, __u64 size, char *buf, size_t cap)
+{
+	__u64 end;
+
+	if (v->mr_type != KBIN_MR_SB || __builtin_add_overflow(off, size, &end) ||
+	    end > v->size || !nsim_rc_sbuf_gap(t->sb_part_size, t->sb_stride, off, size))
+		return NULL;
+	snprintf(buf, cap, "offset %llu is byte %llu of SBUF partition %llu, %s its %u bytes",
+		 (unsigned long long)off, (unsigned long long)(off % t->sb_stride),
+		 (unsigned long long)(off / t->sb_stride),
+		 off % t->sb_stride >= t->sb_part_size ? "in the gap past" :
+		 "and the access runs past", t->sb_part_size);
+	return buf;
 }
 
 /* "'TEXT' (sgN #ID KIND, SIZE bytes)" prefix of a per-variable error */
@@ -628,11 +672,15 @@ static int do_resolve(const struct vartab *t, int n, char **refs)
 			err = neuronsim_resolve(t->fd, t->model_id, v->subgraph,
 						v->var_id, r.offset, r.size, &addr);
 		else
-			err = table_resolve(v, r.offset, r.size, &addr);
+			err = table_resolve(t, v, r.offset, r.size, &addr);
 		if (err) {
 			failed++;
 			if (v)
-				var_errmsg(refs[i], v, NULL, err);
+				var_errmsg(refs[i], v,
+					   err == -ERANGE ?
+					   sbuf_gap_note(t, v, r.offset, r.size, perr,
+							 sizeof(perr)) : NULL,
+					   err);
 		}
 		if (json_out) {
 			json_t *o = json_pack("{s:o,s:I,s:I}", "var", json_text(refs[i]),
@@ -737,7 +785,7 @@ static int do_read(const struct vartab *t, const char *text)
 	const struct neuronsim_map_var *v;
 	struct neuronsim_var_ref r;
 	unsigned char *buf;
-	char perr[256], what[96];
+	char perr[256], what[384];
 	__u64 len;
 	int err;
 
@@ -755,6 +803,11 @@ static int do_read(const struct vartab *t, const char *text)
 		len = v->size > r.offset ? v->size - r.offset : 0;
 	if (!r.has_size && len > READ_DEFAULT_MAX)
 		len = READ_DEFAULT_MAX;
+	/* an MR_SB read without a size stops at the end of its partition */
+	if (!r.has_size && v->mr_type == KBIN_MR_SB && t->sb_stride &&
+	    r.offset % t->sb_stride < t->sb_part_size &&
+	    len > t->sb_part_size - r.offset % t->sb_stride)
+		len = t->sb_part_size - r.offset % t->sb_stride;
 	if (len > (64ULL << 20)) {
 		errmsg("'%s': %llu bytes is more than the 64 MiB this command reads",
 		       text, (unsigned long long)len);
@@ -768,8 +821,12 @@ static int do_read(const struct vartab *t, const char *text)
 	err = neuronsim_read_var(t->fd, t->model_id, v->subgraph, v->var_id,
 				 r.offset, buf, len);
 	if (err) {
-		snprintf(what, sizeof(what), "READ_VAR offset %llu len %llu",
-			 (unsigned long long)r.offset, (unsigned long long)len);
+		const char *gap = err == -ERANGE ?
+			sbuf_gap_note(t, v, r.offset, len, perr, sizeof(perr)) : NULL;
+
+		snprintf(what, sizeof(what), "READ_VAR offset %llu len %llu%s%s",
+			 (unsigned long long)r.offset, (unsigned long long)len,
+			 gap ? ": " : "", gap ? gap : "");
 		var_errmsg(text, v, what, err);
 		free(buf);
 		return 1;
