@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build fragment of the plan layer for userspace, included by the top-level
-# Makefile: libplan.a (the generation, kind and name tables, the plan
-# checker) in every flavor, from the same kmod/plan/*.c the module
-# compiles.  The list is the plan/ objects of kmod/objs.mk, so a new
-# kmod/plan/ file is one word there for both sides.
+# Makefile: libplan.a (the generation, kind, name and DMA tables, the DMA
+# rules and walker, the plan checker) in every flavor, from the same
+# kmod/plan/*.c the module compiles.  The list is the plan/ objects of
+# kmod/objs.mk, so a new kmod/plan/ file is one word there for both sides.
 
 include kmod/objs.mk
 

@@ -3,7 +3,8 @@
  * kbin_layout.h - compile-time asserts that pin the KBIN on-disk layout
  * (uapi/linux/neuronsim_kbin.h) to Documentation/kbin-format.rst: the
  * 152-byte kbin_mem_ref with every field at libnrt's offset, the 24-byte
- * kbin_mem_ref_set header, the 516-byte debug tensor metadata.
+ * kbin_mem_ref_set header, the 516-byte debug tensor metadata and the
+ * records of the DMA section.
  *
  * Included by kmod/plan/kbin_check.c, which is compiled into the module and
  * into the host build, so both builds assert the same layout.
@@ -50,5 +51,27 @@ static_assert(sizeof(struct kbin_header) == 64, "kbin_header is 64 bytes");
 static_assert(sizeof(struct kbin_sb_carveout) == 24, "carve-out is 24 bytes");
 static_assert(sizeof(struct kbin_subgraph) == 152, "kbin_subgraph is 152 bytes");
 static_assert(sizeof(struct kbin_payload_hdr) == 16, "payload header is 16 bytes");
+static_assert(sizeof(struct kbin_dma_section) == 16, "DMA section header is 16 bytes");
+static_assert(sizeof(struct kbin_dma_sg) == 24, "DMA subgraph entry is 24 bytes");
+static_assert(sizeof(struct kbin_dma_queue) == 64, "DMA queue is 64 bytes");
+static_assert(sizeof(struct kbin_dma_block) == 32, "DMA block is 32 bytes");
+static_assert(sizeof(struct kbin_dma_side) == 64, "DMA side is 64 bytes");
+static_assert(sizeof(struct kbin_dma_desc) == 152, "DMA descriptor is 152 bytes");
+KBIN_ASSERT_OFF(kbin_dma_section, sg, 16);
+KBIN_ASSERT_OFF(kbin_dma_queue, semaphores, 16);
+KBIN_ASSERT_OFF(kbin_dma_queue, num_semaphores, 24);
+KBIN_ASSERT_OFF(kbin_dma_queue, first_block, 40);
+KBIN_ASSERT_OFF(kbin_dma_queue, sb_scratch_offset, 52);
+KBIN_ASSERT_OFF(kbin_dma_block, queue, 8);
+KBIN_ASSERT_OFF(kbin_dma_block, first_desc, 24);
+KBIN_ASSERT_OFF(kbin_dma_side, steps, 8);
+KBIN_ASSERT_OFF(kbin_dma_side, sizes, 40);
+KBIN_ASSERT_OFF(kbin_dma_side, var_id, 56);
+KBIN_ASSERT_OFF(kbin_dma_side, dtype, 60);
+KBIN_ASSERT_OFF(kbin_dma_side, num_dims, 61);
+KBIN_ASSERT_OFF(kbin_dma_desc, to, 64);
+KBIN_ASSERT_OFF(kbin_dma_desc, op, 128);
+KBIN_ASSERT_OFF(kbin_dma_desc, transpose_op, 132);
+KBIN_ASSERT_OFF(kbin_dma_desc, transpose_shape, 136);
 
 #endif /* _NEURONSIM_KBIN_LAYOUT_H */

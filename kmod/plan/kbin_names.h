@@ -5,8 +5,10 @@
  * reason texts, checker field names, HBM usage categories, staging
  * modes, backing buffers and SBUF carve-out types.  The module, the
  * library, the compiler and the commands all print these; none keeps a
- * copy.  Every function returns a static string and never NULL; a value
- * outside its enum gets the "unknown" text the function documents.
+ * copy.  The DMA names (element types, engines, queue types, ops) live
+ * with their table in kbin_dma.h.  Every function returns a static
+ * string and never NULL; a value outside its enum gets the "unknown"
+ * text the function documents.
  */
 #ifndef _NEURONSIM_KBIN_NAMES_H
 #define _NEURONSIM_KBIN_NAMES_H

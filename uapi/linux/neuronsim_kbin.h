@@ -67,6 +67,74 @@
 #define KBIN_MAX_LIST		0x100000U	/* entries */
 #define KBIN_PAYLOAD_ALIGN	64U
 
+/* DMA programs (Documentation/kbin-format.rst, "DMA section") */
+#define KBIN_DMA_MAX_DIMS	4U	/* access pattern dimensions */
+#define KBIN_DMA_TRANSPOSE_DIMS	4U	/* transpose_op letters, transpose_shape */
+
+/**
+ * enum kbin_dma_queue_type - a DMA queue's def.json "type".
+ * @KBIN_DMA_QUEUE_IN: "in".
+ * @KBIN_DMA_QUEUE_DATA: "data".
+ * @KBIN_DMA_QUEUE_DYNAMIC: "dynamic" (may carry dynamic_dma).
+ */
+enum kbin_dma_queue_type {
+	KBIN_DMA_QUEUE_IN = 1,
+	KBIN_DMA_QUEUE_DATA = 2,
+	KBIN_DMA_QUEUE_DYNAMIC = 3,
+	KBIN_DMA_QUEUE_TYPE_MAX = KBIN_DMA_QUEUE_DYNAMIC,
+};
+
+/**
+ * enum kbin_dma_engine - the engine that owns a DMA queue (def.json
+ * "owner"; its member is named by the def.json key of the same name).
+ */
+enum kbin_dma_engine {
+	KBIN_DMA_ENGINE_PE = 1,
+	KBIN_DMA_ENGINE_ACT = 2,
+	KBIN_DMA_ENGINE_POOL = 3,
+	KBIN_DMA_ENGINE_DVE = 4,
+	KBIN_DMA_ENGINE_SP = 5,
+	KBIN_DMA_ENGINE_MAX = KBIN_DMA_ENGINE_SP,
+};
+
+/**
+ * enum kbin_dma_op - what a descriptor does.
+ * @KBIN_DMA_OP_COPY: "copy": the same runs on both sides.
+ * @KBIN_DMA_OP_CAST: "cast": element counts equal, run lengths scale with
+ *	the dtype sizes.
+ * @KBIN_DMA_OP_TRANSPOSE: no "op" but a "transpose_op".
+ */
+enum kbin_dma_op {
+	KBIN_DMA_OP_COPY = 1,
+	KBIN_DMA_OP_CAST = 2,
+	KBIN_DMA_OP_TRANSPOSE = 3,
+	KBIN_DMA_OP_MAX = KBIN_DMA_OP_TRANSPOSE,
+};
+
+/**
+ * enum kbin_dma_dtype - the element type of a descriptor side; the
+ * sizes are in the DMA table (kmod/plan/kbin_dma.h).
+ */
+enum kbin_dma_dtype {
+	KBIN_DMA_DTYPE_UINT8 = 1,
+	KBIN_DMA_DTYPE_INT8 = 2,
+	KBIN_DMA_DTYPE_UINT16 = 3,
+	KBIN_DMA_DTYPE_INT16 = 4,
+	KBIN_DMA_DTYPE_FLOAT16 = 5,
+	KBIN_DMA_DTYPE_BFLOAT16 = 6,
+	KBIN_DMA_DTYPE_UINT32 = 7,
+	KBIN_DMA_DTYPE_INT32 = 8,
+	KBIN_DMA_DTYPE_FLOAT32 = 9,
+	KBIN_DMA_DTYPE_UINT64 = 10,
+	KBIN_DMA_DTYPE_INT64 = 11,
+	KBIN_DMA_DTYPE_FLOAT64 = 12,
+	KBIN_DMA_DTYPE_MAX = KBIN_DMA_DTYPE_FLOAT64,
+};
+
+/* struct kbin_dma_queue.flags */
+#define KBIN_DMA_QF_DYNAMIC	0x1U	/* dynamic_dma: the SB scratch fields */
+#define KBIN_DMA_QF_MASK	0x1U
+
 /**
  * enum kbin_mr_type - the mem_ref discriminator.  Values are libnrt's
  * kbin_mr_type_t; what each kind may hold and how it is staged is its row
@@ -130,6 +198,152 @@ struct kbin_header {
 	__u64 subgraph_table_off;
 	__u64 data_off;
 	__u64 data_size;
+};
+
+/**
+ * struct kbin_dma_sg - one subgraph's part of the DMA section, 24 bytes:
+ * index ranges into the section's queue, block and descriptor tables.
+ * Subgraph i's ranges start where subgraph i - 1's end.
+ * @first_queue: index of its first queue; @num_queues: its queues.
+ * @first_block: index of its first block; @num_blocks: its blocks.
+ * @first_desc: index of its first descriptor; @num_descs: its descriptors.
+ */
+struct kbin_dma_sg {
+	__u32 first_queue;
+	__u32 num_queues;
+	__u32 first_block;
+	__u32 num_blocks;
+	__u32 first_desc;
+	__u32 num_descs;
+};
+
+/**
+ * struct kbin_dma_section - the DMA section header, 16 bytes, followed by
+ * struct kbin_dma_sg[num_subgraphs], struct kbin_dma_queue[@num_queues],
+ * struct kbin_dma_block[@num_blocks] and struct kbin_dma_desc[@num_descs],
+ * back to back; dma_size is exactly that many bytes.
+ * @num_queues: DMA queues of all subgraphs.
+ * @num_blocks: blocks of all subgraphs.
+ * @num_descs: descriptors of all subgraphs.
+ * @reserved: must be zero.
+ * @sg: one entry per subgraph table entry.
+ */
+struct kbin_dma_section {
+	__u32 num_queues;
+	__u32 num_blocks;
+	__u32 num_descs;
+	__u32 reserved;
+	struct kbin_dma_sg sg[];
+};
+
+/**
+ * struct kbin_dma_queue - one DMA queue of a subgraph (def.json
+ * dma_queue), 64 bytes.  Its blocks are a range of the block table.
+ * @name: file offset of its NUL-terminated name ("qSPIO0"), in the data
+ *	area, with the rules of a record's name.
+ * @fabric_path: file offset of the fabric path ("main"), or 0.
+ * @semaphores: file offset of __u32[@num_semaphores], the semaphore
+ *	set, 4-byte aligned in the data area; 0 when @num_semaphores is 0.
+ * @num_semaphores: 0..KBIN_MAX_LIST.
+ * @type: enum kbin_dma_queue_type.
+ * @owner: enum kbin_dma_engine.
+ * @num_queues: def.json num_queues (the queue's hardware rings).
+ * @first_block: index of its first block in the block table.
+ * @num_blocks: its blocks; their ids are 0 .. @num_blocks - 1 in order.
+ * @flags: KBIN_DMA_QF_*; KBIN_DMA_QF_DYNAMIC only on a dynamic queue.
+ * @sb_scratch_offset: dynamic_dma SB_scratch_partition_offset, bytes into
+ *	each SBUF partition; with @sb_scratch_size inside the partition.
+ * @sb_scratch_size: dynamic_dma SB_scratch_partition_size.  Both are
+ *	zero without KBIN_DMA_QF_DYNAMIC.
+ * @reserved: must be zero.
+ */
+struct kbin_dma_queue {
+	__u64 name;
+	__u64 fabric_path;
+	__u64 semaphores;
+	__u32 num_semaphores;
+	__u32 type;
+	__u32 owner;
+	__u32 num_queues;
+	__u32 first_block;
+	__u32 num_blocks;
+	__u32 flags;
+	__u32 sb_scratch_offset;
+	__u32 sb_scratch_size;
+	__u32 reserved;
+};
+
+/**
+ * struct kbin_dma_block - one DMA block, 32 bytes; a block is named by
+ * (subgraph, queue, id).  Its descriptors are a range of the descriptor
+ * table.
+ * @comment: file offset of the def.json "#comment" text, or 0.
+ * @queue: index of its queue among the subgraph's queues.
+ * @id: its position in the queue, 0 .. num_blocks - 1.
+ * @semaphore: the block's semaphore, a member of the queue's set.
+ * @sem_index: index of @semaphore in the queue's semaphore set.
+ * @first_desc: index of its first descriptor in the descriptor table.
+ * @num_descs: its descriptors.
+ */
+struct kbin_dma_block {
+	__u64 comment;
+	__u32 queue;
+	__u32 id;
+	__u32 semaphore;
+	__u32 sem_index;
+	__u32 first_desc;
+	__u32 num_descs;
+};
+
+/**
+ * struct kbin_dma_side - one side of a descriptor, an access pattern on a
+ * variable, 64 bytes.  Run k of the pattern starts at byte @offset +
+ * sum_{i >= 1} idx_i * @steps[i] of the variable for every index tuple
+ * (idx_1 .. idx_{n-1}) with idx_i < @sizes[i], and is @sizes[0] bytes
+ * long; @steps[0] is 1.  The bytes touched end at the extent @offset +
+ * sum_i (@sizes[i] - 1) * @steps[i] + 1, which is within the variable.
+ * @offset: bytes into the variable.
+ * @steps: byte strides, the first @num_dims used, the rest zero.
+ * @sizes: dimension sizes (>= 1), the first @num_dims used, the rest zero.
+ * @var_id: the variable (a var_id of the subgraph, never an address).
+ * @dtype: enum kbin_dma_dtype.
+ * @num_dims: 1..KBIN_DMA_MAX_DIMS.
+ * @pad: must be zero.
+ */
+struct kbin_dma_side {
+	__u64 offset;
+	__u64 steps[KBIN_DMA_MAX_DIMS];
+	__u32 sizes[KBIN_DMA_MAX_DIMS];
+	__u32 var_id;
+	__u8 dtype;
+	__u8 num_dims;
+	__u8 pad[2];
+};
+
+/**
+ * struct kbin_dma_desc - one DMA descriptor, 152 bytes.
+ * @from: the side read (M2S).
+ * @to: the side written (S2M).
+ * @op: enum kbin_dma_op.
+ * @num_tiling_dims: def.json num_tiling_dimensions, 0 when absent;
+ *	at most KBIN_DMA_MAX_DIMS.
+ * @transpose_elem_size: KBIN_DMA_OP_TRANSPOSE: bytes per element, the
+ *	dtype's size; else 0.
+ * @pad: must be zero.
+ * @transpose_op: KBIN_DMA_OP_TRANSPOSE: the permutation, the letters W,
+ *	X, Y, Z once each ("WZXY"); else zero.
+ * @transpose_shape: KBIN_DMA_OP_TRANSPOSE: def.json transpose_shape;
+ *	else zero.
+ */
+struct kbin_dma_desc {
+	struct kbin_dma_side from;
+	struct kbin_dma_side to;
+	__u8 op;
+	__u8 num_tiling_dims;
+	__u8 transpose_elem_size;
+	__u8 pad;
+	char transpose_op[KBIN_DMA_TRANSPOSE_DIMS];
+	__u32 transpose_shape[KBIN_DMA_TRANSPOSE_DIMS];
 };
 
 /**
@@ -310,6 +524,12 @@ enum kbin_check_field {
 	KBIN_FIELD_BUFFER,
 	KBIN_FIELD_UNION,
 	KBIN_FIELD_PAD,
+	KBIN_FIELD_DMA_SECTION,		/* the DMA section or its counts */
+	KBIN_FIELD_DMA_QUEUE,		/* a DMA queue record */
+	KBIN_FIELD_DMA_BLOCK,		/* a DMA block record */
+	KBIN_FIELD_DMA_DESC,		/* a descriptor, not one side */
+	KBIN_FIELD_DMA_FROM,		/* a descriptor's from side */
+	KBIN_FIELD_DMA_TO,		/* a descriptor's to side */
 	KBIN_FIELD_MAX,
 };
 
@@ -360,6 +580,23 @@ enum kbin_check_reason {
 	KBIN_ERR_VIRT_RANGE,		/* offset + size > its scratchpad size */
 	KBIN_ERR_BACKING_BUF,		/* backing_buf > KBIN_BACKING_BUF_MAX */
 	KBIN_ERR_PAYLOAD_MISSING,	/* MR_BUFFER_STAGED without a payload */
+	KBIN_ERR_DMA_COUNT,		/* DMA counts or index ranges disagree */
+	KBIN_ERR_DMA_QUEUE,		/* queue type, owner, flags, SB scratch */
+	KBIN_ERR_DMA_SEMAPHORE,		/* semaphore not in the queue's set */
+	KBIN_ERR_DMA_QUEUE_INDEX,	/* block's queue is not its queue */
+	KBIN_ERR_DMA_BLOCK_ORDER,	/* block id not its place in the queue */
+	KBIN_ERR_DMA_VAR,		/* side names no var with storage */
+	KBIN_ERR_DMA_DIMS,		/* num_dims not 1..4, or a size 0 */
+	KBIN_ERR_DMA_STEP,		/* steps[0] is not 1 */
+	KBIN_ERR_DMA_EXTENT,		/* extent past the var, or overflow */
+	KBIN_ERR_DMA_SBUF_WINDOW,	/* SBUF access outside the window */
+	KBIN_ERR_DMA_SBUF_PARTITION,	/* SBUF run past its partition */
+	KBIN_ERR_DMA_SBUF_GAP,		/* an SBUF dimension lands in a gap */
+	KBIN_ERR_DMA_COPY_SIZE,		/* copy with from_sizes != to_sizes */
+	KBIN_ERR_DMA_CAST_SIZE,		/* cast with unequal element counts */
+	KBIN_ERR_DMA_TRANSPOSE,		/* transpose fields disagree */
+	KBIN_ERR_DMA_DTYPE,		/* unknown dtype code */
+	KBIN_ERR_DMA_OP,		/* unknown op code */
 	KBIN_ERR_CHECK_MAX,		/* last checker code */
 
 	/* staging failures reported by the kernel, not by the checker */

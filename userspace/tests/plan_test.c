@@ -9,13 +9,19 @@
  *   - the name tables and their "unknown" texts;
  *   - nsim_rc_rule(), the rule the neuronsim command applies, equal to
  *     the module's nsim_rc_addr() and to the rule as documented, the
- *     MR_SB gap past each SBUF partition included.
+ *     MR_SB gap past each SBUF partition included;
+ *   - the DMA tables (element types, engines, queue types, ops), the
+ *     descriptor rules and the access pattern walker (kbin_dma.h): runs
+ *     and pieces against nested loops written out here, the 64 KiB piece
+ *     limit, 4-dimension patterns, the SBUF partition, gap and window
+ *     rules, overflow refusals.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "kselftest_harness.h"
+#include "kbin_dma.h"
 #include "kbin_gen.h"
 #include "kbin_kind.h"
 #include "kbin_names.h"
@@ -351,6 +357,374 @@ TEST(resolve_rule)
 								ASSERT_EQ(want, via);
 							}
 						}
+}
+
+
+/* ---- DMA: tables, walker, rules (kbin_dma.h) ---- */
+
+TEST(dma_tables)
+{
+	static const struct { const char *name; unsigned int code, size; } dt[] = {
+		{ "uint8", KBIN_DMA_DTYPE_UINT8, 1 }, { "int8", KBIN_DMA_DTYPE_INT8, 1 },
+		{ "uint16", KBIN_DMA_DTYPE_UINT16, 2 }, { "int16", KBIN_DMA_DTYPE_INT16, 2 },
+		{ "float16", KBIN_DMA_DTYPE_FLOAT16, 2 },
+		{ "bfloat16", KBIN_DMA_DTYPE_BFLOAT16, 2 },
+		{ "uint32", KBIN_DMA_DTYPE_UINT32, 4 }, { "int32", KBIN_DMA_DTYPE_INT32, 4 },
+		{ "float32", KBIN_DMA_DTYPE_FLOAT32, 4 },
+		{ "uint64", KBIN_DMA_DTYPE_UINT64, 8 }, { "int64", KBIN_DMA_DTYPE_INT64, 8 },
+		{ "float64", KBIN_DMA_DTYPE_FLOAT64, 8 },
+	};
+	static const char *const eng[] = { NULL, "pe", "act", "pool", "dve", "sp" };
+	static const char *const qt[] = { NULL, "in", "data", "dynamic" };
+	static const char *const ops[] = { NULL, "copy", "cast", "transpose" };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(dt) / sizeof(dt[0]); i++) {
+		ASSERT_NE(NULL, kbin_dma_dtype(dt[i].code));
+		EXPECT_STREQ(dt[i].name, kbin_dma_dtype(dt[i].code)->name);
+		EXPECT_EQ(dt[i].size, kbin_dma_dtype(dt[i].code)->size);
+		EXPECT_EQ(dt[i].code, kbin_dma_dtype_from_name(dt[i].name));
+		EXPECT_STREQ(dt[i].name, kbin_dma_dtype_str(dt[i].code));
+	}
+	EXPECT_EQ(KBIN_DMA_DTYPE_MAX, sizeof(dt) / sizeof(dt[0]));
+	EXPECT_EQ(NULL, kbin_dma_dtype(0));
+	EXPECT_EQ(NULL, kbin_dma_dtype(KBIN_DMA_DTYPE_MAX + 1));
+	EXPECT_EQ(0, kbin_dma_dtype_from_name("float8"));
+	EXPECT_STREQ("unknown", kbin_dma_dtype_str(0));
+	for (i = 1; i <= KBIN_DMA_ENGINE_MAX; i++) {
+		EXPECT_STREQ(eng[i], kbin_dma_engine_str(i));
+		EXPECT_EQ(i, kbin_dma_engine_from_name(eng[i]));
+	}
+	EXPECT_EQ(KBIN_DMA_ENGINE_POOL, kbin_dma_engine_from_name("pool"));
+	EXPECT_EQ(0, kbin_dma_engine_from_name("PE"));
+	EXPECT_STREQ("unknown", kbin_dma_engine_str(KBIN_DMA_ENGINE_MAX + 1));
+	for (i = 1; i <= KBIN_DMA_QUEUE_TYPE_MAX; i++) {
+		EXPECT_STREQ(qt[i], kbin_dma_queue_type_str(i));
+		EXPECT_EQ(i, kbin_dma_queue_type_from_name(qt[i]));
+	}
+	EXPECT_EQ(0, kbin_dma_queue_type_from_name("out"));
+	EXPECT_STREQ("unknown", kbin_dma_queue_type_str(0));
+	for (i = 1; i <= KBIN_DMA_OP_MAX; i++) {
+		EXPECT_STREQ(ops[i], kbin_dma_op_str(i));
+		EXPECT_EQ(i, kbin_dma_op_from_name(ops[i]));
+	}
+	EXPECT_EQ(0, kbin_dma_op_from_name("move"));
+	EXPECT_STREQ("unknown", kbin_dma_op_str(KBIN_DMA_OP_MAX + 1));
+	EXPECT_EQ(65536U, KBIN_DMA_PIECE_MAX);
+	EXPECT_STREQ("SBUF access in the gap past a partition",
+		     kbin_reason_str(KBIN_ERR_DMA_SBUF_GAP));
+	EXPECT_STREQ("dma from", kbin_field_str(KBIN_FIELD_DMA_FROM));
+}
+
+static struct kbin_dma_side side(__u64 off, __u32 n, const __u32 *sizes,
+				 const __u64 *steps)
+{
+	struct kbin_dma_side s;
+	__u32 i;
+
+	memset(&s, 0, sizeof(s));
+	s.offset = off;
+	s.num_dims = (__u8)n;
+	s.dtype = KBIN_DMA_DTYPE_UINT8;
+	for (i = 0; i < n && i < KBIN_DMA_MAX_DIMS; i++) {
+		s.sizes[i] = sizes[i];
+		s.steps[i] = steps[i];
+	}
+	return s;
+}
+
+/* the pieces of one run cut as Documentation/relocation.rst says */
+TEST(dma_walk_piece_limit)
+{
+	static const __u32 len[] = { 1, 65535, 65536, 65537, 131072, 131073, 200000 };
+	static const __u32 want[] = { 1, 1, 1, 2, 2, 3, 4 };
+	unsigned int k;
+
+	for (k = 0; k < sizeof(len) / sizeof(len[0]); k++) {
+		__u32 sz[1] = { len[k] };
+		__u64 st[1] = { 1 };
+		struct kbin_dma_side s = side(1000, 1, sz, st);
+		struct kbin_dma_pat p;
+		struct kbin_dma_walk w;
+		__u64 off, at = 1000;
+		__u32 l, n = 0, total = 0;
+
+		ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&s, &p));
+		EXPECT_EQ(1, p.runs);
+		EXPECT_EQ(len[k], p.bytes);
+		EXPECT_EQ(1000ULL + len[k], p.extent);
+		EXPECT_EQ(want[k], p.pieces) TH_LOG("run of %u bytes", len[k]);
+		kbin_dma_walk_init(&w, &s);
+		while (kbin_dma_walk_piece(&w, &off, &l)) {
+			EXPECT_EQ(at, off);
+			EXPECT_LE(l, 65536U);
+			EXPECT_LT(0U, l);
+			/* every piece but the last is full */
+			if (total + l < len[k])
+				EXPECT_EQ(65536U, l);
+			at += l;
+			total += l;
+			n++;
+		}
+		EXPECT_EQ(want[k], n);
+		EXPECT_EQ(len[k], total);
+		EXPECT_EQ(0, kbin_dma_walk_piece(&w, &off, &l));
+	}
+}
+
+/* runs and pieces of patterns of 1..4 dims against nested loops */
+TEST(dma_walk_patterns)
+{
+	static const struct { __u32 n; __u32 sz[4]; __u64 st[4]; } pat[] = {
+		{ 1, { 512 }, { 1 } },
+		{ 2, { 512, 128 }, { 1, 262144 } },
+		{ 3, { 64, 3, 5 }, { 1, 100, 7 } },
+		{ 4, { 256, 128, 1, 1 }, { 1, 262144, 33554432, 256 } },
+		{ 4, { 70000, 2, 3, 2 }, { 1, 70000, 1000000, 5 } },
+		{ 4, { 3, 4, 5, 6 }, { 1, 0, 9, 1000 } },
+	};
+	unsigned int k;
+
+	for (k = 0; k < sizeof(pat) / sizeof(pat[0]); k++) {
+		struct kbin_dma_side s = side(17, pat[k].n, pat[k].sz, pat[k].st);
+		__u32 sz[4] = { 1, 1, 1, 1 }, l;
+		__u64 st[4] = { 0 }, off, runs = 0, pieces = 0, max = 0;
+		struct kbin_dma_walk wr, wp;
+		struct kbin_dma_pat p;
+		__u32 a, b, c, j;
+
+		ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&s, &p)) TH_LOG("pattern %u", k);
+		for (j = 0; j < pat[k].n; j++) {
+			sz[j] = pat[k].sz[j];
+			st[j] = pat[k].st[j];
+		}
+		kbin_dma_walk_init(&wr, &s);
+		kbin_dma_walk_init(&wp, &s);
+		/* dimension 1 moves fastest */
+		for (c = 0; c < sz[3]; c++)
+			for (b = 0; b < sz[2]; b++)
+				for (a = 0; a < sz[1]; a++) {
+					__u64 want = 17 + a * st[1] + b * st[2] + c * st[3];
+					__u32 done = 0;
+
+					ASSERT_EQ(1, kbin_dma_walk_run(&wr, &off, &l));
+					ASSERT_EQ(want, off);
+					ASSERT_EQ(sz[0], l);
+					runs++;
+					if (want + sz[0] > max)
+						max = want + sz[0];
+					while (done < sz[0]) {
+						ASSERT_EQ(1, kbin_dma_walk_piece(&wp, &off, &l));
+						ASSERT_EQ(want + done, off);
+						done += l;
+						pieces++;
+					}
+					ASSERT_EQ(sz[0], done);
+				}
+		EXPECT_EQ(0, kbin_dma_walk_run(&wr, &off, &l));
+		EXPECT_EQ(0, kbin_dma_walk_piece(&wp, &off, &l));
+		EXPECT_EQ(runs, p.runs);
+		EXPECT_EQ(pieces, p.pieces);
+		EXPECT_EQ(runs * sz[0], p.bytes);
+		/* non-negative steps: the last byte is the extent's */
+		EXPECT_EQ(max, p.extent) TH_LOG("pattern %u", k);
+	}
+}
+
+TEST(dma_pattern_refusals)
+{
+	__u32 sz[4] = { 512, 128, 2, 2 };
+	__u64 st[4] = { 1, 512, 65536, 131072 };
+	struct kbin_dma_side s = side(0, 4, sz, st);
+	struct kbin_dma_pat p;
+
+	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&s, &p));
+	EXPECT_EQ(512ULL * 128 * 4, p.bytes);
+	s.num_dims = 0;
+	EXPECT_EQ(KBIN_ERR_DMA_DIMS, kbin_dma_pattern(&s, &p));
+	s.num_dims = 5;
+	EXPECT_EQ(KBIN_ERR_DMA_DIMS, kbin_dma_pattern(&s, &p));
+	s.num_dims = 4;
+	s.sizes[2] = 0;
+	EXPECT_EQ(KBIN_ERR_DMA_DIMS, kbin_dma_pattern(&s, &p));
+	EXPECT_EQ(2U, p.dim);
+	s.sizes[2] = 2;
+	s.steps[0] = 2;
+	EXPECT_EQ(KBIN_ERR_DMA_STEP, kbin_dma_pattern(&s, &p));
+	s.steps[0] = 1;
+	/* extent overflow: in a product, in the sum, in the final + 1 */
+	s.sizes[3] = 3;
+	s.steps[3] = 1ULL << 63;
+	EXPECT_EQ(KBIN_ERR_DMA_EXTENT, kbin_dma_pattern(&s, &p));
+	EXPECT_EQ(3U, p.dim);
+	s.sizes[3] = 2;
+	s.steps[3] = 131072;
+	s.offset = ~0ULL - 100;
+	EXPECT_EQ(KBIN_ERR_DMA_EXTENT, kbin_dma_pattern(&s, &p));
+	EXPECT_EQ(0U, p.dim);
+	s = side(0, 1, sz, st);
+	s.sizes[0] = 1;
+	s.offset = ~0ULL;
+	EXPECT_EQ(KBIN_ERR_DMA_EXTENT, kbin_dma_pattern(&s, &p));
+	s.offset = ~0ULL - 1;
+	EXPECT_EQ(KBIN_OK, kbin_dma_pattern(&s, &p));
+	EXPECT_EQ(~0ULL, p.extent);
+	/* run count overflow with zero outer steps (the extent stays small) */
+	s = side(0, 4, sz, st);
+	s.sizes[1] = s.sizes[2] = s.sizes[3] = 0xffffffffU;
+	s.steps[1] = s.steps[2] = s.steps[3] = 0;
+	EXPECT_EQ(KBIN_ERR_DMA_EXTENT, kbin_dma_pattern(&s, &p));
+	/* (2^32 - 1)^2 runs of one byte fit; of 512 bytes they do not */
+	s.sizes[3] = 1;
+	s.sizes[0] = 1;
+	EXPECT_EQ(KBIN_OK, kbin_dma_pattern(&s, &p));
+	EXPECT_EQ(0xffffffffULL * 0xffffffffULL, p.runs);
+	EXPECT_EQ(p.runs, p.pieces);
+	s.sizes[0] = 512;
+	EXPECT_EQ(KBIN_ERR_DMA_EXTENT, kbin_dma_pattern(&s, &p));
+}
+
+TEST(dma_sbuf_rules)
+{
+	const struct kbin_gen *g2 = kbin_gen_target(KBIN_TARGET_TRN2);
+	const struct kbin_gen *g3 = kbin_gen_target(KBIN_TARGET_TRN3);
+	__u32 sz[4] = { 512, 128 };
+	__u64 st[4] = { 1, 262144 };
+	struct kbin_dma_side s = side(229376 - 512, 2, sz, st);
+	struct kbin_dma_pat p;
+	struct kbin_dma_sb sb;
+
+	ASSERT_NE(NULL, g2);
+	/* 128 partitions, each run ending at the last byte of its partition */
+	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&s, &p));
+	EXPECT_EQ(KBIN_OK, kbin_dma_sbuf(g2, &s, p.extent, &sb));
+	EXPECT_EQ(127ULL * 262144 + 229376, p.extent);
+	/* one byte later: past partition 0 */
+	s.offset++;
+	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&s, &p));
+	EXPECT_EQ(KBIN_ERR_DMA_SBUF_PARTITION, kbin_dma_sbuf(g2, &s, p.extent, &sb));
+	EXPECT_EQ(0U, sb.partition);
+	EXPECT_EQ(229376ULL - 511, sb.byte);
+	EXPECT_EQ(229377ULL, sb.end);
+	/* trn3 partitions fill their stride: runs may cross them */
+	EXPECT_EQ(KBIN_OK, kbin_dma_sbuf(g3, &s, p.extent, &sb));
+	/* an offset in the gap itself */
+	s.offset = 5 * 262144 + 229376;
+	s.sizes[0] = 1;
+	s.sizes[1] = 1;
+	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&s, &p));
+	EXPECT_EQ(KBIN_ERR_DMA_SBUF_PARTITION, kbin_dma_sbuf(g2, &s, p.extent, &sb));
+	EXPECT_EQ(5U, sb.partition);
+	/* a dimension of in-partition steps walking into the gap */
+	s = side(0, 3, sz, st);
+	s.sizes[0] = 256;
+	s.sizes[1] = 4;
+	s.steps[1] = 262144;
+	s.sizes[2] = 896;	/* 895 * 256 + 256 = 229376 */
+	s.steps[2] = 256;
+	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&s, &p));
+	EXPECT_EQ(KBIN_OK, kbin_dma_sbuf(g2, &s, p.extent, &sb));
+	s.sizes[2] = 897;	/* 896 * 256 + 256 = 229632 */
+	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&s, &p));
+	EXPECT_EQ(KBIN_ERR_DMA_SBUF_GAP, kbin_dma_sbuf(g2, &s, p.extent, &sb));
+	s.sizes[2] = 896;
+	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&s, &p));
+	EXPECT_EQ(KBIN_OK, kbin_dma_sbuf(g2, &s, p.extent, &sb));
+	s.sizes[2] = 897;
+	EXPECT_EQ(KBIN_ERR_DMA_SBUF_GAP, kbin_dma_sbuf(g2, &s, 0, &sb));
+	EXPECT_EQ(2U, sb.dim);
+	EXPECT_EQ(3U, sb.partition);
+	EXPECT_EQ(896ULL * 256, sb.byte);
+	/* a size-1 dimension with a window-sized step moves nothing */
+	s.sizes[2] = 1;
+	s.steps[2] = 33554432;
+	s.num_dims = 3;
+	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&s, &p));
+	EXPECT_EQ(KBIN_OK, kbin_dma_sbuf(g2, &s, p.extent, &sb));
+	/* past the window */
+	s = side(127ULL * 262144, 2, sz, st);
+	s.sizes[1] = 2;
+	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&s, &p));
+	EXPECT_EQ(KBIN_ERR_DMA_SBUF_WINDOW, kbin_dma_sbuf(g2, &s, p.extent, &sb));
+	EXPECT_EQ(KBIN_ERR_DMA_SBUF_WINDOW, kbin_dma_sbuf(g3, &s, p.extent, &sb));
+	EXPECT_EQ(p.extent, sb.end);
+}
+
+TEST(dma_desc_rules)
+{
+	__u32 sz[4] = { 512, 128 };
+	__u64 st[4] = { 1, 262144 };
+	struct kbin_dma_desc d;
+	struct kbin_dma_pat pf, pt;
+	__u32 dim;
+
+	memset(&d, 0, sizeof(d));
+	d.from = side(0, 2, sz, st);
+	d.to = side(0, 2, sz, st);
+	d.op = KBIN_DMA_OP_COPY;
+	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&d.from, &pf));
+	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&d.to, &pt));
+	EXPECT_EQ(KBIN_OK, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	d.to.sizes[1] = 127;
+	EXPECT_EQ(KBIN_ERR_DMA_COPY_SIZE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	EXPECT_EQ(1U, dim);
+	d.to.sizes[1] = 128;
+	d.op = 0;
+	EXPECT_EQ(KBIN_ERR_DMA_OP, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	d.op = KBIN_DMA_OP_MAX + 1;
+	EXPECT_EQ(KBIN_ERR_DMA_OP, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	d.op = KBIN_DMA_OP_COPY;
+	d.to.dtype = KBIN_DMA_DTYPE_MAX + 1;
+	EXPECT_EQ(KBIN_ERR_DMA_DTYPE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	d.to.dtype = KBIN_DMA_DTYPE_UINT8;
+	d.transpose_shape[3] = 1;
+	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	d.transpose_shape[3] = 0;
+	/* cast int8 128 B -> float32 512 B: the run lengths scale */
+	d.op = KBIN_DMA_OP_CAST;
+	d.from.dtype = KBIN_DMA_DTYPE_INT8;
+	d.from.sizes[0] = 128;
+	d.to.dtype = KBIN_DMA_DTYPE_FLOAT32;
+	EXPECT_EQ(KBIN_OK, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	d.from.sizes[0] = 129;
+	EXPECT_EQ(KBIN_ERR_DMA_CAST_SIZE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	d.from.sizes[0] = 128;
+	d.to.sizes[0] = 514;	/* not whole float32 elements */
+	EXPECT_EQ(KBIN_ERR_DMA_CAST_SIZE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	d.to.sizes[0] = 512;
+	d.to.sizes[1] = 64;
+	EXPECT_EQ(KBIN_ERR_DMA_CAST_SIZE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	EXPECT_EQ(1U, dim);
+	d.to.sizes[1] = 128;
+	/* transpose float32: equal bytes, element size, a permutation */
+	memset(&d, 0, sizeof(d));
+	sz[0] = 256;
+	sz[1] = 128;
+	d.from = side(0, 2, sz, st);
+	sz[0] = 512;
+	sz[1] = 64;
+	d.to = side(0, 2, sz, st);
+	d.from.dtype = d.to.dtype = KBIN_DMA_DTYPE_FLOAT32;
+	d.op = KBIN_DMA_OP_TRANSPOSE;
+	d.transpose_elem_size = 4;
+	memcpy(d.transpose_op, "WZXY", 4);
+	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&d.from, &pf));
+	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&d.to, &pt));
+	EXPECT_EQ(KBIN_OK, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	d.transpose_op[1] = 'W';
+	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	memcpy(d.transpose_op, "WZXA", 4);
+	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	memcpy(d.transpose_op, "XYZW", 4);
+	EXPECT_EQ(KBIN_OK, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	d.transpose_elem_size = 2;
+	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	d.transpose_elem_size = 4;
+	d.to.dtype = KBIN_DMA_DTYPE_INT32;
+	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	d.to.dtype = KBIN_DMA_DTYPE_FLOAT32;
+	pt.bytes -= 4;
+	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
 }
 
 TEST_HARNESS_MAIN

@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * kbin_dma.c - the DMA tables, the descriptor rules and the access
+ * pattern walker of kbin_dma.h.  Every computation on untrusted numbers
+ * is checked arithmetic; nothing allocates or recurses, and every
+ * function but the walker's two steps is O(KBIN_DMA_MAX_DIMS).
+ * Documentation/relocation.rst has the rules and the walker in prose.
+ */
+
+#include "kbin_compat.h"
+#include "kbin_dma.h"
+
+static const struct kbin_dma_dtype_info kbin_dma_dtypes[KBIN_DMA_DTYPE_MAX + 1] = {
+	[KBIN_DMA_DTYPE_UINT8] = { "uint8", 1 },
+	[KBIN_DMA_DTYPE_INT8] = { "int8", 1 },
+	[KBIN_DMA_DTYPE_UINT16] = { "uint16", 2 },
+	[KBIN_DMA_DTYPE_INT16] = { "int16", 2 },
+	[KBIN_DMA_DTYPE_FLOAT16] = { "float16", 2 },
+	[KBIN_DMA_DTYPE_BFLOAT16] = { "bfloat16", 2 },
+	[KBIN_DMA_DTYPE_UINT32] = { "uint32", 4 },
+	[KBIN_DMA_DTYPE_INT32] = { "int32", 4 },
+	[KBIN_DMA_DTYPE_FLOAT32] = { "float32", 4 },
+	[KBIN_DMA_DTYPE_UINT64] = { "uint64", 8 },
+	[KBIN_DMA_DTYPE_INT64] = { "int64", 8 },
+	[KBIN_DMA_DTYPE_FLOAT64] = { "float64", 8 },
+};
+
+/* the def.json keys naming the engine members, also the queue owners */
+static const char *const kbin_dma_engines[KBIN_DMA_ENGINE_MAX + 1] = {
+	[KBIN_DMA_ENGINE_PE] = "pe",
+	[KBIN_DMA_ENGINE_ACT] = "act",
+	[KBIN_DMA_ENGINE_POOL] = "pool",
+	[KBIN_DMA_ENGINE_DVE] = "dve",
+	[KBIN_DMA_ENGINE_SP] = "sp",
+};
+
+static const char *const kbin_dma_queue_types[KBIN_DMA_QUEUE_TYPE_MAX + 1] = {
+	[KBIN_DMA_QUEUE_IN] = "in",
+	[KBIN_DMA_QUEUE_DATA] = "data",
+	[KBIN_DMA_QUEUE_DYNAMIC] = "dynamic",
+};
+
+static const char *const kbin_dma_ops[KBIN_DMA_OP_MAX + 1] = {
+	[KBIN_DMA_OP_COPY] = "copy",
+	[KBIN_DMA_OP_CAST] = "cast",
+	[KBIN_DMA_OP_TRANSPOSE] = "transpose",
+};
+
+/* index of @name in @names[1..n), or 0 */
+static unsigned int kbin_dma_lookup(const char *const *names, unsigned int n,
+				    const char *name)
+{
+	unsigned int i;
+
+	for (i = 1; i < n; i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	return 0;
+}
+
+/**
+ * kbin_dma_dtype() - the properties of a DMA element type.
+ * @dtype: enum kbin_dma_dtype.
+ *
+ * Return: the row, or NULL for a value outside the enum.
+ */
+const struct kbin_dma_dtype_info *kbin_dma_dtype(unsigned int dtype)
+{
+	return dtype && dtype <= KBIN_DMA_DTYPE_MAX ? &kbin_dma_dtypes[dtype] : NULL;
+}
+
+/**
+ * kbin_dma_dtype_from_name() - the element type of a def.json dtype.
+ * @name: NUL-terminated, e.g. "float16".
+ *
+ * Return: enum kbin_dma_dtype, 0 for a name the table lacks.
+ */
+unsigned int kbin_dma_dtype_from_name(const char *name)
+{
+	unsigned int i;
+
+	for (i = 1; i <= KBIN_DMA_DTYPE_MAX; i++)
+		if (!strcmp(name, kbin_dma_dtypes[i].name))
+			return i;
+	return 0;
+}
+
+/**
+ * kbin_dma_dtype_str() - name a DMA element type.
+ * @dtype: enum kbin_dma_dtype.
+ *
+ * Return: "float16" etc.; "unknown" outside the enum.
+ */
+const char *kbin_dma_dtype_str(unsigned int dtype)
+{
+	const struct kbin_dma_dtype_info *t = kbin_dma_dtype(dtype);
+
+	return t ? t->name : "unknown";
+}
+
+/**
+ * kbin_dma_engine_str() - name an engine as def.json does.
+ * @engine: enum kbin_dma_engine.
+ *
+ * Return: "pe", "act", "pool", "dve" or "sp"; "unknown" outside the enum.
+ */
+const char *kbin_dma_engine_str(unsigned int engine)
+{
+	return engine && engine <= KBIN_DMA_ENGINE_MAX ? kbin_dma_engines[engine] :
+	       "unknown";
+}
+
+/**
+ * kbin_dma_engine_from_name() - the engine of a def.json owner or key.
+ * @name: NUL-terminated ("pool").
+ *
+ * Return: enum kbin_dma_engine, 0 when unknown.
+ */
+unsigned int kbin_dma_engine_from_name(const char *name)
+{
+	return kbin_dma_lookup(kbin_dma_engines, KBIN_ARRAY_SIZE(kbin_dma_engines),
+			       name);
+}
+
+/**
+ * kbin_dma_queue_type_str() - name a DMA queue type as def.json does.
+ * @type: enum kbin_dma_queue_type.
+ *
+ * Return: "in", "data" or "dynamic"; "unknown" outside the enum.
+ */
+const char *kbin_dma_queue_type_str(unsigned int type)
+{
+	return type && type <= KBIN_DMA_QUEUE_TYPE_MAX ? kbin_dma_queue_types[type] :
+	       "unknown";
+}
+
+/**
+ * kbin_dma_queue_type_from_name() - the DMA queue type of a def.json type.
+ * @name: NUL-terminated ("in").
+ *
+ * Return: enum kbin_dma_queue_type, 0 when unknown.
+ */
+unsigned int kbin_dma_queue_type_from_name(const char *name)
+{
+	return kbin_dma_lookup(kbin_dma_queue_types,
+			       KBIN_ARRAY_SIZE(kbin_dma_queue_types), name);
+}
+
+/**
+ * kbin_dma_op_str() - name a descriptor op.
+ * @op: enum kbin_dma_op.
+ *
+ * Return: "copy", "cast" or "transpose"; "unknown" outside the enum.
+ */
+const char *kbin_dma_op_str(unsigned int op)
+{
+	return op && op <= KBIN_DMA_OP_MAX ? kbin_dma_ops[op] : "unknown";
+}
+
+/**
+ * kbin_dma_op_from_name() - the descriptor op of a def.json "op".
+ * @name: NUL-terminated ("copy", "cast"; "transpose" names the op of a
+ *	descriptor with transpose_op and no "op").
+ *
+ * Return: enum kbin_dma_op, 0 when unknown.
+ */
+unsigned int kbin_dma_op_from_name(const char *name)
+{
+	return kbin_dma_lookup(kbin_dma_ops, KBIN_ARRAY_SIZE(kbin_dma_ops), name);
+}
+
+/**
+ * kbin_dma_pattern() - check one side's access pattern and measure it.
+ * @s: the side; only its first @s->num_dims sizes and steps are read.
+ * @p: out: extent, runs, bytes and pieces (see struct kbin_dma_pat);
+ *	@p->dim names the dimension of a refusal.
+ *
+ * In this order: num_dims is 1..KBIN_DMA_MAX_DIMS; every used size is at
+ * least 1; steps[0] is 1 (sizes[0] is then the byte length of one
+ * contiguous run); the extent offset + sum_i (sizes[i] - 1) * steps[i] + 1
+ * and the run, byte and piece counts fit 64 bits.  The extent is not
+ * compared with the variable here (the caller knows its size).
+ * O(KBIN_DMA_MAX_DIMS), closed form.
+ *
+ * Return: KBIN_OK; KBIN_ERR_DMA_DIMS; KBIN_ERR_DMA_STEP; KBIN_ERR_DMA_EXTENT
+ * on overflow.
+ */
+unsigned int kbin_dma_pattern(const struct kbin_dma_side *s,
+			      struct kbin_dma_pat *p)
+{
+	__u64 t, per_run;
+	__u32 i;
+
+	p->extent = 0;
+	p->runs = 0;
+	p->bytes = 0;
+	p->pieces = 0;
+	p->dim = 0;
+	if (!s->num_dims || s->num_dims > KBIN_DMA_MAX_DIMS)
+		return KBIN_ERR_DMA_DIMS;
+	for (i = 0; i < s->num_dims; i++) {
+		if (!s->sizes[i]) {
+			p->dim = i;
+			return KBIN_ERR_DMA_DIMS;
+		}
+	}
+	if (s->steps[0] != 1)
+		return KBIN_ERR_DMA_STEP;
+	p->extent = s->offset;
+	p->runs = 1;
+	for (i = 0; i < s->num_dims; i++) {
+		p->dim = i;
+		if (__builtin_mul_overflow((__u64)(s->sizes[i] - 1), s->steps[i], &t) ||
+		    __builtin_add_overflow(p->extent, t, &p->extent))
+			return KBIN_ERR_DMA_EXTENT;
+		if (i && __builtin_mul_overflow(p->runs, (__u64)s->sizes[i], &p->runs))
+			return KBIN_ERR_DMA_EXTENT;
+	}
+	if (__builtin_add_overflow(p->extent, 1, &p->extent) ||
+	    __builtin_mul_overflow(p->runs, (__u64)s->sizes[0], &p->bytes))
+		return KBIN_ERR_DMA_EXTENT;
+	per_run = ((__u64)s->sizes[0] + KBIN_DMA_PIECE_MAX - 1) / KBIN_DMA_PIECE_MAX;
+	p->pieces = p->runs * per_run;	/* <= bytes: no overflow */
+	p->dim = 0;
+	return KBIN_OK;
+}
+
+/**
+ * kbin_dma_sbuf() - the SBUF rules of a side whose variable is the state
+ *	buffer (its storage is SBUF in the kind table).
+ * @g: the target generation (kbin_gen.h): window, partition size, stride.
+ * @s: the side, accepted by kbin_dma_pattern().
+ * @extent: its extent from kbin_dma_pattern().
+ * @sb: out: the partition, byte and end of the run a refusal is about.
+ *
+ * Byte b of partition p is at p * stride + b of the window
+ * (Documentation/hardware.rst).  The offset and every step are split into
+ * whole strides and bytes, offset = P0 * stride + B0 and steps[i] = Pi *
+ * stride + Bi; in this order:
+ *   1. the extent is at most the window (KBIN_ERR_DMA_SBUF_WINDOW);
+ *   2. when partitions do not fill their stride, the first run stays in
+ *      its partition: B0 + sizes[0] <= partition size
+ *      (KBIN_ERR_DMA_SBUF_PARTITION);
+ *   3. and so does every run: B0 + sum_{i <= k} (sizes[i] - 1) * Bi +
+ *      sizes[0] <= partition size for each dimension k, else dimension k
+ *      lands runs in the gap (KBIN_ERR_DMA_SBUF_GAP).
+ * With 2 and 3 no run's bytes carry into the next stride, so every run
+ * lies inside one partition.  O(KBIN_DMA_MAX_DIMS).
+ *
+ * Return: KBIN_OK or the first rule's reason code.
+ */
+unsigned int kbin_dma_sbuf(const struct kbin_gen *g,
+			   const struct kbin_dma_side *s, __u64 extent,
+			   struct kbin_dma_sb *sb)
+{
+	__u64 stride = g->sbuf_partition_stride, part = g->sbuf_partition_size;
+	__u64 byte, pnum, t;
+	__u32 i;
+
+	sb->partition = 0;
+	sb->byte = 0;
+	sb->end = extent;
+	sb->dim = 0;
+	if (extent > g->sbuf_window_size)
+		return KBIN_ERR_DMA_SBUF_WINDOW;
+	if (!stride || part >= stride)
+		return KBIN_OK;		/* no gap */
+	byte = s->offset % stride;
+	pnum = s->offset / stride;
+	sb->partition = pnum;
+	sb->byte = byte;
+	sb->end = byte + s->sizes[0];
+	if (sb->end > part)
+		return KBIN_ERR_DMA_SBUF_PARTITION;
+	for (i = 1; i < s->num_dims; i++) {
+		/* (sizes - 1) * steps fit the extent, so these do too */
+		t = (__u64)(s->sizes[i] - 1);
+		byte += t * (s->steps[i] % stride);
+		pnum += t * (s->steps[i] / stride);
+		if (byte + s->sizes[0] > part) {
+			sb->partition = pnum;
+			sb->byte = byte;
+			sb->end = byte + s->sizes[0];
+			sb->dim = i;
+			return KBIN_ERR_DMA_SBUF_GAP;
+		}
+	}
+	return KBIN_OK;
+}
+
+/* is @op[0..4) the letters W, X, Y, Z, each once? */
+static int kbin_dma_is_perm(const char *op)
+{
+	unsigned int seen = 0, i;
+
+	for (i = 0; i < KBIN_DMA_TRANSPOSE_DIMS; i++) {
+		if (op[i] < 'W' || op[i] > 'Z' || (seen & (1U << (op[i] - 'W'))))
+			return 0;
+		seen |= 1U << (op[i] - 'W');
+	}
+	return 1;
+}
+
+/**
+ * kbin_dma_desc_rule() - the rules between a descriptor's two sides, by
+ *	its op.
+ * @d: the descriptor.
+ * @from: kbin_dma_pattern() of @d->from (accepted).
+ * @to: kbin_dma_pattern() of @d->to (accepted).
+ * @dim: out: the dimension a size refusal is about.
+ *
+ * In this order: the op and both dtypes are known (KBIN_ERR_DMA_OP,
+ * KBIN_ERR_DMA_DTYPE); then
+ *   - copy: the same dimensions and sizes on both sides
+ *     (KBIN_ERR_DMA_COPY_SIZE);
+ *   - cast: the same dimensions and outer sizes, and runs holding the same
+ *     number of whole elements, sizes[0] / dtype size, on both sides
+ *     (KBIN_ERR_DMA_CAST_SIZE);
+ *   - transpose: one dtype, transpose_elem_size its size, as many bytes
+ *     on both sides, transpose_op a permutation of W, X, Y, Z
+ *     (KBIN_ERR_DMA_TRANSPOSE);
+ *   - other ops: the transpose fields are zero (KBIN_ERR_DMA_TRANSPOSE).
+ *
+ * Return: KBIN_OK or the first rule's reason code.
+ */
+unsigned int kbin_dma_desc_rule(const struct kbin_dma_desc *d,
+				const struct kbin_dma_pat *from,
+				const struct kbin_dma_pat *to, __u32 *dim)
+{
+	const struct kbin_dma_dtype_info *ft = kbin_dma_dtype(d->from.dtype);
+	const struct kbin_dma_dtype_info *tt = kbin_dma_dtype(d->to.dtype);
+	__u32 i;
+
+	*dim = 0;
+	if (!d->op || d->op > KBIN_DMA_OP_MAX)
+		return KBIN_ERR_DMA_OP;
+	if (!ft || !tt)
+		return KBIN_ERR_DMA_DTYPE;
+	if (d->op != KBIN_DMA_OP_TRANSPOSE) {
+		if (d->transpose_elem_size || d->transpose_op[0] ||
+		    d->transpose_op[1] || d->transpose_op[2] || d->transpose_op[3] ||
+		    d->transpose_shape[0] || d->transpose_shape[1] ||
+		    d->transpose_shape[2] || d->transpose_shape[3])
+			return KBIN_ERR_DMA_TRANSPOSE;
+	}
+	switch (d->op) {
+	case KBIN_DMA_OP_COPY:
+		if (d->from.num_dims != d->to.num_dims)
+			return KBIN_ERR_DMA_COPY_SIZE;
+		for (i = 0; i < d->from.num_dims; i++) {
+			*dim = i;
+			if (d->from.sizes[i] != d->to.sizes[i])
+				return KBIN_ERR_DMA_COPY_SIZE;
+		}
+		break;
+	case KBIN_DMA_OP_CAST:
+		if (d->from.num_dims != d->to.num_dims)
+			return KBIN_ERR_DMA_CAST_SIZE;
+		for (i = 1; i < d->from.num_dims; i++) {
+			*dim = i;
+			if (d->from.sizes[i] != d->to.sizes[i])
+				return KBIN_ERR_DMA_CAST_SIZE;
+		}
+		*dim = 0;
+		if (d->from.sizes[0] % ft->size || d->to.sizes[0] % tt->size ||
+		    d->from.sizes[0] / ft->size != d->to.sizes[0] / tt->size)
+			return KBIN_ERR_DMA_CAST_SIZE;
+		break;
+	case KBIN_DMA_OP_TRANSPOSE:
+		if (d->from.dtype != d->to.dtype || d->transpose_elem_size != ft->size ||
+		    from->bytes != to->bytes || !kbin_dma_is_perm(d->transpose_op))
+			return KBIN_ERR_DMA_TRANSPOSE;
+		break;
+	}
+	*dim = 0;
+	return KBIN_OK;
+}
+
+/**
+ * kbin_dma_walk_init() - start walking a side's runs or pieces.
+ * @w: the walker (the caller's memory).
+ * @s: a side accepted by kbin_dma_pattern(), so no offset the walk
+ *	computes can overflow; it must stay unchanged during the walk.
+ */
+void kbin_dma_walk_init(struct kbin_dma_walk *w, const struct kbin_dma_side *s)
+{
+	__u32 i;
+
+	w->s = s;
+	w->run = s->offset;
+	w->done = 0;
+	for (i = 0; i < KBIN_DMA_MAX_DIMS; i++)
+		w->idx[i] = 0;
+	w->end = 0;
+}
+
+/* the next run, odometer style: the innermost outer dimension moves first */
+static void kbin_dma_walk_next(struct kbin_dma_walk *w)
+{
+	const struct kbin_dma_side *s = w->s;
+	__u32 i;
+
+	w->done = 0;
+	for (i = 1; i < s->num_dims; i++) {
+		if (++w->idx[i] < s->sizes[i]) {
+			w->run += s->steps[i];
+			return;
+		}
+		w->idx[i] = 0;
+		w->run -= (__u64)(s->sizes[i] - 1) * s->steps[i];
+	}
+	w->end = 1;
+}
+
+/**
+ * kbin_dma_walk_run() - the next contiguous run of the side.
+ * @w: the walker; do not mix with kbin_dma_walk_piece() on one walk.
+ * @off: out: the run's offset in the variable.
+ * @len: out: its length, sizes[0] bytes.
+ *
+ * Runs come in index order, the outer dimension 1 moving fastest; there
+ * are kbin_dma_pat.runs of them.  O(KBIN_DMA_MAX_DIMS) per call.
+ *
+ * Return: 1 with a run, 0 when the side has no run left.
+ */
+int kbin_dma_walk_run(struct kbin_dma_walk *w, __u64 *off, __u32 *len)
+{
+	if (w->end)
+		return 0;
+	*off = w->run;
+	*len = w->s->sizes[0];
+	kbin_dma_walk_next(w);
+	return 1;
+}
+
+/**
+ * kbin_dma_walk_piece() - the next UDMA piece of the side.
+ * @w: the walker; do not mix with kbin_dma_walk_run() on one walk.
+ * @off: out: the piece's offset in the variable.
+ * @len: out: its length, 1..KBIN_DMA_PIECE_MAX bytes.
+ *
+ * Each run is cut, front to back, into pieces of KBIN_DMA_PIECE_MAX
+ * bytes and a last shorter one: a 65536-byte run is one piece, 65537
+ * bytes are two.  There are kbin_dma_pat.pieces of them.
+ * O(KBIN_DMA_MAX_DIMS) per call.
+ *
+ * Return: 1 with a piece, 0 when the side has none left.
+ */
+int kbin_dma_walk_piece(struct kbin_dma_walk *w, __u64 *off, __u32 *len)
+{
+	__u32 left;
+
+	if (w->end)
+		return 0;
+	left = w->s->sizes[0] - w->done;
+	*off = w->run + w->done;
+	*len = left > KBIN_DMA_PIECE_MAX ? KBIN_DMA_PIECE_MAX : left;
+	w->done += *len;
+	if (w->done == w->s->sizes[0])
+		kbin_dma_walk_next(w);
+	return 1;
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * kbin_dma.h - DMA programs of a plan: the tables of DMA names and
+ * element types, the rules one descriptor must follow, and the access
+ * pattern walker that turns one descriptor side into its contiguous runs
+ * and the runs into UDMA pieces of at most KBIN_DMA_PIECE_MAX bytes.
+ *
+ * Plain C, no allocation, no recursion: the module (checker, and the
+ * relocation of descriptors into UDMA rings), the compiler and the tools
+ * compile this very code, so they count pieces the same way.  The rules
+ * return the checker's reason codes (enum kbin_check_reason).
+ * Documentation/relocation.rst describes the walker and every rule;
+ * Documentation/kbin-format.rst the records.
+ */
+#ifndef _NEURONSIM_KBIN_DMA_H
+#define _NEURONSIM_KBIN_DMA_H
+
+#include <linux/neuronsim_kbin.h>
+
+#include "kbin_gen.h"
+
+/* bytes one UDMA descriptor moves at most (Documentation/hardware.rst) */
+#define KBIN_DMA_PIECE_MAX	65536U
+
+/**
+ * struct kbin_dma_dtype_info - one element type.
+ * @name: the def.json spelling ("float16").
+ * @size: bytes per element.
+ */
+struct kbin_dma_dtype_info {
+	const char *name;
+	__u32 size;
+};
+
+const struct kbin_dma_dtype_info *kbin_dma_dtype(unsigned int dtype);
+unsigned int kbin_dma_dtype_from_name(const char *name);
+const char *kbin_dma_dtype_str(unsigned int dtype);
+const char *kbin_dma_engine_str(unsigned int engine);
+unsigned int kbin_dma_engine_from_name(const char *name);
+const char *kbin_dma_queue_type_str(unsigned int type);
+unsigned int kbin_dma_queue_type_from_name(const char *name);
+const char *kbin_dma_op_str(unsigned int op);
+unsigned int kbin_dma_op_from_name(const char *name);
+
+/**
+ * struct kbin_dma_pat - what kbin_dma_pattern() finds out about a side.
+ * @extent: @offset + sum_i (sizes[i] - 1) * steps[i] + 1: the bytes of
+ *	the variable the side reaches.
+ * @runs: contiguous runs, the product of sizes[1 ..].
+ * @bytes: bytes moved, @runs * sizes[0].
+ * @pieces: UDMA pieces, @runs * ceil(sizes[0] / KBIN_DMA_PIECE_MAX).
+ * @dim: the dimension a refusal is about.
+ */
+struct kbin_dma_pat {
+	__u64 extent;
+	__u64 runs;
+	__u64 bytes;
+	__u64 pieces;
+	__u32 dim;
+};
+
+unsigned int kbin_dma_pattern(const struct kbin_dma_side *s,
+			      struct kbin_dma_pat *p);
+
+/**
+ * struct kbin_dma_sb - where kbin_dma_sbuf() found a side's run.
+ * @partition: the partition of the run it is about.
+ * @byte: the run's first byte inside that partition.
+ * @end: @byte + sizes[0] (KBIN_ERR_DMA_SBUF_PARTITION, _GAP), or the
+ *	extent (KBIN_ERR_DMA_SBUF_WINDOW).
+ * @dim: KBIN_ERR_DMA_SBUF_GAP: the dimension that moves the run there.
+ */
+struct kbin_dma_sb {
+	__u64 partition;
+	__u64 byte;
+	__u64 end;
+	__u32 dim;
+};
+
+unsigned int kbin_dma_sbuf(const struct kbin_gen *g,
+			   const struct kbin_dma_side *s, __u64 extent,
+			   struct kbin_dma_sb *sb);
+unsigned int kbin_dma_desc_rule(const struct kbin_dma_desc *d,
+				const struct kbin_dma_pat *from,
+				const struct kbin_dma_pat *to, __u32 *dim);
+
+/**
+ * struct kbin_dma_walk - an iterator over the runs or the pieces of one
+ * side; kbin_dma_walk_init() sets it up, no allocation.
+ * @s: the side.
+ * @run: offset of the current run in the variable.
+ * @done: bytes of the current run already handed out as pieces.
+ * @idx: the current outer index tuple, idx[1 ..].
+ * @end: no run is left.
+ */
+struct kbin_dma_walk {
+	const struct kbin_dma_side *s;
+	__u64 run;
+	__u32 done;
+	__u32 idx[KBIN_DMA_MAX_DIMS];
+	__u8 end;
+};
+
+void kbin_dma_walk_init(struct kbin_dma_walk *w, const struct kbin_dma_side *s);
+int kbin_dma_walk_run(struct kbin_dma_walk *w, __u64 *off, __u32 *len);
+int kbin_dma_walk_piece(struct kbin_dma_walk *w, __u64 *off, __u32 *len);
+
+#endif /* _NEURONSIM_KBIN_DMA_H */
