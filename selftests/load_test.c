@@ -295,6 +295,28 @@ TEST_F(std, plan_over_max_plan_bytes)
 	close(fd);
 }
 
+/* a version 1 plan (no DMA section) of the same variables still loads */
+TEST_F(std, version_1_plan_loads)
+{
+	struct plan p1 = { 0 };
+	uint64_t a = 0, b = 0;
+	uint32_t id = 0;
+	char log[512];
+
+	ASSERT_EQ(0, plan_std_v1(&self->info, &p1));
+	ASSERT_EQ(1U, ((struct kbin_header *)p1.buf)->version);
+	ASSERT_EQ(2U, ((struct kbin_header *)self->p.buf)->version);
+	ASSERT_LT(p1.len, self->p.len);
+	ASSERT_EQ(0, nsim_load(self->fd, &p1, 0, &id, NULL, log, sizeof(log)))
+		TH_LOG("load: %s", log);
+	EXPECT_EQ(0, nsim_resolve(self->fd, id, 0, V0_WEIGHT, 16, 8, &a));
+	EXPECT_EQ(0, nsim_resolve(self->fd, self->id, 0, V0_WEIGHT, 16, 8, &b));
+	EXPECT_NE(0, a);
+	EXPECT_NE(a, b);	/* two models, two placements */
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
+	plan_free(&p1);
+}
+
 TEST_F(std, wrong_target_generation)
 {
 	struct neuronsim_load l;

@@ -19,6 +19,10 @@
  *   sg01
  *     0 MR_SB  1 MR_BUFFER w1 (payload)  2 MR_REMOTE remote_out -> sg00 var 6
  *     3 MR_INPUT in1
+ *
+ * and a DMA program in sg00 (a version 2 plan): queue qSPIO0 with two
+ * blocks, input0 -> four SBUF partitions -> output0.  plan_std_v1 is the
+ * same plan as version 1, without the DMA program.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -193,7 +197,48 @@ static int add_remote(struct kbin_writer *w, int sg, uint32_t id,
 	return kbin_writer_add_record(w, sg, &in);
 }
 
-int plan_std(const struct neuronsim_info *info, struct plan *p)
+/*
+ * The standard plan's DMA program (sg00 only): queue "qSPIO0" (in, owned
+ * by sp, semaphores 24 and 25); block 0 copies input0 into four SBUF
+ * partitions, block 1 copies them back into output0.
+ */
+static int add_std_dma(const struct neuronsim_info *info,
+		       struct kbin_writer *w)
+{
+	static const uint32_t sems[] = { 24, 25 };
+	struct kbin_dma_queue_in q = {
+		.q = { .num_semaphores = 2, .type = KBIN_DMA_QUEUE_IN,
+		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 2 },
+		.name = "qSPIO0", .fabric_path = "main", .semaphores = sems,
+	};
+	struct kbin_dma_side hbm = {
+		.sizes = { 512, 4 }, .steps = { 1, 512 }, .num_dims = 2,
+		.dtype = KBIN_DMA_DTYPE_FLOAT32,
+	};
+	struct kbin_dma_side sb = hbm;
+	struct kbin_dma_block b = { .queue = 0, .semaphore = sems[0] };
+	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1 };
+	int e;
+
+	sb.var_id = V0_SB;
+	sb.steps[1] = info->sbuf_window_size / info->sbuf_partitions;
+	if (kbin_writer_add_dma_queue(w, 0, &q) != 0)
+		return -EINVAL;
+	hbm.var_id = V0_IN;
+	d.from = hbm;
+	d.to = sb;
+	e = kbin_writer_add_dma_block(w, 0, &b, "std-in-block-0", &d, 1);
+	hbm.var_id = V0_OUT;
+	d.from = sb;
+	d.to = hbm;
+	b.id = 1;
+	b.sem_index = 1;
+	b.semaphore = sems[1];
+	return e | kbin_writer_add_dma_block(w, 0, &b, "std-out-block-1", &d, 1);
+}
+
+static int plan_std_version(const struct neuronsim_info *info, uint32_t version,
+			    struct plan *p)
 {
 	static const uint32_t list[] = { V0_WEIGHT, V0_BIAS, V0_IN };
 	static const uint32_t table[] = { V0_WEIGHT, V0_IN, V0_OUT, V0_VLOCAL };
@@ -213,6 +258,8 @@ int plan_std(const struct neuronsim_info *info, struct plan *p)
 	struct kbin_rec_in in;
 	int e = 0;
 
+	if (w && version != KBIN_VERSION)
+		e = kbin_writer_set_version(w, version);
 	if (!w || !pw || !ps || !p1) {
 		kbin_writer_free(w);
 		e = -ENOMEM;
@@ -254,12 +301,24 @@ int plan_std(const struct neuronsim_info *info, struct plan *p)
 	e |= add_remote(w, 1, V1_REMOTE, "remote_out", 2048, 0, V0_OUT);
 	e |= add(w, 1, V1_IN, KBIN_MR_INPUT, "in1", 64, 64, "int8", 64, 0, NULL,
 		 NULL, 0);
+	if (version != 1)
+		e |= add_std_dma(info, w);
 	e = plan_finish(w, e, p);
 out:
 	free(pw);
 	free(ps);
 	free(p1);
 	return e;
+}
+
+int plan_std(const struct neuronsim_info *info, struct plan *p)
+{
+	return plan_std_version(info, KBIN_VERSION, p);
+}
+
+int plan_std_v1(const struct neuronsim_info *info, struct plan *p)
+{
+	return plan_std_version(info, KBIN_VERSION_MIN, p);
 }
 
 /* One subgraph of n MR_BUFFERs of @size bytes each (payload optional). */

@@ -81,6 +81,8 @@ int nsim_open_dev(unsigned int index);
 int nsim_get_info(int fd, struct neuronsim_info *info);
 uint8_t payload_byte(unsigned int var, uint64_t i);
 int plan_std(const struct neuronsim_info *info, struct plan *p);
+/* the standard plan as KBIN version 1: no DMA section */
+int plan_std_v1(const struct neuronsim_info *info, struct plan *p);
 int plan_buffers(const struct neuronsim_info *info, unsigned int n,
 		 uint64_t size, int with_payload, struct plan *p);
 void plan_free(struct plan *p);

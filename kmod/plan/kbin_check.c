@@ -7,15 +7,18 @@
  * the host tests and the libFuzzer target.  Plain C: no libc, no kernel
  * calls beyond kbin_compat.h, no allocation, no recursion, a small stack.
  *
- * The plan is checked in three passes, and the first problem found is the
+ * The plan is checked in four passes, and the first problem found is the
  * one reported:
- *   1. the file header, the data area, the subgraph table, each subgraph
- *      entry with its carve-outs and the extent of its mem_ref set;
+ *   1. the file header, the DMA section's place and size (version 2), the
+ *      data area, the subgraph table, each subgraph entry with its
+ *      carve-outs and the extent of its mem_ref set;
  *   2. each record on its own (subgraph by subgraph, record by record);
  *   3. the references between records: MR_PTR targets, MR_PTR_TABLE
- *      entries and MR_REMOTE targets.
+ *      entries and MR_REMOTE targets;
+ *   4. the DMA section, subgraph by subgraph: each queue, its blocks in
+ *      order, their descriptors in order (kbin_dma.h's rules).
  * Every pass is linear, so the whole check is O(total records + total list
- * entries).  The dense var_id rule of libnrt (record i has var_id i,
+ * entries + DMA records).  The dense var_id rule of libnrt (record i has var_id i,
  * Documentation/kbin-format.rst) makes "missing var" and "duplicate
  * var_id" O(1) tests.  What a record may hold depends on its kind's row
  * in the kind table (kbin_kind.h) and the geometry on the target's row
@@ -26,6 +29,7 @@
 
 #include "kbin_compat.h"
 #include "kbin_check.h"
+#include "kbin_dma.h"
 #include "kbin_gen.h"
 #include "kbin_kind.h"
 #include "kbin_layout.h"
@@ -36,12 +40,25 @@
 #define KBIN_SET_HDR		((__u64)sizeof(struct kbin_mem_ref_set))
 #define KBIN_PHDR		((__u64)sizeof(struct kbin_payload_hdr))
 
+#define KBIN_DMA_HDR		((__u64)sizeof(struct kbin_dma_section))
+#define KBIN_DMA_SG		((__u64)sizeof(struct kbin_dma_sg))
+#define KBIN_DMA_Q		((__u64)sizeof(struct kbin_dma_queue))
+#define KBIN_DMA_B		((__u64)sizeof(struct kbin_dma_block))
+#define KBIN_DMA_D		((__u64)sizeof(struct kbin_dma_desc))
+
 /* Checker state: the plan, the data area, and where to report. */
 struct kbin_ck {
 	const __u8 *base;
 	__u64 len;
 	const struct kbin_header *h;
+	__u64 hdr_size;		/* header_size: 64 (version 1) or 96 */
 	__u64 data_off;		/* data area is [data_off, len) */
+	__u64 dma_off;		/* the DMA section, 0 when none */
+	__u64 dma_size;
+	const struct kbin_dma_section *dma;
+	const struct kbin_dma_queue *queues;	/* the section's tables */
+	const struct kbin_dma_block *blocks;
+	const struct kbin_dma_desc *descs;
 	const struct kbin_gen *gen;	/* the target generation */
 	struct kbin_check_result *res;
 };
@@ -151,6 +168,7 @@ unsigned int kbin_fail(struct kbin_ck *c, int sg, long long rec,
 
 	res->subgraph = sg;
 	res->record = rec;
+	res->item = -1;
 	res->field = field;
 	res->reason = reason;
 	res->value = value;
@@ -169,6 +187,66 @@ unsigned int kbin_fail(struct kbin_ck *c, int sg, long long rec,
 		}
 		kbin_puts(&o, ": ");
 	}
+	va_start(ap, fmt);
+	kbin_vfmt(&o, fmt, ap);
+	va_end(ap);
+	return reason;
+}
+
+/*
+ * Where in the DMA section a finding is: the subgraph, the queue (always),
+ * the block and the descriptor when set (>= 0), the side; @item is the
+ * index of the record within the subgraph that res->item reports.
+ */
+struct kbin_dma_at {
+	int sg;
+	long long item;
+	__u32 queue;
+	const char *qname;	/* NULL until the queue's name is checked */
+	long long block;	/* block id in the queue, or -1 */
+	long long desc;		/* descriptor in the block, or -1 */
+	const char *side;	/* "from", "to" or NULL */
+};
+
+/* As kbin_fail(), for a record of the DMA section at @at. */
+static KBIN_PRINTF(6, 7)
+unsigned int kbin_fail_dma(struct kbin_ck *c, const struct kbin_dma_at *at,
+			   unsigned int field, unsigned int reason, __u64 value,
+			   const char *fmt, ...)
+{
+	struct kbin_check_result *res = c->res;
+	struct kbin_out o = { res->msg, sizeof(res->msg), 0 };
+	va_list ap;
+
+	res->subgraph = at->sg;
+	res->record = -1;
+	res->item = at->item;
+	res->field = field;
+	res->reason = reason;
+	res->value = value;
+	res->msg[0] = '\0';
+	kbin_puts(&o, "sg ");
+	kbin_puti(&o, at->sg);
+	kbin_puts(&o, " dma queue ");
+	kbin_putu(&o, at->queue, 10);
+	if (at->qname) {
+		kbin_puts(&o, " '");
+		kbin_puts(&o, at->qname);
+		kbin_putc(&o, '\'');
+	}
+	if (at->block >= 0) {
+		kbin_puts(&o, " block ");
+		kbin_puti(&o, at->block);
+	}
+	if (at->desc >= 0) {
+		kbin_puts(&o, " descriptor ");
+		kbin_puti(&o, at->desc);
+	}
+	if (at->side) {
+		kbin_putc(&o, ' ');
+		kbin_puts(&o, at->side);
+	}
+	kbin_puts(&o, ": ");
 	va_start(ap, fmt);
 	kbin_vfmt(&o, fmt, ap);
 	va_end(ap);
@@ -261,6 +339,87 @@ static int kbin_ranges_overlap(__u64 a, __u64 alen, __u64 b, __u64 blen)
 
 /* ---- pass 1: header, data area, subgraph table, carve-outs, sets ---- */
 
+/*
+ * The version 2 header fields and the DMA section's place and size: in
+ * the metadata area after the header, 8-byte aligned, not over the
+ * subgraph table (the sets are compared with it in kbin_check_subgraph()),
+ * exactly as long as its counts say.
+ */
+static unsigned int kbin_check_dma_area(struct kbin_ck *c)
+{
+	const struct kbin_header_ext *x = (const void *)(c->base + sizeof(*c->h));
+	__u64 toff = c->h->subgraph_table_off;
+	__u64 tlen = (__u64)c->h->num_subgraphs * sizeof(struct kbin_subgraph);
+	__u64 end, want, t;
+	const struct kbin_dma_section *d;
+
+	if (x->reserved[0] || x->reserved[1])
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
+				 KBIN_ERR_RESERVED, x->reserved[0] | x->reserved[1],
+				 "header reserved fields are not zero");
+	if (!x->dma_off) {
+		if (x->dma_size)
+			return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
+					 KBIN_ERR_DMA_COUNT, x->dma_size,
+					 "dma_size %llu without a DMA section (dma_off 0)",
+					 (unsigned long long)x->dma_size);
+		return KBIN_OK;
+	}
+	if (x->dma_off & 7)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
+				 KBIN_ERR_MISALIGNED, x->dma_off,
+				 "DMA section at 0x%llx is not 8-byte aligned",
+				 (unsigned long long)x->dma_off);
+	if (__builtin_add_overflow(x->dma_off, x->dma_size, &end) ||
+	    end > c->data_off)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
+				 KBIN_ERR_BOUNDS, x->dma_off,
+				 "DMA section 0x%llx + %llu runs past the metadata area end 0x%llx",
+				 (unsigned long long)x->dma_off,
+				 (unsigned long long)x->dma_size,
+				 (unsigned long long)c->data_off);
+	if (x->dma_off < c->hdr_size)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
+				 KBIN_ERR_OVERLAP, x->dma_off,
+				 "DMA section at 0x%llx overlaps the header",
+				 (unsigned long long)x->dma_off);
+	if (kbin_ranges_overlap(x->dma_off, x->dma_size, toff, tlen))
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
+				 KBIN_ERR_OVERLAP, x->dma_off,
+				 "DMA section at 0x%llx overlaps the subgraph table",
+				 (unsigned long long)x->dma_off);
+	want = KBIN_DMA_HDR + (__u64)c->h->num_subgraphs * KBIN_DMA_SG;
+	if (x->dma_size < want)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
+				 KBIN_ERR_DMA_COUNT, x->dma_size,
+				 "dma_size %llu is below the %llu bytes of its header and %u subgraph entries",
+				 (unsigned long long)x->dma_size,
+				 (unsigned long long)want, c->h->num_subgraphs);
+	d = (const void *)(c->base + x->dma_off);
+	/* u32 counts times at most 152: no 64-bit overflow */
+	t = want + (__u64)d->num_queues * KBIN_DMA_Q;
+	c->queues = (const void *)(c->base + x->dma_off + want);
+	c->blocks = (const void *)(c->base + x->dma_off + t);
+	t += (__u64)d->num_blocks * KBIN_DMA_B;
+	c->descs = (const void *)(c->base + x->dma_off + t);
+	t += (__u64)d->num_descs * KBIN_DMA_D;
+	if (t != x->dma_size)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
+				 KBIN_ERR_DMA_COUNT, x->dma_size,
+				 "dma_size %llu is not the %llu bytes of %u queues, %u blocks and %u descriptors",
+				 (unsigned long long)x->dma_size,
+				 (unsigned long long)t, d->num_queues,
+				 d->num_blocks, d->num_descs);
+	if (d->reserved)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
+				 KBIN_ERR_RESERVED, d->reserved,
+				 "DMA section reserved is 0x%x, not 0", d->reserved);
+	c->dma_off = x->dma_off;
+	c->dma_size = x->dma_size;
+	c->dma = d;
+	return KBIN_OK;
+}
+
 static unsigned int kbin_check_header(struct kbin_ck *c)
 {
 	const struct kbin_header *h = c->h;
@@ -271,15 +430,24 @@ static unsigned int kbin_check_header(struct kbin_ck *c)
 		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_MAGIC, KBIN_ERR_MAGIC,
 				 h->magic, "magic 0x%x is not 0x%x (\"KBIN\")",
 				 h->magic, KBIN_MAGIC);
-	if (h->version != KBIN_VERSION)
+	if (h->version < KBIN_VERSION_MIN || h->version > KBIN_VERSION)
 		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_VERSION,
 				 KBIN_ERR_VERSION, h->version,
-				 "version %u is not %u", h->version, KBIN_VERSION);
-	if (h->header_size != sizeof(*h))
+				 "version %u is not %u..%u", h->version,
+				 KBIN_VERSION_MIN, KBIN_VERSION);
+	c->hdr_size = h->version == 1 ? KBIN_HEADER_SIZE_V1 : KBIN_HEADER_SIZE;
+	if (h->header_size != c->hdr_size)
 		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_HEADER_SIZE,
 				 KBIN_ERR_HEADER_SIZE, h->header_size,
-				 "header_size %u is not %u", h->header_size,
-				 (unsigned int)sizeof(*h));
+				 "header_size %u is not %u (version %u)",
+				 h->header_size, (unsigned int)c->hdr_size,
+				 h->version);
+	if (c->len < c->hdr_size)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_TOTAL_SIZE,
+				 KBIN_ERR_TRUNCATED, c->len,
+				 "plan is %llu bytes, shorter than the %u-byte version %u header",
+				 (unsigned long long)c->len,
+				 (unsigned int)c->hdr_size, h->version);
 	if (h->total_size != c->len)
 		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_TOTAL_SIZE,
 				 KBIN_ERR_TOTAL_SIZE, h->total_size,
@@ -317,7 +485,7 @@ static unsigned int kbin_check_header(struct kbin_ck *c)
 				 (unsigned long long)h->data_off,
 				 (unsigned long long)h->data_size,
 				 (unsigned long long)c->len);
-	if (h->data_off < sizeof(*h))
+	if (h->data_off < c->hdr_size)
 		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DATA_AREA,
 				 KBIN_ERR_OVERLAP, h->data_off,
 				 "data area at 0x%llx overlaps the header",
@@ -344,12 +512,12 @@ static unsigned int kbin_check_header(struct kbin_ck *c)
 				 (unsigned long long)h->subgraph_table_off,
 				 h->num_subgraphs,
 				 (unsigned long long)c->data_off);
-	if (h->subgraph_table_off < sizeof(*h))
+	if (h->subgraph_table_off < c->hdr_size)
 		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_SUBGRAPH_TABLE,
 				 KBIN_ERR_OVERLAP, h->subgraph_table_off,
 				 "subgraph table at 0x%llx overlaps the header",
 				 (unsigned long long)h->subgraph_table_off);
-	return KBIN_OK;
+	return h->version == 1 ? KBIN_OK : kbin_check_dma_area(c);
 }
 
 static unsigned int kbin_check_carveouts(struct kbin_ck *c, int i,
@@ -460,10 +628,16 @@ static unsigned int kbin_check_subgraph(struct kbin_ck *c, __u32 i)
 				 (unsigned long long)sg->set_off,
 				 (unsigned long long)sg->set_size,
 				 (unsigned long long)c->data_off);
-	if (sg->set_off < sizeof(struct kbin_header))
+	if (sg->set_off < c->hdr_size)
 		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_SET, KBIN_ERR_OVERLAP,
 				 sg->set_off,
 				 "mem_ref set at 0x%llx overlaps the header",
+				 (unsigned long long)sg->set_off);
+	if (c->dma && kbin_ranges_overlap(sg->set_off, sg->set_size,
+					  c->dma_off, c->dma_size))
+		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_SET, KBIN_ERR_OVERLAP,
+				 sg->set_off,
+				 "mem_ref set at 0x%llx overlaps the DMA section",
 				 (unsigned long long)sg->set_off);
 	if (kbin_ranges_overlap(sg->set_off, sg->set_size, toff, tlen))
 		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_SET, KBIN_ERR_OVERLAP,
@@ -896,6 +1070,426 @@ static unsigned int kbin_check_refs(struct kbin_ck *c, int sg, __u32 i,
 	return KBIN_OK;
 }
 
+/* ---- pass 4: the DMA section ---- */
+
+/*
+ * A string a DMA record points at (a queue name, a fabric path, a block
+ * comment): with the rules of a record's name, or 0 when @optional.
+ */
+static unsigned int kbin_check_dma_str(struct kbin_ck *c,
+				       const struct kbin_dma_at *at,
+				       unsigned int field, const char *what,
+				       __u64 off, int optional)
+{
+	__u64 room, n, k;
+
+	if (!off)
+		return optional ? KBIN_OK :
+		       kbin_fail_dma(c, at, field, KBIN_ERR_NAME, 0,
+				     "%s is missing (offset 0)", what);
+	if (!kbin_in_data(c, off, 1))
+		return kbin_fail_dma(c, at, field, KBIN_ERR_BOUNDS, off,
+				     "%s offset 0x%llx is outside the data area [0x%llx, 0x%llx)",
+				     what, (unsigned long long)off,
+				     (unsigned long long)c->data_off,
+				     (unsigned long long)c->len);
+	room = c->len - off;
+	if (room > KBIN_NAME_MAX)
+		room = KBIN_NAME_MAX;
+	n = kbin_strnlen(c->base + off, room);
+	if (n == room)
+		return kbin_fail_dma(c, at, field, KBIN_ERR_NAME, off,
+				     "%s at 0x%llx is not NUL-terminated within %llu bytes",
+				     what, (unsigned long long)off,
+				     (unsigned long long)room);
+	if (!n)
+		return kbin_fail_dma(c, at, field, KBIN_ERR_NAME, off,
+				     "%s at 0x%llx is empty", what,
+				     (unsigned long long)off);
+	k = kbin_find_ctrl(c->base + off, n);
+	if (k < n)
+		return kbin_fail_dma(c, at, field, KBIN_ERR_NAME, c->base[off + k],
+				     "%s at 0x%llx has control character 0x%x at byte %llu",
+				     what, (unsigned long long)off,
+				     (unsigned int)c->base[off + k],
+				     (unsigned long long)k);
+	return KBIN_OK;
+}
+
+static unsigned int kbin_check_dma_queue(struct kbin_ck *c,
+					 struct kbin_dma_at *at,
+					 const struct kbin_dma_queue *q)
+{
+	unsigned int r;
+
+	r = kbin_check_dma_str(c, at, KBIN_FIELD_DMA_QUEUE, "name", q->name, 0);
+	if (r)
+		return r;
+	at->qname = (const char *)c->base + q->name;
+	r = kbin_check_dma_str(c, at, KBIN_FIELD_DMA_QUEUE, "fabric_path",
+			       q->fabric_path, 1);
+	if (r)
+		return r;
+	if (!q->type || q->type > KBIN_DMA_QUEUE_TYPE_MAX)
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_QUEUE, KBIN_ERR_DMA_QUEUE,
+				     q->type, "type %u is not 1..%u", q->type,
+				     KBIN_DMA_QUEUE_TYPE_MAX);
+	if (!q->owner || q->owner > KBIN_DMA_ENGINE_MAX)
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_QUEUE, KBIN_ERR_DMA_QUEUE,
+				     q->owner, "owner %u is not an engine 1..%u",
+				     q->owner, KBIN_DMA_ENGINE_MAX);
+	if (q->flags & ~KBIN_DMA_QF_MASK)
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_QUEUE, KBIN_ERR_DMA_QUEUE,
+				     q->flags, "flags 0x%x has unknown bits", q->flags);
+	if (q->flags & KBIN_DMA_QF_DYNAMIC) {
+		if (q->type != KBIN_DMA_QUEUE_DYNAMIC)
+			return kbin_fail_dma(c, at, KBIN_FIELD_DMA_QUEUE,
+					     KBIN_ERR_DMA_QUEUE, q->type,
+					     "dynamic_dma on a queue of type '%s'",
+					     kbin_dma_queue_type_str(q->type));
+		if ((__u64)q->sb_scratch_offset + q->sb_scratch_size >
+		    c->gen->sbuf_partition_size)
+			return kbin_fail_dma(c, at, KBIN_FIELD_DMA_QUEUE,
+					     KBIN_ERR_DMA_QUEUE, q->sb_scratch_size,
+					     "SB scratch bytes [%u, +%u) are not inside the %u-byte SBUF partition",
+					     q->sb_scratch_offset, q->sb_scratch_size,
+					     c->gen->sbuf_partition_size);
+	} else if (q->sb_scratch_offset || q->sb_scratch_size) {
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_QUEUE, KBIN_ERR_RESERVED,
+				     q->sb_scratch_offset | q->sb_scratch_size,
+				     "SB scratch fields are set without dynamic_dma");
+	}
+	if (q->reserved)
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_QUEUE, KBIN_ERR_RESERVED,
+				     q->reserved, "reserved is 0x%x, not 0",
+				     q->reserved);
+	if (q->num_semaphores > KBIN_MAX_LIST)
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_QUEUE,
+				     KBIN_ERR_DMA_SEMAPHORE, q->num_semaphores,
+				     "num_semaphores %u is above %u",
+				     q->num_semaphores, KBIN_MAX_LIST);
+	if (!q->num_semaphores && q->semaphores)
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_QUEUE, KBIN_ERR_RESERVED,
+				     q->semaphores,
+				     "semaphores 0x%llx with num_semaphores 0",
+				     (unsigned long long)q->semaphores);
+	if (q->num_semaphores &&
+	    !kbin_in_data(c, q->semaphores, (__u64)q->num_semaphores * 4))
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_QUEUE, KBIN_ERR_BOUNDS,
+				     q->semaphores,
+				     "semaphore set 0x%llx of %u entries is outside the data area [0x%llx, 0x%llx)",
+				     (unsigned long long)q->semaphores,
+				     q->num_semaphores,
+				     (unsigned long long)c->data_off,
+				     (unsigned long long)c->len);
+	if (q->semaphores & 3)
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_QUEUE,
+				     KBIN_ERR_MISALIGNED, q->semaphores,
+				     "semaphore set 0x%llx is not 4-byte aligned",
+				     (unsigned long long)q->semaphores);
+	return KBIN_OK;
+}
+
+/*
+ * One side of a descriptor: a storage var of the subgraph, a known
+ * dtype, zero padding and unused dimensions, the pattern rules of
+ * kbin_dma_pattern(), the extent within the var's record size and, on
+ * the state buffer, the window, partition and gap rules.
+ */
+static unsigned int kbin_check_dma_side(struct kbin_ck *c,
+					const struct kbin_dma_at *at,
+					unsigned int field,
+					const struct kbin_dma_side *sd,
+					const struct kbin_mem_ref_set *set,
+					struct kbin_dma_pat *p)
+{
+	const struct kbin_mem_ref *v;
+	struct kbin_dma_sb sb;
+	unsigned int r, sbr = KBIN_OK;
+	int is_sb;
+	__u32 i;
+
+	if (sd->var_id >= set->nmem)
+		return kbin_fail_dma(c, at, field, KBIN_ERR_DMA_VAR, sd->var_id,
+				     "var_id %u names no var (nmem %u)",
+				     sd->var_id, set->nmem);
+	v = &set->mem[sd->var_id];
+	if (!kbin_kind_has_storage(v->mr_type))
+		return kbin_fail_dma(c, at, field, KBIN_ERR_DMA_VAR, sd->var_id,
+				     "var_id %u is %s, which has no storage",
+				     sd->var_id, kbin_mr_type_str(v->mr_type));
+	if (!kbin_dma_dtype(sd->dtype))
+		return kbin_fail_dma(c, at, field, KBIN_ERR_DMA_DTYPE, sd->dtype,
+				     "dtype %u is not 1..%u", sd->dtype,
+				     KBIN_DMA_DTYPE_MAX);
+	if (!sd->num_dims || sd->num_dims > KBIN_DMA_MAX_DIMS)
+		return kbin_fail_dma(c, at, field, KBIN_ERR_DMA_DIMS, sd->num_dims,
+				     "num_dims %u is not 1..%u", sd->num_dims,
+				     KBIN_DMA_MAX_DIMS);
+	if (sd->pad[0] || sd->pad[1])
+		return kbin_fail_dma(c, at, field, KBIN_ERR_RESERVED, 0,
+				     "pad is not zero");
+	for (i = sd->num_dims; i < KBIN_DMA_MAX_DIMS; i++)
+		if (sd->sizes[i] || sd->steps[i])
+			return kbin_fail_dma(c, at, field, KBIN_ERR_RESERVED, i,
+					     "unused dimension %u (of %u) is not zero",
+					     i, sd->num_dims);
+	r = kbin_dma_pattern(sd, p);
+	switch (r) {
+	case KBIN_OK:
+		break;
+	case KBIN_ERR_DMA_DIMS:
+		return kbin_fail_dma(c, at, field, r, sd->num_dims,
+				     "%u dims with sizes[%u] = %u; dims must be 1..%u, sizes at least 1",
+				     sd->num_dims, p->dim, sd->sizes[p->dim],
+				     KBIN_DMA_MAX_DIMS);
+	case KBIN_ERR_DMA_STEP:
+		return kbin_fail_dma(c, at, field, r, sd->steps[0],
+				     "steps[0] = %llu, not 1",
+				     (unsigned long long)sd->steps[0]);
+	default:
+		return kbin_fail_dma(c, at, field, r, sd->offset,
+				     "offset %llu + (sizes[%u] - 1) * steps[%u] overflows",
+				     (unsigned long long)sd->offset, p->dim, p->dim);
+	}
+	is_sb = kbin_kind(v->mr_type)->storage == KBIN_STORAGE_SBUF;
+	if (is_sb) {
+		sbr = kbin_dma_sbuf(c->gen, sd, p->extent, &sb);
+		if (sbr == KBIN_ERR_DMA_SBUF_WINDOW)
+			return kbin_fail_dma(c, at, field, sbr, p->extent,
+					     "var_id %u: extent %llu is outside the %llu-byte SBUF window",
+					     sd->var_id, (unsigned long long)p->extent,
+					     (unsigned long long)c->gen->sbuf_window_size);
+	}
+	if (p->extent > v->size)
+		return kbin_fail_dma(c, at, field, KBIN_ERR_DMA_EXTENT, p->extent,
+				     "var_id %u: extent %llu is past its %llu bytes",
+				     sd->var_id, (unsigned long long)p->extent,
+				     (unsigned long long)v->size);
+	if (sbr == KBIN_ERR_DMA_SBUF_PARTITION)
+		return kbin_fail_dma(c, at, field, sbr, sb.end,
+				     "var_id %u: a run of %u bytes at byte %llu of SBUF partition %llu ends at %llu, past the %u-byte partition",
+				     sd->var_id, sd->sizes[0],
+				     (unsigned long long)sb.byte,
+				     (unsigned long long)sb.partition,
+				     (unsigned long long)sb.end,
+				     c->gen->sbuf_partition_size);
+	if (sbr == KBIN_ERR_DMA_SBUF_GAP)
+		return kbin_fail_dma(c, at, field, sbr, sb.end,
+				     "var_id %u: dimension %u (size %u, step %llu) puts a run at byte %llu of SBUF partition %llu, ending at %llu in the gap past the %u-byte partition",
+				     sd->var_id, sb.dim, sd->sizes[sb.dim],
+				     (unsigned long long)sd->steps[sb.dim],
+				     (unsigned long long)sb.byte,
+				     (unsigned long long)sb.partition,
+				     (unsigned long long)sb.end,
+				     c->gen->sbuf_partition_size);
+	return KBIN_OK;
+}
+
+/* add with saturation: the piece totals are reported, never trusted */
+static __u64 kbin_sat_add(__u64 a, __u64 b)
+{
+	__u64 t;
+
+	return __builtin_add_overflow(a, b, &t) ? ~0ULL : t;
+}
+
+static unsigned int kbin_check_dma_desc(struct kbin_ck *c,
+					struct kbin_dma_at *at,
+					const struct kbin_dma_desc *d,
+					const struct kbin_mem_ref_set *set)
+{
+	struct kbin_dma_pat pf, pt;
+	unsigned int r;
+	__u32 dim;
+
+	if (!d->op || d->op > KBIN_DMA_OP_MAX)
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, KBIN_ERR_DMA_OP,
+				     d->op, "op %u is not 1..%u", d->op,
+				     KBIN_DMA_OP_MAX);
+	if (d->num_tiling_dims > KBIN_DMA_MAX_DIMS)
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, KBIN_ERR_DMA_DIMS,
+				     d->num_tiling_dims,
+				     "num_tiling_dims %u is above %u",
+				     d->num_tiling_dims, KBIN_DMA_MAX_DIMS);
+	if (d->pad)
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, KBIN_ERR_RESERVED,
+				     d->pad, "pad is 0x%x, not 0", d->pad);
+	at->side = "from";
+	r = kbin_check_dma_side(c, at, KBIN_FIELD_DMA_FROM, &d->from, set, &pf);
+	if (r)
+		return r;
+	at->side = "to";
+	r = kbin_check_dma_side(c, at, KBIN_FIELD_DMA_TO, &d->to, set, &pt);
+	if (r)
+		return r;
+	at->side = NULL;
+	r = kbin_dma_desc_rule(d, &pf, &pt, &dim);
+	switch (r) {
+	case KBIN_OK:
+		break;
+	case KBIN_ERR_DMA_COPY_SIZE:
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, r, d->to.sizes[dim],
+				     "copy: from %u dims, sizes[%u] = %u; to %u dims, sizes[%u] = %u",
+				     d->from.num_dims, dim, d->from.sizes[dim],
+				     d->to.num_dims, dim, d->to.sizes[dim]);
+	case KBIN_ERR_DMA_CAST_SIZE:
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, r, d->to.sizes[dim],
+				     "cast %s -> %s: from sizes[%u] = %u, to sizes[%u] = %u (%u dims, %u dims) are not the same elements",
+				     kbin_dma_dtype_str(d->from.dtype),
+				     kbin_dma_dtype_str(d->to.dtype), dim,
+				     d->from.sizes[dim], dim, d->to.sizes[dim],
+				     d->from.num_dims, d->to.num_dims);
+	default:
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, r, d->op,
+				     "%s: dtypes %s -> %s, element size %u, %llu -> %llu bytes: %s",
+				     kbin_dma_op_str(d->op),
+				     kbin_dma_dtype_str(d->from.dtype),
+				     kbin_dma_dtype_str(d->to.dtype),
+				     d->transpose_elem_size,
+				     (unsigned long long)pf.bytes,
+				     (unsigned long long)pt.bytes,
+				     kbin_reason_str(r));
+	}
+	c->res->dma_descs++;
+	c->res->dma_m2s_pieces = kbin_sat_add(c->res->dma_m2s_pieces, pf.pieces);
+	c->res->dma_s2m_pieces = kbin_sat_add(c->res->dma_s2m_pieces, pt.pieces);
+	return KBIN_OK;
+}
+
+/*
+ * One block of queue @q: its queue index, its id (its place in the
+ * queue), its semaphore (entry sem_index of the queue's set), its
+ * comment, its descriptor range (starting at *@next_desc) and every
+ * descriptor.
+ */
+static unsigned int kbin_check_dma_block(struct kbin_ck *c,
+					 struct kbin_dma_at *at,
+					 const struct kbin_dma_queue *q,
+					 const struct kbin_dma_block *b,
+					 __u32 *next_desc, __u64 desc_end,
+					 const struct kbin_mem_ref_set *set,
+					 __u32 first_desc)
+{
+	const __u32 *sems = (const __u32 *)(c->base + q->semaphores);
+	__u64 end;
+	unsigned int r;
+	__u32 j;
+
+	if (b->queue != at->queue)
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_BLOCK,
+				     KBIN_ERR_DMA_QUEUE_INDEX, b->queue,
+				     "queue index %u is not its queue's %u",
+				     b->queue, at->queue);
+	if (b->id != (__u64)at->block)
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_BLOCK,
+				     KBIN_ERR_DMA_BLOCK_ORDER, b->id,
+				     "id %u is not its place %lld in the queue (ids run 0..%u)",
+				     b->id, at->block, q->num_blocks - 1);
+	if (b->sem_index >= q->num_semaphores || sems[b->sem_index] != b->semaphore)
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_BLOCK,
+				     KBIN_ERR_DMA_SEMAPHORE, b->semaphore,
+				     "semaphore %u is not entry %u of the queue's %u-entry semaphore set",
+				     b->semaphore, b->sem_index, q->num_semaphores);
+	r = kbin_check_dma_str(c, at, KBIN_FIELD_DMA_BLOCK, "comment",
+			       b->comment, 1);
+	if (r)
+		return r;
+	if (b->first_desc != *next_desc ||
+	    __builtin_add_overflow((__u64)b->first_desc, b->num_descs, &end) ||
+	    end > desc_end)
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_BLOCK, KBIN_ERR_DMA_COUNT,
+				     b->first_desc,
+				     "descriptors %u + %u are not the next of the subgraph's (%u, ending at %llu)",
+				     b->first_desc, b->num_descs, *next_desc,
+				     (unsigned long long)desc_end);
+	*next_desc = (__u32)end;
+	for (j = 0; j < b->num_descs; j++) {
+		at->desc = j;
+		at->item = (long long)(b->first_desc + j) - first_desc;
+		r = kbin_check_dma_desc(c, at, &c->descs[b->first_desc + j], set);
+		if (r)
+			return r;
+		if (!((b->first_desc + j) & 4095))
+			kbin_yield();
+	}
+	at->desc = -1;
+	return KBIN_OK;
+}
+
+/*
+ * Subgraph @s's part of the DMA section: its ranges follow the previous
+ * subgraph's (*@nq, *@nb, *@nd running totals); each queue in turn, then
+ * its blocks, then their descriptors, so every record is read once.
+ */
+static unsigned int kbin_check_dma_sg(struct kbin_ck *c, int s, __u32 *nq,
+				      __u32 *nb, __u32 *nd)
+{
+	const struct kbin_dma_sg *e = &c->dma->sg[s];
+	const struct kbin_mem_ref_set *set = kbin_set(c, s);
+	struct kbin_dma_at at = { .sg = s, .block = -1, .desc = -1 };
+	__u64 qend, bend, dend;
+	__u32 k, j, nblock, ndesc;
+	unsigned int r;
+
+	if (e->first_queue != *nq || e->first_block != *nb || e->first_desc != *nd ||
+	    (__u64)e->first_queue + e->num_queues > c->dma->num_queues ||
+	    (__u64)e->first_block + e->num_blocks > c->dma->num_blocks ||
+	    (__u64)e->first_desc + e->num_descs > c->dma->num_descs)
+		return kbin_fail(c, s, -1, NULL, KBIN_FIELD_DMA_SECTION,
+				 KBIN_ERR_DMA_COUNT, e->first_queue,
+				 "dma entry: queues %u + %u, blocks %u + %u, descriptors %u + %u do not follow the previous subgraph's (%u, %u, %u) within the section's %u, %u, %u",
+				 e->first_queue, e->num_queues, e->first_block,
+				 e->num_blocks, e->first_desc, e->num_descs, *nq,
+				 *nb, *nd, c->dma->num_queues, c->dma->num_blocks,
+				 c->dma->num_descs);
+	qend = (__u64)e->first_queue + e->num_queues;
+	bend = (__u64)e->first_block + e->num_blocks;
+	dend = (__u64)e->first_desc + e->num_descs;
+	nblock = e->first_block;
+	ndesc = e->first_desc;
+	for (k = 0; k < e->num_queues; k++) {
+		const struct kbin_dma_queue *q = &c->queues[e->first_queue + k];
+
+		at.queue = k;
+		at.qname = NULL;
+		at.item = k;
+		at.block = -1;
+		r = kbin_check_dma_queue(c, &at, q);
+		if (r)
+			return r;
+		if (q->first_block != nblock ||
+		    (__u64)q->first_block + q->num_blocks > bend)
+			return kbin_fail_dma(c, &at, KBIN_FIELD_DMA_QUEUE,
+					     KBIN_ERR_DMA_COUNT, q->first_block,
+					     "blocks %u + %u are not the next of the subgraph's (%u, ending at %llu)",
+					     q->first_block, q->num_blocks, nblock,
+					     (unsigned long long)bend);
+		nblock += q->num_blocks;
+		for (j = 0; j < q->num_blocks; j++) {
+			at.block = j;
+			at.item = (long long)(q->first_block + j) - e->first_block;
+			r = kbin_check_dma_block(c, &at, q,
+						 &c->blocks[q->first_block + j],
+						 &ndesc, dend, set, e->first_desc);
+			if (r)
+				return r;
+			if (!((q->first_block + j) & 4095))
+				kbin_yield();
+		}
+	}
+	if (nblock != bend || ndesc != dend)
+		return kbin_fail(c, s, -1, NULL, KBIN_FIELD_DMA_SECTION,
+				 KBIN_ERR_DMA_COUNT, nblock,
+				 "dma entry: its queues hold %u blocks and %u descriptors, not %u and %u",
+				 nblock - e->first_block, ndesc - e->first_desc,
+				 e->num_blocks, e->num_descs);
+	*nq = (__u32)qend;
+	*nb = (__u32)bend;
+	*nd = (__u32)dend;
+	return KBIN_OK;
+}
+
 /**
  * kbin_check_plan() - check an untrusted KBIN plan.
  * @buf: the plan, @len bytes; must be 8-byte aligned (kvmalloc() and
@@ -905,11 +1499,16 @@ static unsigned int kbin_check_refs(struct kbin_ck *c, int sg, __u32 i,
  *	record -1 and an empty message when the plan is valid.  May be NULL.
  *
  * Runs the rules of Documentation/kbin-format.rst ("Checker rules") over
- * the layout of uapi/linux/neuronsim_kbin.h: the file header, data area,
- * subgraph table, SBUF carve-outs (the target's geometry in the
- * generation table, Documentation/hardware.rst), mem_ref sets and the
- * 152-byte records.  Reads only inside @buf[0..@len); allocates nothing;
- * O(total records + total list entries).
+ * the layout of uapi/linux/neuronsim_kbin.h: the file header (version 1
+ * or 2), data area, subgraph table, SBUF carve-outs (the target's
+ * geometry in the generation table, Documentation/hardware.rst), mem_ref
+ * sets, the 152-byte records and, in a version 2 plan, the DMA section
+ * (queues, blocks, descriptors; the rules of kbin_dma.h,
+ * Documentation/relocation.rst).  Reads only inside @buf[0..@len);
+ * allocates nothing; does not recurse; O(total records + total list
+ * entries + DMA queues, blocks and descriptors).  With KBIN_OK @res also
+ * holds the plan's descriptor count and its M2S and S2M UDMA piece totals
+ * (saturated at 2^64 - 1).
  *
  * Return: KBIN_OK (0) when @buf is a well-formed plan, else the first
  * problem's enum kbin_check_reason (KBIN_ERR_TRUNCATED .. KBIN_ERR_CHECK_MAX
@@ -927,6 +1526,10 @@ unsigned int kbin_check_plan(const void *buf, unsigned long long len,
 		res = &dummy;
 	res->subgraph = -1;
 	res->record = -1;
+	res->item = -1;
+	res->dma_descs = 0;
+	res->dma_m2s_pieces = 0;
+	res->dma_s2m_pieces = 0;
 	res->field = KBIN_FIELD_NONE;
 	res->reason = KBIN_OK;
 	res->value = 0;
@@ -974,6 +1577,22 @@ unsigned int kbin_check_plan(const void *buf, unsigned long long len,
 			if (!(i & 4095))
 				kbin_yield();
 		}
+	}
+	if (c.dma) {
+		__u32 nq = 0, nb = 0, nd = 0;
+
+		for (s = 0; s < c.h->num_subgraphs; s++) {
+			r = kbin_check_dma_sg(&c, s, &nq, &nb, &nd);
+			if (r)
+				return r;
+		}
+		if (nq != c.dma->num_queues || nb != c.dma->num_blocks ||
+		    nd != c.dma->num_descs)
+			return kbin_fail(&c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
+					 KBIN_ERR_DMA_COUNT, nq,
+					 "the subgraphs hold %u queues, %u blocks and %u descriptors; the DMA section says %u, %u and %u",
+					 nq, nb, nd, c.dma->num_queues,
+					 c.dma->num_blocks, c.dma->num_descs);
 	}
 	return KBIN_OK;
 }

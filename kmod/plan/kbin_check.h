@@ -6,7 +6,8 @@
  * The checker reads an untrusted KBIN plan (uapi/linux/neuronsim_kbin.h)
  * and either accepts it or reports the first problem as (subgraph, record,
  * field, reason, value) plus a readable message.  It allocates nothing,
- * does not recurse, and runs in O(total records + total list entries).
+ * does not recurse, and runs in O(total records + total list entries +
+ * DMA queues, blocks and descriptors).
  * Documentation/kbin-format.rst lists every rule.  The names and texts
  * of its findings (reasons, fields, mr_types) are kbin_names.h's; this
  * header includes it.
@@ -18,26 +19,37 @@
 
 #include "kbin_names.h"
 
-#define KBIN_CHECK_MSG_LEN	192
+#define KBIN_CHECK_MSG_LEN	256
 
 /**
  * struct kbin_check_result - the first problem the checker found.
  * @subgraph: subgraph table index, or -1 when not about a subgraph.
  * @record: record index in the subgraph's mem_ref set (== its var_id in a
  *	valid plan), or -1 when not about a record.
+ * @item: for a finding about a DMA queue, block or descriptor (@field
+ *	KBIN_FIELD_DMA_QUEUE .. KBIN_FIELD_DMA_TO), its index among the
+ *	subgraph's queues, blocks or descriptors; else -1.
  * @field: enum kbin_check_field.
  * @reason: enum kbin_check_reason; KBIN_OK (0) when the plan is valid.
  * @value: the offending value (an offset, size, id or count).
  * @msg: NUL-terminated text, e.g.
  *	"sg 0 record 5 (var_id 5): alignment 3 is not a power of two";
  *	empty when the plan is valid.
+ * @dma_descs: valid plan: its DMA descriptors.
+ * @dma_m2s_pieces: valid plan: UDMA pieces of all from sides (M2S), as
+ *	kbin_dma_pattern() counts them, saturated at 2^64 - 1.
+ * @dma_s2m_pieces: the same for the to sides (S2M).
  */
 struct kbin_check_result {
 	int subgraph;
 	long long record;
+	long long item;
 	unsigned int field;
 	unsigned int reason;
 	unsigned long long value;
+	unsigned long long dma_descs;
+	unsigned long long dma_m2s_pieces;
+	unsigned long long dma_s2m_pieces;
 	char msg[KBIN_CHECK_MSG_LEN];
 };
 

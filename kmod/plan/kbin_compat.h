@@ -32,8 +32,9 @@
 
 /**
  * kbin_yield() - let other tasks run: the checker calls it every few
- *	thousand records or list entries, so a plan of max_plan_bytes
- *	triggers no soft lockup or RCU stall (cond_resched()).
+ *	thousand records, list entries, DMA blocks or DMA descriptors,
+ *	so a plan of max_plan_bytes triggers no soft lockup or RCU stall
+ *	(cond_resched()).
  */
 static inline void kbin_yield(void)
 {

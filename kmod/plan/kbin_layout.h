@@ -3,8 +3,8 @@
  * kbin_layout.h - compile-time asserts that pin the KBIN on-disk layout
  * (uapi/linux/neuronsim_kbin.h) to Documentation/kbin-format.rst: the
  * 152-byte kbin_mem_ref with every field at libnrt's offset, the 24-byte
- * kbin_mem_ref_set header, the 516-byte debug tensor metadata and the
- * records of the DMA section.
+ * kbin_mem_ref_set header, the 516-byte debug tensor metadata, the
+ * version 2 header and the records of the DMA section.
  *
  * Included by kmod/plan/kbin_check.c, which is compiled into the module and
  * into the host build, so both builds assert the same layout.
@@ -51,12 +51,18 @@ static_assert(sizeof(struct kbin_header) == 64, "kbin_header is 64 bytes");
 static_assert(sizeof(struct kbin_sb_carveout) == 24, "carve-out is 24 bytes");
 static_assert(sizeof(struct kbin_subgraph) == 152, "kbin_subgraph is 152 bytes");
 static_assert(sizeof(struct kbin_payload_hdr) == 16, "payload header is 16 bytes");
+static_assert(sizeof(struct kbin_header) + sizeof(struct kbin_header_ext) ==
+	      KBIN_HEADER_SIZE, "the version 2 header is 96 bytes");
+static_assert(sizeof(struct kbin_header) == KBIN_HEADER_SIZE_V1,
+	      "the version 1 header is 64 bytes");
 static_assert(sizeof(struct kbin_dma_section) == 16, "DMA section header is 16 bytes");
 static_assert(sizeof(struct kbin_dma_sg) == 24, "DMA subgraph entry is 24 bytes");
 static_assert(sizeof(struct kbin_dma_queue) == 64, "DMA queue is 64 bytes");
 static_assert(sizeof(struct kbin_dma_block) == 32, "DMA block is 32 bytes");
 static_assert(sizeof(struct kbin_dma_side) == 64, "DMA side is 64 bytes");
 static_assert(sizeof(struct kbin_dma_desc) == 152, "DMA descriptor is 152 bytes");
+KBIN_ASSERT_OFF(kbin_header_ext, dma_off, 0);
+KBIN_ASSERT_OFF(kbin_header_ext, dma_size, 8);
 KBIN_ASSERT_OFF(kbin_dma_section, sg, 16);
 KBIN_ASSERT_OFF(kbin_dma_queue, semaphores, 16);
 KBIN_ASSERT_OFF(kbin_dma_queue, num_semaphores, 24);

@@ -15,14 +15,18 @@
  * start of the file):
  *
  *   0                      struct kbin_header (64 bytes)
+ *   64                     struct kbin_header_ext (32 bytes; version 2)
  *   subgraph_table_off     struct kbin_subgraph[num_subgraphs] (152 each)
  *   set_off (per sg)       struct kbin_mem_ref_set (24) + nmem * 152
+ *   dma_off                version 2: the DMA section (DMA queues, blocks
+ *                          and descriptors of every subgraph), or none
  *   data_off               data area: names, lists, debug metadata,
  *                          weight payloads; runs to total_size
  *
- * Everything before data_off is the metadata area; the subgraph table and
- * the mem_ref sets must lie in it, 8-byte aligned, without overlapping
- * each other or the header.  Everything a record points to must lie in the
+ * Everything before data_off is the metadata area; the subgraph table,
+ * the mem_ref sets and the DMA section must lie in it, 8-byte aligned,
+ * without overlapping each other or the header.  Version 1 plans (a
+ * 64-byte header, no DMA section) still load.  Everything a record points to must lie in the
  * data area.  Items in the data area may be shared (two records may name
  * the same string) and carry these alignments:
  *   - names: NUL-terminated, 1..KBIN_NAME_MAX bytes including the NUL;
@@ -42,7 +46,12 @@
 
 /* "KBIN" read as a little-endian __u32 */
 #define KBIN_MAGIC		0x4e49424bU
-#define KBIN_VERSION		1U
+/* the version the writer produces; 1 (no DMA section) is still read */
+#define KBIN_VERSION		2U
+#define KBIN_VERSION_MIN	1U
+/* kbin_header.header_size: version 1; version 2 adds kbin_header_ext */
+#define KBIN_HEADER_SIZE_V1	64U
+#define KBIN_HEADER_SIZE	96U
 
 /* struct kbin_header.flags: no flag is defined yet; any set bit is refused */
 #define KBIN_F_MASK		0ULL
@@ -174,10 +183,11 @@ enum kbin_backing_buf {
 /**
  * struct kbin_header - file header, 64 bytes at offset 0.
  * @magic: KBIN_MAGIC.
- * @version: KBIN_VERSION.
+ * @version: KBIN_VERSION (2); KBIN_VERSION_MIN (1) is still read.
  * @checksum: CRC-32 (IEEE 802.3, the zlib crc32()) of bytes
  *	[16, total_size) of the file.
- * @header_size: sizeof(struct kbin_header), 64.
+ * @header_size: KBIN_HEADER_SIZE (96: this struct and struct
+ *	kbin_header_ext) for version 2, KBIN_HEADER_SIZE_V1 (64) for 1.
  * @total_size: size of the whole file in bytes.
  * @flags: KBIN_F_*; bits outside KBIN_F_MASK are refused.
  * @target_gen: KBIN_TARGET_*; the device the plan was compiled for.
@@ -198,6 +208,20 @@ struct kbin_header {
 	__u64 subgraph_table_off;
 	__u64 data_off;
 	__u64 data_size;
+};
+
+/**
+ * struct kbin_header_ext - version 2 header fields, 32 bytes at offset 64
+ * (kbin_header.header_size is 96).
+ * @dma_off: offset of the DMA section (struct kbin_dma_section), 8-byte
+ *	aligned in the metadata area; 0 when the plan has no DMA programs.
+ * @dma_size: bytes of the DMA section; 0 when @dma_off is 0.
+ * @reserved: must be zero.
+ */
+struct kbin_header_ext {
+	__u64 dma_off;
+	__u64 dma_size;
+	__u64 reserved[2];
 };
 
 /**

@@ -41,6 +41,12 @@ int kbin_read(const void *buf, size_t len, struct kbin_view *v,
 	v->len = len;
 	v->hdr = buf;
 	v->num_subgraphs = v->hdr->num_subgraphs;
+	if (v->hdr->version >= 2) {
+		const struct kbin_header_ext *x = (const void *)(v->hdr + 1);
+
+		if (x->dma_off)
+			v->dma = (const void *)(v->buf + x->dma_off);
+	}
 	return 0;
 }
 
@@ -142,6 +148,59 @@ kbin_view_md(const struct kbin_view *v, const struct kbin_mem_ref *rec)
 	if (!v || !v->hdr || !rec || !rec->dtensor_md)
 		return NULL;
 	return (const struct kbin_debug_tensor_md *)(v->buf + rec->dtensor_md);
+}
+
+/**
+ * kbin_view_dma_sg() - the DMA queues, blocks and descriptors of a
+ *	subgraph.
+ * @v: a view from kbin_read().
+ * @sg: 0..num_subgraphs - 1.
+ * @out: out: pointers into the plan and counts; all zero when the plan
+ *	has no DMA section (version 1, or none written).
+ *
+ * Return: 0, or -EINVAL when @sg is out of range.
+ */
+int kbin_view_dma_sg(const struct kbin_view *v, uint32_t sg,
+		     struct kbin_dma_sg_view *out)
+{
+	const struct kbin_dma_queue *q;
+	const struct kbin_dma_block *b;
+	const struct kbin_dma_desc *d;
+	const struct kbin_dma_sg *e;
+
+	if (!v || !v->hdr || !out || sg >= v->num_subgraphs)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	if (!v->dma)
+		return 0;
+	e = &v->dma->sg[sg];
+	q = (const void *)(v->dma->sg + v->num_subgraphs);
+	b = (const void *)(q + v->dma->num_queues);
+	d = (const void *)(b + v->dma->num_blocks);
+	out->queues = q + e->first_queue;
+	out->blocks = b + e->first_block;
+	out->descs = d + e->first_desc;
+	out->num_queues = e->num_queues;
+	out->num_blocks = e->num_blocks;
+	out->num_descs = e->num_descs;
+	out->first_block = e->first_block;
+	out->first_desc = e->first_desc;
+	return 0;
+}
+
+/**
+ * kbin_view_semaphores() - a DMA queue's semaphore set.
+ * @v: a view from kbin_read().
+ * @q: a queue of that view.
+ *
+ * Return: q->num_semaphores entries, or NULL when it has none.
+ */
+const uint32_t *kbin_view_semaphores(const struct kbin_view *v,
+				     const struct kbin_dma_queue *q)
+{
+	if (!v || !v->hdr || !q || !q->num_semaphores)
+		return NULL;
+	return (const uint32_t *)(v->buf + q->semaphores);
 }
 
 /**

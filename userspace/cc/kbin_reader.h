@@ -22,12 +22,35 @@
  * @len: bytes at @buf.
  * @hdr: the file header, at @buf.
  * @num_subgraphs: hdr->num_subgraphs.
+ * @dma: the DMA section of a version 2 plan, or NULL when it has none.
  */
 struct kbin_view {
 	const uint8_t *buf;
 	size_t len;
 	const struct kbin_header *hdr;
 	uint32_t num_subgraphs;
+	const struct kbin_dma_section *dma;
+};
+
+/**
+ * struct kbin_dma_sg_view - one subgraph's DMA records, in the plan.
+ * @queues: @num_queues queues.
+ * @blocks: @num_blocks blocks, queue by queue; a queue's first_block is
+ *	an index into the plan's block table: subtract @first_block.
+ * @descs: @num_descs descriptors; likewise a block's first_desc minus
+ *	@first_desc.
+ * @first_block: index of @blocks[0] in the plan's block table.
+ * @first_desc: index of @descs[0] in the plan's descriptor table.
+ */
+struct kbin_dma_sg_view {
+	const struct kbin_dma_queue *queues;
+	const struct kbin_dma_block *blocks;
+	const struct kbin_dma_desc *descs;
+	uint32_t num_queues;
+	uint32_t num_blocks;
+	uint32_t num_descs;
+	uint32_t first_block;
+	uint32_t first_desc;
 };
 
 int kbin_read(const void *buf, size_t len, struct kbin_view *v,
@@ -43,6 +66,10 @@ const void *kbin_view_payload(const struct kbin_view *v,
 			      const struct kbin_mem_ref *rec);
 const struct kbin_debug_tensor_md *
 kbin_view_md(const struct kbin_view *v, const struct kbin_mem_ref *rec);
+int kbin_view_dma_sg(const struct kbin_view *v, uint32_t sg,
+		     struct kbin_dma_sg_view *out);
+const uint32_t *kbin_view_semaphores(const struct kbin_view *v,
+				     const struct kbin_dma_queue *q);
 int kbin_read_file(const char *path, void **buf, size_t *len);
 
 #endif /* _NEURONSIM_KBIN_READER_H */

@@ -26,8 +26,15 @@ struct kw_pool {
 	size_t cap;
 };
 
-/* file header + set header in front of every record array */
-#define KW_PREFIX	(sizeof(struct kbin_header) + sizeof(struct kbin_mem_ref_set))
+/* version 2 file header + set header in front of every record array */
+#define KW_PREFIX	(KBIN_HEADER_SIZE + sizeof(struct kbin_mem_ref_set))
+
+/* a growth array of fixed-size items */
+struct kw_arr {
+	uint8_t *p;
+	size_t n;
+	size_t cap;
+};
 
 struct kw_sg {
 	struct kbin_subgraph sg;
@@ -37,10 +44,14 @@ struct kw_sg {
 	uint8_t *has_list;	/* per record: list.list is a list pool index */
 	size_t n;
 	size_t cap;
+	struct kw_arr queues;	/* struct kbin_dma_queue, pool offsets + 1 */
+	struct kw_arr blocks;	/* struct kbin_dma_block, in queue order */
+	struct kw_arr descs;	/* struct kbin_dma_desc */
 };
 
 struct kbin_writer {
 	uint32_t target_gen;
+	uint32_t version;	/* KBIN_VERSION, or 1 for a plan without DMA */
 	uint32_t nsg;
 	struct kw_sg sgs[KBIN_MAX_SUBGRAPHS];
 	struct kw_pool str;	/* names, NUL-terminated */
@@ -104,9 +115,52 @@ struct kbin_writer *kbin_writer_new(uint32_t target_gen)
 {
 	struct kbin_writer *w = calloc(1, sizeof(*w));
 
-	if (w)
+	if (w) {
 		w->target_gen = target_gen;
+		w->version = KBIN_VERSION;
+	}
 	return w;
+}
+
+/**
+ * kbin_writer_set_version() - write an older plan version.
+ * @w: the writer, not finished.
+ * @version: KBIN_VERSION (the default), or 1: a 64-byte header and no
+ *	DMA section, the plans older tools wrote (for compatibility tests).
+ *
+ * Return: 0; -EINVAL for another version or a finished writer.
+ * kbin_writer_finish() refuses a version 1 plan with DMA queues.
+ */
+int kbin_writer_set_version(struct kbin_writer *w, uint32_t version)
+{
+	if (!w || w->finished ||
+	    (version != KBIN_VERSION && version != KBIN_VERSION_MIN))
+		return -EINVAL;
+	w->version = version;
+	return 0;
+}
+
+/* append one item of @size bytes to @a; its index in *@idx */
+static int kw_arr_add(struct kw_arr *a, const void *item, size_t size,
+		      size_t *idx)
+{
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 16;
+		uint8_t *np;
+
+		if (cap > SIZE_MAX / size)
+			return -ENOMEM;
+		np = realloc(a->p, cap * size);
+		if (!np)
+			return -ENOMEM;
+		a->p = np;
+		a->cap = cap;
+	}
+	memcpy(a->p + a->n * size, item, size);
+	if (idx)
+		*idx = a->n;
+	a->n++;
+	return 0;
 }
 
 /**
@@ -122,6 +176,9 @@ void kbin_writer_free(struct kbin_writer *w)
 	for (i = 0; i < w->nsg; i++) {
 		free(w->sgs[i].mem);
 		free(w->sgs[i].has_list);
+		free(w->sgs[i].queues.p);
+		free(w->sgs[i].blocks.p);
+		free(w->sgs[i].descs.p);
 	}
 	free(w->str.p);
 	free(w->list.p);
@@ -349,6 +406,124 @@ int kbin_writer_add_record(struct kbin_writer *w, int sg,
 }
 
 /**
+ * kbin_writer_add_dma_queue() - append a DMA queue to a subgraph.
+ * @w: the writer.
+ * @sg: index returned by kbin_writer_add_subgraph().
+ * @in: the queue; its name, fabric path and semaphore set are copied.
+ *
+ * Return: the queue's index among the subgraph's queues (>= 0, what its
+ * blocks name as kbin_dma_block.queue); -EINVAL for a bad @sg, a
+ * NULL/empty name or one of KBIN_NAME_MAX bytes or more (the same for the
+ * fabric path), a semaphore set of more than KBIN_MAX_LIST entries or
+ * without entries, or more than 2^31 - 1 queues; -ENOMEM.
+ */
+int kbin_writer_add_dma_queue(struct kbin_writer *w, int sg,
+			      const struct kbin_dma_queue_in *in)
+{
+	struct kbin_dma_queue q;
+	struct kw_sg *s;
+	size_t n, at, idx;
+	int err;
+
+	if (!w || !in || sg < 0 || (uint32_t)sg >= w->nsg || !in->name ||
+	    w->finished || in->q.num_semaphores > KBIN_MAX_LIST ||
+	    (in->q.num_semaphores && !in->semaphores))
+		return -EINVAL;
+	s = &w->sgs[sg];
+	n = strlen(in->name);
+	if (!n || n >= KBIN_NAME_MAX || s->queues.n >= INT32_MAX ||
+	    (in->fabric_path && (!*in->fabric_path ||
+				 strlen(in->fabric_path) >= KBIN_NAME_MAX)))
+		return -EINVAL;
+	q = in->q;
+	q.name = 0;
+	q.fabric_path = 0;
+	q.semaphores = 0;
+	q.first_block = 0;
+	q.num_blocks = 0;
+	err = kw_name(w, in->name, n, &at);
+	if (err)
+		return err;
+	q.name = at + 1;
+	if (in->fabric_path) {
+		err = kw_name(w, in->fabric_path, strlen(in->fabric_path), &at);
+		if (err)
+			return err;
+		q.fabric_path = at + 1;
+	}
+	if (q.num_semaphores) {
+		err = kw_append(&w->list, in->semaphores,
+				(size_t)q.num_semaphores * sizeof(uint32_t), &at);
+		if (err)
+			return err;
+		q.semaphores = at + 1;
+	}
+	err = kw_arr_add(&s->queues, &q, sizeof(q), &idx);
+	return err ? err : (int)idx;
+}
+
+/**
+ * kbin_writer_add_dma_block() - append a block and its descriptors.
+ * @w: the writer.
+ * @sg: index returned by kbin_writer_add_subgraph().
+ * @b: the block: queue (an index kbin_writer_add_dma_queue() returned;
+ *	blocks go in queue order, so never below the previous block's),
+ *	id, semaphore and sem_index as they go into the plan; the writer
+ *	fills in comment, first_desc and num_descs.
+ * @comment: the block's "#comment" text, or NULL.
+ * @descs: @n descriptors, copied as given (they hold var_ids).
+ * @n: descriptors.
+ *
+ * Return: 0; -EINVAL for a bad @sg, a queue index below the previous
+ * block's or not yet added, a comment that is empty or of KBIN_NAME_MAX
+ * bytes or more, @n without @descs, or more than 2^32 - 1 blocks or
+ * descriptors; -ENOMEM.
+ */
+int kbin_writer_add_dma_block(struct kbin_writer *w, int sg,
+			      const struct kbin_dma_block *b, const char *comment,
+			      const struct kbin_dma_desc *descs, uint32_t n)
+{
+	struct kbin_dma_block blk;
+	struct kbin_dma_queue *q;
+	struct kw_sg *s;
+	size_t at, k;
+	int err;
+
+	if (!w || !b || sg < 0 || (uint32_t)sg >= w->nsg || w->finished ||
+	    (n && !descs))
+		return -EINVAL;
+	s = &w->sgs[sg];
+	if (b->queue >= s->queues.n || s->blocks.n >= UINT32_MAX ||
+	    (uint64_t)s->descs.n + n > UINT32_MAX ||
+	    (comment && (!*comment || strlen(comment) >= KBIN_NAME_MAX)))
+		return -EINVAL;
+	if (s->blocks.n &&
+	    b->queue < ((struct kbin_dma_block *)s->blocks.p)[s->blocks.n - 1].queue)
+		return -EINVAL;
+	blk = *b;
+	blk.comment = 0;
+	blk.first_desc = (uint32_t)s->descs.n;
+	blk.num_descs = n;
+	if (comment) {
+		err = kw_name(w, comment, strlen(comment), &at);
+		if (err)
+			return err;
+		blk.comment = at + 1;
+	}
+	for (k = 0; k < n; k++) {
+		err = kw_arr_add(&s->descs, &descs[k], sizeof(descs[k]), NULL);
+		if (err)
+			return err;
+	}
+	err = kw_arr_add(&s->blocks, &blk, sizeof(blk), NULL);
+	if (err)
+		return err;
+	q = (struct kbin_dma_queue *)s->queues.p + b->queue;
+	q->num_blocks++;
+	return 0;
+}
+
+/**
  * kbin_fix_checksum() - recompute kbin_header.checksum of a plan.
  * @buf: the plan; nothing happens when @len < 64.
  * @len: bytes; the CRC-32 (zlib crc32()) covers bytes [16, @len).
@@ -395,26 +570,88 @@ static void kw_fix_recs(struct kbin_mem_ref *r, const uint8_t *has_list,
 	}
 }
 
+/* The DMA section's bytes, from the subgraphs' arrays (pool offsets fixed). */
+static void kw_write_dma(struct kbin_writer *w, uint8_t *p, uint64_t dma_off,
+			 uint64_t list_base, uint64_t str_base)
+{
+	struct kbin_dma_section *d = (struct kbin_dma_section *)(p + dma_off);
+	struct kbin_dma_queue *qo;
+	struct kbin_dma_block *bo;
+	struct kbin_dma_desc *doo;
+	uint32_t i, nq = 0, nb = 0, nd = 0;
+	size_t k;
+
+	for (i = 0; i < w->nsg; i++) {
+		nq += (uint32_t)w->sgs[i].queues.n;
+		nb += (uint32_t)w->sgs[i].blocks.n;
+		nd += (uint32_t)w->sgs[i].descs.n;
+	}
+	memset(d, 0, sizeof(*d));
+	d->num_queues = nq;
+	d->num_blocks = nb;
+	d->num_descs = nd;
+	qo = (struct kbin_dma_queue *)(d->sg + w->nsg);
+	bo = (struct kbin_dma_block *)(qo + nq);
+	doo = (struct kbin_dma_desc *)(bo + nb);
+	nq = nb = nd = 0;
+	for (i = 0; i < w->nsg; i++) {
+		struct kw_sg *s = &w->sgs[i];
+		uint32_t blk = nb;
+
+		d->sg[i] = (struct kbin_dma_sg){
+			.first_queue = nq, .num_queues = (uint32_t)s->queues.n,
+			.first_block = nb, .num_blocks = (uint32_t)s->blocks.n,
+			.first_desc = nd, .num_descs = (uint32_t)s->descs.n,
+		};
+		for (k = 0; k < s->queues.n; k++) {
+			struct kbin_dma_queue *q = &qo[nq + k];
+
+			*q = ((struct kbin_dma_queue *)s->queues.p)[k];
+			q->name = kw_fix(q->name, str_base);
+			q->fabric_path = kw_fix(q->fabric_path, str_base);
+			q->semaphores = kw_fix(q->semaphores, list_base);
+			q->first_block = blk;
+			blk += q->num_blocks;
+		}
+		for (k = 0; k < s->blocks.n; k++) {
+			struct kbin_dma_block *b = &bo[nb + k];
+
+			*b = ((struct kbin_dma_block *)s->blocks.p)[k];
+			b->comment = kw_fix(b->comment, str_base);
+			b->first_desc += nd;
+		}
+		if (s->descs.n)
+			memcpy(doo + nd, s->descs.p, s->descs.n * sizeof(*doo));
+		nq += (uint32_t)s->queues.n;
+		nb += (uint32_t)s->blocks.n;
+		nd += (uint32_t)s->descs.n;
+	}
+}
+
 /**
  * kbin_writer_finish() - lay out the plan and return its bytes.
  * @w: the writer; afterwards only kbin_writer_free() may be called on it.
  * @buf: out: the plan, malloc()'d (16-byte aligned), the caller frees it.
  * @len: out: its length in bytes (== kbin_header.total_size).
  *
- * Layout (Documentation/kbin-format.rst): header at 0, the mem_ref sets
- * back to back from 64, the subgraph table, then the data area: debug
- * metadata (4-byte aligned), lists (4-byte aligned), names, and payloads
- * (each a 16-byte struct kbin_payload_hdr, then the bytes KBIN_PAYLOAD_ALIGN
- * (64) byte aligned in the file).  Fills every offset and the checksum.
- * Subgraph 0's record array becomes the plan, so a plan of 10^6 records
- * is not copied.
+ * Layout (Documentation/kbin-format.rst): the header (96 bytes, 64 for
+ * version 1) at 0, the mem_ref sets back to back after it, the subgraph
+ * table, the DMA section when any subgraph has a DMA queue (version 2),
+ * then the data area: debug metadata (4-byte aligned), lists and
+ * semaphore sets (4-byte aligned), names, and payloads (each a 16-byte
+ * struct kbin_payload_hdr, then the bytes KBIN_PAYLOAD_ALIGN (64) byte
+ * aligned in the file).  Fills every offset, index range and the
+ * checksum.  Subgraph 0's record array becomes the plan, so a plan of
+ * 10^6 records is not copied.
  *
- * Return: 0; -EINVAL with no subgraph or when already finished; -ENOMEM
- * when out of memory or the plan size would overflow.
+ * Return: 0; -EINVAL with no subgraph, when already finished, or for a
+ * version 1 plan with DMA queues; -ENOMEM when out of memory or the plan
+ * size would overflow.
  */
 int kbin_writer_finish(struct kbin_writer *w, void **buf, size_t *len)
 {
 	uint64_t off, table_off, md_base, list_base, str_base, pay_base, total;
+	uint64_t hdr_size, dma_off = 0, dma_size = 0, nq = 0, nb = 0, nd = 0;
 	struct kbin_mem_ref_set *set;
 	struct kbin_header *h;
 	struct kw_sg *s;
@@ -423,7 +660,16 @@ int kbin_writer_finish(struct kbin_writer *w, void **buf, size_t *len)
 
 	if (!w || !buf || !len || !w->nsg || w->finished)
 		return -EINVAL;
-	off = sizeof(*h);
+	for (i = 0; i < w->nsg; i++) {
+		nq += w->sgs[i].queues.n;
+		nb += w->sgs[i].blocks.n;
+		nd += w->sgs[i].descs.n;
+	}
+	if (nq > UINT32_MAX || nb > UINT32_MAX || nd > UINT32_MAX ||
+	    (nq && w->version == 1))
+		return -EINVAL;
+	hdr_size = w->version == 1 ? KBIN_HEADER_SIZE_V1 : KBIN_HEADER_SIZE;
+	off = hdr_size;
 	for (i = 0; i < w->nsg; i++) {
 		s = &w->sgs[i];
 		s->sg.set_off = off;
@@ -433,7 +679,17 @@ int kbin_writer_finish(struct kbin_writer *w, void **buf, size_t *len)
 	}
 	table_off = off;
 	md_base = table_off + (uint64_t)w->nsg * sizeof(struct kbin_subgraph);
+	if (nq) {
+		dma_off = md_base;
+		dma_size = sizeof(struct kbin_dma_section) +
+			   w->nsg * sizeof(struct kbin_dma_sg) +
+			   nq * sizeof(struct kbin_dma_queue) +
+			   nb * sizeof(struct kbin_dma_block) +
+			   nd * sizeof(struct kbin_dma_desc);
+		md_base += dma_size;	/* every DMA record is 8-byte sized */
+	}
 	list_base = md_base + w->md.len;	/* md_base: a multiple of 8 */
+	list_base = (list_base + 3) & ~3ULL;
 	str_base = list_base + w->list.len;
 	pay_base = str_base + w->str.len;
 	pay_base = (pay_base + KBIN_PAYLOAD_ALIGN - 1) &
@@ -449,12 +705,16 @@ int kbin_writer_finish(struct kbin_writer *w, void **buf, size_t *len)
 		return -ENOMEM;
 	s->mem = NULL;
 	w->finished = 1;
+	/* a shorter (version 1) header: the records move down */
+	if (hdr_size + sizeof(struct kbin_mem_ref_set) != KW_PREFIX && s->n)
+		memmove(p + hdr_size + sizeof(struct kbin_mem_ref_set),
+			p + KW_PREFIX, s->n * sizeof(struct kbin_mem_ref));
 
 	h = (struct kbin_header *)p;
-	memset(h, 0, sizeof(*h));
+	memset(h, 0, hdr_size);
 	h->magic = KBIN_MAGIC;
-	h->version = KBIN_VERSION;
-	h->header_size = sizeof(*h);
+	h->version = w->version;
+	h->header_size = (uint32_t)hdr_size;
 	h->total_size = total;
 	h->flags = 0;
 	h->target_gen = w->target_gen;
@@ -462,6 +722,12 @@ int kbin_writer_finish(struct kbin_writer *w, void **buf, size_t *len)
 	h->subgraph_table_off = table_off;
 	h->data_off = md_base;
 	h->data_size = total - md_base;
+	if (w->version != 1) {
+		struct kbin_header_ext *x = (struct kbin_header_ext *)(h + 1);
+
+		x->dma_off = dma_off;
+		x->dma_size = dma_size;
+	}
 
 	for (i = 0; i < w->nsg; i++) {
 		s = &w->sgs[i];
@@ -477,8 +743,11 @@ int kbin_writer_finish(struct kbin_writer *w, void **buf, size_t *len)
 		memcpy(p + table_off + i * sizeof(struct kbin_subgraph), &s->sg,
 		       sizeof(s->sg));
 	}
+	if (nq)
+		kw_write_dma(w, p, dma_off, list_base, str_base);
 	if (w->md.len)
 		memcpy(p + md_base, w->md.p, w->md.len);
+	memset(p + md_base + w->md.len, 0, list_base - md_base - w->md.len);
 	if (w->list.len)
 		memcpy(p + list_base, w->list.p, w->list.len);
 	if (w->str.len)

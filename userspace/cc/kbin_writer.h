@@ -4,11 +4,13 @@
  *
  * Usage: kbin_writer_new(), one kbin_writer_add_subgraph() per subgraph,
  * kbin_writer_add_record() for each of its mem_ref records in var_id
- * order, then kbin_writer_finish() to get the file bytes.  The writer lays
- * out uapi/linux/neuronsim_kbin.h exactly (Documentation/kbin-format.rst):
- * header, mem_ref sets, subgraph table, then the data area with debug
- * metadata, lists, names (identical names stored once) and 64-byte
- * aligned payloads.  It checks only what it needs to encode a record; run
+ * order, its DMA queues (kbin_writer_add_dma_queue()) and blocks
+ * (kbin_writer_add_dma_block(), in queue order), then
+ * kbin_writer_finish() to get the file bytes.  The writer lays out
+ * uapi/linux/neuronsim_kbin.h exactly (Documentation/kbin-format.rst):
+ * the version 2 header, mem_ref sets, subgraph table, the DMA section,
+ * then the data area with debug metadata, lists and semaphore sets,
+ * names (identical names stored once) and 64-byte aligned payloads.  It checks only what it needs to encode a record; run
  * kbin_check_plan() (or kbin_read()) on the result to apply every rule.
  */
 #ifndef _NEURONSIM_KBIN_WRITER_H
@@ -40,7 +42,25 @@ struct kbin_rec_in {
 	const uint32_t *list;
 };
 
+/**
+ * struct kbin_dma_queue_in - one DMA queue to add.
+ * @q: type, owner, num_queues, flags, sb_scratch_offset and
+ *	sb_scratch_size as they go into the plan, and num_semaphores; the
+ *	writer fills in name, fabric_path, semaphores, first_block and
+ *	num_blocks.
+ * @name: the queue's name, 1..KBIN_NAME_MAX - 1 characters; required.
+ * @fabric_path: its fabric path, or NULL.
+ * @semaphores: q.num_semaphores entries (NULL when there are none).
+ */
+struct kbin_dma_queue_in {
+	struct kbin_dma_queue q;
+	const char *name;
+	const char *fabric_path;
+	const uint32_t *semaphores;
+};
+
 struct kbin_writer *kbin_writer_new(uint32_t target_gen);
+int kbin_writer_set_version(struct kbin_writer *w, uint32_t version);
 void kbin_writer_free(struct kbin_writer *w);
 int kbin_writer_add_subgraph(struct kbin_writer *w, const char *name,
 			     uint64_t local_scratchpad_size,
@@ -49,6 +69,11 @@ int kbin_writer_add_subgraph(struct kbin_writer *w, const char *name,
 			     uint32_t num_carveouts);
 int kbin_writer_add_record(struct kbin_writer *w, int sg,
 			   const struct kbin_rec_in *in);
+int kbin_writer_add_dma_queue(struct kbin_writer *w, int sg,
+			      const struct kbin_dma_queue_in *in);
+int kbin_writer_add_dma_block(struct kbin_writer *w, int sg,
+			      const struct kbin_dma_block *b, const char *comment,
+			      const struct kbin_dma_desc *descs, uint32_t n);
 int kbin_writer_finish(struct kbin_writer *w, void **buf, size_t *len);
 void kbin_fix_checksum(void *buf, size_t len);
 

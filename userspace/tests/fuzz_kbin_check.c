@@ -7,7 +7,9 @@
  * its checksum recomputed (so mutations reach the subgraph and record
  * rules).  A plan the checker accepts must also open with kbin_read() and
  * every record's name, list, payload and debug metadata must be readable
- * through the view; ASan and UBSan catch any read outside the input.
+ * through the view, and every DMA descriptor side walks into UDMA pieces
+ * of 1..64 KiB inside its extent, as many as the checker counted; ASan
+ * and UBSan catch any read outside the input.
  * The seed corpus (valid plans) is written by kbin_seedgen.
  */
 #include <stdint.h>
@@ -15,8 +17,64 @@
 #include <string.h>
 
 #include "kbin_check.h"
+#include "kbin_dma.h"
 #include "kbin_reader.h"
 #include "kbin_writer.h"
+
+/*
+ * Walk the pieces of every accepted descriptor side (up to a budget per
+ * input): each piece is 1..64 KiB inside [offset, extent), a fully walked
+ * side has as many pieces as kbin_dma_pattern() counted, and the totals
+ * are the checker's.
+ */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? ~0ULL : a + b;
+}
+
+static void kbin_fuzz_dma(const struct kbin_view *v,
+			  const struct kbin_check_result *res)
+{
+	uint64_t m2s = 0, s2m = 0, budget = 1 << 16;
+	uint32_t s, i, side;
+
+	for (s = 0; s < v->num_subgraphs; s++) {
+		struct kbin_dma_sg_view dv;
+
+		if (kbin_view_dma_sg(v, s, &dv))
+			abort();
+		for (i = 0; i < dv.num_descs; i++) {
+			for (side = 0; side < 2; side++) {
+				const struct kbin_dma_side *sd = side ? &dv.descs[i].to :
+								 &dv.descs[i].from;
+				struct kbin_dma_walk w;
+				struct kbin_dma_pat pat;
+				__u64 off;
+				uint64_t k = 0;
+				uint32_t len;
+
+				if (kbin_dma_pattern(sd, &pat))
+					abort();
+				if (side)
+					s2m = sat_add(s2m, pat.pieces);
+				else
+					m2s = sat_add(m2s, pat.pieces);
+				kbin_dma_walk_init(&w, sd);
+				while (k < budget && kbin_dma_walk_piece(&w, &off, &len)) {
+					if (!len || len > KBIN_DMA_PIECE_MAX ||
+					    off < sd->offset || off + len > pat.extent)
+						abort();
+					k++;
+				}
+				if (k < budget && k != pat.pieces)
+					abort();
+				budget -= k;
+			}
+		}
+	}
+	if (m2s != res->dma_m2s_pieces || s2m != res->dma_s2m_pieces)
+		abort();
+}
 
 static void kbin_fuzz_one(const uint8_t *p, size_t n)
 {
@@ -55,6 +113,7 @@ static void kbin_fuzz_one(const uint8_t *p, size_t n)
 		}
 		(void)sink;
 	}
+	kbin_fuzz_dma(&v, &res);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

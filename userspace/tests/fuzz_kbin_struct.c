@@ -7,7 +7,8 @@
  * header, subgraph table and carve-outs, set headers, every field of a
  * record (mr_type, name, size, alignment, var_id, dtype, shape, buffer,
  * pointer target, virtual offset, list length and offset, remote subgraph
- * and var), list entries and payload headers - and fixes the checksum up,
+ * and var), list entries, payload headers and the DMA section's counts,
+ * queues, blocks and descriptors - and fixes the checksum up,
  * so mutations reach the deep rules; one call in five is libFuzzer's own
  * raw-byte mutation instead.  Seeds: the valid plans of kbin_seedgen and
  * plans compiled from real NEFFs (see harden.mk).
@@ -17,7 +18,9 @@
  * arithmetic, every invariant the kernel's staging code relies on without
  * checking again (sizes and offsets inside their areas, dense var_ids,
  * list entries, pointer targets and remote references in range, payload
- * lengths), and the reader opens it.  A violation aborts, so libFuzzer
+ * lengths; the DMA section's ranges, block queues, ids and semaphores,
+ * descriptor var_ids and extents, and every SBUF run inside one
+ * partition), and the reader opens it.  A violation aborts, so libFuzzer
  * saves the input; "fuzz_kbin_struct FILE" reproduces it.
  */
 #include <stdint.h>
@@ -26,6 +29,7 @@
 #include <string.h>
 
 #include "kbin_check.h"
+#include "kbin_gen.h"
 #include "kbin_mutate.h"
 #include "kbin_reader.h"
 #include "kbin_writer.h"
@@ -46,6 +50,135 @@ static void fail(const char *what, uint32_t s, uint32_t i, uint64_t v)
 static int inside(uint64_t off, uint64_t n, uint64_t lo, uint64_t hi)
 {
 	return off >= lo && off <= hi && n <= hi - off;
+}
+
+/*
+ * One side of an accepted descriptor: a storage var, 1..4 dims, steps[0]
+ * 1, the extent (in 128-bit arithmetic) within the var; on the state
+ * buffer every run inside one partition of the window, checked run by
+ * run when there are few enough.
+ */
+static void verify_side(const struct kbin_gen *g, const struct kbin_dma_side *sd,
+			const struct kbin_mem_ref_set *set, uint32_t s, uint32_t i)
+{
+	const struct kbin_mem_ref *v;
+	unsigned __int128 ext, runs = 1;
+	uint64_t idx[4] = { 0 }, st = g->sbuf_partition_stride;
+	uint32_t k;
+
+	if (sd->var_id >= set->nmem)
+		fail("DMA var_id", s, i, sd->var_id);
+	v = &set->mem[sd->var_id];
+	if (v->mr_type == KBIN_MR_PTR || v->mr_type == KBIN_MR_LIST ||
+	    v->mr_type == KBIN_MR_PTR_TABLE || v->mr_type == KBIN_MR_REMOTE)
+		fail("DMA var without storage", s, i, sd->var_id);
+	if (!sd->num_dims || sd->num_dims > 4 || sd->steps[0] != 1)
+		fail("DMA dims", s, i, sd->num_dims);
+	ext = sd->offset;
+	for (k = 0; k < sd->num_dims; k++) {
+		if (!sd->sizes[k])
+			fail("DMA size 0", s, i, k);
+		ext += (unsigned __int128)(sd->sizes[k] - 1) * sd->steps[k];
+		if (k)
+			runs *= sd->sizes[k];
+	}
+	if (ext + 1 > v->size)
+		fail("DMA extent within the var", s, i, (uint64_t)ext);
+	if (v->mr_type != KBIN_MR_SB || g->sbuf_partition_size >= st || runs > 4096)
+		return;
+	for (;;) {
+		uint64_t a = sd->offset;
+
+		for (k = 1; k < sd->num_dims; k++)
+			a += idx[k] * sd->steps[k];
+		if (a / st >= g->sbuf_partitions ||
+		    a % st + sd->sizes[0] > g->sbuf_partition_size)
+			fail("DMA SBUF run inside one partition", s, i, a);
+		for (k = 1; k < sd->num_dims; k++) {
+			if (++idx[k] < sd->sizes[k])
+				break;
+			idx[k] = 0;
+		}
+		if (k == sd->num_dims)
+			return;
+	}
+}
+
+/* the DMA section of an accepted version 2 plan, re-verified */
+static void verify_dma(const uint8_t *p, size_t n)
+{
+	const struct kbin_header *h = (const void *)p;
+	const struct kbin_header_ext *x = (const void *)(h + 1);
+	const struct kbin_subgraph *sgt = (const void *)(p + h->subgraph_table_off);
+	const struct kbin_dma_section *d;
+	const struct kbin_dma_queue *qt;
+	const struct kbin_dma_block *bt;
+	const struct kbin_dma_desc *dt;
+	const struct kbin_gen *g = kbin_gen_target(h->target_gen);
+	uint64_t want;
+	uint32_t s, k, j, i, side;
+
+	if (h->version < 2 || !x->dma_off)
+		return;
+	if (!inside(x->dma_off, x->dma_size, KBIN_HEADER_SIZE, h->data_off) ||
+	    x->dma_off % 8 || x->dma_size < sizeof(*d))
+		fail("DMA section bounds", 0, 0, x->dma_off);
+	d = (const void *)(p + x->dma_off);
+	want = sizeof(*d) + (uint64_t)h->num_subgraphs * sizeof(d->sg[0]) +
+	       (uint64_t)d->num_queues * sizeof(*qt) +
+	       (uint64_t)d->num_blocks * sizeof(*bt) +
+	       (uint64_t)d->num_descs * sizeof(*dt);
+	if (want != x->dma_size)
+		fail("DMA section size", 0, 0, x->dma_size);
+	qt = (const void *)(d->sg + h->num_subgraphs);
+	bt = (const void *)(qt + d->num_queues);
+	dt = (const void *)(bt + d->num_blocks);
+	for (s = 0; s < h->num_subgraphs; s++) {
+		const struct kbin_dma_sg *e = &d->sg[s];
+		const struct kbin_mem_ref_set *set = (const void *)(p + sgt[s].set_off);
+
+		if ((uint64_t)e->first_queue + e->num_queues > d->num_queues ||
+		    (uint64_t)e->first_block + e->num_blocks > d->num_blocks ||
+		    (uint64_t)e->first_desc + e->num_descs > d->num_descs)
+			fail("DMA subgraph ranges", s, 0, e->first_queue);
+		for (k = 0; k < e->num_queues; k++) {
+			const struct kbin_dma_queue *q = &qt[e->first_queue + k];
+			const uint32_t *sems = (const void *)(p + q->semaphores);
+
+			if (!inside(q->name, 1, h->data_off, n) ||
+			    !memchr(p + q->name, 0, n - q->name))
+				fail("DMA queue name", s, k, q->name);
+			if (q->num_semaphores &&
+			    !inside(q->semaphores, 4ULL * q->num_semaphores, h->data_off, n))
+				fail("DMA semaphore set", s, k, q->semaphores);
+			if (q->first_block < e->first_block ||
+			    (uint64_t)q->first_block + q->num_blocks >
+			    (uint64_t)e->first_block + e->num_blocks)
+				fail("DMA queue blocks", s, k, q->first_block);
+			for (j = 0; j < q->num_blocks; j++) {
+				const struct kbin_dma_block *b = &bt[q->first_block + j];
+
+				if (b->queue != k || b->id != j)
+					fail("DMA block queue and id", s, j, b->id);
+				if (b->sem_index >= q->num_semaphores ||
+				    sems[b->sem_index] != b->semaphore)
+					fail("DMA block semaphore", s, j, b->semaphore);
+				if (b->first_desc < e->first_desc ||
+				    (uint64_t)b->first_desc + b->num_descs >
+				    (uint64_t)e->first_desc + e->num_descs)
+					fail("DMA block descriptors", s, j, b->first_desc);
+				for (i = 0; i < b->num_descs; i++) {
+					const struct kbin_dma_desc *dd = &dt[b->first_desc + i];
+
+					if (!dd->op || dd->op > KBIN_DMA_OP_MAX)
+						fail("DMA op", s, i, dd->op);
+					for (side = 0; side < 2; side++)
+						verify_side(g, side ? &dd->to : &dd->from,
+							    set, s, i);
+				}
+			}
+		}
+	}
 }
 
 static void verify_accepted(const uint8_t *p, size_t n)
@@ -135,6 +268,7 @@ static void verify_accepted(const uint8_t *p, size_t n)
 				fail("backing_buf", s, i, r->virt.backing_buf);
 		}
 	}
+	verify_dma(p, n);
 }
 
 static void fuzz_one(const uint8_t *p, size_t n)

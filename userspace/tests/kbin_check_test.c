@@ -122,7 +122,10 @@ TEST_F(plan, magic)
 
 TEST_F(plan, version)
 {
-	self->h->version = 2;
+	ASSERT_EQ(2U, self->h->version);
+	self->h->version = 3;
+	REJECT(KBIN_ERR_VERSION, -1, -1, KBIN_FIELD_VERSION);
+	self->h->version = 0;
 	REJECT(KBIN_ERR_VERSION, -1, -1, KBIN_FIELD_VERSION);
 }
 
@@ -130,6 +133,39 @@ TEST_F(plan, header_size)
 {
 	self->h->header_size = 72;
 	REJECT(KBIN_ERR_HEADER_SIZE, -1, -1, KBIN_FIELD_HEADER_SIZE);
+	/* version 2 has the 96-byte header, version 1 the 64-byte one */
+	self->h->header_size = 64;
+	REJECT(KBIN_ERR_HEADER_SIZE, -1, -1, KBIN_FIELD_HEADER_SIZE);
+	self->h->header_size = 96;
+	self->h->version = 1;
+	REJECT(KBIN_ERR_HEADER_SIZE, -1, -1, KBIN_FIELD_HEADER_SIZE);
+}
+
+/* plans of version 1 (64-byte header, no DMA section) still check */
+TEST(version_1_plan_accepted)
+{
+	struct kbin_check_result res;
+	struct kbin_dma_sg_view dv;
+	struct kbin_view v;
+	void *buf;
+	size_t len;
+
+	ASSERT_EQ(0, tp_build_v1(&buf, &len));
+	EXPECT_EQ(1U, ((struct kbin_header *)buf)->version);
+	EXPECT_EQ(64U, ((struct kbin_header *)buf)->header_size);
+	ASSERT_EQ(KBIN_OK, kbin_check_plan(buf, len, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(0ULL, res.dma_descs);
+	ASSERT_EQ(0, kbin_read(buf, len, &v, &res));
+	EXPECT_EQ(NULL, v.dma);
+	ASSERT_EQ(0, kbin_view_dma_sg(&v, 1, &dv));
+	EXPECT_EQ(0U, dv.num_queues);
+	EXPECT_EQ(TP_SG0_NMEM, kbin_view_set(&v, 0)->nmem);
+	EXPECT_STREQ("sbuf", kbin_view_str(&v, kbin_view_set(&v, 0)->mem[0].name));
+	/* a version 1 plan is 32 bytes shorter than it would be as 2 */
+	((struct kbin_header *)buf)->header_size = 96;
+	kbin_fix_checksum(buf, len);
+	EXPECT_EQ(KBIN_ERR_HEADER_SIZE, kbin_check_plan(buf, len, &res));
+	free(buf);
 }
 
 TEST_F(plan, total_size)
@@ -758,6 +794,401 @@ TEST_F(plan, first_problem_wins)
 	REJECT(KBIN_ERR_DTYPE, 0, TP_IN, KBIN_FIELD_DTYPE);
 }
 
+/* ---- the DMA section (version 2) ---- */
+
+#define EXT()		tp_ext(self->buf)
+#define DMA()		tp_dma(self->buf)
+#define Q(sg, k)	tp_queue(self->buf, (sg), (k))
+#define B(sg, j)	tp_block(self->buf, (sg), (j))
+#define D(sg, i)	tp_desc(self->buf, (sg), (i))
+
+/* REJECT() of a DMA finding: no record, the item index given */
+#define REJECT_DMA(_reason, _sg, _field, _item) do {				\
+	REJECT(_reason, _sg, -1, _field);					\
+	ASSERT_EQ((long long)(_item), self->res.item)				\
+		TH_LOG("%s", self->res.msg);					\
+} while (0)
+
+TEST_F(plan, dma_valid_and_counted)
+{
+	/* M2S: 4 + 2 + 1 + 4 (sg 0) and 4 (sg 1) runs of at most 512 bytes */
+	EXPECT_EQ((unsigned long long)(TP_SG0_ND + TP1_ND), self->res.dma_descs);
+	EXPECT_EQ(15ULL, self->res.dma_m2s_pieces);
+	EXPECT_EQ(13ULL, self->res.dma_s2m_pieces);
+	EXPECT_EQ(TP_SG0_NQ + TP1_NQ, DMA()->num_queues);
+	EXPECT_EQ(TP_SG0_NB + TP1_NB, DMA()->num_blocks);
+	EXPECT_EQ(TP_SG0_ND + TP1_ND, DMA()->num_descs);
+	/* the section sits between the subgraph table and the data area */
+	EXPECT_EQ(self->h->subgraph_table_off + 2 * sizeof(struct kbin_subgraph),
+		  EXT()->dma_off);
+	EXPECT_EQ(self->h->data_off, EXT()->dma_off + EXT()->dma_size);
+}
+
+TEST_F(plan, dma_header_reserved)
+{
+	EXT()->reserved[1] = 1;
+	REJECT(KBIN_ERR_RESERVED, -1, -1, KBIN_FIELD_DMA_SECTION);
+	RESET();
+	DMA()->reserved = 1;
+	REJECT(KBIN_ERR_RESERVED, -1, -1, KBIN_FIELD_DMA_SECTION);
+}
+
+TEST_F(plan, dma_area_misaligned)
+{
+	EXT()->dma_off += 4;
+	REJECT(KBIN_ERR_MISALIGNED, -1, -1, KBIN_FIELD_DMA_SECTION);
+}
+
+TEST_F(plan, dma_area_bounds)
+{
+	EXT()->dma_size += 8;	/* into the data area */
+	REJECT(KBIN_ERR_BOUNDS, -1, -1, KBIN_FIELD_DMA_SECTION);
+	RESET();
+	EXT()->dma_off = ~7ULL;
+	REJECT(KBIN_ERR_BOUNDS, -1, -1, KBIN_FIELD_DMA_SECTION);
+}
+
+TEST_F(plan, dma_area_overlaps)
+{
+	EXT()->dma_off = 64;	/* the header extension itself */
+	REJECT(KBIN_ERR_OVERLAP, -1, -1, KBIN_FIELD_DMA_SECTION);
+	RESET();
+	EXT()->dma_off = self->h->subgraph_table_off;
+	REJECT(KBIN_ERR_OVERLAP, -1, -1, KBIN_FIELD_DMA_SECTION);
+	RESET();
+	/* a set moved onto the section (its size keeps it in the metadata) */
+	SG(1)->set_off = EXT()->dma_off;
+	REJECT(KBIN_ERR_OVERLAP, 1, -1, KBIN_FIELD_SET);
+}
+
+TEST_F(plan, dma_section_size)
+{
+	uint64_t size = EXT()->dma_size;
+
+	EXT()->dma_off = 0;	/* a size without a section */
+	REJECT(KBIN_ERR_DMA_COUNT, -1, -1, KBIN_FIELD_DMA_SECTION);
+	RESET();
+	EXT()->dma_size = 16;	/* no room for the subgraph entries */
+	REJECT(KBIN_ERR_DMA_COUNT, -1, -1, KBIN_FIELD_DMA_SECTION);
+	RESET();
+	DMA()->num_descs -= 1;	/* the counts no longer fill dma_size */
+	REJECT(KBIN_ERR_DMA_COUNT, -1, -1, KBIN_FIELD_DMA_SECTION);
+	EXPECT_EQ(size, self->res.value);
+}
+
+TEST_F(plan, dma_counts)
+{
+	/* sg 1's ranges must follow sg 0's */
+	DMA()->sg[1].first_queue = 0;
+	REJECT(KBIN_ERR_DMA_COUNT, 1, -1, KBIN_FIELD_DMA_SECTION);
+	RESET();
+	/* sg 0 claims a block fewer than its queues hold */
+	DMA()->sg[0].num_blocks -= 1;
+	REJECT(KBIN_ERR_DMA_COUNT, 0, -1, KBIN_FIELD_DMA_QUEUE);
+	RESET();
+	/* a queue's blocks not where the previous queue's end */
+	Q(0, TP_Q_DYN)->first_block += 1;
+	REJECT_DMA(KBIN_ERR_DMA_COUNT, 0, KBIN_FIELD_DMA_QUEUE, TP_Q_DYN);
+	RESET();
+	Q(0, TP_Q_IO)->first_block = 1;	/* inside the subgraph's range */
+	REJECT_DMA(KBIN_ERR_DMA_COUNT, 0, KBIN_FIELD_DMA_QUEUE, TP_Q_IO);
+	RESET();
+	/* sg 0 claims a block and a descriptor more than its queues hold */
+	DMA()->sg[0].num_blocks += 1;
+	DMA()->sg[1].first_block += 1;
+	DMA()->sg[1].num_blocks -= 1;
+	REJECT(KBIN_ERR_DMA_COUNT, 0, -1, KBIN_FIELD_DMA_SECTION);
+	RESET();
+	DMA()->sg[0].num_descs += 1;
+	DMA()->sg[1].first_desc += 1;
+	DMA()->sg[1].num_descs -= 1;
+	REJECT(KBIN_ERR_DMA_COUNT, 0, -1, KBIN_FIELD_DMA_SECTION);
+	RESET();
+	/* a block's descriptors not where the previous block's end */
+	B(0, TP_B_IO1)->first_desc -= 1;
+	REJECT_DMA(KBIN_ERR_DMA_COUNT, 0, KBIN_FIELD_DMA_BLOCK, TP_B_IO1);
+	RESET();
+	/* a block running past its subgraph's descriptors */
+	B(0, TP_B_DYN0)->num_descs += 1;
+	REJECT_DMA(KBIN_ERR_DMA_COUNT, 0, KBIN_FIELD_DMA_BLOCK, TP_B_DYN0);
+	RESET();
+	/* the subgraphs hold fewer queues than the section has */
+	DMA()->sg[1].num_queues = 0;
+	DMA()->sg[1].num_blocks = 0;
+	DMA()->sg[1].num_descs = 0;
+	REJECT(KBIN_ERR_DMA_COUNT, -1, -1, KBIN_FIELD_DMA_SECTION);
+}
+
+TEST_F(plan, dma_queue_name)
+{
+	Q(0, TP_Q_IO)->name = 0;
+	REJECT_DMA(KBIN_ERR_NAME, 0, KBIN_FIELD_DMA_QUEUE, TP_Q_IO);
+	RESET();
+	Q(0, TP_Q_IO)->name = 8;
+	REJECT_DMA(KBIN_ERR_BOUNDS, 0, KBIN_FIELD_DMA_QUEUE, TP_Q_IO);
+	RESET();
+	*P8(Q(0, TP_Q_DYN)->name + 1) = '\n';
+	REJECT_DMA(KBIN_ERR_NAME, 0, KBIN_FIELD_DMA_QUEUE, TP_Q_DYN);
+	RESET();
+	/* an empty fabric path: the NUL that ends the queue's name */
+	Q(1, 0)->fabric_path = Q(1, 0)->name + strlen("qSPSpillReload0");
+	REJECT_DMA(KBIN_ERR_NAME, 1, KBIN_FIELD_DMA_QUEUE, 0);
+	EXPECT_EQ(0, strncmp("sg 1 dma queue 0 'qSPSpillReload0': fabric_path at 0x",
+			     self->res.msg, 52)) TH_LOG("%s", self->res.msg);
+}
+
+TEST_F(plan, dma_queue_fields)
+{
+	Q(0, TP_Q_IO)->type = 0;
+	REJECT_DMA(KBIN_ERR_DMA_QUEUE, 0, KBIN_FIELD_DMA_QUEUE, TP_Q_IO);
+	Q(0, TP_Q_IO)->type = KBIN_DMA_QUEUE_TYPE_MAX + 1;
+	REJECT_DMA(KBIN_ERR_DMA_QUEUE, 0, KBIN_FIELD_DMA_QUEUE, TP_Q_IO);
+	RESET();
+	Q(1, 0)->owner = KBIN_DMA_ENGINE_MAX + 1;
+	REJECT_DMA(KBIN_ERR_DMA_QUEUE, 1, KBIN_FIELD_DMA_QUEUE, 0);
+	RESET();
+	Q(0, TP_Q_IO)->flags = 0x80;
+	REJECT_DMA(KBIN_ERR_DMA_QUEUE, 0, KBIN_FIELD_DMA_QUEUE, TP_Q_IO);
+	RESET();
+	/* dynamic_dma only on a dynamic queue, its scratch inside a partition */
+	Q(0, TP_Q_IO)->flags = KBIN_DMA_QF_DYNAMIC;
+	REJECT_DMA(KBIN_ERR_DMA_QUEUE, 0, KBIN_FIELD_DMA_QUEUE, TP_Q_IO);
+	RESET();
+	Q(0, TP_Q_DYN)->sb_scratch_offset = 229376 - 16383;
+	REJECT_DMA(KBIN_ERR_DMA_QUEUE, 0, KBIN_FIELD_DMA_QUEUE, TP_Q_DYN);
+	Q(0, TP_Q_DYN)->sb_scratch_offset = 229376 - 16384;
+	kbin_fix_checksum(self->buf, self->len);
+	EXPECT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res));
+	RESET();
+	Q(0, TP_Q_IO)->sb_scratch_size = 8;
+	REJECT_DMA(KBIN_ERR_RESERVED, 0, KBIN_FIELD_DMA_QUEUE, TP_Q_IO);
+	RESET();
+	Q(0, TP_Q_DYN)->reserved = 1;
+	REJECT_DMA(KBIN_ERR_RESERVED, 0, KBIN_FIELD_DMA_QUEUE, TP_Q_DYN);
+}
+
+TEST_F(plan, dma_queue_semaphore_set)
+{
+	Q(0, TP_Q_IO)->num_semaphores = KBIN_MAX_LIST + 1;
+	REJECT_DMA(KBIN_ERR_DMA_SEMAPHORE, 0, KBIN_FIELD_DMA_QUEUE, TP_Q_IO);
+	RESET();
+	Q(0, TP_Q_IO)->semaphores = self->len - 4;	/* 2 entries: 8 bytes */
+	REJECT_DMA(KBIN_ERR_BOUNDS, 0, KBIN_FIELD_DMA_QUEUE, TP_Q_IO);
+	RESET();
+	Q(0, TP_Q_IO)->semaphores += 2;
+	REJECT_DMA(KBIN_ERR_MISALIGNED, 0, KBIN_FIELD_DMA_QUEUE, TP_Q_IO);
+	RESET();
+	Q(1, 0)->num_semaphores = 0;	/* the set's offset stays */
+	REJECT_DMA(KBIN_ERR_RESERVED, 1, KBIN_FIELD_DMA_QUEUE, 0);
+}
+
+TEST_F(plan, dma_block_queue_index)
+{
+	B(0, TP_B_DYN0)->queue = TP_Q_IO;
+	REJECT_DMA(KBIN_ERR_DMA_QUEUE_INDEX, 0, KBIN_FIELD_DMA_BLOCK, TP_B_DYN0);
+}
+
+TEST_F(plan, dma_block_order)
+{
+	/* ids run 0..n-1 in the queue's order */
+	B(0, TP_B_IO0)->id = 1;
+	B(0, TP_B_IO1)->id = 0;
+	REJECT_DMA(KBIN_ERR_DMA_BLOCK_ORDER, 0, KBIN_FIELD_DMA_BLOCK, TP_B_IO0);
+	RESET();
+	B(0, TP_B_IO1)->id = 2;
+	REJECT_DMA(KBIN_ERR_DMA_BLOCK_ORDER, 0, KBIN_FIELD_DMA_BLOCK, TP_B_IO1);
+	EXPECT_EQ(2ULL, self->res.value);
+}
+
+TEST_F(plan, dma_block_semaphore)
+{
+	B(0, TP_B_IO1)->semaphore = 40;	/* the other queue's */
+	REJECT_DMA(KBIN_ERR_DMA_SEMAPHORE, 0, KBIN_FIELD_DMA_BLOCK, TP_B_IO1);
+	RESET();
+	B(0, TP_B_IO1)->sem_index = 2;	/* past the 2-entry set */
+	REJECT_DMA(KBIN_ERR_DMA_SEMAPHORE, 0, KBIN_FIELD_DMA_BLOCK, TP_B_IO1);
+	RESET();
+	/* entry 0 is 24: the right semaphore at the wrong index */
+	B(0, TP_B_IO1)->sem_index = 0;
+	REJECT_DMA(KBIN_ERR_DMA_SEMAPHORE, 0, KBIN_FIELD_DMA_BLOCK, TP_B_IO1);
+}
+
+TEST_F(plan, dma_block_comment)
+{
+	*P8(B(0, TP_B_IO0)->comment) = 0x1b;
+	REJECT_DMA(KBIN_ERR_NAME, 0, KBIN_FIELD_DMA_BLOCK, TP_B_IO0);
+	RESET();
+	B(0, TP_B_DYN0)->comment = self->len + 1;
+	REJECT_DMA(KBIN_ERR_BOUNDS, 0, KBIN_FIELD_DMA_BLOCK, TP_B_DYN0);
+}
+
+TEST_F(plan, dma_desc_op)
+{
+	D(0, TP_D_SB_OUT)->op = 0;
+	REJECT_DMA(KBIN_ERR_DMA_OP, 0, KBIN_FIELD_DMA_DESC, TP_D_SB_OUT);
+	D(0, TP_D_SB_OUT)->op = KBIN_DMA_OP_MAX + 1;
+	REJECT_DMA(KBIN_ERR_DMA_OP, 0, KBIN_FIELD_DMA_DESC, TP_D_SB_OUT);
+}
+
+TEST_F(plan, dma_desc_fields)
+{
+	D(0, TP_D_CAST)->num_tiling_dims = KBIN_DMA_MAX_DIMS + 1;
+	REJECT_DMA(KBIN_ERR_DMA_DIMS, 0, KBIN_FIELD_DMA_DESC, TP_D_CAST);
+	RESET();
+	D(0, TP_D_CAST)->pad = 1;
+	REJECT_DMA(KBIN_ERR_RESERVED, 0, KBIN_FIELD_DMA_DESC, TP_D_CAST);
+	RESET();
+	D(0, TP_D_CAST)->to.pad[1] = 1;
+	REJECT_DMA(KBIN_ERR_RESERVED, 0, KBIN_FIELD_DMA_TO, TP_D_CAST);
+	RESET();
+	D(0, TP_D_IN_SB)->from.steps[2] = 4;	/* an unused dimension */
+	REJECT_DMA(KBIN_ERR_RESERVED, 0, KBIN_FIELD_DMA_FROM, TP_D_IN_SB);
+}
+
+TEST_F(plan, dma_side_var)
+{
+	D(0, TP_D_IN_SB)->from.var_id = TP_SG0_NMEM;
+	REJECT_DMA(KBIN_ERR_DMA_VAR, 0, KBIN_FIELD_DMA_FROM, TP_D_IN_SB);
+	D(0, TP_D_IN_SB)->from.var_id = ~0U;
+	REJECT_DMA(KBIN_ERR_DMA_VAR, 0, KBIN_FIELD_DMA_FROM, TP_D_IN_SB);
+	RESET();
+	D(1, 0)->to.var_id = TP1_REMOTE;	/* no storage of its own */
+	REJECT_DMA(KBIN_ERR_DMA_VAR, 1, KBIN_FIELD_DMA_TO, 0);
+	RESET();
+	D(0, TP_D_BUF_V)->to.var_id = TP_LIST;
+	REJECT_DMA(KBIN_ERR_DMA_VAR, 0, KBIN_FIELD_DMA_TO, TP_D_BUF_V);
+}
+
+TEST_F(plan, dma_side_dtype)
+{
+	D(0, TP_D_BUF_V)->from.dtype = 0;
+	REJECT_DMA(KBIN_ERR_DMA_DTYPE, 0, KBIN_FIELD_DMA_FROM, TP_D_BUF_V);
+	D(0, TP_D_BUF_V)->from.dtype = KBIN_DMA_DTYPE_MAX + 1;
+	REJECT_DMA(KBIN_ERR_DMA_DTYPE, 0, KBIN_FIELD_DMA_FROM, TP_D_BUF_V);
+}
+
+TEST_F(plan, dma_side_dims)
+{
+	D(0, TP_D_BUF_V)->to.num_dims = 0;
+	REJECT_DMA(KBIN_ERR_DMA_DIMS, 0, KBIN_FIELD_DMA_TO, TP_D_BUF_V);
+	D(0, TP_D_BUF_V)->to.num_dims = KBIN_DMA_MAX_DIMS + 1;
+	REJECT_DMA(KBIN_ERR_DMA_DIMS, 0, KBIN_FIELD_DMA_TO, TP_D_BUF_V);
+	RESET();
+	D(0, TP_D_IN_SB)->to.sizes[1] = 0;
+	REJECT_DMA(KBIN_ERR_DMA_DIMS, 0, KBIN_FIELD_DMA_TO, TP_D_IN_SB);
+}
+
+TEST_F(plan, dma_side_step)
+{
+	D(0, TP_D_SB_OUT)->to.steps[0] = 2;
+	REJECT_DMA(KBIN_ERR_DMA_STEP, 0, KBIN_FIELD_DMA_TO, TP_D_SB_OUT);
+	EXPECT_EQ(2ULL, self->res.value);
+}
+
+TEST_F(plan, dma_side_extent)
+{
+	/* one byte past output0's 1024 */
+	D(0, TP_D_SB_OUT)->to.offset = 1;
+	REJECT_DMA(KBIN_ERR_DMA_EXTENT, 0, KBIN_FIELD_DMA_TO, TP_D_SB_OUT);
+	EXPECT_EQ(1025ULL, self->res.value);
+	EXPECT_STREQ("sg 0 dma queue 0 'qSPIO0' block 0 descriptor 1 to: var_id 6: extent 1025 is past its 1024 bytes",
+		     self->res.msg);
+	RESET();
+	D(1, 0)->from.steps[1] = 1ULL << 62;	/* overflows with 3 * 2^62 */
+	REJECT_DMA(KBIN_ERR_DMA_EXTENT, 1, KBIN_FIELD_DMA_FROM, 0);
+	RESET();
+	/* the extent counts the var's record size, here the 24 MiB MR_SB */
+	D(0, TP_D_IN_SB)->to.offset = 96ULL * 262144;
+	REJECT_DMA(KBIN_ERR_DMA_EXTENT, 0, KBIN_FIELD_DMA_TO, TP_D_IN_SB);
+}
+
+TEST_F(plan, dma_sbuf_window)
+{
+	D(0, TP_D_CAST)->to.offset = 125ULL * 262144;	/* 4 partitions on */
+	REJECT_DMA(KBIN_ERR_DMA_SBUF_WINDOW, 0, KBIN_FIELD_DMA_TO, TP_D_CAST);
+}
+
+TEST_F(plan, dma_sbuf_partition)
+{
+	/* trn2: 229376 bytes per partition; trn3's fill the stride */
+	D(0, TP_D_SB_OUT)->from.offset += 1;
+	REJECT_DMA(KBIN_ERR_DMA_SBUF_PARTITION, 0, KBIN_FIELD_DMA_FROM, TP_D_SB_OUT);
+	self->h->target_gen = KBIN_TARGET_TRN3;
+	kbin_fix_checksum(self->buf, self->len);
+	EXPECT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
+		TH_LOG("%s", self->res.msg);
+	RESET();
+	D(0, TP_D_IN_SB)->to.offset = 7 * 262144 + 229376;	/* in the gap */
+	REJECT_DMA(KBIN_ERR_DMA_SBUF_PARTITION, 0, KBIN_FIELD_DMA_TO, TP_D_IN_SB);
+}
+
+TEST_F(plan, dma_sbuf_gap)
+{
+	struct kbin_dma_side *t = &D(0, TP_D_IN_SB)->to;
+
+	/* partitions 0..3 by 262144, then 4 runs 57344 bytes apart inside */
+	t->num_dims = 3;
+	t->sizes[2] = 4;
+	t->steps[2] = 57344;
+	D(0, TP_D_IN_SB)->from.num_dims = 3;
+	D(0, TP_D_IN_SB)->from.sizes[2] = 1;
+	D(0, TP_D_IN_SB)->from.steps[2] = 0;
+	D(0, TP_D_IN_SB)->from.sizes[2] = 4;
+	D(0, TP_D_IN_SB)->from.steps[2] = 0;
+	kbin_fix_checksum(self->buf, self->len);
+	ASSERT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
+		TH_LOG("%s", self->res.msg);
+	t->steps[2] = 57345;	/* 3 * 57345 + 256 = 172291: still inside */
+	kbin_fix_checksum(self->buf, self->len);
+	ASSERT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res));
+	t->steps[2] = 76374;	/* 3 * 76374 + 256 = 229378 */
+	REJECT_DMA(KBIN_ERR_DMA_SBUF_GAP, 0, KBIN_FIELD_DMA_TO, TP_D_IN_SB);
+	EXPECT_EQ(229378ULL, self->res.value);
+}
+
+TEST_F(plan, dma_copy_size)
+{
+	D(0, TP_D_BUF_V)->to.sizes[0] = 64;
+	REJECT_DMA(KBIN_ERR_DMA_COPY_SIZE, 0, KBIN_FIELD_DMA_DESC, TP_D_BUF_V);
+}
+
+TEST_F(plan, dma_cast_size)
+{
+	/* int8 128 B -> float32 512 B; 516 B holds 129 elements */
+	D(0, TP_D_CAST)->to.sizes[0] = 516;
+	REJECT_DMA(KBIN_ERR_DMA_CAST_SIZE, 0, KBIN_FIELD_DMA_DESC, TP_D_CAST);
+	RESET();
+	D(0, TP_D_CAST)->from.sizes[1] = 3;
+	REJECT_DMA(KBIN_ERR_DMA_CAST_SIZE, 0, KBIN_FIELD_DMA_DESC, TP_D_CAST);
+}
+
+TEST_F(plan, dma_transpose)
+{
+	D(1, 0)->transpose_op[3] = 'W';
+	REJECT_DMA(KBIN_ERR_DMA_TRANSPOSE, 1, KBIN_FIELD_DMA_DESC, 0);
+	RESET();
+	D(1, 0)->transpose_elem_size = 2;
+	REJECT_DMA(KBIN_ERR_DMA_TRANSPOSE, 1, KBIN_FIELD_DMA_DESC, 0);
+	RESET();
+	D(1, 0)->to.sizes[1] = 1;	/* 512 of the 1024 bytes */
+	REJECT_DMA(KBIN_ERR_DMA_TRANSPOSE, 1, KBIN_FIELD_DMA_DESC, 0);
+	RESET();
+	/* a copy carries no transpose fields */
+	D(0, TP_D_BUF_V)->transpose_shape[0] = 1;
+	REJECT_DMA(KBIN_ERR_DMA_TRANSPOSE, 0, KBIN_FIELD_DMA_DESC, TP_D_BUF_V);
+}
+
+TEST_F(plan, dma_first_problem_wins)
+{
+	/* a bad descriptor in sg 1 and a bad queue in sg 0: sg 0 first */
+	D(1, 0)->op = 0;
+	Q(0, TP_Q_DYN)->owner = 0;
+	REJECT_DMA(KBIN_ERR_DMA_QUEUE, 0, KBIN_FIELD_DMA_QUEUE, TP_Q_DYN);
+	/* a record problem comes before any DMA problem */
+	REC(1, TP1_BUF)->alignment = 3;
+	REJECT(KBIN_ERR_ALIGNMENT, 1, TP1_BUF, KBIN_FIELD_ALIGNMENT);
+}
+
 /* ---- strings ---- */
 
 TEST(every_code_has_a_name)
@@ -848,6 +1279,45 @@ TEST_F(plan, round_trip)
 			}
 		}
 	}
+	/* the DMA program as given, with the writer's ranges filled in */
+	for (s = 0; s < 2; s++) {
+		struct kbin_dma_sg_view dv;
+		uint32_t k, j, nd = 0;
+
+		ASSERT_EQ(0, kbin_view_dma_sg(&v, s, &dv));
+		ASSERT_EQ(p->nq[s], dv.num_queues);
+		ASSERT_EQ(p->nb[s], dv.num_blocks);
+		for (k = 0; k < dv.num_queues; k++) {
+			const struct kbin_dma_queue *q = &dv.queues[k];
+			const struct kbin_dma_queue_in *qi = &p->q[s][k];
+
+			EXPECT_STREQ(qi->name, kbin_view_str(&v, q->name));
+			EXPECT_STREQ(qi->fabric_path, kbin_view_str(&v, q->fabric_path));
+			EXPECT_EQ(qi->q.type, q->type);
+			EXPECT_EQ(qi->q.owner, q->owner);
+			EXPECT_EQ(qi->q.flags, q->flags);
+			EXPECT_EQ(qi->q.sb_scratch_size, q->sb_scratch_size);
+			ASSERT_EQ(qi->q.num_semaphores, q->num_semaphores);
+			EXPECT_EQ(0, memcmp(qi->semaphores, kbin_view_semaphores(&v, q),
+					    4 * q->num_semaphores));
+		}
+		for (j = 0; j < dv.num_blocks; j++) {
+			const struct kbin_dma_block *b = &dv.blocks[j];
+			const struct tp_block *bi = &p->blk[s][j];
+
+			EXPECT_EQ(bi->b.queue, b->queue);
+			EXPECT_EQ(bi->b.id, b->id);
+			EXPECT_EQ(bi->b.semaphore, b->semaphore);
+			EXPECT_STREQ(bi->comment ? bi->comment : "(none)",
+				     b->comment ? kbin_view_str(&v, b->comment) : "(none)");
+			ASSERT_EQ(bi->nd, b->num_descs);
+			EXPECT_EQ(dv.first_desc + nd, b->first_desc);
+			EXPECT_EQ(0, memcmp(bi->d, &dv.descs[nd], bi->nd * sizeof(bi->d[0])));
+			nd += bi->nd;
+		}
+		EXPECT_EQ(nd, dv.num_descs);
+	}
+	EXPECT_EQ(-EINVAL, kbin_view_dma_sg(&v, 2, &(struct kbin_dma_sg_view){ 0 }));
 	/* identical names are stored once */
 	EXPECT_EQ(REC(0, TP_SB)->name, REC(1, TP1_SB)->name);
 	EXPECT_EQ(NULL, kbin_view_str(&v, 0));

@@ -125,12 +125,56 @@ struct walk {
 	size_t sgt;		/* subgraph table offset */
 	size_t set[KBIN_MAX_SUBGRAPHS];	/* set offset per subgraph, 0 if bad */
 	uint32_t nmem[KBIN_MAX_SUBGRAPHS];	/* records inside the buffer */
+	size_t dma;		/* DMA section offset, 0 if none or bad */
+	size_t dq, db, dd;	/* offsets of its queue, block, desc tables */
+	uint32_t nq, nb, nd;	/* records of each inside the buffer */
 };
 
 #define HDR(f)	offsetof(struct kbin_header, f)
+#define EXT(f)	(sizeof(struct kbin_header) + offsetof(struct kbin_header_ext, f))
+#define DSEC(f)	offsetof(struct kbin_dma_section, f)
+#define DQ(f)	offsetof(struct kbin_dma_queue, f)
+#define DB(f)	offsetof(struct kbin_dma_block, f)
+#define DD(f)	offsetof(struct kbin_dma_desc, f)
 #define SG(f)	offsetof(struct kbin_subgraph, f)
 #define SET(f)	offsetof(struct kbin_mem_ref_set, f)
 #define MR(f)	offsetof(struct kbin_mem_ref, f)
+
+/* how many @size-byte records of a table at @off claiming @n fit in @len */
+static uint32_t fit_count(size_t len, size_t off, uint64_t n, size_t size)
+{
+	if (off >= len)
+		return 0;
+	if (n > (len - off) / size)
+		n = (len - off) / size;
+	return (uint32_t)n;
+}
+
+static void walk_dma(const uint8_t *b, size_t len, uint64_t nsg,
+		     struct walk *wk)
+{
+	uint64_t d, nq, nb, nd, t;
+
+	if (len < KBIN_HEADER_SIZE ||
+	    get(b, (struct fld){ HDR(version), 4 }) < 2)
+		return;
+	d = get(b, (struct fld){ EXT(dma_off), 8 });
+	if (!d || !fits(len, d, sizeof(struct kbin_dma_section)))
+		return;
+	nq = get(b, (struct fld){ d + DSEC(num_queues), 4 });
+	nb = get(b, (struct fld){ d + DSEC(num_blocks), 4 });
+	nd = get(b, (struct fld){ d + DSEC(num_descs), 4 });
+	wk->dma = d;
+	t = d + sizeof(struct kbin_dma_section) + nsg * sizeof(struct kbin_dma_sg);
+	wk->dq = t;
+	wk->nq = fit_count(len, t, nq, sizeof(struct kbin_dma_queue));
+	t += nq * sizeof(struct kbin_dma_queue);
+	wk->db = t;
+	wk->nb = fit_count(len, t, nb, sizeof(struct kbin_dma_block));
+	t += nb * sizeof(struct kbin_dma_block);
+	wk->dd = t;
+	wk->nd = fit_count(len, t, nd, sizeof(struct kbin_dma_desc));
+}
 
 static void walk(const uint8_t *b, size_t len, struct walk *wk)
 {
@@ -144,6 +188,7 @@ static void walk(const uint8_t *b, size_t len, struct walk *wk)
 	sgt = get(b, (struct fld){ HDR(subgraph_table_off), 8 });
 	if (nsg > KBIN_MAX_SUBGRAPHS)
 		nsg = KBIN_MAX_SUBGRAPHS;
+	walk_dma(b, len, nsg, wk);
 	if (sgt >= len)
 		return;
 	wk->sgt = sgt;
@@ -178,6 +223,47 @@ static const struct fld hdr_fields[] = {
 	{ HDR(total_size), 8 }, { HDR(flags), 8 }, { HDR(target_gen), 4 },
 	{ HDR(num_subgraphs), 4 }, { HDR(subgraph_table_off), 8 },
 	{ HDR(data_off), 8 }, { HDR(data_size), 8 },
+	{ EXT(dma_off), 8 }, { EXT(dma_size), 8 }, { EXT(reserved), 8 },
+};
+
+/* the DMA section header and its subgraph entries */
+static const struct fld dsec_fields[] = {
+	{ DSEC(num_queues), 4 }, { DSEC(num_blocks), 4 }, { DSEC(num_descs), 4 },
+	{ DSEC(reserved), 4 },
+	{ DSEC(sg[0].first_queue), 4 }, { DSEC(sg[0].num_queues), 4 },
+	{ DSEC(sg[0].first_block), 4 }, { DSEC(sg[0].num_blocks), 4 },
+	{ DSEC(sg[0].first_desc), 4 }, { DSEC(sg[0].num_descs), 4 },
+	{ DSEC(sg[1].first_queue), 4 }, { DSEC(sg[1].num_blocks), 4 },
+	{ DSEC(sg[1].num_descs), 4 },
+};
+
+static const struct fld dq_fields[] = {
+	{ DQ(name), 8 }, { DQ(fabric_path), 8 }, { DQ(semaphores), 8 },
+	{ DQ(num_semaphores), 4 }, { DQ(type), 4 }, { DQ(owner), 4 },
+	{ DQ(num_queues), 4 }, { DQ(first_block), 4 }, { DQ(num_blocks), 4 },
+	{ DQ(flags), 4 }, { DQ(sb_scratch_offset), 4 },
+	{ DQ(sb_scratch_size), 4 }, { DQ(reserved), 4 },
+};
+
+static const struct fld db_fields[] = {
+	{ DB(comment), 8 }, { DB(queue), 4 }, { DB(id), 4 }, { DB(semaphore), 4 },
+	{ DB(sem_index), 4 }, { DB(first_desc), 4 }, { DB(num_descs), 4 },
+};
+
+/* sizes, steps and offsets are listed often: the walker reads them */
+static const struct fld dd_fields[] = {
+	{ DD(from.offset), 8 }, { DD(from.offset), 8 }, { DD(to.offset), 8 },
+	{ DD(from.steps[0]), 8 }, { DD(from.steps[1]), 8 },
+	{ DD(from.steps[2]), 8 }, { DD(to.steps[1]), 8 }, { DD(to.steps[3]), 8 },
+	{ DD(from.sizes[0]), 4 }, { DD(from.sizes[1]), 4 },
+	{ DD(from.sizes[3]), 4 }, { DD(to.sizes[0]), 4 }, { DD(to.sizes[1]), 4 },
+	{ DD(to.sizes[2]), 4 },
+	{ DD(from.var_id), 4 }, { DD(to.var_id), 4 },
+	{ DD(from.dtype), 1 }, { DD(to.dtype), 1 }, { DD(from.num_dims), 1 },
+	{ DD(to.num_dims), 1 }, { DD(from.pad), 1 },
+	{ DD(op), 1 }, { DD(op), 1 }, { DD(num_tiling_dims), 1 },
+	{ DD(transpose_elem_size), 1 }, { DD(pad), 1 }, { DD(transpose_op), 1 },
+	{ DD(transpose_op) + 3, 1 }, { DD(transpose_shape[0]), 4 },
 };
 
 static const struct fld sg_fields[] = {
@@ -307,6 +393,64 @@ static void mutate_pointee(uint8_t *b, size_t len, const struct walk *wk,
 	}
 }
 
+/* A field of the DMA section: its header, a queue, a block, a descriptor. */
+static void mutate_dma(uint8_t *b, size_t len, const struct walk *wk,
+		       uint64_t *st)
+{
+	struct fld f;
+	size_t base, peer;
+	uint32_t k;
+
+	if (!wk->dma)
+		return;
+	switch (rnd(st, 8)) {
+	case 0:
+		f = dsec_fields[rnd(st, NELEM(dsec_fields))];
+		base = peer = wk->dma;
+		break;
+	case 1:
+	case 2:
+		if (!wk->nq)
+			return;
+		f = dq_fields[rnd(st, NELEM(dq_fields))];
+		base = wk->dq + rnd(st, wk->nq) * sizeof(struct kbin_dma_queue);
+		peer = wk->dq + rnd(st, wk->nq) * sizeof(struct kbin_dma_queue);
+		break;
+	case 3:
+	case 4:
+		if (!wk->nb)
+			return;
+		f = db_fields[rnd(st, NELEM(db_fields))];
+		base = wk->db + rnd(st, wk->nb) * sizeof(struct kbin_dma_block);
+		peer = wk->db + rnd(st, wk->nb) * sizeof(struct kbin_dma_block);
+		break;
+	default:
+		if (!wk->nd)
+			return;
+		f = dd_fields[rnd(st, NELEM(dd_fields))];
+		base = wk->dd + rnd(st, wk->nd) * sizeof(struct kbin_dma_desc);
+		peer = wk->dd + rnd(st, wk->nd) * sizeof(struct kbin_dma_desc);
+		break;
+	}
+	peer += f.off;
+	f.off += base;
+	if (!fits(len, f.off, f.w) || !fits(len, peer, f.w))
+		return;
+	/* var_ids near the end of a set; sizes near the 64 KiB piece limit */
+	if ((f.off == base + DD(from.var_id) || f.off == base + DD(to.var_id)) &&
+	    rnd(st, 2)) {
+		k = wk->nsg ? wk->nmem[rnd(st, wk->nsg)] : 0;
+		put(b, f, k + rnd(st, 3) - 1);
+		return;
+	}
+	if (f.w == 4 && rnd(st, 4) == 0) {
+		put(b, f, 65536 + rnd(st, 3) - 1);
+		return;
+	}
+	put(b, f, interesting(st, get(b, f), get(b, (struct fld){ peer, f.w }),
+			      len, f.w));
+}
+
 static size_t mutate_raw(uint8_t *b, size_t len, size_t max, uint64_t *st)
 {
 	size_t off, n, k;
@@ -354,7 +498,11 @@ size_t kbin_mutate(uint8_t *b, size_t len, size_t max, uint64_t *st)
 		return len;
 	while (n--) {
 		walk(b, len, &wk);
-		switch (rnd(st, 10)) {
+		switch (rnd(st, 12)) {
+		case 10:
+		case 11:
+			mutate_dma(b, len, &wk, st);
+			break;
 		case 0:
 			if (len >= sizeof(struct kbin_header)) {
 				f = hdr_fields[rnd(st, NELEM(hdr_fields))];

@@ -8,7 +8,10 @@
  * or carve-out, a mem_ref set header, a record's mr_type, name, size,
  * alignment, var_id, dtype, shape, dtensor_md, buffer, union (pointer
  * target, virtual offset and backing buffer, list length and offset,
- * remote subgraph and var), a list entry, a payload header - and writes
+ * remote subgraph and var), a list entry, a payload header, the version 2
+ * header fields, the DMA section's counts and subgraph entries, a DMA
+ * queue, block or descriptor field (var_ids near a set's end, sizes near
+ * the 64 KiB piece limit) - and writes
  * an "interesting" value into it (0, 1, all ones, the field's neighbours,
  * another record's value, a power of two, a boundary of the file), or
  * flips raw bytes, or truncates/extends the plan.  Most of the time the

@@ -35,12 +35,129 @@ static struct kbin_rec_in *tp_add(uint32_t sg, uint32_t mr_type,
 	return in;
 }
 
+static const uint32_t sems_io[] = { 24, 25 };
+static const uint32_t sems_dyn[] = { 40 };
+static const uint32_t sems_spill[] = { 8 };
+
+/* a side on @var: @n dims of @sz / @st from @off */
+static struct kbin_dma_side tp_side(uint32_t var, uint32_t dtype, uint64_t off,
+				    uint32_t n, const uint32_t *sz,
+				    const uint64_t *st)
+{
+	struct kbin_dma_side sd;
+	uint32_t i;
+
+	memset(&sd, 0, sizeof(sd));
+	sd.var_id = var;
+	sd.dtype = (uint8_t)dtype;
+	sd.offset = off;
+	sd.num_dims = (uint8_t)n;
+	for (i = 0; i < n; i++) {
+		sd.sizes[i] = sz[i];
+		sd.steps[i] = st[i];
+	}
+	return sd;
+}
+
+static struct kbin_dma_queue_in *tp_queue_in(uint32_t sg, const char *name,
+					     uint32_t type, uint32_t owner,
+					     const uint32_t *sems, uint32_t n)
+{
+	struct kbin_dma_queue_in *q = &plan.q[sg][plan.nq[sg]++];
+
+	memset(q, 0, sizeof(*q));
+	q->name = name;
+	q->fabric_path = "main";
+	q->semaphores = sems;
+	q->q.num_semaphores = n;
+	q->q.type = type;
+	q->q.owner = owner;
+	q->q.num_queues = n;
+	return q;
+}
+
+static struct tp_block *tp_block_in(uint32_t sg, uint32_t queue, uint32_t id,
+				    uint32_t sem_index, const uint32_t *sems,
+				    const char *comment)
+{
+	struct tp_block *b = &plan.blk[sg][plan.nb[sg]++];
+
+	memset(b, 0, sizeof(*b));
+	b->b.queue = queue;
+	b->b.id = id;
+	b->b.sem_index = sem_index;
+	b->b.semaphore = sems[sem_index];
+	b->comment = comment;
+	return b;
+}
+
+static struct kbin_dma_desc *tp_desc_in(struct tp_block *b, uint32_t op)
+{
+	struct kbin_dma_desc *d = &b->d[b->nd++];
+
+	memset(d, 0, sizeof(*d));
+	d->op = (uint8_t)op;
+	d->num_tiling_dims = 1;
+	return d;
+}
+
+/* the DMA program (enum tp_sg0_queue .. TP1_ND); SBUF stride 262144 */
+static void tp_add_dma(void)
+{
+	static const uint32_t s256x4[] = { 256, 4 }, s512x2[] = { 512, 2 };
+	static const uint32_t s128[] = { 128 }, s128x4[] = { 128, 4 };
+	static const uint32_t s512x4[] = { 512, 4 };
+	static const uint64_t in_st[] = { 1, 256 }, sb_st[] = { 1, 262144 };
+	static const uint64_t out_st[] = { 1, 512 }, one[] = { 1 };
+	static const uint64_t b128_st[] = { 1, 128 };
+	struct kbin_dma_queue_in *q;
+	struct kbin_dma_desc *d;
+	struct tp_block *b;
+
+	tp_queue_in(0, "qSPIO0", KBIN_DMA_QUEUE_IN, KBIN_DMA_ENGINE_SP, sems_io, 2);
+	q = tp_queue_in(0, "qPoolDynamic", KBIN_DMA_QUEUE_DYNAMIC,
+			KBIN_DMA_ENGINE_POOL, sems_dyn, 1);
+	q->q.flags = KBIN_DMA_QF_DYNAMIC;
+	q->q.sb_scratch_size = 16384;
+
+	b = tp_block_in(0, TP_Q_IO, 0, 0, sems_io, "I-1-block-0");
+	d = tp_desc_in(b, KBIN_DMA_OP_COPY);
+	d->from = tp_side(TP_IN, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s256x4, in_st);
+	d->to = tp_side(TP_SB, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s256x4, sb_st);
+	d = tp_desc_in(b, KBIN_DMA_OP_COPY);
+	d->from = tp_side(TP_SB, KBIN_DMA_DTYPE_FLOAT32, 229376 - 512, 2, s512x2, sb_st);
+	d->to = tp_side(TP_OUT, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s512x2, out_st);
+	b = tp_block_in(0, TP_Q_IO, 1, 1, sems_io, "I-2-block-1");
+	d = tp_desc_in(b, KBIN_DMA_OP_COPY);
+	d->num_tiling_dims = 0;
+	d->from = tp_side(TP_BUF, KBIN_DMA_DTYPE_BFLOAT16, 0, 1, s128, one);
+	d->to = tp_side(TP_VSHARED, KBIN_DMA_DTYPE_BFLOAT16, 64, 1, s128, one);
+	b = tp_block_in(0, TP_Q_DYN, 0, 0, sems_dyn, NULL);
+	d = tp_desc_in(b, KBIN_DMA_OP_CAST);
+	d->from = tp_side(TP_BUF_NOPAY, KBIN_DMA_DTYPE_INT8, 0, 2, s128x4, b128_st);
+	d->to = tp_side(TP_SB, KBIN_DMA_DTYPE_FLOAT32, 1024, 2, s512x4, sb_st);
+
+	tp_queue_in(1, "qSPSpillReload0", KBIN_DMA_QUEUE_DATA, KBIN_DMA_ENGINE_SP,
+		    sems_spill, 1);
+	b = tp_block_in(1, 0, 0, 0, sems_spill, "T-1-block-0");
+	d = tp_desc_in(b, KBIN_DMA_OP_TRANSPOSE);
+	d->num_tiling_dims = 2;
+	d->from = tp_side(TP1_BUF, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s256x4, in_st);
+	d->to = tp_side(TP1_SB, KBIN_DMA_DTYPE_FLOAT32, 4096, 2, s512x2, sb_st);
+	d->transpose_elem_size = 4;
+	memcpy(d->transpose_op, "WZXY", 4);
+	d->transpose_shape[0] = d->transpose_shape[1] = 1;
+	d->transpose_shape[2] = d->transpose_shape[3] = 16;
+}
+
 /**
  * tp_inputs() - the writer inputs of the full test plan.
  *
  * Two subgraphs on trn2 (target gen 3): sg 0 has one record of every kind
  * (enum tp_sg0_var) and the trn2 evtaccel carve-out (8 bytes at 229368 in
- * all 128 partitions), sg 1 three records (enum tp_sg1_var).
+ * all 128 partitions), sg 1 three records (enum tp_sg1_var); a DMA
+ * program of two queues, three blocks and four descriptors in sg 0 (enum
+ * tp_sg0_queue ..) and one transpose in sg 1.
  *
  * Return: the inputs (static storage, built on first call).
  */
@@ -114,17 +231,11 @@ const struct tp_plan *tp_inputs(void)
 	in = tp_add(1, KBIN_MR_REMOTE, "remote_tmp", 4096, 64, "float32");
 	in->rec.remote.remote_vtpb_rel_sg_id = 0;
 	in->rec.remote.remote_var_id = TP_TMP;
+	tp_add_dma();
 	return &plan;
 }
 
-/**
- * tp_build() - write the full test plan (see tp_inputs()).
- * @buf: out: malloc()'d plan.
- * @len: out: its length in bytes.
- *
- * Return: 0 or the writer's -errno.
- */
-int tp_build(void **buf, size_t *len)
+static int tp_build_version(uint32_t version, void **buf, size_t *len)
 {
 	const struct tp_plan *p = tp_inputs();
 	struct kbin_writer *w = kbin_writer_new(TP_TARGET);
@@ -133,6 +244,8 @@ int tp_build(void **buf, size_t *len)
 
 	if (!w)
 		return -ENOMEM;
+	if (version != KBIN_VERSION)
+		err = kbin_writer_set_version(w, version);
 	for (s = 0; s < 2 && !err; s++) {
 		int sg = kbin_writer_add_subgraph(w, p->name[s], p->local_sp[s],
 						  p->shared_sp[s], p->co[s],
@@ -144,11 +257,46 @@ int tp_build(void **buf, size_t *len)
 		}
 		for (i = 0; i < p->n[s] && !err; i++)
 			err = kbin_writer_add_record(w, sg, &p->in[s][i]);
+		for (i = 0; version != 1 && i < p->nq[s] && !err; i++) {
+			int q = kbin_writer_add_dma_queue(w, sg, &p->q[s][i]);
+
+			err = q < 0 ? q : 0;
+		}
+		for (i = 0; version != 1 && i < p->nb[s] && !err; i++)
+			err = kbin_writer_add_dma_block(w, sg, &p->blk[s][i].b,
+							p->blk[s][i].comment,
+							p->blk[s][i].d,
+							p->blk[s][i].nd);
 	}
 	if (!err)
 		err = kbin_writer_finish(w, buf, len);
 	kbin_writer_free(w);
 	return err;
+}
+
+/**
+ * tp_build() - write the full test plan (see tp_inputs()).
+ * @buf: out: malloc()'d plan.
+ * @len: out: its length in bytes.
+ *
+ * Return: 0 or the writer's -errno.
+ */
+int tp_build(void **buf, size_t *len)
+{
+	return tp_build_version(KBIN_VERSION, buf, len);
+}
+
+/**
+ * tp_build_v1() - the full test plan as version 1 (no DMA section), the
+ *	format older tools wrote.
+ * @buf: out: malloc()'d plan.
+ * @len: out: its length in bytes.
+ *
+ * Return: 0 or the writer's -errno.
+ */
+int tp_build_v1(void **buf, size_t *len)
+{
+	return tp_build_version(KBIN_VERSION_MIN, buf, len);
 }
 
 /**
@@ -203,7 +351,9 @@ int tp_build_n(uint32_t n, void **buf, size_t *len)
 /**
  * tp_build_small() - the small plan of Documentation/kbin-format.rst: one
  * subgraph "sg00" on trn1 with an MR_BUFFER "w" of 8 bytes carrying a
- * payload and an MR_PTR "p" to it.
+ * payload, an MR_PTR "p" to it and an MR_OUTPUT "o" of 8 bytes, and a DMA
+ * program: queue "q" (in, owned by sp, semaphore set {7}) with one block
+ * "b0" of one descriptor copying w's 8 bytes to o.
  * @buf: out: malloc()'d plan.
  * @len: out: its length in bytes.
  *
@@ -212,7 +362,15 @@ int tp_build_n(uint32_t n, void **buf, size_t *len)
 int tp_build_small(void **buf, size_t *len)
 {
 	static const uint8_t w8[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	static const uint32_t sem7[] = { 7 };
 	struct kbin_writer *w = kbin_writer_new(KBIN_TARGET_TRN1);
+	struct kbin_dma_queue_in q = {
+		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_IN,
+		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
+		.name = "q", .semaphores = sem7,
+	};
+	struct kbin_dma_block b = { .semaphore = 7 };
+	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY };
 	struct kbin_rec_in in;
 	int sg, err;
 
@@ -239,6 +397,24 @@ int tp_build_small(void **buf, size_t *len)
 	in.name = "p";
 	if (!err)
 		err = kbin_writer_add_record(w, sg, &in);
+	memset(&in, 0, sizeof(in));
+	in.rec.mr_type = KBIN_MR_OUTPUT;
+	in.rec.var_id = 2;
+	in.rec.size = 8;
+	in.rec.alignment = 64;
+	memcpy(in.rec.dtype, "uint8", 5);
+	in.rec.shape[0] = 8;
+	in.name = "o";
+	if (!err)
+		err = kbin_writer_add_record(w, sg, &in);
+	d.from = tp_side(0, KBIN_DMA_DTYPE_UINT8, 0, 1, (const uint32_t[]){ 8 },
+			 (const uint64_t[]){ 1 });
+	d.to = d.from;
+	d.to.var_id = 2;
+	if (!err)
+		err = kbin_writer_add_dma_queue(w, sg, &q);
+	if (!err)
+		err = kbin_writer_add_dma_block(w, sg, &b, "b0", &d, 1);
 	if (!err)
 		err = kbin_writer_finish(w, buf, len);
 	kbin_writer_free(w);
@@ -282,4 +458,74 @@ struct kbin_mem_ref_set *tp_set(void *buf, uint32_t sg)
 struct kbin_mem_ref *tp_rec(void *buf, uint32_t sg, uint32_t i)
 {
 	return &tp_set(buf, sg)->mem[i];
+}
+
+/**
+ * tp_ext() - the version 2 header fields of a plan.
+ * @buf: the plan.
+ *
+ * Return: a writable pointer into @buf.
+ */
+struct kbin_header_ext *tp_ext(void *buf)
+{
+	return (struct kbin_header_ext *)((struct kbin_header *)buf + 1);
+}
+
+/**
+ * tp_dma() - the DMA section of a plan written by the writer.
+ * @buf: the plan (with a DMA section).
+ *
+ * Return: a writable pointer into @buf.
+ */
+struct kbin_dma_section *tp_dma(void *buf)
+{
+	return (struct kbin_dma_section *)((uint8_t *)buf + tp_ext(buf)->dma_off);
+}
+
+/**
+ * tp_queue() - DMA queue @k of subgraph @sg.
+ * @buf: the plan.
+ * @sg: subgraph index.
+ * @k: queue index within the subgraph.
+ *
+ * Return: a writable pointer into @buf.
+ */
+struct kbin_dma_queue *tp_queue(void *buf, uint32_t sg, uint32_t k)
+{
+	struct kbin_dma_section *d = tp_dma(buf);
+	struct kbin_dma_queue *q = (void *)(d->sg + ((struct kbin_header *)buf)->num_subgraphs);
+
+	return q + d->sg[sg].first_queue + k;
+}
+
+/**
+ * tp_block() - DMA block @j of subgraph @sg (blocks in queue order).
+ * @buf: the plan.
+ * @sg: subgraph index.
+ * @j: block index within the subgraph.
+ *
+ * Return: a writable pointer into @buf.
+ */
+struct kbin_dma_block *tp_block(void *buf, uint32_t sg, uint32_t j)
+{
+	struct kbin_dma_section *d = tp_dma(buf);
+	struct kbin_dma_block *b = (void *)(tp_queue(buf, 0, 0) + d->num_queues);
+
+	return b + d->sg[sg].first_block + j;
+}
+
+/**
+ * tp_desc() - descriptor @i of subgraph @sg.
+ * @buf: the plan.
+ * @sg: subgraph index.
+ * @i: descriptor index within the subgraph.
+ *
+ * Return: a writable pointer into @buf.
+ */
+struct kbin_dma_desc *tp_desc(void *buf, uint32_t sg, uint32_t i)
+{
+	struct kbin_dma_section *d = tp_dma(buf);
+	struct kbin_dma_desc *x = (void *)(tp_block(buf, 0, 0) + d->num_blocks);
+
+	return x + d->sg[sg].first_desc + i;
 }

@@ -37,6 +37,46 @@ enum tp_sg1_var {
 	TP1_NMEM,
 };
 
+/* The DMA program of the full plan: sg 0 queues, blocks, descriptors. */
+enum tp_sg0_queue {
+	TP_Q_IO,	/* "qSPIO0": in, sp, semaphores {24, 25} */
+	TP_Q_DYN,	/* "qPoolDynamic": dynamic, pool, SB scratch, {40} */
+	TP_SG0_NQ,
+};
+
+enum tp_sg0_block {
+	TP_B_IO0,	/* qSPIO0 block 0, semaphore 24: TP_D_IN_SB, TP_D_SB_OUT */
+	TP_B_IO1,	/* qSPIO0 block 1, semaphore 25: TP_D_BUF_V */
+	TP_B_DYN0,	/* qPoolDynamic block 0, semaphore 40: TP_D_CAST */
+	TP_SG0_NB,
+};
+
+enum tp_sg0_desc {
+	TP_D_IN_SB,	/* copy input0 [256, 4] -> sbuf, 4 partitions */
+	TP_D_SB_OUT,	/* copy sbuf, the last 512 bytes of 2 partitions -> output0 */
+	TP_D_BUF_V,	/* copy w_buf 128 bytes -> vshared */
+	TP_D_CAST,	/* cast int8 b_nopay [128, 4] -> float32 sbuf [512, 4] */
+	TP_SG0_ND,
+};
+
+/* sg 1: one queue "qSPSpillReload0", one block, a transpose TP1_D_T */
+#define TP1_NQ	1
+#define TP1_NB	1
+#define TP1_ND	1
+
+/**
+ * struct tp_block - one block of the test plan's DMA program.
+ * @b: the block as given to kbin_writer_add_dma_block().
+ * @comment: its "#comment".
+ * @d: its descriptors; @nd of them.
+ */
+struct tp_block {
+	struct kbin_dma_block b;
+	const char *comment;
+	struct kbin_dma_desc d[2];
+	uint32_t nd;
+};
+
 #define TP_TARGET		KBIN_TARGET_TRN2
 #define TP_LOCAL_SP		(1ULL << 20)	/* sg 0 local scratchpad */
 #define TP_SHARED_SP		(2ULL << 20)	/* sg 0 shared scratchpad */
@@ -50,6 +90,8 @@ enum tp_sg1_var {
  * @shared_sp: shared scratchpad sizes.
  * @co: carve-outs per subgraph.
  * @nco: carve-outs used per subgraph.
+ * @q: per subgraph, the DMA queues as given to the writer; @nq of them.
+ * @blk: per subgraph, the blocks in queue order; @nb of them.
  */
 struct tp_plan {
 	struct kbin_rec_in in[2][TP_SG0_NMEM];
@@ -59,6 +101,10 @@ struct tp_plan {
 	uint64_t shared_sp[2];
 	struct kbin_sb_carveout co[2][KBIN_MAX_CARVEOUTS];
 	uint32_t nco[2];
+	struct kbin_dma_queue_in q[2][TP_SG0_NQ];
+	uint32_t nq[2];
+	struct tp_block blk[2][TP_SG0_NB];
+	uint32_t nb[2];
 };
 
 const struct tp_plan *tp_inputs(void);
@@ -66,8 +112,15 @@ int tp_build(void **buf, size_t *len);
 int tp_build_n(uint32_t n, void **buf, size_t *len);
 int tp_build_small(void **buf, size_t *len);
 
+int tp_build_v1(void **buf, size_t *len);
+
 struct kbin_subgraph *tp_sg(void *buf, uint32_t sg);
 struct kbin_mem_ref_set *tp_set(void *buf, uint32_t sg);
 struct kbin_mem_ref *tp_rec(void *buf, uint32_t sg, uint32_t i);
+struct kbin_header_ext *tp_ext(void *buf);
+struct kbin_dma_section *tp_dma(void *buf);
+struct kbin_dma_queue *tp_queue(void *buf, uint32_t sg, uint32_t k);
+struct kbin_dma_block *tp_block(void *buf, uint32_t sg, uint32_t j);
+struct kbin_dma_desc *tp_desc(void *buf, uint32_t sg, uint32_t d);
 
 #endif /* _NEURONSIM_KBIN_TESTPLAN_H */
