@@ -6,20 +6,26 @@
  * scripts/check.sh compiles every NEFF of $NEURONSIM_SHARED/cases/neff on
  * the host (mkneff manifest) into /data/neff/NAME.kbin and writes
  * /data/neff/manifest.tsv: per plan its NEFF, target, generation,
- * subgraphs and vars, and per weight the CRC-32 of its .npy array bytes
- * (read from the archive, not through the compiler).
+ * subgraphs and vars, its DMA descriptors, and per weight the CRC-32 of
+ * its .npy array bytes (read from the archive, not through the compiler).
  *
  *   neff_test [DIR]     (default /data/neff)
  *
- * Runs the plans compiled for the generation of the loaded module (insmod
- * arch=trn1 for sunda, arch=trn2 for cayman) and for each:
+ * Runs the plans compiled for the generation of the device under test
+ * ($NSIM_DEV: device 1, trn1, for sunda; device 0, trn2, for cayman) and
+ * for each:
  *   - LOAD (timed) and MODEL_INFO agree with the plan (subgraphs, vars,
  *     target) and debugfs stats hbm_used grew by exactly the model's HBM;
+ *   - the plan (a KBIN version 2 plan) holds as many DMA descriptors as
+ *     the manifest counted in the NEFF's engine members, and loads with its
+ *     DMA section;
  *   - every var resolves at offset 0 with its full size, and one byte more
- *     is -ERANGE; MR_SB is its core's SBUF window and its size the SBUF
- *     bytes; HBM kinds lie inside one HBM channel; MR_PTR resolves to its
- *     target and refuses offset 1; MR_LIST is -ENODATA; an MR_PTR_TABLE's
- *     table (READ_VAR) holds the resolved address of each listed var;
+ *     is -ERANGE; MR_SB is its core's 32 MiB SBUF window, resolved one
+ *     partition at a time, the byte after its last partition's last byte
+ *     in the gap (-ERANGE); HBM kinds lie inside one HBM channel; MR_PTR
+ *     resolves to its target and refuses offset 1; MR_LIST is -ENODATA; an
+ *     MR_PTR_TABLE's table (READ_VAR) holds the resolved address of each
+ *     listed var;
  *     MR_REMOTE resolves to its remote var;
  *   - every weight reads back (READ_VAR) equal to the plan's payload and
  *     to the manifest's CRC of the .npy bytes, and every manifest weight
@@ -64,6 +70,7 @@ struct entry {
 	char kbin[256], neff[256], target[32];
 	uint32_t gen, nsg;
 	uint64_t nvars;
+	long long ndescs;	/* DMA descriptors, -1 when not listed */
 	struct wexp *w;
 	size_t nw, capw;
 };
@@ -142,6 +149,9 @@ static struct entry *read_manifest(const char *path, size_t *count,
 			cur->gen = strtoul(f[4], NULL, 0);
 			cur->nsg = strtoul(f[5], NULL, 0);
 			cur->nvars = strtoull(f[6], NULL, 0);
+			cur->ndescs = -1;
+		} else if (nf == 2 && !strcmp(f[0], "dma") && cur) {
+			cur->ndescs = strtoll(f[1], NULL, 0);
 		} else if (nf == 6 && !strcmp(f[0], "w") && cur) {
 			struct wexp *w;
 
@@ -397,6 +407,11 @@ static void test_plan(int fd, const struct neuronsim_info *info,
 		bad(&r, "%s: plan has gen %u, %u subgraphs, %" PRIu64 " vars; the manifest says %u, %u, %" PRIu64,
 		    e->kbin, v.hdr->target_gen, v.num_subgraphs, nvars, e->gen,
 		    e->nsg, e->nvars);
+	if (v.hdr->version != KBIN_VERSION || e->ndescs < 0 ||
+	    res.dma_descs != (unsigned long long)e->ndescs || (!v.dma && e->ndescs))
+		bad(&r, "%s: KBIN version %u with %llu DMA descriptors (section %s); the NEFF has %lld",
+		    e->kbin, v.hdr->version, res.dma_descs, v.dma ? "present" : "absent",
+		    e->ndescs);
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = nsim_load(fd, &p, 0, &r.id, &lr, log, sizeof(log));
@@ -449,9 +464,9 @@ out:
 	if (r.fails > MAX_FAIL_LINES)
 		printf("# %s: %u more failures\n", e->neff, r.fails - MAX_FAIL_LINES);
 	ksft_test_result(!r.fails,
-			 "neff %s target=%s gen=%u subgraphs=%u vars=%" PRIu64 " weights=%u (%" PRIu64 " B) hbm_staged=%llu B load=%.2f ms\n",
-			 e->neff, e->target, e->gen, e->nsg, e->nvars, weights,
-			 wbytes, (unsigned long long)mi.hbm_bytes,
+			 "neff %s target=%s gen=%u subgraphs=%u vars=%" PRIu64 " dma_descs=%lld weights=%u (%" PRIu64 " B) hbm_staged=%llu B load=%.2f ms\n",
+			 e->neff, e->target, e->gen, e->nsg, e->nvars, e->ndescs,
+			 weights, wbytes, (unsigned long long)mi.hbm_bytes,
 			 ms);
 	fflush(stdout);
 	plan_free(&p);

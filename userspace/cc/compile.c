@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compile.c - the pipeline: model -> per-var rule checks -> mem_ref build
- * tree in a symbol table -> dense-id rule -> cross-var checks ->
- * scratchpad sizes -> dump in var_id order -> KBIN writer -> plan
- * checker (Documentation/compiler.rst, "The pipeline"; what each kind
- * needs is its row in the kind table, Documentation/hardware.rst).
+ * tree in a symbol table -> dense-id rule -> cross-var checks -> DMA
+ * program rules -> scratchpad sizes -> dump in var_id order and the DMA
+ * section -> KBIN writer -> plan checker (Documentation/compiler.rst,
+ * "The pipeline"; what each kind needs is its row in the kind table,
+ * Documentation/hardware.rst; the DMA rules are kbin_dma.h's,
+ * Documentation/relocation.rst).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 
 #include "kbin_check.h"
+#include "kbin_dma.h"
 #include "kbin_writer.h"
 #include "memref.h"
 #include "nscc_internal.h"
@@ -232,6 +235,384 @@ static void scratchpad_sizes(const struct nscc_subgraph *sg, uint64_t *local,
 	}
 }
 
+/* ---- DMA programs (Documentation/relocation.rst) ---- */
+
+/*
+ * The index of @sem in @q's semaphore set, or -1.  The sets of real NEFFs
+ * are runs of consecutive numbers: try that first.
+ */
+static long sem_index(const struct nscc_dma_queue *q, uint32_t sem)
+{
+	uint32_t k;
+
+	if (q->num_semaphores && sem >= q->semaphores[0] &&
+	    sem - q->semaphores[0] < q->num_semaphores &&
+	    q->semaphores[sem - q->semaphores[0]] == sem)
+		return sem - q->semaphores[0];
+	for (k = 0; k < q->num_semaphores; k++)
+		if (q->semaphores[k] == sem)
+			return k;
+	return -1;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* a name the plan stores: 1..255 characters, no control character */
+static int dma_name_ok(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	return n && n < KBIN_NAME_MAX && ctrl_char(s) < 0;
+}
+
+/* the NEFF member a block came from, else the subgraph */
+static const char *block_member(const struct nscc_subgraph *sg,
+				const struct nscc_dma_block *b)
+{
+	uint32_t e = b->engine ? b->engine : sg->dma_queues[b->queue].owner;
+
+	return e <= KBIN_DMA_ENGINE_MAX && sg->dma_members[e] ?
+	       sg->dma_members[e] : sg->name;
+}
+
+static int check_dma_queues(const struct nscc_subgraph *sg,
+			    uint32_t target_gen, struct nscc_err *err)
+{
+	const struct kbin_gen *g = kbin_gen_target(target_gen);
+	struct nscc_hash names;
+	uint32_t k, i, *sorted;
+	int ret = 0;
+
+	nscc_hash_init(&names);
+	for (k = 0; k < sg->num_dma_queues && !ret; k++) {
+		const struct nscc_dma_queue *q = &sg->dma_queues[k];
+
+		if (!dma_name_ok(q->name)) {
+			ret = nscc_errf(err, -EINVAL, "%s: dma_queue %u: name '%s' is not 1..%u characters without control characters",
+					sg->name, k, q->name ? q->name : "",
+					KBIN_NAME_MAX - 1);
+			break;
+		}
+#define QERR(code, fmt, ...) \
+	nscc_errf(err, code, "%s: dma_queue '%s': " fmt, sg->name, q->name, ##__VA_ARGS__)
+		if (nscc_hash_put_str(&names, q->name, (void *)q, NULL)) {
+			ret = QERR(-EEXIST, "the name is used twice");
+			break;
+		}
+		if (!q->type || q->type > KBIN_DMA_QUEUE_TYPE_MAX) {
+			ret = QERR(-EINVAL, "type %u is not a queue type (1..%u)",
+				   q->type, KBIN_DMA_QUEUE_TYPE_MAX);
+			break;
+		}
+		if (!q->owner || q->owner > KBIN_DMA_ENGINE_MAX) {
+			ret = QERR(-EINVAL, "owner %u is not an engine (1..%u)",
+				   q->owner, KBIN_DMA_ENGINE_MAX);
+			break;
+		}
+		if (q->fabric_path && !dma_name_ok(q->fabric_path)) {
+			ret = QERR(-EINVAL, "fabric_path '%s' is not 1..%u characters without control characters",
+				   q->fabric_path, KBIN_NAME_MAX - 1);
+			break;
+		}
+		if (q->num_semaphores > KBIN_MAX_LIST) {
+			ret = QERR(-E2BIG, "semaphore_set has %u entries, at most %u",
+				   q->num_semaphores, KBIN_MAX_LIST);
+			break;
+		}
+		if (q->has_dynamic && q->type != KBIN_DMA_QUEUE_DYNAMIC) {
+			ret = QERR(-EINVAL, "dynamic_dma on a queue of type '%s'",
+				   kbin_dma_queue_type_str(q->type));
+			break;
+		}
+		if (q->has_dynamic &&
+		    (uint64_t)q->sb_scratch_offset + q->sb_scratch_size >
+		    g->sbuf_partition_size) {
+			ret = QERR(-EINVAL, "dynamic_dma SB scratch %u + %u bytes is outside the %u-byte SBUF partition",
+				   q->sb_scratch_offset, q->sb_scratch_size,
+				   g->sbuf_partition_size);
+			break;
+		}
+		/* a semaphore twice would make a block's entry ambiguous */
+		sorted = malloc((q->num_semaphores + 1) * sizeof(*sorted));
+		if (!sorted) {
+			ret = nscc_errf(err, -ENOMEM, "out of memory");
+			break;
+		}
+		if (q->num_semaphores)
+			memcpy(sorted, q->semaphores, q->num_semaphores * sizeof(*sorted));
+		qsort(sorted, q->num_semaphores, sizeof(*sorted), cmp_u32);
+		for (i = 1; i < q->num_semaphores && !ret; i++)
+			if (sorted[i] == sorted[i - 1])
+				ret = QERR(-EINVAL, "semaphore_set lists semaphore %u twice",
+					   sorted[i]);
+		free(sorted);
+#undef QERR
+	}
+	nscc_hash_fini(&names);
+	return ret;
+}
+
+/* "MEMBER: queue 'Q' block ID ('COMMENT'): descriptor J" into @buf */
+static const char *desc_where(const struct nscc_subgraph *sg,
+			      const struct nscc_dma_block *b, uint32_t j,
+			      char *buf, size_t cap)
+{
+	int n = snprintf(buf, cap, "%s: queue '%s' block %u", block_member(sg, b),
+			 sg->dma_queues[b->queue].name, b->id);
+
+	if (b->comment && n >= 0 && (size_t)n < cap)
+		n += snprintf(buf + n, cap - n, " ('%s')", b->comment);
+	if (j != UINT32_MAX && n >= 0 && (size_t)n < cap)
+		snprintf(buf + n, cap - n, ": descriptor %u", j);
+	return buf;
+}
+
+/* one side: its var, the pattern rules, the extent, the SBUF rules */
+static int check_dma_side(const struct nscc_model *m, const char *where,
+			  const char *side, const struct kbin_dma_side *sd,
+			  const struct nscc_symtab *st, struct kbin_dma_pat *p,
+			  struct nscc_err *err)
+{
+	const struct kbin_gen *g = kbin_gen_target(m->target_gen);
+	const struct nscc_mr *t = nscc_symtab_object(st, sd->var_id);
+	const char *vn = t ? nscc_symtab_name(st, sd->var_id) : NULL;
+	struct kbin_dma_sb sb;
+	uint64_t size;
+	unsigned int r, sbr = KBIN_OK;
+
+#define SERR(fmt, ...) \
+	nscc_errf(err, -EINVAL, "%s: %s '%s' (var_id %u): " fmt, where, side, \
+		  vn, sd->var_id, ##__VA_ARGS__)
+	if (!t)
+		return nscc_errf(err, -EINVAL, "%s: %s: var_id %u: no such var",
+				 where, side, sd->var_id);
+	if (!kbin_kind_has_storage(t->type))
+		return SERR("is %s, which has no storage", kbin_mr_type_str(t->type));
+	if (!kbin_dma_dtype(sd->dtype))
+		return SERR("dtype %u is not an element type", sd->dtype);
+	r = kbin_dma_pattern(sd, p);
+	if (r == KBIN_ERR_DMA_DIMS)
+		return SERR("%u dimensions with sizes[%u] = %u: allowed 1..%u dimensions of size at least 1",
+			    sd->num_dims, p->dim,
+			    p->dim < KBIN_DMA_MAX_DIMS ? sd->sizes[p->dim] : 0,
+			    KBIN_DMA_MAX_DIMS);
+	if (r == KBIN_ERR_DMA_STEP)
+		return SERR("steps[0] is %llu, not 1 (sizes[0] is the run's bytes)",
+			    (unsigned long long)sd->steps[0]);
+	if (r)
+		return SERR("offset %llu + (sizes[%u] - 1) * steps[%u] overflows 64 bits",
+			    (unsigned long long)sd->offset, p->dim, p->dim);
+	size = nscc_mr_size(t, m->target_gen);
+	if (kbin_kind(t->type)->storage == KBIN_STORAGE_SBUF) {
+		sbr = kbin_dma_sbuf(g, sd, p->extent, &sb);
+		if (sbr == KBIN_ERR_DMA_SBUF_WINDOW)
+			return SERR("extent %llu (offset %llu) is outside the %llu-byte SBUF window",
+				    (unsigned long long)p->extent,
+				    (unsigned long long)sd->offset,
+				    (unsigned long long)g->sbuf_window_size);
+	}
+	if (p->extent > size)
+		return SERR("extent %llu (offset %llu + sum of (sizes - 1) * steps + 1) is past the var's %llu bytes",
+			    (unsigned long long)p->extent,
+			    (unsigned long long)sd->offset,
+			    (unsigned long long)size);
+	if (sbr == KBIN_ERR_DMA_SBUF_PARTITION)
+		return SERR("a run of %u bytes at byte %llu of SBUF partition %llu ends at byte %llu, past the %u-byte partition of %s",
+			    sd->sizes[0], (unsigned long long)sb.byte,
+			    (unsigned long long)sb.partition,
+			    (unsigned long long)sb.end, g->sbuf_partition_size,
+			    g->name);
+	if (sbr == KBIN_ERR_DMA_SBUF_GAP)
+		return SERR("dimension %u (size %u, step %llu) puts a run at byte %llu of SBUF partition %llu, ending at byte %llu in the gap past the %u-byte partition of %s",
+			    sb.dim, sd->sizes[sb.dim],
+			    (unsigned long long)sd->steps[sb.dim],
+			    (unsigned long long)sb.byte,
+			    (unsigned long long)sb.partition,
+			    (unsigned long long)sb.end, g->sbuf_partition_size,
+			    g->name);
+	return 0;
+#undef SERR
+}
+
+static int check_dma_desc(const struct nscc_model *m, const char *where,
+			  const struct kbin_dma_desc *d,
+			  const struct nscc_symtab *st, struct nscc_err *err)
+{
+	struct kbin_dma_pat pf, pt;
+	unsigned int r;
+	__u32 dim;
+	int ret;
+
+	if (!d->op || d->op > KBIN_DMA_OP_MAX)
+		return nscc_errf(err, -EINVAL, "%s: op %u is not copy, cast or transpose",
+				 where, d->op);
+	if (d->num_tiling_dims > KBIN_DMA_MAX_DIMS)
+		return nscc_errf(err, -EINVAL, "%s: num_tiling_dimensions %u is over %u",
+				 where, d->num_tiling_dims, KBIN_DMA_MAX_DIMS);
+	ret = check_dma_side(m, where, "from", &d->from, st, &pf, err);
+	if (ret)
+		return ret;
+	ret = check_dma_side(m, where, "to", &d->to, st, &pt, err);
+	if (ret)
+		return ret;
+	r = kbin_dma_desc_rule(d, &pf, &pt, &dim);
+	switch (r) {
+	case KBIN_OK:
+		return 0;
+	case KBIN_ERR_DMA_COPY_SIZE:
+		return nscc_errf(err, -EINVAL, "%s: copy: from has %u dims, sizes[%u] = %u; to has %u dims, sizes[%u] = %u (from_sizes must equal to_sizes)",
+				 where, d->from.num_dims, dim, d->from.sizes[dim],
+				 d->to.num_dims, dim, d->to.sizes[dim]);
+	case KBIN_ERR_DMA_CAST_SIZE:
+		return nscc_errf(err, -EINVAL, "%s: cast %s -> %s: from sizes[%u] = %u, to sizes[%u] = %u (%u and %u dims) do not hold the same elements",
+				 where, kbin_dma_dtype_str(d->from.dtype),
+				 kbin_dma_dtype_str(d->to.dtype), dim,
+				 d->from.sizes[dim], dim, d->to.sizes[dim],
+				 d->from.num_dims, d->to.num_dims);
+	default:
+		return nscc_errf(err, -EINVAL, "%s: transpose '%.4s': dtypes %s -> %s, transpose_element_size %u, %llu -> %llu bytes: %s",
+				 where, d->transpose_op,
+				 kbin_dma_dtype_str(d->from.dtype),
+				 kbin_dma_dtype_str(d->to.dtype),
+				 d->transpose_elem_size,
+				 (unsigned long long)pf.bytes,
+				 (unsigned long long)pt.bytes,
+				 kbin_reason_str(r));
+	}
+}
+
+/*
+ * The rules of one subgraph's DMA program: queues (names, types, owners,
+ * semaphore sets), blocks (in their queue's owner's member, a semaphore of
+ * the set, ids 0..n-1 per queue in member order, comments) and every
+ * descriptor (kbin_dma.h's rules, the extent within the var's record).
+ */
+static int check_dma(const struct nscc_model *m, const struct nscc_subgraph *sg,
+		     const struct nscc_symtab *st, struct nscc_err *err)
+{
+	char where[NSCC_ERR_MAX / 2];
+	uint32_t i, j, *next;
+	int ret;
+
+	ret = check_dma_queues(sg, m->target_gen, err);
+	if (ret || !sg->num_dma_blocks)
+		return ret;
+	next = calloc(sg->num_dma_queues + 1, sizeof(*next));
+	if (!next)
+		return nscc_errf(err, -ENOMEM, "out of memory");
+	for (i = 0; i < sg->num_dma_blocks && !ret; i++) {
+		const struct nscc_dma_block *b = &sg->dma_blocks[i];
+		const struct nscc_dma_queue *q;
+
+		if (b->queue >= sg->num_dma_queues) {
+			ret = nscc_errf(err, -EINVAL, "%s: block %u: queue index %u, the subgraph has %u queues",
+					sg->name, i, b->queue, sg->num_dma_queues);
+			break;
+		}
+		q = &sg->dma_queues[b->queue];
+		desc_where(sg, b, UINT32_MAX, where, sizeof(where));
+		if (b->engine && b->engine != q->owner) {
+			ret = nscc_errf(err, -EINVAL, "%s: the block is in %s's member but queue '%s' is owned by %s",
+					where, kbin_dma_engine_str(b->engine),
+					q->name, kbin_dma_engine_str(q->owner));
+			break;
+		}
+		if (b->id != next[b->queue]) {
+			ret = nscc_errf(err, -EINVAL, "%s: id %u out of order: the ids of queue '%s' run 0..n-1 in file order, %u comes next",
+					where, b->id, q->name, next[b->queue]);
+			break;
+		}
+		next[b->queue]++;
+		if (sem_index(q, b->semaphore) < 0) {
+			ret = nscc_errf(err, -EINVAL, "%s: semaphore %u is not in the queue's semaphore_set (%u entries from %u)",
+					where, b->semaphore, q->num_semaphores,
+					q->num_semaphores ? q->semaphores[0] : 0);
+			break;
+		}
+		if (b->comment && !dma_name_ok(b->comment)) {
+			ret = nscc_errf(err, -EINVAL, "%s: #comment is not 1..%u characters without control characters",
+					where, KBIN_NAME_MAX - 1);
+			break;
+		}
+		for (j = 0; j < b->num_descs && !ret; j++) {
+			desc_where(sg, b, j, where, sizeof(where));
+			ret = check_dma_desc(m, where, &sg->dma_descs[b->first_desc + j],
+					     st, err);
+		}
+	}
+	free(next);
+	return ret;
+}
+
+/* queues, then the blocks grouped by queue in member order */
+static int emit_dma(struct kbin_writer *w, int sgi,
+		    const struct nscc_subgraph *sg, struct nscc_err *err)
+{
+	uint32_t *start, *order, k, i;
+	int ret = 0;
+
+	for (k = 0; k < sg->num_dma_queues; k++) {
+		const struct nscc_dma_queue *q = &sg->dma_queues[k];
+		struct kbin_dma_queue_in in = {
+			.q = {
+				.num_semaphores = q->num_semaphores,
+				.type = q->type, .owner = q->owner,
+				.num_queues = q->num_queues,
+				.flags = q->has_dynamic ? KBIN_DMA_QF_DYNAMIC : 0,
+				.sb_scratch_offset = q->sb_scratch_offset,
+				.sb_scratch_size = q->sb_scratch_size,
+			},
+			.name = q->name, .fabric_path = q->fabric_path,
+			.semaphores = q->semaphores,
+		};
+
+		ret = kbin_writer_add_dma_queue(w, sgi, &in);
+		if (ret < 0)
+			return nscc_errf(err, ret, "%s: dma_queue '%s': KBIN writer refused the queue (%s)",
+					 sg->name, q->name, strerror(-ret));
+	}
+	ret = 0;
+	/* a counting sort by queue keeps each queue's member order */
+	start = calloc(sg->num_dma_queues + 1, sizeof(*start));
+	order = malloc((sg->num_dma_blocks + 1) * sizeof(*order));
+	if (!start || !order) {
+		free(start);
+		free(order);
+		return nscc_errf(err, -ENOMEM, "out of memory");
+	}
+	for (i = 0; i < sg->num_dma_blocks; i++)
+		start[sg->dma_blocks[i].queue + 1]++;
+	for (k = 1; k < sg->num_dma_queues; k++)
+		start[k] += start[k - 1];
+	for (i = 0; i < sg->num_dma_blocks; i++)
+		order[start[sg->dma_blocks[i].queue]++] = i;
+	for (i = 0; i < sg->num_dma_blocks; i++) {
+		const struct nscc_dma_block *b = &sg->dma_blocks[order[i]];
+		const struct nscc_dma_queue *q = &sg->dma_queues[b->queue];
+		struct kbin_dma_block kb = {
+			.queue = b->queue, .id = b->id, .semaphore = b->semaphore,
+			.sem_index = (uint32_t)sem_index(q, b->semaphore),
+		};
+
+		ret = kbin_writer_add_dma_block(w, sgi, &kb, b->comment,
+						sg->dma_descs + b->first_desc,
+						b->num_descs);
+		if (ret) {
+			nscc_errf(err, ret, "%s: queue '%s' block %u: KBIN writer refused the block (%s)",
+				  sg->name, q->name, b->id, strerror(-ret));
+			break;
+		}
+	}
+	free(start);
+	free(order);
+	return ret;
+}
+
 static int build_subgraph(const struct nscc_model *m,
 			  const struct nscc_subgraph *sg,
 			  struct nscc_symtab *st, struct nscc_err *err)
@@ -276,7 +657,8 @@ static int build_subgraph(const struct nscc_model *m,
 		nscc_err_prefix(err, "%s", sg->name);
 		return ret;
 	}
-	return check_refs(sg, st, err);
+	ret = check_refs(sg, st, err);
+	return ret ? ret : check_dma(m, sg, st, err);
 }
 
 static int emit_subgraph(struct kbin_writer *w, const struct nscc_model *m,
@@ -318,7 +700,7 @@ static int emit_subgraph(struct kbin_writer *w, const struct nscc_model *m,
 		}
 	}
 	free(out);
-	return ret;
+	return ret ? ret : emit_dma(w, sgi, sg, err);
 }
 
 int nscc_compile_model(const struct nscc_model *m, void **buf, size_t *len,

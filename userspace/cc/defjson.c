@@ -495,6 +495,8 @@ int nscc_defjson_load_subgraph(struct nscc_model *m, const char *sg_name,
 		if (ret)
 			goto out;
 	}
+	/* the DMA queues and the engine members' blocks (defjson_dma.c) */
+	ret = nscc_defjson_dma(m, sgi, dj, vars, neff, dir, err);
 out:
 	json_decref(by_file);
 	json_decref(tj);

@@ -31,6 +31,24 @@ static void var_free(struct nscc_var *v)
 	free(v->file_name);
 }
 
+static void dma_free(struct nscc_subgraph *sg)
+{
+	uint32_t j;
+
+	for (j = 0; j < sg->num_dma_queues; j++) {
+		free(sg->dma_queues[j].name);
+		free(sg->dma_queues[j].semaphores);
+		free(sg->dma_queues[j].fabric_path);
+	}
+	for (j = 0; j < sg->num_dma_blocks; j++)
+		free(sg->dma_blocks[j].comment);
+	for (j = 0; j <= KBIN_DMA_ENGINE_MAX; j++)
+		free(sg->dma_members[j]);
+	free(sg->dma_queues);
+	free(sg->dma_blocks);
+	free(sg->dma_descs);
+}
+
 void nscc_model_free(struct nscc_model *m)
 {
 	uint32_t i, j;
@@ -44,6 +62,7 @@ void nscc_model_free(struct nscc_model *m)
 			var_free(&sg->vars[j]);
 		free(sg->vars);
 		free(sg->name);
+		dma_free(sg);
 	}
 	free(m->sgs);
 	nscc_neff_free(m->neff);
@@ -99,6 +118,99 @@ struct nscc_var *nscc_model_add_var(struct nscc_model *m, int sgi,
 	v->mr_type = mr_type;
 	sg->num_vars++;
 	return v;
+}
+
+/* make room for one more item of @size bytes in *@arr (*@n used, *@cap) */
+static int grow(void **arr, uint32_t n, uint32_t *cap, size_t size)
+{
+	uint32_t ncap;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	if (*cap >= UINT32_MAX / 2)
+		return -ENOMEM;
+	ncap = *cap ? *cap * 2 : 16;
+	p = realloc(*arr, (size_t)ncap * size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+struct nscc_dma_queue *nscc_model_add_dma_queue(struct nscc_model *m, int sgi,
+						const char *name)
+{
+	struct nscc_subgraph *sg;
+	struct nscc_dma_queue *q;
+
+	if (sgi < 0 || (uint32_t)sgi >= m->num_sgs)
+		return NULL;
+	sg = &m->sgs[sgi];
+	if (grow((void **)&sg->dma_queues, sg->num_dma_queues,
+		 &sg->cap_dma_queues, sizeof(*q)))
+		return NULL;
+	q = &sg->dma_queues[sg->num_dma_queues];
+	memset(q, 0, sizeof(*q));
+	q->name = strdup(name);
+	if (!q->name)
+		return NULL;
+	sg->num_dma_queues++;
+	return q;
+}
+
+int nscc_dma_queue_set_semaphores(struct nscc_dma_queue *q,
+				  const uint32_t *sems, uint32_t n)
+{
+	uint32_t *p = malloc((n ? n : 1) * sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	if (n)
+		memcpy(p, sems, n * sizeof(*p));
+	free(q->semaphores);
+	q->semaphores = p;
+	q->num_semaphores = n;
+	return 0;
+}
+
+int nscc_model_add_dma_block(struct nscc_model *m, int sgi,
+			     const struct nscc_dma_block *b, const char *comment,
+			     const struct kbin_dma_desc *descs, uint32_t n)
+{
+	struct nscc_subgraph *sg;
+	struct nscc_dma_block *nb;
+	uint32_t k;
+
+	if (sgi < 0 || (uint32_t)sgi >= m->num_sgs)
+		return -EINVAL;
+	sg = &m->sgs[sgi];
+	if ((uint64_t)sg->num_dma_descs + n > UINT32_MAX / 2)
+		return -EINVAL;
+	if (grow((void **)&sg->dma_blocks, sg->num_dma_blocks,
+		 &sg->cap_dma_blocks, sizeof(*nb)))
+		return -ENOMEM;
+	for (k = 0; k < n; k++) {
+		if (grow((void **)&sg->dma_descs, sg->num_dma_descs,
+			 &sg->cap_dma_descs, sizeof(*descs)))
+			return -ENOMEM;
+		sg->dma_descs[sg->num_dma_descs++] = descs[k];
+	}
+	nb = &sg->dma_blocks[sg->num_dma_blocks];
+	*nb = *b;
+	nb->comment = NULL;
+	nb->first_desc = sg->num_dma_descs - n;
+	nb->num_descs = n;
+	if (comment) {
+		nb->comment = strdup(comment);
+		if (!nb->comment) {
+			sg->num_dma_descs -= n;
+			return -ENOMEM;
+		}
+	}
+	sg->num_dma_blocks++;
+	return 0;
 }
 
 int nscc_var_set_dtype(struct nscc_var *v, const char *dtype)

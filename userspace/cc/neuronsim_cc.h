@@ -264,6 +264,54 @@ struct nscc_var {
 };
 
 /**
+ * struct nscc_dma_queue - one DMA queue of a subgraph (def.json
+ * dma_queue; Documentation/relocation.rst).
+ * @name: "qSPIO0" (owned).
+ * @type: enum kbin_dma_queue_type.
+ * @owner: enum kbin_dma_engine whose member holds the queue's blocks.
+ * @num_queues: def.json num_queues.
+ * @semaphores, @num_semaphores: the semaphore set (owned).
+ * @fabric_path: or NULL (owned).
+ * @has_dynamic: dynamic_dma was given: @sb_scratch_offset and
+ *	@sb_scratch_size (SB_scratch_partition_offset/size, bytes inside
+ *	each SBUF partition).
+ */
+struct nscc_dma_queue {
+	char *name;
+	uint32_t type;
+	uint32_t owner;
+	uint32_t num_queues;
+	uint32_t *semaphores;
+	uint32_t num_semaphores;
+	char *fabric_path;
+	int has_dynamic;
+	uint32_t sb_scratch_offset;
+	uint32_t sb_scratch_size;
+};
+
+/**
+ * struct nscc_dma_block - one DMA block, in the order its engine member
+ * lists it.
+ * @queue: index into the subgraph's @dma_queues.
+ * @id: def.json id; per queue the ids must run 0..n-1 in order.
+ * @semaphore: a member of the queue's semaphore set.
+ * @engine: enum kbin_dma_engine whose member holds the block; 0 when the
+ *	model was not read from engine members (then the queue's owner).
+ * @comment: def.json "#comment", or NULL (owned).
+ * @first_desc, @num_descs: the block's range of the subgraph's
+ *	@dma_descs.
+ */
+struct nscc_dma_block {
+	uint32_t queue;
+	uint32_t id;
+	uint32_t semaphore;
+	uint32_t engine;
+	char *comment;
+	uint32_t first_desc;
+	uint32_t num_descs;
+};
+
+/**
  * struct nscc_subgraph - one subgraph of a model.
  * @name: "sg00", 1..31 characters (owned).
  * @vars, @num_vars: the var table, in any order.
@@ -272,6 +320,14 @@ struct nscc_var {
  *	they back (LOCAL, and SHARED/SHARDED/MAIN); MR_TMP_BUF vars are
  *	HBM allocations of their own and count toward neither.
  * @carveouts, @num_carveouts: SBUF carve-outs (up to KBIN_MAX_CARVEOUTS).
+ * @dma_queues, @num_dma_queues: its DMA queues.
+ * @dma_blocks, @num_dma_blocks: its DMA blocks, engine by engine in
+ *	member order.
+ * @dma_descs, @num_dma_descs: the blocks' descriptors, block by block,
+ *	as they go into the plan (var_ids, the enum codes of
+ *	uapi/linux/neuronsim_kbin.h).
+ * @dma_members: per enum kbin_dma_engine, the NEFF member its blocks came
+ *	from ("sg00/Pool.json"), named in messages; NULL when none (owned).
  */
 struct nscc_subgraph {
 	char *name;
@@ -282,6 +338,16 @@ struct nscc_subgraph {
 	uint64_t shared_scratchpad_size;
 	struct kbin_sb_carveout carveouts[KBIN_MAX_CARVEOUTS];
 	uint32_t num_carveouts;
+	struct nscc_dma_queue *dma_queues;
+	uint32_t num_dma_queues;
+	uint32_t cap_dma_queues;
+	struct nscc_dma_block *dma_blocks;
+	uint32_t num_dma_blocks;
+	uint32_t cap_dma_blocks;
+	struct kbin_dma_desc *dma_descs;
+	uint32_t num_dma_descs;
+	uint32_t cap_dma_descs;
+	char *dma_members[KBIN_DMA_ENGINE_MAX + 1];
 };
 
 /**
@@ -316,6 +382,29 @@ int nscc_model_add_subgraph(struct nscc_model *m, const char *name);
 struct nscc_var *nscc_model_add_var(struct nscc_model *m, int sg,
 				    const char *name, uint32_t var_id,
 				    uint32_t mr_type);
+/**
+ * nscc_model_add_dma_queue() - append a zeroed DMA queue named @name to
+ * subgraph @sg; the caller fills in the rest.
+ * Return: the queue, valid until the next queue added to @sg; NULL when
+ * @sg is out of range or on ENOMEM.
+ */
+struct nscc_dma_queue *nscc_model_add_dma_queue(struct nscc_model *m, int sg,
+						const char *name);
+/** nscc_dma_queue_set_semaphores() - copy @n semaphores. 0 or -ENOMEM. */
+int nscc_dma_queue_set_semaphores(struct nscc_dma_queue *q,
+				  const uint32_t *sems, uint32_t n);
+/**
+ * nscc_model_add_dma_block() - append a block of subgraph @sg with @n
+ * descriptors (copied).
+ * @b: queue, id, semaphore and engine (the rest is the model's).
+ * @comment: copied, or NULL.
+ * Return: 0; -EINVAL @sg out of range or the descriptors would pass
+ * 2^32 - 1; -ENOMEM.
+ */
+int nscc_model_add_dma_block(struct nscc_model *m, int sg,
+			     const struct nscc_dma_block *b, const char *comment,
+			     const struct kbin_dma_desc *descs, uint32_t n);
+
 /** nscc_var_set_dtype() - copy @dtype (any length). 0 or -ENOMEM. */
 int nscc_var_set_dtype(struct nscc_var *v, const char *dtype);
 /** nscc_var_set_shape() - copy @ndims dimensions. 0 or -ENOMEM. */

@@ -108,4 +108,14 @@ int nscc_json_parse(const void *buf, size_t len, const char *what,
  * such an entry is refused rather than skipped.
  */
 int nscc_neff_has_member(struct nscc_neff *neff, const char *name);
+
+/**
+ * nscc_defjson_dma() - add the DMA queues of def.json @dj and the blocks
+ * of the engine members it names to subgraph @sgi (defjson_dma.c);
+ * @vars is @dj's "var" object.  Return: 0 or a negative errno with the
+ * message in @err.
+ */
+int nscc_defjson_dma(struct nscc_model *m, int sgi, struct json_t *dj,
+		     struct json_t *vars, struct nscc_neff *neff,
+		     const char *dir, struct nscc_err *err);
 #endif /* NSCC_INTERNAL_H */

@@ -5,8 +5,10 @@
  * checker accepts the plan, and per subgraph the var count, kinds, sizes,
  * alignments, offsets, lists, scratchpad sizes, carve-outs and weight
  * payload bytes equal what def.json and the .npy files say (read here
- * with jansson and a separate .npy header parse).  Skipped with a message
- * when the folder is absent.
+ * with jansson and a separate .npy header parse), and so does the DMA
+ * program: queues, every block and descriptor field by field, and the
+ * UDMA piece totals counted here run by run.  Prints the DMA totals.
+ * Skipped with a message when the folder is absent.
  */
 #include <dirent.h>
 #include <jansson.h>
@@ -51,10 +53,179 @@ static int64_t npy_payload(const uint8_t *d, size_t len)
 	return (int64_t)len - (int64_t)hl;
 }
 
+/* DMA totals over the NEFFs, counted from the JSON here */
+struct dma_count {
+	uint64_t queues, blocks, descs, m2s, s2m;
+};
+
+static unsigned int code_of(const char *s, const char *const *names, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 1; i < n; i++)
+		if (s && !strcmp(s, names[i]))
+			return i;
+	return 0;
+}
+
+/* UDMA pieces of one JSON side, run by run: each run cut into <= 64 KiB */
+static uint64_t json_pieces(json_t *sizes)
+{
+	uint64_t runs = 1, per = 0, left;
+	size_t i;
+
+	for (i = 1; i < json_array_size(sizes); i++)
+		runs *= (uint64_t)json_integer_value(json_array_get(sizes, i));
+	for (left = (uint64_t)json_integer_value(json_array_get(sizes, 0)); left;
+	     left -= left > 65536 ? 65536 : left)
+		per++;
+	return runs * per;
+}
+
+/* one side of a plan descriptor against the JSON descriptor @d */
+static void check_side(struct __test_metadata *_metadata, json_t *d,
+		       const char *side, json_t *vars,
+		       const struct kbin_dma_side *sd, const char *where)
+{
+	static const char *const dtypes[] = { NULL, "uint8", "int8", "uint16",
+		"int16", "float16", "bfloat16", "uint32", "int32", "float32",
+		"uint64", "int64", "float64" };
+	char k[32];
+	json_t *sz, *st;
+	size_t i;
+
+	EXPECT_EQ((uint32_t)json_integer_value(json_object_get(json_object_get(vars,
+		  json_string_value(json_object_get(d, side))), "var_id")), sd->var_id)
+		TH_LOG("%s %s var", where, side);
+	snprintf(k, sizeof(k), "%s_dtype", side);
+	EXPECT_EQ(code_of(json_string_value(json_object_get(d, k)), dtypes, 13),
+		  sd->dtype) TH_LOG("%s %s dtype", where, side);
+	snprintf(k, sizeof(k), "%s_off", side);
+	EXPECT_EQ((uint64_t)json_integer_value(json_object_get(d, k)), sd->offset)
+		TH_LOG("%s %s offset", where, side);
+	snprintf(k, sizeof(k), "%s_sizes", side);
+	sz = json_object_get(d, k);
+	snprintf(k, sizeof(k), "%s_steps", side);
+	st = json_object_get(d, k);
+	ASSERT_EQ(json_array_size(sz), sd->num_dims) TH_LOG("%s %s dims", where, side);
+	for (i = 0; i < json_array_size(sz); i++) {
+		EXPECT_EQ((uint32_t)json_integer_value(json_array_get(sz, i)), sd->sizes[i]);
+		EXPECT_EQ((uint64_t)json_integer_value(json_array_get(st, i)), sd->steps[i]);
+	}
+}
+
+/*
+ * The DMA program of subgraph @s, read here from def.json and the engine
+ * members with jansson, against the plan's DMA section: queues in order
+ * with their fields, every block (found by queue and id) with its
+ * semaphore, comment and descriptors field by field; counts added to @c.
+ */
+static void check_dma(struct __test_metadata *_metadata, struct nscc_neff *n,
+		      uint32_t s, const struct kbin_view *v, json_t *def,
+		      struct dma_count *c)
+{
+	static const char *const engines[] = { NULL, "pe", "act", "pool", "dve", "sp" };
+	static const char *const qtypes[] = { NULL, "in", "data", "dynamic" };
+	static const char *const ops[] = { NULL, "copy", "cast" };
+	json_t *queues = json_object_get(def, "dma_queue"), *vars = json_object_get(def, "var");
+	json_t *byq = json_object(), *q, *mj, *b;
+	const char *def_name = n->sgs[s].definition, *qn;
+	struct kbin_dma_sg_view dv;
+	char path[512], where[256];
+	unsigned int e;
+	uint32_t k, j, i;
+	size_t bi;
+
+	ASSERT_EQ(0, kbin_view_dma_sg(v, s, &dv));
+	ASSERT_EQ(json_object_size(queues), dv.num_queues) TH_LOG("%s queues", def_name);
+	k = 0;
+	json_object_foreach(queues, qn, q) {
+		const struct kbin_dma_queue *pq = &dv.queues[k++];
+		json_t *set = json_object_get(q, "semaphore_set");
+		const uint32_t *sems = kbin_view_semaphores(v, pq);
+
+		EXPECT_STREQ(qn, kbin_view_str(v, pq->name));
+		EXPECT_EQ(code_of(json_string_value(json_object_get(q, "type")), qtypes, 4),
+			  pq->type);
+		EXPECT_EQ(code_of(json_string_value(json_object_get(q, "owner")), engines, 6),
+			  pq->owner);
+		ASSERT_EQ(json_array_size(set), pq->num_semaphores);
+		for (i = 0; i < pq->num_semaphores; i++)
+			EXPECT_EQ((uint32_t)json_integer_value(json_array_get(set, i)), sems[i]);
+		EXPECT_EQ(!!json_object_get(q, "dynamic_dma"),
+			  !!(pq->flags & KBIN_DMA_QF_DYNAMIC));
+		json_object_set_new(byq, qn, json_array());
+	}
+	c->queues += dv.num_queues;
+	/* the JSON blocks of each queue, at their id, from every member */
+	for (e = 1; e < 6; e++) {
+		const char *mn = json_string_value(json_object_get(def, engines[e]));
+		const void *d;
+		size_t dl;
+
+		if (!mn)
+			continue;
+		snprintf(path, sizeof(path), "%.*s%s",
+			 strrchr(def_name, '/') ? (int)(strrchr(def_name, '/') - def_name + 1) : 0,
+			 def_name, mn);
+		ASSERT_EQ(0, nscc_neff_member(n, path, &d, &dl, NULL)) TH_LOG("%s", path);
+		mj = json_loadb(d, dl, 0, NULL);
+		ASSERT_NE(NULL, mj);
+		json_array_foreach(json_object_get(mj, "dma"), bi, b) {
+			json_t *arr = json_object_get(byq, json_string_value(json_object_get(b, "queue")));
+			size_t id = (size_t)json_integer_value(json_object_get(b, "id"));
+
+			ASSERT_NE(NULL, arr);
+			while (json_array_size(arr) <= id)
+				json_array_append_new(arr, json_null());
+			json_array_set(arr, id, b);
+		}
+		json_decref(mj);
+	}
+	for (j = 0; j < dv.num_blocks; j++) {
+		const struct kbin_dma_block *pb = &dv.blocks[j];
+		const char *pq = kbin_view_str(v, dv.queues[pb->queue].name);
+		json_t *descs;
+
+		b = json_array_get(json_object_get(byq, pq), pb->id);
+		ASSERT_TRUE(json_is_object(b)) TH_LOG("%s queue %s block %u", def_name, pq, pb->id);
+		EXPECT_EQ((uint32_t)json_integer_value(json_object_get(b, "semaphore")),
+			  pb->semaphore);
+		EXPECT_STREQ(json_string_value(json_object_get(b, "#comment")),
+			     kbin_view_str(v, pb->comment));
+		descs = json_object_get(b, "desc");
+		ASSERT_EQ(json_array_size(descs), pb->num_descs);
+		for (i = 0; i < pb->num_descs; i++) {
+			const struct kbin_dma_desc *pd = &dv.descs[pb->first_desc - dv.first_desc + i];
+			json_t *d = json_array_get(descs, i);
+			const char *op = json_string_value(json_object_get(d, "op"));
+
+			snprintf(where, sizeof(where), "%s %s #%u desc %u", def_name, pq,
+				 pb->id, i);
+			EXPECT_EQ(op ? code_of(op, ops, 3) : 3U, pd->op) TH_LOG("%s op", where);
+			check_side(_metadata, d, "from", vars, &pd->from, where);
+			check_side(_metadata, d, "to", vars, &pd->to, where);
+			c->m2s += json_pieces(json_object_get(d, "from_sizes"));
+			c->s2m += json_pieces(json_object_get(d, "to_sizes"));
+		}
+		c->descs += pb->num_descs;
+		/* every JSON block is in the plan once */
+		json_array_set_new(json_object_get(byq, pq), pb->id, json_null());
+	}
+	c->blocks += dv.num_blocks;
+	json_object_foreach(byq, qn, q) {
+		json_array_foreach(q, bi, b)
+			EXPECT_TRUE(json_is_null(b)) TH_LOG("%s queue %s block %zu not in the plan",
+							     def_name, qn, bi);
+	}
+	json_decref(byq);
+}
+
 /* Compare one subgraph of the plan with its def.json; 0 = equal. */
 static int check_subgraph(struct __test_metadata *_metadata,
 			  struct nscc_neff *n, uint32_t s,
-			  const struct kbin_view *v, char *summary, size_t cap)
+			  const struct kbin_view *v, char *summary, size_t cap,
+			  struct dma_count *dc)
 {
 	const struct kbin_mem_ref_set *set = kbin_view_set(v, s);
 	const struct kbin_subgraph *ksg = kbin_view_subgraph(v, s);
@@ -145,6 +316,7 @@ static int check_subgraph(struct __test_metadata *_metadata,
 		EXPECT_EQ((uint32_t)json_integer_value(json_object_get(e, "size")),
 			  ksg->carveouts[0].size);
 	}
+	check_dma(_metadata, n, s, v, def, dc);
 	snprintf(summary, cap, "%s %u vars shared %llu weights %llu carve-outs %u",
 		 ksg->name, set->nmem, (unsigned long long)shared,
 		 (unsigned long long)weights, ksg->num_carveouts);
@@ -155,8 +327,10 @@ static int check_subgraph(struct __test_metadata *_metadata,
 TEST(every_real_neff_compiles_and_matches_def_json)
 {
 	char dir[512], path[1024], summary[2][200];
+	struct dma_count all = { 0 }, most = { 0 };
+	char most_name[256] = "";
 	struct dirent **ents;
-	int i, count, done = 0;
+	int i, count, done = 0, with_dma = 0;
 
 	count = scandir(neff_dir(dir, sizeof(dir)), &ents, NULL, alphasort);
 	if (count < 0)
@@ -183,11 +357,35 @@ TEST(every_real_neff_compiles_and_matches_def_json)
 		EXPECT_EQ(n->target_gen, v.hdr->target_gen);
 		ASSERT_EQ(n->num_sgs, v.num_subgraphs);
 		summary[1][0] = 0;
-		for (s = 0; s < n->num_sgs && s < 2; s++)
-			check_subgraph(_metadata, n, s, &v, summary[s], sizeof(summary[s]));
-		ksft_print_msg("%s: gen %u, md5 %s: %s%s%s\n", nm, n->target_gen,
-			       n->hdr.md5_word_reversed ? "word-reversed" : "plain",
-			       summary[0], summary[1][0] ? "; " : "", summary[1]);
+		{
+			struct dma_count dc = { 0 };
+
+			for (s = 0; s < n->num_sgs && s < 2; s++)
+				check_subgraph(_metadata, n, s, &v, summary[s],
+					       sizeof(summary[s]), &dc);
+			/* the checker counts the plan's pieces as the JSON says */
+			EXPECT_EQ(dc.descs, res.dma_descs) TH_LOG("%s", nm);
+			EXPECT_EQ(dc.m2s, res.dma_m2s_pieces) TH_LOG("%s", nm);
+			EXPECT_EQ(dc.s2m, res.dma_s2m_pieces) TH_LOG("%s", nm);
+			all.queues += dc.queues;
+			all.blocks += dc.blocks;
+			all.descs += dc.descs;
+			all.m2s += dc.m2s;
+			all.s2m += dc.s2m;
+			with_dma += dc.blocks > 0;
+			if (dc.m2s > most.m2s) {
+				most = dc;
+				snprintf(most_name, sizeof(most_name), "%s", nm);
+			}
+			ksft_print_msg("%s: gen %u, md5 %s: %s%s%s; dma %llu blocks %llu descriptors %llu/%llu pieces, plan %zu bytes\n",
+				       nm, n->target_gen,
+				       n->hdr.md5_word_reversed ? "word-reversed" : "plain",
+				       summary[0], summary[1][0] ? "; " : "", summary[1],
+				       (unsigned long long)dc.blocks,
+				       (unsigned long long)dc.descs,
+				       (unsigned long long)dc.m2s,
+				       (unsigned long long)dc.s2m, klen);
+		}
 		fflush(stdout);
 		nscc_neff_free(n);
 		free(kbin);
@@ -199,6 +397,13 @@ TEST(every_real_neff_compiles_and_matches_def_json)
 		free(ents[i]);
 	free(ents);
 	ksft_print_msg("%d real NEFFs compiled and matched\n", done);
+	ksft_print_msg("DMA: %d NEFFs with blocks; %llu queues, %llu blocks, %llu descriptors, %llu M2S / %llu S2M UDMA pieces; most: %s with %llu blocks, %llu descriptors, %llu M2S / %llu S2M pieces\n",
+		       with_dma, (unsigned long long)all.queues,
+		       (unsigned long long)all.blocks, (unsigned long long)all.descs,
+		       (unsigned long long)all.m2s, (unsigned long long)all.s2m,
+		       most_name, (unsigned long long)most.blocks,
+		       (unsigned long long)most.descs, (unsigned long long)most.m2s,
+		       (unsigned long long)most.s2m);
 	fflush(stdout);
 	EXPECT_LT(0, done);
 }

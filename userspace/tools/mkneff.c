@@ -4,13 +4,14 @@
  * library and its NEFF writer:
  *
  *   mkneff demo OUT.neff
- *	a small trn2 ("cayman") NEFF with one subgraph and two weights,
- *	written by the project's own NEFF writer (make run uses it when
- *	../shared is absent)
- *   mkneff bad features|missing-def|missing-weight|corrupt OUT.neff
+ *	a small trn2 ("cayman") NEFF with one subgraph, two weights and a
+ *	DMA program (two queues, three blocks), written by the project's
+ *	own NEFF writer (make run uses it when ../shared is absent)
+ *   mkneff bad features|missing-def|missing-weight|corrupt|dma-oob OUT.neff
  *	the demo NEFF broken as in the bug-report scenarios 1, 3 and 5 of
  *	Documentation/running.rst (unsupported feature bits, a member named by kelf
- *	or def.json missing, a data region that does not match its MD5)
+ *	or def.json missing, a data region that does not match its MD5), or
+ *	with a DMA descriptor one byte past its variable (dma-oob)
  *   mkneff payload MODEL.neff SG VAR OUT.bin
  *	the array bytes of a weight ("file" var VAR of subgraph SG), read
  *	from the .npy member that def.json names -- not through the
@@ -19,9 +20,12 @@
  *	compile every NEFF_DIR/NAME.neff into OUT_DIR/NAME.kbin and write
  *	OUT_DIR/manifest.tsv for the VM test (selftests/neff_test.c):
  *	  plan	<kbin>	<neff>	<target>	<gen>	<subgraphs>	<vars>
+ *	  dma	<descriptors>
  *	  w	<sg>	<var_id>	<bytes>	<crc32>	<name>
  *	  fail	<neff>	<message>
- *	One "plan" line per NEFF, followed by one "w" line per weight: the
+ *	One "plan" line per NEFF, its "dma" line (the descriptors of the
+ *	engine members' "dma" blocks, counted from the JSON here), then one
+ *	"w" line per weight: the
  *	CRC-32 (zlib) of its .npy array bytes, again read from the archive
  *	with def.json, independently of the compiler.  A NEFF that does not
  *	compile gets a "fail" line and the exit status is 1.
@@ -87,7 +91,42 @@ static int fail(const char *file, const char *fmt, ...)
 	" \"list\": [1, 2, 3, 4]}}," \
 	" \"runtime_statebuffer_reservation\": [{\"type\": \"evtaccel\"," \
 	" \"offset\": 229368, \"size\": 8, \"base_partition\": 0," \
-	" \"partitions\": 128}]}"
+	" \"partitions\": 128}]," \
+	" \"dma_queue\": {" \
+	"\"qSPIO0\": {\"type\": \"in\", \"owner\": \"sp\", \"num_queues\": 2," \
+	" \"semaphore_set\": [24, 25], \"fabric_path\": \"main\"}," \
+	" \"qPoolIO0\": {\"type\": \"in\", \"owner\": \"pool\", \"num_queues\": 1," \
+	" \"semaphore_set\": [40], \"fabric_path\": \"main\"}}," \
+	" \"sp\": \"SP.json\", \"pool\": \"Pool.json\"}"
+
+/*
+ * The DMA program (Documentation/relocation.rst): SP loads the 64 rows of
+ * x and the 32 rows of w (128 bytes each) into SBUF partitions, one row
+ * per partition (stride 262144); Pool stores x's partitions to out.
+ */
+#define DEMO_SP \
+	"{\"name\": \"sp\", \"dma\": [" \
+	"{\"#comment\": \"load-x\", \"id\": 0, \"queue\": \"qSPIO0\", \"semaphore\": 24," \
+	" \"desc\": [{\"op\": \"copy\", \"from\": \"x\", \"from_dtype\": \"float32\"," \
+	" \"from_off\": 0, \"from_sizes\": [128, 64], \"from_steps\": [1, 128]," \
+	" \"to\": \"SB\", \"to_dtype\": \"float32\", \"to_off\": 0," \
+	" \"to_sizes\": [128, 64], \"to_steps\": [1, 262144]," \
+	" \"num_tiling_dimensions\": 1}]}," \
+	"{\"#comment\": \"load-w\", \"id\": 1, \"queue\": \"qSPIO0\", \"semaphore\": 25," \
+	" \"desc\": [{\"op\": \"copy\", \"from\": \"w\", \"from_dtype\": \"float32\"," \
+	" \"from_off\": 0, \"from_sizes\": [128, 32], \"from_steps\": [1, 128]," \
+	" \"to\": \"SB\", \"to_dtype\": \"float32\", \"to_off\": 128," \
+	" \"to_sizes\": [128, 32], \"to_steps\": [1, 262144]," \
+	" \"num_tiling_dimensions\": 1}]}]}"
+
+#define DEMO_POOL \
+	"{\"name\": \"pool\", \"dma\": [" \
+	"{\"#comment\": \"store-out\", \"id\": 0, \"queue\": \"qPoolIO0\", \"semaphore\": 40," \
+	" \"desc\": [{\"op\": \"copy\", \"from\": \"SB\", \"from_dtype\": \"float32\"," \
+	" \"from_off\": 0, \"from_sizes\": [128, 64], \"from_steps\": [1, 262144]," \
+	" \"to\": \"out\", \"to_dtype\": \"float32\", \"to_off\": 0," \
+	" \"to_sizes\": [128, 64], \"to_steps\": [1, 128]," \
+	" \"num_tiling_dimensions\": 1}]}]}"
 
 #define DEMO_TMAP \
 	"{\"x\": {\"dtype\": \"float32\", \"tf_shape\": [64, 32]}," \
@@ -113,6 +152,8 @@ static struct nscc_neff_writer *demo_writer(void)
 	    nscc_neff_writer_add_str(w, "kelf-0.json", DEMO_KELF) ||
 	    nscc_neff_writer_add_str(w, "sg00/def.json", DEMO_DEF) ||
 	    nscc_neff_writer_add_str(w, "sg00/tensor_map.json", DEMO_TMAP) ||
+	    nscc_neff_writer_add_str(w, "sg00/SP.json", DEMO_SP) ||
+	    nscc_neff_writer_add_str(w, "sg00/Pool.json", DEMO_POOL) ||
 	    nscc_neff_writer_add_npy(w, "sg00/value_w.npy", 1, "<f4", wshape, 2,
 				     wv, sizeof(wv)) ||
 	    nscc_neff_writer_add_npy(w, "sg00/value_b.npy", 1, "<f4", bshape, 1,
@@ -159,6 +200,22 @@ static int cmd_demo(const char *out)
 	return ret;
 }
 
+/* add member @name: @text with its first @find replaced by @repl */
+static int add_edited(struct nscc_neff_writer *w, const char *name,
+		      const char *text, const char *find, const char *repl)
+{
+	const char *at = strstr(text, find);
+	char *t;
+	int ret;
+
+	if (!at || asprintf(&t, "%.*s%s%s", (int)(at - text), text, repl,
+			    at + strlen(find)) < 0)
+		return -ENOMEM;
+	ret = nscc_neff_writer_add_str(w, name, t);
+	free(t);
+	return ret;
+}
+
 static int cmd_bad(const char *kind, const char *out)
 {
 	struct nscc_neff_opts o = {
@@ -182,9 +239,16 @@ static int cmd_bad(const char *kind, const char *out)
 	} else if (!strcmp(kind, "corrupt")) {
 		/* scenario 5: data region does not match the header MD5 */
 		corrupt = 1;
+	} else if (!strcmp(kind, "dma-oob")) {
+		/* the load of x (8192 bytes) starts one byte in: extent 8193 */
+		if (add_edited(w, "sg00/SP.json", DEMO_SP, "\"from_off\": 0",
+			       "\"from_off\": 1")) {
+			nscc_neff_writer_free(w);
+			return fail(out, "out of memory");
+		}
 	} else {
 		nscc_neff_writer_free(w);
-		fprintf(stderr, "mkneff: unknown kind '%s' (features, missing-def, missing-weight, corrupt)\n",
+		fprintf(stderr, "mkneff: unknown kind '%s' (features, missing-def, missing-weight, corrupt, dma-oob)\n",
 			kind);
 		return 2;
 	}
@@ -338,6 +402,41 @@ out:
 /* The manifest of make check's NEFF VM test                            */
 /* ------------------------------------------------------------------ */
 
+/* descriptors of subgraph @s's engine members, counted from the JSON */
+static long long sg_dma_descs(struct nscc_neff *n, uint32_t s)
+{
+	static const char *const keys[] = { "pe", "act", "pool", "dve", "sp" };
+	const char *defname = n->sgs[s].definition, *slash = strrchr(defname, '/');
+	long long count = 0;
+	json_t *def, *blk;
+	const void *d;
+	char path[1024];
+	size_t dl, k, i;
+
+	if (nscc_neff_member(n, defname, &d, &dl, NULL))
+		return -1;
+	def = json_loadb(d, dl, 0, NULL);
+	for (k = 0; def && k < sizeof(keys) / sizeof(keys[0]); k++) {
+		const char *mn = json_string_value(json_object_get(def, keys[k]));
+		json_t *mj;
+
+		if (!mn)
+			continue;
+		snprintf(path, sizeof(path), "%.*s%s",
+			 slash ? (int)(slash - defname + 1) : 0, defname, mn);
+		if (nscc_neff_member(n, path, &d, &dl, NULL)) {
+			count = -1;
+			break;
+		}
+		mj = json_loadb(d, dl, 0, NULL);
+		json_array_foreach(json_object_get(mj, "dma"), i, blk)
+			count += json_array_size(json_object_get(blk, "desc"));
+		json_decref(mj);
+	}
+	json_decref(def);
+	return def ? count : -1;
+}
+
 static int is_neff(const struct dirent *e)
 {
 	size_t l = strlen(e->d_name);
@@ -357,6 +456,7 @@ static int manifest_one(const char *dir, const char *nm, const char *outdir,
 	void *kbin = NULL;
 	size_t klen, count, i;
 	uint64_t vars = 0;
+	long long descs;
 	uint32_t s;
 	int ret = -1;
 
@@ -388,6 +488,12 @@ static int manifest_one(const char *dir, const char *nm, const char *outdir,
 	}
 	fprintf(mf, "plan\t%s\t%s\t%s\t%u\t%u\t%llu\n", kname, nm, n->target,
 		v.hdr->target_gen, v.num_subgraphs, (unsigned long long)vars);
+	for (s = 0, descs = 0; s < n->num_sgs && descs >= 0; s++) {
+		long long k = sg_dma_descs(n, s);
+
+		descs = k < 0 ? -1 : descs + k;
+	}
+	fprintf(mf, "dma\t%lld\n", descs);
 	for (s = 0; s < n->num_sgs; s++) {
 		struct weight *ws;
 		json_t *def;
@@ -449,7 +555,7 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: mkneff demo OUT.neff\n"
-		"       mkneff bad features|missing-def|missing-weight|corrupt OUT.neff\n"
+		"       mkneff bad features|missing-def|missing-weight|corrupt|dma-oob OUT.neff\n"
 		"       mkneff payload MODEL.neff SG VAR OUT.bin\n"
 		"       mkneff manifest NEFF_DIR OUT_DIR\n");
 	return 2;

@@ -6,8 +6,8 @@
  *   neuronsim-cc compile [-j] MODEL.neff|DIR -o PLAN.kbin
  *   neuronsim-cc compile [-j] MODEL.bir.json -o PLAN.kbin [BIR SWITCHES]
  *   neuronsim-cc passes  MODEL.bir.json [--dump-after=NAME] [BIR SWITCHES]
- *   neuronsim-cc info    [-j] MODEL.neff|DIR
- *   neuronsim-cc dump    [-j] PLAN.kbin
+ *   neuronsim-cc info    [-j] [--dma] MODEL.neff|DIR
+ *   neuronsim-cc dump    [-j] [--dma] PLAN.kbin
  *
  * Errors go to stderr as "neuronsim-cc: FILE: MESSAGE" and the exit
  * status is 1.  Documentation/compiler.rst describes every message.
@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "kbin_check.h"
+#include "kbin_dma.h"
 #include "kbin_kind.h"
 #include "kbin_reader.h"
 #include "neuronsim_cc.h"
@@ -39,8 +40,10 @@ static const char *const usage_main =
 	"  compile MODEL.bir.json -o PLAN.kbin   run the backend passes, then the same\n"
 	"  passes MODEL.bir.json [--dump-after=NAME] [SWITCHES]\n"
 	"                                        run the passes, print the module\n"
-	"  info MODEL.neff|DIR                   header, target, subgraphs, vars\n"
-	"  dump PLAN.kbin                        one line per mem_ref record\n"
+	"  info MODEL.neff|DIR                   header, target, subgraphs, vars,\n"
+	"                                        DMA queues and blocks\n"
+	"  dump PLAN.kbin                        one line per mem_ref record, DMA\n"
+	"                                        queue and block\n"
 	"  help [COMMAND]                        this text, or a command's\n"
 	"\n"
 	"  -j, --json   print JSON instead of text (every command)\n"
@@ -100,23 +103,28 @@ static const char *const usage_compile =
 	"example: neuronsim-cc compile model.neff -o model.kbin\n";
 
 static const char *const usage_info =
-	"usage: neuronsim-cc info [-j] MODEL.neff|DIR\n"
+	"usage: neuronsim-cc info [-j] [--dma] MODEL.neff|DIR\n"
 	"\n"
 	"Print the NEFF header (name, MD5 encoding, feature bits, lnc size),\n"
-	"the target, the subgraphs with their SBUF carve-outs, and each\n"
+	"the target, the subgraphs with their SBUF carve-outs, each\n"
 	"subgraph's var table in var_id order (kind, size, alignment, dtype,\n"
-	"shape, weight file).\n"
+	"shape, weight file), and its DMA queues and blocks (queue, id,\n"
+	"semaphore, descriptors, UDMA pieces M2S/S2M, #comment).\n"
 	"\n"
-	"  -j, --json   print JSON\n";
+	"  -j, --json   print JSON\n"
+	"  --dma        also one line per DMA descriptor, e.g.\n"
+	"    desc qPoolIO0 #0 [0] copy from SB(0)+24576 [512,128]/[1,262144] float32 -> out(2)+3072 [512,128]/[1,4096] float32 pieces 128/128\n";
 
 static const char *const usage_dump =
-	"usage: neuronsim-cc dump [-j] PLAN.kbin\n"
+	"usage: neuronsim-cc dump [-j] [--dma] PLAN.kbin\n"
 	"\n"
-	"Check PLAN.kbin and print its header, subgraphs and one line per\n"
+	"Check PLAN.kbin and print its header, subgraphs, one line per\n"
 	"mem_ref record, e.g.\n"
 	"  sg00 memref {x} id {1} MR_INPUT size 65536 align 64 dtype {float16} shape [128,256]\n"
+	"and one line per DMA queue and block of its DMA section.\n"
 	"\n"
-	"  -j, --json   print JSON\n";
+	"  -j, --json   print JSON\n"
+	"  --dma        also one line per DMA descriptor (as neuronsim-cc info)\n";
 
 static const char *const usage_passes =
 	"usage: neuronsim-cc passes MODEL.bir.json [--dump-after=NAME[@ORDER]] [SWITCHES]\n"
@@ -301,7 +309,7 @@ static int cmd_compile(const char *in, const char *out, int js,
 	int bir = nscc_is_bir_json(in);
 	void *buf;
 	size_t len;
-	uint32_t s, nrec = 0;
+	uint32_t s, nrec = 0, nq = 0, nb = 0;
 	json_t *sgs, *sum;
 	int ret;
 
@@ -339,18 +347,28 @@ static int cmd_compile(const char *in, const char *out, int js,
 			"local_scratchpad_size", (json_int_t)set->local_scratchpad_size,
 			"shared_scratchpad_size", (json_int_t)set->shared_scratchpad_size));
 	}
+	if (v.dma) {
+		nq = v.dma->num_queues;
+		nb = v.dma->num_blocks;
+	}
 	if (js) {
-		sum = json_pack("{s:o,s:o,s:I,s:I,s:o}", "input", json_text(in),
+		sum = json_pack("{s:o,s:o,s:I,s:I,s:o,s:{s:I,s:I,s:I,s:I,s:I}}",
+				"input", json_text(in),
 				"output", json_text(out), "bytes", (json_int_t)len,
 				"target_gen", (json_int_t)v.hdr->target_gen,
-				"subgraphs", sgs);
+				"subgraphs", sgs, "dma",
+				"queues", (json_int_t)nq, "blocks", (json_int_t)nb,
+				"descriptors", (json_int_t)res.dma_descs,
+				"m2s_pieces", (json_int_t)res.dma_m2s_pieces,
+				"s2m_pieces", (json_int_t)res.dma_s2m_pieces);
 		if (bir)	/* the passes' warnings, printed on stderr */
 			json_object_set_new(sum, "warnings",
 					    json_integer(st.warnings));
 		ret = json_print(sum);
 	} else {
-		printf("%s: %zu bytes, target gen %u, %u subgraphs, %u records",
-		       out, len, v.hdr->target_gen, v.num_subgraphs, nrec);
+		printf("%s: %zu bytes, target gen %u, %u subgraphs, %u records, %u DMA queues, %u blocks, %llu descriptors, %llu M2S / %llu S2M UDMA pieces",
+		       out, len, v.hdr->target_gen, v.num_subgraphs, nrec, nq, nb,
+		       res.dma_descs, res.dma_m2s_pieces, res.dma_s2m_pieces);
 		if (bir)
 			printf(", %u warning%s", st.warnings,
 			       st.warnings == 1 ? "" : "s");
@@ -444,13 +462,380 @@ static void var_text(const struct nscc_var *v)
 	printf("\n");
 }
 
-static int cmd_info(const char *in, int js)
+/* ---- DMA programs, from a model (info) or a plan (dump) ---- */
+
+/* one queue, one block: what both sources have */
+struct dv_queue {
+	const char *name;
+	const char *fabric;
+	const uint32_t *sems;
+	uint32_t nsems, type, owner, num_queues, nblocks;
+	int dynamic;
+	uint32_t sb_off, sb_size;
+};
+
+struct dv_block {
+	uint32_t queue, id, semaphore;
+	const char *comment;
+	const struct kbin_dma_desc *descs;
+	uint32_t ndescs;
+};
+
+/* a subgraph's DMA program and how to name its vars */
+struct dv_prog {
+	const char *sg;
+	const struct dv_queue *q;
+	uint32_t nq;
+	const struct dv_block *b;
+	uint32_t nb;
+	const char *(*var_name)(const void *ctx, uint32_t var_id);
+	const void *ctx;
+};
+
+/* M2S and S2M pieces of a descriptor (kbin_dma_pattern()) */
+static void desc_pieces(const struct kbin_dma_desc *d, uint64_t *m2s,
+			uint64_t *s2m)
+{
+	struct kbin_dma_pat p;
+
+	*m2s = kbin_dma_pattern(&d->from, &p) ? 0 : p.pieces;
+	*s2m = kbin_dma_pattern(&d->to, &p) ? 0 : p.pieces;
+}
+
+static void dims_text(char *out, size_t cap, const struct kbin_dma_side *sd)
+{
+	uint64_t sz[KBIN_DMA_MAX_DIMS], st[KBIN_DMA_MAX_DIMS];
+	uint32_t i, n = sd->num_dims < KBIN_DMA_MAX_DIMS ? sd->num_dims : KBIN_DMA_MAX_DIMS;
+	size_t o;
+
+	for (i = 0; i < n; i++) {
+		sz[i] = sd->sizes[i];
+		st[i] = sd->steps[i];
+	}
+	shape_text(out, cap, sz, n);
+	o = strlen(out);
+	if (o + 1 < cap)
+		out[o++] = '/';
+	shape_text(out + o, cap - o, st, n);
+}
+
+static json_t *side_json(const struct dv_prog *pg, const struct kbin_dma_side *sd)
+{
+	uint64_t sz[KBIN_DMA_MAX_DIMS], st[KBIN_DMA_MAX_DIMS];
+	uint32_t i, n = sd->num_dims < KBIN_DMA_MAX_DIMS ? sd->num_dims : KBIN_DMA_MAX_DIMS;
+
+	for (i = 0; i < n; i++) {
+		sz[i] = sd->sizes[i];
+		st[i] = sd->steps[i];
+	}
+	return json_pack("{s:o,s:I,s:s,s:I,s:o,s:o}",
+			 "var", json_text(pg->var_name(pg->ctx, sd->var_id)),
+			 "var_id", (json_int_t)sd->var_id,
+			 "dtype", kbin_dma_dtype_str(sd->dtype),
+			 "offset", (json_int_t)sd->offset,
+			 "sizes", shape_json(sz, n), "steps", shape_json(st, n));
+}
+
+static void desc_text(const struct dv_prog *pg, const struct dv_block *b,
+		      uint32_t j)
+{
+	const struct kbin_dma_desc *d = &b->descs[j];
+	char f[200], t[200];
+	uint64_t m2s, s2m;
+
+	dims_text(f, sizeof(f), &d->from);
+	dims_text(t, sizeof(t), &d->to);
+	desc_pieces(d, &m2s, &s2m);
+	printf("    desc %s #%u [%u] %s from %s(%u)+%llu %s %s -> %s(%u)+%llu %s %s pieces %llu/%llu",
+	       pg->q[b->queue].name, b->id, j, kbin_dma_op_str(d->op),
+	       pg->var_name(pg->ctx, d->from.var_id), d->from.var_id,
+	       (unsigned long long)d->from.offset, f,
+	       kbin_dma_dtype_str(d->from.dtype),
+	       pg->var_name(pg->ctx, d->to.var_id), d->to.var_id,
+	       (unsigned long long)d->to.offset, t,
+	       kbin_dma_dtype_str(d->to.dtype), (unsigned long long)m2s,
+	       (unsigned long long)s2m);
+	if (d->op == KBIN_DMA_OP_TRANSPOSE)
+		printf(" transpose %.4s shape [%u,%u,%u,%u] element %u",
+		       d->transpose_op, d->transpose_shape[0],
+		       d->transpose_shape[1], d->transpose_shape[2],
+		       d->transpose_shape[3], d->transpose_elem_size);
+	printf("\n");
+}
+
+static json_t *desc_json(const struct dv_prog *pg, const struct kbin_dma_desc *d)
+{
+	uint64_t m2s, s2m;
+	json_t *o;
+
+	desc_pieces(d, &m2s, &s2m);
+	o = json_pack("{s:s,s:o,s:o,s:I,s:I,s:I}", "op", kbin_dma_op_str(d->op),
+		      "from", side_json(pg, &d->from), "to", side_json(pg, &d->to),
+		      "num_tiling_dimensions", (json_int_t)d->num_tiling_dims,
+		      "m2s_pieces", (json_int_t)m2s, "s2m_pieces", (json_int_t)s2m);
+	if (d->op == KBIN_DMA_OP_TRANSPOSE) {
+		char top[KBIN_DMA_TRANSPOSE_DIMS + 1] = "";
+		uint64_t sh[KBIN_DMA_TRANSPOSE_DIMS];
+		uint32_t i;
+
+		memcpy(top, d->transpose_op, KBIN_DMA_TRANSPOSE_DIMS);
+		for (i = 0; i < KBIN_DMA_TRANSPOSE_DIMS; i++)
+			sh[i] = d->transpose_shape[i];
+		json_object_set_new(o, "transpose_op", json_text(top));
+		json_object_set_new(o, "transpose_shape", shape_json(sh, 4));
+		json_object_set_new(o, "transpose_element_size",
+				    json_integer(d->transpose_elem_size));
+	}
+	return o;
+}
+
+/*
+ * Print (or add to @sgj as "dma") a subgraph's DMA program: its totals,
+ * one line per queue and per block, with @descs one per descriptor.
+ */
+static void dma_prog_out(const struct dv_prog *pg, int js, int descs,
+			 json_t *sgj)
+{
+	uint64_t m2s = 0, s2m = 0, bm, bs, dm, ds;
+	json_t *qa = json_array(), *ba = json_array();
+	uint32_t k, j, i, nd = 0;
+
+	for (j = 0; j < pg->nb; j++) {
+		for (i = 0; i < pg->b[j].ndescs; i++) {
+			desc_pieces(&pg->b[j].descs[i], &dm, &ds);
+			m2s += dm;
+			s2m += ds;
+		}
+		nd += pg->b[j].ndescs;
+	}
+	if (!js)
+		printf("  %s: %u DMA queues, %u blocks, %u descriptors, %llu M2S / %llu S2M UDMA pieces\n",
+		       pg->sg, pg->nq, pg->nb, nd, (unsigned long long)m2s,
+		       (unsigned long long)s2m);
+	for (k = 0; k < pg->nq; k++) {
+		const struct dv_queue *q = &pg->q[k];
+
+		if (!js) {
+			printf("    queue %s type %s owner %s num_queues %u semaphores",
+			       q->name, kbin_dma_queue_type_str(q->type),
+			       kbin_dma_engine_str(q->owner), q->num_queues);
+			/* runs of consecutive semaphores as FIRST..LAST */
+			for (i = 0; i < q->nsems; i = j) {
+				for (j = i + 1; j < q->nsems &&
+				     q->sems[j] == q->sems[j - 1] + 1; j++)
+					;
+				printf("%s%u", i ? "," : " ", q->sems[i]);
+				if (j - i > 1)
+					printf("..%u", q->sems[j - 1]);
+			}
+			if (q->fabric)
+				printf(" fabric %s", q->fabric);
+			if (q->dynamic)
+				printf(" SB scratch %u+%u", q->sb_off, q->sb_size);
+			printf(" blocks %u\n", q->nblocks);
+			continue;
+		}
+		{
+			json_t *sems = json_array(), *o;
+
+			for (i = 0; i < q->nsems; i++)
+				json_array_append_new(sems, json_integer(q->sems[i]));
+			o = json_pack("{s:o,s:s,s:s,s:I,s:o,s:I}", "name", json_text(q->name),
+				      "type", kbin_dma_queue_type_str(q->type),
+				      "owner", kbin_dma_engine_str(q->owner),
+				      "num_queues", (json_int_t)q->num_queues,
+				      "semaphore_set", sems, "blocks", (json_int_t)q->nblocks);
+			if (q->fabric)
+				json_object_set_new(o, "fabric_path", json_text(q->fabric));
+			if (q->dynamic)
+				json_object_set_new(o, "dynamic_dma", json_pack("{s:I,s:I}",
+					"SB_scratch_partition_offset", (json_int_t)q->sb_off,
+					"SB_scratch_partition_size", (json_int_t)q->sb_size));
+			json_array_append_new(qa, o);
+		}
+	}
+	for (j = 0; j < pg->nb; j++) {
+		const struct dv_block *b = &pg->b[j];
+
+		bm = bs = 0;
+		for (i = 0; i < b->ndescs; i++) {
+			desc_pieces(&b->descs[i], &dm, &ds);
+			bm += dm;
+			bs += ds;
+		}
+		if (!js) {
+			printf("    block %s #%u semaphore %u descs %u pieces %llu/%llu%s%s%s\n",
+			       pg->q[b->queue].name, b->id, b->semaphore, b->ndescs,
+			       (unsigned long long)bm, (unsigned long long)bs,
+			       b->comment ? " {" : "", b->comment ? b->comment : "",
+			       b->comment ? "}" : "");
+			for (i = 0; descs && i < b->ndescs; i++)
+				desc_text(pg, b, i);
+			continue;
+		}
+		{
+			json_t *o = json_pack("{s:o,s:I,s:I,s:I,s:I,s:I}",
+					      "queue", json_text(pg->q[b->queue].name),
+					      "id", (json_int_t)b->id,
+					      "semaphore", (json_int_t)b->semaphore,
+					      "descriptors", (json_int_t)b->ndescs,
+					      "m2s_pieces", (json_int_t)bm,
+					      "s2m_pieces", (json_int_t)bs);
+
+			if (b->comment)
+				json_object_set_new(o, "#comment", json_text(b->comment));
+			if (descs) {
+				json_t *da = json_array();
+
+				for (i = 0; i < b->ndescs; i++)
+					json_array_append_new(da, desc_json(pg, &b->descs[i]));
+				json_object_set_new(o, "desc", da);
+			}
+			json_array_append_new(ba, o);
+		}
+	}
+	if (js)
+		json_object_set_new(sgj, "dma", json_pack("{s:I,s:I,s:I,s:I,s:I,s:o,s:o}",
+			"queues", (json_int_t)pg->nq, "blocks", (json_int_t)pg->nb,
+			"descriptors", (json_int_t)nd, "m2s_pieces", (json_int_t)m2s,
+			"s2m_pieces", (json_int_t)s2m, "queue_table", qa,
+			"block_table", ba));
+	else {
+		json_decref(qa);
+		json_decref(ba);
+	}
+}
+
+static const char *model_var_name(const void *ctx, uint32_t var_id)
+{
+	const struct nscc_subgraph *sg = ctx;
+	uint32_t i;
+
+	for (i = 0; i < sg->num_vars; i++)
+		if (sg->vars[i].var_id == var_id)
+			return sg->vars[i].name;
+	return "?";
+}
+
+/* a model subgraph's DMA program, in member order */
+static int model_dma_out(const struct nscc_subgraph *sg, int js, int descs,
+			 json_t *sgj)
+{
+	struct dv_queue *q = calloc(sg->num_dma_queues + 1, sizeof(*q));
+	struct dv_block *b = calloc(sg->num_dma_blocks + 1, sizeof(*b));
+	struct dv_prog pg = {
+		.sg = sg->name, .q = q, .nq = sg->num_dma_queues, .b = b,
+		.nb = sg->num_dma_blocks, .var_name = model_var_name, .ctx = sg,
+	};
+	uint32_t k;
+
+	if (!q || !b) {
+		free(q);
+		free(b);
+		return -1;
+	}
+	for (k = 0; k < sg->num_dma_queues; k++) {
+		const struct nscc_dma_queue *mq = &sg->dma_queues[k];
+
+		q[k] = (struct dv_queue){
+			.name = mq->name, .fabric = mq->fabric_path,
+			.sems = mq->semaphores, .nsems = mq->num_semaphores,
+			.type = mq->type, .owner = mq->owner,
+			.num_queues = mq->num_queues, .dynamic = mq->has_dynamic,
+			.sb_off = mq->sb_scratch_offset, .sb_size = mq->sb_scratch_size,
+		};
+	}
+	for (k = 0; k < sg->num_dma_blocks; k++) {
+		const struct nscc_dma_block *mb = &sg->dma_blocks[k];
+
+		b[k] = (struct dv_block){
+			.queue = mb->queue, .id = mb->id, .semaphore = mb->semaphore,
+			.comment = mb->comment, .descs = sg->dma_descs + mb->first_desc,
+			.ndescs = mb->num_descs,
+		};
+		if (mb->queue < sg->num_dma_queues)
+			q[mb->queue].nblocks++;
+	}
+	dma_prog_out(&pg, js, descs, sgj);
+	free(q);
+	free(b);
+	return 0;
+}
+
+/* the names of a plan subgraph's records */
+struct plan_names {
+	const struct kbin_view *v;
+	const struct kbin_mem_ref_set *set;
+};
+
+static const char *plan_var_name(const void *ctx, uint32_t var_id)
+{
+	const struct plan_names *pn = ctx;
+
+	return var_id < pn->set->nmem ?
+	       kbin_view_str(pn->v, pn->set->mem[var_id].name) : "?";
+}
+
+/* a plan subgraph's DMA section, in plan (queue) order */
+static int plan_dma_out(const struct kbin_view *v, uint32_t s, int js,
+			int descs, json_t *sgj)
+{
+	struct plan_names pn = { .v = v, .set = kbin_view_set(v, s) };
+	struct kbin_dma_sg_view dv;
+	struct dv_queue *q;
+	struct dv_block *b;
+	struct dv_prog pg;
+	uint32_t k;
+
+	if (kbin_view_dma_sg(v, s, &dv) || (!v->dma && !js))
+		return 0;
+	q = calloc(dv.num_queues + 1, sizeof(*q));
+	b = calloc(dv.num_blocks + 1, sizeof(*b));
+	if (!q || !b) {
+		free(q);
+		free(b);
+		return -1;
+	}
+	for (k = 0; k < dv.num_queues; k++) {
+		const struct kbin_dma_queue *pq = &dv.queues[k];
+
+		q[k] = (struct dv_queue){
+			.name = kbin_view_str(v, pq->name),
+			.fabric = kbin_view_str(v, pq->fabric_path),
+			.sems = kbin_view_semaphores(v, pq), .nsems = pq->num_semaphores,
+			.type = pq->type, .owner = pq->owner,
+			.num_queues = pq->num_queues, .nblocks = pq->num_blocks,
+			.dynamic = !!(pq->flags & KBIN_DMA_QF_DYNAMIC),
+			.sb_off = pq->sb_scratch_offset, .sb_size = pq->sb_scratch_size,
+		};
+	}
+	for (k = 0; k < dv.num_blocks; k++) {
+		const struct kbin_dma_block *pb = &dv.blocks[k];
+
+		b[k] = (struct dv_block){
+			.queue = pb->queue, .id = pb->id, .semaphore = pb->semaphore,
+			.comment = kbin_view_str(v, pb->comment),
+			.descs = dv.descs + (pb->first_desc - dv.first_desc),
+			.ndescs = pb->num_descs,
+		};
+	}
+	pg = (struct dv_prog){
+		.sg = kbin_view_subgraph(v, s)->name, .q = q, .nq = dv.num_queues,
+		.b = b, .nb = dv.num_blocks, .var_name = plan_var_name, .ctx = &pn,
+	};
+	dma_prog_out(&pg, js, descs, sgj);
+	free(q);
+	free(b);
+	return 0;
+}
+
+static int cmd_info(const char *in, int js, int descs)
 {
 	struct nscc_err err = { "" };
 	struct nscc_model *m = NULL;
 	struct nscc_neff *neff;
 	const struct nscc_neff_header *h;
-	json_t *root, *sgs;
+	json_t *root, *sgs, *sgj;
 	char hx[40];
 	uint32_t s, i, k;
 
@@ -537,9 +922,14 @@ static int cmd_info(const char *in, int js)
 			else
 				var_text(&sg->vars[ord[i]]);
 		}
-		json_array_append_new(sgs, json_pack("{s:s,s:s,s:o,s:o}",
+		sgj = json_pack("{s:s,s:s,s:o,s:o}",
 			"name", sg->name, "definition", neff->sgs[s].definition,
-			"carveouts", cos, "vars", vars));
+			"carveouts", cos, "vars", vars);
+		if (model_dma_out(sg, js, descs, sgj)) {
+			fail(in, "out of memory");
+			return 1;
+		}
+		json_array_append_new(sgs, sgj);
 		free(ord);
 	}
 	json_object_set_new(root, "subgraphs", sgs);
@@ -649,11 +1039,11 @@ static void rec_text(const struct kbin_view *v, const char *sgname,
 	printf("\n");
 }
 
-static int cmd_dump(const char *in, int js)
+static int cmd_dump(const char *in, int js, int descs)
 {
 	struct kbin_check_result res;
 	struct kbin_view v;
-	json_t *sgs = json_array();
+	json_t *sgs = json_array(), *sgj;
 	void *buf;
 	size_t len;
 	uint32_t s, i, k;
@@ -705,11 +1095,19 @@ static int cmd_dump(const char *in, int js)
 			else
 				rec_text(&v, sg->name, &set->mem[i]);
 		}
-		json_array_append_new(sgs, json_pack("{s:o,s:I,s:I,s:o,s:o}",
+		sgj = json_pack("{s:o,s:I,s:I,s:o,s:o}",
 			"name", json_text(sg->name),
 			"local_scratchpad_size", (json_int_t)set->local_scratchpad_size,
 			"shared_scratchpad_size", (json_int_t)set->shared_scratchpad_size,
-			"carveouts", cos, "records", recs));
+			"carveouts", cos, "records", recs);
+		if (plan_dma_out(&v, s, js, descs, sgj)) {
+			fail(in, "out of memory");
+			json_decref(sgj);
+			json_decref(sgs);
+			free(buf);
+			return 1;
+		}
+		json_array_append_new(sgs, sgj);
 	}
 	if (js)
 		ret = json_print(json_pack("{s:o,s:I,s:I,s:I,s:o}", "file", json_text(in),
@@ -725,14 +1123,15 @@ static int cmd_dump(const char *in, int js)
 
 int main(int argc, char **argv)
 {
-	struct option opts[3 + NUM_BIR_SWITCHES + 1] = {
+	struct option opts[4 + NUM_BIR_SWITCHES + 1] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "dma", no_argument, NULL, 'D' },
 	};
 	struct bir_opts bo = { 0 };
 	const char *cmd, *usage, *out = NULL, *bir_switch = NULL;
-	int c, js = 0;
+	int c, js = 0, descs = 0;
 	size_t k;
 
 	if (argc < 2) {
@@ -767,7 +1166,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (k = 0; k < NUM_BIR_SWITCHES; k++)
-		opts[3 + k] = (struct option){ bir_switches[k].name,
+		opts[4 + k] = (struct option){ bir_switches[k].name,
 					       bir_switches[k].has_arg, NULL,
 					       BIR_SWITCH_VAL + (int)k };
 	optind = 2;
@@ -786,6 +1185,13 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			out = optarg;
+			break;
+		case 'D':
+			if (usage == usage_compile) {
+				fputs(usage, stderr);
+				return 1;
+			}
+			descs = 1;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -810,6 +1216,6 @@ int main(int argc, char **argv)
 	if (usage == usage_compile)
 		return cmd_compile(argv[optind], out, js, &bo);
 	if (usage == usage_info)
-		return cmd_info(argv[optind], js);
-	return cmd_dump(argv[optind], js);
+		return cmd_info(argv[optind], js, descs);
+	return cmd_dump(argv[optind], js, descs);
 }

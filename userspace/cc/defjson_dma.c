@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * defjson_dma.c - the DMA programs of a def.json subgraph
+ * (Documentation/relocation.rst, Documentation/compiler.rst): its
+ * "dma_queue" object -> struct nscc_dma_queue, and the "dma" blocks of
+ * every engine member it names ("pe": "PE.json", "act", "pool", "dve",
+ * "sp") -> struct nscc_dma_block and their descriptors as KBIN records
+ * (struct kbin_dma_desc: var_ids, dtype and op codes).  Checks here are
+ * about the JSON: missing fields, wrong JSON types, negative or too large
+ * numbers, names no table knows (queue, variable, dtype, op, queue type,
+ * owner), arrays of the wrong length.  The rules every DMA program must
+ * follow, however it was made, are in compile.c.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kbin_dma.h"
+#include "nscc_internal.h"
+
+/* where a block's message points: the member, the block, the descriptor */
+struct dma_ctx {
+	const char *sg;
+	const char *member;
+	size_t blk;
+	const char *queue;	/* the block's queue name, once known */
+	long long id;		/* the block's id, once known, else -1 */
+	long long desc;		/* descriptor index, or -1 */
+	struct nscc_err *err;
+};
+
+__attribute__((format(printf, 3, 4)))
+static int berr(const struct dma_ctx *c, int code, const char *fmt, ...)
+{
+	char what[NSCC_ERR_MAX], where[160] = "";
+	va_list ap;
+	int n = 0;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (c->queue)
+		n = snprintf(where, sizeof(where), " (queue '%s'", c->queue);
+	if (c->queue && c->id >= 0)
+		n += snprintf(where + n, sizeof(where) - n, ", id %lld", c->id);
+	if (c->queue)
+		snprintf(where + n, sizeof(where) - n, ")");
+	if (c->desc >= 0)
+		return nscc_errf(c->err, code, "%s: dma[%zu]%s: desc[%lld]: %s",
+				 c->member, c->blk, where, c->desc, what);
+	return nscc_errf(c->err, code, "%s: dma[%zu]%s: %s", c->member, c->blk,
+			 where, what);
+}
+
+/* an integer field 0..@max; 1 present, 0 absent, < 0 refused */
+static int dma_uint(const struct dma_ctx *c, json_t *o, const char *key,
+		    uint64_t max, uint64_t *out)
+{
+	json_t *v = json_object_get(o, key);
+	json_int_t i;
+
+	if (!v)
+		return 0;
+	if (!json_is_integer(v))
+		return berr(c, -EINVAL, "field '%s' is not an integer", key);
+	i = json_integer_value(v);
+	if (i < 0)
+		return berr(c, -EINVAL, "%s %lld is negative", key, (long long)i);
+	if ((uint64_t)i > max)
+		return berr(c, -EINVAL, "%s %lld is over the maximum %llu", key,
+			    (long long)i, (unsigned long long)max);
+	*out = (uint64_t)i;
+	return 1;
+}
+
+static int dma_req_uint(const struct dma_ctx *c, json_t *o, const char *key,
+			uint64_t max, uint64_t *out)
+{
+	int r = dma_uint(c, o, key, max, out);
+
+	return r ? (r < 0 ? r : 0) : berr(c, -EINVAL, "missing field '%s'", key);
+}
+
+static const char *dma_str(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* an array of at most @n integers 0..@max into @out; its length in *@len */
+static int dma_uint_array(const struct dma_ctx *c, json_t *o, const char *key,
+			  uint64_t max, uint64_t *out, size_t n, size_t *len)
+{
+	json_t *a = json_object_get(o, key), *e;
+	size_t i;
+
+	if (!a)
+		return berr(c, -EINVAL, "missing field '%s'", key);
+	if (!json_is_array(a))
+		return berr(c, -EINVAL, "field '%s' is not an array", key);
+	*len = json_array_size(a);
+	if (*len < 1 || *len > n)
+		return berr(c, -EINVAL, "%s has %zu entries, allowed 1..%zu", key,
+			    *len, n);
+	json_array_foreach(a, i, e) {
+		if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+		    (uint64_t)json_integer_value(e) > max)
+			return berr(c, -EINVAL, "%s[%zu] is not an integer 0..%llu",
+				    key, i, (unsigned long long)max);
+		out[i] = (uint64_t)json_integer_value(e);
+	}
+	return 0;
+}
+
+/* one side ("from" or "to") of a descriptor into @sd */
+static int parse_side(const struct dma_ctx *c, json_t *d, const char *side,
+		      json_t *vars, struct kbin_dma_side *sd)
+{
+	char k_dtype[16], k_off[16], k_sizes[16], k_steps[16];
+	uint64_t sizes[KBIN_DMA_MAX_DIMS], steps[KBIN_DMA_MAX_DIMS], x;
+	const char *var, *dt;
+	size_t ns, nt, i;
+	json_t *v;
+	int r;
+
+	snprintf(k_dtype, sizeof(k_dtype), "%s_dtype", side);
+	snprintf(k_off, sizeof(k_off), "%s_off", side);
+	snprintf(k_sizes, sizeof(k_sizes), "%s_sizes", side);
+	snprintf(k_steps, sizeof(k_steps), "%s_steps", side);
+	var = dma_str(d, side);
+	if (!var)
+		return berr(c, -EINVAL, "field '%s' is missing or not a string", side);
+	v = json_object_get(vars, var);
+	if (!json_is_object(v) || !json_is_integer(json_object_get(v, "var_id")))
+		return berr(c, -EINVAL, "%s: unknown variable '%s'", side, var);
+	x = (uint64_t)json_integer_value(json_object_get(v, "var_id"));
+	if (x > UINT32_MAX)
+		return berr(c, -EINVAL, "%s: variable '%s' has no var_id", side, var);
+	sd->var_id = (uint32_t)x;
+	dt = dma_str(d, k_dtype);
+	if (!dt)
+		return berr(c, -EINVAL, "field '%s' is missing or not a string",
+			    k_dtype);
+	sd->dtype = (uint8_t)kbin_dma_dtype_from_name(dt);
+	if (!sd->dtype)
+		return berr(c, -EINVAL, "%s: unknown dtype '%s'", k_dtype, dt);
+	r = dma_req_uint(c, d, k_off, INT64_MAX, &x);
+	if (r)
+		return r;
+	sd->offset = x;
+	r = dma_uint_array(c, d, k_sizes, UINT32_MAX, sizes, KBIN_DMA_MAX_DIMS, &ns);
+	if (r)
+		return r;
+	r = dma_uint_array(c, d, k_steps, INT64_MAX, steps, KBIN_DMA_MAX_DIMS, &nt);
+	if (r)
+		return r;
+	if (ns != nt)
+		return berr(c, -EINVAL, "%s has %zu entries but %s has %zu", k_sizes,
+			    ns, k_steps, nt);
+	sd->num_dims = (uint8_t)ns;
+	for (i = 0; i < ns; i++) {
+		sd->sizes[i] = (uint32_t)sizes[i];
+		sd->steps[i] = steps[i];
+	}
+	return 0;
+}
+
+static int parse_desc(const struct dma_ctx *c, json_t *d, json_t *vars,
+		      struct kbin_dma_desc *out)
+{
+	const char *op = dma_str(d, "op"), *top;
+	json_t *t = json_object_get(d, "transpose_op");
+	uint64_t x, shape[KBIN_DMA_TRANSPOSE_DIMS];
+	size_t n, i;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(d))
+		return berr(c, -EINVAL, "not a JSON object");
+	if (json_object_get(d, "op") && !op)
+		return berr(c, -EINVAL, "field 'op' is not a string");
+	if (op) {
+		out->op = (uint8_t)kbin_dma_op_from_name(op);
+		if (!out->op || out->op == KBIN_DMA_OP_TRANSPOSE)
+			return berr(c, -EINVAL, "unknown op '%s' (copy, cast; a transpose has no op)",
+				    op);
+		if (t)
+			return berr(c, -EINVAL, "op '%s' with a transpose_op", op);
+	} else if (!t) {
+		return berr(c, -EINVAL, "no field 'op' and no 'transpose_op'");
+	} else {
+		out->op = KBIN_DMA_OP_TRANSPOSE;
+	}
+	r = parse_side(c, d, "from", vars, &out->from);
+	if (r)
+		return r;
+	r = parse_side(c, d, "to", vars, &out->to);
+	if (r)
+		return r;
+	r = dma_uint(c, d, "num_tiling_dimensions", KBIN_DMA_MAX_DIMS, &x);
+	if (r < 0)
+		return r;
+	out->num_tiling_dims = r ? (uint8_t)x : 0;
+	if (out->op != KBIN_DMA_OP_TRANSPOSE)
+		return 0;
+	top = json_is_string(t) ? json_string_value(t) : NULL;
+	if (!top || strlen(top) != KBIN_DMA_TRANSPOSE_DIMS)
+		return berr(c, -EINVAL, "transpose_op is not a string of %u letters",
+			    KBIN_DMA_TRANSPOSE_DIMS);
+	memcpy(out->transpose_op, top, KBIN_DMA_TRANSPOSE_DIMS);
+	r = dma_req_uint(c, d, "transpose_element_size", 255, &x);
+	if (r)
+		return r;
+	out->transpose_elem_size = (uint8_t)x;
+	r = dma_uint_array(c, d, "transpose_shape", UINT32_MAX, shape,
+			   KBIN_DMA_TRANSPOSE_DIMS, &n);
+	if (r)
+		return r;
+	if (n != KBIN_DMA_TRANSPOSE_DIMS)
+		return berr(c, -EINVAL, "transpose_shape has %zu entries, not %u", n,
+			    KBIN_DMA_TRANSPOSE_DIMS);
+	for (i = 0; i < n; i++)
+		out->transpose_shape[i] = (uint32_t)shape[i];
+	return 0;
+}
+
+/* the queue index of @name among the subgraph's queues, or -1 */
+static long find_queue(const struct nscc_subgraph *sg, const char *name)
+{
+	uint32_t k;
+
+	for (k = 0; k < sg->num_dma_queues; k++)
+		if (!strcmp(sg->dma_queues[k].name, name))
+			return k;
+	return -1;
+}
+
+/* the "dma" blocks of engine member @member (owned by @engine) */
+static int parse_blocks(struct nscc_model *m, int sgi, uint32_t engine,
+			const char *member, json_t *ej, json_t *vars,
+			struct nscc_err *err)
+{
+	struct nscc_subgraph *sg = &m->sgs[sgi];
+	json_t *blocks = json_object_get(ej, "dma"), *b, *descs, *d;
+	struct kbin_dma_desc *tmp = NULL;
+	struct dma_ctx c = { .sg = sg->name, .member = member, .err = err };
+	size_t i, k, cap = 0;
+	int ret = 0;
+
+	if (!blocks)
+		return 0;
+	if (!json_is_array(blocks))
+		return nscc_errf(err, -EINVAL, "%s: field 'dma' is not an array", member);
+	json_array_foreach(blocks, i, b) {
+		struct nscc_dma_block nb = { .engine = engine };
+		const char *qname, *comment;
+		uint64_t x;
+		long q;
+
+		c.blk = i;
+		c.queue = NULL;
+		c.id = -1;
+		c.desc = -1;
+		if (!json_is_object(b)) {
+			ret = berr(&c, -EINVAL, "not a JSON object");
+			break;
+		}
+		qname = dma_str(b, "queue");
+		if (!qname) {
+			ret = berr(&c, -EINVAL, "field 'queue' is missing or not a string");
+			break;
+		}
+		q = find_queue(sg, qname);
+		if (q < 0) {
+			ret = berr(&c, -EINVAL, "unknown queue '%s' (not in %s's dma_queue)",
+				   qname, sg->name);
+			break;
+		}
+		c.queue = qname;
+		nb.queue = (uint32_t)q;
+		ret = dma_req_uint(&c, b, "id", UINT32_MAX, &x);
+		if (ret)
+			break;
+		nb.id = (uint32_t)x;
+		c.id = nb.id;
+		ret = dma_req_uint(&c, b, "semaphore", UINT32_MAX, &x);
+		if (ret)
+			break;
+		nb.semaphore = (uint32_t)x;
+		comment = dma_str(b, "#comment");
+		if (json_object_get(b, "#comment") && !comment) {
+			ret = berr(&c, -EINVAL, "field '#comment' is not a string");
+			break;
+		}
+		descs = json_object_get(b, "desc");
+		if (!json_is_array(descs)) {
+			ret = berr(&c, -EINVAL, "field 'desc' is missing or not an array");
+			break;
+		}
+		if (json_array_size(descs) > cap) {
+			struct kbin_dma_desc *t;
+
+			cap = json_array_size(descs) * 2;
+			t = realloc(tmp, cap * sizeof(*tmp));
+			if (!t) {
+				ret = nscc_errf(err, -ENOMEM, "out of memory");
+				break;
+			}
+			tmp = t;
+		}
+		json_array_foreach(descs, k, d) {
+			c.desc = (long long)k;
+			ret = parse_desc(&c, d, vars, &tmp[k]);
+			if (ret)
+				goto out;
+		}
+		ret = nscc_model_add_dma_block(m, sgi, &nb, comment, tmp,
+					       (uint32_t)json_array_size(descs));
+		if (ret) {
+			ret = nscc_errf(err, ret, "%s: dma[%zu]: %s", member, i,
+					ret == -ENOMEM ? "out of memory" :
+					"too many descriptors");
+			break;
+		}
+	}
+out:
+	free(tmp);
+	return ret;
+}
+
+static int parse_queue(struct nscc_model *m, int sgi, const char *name,
+		       json_t *o, struct nscc_err *err)
+{
+	const char *sgn = m->sgs[sgi].name, *t, *fp;
+	struct nscc_dma_queue *q;
+	json_t *set, *e, *dyn;
+	uint32_t *sems;
+	size_t i, n;
+	int ret;
+
+#define QERR(code, fmt, ...) \
+	nscc_errf(err, code, "%s: dma_queue '%s': " fmt, sgn, name, ##__VA_ARGS__)
+	if (!json_is_object(o))
+		return QERR(-EINVAL, "not a JSON object");
+	q = nscc_model_add_dma_queue(m, sgi, name);
+	if (!q)
+		return nscc_errf(err, -ENOMEM, "out of memory");
+	t = dma_str(o, "type");
+	if (!t)
+		return QERR(-EINVAL, "field 'type' is missing or not a string");
+	q->type = kbin_dma_queue_type_from_name(t);
+	if (!q->type)
+		return QERR(-EINVAL, "unknown type '%s' (in, data, dynamic)", t);
+	t = dma_str(o, "owner");
+	if (!t)
+		return QERR(-EINVAL, "field 'owner' is missing or not a string");
+	q->owner = kbin_dma_engine_from_name(t);
+	if (!q->owner)
+		return QERR(-EINVAL, "unknown owner '%s' (pe, act, pool, dve, sp)", t);
+	e = json_object_get(o, "num_queues");
+	if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+	    json_integer_value(e) > UINT32_MAX)
+		return QERR(-EINVAL, "field 'num_queues' is missing or not an integer 0..%u",
+			    UINT32_MAX);
+	q->num_queues = (uint32_t)json_integer_value(e);
+	fp = dma_str(o, "fabric_path");
+	if (json_object_get(o, "fabric_path") && !fp)
+		return QERR(-EINVAL, "field 'fabric_path' is not a string");
+	if (fp && !(q->fabric_path = strdup(fp)))
+		return nscc_errf(err, -ENOMEM, "out of memory");
+	set = json_object_get(o, "semaphore_set");
+	if (!json_is_array(set))
+		return QERR(-EINVAL, "field 'semaphore_set' is missing or not an array");
+	n = json_array_size(set);
+	if (n > KBIN_MAX_LIST)
+		return QERR(-E2BIG, "semaphore_set has %zu entries, at most %u", n,
+			    KBIN_MAX_LIST);
+	sems = malloc((n ? n : 1) * sizeof(*sems));
+	if (!sems)
+		return nscc_errf(err, -ENOMEM, "out of memory");
+	json_array_foreach(set, i, e) {
+		if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+		    json_integer_value(e) > UINT32_MAX) {
+			free(sems);
+			return QERR(-EINVAL, "semaphore_set[%zu] is not an integer 0..%u",
+				    i, UINT32_MAX);
+		}
+		sems[i] = (uint32_t)json_integer_value(e);
+	}
+	ret = nscc_dma_queue_set_semaphores(q, sems, (uint32_t)n);
+	free(sems);
+	if (ret)
+		return nscc_errf(err, -ENOMEM, "out of memory");
+	dyn = json_object_get(o, "dynamic_dma");
+	if (dyn) {
+		static const char *const keys[] = {
+			"SB_scratch_partition_offset", "SB_scratch_partition_size",
+		};
+		uint32_t v[2];
+
+		if (!json_is_object(dyn))
+			return QERR(-EINVAL, "dynamic_dma is not a JSON object");
+		for (i = 0; i < 2; i++) {
+			e = json_object_get(dyn, keys[i]);
+			if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+			    json_integer_value(e) > UINT32_MAX)
+				return QERR(-EINVAL, "dynamic_dma: field '%s' is missing or not an integer 0..%u",
+					    keys[i], UINT32_MAX);
+			v[i] = (uint32_t)json_integer_value(e);
+		}
+		q->has_dynamic = 1;
+		q->sb_scratch_offset = v[0];
+		q->sb_scratch_size = v[1];
+	}
+	return 0;
+#undef QERR
+}
+
+/**
+ * nscc_defjson_dma() - the DMA queues and blocks of one subgraph.
+ * @m: the model; @sgi the subgraph just read from @dj.
+ * @dj: the def.json object; @vars its "var" object (names -> var_id).
+ * @neff: where the engine members are read; NULL: queues only.
+ * @dir: the def.json folder ("" for the top level).
+ *
+ * Return: 0; -EINVAL a malformed field (the message names the member,
+ * block, descriptor, field and value); -ENOENT an engine member is
+ * missing (named); -E2BIG a semaphore set over KBIN_MAX_LIST; -ENOMEM.
+ */
+int nscc_defjson_dma(struct nscc_model *m, int sgi, json_t *dj, json_t *vars,
+		     struct nscc_neff *neff, const char *dir,
+		     struct nscc_err *err)
+{
+	json_t *queues = json_object_get(dj, "dma_queue"), *o, *ej;
+	struct nscc_subgraph *sg = &m->sgs[sgi];
+	const char *qname, *mname;
+	uint32_t e;
+	int ret;
+
+	if (queues && !json_is_object(queues))
+		return nscc_errf(err, -EINVAL, "%s: def.json field 'dma_queue' is not an object",
+				 sg->name);
+	json_object_foreach(queues, qname, o) {
+		ret = parse_queue(m, sgi, qname, o, err);
+		if (ret)
+			return ret;
+	}
+	if (!neff)
+		return 0;
+	for (e = 1; e <= KBIN_DMA_ENGINE_MAX; e++) {
+		char *path;
+
+		o = json_object_get(dj, kbin_dma_engine_str(e));
+		if (!o)
+			continue;
+		mname = json_is_string(o) ? json_string_value(o) : NULL;
+		if (!mname || !*mname)
+			return nscc_errf(err, -EINVAL, "%s: def.json field '%s' is not a member name",
+					 sg->name, kbin_dma_engine_str(e));
+		if (asprintf(&path, "%s%s%s", dir, *dir ? "/" : "", mname) < 0)
+			return nscc_errf(err, -ENOMEM, "out of memory");
+		sg->dma_members[e] = path;
+		ret = nscc_neff_json(neff, path, &ej, err);
+		if (ret) {
+			if (ret == -ENOENT)
+				nscc_errf(err, ret, "%s: def.json field '%s': member '%s' is missing from the NEFF",
+					  sg->name, kbin_dma_engine_str(e), path);
+			return ret;
+		}
+		ret = json_is_object(ej) ?
+		      parse_blocks(m, sgi, e, path, ej, vars, err) :
+		      nscc_errf(err, -EINVAL, "%s: not a JSON object", path);
+		json_decref(ej);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cc_dma.c - the compiler's DMA programs (Documentation/relocation.rst):
+ * a small synthetic trn2 NEFF with three DMA queues and blocks in two
+ * engine members (SP.json, Pool.json) compiles into a plan whose DMA
+ * section holds exactly them (grouped by queue, semaphore indices, piece
+ * totals); then each refusal of the front end and of the compiler's DMA
+ * rules, one synthetic NEFF each (the valid one with one edit), with its
+ * errno and a message naming the member, queue, block, descriptor, side,
+ * variable and numbers; the DMA element types agree with the compiler's
+ * dtype table.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "cc_testutil.h"
+#include "kbin_dma.h"
+#include "nscc_internal.h"
+
+#define EVT "\"runtime_statebuffer_reservation\": [{\"type\": \"evtaccel\"," \
+	" \"offset\": 229368, \"size\": 8, \"base_partition\": 0, \"partitions\": 128}]"
+
+/* vars: SB 0, x 1 (4096 B in), y 2 (4096 B out), w 3 (64 B file), v 4, t 5 */
+#define VARS \
+	"\"var\": {" CC_SB "," \
+	" \"x\": {\"type\": \"input\", \"var_id\": 1, \"size\": 4096}," \
+	" \"y\": {\"type\": \"output\", \"var_id\": 2, \"size\": 4096}," \
+	" \"w\": {\"type\": \"file\", \"var_id\": 3, \"size\": 64, \"file_name\": \"w.npy\"}," \
+	" \"v\": {\"type\": \"virtual\", \"var_id\": 4, \"size\": 1024, \"backing_variable_off\": 0}," \
+	" \"t\": {\"type\": \"dge-table\", \"var_id\": 5, \"list\": [1]}}"
+
+#define QUEUES \
+	"\"dma_queue\": {" \
+	"\"qSPIO0\": {\"type\": \"in\", \"owner\": \"sp\", \"num_queues\": 2," \
+	" \"semaphore_set\": [24, 25], \"fabric_path\": \"main\"}," \
+	" \"qPoolIO0\": {\"type\": \"in\", \"owner\": \"pool\", \"num_queues\": 1," \
+	" \"semaphore_set\": [40]}," \
+	" \"qPoolDyn\": {\"type\": \"dynamic\", \"owner\": \"pool\", \"num_queues\": 1," \
+	" \"semaphore_set\": [41], \"dynamic_dma\": {\"SB_scratch_partition_offset\": 0," \
+	" \"SB_scratch_partition_size\": 16384}}}"
+
+static const char base_def[] =
+	"{" EVT ", " VARS ", " QUEUES ", \"sp\": \"SP.json\", \"pool\": \"Pool.json\"}";
+
+/* x [512, 8] -> 8 partitions of SB; w 16 float32 -> v 16 float16 */
+static const char base_sp[] =
+	"{\"name\": \"sp\", \"dma\": ["
+	"{\"#comment\": \"b0\", \"id\": 0, \"queue\": \"qSPIO0\", \"semaphore\": 24, \"desc\": ["
+	"{\"op\": \"copy\", \"from\": \"x\", \"from_dtype\": \"float32\", \"from_off\": 0,"
+	" \"from_sizes\": [512, 8], \"from_steps\": [1, 512], \"num_tiling_dimensions\": 1,"
+	" \"to\": \"SB\", \"to_dtype\": \"float32\", \"to_off\": 0,"
+	" \"to_sizes\": [512, 8], \"to_steps\": [1, 262144]}]},"
+	"{\"#comment\": \"b1\", \"id\": 1, \"queue\": \"qSPIO0\", \"semaphore\": 25, \"desc\": ["
+	"{\"op\": \"cast\", \"from\": \"w\", \"from_dtype\": \"float32\", \"from_off\": 0,"
+	" \"from_sizes\": [64], \"from_steps\": [1],"
+	" \"to\": \"v\", \"to_dtype\": \"float16\", \"to_off\": 0,"
+	" \"to_sizes\": [32], \"to_steps\": [1]}]}]}";
+
+/* the last 512 bytes of 8 partitions -> y; a transpose x -> SB */
+static const char base_pool[] =
+	"{\"name\": \"pool\", \"dma\": ["
+	"{\"#comment\": \"p0\", \"id\": 0, \"queue\": \"qPoolIO0\", \"semaphore\": 40, \"desc\": ["
+	"{\"op\": \"copy\", \"from\": \"SB\", \"from_dtype\": \"float32\", \"from_off\": 228864,"
+	" \"from_sizes\": [512, 8], \"from_steps\": [1, 262144],"
+	" \"to\": \"y\", \"to_dtype\": \"float32\", \"to_off\": 0,"
+	" \"to_sizes\": [512, 8], \"to_steps\": [1, 512]},"
+	"{\"from\": \"x\", \"from_dtype\": \"float32\", \"from_off\": 0,"
+	" \"from_sizes\": [256, 4], \"from_steps\": [1, 256], \"num_tiling_dimensions\": 2,"
+	" \"to\": \"SB\", \"to_dtype\": \"float32\", \"to_off\": 4096,"
+	" \"to_sizes\": [512, 2], \"to_steps\": [1, 262144],"
+	" \"transpose_op\": \"WZXY\", \"transpose_shape\": [1, 1, 16, 16],"
+	" \"transpose_element_size\": 4}]}]}";
+
+/* @s with the first @find replaced by @repl (malloc'd); NULL if absent */
+static char *edit(const char *s, const char *find, const char *repl)
+{
+	const char *at = find ? strstr(s, find) : NULL;
+	size_t n = strlen(s), f, r;
+	char *o;
+
+	if (!find)
+		return strdup(s);
+	if (!at)
+		return NULL;
+	f = strlen(find);
+	r = strlen(repl);
+	o = malloc(n - f + r + 1);
+	if (!o)
+		return NULL;
+	memcpy(o, s, at - s);
+	memcpy(o + (at - s), repl, r);
+	strcpy(o + (at - s) + r, at + f);
+	return o;
+}
+
+/* compile the NEFF of @def, @sp, @pool (members sg00/SP.json, Pool.json) */
+static int compile_dma(const char *def, const char *sp, const char *pool,
+		       void **kbin, size_t *klen, struct nscc_err *err)
+{
+	struct nscc_neff_writer *w = cc_writer("cayman", def, NULL);
+	void *buf;
+	size_t len;
+	int ret;
+
+	*kbin = NULL;
+	if (!w || nscc_neff_writer_add_str(w, "sg00/SP.json", sp) ||
+	    nscc_neff_writer_add_str(w, "sg00/Pool.json", pool)) {
+		nscc_neff_writer_free(w);
+		return -ENOMEM;
+	}
+	ret = nscc_neff_writer_finish(w, NULL, &buf, &len);
+	nscc_neff_writer_free(w);
+	if (ret)
+		return ret;
+	ret = cc_compile_mem(buf, len, kbin, klen, err);
+	free(buf);
+	return ret;
+}
+
+TEST(valid_program_compiles_into_the_dma_section)
+{
+	struct nscc_err err = { "" };
+	struct kbin_check_result res;
+	struct kbin_dma_sg_view dv;
+	struct kbin_view v;
+	void *kbin;
+	size_t len;
+
+	ASSERT_EQ(0, compile_dma(base_def, base_sp, base_pool, &kbin, &len, &err))
+		TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(KBIN_VERSION, v.hdr->version);
+	ASSERT_EQ(0, kbin_view_dma_sg(&v, 0, &dv));
+	ASSERT_EQ(3U, dv.num_queues);
+	ASSERT_EQ(3U, dv.num_blocks);
+	ASSERT_EQ(4U, dv.num_descs);
+	/* queues in def.json order, blocks grouped by queue */
+	EXPECT_STREQ("qSPIO0", kbin_view_str(&v, dv.queues[0].name));
+	EXPECT_STREQ("main", kbin_view_str(&v, dv.queues[0].fabric_path));
+	EXPECT_EQ(KBIN_DMA_ENGINE_SP, dv.queues[0].owner);
+	EXPECT_EQ(2U, dv.queues[0].num_blocks);
+	EXPECT_STREQ("qPoolIO0", kbin_view_str(&v, dv.queues[1].name));
+	EXPECT_EQ(1U, dv.queues[1].num_blocks);
+	EXPECT_EQ(KBIN_DMA_QUEUE_DYNAMIC, dv.queues[2].type);
+	EXPECT_EQ(KBIN_DMA_QF_DYNAMIC, dv.queues[2].flags);
+	EXPECT_EQ(16384U, dv.queues[2].sb_scratch_size);
+	EXPECT_EQ(0U, dv.queues[2].num_blocks);
+	EXPECT_EQ(0U, dv.blocks[0].queue);
+	EXPECT_EQ(1U, dv.blocks[1].id);
+	EXPECT_EQ(25U, dv.blocks[1].semaphore);
+	EXPECT_EQ(1U, dv.blocks[1].sem_index);
+	EXPECT_STREQ("b1", kbin_view_str(&v, dv.blocks[1].comment));
+	EXPECT_EQ(1U, dv.blocks[2].queue);
+	EXPECT_EQ(2U, dv.blocks[2].num_descs);
+	/* descriptors by var_id; the transpose */
+	EXPECT_EQ(1U, dv.descs[0].from.var_id);
+	EXPECT_EQ(0U, dv.descs[0].to.var_id);
+	EXPECT_EQ(KBIN_DMA_OP_CAST, dv.descs[1].op);
+	EXPECT_EQ(KBIN_DMA_DTYPE_FLOAT16, dv.descs[1].to.dtype);
+	EXPECT_EQ(KBIN_DMA_OP_TRANSPOSE, dv.descs[3].op);
+	EXPECT_EQ(0, memcmp("WZXY", dv.descs[3].transpose_op, 4));
+	EXPECT_EQ(16U, dv.descs[3].transpose_shape[3]);
+	EXPECT_EQ(2U, dv.descs[3].num_tiling_dims);
+	/* 8 + 1 + 8 + 4 runs read, 8 + 1 + 8 + 2 written */
+	EXPECT_EQ(4ULL, res.dma_descs);
+	EXPECT_EQ(21ULL, res.dma_m2s_pieces);
+	EXPECT_EQ(19ULL, res.dma_s2m_pieces);
+	free(kbin);
+}
+
+/*
+ * One refusal: the valid NEFF with @find replaced by @repl in member
+ * @which (d def.json, s SP.json, p Pool.json); compile fails with @code
+ * and a message holding @msg.
+ */
+struct refusal {
+	const char *name;
+	char which;
+	const char *find;
+	const char *repl;
+	int code;
+	const char *msg;
+};
+
+static const struct refusal refusals[] = {
+	/* front end: names no table knows, JSON shapes */
+	{ "unknown queue", 's', "\"queue\": \"qSPIO0\", \"semaphore\": 25",
+	  "\"queue\": \"qNope\", \"semaphore\": 25", -EINVAL,
+	  "sg00/SP.json: dma[1]: unknown queue 'qNope' (not in sg00's dma_queue)" },
+	{ "unknown variable", 'p', "\"from\": \"SB\"", "\"from\": \"nosuch\"", -EINVAL,
+	  "sg00/Pool.json: dma[0] (queue 'qPoolIO0', id 0): desc[0]: from: unknown variable 'nosuch'" },
+	{ "unknown dtype", 's', "\"from_dtype\": \"float32\"", "\"from_dtype\": \"float8\"",
+	  -EINVAL, "sg00/SP.json: dma[0] (queue 'qSPIO0', id 0): desc[0]: from_dtype: unknown dtype 'float8'" },
+	{ "unknown op", 's', "\"op\": \"copy\"", "\"op\": \"move\"", -EINVAL,
+	  "desc[0]: unknown op 'move'" },
+	{ "no op, no transpose_op", 's', "\"op\": \"copy\",", "", -EINVAL,
+	  "desc[0]: no field 'op' and no 'transpose_op'" },
+	{ "op with transpose_op", 'p', "{\"from\": \"x\"", "{\"op\": \"copy\", \"from\": \"x\"",
+	  -EINVAL, "desc[1]: op 'copy' with a transpose_op" },
+	{ "sizes and steps lengths differ", 's', "\"from_steps\": [1, 512]",
+	  "\"from_steps\": [1, 512, 4]", -EINVAL,
+	  "desc[0]: from_sizes has 2 entries but from_steps has 3" },
+	{ "5 dims", 's', "\"from_sizes\": [512, 8], \"from_steps\": [1, 512]",
+	  "\"from_sizes\": [512, 8, 1, 1, 1], \"from_steps\": [1, 512, 0, 0, 0]", -EINVAL,
+	  "desc[0]: from_sizes has 5 entries, allowed 1..4" },
+	{ "0 dims", 's', "\"to_sizes\": [32], \"to_steps\": [1]",
+	  "\"to_sizes\": [], \"to_steps\": []", -EINVAL,
+	  "dma[1] (queue 'qSPIO0', id 1): desc[0]: to_sizes has 0 entries, allowed 1..4" },
+	{ "negative offset", 's', "\"from_off\": 0", "\"from_off\": -4", -EINVAL,
+	  "desc[0]: from_off -4 is negative" },
+	{ "num_tiling_dimensions over 4", 's', "\"num_tiling_dimensions\": 1",
+	  "\"num_tiling_dimensions\": 5", -EINVAL,
+	  "desc[0]: num_tiling_dimensions 5 is over the maximum 4" },
+	{ "block without desc", 'p', "\"semaphore\": 40, \"desc\": [",
+	  "\"semaphore\": 40, \"descs\": [", -EINVAL,
+	  "sg00/Pool.json: dma[0] (queue 'qPoolIO0', id 0): field 'desc' is missing or not an array" },
+	{ "unknown queue type", 'd', "\"type\": \"in\"", "\"type\": \"out\"", -EINVAL,
+	  "sg00: dma_queue 'qSPIO0': unknown type 'out' (in, data, dynamic)" },
+	{ "unknown owner", 'd', "\"owner\": \"pool\"", "\"owner\": \"tpb\"", -EINVAL,
+	  "sg00: dma_queue 'qPoolIO0': unknown owner 'tpb'" },
+	{ "missing engine member", 'd', "\"pool\": \"Pool.json\"",
+	  "\"pool\": \"Gone.json\"", -ENOENT,
+	  "sg00: def.json field 'pool': member 'sg00/Gone.json' is missing from the NEFF" },
+	/* the compiler's rules */
+	{ "owner mismatch", 'p', "\"queue\": \"qPoolIO0\", \"semaphore\": 40",
+	  "\"queue\": \"qSPIO0\", \"semaphore\": 40", -EINVAL,
+	  "sg00/Pool.json: queue 'qSPIO0' block 0 ('p0'): the block is in pool's member but queue 'qSPIO0' is owned by sp" },
+	{ "semaphore outside the set", 's', "\"semaphore\": 25", "\"semaphore\": 26",
+	  -EINVAL,
+	  "sg00/SP.json: queue 'qSPIO0' block 1 ('b1'): semaphore 26 is not in the queue's semaphore_set (2 entries from 24)" },
+	{ "block ids not 0..n-1", 's', "\"id\": 1", "\"id\": 2", -EINVAL,
+	  "sg00/SP.json: queue 'qSPIO0' block 2 ('b1'): id 2 out of order: the ids of queue 'qSPIO0' run 0..n-1 in file order, 1 comes next" },
+	{ "block ids out of file order", 's', "\"id\": 0", "\"id\": 1", -EINVAL,
+	  "block 1 ('b0'): id 1 out of order" },
+	{ "steps[0] not 1", 's', "\"from_steps\": [1, 512]", "\"from_steps\": [2, 512]",
+	  -EINVAL,
+	  "sg00/SP.json: queue 'qSPIO0' block 0 ('b0'): descriptor 0: from 'x' (var_id 1): steps[0] is 2, not 1" },
+	{ "size 0", 'p', "\"to_sizes\": [512, 2]", "\"to_sizes\": [512, 0]", -EINVAL,
+	  "descriptor 1: to 'SB' (var_id 0): 2 dimensions with sizes[1] = 0" },
+	{ "one byte past the variable", 's', "\"from_off\": 0, \"from_sizes\": [512, 8]",
+	  "\"from_off\": 1, \"from_sizes\": [512, 8]", -EINVAL,
+	  "sg00/SP.json: queue 'qSPIO0' block 0 ('b0'): descriptor 0: from 'x' (var_id 1): extent 4097 (offset 1 + sum of (sizes - 1) * steps + 1) is past the var's 4096 bytes" },
+	{ "extent overflow", 'p', "\"to_steps\": [1, 512]",
+	  "\"to_steps\": [1, 9223372036854775807]", -EINVAL,
+	  "descriptor 0: to 'y' (var_id 2): offset 0 + (sizes[1] - 1) * steps[1] overflows 64 bits" },
+	{ "SBUF run past the partition", 'p', "\"from_off\": 228864", "\"from_off\": 228865",
+	  -EINVAL,
+	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 0: from 'SB' (var_id 0): a run of 512 bytes at byte 228865 of SBUF partition 0 ends at byte 229377, past the 229376-byte partition of trn2" },
+	{ "SBUF dimension in the gap", 's',
+	  "\"from_sizes\": [512, 8], \"from_steps\": [1, 512], \"num_tiling_dimensions\": 1,"
+	  " \"to\": \"SB\", \"to_dtype\": \"float32\", \"to_off\": 0,"
+	  " \"to_sizes\": [512, 8], \"to_steps\": [1, 262144]",
+	  "\"from_sizes\": [512, 8, 2], \"from_steps\": [1, 512, 0], \"num_tiling_dimensions\": 1,"
+	  " \"to\": \"SB\", \"to_dtype\": \"float32\", \"to_off\": 0,"
+	  " \"to_sizes\": [512, 8, 2], \"to_steps\": [1, 262144, 229000]", -EINVAL,
+	  "descriptor 0: to 'SB' (var_id 0): dimension 2 (size 2, step 229000) puts a run at byte 229000 of SBUF partition 7, ending at byte 229512 in the gap past the 229376-byte partition of trn2" },
+	{ "SBUF access outside the window", 's', "\"to_off\": 0, \"to_sizes\": [512, 8]",
+	  "\"to_off\": 32768000, \"to_sizes\": [512, 8]", -EINVAL,
+	  "descriptor 0: to 'SB' (var_id 0): extent 34603520 (offset 32768000) is outside the 33554432-byte SBUF window" },
+	{ "a var without storage", 's', "\"to\": \"v\"", "\"to\": \"t\"", -EINVAL,
+	  "block 1 ('b1'): descriptor 0: to 't' (var_id 5): is MR_PTR_TABLE, which has no storage" },
+	{ "copy sizes differ", 'p', "\"to_sizes\": [512, 8], \"to_steps\": [1, 512]",
+	  "\"to_sizes\": [512, 4], \"to_steps\": [1, 512]", -EINVAL,
+	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 0: copy: from has 2 dims, sizes[1] = 8; to has 2 dims, sizes[1] = 4 (from_sizes must equal to_sizes)" },
+	{ "cast elements differ", 's', "\"to_sizes\": [32]", "\"to_sizes\": [30]", -EINVAL,
+	  "block 1 ('b1'): descriptor 0: cast float32 -> float16: from sizes[0] = 64, to sizes[0] = 30 (1 and 1 dims) do not hold the same elements" },
+	{ "transpose element size", 'p', "\"transpose_element_size\": 4",
+	  "\"transpose_element_size\": 2", -EINVAL,
+	  "descriptor 1: transpose 'WZXY': dtypes float32 -> float32, transpose_element_size 2, 1024 -> 1024 bytes: bad transpose" },
+	{ "transpose_op not a permutation", 'p', "\"WZXY\"", "\"WZXX\"", -EINVAL,
+	  "descriptor 1: transpose 'WZXX'" },
+	{ "dynamic_dma on an in queue", 'd', "\"semaphore_set\": [40]}",
+	  "\"semaphore_set\": [40], \"dynamic_dma\": {\"SB_scratch_partition_offset\": 0,"
+	  " \"SB_scratch_partition_size\": 8}}", -EINVAL,
+	  "sg00: dma_queue 'qPoolIO0': dynamic_dma on a queue of type 'in'" },
+	{ "SB scratch outside the partition", 'd', "\"SB_scratch_partition_size\": 16384",
+	  "\"SB_scratch_partition_size\": 229377", -EINVAL,
+	  "sg00: dma_queue 'qPoolDyn': dynamic_dma SB scratch 0 + 229377 bytes is outside the 229376-byte SBUF partition" },
+	{ "a semaphore twice in the set", 'd', "[24, 25]", "[24, 24]", -EINVAL,
+	  "sg00: dma_queue 'qSPIO0': semaphore_set lists semaphore 24 twice" },
+};
+
+TEST(every_refusal_names_its_cause)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++) {
+		const struct refusal *r = &refusals[i];
+		struct nscc_err err = { "" };
+		char *def = edit(base_def, r->which == 'd' ? r->find : NULL, r->repl);
+		char *sp = edit(base_sp, r->which == 's' ? r->find : NULL, r->repl);
+		char *pool = edit(base_pool, r->which == 'p' ? r->find : NULL, r->repl);
+		void *kbin = (void *)1;
+		size_t len = 1;
+
+		ASSERT_TRUE(def && sp && pool) TH_LOG("%s: '%s' not found", r->name, r->find);
+		EXPECT_EQ(r->code, compile_dma(def, sp, pool, &kbin, &len, &err))
+			TH_LOG("%s: %s", r->name, err.msg);
+		EXPECT_EQ(NULL, kbin) TH_LOG("%s: a plan was returned", r->name);
+		EXPECT_NE(NULL, strstr(err.msg, r->msg))
+			TH_LOG("%s:\n  got:  %s\n  want: %s", r->name, err.msg, r->msg);
+		TH_LOG("%s: %s", r->name, err.msg);
+		free(def);
+		free(sp);
+		free(pool);
+		free(kbin);
+	}
+}
+
+/* a model built in memory gets the same rules (no NEFF member names) */
+TEST(model_dma_rules)
+{
+	struct nscc_model *m = nscc_model_new(KBIN_TARGET_TRN1);
+	static const uint32_t sems[] = { 3 };
+	struct nscc_dma_block b = { .queue = 0, .id = 0, .semaphore = 3 };
+	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY };
+	struct nscc_err err = { "" };
+	struct nscc_dma_queue *q;
+	struct nscc_var *v;
+	void *kbin;
+	size_t len;
+	int sg;
+
+	ASSERT_NE(NULL, m);
+	sg = nscc_model_add_subgraph(m, "sg00");
+	ASSERT_LE(0, sg);
+	ASSERT_NE(NULL, nscc_model_add_var(m, sg, "SB", 0, KBIN_MR_SB));
+	v = nscc_model_add_var(m, sg, "in", 1, KBIN_MR_INPUT);
+	ASSERT_NE(NULL, v);
+	v->has_size = 1;
+	v->size = 196608;
+	q = nscc_model_add_dma_queue(m, sg, "q");
+	ASSERT_NE(NULL, q);
+	q->type = KBIN_DMA_QUEUE_DATA;
+	q->owner = KBIN_DMA_ENGINE_ACT;
+	ASSERT_EQ(0, nscc_dma_queue_set_semaphores(q, sems, 1));
+	/* a whole trn1 partition, 3 UDMA pieces */
+	d.from = (struct kbin_dma_side){ .var_id = 1, .dtype = KBIN_DMA_DTYPE_UINT8,
+		.num_dims = 1, .sizes = { 196608 }, .steps = { 1 } };
+	d.to = d.from;
+	d.to.var_id = 0;
+	d.to.offset = 5 * 262144;
+	ASSERT_EQ(0, nscc_model_add_dma_block(m, sg, &b, NULL, &d, 1));
+	ASSERT_EQ(0, nscc_compile_model(m, &kbin, &len, &err)) TH_LOG("%s", err.msg);
+	free(kbin);
+	/* one byte more runs past the trn1 partition; named by the subgraph */
+	m->sgs[0].dma_descs[0].to.offset += 1;
+	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
+	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: to 'SB' (var_id 0): a run of 196608 bytes at byte 1 of SBUF partition 5 ends at byte 196609, past the 196608-byte partition of trn1",
+		     err.msg);
+	m->sgs[0].dma_descs[0].to.offset -= 1;
+	m->sgs[0].dma_descs[0].op = 0;
+	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
+	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: op 0 is not copy, cast or transpose",
+		     err.msg);
+	m->sgs[0].dma_descs[0].op = KBIN_DMA_OP_COPY;
+	m->sgs[0].dma_descs[0].from.var_id = 7;
+	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
+	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: from: var_id 7: no such var",
+		     err.msg);
+	m->sgs[0].dma_descs[0].from.var_id = 1;
+	m->sgs[0].dma_descs[0].from.dtype = 99;
+	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
+	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: from 'in' (var_id 1): dtype 99 is not an element type",
+		     err.msg);
+	m->sgs[0].dma_descs[0].from.dtype = KBIN_DMA_DTYPE_UINT8;
+	q->owner = 0;
+	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
+	EXPECT_STREQ("sg00: dma_queue 'q': owner 0 is not an engine (1..5)", err.msg);
+	q->owner = KBIN_DMA_ENGINE_ACT;
+	m->sgs[0].dma_blocks[0].queue = 1;
+	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
+	EXPECT_STREQ("sg00: block 0: queue index 1, the subgraph has 1 queues", err.msg);
+	nscc_model_free(m);
+}
+
+/*
+ * A descriptor's element types (the KBIN enum of kbin_dma.c) are dtypes
+ * of the compiler's dtype table (model.c) with the same bytes per
+ * element, so a var's size and the DMA rules never disagree on a dtype.
+ */
+TEST(dma_dtypes_are_the_compilers)
+{
+	unsigned int t;
+
+	for (t = 1; t <= KBIN_DMA_DTYPE_MAX; t++) {
+		const struct kbin_dma_dtype_info *d = kbin_dma_dtype(t);
+		const struct nscc_dtype *c;
+
+		ASSERT_NE(NULL, d);
+		c = nscc_dtype_find(d->name);
+		ASSERT_NE(NULL, c) TH_LOG("DMA dtype %u '%s' is not in the compiler's table",
+					  t, d->name);
+		EXPECT_EQ(d->size, c->size) TH_LOG("'%s': %u bytes for DMA, %u in the compiler's table",
+						   d->name, d->size, c->size);
+	}
+}
+
+TEST_HARNESS_MAIN
