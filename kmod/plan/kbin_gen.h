@@ -4,7 +4,8 @@
  * number, names, compiler arch level and geometry.
  *
  * Every layer reads it: the module (the simulated device, the plan
- * checker, SBUF sizes in staging, ioctls and debugfs), the compiler
+ * checker, SBUF sizes in staging, the resolve rule's SBUF gap, ioctls and
+ * debugfs), the DMA rules of kbin_dma.h (window, partitions), the compiler
  * (NEFF kelf targets, MR_SB sizes, def.json carve-outs), the BIR passes
  * (arch names and levels, SBUF partitions) and the library and commands
  * where they print geometry.  The numbers and where they come from are
