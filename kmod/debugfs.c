@@ -6,8 +6,9 @@
  *
  *   device			arch and device address map
  *   cores			per NeuronCore: the owner's pid, its models
- *   hbm			per HBM channel: size, used, peak, per usage
- *				category; backing RAM bytes
+ *   hbm			per HBM channel and per NeuronCore: used,
+ *				peak, total, per usage category and per
+ *				device-memory category; backing RAM bytes
  *   stats			module memory accounting
  *   fail_hbm_alloc_nth		fault knob: the Nth HBM placement fails
  *   fail_copyin_nth		fault knob: the Nth payload copy-in fails
@@ -97,6 +98,32 @@ static int nsim_stats_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(nsim_stats);
 
+/*
+ * A subgraph's HBM variables per usage category: "  hbm WEIGHT 3 vars
+ * 16384 bytes" (each its own allocation; bytes rounded to the granule).
+ */
+static void nsim_sg_hbm_show(struct seq_file *s, const struct nsim_sg *sg)
+{
+	u64 bytes[KBIN_USAGE_MAX + 1] = { 0 };
+	u32 vars[KBIN_USAGE_MAX + 1] = { 0 };
+	u32 i;
+
+	for (i = 0; i < sg->nmem; i++) {
+		const struct nsim_mr_cold *c = &sg->cold[i];
+
+		if (c->where != NSIM_WHERE_HBM)
+			continue;
+		vars[c->usage]++;
+		bytes[c->usage] += round_up(sg->mrs[i].size, NSIM_HBM_GRANULE);
+	}
+	for (i = 0; i <= KBIN_USAGE_MAX; i++)
+		if (vars[i])
+			seq_printf(s, "  hbm %s (device_mem/%s) %u vars %llu bytes\n",
+				   kbin_usage_str(i),
+				   kbin_mem_category_str(kbin_usage_category(i)),
+				   vars[i], bytes[i]);
+}
+
 static int nsim_model_info_show(struct seq_file *s, void *unused)
 {
 	const struct nsim_model *m = s->private;
@@ -121,12 +148,7 @@ static int nsim_model_info_show(struct seq_file *s, void *unused)
 			seq_printf(s, "  local_scratchpad %llu bytes, %u pages, first 0x%llx\n",
 				   sg->local_sp.size, sg->local_sp.npages,
 				   sg->local_sp.pages[0].addr);
-		for (k = 0; k < NSIM_SG_REGIONS; k++)
-			if (sg->regions[k].addr)
-				seq_printf(s, "  region %s 0x%llx %llu bytes\n",
-					   kbin_usage_str(sg->regions[k].usage),
-					   sg->regions[k].addr,
-					   sg->regions[k].size);
+		nsim_sg_hbm_show(s, sg);
 		for (k = 0; k < sg->num_carveouts; k++)
 			seq_printf(s, "  carveout %s offset %u size %u partitions %u+%u (reserved)\n",
 				   kbin_carveout_type_str(sg->carveouts[k].type),

@@ -1,19 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hbm.c - a device's simulated HBM: one lib/genalloc pool per channel,
- * allocations
- * by gen_pool_first_fit_align (as the real Neuron driver places device
- * memory), and usage accounted per channel and per dma_mem_usage_type
- * category (Documentation/hardware.rst, kbin_kind.h): for each, the bytes
- * allocated over time (total), held now (present) and the most ever held
- * at once (peak).  The pools and counters are the device's
- * (struct nsim_device.hbm).
+ * one allocation per staged variable (as libnrt's dmem_alloc_aligned
+ * gives each variable its own), placed first-fit at the variable's
+ * alignment (gen_pool_first_fit_align, as the real Neuron driver places
+ * device memory), and the bytes accounted per channel and per NeuronCore,
+ * each by libnrt's usage category (dma_mem_usage_type) and by the Neuron
+ * driver's device-memory category that category is counted in
+ * (kbin_usage_category(); Documentation/hardware.rst, "HBM usage
+ * categories"): for each, the bytes allocated over time (total), held now
+ * (present) and the most ever held at once (peak).  The pools and counters
+ * are the device's (struct nsim_device.hbm, .core_hbm).
+ *
+ * First-fit from the start of the channel would scan every granule a load
+ * placed before, which makes a load of n variables O(n^2).  A caller that
+ * places many variables in a row passes a struct nsim_hbm_cursor: the
+ * first granule it saw free on each channel.  Every granule below it was
+ * in use then, so the search starts there and finds what first-fit from
+ * the start would - unless another model freed memory below it meanwhile,
+ * which the search then misses until the next failing allocation, which
+ * searches again from the start before giving up.
  *
  * Pools start at channel c's device address (c + 1) * 64 GiB, never 0,
  * so the genalloc "0 means failure" convention is safe.
  */
+#include <linux/bitmap.h>
 #include <linux/genalloc.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/spinlock.h>
 
 #include "neuronsim.h"
@@ -26,39 +40,92 @@ static void nsim_acct_add(struct nsim_usage_acct *a, u64 n)
 		a->peak = a->present;
 }
 
+static void nsim_mem_acct_add(struct nsim_mem_acct *a, u32 usage, u64 n)
+{
+	nsim_acct_add(&a->all, n);
+	nsim_acct_add(&a->usage[usage], n);
+	nsim_acct_add(&a->category[kbin_usage_category(usage)], n);
+}
+
+static void nsim_mem_acct_sub(struct nsim_mem_acct *a, u32 usage, u64 n)
+{
+	a->all.present -= n;
+	a->usage[usage].present -= n;
+	a->category[kbin_usage_category(usage)].present -= n;
+}
+
+/* the data of nsim_fit(): the alignment and the caller's cursor, or NULL */
+struct nsim_fit_data {
+	struct genpool_data_align align;
+	unsigned long *first_free;
+};
+
+/*
+ * genalloc algorithm: gen_pool_first_fit_align from the caller's first
+ * free granule (advanced over the granules now in use), or from @start
+ * when genalloc retries past a lost race.
+ */
+static unsigned long nsim_fit(unsigned long *map, unsigned long size,
+			      unsigned long start, unsigned int nr, void *data,
+			      struct gen_pool *pool, unsigned long start_addr)
+{
+	struct nsim_fit_data *f = data;
+
+	if (f->first_free) {
+		*f->first_free = find_next_zero_bit(map, size, *f->first_free);
+		start = max(start, *f->first_free);
+	}
+	return gen_pool_first_fit_align(map, size, start, nr, &f->align, pool,
+					start_addr);
+}
+
 /**
- * nsim_hbm_alloc() - allocate HBM from one channel.
+ * nsim_hbm_alloc() - allocate HBM for one NeuronCore from its channel.
  * @nd: the device.
- * @channel: HBM channel, < num_hbm_channels.
+ * @core: NeuronCore the bytes are charged to, < num_cores; they come from
+ *	its HBM channel (nsim_core_channel(), Documentation/uapi.rst).
  * @size: bytes; rounded up to NSIM_HBM_GRANULE (4 KiB).
  * @align: bytes, a power of two (smaller than 4 KiB means 4 KiB).
- * @usage: enum kbin_usage the bytes are charged to.
+ * @usage: enum kbin_usage the bytes are charged to: libnrt's category
+ *	(WEIGHT, IO, SCRATCHPAD, SCRATCHPAD_NOT_SHARED, GENERIC, DMA_RING,
+ *	...); the driver's device-memory category follows from it.
+ * @cur: the caller's cursor for a run of allocations, zero-initialised
+ *	before the first, or NULL to search from the start of the channel.
  *
- * Placement is gen_pool_first_fit_align.
+ * Placement is first-fit at @align (gen_pool_first_fit_align), the search
+ * starting at @cur's first free granule of the channel (see the file
+ * comment); when that finds nothing, the whole channel is searched again.
  *
  * Return: the device address (never 0), or 0 when the channel has no
- * free range of @size bytes at @align.
+ * free range of @size bytes at @align (or an argument is out of range).
  */
-u64 nsim_hbm_alloc(struct nsim_device *nd, u32 channel, u64 size, u64 align,
-		   u32 usage)
+u64 nsim_hbm_alloc(struct nsim_device *nd, u32 core, u64 size, u64 align,
+		   u32 usage, struct nsim_hbm_cursor *cur)
 {
-	struct genpool_data_align data;
+	struct nsim_fit_data fit = { .first_free = NULL };
 	struct nsim_hbm_channel *ch;
 	unsigned long addr;
+	u32 channel;
 
-	if (channel >= nd->arch->num_hbm_channels || !size ||
-	    usage > KBIN_USAGE_MAX || size > nd->arch->hbm_channel_size)
+	if (core >= nd->arch->num_cores || !size || usage > KBIN_USAGE_MAX ||
+	    size > nd->arch->hbm_channel_size)
 		return 0;
+	channel = nsim_core_channel(nd, core);
 	ch = &nd->hbm[channel];
 	size = round_up(size, NSIM_HBM_GRANULE);
-	data.align = max_t(u64, align, NSIM_HBM_GRANULE);
-	addr = gen_pool_alloc_algo(ch->pool, size, gen_pool_first_fit_align,
-				   &data);
+	fit.align.align = max_t(u64, align, NSIM_HBM_GRANULE);
+	if (cur)
+		fit.first_free = &cur->first_free[channel];
+	addr = gen_pool_alloc_algo(ch->pool, size, nsim_fit, &fit);
+	if (!addr && fit.first_free && *fit.first_free) {
+		*fit.first_free = 0;	/* memory below it may have been freed */
+		addr = gen_pool_alloc_algo(ch->pool, size, nsim_fit, &fit);
+	}
 	if (!addr)
 		return 0;
 	spin_lock(&nd->hbm_lock);
-	nsim_acct_add(&ch->all, size);
-	nsim_acct_add(&ch->usage[usage], size);
+	nsim_mem_acct_add(&ch->acct, usage, size);
+	nsim_mem_acct_add(&nd->core_hbm[core], usage, size);
 	spin_unlock(&nd->hbm_lock);
 	return addr;
 }
@@ -66,24 +133,25 @@ u64 nsim_hbm_alloc(struct nsim_device *nd, u32 channel, u64 size, u64 align,
 /**
  * nsim_hbm_free() - free an nsim_hbm_alloc() allocation and its backing.
  * @nd: the device.
- * @channel: its channel.
+ * @core: the NeuronCore passed to nsim_hbm_alloc().
  * @addr: its address (0: nothing to do).
  * @size: the size passed to nsim_hbm_alloc(), bytes.
  * @usage: the category passed to nsim_hbm_alloc().
  */
-void nsim_hbm_free(struct nsim_device *nd, u32 channel, u64 addr, u64 size,
+void nsim_hbm_free(struct nsim_device *nd, u32 core, u64 addr, u64 size,
 		   u32 usage)
 {
-	struct nsim_hbm_channel *ch = &nd->hbm[channel];
+	struct nsim_hbm_channel *ch;
 
 	if (!addr)
 		return;
+	ch = &nd->hbm[nsim_core_channel(nd, core)];
 	size = round_up(size, NSIM_HBM_GRANULE);
 	nsim_mem_discard(&nd->mem, addr, size);
 	gen_pool_free(ch->pool, addr, size);
 	spin_lock(&nd->hbm_lock);
-	ch->all.present -= size;
-	ch->usage[usage].present -= size;
+	nsim_mem_acct_sub(&ch->acct, usage, size);
+	nsim_mem_acct_sub(&nd->core_hbm[core], usage, size);
 	spin_unlock(&nd->hbm_lock);
 }
 
@@ -124,10 +192,10 @@ size_t nsim_hbm_usage_str(struct nsim_device *nd, u32 channel, char *buf,
 	buf[0] = '\0';
 	spin_lock(&nd->hbm_lock);
 	for (u = 0; u <= KBIN_USAGE_MAX; u++) {
-		if (!ch->usage[u].present)
+		if (!ch->acct.usage[u].present)
 			continue;
 		n += scnprintf(buf + n, size - n, "%s%s %llu", n ? ", " : "",
-			       kbin_usage_str(u), ch->usage[u].present);
+			       kbin_usage_str(u), ch->acct.usage[u].present);
 	}
 	spin_unlock(&nd->hbm_lock);
 	if (!n)
@@ -148,40 +216,66 @@ u64 nsim_hbm_used_total(struct nsim_device *nd)
 
 	spin_lock(&nd->hbm_lock);
 	for (c = 0; c < nd->arch->num_hbm_channels; c++)
-		n += nd->hbm[c].all.present;
+		n += nd->hbm[c].acct.all.present;
 	spin_unlock(&nd->hbm_lock);
 	return n;
 }
 
+/* the per-category lines of one channel's or core's accounting */
+static void nsim_acct_show(struct seq_file *m, const struct nsim_mem_acct *a)
+{
+	u32 i;
+
+	for (i = 0; i <= KBIN_USAGE_MAX; i++)
+		if (a->usage[i].total)
+			seq_printf(m, "  %-34s present %llu peak %llu total %llu\n",
+				   kbin_usage_str(i), a->usage[i].present,
+				   a->usage[i].peak, a->usage[i].total);
+	for (i = 0; i < KBIN_MEMCAT_MAX; i++)
+		if (a->category[i].total)
+			seq_printf(m, "  device_mem/%-23s present %llu peak %llu total %llu\n",
+				   kbin_mem_category_str(i),
+				   a->category[i].present, a->category[i].peak,
+				   a->category[i].total);
+}
+
 /**
- * nsim_hbm_show() - the debugfs "hbm" file (Documentation/debugfs.rst).
+ * nsim_hbm_show() - the debugfs "hbm" file (Documentation/debugfs.rst):
+ *	per HBM channel, then per NeuronCore, the bytes held by libnrt usage
+ *	category and by the driver's device-memory category.
  * @nd: the device.
  * @m: seq_file.
  */
 void nsim_hbm_show(struct nsim_device *nd, struct seq_file *m)
 {
-	struct nsim_usage_acct all, u[KBIN_USAGE_MAX + 1];
-	u32 c, i;
+	struct nsim_mem_acct *a;
+	u32 c;
 
+	a = kmalloc(sizeof(*a), GFP_KERNEL_ACCOUNT);
+	if (!a)
+		return;
 	seq_printf(m, "backing_bytes %llu\nbacking_limit %lu\n",
 		   nsim_mem_backing_bytes(&nd->mem), nsim_backing_limit);
 	for (c = 0; c < nd->arch->num_hbm_channels; c++) {
 		spin_lock(&nd->hbm_lock);
-		all = nd->hbm[c].all;
-		memcpy(u, nd->hbm[c].usage, sizeof(u));
+		*a = nd->hbm[c].acct;
 		spin_unlock(&nd->hbm_lock);
 		seq_printf(m, "channel %u base 0x%llx size %llu used %llu peak %llu total %llu free %zu\n",
 			   c, nsim_hbm_base(nd, c), nd->arch->hbm_channel_size,
-			   all.present, all.peak, all.total,
+			   a->all.present, a->all.peak, a->all.total,
 			   gen_pool_avail(nd->hbm[c].pool));
-		for (i = 0; i <= KBIN_USAGE_MAX; i++) {
-			if (!u[i].total)
-				continue;
-			seq_printf(m, "  %-22s present %llu peak %llu total %llu\n",
-				   kbin_usage_str(i), u[i].present, u[i].peak,
-				   u[i].total);
-		}
+		nsim_acct_show(m, a);
 	}
+	for (c = 0; c < nd->arch->num_cores; c++) {
+		spin_lock(&nd->hbm_lock);
+		*a = nd->core_hbm[c];
+		spin_unlock(&nd->hbm_lock);
+		seq_printf(m, "core %u hbm %u used %llu peak %llu total %llu\n",
+			   c, nsim_core_channel(nd, c), a->all.present,
+			   a->all.peak, a->all.total);
+		nsim_acct_show(m, a);
+	}
+	kfree(a);
 }
 
 /**
@@ -228,4 +322,5 @@ void nsim_hbm_exit(struct nsim_device *nd)
 			gen_pool_destroy(nd->hbm[c].pool);
 		memset(&nd->hbm[c], 0, sizeof(nd->hbm[c]));
 	}
+	memset(nd->core_hbm, 0, sizeof(nd->core_hbm));
 }

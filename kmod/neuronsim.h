@@ -77,15 +77,38 @@ struct nsim_usage_acct {
 };
 
 /**
+ * struct nsim_mem_acct - the HBM accounting of one channel or NeuronCore
+ *	(Documentation/hardware.rst, "HBM usage categories").
+ * @all: every byte.
+ * @usage: per libnrt usage category (enum kbin_usage).
+ * @category: per device-memory category of the Neuron driver's sysfs
+ *	(enum kbin_mem_category, kbin_usage_category()).
+ */
+struct nsim_mem_acct {
+	struct nsim_usage_acct all;
+	struct nsim_usage_acct usage[KBIN_USAGE_MAX + 1];
+	struct nsim_usage_acct category[KBIN_MEMCAT_MAX];
+};
+
+/**
  * struct nsim_hbm_channel - one HBM channel (hbm.c).
  * @pool: genalloc pool over the channel's device addresses.
- * @all: the channel's accounting.
- * @usage: per dma_mem_usage_type accounting.
+ * @acct: the channel's accounting.
  */
 struct nsim_hbm_channel {
 	struct gen_pool *pool;
-	struct nsim_usage_acct all;
-	struct nsim_usage_acct usage[KBIN_USAGE_MAX + 1];
+	struct nsim_mem_acct acct;
+};
+
+/**
+ * struct nsim_hbm_cursor - where a run of HBM allocations of one caller
+ *	(a LOAD) starts looking, per channel (hbm.c).
+ * @first_free: per channel, a granule index (address - channel base, in
+ *	NSIM_HBM_GRANULE units) below which the caller saw every granule in
+ *	use; zero-initialised means "from the start".
+ */
+struct nsim_hbm_cursor {
+	unsigned long first_free[NEURONSIM_MAX_HBM_CHANNELS];
 };
 
 /**
@@ -130,8 +153,9 @@ struct nsim_core {
  * @nfiles: files open on the device (its node or the alias).
  * @removing: set when del_device takes it away; no file opens any more.
  * @mem: sparse backing memory of its whole address map.
- * @hbm_lock: protects the accounting in @hbm.
+ * @hbm_lock: protects the accounting in @hbm and @core_hbm.
  * @hbm: HBM channels, arch->num_hbm_channels of them.
+ * @core_hbm: per NeuronCore, the HBM charged to it (arch->num_cores).
  * @core_lock: protects @cores.
  * @cores: its NeuronCores, arch->num_cores of them: who owns each.
  * @models: published models by id (ids >= 1, unique on the device);
@@ -158,6 +182,7 @@ struct nsim_device {
 	struct nsim_mem mem;
 	spinlock_t hbm_lock;	/* HBM accounting */
 	struct nsim_hbm_channel hbm[NEURONSIM_MAX_HBM_CHANNELS];
+	struct nsim_mem_acct core_hbm[NEURONSIM_MAX_CORES];
 	struct mutex core_lock;	/* cores */
 	struct nsim_core cores[NEURONSIM_MAX_CORES];
 	struct xarray models;
@@ -213,16 +238,18 @@ struct nsim_mr_cold {
 };
 
 /**
- * struct nsim_hbm_region - one genalloc allocation held by a model.
+ * struct nsim_hbm_region - one genalloc allocation held by a model (a
+ *	scratchpad page).
  * @addr: device address (0: none).
  * @size: bytes (a multiple of NSIM_HBM_GRANULE).
- * @channel: HBM channel.
+ * @core: the NeuronCore it is charged to; it lies in that core's HBM
+ *	channel.
  * @usage: enum kbin_usage it is charged to.
  */
 struct nsim_hbm_region {
 	u64 addr;
 	u64 size;
-	u32 channel;
+	u32 core;
 	u32 usage;
 };
 
@@ -239,8 +266,6 @@ struct nsim_scratchpad {
 	struct nsim_hbm_region *pages;
 };
 
-#define NSIM_SG_REGIONS	4	/* WEIGHT, IO, SCRATCHPAD_NOT_SHARED, GENERIC */
-
 /**
  * struct nsim_sg - one staged subgraph.
  * @buckets: hashtable, 1 << @hash_bits buckets (a power of two >= nmem).
@@ -253,7 +278,6 @@ struct nsim_scratchpad {
  * @lists: MR_LIST / MR_PTR_TABLE index lists.
  * @core: NeuronCore.
  * @channel: HBM channel of @core.
- * @regions: HBM regions by NSIM_SG_REGIONS slot.
  * @local_sp: local scratchpad.
  * @num_carveouts: SBUF carve-outs.
  * @carveouts: SBUF carve-outs (reserved, never handed out).
@@ -271,7 +295,6 @@ struct nsim_sg {
 	u32 *lists;
 	u32 core;
 	u32 channel;
-	struct nsim_hbm_region regions[NSIM_SG_REGIONS];
 	struct nsim_scratchpad local_sp;
 	u32 num_carveouts;
 	struct kbin_sb_carveout carveouts[KBIN_MAX_CARVEOUTS];
@@ -292,7 +315,7 @@ struct nsim_file;
  * @first_core: NeuronCore of subgraph 0.
  * @num_sg: subgraphs.
  * @num_vars: records over all subgraphs.
- * @hbm_bytes: HBM bytes held (regions and scratchpad pages).
+ * @hbm_bytes: HBM bytes held (variables and scratchpad pages).
  * @scratchpad_bytes: scratchpad bytes held.
  * @kmem_bytes: kernel memory held by the model.
  * @shared_sp: shared scratchpad (backing SHARED/SHARDED/MAIN).
@@ -392,9 +415,9 @@ u64 nsim_mem_backing_bytes(struct nsim_mem *mem);
 /* hbm.c */
 int nsim_hbm_init(struct nsim_device *nd);
 void nsim_hbm_exit(struct nsim_device *nd);
-u64 nsim_hbm_alloc(struct nsim_device *nd, u32 channel, u64 size, u64 align,
-		   u32 usage);
-void nsim_hbm_free(struct nsim_device *nd, u32 channel, u64 addr, u64 size,
+u64 nsim_hbm_alloc(struct nsim_device *nd, u32 core, u64 size, u64 align,
+		   u32 usage, struct nsim_hbm_cursor *cur);
+void nsim_hbm_free(struct nsim_device *nd, u32 core, u64 addr, u64 size,
 		   u32 usage);
 u64 nsim_hbm_avail(struct nsim_device *nd, u32 channel);
 size_t nsim_hbm_usage_str(struct nsim_device *nd, u32 channel, char *buf,

@@ -14,15 +14,18 @@
  *      placed by its kind's storage in the kind table (kbin_kind.h):
  *      SBUF at its core's SBUF window (MR_SB); scratchpad at its planned
  *      offset in a scratchpad arena (MR_VIRTUAL_TMP_BUF); HBM and the
- *      address tables get aligned offsets in one HBM region per usage
- *      category (WEIGHT, IO, SCRATCHPAD_NOT_SHARED, GENERIC); index
- *      lists are kept; then it is inserted in the hashtable;
- *   3. each region is one gen_pool_first_fit_align allocation; offsets
- *      become addresses and payloads are copied in ("alloc+copy", else
- *      "alloc only");
- *   4. kinds whose storage is their target's (MR_PTR) take its address;
+ *      address tables each get an aligned HBM allocation of their own
+ *      (libnrt's dmem_alloc_aligned), charged to the kind's usage
+ *      category (hbm.c), and a payload is copied in ("alloc+copy", else
+ *      "alloc only"); index lists are kept; then it is inserted in the
+ *      hashtable;
+ *   3. kinds whose storage is their target's (MR_PTR) take its address;
  *      each address table's addresses of the listed variables are written
  *      into HBM (the second list libnrt rebuilds at load).
+ *
+ * The allocations of one load share a cursor (struct nsim_hbm_cursor), so
+ * placing n variables is O(n), not the O(n^2) of first-fit from the
+ * channel start.
  *
  * Then remote kinds (MR_REMOTE) take, in a second pass over all
  * subgraphs, the placement of remote_var_id in subgraph
@@ -45,21 +48,6 @@
 #include "kbin_check.h"
 #include "neuronsim.h"
 
-/* region slots of struct nsim_sg.regions */
-enum {
-	NSIM_SLOT_WEIGHT,
-	NSIM_SLOT_IO,
-	NSIM_SLOT_TMP,
-	NSIM_SLOT_TABLE,
-};
-
-static const u32 nsim_slot_usage[NSIM_SG_REGIONS] = {
-	[NSIM_SLOT_WEIGHT] = KBIN_USAGE_WEIGHT,
-	[NSIM_SLOT_IO] = KBIN_USAGE_IO,
-	[NSIM_SLOT_TMP] = KBIN_USAGE_SCRATCHPAD_NOT_SHARED,
-	[NSIM_SLOT_TABLE] = KBIN_USAGE_GENERIC,
-};
-
 /**
  * struct nsim_stage - one LOAD in progress.
  * @nd: the device.
@@ -69,8 +57,7 @@ static const u32 nsim_slot_usage[NSIM_SG_REGIONS] = {
  * @err: failure report.
  * @page_size: scratchpad page size, bytes.
  * @max_pages: scratchpad pages allowed per arena.
- * @cur: per region slot, bytes laid out so far in the current subgraph.
- * @align: per region slot, the largest alignment in it.
+ * @cursor: where the load's HBM allocations start looking (hbm.c).
  */
 struct nsim_stage {
 	struct nsim_device *nd;
@@ -80,8 +67,7 @@ struct nsim_stage {
 	struct nsim_load_err *err;
 	u64 page_size;
 	u32 max_pages;
-	u64 cur[NSIM_SG_REGIONS];
-	u64 align[NSIM_SG_REGIONS];
+	struct nsim_hbm_cursor cursor;
 };
 
 static const struct kbin_subgraph *nsim_plan_sg(const struct nsim_stage *st,
@@ -143,9 +129,10 @@ static void *nsim_kvcalloc(struct nsim_model *m, size_t n, size_t size)
 
 /* Allocate the pages of a scratchpad arena (Documentation/uapi.rst, LOAD). */
 static int nsim_sp_alloc(struct nsim_stage *st, int s,
-			 struct nsim_scratchpad *sp, u64 size, u32 channel,
+			 struct nsim_scratchpad *sp, u64 size, u32 core,
 			 u32 usage)
 {
+	u32 channel = nsim_core_channel(st->nd, core);
 	u64 npages, total, i;
 
 	if (!size)
@@ -170,8 +157,8 @@ static int nsim_sp_alloc(struct nsim_stage *st, int s,
 		struct nsim_hbm_region *pg = &sp->pages[i];
 		u64 len = min(st->page_size, total - i * st->page_size);
 
-		pg->addr = nsim_hbm_alloc(st->nd, channel, len,
-					  NSIM_HBM_GRANULE, usage);
+		pg->addr = nsim_hbm_alloc(st->nd, core, len, NSIM_HBM_GRANULE,
+					  usage, &st->cursor);
 		if (!pg->addr)
 			return nsim_fail(st, s, -1, KBIN_FIELD_SCRATCHPAD,
 					 KBIN_ERR_STAGE_HBM, size, -ENOSPC,
@@ -179,7 +166,7 @@ static int nsim_sp_alloc(struct nsim_stage *st, int s,
 					 channel, len, i,
 					 nsim_hbm_avail(st->nd, channel));
 		pg->size = len;
-		pg->channel = channel;
+		pg->core = core;
 		pg->usage = usage;
 		sp->npages++;
 		st->m->hbm_bytes += len;
@@ -193,66 +180,142 @@ static void nsim_sp_free(struct nsim_device *nd, struct nsim_scratchpad *sp)
 	u32 i;
 
 	for (i = 0; i < sp->npages; i++)
-		nsim_hbm_free(nd, sp->pages[i].channel, sp->pages[i].addr,
+		nsim_hbm_free(nd, sp->pages[i].core, sp->pages[i].addr,
 			      sp->pages[i].size, sp->pages[i].usage);
 	kvfree(sp->pages);
 	memset(sp, 0, sizeof(*sp));
 }
 
-/*
- * The region slot of a kind laid out in HBM (storage HBM or TABLE): the
- * slot of the usage category the kind table charges it to; -1 for kinds
- * not in HBM.
- */
-static int nsim_kind_slot(u32 type)
+static int nsim_mem_fail(struct nsim_stage *st, int s, u32 i, int ret,
+			 u64 bytes, const char *what)
 {
-	const struct kbin_kind *k = kbin_kind(type);
-	int slot;
-
-	if (k->storage != KBIN_STORAGE_HBM && k->storage != KBIN_STORAGE_TABLE)
-		return -1;
-	for (slot = 0; slot < NSIM_SG_REGIONS; slot++)
-		if (nsim_slot_usage[slot] == k->usage)
-			return slot;
-	return -1;
+	if (ret == -EDQUOT)
+		return nsim_fail(st, s, i, KBIN_FIELD_BUFFER,
+				 KBIN_ERR_STAGE_BACKING, bytes, -ENOMEM,
+				 "%s: backing RAM cap of %lu bytes reached (%llu in use)",
+				 what, nsim_backing_limit,
+				 nsim_mem_backing_bytes(&st->nd->mem));
+	return nsim_fail(st, s, i, KBIN_FIELD_BUFFER, KBIN_ERR_STAGE_NOMEM,
+			 bytes, -ENOMEM, "%s: out of kernel memory", what);
 }
 
-/* Lay out one HBM variable in its region slot; the offset goes to mr->pa. */
-static int nsim_layout_hbm(struct nsim_stage *st, int s, u32 i,
-			   struct nsim_sg *sg, struct nsim_mr *mr,
-			   struct nsim_mr_cold *c, u64 bytes, u64 align)
+/* "WEIGHT 65536, IO 4096" of @bytes per usage category, or "nothing" */
+static size_t nsim_usage_list(const u64 *bytes, char *buf, size_t size)
 {
-	int slot = nsim_kind_slot(mr->type);
-	u64 off, end;
+	size_t n = 0;
+	u32 u;
 
-	if (slot < 0)	/* a kind table row whose usage has no region */
-		return nsim_fail(st, s, i, KBIN_FIELD_MR_TYPE, KBIN_ERR_MR_TYPE,
-				 mr->type, -EINVAL,
-				 "no HBM region is charged to usage %s",
-				 kbin_usage_str(kbin_kind(mr->type)->usage));
+	buf[0] = '\0';
+	for (u = 0; u <= KBIN_USAGE_MAX; u++)
+		if (bytes[u])
+			n += scnprintf(buf + n, size - n, "%s%s %llu",
+				       n ? ", " : "", kbin_usage_str(u), bytes[u]);
+	if (!n)
+		n = scnprintf(buf, size, "nothing");
+	return n;
+}
+
+/*
+ * HBM the model being loaded holds on @channel per usage category, and
+ * what subgraph @s's variables of @usage hold: the failure report's
+ * figures, from the placements made so far (O(vars)).
+ */
+static void nsim_load_usage(const struct nsim_stage *st, u32 channel, int s,
+			    u32 usage, u64 *bytes, u64 *sg_bytes)
+{
+	const struct nsim_model *m = st->m;
+	const struct nsim_scratchpad *sp;
+	u32 k, i, p;
+
+	memset(bytes, 0, (KBIN_USAGE_MAX + 1) * sizeof(*bytes));
+	*sg_bytes = 0;
+	for (k = 0; k < m->num_sg; k++) {
+		const struct nsim_sg *sg = &m->sg[k];
+
+		for (i = 0; sg->cold && i < sg->nmem; i++) {
+			const struct nsim_mr_cold *c = &sg->cold[i];
+			u64 n = round_up(sg->mrs[i].size, NSIM_HBM_GRANULE);
+
+			if (c->where != NSIM_WHERE_HBM)
+				continue;
+			if (sg->channel == channel)
+				bytes[c->usage] += n;
+			if (k == s && c->usage == usage)
+				*sg_bytes += n;
+		}
+	}
+	for (k = 0; k <= m->num_sg; k++) {
+		sp = k < m->num_sg ? &m->sg[k].local_sp : &m->shared_sp;
+		for (p = 0; p < sp->npages; p++)
+			if (nsim_core_channel(st->nd, sp->pages[p].core) == channel)
+				bytes[sp->pages[p].usage] += sp->pages[p].size;
+	}
+}
+
+/* Report that variable @i of @bytes found no HBM on its channel. */
+static int nsim_hbm_fail(struct nsim_stage *st, int s, u32 i,
+			 struct nsim_sg *sg, u64 bytes, u64 align, u32 usage)
+{
+	u64 avail = nsim_hbm_avail(st->nd, sg->channel);
+	u64 load[KBIN_USAGE_MAX + 1], sg_bytes;
+	char inuse[200], mine[200];
+
+	nsim_hbm_usage_str(st->nd, sg->channel, inuse, sizeof(inuse));
+	nsim_load_usage(st, sg->channel, s, usage, load, &sg_bytes);
+	nsim_usage_list(load, mine, sizeof(mine));
+	return nsim_fail(st, s, i, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_HBM, bytes,
+			 -ENOSPC,
+			 "the variable asks for %llu bytes at alignment %llu; HBM channel %u has no free range that large (%llu bytes free); the subgraph's %s would total %llu bytes; in use on the channel: %s; this load: %s",
+			 bytes, max_t(u64, align, NSIM_HBM_GRANULE),
+			 sg->channel, avail, kbin_usage_str(usage),
+			 sg_bytes + round_up(bytes, NSIM_HBM_GRANULE), inuse,
+			 mine);
+}
+
+/*
+ * Give variable @i its own HBM allocation of @bytes at @align on its
+ * subgraph's core, charged to its kind's usage category (libnrt's
+ * dmem_alloc_aligned), and copy its payload in.
+ */
+static int nsim_stage_hbm(struct nsim_stage *st, int s, u32 i,
+			  struct nsim_sg *sg, const struct kbin_mem_ref *r,
+			  u64 bytes, u64 align)
+{
+	struct nsim_mr *mr = &sg->mrs[i];
+	struct nsim_mr_cold *c = &sg->cold[i];
+	u32 usage = kbin_kind(r->mr_type)->usage;
+	u64 addr;
+	int ret;
+
 	if (nsim_fault_hit(&st->nd->fail_hbm_alloc_nth))
 		return nsim_fail(st, s, i, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_FAULT,
 				 bytes, -ENOSPC,
 				 "HBM allocation of %llu bytes failed (injected by fail_hbm_alloc_nth)",
 				 bytes);
-	off = round_up(st->cur[slot], align);
-	if (off < st->cur[slot] || check_add_overflow(off, bytes, &end) ||
-	    end > st->nd->arch->hbm_channel_size)
-		return nsim_fail(st, s, i, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_HBM,
-				 bytes, -ENOSPC,
-				 "%s region would need more than HBM channel %u's %llu bytes",
-				 kbin_usage_str(nsim_slot_usage[slot]),
-				 sg->channel, st->nd->arch->hbm_channel_size);
-	st->cur[slot] = end;
-	st->align[slot] = max(st->align[slot], align);
-	mr->pa = off;
+	addr = nsim_hbm_alloc(st->nd, sg->core, bytes, align, usage,
+			      &st->cursor);
+	if (!addr)
+		return nsim_hbm_fail(st, s, i, sg, bytes, align, usage);
+	mr->size = bytes;
+	mr->pa = addr;
 	c->where = NSIM_WHERE_HBM;
 	c->where_idx = sg->channel;
-	c->usage = nsim_slot_usage[slot];
+	c->usage = usage;
+	st->m->hbm_bytes += round_up(bytes, NSIM_HBM_GRANULE);
+	if (!r->buffer)
+		return 0;
+	if (nsim_fault_hit(&st->nd->fail_copyin_nth))
+		return nsim_fail(st, s, i, KBIN_FIELD_BUFFER, KBIN_ERR_STAGE_FAULT,
+				 r->size, -EIO,
+				 "copy-in of %llu bytes failed (injected by fail_copyin_nth)",
+				 r->size);
+	ret = nsim_mem_write(&st->nd->mem, addr, st->plan + r->buffer, r->size);
+	if (ret)
+		return nsim_mem_fail(st, s, i, ret, r->size, "payload copy-in");
 	return 0;
 }
 
-/* First pass over one record: everything but HBM addresses. */
+/* One record: its placement by its kind's storage, then the hashtable. */
 static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 			     struct nsim_sg *sg, const struct kbin_mem_ref *r,
 			     u32 *name_off, u32 *dims_off, u32 *list_off)
@@ -320,15 +383,15 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 					 KBIN_ERR_VIRT_RANGE, r->virt.offset,
 					 -EINVAL, "offset beyond the scratchpad");
 		mr->pa = sp->pages[pg].addr + in;
-		c->where_idx = sp->pages[pg].channel;
+		c->where_idx = nsim_core_channel(st->nd, sp->pages[pg].core);
 		c->usage = sp->pages[pg].usage;
 		c->mode = KBIN_MODE_SCRATCHPAD;
 		break;
 	case KBIN_STORAGE_HBM:
-		ret = nsim_layout_hbm(st, s, i, sg, mr, c, r->size, r->alignment);
+		c->mode = r->buffer ? KBIN_MODE_ALLOC_COPY : KBIN_MODE_ALLOC_ONLY;
+		ret = nsim_stage_hbm(st, s, i, sg, r, r->size, r->alignment);
 		if (ret)
 			return ret;
-		c->mode = r->buffer ? KBIN_MODE_ALLOC_COPY : KBIN_MODE_ALLOC_ONLY;
 		break;
 	case KBIN_STORAGE_INDEX:
 	case KBIN_STORAGE_TABLE:
@@ -343,12 +406,11 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 		}
 		/* the table: one u64 device address per listed variable */
 		bytes = max_t(u64, r->size, (u64)r->list.length * sizeof(u64));
-		mr->size = bytes;
-		ret = nsim_layout_hbm(st, s, i, sg, mr, c, bytes,
-				      max_t(u64, r->alignment, sizeof(u64)));
+		c->mode = KBIN_MODE_TABLE;
+		ret = nsim_stage_hbm(st, s, i, sg, r, bytes,
+				     max_t(u64, r->alignment, sizeof(u64)));
 		if (ret)
 			return ret;
-		c->mode = KBIN_MODE_TABLE;
 		break;
 	case KBIN_STORAGE_TARGET:
 		mr->aux = r->pointer.referenced_var_id;
@@ -365,35 +427,6 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 	}
 	nsim_sg_hash_insert(sg, mr);
 	return 0;
-}
-
-/* Report which record made a region allocation fail: where the running
- * layout first crosses the channel's free bytes.
- */
-static int nsim_region_fail(struct nsim_stage *st, int s, struct nsim_sg *sg,
-			    int slot, u64 need)
-{
-	u64 avail = nsim_hbm_avail(st->nd, sg->channel);
-	long long last = -1;
-	char inuse[160];
-	u64 var_bytes = 0;
-	u32 i;
-
-	for (i = 0; i < sg->nmem; i++) {
-		if (sg->cold[i].where != NSIM_WHERE_HBM ||
-		    nsim_kind_slot(sg->mrs[i].type) != slot)
-			continue;
-		last = i;
-		var_bytes = sg->mrs[i].size;
-		if (sg->mrs[i].pa + sg->mrs[i].size > avail)
-			break;
-	}
-	nsim_hbm_usage_str(st->nd, sg->channel, inuse, sizeof(inuse));
-	return nsim_fail(st, s, last, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_HBM,
-			 need, -ENOSPC,
-			 "the variable asks for %llu bytes; HBM channel %u has no %llu bytes for the subgraph's %s region (%llu bytes free; in use: %s)",
-			 var_bytes, sg->channel, need,
-			 kbin_usage_str(nsim_slot_usage[slot]), avail, inuse);
 }
 
 static int nsim_write_table(struct nsim_device *nd, struct nsim_sg *sg,
@@ -418,19 +451,6 @@ static int nsim_write_table(struct nsim_device *nd, struct nsim_sg *sg,
 	return 0;
 }
 
-static int nsim_mem_fail(struct nsim_stage *st, int s, u32 i, int ret,
-			 u64 bytes, const char *what)
-{
-	if (ret == -EDQUOT)
-		return nsim_fail(st, s, i, KBIN_FIELD_BUFFER,
-				 KBIN_ERR_STAGE_BACKING, bytes, -ENOMEM,
-				 "%s: backing RAM cap of %lu bytes reached (%llu in use)",
-				 what, nsim_backing_limit,
-				 nsim_mem_backing_bytes(&st->nd->mem));
-	return nsim_fail(st, s, i, KBIN_FIELD_BUFFER, KBIN_ERR_STAGE_NOMEM,
-			 bytes, -ENOMEM, "%s: out of kernel memory", what);
-}
-
 static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 {
 	const struct kbin_subgraph *ksg = nsim_plan_sg(st, s);
@@ -438,7 +458,7 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 	struct nsim_sg *sg = &st->m->sg[s];
 	u64 names = 0, dims = 0, lists = 0;
 	u32 i, d, name_off = 0, dims_off = 0, list_off = 0;
-	int slot, ret;
+	int ret;
 
 	sg->nmem = set->nmem;
 	sg->core = core;
@@ -475,57 +495,15 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 	st->m->kmem_bytes += ((size_t)1 << sg->hash_bits) * sizeof(*sg->buckets);
 
 	ret = nsim_sp_alloc(st, s, &sg->local_sp, set->local_scratchpad_size,
-			    sg->channel, KBIN_USAGE_SCRATCHPAD_NOT_SHARED);
+			    sg->core, KBIN_USAGE_SCRATCHPAD_NOT_SHARED);
 	if (ret)
 		return ret;
 
-	memset(st->cur, 0, sizeof(st->cur));
-	for (slot = 0; slot < NSIM_SG_REGIONS; slot++)
-		st->align[slot] = NSIM_HBM_GRANULE;
 	for (i = 0; i < set->nmem; i++) {
 		ret = nsim_stage_record(st, s, i, sg, &set->mem[i], &name_off,
 					&dims_off, &list_off);
 		if (ret)
 			return ret;
-		if (!(i & 4095))
-			cond_resched();
-	}
-
-	for (slot = 0; slot < NSIM_SG_REGIONS; slot++) {
-		struct nsim_hbm_region *rg = &sg->regions[slot];
-
-		if (!st->cur[slot])
-			continue;
-		rg->addr = nsim_hbm_alloc(st->nd, sg->channel, st->cur[slot],
-					  st->align[slot], nsim_slot_usage[slot]);
-		if (!rg->addr)
-			return nsim_region_fail(st, s, sg, slot, st->cur[slot]);
-		rg->size = st->cur[slot];
-		rg->channel = sg->channel;
-		rg->usage = nsim_slot_usage[slot];
-		st->m->hbm_bytes += round_up(rg->size, NSIM_HBM_GRANULE);
-	}
-
-	/* offsets become addresses; payloads are copied in */
-	for (i = 0; i < set->nmem; i++) {
-		const struct kbin_mem_ref *r = &set->mem[i];
-		struct nsim_mr *mr = &sg->mrs[i];
-
-		if (sg->cold[i].where == NSIM_WHERE_HBM)
-			mr->pa += sg->regions[nsim_kind_slot(mr->type)].addr;
-		if (r->buffer) {
-			if (nsim_fault_hit(&st->nd->fail_copyin_nth))
-				return nsim_fail(st, s, i, KBIN_FIELD_BUFFER,
-						 KBIN_ERR_STAGE_FAULT, r->size,
-						 -EIO,
-						 "copy-in of %llu bytes failed (injected by fail_copyin_nth)",
-						 r->size);
-			ret = nsim_mem_write(&st->nd->mem, mr->pa,
-					     st->plan + r->buffer, r->size);
-			if (ret)
-				return nsim_mem_fail(st, s, i, ret, r->size,
-						     "payload copy-in");
-		}
 		if (!(i & 4095))
 			cond_resched();
 	}
@@ -691,8 +669,7 @@ int nsim_stage(struct nsim_model *m, const void *plan, u64 len,
 	m->first_core = first_core;
 	m->cores_reserved = true;
 
-	ret = nsim_sp_alloc(&st, -1, &m->shared_sp, shared,
-			    nsim_core_channel(st.nd, first_core),
+	ret = nsim_sp_alloc(&st, -1, &m->shared_sp, shared, first_core,
 			    KBIN_USAGE_SCRATCHPAD);
 	if (ret)
 		return ret;
@@ -710,23 +687,26 @@ int nsim_stage(struct nsim_model *m, const void *plan, u64 len,
 
 /**
  * nsim_unstage() - roll back everything nsim_stage() did, complete or
- *	partial: HBM regions and scratchpad pages (with their backing),
+ *	partial: the variables' HBM and scratchpad pages (with their backing),
  *	SBUF window users, and the kernel arrays.
  * @m: the model (not published).
  */
 void nsim_unstage(struct nsim_model *m)
 {
-	u32 s, slot;
+	u32 s, i;
 
 	for (s = 0; s < m->num_sg; s++) {
 		struct nsim_sg *sg = &m->sg[s];
 
-		for (slot = 0; slot < NSIM_SG_REGIONS; slot++) {
-			struct nsim_hbm_region *rg = &sg->regions[slot];
-
-			nsim_hbm_free(m->nd, rg->channel, rg->addr, rg->size,
-				      rg->usage);
-			rg->addr = 0;
+		/* every variable with an HBM allocation of its own */
+		for (i = 0; sg->cold && i < sg->nmem; i++) {
+			if (sg->cold[i].where != NSIM_WHERE_HBM)
+				continue;
+			nsim_hbm_free(m->nd, sg->core, sg->mrs[i].pa,
+				      sg->mrs[i].size, sg->cold[i].usage);
+			sg->cold[i].where = NSIM_WHERE_NONE;
+			if (!(i & 4095))
+				cond_resched();
 		}
 		nsim_sp_free(m->nd, &sg->local_sp);
 		kvfree(sg->buckets);

@@ -2,7 +2,8 @@
 /*
  * debugfs_test - /sys/kernel/debug/neuronsim: the memrefs table agrees
  * with RESOLVE row by row; the files are root-only; a model's directory
- * goes with it; the hbm file shows the usage categories.
+ * goes with it; the hbm file shows the usage categories, per channel and
+ * per NeuronCore; every HBM variable is an allocation of its own.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -119,6 +120,124 @@ TEST_F(dbg, info_hbm_device_stats)
 	EXPECT_EQ(0400, sb.st_mode & 0777);
 	ASSERT_EQ(0, stat(dbgfs_path(p2, sizeof(p2), "fail_hbm_alloc_nth"), &sb));
 	EXPECT_EQ(0600, sb.st_mode & 0777);
+}
+
+/*
+ * In debugfs hbm, the "present" bytes of @name ("WEIGHT", "device_mem/
+ * constants", or "used" for the section's own line) in the section whose
+ * line starts with @section ("core 0 ", "channel 1 "); -1 when absent.
+ */
+static long long hbm_present(const char *text, const char *section,
+			     const char *name)
+{
+	size_t sl = strlen(section), nl = strlen(name);
+	const char *l = text, *p;
+
+	while (l && *l && strncmp(l, section, sl)) {
+		l = strchr(l, '\n');
+		l = l ? l + 1 : NULL;
+	}
+	if (!l || !*l)
+		return -1;
+	if (!strcmp(name, "used")) {
+		p = strstr(l, " used ");
+		return p ? strtoll(p + 6, NULL, 10) : -1;
+	}
+	for (l = strchr(l, '\n'); l && l[1] == ' ' && l[2] == ' ';
+	     l = strchr(l + 1, '\n')) {
+		const char *t = l + 3;
+
+		if (strncmp(t, name, nl) || t[nl] != ' ')
+			continue;
+		p = strstr(t, " present ");
+		return p ? strtoll(p + 9, NULL, 10) : -1;
+	}
+	return -1;
+}
+
+/*
+ * Every HBM variable is an allocation of its own (libnrt's
+ * dmem_alloc_aligned, Documentation/hardware.rst): it starts at its
+ * alignment on a 4 KiB granule no other variable shares.  debugfs hbm
+ * charges each NeuronCore exactly the rounded bytes of its variables and
+ * scratchpads, per usage category and per device-memory category.
+ */
+TEST_F(dbg, hbm_one_allocation_per_variable)
+{
+	static const struct {
+		uint32_t sg, var;
+		uint64_t size, align;
+	} hv[] = {
+		{ 0, V0_WEIGHT, STD_WEIGHT_SIZE, 65536 },
+		{ 0, V0_STAGED, STD_STAGED_SIZE, 64 },
+		{ 0, V0_BIAS, 1000, 256 }, { 0, V0_TMP, 5000, 4096 },
+		{ 0, V0_IN, 2048, 64 }, { 0, V0_OUT, 2048, 64 },
+		{ 0, V0_TABLE, 32, 8 }, { 1, V1_W, STD_W1_SIZE, 4096 },
+		{ 1, V1_IN, 64, 64 },
+	};
+	static const struct {
+		const char *section, *name;
+		long long bytes;
+	} want[] = {
+		/* core 0: weight 8 KiB, staged and bias 4 KiB each */
+		{ "core 0 ", "WEIGHT", 16384 },
+		{ "core 0 ", "device_mem/constants", 16384 },
+		{ "core 0 ", "IO", 8192 },
+		{ "core 0 ", "device_mem/tensors", 8192 },
+		/* tmp 8 KiB + the 8 KiB local scratchpad */
+		{ "core 0 ", "SCRATCHPAD_NOT_SHARED", 16384 },
+		{ "core 0 ", "device_mem/nonshared_scratchpad", 16384 },
+		{ "core 0 ", "SCRATCHPAD", 4096 },
+		{ "core 0 ", "device_mem/model_shared_scratchpad", 4096 },
+		{ "core 0 ", "GENERIC", 4096 },
+		{ "core 0 ", "device_mem/runtime_memory", 4096 },
+		{ "core 0 ", "used", 49152 },
+		{ "core 1 ", "WEIGHT", 4096 },
+		{ "core 1 ", "device_mem/constants", 4096 },
+		{ "core 1 ", "IO", 4096 },
+		{ "core 1 ", "device_mem/tensors", 4096 },
+		{ "core 1 ", "used", 8192 },
+	};
+	const size_t n = sizeof(hv) / sizeof(hv[0]);
+	uint64_t a[sizeof(hv) / sizeof(hv[0])];
+	char path[128], *t;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, nsim_resolve(self->fd, self->id, hv[i].sg, hv[i].var,
+					  0, 0, &a[i]));
+		EXPECT_EQ(0, a[i] % 4096) TH_LOG("sg %u var %u at 0x%llx", hv[i].sg,
+						 hv[i].var, (unsigned long long)a[i]);
+		EXPECT_EQ(0, a[i] % hv[i].align);
+	}
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++) {
+			uint64_t ei = a[i] + ((hv[i].size + 4095) & ~4095ULL);
+			uint64_t ej = a[j] + ((hv[j].size + 4095) & ~4095ULL);
+
+			EXPECT_TRUE(ei <= a[j] || ej <= a[i])
+				TH_LOG("sg %u var %u and sg %u var %u share HBM granules",
+				       hv[i].sg, hv[i].var, hv[j].sg, hv[j].var);
+		}
+
+	/* nothing else is loaded on device 0 while this test runs */
+	t = read_file(dbgfs_path(path, sizeof(path), "hbm"), NULL);
+	ASSERT_NE(NULL, t);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		long long got = hbm_present(t, want[i].section, want[i].name);
+
+		if (got != want[i].bytes)
+			printf("# hbm: '%s' '%s' is %lld, want %lld\n",
+			       want[i].section, want[i].name, got, want[i].bytes);
+		EXPECT_EQ(want[i].bytes, got);
+	}
+	if (!_metadata->passed) {
+		char *l, *save = NULL;
+
+		for (l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			printf("# hbm: %s\n", l);
+	}
+	free(t);
 }
 
 TEST_F(dbg, model_dir_goes_with_the_model)

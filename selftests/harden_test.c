@@ -191,7 +191,7 @@ TEST_F_TIMEOUT(h, fault_every_position, 900)
 }
 
 /*
- * Real HBM exhaustion (not the knob): a region allocation and, in a
+ * Real HBM exhaustion (not the knob): a variable's allocation and, in a
  * second plan, the 5th page of an 8-page scratchpad fail because another
  * model holds most of the channel; each rolls back completely.
  */
@@ -242,11 +242,11 @@ TEST_F_TIMEOUT(h, hbm_exhaustion_rollback, 900)
 
 	ret = nsim_load(fd, &big, 0, &id, &l, log, sizeof(log));
 	if (ret != -ENOSPC || l.err_reason != KBIN_ERR_STAGE_HBM)
-		TH_LOG("region over the free HBM: %d reason %u: %s", ret,
+		TH_LOG("buffer over the free HBM: %d reason %u: %s", ret,
 		       l.err_reason, log);
 	EXPECT_EQ(-ENOSPC, ret);
 	EXPECT_EQ(KBIN_ERR_STAGE_HBM, l.err_reason);
-	expect_base(_metadata, &base, "region exhaustion");
+	expect_base(_metadata, &base, "buffer exhaustion");
 
 	ret = nsim_load(fd, &sp, 0, &id, &l, log, sizeof(log));
 	if (ret != -ENOSPC || l.err_reason != KBIN_ERR_STAGE_HBM)
@@ -815,7 +815,7 @@ TEST_F_TIMEOUT(cap, backing_limit, 900)
 	ASSERT_EQ(0, nsim_load(self->fd, &self->p, 0, &id, NULL, NULL, 0));
 	ASSERT_EQ(0, read_stats(&s));
 	memset(buf, 0xa5, sizeof(buf));
-	/* V0_IN and V0_TMP live in different regions, so different pages */
+	/* V0_IN and V0_TMP are HBM allocations of their own: different pages */
 	ASSERT_EQ(0, nsim_resolve(self->fd, id, 0, V0_IN, 0, 1, &a_in));
 	ASSERT_EQ(0, nsim_resolve(self->fd, id, 0, V0_TMP, 0, 1, &a_tmp));
 	ASSERT_NE(a_in / 4096, a_tmp / 4096);

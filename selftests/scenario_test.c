@@ -9,8 +9,9 @@
  *      device allows: -E2BIG, the log says pages requested and the maximum;
  *      one page fewer loads;
  *   4. a load that runs out of simulated HBM: -ENOSPC, the log names the
- *      variable and the bytes requested (and, when the kernel prints it,
- *      the HBM in use per usage category);
+ *      variable, the bytes it asks for and what its subgraph's category
+ *      would total, and the HBM in use per usage category (on the
+ *      channel, and by the failed load itself);
  *   6. load models until HBM is exhausted, unload them, load again: the
  *      same number of loads succeed at exactly the same addresses, and the
  *      next one fails the same way -- twice, unloading in a different order.
@@ -186,7 +187,7 @@ TEST_F(sc, scenario4_hbm_exhausted)
 		TH_LOG("%.400s", log);
 	SNAP_TAKE(&mid);
 
-	/* model 2 asks for a 2 GiB weight region on the same channel */
+	/* model 2 asks for a 2 GiB weight on the same channel */
 	ASSERT_EQ(0, plan_make(&self->info, 65536, KBIN_MR_BUFFER, "embedding",
 			       big, 0, &p2));
 	ret = nsim_load(self->fd, &p2, 0, &id2, &lr, log, sizeof(log));
@@ -239,7 +240,11 @@ TEST_F(sc, scenario4_hbm_exhausted_log_shows_usage_in_use)
 	EXPECT_EQ(0, nsim_unload(self->fd, id1));
 	plan_free(&p1);
 	plan_free(&p2);
-	/* model 1 holds 64 KiB of WEIGHT and ch - 1 GiB - 64 KiB of IO */
+	/*
+	 * model 1 holds 64 KiB of WEIGHT and ch - 1 GiB - 64 KiB of IO; model
+	 * 2's own 64 KiB weight, an allocation of its own, was placed before
+	 * its embedding failed: the channel holds 128 KiB of WEIGHT then
+	 */
 	snprintf(want, sizeof(want), "%llu",
 		 (unsigned long long)(ch - (1ULL << 30) - 65536));
 	{
@@ -249,7 +254,11 @@ TEST_F(sc, scenario4_hbm_exhausted_log_shows_usage_in_use)
 		snprintf(weight, sizeof(weight), "WEIGHT %u", 65536);
 		EXPECT_NE(NULL, strstr(log, io)) TH_LOG("log lacks '%s': %.500s", io, log);
 		EXPECT_NE(NULL, strstr(log, weight)) TH_LOG("log lacks '%s': %.500s", weight, log);
-		/* the variable's own request, not only its region's */
+		EXPECT_NE(NULL, strstr(log, "WEIGHT 131072"))
+			TH_LOG("log lacks the channel's WEIGHT in use: %.500s", log);
+		EXPECT_NE(NULL, strstr(log, "this load: WEIGHT 65536"))
+			TH_LOG("log lacks what the failed load held: %.500s", log);
+		/* the variable's own request */
 		EXPECT_NE(NULL, strstr(log, "asks for 2147483648 bytes"))
 			TH_LOG("log lacks the variable's bytes: %.500s", log);
 	}

@@ -102,6 +102,62 @@ enum kbin_usage {
 };
 
 /**
+ * enum kbin_mem_category - the Neuron driver's device-memory categories:
+ *	the names of its sysfs counters
+ *	neuron_coreM/stats/memory_usage/device_mem/<category>/{total,present,
+ *	peak}, in the driver's order (Documentation/hardware.rst, "HBM usage
+ *	categories").  kbin_mem_category_str() names them.
+ * @KBIN_MEMCAT_MODEL_CODE: "model_code": instruction streams, ucode.
+ * @KBIN_MEMCAT_TENSORS: "tensors": inputs, outputs, tensors.
+ * @KBIN_MEMCAT_CONSTANTS: "constants": weights.
+ * @KBIN_MEMCAT_MODEL_SHARED_SCRATCHPAD: "model_shared_scratchpad".
+ * @KBIN_MEMCAT_RUNTIME_MEMORY: "runtime_memory": the runtime's own
+ *	structures (pointer tables).
+ * @KBIN_MEMCAT_DRIVER_MEMORY: "driver_memory": the driver's own.
+ * @KBIN_MEMCAT_COLLECTIVES: "collectives".
+ * @KBIN_MEMCAT_NONSHARED_SCRATCHPAD: "nonshared_scratchpad".
+ * @KBIN_MEMCAT_NOTIFICATIONS: "notifications".
+ * @KBIN_MEMCAT_DMA_RINGS: "dma_rings".
+ * @KBIN_MEMCAT_UNCATEGORIZED: "uncategorized".
+ * @KBIN_MEMCAT_MAX: number of categories.
+ */
+enum kbin_mem_category {
+	KBIN_MEMCAT_MODEL_CODE = 0,
+	KBIN_MEMCAT_TENSORS,
+	KBIN_MEMCAT_CONSTANTS,
+	KBIN_MEMCAT_MODEL_SHARED_SCRATCHPAD,
+	KBIN_MEMCAT_RUNTIME_MEMORY,
+	KBIN_MEMCAT_DRIVER_MEMORY,
+	KBIN_MEMCAT_COLLECTIVES,
+	KBIN_MEMCAT_NONSHARED_SCRATCHPAD,
+	KBIN_MEMCAT_NOTIFICATIONS,
+	KBIN_MEMCAT_DMA_RINGS,
+	KBIN_MEMCAT_UNCATEGORIZED,
+	KBIN_MEMCAT_MAX,
+};
+
+/*
+ * The one table from libnrt's usage categories to the driver's
+ * device-memory categories: kbin_usage_categories[usage] is an enum
+ * kbin_mem_category (kbin_kind.c; Documentation/hardware.rst).
+ */
+extern const __u8 kbin_usage_categories[KBIN_USAGE_MAX + 1];
+
+/**
+ * kbin_usage_category() - the driver's device-memory category HBM of a
+ *	usage category is counted in.
+ * @usage: enum kbin_usage.
+ *
+ * Return: enum kbin_mem_category; KBIN_MEMCAT_UNCATEGORIZED above
+ * KBIN_USAGE_MAX.
+ */
+static inline unsigned int kbin_usage_category(unsigned int usage)
+{
+	return usage <= KBIN_USAGE_MAX ? kbin_usage_categories[usage] :
+	       KBIN_MEMCAT_UNCATEGORIZED;
+}
+
+/**
  * enum kbin_placement - how the plan places a variable in its storage.
  * @KBIN_PLACE_LOADER: the loader picks the address (by storage).
  * @KBIN_PLACE_LOCAL_SP: the compiler gives an offset (def.json

@@ -195,6 +195,35 @@ const char *kbin_usage_str(unsigned int usage)
 			 "UNKNOWN");
 }
 
+static const char *const kbin_mem_category_names[KBIN_MEMCAT_MAX] = {
+	[KBIN_MEMCAT_MODEL_CODE] = "model_code",
+	[KBIN_MEMCAT_TENSORS] = "tensors",
+	[KBIN_MEMCAT_CONSTANTS] = "constants",
+	[KBIN_MEMCAT_MODEL_SHARED_SCRATCHPAD] = "model_shared_scratchpad",
+	[KBIN_MEMCAT_RUNTIME_MEMORY] = "runtime_memory",
+	[KBIN_MEMCAT_DRIVER_MEMORY] = "driver_memory",
+	[KBIN_MEMCAT_COLLECTIVES] = "collectives",
+	[KBIN_MEMCAT_NONSHARED_SCRATCHPAD] = "nonshared_scratchpad",
+	[KBIN_MEMCAT_NOTIFICATIONS] = "notifications",
+	[KBIN_MEMCAT_DMA_RINGS] = "dma_rings",
+	[KBIN_MEMCAT_UNCATEGORIZED] = "uncategorized",
+};
+
+/**
+ * kbin_mem_category_str() - name a device-memory category as the Neuron
+ *	driver's sysfs does (stats/memory_usage/device_mem/<name>).
+ * @category: enum kbin_mem_category.
+ *
+ * Return: e.g. "constants", "nonshared_scratchpad"; "unknown" outside the
+ * enum.
+ */
+const char *kbin_mem_category_str(unsigned int category)
+{
+	return kbin_name(kbin_mem_category_names,
+			 KBIN_ARRAY_SIZE(kbin_mem_category_names), category,
+			 "unknown");
+}
+
 static const char *const kbin_mode_names[KBIN_MODE_MAX] = {
 	[KBIN_MODE_NONE] = "-",
 	[KBIN_MODE_ALLOC_COPY] = "alloc+copy",

@@ -2,13 +2,13 @@
 /*
  * kbin_names.h - the one place every name and text of the plan layer is
  * spelled: mr_type names (from the kind table), checker and staging
- * reason texts, checker field names, HBM usage categories, staging
- * modes, backing buffers and SBUF carve-out types.  The module, the
- * library, the compiler and the commands all print these; none keeps a
- * copy.  The DMA names (element types, engines, queue types, ops) live
- * with their table in kbin_dma.h.  Every function returns a static
- * string and never NULL; a value outside its enum gets the "unknown"
- * text the function documents.
+ * reason texts, checker field names, HBM usage categories, the driver's
+ * device-memory categories, staging modes, backing buffers and SBUF
+ * carve-out types.  The module, the library, the compiler and the
+ * commands all print these; none keeps a copy.  The DMA names (element
+ * types, engines, queue types, ops) live with their table in kbin_dma.h.
+ * Every function returns a static string and never NULL; a value outside
+ * its enum gets the "unknown" text the function documents.
  */
 #ifndef _NEURONSIM_KBIN_NAMES_H
 #define _NEURONSIM_KBIN_NAMES_H
@@ -46,6 +46,7 @@ const char *kbin_mr_type_str(unsigned int mr_type);
 const char *kbin_reason_str(unsigned int reason);
 const char *kbin_field_str(unsigned int field);
 const char *kbin_usage_str(unsigned int usage);
+const char *kbin_mem_category_str(unsigned int category);
 const char *kbin_stage_mode_str(unsigned int mode);
 const char *kbin_backing_buf_str(unsigned int backing_buf);
 const char *kbin_carveout_type_str(unsigned int type);

@@ -246,6 +246,73 @@ static int doc_gap(__u64 part, __u64 stride, __u64 off, __u64 size)
 	return size && (last / stride != off / stride || last % stride >= part);
 }
 
+/*
+ * Documentation/hardware.rst, "HBM usage categories", written out again:
+ * the driver's device-memory categories in its order, and the category
+ * each libnrt usage is counted in.
+ */
+TEST(usage_categories)
+{
+	static const char *const cats[] = {
+		"model_code", "tensors", "constants", "model_shared_scratchpad",
+		"runtime_memory", "driver_memory", "collectives",
+		"nonshared_scratchpad", "notifications", "dma_rings",
+		"uncategorized",
+	};
+	static const struct {
+		unsigned int usage;
+		const char *cat;
+	} map[] = {
+		{ KBIN_USAGE_GENERIC, "runtime_memory" },
+		{ KBIN_USAGE_INSTR_PE, "model_code" },
+		{ KBIN_USAGE_INSTR_ACT, "model_code" },
+		{ KBIN_USAGE_INSTR_POOL, "model_code" },
+		{ KBIN_USAGE_IO, "tensors" },
+		{ KBIN_USAGE_DRAM_SPILL, "nonshared_scratchpad" },
+		{ KBIN_USAGE_WEIGHT, "constants" },
+		{ KBIN_USAGE_NOTIFICATION, "notifications" },
+		{ KBIN_USAGE_ACT_TABLE, "model_code" },
+		{ KBIN_USAGE_INSTR_DVE, "model_code" },
+		{ KBIN_USAGE_INSTR_SP, "model_code" },
+		{ KBIN_USAGE_SCRATCHPAD, "model_shared_scratchpad" },
+		{ KBIN_USAGE_TENSOR, "tensors" },
+		{ KBIN_USAGE_UCODE_LIB, "model_code" },
+		{ KBIN_USAGE_POOL_STDIO, "runtime_memory" },
+		{ KBIN_USAGE_CC, "collectives" },
+		{ KBIN_USAGE_SCRATCHPAD_NOT_SHARED, "nonshared_scratchpad" },
+		{ KBIN_USAGE_XT_CC, "collectives" },
+		{ KBIN_USAGE_DMA_RING, "dma_rings" },
+		{ 19, "uncategorized" }, { 20, "uncategorized" },
+		{ 21, "uncategorized" }, { KBIN_USAGE_MAX, "uncategorized" },
+	};
+	unsigned int i;
+
+	ASSERT_EQ(KBIN_MEMCAT_MAX, sizeof(cats) / sizeof(cats[0]));
+	for (i = 0; i < KBIN_MEMCAT_MAX; i++)
+		EXPECT_STREQ(cats[i], kbin_mem_category_str(i));
+	EXPECT_STREQ("unknown", kbin_mem_category_str(KBIN_MEMCAT_MAX));
+	ASSERT_EQ(KBIN_USAGE_MAX + 1, sizeof(map) / sizeof(map[0]));
+	for (i = 0; i <= KBIN_USAGE_MAX; i++) {
+		EXPECT_EQ(i, map[i].usage);
+		EXPECT_STREQ(map[i].cat,
+			     kbin_mem_category_str(kbin_usage_category(map[i].usage)))
+			TH_LOG("usage %u %s", i, kbin_usage_str(i));
+	}
+	EXPECT_EQ(KBIN_MEMCAT_UNCATEGORIZED, kbin_usage_category(KBIN_USAGE_MAX + 1));
+	EXPECT_EQ(KBIN_MEMCAT_UNCATEGORIZED, kbin_usage_category(~0U));
+	/* the kinds with HBM bytes land where the driver would count them */
+	EXPECT_EQ(KBIN_MEMCAT_CONSTANTS,
+		  kbin_usage_category(kbin_kind(KBIN_MR_BUFFER)->usage));
+	EXPECT_EQ(KBIN_MEMCAT_CONSTANTS,
+		  kbin_usage_category(kbin_kind(KBIN_MR_BUFFER_STAGED)->usage));
+	EXPECT_EQ(KBIN_MEMCAT_TENSORS,
+		  kbin_usage_category(kbin_kind(KBIN_MR_INPUT)->usage));
+	EXPECT_EQ(KBIN_MEMCAT_NONSHARED_SCRATCHPAD,
+		  kbin_usage_category(kbin_kind(KBIN_MR_TMP_BUF)->usage));
+	EXPECT_EQ(KBIN_MEMCAT_RUNTIME_MEMORY,
+		  kbin_usage_category(kbin_kind(KBIN_MR_PTR_TABLE)->usage));
+}
+
 /* the rule as Documentation/uapi.rst states it, written out again */
 static int doc_rule(__u32 type, __u64 var_size, __u64 pa, __u64 part,
 		    __u64 stride, __u64 off, __u64 size, __u64 *addr)
