@@ -453,6 +453,8 @@ void nsim_unstage(struct nsim_model *m);
 int nsim_sg_hash_init(struct nsim_sg *sg);
 void nsim_sg_hash_insert(struct nsim_sg *sg, struct nsim_mr *mr);
 struct nsim_mr *nsim_sg_find(const struct nsim_sg *sg, u32 var_id);
+void nsim_resolve_note(const struct nsim_model *m, u32 subgraph, u32 var_id,
+		       u64 offset, u64 size, int err);
 
 /**
  * nsim_resolve_one() - resolve one (subgraph, var_id, offset, size) of a
@@ -465,6 +467,9 @@ struct nsim_mr *nsim_sg_find(const struct nsim_sg *sg, u32 var_id);
  * @size: bytes the access covers.
  * @addr: out: the device address, offset + physical_address.
  *
+ * A failure of the rule itself (a variable that exists) is logged at
+ * debug level by nsim_resolve_note(); a successful resolve never calls it.
+ *
  * Context: under rcu_read_lock(), or with the model held by its fd lock.
  * Return: 0, or the errno of the resolve rule (Documentation/uapi.rst):
  * -ENOENT unknown subgraph or var; -ERANGE; -EINVAL MR_PTR with an
@@ -474,12 +479,16 @@ static inline int nsim_resolve_one(const struct nsim_model *m, u32 subgraph,
 				   u32 var_id, u64 offset, u64 size, u64 *addr)
 {
 	const struct nsim_sg *sg;
+	int ret;
 
 	if (subgraph >= m->num_sg)
 		return -ENOENT;
 	sg = &m->sg[subgraph];
-	return nsim_rc_resolve(sg->buckets, sg->hash_bits, var_id, offset, size,
-			       addr);
+	ret = nsim_rc_resolve(sg->buckets, sg->hash_bits, var_id, offset, size,
+			      addr);
+	if (unlikely(ret) && ret != -ENOENT)
+		nsim_resolve_note(m, subgraph, var_id, offset, size, ret);
+	return ret;
 }
 
 /* ioctl.c */

@@ -10,8 +10,10 @@
  * mem_ref on the load side").  Models are published with RCU, so a
  * resolve takes no lock and allocates nothing.  The lookup, the bounds
  * check and the add are plain C in resolve_core.h, which the host
- * benchmark compiles unchanged.
+ * benchmark compiles unchanged.  A failed resolve is logged, at debug
+ * level only, in libnrt's words and ours (nsim_resolve_note()).
  */
+#include <linux/device.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/rculist.h>
@@ -67,4 +69,49 @@ struct nsim_mr *nsim_sg_find(const struct nsim_sg *sg, u32 var_id)
 	/* the table's mem_refs are the subgraph's own, writable, array */
 	return (struct nsim_mr *)nsim_rc_find(sg->buckets, sg->hash_bits,
 					      var_id);
+}
+
+/* the text of a failed resolve of a found variable (kbin_resolve_strerror) */
+static const char *nsim_resolve_text(const struct nsim_model *m, u32 subgraph,
+				     u32 var_id, u64 offset, u64 size, int err,
+				     char *buf, size_t len)
+{
+	const struct nsim_sg *sg = &m->sg[subgraph];
+	const struct nsim_mr *mr = nsim_sg_find(sg, var_id);
+
+	if (!mr)
+		return "no such variable";
+	return kbin_resolve_strerror(buf, len, err,
+				     sg->names + sg->cold[mr - sg->mrs].name_off,
+				     mr->type, mr->size, offset, size);
+}
+
+/**
+ * nsim_resolve_note() - log why a resolve of a model's variable failed, in
+ *	libnrt's words ("invalid offset in %s, %lu < (%lu + %lu)", "Variable
+ *	%s is not staged in HBM") and then ours (kbin_resolve_strerror()),
+ *	at debug level: a dynamic debug line of this function, off by
+ *	default (Documentation/debugfs.rst).
+ * @m: the model.
+ * @subgraph: a subgraph of @m.
+ * @var_id: the variable, found in it.
+ * @offset: bytes into it.
+ * @size: bytes the access covers.
+ * @err: what nsim_resolve_one() returned: -ERANGE, -EINVAL or -ENODATA.
+ *
+ * While the line is off this only tests its static branch: the variable's
+ * name is looked up and the text formatted only when it is on.
+ *
+ * Context: as nsim_resolve_one(): under rcu_read_lock(), or with the
+ * model held by its fd lock; takes no lock, allocates nothing.
+ */
+void nsim_resolve_note(const struct nsim_model *m, u32 subgraph, u32 var_id,
+		       u64 offset, u64 size, int err)
+{
+	char buf[KBIN_RESOLVE_TEXT_MAX];
+
+	dev_dbg(m->nd->misc.this_device, "model %u sg %u var_id %u: %s\n",
+		m->id, subgraph, var_id,
+		nsim_resolve_text(m, subgraph, var_id, offset, size, err, buf,
+				  sizeof(buf)));
 }

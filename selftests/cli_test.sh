@@ -94,6 +94,15 @@ t "resolve MODEL the last byte of SBUF partition 127" $NS resolve $ID "state_buf
 f "resolve MODEL into the SBUF gap is ERANGE (exit 1)" 1 $NS resolve $ID "state_buffer+$((127 * 262144 + PS)):1"
 grep -q "is byte $PS of SBUF partition 127, in the gap past its $PS bytes.*(ERANGE)" /tmp/cli.out &&
 	ok "SBUF gap message names the partition" || { nok "SBUF gap message"; sed 's/^/# /' /tmp/cli.out; }
+# the runtime's own words, then ours (neuronsim_resolve_strerror)
+grep -q "(ERANGE): invalid offset in weight, 4196 < (1048576 + 1); the access ends at byte 1048577, past the 4196 bytes of 'weight' (MR_BUFFER)" /tmp/cli.out &&
+	ok "resolve ERANGE message in libnrt's words" || { nok "resolve ERANGE message in libnrt's words"; sed 's/^/# /' /tmp/cli.out; }
+f "resolve MODEL of an index list is ENODATA (exit 1)" 1 $NS resolve $ID list
+grep -q "(ENODATA): Variable list is not staged in HBM; 'list' (MR_LIST)" /tmp/cli.out &&
+	ok "resolve ENODATA message in libnrt's words" || { nok "resolve ENODATA message in libnrt's words"; sed 's/^/# /' /tmp/cli.out; }
+$NS -j resolve $ID "weight+0x100000:1" > /tmp/clij.out 2>/dev/null
+grep -q '"message":"invalid offset in weight, 4196 < (1048576 + 1);' /tmp/clij.out &&
+	ok "resolve -j: the message" || { nok "resolve -j: the message"; sed 's/^/# /' /tmp/clij.out; }
 f "resolve MODEL unknown name (exit 1)" 1 $NS resolve $ID nosuchvar
 grep -q "no variable named 'nosuchvar'" /tmp/cli.out && ok "unknown name message" || nok "unknown name message"
 f "read MODEL explains the ownership rule (exit 1)" 1 $NS read $ID weight

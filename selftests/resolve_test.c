@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * resolve_test - the resolve rule of Documentation/uapi.rst and its errnos
- * (uapi/linux/neuronsim.h), and RESOLVE_BATCH equal to single RESOLVEs.
+ * (uapi/linux/neuronsim.h), RESOLVE_BATCH equal to single RESOLVEs, and
+ * failures in the kernel log, in libnrt's words, at debug level only.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -158,6 +161,69 @@ TEST_F(rs, batch_errors)
 	b.entries = 8;
 	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
 	EXPECT_EQ(EFAULT, errno);
+}
+
+#define DYNDBG_CONTROL "/sys/kernel/debug/dynamic_debug/control"
+
+/*
+ * A failed resolve is logged at debug level only (the dynamic debug line
+ * of nsim_resolve_note()), in libnrt's words ("invalid offset in %s, %lu
+ * < (%lu + %lu)", "Variable %s is not staged in HBM") and then ours, for
+ * RESOLVE and RESOLVE_BATCH alike; with the line off nothing is logged.
+ */
+TEST_F(rs, failures_logged_in_libnrt_words_at_debug_level)
+{
+	static const char *const lines[] = {
+		"sg 0 var_id 1: invalid offset in weight, 4196 < (4190 + 16); the access ends at byte 4206, past the 4196 bytes of 'weight' (MR_BUFFER)",
+		"sg 0 var_id 10: Variable list is not staged in HBM; 'list' (MR_LIST) has no device address",
+		"sg 0 var_id 7: 'ptr_weight' (MR_PTR) is its target's address: it resolves at offset 0 only, not at offset 1",
+		"sg 0 var_id 5: invalid offset in input0, 2048 < (2040 + 16)",
+	};
+	struct neuronsim_resolve_entry e[2];
+	struct neuronsim_resolve_batch b;
+	char want[320];
+	unsigned int i;
+
+	if (access(DYNDBG_CONTROL, W_OK))
+		SKIP(return, "no dynamic debug control");
+	memset(e, 0, sizeof(e));
+	e[0].var_id = V0_IN;
+	e[0].offset = 2040;
+	e[0].size = 16;
+	e[1].var_id = V0_IN;
+	memset(&b, 0, sizeof(b));
+	b.model_id = self->id;
+	b.count = 2;
+	b.entries = (uintptr_t)e;
+
+	/* off, the default: the errno only */
+	klogctl(5, NULL, 0);	/* SYSLOG_ACTION_CLEAR */
+	EXPECT_EQ(-ERANGE, nsim_resolve(self->fd, self->id, 0, V0_WEIGHT, 4190, 16, NULL));
+	EXPECT_EQ(-ENODATA, nsim_resolve(self->fd, self->id, 0, V0_LIST, 0, 0, NULL));
+	EXPECT_FALSE(klog_has("invalid offset in"));
+	EXPECT_FALSE(klog_has("is not staged in HBM"));
+
+	ASSERT_EQ(0, write_text(DYNDBG_CONTROL, "func nsim_resolve_note +p"));
+	EXPECT_EQ(-ERANGE, nsim_resolve(self->fd, self->id, 0, V0_WEIGHT, 4190, 16, NULL));
+	EXPECT_EQ(-ENODATA, nsim_resolve(self->fd, self->id, 0, V0_LIST, 0, 0, NULL));
+	EXPECT_EQ(-EINVAL, nsim_resolve(self->fd, self->id, 0, V0_PTR, 1, 0, NULL));
+	/* an unknown variable has no name to give: not logged */
+	EXPECT_EQ(-ENOENT, nsim_resolve(self->fd, self->id, 0, V0_N, 0, 0, NULL));
+	ASSERT_EQ(0, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
+	EXPECT_EQ(-ERANGE, e[0].status);
+	EXPECT_EQ(0, e[1].status);
+	EXPECT_EQ(0, write_text(DYNDBG_CONTROL, "func nsim_resolve_note -p"));
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		snprintf(want, sizeof(want), "model %u %s", self->id, lines[i]);
+		EXPECT_TRUE(klog_has(want)) TH_LOG("no \"%s\" in the kernel log", want);
+	}
+	snprintf(want, sizeof(want), "sg 0 var_id %u:", V0_N);
+	EXPECT_FALSE(klog_has(want));
+
+	/* off again: nothing more */
+	klogctl(5, NULL, 0);
+	EXPECT_EQ(-ERANGE, nsim_resolve(self->fd, self->id, 0, V0_WEIGHT, 4190, 16, NULL));
+	EXPECT_FALSE(klog_has("invalid offset in"));
 }
 
 /* loads are O(n): a 10^6-var plan loads, resolves and unloads */

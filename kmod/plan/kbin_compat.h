@@ -5,8 +5,9 @@
  *
  * The plain C of kmod/plan (the checker kbin_check.c and the tables
  * kbin_gen.c, kbin_kind.c, kbin_names.c) uses the fixed-width __u8 ..
- * __u64 types of <linux/types.h>, variadic arguments, strcmp(), CRC-32
- * and kbin_yield().  Nothing else.  In the kernel CRC-32 comes from
+ * __u64 types of <linux/types.h>, variadic arguments, strcmp(), the
+ * errno values, snprintf() (kbin_names.c's texts), CRC-32 and
+ * kbin_yield().  Nothing else.  In the kernel CRC-32 comes from
  * <linux/crc32.h>, on the host from zlib; both compute the IEEE 802.3 CRC
  * (reflected polynomial 0xedb88320, initial value and final xor all
  * ones), so one plan checks the same way in both builds.
@@ -18,6 +19,7 @@
 
 #include <linux/types.h>
 #include <linux/compiler.h>
+#include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/crc32.h>
 #include <linux/sched.h>
@@ -69,8 +71,10 @@ static inline __u32 kbin_crc32(const void *p, __u64 n)
 
 #else /* host */
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <zlib.h>
 #include <linux/types.h>

@@ -281,3 +281,72 @@ const char *kbin_carveout_type_str(unsigned int type)
 {
 	return type == KBIN_CARVEOUT_EVTACCEL ? "evtaccel" : "unknown";
 }
+
+/*
+ * libnrt's own texts of the two resolve failures (mem_ref_to_addr;
+ * Documentation/uapi.rst, NEURONSIM_IOC_RESOLVE): name, the variable's
+ * size, offset, size; and name.
+ */
+#define KBIN_NRT_INVALID_OFFSET	"invalid offset in %s, %llu < (%llu + %llu)"
+#define KBIN_NRT_NOT_STAGED	"Variable %s is not staged in HBM"
+
+/**
+ * kbin_resolve_strerror() - why a resolve failed, as text: libnrt's own
+ *	message, then ours, e.g. "invalid offset in w, 4096 < (4090 + 16);
+ *	the access ends at byte 4106, past the 4096 bytes of 'w' (MR_BUFFER)".
+ * @buf: output, NUL-terminated, truncated to @len bytes.
+ * @len: bytes of @buf.
+ * @err: the resolve rule's errno (nsim_rc_addr(), Documentation/uapi.rst):
+ *	-ERANGE (out of bounds: libnrt's "invalid offset in %s, %lu < (%lu +
+ *	%lu)"), -ENODATA (not staged: libnrt's "Variable %s is not staged in
+ *	HBM"), -EINVAL (an MR_PTR with an offset: libnrt asserts, so only our
+ *	text); any other value gets a generic text with the number.
+ * @name: the variable's name (NUL-terminated).
+ * @mr_type: its enum kbin_mr_type.
+ * @var_size: its size in bytes.
+ * @offset: bytes into the variable the access starts at.
+ * @size: bytes the access covers.
+ *
+ * Return: @buf.
+ */
+char *kbin_resolve_strerror(char *buf, unsigned long len, int err,
+			    const char *name, unsigned int mr_type,
+			    __u64 var_size, __u64 offset, __u64 size)
+{
+	unsigned long long vs = var_size, off = offset, sz = size;
+	const char *kind = kbin_mr_type_str(mr_type);
+
+	if (!buf || !len)
+		return buf;
+	if (!name)
+		name = "";
+	switch (err) {
+	case -ERANGE:
+		if (off + sz < off)
+			snprintf(buf, len, KBIN_NRT_INVALID_OFFSET
+				 "; offset %llu + size %llu is above 2^64, past the %llu bytes of '%s' (%s)",
+				 name, vs, off, sz, off, sz, vs, name, kind);
+		else
+			snprintf(buf, len, KBIN_NRT_INVALID_OFFSET
+				 "; the access ends at byte %llu, past the %llu bytes of '%s' (%s)",
+				 name, vs, off, sz, off + sz, vs, name, kind);
+		break;
+	case -ENODATA:
+		snprintf(buf, len, KBIN_NRT_NOT_STAGED
+			 "; '%s' (%s) has no device address%s", name, name,
+			 kind, mr_type == KBIN_MR_LIST ?
+			 ": an index list is kept by the kernel, never staged" :
+			 "");
+		break;
+	case -EINVAL:
+		snprintf(buf, len,
+			 "'%s' (%s) is its target's address: it resolves at offset 0 only, not at offset %llu",
+			 name, kind, off);
+		break;
+	default:
+		snprintf(buf, len, "'%s' (%s): resolve failed (error %d)",
+			 name, kind, err);
+		break;
+	}
+	return buf;
+}

@@ -7,8 +7,10 @@
  * carve-out types.  The module, the library, the compiler and the
  * commands all print these; none keeps a copy.  The DMA names (element
  * types, engines, queue types, ops) live with their table in kbin_dma.h.
- * Every function returns a static string and never NULL; a value outside
- * its enum gets the "unknown" text the function documents.
+ * Every *_str() function returns a static string and never NULL; a value
+ * outside its enum gets the "unknown" text the function documents.
+ * kbin_resolve_strerror() writes the text of a resolve failure (libnrt's
+ * words, then ours) into the caller's buffer.
  */
 #ifndef _NEURONSIM_KBIN_NAMES_H
 #define _NEURONSIM_KBIN_NAMES_H
@@ -50,5 +52,11 @@ const char *kbin_mem_category_str(unsigned int category);
 const char *kbin_stage_mode_str(unsigned int mode);
 const char *kbin_backing_buf_str(unsigned int backing_buf);
 const char *kbin_carveout_type_str(unsigned int type);
+/* bytes a kbin_resolve_strerror() text takes at most, with the NUL */
+#define KBIN_RESOLVE_TEXT_MAX	(2 * KBIN_NAME_MAX + 192)
+
+char *kbin_resolve_strerror(char *buf, unsigned long len, int err,
+			    const char *name, unsigned int mr_type,
+			    __u64 var_size, __u64 offset, __u64 size);
 
 #endif /* _NEURONSIM_KBIN_NAMES_H */

@@ -296,6 +296,35 @@ const char *neuronsim_mr_type_str(__u32 mr_type);
  */
 const char *neuronsim_reason_str(__u32 reason);
 
+/** Bytes a neuronsim_resolve_strerror() text takes at most, with the NUL. */
+#define NEURONSIM_RESOLVE_STRERROR_MAX	(2 * KBIN_NAME_MAX + 192)
+
+/**
+ * neuronsim_resolve_strerror() - why a resolve failed, as text: the Neuron
+ *	runtime's own message, then a clearer one (kmod/plan/kbin_names.h's
+ *	kbin_resolve_strerror(); the kernel logs the same text at debug
+ *	level, Documentation/uapi.rst).
+ * @err: what neuronsim_resolve() (or a RESOLVE_BATCH entry's status)
+ *	returned: -ERANGE gives "invalid offset in NAME, VARSIZE < (OFFSET +
+ *	SIZE); the access ends at byte END, past the VARSIZE bytes of 'NAME'
+ *	(KIND)"; -ENODATA "Variable NAME is not staged in HBM; 'NAME' (KIND)
+ *	has no device address..."; -EINVAL (an MR_PTR with an offset) ours
+ *	only; other values a generic text with the number.
+ * @name: the variable's name.
+ * @mr_type: its enum kbin_mr_type.
+ * @var_size: its size in bytes.
+ * @offset: bytes into it the access started at.
+ * @size: bytes the access covered.
+ * @buf: out: NUL-terminated text, truncated to @len bytes
+ *	(NEURONSIM_RESOLVE_STRERROR_MAX is always enough).
+ * @len: bytes of @buf.
+ *
+ * Return: @buf (NULL when @buf is NULL).
+ */
+char *neuronsim_resolve_strerror(int err, const char *name, __u32 mr_type,
+				 __u64 var_size, __u64 offset, __u64 size,
+				 char *buf, size_t len);
+
 /**
  * neuronsim_mem_region() - which memory a staged variable sits in.
  * @mr_type: enum kbin_mr_type.

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * names.c - libneuronsim: names of mr_type, memory regions and checker
- * reason codes (the tables live once, in kmod/plan: kbin_names.h and the
- * kind table kbin_kind.h), and VAR[+OFFSET[:SIZE]] parsing.
+ * reason codes, the text of a resolve failure (the tables and texts live
+ * once, in kmod/plan: kbin_names.h and the kind table kbin_kind.h), and
+ * VAR[+OFFSET[:SIZE]] parsing.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -38,6 +39,18 @@ NSIM_EXPORT const char *neuronsim_mem_region(__u32 mr_type)
 NSIM_EXPORT const char *neuronsim_reason_str(__u32 reason)
 {
 	return kbin_reason_str(reason);
+}
+
+_Static_assert(NEURONSIM_RESOLVE_STRERROR_MAX == KBIN_RESOLVE_TEXT_MAX,
+	       "the library's and the plan layer's bound are one");
+
+NSIM_EXPORT char *neuronsim_resolve_strerror(int err, const char *name,
+					     __u32 mr_type, __u64 var_size,
+					     __u64 offset, __u64 size,
+					     char *buf, size_t len)
+{
+	return kbin_resolve_strerror(buf, len, err, name, mr_type, var_size,
+				     offset, size);
 }
 
 NSIM_EXPORT int neuronsim_parse_u64(const char *s, __u64 *out)

@@ -161,6 +161,22 @@ TEST(names)
 	ASSERT_STREQ("unknown reason", neuronsim_reason_str(1000));
 }
 
+/* the text of a failed resolve: the runtime's words, then ours */
+TEST(resolve_strerror)
+{
+	char b[NEURONSIM_RESOLVE_STRERROR_MAX];
+	char *r = neuronsim_resolve_strerror(-ERANGE, "weight", KBIN_MR_BUFFER,
+					     4196, 4190, 16, b, sizeof(b));
+
+	ASSERT_EQ(&b[0], r);
+	EXPECT_STREQ("invalid offset in weight, 4196 < (4190 + 16); the access ends at byte 4206, past the 4196 bytes of 'weight' (MR_BUFFER)", b);
+	neuronsim_resolve_strerror(-ENODATA, "list", KBIN_MR_LIST, 12, 0, 0, b,
+				   sizeof(b));
+	EXPECT_EQ(0, strncmp(b, "Variable list is not staged in HBM; ", 36)) TH_LOG("%s", b);
+	EXPECT_EQ(NULL, neuronsim_resolve_strerror(-ERANGE, "w", KBIN_MR_BUFFER,
+						   1, 1, 1, NULL, 16));
+}
+
 TEST(opts_size_rule)
 {
 	struct {

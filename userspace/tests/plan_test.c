@@ -313,6 +313,49 @@ TEST(usage_categories)
 		  kbin_usage_category(kbin_kind(KBIN_MR_PTR_TABLE)->usage));
 }
 
+/*
+ * The texts of a failed resolve: libnrt's own words (mem_ref_to_addr's
+ * "invalid offset in %s, %lu < (%lu + %lu)" and "Variable %s is not
+ * staged in HBM", Documentation/uapi.rst), then ours.
+ */
+TEST(resolve_texts)
+{
+	char b[KBIN_RESOLVE_TEXT_MAX], name[KBIN_NAME_MAX];
+
+	EXPECT_STREQ("invalid offset in w, 4096 < (4090 + 16); the access ends at byte 4106, past the 4096 bytes of 'w' (MR_BUFFER)",
+		     kbin_resolve_strerror(b, sizeof(b), -ERANGE, "w",
+					   KBIN_MR_BUFFER, 4096, 4090, 16));
+	EXPECT_STREQ("invalid offset in x, 64 < (18446744073709551615 + 2); offset 18446744073709551615 + size 2 is above 2^64, past the 64 bytes of 'x' (MR_INPUT)",
+		     kbin_resolve_strerror(b, sizeof(b), -ERANGE, "x",
+					   KBIN_MR_INPUT, 64, ~0ULL, 2));
+	EXPECT_STREQ("Variable list is not staged in HBM; 'list' (MR_LIST) has no device address: an index list is kept by the kernel, never staged",
+		     kbin_resolve_strerror(b, sizeof(b), -ENODATA, "list",
+					   KBIN_MR_LIST, 12, 4, 8));
+	EXPECT_STREQ("Variable r is not staged in HBM; 'r' (MR_REMOTE) has no device address",
+		     kbin_resolve_strerror(b, sizeof(b), -ENODATA, "r",
+					   KBIN_MR_REMOTE, 8, 0, 0));
+	EXPECT_STREQ("'p' (MR_PTR) is its target's address: it resolves at offset 0 only, not at offset 1",
+		     kbin_resolve_strerror(b, sizeof(b), -EINVAL, "p",
+					   KBIN_MR_PTR, 8, 1, 0));
+	EXPECT_STREQ("'q' (MR_UNKNOWN): resolve failed (error -5)",
+		     kbin_resolve_strerror(b, sizeof(b), -EIO, "q", 99, 8, 0, 0));
+	/* truncated, always NUL-terminated; a zero length writes nothing */
+	EXPECT_STREQ("invalid",
+		     kbin_resolve_strerror(b, 8, -ERANGE, "w", KBIN_MR_BUFFER,
+					   1, 1, 1));
+	b[0] = 'z';
+	EXPECT_EQ(&b[0], kbin_resolve_strerror(b, 0, -ERANGE, "w", KBIN_MR_BUFFER,
+					   1, 1, 1));
+	EXPECT_EQ('z', b[0]);
+	/* the longest name twice fits KBIN_RESOLVE_TEXT_MAX */
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	kbin_resolve_strerror(b, sizeof(b), -ERANGE, name, KBIN_MR_BUFFER_STAGED,
+			      ~0ULL, ~0ULL - 1, 1);
+	EXPECT_EQ(0, strcmp(b + strlen(b) - strlen("(MR_BUFFER_STAGED)"),
+			    "(MR_BUFFER_STAGED)")) TH_LOG("%s", b);
+}
+
 /* the rule as Documentation/uapi.rst states it, written out again */
 static int doc_rule(__u32 type, __u64 var_size, __u64 pa, __u64 part,
 		    __u64 stride, __u64 off, __u64 size, __u64 *addr)

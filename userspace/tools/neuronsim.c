@@ -445,6 +445,41 @@ static void var_errmsg(const char *text, const struct neuronsim_map_var *v, cons
 	       strerror(-err), errno_name(err));
 }
 
+/*
+ * A failed resolve of a known variable: var_errmsg()'s prefix, the errno,
+ * then why: where in the SBUF gap for an MR_SB access inside the variable
+ * (sbuf_gap_note()), else the runtime's words and ours
+ * (neuronsim_resolve_strerror()); the text also goes into @o (JSON) when
+ * given.
+ */
+static void resolve_errmsg(const struct vartab *t, const char *text,
+			   const struct neuronsim_map_var *v,
+			   const struct neuronsim_var_ref *r, int err, json_t *o)
+{
+	char why[NEURONSIM_RESOLVE_STRERROR_MAX];
+	const char *gap = err == -ERANGE ?
+		sbuf_gap_note(t, v, r->offset, r->size, why, sizeof(why)) : NULL;
+
+	if (gap) {
+		var_errmsg(text, v, gap, err);
+		if (o)
+			json_object_set_new(o, "message", json_text(gap));
+		return;
+	}
+	if (err != -ERANGE && err != -ENODATA && err != -EINVAL) {
+		var_errmsg(text, v, NULL, err);
+		return;
+	}
+	neuronsim_resolve_strerror(err, v->name, v->mr_type, v->size,
+				   r->offset, r->size, why, sizeof(why));
+	errmsg("'%s' (sg%u #%u %s, %llu bytes): %s (%s): %s", text,
+	       v->subgraph, v->var_id, neuronsim_mr_type_str(v->mr_type),
+	       (unsigned long long)v->size, strerror(-err), errno_name(err),
+	       why);
+	if (o)
+		json_object_set_new(o, "message", json_text(why));
+}
+
 /* ------------------------------------------------------------------ */
 /* Subcommands                                                         */
 /* ------------------------------------------------------------------ */
@@ -673,20 +708,17 @@ static int do_resolve(const struct vartab *t, int n, char **refs)
 						v->var_id, r.offset, r.size, &addr);
 		else
 			err = table_resolve(t, v, r.offset, r.size, &addr);
-		if (err) {
+		if (err)
 			failed++;
-			if (v)
-				var_errmsg(refs[i], v,
-					   err == -ERANGE ?
-					   sbuf_gap_note(t, v, r.offset, r.size, perr,
-							 sizeof(perr)) : NULL,
-					   err);
-		}
+		if (err && v && !json_out)
+			resolve_errmsg(t, refs[i], v, &r, err, NULL);
 		if (json_out) {
 			json_t *o = json_pack("{s:o,s:I,s:I}", "var", json_text(refs[i]),
 					      "offset", (json_int_t)r.offset,
 					      "size", (json_int_t)r.size);
 
+			if (err && v)
+				resolve_errmsg(t, refs[i], v, &r, err, o);
 			if (v) {
 				json_object_set_new(o, "name", json_text(v->name));
 				json_object_set_new(o, "subgraph", json_integer(v->subgraph));
