@@ -14,6 +14,8 @@
  *   fail_copyin_nth		fault knob: the Nth payload copy-in fails
  *   models/<id>/info		one loaded model
  *   models/<id>/sg<N>/memrefs	one row per variable of subgraph N
+ *   models/<id>/sg<N>/ptr_tables one row per MR_PTR_TABLE row: its
+ *				needs_translation bit and address
  *
  * While device 0 exists, neuronsim/ also has links to its device, hbm,
  * stats, fault knobs and models/ under their names, the paths of a
@@ -264,6 +266,130 @@ static const struct file_operations nsim_memrefs_fops = {
 	.release = seq_release,
 };
 
+/*
+ * ptr_tables: one row per row of the subgraph's MR_PTR_TABLEs, in var_id
+ * and row order: the runtime form libnrt rebuilds at load (its
+ * needs_translation mask and addrs).  Position 0 is the header; position
+ * p >= 1 is the (p - 1)th table row.  The iterator keeps where it is, so
+ * reading the file front to back is O(vars + rows) however many read()
+ * calls it takes.
+ */
+struct nsim_tables_iter {
+	const struct nsim_sg *sg;
+	loff_t pos;
+	u32 var;
+	u32 row;
+};
+
+static bool nsim_is_table(const struct nsim_sg *sg, u32 i)
+{
+	return kbin_kind(sg->mrs[i].type)->storage == KBIN_STORAGE_TABLE &&
+	       sg->mrs[i].aux2;
+}
+
+/* @it at its first table row past var @from: false when there is none */
+static bool nsim_tables_first(struct nsim_tables_iter *it, u32 from)
+{
+	u32 i;
+
+	for (i = from; i < it->sg->nmem; i++)
+		if (nsim_is_table(it->sg, i)) {
+			it->var = i;
+			it->row = 0;
+			return true;
+		}
+	return false;
+}
+
+/* move @it to table row @pos (>= 1); NULL when past the last one */
+static void *nsim_tables_seek(struct nsim_tables_iter *it, loff_t pos)
+{
+	if (!it->pos || pos < it->pos) {
+		if (!nsim_tables_first(it, 0))
+			return NULL;
+		it->pos = 1;
+	}
+	while (it->pos < pos) {
+		u64 left = it->sg->mrs[it->var].aux2 - it->row;
+
+		if ((u64)(pos - it->pos) < left) {
+			it->row += pos - it->pos;
+			it->pos = pos;
+			break;
+		}
+		it->pos += left;
+		if (!nsim_tables_first(it, it->var + 1)) {
+			it->pos = 0;
+			return NULL;
+		}
+	}
+	return it;
+}
+
+static void *nsim_tables_start(struct seq_file *s, loff_t *pos)
+{
+	if (*pos == 0)
+		return SEQ_START_TOKEN;
+	return nsim_tables_seek(s->private, *pos);
+}
+
+static void *nsim_tables_next(struct seq_file *s, void *v, loff_t *pos)
+{
+	++*pos;
+	return nsim_tables_seek(s->private, *pos);
+}
+
+static void nsim_tables_stop(struct seq_file *s, void *v)
+{
+}
+
+static int nsim_tables_show(struct seq_file *s, void *v)
+{
+	const struct nsim_tables_iter *it = v;
+	const struct nsim_sg *sg;
+	const struct nsim_mr *mr;
+	u32 idx;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(s, "var_id\tname\trow\trow_var_id\tneeds_translation\taddr\n");
+		return 0;
+	}
+	sg = it->sg;
+	mr = &sg->mrs[it->var];
+	idx = mr->aux + it->row;
+	seq_printf(s, "%u\t%s\t%u\t%u\t%d\t0x%llx\n", mr->var_id,
+		   sg->names + sg->cold[it->var].name_off, it->row,
+		   sg->lists[idx], test_bit(idx, sg->table_mask),
+		   sg->table_addrs[idx]);
+	return 0;
+}
+
+static const struct seq_operations nsim_tables_sops = {
+	.start = nsim_tables_start,
+	.next = nsim_tables_next,
+	.stop = nsim_tables_stop,
+	.show = nsim_tables_show,
+};
+
+static int nsim_tables_open(struct inode *inode, struct file *file)
+{
+	struct nsim_tables_iter *it;
+
+	it = __seq_open_private(file, &nsim_tables_sops, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	it->sg = inode->i_private;
+	return 0;
+}
+
+static const struct file_operations nsim_tables_fops = {
+	.owner = THIS_MODULE,
+	.open = nsim_tables_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+};
+
 /**
  * nsim_debugfs_model_add() - create models/<id>/ for a published model.
  * @m: the model, @m->id set.
@@ -285,6 +411,8 @@ void nsim_debugfs_model_add(struct nsim_model *m)
 		m->sg[i].dir = debugfs_create_dir(name, m->dir);
 		debugfs_create_file("memrefs", 0400, m->sg[i].dir, &m->sg[i],
 				    &nsim_memrefs_fops);
+		debugfs_create_file("ptr_tables", 0400, m->sg[i].dir,
+				    &m->sg[i], &nsim_tables_fops);
 	}
 }
 

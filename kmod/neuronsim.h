@@ -276,6 +276,11 @@ struct nsim_scratchpad {
  * @names: name strings.
  * @dims: shape dimensions.
  * @lists: MR_LIST / MR_PTR_TABLE index lists.
+ * @table_addrs: MR_PTR_TABLE runtime form (libnrt's addrs), by index in
+ *	@lists: each row's device address, 0 when it needs no translation;
+ *	NULL when the subgraph has no table.
+ * @table_mask: MR_PTR_TABLE runtime form (libnrt's needs_translation), a
+ *	bitmap by index in @lists: the row's variable resolved to an address.
  * @core: NeuronCore.
  * @channel: HBM channel of @core.
  * @local_sp: local scratchpad.
@@ -293,6 +298,8 @@ struct nsim_sg {
 	char *names;
 	u64 *dims;
 	u32 *lists;
+	u64 *table_addrs;
+	unsigned long *table_mask;
 	u32 core;
 	u32 channel;
 	struct nsim_scratchpad local_sp;

@@ -20,8 +20,10 @@
  *      "alloc only"); index lists are kept; then it is inserted in the
  *      hashtable;
  *   3. kinds whose storage is their target's (MR_PTR) take its address;
- *      each address table's addresses of the listed variables are written
- *      into HBM (the second list libnrt rebuilds at load).
+ *      each address table is rebuilt as libnrt does at load: every listed
+ *      var_id resolved through the resolve core, the per-row
+ *      needs_translation mask and addresses kept (its runtime form) and
+ *      the addresses written into the table's HBM.
  *
  * The allocations of one load share a cursor (struct nsim_hbm_cursor), so
  * placing n variables is O(n), not the O(n^2) of first-fit from the
@@ -405,7 +407,7 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 			break;
 		}
 		/* the table: one u64 device address per listed variable */
-		bytes = max_t(u64, r->size, (u64)r->list.length * sizeof(u64));
+		bytes = kbin_ptr_table_bytes(r->size, r->list.length);
 		c->mode = KBIN_MODE_TABLE;
 		ret = nsim_stage_hbm(st, s, i, sg, r, bytes,
 				     max_t(u64, r->alignment, sizeof(u64)));
@@ -429,6 +431,13 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 	return 0;
 }
 
+/*
+ * An MR_PTR_TABLE as libnrt rebuilds it at load: each listed var_id
+ * resolved through the resolve core (the hashtable, then the rule at
+ * offset 0), its needs_translation bit and address kept in the runtime
+ * form (sg->table_mask, sg->table_addrs), and the addresses written into
+ * the table's HBM as little-endian u64 (0 for a row needing none).
+ */
 static int nsim_write_table(struct nsim_device *nd, struct nsim_sg *sg,
 			    struct nsim_mr *mr)
 {
@@ -441,8 +450,15 @@ static int nsim_write_table(struct nsim_device *nd, struct nsim_sg *sg,
 		u32 j;
 
 		n = min_t(u32, mr->aux2 - k, ARRAY_SIZE(buf));
-		for (j = 0; j < n; j++)
-			buf[j] = cpu_to_le64(sg->mrs[ent[k + j]].pa);
+		for (j = 0; j < n; j++) {
+			u32 idx = mr->aux + k + j;
+			u64 addr;
+
+			if (nsim_rc_table_row(nsim_sg_find(sg, ent[k + j]), &addr))
+				__set_bit(idx, sg->table_mask);
+			sg->table_addrs[idx] = addr;
+			buf[j] = cpu_to_le64(addr);
+		}
 		ret = nsim_mem_write(&nd->mem, mr->pa + (u64)k * sizeof(u64),
 				     buf, n * sizeof(u64));
 		if (ret)
@@ -456,7 +472,7 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 	const struct kbin_subgraph *ksg = nsim_plan_sg(st, s);
 	const struct kbin_mem_ref_set *set = nsim_plan_set(st, s);
 	struct nsim_sg *sg = &st->m->sg[s];
-	u64 names = 0, dims = 0, lists = 0;
+	u64 names = 0, dims = 0, lists = 0, rows = 0;
 	u32 i, d, name_off = 0, dims_off = 0, list_off = 0;
 	int ret;
 
@@ -475,6 +491,8 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 			dims++;
 		if (kbin_kind(r->mr_type)->variant == KBIN_VARIANT_LIST)
 			lists += r->list.length;
+		if (kbin_kind(r->mr_type)->storage == KBIN_STORAGE_TABLE)
+			rows += r->list.length;
 		if (!(i & 4095))
 			cond_resched();
 	}
@@ -487,7 +505,14 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 	sg->names = nsim_kvcalloc(st->m, names, 1);
 	sg->dims = nsim_kvcalloc(st->m, dims, sizeof(*sg->dims));
 	sg->lists = nsim_kvcalloc(st->m, lists, sizeof(*sg->lists));
+	if (rows) {	/* the tables' runtime form, by index in sg->lists */
+		sg->table_addrs = nsim_kvcalloc(st->m, lists,
+						sizeof(*sg->table_addrs));
+		sg->table_mask = nsim_kvcalloc(st->m, BITS_TO_LONGS(lists),
+					       sizeof(*sg->table_mask));
+	}
 	if (!sg->mrs || !sg->cold || !sg->names || !sg->dims || !sg->lists ||
+	    (rows && (!sg->table_addrs || !sg->table_mask)) ||
 	    nsim_sg_hash_init(sg))
 		return nsim_fail(st, s, -1, KBIN_FIELD_NMEM, KBIN_ERR_STAGE_NOMEM,
 				 set->nmem, -ENOMEM,
@@ -715,6 +740,10 @@ void nsim_unstage(struct nsim_model *m)
 		kvfree(sg->names);
 		kvfree(sg->dims);
 		kvfree(sg->lists);
+		kvfree(sg->table_addrs);
+		kvfree(sg->table_mask);
+		sg->table_addrs = NULL;
+		sg->table_mask = NULL;
 		sg->buckets = NULL;
 		sg->mrs = NULL;
 		sg->cold = NULL;

@@ -205,6 +205,14 @@ t "models empty after --exit-on-eof" sh -c "! $NS models | grep -q '^[0-9]'"
 # --- PLAN forms
 t "resolve PLAN" sh -c "$NS -j resolve $P weight sg1/w1+8:8 '#1' | grep -q '\"source\":\"plan\"'"
 t "read PLAN hexdump" sh -c "$NS read $P staged+0:32 | grep -q '^00000000'"
+# a pointer table's size is its staged table's bytes (4 rows x 8), not the
+# record's 16
+$NS read $P table > /tmp/cli.out 2>&1
+grep -q '^sg0/table #11 MR_PTR_TABLE, bytes 0..32 of 32$' /tmp/cli.out && grep -q '^00000010' /tmp/cli.out &&
+	ok "read PLAN of a pointer table: its 32 bytes" || { nok "read PLAN of a pointer table"; sed 's/^/# /' /tmp/cli.out; }
+$NS vars $P > /tmp/cli.out 2>&1
+grep -q '^0   11      MR_PTR_TABLE       32 ' /tmp/cli.out &&
+	ok "vars PLAN: a pointer table's 32 bytes" || { nok "vars PLAN: pointer table size"; sed 's/^/# /' /tmp/cli.out; }
 t "map PLAN -o map.svg" sh -c "$NS map $P -o /tmp/map.svg && grep -q '</svg>' /tmp/map.svg && grep -c '<title>' /tmp/map.svg"
 
 echo "1..$n"

@@ -240,6 +240,63 @@ TEST_F(dbg, hbm_one_allocation_per_variable)
 	free(t);
 }
 
+/*
+ * MR_PTR_TABLE as libnrt rebuilds it at load: sg<N>/ptr_tables lists each
+ * row's var_id, needs_translation bit and address; every row of the
+ * standard plan's table names a staged variable, so its bit is set and
+ * its address is what RESOLVE gives that variable.  READ_VAR returns the
+ * table as staged (the same addresses, little-endian u64), and the
+ * table's size is its 32 bytes, not the record's 16.
+ */
+TEST_F(dbg, ptr_tables_runtime_form)
+{
+	static const uint32_t listed[] = { V0_WEIGHT, V0_IN, V0_OUT, V0_VLOCAL };
+	uint64_t staged[4], a;
+	char path[128], *t, *line, *save = NULL;
+	uint8_t over[33];
+	unsigned int rows = 0;
+
+	t = read_file(dbgfs_path(path, sizeof(path), "models/%u/sg0/ptr_tables",
+				 self->id), NULL);
+	ASSERT_NE(NULL, t) TH_LOG("%s", path);
+	ASSERT_EQ(0, nsim_read_var(self->fd, self->id, 0, V0_TABLE, 0, staged,
+				   sizeof(staged)));
+	line = strtok_r(t, "\n", &save);
+	ASSERT_NE(NULL, line);
+	EXPECT_STREQ("var_id\tname\trow\trow_var_id\tneeds_translation\taddr", line);
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		unsigned int var, row, rvar, bit;
+		unsigned long long addr;
+		char name[64];
+
+		ASSERT_EQ(6, sscanf(line, "%u\t%63s\t%u\t%u\t%u\t0x%llx", &var,
+				    name, &row, &rvar, &bit, &addr)) TH_LOG("row: %s", line);
+		ASSERT_GT(4, rows);
+		EXPECT_EQ(V0_TABLE, var);
+		EXPECT_STREQ("table", name);
+		EXPECT_EQ(rows, row);
+		EXPECT_EQ(listed[rows], rvar);
+		EXPECT_EQ(1, bit) TH_LOG("row: %s", line);
+		ASSERT_EQ(0, nsim_resolve(self->fd, self->id, 0, rvar, 0, 0, &a));
+		EXPECT_EQ(a, addr) TH_LOG("row: %s", line);
+		EXPECT_EQ(a, staged[rows]) TH_LOG("READ_VAR row %u", rows);
+		rows++;
+	}
+	EXPECT_EQ(4, rows);
+	free(t);
+	/* the table's bytes bound READ_VAR and RESOLVE */
+	EXPECT_EQ(-ERANGE, nsim_read_var(self->fd, self->id, 0, V0_TABLE, 0, over,
+					 sizeof(over)));
+	EXPECT_EQ(0, nsim_resolve(self->fd, self->id, 0, V0_TABLE, 16, 16, &a));
+	EXPECT_EQ(-ERANGE, nsim_resolve(self->fd, self->id, 0, V0_TABLE, 16, 17, &a));
+	/* sg01 has no table: the header alone */
+	t = read_file(dbgfs_path(path, sizeof(path), "models/%u/sg1/ptr_tables",
+				 self->id), NULL);
+	ASSERT_NE(NULL, t) TH_LOG("%s", path);
+	EXPECT_STREQ("var_id\tname\trow\trow_var_id\tneeds_translation\taddr\n", t);
+	free(t);
+}
+
 TEST_F(dbg, model_dir_goes_with_the_model)
 {
 	char path[128];

@@ -14,7 +14,8 @@
  *     8 MR_VIRTUAL_TMP_BUF vlocal (LOCAL, offset 4096)
  *     9 MR_VIRTUAL_TMP_BUF vshared (SHARED, offset 512)
  *    10 MR_LIST list {1, 3, 5}
- *    11 MR_PTR_TABLE table {1, 5, 6, 8}
+ *    11 MR_PTR_TABLE table {1, 5, 6, 8} (record size 16, the compiler's 4
+ *       bytes per row; staged as a 32-byte table of 4 addresses)
  *    12 MR_REMOTE remote_w1 -> sg01 var 1
  *   sg01
  *     0 MR_SB  1 MR_BUFFER w1 (payload)  2 MR_REMOTE remote_out -> sg00 var 6
@@ -291,7 +292,8 @@ static int plan_std_version(const struct neuronsim_info *info, uint32_t version,
 		      KBIN_BACKING_BUF_SHARED);
 	e |= add(w, 0, V0_LIST, KBIN_MR_LIST, "list", 12, 4, "uint32", 3, 0, NULL,
 		 list, 3);
-	e |= add(w, 0, V0_TABLE, KBIN_MR_PTR_TABLE, "table", 32, 8, "uint64", 4, 0,
+	/* sized as the compiler sizes a list kind: 4 bytes per row */
+	e |= add(w, 0, V0_TABLE, KBIN_MR_PTR_TABLE, "table", 16, 8, "uint64", 4, 0,
 		 NULL, table, 4);
 	e |= add_remote(w, 0, V0_REMOTE, "remote_w1", STD_W1_SIZE, 1, V1_W);
 

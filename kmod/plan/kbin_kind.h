@@ -196,6 +196,23 @@ enum kbin_size_rule {
 #define KBIN_ADDRESS_SIZE	8U
 
 /**
+ * kbin_ptr_table_bytes() - the bytes of an MR_PTR_TABLE as staged: its
+ *	table of one device address (KBIN_ADDRESS_SIZE bytes) per row, and
+ *	never less than the record's size (Documentation/hardware.rst).
+ *	What RESOLVE, READ_VAR and every listing take as the variable's size.
+ * @size: kbin_mem_ref.size (the compiler's 4 bytes per row).
+ * @length: kbin_mem_ref.list.length, rows.
+ *
+ * Return: max(@size, KBIN_ADDRESS_SIZE x @length) bytes.
+ */
+static inline __u64 kbin_ptr_table_bytes(__u64 size, __u32 length)
+{
+	__u64 table = (__u64)length * KBIN_ADDRESS_SIZE;
+
+	return size > table ? size : table;
+}
+
+/**
  * enum kbin_build - the compiler's build-side class of a kind
  * (userspace/cc/memref.h), libnrt's mem_ref_* classes.
  */

@@ -298,6 +298,31 @@ static inline int nsim_rc_rule(u32 type, u64 var_size, u64 pa, u32 part_size,
 }
 
 /**
+ * nsim_rc_table_row() - one row of an MR_PTR_TABLE at load, as libnrt
+ *	rebuilds the table's second list: the row's variable resolved
+ *	through the resolve rule (nsim_rc_addr() at offset 0, size 0).
+ * @mr: the mem_ref the row's var_id names, or NULL when there is none.
+ * @addr: out: its device address, 0 when the row needs no translation.
+ *
+ * A row needs translation when its variable has a device address; a row
+ * naming none (no such variable, or one that is not staged, such as an
+ * MR_LIST) keeps its needs_translation bit clear and address 0.  A checked
+ * plan's rows name storage variables of the subgraph, which all have one
+ * (Documentation/kbin-format.rst).
+ *
+ * Return: 1 (needs translation: @addr set), or 0.
+ */
+static inline int nsim_rc_table_row(const struct nsim_mr *mr, u64 *addr)
+{
+	*addr = 0;
+	if (!mr || nsim_rc_addr(mr, 0, 0, addr)) {
+		*addr = 0;
+		return 0;
+	}
+	return 1;
+}
+
+/**
  * nsim_rc_resolve() - lookup + bounds + add: one resolve in a subgraph.
  * @buckets: the subgraph's bucket array, 1 << @hash_bits heads.
  * @hash_bits: log2 of the bucket count.

@@ -356,6 +356,42 @@ TEST(resolve_texts)
 			    "(MR_BUFFER_STAGED)")) TH_LOG("%s", b);
 }
 
+/*
+ * An MR_PTR_TABLE's rows at load: a row needs translation when its
+ * variable resolves (the resolve rule at offset 0); the table's bytes are
+ * one address per row, never fewer than the record's size.
+ */
+TEST(ptr_table_rows)
+{
+	const struct nsim_mr buf = { .size = 64, .pa = 0x1000004000ULL,
+				     .type = KBIN_MR_BUFFER };
+	const struct nsim_mr sb = { .size = 1, .pa = 0x100000000ULL,
+				    .type = KBIN_MR_SB };
+	const struct nsim_mr ptr = { .size = 8, .pa = 0x1000008000ULL,
+				     .type = KBIN_MR_PTR };
+	const struct nsim_mr list = { .size = 12, .pa = NSIM_PA_UNSTAGED,
+				      .type = KBIN_MR_LIST };
+	__u64 a = 7;
+
+	EXPECT_EQ(1, nsim_rc_table_row(&buf, &a));
+	EXPECT_EQ(0x1000004000ULL, a);
+	EXPECT_EQ(1, nsim_rc_table_row(&sb, &a));
+	EXPECT_EQ(0x100000000ULL, a);
+	EXPECT_EQ(1, nsim_rc_table_row(&ptr, &a));
+	EXPECT_EQ(0x1000008000ULL, a);
+	a = 7;
+	EXPECT_EQ(0, nsim_rc_table_row(&list, &a));
+	EXPECT_EQ(0, a);
+	a = 7;
+	EXPECT_EQ(0, nsim_rc_table_row(NULL, &a));
+	EXPECT_EQ(0, a);
+
+	EXPECT_EQ(32, kbin_ptr_table_bytes(16, 4));
+	EXPECT_EQ(40, kbin_ptr_table_bytes(40, 4));
+	EXPECT_EQ(8, kbin_ptr_table_bytes(0, 1));
+	EXPECT_EQ((__u64)0xffffffffULL * 8, kbin_ptr_table_bytes(4, 0xffffffffU));
+}
+
 /* the rule as Documentation/uapi.rst states it, written out again */
 static int doc_rule(__u32 type, __u64 var_size, __u64 pa, __u64 part,
 		    __u64 stride, __u64 off, __u64 size, __u64 *addr)

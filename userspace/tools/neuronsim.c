@@ -44,6 +44,7 @@
 
 #include "json_text.h"
 #include "libneuronsim.h"
+#include "kbin_kind.h"
 #include "kbin_reader.h"
 #include "resolve_core.h"
 
@@ -239,6 +240,11 @@ static int vartab_fill_from_plan(struct vartab *t, const char *path)
 				.mr_type = r->mr_type, .size = r->size,
 				.name = kbin_view_str(&view, r->name),
 			};
+
+			/* a pointer table's bytes are its staged table's */
+			if (kbin_kind(r->mr_type)->storage == KBIN_STORAGE_TABLE)
+				v.size = kbin_ptr_table_bytes(r->size,
+							      r->list.length);
 
 			if (vartab_add(t, &v))
 				goto nomem;
