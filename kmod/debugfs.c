@@ -136,10 +136,13 @@ static int nsim_model_info_show(struct seq_file *s, void *unused)
 	seq_printf(s, "vars %llu\nhbm_bytes %llu\nscratchpad_bytes %llu\nkmem_bytes %llu\n",
 		   m->num_vars, m->hbm_bytes, m->scratchpad_bytes,
 		   m->kmem_bytes);
-	if (m->shared_sp.npages)
-		seq_printf(s, "shared_scratchpad %llu bytes, %u pages, first 0x%llx\n",
-			   m->shared_sp.size, m->shared_sp.npages,
-			   m->shared_sp.pages[0].addr);
+	for (i = 0; i <= KBIN_BACKING_BUF_MAX; i++)
+		if (m->load_sp[i].npages)
+			seq_printf(s, "%s_scratchpad %llu bytes, %u pages, first 0x%llx (%s)\n",
+				   kbin_backing_buf_str(i), m->load_sp[i].size,
+				   m->load_sp[i].npages,
+				   m->load_sp[i].pages[0].addr,
+				   kbin_usage_str(m->load_sp[i].pages[0].usage));
 	for (i = 0; i < m->num_sg; i++) {
 		const struct nsim_sg *sg = &m->sg[i];
 
@@ -200,11 +203,10 @@ static void nsim_show_where(struct seq_file *s, const struct nsim_sg *sg,
 	case NSIM_WHERE_SBUF:
 		seq_printf(s, "sbuf%u", c->where_idx);
 		break;
-	case NSIM_WHERE_SP_LOCAL:
-		seq_printf(s, "scratchpad-local@hbm%u", c->where_idx);
-		break;
-	case NSIM_WHERE_SP_SHARED:
-		seq_printf(s, "scratchpad-shared@hbm%u", c->where_idx);
+	case NSIM_WHERE_SP_LOCAL ... NSIM_WHERE_SP_MAIN:
+		seq_printf(s, "scratchpad-%s@hbm%u",
+			   kbin_backing_buf_str(c->where - NSIM_WHERE_SP_LOCAL),
+			   c->where_idx);
 		break;
 	case NSIM_WHERE_REMOTE:
 		seq_printf(s, "remote:sg%u/%u", mr->aux, mr->aux2);

@@ -205,8 +205,11 @@ enum nsim_where {
 	NSIM_WHERE_NONE = 0,
 	NSIM_WHERE_HBM,		/* where_idx: channel */
 	NSIM_WHERE_SBUF,	/* where_idx: core */
-	NSIM_WHERE_SP_LOCAL,	/* local scratchpad; where_idx: channel */
-	NSIM_WHERE_SP_SHARED,	/* shared scratchpad; where_idx: channel */
+	/* a scratchpad arena, NSIM_WHERE_SP_LOCAL + backing_buf; where_idx: channel */
+	NSIM_WHERE_SP_LOCAL,
+	NSIM_WHERE_SP_SHARED,
+	NSIM_WHERE_SP_SHARDED,
+	NSIM_WHERE_SP_MAIN,
 	NSIM_WHERE_REMOTE,	/* where_idx: relative subgraph */
 	NSIM_WHERE_TARGET,	/* MR_PTR: its target's place */
 };
@@ -255,7 +258,7 @@ struct nsim_hbm_region {
 
 /**
  * struct nsim_scratchpad - a scratchpad arena: pages in HBM.
- * @size: bytes the plan header asks for.
+ * @size: bytes the plan asks for (a header size, or its variables' extent).
  * @npages: pages allocated.
  * @pages: @npages regions; page i covers arena bytes
  *	[i * page_size, (i + 1) * page_size).
@@ -325,7 +328,9 @@ struct nsim_file;
  * @hbm_bytes: HBM bytes held (variables and scratchpad pages).
  * @scratchpad_bytes: scratchpad bytes held.
  * @kmem_bytes: kernel memory held by the model.
- * @shared_sp: shared scratchpad (backing SHARED/SHARDED/MAIN).
+ * @load_sp: the load's scratchpad arenas by backing_buf (SHARED, SHARDED,
+ *	MAIN; the LOCAL slot is unused: each subgraph has its own), on the
+ *	first NeuronCore (kbin_backing(), Documentation/hardware.rst).
  * @cores_reserved: its NeuronCores [first_core, first_core + num_sg) are
  *	reserved for it (core.c).
  * @dir: debugfs directory models/<id>.
@@ -344,7 +349,7 @@ struct nsim_model {
 	u64 hbm_bytes;
 	u64 scratchpad_bytes;
 	u64 kmem_bytes;
-	struct nsim_scratchpad shared_sp;
+	struct nsim_scratchpad load_sp[KBIN_BACKING_BUF_MAX + 1];
 	bool cores_reserved;
 	struct dentry *dir;
 	struct nsim_sg sg[];

@@ -129,12 +129,18 @@ static void *nsim_kvcalloc(struct nsim_model *m, size_t n, size_t size)
 	return p;
 }
 
-/* Allocate the pages of a scratchpad arena (Documentation/uapi.rst, LOAD). */
+/*
+ * Allocate the pages of the scratchpad arena of @backing (a
+ * kbin_backing_buf) on @core, charged to the arena table's usage
+ * (Documentation/uapi.rst, LOAD; Documentation/hardware.rst,
+ * "Scratchpad arenas").
+ */
 static int nsim_sp_alloc(struct nsim_stage *st, int s,
 			 struct nsim_scratchpad *sp, u64 size, u32 core,
-			 u32 usage)
+			 u32 backing)
 {
 	u32 channel = nsim_core_channel(st->nd, core);
+	u32 usage = kbin_backing(backing)->usage;
 	u64 npages, total, i;
 
 	if (!size)
@@ -145,8 +151,8 @@ static int nsim_sp_alloc(struct nsim_stage *st, int s,
 		return nsim_fail(st, s, -1, KBIN_FIELD_SCRATCHPAD,
 				 KBIN_ERR_STAGE_SCRATCHPAD, size, -E2BIG,
 				 "%s scratchpad of %llu bytes needs %llu pages of %llu bytes, above the maximum of %u",
-				 usage == KBIN_USAGE_SCRATCHPAD ? "shared" : "local",
-				 size, npages, st->page_size, st->max_pages);
+				 kbin_backing_buf_str(backing), size, npages,
+				 st->page_size, st->max_pages);
 	sp->pages = nsim_kvcalloc(st->m, npages, sizeof(*sp->pages));
 	if (!sp->pages)
 		return nsim_fail(st, s, -1, KBIN_FIELD_SCRATCHPAD,
@@ -164,8 +170,8 @@ static int nsim_sp_alloc(struct nsim_stage *st, int s,
 		if (!pg->addr)
 			return nsim_fail(st, s, -1, KBIN_FIELD_SCRATCHPAD,
 					 KBIN_ERR_STAGE_HBM, size, -ENOSPC,
-					 "HBM channel %u has no %llu bytes for scratchpad page %llu (%llu bytes free)",
-					 channel, len, i,
+					 "HBM channel %u has no %llu bytes for %s scratchpad page %llu (%llu bytes free)",
+					 channel, len, kbin_backing_buf_str(backing), i,
 					 nsim_hbm_avail(st->nd, channel));
 		pg->size = len;
 		pg->core = core;
@@ -246,8 +252,9 @@ static void nsim_load_usage(const struct nsim_stage *st, u32 channel, int s,
 				*sg_bytes += n;
 		}
 	}
-	for (k = 0; k <= m->num_sg; k++) {
-		sp = k < m->num_sg ? &m->sg[k].local_sp : &m->shared_sp;
+	for (k = 0; k < m->num_sg + KBIN_BACKING_BUF_MAX + 1; k++) {
+		sp = k < m->num_sg ? &m->sg[k].local_sp :
+		     &m->load_sp[k - m->num_sg];
 		for (p = 0; p < sp->npages; p++)
 			if (nsim_core_channel(st->nd, sp->pages[p].core) == channel)
 				bytes[sp->pages[p].usage] += sp->pages[p].size;
@@ -365,13 +372,12 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 		c->mode = KBIN_MODE_SBUF;
 		break;
 	case KBIN_STORAGE_SCRATCHPAD:
-		if (r->virt.backing_buf == KBIN_BACKING_BUF_LOCAL) {
+		/* the arena its backing_buf names (the arena table) */
+		if (kbin_backing(r->virt.backing_buf)->scope == KBIN_ARENA_SUBGRAPH)
 			sp = &sg->local_sp;
-			c->where = NSIM_WHERE_SP_LOCAL;
-		} else {
-			sp = &st->m->shared_sp;
-			c->where = NSIM_WHERE_SP_SHARED;
-		}
+		else
+			sp = &st->m->load_sp[r->virt.backing_buf];
+		c->where = NSIM_WHERE_SP_LOCAL + r->virt.backing_buf;
 		pg = div64_u64_rem(r->virt.offset, st->page_size, &in);
 		if (in + r->size > st->page_size)
 			return nsim_fail(st, s, i, KBIN_FIELD_UNION,
@@ -520,7 +526,7 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 	st->m->kmem_bytes += ((size_t)1 << sg->hash_bits) * sizeof(*sg->buckets);
 
 	ret = nsim_sp_alloc(st, s, &sg->local_sp, set->local_scratchpad_size,
-			    sg->core, KBIN_USAGE_SCRATCHPAD_NOT_SHARED);
+			    sg->core, KBIN_BACKING_BUF_LOCAL);
 	if (ret)
 		return ret;
 
@@ -608,6 +614,43 @@ static void nsim_log_staged(struct nsim_model *m)
 	}
 }
 
+/*
+ * The sizes of the load's scratchpad arenas, by the arena table: SHARED
+ * the largest header shared size of the subgraphs; SHARDED and MAIN
+ * max(offset + size) over the variables each backs in every subgraph
+ * (the checker made sure no offset + size wraps).
+ */
+static void nsim_load_sp_sizes(struct nsim_stage *st, u64 *size)
+{
+	u32 s, i, b;
+
+	for (b = 0; b <= KBIN_BACKING_BUF_MAX; b++)
+		size[b] = 0;
+	for (s = 0; s < st->m->num_sg; s++) {
+		const struct kbin_mem_ref_set *set = nsim_plan_set(st, s);
+
+		for (b = 0; b <= KBIN_BACKING_BUF_MAX; b++)
+			if (kbin_backing(b)->scope == KBIN_ARENA_LOAD &&
+			    kbin_backing(b)->size == KBIN_ARENA_SIZE_SHARED)
+				size[b] = max(size[b], set->shared_scratchpad_size);
+		for (i = 0; i < set->nmem; i++) {
+			const struct kbin_mem_ref *r = &set->mem[i];
+			const struct kbin_backing *bk;
+
+			if (!(i & 4095))
+				cond_resched();
+			if (kbin_kind(r->mr_type)->storage != KBIN_STORAGE_SCRATCHPAD)
+				continue;
+			bk = kbin_backing(r->virt.backing_buf);
+			if (bk->scope == KBIN_ARENA_LOAD &&
+			    bk->size == KBIN_ARENA_SIZE_VARS)
+				size[r->virt.backing_buf] =
+					max(size[r->virt.backing_buf],
+					    r->virt.offset + r->size);
+		}
+	}
+}
+
 /**
  * nsim_stage() - stage a checked plan into a new model
  *	(Documentation/hardware.rst, "The mem_ref on the load side").
@@ -644,8 +687,8 @@ int nsim_stage(struct nsim_model *m, const void *plan, u64 len,
 		.page_size = nsim_scratchpad_page_size,
 		.max_pages = READ_ONCE(nsim_scratchpad_max_pages),
 	};
-	u64 shared = 0;
-	u32 s, busy;
+	u64 sp_size[KBIN_BACKING_BUF_MAX + 1];
+	u32 s, b, busy;
 	pid_t busy_pid;
 	int ret;
 
@@ -678,7 +721,6 @@ int nsim_stage(struct nsim_model *m, const void *plan, u64 len,
 					 KBIN_ERR_STAGE_LIMIT, set->nmem, -E2BIG,
 					 "%u records are above max_vars_per_subgraph %u",
 					 set->nmem, nsim_max_vars_per_subgraph);
-		shared = max(shared, set->shared_scratchpad_size);
 		m->num_vars += set->nmem;
 	}
 
@@ -694,10 +736,16 @@ int nsim_stage(struct nsim_model *m, const void *plan, u64 len,
 	m->first_core = first_core;
 	m->cores_reserved = true;
 
-	ret = nsim_sp_alloc(&st, -1, &m->shared_sp, shared, first_core,
-			    KBIN_USAGE_SCRATCHPAD);
-	if (ret)
-		return ret;
+	/* the load's arenas (SHARED, SHARDED, MAIN) on its first core */
+	nsim_load_sp_sizes(&st, sp_size);
+	for (b = 0; b <= KBIN_BACKING_BUF_MAX; b++) {
+		if (kbin_backing(b)->scope != KBIN_ARENA_LOAD)
+			continue;
+		ret = nsim_sp_alloc(&st, -1, &m->load_sp[b], sp_size[b],
+				    first_core, b);
+		if (ret)
+			return ret;
+	}
 	for (s = 0; s < m->num_sg; s++) {
 		ret = nsim_stage_sg(&st, s, first_core + s);
 		if (ret)
@@ -752,7 +800,8 @@ void nsim_unstage(struct nsim_model *m)
 		sg->lists = NULL;
 		sg->nmem = 0;
 	}
-	nsim_sp_free(m->nd, &m->shared_sp);
+	for (i = 0; i <= KBIN_BACKING_BUF_MAX; i++)
+		nsim_sp_free(m->nd, &m->load_sp[i]);
 	if (m->cores_reserved)
 		nsim_cores_release(m->nd, m->first_core, m->num_sg);
 	m->cores_reserved = false;

@@ -3,17 +3,20 @@
  * debugfs_test - /sys/kernel/debug/neuronsim: the memrefs table agrees
  * with RESOLVE row by row; the files are root-only; a model's directory
  * goes with it; the hbm file shows the usage categories, per channel and
- * per NeuronCore; every HBM variable is an allocation of its own.
+ * per NeuronCore; every HBM variable is an allocation of its own; pointer
+ * tables' runtime form; one scratchpad arena per backing_buf.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "kbin_writer.h"
 #include "plans.h"
 
 FIXTURE(dbg) {
@@ -295,6 +298,111 @@ TEST_F(dbg, ptr_tables_runtime_form)
 	ASSERT_NE(NULL, t) TH_LOG("%s", path);
 	EXPECT_STREQ("var_id\tname\trow\trow_var_id\tneeds_translation\taddr\n", t);
 	free(t);
+}
+
+/* an MR_VIRTUAL_TMP_BUF @name of @size bytes at @off of @backing */
+static int add_virt(struct kbin_writer *w, int sg, uint32_t id,
+		    const char *name, uint64_t size, uint64_t off,
+		    uint32_t backing)
+{
+	struct kbin_rec_in in;
+
+	memset(&in, 0, sizeof(in));
+	in.rec.mr_type = KBIN_MR_VIRTUAL_TMP_BUF;
+	in.rec.var_id = id;
+	in.rec.size = size;
+	in.rec.alignment = 64;
+	in.rec.virt.offset = off;
+	in.rec.virt.backing_buf = backing;
+	in.name = name;
+	return kbin_writer_add_record(w, sg, &in);
+}
+
+/*
+ * One scratchpad arena per backing_buf (Documentation/hardware.rst,
+ * "Scratchpad arenas"): LOCAL per subgraph, SHARED, SHARDED and MAIN one
+ * each per load.  Variables at the same offset of different arenas get
+ * different addresses; the same arena in two subgraphs is one.  SHARED is
+ * sized by the header's shared size, SHARDED and MAIN by their variables
+ * (here MAIN reaches past the shared size, which the checker allows), all
+ * three charged to SCRATCHPAD (device_mem/model_shared_scratchpad).
+ */
+TEST(scratchpad_arena_per_backing_buf)
+{
+	struct neuronsim_model_info mi;
+	struct neuronsim_info info;
+	struct kbin_writer *w;
+	struct plan p = { NULL, 0 };
+	uint64_t lo, sh, sd, mn, sd1, mn1;
+	char path[128], log[512], *t;
+	uint32_t id;
+	int fd, e = 0;
+
+	fd = nsim_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, nsim_get_info(fd, &info));
+	w = kbin_writer_new(info.arch_gen);
+	ASSERT_NE(NULL, w);
+	e |= kbin_writer_add_subgraph(w, "sg00", 4096, 4096, NULL, 0) < 0;
+	e |= kbin_writer_add_subgraph(w, "sg01", 0, 0, NULL, 0) < 0;
+	e |= add_virt(w, 0, 0, "vlocal", 512, 0, KBIN_BACKING_BUF_LOCAL);
+	e |= add_virt(w, 0, 1, "vshared", 512, 0, KBIN_BACKING_BUF_SHARED);
+	e |= add_virt(w, 0, 2, "vsharded", 512, 0, KBIN_BACKING_BUF_SHARDED);
+	e |= add_virt(w, 0, 3, "vmain", 1024, 8192, KBIN_BACKING_BUF_MAIN);
+	e |= add_virt(w, 1, 0, "vsharded1", 512, 1024, KBIN_BACKING_BUF_SHARDED);
+	e |= add_virt(w, 1, 1, "vmain1", 64, 0, KBIN_BACKING_BUF_MAIN);
+	ASSERT_EQ(0, plan_finish(w, e, &p));
+	ASSERT_EQ(0, nsim_load(fd, &p, 0, &id, NULL, log, sizeof(log)))
+		TH_LOG("load: %s", log);
+
+	ASSERT_EQ(0, nsim_resolve(fd, id, 0, 0, 0, 0, &lo));
+	ASSERT_EQ(0, nsim_resolve(fd, id, 0, 1, 0, 0, &sh));
+	ASSERT_EQ(0, nsim_resolve(fd, id, 0, 2, 0, 0, &sd));
+	ASSERT_EQ(0, nsim_resolve(fd, id, 0, 3, 0, 0, &mn));
+	ASSERT_EQ(0, nsim_resolve(fd, id, 1, 0, 0, 0, &sd1));
+	ASSERT_EQ(0, nsim_resolve(fd, id, 1, 1, 0, 0, &mn1));
+	TH_LOG("local 0x%llx shared 0x%llx sharded 0x%llx main 0x%llx",
+	       (unsigned long long)lo, (unsigned long long)sh,
+	       (unsigned long long)sd, (unsigned long long)mn);
+	/* offset 0 of four arenas: four page starts */
+	EXPECT_NE(lo, sh);
+	EXPECT_NE(sh, sd);
+	EXPECT_NE(sd, mn - 8192);
+	EXPECT_NE(sh, mn - 8192);
+	EXPECT_NE(lo, sd);
+	EXPECT_EQ(0, sd % 4096);
+	EXPECT_EQ(0, (mn - 8192) % 4096);
+	/* the load's SHARDED and MAIN arenas serve both subgraphs */
+	EXPECT_EQ(sd + 1024, sd1);
+	EXPECT_EQ(mn - 8192, mn1);
+
+	memset(&mi, 0, sizeof(mi));
+	mi.model_id = id;
+	ASSERT_EQ(0, ioctl(fd, NEURONSIM_IOC_MODEL_INFO, &mi));
+	/* local 4 KiB, shared 4 KiB, sharded 1536 -> 4 KiB, main 9216 -> 12 KiB */
+	EXPECT_EQ(24576, mi.scratchpad_bytes);
+
+	t = read_file(dbgfs_path(path, sizeof(path), "models/%u/info", id), NULL);
+	ASSERT_NE(NULL, t);
+	EXPECT_NE(NULL, strstr(t, "\nshared_scratchpad 4096 bytes, 1 pages")) TH_LOG("%s", t);
+	EXPECT_NE(NULL, strstr(t, "\nsharded_scratchpad 1536 bytes, 1 pages")) TH_LOG("%s", t);
+	EXPECT_NE(NULL, strstr(t, "\nmain_scratchpad 9216 bytes, 1 pages")) TH_LOG("%s", t);
+	free(t);
+	t = read_file(dbgfs_path(path, sizeof(path), "models/%u/sg1/memrefs", id), NULL);
+	ASSERT_NE(NULL, t);
+	EXPECT_NE(NULL, strstr(t, "\tscratchpad-sharded@hbm")) TH_LOG("%s", t);
+	EXPECT_NE(NULL, strstr(t, "\tscratchpad-main@hbm")) TH_LOG("%s", t);
+	free(t);
+	/* nothing else is loaded on device 0 while this test runs */
+	t = read_file(dbgfs_path(path, sizeof(path), "hbm"), NULL);
+	ASSERT_NE(NULL, t);
+	EXPECT_EQ(20480, hbm_present(t, "core 0 ", "SCRATCHPAD"));
+	EXPECT_EQ(20480, hbm_present(t, "core 0 ", "device_mem/model_shared_scratchpad"));
+	EXPECT_EQ(4096, hbm_present(t, "core 0 ", "device_mem/nonshared_scratchpad"));
+	free(t);
+	EXPECT_EQ(0, nsim_unload(fd, id));
+	plan_free(&p);
+	close(fd);
 }
 
 TEST_F(dbg, model_dir_goes_with_the_model)

@@ -871,17 +871,30 @@ static unsigned int kbin_check_union(struct kbin_ck *c, int sg, __u32 i,
 			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
 					 KBIN_ERR_RESERVED, r->virt.pad,
 					 "virtual pad is 0x%x, not 0", r->virt.pad);
-		space = r->virt.backing_buf == KBIN_BACKING_BUF_LOCAL ?
-			set->local_scratchpad_size : set->shared_scratchpad_size;
-		if (__builtin_add_overflow(r->virt.offset, r->size, &end) ||
-		    end > space)
+		if (__builtin_add_overflow(r->virt.offset, r->size, &end))
+			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
+					 KBIN_ERR_VIRT_RANGE, r->virt.offset,
+					 "offset %llu + size %llu is beyond 2^64",
+					 (unsigned long long)r->virt.offset,
+					 (unsigned long long)r->size);
+		/* by the arena table: a header size bounds LOCAL and SHARED */
+		switch (kbin_backing(r->virt.backing_buf)->size) {
+		case KBIN_ARENA_SIZE_LOCAL:
+			space = set->local_scratchpad_size;
+			break;
+		case KBIN_ARENA_SIZE_SHARED:
+			space = set->shared_scratchpad_size;
+			break;
+		default:	/* sized by its variables: nothing to exceed */
+			return KBIN_OK;
+		}
+		if (end > space)
 			return kbin_fail(c, sg, i, r, KBIN_FIELD_UNION,
 					 KBIN_ERR_VIRT_RANGE, r->virt.offset,
 					 "offset %llu + size %llu is beyond the %s scratchpad size %llu",
 					 (unsigned long long)r->virt.offset,
 					 (unsigned long long)r->size,
-					 r->virt.backing_buf == KBIN_BACKING_BUF_LOCAL ?
-					 "local" : "shared",
+					 kbin_backing_buf_str(r->virt.backing_buf),
 					 (unsigned long long)space);
 		return KBIN_OK;
 	case KBIN_VARIANT_LIST:

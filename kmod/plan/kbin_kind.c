@@ -111,6 +111,33 @@ const __u8 kbin_usage_categories[KBIN_USAGE_MAX + 1] = {
 	[KBIN_USAGE_MAX] = KBIN_MEMCAT_UNCATEGORIZED,
 };
 
+/*
+ * The scratchpad arenas, by kbin_backing_buf (Documentation/hardware.rst,
+ * "Scratchpad arenas"): LOCAL is each subgraph's own, sized by the
+ * header's local size and charged to SCRATCHPAD_NOT_SHARED; SHARED,
+ * SHARDED and MAIN are one arena each per load, charged to SCRATCHPAD;
+ * the header's shared size is SHARED's, the other two are sized by their
+ * variables.
+ */
+const struct kbin_backing kbin_backings[KBIN_BACKING_BUF_MAX + 1] = {
+	[KBIN_BACKING_BUF_LOCAL] = {
+		.scope = KBIN_ARENA_SUBGRAPH, .size = KBIN_ARENA_SIZE_LOCAL,
+		.usage = KBIN_USAGE_SCRATCHPAD_NOT_SHARED,
+	},
+	[KBIN_BACKING_BUF_SHARED] = {
+		.scope = KBIN_ARENA_LOAD, .size = KBIN_ARENA_SIZE_SHARED,
+		.usage = KBIN_USAGE_SCRATCHPAD,
+	},
+	[KBIN_BACKING_BUF_SHARDED] = {
+		.scope = KBIN_ARENA_LOAD, .size = KBIN_ARENA_SIZE_VARS,
+		.usage = KBIN_USAGE_SCRATCHPAD,
+	},
+	[KBIN_BACKING_BUF_MAIN] = {
+		.scope = KBIN_ARENA_LOAD, .size = KBIN_ARENA_SIZE_VARS,
+		.usage = KBIN_USAGE_SCRATCHPAD,
+	},
+};
+
 /**
  * kbin_mr_type_from_def() - the mr_type of a def.json var "type".
  * @def_type: NUL-terminated, e.g. "state-buffer", "file", "dge-table".

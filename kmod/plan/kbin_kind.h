@@ -158,6 +158,63 @@ static inline unsigned int kbin_usage_category(unsigned int usage)
 }
 
 /**
+ * enum kbin_arena_scope - who owns a scratchpad arena.
+ * @KBIN_ARENA_SUBGRAPH: each subgraph has its own, on its NeuronCore.
+ * @KBIN_ARENA_LOAD: one per load, shared by its subgraphs, on the load's
+ *	first NeuronCore.
+ */
+enum kbin_arena_scope {
+	KBIN_ARENA_SUBGRAPH = 0,
+	KBIN_ARENA_LOAD,
+};
+
+/**
+ * enum kbin_arena_size - where a scratchpad arena's size comes from.
+ * @KBIN_ARENA_SIZE_LOCAL: the subgraph's kbin_mem_ref_set
+ *	.local_scratchpad_size; its variables must lie inside it.
+ * @KBIN_ARENA_SIZE_SHARED: the largest kbin_mem_ref_set
+ *	.shared_scratchpad_size of the load's subgraphs; each subgraph's
+ *	variables must lie inside its own.
+ * @KBIN_ARENA_SIZE_VARS: the plan header has no size for it: max(offset +
+ *	size) over the variables it backs in all the load's subgraphs, as the
+ *	compiler sizes the local scratchpad.
+ */
+enum kbin_arena_size {
+	KBIN_ARENA_SIZE_LOCAL = 0,
+	KBIN_ARENA_SIZE_SHARED,
+	KBIN_ARENA_SIZE_VARS,
+};
+
+/**
+ * struct kbin_backing - the scratchpad arena a kbin_backing_buf value
+ *	names (the backing of an MR_VIRTUAL_TMP_BUF; Documentation/
+ *	hardware.rst, "Scratchpad arenas").  kbin_backing_buf_str() names it.
+ * @scope: enum kbin_arena_scope.
+ * @size: enum kbin_arena_size.
+ * @usage: enum kbin_usage its pages are charged to.
+ */
+struct kbin_backing {
+	__u8 scope;
+	__u8 size;
+	__u8 usage;
+};
+
+extern const struct kbin_backing kbin_backings[KBIN_BACKING_BUF_MAX + 1];
+
+/**
+ * kbin_backing() - the arena of a backing_buf value.
+ * @backing_buf: enum kbin_backing_buf, at most KBIN_BACKING_BUF_MAX (the
+ *	checker refuses others).
+ *
+ * Return: the row; the LOCAL row for a value above KBIN_BACKING_BUF_MAX.
+ */
+static inline const struct kbin_backing *kbin_backing(__u32 backing_buf)
+{
+	return &kbin_backings[backing_buf <= KBIN_BACKING_BUF_MAX ? backing_buf :
+			      KBIN_BACKING_BUF_LOCAL];
+}
+
+/**
  * enum kbin_placement - how the plan places a variable in its storage.
  * @KBIN_PLACE_LOADER: the loader picks the address (by storage).
  * @KBIN_PLACE_LOCAL_SP: the compiler gives an offset (def.json

@@ -210,9 +210,11 @@ static int check_remotes(const struct nscc_model *m,
 }
 
 /*
- * max(offset + size) over the virtual vars each scratchpad backs
- * (hardware.rst): local over the LOCAL-backed ones, shared over the
- * others.  A tmp-buf is an HBM allocation of its own, charged to
+ * max(offset + size) over the virtual vars each header size covers, by
+ * the arena table (kbin_backing(), hardware.rst "Scratchpad arenas"):
+ * local over the LOCAL-backed ones, shared over the SHARED-backed ones.
+ * SHARDED and MAIN arenas have no header size: the loader sizes them by
+ * their vars.  A tmp-buf is an HBM allocation of its own, charged to
  * SCRATCHPAD_NOT_SHARED when staged: it backs no scratchpad page.
  */
 static void scratchpad_sizes(const struct nscc_subgraph *sg, uint64_t *local,
@@ -229,7 +231,16 @@ static void scratchpad_sizes(const struct nscc_subgraph *sg, uint64_t *local,
 
 		if (kbin_kind(v->mr_type)->placement != KBIN_PLACE_BACKING_SP)
 			continue;
-		sz = v->backing_buf == KBIN_BACKING_BUF_LOCAL ? local : shared;
+		switch (kbin_backing(v->backing_buf)->size) {
+		case KBIN_ARENA_SIZE_LOCAL:
+			sz = local;
+			break;
+		case KBIN_ARENA_SIZE_SHARED:
+			sz = shared;
+			break;
+		default:
+			continue;
+		}
 		if (end > *sz)
 			*sz = end;
 	}

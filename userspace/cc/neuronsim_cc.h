@@ -317,8 +317,9 @@ struct nscc_dma_block {
  * @vars, @num_vars: the var table, in any order.
  * @local_scratchpad_size, @shared_scratchpad_size: bytes; the compiler
  *	raises them to max(offset + size) over the MR_VIRTUAL_TMP_BUF vars
- *	they back (LOCAL, and SHARED/SHARDED/MAIN); MR_TMP_BUF vars are
- *	HBM allocations of their own and count toward neither.
+ *	they back (LOCAL, and SHARED); SHARDED and MAIN vars have arenas
+ *	the loader sizes by the vars themselves, and MR_TMP_BUF vars are
+ *	HBM allocations of their own: they count toward neither.
  * @carveouts, @num_carveouts: SBUF carve-outs (up to KBIN_MAX_CARVEOUTS).
  * @dma_queues, @num_dma_queues: its DMA queues.
  * @dma_blocks, @num_dma_blocks: its DMA blocks, engine by engine in

@@ -387,6 +387,47 @@ TEST(model_rule_errors)
 	nscc_model_free(m);
 }
 
+/*
+ * The header's shared size covers SHARED-backed vars only: SHARDED and
+ * MAIN arenas are sized by the loader from their vars (hardware.rst,
+ * "Scratchpad arenas"), LOCAL ones make the local size.
+ */
+TEST(scratchpad_sizes_by_backing)
+{
+	static const uint32_t backing[] = {
+		KBIN_BACKING_BUF_LOCAL, KBIN_BACKING_BUF_SHARED,
+		KBIN_BACKING_BUF_SHARDED, KBIN_BACKING_BUF_MAIN,
+	};
+	struct nscc_model *m = nscc_model_new(KBIN_TARGET_TRN1);
+	struct kbin_check_result res;
+	struct nscc_err err = { "" };
+	struct kbin_view v;
+	void *kbin;
+	size_t len;
+	uint32_t i;
+	int sg = nscc_model_add_subgraph(m, "sg00");
+
+	nscc_model_add_var(m, sg, "SB", 0, KBIN_MR_SB);
+	for (i = 0; i < 4; i++) {
+		char name[16];
+		struct nscc_var *x;
+
+		snprintf(name, sizeof(name), "v%u", i);
+		x = nscc_model_add_var(m, sg, name, i + 1, KBIN_MR_VIRTUAL_TMP_BUF);
+		ASSERT_NE(NULL, x);
+		x->has_size = 1, x->size = 256, x->offset = (i + 1) * 4096ULL;
+		x->backing_buf = backing[i];
+	}
+	ASSERT_EQ(0, nscc_compile_model(m, &kbin, &len, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(4096ULL + 256, kbin_view_set(&v, 0)->local_scratchpad_size);
+	EXPECT_EQ(2 * 4096ULL + 256, kbin_view_set(&v, 0)->shared_scratchpad_size);
+	EXPECT_EQ((unsigned)KBIN_BACKING_BUF_MAIN,
+		  kbin_view_set(&v, 0)->mem[4].virt.backing_buf);
+	free(kbin);
+	nscc_model_free(m);
+}
+
 /* 10^5 vars (mostly virtual, a few weights): linear time, not O(n^2). */
 TEST(hundred_thousand_vars)
 {

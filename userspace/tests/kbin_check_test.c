@@ -774,6 +774,33 @@ TEST_F(plan, virt_range_shared)
 	REJECT(KBIN_ERR_VIRT_RANGE, 0, TP_VSHARED, KBIN_FIELD_UNION);
 }
 
+/*
+ * SHARDED and MAIN arenas have no header size (the loader sizes them by
+ * their variables): no bound but 2^64; SHARED stays bound by the
+ * header's shared size.
+ */
+TEST_F(plan, virt_range_sharded_main)
+{
+	static const unsigned int backing[] = {
+		KBIN_BACKING_BUF_SHARDED, KBIN_BACKING_BUF_MAIN,
+	};
+	unsigned int b;
+
+	for (b = 0; b < 2; b++) {
+		RESET();
+		REC(0, TP_VSHARED)->virt.backing_buf = backing[b];
+		REC(0, TP_VSHARED)->virt.offset = 4 * TP_SHARED_SP;
+		kbin_fix_checksum(self->buf, self->len);
+		ASSERT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
+			TH_LOG("backing %u: %s", backing[b], self->res.msg);
+		REC(0, TP_VSHARED)->virt.offset = ~0ULL - 1;	/* wraps */
+		REJECT(KBIN_ERR_VIRT_RANGE, 0, TP_VSHARED, KBIN_FIELD_UNION);
+	}
+	RESET();
+	REC(0, TP_VSHARED)->virt.offset = 4 * TP_SHARED_SP;
+	REJECT(KBIN_ERR_VIRT_RANGE, 0, TP_VSHARED, KBIN_FIELD_UNION);
+}
+
 TEST_F(plan, backing_buf)
 {
 	REC(0, TP_VSHARED)->virt.backing_buf = KBIN_BACKING_BUF_MAX + 1;
