@@ -478,7 +478,7 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 	const struct kbin_subgraph *ksg = nsim_plan_sg(st, s);
 	const struct kbin_mem_ref_set *set = nsim_plan_set(st, s);
 	struct nsim_sg *sg = &st->m->sg[s];
-	u64 names = 0, dims = 0, lists = 0, rows = 0;
+	u64 names = 0, dims = 0, lists = 0, rows = 0, local_need = 0;
 	u32 i, d, name_off = 0, dims_off = 0, list_off = 0;
 	int ret;
 
@@ -499,6 +499,9 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 			lists += r->list.length;
 		if (kbin_kind(r->mr_type)->storage == KBIN_STORAGE_TABLE)
 			rows += r->list.length;
+		if (kbin_kind(r->mr_type)->storage == KBIN_STORAGE_SCRATCHPAD &&
+		    kbin_backing(r->virt.backing_buf)->scope == KBIN_ARENA_SUBGRAPH)
+			local_need = max(local_need, r->virt.offset + r->size);
 		if (!(i & 4095))
 			cond_resched();
 	}
@@ -529,6 +532,18 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 			    sg->core, KBIN_BACKING_BUF_LOCAL);
 	if (ret)
 		return ret;
+	/*
+	 * The local scratchpad holds LOCAL virtual buffers only; a larger
+	 * size is an older compiler's, which counted tmp buffers in it (or
+	 * the model's own wish): allocated as planned, with a note
+	 * (Documentation/hardware.rst, "Tmp buffers and the local
+	 * scratchpad").
+	 */
+	if (set->local_scratchpad_size > local_need)
+		dev_notice_ratelimited(st->nd->misc.this_device,
+				       "sg %u (%s): local_scratchpad_size %llu is above the %llu bytes its LOCAL virtual buffers need (tmp buffers are HBM allocations of their own; an older compiler counted them in it); allocated as planned\n",
+				       s, sg->name, set->local_scratchpad_size,
+				       local_need);
 
 	for (i = 0; i < set->nmem; i++) {
 		ret = nsim_stage_record(st, s, i, sg, &set->mem[i], &name_off,

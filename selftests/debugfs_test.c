@@ -4,7 +4,8 @@
  * with RESOLVE row by row; the files are root-only; a model's directory
  * goes with it; the hbm file shows the usage categories, per channel and
  * per NeuronCore; every HBM variable is an allocation of its own; pointer
- * tables' runtime form; one scratchpad arena per backing_buf.
+ * tables' runtime form; one scratchpad arena per backing_buf; tmp buffers
+ * outside the local scratchpad, and the note on a larger local size.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -187,7 +189,7 @@ TEST_F(dbg, hbm_one_allocation_per_variable)
 		{ "core 0 ", "device_mem/constants", 16384 },
 		{ "core 0 ", "IO", 8192 },
 		{ "core 0 ", "device_mem/tensors", 8192 },
-		/* tmp 8 KiB + the 8 KiB local scratchpad */
+		/* tmp 8 KiB + the 5 KiB local scratchpad's 8 KiB page */
 		{ "core 0 ", "SCRATCHPAD_NOT_SHARED", 16384 },
 		{ "core 0 ", "device_mem/nonshared_scratchpad", 16384 },
 		{ "core 0 ", "SCRATCHPAD", 4096 },
@@ -343,7 +345,7 @@ TEST(scratchpad_arena_per_backing_buf)
 	ASSERT_EQ(0, nsim_get_info(fd, &info));
 	w = kbin_writer_new(info.arch_gen);
 	ASSERT_NE(NULL, w);
-	e |= kbin_writer_add_subgraph(w, "sg00", 4096, 4096, NULL, 0) < 0;
+	e |= kbin_writer_add_subgraph(w, "sg00", 512, 4096, NULL, 0) < 0;
 	e |= kbin_writer_add_subgraph(w, "sg01", 0, 0, NULL, 0) < 0;
 	e |= add_virt(w, 0, 0, "vlocal", 512, 0, KBIN_BACKING_BUF_LOCAL);
 	e |= add_virt(w, 0, 1, "vshared", 512, 0, KBIN_BACKING_BUF_SHARED);
@@ -379,7 +381,7 @@ TEST(scratchpad_arena_per_backing_buf)
 	memset(&mi, 0, sizeof(mi));
 	mi.model_id = id;
 	ASSERT_EQ(0, ioctl(fd, NEURONSIM_IOC_MODEL_INFO, &mi));
-	/* local 4 KiB, shared 4 KiB, sharded 1536 -> 4 KiB, main 9216 -> 12 KiB */
+	/* local 512, shared 4096, sharded 1536 -> 4 KiB each, main 9216 -> 12 KiB */
 	EXPECT_EQ(24576, mi.scratchpad_bytes);
 
 	t = read_file(dbgfs_path(path, sizeof(path), "models/%u/info", id), NULL);
@@ -400,6 +402,77 @@ TEST(scratchpad_arena_per_backing_buf)
 	EXPECT_EQ(20480, hbm_present(t, "core 0 ", "device_mem/model_shared_scratchpad"));
 	EXPECT_EQ(4096, hbm_present(t, "core 0 ", "device_mem/nonshared_scratchpad"));
 	free(t);
+	EXPECT_EQ(0, nsim_unload(fd, id));
+	plan_free(&p);
+	close(fd);
+}
+
+/* one subgraph: tmp (MR_TMP_BUF, 8 KiB) and vlocal (LOCAL, 1 KiB at 0) */
+static int plan_tmp_local(const struct neuronsim_info *info, uint64_t local,
+			  struct plan *p)
+{
+	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
+	int e = 0;
+
+	if (!w)
+		return -ENOMEM;
+	e |= kbin_writer_add_subgraph(w, "sg00", local, 0, NULL, 0) < 0;
+	e |= plan_add(w, 0, 0, KBIN_MR_TMP_BUF, "tmp", 8192, 4096, NULL, 0, 0,
+		      NULL, NULL, 0);
+	e |= add_virt(w, 0, 1, "vlocal", 1024, 0, KBIN_BACKING_BUF_LOCAL);
+	return plan_finish(w, e, p);
+}
+
+/*
+ * Tmp buffers are HBM allocations of their own (SCRATCHPAD_NOT_SHARED),
+ * outside the local scratchpad, which holds the LOCAL virtual buffers
+ * only.  A plan whose local_scratchpad_size is larger than they need (an
+ * older compiler counted tmp buffers in it) still loads, as planned, and
+ * the kernel log says so; a plan sized exactly gets no such note
+ * (Documentation/hardware.rst, "Tmp buffers and the local scratchpad").
+ */
+TEST(local_scratchpad_above_need_loads_with_a_note)
+{
+	struct neuronsim_info info;
+	struct plan p = { NULL, 0 };
+	uint64_t tmp, vl;
+	char path[128], log[512], *t;
+	uint32_t id;
+	int fd;
+
+	fd = nsim_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, nsim_get_info(fd, &info));
+	ASSERT_EQ(0, plan_tmp_local(&info, 65536, &p));
+	klogctl(5, NULL, 0);	/* SYSLOG_ACTION_CLEAR */
+	ASSERT_EQ(0, nsim_load(fd, &p, 0, &id, NULL, log, sizeof(log)))
+		TH_LOG("load: %s", log);
+	EXPECT_TRUE(klog_has("sg 0 (sg00): local_scratchpad_size 65536 is above the 1024 bytes its LOCAL virtual buffers need"));
+	ASSERT_EQ(0, nsim_resolve(fd, id, 0, 0, 0, 0, &tmp));
+	ASSERT_EQ(0, nsim_resolve(fd, id, 0, 1, 0, 0, &vl));
+	/* vlocal is at offset 0: the local scratchpad is [vl, vl + 64 KiB) */
+	EXPECT_TRUE(tmp + 8192 <= vl || tmp >= vl + 65536)
+		TH_LOG("tmp 0x%llx inside the local scratchpad at 0x%llx",
+		       (unsigned long long)tmp, (unsigned long long)vl);
+	t = read_file(dbgfs_path(path, sizeof(path), "models/%u/sg0/memrefs", id), NULL);
+	ASSERT_NE(NULL, t);
+	EXPECT_NE(NULL, strstr(t, "\ttmp\tMR_TMP_BUF\t")) TH_LOG("%s", t);
+	EXPECT_NE(NULL, strstr(t, "\thbm0\talloc only\n")) TH_LOG("%s", t);
+	free(t);
+	/* nothing else is loaded on device 0 while this test runs */
+	t = read_file(dbgfs_path(path, sizeof(path), "hbm"), NULL);
+	ASSERT_NE(NULL, t);
+	EXPECT_EQ(65536 + 8192, hbm_present(t, "core 0 ", "SCRATCHPAD_NOT_SHARED"));
+	free(t);
+	EXPECT_EQ(0, nsim_unload(fd, id));
+	plan_free(&p);
+
+	/* sized exactly: no note */
+	ASSERT_EQ(0, plan_tmp_local(&info, 1024, &p));
+	klogctl(5, NULL, 0);
+	ASSERT_EQ(0, nsim_load(fd, &p, 0, &id, NULL, log, sizeof(log)))
+		TH_LOG("load: %s", log);
+	EXPECT_FALSE(klog_has("local_scratchpad_size 1024 is above"));
 	EXPECT_EQ(0, nsim_unload(fd, id));
 	plan_free(&p);
 	close(fd);

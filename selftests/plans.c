@@ -4,7 +4,8 @@
  *
  * The standard plan (plan_std) has every kind in two subgraphs:
  *
- *   sg00 (local scratchpad 8 KiB, shared 4 KiB, one evtaccel carve-out)
+ *   sg00 (local scratchpad 5 KiB, just what vlocal needs; shared 4 KiB;
+ *   one evtaccel carve-out)
  *     0 MR_SB state_buffer (the core's SBUF window)
  *     1 MR_BUFFER weight, payload, align 64 KiB
  *     2 MR_BUFFER_STAGED staged, payload

@@ -34,7 +34,8 @@ enum { V1_SB, V1_W, V1_REMOTE, V1_IN, V1_N };
 #define STD_WEIGHT_SIZE		4196ULL
 #define STD_STAGED_SIZE		256ULL
 #define STD_W1_SIZE		1024ULL
-#define STD_LOCAL_SP		8192ULL
+/* what its LOCAL virtual buffer needs: vlocal, 1024 bytes at 4096 */
+#define STD_LOCAL_SP		5120ULL
 #define STD_SHARED_SP		4096ULL
 
 struct plan {

@@ -33,7 +33,6 @@ const struct kbin_kind kbin_kinds[KBIN_MR_TYPE_MAX + 1] = {
 		.name = "MR_TMP_BUF", .def_type = "tmp-buf",
 		.storage = KBIN_STORAGE_HBM,
 		.usage = KBIN_USAGE_SCRATCHPAD_NOT_SHARED,
-		.placement = KBIN_PLACE_LOCAL_SP,
 		.size = KBIN_SIZE_VAR, .build = KBIN_BUILD_TMP_BUF,
 	},
 	[KBIN_MR_INPUT] = {

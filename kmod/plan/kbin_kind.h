@@ -216,17 +216,15 @@ static inline const struct kbin_backing *kbin_backing(__u32 backing_buf)
 
 /**
  * enum kbin_placement - how the plan places a variable in its storage.
- * @KBIN_PLACE_LOADER: the loader picks the address (by storage).
- * @KBIN_PLACE_LOCAL_SP: the compiler gives an offset (def.json
- *	backing_variable_off) that counts toward the subgraph's local
- *	scratchpad size; the record carries no offset (MR_TMP_BUF).
+ * @KBIN_PLACE_LOADER: the loader picks the address (by storage); for
+ *	storage HBM (an MR_TMP_BUF too) an allocation of its own, which
+ *	counts toward no scratchpad size.
  * @KBIN_PLACE_BACKING_SP: the record's virt.offset into the scratchpad
  *	its virt.backing_buf names (def.json backing_variable_off; def.json
  *	vars are backed by the shared scratchpad).
  */
 enum kbin_placement {
 	KBIN_PLACE_LOADER = 0,
-	KBIN_PLACE_LOCAL_SP,
 	KBIN_PLACE_BACKING_SP,
 };
 

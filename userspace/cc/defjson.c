@@ -316,13 +316,16 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 		return r;
 	if (r && v->alignment == 0)
 		return VERR(c, -EINVAL, "alignment 0 is not a power of two");
-	/* a planned scratchpad offset: local, or in a shared-backed one */
-	if (kind->placement != KBIN_PLACE_LOADER) {
+	/*
+	 * a planned scratchpad offset (def.json vars are SHARED-backed); a
+	 * tmp-buf's backing_variable_off is not read: the loader gives it an
+	 * HBM allocation of its own (hardware.rst, "Kinds")
+	 */
+	if (kind->placement == KBIN_PLACE_BACKING_SP) {
 		r = get_uint(c, o, "backing_variable_off", INT64_MAX, &v->offset);
 		if (r < 0)
 			return r;
-		v->backing_buf = kind->placement == KBIN_PLACE_BACKING_SP ?
-				 KBIN_BACKING_BUF_SHARED : KBIN_BACKING_BUF_LOCAL;
+		v->backing_buf = KBIN_BACKING_BUF_SHARED;
 	}
 	/* the fields of the kind's union variant */
 	switch (kind->variant) {

@@ -224,8 +224,8 @@ int nscc_npy_data(const void *buf, size_t len, size_t *off, char *descr,
  * @dtype: NULL or up to 15 characters (owned).
  * @shape, @ndims: up to 8 dimensions (owned).
  * @offset: MR_VIRTUAL_TMP_BUF byte offset into its scratchpad (a
- *	tmp-buf's def.json backing_variable_off is kept here too, but a
- *	tmp-buf is staged in HBM, not in a scratchpad).
+ *	tmp-buf's def.json backing_variable_off is not read: a tmp-buf is
+ *	staged in HBM, not in a scratchpad).
  * @backing_buf: MR_VIRTUAL_TMP_BUF: enum kbin_backing_buf.
  * @referenced_var_id, @io_ref: MR_PTR.
  * @list, @list_len: MR_LIST, MR_PTR_TABLE: var_ids (owned).
