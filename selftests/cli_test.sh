@@ -87,6 +87,9 @@ t "vars -j MODEL" sh -c "$NS -j vars $ID | grep -q '\"name\":\"weight\"'"
 t "resolve MODEL weight+16:8" sh -c "$NS resolve $ID weight+16:8 | grep -q '0x'"
 f "resolve MODEL past the end is ERANGE (exit 1)" 1 $NS resolve $ID "weight+0x100000:1"
 grep -q ERANGE /tmp/cli.out && ok "resolve ERANGE message" || nok "resolve ERANGE message"
+# the runtime's own words, then ours (neuronsim_resolve_strerror)
+grep -q "(ERANGE): invalid offset in weight, 4196 < (1048576 + 1); the access ends at byte 1048577, past the 4196 bytes of 'weight' (MR_BUFFER)" /tmp/cli.out &&
+	ok "resolve ERANGE message in libnrt's words" || { nok "resolve ERANGE message in libnrt's words"; sed 's/^/# /' /tmp/cli.out; }
 # the MR_SB window: partition 127's last byte resolves, the next is in the
 # gap past the partition and the message names the partition
 PS=$($NS -j info | sed -n 's/.*"sbuf_partition_size":\([0-9]*\).*/\1/p')
@@ -94,9 +97,6 @@ t "resolve MODEL the last byte of SBUF partition 127" $NS resolve $ID "state_buf
 f "resolve MODEL into the SBUF gap is ERANGE (exit 1)" 1 $NS resolve $ID "state_buffer+$((127 * 262144 + PS)):1"
 grep -q "is byte $PS of SBUF partition 127, in the gap past its $PS bytes.*(ERANGE)" /tmp/cli.out &&
 	ok "SBUF gap message names the partition" || { nok "SBUF gap message"; sed 's/^/# /' /tmp/cli.out; }
-# the runtime's own words, then ours (neuronsim_resolve_strerror)
-grep -q "(ERANGE): invalid offset in weight, 4196 < (1048576 + 1); the access ends at byte 1048577, past the 4196 bytes of 'weight' (MR_BUFFER)" /tmp/cli.out &&
-	ok "resolve ERANGE message in libnrt's words" || { nok "resolve ERANGE message in libnrt's words"; sed 's/^/# /' /tmp/cli.out; }
 f "resolve MODEL of an index list is ENODATA (exit 1)" 1 $NS resolve $ID list
 grep -q "(ENODATA): Variable list is not staged in HBM; 'list' (MR_LIST)" /tmp/cli.out &&
 	ok "resolve ENODATA message in libnrt's words" || { nok "resolve ENODATA message in libnrt's words"; sed 's/^/# /' /tmp/cli.out; }
