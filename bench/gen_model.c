@@ -62,7 +62,7 @@ int main(int argc, char **argv)
 	struct sbuf def = { 0 }, tmap = { 0 };
 	float weights[16] = { 0 };
 	uint64_t shape[1] = { 16 };
-	unsigned long n, i, nfiles = 0;
+	unsigned long n, i, bytes, nfiles = 0;
 	size_t len;
 	void *neff;
 	char name[64];
@@ -92,19 +92,24 @@ int main(int argc, char **argv)
 			nfiles++;
 			continue;
 		}
+		bytes = 0;
 		switch (i % 8) {
 		case 0:
+			bytes = 4096;
 			put(&def, "{\"type\": \"input\", \"var_id\": %lu, \"size\": 4096}", i);
 			break;
 		case 1:
+			bytes = 4096;
 			put(&def, "{\"type\": \"output\", \"var_id\": %lu, \"size\": 4096}", i);
 			break;
 		case 2:
 		case 3:
+			bytes = 1024;
 			put(&def, "{\"type\": \"tmp-buf\", \"var_id\": %lu, \"size\": 1024, \"backing_variable_off\": %lu}",
 			    i, (i % 1024) * 1024);
 			break;
 		case 4:
+			bytes = 512;
 			put(&def, "{\"type\": \"virtual\", \"var_id\": %lu, \"size\": 512, \"backing_variable_off\": %lu}",
 			    i, (i % 2048) * 512);
 			break;
@@ -117,12 +122,15 @@ int main(int argc, char **argv)
 			    i, i - 6, i - 5, i - 4);
 			break;
 		default:
+			bytes = 2048;
 			put(&def, "{\"type\": \"tmp-buf\", \"var_id\": %lu, \"size\": 2048, \"backing_variable_off\": 0}",
 			    i);
 			break;
 		}
-		put(&tmap, "%s  \"%s\": {\"dtype\": \"float32\", \"tf_shape\": [%lu, 4]}",
-		    tmap.len > 2 ? ",\n" : "", name, 16 + i % 16);
+		/* dtype and shape of every var with bytes, agreeing with its size */
+		if (bytes)
+			put(&tmap, "%s  \"%s\": {\"dtype\": \"float32\", \"tf_shape\": [%lu, 4]}",
+			    tmap.len > 2 ? ",\n" : "", name, bytes / 16);
 	}
 	put(&def, "\n}}\n");
 	put(&tmap, "\n}\n");

@@ -2,11 +2,14 @@
 # vm_bench.sh - the in-VM part of make bench (busybox sh), run by
 # scripts/bench.sh through scripts/vm.sh.  Prints "key value" lines, each
 # step's keys prefixed with its name ("ioctl.", "load.1.10000.", ...), and
-# "bench_error STEP" when a step fails.  BENCH_SCALE (first line of
-# /bench/scale) lists the plan sizes of the load steps.
+# "bench_error STEP" when a step fails.  /bench/scale lists the plan
+# sizes of the load steps; /bench/mode is "icount" in the instruction-
+# counted lane (scripts/vm.sh -i), where every repetition gives the same
+# count, so each step runs fewer times.
 
 sizes=$(cat /bench/scale 2>/dev/null)
 [ -n "$sizes" ] || sizes="10000 100000 1000000"
+mode=$(cat /bench/mode 2>/dev/null)
 
 # step PREFIX CMD...: run a benchmark, prefix its key/value lines
 step() {
@@ -24,14 +27,18 @@ echo "vm_nproc $(grep -c ^processor /proc/cpuinfo)"
 echo "vm_kernel $(uname -r)"
 insmod /lib/modules/neuronsim.ko arch=trn2 || { echo "bench_error insmod"; exit 1; }
 
-step ioctl nsim_bench ioctl 100000 7 20000
-step ioctl_small nsim_bench ioctl 1000 7 20000
+echo "vm_mode ${mode:-wall}"
+rounds=7
+[ "$mode" != icount ] || rounds=3
+step ioctl nsim_bench ioctl 100000 $rounds 20000
+step ioctl_small nsim_bench ioctl 1000 $rounds 20000
 for n in $sizes; do
 	case $n in
 	10000) reps=7 ;;
 	100000) reps=5 ;;
 	*) reps=3 ;;
 	esac
+	[ "$mode" != icount ] || reps=1
 	step "load.1.$n" nsim_bench load "$n" 1 "$reps"
 	step "load.4.$n" nsim_bench load "$n" 4 "$reps"
 done

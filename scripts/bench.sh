@@ -33,12 +33,15 @@ make -s --no-print-directory -j2 bench-progs
 
 rows=()
 misses=0
-# row NAME VALUE TARGET-TEXT OK(0/1)
+# row KEY NAME VALUE TARGET-TEXT OK(0/1): print a figure, keep it for the
+# table and for build/bench/results.json (one tab-separated line each)
+: > "$out/rows.tsv"
 row() {
 	local verdict=OK
-	[ "$4" = 1 ] || { verdict=MISS; misses=$((misses + 1)); }
-	rows+=("$1: $2 ($3) $verdict")
-	echo "$1: $2 ($3) $verdict"
+	[ "$5" = 1 ] || { verdict=MISS; misses=$((misses + 1)); }
+	rows+=("$2: $3 ($4) $verdict")
+	echo "$2: $3 ($4) $verdict"
+	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$verdict" >> "$out/rows.tsv"
 }
 # le A B: 1 when A <= B (floating point)
 le() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 <= b + 0) ? 1 : 0 }'; }
@@ -67,7 +70,7 @@ perloop=$(calc "%.2f" "($ir_lr - $ir_le) / $lookups")
 echo "inclusive Ir of bench_resolve: $ir_res in $calls calls; loop difference: $((ir_lr - ir_le))"
 ok=$(le "$per" 30)
 grep -q '^checksum ok' "$out/resolve.txt" || ok=0
-row "resolve instructions per lookup (callgrind inclusive; loop-diff $perloop)" \
+row resolve_instr_per_lookup "resolve instructions per lookup (callgrind inclusive; loop-diff $perloop)" \
 	"$per" "target <= 30, libnrt ~50" "$ok"
 
 echo "== 5. compiler vs jq"
@@ -92,51 +95,117 @@ cmp -s "$out/model_dir.kbin" "$out/model_neff.kbin" ||
 ccdir=$(med "${rd[@]}")
 ccneff=$(med "${rn[@]}")
 
-echo "== 2-4. in the VM"
-echo "$sizes" > "$out/scale"
-bash scripts/vm.sh -t 1200 -l "$out/serial.log" \
-	-d bench/vm_bench.sh:/bench/vm_bench.sh -d "$out/scale:/bench/scale" \
-	-d build/vm/bench/nsim_bench:/bin/nsim_bench bench/vm_bench.sh \
-	| tee "$out/vm.txt" || echo "bench.sh: the VM run failed ($?)" >&2
-v() { sed -n "s/^$1 //p" "$out/vm.txt" | tail -n 1; }
-if grep -q '^bench_error' "$out/vm.txt"; then
-	grep '^bench_error' "$out/vm.txt" >&2
+# the real NEFF with the most DMA descriptors (its DMA programs are most
+# of its JSON), extracted: compile / jq . over every JSON member
+big=${BENCH_DMA_NEFF:-../shared/cases/neff/ewang__part2_file_pool_1_ae9c11b.neff}
+ccdma=
+if [ -f "$big" ]; then
+	rm -rf "$out/bigneff"
+	mkdir -p "$out/bigneff"
+	tail -c +1025 "$big" | tar xzf - -C "$out/bigneff"
+	mapfile -t members < <(find "$out/bigneff" -name '*.json' | sort)
+	rb=()
+	for i in 1 2 3; do
+		tj=$(secs jq . "${members[@]}")
+		td=$(secs "$cc" compile "$out/bigneff" -o "$out/bigneff.kbin")
+		echo "round $i: jq over ${#members[@]} JSON members ${tj}s, compile ${td}s"
+		rb+=("$(calc "%.3f" "$td / $tj")")
+	done
+	ccdma=$(med "${rb[@]}")
+	"$cc" info "$out/bigneff" | grep -i 'dma' | head -n 3 || true
+else
+	echo "bench.sh: $big not found (../shared/cases), the DMA-NEFF compile figure is not measured" >&2
 fi
 
-r=$(v ioctl.resolve_over_noop)
-row "RESOLVE / no-op ioctl, same fd ($(v ioctl.resolve_ns) / $(v ioctl.noop_ns) ns, $(v ioctl.ioctl_vars) vars; $(v ioctl_small.resolve_over_noop) at $(v ioctl_small.ioctl_vars) vars)" \
-	"${r:-n/a}" "target <= 1.25" "$( [ -n "$r" ] && le "$r" 1.25 || echo 0)"
-r=$(v ioctl.batch_over_resolve)
-row "RESOLVE_BATCH(1024) per entry / RESOLVE ($(v ioctl.batch_entry_ns) ns per entry; $(v ioctl_small.batch_over_resolve) at $(v ioctl_small.ioctl_vars) vars)" \
-	"${r:-n/a}" "target <= 0.05" "$( [ -n "$r" ] && le "$r" 0.05 || echo 0)"
+# vm_run LANE [vm.sh flags]: the in-VM part (bench/vm_bench.sh), its
+# key/value lines in $out/vm_LANE.txt.  Every lane boots without the kmem
+# trace events of make check's VM (-n).
+vm_run() {
+	local lane=$1 mode=wall
+	shift
+	case " $* " in *" -i "*) mode=icount ;; esac
+	echo "$mode" > "$out/mode_$lane"
+	bash scripts/vm.sh -n "$@" -t 2400 -q -l "$out/serial_$lane.log" \
+		-d bench/vm_bench.sh:/bench/vm_bench.sh -d "$out/scale:/bench/scale" \
+		-d "$out/mode_$lane:/bench/mode" \
+		-d build/vm/bench/nsim_bench:/bin/nsim_bench bench/vm_bench.sh ||
+		echo "bench.sh: the $lane VM run failed ($?)" >&2
+	sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;p}' \
+		"$out/serial_$lane.log" > "$out/vm_$lane.txt"
+	grep '^bench_error' "$out/vm_$lane.txt" >&2 || true
+}
+echo "$sizes" > "$out/scale"
+echo "== 2-4. in the VM: two instruction-counted runs (qemu -icount), one wall-clock run"
+vm_run icount -i
+vm_run icount2 -i
+vm_run wall
+# v LANE KEY: the last value of KEY in LANE's output
+v() { sed -n "s/^$2 //p" "$out/vm_$1.txt" | tail -n 1; }
 
-for l in 1 4; do
-	prev=
-	for n in $sizes; do
-		t=$(v "load.$l.$n.load_ns_per_var")
-		echo "load, $l loader(s), $n vars: ${t:-n/a} ns per var"
-		if [ -n "$prev" ]; then
-			if [ -n "$t" ] && [ -n "$pt" ]; then
-				g=$(calc "%.3f" "$t / $pt")
-				ok=$(le "$g" 1.2)
-			else
-				g=n/a
-				ok=0
+# The icount runs must agree: the largest relative difference of any
+# timing key between the two.
+rep=$(awk '
+	FNR == NR { if ($1 ~ /(_ns|_ns_per_var|_over_[a-z]+)$/) a[$1] = $2; next }
+	($1 in a) && a[$1] + 0 > 0 {
+		d = ($2 - a[$1]) / a[$1]; if (d < 0) d = -d
+		if (d > m) { m = d; k = $1 }
+		n++
+	}
+	END { if (n) printf "%.3f %s %d\n", m * 100, k, n; else print "n/a - 0" }' \
+	"$out/vm_icount.txt" "$out/vm_icount2.txt")
+read -r rep_pct rep_key rep_n <<< "$rep"
+row icount_repeat "icount runs agree: largest difference of $rep_n timing figures between two runs, in % ($rep_key)" \
+	"$rep_pct" "target <= 0.5" "$( [ "$rep_pct" != n/a ] && le "$rep_pct" 0.5 || echo 0)"
+
+# the RESOLVE figures, judged on icount (instructions), wall printed
+io() { v "$1" "$2.$3"; }
+for sz in ioctl ioctl_small; do
+	ri=$(io icount $sz resolve_over_noop)
+	rw=$(io wall $sz resolve_over_noop)
+	key=resolve_over_noop
+	[ $sz = ioctl ] || key=resolve_over_noop_small
+	row $key "RESOLVE / no-op ioctl, $(io icount $sz ioctl_vars) vars (icount $(io icount $sz resolve_ns) / $(io icount $sz noop_ns) instructions; wall ${rw:-n/a}: $(io wall $sz resolve_ns) / $(io wall $sz noop_ns) ns)" \
+		"${ri:-n/a}" "target <= 1.25, on icount" "$( [ -n "$ri" ] && le "$ri" 1.25 || echo 0)"
+	bi=$(io icount $sz batch_over_resolve)
+	bw=$(io wall $sz batch_over_resolve)
+	key=batch_over_resolve
+	[ $sz = ioctl ] || key=batch_over_resolve_small
+	row $key "RESOLVE_BATCH(1024) per entry / RESOLVE, $(io icount $sz ioctl_vars) vars (icount $(io icount $sz batch_entry_ns) instructions per entry; wall ${bw:-n/a}: $(io wall $sz batch_entry_ns) ns)" \
+		"${bi:-n/a}" "target <= 0.05, on icount" "$( [ -n "$bi" ] && le "$bi" 0.05 || echo 0)"
+done
+
+# load growth per 10x vars: icount target 1.1, wall 1.2
+for lane in icount wall; do
+	lim=1.1
+	unit=instructions
+	[ $lane = icount ] || { lim=1.2; unit=ns; }
+	for l in 1 4; do
+		prev=
+		for n in $sizes; do
+			t=$(v $lane "load.$l.$n.load_ns_per_var")
+			if [ -n "$prev" ]; then
+				if [ -n "$t" ] && [ -n "$pt" ]; then
+					g=$(calc "%.3f" "$t / $pt")
+					ok=$(le "$g" $lim)
+				else
+					g=n/a
+					ok=0
+				fi
+				row "load_growth_${lane}_${l}_$n" "load per var, $lane, $l loader(s), $n / $prev vars ($pt -> ${t:-n/a} $unit)" \
+					"$g" "target <= $lim per 10x" "$ok"
 			fi
-			row "load time per var, $l loader(s), $n / $prev vars ($pt -> ${t:-n/a} ns)" \
-				"$g" "target <= 1.2 per 10x" "$ok"
-		fi
-		prev=$n
-		pt=$t
+			prev=$n
+			pt=$t
+		done
 	done
 done
 
-hot=$(v mem.hot_bytes_per_var)
-row "hot bytes per var: mem_ref + bucket share ($(v mem.buckets) buckets, $(v mem.mem_vars) vars)" \
+hot=$(v icount mem.hot_bytes_per_var)
+row hot_bytes_per_var "hot bytes per var: mem_ref + bucket share ($(v icount mem.buckets) buckets, $(v icount mem.mem_vars) vars)" \
 	"${hot:-n/a}" "target <= 64, libnrt mem_ref_t 208" "$( [ -n "$hot" ] && le "$hot" 64 || echo 0)"
-km=$(v mem.kmem_per_var)
-ms=$(v mem.measured_per_var)
-mf=$(v mem.memfree_per_var)
+km=$(v icount mem.kmem_per_var)
+ms=$(v icount mem.measured_per_var)
+mf=$(v icount mem.memfree_per_var)
 if [ -n "$km" ] && [ -n "$ms" ]; then
 	worst=$(awk -v a="$km" -v b="$ms" 'BEGIN { printf "%.2f", (a + 0 > b + 0) ? a : b }')
 	xr=$(calc "%.3f" "$ms / $km")
@@ -148,14 +217,35 @@ else
 	xr=n/a
 	ok=0
 fi
-row "kernel bytes per loaded var (kmem_bytes $km; vmalloc+slab $ms, ratio $xr; MemFree $mf)" \
+row kernel_bytes_per_var "kernel bytes per loaded var (kmem_bytes $km; vmalloc+slab $ms, ratio $xr; MemFree $mf)" \
 	"$worst" "target <= 228 = 1.5 x 152" "$ok"
-bk=$(v backing.backing_bytes)
-row "backing RAM, 4 GiB input + 20 GiB unwritten buffers (bytes)" \
+bk=$(v icount backing.backing_bytes)
+row backing_bytes "backing RAM, 4 GiB input + 20 GiB unwritten buffers (bytes)" \
 	"${bk:-n/a}" "target < 8388608" "$( [ -n "$bk" ] && lt "$bk" 8388608 || echo 0)"
 
-row "neuronsim-cc compile of a 100,000-var extracted NEFF dir / jq . def.json (NEFF file: $ccneff)" \
+# relocation and the DMA engine: figures once the module has them
+for k in reloc_instr_per_pair reloc_growth ring_bytes_per_pair dma_over_memcpy; do
+	val=$(v icount "reloc.$k")
+	[ -n "$val" ] || val=$(v icount "dma.$k")
+	case $k in
+	reloc_instr_per_pair) t="target <= 100" lim="le 100" d="relocation: instructions per UDMA pair" ;;
+	reloc_growth) t="target <= 1.1 per 10x" lim="le 1.1" d="relocation: growth per 10x descriptors" ;;
+	ring_bytes_per_pair) t="target = 32" lim="eq 32" d="ring bytes per UDMA pair" ;;
+	dma_over_memcpy) t="target >= 0.5" lim="ge 0.5" d="DMA engine: 64 MiB HBM->SBUF->HBM bytes/s / memcpy" ;;
+	esac
+	if [ -z "$val" ]; then
+		row "$k" "$d (not measured: the module has no kernel relocation or DMA engine yet)" n/a "$t" 0
+	else
+		set -- $lim
+		row "$k" "$d" "$val" "$t" "$(awk -v a="$val" -v op="$1" -v b="$2" 'BEGIN {
+			print (op == "le" ? a + 0 <= b : op == "ge" ? a + 0 >= b : a + 0 == b) ? 1 : 0 }')"
+	fi
+done
+
+row compile_over_jq "neuronsim-cc compile of a 100,000-var extracted NEFF dir / jq . def.json (NEFF file: $ccneff)" \
 	"$ccdir" "target <= 1.0" "$(le "$ccdir" 1.0)"
+row compile_dma_over_jq "neuronsim-cc compile of $(basename "$big" .neff) (most DMA descriptors), extracted / jq . over its JSON members" \
+	"${ccdma:-n/a}" "target <= 1.0" "$( [ -n "$ccdma" ] && le "$ccdma" 1.0 || echo 0)"
 
 # 6. BIR passes at 10^4 and 10^5 instructions (bench/bir_bench.c)
 echo "== 6. BIR passes on generated modules"
@@ -174,17 +264,17 @@ else
 	bm=n/a
 	bp=n/a
 fi
-row "BIR parse + all passes + lowering, 10^5 / 10^4 instructions, 10^3 NKI/BIR calls ($(bir_v 10000 total_s) -> $(bir_v 100000 total_s) s; passes $(bir_v 10000 passes_s) -> $(bir_v 100000 passes_s) s)" \
+row bir_time_growth "BIR parse + all passes + lowering, 10^5 / 10^4 instructions, 10^3 NKI/BIR calls ($(bir_v 10000 total_s) -> $(bir_v 100000 total_s) s; passes $(bir_v 10000 passes_s) -> $(bir_v 100000 passes_s) s)" \
 	"$bt" "target <= 12 for 10x" "$( [ $bir_ok = 1 ] && le "$bt" 12 || echo 0)"
-row "BIR peak memory (ru_maxrss), 10^5 / 10^4 instructions ($(bir_v 10000 maxrss_kb) -> $(bir_v 100000 maxrss_kb) KiB)" \
+row bir_mem_growth "BIR peak memory (ru_maxrss), 10^5 / 10^4 instructions ($(bir_v 10000 maxrss_kb) -> $(bir_v 100000 maxrss_kb) KiB)" \
 	"$bm" "target <= 12 for 10x" "$( [ $bir_ok = 1 ] && le "$bm" 12 || echo 0)"
-row "BIR peak bytes per instruction (ru_maxrss x 1024 / instructions), 10^5 instructions (10^4: $(bir_v 10000 peak_bytes_per_inst))" \
+row bir_bytes_per_instr "BIR peak bytes per instruction (ru_maxrss x 1024 / instructions), 10^5 instructions (10^4: $(bir_v 10000 peak_bytes_per_inst))" \
 	"$bp" "target <= 2048" "$( [ $bir_ok = 1 ] && le "$bp" 2048 || echo 0)"
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 {
 	echo "Host: $(nproc) CPUs ($cpu), kernel $(uname -r), $(date -u +%Y-%m-%d)."
-	echo "VM: qemu TCG (no KVM), $(v vm_nproc) vCPUs, 2 GiB, kernel $(v vm_kernel), arch=trn2."
+	echo "VM: qemu TCG (no KVM), 2 GiB, kernel $(v wall vm_kernel), arch=trn2; wall lane $(v wall vm_nproc) vCPUs, icount lanes $(v icount vm_nproc) vCPU (-icount shift=0,sleep=off: 1 ns = 1 guest instruction)."
 	echo "Load sizes: $sizes vars."
 } > "$out/machine.txt"
 
@@ -192,6 +282,16 @@ echo
 echo "== make bench: $((${#rows[@]} - misses)) OK, $misses MISS"
 cat "$out/machine.txt"
 printf '%s\n' "${rows[@]}" > "$out/table.txt"
+
+# build/bench/results.json: the machine and every figure (value a number
+# when it is one)
+jq -R -s --rawfile machine "$out/machine.txt" '
+	{ machine: ($machine | rtrimstr("\n") | split("\n")),
+	  figures: [ split("\n")[] | select(length > 0) | split("\t") |
+		{ key: .[0], name: .[1],
+		  value: (.[2] | tonumber? // .[2]),
+		  target: .[3], verdict: .[4] } ] }' "$out/rows.tsv" > build/bench/results.json
+echo "(figures written to build/bench/results.json)"
 
 if [ -z "${BENCH_NO_DOC:-}" ] && [ -f Documentation/performance.rst ]; then
 	awk -v table="$out/table.txt" -v machine="$out/machine.txt" '

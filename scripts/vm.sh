@@ -5,7 +5,7 @@
 # holding neuronsim.ko, the static test programs and data files, run a
 # script inside, power off, and return the script's exit status.
 #
-#   scripts/vm.sh [-t SECONDS] [-l LOG] [-q] [-d SRC:DEST]... SCRIPT
+#   scripts/vm.sh [-t SECONDS] [-l LOG] [-q] [-d SRC:DEST]... [-k KERNEL] [-m MODULE] [-i] [-n] SCRIPT
 #
 #   SCRIPT        shell script run as root inside the VM (busybox sh), with
 #                 proc, sys, devtmpfs and debugfs mounted; cwd is /; the
@@ -19,10 +19,18 @@
 #                 debug-kernel lane, scripts/debug-kernel.sh)
 #   -m MODULE     put this neuronsim.ko in the initramfs instead of the
 #                 top-level one (a module built against KERNEL)
+#   -i            instruction-counted run: one vCPU, qemu -icount
+#                 shift=0,sleep=off, so the guest clock advances 1 ns per
+#                 guest instruction and in-VM timings are instruction
+#                 counts (make bench's deterministic lane,
+#                 Documentation/performance.rst)
+#   -n            no kmem trace events on the command line (benchmarks:
+#                 allocation-heavy paths measured without the probes)
 #
 # The run fails (exit 1..) when the script fails, on a timeout, or when the
 # kernel log shows BUG:, WARNING:, Oops, Call Trace or general protection.
-# The VM has ~2 GiB of memory and 2 vCPUs; KVM is not used (-accel tcg).
+# The VM has ~2 GiB of memory and 2 vCPUs (1 with -i); KVM is not used
+# (-accel tcg).
 #
 # The kernel command line (Documentation/running.rst):
 #   - a soft lockup, a hung task, an RCU stall or an oops panics the
@@ -44,7 +52,9 @@ quiet=0
 data=()
 kernel=
 ko=
-while getopts "t:l:qd:k:m:" o; do
+icount=0
+kmem_events=1
+while getopts "t:l:qd:k:m:in" o; do
 	case $o in
 	t) timeout=$OPTARG ;;
 	l) log=$OPTARG ;;
@@ -52,11 +62,13 @@ while getopts "t:l:qd:k:m:" o; do
 	d) data+=("$OPTARG") ;;
 	k) kernel=$OPTARG ;;
 	m) ko=$OPTARG ;;
-	*) sed -n '4,24p' "$0" >&2; exit 2 ;;
+	i) icount=1 ;;
+	n) kmem_events=0 ;;
+	*) sed -n '4,28p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { echo "usage: vm.sh [-t S] [-l LOG] [-q] [-d SRC:DEST]... [-k KERNEL] [-m MODULE] SCRIPT" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: vm.sh [-t S] [-l LOG] [-q] [-d SRC:DEST]... [-k KERNEL] [-m MODULE] [-i] [-n] SCRIPT" >&2; exit 2; }
 script=$1
 
 if [ -z "$kernel" ]; then
@@ -121,14 +133,20 @@ chmod +x "$root/init"
 # that allocate; trace_buf_size is per CPU.
 cmdline="console=ttyS0 quiet loglevel=3 panic=-1 oops=panic rdinit=/init"
 cmdline+=" softlockup_panic=1 hung_task_panic=1 sysctl.kernel.panic_on_rcu_stall=1"
-cmdline+=" trace_event=kmem:kmalloc,kmem:kmem_cache_alloc,kmem:mm_page_alloc"
-cmdline+=" trace_buf_size=4M"
+if [ $kmem_events = 1 ]; then
+	cmdline+=" trace_event=kmem:kmalloc,kmem:kmem_cache_alloc,kmem:mm_page_alloc"
+	cmdline+=" trace_buf_size=4M"
+fi
+# -i: one vCPU (a second one would interleave by host timing) and the
+# instruction counter as the guest's clock
+cpus=(-smp 2)
+[ $icount = 0 ] || cpus=(-smp 1 -icount shift=0,sleep=off)
 
 mkdir -p "$(dirname "$log")"
 : > "$log"
 set +e
 timeout --foreground -k 5 "$timeout" \
-	qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -cpu max \
+	qemu-system-x86_64 -accel tcg -m 2048 "${cpus[@]}" -cpu max \
 	-kernel "$kernel" -initrd "$work/initrd.gz" \
 	-append "$cmdline" \
 	-display none -monitor none -serial stdio -nic none -no-reboot \
