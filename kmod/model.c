@@ -135,6 +135,7 @@ void nsim_model_publish(struct nsim_file *nf, struct nsim_model *m)
 	old = xa_store(&nd->models, m->id, m, GFP_KERNEL_ACCOUNT);
 	WARN_ON_ONCE(xa_is_err(old));
 	list_add_tail(&m->node, &nf->models);
+	rcu_assign_pointer(nf->last_model, m);
 	nf->nmodels++;
 	atomic64_inc(&nd->stats.models);
 	atomic64_add(m->num_vars, &nd->stats.mem_refs);
@@ -151,6 +152,8 @@ static void nsim_model_unpublish(struct nsim_file *nf, struct nsim_model *m)
 	nsim_netlink_notify_unloaded(m);
 	nsim_debugfs_model_del(m);
 	xa_erase(&nd->models, m->id);
+	if (rcu_access_pointer(nf->last_model) == m)
+		RCU_INIT_POINTER(nf->last_model, NULL);
 	list_del_init(&m->node);
 	nf->nmodels--;
 	atomic64_dec(&nd->stats.models);
@@ -159,7 +162,8 @@ static void nsim_model_unpublish(struct nsim_file *nf, struct nsim_model *m)
 }
 
 /**
- * nsim_model_lookup_rcu() - find one of a file's models.
+ * nsim_model_find_rcu() - find one of a file's models in the device's
+ *	model xarray.
  * @nf: the caller's file.
  * @id: model id.
  *
@@ -167,7 +171,7 @@ static void nsim_model_unpublish(struct nsim_file *nf, struct nsim_model *m)
  * dropped.
  * Return: the model, or NULL when @id is unknown or another file's.
  */
-struct nsim_model *nsim_model_lookup_rcu(struct nsim_file *nf, u32 id)
+struct nsim_model *nsim_model_find_rcu(struct nsim_file *nf, u32 id)
 {
 	struct nsim_model *m = xa_load(&nf->nd->models, id);
 

@@ -367,6 +367,7 @@ struct nsim_file {
 	struct mutex lock;	/* LOAD/UNLOAD/READ/WRITE/MODEL_INFO */
 	struct list_head models;
 	u32 nmodels;
+	struct nsim_model __rcu *last_model;	/* newest published, or NULL */
 };
 
 /**
@@ -453,8 +454,31 @@ int nsim_model_reserve_id(struct nsim_file *nf, struct nsim_model *m);
 void nsim_model_release_id(struct nsim_file *nf, struct nsim_model *m);
 void nsim_model_publish(struct nsim_file *nf, struct nsim_model *m);
 int nsim_model_unload(struct nsim_file *nf, u32 id);
-struct nsim_model *nsim_model_lookup_rcu(struct nsim_file *nf, u32 id);
+struct nsim_model *nsim_model_find_rcu(struct nsim_file *nf, u32 id);
 struct nsim_model *nsim_model_get_locked(struct nsim_file *nf, u32 id);
+
+/**
+ * nsim_model_lookup_rcu() - find one of a file's models (RESOLVE's path).
+ * @nf: the caller's file.
+ * @id: model id.
+ *
+ * The file's newest model is tried first, one pointer and one compare;
+ * any other id goes through the device's model xarray
+ * (nsim_model_find_rcu()).
+ *
+ * Context: rcu_read_lock() held; the model stays valid until it is
+ * dropped.
+ * Return: the model, or NULL when @id is unknown or another file's.
+ */
+static inline struct nsim_model *
+nsim_model_lookup_rcu(struct nsim_file *nf, u32 id)
+{
+	struct nsim_model *m = rcu_dereference(nf->last_model);
+
+	if (likely(m && m->id == id))
+		return m;
+	return nsim_model_find_rcu(nf, id);
+}
 
 /* stage.c */
 int nsim_stage(struct nsim_model *m, const void *plan, u64 len, u32 first_core,
