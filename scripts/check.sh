@@ -100,6 +100,13 @@ check "a DMA descriptor one byte past its variable is refused at compile time, n
 for k in features missing-def missing-weight corrupt dma-oob; do
 	[ -s "$scen/$k.err" ] && sed "s/^/# $k: /" "$scen/$k.err" | emit
 done
+# make bench's generated model (bench/gen_model.c) must keep compiling,
+# in both forms, to the same plan, as the compiler's checks grow
+check "bench: gen_model's 1,000-var model compiles, NEFF file and directory alike" bash -c \
+	"make -s --no-print-directory build/bench/gen_model && build/bench/gen_model 1000 $scen/gen.neff $scen/gen > /dev/null &&
+	 build/bin/neuronsim-cc compile $scen/gen.neff -o $scen/gen_neff.kbin &&
+	 build/bin/neuronsim-cc compile $scen/gen -o $scen/gen_dir.kbin &&
+	 cmp $scen/gen_neff.kbin $scen/gen_dir.kbin"
 
 # 4. VM selftests
 vmdata=()
