@@ -468,9 +468,11 @@ efault:
  * written back in place, in one user access window under RCU with page
  * faults disabled, so a page not present ends the window instead of
  * sleeping in it.  No copy to the stack: five loads and two stores per
- * entry around the inlined resolve core.  Adds the entries that resolved
- * to *@ok and returns the index of the first entry it did not finish
- * (@to when it did them all; @from when the model is gone).
+ * entry around the inlined resolve core.  It also stops at an entry the
+ * resolve rule refuses (the copying path logs why; no function may be
+ * called with user access open).  Adds the entries that resolved to *@ok
+ * and returns the index of the first entry it did not finish (@to when it
+ * did them all; @from when the model is gone).
  */
 static u32 nsim_batch_direct(struct nsim_file *nf, u32 model_id,
 			     struct neuronsim_resolve_entry __user *ue,
@@ -497,8 +499,15 @@ static u32 nsim_batch_direct(struct nsim_file *nf, u32 model_id,
 		unsafe_get_user(offset, &u->offset, out_uaccess);
 		unsafe_get_user(size, &u->size, out_uaccess);
 		unsafe_get_user(reserved, &u->reserved, out_uaccess);
-		ret = reserved ? -EINVAL :
-			nsim_resolve_one(m, subgraph, var_id, offset, size, &addr);
+		if (reserved) {
+			ret = -EINVAL;
+		} else {
+			ret = nsim_resolve_one_quiet(m, subgraph, var_id, offset,
+						     size, &addr);
+			/* a failure of the rule is logged: leave it to the copying path */
+			if (unlikely(ret) && ret != -ENOENT)
+				break;
+		}
 		unsafe_put_user(ret ? 0 : addr, &u->address, out_uaccess);
 		unsafe_put_user(ret, &u->status, out_uaccess);
 		n += !ret;

@@ -493,6 +493,34 @@ void nsim_resolve_note(const struct nsim_model *m, u32 subgraph, u32 var_id,
 		       u64 offset, u64 size, int err);
 
 /**
+ * nsim_resolve_one_quiet() - nsim_resolve_one() without the log line: for
+ *	a caller inside a user access window, which may call no function
+ *	(it leaves the window and calls nsim_resolve_one() on a failure).
+ * @m: the model.
+ * @subgraph: index in the plan's subgraph table.
+ * @var_id: the variable.
+ * @offset: bytes into the variable.
+ * @size: bytes the access covers.
+ * @addr: out: the device address, offset + physical_address.
+ *
+ * Context: as nsim_resolve_one().
+ * Return: as nsim_resolve_one().
+ */
+static __always_inline int nsim_resolve_one_quiet(const struct nsim_model *m,
+						  u32 subgraph, u32 var_id,
+						  u64 offset, u64 size,
+						  u64 *addr)
+{
+	const struct nsim_sg *sg;
+
+	if (subgraph >= m->num_sg)
+		return -ENOENT;
+	sg = &m->sg[subgraph];
+	return nsim_rc_resolve(sg->buckets, sg->hash_bits, var_id, offset,
+			       size, addr);
+}
+
+/**
  * nsim_resolve_one() - resolve one (subgraph, var_id, offset, size) of a
  *	model: the lookup, bounds check and add of resolve_core.h, inlined
  *	into the RESOLVE handlers (the code bench/resolve_bench.c counts).
@@ -514,14 +542,9 @@ void nsim_resolve_note(const struct nsim_model *m, u32 subgraph, u32 var_id,
 static inline int nsim_resolve_one(const struct nsim_model *m, u32 subgraph,
 				   u32 var_id, u64 offset, u64 size, u64 *addr)
 {
-	const struct nsim_sg *sg;
-	int ret;
+	int ret = nsim_resolve_one_quiet(m, subgraph, var_id, offset, size,
+					 addr);
 
-	if (subgraph >= m->num_sg)
-		return -ENOENT;
-	sg = &m->sg[subgraph];
-	ret = nsim_rc_resolve(sg->buckets, sg->hash_bits, var_id, offset, size,
-			      addr);
 	if (unlikely(ret) && ret != -ENOENT)
 		nsim_resolve_note(m, subgraph, var_id, offset, size, ret);
 	return ret;

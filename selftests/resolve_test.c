@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/klog.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -161,6 +162,79 @@ TEST_F(rs, batch_errors)
 	b.entries = 8;
 	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
 	EXPECT_EQ(EFAULT, errno);
+}
+
+/*
+ * Entries in pages that are in the page cache but not yet mapped (a
+ * memfd written with pwrite, then mapped): the in-place path stops at
+ * each such page and the copying path faults it in; every entry still
+ * gets what RESOLVE gives it.
+ */
+TEST_F(rs, batch_in_pages_not_present)
+{
+	enum { N = 3000 };	/* 120,000 bytes: 30 pages */
+	size_t len = N * sizeof(struct neuronsim_resolve_entry);
+	struct neuronsim_resolve_entry *e, *src = calloc(N, sizeof(*src));
+	struct neuronsim_resolve_batch b;
+	uint32_t ok = 0, i;
+	int mfd = memfd_create("batch", 0);
+
+	ASSERT_NE(NULL, src);
+	ASSERT_LE(0, mfd);
+	for (i = 0; i < N; i++) {
+		src[i].var_id = i % (V0_N + 1);
+		src[i].offset = i % 5;
+		src[i].size = 1;
+		src[i].status = 77;
+	}
+	ASSERT_EQ((ssize_t)len, pwrite(mfd, src, len, 0));
+	e = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	ASSERT_NE(MAP_FAILED, e);
+	memset(&b, 0, sizeof(b));
+	b.model_id = self->id;
+	b.count = N;
+	b.entries = (uintptr_t)e;
+	ASSERT_EQ(0, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
+	for (i = 0; i < N; i++) {
+		uint64_t a = 0;
+		int ret = nsim_resolve(self->fd, self->id, 0, src[i].var_id,
+				       src[i].offset, 1, &a);
+
+		ASSERT_EQ(ret, e[i].status) TH_LOG("entry %u", i);
+		ASSERT_EQ(ret ? 0 : a, e[i].address) TH_LOG("entry %u", i);
+		ok += !ret;
+	}
+	EXPECT_EQ(ok, b.num_ok);
+	EXPECT_LT(0, ok);
+	munmap(e, len);
+	close(mfd);
+	free(src);
+}
+
+/*
+ * RESOLVE tries the file's newest model first: after it is unloaded its
+ * id is unknown, the older model still resolves, and a newer one is
+ * found in turn.
+ */
+TEST_F(rs, newest_model_unloaded)
+{
+	uint32_t id2, id3;
+	uint64_t a = 0;
+
+	ASSERT_EQ(0, nsim_load(self->fd, &self->p, NEURONSIM_CORE_ANY, &id2,
+			       NULL, NULL, 0));
+	EXPECT_EQ(0, nsim_resolve(self->fd, id2, 0, V0_IN, 0, 1, &a));
+	EXPECT_EQ(0, nsim_resolve(self->fd, self->id, 0, V0_IN, 0, 1, &a));
+	ASSERT_EQ(0, nsim_unload(self->fd, id2));
+	EXPECT_EQ(-ENOENT, nsim_resolve(self->fd, id2, 0, V0_IN, 0, 1, &a));
+	EXPECT_EQ(0, nsim_resolve(self->fd, self->id, 0, V0_IN, 0, 1, &a));
+	ASSERT_EQ(0, nsim_load(self->fd, &self->p, NEURONSIM_CORE_ANY, &id3,
+			       NULL, NULL, 0));
+	EXPECT_EQ(0, nsim_resolve(self->fd, id3, 0, V0_IN, 0, 1, &a));
+	ASSERT_EQ(0, nsim_unload(self->fd, self->id));
+	EXPECT_EQ(-ENOENT, nsim_resolve(self->fd, self->id, 0, V0_IN, 0, 1, &a));
+	EXPECT_EQ(0, nsim_resolve(self->fd, id3, 0, V0_IN, 0, 1, &a));
+	/* the fixture's close unloads id3 */
 }
 
 #define DYNDBG_CONTROL "/sys/kernel/debug/dynamic_debug/control"
