@@ -76,19 +76,26 @@ FLAVORS	:= host rel vm fuzz
 CLANG	?= clang
 BASE_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP \
 	-I$(TOP)/uapi -I$(TOP)/kmod/plan
+# C++ (userspace/cc/json_view.cc over simdjson): C++17, no exceptions
+BASE_CXXFLAGS := $(filter-out -std=gnu11,$(BASE_CFLAGS)) -std=c++17 \
+	-fno-exceptions
 SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 
 host_CC		= $(CC)
+host_CXX	= $(CXX)
 host_CFLAGS	:= -g -O1 $(SAN) -isystem $(KSFT)
 host_LDFLAGS	:= $(SAN) -Wl,--as-needed
 rel_CC		= $(CC)
+rel_CXX		= $(CXX)
 rel_CFLAGS	:= -g -O2 -fPIC -fno-semantic-interposition
 rel_LDFLAGS	:= -Wl,--as-needed
 vm_CC		= $(CC)
+vm_CXX		= $(CXX)
 vm_CFLAGS	:= -g -O2 -isystem $(KSFT)
 vm_LDFLAGS	:= -static -pthread
 fuzz_CC		= $(CLANG)
+fuzz_CXX	= $(CLANG)++
 fuzz_CFLAGS	:= -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=undefined -isystem $(KSFT)
 fuzz_LDFLAGS	:= -fsanitize=fuzzer,address,undefined -Wl,--as-needed
@@ -116,7 +123,8 @@ link_fuzz = $(fuzz_CC) $(fuzz_LDFLAGS) $(1)
 #
 # $(call library,ID,FILE,FLAVORS): the static library FILE.a in each
 #   flavor, $(O)/FLAVOR/FILE.a, from ID_SRCS (file names under ID_DIR when
-#   that is set; ID_SRCS_<flavor> replaces the list for one flavor).
+#   that is set; ID_SRCS_<flavor> replaces the list for one flavor; a
+#   .cc source is C++, built by the flavor's CXX with BASE_CXXFLAGS).
 #   ID_INC: -I/-isystem flags for its own objects and for everyone who
 #   uses it; ID_CFLAGS: more flags for its own objects; ID_USES: the
 #   libraries it calls (their headers and, after it, their archives);
@@ -141,7 +149,7 @@ programs = $(eval PROGRAM_GROUPS += $(1))$(eval $(1)_FLAVOR := $(2))$(eval \
 bins	= $(addprefix $($(1)_OUT)/,$($(1)))
 lib	= $(O)/$(2)/$($(1)_FILE).a
 srcs	= $(addprefix $(if $($(1)_DIR),$($(1)_DIR)/),$(or $($(1)_SRCS_$(2)),$($(1)_SRCS)))
-objs	= $(patsubst %.c,$(O)/$(2)/obj/%.o,$(call srcs,$(1),$(2)))
+objs	= $(patsubst %.cc,$(O)/$(2)/obj/%.o,$(patsubst %.c,$(O)/$(2)/obj/%.o,$(call srcs,$(1),$(2))))
 
 # list helpers: the libraries a list uses, in link order (each after all
 # its users); include and link flags of such a list
@@ -218,21 +226,28 @@ include bench/build.mk
 # ---------------------------------------------------------------------
 # The rules of every flavor, library and program group.
 
-# An object's command is its library's or group's (CMD_CC), kept in a
-# command file (cmd_file above).
+# An object's command is its library's or group's (CMD_CC, CMD_CXX for
+# C++), kept in a command file (cmd_file above).
 define flavor_rules
 $$(O)/$(1)/obj/%.o: %.c $(if $(filter-out rel,$(1)),| $$(KSFT_STAMP))
 	@mkdir -p $$(@D)
 	$$(Q)$$(CMD_CC) -c -o $$@ $$<
+$$(O)/$(1)/obj/%.o: %.cc $(if $(filter-out rel,$(1)),| $$(KSFT_STAMP))
+	@mkdir -p $$(@D)
+	$$(Q)$$(CMD_CXX) -c -o $$@ $$<
 endef
 
 define library_rules
 $(1)_OBJS_$(2) := $$(call objs,$(1),$(2))
 $(1)_CC_$(2) := $$($(2)_CC) $$(BASE_CFLAGS) $$($(2)_CFLAGS) \
 	$$(call incs,$$(call closure,$(1))) $$($(1)_CFLAGS) $$(EXTRA_CFLAGS)
+$(1)_CXX_$(2) := $$($(2)_CXX) $$(BASE_CXXFLAGS) $$($(2)_CFLAGS) \
+	$$(call incs,$$(call closure,$(1))) $$($(1)_CFLAGS) $$(EXTRA_CFLAGS)
+$(1)_CMDS_$(2) := $$($(1)_CC_$(2))$$(if $$(filter %.cc,$$(call srcs,$(1),$(2))), / $$($(1)_CXX_$(2)))
 $$($(1)_OBJS_$(2)): private CMD_CC = $$($(1)_CC_$(2))
+$$($(1)_OBJS_$(2)): private CMD_CXX = $$($(1)_CXX_$(2))
 $$($(1)_OBJS_$(2)): $$(O)/$(2)/.cmd/$(1)
-$$(eval $$(call cmd_file,$(2)/.cmd/$(1),$(1)_CC_$(2)))
+$$(eval $$(call cmd_file,$(2)/.cmd/$(1),$(1)_CMDS_$(2)))
 $$(call lib,$(1),$(2)): $$($(1)_OBJS_$(2)) $$(foreach b,$$($(1)_BUNDLE),$$(call objs,$$(b),$(2)))
 	$$(Q)$$(call say,AR,$$(call show,$$@) $$(call objnote,$$?))rm -f $$@ && ar rcs $$@ $$^
 DEPFILES += $$($(1)_OBJS_$(2):.o=.d)

@@ -5,7 +5,9 @@
 #   libneuronsim-cc.a  the compiler library: NEFF reader, def.json front
 #                      end (vars; DMA programs in defjson_dma.c), mem_ref
 #                      build tree, symbol table, compile pipeline, NEFF
-#                      writer (host, rel)
+#                      writer (host, rel); its JSON reader json_view.cc
+#                      is C++ over simdjson (Documentation/compiler.rst,
+#                      "JSON parser")
 #   cc_* host tests    userspace/tests/cc_*.c -> $(HOST_O)/tests/
 # The neuronsim-cc command is in userspace/tools/build.mk.
 
@@ -19,13 +21,13 @@ KBIN_LDLIBS	:= -lz
 $(call library,CC,libneuronsim-cc,host rel)
 CC_DIR		:= userspace/cc
 CC_SRCS		:= hash.c model.c memref.c symtab.c neff.c defjson.c \
-	defjson_dma.c compile.c neff_writer.c
+	defjson_dma.c compile.c neff_writer.c json_view.cc
 CC_INC		:= -I$(TOP)/userspace/cc
 CC_USES		:= KBIN PLAN
-CC_LDLIBS	:= -ljansson -larchive -lcrypto -lz
+CC_LDLIBS	:= -lsimdjson -lstdc++ -ljansson -larchive -lcrypto -lz
 
 # Host tests of the compiler (kselftest harness, TAP).
-CC_TESTS := cc_memref cc_neff cc_defjson cc_real_neff cc_dma
+CC_TESTS := cc_memref cc_neff cc_defjson cc_real_neff cc_dma cc_json_view
 $(call programs,CC_TESTS,host,userspace/tests,$(HOST_O)/tests,CC,userspace)
 # the command cc_neff runs (userspace/tools/build.mk)
 CC_TESTS_CFLAGS := -DNEURONSIM_CC='"$(O)/bin/neuronsim-cc"'

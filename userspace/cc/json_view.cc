@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * json_view.cc - json_view.h over simdjson's DOM API (error codes, no
+ * exceptions), Documentation/compiler.rst, "JSON parser".
+ *
+ * simdjson takes some texts jansson's json_loadb(JSON_REJECT_DUPLICATES)
+ * refuses: a scalar at the top, duplicate keys, integers over INT64_MAX,
+ * "\u0000" in a string.  One walk after the parse refuses those, and
+ * while it is in each object of more than INDEX_MIN members it makes that
+ * object's sorted key index (jv_get's O(log n) look-up; the duplicate
+ * check is a neighbour compare of it).  A refused text, by simdjson or by
+ * the walk, is handed to json_loadb() for the message, so a refusal says
+ * what it said before, with jansson's line and column; only a text
+ * jansson would take (one simdjson cannot hold) keeps simdjson's words.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <new>
+#include <type_traits>
+
+#include <simdjson.h>
+
+#include "json_view.h"
+
+using simdjson::dom::array;
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+using simdjson::dom::object;
+
+/* jansson's JSON_PARSER_MAX_DEPTH: the nesting both take */
+static const size_t MAX_DEPTH = 2048;
+/* objects of more members get a sorted key index */
+static const size_t INDEX_MIN = 8;
+
+static_assert(sizeof(element) <= sizeof(((struct jv *)0)->el) &&
+	      std::is_trivially_copyable<element>::value,
+	      "a simdjson element fits a struct jv");
+static_assert(sizeof(object::iterator) <= sizeof(((struct jv_iter *)0)->cur) &&
+	      std::is_trivially_copyable<object::iterator>::value &&
+	      sizeof(array::iterator) <= sizeof(((struct jv_iter *)0)->cur) &&
+	      std::is_trivially_copyable<array::iterator>::value,
+	      "simdjson iterators fit a struct jv_iter");
+
+namespace {
+
+/* one member of an indexed object */
+struct member {
+	const char *key;
+	size_t len;
+	element val;
+};
+
+/* an indexed object: members[start, start + count), sorted by key */
+struct index_dir {
+	const char *first_key;	/* the object's first key: its identity */
+	size_t start, count;
+};
+
+bool key_less(const member &a, const member &b)
+{
+	int c = memcmp(a.key, b.key, std::min(a.len, b.len));
+
+	return c ? c < 0 : a.len < b.len;
+}
+
+} /* namespace */
+
+struct jv_doc {
+	simdjson::dom::parser parser;
+	element root;
+	member *members;
+	size_t nmembers, cap_members;
+	index_dir *dirs;	/* in first_key order (the walk's order) */
+	size_t ndirs, cap_dirs;
+};
+
+namespace {
+
+template <typename T>
+bool grow(T **arr, size_t *cap, size_t need)
+{
+	size_t n = *cap ? *cap : 64;
+	void *p;
+
+	if (need <= *cap)
+		return true;
+	while (n < need)
+		n *= 2;
+	p = realloc(static_cast<void *>(*arr), n * sizeof(T));
+	if (!p)
+		return false;
+	*arr = static_cast<T *>(p);
+	*cap = n;
+	return true;
+}
+
+enum walk_result { WALK_OK, WALK_REFUSED, WALK_NOMEM };
+
+size_t object_size(const object &o)
+{
+	size_t n = o.size();
+
+	if (n < 0xFFFFFF)
+		return n;
+	n = 0;	/* saturated: count */
+	for (auto it = o.begin(); it != o.end(); ++it)
+		n++;
+	return n;
+}
+
+walk_result walk(jv_doc *d, const element &e);
+
+walk_result walk_object(jv_doc *d, const object &o)
+{
+	size_t n = object_size(o), i, j;
+
+	if (n > INDEX_MIN) {
+		size_t start = d->nmembers;
+		member *m;
+
+		if (!grow(&d->members, &d->cap_members, start + n) ||
+		    !grow(&d->dirs, &d->cap_dirs, d->ndirs + 1))
+			return WALK_NOMEM;
+		m = d->members + start;
+		i = 0;
+		for (auto it = o.begin(); it != o.end(); ++it, i++)
+			m[i] = member{ it.key_c_str(), it.key_length(), it.value() };
+		std::sort(m, m + n, key_less);
+		for (i = 1; i < n; i++)
+			if (m[i - 1].len == m[i].len &&
+			    !memcmp(m[i - 1].key, m[i].key, m[i].len))
+				return WALK_REFUSED;
+		d->dirs[d->ndirs++] = index_dir{ o.begin().key_c_str(), start, n };
+		d->nmembers += n;
+	} else {
+		const char *k[INDEX_MIN];
+		size_t l[INDEX_MIN];
+
+		i = 0;
+		for (auto it = o.begin(); it != o.end(); ++it, i++) {
+			k[i] = it.key_c_str();
+			l[i] = it.key_length();
+			for (j = 0; j < i; j++)
+				if (l[j] == l[i] && !memcmp(k[j], k[i], l[i]))
+					return WALK_REFUSED;
+		}
+	}
+	for (auto it = o.begin(); it != o.end(); ++it) {
+		walk_result r;
+
+		if (strlen(it.key_c_str()) != it.key_length())
+			return WALK_REFUSED;
+		r = walk(d, it.value());
+		if (r != WALK_OK)
+			return r;
+	}
+	return WALK_OK;
+}
+
+walk_result walk(jv_doc *d, const element &e)
+{
+	switch (e.type()) {
+	case element_type::ARRAY: {
+		array a;
+
+		if (e.get_array().get(a))
+			return WALK_REFUSED;
+		for (element x : a) {
+			walk_result r = walk(d, x);
+
+			if (r != WALK_OK)
+				return r;
+		}
+		return WALK_OK;
+	}
+	case element_type::OBJECT: {
+		object o;
+
+		if (e.get_object().get(o))
+			return WALK_REFUSED;
+		return walk_object(d, o);
+	}
+	case element_type::STRING: {
+		const char *s;
+		size_t len;
+
+		if (e.get_c_str().get(s) || e.get_string_length().get(len))
+			return WALK_REFUSED;
+		return strlen(s) == len ? WALK_OK : WALK_REFUSED;
+	}
+	case element_type::UINT64:	/* over INT64_MAX */
+		return WALK_REFUSED;
+	default:
+		return WALK_OK;
+	}
+}
+
+void copy_text(struct jv_error *err, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n >= sizeof(err->text))
+		n = sizeof(err->text) - 1;
+	memcpy(err->text, s, n);
+	err->text[n] = 0;
+}
+
+/* the refusal of @buf in jansson's words, else in simdjson's (@why) */
+void explain(const void *buf, size_t len, const char *why,
+	     struct jv_error *err)
+{
+	json_error_t je;
+	json_t *j;
+
+	if (!err)
+		return;
+	j = json_loadb(static_cast<const char *>(buf), len,
+		       JSON_REJECT_DUPLICATES, &je);
+	if (!j) {
+		err->line = je.line;
+		err->column = je.column;
+		err->position = je.position;
+		copy_text(err, je.text);
+		return;
+	}
+	json_decref(j);
+	err->line = 0;
+	err->column = 0;
+	err->position = 0;
+	copy_text(err, why);
+}
+
+element load(const struct jv &v)
+{
+	element e;
+
+	memcpy(static_cast<void *>(&e), v.el, sizeof(e));
+	return e;
+}
+
+struct jv store(const jv_doc *d, const element &e)
+{
+	struct jv v = {};
+
+	v.doc = d;
+	memcpy(v.el, static_cast<const void *>(&e), sizeof(e));
+	return v;
+}
+
+} /* namespace */
+
+extern "C" {
+
+int jv_parse(const void *buf, size_t len, struct jv_doc **out,
+	     struct jv_error *err)
+{
+	jv_doc *d = new (std::nothrow) jv_doc();
+	simdjson::error_code ec;
+	walk_result r;
+
+	*out = nullptr;
+	if (!d)
+		return -ENOMEM;
+	ec = d->parser.allocate(len ? len : 1, MAX_DEPTH);
+	if (!ec)
+		ec = d->parser.parse(static_cast<const uint8_t *>(buf), len)
+			     .get(d->root);
+	if (ec == simdjson::MEMALLOC) {
+		jv_free(d);
+		return -ENOMEM;
+	}
+	if (ec) {
+		explain(buf, len, simdjson::error_message(ec), err);
+		jv_free(d);
+		return -EINVAL;
+	}
+	if (d->root.type() != element_type::ARRAY &&
+	    d->root.type() != element_type::OBJECT)
+		r = WALK_REFUSED;
+	else
+		r = walk(d, d->root);
+	if (r != WALK_OK) {
+		jv_free(d);
+		if (r == WALK_NOMEM)
+			return -ENOMEM;
+		explain(buf, len, "refused", err);
+		return -EINVAL;
+	}
+	*out = d;
+	return 0;
+}
+
+void jv_free(struct jv_doc *doc)
+{
+	if (!doc)
+		return;
+	free(doc->members);
+	free(doc->dirs);
+	delete doc;
+}
+
+struct jv jv_root(const struct jv_doc *doc)
+{
+	return store(doc, doc->root);
+}
+
+enum jv_type jv_type(struct jv v)
+{
+	if (!v.doc)
+		return JV_NONE;
+	switch (load(v).type()) {
+	case element_type::ARRAY:
+		return JV_ARRAY;
+	case element_type::OBJECT:
+		return JV_OBJECT;
+	case element_type::INT64:
+	case element_type::UINT64:
+		return JV_INT;
+	case element_type::DOUBLE:
+		return JV_REAL;
+	case element_type::STRING:
+		return JV_STRING;
+	case element_type::BOOL:
+		return JV_BOOL;
+	case element_type::NULL_VALUE:
+		break;
+	}
+	return JV_NULL;
+}
+
+const char *jv_type_name(struct jv v)
+{
+	switch (jv_type(v)) {
+	case JV_NONE:
+		return "nothing";
+	case JV_NULL:
+		return "null";
+	case JV_BOOL:
+		return jv_is_true(v) ? "true" : "false";
+	case JV_INT:
+		return "integer";
+	case JV_REAL:
+		return "real";
+	case JV_STRING:
+		return "string";
+	case JV_ARRAY:
+		return "array";
+	case JV_OBJECT:
+		break;
+	}
+	return "object";
+}
+
+bool jv_is_true(struct jv v)
+{
+	bool b = false;
+
+	return v.doc && !load(v).get_bool().get(b) && b;
+}
+
+int64_t jv_int(struct jv v)
+{
+	int64_t i = 0;
+
+	if (!v.doc || load(v).type() != element_type::INT64 ||
+	    load(v).get_int64().get(i))
+		return 0;
+	return i;
+}
+
+double jv_real(struct jv v)
+{
+	double x = 0;
+
+	if (!v.doc || load(v).get_double().get(x))
+		return 0;
+	return x;
+}
+
+const char *jv_str(struct jv v)
+{
+	const char *s = nullptr;
+
+	if (!v.doc || load(v).get_c_str().get(s))
+		return nullptr;
+	return s;
+}
+
+size_t jv_str_len(struct jv v)
+{
+	size_t n = 0;
+
+	if (!v.doc || load(v).get_string_length().get(n))
+		return 0;
+	return n;
+}
+
+size_t jv_size(struct jv v)
+{
+	element e;
+	object o;
+	array a;
+
+	if (!v.doc)
+		return 0;
+	e = load(v);
+	if (!e.get_object().get(o))
+		return object_size(o);
+	if (e.get_array().get(a))
+		return 0;
+	if (a.size() < 0xFFFFFF)
+		return a.size();
+	size_t n = 0;	/* saturated: count */
+	for (auto it = a.begin(); it != a.end(); ++it)
+		n++;
+	return n;
+}
+
+struct jv jv_get(struct jv obj, const char *key)
+{
+	struct jv none = {};
+	size_t len = strlen(key);
+	element e;
+	object o;
+
+	if (!obj.doc || load(obj).get_object().get(o))
+		return none;
+	const jv_doc *d = obj.doc;
+	const index_dir *dir = d->dirs + d->ndirs;
+
+	if (object_size(o) > INDEX_MIN) {
+		const char *first = o.begin().key_c_str();
+
+		dir = std::lower_bound(d->dirs, d->dirs + d->ndirs, first,
+				       [](const index_dir &x, const char *k) {
+					       return x.first_key < k;
+				       });
+		if (dir != d->dirs + d->ndirs && dir->first_key != first)
+			dir = d->dirs + d->ndirs;
+	}
+	if (dir == d->dirs + d->ndirs) {	/* a small object: a scan */
+		if (o.at_key(std::string_view(key, len)).get(e))
+			return none;
+		return store(d, e);
+	}
+	const member *b = d->members + dir->start, *end = b + dir->count;
+	member want = { key, len, element() };
+	const member *m = std::lower_bound(b, end, want, key_less);
+
+	if (m == end || m->len != len || memcmp(m->key, key, len))
+		return none;
+	return store(d, m->val);
+}
+
+void jv_iter_init(struct jv_iter *it, struct jv v)
+{
+	element e;
+	object o;
+	array a;
+
+	memset(it, 0, sizeof(*it));
+	if (!v.doc)
+		return;
+	e = load(v);
+	if (!e.get_object().get(o)) {
+		object::iterator b = o.begin(), x = o.end();
+
+		it->object = 1;
+		memcpy(it->cur, static_cast<const void *>(&b), sizeof(b));
+		memcpy(it->end, static_cast<const void *>(&x), sizeof(x));
+	} else if (!e.get_array().get(a)) {
+		array::iterator b = a.begin(), x = a.end();
+
+		memcpy(it->cur, static_cast<const void *>(&b), sizeof(b));
+		memcpy(it->end, static_cast<const void *>(&x), sizeof(x));
+	} else {
+		return;
+	}
+	it->doc = v.doc;
+}
+
+bool jv_next(struct jv_iter *it, const char **key, size_t *key_len,
+	     struct jv *val)
+{
+	if (!it->doc)
+		return false;
+	if (it->object) {
+		object::iterator c, x;
+
+		memcpy(static_cast<void *>(&c), it->cur, sizeof(c));
+		memcpy(static_cast<void *>(&x), it->end, sizeof(x));
+		if (!(c != x))
+			return false;
+		if (key)
+			*key = c.key_c_str();
+		if (key_len)
+			*key_len = c.key_length();
+		*val = store(it->doc, c.value());
+		++c;
+		memcpy(it->cur, static_cast<const void *>(&c), sizeof(c));
+		return true;
+	}
+	array::iterator c, x;
+
+	memcpy(static_cast<void *>(&c), it->cur, sizeof(c));
+	memcpy(static_cast<void *>(&x), it->end, sizeof(x));
+	if (!(c != x))
+		return false;
+	if (key)
+		*key = nullptr;
+	if (key_len)
+		*key_len = 0;
+	*val = store(it->doc, *c);
+	++c;
+	memcpy(it->cur, static_cast<const void *>(&c), sizeof(c));
+	return true;
+}
+
+} /* extern "C" */
