@@ -13,7 +13,6 @@
  * every var table must follow, however it was made, are in compile.c.
  */
 #include <errno.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,17 +37,17 @@ struct var_ctx {
 		   ##__VA_ARGS__))
 
 /* Read an optional non-negative integer field; 1 = present, 0 = absent. */
-static int get_uint(struct var_ctx *c, json_t *o, const char *key,
+static int get_uint(struct var_ctx *c, struct jv o, const char *key,
 		    uint64_t max, uint64_t *out)
 {
-	json_t *v = json_object_get(o, key);
-	json_int_t i;
+	struct jv v = jv_get(o, key);
+	int64_t i;
 
-	if (!v)
+	if (jv_is_none(v))
 		return 0;
-	if (!json_is_integer(v))
+	if (!jv_is_int(v))
 		return VERR(c, -EINVAL, "field '%s' is not an integer", key);
-	i = json_integer_value(v);
+	i = jv_int(v);
 	if (i < 0)
 		return VERR(c, -EINVAL, "%s %lld is negative", key, (long long)i);
 	if ((uint64_t)i > max)
@@ -58,27 +57,28 @@ static int get_uint(struct var_ctx *c, json_t *o, const char *key,
 	return 1;
 }
 
-static int get_u32_list(struct var_ctx *c, json_t *o, const char *key,
+static int get_u32_list(struct var_ctx *c, struct jv o, const char *key,
 			struct nscc_var *v)
 {
-	json_t *l = json_object_get(o, key), *e;
+	struct jv l = jv_get(o, key), e;
+	struct jv_iter it;
 	uint32_t *ids;
 	size_t i, n;
 	int ret;
 
-	if (!l)
+	if (jv_is_none(l))
 		return VERR(c, -EINVAL, "missing field '%s'", key);
-	if (!json_is_array(l))
+	if (!jv_is_array(l))
 		return VERR(c, -EINVAL, "field '%s' is not an array", key);
-	n = json_array_size(l);
+	n = jv_size(l);
 	if (n > KBIN_MAX_LIST)
 		return VERR(c, -E2BIG, "%s has %zu entries, at most %u", key, n,
 			    KBIN_MAX_LIST);
 	ids = malloc((n ? n : 1) * sizeof(*ids));
 	if (!ids)
 		return nscc_errf(c->err, -ENOMEM, "out of memory");
-	json_array_foreach(l, i, e) {
-		json_int_t x = json_is_integer(e) ? json_integer_value(e) : -1;
+	for (jv_iter_init(&it, l), i = 0; jv_next(&it, NULL, NULL, &e); i++) {
+		int64_t x = jv_is_int(e) ? jv_int(e) : -1;
 
 		if (x < 0 || x > UINT32_MAX) {
 			free(ids);
@@ -111,40 +111,43 @@ static const char *dims_str(const uint64_t *d, size_t n, char *buf, size_t cap)
  * @shape of @src ("def.json" for the var's own keys, "tensor_map.json"),
  * into @v.  A var that has one already (def.json's) must get the same.
  */
-static int apply_dtype_shape(struct var_ctx *c, const char *src, json_t *dt,
-			     const char *shape_key, json_t *shape,
+static int apply_dtype_shape(struct var_ctx *c, const char *src, struct jv dt,
+			     const char *shape_key, struct jv shape,
 			     struct nscc_var *v)
 {
 	char a[64 * 21 + 3], b[64 * 21 + 3];
+	const char *dts = jv_str(dt);
 	uint64_t dims[64];
-	json_t *e;
+	struct jv_iter it;
+	struct jv e;
 	size_t i, n;
 
-	if (dt) {
-		if (!json_is_string(dt))
+	if (!jv_is_none(dt)) {
+		if (!dts)
 			return VERR(c, -EINVAL, "%s: dtype is not a string", src);
-		if (!*json_string_value(dt))
+		if (!*dts)
 			return VERR(c, -EINVAL, "%s: dtype '' is empty", src);
-		if (v->dtype && strcmp(v->dtype, json_string_value(dt)))
+		if (v->dtype && strcmp(v->dtype, dts))
 			return VERR(c, -EINVAL, "dtype '%s' (def.json) differs from dtype '%s' (%s)",
-				    v->dtype, json_string_value(dt), src);
-		if (nscc_var_set_dtype(v, json_string_value(dt)))
+				    v->dtype, dts, src);
+		if (nscc_var_set_dtype(v, dts))
 			return nscc_errf(c->err, -ENOMEM, "out of memory");
 		c->from = src;
 	}
-	if (!shape || json_is_null(shape))
+	if (jv_is_none(shape) || jv_is_null(shape))
 		return 0;
-	if (!json_is_array(shape))
+	if (!jv_is_array(shape))
 		return VERR(c, -EINVAL, "%s: %s is not an array", src, shape_key);
-	n = json_array_size(shape);
+	n = jv_size(shape);
 	if (n > sizeof(dims) / sizeof(dims[0]))
 		return VERR(c, -E2BIG, "%s: shape has %zu dimensions, only %u fit",
 			    src, n, KBIN_SHAPE_MAX);
-	json_array_foreach(shape, i, e) {
-		if (!json_is_integer(e) || json_integer_value(e) < 0)
+	for (jv_iter_init(&it, shape), i = 0; jv_next(&it, NULL, NULL, &e);
+	     i++) {
+		if (!jv_is_int(e) || jv_int(e) < 0)
 			return VERR(c, -EINVAL, "%s: %s[%zu] is not a non-negative integer",
 				    src, shape_key, i);
-		dims[i] = (uint64_t)json_integer_value(e);
+		dims[i] = (uint64_t)jv_int(e);
 	}
 	if (v->shape && (v->ndims != n ||
 			 memcmp(v->shape, dims, n * sizeof(*dims))))
@@ -158,18 +161,18 @@ static int apply_dtype_shape(struct var_ctx *c, const char *src, json_t *dt,
 }
 
 /* dtype and shape from the tensor_map.json entry, when there is one. */
-static int apply_tensor_map(struct var_ctx *c, json_t *ent, struct nscc_var *v)
+static int apply_tensor_map(struct var_ctx *c, struct jv ent,
+			    struct nscc_var *v)
 {
-	json_t *shape;
+	struct jv shape;
 
-	if (!json_is_object(ent))
+	if (!jv_is_object(ent))
 		return VERR(c, -EINVAL, "tensor_map.json: its entry is not a JSON object");
-	shape = json_object_get(ent, "tf_shape");
-	if (!shape)
-		shape = json_object_get(ent, "sim_shape");
-	return apply_dtype_shape(c, "tensor_map.json",
-				 json_object_get(ent, "dtype"), "tf_shape",
-				 shape, v);
+	shape = jv_get(ent, "tf_shape");
+	if (jv_is_none(shape))
+		shape = jv_get(ent, "sim_shape");
+	return apply_dtype_shape(c, "tensor_map.json", jv_get(ent, "dtype"),
+				 "tf_shape", shape, v);
 }
 
 /*
@@ -272,8 +275,23 @@ static int check_size(struct var_ctx *c, const struct kbin_kind *kind,
 		    (unsigned long long)n, c->from);
 }
 
+/* tf_file -> tensor_map entry, for vars matched by their weight file */
+struct file_index {
+	struct nscc_hash by_name;	/* tf_file -> its slot of ents */
+	struct jv *ents;
+};
+
+static struct jv file_entry(const struct file_index *fi, const char *name)
+{
+	const struct jv *e = fi ? nscc_hash_get_str(&fi->by_name, name) : NULL;
+	struct jv none = { 0 };
+
+	return e ? *e : none;
+}
+
 static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
-		     json_t *o, json_t *tmap, json_t *by_file,
+		     struct jv o, struct jv tmap,
+		     const struct file_index *by_file,
 		     struct nscc_neff *neff, const char *dir)
 {
 	const struct kbin_kind *kind;
@@ -281,17 +299,17 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 	struct nscc_var *v;
 	uint64_t x;
 	uint32_t mt;
-	json_t *j;
+	struct jv j;
 	int r;
 
-	if (!json_is_object(o))
+	if (!jv_is_object(o))
 		return VERR(c, -EINVAL, "not a JSON object");
-	j = json_object_get(o, "type");
-	if (!j)
+	j = jv_get(o, "type");
+	if (jv_is_none(j))
 		return VERR(c, -EINVAL, "missing field 'type'");
-	if (!json_is_string(j))
+	if (!jv_is_string(j))
 		return VERR(c, -EINVAL, "field 'type' is not a string");
-	type = json_string_value(j);
+	type = jv_str(j);
 	r = get_uint(c, o, "var_id", UINT32_MAX, &x);
 	if (r < 0)
 		return r;
@@ -336,9 +354,8 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 		if (!r)
 			return VERR(c, -EINVAL, "missing field 'referenced_var_id'");
 		v->referenced_var_id = (uint32_t)x;
-		j = json_object_get(o, "io_ref");
-		v->io_ref = json_is_true(j) ||
-			    (json_is_integer(j) && json_integer_value(j));
+		j = jv_get(o, "io_ref");
+		v->io_ref = jv_is_true(j) || jv_int(j);
 		break;
 	case KBIN_VARIANT_LIST:
 		r = get_u32_list(c, o, "list", v);
@@ -358,24 +375,24 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 	}
 	/* a kind that takes a payload takes it from its weight file */
 	if (kind->payload != KBIN_PAYLOAD_NONE) {
-		j = json_object_get(o, "file_name");
-		if (!j)
+		j = jv_get(o, "file_name");
+		if (jv_is_none(j))
 			return VERR(c, -EINVAL, "missing field 'file_name'");
-		if (!json_is_string(j) || !*json_string_value(j))
+		if (!jv_is_string(j) || !*jv_str(j))
 			return VERR(c, -EINVAL, "field 'file_name' is not a non-empty string");
-		v->file_name = strdup(json_string_value(j));
+		v->file_name = strdup(jv_str(j));
 		if (!v->file_name)
 			return nscc_errf(c->err, -ENOMEM, "out of memory");
 	}
 	/* dtype and shape first: the weights are checked against them */
-	r = apply_dtype_shape(c, "def.json", json_object_get(o, "dtype"),
-			      "shape", json_object_get(o, "shape"), v);
+	r = apply_dtype_shape(c, "def.json", jv_get(o, "dtype"), "shape",
+			      jv_get(o, "shape"), v);
 	if (r)
 		return r;
-	j = json_object_get(tmap, c->name);
-	if (!j && v->file_name)
-		j = json_object_get(by_file, v->file_name);
-	if (j) {
+	j = jv_get(tmap, c->name);
+	if (jv_is_none(j) && v->file_name)
+		j = file_entry(by_file, v->file_name);
+	if (!jv_is_none(j)) {
 		r = apply_tensor_map(c, j, v);
 		if (r)
 			return r;
@@ -389,54 +406,75 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 }
 
 /* runtime_statebuffer_reservation -> the subgraph's SBUF carve-outs */
-static int parse_carveouts(struct nscc_model *m, int sgi, json_t *def,
+static int parse_carveouts(struct nscc_model *m, int sgi, struct jv def,
 			   struct nscc_err *err)
 {
-	json_t *rsr = json_object_get(def, "runtime_statebuffer_reservation");
+	struct jv rsr = jv_get(def, "runtime_statebuffer_reservation");
 	static const char *const keys[] = {
 		"offset", "size", "base_partition", "partitions",
 	};
-	json_t *e;
-	size_t i, k;
+	struct jv_iter it;
+	struct jv e;
+	size_t k;
 	int ret;
 
-	if (rsr && !json_is_array(rsr))
+	if (!jv_is_none(rsr) && !jv_is_array(rsr))
 		return nscc_errf(err, -EINVAL, "%s: runtime_statebuffer_reservation is not an array",
 				 m->sgs[sgi].name);
-	ret = nscc_model_check_carveout_count(m, sgi, rsr != NULL,
-					      json_array_size(rsr), err);
-	json_array_foreach(rsr, i, e) {
-		const char *t = json_is_string(json_object_get(e, "type")) ?
-			json_string_value(json_object_get(e, "type")) : NULL;
+	ret = nscc_model_check_carveout_count(m, sgi, !jv_is_none(rsr),
+					      jv_size(rsr), err);
+	jv_iter_init(&it, rsr);
+	while (jv_next(&it, NULL, NULL, &e)) {
+		const char *t = jv_str(jv_get(e, "type"));
 		int64_t val[4];
 
 		if (ret)
 			break;
 		for (k = 0; k < 4; k++) {
-			json_t *x = json_object_get(e, keys[k]);
+			struct jv x = jv_get(e, keys[k]);
 
-			val[k] = json_is_integer(x) && json_integer_value(x) >= 0 ?
-				 (int64_t)json_integer_value(x) : -1;
+			val[k] = jv_is_int(x) && jv_int(x) >= 0 ? jv_int(x) : -1;
 		}
 		ret = nscc_model_add_carveout(m, sgi, t, val, err);
 	}
 	return ret;
 }
 
-/* tf_file -> tensor_map entry, for vars matched by their weight file. */
-static json_t *index_by_file(json_t *tmap)
+/* index @tmap's entries by tf_file (a later entry wins); 0 or -ENOMEM */
+static int index_by_file(struct file_index *fi, struct jv tmap)
 {
-	json_t *idx = json_object(), *ent, *tf;
-	const char *k;
+	struct jv_iter it;
+	struct jv ent;
+	size_t n = 0;
 
-	if (!idx)
-		return NULL;
-	json_object_foreach(tmap, k, ent) {
-		tf = json_object_get(ent, "tf_file");
-		if (json_is_string(tf))
-			json_object_set(idx, json_string_value(tf), ent);
+	nscc_hash_init(&fi->by_name);
+	fi->ents = malloc((jv_size(tmap) + 1) * sizeof(*fi->ents));
+	if (!fi->ents)
+		return -ENOMEM;
+	jv_iter_init(&it, tmap);
+	while (jv_next(&it, NULL, NULL, &ent)) {
+		const char *tf = jv_str(jv_get(ent, "tf_file"));
+		void *old;
+		int r;
+
+		if (!tf)
+			continue;
+		fi->ents[n] = ent;
+		r = nscc_hash_put_str(&fi->by_name, tf, &fi->ents[n], &old);
+		if (r == -EEXIST)
+			*(struct jv *)old = ent;
+		else if (r)
+			return r;
+		else
+			n++;
 	}
-	return idx;
+	return 0;
+}
+
+static void free_file_index(struct file_index *fi)
+{
+	nscc_hash_fini(&fi->by_name);
+	free(fi->ents);
 }
 
 int nscc_defjson_load_subgraph(struct nscc_model *m, const char *sg_name,
@@ -445,7 +483,10 @@ int nscc_defjson_load_subgraph(struct nscc_model *m, const char *sg_name,
 			       struct nscc_neff *neff, const char *dir,
 			       struct nscc_err *err)
 {
-	json_t *dj = NULL, *tj = NULL, *by_file = NULL, *vars, *o;
+	struct jv_doc *dj = NULL, *tj = NULL;
+	struct file_index by_file = { 0 };
+	struct jv vars, o, tmap_root = { 0 };
+	struct jv_iter it;
 	char what[300];
 	const char *name;
 	int sgi, ret;
@@ -462,23 +503,23 @@ int nscc_defjson_load_subgraph(struct nscc_model *m, const char *sg_name,
 		ret = nscc_json_parse(tmap, tmap_len, what, &tj, err);
 		if (ret)
 			goto out;
-		if (!json_is_object(tj)) {
+		tmap_root = jv_root(tj);
+		if (!jv_is_object(tmap_root)) {
 			ret = nscc_errf(err, -EINVAL, "%s: tensor_map.json is not a JSON object",
 					sg_name);
 			goto out;
 		}
-		by_file = index_by_file(tj);
-		if (!by_file) {
+		if (index_by_file(&by_file, tmap_root)) {
 			ret = nscc_errf(err, -ENOMEM, "out of memory");
 			goto out;
 		}
 	}
-	if (!json_is_object(dj)) {
+	if (!jv_is_object(jv_root(dj))) {
 		ret = nscc_errf(err, -EINVAL, "%s: def.json is not a JSON object", sg_name);
 		goto out;
 	}
-	vars = json_object_get(dj, "var");
-	if (!json_is_object(vars)) {
+	vars = jv_get(jv_root(dj), "var");
+	if (!jv_is_object(vars)) {
 		ret = nscc_errf(err, -EINVAL, "%s: def.json field 'var' is missing or not an object",
 				sg_name);
 		goto out;
@@ -488,22 +529,24 @@ int nscc_defjson_load_subgraph(struct nscc_model *m, const char *sg_name,
 		ret = nscc_errf(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	ret = parse_carveouts(m, sgi, dj, err);
+	ret = parse_carveouts(m, sgi, jv_root(dj), err);
 	if (ret)
 		goto out;
-	json_object_foreach(vars, name, o) {
+	jv_iter_init(&it, vars);
+	while (jv_next(&it, &name, NULL, &o)) {
 		struct var_ctx c = { .sg = sg_name, .name = name, .err = err };
 
-		ret = parse_var(m, sgi, &c, o, tj, by_file, neff, dir);
+		ret = parse_var(m, sgi, &c, o, tmap_root, tj ? &by_file : NULL,
+				neff, dir);
 		if (ret)
 			goto out;
 	}
 	/* the DMA queues and the engine members' blocks (defjson_dma.c) */
-	ret = nscc_defjson_dma(m, sgi, dj, vars, neff, dir, err);
+	ret = nscc_defjson_dma(m, sgi, jv_root(dj), vars, neff, dir, err);
 out:
-	json_decref(by_file);
-	json_decref(tj);
-	json_decref(dj);
+	free_file_index(&by_file);
+	jv_free(tj);
+	jv_free(dj);
 	return ret;
 }
 

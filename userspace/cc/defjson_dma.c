@@ -12,7 +12,7 @@
  * follow, however it was made, are in compile.c.
  */
 #include <errno.h>
-#include <jansson.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,17 +55,17 @@ static int berr(const struct dma_ctx *c, int code, const char *fmt, ...)
 }
 
 /* an integer field 0..@max; 1 present, 0 absent, < 0 refused */
-static int dma_uint(const struct dma_ctx *c, json_t *o, const char *key,
+static int dma_uint(const struct dma_ctx *c, struct jv o, const char *key,
 		    uint64_t max, uint64_t *out)
 {
-	json_t *v = json_object_get(o, key);
-	json_int_t i;
+	struct jv v = jv_get(o, key);
+	int64_t i;
 
-	if (!v)
+	if (jv_is_none(v))
 		return 0;
-	if (!json_is_integer(v))
+	if (!jv_is_int(v))
 		return berr(c, -EINVAL, "field '%s' is not an integer", key);
-	i = json_integer_value(v);
+	i = jv_int(v);
 	if (i < 0)
 		return berr(c, -EINVAL, "%s %lld is negative", key, (long long)i);
 	if ((uint64_t)i > max)
@@ -75,7 +75,7 @@ static int dma_uint(const struct dma_ctx *c, json_t *o, const char *key,
 	return 1;
 }
 
-static int dma_req_uint(const struct dma_ctx *c, json_t *o, const char *key,
+static int dma_req_uint(const struct dma_ctx *c, struct jv o, const char *key,
 			uint64_t max, uint64_t *out)
 {
 	int r = dma_uint(c, o, key, max, out);
@@ -83,47 +83,46 @@ static int dma_req_uint(const struct dma_ctx *c, json_t *o, const char *key,
 	return r ? (r < 0 ? r : 0) : berr(c, -EINVAL, "missing field '%s'", key);
 }
 
-static const char *dma_str(json_t *o, const char *key)
+static const char *dma_str(struct jv o, const char *key)
 {
-	json_t *v = json_object_get(o, key);
-
-	return json_is_string(v) ? json_string_value(v) : NULL;
+	return jv_str(jv_get(o, key));
 }
 
 /* an array of at most @n integers 0..@max into @out; its length in *@len */
-static int dma_uint_array(const struct dma_ctx *c, json_t *o, const char *key,
-			  uint64_t max, uint64_t *out, size_t n, size_t *len)
+static int dma_uint_array(const struct dma_ctx *c, struct jv o,
+			  const char *key, uint64_t max, uint64_t *out,
+			  size_t n, size_t *len)
 {
-	json_t *a = json_object_get(o, key), *e;
+	struct jv a = jv_get(o, key), e;
+	struct jv_iter it;
 	size_t i;
 
-	if (!a)
+	if (jv_is_none(a))
 		return berr(c, -EINVAL, "missing field '%s'", key);
-	if (!json_is_array(a))
+	if (!jv_is_array(a))
 		return berr(c, -EINVAL, "field '%s' is not an array", key);
-	*len = json_array_size(a);
+	*len = jv_size(a);
 	if (*len < 1 || *len > n)
 		return berr(c, -EINVAL, "%s has %zu entries, allowed 1..%zu", key,
 			    *len, n);
-	json_array_foreach(a, i, e) {
-		if (!json_is_integer(e) || json_integer_value(e) < 0 ||
-		    (uint64_t)json_integer_value(e) > max)
+	for (jv_iter_init(&it, a), i = 0; jv_next(&it, NULL, NULL, &e); i++) {
+		if (!jv_is_int(e) || jv_int(e) < 0 || (uint64_t)jv_int(e) > max)
 			return berr(c, -EINVAL, "%s[%zu] is not an integer 0..%llu",
 				    key, i, (unsigned long long)max);
-		out[i] = (uint64_t)json_integer_value(e);
+		out[i] = (uint64_t)jv_int(e);
 	}
 	return 0;
 }
 
 /* one side ("from" or "to") of a descriptor into @sd */
-static int parse_side(const struct dma_ctx *c, json_t *d, const char *side,
-		      json_t *vars, struct kbin_dma_side *sd)
+static int parse_side(const struct dma_ctx *c, struct jv d, const char *side,
+		      struct jv vars, struct kbin_dma_side *sd)
 {
 	char k_dtype[16], k_off[16], k_sizes[16], k_steps[16];
 	uint64_t sizes[KBIN_DMA_MAX_DIMS], steps[KBIN_DMA_MAX_DIMS], x;
 	const char *var, *dt;
 	size_t ns, nt, i;
-	json_t *v;
+	struct jv v;
 	int r;
 
 	snprintf(k_dtype, sizeof(k_dtype), "%s_dtype", side);
@@ -133,10 +132,10 @@ static int parse_side(const struct dma_ctx *c, json_t *d, const char *side,
 	var = dma_str(d, side);
 	if (!var)
 		return berr(c, -EINVAL, "field '%s' is missing or not a string", side);
-	v = json_object_get(vars, var);
-	if (!json_is_object(v) || !json_is_integer(json_object_get(v, "var_id")))
+	v = jv_get(vars, var);
+	if (!jv_is_object(v) || !jv_is_int(jv_get(v, "var_id")))
 		return berr(c, -EINVAL, "%s: unknown variable '%s'", side, var);
-	x = (uint64_t)json_integer_value(json_object_get(v, "var_id"));
+	x = (uint64_t)jv_int(jv_get(v, "var_id"));
 	if (x > UINT32_MAX)
 		return berr(c, -EINVAL, "%s: variable '%s' has no var_id", side, var);
 	sd->var_id = (uint32_t)x;
@@ -168,28 +167,28 @@ static int parse_side(const struct dma_ctx *c, json_t *d, const char *side,
 	return 0;
 }
 
-static int parse_desc(const struct dma_ctx *c, json_t *d, json_t *vars,
+static int parse_desc(const struct dma_ctx *c, struct jv d, struct jv vars,
 		      struct kbin_dma_desc *out)
 {
 	const char *op = dma_str(d, "op"), *top;
-	json_t *t = json_object_get(d, "transpose_op");
+	struct jv t = jv_get(d, "transpose_op");
 	uint64_t x, shape[KBIN_DMA_TRANSPOSE_DIMS];
 	size_t n, i;
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	if (!json_is_object(d))
+	if (!jv_is_object(d))
 		return berr(c, -EINVAL, "not a JSON object");
-	if (json_object_get(d, "op") && !op)
+	if (!jv_is_none(jv_get(d, "op")) && !op)
 		return berr(c, -EINVAL, "field 'op' is not a string");
 	if (op) {
 		out->op = (uint8_t)kbin_dma_op_from_name(op);
 		if (!out->op || out->op == KBIN_DMA_OP_TRANSPOSE)
 			return berr(c, -EINVAL, "unknown op '%s' (copy, cast; a transpose has no op)",
 				    op);
-		if (t)
+		if (!jv_is_none(t))
 			return berr(c, -EINVAL, "op '%s' with a transpose_op", op);
-	} else if (!t) {
+	} else if (jv_is_none(t)) {
 		return berr(c, -EINVAL, "no field 'op' and no 'transpose_op'");
 	} else {
 		out->op = KBIN_DMA_OP_TRANSPOSE;
@@ -206,7 +205,7 @@ static int parse_desc(const struct dma_ctx *c, json_t *d, json_t *vars,
 	out->num_tiling_dims = r ? (uint8_t)x : 0;
 	if (out->op != KBIN_DMA_OP_TRANSPOSE)
 		return 0;
-	top = json_is_string(t) ? json_string_value(t) : NULL;
+	top = jv_str(t);
 	if (!top || strlen(top) != KBIN_DMA_TRANSPOSE_DIMS)
 		return berr(c, -EINVAL, "transpose_op is not a string of %u letters",
 			    KBIN_DMA_TRANSPOSE_DIMS);
@@ -240,21 +239,23 @@ static long find_queue(const struct nscc_subgraph *sg, const char *name)
 
 /* the "dma" blocks of engine member @member (owned by @engine) */
 static int parse_blocks(struct nscc_model *m, int sgi, uint32_t engine,
-			const char *member, json_t *ej, json_t *vars,
+			const char *member, struct jv ej, struct jv vars,
 			struct nscc_err *err)
 {
 	struct nscc_subgraph *sg = &m->sgs[sgi];
-	json_t *blocks = json_object_get(ej, "dma"), *b, *descs, *d;
+	struct jv blocks = jv_get(ej, "dma"), b, descs, d;
 	struct kbin_dma_desc *tmp = NULL;
 	struct dma_ctx c = { .sg = sg->name, .member = member, .err = err };
+	struct jv_iter bit, dit;
 	size_t i, k, cap = 0;
 	int ret = 0;
 
-	if (!blocks)
+	if (jv_is_none(blocks))
 		return 0;
-	if (!json_is_array(blocks))
+	if (!jv_is_array(blocks))
 		return nscc_errf(err, -EINVAL, "%s: field 'dma' is not an array", member);
-	json_array_foreach(blocks, i, b) {
+	for (jv_iter_init(&bit, blocks), i = 0; jv_next(&bit, NULL, NULL, &b);
+	     i++) {
 		struct nscc_dma_block nb = { .engine = engine };
 		const char *qname, *comment;
 		uint64_t x;
@@ -264,7 +265,7 @@ static int parse_blocks(struct nscc_model *m, int sgi, uint32_t engine,
 		c.queue = NULL;
 		c.id = -1;
 		c.desc = -1;
-		if (!json_is_object(b)) {
+		if (!jv_is_object(b)) {
 			ret = berr(&c, -EINVAL, "not a JSON object");
 			break;
 		}
@@ -291,19 +292,19 @@ static int parse_blocks(struct nscc_model *m, int sgi, uint32_t engine,
 			break;
 		nb.semaphore = (uint32_t)x;
 		comment = dma_str(b, "#comment");
-		if (json_object_get(b, "#comment") && !comment) {
+		if (!jv_is_none(jv_get(b, "#comment")) && !comment) {
 			ret = berr(&c, -EINVAL, "field '#comment' is not a string");
 			break;
 		}
-		descs = json_object_get(b, "desc");
-		if (!json_is_array(descs)) {
+		descs = jv_get(b, "desc");
+		if (!jv_is_array(descs)) {
 			ret = berr(&c, -EINVAL, "field 'desc' is missing or not an array");
 			break;
 		}
-		if (json_array_size(descs) > cap) {
+		if (jv_size(descs) > cap) {
 			struct kbin_dma_desc *t;
 
-			cap = json_array_size(descs) * 2;
+			cap = jv_size(descs) * 2;
 			t = realloc(tmp, cap * sizeof(*tmp));
 			if (!t) {
 				ret = nscc_errf(err, -ENOMEM, "out of memory");
@@ -311,14 +312,15 @@ static int parse_blocks(struct nscc_model *m, int sgi, uint32_t engine,
 			}
 			tmp = t;
 		}
-		json_array_foreach(descs, k, d) {
+		for (jv_iter_init(&dit, descs), k = 0;
+		     jv_next(&dit, NULL, NULL, &d); k++) {
 			c.desc = (long long)k;
 			ret = parse_desc(&c, d, vars, &tmp[k]);
 			if (ret)
 				goto out;
 		}
 		ret = nscc_model_add_dma_block(m, sgi, &nb, comment, tmp,
-					       (uint32_t)json_array_size(descs));
+					       (uint32_t)jv_size(descs));
 		if (ret) {
 			ret = nscc_errf(err, ret, "%s: dma[%zu]: %s", member, i,
 					ret == -ENOMEM ? "out of memory" :
@@ -332,18 +334,19 @@ out:
 }
 
 static int parse_queue(struct nscc_model *m, int sgi, const char *name,
-		       json_t *o, struct nscc_err *err)
+		       struct jv o, struct nscc_err *err)
 {
 	const char *sgn = m->sgs[sgi].name, *t, *fp;
 	struct nscc_dma_queue *q;
-	json_t *set, *e, *dyn;
+	struct jv set, e, dyn;
+	struct jv_iter it;
 	uint32_t *sems;
 	size_t i, n;
 	int ret;
 
 #define QERR(code, fmt, ...) \
 	nscc_errf(err, code, "%s: dma_queue '%s': " fmt, sgn, name, ##__VA_ARGS__)
-	if (!json_is_object(o))
+	if (!jv_is_object(o))
 		return QERR(-EINVAL, "not a JSON object");
 	q = nscc_model_add_dma_queue(m, sgi, name);
 	if (!q)
@@ -360,56 +363,53 @@ static int parse_queue(struct nscc_model *m, int sgi, const char *name,
 	q->owner = kbin_dma_engine_from_name(t);
 	if (!q->owner)
 		return QERR(-EINVAL, "unknown owner '%s' (pe, act, pool, dve, sp)", t);
-	e = json_object_get(o, "num_queues");
-	if (!json_is_integer(e) || json_integer_value(e) < 0 ||
-	    json_integer_value(e) > UINT32_MAX)
+	e = jv_get(o, "num_queues");
+	if (!jv_is_int(e) || jv_int(e) < 0 || jv_int(e) > UINT32_MAX)
 		return QERR(-EINVAL, "field 'num_queues' is missing or not an integer 0..%u",
 			    UINT32_MAX);
-	q->num_queues = (uint32_t)json_integer_value(e);
+	q->num_queues = (uint32_t)jv_int(e);
 	fp = dma_str(o, "fabric_path");
-	if (json_object_get(o, "fabric_path") && !fp)
+	if (!jv_is_none(jv_get(o, "fabric_path")) && !fp)
 		return QERR(-EINVAL, "field 'fabric_path' is not a string");
 	if (fp && !(q->fabric_path = strdup(fp)))
 		return nscc_errf(err, -ENOMEM, "out of memory");
-	set = json_object_get(o, "semaphore_set");
-	if (!json_is_array(set))
+	set = jv_get(o, "semaphore_set");
+	if (!jv_is_array(set))
 		return QERR(-EINVAL, "field 'semaphore_set' is missing or not an array");
-	n = json_array_size(set);
+	n = jv_size(set);
 	if (n > KBIN_MAX_LIST)
 		return QERR(-E2BIG, "semaphore_set has %zu entries, at most %u", n,
 			    KBIN_MAX_LIST);
 	sems = malloc((n ? n : 1) * sizeof(*sems));
 	if (!sems)
 		return nscc_errf(err, -ENOMEM, "out of memory");
-	json_array_foreach(set, i, e) {
-		if (!json_is_integer(e) || json_integer_value(e) < 0 ||
-		    json_integer_value(e) > UINT32_MAX) {
+	for (jv_iter_init(&it, set), i = 0; jv_next(&it, NULL, NULL, &e); i++) {
+		if (!jv_is_int(e) || jv_int(e) < 0 || jv_int(e) > UINT32_MAX) {
 			free(sems);
 			return QERR(-EINVAL, "semaphore_set[%zu] is not an integer 0..%u",
 				    i, UINT32_MAX);
 		}
-		sems[i] = (uint32_t)json_integer_value(e);
+		sems[i] = (uint32_t)jv_int(e);
 	}
 	ret = nscc_dma_queue_set_semaphores(q, sems, (uint32_t)n);
 	free(sems);
 	if (ret)
 		return nscc_errf(err, -ENOMEM, "out of memory");
-	dyn = json_object_get(o, "dynamic_dma");
-	if (dyn) {
+	dyn = jv_get(o, "dynamic_dma");
+	if (!jv_is_none(dyn)) {
 		static const char *const keys[] = {
 			"SB_scratch_partition_offset", "SB_scratch_partition_size",
 		};
 		uint32_t v[2];
 
-		if (!json_is_object(dyn))
+		if (!jv_is_object(dyn))
 			return QERR(-EINVAL, "dynamic_dma is not a JSON object");
 		for (i = 0; i < 2; i++) {
-			e = json_object_get(dyn, keys[i]);
-			if (!json_is_integer(e) || json_integer_value(e) < 0 ||
-			    json_integer_value(e) > UINT32_MAX)
+			e = jv_get(dyn, keys[i]);
+			if (!jv_is_int(e) || jv_int(e) < 0 || jv_int(e) > UINT32_MAX)
 				return QERR(-EINVAL, "dynamic_dma: field '%s' is missing or not an integer 0..%u",
 					    keys[i], UINT32_MAX);
-			v[i] = (uint32_t)json_integer_value(e);
+			v[i] = (uint32_t)jv_int(e);
 		}
 		q->has_dynamic = 1;
 		q->sb_scratch_offset = v[0];
@@ -430,20 +430,23 @@ static int parse_queue(struct nscc_model *m, int sgi, const char *name,
  * block, descriptor, field and value); -ENOENT an engine member is
  * missing (named); -E2BIG a semaphore set over KBIN_MAX_LIST; -ENOMEM.
  */
-int nscc_defjson_dma(struct nscc_model *m, int sgi, json_t *dj, json_t *vars,
-		     struct nscc_neff *neff, const char *dir,
+int nscc_defjson_dma(struct nscc_model *m, int sgi, struct jv dj,
+		     struct jv vars, struct nscc_neff *neff, const char *dir,
 		     struct nscc_err *err)
 {
-	json_t *queues = json_object_get(dj, "dma_queue"), *o, *ej;
+	struct jv queues = jv_get(dj, "dma_queue"), o;
 	struct nscc_subgraph *sg = &m->sgs[sgi];
 	const char *qname, *mname;
+	struct jv_doc *ej;
+	struct jv_iter it;
 	uint32_t e;
 	int ret;
 
-	if (queues && !json_is_object(queues))
+	if (!jv_is_none(queues) && !jv_is_object(queues))
 		return nscc_errf(err, -EINVAL, "%s: def.json field 'dma_queue' is not an object",
 				 sg->name);
-	json_object_foreach(queues, qname, o) {
+	jv_iter_init(&it, queues);
+	while (jv_next(&it, &qname, NULL, &o)) {
 		ret = parse_queue(m, sgi, qname, o, err);
 		if (ret)
 			return ret;
@@ -453,10 +456,10 @@ int nscc_defjson_dma(struct nscc_model *m, int sgi, json_t *dj, json_t *vars,
 	for (e = 1; e <= KBIN_DMA_ENGINE_MAX; e++) {
 		char *path;
 
-		o = json_object_get(dj, kbin_dma_engine_str(e));
-		if (!o)
+		o = jv_get(dj, kbin_dma_engine_str(e));
+		if (jv_is_none(o))
 			continue;
-		mname = json_is_string(o) ? json_string_value(o) : NULL;
+		mname = jv_str(o);
 		if (!mname || !*mname)
 			return nscc_errf(err, -EINVAL, "%s: def.json field '%s' is not a member name",
 					 sg->name, kbin_dma_engine_str(e));
@@ -470,10 +473,10 @@ int nscc_defjson_dma(struct nscc_model *m, int sgi, json_t *dj, json_t *vars,
 					  sg->name, kbin_dma_engine_str(e), path);
 			return ret;
 		}
-		ret = json_is_object(ej) ?
-		      parse_blocks(m, sgi, e, path, ej, vars, err) :
+		ret = jv_is_object(jv_root(ej)) ?
+		      parse_blocks(m, sgi, e, path, jv_root(ej), vars, err) :
 		      nscc_errf(err, -EINVAL, "%s: not a JSON object", path);
-		json_decref(ej);
+		jv_free(ej);
 		if (ret)
 			return ret;
 	}

@@ -11,7 +11,6 @@
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -434,19 +433,24 @@ missing:
 }
 
 int nscc_json_parse(const void *buf, size_t len, const char *what,
-		    json_t **out, struct nscc_err *err)
+		    struct jv_doc **out, struct nscc_err *err)
 {
-	json_error_t je;
+	struct jv_error je;
+	int ret = jv_parse(buf, len, out, &je);
 
-	*out = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-	if (!*out)
-		return nscc_errf(err, -EINVAL, "%s: bad JSON at line %d column %d: %s",
+	if (ret == -ENOMEM)
+		return nscc_errf(err, ret, "out of memory");
+	if (ret && !je.line)	/* one jansson takes, simdjson cannot */
+		return nscc_errf(err, ret, "%s: bad JSON at byte %zu: %s", what,
+				 je.position, je.text);
+	if (ret)
+		return nscc_errf(err, ret, "%s: bad JSON at line %d column %d: %s",
 				 what, je.line, je.column, je.text);
 	return 0;
 }
 
-int nscc_neff_json(struct nscc_neff *neff, const char *name, json_t **out,
-		   struct nscc_err *err)
+int nscc_neff_json(struct nscc_neff *neff, const char *name,
+		   struct jv_doc **out, struct nscc_err *err)
 {
 	const void *d;
 	size_t l;
@@ -550,17 +554,17 @@ static int parse_header(struct nscc_neff_header *h, const uint8_t *buf,
 	return 0;
 }
 
-static const char *json_str(json_t *o, const char *key)
+static const char *json_str(struct jv o, const char *key)
 {
-	json_t *v = json_object_get(o, key);
-
-	return json_is_string(v) ? json_string_value(v) : NULL;
+	return jv_str(jv_get(o, key));
 }
 
 /* neff.json -> kelf member (the node whose attrs.func_name is __kelf). */
 static int find_kelf(struct nscc_neff *neff, struct nscc_err *err)
 {
-	json_t *nj, *nodes, *node;
+	struct jv_doc *nj;
+	struct jv nodes, node;
+	struct jv_iter it;
 	const char *kelf = NULL;
 	size_t i;
 	int ret;
@@ -568,19 +572,20 @@ static int find_kelf(struct nscc_neff *neff, struct nscc_err *err)
 	ret = nscc_neff_json(neff, "neff.json", &nj, err);
 	if (ret)
 		return ret;
-	nodes = json_object_get(nj, "nodes");
-	if (!json_is_array(nodes)) {
-		json_decref(nj);
+	nodes = jv_get(jv_root(nj), "nodes");
+	if (!jv_is_array(nodes)) {
+		jv_free(nj);
 		return nscc_errf(err, -EINVAL, "neff.json: field 'nodes' is missing or not an array");
 	}
-	json_array_foreach(nodes, i, node) {
-		json_t *attrs = json_object_get(node, "attrs");
+	for (jv_iter_init(&it, nodes), i = 0; jv_next(&it, NULL, NULL, &node);
+	     i++) {
+		struct jv attrs = jv_get(node, "attrs");
 		const char *fn = json_str(attrs, "func_name");
 
 		if (fn && !strcmp(fn, "__kelf")) {
 			kelf = json_str(attrs, "kelf");
 			if (!kelf) {
-				json_decref(nj);
+				jv_free(nj);
 				return nscc_errf(err, -EINVAL, "neff.json: nodes[%zu]: attrs.kelf is missing or not a string",
 						 i);
 			}
@@ -588,11 +593,11 @@ static int find_kelf(struct nscc_neff *neff, struct nscc_err *err)
 		}
 	}
 	if (!kelf) {
-		json_decref(nj);
+		jv_free(nj);
 		return nscc_errf(err, -EINVAL, "neff.json: no node has attrs.func_name \"__kelf\"");
 	}
 	neff->kelf_member = strdup(strip_dot(kelf));
-	json_decref(nj);
+	jv_free(nj);
 	return neff->kelf_member ? 0 : nscc_errf(err, -ENOMEM, "out of memory");
 }
 
@@ -600,17 +605,20 @@ static int find_kelf(struct nscc_neff *neff, struct nscc_err *err)
 static int parse_kelf(struct nscc_neff *neff, struct nscc_err *err)
 {
 	const char *km = neff->kelf_member, *t;
-	json_t *k, *graphs, *g;
+	struct jv_doc *kd;
+	struct jv k, graphs, g;
+	struct jv_iter it;
 	const void *dd;
 	size_t i, dl;
 	int ret;
 
-	ret = nscc_neff_json(neff, km, &k, err);
+	ret = nscc_neff_json(neff, km, &kd, err);
 	if (ret) {
 		if (ret == -ENOENT)
 			nscc_err_prefix(err, "neff.json names kelf '%s'", km);
 		return ret;
 	}
+	k = jv_root(kd);
 	t = json_str(k, "target");
 	if (!t) {
 		ret = nscc_errf(err, -EINVAL, "%s: field 'target' is missing or not a string", km);
@@ -623,19 +631,20 @@ static int parse_kelf(struct nscc_neff *neff, struct nscc_err *err)
 				km, t);
 		goto out;
 	}
-	graphs = json_object_get(k, "graphs");
-	if (!json_is_array(graphs) || !json_array_size(graphs) ||
-	    json_array_size(graphs) > KBIN_MAX_SUBGRAPHS) {
+	graphs = jv_get(k, "graphs");
+	if (!jv_is_array(graphs) || !jv_size(graphs) ||
+	    jv_size(graphs) > KBIN_MAX_SUBGRAPHS) {
 		ret = nscc_errf(err, -EINVAL, "%s: field 'graphs' must be an array of 1..%u subgraphs",
 				km, KBIN_MAX_SUBGRAPHS);
 		goto out;
 	}
-	neff->sgs = calloc(json_array_size(graphs), sizeof(*neff->sgs));
+	neff->sgs = calloc(jv_size(graphs), sizeof(*neff->sgs));
 	if (!neff->sgs) {
 		ret = nscc_errf(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	json_array_foreach(graphs, i, g) {
+	for (jv_iter_init(&it, graphs), i = 0; jv_next(&it, NULL, NULL, &g);
+	     i++) {
 		const char *name = json_str(g, "name");
 		const char *def = json_str(g, "definition");
 
@@ -660,7 +669,7 @@ static int parse_kelf(struct nscc_neff *neff, struct nscc_err *err)
 		}
 	}
 out:
-	json_decref(k);
+	jv_free(kd);
 	return ret;
 }
 

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "json_view.h"
 #include "kbin_gen.h"
 #include "kbin_kind.h"
 #include "kbin_names.h"
@@ -83,23 +84,21 @@ const struct nscc_dtype *nscc_dtype_find(const char *name);
 /** nscc_dtype_npy_ok() - 1 when @descr is one of @dt's .npy descrs. */
 int nscc_dtype_npy_ok(const struct nscc_dtype *dt, const char *descr);
 
-struct json_t;
-
 /**
- * nscc_neff_json() - parse member @name of @neff as JSON (jansson,
- * duplicate keys refused).  Return: 0 and *out (caller json_decref()s);
- * -ENOENT missing member (named); -EINVAL bad JSON (message names the
- * member, line and column); -ENOMEM.
+ * nscc_neff_json() - parse member @name of @neff as JSON (json_view.h:
+ * what jansson's json_loadb() takes, duplicate keys refused).  Return: 0
+ * and *out (caller jv_free()s); -ENOENT missing member (named); -EINVAL
+ * bad JSON (message names the member, line and column); -ENOMEM.
  */
 int nscc_neff_json(struct nscc_neff *neff, const char *name,
-		   struct json_t **out, struct nscc_err *err);
+		   struct jv_doc **out, struct nscc_err *err);
 
 /**
  * nscc_json_parse() - parse @len bytes of JSON; @what names the text in
  * the error message.  Return: as nscc_neff_json().
  */
 int nscc_json_parse(const void *buf, size_t len, const char *what,
-		    struct json_t **out, struct nscc_err *err);
+		    struct jv_doc **out, struct nscc_err *err);
 
 /**
  * nscc_neff_has_member() - 1 when member @name exists and is a regular
@@ -115,7 +114,7 @@ int nscc_neff_has_member(struct nscc_neff *neff, const char *name);
  * @vars is @dj's "var" object.  Return: 0 or a negative errno with the
  * message in @err.
  */
-int nscc_defjson_dma(struct nscc_model *m, int sgi, struct json_t *dj,
-		     struct json_t *vars, struct nscc_neff *neff,
+int nscc_defjson_dma(struct nscc_model *m, int sgi, struct jv dj,
+		     struct jv vars, struct nscc_neff *neff,
 		     const char *dir, struct nscc_err *err);
 #endif /* NSCC_INTERNAL_H */
