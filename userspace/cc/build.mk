@@ -5,7 +5,8 @@
 #   libneuronsim-cc.a  the compiler library: NEFF reader, def.json front
 #                      end (vars; DMA programs in defjson_dma.c), mem_ref
 #                      build tree, symbol table, compile pipeline, NEFF
-#                      writer (host, rel); its JSON reader json_view.cc
+#                      writer (host, rel; fuzz for fuzz_json_view); its
+#                      JSON reader json_view.cc
 #                      is C++ over simdjson (Documentation/compiler.rst,
 #                      "JSON parser")
 #   cc_* host tests    userspace/tests/cc_*.c -> $(HOST_O)/tests/
@@ -18,7 +19,7 @@ KBIN_INC	:= -I$(TOP)/userspace/cc
 KBIN_USES	:= PLAN
 KBIN_LDLIBS	:= -lz
 
-$(call library,CC,libneuronsim-cc,host rel)
+$(call library,CC,libneuronsim-cc,host rel fuzz)
 CC_DIR		:= userspace/cc
 CC_SRCS		:= hash.c model.c memref.c symtab.c neff.c defjson.c \
 	defjson_dma.c compile.c neff_writer.c json_view.cc

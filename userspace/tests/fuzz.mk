@@ -4,15 +4,24 @@
 #   fuzz_kbin_check   the checker and reader on raw bytes
 #   fuzz_kbin_struct  structure-aware: the custom mutator of
 #                     userspace/tests/kbin_mutate.c (libtestutil, fuzz)
+#   fuzz_json_view    the compiler's JSON view against jansson, then the
+#                     def.json front end (libneuronsim-cc, fuzz)
 # Seed corpora, $(FUZZ_O)/NAME/ (scripts/fuzz.sh): the kbin_seedgen plans;
 # for kbin_struct also plans compiled by neuronsim-cc from a few small
-# NEFFs when the shared ones are present ($(NEURONSIM_SHARED)/cases/neff).
+# NEFFs when the shared ones are present ($(NEURONSIM_SHARED)/cases/neff);
+# for json_view the JSON members under 64 KiB of those NEFFs.
 
 TESTUTIL_SRCS_fuzz := userspace/tests/kbin_mutate.c
 
 FUZZ_TARGETS	:= fuzz_kbin_check fuzz_kbin_struct
 $(call programs,FUZZ_TARGETS,fuzz,userspace/tests,$(FUZZ_O),TESTUTIL KBIN,userspace)
 FUZZERS		+= $(call bins,FUZZ_TARGETS)
+
+FUZZ_CC_TARGETS	:= fuzz_json_view
+# json_view.cc is C++: clang links UBSan's C++ part only when asked
+FUZZ_CC_TARGETS_LDLIBS := -fsanitize-link-c++-runtime
+$(call programs,FUZZ_CC_TARGETS,fuzz,userspace/tests,$(FUZZ_O),CC,userspace)
+FUZZERS		+= $(call bins,FUZZ_CC_TARGETS)
 
 FUZZ_SEEDGEN	:= $(call bins,KBIN_SEEDGEN)
 FUZZ_NEFF_DIR	:= $(or $(NEURONSIM_SHARED),$(TOP)/../shared)/cases/neff
@@ -36,5 +45,17 @@ $(FUZZ_O)/.seeded-kbin_struct: $(FUZZ_SEEDGEN) $(call bins,NSIM_CC_TOOL) $(FUZZ_
 	done
 	@touch $@
 
-FUZZ_SEEDS	:= $(FUZZ_O)/.seeded-kbin_check $(FUZZ_O)/.seeded-kbin_struct
+# a NEFF is a 1024-byte header, then a gzipped tar of its members
+$(FUZZ_O)/.seeded-json_view: $(FUZZ_SEED_NEFFS)
+	@mkdir -p $(FUZZ_O)/json_view
+	$(Q)$(call say,GEN,$(call show,$(FUZZ_O))/json_view/ (seeds))for f in $(FUZZ_SEED_NEFFS); do \
+		d=$$(mktemp -d) && tail -c +1025 $$f | tar xzf - -C $$d && \
+		find $$d -name '*.json' -size -64k | while read -r j; do \
+			cp $$j $(FUZZ_O)/json_view/$$(basename $$f .neff)-$$(basename $$j); \
+		done; rm -rf $$d; \
+	done
+	@touch $@
+
+FUZZ_SEEDS	:= $(FUZZ_O)/.seeded-kbin_check $(FUZZ_O)/.seeded-kbin_struct \
+	$(FUZZ_O)/.seeded-json_view
 userspace fuzz: $(FUZZ_SEEDS)
