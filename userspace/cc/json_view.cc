@@ -7,8 +7,8 @@
  * refuses: a scalar at the top, duplicate keys, integers over INT64_MAX,
  * "\u0000" in a string.  One walk after the parse refuses those, and
  * while it is in each object of more than INDEX_MIN members it makes that
- * object's sorted key index (jv_get's O(log n) look-up; the duplicate
- * check is a neighbour compare of it).  A refused text, by simdjson or by
+ * object's key index, a hash table (jv_get's O(1) look-up; the duplicate
+ * check is its insert).  A refused text, by simdjson or by
  * the walk, is handed to json_loadb() for the message, so a refusal says
  * what it said before, with jansson's line and column; only a text
  * jansson would take (one simdjson cannot hold) keeps simdjson's words.
@@ -33,7 +33,7 @@ using simdjson::dom::object;
 
 /* jansson's JSON_PARSER_MAX_DEPTH: the nesting both take */
 static const size_t MAX_DEPTH = 2048;
-/* objects of more members get a sorted key index */
+/* objects of more members get a key index (a hash table) */
 static const size_t INDEX_MIN = 8;
 
 static_assert(sizeof(element) <= sizeof(((struct jv *)0)->el) &&
@@ -50,21 +50,30 @@ namespace {
 /* one member of an indexed object */
 struct member {
 	const char *key;
-	size_t len;
+	uint32_t len;
+	uint32_t hash;
 	element val;
 };
 
-/* an indexed object: members[start, start + count), sorted by key */
+/*
+ * an indexed object: its members are members[start, start + count) in
+ * document order; slots[slot, slot + cap) is an open-addressing table
+ * (linear probing, cap a power of two >= 2 x count) of member number + 1
+ * (0 = empty)
+ */
 struct index_dir {
 	const char *first_key;	/* the object's first key: its identity */
-	size_t start, count;
+	size_t start, count, slot, cap;
 };
 
-bool key_less(const member &a, const member &b)
+/* FNV-1a */
+uint32_t key_hash(const char *k, size_t len)
 {
-	int c = memcmp(a.key, b.key, std::min(a.len, b.len));
+	uint64_t h = 0xcbf29ce484222325ULL;
 
-	return c ? c < 0 : a.len < b.len;
+	while (len--)
+		h = (h ^ (unsigned char)*k++) * 0x100000001b3ULL;
+	return (uint32_t)(h ^ (h >> 32));
 }
 
 } /* namespace */
@@ -74,6 +83,8 @@ struct jv_doc {
 	element root;
 	member *members;
 	size_t nmembers, cap_members;
+	uint32_t *slots;
+	size_t nslots, cap_slots;
 	index_dir *dirs;	/* in first_key order (the walk's order) */
 	size_t ndirs, cap_dirs;
 };
@@ -119,23 +130,39 @@ walk_result walk_object(jv_doc *d, const object &o)
 	size_t n = object_size(o), i, j;
 
 	if (n > INDEX_MIN) {
-		size_t start = d->nmembers;
+		size_t start = d->nmembers, cap = 16;
+		uint32_t *slot;
 		member *m;
 
-		if (!grow(&d->members, &d->cap_members, start + n) ||
+		while (cap < 2 * n)
+			cap *= 2;
+		if (n >= UINT32_MAX / 2 ||
+		    !grow(&d->members, &d->cap_members, start + n) ||
+		    !grow(&d->slots, &d->cap_slots, d->nslots + cap) ||
 		    !grow(&d->dirs, &d->cap_dirs, d->ndirs + 1))
 			return WALK_NOMEM;
 		m = d->members + start;
+		slot = d->slots + d->nslots;
+		memset(slot, 0, cap * sizeof(*slot));
 		i = 0;
-		for (auto it = o.begin(); it != o.end(); ++it, i++)
-			m[i] = member{ it.key_c_str(), it.key_length(), it.value() };
-		std::sort(m, m + n, key_less);
-		for (i = 1; i < n; i++)
-			if (m[i - 1].len == m[i].len &&
-			    !memcmp(m[i - 1].key, m[i].key, m[i].len))
-				return WALK_REFUSED;
-		d->dirs[d->ndirs++] = index_dir{ o.begin().key_c_str(), start, n };
+		for (auto it = o.begin(); it != o.end(); ++it, i++) {
+			const char *k = it.key_c_str();
+			uint32_t len = it.key_length(), h = key_hash(k, len);
+
+			for (j = h & (cap - 1); slot[j]; j = (j + 1) & (cap - 1)) {
+				const member *x = &m[slot[j] - 1];
+
+				if (x->hash == h && x->len == len &&
+				    !memcmp(x->key, k, len))
+					return WALK_REFUSED;
+			}
+			slot[j] = (uint32_t)i + 1;
+			m[i] = member{ k, len, h, it.value() };
+		}
+		d->dirs[d->ndirs++] = index_dir{ o.begin().key_c_str(), start, n,
+						 d->nslots, cap };
 		d->nmembers += n;
+		d->nslots += cap;
 	} else {
 		const char *k[INDEX_MIN];
 		size_t l[INDEX_MIN];
@@ -251,6 +278,39 @@ struct jv store(const jv_doc *d, const element &e)
 	return v;
 }
 
+/* the key (objects) and value of iterator @c */
+void member_of(const object::iterator &c, const char **key, size_t *len,
+	       element *val)
+{
+	*key = c.key_c_str();
+	*len = c.key_length();
+	*val = c.value();
+}
+
+void member_of(const array::iterator &c, const char **, size_t *,
+	       element *val)
+{
+	*val = *c;
+}
+
+/* one step of a walk whose iterators are of type It */
+template <typename It>
+bool step(struct jv_iter *it, const char **key, size_t *len, struct jv *val)
+{
+	element e;
+	It c, x;
+
+	memcpy(static_cast<void *>(&c), it->cur, sizeof(c));
+	memcpy(static_cast<void *>(&x), it->end, sizeof(x));
+	if (!(c != x))
+		return false;
+	member_of(c, key, len, &e);
+	*val = store(it->doc, e);
+	++c;
+	memcpy(it->cur, static_cast<const void *>(&c), sizeof(c));
+	return true;
+}
+
 } /* namespace */
 
 extern "C" {
@@ -299,6 +359,7 @@ void jv_free(struct jv_doc *doc)
 	if (!doc)
 		return;
 	free(doc->members);
+	free(doc->slots);
 	free(doc->dirs);
 	delete doc;
 }
@@ -447,13 +508,17 @@ struct jv jv_get(struct jv obj, const char *key)
 			return none;
 		return store(d, e);
 	}
-	const member *b = d->members + dir->start, *end = b + dir->count;
-	member want = { key, len, element() };
-	const member *m = std::lower_bound(b, end, want, key_less);
+	const member *m = d->members + dir->start;
+	const uint32_t *slot = d->slots + dir->slot, h = key_hash(key, len);
+	size_t cap = dir->cap, j;
 
-	if (m == end || m->len != len || memcmp(m->key, key, len))
-		return none;
-	return store(d, m->val);
+	for (j = h & (cap - 1); slot[j]; j = (j + 1) & (cap - 1)) {
+		const member *x = &m[slot[j] - 1];
+
+		if (x->hash == h && x->len == len && !memcmp(x->key, key, len))
+			return store(d, x->val);
+	}
+	return none;
 }
 
 void jv_iter_init(struct jv_iter *it, struct jv v)
@@ -486,38 +551,17 @@ void jv_iter_init(struct jv_iter *it, struct jv v)
 bool jv_next(struct jv_iter *it, const char **key, size_t *key_len,
 	     struct jv *val)
 {
-	if (!it->doc)
-		return false;
-	if (it->object) {
-		object::iterator c, x;
+	const char *k = nullptr;
+	size_t kl = 0;
+	bool more = it->doc && (it->object ?
+		step<object::iterator>(it, &k, &kl, val) :
+		step<array::iterator>(it, &k, &kl, val));
 
-		memcpy(static_cast<void *>(&c), it->cur, sizeof(c));
-		memcpy(static_cast<void *>(&x), it->end, sizeof(x));
-		if (!(c != x))
-			return false;
-		if (key)
-			*key = c.key_c_str();
-		if (key_len)
-			*key_len = c.key_length();
-		*val = store(it->doc, c.value());
-		++c;
-		memcpy(it->cur, static_cast<const void *>(&c), sizeof(c));
-		return true;
-	}
-	array::iterator c, x;
-
-	memcpy(static_cast<void *>(&c), it->cur, sizeof(c));
-	memcpy(static_cast<void *>(&x), it->end, sizeof(x));
-	if (!(c != x))
-		return false;
-	if (key)
-		*key = nullptr;
-	if (key_len)
-		*key_len = 0;
-	*val = store(it->doc, *c);
-	++c;
-	memcpy(it->cur, static_cast<const void *>(&c), sizeof(c));
-	return true;
+	if (more && key)
+		*key = k;
+	if (more && key_len)
+		*key_len = kl;
+	return more;
 }
 
 } /* extern "C" */

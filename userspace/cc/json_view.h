@@ -127,8 +127,8 @@ size_t jv_size(struct jv v);
 
 /**
  * jv_get() - member @key of object @obj, or the empty handle (no such
- * member, or @obj is not an object).  O(log n) for objects of more than
- * a few members (an index made at parse time), else a scan.
+ * member, or @obj is not an object).  O(1) for objects of more than 8
+ * members (a hash table made at parse time), else a scan.
  */
 struct jv jv_get(struct jv obj, const char *key);
 
