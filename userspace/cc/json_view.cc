@@ -236,25 +236,32 @@ void copy_text(struct jv_error *err, const char *s)
 	err->text[n] = 0;
 }
 
-/* the refusal of @buf in jansson's words, else in simdjson's (@why) */
-void explain(const void *buf, size_t len, const char *why,
-	     struct jv_error *err)
+/* true when jansson refuses @buf; its words then in @err (may be NULL) */
+bool jansson_refuses(const void *buf, size_t len, struct jv_error *err)
 {
 	json_error_t je;
-	json_t *j;
+	json_t *j = json_loadb(static_cast<const char *>(buf), len,
+			       JSON_REJECT_DUPLICATES, &je);
 
-	if (!err)
-		return;
-	j = json_loadb(static_cast<const char *>(buf), len,
-		       JSON_REJECT_DUPLICATES, &je);
-	if (!j) {
+	if (j) {
+		json_decref(j);
+		return false;
+	}
+	if (err) {
 		err->line = je.line;
 		err->column = je.column;
 		err->position = je.position;
 		copy_text(err, je.text);
-		return;
 	}
-	json_decref(j);
+	return true;
+}
+
+/* the refusal of @buf in jansson's words, else in simdjson's (@why) */
+void explain(const void *buf, size_t len, const char *why,
+	     struct jv_error *err)
+{
+	if (jansson_refuses(buf, len, err) || !err)
+		return;
 	err->line = 0;
 	err->column = 0;
 	err->position = 0;
@@ -318,17 +325,40 @@ extern "C" {
 int jv_parse(const void *buf, size_t len, struct jv_doc **out,
 	     struct jv_error *err)
 {
-	jv_doc *d = new (std::nothrow) jv_doc();
+	const uint8_t *text = static_cast<const uint8_t *>(buf);
+	uint8_t *spaced = nullptr;
 	simdjson::error_code ec;
 	walk_result r;
+	jv_doc *d;
 
 	*out = nullptr;
-	if (!d)
+	/*
+	 * jansson skips a NUL byte that ends a number or a literal (its
+	 * lexer takes the pushed-back NUL for an empty read-ahead) and
+	 * refuses every other one.  A text with a NUL byte it takes is
+	 * parsed with those bytes as blanks, which end a token the same way.
+	 */
+	if (len && memchr(buf, 0, len)) {
+		if (jansson_refuses(buf, len, err))
+			return -EINVAL;
+		spaced = static_cast<uint8_t *>(malloc(len));
+		if (!spaced)
+			return -ENOMEM;
+		memcpy(spaced, buf, len);
+		for (size_t i = 0; i < len; i++)
+			if (!spaced[i])
+				spaced[i] = ' ';
+		text = spaced;
+	}
+	d = new (std::nothrow) jv_doc();
+	if (!d) {
+		free(spaced);
 		return -ENOMEM;
+	}
 	ec = d->parser.allocate(len ? len : 1, MAX_DEPTH);
 	if (!ec)
-		ec = d->parser.parse(static_cast<const uint8_t *>(buf), len)
-			     .get(d->root);
+		ec = d->parser.parse(text, len).get(d->root);
+	free(spaced);	/* the parser holds its own copy */
 	if (ec == simdjson::MEMALLOC) {
 		jv_free(d);
 		return -ENOMEM;

@@ -5,11 +5,11 @@
  * json_loadb(JSON_REJECT_DUPLICATES), which it replaced in the front end:
  * every text of a table, the edges where simdjson and jansson differ
  * (a scalar at the top, duplicate keys in small and indexed objects,
- * integers over INT64_MAX, "\u0000", nesting 2048/2049, trailing bytes),
- * is taken by both or refused by both with the same line, column and
- * text; a taken one reads the same through both (types, integers,
- * strings, sizes, member look-up in small and indexed objects, document
- * order).
+ * integers over INT64_MAX, "\u0000", nesting 2048/2049, trailing bytes,
+ * NUL bytes where jansson skips them), is taken by both or refused by
+ * both with the same line, column and text; a taken one reads the same
+ * through both (types, integers, strings, sizes, member look-up in small
+ * and indexed objects, document order).
  */
 #include <errno.h>
 #include <jansson.h>
@@ -145,9 +145,19 @@ TEST(texts_as_jansson_takes_them)
 
 	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
 		same_as_jansson(_metadata, texts[i], strlen(texts[i]));
-	/* a NUL byte inside the text, and right after it */
+	/*
+	 * NUL bytes: after the text, in a string, and where jansson skips
+	 * one (ending a number or literal) or refuses it (anywhere else,
+	 * a second one)
+	 */
 	same_as_jansson(_metadata, "[1]\0", 4);
 	same_as_jansson(_metadata, "[\"a\0\"]", 6);
+	same_as_jansson(_metadata, "{\"a\":2\0,\"b\":1}", 15);
+	same_as_jansson(_metadata, "[true\0, null\0, -1.5e3\0]", 23);
+	same_as_jansson(_metadata, "[1\0\0]", 5);
+	same_as_jansson(_metadata, "[\"a\"\0]", 6);
+	same_as_jansson(_metadata, "[1\0" "2]", 5);
+	same_as_jansson(_metadata, "\0[1]", 4);
 }
 
 /* jansson's nesting limit (2048) is the view's */
