@@ -460,3 +460,40 @@ int kbin_dma_walk_piece(struct kbin_dma_walk *w, __u64 *off, __u32 *len)
 		kbin_dma_walk_next(w);
 	return 1;
 }
+
+/**
+ * kbin_dma_walk_seek() - start walking a side's pieces at piece @piece.
+ * @w: the walker (the caller's memory).
+ * @s: a side accepted by kbin_dma_pattern(); unchanged during the walk.
+ * @piece: 0 .. kbin_dma_pat.pieces - 1: the piece kbin_dma_walk_piece()
+ *	hands out next; at or past the count the walk is at its end.
+ *
+ * The same state kbin_dma_walk_init() and @piece calls of
+ * kbin_dma_walk_piece() reach, in O(KBIN_DMA_MAX_DIMS): the run is
+ * @piece / ceil(sizes[0] / KBIN_DMA_PIECE_MAX), its index tuple that
+ * number in the mixed radix of sizes[1 ..], dimension 1 the lowest
+ * digit.  The relocation's ring views use it to start anywhere in a
+ * descriptor without walking the pieces before.
+ */
+void kbin_dma_walk_seek(struct kbin_dma_walk *w, const struct kbin_dma_side *s,
+			__u64 piece)
+{
+	__u64 per_run, run, runs = 1;
+	__u32 i;
+
+	kbin_dma_walk_init(w, s);
+	per_run = ((__u64)s->sizes[0] + KBIN_DMA_PIECE_MAX - 1) / KBIN_DMA_PIECE_MAX;
+	run = piece / per_run;
+	for (i = 1; i < s->num_dims; i++)
+		runs *= s->sizes[i];
+	if (run >= runs) {
+		w->end = 1;
+		return;
+	}
+	w->done = (__u32)(piece % per_run) * KBIN_DMA_PIECE_MAX;
+	for (i = 1; i < s->num_dims; i++) {
+		w->idx[i] = (__u32)(run % s->sizes[i]);
+		run /= s->sizes[i];
+		w->run += (__u64)w->idx[i] * s->steps[i];
+	}
+}

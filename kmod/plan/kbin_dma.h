@@ -104,5 +104,7 @@ struct kbin_dma_walk {
 void kbin_dma_walk_init(struct kbin_dma_walk *w, const struct kbin_dma_side *s);
 int kbin_dma_walk_run(struct kbin_dma_walk *w, __u64 *off, __u32 *len);
 int kbin_dma_walk_piece(struct kbin_dma_walk *w, __u64 *off, __u32 *len);
+void kbin_dma_walk_seek(struct kbin_dma_walk *w, const struct kbin_dma_side *s,
+			__u64 piece);
 
 #endif /* _NEURONSIM_KBIN_DMA_H */

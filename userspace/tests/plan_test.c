@@ -677,6 +677,40 @@ TEST(dma_walk_patterns)
 	}
 }
 
+/* seeking to piece k gives the pieces the walk from the start gives */
+TEST(dma_walk_seek)
+{
+	static const struct { __u32 n; __u32 sz[4]; __u64 st[4]; } pat[] = {
+		{ 1, { 512 }, { 1 } },
+		{ 3, { 64, 3, 5 }, { 1, 100, 7 } },
+		{ 4, { 70000, 2, 3, 2 }, { 1, 70000, 1000000, 5 } },
+		{ 4, { 131073, 1, 2, 3 }, { 1, 9, 0, 400000 } },
+	};
+	unsigned int k;
+
+	for (k = 0; k < sizeof(pat) / sizeof(pat[0]); k++) {
+		struct kbin_dma_side s = side(5, pat[k].n, pat[k].sz, pat[k].st);
+		struct kbin_dma_walk w, ws;
+		struct kbin_dma_pat p;
+		__u64 off, soff, i;
+		__u32 l, sl;
+
+		ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&s, &p));
+		kbin_dma_walk_init(&w, &s);
+		for (i = 0; i < p.pieces; i++) {
+			kbin_dma_walk_seek(&ws, &s, i);
+			ASSERT_EQ(1, kbin_dma_walk_piece(&w, &off, &l));
+			ASSERT_EQ(1, kbin_dma_walk_piece(&ws, &soff, &sl))
+				TH_LOG("pattern %u piece %llu", k, (unsigned long long)i);
+			ASSERT_EQ(off, soff) TH_LOG("pattern %u piece %llu", k,
+						   (unsigned long long)i);
+			ASSERT_EQ(l, sl);
+		}
+		kbin_dma_walk_seek(&ws, &s, p.pieces);
+		EXPECT_EQ(0, kbin_dma_walk_piece(&ws, &soff, &sl));
+	}
+}
+
 TEST(dma_pattern_refusals)
 {
 	__u32 sz[4] = { 512, 128, 2, 2 };
