@@ -12,10 +12,15 @@
  *   stats			module memory accounting
  *   fail_hbm_alloc_nth		fault knob: the Nth HBM placement fails
  *   fail_copyin_nth		fault knob: the Nth payload copy-in fails
+ *   fail_reloc_nth		fault knob: the Nth relocation step fails
  *   models/<id>/info		one loaded model
  *   models/<id>/sg<N>/memrefs	one row per variable of subgraph N
  *   models/<id>/sg<N>/ptr_tables one row per MR_PTR_TABLE row: its
  *				needs_translation bit and address
+ *   models/<id>/sg<N>/dma/queues one row per relocated DMA queue
+ *   models/<id>/sg<N>/dma/<queue> one row per UDMA descriptor of the
+ *				queue's rings, with the variable and offset
+ *				it came from
  *
  * While device 0 exists, neuronsim/ also has links to its device, hbm,
  * stats, fault knobs and models/ under their names, the paths of a
@@ -25,6 +30,8 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 
+#include "kbin_dma.h"
+
 #include "neuronsim.h"
 
 /* /sys/kernel/debug/neuronsim/ */
@@ -33,7 +40,7 @@ static struct dentry *nsim_debugfs_root;
 /* what neuronsim/ links to in neuronsim0/ */
 static const char *const nsim_debugfs_link_names[NSIM_DEBUGFS_LINKS] = {
 	"device", "hbm", "stats", "fail_hbm_alloc_nth", "fail_copyin_nth",
-	"models",
+	"fail_reloc_nth", "models",
 };
 
 static int nsim_device_show(struct seq_file *m, void *unused)
@@ -136,6 +143,8 @@ static int nsim_model_info_show(struct seq_file *s, void *unused)
 	seq_printf(s, "vars %llu\nhbm_bytes %llu\nscratchpad_bytes %llu\nkmem_bytes %llu\n",
 		   m->num_vars, m->hbm_bytes, m->scratchpad_bytes,
 		   m->kmem_bytes);
+	seq_printf(s, "udma_descs %llu\ndma_ring_bytes %llu\n", m->udma_descs,
+		   m->dma_ring_bytes);
 	for (i = 0; i <= KBIN_BACKING_BUF_MAX; i++)
 		if (m->load_sp[i].npages)
 			seq_printf(s, "%s_scratchpad %llu bytes, %u pages, first 0x%llx (%s)\n",
@@ -392,6 +401,207 @@ static const struct file_operations nsim_tables_fops = {
 	.release = seq_release_private,
 };
 
+/* dma/queues: one row per relocated DMA queue of the subgraph */
+static int nsim_dma_queues_show(struct seq_file *s, void *unused)
+{
+	const struct nsim_sg *sg = s->private;
+	const struct nsim_dma *dma = &sg->dma;
+	u32 i;
+
+	seq_puts(s, "queue\tname\ttype\towner\tblocks\tdescriptors\tm2s\ts2m\trings\tm2s_ring\ts2m_ring\tring_bytes\n");
+	for (i = 0; i < dma->num_queues; i++) {
+		const struct nsim_dma_queue *q = &dma->queues[i];
+		u64 ring[NSIM_DMA_DIRS] = { 0, 0 };
+		u32 d;
+
+		for (d = 0; d < NSIM_DMA_DIRS; d++)
+			if (q->num_rings[d])
+				ring[d] = dma->rings[q->first_ring[d]].addr;
+		seq_printf(s, "%u\t%s\t%s\t%s\t%u\t%u\t%u\t%u\t%u\t0x%llx\t0x%llx\t%llu\n",
+			   i, dma->names + q->name_off,
+			   kbin_dma_queue_type_str(q->type),
+			   kbin_dma_engine_str(q->owner), q->num_blocks,
+			   q->num_descs, q->count[NSIM_DMA_M2S],
+			   q->count[NSIM_DMA_S2M],
+			   q->num_rings[NSIM_DMA_M2S] + q->num_rings[NSIM_DMA_S2M],
+			   ring[NSIM_DMA_M2S], ring[NSIM_DMA_S2M], q->ring_bytes);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nsim_dma_queues);
+
+/*
+ * dma/<queue>: one row per UDMA descriptor of the queue, its M2S and S2M
+ * descriptors interleaved (M2S 0, S2M 0, M2S 1, ...; the longer side's
+ * rest at the end): each as its ring holds it (read back from simulated
+ * HBM) and where it came from, recomputed with the walker from the kept
+ * access patterns.  Position 0 is the header.  The iterator keeps one
+ * walk per side, so reading front to back is O(1) per row; a jump is a
+ * binary search and kbin_dma_walk_seek().
+ */
+struct nsim_ring_side {
+	bool valid;
+	u32 idx;
+	u32 d;
+	u64 off;
+	u32 len;
+	struct kbin_dma_walk w;
+};
+
+struct nsim_ring_iter {
+	const struct nsim_dma_queue *q;
+	loff_t pos;
+	u32 dir;
+	struct nsim_ring_side side[NSIM_DMA_DIRS];
+};
+
+static void *nsim_ring_seek(struct nsim_ring_iter *it, loff_t pos)
+{
+	const struct nsim_dma_queue *q = it->q;
+	const struct nsim_dma_desc *descs = q->sg->dma.descs;
+	u64 m2s = q->count[NSIM_DMA_M2S], s2m = q->count[NSIM_DMA_S2M];
+	u64 both = min(m2s, s2m), g = pos - 1;
+	struct nsim_ring_side *sd;
+	u32 dir, idx;
+
+	if (pos < 1 || g >= m2s + s2m)
+		return NULL;
+	if (it->pos == pos)
+		return it;
+	if (g < 2 * both) {
+		dir = g & 1;
+		idx = g >> 1;
+	} else {
+		dir = m2s > s2m ? NSIM_DMA_M2S : NSIM_DMA_S2M;
+		idx = g - both;
+	}
+	sd = &it->side[dir];
+	if (sd->valid && idx == sd->idx + 1) {
+		if (!kbin_dma_walk_piece(&sd->w, &sd->off, &sd->len)) {
+			sd->d++;
+			kbin_dma_walk_init(&sd->w, &descs[sd->d].side[dir]);
+			kbin_dma_walk_piece(&sd->w, &sd->off, &sd->len);
+		}
+	} else if (!sd->valid || idx != sd->idx) {
+		sd->d = nsim_dma_desc_find(q->sg, q, dir, idx);
+		kbin_dma_walk_seek(&sd->w, &descs[sd->d].side[dir],
+				   idx - descs[sd->d].first[dir]);
+		kbin_dma_walk_piece(&sd->w, &sd->off, &sd->len);
+	}
+	sd->valid = true;
+	sd->idx = idx;
+	it->dir = dir;
+	it->pos = pos;
+	return it;
+}
+
+static void *nsim_ring_start(struct seq_file *s, loff_t *pos)
+{
+	if (*pos == 0)
+		return SEQ_START_TOKEN;
+	return nsim_ring_seek(s->private, *pos);
+}
+
+static void *nsim_ring_next(struct seq_file *s, void *v, loff_t *pos)
+{
+	++*pos;
+	return nsim_ring_seek(s->private, *pos);
+}
+
+static void nsim_ring_stop(struct seq_file *s, void *v)
+{
+}
+
+static int nsim_ring_show(struct seq_file *s, void *v)
+{
+	const struct nsim_ring_iter *it = v;
+	const struct nsim_ring_side *sd;
+	const struct nsim_dma_queue *q;
+	const struct nsim_dma_desc *dd;
+	const struct nsim_sg *sg;
+	union udma_desc u;
+	u32 ctrl, len, var, ring;
+	u64 addr;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(s, "index\tside\tring\tlen\tflags\taddr\tblock\tdesc\tvar_id\tvar\toffset\n");
+		return 0;
+	}
+	q = it->q;
+	sg = q->sg;
+	sd = &it->side[it->dir];
+	dd = &sg->dma.descs[sd->d];
+	ring = nsim_dma_ring_locate(sg, q, it->dir, sd->idx, &addr);
+	nsim_mem_read(&q->nd->mem, addr, &u, sizeof(u));
+	ctrl = le32_to_cpu((__force __le32)u.tx.len_ctrl);
+	len = ctrl & UDMA_DESC_LEN_MASK;
+	var = dd->side[it->dir].var_id;
+	seq_printf(s, "%u\t%s\t%u\t%u\t%s%s%s%s\t0x%llx\t%u\t%u\t%u\t%s\t%llu\n",
+		   sd->idx, it->dir == NSIM_DMA_M2S ? "M2S" : "S2M", ring,
+		   len ? len : UDMA_DESC_LEN_MAX,
+		   ctrl & UDMA_DESC_FIRST ? "FIRST" : "",
+		   (ctrl & UDMA_DESC_FIRST) && (ctrl & UDMA_DESC_LAST) ? "|" : "",
+		   ctrl & UDMA_DESC_LAST ? (ctrl & UDMA_DESC_INT_EN ? "LAST|INT" : "LAST") :
+		   (ctrl & UDMA_DESC_INT_EN ? "INT" : ""),
+		   ctrl & (UDMA_DESC_FIRST | UDMA_DESC_LAST | UDMA_DESC_INT_EN) ? "" : "-",
+		   le64_to_cpu((__force __le64)u.tx.buf_ptr),
+		   dd->block - q->first_block, dd->index, var,
+		   sg->names + sg->cold[var].name_off, sd->off);
+	return 0;
+}
+
+static const struct seq_operations nsim_ring_sops = {
+	.start = nsim_ring_start,
+	.next = nsim_ring_next,
+	.stop = nsim_ring_stop,
+	.show = nsim_ring_show,
+};
+
+static int nsim_ring_open(struct inode *inode, struct file *file)
+{
+	struct nsim_ring_iter *it;
+
+	it = __seq_open_private(file, &nsim_ring_sops, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	it->q = inode->i_private;
+	return 0;
+}
+
+static const struct file_operations nsim_ring_fops = {
+	.owner = THIS_MODULE,
+	.open = nsim_ring_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+};
+
+/* models/<id>/sg<N>/dma/: queues and one ring view per queue */
+static void nsim_debugfs_dma_add(struct nsim_sg *sg)
+{
+	struct nsim_dma *dma = &sg->dma;
+	char name[KBIN_NAME_MAX];
+	u32 i;
+
+	if (!dma->num_queues)
+		return;
+	dma->dir = debugfs_create_dir("dma", sg->dir);
+	debugfs_create_file("queues", 0400, dma->dir, sg, &nsim_dma_queues_fops);
+	for (i = 0; i < dma->num_queues; i++) {
+		char *c;
+
+		strscpy(name, dma->names + dma->queues[i].name_off, sizeof(name));
+		for (c = name; *c; c++)
+			if (*c == '/')
+				*c = '_';
+		if (!strcmp(name, "queues") || !strcmp(name, ".") ||
+		    !strcmp(name, ".."))
+			snprintf(name, sizeof(name), "queue%u", i);
+		debugfs_create_file(name, 0400, dma->dir, &dma->queues[i],
+				    &nsim_ring_fops);
+	}
+}
+
 /**
  * nsim_debugfs_model_add() - create models/<id>/ for a published model.
  * @m: the model, @m->id set.
@@ -415,6 +625,7 @@ void nsim_debugfs_model_add(struct nsim_model *m)
 				    &nsim_memrefs_fops);
 		debugfs_create_file("ptr_tables", 0400, m->sg[i].dir,
 				    &m->sg[i], &nsim_tables_fops);
+		nsim_debugfs_dma_add(&m->sg[i]);
 	}
 }
 
@@ -471,6 +682,8 @@ void nsim_debugfs_init(struct nsim_device *nd)
 				&nd->fail_hbm_alloc_nth);
 	debugfs_create_atomic_t("fail_copyin_nth", 0600, nd->debugfs,
 				&nd->fail_copyin_nth);
+	debugfs_create_atomic_t("fail_reloc_nth", 0600, nd->debugfs,
+				&nd->fail_reloc_nth);
 	nd->debugfs_models = debugfs_create_dir("models", nd->debugfs);
 	if (nd->index)
 		return;

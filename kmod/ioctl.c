@@ -171,7 +171,8 @@ static int nsim_copy_plan(void *plan, const void __user *src, u64 len)
 /*
  * NEURONSIM_IOC_LOAD: copy the plan in (at most max_plan_bytes), run the
  * shared checker on all of it (the plan counting against
- * max_loading_bytes meanwhile), stage (stage.c), give the model an id,
+ * max_loading_bytes meanwhile), stage (stage.c), relocate the DMA
+ * programs into UDMA rings (relocate.c), give the model an id,
  * write the struct back, and only then publish the model (RESOLVE,
  * debugfs, netlink, the per-fd count): when the write-back fails the
  * load is rolled back and -EFAULT returned.  The struct is written back
@@ -269,6 +270,9 @@ static long nsim_ioctl_load(struct nsim_file *nf, void __user *uarg,
 		goto out_unlock;
 	}
 	ret = nsim_stage(m, plan, l.plan_len, l.first_core, err);
+	if (ret)
+		goto out_free;
+	ret = nsim_relocate(m, plan, l.plan_len, err);
 	if (ret)
 		goto out_free;
 	ret = nsim_model_reserve_id(nf, m);

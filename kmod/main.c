@@ -47,6 +47,14 @@ unsigned int nsim_scratchpad_max_pages = 1024;
 module_param_named(scratchpad_max_pages, nsim_scratchpad_max_pages, uint, 0644);
 MODULE_PARM_DESC(scratchpad_max_pages, "scratchpad pages per model (default 1024, as libnrt)");
 
+unsigned int nsim_max_udma_descs = 1U << 23;
+module_param_named(max_udma_descs, nsim_max_udma_descs, uint, 0644);
+MODULE_PARM_DESC(max_udma_descs, "UDMA descriptors (M2S and S2M) one LOAD may write into its rings (default 8388608; the largest real NEFF needs 4516104)");
+
+unsigned int nsim_dma_ring_max_descs = UDMA_RING_LOADER_MAX_DESCS;
+module_param_named(dma_ring_max_descs, nsim_dma_ring_max_descs, uint, 0644);
+MODULE_PARM_DESC(dma_ring_max_descs, "descriptors of one UDMA ring; a queue side needing more gets several rings (default and maximum 16777088, minimum 128, a multiple of 128)");
+
 static int __init nsim_init(void)
 {
 	const struct kbin_gen *arch;

@@ -13,7 +13,7 @@
  * Every access goes through one page walker, nsim_mem_walk(): it cuts a
  * device address range into per-page steps and hands each step, with the
  * page backing it (or NULL), to a step function - one per variant: kernel
- * write, user write, user read, discard.
+ * write, user write, kernel read, user read, discard.
  */
 #include <linux/gfp.h>
 #include <linux/highmem.h>
@@ -40,6 +40,7 @@
  * @src: the kernel write's source, or NULL.
  * @usrc: the user write's source, or NULL.
  * @udst: the user read's destination, or NULL.
+ * @dst: the kernel read's destination, or NULL.
  */
 struct nsim_mem_walk {
 	struct nsim_mem *mem;
@@ -50,6 +51,7 @@ struct nsim_mem_walk {
 	const void *src;
 	const void __user *usrc;
 	void __user *udst;
+	void *dst;
 };
 
 typedef int (*nsim_mem_step_t)(struct nsim_mem_walk *w, struct page *page);
@@ -166,6 +168,18 @@ static int nsim_mem_step_read_user(struct nsim_mem_walk *w, struct page *page)
 	return 0;
 }
 
+/* kernel read: a piece with no backing reads as zeros */
+static int nsim_mem_step_read(struct nsim_mem_walk *w, struct page *page)
+{
+	u8 *dst = w->dst + w->pos;
+
+	if (page)
+		memcpy(dst, page_address(page) + w->off, w->n);
+	else
+		memset(dst, 0, w->n);
+	return 0;
+}
+
 /* discard: called for pages with backing only (NSIM_WALK_PRESENT) */
 static int nsim_mem_step_discard(struct nsim_mem_walk *w, struct page *page)
 {
@@ -232,6 +246,25 @@ int nsim_mem_read_user(struct nsim_mem *mem, u64 addr, void __user *dst,
 
 	return nsim_mem_walk(&w, addr, len, NSIM_WALK_USER,
 			     nsim_mem_step_read_user);
+}
+
+/**
+ * nsim_mem_read() - copy simulated device memory into kernel memory.
+ * @mem: the device's memory.
+ * @addr: device address.
+ * @dst: kernel buffer of @len bytes.
+ * @len: byte count.
+ *
+ * Unwritten memory reads as zeros.  Context: may sleep (cond_resched()
+ * between pages).
+ *
+ * Return: 0.
+ */
+int nsim_mem_read(struct nsim_mem *mem, u64 addr, void *dst, u64 len)
+{
+	struct nsim_mem_walk w = { .mem = mem, .dst = dst };
+
+	return nsim_mem_walk(&w, addr, len, 0, nsim_mem_step_read);
 }
 
 /**

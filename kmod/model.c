@@ -77,6 +77,7 @@ void nsim_model_free(struct nsim_model *m)
 {
 	if (!m)
 		return;
+	nsim_unrelocate(m);
 	nsim_unstage(m);
 	put_pid(m->owner_tgid);
 	kfree(m);

@@ -27,6 +27,7 @@
 
 #include <linux/neuronsim.h>
 #include <linux/neuronsim_kbin.h>
+#include <linux/neuronsim_udma.h>
 
 #include "kbin_gen.h"
 #include "kbin_kind.h"
@@ -46,7 +47,7 @@
 				 NEURONSIM_MAX_HBM_CHANNELS * NSIM_HBM_STRIDE)
 
 /* the files of device 0 that neuronsim/ keeps links to (debugfs.c) */
-#define NSIM_DEBUGFS_LINKS	6
+#define NSIM_DEBUGFS_LINKS	7
 
 /* HBM allocation granule: 4 KiB (genalloc min_alloc_order 12) */
 #define NSIM_HBM_ORDER		12
@@ -169,6 +170,9 @@ struct nsim_core {
  * @fail_hbm_alloc_nth: debugfs fault knob: when N > 0, the Nth HBM
  *	placement of a variable from now fails (then the knob is 0).
  * @fail_copyin_nth: debugfs fault knob: likewise for payload copy-ins.
+ * @fail_reloc_nth: debugfs fault knob: likewise for the steps of
+ *	relocation (kernel arrays, each ring's HBM allocation, each ring's
+ *	write; relocate.c).
  */
 struct nsim_device {
 	struct device dev;
@@ -193,6 +197,7 @@ struct nsim_device {
 	struct dentry *debugfs_links[NSIM_DEBUGFS_LINKS];
 	atomic_t fail_hbm_alloc_nth;
 	atomic_t fail_copyin_nth;
+	atomic_t fail_reloc_nth;
 };
 
 /* struct nsim_mr.flags */
@@ -269,6 +274,106 @@ struct nsim_scratchpad {
 	struct nsim_hbm_region *pages;
 };
 
+/* the two sides of a UDMA copy, the index of a queue's rings */
+enum nsim_dma_dir {
+	NSIM_DMA_M2S = 0,	/* read side: a descriptor's from */
+	NSIM_DMA_S2M = 1,	/* write side: its to */
+	NSIM_DMA_DIRS = 2,
+};
+
+/**
+ * struct nsim_dma_ring - one UDMA ring of a DMA queue side, its own HBM
+ *	allocation charged to DMA_RING (relocate.c).
+ * @addr: device address of the submission ring; the completion ring
+ *	follows at @addr + @entries * UDMA_DESC_SIZE.
+ * @first: index of its first descriptor among the queue side's.
+ * @count: descriptors written into it.
+ * @entries: its size in descriptors, UDMA_RING_GRANULE_DESCS multiple.
+ */
+struct nsim_dma_ring {
+	u64 addr;
+	u32 first;
+	u32 count;
+	u32 entries;
+	u32 reserved;
+};
+
+/**
+ * struct nsim_dma_queue - one relocated DMA queue.
+ * @name_off: its name in the subgraph's @dma_names.
+ * @type: enum kbin_dma_queue_type.
+ * @owner: enum kbin_dma_engine.
+ * @first_block: index of its first block among the subgraph's.
+ * @num_blocks: its blocks.
+ * @first_desc: index of its first descriptor among the subgraph's.
+ * @num_descs: its descriptors.
+ * @count: per side (enum nsim_dma_dir), UDMA descriptors.
+ * @first_ring: per side, index of its first ring in the subgraph's rings.
+ * @num_rings: per side, rings.
+ * @ring_bytes: bytes of its rings, submission and completion, both sides.
+ * @nd: its device (the views read the rings back through it).
+ * @sg: its subgraph.
+ */
+struct nsim_dma_queue {
+	u32 name_off;
+	u8 type;
+	u8 owner;
+	u16 reserved;
+	u32 first_block;
+	u32 num_blocks;
+	u32 first_desc;
+	u32 num_descs;
+	u32 count[NSIM_DMA_DIRS];
+	u32 first_ring[NSIM_DMA_DIRS];
+	u32 num_rings[NSIM_DMA_DIRS];
+	u64 ring_bytes;
+	struct nsim_device *nd;
+	const struct nsim_sg *sg;
+};
+
+/**
+ * struct nsim_dma_desc - what the kernel keeps of one DMA descriptor: the
+ *	provenance of its UDMA descriptors.  144 bytes per descriptor (about
+ *	one byte per UDMA descriptor pair on real NEFFs).
+ * @side: its from (M2S) and to (S2M) access patterns.
+ * @first: per side, index of its first UDMA descriptor among its queue
+ *	side's.
+ * @block: index of its block among the subgraph's.
+ * @index: its place in the block.
+ */
+struct nsim_dma_desc {
+	struct kbin_dma_side side[NSIM_DMA_DIRS];
+	u32 first[NSIM_DMA_DIRS];
+	u32 block;
+	u32 index;
+};
+
+/**
+ * struct nsim_dma - the relocated DMA program of one subgraph.
+ * @num_queues: queues.
+ * @num_blocks: blocks.
+ * @num_descs: descriptors.
+ * @num_rings: rings over all queues and sides.
+ * @queues: @num_queues queues.
+ * @descs: @num_descs descriptors, queue by queue, block by block.
+ * @rings: @num_rings rings.
+ * @names: the queues' names.
+ * @ring_bytes: bytes of all its rings.
+ * @dir: debugfs directory models/<id>/sg<N>/dma.
+ */
+struct nsim_dma {
+	u32 num_queues;
+	u32 num_blocks;
+	u32 num_descs;
+	u32 num_rings;
+	struct nsim_dma_queue *queues;
+	struct nsim_dma_desc *descs;
+	struct nsim_dma_ring *rings;
+	char *names;
+	u64 ring_bytes;
+	struct dentry *dir;
+};
+
 /**
  * struct nsim_sg - one staged subgraph.
  * @buckets: hashtable, 1 << @hash_bits buckets (a power of two >= nmem).
@@ -290,6 +395,7 @@ struct nsim_scratchpad {
  * @num_carveouts: SBUF carve-outs.
  * @carveouts: SBUF carve-outs (reserved, never handed out).
  * @name: subgraph name.
+ * @dma: its relocated DMA program (relocate.c).
  * @dir: debugfs directory models/<id>/sg<N>.
  */
 struct nsim_sg {
@@ -309,6 +415,7 @@ struct nsim_sg {
 	u32 num_carveouts;
 	struct kbin_sb_carveout carveouts[KBIN_MAX_CARVEOUTS];
 	char name[KBIN_SG_NAME_MAX];
+	struct nsim_dma dma;
 	struct dentry *dir;
 };
 
@@ -328,6 +435,8 @@ struct nsim_file;
  * @hbm_bytes: HBM bytes held (variables and scratchpad pages).
  * @scratchpad_bytes: scratchpad bytes held.
  * @kmem_bytes: kernel memory held by the model.
+ * @dma_ring_bytes: HBM bytes of its UDMA rings (in @hbm_bytes too).
+ * @udma_descs: UDMA descriptors in its rings, both sides.
  * @load_sp: the load's scratchpad arenas by backing_buf (SHARED, SHARDED,
  *	MAIN; the LOCAL slot is unused: each subgraph has its own), on the
  *	first NeuronCore (kbin_backing(), Documentation/hardware.rst).
@@ -349,6 +458,8 @@ struct nsim_model {
 	u64 hbm_bytes;
 	u64 scratchpad_bytes;
 	u64 kmem_bytes;
+	u64 dma_ring_bytes;
+	u64 udma_descs;
 	struct nsim_scratchpad load_sp[KBIN_BACKING_BUF_MAX + 1];
 	bool cores_reserved;
 	struct dentry *dir;
@@ -397,6 +508,8 @@ extern unsigned int nsim_max_vars_per_subgraph;
 extern unsigned long nsim_backing_limit;
 extern unsigned long nsim_scratchpad_page_size;
 extern unsigned int nsim_scratchpad_max_pages;
+extern unsigned int nsim_max_udma_descs;
+extern unsigned int nsim_dma_ring_max_descs;
 
 /* device.c */
 const struct kbin_gen *nsim_arch_find(const char *name);
@@ -420,6 +533,7 @@ void nsim_mem_exit(struct nsim_mem *mem);
 int nsim_mem_write(struct nsim_mem *mem, u64 addr, const void *src, u64 len);
 int nsim_mem_write_user(struct nsim_mem *mem, u64 addr,
 			const void __user *src, u64 len);
+int nsim_mem_read(struct nsim_mem *mem, u64 addr, void *dst, u64 len);
 int nsim_mem_read_user(struct nsim_mem *mem, u64 addr, void __user *dst,
 		       u64 len);
 void nsim_mem_discard(struct nsim_mem *mem, u64 addr, u64 len);
@@ -484,6 +598,17 @@ nsim_model_lookup_rcu(struct nsim_file *nf, u32 id)
 int nsim_stage(struct nsim_model *m, const void *plan, u64 len, u32 first_core,
 	       struct nsim_load_err *err);
 void nsim_unstage(struct nsim_model *m);
+void *nsim_kvcalloc(struct nsim_model *m, size_t n, size_t size);
+
+/* relocate.c */
+int nsim_relocate(struct nsim_model *m, const void *plan, u64 len,
+		  struct nsim_load_err *err);
+void nsim_unrelocate(struct nsim_model *m);
+u32 nsim_dma_ring_locate(const struct nsim_sg *sg,
+			 const struct nsim_dma_queue *q, u32 dir, u32 idx,
+			 u64 *addr);
+u32 nsim_dma_desc_find(const struct nsim_sg *sg,
+		       const struct nsim_dma_queue *q, u32 dir, u32 idx);
 
 /* resolve.c */
 int nsim_sg_hash_init(struct nsim_sg *sg);

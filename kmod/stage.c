@@ -117,7 +117,16 @@ int nsim_fail(struct nsim_stage *st, int s, long long rec, u32 field,
 	return errno;
 }
 
-static void *nsim_kvcalloc(struct nsim_model *m, size_t n, size_t size)
+/**
+ * nsim_kvcalloc() - a zeroed kernel array a model holds, charged to the
+ *	caller's memory cgroup and counted in the model's kmem_bytes.
+ * @m: the model.
+ * @n: elements (0 allocates one, so the result is never ZERO_SIZE_PTR).
+ * @size: bytes per element.
+ *
+ * Return: the array (free with kvfree()), or NULL.
+ */
+void *nsim_kvcalloc(struct nsim_model *m, size_t n, size_t size)
 {
 	void *p;
 

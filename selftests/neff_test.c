@@ -30,6 +30,13 @@
  *   - every weight reads back (READ_VAR) equal to the plan's payload and
  *     to the manifest's CRC of the .npy bytes, and every manifest weight
  *     is found;
+ *   - relocation: per DMA queue the kernel's blocks, descriptors and M2S
+ *     and S2M UDMA descriptors (debugfs dma/queues) equal the compiler's
+ *     (the manifest's "q" lines), the device's DMA_RING usage grew by
+ *     exactly the rings' bytes, and the first RING_ROWS UDMA descriptors
+ *     of every queue side (debugfs dma/<queue>) resolve: each address is
+ *     RESOLVE of the variable and offset it came from with its length
+ *     (inside the variable), each length at most 64 KiB;
  *   - UNLOAD leaves debugfs stats (models, mem_refs, kmem_bytes,
  *     backing_bytes, hbm_used) as they were before the load.
  * One TAP line per NEFF: file, target, subgraphs, vars, weights, HBM bytes
@@ -57,6 +64,14 @@
 
 #define NSIM_PA_NONE	(~0ULL)
 #define MAX_FAIL_LINES	20
+/* UDMA descriptors of each queue side checked through the debugfs view */
+#define RING_ROWS	512
+
+struct qexp {
+	uint32_t sg, q;
+	uint64_t blocks, descs, m2s, s2m;
+	char name[256];
+};
 
 struct wexp {
 	uint32_t sg, var;
@@ -73,6 +88,8 @@ struct entry {
 	long long ndescs;	/* DMA descriptors, -1 when not listed */
 	struct wexp *w;
 	size_t nw, capw;
+	struct qexp *q;
+	size_t nq, capq;
 };
 
 /* the state of one plan's run */
@@ -82,6 +99,7 @@ struct run {
 	int fd;
 	uint32_t id;
 	unsigned int fails;
+	uint64_t ring_bytes, rows;
 };
 
 static void bad(struct run *r, const char *fmt, ...)
@@ -124,7 +142,7 @@ static struct entry *read_manifest(const char *path, size_t *count,
 {
 	struct entry *es = NULL, *cur = NULL;
 	size_t n = 0, cap = 0;
-	char line[2048], *f[8];
+	char line[2048], *f[10];
 	FILE *fp = fopen(path, "r");
 	int nf;
 
@@ -133,7 +151,7 @@ static struct entry *read_manifest(const char *path, size_t *count,
 	if (!fp)
 		return NULL;
 	while (fgets(line, sizeof(line), fp)) {
-		nf = split(line, f, 8);
+		nf = split(line, f, 10);
 		if (nf == 7 && !strcmp(f[0], "plan")) {
 			if (n == cap) {
 				cap = cap ? 2 * cap : 64;
@@ -152,6 +170,23 @@ static struct entry *read_manifest(const char *path, size_t *count,
 			cur->ndescs = -1;
 		} else if (nf == 2 && !strcmp(f[0], "dma") && cur) {
 			cur->ndescs = strtoll(f[1], NULL, 0);
+		} else if (nf == 8 && !strcmp(f[0], "q") && cur) {
+			struct qexp *q;
+
+			if (cur->nq == cur->capq) {
+				cur->capq = cur->capq ? 2 * cur->capq : 8;
+				cur->q = realloc(cur->q, cur->capq * sizeof(*q));
+				if (!cur->q)
+					break;
+			}
+			q = &cur->q[cur->nq++];
+			q->sg = strtoul(f[1], NULL, 0);
+			q->q = strtoul(f[2], NULL, 0);
+			snprintf(q->name, sizeof(q->name), "%s", f[3]);
+			q->blocks = strtoull(f[4], NULL, 0);
+			q->descs = strtoull(f[5], NULL, 0);
+			q->m2s = strtoull(f[6], NULL, 0);
+			q->s2m = strtoull(f[7], NULL, 0);
 		} else if (nf == 6 && !strcmp(f[0], "w") && cur) {
 			struct wexp *w;
 
@@ -346,6 +381,144 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 	}
 }
 
+/* DMA_RING bytes present over the HBM channels of debugfs hbm */
+static long long dma_ring_present(void)
+{
+	char path[256], *t, *l;
+	long long sum = 0, v;
+	int in_channel = 0;
+
+	dbgfs_path(path, sizeof(path), "hbm");
+	t = read_file(path, NULL);
+	if (!t)
+		return -1;
+	for (l = strtok(t, "\n"); l; l = strtok(NULL, "\n")) {
+		if (!strncmp(l, "channel ", 8))
+			in_channel = 1;
+		else if (!strncmp(l, "core ", 5))
+			in_channel = 0;
+		else if (in_channel && sscanf(l, " DMA_RING present %lld", &v) == 1)
+			sum += v;
+	}
+	free(t);
+	return sum;
+}
+
+/*
+ * The first rows of one queue's debugfs ring view (M2S and S2M
+ * interleaved): RING_ROWS descriptors of each side.
+ */
+static void check_ring_rows(struct run *r, uint32_t s, const char *qname,
+			    uint64_t m2s, uint64_t s2m, uint64_t *checked)
+{
+	char path[512], line[1024], side[8], flags[32], var[300];
+	unsigned int idx, ring, len, block, desc, var_id;
+	uint64_t seen[2] = { 0, 0 }, want[2], a = 0;
+	unsigned long long addr, off;
+	FILE *fp;
+	int d;
+
+	want[0] = m2s < RING_ROWS ? m2s : RING_ROWS;
+	want[1] = s2m < RING_ROWS ? s2m : RING_ROWS;
+	dbgfs_path(path, sizeof(path), "models/%u/sg%u/dma/%s", r->id, s, qname);
+	fp = fopen(path, "r");
+	if (!fp) {
+		bad(r, "sg %u queue %s: cannot open %s", s, qname, path);
+		return;
+	}
+	if (!fgets(line, sizeof(line), fp))
+		line[0] = 0;
+	while ((seen[0] < want[0] || seen[1] < want[1]) &&
+	       fgets(line, sizeof(line), fp)) {
+		if (sscanf(line, "%u %7s %u %u %31s %llx %u %u %u %299s %llu", &idx,
+			   side, &ring, &len, flags, &addr, &block, &desc, &var_id,
+			   var, &off) != 11) {
+			bad(r, "sg %u queue %s: ring row '%.100s' unreadable", s, qname, line);
+			break;
+		}
+		d = !strcmp(side, "S2M");
+		if (idx != seen[d]) {
+			bad(r, "sg %u queue %s: %s row %u, expected %" PRIu64, s, qname,
+			    side, idx, seen[d]);
+			break;
+		}
+		seen[d]++;
+		if (len == 0 || len > 65536 ||
+		    nsim_resolve(r->fd, r->id, s, var_id, off, len, &a) || a != addr)
+			bad(r, "sg %u queue %s: %s descriptor %u (block %u desc %u): %u bytes at 0x%llx; var #%u '%s' offset %llu + %u resolves to 0x%" PRIx64 " or is outside it",
+			    s, qname, side, idx, block, desc, len, addr, var_id, var,
+			    off, len, a);
+		if (idx == 0 && strncmp(flags, "FIRST", 5))
+			bad(r, "sg %u queue %s: %s descriptor 0 has flags %s, not FIRST",
+			    s, qname, side, flags);
+		(*checked)++;
+	}
+	fclose(fp);
+	if (seen[0] != want[0] || seen[1] != want[1])
+		bad(r, "sg %u queue %s: %" PRIu64 " M2S and %" PRIu64 " S2M rows, expected %" PRIu64 " and %" PRIu64,
+		    s, qname, seen[0], seen[1], want[0], want[1]);
+}
+
+/* per queue: the kernel's counts against the compiler's, rings, rows */
+static void check_dma(struct run *r, uint32_t nsg, long long ring_before)
+{
+	const struct entry *e = r->e;
+	uint64_t ring_bytes = 0, checked = 0;
+	size_t found = 0;
+	uint32_t s;
+
+	for (s = 0; s < nsg; s++) {
+		char path[256], *t, *l, *save;
+
+		dbgfs_path(path, sizeof(path), "models/%u/sg%u/dma/queues", r->id, s);
+		t = read_file(path, NULL);
+		if (!t)
+			continue;	/* no DMA queues in this subgraph */
+		l = strtok_r(t, "\n", &save);	/* header */
+		for (l = strtok_r(NULL, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			unsigned long long blocks, descs, m2s, s2m, rings, rb, ra, sa;
+			char name[256], type[16], owner[16];
+			unsigned int qi;
+			size_t k;
+
+			if (sscanf(l, "%u %255s %15s %15s %llu %llu %llu %llu %llu %llx %llx %llu",
+				   &qi, name, type, owner, &blocks, &descs, &m2s, &s2m,
+				   &rings, &ra, &sa, &rb) != 12) {
+				bad(r, "sg %u dma/queues row '%.100s' unreadable", s, l);
+				continue;
+			}
+			ring_bytes += rb;
+			for (k = 0; k < e->nq; k++)
+				if (e->q[k].sg == s && e->q[k].q == qi)
+					break;
+			if (k == e->nq) {
+				bad(r, "sg %u queue %u '%s': not in the manifest", s, qi, name);
+				continue;
+			}
+			found++;
+			if (strcmp(e->q[k].name, name) || e->q[k].blocks != blocks ||
+			    e->q[k].descs != descs || e->q[k].m2s != m2s ||
+			    e->q[k].s2m != s2m)
+				bad(r, "sg %u queue %u '%s': kernel %llu blocks, %llu descriptors, %llu M2S, %llu S2M; the compiler '%s' %" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64,
+				    s, qi, name, blocks, descs, m2s, s2m, e->q[k].name,
+				    e->q[k].blocks, e->q[k].descs, e->q[k].m2s, e->q[k].s2m);
+			if ((m2s && !ra) || (s2m && !sa) || rb % 4096)
+				bad(r, "sg %u queue %u '%s': rings at 0x%llx, 0x%llx, %llu bytes",
+				    s, qi, name, ra, sa, rb);
+			if (m2s + s2m)
+				check_ring_rows(r, s, name, m2s, s2m, &checked);
+		}
+		free(t);
+	}
+	if (found != e->nq)
+		bad(r, "the kernel shows %zu DMA queues, the compiler wrote %zu", found, e->nq);
+	if (dma_ring_present() - ring_before != (long long)ring_bytes)
+		bad(r, "DMA_RING usage grew by %lld bytes, the rings have %" PRIu64,
+		    dma_ring_present() - ring_before, ring_bytes);
+	r->ring_bytes = ring_bytes;
+	r->rows = checked;
+}
+
 static int stats_equal(struct run *r, const char *when, const struct stats *a,
 		       const struct stats *b)
 {
@@ -381,6 +554,7 @@ static void test_plan(int fd, const struct neuronsim_info *info,
 	uint64_t wbytes = 0, nvars = 0;
 	char path[600], log[1024];
 	double ms = 0;
+	long long ring_before;
 	uint32_t s, i;
 	size_t k;
 	int ret;
@@ -413,6 +587,7 @@ static void test_plan(int fd, const struct neuronsim_info *info,
 		    e->kbin, v.hdr->version, res.dma_descs, v.dma ? "present" : "absent",
 		    e->ndescs);
 
+	ring_before = dma_ring_present();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = nsim_load(fd, &p, 0, &r.id, &lr, log, sizeof(log));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -440,6 +615,7 @@ static void test_plan(int fd, const struct neuronsim_info *info,
 		    before.hbm_used, during.hbm_used, before.models,
 		    during.models, (unsigned long long)mi.hbm_bytes);
 
+	check_dma(&r, v.num_subgraphs, ring_before);
 	for (s = 0; s < v.num_subgraphs; s++) {
 		const struct kbin_mem_ref_set *set = kbin_view_set(&v, s);
 
@@ -464,10 +640,10 @@ out:
 	if (r.fails > MAX_FAIL_LINES)
 		printf("# %s: %u more failures\n", e->neff, r.fails - MAX_FAIL_LINES);
 	ksft_test_result(!r.fails,
-			 "neff %s target=%s gen=%u subgraphs=%u vars=%" PRIu64 " dma_descs=%lld weights=%u (%" PRIu64 " B) hbm_staged=%llu B load=%.2f ms\n",
+			 "neff %s target=%s gen=%u subgraphs=%u vars=%" PRIu64 " dma_descs=%lld dma_queues=%zu ring_bytes=%" PRIu64 " rows_checked=%" PRIu64 " weights=%u (%" PRIu64 " B) hbm_staged=%llu B load=%.2f ms\n",
 			 e->neff, e->target, e->gen, e->nsg, e->nvars, e->ndescs,
-			 weights, wbytes, (unsigned long long)mi.hbm_bytes,
-			 ms);
+			 e->nq, r.ring_bytes, r.rows, weights, wbytes,
+			 (unsigned long long)mi.hbm_bytes, ms);
 	fflush(stdout);
 	plan_free(&p);
 }
@@ -515,8 +691,10 @@ int main(int argc, char **argv)
 				test_plan(fd, &info, dir, &es[i]);
 	}
 	close(fd);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(es[i].w);
+		free(es[i].q);
+	}
 	free(es);
 	return ksft_get_fail_cnt() ? ksft_exit_fail() : ksft_exit_pass();
 }

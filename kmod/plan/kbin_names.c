@@ -30,7 +30,7 @@ const char *kbin_mr_type_str(unsigned int mr_type)
 }
 
 /* checker codes, then the staging codes from KBIN_ERR_STAGE_HBM */
-static const char *const kbin_reasons[KBIN_ERR_STAGE_SBUF + 1] = {
+static const char *const kbin_reasons[KBIN_ERR_STAGE_LAST + 1] = {
 	[KBIN_OK] = "valid",
 	[KBIN_ERR_TRUNCATED] = "truncated",
 	[KBIN_ERR_MAGIC] = "bad magic",
@@ -96,6 +96,8 @@ static const char *const kbin_reasons[KBIN_ERR_STAGE_SBUF + 1] = {
 	[KBIN_ERR_STAGE_FAULT] = "injected fault",
 	[KBIN_ERR_STAGE_NOMEM] = "out of kernel memory",
 	[KBIN_ERR_STAGE_SBUF] = "SBUF placement conflict",
+	[KBIN_ERR_RELOC_BOUNDS] = "DMA descriptor outside its variable",
+	[KBIN_ERR_RELOC_VAR] = "DMA side on a variable with no device bytes",
 };
 
 /**

@@ -632,6 +632,9 @@ enum kbin_check_reason {
 	KBIN_ERR_STAGE_FAULT,		/* injected by a debugfs fault knob */
 	KBIN_ERR_STAGE_NOMEM,		/* kernel memory allocation failed */
 	KBIN_ERR_STAGE_SBUF,		/* SB var overlaps a carve-out / window */
+	KBIN_ERR_RELOC_BOUNDS,		/* a DMA descriptor reaches past its var */
+	KBIN_ERR_RELOC_VAR,		/* a DMA side on MR_PTR, MR_LIST, unstaged */
+	KBIN_ERR_STAGE_LAST = KBIN_ERR_RELOC_VAR,	/* last kernel code */
 };
 
 #endif /* _UAPI_LINUX_NEURONSIM_KBIN_H */

@@ -1225,7 +1225,7 @@ TEST(every_code_has_a_name)
 	for (i = 1; i < KBIN_ERR_CHECK_MAX; i++)
 		EXPECT_STRNE("unknown reason", kbin_reason_str(i))
 			TH_LOG("reason %u", i);
-	for (i = KBIN_ERR_STAGE_HBM; i <= KBIN_ERR_STAGE_SBUF; i++)
+	for (i = KBIN_ERR_STAGE_HBM; i <= KBIN_ERR_STAGE_LAST; i++)
 		EXPECT_STRNE("unknown reason", kbin_reason_str(i));
 	EXPECT_STREQ("unknown reason", kbin_reason_str(KBIN_ERR_CHECK_MAX));
 	EXPECT_STREQ("checksum mismatch", kbin_reason_str(KBIN_ERR_CHECKSUM));

@@ -224,7 +224,9 @@ TEST(names)
 	EXPECT_STREQ("HBM exhausted", kbin_reason_str(KBIN_ERR_STAGE_HBM));
 	EXPECT_STREQ("SBUF placement conflict", kbin_reason_str(KBIN_ERR_STAGE_SBUF));
 	EXPECT_STREQ("unknown reason", kbin_reason_str(KBIN_ERR_STAGE_HBM - 1));
-	EXPECT_STREQ("unknown reason", kbin_reason_str(KBIN_ERR_STAGE_SBUF + 1));
+	EXPECT_STREQ("DMA descriptor outside its variable",
+		     kbin_reason_str(KBIN_ERR_RELOC_BOUNDS));
+	EXPECT_STREQ("unknown reason", kbin_reason_str(KBIN_ERR_STAGE_LAST + 1));
 	EXPECT_STREQ("valid", kbin_reason_str(KBIN_OK));
 	EXPECT_STREQ("target_gen", kbin_field_str(KBIN_FIELD_TARGET_GEN));
 }

@@ -21,11 +21,14 @@
  *	OUT_DIR/manifest.tsv for the VM test (selftests/neff_test.c):
  *	  plan	<kbin>	<neff>	<target>	<gen>	<subgraphs>	<vars>
  *	  dma	<descriptors>
+ *	  q	<sg>	<queue>	<name>	<blocks>	<descriptors>	<m2s>	<s2m>
  *	  w	<sg>	<var_id>	<bytes>	<crc32>	<name>
  *	  fail	<neff>	<message>
  *	One "plan" line per NEFF, its "dma" line (the descriptors of the
- *	engine members' "dma" blocks, counted from the JSON here), then one
- *	"w" line per weight: the
+ *	engine members' "dma" blocks, counted from the JSON here), one "q"
+ *	line per DMA queue of the plan the compiler wrote (its blocks,
+ *	descriptors and M2S and S2M UDMA descriptors, which the kernel's
+ *	relocation must match), then one "w" line per weight: the
  *	CRC-32 (zlib) of its .npy array bytes, again read from the archive
  *	with def.json, independently of the compiler.  A NEFF that does not
  *	compile gets a "fail" line and the exit status is 1.
@@ -44,6 +47,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "kbin_dma.h"
 #include "kbin_reader.h"
 #include "neuronsim_cc.h"
 
@@ -437,6 +441,43 @@ static long long sg_dma_descs(struct nscc_neff *n, uint32_t s)
 	return def ? count : -1;
 }
 
+/*
+ * One "q" line per DMA queue of subgraph @s of the compiler's plan: its
+ * blocks, descriptors and UDMA descriptors per side (kbin_dma_pattern()).
+ */
+static void manifest_queues(const struct kbin_view *v, uint32_t s, FILE *mf)
+{
+	struct kbin_dma_sg_view dv;
+	uint32_t qi, b, d;
+
+	if (kbin_view_dma_sg(v, s, &dv))
+		return;
+	for (qi = 0; qi < dv.num_queues; qi++) {
+		const struct kbin_dma_queue *q = &dv.queues[qi];
+		unsigned long long descs = 0, pieces[2] = { 0, 0 };
+
+		for (b = 0; b < q->num_blocks; b++) {
+			const struct kbin_dma_block *bl =
+				&dv.blocks[q->first_block - dv.first_block + b];
+
+			for (d = 0; d < bl->num_descs; d++) {
+				const struct kbin_dma_desc *de =
+					&dv.descs[bl->first_desc - dv.first_desc + d];
+				struct kbin_dma_pat p;
+
+				if (!kbin_dma_pattern(&de->from, &p))
+					pieces[0] += p.pieces;
+				if (!kbin_dma_pattern(&de->to, &p))
+					pieces[1] += p.pieces;
+				descs++;
+			}
+		}
+		fprintf(mf, "q\t%u\t%u\t%s\t%u\t%llu\t%llu\t%llu\n", s, qi,
+			kbin_view_str(v, q->name), q->num_blocks, descs,
+			pieces[0], pieces[1]);
+	}
+}
+
 static int is_neff(const struct dirent *e)
 {
 	size_t l = strlen(e->d_name);
@@ -494,6 +535,8 @@ static int manifest_one(const char *dir, const char *nm, const char *outdir,
 		descs = k < 0 ? -1 : descs + k;
 	}
 	fprintf(mf, "dma\t%lld\n", descs);
+	for (s = 0; s < v.num_subgraphs; s++)
+		manifest_queues(&v, s, mf);
 	for (s = 0; s < n->num_sgs; s++) {
 		struct weight *ws;
 		json_t *def;

@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * relocate.c - the last stage of LOAD before the model is published: the
+ * DMA programs of a staged plan become UDMA descriptors in rings in HBM
+ * (Documentation/relocation.rst, "Relocation at LOAD").
+ *
+ * Per subgraph, all-or-nothing (a failure leaves the partial work for
+ * nsim_unrelocate(), which nsim_model_free() calls):
+ *
+ *   1. the kernel keeps, per queue, its name, type, owner, block and
+ *      descriptor ranges, and per descriptor its two access patterns and
+ *      where its UDMA descriptors start (struct nsim_dma_desc, 144 bytes);
+ *   2. each side of each descriptor is checked against the variable it
+ *      names through the resolve core (resolve_core.h): a variable with
+ *      device bytes of its own (not MR_PTR, MR_LIST, MR_PTR_TABLE,
+ *      MR_REMOTE), staged, and the whole extent of the pattern inside it;
+ *      its pieces (kbin_dma.h) are counted, against max_udma_descs for
+ *      the whole load;
+ *   3. each queue side gets its rings, as many as dma_ring_max_descs
+ *      requires, each one HBM allocation on the subgraph's channel
+ *      charged to DMA_RING: a submission ring and a completion ring of as
+ *      many 16-byte entries (zero), sized up to UDMA_RING_GRANULE_DESCS;
+ *   4. each side is walked piece by piece, every piece resolved by
+ *      nsim_rc_addr() (bounds, the SBUF gap) and written as one union
+ *      udma_desc: FIRST on a block's first, LAST and INT_EN on its last.
+ *
+ * Nothing here allocates per piece; the walk is killable and reschedules.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/stdarg.h>
+#include <linux/string.h>
+
+#include "kbin_dma.h"
+#include "neuronsim.h"
+
+static_assert(sizeof(union udma_desc) == UDMA_DESC_SIZE);
+static_assert(UDMA_DESC_FIRST == BIT(26) && UDMA_DESC_LAST == BIT(27));
+static_assert(UDMA_DESC_INT_EN == BIT(28) && UDMA_DESC_DMB == BIT(30));
+static_assert(sizeof(struct nsim_dma_desc) == 144);
+static_assert(UDMA_RING_LOADER_MAX_DESCS <= UDMA_RING_MAX_DESCS);
+static_assert(UDMA_RING_GRANULE_DESCS * UDMA_DESC_SIZE * 2 == NSIM_HBM_GRANULE);
+
+/* descriptors gathered per nsim_mem_write(): 4 KiB */
+#define NSIM_RELOC_BUF		256
+
+static const char *const nsim_dma_dir_str[NSIM_DMA_DIRS] = { "M2S", "S2M" };
+
+/**
+ * struct nsim_reloc - one relocation in progress.
+ * @nd: the device.
+ * @m: the staged model.
+ * @plan: the checked plan.
+ * @sec: its DMA section.
+ * @queues: the section's queue table.
+ * @blocks: its block table.
+ * @descs: its descriptor table.
+ * @err: failure report.
+ * @cursor: where the rings' HBM allocations start looking (hbm.c).
+ * @ring_max: descriptors per ring (dma_ring_max_descs, checked).
+ * @max_descs: max_udma_descs as the load started.
+ * @buf: NSIM_RELOC_BUF descriptors on their way into a ring.
+ */
+struct nsim_reloc {
+	struct nsim_device *nd;
+	struct nsim_model *m;
+	const u8 *plan;
+	const struct kbin_dma_section *sec;
+	const struct kbin_dma_queue *queues;
+	const struct kbin_dma_block *blocks;
+	const struct kbin_dma_desc *descs;
+	struct nsim_load_err *err;
+	struct nsim_hbm_cursor cursor;
+	u32 ring_max;
+	u32 max_descs;
+	union udma_desc *buf;
+};
+
+/**
+ * struct nsim_reloc_at - what a failure is about.
+ * @s: subgraph.
+ * @q: queue index in the subgraph, or -1.
+ * @d: descriptor index in the subgraph, or -1.
+ * @dir: enum nsim_dma_dir of the side, or -1.
+ */
+struct nsim_reloc_at {
+	int s;
+	int q;
+	long long d;
+	int dir;
+};
+
+static __printf(6, 7)
+int nsim_reloc_fail(struct nsim_reloc *r, const struct nsim_reloc_at *at,
+		    u32 reason, u64 value, int errno, const char *fmt, ...)
+{
+	const struct nsim_sg *sg = &r->m->sg[at->s];
+	const struct nsim_dma *dma = &sg->dma;
+	struct nsim_load_err *e = r->err;
+	size_t n, sz = sizeof(e->msg);
+	va_list ap;
+
+	e->subgraph = at->s;
+	e->record = -1;
+	e->field = KBIN_FIELD_DMA_QUEUE;
+	e->reason = reason;
+	e->value = value;
+	n = scnprintf(e->msg, sz, "sg %d (%s)", at->s, sg->name);
+	if (at->q >= 0)
+		n += scnprintf(e->msg + n, sz - n, " dma queue %d '%s'", at->q,
+			       dma->names + dma->queues[at->q].name_off);
+	if (at->q >= 0 && at->d >= 0) {
+		const struct nsim_dma_desc *dd = &dma->descs[at->d];
+
+		e->field = KBIN_FIELD_DMA_DESC;
+		n += scnprintf(e->msg + n, sz - n, " block %u descriptor %u",
+			       dd->block - dma->queues[at->q].first_block,
+			       dd->index);
+		if (at->dir >= 0) {
+			u32 var = dd->side[at->dir].var_id;
+			const struct nsim_mr *mr = nsim_sg_find(sg, var);
+
+			e->field = at->dir == NSIM_DMA_M2S ? KBIN_FIELD_DMA_FROM :
+				   KBIN_FIELD_DMA_TO;
+			e->record = var;
+			n += scnprintf(e->msg + n, sz - n, " %s (%s) var %u",
+				       at->dir == NSIM_DMA_M2S ? "from" : "to",
+				       nsim_dma_dir_str[at->dir], var);
+			if (mr)
+				n += scnprintf(e->msg + n, sz - n, " '%s' (%s)",
+					       sg->names + sg->cold[var].name_off,
+					       kbin_mr_type_str(mr->type));
+		}
+	}
+	n += scnprintf(e->msg + n, sz - n, ": %s: ", kbin_reason_str(reason));
+	va_start(ap, fmt);
+	n += vscnprintf(e->msg + n, sz - n, fmt, ap);
+	va_end(ap);
+	scnprintf(e->msg + n, sz - n, " [field %s, value %llu]",
+		  kbin_field_str(e->field), value);
+	return errno;
+}
+
+/* an injected failure of one relocation step (fail_reloc_nth) */
+static int nsim_reloc_fault(struct nsim_reloc *r,
+			    const struct nsim_reloc_at *at, const char *what)
+{
+	if (!nsim_fault_hit(&r->nd->fail_reloc_nth))
+		return 0;
+	return nsim_reloc_fail(r, at, KBIN_ERR_STAGE_FAULT, 0, -EIO,
+			       "%s failed (injected by fail_reloc_nth)", what);
+}
+
+/*
+ * Step 2 for one side: the variable through the resolve core, the whole
+ * extent inside it; *@pieces its UDMA descriptors.
+ */
+static int nsim_reloc_side(struct nsim_reloc *r, const struct nsim_reloc_at *at,
+			   const struct nsim_sg *sg,
+			   const struct kbin_dma_side *sd, u64 *pieces)
+{
+	const struct nsim_mr *mr = nsim_sg_find(sg, sd->var_id);
+	struct kbin_dma_pat p;
+	u64 addr;
+	int ret;
+
+	if (!mr)
+		return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_VAR, sd->var_id,
+				       -EINVAL, "var_id %u names no variable",
+				       sd->var_id);
+	if (!kbin_kind_has_storage(mr->type))
+		return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_VAR, mr->type,
+				       -EINVAL,
+				       "%s has no device bytes of its own to move (%s)",
+				       kbin_mr_type_str(mr->type),
+				       mr->type == KBIN_MR_PTR ? "a pointer to another variable" :
+				       mr->type == KBIN_MR_LIST ? "an index list" :
+				       "not storage");
+	if (mr->pa == NSIM_PA_UNSTAGED)
+		return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_VAR, sd->var_id,
+				       -EINVAL, "the variable is not staged");
+	if (kbin_dma_pattern(sd, &p))
+		return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_BOUNDS, sd->offset,
+				       -EINVAL, "the access pattern overflows");
+	/* the whole extent, through the resolve rule (SBUF: per piece below) */
+	if (mr->type != KBIN_MR_SB)
+		ret = nsim_rc_addr(mr, sd->offset, p.extent - sd->offset, &addr);
+	else
+		ret = p.extent > mr->size ? -ERANGE : 0;
+	if (ret)
+		return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_BOUNDS, p.extent,
+				       -EINVAL,
+				       "offset %llu, extent %llu: past the variable's %llu bytes",
+				       sd->offset, p.extent, mr->size);
+	*pieces = p.pieces;
+	return 0;
+}
+
+/* Steps 1 and 2: the queues and descriptors of subgraph @s, counted. */
+static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
+{
+	const struct kbin_dma_sg *e = &r->sec->sg[s];
+	struct nsim_sg *sg = &r->m->sg[s];
+	struct nsim_dma *dma = &sg->dma;
+	struct nsim_reloc_at at = { .s = s, .q = -1, .d = -1, .dir = -1 };
+	u32 qi, bj, j, dir, di = 0, name_off = 0, rings = 0;
+	size_t names = 0;
+	u64 pieces;
+	int ret;
+
+	for (qi = 0; qi < e->num_queues; qi++)
+		names += strlen(r->plan + r->queues[e->first_queue + qi].name) + 1;
+	ret = nsim_reloc_fault(r, &at, "kernel memory for the DMA program");
+	if (ret)
+		return ret;
+	dma->queues = nsim_kvcalloc(r->m, e->num_queues, sizeof(*dma->queues));
+	dma->descs = nsim_kvcalloc(r->m, e->num_descs, sizeof(*dma->descs));
+	dma->names = nsim_kvcalloc(r->m, names, 1);
+	if (!dma->queues || !dma->descs || !dma->names)
+		return nsim_reloc_fail(r, &at, KBIN_ERR_STAGE_NOMEM, e->num_descs,
+				       -ENOMEM,
+				       "no kernel memory for %u DMA queues and %u descriptors",
+				       e->num_queues, e->num_descs);
+	dma->num_queues = e->num_queues;
+	dma->num_blocks = e->num_blocks;
+	dma->num_descs = e->num_descs;
+
+	for (qi = 0; qi < e->num_queues; qi++) {
+		const struct kbin_dma_queue *kq = &r->queues[e->first_queue + qi];
+		struct nsim_dma_queue *q = &dma->queues[qi];
+		const char *name = r->plan + kq->name;
+
+		at.q = qi;
+		memcpy(dma->names + name_off, name, strlen(name) + 1);
+		q->name_off = name_off;
+		name_off += strlen(name) + 1;
+		q->type = kq->type;
+		q->owner = kq->owner;
+		q->nd = r->nd;
+		q->sg = sg;
+		q->first_block = kq->first_block - e->first_block;
+		q->num_blocks = kq->num_blocks;
+		q->first_desc = di;
+		for (bj = 0; bj < kq->num_blocks; bj++) {
+			const struct kbin_dma_block *kb = &r->blocks[kq->first_block + bj];
+
+			for (j = 0; j < kb->num_descs; j++, di++) {
+				const struct kbin_dma_desc *kd = &r->descs[kb->first_desc + j];
+				struct nsim_dma_desc *dd = &dma->descs[di];
+
+				dd->side[NSIM_DMA_M2S] = kd->from;
+				dd->side[NSIM_DMA_S2M] = kd->to;
+				dd->block = q->first_block + bj;
+				dd->index = j;
+				at.d = di;
+				for (dir = 0; dir < NSIM_DMA_DIRS; dir++) {
+					at.dir = dir;
+					ret = nsim_reloc_side(r, &at, sg, &dd->side[dir],
+							      &pieces);
+					if (ret)
+						return ret;
+					if (pieces > r->max_descs - r->m->udma_descs)
+						return nsim_reloc_fail(r, &at, KBIN_ERR_STAGE_LIMIT,
+								       r->m->udma_descs + pieces,
+								       -E2BIG,
+								       "the load's UDMA descriptors would reach %llu, above max_udma_descs %u",
+								       r->m->udma_descs + pieces,
+								       r->max_descs);
+					dd->first[dir] = q->count[dir];
+					q->count[dir] += pieces;
+					r->m->udma_descs += pieces;
+				}
+				at.dir = -1;
+				at.d = -1;
+				if (!(di & 1023))
+					cond_resched();
+			}
+		}
+		q->num_descs = di - q->first_desc;
+		for (dir = 0; dir < NSIM_DMA_DIRS; dir++) {
+			q->first_ring[dir] = rings;
+			q->num_rings[dir] = DIV_ROUND_UP(q->count[dir], r->ring_max);
+			rings += q->num_rings[dir];
+		}
+	}
+	at.q = -1;
+	dma->rings = nsim_kvcalloc(r->m, rings, sizeof(*dma->rings));
+	if (!dma->rings)
+		return nsim_reloc_fail(r, &at, KBIN_ERR_STAGE_NOMEM, rings, -ENOMEM,
+				       "no kernel memory for %u UDMA rings", rings);
+	dma->num_rings = rings;
+	return 0;
+}
+
+/* Step 3: the rings of queue @qi, each its own DMA_RING allocation. */
+static int nsim_reloc_rings(struct nsim_reloc *r, u32 s, u32 qi)
+{
+	struct nsim_sg *sg = &r->m->sg[s];
+	struct nsim_dma *dma = &sg->dma;
+	struct nsim_dma_queue *q = &dma->queues[qi];
+	struct nsim_reloc_at at = { .s = s, .q = qi, .d = -1, .dir = -1 };
+	u32 dir, k;
+	int ret;
+
+	for (dir = 0; dir < NSIM_DMA_DIRS; dir++) {
+		for (k = 0; k < q->num_rings[dir]; k++) {
+			struct nsim_dma_ring *ring = &dma->rings[q->first_ring[dir] + k];
+			u64 bytes;
+
+			ring->first = k * r->ring_max;
+			ring->count = min(q->count[dir] - ring->first, r->ring_max);
+			ring->entries = round_up(ring->count, UDMA_RING_GRANULE_DESCS);
+			bytes = (u64)ring->entries * UDMA_DESC_SIZE * 2;
+			ret = nsim_reloc_fault(r, &at, "UDMA ring allocation");
+			if (ret)
+				return ret;
+			ring->addr = nsim_hbm_alloc(r->nd, sg->core, bytes,
+						    UDMA_RING_ALIGN,
+						    KBIN_USAGE_DMA_RING, &r->cursor);
+			if (!ring->addr)
+				return nsim_reloc_fail(r, &at, KBIN_ERR_STAGE_HBM, bytes,
+						       -ENOSPC,
+						       "HBM channel %u has no %llu bytes for %s ring %u of %u descriptors (%llu bytes free)",
+						       sg->channel, bytes,
+						       nsim_dma_dir_str[dir], k,
+						       ring->entries,
+						       nsim_hbm_avail(r->nd, sg->channel));
+			q->ring_bytes += bytes;
+			dma->ring_bytes += bytes;
+			r->m->dma_ring_bytes += bytes;
+			r->m->hbm_bytes += bytes;
+		}
+	}
+	return 0;
+}
+
+/* write @n descriptors of @r->buf at index @at of @ring */
+static int nsim_reloc_flush(struct nsim_reloc *r,
+			    const struct nsim_reloc_at *at,
+			    const struct nsim_dma_ring *ring, u32 idx, u32 n)
+{
+	int ret;
+
+	ret = nsim_mem_write(&r->nd->mem,
+			     ring->addr + (u64)(idx - ring->first) * UDMA_DESC_SIZE,
+			     r->buf, (u64)n * UDMA_DESC_SIZE);
+	if (ret == -EDQUOT)
+		return nsim_reloc_fail(r, at, KBIN_ERR_STAGE_BACKING,
+				       (u64)n * UDMA_DESC_SIZE, -ENOMEM,
+				       "UDMA ring write: backing RAM cap of %lu bytes reached (%llu in use)",
+				       nsim_backing_limit,
+				       nsim_mem_backing_bytes(&r->nd->mem));
+	if (ret)
+		return nsim_reloc_fail(r, at, KBIN_ERR_STAGE_NOMEM,
+				       (u64)n * UDMA_DESC_SIZE, -ENOMEM,
+				       "UDMA ring write: out of kernel memory");
+	return 0;
+}
+
+/* the UDMA descriptors of descriptor @d before the next one's */
+static u32 nsim_desc_count(const struct nsim_dma *dma,
+			   const struct nsim_dma_queue *q, u32 d, u32 dir)
+{
+	u32 next = d + 1 < q->first_desc + q->num_descs ?
+		   dma->descs[d + 1].first[dir] : q->count[dir];
+
+	return next - dma->descs[d].first[dir];
+}
+
+/* Step 4: the pieces of side @dir of queue @qi into its rings. */
+static int nsim_reloc_fill(struct nsim_reloc *r, u32 s, u32 qi, u32 dir)
+{
+	struct nsim_sg *sg = &r->m->sg[s];
+	struct nsim_dma *dma = &sg->dma;
+	struct nsim_dma_queue *q = &dma->queues[qi];
+	struct nsim_reloc_at at = { .s = s, .q = qi, .d = -1, .dir = dir };
+	const struct nsim_dma_ring *ring = &dma->rings[q->first_ring[dir]];
+	u32 d, idx = 0, base = 0, n = 0;
+	int ret;
+
+	for (d = q->first_desc; d < q->first_desc + q->num_descs; d++) {
+		const struct nsim_dma_desc *dd = &dma->descs[d];
+		const struct kbin_dma_side *sd = &dd->side[dir];
+		const struct nsim_mr *mr = nsim_sg_find(sg, sd->var_id);
+		bool last_desc = d + 1 == q->first_desc + q->num_descs ||
+				 dma->descs[d + 1].block != dd->block;
+		u32 len, k = 0, count = nsim_desc_count(dma, q, d, dir);
+		struct kbin_dma_walk w;
+		u64 off, addr;
+		u32 ctrl;
+
+		at.d = d;
+		kbin_dma_walk_init(&w, sd);
+		while (kbin_dma_walk_piece(&w, &off, &len)) {
+			ret = nsim_rc_addr(mr, off, len, &addr);
+			if (ret)
+				return nsim_reloc_fail(r, &at, ret == -ERANGE ?
+						       KBIN_ERR_RELOC_BOUNDS :
+						       KBIN_ERR_RELOC_VAR, off,
+						       -EINVAL,
+						       "UDMA descriptor %u: %u bytes at offset %llu do not resolve (%d)%s",
+						       idx, len, off, ret,
+						       mr->type == KBIN_MR_SB ?
+						       ": in the gap past an SBUF partition" : "");
+			ctrl = (len & UDMA_DESC_LEN_MASK) |
+			       (UDMA_RING_ID_INITIAL << UDMA_DESC_RING_ID_SHIFT);
+			if (!dd->index && !k)
+				ctrl |= UDMA_DESC_FIRST;
+			if (last_desc && k + 1 == count)
+				ctrl |= UDMA_DESC_LAST | UDMA_DESC_INT_EN;
+			/* both layouts: len_ctrl, a zero word, the address */
+			r->buf[n].tx.len_ctrl = (__force u32)cpu_to_le32(ctrl);
+			r->buf[n].tx.meta_ctrl = 0;
+			r->buf[n].tx.buf_ptr = (__force u64)cpu_to_le64(addr);
+			n++;
+			idx++;
+			k++;
+			if (n == NSIM_RELOC_BUF || idx == ring->first + ring->count) {
+				ret = nsim_reloc_flush(r, &at, ring, base, n);
+				if (ret)
+					return ret;
+				base = idx;
+				n = 0;
+				if (idx == ring->first + ring->count) {
+					ret = nsim_reloc_fault(r, &at, "UDMA ring write");
+					if (ret)
+						return ret;
+					ring++;
+				}
+			}
+			if (!(idx & 4095)) {
+				if (fatal_signal_pending(current))
+					return nsim_reloc_fail(r, &at, KBIN_ERR_STAGE_LIMIT,
+							       idx, -EINTR,
+							       "interrupted by a fatal signal");
+				cond_resched();
+			}
+		}
+	}
+	return 0;
+}
+
+/**
+ * nsim_relocate() - relocate the DMA programs of a staged model into UDMA
+ *	rings (Documentation/relocation.rst, "Relocation at LOAD").
+ * @m: the model, staged by nsim_stage() and not published.
+ * @plan: the plan, accepted by kbin_check_plan().
+ * @len: its length in bytes.
+ * @err: filled on failure: subgraph, record (the side's var_id), field
+ *	(dma queue, dma descriptor, dma from, dma to), reason and text
+ *	naming the subgraph, queue, block, descriptor, side and variable.
+ *
+ * A plan without a DMA section (version 1, or none written) relocates
+ * nothing.  On failure the partial work is left for nsim_unrelocate()
+ * (nsim_model_free() calls it).
+ *
+ * Return: 0; -EINVAL a side on a variable with no device bytes
+ * (KBIN_ERR_RELOC_VAR) or outside its variable (KBIN_ERR_RELOC_BOUNDS);
+ * -E2BIG UDMA descriptors above max_udma_descs; -ENOSPC no HBM for a
+ * ring; -ENOMEM kernel memory or the backing RAM cap; -EIO
+ * fail_reloc_nth; -EINTR a fatal signal.
+ */
+int nsim_relocate(struct nsim_model *m, const void *plan, u64 len,
+		  struct nsim_load_err *err)
+{
+	const struct kbin_header *h = plan;
+	const struct kbin_header_ext *ext = plan + sizeof(*h);
+	struct nsim_reloc *r;
+	u32 s, qi, dir, ring_max;
+	int ret = 0;
+
+	if (h->version < 2 || !ext->dma_off)
+		return 0;
+	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
+	if (!r)
+		goto err_nomem;
+	r->buf = kmalloc_array(NSIM_RELOC_BUF, sizeof(*r->buf),
+			       GFP_KERNEL_ACCOUNT);
+	if (!r->buf)
+		goto err_free;
+	r->nd = m->nd;
+	r->m = m;
+	r->plan = plan;
+	r->err = err;
+	r->sec = plan + ext->dma_off;
+	r->queues = (const void *)(r->sec->sg + h->num_subgraphs);
+	r->blocks = (const void *)(r->queues + r->sec->num_queues);
+	r->descs = (const void *)(r->blocks + r->sec->num_blocks);
+	ring_max = READ_ONCE(nsim_dma_ring_max_descs);
+	ring_max = rounddown(clamp_t(u32, ring_max, UDMA_RING_GRANULE_DESCS,
+				     UDMA_RING_LOADER_MAX_DESCS),
+			     UDMA_RING_GRANULE_DESCS);
+	r->ring_max = ring_max;
+	r->max_descs = READ_ONCE(nsim_max_udma_descs);
+
+	for (s = 0; s < m->num_sg && !ret; s++) {
+		ret = nsim_reloc_count(r, s);
+		for (qi = 0; !ret && qi < m->sg[s].dma.num_queues; qi++) {
+			ret = nsim_reloc_rings(r, s, qi);
+			for (dir = 0; !ret && dir < NSIM_DMA_DIRS; dir++)
+				if (m->sg[s].dma.queues[qi].count[dir])
+					ret = nsim_reloc_fill(r, s, qi, dir);
+		}
+	}
+	kfree(r->buf);
+	kfree(r);
+	return ret;
+
+err_free:
+	kfree(r);
+err_nomem:
+	err->subgraph = -1;
+	err->record = -1;
+	err->field = KBIN_FIELD_DMA_SECTION;
+	err->reason = KBIN_ERR_STAGE_NOMEM;
+	err->value = 0;
+	scnprintf(err->msg, sizeof(err->msg), "%s: no kernel memory to relocate",
+		  kbin_reason_str(KBIN_ERR_STAGE_NOMEM));
+	return -ENOMEM;
+}
+
+/**
+ * nsim_unrelocate() - roll back nsim_relocate(), complete or partial: the
+ *	rings' HBM (and its backing) and the kernel arrays.
+ * @m: the model (not published).
+ */
+void nsim_unrelocate(struct nsim_model *m)
+{
+	u32 s, i;
+
+	for (s = 0; s < m->num_sg; s++) {
+		struct nsim_sg *sg = &m->sg[s];
+		struct nsim_dma *dma = &sg->dma;
+
+		for (i = 0; i < dma->num_rings; i++)
+			nsim_hbm_free(m->nd, sg->core, dma->rings[i].addr,
+				      (u64)dma->rings[i].entries * UDMA_DESC_SIZE * 2,
+				      KBIN_USAGE_DMA_RING);
+		kvfree(dma->queues);
+		kvfree(dma->descs);
+		kvfree(dma->rings);
+		kvfree(dma->names);
+		dma->queues = NULL;
+		dma->descs = NULL;
+		dma->rings = NULL;
+		dma->names = NULL;
+		dma->num_queues = 0;
+		dma->num_descs = 0;
+		dma->num_blocks = 0;
+		dma->num_rings = 0;
+		dma->ring_bytes = 0;
+	}
+	m->dma_ring_bytes = 0;
+	m->udma_descs = 0;
+}
+
+/**
+ * nsim_dma_desc_find() - the descriptor a UDMA descriptor came from.
+ * @sg: the subgraph.
+ * @q: one of its queues.
+ * @dir: enum nsim_dma_dir.
+ * @idx: index of the UDMA descriptor among the queue side's, <
+ *	@q->count[@dir].
+ *
+ * Binary search over the descriptors' first indexes: O(log descriptors).
+ *
+ * Return: the descriptor's index in the subgraph.
+ */
+u32 nsim_dma_desc_find(const struct nsim_sg *sg,
+		       const struct nsim_dma_queue *q, u32 dir, u32 idx)
+{
+	u32 lo = q->first_desc, hi = q->first_desc + q->num_descs;
+
+	/* the last descriptor whose first is <= idx */
+	while (hi - lo > 1) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (sg->dma.descs[mid].first[dir] <= idx)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/**
+ * nsim_dma_ring_locate() - where a queue side's UDMA descriptor is.
+ * @sg: the subgraph.
+ * @q: one of its queues.
+ * @dir: enum nsim_dma_dir.
+ * @idx: index among the queue side's UDMA descriptors, < @q->count[@dir].
+ * @addr: out: its device address in its submission ring.
+ *
+ * Return: the index of its ring among the queue side's.
+ */
+u32 nsim_dma_ring_locate(const struct nsim_sg *sg,
+			 const struct nsim_dma_queue *q, u32 dir, u32 idx,
+			 u64 *addr)
+{
+	u32 k = 0;
+
+	while (k + 1 < q->num_rings[dir] &&
+	       sg->dma.rings[q->first_ring[dir] + k + 1].first <= idx)
+		k++;
+	*addr = sg->dma.rings[q->first_ring[dir] + k].addr +
+		(u64)(idx - sg->dma.rings[q->first_ring[dir] + k].first) *
+		UDMA_DESC_SIZE;
+	return k;
+}
