@@ -214,6 +214,8 @@ static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 	u64 pieces;
 	int ret;
 
+	if (!e->num_queues)
+		return 0;
 	for (qi = 0; qi < e->num_queues; qi++)
 		names += strlen(r->plan + r->queues[e->first_queue + qi].name) + 1;
 	ret = nsim_reloc_fault(r, &at, "kernel memory for the DMA program");

@@ -16,7 +16,7 @@ SELFTESTS := info_test
 $(call programs,SELFTESTS,vm,selftests,$(VM_O)/bin,,selftests)
 
 NSIM_RT_TESTS := load_test resolve_test isolation_test fault_test \
-	debugfs_test zeroalloc_test bus_test cores_test
+	debugfs_test zeroalloc_test bus_test cores_test reloc_test
 $(call programs,NSIM_RT_TESTS,vm,selftests,$(VM_O)/bin,TESTUTIL KBIN,selftests)
 
 VM_PROGS += $(SELFTESTS) $(NSIM_RT_TESTS)

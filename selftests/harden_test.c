@@ -9,7 +9,8 @@
  *
  * fault: for each plan, fail HBM placement 1, 2, ... (fail_hbm_alloc_nth)
  * until a load no longer reaches the knob, then copy-in 1, 2, ...
- * (fail_copyin_nth); every failure reports -ENOSPC / -EIO with reason
+ * (fail_copyin_nth), then relocation steps 1, 2, ... (fail_reloc_nth);
+ * every failure reports -ENOSPC / -EIO / -EIO with reason
  * KBIN_ERR_STAGE_FAULT and leaves models, mem_refs, kmem_bytes, hbm_used
  * and backing_bytes exactly at their baseline.
  * access: /dev/neuronsim is a root-owned 0600 char device; uid 65534 gets
@@ -159,7 +160,7 @@ TEST_F_TIMEOUT(h, fault_every_position, 900)
 {
 	const char *dir = getenv("HARDEN_PLANS") ? : "/data/harden";
 	struct dirent *de;
-	int fd, plans = 0, hbm, cin;
+	int fd, plans = 0, hbm, cin, rel;
 	DIR *d = opendir(dir);
 	char path[512];
 	struct plan p;
@@ -176,11 +177,14 @@ TEST_F_TIMEOUT(h, fault_every_position, 900)
 		hbm = sweep(_metadata, fd, &p, de->d_name, "fail_hbm_alloc_nth",
 			    ENOSPC);
 		cin = sweep(_metadata, fd, &p, de->d_name, "fail_copyin_nth", EIO);
-		printf("# fault %s: %d HBM allocation positions, %d copy-in positions, each rolled back\n",
-		       de->d_name, hbm, cin);
+		rel = sweep(_metadata, fd, &p, de->d_name, "fail_reloc_nth", EIO);
+		printf("# fault %s: %d HBM allocation positions, %d copy-in positions, %d relocation positions, each rolled back\n",
+		       de->d_name, hbm, cin, rel);
 		fflush(stdout);
 		EXPECT_LT(0, hbm);
 		EXPECT_LT(0, cin);
+		/* each real plan here has a DMA program: arrays, rings, writes */
+		EXPECT_LT(2, rel);
 		plan_free(&p);
 		plans++;
 	}

@@ -381,29 +381,6 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 	}
 }
 
-/* DMA_RING bytes present over the HBM channels of debugfs hbm */
-static long long dma_ring_present(void)
-{
-	char path[256], *t, *l;
-	long long sum = 0, v;
-	int in_channel = 0;
-
-	dbgfs_path(path, sizeof(path), "hbm");
-	t = read_file(path, NULL);
-	if (!t)
-		return -1;
-	for (l = strtok(t, "\n"); l; l = strtok(NULL, "\n")) {
-		if (!strncmp(l, "channel ", 8))
-			in_channel = 1;
-		else if (!strncmp(l, "core ", 5))
-			in_channel = 0;
-		else if (in_channel && sscanf(l, " DMA_RING present %lld", &v) == 1)
-			sum += v;
-	}
-	free(t);
-	return sum;
-}
-
 /*
  * The first rows of one queue's debugfs ring view (M2S and S2M
  * interleaved): RING_ROWS descriptors of each side.

@@ -503,6 +503,29 @@ int read_stats(struct stats *s)
 	return 0;
 }
 
+/* DMA_RING bytes present over the HBM channels of debugfs hbm */
+long long dma_ring_present(void)
+{
+	char path[256], *t, *l;
+	long long sum = 0, v;
+	int in_channel = 0;
+
+	dbgfs_path(path, sizeof(path), "hbm");
+	t = read_file(path, NULL);
+	if (!t)
+		return -1;
+	for (l = strtok(t, "\n"); l; l = strtok(NULL, "\n")) {
+		if (!strncmp(l, "channel ", 8))
+			in_channel = 1;
+		else if (!strncmp(l, "core ", 5))
+			in_channel = 0;
+		else if (in_channel && sscanf(l, " DMA_RING present %lld", &v) == 1)
+			sum += v;
+	}
+	free(t);
+	return sum;
+}
+
 int write_knob(const char *name, long value)
 {
 	char path[256], v[32];

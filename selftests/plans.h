@@ -114,5 +114,7 @@ int write_text(const char *path, const char *text);
 int klog_has(const char *what);
 char *read_file(const char *path, size_t *len);
 int snap_read(struct snap *s);
+/* DMA_RING bytes present over the HBM channels of debugfs hbm, or -1 */
+long long dma_ring_present(void);
 
 #endif /* _NSIM_SELFTEST_PLANS_H */

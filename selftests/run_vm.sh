@@ -23,7 +23,7 @@ for d in 1:trn1 0:trn2 2:trn3; do
 		check "kmem trace events enabled from the kernel command line" \
 			grep -qx 1 /sys/kernel/debug/tracing/events/kmem/kmalloc/enable
 		# through the alias /dev/neuronsim, which is device 0
-		for t in resolve_test isolation_test fault_test debugfs_test \
+		for t in resolve_test isolation_test fault_test reloc_test debugfs_test \
 			 zeroalloc_test bus_test cores_test; do
 			run_tap "$t" $t
 		done

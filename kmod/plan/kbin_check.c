@@ -1276,8 +1276,9 @@ static unsigned int kbin_check_dma_side(struct kbin_ck *c,
 	}
 	if (p->extent > v->size)
 		return kbin_fail_dma(c, at, field, KBIN_ERR_DMA_EXTENT, p->extent,
-				     "var_id %u: extent %llu is past its %llu bytes",
-				     sd->var_id, (unsigned long long)p->extent,
+				     "var_id %u '%s': extent %llu is past its %llu bytes",
+				     sd->var_id, (const char *)c->base + v->name,
+				     (unsigned long long)p->extent,
 				     (unsigned long long)v->size);
 	if (sbr == KBIN_ERR_DMA_SBUF_PARTITION)
 		return kbin_fail_dma(c, at, field, sbr, sb.end,

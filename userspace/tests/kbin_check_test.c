@@ -1118,7 +1118,7 @@ TEST_F(plan, dma_side_extent)
 	D(0, TP_D_SB_OUT)->to.offset = 1;
 	REJECT_DMA(KBIN_ERR_DMA_EXTENT, 0, KBIN_FIELD_DMA_TO, TP_D_SB_OUT);
 	EXPECT_EQ(1025ULL, self->res.value);
-	EXPECT_STREQ("sg 0 dma queue 0 'qSPIO0' block 0 descriptor 1 to: var_id 6: extent 1025 is past its 1024 bytes",
+	EXPECT_STREQ("sg 0 dma queue 0 'qSPIO0' block 0 descriptor 1 to: var_id 6 'output0': extent 1025 is past its 1024 bytes",
 		     self->res.msg);
 	RESET();
 	D(1, 0)->from.steps[1] = 1ULL << 62;	/* overflows with 3 * 2^62 */

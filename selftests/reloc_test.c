@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * reloc_test - relocation at LOAD: DMA programs into UDMA rings
+ * (Documentation/relocation.rst).
+ *
+ * On plans built here with the KBIN writer (one subgraph: the state
+ * buffer, input0 and output0 in HBM, queue qSPIO0 with one block of one
+ * descriptor) and on the standard plan:
+ *   - rings: debugfs dma/queues has the queue's blocks, descriptors, M2S
+ *     and S2M counts, rings and bytes; DMA_RING usage grows by the rings'
+ *     bytes and goes back at UNLOAD; every row of the ring view resolves
+ *     (RESOLVE of its var, offset and length is its address), with FIRST
+ *     on a block's first and LAST|INT on its last descriptor;
+ *   - a version 1 plan has no DMA directory and no ring;
+ *   - split: with dma_ring_max_descs 128 a side of 1000 descriptors gets
+ *     8 rings, the view's ring column follows;
+ *   - oob: a descriptor one byte past its variable is refused at LOAD
+ *     (the checker's KBIN_ERR_DMA_EXTENT) naming queue, block, descriptor,
+ *     side and variable; nothing is left;
+ *   - cap: max_udma_descs at the load's count loads, one less is -E2BIG
+ *     (KBIN_ERR_STAGE_LIMIT), nothing left;
+ *   - fault: fail_reloc_nth at every position fails -EIO with
+ *     KBIN_ERR_STAGE_FAULT and rolls back to the baseline.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "kbin_writer.h"
+#include "plans.h"
+
+#define PARAM "/sys/module/neuronsim/parameters/"
+#define IN_SIZE		2048ULL
+
+enum { R_SB, R_IN, R_OUT, R_N };
+
+/* one row of a ring view */
+struct row {
+	unsigned int idx, ring, len, block, desc, var_id;
+	unsigned long long addr, off;
+	char side[8], flags[32], var[64];
+};
+
+/*
+ * A plan of one subgraph whose queue qSPIO0 has one block of one copy
+ * descriptor from input0 (@from) to the state buffer (@to).
+ */
+static int plan_dma(const struct neuronsim_info *info,
+		    const struct kbin_dma_side *from,
+		    const struct kbin_dma_side *to, struct plan *p)
+{
+	static const uint32_t sems[] = { 7 };
+	struct kbin_dma_queue_in q = {
+		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_IN,
+		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
+		.name = "qSPIO0", .fabric_path = "main", .semaphores = sems,
+	};
+	struct kbin_dma_block b = { .queue = 0, .semaphore = sems[0] };
+	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1 };
+	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
+	int e = 0;
+
+	if (!w)
+		return -ENOMEM;
+	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
+		e = -EINVAL;
+	e |= plan_add(w, 0, R_SB, KBIN_MR_SB, "state_buffer",
+		      info->sbuf_window_size, 1, NULL, 0, 0, NULL, NULL, 0);
+	e |= plan_add(w, 0, R_IN, KBIN_MR_INPUT, "input0", IN_SIZE, 64,
+		      "float32", 16, 32, NULL, NULL, 0);
+	e |= plan_add(w, 0, R_OUT, KBIN_MR_OUTPUT, "output0", IN_SIZE, 64,
+		      "float32", 16, 32, NULL, NULL, 0);
+	e |= kbin_writer_add_dma_queue(w, 0, &q);
+	d.from = *from;
+	d.to = *to;
+	e |= kbin_writer_add_dma_block(w, 0, &b, "block-0", &d, 1);
+	return plan_finish(w, e, p);
+}
+
+/* a 2-D side: @n runs of @len bytes, @step apart, at @off of @var */
+static struct kbin_dma_side side2(uint32_t var, uint64_t off, uint32_t len,
+				  uint32_t n, uint64_t step)
+{
+	struct kbin_dma_side s = {
+		.offset = off, .sizes = { len, n }, .steps = { 1, step },
+		.var_id = var, .dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 2,
+	};
+
+	return s;
+}
+
+/* the row of queue @q in dma/queues of subgraph @sg: 12 fields */
+static int queue_row(uint32_t id, uint32_t sg, unsigned int q,
+		     unsigned long long *v)
+{
+	char path[256], *t, *l, *save = NULL, name[64], type[16], owner[16];
+	unsigned int qi;
+	int ret = -ENOENT;
+
+	dbgfs_path(path, sizeof(path), "models/%u/sg%u/dma/queues", id, sg);
+	t = read_file(path, NULL);
+	if (!t)
+		return -errno;
+	for (l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		if (sscanf(l, "%u %63s %15s %15s %llu %llu %llu %llu %llu %llx %llx %llu",
+			   &qi, name, type, owner, &v[0], &v[1], &v[2], &v[3],
+			   &v[4], &v[5], &v[6], &v[7]) == 12 && qi == q)
+			ret = 0;
+	free(t);
+	return ret;
+}
+
+/* every row of the ring view of queue @qname; the count or -errno */
+static int ring_rows(uint32_t id, const char *qname, struct row *rows, int max)
+{
+	char path[256], line[512];
+	int n = 0;
+	FILE *fp;
+
+	dbgfs_path(path, sizeof(path), "models/%u/sg0/dma/%s", id, qname);
+	fp = fopen(path, "r");
+	if (!fp)
+		return -errno;
+	if (!fgets(line, sizeof(line), fp) || strncmp(line, "index\tside", 10)) {
+		fclose(fp);
+		return -EINVAL;
+	}
+	while (n < max && fgets(line, sizeof(line), fp)) {
+		struct row *r = &rows[n];
+
+		if (sscanf(line, "%u %7s %u %u %31s %llx %u %u %u %63s %llu",
+			   &r->idx, r->side, &r->ring, &r->len, r->flags, &r->addr,
+			   &r->block, &r->desc, &r->var_id, r->var, &r->off) != 11)
+			break;
+		n++;
+	}
+	fclose(fp);
+	return n;
+}
+
+/* every row resolves; FIRST/LAST|INT at a block's ends; counts per side */
+static void check_rows(struct __test_metadata *_metadata, int fd, uint32_t id,
+		       const struct row *rows, int n, unsigned int *count,
+		       unsigned int per_block)
+{
+	int i;
+
+	count[0] = count[1] = 0;
+	for (i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		int d = !strcmp(r->side, "S2M");
+		const char *want = "-";
+		uint64_t a = 0;
+
+		EXPECT_EQ(count[d], r->idx) TH_LOG("row %d", i);
+		count[d]++;
+		EXPECT_EQ(0, nsim_resolve(fd, id, 0, r->var_id, r->off, r->len, &a))
+			TH_LOG("row %d: var %u offset %llu len %u", i, r->var_id,
+			       r->off, r->len);
+		EXPECT_EQ(a, r->addr) TH_LOG("row %d", i);
+		if (r->idx % per_block == 0)
+			want = r->idx % per_block == per_block - 1 ?
+			       "FIRST|LAST|INT" : "FIRST";
+		else if (r->idx % per_block == per_block - 1)
+			want = "LAST|INT";
+		EXPECT_STREQ(want, r->flags) TH_LOG("row %d (%s %u)", i, r->side,
+						     r->idx);
+	}
+}
+
+static void expect_base(struct __test_metadata *_metadata,
+			const struct stats *b, long long ring0)
+{
+	struct stats s;
+
+	ASSERT_EQ(0, read_stats(&s));
+	EXPECT_EQ(b->models, s.models);
+	EXPECT_EQ(b->mem_refs, s.mem_refs);
+	EXPECT_EQ(b->kmem_bytes, s.kmem_bytes);
+	EXPECT_EQ(b->hbm_used, s.hbm_used);
+	EXPECT_EQ(b->backing_bytes, s.backing_bytes);
+	EXPECT_EQ(ring0, dma_ring_present());
+}
+
+FIXTURE(rl) {
+	int fd;
+	struct neuronsim_info info;
+	struct stats base;
+	long long ring0;
+	struct row rows[4096];
+};
+
+FIXTURE_SETUP(rl)
+{
+	self->fd = nsim_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
+	ASSERT_EQ(0, read_stats(&self->base));
+	self->ring0 = dma_ring_present();
+	ASSERT_LE(0, self->ring0);
+}
+
+FIXTURE_TEARDOWN(rl)
+{
+	write_knob("fail_reloc_nth", 0);
+	write_text(PARAM "max_udma_descs", "8388608");
+	write_text(PARAM "dma_ring_max_descs", "16777088");
+	close(self->fd);
+}
+
+/* the standard plan: 2 blocks of one descriptor, 4 runs of 512 bytes each */
+TEST_F(rl, std_rings)
+{
+	unsigned long long v[8];
+	unsigned int count[2];
+	struct neuronsim_load l;
+	struct plan p;
+	uint32_t id;
+	int n;
+
+	ASSERT_EQ(0, plan_std(&self->info, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, &l, NULL, 0));
+	ASSERT_EQ(0, queue_row(id, 0, 0, v));
+	/* blocks, descriptors, m2s, s2m, rings, -, -, bytes */
+	EXPECT_EQ(2, v[0]);
+	EXPECT_EQ(2, v[1]);
+	EXPECT_EQ(8, v[2]);
+	EXPECT_EQ(8, v[3]);
+	EXPECT_EQ(2, v[4]);
+	EXPECT_NE(0, v[5]);
+	EXPECT_NE(0, v[6]);
+	EXPECT_EQ(2 * 128 * 16 * 2, v[7]);
+	EXPECT_EQ(self->ring0 + (long long)v[7], dma_ring_present());
+	n = ring_rows(id, "qSPIO0", self->rows, 4096);
+	ASSERT_EQ(16, n);
+	/* interleaved: M2S 0, S2M 0, M2S 1, ... */
+	EXPECT_STREQ("M2S", self->rows[0].side);
+	EXPECT_STREQ("S2M", self->rows[1].side);
+	EXPECT_STREQ("input0", self->rows[0].var);
+	EXPECT_STREQ("state_buffer", self->rows[1].var);
+	EXPECT_EQ(512, self->rows[0].len);
+	EXPECT_EQ(self->info.sbuf_window_size / self->info.sbuf_partitions,
+		  self->rows[3].off);
+	check_rows(_metadata, self->fd, id, self->rows, n, count, 4);
+	EXPECT_EQ(8, count[0]);
+	EXPECT_EQ(8, count[1]);
+	/* no queue in subgraph 1 */
+	EXPECT_EQ(-ENOENT, queue_row(id, 1, 0, v));
+	ASSERT_EQ(0, nsim_unload(self->fd, id));
+	plan_free(&p);
+	expect_base(_metadata, &self->base, self->ring0);
+}
+
+TEST_F(rl, v1_no_rings)
+{
+	unsigned long long v[8];
+	struct neuronsim_load l;
+	struct plan p;
+	uint32_t id;
+
+	ASSERT_EQ(0, plan_std_v1(&self->info, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, &l, NULL, 0));
+	EXPECT_EQ(-ENOENT, queue_row(id, 0, 0, v));
+	EXPECT_EQ(self->ring0, dma_ring_present());
+	ASSERT_EQ(0, nsim_unload(self->fd, id));
+	plan_free(&p);
+	expect_base(_metadata, &self->base, self->ring0);
+}
+
+/* 1000 runs of 2 bytes each way, rings of 128: 8 rings per side */
+TEST_F(rl, split)
+{
+	struct kbin_dma_side from = side2(R_IN, 0, 2, 1000, 2);
+	struct kbin_dma_side to = side2(R_SB, 0, 2, 1000, 2);
+	unsigned long long v[8];
+	unsigned int count[2];
+	struct neuronsim_load l;
+	struct plan p;
+	uint32_t id;
+	int n, i;
+
+	ASSERT_EQ(0, write_text(PARAM "dma_ring_max_descs", "128"));
+	ASSERT_EQ(0, plan_dma(&self->info, &from, &to, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, &l, NULL, 0));
+	ASSERT_EQ(0, queue_row(id, 0, 0, v));
+	EXPECT_EQ(1000, v[2]);
+	EXPECT_EQ(1000, v[3]);
+	EXPECT_EQ(16, v[4]);
+	EXPECT_EQ(16 * 4096, v[7]);
+	EXPECT_EQ(self->ring0 + 16 * 4096, dma_ring_present());
+	n = ring_rows(id, "qSPIO0", self->rows, 4096);
+	ASSERT_EQ(2000, n);
+	check_rows(_metadata, self->fd, id, self->rows, n, count, 1000);
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(self->rows[i].idx / 128, self->rows[i].ring)
+			TH_LOG("row %d", i);
+	ASSERT_EQ(0, nsim_unload(self->fd, id));
+	plan_free(&p);
+	expect_base(_metadata, &self->base, self->ring0);
+}
+
+/* one byte past input0: refused at LOAD, named, nothing left */
+TEST_F(rl, oob_refused)
+{
+	struct kbin_dma_side from = side2(R_IN, 1, 512, 4, 512);
+	struct kbin_dma_side to = side2(R_SB, 0, 512, 4, 262144);
+	struct neuronsim_load l;
+	char log[512] = "";
+	struct plan p;
+	uint32_t id;
+
+	ASSERT_EQ(0, plan_dma(&self->info, &from, &to, &p));
+	EXPECT_EQ(-EINVAL, nsim_load(self->fd, &p, 0, &id, &l, log, sizeof(log)));
+	EXPECT_EQ(KBIN_ERR_DMA_EXTENT, l.err_reason);
+	EXPECT_EQ(0, l.err_subgraph);
+	EXPECT_NE(NULL, strstr(log, "dma queue 0 'qSPIO0' block 0 descriptor 0 from: var_id 1 'input0': extent 2049 is past its 2048 bytes"))
+		TH_LOG("log: %s", log);
+	plan_free(&p);
+	expect_base(_metadata, &self->base, self->ring0);
+	/* the same pattern at offset 0 loads */
+	from.offset = 0;
+	ASSERT_EQ(0, plan_dma(&self->info, &from, &to, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, &l, NULL, 0));
+	ASSERT_EQ(0, nsim_unload(self->fd, id));
+	plan_free(&p);
+}
+
+/* max_udma_descs at the load's 2 x 1000 works, 1999 is -E2BIG */
+TEST_F(rl, cap_edge)
+{
+	struct kbin_dma_side from = side2(R_IN, 0, 2, 1000, 2);
+	struct kbin_dma_side to = side2(R_SB, 0, 2, 1000, 2);
+	struct neuronsim_load l;
+	char log[512] = "";
+	struct plan p;
+	uint32_t id;
+
+	ASSERT_EQ(0, plan_dma(&self->info, &from, &to, &p));
+	ASSERT_EQ(0, write_text(PARAM "max_udma_descs", "2000"));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, &l, NULL, 0));
+	ASSERT_EQ(0, nsim_unload(self->fd, id));
+	ASSERT_EQ(0, write_text(PARAM "max_udma_descs", "1999"));
+	EXPECT_EQ(-E2BIG, nsim_load(self->fd, &p, 0, &id, &l, log, sizeof(log)));
+	EXPECT_EQ(KBIN_ERR_STAGE_LIMIT, l.err_reason);
+	EXPECT_NE(NULL, strstr(log, "to (S2M) var 0 'state_buffer' (MR_SB): module limit reached: the load's UDMA descriptors would reach 2000, above max_udma_descs 1999"))
+		TH_LOG("log: %s", log);
+	plan_free(&p);
+	expect_base(_metadata, &self->base, self->ring0);
+}
+
+/* every relocation step of the standard plan fails once, rolled back */
+TEST_F(rl, fault_every_position)
+{
+	struct neuronsim_load l;
+	char log[512];
+	struct plan p;
+	uint32_t id;
+	int k, ret;
+
+	ASSERT_EQ(0, plan_std(&self->info, &p));
+	for (k = 1; k < 100; k++) {
+		ASSERT_EQ(0, write_knob("fail_reloc_nth", k));
+		ret = nsim_load(self->fd, &p, 0, &id, &l, log, sizeof(log));
+		if (!ret)
+			break;
+		EXPECT_EQ(-EIO, ret) TH_LOG("position %d: %s", k, log);
+		EXPECT_EQ(KBIN_ERR_STAGE_FAULT, l.err_reason);
+		EXPECT_NE(NULL, strstr(log, "injected by fail_reloc_nth"));
+		expect_base(_metadata, &self->base, self->ring0);
+	}
+	/* kernel arrays; M2S and S2M ring allocations and writes */
+	EXPECT_EQ(6, k) TH_LOG("the load succeeded at position %d", k);
+	ASSERT_EQ(0, write_knob("fail_reloc_nth", 0));
+	if (!ret)
+		ASSERT_EQ(0, nsim_unload(self->fd, id));
+	plan_free(&p);
+	expect_base(_metadata, &self->base, self->ring0);
+}
+
+TEST_HARNESS_MAIN
