@@ -94,7 +94,7 @@ void nsim_fill_info(const struct nsim_device *nd, struct neuronsim_info *info)
 	memset(info, 0, sizeof(*info));
 	info->abi_version = NEURONSIM_ABI_VERSION;
 	info->features = NEURONSIM_FEAT_RESOLVE_BATCH | NEURONSIM_FEAT_VAR_IO |
-			 NEURONSIM_FEAT_NETLINK;
+			 NEURONSIM_FEAT_NETLINK | NEURONSIM_FEAT_DMA_INFO;
 	info->arch_gen = a->gen;
 	strscpy(info->arch_name, a->name, sizeof(info->arch_name));
 	info->num_cores = a->num_cores;

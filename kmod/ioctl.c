@@ -36,6 +36,9 @@ static_assert(sizeof(struct neuronsim_resolve_entry) == 40);
 static_assert(sizeof(struct neuronsim_resolve_batch) == 32);
 static_assert(sizeof(struct neuronsim_var_io) == 40);
 static_assert(sizeof(struct neuronsim_model_info) == 64);
+static_assert(sizeof(struct neuronsim_dma_info) == 64);
+static_assert(sizeof(struct neuronsim_dma_queue_info) == 128);
+static_assert(sizeof(struct neuronsim_dma_desc_info) == 48);
 
 /* the command with its size field cleared, for matching any struct size */
 #define NSIM_CMD(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
@@ -722,6 +725,74 @@ static long nsim_ioctl_model_info(struct nsim_file *nf, void __user *uarg,
 	return nsim_copy_out(uarg, usize, &mi, sizeof(mi));
 }
 
+/*
+ * NEURONSIM_IOC_DMA_INFO: a subgraph's relocated DMA queues and, with
+ * NEURONSIM_DMA_INFO_F_RING, a range of one queue side's UDMA
+ * descriptors (uapi/linux/neuronsim.h; Documentation/relocation.rst).
+ * Under the fd's lock, as the other per-model commands: the model cannot
+ * go away meanwhile.
+ */
+static long nsim_ioctl_dma_info(struct nsim_file *nf, void __user *uarg,
+				size_t usize)
+{
+	struct neuronsim_dma_queue_info qi;
+	struct neuronsim_dma_info di;
+	const struct nsim_dma_queue *q;
+	const struct nsim_model *m;
+	const struct nsim_sg *sg;
+	bool ring;
+	long ret;
+	u32 i, n;
+
+	ret = copy_struct_from_user(&di, sizeof(di), uarg, usize);
+	if (ret)
+		return ret;
+	ring = di.flags & NEURONSIM_DMA_INFO_F_RING;
+	if ((di.flags & ~NEURONSIM_DMA_INFO_F_MASK) || di.reserved[0] ||
+	    di.reserved[1] ||
+	    (!ring && (di.queue || di.side || di.first || di.count || di.descs)) ||
+	    (ring && (di.side > NEURONSIM_DMA_S2M ||
+		      di.count > NEURONSIM_DMA_INFO_MAX_DESCS ||
+		      (di.count && !di.descs))))
+		return -EINVAL;
+	mutex_lock(&nf->lock);
+	m = nsim_model_get_locked(nf, di.model_id);
+	if (!m || di.subgraph >= m->num_sg) {
+		ret = -ENOENT;
+		goto out;
+	}
+	sg = &m->sg[di.subgraph];
+	n = di.queues ? min(di.num_queues, sg->dma.num_queues) : 0;
+	for (i = 0; i < n; i++) {
+		nsim_dma_queue_fill(sg, &sg->dma.queues[i], &qi);
+		if (copy_to_user(u64_to_user_ptr(di.queues) + i * sizeof(qi),
+				 &qi, sizeof(qi))) {
+			ret = -EFAULT;
+			goto out;
+		}
+	}
+	di.num_queues = sg->dma.num_queues;
+	if (ring) {
+		if (di.queue >= sg->dma.num_queues) {
+			ret = -EINVAL;
+			goto out;
+		}
+		q = &sg->dma.queues[di.queue];
+		if (di.first > q->count[di.side]) {
+			ret = -ERANGE;
+			goto out;
+		}
+		di.count = min(di.count, q->count[di.side] - di.first);
+		ret = nsim_dma_ring_range(sg, q, di.side, di.first, di.count,
+					  u64_to_user_ptr(di.descs));
+	}
+out:
+	mutex_unlock(&nf->lock);
+	if (ret)
+		return ret;
+	return nsim_copy_out(uarg, usize, &di, sizeof(di));
+}
+
 /**
  * nsim_ioctl() - dispatch a /dev/neuronsim ioctl.
  * @file: the open device.
@@ -758,6 +829,8 @@ long nsim_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return nsim_ioctl_var_io(nf, uarg, usize, true);
 	case NSIM_CMD(NEURONSIM_IOC_MODEL_INFO):
 		return nsim_ioctl_model_info(nf, uarg, usize);
+	case NSIM_CMD(NEURONSIM_IOC_DMA_INFO):
+		return nsim_ioctl_dma_info(nf, uarg, usize);
 	default:
 		return -ENOTTY;
 	}

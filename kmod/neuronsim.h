@@ -609,6 +609,12 @@ u32 nsim_dma_ring_locate(const struct nsim_sg *sg,
 			 u64 *addr);
 u32 nsim_dma_desc_find(const struct nsim_sg *sg,
 		       const struct nsim_dma_queue *q, u32 dir, u32 idx);
+void nsim_dma_queue_fill(const struct nsim_sg *sg,
+			 const struct nsim_dma_queue *q,
+			 struct neuronsim_dma_queue_info *out);
+int nsim_dma_ring_range(const struct nsim_sg *sg,
+			const struct nsim_dma_queue *q, u32 dir, u32 first,
+			u32 n, struct neuronsim_dma_desc_info __user *out);
 
 /* resolve.c */
 int nsim_sg_hash_init(struct nsim_sg *sg);

@@ -615,3 +615,98 @@ u32 nsim_dma_ring_locate(const struct nsim_sg *sg,
 		UDMA_DESC_SIZE;
 	return k;
 }
+
+/**
+ * nsim_dma_queue_fill() - the DMA_INFO summary of one relocated queue.
+ * @sg: the subgraph.
+ * @q: one of its queues.
+ * @out: out: struct neuronsim_dma_queue_info (zeroed here first).
+ */
+void nsim_dma_queue_fill(const struct nsim_sg *sg,
+			 const struct nsim_dma_queue *q,
+			 struct neuronsim_dma_queue_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	strscpy(out->name, sg->dma.names + q->name_off, sizeof(out->name));
+	out->type = q->type;
+	out->owner = q->owner;
+	out->num_blocks = q->num_blocks;
+	out->num_descs = q->num_descs;
+	out->m2s_descs = q->count[NSIM_DMA_M2S];
+	out->s2m_descs = q->count[NSIM_DMA_S2M];
+	out->m2s_rings = q->num_rings[NSIM_DMA_M2S];
+	out->s2m_rings = q->num_rings[NSIM_DMA_S2M];
+	if (q->num_rings[NSIM_DMA_M2S])
+		out->m2s_ring_addr = sg->dma.rings[q->first_ring[NSIM_DMA_M2S]].addr;
+	if (q->num_rings[NSIM_DMA_S2M])
+		out->s2m_ring_addr = sg->dma.rings[q->first_ring[NSIM_DMA_S2M]].addr;
+	out->ring_bytes = q->ring_bytes;
+}
+
+/* UDMA descriptors gathered per copy_to_user() of a ring range */
+#define NSIM_RANGE_BUF		64
+
+/**
+ * nsim_dma_ring_range() - copy a range of one queue side's UDMA
+ *	descriptors to user space, each with where it came from.
+ * @sg: the subgraph.
+ * @q: one of its queues.
+ * @dir: enum nsim_dma_dir.
+ * @first: the first UDMA descriptor, < @q->count[@dir].
+ * @n: descriptors, at most @q->count[@dir] - @first.
+ * @out: user array of @n struct neuronsim_dma_desc_info.
+ *
+ * One seek (binary search, kbin_dma_walk_seek()), then O(1) per
+ * descriptor; each is read back from its ring.
+ *
+ * Return: 0; -ENOMEM; -EFAULT bad @out; -EINTR a fatal signal.
+ */
+int nsim_dma_ring_range(const struct nsim_sg *sg,
+			const struct nsim_dma_queue *q, u32 dir, u32 first,
+			u32 n, struct neuronsim_dma_desc_info __user *out)
+{
+	const struct nsim_dma_desc *descs = sg->dma.descs;
+	struct neuronsim_dma_desc_info *buf;
+	struct kbin_dma_walk w;
+	u32 i, k = 0, d, len;
+	u64 off;
+	int ret = 0;
+
+	if (!n)
+		return 0;
+	buf = kmalloc_array(NSIM_RANGE_BUF, sizeof(*buf), GFP_KERNEL_ACCOUNT);
+	if (!buf)
+		return -ENOMEM;
+	d = nsim_dma_desc_find(sg, q, dir, first);
+	kbin_dma_walk_seek(&w, &descs[d].side[dir], first - descs[d].first[dir]);
+	for (i = 0; i < n; i++) {
+		struct neuronsim_dma_desc_info *e = &buf[k];
+
+		if (!kbin_dma_walk_piece(&w, &off, &len)) {
+			d++;
+			kbin_dma_walk_init(&w, &descs[d].side[dir]);
+			kbin_dma_walk_piece(&w, &off, &len);
+		}
+		memset(e, 0, sizeof(*e));
+		e->ring = nsim_dma_ring_locate(sg, q, dir, first + i, &e->addr);
+		nsim_mem_read(&q->nd->mem, e->addr, e->desc, sizeof(e->desc));
+		e->offset = off;
+		e->var_id = descs[d].side[dir].var_id;
+		e->block = descs[d].block - q->first_block;
+		e->desc_index = descs[d].index;
+		if (++k == NSIM_RANGE_BUF || i + 1 == n) {
+			if (copy_to_user(out + i + 1 - k, buf, k * sizeof(*buf))) {
+				ret = -EFAULT;
+				break;
+			}
+			k = 0;
+			if (fatal_signal_pending(current)) {
+				ret = -EINTR;
+				break;
+			}
+			cond_resched();
+		}
+	}
+	kfree(buf);
+	return ret;
+}

@@ -8,7 +8,8 @@
 # showing the unload after SIGINT), resolve into the SBUF gap, every
 # subcommand's --help and -j,
 # error messages and exit codes, the SVG map, and commands on the stdin
-# of load --hold (resolve, read, info against the held model).
+# of load --hold (resolve, read, info, dma against the held model); dma
+# PLAN: the queues and a ring range.
 
 n=0
 fails=0
@@ -49,10 +50,10 @@ echo "TAP version 13"
 # --- info / help / usage
 t "info" $NS info
 t "info -j" sh -c '$NS -j info | grep -q "\"arch_name\":\"'"${NSIM_ARCH:-trn2}"'\""'
-for c in info load resolve models vars read monitor map; do
+for c in info load resolve models vars read monitor map dma; do
 	$NS $c --help > /tmp/help.out 2>&1 && grep -q "usage: neuronsim .*$c" /tmp/help.out || break
 done
-[ "$c" = map ] && grep -q "usage: neuronsim .*map" /tmp/help.out && ok "--help on every subcommand" || nok "--help on $c"
+[ "$c" = dma ] && grep -q "usage: neuronsim .*dma" /tmp/help.out && ok "--help on every subcommand" || nok "--help on $c"
 f "unknown subcommand exits 2" 2 $NS frobnicate
 f "load without PLAN exits 2" 2 $NS load
 f "load --core junk exits 2" 2 $NS load $P --core x
@@ -178,6 +179,11 @@ ask 6 "frobnicate" && grep -q "unknown or malformed command 'frobnicate'" /tmp/h
 	ok "stdin unknown command named" || nok "stdin unknown command"
 ask 7 "read nosuchvar" && grep -q "no variable named 'nosuchvar'" /tmp/holdc.out &&
 	ok "stdin read unknown name" || nok "stdin read unknown name"
+ask 8 "dma" && grep -q '^0   0   qSPIO0  *in  *sp  *2  *2  *8  *8  *2 ' /tmp/holdc.out &&
+	ok "stdin dma: the held model's queue" || nok "stdin dma"
+ask 9 "dma --ring sg0/qSPIO0 --from 3 --count 1" &&
+	grep -q '^3  *0  *512  *LAST|INT  *0x[0-9a-f]*  *0  *0  *input0  *1536$' /tmp/holdc.out &&
+	ok "stdin dma --ring: M2S 3 is input0's last run" || nok "stdin dma --ring"
 n_models=$($NS -j models | grep -o '"model_id"' | wc -l)
 [ "$n_models" = 1 ] && ok "one model loaded while the holder answers" || nok "models loaded: $n_models"
 exec 3>&-
@@ -213,6 +219,21 @@ grep -q '^sg0/table #11 MR_PTR_TABLE, bytes 0..32 of 32$' /tmp/cli.out && grep -
 $NS vars $P > /tmp/cli.out 2>&1
 grep -q '^0   11      MR_PTR_TABLE       32 ' /tmp/cli.out &&
 	ok "vars PLAN: a pointer table's 32 bytes" || { nok "vars PLAN: pointer table size"; sed 's/^/# /' /tmp/cli.out; }
+$NS dma $P > /tmp/cli.out 2>&1
+grep -q '^0   0   qSPIO0  *in  *sp  *2  *2  *8  *8  *2  *0x[0-9a-f]*  *0x[0-9a-f]*  *8192$' /tmp/cli.out &&
+	ok "dma PLAN: the queue, its counts and rings" || { nok "dma PLAN"; sed 's/^/# /' /tmp/cli.out; }
+$NS dma $P --ring sg0/qSPIO0 --count 2 > /tmp/cli.out 2>&1
+grep -q '^sg0/qSPIO0 M2S: descriptors 0..1 of 8$' /tmp/cli.out &&
+	grep -q '^0  *0  *512  *FIRST  *0x[0-9a-f]*  *0  *0  *input0  *0$' /tmp/cli.out &&
+	grep -q '^sg0/qSPIO0 S2M: descriptors 0..1 of 8$' /tmp/cli.out &&
+	grep -q '^1  *0  *512  *-  *0x[0-9a-f]*  *0  *0  *state_buffer  *262144$' /tmp/cli.out &&
+	ok "dma PLAN --ring: both sides with their variables" || { nok "dma PLAN --ring"; sed 's/^/# /' /tmp/cli.out; }
+$NS -j dma $P --ring sg0/qSPIO0 --from 7 --count 5 > /tmp/cli.out 2>&1
+grep -q '"m2s":\[{"index":7,.*"flags":"LAST|INT"' /tmp/cli.out && grep -q '"var":"output0"' /tmp/cli.out &&
+	ok "-j dma --ring: the last descriptors, LAST|INT" || { nok "-j dma --ring"; sed 's/^/# /' /tmp/cli.out; }
+f "dma --ring of an unknown queue exits 1" 1 $NS dma $P --ring sg0/nosuch
+f "dma --from without --ring exits 2" 2 $NS dma $P --from 1
+f "dma MODEL exits 1 (another fd's model)" 1 $NS dma 1
 t "map PLAN -o map.svg" sh -c "$NS map $P -o /tmp/map.svg && grep -q '</svg>' /tmp/map.svg && grep -c '<title>' /tmp/map.svg"
 
 echo "1..$n"

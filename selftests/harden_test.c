@@ -346,6 +346,7 @@ static int foreign_checks(int fd, uint32_t id)
 		.model_id = id, .count = 1, .entries = (uintptr_t)&e,
 	};
 	struct neuronsim_model_info mi = { .model_id = id };
+	struct neuronsim_dma_info di = { .model_id = id };
 	uint8_t buf[16] = { 1 };
 	int bad = 0, r;
 
@@ -358,6 +359,8 @@ static int foreign_checks(int fd, uint32_t id)
 	r = ioctl(fd, NEURONSIM_IOC_MODEL_INFO, &mi) ? -errno : 0;
 	bad += r != -ENOENT;
 	r = ioctl(fd, NEURONSIM_IOC_RESOLVE_BATCH, &b) ? -errno : 0;
+	bad += r != -ENOENT;
+	r = ioctl(fd, NEURONSIM_IOC_DMA_INFO, &di) ? -errno : 0;
 	bad += r != -ENOENT;
 	r = nsim_unload(fd, id);
 	bad += r != -ENOENT;

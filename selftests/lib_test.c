@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <linux/neuronsim_udma.h>
+
 #include "kselftest_harness.h"
 #include "libneuronsim.h"
 #include "kbin_writer.h"
@@ -156,6 +158,40 @@ TEST_F(lib, model_info)
 	ASSERT_EQ(self->info.arch_gen, mi.target_gen);
 	ASSERT_EQ(-ENOENT, neuronsim_model_info(self->fd, self->id + 1000, &mi));
 	ASSERT_EQ(-EINVAL, neuronsim_model_info(self->fd, self->id, NULL));
+}
+
+/* the standard plan's queue and both sides of its ring, sized opts */
+TEST_F(lib, dma)
+{
+	struct neuronsim_dma_opts o = { .sz = sizeof(o) };
+	struct neuronsim_dma_queue_info q[2];
+	struct neuronsim_dma_desc_info d[20];
+	struct {
+		struct neuronsim_dma_opts o;
+		__u64 future;
+	} big = { { .sz = sizeof(big) }, 1 };
+	__u64 a;
+
+	ASSERT_EQ(1, neuronsim_dma_queues(self->fd, self->id, NULL, NULL, 0));
+	ASSERT_EQ(1, neuronsim_dma_queues(self->fd, self->id, &o, q, 2));
+	EXPECT_STREQ("qSPIO0", q[0].name);
+	EXPECT_EQ(8U, q[0].m2s_descs);
+	o.subgraph = 1;
+	ASSERT_EQ(0, neuronsim_dma_queues(self->fd, self->id, &o, q, 2));
+	o.subgraph = 0;
+	ASSERT_EQ(8, neuronsim_dma_ring(self->fd, self->id, &o, d, 20));
+	ASSERT_EQ(0, neuronsim_resolve(self->fd, self->id, 0, V0_IN, 512, 512, &a));
+	EXPECT_EQ(a, ((const union udma_desc *)d[1].desc)->tx.buf_ptr);
+	EXPECT_EQ(512U, d[1].offset);
+	o.side = NEURONSIM_DMA_S2M;
+	o.first = 6;
+	ASSERT_EQ(2, neuronsim_dma_ring(self->fd, self->id, &o, d, 20));
+	EXPECT_EQ((__u32)V0_OUT, d[1].var_id);
+	o.first = 9;
+	EXPECT_EQ(-ERANGE, neuronsim_dma_ring(self->fd, self->id, &o, d, 20));
+	EXPECT_EQ(-EINVAL, neuronsim_dma_ring(self->fd, self->id, NULL, NULL, 1));
+	EXPECT_EQ(-E2BIG, neuronsim_dma_queues(self->fd, self->id, &big.o, q, 2));
+	EXPECT_EQ(-ENOENT, neuronsim_dma_queues(self->fd, self->id + 1000, NULL, q, 2));
 }
 
 TEST_F(lib, load_failure_report)

@@ -33,10 +33,15 @@
  *   - relocation: per DMA queue the kernel's blocks, descriptors and M2S
  *     and S2M UDMA descriptors (debugfs dma/queues) equal the compiler's
  *     (the manifest's "q" lines), the device's DMA_RING usage grew by
- *     exactly the rings' bytes, and the first RING_ROWS UDMA descriptors
- *     of every queue side (debugfs dma/<queue>) resolve: each address is
- *     RESOLVE of the variable and offset it came from with its length
- *     (inside the variable), each length at most 64 KiB;
+ *     exactly the rings' bytes, the first RING_ROWS UDMA descriptors of
+ *     every queue side in debugfs dma/<queue> resolve (RESOLVE of the
+ *     variable, offset and length each came from is its address), and
+ *     every UDMA descriptor of every ring (DMA_INFO ring ranges) has a
+ *     length of 1..65536 and an address inside the variable it came
+ *     from: the variable's address (RESOLVE at 0) + its offset, offset +
+ *     length within its size and, on the state buffer, within one
+ *     partition; FIRST on each side's first descriptor, LAST|INT_EN on
+ *     its last;
  *   - UNLOAD leaves debugfs stats (models, mem_refs, kmem_bytes,
  *     backing_bytes, hbm_used) as they were before the load.
  * One TAP line per NEFF: file, target, subgraphs, vars, weights, HBM bytes
@@ -57,6 +62,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <linux/neuronsim_udma.h>
+
 #include "kselftest.h"
 #include "kbin_kind.h"
 #include "kbin_reader.h"
@@ -65,7 +72,9 @@
 #define NSIM_PA_NONE	(~0ULL)
 #define MAX_FAIL_LINES	20
 /* UDMA descriptors of each queue side checked through the debugfs view */
-#define RING_ROWS	512
+#define RING_ROWS	64
+/* UDMA descriptors per DMA_INFO call of the full check */
+#define RING_CHUNK	65536
 
 struct qexp {
 	uint32_t sg, q;
@@ -99,7 +108,7 @@ struct run {
 	int fd;
 	uint32_t id;
 	unsigned int fails;
-	uint64_t ring_bytes, rows;
+	uint64_t ring_bytes, rows, udma;
 };
 
 static void bad(struct run *r, const char *fmt, ...)
@@ -436,11 +445,105 @@ static void check_ring_rows(struct run *r, uint32_t s, const char *qname,
 		    s, qname, seen[0], seen[1], want[0], want[1]);
 }
 
+/*
+ * Every UDMA descriptor of both sides of queue @qi of subgraph @s through
+ * DMA_INFO: inside the variable it came from.  *@checked counts them.
+ */
+static void check_ring_all(struct run *r, const struct kbin_view *v, uint32_t s,
+			   uint32_t qi, const char *qname, const uint64_t *count,
+			   uint64_t *checked)
+{
+	const struct kbin_mem_ref_set *set = kbin_view_set(v, s);
+	const struct neuronsim_info *info = r->info;
+	uint64_t stride = info->sbuf_window_size / info->sbuf_partitions;
+	struct neuronsim_dma_desc_info *d;
+	uint64_t *base;
+	unsigned int bad0 = r->fails;
+	uint32_t side, i, var;
+
+	d = calloc(RING_CHUNK, sizeof(*d));
+	base = calloc(set->nmem, sizeof(*base));
+	if (!d || !base) {
+		bad(r, "out of memory");
+		goto out;
+	}
+	for (var = 0; var < set->nmem; var++)
+		if (nsim_resolve(r->fd, r->id, s, var, 0, 0, &base[var]))
+			base[var] = NSIM_PA_NONE;
+	for (side = 0; side < 2; side++) {
+		struct neuronsim_dma_info di = {
+			.model_id = r->id, .subgraph = s,
+			.flags = NEURONSIM_DMA_INFO_F_RING, .queue = qi, .side = side,
+		};
+		uint64_t done = 0;
+
+		while (done < count[side] && r->fails == bad0) {
+			di.first = done;
+			di.count = RING_CHUNK;
+			di.num_queues = 0;	/* out: the subgraph's queues */
+			di.descs = (uintptr_t)d;
+			if (ioctl(r->fd, NEURONSIM_IOC_DMA_INFO, &di)) {
+				bad(r, "sg %u queue %s: DMA_INFO side %u from %" PRIu64 ": %s",
+				    s, qname, side, done, strerror(errno));
+				break;
+			}
+			if (!di.count) {
+				bad(r, "sg %u queue %s: DMA_INFO side %u from %" PRIu64 " gave nothing",
+				    s, qname, side, done);
+				break;
+			}
+			for (i = 0; i < di.count && r->fails == bad0; i++) {
+				const struct neuronsim_dma_desc_info *e = &d[i];
+				union udma_desc u;
+				uint64_t idx = done + i, end;
+				uint32_t len, want = 0;
+				const struct kbin_mem_ref *rec;
+
+				memcpy(&u, e->desc, sizeof(u));
+				len = u.tx.len_ctrl & UDMA_DESC_LEN_MASK;
+				if (!len)
+					len = UDMA_DESC_LEN_MAX;
+				if (e->var_id >= set->nmem || base[e->var_id] == NSIM_PA_NONE) {
+					bad(r, "sg %u queue %s: side %u descriptor %" PRIu64 ": var_id %u has no address",
+					    s, qname, side, idx, e->var_id);
+					break;
+				}
+				rec = &set->mem[e->var_id];
+				end = e->offset + len;
+				if (u.tx.buf_ptr != base[e->var_id] + e->offset || end > rec->size ||
+				    (rec->mr_type == KBIN_MR_SB &&
+				     e->offset % stride + len > info->sbuf_partition_size))
+					bad(r, "sg %u queue %s: side %u descriptor %" PRIu64 " (block %u desc %u): %u bytes at 0x%llx; var #%u '%s' (%llu bytes) at 0x%" PRIx64 " + offset %llu",
+					    s, qname, side, idx, e->block, e->desc_index, len,
+					    (unsigned long long)u.tx.buf_ptr, e->var_id,
+					    kbin_view_str(v, rec->name),
+					    (unsigned long long)rec->size, base[e->var_id],
+					    (unsigned long long)e->offset);
+				if (idx == 0)
+					want |= UDMA_DESC_FIRST;
+				if (idx + 1 == count[side])
+					want |= UDMA_DESC_LAST | UDMA_DESC_INT_EN;
+				if ((u.tx.len_ctrl & want) != want ||
+				    ((u.tx.len_ctrl & UDMA_DESC_RING_ID_MASK) >>
+				     UDMA_DESC_RING_ID_SHIFT) != UDMA_RING_ID_INITIAL)
+					bad(r, "sg %u queue %s: side %u descriptor %" PRIu64 ": len_ctrl 0x%08x",
+					    s, qname, side, idx, u.tx.len_ctrl);
+			}
+			done += di.count;
+			*checked += di.count;
+		}
+	}
+out:
+	free(d);
+	free(base);
+}
+
 /* per queue: the kernel's counts against the compiler's, rings, rows */
-static void check_dma(struct run *r, uint32_t nsg, long long ring_before)
+static void check_dma(struct run *r, const struct kbin_view *v, uint32_t nsg,
+		      long long ring_before)
 {
 	const struct entry *e = r->e;
-	uint64_t ring_bytes = 0, checked = 0;
+	uint64_t ring_bytes = 0, checked = 0, rows = 0;
 	size_t found = 0;
 	uint32_t s;
 
@@ -482,8 +585,12 @@ static void check_dma(struct run *r, uint32_t nsg, long long ring_before)
 			if ((m2s && !ra) || (s2m && !sa) || rb % 4096)
 				bad(r, "sg %u queue %u '%s': rings at 0x%llx, 0x%llx, %llu bytes",
 				    s, qi, name, ra, sa, rb);
-			if (m2s + s2m)
-				check_ring_rows(r, s, name, m2s, s2m, &checked);
+			if (m2s + s2m) {
+				uint64_t count[2] = { m2s, s2m };
+
+				check_ring_rows(r, s, name, m2s, s2m, &rows);
+				check_ring_all(r, v, s, qi, name, count, &checked);
+			}
 		}
 		free(t);
 	}
@@ -493,7 +600,8 @@ static void check_dma(struct run *r, uint32_t nsg, long long ring_before)
 		bad(r, "DMA_RING usage grew by %lld bytes, the rings have %" PRIu64,
 		    dma_ring_present() - ring_before, ring_bytes);
 	r->ring_bytes = ring_bytes;
-	r->rows = checked;
+	r->rows = rows;
+	r->udma = checked;
 }
 
 static int stats_equal(struct run *r, const char *when, const struct stats *a,
@@ -592,7 +700,7 @@ static void test_plan(int fd, const struct neuronsim_info *info,
 		    before.hbm_used, during.hbm_used, before.models,
 		    during.models, (unsigned long long)mi.hbm_bytes);
 
-	check_dma(&r, v.num_subgraphs, ring_before);
+	check_dma(&r, &v, v.num_subgraphs, ring_before);
 	for (s = 0; s < v.num_subgraphs; s++) {
 		const struct kbin_mem_ref_set *set = kbin_view_set(&v, s);
 
@@ -617,9 +725,9 @@ out:
 	if (r.fails > MAX_FAIL_LINES)
 		printf("# %s: %u more failures\n", e->neff, r.fails - MAX_FAIL_LINES);
 	ksft_test_result(!r.fails,
-			 "neff %s target=%s gen=%u subgraphs=%u vars=%" PRIu64 " dma_descs=%lld dma_queues=%zu ring_bytes=%" PRIu64 " rows_checked=%" PRIu64 " weights=%u (%" PRIu64 " B) hbm_staged=%llu B load=%.2f ms\n",
+			 "neff %s target=%s gen=%u subgraphs=%u vars=%" PRIu64 " dma_descs=%lld dma_queues=%zu ring_bytes=%" PRIu64 " rows_checked=%" PRIu64 " udma_checked=%" PRIu64 " weights=%u (%" PRIu64 " B) hbm_staged=%llu B load=%.2f ms\n",
 			 e->neff, e->target, e->gen, e->nsg, e->nvars, e->ndescs,
-			 e->nq, r.ring_bytes, r.rows, weights, wbytes,
+			 e->nq, r.ring_bytes, r.rows, r.udma, weights, wbytes,
 			 (unsigned long long)mi.hbm_bytes, ms);
 	fflush(stdout);
 	plan_free(&p);

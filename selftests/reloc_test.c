@@ -20,14 +20,20 @@
  *   - cap: max_udma_descs at the load's count loads, one less is -E2BIG
  *     (KBIN_ERR_STAGE_LIMIT), nothing left;
  *   - fault: fail_reloc_nth at every position fails -EIO with
- *     KBIN_ERR_STAGE_FAULT and rolls back to the baseline.
+ *     KBIN_ERR_STAGE_FAULT and rolls back to the baseline;
+ *   - dma_info: NEURONSIM_IOC_DMA_INFO returns the queue summary and the
+ *     raw descriptors of a ring range (len_ctrl bit for bit), their
+ *     provenance, and every documented error.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <sys/ioctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <linux/neuronsim_udma.h>
 
 #include "kselftest_harness.h"
 #include "kbin_writer.h"
@@ -377,6 +383,150 @@ TEST_F(rl, fault_every_position)
 	ASSERT_EQ(0, write_knob("fail_reloc_nth", 0));
 	if (!ret)
 		ASSERT_EQ(0, nsim_unload(self->fd, id));
+	plan_free(&p);
+	expect_base(_metadata, &self->base, self->ring0);
+}
+
+static int dma_info(int fd, struct neuronsim_dma_info *di)
+{
+	return ioctl(fd, NEURONSIM_IOC_DMA_INFO, di) ? -errno : 0;
+}
+
+/* the standard plan through DMA_INFO: summary, a ring range, errors */
+TEST_F(rl, dma_info)
+{
+	uint64_t stride = self->info.sbuf_window_size / self->info.sbuf_partitions;
+	struct neuronsim_dma_queue_info qi[2];
+	struct neuronsim_dma_desc_info d[10];
+	struct neuronsim_dma_info di;
+	uint64_t in = 0, sb = 0, a;
+	struct neuronsim_load l;
+	struct plan p;
+	uint32_t id, i;
+	int other;
+
+	ASSERT_EQ(0, plan_std(&self->info, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, &l, NULL, 0));
+	ASSERT_EQ(0, nsim_resolve(self->fd, id, 0, V0_IN, 0, 0, &in));
+	ASSERT_EQ(0, nsim_resolve(self->fd, id, 0, V0_SB, 0, 0, &sb));
+
+	/* the count alone, then the summary */
+	memset(&di, 0, sizeof(di));
+	di.model_id = id;
+	ASSERT_EQ(0, dma_info(self->fd, &di));
+	EXPECT_EQ(1, di.num_queues);
+	memset(qi, 0xa5, sizeof(qi));
+	di.num_queues = 2;
+	di.queues = (uintptr_t)qi;
+	ASSERT_EQ(0, dma_info(self->fd, &di));
+	EXPECT_EQ(1, di.num_queues);
+	EXPECT_STREQ("qSPIO0", qi[0].name);
+	EXPECT_EQ(KBIN_DMA_QUEUE_IN, qi[0].type);
+	EXPECT_EQ(KBIN_DMA_ENGINE_SP, qi[0].owner);
+	EXPECT_EQ(2, qi[0].num_blocks);
+	EXPECT_EQ(2, qi[0].num_descs);
+	EXPECT_EQ(8, qi[0].m2s_descs);
+	EXPECT_EQ(8, qi[0].s2m_descs);
+	EXPECT_EQ(1, qi[0].m2s_rings);
+	EXPECT_EQ(1, qi[0].s2m_rings);
+	EXPECT_EQ(0, qi[0].m2s_ring_addr % UDMA_RING_ALIGN);
+	EXPECT_TRUE(nsim_in_hbm(&self->info, qi[0].m2s_ring_addr, 4096));
+	EXPECT_TRUE(nsim_in_hbm(&self->info, qi[0].s2m_ring_addr, 4096));
+	EXPECT_EQ(8192, qi[0].ring_bytes);
+	EXPECT_EQ(0, qi[0].reserved);
+	/* the second entry is not written */
+	EXPECT_EQ(0xa5a5a5a5U, qi[1].type);
+
+	/* M2S 2..9 of 8: 6 come back, bit for bit */
+	memset(&di, 0, sizeof(di));
+	di.model_id = id;
+	di.flags = NEURONSIM_DMA_INFO_F_RING;
+	di.side = NEURONSIM_DMA_M2S;
+	di.first = 2;
+	di.count = 10;
+	di.descs = (uintptr_t)d;
+	ASSERT_EQ(0, dma_info(self->fd, &di));
+	EXPECT_EQ(6, di.count);
+	for (i = 0; i < di.count; i++) {
+		uint32_t k = 2 + i, ctrl = 512 | (UDMA_RING_ID_INITIAL << 24);
+		union udma_desc u;
+
+		memcpy(&u, d[i].desc, sizeof(u));
+		if (k % 4 == 0)
+			ctrl |= UDMA_DESC_FIRST;
+		if (k % 4 == 3)
+			ctrl |= UDMA_DESC_LAST | UDMA_DESC_INT_EN;
+		EXPECT_EQ(ctrl, u.tx.len_ctrl) TH_LOG("M2S %u", k);
+		EXPECT_EQ(0, u.tx.meta_ctrl);
+		a = k < 4 ? in + k * 512 : sb + (k - 4) * stride;
+		EXPECT_EQ(a, u.tx.buf_ptr) TH_LOG("M2S %u", k);
+		EXPECT_EQ(k < 4 ? V0_IN : V0_SB, d[i].var_id);
+		EXPECT_EQ(k < 4 ? k * 512 : (k - 4) * stride, d[i].offset);
+		EXPECT_EQ(k / 4, d[i].block);
+		EXPECT_EQ(0, d[i].desc_index);
+		EXPECT_EQ(0, d[i].ring);
+		EXPECT_EQ(qi[0].m2s_ring_addr + k * 16, d[i].addr);
+	}
+	/* S2M 0: the state buffer, partition 0 */
+	di.side = NEURONSIM_DMA_S2M;
+	di.first = 0;
+	di.count = 1;
+	ASSERT_EQ(0, dma_info(self->fd, &di));
+	EXPECT_EQ(1, di.count);
+	EXPECT_EQ(sb, ((union udma_desc *)d[0].desc)->rx.buf1_ptr);
+	EXPECT_EQ(qi[0].s2m_ring_addr, d[0].addr);
+	/* first == count: nothing; past it: -ERANGE */
+	di.first = 8;
+	di.count = 4;
+	ASSERT_EQ(0, dma_info(self->fd, &di));
+	EXPECT_EQ(0, di.count);
+	di.first = 9;
+	EXPECT_EQ(-ERANGE, dma_info(self->fd, &di));
+	di.first = 0;
+	di.queue = 1;
+	EXPECT_EQ(-EINVAL, dma_info(self->fd, &di));
+	di.queue = 0;
+	di.side = 2;
+	EXPECT_EQ(-EINVAL, dma_info(self->fd, &di));
+	di.side = 0;
+	di.count = NEURONSIM_DMA_INFO_MAX_DESCS + 1;
+	EXPECT_EQ(-EINVAL, dma_info(self->fd, &di));
+	di.count = 1;
+	di.descs = 0;
+	EXPECT_EQ(-EINVAL, dma_info(self->fd, &di));
+	di.descs = 8;	/* a bad pointer */
+	EXPECT_EQ(-EFAULT, dma_info(self->fd, &di));
+	di.descs = (uintptr_t)d;
+	di.flags = 2;
+	EXPECT_EQ(-EINVAL, dma_info(self->fd, &di));
+	di.flags = NEURONSIM_DMA_INFO_F_RING;
+	di.reserved[1] = 1;
+	EXPECT_EQ(-EINVAL, dma_info(self->fd, &di));
+	di.reserved[1] = 0;
+	/* a ring field without F_RING */
+	di.flags = 0;
+	EXPECT_EQ(-EINVAL, dma_info(self->fd, &di));
+	memset(&di, 0, sizeof(di));
+	di.model_id = id;
+	di.num_queues = 1;
+	ASSERT_EQ(0, dma_info(self->fd, &di));	/* no queues pointer: the count */
+	EXPECT_EQ(1, di.num_queues);
+	di.num_queues = 0;
+	di.subgraph = 2;
+	EXPECT_EQ(-ENOENT, dma_info(self->fd, &di));
+	/* subgraph 1 has no queue */
+	di.subgraph = 1;
+	ASSERT_EQ(0, dma_info(self->fd, &di));
+	EXPECT_EQ(0, di.num_queues);
+	/* another fd: -ENOENT, as every per-model command */
+	other = nsim_open();
+	ASSERT_LE(0, other);
+	di.subgraph = 0;
+	EXPECT_EQ(-ENOENT, dma_info(other, &di));
+	close(other);
+	di.model_id = id + 1000;
+	EXPECT_EQ(-ENOENT, dma_info(self->fd, &di));
+	ASSERT_EQ(0, nsim_unload(self->fd, id));
 	plan_free(&p);
 	expect_base(_metadata, &self->base, self->ring0);
 }

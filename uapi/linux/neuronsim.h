@@ -51,6 +51,7 @@
 #define NEURONSIM_FEAT_RESOLVE_BATCH	_BITULL(0)
 #define NEURONSIM_FEAT_VAR_IO		_BITULL(1)
 #define NEURONSIM_FEAT_NETLINK		_BITULL(2)
+#define NEURONSIM_FEAT_DMA_INFO		_BITULL(3)
 
 /**
  * struct neuronsim_info - NEURONSIM_IOC_GET_INFO (out), 184 bytes.
@@ -318,6 +319,118 @@ struct neuronsim_model_info {
 	__u64 reserved[2];
 };
 
+/* struct neuronsim_dma_info.flags */
+#define NEURONSIM_DMA_INFO_F_RING	0x1U	/* also a range of one ring side */
+#define NEURONSIM_DMA_INFO_F_MASK	0x1U
+/* struct neuronsim_dma_info.side */
+#define NEURONSIM_DMA_M2S		0U
+#define NEURONSIM_DMA_S2M		1U
+/* UDMA descriptors one DMA_INFO call returns at most */
+#define NEURONSIM_DMA_INFO_MAX_DESCS	65536U
+#define NEURONSIM_DMA_NAME_MAX		64U
+
+/**
+ * struct neuronsim_dma_queue_info - one relocated DMA queue of a subgraph
+ * (NEURONSIM_IOC_DMA_INFO, out), 128 bytes.
+ * @name: its name, NUL-terminated (truncated to NEURONSIM_DMA_NAME_MAX - 1
+ *	bytes; real queue names are far shorter).
+ * @type: enum kbin_dma_queue_type (1 in, 2 data, 3 dynamic).
+ * @owner: enum kbin_dma_engine (1 pe, 2 act, 3 pool, 4 dve, 5 sp).
+ * @num_blocks: its blocks.
+ * @num_descs: its descriptors.
+ * @m2s_descs: UDMA descriptors of its M2S (read) side.
+ * @s2m_descs: UDMA descriptors of its S2M (write) side.
+ * @m2s_rings: rings of its M2S side (0 with no descriptor; more than one
+ *	when the side needs more than the dma_ring_max_descs parameter).
+ * @s2m_rings: rings of its S2M side.
+ * @m2s_ring_addr: device address of its first M2S submission ring, 0 none.
+ * @s2m_ring_addr: the same for S2M.
+ * @ring_bytes: HBM bytes of its rings (submission and completion, both
+ *	sides; charged to DMA_RING).
+ * @reserved: zero.
+ */
+struct neuronsim_dma_queue_info {
+	char name[NEURONSIM_DMA_NAME_MAX];
+	__u32 type;
+	__u32 owner;
+	__u32 num_blocks;
+	__u32 num_descs;
+	__u32 m2s_descs;
+	__u32 s2m_descs;
+	__u32 m2s_rings;
+	__u32 s2m_rings;
+	__u64 m2s_ring_addr;
+	__u64 s2m_ring_addr;
+	__u64 ring_bytes;
+	__u64 reserved;
+};
+
+/**
+ * struct neuronsim_dma_desc_info - one UDMA descriptor of a ring and where
+ * it came from (NEURONSIM_IOC_DMA_INFO, out), 48 bytes.
+ * @desc: the 16 bytes of the descriptor as its ring holds them (union
+ *	udma_desc, uapi/linux/neuronsim_udma.h).
+ * @addr: the device address of the descriptor in its submission ring.
+ * @offset: the byte offset in the variable it moves: its buf_ptr (M2S) or
+ *	buf1_ptr (S2M) is RESOLVE of (@var_id, @offset, its length).
+ * @var_id: the variable of its descriptor's side.
+ * @block: the block's id in the queue.
+ * @desc_index: the descriptor's index in the block.
+ * @ring: the ring holding it, among the side's rings.
+ */
+struct neuronsim_dma_desc_info {
+	__u8 desc[16];
+	__u64 addr;
+	__u64 offset;
+	__u32 var_id;
+	__u32 block;
+	__u32 desc_index;
+	__u32 ring;
+};
+
+/**
+ * struct neuronsim_dma_info - NEURONSIM_IOC_DMA_INFO (in/out), 64 bytes:
+ * the relocated DMA queues of one subgraph of a model and, with
+ * NEURONSIM_DMA_INFO_F_RING, a range of one queue side's UDMA descriptors
+ * (Documentation/relocation.rst).
+ * @model_id: in: a model of this fd.
+ * @subgraph: in.
+ * @flags: in: NEURONSIM_DMA_INFO_F_*.
+ * @num_queues: in: entries of @queues; out: the subgraph's queues (the
+ *	first min(in, out) are written).
+ * @queues: in: user pointer to struct neuronsim_dma_queue_info[@num_queues],
+ *	or 0: no summary is written, only the count (so a caller may pass
+ *	the struct back unchanged for the next ring range).
+ * @queue: in (F_RING): the queue's index, < the subgraph's queues.
+ * @side: in (F_RING): NEURONSIM_DMA_M2S or NEURONSIM_DMA_S2M.
+ * @first: in (F_RING): the first UDMA descriptor, <= the side's count.
+ * @count: in (F_RING): entries of @descs, at most
+ *	NEURONSIM_DMA_INFO_MAX_DESCS; out: entries written, min(in, side's
+ *	count - @first).  Without F_RING it must be 0.
+ * @descs: in (F_RING): user pointer to struct
+ *	neuronsim_dma_desc_info[@count]; without F_RING 0.
+ * @reserved: zero.
+ *
+ * Errors: -EINVAL unknown flags, a reserved field set, @queue or @side out
+ * of range, @count above NEURONSIM_DMA_INFO_MAX_DESCS, a ring field
+ * without F_RING, a non-zero @count with a NULL @descs; -ENOENT unknown
+ * model (or another fd's) or subgraph; -ERANGE @first past the side's
+ * count; -EFAULT bad pointer.
+ */
+struct neuronsim_dma_info {
+	__u32 model_id;
+	__u32 subgraph;
+	__u32 flags;
+	__u32 num_queues;
+	__u64 queues;
+	__u32 queue;
+	__u32 side;
+	__u32 first;
+	__u32 count;
+	__u64 descs;
+	__u64 reserved[2];
+};
+
 #define NEURONSIM_IOC_GET_INFO \
 	_IOR(NEURONSIM_IOC_MAGIC, 0x00, struct neuronsim_info)
 #define NEURONSIM_IOC_LOAD \
@@ -334,5 +447,7 @@ struct neuronsim_model_info {
 	_IOW(NEURONSIM_IOC_MAGIC, 0x06, struct neuronsim_var_io)
 #define NEURONSIM_IOC_MODEL_INFO \
 	_IOWR(NEURONSIM_IOC_MAGIC, 0x07, struct neuronsim_model_info)
+#define NEURONSIM_IOC_DMA_INFO \
+	_IOWR(NEURONSIM_IOC_MAGIC, 0x08, struct neuronsim_dma_info)
 
 #endif /* _UAPI_LINUX_NEURONSIM_H */

@@ -30,7 +30,7 @@ NSIM_LDLIBS	:= -lnl-genl-3 -lnl-3 -lpthread -lm
 NSIM_BUNDLE	:= PLAN
 NSIM_HDR	:= userspace/lib/libneuronsim.h
 NSIM_UAPI_HDRS	:= uapi/linux/neuronsim.h uapi/linux/neuronsim_kbin.h \
-	uapi/linux/neuronsim_netlink.h
+	uapi/linux/neuronsim_netlink.h uapi/linux/neuronsim_udma.h
 NSIM_MAP	:= userspace/lib/libneuronsim.map
 NSIM_SO		:= $(REL_O)/libneuronsim.so
 NSIM_PC		:= $(REL_O)/neuronsim.pc

@@ -235,6 +235,61 @@ NSIM_EXPORT int neuronsim_model_info(int fd, __u32 model_id,
 	return nsim_ioctl(fd, NEURONSIM_IOC_MODEL_INFO, info);
 }
 
+NSIM_EXPORT int neuronsim_dma_queues(int fd, __u32 model_id,
+				     const struct neuronsim_dma_opts *opts,
+				     struct neuronsim_dma_queue_info *queues,
+				     __u32 max)
+{
+	struct neuronsim_dma_info di = {
+		.model_id = model_id,
+		.num_queues = max,
+		.queues = (uintptr_t)queues,
+	};
+	int err = OPTS_CHECK(opts);
+
+	if (err)
+		return err;
+	if (max && !queues)
+		return -EINVAL;
+	di.subgraph = OPTS_GET(opts, subgraph, 0);
+	err = nsim_ioctl(fd, NEURONSIM_IOC_DMA_INFO, &di);
+	return err ? err : (int)di.num_queues;
+}
+
+NSIM_EXPORT int neuronsim_dma_ring(int fd, __u32 model_id,
+				   const struct neuronsim_dma_opts *opts,
+				   struct neuronsim_dma_desc_info *descs,
+				   __u32 max)
+{
+	struct neuronsim_dma_info di = {
+		.model_id = model_id,
+		.flags = NEURONSIM_DMA_INFO_F_RING,
+	};
+	__u32 done = 0;
+	int err = OPTS_CHECK(opts);
+
+	if (err)
+		return err;
+	if ((max && !descs) || max > INT32_MAX)
+		return -EINVAL;
+	di.subgraph = OPTS_GET(opts, subgraph, 0);
+	di.queue = OPTS_GET(opts, queue, 0);
+	di.side = OPTS_GET(opts, side, NEURONSIM_DMA_M2S);
+	di.first = OPTS_GET(opts, first, 0);
+	do {
+		di.count = max - done > NEURONSIM_DMA_INFO_MAX_DESCS ?
+			   NEURONSIM_DMA_INFO_MAX_DESCS : max - done;
+		di.descs = (uintptr_t)(descs + done);
+		di.num_queues = 0;	/* out: the subgraph's queue count */
+		err = nsim_ioctl(fd, NEURONSIM_IOC_DMA_INFO, &di);
+		if (err)
+			return err;
+		done += di.count;
+		di.first += di.count;
+	} while (di.count && done < max);
+	return (int)done;
+}
+
 NSIM_EXPORT int neuronsim_resolve(int fd, __u32 model_id, __u32 subgraph,
 				  __u32 var_id, __u64 offset, __u64 size,
 				  __u64 *address)

@@ -35,6 +35,7 @@
 #include <linux/neuronsim.h>
 #include <linux/neuronsim_kbin.h>
 #include <linux/neuronsim_netlink.h>
+#include <linux/neuronsim_udma.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -204,6 +205,87 @@ int neuronsim_unload(int fd, __u32 model_id);
  */
 int neuronsim_model_info(int fd, __u32 model_id,
 			 struct neuronsim_model_info *info);
+
+/**
+ * struct neuronsim_dma_opts - which DMA program neuronsim_dma_queues() and
+ *	neuronsim_dma_ring() read.
+ * @sz: sizeof(struct neuronsim_dma_opts).
+ * @subgraph: the subgraph (default 0).
+ * @queue: neuronsim_dma_ring(): the queue's index among the subgraph's
+ *	(default 0).
+ * @side: neuronsim_dma_ring(): NEURONSIM_DMA_M2S (default) or
+ *	NEURONSIM_DMA_S2M.
+ * @first: neuronsim_dma_ring(): the first UDMA descriptor (default 0).
+ */
+struct neuronsim_dma_opts {
+	size_t sz;
+	__u32 subgraph;
+	__u32 queue;
+	__u32 side;
+	__u32 first;
+};
+
+/**
+ * neuronsim_dma_queues() - the relocated DMA queues of one subgraph of a
+ *	model (NEURONSIM_IOC_DMA_INFO; Documentation/relocation.rst).
+ * @fd: device fd that loaded the model.
+ * @model_id: model.
+ * @opts: @opts->subgraph, or NULL (subgraph 0).
+ * @queues: out: the first @max queues (struct neuronsim_dma_queue_info,
+ *	128 bytes each: name, type, owner, blocks, descriptors, UDMA
+ *	descriptors and rings per side, ring addresses and bytes); may be
+ *	NULL when @max is 0.
+ * @max: entries at @queues.
+ *
+ * Return: the subgraph's queue count (may exceed @max: only @max are
+ * written; 0 for a subgraph without DMA program) or -errno: -ENOENT
+ * unknown model (or another fd's) or subgraph; -EINVAL NULL @queues with
+ * @max; -E2BIG unknown options; -ENOTTY a kernel without DMA_INFO.
+ */
+int neuronsim_dma_queues(int fd, __u32 model_id,
+			 const struct neuronsim_dma_opts *opts,
+			 struct neuronsim_dma_queue_info *queues, __u32 max);
+
+/**
+ * neuronsim_dma_ring() - a range of one queue side's UDMA descriptors,
+ *	each as its ring holds it (16 bytes, union udma_desc of
+ *	uapi/linux/neuronsim_udma.h) with where it came from.
+ * @fd: device fd that loaded the model.
+ * @model_id: model.
+ * @opts: subgraph, queue, side and first descriptor; NULL for all 0.
+ * @descs: out: up to @max entries (struct neuronsim_dma_desc_info, 48
+ *	bytes each: the descriptor, its ring address, the variable, offset,
+ *	block and descriptor it came from).
+ * @max: entries at @descs; more than NEURONSIM_DMA_INFO_MAX_DESCS are
+ *	read in several calls.
+ *
+ * Return: the entries written (fewer than @max at the side's end) or
+ * -errno: -ENOENT unknown model or subgraph; -EINVAL queue or side out of
+ * range, NULL @descs with @max; -ERANGE @opts->first past the side's
+ * count; -E2BIG unknown options.
+ */
+int neuronsim_dma_ring(int fd, __u32 model_id,
+		       const struct neuronsim_dma_opts *opts,
+		       struct neuronsim_dma_desc_info *descs, __u32 max);
+
+/**
+ * neuronsim_udma_len() - the byte count of a UDMA descriptor.
+ * @len_ctrl: its len_ctrl word (union udma_desc, host byte order).
+ *
+ * Return: 1..65536 (a length field of 0 means 65536).
+ */
+__u32 neuronsim_udma_len(__u32 len_ctrl);
+
+/**
+ * neuronsim_udma_flags_str() - the flags of a UDMA descriptor as the
+ *	debugfs ring view writes them.
+ * @len_ctrl: its len_ctrl word.
+ * @buf: out: "FIRST", "LAST|INT", "FIRST|LAST|INT", "DMB" ... or "-".
+ * @len: bytes at @buf (24 hold every combination).
+ *
+ * Return: @buf.
+ */
+char *neuronsim_udma_flags_str(__u32 len_ctrl, char *buf, size_t len);
 
 /**
  * neuronsim_resolve() - (var, offset, size) -> device address.

@@ -36,6 +36,34 @@ NSIM_EXPORT const char *neuronsim_mem_region(__u32 mr_type)
 	}
 }
 
+NSIM_EXPORT __u32 neuronsim_udma_len(__u32 len_ctrl)
+{
+	__u32 n = len_ctrl & UDMA_DESC_LEN_MASK;
+
+	return n ? n : UDMA_DESC_LEN_MAX;
+}
+
+NSIM_EXPORT char *neuronsim_udma_flags_str(__u32 len_ctrl, char *buf,
+					   size_t len)
+{
+	static const struct { __u32 bit; const char *name; } f[] = {
+		{ UDMA_DESC_FIRST, "FIRST" }, { UDMA_DESC_LAST, "LAST" },
+		{ UDMA_DESC_INT_EN, "INT" }, { UDMA_DESC_DMB, "DMB" },
+	};
+	size_t n = 0, i;
+
+	if (!len)
+		return buf;
+	buf[0] = 0;
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (len_ctrl & f[i].bit)
+			n += snprintf(buf + (n < len ? n : len), n < len ? len - n : 0,
+				      "%s%s", n ? "|" : "", f[i].name);
+	if (!n)
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 NSIM_EXPORT const char *neuronsim_reason_str(__u32 reason)
 {
 	return kbin_reason_str(reason);

@@ -68,7 +68,7 @@ installs() {
 		 lib/libneuronsim.so.0 lib/libneuronsim.so lib/libneuronsim.a \
 		 include/libneuronsim.h include/linux/neuronsim.h \
 		 include/linux/neuronsim_kbin.h include/linux/neuronsim_netlink.h \
-		 lib/pkgconfig/neuronsim.pc; do
+		 include/linux/neuronsim_udma.h lib/pkgconfig/neuronsim.pc; do
 		[ -e "$dest$prefix/$f" ] || { echo "missing: $prefix/$f"; missing=1; }
 	done
 	[ "$(readlink "$dest$prefix/lib/libneuronsim.so.0")" = libneuronsim.so.0.1.0 ] ||
