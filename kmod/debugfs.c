@@ -28,6 +28,7 @@
  * file and column.
  */
 #include <linux/debugfs.h>
+#include <linux/math64.h>
 #include <linux/seq_file.h>
 
 #include "kbin_dma.h"
@@ -143,8 +144,9 @@ static int nsim_model_info_show(struct seq_file *s, void *unused)
 	seq_printf(s, "vars %llu\nhbm_bytes %llu\nscratchpad_bytes %llu\nkmem_bytes %llu\n",
 		   m->num_vars, m->hbm_bytes, m->scratchpad_bytes,
 		   m->kmem_bytes);
-	seq_printf(s, "udma_descs %llu\ndma_ring_bytes %llu\n", m->udma_descs,
-		   m->dma_ring_bytes);
+	seq_printf(s, "udma_descs %llu\ndma_ring_bytes %llu\ndma_kmem_bytes %llu\nrelocate_us %llu\n",
+		   m->udma_descs, m->dma_ring_bytes, m->dma_kmem_bytes,
+		   div_u64(m->reloc_ns, 1000));
 	for (i = 0; i <= KBIN_BACKING_BUF_MAX; i++)
 		if (m->load_sp[i].npages)
 			seq_printf(s, "%s_scratchpad %llu bytes, %u pages, first 0x%llx (%s)\n",

@@ -437,6 +437,8 @@ struct nsim_file;
  * @kmem_bytes: kernel memory held by the model.
  * @dma_ring_bytes: HBM bytes of its UDMA rings (in @hbm_bytes too).
  * @udma_descs: UDMA descriptors in its rings, both sides.
+ * @dma_kmem_bytes: the part of @kmem_bytes the relocation holds.
+ * @reloc_ns: how long the relocation took.
  * @load_sp: the load's scratchpad arenas by backing_buf (SHARED, SHARDED,
  *	MAIN; the LOCAL slot is unused: each subgraph has its own), on the
  *	first NeuronCore (kbin_backing(), Documentation/hardware.rst).
@@ -460,6 +462,8 @@ struct nsim_model {
 	u64 kmem_bytes;
 	u64 dma_ring_bytes;
 	u64 udma_descs;
+	u64 dma_kmem_bytes;
+	u64 reloc_ns;
 	struct nsim_scratchpad load_sp[KBIN_BACKING_BUF_MAX + 1];
 	bool cores_reserved;
 	struct dentry *dir;

@@ -29,6 +29,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
@@ -473,6 +474,7 @@ int nsim_relocate(struct nsim_model *m, const void *plan, u64 len,
 {
 	const struct kbin_header *h = plan;
 	const struct kbin_header_ext *ext = plan + sizeof(*h);
+	u64 t0 = ktime_get_ns(), kmem0 = m->kmem_bytes;
 	struct nsim_reloc *r;
 	u32 s, qi, dir, ring_max;
 	int ret = 0;
@@ -512,6 +514,8 @@ int nsim_relocate(struct nsim_model *m, const void *plan, u64 len,
 	}
 	kfree(r->buf);
 	kfree(r);
+	m->dma_kmem_bytes = m->kmem_bytes - kmem0;
+	m->reloc_ns = ktime_get_ns() - t0;
 	return ret;
 
 err_free:

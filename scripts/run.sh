@@ -18,7 +18,10 @@
 #      weight back from that same held model (bytes move only through the
 #      loading fd), compare it with the .npy, unload, show device memory
 #      back at its baseline; then the BIR plan on trn2: its staged table,
-#      its evtaccel SBUF carve-out, unload.
+#      its evtaccel SBUF carve-out, unload; then a real NEFF's DMA program
+#      relocated at LOAD (a transpose with DMA blocks, or the demo NEFF):
+#      its queues and the first UDMA descriptors of one ring with the
+#      variable and offset each came from (debugfs and neuronsim dma).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -61,6 +64,11 @@ say "2. Compile on the host: neuronsim-cc compile"
 "$mkneff" payload "$neff" sg00 "$wname" "$work/data/weight.bin"
 echo "weight '$wname': $wsize bytes in the NEFF's .npy (extracted for the comparison in the VM)"
 
+# the NEFF whose DMA program step 15 shows: a real one with DMA blocks
+dneff=$(ls "$shared"/cases/neff/chengli__part1_transpose_1024_*.neff 2>/dev/null | head -n 1 || true)
+[ -n "$dneff" ] || dneff=$neff
+"$cc" compile "$dneff" -o "$work/data/dma.kbin" > "$work/dma-compile.out"
+
 say "3. A BIR module, compiled on the host too"
 bir=userspace/cc/bir/examples/nki_twice.bir.json
 echo "$bir: the backend passes, then the KBIN plan"
@@ -71,6 +79,7 @@ cat > "$work/vm.sh" <<VMVARS
 ARCH=$arch
 W=$wname
 WSIZE=$wsize
+DNEFF=$(basename "$dneff")
 VMVARS
 cat >> "$work/vm.sh" <<'VM'
 set -e
@@ -202,6 +211,22 @@ unhold
 memstate > /tmp/end
 cmp -s /tmp/base /tmp/end && echo "BASELINE again: nothing held, HBM and backing RAM at 0" ||
 	{ echo "NOT AT BASELINE:"; diff /tmp/base /tmp/end || true; exit 1; }
+
+say "15. A NEFF's DMA program, relocated at LOAD into UDMA rings ($DNEFF)"
+hold /data/dma.kbin
+echo "$D/models/$id/info:"
+grep -E '^(udma_descs|dma_ring_bytes|dma_kmem_bytes|relocate_us) ' $D/models/$id/info
+echo "DMA_RING usage on HBM channel 0 ($D/hbm):"
+sed -n '/^channel 0 /,/^channel 1 \|^core /{/DMA_RING\|dma_rings/p}' $D/hbm
+ask dma
+q=$(awk 'NR == 2 { print $2 }' $D/models/$id/sg0/dma/queues)
+echo "the first UDMA descriptors of queue $q, M2S and S2M interleaved ($D/models/$id/sg0/dma/$q):"
+head -n 9 $D/models/$id/sg0/dma/$q
+ask dma --ring sg0/$q --count 4
+unhold
+memstate > /tmp/end
+cmp -s /tmp/base /tmp/end && echo "BASELINE again: the rings' HBM (DMA_RING) and backing RAM freed" ||
+	{ echo "NOT AT BASELINE:"; diff /tmp/base /tmp/end || true; exit 1; }
 rmmod neuronsim
 VM
 
@@ -209,6 +234,7 @@ say "Booting the VM (qemu TCG) ..."
 bash scripts/vm.sh -t 300 -l build/run-serial.log \
 	-d "$top/$work/data/model.kbin:/data/model.kbin" \
 	-d "$top/$work/data/weight.bin:/data/weight.bin" \
-	-d "$top/$work/data/nki_twice.kbin:/data/nki_twice.kbin" "$work/vm.sh"
+	-d "$top/$work/data/nki_twice.kbin:/data/nki_twice.kbin" \
+	-d "$top/$work/data/dma.kbin:/data/dma.kbin" "$work/vm.sh"
 echo
 echo "make run: done in $(($(date +%s) - t0)) s (serial log: build/run-serial.log)"
