@@ -108,7 +108,7 @@ struct run {
 	int fd;
 	uint32_t id;
 	unsigned int fails;
-	uint64_t ring_bytes, rows, udma;
+	uint64_t ring_bytes, rows, udma, reloc_us, dma_kmem;
 };
 
 static void bad(struct run *r, const char *fmt, ...)
@@ -701,6 +701,20 @@ static void test_plan(int fd, const struct neuronsim_info *info,
 		    during.models, (unsigned long long)mi.hbm_bytes);
 
 	check_dma(&r, &v, v.num_subgraphs, ring_before);
+	{
+		char ipath[256], *it;
+
+		dbgfs_path(ipath, sizeof(ipath), "models/%u/info", r.id);
+		it = read_file(ipath, NULL);
+		if (it) {
+			char *q = strstr(it, "relocate_us ");
+			char *k = strstr(it, "dma_kmem_bytes ");
+
+			r.reloc_us = q ? strtoull(q + 12, NULL, 10) : 0;
+			r.dma_kmem = k ? strtoull(k + 15, NULL, 10) : 0;
+			free(it);
+		}
+	}
 	for (s = 0; s < v.num_subgraphs; s++) {
 		const struct kbin_mem_ref_set *set = kbin_view_set(&v, s);
 
@@ -725,9 +739,10 @@ out:
 	if (r.fails > MAX_FAIL_LINES)
 		printf("# %s: %u more failures\n", e->neff, r.fails - MAX_FAIL_LINES);
 	ksft_test_result(!r.fails,
-			 "neff %s target=%s gen=%u subgraphs=%u vars=%" PRIu64 " dma_descs=%lld dma_queues=%zu ring_bytes=%" PRIu64 " rows_checked=%" PRIu64 " udma_checked=%" PRIu64 " weights=%u (%" PRIu64 " B) hbm_staged=%llu B load=%.2f ms\n",
+			 "neff %s target=%s gen=%u subgraphs=%u vars=%" PRIu64 " dma_descs=%lld dma_queues=%zu ring_bytes=%" PRIu64 " rows_checked=%" PRIu64 " udma_checked=%" PRIu64 " relocate=%" PRIu64 " us dma_kmem=%" PRIu64 " B weights=%u (%" PRIu64 " B) hbm_staged=%llu B load=%.2f ms\n",
 			 e->neff, e->target, e->gen, e->nsg, e->nvars, e->ndescs,
-			 e->nq, r.ring_bytes, r.rows, r.udma, weights, wbytes,
+			 e->nq, r.ring_bytes, r.rows, r.udma, r.reloc_us, r.dma_kmem,
+			 weights, wbytes,
 			 (unsigned long long)mi.hbm_bytes, ms);
 	fflush(stdout);
 	plan_free(&p);
