@@ -7,7 +7,7 @@
  *
  * CALLS (default 100000) calls over three fds mixing LOADs of plans mutated
  * by kbin_mutate() (and unmutated ones) with RESOLVE, RESOLVE_BATCH,
- * READ_VAR, WRITE_VAR, MODEL_INFO, UNLOAD, close/reopen and bad arguments:
+ * READ_VAR, WRITE_VAR, MODEL_INFO, DMA_INFO, UNLOAD, close/reopen and bad arguments:
  * NULL, unmapped and kernel-half pointers, huge sizes and counts, unknown
  * flags, reserved fields set, struct sizes smaller and larger than the
  * kernel's (with a non-zero tail), unknown commands.  Every result must be
@@ -425,6 +425,30 @@ static int op_info(struct __test_metadata *_metadata, struct fz *z,
 		   &tail);
 	if (ret && !errno_ok(-ret, ok))
 		BAD("MODEL_INFO returned %d (%s)", ret, strerror(-ret));
+	if (rn(z, 2)) {	/* DMA_INFO: summaries and ring ranges, odd fields */
+		static const int dok[] = { ENOENT, EINVAL, EFAULT, E2BIG, ERANGE, 0 };
+		struct neuronsim_dma_info di;
+
+		memset(&di, 0, sizeof(di));
+		di.model_id = pick_id(z, m);
+		di.subgraph = rn(z, 3);
+		di.flags = rn(z, 3);
+		di.num_queues = rn(z, 4);
+		di.queues = ptr(z, z->io);
+		if (di.flags) {
+			di.queue = rn(z, 3);
+			di.side = rn(z, 3);
+			di.first = rn(z, 12);
+			di.count = rn(z, 8) ? rn(z, 32) : NEURONSIM_DMA_INFO_MAX_DESCS + rn(z, 2);
+			di.descs = ptr(z, z->io);
+		}
+		if (!rn(z, 16))
+			di.reserved[rn(z, 2)] = 1;
+		ret = call(z, z->f[fdi].fd, NEURONSIM_IOC_DMA_INFO, &di, sizeof(di),
+			   &tail);
+		if (ret && !errno_ok(-ret, dok))
+			BAD("DMA_INFO returned %d (%s)", ret, strerror(-ret));
+	}
 	if (m && m->valid) {
 		ret = nsim_resolve(z->f[fdi].fd, m->id, 0, V0_WEIGHT, 0, 1, &a);
 		if (ret || a != m->addr_w)
