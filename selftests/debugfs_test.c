@@ -164,8 +164,9 @@ static long long hbm_present(const char *text, const char *section,
  * Every HBM variable is an allocation of its own (libnrt's
  * dmem_alloc_aligned, Documentation/hardware.rst): it starts at its
  * alignment on a 4 KiB granule no other variable shares.  debugfs hbm
- * charges each NeuronCore exactly the rounded bytes of its variables and
- * scratchpads, per usage category and per device-memory category.
+ * charges each NeuronCore exactly the rounded bytes of its variables,
+ * scratchpads and UDMA rings, per usage category and per device-memory
+ * category.
  */
 TEST_F(dbg, hbm_one_allocation_per_variable)
 {
@@ -196,7 +197,10 @@ TEST_F(dbg, hbm_one_allocation_per_variable)
 		{ "core 0 ", "device_mem/model_shared_scratchpad", 4096 },
 		{ "core 0 ", "GENERIC", 4096 },
 		{ "core 0 ", "device_mem/runtime_memory", 4096 },
-		{ "core 0 ", "used", 49152 },
+		/* qSPIO0's M2S and S2M rings, 4 KiB each (relocation) */
+		{ "core 0 ", "DMA_RING", 8192 },
+		{ "core 0 ", "device_mem/dma_rings", 8192 },
+		{ "core 0 ", "used", 57344 },
 		{ "core 1 ", "WEIGHT", 4096 },
 		{ "core 1 ", "device_mem/constants", 4096 },
 		{ "core 1 ", "IO", 4096 },
