@@ -648,7 +648,7 @@ void nsim_dma_queue_fill(const struct nsim_sg *sg,
 }
 
 /* UDMA descriptors gathered per copy_to_user() of a ring range */
-#define NSIM_RANGE_BUF		64
+#define NSIM_RANGE_BUF		128
 
 /**
  * nsim_dma_ring_range() - copy a range of one queue side's UDMA
@@ -671,16 +671,20 @@ int nsim_dma_ring_range(const struct nsim_sg *sg,
 {
 	const struct nsim_dma_desc *descs = sg->dma.descs;
 	struct neuronsim_dma_desc_info *buf;
+	union udma_desc *raw;
 	struct kbin_dma_walk w;
-	u32 i, k = 0, d, len;
+	u32 i, j, k = 0, d, len;
 	u64 off;
 	int ret = 0;
 
 	if (!n)
 		return 0;
 	buf = kmalloc_array(NSIM_RANGE_BUF, sizeof(*buf), GFP_KERNEL_ACCOUNT);
-	if (!buf)
-		return -ENOMEM;
+	raw = kmalloc_array(NSIM_RANGE_BUF, sizeof(*raw), GFP_KERNEL_ACCOUNT);
+	if (!buf || !raw) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	d = nsim_dma_desc_find(sg, q, dir, first);
 	kbin_dma_walk_seek(&w, &descs[d].side[dir], first - descs[d].first[dir]);
 	for (i = 0; i < n; i++) {
@@ -693,24 +697,36 @@ int nsim_dma_ring_range(const struct nsim_sg *sg,
 		}
 		memset(e, 0, sizeof(*e));
 		e->ring = nsim_dma_ring_locate(sg, q, dir, first + i, &e->addr);
-		nsim_mem_read(&q->nd->mem, e->addr, e->desc, sizeof(e->desc));
 		e->offset = off;
 		e->var_id = descs[d].side[dir].var_id;
 		e->block = descs[d].block - q->first_block;
 		e->desc_index = descs[d].index;
-		if (++k == NSIM_RANGE_BUF || i + 1 == n) {
-			if (copy_to_user(out + i + 1 - k, buf, k * sizeof(*buf))) {
-				ret = -EFAULT;
-				break;
-			}
-			k = 0;
-			if (fatal_signal_pending(current)) {
-				ret = -EINTR;
-				break;
-			}
-			cond_resched();
+		if (++k < NSIM_RANGE_BUF && i + 1 < n)
+			continue;
+		/* the descriptors themselves, one read per run in one ring */
+		for (j = 0; j < k; ) {
+			u32 m = 1;
+
+			while (j + m < k && buf[j + m].ring == buf[j].ring)
+				m++;
+			nsim_mem_read(&q->nd->mem, buf[j].addr, raw + j,
+				      (u64)m * sizeof(*raw));
+			for (; m; m--, j++)
+				memcpy(buf[j].desc, &raw[j], sizeof(buf[j].desc));
 		}
+		if (copy_to_user(out + i + 1 - k, buf, k * sizeof(*buf))) {
+			ret = -EFAULT;
+			break;
+		}
+		k = 0;
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		cond_resched();
 	}
+out:
+	kfree(raw);
 	kfree(buf);
 	return ret;
 }

@@ -304,6 +304,27 @@ TEST_F(rl, split)
 	for (i = 0; i < n; i++)
 		EXPECT_EQ(self->rows[i].idx / 128, self->rows[i].ring)
 			TH_LOG("row %d", i);
+	/* DMA_INFO across the ring boundaries agrees with the view */
+	{
+		static struct neuronsim_dma_desc_info d[1000];
+		struct neuronsim_dma_info di = {
+			.model_id = id, .flags = NEURONSIM_DMA_INFO_F_RING,
+			.side = NEURONSIM_DMA_S2M, .first = 100, .count = 1000,
+			.descs = (uintptr_t)d,
+		};
+
+		ASSERT_EQ(0, ioctl(self->fd, NEURONSIM_IOC_DMA_INFO, &di));
+		ASSERT_EQ(900, di.count);
+		for (i = 0; i < 900; i++) {
+			const struct row *r = &self->rows[2 * (100 + i) + 1];
+			union udma_desc u;
+
+			memcpy(&u, d[i].desc, sizeof(u));
+			EXPECT_EQ(r->addr, u.rx.buf1_ptr) TH_LOG("S2M %d", 100 + i);
+			EXPECT_EQ(r->ring, d[i].ring);
+			EXPECT_EQ(r->off, d[i].offset);
+		}
+	}
 	ASSERT_EQ(0, nsim_unload(self->fd, id));
 	plan_free(&p);
 	expect_base(_metadata, &self->base, self->ring0);
