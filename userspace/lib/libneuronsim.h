@@ -408,6 +408,17 @@ char *neuronsim_resolve_strerror(int err, const char *name, __u32 mr_type,
 				 char *buf, size_t len);
 
 /**
+ * neuronsim_field_str() - name of an enum kbin_check_field, the plan field
+ *	a checker finding is about (kmod/plan/kbin_names.h's
+ *	kbin_field_str()).
+ * @field: value.
+ *
+ * Return: a static string ("none", "size", "var_id", ...); "unknown
+ * field" outside the enum.
+ */
+const char *neuronsim_field_str(__u32 field);
+
+/**
  * neuronsim_mem_region() - which memory a staged variable sits in.
  * @mr_type: enum kbin_mr_type.
  *

@@ -81,6 +81,11 @@ NSIM_EXPORT char *neuronsim_resolve_strerror(int err, const char *name,
 				     offset, size);
 }
 
+NSIM_EXPORT const char *neuronsim_field_str(__u32 field)
+{
+	return kbin_field_str(field);
+}
+
 NSIM_EXPORT int neuronsim_parse_u64(const char *s, __u64 *out)
 {
 	unsigned long long v;

@@ -2,23 +2,39 @@
 # Build fragment for userspace/tools/, included by the top-level Makefile:
 # the commands, release flavor, in $(O)/bin/ (what scripts, data steps and
 # users run; make install copies neuronsim and neuronsim-cc):
-#   neuronsim-cc   the compiler (libneuronsim-bir, libneuronsim-cc, libkbin)
-#   neuronsim      the device command (libneuronsim, libkbin, jansson);
+#   neuronsim-cc   the compiler (libneuronsim-bir, libneuronsim-cc, libkbin,
+#                  libtools)
+#   neuronsim      the device command (libneuronsim-cmd: one file per
+#                  command group; libneuronsim, libkbin, libtools);
 #                  also static for the VM's /bin ($(VM_O)/bin/neuronsim)
 #   mkneff         NEFF helper: the demo NEFF of make run, the bad NEFFs of
 #                  scenarios 1/3/5, .npy payload extraction, the manifest
 #                  and plans of the NEFF VM test (scripts/neff-plans.sh)
 
+# what both commands share: the JSON writer, the error reporter, the
+# option parser (tool.h)
+$(call library,TOOLS,libtools,rel vm)
+TOOLS_DIR	:= userspace/tools
+TOOLS_SRCS	:= tool.c
+TOOLS_INC	:= -I$(TOP)/userspace/tools
+TOOLS_LDLIBS	:= -ljansson
+
+# the neuronsim command's groups, one file each (userspace/tools/neuronsim/,
+# bpftool style); userspace/tools/neuronsim.c is the command table
+$(call library,NSIMCMD,libneuronsim-cmd,rel vm)
+NSIMCMD_SRCS	:= $(sort $(wildcard userspace/tools/neuronsim/*.c))
+NSIMCMD_USES	:= TOOLS NSIM KBIN
+
 NSIM_CC_TOOL	:= neuronsim-cc
-$(call programs,NSIM_CC_TOOL,rel,userspace/tools,$(O)/bin,BIR,userspace)
+$(call programs,NSIM_CC_TOOL,rel,userspace/tools,$(O)/bin,BIR TOOLS,userspace)
 
 NSIM_TOOL	:= neuronsim
-NSIM_TOOL_LDLIBS := -ljansson -lz
-$(call programs,NSIM_TOOL,rel,userspace/tools,$(O)/bin,NSIM KBIN,userspace)
+NSIM_TOOL_LDLIBS := -lz
+$(call programs,NSIM_TOOL,rel,userspace/tools,$(O)/bin,NSIMCMD,userspace)
 
 NSIM_TOOL_VM	:= neuronsim
-NSIM_TOOL_VM_LDLIBS := -ljansson -lz
-$(call programs,NSIM_TOOL_VM,vm,userspace/tools,$(VM_O)/bin,NSIM KBIN,selftests)
+NSIM_TOOL_VM_LDLIBS := -lz
+$(call programs,NSIM_TOOL_VM,vm,userspace/tools,$(VM_O)/bin,NSIMCMD,selftests)
 VM_PROGS	+= $(NSIM_TOOL_VM)
 
 MKNEFF_TOOL	:= mkneff

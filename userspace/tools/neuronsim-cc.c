@@ -26,7 +26,7 @@
 #include "kbin_reader.h"
 #include "neuronsim_cc.h"
 #include "bir/bir.h"
-#include "json_text.h"
+#include "tool.h"
 
 static const char *const usage_main =
 	"usage: neuronsim-cc COMMAND [-j] ARGS\n"

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * main.h - what the files of the neuronsim command share, in the manner
+ * of bpftool: one file per command group, each defining a struct
+ * nsim_cmd that the command table (userspace/tools/neuronsim.c) lists;
+ * the device and netlink helpers, the variable table and the error
+ * messages are here (common.c, vartab.c).  Output goes through the JSON
+ * writer and error reporter both commands share (userspace/tools/tool.h).
+ *
+ * Adding a subcommand: a file here defining "const struct nsim_cmd
+ * nsim_cmd_NAME", and NAME in NSIM_COMMANDS (neuronsim.c).
+ */
+#ifndef _NEURONSIM_TOOL_MAIN_H
+#define _NEURONSIM_TOOL_MAIN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <linux/types.h>
+
+#include "libneuronsim.h"
+#include "tool.h"
+
+/* READ_VAR without a size reads at most this many bytes */
+#define READ_DEFAULT_MAX	4096U
+
+/**
+ * struct nsim_cmd - one subcommand.
+ * @name: what the user types.
+ * @summary: one line for the command list.
+ * @usage: the words after "neuronsim [-j|-p] [-d N] " in its usage line.
+ * @help: the text after the usage line (--help), lines of two-space
+ *	indent ending in '\n'.
+ * @run: the subcommand, given its words (argv[0] is @name; -j, -p and
+ *	-d N are already taken out); returns the exit status: 0, 1 the
+ *	operation failed, 2 bad usage.
+ */
+struct nsim_cmd {
+	const char *name;
+	const char *summary;
+	const char *usage;
+	const char *help;
+	int (*run)(int argc, char **argv);
+};
+
+/* -d N: the device index, -1 when not given (device 0) */
+extern int dev_index;
+/* the subcommand running, for messages */
+extern const char *cmd_name;
+/* set by the SIGINT/SIGTERM handler of install_stop_handlers() */
+extern volatile sig_atomic_t stop_signal;
+
+/* the device -d N names, 0 without it */
+static inline __u32 dev_or_0(void)
+{
+	return dev_index > 0 ? (__u32)dev_index : 0;
+}
+
+/* errors, through tool_error() with the subcommand's name (common.c) */
+void errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void errmsg_errno(int err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* common.c */
+int open_device(void);
+int nl_open_device(struct neuronsim_nl **nl);
+int nl_open_msg(struct neuronsim_nl **nl, bool with_device);
+int parse_u32_arg(const char *what, const char *s, __u32 *out);
+int parse_seconds_arg(const char *what, const char *s, double *out);
+bool is_model_id(const char *s, __u32 *id);
+void install_stop_handlers(void);
+int device_info(struct neuronsim_info *info);
+void print_load_failure(const char *plan, int err,
+			const struct neuronsim_load_opts *o, const char *log);
+const char *event_name(__u8 cmd);
+
+/**
+ * struct vartab - the variables of one model: from a plan loaded for the
+ *	command (host reader for names, RESOLVE_BATCH for addresses) or
+ *	from netlink GET_VARS (vartab.c).
+ * @v: per variable libneuronsim's map entry (name, kind, size, address).
+ * @n: entries in @v.
+ * @cap: allocated entries.
+ * @plan: the plan file's bytes, when loaded from a plan.
+ * @plan_len: bytes of @plan.
+ * @fd: the device fd holding the plan's model, or -1.
+ * @model_id: the model the table describes.
+ * @from_plan: loaded from a plan (RESOLVE on @fd) rather than netlink.
+ * @sb_part_size: the device's SBUF partition size, for the resolve
+ *	rule's MR_SB test (0 when unknown).
+ * @sb_stride: bytes from one SBUF partition to the next in the window.
+ */
+struct vartab {
+	struct neuronsim_map_var *v;
+	size_t n, cap;
+	void *plan;
+	size_t plan_len;
+	int fd;
+	__u32 model_id;
+	bool from_plan;
+	__u32 sb_part_size;
+	__u32 sb_stride;
+};
+
+void vartab_init(struct vartab *t);
+void vartab_free(struct vartab *t);
+int vartab_from_plan(struct vartab *t, const char *path, __u32 core);
+int vartab_open(struct vartab *t, const char *src, __u32 core);
+const struct neuronsim_map_var *vartab_find(const struct vartab *t,
+					    const struct neuronsim_var_ref *r,
+					    const char *text);
+int table_resolve(const struct vartab *t, const struct neuronsim_map_var *v,
+		  __u64 off, __u64 size, __u64 *addr);
+const char *sbuf_gap_note(const struct vartab *t, const struct neuronsim_map_var *v,
+			  __u64 off, __u64 size, char *buf, size_t cap);
+void var_errmsg(const char *text, const struct neuronsim_map_var *v,
+		const char *what, int err);
+void resolve_errmsg(const struct vartab *t, const char *text,
+		    const struct neuronsim_map_var *v,
+		    const struct neuronsim_var_ref *r, int err, json_t *o);
+
+/* what the load --hold commands share with the subcommands (resolve.c) */
+int do_resolve(const struct vartab *t, int n, char **refs);
+int do_read(const struct vartab *t, const char *text);
+void do_vars(const struct vartab *t);
+int print_model(const struct vartab *t, const char *plan, const char *tail,
+		bool hold);
+
+#endif /* _NEURONSIM_TOOL_MAIN_H */
