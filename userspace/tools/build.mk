@@ -46,3 +46,7 @@ install-tools: $(call bins,NSIM_CC_TOOL) $(call bins,NSIM_TOOL)
 	$(Q)$(call say,INSTALL,$(DESTDIR)$(BINDIR)/{$(subst $(space),$(comma),$(notdir $^))})install \
 		-d $(DESTDIR)$(BINDIR)
 	$(Q)install -m 0755 $^ $(DESTDIR)$(BINDIR)/
+
+# host test of both commands' command lines: -j before or after the
+# subcommand, JSON errors, --help (Documentation/userspace.rst)
+HOST_TESTS	+= $(TOP)/userspace/tests/tools_cli_test.sh

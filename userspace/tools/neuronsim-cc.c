@@ -9,8 +9,10 @@
  *   neuronsim-cc info    [-j] [--dma] MODEL.neff|DIR
  *   neuronsim-cc dump    [-j] [--dma] PLAN.kbin
  *
- * Errors go to stderr as "neuronsim-cc: FILE: MESSAGE" and the exit
- * status is 1.  Documentation/compiler.rst describes every message.
+ * -j (--json) and -p (--pretty) may also come before COMMAND.  Errors go
+ * to stderr as "neuronsim-cc: FILE: MESSAGE", under -j as one JSON object
+ * (userspace/tools/tool.h), and the exit status is 1.
+ * Documentation/compiler.rst describes every message.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -29,7 +31,7 @@
 #include "tool.h"
 
 static const char *const usage_main =
-	"usage: neuronsim-cc COMMAND [-j] ARGS\n"
+	"usage: neuronsim-cc [-j|-p] COMMAND [-j] ARGS\n"
 	"\n"
 	"Compile a real NEFF (neuronx-cc output) or a BIR JSON module into a\n"
 	"KBIN static memory plan for /dev/neuronsim, and look inside NEFFs and\n"
@@ -46,7 +48,9 @@ static const char *const usage_main =
 	"                                        queue and block\n"
 	"  help [COMMAND]                        this text, or a command's\n"
 	"\n"
-	"  -j, --json   print JSON instead of text (every command)\n"
+	"  -j, --json   print JSON instead of text (every command), before or\n"
+	"               after COMMAND; errors are then JSON objects on stderr\n"
+	"  -p, --pretty the same, indented\n"
 	"\n"
 	"Run 'neuronsim-cc COMMAND --help' for details.  Errors are printed as\n"
 	"'neuronsim-cc: FILE: MESSAGE' and the exit status is 1.\n";
@@ -138,7 +142,21 @@ static const char *const usage_passes =
 
 static void fail(const char *file, const char *msg)
 {
-	fprintf(stderr, "neuronsim-cc: %s: %s\n", file, msg);
+	struct tool_err e = { .file = file };
+
+	tool_error(&e, "%s", msg);
+}
+
+/* a usage error of @cmd: the message, and in text mode @usage after it */
+static int usage_fail(const char *cmd, const char *usage, const char *fmt,
+		      const char *arg)
+{
+	struct tool_err e = { .err = EINVAL, .cmd = cmd };
+
+	tool_error(&e, fmt, arg);
+	if (!tool_json && usage)
+		fprintf(stderr, "\n%s", usage);
+	return 1;
 }
 
 static void hex(char *out, const uint8_t *b, size_t n)
@@ -175,11 +193,7 @@ static void shape_text(char *out, size_t cap, const uint64_t *dims,
 
 static int json_print(json_t *j)
 {
-	int ret = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-
-	fputc('\n', stdout);
-	json_decref(j);
-	return ret ? 1 : 0;
+	return tool_json_print(j) ? 1 : 0;
 }
 
 static int nscc_is_bir_json(const char *path)
@@ -215,8 +229,10 @@ static int bir_switch_set(const char *cmd, size_t k, const char *val,
 	const char *name = bir_switches[k].name;
 
 	if (bir_switches[k].has_arg != (val != NULL)) {
-		fprintf(stderr, "neuronsim-cc: %s: --%s %s\n", cmd, name,
-			val ? "takes no value" : "needs a value (--NAME=VALUE)");
+		struct tool_err e = { .err = EINVAL, .cmd = cmd };
+
+		tool_error(&e, "--%s %s", name,
+			   val ? "takes no value" : "needs a value (--NAME=VALUE)");
 		return 1;
 	}
 	if (!strcmp(name, "enable-bir-kernel"))
@@ -231,10 +247,12 @@ static int bir_switch_set(const char *cmd, size_t k, const char *val,
 	else if (!strcmp(name, "rsv-offset") && bir_u32(val, &o->rsv_offset))
 		return 0;
 	else if (val) {
-		fprintf(stderr, "neuronsim-cc: %s: --%s '%s' is not %s\n", cmd,
-			name, val, !strcmp(name, "rsv-path") ? "1 or 2" :
-			!strcmp(name, "tensor-map") ? "a file name" :
-			"a byte count 1..4294967295");
+		struct tool_err e = { .err = EINVAL, .cmd = cmd };
+
+		tool_error(&e, "--%s '%s' is not %s", name, val,
+			   !strcmp(name, "rsv-path") ? "1 or 2" :
+			   !strcmp(name, "tensor-map") ? "a file name" :
+			   "a byte count 1..4294967295");
 		return 1;
 	}
 	return 0;
@@ -269,6 +287,8 @@ static int cmd_passes(int argc, char **argv)
 		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
 			fputs(usage_passes, stdout);
 			return 0;
+		} else if (!strcmp(argv[a], "-j") || !strcmp(argv[a], "--json")) {
+			tool_json_on(0);	/* the module is JSON already */
 		} else if (!strncmp(argv[a], "--dump-after=", 13)) {
 			o.dump_after = argv[a] + 13;
 		} else if ((k = bir_switch_find(argv[a], &val)) >= 0) {
@@ -277,15 +297,13 @@ static int cmd_passes(int argc, char **argv)
 		} else if (argv[a][0] != '-' && !in) {
 			in = argv[a];
 		} else {
-			fprintf(stderr, "neuronsim-cc: passes: unexpected '%s'\n\n%s",
-				argv[a], usage_passes);
-			return 1;
+			return usage_fail("passes", usage_passes,
+					  "unexpected '%s'", argv[a]);
 		}
 	}
 	if (!in) {
-		fprintf(stderr, "neuronsim-cc: passes: missing MODEL.bir.json\n\n%s",
-			usage_passes);
-		return 1;
+		return usage_fail("passes", usage_passes, "missing %s",
+				  "MODEL.bir.json");
 	}
 	snprintf(prefix, sizeof(prefix), "neuronsim-cc: %s: ", in);
 	o.warn = stderr;
@@ -1123,17 +1141,27 @@ static int cmd_dump(const char *in, int js, int descs)
 
 int main(int argc, char **argv)
 {
-	struct option opts[4 + NUM_BIR_SWITCHES + 1] = {
+	struct option opts[5 + NUM_BIR_SWITCHES + 1] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "dma", no_argument, NULL, 'D' },
+		{ "pretty", no_argument, NULL, 'p' },
 	};
 	struct bir_opts bo = { 0 };
 	const char *cmd, *usage, *out = NULL, *bir_switch = NULL;
 	int c, js = 0, descs = 0;
 	size_t k;
 
+	tool_init("neuronsim-cc", JSON_INDENT(2));
+	/* -j/-p before COMMAND, as after it */
+	while (argc > 1 && (!strcmp(argv[1], "-j") || !strcmp(argv[1], "--json") ||
+			    !strcmp(argv[1], "-p") || !strcmp(argv[1], "--pretty"))) {
+		tool_json_on(0);
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+	}
 	if (argc < 2) {
 		fputs(usage_main, stderr);
 		return 1;
@@ -1160,17 +1188,15 @@ int main(int argc, char **argv)
 		usage = usage_info;
 	else if (!strcmp(cmd, "dump"))
 		usage = usage_dump;
-	else {
-		fprintf(stderr, "neuronsim-cc: unknown command '%s'\n\n%s", cmd,
-			usage_main);
-		return 1;
-	}
+	else
+		return usage_fail(NULL, usage_main, "unknown command '%s'", cmd);
 	for (k = 0; k < NUM_BIR_SWITCHES; k++)
-		opts[4 + k] = (struct option){ bir_switches[k].name,
+		opts[5 + k] = (struct option){ bir_switches[k].name,
 					       bir_switches[k].has_arg, NULL,
 					       BIR_SWITCH_VAL + (int)k };
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "jo:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "jpo:h", opts, NULL)) != -1) {
 		if (c >= BIR_SWITCH_VAL &&
 		    c < BIR_SWITCH_VAL + (int)NUM_BIR_SWITCHES) {
 			k = (size_t)(c - BIR_SWITCH_VAL);
@@ -1181,7 +1207,8 @@ int main(int argc, char **argv)
 		}
 		switch (c) {
 		case 'j':
-			js = 1;
+		case 'p':
+			tool_json_on(0);
 			break;
 		case 'o':
 			out = optarg;
@@ -1197,20 +1224,22 @@ int main(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		default:
-			fputs(usage, stderr);
-			return 1;
+			return usage_fail(cmd, usage, "unknown option or missing value: '%s'",
+					  argv[optind - 1]);
 		}
 	}
-	if (optind != argc - 1 || (usage == usage_compile) != (out != NULL)) {
-		fprintf(stderr, "neuronsim-cc: %s: %s\n\n%s", cmd,
-			usage == usage_compile && !out ? "missing -o PLAN.kbin" :
-			"expected exactly one FILE argument", usage);
-		return 1;
-	}
+	js = tool_json;
+	if (optind != argc - 1 || (usage == usage_compile) != (out != NULL))
+		return usage_fail(cmd, usage, "%s",
+				  usage == usage_compile && !out ?
+				  "missing -o PLAN.kbin" :
+				  "expected exactly one FILE argument");
 	if (bir_switch && (usage != usage_compile ||
 			   !nscc_is_bir_json(argv[optind]))) {
-		fprintf(stderr, "neuronsim-cc: %s: --%s applies to compiling a MODEL.bir.json only\n",
-			cmd, bir_switch);
+		struct tool_err e = { .err = EINVAL, .cmd = cmd };
+
+		tool_error(&e, "--%s applies to compiling a MODEL.bir.json only",
+			   bir_switch);
 		return 1;
 	}
 	if (usage == usage_compile)
