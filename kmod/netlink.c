@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * netlink.c - the "neuronsim" generic netlink family
- * (uapi/linux/neuronsim_netlink.h, Documentation/netlink/neuronsim.yaml).
+ * (uapi/linux/neuronsim_netlink.h, Documentation/netlink/specs/neuronsim.yaml).
  *
  *   GET_DEVICE	doit (DEVICE, default 0): arch, cores, HBM channels, models,
  *		HBM in use, the owner of each NeuronCore; dump: every device

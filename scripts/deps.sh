@@ -26,12 +26,14 @@ cache="$top/.cache"
 # check: building the module, the userspace programs and the tests, and
 # booting the VM.  file(1) tells vm.sh whether busybox is static; g++
 # and simdjson build the compiler's JSON reader (userspace/cc/json_view.cc);
-# python3 reads the commands' JSON in the host tests.
+# python3 reads the commands' JSON in the host tests, and with
+# python3-yaml and python3-jsonschema checks the YNL spec against the
+# kernel's schema.
 lane_check=(build-essential make gcc g++ clang libclang-rt-14-dev
 	linux-headers-amd64 qemu-system-x86 busybox-static cpio gzip xz-utils
 	file ca-certificates libnl-3-dev libnl-genl-3-dev libjansson-dev
 	libsimdjson-dev libarchive-dev libssl-dev zlib1g-dev linux-source-6.1 libxml2-utils
-	python3)
+	python3 python3-yaml python3-jsonschema)
 # debug: the kernel build itself (kconfig's lexer and parser, bc for the
 # timeconst header, libelf for objtool, openssl for the signing key tool)
 lane_debug=(flex bison bc libelf-dev libssl-dev openssl python3 rsync kmod)

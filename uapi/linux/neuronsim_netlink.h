@@ -2,7 +2,9 @@
 /*
  * neuronsim_netlink.h - the "neuronsim" generic netlink family.
  *
- * Documentation/netlink/neuronsim.yaml is the YNL spec of this family and
+ * Documentation/netlink/specs/neuronsim.yaml is the YNL spec of this
+ * family (protocol genetlink-c: it names every definition below, so the
+ * ynl tools print commands, attributes and enum values by name) and
  * Documentation/userspace.rst shows it in use.
  *
  * Commands (all strictly validated; attributes not listed for a command,

@@ -12,7 +12,8 @@
 #   $(NSIM_PC)           pkg-config file neuronsim.pc (for PREFIX)
 #   lib_* host tests     userspace/tests/lib_*.c (every one), and
 #                        userspace/tests/lib_install_test.sh (exported
-#                        symbols, make install)
+#                        symbols, make install); ynl_spec_test.py (the
+#                        netlink family's YNL spec)
 #   install-lib          .so, .a, libneuronsim.h and the uapi headers it
 #                        includes, neuronsim.pc under DESTDIR/PREFIX
 
@@ -75,6 +76,10 @@ userspace: libneuronsim
 NSIM_TESTS	:= $(patsubst userspace/tests/%.c,%,$(wildcard userspace/tests/lib_*.c))
 $(call programs,NSIM_TESTS,host,userspace/tests,$(HOST_O)/tests,NSIM,userspace)
 HOST_TESTS	+= $(call bins,NSIM_TESTS) $(TOP)/userspace/tests/lib_install_test.sh
+
+# the YNL spec of the netlink family the library speaks, against the
+# kernel's genetlink-c schema and the uapi headers
+HOST_TESTS	+= $(TOP)/userspace/tests/ynl_spec_test.py
 
 install: install-lib
 install-lib: $(NSIM_SO) $(NSIM_SO).$(NSIM_SOMAJOR) $(call lib,NSIM,rel) $(NSIM_PC)
