@@ -181,21 +181,28 @@ all: module userspace selftests
 # Fragments append to these.
 # host test programs (TAP), run by make check
 HOST_TESTS :=
-# programs of the VM's /bin (names)
+# programs of the VM's /bin (names); the selftests are not there but in
+# the kselftest tree (selftests/build.mk)
 VM_PROGS :=
-# extra files for the initramfs: "src:dest" pairs
-VM_DATA :=
 # libFuzzer binaries
 FUZZERS :=
 
-$(KSFT_STAMP): $(LINUX_SRC_TAR)
+# what is taken from linux-source-6.1: the kselftest harness, lib.mk and
+# the runner (run_kselftest.sh, kselftest/) of selftests/Makefile, and
+# checkpatch; a change of the list extracts again
+KSFT_MEMBERS := '*/tools/testing/selftests/kselftest_harness.h' \
+	'*/tools/testing/selftests/kselftest.h' \
+	'*/tools/testing/selftests/lib.mk' \
+	'*/tools/testing/selftests/run_kselftest.sh' \
+	'*/tools/testing/selftests/kselftest/*' \
+	'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+	'*/scripts/const_structs.checkpatch'
+$(eval $(call cmd_file,.cmd/ksft-members,KSFT_MEMBERS))
+$(KSFT_STAMP): $(LINUX_SRC_TAR) $(O)/.cmd/ksft-members
 	@test -n "$(LINUX_SRC_TAR)" || { echo "linux-source-6.1 is not installed: run scripts/deps.sh" >&2; exit 1; }
 	@mkdir -p $(KSFT)
 	$(Q)$(call say,GEN,$(call show,$(KSFT)))tar -xJf $(LINUX_SRC_TAR) -C $(KSFT) --strip-components=1 --wildcards \
-		'*/tools/testing/selftests/kselftest_harness.h' \
-		'*/tools/testing/selftests/kselftest.h' \
-		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
-		'*/scripts/const_structs.checkpatch'
+		$(KSFT_MEMBERS)
 	$(Q)cp $(KSFT)/tools/testing/selftests/kselftest_harness.h $(KSFT)/tools/testing/selftests/kselftest.h $(KSFT)/
 	@touch $@
 

@@ -188,18 +188,19 @@ run_lane() {
 	local log="$top/build/check-debug/serial.log" out="$top/build/check-debug"
 	mkdir -p "$out"
 	export NEURONSIM_SHARED=${NEURONSIM_SHARED:-$top/../shared}
-	local vmdata=() d
-	# the real NEFFs' plans, as make check prepares them
+	local ksft
+	# the real NEFFs' plans, as make check prepares them, and the
+	# installed kselftest tree (selftests/Makefile)
 	bash "$top/scripts/neff-plans.sh" > /dev/null ||
 		[ $? = 2 ] || { echo "debug-kernel: NEFF plans failed" >&2; return 1; }
-	for d in $(make -s --no-print-directory -C "$top" print-VM_DATA); do
-		vmdata+=(-d "$d")
-	done
+	make -s --no-print-directory -C "$top" kselftest-install ||
+		{ echo "debug-kernel: kselftest-install failed" >&2; return 1; }
+	ksft=$(make -s --no-print-directory -C "$top" print-KSFT_INSTALL)
 	cat > "$out/run.sh" <<'EOF'
 # boot-time objects are not ours: find them now and mark them as seen
 echo scan > /sys/kernel/debug/kmemleak 2>/dev/null
 echo clear > /sys/kernel/debug/kmemleak 2>/dev/null
-. /selftests/run_vm.sh
+. /kselftest/drivers/neuronsim/run_vm.sh
 echo "# --- kmemleak scan"
 if [ -w /sys/kernel/debug/kmemleak ]; then
 	echo scan > /sys/kernel/debug/kmemleak
@@ -207,29 +208,28 @@ if [ -w /sys/kernel/debug/kmemleak ]; then
 	echo scan > /sys/kernel/debug/kmemleak
 	leaks=$(grep -c '^unreferenced object' /sys/kernel/debug/kmemleak)
 	if [ "$leaks" = 0 ]; then
-		echo "ok - kmemleak: no unreferenced objects"
+		echo "ok 1 kmemleak: no unreferenced objects"
 	else
-		echo "not ok - kmemleak: $leaks unreferenced objects"
+		echo "not ok 1 kmemleak: $leaks unreferenced objects"
 		head -n 60 /sys/kernel/debug/kmemleak
 	fi
 else
-	echo "not ok - kmemleak: /sys/kernel/debug/kmemleak missing"
+	echo "not ok 1 kmemleak: /sys/kernel/debug/kmemleak missing"
 fi
+echo "1..1"
 EOF
 	local rc=0
 	bash "$top/scripts/vm.sh" -t "${DEBUG_VM_TIMEOUT:-1200}" -q -l "$log" \
 		-k "$bld/arch/x86/boot/bzImage" -m "$cache/mod/neuronsim.ko" \
-		-d "$top/selftests:/selftests" "${vmdata[@]+"${vmdata[@]}"}" \
+		-d "$ksft:/kselftest" \
 		"$out/run.sh" || rc=$?
 	sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;/^# --- running /d;p}' "$log" > "$out/tap.log"
 	cat "$out/tap.log"
 	local reports
 	reports=$(sed '/^NSIM_BEGIN$/,/^NSIM_END/d' "$log" |
 		grep -cE 'KASAN|kmemleak: [0-9]+ new suspected|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|ODEBUG|BUG:|WARNING:|blocked for more than|sleeping function called from invalid context' || true)
-	local fail
-	fail=$(grep -c '^not ok' "$out/tap.log" || true)
-	local pass
-	pass=$(grep -c '^ok' "$out/tap.log" || true)
+	local pass skip fail
+	read -r pass skip fail < <(awk -f "$top/scripts/ktap-count.awk" "$out/tap.log" | tail -n 1)
 	echo "check-debug: $pass passed, $fail failed, $reports kernel debug reports (vm.sh status $rc); log $log"
 	[ "$rc" = 0 ] && [ "$fail" = 0 ] && [ "$reports" = 0 ] && [ "$pass" -gt 0 ]
 }

@@ -28,12 +28,12 @@ cache="$top/.cache"
 # and simdjson build the compiler's JSON reader (userspace/cc/json_view.cc);
 # python3 reads the commands' JSON in the host tests, and with
 # python3-yaml and python3-jsonschema checks the YNL spec against the
-# kernel's schema.
+# kernel's schema; rsync installs the selftests (the kernel's lib.mk).
 lane_check=(build-essential make gcc g++ clang libclang-rt-14-dev
 	linux-headers-amd64 qemu-system-x86 busybox-static cpio gzip xz-utils
 	file ca-certificates libnl-3-dev libnl-genl-3-dev libjansson-dev
 	libsimdjson-dev libarchive-dev libssl-dev zlib1g-dev linux-source-6.1 libxml2-utils
-	python3 python3-yaml python3-jsonschema)
+	python3 python3-yaml python3-jsonschema rsync)
 # debug: the kernel build itself (kconfig's lexer and parser, bc for the
 # timeconst header, libelf for objtool, openssl for the signing key tool)
 lane_debug=(flex bison bc libelf-dev libssl-dev openssl python3 rsync kmod)

@@ -4,8 +4,8 @@
 # neff-plans.sh - compile every real NEFF of $NEURONSIM_SHARED/cases/neff
 # into build/vm/data/neff/NAME.kbin with a manifest (target, subgraphs,
 # vars, CRC-32 of each weight's .npy bytes) for selftests/neff_test.c;
-# VM_DATA carries the folder to /data/neff.  Used by scripts/check.sh and
-# scripts/debug-kernel.sh.  Exit status 0 when done, 1 on a compile
+# it is installed as data/neff next to the selftests (selftests/Makefile).
+# Used by scripts/check.sh and scripts/debug-kernel.sh.  Exit status 0 when done, 1 on a compile
 # failure, 2 when the NEFF folder is absent (the folder is left empty).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

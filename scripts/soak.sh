@@ -6,7 +6,8 @@
 #
 #   scripts/soak.sh [-a ARCH] [-t SECONDS] TEST [RUNS]
 #
-#   TEST      a program of build/vm/bin (e.g. zeroalloc_test)
+#   TEST      a selftest program of build/vm/ksft (e.g. zeroalloc_test;
+#             selftests/Makefile), run from /bin
 #   RUNS      how many times (default 50)
 #   -a ARCH   insmod arch= (default trn2)
 #   -t SECS   timeout of the whole VM run (default 1800)
@@ -30,7 +31,8 @@ shift $((OPTIND - 1))
 [ $# -ge 1 ] || { sed -n '4,16p' "$0" >&2; exit 2; }
 test=$1
 runs=${2:-50}
-[ -x "$top/build/vm/bin/$test" ] || { echo "soak.sh: build/vm/bin/$test missing: run make" >&2; exit 2; }
+bin="$top/build/vm/ksft/$test"
+[ -x "$bin" ] || { echo "soak.sh: build/vm/ksft/$test missing: run make" >&2; exit 2; }
 
 script=$(mktemp)
 trap 'rm -f "$script"' EXIT
@@ -54,4 +56,5 @@ echo "soak: $test: \$pass of $runs runs passed in \$((\$(date +%s) - t0)) s"
 rmmod neuronsim
 [ \$pass = $runs ]
 EOF
-exec bash "$top/scripts/vm.sh" -t "$timeout" -l "$top/build/soak-serial.log" "$script"
+exec bash "$top/scripts/vm.sh" -t "$timeout" -l "$top/build/soak-serial.log" \
+	-d "$bin:/bin/$test" "$script"

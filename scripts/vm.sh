@@ -36,7 +36,8 @@
 #   - a soft lockup, a hung task, an RCU stall or an oops panics the
 #     kernel, and panic=-1 with qemu's -no-reboot ends the run at once
 #     (status 125, "kernel failure"), naming the test that was running
-#     (the last "# --- running NAME" line the script printed) instead of
+#     (the last "# --- running NAME" line the script printed, or
+#     run_kselftest.sh's "# selftests: DIR: NAME" line) instead of
 #     waiting for the timeout;
 #   - the kmem allocation trace events are enabled from boot and the
 #     ring buffer is switched off before the script starts, so a test
@@ -157,13 +158,13 @@ qrc=${PIPESTATUS[0]}
 set -e
 
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
-	running=$(sed -n 's/^# --- running //p' "$log" | tail -n 1)
+	running=$(sed -n 's/^# \(--- running \|selftests: \)//p' "$log" | tail -n 1)
 	echo "vm.sh: timeout after ${timeout}s while running ${running:-(no test started)}; serial log: $log" >&2
 	exit 124
 fi
 rc=$(sed -n 's/^NSIM_END rc=\([0-9]*\)$/\1/p' "$log" | tail -n 1)
 if [ -z "$rc" ]; then
-	running=$(sed -n 's/^# --- running //p' "$log" | tail -n 1)
+	running=$(sed -n 's/^# \(--- running \|selftests: \)//p' "$log" | tail -n 1)
 	why=$(grep -m1 -oE 'Kernel panic - not syncing: .*|BUG: soft lockup.*|INFO: task .* blocked for more than.*|rcu: INFO: .*detected stalls.*' "$log" || true)
 	if [ -n "$why" ]; then
 		echo "vm.sh: kernel failure while running ${running:-(no test started)}: $why" >&2

@@ -6,9 +6,11 @@
  *
  * The host step (selftests/mk/bir.mk) compiles every
  * userspace/cc/bir/examples/NAME.bir.json with neuronsim-cc into
- * /data/bir/NAME.kbin and lists the names in /data/bir/models.txt.
+ * DIR/NAME.kbin and lists the names in DIR/models.txt.
  *
- *   bir_test [DIR]     (default /data/bir; insmod arch=trn2)
+ *   bir_test [DIR]     (default $NSIM_DATA/bir, else data/bir next to the
+ *                      program, where selftests/Makefile installs it;
+ *                      insmod arch=trn2)
  *
  * For each listed model, with raw ioctls of uapi/linux/neuronsim.h:
  *   - the plan exists, passes the plan checker and targets the loaded
@@ -347,7 +349,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	const char *dir = argc > 1 ? argv[1] : "/data/bir";
+	const char *dir = nsim_data_dir(argc > 1 ? argv[1] : NULL, "bir");
 	struct neuronsim_info info = { 0 };
 	char path[512], line[256], (*models)[256] = NULL;
 	size_t n = 0, cap = 0;

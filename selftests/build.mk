@@ -1,24 +1,48 @@
 # SPDX-License-Identifier: GPL-2.0
-# Build fragment for selftests/: kselftest programs run inside the VM,
-# included by the top-level Makefile.  Each selftests/<name>.c becomes a
-# static $(VM_O)/bin/<name> (vm flavor), copied into the initramfs /bin.
-# This file: libtestutil.a for the vm flavor (selftests/plans.c, the plans
-# the kernel runtime tests build with the KBIN writer; the netlink and
-# mutation helpers of the adversarial tests) and the runtime tests, run by
-# selftests/run_vm.sh.  Each area of tests adds its programs in
-# selftests/mk/<area>.mk and its in-VM steps in selftests/vm.d/<NN>-<area>.sh.
+# Build fragment for selftests/, included by the top-level Makefile.  The
+# selftests themselves are built and installed by their kselftest
+# Makefile, selftests/Makefile (the kernel's lib.mk; Documentation/
+# running.rst, "The selftests"); this file builds what it needs first and
+# runs it:
+#   libtestutil.a      vm flavor: selftests/plans.c (the plans the kernel
+#                      runtime tests build with the KBIN writer), the
+#                      netlink and mutation helpers of the adversarial tests
+#   the test data      $(VM_O)/data/<area>/ (selftests/mk/<area>.mk):
+#                      plans compiled on the host
+#   $(KSFT_OUT)/       the test programs (make -C selftests), static
+#   $(KSFT_INSTALL)/   the kernel's installed layout (kselftest-install):
+#                      run_kselftest.sh, kselftest/, kselftest-list.txt,
+#                      drivers/neuronsim/ - what scripts/check.sh puts at
+#                      /kselftest in the VM
+# The flags and libraries of the programs are the vm flavor's; the
+# Makefile asks for them here (print-KSFT_*) when run on its own.
 
 TESTUTIL_SRCS_vm := selftests/plans.c selftests/harden_nl.c \
 	userspace/tests/kbin_mutate.c
 TESTUTIL_INC	+= -I$(TOP)/selftests
 
-SELFTESTS := info_test
-$(call programs,SELFTESTS,vm,selftests,$(VM_O)/bin,,selftests)
+KSFT_USES	:= TESTUTIL NSIM KBIN
+KSFT_LIBS	= $(call closure,$(KSFT_USES))
+KSFT_CFLAGS	= $(BASE_CFLAGS) $(vm_CFLAGS) $(call incs,$(KSFT_LIBS)) $(EXTRA_CFLAGS)
+KSFT_LDFLAGS	= $(vm_LDFLAGS)
+KSFT_ARCHIVES	= $(foreach l,$(KSFT_LIBS),$(call lib,$(l),vm))
+KSFT_LDLIBS	= -ljansson $(call ldlibs,$(KSFT_LIBS))
+KSFT_OUT	:= $(VM_O)/ksft
+KSFT_INSTALL	:= $(VM_O)/kselftest
+KSFT_DATA	:= $(VM_O)/data
 
-NSIM_RT_TESTS := load_test resolve_test isolation_test fault_test \
-	debugfs_test zeroalloc_test bus_test cores_test reloc_test
-$(call programs,NSIM_RT_TESTS,vm,selftests,$(VM_O)/bin,TESTUTIL KBIN,selftests)
-
-VM_PROGS += $(SELFTESTS) $(NSIM_RT_TESTS)
+# prerequisites of the kselftest build: the data steps of selftests/mk/
+KSFT_PREREQS	:=
 
 include $(sort $(wildcard selftests/mk/*.mk))
+
+KSFT_MAKE	= $(MAKE) --no-print-directory -C $(TOP)/selftests TOP=$(TOP) \
+	KSFT=$(KSFT) OUTPUT=$(KSFT_OUT) NSIM_DATA_DIR=$(KSFT_DATA) V=$(V) \
+	NSIM_CFLAGS="$(KSFT_CFLAGS)" NSIM_LDFLAGS="$(KSFT_LDFLAGS)" \
+	NSIM_ARCHIVES="$(KSFT_ARCHIVES)" NSIM_LDLIBS="$(KSFT_LDLIBS)"
+
+.PHONY: kselftest-install
+kselftest-install: $(KSFT_ARCHIVES) $(KSFT_PREREQS) | $(KSFT_STAMP)
+	@mkdir -p $(KSFT_DATA)
+	$(Q)$(KSFT_MAKE) kselftest-install KSFT_INSTALL_PATH=$(KSFT_INSTALL)
+selftests: kselftest-install

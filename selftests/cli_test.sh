@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# cli_test.sh - the neuronsim command in the VM (busybox sh), TAP output.
-# Needs the module loaded, neuronsim and nsim_mkplan in PATH; runs every
+# cli_test.sh - the neuronsim command in the VM (busybox sh), KTAP output.
+# Needs the module loaded (else it skips, exit status 4), neuronsim in
+# PATH and nsim_mkplan next to it (libneuronsim.sh runs it); runs every
 # command on device $NSIM_DEV (default 0) with -d.  The -j
 # output is parsed back in C by netlink_test; here: the --hold scenario
 # (load --hold in the background, models -j, the debugfs table, monitor
@@ -13,8 +14,8 @@
 
 n=0
 fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n $1"; }
 t() { # t NAME CMD...: the command must succeed
 	name=$1; shift
 	if "$@" > /tmp/cli.out 2>&1; then ok "$name"; else nok "$name"; sed 's/^/# /' /tmp/cli.out; fi
@@ -36,13 +37,20 @@ wait_for() {
 	return 1
 }
 
+if [ ! -e /dev/neuronsim${NSIM_DEV:-} ]; then
+	echo "TAP version 13"
+	echo "1..0 # SKIP /dev/neuronsim${NSIM_DEV:-} is absent (is neuronsim.ko loaded?)"
+	exit 4
+fi
+PATH=$(cd "$(dirname "$0")" && pwd):$PATH
+
 # the device under test: $NSIM_DEV (default 0)
 NS="neuronsim -d ${NSIM_DEV:-0}"
 DBG=/sys/kernel/debug/neuronsim/neuronsim${NSIM_DEV:-0}
 export NS
 
 P=/tmp/model.kbin
-nsim_mkplan $P || { echo "not ok 1 - nsim_mkplan"; exit 1; }
+nsim_mkplan $P || { echo "not ok 1 nsim_mkplan"; exit 1; }
 nsim_mkplan /tmp/bad.kbin bad
 
 echo "TAP version 13"

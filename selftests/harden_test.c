@@ -4,7 +4,8 @@
  * kernel-pointer leaks and every cap at its edge.
  *
  *   harden_test            (real plans from $HARDEN_PLANS, default
- *                           /data/harden: *.kbin compiled on the host by
+ *                           $NSIM_DATA/harden, else data/harden next to
+ *                           the program: *.kbin compiled on the host by
  *                           neuronsim-cc; those tests SKIP without them)
  *
  * fault: for each plan, fail HBM placement 1, 2, ... (fail_hbm_alloc_nth)
@@ -158,7 +159,7 @@ FIXTURE_TEARDOWN(h)
 
 TEST_F_TIMEOUT(h, fault_every_position, 900)
 {
-	const char *dir = getenv("HARDEN_PLANS") ? : "/data/harden";
+	const char *dir = nsim_data_dir(getenv("HARDEN_PLANS"), "harden");
 	struct dirent *de;
 	int fd, plans = 0, hbm, cin, rel;
 	DIR *d = opendir(dir);

@@ -1,41 +1,122 @@
 # SPDX-License-Identifier: GPL-2.0
-# lib.sh - helpers for the in-VM test driver (busybox sh).
+# lib.sh - helpers of the shell selftests (busybox sh): numbered KTAP
+# results, programs run as subtests, the module and the neuronsim bus.
+#
+# A script sources it, calls ktap_header, reports each result with check
+# or run_tap (numbered "ok N NAME" / "not ok N NAME"), and ends with
+# ktap_finish, which prints the plan "1..N" and exits 1 when a result
+# failed.  A program run by run_tap is a subtest: its own KTAP output is
+# printed below, each line prefixed "# ", before its result line.
+# nsim_require_module skips the whole script (KTAP "1..0 # SKIP", exit
+# status 4, the kselftest skip code) when the module or its device is
+# absent.
+#
+# Environment:
+#   NSIM_MARKS   a file (scripts/vm.sh's run: /dev/console) where the
+#                "# --- running NAME" line of each step goes as it
+#                starts, so that a run the kernel ends names the step it
+#                was in; unset, no marks are written
+#   NSIM_DEV     the device a test program uses (its index; unset:
+#                /dev/neuronsim, device 0)
 
-# run_tap NAME CMD...: run a TAP-printing program; if it fails without a
-# "not ok" line of its own, print one so the failure is counted.
-# The "# --- running" line goes out before the program starts, so a run
-# that the kernel ends (scripts/vm.sh) names the test it was in.
+ktap_n=0
+ktap_fails=0
+
+ktap_header() {
+	echo "TAP version 13"
+}
+
+# ktap_result ok|fail|skip NAME [REASON]
+ktap_result() {
+	ktap_n=$((ktap_n + 1))
+	case $1 in
+	ok) echo "ok $ktap_n $2" ;;
+	skip) echo "ok $ktap_n $2 # SKIP ${3:-}" ;;
+	*) ktap_fails=$((ktap_fails + 1)); echo "not ok $ktap_n $2${3:+ # $3}" ;;
+	esac
+}
+
+# ktap_finish: the plan; exit status 1 when a result failed
+ktap_finish() {
+	echo "1..$ktap_n"
+	[ $ktap_fails -eq 0 ] || exit 1
+	exit 0
+}
+
+# ktap_skip_all REASON: nothing can run here (exit status 4)
+ktap_skip_all() {
+	ktap_header
+	echo "1..0 # SKIP $1"
+	exit 4
+}
+
+# running NAME: the mark of a step (see NSIM_MARKS)
+running() {
+	[ -n "${NSIM_MARKS:-}" ] && echo "# --- running $1" >> "$NSIM_MARKS"
+	return 0
+}
+
+# run_tap NAME CMD...: run a KTAP-printing program as a subtest: its
+# output, each line prefixed "# ", then one result: ok (exit 0), skip
+# (exit 4), not ok with the exit status
 run_tap() {
 	name=$1
 	shift
 	out=/tmp/tap.$$
-	echo "# --- running $name"
+	running "$name"
 	"$@" > "$out" 2>&1
 	rc=$?
-	cat "$out"
-	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$out"; then
-		echo "not ok - $name exited with status $rc"
-	fi
+	sed 's/^/# /' "$out"
 	rm -f "$out"
+	case $rc in
+	0) ktap_result ok "$name" ;;
+	4) ktap_result skip "$name" "exit status 4" ;;
+	*) ktap_result fail "$name" "exit=$rc" ;;
+	esac
 	return 0
 }
 
-# check NAME CMD...: one TAP line for a shell-level check.
+# check NAME CMD...: one result for a shell-level check; the command's
+# output as diagnostics when it fails
 check() {
 	name=$1
 	shift
-	echo "# --- running $name"
+	running "$name"
 	if "$@" > /tmp/check.$$ 2>&1; then
-		echo "ok - $name"
+		ktap_result ok "$name"
 	else
-		echo "not ok - $name"
+		ktap_result fail "$name"
 		sed 's/^/# /' /tmp/check.$$
 	fi
 	rm -f /tmp/check.$$
 }
 
+# nsim_require_module: skip the script unless neuronsim.ko and device
+# ${NSIM_DEV:-0} are there
+nsim_require_module() {
+	dev=/dev/neuronsim${NSIM_DEV:-}
+	[ -e "$dev" ] && return 0
+	if [ -d /sys/module/neuronsim ]; then
+		ktap_skip_all "$dev is absent: no such device on the neuronsim bus"
+	fi
+	ktap_skip_all "$dev is absent: neuronsim.ko is not loaded"
+}
+
+# nsim_devices: "INDEX:ARCH" of every device on the bus, in index order
+nsim_devices() {
+	for d in /sys/bus/neuronsim/devices/neuronsim*; do
+		[ -e "$d/arch" ] || continue
+		echo "${d##*/neuronsim}:$(cat "$d/arch")"
+	done | sort -n
+}
+
+# nsim_arch INDEX: the generation of device INDEX ("trn2")
+nsim_arch() {
+	cat /sys/bus/neuronsim/devices/neuronsim$1/arch
+}
+
 nsim_load() {
-	insmod /lib/modules/neuronsim.ko "$@"
+	insmod "${NSIM_KO:-/lib/modules/neuronsim.ko}" "$@"
 }
 
 nsim_unload() {
@@ -57,5 +138,12 @@ stats_zero() {
 	for k in models mem_refs kmem_bytes backing_bytes hbm_used; do
 		v=$(sed -n "s/^$k //p" /sys/kernel/debug/neuronsim/neuronsim${1:-0}/stats)
 		[ "$v" = 0 ] || { echo "$k is $v"; return 1; }
+	done
+}
+
+# stats_zero_all: stats_zero on every device on the bus
+stats_zero_all() {
+	for d in $(nsim_devices); do
+		stats_zero "${d%%:*}" || { echo "(device ${d%%:*})"; return 1; }
 	done
 }

@@ -4,12 +4,13 @@
  * (Documentation/running.rst).
  *
  * scripts/check.sh compiles every NEFF of $NEURONSIM_SHARED/cases/neff on
- * the host (mkneff manifest) into /data/neff/NAME.kbin and writes
- * /data/neff/manifest.tsv: per plan its NEFF, target, generation,
- * subgraphs and vars, its DMA descriptors, and per weight the CRC-32 of
- * its .npy array bytes (read from the archive, not through the compiler).
+ * the host (mkneff manifest) into DIR/NAME.kbin and writes
+ * DIR/manifest.tsv: per plan its NEFF, target, generation, subgraphs and
+ * vars, its DMA descriptors, and per weight the CRC-32 of its .npy array
+ * bytes (read from the archive, not through the compiler).
  *
- *   neff_test [DIR]     (default /data/neff)
+ *   neff_test [DIR]     (default $NSIM_DATA/neff, else data/neff next to
+ *                       the program, where selftests/Makefile installs it)
  *
  * Runs the plans compiled for the generation of the device under test
  * ($NSIM_DEV: device 1, trn1, for sunda; device 0, trn2, for cayman) and
@@ -750,7 +751,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	const char *dir = argc > 1 ? argv[1] : "/data/neff";
+	const char *dir = nsim_data_dir(argc > 1 ? argv[1] : NULL, "neff");
 	struct neuronsim_info info;
 	unsigned int fails, mine = 0;
 	struct entry *es;

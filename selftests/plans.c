@@ -28,6 +28,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,29 @@ int nsim_open(void)
 	if (d < 0)
 		return open("/dev/" NEURONSIM_DEVICE_NAME, O_RDWR);
 	return nsim_open_dev(d);
+}
+
+const char *nsim_data_dir(const char *arg, const char *area)
+{
+	static char dir[PATH_MAX + 64];
+	const char *e = getenv("NSIM_DATA");
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (arg)
+		return arg;
+	if (e && *e) {
+		snprintf(dir, sizeof(dir), "%s/%s", e, area);
+		return dir;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	if (n > 0 && strrchr(exe, '/'))
+		*strrchr(exe, '/') = '\0';
+	else
+		snprintf(exe, sizeof(exe), ".");
+	snprintf(dir, sizeof(dir), "%s/data/%s", exe, area);
+	return dir;
 }
 
 int nsim_get_info(int fd, struct neuronsim_info *info)

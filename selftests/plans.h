@@ -79,6 +79,12 @@ char *dbgfs_path(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int nsim_open(void);
 int nsim_open_dev(unsigned int index);
+/*
+ * The directory of a test's data (plans compiled on the host): @arg when
+ * given, else $NSIM_DATA/@area, else "data/@area" next to the test
+ * program (where selftests/Makefile installs it).  Static storage.
+ */
+const char *nsim_data_dir(const char *arg, const char *area);
 int nsim_get_info(int fd, struct neuronsim_info *info);
 uint8_t payload_byte(unsigned int var, uint64_t i);
 int plan_std(const struct neuronsim_info *info, struct plan *p);

@@ -1,45 +1,41 @@
 # SPDX-License-Identifier: GPL-2.0
-# run_vm.sh - the in-VM driver of make check: loads the module once and
-# creates one device per generation on the neuronsim bus (0 trn2 from
-# insmod, 1 trn1, 2 trn3), runs the selftests (TAP) against each
-# generation's device, then the vm.d areas, and at the end removes the
-# devices and checks that rmmod leaves nothing behind.
-# Run by scripts/check.sh through scripts/vm.sh; programs are in /bin,
-# test data under /data.
-. /selftests/lib.sh
+# run_vm.sh - the in-VM driver of make check (busybox sh): loads the
+# module once and creates one device per generation on the neuronsim bus
+# (0 trn2 from insmod, 1 trn1, 2 trn3), runs the packaged selftests with
+# the kernel's run_kselftest.sh, and at the end removes the devices and
+# checks that rmmod leaves nothing behind.
+#
+# The selftests are installed as the kernel installs its own
+# (selftests/Makefile, "make kselftest-install"): $NSIM_KSFT (default
+# /kselftest, where scripts/check.sh puts build/vm/kselftest) holds
+# run_kselftest.sh, kselftest/, kselftest-list.txt and
+# drivers/neuronsim/ with the programs, scripts, data, config and
+# settings; this file is there too.  Output: a KTAP document of the
+# set-up checks, run_kselftest.sh's, and one of the checks at the end.
+# Run by scripts/check.sh through scripts/vm.sh.
+NSIM_KSFT=${NSIM_KSFT:-/kselftest}
+. "$NSIM_KSFT/drivers/neuronsim/lib.sh"
+# each step's "# --- running NAME" goes straight to the serial console
+export NSIM_MARKS=${NSIM_MARKS:-/dev/console}
+# run_kselftest.sh writes each test's output to /dev/stdout, which a
+# devtmpfs without udev lacks
+for fd in 0:stdin 1:stdout 2:stderr; do
+	[ -e /dev/${fd#*:} ] || ln -s /proc/self/fd/${fd%%:*} /dev/${fd#*:}
+done
 
 echo "# insmod arch=trn2: device 0; devices 1 (trn1) and 2 (trn3) on the bus"
+ktap_header
 check "insmod arch=trn2 (device 0)" nsim_load arch=trn2
 check "new_device 1 trn1" nsim_new_device 1 trn1
 check "new_device 2 trn3" nsim_new_device 2 trn3
-for d in 1:trn1 0:trn2 2:trn3; do
-	dev=${d%%:*}
-	arch=${d#*:}
-	echo "# device $dev: arch=$arch"
-	NSIM_DEV=$dev NSIM_ARCH=$arch run_tap "info_test arch=$arch" info_test
-	NSIM_DEV=$dev run_tap "load_test arch=$arch" load_test
-	if [ $arch = trn2 ]; then
-		# zeroalloc_test needs them from boot (scripts/vm.sh)
-		check "kmem trace events enabled from the kernel command line" \
-			grep -qx 1 /sys/kernel/debug/tracing/events/kmem/kmalloc/enable
-		# through the alias /dev/neuronsim, which is device 0
-		for t in resolve_test isolation_test fault_test reloc_test debugfs_test \
-			 zeroalloc_test bus_test cores_test; do
-			run_tap "$t" $t
-		done
-	fi
-	check "arch=$arch: stats back to zero after the tests" stats_zero $dev
-done
+echo "1..$ktap_n"
 
-# Further areas: each vm.d script uses the devices above and leaves them
-# without models.
-for f in /selftests/vm.d/*.sh; do
-	[ -f "$f" ] || continue
-	echo "# --- $(basename "$f")"
-	. "$f"
-done
+echo "# run_kselftest.sh: $(wc -l < "$NSIM_KSFT/kselftest-list.txt") tests"
+"$NSIM_KSFT/run_kselftest.sh"
 
 echo "# the end: del_device, rmmod"
+ktap_n=0
+ktap_header
 for dev in 0 1 2; do
 	check "device $dev: stats back to zero at the end" stats_zero $dev
 done
@@ -51,4 +47,6 @@ check "rmmod leaves no debugfs dir" test ! -e /sys/kernel/debug/neuronsim
 check "rmmod leaves no device node" sh -c \
 	'! test -e /dev/neuronsim && ! test -e /dev/neuronsim0 && ! test -e /dev/neuronsim2'
 check "rmmod leaves no bus" test ! -e /sys/bus/neuronsim
-check "unknown arch is refused" sh -c '! insmod /lib/modules/neuronsim.ko arch=trn9'
+insmod_trn9_refused() { ! nsim_load arch=trn9; }
+check "unknown arch is refused" insmod_trn9_refused
+echo "1..$ktap_n"

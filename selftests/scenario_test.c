@@ -19,7 +19,7 @@
  * Every scenario checks that debugfs stats (models, mem_refs, kmem_bytes,
  * backing_bytes, hbm_used) and the per-channel "used" bytes of debugfs hbm
  * are back to what they were before.  Needs arch=trn2 (run by
- * selftests/vm.d/50-neff.sh).
+ * selftests/Makefile).
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -4,19 +4,15 @@
 #   $(BIR_DATA)/NAME.kbin   host step: neuronsim-cc compile of every
 #                           userspace/cc/bir/examples/NAME.bir.json
 #   $(BIR_DATA)/models.txt  the names, one a line (bir_test runs each)
-#   bir_test                VM: selftests/vm.d/55-bir.sh, arch=trn2
-# The plans are prerequisites of the selftests target, so make all (and
-# so make check) builds them; VM_DATA carries the folder to /data/bir.
+#   bir_test                in selftests/Makefile, run by bir.sh on
+#                           device 0 (trn2)
+# The plans are prerequisites of the kselftest build, so make all (and so
+# make check) builds them; they are installed as data/bir next to the
+# tests.
 
-BIR_DATA := $(VM_O)/data/bir
+BIR_DATA := $(KSFT_DATA)/bir
 BIR_EXAMPLES := $(sort $(wildcard userspace/cc/bir/examples/*.bir.json))
 BIR_MODELS := $(patsubst userspace/cc/bir/examples/%.bir.json,%,$(BIR_EXAMPLES))
-
-BIR_DEVICE_TESTS := bir_test
-$(call programs,BIR_DEVICE_TESTS,vm,selftests,$(VM_O)/bin,TESTUTIL KBIN,selftests)
-
-VM_PROGS += $(BIR_DEVICE_TESTS)
-VM_DATA += $(BIR_DATA):/data/bir
 
 # every plan at once (each takes milliseconds); rewritten when an example,
 # the compiler or the set of examples (the list is in the recipe) changes
@@ -29,4 +25,4 @@ $(BIR_DATA)/models.txt: $(BIR_EXAMPLES) $(call bins,NSIM_CC_TOOL) selftests/mk/b
 	done
 	$(Q)printf '%s\n' $(BIR_MODELS) > $@
 
-selftests: $(BIR_DATA)/models.txt
+KSFT_PREREQS += $(BIR_DATA)/models.txt
