@@ -302,15 +302,16 @@ static void nsim_device_release(struct device *dev)
 
 /**
  * nsim_device_create() - create device @index: the struct device
- *	"neuronsimN" on the neuronsim bus, its HBM pools, debugfs directory
- *	and node /dev/neuronsimN (mode 0600), and add it to the list.
+ *	"neuronsimN" on the neuronsim bus, its HBM pools, debugfs directory,
+ *	sysfs tree (sysfs.c) and node /dev/neuronsimN (mode 0600), and add
+ *	it to the list.
  * @index: device index, < NSIM_MAX_DEVICES.
  * @arch: its generation (a loadable row of the generation table).
  *
  * Context: the bus lock (bus.c) held: devices are created and removed
  * one at a time.
  * Return: the device, or an ERR_PTR: -EEXIST @index in use, -ENOMEM, or
- * the error of device_add() or misc_register().
+ * the error of device_add(), nsim_sysfs_add() or misc_register().
  */
 struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch)
 {
@@ -358,14 +359,19 @@ struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch)
 	ret = device_add(&nd->dev);
 	if (ret)
 		goto err_hbm;
-	ret = misc_register(&nd->misc);
+	ret = nsim_sysfs_add(nd);
 	if (ret)
 		goto err_del;
+	ret = misc_register(&nd->misc);
+	if (ret)
+		goto err_sysfs;
 	nsim_devices_lock();
 	xa_store(&nsim_devices, index, nd, GFP_KERNEL);
 	nsim_devices_unlock();
 	return nd;
 
+err_sysfs:
+	nsim_sysfs_del(nd);
 err_del:
 	device_del(&nd->dev);
 err_hbm:
@@ -382,7 +388,8 @@ err_put:
 /**
  * nsim_device_remove() - remove device @index unless files are open on
  *	it: out of the list (the alias and netlink no longer find it), then
- *	its node, debugfs, HBM pools, backing memory and struct device.
+ *	its node, sysfs tree, debugfs, HBM pools, backing memory and struct
+ *	device.
  * @index: device index.
  *
  * Context: the bus lock (bus.c) held.
@@ -416,6 +423,7 @@ int nsim_device_remove(u32 index)
 	nsim_devices_unlock();
 
 	misc_deregister(&nd->misc);
+	nsim_sysfs_del(nd);
 	nsim_debugfs_exit(nd);
 	device_del(&nd->dev);
 	nsim_hbm_exit(nd);

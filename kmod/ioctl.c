@@ -304,6 +304,7 @@ static long nsim_ioctl_load(struct nsim_file *nf, void __user *uarg,
 	nsim_model_publish(nf, m);
 	mutex_unlock(&nf->lock);
 	atomic64_inc(&nd->stats.loads);
+	nsim_sysfs_count_load(nd, m->first_core, 0, 0);
 	goto out_done;
 
 out_free:
@@ -312,6 +313,7 @@ out_unlock:
 	mutex_unlock(&nf->lock);
 out:
 	atomic64_inc(&nd->stats.load_failures);
+	nsim_sysfs_count_load(nd, l.first_core, ret, err->reason);
 	nsim_netlink_notify_load_failed(nd, ret, err);
 	dev_dbg(nd->misc.this_device, "load failed (%ld): %s\n", ret, err->msg);
 	ret2 = nsim_load_report(&l, err);

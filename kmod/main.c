@@ -81,9 +81,12 @@ static int __init nsim_init(void)
 	ret = nsim_netlink_init();
 	if (ret)
 		goto err_debugfs;
-	ret = nsim_bus_init(arch);
+	ret = nsim_sysfs_init();
 	if (ret)
 		goto err_netlink;
+	ret = nsim_bus_init(arch);
+	if (ret)
+		goto err_sysfs;
 	ret = nsim_alias_register();
 	if (ret)
 		goto err_bus;
@@ -91,6 +94,8 @@ static int __init nsim_init(void)
 
 err_bus:
 	nsim_bus_exit();
+err_sysfs:
+	nsim_sysfs_exit();
 err_netlink:
 	nsim_netlink_exit();
 err_debugfs:
@@ -102,6 +107,7 @@ static void __exit nsim_exit(void)
 {
 	nsim_alias_unregister();
 	nsim_bus_exit();
+	nsim_sysfs_exit();
 	nsim_netlink_exit();
 	nsim_debugfs_root_exit();
 }

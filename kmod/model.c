@@ -141,6 +141,7 @@ void nsim_model_publish(struct nsim_file *nf, struct nsim_model *m)
 	atomic64_inc(&nd->stats.models);
 	atomic64_add(m->num_vars, &nd->stats.mem_refs);
 	atomic64_add(m->kmem_bytes, &nd->stats.kmem_bytes);
+	nsim_sysfs_model_published(m);
 	nsim_debugfs_model_add(m);
 	nsim_netlink_notify_loaded(m);
 }
@@ -160,6 +161,7 @@ static void nsim_model_unpublish(struct nsim_file *nf, struct nsim_model *m)
 	atomic64_dec(&nd->stats.models);
 	atomic64_sub(m->num_vars, &nd->stats.mem_refs);
 	atomic64_sub(m->kmem_bytes, &nd->stats.kmem_bytes);
+	nsim_sysfs_model_unpublished(m);
 }
 
 /**

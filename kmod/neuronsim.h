@@ -128,6 +128,83 @@ struct nsim_stats {
 	atomic64_t load_failures;
 };
 
+/**
+ * enum nsim_status - the Neuron driver's per-NeuronCore status counters,
+ *	stats/status/<name> in sysfs (sysfs.c; Documentation/sysfs.rst).
+ *	A LOAD ends in @NSIM_STATUS_SUCCESS, or in @NSIM_STATUS_FAILURE and
+ *	the counter its reason maps to; the others stay 0.
+ * @NSIM_STATUS_SUCCESS: "success".
+ * @NSIM_STATUS_FAILURE: "failure".
+ * @NSIM_STATUS_TIMEOUT: "timeout".
+ * @NSIM_STATUS_EXEC_BAD_INPUT: "exec_bad_input".
+ * @NSIM_STATUS_HW_ERROR: "hw_error".
+ * @NSIM_STATUS_EXEC_COMPLETED_WITH_ERR: "execution_completed_with_err".
+ * @NSIM_STATUS_EXEC_COMPLETED_WITH_NUM_ERR:
+ *	"execution_completed_with_num_err".
+ * @NSIM_STATUS_GENERIC_ERROR: "generic_error".
+ * @NSIM_STATUS_RESOURCE_ERROR: "resource_error".
+ * @NSIM_STATUS_RESOURCE_NC_ERROR: "resource_nc_error".
+ * @NSIM_STATUS_INVALID_ERROR: "invalid_error".
+ * @NSIM_STATUS_UNSUPPORTED_NEFF_VERSION: "unsupported_neff_version".
+ * @NSIM_STATUS_OOB_ERROR: "oob_error".
+ * @NSIM_STATUS_MAX: number of counters.
+ */
+enum nsim_status {
+	NSIM_STATUS_SUCCESS,
+	NSIM_STATUS_FAILURE,
+	NSIM_STATUS_TIMEOUT,
+	NSIM_STATUS_EXEC_BAD_INPUT,
+	NSIM_STATUS_HW_ERROR,
+	NSIM_STATUS_EXEC_COMPLETED_WITH_ERR,
+	NSIM_STATUS_EXEC_COMPLETED_WITH_NUM_ERR,
+	NSIM_STATUS_GENERIC_ERROR,
+	NSIM_STATUS_RESOURCE_ERROR,
+	NSIM_STATUS_RESOURCE_NC_ERROR,
+	NSIM_STATUS_INVALID_ERROR,
+	NSIM_STATUS_UNSUPPORTED_NEFF_VERSION,
+	NSIM_STATUS_OOB_ERROR,
+	NSIM_STATUS_MAX,
+};
+
+/**
+ * enum nsim_host_mem - the Neuron driver's host-memory categories,
+ *	stats/memory_usage/host_mem/<name> in sysfs (sysfs.c).  Only
+ *	@NSIM_HOST_MEM_DRIVER_MEMORY is used: the kernel memory the module
+ *	holds for loaded models.
+ * @NSIM_HOST_MEM_DMA_BUFFERS: "dma_buffers".
+ * @NSIM_HOST_MEM_TENSORS: "tensors".
+ * @NSIM_HOST_MEM_CONSTANTS: "constants".
+ * @NSIM_HOST_MEM_APPLICATION_MEMORY: "application_memory".
+ * @NSIM_HOST_MEM_DRIVER_MEMORY: "driver_memory".
+ * @NSIM_HOST_MEM_NOTIFICATIONS: "notifications".
+ * @NSIM_HOST_MEM_DMA_RINGS: "dma_rings".
+ * @NSIM_HOST_MEM_UNCATEGORIZED: "uncategorized".
+ * @NSIM_HOST_MEM_MAX: number of categories.
+ */
+enum nsim_host_mem {
+	NSIM_HOST_MEM_DMA_BUFFERS,
+	NSIM_HOST_MEM_TENSORS,
+	NSIM_HOST_MEM_CONSTANTS,
+	NSIM_HOST_MEM_APPLICATION_MEMORY,
+	NSIM_HOST_MEM_DRIVER_MEMORY,
+	NSIM_HOST_MEM_NOTIFICATIONS,
+	NSIM_HOST_MEM_DMA_RINGS,
+	NSIM_HOST_MEM_UNCATEGORIZED,
+	NSIM_HOST_MEM_MAX,
+};
+
+/**
+ * struct nsim_core_stats - a NeuronCore's load counters (sysfs.c).
+ * @status: per enum nsim_status, the LOADs that ended so.
+ * @model_loads: successful LOADs whose first subgraph is on the core.
+ * @models: models loaded now whose first subgraph is on the core.
+ */
+struct nsim_core_stats {
+	atomic64_t status[NSIM_STATUS_MAX];
+	atomic64_t model_loads;
+	atomic64_t models;
+};
+
 /* device indices are 0..NSIM_MAX_DEVICES - 1 */
 #define NSIM_MAX_DEVICES	NEURONSIM_MAX_DEVICES
 
@@ -154,7 +231,7 @@ struct nsim_core {
  * @nfiles: files open on the device (its node or the alias).
  * @removing: set when del_device takes it away; no file opens any more.
  * @mem: sparse backing memory of its whole address map.
- * @hbm_lock: protects the accounting in @hbm and @core_hbm.
+ * @hbm_lock: protects the accounting in @hbm, @core_hbm and @host_mem.
  * @hbm: HBM channels, arch->num_hbm_channels of them.
  * @core_hbm: per NeuronCore, the HBM charged to it (arch->num_cores).
  * @core_lock: protects @cores.
@@ -173,6 +250,13 @@ struct nsim_core {
  * @fail_reloc_nth: debugfs fault knob: likewise for the steps of
  *	relocation (kernel arrays, each ring's HBM allocation, each ring's
  *	write; relocate.c).
+ * @host_mem: host memory per enum nsim_host_mem (sysfs host_mem/).
+ * @core_stats: per NeuronCore, its load counters (sysfs status/ and
+ *	other_info/).
+ * @sysfs_dev: the device neuronsimN of class neuronsim, the root of the
+ *	sysfs tree (sysfs.c); NULL until nsim_sysfs_add().
+ * @sysfs_dirs: the tree's directories in the order they were added.
+ * @sysfs_ndirs: entries in @sysfs_dirs.
  */
 struct nsim_device {
 	struct device dev;
@@ -198,6 +282,11 @@ struct nsim_device {
 	atomic_t fail_hbm_alloc_nth;
 	atomic_t fail_copyin_nth;
 	atomic_t fail_reloc_nth;
+	struct nsim_usage_acct host_mem[NSIM_HOST_MEM_MAX];
+	struct nsim_core_stats core_stats[NEURONSIM_MAX_CORES];
+	struct device *sysfs_dev;
+	struct kobject **sysfs_dirs;
+	u32 sysfs_ndirs;
 };
 
 /* struct nsim_mr.flags */
@@ -700,5 +789,15 @@ void nsim_debugfs_init(struct nsim_device *nd);
 void nsim_debugfs_exit(struct nsim_device *nd);
 void nsim_debugfs_model_add(struct nsim_model *m);
 void nsim_debugfs_model_del(struct nsim_model *m);
+
+/* sysfs.c */
+int nsim_sysfs_init(void);
+void nsim_sysfs_exit(void);
+int nsim_sysfs_add(struct nsim_device *nd);
+void nsim_sysfs_del(struct nsim_device *nd);
+void nsim_sysfs_count_load(struct nsim_device *nd, u32 core, long ret,
+			   u32 reason);
+void nsim_sysfs_model_published(struct nsim_model *m);
+void nsim_sysfs_model_unpublished(struct nsim_model *m);
 
 #endif /* _NEURONSIM_H */

@@ -41,12 +41,13 @@ for dev in 0 1 2; do
 done
 check "del_device 1" nsim_del_device 1
 check "del_device 1 leaves no node, sysfs or debugfs dir" sh -c \
-	'! test -e /dev/neuronsim1 && ! test -e /sys/bus/neuronsim/devices/neuronsim1 && ! test -e /sys/kernel/debug/neuronsim/neuronsim1'
+	'! test -e /dev/neuronsim1 && ! test -e /sys/bus/neuronsim/devices/neuronsim1 && ! test -e /sys/class/neuronsim/neuronsim1 && ! test -e /sys/kernel/debug/neuronsim/neuronsim1'
 check "rmmod with devices 0 and 2" nsim_unload
 check "rmmod leaves no debugfs dir" test ! -e /sys/kernel/debug/neuronsim
 check "rmmod leaves no device node" sh -c \
 	'! test -e /dev/neuronsim && ! test -e /dev/neuronsim0 && ! test -e /dev/neuronsim2'
 check "rmmod leaves no bus" test ! -e /sys/bus/neuronsim
+check "rmmod leaves no class" test ! -e /sys/class/neuronsim
 insmod_trn9_refused() { ! nsim_load arch=trn9; }
 check "unknown arch is refused" insmod_trn9_refused
 echo "1..$ktap_n"

@@ -22,7 +22,7 @@
 const struct kbin_gen kbin_gens[] = {
 	{
 		/* known by name (BIR arch levels); not simulated */
-		.name = "inf1",
+		.name = "inf1", .device_name = "Inferentia",
 		.gen = 1, .arch_level = 10,
 		.num_cores = 4, .num_hbm_channels = 2,
 		.hbm_channel_size = 4 * KBIN_GIB,
@@ -30,7 +30,7 @@ const struct kbin_gen kbin_gens[] = {
 		.psum_size = 4 * 64 * 2 * KBIN_KIB,
 	},
 	{
-		.name = "trn1", .aliases = { "sunda", "inf2", "v2" },
+		.name = "trn1", .device_name = "Trainium", .aliases = { "sunda", "inf2", "v2" },
 		.gen = KBIN_TARGET_TRN1, .arch_level = 20, .loadable = 1,
 		.num_cores = 2, .num_hbm_channels = 2,
 		.hbm_channel_size = 16 * KBIN_GIB,
@@ -40,7 +40,7 @@ const struct kbin_gen kbin_gens[] = {
 		.psum_size = 2 * KBIN_MIB,
 	},
 	{
-		.name = "trn2", .aliases = { "cayman", "v3" },
+		.name = "trn2", .device_name = "Trainium2", .aliases = { "cayman", "v3" },
 		.gen = KBIN_TARGET_TRN2, .arch_level = 30, .loadable = 1,
 		.carveout_required = 1,
 		.num_cores = 8, .num_hbm_channels = 4,
@@ -52,7 +52,7 @@ const struct kbin_gen kbin_gens[] = {
 	},
 	{
 		/* cores and HBM are not public: assumed (hardware.rst) */
-		.name = "trn3", .aliases = { "mariana", "v4" },
+		.name = "trn3", .device_name = "Trainium3", .aliases = { "mariana", "v4" },
 		.gen = KBIN_TARGET_TRN3, .arch_level = 40, .loadable = 1,
 		.num_cores = 8, .num_hbm_channels = 4,
 		.hbm_channel_size = 36 * KBIN_GIB,

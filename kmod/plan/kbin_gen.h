@@ -23,6 +23,8 @@
  * struct kbin_gen - one device generation.
  * @name: canonical name ("trn2"): the module's arch= parameter,
  *	neuronsim_info.arch_name.
+ * @device_name: the product name of the device ("Trainium2"), the Neuron
+ *	driver's sysfs info/architecture/device_name.
  * @aliases: the other names NEFF kelf "target" strings and BIR "arch"
  *	values use ("cayman", "v3"); the list ends at the first NULL.
  * @hbm_channel_size: bytes per HBM channel.
@@ -48,6 +50,7 @@
  */
 struct kbin_gen {
 	const char *name;
+	const char *device_name;
 	const char *aliases[KBIN_GEN_ALIASES];
 	__u64 hbm_channel_size;
 	__u64 sbuf_window_size;
