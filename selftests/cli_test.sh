@@ -58,7 +58,7 @@ echo "TAP version 13"
 # --- info / help / usage
 t "info" $NS info
 t "info -j" sh -c '$NS -j info | grep -q "\"arch_name\":\"'"${NSIM_ARCH:-trn2}"'\""'
-for c in info load resolve models vars read monitor map dma; do
+for c in info ls top load resolve models vars read monitor map dma; do
 	$NS $c --help > /tmp/help.out 2>&1 && grep -q "usage: neuronsim .*$c" /tmp/help.out || break
 done
 [ "$c" = dma ] && grep -q "usage: neuronsim .*dma" /tmp/help.out && ok "--help on every subcommand" || nok "--help on $c"
@@ -84,6 +84,27 @@ sed 's/^/# models -j: /' /tmp/models.json
 $NS info | sed 's/^/# info: /'
 if grep -q "\"model_id\":$ID,\"owner_pid\":$HOLD," /tmp/models.json; then ok "models -j lists the held model and its owner pid"; else nok "models -j"; sed 's/^/# /' /tmp/models.json; fi
 t "models (table)" sh -c "$NS models | grep -q '^$ID '"
+# --- the tools' views of the held model: ls, top, monitor's reports
+DEV=${NSIM_DEV:-0}
+SYSC=/sys/class/neuronsim/neuronsim$DEV/neuron_core0/stats/memory_usage/device_mem
+T0=$(cat $SYSC/tensors/present)
+G0=$($NS -j monitor --period 0.1 --count 1 | sed -n 's/.*"neuroncore_memory_usage":{"\([0-9]*\)".*/\1/p')
+echo "# held: NeuronCore 0 tensors $T0 bytes (sysfs), global NeuronCore ${G0:-?}"
+t "ls: the device's row names the holder and its command line" sh -c \
+	"$NS ls | grep -q '^$DEV .* $HOLD ($NS load $P --hold)'"
+t "ls -j: generation, cores and the holder's command" sh -c \
+	"$NS -j ls | grep -q '\"device\":$DEV,\"generation\":\"${NSIM_ARCH:-trn2}\",.*\"processes\":\[{\"pid\":$HOLD,\"command\":\"$NS load $P --hold\"}\]'"
+t "top --once: NeuronCore 0 is the holder's, with its model" sh -c \
+	"$NS top --once | grep -q '^  0    $HOLD *1 '"
+t "monitor -j --period: a neuron-monitor report of the holder, core 0's tensors as sysfs has them" sh -c \
+	"test $T0 -gt 0 && $NS -j monitor --period 0.1 --count 1 | grep -q '\"neuron_runtime_data\":\[{\"pid\":$HOLD,.*\"neuroncore_memory_usage\":{\"$G0\":{\"constants\":[0-9]*,\"model_code\":[0-9]*,\"model_shared_scratchpad\":[0-9]*,\"runtime_memory\":[0-9]*,\"tensors\":$T0}.*\"loaded_models\":\[{\"model_id\":$ID,'"
+$NS monitor --prometheus > /tmp/prom.out 2>&1
+grep -q '^# HELP neuroncore_memory_usage_bytes ' /tmp/prom.out &&
+	grep -q '^# TYPE neuroncore_memory_usage_bytes gauge$' /tmp/prom.out &&
+	grep -q "^neuroncore_memory_usage_bytes{device=\"$DEV\",neuroncore=\"$G0\",category=\"tensors\"} $T0\$" /tmp/prom.out &&
+	ok "monitor --prometheus: HELP, TYPE and core 0's tensors by label" ||
+	{ nok "monitor --prometheus"; sed 's/^/# /' /tmp/prom.out | head -n 20; }
+f "top -j is refused (exit 2)" 2 $NS -j top --once
 echo "# debugfs models/$ID:"
 if cat $DBG/models/$ID/info > /tmp/dbg.out 2>&1; then
 	sed 's/^/#   /' /tmp/dbg.out; ok "debugfs models/$ID/info"
@@ -138,12 +159,16 @@ HRC=$?
 if wait_for /tmp/mon.out "unloaded model $ID pid $HOLD"; then ok "monitor shows the unload"; else nok "monitor shows the unload"; fi
 sed 's/^/# monitor: /' /tmp/mon.out
 if wait_for /tmp/monj.out "\"event\":\"unloaded\",\"owner_pid\":$HOLD,\"model_id\":$ID"; then ok "monitor -j shows the unload"; else nok "monitor -j"; sed 's/^/# /' /tmp/monj.out; fi
+grep -q "\"event\":\"loaded\",\"owner_pid\":$HOLD,\"model_id\":$ID,\"target_gen\":[0-9]*,\"num_subgraphs\":2,\"first_core\":0,\"num_vars\":[0-9]*,\"hbm_bytes\":[0-9]*,\"scratchpad_bytes\":[0-9]*,\"device\":$DEV}" /tmp/monj.out &&
+	ok "monitor -j: every field of the loaded event" || { nok "monitor -j: the loaded event's fields"; sed 's/^/# /' /tmp/monj.out; }
 t "models after the unload" sh -c "! $NS models | grep -q '^$ID '"
 
 # --- failures are reported, and seen by monitor
 f "load of a bad plan exits 1" 1 $NS load /tmp/bad.kbin
 grep -q "reason" /tmp/cli.out && ok "load failure names the reason" || nok "load failure message"
 wait_for /tmp/mon.out "load_failed" && ok "monitor shows load_failed" || nok "monitor load_failed"
+wait_for /tmp/monj.out '"event":"load_failed",.*"field":[0-9]*,"field_text":"[a-z_]*","subgraph":-1,"record":-1' &&
+	ok "monitor -j: load_failed with its field" || { nok "monitor -j load_failed"; sed 's/^/# /' /tmp/monj.out; }
 kill -TERM $MON $MONJ
 wait $MON $MONJ
 

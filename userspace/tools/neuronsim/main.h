@@ -20,6 +20,8 @@
 #include <linux/types.h>
 
 #include "libneuronsim.h"
+#include "kbin_kind.h"
+#include "kbin_names.h"
 #include "tool.h"
 
 /* READ_VAR without a size reads at most this many bytes */
@@ -127,5 +129,60 @@ int do_read(const struct vartab *t, const char *text);
 void do_vars(const struct vartab *t);
 int print_model(const struct vartab *t, const char *plan, const char *tail,
 		bool hold);
+
+/* the module's copy of the Neuron driver's sysfs tree (Documentation/sysfs.rst) */
+#define SNAP_SYSFS_CLASS	"/sys/class/neuronsim"
+
+/**
+ * struct snap_core - one NeuronCore in a snapshot (snapshot.c).
+ * @mem: per enum kbin_mem_category, the bytes held now (sysfs
+ *	device_mem/<category>/present).
+ * @used: device_mem/present: every category.
+ * @model_loads: other_info/model_load_count/total.
+ */
+struct snap_core {
+	__u64 mem[KBIN_MEMCAT_MAX];
+	__u64 used;
+	__u64 model_loads;
+};
+
+/**
+ * struct snap_dev - one device in a snapshot.
+ * @d: netlink GET_DEVICE: generation, cores and who holds each, HBM.
+ * @global_core0: index of its NeuronCore 0 among every device's
+ *	NeuronCores, in device order (neuron-monitor's core numbering).
+ * @sysfs: the sysfs counters below were read.
+ * @host_driver_memory: host_mem/driver_memory/present.
+ * @core: per NeuronCore.
+ */
+struct snap_dev {
+	struct neuronsim_nl_device d;
+	__u32 global_core0;
+	bool sysfs;
+	__u64 host_driver_memory;
+	struct snap_core core[NEURONSIM_MAX_CORES];
+};
+
+/**
+ * struct snap - every device and model at one moment.
+ * @dev: @ndev devices, in index order.
+ * @ndev: devices.
+ * @models: @nmodels models, by device then model id.
+ * @nmodels: models.
+ * @cap: allocated entries of @models.
+ */
+struct snap {
+	struct snap_dev *dev;
+	size_t ndev;
+	struct neuronsim_nl_model *models;
+	size_t nmodels, cap;
+};
+
+/* snapshot.c */
+int snap_take(struct snap *s);
+void snap_free(struct snap *s);
+bool snap_wanted(const struct snap_dev *d);
+const char *proc_cmdline(__u32 pid, char *buf, size_t len);
+void human_bytes(char *out, size_t cap, __u64 n);
 
 #endif /* _NEURONSIM_TOOL_MAIN_H */
