@@ -52,6 +52,11 @@ static const struct {
 
 #define NGENS	(sizeof(want_gens) / sizeof(want_gens[0]))
 
+/* the product names, as the Neuron driver's sysfs device_name shows them */
+static const char *const want_device_names[NGENS] = {
+	"Inferentia", "Trainium", "Trainium2", "Trainium3",
+};
+
 TEST(generations)
 {
 	unsigned int i, k;
@@ -63,6 +68,7 @@ TEST(generations)
 		ASSERT_NE(NULL, g) TH_LOG("generation %u", want_gens[i].gen);
 		EXPECT_EQ(&kbin_gens[i], g);
 		EXPECT_STREQ(want_gens[i].name, g->name);
+		EXPECT_STREQ(want_device_names[i], g->device_name);
 		EXPECT_EQ(want_gens[i].level, g->arch_level);
 		EXPECT_EQ(want_gens[i].cores, g->num_cores);
 		EXPECT_EQ(want_gens[i].channels, g->num_hbm_channels);
