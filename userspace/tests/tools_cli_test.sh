@@ -144,9 +144,9 @@ cc_json_where() {
 
 cc_errors_json() {
 	run 1 "$cc" -j info "$tmp/nosuch.neff" || return 1
-	json_error - "file=$tmp/nosuch.neff" || return 1
+	json_error ENOENT "file=$tmp/nosuch.neff" || return 1
 	run 1 "$cc" info "$tmp/nosuch.neff" -j || return 1
-	json_error - "file=$tmp/nosuch.neff" || return 1
+	json_error ENOENT "file=$tmp/nosuch.neff" || return 1
 	run 1 "$cc" -j compile "$tmp/nosuch.neff" || return 1
 	json_error EINVAL command=compile || return 1
 	run 1 "$cc" frob -j || return 1

@@ -140,11 +140,17 @@ static const char *const usage_passes =
 	"\n"
 	BIR_SWITCHES_HELP;
 
-static void fail(const char *file, const char *msg)
+/* an error about @file; @err the negative errno when known, else 0 */
+static void fail_errno(const char *file, int err, const char *msg)
 {
-	struct tool_err e = { .file = file };
+	struct tool_err e = { .file = file, .err = err < 0 ? -err : 0 };
 
 	tool_error(&e, "%s", msg);
+}
+
+static void fail(const char *file, const char *msg)
+{
+	fail_errno(file, 0, msg);
 }
 
 /* a usage error of @cmd: the message, and in text mode @usage after it */
@@ -281,7 +287,7 @@ static int cmd_passes(int argc, char **argv)
 	struct bir_opts o = { .log = stderr };
 	const char *in = NULL, *val;
 	char prefix[PATH_MAX + 32];
-	int a, k;
+	int a, k, ret;
 
 	for (a = 2; a < argc; a++) {
 		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
@@ -308,8 +314,9 @@ static int cmd_passes(int argc, char **argv)
 	snprintf(prefix, sizeof(prefix), "neuronsim-cc: %s: ", in);
 	o.warn = stderr;
 	o.warn_prefix = prefix;
-	if (nscc_bir_passes_file_opts(in, &o, stdout, &err)) {
-		fail(in, err.msg);
+	ret = nscc_bir_passes_file_opts(in, &o, stdout, &err);
+	if (ret) {
+		fail_errno(in, ret, err.msg);
 		return 1;
 	}
 	return 0;
@@ -340,12 +347,12 @@ static int cmd_compile(const char *in, const char *out, int js,
 	else
 		ret = nscc_compile_neff(in, &buf, &len, &err);
 	if (ret) {
-		fail(in, err.msg);
+		fail_errno(in, ret, err.msg);
 		return 1;
 	}
 	ret = nscc_write_file(out, buf, len);
 	if (ret) {
-		fail(out, strerror(-ret));
+		fail_errno(out, ret, strerror(-ret));
 		free(buf);
 		return 1;
 	}
@@ -856,13 +863,16 @@ static int cmd_info(const char *in, int js, int descs)
 	json_t *root, *sgs, *sgj;
 	char hx[40];
 	uint32_t s, i, k;
+	int ret;
 
-	if (nscc_neff_open(in, &neff, &err)) {
-		fail(in, err.msg);
+	ret = nscc_neff_open(in, &neff, &err);
+	if (ret) {
+		fail_errno(in, ret, err.msg);
 		return 1;
 	}
-	if (nscc_neff_to_model(neff, &m, &err)) {
-		fail(in, err.msg);
+	ret = nscc_neff_to_model(neff, &m, &err);
+	if (ret) {
+		fail_errno(in, ret, err.msg);
 		nscc_neff_free(neff);
 		return 1;
 	}
@@ -1069,7 +1079,7 @@ static int cmd_dump(const char *in, int js, int descs)
 
 	ret = kbin_read_file(in, &buf, &len);
 	if (ret) {
-		fail(in, ret == -EINVAL ? "not a regular file" : strerror(-ret));
+		fail_errno(in, ret, ret == -EINVAL ? "not a regular file" : strerror(-ret));
 		json_decref(sgs);
 		return 1;
 	}
