@@ -208,7 +208,12 @@ static int op_load(struct __test_metadata *_metadata, struct fz *z,
 	struct neuronsim_load l;
 	const struct plan *src = rn(z, 4) ? &z->std : &z->bufs;
 	size_t len = src->len;
-	char log[256];
+	/*
+	 * The fuzzer may tell the kernel the buffer is bigger than it is
+	 * (big()): the kernel then writes its whole message, up to the 512
+	 * bytes of its load error text, so the buffer holds that much.
+	 */
+	char log[1024];
 
 	if (f->n >= MAXM) {	/* keep the table bounded */
 		if (nsim_unload(f->fd, f->m[0].id))
