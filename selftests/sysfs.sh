@@ -78,7 +78,16 @@ for d in $(nsim_devices); do
 	check "device ${d%%:*}: one neuron_coreM per NeuronCore, info/architecture of ${d#*:}" \
 		geometry_ok ${d%%:*} ${d#*:}
 done
-check "device 0: the files are read-only" sh -c "! echo 1 > $DM/tensors/present"
+read_only() {
+	for f in $DM/present $DM/tensors/present $C0/status/success/total \
+		 $C0/other_info/model_load_count/present $D0/info/architecture/arch_type \
+		 $D0/stats/memory_usage/host_mem/driver_memory/peak; do
+		m=$(stat -c %a $f)
+		[ "$m" = 444 ] || { echo "$f: mode $m"; return 1; }
+	done
+	! echo 1 > $DM/tensors/present
+}
+check "device 0: the files are read-only (mode 0444, a write fails)" read_only
 
 nsim_mkplan $P && nsim_mkplan $BAD bad
 ok0=$(cat $C0/status/success/total)
