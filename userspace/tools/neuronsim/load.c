@@ -71,6 +71,7 @@ static void hold_help(void)
 	       "  read VAR +OFFSET[:LEN]            the offset may stand apart\n"
 	       "  vars                            every variable and its address\n"
 	       "  info                            the model's counts (MODEL_INFO)\n"
+	       "  dma [--ring sgN/QUEUE [--from I] [--count N]]  DMA queues, UDMA rings\n"
 	       "  echo TEXT                       print TEXT (a marker for scripts)\n"
 	       "  help                            this text\n");
 	fflush(stdout);
@@ -112,6 +113,8 @@ static int hold_run_line(const struct vartab *t, char *line)
 		do_vars(t);
 	} else if (!strcmp(argv[0], "info") && argc == 1) {
 		rc = print_model(t, NULL, "", false) ? 1 : 0;
+	} else if (!strcmp(argv[0], "dma")) {
+		rc = do_dma(t, argc - 1, argv + 1) ? 1 : 0;
 	} else if (!strcmp(argv[0], "echo")) {
 		for (i = 1; i < argc; i++)
 			printf("%s%s", argv[i], i + 1 < argc ? " " : "");

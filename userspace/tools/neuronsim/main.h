@@ -129,6 +129,8 @@ int do_read(const struct vartab *t, const char *text);
 void do_vars(const struct vartab *t);
 int print_model(const struct vartab *t, const char *plan, const char *tail,
 		bool hold);
+/* the holder's and the subcommand's dma (dma.c) */
+int do_dma(const struct vartab *t, int argc, char **argv);
 
 /* the module's copy of the Neuron driver's sysfs tree (Documentation/sysfs.rst) */
 #define SNAP_SYSFS_CLASS	"/sys/class/neuronsim"
