@@ -300,8 +300,22 @@ TEST_F(rs, failures_logged_in_libnrt_words_at_debug_level)
 	EXPECT_FALSE(klog_has("invalid offset in"));
 }
 
-/* loads are O(n): a 10^6-var plan loads, resolves and unloads */
-TEST(million_vars)
+FIXTURE(big) {
+};
+
+FIXTURE_SETUP(big)
+{
+}
+
+FIXTURE_TEARDOWN(big)
+{
+}
+
+/*
+ * loads are O(n): a 10^6-var plan loads, resolves and unloads; 300 s, not
+ * the harness's 30, for the debug kernel (KASAN) and a loaded host
+ */
+TEST_F_TIMEOUT(big, million_vars, 300)
 {
 	enum { N = 1000000 };
 	struct neuronsim_info info;
