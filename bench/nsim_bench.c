@@ -18,6 +18,16 @@
  *   nsim_bench backing
  *	backing RAM taken by loading a plan with a 4 GiB input and 20 GiB
  *	of buffers without payload (trn2-sized HBM).
+ *   nsim_bench reloc REPS NDESCS...
+ *	relocation cost: for each NDESCS, the load time of a plan with a
+ *	DMA program of NDESCS one-block copy descriptors of 4 KiB (one
+ *	UDMA pair each) minus that of the same plan without it, per UDMA
+ *	pair; the best of REPS loads each.  The growth is the worst ratio
+ *	of the per-pair figures of two sizes 10x apart.
+ *   nsim_bench reloc-neff PLAN.kbin NODMA.kbin REPS
+ *	the same for a compiled real NEFF (PLAN) and its plan compiled
+ *	without its DMA programs (NODMA), on the device under test
+ *	($NSIM_DEV); the submission ring bytes per UDMA pair.
  *
  * Output: "key value" lines; any failed check prints "error ..." and the
  * exit status is 1.
@@ -501,6 +511,212 @@ static int bench_backing(void)
 	return 0;
 }
 
+/* "KEY N" of debugfs models/@id/info, or -1 */
+static long long model_info(uint32_t id, const char *key)
+{
+	char path[128], *t, *p;
+	size_t n = strlen(key);
+	long long v = -1;
+
+	dbgfs_path(path, sizeof(path), "models/%u/info", id);
+	t = read_file(path, NULL);
+	if (!t)
+		return -1;
+	for (p = t; p; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (!strncmp(p, key, n) && p[n] == ' ') {
+			v = atoll(p + n + 1);
+			break;
+		}
+	}
+	free(t);
+	return v;
+}
+
+/*
+ * What one plan's load shows: the best load time of @reps, its UDMA
+ * descriptors (both sides), ring bytes (submission and completion) and
+ * the kernel's own relocation time (debugfs models/<id>/info).
+ */
+struct load_fig {
+	double ns;
+	long long udma_descs, ring_bytes, relocate_us;
+};
+
+static int time_load(int fd, const struct plan *p, int reps,
+		     struct load_fig *f)
+{
+	double t0, t;
+	uint32_t id;
+	int rep, e;
+
+	for (rep = 0; rep < reps; rep++) {
+		t0 = now_ns();
+		e = load_plan(fd, p, 0, &id);
+		t = now_ns() - t0;
+		if (e)
+			return e;
+		if (!rep || t < f->ns)
+			f->ns = t;
+		f->udma_descs = model_info(id, "udma_descs");
+		f->ring_bytes = model_info(id, "dma_ring_bytes");
+		f->relocate_us = model_info(id, "relocate_us");
+		if (nsim_unload(fd, id))
+			return -errno;
+	}
+	return 0;
+}
+
+#define RELOC_VAR_SIZE	(1ULL << 20)
+#define RELOC_COPY	4096U
+
+/*
+ * A subgraph with a 1 MiB input and a 1 MiB output in HBM and, when
+ * @ndescs, queue qSPIO0 with @ndescs blocks of one copy descriptor each
+ * (the shape of real NEFF programs: about one descriptor per block), block
+ * i copying 4 KiB at (i mod 256) * 4 KiB of the input to the same offset
+ * of the output: one M2S and one S2M UDMA descriptor.
+ */
+static int plan_reloc(const struct neuronsim_info *info, unsigned int ndescs,
+		      struct plan *p)
+{
+	static const uint32_t sems[] = { 24, 25 };
+	struct kbin_dma_queue_in q = {
+		.q = { .num_semaphores = 2, .type = KBIN_DMA_QUEUE_IN,
+		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
+		.name = "qSPIO0", .fabric_path = "main", .semaphores = sems,
+	};
+	struct kbin_dma_side side = {
+		.sizes = { RELOC_COPY }, .steps = { 1 }, .num_dims = 1,
+		.dtype = KBIN_DMA_DTYPE_FLOAT32,
+	};
+	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1 };
+	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
+	struct kbin_dma_block b = { .queue = 0 };
+	unsigned int i;
+	int e = 0;
+
+	if (!w)
+		return -ENOMEM;
+	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
+		e = -EINVAL;
+	e |= plan_add(w, 0, 0, KBIN_MR_INPUT, "input0", RELOC_VAR_SIZE, 4096,
+		      "float32", RELOC_VAR_SIZE / 4, 1, NULL, NULL, 0);
+	e |= plan_add(w, 0, 1, KBIN_MR_OUTPUT, "output0", RELOC_VAR_SIZE, 4096,
+		      "float32", RELOC_VAR_SIZE / 4, 1, NULL, NULL, 0);
+	if (ndescs && kbin_writer_add_dma_queue(w, 0, &q) != 0)
+		e = -EINVAL;
+	for (i = 0; i < ndescs && !e; i++) {
+		side.offset = (uint64_t)(i % (RELOC_VAR_SIZE / RELOC_COPY)) *
+			      RELOC_COPY;
+		side.var_id = 0;
+		d.from = side;
+		side.var_id = 1;
+		d.to = side;
+		b.id = i;
+		b.sem_index = i & 1;
+		b.semaphore = sems[i & 1];
+		e = kbin_writer_add_dma_block(w, 0, &b, NULL, &d, 1);
+	}
+	return plan_finish(w, e, p);
+}
+
+static int bench_reloc(int reps, int n, char **sizes)
+{
+	struct neuronsim_info info;
+	double per = 0, prev = 0, growth = 0, g;
+	long long ring = 0, pairs = 0;
+	int fd, i, e;
+
+	fd = nsim_open();
+	if (fd < 0)
+		return fail("open", errno);
+	if (nsim_get_info(fd, &info))
+		return fail("info", errno);
+	for (i = 0; i < n; i++) {
+		unsigned int nd = atoi(sizes[i]);
+		struct load_fig f0 = { 0 }, f1 = { 0 };
+		struct plan p0 = { 0 }, p1 = { 0 };
+
+		e = plan_reloc(&info, 0, &p0);
+		if (!e)
+			e = plan_reloc(&info, nd, &p1);
+		if (e)
+			return fail("plan", e);
+		e = time_load(fd, &p0, reps, &f0);
+		if (!e)
+			e = time_load(fd, &p1, reps, &f1);
+		if (e)
+			return fail("load", e);
+		if (f1.udma_descs != 2LL * nd)
+			return fail("udma_descs is not two per descriptor", EINVAL);
+		pairs = nd;
+		ring = f1.ring_bytes;
+		per = (f1.ns - f0.ns) / nd;
+		printf("n%u_descs %u\nn%u_plan_bytes %zu\nn%u_load_ns %.0f\n",
+		       nd, nd, nd, p1.len, nd, f1.ns);
+		printf("n%u_load_nodma_ns %.0f\nn%u_relocate_us %lld\n", nd,
+		       f0.ns, nd, f1.relocate_us);
+		printf("n%u_ring_bytes %lld\nn%u_ns_per_pair %.2f\n", nd,
+		       f1.ring_bytes, nd, per);
+		if (i) {
+			g = per / prev;
+			printf("n%u_growth %.3f\n", nd, g);
+			if (g > growth)
+				growth = g;
+		}
+		prev = per;
+		plan_free(&p0);
+		plan_free(&p1);
+	}
+	printf("reloc_instr_per_pair %.2f\n", per);
+	if (n > 1)
+		printf("reloc_growth %.3f\n", growth);
+	/* submission rings: half of the rings' bytes (a completion ring
+	 * of as many 16-byte entries follows each) */
+	printf("synth_ring_bytes_per_pair %.2f\n", ring / 2.0 / pairs);
+	close(fd);
+	return 0;
+}
+
+static int bench_reloc_neff(const char *with, const char *without, int reps)
+{
+	struct load_fig f0 = { 0 }, f1 = { 0 };
+	struct plan p0 = { 0 }, p1 = { 0 };
+	long long pairs;
+	int fd, e;
+
+	p1.buf = read_file(with, &p1.len);
+	p0.buf = read_file(without, &p0.len);
+	if (!p0.buf || !p1.buf)
+		return fail("read plan", errno ? errno : ENOENT);
+	fd = nsim_open();
+	if (fd < 0)
+		return fail("open", errno);
+	e = time_load(fd, &p0, reps, &f0);
+	if (!e)
+		e = time_load(fd, &p1, reps, &f1);
+	if (e)
+		return fail("load", e);
+	if (f0.udma_descs != 0 || f1.udma_descs <= 0)
+		return fail("the plans' UDMA descriptors", EINVAL);
+	pairs = f1.udma_descs / 2;
+	printf("largest_neff_plan_bytes %zu\nlargest_neff_nodma_plan_bytes %zu\n",
+	       p1.len, p0.len);
+	printf("largest_neff_udma_descs %lld\nlargest_neff_ring_bytes %lld\n",
+	       f1.udma_descs, f1.ring_bytes);
+	printf("largest_neff_relocate_us %lld\n", f1.relocate_us);
+	printf("largest_neff_load_ns %.0f\nlargest_neff_load_nodma_ns %.0f\n",
+	       f1.ns, f0.ns);
+	printf("largest_neff_ns_per_pair %.2f\n", (f1.ns - f0.ns) / pairs);
+	printf("ring_bytes_per_pair %.2f\n", f1.ring_bytes / 2.0 / pairs);
+	close(fd);
+	plan_free(&p0);
+	plan_free(&p1);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -512,6 +728,10 @@ int main(int argc, char **argv)
 		return bench_mem(atoi(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "backing"))
 		return bench_backing();
-	fprintf(stderr, "usage: nsim_bench ioctl NVARS ROUNDS ITERS | load NVARS LOADERS REPS | mem NVARS | backing\n");
+	if (argc >= 4 && !strcmp(argv[1], "reloc"))
+		return bench_reloc(atoi(argv[2]), argc - 3, argv + 3);
+	if (argc == 5 && !strcmp(argv[1], "reloc-neff"))
+		return bench_reloc_neff(argv[2], argv[3], atoi(argv[4]));
+	fprintf(stderr, "usage: nsim_bench ioctl NVARS ROUNDS ITERS | load NVARS LOADERS REPS | mem NVARS | backing | reloc REPS NDESCS... | reloc-neff PLAN NODMA REPS\n");
 	return 2;
 }

@@ -5,7 +5,10 @@
 # "bench_error STEP" when a step fails.  /bench/scale lists the plan
 # sizes of the load steps; /bench/mode is "icount" in the instruction-
 # counted lane (scripts/vm.sh -i), where every repetition gives the same
-# count, so each step runs fewer times.
+# count, so each step runs fewer times.  /bench/neff.kbin and
+# /bench/neff_nodma.kbin, when present, are a real NEFF's plan with and
+# without its DMA programs, loaded on a device 1 of generation
+# /bench/neff_arch made for them.
 
 sizes=$(cat /bench/scale 2>/dev/null)
 [ -n "$sizes" ] || sizes="10000 100000 1000000"
@@ -16,7 +19,7 @@ step() {
 	p=$1
 	shift
 	if "$@" > /tmp/step.out 2>&1; then
-		sed "s/^\([a-z_]*\) /$p.\1 /" /tmp/step.out
+		sed "s/^\([a-z0-9_]*\) /$p.\1 /" /tmp/step.out
 	else
 		sed 's/^/# /' /tmp/step.out
 		echo "bench_error $p"
@@ -44,6 +47,21 @@ for n in $sizes; do
 done
 step mem nsim_bench mem 1000000
 step backing nsim_bench backing
+# relocation: 1,000 / 10,000 / 100,000 one-pair descriptors, then the
+# real NEFF on a device of its generation
+rreps=3
+[ "$mode" != icount ] || rreps=1
+step reloc nsim_bench reloc $rreps 1000 10000 100000
+if [ -f /bench/neff.kbin ] && [ -f /bench/neff_nodma.kbin ]; then
+	if echo "1 $(cat /bench/neff_arch)" > /sys/bus/neuronsim/new_device; then
+		export NSIM_DEV=1
+		step reloc nsim_bench reloc-neff /bench/neff.kbin /bench/neff_nodma.kbin $rreps
+		unset NSIM_DEV
+		echo 1 > /sys/bus/neuronsim/del_device || echo "bench_error del_device"
+	else
+		echo "bench_error new_device"
+	fi
+fi
 for k in models mem_refs kmem_bytes backing_bytes hbm_used; do
 	echo "after.$k $(sed -n "s/^$k //p" /sys/kernel/debug/neuronsim/stats)"
 done
