@@ -11,18 +11,18 @@
 #include "kbin_dma.h"
 
 static const struct kbin_dma_dtype_info kbin_dma_dtypes[KBIN_DMA_DTYPE_MAX + 1] = {
-	[KBIN_DMA_DTYPE_UINT8] = { "uint8", 1 },
-	[KBIN_DMA_DTYPE_INT8] = { "int8", 1 },
-	[KBIN_DMA_DTYPE_UINT16] = { "uint16", 2 },
-	[KBIN_DMA_DTYPE_INT16] = { "int16", 2 },
-	[KBIN_DMA_DTYPE_FLOAT16] = { "float16", 2 },
-	[KBIN_DMA_DTYPE_BFLOAT16] = { "bfloat16", 2 },
-	[KBIN_DMA_DTYPE_UINT32] = { "uint32", 4 },
-	[KBIN_DMA_DTYPE_INT32] = { "int32", 4 },
-	[KBIN_DMA_DTYPE_FLOAT32] = { "float32", 4 },
-	[KBIN_DMA_DTYPE_UINT64] = { "uint64", 8 },
-	[KBIN_DMA_DTYPE_INT64] = { "int64", 8 },
-	[KBIN_DMA_DTYPE_FLOAT64] = { "float64", 8 },
+	[KBIN_DMA_DTYPE_UINT8] = { "uint8", 1, KBIN_DMA_UINT, 0, 0 },
+	[KBIN_DMA_DTYPE_INT8] = { "int8", 1, KBIN_DMA_SINT, 0, 0 },
+	[KBIN_DMA_DTYPE_UINT16] = { "uint16", 2, KBIN_DMA_UINT, 0, 0 },
+	[KBIN_DMA_DTYPE_INT16] = { "int16", 2, KBIN_DMA_SINT, 0, 0 },
+	[KBIN_DMA_DTYPE_FLOAT16] = { "float16", 2, KBIN_DMA_FLOAT, 5, 10 },
+	[KBIN_DMA_DTYPE_BFLOAT16] = { "bfloat16", 2, KBIN_DMA_FLOAT, 8, 7 },
+	[KBIN_DMA_DTYPE_UINT32] = { "uint32", 4, KBIN_DMA_UINT, 0, 0 },
+	[KBIN_DMA_DTYPE_INT32] = { "int32", 4, KBIN_DMA_SINT, 0, 0 },
+	[KBIN_DMA_DTYPE_FLOAT32] = { "float32", 4, KBIN_DMA_FLOAT, 8, 23 },
+	[KBIN_DMA_DTYPE_UINT64] = { "uint64", 8, KBIN_DMA_UINT, 0, 0 },
+	[KBIN_DMA_DTYPE_INT64] = { "int64", 8, KBIN_DMA_SINT, 0, 0 },
+	[KBIN_DMA_DTYPE_FLOAT64] = { "float64", 8, KBIN_DMA_FLOAT, 11, 52 },
 };
 
 /* the def.json keys naming the engine members, also the queue owners */

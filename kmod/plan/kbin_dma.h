@@ -22,14 +22,28 @@
 /* bytes one UDMA descriptor moves at most (Documentation/hardware.rst) */
 #define KBIN_DMA_PIECE_MAX	65536U
 
+/* struct kbin_dma_dtype_info.cls: how an element's bits encode its value */
+enum kbin_dma_class {
+	KBIN_DMA_UINT = 0,	/* unsigned binary */
+	KBIN_DMA_SINT = 1,	/* two's complement */
+	KBIN_DMA_FLOAT = 2,	/* IEEE 754 binary (bfloat16: float32's top half) */
+};
+
 /**
  * struct kbin_dma_dtype_info - one element type.
  * @name: the def.json spelling ("float16").
  * @size: bytes per element.
+ * @cls: enum kbin_dma_class.
+ * @exp_bits: KBIN_DMA_FLOAT: exponent bits (5 float16, 8 bfloat16 and
+ *	float32, 11 float64); else 0.
+ * @man_bits: KBIN_DMA_FLOAT: stored fraction bits (10, 7, 23, 52).
  */
 struct kbin_dma_dtype_info {
 	const char *name;
 	__u32 size;
+	__u8 cls;
+	__u8 exp_bits;
+	__u8 man_bits;
 };
 
 const struct kbin_dma_dtype_info *kbin_dma_dtype(unsigned int dtype);

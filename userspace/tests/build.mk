@@ -7,6 +7,7 @@
 #                    fuzz lists are in selftests/build.mk and fuzz.mk
 #   kbin_check_test  host test: every checker rule, writer/reader round trip
 #   plan_test        host test: the plan tables and the shared resolve rule
+#   dma_cast_test    host test: the DMA cast conversions (kbin_cast.c)
 #   kbin_seedgen     host: the fuzzers' seed plans (and the small plan of
 #                    Documentation/kbin-format.rst)
 # The fuzz targets are in userspace/tests/fuzz.mk, the cc_*, bir_* and
@@ -20,6 +21,12 @@ TESTUTIL_USES	:= KBIN
 KBIN_TESTS	:= kbin_check_test plan_test
 $(call programs,KBIN_TESTS,host,userspace/tests,$(HOST_O)/tests,TESTUTIL KBIN,userspace)
 HOST_TESTS	+= $(call bins,KBIN_TESTS)
+
+# the DMA cast op against the compiler's _Float16 and libm (Documentation/dma.rst)
+DMA_CAST_TEST	:= dma_cast_test
+DMA_CAST_TEST_LDLIBS := -lm
+$(call programs,DMA_CAST_TEST,host,userspace/tests,$(HOST_O)/tests,KBIN,userspace)
+HOST_TESTS	+= $(call bins,DMA_CAST_TEST)
 
 KBIN_SEEDGEN	:= kbin_seedgen
 $(call programs,KBIN_SEEDGEN,host,userspace/tests,$(HOST_O)/bin,TESTUTIL KBIN,userspace)
