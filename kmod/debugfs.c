@@ -13,11 +13,16 @@
  *   fail_hbm_alloc_nth		fault knob: the Nth HBM placement fails
  *   fail_copyin_nth		fault knob: the Nth payload copy-in fails
  *   fail_reloc_nth		fault knob: the Nth relocation step fails
+ *   fail_run_nth		fault knob: the Nth DMA descriptor run fails
+ *   engine			per NeuronCore: its DMA engine's counters
  *   models/<id>/info		one loaded model
  *   models/<id>/sg<N>/memrefs	one row per variable of subgraph N
  *   models/<id>/sg<N>/ptr_tables one row per MR_PTR_TABLE row: its
  *				needs_translation bit and address
  *   models/<id>/sg<N>/dma/queues one row per relocated DMA queue
+ *   models/<id>/sg<N>/dma/runs	one row per queue: its latest run's state
+ *				and progress
+ *   models/<id>/sg<N>/dma/semaphores one row per semaphore of each queue
  *   models/<id>/sg<N>/dma/<queue> one row per UDMA descriptor of the
  *				queue's rings, with the variable and offset
  *				it came from
@@ -578,6 +583,88 @@ static const struct file_operations nsim_ring_fops = {
 	.release = seq_release_private,
 };
 
+static const char *const nsim_run_state_str[] = {
+	[NEURONSIM_RUN_IDLE] = "idle",
+	[NEURONSIM_RUN_QUEUED] = "queued",
+	[NEURONSIM_RUN_RUNNING] = "running",
+	[NEURONSIM_RUN_DONE] = "done",
+};
+
+/*
+ * dma/runs: per queue its latest run (engine.c); the engine updates the
+ * numbers as it goes, so a row read during a run is a snapshot.
+ */
+static int nsim_dma_runs_show(struct seq_file *s, void *unused)
+{
+	const struct nsim_sg *sg = s->private;
+	const struct nsim_dma *dma = &sg->dma;
+	u32 i;
+
+	seq_puts(s, "queue\tname\tstate\tstatus\tblocks\tdescs\tudma_descs\tbytes\tns\tfail_block\tfail_desc\truns\n");
+	for (i = 0; i < dma->num_queues; i++) {
+		const struct nsim_dma_qrun *qr = &dma->qrun[i];
+		const struct nsim_dma_queue *q = &dma->queues[i];
+		u8 st = READ_ONCE(qr->state);
+		u32 fb = READ_ONCE(qr->fail_block), fd = READ_ONCE(qr->fail_desc);
+
+		seq_printf(s, "%u\t%s\t%s\t%d\t%u/%u\t%u/%u\t%llu\t%llu\t%llu\t",
+			   i, dma->names + q->name_off,
+			   st < ARRAY_SIZE(nsim_run_state_str) ?
+			   nsim_run_state_str[st] : "?", READ_ONCE(qr->status),
+			   READ_ONCE(qr->blocks), q->num_blocks,
+			   READ_ONCE(qr->descs), q->num_descs,
+			   READ_ONCE(qr->udma_descs), READ_ONCE(qr->bytes),
+			   READ_ONCE(qr->ns));
+		if (st == NEURONSIM_RUN_IDLE || fb == U32_MAX)
+			seq_puts(s, "-\t-");
+		else
+			seq_printf(s, "%u\t%u", fb, fd);
+		seq_printf(s, "\t%llu\n", READ_ONCE(qr->runs));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nsim_dma_runs);
+
+/* dma/semaphores: per queue, each semaphore of its set and its value */
+static int nsim_dma_sems_show(struct seq_file *s, void *unused)
+{
+	const struct nsim_sg *sg = s->private;
+	const struct nsim_dma *dma = &sg->dma;
+	u32 i, k;
+
+	seq_puts(s, "queue\tname\tsemaphore\tvalue\n");
+	for (i = 0; i < dma->num_queues; i++) {
+		const struct nsim_dma_queue *q = &dma->queues[i];
+
+		for (k = 0; k < q->num_sems; k++)
+			seq_printf(s, "%u\t%s\t%u\t%u\n", i,
+				   dma->names + q->name_off,
+				   dma->sem_ids[q->first_sem + k],
+				   READ_ONCE(dma->sem_vals[q->first_sem + k]));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nsim_dma_sems);
+
+/* engine: per NeuronCore, its DMA engine's counters since creation */
+static int nsim_engine_show(struct seq_file *s, void *unused)
+{
+	struct nsim_device *nd = s->private;
+	u32 c;
+
+	seq_puts(s, "core\tbytes\tudma_descs\tdescs\truns\terrors\tbusy_ns\n");
+	for (c = 0; c < nd->arch->num_cores; c++) {
+		struct nsim_engine_stats *e = &nd->engine[c];
+
+		seq_printf(s, "%u\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", c,
+			   atomic64_read(&e->bytes), atomic64_read(&e->udma_descs),
+			   atomic64_read(&e->descs), atomic64_read(&e->runs),
+			   atomic64_read(&e->errors), atomic64_read(&e->busy_ns));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nsim_engine);
+
 /* models/<id>/sg<N>/dma/: queues and one ring view per queue */
 static void nsim_debugfs_dma_add(struct nsim_sg *sg)
 {
@@ -589,6 +676,8 @@ static void nsim_debugfs_dma_add(struct nsim_sg *sg)
 		return;
 	dma->dir = debugfs_create_dir("dma", sg->dir);
 	debugfs_create_file("queues", 0400, dma->dir, sg, &nsim_dma_queues_fops);
+	debugfs_create_file("runs", 0400, dma->dir, sg, &nsim_dma_runs_fops);
+	debugfs_create_file("semaphores", 0400, dma->dir, sg, &nsim_dma_sems_fops);
 	for (i = 0; i < dma->num_queues; i++) {
 		char *c;
 
@@ -596,7 +685,8 @@ static void nsim_debugfs_dma_add(struct nsim_sg *sg)
 		for (c = name; *c; c++)
 			if (*c == '/')
 				*c = '_';
-		if (!strcmp(name, "queues") || !strcmp(name, ".") ||
+		if (!strcmp(name, "queues") || !strcmp(name, "runs") ||
+		    !strcmp(name, "semaphores") || !strcmp(name, ".") ||
 		    !strcmp(name, ".."))
 			snprintf(name, sizeof(name), "queue%u", i);
 		debugfs_create_file(name, 0400, dma->dir, &dma->queues[i],
@@ -686,6 +776,9 @@ void nsim_debugfs_init(struct nsim_device *nd)
 				&nd->fail_copyin_nth);
 	debugfs_create_atomic_t("fail_reloc_nth", 0600, nd->debugfs,
 				&nd->fail_reloc_nth);
+	debugfs_create_atomic_t("fail_run_nth", 0600, nd->debugfs,
+				&nd->fail_run_nth);
+	debugfs_create_file("engine", 0400, nd->debugfs, nd, &nsim_engine_fops);
 	nd->debugfs_models = debugfs_create_dir("models", nd->debugfs);
 	if (nd->index)
 		return;

@@ -94,7 +94,8 @@ void nsim_fill_info(const struct nsim_device *nd, struct neuronsim_info *info)
 	memset(info, 0, sizeof(*info));
 	info->abi_version = NEURONSIM_ABI_VERSION;
 	info->features = NEURONSIM_FEAT_RESOLVE_BATCH | NEURONSIM_FEAT_VAR_IO |
-			 NEURONSIM_FEAT_NETLINK | NEURONSIM_FEAT_DMA_INFO;
+			 NEURONSIM_FEAT_NETLINK | NEURONSIM_FEAT_DMA_INFO |
+			 NEURONSIM_FEAT_DMA_RUN;
 	info->arch_gen = a->gen;
 	strscpy(info->arch_name, a->name, sizeof(info->arch_name));
 	info->num_cores = a->num_cores;
@@ -216,10 +217,17 @@ static int nsim_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* EPOLLIN: a DMA queue run of the file finished, not waited for yet */
+static __poll_t nsim_poll(struct file *file, struct poll_table_struct *wait)
+{
+	return nsim_engine_poll(file->private_data, file, wait);
+}
+
 static const struct file_operations nsim_fops = {
 	.owner = THIS_MODULE,
 	.open = nsim_open,
 	.release = nsim_release,
+	.poll = nsim_poll,
 	.unlocked_ioctl = nsim_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
@@ -356,9 +364,12 @@ struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch)
 	ret = nsim_hbm_init(nd);
 	if (ret)
 		goto err_index;
-	ret = device_add(&nd->dev);
+	ret = nsim_engine_init(nd);
 	if (ret)
 		goto err_hbm;
+	ret = device_add(&nd->dev);
+	if (ret)
+		goto err_engine;
 	ret = nsim_sysfs_add(nd);
 	if (ret)
 		goto err_del;
@@ -374,6 +385,8 @@ err_sysfs:
 	nsim_sysfs_del(nd);
 err_del:
 	device_del(&nd->dev);
+err_engine:
+	nsim_engine_exit(nd);
 err_hbm:
 	nsim_hbm_exit(nd);
 err_index:
@@ -426,6 +439,7 @@ int nsim_device_remove(u32 index)
 	nsim_sysfs_del(nd);
 	nsim_debugfs_exit(nd);
 	device_del(&nd->dev);
+	nsim_engine_exit(nd);
 	nsim_hbm_exit(nd);
 	nsim_mem_exit(&nd->mem);
 	xa_destroy(&nd->models);

@@ -833,6 +833,10 @@ long nsim_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return nsim_ioctl_model_info(nf, uarg, usize);
 	case NSIM_CMD(NEURONSIM_IOC_DMA_INFO):
 		return nsim_ioctl_dma_info(nf, uarg, usize);
+	case NSIM_CMD(NEURONSIM_IOC_RUN):
+		return nsim_ioctl_run(nf, uarg, usize);
+	case NSIM_CMD(NEURONSIM_IOC_WAIT):
+		return nsim_ioctl_wait(nf, uarg, usize);
 	default:
 		return -ENOTTY;
 	}

@@ -31,6 +31,11 @@ unsigned int nsim_max_models_per_fd = 64;
 module_param_named(max_models_per_fd, nsim_max_models_per_fd, uint, 0644);
 MODULE_PARM_DESC(max_models_per_fd, "models one open file may hold (default 64)");
 
+unsigned int nsim_max_runs_per_fd = 64;
+module_param_named(max_runs_per_fd, nsim_max_runs_per_fd, uint, 0644);
+MODULE_PARM_DESC(max_runs_per_fd,
+		 "DMA queue runs (RUN calls) one open file may have queued or running (default 64)");
+
 unsigned int nsim_max_vars_per_subgraph = 1U << 22;
 module_param_named(max_vars_per_subgraph, nsim_max_vars_per_subgraph, uint, 0644);
 MODULE_PARM_DESC(max_vars_per_subgraph, "mem_ref records per subgraph (default 4194304)");

@@ -13,7 +13,8 @@
  * Every access goes through one page walker, nsim_mem_walk(): it cuts a
  * device address range into per-page steps and hands each step, with the
  * page backing it (or NULL), to a step function - one per variant: kernel
- * write, user write, kernel read, user read, discard.
+ * write, user write, kernel read, user read, discard, and the DMA
+ * engine's device-to-device copy.
  */
 #include <linux/gfp.h>
 #include <linux/highmem.h>
@@ -41,6 +42,7 @@
  * @usrc: the user write's source, or NULL.
  * @udst: the user read's destination, or NULL.
  * @dst: the kernel read's destination, or NULL.
+ * @copy_src: the device-to-device copy's source address (nsim_mem_copy()).
  */
 struct nsim_mem_walk {
 	struct nsim_mem *mem;
@@ -52,6 +54,7 @@ struct nsim_mem_walk {
 	const void __user *usrc;
 	void __user *udst;
 	void *dst;
+	u64 copy_src;
 };
 
 typedef int (*nsim_mem_step_t)(struct nsim_mem_walk *w, struct page *page);
@@ -180,6 +183,39 @@ static int nsim_mem_step_read(struct nsim_mem_walk *w, struct page *page)
 	return 0;
 }
 
+/*
+ * device-to-device copy, a step of the destination: its source bytes are
+ * on one or two source pages; a missing source page reads as zeros, and
+ * zeros onto a page with no backing are skipped (they read as zeros).
+ */
+static int nsim_mem_step_copy(struct nsim_mem_walk *w, struct page *page)
+{
+	u64 src = w->copy_src + w->pos, done = 0;
+
+	while (done < w->n) {
+		u64 soff = (src + done) & (PAGE_SIZE - 1);
+		u64 n = min_t(u64, w->n - done, PAGE_SIZE - soff);
+		struct page *sp = xa_load(&w->mem->pages, (src + done) >> PAGE_SHIFT);
+		u8 *s = sp ? page_address(sp) + soff : NULL;
+
+		if (!page && (!s || !memchr_inv(s, 0, n))) {
+			done += n;
+			continue;
+		}
+		if (!page) {
+			page = nsim_mem_page_alloc(w->mem, w->idx);
+			if (IS_ERR(page))
+				return PTR_ERR(page);
+		}
+		if (s)
+			memmove(page_address(page) + w->off + done, s, n);
+		else
+			memset(page_address(page) + w->off + done, 0, n);
+		done += n;
+	}
+	return 0;
+}
+
 /* discard: called for pages with backing only (NSIM_WALK_PRESENT) */
 static int nsim_mem_step_discard(struct nsim_mem_walk *w, struct page *page)
 {
@@ -265,6 +301,29 @@ int nsim_mem_read(struct nsim_mem *mem, u64 addr, void *dst, u64 len)
 	struct nsim_mem_walk w = { .mem = mem, .dst = dst };
 
 	return nsim_mem_walk(&w, addr, len, 0, nsim_mem_step_read);
+}
+
+/**
+ * nsim_mem_copy() - copy device bytes to device bytes, page by page
+ *	through the page walker, with no bounce buffer (the DMA engine).
+ * @mem: the device's memory.
+ * @dst: destination device address.
+ * @src: source device address.
+ * @len: byte count.
+ *
+ * Unwritten source bytes read as zeros and take no backing where the
+ * destination has none; destination pages are allocated as they are
+ * written, against the backing cap.  Overlapping ranges are copied front
+ * to back (as a DMA engine would: undefined for the program).
+ *
+ * Return: 0; -EDQUOT at the backing cap; -ENOMEM.  Bytes before the
+ * failure stay written.
+ */
+int nsim_mem_copy(struct nsim_mem *mem, u64 dst, u64 src, u64 len)
+{
+	struct nsim_mem_walk w = { .mem = mem, .copy_src = src };
+
+	return nsim_mem_walk(&w, dst, len, 0, nsim_mem_step_copy);
 }
 
 /**

@@ -41,6 +41,8 @@ struct nsim_file *nsim_file_new(struct nsim_device *nd)
 	nf->nd = nd;
 	mutex_init(&nf->lock);
 	INIT_LIST_HEAD(&nf->models);
+	spin_lock_init(&nf->run_lock);
+	init_waitqueue_head(&nf->run_wq);
 	return nf;
 }
 
@@ -206,7 +208,8 @@ struct nsim_model *nsim_model_get_locked(struct nsim_file *nf, u32 id)
  * @nf: the owning file, locked.
  * @id: model id.
  *
- * Waits for an RCU grace period so that no RESOLVE still reads it.
+ * Stops its DMA queue runs and waits for them (nsim_engine_stop()), then
+ * waits for an RCU grace period so that no RESOLVE still reads it.
  *
  * Return: 0, or -ENOENT when @id is not one of @nf's models.
  */
@@ -216,6 +219,7 @@ int nsim_model_unload(struct nsim_file *nf, u32 id)
 
 	if (!m)
 		return -ENOENT;
+	nsim_engine_stop(nf, m);
 	nsim_model_unpublish(nf, m);
 	synchronize_rcu();
 	nsim_model_free(m);
@@ -233,6 +237,7 @@ void nsim_file_release(struct nsim_file *nf)
 
 	mutex_lock(&nf->lock);
 	list_for_each_entry_safe(m, tmp, &nf->models, node) {
+		nsim_engine_stop(nf, m);
 		nsim_model_unpublish(nf, m);
 		list_add_tail(&m->node, &dead);
 	}

@@ -559,6 +559,53 @@ err_free:
 }
 
 /**
+ * nsim_netlink_notify_run() - a DMA queue run finished: RUN_DONE to
+ *	"monitor".
+ * @m: the model (its runs are waited for before it is freed).
+ * @subgraph: the queue's subgraph.
+ * @queue: the queue's index.
+ * @qr: its run state, done.
+ *
+ * Context: the NeuronCore's engine workqueue (engine.c).
+ */
+void nsim_netlink_notify_run(const struct nsim_model *m, u32 subgraph,
+			     u32 queue, const struct nsim_dma_qrun *qr)
+{
+	const struct nsim_dma *dma = &m->sg[subgraph].dma;
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!nsim_nl_listening())
+		return;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &nsim_nl_family, 0, NEURONSIM_CMD_RUN_DONE);
+	if (!hdr)
+		goto err_free;
+	if (nla_put_u32(msg, NEURONSIM_A_DEVICE, m->nd->index) ||
+	    nla_put_u32(msg, NEURONSIM_A_MODEL_ID, m->id) ||
+	    nla_put_u32(msg, NEURONSIM_A_RUN_SUBGRAPH, subgraph) ||
+	    nla_put_u32(msg, NEURONSIM_A_RUN_QUEUE, queue) ||
+	    nla_put_string(msg, NEURONSIM_A_RUN_QUEUE_NAME,
+			   dma->names + dma->queues[queue].name_off) ||
+	    nla_put_u32(msg, NEURONSIM_A_RUN_STATUS, -qr->status) ||
+	    nla_put_u32(msg, NEURONSIM_A_RUN_BLOCKS, qr->blocks) ||
+	    nla_put_u32(msg, NEURONSIM_A_RUN_DESCS, qr->descs) ||
+	    nla_put_u64_64bit(msg, NEURONSIM_A_RUN_BYTES, qr->bytes,
+			      NEURONSIM_A_PAD) ||
+	    nla_put_u64_64bit(msg, NEURONSIM_A_RUN_NS, qr->ns, NEURONSIM_A_PAD))
+		goto err_free;
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast(&nsim_nl_family, msg, 0, NSIM_NL_MCGRP_MONITOR,
+			  GFP_KERNEL);
+	return;
+
+err_free:
+	nlmsg_free(msg);
+}
+
+/**
  * nsim_netlink_init() - register the "neuronsim" generic netlink family.
  *
  * Call before any device exists, so no model can be loaded before the

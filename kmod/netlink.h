@@ -9,6 +9,7 @@
 struct nsim_device;
 struct nsim_model;
 struct nsim_load_err;
+struct nsim_dma_qrun;
 
 int nsim_netlink_init(void);
 void nsim_netlink_exit(void);
@@ -16,5 +17,7 @@ void nsim_netlink_notify_loaded(struct nsim_model *m);
 void nsim_netlink_notify_unloaded(struct nsim_model *m);
 void nsim_netlink_notify_load_failed(struct nsim_device *nd, int err,
 				     const struct nsim_load_err *e);
+void nsim_netlink_notify_run(const struct nsim_model *m, u32 subgraph,
+			     u32 queue, const struct nsim_dma_qrun *qr);
 
 #endif /* _NEURONSIM_NETLINK_H */

@@ -6,8 +6,9 @@
  * device.c (a simulated device, its address map and device node), mem.c
  * (sparse backing RAM), hbm.c (HBM allocator and accounting), core.c
  * (NeuronCores and their SBUF), model.c (models and their per-fd
- * tables), stage.c (LOAD staging), resolve.c (mem_ref lookup), ioctl.c
- * (every ioctl handler), debugfs.c, netlink.c.  Every piece of state
+ * tables), stage.c (LOAD staging), relocate.c (DMA programs into UDMA
+ * rings), engine.c (the DMA engines that run them), resolve.c (mem_ref
+ * lookup), ioctl.c (every ioctl handler), debugfs.c, netlink.c.  Every piece of state
  * belongs to a struct nsim_device; the module keeps only the list of
  * devices.
  */
@@ -23,6 +24,8 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include <linux/neuronsim.h>
@@ -220,6 +223,25 @@ struct nsim_core {
 };
 
 /**
+ * struct nsim_engine_stats - the counters of one NeuronCore's DMA engine
+ *	(engine.c; debugfs "engine", Documentation/dma.rst, "Counters").
+ * @bytes: bytes its queues wrote (S2M), since the device was created.
+ * @udma_descs: UDMA descriptors it executed, both sides.
+ * @descs: DMA descriptors it completed.
+ * @runs: queue runs it finished (any status).
+ * @errors: queue runs that ended with an error (not cancellations).
+ * @busy_ns: nanoseconds it spent running queues.
+ */
+struct nsim_engine_stats {
+	atomic64_t bytes;
+	atomic64_t udma_descs;
+	atomic64_t descs;
+	atomic64_t runs;
+	atomic64_t errors;
+	atomic64_t busy_ns;
+};
+
+/**
  * struct nsim_device - one simulated device.
  * @dev: the struct device "neuronsimN" on the neuronsim bus; frees the
  *	whole struct when its last reference goes.
@@ -250,6 +272,11 @@ struct nsim_core {
  * @fail_reloc_nth: debugfs fault knob: likewise for the steps of
  *	relocation (kernel arrays, each ring's HBM allocation, each ring's
  *	write; relocate.c).
+ * @fail_run_nth: debugfs fault knob: likewise for the DMA descriptors the
+ *	engines execute (engine.c): the Nth fails with -EIO.
+ * @engine_wq: per NeuronCore, the ordered workqueue of its DMA engine:
+ *	its queue runs one after another, other cores' in parallel.
+ * @engine: per NeuronCore, the DMA engine's counters.
  * @host_mem: host memory per enum nsim_host_mem (sysfs host_mem/).
  * @core_stats: per NeuronCore, its load counters (sysfs status/ and
  *	other_info/).
@@ -282,6 +309,9 @@ struct nsim_device {
 	atomic_t fail_hbm_alloc_nth;
 	atomic_t fail_copyin_nth;
 	atomic_t fail_reloc_nth;
+	atomic_t fail_run_nth;
+	struct workqueue_struct *engine_wq[NEURONSIM_MAX_CORES];
+	struct nsim_engine_stats engine[NEURONSIM_MAX_CORES];
 	struct nsim_usage_acct host_mem[NSIM_HOST_MEM_MAX];
 	struct nsim_core_stats core_stats[NEURONSIM_MAX_CORES];
 	struct device *sysfs_dev;
@@ -400,6 +430,9 @@ struct nsim_dma_ring {
  * @first_ring: per side, index of its first ring in the subgraph's rings.
  * @num_rings: per side, rings.
  * @ring_bytes: bytes of its rings, submission and completion, both sides.
+ * @first_sem: index of its semaphore set's first entry in the subgraph's
+ *	@sem_ids and @sem_vals (struct nsim_dma).
+ * @num_sems: entries of its semaphore set.
  * @nd: its device (the views read the rings back through it).
  * @sg: its subgraph.
  */
@@ -416,8 +449,71 @@ struct nsim_dma_queue {
 	u32 first_ring[NSIM_DMA_DIRS];
 	u32 num_rings[NSIM_DMA_DIRS];
 	u64 ring_bytes;
+	u32 first_sem;
+	u32 num_sems;
 	struct nsim_device *nd;
 	const struct nsim_sg *sg;
+};
+
+/**
+ * struct nsim_dma_op - what the engine needs of a descriptor beyond its
+ *	rings: the op and element types (engine.c), 24 bytes.
+ * @op: enum kbin_dma_op.
+ * @from_dtype: enum kbin_dma_dtype of the from side.
+ * @to_dtype: enum kbin_dma_dtype of the to side.
+ * @transpose_elem_size: KBIN_DMA_OP_TRANSPOSE: bytes per element.
+ * @transpose_op: KBIN_DMA_OP_TRANSPOSE: the permutation ("WZXY").
+ * @transpose_shape: KBIN_DMA_OP_TRANSPOSE: the element array's shape.
+ */
+struct nsim_dma_op {
+	u8 op;
+	u8 from_dtype;
+	u8 to_dtype;
+	u8 transpose_elem_size;
+	char transpose_op[KBIN_DMA_TRANSPOSE_DIMS];
+	u32 transpose_shape[KBIN_DMA_TRANSPOSE_DIMS];
+};
+
+/**
+ * struct nsim_dma_block - what the engine needs of a block.
+ * @semaphore: the semaphore it increments when done (its id in the plan).
+ * @sem_index: its place in its queue's semaphore set.
+ */
+struct nsim_dma_block {
+	u32 semaphore;
+	u32 sem_index;
+};
+
+/* struct nsim_dma_qrun.state: NEURONSIM_RUN_* of uapi/linux/neuronsim.h */
+
+/**
+ * struct nsim_dma_qrun - the state of a queue's latest run (engine.c),
+ *	under its file's @run_lock.
+ * @state: NEURONSIM_RUN_IDLE, _QUEUED, _RUNNING or _DONE.
+ * @unwaited: done and not reported by WAIT yet (counts in the file's
+ *	@unwaited).
+ * @status: 0 or the negative errno it stopped with.
+ * @blocks: blocks done.
+ * @descs: DMA descriptors done.
+ * @udma_descs: UDMA descriptors executed, both sides.
+ * @bytes: bytes written (S2M).
+ * @ns: run time, from start to completion.
+ * @fail_block: the block (its id in the queue) it stopped in, or U32_MAX.
+ * @fail_desc: the descriptor (its index in the block), or U32_MAX.
+ * @runs: runs finished since LOAD.
+ */
+struct nsim_dma_qrun {
+	u8 state;
+	bool unwaited;
+	int status;
+	u32 blocks;
+	u32 descs;
+	u64 udma_descs;
+	u64 bytes;
+	u64 ns;
+	u32 fail_block;
+	u32 fail_desc;
+	u64 runs;
 };
 
 /**
@@ -448,6 +544,12 @@ struct nsim_dma_desc {
  * @rings: @num_rings rings.
  * @names: the queues' names.
  * @ring_bytes: bytes of all its rings.
+ * @ops: @num_descs ops, as @descs (the engine's op table).
+ * @blocks: @num_blocks blocks.
+ * @num_sems: entries of all its queues' semaphore sets.
+ * @sem_ids: @num_sems semaphore ids, queue by queue.
+ * @sem_vals: @num_sems semaphore values, incremented by the blocks.
+ * @qrun: @num_queues run states.
  * @dir: debugfs directory models/<id>/sg<N>/dma.
  */
 struct nsim_dma {
@@ -460,6 +562,12 @@ struct nsim_dma {
 	struct nsim_dma_ring *rings;
 	char *names;
 	u64 ring_bytes;
+	struct nsim_dma_op *ops;
+	struct nsim_dma_block *blocks;
+	u32 num_sems;
+	u32 *sem_ids;
+	u32 *sem_vals;
+	struct nsim_dma_qrun *qrun;
 	struct dentry *dir;
 };
 
@@ -533,6 +641,8 @@ struct nsim_file;
  *	first NeuronCore (kbin_backing(), Documentation/hardware.rst).
  * @cores_reserved: its NeuronCores [first_core, first_core + num_sg) are
  *	reserved for it (core.c).
+ * @stopping: UNLOAD or close: its runs stop at the next descriptor.
+ * @active_runs: its runs queued or running (under the file's @run_lock).
  * @dir: debugfs directory models/<id>.
  * @sg: the subgraphs.
  */
@@ -555,6 +665,8 @@ struct nsim_model {
 	u64 reloc_ns;
 	struct nsim_scratchpad load_sp[KBIN_BACKING_BUF_MAX + 1];
 	bool cores_reserved;
+	bool stopping;
+	u32 active_runs;
 	struct dentry *dir;
 	struct nsim_sg sg[];
 };
@@ -565,6 +677,12 @@ struct nsim_model {
  * @lock: serialises LOAD, UNLOAD, READ_VAR, WRITE_VAR, MODEL_INFO.
  * @models: its models.
  * @nmodels: entries in @models.
+ * @run_lock: protects the run states of its models' queues and the
+ *	counts below (engine.c).
+ * @run_wq: woken when a run of its models finishes (WAIT, poll, UNLOAD).
+ * @run_seq: bumped on every finished run.
+ * @runs: its runs queued or running, at most max_runs_per_fd.
+ * @unwaited: its queues whose run is done and not waited for (poll).
  */
 struct nsim_file {
 	struct nsim_device *nd;
@@ -572,6 +690,11 @@ struct nsim_file {
 	struct list_head models;
 	u32 nmodels;
 	struct nsim_model __rcu *last_model;	/* newest published, or NULL */
+	spinlock_t run_lock;	/* qrun states, runs, unwaited */
+	wait_queue_head_t run_wq;
+	u64 run_seq;
+	u32 runs;
+	u32 unwaited;
 };
 
 /**
@@ -603,6 +726,7 @@ extern unsigned long nsim_scratchpad_page_size;
 extern unsigned int nsim_scratchpad_max_pages;
 extern unsigned int nsim_max_udma_descs;
 extern unsigned int nsim_dma_ring_max_descs;
+extern unsigned int nsim_max_runs_per_fd;
 
 /* device.c */
 const struct kbin_gen *nsim_arch_find(const char *name);
@@ -630,6 +754,7 @@ int nsim_mem_read(struct nsim_mem *mem, u64 addr, void *dst, u64 len);
 int nsim_mem_read_user(struct nsim_mem *mem, u64 addr, void __user *dst,
 		       u64 len);
 void nsim_mem_discard(struct nsim_mem *mem, u64 addr, u64 len);
+int nsim_mem_copy(struct nsim_mem *mem, u64 dst, u64 src, u64 len);
 u64 nsim_mem_backing_bytes(struct nsim_mem *mem);
 
 /* hbm.c */
@@ -700,6 +825,8 @@ void nsim_unrelocate(struct nsim_model *m);
 u32 nsim_dma_ring_locate(const struct nsim_sg *sg,
 			 const struct nsim_dma_queue *q, u32 dir, u32 idx,
 			 u64 *addr);
+u32 nsim_dma_desc_count(const struct nsim_dma *dma,
+			const struct nsim_dma_queue *q, u32 d, u32 dir);
 u32 nsim_dma_desc_find(const struct nsim_sg *sg,
 		       const struct nsim_dma_queue *q, u32 dir, u32 idx);
 void nsim_dma_queue_fill(const struct nsim_sg *sg,
@@ -773,6 +900,15 @@ static inline int nsim_resolve_one(const struct nsim_model *m, u32 subgraph,
 		nsim_resolve_note(m, subgraph, var_id, offset, size, ret);
 	return ret;
 }
+
+/* engine.c */
+int nsim_engine_init(struct nsim_device *nd);
+void nsim_engine_exit(struct nsim_device *nd);
+void nsim_engine_stop(struct nsim_file *nf, struct nsim_model *m);
+long nsim_ioctl_run(struct nsim_file *nf, void __user *uarg, size_t usize);
+long nsim_ioctl_wait(struct nsim_file *nf, void __user *uarg, size_t usize);
+__poll_t nsim_engine_poll(struct nsim_file *nf, struct file *file,
+			  struct poll_table_struct *wait);
 
 /* ioctl.c */
 long nsim_ioctl(struct file *file, unsigned int cmd, unsigned long arg);

@@ -203,6 +203,38 @@ static int nsim_reloc_side(struct nsim_reloc *r, const struct nsim_reloc_at *at,
 	return 0;
 }
 
+/*
+ * Step 1 for the engine: a descriptor's op and element types.  A cast's
+ * UDMA pieces must start and end on element boundaries on both sides, so
+ * the engine converts whole elements piece by piece: every run holds
+ * whole elements (the checker's cast rule) and a piece is cut at a
+ * multiple of KBIN_DMA_PIECE_MAX, a multiple of every element size.
+ */
+static int nsim_reloc_op(struct nsim_reloc *r, const struct nsim_reloc_at *at,
+			 const struct kbin_dma_desc *kd, struct nsim_dma_op *op)
+{
+	const struct kbin_dma_dtype_info *ft = kbin_dma_dtype(kd->from.dtype);
+	const struct kbin_dma_dtype_info *tt = kbin_dma_dtype(kd->to.dtype);
+
+	op->op = kd->op;
+	op->from_dtype = kd->from.dtype;
+	op->to_dtype = kd->to.dtype;
+	op->transpose_elem_size = kd->transpose_elem_size;
+	memcpy(op->transpose_op, kd->transpose_op, sizeof(op->transpose_op));
+	memcpy(op->transpose_shape, kd->transpose_shape,
+	       sizeof(op->transpose_shape));
+	if (kd->op == KBIN_DMA_OP_CAST &&
+	    (!ft || !tt || kd->from.sizes[0] % ft->size ||
+	     kd->to.sizes[0] % tt->size || KBIN_DMA_PIECE_MAX % ft->size ||
+	     KBIN_DMA_PIECE_MAX % tt->size))
+		return nsim_reloc_fail(r, at, KBIN_ERR_DMA_CAST_SIZE,
+				       kd->from.sizes[0], -EINVAL,
+				       "cast %s to %s: a UDMA piece would split an element",
+				       kbin_dma_dtype_str(kd->from.dtype),
+				       kbin_dma_dtype_str(kd->to.dtype));
+	return 0;
+}
+
 /* Steps 1 and 2: the queues and descriptors of subgraph @s, counted. */
 static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 {
@@ -210,7 +242,7 @@ static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 	struct nsim_sg *sg = &r->m->sg[s];
 	struct nsim_dma *dma = &sg->dma;
 	struct nsim_reloc_at at = { .s = s, .q = -1, .d = -1, .dir = -1 };
-	u32 qi, bj, j, dir, di = 0, name_off = 0, rings = 0;
+	u32 qi, bj, j, dir, di = 0, name_off = 0, rings = 0, sems = 0;
 	size_t names = 0;
 	u64 pieces;
 	int ret;
@@ -222,10 +254,19 @@ static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 	ret = nsim_reloc_fault(r, &at, "kernel memory for the DMA program");
 	if (ret)
 		return ret;
+	for (qi = 0; qi < e->num_queues; qi++)
+		sems += r->queues[e->first_queue + qi].num_semaphores;
 	dma->queues = nsim_kvcalloc(r->m, e->num_queues, sizeof(*dma->queues));
 	dma->descs = nsim_kvcalloc(r->m, e->num_descs, sizeof(*dma->descs));
 	dma->names = nsim_kvcalloc(r->m, names, 1);
-	if (!dma->queues || !dma->descs || !dma->names)
+	/* the engine's tables (engine.c) */
+	dma->ops = nsim_kvcalloc(r->m, e->num_descs, sizeof(*dma->ops));
+	dma->blocks = nsim_kvcalloc(r->m, e->num_blocks, sizeof(*dma->blocks));
+	dma->qrun = nsim_kvcalloc(r->m, e->num_queues, sizeof(*dma->qrun));
+	dma->sem_ids = nsim_kvcalloc(r->m, sems, sizeof(u32));
+	dma->sem_vals = nsim_kvcalloc(r->m, sems, sizeof(u32));
+	if (!dma->queues || !dma->descs || !dma->names || !dma->ops ||
+	    !dma->blocks || !dma->qrun || !dma->sem_ids || !dma->sem_vals)
 		return nsim_reloc_fail(r, &at, KBIN_ERR_STAGE_NOMEM, e->num_descs,
 				       -ENOMEM,
 				       "no kernel memory for %u DMA queues and %u descriptors",
@@ -233,6 +274,8 @@ static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 	dma->num_queues = e->num_queues;
 	dma->num_blocks = e->num_blocks;
 	dma->num_descs = e->num_descs;
+	dma->num_sems = sems;
+	sems = 0;
 
 	for (qi = 0; qi < e->num_queues; qi++) {
 		const struct kbin_dma_queue *kq = &r->queues[e->first_queue + qi];
@@ -250,8 +293,17 @@ static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 		q->first_block = kq->first_block - e->first_block;
 		q->num_blocks = kq->num_blocks;
 		q->first_desc = di;
+		q->first_sem = sems;
+		q->num_sems = kq->num_semaphores;
+		if (kq->num_semaphores)
+			memcpy(dma->sem_ids + sems, r->plan + kq->semaphores,
+			       kq->num_semaphores * sizeof(u32));
+		sems += kq->num_semaphores;
 		for (bj = 0; bj < kq->num_blocks; bj++) {
 			const struct kbin_dma_block *kb = &r->blocks[kq->first_block + bj];
+
+			dma->blocks[q->first_block + bj].semaphore = kb->semaphore;
+			dma->blocks[q->first_block + bj].sem_index = kb->sem_index;
 
 			for (j = 0; j < kb->num_descs; j++, di++) {
 				const struct kbin_dma_desc *kd = &r->descs[kb->first_desc + j];
@@ -262,6 +314,9 @@ static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 				dd->block = q->first_block + bj;
 				dd->index = j;
 				at.d = di;
+				ret = nsim_reloc_op(r, &at, kd, &dma->ops[di]);
+				if (ret)
+					return ret;
 				for (dir = 0; dir < NSIM_DMA_DIRS; dir++) {
 					at.dir = dir;
 					ret = nsim_reloc_side(r, &at, sg, &dd->side[dir],
@@ -366,9 +421,18 @@ static int nsim_reloc_flush(struct nsim_reloc *r,
 	return 0;
 }
 
-/* the UDMA descriptors of descriptor @d before the next one's */
-static u32 nsim_desc_count(const struct nsim_dma *dma,
-			   const struct nsim_dma_queue *q, u32 d, u32 dir)
+/**
+ * nsim_dma_desc_count() - the UDMA descriptors of one side of a
+ *	descriptor: from its first to the next descriptor's first.
+ * @dma: the subgraph's DMA program.
+ * @q: the descriptor's queue.
+ * @d: the descriptor's index in the subgraph.
+ * @dir: enum nsim_dma_dir.
+ *
+ * Return: the count (its side's pieces).
+ */
+u32 nsim_dma_desc_count(const struct nsim_dma *dma,
+			const struct nsim_dma_queue *q, u32 d, u32 dir)
 {
 	u32 next = d + 1 < q->first_desc + q->num_descs ?
 		   dma->descs[d + 1].first[dir] : q->count[dir];
@@ -393,7 +457,7 @@ static int nsim_reloc_fill(struct nsim_reloc *r, u32 s, u32 qi, u32 dir)
 		const struct nsim_mr *mr = nsim_sg_find(sg, sd->var_id);
 		bool last_desc = d + 1 == q->first_desc + q->num_descs ||
 				 dma->descs[d + 1].block != dd->block;
-		u32 len, k = 0, count = nsim_desc_count(dma, q, d, dir);
+		u32 len, k = 0, count = nsim_dma_desc_count(dma, q, d, dir);
 		struct kbin_dma_walk w;
 		u64 off, addr;
 		u32 ctrl;
@@ -552,6 +616,17 @@ void nsim_unrelocate(struct nsim_model *m)
 		kvfree(dma->descs);
 		kvfree(dma->rings);
 		kvfree(dma->names);
+		kvfree(dma->ops);
+		kvfree(dma->blocks);
+		kvfree(dma->qrun);
+		kvfree(dma->sem_ids);
+		kvfree(dma->sem_vals);
+		dma->ops = NULL;
+		dma->blocks = NULL;
+		dma->qrun = NULL;
+		dma->sem_ids = NULL;
+		dma->sem_vals = NULL;
+		dma->num_sems = 0;
 		dma->queues = NULL;
 		dma->descs = NULL;
 		dma->rings = NULL;

@@ -52,6 +52,7 @@
 #define NEURONSIM_FEAT_VAR_IO		_BITULL(1)
 #define NEURONSIM_FEAT_NETLINK		_BITULL(2)
 #define NEURONSIM_FEAT_DMA_INFO		_BITULL(3)
+#define NEURONSIM_FEAT_DMA_RUN		_BITULL(4)
 
 /**
  * struct neuronsim_info - NEURONSIM_IOC_GET_INFO (out), 184 bytes.
@@ -431,6 +432,114 @@ struct neuronsim_dma_info {
 	__u64 reserved[2];
 };
 
+/* DMA queues one RUN or WAIT names at most */
+#define NEURONSIM_RUN_MAX_QUEUES	64U
+
+/* struct neuronsim_run_result.state */
+#define NEURONSIM_RUN_IDLE		0U	/* never run since LOAD */
+#define NEURONSIM_RUN_QUEUED		1U	/* waiting for its engine */
+#define NEURONSIM_RUN_RUNNING		2U
+#define NEURONSIM_RUN_DONE		3U	/* finished; @status says how */
+
+/**
+ * struct neuronsim_run - NEURONSIM_IOC_RUN (in), 40 bytes: start DMA
+ * queues of one subgraph on its NeuronCore's DMA engine, in the order
+ * given, and return at once (Documentation/dma.rst).
+ * @model_id: in: a model of this fd.
+ * @subgraph: in.
+ * @flags: in: must be zero.
+ * @num_queues: in: entries of @queues, 1..NEURONSIM_RUN_MAX_QUEUES.
+ * @queues: in: user pointer to __u32[@num_queues], queue indexes (the
+ *	order of NEURONSIM_IOC_DMA_INFO), each at most once.
+ * @reserved: zero.
+ *
+ * Each queue runs its blocks in id order, each block its UDMA descriptor
+ * pairs in ring order; compute engines are not simulated.  The queues of
+ * one subgraph's core run one after another; other cores' in parallel.
+ *
+ * Errors: -EINVAL flags or reserved set, @num_queues out of range, a
+ * queue index out of range or twice; -ENOENT unknown model (or another
+ * fd's) or subgraph; -EBUSY a queue is queued or running already;
+ * -EAGAIN the fd has max_runs_per_fd runs queued or running; -EFAULT bad
+ * @queues; -ENOMEM.
+ */
+struct neuronsim_run {
+	__u32 model_id;
+	__u32 subgraph;
+	__u32 flags;
+	__u32 num_queues;
+	__u64 queues;
+	__u64 reserved[2];
+};
+
+/**
+ * struct neuronsim_run_result - one queue's latest run
+ * (NEURONSIM_IOC_WAIT, out), 64 bytes.
+ * @queue: the queue index.
+ * @state: NEURONSIM_RUN_IDLE, _QUEUED, _RUNNING or _DONE.
+ * @status: 0, or the negative errno the run stopped with: -ENOMEM a
+ *	write hit the backing RAM cap; -EIO a bad UDMA descriptor (length or
+ *	address; also the fail_run_nth fault knob); -EOPNOTSUPP a transpose
+ *	the engine cannot read; -ECANCELED UNLOAD or close stopped it.
+ * @blocks: blocks done.
+ * @descs: DMA descriptors done.
+ * @fail_block: the block (its id in the queue) the run stopped in, or
+ *	0xffffffff.
+ * @fail_desc: the descriptor (its index in that block), or 0xffffffff.
+ * @reserved: zero.
+ * @udma_descs: UDMA descriptors executed, M2S and S2M.
+ * @bytes: bytes written (S2M).
+ * @ns: nanoseconds from the run's start on the engine to its end.
+ * @runs: runs of the queue finished since LOAD.
+ */
+struct neuronsim_run_result {
+	__u32 queue;
+	__u32 state;
+	__s32 status;
+	__u32 blocks;
+	__u32 descs;
+	__u32 fail_block;
+	__u32 fail_desc;
+	__u32 reserved;
+	__u64 udma_descs;
+	__u64 bytes;
+	__u64 ns;
+	__u64 runs;
+};
+
+/**
+ * struct neuronsim_wait - NEURONSIM_IOC_WAIT (in/out), 48 bytes: wait until
+ * none of the given queues is queued or running, then report each.
+ * @model_id: in: a model of this fd.
+ * @subgraph: in.
+ * @flags: in: must be zero.
+ * @num_queues: in: entries of @queues and @results, 1..
+ *	NEURONSIM_RUN_MAX_QUEUES.
+ * @queues: in: user pointer to __u32[@num_queues] queue indexes.
+ * @results: in: user pointer to struct neuronsim_run_result[@num_queues];
+ *	out: filled.  A finished run is "waited for" once reported (poll()
+ *	no longer counts it).
+ * @timeout_ns: in: how long to wait; 0 checks once, negative waits for
+ *	ever.
+ * @reserved: zero.
+ *
+ * The wait is interruptible.  Errors: -EINVAL flags or reserved set,
+ * @num_queues out of range, a queue index out of range; -ENOENT unknown
+ * model (or another fd's, or unloaded meanwhile) or subgraph; -ETIMEDOUT
+ * a queue is still queued or running at the timeout; -EINTR a signal
+ * arrived first; -EFAULT bad pointer.
+ */
+struct neuronsim_wait {
+	__u32 model_id;
+	__u32 subgraph;
+	__u32 flags;
+	__u32 num_queues;
+	__u64 queues;
+	__u64 results;
+	__s64 timeout_ns;
+	__u64 reserved;
+};
+
 #define NEURONSIM_IOC_GET_INFO \
 	_IOR(NEURONSIM_IOC_MAGIC, 0x00, struct neuronsim_info)
 #define NEURONSIM_IOC_LOAD \
@@ -449,5 +558,9 @@ struct neuronsim_dma_info {
 	_IOWR(NEURONSIM_IOC_MAGIC, 0x07, struct neuronsim_model_info)
 #define NEURONSIM_IOC_DMA_INFO \
 	_IOWR(NEURONSIM_IOC_MAGIC, 0x08, struct neuronsim_dma_info)
+#define NEURONSIM_IOC_RUN \
+	_IOW(NEURONSIM_IOC_MAGIC, 0x09, struct neuronsim_run)
+#define NEURONSIM_IOC_WAIT \
+	_IOWR(NEURONSIM_IOC_MAGIC, 0x0a, struct neuronsim_wait)
 
 #endif /* _UAPI_LINUX_NEURONSIM_H */

@@ -36,6 +36,10 @@
  *   MODEL_UNLOADED  the same attributes as MODEL_LOADED
  *   LOAD_FAILED     DEVICE, OWNER_PID, ERR_ERRNO, ERR_REASON, ERR_FIELD,
  *                   ERR_SUBGRAPH, ERR_RECORD
+ *   RUN_DONE        DEVICE, MODEL_ID, RUN_SUBGRAPH, RUN_QUEUE,
+ *                   RUN_QUEUE_NAME, RUN_STATUS, RUN_BLOCKS, RUN_DESCS,
+ *                   RUN_BYTES, RUN_NS (a DMA queue run finished; not for
+ *                   runs UNLOAD or close stopped; Documentation/dma.rst)
  *
  * Who sees what: a model's counts (GET_MODEL, events) are visible to
  * everyone.  Its variable names and physical addresses (GET_VARS) only to
@@ -62,6 +66,7 @@
  * @NEURONSIM_CMD_MODEL_LOADED: notification, group "monitor".
  * @NEURONSIM_CMD_MODEL_UNLOADED: notification, group "monitor".
  * @NEURONSIM_CMD_LOAD_FAILED: notification, group "monitor".
+ * @NEURONSIM_CMD_RUN_DONE: notification, group "monitor".
  * @__NEURONSIM_CMD_MAX: internal.
  * @NEURONSIM_CMD_MAX: highest command.
  */
@@ -73,6 +78,7 @@ enum neuronsim_nl_cmd {
 	NEURONSIM_CMD_MODEL_LOADED,
 	NEURONSIM_CMD_MODEL_UNLOADED,
 	NEURONSIM_CMD_LOAD_FAILED,
+	NEURONSIM_CMD_RUN_DONE,
 
 	__NEURONSIM_CMD_MAX,
 	NEURONSIM_CMD_MAX = __NEURONSIM_CMD_MAX - 1
@@ -114,6 +120,15 @@ enum neuronsim_nl_cmd {
  *	output of every device, model, variable and event message.
  * @NEURONSIM_A_DEV_CORE: nest (enum neuronsim_nl_core_attr), once per
  *	NeuronCore of the device in GET_DEVICE replies: who owns it.
+ * @NEURONSIM_A_RUN_SUBGRAPH: u32, RUN_DONE: the queue's subgraph.
+ * @NEURONSIM_A_RUN_QUEUE: u32, RUN_DONE: the queue's index.
+ * @NEURONSIM_A_RUN_QUEUE_NAME: string, RUN_DONE: the queue's name.
+ * @NEURONSIM_A_RUN_STATUS: u32, RUN_DONE: 0, or the positive errno the
+ *	run stopped with.
+ * @NEURONSIM_A_RUN_BLOCKS: u32, RUN_DONE: blocks done.
+ * @NEURONSIM_A_RUN_DESCS: u32, RUN_DONE: DMA descriptors done.
+ * @NEURONSIM_A_RUN_BYTES: u64, RUN_DONE: bytes written.
+ * @NEURONSIM_A_RUN_NS: u64, RUN_DONE: the run's time in nanoseconds.
  * @__NEURONSIM_A_MAX: internal.
  * @NEURONSIM_A_MAX: highest attribute.
  */
@@ -153,6 +168,15 @@ enum neuronsim_nl_attr {
 
 	NEURONSIM_A_DEVICE,
 	NEURONSIM_A_DEV_CORE,
+
+	NEURONSIM_A_RUN_SUBGRAPH,
+	NEURONSIM_A_RUN_QUEUE,
+	NEURONSIM_A_RUN_QUEUE_NAME,
+	NEURONSIM_A_RUN_STATUS,
+	NEURONSIM_A_RUN_BLOCKS,
+	NEURONSIM_A_RUN_DESCS,
+	NEURONSIM_A_RUN_BYTES,
+	NEURONSIM_A_RUN_NS,
 
 	__NEURONSIM_A_MAX,
 	NEURONSIM_A_MAX = __NEURONSIM_A_MAX - 1

@@ -1,0 +1,767 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * engine.c - the simulated DMA engines: one per NeuronCore, running the
+ * relocated queues of a model (relocate.c) against the device's sparse
+ * memory, asynchronously as hardware does (Documentation/dma.rst).
+ *
+ *   RUN   queues the named queues of a subgraph, as one run, on the
+ *         ordered workqueue of the subgraph's NeuronCore and returns;
+ *   the run's work executes each queue: its blocks in id order, each
+ *         block's descriptors in order, each descriptor's UDMA
+ *         descriptors read back from the queue's M2S and S2M rings in
+ *         ring order; a copy moves each pair's bytes (nsim_mem_copy()),
+ *         a cast converts elements piece by piece (kbin_cast.h), a
+ *         transpose gathers, permutes and scatters; a finished block
+ *         increments its semaphore;
+ *   WAIT  sleeps (interruptible, with a timeout) until the named queues
+ *         are neither queued nor running and reports each;
+ *   poll  says EPOLLIN while a finished run was not reported by WAIT;
+ *   UNLOAD and close stop the model's runs at the next descriptor and
+ *         wait for them (nsim_engine_stop()) before anything is freed.
+ *
+ * Compute engines (PE, ACT, POOL, DVE instruction streams) are not
+ * simulated: only the DMA queues move bytes.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "kbin_cast.h"
+#include "kbin_dma.h"
+#include "neuronsim.h"
+#include "netlink.h"
+
+static_assert(sizeof(struct neuronsim_run) == 40);
+static_assert(sizeof(struct neuronsim_run_result) == 64);
+static_assert(sizeof(struct neuronsim_wait) == 48);
+static_assert(NSIM_DMA_M2S == NEURONSIM_DMA_M2S && NSIM_DMA_S2M == NEURONSIM_DMA_S2M);
+
+/* UDMA descriptors read from a ring at a time */
+#define NSIM_ENG_RING_BUF	64
+/* bytes of a transpose's element array the engine gathers at most */
+#define NSIM_ENG_TRANSPOSE_MAX	(4U << 20)
+
+/**
+ * struct nsim_run - one RUN: queues of a subgraph, run in order.
+ * @work: on the NeuronCore's engine workqueue.
+ * @m: the model (it waits for the run before it is freed).
+ * @sg: the subgraph index.
+ * @nq: entries of @q.
+ * @q: queue indexes.
+ */
+struct nsim_run {
+	struct work_struct work;
+	struct nsim_model *m;
+	u32 sg;
+	u32 nq;
+	u32 q[];
+};
+
+/* reading one queue side's UDMA descriptors in ring order */
+struct nsim_ring_rd {
+	u32 idx;
+	u32 n;
+	u32 pos;
+	union udma_desc buf[NSIM_ENG_RING_BUF];
+};
+
+/**
+ * struct nsim_eng - one queue being run.
+ * @nd: the device.
+ * @m: the model.
+ * @sg: the subgraph.
+ * @q: the queue.
+ * @qr: its run state.
+ * @rd: its two sides' ring readers.
+ * @sbuf: PAGE_SIZE bytes of a cast's source elements.
+ * @dbuf: PAGE_SIZE bytes of a cast's converted elements.
+ * @udma: UDMA descriptors executed.
+ * @bytes: bytes written.
+ * @injected: the failure is fail_run_nth's.
+ */
+struct nsim_eng {
+	struct nsim_device *nd;
+	struct nsim_model *m;
+	struct nsim_sg *sg;
+	const struct nsim_dma_queue *q;
+	struct nsim_dma_qrun *qr;
+	struct nsim_ring_rd rd[NSIM_DMA_DIRS];
+	u8 *sbuf;
+	u8 *dbuf;
+	u64 udma;
+	u64 bytes;
+	bool injected;
+};
+
+/* the next UDMA descriptor of side @dir: its address and length */
+static int nsim_eng_next(struct nsim_eng *e, u32 dir, u64 *addr, u32 *len)
+{
+	struct nsim_ring_rd *rd = &e->rd[dir];
+	const struct nsim_dma_queue *q = e->q;
+	const union udma_desc *d;
+	u32 ctrl;
+
+	if (rd->pos == rd->n) {
+		const struct nsim_dma_ring *ring;
+		u64 a;
+		u32 k;
+
+		if (rd->idx >= q->count[dir])
+			return -EIO;
+		k = nsim_dma_ring_locate(e->sg, q, dir, rd->idx, &a);
+		ring = &e->sg->dma.rings[q->first_ring[dir] + k];
+		rd->n = min_t(u32, NSIM_ENG_RING_BUF,
+			      ring->first + ring->count - rd->idx);
+		rd->pos = 0;
+		nsim_mem_read(&e->nd->mem, a, rd->buf,
+			      (u64)rd->n * UDMA_DESC_SIZE);
+	}
+	d = &rd->buf[rd->pos++];
+	rd->idx++;
+	/* M2S and S2M: len_ctrl, a word, the buffer address */
+	ctrl = le32_to_cpu((__force __le32)d->tx.len_ctrl);
+	*addr = le64_to_cpu((__force __le64)d->tx.buf_ptr);
+	*len = ctrl & UDMA_DESC_LEN_MASK;
+	if (!*len)
+		*len = KBIN_DMA_PIECE_MAX;
+	e->udma++;
+	if (((ctrl >> UDMA_DESC_RING_ID_SHIFT) & 3) != UDMA_RING_ID_INITIAL ||
+	    *addr >= NSIM_ADDR_END || *len > NSIM_ADDR_END - *addr)
+		return -EIO;
+	return 0;
+}
+
+/* a copy: UDMA pairs one to one, each of the same length */
+static int nsim_eng_copy(struct nsim_eng *e, u32 nm, u32 ns)
+{
+	u64 src, dst;
+	u32 i, ls, ld;
+	int ret;
+
+	if (nm != ns)
+		return -EIO;
+	for (i = 0; i < nm; i++) {
+		ret = nsim_eng_next(e, NSIM_DMA_M2S, &src, &ls);
+		if (!ret)
+			ret = nsim_eng_next(e, NSIM_DMA_S2M, &dst, &ld);
+		if (!ret && ls != ld)
+			ret = -EIO;
+		if (!ret)
+			ret = nsim_mem_copy(&e->nd->mem, dst, src, ls);
+		if (ret)
+			return ret;
+		e->bytes += ld;
+	}
+	return 0;
+}
+
+/* a cast: elements streamed from the M2S pieces into the S2M pieces */
+static int nsim_eng_cast(struct nsim_eng *e, const struct nsim_dma_op *op,
+			 u32 nm, u32 ns)
+{
+	u32 fs = kbin_dma_dtype(op->from_dtype)->size;
+	u32 ts = kbin_dma_dtype(op->to_dtype)->size;
+	u32 chunk = PAGE_SIZE / max(fs, ts), sl = 0, dl = 0, um = 0, us = 0, n;
+	u64 sa = 0, da = 0;
+	int ret;
+
+	for (;;) {
+		if (!sl) {
+			if (um == nm)
+				break;
+			ret = nsim_eng_next(e, NSIM_DMA_M2S, &sa, &sl);
+			if (ret || sl % fs)
+				return ret ?: -EIO;
+			um++;
+		}
+		if (!dl) {
+			if (us == ns)
+				return -EIO;
+			ret = nsim_eng_next(e, NSIM_DMA_S2M, &da, &dl);
+			if (ret || dl % ts)
+				return ret ?: -EIO;
+			us++;
+		}
+		n = min3(sl / fs, dl / ts, chunk);
+		nsim_mem_read(&e->nd->mem, sa, e->sbuf, (u64)n * fs);
+		kbin_cast(op->from_dtype, op->to_dtype, e->sbuf, e->dbuf, n);
+		ret = nsim_mem_write(&e->nd->mem, da, e->dbuf, (u64)n * ts);
+		if (ret)
+			return ret;
+		sa += (u64)n * fs;
+		sl -= n * fs;
+		da += (u64)n * ts;
+		dl -= n * ts;
+		e->bytes += (u64)n * ts;
+	}
+	return us == ns && !dl ? 0 : -EIO;
+}
+
+/*
+ * A transpose (Documentation/dma.rst, "Transposes"): the from side's
+ * bytes, in walk order, are tiles, each an element array of
+ * transpose_shape [W, Z, Y, X] (X innermost) of transpose_elem_size-byte
+ * elements; the to side's bytes, in walk order, receive each tile with
+ * its axes in the order the letters of transpose_op name ("WZXY":
+ * out[w][z][x][y] = in[w][z][y][x]).  The descriptor's bytes are
+ * gathered, permuted tile by tile and scattered.
+ */
+static int nsim_eng_transpose(struct nsim_eng *e, const struct nsim_dma_op *op,
+			      const struct nsim_dma_desc *dd, u32 nm, u32 ns)
+{
+	u32 es = op->transpose_elem_size, ax[KBIN_DMA_TRANSPOSE_DIMS];
+	u32 os[KBIN_DMA_TRANSPOSE_DIMS], i0, i1, i2, i3, k, len;
+	u64 tile = es, pos = 0, addr, in[KBIN_DMA_TRANSPOSE_DIMS], lin, t;
+	const u32 *s = op->transpose_shape;
+	struct kbin_dma_pat p;
+	u8 *tin, *tout;
+	int ret = 0;
+
+	for (k = 0; k < KBIN_DMA_TRANSPOSE_DIMS; k++) {
+		/* letter -> input axis: W 0, Z 1, Y 2, X 3 */
+		ax[k] = op->transpose_op[k] == 'W' ? 0 : op->transpose_op[k] == 'Z' ?
+			1 : op->transpose_op[k] == 'Y' ? 2 : 3;
+		os[k] = s[ax[k]];
+		tile *= s[k];
+	}
+	if (kbin_dma_pattern(&dd->side[NSIM_DMA_M2S], &p) || !tile ||
+	    p.bytes % tile || p.bytes > NSIM_ENG_TRANSPOSE_MAX)
+		return -EOPNOTSUPP;
+	tin = kvmalloc(2 * p.bytes, GFP_KERNEL_ACCOUNT);
+	if (!tin)
+		return -ENOMEM;
+	tout = tin + p.bytes;
+	for (k = 0; k < nm && !ret; k++) {
+		ret = nsim_eng_next(e, NSIM_DMA_M2S, &addr, &len);
+		if (!ret && len > p.bytes - pos)
+			ret = -EIO;
+		if (!ret)
+			nsim_mem_read(&e->nd->mem, addr, tin + pos, len);
+		pos += len;
+	}
+	if (!ret && pos != p.bytes)
+		ret = -EIO;
+	if (ret)
+		goto out;
+	pos = 0;
+	for (t = 0; t < p.bytes; t += tile)
+		for (i0 = 0; i0 < os[0]; i0++)
+			for (i1 = 0; i1 < os[1]; i1++)
+				for (i2 = 0; i2 < os[2]; i2++)
+					for (i3 = 0; i3 < os[3]; i3++) {
+						in[ax[0]] = i0;
+						in[ax[1]] = i1;
+						in[ax[2]] = i2;
+						in[ax[3]] = i3;
+						lin = ((in[0] * s[1] + in[1]) * s[2] +
+						       in[2]) * s[3] + in[3];
+						memcpy(tout + pos, tin + t + lin * es, es);
+						pos += es;
+					}
+	pos = 0;
+	for (k = 0; k < ns && !ret; k++) {
+		ret = nsim_eng_next(e, NSIM_DMA_S2M, &addr, &len);
+		if (!ret && len > p.bytes - pos)
+			ret = -EIO;
+		if (!ret)
+			ret = nsim_mem_write(&e->nd->mem, addr, tout + pos, len);
+		pos += len;
+		e->bytes += len;
+	}
+	if (!ret && pos != p.bytes)
+		ret = -EIO;
+out:
+	kvfree(tin);
+	return ret;
+}
+
+/* publish a queue's progress (debugfs and WAIT read it under run_lock) */
+static void nsim_eng_progress(struct nsim_eng *e, u32 blocks, u32 descs)
+{
+	struct nsim_file *nf = e->m->owner;
+
+	spin_lock(&nf->run_lock);
+	e->qr->blocks = blocks;
+	e->qr->descs = descs;
+	e->qr->udma_descs = e->udma;
+	e->qr->bytes = e->bytes;
+	spin_unlock(&nf->run_lock);
+}
+
+static const char *nsim_eng_why(const struct nsim_eng *e, int err)
+{
+	if (e->injected)
+		return "injected by fail_run_nth";
+	switch (err) {
+	case -ENOMEM:
+		return "backing RAM cap reached (or out of memory)";
+	case -EIO:
+		return "bad UDMA descriptor";
+	case -EOPNOTSUPP:
+		return "transpose the engine cannot read";
+	default:
+		return "error";
+	}
+}
+
+/* Run queue @qi of @e->sg: 0 or the errno it stopped with. */
+static int nsim_eng_queue(struct nsim_eng *e, u32 qi)
+{
+	struct nsim_dma *dma = &e->sg->dma;
+	const struct nsim_dma_queue *q = &dma->queues[qi];
+	u32 b, d, blocks = 0, descs = 0, nm, ns;
+	int ret = 0;
+
+	e->q = q;
+	e->qr = &dma->qrun[qi];
+	memset(e->rd, 0, sizeof(e->rd));
+	e->udma = 0;
+	e->bytes = 0;
+	d = q->first_desc;
+	for (b = 0; b < q->num_blocks; b++) {
+		u32 blk = q->first_block + b;
+
+		for (; d < q->first_desc + q->num_descs && dma->descs[d].block == blk;
+		     d++) {
+			const struct nsim_dma_op *op = &dma->ops[d];
+
+			if (READ_ONCE(e->m->stopping)) {
+				ret = -ECANCELED;
+				goto fail;
+			}
+			nm = nsim_dma_desc_count(dma, q, d, NSIM_DMA_M2S);
+			ns = nsim_dma_desc_count(dma, q, d, NSIM_DMA_S2M);
+			e->injected = nsim_fault_hit(&e->nd->fail_run_nth);
+			if (e->injected)
+				ret = -EIO;
+			else if (op->op == KBIN_DMA_OP_COPY)
+				ret = nsim_eng_copy(e, nm, ns);
+			else if (op->op == KBIN_DMA_OP_CAST)
+				ret = nsim_eng_cast(e, op, nm, ns);
+			else
+				ret = nsim_eng_transpose(e, op, &dma->descs[d], nm, ns);
+			if (ret == -EDQUOT)
+				ret = -ENOMEM;
+			if (ret)
+				goto fail;
+			descs++;
+			cond_resched();
+		}
+		/* the block is done: its semaphore */
+		dma->sem_vals[q->first_sem + dma->blocks[blk].sem_index]++;
+		blocks++;
+		nsim_eng_progress(e, blocks, descs);
+	}
+	return 0;
+
+fail:
+	nsim_eng_progress(e, blocks, descs);
+	e->qr->fail_block = b;
+	e->qr->fail_desc = d - q->first_desc < q->num_descs ? dma->descs[d].index : 0;
+	if (ret != -ECANCELED)
+		dev_info_ratelimited(&e->nd->dev,
+				     "model %u sg %u dma queue '%s': block %u descriptor %u (%s): %s (%d)\n",
+				     e->m->id, (u32)(e->sg - e->m->sg),
+				     dma->names + q->name_off, b, e->qr->fail_desc,
+				     kbin_dma_op_str(dma->ops[d].op),
+				     nsim_eng_why(e, ret), ret);
+	return ret;
+}
+
+static void nsim_run_work(struct work_struct *work)
+{
+	struct nsim_run *r = container_of(work, struct nsim_run, work);
+	struct nsim_model *m = r->m;
+	struct nsim_file *nf = m->owner;
+	struct nsim_sg *sg = &m->sg[r->sg];
+	struct nsim_engine_stats *st = &m->nd->engine[sg->core];
+	struct nsim_dma_qrun snap;
+	struct nsim_eng *e;
+	u32 i;
+
+	e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
+	if (e) {
+		e->sbuf = kmalloc(2 * PAGE_SIZE, GFP_KERNEL_ACCOUNT);
+		if (!e->sbuf) {
+			kfree(e);
+			e = NULL;
+		}
+	}
+	for (i = 0; i < r->nq; i++) {
+		struct nsim_dma_qrun *qr = &sg->dma.qrun[r->q[i]];
+		u64 t0 = ktime_get_ns(), ns;
+		int ret;
+
+		spin_lock(&nf->run_lock);
+		qr->state = NEURONSIM_RUN_RUNNING;
+		spin_unlock(&nf->run_lock);
+		if (!e) {
+			ret = -ENOMEM;
+		} else if (READ_ONCE(m->stopping)) {
+			ret = -ECANCELED;
+		} else {
+			e->nd = m->nd;
+			e->m = m;
+			e->sg = sg;
+			e->dbuf = e->sbuf + PAGE_SIZE;
+			ret = nsim_eng_queue(e, r->q[i]);
+		}
+		ns = ktime_get_ns() - t0;
+		if (e) {
+			atomic64_add(e->bytes, &st->bytes);
+			atomic64_add(e->udma, &st->udma_descs);
+		}
+		atomic64_add(qr->descs, &st->descs);
+		atomic64_inc(&st->runs);
+		atomic64_add(ns, &st->busy_ns);
+		if (ret && ret != -ECANCELED)
+			atomic64_inc(&st->errors);
+		spin_lock(&nf->run_lock);
+		qr->status = ret;
+		qr->ns = ns;
+		qr->runs++;
+		qr->state = NEURONSIM_RUN_DONE;
+		qr->unwaited = true;
+		nf->unwaited++;
+		nf->run_seq++;
+		snap = *qr;	/* a next RUN may reset it once unlocked */
+		wake_up_all(&nf->run_wq);
+		spin_unlock(&nf->run_lock);
+		if (ret != -ECANCELED)
+			nsim_netlink_notify_run(m, r->sg, r->q[i], &snap);
+	}
+	if (e)
+		kfree(e->sbuf);
+	kfree(e);
+	/* the last touch of the model: nsim_engine_stop() waits for this */
+	spin_lock(&nf->run_lock);
+	m->active_runs--;
+	nf->runs--;
+	nf->run_seq++;
+	wake_up_all(&nf->run_wq);
+	spin_unlock(&nf->run_lock);
+	kfree(r);
+}
+
+/* queue indexes from user space, each < @nq and at most once */
+static int nsim_run_queues(u32 *q, u64 uptr, u32 n, u32 nq, bool unique)
+{
+	u32 i, j;
+
+	if (copy_from_user(q, u64_to_user_ptr(uptr), n * sizeof(*q)))
+		return -EFAULT;
+	for (i = 0; i < n; i++) {
+		if (q[i] >= nq)
+			return -EINVAL;
+		for (j = 0; unique && j < i; j++)
+			if (q[j] == q[i])
+				return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * nsim_ioctl_run() - NEURONSIM_IOC_RUN: queue DMA queues of a subgraph on
+ *	its NeuronCore's engine (struct neuronsim_run).
+ * @nf: the caller's file.
+ * @uarg: user pointer to struct neuronsim_run.
+ * @usize: its size from the command (copy_struct_from_user()).
+ *
+ * Return: 0 once queued; the errors of struct neuronsim_run.
+ */
+long nsim_ioctl_run(struct nsim_file *nf, void __user *uarg, size_t usize)
+{
+	struct neuronsim_run ur;
+	struct nsim_model *m;
+	struct nsim_run *r;
+	struct nsim_sg *sg;
+	long ret;
+	u32 i;
+
+	ret = copy_struct_from_user(&ur, sizeof(ur), uarg, usize);
+	if (ret)
+		return ret;
+	if (ur.flags || ur.reserved[0] || ur.reserved[1] || !ur.num_queues ||
+	    ur.num_queues > NEURONSIM_RUN_MAX_QUEUES)
+		return -EINVAL;
+	r = kzalloc(struct_size(r, q, ur.num_queues), GFP_KERNEL_ACCOUNT);
+	if (!r)
+		return -ENOMEM;
+	INIT_WORK(&r->work, nsim_run_work);
+	r->nq = ur.num_queues;
+	r->sg = ur.subgraph;
+	mutex_lock(&nf->lock);
+	m = nsim_model_get_locked(nf, ur.model_id);
+	if (!m || ur.subgraph >= m->num_sg) {
+		ret = -ENOENT;
+		goto err_unlock;
+	}
+	sg = &m->sg[ur.subgraph];
+	ret = nsim_run_queues(r->q, ur.queues, r->nq, sg->dma.num_queues, true);
+	if (ret)
+		goto err_unlock;
+	spin_lock(&nf->run_lock);
+	if (nf->runs >= READ_ONCE(nsim_max_runs_per_fd))
+		ret = -EAGAIN;
+	for (i = 0; i < r->nq && !ret; i++) {
+		u8 st = sg->dma.qrun[r->q[i]].state;
+
+		if (st == NEURONSIM_RUN_QUEUED || st == NEURONSIM_RUN_RUNNING)
+			ret = -EBUSY;
+	}
+	if (ret) {
+		spin_unlock(&nf->run_lock);
+		goto err_unlock;
+	}
+	for (i = 0; i < r->nq; i++) {
+		struct nsim_dma_qrun *qr = &sg->dma.qrun[r->q[i]];
+		u64 runs = qr->runs;
+
+		if (qr->unwaited)
+			nf->unwaited--;
+		memset(qr, 0, sizeof(*qr));
+		qr->runs = runs;
+		qr->state = NEURONSIM_RUN_QUEUED;
+		qr->fail_block = U32_MAX;
+		qr->fail_desc = U32_MAX;
+	}
+	m->active_runs++;
+	nf->runs++;
+	spin_unlock(&nf->run_lock);
+	r->m = m;
+	queue_work(nf->nd->engine_wq[sg->core], &r->work);
+	mutex_unlock(&nf->lock);
+	return 0;
+
+err_unlock:
+	mutex_unlock(&nf->lock);
+	kfree(r);
+	return ret;
+}
+
+static void nsim_run_result(const struct nsim_dma_qrun *qr, u32 q,
+			    struct neuronsim_run_result *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->queue = q;
+	o->state = qr->state;
+	o->status = qr->status;
+	o->blocks = qr->blocks;
+	o->descs = qr->descs;
+	o->fail_block = qr->state == NEURONSIM_RUN_IDLE ? U32_MAX : qr->fail_block;
+	o->fail_desc = qr->state == NEURONSIM_RUN_IDLE ? U32_MAX : qr->fail_desc;
+	o->udma_descs = qr->udma_descs;
+	o->bytes = qr->bytes;
+	o->ns = qr->ns;
+	o->runs = qr->runs;
+}
+
+/*
+ * One look at the queues of a WAIT, file locked: -EAGAIN while one is
+ * queued or running (*@seq: the run_seq to wait past), else 0 with
+ * @res filled and the finished runs marked waited for.
+ */
+static int nsim_wait_check(struct nsim_file *nf, const struct neuronsim_wait *w,
+			   const u32 *q, struct neuronsim_run_result *res,
+			   u64 *seq)
+{
+	struct nsim_model *m = nsim_model_get_locked(nf, w->model_id);
+	struct nsim_sg *sg;
+	u32 i;
+	int ret = 0;
+
+	if (!m || w->subgraph >= m->num_sg)
+		return -ENOENT;
+	sg = &m->sg[w->subgraph];
+	for (i = 0; i < w->num_queues; i++)
+		if (q[i] >= sg->dma.num_queues)
+			return -EINVAL;
+	spin_lock(&nf->run_lock);
+	*seq = nf->run_seq;
+	for (i = 0; i < w->num_queues && !ret; i++) {
+		u8 st = sg->dma.qrun[q[i]].state;
+
+		if (st == NEURONSIM_RUN_QUEUED || st == NEURONSIM_RUN_RUNNING)
+			ret = -EAGAIN;
+	}
+	for (i = 0; i < w->num_queues && !ret; i++) {
+		struct nsim_dma_qrun *qr = &sg->dma.qrun[q[i]];
+
+		nsim_run_result(qr, q[i], &res[i]);
+		if (qr->unwaited) {
+			qr->unwaited = false;
+			nf->unwaited--;
+		}
+	}
+	spin_unlock(&nf->run_lock);
+	return ret;
+}
+
+/**
+ * nsim_ioctl_wait() - NEURONSIM_IOC_WAIT: wait for queues of a subgraph
+ *	to finish and report them (struct neuronsim_wait).
+ * @nf: the caller's file.
+ * @uarg: user pointer to struct neuronsim_wait.
+ * @usize: its size from the command.
+ *
+ * Sleeps without the file's lock (UNLOAD, RUN and the other ioctls go
+ * on), looking again after every finished run of the file.
+ *
+ * Return: 0; the errors of struct neuronsim_wait.
+ */
+long nsim_ioctl_wait(struct nsim_file *nf, void __user *uarg, size_t usize)
+{
+	struct neuronsim_run_result *res;
+	struct neuronsim_wait w;
+	long left, ret;
+	u64 seq;
+	u32 *q;
+
+	ret = copy_struct_from_user(&w, sizeof(w), uarg, usize);
+	if (ret)
+		return ret;
+	if (w.flags || w.reserved || !w.num_queues ||
+	    w.num_queues > NEURONSIM_RUN_MAX_QUEUES)
+		return -EINVAL;
+	q = kmalloc_array(w.num_queues, sizeof(*q), GFP_KERNEL_ACCOUNT);
+	res = kmalloc_array(w.num_queues, sizeof(*res), GFP_KERNEL_ACCOUNT);
+	if (!q || !res) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = nsim_run_queues(q, w.queues, w.num_queues, U32_MAX, false);
+	if (ret)
+		goto out;
+	if (w.timeout_ns < 0)
+		left = MAX_SCHEDULE_TIMEOUT;
+	else
+		left = nsecs_to_jiffies(w.timeout_ns);
+	for (;;) {
+		mutex_lock(&nf->lock);
+		ret = nsim_wait_check(nf, &w, q, res, &seq);
+		mutex_unlock(&nf->lock);
+		if (ret != -EAGAIN)
+			break;
+		if (!left) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		left = wait_event_interruptible_timeout(nf->run_wq,
+							READ_ONCE(nf->run_seq) != seq,
+							left);
+		if (left < 0) {
+			ret = -EINTR;
+			break;
+		}
+		if (!left && READ_ONCE(nf->run_seq) == seq) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+	}
+	if (!ret && copy_to_user(u64_to_user_ptr(w.results), res,
+				 w.num_queues * sizeof(*res)))
+		ret = -EFAULT;
+out:
+	kfree(res);
+	kfree(q);
+	return ret;
+}
+
+/**
+ * nsim_engine_poll() - poll() of a device file: EPOLLIN | EPOLLRDNORM
+ *	while a run of its models finished and WAIT has not reported it.
+ * @nf: the file's state.
+ * @file: the file.
+ * @wait: the poll table.
+ *
+ * Return: the event mask.
+ */
+__poll_t nsim_engine_poll(struct nsim_file *nf, struct file *file,
+			  struct poll_table_struct *wait)
+{
+	poll_wait(file, &nf->run_wq, wait);
+	return READ_ONCE(nf->unwaited) ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+static bool nsim_engine_idle(struct nsim_file *nf, struct nsim_model *m)
+{
+	bool idle;
+
+	spin_lock(&nf->run_lock);
+	idle = !m->active_runs;
+	spin_unlock(&nf->run_lock);
+	return idle;
+}
+
+/**
+ * nsim_engine_stop() - stop a published model's runs before it is
+ *	unloaded: each stops at its next descriptor (status -ECANCELED), a
+ *	queued one as it starts; returns when none is left, and forgets its
+ *	finished runs that were not waited for.
+ * @nf: the owning file, locked (the runs do not take the lock).
+ * @m: the model.
+ */
+void nsim_engine_stop(struct nsim_file *nf, struct nsim_model *m)
+{
+	u32 s, i;
+
+	lockdep_assert_held(&nf->lock);
+	WRITE_ONCE(m->stopping, true);
+	wait_event(nf->run_wq, nsim_engine_idle(nf, m));
+	spin_lock(&nf->run_lock);
+	for (s = 0; s < m->num_sg; s++)
+		for (i = 0; i < m->sg[s].dma.num_queues; i++)
+			if (m->sg[s].dma.qrun[i].unwaited) {
+				m->sg[s].dma.qrun[i].unwaited = false;
+				nf->unwaited--;
+			}
+	nf->run_seq++;
+	wake_up_all(&nf->run_wq);
+	spin_unlock(&nf->run_lock);
+}
+
+/**
+ * nsim_engine_init() - the DMA engines of a device: one ordered
+ *	workqueue per NeuronCore.
+ * @nd: the device.
+ *
+ * Return: 0 or -ENOMEM (nothing left allocated).
+ */
+int nsim_engine_init(struct nsim_device *nd)
+{
+	u32 c;
+
+	for (c = 0; c < nd->arch->num_cores; c++) {
+		nd->engine_wq[c] = alloc_ordered_workqueue("%s-nc%u", 0,
+							   nd->name, c);
+		if (!nd->engine_wq[c]) {
+			nsim_engine_exit(nd);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/**
+ * nsim_engine_exit() - destroy a device's DMA engines (no file is open,
+ *	so no run is left; destroy_workqueue() drains anyway).
+ * @nd: the device.
+ */
+void nsim_engine_exit(struct nsim_device *nd)
+{
+	u32 c;
+
+	for (c = 0; c < NEURONSIM_MAX_CORES; c++) {
+		if (nd->engine_wq[c])
+			destroy_workqueue(nd->engine_wq[c]);
+		nd->engine_wq[c] = NULL;
+	}
+}
