@@ -5,6 +5,7 @@
 #   make            module (neuronsim.ko), userspace programs, selftests
 #   make run        set-up, build, boot the VM and run the main job
 #   make check      set-up, build, every test; ends with "N passed, N failed"
+#   make check-full the same with every DMA queue of every real NEFF
 #   make bench      benchmarks (not part of check)
 #   make fuzz SECONDS=N   libFuzzer targets for N seconds each
 #   make checkpatch checkpatch.pl --strict over the kernel code
@@ -174,7 +175,7 @@ endef
 
 # ---------------------------------------------------------------------
 
-.PHONY: all module userspace selftests bench-progs deps run check bench fuzz \
+.PHONY: all module userspace selftests bench-progs deps run check check-full bench fuzz \
 	checkpatch clean install libneuronsim FORCE
 all: module userspace selftests
 
@@ -305,6 +306,13 @@ run: deps
 check: deps
 	$(MAKE) all
 	bash scripts/check.sh
+
+# make check with every queue of every real NEFF through the DMA engine
+# test (Documentation/dma.rst, "Tests"; the VM run takes several times
+# longer than make check's)
+check-full: deps
+	$(MAKE) all
+	DMA_ALL=1 bash scripts/check.sh
 
 bench:
 	bash scripts/deps.sh check bench

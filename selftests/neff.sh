@@ -5,7 +5,12 @@
 # selftests/Makefile) is loaded by neff_test on a device of the
 # generation it was compiled for - device 1 (trn1) for sunda, device 0
 # (trn2) for cayman - then the counters are back at zero, and every NEFF
-# of the manifest ran.  scenario_test (bug-report scenarios 2, 4, 6) runs
+# of the manifest ran; then dma_test, the DMA engine against the host
+# reference (Documentation/dma.rst, "Tests"): every NEFF's input queues
+# and every queue of a subset that has every op (copy, cast f32->f16,
+# int8->f16/f32, 2- and 4-byte transposes), every queue type (in, data,
+# dynamic) and the largest NEFF; DMA_ALL=1 (make check-full) every queue
+# of every NEFF.  scenario_test (bug-report scenarios 2, 4, 6) runs
 # on its own (the Makefile's TEST_GEN_PROGS).
 #
 #   neff.sh             (NSIM_NEFF_DEVICES="INDEX ...", default "1 0";
@@ -33,4 +38,17 @@ if [ -s "$neff_manifest" ]; then
 		test "$neff_want" = "$neff_done"
 fi
 rm -f "$neff_out"
+
+dma_subset="-n conv2d_1_float16_smaller -n conv2d_1_float32_smaller -n conv2d_3_float16_smaller -n conv2d_3_float32_smaller -n moe_tkg -n matmul_small -n file_pool_1_float16_41258dd -n file_pool_1_ae9c11b"
+for dev in ${NSIM_NEFF_DEVICES:-1 0}; do
+	arch=$(nsim_arch $dev)
+	NSIM_DEV=$dev run_tap "dma_test arch=$arch: input queues" dma_test "$neff_dir"
+	if [ "${DMA_ALL:-0}" = 1 ]; then
+		NSIM_DEV=$dev run_tap "dma_test arch=$arch: every queue" dma_test -a "$neff_dir"
+	else
+		NSIM_DEV=$dev run_tap "dma_test arch=$arch: every queue of the subset" \
+			dma_test -a $dma_subset "$neff_dir"
+	fi
+	check "dma: arch=$arch: stats back to zero" stats_zero $dev
+done
 ktap_finish

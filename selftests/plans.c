@@ -631,3 +631,72 @@ int snap_read(struct snap *s)
 	free(t);
 	return s->hbm_used[0] ? 0 : -ENODATA;
 }
+
+/*
+ * The plan: qIn copies (or casts, from @ft to @tt) slice b of input0 to
+ * byte 0 of partition b; qOut copies all of input0 to output0.
+ */
+int plan_engine(const struct neuronsim_info *info, uint64_t in_size,
+		    uint8_t ft, uint8_t tt, struct plan *p)
+{
+	static const uint32_t sems[] = { ENGINE_SEM }, sems2[] = { 9 };
+	struct kbin_dma_queue_in qin = {
+		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_IN,
+		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
+		.name = "qIn", .semaphores = sems,
+	};
+	struct kbin_dma_queue_in qout = {
+		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
+		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
+		.name = "qOut", .semaphores = sems2,
+	};
+	uint64_t stride = info->sbuf_window_size / info->sbuf_partitions;
+	uint32_t fs = ft == KBIN_DMA_DTYPE_FLOAT32 ? 4 : 1;
+	uint32_t ts = tt == KBIN_DMA_DTYPE_FLOAT32 ? 4 : tt == KBIN_DMA_DTYPE_FLOAT16 ? 2 : 1;
+	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
+	int e = 0, b;
+
+	if (!w)
+		return -ENOMEM;
+	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
+		e = -EINVAL;
+	e |= plan_add(w, 0, ENGINE_V_SB, KBIN_MR_SB, "state_buffer",
+		      info->sbuf_window_size, 1, NULL, 0, 0, NULL, NULL, 0);
+	e |= plan_add(w, 0, ENGINE_V_IN, KBIN_MR_INPUT, "input0", in_size, 64,
+		      "uint8", in_size, 1, NULL, NULL, 0);
+	e |= plan_add(w, 0, ENGINE_V_OUT, KBIN_MR_OUTPUT, "output0", in_size, 64,
+		      "uint8", in_size, 1, NULL, NULL, 0);
+	e |= kbin_writer_add_dma_queue(w, 0, &qin) < 0;
+	for (b = 0; b < ENGINE_NB; b++) {
+		struct kbin_dma_block blk = { .queue = 0, .id = b, .semaphore = ENGINE_SEM };
+		struct kbin_dma_desc d = {
+			.op = ft == tt ? KBIN_DMA_OP_COPY : KBIN_DMA_OP_CAST,
+			.num_tiling_dims = 1,
+			.from = { .offset = (uint64_t)b * ENGINE_SLICE * fs,
+				  .sizes = { ENGINE_SLICE * fs }, .steps = { 1 },
+				  .var_id = ENGINE_V_IN, .dtype = ft, .num_dims = 1 },
+			.to = { .offset = b * stride, .sizes = { ENGINE_SLICE * ts },
+				.steps = { 1 }, .var_id = ENGINE_V_SB, .dtype = tt,
+				.num_dims = 1 },
+		};
+
+		e |= kbin_writer_add_dma_block(w, 0, &blk, "in", &d, 1);
+	}
+	e |= kbin_writer_add_dma_queue(w, 0, &qout) < 0;
+	{
+		struct kbin_dma_block blk = { .queue = 1, .semaphore = 9 };
+		uint32_t run = in_size >= 65536 ? 65536 : (uint32_t)in_size;
+		struct kbin_dma_desc d = {
+			.op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1,
+			.from = { .sizes = { run, (uint32_t)(in_size / run) },
+				  .steps = { 1, run }, .var_id = ENGINE_V_IN,
+				  .dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 2 },
+			.to = { .sizes = { run, (uint32_t)(in_size / run) },
+				.steps = { 1, run }, .var_id = ENGINE_V_OUT,
+				.dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 2 },
+		};
+
+		e |= kbin_writer_add_dma_block(w, 0, &blk, "out", &d, 1);
+	}
+	return plan_finish(w, e, p);
+}

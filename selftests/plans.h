@@ -120,6 +120,21 @@ int write_text(const char *path, const char *text);
 int klog_has(const char *what);
 char *read_file(const char *path, size_t *len);
 int snap_read(struct snap *s);
+/*
+ * The DMA engine tests' plan (run_test, run_stress_test): one subgraph,
+ * the state buffer, input0 and output0 (@in_size bytes each, HBM) and two
+ * queues: qIn (type in, semaphore ENGINE_SEM) of ENGINE_NB blocks, block b
+ * one descriptor from ENGINE_SLICE elements of @ft at element b *
+ * ENGINE_SLICE of input0 to byte 0 of SBUF partition b as @tt (a copy
+ * when they are equal, else a cast); qOut (type data) one block copying
+ * input0 to output0 in 64 KiB runs.
+ */
+#define ENGINE_NB	8
+#define ENGINE_SLICE	4096U
+#define ENGINE_SEM	7
+enum { ENGINE_V_SB, ENGINE_V_IN, ENGINE_V_OUT };
+int plan_engine(const struct neuronsim_info *info, uint64_t in_size,
+		uint8_t ft, uint8_t tt, struct plan *p);
 /* DMA_RING bytes present over the HBM channels of debugfs hbm, or -1 */
 long long dma_ring_present(void);
 

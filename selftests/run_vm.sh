@@ -15,6 +15,12 @@
 # Run by scripts/check.sh through scripts/vm.sh.
 NSIM_KSFT=${NSIM_KSFT:-/kselftest}
 . "$NSIM_KSFT/drivers/neuronsim/lib.sh"
+# settings from the host (scripts/check.sh), exported to the tests: DMA_ALL
+if [ -f /etc/nsim-env ]; then
+	set -a
+	. /etc/nsim-env
+	set +a
+fi
 # each step's "# --- running NAME" goes straight to the serial console
 export NSIM_MARKS=${NSIM_MARKS:-/dev/console}
 # run_kselftest.sh writes each test's output to /dev/stdout, which a

@@ -6,6 +6,7 @@
 #   harden_test      fault injection over real NEFF plans, access control,
 #                    kernel-pointer scan, caps at their edge
 #   budget_test      threads loading maximum-size plans at once: no OOM
+#   run_stress_test  threads racing RUN/WAIT/poll with UNLOAD and close
 # The real NEFF plans are compiled on the host by neuronsim-cc into
 # $(ADVERSARIAL_DATA)/, installed as data/harden next to the tests;
 # without the shared NEFFs the directory is empty and the fault test

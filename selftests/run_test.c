@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run_test - the DMA engine's semantics and its RUN / WAIT / poll()
+ * interface (Documentation/dma.rst), on plans built here with the KBIN
+ * writer: one subgraph with the state buffer, input0 and output0 in HBM
+ * and two queues, qIn (NB blocks, each one descriptor copying or casting
+ * a slice of input0 into the state buffer, one partition per block) and
+ * qOut (one block copying input0 to output0).
+ *   - copy: the bytes land in their partitions, the rest of SBUF stays
+ *     zero; the result's blocks, descriptors, UDMA descriptors and bytes;
+ *     the queue's semaphore counts the blocks; debugfs dma/runs, dma/
+ *     semaphores and the engine counters agree;
+ *   - cast int8 -> float32 and float32 -> float16 element by element;
+ *   - the backing RAM cap: a run that needs a new page past it stops with
+ *     -ENOMEM naming the block and descriptor; the device stays
+ *     consistent (UNLOAD gives every byte back);
+ *   - fail_run_nth: the Nth descriptor fails with -EIO, named;
+ *   - WAIT: a tiny timeout gives -ETIMEDOUT, a signal -EINTR; poll()
+ *     wakes with EPOLLIN when a run is done, not after WAIT;
+ *   - UNLOAD and close while a queue runs stop it cleanly;
+ *   - every documented error of RUN and WAIT; another fd's model is
+ *     -ENOENT; max_runs_per_fd gives -EAGAIN.
+ * It also prints the engine's bandwidth on a 64 MiB HBM -> HBM copy next
+ * to memcpy() in the same VM (a figure, not a check).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "kbin_writer.h"
+#include "plans.h"
+
+#define PARAM "/sys/module/neuronsim/parameters/"
+#define NB		ENGINE_NB
+#define SLICE		ENGINE_SLICE
+#define V_SB		ENGINE_V_SB
+#define V_IN		ENGINE_V_IN
+#define V_OUT		ENGINE_V_OUT
+
+static int run_q(int fd, uint32_t id, const uint32_t *q, uint32_t n)
+{
+	struct neuronsim_run r = {
+		.model_id = id, .num_queues = n, .queues = (uintptr_t)q,
+	};
+
+	return ioctl(fd, NEURONSIM_IOC_RUN, &r) ? -errno : 0;
+}
+
+static int wait_q(int fd, uint32_t id, const uint32_t *q, uint32_t n,
+		  struct neuronsim_run_result *res, int64_t timeout_ns)
+{
+	struct neuronsim_wait w = {
+		.model_id = id, .num_queues = n, .queues = (uintptr_t)q,
+		.results = (uintptr_t)res, .timeout_ns = timeout_ns,
+	};
+
+	return ioctl(fd, NEURONSIM_IOC_WAIT, &w) ? -errno : 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* column @col of the row of queue @q in models/ID/sg0/dma/runs */
+static int runs_field(uint32_t id, unsigned int q, int col, char *out, size_t n)
+{
+	char path[256], *t, *l, *save = NULL;
+	int ret = -ENOENT;
+
+	dbgfs_path(path, sizeof(path), "models/%u/sg0/dma/runs", id);
+	t = read_file(path, NULL);
+	if (!t)
+		return -errno;
+	for (l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *f[16], *s2 = NULL, *c;
+		int k = 0;
+
+		for (c = strtok_r(l, "\t", &s2); c && k < 16; c = strtok_r(NULL, "\t", &s2))
+			f[k++] = c;
+		if (k >= 12 && (unsigned int)atoi(f[0]) == q && isdigit(f[0][0])) {
+			snprintf(out, n, "%s", f[col]);
+			ret = 0;
+		}
+	}
+	free(t);
+	return ret;
+}
+
+/* the engine counters of core 0: bytes, udma_descs, descs, runs, errors */
+static int engine_row(unsigned long long *v)
+{
+	char path[256], *t, *l, *save = NULL;
+	int ret = -ENOENT;
+
+	dbgfs_path(path, sizeof(path), "engine");
+	t = read_file(path, NULL);
+	if (!t)
+		return -errno;
+	for (l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		if (sscanf(l, "0 %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+			   &v[3], &v[4], &v[5]) == 6)
+			ret = 0;
+	free(t);
+	return ret;
+}
+
+FIXTURE(rn) {
+	int fd;
+	struct neuronsim_info info;
+	struct stats base;
+	uint64_t stride;
+	uint8_t *buf;
+};
+
+FIXTURE_SETUP(rn)
+{
+	self->fd = nsim_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
+	ASSERT_EQ(0, read_stats(&self->base));
+	self->stride = self->info.sbuf_window_size / self->info.sbuf_partitions;
+	self->buf = malloc(4 * NB * SLICE);
+	ASSERT_NE(NULL, self->buf);
+}
+
+FIXTURE_TEARDOWN(rn)
+{
+	char v[32];
+
+	write_knob("fail_run_nth", 0);
+	write_text(PARAM "max_runs_per_fd", "64");
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)self->info.backing_limit);
+	write_text(PARAM "backing_limit", v);
+	free(self->buf);
+	close(self->fd);
+}
+
+static void expect_base(struct __test_metadata *_metadata, const struct stats *b)
+{
+	struct stats s;
+
+	ASSERT_EQ(0, read_stats(&s));
+	EXPECT_EQ(b->models, s.models);
+	EXPECT_EQ(b->kmem_bytes, s.kmem_bytes);
+	EXPECT_EQ(b->hbm_used, s.hbm_used);
+	EXPECT_EQ(b->backing_bytes, s.backing_bytes);
+}
+
+TEST_F(rn, copy_lands_in_partitions)
+{
+	unsigned long long e0[6], e1[6];
+	struct neuronsim_run_result res;
+	uint32_t id, q = 0, i, b;
+	char f[64], path[256], *t;
+	struct plan p;
+	uint8_t *sb;
+
+	ASSERT_EQ(0, plan_engine(&self->info, NB * SLICE, KBIN_DMA_DTYPE_UINT8,
+			      KBIN_DMA_DTYPE_UINT8, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	for (i = 0; i < NB * SLICE; i++)
+		self->buf[i] = (uint8_t)(i * 7 + i / 4096);
+	ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, V_IN, 0, self->buf, NB * SLICE));
+	ASSERT_EQ(0, runs_field(id, 0, 2, f, sizeof(f)));
+	EXPECT_STREQ("idle", f);
+	ASSERT_EQ(0, engine_row(e0));
+	ASSERT_EQ(0, run_q(self->fd, id, &q, 1));
+	ASSERT_EQ(0, wait_q(self->fd, id, &q, 1, &res, 10LL * 1000000000));
+	EXPECT_EQ(NEURONSIM_RUN_DONE, res.state);
+	EXPECT_EQ(0, res.status);
+	EXPECT_EQ(NB, res.blocks);
+	EXPECT_EQ(NB, res.descs);
+	EXPECT_EQ(2 * NB, res.udma_descs);	/* one M2S, one S2M per block */
+	EXPECT_EQ(NB * SLICE, res.bytes);
+	EXPECT_EQ(0xffffffffU, res.fail_block);
+	EXPECT_EQ(1, res.runs);
+	/* every partition: slice b at byte 0 of partition b, zeros elsewhere */
+	sb = calloc(1, self->info.sbuf_partition_size);
+	ASSERT_NE(NULL, sb);
+	for (b = 0; b < self->info.sbuf_partitions; b++) {
+		ASSERT_EQ(0, nsim_read_var(self->fd, id, 0, V_SB, b * self->stride, sb,
+					   self->info.sbuf_partition_size));
+		if (b < NB)
+			EXPECT_EQ(0, memcmp(sb, self->buf + b * SLICE, SLICE))
+				TH_LOG("partition %u", b);
+		for (i = b < NB ? SLICE : 0; i < self->info.sbuf_partition_size; i++)
+			if (sb[i])
+				break;
+		EXPECT_EQ(self->info.sbuf_partition_size, i) TH_LOG("partition %u", b);
+	}
+	free(sb);
+	ASSERT_EQ(0, runs_field(id, 0, 2, f, sizeof(f)));
+	EXPECT_STREQ("done", f);
+	ASSERT_EQ(0, runs_field(id, 0, 4, f, sizeof(f)));
+	EXPECT_STREQ("8/8", f);
+	dbgfs_path(path, sizeof(path), "models/%u/sg0/dma/semaphores", id);
+	t = read_file(path, NULL);
+	ASSERT_NE(NULL, t);
+	EXPECT_NE(NULL, strstr(t, "0\tqIn\t7\t8\n")) TH_LOG("%s", t);
+	EXPECT_NE(NULL, strstr(t, "1\tqOut\t9\t0\n")) TH_LOG("%s", t);
+	free(t);
+	ASSERT_EQ(0, engine_row(e1));
+	EXPECT_EQ(e0[0] + NB * SLICE, e1[0]);
+	EXPECT_EQ(e0[1] + 2 * NB, e1[1]);
+	EXPECT_EQ(e0[2] + NB, e1[2]);
+	EXPECT_EQ(e0[3] + 1, e1[3]);
+	EXPECT_EQ(e0[4], e1[4]);
+	/* qOut: input0 into output0 */
+	q = 1;
+	ASSERT_EQ(0, run_q(self->fd, id, &q, 1));
+	ASSERT_EQ(0, wait_q(self->fd, id, &q, 1, &res, -1));
+	EXPECT_EQ(0, res.status);
+	sb = malloc(NB * SLICE);
+	ASSERT_NE(NULL, sb);
+	ASSERT_EQ(0, nsim_read_var(self->fd, id, 0, V_OUT, 0, sb, NB * SLICE));
+	EXPECT_EQ(0, memcmp(sb, self->buf, NB * SLICE));
+	free(sb);
+	ASSERT_EQ(0, nsim_unload(self->fd, id));
+	expect_base(_metadata, &self->base);
+}
+
+TEST_F(rn, cast_elementwise)
+{
+	struct neuronsim_run_result res;
+	uint32_t id, q = 0, i;
+	struct plan p;
+	float *f;
+	int8_t *s8;
+	uint16_t *h;
+
+	/* int8 -> float32: slice b (4096 elements) to partition b */
+	ASSERT_EQ(0, plan_engine(&self->info, NB * SLICE, KBIN_DMA_DTYPE_INT8,
+			      KBIN_DMA_DTYPE_FLOAT32, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	s8 = (int8_t *)self->buf;
+	for (i = 0; i < NB * SLICE; i++)
+		s8[i] = (int8_t)(i * 13);
+	ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, V_IN, 0, s8, NB * SLICE));
+	ASSERT_EQ(0, run_q(self->fd, id, &q, 1));
+	ASSERT_EQ(0, wait_q(self->fd, id, &q, 1, &res, -1));
+	EXPECT_EQ(0, res.status);
+	EXPECT_EQ(NB * SLICE * 4, res.bytes);
+	f = malloc(SLICE * 4);
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, nsim_read_var(self->fd, id, 0, V_SB, 3 * self->stride, f, SLICE * 4));
+	for (i = 0; i < SLICE; i++)
+		if (f[i] != (float)s8[3 * SLICE + i])
+			break;
+	EXPECT_EQ(SLICE, i) TH_LOG("element %u: %g, want %d", i, f[i], s8[3 * SLICE + i]);
+	free(f);
+	ASSERT_EQ(0, nsim_unload(self->fd, id));
+
+	/* float32 -> float16: ties to even, Inf past 65504 */
+	ASSERT_EQ(0, plan_engine(&self->info, NB * SLICE * 4, KBIN_DMA_DTYPE_FLOAT32,
+			      KBIN_DMA_DTYPE_FLOAT16, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	f = (float *)self->buf;
+	for (i = 0; i < NB * SLICE; i++)
+		f[i] = 1.0f + i / 2048.0f;	/* every other one a tie */
+	f[0] = 65520.0f;
+	ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, V_IN, 0, f, NB * SLICE * 4));
+	ASSERT_EQ(0, run_q(self->fd, id, &q, 1));
+	ASSERT_EQ(0, wait_q(self->fd, id, &q, 1, &res, -1));
+	EXPECT_EQ(0, res.status);
+	h = malloc(SLICE * 2);
+	ASSERT_NE(NULL, h);
+	ASSERT_EQ(0, nsim_read_var(self->fd, id, 0, V_SB, 0, h, SLICE * 2));
+	EXPECT_EQ(0x7c00, h[0]);		/* 65520: Inf */
+	EXPECT_EQ(0x3c01, h[2]);		/* 1 + 2/2048 = 1 + 2^-10: exact */
+	EXPECT_EQ(0x3c00, h[1]);		/* 1 + 2^-11: tie, to even */
+	EXPECT_EQ(0x3c02, h[3]);		/* 1 + 3 * 2^-11: tie, to even */
+	for (i = 1; i < SLICE; i++) {
+		_Float16 x = (_Float16)f[i];
+		uint16_t want;
+
+		memcpy(&want, &x, 2);
+		if (h[i] != want)
+			break;
+	}
+	EXPECT_EQ(SLICE, i);
+	free(h);
+	ASSERT_EQ(0, nsim_unload(self->fd, id));
+	expect_base(_metadata, &self->base);
+}
+
+TEST_F(rn, backing_cap_stops_cleanly)
+{
+	struct neuronsim_run_result res;
+	uint32_t id, q = 0;
+	struct stats s;
+	struct plan p;
+	char v[32];
+
+	ASSERT_EQ(0, plan_engine(&self->info, NB * SLICE, KBIN_DMA_DTYPE_UINT8,
+			      KBIN_DMA_DTYPE_UINT8, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	memset(self->buf, 0x5a, NB * SLICE);
+	ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, V_IN, 0, self->buf, NB * SLICE));
+	/* room for the pages of three blocks (each writes one SBUF page) */
+	ASSERT_EQ(0, read_stats(&s));
+	snprintf(v, sizeof(v), "%lld", s.backing_bytes + 3 * 4096);
+	ASSERT_EQ(0, write_text(PARAM "backing_limit", v));
+	ASSERT_EQ(0, run_q(self->fd, id, &q, 1));
+	ASSERT_EQ(0, wait_q(self->fd, id, &q, 1, &res, -1));
+	EXPECT_EQ(NEURONSIM_RUN_DONE, res.state);
+	EXPECT_EQ(-ENOMEM, res.status);
+	EXPECT_EQ(3, res.blocks);
+	EXPECT_EQ(3, res.fail_block);
+	EXPECT_EQ(0, res.fail_desc);
+	EXPECT_EQ(3 * SLICE, res.bytes);
+	/* the device goes on: READ_VAR sees the three slices, UNLOAD frees all */
+	ASSERT_EQ(0, nsim_read_var(self->fd, id, 0, V_SB, 2 * self->stride,
+				   self->buf + NB * SLICE, SLICE));
+	EXPECT_EQ(0, memcmp(self->buf + NB * SLICE, self->buf, SLICE));
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)self->info.backing_limit);
+	ASSERT_EQ(0, write_text(PARAM "backing_limit", v));
+	ASSERT_EQ(0, run_q(self->fd, id, &q, 1));
+	ASSERT_EQ(0, wait_q(self->fd, id, &q, 1, &res, -1));
+	EXPECT_EQ(0, res.status);
+	EXPECT_EQ(2, res.runs);
+	ASSERT_EQ(0, nsim_unload(self->fd, id));
+	expect_base(_metadata, &self->base);
+}
+
+TEST_F(rn, fail_run_nth_names_descriptor)
+{
+	unsigned long long e0[6], e1[6];
+	struct neuronsim_run_result res;
+	uint32_t id, q = 0;
+	struct plan p;
+
+	ASSERT_EQ(0, plan_engine(&self->info, NB * SLICE, KBIN_DMA_DTYPE_UINT8,
+			      KBIN_DMA_DTYPE_UINT8, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	ASSERT_EQ(0, engine_row(e0));
+	ASSERT_EQ(0, write_knob("fail_run_nth", 5));
+	ASSERT_EQ(0, run_q(self->fd, id, &q, 1));
+	ASSERT_EQ(0, wait_q(self->fd, id, &q, 1, &res, -1));
+	EXPECT_EQ(-EIO, res.status);
+	EXPECT_EQ(4, res.blocks);
+	EXPECT_EQ(4, res.fail_block);
+	EXPECT_EQ(0, res.fail_desc);
+	ASSERT_EQ(0, engine_row(e1));
+	EXPECT_EQ(e0[4] + 1, e1[4]);	/* errors */
+	EXPECT_TRUE(klog_has("block 4 descriptor 0 (copy): injected by fail_run_nth"));
+	ASSERT_EQ(0, nsim_unload(self->fd, id));
+	expect_base(_metadata, &self->base);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+TEST_F(rn, wait_timeout_signal_poll)
+{
+	struct neuronsim_run_result res;
+	struct pollfd pfd;
+	struct sigaction sa;
+	struct itimerval it = { .it_value = { .tv_usec = 100000 } };
+	uint64_t big = 64ULL << 20, t0, t1, tm;
+	uint32_t id, q = 1;
+	struct plan p;
+	uint8_t *src, *dst;
+	int ret;
+
+	ASSERT_EQ(0, plan_engine(&self->info, big, KBIN_DMA_DTYPE_UINT8,
+			      KBIN_DMA_DTYPE_UINT8, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	src = malloc(big);
+	dst = malloc(big);
+	ASSERT_NE(NULL, src);
+	ASSERT_NE(NULL, dst);
+	memset(src, 0x33, big);
+	ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, V_IN, 0, src, big));
+	pfd.fd = self->fd;
+	pfd.events = POLLIN;
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	/* WAIT on a queue never run: reported at once, idle */
+	ASSERT_EQ(0, wait_q(self->fd, id, &q, 1, &res, 0));
+	EXPECT_EQ(NEURONSIM_RUN_IDLE, res.state);
+
+	t0 = now_ns();
+	ASSERT_EQ(0, run_q(self->fd, id, &q, 1));
+	EXPECT_EQ(-EBUSY, run_q(self->fd, id, &q, 1));
+	EXPECT_EQ(-ETIMEDOUT, wait_q(self->fd, id, &q, 1, &res, 1));
+	EXPECT_EQ(-ETIMEDOUT, wait_q(self->fd, id, &q, 1, &res, 0));
+	/* a signal (no SA_RESTART) interrupts the wait */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	ASSERT_EQ(0, setitimer(ITIMER_REAL, &it, NULL));
+	ret = wait_q(self->fd, id, &q, 1, &res, -1);
+	if (ret == -EINTR) {
+		/* then poll wakes when the run is done */
+		EXPECT_EQ(1, poll(&pfd, 1, 120000));
+		EXPECT_TRUE(pfd.revents & POLLIN);
+	} else {
+		TH_LOG("the 64 MiB copy ended within 100 ms: no signal check");
+	}
+	ASSERT_EQ(0, wait_q(self->fd, id, &q, 1, &res, -1));
+	t1 = now_ns();
+	EXPECT_EQ(0, res.status);
+	EXPECT_EQ(big, res.bytes);
+	EXPECT_EQ(0, poll(&pfd, 1, 0));		/* waited for: no EPOLLIN */
+	ASSERT_EQ(0, nsim_read_var(self->fd, id, 0, V_OUT, 0, dst, big));
+	EXPECT_EQ(0, memcmp(src, dst, big));
+	tm = now_ns();
+	memcpy(dst, src, big);
+	tm = now_ns() - tm;
+	TH_LOG("64 MiB HBM -> HBM: the engine %.1f MB/s (%.1f ms in the run, %.1f ms RUN to WAIT); memcpy() %.1f MB/s",
+	       big * 1e3 / res.ns, res.ns / 1e6, (t1 - t0) / 1e6, big * 1e3 / tm);
+	free(src);
+	free(dst);
+	ASSERT_EQ(0, nsim_unload(self->fd, id));
+	expect_base(_metadata, &self->base);
+}
+
+TEST_F(rn, unload_close_while_running)
+{
+	uint64_t big = 32ULL << 20;
+	uint32_t id, q[2] = { 1, 0 };
+	struct plan p;
+	int fd2, i;
+
+	ASSERT_EQ(0, plan_engine(&self->info, big, KBIN_DMA_DTYPE_UINT8,
+			      KBIN_DMA_DTYPE_UINT8, &p));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+		memset(self->buf, i + 1, 4096);
+		ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, V_IN, big - 4096,
+					    self->buf, 4096));
+		ASSERT_EQ(0, run_q(self->fd, id, q, 2));
+		if (i)
+			usleep(i * 20000);
+		ASSERT_EQ(0, nsim_unload(self->fd, id));
+		expect_base(_metadata, &self->base);
+	}
+	for (i = 0; i < 3; i++) {
+		fd2 = nsim_open();
+		ASSERT_LE(0, fd2);
+		ASSERT_EQ(0, nsim_load(fd2, &p, 0, &id, NULL, NULL, 0));
+		ASSERT_EQ(0, nsim_write_var(fd2, id, 0, V_IN, big - 4096,
+					    self->buf, 4096));
+		ASSERT_EQ(0, run_q(fd2, id, q, 2));
+		if (i)
+			usleep(i * 20000);
+		close(fd2);
+		expect_base(_metadata, &self->base);
+	}
+	plan_free(&p);
+}
+
+TEST_F(rn, errors)
+{
+	struct neuronsim_run_result res[2];
+	uint32_t id, q[3] = { 0, 0, 5 }, big = 16U << 20;
+	struct neuronsim_run r;
+	struct neuronsim_wait w;
+	struct plan p;
+	int fd2;
+
+	ASSERT_EQ(0, plan_engine(&self->info, big, KBIN_DMA_DTYPE_UINT8,
+			      KBIN_DMA_DTYPE_UINT8, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	memset(&r, 0, sizeof(r));
+	r.model_id = id;
+	r.num_queues = 1;
+	r.queues = (uintptr_t)q;
+	r.flags = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RUN, &r));
+	EXPECT_EQ(EINVAL, errno);
+	r.flags = 0;
+	r.reserved[1] = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RUN, &r));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-EINVAL, run_q(self->fd, id, q, 0));
+	EXPECT_EQ(-EINVAL, run_q(self->fd, id, q, NEURONSIM_RUN_MAX_QUEUES + 1));
+	EXPECT_EQ(-EINVAL, run_q(self->fd, id, q, 2));		/* twice */
+	EXPECT_EQ(-EINVAL, run_q(self->fd, id, q + 2, 1));	/* no queue 5 */
+	EXPECT_EQ(-ENOENT, run_q(self->fd, id + 1000, q, 1));
+	memset(&r, 0, sizeof(r));
+	r.model_id = id;
+	r.subgraph = 1;
+	r.num_queues = 1;
+	r.queues = (uintptr_t)q;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RUN, &r));
+	EXPECT_EQ(ENOENT, errno);
+	r.subgraph = 0;
+	r.queues = 8;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RUN, &r));
+	EXPECT_EQ(EFAULT, errno);
+	/* another fd of this process: not its model */
+	fd2 = nsim_open();
+	ASSERT_LE(0, fd2);
+	EXPECT_EQ(-ENOENT, run_q(fd2, id, q, 1));
+	EXPECT_EQ(-ENOENT, wait_q(fd2, id, q, 1, res, 0));
+	close(fd2);
+	memset(&w, 0, sizeof(w));
+	w.model_id = id;
+	w.num_queues = 1;
+	w.queues = (uintptr_t)q;
+	w.results = (uintptr_t)res;
+	w.reserved = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_WAIT, &w));
+	EXPECT_EQ(EINVAL, errno);
+	w.reserved = 0;
+	w.flags = 2;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_WAIT, &w));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-EINVAL, wait_q(self->fd, id, q + 2, 1, res, 0));
+	EXPECT_EQ(-EINVAL, wait_q(self->fd, id, q, 0, res, 0));
+	w.flags = 0;
+	w.results = 8;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_WAIT, &w));
+	EXPECT_EQ(EFAULT, errno);
+	/* max_runs_per_fd: one run queued, the next RUN -EAGAIN */
+	ASSERT_EQ(0, write_text(PARAM "max_runs_per_fd", "1"));
+	q[1] = 1;
+	ASSERT_EQ(0, run_q(self->fd, id, q + 1, 1));
+	EXPECT_EQ(-EAGAIN, run_q(self->fd, id, q, 1));
+	ASSERT_EQ(0, wait_q(self->fd, id, q + 1, 1, res, -1));
+	EXPECT_EQ(0, res[0].status);
+	EXPECT_EQ(0, run_q(self->fd, id, q, 1));
+	ASSERT_EQ(0, wait_q(self->fd, id, q, 1, res, -1));
+	ASSERT_EQ(0, nsim_unload(self->fd, id));
+	EXPECT_EQ(-ENOENT, wait_q(self->fd, id, q, 1, res, 0));
+	expect_base(_metadata, &self->base);
+}
+
+TEST_HARNESS_MAIN
