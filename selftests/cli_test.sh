@@ -10,7 +10,8 @@
 # subcommand's --help and -j,
 # error messages and exit codes, the SVG map, and commands on the stdin
 # of load --hold (resolve, read, info, dma against the held model); dma
-# PLAN: the queues and a ring range.
+# PLAN: the queues and a ring range; run PLAN with --write/--read and the
+# holder's write, run, wait, read --out.
 
 n=0
 fails=0
@@ -58,10 +59,10 @@ echo "TAP version 13"
 # --- info / help / usage
 t "info" $NS info
 t "info -j" sh -c '$NS -j info | grep -q "\"arch_name\":\"'"${NSIM_ARCH:-trn2}"'\""'
-for c in info ls top load resolve models vars read monitor map dma; do
+for c in info ls top load resolve models vars read monitor map dma run; do
 	$NS $c --help > /tmp/help.out 2>&1 && grep -q "usage: neuronsim .*$c" /tmp/help.out || break
 done
-[ "$c" = dma ] && grep -q "usage: neuronsim .*dma" /tmp/help.out && ok "--help on every subcommand" || nok "--help on $c"
+[ "$c" = run ] && grep -q "usage: neuronsim .*run" /tmp/help.out && ok "--help on every subcommand" || nok "--help on $c"
 f "unknown subcommand exits 2" 2 $NS frobnicate
 f "load without PLAN exits 2" 2 $NS load
 f "load --core junk exits 2" 2 $NS load $P --core x
@@ -267,6 +268,30 @@ grep -q '"m2s":\[{"index":7,.*"flags":"LAST|INT"' /tmp/cli.out && grep -q '"var"
 f "dma --ring of an unknown queue exits 1" 1 $NS dma $P --ring sg0/nosuch
 f "dma --from without --ring exits 2" 2 $NS dma $P --from 1
 f "dma MODEL exits 1 (another fd's model)" 1 $NS dma 1
+# --- run: the DMA engine (qSPIO0: input0 -> 4 SBUF partitions -> output0)
+head -c 2048 /dev/urandom > /tmp/in.bin
+$NS run $P --queue sg0/qSPIO0 --write input0=/tmp/in.bin --read output0+0:2048=/tmp/out.bin \
+	--read state_buffer+262144:512=/tmp/sb1.bin > /tmp/cli.out 2>&1
+grep -q '^wrote 2048 bytes to sg0/input0 at +0 from /tmp/in.bin' /tmp/cli.out &&
+	grep -q '^sg0/qSPIO0: done, 2 of 2 blocks, 2 of 2 descriptors, 16 UDMA descriptors, 4096 bytes in ' /tmp/cli.out &&
+	grep -q 'not simulated' /tmp/cli.out && cmp -s /tmp/in.bin /tmp/out.bin &&
+	tail -c +513 /tmp/in.bin | head -c 512 | cmp -s - /tmp/sb1.bin &&
+	ok "run PLAN --write --read: input0 through partition 1 into output0" ||
+	{ nok "run PLAN --write --read"; sed 's/^/# /' /tmp/cli.out; }
+$NS -j run $P --queue qSPIO0 > /tmp/cli.out 2>&1
+grep -q '"queue":"qSPIO0"' /tmp/cli.out && grep -q '"state":"done"' /tmp/cli.out &&
+	grep -q '"status":0' /tmp/cli.out && grep -q '"blocks":2' /tmp/cli.out &&
+	ok "-j run: the queue's result" || { nok "-j run"; sed 's/^/# /' /tmp/cli.out; }
+f "run without --queue exits 2" 2 $NS run $P
+f "run of an unknown queue exits 1" 1 $NS run $P --queue sg0/nosuch
+head -c 1048577 /dev/zero > /tmp/big.bin
+f "run --write of a file larger than its variable exits 1" 1 $NS run $P --queue qSPIO0 --write input0=/tmp/big.bin
+printf 'write input0 /tmp/in.bin\nrun sg0/qSPIO0\nwait\nread output0 +0:2048 --out /tmp/out2.bin\n' |
+	$NS load $P --exit-on-eof > /tmp/cli.out 2>&1
+grep -q '^started 1 queue$' /tmp/cli.out && grep -q '^sg0/qSPIO0: done, 2 of 2 blocks' /tmp/cli.out &&
+	grep -q '^read 2048 bytes of sg0/output0 at +0 into /tmp/out2.bin' /tmp/cli.out &&
+	cmp -s /tmp/in.bin /tmp/out2.bin && ok "load --hold: write, run, wait, read --out" ||
+	{ nok "load --hold: run commands"; sed 's/^/# /' /tmp/cli.out; }
 t "map PLAN -o map.svg" sh -c "$NS map $P -o /tmp/map.svg && grep -q '</svg>' /tmp/map.svg && grep -c '<title>' /tmp/map.svg"
 
 echo "1..$n"

@@ -316,6 +316,83 @@ TEST(monitor_events)
 	plan_free(&p);
 }
 
+/* RUN_DONE: a finished DMA queue run, named; the engine counters */
+struct run_log {
+	int n;
+	__u32 model, sg, queue, status, blocks, descs;
+	__u64 bytes, ns;
+	char name[64];
+};
+
+static int log_run(const struct neuronsim_nl_event *e, void *ctx)
+{
+	struct run_log *l = ctx;
+
+	if (e->cmd != NEURONSIM_CMD_RUN_DONE)
+		return 0;
+	l->n++;
+	l->model = e->model.model_id;
+	l->sg = e->run_subgraph;
+	l->queue = e->run_queue;
+	l->status = e->run_status;
+	l->blocks = e->run_blocks;
+	l->descs = e->run_descs;
+	l->bytes = e->run_bytes;
+	l->ns = e->run_ns;
+	snprintf(l->name, sizeof(l->name), "%s", e->run_queue_name);
+	return 0;
+}
+
+TEST(run_done_event)
+{
+	struct neuronsim_run_opts o = { .sz = sizeof(o) };
+	struct neuronsim_engine_stats st;
+	struct neuronsim_run_result res;
+	struct neuronsim_info info;
+	struct neuronsim_nl *nl;
+	struct run_log l = { 0 };
+	struct plan p;
+	__u32 id, q = 0;
+	int fd = neuronsim_open(NULL), tries = 50;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, neuronsim_get_info(fd, &info));
+	ASSERT_EQ(0, plan_engine(&info, ENGINE_NB * ENGINE_SLICE, KBIN_DMA_DTYPE_UINT8,
+				 KBIN_DMA_DTYPE_UINT8, &p));
+	ASSERT_EQ(0, neuronsim_nl_open(&nl));
+	ASSERT_EQ(0, neuronsim_nl_subscribe(nl));
+	ASSERT_EQ(0, load_plan(fd, &p, &id));
+	ASSERT_EQ(0, neuronsim_run(fd, id, &o, &q, 1));
+	ASSERT_EQ(0, neuronsim_wait(fd, id, &o, &q, &res, 1));
+	ASSERT_EQ(0, res.status);
+	while (!l.n && tries--)
+		neuronsim_nl_read_events(nl, 100, log_run, &l);
+	ASSERT_EQ(1, l.n);
+	EXPECT_EQ(id, l.model);
+	EXPECT_EQ(0U, l.sg);
+	EXPECT_EQ(0U, l.queue);
+	EXPECT_STREQ("qIn", l.name);
+	EXPECT_EQ(0U, l.status);
+	EXPECT_EQ((__u32)ENGINE_NB, l.blocks);
+	EXPECT_EQ((__u32)ENGINE_NB, l.descs);
+	EXPECT_EQ((__u64)ENGINE_NB * ENGINE_SLICE, l.bytes);
+	EXPECT_EQ(res.ns, l.ns);
+	/* the engine counters through the library (debugfs engine) */
+	ASSERT_EQ(0, neuronsim_engine_stats(0, 0, &st));
+	EXPECT_LE(1ULL, st.runs);
+	EXPECT_LE((__u64)ENGINE_NB * ENGINE_SLICE, st.bytes);
+	EXPECT_LE(st.descs * 2, st.udma_descs);
+	EXPECT_EQ(-ENOENT, neuronsim_engine_stats(0, 99, &st));
+	EXPECT_EQ(-EINVAL, neuronsim_engine_stats(0, 0, NULL));
+	/* the library's bad arguments */
+	EXPECT_EQ(-EINVAL, neuronsim_run(fd, id, &o, NULL, 1));
+	EXPECT_EQ(-EINVAL, neuronsim_wait(fd, id, &o, &q, NULL, 1));
+	EXPECT_EQ(-ENOENT, neuronsim_run(fd, id + 1000, NULL, &q, 1));
+	neuronsim_close(fd);
+	neuronsim_nl_close(nl);
+	plan_free(&p);
+}
+
 /* raw libnl: one request, the kernel's errno */
 static int on_err(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 {

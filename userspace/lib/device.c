@@ -290,6 +290,83 @@ NSIM_EXPORT int neuronsim_dma_ring(int fd, __u32 model_id,
 	return (int)done;
 }
 
+NSIM_EXPORT int neuronsim_run(int fd, __u32 model_id,
+			      const struct neuronsim_run_opts *opts,
+			      const __u32 *queues, __u32 n)
+{
+	struct neuronsim_run r = {
+		.model_id = model_id,
+		.num_queues = n,
+		.queues = (uintptr_t)queues,
+	};
+	int err = OPTS_CHECK(opts);
+
+	if (err)
+		return err;
+	if (!queues || !n)
+		return -EINVAL;
+	r.subgraph = OPTS_GET(opts, subgraph, 0);
+	return nsim_ioctl(fd, NEURONSIM_IOC_RUN, &r);
+}
+
+NSIM_EXPORT int neuronsim_wait(int fd, __u32 model_id,
+			       const struct neuronsim_run_opts *opts,
+			       const __u32 *queues,
+			       struct neuronsim_run_result *results, __u32 n)
+{
+	struct neuronsim_wait w = {
+		.model_id = model_id,
+		.num_queues = n,
+		.queues = (uintptr_t)queues,
+		.results = (uintptr_t)results,
+	};
+	__s64 t;
+	int err = OPTS_CHECK(opts);
+
+	if (err)
+		return err;
+	if (!queues || !results || !n)
+		return -EINVAL;
+	w.subgraph = OPTS_GET(opts, subgraph, 0);
+	t = OPTS_GET(opts, timeout_ns, 0);
+	/* the library's 0 is "for ever", the kernel's "check once" */
+	w.timeout_ns = !t ? -1 : t < 0 ? 0 : t;
+	return nsim_ioctl(fd, NEURONSIM_IOC_WAIT, &w);
+}
+
+NSIM_EXPORT int neuronsim_engine_stats(unsigned int dev_index, __u32 core,
+				       struct neuronsim_engine_stats *st)
+{
+	char path[96], line[256];
+	unsigned long long v[7];
+	int err = -ENOENT;
+	FILE *f;
+
+	if (!st)
+		return -EINVAL;
+	snprintf(path, sizeof(path), "/sys/kernel/debug/neuronsim/neuronsim%u/engine",
+		 dev_index);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llu %llu %llu %llu %llu %llu %llu", &v[0],
+			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) != 7 ||
+		    v[0] != core)
+			continue;
+		st->bytes = v[1];
+		st->udma_descs = v[2];
+		st->descs = v[3];
+		st->runs = v[4];
+		st->errors = v[5];
+		st->busy_ns = v[6];
+		err = 0;
+		break;
+	}
+	fclose(f);
+	return err;
+}
+
 NSIM_EXPORT int neuronsim_resolve(int fd, __u32 model_id, __u32 subgraph,
 				  __u32 var_id, __u64 offset, __u64 size,
 				  __u64 *address)

@@ -247,6 +247,93 @@ int neuronsim_dma_queues(int fd, __u32 model_id,
 			 struct neuronsim_dma_queue_info *queues, __u32 max);
 
 /**
+ * struct neuronsim_run_opts - how neuronsim_run() and neuronsim_wait()
+ *	run and wait (Documentation/dma.rst).
+ * @sz: sizeof(struct neuronsim_run_opts).
+ * @subgraph: the subgraph (default 0).
+ * @timeout_ns: neuronsim_wait(): how long to wait; 0 (the default) waits
+ *	for ever, a negative value only checks once.
+ */
+struct neuronsim_run_opts {
+	size_t sz;
+	__u32 subgraph;
+	__u32 pad;
+	__s64 timeout_ns;
+};
+
+/**
+ * neuronsim_run() - start DMA queues of one subgraph of a model on its
+ *	NeuronCore's DMA engine, in the order given (NEURONSIM_IOC_RUN); it
+ *	returns at once.  Compute engines are not simulated.
+ * @fd: device fd that loaded the model.
+ * @model_id: model.
+ * @opts: @opts->subgraph, or NULL (subgraph 0).
+ * @queues: queue indexes (those of neuronsim_dma_queues()), each once.
+ * @n: entries of @queues, 1..NEURONSIM_RUN_MAX_QUEUES (64).
+ *
+ * Return: 0 or -errno: -ENOENT unknown model (or another fd's) or
+ * subgraph; -EINVAL @n out of range, a queue out of range or twice;
+ * -EBUSY a queue is queued or running; -EAGAIN the fd's max_runs_per_fd
+ * runs are queued or running; -E2BIG unknown options; -ENOTTY a kernel
+ * without RUN.
+ */
+int neuronsim_run(int fd, __u32 model_id, const struct neuronsim_run_opts *opts,
+		  const __u32 *queues, __u32 n);
+
+/**
+ * neuronsim_wait() - wait until none of the given queues is queued or
+ *	running and report each one's latest run (NEURONSIM_IOC_WAIT).
+ * @fd: device fd that loaded the model.
+ * @model_id: model.
+ * @opts: subgraph and timeout, or NULL (subgraph 0, no timeout).
+ * @queues: queue indexes.
+ * @results: out: @n entries (struct neuronsim_run_result, 64 bytes:
+ *	state, status, blocks, descriptors, UDMA descriptors, bytes, ns,
+ *	the failing block and descriptor).
+ * @n: entries, 1..NEURONSIM_RUN_MAX_QUEUES.
+ *
+ * Return: 0 or -errno: -ETIMEDOUT; -EINTR a signal; -ENOENT unknown model
+ * or subgraph (or unloaded meanwhile); -EINVAL a bad count or queue;
+ * -E2BIG unknown options; -ENOTTY a kernel without WAIT.
+ */
+int neuronsim_wait(int fd, __u32 model_id, const struct neuronsim_run_opts *opts,
+		   const __u32 *queues, struct neuronsim_run_result *results,
+		   __u32 n);
+
+/**
+ * struct neuronsim_engine_stats - one NeuronCore's DMA engine counters
+ *	since the device was created (debugfs "engine").
+ * @bytes: bytes written.
+ * @udma_descs: UDMA descriptors executed, both sides.
+ * @descs: DMA descriptors completed.
+ * @runs: queue runs finished.
+ * @errors: runs that failed (not cancellations).
+ * @busy_ns: nanoseconds spent running queues.
+ */
+struct neuronsim_engine_stats {
+	__u64 bytes;
+	__u64 udma_descs;
+	__u64 descs;
+	__u64 runs;
+	__u64 errors;
+	__u64 busy_ns;
+};
+
+/**
+ * neuronsim_engine_stats() - read the DMA engine counters of one
+ *	NeuronCore of a device from debugfs (root only).
+ * @dev_index: device index N (neuronsim/neuronsimN/engine).
+ * @core: NeuronCore index.
+ * @st: out.
+ *
+ * Return: 0 or -errno: -ENOENT no such device, core or file (debugfs not
+ * mounted, or a kernel without the engine); -EACCES not root; -EINVAL
+ * @st NULL or a row the library cannot parse.
+ */
+int neuronsim_engine_stats(unsigned int dev_index, __u32 core,
+			   struct neuronsim_engine_stats *st);
+
+/**
  * neuronsim_dma_ring() - a range of one queue side's UDMA descriptors,
  *	each as its ring holds it (16 bytes, union udma_desc of
  *	uapi/linux/neuronsim_udma.h) with where it came from.
@@ -637,14 +724,23 @@ struct neuronsim_nl_var {
 
 /**
  * struct neuronsim_nl_event - one "monitor" notification (of any device).
- * @cmd: NEURONSIM_CMD_MODEL_LOADED, _MODEL_UNLOADED or _LOAD_FAILED.
+ * @cmd: NEURONSIM_CMD_MODEL_LOADED, _MODEL_UNLOADED, _LOAD_FAILED or
+ *	_RUN_DONE.
  * @model: model counts (MODEL_LOADED/UNLOADED; owner_pid and device also
- *	LOAD_FAILED).
+ *	LOAD_FAILED; model_id and device also RUN_DONE).
  * @err_errno: LOAD_FAILED: positive errno.
  * @err_reason: LOAD_FAILED: enum kbin_check_reason.
  * @err_field: LOAD_FAILED: enum kbin_check_field.
  * @err_subgraph: LOAD_FAILED: subgraph or -1.
  * @err_record: LOAD_FAILED: record or -1.
+ * @run_subgraph: RUN_DONE: the DMA queue's subgraph.
+ * @run_queue: RUN_DONE: the queue's index.
+ * @run_queue_name: RUN_DONE: its name (valid during the callback).
+ * @run_status: RUN_DONE: 0 or the positive errno the run stopped with.
+ * @run_blocks: RUN_DONE: blocks done.
+ * @run_descs: RUN_DONE: DMA descriptors done.
+ * @run_bytes: RUN_DONE: bytes written.
+ * @run_ns: RUN_DONE: the run's time, ns.
  */
 struct neuronsim_nl_event {
 	__u8 cmd;
@@ -654,6 +750,14 @@ struct neuronsim_nl_event {
 	__u32 err_field;
 	__s32 err_subgraph;
 	__s32 err_record;
+	__u32 run_subgraph;
+	__u32 run_queue;
+	const char *run_queue_name;
+	__u32 run_status;
+	__u32 run_blocks;
+	__u32 run_descs;
+	__u64 run_bytes;
+	__u64 run_ns;
 };
 
 /**

@@ -76,6 +76,14 @@ static struct nla_policy nsim_nl_policy[NEURONSIM_A_MAX + 1] = {
 	[NEURONSIM_A_ERR_RECORD] = { .type = NLA_U32 },
 	[NEURONSIM_A_DEVICE] = { .type = NLA_U32 },
 	[NEURONSIM_A_DEV_CORE] = { .type = NLA_NESTED },
+	[NEURONSIM_A_RUN_SUBGRAPH] = { .type = NLA_U32 },
+	[NEURONSIM_A_RUN_QUEUE] = { .type = NLA_U32 },
+	[NEURONSIM_A_RUN_QUEUE_NAME] = { .type = NLA_STRING },
+	[NEURONSIM_A_RUN_STATUS] = { .type = NLA_U32 },
+	[NEURONSIM_A_RUN_BLOCKS] = { .type = NLA_U32 },
+	[NEURONSIM_A_RUN_DESCS] = { .type = NLA_U32 },
+	[NEURONSIM_A_RUN_BYTES] = { .type = NLA_U64 },
+	[NEURONSIM_A_RUN_NS] = { .type = NLA_U64 },
 };
 
 static struct nla_policy nsim_nl_core_policy[NEURONSIM_A_CORE_MAX + 1] = {
@@ -519,7 +527,7 @@ static int parse_event(struct nl_req *req, struct nlattr **tb, __u8 cmd)
 
 	if (cmd != NEURONSIM_CMD_MODEL_LOADED &&
 	    cmd != NEURONSIM_CMD_MODEL_UNLOADED &&
-	    cmd != NEURONSIM_CMD_LOAD_FAILED)
+	    cmd != NEURONSIM_CMD_LOAD_FAILED && cmd != NEURONSIM_CMD_RUN_DONE)
 		return 0;
 	memset(&e, 0, sizeof(e));
 	e.cmd = cmd;
@@ -531,6 +539,15 @@ static int parse_event(struct nl_req *req, struct nlattr **tb, __u8 cmd)
 			 (__s32)get_u32(tb, NEURONSIM_A_ERR_SUBGRAPH) : -1;
 	e.err_record = tb[NEURONSIM_A_ERR_RECORD] ?
 		       (__s32)get_u32(tb, NEURONSIM_A_ERR_RECORD) : -1;
+	e.run_subgraph = get_u32(tb, NEURONSIM_A_RUN_SUBGRAPH);
+	e.run_queue = get_u32(tb, NEURONSIM_A_RUN_QUEUE);
+	e.run_queue_name = tb[NEURONSIM_A_RUN_QUEUE_NAME] ?
+			   nla_get_string(tb[NEURONSIM_A_RUN_QUEUE_NAME]) : "";
+	e.run_status = get_u32(tb, NEURONSIM_A_RUN_STATUS);
+	e.run_blocks = get_u32(tb, NEURONSIM_A_RUN_BLOCKS);
+	e.run_descs = get_u32(tb, NEURONSIM_A_RUN_DESCS);
+	e.run_bytes = get_u64(tb, NEURONSIM_A_RUN_BYTES);
+	e.run_ns = get_u64(tb, NEURONSIM_A_RUN_NS);
 	req->count++;
 	return cb(&e, req->ctx);
 }

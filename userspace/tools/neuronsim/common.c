@@ -219,6 +219,8 @@ const char *event_name(__u8 cmd)
 		return "unloaded";
 	case NEURONSIM_CMD_LOAD_FAILED:
 		return "load_failed";
+	case NEURONSIM_CMD_RUN_DONE:
+		return "run_done";
 	default:
 		return "?";
 	}

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * load.c - "load": load a KBIN plan, and with --hold keep it loaded and
- * run the commands of stdin against it (resolve, read, vars, info, echo,
- * help), since bytes move only through the fd that loaded a model
+ * run the commands of stdin against it (resolve, read, vars, info, dma,
+ * run, wait, write, read --out, echo, help), since bytes move only through the fd that loaded a model
  * (Documentation/userspace.rst, "Commands on the stdin of load --hold").
  */
 #include <errno.h>
@@ -72,6 +72,10 @@ static void hold_help(void)
 	       "  vars                            every variable and its address\n"
 	       "  info                            the model's counts (MODEL_INFO)\n"
 	       "  dma [--ring sgN/QUEUE [--from I] [--count N]]  DMA queues, UDMA rings\n"
+	       "  run [sgN/]QUEUE...              start DMA queues on the engine (RUN)\n"
+	       "  wait [[sgN/]QUEUE...]           wait for them, print each (WAIT)\n"
+	       "  write VAR[+OFFSET] FILE         WRITE_VAR of FILE's bytes (.npy: payload)\n"
+	       "  read VAR [+OFFSET[:LEN]] --out FILE  READ_VAR into FILE\n"
 	       "  echo TEXT                       print TEXT (a marker for scripts)\n"
 	       "  help                            this text\n");
 	fflush(stdout);
@@ -83,7 +87,7 @@ static int hold_run_line(const struct vartab *t, char *line)
 	char *argv[HOLD_ARGS_MAX], *tok, *save = NULL, ref[HOLD_LINE_MAX];
 	const char *saved_cmd = cmd_name;
 	bool saved_json = tool_json;
-	int argc = 0, rc = 0, i;
+	int argc = 0, rc = 0, run_rc, i;
 
 	for (tok = strtok_r(line, " \t\r", &save); tok;
 	     tok = strtok_r(NULL, " \t\r", &save)) {
@@ -103,7 +107,10 @@ static int hold_run_line(const struct vartab *t, char *line)
 		return 0;
 	}
 	cmd_name = argv[0];
-	if (!strcmp(argv[0], "resolve") && argc > 1) {
+	run_rc = do_run_hold(t, argc, argv);
+	if (run_rc >= 0) {
+		rc = run_rc;	/* run, wait, write, read --out */
+	} else if (!strcmp(argv[0], "resolve") && argc > 1) {
 		rc = do_resolve(t, argc - 1, argv + 1) ? 1 : 0;
 	} else if (!strcmp(argv[0], "read") && (argc == 2 ||
 		   (argc == 3 && argv[2][0] == '+'))) {

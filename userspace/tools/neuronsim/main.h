@@ -131,6 +131,9 @@ int print_model(const struct vartab *t, const char *plan, const char *tail,
 		bool hold);
 /* the holder's and the subcommand's dma (dma.c) */
 int do_dma(const struct vartab *t, int argc, char **argv);
+/* the holder's run, wait, write VAR FILE, read ... --out FILE (run.c);
+ * -1 when the line is none of them */
+int do_run_hold(const struct vartab *t, int argc, char **argv);
 
 /* the module's copy of the Neuron driver's sysfs tree (Documentation/sysfs.rst) */
 #define SNAP_SYSFS_CLASS	"/sys/class/neuronsim"

@@ -69,6 +69,16 @@ static int monitor_cb(const struct neuronsim_nl_event *e, void *ctx)
 					    json_string(neuronsim_field_str(e->err_field)));
 			json_object_set_new(o, "subgraph", json_integer(e->err_subgraph));
 			json_object_set_new(o, "record", json_integer(e->err_record));
+		} else if (e->cmd == NEURONSIM_CMD_RUN_DONE) {
+			json_object_set_new(o, "model_id", json_integer(e->model.model_id));
+			json_object_set_new(o, "subgraph", json_integer(e->run_subgraph));
+			json_object_set_new(o, "queue", json_text(e->run_queue_name));
+			json_object_set_new(o, "index", json_integer(e->run_queue));
+			json_object_set_new(o, "errno", json_integer(e->run_status));
+			json_object_set_new(o, "blocks", json_integer(e->run_blocks));
+			json_object_set_new(o, "descs", json_integer(e->run_descs));
+			json_object_set_new(o, "bytes", json_integer(e->run_bytes));
+			json_object_set_new(o, "ns", json_integer(e->run_ns));
 		} else {
 			model_json(o, &e->model);
 		}
@@ -81,6 +91,12 @@ static int monitor_cb(const struct neuronsim_nl_event *e, void *ctx)
 		       neuronsim_reason_str(e->err_reason),
 		       neuronsim_field_str(e->err_field), e->err_subgraph,
 		       e->err_record, e->model.device);
+	} else if (e->cmd == NEURONSIM_CMD_RUN_DONE) {
+		printf("run_done model %u sg%u/%s: %s, %u blocks, %u descriptors, %llu bytes in %.3f ms, device %u\n",
+		       e->model.model_id, e->run_subgraph, e->run_queue_name,
+		       e->run_status ? strerror(e->run_status) : "ok", e->run_blocks,
+		       e->run_descs, (unsigned long long)e->run_bytes,
+		       e->run_ns / 1e6, e->model.device);
 	} else {
 		printf("%s model %u pid %u: %u subgraphs from NeuronCore %u, %llu vars, %llu bytes HBM, %llu bytes scratchpad, target gen %u, device %u\n",
 		       event_name(e->cmd), e->model.model_id, e->model.owner_pid,
@@ -365,7 +381,7 @@ const struct nsim_cmd nsim_cmd_monitor = {
 	.name = "monitor",
 	.summary = "print load/unload events, and periodic reports",
 	.usage = "monitor [--count N] [--period SECONDS] [--prometheus]",
-	.help = "  print MODEL_LOADED, MODEL_UNLOADED and LOAD_FAILED events of the\n"
+	.help = "  print MODEL_LOADED, MODEL_UNLOADED, LOAD_FAILED and RUN_DONE events of the\n"
 		"  netlink 'monitor' group, every field the kernel sends, until\n"
 		"  SIGINT/SIGTERM (or N lines), of device N or without -d of every\n"
 		"  device.  With -j one JSON object per line.\n"
