@@ -436,36 +436,53 @@ TEST_F(rn, wait_timeout_signal_poll)
 	expect_base(_metadata, &self->base);
 }
 
+/*
+ * After UNLOAD or close returned, no run of the model may go on: the
+ * engine's counters stay still (core 0 runs nothing else meanwhile).
+ */
+static void expect_engine_still(struct __test_metadata *_metadata)
+{
+	unsigned long long e1[6], e2[6];
+
+	ASSERT_EQ(0, engine_row(e1));
+	usleep(300000);
+	ASSERT_EQ(0, engine_row(e2));
+	EXPECT_EQ(e1[0], e2[0]);	/* bytes */
+	EXPECT_EQ(e1[3], e2[3]);	/* runs */
+}
+
 TEST_F(rn, unload_close_while_running)
 {
-	uint64_t big = 32ULL << 20;
+	uint64_t big = 32ULL << 20, k;
 	uint32_t id, q[2] = { 1, 0 };
 	struct plan p;
-	int fd2, i;
+	int fd2, i, fd;
 
+	/*
+	 * qOut is one descriptor of 512 UDMA pieces (32 MiB, not zeros, so
+	 * every page is copied): it runs for a while, and UNLOAD or close
+	 * must wait for it.
+	 */
 	ASSERT_EQ(0, plan_engine(&self->info, big, KBIN_DMA_DTYPE_UINT8,
-			      KBIN_DMA_DTYPE_UINT8, &p));
-	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
-		memset(self->buf, i + 1, 4096);
-		ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, V_IN, big - 4096,
-					    self->buf, 4096));
-		ASSERT_EQ(0, run_q(self->fd, id, q, 2));
-		if (i)
-			usleep(i * 20000);
-		ASSERT_EQ(0, nsim_unload(self->fd, id));
-		expect_base(_metadata, &self->base);
-	}
-	for (i = 0; i < 3; i++) {
-		fd2 = nsim_open();
-		ASSERT_LE(0, fd2);
-		ASSERT_EQ(0, nsim_load(fd2, &p, 0, &id, NULL, NULL, 0));
-		ASSERT_EQ(0, nsim_write_var(fd2, id, 0, V_IN, big - 4096,
-					    self->buf, 4096));
-		ASSERT_EQ(0, run_q(fd2, id, q, 2));
-		if (i)
-			usleep(i * 20000);
-		close(fd2);
+				 KBIN_DMA_DTYPE_UINT8, &p));
+	memset(self->buf, 0x77, 4 * NB * SLICE);
+	for (i = 0; i < 4; i++) {
+		fd2 = i < 2 ? -1 : nsim_open();
+		fd = i < 2 ? self->fd : fd2;
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, nsim_load(fd, &p, 0, &id, NULL, NULL, 0));
+		for (k = 0; k < big; k += 4 * NB * SLICE)
+			ASSERT_EQ(0, nsim_write_var(fd, id, 0, V_IN, k, self->buf,
+						    4 * NB * SLICE));
+		ASSERT_EQ(0, run_q(fd, id, q, 2));
+		if (i & 1)
+			usleep(20000);
+		if (fd2 < 0) {
+			ASSERT_EQ(0, nsim_unload(self->fd, id));
+		} else {
+			close(fd2);
+		}
+		expect_engine_still(_metadata);
 		expect_base(_metadata, &self->base);
 	}
 	plan_free(&p);
