@@ -431,6 +431,9 @@ static void nsim_run_work(struct work_struct *work)
 		qr->state = NEURONSIM_RUN_DONE;
 		qr->unwaited = true;
 		nf->unwaited++;
+		/* the run's slot is free once its last queue is reported */
+		if (i + 1 == r->nq)
+			nf->runs--;
 		nf->run_seq++;
 		snap = *qr;	/* a next RUN may reset it once unlocked */
 		wake_up_all(&nf->run_wq);
@@ -444,7 +447,6 @@ static void nsim_run_work(struct work_struct *work)
 	/* the last touch of the model: nsim_engine_stop() waits for this */
 	spin_lock(&nf->run_lock);
 	m->active_runs--;
-	nf->runs--;
 	nf->run_seq++;
 	wake_up_all(&nf->run_wq);
 	spin_unlock(&nf->run_lock);

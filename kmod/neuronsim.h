@@ -681,7 +681,8 @@ struct nsim_model {
  *	counts below (engine.c).
  * @run_wq: woken when a run of its models finishes (WAIT, poll, UNLOAD).
  * @run_seq: bumped on every finished run.
- * @runs: its runs queued or running, at most max_runs_per_fd.
+ * @runs: its runs queued or running, at most max_runs_per_fd (a run
+ *	counts until its last queue is reported done).
  * @unwaited: its queues whose run is done and not waited for (poll).
  */
 struct nsim_file {
