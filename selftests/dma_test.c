@@ -8,11 +8,12 @@
  * For every plan of the manifest compiled for the device's generation
  * (or only those whose NEFF name contains one of the -n words):
  *   - LOAD; per subgraph with DMA queues, every input variable and every
- *     weight (a record with a payload) is filled with a seeded pattern by
- *     WRITE_VAR;
- *   - every variable a queue touches is read back (READ_VAR; the state
- *     buffer partition by partition) into the host reference's memory
- *     (userspace/cc/dma_ref.c), at its RESOLVE address;
+ *     weight (a record with a payload) that a queue to run touches is
+ *     filled with a seeded pattern by WRITE_VAR (and the same bytes go
+ *     into the host reference's memory, userspace/cc/dma_ref.c, at its
+ *     RESOLVE address); every other variable such a queue touches is
+ *     read (READ_VAR; the state buffer partition by partition) into the
+ *     reference;
  *   - each input queue (type "in") runs on the device (RUN, WAIT: status
  *     0, every block and descriptor done, the bytes the reference wrote)
  *     and in the reference; then every variable the queue writes is
@@ -311,9 +312,25 @@ static int test_sg(struct tctx *t, const struct kbin_view *kv, int all,
 		if (nsim_resolve(t->fd, t->id, t->sg, r->var_id, 0, 1, &t->pa[r->var_id]))
 			t->pa[r->var_id] = ~0ULL;
 	}
-	for (i = 0; i < v.num_descs; i++) {
-		t->touched[v.descs[i].from.var_id] = 1;
-		t->touched[v.descs[i].to.var_id] = 1;
+	/* the variables the queues to run touch (without -a the input ones) */
+	for (i = 0; i < v.num_queues; i++) {
+		const struct kbin_dma_queue *kq = &v.queues[i];
+		uint32_t b, k;
+
+		if (!all && kq->type != KBIN_DMA_QUEUE_IN)
+			continue;
+		for (b = 0; b < kq->num_blocks; b++) {
+			const struct kbin_dma_block *kb =
+				&v.blocks[kq->first_block - v.first_block + b];
+
+			for (k = 0; k < kb->num_descs; k++) {
+				const struct kbin_dma_desc *d =
+					&v.descs[kb->first_desc - v.first_desc + k];
+
+				t->touched[d->from.var_id] = 1;
+				t->touched[d->to.var_id] = 1;
+			}
+		}
 	}
 	/* inputs and weights: a seeded pattern */
 	for (i = 0; i < t->set->nmem; i++) {
@@ -321,6 +338,8 @@ static int test_sg(struct tctx *t, const struct kbin_view *kv, int all,
 		uint64_t k, n;
 
 		if (r->mr_type != KBIN_MR_INPUT && !kbin_view_payload(kv, r))
+			continue;
+		if (!t->touched[r->var_id])	/* no queue to run reads it */
 			continue;
 		for (k = 0; k < r->size; k += n) {
 			n = r->size - k < CHUNK ? r->size - k : CHUNK;

@@ -64,9 +64,11 @@ run_tap() {
 	shift
 	out=/tmp/tap.$$
 	running "$name"
+	t0=$(date +%s)
 	"$@" > "$out" 2>&1
 	rc=$?
 	sed 's/^/# /' "$out"
+	echo "# --- $name: $(( $(date +%s) - t0 )) s"
 	rm -f "$out"
 	case $rc in
 	0) ktap_result ok "$name" ;;

@@ -491,7 +491,7 @@ TEST_F(rn, unload_close_while_running)
 TEST_F(rn, errors)
 {
 	struct neuronsim_run_result res[2];
-	uint32_t id, q[3] = { 0, 0, 5 }, big = 16U << 20;
+	uint32_t id, q[3] = { 0, 0, 5 }, big = 16U << 20, k;
 	struct neuronsim_run r;
 	struct neuronsim_wait w;
 	struct plan p;
@@ -552,7 +552,14 @@ TEST_F(rn, errors)
 	w.results = 8;
 	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_WAIT, &w));
 	EXPECT_EQ(EFAULT, errno);
-	/* max_runs_per_fd: one run queued, the next RUN -EAGAIN */
+	/*
+	 * max_runs_per_fd: one run queued, the next RUN -EAGAIN; qOut copies
+	 * 16 MiB of real bytes, so it still runs when the second RUN comes
+	 */
+	memset(self->buf, 0x5a, 4 * NB * SLICE);
+	for (k = 0; k < big; k += 4 * NB * SLICE)
+		ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, V_IN, k, self->buf,
+					    4 * NB * SLICE));
 	ASSERT_EQ(0, write_text(PARAM "max_runs_per_fd", "1"));
 	q[1] = 1;
 	ASSERT_EQ(0, run_q(self->fd, id, q + 1, 1));
