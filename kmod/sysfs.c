@@ -87,12 +87,18 @@ static const char *const nsim_host_mem_names[NSIM_HOST_MEM_MAX] = {
 	[NSIM_HOST_MEM_UNCATEGORIZED] = "uncategorized",
 };
 
-/* the driver's other_info counters; only model_load_count is counted */
+/*
+ * the driver's other_info counters (only model_load_count is counted),
+ * then the DMA engine's (struct nsim_engine_stats)
+ */
 enum {
 	NSIM_OTHER_MODEL_LOAD_COUNT,
 	NSIM_OTHER_RELOAD_COUNT,
 	NSIM_OTHER_INFERENCE_COUNT,
 	NSIM_OTHER_FLOP_COUNT,
+	NSIM_OTHER_DMA_BYTES,
+	NSIM_OTHER_DMA_DESCRIPTORS,
+	NSIM_OTHER_DMA_RUNS,
 	NSIM_OTHER_MAX,
 };
 
@@ -101,6 +107,9 @@ static const char *const nsim_other_names[NSIM_OTHER_MAX] = {
 	[NSIM_OTHER_RELOAD_COUNT] = "reload_count",
 	[NSIM_OTHER_INFERENCE_COUNT] = "inference_count",
 	[NSIM_OTHER_FLOP_COUNT] = "flop_count",
+	[NSIM_OTHER_DMA_BYTES] = "dma_bytes",
+	[NSIM_OTHER_DMA_DESCRIPTORS] = "dma_descriptors",
+	[NSIM_OTHER_DMA_RUNS] = "dma_runs",
 };
 
 /**
@@ -247,12 +256,22 @@ static u64 nsim_status_value(struct nsim_sysfs_dir *d,
 	return atomic64_read(&d->nd->core_stats[d->core].status[a->idx]);
 }
 
-/* model_load_count: loads ever (total), models loaded now (present) */
+/*
+ * model_load_count: loads ever (total), models loaded now (present); the
+ * DMA engine's counters: present is total (since the device was created)
+ */
 static u64 nsim_other_value(struct nsim_sysfs_dir *d,
 			    const struct nsim_sysfs_attr *a)
 {
 	const struct nsim_core_stats *s = &d->nd->core_stats[d->core];
+	struct nsim_engine_stats *e = &d->nd->engine[d->core];
 
+	if (a->idx == NSIM_OTHER_DMA_BYTES)
+		return atomic64_read(&e->bytes);
+	if (a->idx == NSIM_OTHER_DMA_DESCRIPTORS)
+		return atomic64_read(&e->descs);
+	if (a->idx == NSIM_OTHER_DMA_RUNS)
+		return atomic64_read(&e->runs);
 	if (a->idx != NSIM_OTHER_MODEL_LOAD_COUNT)
 		return 0;
 	return atomic64_read(a->field == NSIM_F_TOTAL ? &s->model_loads :

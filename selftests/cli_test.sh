@@ -278,6 +278,18 @@ grep -q '^wrote 2048 bytes to sg0/input0 at +0 from /tmp/in.bin' /tmp/cli.out &&
 	tail -c +513 /tmp/in.bin | head -c 512 | cmp -s - /tmp/sb1.bin &&
 	ok "run PLAN --write --read: input0 through partition 1 into output0" ||
 	{ nok "run PLAN --write --read"; sed 's/^/# /' /tmp/cli.out; }
+# the engine's sysfs counters (Documentation/sysfs.rst): one more run,
+# its 4096 bytes and 2 descriptors, summed over the device's NeuronCores
+sysfs_dma() {
+	cat /sys/class/neuronsim/neuronsim${NSIM_DEV:-0}/neuron_core*/stats/other_info/dma_$1/$2 |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+b0=$(sysfs_dma bytes total); d0=$(sysfs_dma descriptors present); r0=$(sysfs_dma runs total)
+$NS run $P --queue sg0/qSPIO0 > /dev/null 2>&1
+test "$(sysfs_dma bytes total)" = $((b0 + 4096)) -a "$(sysfs_dma descriptors present)" = $((d0 + 2)) \
+	-a "$(sysfs_dma runs total)" = $((r0 + 1)) &&
+	ok "sysfs other_info/dma_{bytes,descriptors,runs}: one run of qSPIO0" ||
+	nok "sysfs dma counters: bytes $b0 -> $(sysfs_dma bytes total), descriptors $d0 -> $(sysfs_dma descriptors present), runs $r0 -> $(sysfs_dma runs total)"
 $NS -j run $P --queue qSPIO0 > /tmp/cli.out 2>&1
 grep -q '"queue":"qSPIO0"' /tmp/cli.out && grep -q '"state":"done"' /tmp/cli.out &&
 	grep -q '"status":0' /tmp/cli.out && grep -q '"blocks":2' /tmp/cli.out &&
