@@ -312,7 +312,7 @@ check: deps
 # longer than make check's)
 check-full: deps
 	$(MAKE) all
-	DMA_ALL=1 bash scripts/check.sh
+	NSIM_DMA=all bash scripts/check.sh
 
 bench:
 	bash scripts/deps.sh check bench

@@ -3,7 +3,7 @@
  * dma_test - the DMA engine against the host reference on real NEFFs
  * (Documentation/dma.rst, "Tests").
  *
- *   dma_test [-a] [-n NAME]... [DIR]     (default /data/neff)
+ *   dma_test [-a] [-n NAME]... [DIR]     (default data/neff)
  *
  * For every plan of the manifest compiled for the device's generation
  * (or only those whose NEFF name contains one of the -n words):
@@ -449,7 +449,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	const char *dir = "/data/neff", *names[MAX_NAMES];
+	const char *dir = "data/neff", *names[MAX_NAMES];
 	struct plan_ent *es = NULL;
 	struct neuronsim_info info;
 	size_t n = 0, cap = 0, i, k;

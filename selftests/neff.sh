@@ -6,11 +6,16 @@
 # generation it was compiled for - device 1 (trn1) for sunda, device 0
 # (trn2) for cayman - then the counters are back at zero, and every NEFF
 # of the manifest ran; then dma_test, the DMA engine against the host
-# reference (Documentation/dma.rst, "Tests"): every NEFF's input queues
-# and every queue of a subset that has every op (copy, cast f32->f16,
-# int8->f16/f32, 2- and 4-byte transposes), every queue type (in, data,
-# dynamic) and the largest NEFF; DMA_ALL=1 (make check-full) every queue
-# of every NEFF.  scenario_test (bug-report scenarios 2, 4, 6) runs
+# reference (Documentation/dma.rst, "Tests"), as much as NSIM_DMA says:
+#   subset (default, make check): every queue of a fixed subset that has
+#          every op (copy, cast f32->f16, int8->f16/f32, 2- and 4-byte
+#          transposes), every queue type (in, data, dynamic) and the
+#          largest NEFF
+#   all    (make check-full): the input queues of every NEFF, then every
+#          queue of every NEFF
+#   small  (the debug-kernel lane): every queue of two small trn2 plans
+#          of the subset, none on trn1
+# scenario_test (bug-report scenarios 2, 4, 6) runs
 # on its own (the Makefile's TEST_GEN_PROGS).
 #
 #   neff.sh             (NSIM_NEFF_DEVICES="INDEX ...", default "1 0";
@@ -40,15 +45,24 @@ fi
 rm -f "$neff_out"
 
 dma_subset="-n conv2d_1_float16_smaller -n conv2d_1_float32_smaller -n conv2d_3_float16_smaller -n conv2d_3_float32_smaller -n moe_tkg -n matmul_small -n file_pool_1_float16_41258dd -n file_pool_1_ae9c11b"
+dma_small="-n conv2d_1_float16_smaller -n matmul_small"
 for dev in ${NSIM_NEFF_DEVICES:-1 0}; do
 	arch=$(nsim_arch $dev)
-	NSIM_DEV=$dev run_tap "dma_test arch=$arch: input queues" dma_test "$neff_dir"
-	if [ "${DMA_ALL:-0}" = 1 ]; then
+	case ${NSIM_DMA:-subset} in
+	all)
+		NSIM_DEV=$dev run_tap "dma_test arch=$arch: input queues" dma_test "$neff_dir"
 		NSIM_DEV=$dev run_tap "dma_test arch=$arch: every queue" dma_test -a "$neff_dir"
-	else
+		;;
+	small)
+		[ "$arch" = trn2 ] || continue
+		NSIM_DEV=$dev run_tap "dma_test arch=$arch: every queue of the small subset" \
+			dma_test -a $dma_small "$neff_dir"
+		;;
+	*)
 		NSIM_DEV=$dev run_tap "dma_test arch=$arch: every queue of the subset" \
 			dma_test -a $dma_subset "$neff_dir"
-	fi
+		;;
+	esac
 	check "dma: arch=$arch: stats back to zero" stats_zero $dev
 done
 ktap_finish

@@ -15,7 +15,7 @@
 # Run by scripts/check.sh through scripts/vm.sh.
 NSIM_KSFT=${NSIM_KSFT:-/kselftest}
 . "$NSIM_KSFT/drivers/neuronsim/lib.sh"
-# settings from the host (scripts/check.sh), exported to the tests: DMA_ALL
+# settings from the host (scripts/check.sh), exported to the tests: NSIM_DMA
 if [ -f /etc/nsim-env ]; then
 	set -a
 	. /etc/nsim-env
