@@ -278,7 +278,7 @@ for k in reloc_instr_per_pair reloc_growth ring_bytes_per_pair dma_over_memcpy; 
 	esac
 	if [ -z "$val" ]; then
 		why="see bench_error in build/bench/run/vm_icount.txt"
-		case $k in dma_*) why="the module has no DMA engine yet" ;; esac
+		case $k in dma_*) why="nsim_bench has no DMA engine step yet (Documentation/dma.rst has a by-hand figure)" ;; esac
 		row "$k" "$d (not measured: $why)" n/a "$t" 0
 	else
 		set -- $lim
