@@ -37,7 +37,7 @@ KSFT_PREREQS	:=
 include $(sort $(wildcard selftests/mk/*.mk))
 
 KSFT_MAKE	= $(MAKE) --no-print-directory -C $(TOP)/selftests TOP=$(TOP) \
-	KSFT=$(KSFT) OUTPUT=$(KSFT_OUT) NSIM_DATA_DIR=$(KSFT_DATA) V=$(V) \
+	KSFT=$(KSFT) OUTPUT=$(KSFT_OUT) NSIM_DATA_DIR=$(KSFT_DATA) V=$(V) NSIM_GROUP_LD=1 \
 	NSIM_CFLAGS="$(KSFT_CFLAGS)" NSIM_LDFLAGS="$(KSFT_LDFLAGS)" \
 	NSIM_ARCHIVES="$(KSFT_ARCHIVES)" NSIM_LDLIBS="$(KSFT_LDLIBS)"
 
