@@ -98,7 +98,10 @@ enum {
 	NSIM_OTHER_FLOP_COUNT,
 	NSIM_OTHER_DMA_BYTES,
 	NSIM_OTHER_DMA_DESCRIPTORS,
+	NSIM_OTHER_DMA_UDMA_DESCRIPTORS,
 	NSIM_OTHER_DMA_RUNS,
+	NSIM_OTHER_DMA_ERRORS,
+	NSIM_OTHER_DMA_BUSY_NS,
 	NSIM_OTHER_MAX,
 };
 
@@ -109,7 +112,10 @@ static const char *const nsim_other_names[NSIM_OTHER_MAX] = {
 	[NSIM_OTHER_FLOP_COUNT] = "flop_count",
 	[NSIM_OTHER_DMA_BYTES] = "dma_bytes",
 	[NSIM_OTHER_DMA_DESCRIPTORS] = "dma_descriptors",
+	[NSIM_OTHER_DMA_UDMA_DESCRIPTORS] = "dma_udma_descriptors",
 	[NSIM_OTHER_DMA_RUNS] = "dma_runs",
+	[NSIM_OTHER_DMA_ERRORS] = "dma_errors",
+	[NSIM_OTHER_DMA_BUSY_NS] = "dma_busy_ns",
 };
 
 /**
@@ -270,8 +276,14 @@ static u64 nsim_other_value(struct nsim_sysfs_dir *d,
 		return atomic64_read(&e->bytes);
 	if (a->idx == NSIM_OTHER_DMA_DESCRIPTORS)
 		return atomic64_read(&e->descs);
+	if (a->idx == NSIM_OTHER_DMA_UDMA_DESCRIPTORS)
+		return atomic64_read(&e->udma_descs);
 	if (a->idx == NSIM_OTHER_DMA_RUNS)
 		return atomic64_read(&e->runs);
+	if (a->idx == NSIM_OTHER_DMA_ERRORS)
+		return atomic64_read(&e->errors);
+	if (a->idx == NSIM_OTHER_DMA_BUSY_NS)
+		return atomic64_read(&e->busy_ns);
 	if (a->idx != NSIM_OTHER_MODEL_LOAD_COUNT)
 		return 0;
 	return atomic64_read(a->field == NSIM_F_TOTAL ? &s->model_loads :

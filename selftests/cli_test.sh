@@ -290,6 +290,28 @@ test "$(sysfs_dma bytes total)" = $((b0 + 4096)) -a "$(sysfs_dma descriptors pre
 	-a "$(sysfs_dma runs total)" = $((r0 + 1)) &&
 	ok "sysfs other_info/dma_{bytes,descriptors,runs}: one run of qSPIO0" ||
 	nok "sysfs dma counters: bytes $b0 -> $(sysfs_dma bytes total), descriptors $d0 -> $(sysfs_dma descriptors present), runs $r0 -> $(sysfs_dma runs total)"
+# busy time and errors too; top shows the counters per NeuronCore and,
+# over --period, the rates (an idle engine: 0 B/s, 0.0%)
+ksys=/sys/class/neuronsim/neuronsim${NSIM_DEV:-0}
+bz=$(sysfs_dma busy_ns total)
+test "$bz" -gt 0 -a "$(sysfs_dma errors present)" = "$(sysfs_dma errors total)" &&
+	ok "sysfs other_info/dma_busy_ns counts the runs' time, dma_errors is there" ||
+	nok "sysfs dma_busy_ns ($bz) / dma_errors"
+c=0
+while [ -e $ksys/neuron_core$c ] && [ "$(cat $ksys/neuron_core$c/stats/other_info/dma_runs/total)" = 0 ]; do
+	c=$((c + 1))
+done
+o=$ksys/neuron_core$c/stats/other_info
+dma_row="$c +[0-9.]+ [KMG]?i?B +$(cat $o/dma_descriptors/total) +$(cat $o/dma_runs/total) +$(cat $o/dma_errors/total) +"
+$NS top --once > /tmp/top.out 2>&1
+grep -q '^  DMA engine (the compute engines are not simulated)$' /tmp/top.out &&
+	sed -n '/^  DMA engine/,$p' /tmp/top.out | grep -Eq "^  ${dma_row}- +-$" &&
+	ok "top --once: NeuronCore $c's DMA row has sysfs's descriptors, runs and errors, no rates" ||
+	{ nok "top --once DMA rows (want '$dma_row')"; sed 's/^/# /' /tmp/top.out; }
+$NS top --once --period 0.2 > /tmp/top.out 2>&1
+sed -n '/^  DMA engine/,$p' /tmp/top.out | grep -Eq "^  ${dma_row}0 B/s +0\.0%$" &&
+	ok "top --once --period: an idle engine's rates, 0 B/s and 0.0%" ||
+	{ nok "top --once --period DMA rates"; sed 's/^/# /' /tmp/top.out; }
 $NS -j run $P --queue qSPIO0 > /tmp/cli.out 2>&1
 grep -q '"queue":"qSPIO0"' /tmp/cli.out && grep -q '"state":"done"' /tmp/cli.out &&
 	grep -q '"status":0' /tmp/cli.out && grep -q '"blocks":2' /tmp/cli.out &&

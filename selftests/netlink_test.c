@@ -343,10 +343,37 @@ static int log_run(const struct neuronsim_nl_event *e, void *ctx)
 	return 0;
 }
 
+/* core @core's row of debugfs neuronsimN/engine (Documentation/dma.rst) */
+static int engine_row(unsigned int dev, unsigned int core,
+		      struct neuronsim_engine_stats *st)
+{
+	unsigned long long v[7];
+	char path[96], line[256];
+	int err = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/neuronsim/neuronsim%u/engine", dev);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (err && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6]) != 7 || v[0] != core)
+			continue;
+		*st = (struct neuronsim_engine_stats){
+			.bytes = v[1], .udma_descs = v[2], .descs = v[3],
+			.runs = v[4], .errors = v[5], .busy_ns = v[6],
+		};
+		err = 0;
+	}
+	fclose(f);
+	return err;
+}
+
 TEST(run_done_event)
 {
 	struct neuronsim_run_opts o = { .sz = sizeof(o) };
-	struct neuronsim_engine_stats st;
+	struct neuronsim_engine_stats st, dbg;
 	struct neuronsim_run_result res;
 	struct neuronsim_info info;
 	struct neuronsim_nl *nl;
@@ -377,11 +404,22 @@ TEST(run_done_event)
 	EXPECT_EQ((__u32)ENGINE_NB, l.descs);
 	EXPECT_EQ((__u64)ENGINE_NB * ENGINE_SLICE, l.bytes);
 	EXPECT_EQ(res.ns, l.ns);
-	/* the engine counters through the library (debugfs engine) */
+	/*
+	 * the engine counters through the library (sysfs), equal to the
+	 * debugfs engine row of the same core
+	 */
 	ASSERT_EQ(0, neuronsim_engine_stats(0, 0, &st));
 	EXPECT_LE(1ULL, st.runs);
 	EXPECT_LE((__u64)ENGINE_NB * ENGINE_SLICE, st.bytes);
 	EXPECT_LE(st.descs * 2, st.udma_descs);
+	EXPECT_LT(0ULL, st.busy_ns);
+	ASSERT_EQ(0, engine_row(0, 0, &dbg));
+	EXPECT_EQ(dbg.bytes, st.bytes);
+	EXPECT_EQ(dbg.udma_descs, st.udma_descs);
+	EXPECT_EQ(dbg.descs, st.descs);
+	EXPECT_EQ(dbg.runs, st.runs);
+	EXPECT_EQ(dbg.errors, st.errors);
+	EXPECT_EQ(dbg.busy_ns, st.busy_ns);
 	EXPECT_EQ(-ENOENT, neuronsim_engine_stats(0, 99, &st));
 	EXPECT_EQ(-EINVAL, neuronsim_engine_stats(0, 0, NULL));
 	/* the library's bad arguments */

@@ -334,37 +334,63 @@ NSIM_EXPORT int neuronsim_wait(int fd, __u32 model_id,
 	return nsim_ioctl(fd, NEURONSIM_IOC_WAIT, &w);
 }
 
+/*
+ * One counter of a NeuronCore's DMA engine from the device's sysfs tree
+ * (Documentation/sysfs.rst, "Other counters"): 0 or -errno, -EINVAL for
+ * a file that is not one decimal number.
+ */
+static int engine_counter(unsigned int dev_index, __u32 core, const char *name,
+			  __u64 *v)
+{
+	char path[160], buf[32], *end;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path),
+		 NEURONSIM_SYSFS_CLASS "/" NEURONSIM_DEVICE_NAME
+		 "%u/neuron_core%u/stats/other_info/dma_%s/total",
+		 dev_index, core, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n < 0)
+		return (int)n;
+	buf[n] = '\0';
+	errno = 0;
+	*v = strtoull(buf, &end, 10);
+	if (end == buf || (*end && *end != '\n') || errno)
+		return -EINVAL;
+	return 0;
+}
+
 NSIM_EXPORT int neuronsim_engine_stats(unsigned int dev_index, __u32 core,
 				       struct neuronsim_engine_stats *st)
 {
-	char path[96], line[256];
-	unsigned long long v[7];
-	int err = -ENOENT;
-	FILE *f;
+	struct neuronsim_engine_stats out;
+	const struct {
+		const char *name;
+		__u64 *v;
+	} f[] = {
+		{ "bytes", &out.bytes }, { "udma_descriptors", &out.udma_descs },
+		{ "descriptors", &out.descs }, { "runs", &out.runs },
+		{ "errors", &out.errors }, { "busy_ns", &out.busy_ns },
+	};
+	size_t i;
+	int err;
 
 	if (!st)
 		return -EINVAL;
-	snprintf(path, sizeof(path), "/sys/kernel/debug/neuronsim/neuronsim%u/engine",
-		 dev_index);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llu %llu %llu %llu %llu %llu %llu", &v[0],
-			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) != 7 ||
-		    v[0] != core)
-			continue;
-		st->bytes = v[1];
-		st->udma_descs = v[2];
-		st->descs = v[3];
-		st->runs = v[4];
-		st->errors = v[5];
-		st->busy_ns = v[6];
-		err = 0;
-		break;
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		err = engine_counter(dev_index, core, f[i].name, f[i].v);
+		if (err)
+			return err;
 	}
-	fclose(f);
-	return err;
+	*st = out;
+	return 0;
 }
 
 NSIM_EXPORT int neuronsim_resolve(int fd, __u32 model_id, __u32 subgraph,

@@ -51,6 +51,11 @@ extern "C" {
 #define NEURONSIM_DEV_PATH	"/dev/" NEURONSIM_DEVICE_NAME
 /** Where the devices are listed: one neuronsimN per device. */
 #define NEURONSIM_BUS_DEVICES	"/sys/bus/" NEURONSIM_DEVICE_NAME "/devices"
+/**
+ * The class of the devices' copy of the Neuron driver's sysfs tree:
+ * neuronsimN/... under it (Documentation/sysfs.rst).
+ */
+#define NEURONSIM_SYSFS_CLASS	"/sys/class/" NEURONSIM_DEVICE_NAME
 
 /* ------------------------------------------------------------------ */
 /* Device (ioctl)                                                      */
@@ -302,7 +307,8 @@ int neuronsim_wait(int fd, __u32 model_id, const struct neuronsim_run_opts *opts
 
 /**
  * struct neuronsim_engine_stats - one NeuronCore's DMA engine counters
- *	since the device was created (debugfs "engine").
+ *	since the device was created (sysfs other_info/dma_*,
+ *	Documentation/sysfs.rst; debugfs "engine" has the same).
  * @bytes: bytes written.
  * @udma_descs: UDMA descriptors executed, both sides.
  * @descs: DMA descriptors completed.
@@ -321,14 +327,16 @@ struct neuronsim_engine_stats {
 
 /**
  * neuronsim_engine_stats() - read the DMA engine counters of one
- *	NeuronCore of a device from debugfs (root only).
- * @dev_index: device index N (neuronsim/neuronsimN/engine).
- * @core: NeuronCore index.
- * @st: out.
+ *	NeuronCore of a device from its sysfs tree
+ *	(/sys/class/neuronsim/neuronsimN/neuron_coreM/stats/other_info/,
+ *	readable by everyone).
+ * @dev_index: device index N.
+ * @core: NeuronCore index M.
+ * @st: out; written only on success.
  *
- * Return: 0 or -errno: -ENOENT no such device, core or file (debugfs not
- * mounted, or a kernel without the engine); -EACCES not root; -EINVAL
- * @st NULL or a row the library cannot parse.
+ * Return: 0 or -errno: -ENOENT no such device or core (or a kernel
+ * without the counters); -EINVAL @st NULL or a file that is not one
+ * decimal number; the error of open() or read() otherwise.
  */
 int neuronsim_engine_stats(unsigned int dev_index, __u32 core,
 			   struct neuronsim_engine_stats *st);

@@ -136,7 +136,7 @@ int do_dma(const struct vartab *t, int argc, char **argv);
 int do_run_hold(const struct vartab *t, int argc, char **argv);
 
 /* the module's copy of the Neuron driver's sysfs tree (Documentation/sysfs.rst) */
-#define SNAP_SYSFS_CLASS	"/sys/class/neuronsim"
+#define SNAP_SYSFS_CLASS	NEURONSIM_SYSFS_CLASS
 
 /**
  * struct snap_core - one NeuronCore in a snapshot (snapshot.c).
@@ -144,11 +144,15 @@ int do_run_hold(const struct vartab *t, int argc, char **argv);
  *	device_mem/<category>/present).
  * @used: device_mem/present: every category.
  * @model_loads: other_info/model_load_count/total.
+ * @dma: its DMA engine's counters since the device was created
+ *	(neuronsim_engine_stats(), sysfs other_info/dma_*; all 0 on a
+ *	kernel without them).
  */
 struct snap_core {
 	__u64 mem[KBIN_MEMCAT_MAX];
 	__u64 used;
 	__u64 model_loads;
+	struct neuronsim_engine_stats dma;
 };
 
 /**
@@ -172,6 +176,7 @@ struct snap_dev {
  * struct snap - every device and model at one moment.
  * @dev: @ndev devices, in index order.
  * @ndev: devices.
+ * @taken_ns: CLOCK_MONOTONIC when it was taken, in nanoseconds.
  * @models: @nmodels models, by device then model id.
  * @nmodels: models.
  * @cap: allocated entries of @models.
@@ -179,6 +184,7 @@ struct snap_dev {
 struct snap {
 	struct snap_dev *dev;
 	size_t ndev;
+	__u64 taken_ns;
 	struct neuronsim_nl_model *models;
 	size_t nmodels, cap;
 };

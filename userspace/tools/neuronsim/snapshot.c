@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "main.h"
@@ -96,12 +97,15 @@ static void snap_sysfs(struct snap_dev *d)
 		sysfs_u64(&sc->model_loads,
 			  "%s%u/neuron_core%u/stats/other_info/model_load_count/total",
 			  cls, d->d.device, c);
+		if (neuronsim_engine_stats(d->d.device, c, &sc->dma))
+			memset(&sc->dma, 0, sizeof(sc->dma));
 	}
 }
 
 int snap_take(struct snap *s)
 {
 	struct neuronsim_nl *nl;
+	struct timespec now;
 	__u32 global = 0;
 	size_t i;
 	int err;
@@ -123,6 +127,8 @@ int snap_take(struct snap *s)
 			     strerror(-err));
 		return -1;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	s->taken_ns = (__u64)now.tv_sec * 1000000000ull + (__u64)now.tv_nsec;
 	for (i = 0; i < s->ndev; i++) {
 		s->dev[i].global_core0 = global;
 		global += s->dev[i].d.num_cores;

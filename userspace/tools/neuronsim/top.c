@@ -2,7 +2,9 @@
 /*
  * top.c - "top": a refreshing per-NeuronCore view of every device, as
  * neuron-top shows one: who holds each core, its models and its device
- * memory by the driver's categories (the sysfs tree, snapshot.c).
+ * memory by the driver's categories, then its DMA engine's activity:
+ * the counters since the device was created and their rates between two
+ * frames (the sysfs tree, snapshot.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,8 +21,57 @@ static const unsigned int top_cols[] = {
 };
 #define TOP_NCOLS (sizeof(top_cols) / sizeof(top_cols[0]))
 
-static void top_print(const struct snap *s)
+/* the same device in the previous frame, or NULL */
+static const struct snap_dev *top_prev_dev(const struct snap *prev, __u32 device)
 {
+	size_t i;
+
+	for (i = 0; prev && i < prev->ndev; i++)
+		if (prev->dev[i].d.device == device && prev->dev[i].sysfs)
+			return &prev->dev[i];
+	return NULL;
+}
+
+/*
+ * Per NeuronCore its DMA engine's counters and, against the previous
+ * frame @p (NULL: none), bytes per second and the share of the interval
+ * it was busy; "-" without a previous frame.
+ */
+static void top_print_dma(const struct snap_dev *d, const struct snap_dev *p,
+			  __u64 dt_ns)
+{
+	char b[32], r[40], busy[16];
+	__u32 c;
+
+	printf("  %-4s %-10s %-8s %-6s %-6s %-12s %s\n", "CORE", "DMA BYTES",
+	       "DESCS", "RUNS", "ERRORS", "DMA/s", "BUSY");
+	for (c = 0; c < d->d.num_cores && c < NEURONSIM_MAX_CORES; c++) {
+		const struct snap_core *sc = &d->core[c];
+
+		human_bytes(b, sizeof(b), sc->dma.bytes);
+		snprintf(r, sizeof(r), "-");
+		snprintf(busy, sizeof(busy), "-");
+		if (p && dt_ns && sc->dma.bytes >= p->core[c].dma.bytes &&
+		    sc->dma.busy_ns >= p->core[c].dma.busy_ns) {
+			double sec = (double)dt_ns / 1e9;
+			__u64 db = sc->dma.bytes - p->core[c].dma.bytes;
+			__u64 dbusy = sc->dma.busy_ns - p->core[c].dma.busy_ns;
+			double pct = 100.0 * (double)dbusy / (double)dt_ns;
+
+			human_bytes(r, sizeof(r) - 2, (__u64)((double)db / sec));
+			strcat(r, "/s");
+			snprintf(busy, sizeof(busy), "%.1f%%", pct > 100 ? 100 : pct);
+		}
+		printf("  %-4u %-10s %-8llu %-6llu %-6llu %-12s %s\n", c, b,
+		       (unsigned long long)sc->dma.descs,
+		       (unsigned long long)sc->dma.runs,
+		       (unsigned long long)sc->dma.errors, r, busy);
+	}
+}
+
+static void top_print(const struct snap *s, const struct snap *prev)
+{
+	__u64 dt_ns = prev ? s->taken_ns - prev->taken_ns : 0;
 	char b[32];
 	size_t i, k;
 	__u32 c;
@@ -62,7 +113,19 @@ static void top_print(const struct snap *s)
 			human_bytes(b, sizeof(b), other);
 			printf(" %-10s\n", b);
 		}
+		printf("  DMA engine (the compute engines are not simulated)\n");
+		top_print_dma(d, top_prev_dev(prev, d->d.device), dt_ns);
 	}
+}
+
+static void top_sleep(double period)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)period,
+		.tv_nsec = (long)((period - (time_t)period) * 1e9),
+	};
+
+	nanosleep(&ts, NULL);
 }
 
 static int cmd_top(int argc, char **argv)
@@ -71,8 +134,9 @@ static int cmd_top(int argc, char **argv)
 		{ .name = "once" }, { .name = "period", .arg = true },
 		{ .name = NULL },
 	};
+	struct snap s, prev = { 0 };
+	bool have_prev = false;
 	double period = 1;
-	struct snap s;
 	int n;
 
 	if (tool_parse_opts(cmd_name, argc - 1, argv + 1, opts, &n))
@@ -84,34 +148,44 @@ static int cmd_top(int argc, char **argv)
 	if (tool_json)
 		return usage_error("top has no JSON form: use 'monitor -j --period S'");
 	install_stop_handlers();
-	while (!stop_signal) {
-		struct timespec ts = {
-			.tv_sec = (time_t)period,
-			.tv_nsec = (long)((period - (time_t)period) * 1e9),
-		};
-
-		if (snap_take(&s))
+	/* --once --period S: two samples S apart, so the rates are known */
+	if (opts[0].seen && opts[1].seen) {
+		if (snap_take(&prev))
 			return 1;
+		have_prev = true;
+		top_sleep(period);
+	}
+	while (!stop_signal) {
+		if (snap_take(&s)) {
+			snap_free(&prev);
+			return 1;
+		}
 		if (!opts[0].seen)
 			printf("\033[H\033[2J");
-		top_print(&s);
-		snap_free(&s);
+		top_print(&s, have_prev ? &prev : NULL);
 		fflush(stdout);
+		snap_free(&prev);
+		prev = s;
+		have_prev = true;
 		if (opts[0].seen)
 			break;
-		nanosleep(&ts, NULL);
+		top_sleep(period);
 	}
+	snap_free(&prev);
 	return 0;
 }
 
 const struct nsim_cmd nsim_cmd_top = {
 	.name = "top",
-	.summary = "a refreshing per-NeuronCore view of memory by category",
+	.summary = "a refreshing per-NeuronCore view of memory and DMA activity",
 	.usage = "top [--once] [--period SECONDS]",
 	.help = "  per device and NeuronCore, as neuron-top shows them: the process\n"
 		"  holding the core, its models, and its device memory by the Neuron\n"
-		"  driver's categories (the sysfs tree, Documentation/sysfs.rst),\n"
-		"  redrawn every SECONDS (default 1) until SIGINT/SIGTERM; --once\n"
-		"  prints it once, without clearing the screen, for scripts.\n",
+		"  driver's categories, then its DMA engine's bytes, descriptors,\n"
+		"  runs and errors and, between two frames, bytes per second and\n"
+		"  busy share (the sysfs tree, Documentation/sysfs.rst), redrawn\n"
+		"  every SECONDS (default 1) until SIGINT/SIGTERM; --once prints it\n"
+		"  once, without clearing the screen, for scripts (rates '-', or\n"
+		"  with --period measured over SECONDS).\n",
 	.run = cmd_top,
 };
