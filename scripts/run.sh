@@ -196,7 +196,7 @@ else
 	exit 1
 fi
 
-say "14. The BIR plan on trn2: staged table and evtaccel carve-out"
+say "14. The BIR plan on trn2: staged table, evtaccel carve-out, its DMA queue"
 if [ "$ARCH" != trn2 ]; then
 	rmmod neuronsim
 	insmod /lib/modules/neuronsim.ko arch=trn2
@@ -209,6 +209,19 @@ grep -E '^sg0 |carveout' $D/models/$id/info
 co=$(sed -n 's/.*carveout evtaccel offset \([0-9]*\) size \([0-9]*\) .*/\1:\2/p' $D/models/$id/info | head -n 1)
 echo "partition 0's reserved bytes, inside the MR_SB variable:"
 ask resolve "state-buffer+$co"
+echo "its DMA queue, lowered from the TensorCopy instructions x_load (x -> SBUF) and x_store (SBUF -> x_staged):"
+ask dma
+head -c 32768 /dev/urandom > /tmp/x.bin
+ask write x /tmp/x.bin
+ask run sg0/qSPIO0
+ask wait
+ask read x_staged --out /tmp/x_staged.bin
+if cmp -s /tmp/x.bin /tmp/x_staged.bin; then
+	echo "x_staged equals x byte for byte: the bytes went through SBUF on the DMA engine"
+else
+	echo "x_staged differs from x"
+	exit 1
+fi
 unhold
 memstate > /tmp/end
 cmp -s /tmp/base /tmp/end && echo "BASELINE again: nothing held, HBM and backing RAM at 0" ||

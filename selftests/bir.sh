@@ -4,8 +4,10 @@
 # userspace/cc/bir/examples/NAME.bir.json, compiled on the host into
 # data/bir/NAME.kbin (selftests/mk/bir.mk, installed next to this script
 # by selftests/Makefile), is loaded on device 0 (trn2), resolved, read
-# back and unloaded by bir_test; then the counters are back at zero and
-# every listed model passed.
+# back, its DMA queues relocated and run, and unloaded by bir_test; then
+# the counters are back at zero, every listed model passed and each ran
+# a DMA queue (every bundled example has one, Documentation/
+# compiler-passes.rst, "DMA").
 #
 #   bir.sh              (the plans: $NSIM_DATA/bir, default data/bir)
 cd "$(dirname "$0")" || exit 1
@@ -24,5 +26,7 @@ bir_want=$(grep -c . "$bir_list" 2>/dev/null)
 bir_done=$(grep -cE '^ok [0-9]+ bir ' "$bir_out")
 check "bir: all ${bir_want:-0} bundled BIR models passed ($bir_done)" \
 	test "${bir_want:-0}" -gt 0 -a "${bir_want:-0}" = "$bir_done"
+check "bir: every bundled BIR model ran a DMA queue, and x went through SBUF into x_staged in one" sh -c \
+	"! grep -E '^ok [0-9]+ bir ' $bir_out | grep -q ' dma queues run=0 ' && grep -qE '^ok [0-9]+ bir .* staged=1' $bir_out"
 rm -f "$bir_out"
 ktap_finish

@@ -27,6 +27,12 @@
  *     inside one HBM channel;
  *   - a weight payload reads back (READ_VAR) equal to the plan's bytes;
  *     every other HBM var takes a written pattern and reads it back;
+ *   - the DMA queues the lowering made of its TensorCopy instructions
+ *     with a side in DRAM (Documentation/compiler-passes.rst, "DMA")
+ *     are relocated with the plan's blocks and descriptors (DMA_INFO),
+ *     every queue runs to the end on the DMA engine (RUN, WAIT), and
+ *     where the model stages input x through SBUF into output x_staged,
+ *     x_staged reads back equal to x's pattern;
  *   - UNLOAD brings debugfs stats (models, mem_refs, kmem_bytes,
  *     backing_bytes, hbm_used) back to their values before the load.
  * One TAP line per model; every failure is a "#" line naming the model,
@@ -57,7 +63,7 @@ struct run {
 	int fd;
 	uint32_t id;
 	unsigned int fails;
-	unsigned int weights, patterned;
+	unsigned int weights, patterned, staged;
 };
 
 static void bad(struct run *r, const char *fmt, ...)
@@ -232,6 +238,107 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 	}
 }
 
+/* the var of subgraph @s named @name, or NULL */
+static const struct kbin_mem_ref *find_var(const struct kbin_view *v,
+					   uint32_t s, const char *name)
+{
+	const struct kbin_mem_ref_set *set = kbin_view_set(v, s);
+
+	for (uint32_t i = 0; i < set->nmem; i++)
+		if (!strcmp(kbin_view_str(v, set->mem[i].name), name))
+			return &set->mem[i];
+	return NULL;
+}
+
+/* the subgraph's DMA queues: relocated as planned, run, x staged */
+static void check_dma(struct run *r, const struct kbin_view *v, uint32_t s,
+		      unsigned int *queues_run)
+{
+	struct neuronsim_dma_queue_info qi[8];
+	const char *sgn = kbin_view_subgraph(v, s)->name;
+	struct neuronsim_dma_info di = {
+		.model_id = r->id, .subgraph = s, .num_queues = 8,
+		.queues = (uintptr_t)qi,
+	};
+	const struct kbin_mem_ref *x, *xs;
+	struct kbin_dma_sg_view dv;
+	uint8_t *a = NULL, *b = NULL;
+	uint32_t q;
+	int ret;
+
+	if (kbin_view_dma_sg(v, s, &dv)) {
+		bad(r, "%s: the plan's DMA section does not read", sgn);
+		return;
+	}
+	if (ioctl(r->fd, NEURONSIM_IOC_DMA_INFO, &di)) {
+		bad(r, "%s: DMA_INFO: %s", sgn, strerror(errno));
+		return;
+	}
+	if (di.num_queues != dv.num_queues || di.num_queues > 8) {
+		bad(r, "%s: DMA_INFO has %u queues, the plan %u", sgn,
+		    di.num_queues, dv.num_queues);
+		return;
+	}
+	for (q = 0; q < dv.num_queues; q++) {
+		const struct kbin_dma_queue *kq = &dv.queues[q];
+		struct neuronsim_run_result res = { 0 };
+		struct neuronsim_run run = {
+			.model_id = r->id, .subgraph = s, .num_queues = 1,
+			.queues = (uintptr_t)&q,
+		};
+		struct neuronsim_wait w = {
+			.model_id = r->id, .subgraph = s, .num_queues = 1,
+			.queues = (uintptr_t)&q, .results = (uintptr_t)&res,
+			.timeout_ns = 60LL * 1000000000LL,
+		};
+		uint32_t descs = 0;
+
+		for (uint32_t k = 0; k < kq->num_blocks; k++)
+			descs += dv.blocks[kq->first_block - dv.first_block + k].num_descs;
+		if (strcmp(qi[q].name, kbin_view_str(v, kq->name)) ||
+		    qi[q].num_blocks != kq->num_blocks || qi[q].num_descs != descs ||
+		    !qi[q].m2s_descs || qi[q].m2s_descs != qi[q].s2m_descs)
+			bad(r, "%s queue %u '%s': DMA_INFO '%s' %u blocks %u descriptors %u/%u UDMA; the plan %u blocks %u descriptors",
+			    sgn, q, kbin_view_str(v, kq->name), qi[q].name,
+			    qi[q].num_blocks, qi[q].num_descs, qi[q].m2s_descs,
+			    qi[q].s2m_descs, kq->num_blocks, descs);
+		ret = ioctl(r->fd, NEURONSIM_IOC_RUN, &run) ? -errno : 0;
+		if (!ret)
+			ret = ioctl(r->fd, NEURONSIM_IOC_WAIT, &w) ? -errno : 0;
+		if (ret || res.state != NEURONSIM_RUN_DONE || res.status ||
+		    res.blocks != kq->num_blocks || res.descs != descs)
+			bad(r, "%s queue %u '%s': RUN/WAIT %s, state %u status %d, %u of %u blocks, %u of %u descriptors",
+			    sgn, q, qi[q].name, ret ? strerror(-ret) : "ok",
+			    res.state, res.status, res.blocks, kq->num_blocks,
+			    res.descs, descs);
+		else
+			(*queues_run)++;
+	}
+	x = find_var(v, s, "x");
+	xs = find_var(v, s, "x_staged");
+	if (!x || !xs)
+		return;
+	a = malloc(x->size);
+	b = malloc(x->size);
+	ret = a && b ? 0 : -ENOMEM;
+	if (!ret && xs->size != x->size)
+		ret = -EINVAL;
+	if (!ret)
+		ret = nsim_read_var(r->fd, r->id, s, x->var_id, 0, a, x->size);
+	if (!ret)
+		ret = nsim_read_var(r->fd, r->id, s, xs->var_id, 0, b, x->size);
+	if (ret)
+		bad(r, "%s: x (%llu bytes) and x_staged (%llu bytes): %s", sgn,
+		    (unsigned long long)x->size, (unsigned long long)xs->size,
+		    strerror(-ret));
+	else if (memcmp(a, b, x->size))
+		bad(r, "%s: x_staged is not x after its DMA queues ran through SBUF", sgn);
+	else
+		r->staged++;
+	free(a);
+	free(b);
+}
+
 static void test_model(int fd, const struct neuronsim_info *info,
 		       const char *dir, const char *model)
 {
@@ -242,7 +349,7 @@ static void test_model(int fd, const struct neuronsim_info *info,
 	struct kbin_check_result res;
 	struct kbin_view v = { 0 };
 	uint64_t nvars = 0;
-	unsigned int nsb = 0;
+	unsigned int nsb = 0, queues_run = 0;
 	char path[512], log[1024] = "";
 	void *buf = NULL;
 	size_t len = 0;
@@ -312,6 +419,7 @@ static void test_model(int fd, const struct neuronsim_info *info,
 
 		for (uint32_t i = 0; i < set->nmem; i++)
 			check_record(&r, &v, s, mi.first_core + s, &set->mem[i]);
+		check_dma(&r, &v, s, &queues_run);
 	}
 
 	{
@@ -339,10 +447,11 @@ out:
 	if (r.fails > MAX_FAIL_LINES)
 		printf("# %s: %u more failures\n", model, r.fails - MAX_FAIL_LINES);
 	ksft_test_result(!r.fails,
-			 "bir %s: gen=%u subgraphs=%u vars=%" PRIu64 " sb=%u weights=%u written+read=%u hbm=%llu B\n",
+			 "bir %s: gen=%u subgraphs=%u vars=%" PRIu64 " sb=%u weights=%u written+read=%u hbm=%llu B dma queues run=%u staged=%u\n",
 			 model, v.hdr ? v.hdr->target_gen : 0,
 			 v.hdr ? v.num_subgraphs : 0, nvars, nsb, r.weights,
-			 r.patterned, (unsigned long long)mi.hbm_bytes);
+			 r.patterned, (unsigned long long)mi.hbm_bytes,
+			 queues_run, r.staged);
 	fflush(stdout);
 	free(buf);
 }

@@ -99,7 +99,7 @@ TEST(model_var_table)
 	ASSERT_EQ(2, x->ndims);
 	EXPECT_EQ(128, x->shape[0]);
 	EXPECT_EQ(64, x->shape[1]);
-	EXPECT_EQ(7, model->sgs[0].num_vars);
+	EXPECT_EQ(8, model->sgs[0].num_vars);	/* x_staged, x_sb has none */
 	/* var_ids dense in set and location order */
 	for (uint32_t k = 0; k < model->sgs[0].num_vars; k++)
 		EXPECT_EQ(k, model->sgs[0].vars[k].var_id);
@@ -126,6 +126,7 @@ TEST(lower_errors)
 	EXPECT_STREQ("lowering: SB memory location 'x' is not allocated", err.msg);
 	/* no reservation on trn2: the carve-out the runtime needs is missing */
 	bir_memloc_find(m->fns[0], "x")->type = BIR_MEM_INPUT;
+	bir_memloc_find(m->fns[0], "x_sb")->allocated = true;
 	EXPECT_EQ(-EINVAL, bir_lower_model(m, model, &err));
 	EXPECT_STREQ("sg00: field 'runtime_statebuffer_reservation' is required on trn2 (gen 3)",
 		     err.msg);
@@ -187,6 +188,160 @@ TEST(records_carry_dtype_and_shape)
 	EXPECT_EQ(-E2BIG, nscc_compile_model(model, &buf, &len, &err));
 	EXPECT_STREQ("sg00: var 'y' (var_id 2): shape has 9 dimensions, only 8 fit"
 		     " (libnrt: Device print only supports shape dimentions of up to 8)",
+		     err.msg);
+	nscc_model_free(model);
+	bir_module_free(m);
+}
+
+/* the DMA queue of subgraph 0 named @name, or NULL */
+static const struct nscc_dma_queue *queue(const struct nscc_model *m,
+					  const char *name)
+{
+	for (uint32_t k = 0; m->num_sgs && k < m->sgs[0].num_dma_queues; k++)
+		if (!strcmp(m->sgs[0].dma_queues[k].name, name))
+			return &m->sgs[0].dma_queues[k];
+	return NULL;
+}
+
+/* bir_activation after the passes, lowered for trn2 into a fresh model */
+static int lower_activation(struct bir_module **mp, struct nscc_model **model,
+			    struct nscc_err *err)
+{
+	struct bir_opts o = { 0 };
+	int rc;
+
+	*mp = bt_load("bir_activation.bir.json");
+	*model = nscc_model_new(KBIN_TARGET_TRN2);
+	if (!*mp || !*model)
+		return -ENOMEM;
+	rc = bt_passes(*mp, &o, err);
+	return rc ? rc : bir_lower_model(*mp, *model, err);
+}
+
+/*
+ * a TensorCopy with a side in DRAM is a DMA: one block of one
+ * descriptor on the queue q<ENGINE>IO0 of its engine, the SB side on
+ * var 0 at the location's partition and byte, 262144 bytes a partition
+ */
+TEST(tensor_copy_to_dma)
+{
+	struct nscc_err err = { { 0 } };
+	const struct nscc_dma_queue *q;
+	const struct nscc_subgraph *sg;
+	const struct kbin_dma_desc *d;
+	struct nscc_model *model;
+	struct bir_module *m;
+	uint64_t sb;
+
+	ASSERT_EQ(0, lower_activation(&m, &model, &err)) TH_LOG("%s", err.msg);
+	sg = &model->sgs[0];
+	ASSERT_EQ(1, sg->num_dma_queues);
+	q = queue(model, "qSPIO0");
+	ASSERT_NE(NULL, q);
+	EXPECT_EQ(KBIN_DMA_QUEUE_IN, q->type);
+	EXPECT_EQ(KBIN_DMA_ENGINE_SP, q->owner);
+	EXPECT_EQ(1, q->num_queues);
+	ASSERT_EQ(1, q->num_semaphores);
+	EXPECT_EQ(0, q->semaphores[0]);
+	ASSERT_EQ(2, sg->num_dma_blocks);
+	ASSERT_EQ(2, sg->num_dma_descs);
+	EXPECT_STREQ("x_load", sg->dma_blocks[0].comment);
+	EXPECT_STREQ("x_store", sg->dma_blocks[1].comment);
+	EXPECT_EQ(0, sg->dma_blocks[0].id);
+	EXPECT_EQ(1, sg->dma_blocks[1].id);
+	EXPECT_EQ(0, sg->dma_blocks[1].semaphore);
+	sb = bir_memloc_find(m->fns[0], "x_sb")->addr;
+	d = &sg->dma_descs[0];
+	EXPECT_EQ(KBIN_DMA_OP_COPY, d->op);
+	EXPECT_EQ(var(model, "x")->var_id, d->from.var_id);
+	EXPECT_EQ(0, d->from.offset);
+	EXPECT_EQ(2, d->from.num_dims);
+	EXPECT_EQ(128, d->from.sizes[0]);	/* 32 float32 a row */
+	EXPECT_EQ(1, d->from.steps[0]);
+	EXPECT_EQ(128, d->from.sizes[1]);	/* 128 rows of 128 bytes */
+	EXPECT_EQ(128, d->from.steps[1]);
+	EXPECT_EQ(0, d->to.var_id);		/* the state buffer */
+	EXPECT_EQ(sb, d->to.offset);
+	EXPECT_EQ(128, d->to.sizes[0]);
+	EXPECT_EQ(128, d->to.sizes[1]);
+	EXPECT_EQ(262144, d->to.steps[1]);
+	EXPECT_EQ(KBIN_DMA_DTYPE_FLOAT32, d->to.dtype);
+	d = &sg->dma_descs[1];
+	EXPECT_EQ(0, d->from.var_id);
+	EXPECT_EQ(var(model, "x_staged")->var_id, d->to.var_id);
+	nscc_model_free(model);
+	bir_module_free(m);
+}
+
+/*
+ * a step inside a row becomes its own dimension of one-element runs; a
+ * dtype change is a cast; what no descriptor can say is refused naming
+ * the instruction, the operand and the numbers; a descriptor past its
+ * variable is refused by the compiler's DMA rules, named by block
+ */
+TEST(dma_lowering_refusals)
+{
+	struct nscc_err err = { { 0 } };
+	struct nscc_model *model;
+	struct bir_module *m;
+	struct bir_inst *i;
+	void *buf = NULL;
+	size_t len = 0;
+
+	ASSERT_EQ(0, lower_activation(&m, &model, &err)) TH_LOG("%s", err.msg);
+	nscc_model_free(model);
+	i = bir_inst_find(m->fns[0], "x_load");
+	ASSERT_NE(NULL, i);
+	/* every other element: runs of 4 bytes, 16 a row, 128 rows */
+	i->ins[0].ap[1].step = 2;
+	i->ins[0].ap[1].num = 16;
+	i->outs[0].ap[1].num = 16;
+	i->outs[0].dtype = bir_str(m, "float16");
+	model = nscc_model_new(KBIN_TARGET_TRN2);
+	ASSERT_EQ(0, bir_lower_model(m, model, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(KBIN_DMA_OP_CAST, model->sgs[0].dma_descs[0].op);
+	EXPECT_EQ(3, model->sgs[0].dma_descs[0].from.num_dims);
+	EXPECT_EQ(4, model->sgs[0].dma_descs[0].from.sizes[0]);
+	EXPECT_EQ(16, model->sgs[0].dma_descs[0].from.sizes[1]);
+	EXPECT_EQ(8, model->sgs[0].dma_descs[0].from.steps[1]);
+	EXPECT_EQ(KBIN_DMA_DTYPE_FLOAT16, model->sgs[0].dma_descs[0].to.dtype);
+	EXPECT_EQ(32, model->sgs[0].dma_descs[0].to.sizes[0]);
+	nscc_model_free(model);
+	i->outs[0].dtype = bir_str(m, "float32");
+	i->ins[0].ap[1].step = 1;
+	i->ins[0].ap[1].num = 32;
+	i->outs[0].ap[1].num = 32;
+
+	i->engine = bir_str(m, "GPSIMD");
+	model = nscc_model_new(KBIN_TARGET_TRN2);
+	EXPECT_EQ(-EINVAL, bir_lower_model(m, model, &err));
+	EXPECT_STREQ("lowering: DMA of instruction 'x_load' (TensorCopy, engine GPSIMD): engine 'GPSIMD' owns no DMA queue (pe, act, pool, dve, sp)",
+		     err.msg);
+	nscc_model_free(model);
+	i->engine = bir_str(m, "SP");
+
+	i->ins[0].ap[0].step = -1;
+	model = nscc_model_new(KBIN_TARGET_TRN2);
+	EXPECT_EQ(-EINVAL, bir_lower_model(m, model, &err));
+	EXPECT_STREQ("lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): ins[0] 'x': access pattern pair 0 [-1, 128]: step and num must be positive",
+		     err.msg);
+	nscc_model_free(model);
+	i->ins[0].ap[0].step = 1;
+
+	i->ins[0].dtype = bir_str(m, "complex64");
+	model = nscc_model_new(KBIN_TARGET_TRN2);
+	EXPECT_EQ(-EINVAL, bir_lower_model(m, model, &err));
+	EXPECT_STREQ("lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): ins[0] 'x': dtype 'complex64' is not a DMA element type",
+		     err.msg);
+	nscc_model_free(model);
+	i->ins[0].dtype = bir_str(m, "float32");
+
+	/* one byte past x: offset 1 of a 16384-byte variable read whole */
+	i->ins[0].offset = 1;
+	model = nscc_model_new(KBIN_TARGET_TRN2);
+	ASSERT_EQ(0, bir_lower_model(m, model, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(-EINVAL, nscc_compile_model(model, &buf, &len, &err));
+	EXPECT_STREQ("sg00: queue 'qSPIO0' block 0 ('x_load'): descriptor 0: from 'x' (var_id 1): extent 16385 (offset 1 + sum of (sizes - 1) * steps + 1) is past the var's 16384 bytes",
 		     err.msg);
 	nscc_model_free(model);
 	bir_module_free(m);

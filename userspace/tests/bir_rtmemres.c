@@ -259,7 +259,7 @@ TEST(cli_switches)
 	out = bt_run_tool(args, errf, &st);
 	ASSERT_NE(NULL, out);
 	EXPECT_EQ(0, st);
-	EXPECT_NE(NULL, strstr(out, " 7 records, 0 DMA queues, 0 blocks, 0 descriptors, 0 M2S / 0 S2M UDMA pieces, 1 warning\n"))
+	EXPECT_NE(NULL, strstr(out, " 8 records, 1 DMA queues, 2 blocks, 2 descriptors, 256 M2S / 256 S2M UDMA pieces, 1 warning\n"))
 		TH_LOG("%s", out);
 	free(out);
 	ef = fopen(errf, "r");

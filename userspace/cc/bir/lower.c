@@ -4,13 +4,19 @@
  * lower.c - the final module's DRAM and SB locations -> the compiler's
  * in-memory model (struct nscc_model, userspace/cc/neuronsim_cc.h): the
  * var table and SBUF carve-outs that nscc_compile_model() turns into a
- * KBIN plan (Documentation/compiler-passes.rst, "Lowering").  The model
- * is built directly; there is no def.json text in between.
+ * KBIN plan (Documentation/compiler-passes.rst, "Lowering"), and every
+ * TensorCopy that has a side in DRAM -> a DMA block of one descriptor on
+ * a queue of its engine ("DMA").  The model is built directly; there is
+ * no def.json text in between.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bir.h"
+#include "kbin_dma.h"
+#include "kbin_gen.h"
 #include "kbin_names.h"
 
 static int lfail(struct nscc_err *err, int rc, const char *fmt,
@@ -87,12 +93,244 @@ static int scan(const struct bir_function *f, uint32_t *nrsv,
 	return 0;
 }
 
+/* a location that becomes a var of the subgraph (in var_id order) */
+static bool becomes_var(const struct bir_memloc *ml)
+{
+	return !(ml->type == BIR_MEM_SB && ml->runtime_reserved) &&
+	       var_kind(ml->type) != KBIN_MR_INVALID;
+}
+
+/* the var_id lowering gives @want: 1.. in set and location order */
+static uint32_t var_id_of(const struct bir_function *f,
+			  const struct bir_memloc *want)
+{
+	uint32_t id = 1;
+
+	for (uint32_t s = 0; s < f->nsets; s++)
+		for (uint32_t l = 0; l < f->sets[s]->nlocs; l++) {
+			if (f->sets[s]->locs[l] == want)
+				return id;
+			id += becomes_var(f->sets[s]->locs[l]);
+		}
+	return 0;
+}
+
+/* where a DMA refusal points: the instruction and its operand */
+struct dma_at {
+	const struct bir_inst *i;
+	const char *opnd;	/* "ins[0]", "outs[0]" or NULL: the instruction */
+	const struct bir_operand *o;
+	struct nscc_err *err;
+};
+
+__attribute__((format(printf, 2, 3)))
+static int dfail(const struct dma_at *at, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (!at->opnd)
+		snprintf(at->err->msg, sizeof(at->err->msg),
+			 "lowering: DMA of instruction '%.96s' (%.32s, engine %.16s): %s",
+			 at->i->name, at->i->opname,
+			 at->i->engine ? at->i->engine : "(none)", what);
+	else
+		snprintf(at->err->msg, sizeof(at->err->msg),
+			 "lowering: DMA of instruction '%.96s' (%.32s, engine %.16s): %s '%.96s': %s",
+			 at->i->name, at->i->opname,
+			 at->i->engine ? at->i->engine : "(none)", at->opnd,
+			 at->o->name ? at->o->name : "", what);
+	return -EINVAL;
+}
+
+/*
+ * One side of a DMA descriptor from a physical_ap operand: the var (a
+ * DRAM location's own, or var 0 state-buffer for an SB location at
+ * partition stride @g->sbuf_partition_stride), the byte offset, and the
+ * dimensions innermost first: the contiguous run in bytes, the free
+ * pairs in bytes, the partition pair in rows (Documentation/
+ * compiler-passes.rst, "DMA").
+ */
+static int dma_side(const struct bir_function *f, const struct kbin_gen *g,
+		    const struct dma_at *at, const struct bir_operand *o,
+		    struct kbin_dma_side *sd, uint32_t *mem_type)
+{
+	const struct bir_memloc *ml = bir_memloc_find(f, o->name);
+	uint64_t sizes[KBIN_DMA_MAX_DIMS + 1] = { 0 };
+	uint64_t steps[KBIN_DMA_MAX_DIMS + 1] = { 0 };
+	uint64_t row, esz, off;
+	const char *dt;
+	uint32_t n = 0;
+
+	memset(sd, 0, sizeof(*sd));
+	if (!ml)
+		return dfail(at, "no such memory location");
+	if (!o->nap || o->nap > KBIN_DMA_MAX_DIMS)
+		return dfail(at, "%u access pattern pairs (a DMA side takes 1..%u)",
+			     o->nap, KBIN_DMA_MAX_DIMS);
+	dt = o->dtype ? o->dtype : ml->set->dtype;
+	sd->dtype = (uint8_t)(dt ? kbin_dma_dtype_from_name(dt) : 0);
+	if (!sd->dtype)
+		return dfail(at, "dtype '%s' is not a DMA element type",
+			     dt ? dt : "(none)");
+	esz = kbin_dma_dtype(sd->dtype)->size;
+	*mem_type = ml->type;
+	if (ml->type == BIR_MEM_SB) {
+		row = g->sbuf_partition_stride;
+		off = (uint64_t)ml->base * row + ml->addr;
+		sd->var_id = 0;
+	} else if (var_kind(ml->type) != KBIN_MR_INVALID) {
+		row = ml->dims[1];
+		off = 0;
+		sd->var_id = var_id_of(f, ml);
+	} else {
+		return dfail(at, "a location of memory type %u is not reachable by DMA (DRAM and SB are)",
+			     ml->type);
+	}
+	if (o->offset < 0)
+		return dfail(at, "offset %lld is negative", (long long)o->offset);
+	sd->offset = off + (uint64_t)o->offset;
+	for (uint32_t k = o->nap; k-- > 0;) {
+		if (o->ap[k].step <= 0 || o->ap[k].num <= 0)
+			return dfail(at, "access pattern pair %u [%lld, %lld]: step and num must be positive",
+				     k, (long long)o->ap[k].step,
+				     (long long)o->ap[k].num);
+		steps[n] = (uint64_t)o->ap[k].step * (k ? esz : row);
+		sizes[n++] = (uint64_t)o->ap[k].num;
+	}
+	/* the run: the innermost pair when contiguous, else one element */
+	if (steps[0] == esz) {
+		sizes[0] *= esz;
+	} else {
+		memmove(&sizes[1], &sizes[0], n * sizeof(sizes[0]));
+		memmove(&steps[1], &steps[0], n * sizeof(steps[0]));
+		sizes[0] = esz;
+		n++;
+	}
+	steps[0] = 1;
+	for (uint32_t k = 0; k < n; k++) {
+		if (k && sizes[k] == 1)
+			continue;
+		if (sd->num_dims == KBIN_DMA_MAX_DIMS)
+			return dfail(at, "needs more than %u DMA dimensions",
+				     KBIN_DMA_MAX_DIMS);
+		if (sizes[k] > UINT32_MAX)
+			return dfail(at, "dimension of %llu is over 2^32 - 1",
+				     (unsigned long long)sizes[k]);
+		sd->sizes[sd->num_dims] = (uint32_t)sizes[k];
+		sd->steps[sd->num_dims++] = steps[k];
+	}
+	return 0;
+}
+
+/* queue "q<ENGINE>IO0" of @i's engine, created on first use; its index */
+static int dma_queue(struct nscc_model *model, int sg, const struct dma_at *at,
+		     uint32_t from_type)
+{
+	struct nscc_subgraph *s = &model->sgs[sg];
+	char name[40], low[16];
+	struct nscc_dma_queue *q;
+	uint32_t engine, k, qi;
+
+	if (!at->i->engine || strlen(at->i->engine) >= sizeof(low))
+		return dfail(at, "no engine to own its DMA queue");
+	for (k = 0; at->i->engine[k]; k++)
+		low[k] = (char)tolower((unsigned char)at->i->engine[k]);
+	low[k] = '\0';
+	engine = kbin_dma_engine_from_name(low);
+	if (!engine)
+		return dfail(at, "engine '%s' owns no DMA queue (pe, act, pool, dve, sp)",
+			     at->i->engine);
+	snprintf(name, sizeof(name), "q%sIO0", at->i->engine);
+	for (k = 0; k < s->num_dma_queues; k++)
+		if (!strcmp(s->dma_queues[k].name, name))
+			return (int)k;
+	qi = s->num_dma_queues;
+	q = nscc_model_add_dma_queue(model, sg, name);
+	if (!q || nscc_dma_queue_set_semaphores(q, &qi, 1))
+		return -ENOMEM;
+	q->type = from_type == BIR_MEM_INPUT ? KBIN_DMA_QUEUE_IN :
+		  KBIN_DMA_QUEUE_DATA;
+	q->owner = engine;
+	q->num_queues = 1;
+	return (int)qi;
+}
+
+struct dma_ctx {
+	struct nscc_model *model;
+	const struct bir_function *f;
+	const struct kbin_gen *g;
+	int sg;
+	uint32_t *next_id;	/* per queue, the next block id */
+	uint32_t cap;
+	struct nscc_err *err;
+};
+
+/* a TensorCopy with a side in DRAM is a DMA: one block, one descriptor */
+static int dma_inst(struct bir_inst *i, void *arg)
+{
+	struct dma_ctx *c = arg;
+	struct dma_at at = { .i = i, .opnd = "ins[0]", .o = &i->ins[0],
+			     .err = c->err };
+	struct nscc_dma_block b = { 0 };
+	struct kbin_dma_desc d = { 0 };
+	uint32_t ft, tt;
+	int q, rc;
+
+	if (i->op != BIR_OP_TENSOR_COPY || i->nins != 1 || i->nouts != 1 ||
+	    i->ins[0].kind != BIR_OPND_AP || i->outs[0].kind != BIR_OPND_AP)
+		return 0;
+	{
+		const struct bir_memloc *a = bir_memloc_find(c->f, i->ins[0].name);
+		const struct bir_memloc *z = bir_memloc_find(c->f, i->outs[0].name);
+
+		if (!(a && var_kind(a->type) != KBIN_MR_INVALID) &&
+		    !(z && var_kind(z->type) != KBIN_MR_INVALID))
+			return 0;	/* on chip: a compute engine's copy */
+	}
+	/* a run-time offset: a dynamic DMA, written by the runtime as it runs */
+	if (i->ins[0].ndyn || i->outs[0].ndyn)
+		return 0;
+	at.opnd = "ins[0]";
+	at.o = &i->ins[0];
+	rc = dma_side(c->f, c->g, &at, &i->ins[0], &d.from, &ft);
+	at.opnd = "outs[0]";
+	at.o = &i->outs[0];
+	if (!rc)
+		rc = dma_side(c->f, c->g, &at, &i->outs[0], &d.to, &tt);
+	if (rc)
+		return rc;
+	d.op = d.from.dtype == d.to.dtype ? KBIN_DMA_OP_COPY : KBIN_DMA_OP_CAST;
+	at.opnd = NULL;
+	q = dma_queue(c->model, c->sg, &at, ft);
+	if (q < 0)
+		return q;
+	if ((uint32_t)q >= c->cap) {
+		uint32_t *n = realloc(c->next_id, (q + 8) * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		memset(n + c->cap, 0, (q + 8 - c->cap) * sizeof(*n));
+		c->next_id = n;
+		c->cap = (uint32_t)q + 8;
+	}
+	b.queue = (uint32_t)q;
+	b.id = c->next_id[q]++;
+	b.semaphore = (uint32_t)q;
+	b.engine = c->model->sgs[c->sg].dma_queues[q].owner;
+	return nscc_model_add_dma_block(c->model, c->sg, &b, i->name, &d, 1);
+}
+
 int bir_lower_model(const struct bir_module *m, struct nscc_model *model,
 		    struct nscc_err *err)
 {
 	const char *evtaccel = kbin_carveout_type_str(KBIN_CARVEOUT_EVTACCEL);
 	const struct bir_function *f;
 	uint32_t nrsv, id = 1;
+	struct dma_ctx dc = { 0 };
 	int sg, rc;
 
 	if (m->nfns != 1) {
@@ -108,6 +346,8 @@ int bir_lower_model(const struct bir_module *m, struct nscc_model *model,
 	sg = nscc_model_add_subgraph(model, "sg00");
 	if (sg < 0)
 		goto nomem;
+	dc = (struct dma_ctx){ .model = model, .f = f, .sg = sg, .err = err,
+			       .g = kbin_gen_target(model->target_gen) };
 	rc = nscc_model_check_carveout_count(model, sg, nrsv > 0, nrsv, err);
 	for (uint32_t s = 0; !rc && s < f->nsets; s++) {
 		for (uint32_t l = 0; !rc && l < f->sets[s]->nlocs; l++) {
@@ -131,14 +371,17 @@ int bir_lower_model(const struct bir_module *m, struct nscc_model *model,
 		for (uint32_t l = 0; l < f->sets[s]->nlocs; l++) {
 			const struct bir_memloc *ml = f->sets[s]->locs[l];
 
-			if ((ml->type == BIR_MEM_SB && ml->runtime_reserved) ||
-			    var_kind(ml->type) == KBIN_MR_INVALID)
+			if (!becomes_var(ml))
 				continue;
 			if (add_var(model, sg, ml, id++))
 				goto nomem;
 		}
 	}
-	return 0;
+	rc = bir_foreach_inst((struct bir_function *)f, dma_inst, &dc);
+	free(dc.next_id);
+	if (rc == -ENOMEM)
+		goto nomem;
+	return rc;
 nomem:
 	snprintf(err->msg, sizeof(err->msg), "lowering: out of memory");
 	return -ENOMEM;
