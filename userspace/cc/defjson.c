@@ -40,21 +40,10 @@ struct var_ctx {
 static int get_uint(struct var_ctx *c, struct jv o, const char *key,
 		    uint64_t max, uint64_t *out)
 {
-	struct jv v = jv_get(o, key);
-	int64_t i;
+	char why[160];
+	int r = jv_get_uint(o, key, max, out, why, sizeof(why));
 
-	if (jv_is_none(v))
-		return 0;
-	if (!jv_is_int(v))
-		return VERR(c, -EINVAL, "field '%s' is not an integer", key);
-	i = jv_int(v);
-	if (i < 0)
-		return VERR(c, -EINVAL, "%s %lld is negative", key, (long long)i);
-	if ((uint64_t)i > max)
-		return VERR(c, -EINVAL, "%s %lld is over the maximum %llu", key,
-			    (long long)i, (unsigned long long)max);
-	*out = (uint64_t)i;
-	return 1;
+	return r < 0 ? VERR(c, r, "%s", why) : r;
 }
 
 static int get_u32_list(struct var_ctx *c, struct jv o, const char *key,

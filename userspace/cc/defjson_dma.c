@@ -58,21 +58,10 @@ static int berr(const struct dma_ctx *c, int code, const char *fmt, ...)
 static int dma_uint(const struct dma_ctx *c, struct jv o, const char *key,
 		    uint64_t max, uint64_t *out)
 {
-	struct jv v = jv_get(o, key);
-	int64_t i;
+	char why[160];
+	int r = jv_get_uint(o, key, max, out, why, sizeof(why));
 
-	if (jv_is_none(v))
-		return 0;
-	if (!jv_is_int(v))
-		return berr(c, -EINVAL, "field '%s' is not an integer", key);
-	i = jv_int(v);
-	if (i < 0)
-		return berr(c, -EINVAL, "%s %lld is negative", key, (long long)i);
-	if ((uint64_t)i > max)
-		return berr(c, -EINVAL, "%s %lld is over the maximum %llu", key,
-			    (long long)i, (unsigned long long)max);
-	*out = (uint64_t)i;
-	return 1;
+	return r < 0 ? berr(c, r, "%s", why) : r;
 }
 
 static int dma_req_uint(const struct dma_ctx *c, struct jv o, const char *key,

@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -470,6 +471,32 @@ double jv_real(struct jv v)
 	if (!v.doc || load(v).get_double().get(x))
 		return 0;
 	return x;
+}
+
+int jv_get_uint(struct jv obj, const char *key, uint64_t max, uint64_t *out,
+		char *why, size_t why_len)
+{
+	struct jv v = jv_get(obj, key);
+	int64_t i;
+
+	if (jv_is_none(v))
+		return 0;
+	if (!jv_is_int(v)) {
+		snprintf(why, why_len, "field '%s' is not an integer", key);
+		return -EINVAL;
+	}
+	i = jv_int(v);
+	if (i < 0) {
+		snprintf(why, why_len, "%s %lld is negative", key, (long long)i);
+		return -EINVAL;
+	}
+	if ((uint64_t)i > max) {
+		snprintf(why, why_len, "%s %lld is over the maximum %llu", key,
+			 (long long)i, (unsigned long long)max);
+		return -EINVAL;
+	}
+	*out = (uint64_t)i;
+	return 1;
 }
 
 const char *jv_str(struct jv v)

@@ -133,6 +133,23 @@ size_t jv_size(struct jv v);
 struct jv jv_get(struct jv obj, const char *key);
 
 /**
+ * jv_get_uint() - an optional integer member @key of @obj in 0..@max.
+ * @obj: the object.
+ * @key: the member's name.
+ * @max: the largest value allowed.
+ * @out: the value when it is present and allowed; else untouched.
+ * @why: on -EINVAL, what is wrong, naming @key and the value
+ *	("field 'size' is not an integer", "size -1 is negative",
+ *	"size 9 is over the maximum 8"); @why_len bytes at most.
+ * @why_len: bytes of @why.
+ *
+ * Return: 1 present, 0 absent, -EINVAL not an integer, negative or over
+ * @max.
+ */
+int jv_get_uint(struct jv obj, const char *key, uint64_t max, uint64_t *out,
+		char *why, size_t why_len);
+
+/**
  * jv_iter_init() - start a walk of array or object @v in document order
  * (a walk of anything else is empty).
  */

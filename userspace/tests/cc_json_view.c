@@ -214,4 +214,31 @@ TEST(empty_handle_is_absent)
 	EXPECT_FALSE(jv_next(&it, NULL, NULL, &e));
 }
 
+/* the bounded integer member both def.json readers take */
+TEST(get_uint)
+{
+	struct jv_doc *d = NULL;
+	static const char text[] =
+		"{\"n\": 8, \"neg\": -1, \"big\": 9, \"s\": \"8\", \"r\": 1.5}";
+	uint64_t v = 77;
+	char why[80] = "";
+	struct jv o;
+
+	ASSERT_EQ(0, jv_parse(text, sizeof(text) - 1, &d, NULL));
+	o = jv_root(d);
+	EXPECT_EQ(0, jv_get_uint(o, "absent", 8, &v, why, sizeof(why)));
+	EXPECT_EQ(77, v);
+	EXPECT_EQ(1, jv_get_uint(o, "n", 8, &v, why, sizeof(why)));
+	EXPECT_EQ(8, v);
+	EXPECT_EQ(-EINVAL, jv_get_uint(o, "big", 8, &v, why, sizeof(why)));
+	EXPECT_STREQ("big 9 is over the maximum 8", why);
+	EXPECT_EQ(-EINVAL, jv_get_uint(o, "neg", 8, &v, why, sizeof(why)));
+	EXPECT_STREQ("neg -1 is negative", why);
+	EXPECT_EQ(-EINVAL, jv_get_uint(o, "s", 8, &v, why, sizeof(why)));
+	EXPECT_STREQ("field 's' is not an integer", why);
+	EXPECT_EQ(-EINVAL, jv_get_uint(o, "r", 8, &v, why, sizeof(why)));
+	EXPECT_EQ(8, v);
+	jv_free(d);
+}
+
 TEST_HARNESS_MAIN
