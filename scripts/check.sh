@@ -120,9 +120,11 @@ mk kselftest-install
 # (selftests/neff.sh; Documentation/dma.rst, "Tests"): subset (make
 # check), all (make check-full); run_vm.sh exports the file's settings
 printf 'NSIM_DMA=%s\n' "${NSIM_DMA:-subset}" > "$out/vm-env"
-vmtime=1800
-[ "${NSIM_DMA:-subset}" = all ] && vmtime=7200
-bash scripts/vm.sh -t $vmtime -q -l "$out/vm-serial.log" -d "$ksft:/kselftest" \
+vmtime=1800 vmmem=2048
+# every queue of the largest NEFFs: the host reference holds every
+# variable (up to 2 GiB) next to the device's written pages
+[ "${NSIM_DMA:-subset}" = all ] && vmtime=7200 vmmem=6144
+bash scripts/vm.sh -t $vmtime -M $vmmem -q -l "$out/vm-serial.log" -d "$ksft:/kselftest" \
 	-d "$out/vm-env:/etc/nsim-env" selftests/run_vm.sh
 vmrc=$?
 sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;/^# --- running /d;p}' "$out/vm-serial.log" | emit

@@ -5,7 +5,7 @@
 # holding neuronsim.ko, the static test programs and data files, run a
 # script inside, power off, and return the script's exit status.
 #
-#   scripts/vm.sh [-t SECONDS] [-l LOG] [-q] [-d SRC:DEST]... [-k KERNEL] [-m MODULE] [-i] [-n] SCRIPT
+#   scripts/vm.sh [-t SECONDS] [-l LOG] [-q] [-d SRC:DEST]... [-k KERNEL] [-m MODULE] [-M MIB] [-i] [-n] SCRIPT
 #
 #   SCRIPT        shell script run as root inside the VM (busybox sh), with
 #                 proc, sys, devtmpfs and debugfs mounted; cwd is /; the
@@ -19,6 +19,9 @@
 #                 debug-kernel lane, scripts/debug-kernel.sh)
 #   -m MODULE     put this neuronsim.ko in the initramfs instead of the
 #                 top-level one (a module built against KERNEL)
+#   -M MIB        guest RAM in MiB (default 2048; make check-full's DMA
+#                 test holds a host reference of the largest NEFFs' every
+#                 variable next to the device's written pages: 6144)
 #   -i            instruction-counted run: one vCPU, qemu -icount
 #                 shift=0,sleep=off, so the guest clock advances 1 ns per
 #                 guest instruction and in-VM timings are instruction
@@ -29,7 +32,7 @@
 #
 # The run fails (exit 1..) when the script fails, on a timeout, or when the
 # kernel log shows BUG:, WARNING:, Oops, Call Trace or general protection.
-# The VM has ~2 GiB of memory and 2 vCPUs (1 with -i); KVM is not used
+# The VM has 2 GiB of memory (-M) and 2 vCPUs (1 with -i); KVM is not used
 # (-accel tcg).
 #
 # The kernel command line (Documentation/running.rst):
@@ -50,12 +53,13 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 timeout=600
 log="$top/build/vm/serial.log"
 quiet=0
+mem_mib=2048
 data=()
 kernel=
 ko=
 icount=0
 kmem_events=1
-while getopts "t:l:qd:k:m:in" o; do
+while getopts "t:l:qd:k:m:M:in" o; do
 	case $o in
 	t) timeout=$OPTARG ;;
 	l) log=$OPTARG ;;
@@ -63,13 +67,17 @@ while getopts "t:l:qd:k:m:in" o; do
 	d) data+=("$OPTARG") ;;
 	k) kernel=$OPTARG ;;
 	m) ko=$OPTARG ;;
+	M) mem_mib=$OPTARG ;;
 	i) icount=1 ;;
 	n) kmem_events=0 ;;
-	*) sed -n '4,28p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,31p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { echo "usage: vm.sh [-t S] [-l LOG] [-q] [-d SRC:DEST]... [-k KERNEL] [-m MODULE] [-i] [-n] SCRIPT" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: vm.sh [-t S] [-l LOG] [-q] [-d SRC:DEST]... [-k KERNEL] [-m MODULE] [-M MIB] [-i] [-n] SCRIPT" >&2; exit 2; }
+case $mem_mib in
+''|*[!0-9]*) echo "vm.sh: -M '$mem_mib' is not a number of MiB" >&2; exit 2 ;;
+esac
 script=$1
 
 if [ -z "$kernel" ]; then
@@ -147,7 +155,7 @@ mkdir -p "$(dirname "$log")"
 : > "$log"
 set +e
 timeout --foreground -k 5 "$timeout" \
-	qemu-system-x86_64 -accel tcg -m 2048 "${cpus[@]}" -cpu max \
+	qemu-system-x86_64 -accel tcg -m "$mem_mib" "${cpus[@]}" -cpu max \
 	-kernel "$kernel" -initrd "$work/initrd.gz" \
 	-append "$cmdline" \
 	-display none -monitor none -serial stdio -nic none -no-reboot \
