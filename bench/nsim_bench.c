@@ -28,6 +28,12 @@
  *	the same for a compiled real NEFF (PLAN) and its plan compiled
  *	without its DMA programs (NODMA), on the device under test
  *	($NSIM_DEV); the submission ring bytes per UDMA pair.
+ *   nsim_bench dma ROUNDS WARM
+ *	the DMA engine: one queue moving 64 MiB HBM -> SBUF -> HBM in
+ *	SBUF-sized rounds (plan_dma()), RUN to WAIT, cold (the first run
+ *	after LOAD: destination pages get their backing) and warm (WARM
+ *	runs more), against memcpy() of the same bytes in the same pieces
+ *	through a buffer of the same size; ROUNDS loads, the best of each.
  *
  * Output: "key value" lines; any failed check prints "error ..." and the
  * exit status is 1.
@@ -39,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -717,6 +724,224 @@ static int bench_reloc_neff(const char *with, const char *without, int reps)
 	return 0;
 }
 
+#define DMA_BYTES	(64ULL << 20)
+#define DMA_PIECE	65536U
+#define DMA_PART_BYTES	(2 * DMA_PIECE)
+enum { DMA_V_SB, DMA_V_IN, DMA_V_OUT };
+
+/*
+ * The engine benchmark's plan: the state buffer, input0 and output0
+ * (DMA_BYTES each, HBM, page aligned) and one queue qData.  SBUF holds
+ * less than 64 MiB (the generation's partitions x partition size), so
+ * the queue moves the bytes in rounds of DMA_PART_BYTES per partition
+ * (16 MiB with 128 partitions): block 2r copies round r of input0 into
+ * byte 0.. of every partition, block 2r + 1 copies the partitions into
+ * round r of output0.  Each descriptor is sizes [64 KiB, 2, partitions]:
+ * 64 KiB UDMA pieces, 16 MiB per side per descriptor; in all 64 MiB
+ * each way, 128 MiB written.
+ */
+static int plan_dma(const struct neuronsim_info *info, struct plan *p,
+		    unsigned int *rounds)
+{
+	static const uint32_t sems[] = { 11 };
+	struct kbin_dma_queue_in q = {
+		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
+		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
+		.name = "qData", .semaphores = sems,
+	};
+	uint64_t stride = info->sbuf_window_size / info->sbuf_partitions;
+	uint64_t chunk = (uint64_t)DMA_PART_BYTES * info->sbuf_partitions;
+	struct kbin_dma_side hbm = {
+		.sizes = { DMA_PIECE, DMA_PART_BYTES / DMA_PIECE, info->sbuf_partitions },
+		.steps = { 1, DMA_PIECE, DMA_PART_BYTES }, .num_dims = 3,
+		.dtype = KBIN_DMA_DTYPE_UINT8,
+	};
+	struct kbin_dma_side sb = hbm;
+	struct kbin_writer *w;
+	unsigned int r;
+	int e = 0;
+
+	if (info->sbuf_partition_size < DMA_PART_BYTES || DMA_BYTES % chunk)
+		return -EINVAL;
+	*rounds = DMA_BYTES / chunk;
+	sb.steps[2] = stride;
+	sb.var_id = DMA_V_SB;
+	w = kbin_writer_new(info->arch_gen);
+	if (!w)
+		return -ENOMEM;
+	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
+		e = -EINVAL;
+	e |= plan_add(w, 0, DMA_V_SB, KBIN_MR_SB, "state_buffer",
+		      info->sbuf_window_size, 1, NULL, 0, 0, NULL, NULL, 0);
+	e |= plan_add(w, 0, DMA_V_IN, KBIN_MR_INPUT, "input0", DMA_BYTES, 4096,
+		      "uint8", DMA_BYTES, 1, NULL, NULL, 0);
+	e |= plan_add(w, 0, DMA_V_OUT, KBIN_MR_OUTPUT, "output0", DMA_BYTES, 4096,
+		      "uint8", DMA_BYTES, 1, NULL, NULL, 0);
+	e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
+	for (r = 0; r < *rounds && !e; r++) {
+		struct kbin_dma_block b = { .queue = 0, .semaphore = sems[0] };
+		struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1 };
+
+		hbm.offset = r * chunk;
+		hbm.var_id = DMA_V_IN;
+		d.from = hbm;
+		d.to = sb;
+		b.id = 2 * r;
+		e |= kbin_writer_add_dma_block(w, 0, &b, "in", &d, 1);
+		hbm.var_id = DMA_V_OUT;
+		d.from = sb;
+		d.to = hbm;
+		b.id = 2 * r + 1;
+		e |= kbin_writer_add_dma_block(w, 0, &b, "out", &d, 1);
+	}
+	return plan_finish(w, e, p);
+}
+
+/* RUN queue 0 of @id and WAIT for it: the RUN-to-WAIT time in ns */
+static int dma_run(int fd, uint32_t id, struct neuronsim_run_result *res,
+		   double *ns)
+{
+	uint32_t q = 0;
+	struct neuronsim_run r = {
+		.model_id = id, .num_queues = 1, .queues = (uintptr_t)&q,
+	};
+	struct neuronsim_wait wt = {
+		.model_id = id, .num_queues = 1, .queues = (uintptr_t)&q,
+		.results = (uintptr_t)res, .timeout_ns = -1,
+	};
+	double t0 = now_ns();
+
+	if (ioctl(fd, NEURONSIM_IOC_RUN, &r) || ioctl(fd, NEURONSIM_IOC_WAIT, &wt))
+		return -errno;
+	*ns = now_ns() - t0;
+	return res->status;
+}
+
+static void *dma_map(size_t n)
+{
+	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * memcpy() of what the queue moves, in the same pieces: round r of
+ * @src into @mid (a buffer of one round), @mid into round r of @dst.
+ * The time in ns.
+ */
+static double dma_memcpy(uint8_t *dst, uint8_t *mid, const uint8_t *src,
+			 uint64_t chunk)
+{
+	double t0 = now_ns();
+	uint64_t off;
+
+	for (off = 0; off < DMA_BYTES; off += chunk) {
+		memcpy(mid, src + off, chunk);
+		memcpy(dst + off, mid, chunk);
+	}
+	return now_ns() - t0;
+}
+
+static int bench_dma(int rounds, int warm)
+{
+	double t = 0, cold = 0, hot = 0, mcold = 0, mhot = 0, ecold = 0, ehot = 0;
+	struct neuronsim_run_result res;
+	struct neuronsim_info info;
+	uint8_t *src, *mid, *dst;
+	struct plan p = { 0 };
+	unsigned int nr;
+	uint64_t i, chunk, bytes = 2 * DMA_BYTES;
+	uint32_t id;
+	int fd, e, round, k;
+
+	fd = nsim_open();
+	if (fd < 0)
+		return fail("open", errno);
+	if (nsim_get_info(fd, &info))
+		return fail("info", errno);
+	e = plan_dma(&info, &p, &nr);
+	if (e)
+		return fail("plan", e);
+	chunk = DMA_BYTES / nr;
+	src = dma_map(DMA_BYTES);
+	if (!src)
+		return fail("mmap", errno);
+	for (i = 0; i < DMA_BYTES; i++)
+		src[i] = (uint8_t)(i * 7 + (i >> 12) + 1);
+	for (round = 0; round < rounds; round++) {
+		e = load_plan(fd, &p, 0, &id);
+		if (!e)
+			e = nsim_write_var(fd, id, 0, DMA_V_IN, 0, src, DMA_BYTES);
+		if (e)
+			return fail("load", e);
+		for (k = 0; k <= warm; k++) {
+			e = dma_run(fd, id, &res, &t);
+			if (e)
+				return fail("run", e);
+			if (res.bytes != bytes || res.blocks != 2 * nr ||
+			    res.udma_descs != 2 * bytes / DMA_PIECE)
+				return fail("the run's bytes, blocks or UDMA descriptors", EINVAL);
+			if (!k && (!round || t < cold)) {
+				cold = t;
+				ecold = res.ns;
+			}
+			if (k && (!hot || t < hot)) {
+				hot = t;
+				ehot = res.ns;
+			}
+		}
+		/* the bytes arrived: output0 is input0 */
+		dst = dma_map(DMA_BYTES);
+		if (!dst)
+			return fail("mmap", errno);
+		e = nsim_read_var(fd, id, 0, DMA_V_OUT, 0, dst, DMA_BYTES);
+		if (e || memcmp(dst, src, DMA_BYTES))
+			return fail("output0 is not input0", e ? e : EIO);
+		munmap(dst, DMA_BYTES);
+		if (nsim_unload(fd, id))
+			return fail("unload", errno);
+
+		/* memcpy() the same way: fresh pages, then warm */
+		dst = dma_map(DMA_BYTES);
+		mid = dma_map(chunk);
+		if (!dst || !mid)
+			return fail("mmap", errno);
+		t = dma_memcpy(dst, mid, src, chunk);
+		if (!round || t < mcold)
+			mcold = t;
+		for (k = 0; k < warm; k++) {
+			t = dma_memcpy(dst, mid, src, chunk);
+			if (!mhot || t < mhot)
+				mhot = t;
+		}
+		if (memcmp(dst, src, DMA_BYTES))
+			return fail("memcpy", EIO);
+		munmap(dst, DMA_BYTES);
+		munmap(mid, chunk);
+	}
+	printf("dma_rounds %u\ndma_round_bytes %llu\ndma_bytes %llu\n", nr,
+	       (unsigned long long)chunk, (unsigned long long)bytes);
+	printf("dma_cold_ns %.0f\ndma_warm_ns %.0f\n", cold, hot);
+	printf("dma_engine_cold_ns %.0f\ndma_engine_warm_ns %.0f\n", ecold, ehot);
+	printf("memcpy_cold_ns %.0f\nmemcpy_warm_ns %.0f\n", mcold, mhot);
+	printf("dma_cold_mbps %.1f\ndma_warm_mbps %.1f\n", bytes * 1e3 / cold,
+	       bytes * 1e3 / hot);
+	printf("memcpy_cold_mbps %.1f\nmemcpy_warm_mbps %.1f\n",
+	       bytes * 1e3 / mcold, bytes * 1e3 / mhot);
+	printf("dma_instr_per_byte %.4f\ndma_cold_instr_per_byte %.4f\n",
+	       hot / bytes, cold / bytes);
+	printf("memcpy_instr_per_byte %.4f\nmemcpy_cold_instr_per_byte %.4f\n",
+	       mhot / bytes, mcold / bytes);
+	/* bytes per second over bytes per second: the time ratio inverted */
+	printf("dma_over_memcpy %.3f\ndma_cold_over_memcpy %.3f\n", mhot / hot,
+	       mcold / cold);
+	munmap(src, DMA_BYTES);
+	plan_free(&p);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -732,6 +957,8 @@ int main(int argc, char **argv)
 		return bench_reloc(atoi(argv[2]), argc - 3, argv + 3);
 	if (argc == 5 && !strcmp(argv[1], "reloc-neff"))
 		return bench_reloc_neff(argv[2], argv[3], atoi(argv[4]));
-	fprintf(stderr, "usage: nsim_bench ioctl NVARS ROUNDS ITERS | load NVARS LOADERS REPS | mem NVARS | backing | reloc REPS NDESCS... | reloc-neff PLAN NODMA REPS\n");
+	if (argc == 4 && !strcmp(argv[1], "dma"))
+		return bench_dma(atoi(argv[2]), atoi(argv[3]));
+	fprintf(stderr, "usage: nsim_bench ioctl NVARS ROUNDS ITERS | load NVARS LOADERS REPS | mem NVARS | backing | reloc REPS NDESCS... | reloc-neff PLAN NODMA REPS | dma ROUNDS WARM\n");
 	return 2;
 }

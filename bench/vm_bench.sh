@@ -62,6 +62,11 @@ if [ -f /bench/neff.kbin ] && [ -f /bench/neff_nodma.kbin ]; then
 		echo "bench_error new_device"
 	fi
 fi
+# the DMA engine: 64 MiB HBM -> SBUF -> HBM, cold and warm, against
+# memcpy(); the best of 3 loads with 3 warm runs each (icount: 1 and 1)
+dreps=3
+[ "$mode" != icount ] || dreps=1
+step dma nsim_bench dma $dreps $dreps
 for k in models mem_refs kmem_bytes backing_bytes hbm_used; do
 	echo "after.$k $(sed -n "s/^$k //p" /sys/kernel/debug/neuronsim/stats)"
 done
