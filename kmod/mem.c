@@ -15,6 +15,23 @@
  * page backing it (or NULL), to a step function - one per variant: kernel
  * write, user write, kernel read, user read, discard, and the DMA
  * engine's device-to-device copy.
+ *
+ * A page is published in the xarray only once every byte of it holds what
+ * it should: a step that writes part of a page with no backing allocates
+ * it zeroed; a step that writes all of it fills a page that was not
+ * zeroed and then publishes it (nsim_mem_page_publish()), so no reader
+ * ever sees a page's old contents.  A whole-page device-to-device copy is
+ * copy_page().
+ *
+ * Lookups are batched: the walker looks up the pages of up to
+ * NSIM_MEM_BATCH consecutive frames in one RCU read section, walking the
+ * xarray once and then from slot to slot (xas_next()), instead of one
+ * xa_load() from the root per page; the copy does the same for its source
+ * frames.  As with xa_load(), a page is used after the read section: pages
+ * leave the xarray only by nsim_mem_discard() of a range nothing accesses
+ * any more (its model's runs are stopped and its ioctls done first).  A
+ * page published by a concurrent writer after the lookup is found by the
+ * xa_cmpxchg() that would publish a second one.
  */
 #include <linux/gfp.h>
 #include <linux/highmem.h>
@@ -26,6 +43,22 @@
 #include <linux/xarray.h>
 
 #include "neuronsim.h"
+
+/* frames whose pages one lookup fetches at most */
+#define NSIM_MEM_BATCH		16
+
+/**
+ * struct nsim_mem_batch - the pages of consecutive frames, looked up
+ *	together (nsim_mem_lookup()).
+ * @first: frame of @pages[0].
+ * @n: frames held (0: none).
+ * @pages: the page backing each frame, or NULL.
+ */
+struct nsim_mem_batch {
+	unsigned long first;
+	unsigned int n;
+	struct page *pages[NSIM_MEM_BATCH];
+};
 
 /* walk flags */
 #define NSIM_WALK_USER		BIT(0)	/* a user copy: stop on a fatal signal */
@@ -43,6 +76,9 @@
  * @udst: the user read's destination, or NULL.
  * @dst: the kernel read's destination, or NULL.
  * @copy_src: the device-to-device copy's source address (nsim_mem_copy()).
+ * @copy_last: the copy's last source frame.
+ * @dpages: the walk's pages looked up ahead.
+ * @spages: the copy's source pages looked up ahead.
  */
 struct nsim_mem_walk {
 	struct nsim_mem *mem;
@@ -55,9 +91,60 @@ struct nsim_mem_walk {
 	void __user *udst;
 	void *dst;
 	u64 copy_src;
+	unsigned long copy_last;
+	struct nsim_mem_batch dpages;
+	struct nsim_mem_batch spages;
 };
 
 typedef int (*nsim_mem_step_t)(struct nsim_mem_walk *w, struct page *page);
+
+/*
+ * A new page for the sparse memory, charged against the backing cap and
+ * not published yet: zeroed when @gfp has __GFP_ZERO, else with old
+ * contents the caller overwrites before nsim_mem_page_publish().  Return
+ * the page or an ERR_PTR: -EDQUOT at the backing cap, -ENOMEM when the
+ * kernel is out of memory.
+ */
+static struct page *nsim_mem_page_new(struct nsim_mem *mem, gfp_t gfp)
+{
+	struct page *page;
+
+	if (atomic64_add_return(PAGE_SIZE, &mem->backing) >
+	    READ_ONCE(nsim_backing_limit)) {
+		atomic64_sub(PAGE_SIZE, &mem->backing);
+		return ERR_PTR(-EDQUOT);
+	}
+	page = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_NOWARN | gfp);
+	if (!page) {
+		atomic64_sub(PAGE_SIZE, &mem->backing);
+		return ERR_PTR(-ENOMEM);
+	}
+	return page;
+}
+
+/*
+ * Publish @page as device page frame @idx.  When another writer
+ * published a page there first, that one is kept: if @written (the
+ * caller wrote every byte of @page), @page's bytes are copied onto it
+ * (the later write wins); else (@page is zeroed) it is used as it is.
+ * @page is freed then.  Return the page now backing @idx, or an ERR_PTR
+ * (-ENOMEM; @page is freed).
+ */
+static struct page *nsim_mem_page_publish(struct nsim_mem *mem,
+					  unsigned long idx, struct page *page,
+					  bool written)
+{
+	struct page *old;
+
+	old = xa_cmpxchg(&mem->pages, idx, NULL, page, GFP_KERNEL_ACCOUNT);
+	if (!old)
+		return page;
+	if (written && !xa_is_err(old))
+		copy_page(page_address(old), page_address(page));
+	__free_page(page);
+	atomic64_sub(PAGE_SIZE, &mem->backing);
+	return xa_is_err(old) ? ERR_PTR(xa_err(old)) : old;
+}
 
 /*
  * The page backing device page frame @idx, allocating a zeroed one when
@@ -67,27 +154,42 @@ typedef int (*nsim_mem_step_t)(struct nsim_mem_walk *w, struct page *page);
 static struct page *nsim_mem_page_alloc(struct nsim_mem *mem,
 					unsigned long idx)
 {
-	struct page *page, *old;
+	struct page *page = nsim_mem_page_new(mem, __GFP_ZERO);
 
-	if (atomic64_add_return(PAGE_SIZE, &mem->backing) >
-	    READ_ONCE(nsim_backing_limit)) {
-		atomic64_sub(PAGE_SIZE, &mem->backing);
-		return ERR_PTR(-EDQUOT);
+	if (IS_ERR(page))
+		return page;
+	return nsim_mem_page_publish(mem, idx, page, false);
+}
+
+/*
+ * The page backing frame @idx, or NULL: from @b when it holds @idx, else
+ * @idx and the frames after it up to @last (at most NSIM_MEM_BATCH) are
+ * looked up into @b first, in one RCU read section.
+ */
+static struct page *nsim_mem_lookup(struct nsim_mem *mem,
+				    struct nsim_mem_batch *b, unsigned long idx,
+				    unsigned long last)
+{
+	XA_STATE(xas, &mem->pages, idx);
+	unsigned int i;
+	void *entry;
+
+	if (idx - b->first < b->n)
+		return b->pages[idx - b->first];
+	b->first = idx;
+	b->n = min_t(unsigned long, last - idx, NSIM_MEM_BATCH - 1) + 1;
+	rcu_read_lock();
+	for (i = 0; i < b->n; i++) {
+		entry = i ? xas_next(&xas) : xas_load(&xas);
+		/* a node being changed under us: walk again from the root */
+		while (xa_is_retry(entry)) {
+			xas_set(&xas, idx + i);
+			entry = xas_load(&xas);
+		}
+		b->pages[i] = xa_is_zero(entry) ? NULL : entry;
 	}
-	page = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN);
-	if (!page) {
-		atomic64_sub(PAGE_SIZE, &mem->backing);
-		return ERR_PTR(-ENOMEM);
-	}
-	old = xa_cmpxchg(&mem->pages, idx, NULL, page, GFP_KERNEL_ACCOUNT);
-	if (old) {
-		__free_page(page);
-		atomic64_sub(PAGE_SIZE, &mem->backing);
-		if (xa_is_err(old))
-			return ERR_PTR(xa_err(old));
-		return old;
-	}
-	return page;
+	rcu_read_unlock();
+	return b->pages[0];
 }
 
 /*
@@ -115,7 +217,8 @@ static int nsim_mem_walk(struct nsim_mem_walk *w, u64 addr, u64 len,
 				break;
 			a = max_t(u64, a, (u64)idx << PAGE_SHIFT);
 		} else {
-			page = xa_load(&w->mem->pages, idx);
+			page = nsim_mem_lookup(w->mem, &w->dpages, idx,
+					       (end - 1) >> PAGE_SHIFT);
 		}
 		if ((flags & NSIM_WALK_USER) && fatal_signal_pending(current))
 			return -EINTR;
@@ -132,20 +235,33 @@ static int nsim_mem_walk(struct nsim_mem_walk *w, u64 addr, u64 len,
 	return 0;
 }
 
-/* kernel write: a zero piece on a page with no backing is skipped */
+/*
+ * kernel write: a zero piece on a page with no backing is skipped; a
+ * whole page with no backing is filled before it is published
+ */
 static int nsim_mem_step_write(struct nsim_mem_walk *w, struct page *page)
 {
 	const u8 *src = w->src + w->pos;
 
-	if (!page) {
-		if (!memchr_inv(src, 0, w->n))
-			return 0;
+	if (page) {
+		memcpy(page_address(page) + w->off, src, w->n);
+		return 0;
+	}
+	if (!memchr_inv(src, 0, w->n))
+		return 0;
+	if (w->n < PAGE_SIZE) {
 		page = nsim_mem_page_alloc(w->mem, w->idx);
 		if (IS_ERR(page))
 			return PTR_ERR(page);
+		memcpy(page_address(page) + w->off, src, w->n);
+		return 0;
 	}
-	memcpy(page_address(page) + w->off, src, w->n);
-	return 0;
+	page = nsim_mem_page_new(w->mem, 0);
+	if (IS_ERR(page))
+		return PTR_ERR(page);
+	memcpy(page_address(page), src, PAGE_SIZE);
+	page = nsim_mem_page_publish(w->mem, w->idx, page, true);
+	return PTR_ERR_OR_ZERO(page);
 }
 
 static int nsim_mem_step_write_user(struct nsim_mem_walk *w, struct page *page)
@@ -184,35 +300,71 @@ static int nsim_mem_step_read(struct nsim_mem_walk *w, struct page *page)
 }
 
 /*
+ * The copy's source page for frame @sidx while the step of frame @w->idx
+ * has @dpage (or NULL): @dpage itself when the frames are the same (an
+ * overlapping copy reads what the step wrote), else the batched lookup's.
+ */
+static struct page *nsim_mem_copy_src(struct nsim_mem_walk *w,
+				      unsigned long sidx, struct page *dpage)
+{
+	if (sidx == w->idx)
+		return dpage;
+	return nsim_mem_lookup(w->mem, &w->spages, sidx, w->copy_last);
+}
+
+/*
  * device-to-device copy, a step of the destination: its source bytes are
  * on one or two source pages; a missing source page reads as zeros, and
- * zeros onto a page with no backing are skipped (they read as zeros).
+ * zeros onto a page with no backing are skipped (they read as zeros).  A
+ * step that writes a whole page with no backing fills a new page that is
+ * not zeroed first and publishes it at the end; a whole source page onto
+ * a whole destination page is copy_page().
  */
 static int nsim_mem_step_copy(struct nsim_mem_walk *w, struct page *page)
 {
 	u64 src = w->copy_src + w->pos, done = 0;
+	bool fresh = false;
 
 	while (done < w->n) {
 		u64 soff = (src + done) & (PAGE_SIZE - 1);
 		u64 n = min_t(u64, w->n - done, PAGE_SIZE - soff);
-		struct page *sp = xa_load(&w->mem->pages, (src + done) >> PAGE_SHIFT);
-		u8 *s = sp ? page_address(sp) + soff : NULL;
+		struct page *sp = nsim_mem_copy_src(w, (src + done) >> PAGE_SHIFT,
+						    page);
+		u8 *s = sp ? page_address(sp) + soff : NULL, *d;
 
 		if (!page && (!s || !memchr_inv(s, 0, n))) {
 			done += n;
 			continue;
 		}
-		if (!page) {
+		if (!page && w->n == PAGE_SIZE) {
+			/* every byte is written here: no zeroing first */
+			page = nsim_mem_page_new(w->mem, 0);
+			if (IS_ERR(page))
+				return PTR_ERR(page);
+			memset(page_address(page), 0, done);
+			fresh = true;
+		} else if (!page) {
 			page = nsim_mem_page_alloc(w->mem, w->idx);
 			if (IS_ERR(page))
 				return PTR_ERR(page);
 		}
-		if (s)
-			memmove(page_address(page) + w->off + done, s, n);
+		d = page_address(page) + w->off + done;
+		if (!s)
+			memset(d, 0, n);
+		else if (n == PAGE_SIZE && s != d)
+			copy_page(d, s);
 		else
-			memset(page_address(page) + w->off + done, 0, n);
+			memmove(d, s, n);
 		done += n;
 	}
+	if (fresh) {
+		page = nsim_mem_page_publish(w->mem, w->idx, page, true);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
+	}
+	/* a later step reading this frame as its source sees the page */
+	if (w->idx - w->spages.first < w->spages.n)
+		w->spages.pages[w->idx - w->spages.first] = page;
 	return 0;
 }
 
@@ -321,7 +473,10 @@ int nsim_mem_read(struct nsim_mem *mem, u64 addr, void *dst, u64 len)
  */
 int nsim_mem_copy(struct nsim_mem *mem, u64 dst, u64 src, u64 len)
 {
-	struct nsim_mem_walk w = { .mem = mem, .copy_src = src };
+	struct nsim_mem_walk w = {
+		.mem = mem, .copy_src = src,
+		.copy_last = len ? (src + len - 1) >> PAGE_SHIFT : 0,
+	};
 
 	return nsim_mem_walk(&w, dst, len, 0, nsim_mem_step_copy);
 }

@@ -11,6 +11,9 @@
  *     the queue's semaphore counts the blocks; debugfs dma/runs, dma/
  *     semaphores and the engine counters agree;
  *   - cast int8 -> float32 and float32 -> float16 element by element;
+ *   - copies over a source with holes, off page boundaries and in whole
+ *     pages, onto pages without backing and again onto the same pages:
+ *     the bytes land, only pages that receive a nonzero byte get backing;
  *   - the backing RAM cap: a run that needs a new page past it stops with
  *     -ENOMEM naming the block and descriptor; the device stays
  *     consistent (UNLOAD gives every byte back);
@@ -296,6 +299,159 @@ TEST_F(rn, cast_elementwise)
 	}
 	EXPECT_EQ(SLICE, i);
 	free(h);
+	ASSERT_EQ(0, nsim_unload(self->fd, id));
+	expect_base(_metadata, &self->base);
+}
+
+#define SP_SIZE		(256U << 10)	/* input0 and output0: 64 pages each */
+#define SP_D0_FROM	100U		/* descriptor 0: 3 pieces of 64 KiB */
+#define SP_D0_TO	3000U
+#define SP_D0_LEN	(3U * 65536)
+#define SP_D1_TO	(50U * 4096)	/* descriptor 1: 10 pages, aligned */
+#define SP_D1_LEN	(10U * 4096)
+
+/*
+ * Queue qCopy of one subgraph with input0 and output0 (SP_SIZE bytes,
+ * page aligned, HBM): block 0 copies input0 from SP_D0_FROM to output0
+ * at SP_D0_TO, SP_D0_LEN bytes, neither side on a page boundary; block 1
+ * copies the first SP_D1_LEN bytes of input0 to output0 at SP_D1_TO,
+ * whole pages.
+ */
+static int plan_sparse_copy(const struct neuronsim_info *info, struct plan *p)
+{
+	static const uint32_t sems[] = { 3 };
+	struct kbin_dma_queue_in q = {
+		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
+		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
+		.name = "qCopy", .semaphores = sems,
+	};
+	struct kbin_dma_side from = {
+		.offset = SP_D0_FROM, .sizes = { 65536, SP_D0_LEN / 65536 },
+		.steps = { 1, 65536 }, .var_id = 0, .dtype = KBIN_DMA_DTYPE_UINT8,
+		.num_dims = 2,
+	}, to = from;
+	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1 };
+	struct kbin_dma_block b = { .queue = 0, .semaphore = 3 };
+	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
+	int e = 0;
+
+	if (!w)
+		return -ENOMEM;
+	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
+		e = -EINVAL;
+	e |= plan_add(w, 0, 0, KBIN_MR_INPUT, "input0", SP_SIZE, 4096, "uint8",
+		      SP_SIZE, 1, NULL, NULL, 0);
+	e |= plan_add(w, 0, 1, KBIN_MR_OUTPUT, "output0", SP_SIZE, 4096, "uint8",
+		      SP_SIZE, 1, NULL, NULL, 0);
+	e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
+	to.offset = SP_D0_TO;
+	to.var_id = 1;
+	d.from = from;
+	d.to = to;
+	e |= kbin_writer_add_dma_block(w, 0, &b, "unaligned", &d, 1);
+	from.offset = 0;
+	from.sizes[0] = SP_D1_LEN;
+	from.sizes[1] = 0;
+	from.steps[1] = 0;
+	from.num_dims = 1;
+	to = from;
+	to.offset = SP_D1_TO;
+	to.var_id = 1;
+	d.from = from;
+	d.to = to;
+	b.id = 1;
+	e |= kbin_writer_add_dma_block(w, 0, &b, "aligned", &d, 1);
+	return plan_finish(w, e, p);
+}
+
+/* output0 as qCopy leaves it from @in; its pages with a nonzero byte */
+static unsigned int sparse_expect(const uint8_t *in, uint8_t *out)
+{
+	unsigned int pg, i, n = 0;
+
+	memset(out, 0, SP_SIZE);
+	memcpy(out + SP_D0_TO, in + SP_D0_FROM, SP_D0_LEN);
+	memcpy(out + SP_D1_TO, in, SP_D1_LEN);
+	for (pg = 0; pg < SP_SIZE / 4096; pg++) {
+		for (i = 0; i < 4096 && !out[pg * 4096 + i]; i++)
+			;
+		n += i < 4096;
+	}
+	return n;
+}
+
+/*
+ * Copies over a source with holes (pages never written read as zeros),
+ * neither side on a page boundary and a run of whole pages, onto an
+ * output without backing, then again onto the pages it got: the bytes
+ * land shifted as the descriptors say, a destination page gets backing
+ * only when it receives a nonzero byte (a written page of zeros and a
+ * hole cost nothing), and a second run over a fully written input fills
+ * every page.
+ */
+TEST_F(rn, copy_sparse_unaligned)
+{
+	static const unsigned int written[] = { 0, 1, 5, 15, 16, 17, 30, 47 };
+	uint8_t *in = malloc(SP_SIZE), *want = malloc(SP_SIZE), *got = malloc(SP_SIZE);
+	struct neuronsim_run_result res;
+	uint32_t id, q = 0, i, pages, pages0 = 0;
+	struct stats s0, s1;
+	struct plan p;
+	char log[512];
+	int round;
+
+	ASSERT_NE(NULL, in);
+	ASSERT_NE(NULL, want);
+	ASSERT_NE(NULL, got);
+	ASSERT_EQ(0, plan_sparse_copy(&self->info, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, log, sizeof(log))) TH_LOG("%s", log);
+	plan_free(&p);
+	memset(in, 0, SP_SIZE);
+	for (i = 0; i < sizeof(written) / sizeof(written[0]); i++) {
+		uint32_t k, pg = written[i];
+
+		for (k = 0; k < 4096; k++)
+			in[pg * 4096 + k] = (uint8_t)((pg * 4096 + k) % 251 + 1);
+		ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, 0, pg * 4096,
+					    in + pg * 4096, 4096));
+	}
+	/* page 9: written, all zeros (backing, but nothing to copy) */
+	ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, 0, 9 * 4096, in + 9 * 4096, 4096));
+	for (round = 0; round < 3; round++) {
+		if (round == 2) {
+			/* every input byte nonzero: every reached page fills */
+			for (i = 0; i < SP_SIZE; i++)
+				in[i] = (uint8_t)(i % 253 + 1);
+			ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, 0, 0, in, SP_SIZE));
+		}
+		pages = sparse_expect(in, want);
+		ASSERT_EQ(0, read_stats(&s0));
+		ASSERT_EQ(0, run_q(self->fd, id, &q, 1));
+		ASSERT_EQ(0, wait_q(self->fd, id, &q, 1, &res, -1));
+		EXPECT_EQ(0, res.status);
+		EXPECT_EQ(2, res.blocks);
+		EXPECT_EQ(SP_D0_LEN + SP_D1_LEN, res.bytes);
+		ASSERT_EQ(0, read_stats(&s1));
+		ASSERT_EQ(0, nsim_read_var(self->fd, id, 0, 1, 0, got, SP_SIZE));
+		for (i = 0; i < SP_SIZE && got[i] == want[i]; i++)
+			;
+		EXPECT_EQ(SP_SIZE, i) TH_LOG("round %d: output0 byte %u is %u, not %u",
+					     round, i, got[i % SP_SIZE], want[i % SP_SIZE]);
+		/*
+		 * output0 had no backing before round 0, which gives its
+		 * pages with a nonzero byte backing; round 1 adds none, round
+		 * 2 the pages that get their first nonzero byte
+		 */
+		if (round == 0)
+			pages0 = pages;
+		EXPECT_EQ(4096LL * (round == 1 ? 0 : pages - (round ? pages0 : 0)),
+			  s1.backing_bytes - s0.backing_bytes)
+			TH_LOG("round %d: %u output pages have a nonzero byte (round 0: %u)",
+			       round, pages, pages0);
+	}
+	free(in);
+	free(want);
+	free(got);
 	ASSERT_EQ(0, nsim_unload(self->fd, id));
 	expect_base(_metadata, &self->base);
 }
