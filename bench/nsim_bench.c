@@ -20,10 +20,11 @@
  *	of buffers without payload (trn2-sized HBM).
  *   nsim_bench reloc REPS NDESCS...
  *	relocation cost: for each NDESCS, the load time of a plan with a
- *	DMA program of NDESCS one-block copy descriptors of 4 KiB (one
- *	UDMA pair each) minus that of the same plan without it, per UDMA
- *	pair; the best of REPS loads each.  The growth is the worst ratio
- *	of the per-pair figures of two sizes 10x apart.
+ *	DMA program of NDESCS one-block copy descriptors of 160 runs of 64
+ *	bytes between HBM and the state buffer (160 UDMA pairs each, as
+ *	real NEFFs average) minus that of the same plan without it, per
+ *	UDMA pair; the best of REPS loads each.  The growth is the worst
+ *	ratio of the per-pair figures of two sizes 10x apart.
  *   nsim_bench reloc-neff PLAN.kbin NODMA.kbin REPS
  *	the same for a compiled real NEFF (PLAN) and its plan compiled
  *	without its DMA programs (NODMA), on the device under test
@@ -576,14 +577,29 @@ static int time_load(int fd, const struct plan *p, int reps,
 }
 
 #define RELOC_VAR_SIZE	(1ULL << 20)
-#define RELOC_COPY	4096U
+/* a descriptor's pattern: RUNS_P partitions x RUNS_R rows of RUN bytes */
+#define RELOC_RUN	64U
+#define RELOC_RUNS_P	32U
+#define RELOC_RUNS_R	5U
+#define RELOC_PAIRS	(RELOC_RUNS_P * RELOC_RUNS_R)
+#define RELOC_BYTES	(RELOC_PAIRS * RELOC_RUN)
+
+enum { RELOC_SB, RELOC_IN, RELOC_OUT };
 
 /*
- * A subgraph with a 1 MiB input and a 1 MiB output in HBM and, when
- * @ndescs, queue qSPIO0 with @ndescs blocks of one copy descriptor each
- * (the shape of real NEFF programs: about one descriptor per block), block
- * i copying 4 KiB at (i mod 256) * 4 KiB of the input to the same offset
- * of the output: one M2S and one S2M UDMA descriptor.
+ * A subgraph with the state buffer (its 32 MiB window), a 1 MiB input and
+ * a 1 MiB output in HBM and, when @ndescs, queue qSPIO0 with @ndescs
+ * blocks of one copy descriptor each (real NEFF programs have about one
+ * descriptor per block).  Every descriptor moves RELOC_PAIRS runs of
+ * RELOC_RUN bytes, one UDMA pair each (the real NEFFs have about 160
+ * pairs per descriptor, in short runs: SBUF partition rows;
+ * Documentation/performance.rst, figure 7): RELOC_BYTES contiguous
+ * bytes of HBM, 3-D as [RUN, RUNS_P, RUNS_R] with steps [1, RUN,
+ * RUN * RUNS_P], and in the state buffer RELOC_RUNS_R rows of RELOC_RUN
+ * bytes side by side in each of RELOC_RUNS_P consecutive partitions
+ * (steps [1, partition stride, RUN]).  Even blocks load input0 into the
+ * state buffer, odd ones store it into output0, as a NEFF's loads and
+ * stores alternate.
  */
 static int plan_reloc(const struct neuronsim_info *info, unsigned int ndescs,
 		      struct plan *p)
@@ -594,33 +610,53 @@ static int plan_reloc(const struct neuronsim_info *info, unsigned int ndescs,
 		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
 		.name = "qSPIO0", .fabric_path = "main", .semaphores = sems,
 	};
-	struct kbin_dma_side side = {
-		.sizes = { RELOC_COPY }, .steps = { 1 }, .num_dims = 1,
-		.dtype = KBIN_DMA_DTYPE_FLOAT32,
+	uint64_t stride = info->sbuf_window_size / info->sbuf_partitions;
+	struct kbin_dma_side hbm = {
+		.sizes = { RELOC_RUN, RELOC_RUNS_P, RELOC_RUNS_R },
+		.steps = { 1, RELOC_RUN, RELOC_RUN * RELOC_RUNS_P },
+		.num_dims = 3, .dtype = KBIN_DMA_DTYPE_FLOAT32,
+	};
+	struct kbin_dma_side sb = {
+		.sizes = { RELOC_RUN, RELOC_RUNS_P, RELOC_RUNS_R },
+		.steps = { 1, stride, RELOC_RUN },
+		.num_dims = 3, .dtype = KBIN_DMA_DTYPE_FLOAT32,
+		.var_id = RELOC_SB,
 	};
 	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1 };
 	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
 	struct kbin_dma_block b = { .queue = 0 };
-	unsigned int i;
+	/* rows per partition, and groups of RELOC_RUNS_P partitions */
+	unsigned int cols = info->sbuf_partition_size / (RELOC_RUN * RELOC_RUNS_R);
+	unsigned int groups = info->sbuf_partitions / RELOC_RUNS_P, i;
 	int e = 0;
 
 	if (!w)
 		return -ENOMEM;
 	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
 		e = -EINVAL;
-	e |= plan_add(w, 0, 0, KBIN_MR_INPUT, "input0", RELOC_VAR_SIZE, 4096,
-		      "float32", RELOC_VAR_SIZE / 4, 1, NULL, NULL, 0);
-	e |= plan_add(w, 0, 1, KBIN_MR_OUTPUT, "output0", RELOC_VAR_SIZE, 4096,
-		      "float32", RELOC_VAR_SIZE / 4, 1, NULL, NULL, 0);
+	e |= plan_add(w, 0, RELOC_SB, KBIN_MR_SB, "state_buffer",
+		      info->sbuf_window_size, 1, NULL, 0, 0, NULL, NULL, 0);
+	e |= plan_add(w, 0, RELOC_IN, KBIN_MR_INPUT, "input0", RELOC_VAR_SIZE,
+		      4096, "float32", RELOC_VAR_SIZE / 4, 1, NULL, NULL, 0);
+	e |= plan_add(w, 0, RELOC_OUT, KBIN_MR_OUTPUT, "output0",
+		      RELOC_VAR_SIZE, 4096, "float32", RELOC_VAR_SIZE / 4, 1,
+		      NULL, NULL, 0);
 	if (ndescs && kbin_writer_add_dma_queue(w, 0, &q) != 0)
 		e = -EINVAL;
 	for (i = 0; i < ndescs && !e; i++) {
-		side.offset = (uint64_t)(i % (RELOC_VAR_SIZE / RELOC_COPY)) *
-			      RELOC_COPY;
-		side.var_id = 0;
-		d.from = side;
-		side.var_id = 1;
-		d.to = side;
+		hbm.offset = (uint64_t)(i % (RELOC_VAR_SIZE / RELOC_BYTES)) *
+			     RELOC_BYTES;
+		sb.offset = (uint64_t)(i / cols % groups) * RELOC_RUNS_P * stride +
+			    (uint64_t)(i % cols) * RELOC_RUN * RELOC_RUNS_R;
+		if (i & 1) {
+			hbm.var_id = RELOC_OUT;
+			d.from = sb;
+			d.to = hbm;
+		} else {
+			hbm.var_id = RELOC_IN;
+			d.from = hbm;
+			d.to = sb;
+		}
 		b.id = i;
 		b.sem_index = i & 1;
 		b.semaphore = sems[i & 1];
@@ -656,13 +692,14 @@ static int bench_reloc(int reps, int n, char **sizes)
 			e = time_load(fd, &p1, reps, &f1);
 		if (e)
 			return fail("load", e);
-		if (f1.udma_descs != 2LL * nd)
-			return fail("udma_descs is not two per descriptor", EINVAL);
-		pairs = nd;
+		pairs = (long long)nd * RELOC_PAIRS;
+		if (f1.udma_descs != 2 * pairs)
+			return fail("udma_descs is not two per pair", EINVAL);
 		ring = f1.ring_bytes;
-		per = (f1.ns - f0.ns) / nd;
-		printf("n%u_descs %u\nn%u_plan_bytes %zu\nn%u_load_ns %.0f\n",
-		       nd, nd, nd, p1.len, nd, f1.ns);
+		per = (f1.ns - f0.ns) / pairs;
+		printf("n%u_descs %u\nn%u_pairs %lld\nn%u_plan_bytes %zu\n",
+		       nd, nd, nd, pairs, nd, p1.len);
+		printf("n%u_load_ns %.0f\n", nd, f1.ns);
 		printf("n%u_load_nodma_ns %.0f\nn%u_relocate_us %lld\n", nd,
 		       f0.ns, nd, f1.relocate_us);
 		printf("n%u_ring_bytes %lld\nn%u_ns_per_pair %.2f\n", nd,

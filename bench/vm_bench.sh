@@ -47,11 +47,11 @@ for n in $sizes; do
 done
 step mem nsim_bench mem 1000000
 step backing nsim_bench backing
-# relocation: 1,000 / 10,000 / 100,000 one-pair descriptors, then the
-# real NEFF on a device of its generation
+# relocation: 100 / 1,000 / 10,000 descriptors of 160 UDMA pairs each,
+# then the real NEFF on a device of its generation
 rreps=3
 [ "$mode" != icount ] || rreps=1
-step reloc nsim_bench reloc $rreps 1000 10000 100000
+step reloc nsim_bench reloc $rreps 100 1000 10000
 if [ -f /bench/neff.kbin ] && [ -f /bench/neff_nodma.kbin ]; then
 	if echo "1 $(cat /bench/neff_arch)" > /sys/bus/neuronsim/new_device; then
 		export NSIM_DEV=1
