@@ -14,7 +14,9 @@
  * device address range into per-page steps and hands each step, with the
  * page backing it (or NULL), to a step function - one per variant: kernel
  * write, user write, kernel read, user read, discard, and the DMA
- * engine's device-to-device copy.
+ * engine's device-to-device copy.  The one exception is nsim_mem_map(),
+ * which hands a writer that fills a page entry by entry (the UDMA rings
+ * at LOAD) the page itself.
  *
  * A page is published in the xarray only once every byte of it holds what
  * it should: a step that writes part of a page with no backing allocates
@@ -414,6 +416,36 @@ int nsim_mem_write_user(struct nsim_mem *mem, u64 addr,
 
 	return nsim_mem_walk(&w, addr, len, NSIM_WALK_USER,
 			     nsim_mem_step_write_user);
+}
+
+/**
+ * nsim_mem_map() - the kernel address of a device address's byte in its
+ *	backing page, for a writer that fills the page itself (the UDMA
+ *	rings at LOAD, relocate.c).
+ * @mem: the device's memory.
+ * @addr: device address.
+ *
+ * The page is allocated (zeroed) when it has no backing, against the
+ * backing cap, exactly as nsim_mem_write() would for a non-zero byte.
+ * The mapping covers the rest of that page, PAGE_SIZE - (@addr %
+ * PAGE_SIZE) bytes, and stays valid until the page is discarded
+ * (nsim_mem_discard()); the caller keeps every other writer away from
+ * the range (an HBM allocation not yet published).
+ *
+ * Return: the kernel address; ERR_PTR(-EDQUOT) at the backing cap;
+ * ERR_PTR(-ENOMEM) when the kernel is out of memory.
+ */
+void *nsim_mem_map(struct nsim_mem *mem, u64 addr)
+{
+	unsigned long idx = addr >> PAGE_SHIFT;
+	struct page *page = xa_load(&mem->pages, idx);
+
+	if (!page) {
+		page = nsim_mem_page_alloc(mem, idx);
+		if (IS_ERR(page))
+			return ERR_CAST(page);
+	}
+	return page_address(page) + (addr & (PAGE_SIZE - 1));
 }
 
 /**

@@ -752,6 +752,7 @@ int nsim_mem_write(struct nsim_mem *mem, u64 addr, const void *src, u64 len);
 int nsim_mem_write_user(struct nsim_mem *mem, u64 addr,
 			const void __user *src, u64 len);
 int nsim_mem_read(struct nsim_mem *mem, u64 addr, void *dst, u64 len);
+void *nsim_mem_map(struct nsim_mem *mem, u64 addr);
 int nsim_mem_read_user(struct nsim_mem *mem, u64 addr, void __user *dst,
 		       u64 len);
 void nsim_mem_discard(struct nsim_mem *mem, u64 addr, u64 len);

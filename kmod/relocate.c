@@ -13,18 +13,22 @@
  *   2. each side of each descriptor is checked against the variable it
  *      names through the resolve core (resolve_core.h): a variable with
  *      device bytes of its own (not MR_PTR, MR_LIST, MR_PTR_TABLE,
- *      MR_REMOTE), staged, and the whole extent of the pattern inside it;
- *      its pieces (kbin_dma.h) are counted, against max_udma_descs for
- *      the whole load;
+ *      MR_REMOTE), staged, and the whole extent of the pattern inside it
+ *      (on the state buffer also every run inside one partition: the
+ *      SBUF rules of kbin_dma.h); its pieces are counted, against
+ *      max_udma_descs for the whole load;
  *   3. each queue side gets its rings, as many as dma_ring_max_descs
  *      requires, each one HBM allocation on the subgraph's channel
  *      charged to DMA_RING: a submission ring and a completion ring of as
  *      many 16-byte entries (zero), sized up to UDMA_RING_GRANULE_DESCS;
- *   4. each side is walked piece by piece, every piece resolved by
- *      nsim_rc_addr() (bounds, the SBUF gap) and written as one union
- *      udma_desc: FIRST on a block's first, LAST and INT_EN on its last.
+ *   4. each side is walked row of runs by row (kbin_dma_walk_row()),
+ *      every piece, physical_address + offset (the resolve rule's sum;
+ *      step 2 did its tests for the whole side), written as one union
+ *      udma_desc in place in the ring's backing page: FIRST on a block's
+ *      first, LAST and INT_EN on its last.
  *
- * Nothing here allocates per piece; the walk is killable and reschedules.
+ * Nothing here allocates per piece; the walk is killable and reschedules
+ * once per ring page (256 descriptors).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -48,9 +52,6 @@ static_assert(sizeof(struct nsim_dma_desc) == 144);
 static_assert(UDMA_RING_LOADER_MAX_DESCS <= UDMA_RING_MAX_DESCS);
 static_assert(UDMA_RING_GRANULE_DESCS * UDMA_DESC_SIZE * 2 == NSIM_HBM_GRANULE);
 
-/* descriptors gathered per nsim_mem_write(): 4 KiB */
-#define NSIM_RELOC_BUF		256
-
 static const char *const nsim_dma_dir_str[NSIM_DMA_DIRS] = { "M2S", "S2M" };
 
 /**
@@ -66,7 +67,6 @@ static const char *const nsim_dma_dir_str[NSIM_DMA_DIRS] = { "M2S", "S2M" };
  * @cursor: where the rings' HBM allocations start looking (hbm.c).
  * @ring_max: descriptors per ring (dma_ring_max_descs, checked).
  * @max_descs: max_udma_descs as the load started.
- * @buf: NSIM_RELOC_BUF descriptors on their way into a ring.
  */
 struct nsim_reloc {
 	struct nsim_device *nd;
@@ -80,7 +80,6 @@ struct nsim_reloc {
 	struct nsim_hbm_cursor cursor;
 	u32 ring_max;
 	u32 max_descs;
-	union udma_desc *buf;
 };
 
 /**
@@ -168,6 +167,7 @@ static int nsim_reloc_side(struct nsim_reloc *r, const struct nsim_reloc_at *at,
 {
 	const struct nsim_mr *mr = nsim_sg_find(sg, sd->var_id);
 	struct kbin_dma_pat p;
+	struct kbin_dma_sb sb;
 	u64 addr;
 	int ret;
 
@@ -189,7 +189,7 @@ static int nsim_reloc_side(struct nsim_reloc *r, const struct nsim_reloc_at *at,
 	if (kbin_dma_pattern(sd, &p))
 		return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_BOUNDS, sd->offset,
 				       -EINVAL, "the access pattern overflows");
-	/* the whole extent, through the resolve rule (SBUF: per piece below) */
+	/* the whole extent, through the resolve rule (SBUF: below) */
 	if (mr->type != KBIN_MR_SB)
 		ret = nsim_rc_addr(mr, sd->offset, p.extent - sd->offset, &addr);
 	else
@@ -199,6 +199,19 @@ static int nsim_reloc_side(struct nsim_reloc *r, const struct nsim_reloc_at *at,
 				       -EINVAL,
 				       "offset %llu, extent %llu: past the variable's %llu bytes",
 				       sd->offset, p.extent, mr->size);
+	/*
+	 * On the state buffer, every run inside one partition (the SBUF
+	 * rules, with the device's geometry, which stage.c gave the mem_ref):
+	 * then every piece nsim_rc_addr() would resolve does, and step 4
+	 * adds physical_address without a test per piece.
+	 */
+	if (mr->type == KBIN_MR_SB &&
+	    kbin_dma_sbuf(r->nd->arch, sd, p.extent, &sb))
+		return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_BOUNDS, sb.byte,
+				       -EINVAL,
+				       "offset %llu: a run at byte %llu of SBUF partition %llu ends at byte %llu, in the gap past the %u-byte partition",
+				       sd->offset, sb.byte, sb.partition, sb.end,
+				       r->nd->arch->sbuf_partition_size);
 	*pieces = p.pieces;
 	return 0;
 }
@@ -398,29 +411,6 @@ static int nsim_reloc_rings(struct nsim_reloc *r, u32 s, u32 qi)
 	return 0;
 }
 
-/* write @n descriptors of @r->buf at index @at of @ring */
-static int nsim_reloc_flush(struct nsim_reloc *r,
-			    const struct nsim_reloc_at *at,
-			    const struct nsim_dma_ring *ring, u32 idx, u32 n)
-{
-	int ret;
-
-	ret = nsim_mem_write(&r->nd->mem,
-			     ring->addr + (u64)(idx - ring->first) * UDMA_DESC_SIZE,
-			     r->buf, (u64)n * UDMA_DESC_SIZE);
-	if (ret == -EDQUOT)
-		return nsim_reloc_fail(r, at, KBIN_ERR_STAGE_BACKING,
-				       (u64)n * UDMA_DESC_SIZE, -ENOMEM,
-				       "UDMA ring write: backing RAM cap of %lu bytes reached (%llu in use)",
-				       nsim_backing_limit,
-				       nsim_mem_backing_bytes(&r->nd->mem));
-	if (ret)
-		return nsim_reloc_fail(r, at, KBIN_ERR_STAGE_NOMEM,
-				       (u64)n * UDMA_DESC_SIZE, -ENOMEM,
-				       "UDMA ring write: out of kernel memory");
-	return 0;
-}
-
 /**
  * nsim_dma_desc_count() - the UDMA descriptors of one side of a
  *	descriptor: from its first to the next descriptor's first.
@@ -440,75 +430,178 @@ u32 nsim_dma_desc_count(const struct nsim_dma *dma,
 	return next - dma->descs[d].first[dir];
 }
 
-/* Step 4: the pieces of side @dir of queue @qi into its rings. */
+/**
+ * struct nsim_ring_out - where step 4 writes the next UDMA descriptor of
+ *	a queue side: straight into the backing page of its ring.
+ * @p: the next entry.
+ * @end: past the last entry of the page (or of the ring) mapped now.
+ * @start: the first entry mapped now.
+ * @start_idx: the index of @start among the queue side's descriptors.
+ * @prev: the last entry of the page before, for a descriptor whose last
+ *	piece ended it.
+ * @ring: the ring @p is in.
+ * @total: the queue side's descriptors.
+ */
+struct nsim_ring_out {
+	union udma_desc *p;
+	union udma_desc *end;
+	union udma_desc *start;
+	u32 start_idx;
+	union udma_desc *prev;
+	const struct nsim_dma_ring *ring;
+	u32 total;
+};
+
+/* map the ring page of descriptor @idx: @o->start .. @o->end */
+static int nsim_reloc_map(struct nsim_reloc *r, const struct nsim_reloc_at *at,
+			  struct nsim_ring_out *o, u32 idx)
+{
+	const struct nsim_dma_ring *ring = o->ring;
+	u64 addr = ring->addr + (u64)(idx - ring->first) * UDMA_DESC_SIZE;
+	u32 room = min_t(u32, (PAGE_SIZE - (addr & (PAGE_SIZE - 1))) / UDMA_DESC_SIZE,
+			 ring->first + ring->count - idx);
+	void *va = nsim_mem_map(&r->nd->mem, addr);
+
+	if (IS_ERR(va) && PTR_ERR(va) == -EDQUOT)
+		return nsim_reloc_fail(r, at, KBIN_ERR_STAGE_BACKING,
+				       (u64)room * UDMA_DESC_SIZE, -ENOMEM,
+				       "UDMA ring write: backing RAM cap of %lu bytes reached (%llu in use)",
+				       nsim_backing_limit,
+				       nsim_mem_backing_bytes(&r->nd->mem));
+	if (IS_ERR(va))
+		return nsim_reloc_fail(r, at, KBIN_ERR_STAGE_NOMEM,
+				       (u64)room * UDMA_DESC_SIZE, -ENOMEM,
+				       "UDMA ring write: out of kernel memory");
+	o->start = va;
+	o->p = va;
+	o->end = o->start + room;
+	o->start_idx = idx;
+	return 0;
+}
+
+/*
+ * The mapped entries are written: the end of a ring (fail_reloc_nth's
+ * "UDMA ring write"), a fatal signal, a reschedule, the next page when
+ * descriptors are left.
+ */
+static int nsim_reloc_page(struct nsim_reloc *r, const struct nsim_reloc_at *at,
+			   struct nsim_ring_out *o)
+{
+	u32 idx = o->start_idx + (u32)(o->p - o->start);
+	int ret;
+
+	o->prev = o->p - 1;
+	if (idx == o->ring->first + o->ring->count) {
+		ret = nsim_reloc_fault(r, at, "UDMA ring write");
+		if (ret)
+			return ret;
+		o->ring++;
+	}
+	if (idx == o->total)
+		return 0;
+	if (fatal_signal_pending(current))
+		return nsim_reloc_fail(r, at, KBIN_ERR_STAGE_LIMIT, idx, -EINTR,
+				       "interrupted by a fatal signal");
+	cond_resched();
+	return nsim_reloc_map(r, at, o, idx);
+}
+
+/* a run longer than a piece: its pieces, front to back */
+static int nsim_reloc_long(struct nsim_reloc *r, const struct nsim_reloc_at *at,
+			   struct nsim_ring_out *o, u64 addr, u32 len)
+{
+	u32 done, n;
+	int ret;
+
+	for (done = 0; done < len; done += n) {
+		n = min(len - done, KBIN_DMA_PIECE_MAX);
+		o->p->tx.len_ctrl = (__force u32)cpu_to_le32((n & UDMA_DESC_LEN_MASK) |
+			(UDMA_RING_ID_INITIAL << UDMA_DESC_RING_ID_SHIFT));
+		o->p->tx.meta_ctrl = 0;
+		o->p->tx.buf_ptr = (__force u64)cpu_to_le64(addr + done);
+		if (++o->p == o->end) {
+			ret = nsim_reloc_page(r, at, o);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Step 4: the pieces of side @dir of queue @qi into its rings, row by
+ * row of runs (kbin_dma_walk_row()).  Step 2 checked every side whole
+ * (the extent inside its variable, on the state buffer every run inside
+ * a partition), so a piece's address is physical_address + offset, the
+ * resolve rule's sum, without a test; the entries are written in place
+ * in the rings' backing pages (nsim_mem_map()), FIRST and LAST | INT_EN
+ * set on a block's first and last entry afterwards.
+ */
 static int nsim_reloc_fill(struct nsim_reloc *r, u32 s, u32 qi, u32 dir)
 {
 	struct nsim_sg *sg = &r->m->sg[s];
 	struct nsim_dma *dma = &sg->dma;
 	struct nsim_dma_queue *q = &dma->queues[qi];
-	struct nsim_reloc_at at = { .s = s, .q = qi, .d = -1, .dir = dir };
-	const struct nsim_dma_ring *ring = &dma->rings[q->first_ring[dir]];
-	u32 d, idx = 0, base = 0, n = 0;
+	struct nsim_reloc_at at = { .s = s, .q = qi, .d = q->first_desc, .dir = dir };
+	struct nsim_ring_out o = {
+		.ring = &dma->rings[q->first_ring[dir]], .total = q->count[dir],
+	};
+	u32 d, end = q->first_desc + q->num_descs;
 	int ret;
 
-	for (d = q->first_desc; d < q->first_desc + q->num_descs; d++) {
+	ret = nsim_reloc_map(r, &at, &o, 0);
+	if (ret)
+		return ret;
+	for (d = q->first_desc; d < end; d++) {
 		const struct nsim_dma_desc *dd = &dma->descs[d];
 		const struct kbin_dma_side *sd = &dd->side[dir];
-		const struct nsim_mr *mr = nsim_sg_find(sg, sd->var_id);
-		bool last_desc = d + 1 == q->first_desc + q->num_descs ||
-				 dma->descs[d + 1].block != dd->block;
-		u32 len, k = 0, count = nsim_dma_desc_count(dma, q, d, dir);
+		u64 pa = nsim_sg_find(sg, sd->var_id)->pa, row, rstep;
+		u32 len = sd->sizes[0], rn;
+		union udma_desc *first = o.p, *last;
 		struct kbin_dma_walk w;
-		u64 off, addr;
-		u32 ctrl;
+		__le64 head;
 
 		at.d = d;
+		/* len_ctrl and the zero word after it, as one little-endian u64 */
+		head = cpu_to_le64((len & UDMA_DESC_LEN_MASK) |
+				   (UDMA_RING_ID_INITIAL << UDMA_DESC_RING_ID_SHIFT));
 		kbin_dma_walk_init(&w, sd);
-		while (kbin_dma_walk_piece(&w, &off, &len)) {
-			ret = nsim_rc_addr(mr, off, len, &addr);
-			if (ret)
-				return nsim_reloc_fail(r, &at, ret == -ERANGE ?
-						       KBIN_ERR_RELOC_BOUNDS :
-						       KBIN_ERR_RELOC_VAR, off,
-						       -EINVAL,
-						       "UDMA descriptor %u: %u bytes at offset %llu do not resolve (%d)%s",
-						       idx, len, off, ret,
-						       mr->type == KBIN_MR_SB ?
-						       ": in the gap past an SBUF partition" : "");
-			ctrl = (len & UDMA_DESC_LEN_MASK) |
-			       (UDMA_RING_ID_INITIAL << UDMA_DESC_RING_ID_SHIFT);
-			if (!dd->index && !k)
-				ctrl |= UDMA_DESC_FIRST;
-			if (last_desc && k + 1 == count)
-				ctrl |= UDMA_DESC_LAST | UDMA_DESC_INT_EN;
-			/* both layouts: len_ctrl, a zero word, the address */
-			r->buf[n].tx.len_ctrl = (__force u32)cpu_to_le32(ctrl);
-			r->buf[n].tx.meta_ctrl = 0;
-			r->buf[n].tx.buf_ptr = (__force u64)cpu_to_le64(addr);
-			n++;
-			idx++;
-			k++;
-			if (n == NSIM_RELOC_BUF || idx == ring->first + ring->count) {
-				ret = nsim_reloc_flush(r, &at, ring, base, n);
-				if (ret)
-					return ret;
-				base = idx;
-				n = 0;
-				if (idx == ring->first + ring->count) {
-					ret = nsim_reloc_fault(r, &at, "UDMA ring write");
+		while (kbin_dma_walk_row(&w, &row, &rn, &rstep)) {
+			union udma_desc *p = o.p, *pend = o.end;
+			u64 a = row + pa, step = rstep;
+			u32 k = rn;
+
+			if (unlikely(len > KBIN_DMA_PIECE_MAX)) {
+				for (; k; k--, a += step) {
+					ret = nsim_reloc_long(r, &at, &o, a, len);
 					if (ret)
 						return ret;
-					ring++;
 				}
+				continue;
 			}
-			if (!(idx & 4095)) {
-				if (fatal_signal_pending(current))
-					return nsim_reloc_fail(r, &at, KBIN_ERR_STAGE_LIMIT,
-							       idx, -EINTR,
-							       "interrupted by a fatal signal");
-				cond_resched();
-			}
+			do {
+				/* both layouts: len_ctrl, a zero word, the address */
+				*(__le64 *)p->raw = head;
+				p->tx.buf_ptr = (__force u64)cpu_to_le64(a);
+				a += step;
+				if (unlikely(++p == pend)) {
+					o.p = p;
+					ret = nsim_reloc_page(r, &at, &o);
+					if (ret)
+						return ret;
+					p = o.p;
+					pend = o.end;
+				}
+			} while (--k);
+			o.p = p;
 		}
+		/* the descriptor's last entry: on this page or ending the last */
+		last = o.p == o.start ? o.prev : o.p - 1;
+		if (!dd->index)
+			first->tx.len_ctrl |= (__force u32)cpu_to_le32(UDMA_DESC_FIRST);
+		if (d + 1 == end || dma->descs[d + 1].block != dd->block)
+			last->tx.len_ctrl |= (__force u32)cpu_to_le32(UDMA_DESC_LAST |
+								       UDMA_DESC_INT_EN);
 	}
 	return 0;
 }
@@ -548,10 +641,6 @@ int nsim_relocate(struct nsim_model *m, const void *plan, u64 len,
 	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
 		goto err_nomem;
-	r->buf = kmalloc_array(NSIM_RELOC_BUF, sizeof(*r->buf),
-			       GFP_KERNEL_ACCOUNT);
-	if (!r->buf)
-		goto err_free;
 	r->nd = m->nd;
 	r->m = m;
 	r->plan = plan;
@@ -576,14 +665,11 @@ int nsim_relocate(struct nsim_model *m, const void *plan, u64 len,
 					ret = nsim_reloc_fill(r, s, qi, dir);
 		}
 	}
-	kfree(r->buf);
 	kfree(r);
 	m->dma_kmem_bytes = m->kmem_bytes - kmem0;
 	m->reloc_ns = ktime_get_ns() - t0;
 	return ret;
 
-err_free:
-	kfree(r);
 err_nomem:
 	err->subgraph = -1;
 	err->record = -1;

@@ -434,6 +434,47 @@ int kbin_dma_walk_run(struct kbin_dma_walk *w, __u64 *off, __u32 *len)
 }
 
 /**
+ * kbin_dma_walk_row() - the next row of runs of the side: the runs
+ *	dimension 1 lays out at the current index of the dimensions above.
+ * @w: the walker; do not mix with kbin_dma_walk_run() or
+ *	kbin_dma_walk_piece() on one walk.
+ * @off: out: the offset of the row's first run in the variable.
+ * @n: out: its runs, sizes[1] (1 for a side of one dimension).
+ * @step: out: bytes from one run of the row to the next, steps[1] (0 for
+ *	one dimension).
+ *
+ * Run j of the row, j < @n, is at @off + j * @step and is sizes[0] bytes
+ * long; row after row, they are the runs kbin_dma_walk_run() gives, in
+ * the same order.  For a caller that handles a row in a loop of its own
+ * (the relocation's ring fill): O(KBIN_DMA_MAX_DIMS) per row.
+ *
+ * Return: 1 with a row, 0 when the side has no row left.
+ */
+int kbin_dma_walk_row(struct kbin_dma_walk *w, __u64 *off, __u32 *n,
+		      __u64 *step)
+{
+	const struct kbin_dma_side *s = w->s;
+	__u32 i;
+
+	if (w->end)
+		return 0;
+	*off = w->run;
+	*n = s->num_dims > 1 ? s->sizes[1] : 1;
+	*step = s->num_dims > 1 ? s->steps[1] : 0;
+	/* the next row, odometer style from dimension 2 */
+	for (i = 2; i < s->num_dims; i++) {
+		if (++w->idx[i] < s->sizes[i]) {
+			w->run += s->steps[i];
+			return 1;
+		}
+		w->idx[i] = 0;
+		w->run -= (__u64)(s->sizes[i] - 1) * s->steps[i];
+	}
+	w->end = 1;
+	return 1;
+}
+
+/**
  * kbin_dma_walk_piece() - the next UDMA piece of the side.
  * @w: the walker; do not mix with kbin_dma_walk_run() on one walk.
  * @off: out: the piece's offset in the variable.

@@ -99,8 +99,8 @@ unsigned int kbin_dma_desc_rule(const struct kbin_dma_desc *d,
 				const struct kbin_dma_pat *to, __u32 *dim);
 
 /**
- * struct kbin_dma_walk - an iterator over the runs or the pieces of one
- * side; kbin_dma_walk_init() sets it up, no allocation.
+ * struct kbin_dma_walk - an iterator over the runs, the rows of runs or
+ * the pieces of one side; kbin_dma_walk_init() sets it up, no allocation.
  * @s: the side.
  * @run: offset of the current run in the variable.
  * @done: bytes of the current run already handed out as pieces.
@@ -117,6 +117,8 @@ struct kbin_dma_walk {
 
 void kbin_dma_walk_init(struct kbin_dma_walk *w, const struct kbin_dma_side *s);
 int kbin_dma_walk_run(struct kbin_dma_walk *w, __u64 *off, __u32 *len);
+int kbin_dma_walk_row(struct kbin_dma_walk *w, __u64 *off, __u32 *n,
+		      __u64 *step);
 int kbin_dma_walk_piece(struct kbin_dma_walk *w, __u64 *off, __u32 *len);
 void kbin_dma_walk_seek(struct kbin_dma_walk *w, const struct kbin_dma_side *s,
 			__u64 piece);

@@ -626,7 +626,7 @@ TEST(dma_walk_piece_limit)
 	}
 }
 
-/* runs and pieces of patterns of 1..4 dims against nested loops */
+/* runs, rows and pieces of patterns of 1..4 dims against nested loops */
 TEST(dma_walk_patterns)
 {
 	static const struct { __u32 n; __u32 sz[4]; __u64 st[4]; } pat[] = {
@@ -643,9 +643,10 @@ TEST(dma_walk_patterns)
 		struct kbin_dma_side s = side(17, pat[k].n, pat[k].sz, pat[k].st);
 		__u32 sz[4] = { 1, 1, 1, 1 }, l;
 		__u64 st[4] = { 0 }, off, runs = 0, pieces = 0, max = 0;
-		struct kbin_dma_walk wr, wp;
+		struct kbin_dma_walk wr, wp, ww;
+		__u64 row = 0, rstep = 0;
 		struct kbin_dma_pat p;
-		__u32 a, b, c, j;
+		__u32 a, b, c, j, rn = 0;
 
 		ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&s, &p)) TH_LOG("pattern %u", k);
 		for (j = 0; j < pat[k].n; j++) {
@@ -654,6 +655,7 @@ TEST(dma_walk_patterns)
 		}
 		kbin_dma_walk_init(&wr, &s);
 		kbin_dma_walk_init(&wp, &s);
+		kbin_dma_walk_init(&ww, &s);
 		/* dimension 1 moves fastest */
 		for (c = 0; c < sz[3]; c++)
 			for (b = 0; b < sz[2]; b++)
@@ -661,6 +663,13 @@ TEST(dma_walk_patterns)
 					__u64 want = 17 + a * st[1] + b * st[2] + c * st[3];
 					__u32 done = 0;
 
+					/* a row holds the runs of dimension 1 */
+					if (!a) {
+						ASSERT_EQ(1, kbin_dma_walk_row(&ww, &row, &rn, &rstep));
+						ASSERT_EQ(sz[1], rn);
+						ASSERT_EQ(st[1], rstep);
+					}
+					ASSERT_EQ(want, row + a * rstep) TH_LOG("pattern %u", k);
 					ASSERT_EQ(1, kbin_dma_walk_run(&wr, &off, &l));
 					ASSERT_EQ(want, off);
 					ASSERT_EQ(sz[0], l);
@@ -677,6 +686,7 @@ TEST(dma_walk_patterns)
 				}
 		EXPECT_EQ(0, kbin_dma_walk_run(&wr, &off, &l));
 		EXPECT_EQ(0, kbin_dma_walk_piece(&wp, &off, &l));
+		EXPECT_EQ(0, kbin_dma_walk_row(&ww, &row, &rn, &rstep));
 		EXPECT_EQ(runs, p.runs);
 		EXPECT_EQ(pieces, p.pieces);
 		EXPECT_EQ(runs * sz[0], p.bytes);
