@@ -846,9 +846,10 @@ void nsim_resolve_note(const struct nsim_model *m, u32 subgraph, u32 var_id,
 		       u64 offset, u64 size, int err);
 
 /**
- * nsim_resolve_one_quiet() - nsim_resolve_one() without the log line: for
- *	a caller inside a user access window, which may call no function
- *	(it leaves the window and calls nsim_resolve_one() on a failure).
+ * nsim_resolve_one_quiet() - nsim_resolve_one() without the log line:
+ *	the subgraph's bound, then the resolve core.  (RESOLVE_BATCH's
+ *	in-place path, inside a user access window, keeps the table of the
+ *	subgraph at hand itself, ioctl.c.)
  * @m: the model.
  * @subgraph: index in the plan's subgraph table.
  * @var_id: the variable.

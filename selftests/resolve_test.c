@@ -131,6 +131,55 @@ TEST_F(rs, batch_equals_singles)
 	free(e);
 }
 
+/*
+ * The batch keeps the table of the subgraph the entry before named:
+ * subgraph U32_MAX first (before any table is at hand) and after a
+ * valid one, reserved set on the subgraph at hand, runs of one
+ * subgraph and switches between the two; every entry as RESOLVE.
+ */
+TEST_F(rs, batch_subgraph_runs)
+{
+	static const struct { uint32_t sg, var, reserved; } in[] = {
+		{ UINT32_MAX, V0_IN, 0 }, { 0, V0_IN, 0 }, { 0, V0_OUT, 1 },
+		{ UINT32_MAX, V0_IN, 0 }, { 0, V0_OUT, 0 }, { 1, V1_IN, 0 },
+		{ 1, V1_W, 0 }, { 2, V0_IN, 0 }, { 1, V1_IN, 1 }, { 0, V0_IN, 0 },
+		{ 0, V0_TMP, 0 }, { 1, V1_IN, 0 }, { UINT32_MAX, 0, 1 },
+		{ 0, V0_N, 0 }, { 0, V0_IN, 0 },
+	};
+	enum { N = sizeof(in) / sizeof(in[0]) };
+	struct neuronsim_resolve_entry e[N];
+	struct neuronsim_resolve_batch b;
+	uint32_t ok = 0, i;
+
+	memset(e, 0, sizeof(e));
+	for (i = 0; i < N; i++) {
+		e[i].subgraph = in[i].sg;
+		e[i].var_id = in[i].var;
+		e[i].reserved = in[i].reserved;
+		e[i].size = 4;
+		e[i].address = 0xdead;
+		e[i].status = 77;
+	}
+	memset(&b, 0, sizeof(b));
+	b.model_id = self->id;
+	b.count = N;
+	b.entries = (uintptr_t)e;
+	ASSERT_EQ(0, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
+	for (i = 0; i < N; i++) {
+		uint64_t a = 0;
+		int ret = in[i].reserved ? -EINVAL :
+			  nsim_resolve(self->fd, self->id, in[i].sg, in[i].var,
+				       0, 4, &a);
+
+		EXPECT_EQ(ret, e[i].status) TH_LOG("entry %u", i);
+		EXPECT_EQ(ret ? 0 : a, e[i].address) TH_LOG("entry %u", i);
+		EXPECT_EQ(in[i].reserved, e[i].reserved) TH_LOG("entry %u", i);
+		ok += !ret;
+	}
+	EXPECT_EQ(ok, b.num_ok);
+	EXPECT_EQ(8, ok);
+}
+
 TEST_F(rs, batch_errors)
 {
 	struct neuronsim_resolve_entry e[2];
