@@ -20,9 +20,10 @@
  *
  * A page is published in the xarray only once every byte of it holds what
  * it should: a step that writes part of a page with no backing allocates
- * it zeroed; a step that writes all of it fills a page that was not
- * zeroed and then publishes it (nsim_mem_page_publish()), so no reader
- * ever sees a page's old contents.  A whole-page device-to-device copy is
+ * it zeroed; a step that writes all of it (and, for a copy, does not read
+ * it) fills a page that was not zeroed and then publishes it
+ * (nsim_mem_page_publish()), so no reader ever sees a page's old
+ * contents.  A whole-page device-to-device copy is
  * copy_page().
  *
  * Lookups are batched: the walker looks up the pages of up to
@@ -318,13 +319,21 @@ static struct page *nsim_mem_copy_src(struct nsim_mem_walk *w,
  * device-to-device copy, a step of the destination: its source bytes are
  * on one or two source pages; a missing source page reads as zeros, and
  * zeros onto a page with no backing are skipped (they read as zeros).  A
- * step that writes a whole page with no backing fills a new page that is
- * not zeroed first and publishes it at the end; a whole source page onto
- * a whole destination page is copy_page().
+ * step that writes a whole page with no backing, and does not read that
+ * page itself, fills a new page that is not zeroed first and publishes it
+ * at the end; a whole source page onto a whole destination page is
+ * copy_page().
  */
 static int nsim_mem_step_copy(struct nsim_mem_walk *w, struct page *page)
 {
 	u64 src = w->copy_src + w->pos, done = 0;
+	/*
+	 * a step that reads its own frame (a copy onto itself, shifted by
+	 * less than a page) reads bytes of the page it writes: that page
+	 * must be zeroed, not filled from nothing
+	 */
+	bool self = src >> PAGE_SHIFT == w->idx ||
+		    (src + w->n - 1) >> PAGE_SHIFT == w->idx;
 	bool fresh = false;
 
 	while (done < w->n) {
@@ -338,7 +347,7 @@ static int nsim_mem_step_copy(struct nsim_mem_walk *w, struct page *page)
 			done += n;
 			continue;
 		}
-		if (!page && w->n == PAGE_SIZE) {
+		if (!page && w->n == PAGE_SIZE && !self) {
 			/* every byte is written here: no zeroing first */
 			page = nsim_mem_page_new(w->mem, 0);
 			if (IS_ERR(page))

@@ -46,7 +46,10 @@
 #     ring buffer is switched off before the script starts, so a test
 #     only switches tracing_on and never enables or disables a
 #     tracepoint at run time (that patches kernel text and waits for an
-#     IPI answer from every vCPU, which under TCG can wait forever).
+#     IPI answer from every vCPU, which under TCG can wait forever);
+#   - init_on_alloc=0: the kernel does not zero new pages (Debian's
+#     default zeroes them), so a page of simulated memory the module
+#     publishes without filling shows its old bytes to a test.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -142,6 +145,7 @@ chmod +x "$root/init"
 # that allocate; trace_buf_size is per CPU.
 cmdline="console=ttyS0 quiet loglevel=3 panic=-1 oops=panic rdinit=/init"
 cmdline+=" softlockup_panic=1 hung_task_panic=1 sysctl.kernel.panic_on_rcu_stall=1"
+cmdline+=" init_on_alloc=0"
 if [ $kmem_events = 1 ]; then
 	cmdline+=" trace_event=kmem:kmalloc,kmem:kmem_cache_alloc,kmem:mm_page_alloc"
 	cmdline+=" trace_buf_size=4M"

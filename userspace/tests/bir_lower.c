@@ -286,6 +286,7 @@ TEST(dma_lowering_refusals)
 	struct bir_module *m;
 	struct bir_inst *i;
 	void *buf = NULL;
+	uint64_t sbaddr;
 	size_t len = 0;
 
 	ASSERT_EQ(0, lower_activation(&m, &model, &err)) TH_LOG("%s", err.msg);
@@ -327,6 +328,26 @@ TEST(dma_lowering_refusals)
 		     err.msg);
 	nscc_model_free(model);
 	i->ins[0].ap[0].step = 1;
+
+	i->ins[0].ap[1].num = (int64_t)1 << 40;
+	model = nscc_model_new(KBIN_TARGET_TRN2);
+	EXPECT_EQ(-EINVAL, bir_lower_model(m, model, &err));
+	EXPECT_STREQ("lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): ins[0] 'x': access pattern pair 1 [1, 1099511627776]: too large for a DMA dimension",
+		     err.msg);
+	nscc_model_free(model);
+	i->ins[0].ap[1].num = 32;
+
+	/* an SB location near 2^64 bytes: the sum is refused, not wrapped */
+	sbaddr = bir_memloc_find(m->fns[0], "x_sb")->addr;
+	bir_memloc_find(m->fns[0], "x_sb")->addr = UINT64_MAX - 10;
+	i->outs[0].offset = 100;
+	model = nscc_model_new(KBIN_TARGET_TRN2);
+	EXPECT_EQ(-EINVAL, bir_lower_model(m, model, &err));
+	EXPECT_STREQ("lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): outs[0] 'x_sb': offset 100 overflows 64 bits past the location's 18446744073709551605",
+		     err.msg);
+	nscc_model_free(model);
+	bir_memloc_find(m->fns[0], "x_sb")->addr = sbaddr;
+	i->outs[0].offset = 0;
 
 	i->ins[0].dtype = bir_str(m, "complex64");
 	model = nscc_model_new(KBIN_TARGET_TRN2);

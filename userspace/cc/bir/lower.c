@@ -180,7 +180,9 @@ static int dma_side(const struct bir_function *f, const struct kbin_gen *g,
 	*mem_type = ml->type;
 	if (ml->type == BIR_MEM_SB) {
 		row = g->sbuf_partition_stride;
-		off = (uint64_t)ml->base * row + ml->addr;
+		if (__builtin_add_overflow((uint64_t)ml->base * row, ml->addr, &off))
+			return dfail(at, "base partition %u and addr %llu overflow 64 bits",
+				     ml->base, (unsigned long long)ml->addr);
 		sd->var_id = 0;
 	} else if (var_kind(ml->type) != KBIN_MR_INVALID) {
 		row = ml->dims[1];
@@ -192,18 +194,25 @@ static int dma_side(const struct bir_function *f, const struct kbin_gen *g,
 	}
 	if (o->offset < 0)
 		return dfail(at, "offset %lld is negative", (long long)o->offset);
-	sd->offset = off + (uint64_t)o->offset;
+	if (__builtin_add_overflow(off, (uint64_t)o->offset, &sd->offset))
+		return dfail(at, "offset %lld overflows 64 bits past the location's %llu",
+			     (long long)o->offset, (unsigned long long)off);
 	for (uint32_t k = o->nap; k-- > 0;) {
 		if (o->ap[k].step <= 0 || o->ap[k].num <= 0)
 			return dfail(at, "access pattern pair %u [%lld, %lld]: step and num must be positive",
 				     k, (long long)o->ap[k].step,
 				     (long long)o->ap[k].num);
-		steps[n] = (uint64_t)o->ap[k].step * (k ? esz : row);
+		if ((uint64_t)o->ap[k].num > UINT32_MAX ||
+		    __builtin_mul_overflow((uint64_t)o->ap[k].step,
+					   k ? esz : row, &steps[n]))
+			return dfail(at, "access pattern pair %u [%lld, %lld]: too large for a DMA dimension",
+				     k, (long long)o->ap[k].step,
+				     (long long)o->ap[k].num);
 		sizes[n++] = (uint64_t)o->ap[k].num;
 	}
 	/* the run: the innermost pair when contiguous, else one element */
 	if (steps[0] == esz) {
-		sizes[0] *= esz;
+		sizes[0] *= esz;	/* both below 2^32: no overflow */
 	} else {
 		memmove(&sizes[1], &sizes[0], n * sizeof(sizes[0]));
 		memmove(&steps[1], &steps[0], n * sizeof(steps[0]));
@@ -348,6 +357,12 @@ int bir_lower_model(const struct bir_module *m, struct nscc_model *model,
 		goto nomem;
 	dc = (struct dma_ctx){ .model = model, .f = f, .sg = sg, .err = err,
 			       .g = kbin_gen_target(model->target_gen) };
+	if (!dc.g) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "lowering: the model's target gen %u is not a KBIN target",
+			 model->target_gen);
+		return -EINVAL;
+	}
 	rc = nscc_model_check_carveout_count(model, sg, nrsv > 0, nrsv, err);
 	for (uint32_t s = 0; !rc && s < f->nsets; s++) {
 		for (uint32_t l = 0; !rc && l < f->sets[s]->nlocs; l++) {
