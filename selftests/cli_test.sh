@@ -312,6 +312,16 @@ $NS top --once --period 0.2 > /tmp/top.out 2>&1
 sed -n '/^  DMA engine/,$p' /tmp/top.out | grep -Eq "^  ${dma_row}0 B/s +0\.0%$" &&
 	ok "top --once --period: an idle engine's rates, 0 B/s and 0.0%" ||
 	{ nok "top --once --period DMA rates"; sed 's/^/# /' /tmp/top.out; }
+# a SIGINT while --once --period samples: the frame is still printed
+$NS top --once --period 5 > /tmp/top.out 2>&1 &
+TOP=$!
+sleep 0.5
+kill -INT $TOP
+wait $TOP
+rc=$?
+test $rc = 0 && grep -q '^  DMA engine' /tmp/top.out &&
+	ok "top --once --period: SIGINT while sampling still prints the frame" ||
+	{ nok "top --once --period with SIGINT (exit $rc)"; sed 's/^/# /' /tmp/top.out; }
 $NS -j run $P --queue qSPIO0 > /tmp/cli.out 2>&1
 grep -q '"queue":"qSPIO0"' /tmp/cli.out && grep -q '"state":"done"' /tmp/cli.out &&
 	grep -q '"status":0' /tmp/cli.out && grep -q '"blocks":2' /tmp/cli.out &&

@@ -116,8 +116,10 @@ int snap_take(struct snap *s)
 		errmsg_errno(ENOMEM, "%s", strerror(ENOMEM));
 		return -1;
 	}
-	if (nl_open_msg(&nl, false))
+	if (nl_open_msg(&nl, false)) {
+		snap_free(s);
 		return -1;
+	}
 	err = neuronsim_nl_list_devices(nl, snap_dev_cb, s);
 	if (!err)
 		err = neuronsim_nl_list_models(nl, snap_model_cb, s);
@@ -125,6 +127,7 @@ int snap_take(struct snap *s)
 	if (err) {
 		errmsg_errno(err, "netlink '%s': %s", NEURONSIM_GENL_NAME,
 			     strerror(-err));
+		snap_free(s);
 		return -1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &now);

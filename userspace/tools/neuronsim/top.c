@@ -155,7 +155,8 @@ static int cmd_top(int argc, char **argv)
 		have_prev = true;
 		top_sleep(period);
 	}
-	while (!stop_signal) {
+	/* --once prints its frame even when a signal cut the sampling short */
+	while (!stop_signal || opts[0].seen) {
 		if (snap_take(&s)) {
 			snap_free(&prev);
 			return 1;
