@@ -96,11 +96,39 @@ TEST_F(rs, flags_refused)
 	EXPECT_EQ(EINVAL, errno);
 }
 
+/*
+ * RESOLVE_BATCH of @e[@n], then each entry again as one RESOLVE (an
+ * entry with reserved set: -EINVAL): status and address must agree, and
+ * num_ok must count the resolved ones.  Return that count.
+ */
+static uint32_t batch_vs_singles(struct __test_metadata *_metadata, int fd,
+				 uint32_t id, struct neuronsim_resolve_entry *e,
+				 uint32_t n)
+{
+	struct neuronsim_resolve_batch b = {
+		.model_id = id, .count = n, .entries = (uintptr_t)e,
+	};
+	uint32_t ok = 0, i;
+
+	EXPECT_EQ(0, ioctl(fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
+	for (i = 0; i < n; i++) {
+		uint64_t a = 0;
+		int ret = e[i].reserved ? -EINVAL :
+			  nsim_resolve(fd, id, e[i].subgraph, e[i].var_id,
+				       e[i].offset, e[i].size, &a);
+
+		EXPECT_EQ(ret, e[i].status) TH_LOG("entry %u", i);
+		EXPECT_EQ(ret ? 0 : a, e[i].address) TH_LOG("entry %u", i);
+		ok += !ret;
+	}
+	EXPECT_EQ(ok, b.num_ok);
+	return ok;
+}
+
 TEST_F(rs, batch_equals_singles)
 {
 	enum { N = 1000 };
 	struct neuronsim_resolve_entry *e = calloc(N, sizeof(*e));
-	struct neuronsim_resolve_batch b;
 	uint32_t ok = 0, i;
 
 	ASSERT_NE(NULL, e);
@@ -112,21 +140,7 @@ TEST_F(rs, batch_equals_singles)
 		e[i].address = 0xdead;
 		e[i].status = 77;
 	}
-	memset(&b, 0, sizeof(b));
-	b.model_id = self->id;
-	b.count = N;
-	b.entries = (uintptr_t)e;
-	ASSERT_EQ(0, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
-	for (i = 0; i < N; i++) {
-		uint64_t a = 0;
-		int ret = nsim_resolve(self->fd, self->id, e[i].subgraph,
-				       e[i].var_id, e[i].offset, e[i].size, &a);
-
-		EXPECT_EQ(ret, e[i].status) TH_LOG("entry %u", i);
-		EXPECT_EQ(ret ? 0 : a, e[i].address) TH_LOG("entry %u", i);
-		ok += !ret;
-	}
-	EXPECT_EQ(ok, b.num_ok);
+	ok = batch_vs_singles(_metadata, self->fd, self->id, e, N);
 	EXPECT_LT(0, ok);
 	free(e);
 }
@@ -148,7 +162,6 @@ TEST_F(rs, batch_subgraph_runs)
 	};
 	enum { N = sizeof(in) / sizeof(in[0]) };
 	struct neuronsim_resolve_entry e[N];
-	struct neuronsim_resolve_batch b;
 	uint32_t ok = 0, i;
 
 	memset(e, 0, sizeof(e));
@@ -160,23 +173,9 @@ TEST_F(rs, batch_subgraph_runs)
 		e[i].address = 0xdead;
 		e[i].status = 77;
 	}
-	memset(&b, 0, sizeof(b));
-	b.model_id = self->id;
-	b.count = N;
-	b.entries = (uintptr_t)e;
-	ASSERT_EQ(0, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
-	for (i = 0; i < N; i++) {
-		uint64_t a = 0;
-		int ret = in[i].reserved ? -EINVAL :
-			  nsim_resolve(self->fd, self->id, in[i].sg, in[i].var,
-				       0, 4, &a);
-
-		EXPECT_EQ(ret, e[i].status) TH_LOG("entry %u", i);
-		EXPECT_EQ(ret ? 0 : a, e[i].address) TH_LOG("entry %u", i);
+	ok = batch_vs_singles(_metadata, self->fd, self->id, e, N);
+	for (i = 0; i < N; i++)
 		EXPECT_EQ(in[i].reserved, e[i].reserved) TH_LOG("entry %u", i);
-		ok += !ret;
-	}
-	EXPECT_EQ(ok, b.num_ok);
 	EXPECT_EQ(8, ok);
 }
 

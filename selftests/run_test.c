@@ -312,6 +312,36 @@ TEST_F(rn, cast_elementwise)
 #define SP_D1_LEN	(10U * 4096)
 
 /*
+ * A writer with subgraph sg00 holding input0 (var 0) and, with @output,
+ * output0 (var 1), SP_SIZE bytes each, page aligned, and one data queue
+ * @queue (semaphore 3): what the sparse-copy plans share.  NULL on
+ * ENOMEM; *@e collects the other errors.
+ */
+static struct kbin_writer *sp_writer(const struct neuronsim_info *info,
+				     const char *queue, bool output, int *e)
+{
+	static const uint32_t sems[] = { 3 };
+	struct kbin_dma_queue_in q = {
+		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
+		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
+		.name = queue, .semaphores = sems,
+	};
+	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
+
+	if (!w)
+		return NULL;
+	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
+		*e = -EINVAL;
+	*e |= plan_add(w, 0, 0, KBIN_MR_INPUT, "input0", SP_SIZE, 4096, "uint8",
+		       SP_SIZE, 1, NULL, NULL, 0);
+	if (output)
+		*e |= plan_add(w, 0, 1, KBIN_MR_OUTPUT, "output0", SP_SIZE, 4096,
+			       "uint8", SP_SIZE, 1, NULL, NULL, 0);
+	*e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
+	return w;
+}
+
+/*
  * Queue qCopy of one subgraph with input0 and output0 (SP_SIZE bytes,
  * page aligned, HBM): block 0 copies input0 from SP_D0_FROM to output0
  * at SP_D0_TO, SP_D0_LEN bytes, neither side on a page boundary; block 1
@@ -320,12 +350,6 @@ TEST_F(rn, cast_elementwise)
  */
 static int plan_sparse_copy(const struct neuronsim_info *info, struct plan *p)
 {
-	static const uint32_t sems[] = { 3 };
-	struct kbin_dma_queue_in q = {
-		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
-		.name = "qCopy", .semaphores = sems,
-	};
 	struct kbin_dma_side from = {
 		.offset = SP_D0_FROM, .sizes = { 65536, SP_D0_LEN / 65536 },
 		.steps = { 1, 65536 }, .var_id = 0, .dtype = KBIN_DMA_DTYPE_UINT8,
@@ -333,18 +357,11 @@ static int plan_sparse_copy(const struct neuronsim_info *info, struct plan *p)
 	}, to = from;
 	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1 };
 	struct kbin_dma_block b = { .queue = 0, .semaphore = 3 };
-	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
 	int e = 0;
+	struct kbin_writer *w = sp_writer(info, "qCopy", true, &e);
 
 	if (!w)
 		return -ENOMEM;
-	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
-		e = -EINVAL;
-	e |= plan_add(w, 0, 0, KBIN_MR_INPUT, "input0", SP_SIZE, 4096, "uint8",
-		      SP_SIZE, 1, NULL, NULL, 0);
-	e |= plan_add(w, 0, 1, KBIN_MR_OUTPUT, "output0", SP_SIZE, 4096, "uint8",
-		      SP_SIZE, 1, NULL, NULL, 0);
-	e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
 	to.offset = SP_D0_TO;
 	to.var_id = 1;
 	d.from = from;
@@ -465,28 +482,17 @@ TEST_F(rn, copy_sparse_unaligned)
 #define OV_LEN		(48U * 4096)	/* each page after the first: the case */
 static int plan_overlap(const struct neuronsim_info *info, struct plan *p)
 {
-	static const uint32_t sems[] = { 3 };
-	struct kbin_dma_queue_in q = {
-		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
-		.name = "qShift", .semaphores = sems,
-	};
 	struct kbin_dma_side from = {
 		.sizes = { OV_LEN }, .steps = { 1 }, .var_id = 0,
 		.dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 1,
 	}, to = from;
 	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1 };
 	struct kbin_dma_block b = { .queue = 0, .semaphore = 3 };
-	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
 	int e = 0;
+	struct kbin_writer *w = sp_writer(info, "qShift", false, &e);
 
 	if (!w)
 		return -ENOMEM;
-	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
-		e = -EINVAL;
-	e |= plan_add(w, 0, 0, KBIN_MR_INPUT, "input0", SP_SIZE, 4096, "uint8",
-		      SP_SIZE, 1, NULL, NULL, 0);
-	e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
 	to.offset = OV_SHIFT;
 	d.from = from;
 	d.to = to;
