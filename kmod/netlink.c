@@ -469,6 +469,39 @@ static bool nsim_nl_listening(void)
 				  NSIM_NL_MCGRP_MONITOR);
 }
 
+/*
+ * A new "monitor" event of @cmd with its header in *@hdr, or NULL when
+ * nobody listens or memory is short (an event is then not sent).
+ */
+static struct sk_buff *nsim_nl_event_new(u8 cmd, void **hdr)
+{
+	struct sk_buff *msg;
+
+	if (!nsim_nl_listening())
+		return NULL;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	*hdr = genlmsg_put(msg, 0, 0, &nsim_nl_family, 0, cmd);
+	if (!*hdr) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+/* multicast an event of nsim_nl_event_new(), or drop it when @full */
+static void nsim_nl_event_send(struct sk_buff *msg, void *hdr, bool full)
+{
+	if (full) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast(&nsim_nl_family, msg, 0, NSIM_NL_MCGRP_MONITOR,
+			  GFP_KERNEL);
+}
+
 static void nsim_nl_notify_model(u8 cmd, const struct nsim_model *m)
 {
 	struct sk_buff *msg;
@@ -526,36 +559,24 @@ void nsim_netlink_notify_load_failed(struct nsim_device *nd, int err,
 				     const struct nsim_load_err *e)
 {
 	struct sk_buff *msg;
-	void *hdr;
 	s32 record = -1;
+	void *hdr;
+	bool full;
 
-	if (!nsim_nl_listening())
+	msg = nsim_nl_event_new(NEURONSIM_CMD_LOAD_FAILED, &hdr);
+	if (!msg)
 		return;
 	if (e && e->record >= 0 && e->record <= S32_MAX)
 		record = e->record;
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return;
-	hdr = genlmsg_put(msg, 0, 0, &nsim_nl_family, 0,
-			  NEURONSIM_CMD_LOAD_FAILED);
-	if (!hdr)
-		goto err_free;
-	if (nla_put_u32(msg, NEURONSIM_A_DEVICE, nd->index) ||
-	    nla_put_u32(msg, NEURONSIM_A_MODEL_OWNER_PID,
-			task_tgid_vnr(current)) ||
-	    nla_put_u32(msg, NEURONSIM_A_ERR_ERRNO, -err) ||
-	    nla_put_u32(msg, NEURONSIM_A_ERR_REASON, e ? e->reason : 0) ||
-	    nla_put_u32(msg, NEURONSIM_A_ERR_FIELD, e ? e->field : 0) ||
-	    nla_put_s32(msg, NEURONSIM_A_ERR_SUBGRAPH, e ? e->subgraph : -1) ||
-	    nla_put_s32(msg, NEURONSIM_A_ERR_RECORD, record))
-		goto err_free;
-	genlmsg_end(msg, hdr);
-	genlmsg_multicast(&nsim_nl_family, msg, 0, NSIM_NL_MCGRP_MONITOR,
-			  GFP_KERNEL);
-	return;
-
-err_free:
-	nlmsg_free(msg);
+	full = nla_put_u32(msg, NEURONSIM_A_DEVICE, nd->index) ||
+	       nla_put_u32(msg, NEURONSIM_A_MODEL_OWNER_PID,
+			   task_tgid_vnr(current)) ||
+	       nla_put_u32(msg, NEURONSIM_A_ERR_ERRNO, -err) ||
+	       nla_put_u32(msg, NEURONSIM_A_ERR_REASON, e ? e->reason : 0) ||
+	       nla_put_u32(msg, NEURONSIM_A_ERR_FIELD, e ? e->field : 0) ||
+	       nla_put_s32(msg, NEURONSIM_A_ERR_SUBGRAPH, e ? e->subgraph : -1) ||
+	       nla_put_s32(msg, NEURONSIM_A_ERR_RECORD, record);
+	nsim_nl_event_send(msg, hdr, full);
 }
 
 /**
@@ -574,35 +595,25 @@ void nsim_netlink_notify_run(const struct nsim_model *m, u32 subgraph,
 	const struct nsim_dma *dma = &m->sg[subgraph].dma;
 	struct sk_buff *msg;
 	void *hdr;
+	bool full;
 
-	if (!nsim_nl_listening())
-		return;
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	msg = nsim_nl_event_new(NEURONSIM_CMD_RUN_DONE, &hdr);
 	if (!msg)
 		return;
-	hdr = genlmsg_put(msg, 0, 0, &nsim_nl_family, 0, NEURONSIM_CMD_RUN_DONE);
-	if (!hdr)
-		goto err_free;
-	if (nla_put_u32(msg, NEURONSIM_A_DEVICE, m->nd->index) ||
-	    nla_put_u32(msg, NEURONSIM_A_MODEL_ID, m->id) ||
-	    nla_put_u32(msg, NEURONSIM_A_RUN_SUBGRAPH, subgraph) ||
-	    nla_put_u32(msg, NEURONSIM_A_RUN_QUEUE, queue) ||
-	    nla_put_string(msg, NEURONSIM_A_RUN_QUEUE_NAME,
-			   dma->names + dma->queues[queue].name_off) ||
-	    nla_put_u32(msg, NEURONSIM_A_RUN_STATUS, -qr->status) ||
-	    nla_put_u32(msg, NEURONSIM_A_RUN_BLOCKS, qr->blocks) ||
-	    nla_put_u32(msg, NEURONSIM_A_RUN_DESCS, qr->descs) ||
-	    nla_put_u64_64bit(msg, NEURONSIM_A_RUN_BYTES, qr->bytes,
-			      NEURONSIM_A_PAD) ||
-	    nla_put_u64_64bit(msg, NEURONSIM_A_RUN_NS, qr->ns, NEURONSIM_A_PAD))
-		goto err_free;
-	genlmsg_end(msg, hdr);
-	genlmsg_multicast(&nsim_nl_family, msg, 0, NSIM_NL_MCGRP_MONITOR,
-			  GFP_KERNEL);
-	return;
-
-err_free:
-	nlmsg_free(msg);
+	full = nla_put_u32(msg, NEURONSIM_A_DEVICE, m->nd->index) ||
+	       nla_put_u32(msg, NEURONSIM_A_MODEL_ID, m->id) ||
+	       nla_put_u32(msg, NEURONSIM_A_RUN_SUBGRAPH, subgraph) ||
+	       nla_put_u32(msg, NEURONSIM_A_RUN_QUEUE, queue) ||
+	       nla_put_string(msg, NEURONSIM_A_RUN_QUEUE_NAME,
+			      dma->names + dma->queues[queue].name_off) ||
+	       nla_put_u32(msg, NEURONSIM_A_RUN_STATUS, -qr->status) ||
+	       nla_put_u32(msg, NEURONSIM_A_RUN_BLOCKS, qr->blocks) ||
+	       nla_put_u32(msg, NEURONSIM_A_RUN_DESCS, qr->descs) ||
+	       nla_put_u64_64bit(msg, NEURONSIM_A_RUN_BYTES, qr->bytes,
+				 NEURONSIM_A_PAD) ||
+	       nla_put_u64_64bit(msg, NEURONSIM_A_RUN_NS, qr->ns,
+				 NEURONSIM_A_PAD);
+	nsim_nl_event_send(msg, hdr, full);
 }
 
 /**
