@@ -15,7 +15,8 @@
 # Run by scripts/check.sh through scripts/vm.sh.
 NSIM_KSFT=${NSIM_KSFT:-/kselftest}
 . "$NSIM_KSFT/drivers/neuronsim/lib.sh"
-# settings from the host (scripts/check.sh), exported to the tests: NSIM_DMA
+# settings from the host (scripts/check.sh, scripts/vmtest.sh), exported to
+# the tests: NSIM_DMA, NSIM_TESTS
 if [ -f /etc/nsim-env ]; then
 	set -a
 	. /etc/nsim-env
@@ -36,8 +37,21 @@ check "new_device 1 trn1" nsim_new_device 1 trn1
 check "new_device 2 trn3" nsim_new_device 2 trn3
 echo "1..$ktap_n"
 
-echo "# run_kselftest.sh: $(wc -l < "$NSIM_KSFT/kselftest-list.txt") tests"
-"$NSIM_KSFT/run_kselftest.sh"
+# NSIM_TESTS (from /etc/nsim-env): only these tests of the list, by name
+# ("run_test harden.sh"), in the list's order; unset: every test
+if [ -n "${NSIM_TESTS:-}" ]; then
+	sel=
+	for t in $NSIM_TESTS; do
+		grep -qx "drivers/neuronsim:$t" "$NSIM_KSFT/kselftest-list.txt" ||
+			echo "# NSIM_TESTS: '$t' is not in kselftest-list.txt"
+		sel="$sel -t drivers/neuronsim:$t"
+	done
+	echo "# run_kselftest.sh: $(echo $NSIM_TESTS | wc -w) of $(wc -l < "$NSIM_KSFT/kselftest-list.txt") tests: $NSIM_TESTS"
+	"$NSIM_KSFT/run_kselftest.sh" $sel
+else
+	echo "# run_kselftest.sh: $(wc -l < "$NSIM_KSFT/kselftest-list.txt") tests"
+	"$NSIM_KSFT/run_kselftest.sh"
+fi
 
 echo "# the end: del_device, rmmod"
 ktap_n=0

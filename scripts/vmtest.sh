@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vmtest.sh - run some of the VM selftests, by name, the way make check
+# runs them all: the module loaded, devices 0 (trn2), 1 (trn1) and 2
+# (trn3), the named tests of kselftest-list.txt through run_kselftest.sh,
+# then the checks at the end (counters zero, rmmod leaves nothing).
+#
+#   scripts/vmtest.sh [-t SECONDS] [-M MIB] TEST...
+#
+#   TEST      a name of selftests/Makefile's TEST_GEN_PROGS or TEST_PROGS
+#             (run_test, harden.sh, ...)
+#   -t, -M    passed to scripts/vm.sh (default 900 s, 2048 MiB)
+#
+# Expects make all to have run.  Prints the KTAP log (also in
+# build/vmtest/tap.log) and ends with "N passed, N failed, N skipped";
+# exit status 0 only when nothing failed and something ran.
+# Environment: NSIM_DMA as for make check (default subset).
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+export NEURONSIM_SHARED=${NEURONSIM_SHARED:-$top/../shared}
+timeout=900 mem=2048
+while getopts "t:M:" o; do
+	case $o in
+	t) timeout=$OPTARG ;;
+	M) mem=$OPTARG ;;
+	*) sed -n '4,16p' "$0" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { sed -n '4,16p' "$0" >&2; exit 2; }
+out=build/vmtest
+mkdir -p "$out"
+bash scripts/neff-plans.sh > /dev/null || [ $? = 2 ] || exit 1
+make -s --no-print-directory kselftest-install || exit 1
+ksft=$(make -s --no-print-directory print-KSFT_INSTALL)
+printf 'NSIM_DMA=%s\nNSIM_TESTS="%s"\n' "${NSIM_DMA:-subset}" "$*" > "$out/vm-env"
+bash scripts/vm.sh -t "$timeout" -M "$mem" -q -l "$out/serial.log" \
+	-d "$ksft:/kselftest" -d "$out/vm-env:/etc/nsim-env" selftests/run_vm.sh
+rc=$?
+sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;/^# --- running /d;p}' \
+	"$out/serial.log" > "$out/tap.log"
+[ $rc -eq 0 ] || echo "not ok - VM run failed (status $rc); serial log: $out/serial.log" >> "$out/tap.log"
+cat "$out/tap.log"
+read -r pass skip fail < <(awk -f scripts/ktap-count.awk "$out/tap.log" | tail -n 1)
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
