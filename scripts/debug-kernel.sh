@@ -14,7 +14,8 @@
 # PROVE_LOCKING, DEBUG_ATOMIC_SLEEP, PROVE_RCU, DEBUG_OBJECTS.  The build
 # is cached in .cache/debug-kernel/ and reused while the tarball and the
 # config fragment below are unchanged.  The module is built in a copy of
-# the sources (.cache/debug-kernel/mod) so the normal build is untouched.
+# the sources (build/check-debug/mod: each checkout its own, the kernel
+# shared) so the normal build is untouched.
 #
 # The lane fails when a selftest fails or when the kernel log shows a
 # KASAN, lockdep, kmemleak, DEBUG_OBJECTS, hung task or sleep-in-atomic
@@ -166,7 +167,7 @@ build_kernel() {
 }
 
 build_module() {
-	local m="$cache/mod"
+	local m="$top/build/check-debug/mod"
 
 	# bzImage leaves the kernel's exports in vmlinux.symvers only
 	[ -s "$bld/Module.symvers" ] || cp "$bld/vmlinux.symvers" "$bld/Module.symvers"
@@ -223,7 +224,7 @@ echo "1..1"
 EOF
 	local rc=0
 	bash "$top/scripts/vm.sh" -t "${DEBUG_VM_TIMEOUT:-1200}" -q -l "$log" \
-		-k "$bld/arch/x86/boot/bzImage" -m "$cache/mod/neuronsim.ko" \
+		-k "$bld/arch/x86/boot/bzImage" -m "$top/build/check-debug/mod/neuronsim.ko" \
 		-d "$ksft:/kselftest" \
 		"$out/run.sh" || rc=$?
 	sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;/^# --- running /d;p}' "$log" > "$out/tap.log"
