@@ -677,24 +677,84 @@ static long nsim_ioctl_resolve_batch(struct nsim_file *nf, void __user *uarg,
 }
 
 /*
- * Whether READ/WRITE_VAR bytes [@off, @off + @len) of MR_SB @mr of @m
- * touch the gap past a partition's bytes in the SBUF window (the resolve
- * rule's test, resolve_core.h); says which partition, in @m's device's
- * log, when they do.
+ * The MR_SB mem_ref whose SBUF window @mr's bytes are: @mr itself, or the
+ * source of an MR_REMOTE of one (staged at its physical_address, so at the
+ * same offsets); NULL for any other variable.
  */
-static bool nsim_var_io_sbuf_gap(const struct nsim_model *m,
-				 const struct nsim_mr *mr, u64 off, u64 len,
-				 bool write)
+static const struct nsim_mr *nsim_var_sb(const struct nsim_model *m,
+					 const struct nsim_mr *mr)
 {
-	if (mr->type != KBIN_MR_SB ||
-	    !nsim_rc_sbuf_gap(mr->aux, mr->aux2, off, len))
+	if (mr->type == KBIN_MR_SB)
+		return mr;
+	if ((mr->flags & NSIM_MR_REMOTE) && mr->aux < m->num_sg) {
+		mr = nsim_sg_find(&m->sg[mr->aux], mr->aux2);
+		if (mr && mr->type == KBIN_MR_SB)
+			return mr;
+	}
+	return NULL;
+}
+
+/*
+ * Whether WRITE_VAR bytes [@off, @off + @len) of @mr of subgraph @sg, in
+ * the SBUF window of MR_SB @sb (nsim_var_sb()), touch the gap past a
+ * partition's bytes (the resolve rule's test, resolve_core.h); says
+ * where, in @m's device's log (kbin_sbuf_gap_strerror(): the
+ * simulator's rule, its words), when they do.
+ */
+static bool nsim_var_write_sbuf_gap(const struct nsim_model *m,
+				    const struct nsim_sg *sg,
+				    const struct nsim_mr *mr,
+				    const struct nsim_mr *sb, u64 off, u64 len)
+{
+	char why[KBIN_RESOLVE_TEXT_MAX];
+
+	if (!sb || !nsim_rc_sbuf_gap(sb->aux, sb->aux2, off, len))
 		return false;
-	dev_info_ratelimited(&m->nd->dev,
-			     "%s var_id %u: bytes [%llu, +%llu) start at byte %llu of SBUF partition %llu and touch the gap past its %u bytes\n",
-			     write ? "WRITE_VAR" : "READ_VAR", mr->var_id, off,
-			     len, off & (mr->aux2 - 1), div_u64(off, mr->aux2),
-			     mr->aux);
+	dev_info_ratelimited(&m->nd->dev, "WRITE_VAR model %u var_id %u: %s\n",
+			     m->id, mr->var_id,
+			     kbin_sbuf_gap_strerror(why, sizeof(why),
+						    sg->names + sg->cold[mr - sg->mrs].name_off,
+						    off, len, sb->aux, sb->aux2));
 	return true;
+}
+
+/*
+ * READ_VAR of @mr, staged at @mr->pa in the SBUF window of MR_SB @sb
+ * (nsim_var_sb()): bytes [@off, @off + @len), each partition's bytes as
+ * they are and the gap past them as zeros (Documentation/uapi.rst), into
+ * @dst.  At most one partition stride a step, so the walk is at most 128
+ * steps of a 32 MiB window.
+ */
+static int nsim_var_read_sb(struct nsim_mem *mem, const struct nsim_mr *mr,
+			    const struct nsim_mr *sb, u64 off, u64 len,
+			    u8 __user *dst)
+{
+	u32 part = sb->aux, stride = sb->aux2;
+	u64 b, n;
+	int ret;
+
+	if (part >= stride)
+		return nsim_mem_read_user(mem, mr->pa + off, dst, len);
+	while (len) {
+		b = off & (stride - 1);
+		if (b < part) {
+			n = min_t(u64, len, part - b);
+			ret = nsim_mem_read_user(mem, mr->pa + off, dst, n);
+			if (ret)
+				return ret;
+		} else {
+			n = min_t(u64, len, stride - b);
+			if (clear_user(dst, n))
+				return -EFAULT;
+		}
+		off += n;
+		dst += n;
+		len -= n;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
 }
 
 /*
@@ -703,15 +763,16 @@ static bool nsim_var_io_sbuf_gap(const struct nsim_model *m,
  * (MR_PTR) or an index list (MR_LIST) have no bytes; an address table
  * (MR_PTR_TABLE) can be read but not written, and neither can the bytes
  * of the model's SBUF carve-outs (the runtime's reservation).  An MR_SB
- * range that touches the gap past a partition is out of range, as for
- * RESOLVE.
+ * range may span partitions: READ_VAR returns the gap past each
+ * partition's bytes as zeros; WRITE_VAR refuses a range that touches it
+ * (-ERANGE, as RESOLVE; the simulator's rule, Documentation/uapi.rst).
  */
 static long nsim_ioctl_var_io(struct nsim_file *nf, void __user *uarg,
 			      size_t usize, bool write)
 {
 	struct neuronsim_var_io io;
+	const struct nsim_mr *mr, *sb = NULL;
 	const struct nsim_model *m;
-	const struct nsim_mr *mr;
 	u8 storage;
 	u64 end;
 	long ret;
@@ -726,11 +787,14 @@ static long nsim_ioctl_var_io(struct nsim_file *nf, void __user *uarg,
 	mr = m && io.subgraph < m->num_sg ?
 	     nsim_sg_find(&m->sg[io.subgraph], io.var_id) : NULL;
 	storage = mr ? kbin_kind(mr->type)->storage : KBIN_STORAGE_NONE;
+	if (mr)
+		sb = nsim_var_sb(m, mr);
 	if (!mr)
 		ret = -ENOENT;
 	else if (check_add_overflow(io.offset, io.len, &end) || end > mr->size)
 		ret = -ERANGE;
-	else if (nsim_var_io_sbuf_gap(m, mr, io.offset, io.len, write))
+	else if (write && nsim_var_write_sbuf_gap(m, &m->sg[io.subgraph], mr,
+						  sb, io.offset, io.len))
 		ret = -ERANGE;
 	else if (storage == KBIN_STORAGE_TARGET ||
 		 storage == KBIN_STORAGE_INDEX || mr->pa == NSIM_PA_UNSTAGED)
@@ -743,6 +807,9 @@ static long nsim_ioctl_var_io(struct nsim_file *nf, void __user *uarg,
 	else if (write)
 		ret = nsim_mem_write_user(&nf->nd->mem, mr->pa + io.offset,
 					  u64_to_user_ptr(io.buf), io.len);
+	else if (sb)
+		ret = nsim_var_read_sb(&nf->nd->mem, mr, sb, io.offset, io.len,
+				       u64_to_user_ptr(io.buf));
 	else
 		ret = nsim_mem_read_user(&nf->nd->mem, mr->pa + io.offset,
 					 u64_to_user_ptr(io.buf), io.len);

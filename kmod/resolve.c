@@ -79,18 +79,28 @@ static const char *nsim_resolve_text(const struct nsim_model *m, u32 subgraph,
 	const struct nsim_sg *sg = &m->sg[subgraph];
 	const struct nsim_mr *mr = nsim_sg_find(sg, var_id);
 
+	const char *name;
+	u64 end;
+
 	if (!mr)
 		return "no such variable";
-	return kbin_resolve_strerror(buf, len, err,
-				     sg->names + sg->cold[mr - sg->mrs].name_off,
-				     mr->type, mr->size, offset, size);
+	name = sg->names + sg->cold[mr - sg->mrs].name_off;
+	/* an MR_SB access inside the variable: the partition gap */
+	if (err == -ERANGE && mr->type == KBIN_MR_SB &&
+	    !check_add_overflow(offset, size, &end) && end <= mr->size)
+		return kbin_sbuf_gap_strerror(buf, len, name, offset, size,
+					      mr->aux, mr->aux2);
+	return kbin_resolve_strerror(buf, len, err, name, mr->type, mr->size,
+				     offset, size);
 }
 
 /**
  * nsim_resolve_note() - log why a resolve of a model's variable failed, in
  *	libnrt's words ("invalid offset in %s, %lu < (%lu + %lu)", "Variable
  *	%s is not staged in HBM") and then ours (kbin_resolve_strerror()),
- *	at debug level: a dynamic debug line of this function, off by
+ *	or, for an MR_SB access refused for the partition gap (the
+ *	simulator's rule), in ours only (kbin_sbuf_gap_strerror()), at
+ *	debug level: a dynamic debug line of this function, off by
  *	default (Documentation/debugfs.rst).
  * @m: the model.
  * @subgraph: a subgraph of @m.

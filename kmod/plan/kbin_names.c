@@ -284,6 +284,58 @@ const char *kbin_carveout_type_str(unsigned int type)
 	return type == KBIN_CARVEOUT_EVTACCEL ? "evtaccel" : "unknown";
 }
 
+/* the reason of every SBUF-gap refusal, the simulator's own rule */
+#define KBIN_SBUF_GAP_WHY \
+	"the SBUF window holds no SBUF byte there (neuronsim's rule, not libnrt's: hardware has no memory at those addresses; Documentation/hardware.rst)"
+
+/**
+ * kbin_sbuf_gap_strerror() - why an access to the SBUF window was refused
+ *	for touching the gap past a partition's bytes, as text.  The rule is
+ *	the simulator's own, and so are the words, e.g. "'SB' (MR_SB): bytes
+ *	[229376, +4) start at byte 229376 of SBUF partition 0, in the gap
+ *	past its 229376 bytes: the SBUF window holds no SBUF byte there
+ *	(...)".
+ * @buf: output, NUL-terminated, truncated to @len bytes.
+ * @len: bytes of @buf.
+ * @name: the MR_SB variable's name (NUL-terminated), or NULL.
+ * @offset: bytes into the window the access starts at.
+ * @size: bytes the access covers.
+ * @part_size: SBUF bytes per partition, or 0 when the caller does not
+ *	know the geometry (the text then names no partition).
+ * @stride: bytes from one partition to the next in the window, a power of
+ *	two (read when @part_size is not 0).
+ *
+ * Return: @buf.
+ */
+char *kbin_sbuf_gap_strerror(char *buf, unsigned long len, const char *name,
+			     __u64 offset, __u64 size, __u32 part_size,
+			     __u32 stride)
+{
+	unsigned long long off = offset, sz = size, b, p;
+
+	if (!buf || !len)
+		return buf;
+	if (!name)
+		name = "";
+	if (!part_size || !stride) {
+		snprintf(buf, len,
+			 "'%s' (MR_SB): bytes [%llu, +%llu) touch the gap past an SBUF partition's bytes: "
+			 KBIN_SBUF_GAP_WHY, name, off, sz);
+		return buf;
+	}
+	b = off & (stride - 1);
+	p = off / stride;
+	if (b >= part_size)
+		snprintf(buf, len,
+			 "'%s' (MR_SB): bytes [%llu, +%llu) start at byte %llu of SBUF partition %llu, in the gap past its %u bytes: "
+			 KBIN_SBUF_GAP_WHY, name, off, sz, b, p, part_size);
+	else
+		snprintf(buf, len,
+			 "'%s' (MR_SB): bytes [%llu, +%llu) start at byte %llu of SBUF partition %llu and run past its %u bytes into the gap: "
+			 KBIN_SBUF_GAP_WHY, name, off, sz, b, p, part_size);
+	return buf;
+}
+
 /*
  * libnrt's own texts of the two resolve failures (mem_ref_to_addr;
  * Documentation/uapi.rst, NEURONSIM_IOC_RESOLVE): name, the variable's
@@ -300,7 +352,9 @@ const char *kbin_carveout_type_str(unsigned int type)
  * @len: bytes of @buf.
  * @err: the resolve rule's errno (nsim_rc_addr(), Documentation/uapi.rst):
  *	-ERANGE (out of bounds: libnrt's "invalid offset in %s, %lu < (%lu +
- *	%lu)"), -ENODATA (not staged: libnrt's "Variable %s is not staged in
+ *	%lu)"; an MR_SB access inside the variable was refused for the
+ *	partition gap, the simulator's rule: kbin_sbuf_gap_strerror()'s
+ *	words, without the geometry), -ENODATA (not staged: libnrt's "Variable %s is not staged in
  *	HBM"), -EINVAL (an MR_PTR with an offset: libnrt asserts, so only our
  *	text); any other value gets a generic text with the number.
  * @name: the variable's name (NUL-terminated).
@@ -324,7 +378,10 @@ char *kbin_resolve_strerror(char *buf, unsigned long len, int err,
 		name = "";
 	switch (err) {
 	case -ERANGE:
-		if (off + sz < off)
+		if (mr_type == KBIN_MR_SB && off + sz >= off && off + sz <= vs)
+			/* inside the variable: the gap, not libnrt's bound */
+			kbin_sbuf_gap_strerror(buf, len, name, offset, size, 0, 0);
+		else if (off + sz < off)
 			snprintf(buf, len, KBIN_NRT_INVALID_OFFSET
 				 "; offset %llu + size %llu is above 2^64, past the %llu bytes of '%s' (%s)",
 				 name, vs, off, sz, off, sz, vs, name, kind);

@@ -58,5 +58,8 @@ const char *kbin_carveout_type_str(unsigned int type);
 char *kbin_resolve_strerror(char *buf, unsigned long len, int err,
 			    const char *name, unsigned int mr_type,
 			    __u64 var_size, __u64 offset, __u64 size);
+char *kbin_sbuf_gap_strerror(char *buf, unsigned long len, const char *name,
+			     __u64 offset, __u64 size, __u32 part_size,
+			     __u32 stride);
 
 #endif /* _NEURONSIM_KBIN_NAMES_H */

@@ -484,7 +484,12 @@ const char *neuronsim_reason_str(__u32 reason);
  * @err: what neuronsim_resolve() (or a RESOLVE_BATCH entry's status)
  *	returned: -ERANGE gives "invalid offset in NAME, VARSIZE < (OFFSET +
  *	SIZE); the access ends at byte END, past the VARSIZE bytes of 'NAME'
- *	(KIND)"; -ENODATA "Variable NAME is not staged in HBM; 'NAME' (KIND)
+ *	(KIND)", except for an MR_SB access inside the variable, which was
+ *	refused for the gap past an SBUF partition (the simulator's rule,
+ *	Documentation/hardware.rst): that text is the simulator's own,
+ *	"'NAME' (MR_SB): bytes [OFFSET, +SIZE) touch the gap past an SBUF
+ *	partition's bytes: ..."; -ENODATA "Variable NAME is not staged in
+ *	HBM; 'NAME' (KIND)
  *	has no device address..."; -EINVAL (an MR_PTR with an offset) ours
  *	only; other values a generic text with the number.
  * @name: the variable's name.

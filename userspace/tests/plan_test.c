@@ -365,6 +365,40 @@ TEST(resolve_texts)
 }
 
 /*
+ * The SBUF gap is the simulator's rule: its refusal is said in its own
+ * words, never with libnrt's "invalid offset" (whose arithmetic would be
+ * false: the access is inside the variable).  With the geometry the
+ * text names the partition and byte; without it (the library's
+ * neuronsim_resolve_strerror()) it names the range.
+ */
+TEST(sbuf_gap_texts)
+{
+	char b[KBIN_RESOLVE_TEXT_MAX], name[KBIN_NAME_MAX];
+
+	EXPECT_STREQ("'SB' (MR_SB): bytes [229376, +4) start at byte 229376 of SBUF partition 0, in the gap past its 229376 bytes: the SBUF window holds no SBUF byte there (neuronsim's rule, not libnrt's: hardware has no memory at those addresses; Documentation/hardware.rst)",
+		     kbin_sbuf_gap_strerror(b, sizeof(b), "SB", 229376, 4,
+					    229376, 262144));
+	EXPECT_STREQ("'SB' (MR_SB): bytes [1540092, +8) start at byte 229372 of SBUF partition 5 and run past its 229376 bytes into the gap: the SBUF window holds no SBUF byte there (neuronsim's rule, not libnrt's: hardware has no memory at those addresses; Documentation/hardware.rst)",
+		     kbin_sbuf_gap_strerror(b, sizeof(b), "SB",
+					    5 * 262144 + 229372, 8, 229376,
+					    262144));
+	EXPECT_STREQ("'SB' (MR_SB): bytes [229376, +4) touch the gap past an SBUF partition's bytes: the SBUF window holds no SBUF byte there (neuronsim's rule, not libnrt's: hardware has no memory at those addresses; Documentation/hardware.rst)",
+		     kbin_resolve_strerror(b, sizeof(b), -ERANGE, "SB",
+					   KBIN_MR_SB, 33554432, 229376, 4));
+	/* past the window, an MR_SB access is out of the variable's bounds */
+	EXPECT_STREQ("invalid offset in SB, 33554432 < (33554432 + 1); the access ends at byte 33554433, past the 33554432 bytes of 'SB' (MR_SB)",
+		     kbin_resolve_strerror(b, sizeof(b), -ERANGE, "SB",
+					   KBIN_MR_SB, 33554432, 33554432, 1));
+	/* the longest name and the largest numbers fit, whole */
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	kbin_sbuf_gap_strerror(b, sizeof(b), name, ~0ULL - 1, ~0ULL - 1,
+			       0xffffffffU, 0x80000000U);
+	EXPECT_EQ(0, strcmp(b + strlen(b) - strlen("hardware.rst)"),
+			    "hardware.rst)")) TH_LOG("%s", b);
+}
+
+/*
  * An MR_PTR_TABLE's rows at load: a row needs translation when its
  * variable resolves (the resolve rule at offset 0); the table's bytes are
  * one address per row, never fewer than the record's size.

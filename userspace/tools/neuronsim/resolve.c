@@ -80,11 +80,24 @@ int do_resolve(const struct vartab *t, int n, char **refs)
 	return failed;
 }
 
+/*
+ * hexdump -C's layout: offset, 16 bytes in hex, the printable ones; a run
+ * of lines equal to the one before (a zeroed SBUF gap, say) is one "*"
+ * line, and the last line is always printed.
+ */
 static void hexdump(const unsigned char *p, size_t n, __u64 base)
 {
 	size_t i, j;
+	int starred = 0;
 
 	for (i = 0; i < n; i += 16) {
+		if (i && i + 16 < n && !memcmp(p + i, p + i - 16, 16)) {
+			if (!starred)
+				printf("*\n");
+			starred = 1;
+			continue;
+		}
+		starred = 0;
 		printf("%08" PRIx64 "  ", (uint64_t)(base + i));
 		for (j = 0; j < 16; j++) {
 			if (i + j < n)

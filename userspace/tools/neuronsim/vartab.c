@@ -277,12 +277,8 @@ const char *sbuf_gap_note(const struct vartab *t, const struct neuronsim_map_var
 	if (v->mr_type != KBIN_MR_SB || __builtin_add_overflow(off, size, &end) ||
 	    end > v->size || !nsim_rc_sbuf_gap(t->sb_part_size, t->sb_stride, off, size))
 		return NULL;
-	snprintf(buf, cap, "offset %llu is byte %llu of SBUF partition %llu, %s its %u bytes",
-		 (unsigned long long)off, (unsigned long long)(off % t->sb_stride),
-		 (unsigned long long)(off / t->sb_stride),
-		 off % t->sb_stride >= t->sb_part_size ? "in the gap past" :
-		 "and the access runs past", t->sb_part_size);
-	return buf;
+	return kbin_sbuf_gap_strerror(buf, cap, v->name, off, size,
+				      t->sb_part_size, t->sb_stride);
 }
 
 /* "'TEXT' (sgN #ID KIND, SIZE bytes)" prefix of a per-variable error */
