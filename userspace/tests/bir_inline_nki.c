@@ -246,7 +246,7 @@ TEST(constant_propagate_uses_the_dtype_table)
 	struct nscc_err err = { { 0 } };
 
 	ASSERT_NE(NULL, m);
-	ASSERT_EQ(0, bir_constant_propagate(m, &err));
+	ASSERT_EQ(0, bir_constant_propagate(m, NULL, 0, &err));
 	ASSERT_NE(NULL, bir_inst_find(m->fns[0], "cp"));
 	EXPECT_STREQ("Memset", bir_inst_find(m->fns[0], "cp")->opname);
 	EXPECT_EQ(NULL, bir_memloc_find(m->fns[0], "z"));
@@ -457,6 +457,67 @@ TEST(call_cycles_refused)
 
 		ASSERT_NE(NULL, m);
 		EXPECT_EQ(0, bir_pass_inline_nki(m, &o, false, &err)) TH_LOG("%s", err.msg);
+		bir_module_free(m);
+	}
+}
+
+/*
+ * A kernel's parameters are its effect: an output parameter typed SB or
+ * DRAM (not Output) that the kernel writes and never reads keeps its
+ * writer through ConstantPropagate, so the call binds it and the caller
+ * gets the write (it used to be deleted as a dead result, and inlining
+ * failed with "kernel has no parameter 'out'")
+ */
+TEST(constant_propagate_keeps_parameters)
+{
+	static const char *const types[] = { "SB", "DRAM", "Output" };
+
+	for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+		char j[4096];
+		struct bir_module *before, *m;
+		struct nscc_err err = { { 0 } };
+		struct bir_opts o = { 0 };
+		const struct bir_inst *cp;
+
+		snprintf(j, sizeof(j), "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"main\", \"allocations\": ["
+			 CY_LOC("x", "Input") ", " CY_LOC("y", "Output") "], \"blocks\": [{\"name\": \"entry\","
+			 " \"instructions\": [{\"name\": \"k\", \"opcode\": \"NKIKernel\", \"ins\": [" CY_AP("x") "],"
+			 " \"outs\": [" CY_AP("y") "], \"func\": \"f\", \"func_args\": [\"a\"], \"func_outs\": [\"out\"]}]}]},"
+			 " {\"name\": \"f\", \"allocations\": [" CY_LOC("a", "Input") ", " CY_LOC("out", "%s") "],"
+			 " \"blocks\": [{\"name\": \"entry\", \"instructions\": [{\"name\": \"cp\", \"opcode\": \"TensorCopy\","
+			 " \"ins\": [" CY_AP("a") "], \"outs\": [" CY_AP("out") "]}]}]}]}", types[t]);
+		before = bt_parse(j);
+		ASSERT_NE(NULL, before);
+		m = bt_copy(before);
+		ASSERT_NE(NULL, m);
+		EXPECT_EQ(0, bir_pass_inline_nki(m, &o, false, &err))
+			TH_LOG("out typed %s: %s", types[t], err.msg);
+		cp = bir_inst_find(m->fns[0], "k_cp");
+		ASSERT_NE(NULL, cp) TH_LOG("out typed %s: the writer was deleted", types[t]);
+		EXPECT_STREQ("y", cp->outs[0].name);
+		EXPECT_EQ(NULL, bir_function_find(m, "f"));
+		for (unsigned int seed = 1; seed <= 2; seed++)
+			EXPECT_EQ(0, bt_equiv(before, m, seed));
+		bir_module_free(before);
+		bir_module_free(m);
+	}
+	/* ConstantPropagate on its own keeps the locations it is told are parameters */
+	{
+		struct bir_module *m = bt_parse("{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"allocations\": ["
+			CY_LOC("a", "Input") ", " CY_LOC("out", "DRAM") ", " CY_LOC("tmp", "DRAM") "],"
+			" \"blocks\": [{\"name\": \"entry\", \"instructions\": ["
+			"{\"name\": \"cp\", \"opcode\": \"TensorCopy\", \"ins\": [" CY_AP("a") "], \"outs\": [" CY_AP("out") "]},"
+			"{\"name\": \"cp2\", \"opcode\": \"TensorCopy\", \"ins\": [" CY_AP("a") "], \"outs\": [" CY_AP("tmp") "]}]}]}]}");
+		const char *params[] = { "a", "out" };
+		struct nscc_err err = { { 0 } };
+
+		ASSERT_NE(NULL, m);
+		ASSERT_EQ(0, bir_constant_propagate(m, params, 2, &err));
+		EXPECT_NE(NULL, bir_inst_find(m->fns[0], "cp"));
+		EXPECT_NE(NULL, bir_memloc_find(m->fns[0], "out"));
+		/* not a parameter: a dead result, removed with its writer */
+		EXPECT_EQ(NULL, bir_inst_find(m->fns[0], "cp2"));
+		EXPECT_EQ(NULL, bir_memloc_find(m->fns[0], "tmp"));
 		bir_module_free(m);
 	}
 }

@@ -874,8 +874,18 @@ int bir_pass_coalesce(struct bir_module *m, const struct bir_opts *o,
 int bir_unroll(struct bir_module *m, struct nscc_err *err);
 /** LowerGenericIndirect: GenericIndirectLoad -> TensorCopy + dyn term. */
 int bir_lower_generic_indirect(struct bir_module *m, struct nscc_err *err);
-/** ConstantPropagate: copies of zero tensors -> Memset 0; dead results. */
-int bir_constant_propagate(struct bir_module *m, struct nscc_err *err);
+/**
+ * ConstantPropagate: copies of zero tensors -> Memset 0; dead results
+ * (locations written and never read, with their writers) removed.
+ * @params, @nparams: the kernel's parameter names (the call site's
+ *	func_args and func_outs); a parameter is the kernel's effect and is
+ *	never removed, whatever its MemoryType, nor are its writers; NULL, 0
+ *	for none.  Input, Output, pinned and runtime-reserved locations are
+ *	kept too.
+ * Return: 0 or -ENOMEM.
+ */
+int bir_constant_propagate(struct bir_module *m, const char *const *params,
+			   uint32_t nparams, struct nscc_err *err);
 
 /* ------------------------------------------------------------------ */
 /* Lowering (lower.c) and the neuronsim-cc entry points (cli.c)        */

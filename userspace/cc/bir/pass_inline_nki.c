@@ -80,9 +80,43 @@ static int fail(struct nki *n, int rc, const char *fmt, const char *a)
 
 /* ---- (a)+(b): JSON re-materialize and KLR cleanup -------------------- */
 
+/*
+ * The kernel's parameter names, the strings of the call site's func_args
+ * and func_outs (bind_params() checks them later), into *@out (malloc'd,
+ * borrowing the call's strings).  Return: 0 or -ENOMEM.
+ */
+static int param_names(const struct bir_inst *call, const char ***out,
+		       uint32_t *n)
+{
+	static const char *const keys[2] = { "func_args", "func_outs" };
+	uint32_t cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (int side = 0; side < 2; side++) {
+		const struct bir_val *a = bir_attr_get(call, keys[side]);
+
+		if (a && a->kind == BIR_VAL_LIST)
+			cap += a->n;
+	}
+	*out = calloc(cap + 1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (int side = 0; side < 2; side++) {
+		const struct bir_val *a = bir_attr_get(call, keys[side]);
+
+		for (uint32_t k = 0; a && a->kind == BIR_VAL_LIST && k < a->n; k++)
+			if (a->items[k].kind == BIR_VAL_STR)
+				(*out)[(*n)++] = a->items[k].s;
+	}
+	return 0;
+}
+
 static int rematerialize(struct nki *n, const struct bir_function *callee)
 {
 	char *text = bir_function_to_string(callee);
+	const char **params = NULL;
+	uint32_t nparams = 0;
 	int rc;
 
 	if (!text)
@@ -101,8 +135,12 @@ static int rematerialize(struct nki *n, const struct bir_function *callee)
 		rc = bir_unroll(n->tmp, n->err);
 	if (!rc)
 		rc = bir_lower_generic_indirect(n->tmp, n->err);
+	/* the parameters are the kernel's effect: ConstantPropagate keeps them */
 	if (!rc)
-		rc = bir_constant_propagate(n->tmp, n->err);
+		rc = param_names(n->call, &params, &nparams);
+	if (!rc)
+		rc = bir_constant_propagate(n->tmp, params, nparams, n->err);
+	free(params);
 	return rc;
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unroll: requires no branch in a Loop body, guarantees no Loop, each copy of a collective its own channel; LowerGenericIndirect: guarantees no GenericIndirectLoad; ConstantPropagate: keeps outputs, drops dead results */
+/* Unroll: requires no branch in a Loop body, guarantees no Loop, each copy of a collective its own channel; LowerGenericIndirect: guarantees no GenericIndirectLoad; ConstantPropagate: keeps outputs and parameters, drops dead results */
 /*
  * pass_klr.c - the three KLR cleanup passes InlineNKIKernel runs on its
  * temporary module (Documentation/compiler-passes.rst,
@@ -451,8 +451,26 @@ static void drop_writers(struct bir_block *b, const char *dead)
 	}
 }
 
-/* remove unread internal locations and their writers; 1 if changed */
-static int dead_results(struct bir_function *f)
+/* the kernel's parameters (the call site binds them by name) */
+struct params {
+	const char *const *v;
+	uint32_t n;
+};
+
+static bool is_param(const struct params *p, const char *name)
+{
+	for (uint32_t k = 0; k < p->n; k++)
+		if (!strcmp(p->v[k], name))
+			return true;
+	return false;
+}
+
+/*
+ * remove unread internal locations and their writers; 1 if changed.  A
+ * parameter, whatever its MemoryType, is the kernel's effect: never
+ * removed, nor its writers (Documentation/compiler-passes.rst)
+ */
+static int dead_results(struct bir_function *f, const struct params *p)
 {
 	for (uint32_t s = 0; s < f->nsets; s++) {
 		for (uint32_t l = 0; l < f->sets[s]->nlocs; l++) {
@@ -460,7 +478,8 @@ static int dead_results(struct bir_function *f)
 			struct use_ctx u = { .name = ml->name };
 
 			if (ml->type & (BIR_MEM_INPUT | BIR_MEM_OUTPUT) ||
-			    ml->pinned || ml->runtime_reserved)
+			    ml->pinned || ml->runtime_reserved ||
+			    is_param(p, ml->name))
 				continue;
 			bir_foreach_inst(f, find_use, &u);
 			if (u.read || !u.any)
@@ -480,8 +499,10 @@ static int dead_results(struct bir_function *f)
 	return 0;
 }
 
-int bir_constant_propagate(struct bir_module *m, struct nscc_err *err)
+int bir_constant_propagate(struct bir_module *m, const char *const *params,
+			   uint32_t nparams, struct nscc_err *err)
 {
+	const struct params p = { params, params ? nparams : 0 };
 	struct zset z = { 0 };
 	int rc = 0;
 
@@ -491,7 +512,7 @@ int bir_constant_propagate(struct bir_module *m, struct nscc_err *err)
 
 		for (uint32_t b = 0; b < fn->nblocks && !rc; b++)
 			rc = fold_block(fn, fn->blocks[b], &z);
-		while (!rc && dead_results(fn))
+		while (!rc && dead_results(fn, &p))
 			;
 	}
 	free(z.names);
