@@ -368,6 +368,50 @@ TEST(dma_lowering_refusals)
 	bir_module_free(m);
 }
 
+/*
+ * A TensorCopy whose operand names no memory location of the function
+ * is refused by name, whatever the other side is: it used to lower to
+ * nothing (no DMA block, no error) when the other side was on chip or
+ * undefined too, or when the copy had a run-time offset
+ */
+TEST(tensor_copy_of_undefined_location_refused)
+{
+	static const struct {
+		const char *inst;
+		int out;		/* rename outs[0], else ins[0] */
+		int dyn;		/* add a run-time offset term */
+		const char *msg;
+	} cases[] = {
+		{ "x_load", 0, 0, "lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): ins[0] 'nowhere': no such memory location in function 'main'" },
+		{ "x_store", 1, 0, "lowering: DMA of instruction 'x_store' (TensorCopy, engine SP): outs[0] 'nowhere': no such memory location in function 'main'" },
+		{ "x_load", 0, 1, "lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): ins[0] 'nowhere': no such memory location in function 'main'" },
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct nscc_err err = { { 0 } };
+		struct nscc_model *model;
+		struct bir_module *m;
+		struct bir_operand *o;
+		struct bir_inst *i;
+
+		ASSERT_EQ(0, lower_activation(&m, &model, &err)) TH_LOG("%s", err.msg);
+		nscc_model_free(model);
+		i = bir_inst_find(m->fns[0], cases[k].inst);
+		ASSERT_NE(NULL, i);
+		o = cases[k].out ? &i->outs[0] : &i->ins[0];
+		o->name = bir_str(m, "nowhere");
+		if (cases[k].dyn)
+			ASSERT_EQ(0, bir_dyn_add(m, &i->outs[0], "r", 4));
+		model = nscc_model_new(KBIN_TARGET_TRN2);
+		EXPECT_EQ(-EINVAL, bir_lower_model(m, model, &err))
+			TH_LOG("case %zu: lowered, %u DMA blocks", k,
+			       model->num_sgs ? model->sgs[0].num_dma_blocks : 0);
+		EXPECT_STREQ(cases[k].msg, err.msg);
+		nscc_model_free(model);
+		bir_module_free(m);
+	}
+}
+
 /* the plans are byte for byte the golden ones (BIR_UPDATE_GOLDEN=1 rewrites) */
 TEST(plans_match_golden)
 {

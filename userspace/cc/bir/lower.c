@@ -296,8 +296,18 @@ static int dma_inst(struct bir_inst *i, void *arg)
 		const struct bir_memloc *a = bir_memloc_find(c->f, i->ins[0].name);
 		const struct bir_memloc *z = bir_memloc_find(c->f, i->outs[0].name);
 
-		if (!(a && var_kind(a->type) != KBIN_MR_INVALID) &&
-		    !(z && var_kind(z->type) != KBIN_MR_INVALID))
+		/*
+		 * a side that names no location: whether the copy is a DMA
+		 * cannot be told, and dropping it would lose the copy
+		 */
+		if (!a || !z) {
+			at.opnd = a ? "outs[0]" : "ins[0]";
+			at.o = a ? &i->outs[0] : &i->ins[0];
+			return dfail(&at, "no such memory location in function '%s'",
+				     c->f->name);
+		}
+		if (var_kind(a->type) == KBIN_MR_INVALID &&
+		    var_kind(z->type) == KBIN_MR_INVALID)
 			return 0;	/* on chip: a compute engine's copy */
 	}
 	/* a run-time offset: a dynamic DMA, written by the runtime as it runs */
