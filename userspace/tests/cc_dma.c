@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "kselftest_harness.h"
 #include "cc_testutil.h"
@@ -374,6 +375,84 @@ TEST(model_dma_rules)
 	m->sgs[0].dma_blocks[0].queue = 1;
 	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
 	EXPECT_STREQ("sg00: block 0: queue index 1, the subgraph has 1 queues", err.msg);
+	nscc_model_free(m);
+}
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The semaphore lookup is linear: a 2^20-entry semaphore set that is not
+ * a run from its first entry (descending) and 20,000 blocks spread over
+ * it compile in well under a second of -O2 CPU (10 s allowed here, under
+ * ASan), with each block's sem_index its semaphore's entry.  The lookup
+ * was a scan of the set per block (and again when writing): about 10^10
+ * comparisons, 15 s at -O2.
+ */
+TEST(large_semaphore_set_is_linear)
+{
+	const uint32_t nsems = 1U << 20, nblocks = 20000;
+	struct nscc_model *m = nscc_model_new(KBIN_TARGET_TRN1);
+	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY };
+	struct nscc_err err = { "" };
+	struct kbin_dma_sg_view dv;
+	struct kbin_check_result res;
+	struct nscc_dma_queue *q;
+	struct kbin_view view;
+	struct nscc_var *v;
+	uint32_t *sems, k;
+	double t0, t;
+	void *kbin;
+	size_t len;
+	int sg;
+
+	ASSERT_NE(NULL, m);
+	sg = nscc_model_add_subgraph(m, "sg00");
+	ASSERT_LE(0, sg);
+	ASSERT_NE(NULL, nscc_model_add_var(m, sg, "SB", 0, KBIN_MR_SB));
+	v = nscc_model_add_var(m, sg, "in", 1, KBIN_MR_INPUT);
+	ASSERT_NE(NULL, v);
+	v->has_size = 1;
+	v->size = 4096;
+	q = nscc_model_add_dma_queue(m, sg, "qSPIO0");
+	ASSERT_NE(NULL, q);
+	q->type = KBIN_DMA_QUEUE_IN;
+	q->owner = KBIN_DMA_ENGINE_SP;
+	q->num_queues = 16;
+	sems = malloc(nsems * sizeof(*sems));
+	ASSERT_NE(NULL, sems);
+	for (k = 0; k < nsems; k++)
+		sems[k] = nsems - 1 - k;
+	ASSERT_EQ(0, nscc_dma_queue_set_semaphores(q, sems, nsems));
+	free(sems);
+	d.from = (struct kbin_dma_side){ .var_id = 1, .dtype = KBIN_DMA_DTYPE_FLOAT32,
+		.num_dims = 1, .sizes = { 128 }, .steps = { 1 } };
+	d.to = d.from;
+	d.to.var_id = 0;
+	for (k = 0; k < nblocks; k++) {
+		struct nscc_dma_block b = { .queue = 0, .id = k,
+			.semaphore = (uint32_t)(((uint64_t)k * 7919) % nsems) };
+
+		ASSERT_EQ(0, nscc_model_add_dma_block(m, sg, &b, NULL, &d, 1));
+	}
+	t0 = cpu_seconds();
+	ASSERT_EQ(0, nscc_compile_model(m, &kbin, &len, &err)) TH_LOG("%s", err.msg);
+	t = cpu_seconds() - t0;
+	TH_LOG("%u semaphores, %u blocks: %.2f s of CPU", nsems, nblocks, t);
+	EXPECT_GT(10.0, t);
+	ASSERT_EQ(0, kbin_read(kbin, len, &view, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, kbin_view_dma_sg(&view, 0, &dv));
+	ASSERT_EQ(nblocks, dv.num_blocks);
+	for (k = 0; k < nblocks; k += 997) {
+		EXPECT_EQ(nsems - 1 - dv.blocks[k].semaphore, dv.blocks[k].sem_index);
+		EXPECT_EQ((uint32_t)(((uint64_t)k * 7919) % nsems), dv.blocks[k].semaphore);
+	}
+	free(kbin);
 	nscc_model_free(m);
 }
 
