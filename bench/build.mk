@@ -5,6 +5,8 @@
 #   $(O)/bench/resolve_bench   rel (run under callgrind): the module's
 #                              kmod/plan/resolve_core.h, unchanged
 #   $(O)/bench/gen_model       rel: a synthetic NEFF + extracted dir
+#   $(O)/bench/gen_dma         rel: synthetic NEFFs with a large DMA
+#                              program (semaphore set, descriptors)
 #   $(O)/bench/bir_bench       rel: the BIR passes on generated modules,
 #                              on the libraries neuronsim-cc links
 #   $(VM_O)/bench/nsim_bench   vm, in the VM (copied to /bin by
@@ -13,7 +15,8 @@
 BENCH_RESOLVE	:= resolve_bench
 $(call programs,BENCH_RESOLVE,rel,bench,$(O)/bench,,bench-progs)
 
-BENCH_GEN	:= gen_model
+BENCH_GEN	:= gen_model gen_dma
+BENCH_GEN_CFLAGS := -I$(TOP)/userspace/tests
 $(call programs,BENCH_GEN,rel,bench,$(O)/bench,CC,bench-progs)
 
 BENCH_BIR	:= bir_bench

@@ -34,8 +34,12 @@ using simdjson::dom::object;
 
 /* jansson's JSON_PARSER_MAX_DEPTH: the nesting both take */
 static const size_t MAX_DEPTH = 2048;
-/* objects of more members get a key index (a hash table) */
-static const size_t INDEX_MIN = 8;
+/*
+ * objects of more members get a key index (a hash table): the var table,
+ * never a DMA descriptor (12 to 15 members), whose index took more bytes
+ * than its text (Documentation/compiler.rst, "Memory")
+ */
+static const size_t INDEX_MIN = 32;
 
 static_assert(sizeof(element) <= sizeof(((struct jv *)0)->el) &&
 	      std::is_trivially_copyable<element>::value,
@@ -80,7 +84,7 @@ uint32_t key_hash(const char *k, size_t len)
 } /* namespace */
 
 struct jv_doc {
-	simdjson::dom::parser parser;
+	simdjson::dom::document doc;	/* the tape and strings only */
 	element root;
 	member *members;
 	size_t nmembers, cap_members;
@@ -319,12 +323,18 @@ bool step(struct jv_iter *it, const char **key, size_t *len, struct jv *val)
 	return true;
 }
 
-} /* namespace */
+static_assert(JV_PADDING >= simdjson::SIMDJSON_PADDING,
+	      "JV_PADDING is simdjson's padding");
 
-extern "C" {
-
-int jv_parse(const void *buf, size_t len, struct jv_doc **out,
-	     struct jv_error *err)
+/*
+ * Parse @len bytes at @buf; @padded: JV_PADDING bytes past the end are
+ * readable, so simdjson parses the text in place (else it copies it into
+ * a padded buffer).  The parser (its padded copy and its structural
+ * index, together larger than the text) is gone when this returns: the
+ * document keeps only the tape and the strings.
+ */
+int parse(const void *buf, size_t len, bool padded, struct jv_doc **out,
+	  struct jv_error *err)
 {
 	const uint8_t *text = static_cast<const uint8_t *>(buf);
 	uint8_t *spaced = nullptr;
@@ -342,24 +352,31 @@ int jv_parse(const void *buf, size_t len, struct jv_doc **out,
 	if (len && memchr(buf, 0, len)) {
 		if (jansson_refuses(buf, len, err))
 			return -EINVAL;
-		spaced = static_cast<uint8_t *>(malloc(len));
+		spaced = static_cast<uint8_t *>(malloc(len + JV_PADDING));
 		if (!spaced)
 			return -ENOMEM;
 		memcpy(spaced, buf, len);
 		for (size_t i = 0; i < len; i++)
 			if (!spaced[i])
 				spaced[i] = ' ';
+		memset(spaced + len, 0, JV_PADDING);
 		text = spaced;
+		padded = true;
 	}
 	d = new (std::nothrow) jv_doc();
 	if (!d) {
 		free(spaced);
 		return -ENOMEM;
 	}
-	ec = d->parser.allocate(len ? len : 1, MAX_DEPTH);
-	if (!ec)
-		ec = d->parser.parse(text, len).get(d->root);
-	free(spaced);	/* the parser holds its own copy */
+	{
+		simdjson::dom::parser parser;
+
+		ec = parser.allocate(len ? len : 1, MAX_DEPTH);
+		if (!ec)
+			ec = parser.parse_into_document(d->doc, text, len,
+							!padded).get(d->root);
+	}
+	free(spaced);
 	if (ec == simdjson::MEMALLOC) {
 		jv_free(d);
 		return -ENOMEM;
@@ -383,6 +400,22 @@ int jv_parse(const void *buf, size_t len, struct jv_doc **out,
 	}
 	*out = d;
 	return 0;
+}
+
+} /* namespace */
+
+extern "C" {
+
+int jv_parse(const void *buf, size_t len, struct jv_doc **out,
+	     struct jv_error *err)
+{
+	return parse(buf, len, false, out, err);
+}
+
+int jv_parse_padded(const void *buf, size_t len, struct jv_doc **out,
+		    struct jv_error *err)
+{
+	return parse(buf, len, true, out, err);
 }
 
 void jv_free(struct jv_doc *doc)

@@ -80,6 +80,21 @@ struct jv_error {
 int jv_parse(const void *buf, size_t len, struct jv_doc **out,
 	     struct jv_error *err);
 
+/*
+ * Bytes a text given to jv_parse_padded() must have readable past its end
+ * (simdjson's padding; their values do not matter).
+ */
+#define JV_PADDING	64
+
+/**
+ * jv_parse_padded() - jv_parse() for a text followed by at least
+ * JV_PADDING readable bytes: the text is parsed where it is, not copied
+ * into a padded buffer first (a copy as large as the text), and may go
+ * away after the call.  Return: as jv_parse().
+ */
+int jv_parse_padded(const void *buf, size_t len, struct jv_doc **out,
+		    struct jv_error *err);
+
 /** jv_free() - release @doc and every handle into it (NULL is fine). */
 void jv_free(struct jv_doc *doc);
 
@@ -127,7 +142,7 @@ size_t jv_size(struct jv v);
 
 /**
  * jv_get() - member @key of object @obj, or the empty handle (no such
- * member, or @obj is not an object).  O(1) for objects of more than 8
+ * member, or @obj is not an object).  O(1) for objects of more than 32
  * members (a hash table made at parse time), else a scan.
  */
 struct jv jv_get(struct jv obj, const char *key);

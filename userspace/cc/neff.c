@@ -60,7 +60,8 @@ int nscc_read_file(const char *path, void **buf, size_t *len)
 		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 		goto out;
 	}
-	p = malloc((size_t)st.st_size + 1);
+	/* the NUL and simdjson's padding (nscc_neff_json()) */
+	p = malloc((size_t)st.st_size + JV_PADDING);
 	if (!p) {
 		ret = -ENOMEM;
 		goto out;
@@ -77,7 +78,7 @@ int nscc_read_file(const char *path, void **buf, size_t *len)
 		}
 		got += n;
 	}
-	p[got] = 0;
+	memset(p + got, 0, JV_PADDING);
 	*buf = p;
 	*len = got;
 out:
@@ -250,7 +251,7 @@ static int read_entry_data(struct archive *a, const char *name, size_t size,
 			   size_t *len, struct nscc_err *err)
 {
 	size_t cap = size + 2, got = 0;	/* room to see the end, and a NUL */
-	char *data = malloc(cap);
+	char *data = malloc(cap + JV_PADDING);
 
 	if (!data)
 		return nscc_errf(err, -ENOMEM, "out of memory");
@@ -264,7 +265,7 @@ static int read_entry_data(struct archive *a, const char *name, size_t size,
 		}
 		if (got + 2 > cap) {	/* more than the header said */
 			size_t ncap = cap * 2 > budget + 2 ? budget + 2 : cap * 2;
-			char *nd = realloc(data, ncap);
+			char *nd = realloc(data, ncap + JV_PADDING);
 
 			if (!nd) {
 				free(data);
@@ -286,7 +287,8 @@ static int read_entry_data(struct archive *a, const char *name, size_t size,
 		}
 		got += n;
 	}
-	data[got] = 0;
+	/* the NUL and simdjson's padding: parsed in place (nscc_neff_json()) */
+	memset(data + got, 0, JV_PADDING);
 	*out = data;
 	*len = got;
 	return 0;
@@ -432,11 +434,14 @@ missing:
 			 name);
 }
 
-int nscc_json_parse(const void *buf, size_t len, const char *what,
-		    struct jv_doc **out, struct nscc_err *err)
+/* @padded: JV_PADDING readable bytes follow the text (jv_parse_padded()) */
+static int json_parse(const void *buf, size_t len, int padded,
+		      const char *what, struct jv_doc **out,
+		      struct nscc_err *err)
 {
 	struct jv_error je;
-	int ret = jv_parse(buf, len, out, &je);
+	int ret = padded ? jv_parse_padded(buf, len, out, &je) :
+			   jv_parse(buf, len, out, &je);
 
 	if (ret == -ENOMEM)
 		return nscc_errf(err, ret, "out of memory");
@@ -456,7 +461,14 @@ int nscc_neff_json(struct nscc_neff *neff, const char *name,
 	size_t l;
 	int ret = nscc_neff_member(neff, name, &d, &l, err);
 
-	return ret ? ret : nscc_json_parse(d, l, name, out, err);
+	/* every member's bytes are padded (read_entry_data(), nscc_read_file()) */
+	return ret ? ret : json_parse(d, l, 1, name, out, err);
+}
+
+int nscc_json_parse(const void *buf, size_t len, const char *what,
+		    struct jv_doc **out, struct nscc_err *err)
+{
+	return json_parse(buf, len, 0, what, out, err);
 }
 
 uint32_t nscc_target_gen(const char *t)

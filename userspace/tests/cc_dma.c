@@ -15,6 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "cc_testutil.h"
@@ -454,6 +458,88 @@ TEST(large_semaphore_set_is_linear)
 	}
 	free(kbin);
 	nscc_model_free(m);
+}
+
+/*
+ * Run the release "neuronsim-cc compile NEFF -o /dev/null" (NEURONSIM_CC)
+ * on @len bytes of NEFF; its peak RSS in bytes.  Return: its exit status,
+ * or -1 when it could not run.
+ */
+static int compile_rss(const void *neff, size_t len, uint64_t *rss)
+{
+	char path[] = "/tmp/cc_dma_rssXXXXXX";
+	struct rusage ru;
+	int fd = mkstemp(path), st = 0;
+	pid_t pid;
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	if (nscc_write_file(path, neff, len)) {
+		unlink(path);
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null >= 0)
+			dup2(null, STDOUT_FILENO);
+		execl(NEURONSIM_CC, "neuronsim-cc", "compile", path, "-o",
+		      "/dev/null", (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || wait4(pid, &st, 0, &ru) != pid || !WIFEXITED(st)) {
+		unlink(path);
+		return -1;
+	}
+	unlink(path);
+	*rss = (uint64_t)ru.ru_maxrss * 1024;
+	return WEXITSTATUS(st);
+}
+
+/* a NEFF image of cc_dma_writer(16, @nblocks, @ndescs); *@json its SP.json bytes */
+static int dma_neff(uint32_t nblocks, uint32_t ndescs, void **neff,
+		    size_t *len, size_t *json)
+{
+	struct nscc_neff_writer *w = cc_dma_writer(16, nblocks, ndescs, json);
+	int ret;
+
+	if (!w)
+		return -ENOMEM;
+	ret = nscc_neff_writer_finish(w, NULL, neff, len);
+	nscc_neff_writer_free(w);
+	return ret;
+}
+
+/*
+ * The compile's memory is linear in its JSON, at a small factor: 100,000
+ * identical DMA descriptors (24 MB of engine JSON in a 100 KB NEFF) take
+ * the -O2 neuronsim-cc at most 5 bytes of peak RSS per byte of JSON over
+ * a one-descriptor NEFF (Documentation/compiler.rst, "Memory"; 4.5
+ * measured).  It took 8.3: a padded copy of every member, the parser's
+ * structural index kept with the document, and a key index on every
+ * object of more than 8 members (each descriptor); the million-descriptor
+ * NEFF of make bench peaked at 2.0 GB.
+ */
+TEST(compile_memory_is_linear_in_the_json)
+{
+	uint64_t base = 0, rss = 0;
+	size_t len, json, json1;
+	void *neff;
+
+	if (access(NEURONSIM_CC, X_OK))
+		SKIP(return, "%s is not built", NEURONSIM_CC);
+	ASSERT_EQ(0, dma_neff(1, 1, &neff, &len, &json1));
+	ASSERT_EQ(0, compile_rss(neff, len, &base));
+	free(neff);
+	ASSERT_EQ(0, dma_neff(100, 1000, &neff, &len, &json));
+	ASSERT_EQ(0, compile_rss(neff, len, &rss));
+	free(neff);
+	TH_LOG("%zu bytes of engine JSON: peak RSS %llu KiB over %llu KiB, %.2f bytes per byte",
+	       json, (unsigned long long)(rss - base) >> 10,
+	       (unsigned long long)base >> 10, (double)(rss - base) / (double)json);
+	EXPECT_GE(5 * (uint64_t)json, rss - base);
 }
 
 /*

@@ -8,6 +8,7 @@
 #define CC_TESTUTIL_H
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,5 +109,100 @@ static inline int cc_compile_def(const char *target, const char *def,
 /* A valid trn1 def.json var entry list helper: wrap vars into def.json. */
 #define CC_DEF(vars) "{\"var\": {" vars "}}"
 #define CC_SB "\"SB\": {\"type\": \"state-buffer\", \"var_id\": 0}"
+
+/* a growing text buffer for the generators below */
+struct cc_buf {
+	char *p;
+	size_t len, cap;
+	int oom;
+};
+
+static inline void cc_put(struct cc_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static inline void cc_put(struct cc_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	while (!b->oom) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->p ? b->p + b->len : NULL,
+			      b->p ? b->cap - b->len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->oom = 1;
+			break;
+		}
+		if (b->p && (size_t)n < b->cap - b->len) {
+			b->len += (size_t)n;
+			break;
+		}
+		b->cap = b->cap * 2 + (size_t)n + 64;
+		b->p = realloc(b->p, b->cap);
+		b->oom = !b->p;
+	}
+}
+
+#define CC_DMA_DESC \
+	"{\"op\": \"copy\", \"from\": \"in\", \"from_dtype\": \"float32\"," \
+	" \"from_off\": 0, \"from_sizes\": [128, 1], \"from_steps\": [1, 128]," \
+	" \"to\": \"SB\", \"to_dtype\": \"float32\", \"to_off\": 0," \
+	" \"to_sizes\": [128, 1], \"to_steps\": [1, 262144]," \
+	" \"num_tiling_dimensions\": 1}"
+
+/*
+ * A trn1 NEFF writer (neff.json, kelf, sg00/def.json, sg00/SP.json) whose
+ * subgraph has a large DMA program: one queue qSPIO0 with a semaphore set
+ * of @nsems semaphores in descending order (no run from its first entry),
+ * and @nblocks blocks of @ndescs identical descriptors each (128 bytes of
+ * the input "in" into SBUF partition 0), block k on semaphore
+ * (k * 7919) mod @nsems.  *@json_bytes: the bytes of sg00/SP.json.
+ * make bench's bench/gen_dma writes these too.  NULL on ENOMEM.
+ */
+static inline struct nscc_neff_writer *cc_dma_writer(uint32_t nsems,
+						     uint32_t nblocks,
+						     uint32_t ndescs,
+						     size_t *json_bytes)
+{
+	struct cc_buf def = { 0 }, sp = { 0 };
+	struct nscc_neff_writer *w;
+	uint32_t k, j;
+	int bad;
+
+	cc_put(&def, "{\"var\": {" CC_SB ", \"in\": {\"type\": \"input\","
+	       " \"var_id\": 1, \"size\": 4096}}, \"dma_queue\": {\"qSPIO0\":"
+	       " {\"type\": \"in\", \"owner\": \"sp\", \"num_queues\": 16,"
+	       " \"semaphore_set\": [");
+	for (k = 0; k < nsems; k++)
+		cc_put(&def, "%s%u", k ? ", " : "", nsems - 1 - k);
+	cc_put(&def, "]}}, \"sp\": \"SP.json\"}");
+	cc_put(&sp, "{\"name\": \"sp\", \"dma\": [");
+	for (k = 0; k < nblocks; k++) {
+		cc_put(&sp, "%s{\"#comment\": \"b%u\", \"id\": %u, \"queue\": \"qSPIO0\","
+		       " \"semaphore\": %u, \"desc\": [", k ? ",\n" : "", k, k,
+		       (uint32_t)(((uint64_t)k * 7919) % nsems));
+		for (j = 0; j < ndescs; j++)
+			cc_put(&sp, "%s" CC_DMA_DESC, j ? ", " : "");
+		cc_put(&sp, "]}");
+	}
+	cc_put(&sp, "]}");
+	w = def.oom || sp.oom ? NULL : nscc_neff_writer_new();
+	bad = !w || nscc_neff_writer_add_str(w, "neff.json", CC_NEFF_JSON) ||
+	      nscc_neff_writer_add_str(w, "kelf-0.json",
+				       "{\"graphs\": [{\"definition\": \"sg00/def.json\","
+				       " \"name\": \"sg00\"}], \"version\": \"0.5\","
+				       " \"target\": \"sunda\"}") ||
+	      nscc_neff_writer_add(w, "sg00/def.json", def.p, def.len) ||
+	      nscc_neff_writer_add(w, "sg00/SP.json", sp.p, sp.len);
+	*json_bytes = sp.len;
+	free(def.p);
+	free(sp.p);
+	if (bad) {
+		nscc_neff_writer_free(w);
+		return NULL;
+	}
+	return w;
+}
 
 #endif /* CC_TESTUTIL_H */
