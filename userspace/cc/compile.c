@@ -48,6 +48,15 @@ static long ctrl_char(const char *s)
 	return -1;
 }
 
+struct sem_index;
+
+/* what the compiler keeps of one subgraph between its checks and its dump */
+struct sg_state {
+	struct nscc_symtab *st;
+	struct sem_index *sems;	/* per DMA queue, its semaphore index */
+	uint8_t *skipped;	/* per var: skipped as a duplicate */
+};
+
 /* The rules one var must follow on its own (Documentation/compiler.rst). */
 static int check_var(const struct nscc_subgraph *sg, const struct nscc_var *v,
 		     uint64_t *alignment, struct nscc_err *err)
@@ -123,14 +132,18 @@ static int check_var(const struct nscc_subgraph *sg, const struct nscc_var *v,
 
 /* References inside one subgraph: pointer targets and list entries. */
 static int check_refs(const struct nscc_subgraph *sg,
-		      const struct nscc_symtab *st, struct nscc_err *err)
+		      const struct sg_state *ss, struct nscc_err *err)
 {
+	const struct nscc_symtab *st = ss->st;
 	const struct nscc_mr *t;
 	uint32_t i, j;
 
 	for (i = 0; i < sg->num_vars; i++) {
 		const struct nscc_var *v = &sg->vars[i];
 		const struct kbin_kind *kind = kbin_kind(v->mr_type);
+
+		if (ss->skipped[i])
+			continue;
 
 		if (kind->variant == KBIN_VARIANT_POINTER) {
 			if (v->referenced_var_id == v->var_id)
@@ -167,7 +180,8 @@ static int check_refs(const struct nscc_subgraph *sg,
 
 /* Remote kinds: the subgraph index and the var it names. */
 static int check_remotes(const struct nscc_model *m,
-			 struct nscc_symtab **sts, struct nscc_err *err)
+			 struct nscc_symtab **sts, const struct sg_state *ss,
+			 struct nscc_err *err)
 {
 	uint32_t s, i;
 
@@ -178,7 +192,8 @@ static int check_remotes(const struct nscc_model *m,
 			const struct nscc_var *v = &sg->vars[i];
 			const struct nscc_mr *t;
 
-			if (kbin_kind(v->mr_type)->variant != KBIN_VARIANT_REMOTE)
+			if (ss[s].skipped[i] ||
+			    kbin_kind(v->mr_type)->variant != KBIN_VARIANT_REMOTE)
 				continue;
 			if (v->remote_sg >= m->num_sgs)
 				return nscc_errf(err, -EINVAL, VAR_FMT "remote_sg %u: the plan has %u subgraphs",
@@ -217,7 +232,8 @@ static int check_remotes(const struct nscc_model *m,
  * their vars.  A tmp-buf is an HBM allocation of its own, charged to
  * SCRATCHPAD_NOT_SHARED when staged: it backs no scratchpad page.
  */
-static void scratchpad_sizes(const struct nscc_subgraph *sg, uint64_t *local,
+static void scratchpad_sizes(const struct nscc_subgraph *sg,
+			     const uint8_t *skipped, uint64_t *local,
 			     uint64_t *shared)
 {
 	uint32_t i;
@@ -229,7 +245,8 @@ static void scratchpad_sizes(const struct nscc_subgraph *sg, uint64_t *local,
 		uint64_t end = v->offset + v->size;
 		uint64_t *sz;
 
-		if (kbin_kind(v->mr_type)->placement != KBIN_PLACE_BACKING_SP)
+		if (skipped[i] ||
+		    kbin_kind(v->mr_type)->placement != KBIN_PLACE_BACKING_SP)
 			continue;
 		switch (kbin_backing(v->backing_buf)->size) {
 		case KBIN_ARENA_SIZE_LOCAL:
@@ -667,17 +684,12 @@ static int emit_dma(struct kbin_writer *w, int sgi,
 	return ret;
 }
 
-/* what the compiler keeps of one subgraph between its checks and its dump */
-struct sg_state {
-	struct nscc_symtab *st;
-	struct sem_index *sems;	/* per DMA queue, its semaphore index */
-};
-
 static int build_subgraph(const struct nscc_model *m,
 			  const struct nscc_subgraph *sg,
 			  struct sg_state *ss, struct nscc_err *err)
 {
 	struct nscc_symtab *st = ss->st;
+	struct nscc_err verr;
 	size_t n = sg->name ? strlen(sg->name) : 0;
 	uint32_t i;
 	int ret;
@@ -696,6 +708,9 @@ static int build_subgraph(const struct nscc_model *m,
 	if (sg->num_carveouts > KBIN_MAX_CARVEOUTS)
 		return nscc_errf(err, -E2BIG, "%s: %u SBUF carve-outs, at most %u",
 				 sg->name, sg->num_carveouts, KBIN_MAX_CARVEOUTS);
+	ss->skipped = calloc(sg->num_vars + 1, 1);
+	if (!ss->skipped)
+		return nscc_errf(err, -ENOMEM, "out of memory");
 	for (i = 0; i < sg->num_vars; i++) {
 		const struct nscc_var *v = &sg->vars[i];
 		struct nscc_mr *mr;
@@ -707,18 +722,28 @@ static int build_subgraph(const struct nscc_model *m,
 		mr = nscc_mr_new(v, align, err);
 		if (!mr)
 			return -ENOMEM;
-		ret = nscc_symtab_add(st, v->name, mr, err);
-		if (ret) {
-			nscc_err_prefix(err, "%s", sg->name);
-			return ret;
+		ret = nscc_symtab_add(st, v->name, mr, &verr);
+		if (ret == -EEXIST) {
+			/*
+			 * libnrt's parse_one_variable() returns when
+			 * check_var_exists() finds the name or the var_id:
+			 * the first var stays, this one is dropped
+			 * (Documentation/compiler.rst, "Warnings")
+			 */
+			nscc_warnf(m->warn, "%s: %s; skipped, as libnrt's symbol table skips it (the first var of a var_id or name stays)",
+				   sg->name, verr.msg);
+			ss->skipped[i] = 1;
+			continue;
 		}
+		if (ret)
+			return nscc_errf(err, ret, "%s: %s", sg->name, verr.msg);
 	}
 	ret = nscc_symtab_check_dense(st, err);
 	if (ret) {
 		nscc_err_prefix(err, "%s", sg->name);
 		return ret;
 	}
-	ret = check_refs(sg, st, err);
+	ret = check_refs(sg, ss, err);
 	if (ret)
 		return ret;
 	ss->sems = calloc(sg->num_dma_queues + 1, sizeof(*ss->sems));
@@ -737,7 +762,7 @@ static int emit_subgraph(struct kbin_writer *w, const struct nscc_model *m,
 	uint64_t local, shared;
 	int sgi, ret = 0;
 
-	scratchpad_sizes(sg, &local, &shared);
+	scratchpad_sizes(sg, ss->skipped, &local, &shared);
 	sgi = kbin_writer_add_subgraph(w, sg->name, local, shared,
 				       sg->carveouts, sg->num_carveouts);
 	if (sgi < 0)
@@ -806,7 +831,7 @@ int nscc_compile_model(const struct nscc_model *m, void **buf, size_t *len,
 		if (ret)
 			goto out;
 	}
-	ret = check_remotes(m, sts, err);
+	ret = check_remotes(m, sts, ss, err);
 	if (ret)
 		goto out;
 
@@ -838,8 +863,10 @@ out:
 	kbin_writer_free(w);
 	for (s = 0; s < m->num_sgs && sts; s++)
 		nscc_symtab_free(sts[s]);
-	for (s = 0; s < m->num_sgs && ss; s++)
+	for (s = 0; s < m->num_sgs && ss; s++) {
 		sem_indexes_free(ss[s].sems, m->sgs[s].num_dma_queues);
+		free(ss[s].skipped);
+	}
 	free(sts);
 	free(ss);
 	return ret;
@@ -847,6 +874,12 @@ out:
 
 int nscc_compile_neff(const char *path, void **buf, size_t *len,
 		      struct nscc_err *err)
+{
+	return nscc_compile_neff_warn(path, NULL, buf, len, err);
+}
+
+int nscc_compile_neff_warn(const char *path, struct nscc_warn *warn,
+			   void **buf, size_t *len, struct nscc_err *err)
 {
 	struct nscc_model *m = NULL;
 	struct nscc_neff *neff;
@@ -862,6 +895,7 @@ int nscc_compile_neff(const char *path, void **buf, size_t *len,
 		nscc_neff_free(neff);
 		return ret;
 	}
+	m->warn = warn;
 	ret = nscc_compile_model(m, buf, len, err);
 	nscc_model_free(m);
 	return ret;

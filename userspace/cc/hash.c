@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hash.c - the open-addressing hash table behind the symbol table's maps
- * and the NEFF member table (nscc_internal.h).
+ * and the NEFF member table (nscc_internal.h); the error and warning
+ * reporters.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -21,6 +22,21 @@ int nscc_errf(struct nscc_err *err, int code, const char *fmt, ...)
 		va_end(ap);
 	}
 	return code;
+}
+
+void nscc_warnf(struct nscc_warn *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!w)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(w->last, sizeof(w->last), fmt, ap);
+	va_end(ap);
+	w->count++;
+	if (w->fp)
+		fprintf(w->fp, "%swarning: %s\n", w->prefix ? w->prefix : "",
+			w->last);
 }
 
 void nscc_err_prefix(struct nscc_err *err, const char *fmt, ...)

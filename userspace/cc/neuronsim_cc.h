@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <linux/neuronsim_kbin.h>
 
 #define NSCC_ERR_MAX		512
@@ -30,6 +31,23 @@
 /** struct nscc_err - the message of the last error (NUL-terminated). */
 struct nscc_err {
 	char msg[NSCC_ERR_MAX];
+};
+
+/**
+ * struct nscc_warn - where a compile's warnings go: what libnrt takes
+ * without a word and the compiler takes too, saying so
+ * (Documentation/compiler.rst, "Warnings").
+ * @fp: each warning is printed there as "<@prefix>warning: MSG" and a
+ *	newline; NULL: not printed.
+ * @prefix: or NULL ("neuronsim-cc: model.neff: ").
+ * @count: incremented for each warning, printed or not.
+ * @last: the last warning's message (NUL-terminated).
+ */
+struct nscc_warn {
+	FILE *fp;
+	const char *prefix;
+	uint32_t count;
+	char last[NSCC_ERR_MAX];
 };
 
 /* ------------------------------------------------------------------ */
@@ -356,6 +374,8 @@ struct nscc_subgraph {
  * @target_gen: KBIN_TARGET_*.
  * @sgs, @num_sgs: subgraphs; a plan holds 1..KBIN_MAX_SUBGRAPHS.
  * @neff: the NEFF whose bytes the vars borrow, or NULL (owned).
+ * @warn: where nscc_compile_model() reports warnings, or NULL (not
+ *	owned; they are then neither printed nor counted).
  */
 struct nscc_model {
 	uint32_t target_gen;
@@ -363,6 +383,7 @@ struct nscc_model {
 	uint32_t num_sgs;
 	uint32_t cap_sgs;
 	struct nscc_neff *neff;
+	struct nscc_warn *warn;
 };
 
 /** nscc_model_new() - an empty model for @target_gen; NULL on ENOMEM. */
@@ -526,14 +547,15 @@ int nscc_defjson_load_subgraph(struct nscc_model *m, const char *sg_name,
  * @buf, @len: the plan (malloc'd; the caller frees it).
  *
  * Per subgraph (Documentation/compiler.rst): per-var rule checks; one
- * mem_ref build object per var added to the symbol table (duplicate
- * names or var_ids refused); the dense-id rule (max var_id + 1 == count,
+ * mem_ref build object per var added to the symbol table (a var whose
+ * name or var_id is taken is skipped, as libnrt's symbol table skips it,
+ * with a warning to m->warn); the dense-id rule (max var_id + 1 == count,
  * "Unexpected var_ids set!"); cross-var checks (pointer targets, list
  * entries, remote subgraph and var); scratchpad sizes; dump of every
  * object in var_id order into the KBIN writer.  The finished plan is
  * run through the plan checker before it is returned.
  * Return: 0; -EINVAL a rule (message names subgraph, var, field, value);
- * -EEXIST duplicate name or var_id; -E2BIG dtype > 15 characters, shape
+ * -EEXIST two subgraphs with one name; -E2BIG dtype > 15 characters, shape
  * > 8 dimensions, > KBIN_MAX_SUBGRAPHS subgraphs or a list too long;
  * -ENOMEM.
  */
@@ -547,6 +569,14 @@ int nscc_compile_model(const struct nscc_model *m, void **buf, size_t *len,
  */
 int nscc_compile_neff(const char *path, void **buf, size_t *len,
 		      struct nscc_err *err);
+
+/**
+ * nscc_compile_neff_warn() - nscc_compile_neff() reporting warnings to
+ * @warn (NULL: as nscc_compile_neff()).
+ * Return: as nscc_compile_neff().
+ */
+int nscc_compile_neff_warn(const char *path, struct nscc_warn *warn,
+			   void **buf, size_t *len, struct nscc_err *err);
 
 /* ------------------------------------------------------------------ */
 /* Synthetic NEFF writer (neff_writer.c), for tests and tools           */

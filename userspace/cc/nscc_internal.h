@@ -24,6 +24,13 @@ int nscc_errf(struct nscc_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /**
+ * nscc_warnf() - report a warning to @w (NULL: dropped): kept in
+ * w->last, counted, and printed to w->fp as "<prefix>warning: MSG".
+ */
+void nscc_warnf(struct nscc_warn *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/**
  * nscc_err_prefix() - prepend "PREFIX: " to the message in @err.
  */
 void nscc_err_prefix(struct nscc_err *err, const char *fmt, ...)

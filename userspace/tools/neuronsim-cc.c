@@ -330,6 +330,7 @@ static int cmd_compile(const char *in, const char *out, int js,
 	struct nscc_err err = { "" };
 	struct bir_stats st = { 0 };
 	struct bir_opts o = *bo;
+	struct nscc_warn warn = { 0 };
 	char prefix[PATH_MAX + 32];
 	int bir = nscc_is_bir_json(in);
 	void *buf;
@@ -342,10 +343,13 @@ static int cmd_compile(const char *in, const char *out, int js,
 	o.warn = stderr;
 	o.warn_prefix = prefix;
 	o.stats = &st;
+	warn.fp = stderr;
+	warn.prefix = prefix;
 	if (bir)
 		ret = nscc_bir_compile_file_opts(in, &o, &buf, &len, &err);
 	else
-		ret = nscc_compile_neff(in, &buf, &len, &err);
+		ret = nscc_compile_neff_warn(in, &warn, &buf, &len, &err);
+	st.warnings += warn.count;
 	if (ret) {
 		fail_errno(in, ret, err.msg);
 		return 1;
@@ -386,7 +390,8 @@ static int cmd_compile(const char *in, const char *out, int js,
 				"descriptors", (json_int_t)res.dma_descs,
 				"m2s_pieces", (json_int_t)res.dma_m2s_pieces,
 				"s2m_pieces", (json_int_t)res.dma_s2m_pieces);
-		if (bir)	/* the passes' warnings, printed on stderr */
+		/* the warnings, printed on stderr (a NEFF's: when it has any) */
+		if (bir || st.warnings)
 			json_object_set_new(sum, "warnings",
 					    json_integer(st.warnings));
 		ret = json_print(sum);
@@ -394,7 +399,7 @@ static int cmd_compile(const char *in, const char *out, int js,
 		printf("%s: %zu bytes, target gen %u, %u subgraphs, %u records, %u DMA queues, %u blocks, %llu descriptors, %llu M2S / %llu S2M UDMA pieces",
 		       out, len, v.hdr->target_gen, v.num_subgraphs, nrec, nq, nb,
 		       res.dma_descs, res.dma_m2s_pieces, res.dma_s2m_pieces);
-		if (bir)
+		if (bir || st.warnings)
 			printf(", %u warning%s", st.warnings,
 			       st.warnings == 1 ? "" : "s");
 		printf("\n");
