@@ -92,7 +92,7 @@ static int check_var(const struct nscc_subgraph *sg, const struct nscc_var *v,
 	}
 	*alignment = v->alignment ? v->alignment : default_alignment(v->mr_type);
 	if (*alignment & (*alignment - 1))
-		return nscc_errf(err, -EINVAL, VAR_FMT "alignment %llu is not a power of two",
+		return nscc_errf(err, -EINVAL, VAR_FMT "alignment %llu is not a power of two (libnrt: " NSCC_LIBNRT_ALIGNMENT ")",
 				 VAR_ARGS(sg, v), (unsigned long long)*alignment);
 	if (*alignment > KBIN_MAX_ALIGNMENT)
 		return nscc_errf(err, -EINVAL, VAR_FMT "alignment %llu is over the maximum %llu",

@@ -322,7 +322,8 @@ static int parse_var(struct nscc_model *m, int sgi, struct var_ctx *c,
 	if (r < 0)
 		return r;
 	if (r && v->alignment == 0)
-		return VERR(c, -EINVAL, "alignment 0 is not a power of two");
+		return VERR(c, -EINVAL, "alignment 0 is not a power of two (libnrt: "
+			    NSCC_LIBNRT_ALIGNMENT ")");
 	/*
 	 * a planned scratchpad offset (def.json vars are SHARED-backed); a
 	 * tmp-buf's backing_variable_off is not read: the loader gives it an

@@ -15,7 +15,8 @@
  * Every function that can fail returns 0 or a negative errno and, when
  * @err is not NULL, fills err->msg with a message that names the
  * subgraph, var, field and value, e.g.
- *   "sg00: var 'w1' (var_id 4): alignment 3 is not a power of two".
+ *   "sg00: var 'w1' (var_id 4): alignment 3 is not a power of two (libnrt:
+ *   alignment provided not power of 2)".
  * The neuronsim-cc command prefixes it with "neuronsim-cc: FILE: ".
  */
 #ifndef NEURONSIM_CC_H

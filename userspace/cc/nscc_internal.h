@@ -23,6 +23,13 @@
 int nscc_errf(struct nscc_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * libnrt's words when parse_one_variable() refuses an alignment, quoted
+ * after the compiler's own message (Documentation/compiler.rst, "Error
+ * messages"); how libnrt's sentence goes on is not known.
+ */
+#define NSCC_LIBNRT_ALIGNMENT	"alignment provided not power of 2"
+
 /**
  * nscc_warnf() - report a warning to @w (NULL: dropped): kept in
  * w->last, counted, and printed to w->fp as "<prefix>warning: MSG".

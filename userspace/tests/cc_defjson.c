@@ -34,11 +34,11 @@ FIXTURE_VARIANT_ADD(bad_def, alignment_not_pow2) {
 		      IN("z", 3, "") ", \"w1\": {\"type\": \"file\", \"var_id\": 4,"
 		      " \"size\": 64, \"alignment\": 3, \"file_name\": \"w.npy\"}"),
 	.err = -EINVAL,
-	.msg = "sg00: var 'w1' (var_id 4): alignment 3 is not a power of two",
+	.msg = "sg00: var 'w1' (var_id 4): alignment 3 is not a power of two (libnrt: alignment provided not power of 2)",
 };
 FIXTURE_VARIANT_ADD(bad_def, alignment_zero) {
 	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"alignment\": 0")),
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): alignment 0 is not a power of two",
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): alignment 0 is not a power of two (libnrt: alignment provided not power of 2)",
 };
 FIXTURE_VARIANT_ADD(bad_def, alignment_too_big) {
 	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"alignment\": 2147483648")),
