@@ -110,6 +110,106 @@ TEST(unrolled_nki_loop_coalesces_channels_0_to_3)
 	bir_module_free(m);
 }
 
+/* like nki_loop, the Loop body holding the collective and then @act */
+static struct bir_module *nki_loop_with(const char *act)
+{
+	char text[8192];
+	const char *at = strstr(nki_loop, "\"replica_group\": [0, 1]}");
+	size_t pre;
+
+	if (!at)
+		return NULL;
+	pre = (size_t)(at - nki_loop) + strlen("\"replica_group\": [0, 1]}");
+	snprintf(text, sizeof(text), "%.*s, %s%s", (int)pre, nki_loop, act,
+		 nki_loop + pre);
+	return bt_parse(text);
+}
+
+/* every dep of every instruction of @f names an instruction of @f */
+static int deps_resolve(struct bir_inst *i, void *arg)
+{
+	const struct bir_function *f = arg;
+
+	for (uint32_t d = 0; d < i->ndeps; d++)
+		if (!bir_inst_find(f, i->deps[d]))
+			return -1;
+	return 0;
+}
+
+/*
+ * The copies Unroll makes of a loop body with a collective and a compute
+ * instruction alternate (perm_i0, act_i0, perm_i1, ...); each copy of the
+ * collective moves up across the compute copies it shares no byte with
+ * and merges at order 42: channels 0..3 in k_perm_i0, the activations
+ * after it, every dep re-pointed.  They used to stay apart, one
+ * collective per channel.
+ */
+TEST(interleaved_copies_coalesce_across_independent_instructions)
+{
+	struct bir_module *before = nki_loop_with(
+		"{\"name\": \"act\", \"opcode\": \"Activation\", \"engine\": \"ACT\","
+		" \"ins\": [" AP("out") "], \"outs\": [" AP("out") "], \"func\": \"relu\"}");
+	struct nscc_err err = { { 0 } };
+	struct bir_opts o = { 0 };
+	const struct bir_val *ch;
+	struct bir_inst *p;
+	struct bir_module *m;
+
+	ASSERT_NE(NULL, before);
+	m = bt_copy(before);
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, bt_passes(m, &o, &err)) TH_LOG("%s", err.msg);
+	p = bir_inst_find(m->fns[0], "k_perm_i0");
+	ASSERT_NE(NULL, p);
+	EXPECT_EQ(NULL, bir_inst_find(m->fns[0], "k_perm_i1"));
+	EXPECT_EQ(NULL, bir_inst_find(m->fns[0], "k_perm_i3"));
+	for (int k = 0; k < 4; k++) {
+		char n[32];
+
+		snprintf(n, sizeof(n), "k_act_i%d", k);
+		EXPECT_NE(NULL, bir_inst_find(m->fns[0], n)) TH_LOG("%s", n);
+	}
+	EXPECT_EQ(4, p->nins);
+	ch = bir_attr_get(p, "channels");
+	ASSERT_NE(NULL, ch);
+	ASSERT_EQ(4, ch->n);
+	for (uint32_t k = 0; k < 4; k++)
+		EXPECT_EQ(k, ch->items[k].i);
+	EXPECT_EQ(0, bir_foreach_inst(m->fns[0], deps_resolve, m->fns[0]));
+	for (unsigned int seed = 1; seed <= 3; seed++)
+		EXPECT_EQ(0, bt_equiv(before, m, seed));
+	bir_module_free(before);
+	bir_module_free(m);
+}
+
+/*
+ * A compute copy that reads what a later collective copy writes (here the
+ * whole of out) keeps that copy where it is: no merge, no error
+ */
+TEST(dependent_instruction_keeps_the_copies_apart)
+{
+	struct bir_module *before = nki_loop_with(
+		"{\"name\": \"act\", \"opcode\": \"Activation\", \"engine\": \"ACT\","
+		" \"ins\": [{\"Skind\": \"physical_ap\", \"memref\": \"out\", \"ap\": [[1, 128], [1, 64]], \"dtype\": \"float32\"}],"
+		" \"outs\": [{\"Skind\": \"physical_ap\", \"memref\": \"out\", \"ap\": [[1, 128], [1, 64]], \"dtype\": \"float32\"}],"
+		" \"func\": \"relu\"}");
+	struct nscc_err err = { { 0 } };
+	struct bir_opts o = { 0 };
+	struct bir_module *m;
+
+	ASSERT_NE(NULL, before);
+	m = bt_copy(before);
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, bt_passes(m, &o, &err)) TH_LOG("%s", err.msg);
+	EXPECT_NE(NULL, bir_inst_find(m->fns[0], "k_perm_i1"));
+	EXPECT_NE(NULL, bir_inst_find(m->fns[0], "k_perm_i3"));
+	EXPECT_EQ(NULL, bir_attr_get(bir_inst_find(m->fns[0], "k_perm_i0"), "channels"));
+	for (unsigned int seed = 1; seed <= 2; seed++)
+		EXPECT_EQ(0, bt_equiv(before, m, seed));
+	bir_module_free(before);
+	bir_module_free(m);
+}
+
 /* nested loops number their copies without collisions: c * trips + k */
 TEST(unroll_nested_channels)
 {

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
-/* requires: nothing; guarantees: no two consecutive implicit-permute CollectiveCompute share a kind (else -EINVAL) */
+/* requires: nothing; guarantees: same-kind implicit-permute CollectiveCompute merged across the independent instructions between them, no two consecutive ones share a kind (else -EINVAL) */
 /*
  * pass_coalesce.c - coalesce_multichannel_cc_ops, orders 42 and 62
- * (Documentation/compiler-passes.rst): consecutive per-channel
- * CollectiveCompute instructions of an implicit permute kind
- * (PermuteImplicit, PermuteReduceImplicit) merge into one with several
- * inputs and outputs.  Afterwards no two consecutive CollectiveCompute
- * of those kinds may share a kind; that is checked.
+ * (Documentation/compiler-passes.rst): per-channel CollectiveCompute
+ * instructions of an implicit permute kind (PermuteImplicit,
+ * PermuteReduceImplicit) merge into the first of their block with
+ * several inputs and outputs, moving up across the instructions between
+ * them that they share no written byte or register with (Unroll's copies
+ * alternate with the other body instructions).  Afterwards no two
+ * consecutive CollectiveCompute of those kinds may share a kind; that is
+ * checked.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bir.h"
+#include "nscc_internal.h"
 
 static const char *cc_kind(const struct bir_inst *i)
 {
@@ -97,22 +101,276 @@ static int add_channel(struct bir_inst *dst, const struct bir_inst *src,
 	return 0;
 }
 
-static int coalesce_block(struct bir_block *b, struct nscc_err *err)
-{
-	for (uint32_t k = 0; k + 1 < b->ninsts;) {
-		struct bir_inst *a = b->insts[k], *n = b->insts[k + 1];
-		const char *ka = cc_kind(a), *kn = cc_kind(n);
-		bool first = !bir_attr_get(a, "channels");
+/* ---- moving a collective up: the dependence rules ------------------- */
 
-		if (!ka || !kn || strcmp(ka, kn) || !compatible(a, n)) {
-			k++;
+/*
+ * How far a collective is looked for after the one it would merge into:
+ * keeps the pass linear on long blocks (an Unroll of a body of up to
+ * this many instructions still merges).
+ */
+#define COALESCE_WINDOW	1024
+
+/* bytes per element of an operand: the compiler's dtype table */
+static uint64_t elem_bytes(const struct bir_operand *o,
+			   const struct bir_memloc *ml)
+{
+	const char *dt = o->dtype ? o->dtype : ml->set->dtype;
+	const struct nscc_dtype *d = dt ? nscc_dtype_find(dt) : NULL;
+
+	return d ? d->size : 0;
+}
+
+/*
+ * The bytes an access pattern touches, as partitions [p0, p1) times
+ * bytes [b0, b1) of each (the location's own frame: partition p's byte
+ * b at p x bytes per partition + b).  false when that cannot be told
+ * (run-time terms, an unknown dtype, steps that are not positive, a run
+ * past its partition, overflow): the caller then takes the whole
+ * location.
+ */
+static bool ap_box(const struct bir_memloc *ml, const struct bir_operand *o,
+		   uint64_t box[4])
+{
+	uint64_t row = ml->dims[1], esz = elem_bytes(o, ml), span = 0, t;
+
+	if (o->ndyn || !o->nap || !esz || !row || o->offset < 0)
+		return false;
+	for (uint32_t k = 0; k < o->nap; k++)
+		if (o->ap[k].step <= 0 || o->ap[k].num <= 0)
+			return false;
+	for (uint32_t k = 1; k < o->nap; k++) {
+		if (__builtin_mul_overflow((uint64_t)(o->ap[k].num - 1),
+					   (uint64_t)o->ap[k].step, &t) ||
+		    __builtin_mul_overflow(t, esz, &t) ||
+		    __builtin_add_overflow(span, t, &span))
+			return false;
+	}
+	box[0] = (uint64_t)o->offset / row;		/* p0 */
+	box[2] = (uint64_t)o->offset % row;		/* b0 */
+	if (__builtin_add_overflow(box[2], span + esz, &box[3]) ||
+	    box[3] > row)
+		return false;
+	if (__builtin_mul_overflow((uint64_t)(o->ap[0].num - 1),
+				   (uint64_t)o->ap[0].step, &t) ||
+	    __builtin_add_overflow(box[0], t + 1, &box[1]))
+		return false;
+	return true;
+}
+
+/*
+ * Two access patterns may touch a common byte: the same location, or
+ * two DRAM locations (only DRAM locations may alias), unless both boxes
+ * are known and apart
+ */
+static bool aps_overlap(const struct bir_function *f,
+			const struct bir_operand *a, const struct bir_operand *b)
+{
+	const struct bir_memloc *ma = bir_memloc_find(f, a->name);
+	const struct bir_memloc *mb = bir_memloc_find(f, b->name);
+	uint64_t x[4], y[4];
+
+	if (!ma || !mb)
+		return true;	/* unknown: assume the worst */
+	if (ma != mb)
+		return (ma->type & BIR_MEM_DRAM) && (mb->type & BIR_MEM_DRAM);
+	if (!ap_box(ma, a, x) || !ap_box(mb, b, y))
+		return true;
+	return x[0] < y[1] && y[0] < x[1] && x[2] < y[3] && y[2] < x[3];
+}
+
+/* does operand @o name register @reg (itself, or a run-time term) */
+static bool names_reg(const struct bir_operand *o, const char *reg)
+{
+	if (o->kind == BIR_OPND_REG)
+		return !strcmp(o->name, reg);
+	for (uint32_t d = 0; d < o->ndyn; d++)
+		if (!strcmp(o->dyn[d].axis, reg))
+			return true;
+	return false;
+}
+
+/* an operand of @w (side @w_out) against one of @r (side @r_out) */
+static bool opnds_conflict(const struct bir_function *f,
+			   const struct bir_operand *w, bool w_out,
+			   const struct bir_operand *r, bool r_out)
+{
+	if (!w_out && !r_out)
+		return false;	/* two reads */
+	if (w->kind == BIR_OPND_REG && w_out)
+		return names_reg(r, w->name);
+	if (r->kind == BIR_OPND_REG && r_out)
+		return names_reg(w, r->name);
+	if (w->kind != BIR_OPND_AP || r->kind != BIR_OPND_AP)
+		return false;
+	return aps_overlap(f, w, r);
+}
+
+/* @a and @b touch a common byte or register and one of them writes it */
+static bool insts_conflict(const struct bir_function *f,
+			   const struct bir_inst *a, const struct bir_inst *b)
+{
+	for (int sa = 0; sa < 2; sa++) {
+		const struct bir_operand *oa = sa ? a->outs : a->ins;
+		uint32_t na = sa ? a->nouts : a->nins;
+
+		for (uint32_t i = 0; i < na; i++)
+			for (int sb = 0; sb < 2; sb++) {
+				const struct bir_operand *ob = sb ? b->outs : b->ins;
+				uint32_t nb = sb ? b->nouts : b->nins;
+
+				for (uint32_t j = 0; j < nb; j++)
+					if (opnds_conflict(f, &oa[i], sa,
+							   &ob[j], sb))
+						return true;
+			}
+	}
+	return false;
+}
+
+/*
+ * An instruction nothing may move across: another collective (their
+ * order is the ranks' order), control flow, a Loop, a kernel call or an
+ * opcode this IR does not know (what they touch is not in their
+ * operands)
+ */
+static bool barrier(const struct bir_inst *i)
+{
+	switch (i->op) {
+	case BIR_OP_COLLECTIVE_COMPUTE: case BIR_OP_BIR_KERNEL:
+	case BIR_OP_NKI_KERNEL: case BIR_OP_NKI_KLIR_KERNEL:
+	case BIR_OP_COMPARE_AND_BRANCH: case BIR_OP_UNCONDITIONAL_BRANCH:
+	case BIR_OP_LOOP: case BIR_OP_OTHER:
+		return true;
+	default:
+		return i->nblocks != 0;
+	}
+}
+
+/* the names merged away so far, each with the instruction it went into */
+struct merged {
+	const char **from;
+	const char **into;
+	uint32_t n;
+};
+
+static const char *merged_into(const struct merged *mg, const char *name)
+{
+	for (uint32_t k = mg->n; k-- > 0;)
+		if (!strcmp(mg->from[k], name))
+			return mg->into[k];
+	return name;
+}
+
+static int merged_add(struct merged *mg, const char *from, const char *into)
+{
+	const char **f = realloc(mg->from, (mg->n + 1) * sizeof(*f));
+	const char **t;
+
+	if (!f)
+		return -ENOMEM;
+	mg->from = f;
+	t = realloc(mg->into, (mg->n + 1) * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	mg->into = t;
+	f[mg->n] = from;
+	t[mg->n++] = into;
+	return 0;
+}
+
+/* @n depends (deps) on instruction @x */
+static bool depends_on(const struct bir_inst *n, const struct bir_inst *x,
+		       const struct merged *mg)
+{
+	for (uint32_t d = 0; d < n->ndeps; d++)
+		if (!strcmp(merged_into(mg, n->deps[d]), x->name))
+			return true;
+	return false;
+}
+
+/*
+ * May @n (at @j) move up to just after @k, across b->insts[k + 1 .. j - 1],
+ * without changing what any of them reads or writes?
+ */
+static bool can_hoist(const struct bir_block *b, uint32_t k, uint32_t j,
+		      const struct merged *mg)
+{
+	const struct bir_inst *n = b->insts[j];
+
+	for (uint32_t x = k + 1; x < j; x++) {
+		const struct bir_inst *i = b->insts[x];
+
+		if (barrier(i) || depends_on(n, i, mg) ||
+		    insts_conflict(b->fn, n, i))
+			return false;
+	}
+	return true;
+}
+
+/* @n's deps go to @a (its work is @a's now), but not those on @a itself */
+static int take_deps(struct bir_inst *a, const struct bir_inst *n,
+		     const struct merged *mg)
+{
+	for (uint32_t d = 0; d < n->ndeps; d++) {
+		const char *t = merged_into(mg, n->deps[d]);
+		bool have = !strcmp(t, a->name);
+
+		for (uint32_t e = 0; !have && e < a->ndeps; e++)
+			have = !strcmp(a->deps[e], t);
+		if (!have && bir_inst_add_dep(a, t))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* every dep naming a merged instruction names what it went into */
+static int rename_deps(struct bir_inst *i, void *arg)
+{
+	const struct merged *mg = arg;
+	uint32_t o = 0;
+
+	for (uint32_t d = 0; d < i->ndeps; d++) {
+		const char *t = merged_into(mg, i->deps[d]);
+		bool dup = !strcmp(t, i->name);
+
+		for (uint32_t e = 0; !dup && e < o; e++)
+			dup = !strcmp(i->deps[e], t);
+		if (!dup)
+			i->deps[o++] = t;
+	}
+	i->ndeps = o;
+	return 0;
+}
+
+static int coalesce_block(struct bir_block *b, struct merged *mg,
+			  struct nscc_err *err)
+{
+	for (uint32_t k = 0; k + 1 < b->ninsts; k++) {
+		struct bir_inst *a = b->insts[k];
+		const char *ka = cc_kind(a);
+
+		if (!ka)
 			continue;
+		for (uint32_t j = k + 1; j < b->ninsts && j <= k + COALESCE_WINDOW;) {
+			struct bir_inst *n = b->insts[j];
+			const char *kn = cc_kind(n);
+			bool first = !bir_attr_get(a, "channels");
+
+			if (!kn || strcmp(ka, kn) || !compatible(a, n)) {
+				if (barrier(n))
+					break;
+				j++;
+				continue;
+			}
+			if (!can_hoist(b, k, j, mg))
+				break;	/* it stays; so do those after it */
+			if ((first && add_channel(a, a, true)) ||
+			    add_channel(a, n, false) || append_ops(a, n) ||
+			    take_deps(a, n, mg) || merged_add(mg, n->name, a->name))
+				goto nomem;
+			bir_inst_unlink(n);
+			bir_inst_free(n);
 		}
-		if ((first && add_channel(a, a, true)) || add_channel(a, n, false) ||
-		    append_ops(a, n))
-			goto nomem;
-		bir_inst_unlink(n);
-		bir_inst_free(n);
 	}
 	for (uint32_t k = 0; k + 1 < b->ninsts; k++) {
 		const char *ka = cc_kind(b->insts[k]);
@@ -128,7 +386,7 @@ static int coalesce_block(struct bir_block *b, struct nscc_err *err)
 	}
 	for (uint32_t k = 0; k < b->ninsts; k++)
 		for (uint32_t j = 0; j < b->insts[k]->nblocks; j++) {
-			int rc = coalesce_block(b->insts[k]->blocks[j], err);
+			int rc = coalesce_block(b->insts[k]->blocks[j], mg, err);
 
 			if (rc)
 				return rc;
@@ -142,14 +400,19 @@ nomem:
 int bir_pass_coalesce(struct bir_module *m, const struct bir_opts *o,
 		      bool flag, struct nscc_err *err)
 {
+	int rc = 0;
+
 	(void)o;
 	(void)flag;
-	for (uint32_t f = 0; f < m->nfns; f++)
-		for (uint32_t b = 0; b < m->fns[f]->nblocks; b++) {
-			int rc = coalesce_block(m->fns[f]->blocks[b], err);
+	for (uint32_t f = 0; !rc && f < m->nfns; f++) {
+		struct merged mg = { 0 };
 
-			if (rc)
-				return rc;
-		}
-	return 0;
+		for (uint32_t b = 0; !rc && b < m->fns[f]->nblocks; b++)
+			rc = coalesce_block(m->fns[f]->blocks[b], &mg, err);
+		if (!rc && mg.n)
+			rc = bir_foreach_inst(m->fns[f], rename_deps, &mg);
+		free(mg.from);
+		free(mg.into);
+	}
+	return rc;
 }
