@@ -27,7 +27,7 @@ const struct kbin_gen kbin_gens[] = {
 		.num_cores = 4, .num_hbm_channels = 2,
 		.hbm_channel_size = 4 * KBIN_GIB,
 		.sbuf_partitions = KBIN_PARTS, .sbuf_partition_size = 96 * KBIN_KIB,
-		.psum_size = 4 * 64 * 2 * KBIN_KIB,
+		.psum_size = 4 * 64 * 2 * KBIN_KIB, .psum_banks = 4,
 	},
 	{
 		.name = "trn1", .device_name = "Trainium", .aliases = { "sunda", "inf2", "v2" },
@@ -37,7 +37,7 @@ const struct kbin_gen kbin_gens[] = {
 		.sbuf_partitions = KBIN_PARTS, .sbuf_partition_size = 192 * KBIN_KIB,
 		.sbuf_window_size = KBIN_WINDOW,
 		.sbuf_partition_stride = KBIN_WINDOW / KBIN_PARTS,
-		.psum_size = 2 * KBIN_MIB,
+		.psum_size = 2 * KBIN_MIB, .psum_banks = 8,
 	},
 	{
 		.name = "trn2", .device_name = "Trainium2", .aliases = { "cayman", "v3" },
@@ -48,7 +48,7 @@ const struct kbin_gen kbin_gens[] = {
 		.sbuf_partitions = KBIN_PARTS, .sbuf_partition_size = 224 * KBIN_KIB,
 		.sbuf_window_size = KBIN_WINDOW,
 		.sbuf_partition_stride = KBIN_WINDOW / KBIN_PARTS,
-		.psum_size = 2 * KBIN_MIB,
+		.psum_size = 2 * KBIN_MIB, .psum_banks = 8,
 	},
 	{
 		/* cores and HBM are not public: assumed (hardware.rst) */
@@ -59,7 +59,7 @@ const struct kbin_gen kbin_gens[] = {
 		.sbuf_partitions = KBIN_PARTS, .sbuf_partition_size = 256 * KBIN_KIB,
 		.sbuf_window_size = KBIN_WINDOW,
 		.sbuf_partition_stride = KBIN_WINDOW / KBIN_PARTS,
-		.psum_size = 2 * KBIN_MIB,
+		.psum_size = 2 * KBIN_MIB, .psum_banks = 8,
 	},
 };
 

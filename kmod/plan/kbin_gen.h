@@ -30,7 +30,9 @@
  * @hbm_channel_size: bytes per HBM channel.
  * @sbuf_window_size: bytes of a NeuronCore's SBUF window in the device
  *	address map (0 when the generation is not simulated).
- * @psum_size: PSUM bytes per NeuronCore.
+ * @psum_size: PSUM bytes per NeuronCore: @psum_banks banks of
+ *	KBIN_PSUM_BANK_SIZE bytes per partition
+ *	(kbin_gen_psum_partitions() partitions).
  * @gen: generation number; kbin_header.target_gen and
  *	neuronsim_info.arch_gen.
  * @arch_level: the compiler's arch level, 10 * @gen.
@@ -47,6 +49,7 @@
  * @carveout_required: 1 when the runtime requires an evtaccel SBUF
  *	carve-out in every subgraph (def.json
  *	runtime_statebuffer_reservation).
+ * @psum_banks: PSUM banks per NeuronCore.
  */
 struct kbin_gen {
 	const char *name;
@@ -64,7 +67,11 @@ struct kbin_gen {
 	__u32 sbuf_partition_stride;
 	__u8 loadable;
 	__u8 carveout_required;
+	__u8 psum_banks;
 };
+
+/* bytes of one PSUM bank in each partition, on every generation */
+#define KBIN_PSUM_BANK_SIZE	2048U
 
 /* the table, in generation order; kbin_num_gens rows */
 extern const struct kbin_gen kbin_gens[];
@@ -84,6 +91,17 @@ const struct kbin_gen *kbin_gen_target_by_name(const char *name);
 static inline __u64 kbin_gen_sbuf_bytes(const struct kbin_gen *g)
 {
 	return (__u64)g->sbuf_partitions * g->sbuf_partition_size;
+}
+
+/**
+ * kbin_gen_psum_partitions() - PSUM partitions per NeuronCore.
+ * @g: the generation.
+ *
+ * Return: @g->psum_size / (@g->psum_banks * KBIN_PSUM_BANK_SIZE).
+ */
+static inline __u32 kbin_gen_psum_partitions(const struct kbin_gen *g)
+{
+	return (__u32)(g->psum_size / ((__u64)g->psum_banks * KBIN_PSUM_BANK_SIZE));
 }
 
 #endif /* _NEURONSIM_KBIN_GEN_H */

@@ -457,7 +457,7 @@ TEST(passes_dump_after)
 	fclose(out);
 	EXPECT_EQ(-ENOENT, nscc_bir_passes_file(path, "nope", stdout, NULL,
 						&err));
-	EXPECT_STREQ("--dump-after: no pass named 'nope' (passes: runtime_memory_reservation, sb_allocator, inline_nki_kernel, coalesce_multichannel_cc_ops, inline_bir_kernel, sb_coloring_allocator; NAME@ORDER picks one placement)",
+	EXPECT_STREQ("--dump-after: no pass named 'nope' (passes: runtime_memory_reservation, sb_allocator, inline_nki_kernel, coalesce_multichannel_cc_ops, address_rotation_psum, inline_bir_kernel, sb_coloring_allocator; NAME@ORDER picks one placement)",
 		     err.msg);
 }
 

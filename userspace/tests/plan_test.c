@@ -40,14 +40,16 @@ static const struct {
 	unsigned int partition_bytes;
 	unsigned long long psum, window;
 	int target, carveout;
+	unsigned int psum_banks, psum_partitions;
 } want_gens[] = {
-	{ 1, "inf1", { NULL }, 10, 4, 2, 4 * GIB, 96 * KIB, 512 * KIB, 0, 0, 0 },
+	{ 1, "inf1", { NULL }, 10, 4, 2, 4 * GIB, 96 * KIB, 512 * KIB, 0, 0, 0,
+	  4, 64 },
 	{ 2, "trn1", { "sunda", "inf2", "v2" }, 20, 2, 2, 16 * GIB, 196608,
-	  2 * MIB, 0x2000000, 1, 0 },
+	  2 * MIB, 0x2000000, 1, 0, 8, 128 },
 	{ 3, "trn2", { "cayman", "v3" }, 30, 8, 4, 24 * GIB, 229376,
-	  2 * MIB, 0x2000000, 1, 1 },
+	  2 * MIB, 0x2000000, 1, 1, 8, 128 },
 	{ 4, "trn3", { "mariana", "v4" }, 40, 8, 4, 36 * GIB, 262144,
-	  2 * MIB, 0x2000000, 1, 0 },
+	  2 * MIB, 0x2000000, 1, 0, 8, 128 },
 };
 
 #define NGENS	(sizeof(want_gens) / sizeof(want_gens[0]))
@@ -78,6 +80,12 @@ TEST(generations)
 			TH_LOG("%s", g->name);
 		EXPECT_EQ(128ULL * want_gens[i].partition_bytes, kbin_gen_sbuf_bytes(g));
 		EXPECT_EQ(want_gens[i].psum, g->psum_size);
+		/* banks of 2 KiB per partition fill the PSUM exactly */
+		EXPECT_EQ(want_gens[i].psum_banks, g->psum_banks);
+		EXPECT_EQ(want_gens[i].psum_partitions, kbin_gen_psum_partitions(g));
+		EXPECT_EQ(2048U, KBIN_PSUM_BANK_SIZE);
+		EXPECT_EQ(g->psum_size, (unsigned long long)g->psum_banks *
+			  KBIN_PSUM_BANK_SIZE * kbin_gen_psum_partitions(g));
 		EXPECT_EQ(want_gens[i].window, g->sbuf_window_size);
 		EXPECT_EQ(want_gens[i].window / 128, g->sbuf_partition_stride);
 		/* the resolve rule's gap test needs a power-of-two stride */

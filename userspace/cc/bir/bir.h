@@ -864,6 +864,18 @@ int bir_pass_inline_bir(struct bir_module *m, const struct bir_opts *o,
 /** coalesce_multichannel_cc_ops (pass_coalesce.c), orders 42 and 62. */
 int bir_pass_coalesce(struct bir_module *m, const struct bir_opts *o,
 		      bool flag, struct nscc_err *err);
+/**
+ * address_rotation_psum (pass_psum_rotation.c), order 46: every PSUM
+ * location of a program function that is neither allocated nor pinned is
+ * placed in a bank (KBIN_PSUM_BANK_SIZE bytes per partition, the
+ * generation's psum_banks), 8-byte aligned, first fit, the banks taken in
+ * turn in the order of first use; bank and addr (bank x bank size +
+ * offset) set, allocated.  -EINVAL a location outside the PSUM
+ * partitions, over a bank, or in a module of no known generation;
+ * -ENOSPC no bank has room (@err names the location).
+ */
+int bir_pass_psum_rotation(struct bir_module *m, const struct bir_opts *o,
+			   bool flag, struct nscc_err *err);
 
 /* KLR cleanup passes run on the NKI temp module (pass_klr.c) */
 /**

@@ -17,6 +17,7 @@ static const struct bir_pass schedule[] = {
 	{ 40, "sb_allocator", false, bir_pass_sballoc },
 	{ 41, "inline_nki_kernel", false, bir_pass_inline_nki },
 	{ 42, "coalesce_multichannel_cc_ops", false, bir_pass_coalesce },
+	{ 46, "address_rotation_psum", false, bir_pass_psum_rotation },
 	{ 48, "inline_bir_kernel", false, bir_pass_inline_bir },
 	{ 50, "sb_coloring_allocator", true, bir_pass_sballoc },
 	{ 60, "inline_bir_kernel", true, bir_pass_inline_bir },
@@ -79,7 +80,8 @@ int bir_run_passes(struct bir_module *m, const struct bir_opts *o,
 			 "--dump-after: no pass named '%s' (passes: "
 			 "runtime_memory_reservation, sb_allocator, "
 			 "inline_nki_kernel, coalesce_multichannel_cc_ops, "
-			 "inline_bir_kernel, sb_coloring_allocator; "
+			 "address_rotation_psum, inline_bir_kernel, "
+			 "sb_coloring_allocator; "
 			 "NAME@ORDER picks one placement)",
 			 o->dump_after);
 		return -ENOENT;

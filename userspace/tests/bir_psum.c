@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bir_psum.c - address_rotation_psum (order 46,
+ * Documentation/compiler-passes.rst): PSUM locations placed bank by
+ * bank in rotation, in the order of first use; fixed ones kept; the
+ * refusals.
+ */
+#include "kselftest_harness.h"
+#include "bir_test.h"
+
+/* a PSUM location @n of @parts partitions x @bytes, extra JSON @x */
+static size_t loc(char *buf, size_t cap, const char *n, int parts, int bytes,
+		  const char *x)
+{
+	return (size_t)snprintf(buf, cap, "%s{\"Skind\": \"memory_location_set\", \"name\": \"%s\","
+				" \"dtype\": \"float32\", \"memorylocations\": [{\"name\": \"%s\","
+				" \"type\": \"PSUM\", \"dims\": [%d, %d]%s}]}",
+				cap ? "" : "", n, n, parts, bytes, x);
+}
+
+/*
+ * A trn2 module whose one function declares the PSUM locations @decl
+ * ("name:partitions:bytes[:fixed]" items, "fixed" = allocated and pinned
+ * at bank 4) and writes them with a Memset each, in the order @use.
+ */
+static struct bir_module *psum_module(const char *const *decl, int ndecl,
+				      const char *const *use, int nuse)
+{
+	static char text[65536];
+	size_t o = 0;
+
+	o += (size_t)snprintf(text + o, sizeof(text) - o,
+			      "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"main\", \"allocations\": [");
+	for (int k = 0; k < ndecl; k++) {
+		char name[32];
+		int parts, bytes;
+		bool fixed = strstr(decl[k], ":fixed") != NULL;
+
+		if (sscanf(decl[k], "%31[^:]:%d:%d", name, &parts, &bytes) != 3)
+			return NULL;
+		if (k)
+			o += (size_t)snprintf(text + o, sizeof(text) - o, ", ");
+		o += loc(text + o, sizeof(text) - o, name, parts, bytes,
+			 fixed ? ", \"allocated\": true, \"pinned\": true, \"bank\": 4, \"addr\": 8192" : "");
+	}
+	o += (size_t)snprintf(text + o, sizeof(text) - o,
+			      "], \"blocks\": [{\"name\": \"b\", \"instructions\": [");
+	for (int k = 0; k < nuse; k++)
+		o += (size_t)snprintf(text + o, sizeof(text) - o,
+				      "%s{\"name\": \"set_%s\", \"opcode\": \"Memset\", \"engine\": \"POOL\","
+				      " \"outs\": [{\"Skind\": \"physical_ap\", \"memref\": \"%s\","
+				      " \"ap\": [[1, 128], [1, 8]]}], \"value\": 0.0}",
+				      k ? ", " : "", use[k], use[k]);
+	snprintf(text + o, sizeof(text) - o, "]}]}]}");
+	return bt_parse(text);
+}
+
+struct want {
+	const char *name;
+	uint32_t bank;
+	uint64_t addr;
+};
+
+/*
+ * First use c, a, d, b: banks 0, 1, 2, 3; bank 4 holds the fixed
+ * location, so e1 goes to 5, then 6, 7, and e4, e5 back to banks 0 and
+ * 1 after c and a; u, used by nothing, comes last (bank 2, after d)
+ */
+TEST(banks_in_rotation_by_first_use)
+{
+	static const char *const decl[] = {
+		"a:128:1024", "b:128:1024", "c:128:1024", "d:128:1024",
+		"fixed:128:2048:fixed", "e1:128:1024", "e2:128:1024",
+		"e3:128:1024", "e4:128:1024", "e5:128:1024", "u:128:8",
+	};
+	static const char *const use[] = {
+		"c", "a", "d", "b", "fixed", "e1", "e2", "e3", "e4", "e5",
+	};
+	static const struct want want[] = {
+		{ "c", 0, 0 }, { "a", 1, 2048 }, { "d", 2, 4096 },
+		{ "b", 3, 6144 }, { "fixed", 4, 8192 }, { "e1", 5, 10240 },
+		{ "e2", 6, 12288 }, { "e3", 7, 14336 }, { "e4", 0, 1024 },
+		{ "e5", 1, 3072 }, { "u", 2, 5120 },
+	};
+	struct bir_module *m = psum_module(decl, 11, use, 10);
+	struct nscc_err err = { { 0 } };
+	FILE *log = tmpfile();
+	struct bir_opts o = { .log = log };
+	char *text;
+
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, bt_passes(m, &o, &err));
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		const struct bir_memloc *ml = bir_memloc_find(m->fns[0], want[k].name);
+
+		ASSERT_NE(NULL, ml);
+		EXPECT_TRUE(ml->allocated) TH_LOG("%s", want[k].name);
+		EXPECT_EQ(want[k].bank, ml->bank) TH_LOG("%s", want[k].name);
+		EXPECT_EQ(want[k].addr, ml->addr) TH_LOG("%s", want[k].name);
+	}
+	text = bt_slurp(log);
+	EXPECT_NE(NULL, strstr(text, "address_rotation_psum: c -> bank 0 addr 0\n"
+			       "address_rotation_psum: a -> bank 1 addr 2048\n"));
+	EXPECT_NE(NULL, strstr(text, "pass 46 address_rotation_psum: "));
+	EXPECT_NE(NULL, strstr(strstr(text, "pass 42 coalesce_multichannel_cc_ops"),
+			       "pass 46 address_rotation_psum"));
+	free(text);
+	fclose(log);
+	/* and the JSON says so */
+	text = bir_module_to_string(m);
+	EXPECT_NE(NULL, strstr(text, "\"bank\": 7,"));
+	free(text);
+	bir_module_free(m);
+}
+
+/* too wide for a bank, outside the partitions, and PSUM full: named */
+TEST(refusals)
+{
+	static const char *const wide[] = { "w:128:4096" };
+	static const char *const tall[] = { "t:129:64" };
+	static const char *const use_w[] = { "w" }, *const use_t[] = { "t" };
+	const char *full[17];
+	char names[17][32];
+	struct nscc_err err = { { 0 } };
+	struct bir_opts o = { 0 };
+	struct bir_module *m;
+
+	m = psum_module(wide, 1, use_w, 1);
+	ASSERT_NE(NULL, m);
+	EXPECT_EQ(-EINVAL, bir_pass_psum_rotation(m, &o, false, &err));
+	EXPECT_STREQ("function 'main': PSUM location 'w': 4096 bytes per partition, a PSUM bank holds 1..2048",
+		     err.msg);
+	bir_module_free(m);
+
+	m = psum_module(tall, 1, use_t, 1);
+	ASSERT_NE(NULL, m);
+	EXPECT_EQ(-EINVAL, bir_pass_psum_rotation(m, &o, false, &err));
+	EXPECT_STREQ("function 'main': PSUM location 't': partitions 129 from base 0 are outside the 128 PSUM partitions of trn2",
+		     err.msg);
+	bir_module_free(m);
+
+	/* 8 banks of 2 x 1024 bytes: the 17th has no room */
+	for (int k = 0; k < 17; k++) {
+		snprintf(names[k], sizeof(names[k]), "p%d:128:1024", k);
+		full[k] = names[k];
+	}
+	m = psum_module(full, 17, NULL, 0);
+	ASSERT_NE(NULL, m);
+	EXPECT_EQ(-ENOSPC, bir_pass_psum_rotation(m, &o, false, &err));
+	EXPECT_STREQ("function 'main': PSUM exhausted placing memory location 'p16' (1024 bytes per partition on partitions 0..127): no bank of 8 has room",
+		     err.msg);
+	bir_module_free(m);
+}
+
+TEST_HARNESS_MAIN
