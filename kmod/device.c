@@ -309,12 +309,17 @@ static void nsim_device_release(struct device *dev)
 }
 
 /**
- * nsim_device_create() - create device @index: the struct device
- *	"neuronsimN" on the neuronsim bus, its HBM pools, debugfs directory,
- *	sysfs tree (sysfs.c) and node /dev/neuronsimN (mode 0600), and add
- *	it to the list.
+ * nsim_device_create() - create device @index: its HBM pools and DMA
+ *	engines, then what makes it visible - its debugfs directory, the
+ *	struct device "neuronsimN" on the neuronsim bus, its sysfs tree
+ *	(sysfs.c), node /dev/neuronsimN (mode 0600) - and last its entry in
+ *	the list (the alias and netlink find it from then on).
  * @index: device index, < NSIM_MAX_DEVICES.
  * @arch: its generation (a loadable row of the generation table).
+ *
+ * Every file of the device reads state that exists before the file is
+ * published, and nsim_device_remove() unpublishes the files before it
+ * tears that state down (Documentation/uapi.rst, "Devices").
  *
  * Context: the bus lock (bus.c) held: devices are created and removed
  * one at a time.
@@ -355,24 +360,26 @@ struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch)
 	ret = dev_set_name(&nd->dev, "%s", nd->name);
 	if (ret)
 		goto err_put;
-	nsim_debugfs_init(nd);
 	ret = xa_insert(&nsim_devices, index, NULL, GFP_KERNEL);
 	if (ret) {
 		ret = ret == -EBUSY ? -EEXIST : ret;
-		goto err_debugfs;
+		goto err_put;
 	}
+	/* the state every file below reads */
 	ret = nsim_hbm_init(nd);
 	if (ret)
 		goto err_index;
 	ret = nsim_engine_init(nd);
 	if (ret)
 		goto err_hbm;
+	/* published from here on, each after what it reads */
+	nsim_debugfs_init(nd);
 	ret = device_add(&nd->dev);
 	if (ret)
-		goto err_engine;
+		goto err_debugfs;
 	ret = nsim_sysfs_add(nd);
 	if (ret)
-		goto err_del;
+		goto err_device;
 	ret = misc_register(&nd->misc);
 	if (ret)
 		goto err_sysfs;
@@ -383,16 +390,15 @@ struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch)
 
 err_sysfs:
 	nsim_sysfs_del(nd);
-err_del:
+err_device:
 	device_del(&nd->dev);
-err_engine:
+err_debugfs:
+	nsim_debugfs_exit(nd);
 	nsim_engine_exit(nd);
 err_hbm:
 	nsim_hbm_exit(nd);
 err_index:
 	xa_erase(&nsim_devices, index);
-err_debugfs:
-	nsim_debugfs_exit(nd);
 err_put:
 	put_device(&nd->dev);
 	return ERR_PTR(ret);
@@ -400,9 +406,11 @@ err_put:
 
 /**
  * nsim_device_remove() - remove device @index unless files are open on
- *	it: out of the list (the alias and netlink no longer find it), then
- *	its node, sysfs tree, debugfs, HBM pools, backing memory and struct
- *	device.
+ *	it, in the reverse order of nsim_device_create(): out of the list
+ *	(the alias and netlink no longer find it), its node, sysfs tree,
+ *	bus device and debugfs directory - each removal waits for the
+ *	readers in it - and only then the DMA engines, HBM pools, backing
+ *	memory and struct device they read.
  * @index: device index.
  *
  * Context: the bus lock (bus.c) held.
@@ -435,10 +443,11 @@ int nsim_device_remove(u32 index)
 	xa_erase(&nsim_devices, index);
 	nsim_devices_unlock();
 
+	/* unpublished first: no reader is left when the state goes */
 	misc_deregister(&nd->misc);
 	nsim_sysfs_del(nd);
-	nsim_debugfs_exit(nd);
 	device_del(&nd->dev);
+	nsim_debugfs_exit(nd);
 	nsim_engine_exit(nd);
 	nsim_hbm_exit(nd);
 	nsim_mem_exit(&nd->mem);

@@ -7,21 +7,30 @@
  * documented errno and a kernel log line; a device with open files
  * cannot be removed (-EBUSY); a trn1 and a trn2 device work side by side
  * and independently; /dev/neuronsim and the debugfs paths of neuronsim/
- * are device 0's.
+ * are device 0's; files of a device being created or removed are
+ * either absent or readable whole (readers of every debugfs and sysfs
+ * file, and netlink GET_DEVICE dumps, race a create/delete loop).
  *
  * Needs device 0 (insmod) and no device 40..43.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/klog.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <linux/neuronsim_netlink.h>
+
 #include "kselftest_harness.h"
+#include "harden_nl.h"
 #include "plans.h"
 
 #define BUS "/sys/bus/neuronsim/"
@@ -257,6 +266,165 @@ TEST(alias_and_old_debugfs_paths_are_device_0)
 	EXPECT_STREQ(arch0, ia.arch_name);
 	EXPECT_TRUE(exists(DBGFS_ROOT "/stats"));
 	close(fa);
+}
+
+/* ---- create/delete against readers ---- */
+
+#define RACE_DEV	43
+#define RACE_ITERS	30
+#define RACE_SECONDS	10	/* at most: the debug kernel is slower */
+#define RACE_MAX_FILES	1024
+
+struct race {
+	char *path[RACE_MAX_FILES];
+	int n;
+	volatile int stop;
+	long reads[3];		/* whole reads: hbm, every file, netlink */
+};
+
+/* every regular file under @dir (symlinks not followed) into @r */
+static void race_collect(struct race *r, const char *dir)
+{
+	struct dirent *de;
+	char p[512];
+	struct stat st;
+	DIR *d = opendir(dir);
+
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || r->n >= RACE_MAX_FILES)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
+		if (lstat(p, &st))
+			continue;
+		if (S_ISDIR(st.st_mode))
+			race_collect(r, p);
+		else if (S_ISREG(st.st_mode) && (st.st_mode & 0444))
+			r->path[r->n++] = strdup(p);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* open and read @path to its end: 1 when it existed and read whole */
+static int race_read(const char *path)
+{
+	static __thread char buf[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		;
+	close(fd);
+	return n == 0;
+}
+
+/* the file most likely to read what creation has not set up yet */
+static void *race_hbm(void *arg)
+{
+	struct race *r = arg;
+	char p[128];
+
+	snprintf(p, sizeof(p), DBGFS_ROOT "/neuronsim%u/hbm", RACE_DEV);
+	while (!r->stop)
+		r->reads[0] += race_read(p);
+	return NULL;
+}
+
+static void *race_all(void *arg)
+{
+	struct race *r = arg;
+	int i = 0;
+
+	while (!r->stop) {
+		r->reads[1] += race_read(r->path[i]);
+		i = (i + 1) % r->n;
+	}
+	return NULL;
+}
+
+static int race_count_dev(struct nlmsghdr *h, void *arg)
+{
+	(void)h;
+	(*(long *)arg)++;
+	return 0;
+}
+
+/* GET_DEVICE dumps: they must never see a device half made or undone */
+static void *race_netlink(void *arg)
+{
+	struct race *r = arg;
+	uint16_t fam;
+	int sk = nl_open(&fam);
+
+	while (sk >= 0 && !r->stop)
+		genl_req(sk, fam, NEURONSIM_CMD_GET_DEVICE, 1, 0,
+			 race_count_dev, &r->reads[2]);
+	if (sk >= 0)
+		close(sk);
+	return NULL;
+}
+
+static double race_secs(const struct timespec *a)
+{
+	struct timespec b;
+
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (b.tv_sec - a->tv_sec) + (b.tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/*
+ * Device RACE_DEV created and deleted RACE_ITERS times (or for
+ * RACE_SECONDS, whichever ends first) while readers on
+ * the other vCPU read its debugfs files (the hbm one without pause, every
+ * other in turn), its sysfs tree and bus attribute, and dump GET_DEVICE:
+ * a file that exists reads whole (no oops; under the debug kernel no
+ * KASAN or lockdep report either; scripts/vm.sh fails the run on one).
+ */
+TEST(create_delete_against_readers)
+{
+	static const char *const arch[] = { "trn2", "trn1", "trn3" };
+	void *(*fn[3])(void *) = { race_hbm, race_all, race_netlink };
+	struct race r = { .n = 0 };
+	pthread_t t[3];
+	char text[96];
+	struct timespec a;
+	double secs;
+	int i, k;
+
+	snprintf(text, sizeof(text), "%u trn2\n", RACE_DEV);
+	ASSERT_EQ(0, bus_write("new_device", text));
+	snprintf(text, sizeof(text), DBGFS_ROOT "/neuronsim%u", RACE_DEV);
+	race_collect(&r, text);
+	snprintf(text, sizeof(text), "/sys/class/neuronsim/neuronsim%u", RACE_DEV);
+	race_collect(&r, text);
+	snprintf(text, sizeof(text), BUS "devices/neuronsim%u/arch", RACE_DEV);
+	r.path[r.n++] = strdup(text);
+	snprintf(text, sizeof(text), "%u\n", RACE_DEV);
+	ASSERT_EQ(0, bus_write("del_device", text));
+	ASSERT_LT(100, r.n) TH_LOG("only %d files under the device", r.n);
+
+	for (k = 0; k < 3; k++)
+		ASSERT_EQ(0, pthread_create(&t[k], NULL, fn[k], &r));
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (i = 0; i < RACE_ITERS && race_secs(&a) < RACE_SECONDS; i++) {
+		snprintf(text, sizeof(text), "%u %s\n", RACE_DEV, arch[i % 3]);
+		ASSERT_EQ(0, bus_write("new_device", text));
+		snprintf(text, sizeof(text), "%u\n", RACE_DEV);
+		ASSERT_EQ(0, bus_write("del_device", text));
+	}
+	secs = race_secs(&a);
+	r.stop = 1;
+	for (k = 0; k < 3; k++)
+		pthread_join(t[k], NULL);
+	printf("# %d create/delete cycles in %.1f s against %d files: %ld hbm reads, %ld file reads, %ld GET_DEVICE replies\n",
+	       i, secs, r.n, r.reads[0], r.reads[1], r.reads[2]);
+	fflush(stdout);
+	EXPECT_LT(0, i);
+	EXPECT_FALSE(exists("/dev/neuronsim43"));
+	for (i = 0; i < r.n; i++)
+		free(r.path[i]);
 }
 
 TEST_HARNESS_MAIN
