@@ -9,13 +9,16 @@
  * Both files are root only (0200).  Each device is the struct device
  * /sys/bus/neuronsim/devices/neuronsimID with the attribute "arch" (its
  * generation's name, world-readable) and the node /dev/neuronsimID.  The
- * arch= module parameter creates device 0.  Bad input is refused with
- * -EINVAL (not "ID ARCH", ID >= NSIM_MAX_DEVICES, unknown ARCH), an ID in
- * use with -EEXIST, an unknown one with -ENOENT, and a device with open
- * files with -EBUSY; each with a line in the kernel log.
+ * arch= module parameter creates device 0.  Input is parsed strictly: an
+ * ID is decimal digits only, below NSIM_MAX_DEVICES (so one past 32 bits
+ * never wraps to another device's).  Bad input is refused with -EINVAL
+ * (not "ID ARCH", a bad ID, unknown ARCH), an ID in use with -EEXIST, an
+ * unknown one with -ENOENT, and a device with open files with -EBUSY;
+ * each with a line in the kernel log.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ctype.h>
 #include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
@@ -37,6 +40,62 @@ static int nsim_bus_input_len(const char *buf, size_t count)
 	return min_t(size_t, n, 64);
 }
 
+/* longest text a bus file takes: "ID ARCH" with a generous margin */
+#define NSIM_BUS_INPUT_MAX	63
+
+/*
+ * Cut what was written to bus file @file into @max words separated by
+ * blanks (a trailing newline included) in @text: 0, or -EINVAL (and a
+ * log line saying what @file takes, @usage and @example) when the input
+ * is longer than NSIM_BUS_INPUT_MAX, holds a NUL, or has another number
+ * of words.
+ */
+static int nsim_bus_words(const char *file, const char *usage,
+			  const char *example, const char *buf, size_t count,
+			  char text[NSIM_BUS_INPUT_MAX + 1], char **words,
+			  unsigned int max)
+{
+	unsigned int n = 0;
+	char *t = text, *w;
+
+	if (count > NSIM_BUS_INPUT_MAX || strnlen(buf, count) != count)
+		goto bad;
+	memcpy(text, buf, count);
+	text[count] = '\0';
+	while ((w = strsep(&t, " \t\n"))) {
+		if (!*w)
+			continue;
+		if (n == max)
+			goto bad;
+		words[n++] = w;
+	}
+	if (n == max)
+		return 0;
+bad:
+	pr_err_ratelimited("%s: \"%.*s\" is not \"%s\"%s\n", file,
+			   nsim_bus_input_len(buf, count), buf, usage, example);
+	return -EINVAL;
+}
+
+/*
+ * A device ID: decimal digits only (no sign, no base prefix, nothing
+ * past 32 bits that would wrap to another ID), below NSIM_MAX_DEVICES.
+ * 0, or -EINVAL with a log line naming @file and the word.
+ */
+static int nsim_bus_id(const char *file, const char *word, u32 *id)
+{
+	unsigned int v;
+
+	if (!isdigit(word[0]) || kstrtouint(word, 10, &v) ||
+	    v >= NSIM_MAX_DEVICES) {
+		pr_err_ratelimited("%s: ID \"%s\" is not a decimal number below %u\n",
+				   file, word, NSIM_MAX_DEVICES);
+		return -EINVAL;
+	}
+	*id = v;
+	return 0;
+}
+
 static int nsim_bus_new(u32 id, const struct kbin_gen *arch)
 {
 	struct nsim_device *nd;
@@ -53,25 +112,22 @@ static int nsim_bus_new(u32 id, const struct kbin_gen *arch)
 static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 				size_t count)
 {
+	char text[NSIM_BUS_INPUT_MAX + 1], *w[2];
 	const struct kbin_gen *arch;
-	char name[16];
-	unsigned int id;
-	int n = 0, ret;
+	u32 id;
+	int ret;
 
-	if (sscanf(buf, "%u %15s %n", &id, name, &n) != 2 || buf[n]) {
-		pr_err_ratelimited("new_device: \"%.*s\" is not \"ID ARCH\" (e.g. \"1 trn1\")\n",
-				   nsim_bus_input_len(buf, count), buf);
-		return -EINVAL;
-	}
-	if (id >= NSIM_MAX_DEVICES) {
-		pr_err_ratelimited("new_device: ID %u is not below %u\n", id,
-				   NSIM_MAX_DEVICES);
-		return -EINVAL;
-	}
-	arch = nsim_arch_find(name);
+	ret = nsim_bus_words("new_device", "ID ARCH", " (e.g. \"1 trn1\")", buf,
+			     count, text, w, 2);
+	if (ret)
+		return ret;
+	ret = nsim_bus_id("new_device", w[0], &id);
+	if (ret)
+		return ret;
+	arch = nsim_arch_find(w[1]);
 	if (!arch) {
-		pr_err_ratelimited("new_device %u: unknown arch '%s' (use trn1, trn2 or trn3)\n",
-				   id, name);
+		pr_err_ratelimited("new_device %u: unknown arch '%.15s' (use trn1, trn2 or trn3)\n",
+				   id, w[1]);
 		return -EINVAL;
 	}
 	mutex_lock(&nsim_bus_mutex);
@@ -88,14 +144,16 @@ static BUS_ATTR_WO(new_device);
 static ssize_t del_device_store(struct bus_type *bus, const char *buf,
 				size_t count)
 {
-	unsigned int id;
-	int n = 0, ret;
+	char text[NSIM_BUS_INPUT_MAX + 1], *w[1];
+	u32 id;
+	int ret;
 
-	if (sscanf(buf, "%u %n", &id, &n) != 1 || buf[n]) {
-		pr_err_ratelimited("del_device: \"%.*s\" is not \"ID\"\n",
-				   nsim_bus_input_len(buf, count), buf);
-		return -EINVAL;
-	}
+	ret = nsim_bus_words("del_device", "ID", "", buf, count, text, w, 1);
+	if (ret)
+		return ret;
+	ret = nsim_bus_id("del_device", w[0], &id);
+	if (ret)
+		return ret;
 	mutex_lock(&nsim_bus_mutex);
 	ret = nsim_bus_enabled ? nsim_device_remove(id) : -EBUSY;
 	mutex_unlock(&nsim_bus_mutex);

@@ -74,10 +74,18 @@ TEST(bad_input_refused)
 		{ "new_device", "junk\n", "is not \"ID ARCH\"", -EINVAL },
 		{ "new_device", "41\n", "\"41\" is not \"ID ARCH\"", -EINVAL },
 		{ "new_device", "41 trn1 x\n", "is not \"ID ARCH\"", -EINVAL },
-		{ "new_device", "64 trn1\n", "ID 64 is not below 64", -EINVAL },
-		{ "new_device", "-1 trn1\n", "", -EINVAL },
-		{ "del_device", "junk\n", "\"junk\" is not \"ID\"", -EINVAL },
+		{ "new_device", "64 trn1\n", "ID \"64\" is not a decimal number below 64", -EINVAL },
+		{ "new_device", "-1 trn1\n", "ID \"-1\" is not a decimal number below 64", -EINVAL },
+		{ "new_device", "+41 trn1\n", "ID \"+41\" is not a decimal number below 64", -EINVAL },
+		{ "new_device", "0x29 trn1\n", "ID \"0x29\" is not a decimal number below 64", -EINVAL },
+		/* 2^32 + 41: not device 41 */
+		{ "new_device", "4294967337 trn1\n", "ID \"4294967337\" is not a decimal number below 64", -EINVAL },
+		{ "new_device", "18446744073709551657 trn1\n", "is not a decimal number below 64", -EINVAL },
+		{ "del_device", "junk\n", "ID \"junk\" is not a decimal number below 64", -EINVAL },
+		{ "del_device", "\n", "\"\" is not \"ID\"", -EINVAL },
 		{ "del_device", "41\n", "del_device 41: no such device", -ENOENT },
+		{ "del_device", "41 41\n", "\"41 41\" is not \"ID\"", -EINVAL },
+		{ "del_device", "4294967337\n", "ID \"4294967337\" is not a decimal number below 64", -EINVAL },
 	};
 	unsigned int i;
 
@@ -93,6 +101,15 @@ TEST(bad_input_refused)
 	}
 	EXPECT_FALSE(exists("/dev/neuronsim41"));
 	EXPECT_FALSE(exists(BUS "devices/neuronsim41"));
+
+	/* an ID past 32 bits does not name the device it wraps to */
+	ASSERT_EQ(0, bus_write("new_device", "41 trn1\n"));
+	EXPECT_EQ(-EINVAL, bus_write("del_device", "4294967337\n"));
+	EXPECT_TRUE(exists("/dev/neuronsim41"));
+	EXPECT_EQ(-EINVAL, bus_write("del_device", "4294967296\n"));
+	EXPECT_TRUE(exists("/dev/neuronsim0"));
+	bus_write("del_device", "41\n");
+	EXPECT_FALSE(exists("/dev/neuronsim41"));
 }
 
 TEST(create_and_delete)
