@@ -256,6 +256,8 @@ void nsim_hbm_show(struct nsim_device *nd, struct seq_file *m)
 		return;
 	seq_printf(m, "backing_bytes %llu\nbacking_limit %lu\n",
 		   nsim_mem_backing_bytes(&nd->mem), nsim_backing_limit);
+	seq_printf(m, "backing_bytes_total %llu\nbacking_limit_total %lu\n",
+		   nsim_mem_backing_total(), nsim_backing_limit_total);
 	for (c = 0; c < nd->arch->num_hbm_channels; c++) {
 		spin_lock(&nd->hbm_lock);
 		*a = nd->hbm[c].acct;

@@ -44,6 +44,10 @@ unsigned long nsim_backing_limit = 1UL << 30;
 module_param_named(backing_limit, nsim_backing_limit, ulong, 0644);
 MODULE_PARM_DESC(backing_limit, "RAM the sparse simulated memory of each device may use, bytes (default 1 GiB)");
 
+unsigned long nsim_backing_limit_total;
+module_param_named(backing_limit_total, nsim_backing_limit_total, ulong, 0644);
+MODULE_PARM_DESC(backing_limit_total, "RAM the sparse simulated memory of all devices together may use, bytes (default 0 at insmod: half of RAM)");
+
 unsigned long nsim_scratchpad_page_size = 512UL << 20;
 module_param_named(scratchpad_page_size, nsim_scratchpad_page_size, ulong, 0444);
 MODULE_PARM_DESC(scratchpad_page_size, "scratchpad page, bytes (default 512 MiB, as libnrt)");
@@ -81,6 +85,8 @@ static int __init nsim_init(void)
 
 	if (!nsim_max_loading_bytes)
 		nsim_max_loading_bytes = (totalram_pages() << PAGE_SHIFT) / 4;
+	if (!nsim_backing_limit_total)
+		nsim_backing_limit_total = (totalram_pages() << PAGE_SHIFT) / 2;
 
 	nsim_debugfs_root_init();
 	ret = nsim_netlink_init();

@@ -6,9 +6,17 @@
  * trn2; Documentation/uapi.rst, "Address map") but only pages that were
  * written take RAM, as null_blk's memory-backed mode does: an xarray
  * indexed by device page frame (address >> PAGE_SHIFT) holds the pages,
- * allocated on first write.  Unwritten memory reads as zeros.  The
- * backing_limit module parameter caps the RAM each device's pages may
- * take together.
+ * allocated on first write.  Unwritten memory reads as zeros.
+ *
+ * Two caps bound that RAM (Documentation/security.rst, "Caps"): the
+ * backing_limit module parameter the pages of each device, and
+ * backing_limit_total (default half of RAM) the pages of all devices
+ * together, so a user with several device nodes cannot take the
+ * machine's memory either.  Each page is charged to the memory cgroup
+ * of the task that writes it (GFP_KERNEL_ACCOUNT) and is allocated with
+ * __GFP_RETRY_MAYFAIL: under memory pressure the write fails with
+ * -ENOMEM instead of waking the OOM killer, which would kill some other
+ * process to make room for simulated memory.
  *
  * Every access goes through one page walker, nsim_mem_walk(): it cuts a
  * device address range into per-page steps and hands each step, with the
@@ -101,25 +109,57 @@ struct nsim_mem_walk {
 
 typedef int (*nsim_mem_step_t)(struct nsim_mem_walk *w, struct page *page);
 
+/* the backing pages of every device, bytes (a multiple of PAGE_SIZE) */
+static atomic64_t nsim_backing_total = ATOMIC64_INIT(0);
+
 /*
- * A new page for the sparse memory, charged against the backing cap and
+ * How backing pages and their xarray nodes are allocated: charged to the
+ * writer's memory cgroup; failing, not reclaiming by the OOM killer,
+ * when memory is short (the file comment).
+ */
+#define NSIM_MEM_GFP	(GFP_KERNEL_ACCOUNT | __GFP_NOWARN | __GFP_RETRY_MAYFAIL)
+
+/* count one page against both caps: 0, or -EDQUOT (nothing counted) */
+static int nsim_mem_charge(struct nsim_mem *mem)
+{
+	if (atomic64_add_return(PAGE_SIZE, &mem->backing) >
+	    READ_ONCE(nsim_backing_limit))
+		goto err_device;
+	if (atomic64_add_return(PAGE_SIZE, &nsim_backing_total) >
+	    READ_ONCE(nsim_backing_limit_total))
+		goto err_total;
+	return 0;
+
+err_total:
+	atomic64_sub(PAGE_SIZE, &nsim_backing_total);
+err_device:
+	atomic64_sub(PAGE_SIZE, &mem->backing);
+	return -EDQUOT;
+}
+
+/* undo nsim_mem_charge() for a page freed */
+static void nsim_mem_uncharge(struct nsim_mem *mem)
+{
+	atomic64_sub(PAGE_SIZE, &nsim_backing_total);
+	atomic64_sub(PAGE_SIZE, &mem->backing);
+}
+
+/*
+ * A new page for the sparse memory, charged against the backing caps and
  * not published yet: zeroed when @gfp has __GFP_ZERO, else with old
  * contents the caller overwrites before nsim_mem_page_publish().  Return
- * the page or an ERR_PTR: -EDQUOT at the backing cap, -ENOMEM when the
- * kernel is out of memory.
+ * the page or an ERR_PTR: -EDQUOT at a backing cap, -ENOMEM when the
+ * kernel or the writer's memory cgroup is out of memory.
  */
 static struct page *nsim_mem_page_new(struct nsim_mem *mem, gfp_t gfp)
 {
 	struct page *page;
 
-	if (atomic64_add_return(PAGE_SIZE, &mem->backing) >
-	    READ_ONCE(nsim_backing_limit)) {
-		atomic64_sub(PAGE_SIZE, &mem->backing);
+	if (nsim_mem_charge(mem))
 		return ERR_PTR(-EDQUOT);
-	}
-	page = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_NOWARN | gfp);
+	page = alloc_page(NSIM_MEM_GFP | gfp);
 	if (!page) {
-		atomic64_sub(PAGE_SIZE, &mem->backing);
+		nsim_mem_uncharge(mem);
 		return ERR_PTR(-ENOMEM);
 	}
 	return page;
@@ -139,13 +179,13 @@ static struct page *nsim_mem_page_publish(struct nsim_mem *mem,
 {
 	struct page *old;
 
-	old = xa_cmpxchg(&mem->pages, idx, NULL, page, GFP_KERNEL_ACCOUNT);
+	old = xa_cmpxchg(&mem->pages, idx, NULL, page, NSIM_MEM_GFP);
 	if (!old)
 		return page;
 	if (written && !xa_is_err(old))
 		copy_page(page_address(old), page_address(page));
 	__free_page(page);
-	atomic64_sub(PAGE_SIZE, &mem->backing);
+	nsim_mem_uncharge(mem);
 	return xa_is_err(old) ? ERR_PTR(xa_err(old)) : old;
 }
 
@@ -384,7 +424,7 @@ static int nsim_mem_step_discard(struct nsim_mem_walk *w, struct page *page)
 {
 	xa_erase(&w->mem->pages, w->idx);
 	__free_page(page);
-	atomic64_sub(PAGE_SIZE, &w->mem->backing);
+	nsim_mem_uncharge(w->mem);
 	return 0;
 }
 
@@ -547,6 +587,35 @@ void nsim_mem_discard(struct nsim_mem *mem, u64 addr, u64 len)
 u64 nsim_mem_backing_bytes(struct nsim_mem *mem)
 {
 	return atomic64_read(&mem->backing);
+}
+
+/**
+ * nsim_mem_backing_total() - RAM the simulated memory of every device
+ *	holds now.
+ *
+ * Return: bytes (a multiple of PAGE_SIZE), at most backing_limit_total.
+ */
+u64 nsim_mem_backing_total(void)
+{
+	return atomic64_read(&nsim_backing_total);
+}
+
+/**
+ * nsim_mem_cap_str() - the text of a write that failed with -EDQUOT:
+ *	both backing caps and what each holds.
+ * @mem: the device's memory.
+ * @buf: where to write it.
+ * @size: bytes of @buf (160 are enough).
+ *
+ * Return: @buf.
+ */
+const char *nsim_mem_cap_str(struct nsim_mem *mem, char *buf, size_t size)
+{
+	snprintf(buf, size,
+		 "backing RAM cap reached (device %llu of backing_limit %lu bytes, all devices %llu of backing_limit_total %lu)",
+		 nsim_mem_backing_bytes(mem), READ_ONCE(nsim_backing_limit),
+		 nsim_mem_backing_total(), READ_ONCE(nsim_backing_limit_total));
+	return buf;
 }
 
 /**

@@ -723,6 +723,7 @@ extern unsigned long nsim_max_loading_bytes;
 extern unsigned int nsim_max_models_per_fd;
 extern unsigned int nsim_max_vars_per_subgraph;
 extern unsigned long nsim_backing_limit;
+extern unsigned long nsim_backing_limit_total;
 extern unsigned long nsim_scratchpad_page_size;
 extern unsigned int nsim_scratchpad_max_pages;
 extern unsigned int nsim_max_udma_descs;
@@ -758,6 +759,8 @@ int nsim_mem_read_user(struct nsim_mem *mem, u64 addr, void __user *dst,
 void nsim_mem_discard(struct nsim_mem *mem, u64 addr, u64 len);
 int nsim_mem_copy(struct nsim_mem *mem, u64 dst, u64 src, u64 len);
 u64 nsim_mem_backing_bytes(struct nsim_mem *mem);
+u64 nsim_mem_backing_total(void);
+const char *nsim_mem_cap_str(struct nsim_mem *mem, char *buf, size_t size);
 
 /* hbm.c */
 int nsim_hbm_init(struct nsim_device *nd);

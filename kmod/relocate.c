@@ -461,13 +461,14 @@ static int nsim_reloc_map(struct nsim_reloc *r, const struct nsim_reloc_at *at,
 	u32 room = min_t(u32, (PAGE_SIZE - (addr & (PAGE_SIZE - 1))) / UDMA_DESC_SIZE,
 			 ring->first + ring->count - idx);
 	void *va = nsim_mem_map(&r->nd->mem, addr);
+	char cap[160];
 
 	if (IS_ERR(va) && PTR_ERR(va) == -EDQUOT)
 		return nsim_reloc_fail(r, at, KBIN_ERR_STAGE_BACKING,
 				       (u64)room * UDMA_DESC_SIZE, -ENOMEM,
-				       "UDMA ring write: backing RAM cap of %lu bytes reached (%llu in use)",
-				       nsim_backing_limit,
-				       nsim_mem_backing_bytes(&r->nd->mem));
+				       "UDMA ring write: %s",
+				       nsim_mem_cap_str(&r->nd->mem, cap,
+							sizeof(cap)));
 	if (IS_ERR(va))
 		return nsim_reloc_fail(r, at, KBIN_ERR_STAGE_NOMEM,
 				       (u64)room * UDMA_DESC_SIZE, -ENOMEM,

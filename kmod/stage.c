@@ -206,12 +206,13 @@ static void nsim_sp_free(struct nsim_device *nd, struct nsim_scratchpad *sp)
 static int nsim_mem_fail(struct nsim_stage *st, int s, u32 i, int ret,
 			 u64 bytes, const char *what)
 {
+	char cap[160];
+
 	if (ret == -EDQUOT)
 		return nsim_fail(st, s, i, KBIN_FIELD_BUFFER,
 				 KBIN_ERR_STAGE_BACKING, bytes, -ENOMEM,
-				 "%s: backing RAM cap of %lu bytes reached (%llu in use)",
-				 what, nsim_backing_limit,
-				 nsim_mem_backing_bytes(&st->nd->mem));
+				 "%s: %s", what,
+				 nsim_mem_cap_str(&st->nd->mem, cap, sizeof(cap)));
 	return nsim_fail(st, s, i, KBIN_FIELD_BUFFER, KBIN_ERR_STAGE_NOMEM,
 			 bytes, -ENOMEM, "%s: out of kernel memory", what);
 }

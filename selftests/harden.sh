@@ -7,9 +7,10 @@
 # run/unload/close races for RUN_STRESS_SECONDS (default 10), fault
 # injection / access control / pointer scan / netlink / caps (harden_test;
 # the real plans: $NSIM_DATA/harden, default data/harden), concurrent
-# maximum-size plans
-# within max_loading_bytes, each followed by a check that the counters
-# are zero; then the kernel log.
+# maximum-size plans within max_loading_bytes and every device's memory
+# filled by an unprivileged user within backing_limit_total (budget_test),
+# each followed by a check that the counters are zero; then the kernel
+# log.
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
 nsim_require_module

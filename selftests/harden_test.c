@@ -28,9 +28,9 @@
  * from GET_VARS (names and addresses).
  * caps: max_plan_bytes, max_loading_bytes, max_models_per_fd,
  * max_vars_per_subgraph,
- * scratchpad_max_pages, backing_limit (load and WRITE_VAR) and
- * NEURONSIM_RESOLVE_BATCH_MAX: exactly at the cap works, one over fails
- * with the documented errno.
+ * scratchpad_max_pages, backing_limit (load and WRITE_VAR),
+ * backing_limit_total and NEURONSIM_RESOLVE_BATCH_MAX: exactly at the cap
+ * works, one over fails with the documented errno.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -834,6 +834,40 @@ TEST_F_TIMEOUT(cap, backing_limit, 900)
 	EXPECT_EQ(0, nsim_write_var(self->fd, id, 0, V0_TMP, 0, buf, 64));
 	EXPECT_EQ(0, nsim_unload(self->fd, id));
 	expect_base(_metadata, &self->base, "backing_limit");
+}
+
+/* a "NAME VALUE" line of debugfs hbm, or -1 */
+static long long hbm_value(const char *name)
+{
+	char path[256], *t, *k;
+	long long v = -1;
+
+	dbgfs_path(path, sizeof(path), "hbm");
+	t = read_file(path, NULL);
+	if (t && (k = strstr(t, name)))
+		v = strtoll(k + strlen(name), NULL, 10);
+	free(t);
+	return v;
+}
+
+TEST_F_TIMEOUT(cap, backing_limit_total, 900)
+{
+	long long total = hbm_value("backing_bytes_total "), need;
+	struct stats s;
+	uint32_t id;
+
+	/* the pages of every device count, those of the other devices too */
+	ASSERT_LE(0, total);
+	ASSERT_EQ(0, nsim_load(self->fd, &self->p, 0, &id, NULL, NULL, 0));
+	ASSERT_EQ(0, read_stats(&s));
+	need = s.backing_bytes - self->base.backing_bytes;
+	ASSERT_LT(0, need);
+	ASSERT_EQ(0, nsim_unload(self->fd, id));
+	edge_log_wanted = "all devices";
+	edge(_metadata, self->fd, &self->p, "backing_limit_total",
+	     total + need, total + need - 1, ENOMEM, KBIN_ERR_STAGE_BACKING);
+	edge_log_wanted = NULL;
+	expect_base(_metadata, &self->base, "backing_limit_total");
 }
 
 TEST_F_TIMEOUT(cap, resolve_batch_max, 900)

@@ -78,7 +78,9 @@
  * @max_plan_bytes: limit on NEURONSIM_IOC_LOAD plan_len (module parameter).
  * @max_vars_per_subgraph: limit (module parameter).
  * @reserved0: zero.
- * @backing_limit: bytes of RAM the simulated memory may use.
+ * @backing_limit: bytes of RAM the simulated memory of this device may use
+ *	(module parameter backing_limit; the devices together are bounded
+ *	by backing_limit_total as well).
  * @max_loading_bytes: plan bytes all loads in progress may hold at once
  *	(module parameter; 0 from a kernel that does not say).
  * @reserved: zero.
