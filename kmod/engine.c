@@ -26,10 +26,12 @@
 
 #include <linux/kernel.h>
 #include <linux/ktime.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -53,6 +55,9 @@ static_assert(NSIM_DMA_M2S == NEURONSIM_DMA_M2S && NSIM_DMA_S2M == NEURONSIM_DMA
  * struct nsim_run - one RUN: queues of a subgraph, run in order.
  * @work: on the NeuronCore's engine workqueue.
  * @m: the model (it waits for the run before it is freed).
+ * @memcg: the memory cgroup of the task that ran it: the pages the run
+ *	writes are charged to it, as that task's own writes would be
+ *	(mem.c); a reference, dropped when the run ends.
  * @sg: the subgraph index.
  * @nq: entries of @q.
  * @q: queue indexes.
@@ -60,6 +65,7 @@ static_assert(NSIM_DMA_M2S == NEURONSIM_DMA_M2S && NSIM_DMA_S2M == NEURONSIM_DMA
 struct nsim_run {
 	struct work_struct work;
 	struct nsim_model *m;
+	struct mem_cgroup *memcg;
 	u32 sg;
 	u32 nq;
 	u32 q[];
@@ -383,6 +389,7 @@ static void nsim_run_work(struct work_struct *work)
 	struct nsim_file *nf = m->owner;
 	struct nsim_sg *sg = &m->sg[r->sg];
 	struct nsim_engine_stats *st = &m->nd->engine[sg->core];
+	struct mem_cgroup *old_memcg = set_active_memcg(r->memcg);
 	struct nsim_dma_qrun snap;
 	struct nsim_eng *e;
 	u32 i;
@@ -444,6 +451,8 @@ static void nsim_run_work(struct work_struct *work)
 	if (e)
 		kfree(e->sbuf);
 	kfree(e);
+	set_active_memcg(old_memcg);
+	mem_cgroup_put(r->memcg);
 	/* the last touch of the model: nsim_engine_stop() waits for this */
 	spin_lock(&nf->run_lock);
 	m->active_runs--;
@@ -539,6 +548,7 @@ long nsim_ioctl_run(struct nsim_file *nf, void __user *uarg, size_t usize)
 	nf->runs++;
 	spin_unlock(&nf->run_lock);
 	r->m = m;
+	r->memcg = get_mem_cgroup_from_mm(current->mm);
 	queue_work(nf->nd->engine_wq[sg->core], &r->work);
 	mutex_unlock(&nf->lock);
 	return 0;

@@ -13,7 +13,8 @@
  * backing_limit_total (default half of RAM) the pages of all devices
  * together, so a user with several device nodes cannot take the
  * machine's memory either.  Each page is charged to the memory cgroup
- * of the task that writes it (GFP_KERNEL_ACCOUNT) and is allocated with
+ * of the task that writes it (GFP_KERNEL_ACCOUNT; the DMA engine writes
+ * for the task that ran the queue, engine.c) and is allocated with
  * __GFP_RETRY_MAYFAIL: under memory pressure the write fails with
  * -ENOMEM instead of waking the OOM killer, which would kill some other
  * process to make room for simulated memory.

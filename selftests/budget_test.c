@@ -22,9 +22,10 @@
  *
  * memcg_pays_for_backing: the same writer in a memory cgroup (cgroup v2,
  * mounted by the test; skipped without the memory controller) with a
- * 64 MiB memory.max: its WRITE_VAR pages are charged to the cgroup
- * (memory.current grows by them), and at the limit its writes fail with
- * -ENOMEM; the cgroup's OOM killer never runs.
+ * 64 MiB memory.max: its WRITE_VAR pages and the pages the DMA engine
+ * writes for its RUN are charged to the cgroup (memory.current grows by
+ * them), and at the limit its writes fail with -ENOMEM; the cgroup's
+ * OOM killer never runs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -607,6 +608,8 @@ TEST_F_TIMEOUT(backing, memcg_pays_for_backing, 1200)
 	EXPECT_EQ(0, c->run);
 	EXPECT_EQ(0, c->wait);
 	EXPECT_EQ(0, c->status);
+	/* and the 4 MiB of output0 the engine wrote for the writer's RUN */
+	EXPECT_LE(cur[CG_INPUT] + (3LL << 20), cur[CG_RUN]);
 	EXPECT_EQ(0, cg_value("memory.events", "oom_kill "));
 	EXPECT_FALSE(klog_oom());
 	cg_teardown(mounted);
