@@ -9,15 +9,21 @@
  *		of one device or of all
  *   GET_VARS	dump of one model's staged variables
  *   "monitor"	MODEL_LOADED, MODEL_UNLOADED, LOAD_FAILED notifications
+ *   "runs"	RUN_DONE notifications (CAP_SYS_ADMIN only)
  *
  * Every message about a device or a model carries DEVICE, the device
  * index.  Every operation is strictly validated (.resv_start_op covers
  * them all): an attribute a command does not take is refused.
  *
- * Who sees what: a model's counts are public (GET_MODEL, events).  Its
- * variables' names and physical addresses (GET_VARS) are shown only to its
- * owner - a task of the thread group that loaded it - or to a caller with
- * CAP_SYS_ADMIN; anyone else gets -EPERM.
+ * Who sees what (Documentation/security.rst): a model's counts are public
+ * (GET_MODEL, "monitor" events).  Its variables' names and physical
+ * addresses (GET_VARS) are shown only to its owner - a task of the thread
+ * group that loaded it - or to a caller with CAP_SYS_ADMIN; anyone else
+ * gets -EPERM.  What a process's DMA queue runs did (RUN_DONE: the
+ * queue's name, its status, bytes and time) goes to the group "runs",
+ * which only CAP_SYS_ADMIN may join (GENL_MCAST_CAP_SYS_ADMIN: -EPERM at
+ * bind time): a multicast group cannot tell the owner from others, and
+ * the owner has WAIT and poll() on its fd.
  *
  * The family has no index of its own: it reads each device's xarray of
  * published models, the one RESOLVE reads.  The list of devices is held
@@ -44,10 +50,13 @@ static bool nsim_nl_registered;
 
 enum nsim_nl_mcgrp {
 	NSIM_NL_MCGRP_MONITOR,
+	NSIM_NL_MCGRP_RUNS,
 };
 
 static const struct genl_multicast_group nsim_nl_mcgrps[] = {
 	[NSIM_NL_MCGRP_MONITOR] = { .name = NEURONSIM_GENL_MCGRP_MONITOR },
+	[NSIM_NL_MCGRP_RUNS] = { .name = NEURONSIM_GENL_MCGRP_RUNS,
+				 .flags = GENL_MCAST_CAP_SYS_ADMIN },
 };
 
 static const struct nla_policy nsim_nl_device_policy[NEURONSIM_A_DEVICE + 1] = {
@@ -462,22 +471,23 @@ static struct genl_family nsim_nl_family __ro_after_init = {
 	.n_mcgrps = ARRAY_SIZE(nsim_nl_mcgrps),
 };
 
-static bool nsim_nl_listening(void)
+static bool nsim_nl_listening(unsigned int group)
 {
 	return READ_ONCE(nsim_nl_registered) &&
-	       genl_has_listeners(&nsim_nl_family, &init_net,
-				  NSIM_NL_MCGRP_MONITOR);
+	       genl_has_listeners(&nsim_nl_family, &init_net, group);
 }
 
 /*
- * A new "monitor" event of @cmd with its header in *@hdr, or NULL when
- * nobody listens or memory is short (an event is then not sent).
+ * A new event of @cmd for multicast group @group (enum nsim_nl_mcgrp)
+ * with its header in *@hdr, or NULL when nobody listens there or memory
+ * is short (an event is then not sent).
  */
-static struct sk_buff *nsim_nl_event_new(u8 cmd, void **hdr)
+static struct sk_buff *nsim_nl_event_new(unsigned int group, u8 cmd,
+					 void **hdr)
 {
 	struct sk_buff *msg;
 
-	if (!nsim_nl_listening())
+	if (!nsim_nl_listening(group))
 		return NULL;
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
@@ -490,23 +500,26 @@ static struct sk_buff *nsim_nl_event_new(u8 cmd, void **hdr)
 	return msg;
 }
 
-/* multicast an event of nsim_nl_event_new(), or drop it when @full */
-static void nsim_nl_event_send(struct sk_buff *msg, void *hdr, bool full)
+/*
+ * multicast an event of nsim_nl_event_new() to @group, or drop it when
+ * @full
+ */
+static void nsim_nl_event_send(unsigned int group, struct sk_buff *msg,
+			       void *hdr, bool full)
 {
 	if (full) {
 		nlmsg_free(msg);
 		return;
 	}
 	genlmsg_end(msg, hdr);
-	genlmsg_multicast(&nsim_nl_family, msg, 0, NSIM_NL_MCGRP_MONITOR,
-			  GFP_KERNEL);
+	genlmsg_multicast(&nsim_nl_family, msg, 0, group, GFP_KERNEL);
 }
 
 static void nsim_nl_notify_model(u8 cmd, const struct nsim_model *m)
 {
 	struct sk_buff *msg;
 
-	if (!nsim_nl_listening())
+	if (!nsim_nl_listening(NSIM_NL_MCGRP_MONITOR))
 		return;
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
@@ -563,7 +576,8 @@ void nsim_netlink_notify_load_failed(struct nsim_device *nd, int err,
 	void *hdr;
 	bool full;
 
-	msg = nsim_nl_event_new(NEURONSIM_CMD_LOAD_FAILED, &hdr);
+	msg = nsim_nl_event_new(NSIM_NL_MCGRP_MONITOR, NEURONSIM_CMD_LOAD_FAILED,
+				&hdr);
 	if (!msg)
 		return;
 	if (e && e->record >= 0 && e->record <= S32_MAX)
@@ -576,12 +590,12 @@ void nsim_netlink_notify_load_failed(struct nsim_device *nd, int err,
 	       nla_put_u32(msg, NEURONSIM_A_ERR_FIELD, e ? e->field : 0) ||
 	       nla_put_s32(msg, NEURONSIM_A_ERR_SUBGRAPH, e ? e->subgraph : -1) ||
 	       nla_put_s32(msg, NEURONSIM_A_ERR_RECORD, record);
-	nsim_nl_event_send(msg, hdr, full);
+	nsim_nl_event_send(NSIM_NL_MCGRP_MONITOR, msg, hdr, full);
 }
 
 /**
  * nsim_netlink_notify_run() - a DMA queue run finished: RUN_DONE to
- *	"monitor".
+ *	"runs" (CAP_SYS_ADMIN listeners only).
  * @m: the model (its runs are waited for before it is freed).
  * @subgraph: the queue's subgraph.
  * @queue: the queue's index.
@@ -597,7 +611,7 @@ void nsim_netlink_notify_run(const struct nsim_model *m, u32 subgraph,
 	void *hdr;
 	bool full;
 
-	msg = nsim_nl_event_new(NEURONSIM_CMD_RUN_DONE, &hdr);
+	msg = nsim_nl_event_new(NSIM_NL_MCGRP_RUNS, NEURONSIM_CMD_RUN_DONE, &hdr);
 	if (!msg)
 		return;
 	full = nla_put_u32(msg, NEURONSIM_A_DEVICE, m->nd->index) ||
@@ -613,7 +627,7 @@ void nsim_netlink_notify_run(const struct nsim_model *m, u32 subgraph,
 				 NEURONSIM_A_PAD) ||
 	       nla_put_u64_64bit(msg, NEURONSIM_A_RUN_NS, qr->ns,
 				 NEURONSIM_A_PAD);
-	nsim_nl_event_send(msg, hdr, full);
+	nsim_nl_event_send(NSIM_NL_MCGRP_RUNS, msg, hdr, full);
 }
 
 /**

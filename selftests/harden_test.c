@@ -15,8 +15,9 @@
  * KBIN_ERR_STAGE_FAULT and leaves models, mem_refs, kmem_bytes, hbm_used
  * and backing_bytes exactly at their baseline.
  * access: /dev/neuronsim is a root-owned 0600 char device; uid 65534 gets
- * EACCES from it, /dev/neuronsim0, debugfs, writing the module parameters
- * and the bus's new_device and del_device; another fd
+ * EACCES from it, /dev/neuronsim0, debugfs, writing the module parameters,
+ * sysfs counters and the bus's new_device and del_device, and reads the
+ * parameters, a device's arch and the sysfs counters; another fd
  * of the same process and another process get -ENOENT for every command on
  * a model they do not own.
  * noptr: the ioctl structs, every debugfs file, the module parameters,
@@ -57,6 +58,7 @@
 #include "harden_nl.h"
 
 #define PARAM "/sys/module/neuronsim/parameters/"
+#define SYSFS0 "/sys/class/neuronsim/neuronsim0"
 
 static void expect_base(struct __test_metadata *_metadata,
 			const struct stats *b, const char *what)
@@ -290,10 +292,17 @@ static int as_nobody(void)
 		{ PARAM "max_loading_bytes", O_WRONLY, 0 },
 		{ "/sys/bus/neuronsim/new_device", O_WRONLY, 0 },
 		{ "/sys/bus/neuronsim/del_device", O_WRONLY, 0 },
+		{ SYSFS0 "/neuron_core0/stats/memory_usage/device_mem/present", O_WRONLY, 0 },
 		/* Documentation/security.rst: what everyone may read */
 		{ PARAM "max_plan_bytes", O_RDONLY, 1 },
 		{ PARAM "max_loading_bytes", O_RDONLY, 1 },
 		{ "/sys/bus/neuronsim/devices/neuronsim0/arch", O_RDONLY, 1 },
+		/* the Neuron driver's counters, world-readable as its own */
+		{ SYSFS0 "/info/architecture/device_name", O_RDONLY, 1 },
+		{ SYSFS0 "/stats/memory_usage/host_mem/driver_memory/present", O_RDONLY, 1 },
+		{ SYSFS0 "/neuron_core0/stats/memory_usage/device_mem/present", O_RDONLY, 1 },
+		{ SYSFS0 "/neuron_core0/stats/status/success/total", O_RDONLY, 1 },
+		{ SYSFS0 "/neuron_core0/stats/other_info/dma_bytes/total", O_RDONLY, 1 },
 	};
 	unsigned int i;
 	int fd, bad = 0;

@@ -5,14 +5,17 @@
  * GET_DEVICE; GET_MODEL doit and dump, the dump resuming correctly across
  * many models and fds; GET_VARS dump of a big model resuming by
  * (subgraph, record) and matching RESOLVE; "monitor" events for load,
- * unload, close and failed loads; strict policies; who may see names and
- * addresses; and the neuronsim command's -j output parsed back (jansson).
+ * unload, close and failed loads; RUN_DONE ("runs") for root only;
+ * strict policies; who may see names and addresses; and the neuronsim
+ * command's -j output parsed back (jansson).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -429,6 +432,153 @@ TEST(run_done_event)
 	neuronsim_close(fd);
 	neuronsim_nl_close(nl);
 	plan_free(&p);
+}
+
+/* what the uid 65534 listener of run_done_not_for_others saw */
+struct nobody_seen {
+	int join_monitor, join_runs, subscribe;
+	int loaded, run_done, lib_loaded, lib_run_done;
+};
+
+static int count_raw_event(struct nl_msg *msg, void *arg)
+{
+	struct genlmsghdr *g = nlmsg_data(nlmsg_hdr(msg));
+	struct nobody_seen *s = arg;
+
+	if (g->cmd == NEURONSIM_CMD_MODEL_LOADED)
+		s->loaded++;
+	if (g->cmd == NEURONSIM_CMD_RUN_DONE)
+		s->run_done++;
+	return NL_OK;
+}
+
+/* notifications carry sequence number 0 */
+static int any_seq(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
+static int count_lib_event(const struct neuronsim_nl_event *e, void *ctx)
+{
+	struct nobody_seen *s = ctx;
+
+	if (e->cmd == NEURONSIM_CMD_MODEL_LOADED)
+		s->lib_loaded++;
+	if (e->cmd == NEURONSIM_CMD_RUN_DONE)
+		s->lib_run_done++;
+	return 0;
+}
+
+/*
+ * The listener: uid 65534 joins "monitor" and tries "runs" with raw
+ * libnl, subscribes through the library, says so on @ready, waits for
+ * @go (every event sent by then), drains both sockets into @s.
+ */
+static int nobody_listen(int ready, int go, struct nobody_seen *s)
+{
+	struct nl_sock *sk;
+	struct neuronsim_nl *nl;
+	struct nl_cb *cb;
+	int mon, runs;
+	char c;
+
+	if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+		return 10;
+	sk = nl_socket_alloc();
+	if (!sk || genl_connect(sk) || neuronsim_nl_open(&nl))
+		return 11;
+	nl_socket_disable_seq_check(sk);
+	mon = genl_ctrl_resolve_grp(sk, NEURONSIM_GENL_NAME,
+				    NEURONSIM_GENL_MCGRP_MONITOR);
+	runs = genl_ctrl_resolve_grp(sk, NEURONSIM_GENL_NAME, "runs");
+	s->join_monitor = mon < 0 ? mon : nl_socket_add_membership(sk, mon);
+	s->join_runs = runs < 0 ? runs : nl_socket_add_membership(sk, runs);
+	s->subscribe = neuronsim_nl_subscribe(nl);
+	if (write(ready, "r", 1) != 1 || read(go, &c, 1) != 1)
+		return 12;
+	cb = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!cb)
+		return 13;
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, count_raw_event, s);
+	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, any_seq, NULL);
+	nl_socket_set_nonblocking(sk);
+	while (nl_recvmsgs(sk, cb) >= 0)
+		;
+	while (neuronsim_nl_read_events(nl, 0, count_lib_event, s) > 0)
+		;
+	nl_cb_put(cb);
+	nl_socket_free(sk);
+	neuronsim_nl_close(nl);
+	return 0;
+}
+
+/*
+ * Documentation/security.rst: a user without access gets a model's
+ * counts ("monitor") but not what a process's DMA queue runs did:
+ * joining "runs" is -EPERM, and neither raw libnl nor the library hands
+ * uid 65534 the RUN_DONE of root's run, which root's subscription gets.
+ */
+TEST(run_done_not_for_others)
+{
+	struct neuronsim_run_opts o = { .sz = sizeof(o) };
+	struct neuronsim_run_result res;
+	struct nobody_seen *s;
+	struct neuronsim_info info;
+	struct neuronsim_nl *nl;
+	struct run_log l = { 0 };
+	int ready[2], go[2], fd, status, tries = 50;
+	struct plan p;
+	__u32 id, q = 0;
+	char c;
+	pid_t pid;
+
+	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, s);
+	memset(s, 0, sizeof(*s));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(nobody_listen(ready[1], go[0], s));
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+
+	fd = neuronsim_open(NULL);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, neuronsim_get_info(fd, &info));
+	ASSERT_EQ(0, plan_engine(&info, ENGINE_NB * ENGINE_SLICE, KBIN_DMA_DTYPE_UINT8,
+				 KBIN_DMA_DTYPE_UINT8, &p));
+	ASSERT_EQ(0, neuronsim_nl_open(&nl));
+	ASSERT_EQ(0, neuronsim_nl_subscribe(nl));
+	ASSERT_EQ(0, load_plan(fd, &p, &id));
+	ASSERT_EQ(0, neuronsim_run(fd, id, &o, &q, 1));
+	ASSERT_EQ(0, neuronsim_wait(fd, id, &o, &q, &res, 1));
+	/* root's RUN_DONE is here: every listener's has been sent */
+	while (!l.n && tries--)
+		neuronsim_nl_read_events(nl, 100, log_run, &l);
+	EXPECT_EQ(1, l.n);
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	printf("# uid 65534: join monitor %d, runs %d, library subscribe %d; MODEL_LOADED %d (library %d), RUN_DONE %d (library %d)\n",
+	       s->join_monitor, s->join_runs, s->subscribe, s->loaded,
+	       s->lib_loaded, s->run_done, s->lib_run_done);
+	fflush(stdout);
+	EXPECT_EQ(0, s->join_monitor);
+	EXPECT_EQ(-NLE_PERM, s->join_runs);
+	EXPECT_EQ(0, s->subscribe);
+	EXPECT_LE(1, s->loaded);
+	EXPECT_LE(1, s->lib_loaded);
+	EXPECT_EQ(0, s->run_done);
+	EXPECT_EQ(0, s->lib_run_done);
+	neuronsim_close(fd);
+	neuronsim_nl_close(nl);
+	plan_free(&p);
+	munmap(s, sizeof(*s));
 }
 
 /* raw libnl: one request, the kernel's errno */

@@ -30,21 +30,26 @@
  * Every reply and event about a device or a model carries DEVICE.
  *
  * Multicast group "monitor" (NEURONSIM_GENL_MCGRP_MONITOR), events of
- * every device:
+ * every device, which anyone may join:
  *   MODEL_LOADED    DEVICE, MODEL_ID, OWNER_PID, TARGET_GEN, NUM_SUBGRAPHS,
  *                   FIRST_CORE, NUM_VARS, HBM_BYTES, SCRATCHPAD_BYTES
  *   MODEL_UNLOADED  the same attributes as MODEL_LOADED
  *   LOAD_FAILED     DEVICE, OWNER_PID, ERR_ERRNO, ERR_REASON, ERR_FIELD,
  *                   ERR_SUBGRAPH, ERR_RECORD
+ * Multicast group "runs" (NEURONSIM_GENL_MCGRP_RUNS), events of every
+ * device, which only a caller with CAP_SYS_ADMIN may join (-EPERM):
  *   RUN_DONE        DEVICE, MODEL_ID, RUN_SUBGRAPH, RUN_QUEUE,
  *                   RUN_QUEUE_NAME, RUN_STATUS, RUN_BLOCKS, RUN_DESCS,
  *                   RUN_BYTES, RUN_NS (a DMA queue run finished; not for
  *                   runs UNLOAD or close stopped; Documentation/dma.rst)
  *
- * Who sees what: a model's counts (GET_MODEL, events) are visible to
- * everyone.  Its variable names and physical addresses (GET_VARS) only to
- * its owner - a task of the thread group (tgid) that loaded it - or to a
- * caller with CAP_SYS_ADMIN; anyone else gets -EPERM from GET_VARS.
+ * Who sees what: a model's counts (GET_MODEL, "monitor" events) are
+ * visible to everyone.  Its variable names and physical addresses
+ * (GET_VARS) only to its owner - a task of the thread group (tgid) that
+ * loaded it - or to a caller with CAP_SYS_ADMIN; anyone else gets -EPERM
+ * from GET_VARS.  What its DMA queue runs did (RUN_DONE) only to
+ * CAP_SYS_ADMIN (a multicast group cannot tell the owner from others;
+ * the owner has NEURONSIM_IOC_WAIT and poll() on its fd).
  *
  * Units: sizes in bytes; addresses are device addresses (see
  * uapi/linux/neuronsim.h).  64-bit attributes are aligned with
@@ -56,6 +61,7 @@
 #define NEURONSIM_GENL_NAME		"neuronsim"
 #define NEURONSIM_GENL_VERSION		1
 #define NEURONSIM_GENL_MCGRP_MONITOR	"monitor"
+#define NEURONSIM_GENL_MCGRP_RUNS	"runs"
 
 /**
  * enum neuronsim_nl_cmd - commands and notifications of the family.
@@ -66,7 +72,7 @@
  * @NEURONSIM_CMD_MODEL_LOADED: notification, group "monitor".
  * @NEURONSIM_CMD_MODEL_UNLOADED: notification, group "monitor".
  * @NEURONSIM_CMD_LOAD_FAILED: notification, group "monitor".
- * @NEURONSIM_CMD_RUN_DONE: notification, group "monitor".
+ * @NEURONSIM_CMD_RUN_DONE: notification, group "runs" (CAP_SYS_ADMIN).
  * @__NEURONSIM_CMD_MAX: internal.
  * @NEURONSIM_CMD_MAX: highest command.
  */

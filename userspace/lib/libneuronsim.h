@@ -736,9 +736,10 @@ struct neuronsim_nl_var {
 };
 
 /**
- * struct neuronsim_nl_event - one "monitor" notification (of any device).
+ * struct neuronsim_nl_event - one "monitor" or "runs" notification (of
+ *	any device).
  * @cmd: NEURONSIM_CMD_MODEL_LOADED, _MODEL_UNLOADED, _LOAD_FAILED or
- *	_RUN_DONE.
+ *	_RUN_DONE (CAP_SYS_ADMIN callers only; neuronsim_nl_subscribe()).
  * @model: model counts (MODEL_LOADED/UNLOADED; owner_pid and device also
  *	LOAD_FAILED; model_id and device also RUN_DONE).
  * @err_errno: LOAD_FAILED: positive errno.
@@ -885,10 +886,13 @@ int neuronsim_nl_list_vars(struct neuronsim_nl *nl, __u32 model_id,
 
 /**
  * neuronsim_nl_subscribe() - join the "monitor" multicast group
- * (genl_ctrl_resolve_grp, nl_socket_add_membership) on a second socket.
+ * (genl_ctrl_resolve_grp, nl_socket_add_membership) on a second socket,
+ * and the "runs" group when the caller may: RUN_DONE events come only
+ * to a caller with CAP_SYS_ADMIN (the kernel refuses "runs" to anyone
+ * else, and the subscription goes on without it).
  * @nl: handle.
  *
- * Return: 0, -EINVAL, -ENOENT (no such group), or a socket error.
+ * Return: 0, -EINVAL, -ENOENT (no "monitor" group), or a socket error.
  */
 int neuronsim_nl_subscribe(struct neuronsim_nl *nl);
 

@@ -29,7 +29,8 @@
 struct neuronsim_nl {
 	struct nl_sock *sk;	/* requests */
 	int family;
-	struct nl_sock *ev;	/* "monitor" events, after subscribe */
+	struct nl_sock *ev;	/* "monitor" (and "runs") events, after subscribe */
+	bool runs;		/* "runs" joined: RUN_DONE events come */
 	bool has_device;	/* requests carry DEVICE = device */
 	__u32 device;
 };
@@ -486,7 +487,7 @@ NSIM_EXPORT int neuronsim_nl_list_vars(struct neuronsim_nl *nl, __u32 model_id,
 
 NSIM_EXPORT int neuronsim_nl_subscribe(struct neuronsim_nl *nl)
 {
-	int grp, err;
+	int grp, runs, err;
 
 	if (!nl)
 		return -EINVAL;
@@ -496,6 +497,9 @@ NSIM_EXPORT int neuronsim_nl_subscribe(struct neuronsim_nl *nl)
 				    NEURONSIM_GENL_MCGRP_MONITOR);
 	if (grp < 0)
 		return nl_to_errno(grp);
+	/* a module without the group sends RUN_DONE to "monitor" */
+	runs = genl_ctrl_resolve_grp(nl->sk, NEURONSIM_GENL_NAME,
+				     NEURONSIM_GENL_MCGRP_RUNS);
 	nl->ev = nl_socket_alloc();
 	if (!nl->ev)
 		return -ENOMEM;
@@ -503,6 +507,9 @@ NSIM_EXPORT int neuronsim_nl_subscribe(struct neuronsim_nl *nl)
 	err = genl_connect(nl->ev);
 	if (!err)
 		err = nl_socket_add_membership(nl->ev, grp);
+	/* "runs" is CAP_SYS_ADMIN's: anyone else goes on without it */
+	if (!err && runs >= 0 && nl_socket_add_membership(nl->ev, runs) == 0)
+		nl->runs = true;
 	if (!err)
 		err = nl_socket_set_nonblocking(nl->ev);
 	if (err < 0) {

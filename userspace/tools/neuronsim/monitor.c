@@ -381,8 +381,9 @@ const struct nsim_cmd nsim_cmd_monitor = {
 	.name = "monitor",
 	.summary = "print load/unload events, and periodic reports",
 	.usage = "monitor [--count N] [--period SECONDS] [--prometheus]",
-	.help = "  print MODEL_LOADED, MODEL_UNLOADED, LOAD_FAILED and RUN_DONE events of the\n"
-		"  netlink 'monitor' group, every field the kernel sends, until\n"
+	.help = "  print MODEL_LOADED, MODEL_UNLOADED and LOAD_FAILED events of the\n"
+		"  netlink 'monitor' group and, for root (CAP_SYS_ADMIN), RUN_DONE\n"
+		"  events of the 'runs' group, every field the kernel sends, until\n"
 		"  SIGINT/SIGTERM (or N lines), of device N or without -d of every\n"
 		"  device.  With -j one JSON object per line.\n"
 		"  --period SECONDS: also a report every SECONDS: per process holding\n"
