@@ -225,7 +225,7 @@ static int nsim_eng_transpose(struct nsim_eng *e, const struct nsim_dma_op *op,
 {
 	u32 es = op->transpose_elem_size, ax[KBIN_DMA_TRANSPOSE_DIMS];
 	u32 os[KBIN_DMA_TRANSPOSE_DIMS], i0, i1, i2, i3, k, len;
-	u64 tile = es, pos = 0, addr, in[KBIN_DMA_TRANSPOSE_DIMS], lin, t;
+	u64 tile, pos = 0, addr, in[KBIN_DMA_TRANSPOSE_DIMS], lin, t;
 	const u32 *s = op->transpose_shape;
 	struct kbin_dma_pat p;
 	u8 *tin, *tout;
@@ -236,9 +236,14 @@ static int nsim_eng_transpose(struct nsim_eng *e, const struct nsim_dma_op *op,
 		ax[k] = op->transpose_op[k] == 'W' ? 0 : op->transpose_op[k] == 'Z' ?
 			1 : op->transpose_op[k] == 'Y' ? 2 : 3;
 		os[k] = s[ax[k]];
-		tile *= s[k];
 	}
-	if (kbin_dma_pattern(&dd->side[NSIM_DMA_M2S], &p) || !tile ||
+	/*
+	 * The tile only from the checked product (the checker refused any
+	 * other at LOAD): the loops below walk the shape's real size, within
+	 * the tile, within the gathered bytes.
+	 */
+	if (kbin_dma_tile(s, es, &tile, &k) ||
+	    kbin_dma_pattern(&dd->side[NSIM_DMA_M2S], &p) ||
 	    p.bytes % tile || p.bytes > NSIM_ENG_TRANSPOSE_MAX)
 		return -EOPNOTSUPP;
 	tin = kvmalloc(2 * p.bytes, GFP_KERNEL_ACCOUNT);

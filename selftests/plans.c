@@ -700,3 +700,49 @@ int plan_engine(const struct neuronsim_info *info, uint64_t in_size,
 	}
 	return plan_finish(w, e, p);
 }
+
+int plan_descs(const struct neuronsim_info *info, const uint64_t *sizes,
+	     unsigned int nvars, int remote, const struct kbin_dma_desc *d,
+	     unsigned int nd, struct plan *p)
+{
+	static const uint32_t sems[] = { 3 };
+	struct kbin_dma_queue_in q = {
+		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
+		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
+		.name = "q", .semaphores = sems,
+	};
+	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
+	char name[32];
+	unsigned int i;
+	int e = 0;
+
+	if (!w)
+		return -ENOMEM;
+	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0 ||
+	    (remote && kbin_writer_add_subgraph(w, "sg01", 0, 0, NULL, 0) < 0))
+		e = -EINVAL;
+	e |= plan_add(w, 0, PLAN_DMA_SB, KBIN_MR_SB, "state_buffer",
+		      info->sbuf_window_size, 1, NULL, 0, 0, NULL, NULL, 0);
+	for (i = 0; i < nvars; i++) {
+		snprintf(name, sizeof(name), "v%u", i);
+		e |= plan_add(w, 0, i + 1, KBIN_MR_INPUT, name, sizes[i], 4096,
+			      "uint8", sizes[i], 1, NULL, NULL, 0);
+	}
+	if (remote) {
+		e |= add_remote(w, 0, nvars + 1, "r_w1", PLAN_DMA_W1, 1, 1);
+		e |= add_remote(w, 0, nvars + 2, "r_o1", PLAN_DMA_W1, 1, 2);
+		e |= plan_add(w, 1, 0, KBIN_MR_SB, "state_buffer",
+			      info->sbuf_window_size, 1, NULL, 0, 0, NULL, NULL, 0);
+		e |= plan_add(w, 1, 1, KBIN_MR_BUFFER, "w1", PLAN_DMA_W1, 4096,
+			      "uint8", PLAN_DMA_W1, 1, NULL, NULL, 0);
+		e |= plan_add(w, 1, 2, KBIN_MR_OUTPUT, "o1", PLAN_DMA_W1, 4096,
+			      "uint8", PLAN_DMA_W1, 1, NULL, NULL, 0);
+	}
+	e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
+	for (i = 0; i < nd; i++) {
+		struct kbin_dma_block b = { .queue = 0, .id = i, .semaphore = 3 };
+
+		e |= kbin_writer_add_dma_block(w, 0, &b, NULL, &d[i], 1);
+	}
+	return plan_finish(w, e, p);
+}

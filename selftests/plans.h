@@ -135,6 +135,23 @@ int snap_read(struct snap *s);
 enum { ENGINE_V_SB, ENGINE_V_IN, ENGINE_V_OUT };
 int plan_engine(const struct neuronsim_info *info, uint64_t in_size,
 		uint8_t ft, uint8_t tt, struct plan *p);
+/*
+ * A DMA test plan: subgraph sg00 (on the generation's SBUF) with the state
+ * buffer as var 0 (PLAN_DMA_SB) and @nvars HBM variables, var i + 1 an
+ * MR_INPUT "v<i>" of @sizes[i] bytes, 4096-byte aligned; with @remote, a
+ * second subgraph sg01 holds var 0 its state buffer, var 1 an MR_BUFFER
+ * "w1" of PLAN_DMA_W1 bytes and var 2 an MR_OUTPUT "o1" of as many, and
+ * sg00 gets var @nvars + 1 "r_w1" and var @nvars + 2 "r_o1", MR_REMOTE on
+ * them.  One data queue "q" (semaphore 3) in sg00 with one block per
+ * descriptor of @d (@nd of them, copied as given: no rule is checked
+ * here, so a test can hand the kernel what the checker must refuse).
+ * Return 0 or the writer's negative errno.
+ */
+#define PLAN_DMA_SB	0
+#define PLAN_DMA_W1	65536ULL
+int plan_descs(const struct neuronsim_info *info, const uint64_t *sizes,
+	     unsigned int nvars, int remote, const struct kbin_dma_desc *d,
+	     unsigned int nd, struct plan *p);
 /* DMA_RING bytes present over the HBM channels of debugfs hbm, or -1 */
 long long dma_ring_present(void);
 

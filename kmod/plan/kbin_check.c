@@ -1313,9 +1313,9 @@ static unsigned int kbin_check_dma_desc(struct kbin_ck *c,
 					const struct kbin_dma_desc *d,
 					const struct kbin_mem_ref_set *set)
 {
+	struct kbin_dma_verdict v;
 	struct kbin_dma_pat pf, pt;
 	unsigned int r;
-	__u32 dim;
 
 	if (!d->op || d->op > KBIN_DMA_OP_MAX)
 		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, KBIN_ERR_DMA_OP,
@@ -1338,31 +1338,46 @@ static unsigned int kbin_check_dma_desc(struct kbin_ck *c,
 	if (r)
 		return r;
 	at->side = NULL;
-	r = kbin_dma_desc_rule(d, &pf, &pt, &dim);
+	r = kbin_dma_desc_rule(d, &pf, &pt, &v);
 	switch (r) {
 	case KBIN_OK:
 		break;
 	case KBIN_ERR_DMA_COPY_SIZE:
-		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, r, d->to.sizes[dim],
-				     "copy: from %u dims, sizes[%u] = %u; to %u dims, sizes[%u] = %u",
-				     d->from.num_dims, dim, d->from.sizes[dim],
-				     d->to.num_dims, dim, d->to.sizes[dim]);
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, r, d->to.sizes[v.dim],
+				     "copy: from %u dims, sizes[%u] = %u; to %u dims, sizes[%u] = %u: %s",
+				     d->from.num_dims, v.dim, d->from.sizes[v.dim],
+				     d->to.num_dims, v.dim, d->to.sizes[v.dim],
+				     kbin_dma_why_str(v.why));
 	case KBIN_ERR_DMA_CAST_SIZE:
-		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, r, d->to.sizes[dim],
-				     "cast %s -> %s: from sizes[%u] = %u, to sizes[%u] = %u (%u dims, %u dims) are not the same elements",
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, r, d->to.sizes[v.dim],
+				     "cast %s -> %s: from sizes[%u] = %u, to sizes[%u] = %u (%u dims, %u dims): %s",
 				     kbin_dma_dtype_str(d->from.dtype),
-				     kbin_dma_dtype_str(d->to.dtype), dim,
-				     d->from.sizes[dim], dim, d->to.sizes[dim],
-				     d->from.num_dims, d->to.num_dims);
-	default:
-		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, r, d->op,
-				     "%s: dtypes %s -> %s, element size %u, %llu -> %llu bytes: %s",
+				     kbin_dma_dtype_str(d->to.dtype), v.dim,
+				     d->from.sizes[v.dim], v.dim, d->to.sizes[v.dim],
+				     d->from.num_dims, d->to.num_dims,
+				     kbin_dma_why_str(v.why));
+	case KBIN_ERR_DMA_TRANSPOSE:
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, r,
+				     (v.why == KBIN_DMA_WHY_T_ZERO ||
+				      v.why == KBIN_DMA_WHY_T_OVERFLOW) &&
+				     v.dim < KBIN_DMA_TRANSPOSE_DIMS ?
+				     d->transpose_shape[v.dim] : v.tile,
+				     "%s %s -> %s, element size %u, shape [%u, %u, %u, %u], tile %llu, %llu -> %llu bytes: %s",
 				     kbin_dma_op_str(d->op),
 				     kbin_dma_dtype_str(d->from.dtype),
 				     kbin_dma_dtype_str(d->to.dtype),
-				     d->transpose_elem_size,
+				     d->transpose_elem_size, d->transpose_shape[0],
+				     d->transpose_shape[1], d->transpose_shape[2],
+				     d->transpose_shape[3],
+				     (unsigned long long)v.tile,
 				     (unsigned long long)pf.bytes,
 				     (unsigned long long)pt.bytes,
+				     kbin_dma_why_str(v.why));
+	default:
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, r, d->op,
+				     "%s: dtypes %s -> %s: %s", kbin_dma_op_str(d->op),
+				     kbin_dma_dtype_str(d->from.dtype),
+				     kbin_dma_dtype_str(d->to.dtype),
 				     kbin_reason_str(r));
 	}
 	c->res->dma_descs++;

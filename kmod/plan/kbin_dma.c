@@ -301,13 +301,114 @@ static int kbin_dma_is_perm(const char *op)
 	return 1;
 }
 
+/*
+ * The phrases of enum kbin_dma_why, with the def.json field names; a tile
+ * is transpose_element_size x the transpose_shape dimensions, in bytes.
+ */
+static const char *const kbin_dma_whys[KBIN_DMA_WHY_MAX + 1] = {
+	[KBIN_DMA_WHY_NONE] = "no refusal",
+	[KBIN_DMA_WHY_COPY_SIZE] = "from_sizes must equal to_sizes",
+	[KBIN_DMA_WHY_CAST_SIZE] = "the sides do not hold the same whole elements",
+	[KBIN_DMA_WHY_T_FIELDS] = "transpose fields on a copy or cast",
+	[KBIN_DMA_WHY_T_DTYPE] = "from_dtype and to_dtype differ",
+	[KBIN_DMA_WHY_T_ELEM] = "transpose_element_size is not the dtype's size",
+	[KBIN_DMA_WHY_T_OP] = "transpose_op is not a permutation of WXYZ",
+	[KBIN_DMA_WHY_T_ZERO] = "a transpose_shape dimension is 0",
+	[KBIN_DMA_WHY_T_OVERFLOW] = "the tile overflows 64 bits",
+	[KBIN_DMA_WHY_T_TILES] = "the bytes are not whole tiles",
+	[KBIN_DMA_WHY_T_BYTES] = "the sides move different byte counts",
+};
+
+/**
+ * kbin_dma_why_str() - say why kbin_dma_desc_rule() refused, with the
+ *	def.json names of the fields.
+ * @why: enum kbin_dma_why.
+ *
+ * Return: a phrase ("a transpose_shape dimension is 0"; a "tile" is
+ * transpose_element_size x the transpose_shape dimensions); "unknown"
+ * outside the enum.
+ */
+const char *kbin_dma_why_str(unsigned int why)
+{
+	return why <= KBIN_DMA_WHY_MAX ? kbin_dma_whys[why] : "unknown";
+}
+
+/**
+ * kbin_dma_tile() - the bytes of one transpose tile: @elem_size x the
+ *	four dimensions of @shape, in checked 64-bit arithmetic.
+ * @shape: transpose_shape, [W, Z, Y, X].
+ * @elem_size: transpose_element_size, bytes.
+ * @tile: out: the product, 0 on a refusal.
+ * @dim: out: the dimension of @shape a refusal is about.
+ *
+ * Every dimension must be at least 1 and the product must fit 64 bits: a
+ * product that wraps (2 x 64640 x 32404 x 32800 x 268501 is 2^65 +
+ * 32768) would pass for a small tile while the loops over the shape walk
+ * its real size.  The rule (kbin_dma_desc_rule()), the engine and the
+ * host reference all take the tile from here.  O(1).
+ *
+ * Return: KBIN_DMA_WHY_NONE; KBIN_DMA_WHY_T_ZERO (@elem_size 0 counts as
+ * a zero dimension, *@dim 4); KBIN_DMA_WHY_T_OVERFLOW.
+ */
+unsigned int kbin_dma_tile(const __u32 *shape, __u32 elem_size, __u64 *tile,
+			   __u32 *dim)
+{
+	__u64 t = elem_size;
+	__u32 i;
+
+	*tile = 0;
+	*dim = KBIN_DMA_TRANSPOSE_DIMS;
+	if (!elem_size)
+		return KBIN_DMA_WHY_T_ZERO;
+	for (i = 0; i < KBIN_DMA_TRANSPOSE_DIMS; i++) {
+		*dim = i;
+		if (!shape[i])
+			return KBIN_DMA_WHY_T_ZERO;
+	}
+	for (i = 0; i < KBIN_DMA_TRANSPOSE_DIMS; i++) {
+		*dim = i;
+		if (__builtin_mul_overflow(t, (__u64)shape[i], &t))
+			return KBIN_DMA_WHY_T_OVERFLOW;
+	}
+	*dim = 0;
+	*tile = t;
+	return KBIN_DMA_WHY_NONE;
+}
+
+/* the transpose rules, in the order kbin_dma_desc_rule() lists them */
+static unsigned int kbin_dma_transpose_rule(const struct kbin_dma_desc *d,
+					    const struct kbin_dma_dtype_info *ft,
+					    const struct kbin_dma_pat *from,
+					    const struct kbin_dma_pat *to,
+					    struct kbin_dma_verdict *v)
+{
+	unsigned int shape = kbin_dma_tile(d->transpose_shape,
+					   d->transpose_elem_size, &v->tile,
+					   &v->dim);
+
+	if (d->from.dtype != d->to.dtype)
+		v->why = KBIN_DMA_WHY_T_DTYPE;
+	else if (d->transpose_elem_size != ft->size)
+		v->why = KBIN_DMA_WHY_T_ELEM;
+	else if (!kbin_dma_is_perm(d->transpose_op))
+		v->why = KBIN_DMA_WHY_T_OP;
+	else
+		v->why = shape;
+	if (!v->why && from->bytes % v->tile)
+		v->why = KBIN_DMA_WHY_T_TILES;
+	if (!v->why && from->bytes != to->bytes)
+		v->why = KBIN_DMA_WHY_T_BYTES;
+	return v->why ? KBIN_ERR_DMA_TRANSPOSE : KBIN_OK;
+}
+
 /**
  * kbin_dma_desc_rule() - the rules between a descriptor's two sides, by
  *	its op.
  * @d: the descriptor.
  * @from: kbin_dma_pattern() of @d->from (accepted).
  * @to: kbin_dma_pattern() of @d->to (accepted).
- * @dim: out: the dimension a size refusal is about.
+ * @v: out: which rule refused (enum kbin_dma_why), the dimension it is
+ *	about and a transpose's tile bytes.
  *
  * In this order: the op and both dtypes are known (KBIN_ERR_DMA_OP,
  * KBIN_ERR_DMA_DTYPE); then
@@ -316,22 +417,27 @@ static int kbin_dma_is_perm(const char *op)
  *   - cast: the same dimensions and outer sizes, and runs holding the same
  *     number of whole elements, sizes[0] / dtype size, on both sides
  *     (KBIN_ERR_DMA_CAST_SIZE);
- *   - transpose: one dtype, transpose_elem_size its size, as many bytes
- *     on both sides, transpose_op a permutation of W, X, Y, Z
- *     (KBIN_ERR_DMA_TRANSPOSE);
+ *   - transpose: one dtype, transpose_elem_size its size, transpose_op a
+ *     permutation of W, X, Y, Z, every transpose_shape dimension at least
+ *     1 and the tile, transpose_elem_size x W x Z x Y x X, within 64 bits
+ *     (kbin_dma_tile()), the from side's bytes a whole number of tiles,
+ *     as many bytes on both sides (KBIN_ERR_DMA_TRANSPOSE);
  *   - other ops: the transpose fields are zero (KBIN_ERR_DMA_TRANSPOSE).
  *
  * Return: KBIN_OK or the first rule's reason code.
  */
 unsigned int kbin_dma_desc_rule(const struct kbin_dma_desc *d,
 				const struct kbin_dma_pat *from,
-				const struct kbin_dma_pat *to, __u32 *dim)
+				const struct kbin_dma_pat *to,
+				struct kbin_dma_verdict *v)
 {
 	const struct kbin_dma_dtype_info *ft = kbin_dma_dtype(d->from.dtype);
 	const struct kbin_dma_dtype_info *tt = kbin_dma_dtype(d->to.dtype);
 	__u32 i;
 
-	*dim = 0;
+	v->why = KBIN_DMA_WHY_NONE;
+	v->dim = 0;
+	v->tile = 0;
 	if (!d->op || d->op > KBIN_DMA_OP_MAX)
 		return KBIN_ERR_DMA_OP;
 	if (!ft || !tt)
@@ -340,39 +446,41 @@ unsigned int kbin_dma_desc_rule(const struct kbin_dma_desc *d,
 		if (d->transpose_elem_size || d->transpose_op[0] ||
 		    d->transpose_op[1] || d->transpose_op[2] || d->transpose_op[3] ||
 		    d->transpose_shape[0] || d->transpose_shape[1] ||
-		    d->transpose_shape[2] || d->transpose_shape[3])
+		    d->transpose_shape[2] || d->transpose_shape[3]) {
+			v->why = KBIN_DMA_WHY_T_FIELDS;
 			return KBIN_ERR_DMA_TRANSPOSE;
+		}
 	}
 	switch (d->op) {
 	case KBIN_DMA_OP_COPY:
+		v->why = KBIN_DMA_WHY_COPY_SIZE;
 		if (d->from.num_dims != d->to.num_dims)
 			return KBIN_ERR_DMA_COPY_SIZE;
 		for (i = 0; i < d->from.num_dims; i++) {
-			*dim = i;
+			v->dim = i;
 			if (d->from.sizes[i] != d->to.sizes[i])
 				return KBIN_ERR_DMA_COPY_SIZE;
 		}
 		break;
 	case KBIN_DMA_OP_CAST:
+		v->why = KBIN_DMA_WHY_CAST_SIZE;
 		if (d->from.num_dims != d->to.num_dims)
 			return KBIN_ERR_DMA_CAST_SIZE;
 		for (i = 1; i < d->from.num_dims; i++) {
-			*dim = i;
+			v->dim = i;
 			if (d->from.sizes[i] != d->to.sizes[i])
 				return KBIN_ERR_DMA_CAST_SIZE;
 		}
-		*dim = 0;
+		v->dim = 0;
 		if (d->from.sizes[0] % ft->size || d->to.sizes[0] % tt->size ||
 		    d->from.sizes[0] / ft->size != d->to.sizes[0] / tt->size)
 			return KBIN_ERR_DMA_CAST_SIZE;
 		break;
 	case KBIN_DMA_OP_TRANSPOSE:
-		if (d->from.dtype != d->to.dtype || d->transpose_elem_size != ft->size ||
-		    from->bytes != to->bytes || !kbin_dma_is_perm(d->transpose_op))
-			return KBIN_ERR_DMA_TRANSPOSE;
-		break;
+		return kbin_dma_transpose_rule(d, ft, from, to, v);
 	}
-	*dim = 0;
+	v->why = KBIN_DMA_WHY_NONE;
+	v->dim = 0;
 	return KBIN_OK;
 }
 

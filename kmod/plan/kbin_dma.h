@@ -94,9 +94,60 @@ struct kbin_dma_sb {
 unsigned int kbin_dma_sbuf(const struct kbin_gen *g,
 			   const struct kbin_dma_side *s, __u64 extent,
 			   struct kbin_dma_sb *sb);
+/**
+ * enum kbin_dma_why - which rule between a descriptor's sides refused it:
+ *	the detail of a KBIN_ERR_DMA_COPY_SIZE, _CAST_SIZE or _TRANSPOSE
+ *	verdict of kbin_dma_desc_rule(); kbin_dma_why_str() says it with the
+ *	def.json names.
+ * @KBIN_DMA_WHY_NONE: no refusal.
+ * @KBIN_DMA_WHY_COPY_SIZE: a copy's sides differ in sizes.
+ * @KBIN_DMA_WHY_CAST_SIZE: a cast's sides do not hold the same elements.
+ * @KBIN_DMA_WHY_T_FIELDS: a copy or cast carries transpose fields.
+ * @KBIN_DMA_WHY_T_DTYPE: a transpose's two dtypes differ.
+ * @KBIN_DMA_WHY_T_ELEM: transpose_element_size is not the dtype's size.
+ * @KBIN_DMA_WHY_T_OP: transpose_op is not a permutation of W, X, Y, Z.
+ * @KBIN_DMA_WHY_T_ZERO: a transpose_shape dimension is 0.
+ * @KBIN_DMA_WHY_T_OVERFLOW: element size x the shape overflows 64 bits.
+ * @KBIN_DMA_WHY_T_TILES: the bytes are not a whole number of tiles.
+ * @KBIN_DMA_WHY_T_BYTES: a transpose's sides move different byte counts.
+ */
+enum kbin_dma_why {
+	KBIN_DMA_WHY_NONE = 0,
+	KBIN_DMA_WHY_COPY_SIZE,
+	KBIN_DMA_WHY_CAST_SIZE,
+	KBIN_DMA_WHY_T_FIELDS,
+	KBIN_DMA_WHY_T_DTYPE,
+	KBIN_DMA_WHY_T_ELEM,
+	KBIN_DMA_WHY_T_OP,
+	KBIN_DMA_WHY_T_ZERO,
+	KBIN_DMA_WHY_T_OVERFLOW,
+	KBIN_DMA_WHY_T_TILES,
+	KBIN_DMA_WHY_T_BYTES,
+	KBIN_DMA_WHY_MAX = KBIN_DMA_WHY_T_BYTES,
+};
+
+/**
+ * struct kbin_dma_verdict - what kbin_dma_desc_rule() found.
+ * @why: enum kbin_dma_why.
+ * @dim: the dimension a refusal is about: of the sides (copy, cast) or
+ *	of transpose_shape (KBIN_DMA_WHY_T_ZERO, _T_OVERFLOW).
+ * @tile: a transpose: bytes of one tile, transpose_element_size x
+ *	W x Z x Y x X (kbin_dma_tile(), whatever refused), 0 when a
+ *	dimension is 0 or the product does not fit 64 bits.
+ */
+struct kbin_dma_verdict {
+	__u32 why;
+	__u32 dim;
+	__u64 tile;
+};
+
+const char *kbin_dma_why_str(unsigned int why);
+unsigned int kbin_dma_tile(const __u32 *shape, __u32 elem_size, __u64 *tile,
+			   __u32 *dim);
 unsigned int kbin_dma_desc_rule(const struct kbin_dma_desc *d,
 				const struct kbin_dma_pat *from,
-				const struct kbin_dma_pat *to, __u32 *dim);
+				const struct kbin_dma_pat *to,
+				struct kbin_dma_verdict *v);
 
 /**
  * struct kbin_dma_walk - an iterator over the runs, the rows of runs or

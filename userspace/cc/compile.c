@@ -511,9 +511,9 @@ static int check_dma_desc(const struct nscc_model *m, const char *where,
 			  const struct kbin_dma_desc *d,
 			  const struct nscc_symtab *st, struct nscc_err *err)
 {
+	struct kbin_dma_verdict v;
 	struct kbin_dma_pat pf, pt;
 	unsigned int r;
-	__u32 dim;
 	int ret;
 
 	if (!d->op || d->op > KBIN_DMA_OP_MAX)
@@ -528,29 +528,38 @@ static int check_dma_desc(const struct nscc_model *m, const char *where,
 	ret = check_dma_side(m, where, "to", &d->to, st, &pt, err);
 	if (ret)
 		return ret;
-	r = kbin_dma_desc_rule(d, &pf, &pt, &dim);
+	r = kbin_dma_desc_rule(d, &pf, &pt, &v);
 	switch (r) {
 	case KBIN_OK:
 		return 0;
 	case KBIN_ERR_DMA_COPY_SIZE:
-		return nscc_errf(err, -EINVAL, "%s: copy: from has %u dims, sizes[%u] = %u; to has %u dims, sizes[%u] = %u (from_sizes must equal to_sizes)",
-				 where, d->from.num_dims, dim, d->from.sizes[dim],
-				 d->to.num_dims, dim, d->to.sizes[dim]);
+		return nscc_errf(err, -EINVAL, "%s: copy: from has %u dims, sizes[%u] = %u; to has %u dims, sizes[%u] = %u (%s)",
+				 where, d->from.num_dims, v.dim, d->from.sizes[v.dim],
+				 d->to.num_dims, v.dim, d->to.sizes[v.dim],
+				 kbin_dma_why_str(v.why));
 	case KBIN_ERR_DMA_CAST_SIZE:
-		return nscc_errf(err, -EINVAL, "%s: cast %s -> %s: from sizes[%u] = %u, to sizes[%u] = %u (%u and %u dims) do not hold the same elements",
+		return nscc_errf(err, -EINVAL, "%s: cast %s -> %s: from sizes[%u] = %u, to sizes[%u] = %u (%u and %u dims): %s",
 				 where, kbin_dma_dtype_str(d->from.dtype),
-				 kbin_dma_dtype_str(d->to.dtype), dim,
-				 d->from.sizes[dim], dim, d->to.sizes[dim],
-				 d->from.num_dims, d->to.num_dims);
-	default:
-		return nscc_errf(err, -EINVAL, "%s: transpose '%.4s': dtypes %s -> %s, transpose_element_size %u, %llu -> %llu bytes: %s",
-				 where, d->transpose_op,
+				 kbin_dma_dtype_str(d->to.dtype), v.dim,
+				 d->from.sizes[v.dim], v.dim, d->to.sizes[v.dim],
+				 d->from.num_dims, d->to.num_dims,
+				 kbin_dma_why_str(v.why));
+	case KBIN_ERR_DMA_TRANSPOSE:
+		return nscc_errf(err, -EINVAL, "%s: %s '%.4s': dtypes %s -> %s, transpose_element_size %u, transpose_shape [%u, %u, %u, %u] (tile %llu bytes), %llu -> %llu bytes: %s",
+				 where, kbin_dma_op_str(d->op), d->transpose_op,
 				 kbin_dma_dtype_str(d->from.dtype),
 				 kbin_dma_dtype_str(d->to.dtype),
-				 d->transpose_elem_size,
+				 d->transpose_elem_size, d->transpose_shape[0],
+				 d->transpose_shape[1], d->transpose_shape[2],
+				 d->transpose_shape[3], (unsigned long long)v.tile,
 				 (unsigned long long)pf.bytes,
 				 (unsigned long long)pt.bytes,
-				 kbin_reason_str(r));
+				 kbin_dma_why_str(v.why));
+	default:
+		return nscc_errf(err, -EINVAL, "%s: %s: dtypes %s -> %s: %s", where,
+				 kbin_dma_op_str(d->op),
+				 kbin_dma_dtype_str(d->from.dtype),
+				 kbin_dma_dtype_str(d->to.dtype), kbin_reason_str(r));
 	}
 }
 

@@ -208,13 +208,17 @@ static int ref_axis(char c)
  * @out: room for as many bytes.
  * @bytes: the from side's byte count.
  *
- * Return: 0; -EINVAL when @bytes is not a whole number of tiles.
+ * Return: 0; -EINVAL when transpose_op is not made of W, X, Y, Z, when
+ * the tile (kbin_dma_tile(): a zero dimension, a product past 64 bits) is
+ * refused or @bytes is not a whole number of tiles.
  */
 int dma_ref_transpose(const struct kbin_dma_desc *d, const uint8_t *in,
 		      uint8_t *out, uint64_t bytes)
 {
 	const uint32_t *s = d->transpose_shape;
-	uint64_t es = d->transpose_elem_size, os[4], a[4], o[4], lin = 0, ol, tile;
+	uint64_t es = d->transpose_elem_size, os[4], a[4], o[4], lin = 0, ol;
+	__u64 tile;
+	__u32 dim;
 	int ax[4], k;
 
 	for (k = 0; k < 4; k++) {
@@ -223,8 +227,9 @@ int dma_ref_transpose(const struct kbin_dma_desc *d, const uint8_t *in,
 			return -EINVAL;
 		os[k] = s[ax[k]];
 	}
-	tile = (uint64_t)s[0] * s[1] * s[2] * s[3] * es;
-	if (!tile || bytes % tile)
+	/* the checked product of the rules, never one that wrapped */
+	if (kbin_dma_tile(s, d->transpose_elem_size, &tile, &dim) ||
+	    bytes % tile)
 		return -EINVAL;
 	for (; bytes; bytes -= tile, in += tile, out += tile, lin = 0)
 		for (a[0] = 0; a[0] < s[0]; a[0]++)
@@ -267,19 +272,25 @@ static int ref_side(struct dma_ref_mem *m, const struct kbin_dma_side *sd,
 static int ref_desc(struct dma_ref_mem *m, const struct kbin_dma_desc *d,
 		    dma_ref_addr_fn addr, void *ctx, uint64_t *bytes)
 {
+	struct kbin_dma_verdict v;
 	struct kbin_dma_pat pf, pt;
-	uint64_t fa, ta;
+	uint64_t fa, ta, n;
 	uint8_t *in, *out;
 	int ret;
 
-	if (kbin_dma_pattern(&d->from, &pf) || kbin_dma_pattern(&d->to, &pt))
+	/* the rules of a checked plan (kbin_dma.h): the sizes below hold */
+	if (kbin_dma_pattern(&d->from, &pf) || kbin_dma_pattern(&d->to, &pt) ||
+	    kbin_dma_desc_rule(d, &pf, &pt, &v))
 		return -EINVAL;
 	ret = addr(ctx, d->from.var_id, &fa);
 	if (!ret)
 		ret = addr(ctx, d->to.var_id, &ta);
 	if (ret)
 		return ret;
-	in = malloc(pf.bytes + pt.bytes + 1);
+	if (__builtin_add_overflow(pf.bytes, pt.bytes, &n) || n >= SIZE_MAX)
+		return -ENOMEM;
+	n++;
+	in = malloc(n);
 	if (!in)
 		return -ENOMEM;
 	out = in + pf.bytes;

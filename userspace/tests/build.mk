@@ -2,7 +2,8 @@
 # Build fragment for userspace/tests, included by the top-level Makefile.
 #
 #   libtestutil.a    test helpers, one library per flavor that needs them;
-#                    host: the KBIN test plans (kbin_testplan.c) and the
+#                    host: the KBIN test plans (kbin_testplan.c), the
+#                    crafted DMA descriptors of kbin_mutate.c and the
 #                    BIR reference interpreter (bir_interp.c); the vm and
 #                    fuzz lists are in selftests/build.mk and fuzz.mk
 #   kbin_check_test  host test: every checker rule, writer/reader round trip
@@ -14,7 +15,8 @@
 # lib_* tests in the fragments of what they test.
 
 $(call library,TESTUTIL,libtestutil,host vm fuzz)
-TESTUTIL_SRCS_host := userspace/tests/kbin_testplan.c userspace/tests/bir_interp.c
+TESTUTIL_SRCS_host := userspace/tests/kbin_testplan.c userspace/tests/bir_interp.c \
+	userspace/tests/kbin_mutate.c
 TESTUTIL_INC	:= -I$(TOP)/userspace/tests
 TESTUTIL_USES	:= KBIN
 

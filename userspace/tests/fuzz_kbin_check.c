@@ -8,14 +8,18 @@
  * rules).  A plan the checker accepts must also open with kbin_read() and
  * every record's name, list, payload and debug metadata must be readable
  * through the view, and every DMA descriptor side walks into UDMA pieces
- * of 1..64 KiB inside its extent, as many as the checker counted; ASan
- * and UBSan catch any read outside the input.
+ * of 1..64 KiB inside its extent, as many as the checker counted, and
+ * every transpose has a tile (transpose_element_size x transpose_shape,
+ * computed here in 128 bits) that is not 0, fits 64 bits and divides
+ * its bytes, and runs through the host reference's transpose; ASan and
+ * UBSan catch any read outside the input or the buffers.
  * The seed corpus (valid plans) is written by kbin_seedgen.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dma_ref.h"
 #include "kbin_check.h"
 #include "kbin_dma.h"
 #include "kbin_reader.h"
@@ -32,6 +36,33 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 	return a + b < a ? ~0ULL : a + b;
 }
 
+/*
+ * An accepted transpose, re-verified without the rules' code: its tile in
+ * 128-bit arithmetic; then (up to 1 MiB) the host reference's permutation
+ * over a buffer of exactly its bytes.
+ */
+static void kbin_fuzz_transpose(const struct kbin_dma_desc *d)
+{
+	unsigned __int128 tile = d->transpose_elem_size;
+	struct kbin_dma_pat pat;
+	uint8_t *in, *out;
+	unsigned int k;
+
+	for (k = 0; k < 4; k++)
+		tile *= d->transpose_shape[k];
+	if (kbin_dma_pattern(&d->from, &pat) || !tile || tile >> 64 ||
+	    pat.bytes % (uint64_t)tile)
+		abort();
+	if (pat.bytes > (1U << 20))
+		return;
+	in = calloc(1, pat.bytes);
+	out = malloc(pat.bytes);
+	if (in && out && dma_ref_transpose(d, in, out, pat.bytes))
+		abort();
+	free(in);
+	free(out);
+}
+
 static void kbin_fuzz_dma(const struct kbin_view *v,
 			  const struct kbin_check_result *res)
 {
@@ -44,6 +75,8 @@ static void kbin_fuzz_dma(const struct kbin_view *v,
 		if (kbin_view_dma_sg(v, s, &dv))
 			abort();
 		for (i = 0; i < dv.num_descs; i++) {
+			if (dv.descs[i].op == KBIN_DMA_OP_TRANSPOSE)
+				kbin_fuzz_transpose(&dv.descs[i]);
 			for (side = 0; side < 2; side++) {
 				const struct kbin_dma_side *sd = side ? &dv.descs[i].to :
 								 &dv.descs[i].from;

@@ -1205,6 +1205,35 @@ TEST_F(plan, dma_transpose)
 	REJECT_DMA(KBIN_ERR_DMA_TRANSPOSE, 0, KBIN_FIELD_DMA_DESC, TP_D_BUF_V);
 }
 
+/* transpose_shape: zero, wrapping 64 bits, not a divisor of the bytes */
+TEST_F(plan, dma_transpose_shape)
+{
+	/* sg 1's transpose moves 1024 bytes of float32 in one [1, 1, 16, 16] tile */
+	D(1, 0)->transpose_shape[2] = 0;
+	REJECT_DMA(KBIN_ERR_DMA_TRANSPOSE, 1, KBIN_FIELD_DMA_DESC, 0);
+	EXPECT_EQ(0ULL, self->res.value);
+	EXPECT_STREQ("sg 1 dma queue 0 'qSPSpillReload0' block 0 descriptor 0: transpose float32 -> float32, element size 4, shape [1, 1, 0, 16], tile 0, 1024 -> 1024 bytes: a transpose_shape dimension is 0",
+		     self->res.msg);
+	RESET();
+	/* 4 x 2048 x 1544 x 65537 x 22253377 = 2^64 + 65536 */
+	D(1, 0)->transpose_shape[0] = 2048;
+	D(1, 0)->transpose_shape[1] = 1544;
+	D(1, 0)->transpose_shape[2] = 65537;
+	D(1, 0)->transpose_shape[3] = 22253377;
+	REJECT_DMA(KBIN_ERR_DMA_TRANSPOSE, 1, KBIN_FIELD_DMA_DESC, 0);
+	EXPECT_EQ(22253377ULL, self->res.value);	/* the dimension it overflows at */
+	EXPECT_NE(NULL, strstr(self->res.msg, "tile 0, 1024 -> 1024 bytes: the tile overflows 64 bits")) TH_LOG("%s", self->res.msg);
+	RESET();
+	D(1, 0)->transpose_shape[3] = 15;	/* 960-byte tiles in 1024 bytes */
+	REJECT_DMA(KBIN_ERR_DMA_TRANSPOSE, 1, KBIN_FIELD_DMA_DESC, 0);
+	EXPECT_EQ(960ULL, self->res.value);
+	RESET();
+	D(1, 0)->transpose_shape[3] = 8;	/* two 512-byte tiles: accepted */
+	kbin_fix_checksum(self->buf, self->len);
+	EXPECT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
+		TH_LOG("%s", self->res.msg);
+}
+
 TEST_F(plan, dma_first_problem_wins)
 {
 	/* a bad descriptor in sg 1 and a bad queue in sg 0: sg 0 first */

@@ -14,6 +14,26 @@
 #include "kbin_mutate.h"
 #include "kbin_writer.h"
 
+const struct kbin_bad_transpose kbin_bad_transposes[] = {
+	/* 2 x 64640 x 32404 x 32800 x 268501 = 2^65 + 32768 */
+	{ "product wraps to the bytes", { 64640, 32404, 32800, 268501 }, 2, 32768 },
+	/* 4 x 2048 x 1544 x 65537 x 22253377 = 2^64 + 65536 */
+	{ "product wraps to the bytes, float32", { 2048, 1544, 65537, 22253377 },
+	  4, 65536 },
+	/* 2 x 4323 x 2731 x 409891 x 7623851 = 2^66 + 2: one element */
+	{ "product wraps to one element", { 4323, 2731, 409891, 7623851 }, 2, 32768 },
+	{ "product wraps to 0", { 65536, 65536, 65536, 65536 }, 2, 32768 },
+	{ "zero W", { 0, 1, 128, 128 }, 2, 32768 },
+	{ "zero X", { 1, 1, 128, 0 }, 2, 32768 },
+	{ "product not a divisor of the bytes", { 1, 1, 128, 127 }, 2, 32768 },
+	{ "tile larger than the bytes", { 1, 1, 256, 256 }, 2, 32768 },
+	{ "largest dimensions", { 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff },
+	  4, 65536 },
+};
+
+const unsigned int kbin_num_bad_transposes =
+	sizeof(kbin_bad_transposes) / sizeof(kbin_bad_transposes[0]);
+
 uint64_t kbin_rand(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
@@ -445,6 +465,16 @@ static void mutate_dma(uint8_t *b, size_t len, const struct walk *wk,
 	}
 	if (f.w == 4 && rnd(st, 4) == 0) {
 		put(b, f, 65536 + rnd(st, 3) - 1);
+		return;
+	}
+	/* a crafted transpose_shape and element size, whatever the op */
+	if (f.off == base + DD(transpose_shape[0]) && rnd(st, 2) &&
+	    fits(len, base, sizeof(struct kbin_dma_desc))) {
+		const struct kbin_bad_transpose *t =
+			&kbin_bad_transposes[rnd(st, kbin_num_bad_transposes)];
+
+		memcpy(b + base + DD(transpose_shape), t->shape, sizeof(t->shape));
+		b[base + DD(transpose_elem_size)] = t->elem_size;
 		return;
 	}
 	put(b, f, interesting(st, get(b, f), get(b, (struct fld){ peer, f.w }),

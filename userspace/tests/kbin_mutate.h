@@ -44,4 +44,30 @@ uint64_t kbin_rand(uint64_t *state);
  */
 size_t kbin_mutate(uint8_t *buf, size_t len, size_t max, uint64_t *state);
 
+/**
+ * struct kbin_bad_transpose - a transpose_shape the rules must refuse
+ *	(Documentation/security.rst): on a descriptor of @bytes bytes of
+ *	@elem_size-byte elements, transpose_op "WZXY".
+ * @what: what is wrong with it.
+ * @shape: transpose_shape [W, Z, Y, X].
+ * @elem_size: transpose_element_size, 2 (float16) or 4 (float32).
+ * @bytes: the from (and to) side's bytes: 128 rows of 128 elements.
+ */
+struct kbin_bad_transpose {
+	const char *what;
+	uint32_t shape[4];
+	uint8_t elem_size;
+	uint32_t bytes;
+};
+
+/*
+ * The crafted shapes: element size x the four dimensions wrapping 64 bits
+ * to the descriptor's bytes, to an element, to zero; zero dimensions; a
+ * product that is not a divisor of the bytes; a tile larger than them.
+ * The fuzz targets' seeds carry them (kbin_seedgen), kbin_mutate() writes
+ * them into descriptors, and run_test loads each in the VM.
+ */
+extern const struct kbin_bad_transpose kbin_bad_transposes[];
+extern const unsigned int kbin_num_bad_transposes;
+
 #endif /* _KBIN_MUTATE_H */

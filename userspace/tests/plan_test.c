@@ -22,6 +22,7 @@
 
 #include "kselftest_harness.h"
 #include "kbin_dma.h"
+#include "kbin_mutate.h"
 #include "kbin_gen.h"
 #include "kbin_kind.h"
 #include "kbin_names.h"
@@ -896,7 +897,7 @@ TEST(dma_desc_rules)
 	__u64 st[4] = { 1, 262144 };
 	struct kbin_dma_desc d;
 	struct kbin_dma_pat pf, pt;
-	__u32 dim;
+	struct kbin_dma_verdict v;
 
 	memset(&d, 0, sizeof(d));
 	d.from = side(0, 2, sz, st);
@@ -904,37 +905,37 @@ TEST(dma_desc_rules)
 	d.op = KBIN_DMA_OP_COPY;
 	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&d.from, &pf));
 	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&d.to, &pt));
-	EXPECT_EQ(KBIN_OK, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	EXPECT_EQ(KBIN_OK, kbin_dma_desc_rule(&d, &pf, &pt, &v));
 	d.to.sizes[1] = 127;
-	EXPECT_EQ(KBIN_ERR_DMA_COPY_SIZE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
-	EXPECT_EQ(1U, dim);
+	EXPECT_EQ(KBIN_ERR_DMA_COPY_SIZE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
+	EXPECT_EQ(1U, v.dim);
 	d.to.sizes[1] = 128;
 	d.op = 0;
-	EXPECT_EQ(KBIN_ERR_DMA_OP, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	EXPECT_EQ(KBIN_ERR_DMA_OP, kbin_dma_desc_rule(&d, &pf, &pt, &v));
 	d.op = KBIN_DMA_OP_MAX + 1;
-	EXPECT_EQ(KBIN_ERR_DMA_OP, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	EXPECT_EQ(KBIN_ERR_DMA_OP, kbin_dma_desc_rule(&d, &pf, &pt, &v));
 	d.op = KBIN_DMA_OP_COPY;
 	d.to.dtype = KBIN_DMA_DTYPE_MAX + 1;
-	EXPECT_EQ(KBIN_ERR_DMA_DTYPE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	EXPECT_EQ(KBIN_ERR_DMA_DTYPE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
 	d.to.dtype = KBIN_DMA_DTYPE_UINT8;
 	d.transpose_shape[3] = 1;
-	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
 	d.transpose_shape[3] = 0;
 	/* cast int8 128 B -> float32 512 B: the run lengths scale */
 	d.op = KBIN_DMA_OP_CAST;
 	d.from.dtype = KBIN_DMA_DTYPE_INT8;
 	d.from.sizes[0] = 128;
 	d.to.dtype = KBIN_DMA_DTYPE_FLOAT32;
-	EXPECT_EQ(KBIN_OK, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	EXPECT_EQ(KBIN_OK, kbin_dma_desc_rule(&d, &pf, &pt, &v));
 	d.from.sizes[0] = 129;
-	EXPECT_EQ(KBIN_ERR_DMA_CAST_SIZE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	EXPECT_EQ(KBIN_ERR_DMA_CAST_SIZE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
 	d.from.sizes[0] = 128;
 	d.to.sizes[0] = 514;	/* not whole float32 elements */
-	EXPECT_EQ(KBIN_ERR_DMA_CAST_SIZE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	EXPECT_EQ(KBIN_ERR_DMA_CAST_SIZE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
 	d.to.sizes[0] = 512;
 	d.to.sizes[1] = 64;
-	EXPECT_EQ(KBIN_ERR_DMA_CAST_SIZE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
-	EXPECT_EQ(1U, dim);
+	EXPECT_EQ(KBIN_ERR_DMA_CAST_SIZE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
+	EXPECT_EQ(1U, v.dim);
 	d.to.sizes[1] = 128;
 	/* transpose float32: equal bytes, element size, a permutation */
 	memset(&d, 0, sizeof(d));
@@ -948,23 +949,110 @@ TEST(dma_desc_rules)
 	d.op = KBIN_DMA_OP_TRANSPOSE;
 	d.transpose_elem_size = 4;
 	memcpy(d.transpose_op, "WZXY", 4);
+	d.transpose_shape[0] = d.transpose_shape[1] = 1;
+	d.transpose_shape[2] = 128;
+	d.transpose_shape[3] = 64;	/* 32 KiB tiles: the 128 KiB are 4 */
 	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&d.from, &pf));
 	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&d.to, &pt));
-	EXPECT_EQ(KBIN_OK, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	EXPECT_EQ(KBIN_OK, kbin_dma_desc_rule(&d, &pf, &pt, &v));
+	EXPECT_EQ(32768ULL, v.tile);
 	d.transpose_op[1] = 'W';
-	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
 	memcpy(d.transpose_op, "WZXA", 4);
-	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
 	memcpy(d.transpose_op, "XYZW", 4);
-	EXPECT_EQ(KBIN_OK, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	EXPECT_EQ(KBIN_OK, kbin_dma_desc_rule(&d, &pf, &pt, &v));
 	d.transpose_elem_size = 2;
-	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
 	d.transpose_elem_size = 4;
 	d.to.dtype = KBIN_DMA_DTYPE_INT32;
-	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
 	d.to.dtype = KBIN_DMA_DTYPE_FLOAT32;
 	pt.bytes -= 4;
-	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &dim));
+	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
+	EXPECT_EQ(KBIN_DMA_WHY_T_BYTES, v.why);
+}
+
+/*
+ * transpose_shape: zero dimensions, products that wrap 64 bits (the
+ * crafted shapes of kbin_mutate.c), products that are not a divisor of
+ * the bytes; each refused with its reason, the tile only when it fits.
+ */
+TEST(dma_transpose_shape)
+{
+	__u32 sz[4] = { 256, 128 };
+	__u64 st[4] = { 1, 256 };
+	struct kbin_dma_verdict v;
+	struct kbin_dma_pat pf, pt;
+	struct kbin_dma_desc d;
+	__u64 tile;
+	__u32 dim, i;
+
+	memset(&d, 0, sizeof(d));
+	d.from = side(0, 2, sz, st);
+	d.to = side(0, 2, sz, st);
+	d.from.dtype = d.to.dtype = KBIN_DMA_DTYPE_FLOAT16;
+	d.op = KBIN_DMA_OP_TRANSPOSE;
+	d.transpose_elem_size = 2;
+	memcpy(d.transpose_op, "WZXY", 4);
+	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&d.from, &pf));
+	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&d.to, &pt));
+	ASSERT_EQ(32768ULL, pf.bytes);
+	for (i = 0; i < kbin_num_bad_transposes; i++) {
+		const struct kbin_bad_transpose *t = &kbin_bad_transposes[i];
+
+		if (t->elem_size != 2)
+			continue;
+		memcpy(d.transpose_shape, t->shape, sizeof(t->shape));
+		EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &v))
+			TH_LOG("%s", t->what);
+		EXPECT_NE(KBIN_DMA_WHY_NONE, v.why) TH_LOG("%s", t->what);
+	}
+	/* a wrapping product is an overflow, never the wrapped tile */
+	memcpy(d.transpose_shape, kbin_bad_transposes[0].shape, 16);
+	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
+	EXPECT_EQ(KBIN_DMA_WHY_T_OVERFLOW, v.why);
+	EXPECT_EQ(0ULL, v.tile);
+	EXPECT_EQ(KBIN_DMA_WHY_T_OVERFLOW,
+		  kbin_dma_tile(d.transpose_shape, 2, &tile, &dim));
+	EXPECT_EQ(3U, dim);
+	EXPECT_EQ(0ULL, tile);
+	/* zero dimensions, named */
+	d.transpose_shape[0] = 1;
+	d.transpose_shape[1] = 0;
+	d.transpose_shape[2] = d.transpose_shape[3] = 128;
+	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
+	EXPECT_EQ(KBIN_DMA_WHY_T_ZERO, v.why);
+	EXPECT_EQ(1U, v.dim);
+	/* a product that is not a divisor of the 32768 bytes */
+	d.transpose_shape[1] = 1;
+	d.transpose_shape[3] = 127;
+	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
+	EXPECT_EQ(KBIN_DMA_WHY_T_TILES, v.why);
+	EXPECT_EQ(32512ULL, v.tile);
+	/* a tile that just fits: 2 x 2^31 x (2^32 - 1); twice that does not */
+	d.transpose_shape[0] = 0x80000000U;
+	d.transpose_shape[1] = 0xffffffffU;
+	d.transpose_shape[2] = 1;
+	d.transpose_shape[3] = 1;
+	EXPECT_EQ(KBIN_DMA_WHY_NONE, kbin_dma_tile(d.transpose_shape, 2, &tile, &dim));
+	EXPECT_EQ(0xffffffffULL << 32, tile);
+	d.transpose_shape[3] = 2;
+	EXPECT_EQ(KBIN_DMA_WHY_T_OVERFLOW,
+		  kbin_dma_tile(d.transpose_shape, 2, &tile, &dim));
+	/* the real NEFFs' shape; two tiles of float32 [1, 1, 128, 32] */
+	d.transpose_shape[0] = d.transpose_shape[1] = 1;
+	d.transpose_shape[2] = d.transpose_shape[3] = 128;
+	EXPECT_EQ(KBIN_OK, kbin_dma_desc_rule(&d, &pf, &pt, &v));
+	EXPECT_EQ(32768ULL, v.tile);
+	d.from.dtype = d.to.dtype = KBIN_DMA_DTYPE_FLOAT32;
+	d.transpose_elem_size = 4;
+	d.transpose_shape[3] = 32;
+	EXPECT_EQ(KBIN_OK, kbin_dma_desc_rule(&d, &pf, &pt, &v));
+	EXPECT_EQ(16384ULL, v.tile);
+	for (i = 0; i <= KBIN_DMA_WHY_MAX; i++)
+		EXPECT_STRNE("unknown", kbin_dma_why_str(i));
+	EXPECT_STREQ("unknown", kbin_dma_why_str(KBIN_DMA_WHY_MAX + 1));
 }
 
 TEST_HARNESS_MAIN
