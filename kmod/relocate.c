@@ -255,6 +255,7 @@ static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 	struct nsim_sg *sg = &r->m->sg[s];
 	struct nsim_dma *dma = &sg->dma;
 	struct nsim_reloc_at at = { .s = s, .q = -1, .d = -1, .dir = -1 };
+	/* sems: at most KBIN_MAX_LIST, the checker's bound of a subgraph's sets */
 	u32 qi, bj, j, dir, di = 0, name_off = 0, rings = 0, sems = 0;
 	size_t names = 0;
 	u64 pieces;

@@ -7,7 +7,10 @@
  *     (products that wrap 64 bits, zero dimensions, products that are not
  *     a divisor of the bytes) is refused at LOAD by the checker
  *     (KBIN_ERR_DMA_TRANSPOSE naming the descriptor), never run; a good
- *     shape runs byte-exact against the host reference's transpose.
+ *     shape runs byte-exact against the host reference's transpose;
+ *   - semaphore sets: 4096 queues naming one set of KBIN_MAX_LIST
+ *     entries (2^32 entries together, which wrapped the kernel's 32-bit
+ *     count) are refused at LOAD (KBIN_ERR_DMA_SEMAPHORE).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +19,8 @@
 #include <sys/ioctl.h>
 
 #include "kselftest_harness.h"
+#include "kbin_reader.h"
+#include "kbin_writer.h"
 #include "dma_ref.h"
 #include "kbin_mutate.h"
 #include "plans.h"
@@ -184,6 +189,81 @@ TEST_F(ds, transpose_matches_reference)
 	free(in);
 	free(want);
 	free(got);
+	expect_base(_metadata, &self->base);
+}
+
+#define SEM_QUEUES	4096U
+
+/*
+ * SEM_QUEUES queues of one semaphore each, then every queue's set made
+ * the same KBIN_MAX_LIST entries: the payload of var 1 (4 MiB of zeros).
+ */
+static int plan_sem_sets(const struct neuronsim_info *info, struct plan *p)
+{
+	static const uint32_t sem[] = { 0 };
+	struct kbin_dma_queue_in q = {
+		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
+		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
+		.semaphores = sem,
+	};
+	uint64_t bytes = (uint64_t)KBIN_MAX_LIST * 4;
+	struct kbin_check_result res;
+	struct kbin_dma_sg_view dv;
+	struct kbin_writer *w;
+	struct kbin_view v;
+	uint8_t *pay = calloc(1, bytes);
+	char name[32];
+	uint32_t i;
+	int e = 0;
+
+	w = kbin_writer_new(info->arch_gen);
+	if (!w || !pay) {
+		kbin_writer_free(w);
+		free(pay);
+		return -ENOMEM;
+	}
+	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
+		e = -EINVAL;
+	e |= plan_add(w, 0, 0, KBIN_MR_SB, "state_buffer", info->sbuf_window_size,
+		      1, NULL, 0, 0, NULL, NULL, 0);
+	e |= plan_add(w, 0, 1, KBIN_MR_BUFFER, "sems", bytes, 4096, "uint32",
+		      KBIN_MAX_LIST, 1, pay, NULL, 0);
+	for (i = 0; i < SEM_QUEUES; i++) {
+		snprintf(name, sizeof(name), "q%u", i);
+		q.name = name;
+		e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
+	}
+	free(pay);
+	e = plan_finish(w, e, p);
+	if (e)
+		return e;
+	if (kbin_read(p->buf, p->len, &v, &res) || kbin_view_dma_sg(&v, 0, &dv))
+		return -EINVAL;
+	for (i = 0; i < SEM_QUEUES; i++) {
+		struct kbin_dma_queue *kq = (struct kbin_dma_queue *)&dv.queues[i];
+
+		kq->num_semaphores = KBIN_MAX_LIST;
+		kq->semaphores = (const uint8_t *)kbin_view_payload(&v, &kbin_view_set(&v, 0)->mem[1]) -
+				 (const uint8_t *)p->buf;
+	}
+	kbin_fix_checksum(p->buf, p->len);
+	return 0;
+}
+
+TEST_F(ds, semaphore_sets_bounded)
+{
+	struct neuronsim_load l;
+	char log[1024];
+	struct plan p;
+	uint32_t id;
+	int ret;
+
+	ASSERT_EQ(0, plan_sem_sets(&self->info, &p));
+	ret = nsim_load(self->fd, &p, 0, &id, &l, log, sizeof(log));
+	plan_free(&p);
+	ASSERT_EQ(-EINVAL, ret) TH_LOG("4096 queues of 2^20 semaphores loaded");
+	EXPECT_EQ(KBIN_ERR_DMA_SEMAPHORE, l.err_reason) TH_LOG("%s", log);
+	TH_LOG("%s", log);
 	expect_base(_metadata, &self->base);
 }
 

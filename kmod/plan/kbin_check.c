@@ -1457,7 +1457,7 @@ static unsigned int kbin_check_dma_sg(struct kbin_ck *c, int s, __u32 *nq,
 	const struct kbin_dma_sg *e = &c->dma->sg[s];
 	const struct kbin_mem_ref_set *set = kbin_set(c, s);
 	struct kbin_dma_at at = { .sg = s, .block = -1, .desc = -1 };
-	__u64 qend, bend, dend;
+	__u64 qend, bend, dend, sems = 0;
 	__u32 k, j, nblock, ndesc;
 	unsigned int r;
 
@@ -1487,6 +1487,18 @@ static unsigned int kbin_check_dma_sg(struct kbin_ck *c, int s, __u32 *nq,
 		r = kbin_check_dma_queue(c, &at, q);
 		if (r)
 			return r;
+		/*
+		 * The kernel keeps a copy of every queue's set: queues may
+		 * share one set in the file, so their entries are bounded
+		 * together, not only each set by KBIN_MAX_LIST.
+		 */
+		sems += q->num_semaphores;
+		if (sems > KBIN_MAX_LIST)
+			return kbin_fail_dma(c, &at, KBIN_FIELD_DMA_QUEUE,
+					     KBIN_ERR_DMA_SEMAPHORE, sems,
+					     "the subgraph's semaphore sets reach %llu entries with this queue's %u, above %u",
+					     (unsigned long long)sems,
+					     q->num_semaphores, KBIN_MAX_LIST);
 		if (q->first_block != nblock ||
 		    (__u64)q->first_block + q->num_blocks > bend)
 			return kbin_fail_dma(c, &at, KBIN_FIELD_DMA_QUEUE,

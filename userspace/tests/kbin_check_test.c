@@ -1009,6 +1009,64 @@ TEST_F(plan, dma_queue_semaphore_set)
 	REJECT_DMA(KBIN_ERR_RESERVED, 1, KBIN_FIELD_DMA_QUEUE, 0);
 }
 
+/*
+ * Two queues naming one semaphore set of the data area (here a weight's
+ * payload): 2^19 entries each are 2^20 together, accepted; one more each
+ * is refused at the second queue, named by the running total.
+ */
+TEST(dma_semaphore_sets_together)
+{
+	static const uint32_t sem[] = { 0 };
+	struct kbin_dma_queue_in q = {
+		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
+		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
+		.semaphores = sem,
+	};
+	struct kbin_rec_in in = { .name = "sems" };
+	struct kbin_check_result res;
+	struct kbin_dma_sg_view dv;
+	struct kbin_writer *w = kbin_writer_new(TP_TARGET);
+	struct kbin_dma_queue *qt;
+	struct kbin_view v;
+	uint8_t *pay = calloc(KBIN_MAX_LIST, 4);
+	uint64_t off;
+	void *buf;
+	size_t len;
+
+	ASSERT_TRUE(w && pay);
+	ASSERT_LE(0, kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0));
+	in.rec.mr_type = KBIN_MR_BUFFER;
+	in.rec.size = (uint64_t)KBIN_MAX_LIST * 4;
+	in.rec.alignment = 64;
+	in.payload = pay;
+	in.payload_len = in.rec.size;
+	ASSERT_EQ(0, kbin_writer_add_record(w, 0, &in));
+	q.name = "q0";
+	ASSERT_LE(0, kbin_writer_add_dma_queue(w, 0, &q));
+	q.name = "q1";
+	ASSERT_LE(0, kbin_writer_add_dma_queue(w, 0, &q));
+	ASSERT_EQ(0, kbin_writer_finish(w, &buf, &len));
+	kbin_writer_free(w);
+	free(pay);
+	ASSERT_EQ(0, kbin_read(buf, len, &v, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, kbin_view_dma_sg(&v, 0, &dv));
+	off = (const uint8_t *)kbin_view_payload(&v, &kbin_view_set(&v, 0)->mem[0]) -
+	      (const uint8_t *)buf;
+	qt = (struct kbin_dma_queue *)dv.queues;
+	qt[0].semaphores = qt[1].semaphores = off;
+	qt[0].num_semaphores = qt[1].num_semaphores = KBIN_MAX_LIST / 2;
+	kbin_fix_checksum(buf, len);
+	EXPECT_EQ(KBIN_OK, kbin_check_plan(buf, len, &res)) TH_LOG("%s", res.msg);
+	qt[0].num_semaphores = qt[1].num_semaphores = KBIN_MAX_LIST / 2 + 1;
+	kbin_fix_checksum(buf, len);
+	EXPECT_EQ(KBIN_ERR_DMA_SEMAPHORE, kbin_check_plan(buf, len, &res));
+	EXPECT_EQ(1LL, res.item);
+	EXPECT_EQ(KBIN_MAX_LIST + 2ULL, res.value);
+	EXPECT_STREQ("sg 0 dma queue 1 'q1': the subgraph's semaphore sets reach 1048578 entries with this queue's 524289, above 1048576",
+		     res.msg);
+	free(buf);
+}
+
 TEST_F(plan, dma_block_queue_index)
 {
 	B(0, TP_B_DYN0)->queue = TP_Q_IO;
