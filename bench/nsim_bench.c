@@ -21,14 +21,15 @@
  *   nsim_bench reloc REPS NDESCS...
  *	relocation cost: for each NDESCS, the load time of a plan with a
  *	DMA program of NDESCS one-block copy descriptors of 160 runs of 64
- *	bytes between HBM and the state buffer (160 UDMA pairs each, as
- *	real NEFFs average) minus that of the same plan without it, per
- *	UDMA pair; the best of REPS loads each.  The growth is the worst
- *	ratio of the per-pair figures of two sizes 10x apart.
+ *	bytes between HBM and the state buffer (160 UDMA descriptors on
+ *	each side, M2S and S2M, as real NEFFs average) minus that of the
+ *	same plan without it, per UDMA descriptor written (either side);
+ *	the best of REPS loads each.  The growth is the worst ratio of the
+ *	per-descriptor figures of two sizes 10x apart.
  *   nsim_bench reloc-neff PLAN.kbin NODMA.kbin REPS
  *	the same for a compiled real NEFF (PLAN) and its plan compiled
  *	without its DMA programs (NODMA), on the device under test
- *	($NSIM_DEV); the submission ring bytes per UDMA pair.
+ *	($NSIM_DEV); the submission ring bytes per UDMA descriptor.
  *   nsim_bench dma ROUNDS WARM
  *	the DMA engine: one queue moving 64 MiB HBM -> SBUF -> HBM in
  *	SBUF-sized rounds (plan_dma()), RUN to WAIT, cold (the first run
@@ -581,8 +582,9 @@ static int time_load(int fd, const struct plan *p, int reps,
 #define RELOC_RUN	64U
 #define RELOC_RUNS_P	32U
 #define RELOC_RUNS_R	5U
-#define RELOC_PAIRS	(RELOC_RUNS_P * RELOC_RUNS_R)
-#define RELOC_BYTES	(RELOC_PAIRS * RELOC_RUN)
+/* runs per side of a descriptor: UDMA descriptors per side */
+#define RELOC_RUNS	(RELOC_RUNS_P * RELOC_RUNS_R)
+#define RELOC_BYTES	(RELOC_RUNS * RELOC_RUN)
 
 enum { RELOC_SB, RELOC_IN, RELOC_OUT };
 
@@ -590,9 +592,10 @@ enum { RELOC_SB, RELOC_IN, RELOC_OUT };
  * A subgraph with the state buffer (its 32 MiB window), a 1 MiB input and
  * a 1 MiB output in HBM and, when @ndescs, queue qSPIO0 with @ndescs
  * blocks of one copy descriptor each (real NEFF programs have about one
- * descriptor per block).  Every descriptor moves RELOC_PAIRS runs of
- * RELOC_RUN bytes, one UDMA pair each (the real NEFFs have about 160
- * pairs per descriptor, in short runs: SBUF partition rows;
+ * descriptor per block).  Every descriptor moves RELOC_RUNS runs of
+ * RELOC_RUN bytes, one UDMA descriptor each on either side (the real
+ * NEFFs have about 160 runs per side of a descriptor, short ones: SBUF
+ * partition rows;
  * Documentation/performance.rst, figure 7): RELOC_BYTES contiguous
  * bytes of HBM, 3-D as [RUN, RUNS_P, RUNS_R] with steps [1, RUN,
  * RUN * RUNS_P], and in the state buffer RELOC_RUNS_R rows of RELOC_RUN
@@ -669,7 +672,7 @@ static int bench_reloc(int reps, int n, char **sizes)
 {
 	struct neuronsim_info info;
 	double per = 0, prev = 0, growth = 0, g;
-	long long ring = 0, pairs = 0;
+	long long ring = 0, udma = 0;
 	int fd, i, e;
 
 	fd = nsim_open();
@@ -692,17 +695,17 @@ static int bench_reloc(int reps, int n, char **sizes)
 			e = time_load(fd, &p1, reps, &f1);
 		if (e)
 			return fail("load", e);
-		pairs = (long long)nd * RELOC_PAIRS;
-		if (f1.udma_descs != 2 * pairs)
-			return fail("udma_descs is not two per pair", EINVAL);
+		udma = 2LL * nd * RELOC_RUNS;
+		if (f1.udma_descs != udma)
+			return fail("udma_descs is not RELOC_RUNS per side", EINVAL);
 		ring = f1.ring_bytes;
-		per = (f1.ns - f0.ns) / pairs;
-		printf("n%u_descs %u\nn%u_pairs %lld\nn%u_plan_bytes %zu\n",
-		       nd, nd, nd, pairs, nd, p1.len);
+		per = (f1.ns - f0.ns) / udma;
+		printf("n%u_descs %u\nn%u_udma_descs %lld\nn%u_plan_bytes %zu\n",
+		       nd, nd, nd, udma, nd, p1.len);
 		printf("n%u_load_ns %.0f\n", nd, f1.ns);
 		printf("n%u_load_nodma_ns %.0f\nn%u_relocate_us %lld\n", nd,
 		       f0.ns, nd, f1.relocate_us);
-		printf("n%u_ring_bytes %lld\nn%u_ns_per_pair %.2f\n", nd,
+		printf("n%u_ring_bytes %lld\nn%u_ns_per_udma %.2f\n", nd,
 		       f1.ring_bytes, nd, per);
 		if (i) {
 			g = per / prev;
@@ -714,12 +717,12 @@ static int bench_reloc(int reps, int n, char **sizes)
 		plan_free(&p0);
 		plan_free(&p1);
 	}
-	printf("reloc_instr_per_pair %.2f\n", per);
+	printf("reloc_instr_per_udma %.2f\n", per);
 	if (n > 1)
 		printf("reloc_growth %.3f\n", growth);
 	/* submission rings: half of the rings' bytes (a completion ring
 	 * of as many 16-byte entries follows each) */
-	printf("synth_ring_bytes_per_pair %.2f\n", ring / 2.0 / pairs);
+	printf("synth_ring_bytes_per_udma %.2f\n", ring / 2.0 / udma);
 	close(fd);
 	return 0;
 }
@@ -728,7 +731,6 @@ static int bench_reloc_neff(const char *with, const char *without, int reps)
 {
 	struct load_fig f0 = { 0 }, f1 = { 0 };
 	struct plan p0 = { 0 }, p1 = { 0 };
-	long long pairs;
 	int fd, e;
 
 	p1.buf = read_file(with, &p1.len);
@@ -745,7 +747,6 @@ static int bench_reloc_neff(const char *with, const char *without, int reps)
 		return fail("load", e);
 	if (f0.udma_descs != 0 || f1.udma_descs <= 0)
 		return fail("the plans' UDMA descriptors", EINVAL);
-	pairs = f1.udma_descs / 2;
 	printf("largest_neff_plan_bytes %zu\nlargest_neff_nodma_plan_bytes %zu\n",
 	       p1.len, p0.len);
 	printf("largest_neff_udma_descs %lld\nlargest_neff_ring_bytes %lld\n",
@@ -753,8 +754,9 @@ static int bench_reloc_neff(const char *with, const char *without, int reps)
 	printf("largest_neff_relocate_us %lld\n", f1.relocate_us);
 	printf("largest_neff_load_ns %.0f\nlargest_neff_load_nodma_ns %.0f\n",
 	       f1.ns, f0.ns);
-	printf("largest_neff_ns_per_pair %.2f\n", (f1.ns - f0.ns) / pairs);
-	printf("ring_bytes_per_pair %.2f\n", f1.ring_bytes / 2.0 / pairs);
+	printf("largest_neff_ns_per_udma %.2f\n",
+	       (f1.ns - f0.ns) / f1.udma_descs);
+	printf("ring_bytes_per_udma %.2f\n", f1.ring_bytes / 2.0 / f1.udma_descs);
 	close(fd);
 	plan_free(&p0);
 	plan_free(&p1);

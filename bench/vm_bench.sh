@@ -47,7 +47,7 @@ for n in $sizes; do
 done
 step mem nsim_bench mem 1000000
 step backing nsim_bench backing
-# relocation: 100 / 1,000 / 10,000 descriptors of 160 UDMA pairs each,
+# relocation: 100 / 1,000 / 10,000 descriptors of 160 UDMA descriptors a side,
 # then the real NEFF on a device of its generation
 rreps=3
 [ "$mode" != icount ] || rreps=1

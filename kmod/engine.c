@@ -9,10 +9,11 @@
  *   the run's work executes each queue: its blocks in id order, each
  *         block's descriptors in order, each descriptor's UDMA
  *         descriptors read back from the queue's M2S and S2M rings in
- *         ring order; a copy moves each pair's bytes (nsim_mem_copy()),
- *         a cast converts elements piece by piece (kbin_cast.h), a
- *         transpose gathers, permutes and scatters; a finished block
- *         increments its semaphore;
+ *         ring order, the M2S ring the stream of bytes read and the S2M
+ *         ring where it is written, each cut into its own pieces; a copy
+ *         moves the stream (nsim_mem_copy()), a cast converts it element
+ *         by element (kbin_cast.h), a transpose gathers, permutes and
+ *         scatters it; a finished block increments its semaphore;
  *   WAIT  sleeps (interruptible, with a timeout) until the named queues
  *         are neither queued nor running and reports each;
  *   poll  says EPOLLIN while a finished run was not reported by WAIT;
@@ -145,28 +146,46 @@ static int nsim_eng_next(struct nsim_eng *e, u32 dir, u64 *addr, u32 *len)
 	return 0;
 }
 
-/* a copy: UDMA pairs one to one, each of the same length */
+/*
+ * A copy: the bytes of the M2S pieces, in ring order, written along the
+ * S2M pieces, in ring order.  The two rings are separate streams (a
+ * gather's many short M2S pieces may fill one S2M piece); they must end
+ * together, else the descriptor is bad.
+ */
 static int nsim_eng_copy(struct nsim_eng *e, u32 nm, u32 ns)
 {
-	u64 src, dst;
-	u32 i, ls, ld;
+	u32 sl = 0, dl = 0, um = 0, us = 0, n;
+	u64 src = 0, dst = 0;
 	int ret;
 
-	if (nm != ns)
-		return -EIO;
-	for (i = 0; i < nm; i++) {
-		ret = nsim_eng_next(e, NSIM_DMA_M2S, &src, &ls);
-		if (!ret)
-			ret = nsim_eng_next(e, NSIM_DMA_S2M, &dst, &ld);
-		if (!ret && ls != ld)
-			ret = -EIO;
-		if (!ret)
-			ret = nsim_mem_copy(&e->nd->mem, dst, src, ls);
+	for (;;) {
+		if (!sl) {
+			if (um == nm)
+				break;
+			ret = nsim_eng_next(e, NSIM_DMA_M2S, &src, &sl);
+			if (ret)
+				return ret;
+			um++;
+		}
+		if (!dl) {
+			if (us == ns)
+				return -EIO;
+			ret = nsim_eng_next(e, NSIM_DMA_S2M, &dst, &dl);
+			if (ret)
+				return ret;
+			us++;
+		}
+		n = min(sl, dl);
+		ret = nsim_mem_copy(&e->nd->mem, dst, src, n);
 		if (ret)
 			return ret;
-		e->bytes += ld;
+		src += n;
+		sl -= n;
+		dst += n;
+		dl -= n;
+		e->bytes += n;
 	}
-	return 0;
+	return us == ns && !dl ? 0 : -EIO;
 }
 
 /* a cast: elements streamed from the M2S pieces into the S2M pieces */

@@ -519,7 +519,7 @@ struct nsim_dma_qrun {
 /**
  * struct nsim_dma_desc - what the kernel keeps of one DMA descriptor: the
  *	provenance of its UDMA descriptors.  144 bytes per descriptor (about
- *	one byte per UDMA descriptor pair on real NEFFs).
+ *	half a byte per UDMA descriptor on real NEFFs).
  * @side: its from (M2S) and to (S2M) access patterns.
  * @first: per side, index of its first UDMA descriptor among its queue
  *	side's.

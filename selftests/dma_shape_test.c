@@ -8,6 +8,16 @@
  *     a divisor of the bytes) is refused at LOAD by the checker
  *     (KBIN_ERR_DMA_TRANSPOSE naming the descriptor), never run; a good
  *     shape runs byte-exact against the host reference's transpose;
+ *   - gathers and scatters: a copy or a cast is a byte stream, the from
+ *     side's runs in walk order written along the to side's; descriptors
+ *     of every shape class (the real NEFF's gather of two SBUF partitions
+ *     into one run, from_sizes [4, 2] to_sizes [8, 1]; a scatter; runs
+ *     cut across each other; a run of several UDMA pieces against many
+ *     short runs; a zero step; 4 dims into 1; casts gathering and
+ *     scattering, runs past 64 KiB; a transpose between two shapes; SBUF
+ *     to SBUF) run on the engine byte-exact against the host reference
+ *     (userspace/cc/dma_ref.c), every variable and the SBUF partitions
+ *     they touch compared;
  *   - semaphore sets: 4096 queues naming one set of KBIN_MAX_LIST
  *     entries (2^32 entries together, which wrapped the kernel's 32-bit
  *     count) are refused at LOAD (KBIN_ERR_DMA_SEMAPHORE).
@@ -189,6 +199,247 @@ TEST_F(ds, transpose_matches_reference)
 	free(in);
 	free(want);
 	free(got);
+	expect_base(_metadata, &self->base);
+}
+
+/* a seeded pattern for var @var, byte @off on */
+static void pattern(uint8_t *p, uint32_t var, uint64_t off, uint64_t n)
+{
+	uint64_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (uint8_t)(((off + i) * 2654435761U >> 7) ^ (var * 37) ^ (off + i));
+}
+
+/* the host reference's addresses: RESOLVE at offset 0 */
+struct refctx {
+	uint64_t pa[64];
+	uint32_t n;
+};
+
+static int ref_addr(void *c, uint32_t var, uint64_t *pa)
+{
+	struct refctx *r = c;
+
+	if (var >= r->n || r->pa[var] == ~0ULL)
+		return -ENOENT;
+	*pa = r->pa[var];
+	return 0;
+}
+
+#define CMP_PARTITIONS	16U
+
+/*
+ * Load plan @p (subgraph 0's queue 0; @nvars HBM vars of @sizes), fill
+ * every HBM var with its pattern on the device and in the reference, run
+ * the queue on both, compare the results, every HBM var and the first
+ * CMP_PARTITIONS SBUF partitions.  Return the number of mismatches.
+ */
+static int run_vs_ref(struct __test_metadata *_metadata, int fd,
+		      const struct neuronsim_info *info, const struct plan *p,
+		      const uint64_t *sizes, unsigned int nvars, const char *what)
+{
+	uint64_t stride = info->sbuf_window_size / info->sbuf_partitions;
+	struct kbin_check_result cres;
+	struct neuronsim_run_result res;
+	struct kbin_dma_sg_view dv;
+	struct refctx rc = { .n = nvars + 1 };
+	struct dma_ref_mem *m = dma_ref_mem_new();
+	struct dma_ref_stats st;
+	struct kbin_view kv;
+	uint8_t *dev = NULL, *ref = NULL;
+	uint64_t max = info->sbuf_partition_size, k;
+	uint32_t id, i;
+	int bad = 0, ret;
+
+	for (i = 0; i < nvars; i++)
+		max = sizes[i] > max ? sizes[i] : max;
+	dev = malloc(max);
+	ref = malloc(max);
+	if (!m || !dev || !ref || kbin_read(p->buf, p->len, &kv, &cres) ||
+	    kbin_view_dma_sg(&kv, 0, &dv) || nsim_load(fd, p, 0, &id, NULL, NULL, 0)) {
+		TH_LOG("%s: setup or LOAD failed: %s", what, cres.msg);
+		bad = 1;
+		goto out_free;
+	}
+	for (i = 0; i <= nvars; i++)
+		if (nsim_resolve(fd, id, 0, i, 0, 1, &rc.pa[i]))
+			rc.pa[i] = ~0ULL;
+	for (i = 1; i <= nvars; i++) {
+		pattern(dev, i, 0, sizes[i - 1]);
+		if (nsim_write_var(fd, id, 0, i, 0, dev, sizes[i - 1]) ||
+		    dma_ref_mem_write(m, rc.pa[i], dev, sizes[i - 1]))
+			bad++;
+	}
+	ret = run_wait(fd, id, &res);
+	if (ret || res.status) {
+		TH_LOG("%s: RUN/WAIT %d, status %d in block %u descriptor %u", what,
+		       ret, res.status, res.fail_block, res.fail_desc);
+		bad++;
+		goto out;
+	}
+	ret = dma_ref_run_queue(m, &dv, 0, ref_addr, &rc, &st);
+	if (ret) {
+		TH_LOG("%s: the reference failed in block %u descriptor %u: %d", what,
+		       st.fail_block, st.fail_desc, ret);
+		bad++;
+		goto out;
+	}
+	if (res.blocks != st.blocks || res.descs != st.descs || res.bytes != st.bytes) {
+		TH_LOG("%s: blocks %u/%u, descriptors %u/%u, bytes %llu/%llu", what,
+		       res.blocks, st.blocks, res.descs, st.descs,
+		       (unsigned long long)res.bytes, (unsigned long long)st.bytes);
+		bad++;
+	}
+	for (i = 1; i <= nvars; i++) {
+		if (nsim_read_var(fd, id, 0, i, 0, dev, sizes[i - 1])) {
+			bad++;
+			continue;
+		}
+		dma_ref_mem_read(m, rc.pa[i], ref, sizes[i - 1]);
+		for (k = 0; k < sizes[i - 1] && dev[k] == ref[k]; k++)
+			;
+		if (k < sizes[i - 1]) {
+			TH_LOG("%s: var %u byte %llu: device 0x%02x, reference 0x%02x",
+			       what, i, (unsigned long long)k, dev[k], ref[k]);
+			bad++;
+		}
+	}
+	for (i = 0; i < CMP_PARTITIONS; i++) {
+		if (nsim_read_var(fd, id, 0, PLAN_DMA_SB, i * stride, dev,
+				  info->sbuf_partition_size)) {
+			bad++;
+			continue;
+		}
+		dma_ref_mem_read(m, rc.pa[PLAN_DMA_SB] + i * stride, ref,
+				 info->sbuf_partition_size);
+		for (k = 0; k < info->sbuf_partition_size && dev[k] == ref[k]; k++)
+			;
+		if (k < info->sbuf_partition_size) {
+			TH_LOG("%s: SBUF partition %u byte %llu: device 0x%02x, reference 0x%02x",
+			       what, i, (unsigned long long)k, dev[k], ref[k]);
+			bad++;
+		}
+	}
+out:
+	EXPECT_EQ(0, nsim_unload(fd, id));
+out_free:
+	dma_ref_mem_free(m);
+	free(dev);
+	free(ref);
+	return bad;
+}
+
+/* a side of one dimension: @run bytes at @off of @var */
+static struct kbin_dma_side side1(uint32_t var, uint8_t dtype, uint64_t off,
+				  uint32_t run)
+{
+	struct kbin_dma_side s = {
+		.var_id = var, .dtype = dtype, .offset = off, .num_dims = 1,
+		.sizes = { run }, .steps = { 1 },
+	};
+
+	return s;
+}
+
+/* a side of @n dimensions */
+static struct kbin_dma_side siden(uint32_t var, uint8_t dtype, uint64_t off,
+				  unsigned int n, const uint32_t *sizes,
+				  const uint64_t *steps)
+{
+	struct kbin_dma_side s = {
+		.var_id = var, .dtype = dtype, .offset = off, .num_dims = n,
+	};
+
+	memcpy(s.sizes, sizes, n * sizeof(*sizes));
+	memcpy(s.steps, steps, n * sizeof(*steps));
+	return s;
+}
+
+TEST_F(ds, gathers_and_scatters_match_reference)
+{
+	static const uint64_t sizes[] = { 256 << 10, 256 << 10, 256 << 10 };
+	static const uint32_t cut_f[] = { 12, 2, 4, 2 }, cut_t[] = { 8, 3, 8 };
+	static const uint64_t cut_fs[] = { 1, 12, 4096, 24 }, cut_ts[] = { 1, 16, 64 };
+	static const uint32_t d4[] = { 3, 5, 7, 2 };
+	static const uint64_t d4s[] = { 1, 3, 15, 105 };
+	const uint8_t u8 = KBIN_DMA_DTYPE_UINT8, i8 = KBIN_DMA_DTYPE_INT8;
+	const uint8_t f32 = KBIN_DMA_DTYPE_FLOAT32, f16 = KBIN_DMA_DTYPE_FLOAT16;
+	const uint64_t sp = self->stride;
+	struct kbin_dma_desc d[14], *x;
+	struct plan p;
+	unsigned int n = 0, i;
+	uint32_t shape[4] = { 1, 1, 128, 128 };
+
+	memset(d, 0, sizeof(d));
+	for (i = 0; i < 14; i++)
+		d[i].op = KBIN_DMA_OP_COPY;
+	/* 0: a scatter: one run of v0 into 8 partitions */
+	d[n].from = side1(1, u8, 7, 4096);
+	d[n++].to = side2(PLAN_DMA_SB, u8, 0, 512, 8, sp);
+	/* 1: the real NEFF's gather: 2 partitions, from_sizes [4, 2] -> [8, 1] */
+	d[n].from = side2(PLAN_DMA_SB, u8, 100, 4, 2, sp);
+	d[n++].to = side2(2, u8, 3, 8, 1, 8);
+	/* 2: runs of 12 bytes over 4 dims into runs of 8 over 3 */
+	d[n].from = siden(1, u8, 100, 4, cut_f, cut_fs);
+	d[n++].to = siden(2, u8, 1000, 3, cut_t, cut_ts);
+	/* 3: one run of 4 UDMA pieces into 200 runs of 1000 bytes */
+	d[n].from = side1(1, u8, 5, 200000);
+	d[n++].to = side2(3, u8, 0, 1000, 200, 1024);
+	/* 4: 200 runs of 1000 bytes into one run of 4 pieces */
+	d[n].from = side2(1, u8, 0, 1000, 200, 1100);
+	d[n++].to = side1(3, u8, 30000, 200000);
+	/* 5: a zero step: one 16-byte run four times into 64 bytes */
+	d[n].from = side2(1, u8, 64, 16, 4, 0);
+	d[n++].to = side1(2, u8, 5000, 64);
+	/* 6: 4 dims into one run */
+	d[n].from = siden(1, u8, 11, 4, d4, d4s);
+	d[n++].to = side1(2, u8, 6000, 210);
+	/* 7: cast int8 gather: 4 runs of 32 -> one float32 run of 512 */
+	x = &d[n++];
+	x->op = KBIN_DMA_OP_CAST;
+	x->from = side2(1, i8, 0, 32, 4, 64);
+	x->to = side1(2, f32, 8192, 512);
+	/* 8: cast float32 scatter: 256 elements -> 8 float16 runs of 32 */
+	x = &d[n++];
+	x->op = KBIN_DMA_OP_CAST;
+	x->from = side1(1, f32, 4096, 1024);
+	x->to = side2(2, f16, 12000, 64, 8, 100);
+	/* 9: cast int8 -> float32, the to run past 64 KiB (2 pieces) */
+	x = &d[n++];
+	x->op = KBIN_DMA_OP_CAST;
+	x->from = side2(1, i8, 0, 8192, 4, 8192);
+	x->to = side1(3, f32, 0, 131072);
+	/* 10: and back, float32 131072 bytes into int8 runs of 16384 */
+	x = &d[n++];
+	x->op = KBIN_DMA_OP_CAST;
+	x->from = side1(3, f32, 0, 131072);
+	x->to = side2(2, i8, 16384, 16384, 2, 20000);
+	/* 11: a transpose from one run into 128 partitions */
+	x = &d[n++];
+	x->op = KBIN_DMA_OP_TRANSPOSE;
+	x->from = side1(1, f16, 0, 32768);
+	x->to = side2(PLAN_DMA_SB, f16, 1024, 256, 128, sp);
+	x->transpose_elem_size = 2;
+	memcpy(x->transpose_op, "WZXY", 4);
+	memcpy(x->transpose_shape, shape, sizeof(shape));
+	/* 12: SBUF to SBUF: 4 partitions into one run of partition 10 */
+	d[n].from = side2(PLAN_DMA_SB, u8, 0, 512, 4, sp);
+	d[n++].to = side1(PLAN_DMA_SB, u8, 10 * sp + 4096, 2048);
+	ASSERT_EQ(0, plan_descs(&self->info, sizes, 3, 0, d, n, &p));
+	EXPECT_EQ(0, run_vs_ref(_metadata, self->fd, &self->info, &p, sizes, 3,
+				"every shape class"));
+	plan_free(&p);
+	/* each alone too, so a mismatch names its descriptor */
+	for (i = 0; i < n; i++) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "descriptor %u alone", i);
+		ASSERT_EQ(0, plan_descs(&self->info, sizes, 3, 0, &d[i], 1, &p));
+		EXPECT_EQ(0, run_vs_ref(_metadata, self->fd, &self->info, &p, sizes,
+					3, what));
+		plan_free(&p);
+	}
 	expect_base(_metadata, &self->base);
 }
 

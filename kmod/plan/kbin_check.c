@@ -1343,18 +1343,23 @@ static unsigned int kbin_check_dma_desc(struct kbin_ck *c,
 	case KBIN_OK:
 		break;
 	case KBIN_ERR_DMA_COPY_SIZE:
-		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, r, d->to.sizes[v.dim],
-				     "copy: from %u dims, sizes[%u] = %u; to %u dims, sizes[%u] = %u: %s",
-				     d->from.num_dims, v.dim, d->from.sizes[v.dim],
-				     d->to.num_dims, v.dim, d->to.sizes[v.dim],
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, r, pt.bytes,
+				     "copy: from %llu bytes in %llu runs of %u, to %llu bytes in %llu runs of %u: %s",
+				     (unsigned long long)pf.bytes,
+				     (unsigned long long)pf.runs, d->from.sizes[0],
+				     (unsigned long long)pt.bytes,
+				     (unsigned long long)pt.runs, d->to.sizes[0],
 				     kbin_dma_why_str(v.why));
 	case KBIN_ERR_DMA_CAST_SIZE:
-		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, r, d->to.sizes[v.dim],
-				     "cast %s -> %s: from sizes[%u] = %u, to sizes[%u] = %u (%u dims, %u dims): %s",
+		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, r,
+				     v.why == KBIN_DMA_WHY_FROM_RUN ? d->from.sizes[0] :
+				     v.why == KBIN_DMA_WHY_TO_RUN ? d->to.sizes[0] :
+				     pt.bytes,
+				     "cast %s -> %s: from %llu bytes in runs of %u, to %llu bytes in runs of %u: %s",
 				     kbin_dma_dtype_str(d->from.dtype),
-				     kbin_dma_dtype_str(d->to.dtype), v.dim,
-				     d->from.sizes[v.dim], v.dim, d->to.sizes[v.dim],
-				     d->from.num_dims, d->to.num_dims,
+				     kbin_dma_dtype_str(d->to.dtype),
+				     (unsigned long long)pf.bytes, d->from.sizes[0],
+				     (unsigned long long)pt.bytes, d->to.sizes[0],
 				     kbin_dma_why_str(v.why));
 	case KBIN_ERR_DMA_TRANSPOSE:
 		return kbin_fail_dma(c, at, KBIN_FIELD_DMA_DESC, r,

@@ -307,8 +307,11 @@ static int kbin_dma_is_perm(const char *op)
  */
 static const char *const kbin_dma_whys[KBIN_DMA_WHY_MAX + 1] = {
 	[KBIN_DMA_WHY_NONE] = "no refusal",
-	[KBIN_DMA_WHY_COPY_SIZE] = "from_sizes must equal to_sizes",
-	[KBIN_DMA_WHY_CAST_SIZE] = "the sides do not hold the same whole elements",
+	[KBIN_DMA_WHY_BYTES] = "the sides move different byte counts",
+	[KBIN_DMA_WHY_FROM_RUN] =
+		"a from run (from_sizes[0]) splits a from_dtype element",
+	[KBIN_DMA_WHY_TO_RUN] = "a to run (to_sizes[0]) splits a to_dtype element",
+	[KBIN_DMA_WHY_ELEMS] = "the sides hold different element counts",
 	[KBIN_DMA_WHY_T_FIELDS] = "transpose fields on a copy or cast",
 	[KBIN_DMA_WHY_T_DTYPE] = "from_dtype and to_dtype differ",
 	[KBIN_DMA_WHY_T_ELEM] = "transpose_element_size is not the dtype's size",
@@ -316,7 +319,6 @@ static const char *const kbin_dma_whys[KBIN_DMA_WHY_MAX + 1] = {
 	[KBIN_DMA_WHY_T_ZERO] = "a transpose_shape dimension is 0",
 	[KBIN_DMA_WHY_T_OVERFLOW] = "the tile overflows 64 bits",
 	[KBIN_DMA_WHY_T_TILES] = "the bytes are not whole tiles",
-	[KBIN_DMA_WHY_T_BYTES] = "the sides move different byte counts",
 };
 
 /**
@@ -397,7 +399,7 @@ static unsigned int kbin_dma_transpose_rule(const struct kbin_dma_desc *d,
 	if (!v->why && from->bytes % v->tile)
 		v->why = KBIN_DMA_WHY_T_TILES;
 	if (!v->why && from->bytes != to->bytes)
-		v->why = KBIN_DMA_WHY_T_BYTES;
+		v->why = KBIN_DMA_WHY_BYTES;
 	return v->why ? KBIN_ERR_DMA_TRANSPOSE : KBIN_OK;
 }
 
@@ -410,19 +412,24 @@ static unsigned int kbin_dma_transpose_rule(const struct kbin_dma_desc *d,
  * @v: out: which rule refused (enum kbin_dma_why), the dimension it is
  *	about and a transpose's tile bytes.
  *
- * In this order: the op and both dtypes are known (KBIN_ERR_DMA_OP,
- * KBIN_ERR_DMA_DTYPE); then
- *   - copy: the same dimensions and sizes on both sides
- *     (KBIN_ERR_DMA_COPY_SIZE);
- *   - cast: the same dimensions and outer sizes, and runs holding the same
- *     number of whole elements, sizes[0] / dtype size, on both sides
- *     (KBIN_ERR_DMA_CAST_SIZE);
+ * A descriptor moves a byte stream: the from side's runs in walk order,
+ * written along the to side's runs in walk order; the two patterns may
+ * have different shapes (a gather of two SBUF partitions, from_sizes
+ * [4, 2], into one run, to_sizes [8, 1]).  In this order: the op and
+ * both dtypes are known (KBIN_ERR_DMA_OP, KBIN_ERR_DMA_DTYPE); then
+ *   - copy: as many bytes on both sides (KBIN_ERR_DMA_COPY_SIZE);
+ *   - cast: each side's run, sizes[0], a whole number of elements of its
+ *     dtype, so no element is split across two runs (KBIN_DMA_WHY_FROM_RUN,
+ *     _TO_RUN), and as many elements on both sides (KBIN_DMA_WHY_ELEMS;
+ *     all KBIN_ERR_DMA_CAST_SIZE);
  *   - transpose: one dtype, transpose_elem_size its size, transpose_op a
  *     permutation of W, X, Y, Z, every transpose_shape dimension at least
  *     1 and the tile, transpose_elem_size x W x Z x Y x X, within 64 bits
  *     (kbin_dma_tile()), the from side's bytes a whole number of tiles,
  *     as many bytes on both sides (KBIN_ERR_DMA_TRANSPOSE);
  *   - other ops: the transpose fields are zero (KBIN_ERR_DMA_TRANSPOSE).
+ * The byte and element counts are @from->bytes and @to->bytes, which
+ * kbin_dma_pattern() computed in checked arithmetic.  O(1).
  *
  * Return: KBIN_OK or the first rule's reason code.
  */
@@ -433,7 +440,6 @@ unsigned int kbin_dma_desc_rule(const struct kbin_dma_desc *d,
 {
 	const struct kbin_dma_dtype_info *ft = kbin_dma_dtype(d->from.dtype);
 	const struct kbin_dma_dtype_info *tt = kbin_dma_dtype(d->to.dtype);
-	__u32 i;
 
 	v->why = KBIN_DMA_WHY_NONE;
 	v->dim = 0;
@@ -453,34 +459,24 @@ unsigned int kbin_dma_desc_rule(const struct kbin_dma_desc *d,
 	}
 	switch (d->op) {
 	case KBIN_DMA_OP_COPY:
-		v->why = KBIN_DMA_WHY_COPY_SIZE;
-		if (d->from.num_dims != d->to.num_dims)
+		if (from->bytes != to->bytes) {
+			v->why = KBIN_DMA_WHY_BYTES;
 			return KBIN_ERR_DMA_COPY_SIZE;
-		for (i = 0; i < d->from.num_dims; i++) {
-			v->dim = i;
-			if (d->from.sizes[i] != d->to.sizes[i])
-				return KBIN_ERR_DMA_COPY_SIZE;
 		}
 		break;
 	case KBIN_DMA_OP_CAST:
-		v->why = KBIN_DMA_WHY_CAST_SIZE;
-		if (d->from.num_dims != d->to.num_dims)
-			return KBIN_ERR_DMA_CAST_SIZE;
-		for (i = 1; i < d->from.num_dims; i++) {
-			v->dim = i;
-			if (d->from.sizes[i] != d->to.sizes[i])
-				return KBIN_ERR_DMA_CAST_SIZE;
-		}
-		v->dim = 0;
-		if (d->from.sizes[0] % ft->size || d->to.sizes[0] % tt->size ||
-		    d->from.sizes[0] / ft->size != d->to.sizes[0] / tt->size)
+		if (d->from.sizes[0] % ft->size)
+			v->why = KBIN_DMA_WHY_FROM_RUN;
+		else if (d->to.sizes[0] % tt->size)
+			v->why = KBIN_DMA_WHY_TO_RUN;
+		else if (from->bytes / ft->size != to->bytes / tt->size)
+			v->why = KBIN_DMA_WHY_ELEMS;
+		if (v->why)
 			return KBIN_ERR_DMA_CAST_SIZE;
 		break;
 	case KBIN_DMA_OP_TRANSPOSE:
 		return kbin_dma_transpose_rule(d, ft, from, to, v);
 	}
-	v->why = KBIN_DMA_WHY_NONE;
-	v->dim = 0;
 	return KBIN_OK;
 }
 

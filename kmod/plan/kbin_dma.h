@@ -100,8 +100,12 @@ unsigned int kbin_dma_sbuf(const struct kbin_gen *g,
  *	verdict of kbin_dma_desc_rule(); kbin_dma_why_str() says it with the
  *	def.json names.
  * @KBIN_DMA_WHY_NONE: no refusal.
- * @KBIN_DMA_WHY_COPY_SIZE: a copy's sides differ in sizes.
- * @KBIN_DMA_WHY_CAST_SIZE: a cast's sides do not hold the same elements.
+ * @KBIN_DMA_WHY_BYTES: a copy's or a transpose's sides move different
+ *	byte counts.
+ * @KBIN_DMA_WHY_FROM_RUN: a cast's from run, from_sizes[0] bytes, is not
+ *	a whole number of from_dtype elements.
+ * @KBIN_DMA_WHY_TO_RUN: a cast's to run is not whole to_dtype elements.
+ * @KBIN_DMA_WHY_ELEMS: a cast's sides hold different element counts.
  * @KBIN_DMA_WHY_T_FIELDS: a copy or cast carries transpose fields.
  * @KBIN_DMA_WHY_T_DTYPE: a transpose's two dtypes differ.
  * @KBIN_DMA_WHY_T_ELEM: transpose_element_size is not the dtype's size.
@@ -109,12 +113,14 @@ unsigned int kbin_dma_sbuf(const struct kbin_gen *g,
  * @KBIN_DMA_WHY_T_ZERO: a transpose_shape dimension is 0.
  * @KBIN_DMA_WHY_T_OVERFLOW: element size x the shape overflows 64 bits.
  * @KBIN_DMA_WHY_T_TILES: the bytes are not a whole number of tiles.
- * @KBIN_DMA_WHY_T_BYTES: a transpose's sides move different byte counts.
+ * @KBIN_DMA_WHY_MAX: the last value.
  */
 enum kbin_dma_why {
 	KBIN_DMA_WHY_NONE = 0,
-	KBIN_DMA_WHY_COPY_SIZE,
-	KBIN_DMA_WHY_CAST_SIZE,
+	KBIN_DMA_WHY_BYTES,
+	KBIN_DMA_WHY_FROM_RUN,
+	KBIN_DMA_WHY_TO_RUN,
+	KBIN_DMA_WHY_ELEMS,
 	KBIN_DMA_WHY_T_FIELDS,
 	KBIN_DMA_WHY_T_DTYPE,
 	KBIN_DMA_WHY_T_ELEM,
@@ -122,15 +128,14 @@ enum kbin_dma_why {
 	KBIN_DMA_WHY_T_ZERO,
 	KBIN_DMA_WHY_T_OVERFLOW,
 	KBIN_DMA_WHY_T_TILES,
-	KBIN_DMA_WHY_T_BYTES,
-	KBIN_DMA_WHY_MAX = KBIN_DMA_WHY_T_BYTES,
+	KBIN_DMA_WHY_MAX = KBIN_DMA_WHY_T_TILES,
 };
 
 /**
  * struct kbin_dma_verdict - what kbin_dma_desc_rule() found.
  * @why: enum kbin_dma_why.
- * @dim: the dimension a refusal is about: of the sides (copy, cast) or
- *	of transpose_shape (KBIN_DMA_WHY_T_ZERO, _T_OVERFLOW).
+ * @dim: the dimension of transpose_shape a refusal is about
+ *	(KBIN_DMA_WHY_T_ZERO, _T_OVERFLOW), else 0.
  * @tile: a transpose: bytes of one tile, transpose_element_size x
  *	W x Z x Y x X (kbin_dma_tile(), whatever refused), 0 when a
  *	dimension is 0 or the product does not fit 64 bits.

@@ -455,8 +455,9 @@ struct neuronsim_dma_info {
  *	order of NEURONSIM_IOC_DMA_INFO), each at most once.
  * @reserved: zero.
  *
- * Each queue runs its blocks in id order, each block its UDMA descriptor
- * pairs in ring order; compute engines are not simulated.  The queues of
+ * Each queue runs its blocks in id order, each block's descriptors in
+ * order, each from its M2S (read) and S2M (written) UDMA descriptors in
+ * ring order, two streams; compute engines are not simulated.  The queues of
  * one subgraph's core run one after another; other cores' in parallel.
  *
  * Errors: -EINVAL flags or reserved set, @num_queues out of range, a

@@ -616,8 +616,8 @@ enum kbin_check_reason {
 	KBIN_ERR_DMA_SBUF_WINDOW,	/* SBUF access outside the window */
 	KBIN_ERR_DMA_SBUF_PARTITION,	/* SBUF run past its partition */
 	KBIN_ERR_DMA_SBUF_GAP,		/* an SBUF dimension lands in a gap */
-	KBIN_ERR_DMA_COPY_SIZE,		/* copy with from_sizes != to_sizes */
-	KBIN_ERR_DMA_CAST_SIZE,		/* cast with unequal element counts */
+	KBIN_ERR_DMA_COPY_SIZE,		/* copy sides move unequal bytes */
+	KBIN_ERR_DMA_CAST_SIZE,		/* cast: unequal elements, split one */
 	KBIN_ERR_DMA_TRANSPOSE,		/* transpose fields disagree */
 	KBIN_ERR_DMA_DTYPE,		/* unknown dtype code */
 	KBIN_ERR_DMA_OP,		/* unknown op code */

@@ -507,10 +507,27 @@ static int check_dma_side(const struct nscc_model *m, const char *where,
 #undef SERR
 }
 
+/* a side's sizes as def.json writes them, "[4, 2]", into @buf */
+static const char *sizes_str(const struct kbin_dma_side *sd, char *buf,
+			     size_t cap)
+{
+	size_t n = 0;
+	uint32_t i;
+
+	buf[0] = 0;
+	for (i = 0; i < sd->num_dims && i < KBIN_DMA_MAX_DIMS && n < cap; i++)
+		n += (size_t)snprintf(buf + n, cap - n, "%s%u", i ? ", " : "[",
+				      sd->sizes[i]);
+	if (n < cap)
+		snprintf(buf + n, cap - n, "]");
+	return buf;
+}
+
 static int check_dma_desc(const struct nscc_model *m, const char *where,
 			  const struct kbin_dma_desc *d,
 			  const struct nscc_symtab *st, struct nscc_err *err)
 {
+	char fs[64], ts[64];
 	struct kbin_dma_verdict v;
 	struct kbin_dma_pat pf, pt;
 	unsigned int r;
@@ -533,17 +550,19 @@ static int check_dma_desc(const struct nscc_model *m, const char *where,
 	case KBIN_OK:
 		return 0;
 	case KBIN_ERR_DMA_COPY_SIZE:
-		return nscc_errf(err, -EINVAL, "%s: copy: from has %u dims, sizes[%u] = %u; to has %u dims, sizes[%u] = %u (%s)",
-				 where, d->from.num_dims, v.dim, d->from.sizes[v.dim],
-				 d->to.num_dims, v.dim, d->to.sizes[v.dim],
-				 kbin_dma_why_str(v.why));
+		return nscc_errf(err, -EINVAL, "%s: copy: from_sizes %s move %llu bytes, to_sizes %s move %llu: %s",
+				 where, sizes_str(&d->from, fs, sizeof(fs)),
+				 (unsigned long long)pf.bytes,
+				 sizes_str(&d->to, ts, sizeof(ts)),
+				 (unsigned long long)pt.bytes, kbin_dma_why_str(v.why));
 	case KBIN_ERR_DMA_CAST_SIZE:
-		return nscc_errf(err, -EINVAL, "%s: cast %s -> %s: from sizes[%u] = %u, to sizes[%u] = %u (%u and %u dims): %s",
+		return nscc_errf(err, -EINVAL, "%s: cast %s -> %s: from_sizes %s (%llu bytes), to_sizes %s (%llu bytes): %s",
 				 where, kbin_dma_dtype_str(d->from.dtype),
-				 kbin_dma_dtype_str(d->to.dtype), v.dim,
-				 d->from.sizes[v.dim], v.dim, d->to.sizes[v.dim],
-				 d->from.num_dims, d->to.num_dims,
-				 kbin_dma_why_str(v.why));
+				 kbin_dma_dtype_str(d->to.dtype),
+				 sizes_str(&d->from, fs, sizeof(fs)),
+				 (unsigned long long)pf.bytes,
+				 sizes_str(&d->to, ts, sizeof(ts)),
+				 (unsigned long long)pt.bytes, kbin_dma_why_str(v.why));
 	case KBIN_ERR_DMA_TRANSPOSE:
 		return nscc_errf(err, -EINVAL, "%s: %s '%.4s': dtypes %s -> %s, transpose_element_size %u, transpose_shape [%u, %u, %u, %u] (tile %llu bytes), %llu -> %llu bytes: %s",
 				 where, kbin_dma_op_str(d->op), d->transpose_op,

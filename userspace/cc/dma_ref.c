@@ -5,8 +5,10 @@
  * Per descriptor: gather the from side's bytes, run by run in walk order
  * (kbin_dma_walk_run()), into one buffer; apply the op (copy: as is;
  * cast: kbin_cast() element by element; transpose: the permutation of
- * Documentation/dma.rst); scatter the result over the to side's runs.
- * Blocks in id order, descriptors in block order.
+ * Documentation/dma.rst); scatter the result over the to side's runs,
+ * whatever their shape: a descriptor moves a byte stream (the rules of
+ * kbin_dma_desc_rule() hold the two sides' byte and element counts
+ * equal).  Blocks in id order, descriptors in block order.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -245,6 +247,20 @@ int dma_ref_transpose(const struct kbin_dma_desc *d, const uint8_t *in,
 	return 0;
 }
 
+/* @n elements of a cast, converted in batches kbin_cast() counts in 32 bits */
+static void ref_cast(const struct kbin_dma_desc *d, const uint8_t *in,
+		     uint8_t *out, uint64_t n)
+{
+	uint32_t fs = kbin_dma_dtype(d->from.dtype)->size;
+	uint32_t ts = kbin_dma_dtype(d->to.dtype)->size;
+	uint32_t k;
+
+	for (; n; n -= k, in += (uint64_t)k * fs, out += (uint64_t)k * ts) {
+		k = n < (1U << 30) ? (uint32_t)n : 1U << 30;
+		kbin_cast(d->from.dtype, d->to.dtype, in, out, k);
+	}
+}
+
 /* gather (@put 0) or scatter (@put 1) a side's runs at @base */
 static int ref_side(struct dma_ref_mem *m, const struct kbin_dma_side *sd,
 		    uint64_t base, uint8_t *buf, int put)
@@ -300,8 +316,7 @@ static int ref_desc(struct dma_ref_mem *m, const struct kbin_dma_desc *d,
 		memcpy(out, in, pt.bytes);
 		break;
 	case KBIN_DMA_OP_CAST:
-		kbin_cast(d->from.dtype, d->to.dtype, in, out,
-			  (uint32_t)(pt.bytes / kbin_dma_dtype(d->to.dtype)->size));
+		ref_cast(d, in, out, pt.bytes / kbin_dma_dtype(d->to.dtype)->size);
 		break;
 	case KBIN_DMA_OP_TRANSPOSE:
 		ret = dma_ref_transpose(d, in, out, pf.bytes);

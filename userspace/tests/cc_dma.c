@@ -177,6 +177,62 @@ TEST(valid_program_compiles_into_the_dma_section)
 }
 
 /*
+ * A copy is a byte stream, not a shape: a real descriptor gathers two
+ * SBUF partitions into one run (from_sizes [4, 2], to_sizes [8, 1]); a
+ * scatter the other way, runs cut across each other, a cast whose runs
+ * differ in number; each compiles, and its M2S and S2M pieces differ.
+ */
+TEST(gathers_and_scatters_compile)
+{
+	static const struct {
+		const char *name, *find, *repl;
+		unsigned long long m2s, s2m;
+	} cases[] = {
+		{ "gather of two partitions into one run",
+		  "\"from_sizes\": [512, 8], \"from_steps\": [1, 262144],"
+		  " \"to\": \"y\", \"to_dtype\": \"float32\", \"to_off\": 0,"
+		  " \"to_sizes\": [512, 8], \"to_steps\": [1, 512]",
+		  "\"from_sizes\": [4, 2], \"from_steps\": [1, 262144],"
+		  " \"to\": \"y\", \"to_dtype\": \"float32\", \"to_off\": 0,"
+		  " \"to_sizes\": [8, 1], \"to_steps\": [1, 8]", 2 + 1 + 4, 1 + 1 + 2 },
+		{ "scatter of one run into eight rows",
+		  "\"from_off\": 228864,"
+		  " \"from_sizes\": [512, 8], \"from_steps\": [1, 262144],"
+		  " \"to\": \"y\", \"to_dtype\": \"float32\", \"to_off\": 0,"
+		  " \"to_sizes\": [512, 8], \"to_steps\": [1, 512]",
+		  "\"from_off\": 0, \"from_sizes\": [4096], \"from_steps\": [1],"
+		  " \"to\": \"y\", \"to_dtype\": \"float32\", \"to_off\": 0,"
+		  " \"to_sizes\": [512, 8], \"to_steps\": [1, 512]", 1 + 1 + 4, 8 + 1 + 2 },
+		{ "runs cut across each other, 4 dims into 3",
+		  "\"from_sizes\": [512, 8], \"from_steps\": [1, 262144],"
+		  " \"to\": \"y\", \"to_dtype\": \"float32\", \"to_off\": 0,"
+		  " \"to_sizes\": [512, 8], \"to_steps\": [1, 512]",
+		  "\"from_sizes\": [12, 2, 4, 2], \"from_steps\": [1, 12, 262144, 24],"
+		  " \"to\": \"y\", \"to_dtype\": \"float32\", \"to_off\": 0,"
+		  " \"to_sizes\": [8, 3, 8], \"to_steps\": [1, 16, 64]", 16 + 1 + 4, 24 + 1 + 2 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *pool = edit(base_pool, cases[i].find, cases[i].repl);
+		struct nscc_err err = { "" };
+		struct kbin_check_result res;
+		void *kbin;
+		size_t len;
+
+		ASSERT_NE(NULL, pool) TH_LOG("%s", cases[i].name);
+		ASSERT_EQ(0, compile_dma(base_def, base_sp, pool, &kbin, &len, &err))
+			TH_LOG("%s: %s", cases[i].name, err.msg);
+		ASSERT_EQ(KBIN_OK, kbin_check_plan(kbin, len, &res));
+		/* descriptor 0 of Pool.json; SP.json's two; the transpose */
+		EXPECT_EQ(8 + cases[i].m2s, res.dma_m2s_pieces) TH_LOG("%s", cases[i].name);
+		EXPECT_EQ(8 + cases[i].s2m, res.dma_s2m_pieces) TH_LOG("%s", cases[i].name);
+		free(kbin);
+		free(pool);
+	}
+}
+
+/*
  * One refusal: the valid NEFF with @find replaced by @repl in member
  * @which (d def.json, s SP.json, p Pool.json); compile fails with @code
  * and a message holding @msg.
@@ -267,11 +323,15 @@ static const struct refusal refusals[] = {
 	  "descriptor 0: to 'SB' (var_id 0): extent 34603520 (offset 32768000) is outside the 33554432-byte SBUF window" },
 	{ "a var without storage", 's', "\"to\": \"v\"", "\"to\": \"t\"", -EINVAL,
 	  "block 1 ('b1'): descriptor 0: to 't' (var_id 5): is MR_PTR_TABLE, which has no storage" },
-	{ "copy sizes differ", 'p', "\"to_sizes\": [512, 8], \"to_steps\": [1, 512]",
+	{ "copy byte counts differ", 'p', "\"to_sizes\": [512, 8], \"to_steps\": [1, 512]",
 	  "\"to_sizes\": [512, 4], \"to_steps\": [1, 512]", -EINVAL,
-	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 0: copy: from has 2 dims, sizes[1] = 8; to has 2 dims, sizes[1] = 4 (from_sizes must equal to_sizes)" },
+	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 0: copy: from_sizes [512, 8] move 4096 bytes, to_sizes [512, 4] move 2048: the sides move different byte counts" },
 	{ "cast elements differ", 's', "\"to_sizes\": [32]", "\"to_sizes\": [30]", -EINVAL,
-	  "block 1 ('b1'): descriptor 0: cast float32 -> float16: from sizes[0] = 64, to sizes[0] = 30 (1 and 1 dims): the sides do not hold the same whole elements" },
+	  "block 1 ('b1'): descriptor 0: cast float32 -> float16: from_sizes [64] (64 bytes), to_sizes [30] (30 bytes): the sides hold different element counts" },
+	{ "cast element split across two runs", 's',
+	  "\"to_sizes\": [32], \"to_steps\": [1]", "\"to_sizes\": [1, 32], \"to_steps\": [1, 1]",
+	  -EINVAL,
+	  "descriptor 0: cast float32 -> float16: from_sizes [64] (64 bytes), to_sizes [1, 32] (32 bytes): a to run (to_sizes[0]) splits a to_dtype element" },
 	{ "transpose element size", 'p', "\"transpose_element_size\": 4",
 	  "\"transpose_element_size\": 2", -EINVAL,
 	  "descriptor 1: transpose 'WZXY': dtypes float32 -> float32, transpose_element_size 2, transpose_shape [1, 1, 16, 16] (tile 512 bytes), 1024 -> 1024 bytes: transpose_element_size is not the dtype's size" },

@@ -8,7 +8,9 @@
  * rules).  A plan the checker accepts must also open with kbin_read() and
  * every record's name, list, payload and debug metadata must be readable
  * through the view, and every DMA descriptor side walks into UDMA pieces
- * of 1..64 KiB inside its extent, as many as the checker counted, and
+ * of 1..64 KiB inside its extent, as many as the checker counted, a
+ * copy's two sides move as many bytes and a cast's hold as many
+ * elements, none split across runs (their shapes may differ), and
  * every transpose has a tile (transpose_element_size x transpose_shape,
  * computed here in 128 bits) that is not 0, fits 64 bits and divides
  * its bytes, and runs through the host reference's transpose; ASan and
@@ -63,6 +65,24 @@ static void kbin_fuzz_transpose(const struct kbin_dma_desc *d)
 	free(out);
 }
 
+/* an accepted copy or cast: the byte stream's two ends agree */
+static void kbin_fuzz_stream(const struct kbin_dma_desc *d)
+{
+	const struct kbin_dma_dtype_info *ft = kbin_dma_dtype(d->from.dtype);
+	const struct kbin_dma_dtype_info *tt = kbin_dma_dtype(d->to.dtype);
+	struct kbin_dma_pat pf, pt;
+
+	if (!ft || !tt || kbin_dma_pattern(&d->from, &pf) ||
+	    kbin_dma_pattern(&d->to, &pt))
+		abort();
+	if (d->op == KBIN_DMA_OP_COPY && pf.bytes != pt.bytes)
+		abort();
+	if (d->op == KBIN_DMA_OP_CAST &&
+	    (d->from.sizes[0] % ft->size || d->to.sizes[0] % tt->size ||
+	     pf.bytes / ft->size != pt.bytes / tt->size))
+		abort();
+}
+
 static void kbin_fuzz_dma(const struct kbin_view *v,
 			  const struct kbin_check_result *res)
 {
@@ -77,6 +97,8 @@ static void kbin_fuzz_dma(const struct kbin_view *v,
 		for (i = 0; i < dv.num_descs; i++) {
 			if (dv.descs[i].op == KBIN_DMA_OP_TRANSPOSE)
 				kbin_fuzz_transpose(&dv.descs[i]);
+			else
+				kbin_fuzz_stream(&dv.descs[i]);
 			for (side = 0; side < 2; side++) {
 				const struct kbin_dma_side *sd = side ? &dv.descs[i].to :
 								 &dv.descs[i].from;

@@ -891,6 +891,16 @@ TEST(dma_sbuf_rules)
 	EXPECT_EQ(p.extent, sb.end);
 }
 
+/* kbin_dma_desc_rule() of @d with its sides measured now */
+static unsigned int rule(const struct kbin_dma_desc *d, struct kbin_dma_verdict *v)
+{
+	struct kbin_dma_pat pf, pt;
+
+	if (kbin_dma_pattern(&d->from, &pf) || kbin_dma_pattern(&d->to, &pt))
+		return ~0U;
+	return kbin_dma_desc_rule(d, &pf, &pt, v);
+}
+
 TEST(dma_desc_rules)
 {
 	__u32 sz[4] = { 512, 128 };
@@ -903,40 +913,66 @@ TEST(dma_desc_rules)
 	d.from = side(0, 2, sz, st);
 	d.to = side(0, 2, sz, st);
 	d.op = KBIN_DMA_OP_COPY;
-	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&d.from, &pf));
-	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&d.to, &pt));
-	EXPECT_EQ(KBIN_OK, kbin_dma_desc_rule(&d, &pf, &pt, &v));
+	EXPECT_EQ(KBIN_OK, rule(&d, &v));
 	d.to.sizes[1] = 127;
-	EXPECT_EQ(KBIN_ERR_DMA_COPY_SIZE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
-	EXPECT_EQ(1U, v.dim);
-	d.to.sizes[1] = 128;
+	EXPECT_EQ(KBIN_ERR_DMA_COPY_SIZE, rule(&d, &v));
+	EXPECT_EQ(KBIN_DMA_WHY_BYTES, v.why);
+	/* a copy is a byte stream: other shapes with as many bytes are fine */
+	d.to.sizes[0] = 1024;
+	d.to.sizes[1] = 64;
+	EXPECT_EQ(KBIN_OK, rule(&d, &v));
+	d.to.num_dims = 1;
+	d.to.sizes[0] = 65536;
+	d.to.sizes[1] = 0;
+	d.to.steps[1] = 0;
+	EXPECT_EQ(KBIN_OK, rule(&d, &v));
+	d.to.sizes[0] = 65535;
+	EXPECT_EQ(KBIN_ERR_DMA_COPY_SIZE, rule(&d, &v));
+	d.to = side(0, 2, sz, st);
 	d.op = 0;
-	EXPECT_EQ(KBIN_ERR_DMA_OP, kbin_dma_desc_rule(&d, &pf, &pt, &v));
+	EXPECT_EQ(KBIN_ERR_DMA_OP, rule(&d, &v));
 	d.op = KBIN_DMA_OP_MAX + 1;
-	EXPECT_EQ(KBIN_ERR_DMA_OP, kbin_dma_desc_rule(&d, &pf, &pt, &v));
+	EXPECT_EQ(KBIN_ERR_DMA_OP, rule(&d, &v));
 	d.op = KBIN_DMA_OP_COPY;
 	d.to.dtype = KBIN_DMA_DTYPE_MAX + 1;
-	EXPECT_EQ(KBIN_ERR_DMA_DTYPE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
+	EXPECT_EQ(KBIN_ERR_DMA_DTYPE, rule(&d, &v));
 	d.to.dtype = KBIN_DMA_DTYPE_UINT8;
 	d.transpose_shape[3] = 1;
-	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
+	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, rule(&d, &v));
+	EXPECT_EQ(KBIN_DMA_WHY_T_FIELDS, v.why);
 	d.transpose_shape[3] = 0;
 	/* cast int8 128 B -> float32 512 B: the run lengths scale */
 	d.op = KBIN_DMA_OP_CAST;
 	d.from.dtype = KBIN_DMA_DTYPE_INT8;
 	d.from.sizes[0] = 128;
 	d.to.dtype = KBIN_DMA_DTYPE_FLOAT32;
-	EXPECT_EQ(KBIN_OK, kbin_dma_desc_rule(&d, &pf, &pt, &v));
+	EXPECT_EQ(KBIN_OK, rule(&d, &v));
 	d.from.sizes[0] = 129;
-	EXPECT_EQ(KBIN_ERR_DMA_CAST_SIZE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
+	EXPECT_EQ(KBIN_ERR_DMA_CAST_SIZE, rule(&d, &v));
+	EXPECT_EQ(KBIN_DMA_WHY_ELEMS, v.why);
 	d.from.sizes[0] = 128;
-	d.to.sizes[0] = 514;	/* not whole float32 elements */
-	EXPECT_EQ(KBIN_ERR_DMA_CAST_SIZE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
+	d.to.sizes[0] = 514;	/* an element split across two runs */
+	EXPECT_EQ(KBIN_ERR_DMA_CAST_SIZE, rule(&d, &v));
+	EXPECT_EQ(KBIN_DMA_WHY_TO_RUN, v.why);
 	d.to.sizes[0] = 512;
 	d.to.sizes[1] = 64;
-	EXPECT_EQ(KBIN_ERR_DMA_CAST_SIZE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
-	EXPECT_EQ(1U, v.dim);
-	d.to.sizes[1] = 128;
+	EXPECT_EQ(KBIN_ERR_DMA_CAST_SIZE, rule(&d, &v));
+	EXPECT_EQ(KBIN_DMA_WHY_ELEMS, v.why);
+	/* the same elements in other runs: 64 runs of 256 float32 */
+	d.to.sizes[0] = 1024;
+	EXPECT_EQ(KBIN_OK, rule(&d, &v));
+	/* float32 -> float16 with a from run of 6 bytes: 1.5 elements */
+	d.from.dtype = KBIN_DMA_DTYPE_FLOAT32;
+	d.to.dtype = KBIN_DMA_DTYPE_FLOAT16;
+	d.from.sizes[0] = 6;
+	d.from.sizes[1] = 2;
+	d.to.sizes[0] = 6;
+	d.to.sizes[1] = 1;
+	EXPECT_EQ(KBIN_ERR_DMA_CAST_SIZE, rule(&d, &v));
+	EXPECT_EQ(KBIN_DMA_WHY_FROM_RUN, v.why);
+	d.from.sizes[0] = 8;	/* 4 elements in 2 runs of 2 -> 1 run of 4 */
+	d.to.sizes[0] = 8;
+	EXPECT_EQ(KBIN_OK, rule(&d, &v));
 	/* transpose float32: equal bytes, element size, a permutation */
 	memset(&d, 0, sizeof(d));
 	sz[0] = 256;
@@ -970,7 +1006,7 @@ TEST(dma_desc_rules)
 	d.to.dtype = KBIN_DMA_DTYPE_FLOAT32;
 	pt.bytes -= 4;
 	EXPECT_EQ(KBIN_ERR_DMA_TRANSPOSE, kbin_dma_desc_rule(&d, &pf, &pt, &v));
-	EXPECT_EQ(KBIN_DMA_WHY_T_BYTES, v.why);
+	EXPECT_EQ(KBIN_DMA_WHY_BYTES, v.why);
 }
 
 /*
