@@ -12,11 +12,13 @@
  *      where its UDMA descriptors start (struct nsim_dma_desc, 144 bytes);
  *   2. each side of each descriptor is checked against the variable it
  *      names through the resolve core (resolve_core.h): a variable with
- *      device bytes of its own (not MR_PTR, MR_LIST, MR_PTR_TABLE,
- *      MR_REMOTE), staged, and the whole extent of the pattern inside it
- *      (on the state buffer also every run inside one partition: the
- *      SBUF rules of kbin_dma.h); its pieces are counted, against
- *      max_udma_descs for the whole load;
+ *      device bytes (kbin_dma_var_rule(): a storage kind or an MR_REMOTE,
+ *      which staging gave its remote variable's address; not MR_PTR,
+ *      MR_LIST, MR_PTR_TABLE), staged, and the whole extent of the
+ *      pattern inside it (on the state buffer, or a remote one, also
+ *      every run inside one partition: the SBUF rules of kbin_dma.h);
+ *      its pieces are counted, against max_udma_descs for the whole
+ *      load;
  *   3. each queue side gets its rings, as many as dma_ring_max_descs
  *      requires, each one HBM allocation on the subgraph's channel
  *      charged to DMA_RING: a submission ring and a completion ring of as
@@ -159,13 +161,16 @@ static int nsim_reloc_fault(struct nsim_reloc *r,
 
 /*
  * Step 2 for one side: the variable through the resolve core, the whole
- * extent inside it; *@pieces its UDMA descriptors.
+ * extent inside it; *@pieces its UDMA descriptors.  An MR_REMOTE was
+ * given its remote variable's physical_address by staging (the funnel
+ * RESOLVE uses): it is bounded by its own record's size, and by the SBUF
+ * rules when its remote variable is a state buffer.
  */
 static int nsim_reloc_side(struct nsim_reloc *r, const struct nsim_reloc_at *at,
 			   const struct nsim_sg *sg,
 			   const struct kbin_dma_side *sd, u64 *pieces)
 {
-	const struct nsim_mr *mr = nsim_sg_find(sg, sd->var_id);
+	const struct nsim_mr *mr = nsim_sg_find(sg, sd->var_id), *src;
 	struct kbin_dma_pat p;
 	struct kbin_dma_sb sb;
 	u64 addr;
@@ -175,14 +180,21 @@ static int nsim_reloc_side(struct nsim_reloc *r, const struct nsim_reloc_at *at,
 		return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_VAR, sd->var_id,
 				       -EINVAL, "var_id %u names no variable",
 				       sd->var_id);
-	if (!kbin_kind_has_storage(mr->type))
+	if (kbin_dma_var_rule(mr->type))
 		return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_VAR, mr->type,
-				       -EINVAL,
-				       "%s has no device bytes of its own to move (%s)",
+				       -EINVAL, "%s has no device bytes of its own to move (%s)",
 				       kbin_mr_type_str(mr->type),
-				       mr->type == KBIN_MR_PTR ? "a pointer to another variable" :
-				       mr->type == KBIN_MR_LIST ? "an index list" :
-				       "not storage");
+				       kbin_dma_var_why(mr->type));
+	src = mr;
+	if (kbin_kind(mr->type)->storage == KBIN_STORAGE_REMOTE) {
+		src = mr->aux < r->m->num_sg ?
+		      nsim_sg_find(&r->m->sg[mr->aux], mr->aux2) : NULL;
+		if (!src)
+			return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_VAR, mr->aux2,
+					       -EINVAL,
+					       "remote variable %u of relative sg %u is not staged",
+					       mr->aux2, mr->aux);
+	}
 	if (mr->pa == NSIM_PA_UNSTAGED)
 		return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_VAR, sd->var_id,
 				       -EINVAL, "the variable is not staged");
@@ -190,7 +202,7 @@ static int nsim_reloc_side(struct nsim_reloc *r, const struct nsim_reloc_at *at,
 		return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_BOUNDS, sd->offset,
 				       -EINVAL, "the access pattern overflows");
 	/* the whole extent, through the resolve rule (SBUF: below) */
-	if (mr->type != KBIN_MR_SB)
+	if (src->type != KBIN_MR_SB)
 		ret = nsim_rc_addr(mr, sd->offset, p.extent - sd->offset, &addr);
 	else
 		ret = p.extent > mr->size ? -ERANGE : 0;
@@ -205,7 +217,7 @@ static int nsim_reloc_side(struct nsim_reloc *r, const struct nsim_reloc_at *at,
 	 * then every piece nsim_rc_addr() would resolve does, and step 4
 	 * adds physical_address without a test per piece.
 	 */
-	if (mr->type == KBIN_MR_SB &&
+	if (src->type == KBIN_MR_SB &&
 	    kbin_dma_sbuf(r->nd->arch, sd, p.extent, &sb))
 		return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_BOUNDS, sb.byte,
 				       -EINVAL,

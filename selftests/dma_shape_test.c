@@ -18,6 +18,10 @@
  *     to SBUF) run on the engine byte-exact against the host reference
  *     (userspace/cc/dma_ref.c), every variable and the SBUF partitions
  *     they touch compared;
+ *   - MR_REMOTE sides: a queue of sg00 writes into, reads from and copies
+ *     between MR_REMOTE vars of sg01's w1 and o1 (and the state buffer),
+ *     byte-exact against the reference, the bytes landing in sg01's vars
+ *     at the remote var's address, as RESOLVE gives it;
  *   - semaphore sets: 4096 queues naming one set of KBIN_MAX_LIST
  *     entries (2^32 entries together, which wrapped the kernel's 32-bit
  *     count) are refused at LOAD (KBIN_ERR_DMA_SEMAPHORE).
@@ -229,26 +233,53 @@ static int ref_addr(void *c, uint32_t var, uint64_t *pa)
 
 #define CMP_PARTITIONS	16U
 
+/* compare @len bytes of var @var of subgraph @sg at @off with the reference's */
+static int cmp_var(struct __test_metadata *_metadata, int fd, uint32_t id,
+		   uint32_t sg, uint32_t var, uint64_t off, uint64_t len,
+		   struct dma_ref_mem *m, uint8_t *dev, uint8_t *ref,
+		   const char *what)
+{
+	uint64_t pa, k;
+
+	if (nsim_resolve(fd, id, sg, var, 0, 1, &pa) ||
+	    nsim_read_var(fd, id, sg, var, off, dev, len)) {
+		TH_LOG("%s: sg %u var %u: RESOLVE or READ_VAR failed", what, sg, var);
+		return 1;
+	}
+	dma_ref_mem_read(m, pa + off, ref, len);
+	for (k = 0; k < len && dev[k] == ref[k]; k++)
+		;
+	if (k == len)
+		return 0;
+	TH_LOG("%s: sg %u var %u byte %llu: device 0x%02x, reference 0x%02x",
+	       what, sg, var, (unsigned long long)(off + k), dev[k], ref[k]);
+	return 1;
+}
+
 /*
- * Load plan @p (subgraph 0's queue 0; @nvars HBM vars of @sizes), fill
- * every HBM var with its pattern on the device and in the reference, run
- * the queue on both, compare the results, every HBM var and the first
+ * Load plan @p (subgraph 0's queue 0; @nvars HBM vars of @sizes, then,
+ * with @remote, plan_descs()'s two MR_REMOTE vars of sg01's w1 and o1),
+ * fill every HBM var of sg00 with its pattern on the device and in the
+ * reference, run the queue on both, compare the results, every var (the
+ * remote ones through sg00 and through sg01) and the first
  * CMP_PARTITIONS SBUF partitions.  Return the number of mismatches.
  */
 static int run_vs_ref(struct __test_metadata *_metadata, int fd,
 		      const struct neuronsim_info *info, const struct plan *p,
-		      const uint64_t *sizes, unsigned int nvars, const char *what)
+		      const uint64_t *sizes, unsigned int nvars, int remote,
+		      const char *what)
 {
 	uint64_t stride = info->sbuf_window_size / info->sbuf_partitions;
 	struct kbin_check_result cres;
 	struct neuronsim_run_result res;
 	struct kbin_dma_sg_view dv;
-	struct refctx rc = { .n = nvars + 1 };
+	struct refctx rc = { .n = nvars + 1 + (remote ? 2 : 0) };
 	struct dma_ref_mem *m = dma_ref_mem_new();
 	struct dma_ref_stats st;
 	struct kbin_view kv;
 	uint8_t *dev = NULL, *ref = NULL;
-	uint64_t max = info->sbuf_partition_size, k;
+	uint64_t max = info->sbuf_partition_size > PLAN_DMA_W1 ?
+		       info->sbuf_partition_size : PLAN_DMA_W1;
 	uint32_t id, i;
 	int bad = 0, ret;
 
@@ -262,7 +293,7 @@ static int run_vs_ref(struct __test_metadata *_metadata, int fd,
 		bad = 1;
 		goto out_free;
 	}
-	for (i = 0; i <= nvars; i++)
+	for (i = 0; i < rc.n; i++)
 		if (nsim_resolve(fd, id, 0, i, 0, 1, &rc.pa[i]))
 			rc.pa[i] = ~0ULL;
 	for (i = 1; i <= nvars; i++) {
@@ -291,36 +322,18 @@ static int run_vs_ref(struct __test_metadata *_metadata, int fd,
 		       (unsigned long long)res.bytes, (unsigned long long)st.bytes);
 		bad++;
 	}
-	for (i = 1; i <= nvars; i++) {
-		if (nsim_read_var(fd, id, 0, i, 0, dev, sizes[i - 1])) {
-			bad++;
-			continue;
-		}
-		dma_ref_mem_read(m, rc.pa[i], ref, sizes[i - 1]);
-		for (k = 0; k < sizes[i - 1] && dev[k] == ref[k]; k++)
-			;
-		if (k < sizes[i - 1]) {
-			TH_LOG("%s: var %u byte %llu: device 0x%02x, reference 0x%02x",
-			       what, i, (unsigned long long)k, dev[k], ref[k]);
-			bad++;
-		}
+	for (i = 1; i <= nvars; i++)
+		bad += cmp_var(_metadata, fd, id, 0, i, 0, sizes[i - 1], m, dev,
+			       ref, what);
+	for (i = 0; remote && i < 2; i++) {
+		bad += cmp_var(_metadata, fd, id, 0, nvars + 1 + i, 0, PLAN_DMA_W1,
+			       m, dev, ref, what);
+		bad += cmp_var(_metadata, fd, id, 1, 1 + i, 0, PLAN_DMA_W1, m, dev,
+			       ref, what);
 	}
-	for (i = 0; i < CMP_PARTITIONS; i++) {
-		if (nsim_read_var(fd, id, 0, PLAN_DMA_SB, i * stride, dev,
-				  info->sbuf_partition_size)) {
-			bad++;
-			continue;
-		}
-		dma_ref_mem_read(m, rc.pa[PLAN_DMA_SB] + i * stride, ref,
-				 info->sbuf_partition_size);
-		for (k = 0; k < info->sbuf_partition_size && dev[k] == ref[k]; k++)
-			;
-		if (k < info->sbuf_partition_size) {
-			TH_LOG("%s: SBUF partition %u byte %llu: device 0x%02x, reference 0x%02x",
-			       what, i, (unsigned long long)k, dev[k], ref[k]);
-			bad++;
-		}
-	}
+	for (i = 0; i < CMP_PARTITIONS; i++)
+		bad += cmp_var(_metadata, fd, id, 0, PLAN_DMA_SB, i * stride,
+			       info->sbuf_partition_size, m, dev, ref, what);
 out:
 	EXPECT_EQ(0, nsim_unload(fd, id));
 out_free:
@@ -427,7 +440,7 @@ TEST_F(ds, gathers_and_scatters_match_reference)
 	d[n].from = side2(PLAN_DMA_SB, u8, 0, 512, 4, sp);
 	d[n++].to = side1(PLAN_DMA_SB, u8, 10 * sp + 4096, 2048);
 	ASSERT_EQ(0, plan_descs(&self->info, sizes, 3, 0, d, n, &p));
-	EXPECT_EQ(0, run_vs_ref(_metadata, self->fd, &self->info, &p, sizes, 3,
+	EXPECT_EQ(0, run_vs_ref(_metadata, self->fd, &self->info, &p, sizes, 3, 0,
 				"every shape class"));
 	plan_free(&p);
 	/* each alone too, so a mismatch names its descriptor */
@@ -437,9 +450,58 @@ TEST_F(ds, gathers_and_scatters_match_reference)
 		snprintf(what, sizeof(what), "descriptor %u alone", i);
 		ASSERT_EQ(0, plan_descs(&self->info, sizes, 3, 0, &d[i], 1, &p));
 		EXPECT_EQ(0, run_vs_ref(_metadata, self->fd, &self->info, &p, sizes,
-					3, what));
+					3, 0, what));
 		plan_free(&p);
 	}
+	expect_base(_metadata, &self->base);
+}
+
+TEST_F(ds, remote_sides_match_reference)
+{
+	static const uint64_t sizes[] = { 64 << 10, 64 << 10 };
+	const uint8_t u8 = KBIN_DMA_DTYPE_UINT8;
+	const uint32_t rw = 3, ro = 4;	/* r_w1, r_o1: plan_descs() */
+	struct kbin_dma_desc d[5];
+	uint8_t *want, *got;
+	uint32_t id, i;
+	struct plan p;
+
+	memset(d, 0, sizeof(d));
+	for (i = 0; i < 5; i++)
+		d[i].op = KBIN_DMA_OP_COPY;
+	d[0].from = side1(1, u8, 0, 4096);		/* into a remote */
+	d[0].to = side1(rw, u8, 100, 4096);
+	d[1].from = side2(rw, u8, 100, 8, 64, 32);	/* remote to remote */
+	d[1].to = side1(ro, u8, 7, 512);
+	d[2].from = side1(ro, u8, 7, 512);		/* remote to SBUF */
+	d[2].to = side2(PLAN_DMA_SB, u8, 64, 256, 2, self->stride);
+	d[3].from = side2(PLAN_DMA_SB, u8, 64, 256, 2, self->stride);
+	d[3].to = side1(ro, u8, 30000, 512);		/* SBUF to a remote */
+	d[4].op = KBIN_DMA_OP_CAST;			/* from a remote, cast */
+	d[4].from = side1(rw, KBIN_DMA_DTYPE_INT8, 100, 64);
+	d[4].to = side1(2, KBIN_DMA_DTYPE_FLOAT32, 0, 256);
+	ASSERT_EQ(0, plan_descs(&self->info, sizes, 2, 1, d, 5, &p));
+	EXPECT_EQ(0, run_vs_ref(_metadata, self->fd, &self->info, &p, sizes, 2, 1,
+				"remote sides"));
+	/* and by hand: v0's first 4096 bytes in sg01's w1 at 100 */
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	want = malloc(4096);
+	got = malloc(4096);
+	ASSERT_TRUE(want && got);
+	pattern(want, 1, 0, 4096);
+	ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, 1, 0, want, 4096));
+	{
+		struct neuronsim_run_result res;
+
+		ASSERT_EQ(0, run_wait(self->fd, id, &res));
+		EXPECT_EQ(0, res.status);
+	}
+	ASSERT_EQ(0, nsim_read_var(self->fd, id, 1, 1, 100, got, 4096));
+	EXPECT_EQ(0, memcmp(want, got, 4096));
+	ASSERT_EQ(0, nsim_unload(self->fd, id));
+	free(want);
+	free(got);
 	expect_base(_metadata, &self->base);
 }
 

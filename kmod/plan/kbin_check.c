@@ -1204,10 +1204,12 @@ static unsigned int kbin_check_dma_queue(struct kbin_ck *c,
 }
 
 /*
- * One side of a descriptor: a storage var of the subgraph, a known
- * dtype, zero padding and unused dimensions, the pattern rules of
- * kbin_dma_pattern(), the extent within the var's record size and, on
- * the state buffer, the window, partition and gap rules.
+ * One side of a descriptor: a var of the subgraph with device bytes
+ * (kbin_dma_var_rule(): a storage kind or an MR_REMOTE, whose remote var
+ * pass 3 checked), a known dtype, zero padding and unused dimensions,
+ * the pattern rules of kbin_dma_pattern(), the extent within the var's
+ * record size and, on the state buffer (an MR_SB, or an MR_REMOTE of
+ * one), the window, partition and gap rules.
  */
 static unsigned int kbin_check_dma_side(struct kbin_ck *c,
 					const struct kbin_dma_at *at,
@@ -1216,7 +1218,7 @@ static unsigned int kbin_check_dma_side(struct kbin_ck *c,
 					const struct kbin_mem_ref_set *set,
 					struct kbin_dma_pat *p)
 {
-	const struct kbin_mem_ref *v;
+	const struct kbin_mem_ref *v, *src;
 	struct kbin_dma_sb sb;
 	unsigned int r, sbr = KBIN_OK;
 	int is_sb;
@@ -1227,10 +1229,15 @@ static unsigned int kbin_check_dma_side(struct kbin_ck *c,
 				     "var_id %u names no var (nmem %u)",
 				     sd->var_id, set->nmem);
 	v = &set->mem[sd->var_id];
-	if (!kbin_kind_has_storage(v->mr_type))
+	if (kbin_dma_var_rule(v->mr_type))
 		return kbin_fail_dma(c, at, field, KBIN_ERR_DMA_VAR, sd->var_id,
-				     "var_id %u is %s, which has no storage",
-				     sd->var_id, kbin_mr_type_str(v->mr_type));
+				     "var_id %u is %s: %s", sd->var_id,
+				     kbin_mr_type_str(v->mr_type),
+				     kbin_dma_var_why(v->mr_type));
+	/* an MR_REMOTE's bytes are its remote var's (pass 3 checked it) */
+	src = v;
+	if (kbin_kind(v->mr_type)->variant == KBIN_VARIANT_REMOTE)
+		src = &kbin_set(c, v->remote.remote_vtpb_rel_sg_id)->mem[v->remote.remote_var_id];
 	if (!kbin_dma_dtype(sd->dtype))
 		return kbin_fail_dma(c, at, field, KBIN_ERR_DMA_DTYPE, sd->dtype,
 				     "dtype %u is not 1..%u", sd->dtype,
@@ -1265,7 +1272,7 @@ static unsigned int kbin_check_dma_side(struct kbin_ck *c,
 				     "offset %llu + (sizes[%u] - 1) * steps[%u] overflows",
 				     (unsigned long long)sd->offset, p->dim, p->dim);
 	}
-	is_sb = kbin_kind(v->mr_type)->storage == KBIN_STORAGE_SBUF;
+	is_sb = kbin_kind(src->mr_type)->storage == KBIN_STORAGE_SBUF;
 	if (is_sb) {
 		sbr = kbin_dma_sbuf(c->gen, sd, p->extent, &sb);
 		if (sbr == KBIN_ERR_DMA_SBUF_WINDOW)

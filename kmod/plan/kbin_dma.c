@@ -9,6 +9,7 @@
 
 #include "kbin_compat.h"
 #include "kbin_dma.h"
+#include "kbin_kind.h"
 
 static const struct kbin_dma_dtype_info kbin_dma_dtypes[KBIN_DMA_DTYPE_MAX + 1] = {
 	[KBIN_DMA_DTYPE_UINT8] = { "uint8", 1, KBIN_DMA_UINT, 0, 0 },
@@ -167,6 +168,54 @@ const char *kbin_dma_op_str(unsigned int op)
 unsigned int kbin_dma_op_from_name(const char *name)
 {
 	return kbin_dma_lookup(kbin_dma_ops, KBIN_ARRAY_SIZE(kbin_dma_ops), name);
+}
+
+/**
+ * kbin_dma_var_rule() - may a descriptor side name a variable of this
+ *	kind?
+ * @mr_type: enum kbin_mr_type of the variable the side names.
+ *
+ * A side moves bytes of its variable, so the variable needs device bytes
+ * (Documentation/relocation.rst, "The rules"): a kind with SBUF, HBM or
+ * scratchpad storage, or an MR_REMOTE, which the loader resolves to the
+ * placement of its remote variable, a storage kind of another subgraph
+ * (collectives and shadow buffers move bytes to and from them); the side
+ * is then bounded by the MR_REMOTE record's own size and, when the
+ * remote variable is the state buffer, by the SBUF rules.  An MR_PTR
+ * (the bytes are its target's), an MR_LIST (no bytes), an MR_PTR_TABLE
+ * (the loader's own address table) and anything else are refused;
+ * kbin_dma_var_why() says why.
+ *
+ * Return: KBIN_OK or KBIN_ERR_DMA_VAR.
+ */
+unsigned int kbin_dma_var_rule(__u32 mr_type)
+{
+	return kbin_kind_has_storage(mr_type) ||
+	       kbin_kind(mr_type)->storage == KBIN_STORAGE_REMOTE ? KBIN_OK :
+	       KBIN_ERR_DMA_VAR;
+}
+
+/**
+ * kbin_dma_var_why() - why kbin_dma_var_rule() refuses a kind.
+ * @mr_type: enum kbin_mr_type.
+ *
+ * Return: a phrase ("a pointer: the bytes are its target's, name the
+ * target"); "it has device bytes" for a kind the rule accepts.
+ */
+const char *kbin_dma_var_why(__u32 mr_type)
+{
+	if (!kbin_dma_var_rule(mr_type))
+		return "it has device bytes";
+	switch (kbin_kind(mr_type)->storage) {
+	case KBIN_STORAGE_TARGET:
+		return "a pointer: the bytes are its target's, name the target";
+	case KBIN_STORAGE_INDEX:
+		return "an index list, with no device bytes";
+	case KBIN_STORAGE_TABLE:
+		return "the loader's table of addresses, rebuilt at LOAD";
+	default:
+		return "not a kind with device bytes";
+	}
 }
 
 /**

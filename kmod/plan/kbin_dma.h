@@ -73,6 +73,8 @@ struct kbin_dma_pat {
 	__u32 dim;
 };
 
+unsigned int kbin_dma_var_rule(__u32 mr_type);
+const char *kbin_dma_var_why(__u32 mr_type);
 unsigned int kbin_dma_pattern(const struct kbin_dma_side *s,
 			      struct kbin_dma_pat *p);
 

@@ -609,7 +609,7 @@ enum kbin_check_reason {
 	KBIN_ERR_DMA_SEMAPHORE,		/* semaphore not in the queue's set */
 	KBIN_ERR_DMA_QUEUE_INDEX,	/* block's queue is not its queue */
 	KBIN_ERR_DMA_BLOCK_ORDER,	/* block id not its place in the queue */
-	KBIN_ERR_DMA_VAR,		/* side names no var with storage */
+	KBIN_ERR_DMA_VAR,		/* side names no var with device bytes */
 	KBIN_ERR_DMA_DIMS,		/* num_dims not 1..4, or a size 0 */
 	KBIN_ERR_DMA_STEP,		/* steps[0] is not 1 */
 	KBIN_ERR_DMA_EXTENT,		/* extent past the var, or overflow */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compile.c - the pipeline: model -> per-var rule checks -> mem_ref build
- * tree in a symbol table -> dense-id rule -> cross-var checks -> DMA
- * program rules -> scratchpad sizes -> dump in var_id order and the DMA
+ * tree in a symbol table -> dense-id rule -> cross-var checks -> remote
+ * vars -> DMA program rules (after the remotes: a side may name an
+ * MR_REMOTE) -> scratchpad sizes -> dump in var_id order and the DMA
  * section -> KBIN writer -> plan checker (Documentation/compiler.rst,
  * "The pipeline"; what each kind needs is its row in the kind table,
  * Documentation/hardware.rst; the DMA rules are kbin_dma.h's,
@@ -440,14 +441,19 @@ static const char *desc_where(const struct nscc_subgraph *sg,
 	return buf;
 }
 
-/* one side: its var, the pattern rules, the extent, the SBUF rules */
+/*
+ * One side: its var (kbin_dma_var_rule(); an MR_REMOTE's bytes are its
+ * remote var's, in @sts, which check_remotes() checked), the pattern
+ * rules, the extent within the var, the SBUF rules of a state buffer.
+ */
 static int check_dma_side(const struct nscc_model *m, const char *where,
 			  const char *side, const struct kbin_dma_side *sd,
-			  const struct nscc_symtab *st, struct kbin_dma_pat *p,
-			  struct nscc_err *err)
+			  struct nscc_symtab *const *sts, uint32_t sgi,
+			  struct kbin_dma_pat *p, struct nscc_err *err)
 {
 	const struct kbin_gen *g = kbin_gen_target(m->target_gen);
-	const struct nscc_mr *t = nscc_symtab_object(st, sd->var_id);
+	const struct nscc_symtab *st = sts[sgi];
+	const struct nscc_mr *t = nscc_symtab_object(st, sd->var_id), *src;
 	const char *vn = t ? nscc_symtab_name(st, sd->var_id) : NULL;
 	struct kbin_dma_sb sb;
 	uint64_t size;
@@ -459,8 +465,15 @@ static int check_dma_side(const struct nscc_model *m, const char *where,
 	if (!t)
 		return nscc_errf(err, -EINVAL, "%s: %s: var_id %u: no such var",
 				 where, side, sd->var_id);
-	if (!kbin_kind_has_storage(t->type))
-		return SERR("is %s, which has no storage", kbin_mr_type_str(t->type));
+	if (kbin_dma_var_rule(t->type))
+		return SERR("is %s: %s", kbin_mr_type_str(t->type),
+			    kbin_dma_var_why(t->type));
+	src = t;
+	if (kbin_kind(t->type)->variant == KBIN_VARIANT_REMOTE) {
+		const struct nscc_mr_remote_variable *rv = (const void *)t;
+
+		src = nscc_symtab_object(sts[rv->remote_sg], rv->remote_var_id);
+	}
 	if (!kbin_dma_dtype(sd->dtype))
 		return SERR("dtype %u is not an element type", sd->dtype);
 	r = kbin_dma_pattern(sd, p);
@@ -476,7 +489,7 @@ static int check_dma_side(const struct nscc_model *m, const char *where,
 		return SERR("offset %llu + (sizes[%u] - 1) * steps[%u] overflows 64 bits",
 			    (unsigned long long)sd->offset, p->dim, p->dim);
 	size = nscc_mr_size(t, m->target_gen);
-	if (kbin_kind(t->type)->storage == KBIN_STORAGE_SBUF) {
+	if (kbin_kind(src->type)->storage == KBIN_STORAGE_SBUF) {
 		sbr = kbin_dma_sbuf(g, sd, p->extent, &sb);
 		if (sbr == KBIN_ERR_DMA_SBUF_WINDOW)
 			return SERR("extent %llu (offset %llu) is outside the %llu-byte SBUF window",
@@ -525,7 +538,8 @@ static const char *sizes_str(const struct kbin_dma_side *sd, char *buf,
 
 static int check_dma_desc(const struct nscc_model *m, const char *where,
 			  const struct kbin_dma_desc *d,
-			  const struct nscc_symtab *st, struct nscc_err *err)
+			  struct nscc_symtab *const *sts, uint32_t sgi,
+			  struct nscc_err *err)
 {
 	char fs[64], ts[64];
 	struct kbin_dma_verdict v;
@@ -539,10 +553,10 @@ static int check_dma_desc(const struct nscc_model *m, const char *where,
 	if (d->num_tiling_dims > KBIN_DMA_MAX_DIMS)
 		return nscc_errf(err, -EINVAL, "%s: num_tiling_dimensions %u is over %u",
 				 where, d->num_tiling_dims, KBIN_DMA_MAX_DIMS);
-	ret = check_dma_side(m, where, "from", &d->from, st, &pf, err);
+	ret = check_dma_side(m, where, "from", &d->from, sts, sgi, &pf, err);
 	if (ret)
 		return ret;
-	ret = check_dma_side(m, where, "to", &d->to, st, &pt, err);
+	ret = check_dma_side(m, where, "to", &d->to, sts, sgi, &pt, err);
 	if (ret)
 		return ret;
 	r = kbin_dma_desc_rule(d, &pf, &pt, &v);
@@ -588,10 +602,11 @@ static int check_dma_desc(const struct nscc_model *m, const char *where,
  * the set, ids 0..n-1 per queue in member order, comments) and every
  * descriptor (kbin_dma.h's rules, the extent within the var's record).
  */
-static int check_dma(const struct nscc_model *m, const struct nscc_subgraph *sg,
-		     const struct nscc_symtab *st, struct sem_index *ix,
+static int check_dma(const struct nscc_model *m, uint32_t sgi,
+		     struct nscc_symtab *const *sts, struct sem_index *ix,
 		     struct nscc_err *err)
 {
+	const struct nscc_subgraph *sg = &m->sgs[sgi];
 	char where[NSCC_ERR_MAX / 2];
 	uint32_t i, j, *next;
 	int ret;
@@ -639,7 +654,7 @@ static int check_dma(const struct nscc_model *m, const struct nscc_subgraph *sg,
 		for (j = 0; j < b->num_descs && !ret; j++) {
 			desc_where(sg, b, j, where, sizeof(where));
 			ret = check_dma_desc(m, where, &sg->dma_descs[b->first_desc + j],
-					     st, err);
+					     sts, sgi, err);
 		}
 	}
 	free(next);
@@ -777,7 +792,7 @@ static int build_subgraph(const struct nscc_model *m,
 	ss->sems = calloc(sg->num_dma_queues + 1, sizeof(*ss->sems));
 	if (!ss->sems)
 		return nscc_errf(err, -ENOMEM, "out of memory");
-	return check_dma(m, sg, st, ss->sems, err);
+	return 0;
 }
 
 static int emit_subgraph(struct kbin_writer *w, const struct nscc_model *m,
@@ -860,6 +875,9 @@ int nscc_compile_model(const struct nscc_model *m, void **buf, size_t *len,
 			goto out;
 	}
 	ret = check_remotes(m, sts, ss, err);
+	/* after the remotes: a DMA side may name one */
+	for (s = 0; s < m->num_sgs && !ret; s++)
+		ret = check_dma(m, s, sts, ss[s].sems, err);
 	if (ret)
 		goto out;
 

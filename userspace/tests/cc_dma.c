@@ -322,7 +322,7 @@ static const struct refusal refusals[] = {
 	  "\"to_off\": 32768000, \"to_sizes\": [512, 8]", -EINVAL,
 	  "descriptor 0: to 'SB' (var_id 0): extent 34603520 (offset 32768000) is outside the 33554432-byte SBUF window" },
 	{ "a var without storage", 's', "\"to\": \"v\"", "\"to\": \"t\"", -EINVAL,
-	  "block 1 ('b1'): descriptor 0: to 't' (var_id 5): is MR_PTR_TABLE, which has no storage" },
+	  "block 1 ('b1'): descriptor 0: to 't' (var_id 5): is MR_PTR_TABLE: the loader's table of addresses, rebuilt at LOAD" },
 	{ "copy byte counts differ", 'p', "\"to_sizes\": [512, 8], \"to_steps\": [1, 512]",
 	  "\"to_sizes\": [512, 4], \"to_steps\": [1, 512]", -EINVAL,
 	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 0: copy: from_sizes [512, 8] move 4096 bytes, to_sizes [512, 4] move 2048: the sides move different byte counts" },
@@ -609,6 +609,86 @@ TEST(compile_memory_is_linear_in_the_json)
 	       json, (unsigned long long)(rss - base) >> 10,
 	       (unsigned long long)base >> 10, (double)(rss - base) / (double)json);
 	EXPECT_GE(5 * (uint64_t)json, rss - base);
+}
+
+/*
+ * A side may name an MR_REMOTE: the bytes of another subgraph's var
+ * (collectives, shadow buffers), bounded by the remote record's size;
+ * a remote of a state buffer gets the SBUF rules.  An MR_PTR is refused
+ * with the reason.
+ */
+TEST(remote_sides)
+{
+	struct nscc_model *m = nscc_model_new(KBIN_TARGET_TRN2);
+	static const uint32_t sems[] = { 3 };
+	struct nscc_dma_block b = { .queue = 0, .id = 0, .semaphore = 3 };
+	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY };
+	struct nscc_err err = { "" };
+	struct kbin_check_result res;
+	struct nscc_dma_queue *q;
+	struct nscc_var *v;
+	void *kbin;
+	size_t len;
+	int s0, s1;
+
+	ASSERT_NE(NULL, m);
+	s0 = nscc_model_add_subgraph(m, "sg00");
+	s1 = nscc_model_add_subgraph(m, "sg01");
+	ASSERT_LE(0, s0);
+	ASSERT_LE(0, s1);
+	ASSERT_NE(NULL, nscc_model_add_var(m, s0, "SB", 0, KBIN_MR_SB));
+	v = nscc_model_add_var(m, s0, "in", 1, KBIN_MR_INPUT);
+	ASSERT_NE(NULL, v);
+	v->has_size = 1;
+	v->size = 4096;
+	v = nscc_model_add_var(m, s0, "peer", 2, KBIN_MR_REMOTE);
+	ASSERT_NE(NULL, v);
+	v->has_size = 1;
+	v->size = 1024;
+	v->remote_sg = 1;
+	v->remote_var_id = 1;
+	v = nscc_model_add_var(m, s0, "p", 3, KBIN_MR_PTR);
+	ASSERT_NE(NULL, v);
+	v->referenced_var_id = 1;
+	ASSERT_NE(NULL, nscc_model_add_var(m, s1, "SB", 0, KBIN_MR_SB));
+	v = nscc_model_add_var(m, s1, "out", 1, KBIN_MR_OUTPUT);
+	ASSERT_NE(NULL, v);
+	v->has_size = 1;
+	v->size = 4096;
+	q = nscc_model_add_dma_queue(m, s0, "q");
+	ASSERT_NE(NULL, q);
+	q->type = KBIN_DMA_QUEUE_DATA;
+	q->owner = KBIN_DMA_ENGINE_SP;
+	ASSERT_EQ(0, nscc_dma_queue_set_semaphores(q, sems, 1));
+	d.from = (struct kbin_dma_side){ .var_id = 1, .dtype = KBIN_DMA_DTYPE_UINT8,
+		.num_dims = 1, .sizes = { 1024 }, .steps = { 1 } };
+	d.to = d.from;
+	d.to.var_id = 2;
+	ASSERT_EQ(0, nscc_model_add_dma_block(m, s0, &b, NULL, &d, 1));
+	ASSERT_EQ(0, nscc_compile_model(m, &kbin, &len, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(KBIN_OK, kbin_check_plan(kbin, len, &res)) TH_LOG("%s", res.msg);
+	free(kbin);
+	/* one byte past the remote record's 1024 (its var has 4096) */
+	m->sgs[0].dma_descs[0].to.offset = 1;
+	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
+	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: to 'peer' (var_id 2): extent 1025 (offset 1 + sum of (sizes - 1) * steps + 1) is past the var's 1024 bytes",
+		     err.msg);
+	/* a remote of sg01's state buffer: a run past the trn2 partition */
+	m->sgs[0].vars[2].remote_var_id = 0;
+	m->sgs[0].vars[2].size = 1ULL << 20;
+	m->sgs[0].dma_descs[0].to.offset = 229376 - 512;
+	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
+	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: to 'peer' (var_id 2): a run of 1024 bytes at byte 228864 of SBUF partition 0 ends at byte 229888, past the 229376-byte partition of trn2",
+		     err.msg);
+	m->sgs[0].dma_descs[0].to.offset = 0;
+	ASSERT_EQ(0, nscc_compile_model(m, &kbin, &len, &err)) TH_LOG("%s", err.msg);
+	free(kbin);
+	/* a pointer has no bytes of its own */
+	m->sgs[0].dma_descs[0].to.var_id = 3;
+	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
+	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: to 'p' (var_id 3): is MR_PTR: a pointer: the bytes are its target's, name the target",
+		     err.msg);
+	nscc_model_free(m);
 }
 
 /*

@@ -1137,11 +1137,54 @@ TEST_F(plan, dma_side_var)
 	D(0, TP_D_IN_SB)->from.var_id = ~0U;
 	REJECT_DMA(KBIN_ERR_DMA_VAR, 0, KBIN_FIELD_DMA_FROM, TP_D_IN_SB);
 	RESET();
-	D(1, 0)->to.var_id = TP1_REMOTE;	/* no storage of its own */
-	REJECT_DMA(KBIN_ERR_DMA_VAR, 1, KBIN_FIELD_DMA_TO, 0);
-	RESET();
 	D(0, TP_D_BUF_V)->to.var_id = TP_LIST;
 	REJECT_DMA(KBIN_ERR_DMA_VAR, 0, KBIN_FIELD_DMA_TO, TP_D_BUF_V);
+	EXPECT_STREQ("sg 0 dma queue 0 'qSPIO0' block 1 descriptor 0 to: var_id 10 is MR_LIST: an index list, with no device bytes",
+		     self->res.msg);
+	RESET();
+	D(0, TP_D_BUF_V)->to.var_id = TP_PTR;
+	REJECT_DMA(KBIN_ERR_DMA_VAR, 0, KBIN_FIELD_DMA_TO, TP_D_BUF_V);
+	EXPECT_NE(NULL, strstr(self->res.msg, "is MR_PTR: a pointer: the bytes are its target's, name the target"))
+		TH_LOG("%s", self->res.msg);
+	RESET();
+	D(0, TP_D_BUF_V)->from.var_id = TP_PTAB;
+	REJECT_DMA(KBIN_ERR_DMA_VAR, 0, KBIN_FIELD_DMA_FROM, TP_D_BUF_V);
+}
+
+/*
+ * An MR_REMOTE side has its remote var's bytes, bounded by its own
+ * record's size: TP_REMOTE (128 bytes of sg 1's 4096-byte peer_buf) and
+ * TP1_REMOTE (4096 bytes of sg 0's tmp0) take a copy of 128 bytes; one
+ * byte past the record is refused; a remote of the state buffer gets the
+ * SBUF rules.
+ */
+TEST_F(plan, dma_side_remote)
+{
+	D(0, TP_D_BUF_V)->to.var_id = TP_REMOTE;
+	D(0, TP_D_BUF_V)->to.offset = 0;
+	kbin_fix_checksum(self->buf, self->len);
+	ASSERT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
+		TH_LOG("%s", self->res.msg);
+	D(0, TP_D_BUF_V)->to.offset = 1;
+	REJECT_DMA(KBIN_ERR_DMA_EXTENT, 0, KBIN_FIELD_DMA_TO, TP_D_BUF_V);
+	EXPECT_EQ(129ULL, self->res.value);
+	RESET();
+	/* sg 1's transpose reads the remote of sg 0's 4096-byte tmp0 */
+	D(1, 0)->from.var_id = TP1_REMOTE;
+	kbin_fix_checksum(self->buf, self->len);
+	ASSERT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
+		TH_LOG("%s", self->res.msg);
+	RESET();
+	/* TP_REMOTE made a remote of sg 1's state buffer: runs stay in a partition */
+	REC(0, TP_REMOTE)->remote.remote_var_id = TP1_SB;
+	D(0, TP_D_BUF_V)->to.var_id = TP_REMOTE;
+	D(0, TP_D_BUF_V)->to.offset = 0;
+	kbin_fix_checksum(self->buf, self->len);
+	ASSERT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
+		TH_LOG("%s", self->res.msg);
+	REC(0, TP_REMOTE)->size = 24ULL << 20;
+	D(0, TP_D_BUF_V)->to.offset = 229376 - 64;	/* 128 bytes over the edge */
+	REJECT_DMA(KBIN_ERR_DMA_SBUF_PARTITION, 0, KBIN_FIELD_DMA_TO, TP_D_BUF_V);
 }
 
 TEST_F(plan, dma_side_dtype)
