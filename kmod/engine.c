@@ -17,8 +17,9 @@
  *   WAIT  sleeps (interruptible, with a timeout) until the named queues
  *         are neither queued nor running and reports each;
  *   poll  says EPOLLIN while a finished run was not reported by WAIT;
- *   UNLOAD and close stop the model's runs at the next descriptor and
- *         wait for them (nsim_engine_stop()) before anything is freed.
+ *   UNLOAD and close take the model's queued runs off the workqueue,
+ *         stop its running one before its next UDMA descriptor and wait
+ *         for it (nsim_engine_stop()) before anything is freed.
  *
  * Compute engines (PE, ACT, POOL, DVE instruction streams) are not
  * simulated: only the DMA queues move bytes.
@@ -55,6 +56,8 @@ static_assert(NSIM_DMA_M2S == NEURONSIM_DMA_M2S && NSIM_DMA_S2M == NEURONSIM_DMA
 /**
  * struct nsim_run - one RUN: queues of a subgraph, run in order.
  * @work: on the NeuronCore's engine workqueue.
+ * @node: in its file's @queued list until the work starts (under the
+ *	file's run_lock).
  * @m: the model (it waits for the run before it is freed).
  * @memcg: the memory cgroup of the task that ran it: the pages the run
  *	writes are charged to it, as that task's own writes would be
@@ -65,6 +68,7 @@ static_assert(NSIM_DMA_M2S == NEURONSIM_DMA_M2S && NSIM_DMA_S2M == NEURONSIM_DMA
  */
 struct nsim_run {
 	struct work_struct work;
+	struct list_head node;
 	struct nsim_model *m;
 	struct mem_cgroup *memcg;
 	u32 sg;
@@ -108,7 +112,10 @@ struct nsim_eng {
 	bool injected;
 };
 
-/* the next UDMA descriptor of side @dir: its address and length */
+/*
+ * The next UDMA descriptor of side @dir: its address and length; -EIO
+ * for a bad one, -ECANCELED when the model is stopping.
+ */
 static int nsim_eng_next(struct nsim_eng *e, u32 dir, u64 *addr, u32 *len)
 {
 	struct nsim_ring_rd *rd = &e->rd[dir];
@@ -116,6 +123,13 @@ static int nsim_eng_next(struct nsim_eng *e, u32 dir, u64 *addr, u32 *len)
 	const union udma_desc *d;
 	u32 ctrl;
 
+	/*
+	 * UNLOAD or close: stop before this UDMA descriptor, so a running
+	 * queue stops within one (at most 64 KiB moved), however many a
+	 * DMA descriptor has (Documentation/dma.rst, "Stopping")
+	 */
+	if (READ_ONCE(e->m->stopping))
+		return -ECANCELED;
 	if (rd->pos == rd->n) {
 		const struct nsim_dma_ring *ring;
 		u64 a;
@@ -282,7 +296,13 @@ static int nsim_eng_transpose(struct nsim_eng *e, const struct nsim_dma_op *op,
 	if (ret)
 		goto out;
 	pos = 0;
-	for (t = 0; t < p.bytes; t += tile)
+	for (t = 0; t < p.bytes; t += tile) {
+		/* a tile at a time: at most NSIM_ENG_TRANSPOSE_MAX bytes */
+		if (READ_ONCE(e->m->stopping)) {
+			ret = -ECANCELED;
+			goto out;
+		}
+		cond_resched();
 		for (i0 = 0; i0 < os[0]; i0++)
 			for (i1 = 0; i1 < os[1]; i1++)
 				for (i2 = 0; i2 < os[2]; i2++)
@@ -296,6 +316,7 @@ static int nsim_eng_transpose(struct nsim_eng *e, const struct nsim_dma_op *op,
 						memcpy(tout + pos, tin + t + lin * es, es);
 						pos += es;
 					}
+	}
 	pos = 0;
 	for (k = 0; k < ns && !ret; k++) {
 		ret = nsim_eng_next(e, NSIM_DMA_S2M, &addr, &len);
@@ -406,18 +427,58 @@ fail:
 	return ret;
 }
 
+/*
+ * Queue @i of run @r is done with @ret after @ns: its state, the
+ * engine's counters (@e: what the engine did, or NULL), the file's
+ * counts and waiters; the run's slot is free once its last queue is.
+ * Context: the file's run_lock held.
+ */
+static void nsim_run_done_locked(struct nsim_run *r, u32 i, int ret, u64 ns,
+				 const struct nsim_eng *e)
+{
+	struct nsim_model *m = r->m;
+	struct nsim_file *nf = m->owner;
+	struct nsim_sg *sg = &m->sg[r->sg];
+	struct nsim_engine_stats *st = &m->nd->engine[sg->core];
+	struct nsim_dma_qrun *qr = &sg->dma.qrun[r->q[i]];
+
+	lockdep_assert_held(&nf->run_lock);
+	if (e) {
+		atomic64_add(e->bytes, &st->bytes);
+		atomic64_add(e->udma, &st->udma_descs);
+	}
+	atomic64_add(qr->descs, &st->descs);
+	atomic64_inc(&st->runs);
+	atomic64_add(ns, &st->busy_ns);
+	if (ret && ret != -ECANCELED)
+		atomic64_inc(&st->errors);
+	qr->status = ret;
+	qr->ns = ns;
+	qr->runs++;
+	qr->state = NEURONSIM_RUN_DONE;
+	qr->unwaited = true;
+	nf->unwaited++;
+	if (i + 1 == r->nq)
+		nf->runs--;
+	nf->run_seq++;
+	wake_up_all(&nf->run_wq);
+}
+
 static void nsim_run_work(struct work_struct *work)
 {
 	struct nsim_run *r = container_of(work, struct nsim_run, work);
 	struct nsim_model *m = r->m;
 	struct nsim_file *nf = m->owner;
 	struct nsim_sg *sg = &m->sg[r->sg];
-	struct nsim_engine_stats *st = &m->nd->engine[sg->core];
 	struct mem_cgroup *old_memcg = set_active_memcg(r->memcg);
 	struct nsim_dma_qrun snap;
 	struct nsim_eng *e;
 	u32 i;
 
+	/* started: nsim_engine_stop() can no longer take it off the queue */
+	spin_lock(&nf->run_lock);
+	list_del_init(&r->node);
+	spin_unlock(&nf->run_lock);
 	e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
 	if (e) {
 		e->sbuf = kmalloc(2 * PAGE_SIZE, GFP_KERNEL_ACCOUNT);
@@ -446,28 +507,9 @@ static void nsim_run_work(struct work_struct *work)
 			ret = nsim_eng_queue(e, r->q[i]);
 		}
 		ns = ktime_get_ns() - t0;
-		if (e) {
-			atomic64_add(e->bytes, &st->bytes);
-			atomic64_add(e->udma, &st->udma_descs);
-		}
-		atomic64_add(qr->descs, &st->descs);
-		atomic64_inc(&st->runs);
-		atomic64_add(ns, &st->busy_ns);
-		if (ret && ret != -ECANCELED)
-			atomic64_inc(&st->errors);
 		spin_lock(&nf->run_lock);
-		qr->status = ret;
-		qr->ns = ns;
-		qr->runs++;
-		qr->state = NEURONSIM_RUN_DONE;
-		qr->unwaited = true;
-		nf->unwaited++;
-		/* the run's slot is free once its last queue is reported */
-		if (i + 1 == r->nq)
-			nf->runs--;
-		nf->run_seq++;
+		nsim_run_done_locked(r, i, ret, ns, e);
 		snap = *qr;	/* a next RUN may reset it once unlocked */
-		wake_up_all(&nf->run_wq);
 		spin_unlock(&nf->run_lock);
 		if (ret != -ECANCELED)
 			nsim_netlink_notify_run(m, r->sg, r->q[i], &snap);
@@ -531,6 +573,7 @@ long nsim_ioctl_run(struct nsim_file *nf, void __user *uarg, size_t usize)
 	if (!r)
 		return -ENOMEM;
 	INIT_WORK(&r->work, nsim_run_work);
+	INIT_LIST_HEAD(&r->node);
 	r->nq = ur.num_queues;
 	r->sg = ur.subgraph;
 	mutex_lock(&nf->lock);
@@ -570,9 +613,10 @@ long nsim_ioctl_run(struct nsim_file *nf, void __user *uarg, size_t usize)
 	}
 	m->active_runs++;
 	nf->runs++;
-	spin_unlock(&nf->run_lock);
 	r->m = m;
 	r->memcg = get_mem_cgroup_from_mm(current->mm);
+	list_add_tail(&r->node, &nf->queued);
+	spin_unlock(&nf->run_lock);
 	queue_work(nf->nd->engine_wq[sg->core], &r->work);
 	mutex_unlock(&nf->lock);
 	return 0;
@@ -739,18 +783,38 @@ static bool nsim_engine_idle(struct nsim_file *nf, struct nsim_model *m)
 
 /**
  * nsim_engine_stop() - stop a published model's runs before it is
- *	unloaded: each stops at its next descriptor (status -ECANCELED), a
- *	queued one as it starts; returns when none is left, and forgets its
- *	finished runs that were not waited for.
+ *	unloaded, promptly: a queued run is taken off its engine's
+ *	workqueue (status -ECANCELED) instead of waiting for the runs ahead
+ *	of it, a running one stops before its next UDMA descriptor (at most
+ *	64 KiB moved; a transpose within its tile, at most 4 MiB); returns
+ *	when none is left, and forgets its finished runs that were not
+ *	waited for.  Documentation/dma.rst, "Stopping".
  * @nf: the owning file, locked (the runs do not take the lock).
  * @m: the model.
  */
 void nsim_engine_stop(struct nsim_file *nf, struct nsim_model *m)
 {
+	struct nsim_run *r, *tmp;
+	LIST_HEAD(cancelled);
 	u32 s, i;
 
 	lockdep_assert_held(&nf->lock);
 	WRITE_ONCE(m->stopping, true);
+	spin_lock(&nf->run_lock);
+	list_for_each_entry_safe(r, tmp, &nf->queued, node) {
+		/* a work that started is running: it sees stopping */
+		if (r->m != m || !cancel_work(&r->work))
+			continue;
+		list_move_tail(&r->node, &cancelled);
+		for (i = 0; i < r->nq; i++)
+			nsim_run_done_locked(r, i, -ECANCELED, 0, NULL);
+		m->active_runs--;
+	}
+	spin_unlock(&nf->run_lock);
+	list_for_each_entry_safe(r, tmp, &cancelled, node) {
+		mem_cgroup_put(r->memcg);
+		kfree(r);
+	}
 	wait_event(nf->run_wq, nsim_engine_idle(nf, m));
 	spin_lock(&nf->run_lock);
 	for (s = 0; s < m->num_sg; s++)

@@ -60,6 +60,10 @@ unsigned int nsim_max_udma_descs = 1U << 23;
 module_param_named(max_udma_descs, nsim_max_udma_descs, uint, 0644);
 MODULE_PARM_DESC(max_udma_descs, "UDMA descriptors (M2S and S2M) one LOAD may write into its rings (default 8388608; the largest real NEFF needs 4516104)");
 
+unsigned long nsim_max_run_bytes = 4UL << 30;
+module_param_named(max_run_bytes, nsim_max_run_bytes, ulong, 0644);
+MODULE_PARM_DESC(max_run_bytes, "bytes one run of a DMA queue may read, and may write; LOAD refuses a queue above it (default 4 GiB; the largest real NEFF queue moves 1030231040)");
+
 unsigned int nsim_dma_ring_max_descs = UDMA_RING_LOADER_MAX_DESCS;
 module_param_named(dma_ring_max_descs, nsim_dma_ring_max_descs, uint, 0644);
 MODULE_PARM_DESC(dma_ring_max_descs, "descriptors of one UDMA ring; a queue side needing more gets several rings (default and maximum 16777088, minimum 128, a multiple of 128)");

@@ -43,6 +43,7 @@ struct nsim_file *nsim_file_new(struct nsim_device *nd)
 	INIT_LIST_HEAD(&nf->models);
 	spin_lock_init(&nf->run_lock);
 	init_waitqueue_head(&nf->run_wq);
+	INIT_LIST_HEAD(&nf->queued);
 	return nf;
 }
 

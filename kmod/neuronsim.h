@@ -641,7 +641,8 @@ struct nsim_file;
  *	first NeuronCore (kbin_backing(), Documentation/hardware.rst).
  * @cores_reserved: its NeuronCores [first_core, first_core + num_sg) are
  *	reserved for it (core.c).
- * @stopping: UNLOAD or close: its runs stop at the next descriptor.
+ * @stopping: UNLOAD or close: its queued runs are cancelled, a running
+ *	one stops at its next UDMA descriptor (engine.c).
  * @active_runs: its runs queued or running (under the file's @run_lock).
  * @dir: debugfs directory models/<id>.
  * @sg: the subgraphs.
@@ -684,6 +685,9 @@ struct nsim_model {
  * @runs: its runs queued or running, at most max_runs_per_fd (a run
  *	counts until its last queue is reported done).
  * @unwaited: its queues whose run is done and not waited for (poll).
+ * @queued: its runs queued on an engine and not started yet (engine.c),
+ *	under @run_lock: UNLOAD and close take a stopping model's off the
+ *	engine's workqueue instead of waiting for the runs ahead of them.
  */
 struct nsim_file {
 	struct nsim_device *nd;
@@ -696,6 +700,7 @@ struct nsim_file {
 	u64 run_seq;
 	u32 runs;
 	u32 unwaited;
+	struct list_head queued;
 };
 
 /**
@@ -729,6 +734,7 @@ extern unsigned int nsim_scratchpad_max_pages;
 extern unsigned int nsim_max_udma_descs;
 extern unsigned int nsim_dma_ring_max_descs;
 extern unsigned int nsim_max_runs_per_fd;
+extern unsigned long nsim_max_run_bytes;
 
 /* device.c */
 const struct kbin_gen *nsim_arch_find(const char *name);

@@ -18,7 +18,7 @@
  *      pattern inside it (on the state buffer, or a remote one, also
  *      every run inside one partition: the SBUF rules of kbin_dma.h);
  *      its pieces are counted, against max_udma_descs for the whole
- *      load;
+ *      load, and its bytes, against max_run_bytes for the queue's run;
  *   3. each queue side gets its rings, as many as dma_ring_max_descs
  *      requires, each one HBM allocation on the subgraph's channel
  *      charged to DMA_RING: a submission ring and a completion ring of as
@@ -69,6 +69,7 @@ static const char *const nsim_dma_dir_str[NSIM_DMA_DIRS] = { "M2S", "S2M" };
  * @cursor: where the rings' HBM allocations start looking (hbm.c).
  * @ring_max: descriptors per ring (dma_ring_max_descs, checked).
  * @max_descs: max_udma_descs as the load started.
+ * @max_run_bytes: max_run_bytes as the load started.
  */
 struct nsim_reloc {
 	struct nsim_device *nd;
@@ -82,6 +83,7 @@ struct nsim_reloc {
 	struct nsim_hbm_cursor cursor;
 	u32 ring_max;
 	u32 max_descs;
+	u64 max_run_bytes;
 };
 
 /**
@@ -161,14 +163,14 @@ static int nsim_reloc_fault(struct nsim_reloc *r,
 
 /*
  * Step 2 for one side: the variable through the resolve core, the whole
- * extent inside it; *@pieces its UDMA descriptors.  An MR_REMOTE was
+ * extent inside it; *@pieces its UDMA descriptors, *@bytes its bytes.  An MR_REMOTE was
  * given its remote variable's physical_address by staging (the funnel
  * RESOLVE uses): it is bounded by its own record's size, and by the SBUF
  * rules when its remote variable is a state buffer.
  */
 static int nsim_reloc_side(struct nsim_reloc *r, const struct nsim_reloc_at *at,
 			   const struct nsim_sg *sg,
-			   const struct kbin_dma_side *sd, u64 *pieces)
+			   const struct kbin_dma_side *sd, u64 *pieces, u64 *bytes)
 {
 	const struct nsim_mr *mr = nsim_sg_find(sg, sd->var_id), *src;
 	struct kbin_dma_pat p;
@@ -225,6 +227,7 @@ static int nsim_reloc_side(struct nsim_reloc *r, const struct nsim_reloc_at *at,
 				       sd->offset, sb.byte, sb.partition, sb.end,
 				       r->nd->arch->sbuf_partition_size);
 	*pieces = p.pieces;
+	*bytes = p.bytes;
 	return 0;
 }
 
@@ -260,6 +263,25 @@ static int nsim_reloc_op(struct nsim_reloc *r, const struct nsim_reloc_at *at,
 	return 0;
 }
 
+/*
+ * Step 2's bound of a queue's run: *@total, the bytes one run of the
+ * queue reads (or writes) up to this descriptor side, grows by @bytes and
+ * must stay within max_run_bytes (Documentation/dma.rst, "Limits").
+ */
+static int nsim_reloc_run_bytes(struct nsim_reloc *r,
+				const struct nsim_reloc_at *at, u64 *total,
+				u64 bytes)
+{
+	if (check_add_overflow(*total, bytes, total))
+		*total = U64_MAX;
+	if (*total <= r->max_run_bytes)
+		return 0;
+	return nsim_reloc_fail(r, at, KBIN_ERR_STAGE_LIMIT, *total, -E2BIG,
+			       "one run of the queue would %s %llu bytes with this descriptor's %llu, above max_run_bytes %llu",
+			       at->dir == NSIM_DMA_M2S ? "read" : "write", *total,
+			       bytes, r->max_run_bytes);
+}
+
 /* Steps 1 and 2: the queues and descriptors of subgraph @s, counted. */
 static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 {
@@ -269,8 +291,8 @@ static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 	struct nsim_reloc_at at = { .s = s, .q = -1, .d = -1, .dir = -1 };
 	/* sems: at most KBIN_MAX_LIST, the checker's bound of a subgraph's sets */
 	u32 qi, bj, j, dir, di = 0, name_off = 0, rings = 0, sems = 0;
+	u64 pieces, bytes, qbytes[NSIM_DMA_DIRS];
 	size_t names = 0;
-	u64 pieces;
 	int ret;
 
 	if (!e->num_queues)
@@ -325,6 +347,8 @@ static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 			memcpy(dma->sem_ids + sems, r->plan + kq->semaphores,
 			       kq->num_semaphores * sizeof(u32));
 		sems += kq->num_semaphores;
+		qbytes[NSIM_DMA_M2S] = 0;
+		qbytes[NSIM_DMA_S2M] = 0;
 		for (bj = 0; bj < kq->num_blocks; bj++) {
 			const struct kbin_dma_block *kb = &r->blocks[kq->first_block + bj];
 
@@ -346,7 +370,11 @@ static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 				for (dir = 0; dir < NSIM_DMA_DIRS; dir++) {
 					at.dir = dir;
 					ret = nsim_reloc_side(r, &at, sg, &dd->side[dir],
-							      &pieces);
+							      &pieces, &bytes);
+					if (ret)
+						return ret;
+					ret = nsim_reloc_run_bytes(r, &at, &qbytes[dir],
+								   bytes);
 					if (ret)
 						return ret;
 					if (pieces > r->max_descs - r->m->udma_descs)
@@ -636,7 +664,8 @@ static int nsim_reloc_fill(struct nsim_reloc *r, u32 s, u32 qi, u32 dir)
  *
  * Return: 0; -EINVAL a side on a variable with no device bytes
  * (KBIN_ERR_RELOC_VAR) or outside its variable (KBIN_ERR_RELOC_BOUNDS);
- * -E2BIG UDMA descriptors above max_udma_descs; -ENOSPC no HBM for a
+ * -E2BIG UDMA descriptors above max_udma_descs, or a queue reading or
+ * writing more than max_run_bytes in one run; -ENOSPC no HBM for a
  * ring; -ENOMEM kernel memory or the backing RAM cap; -EIO
  * fail_reloc_nth; -EINTR a fatal signal.
  */
@@ -669,6 +698,7 @@ int nsim_relocate(struct nsim_model *m, const void *plan, u64 len,
 			     UDMA_RING_GRANULE_DESCS);
 	r->ring_max = ring_max;
 	r->max_descs = READ_ONCE(nsim_max_udma_descs);
+	r->max_run_bytes = READ_ONCE(nsim_max_run_bytes);
 
 	for (s = 0; s < m->num_sg && !ret; s++) {
 		ret = nsim_reloc_count(r, s);

@@ -21,6 +21,13 @@
  *   - WAIT: a tiny timeout gives -ETIMEDOUT, a signal -EINTR; poll()
  *     wakes with EPOLLIN when a run is done, not after WAIT;
  *   - UNLOAD and close while a queue runs stop it cleanly;
+ *   - the largest run the caps allow (max_run_bytes, 4 GiB, read and
+ *     written in max_udma_descs UDMA descriptors of 1 KiB) loads and one
+ *     byte more is refused naming max_run_bytes; close of an fd whose
+ *     run is queued behind another fd's on the same core, UNLOAD of that
+ *     other fd's model while its run runs, and SIGKILL of a process in
+ *     WAIT with three such runs on three cores (its exit closes their
+ *     fd) each return within a second;
  *   - every documented error of RUN and WAIT; another fd's model is
  *     -ENOENT; max_runs_per_fd gives -EAGAIN.
  * It also prints the engine's bandwidth on a 64 MiB HBM -> HBM copy next
@@ -37,6 +44,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -755,6 +763,166 @@ TEST_F(rn, unload_close_while_running)
 		expect_base(_metadata, &self->base);
 	}
 	plan_free(&p);
+}
+
+/* a module parameter's value */
+static uint64_t param(const char *name)
+{
+	char path[256], *t;
+	uint64_t v;
+
+	snprintf(path, sizeof(path), PARAM "%s", name);
+	t = read_file(path, NULL);
+	v = t ? strtoull(t, NULL, 0) : 0;
+	free(t);
+	return v;
+}
+
+/*
+ * The largest run the caps allow, plus @extra bytes: max_run_bytes read
+ * and written in as many UDMA descriptors as max_udma_descs allows (runs
+ * of max_run_bytes / (max_udma_descs / 2) bytes, 1 KiB by default: 4 Mi
+ * a side), one copy of a run of v0 repeated (step 0) onto v1; @extra
+ * adds a second descriptor of that many bytes.  *@run: the run's bytes.
+ */
+static int plan_largest_run(const struct neuronsim_info *info, uint32_t extra,
+			    uint32_t *run, struct plan *p)
+{
+	uint64_t bytes = param("max_run_bytes"), half = param("max_udma_descs") / 2;
+	uint64_t len = half ? (bytes + half - 1) / half : 0, rows = len ? bytes / len : 0;
+	uint64_t sizes[2] = { len, len };
+	struct kbin_dma_desc d[2] = {
+		{ .op = KBIN_DMA_OP_COPY,
+		  .from = { .var_id = 1, .dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 2,
+			    .sizes = { (uint32_t)len, (uint32_t)rows }, .steps = { 1, 0 } },
+		  .to = { .var_id = 2, .dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 2,
+			  .sizes = { (uint32_t)len, (uint32_t)rows }, .steps = { 1, 0 } } },
+		{ .op = KBIN_DMA_OP_COPY,
+		  .from = { .var_id = 1, .dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 1,
+			    .sizes = { extra }, .steps = { 1 } },
+		  .to = { .var_id = 2, .dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 1,
+			  .sizes = { extra }, .steps = { 1 } } },
+	};
+
+	if (!len || len > 65536 || bytes % len || rows > UINT32_MAX)
+		return -EINVAL;
+	*run = (uint32_t)len;
+	return plan_descs(info, sizes, 2, 0, d, extra ? 2 : 1, p);
+}
+
+/* load the largest run on @core, fill v0 with bytes to copy, start it */
+static int start_largest_run(int fd, const struct neuronsim_info *info,
+			     uint32_t core, uint32_t *id)
+{
+	uint32_t q = 0, run;
+	struct plan p;
+	uint8_t b[65536];
+	int ret;
+
+	ret = plan_largest_run(info, 0, &run, &p);
+	if (ret)
+		return ret;
+	ret = nsim_load(fd, &p, core, id, NULL, NULL, 0);
+	plan_free(&p);
+	memset(b, 0x6b, run);
+	if (!ret)
+		ret = nsim_write_var(fd, *id, 0, 1, 0, b, run);
+	return ret ? ret : run_q(fd, *id, &q, 1);
+}
+
+TEST_F(rn, largest_run_at_load)
+{
+	struct neuronsim_load l;
+	char log[1024];
+	uint32_t id, run;
+	struct plan p;
+
+	/* the run at the caps loads: stop_the_largest_run_promptly */
+	ASSERT_EQ(4ULL << 30, param("max_run_bytes")) TH_LOG("max_run_bytes is not its default");
+	ASSERT_EQ(0, plan_largest_run(&self->info, 1, &run, &p));
+	EXPECT_EQ(1024U, run);
+	EXPECT_EQ(-E2BIG, nsim_load(self->fd, &p, 0, &id, &l, log, sizeof(log)));
+	plan_free(&p);
+	EXPECT_EQ(KBIN_ERR_STAGE_LIMIT, l.err_reason);
+	EXPECT_EQ(KBIN_FIELD_DMA_FROM, l.err_field);
+	EXPECT_NE(NULL, strstr(log, "block 1 descriptor 0 from (M2S)")) TH_LOG("%s", log);
+	EXPECT_NE(NULL, strstr(log, "one run of the queue would read 4294967297 bytes with this descriptor's 1, above max_run_bytes 4294967296"))
+		TH_LOG("%s", log);
+	expect_base(_metadata, &self->base);
+}
+
+/* @what took at most a second: @t0 its start */
+#define EXPECT_PROMPT(t0, what) do {						\
+	uint64_t _ms = (now_ns() - (t0)) / 1000000;				\
+										\
+	EXPECT_GT(1000ULL, _ms) TH_LOG("%s took %llu ms during the largest run", \
+				       what, (unsigned long long)_ms);		\
+	TH_LOG("%s: %llu ms", what, (unsigned long long)_ms);			\
+} while (0)
+
+TEST_F(rn, stop_the_largest_run_promptly)
+{
+	uint32_t id, id2, ids[3], c;
+	int fd, fd2, pfd[2];
+	char f[64], ok;
+	uint64_t t0;
+	pid_t pid;
+
+	/*
+	 * fd2's run queued behind fd's on core 0: close of fd2, then UNLOAD
+	 * of fd's model while its run is running
+	 */
+	fd = nsim_open();
+	fd2 = nsim_open();
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, start_largest_run(fd, &self->info, 0, &id));
+	ASSERT_EQ(0, start_largest_run(fd2, &self->info, 0, &id2));
+	usleep(300000);
+	ASSERT_EQ(0, runs_field(id, 0, 2, f, sizeof(f)));
+	EXPECT_STREQ("running", f);
+	ASSERT_EQ(0, runs_field(id2, 0, 2, f, sizeof(f)));
+	EXPECT_STREQ("queued", f);
+	t0 = now_ns();
+	close(fd2);
+	EXPECT_PROMPT(t0, "close of a run queued behind another fd's");
+	t0 = now_ns();
+	ASSERT_EQ(0, nsim_unload(fd, id));
+	EXPECT_PROMPT(t0, "UNLOAD of the running run");
+	close(fd);
+	expect_engine_still(_metadata);
+
+	/*
+	 * SIGKILL of a process in WAIT with three runs on three cores: its
+	 * exit closes the fd under them
+	 */
+	ASSERT_EQ(0, pipe(pfd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct neuronsim_run_result res;
+		uint32_t q = 0;
+
+		fd = nsim_open();
+		ok = fd >= 0;
+		for (c = 0; c < 3 && ok; c++)
+			ok = !start_largest_run(fd, &self->info, c, &ids[c]);
+		if (write(pfd[1], &ok, 1) != 1 || !ok)
+			_exit(1);
+		wait_q(fd, ids[0], &q, 1, &res, -1);
+		_exit(2);
+	}
+	close(pfd[1]);
+	ASSERT_EQ(1, read(pfd[0], &ok, 1));
+	close(pfd[0]);
+	ASSERT_TRUE(ok);
+	usleep(300000);
+	t0 = now_ns();
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	EXPECT_PROMPT(t0, "SIGKILL of a process in WAIT, three runs on three cores");
+	expect_engine_still(_metadata);
+	expect_base(_metadata, &self->base);
 }
 
 TEST_F(rn, errors)
