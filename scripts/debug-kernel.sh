@@ -20,7 +20,8 @@
 # The lane fails when a selftest fails or when the kernel log shows a
 # KASAN, lockdep, kmemleak, DEBUG_OBJECTS, hung task or sleep-in-atomic
 # report.  Environment: JOBS (default 2), NICE (default 19),
-# DEBUG_VM_TIMEOUT (seconds for the VM run, default 1200).
+# DEBUG_VM_TIMEOUT (seconds for the VM run, default 1200), DEBUG_TESTS
+# (the tests to run, default the list below; "all" every test).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -113,6 +114,16 @@ AUTOFS_FS=n
 EOF
 }
 
+# The tests of the lane (DEBUG_TESTS replaces the list; "all": every
+# test of kselftest-list.txt).  Everything runs several times slower
+# under KASAN and lockdep, so the lane runs the tests that drive the
+# kernel's concurrent and error paths and leaves the long data-heavy
+# ones to make check (Documentation/running.rst, "The debug-kernel
+# lane", has the list, why, and the measured times).
+debug_tests="resolve_test isolation_test fault_test reloc_test debugfs_test zeroalloc_test
+	bus_test cores_test netlink_test scenario_test run_test dma_shape_test
+	generations.sh neff.sh bir.sh harden.sh"
+
 frag_hash=$( { fragment; basename "$tarball"; stat -c %s "$tarball"; } | sha1sum | cut -c1-12)
 src="$cache/src"
 bld="$cache/build"
@@ -197,13 +208,21 @@ run_lane() {
 	make -s --no-print-directory -C "$top" kselftest-install ||
 		{ echo "debug-kernel: kselftest-install failed" >&2; return 1; }
 	ksft=$(make -s --no-print-directory -C "$top" print-KSFT_INSTALL)
-	cat > "$out/run.sh" <<'EOF'
+	# the tests this lane runs (run_vm.sh's NSIM_TESTS; empty: all)
+	local tests=${DEBUG_TESTS-$debug_tests}
+	[ "$tests" = all ] && tests=
+	echo "debug-kernel: tests: ${tests:-all of kselftest-list.txt}"
+	printf 'export NSIM_TESTS="%s"\n' "$tests" > "$out/run.sh"
+	cat >> "$out/run.sh" <<'EOF'
 # boot-time objects are not ours: find them now and mark them as seen
 echo scan > /sys/kernel/debug/kmemleak 2>/dev/null
 echo clear > /sys/kernel/debug/kmemleak 2>/dev/null
 # everything runs several times slower here: the DMA engine test on two
-# small plans, the engine's race test for 3 s (Documentation/running.rst)
-export NSIM_DMA=small RUN_STRESS_SECONDS=3
+# small plans, the engine's race test for 3 s, the concurrency stress for
+# 15 s, 50,000 fuzzed ioctls, time bounds of the tests ten times longer
+# (Documentation/running.rst)
+export NSIM_DMA=small RUN_STRESS_SECONDS=3 STRESS_SECONDS=15
+export NSIM_FUZZ_CALLS=50000 NSIM_TIME_SCALE=10
 . /kselftest/drivers/neuronsim/run_vm.sh
 echo "# --- kmemleak scan"
 if [ -w /sys/kernel/debug/kmemleak ]; then

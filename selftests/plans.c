@@ -102,6 +102,14 @@ int nsim_open(void)
 	return nsim_open_dev(d);
 }
 
+unsigned int nsim_time_scale(void)
+{
+	const char *e = getenv("NSIM_TIME_SCALE");
+	unsigned long v = e && *e ? strtoul(e, NULL, 10) : 1;
+
+	return v >= 1 && v <= 100 ? (unsigned int)v : 1;
+}
+
 const char *nsim_data_dir(const char *arg, const char *area)
 {
 	static char dir[PATH_MAX + 64];

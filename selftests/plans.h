@@ -78,6 +78,12 @@ const char *nsim_dbgfs(void);
 char *dbgfs_path(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int nsim_open(void);
+/*
+ * how many times longer a time bound of a test may be on this kernel:
+ * NSIM_TIME_SCALE (1..100, default 1; the debug-kernel lane sets 10,
+ * Documentation/running.rst)
+ */
+unsigned int nsim_time_scale(void);
 int nsim_open_dev(unsigned int index);
 /*
  * The directory of a test's data (plans compiled on the host): @arg when

@@ -38,20 +38,21 @@ check "new_device 2 trn3" nsim_new_device 2 trn3
 echo "1..$ktap_n"
 
 # NSIM_TESTS (from /etc/nsim-env): only these tests of the list, by name
-# ("run_test harden.sh"), in the list's order; unset: every test
-if [ -n "${NSIM_TESTS:-}" ]; then
-	sel=
-	for t in $NSIM_TESTS; do
-		grep -qx "drivers/neuronsim:$t" "$NSIM_KSFT/kselftest-list.txt" ||
-			echo "# NSIM_TESTS: '$t' is not in kselftest-list.txt"
-		sel="$sel -t drivers/neuronsim:$t"
-	done
-	echo "# run_kselftest.sh: $(echo $NSIM_TESTS | wc -w) of $(wc -l < "$NSIM_KSFT/kselftest-list.txt") tests: $NSIM_TESTS"
-	"$NSIM_KSFT/run_kselftest.sh" $sel
-else
-	echo "# run_kselftest.sh: $(wc -l < "$NSIM_KSFT/kselftest-list.txt") tests"
-	"$NSIM_KSFT/run_kselftest.sh"
-fi
+# ("run_test harden.sh"), in that order; unset: every test of the list.
+# run_kselftest.sh runs one test at a time so that each one's time is
+# printed after it ("# --- NAME: N s", Documentation/running.rst)
+all=$(sed -n 's|^drivers/neuronsim:||p' "$NSIM_KSFT/kselftest-list.txt")
+tests=${NSIM_TESTS:-$all}
+echo "# run_kselftest.sh: $(echo $tests | wc -w) of $(echo $all | wc -w) tests: $(echo $tests)"
+for t in $tests; do
+	if ! echo "$all" | grep -qx "$t"; then
+		echo "not ok - NSIM_TESTS: '$t' is not a test of kselftest-list.txt"
+		continue
+	fi
+	t0=$(date +%s)
+	"$NSIM_KSFT/run_kselftest.sh" -t "drivers/neuronsim:$t"
+	echo "# --- $t: $(( $(date +%s) - t0 )) s"
+done
 
 echo "# the end: del_device, rmmod"
 ktap_n=0
