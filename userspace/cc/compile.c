@@ -267,22 +267,30 @@ static void scratchpad_sizes(const struct nscc_subgraph *sg,
 /* ---- DMA programs (Documentation/relocation.rst) ---- */
 
 /*
- * A queue's semaphore index: semaphore -> its entry in the set, an open
- * addressing table of entry + 1 (0 = empty) over a power of two of at
- * least twice the set's entries, built once per queue, so that looking
- * up every block's semaphore is linear in the set and the blocks (a scan
- * of the set per block took 15 s for a 2^20-entry set and 20,000 blocks).
- * Its 4-byte slots cost 8..16 bytes per semaphore: at most 16 MiB for a
- * set of KBIN_MAX_LIST entries.
+ * A queue's semaphore index: its set's (semaphore, entry) pairs sorted by
+ * semaphore, built once per queue, so that looking up every block's
+ * semaphore is a binary search: O((entries + blocks) log entries) for any
+ * set (a scan of the set per block took 15 s for a 2^20-entry set and
+ * 20,000 blocks; a hash table on the semaphore's bits, which a set can be
+ * made to collide in, as long).  8 bytes per semaphore: at most 8 MiB for
+ * a set of KBIN_MAX_LIST entries.
  */
-struct sem_index {
-	uint32_t *slot;
-	uint32_t mask;
+struct sem_entry {
+	uint32_t sem;
+	uint32_t entry;
 };
 
-static uint32_t sem_hash(uint32_t sem)
+struct sem_index {
+	struct sem_entry *e;
+	uint32_t n;
+};
+
+static int cmp_sem_entry(const void *a, const void *b)
 {
-	return sem * 0x9e3779b1U;	/* Fibonacci hashing */
+	uint32_t x = ((const struct sem_entry *)a)->sem;
+	uint32_t y = ((const struct sem_entry *)b)->sem;
+
+	return x < y ? -1 : x > y;
 }
 
 /*
@@ -292,36 +300,36 @@ static uint32_t sem_hash(uint32_t sem)
 static int sem_index_build(struct sem_index *ix,
 			   const struct nscc_dma_queue *q, uint32_t *dup)
 {
-	uint32_t cap = 16, k, j;
+	uint32_t k;
 
-	while (cap < 2 * q->num_semaphores)
-		cap *= 2;
-	ix->slot = calloc(cap, sizeof(*ix->slot));
-	if (!ix->slot)
+	ix->e = malloc(((size_t)q->num_semaphores + 1) * sizeof(*ix->e));
+	if (!ix->e)
 		return -ENOMEM;
-	ix->mask = cap - 1;
-	for (k = 0; k < q->num_semaphores; k++) {
-		for (j = sem_hash(q->semaphores[k]) & ix->mask; ix->slot[j];
-		     j = (j + 1) & ix->mask)
-			if (q->semaphores[ix->slot[j] - 1] == q->semaphores[k]) {
-				*dup = q->semaphores[k];
-				return -EEXIST;
-			}
-		ix->slot[j] = k + 1;
-	}
+	ix->n = q->num_semaphores;
+	for (k = 0; k < ix->n; k++)
+		ix->e[k] = (struct sem_entry){ q->semaphores[k], k };
+	qsort(ix->e, ix->n, sizeof(*ix->e), cmp_sem_entry);
+	for (k = 1; k < ix->n; k++)
+		if (ix->e[k].sem == ix->e[k - 1].sem) {
+			*dup = ix->e[k].sem;
+			return -EEXIST;
+		}
 	return 0;
 }
 
-/* The entry of @sem in @q's semaphore set (@ix its index), or -1. */
-static long sem_index(const struct nscc_dma_queue *q,
-		      const struct sem_index *ix, uint32_t sem)
+/* The entry of @sem in the semaphore set of index @ix, or -1. */
+static long sem_index(const struct sem_index *ix, uint32_t sem)
 {
-	uint32_t j;
+	uint32_t lo = 0, hi = ix->n, mid;
 
-	for (j = sem_hash(sem) & ix->mask; ix->slot[j]; j = (j + 1) & ix->mask)
-		if (q->semaphores[ix->slot[j] - 1] == sem)
-			return ix->slot[j] - 1;
-	return -1;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ix->e[mid].sem < sem)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ix->n && ix->e[lo].sem == sem ? (long)ix->e[lo].entry : -1;
 }
 
 static void sem_indexes_free(struct sem_index *ix, uint32_t n)
@@ -329,7 +337,7 @@ static void sem_indexes_free(struct sem_index *ix, uint32_t n)
 	uint32_t k;
 
 	for (k = 0; ix && k < n; k++)
-		free(ix[k].slot);
+		free(ix[k].e);
 	free(ix);
 }
 
@@ -640,7 +648,7 @@ static int check_dma(const struct nscc_model *m, uint32_t sgi,
 			break;
 		}
 		next[b->queue]++;
-		if (sem_index(q, &ix[b->queue], b->semaphore) < 0) {
+		if (sem_index(&ix[b->queue], b->semaphore) < 0) {
 			ret = nscc_errf(err, -EINVAL, "%s: semaphore %u is not in the queue's semaphore_set (%u entries from %u)",
 					where, b->semaphore, q->num_semaphores,
 					q->num_semaphores ? q->semaphores[0] : 0);
@@ -709,8 +717,7 @@ static int emit_dma(struct kbin_writer *w, int sgi,
 		const struct nscc_dma_queue *q = &sg->dma_queues[b->queue];
 		struct kbin_dma_block kb = {
 			.queue = b->queue, .id = b->id, .semaphore = b->semaphore,
-			.sem_index = (uint32_t)sem_index(q, &ix[b->queue],
-							 b->semaphore),
+			.sem_index = (uint32_t)sem_index(&ix[b->queue], b->semaphore),
 		};
 
 		ret = kbin_writer_add_dma_block(w, sgi, &kb, b->comment,
