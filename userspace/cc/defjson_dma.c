@@ -28,6 +28,7 @@ struct dma_ctx {
 	const char *queue;	/* the block's queue name, once known */
 	long long id;		/* the block's id, once known, else -1 */
 	long long desc;		/* descriptor index, or -1 */
+	const struct nscc_hash *kept;	/* var_id -> the var that keeps it */
 	struct nscc_err *err;
 };
 
@@ -109,6 +110,7 @@ static int parse_side(const struct dma_ctx *c, struct jv d, const char *side,
 {
 	char k_dtype[16], k_off[16], k_sizes[16], k_steps[16];
 	uint64_t sizes[KBIN_DMA_MAX_DIMS], steps[KBIN_DMA_MAX_DIMS], x;
+	const struct nscc_var *kept;
 	const char *var, *dt;
 	size_t ns, nt, i;
 	struct jv v;
@@ -127,6 +129,12 @@ static int parse_side(const struct dma_ctx *c, struct jv d, const char *side,
 	x = (uint64_t)jv_int(jv_get(v, "var_id"));
 	if (x > UINT32_MAX)
 		return berr(c, -EINVAL, "%s: variable '%s' has no var_id", side, var);
+	/* a var whose var_id another var took first is not in the plan */
+	kept = c->kept ? nscc_hash_get_u32(c->kept, (uint32_t)x) : NULL;
+	if (kept && strcmp(kept->name, var))
+		return berr(c, -EINVAL, "%s: variable '%s' (var_id %llu) is not in the plan: skipped, var '%s' has var_id %llu",
+			    side, var, (unsigned long long)x, kept->name,
+			    (unsigned long long)x);
 	sd->var_id = (uint32_t)x;
 	dt = dma_str(d, k_dtype);
 	if (!dt)
@@ -229,12 +237,13 @@ static long find_queue(const struct nscc_subgraph *sg, const char *name)
 /* the "dma" blocks of engine member @member (owned by @engine) */
 static int parse_blocks(struct nscc_model *m, int sgi, uint32_t engine,
 			const char *member, struct jv ej, struct jv vars,
-			struct nscc_err *err)
+			const struct nscc_hash *kept, struct nscc_err *err)
 {
 	struct nscc_subgraph *sg = &m->sgs[sgi];
 	struct jv blocks = jv_get(ej, "dma"), b, descs, d;
 	struct kbin_dma_desc *tmp = NULL;
-	struct dma_ctx c = { .sg = sg->name, .member = member, .err = err };
+	struct dma_ctx c = { .sg = sg->name, .member = member, .kept = kept,
+			     .err = err };
 	struct jv_iter bit, dit;
 	size_t i, k, cap = 0;
 	int ret = 0;
@@ -408,6 +417,29 @@ static int parse_queue(struct nscc_model *m, int sgi, const char *name,
 #undef QERR
 }
 
+/*
+ * @kept: var_id -> the var of @sg that keeps it, the first of its var_id
+ * in the var table, as the symbol table keeps it (compile.c; the others
+ * are skipped, Documentation/compiler.rst, "Warnings"), so that a
+ * descriptor naming a skipped var is refused rather than bound to the
+ * var that kept its var_id.  nscc_hash_fini() it, also on an error.
+ */
+static int kept_vars(const struct nscc_subgraph *sg, struct nscc_hash *kept,
+		     struct nscc_err *err)
+{
+	uint32_t i;
+	int r;
+
+	nscc_hash_init(kept);
+	for (i = 0; i < sg->num_vars; i++) {
+		r = nscc_hash_put_u32(kept, sg->vars[i].var_id,
+				      (void *)&sg->vars[i], NULL);
+		if (r == -ENOMEM)
+			return nscc_errf(err, r, "out of memory");
+	}
+	return 0;
+}
+
 /**
  * nscc_defjson_dma() - the DMA queues and blocks of one subgraph.
  * @m: the model; @sgi the subgraph just read from @dj.
@@ -426,6 +458,7 @@ int nscc_defjson_dma(struct nscc_model *m, int sgi, struct jv dj,
 	struct jv queues = jv_get(dj, "dma_queue"), o;
 	struct nscc_subgraph *sg = &m->sgs[sgi];
 	const char *qname, *mname;
+	struct nscc_hash kept;
 	struct jv_doc *ej;
 	struct jv_iter it;
 	uint32_t e;
@@ -442,32 +475,36 @@ int nscc_defjson_dma(struct nscc_model *m, int sgi, struct jv dj,
 	}
 	if (!neff)
 		return 0;
-	for (e = 1; e <= KBIN_DMA_ENGINE_MAX; e++) {
+	ret = kept_vars(sg, &kept, err);
+	for (e = 1; e <= KBIN_DMA_ENGINE_MAX && !ret; e++) {
 		char *path;
 
 		o = jv_get(dj, kbin_dma_engine_str(e));
 		if (jv_is_none(o))
 			continue;
 		mname = jv_str(o);
-		if (!mname || !*mname)
-			return nscc_errf(err, -EINVAL, "%s: def.json field '%s' is not a member name",
-					 sg->name, kbin_dma_engine_str(e));
-		if (asprintf(&path, "%s%s%s", dir, *dir ? "/" : "", mname) < 0)
-			return nscc_errf(err, -ENOMEM, "out of memory");
+		if (!mname || !*mname) {
+			ret = nscc_errf(err, -EINVAL, "%s: def.json field '%s' is not a member name",
+					sg->name, kbin_dma_engine_str(e));
+			break;
+		}
+		if (asprintf(&path, "%s%s%s", dir, *dir ? "/" : "", mname) < 0) {
+			ret = nscc_errf(err, -ENOMEM, "out of memory");
+			break;
+		}
 		sg->dma_members[e] = path;
 		ret = nscc_neff_json(neff, path, &ej, err);
 		if (ret) {
 			if (ret == -ENOENT)
 				nscc_errf(err, ret, "%s: def.json field '%s': member '%s' is missing from the NEFF",
 					  sg->name, kbin_dma_engine_str(e), path);
-			return ret;
+			break;
 		}
 		ret = jv_is_object(jv_root(ej)) ?
-		      parse_blocks(m, sgi, e, path, jv_root(ej), vars, err) :
+		      parse_blocks(m, sgi, e, path, jv_root(ej), vars, &kept, err) :
 		      nscc_errf(err, -EINVAL, "%s: not a JSON object", path);
 		jv_free(ej);
-		if (ret)
-			return ret;
 	}
-	return 0;
+	nscc_hash_fini(&kept);
+	return ret;
 }

@@ -384,6 +384,35 @@ TEST(every_refusal_names_its_cause)
 	}
 }
 
+/*
+ * A var skipped for its taken var_id (Documentation/compiler.rst,
+ * "Warnings") is not in the plan: a descriptor that names it is refused
+ * by that name, never bound to the var that kept the var_id.
+ */
+TEST(dma_side_naming_a_skipped_var_is_refused)
+{
+	struct nscc_err err = { "" };
+	char *def = edit(base_def, "\"t\": {\"type\": \"dge-table\"",
+			 "\"z\": {\"type\": \"input\", \"var_id\": 1, \"size\": 65536},"
+			 " \"t\": {\"type\": \"dge-table\"");
+	char *sp = edit(base_sp, "\"from\": \"x\"", "\"from\": \"z\"");
+	void *kbin = (void *)1;
+	size_t len = 1;
+
+	ASSERT_TRUE(def && sp);
+	/* z alone: skipped with a warning, the plan compiles */
+	ASSERT_EQ(0, compile_dma(def, base_sp, base_pool, &kbin, &len, &err))
+		TH_LOG("%s", err.msg);
+	free(kbin);
+	EXPECT_EQ(-EINVAL, compile_dma(def, sp, base_pool, &kbin, &len, &err));
+	EXPECT_EQ(NULL, kbin);
+	EXPECT_NE(NULL, strstr(err.msg, "sg00/SP.json: dma[0] (queue 'qSPIO0', id 0): desc[0]: from: variable 'z' (var_id 1) is not in the plan: skipped, var 'x' has var_id 1"))
+		TH_LOG("got: %s", err.msg);
+	free(kbin);
+	free(def);
+	free(sp);
+}
+
 /* a model built in memory gets the same rules (no NEFF member names) */
 TEST(model_dma_rules)
 {
