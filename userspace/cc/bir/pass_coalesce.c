@@ -246,35 +246,30 @@ static bool barrier(const struct bir_inst *i)
 	}
 }
 
-/* the names merged away so far, each with the instruction it went into */
+/*
+ * the names merged away so far in a function, each with the instruction
+ * it went into: a hash table, as every dep of every instruction a
+ * collective crosses is looked up in it (a list scanned per look-up made
+ * the pass quadratic in the function's collectives); the keys are the
+ * module's interned names
+ */
 struct merged {
-	const char **from;
-	const char **into;
+	struct nscc_hash into;
 	uint32_t n;
 };
 
 static const char *merged_into(const struct merged *mg, const char *name)
 {
-	for (uint32_t k = mg->n; k-- > 0;)
-		if (!strcmp(mg->from[k], name))
-			return mg->into[k];
-	return name;
+	const char *t = mg->n ? nscc_hash_get_str(&mg->into, name) : NULL;
+
+	return t ? t : name;
 }
 
 static int merged_add(struct merged *mg, const char *from, const char *into)
 {
-	const char **f = realloc(mg->from, (mg->n + 1) * sizeof(*f));
-	const char **t;
-
-	if (!f)
-		return -ENOMEM;
-	mg->from = f;
-	t = realloc(mg->into, (mg->n + 1) * sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	mg->into = t;
-	f[mg->n] = from;
-	t[mg->n++] = into;
+	if (nscc_hash_put_str(&mg->into, from, (void *)into, NULL))
+		return -ENOMEM;	/* a name is merged away once: never -EEXIST */
+	mg->n++;
 	return 0;
 }
 
@@ -405,14 +400,14 @@ int bir_pass_coalesce(struct bir_module *m, const struct bir_opts *o,
 	(void)o;
 	(void)flag;
 	for (uint32_t f = 0; !rc && f < m->nfns; f++) {
-		struct merged mg = { 0 };
+		struct merged mg = { .n = 0 };
 
+		nscc_hash_init(&mg.into);
 		for (uint32_t b = 0; !rc && b < m->fns[f]->nblocks; b++)
 			rc = coalesce_block(m->fns[f]->blocks[b], &mg, err);
 		if (!rc && mg.n)
 			rc = bir_foreach_inst(m->fns[f], rename_deps, &mg);
-		free(mg.from);
-		free(mg.into);
+		nscc_hash_fini(&mg.into);
 	}
 	return rc;
 }
