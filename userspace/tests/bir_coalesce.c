@@ -55,6 +55,21 @@ TEST(incompatible_same_kind)
 	bir_module_free(m);
 }
 
+/* a "channels" that is not a list is named, not taken for out of memory */
+TEST(channels_not_a_list)
+{
+	struct bir_module *m = bt_load("collectives.bir.json");
+	struct nscc_err err = { { 0 } };
+	struct bir_opts o = { 0 };
+
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, bt_set_attr(bir_inst_find(m->fns[0], "perm0"), "channels", "7"));
+	EXPECT_EQ(-EINVAL, bir_pass_coalesce(m, &o, false, &err));
+	EXPECT_STREQ("block 'entry': CollectiveCompute 'perm0': attribute 'channels' is not a list",
+		     err.msg);
+	bir_module_free(m);
+}
+
 #define LOC(n, t) "{\"Skind\": \"memory_location_set\", \"name\": \"" n "\", \"dtype\": \"float32\"," \
 	" \"tensor_shape\": [128, 64], \"memorylocations\": [{\"name\": \"" n "\", \"type\": \"" t "\"," \
 	" \"dims\": [128, 256]}]}"
@@ -219,12 +234,13 @@ TEST(dependent_instruction_keeps_the_copies_apart)
 #define MANY_CC		3000
 
 /*
- * A block of MANY_CC (activation, collective) pairs as Unroll leaves a
- * long loop: activation k on a location of its own, collective k (channel
- * k) reading x into one of its own and depending on the block's first
- * instruction, as instructions of real modules carry deps
+ * A block of MANY_CC collectives as Unroll leaves a long loop: collective
+ * k (channel k) reads x into a location of its own and depends on the
+ * block's first instruction, as instructions of real modules carry deps;
+ * with @interleaved, each comes after an activation on a location of its
+ * own (the loop body's other instruction)
  */
-static char *many_interleaved(void)
+static char *many_collectives(bool interleaved)
 {
 	struct cc_buf t = { 0 };
 
@@ -235,13 +251,16 @@ static char *many_interleaved(void)
 	cc_put(&t, "], \"blocks\": [{\"name\": \"entry\", \"instructions\": ["
 	       "{\"name\": \"start\", \"opcode\": \"Activation\", \"engine\": \"ACT\","
 	       " \"ins\": [" AP0("x") "], \"outs\": [" AP0("x") "], \"func\": \"relu\"}");
-	for (int k = 0; k < MANY_CC; k++)
-		cc_put(&t, ", {\"name\": \"act%d\", \"opcode\": \"Activation\", \"engine\": \"ACT\","
-		       " \"ins\": [" AP0("a%d") "], \"outs\": [" AP0("a%d") "], \"func\": \"relu\"}"
-		       ", {\"name\": \"perm%d\", \"opcode\": \"CollectiveCompute\", \"engine\": \"POOL\","
+	for (int k = 0; k < MANY_CC; k++) {
+		if (interleaved)
+			cc_put(&t, ", {\"name\": \"act%d\", \"opcode\": \"Activation\", \"engine\": \"ACT\","
+			       " \"ins\": [" AP0("a%d") "], \"outs\": [" AP0("a%d") "], \"func\": \"relu\"}",
+			       k, k, k);
+		cc_put(&t, ", {\"name\": \"perm%d\", \"opcode\": \"CollectiveCompute\", \"engine\": \"POOL\","
 		       " \"ins\": [" AP0("x") "], \"outs\": [" AP0("c%d") "], \"cc_op\": \"PermuteImplicit\","
 		       " \"channel\": %d, \"replica_group\": [0, 1], \"deps\": [\"start\"]}",
-		       k, k, k, k, k, k);
+		       k, k, k);
+	}
 	cc_put(&t, "]}]}]}");
 	return t.oom ? NULL : t.p;
 }
@@ -256,7 +275,7 @@ static char *many_interleaved(void)
  */
 TEST(many_interleaved_collectives_coalesce_in_linear_time)
 {
-	char *text = many_interleaved();
+	char *text = many_collectives(true);
 	struct bir_module *m = text ? bt_parse(text) : NULL;
 	struct nscc_err err = { { 0 } };
 	struct bir_opts o = { 0 };
@@ -277,6 +296,44 @@ TEST(many_interleaved_collectives_coalesce_in_linear_time)
 	EXPECT_LT(100, ch->n);
 	EXPECT_EQ(NULL, bir_inst_find(m->fns[0], "perm1"));
 	EXPECT_EQ(0, bir_foreach_inst(m->fns[0], deps_resolve, m->fns[0]));
+	bir_module_free(m);
+}
+
+/*
+ * Merging takes memory linear in what is merged: MANY_CC consecutive
+ * collectives merge into one whose operands, channels and deps are
+ * allocated once, the module growing by less than it held (about 1 MB
+ * here).  Appending them one collective at a time copied the growing
+ * arrays each time, and the arena kept every copy: 1.5 GB of RSS for
+ * 4,000 collectives in a 2.6 MB module.
+ */
+TEST(merging_many_collectives_takes_linear_memory)
+{
+	char *text = many_collectives(false);
+	struct bir_module *m = text ? bt_parse(text) : NULL;
+	struct nscc_err err = { { 0 } };
+	struct bir_opts o = { 0 };
+	const struct bir_inst *p;
+	size_t before, after;
+
+	free(text);
+	ASSERT_NE(NULL, m);
+	before = bir_module_mem_bytes(m);
+	ASSERT_EQ(0, bir_pass_coalesce(m, &o, false, &err)) TH_LOG("%s", err.msg);
+	after = bir_module_mem_bytes(m);
+	TH_LOG("%d collectives merged: module %zu -> %zu bytes", MANY_CC,
+	       before, after);
+	EXPECT_GT(2 * before, after);
+	p = bir_inst_find(m->fns[0], "perm0");
+	ASSERT_NE(NULL, p);
+	EXPECT_EQ(MANY_CC, p->nins);
+	EXPECT_EQ(MANY_CC, p->nouts);
+	EXPECT_STREQ("c2999", p->outs[MANY_CC - 1].name);
+	EXPECT_EQ(MANY_CC, bir_attr_get(p, "channels")->n);
+	EXPECT_EQ(MANY_CC - 1, bir_attr_get(p, "channels")->items[MANY_CC - 1].i);
+	EXPECT_EQ(NULL, bir_attr_get(p, "channel"));
+	EXPECT_EQ(1, p->ndeps);
+	EXPECT_EQ(2, m->fns[0]->blocks[0]->ninsts);
 	bir_module_free(m);
 }
 

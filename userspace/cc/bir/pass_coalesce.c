@@ -64,43 +64,6 @@ static bool compatible(const struct bir_inst *a, const struct bir_inst *b)
 		(a->engine && b->engine && !strcmp(a->engine, b->engine)));
 }
 
-static int append_ops(struct bir_inst *dst, const struct bir_inst *src)
-{
-	for (int side = 0; side < 2; side++) {
-		const struct bir_operand *v = side ? src->outs : src->ins;
-		uint32_t n = side ? src->nouts : src->nins;
-
-		for (uint32_t k = 0; k < n; k++) {
-			struct bir_operand *o = bir_operand_add(dst, side, 0, NULL);
-
-			if (!o || bir_operand_copy(dst->mod, o, &v[k]))
-				return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
-/* channels list of the merged instruction */
-static int add_channel(struct bir_inst *dst, const struct bir_inst *src,
-		       bool first)
-{
-	const struct bir_val *c = bir_attr_get(src, "channel");
-	const struct bir_val empty = { .kind = BIR_VAL_LIST };
-	struct bir_val ch;
-
-	if (!c)
-		return 0;
-	ch = bir_attr_get(dst, "channels") ? *bir_attr_get(dst, "channels") :
-					     empty;
-	/* the list is rebuilt in the arena: the old one stays untouched */
-	if (ch.kind != BIR_VAL_LIST || bir_val_append(dst->mod, &ch, c) ||
-	    bir_attr_set(dst, "channels", &ch))
-		return -ENOMEM;
-	if (first)
-		bir_attr_del(dst, "channel");
-	return 0;
-}
-
 /* ---- moving a collective up: the dependence rules ------------------- */
 
 /*
@@ -302,22 +265,6 @@ static bool can_hoist(const struct bir_block *b, uint32_t k, uint32_t j,
 	return true;
 }
 
-/* @n's deps go to @a (its work is @a's now), but not those on @a itself */
-static int take_deps(struct bir_inst *a, const struct bir_inst *n,
-		     const struct merged *mg)
-{
-	for (uint32_t d = 0; d < n->ndeps; d++) {
-		const char *t = merged_into(mg, n->deps[d]);
-		bool have = !strcmp(t, a->name);
-
-		for (uint32_t e = 0; !have && e < a->ndeps; e++)
-			have = !strcmp(a->deps[e], t);
-		if (!have && bir_inst_add_dep(a, t))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
 /* every dep naming a merged instruction names what it went into */
 static int rename_deps(struct bir_inst *i, void *arg)
 {
@@ -337,10 +284,178 @@ static int rename_deps(struct bir_inst *i, void *arg)
 	return 0;
 }
 
+/* ---- merging a group: every allocation once ------------------------ */
+
+/* the collectives that merge into one, in block order */
+struct group {
+	struct bir_inst **v;
+	uint32_t n, cap;
+};
+
+static int group_add(struct group *g, struct bir_inst *i)
+{
+	if (g->n == g->cap) {
+		uint32_t cap = g->cap ? 2 * g->cap : 16;
+		struct bir_inst **v = realloc(g->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		g->v = v;
+		g->cap = cap;
+	}
+	g->v[g->n++] = i;
+	return 0;
+}
+
+/* @a's ins (@side 0) or outs (1), then those of each of @g, in order */
+static int merge_ops(struct bir_inst *a, const struct group *g, int side)
+{
+	struct bir_operand **v = side ? &a->outs : &a->ins;
+	uint32_t *cnt = side ? &a->nouts : &a->nins;
+	size_t tot = *cnt, at = *cnt;
+	struct bir_operand *nv;
+
+	for (uint32_t k = 0; k < g->n; k++)
+		tot += side ? g->v[k]->nouts : g->v[k]->nins;
+	if (tot == *cnt)
+		return 0;
+	if (tot > UINT32_MAX)
+		return -ENOMEM;
+	nv = bir_alloc(a->mod, tot * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	if (*cnt)
+		memcpy(nv, *v, *cnt * sizeof(*nv));	/* same arena */
+	for (uint32_t k = 0; k < g->n; k++) {
+		const struct bir_operand *o = side ? g->v[k]->outs : g->v[k]->ins;
+		uint32_t n = side ? g->v[k]->nouts : g->v[k]->nins;
+
+		for (uint32_t j = 0; j < n; j++)
+			if (bir_operand_copy(a->mod, &nv[at++], &o[j]))
+				return -ENOMEM;
+	}
+	*v = nv;
+	*cnt = (uint32_t)tot;
+	return 0;
+}
+
+/*
+ * @a's channel list: its "channels", or its own "channel" (then dropped),
+ * then the "channel" of each of @g that has one
+ */
+static int merge_channels(struct bir_inst *a, const struct group *g)
+{
+	const struct bir_val *have = bir_attr_get(a, "channels");
+	const struct bir_val *own = have ? NULL : bir_attr_get(a, "channel");
+	struct bir_val list = { .kind = BIR_VAL_LIST };
+	uint32_t base = have ? have->n : 0, add = own ? 1 : 0;
+	int rc;
+
+	for (uint32_t k = 0; k < g->n; k++)
+		add += bir_attr_get(g->v[k], "channel") != NULL;
+	if (!add)
+		return 0;	/* no channel anywhere */
+	if (have && have->kind != BIR_VAL_LIST)
+		return -EINVAL;
+	list.items = malloc(((size_t)base + add) * sizeof(*list.items));
+	if (!list.items)
+		return -ENOMEM;
+	if (base)
+		memcpy(list.items, have->items, base * sizeof(*list.items));
+	list.n = base;
+	if (own)
+		list.items[list.n++] = *own;
+	for (uint32_t k = 0; k < g->n; k++) {
+		const struct bir_val *c = bir_attr_get(g->v[k], "channel");
+
+		if (c)
+			list.items[list.n++] = *c;
+	}
+	rc = bir_attr_set(a, "channels", &list);	/* copied into the arena */
+	free(list.items);
+	if (!rc && own)
+		bir_attr_del(a, "channel");
+	return rc;
+}
+
+/*
+ * @a takes the deps of each of @g (their work is @a's now), each once,
+ * none on @a itself
+ */
+static int merge_deps(struct bir_inst *a, const struct group *g,
+		      const struct merged *mg)
+{
+	size_t tot = a->ndeps;
+	struct nscc_hash seen;
+	const char **nd;
+	uint32_t at = a->ndeps;
+	int rc = 0;
+
+	for (uint32_t k = 0; k < g->n; k++)
+		tot += g->v[k]->ndeps;
+	if (tot == a->ndeps)
+		return 0;
+	if (tot > UINT32_MAX)
+		return -ENOMEM;
+	nd = bir_alloc(a->mod, tot * sizeof(*nd));
+	if (!nd)
+		return -ENOMEM;
+	nscc_hash_init(&seen);
+	for (uint32_t d = 0; d < a->ndeps && !rc; d++) {
+		nd[d] = a->deps[d];
+		rc = nscc_hash_put_str(&seen, a->deps[d], (void *)a, NULL);
+		rc = rc == -EEXIST ? 0 : rc;
+	}
+	for (uint32_t k = 0; k < g->n && !rc; k++)
+		for (uint32_t d = 0; d < g->v[k]->ndeps && !rc; d++) {
+			/* pool strings: the module's interned names */
+			const char *t = merged_into(mg, g->v[k]->deps[d]);
+
+			if (!strcmp(t, a->name) || nscc_hash_get_str(&seen, t))
+				continue;
+			rc = nscc_hash_put_str(&seen, t, (void *)a, NULL);
+			nd[at++] = t;
+		}
+	nscc_hash_fini(&seen);
+	if (rc)
+		return -ENOMEM;
+	a->deps = nd;
+	a->ndeps = at;
+	return 0;
+}
+
+/*
+ * @a takes over the collectives of @g (unlinked from their block; freed
+ * here), each of @a's arrays made once for the whole group: appending one
+ * collective at a time copied them each time, and the arena kept every
+ * copy (quadratic in the group)
+ */
+static int merge_group(struct bir_inst *a, struct group *g,
+		       const struct merged *mg)
+{
+	int rc = 0;
+
+	if (g->n)
+		rc = merge_channels(a, g);
+	if (g->n && !rc)
+		rc = merge_ops(a, g, 0);
+	if (g->n && !rc)
+		rc = merge_ops(a, g, 1);
+	if (g->n && !rc)
+		rc = merge_deps(a, g, mg);
+	for (uint32_t k = 0; k < g->n; k++)
+		bir_inst_free(g->v[k]);
+	g->n = 0;
+	return rc;
+}
+
 static int coalesce_block(struct bir_block *b, struct merged *mg,
 			  struct nscc_err *err)
 {
-	for (uint32_t k = 0; k + 1 < b->ninsts; k++) {
+	struct group g = { .n = 0 };
+	int rc = 0;
+
+	for (uint32_t k = 0; k + 1 < b->ninsts && !rc; k++) {
 		struct bir_inst *a = b->insts[k];
 		const char *ka = cc_kind(a);
 
@@ -349,7 +464,6 @@ static int coalesce_block(struct bir_block *b, struct merged *mg,
 		for (uint32_t j = k + 1; j < b->ninsts && j <= k + COALESCE_WINDOW;) {
 			struct bir_inst *n = b->insts[j];
 			const char *kn = cc_kind(n);
-			bool first = !bir_attr_get(a, "channels");
 
 			if (!kn || strcmp(ka, kn) || !compatible(a, n)) {
 				if (barrier(n))
@@ -359,14 +473,26 @@ static int coalesce_block(struct bir_block *b, struct merged *mg,
 			}
 			if (!can_hoist(b, k, j, mg))
 				break;	/* it stays; so do those after it */
-			if ((first && add_channel(a, a, true)) ||
-			    add_channel(a, n, false) || append_ops(a, n) ||
-			    take_deps(a, n, mg) || merged_add(mg, n->name, a->name))
-				goto nomem;
+			rc = group_add(&g, n);
+			if (rc)
+				break;
 			bir_inst_unlink(n);
-			bir_inst_free(n);
+			rc = merged_add(mg, n->name, a->name);
+			if (rc)
+				break;
+		}
+		rc = merge_group(a, &g, mg) ?: rc;
+		if (rc == -EINVAL) {
+			snprintf(err->msg, sizeof(err->msg),
+				 "block '%s': CollectiveCompute '%s': attribute 'channels' is not a list",
+				 b->name, a->name);
+			free(g.v);
+			return rc;
 		}
 	}
+	free(g.v);
+	if (rc)
+		goto nomem;
 	for (uint32_t k = 0; k + 1 < b->ninsts; k++) {
 		const char *ka = cc_kind(b->insts[k]);
 		const char *kn = cc_kind(b->insts[k + 1]);
