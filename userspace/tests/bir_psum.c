@@ -20,8 +20,9 @@ static size_t loc(char *buf, size_t cap, const char *n, int parts, int bytes,
 
 /*
  * A trn2 module whose one function declares the PSUM locations @decl
- * ("name:partitions:bytes[:fixed]" items, "fixed" = allocated and pinned
- * at bank 4) and writes them with a Memset each, in the order @use.
+ * ("name:partitions:bytes[:fixed|:pinned]" items, "fixed" = allocated
+ * and pinned at bank 4, "pinned" = pinned, not allocated, at bank 0
+ * addr 0) and writes them with a Memset each, in the order @use.
  */
 static struct bir_module *psum_module(const char *const *decl, int ndecl,
 				      const char *const *use, int nuse)
@@ -35,13 +36,15 @@ static struct bir_module *psum_module(const char *const *decl, int ndecl,
 		char name[32];
 		int parts, bytes;
 		bool fixed = strstr(decl[k], ":fixed") != NULL;
+		bool pinned = strstr(decl[k], ":pinned") != NULL;
 
 		if (sscanf(decl[k], "%31[^:]:%d:%d", name, &parts, &bytes) != 3)
 			return NULL;
 		if (k)
 			o += (size_t)snprintf(text + o, sizeof(text) - o, ", ");
 		o += loc(text + o, sizeof(text) - o, name, parts, bytes,
-			 fixed ? ", \"allocated\": true, \"pinned\": true, \"bank\": 4, \"addr\": 8192" : "");
+			 fixed ? ", \"allocated\": true, \"pinned\": true, \"bank\": 4, \"addr\": 8192" :
+			 pinned ? ", \"pinned\": true, \"bank\": 0, \"addr\": 0" : "");
 	}
 	o += (size_t)snprintf(text + o, sizeof(text) - o,
 			      "], \"blocks\": [{\"name\": \"b\", \"instructions\": [");
@@ -149,6 +152,34 @@ TEST(refusals)
 	EXPECT_EQ(-ENOSPC, bir_pass_psum_rotation(m, &o, false, &err));
 	EXPECT_STREQ("function 'main': PSUM exhausted placing memory location 'p16' (1024 bytes per partition on partitions 0..127): no bank of 8 has room",
 		     err.msg);
+	bir_module_free(m);
+}
+
+/*
+ * A pinned location keeps its address whether or not it is marked
+ * allocated, and so no other location is placed over it: a, first used,
+ * goes to bank 0 after pin's 1024 bytes.  It was placed at bank 0 addr 0,
+ * on pin's bytes.
+ */
+TEST(pinned_location_is_never_placed_over)
+{
+	static const char *const decl[] = { "pin:128:1024:pinned", "a:128:1024" };
+	static const char *const use[] = { "a", "pin" };
+	const struct bir_memloc *a, *pin;
+	struct nscc_err err = { { 0 } };
+	struct bir_opts o = { 0 };
+	struct bir_module *m = psum_module(decl, 2, use, 2);
+
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, bir_pass_psum_rotation(m, &o, false, &err)) TH_LOG("%s", err.msg);
+	a = bir_memloc_find(m->fns[0], "a");
+	pin = bir_memloc_find(m->fns[0], "pin");
+	ASSERT_TRUE(a && pin);
+	EXPECT_EQ(0, pin->addr);
+	EXPECT_FALSE(pin->allocated);
+	EXPECT_TRUE(a->allocated);
+	EXPECT_EQ(0, a->bank);
+	EXPECT_EQ(1024, a->addr);
 	bir_module_free(m);
 }
 

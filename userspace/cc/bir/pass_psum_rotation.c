@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* requires: nothing; guarantees: every PSUM location of a program function allocated in a bank, banks taken in rotation, none overlapping another in a partition (else -EINVAL, -ENOSPC); fixed (allocated or pinned) ones kept */
+/* requires: nothing; guarantees: every PSUM location of a program function allocated in a bank, banks taken in rotation, none overlapping another in a partition, a fixed (allocated or pinned) one included (else -EINVAL, -ENOSPC); fixed ones kept */
 /*
  * pass_psum_rotation.c - address_rotation_psum, order 46
  * (Documentation/compiler-passes.rst, "address_rotation_psum"): the PSUM
@@ -83,9 +83,9 @@ static bool parts_overlap(const struct bir_memloc *a,
 }
 
 /*
- * The lowest offset in bank @bank where @ml fits beside every allocated
- * PSUM location of the function sharing a partition with it; -1 when
- * none.
+ * The lowest offset in bank @bank where @ml fits beside every PSUM
+ * location of the function with a fixed address (allocated or pinned)
+ * sharing a partition with it; -1 when none.
  */
 static int64_t fit_in_bank(const struct psum *p, const struct bir_memloc *ml,
 			   uint32_t bank)
@@ -103,7 +103,7 @@ static int64_t fit_in_bank(const struct psum *p, const struct bir_memloc *ml,
 				uint64_t end = o->addr + aligned(o->dims[1]);
 
 				if (o == ml || o->type != BIR_MEM_PSUM ||
-				    !o->allocated || !o->dims[1] ||
+				    !(o->allocated || o->pinned) || !o->dims[1] ||
 				    !parts_overlap(o, ml) ||
 				    o->addr >= at + need || end <= at)
 					continue;
