@@ -9,7 +9,9 @@
 #   scripts/vmtest.sh [-t SECONDS] [-M MIB] TEST...
 #
 #   TEST      a name of selftests/Makefile's TEST_GEN_PROGS or TEST_PROGS
-#             (run_test, harden.sh, ...)
+#             (run_test, harden.sh, ...), as kselftest-list.txt has it;
+#             any other name (load_test, a program harden.sh runs) is
+#             refused before the VM boots (status 2)
 #   -t, -M    passed to scripts/vm.sh (default 900 s, 2048 MiB)
 #
 # Expects make all to have run.  Prints the KTAP log (also in
@@ -36,6 +38,17 @@ mkdir -p "$out"
 bash scripts/neff-plans.sh > /dev/null || [ $? = 2 ] || exit 1
 make -s --no-print-directory kselftest-install || exit 1
 ksft=$(make -s --no-print-directory print-KSFT_INSTALL)
+# a name that is not in the list ran nothing and still said "0 failed"
+bad=
+for t in "$@"; do
+	grep -qx "drivers/neuronsim:$t" "$ksft/kselftest-list.txt" || bad="$bad '$t'"
+done
+if [ -n "$bad" ]; then
+	echo "vmtest.sh:$bad: not a test of $ksft/kselftest-list.txt;" \
+		"the tests are: $(sed 's,^drivers/neuronsim:,,' "$ksft/kselftest-list.txt" | tr '\n' ' ')" \
+		"(the Makefile's other programs run inside them: load_test and info_test in generations.sh, budget_test and harden_test in harden.sh, ...)" >&2
+	exit 2
+fi
 printf 'NSIM_DMA=%s\nNSIM_TESTS="%s"\n' "${NSIM_DMA:-subset}" "$*" > "$out/vm-env"
 bash scripts/vm.sh -t "$timeout" -M "$mem" -q -l "$out/serial.log" \
 	-d "$ksft:/kselftest" -d "$out/vm-env:/etc/nsim-env" selftests/run_vm.sh
