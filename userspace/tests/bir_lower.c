@@ -412,6 +412,52 @@ TEST(tensor_copy_of_undefined_location_refused)
 	}
 }
 
+/*
+ * A TensorCopy is one input and one output (the interpreter refuses any
+ * other): one with a second input, or without its output, is refused by
+ * name.  Either lowered to nothing - no DMA block, no error - and the
+ * load of x into SBUF was gone.
+ */
+TEST(tensor_copy_of_other_shapes_refused)
+{
+	static const struct {
+		const char *inst;
+		int extra_in;		/* add a second input, else drop the output */
+		const char *msg;
+	} cases[] = {
+		{ "x_load", 1, "lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): a TensorCopy takes one input and one output, not 2 and 1" },
+		{ "x_load", 0, "lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): a TensorCopy takes one input and one output, not 1 and 0" },
+		{ "x_store", 1, "lowering: DMA of instruction 'x_store' (TensorCopy, engine SP): a TensorCopy takes one input and one output, not 2 and 1" },
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct nscc_err err = { { 0 } };
+		struct nscc_model *model;
+		struct bir_module *m;
+		struct bir_inst *i;
+
+		ASSERT_EQ(0, lower_activation(&m, &model, &err)) TH_LOG("%s", err.msg);
+		nscc_model_free(model);
+		i = bir_inst_find(m->fns[0], cases[k].inst);
+		ASSERT_NE(NULL, i);
+		if (cases[k].extra_in) {
+			struct bir_operand *o = bir_operand_add(i, false, 0, NULL);
+
+			ASSERT_NE(NULL, o);
+			ASSERT_EQ(0, bir_operand_copy(m, o, &i->ins[0]));
+		} else {
+			bir_operand_remove(i, true, 0);
+		}
+		model = nscc_model_new(KBIN_TARGET_TRN2);
+		EXPECT_EQ(-EINVAL, bir_lower_model(m, model, &err))
+			TH_LOG("case %zu: lowered, %u DMA blocks", k,
+			       model->num_sgs ? model->sgs[0].num_dma_blocks : 0);
+		EXPECT_STREQ(cases[k].msg, err.msg);
+		nscc_model_free(model);
+		bir_module_free(m);
+	}
+}
+
 /* the plans are byte for byte the golden ones (BIR_UPDATE_GOLDEN=1 rewrites) */
 TEST(plans_match_golden)
 {

@@ -289,9 +289,16 @@ static int dma_inst(struct bir_inst *i, void *arg)
 	uint32_t ft, tt;
 	int q, rc;
 
-	if (i->op != BIR_OP_TENSOR_COPY || i->nins != 1 || i->nouts != 1 ||
-	    i->ins[0].kind != BIR_OPND_AP || i->outs[0].kind != BIR_OPND_AP)
+	if (i->op != BIR_OP_TENSOR_COPY)
 		return 0;
+	/* any other shape cannot be told a DMA or not: dropping it loses it */
+	if (i->nins != 1 || i->nouts != 1) {
+		at.opnd = NULL;
+		return dfail(&at, "a TensorCopy takes one input and one output, not %u and %u",
+			     i->nins, i->nouts);
+	}
+	if (i->ins[0].kind != BIR_OPND_AP || i->outs[0].kind != BIR_OPND_AP)
+		return 0;	/* a register's: a compute engine's copy */
 	{
 		const struct bir_memloc *a = bir_memloc_find(c->f, i->ins[0].name);
 		const struct bir_memloc *z = bir_memloc_find(c->f, i->outs[0].name);
