@@ -531,6 +531,76 @@ TEST_F(std, sbuf_read_spans_partitions)
 	free(b);
 }
 
+/*
+ * An MR_REMOTE of an MR_SB reads and writes the SBUF window as its source
+ * does (Documentation/uapi.rst, READ_VAR): spanning partitions, the gap
+ * read as zeros, a write touching the gap refused.  One subgraph whose
+ * var 1 is the remote of its own var 0, the state buffer.
+ */
+TEST(remote_of_sb_spans_partitions)
+{
+	static const uint8_t tail[4] = { 1, 2, 3, 4 }, head[4] = { 5, 6, 7, 8 };
+	struct kbin_sb_carveout co = {
+		.type = KBIN_CARVEOUT_EVTACCEL, .size = 8,
+		.start_partition = 0, .num_partitions = 128,
+	};
+	struct neuronsim_info info;
+	struct kbin_rec_in in;
+	struct kbin_writer *w;
+	struct plan p;
+	uint64_t ps, st, n, i;
+	uint32_t id;
+	uint8_t *b;
+	int fd, e = 0;
+
+	fd = nsim_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, nsim_get_info(fd, &info));
+	ps = info.sbuf_partition_size;
+	st = sb_stride(&info);
+	co.offset = ps - 8;
+	w = kbin_writer_new(info.arch_gen);
+	ASSERT_NE(NULL, w);
+	e |= kbin_writer_add_subgraph(w, "sg00", 0, 0, &co, 1) < 0;
+	e |= plan_add(w, 0, 0, KBIN_MR_SB, "state_buffer", info.sbuf_window_size,
+		      1, NULL, 0, 0, NULL, NULL, 0);
+	memset(&in, 0, sizeof(in));
+	in.rec.mr_type = KBIN_MR_REMOTE;
+	in.rec.var_id = 1;
+	in.rec.size = info.sbuf_window_size;
+	in.rec.alignment = 1;
+	in.name = "remote_sb";
+	in.rec.remote.remote_vtpb_rel_sg_id = 0;
+	in.rec.remote.remote_var_id = 0;
+	e |= kbin_writer_add_record(w, 0, &in);
+	ASSERT_EQ(0, plan_finish(w, e, &p));
+	ASSERT_EQ(0, nsim_load(fd, &p, 0, &id, NULL, NULL, 0));
+
+	ASSERT_EQ(0, nsim_write_var(fd, id, 0, 0, 5 * st + ps - 12, tail, 4));
+	ASSERT_EQ(0, nsim_write_var(fd, id, 0, 0, 6 * st, head, 4));
+	n = st - ps + 16;
+	b = malloc(n);
+	ASSERT_NE(NULL, b);
+	memset(b, 0xee, n);
+	ASSERT_EQ(0, nsim_read_var(fd, id, 0, 1, 5 * st + ps - 12, b, n));
+	EXPECT_EQ(0, memcmp(b, tail, 4));
+	for (i = 4; i < n - 4; i++)
+		if (b[i])
+			break;
+	EXPECT_EQ(n - 4, i) TH_LOG("byte %llu is 0x%02x, not 0",
+				   (unsigned long long)i, b[i]);
+	EXPECT_EQ(0, memcmp(b + n - 4, head, 4));
+	if (ps < st) {
+		EXPECT_EQ(-ERANGE, nsim_write_var(fd, id, 0, 1, 5 * st + ps - 2, b, 4));
+		EXPECT_EQ(-ERANGE, nsim_write_var(fd, id, 0, 1, 5 * st + ps, b, 1));
+	}
+	EXPECT_EQ(0, nsim_write_var(fd, id, 0, 1, 5 * st + ps - 16, head, 4));
+	free(b);
+	EXPECT_EQ(0, nsim_unload(fd, id));
+	plan_free(&p);
+	close(fd);
+}
+
 /* the names under debugfs models/, sorted into one string */
 static void models_dir(char *buf, size_t size)
 {
