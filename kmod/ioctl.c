@@ -677,59 +677,41 @@ static long nsim_ioctl_resolve_batch(struct nsim_file *nf, void __user *uarg,
 }
 
 /*
- * The MR_SB mem_ref whose SBUF window @mr's bytes are: @mr itself, or the
- * source of an MR_REMOTE of one (staged at its physical_address, so at the
- * same offsets); NULL for any other variable.
- */
-static const struct nsim_mr *nsim_var_sb(const struct nsim_model *m,
-					 const struct nsim_mr *mr)
-{
-	if (mr->type == KBIN_MR_SB)
-		return mr;
-	if ((mr->flags & NSIM_MR_REMOTE) && mr->aux < m->num_sg) {
-		mr = nsim_sg_find(&m->sg[mr->aux], mr->aux2);
-		if (mr && mr->type == KBIN_MR_SB)
-			return mr;
-	}
-	return NULL;
-}
-
-/*
- * Whether WRITE_VAR bytes [@off, @off + @len) of @mr of subgraph @sg, in
- * the SBUF window of MR_SB @sb (nsim_var_sb()), touch the gap past a
- * partition's bytes (the resolve rule's test, resolve_core.h); says
- * where, in @m's device's log (kbin_sbuf_gap_strerror(): the
- * simulator's rule, its words), when they do.
+ * Whether WRITE_VAR bytes [@off, @off + @len) of @mr of subgraph @sg touch
+ * the gap past a partition's bytes of the SBUF window @mr's bytes are in
+ * (MR_SB, or an MR_REMOTE of one: the resolve rule's test,
+ * resolve_core.h); says where, in @m's device's log
+ * (kbin_sbuf_gap_strerror(): the simulator's rule, its words), when they
+ * do.
  */
 static bool nsim_var_write_sbuf_gap(const struct nsim_model *m,
 				    const struct nsim_sg *sg,
-				    const struct nsim_mr *mr,
-				    const struct nsim_mr *sb, u64 off, u64 len)
+				    const struct nsim_mr *mr, u64 off, u64 len)
 {
 	char why[KBIN_RESOLVE_TEXT_MAX];
+	u32 part = nsim_rc_sbuf_part(mr), stride = nsim_rc_sbuf_stride(mr);
 
-	if (!sb || !nsim_rc_sbuf_gap(sb->aux, sb->aux2, off, len))
+	if (!mr->sbuf || !nsim_rc_sbuf_gap(part, stride, off, len))
 		return false;
 	dev_info_ratelimited(&m->nd->dev, "WRITE_VAR model %u var_id %u: %s\n",
 			     m->id, mr->var_id,
 			     kbin_sbuf_gap_strerror(why, sizeof(why),
 						    sg->names + sg->cold[mr - sg->mrs].name_off,
-						    off, len, sb->aux, sb->aux2));
+						    off, len, part, stride));
 	return true;
 }
 
 /*
- * READ_VAR of @mr, staged at @mr->pa in the SBUF window of MR_SB @sb
- * (nsim_var_sb()): bytes [@off, @off + @len), each partition's bytes as
- * they are and the gap past them as zeros (Documentation/uapi.rst), into
- * @dst.  At most one partition stride a step, so the walk is at most 128
- * steps of a 32 MiB window.
+ * READ_VAR of @mr, whose bytes are an SBUF window (MR_SB, or an MR_REMOTE
+ * of one): bytes [@off, @off + @len), each partition's bytes as they are
+ * and the gap past them as zeros (Documentation/uapi.rst), into @dst.  At
+ * most one partition stride a step, so the walk is at most 128 steps of a
+ * 32 MiB window.
  */
 static int nsim_var_read_sb(struct nsim_mem *mem, const struct nsim_mr *mr,
-			    const struct nsim_mr *sb, u64 off, u64 len,
-			    u8 __user *dst)
+			    u64 off, u64 len, u8 __user *dst)
 {
-	u32 part = sb->aux, stride = sb->aux2;
+	u32 part = nsim_rc_sbuf_part(mr), stride = nsim_rc_sbuf_stride(mr);
 	u64 b, n;
 	int ret;
 
@@ -771,8 +753,8 @@ static long nsim_ioctl_var_io(struct nsim_file *nf, void __user *uarg,
 			      size_t usize, bool write)
 {
 	struct neuronsim_var_io io;
-	const struct nsim_mr *mr, *sb = NULL;
 	const struct nsim_model *m;
+	const struct nsim_mr *mr;
 	u8 storage;
 	u64 end;
 	long ret;
@@ -787,14 +769,12 @@ static long nsim_ioctl_var_io(struct nsim_file *nf, void __user *uarg,
 	mr = m && io.subgraph < m->num_sg ?
 	     nsim_sg_find(&m->sg[io.subgraph], io.var_id) : NULL;
 	storage = mr ? kbin_kind(mr->type)->storage : KBIN_STORAGE_NONE;
-	if (mr)
-		sb = nsim_var_sb(m, mr);
 	if (!mr)
 		ret = -ENOENT;
 	else if (check_add_overflow(io.offset, io.len, &end) || end > mr->size)
 		ret = -ERANGE;
 	else if (write && nsim_var_write_sbuf_gap(m, &m->sg[io.subgraph], mr,
-						  sb, io.offset, io.len))
+						  io.offset, io.len))
 		ret = -ERANGE;
 	else if (storage == KBIN_STORAGE_TARGET ||
 		 storage == KBIN_STORAGE_INDEX || mr->pa == NSIM_PA_UNSTAGED)
@@ -807,8 +787,8 @@ static long nsim_ioctl_var_io(struct nsim_file *nf, void __user *uarg,
 	else if (write)
 		ret = nsim_mem_write_user(&nf->nd->mem, mr->pa + io.offset,
 					  u64_to_user_ptr(io.buf), io.len);
-	else if (sb)
-		ret = nsim_var_read_sb(&nf->nd->mem, mr, sb, io.offset, io.len,
+	else if (mr->sbuf)
+		ret = nsim_var_read_sb(&nf->nd->mem, mr, io.offset, io.len,
 				       u64_to_user_ptr(io.buf));
 	else
 		ret = nsim_mem_read_user(&nf->nd->mem, mr->pa + io.offset,

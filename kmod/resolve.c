@@ -85,11 +85,12 @@ static const char *nsim_resolve_text(const struct nsim_model *m, u32 subgraph,
 	if (!mr)
 		return "no such variable";
 	name = sg->names + sg->cold[mr - sg->mrs].name_off;
-	/* an MR_SB access inside the variable: the partition gap */
-	if (err == -ERANGE && mr->type == KBIN_MR_SB &&
+	/* an SBUF window access inside the variable: the partition gap */
+	if (err == -ERANGE && mr->sbuf &&
 	    !check_add_overflow(offset, size, &end) && end <= mr->size)
 		return kbin_sbuf_gap_strerror(buf, len, name, offset, size,
-					      mr->aux, mr->aux2);
+					      nsim_rc_sbuf_part(mr),
+					      nsim_rc_sbuf_stride(mr));
 	return kbin_resolve_strerror(buf, len, err, name, mr->type, mr->size,
 				     offset, size);
 }

@@ -607,6 +607,8 @@ static int nsim_stage_remote(struct nsim_stage *st)
 						 "Failed to find remote variable %u in relative sg %u",
 						 mr->aux2, mr->aux);
 			mr->pa = src->pa;
+			/* the source's SBUF window and its gap, if it has one */
+			mr->sbuf = src->sbuf;
 			mr->flags |= NSIM_MR_REMOTE;
 			if (!(i & 4095))
 				cond_resched();

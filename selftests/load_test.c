@@ -532,9 +532,10 @@ TEST_F(std, sbuf_read_spans_partitions)
 }
 
 /*
- * An MR_REMOTE of an MR_SB reads and writes the SBUF window as its source
- * does (Documentation/uapi.rst, READ_VAR): spanning partitions, the gap
- * read as zeros, a write touching the gap refused.  One subgraph whose
+ * An MR_REMOTE of an MR_SB reads, writes and resolves the SBUF window as
+ * its source does (Documentation/uapi.rst, READ_VAR): spanning
+ * partitions, the gap read as zeros, a write or a RESOLVE touching the
+ * gap refused.  One subgraph whose
  * var 1 is the remote of its own var 0, the state buffer.
  */
 TEST(remote_of_sb_spans_partitions)
@@ -591,8 +592,17 @@ TEST(remote_of_sb_spans_partitions)
 				   (unsigned long long)i, b[i]);
 	EXPECT_EQ(0, memcmp(b + n - 4, head, 4));
 	if (ps < st) {
+		uint64_t a = 0, a0 = 0;
+
 		EXPECT_EQ(-ERANGE, nsim_write_var(fd, id, 0, 1, 5 * st + ps - 2, b, 4));
 		EXPECT_EQ(-ERANGE, nsim_write_var(fd, id, 0, 1, 5 * st + ps, b, 1));
+		/* RESOLVE through the remote refuses the gap as on the SB */
+		EXPECT_EQ(-ERANGE, nsim_resolve(fd, id, 0, 0, 5 * st + ps, 1, &a));
+		EXPECT_EQ(-ERANGE, nsim_resolve(fd, id, 0, 1, 5 * st + ps, 1, &a));
+		EXPECT_EQ(-ERANGE, nsim_resolve(fd, id, 0, 1, 5 * st + ps - 1, 2, &a));
+		EXPECT_EQ(0, nsim_resolve(fd, id, 0, 0, 5 * st + ps - 1, 1, &a0));
+		EXPECT_EQ(0, nsim_resolve(fd, id, 0, 1, 5 * st + ps - 1, 1, &a));
+		EXPECT_EQ(a0, a);
 	}
 	EXPECT_EQ(0, nsim_write_var(fd, id, 0, 1, 5 * st + ps - 16, head, 4));
 	free(b);

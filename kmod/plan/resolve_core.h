@@ -33,6 +33,7 @@
 #include <linux/compiler.h>
 #include <linux/container_of.h>
 #include <linux/errno.h>
+#include <linux/log2.h>
 #include <linux/overflow.h>
 #include <linux/rculist.h>
 #include <linux/types.h>
@@ -62,6 +63,8 @@ struct hlist_head {
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 #define check_add_overflow(a, b, d)	__builtin_add_overflow(a, b, d)
+/* of a non-zero u32 */
+#define ilog2(n)		(31 - __builtin_clz(n))
 #ifndef likely
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
@@ -106,12 +109,13 @@ static inline void hlist_add_head_rcu(struct hlist_node *n,
  * @var_id: key.
  * @type: enum kbin_mr_type.
  * @flags: NSIM_MR_*.
- * @reserved: zero.
+ * @sbuf: 0, or the geometry of the SBUF window with a gap past each
+ *	partition that the variable's bytes are in, which nsim_rc_addr()'s
+ *	gap test reads (nsim_rc_sbuf_init()): MR_SB, and an MR_REMOTE whose
+ *	source is an MR_SB.
  * @aux: MR_LIST/MR_PTR_TABLE: index of the list in the subgraph's list
- *	pool; MR_PTR: target var_id; MR_REMOTE: relative subgraph; MR_SB:
- *	SBUF bytes per partition (nsim_rc_sbuf_init()).
- * @aux2: MR_LIST/MR_PTR_TABLE: list length; MR_REMOTE: remote var_id;
- *	MR_SB: partition stride in the SBUF window.
+ *	pool; MR_PTR: target var_id; MR_REMOTE: relative subgraph.
+ * @aux2: MR_LIST/MR_PTR_TABLE: list length; MR_REMOTE: remote var_id.
  */
 struct nsim_mr {
 	struct hlist_node node;
@@ -120,7 +124,7 @@ struct nsim_mr {
 	u32 var_id;
 	u8 type;
 	u8 flags;
-	u16 reserved;
+	u16 sbuf;
 	u32 aux;
 	u32 aux2;
 };
@@ -250,30 +254,64 @@ static inline int nsim_rc_sbuf_gap(u32 part_size, u32 stride, u64 offset,
 }
 
 /**
- * nsim_rc_sbuf_init() - give an MR_SB mem_ref its SBUF geometry, which
- *	nsim_rc_addr() reads.
+ * nsim_rc_sbuf_init() - give a mem_ref whose bytes are an SBUF window
+ *	(MR_SB, or an MR_REMOTE of one) its geometry, which nsim_rc_addr()
+ *	reads.
  * @mr: the mem_ref.
- * @part_size: SBUF bytes per partition.
+ * @part_size: SBUF bytes per partition, a multiple of 4 KiB below 1 MiB
+ *	(every generation's, Documentation/hardware.rst).
  * @stride: partition stride in the window, a power of two.
+ *
+ * The geometry takes 16 bits of the mem_ref: the log2 of @stride in bits
+ * 8..12, @part_size in 4 KiB units in bits 0..7 (nsim_rc_sbuf_part(),
+ * nsim_rc_sbuf_stride()); 0 when the partitions fill their stride (or no
+ * geometry is given): the window has no gap to test.
  */
 static inline void nsim_rc_sbuf_init(struct nsim_mr *mr, u32 part_size,
 				     u32 stride)
 {
-	mr->aux = part_size;
-	mr->aux2 = stride;
+	if (!stride || part_size >= stride)
+		mr->sbuf = 0;
+	else
+		mr->sbuf = (u16)((ilog2(stride) << 8) | (part_size >> 12));
+}
+
+/**
+ * nsim_rc_sbuf_part() - SBUF bytes per partition of @mr's window.
+ * @mr: a mem_ref given its geometry by nsim_rc_sbuf_init().
+ *
+ * Return: the partition size in bytes.
+ */
+static inline u32 nsim_rc_sbuf_part(const struct nsim_mr *mr)
+{
+	return (u32)(mr->sbuf & 0xff) << 12;
+}
+
+/**
+ * nsim_rc_sbuf_stride() - the partition stride of @mr's window.
+ * @mr: a mem_ref given its geometry by nsim_rc_sbuf_init().
+ *
+ * Return: the stride in bytes.
+ */
+static inline u32 nsim_rc_sbuf_stride(const struct nsim_mr *mr)
+{
+	return 1U << (mr->sbuf >> 8);
 }
 
 /**
  * nsim_rc_own_rule() - does nsim_rc_addr() test a kind further: MR_PTR
- *	(its offset) and MR_SB (the partition gap)?
+ *	(its offset), MR_SB and MR_REMOTE (the partition gap, when their
+ *	bytes are an SBUF window)?
  * @type: enum kbin_mr_type, any u8 value.
  *
- * Return: 1 for MR_PTR and MR_SB, else 0.
+ * Return: 1 for MR_PTR, MR_SB and MR_REMOTE, else 0.
  */
 static inline int nsim_rc_own_rule(u8 type)
 {
 	/* every u8 has its entry: one load, one test */
-	static const u8 own[256] = { [KBIN_MR_PTR] = 1, [KBIN_MR_SB] = 1 };
+	static const u8 own[256] = {
+		[KBIN_MR_PTR] = 1, [KBIN_MR_SB] = 1, [KBIN_MR_REMOTE] = 1,
+	};
 
 	return own[type];
 }
@@ -287,9 +325,10 @@ static inline int nsim_rc_own_rule(u8 type)
  * @addr: out: device address.
  *
  * In this order: mr.size < offset + size (or the sum overflows) is out
- * of bounds, and so is an MR_SB access that touches the gap past a
- * partition's bytes (nsim_rc_sbuf_gap() with the geometry of
- * nsim_rc_sbuf_init(); only MR_SB pays for this test); an MR_PTR needs
+ * of bounds, and so is an access to an SBUF window (MR_SB, or an
+ * MR_REMOTE of one) that touches the gap past a partition's bytes
+ * (nsim_rc_sbuf_gap() with the geometry of nsim_rc_sbuf_init(); only
+ * those kinds pay for this test); an MR_PTR needs
  * offset 0 and gives its physical_address; an unstaged variable
  * (physical_address all ones) is refused; else the address is offset +
  * physical_address.
@@ -317,8 +356,10 @@ static inline int nsim_rc_addr(const struct nsim_mr *mr, u64 offset,
 			*addr = mr->pa;
 			return 0;
 		}
-		if (mr->type == KBIN_MR_SB &&
-		    nsim_rc_sbuf_gap(mr->aux, mr->aux2, offset, end - offset))
+		if (mr->sbuf &&
+		    nsim_rc_sbuf_gap(nsim_rc_sbuf_part(mr),
+				     nsim_rc_sbuf_stride(mr), offset,
+				     end - offset))
 			return -ERANGE;
 	}
 	if (mr->pa == NSIM_PA_UNSTAGED)

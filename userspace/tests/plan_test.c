@@ -517,6 +517,23 @@ TEST(resolve_rule)
 	/* the gap is MR_SB's: the same numbers on an HBM var resolve */
 	EXPECT_EQ(0, nsim_rc_rule(KBIN_MR_BUFFER, 32 << 20, 0x1000000000ULL, TRN2_PART,
 				  STRIDE, 127ULL * STRIDE + 229376, 1, &a));
+	/* an MR_REMOTE staged in an SBUF window (its source's geometry) */
+	{
+		struct nsim_mr r = { .size = 32 << 20, .pa = 0x100000000ULL,
+				     .type = KBIN_MR_REMOTE };
+
+		EXPECT_EQ(0, nsim_rc_addr(&r, 127ULL * STRIDE + 229376, 1, &a));
+		nsim_rc_sbuf_init(&r, TRN2_PART, STRIDE);
+		EXPECT_EQ(TRN2_PART, nsim_rc_sbuf_part(&r));
+		EXPECT_EQ(STRIDE, nsim_rc_sbuf_stride(&r));
+		EXPECT_EQ(-ERANGE, nsim_rc_addr(&r, 127ULL * STRIDE + 229376, 1, &a));
+		EXPECT_EQ(0, nsim_rc_addr(&r, 127ULL * STRIDE + 229375, 1, &a));
+		EXPECT_EQ(0x100000000ULL + 127ULL * STRIDE + 229375, a);
+		nsim_rc_sbuf_init(&r, 196608, STRIDE);
+		EXPECT_EQ(196608U, nsim_rc_sbuf_part(&r));
+		nsim_rc_sbuf_init(&r, STRIDE, STRIDE);
+		EXPECT_EQ(0, r.sbuf);
+	}
 	/* trn3's partitions fill their strides: no gap */
 	EXPECT_EQ(0, nsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, STRIDE, STRIDE,
 				  5ULL * STRIDE + 229376, 2 * STRIDE, &a));
