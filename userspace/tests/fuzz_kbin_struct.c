@@ -52,25 +52,46 @@ static int inside(uint64_t off, uint64_t n, uint64_t lo, uint64_t hi)
 	return off >= lo && off <= hi && n <= hi - off;
 }
 
+/* the kind whose bytes an MR_REMOTE's are: its remote variable's */
+static uint32_t remote_source_type(const uint8_t *p,
+				   const struct kbin_mem_ref *v)
+{
+	const struct kbin_header *h = (const void *)p;
+	const struct kbin_subgraph *sgt = (const void *)(p + h->subgraph_table_off);
+	const struct kbin_mem_ref_set *src;
+	uint32_t rs = v->remote.remote_vtpb_rel_sg_id;
+
+	if (rs >= h->num_subgraphs)
+		return KBIN_MR_INVALID;
+	src = (const void *)(p + sgt[rs].set_off);
+	return v->remote.remote_var_id < src->nmem ?
+	       src->mem[v->remote.remote_var_id].mr_type : KBIN_MR_INVALID;
+}
+
 /*
- * One side of an accepted descriptor: a storage var, 1..4 dims, steps[0]
- * 1, the extent (in 128-bit arithmetic) within the var; on the state
- * buffer every run inside one partition of the window, checked run by
- * run when there are few enough.
+ * One side of an accepted descriptor: a storage var or an MR_REMOTE of
+ * one, 1..4 dims, steps[0] 1, the extent (in 128-bit arithmetic) within
+ * the var's own record; on the state buffer (or a remote of it) every run
+ * inside one partition of the window, checked run by run when there are
+ * few enough.
  */
-static void verify_side(const struct kbin_gen *g, const struct kbin_dma_side *sd,
+static void verify_side(const uint8_t *p, const struct kbin_gen *g,
+			const struct kbin_dma_side *sd,
 			const struct kbin_mem_ref_set *set, uint32_t s, uint32_t i)
 {
 	const struct kbin_mem_ref *v;
 	unsigned __int128 ext, runs = 1;
 	uint64_t idx[4] = { 0 }, st = g->sbuf_partition_stride;
-	uint32_t k;
+	uint32_t k, kind;
 
 	if (sd->var_id >= set->nmem)
 		fail("DMA var_id", s, i, sd->var_id);
 	v = &set->mem[sd->var_id];
-	if (v->mr_type == KBIN_MR_PTR || v->mr_type == KBIN_MR_LIST ||
-	    v->mr_type == KBIN_MR_PTR_TABLE || v->mr_type == KBIN_MR_REMOTE)
+	kind = v->mr_type == KBIN_MR_REMOTE ? remote_source_type(p, v) :
+	       v->mr_type;
+	if (kind == KBIN_MR_PTR || kind == KBIN_MR_LIST ||
+	    kind == KBIN_MR_PTR_TABLE || kind == KBIN_MR_REMOTE ||
+	    kind == KBIN_MR_INVALID)
 		fail("DMA var without storage", s, i, sd->var_id);
 	if (!sd->num_dims || sd->num_dims > 4 || sd->steps[0] != 1)
 		fail("DMA dims", s, i, sd->num_dims);
@@ -84,7 +105,7 @@ static void verify_side(const struct kbin_gen *g, const struct kbin_dma_side *sd
 	}
 	if (ext + 1 > v->size)
 		fail("DMA extent within the var", s, i, (uint64_t)ext);
-	if (v->mr_type != KBIN_MR_SB || g->sbuf_partition_size >= st || runs > 4096)
+	if (kind != KBIN_MR_SB || g->sbuf_partition_size >= st || runs > 4096)
 		return;
 	for (;;) {
 		uint64_t a = sd->offset;
@@ -173,7 +194,7 @@ static void verify_dma(const uint8_t *p, size_t n)
 					if (!dd->op || dd->op > KBIN_DMA_OP_MAX)
 						fail("DMA op", s, i, dd->op);
 					for (side = 0; side < 2; side++)
-						verify_side(g, side ? &dd->to : &dd->from,
+						verify_side(p, g, side ? &dd->to : &dd->from,
 							    set, s, i);
 				}
 			}
