@@ -16,9 +16,11 @@
  *   3. the references between records: MR_PTR targets, MR_PTR_TABLE
  *      entries and MR_REMOTE targets;
  *   4. the DMA section, subgraph by subgraph: each queue, its blocks in
- *      order, their descriptors in order (kbin_dma.h's rules).
+ *      order, their descriptors in order (kbin_dma.h's rules);
+ *   5. the program section (version 3), subgraph by subgraph: its stream
+ *      ranges, then kbin_prog_check_sg() (kbin_prog.h's rules).
  * Every pass is linear, so the whole check is O(total records + total list
- * entries + DMA records).  The dense var_id rule of libnrt (record i has var_id i,
+ * entries + DMA records + instructions).  The dense var_id rule of libnrt (record i has var_id i,
  * Documentation/kbin-format.rst) makes "missing var" and "duplicate
  * var_id" O(1) tests.  What a record may hold depends on its kind's row
  * in the kind table (kbin_kind.h) and the geometry on the target's row
@@ -33,6 +35,7 @@
 #include "kbin_gen.h"
 #include "kbin_kind.h"
 #include "kbin_layout.h"
+#include "kbin_prog.h"
 
 #define KBIN_MD_SIZE		((__u64)sizeof(struct kbin_debug_tensor_md))
 #define KBIN_PREFIX_MAX		512U
@@ -61,7 +64,15 @@ struct kbin_ck {
 	const struct kbin_dma_desc *descs;
 	const struct kbin_gen *gen;	/* the target generation */
 	struct kbin_check_result *res;
+	__u64 prog_off;		/* the program section, 0 when none */
+	__u64 prog_size;
+	const struct kbin_prog_section *prog;
+	const struct kbin_prog_sync *psync;	/* its tables */
+	const __u8 *precs;
 };
+
+static unsigned int kbin_check_prog_area(struct kbin_ck *c);
+static unsigned int kbin_check_prog(struct kbin_ck *c);
 
 /* ---- a tiny bounded formatter: %s %c %d %u %lld %llu %llx %% ---- */
 
@@ -353,10 +364,11 @@ static unsigned int kbin_check_dma_area(struct kbin_ck *c)
 	__u64 end, want, t;
 	const struct kbin_dma_section *d;
 
-	if (x->reserved[0] || x->reserved[1])
-		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
-				 KBIN_ERR_RESERVED, x->reserved[0] | x->reserved[1],
-				 "header reserved fields are not zero");
+	if (c->h->version < KBIN_VERSION_PROG && (x->prog_off || x->prog_size))
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
+				 KBIN_ERR_RESERVED, x->prog_off | x->prog_size,
+				 "header reserved fields (prog_off, prog_size from version %u) are not zero",
+				 KBIN_VERSION_PROG);
 	if (!x->dma_off) {
 		if (x->dma_size)
 			return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
@@ -423,6 +435,7 @@ static unsigned int kbin_check_dma_area(struct kbin_ck *c)
 static unsigned int kbin_check_header(struct kbin_ck *c)
 {
 	const struct kbin_header *h = c->h;
+	unsigned int r;
 	__u64 end;
 	__u32 crc;
 
@@ -517,7 +530,10 @@ static unsigned int kbin_check_header(struct kbin_ck *c)
 				 KBIN_ERR_OVERLAP, h->subgraph_table_off,
 				 "subgraph table at 0x%llx overlaps the header",
 				 (unsigned long long)h->subgraph_table_off);
-	return h->version == 1 ? KBIN_OK : kbin_check_dma_area(c);
+	if (h->version == 1)
+		return KBIN_OK;
+	r = kbin_check_dma_area(c);
+	return r ? r : kbin_check_prog_area(c);
 }
 
 static unsigned int kbin_check_carveouts(struct kbin_ck *c, int i,
@@ -638,6 +654,12 @@ static unsigned int kbin_check_subgraph(struct kbin_ck *c, __u32 i)
 		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_SET, KBIN_ERR_OVERLAP,
 				 sg->set_off,
 				 "mem_ref set at 0x%llx overlaps the DMA section",
+				 (unsigned long long)sg->set_off);
+	if (c->prog && kbin_ranges_overlap(sg->set_off, sg->set_size,
+					   c->prog_off, c->prog_size))
+		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_SET, KBIN_ERR_OVERLAP,
+				 sg->set_off,
+				 "mem_ref set at 0x%llx overlaps the program section",
 				 (unsigned long long)sg->set_off);
 	if (kbin_ranges_overlap(sg->set_off, sg->set_size, toff, tlen))
 		return kbin_fail(c, i, -1, NULL, KBIN_FIELD_SET, KBIN_ERR_OVERLAP,
@@ -1555,13 +1577,15 @@ static unsigned int kbin_check_dma_sg(struct kbin_ck *c, int s, __u32 *nq,
  * the layout of uapi/linux/neuronsim_kbin.h: the file header (version 1
  * or 2), data area, subgraph table, SBUF carve-outs (the target's
  * geometry in the generation table, Documentation/hardware.rst), mem_ref
- * sets, the 152-byte records and, in a version 2 plan, the DMA section
+ * sets, the 152-byte records, in a version 2 or 3 plan the DMA section
  * (queues, blocks, descriptors; the rules of kbin_dma.h,
- * Documentation/relocation.rst).  Reads only inside @buf[0..@len);
+ * Documentation/relocation.rst) and in a version 3 plan the program
+ * section (the five engines' instruction streams of every subgraph; the
+ * rules of kbin_prog.h, Documentation/execute.rst).  Reads only inside @buf[0..@len);
  * allocates nothing; does not recurse; O(total records + total list
- * entries + DMA queues, blocks and descriptors).  With KBIN_OK @res also
- * holds the plan's descriptor count and its M2S and S2M UDMA piece totals
- * (saturated at 2^64 - 1).
+ * entries + DMA queues, blocks and descriptors + instructions).  With
+ * KBIN_OK @res also holds the plan's descriptor count, its M2S and S2M
+ * UDMA piece totals (saturated at 2^64 - 1) and its instruction count.
  *
  * Return: KBIN_OK (0) when @buf is a well-formed plan, else the first
  * problem's enum kbin_check_reason (KBIN_ERR_TRUNCATED .. KBIN_ERR_CHECK_MAX
@@ -1587,6 +1611,8 @@ unsigned int kbin_check_plan(const void *buf, unsigned long long len,
 	res->reason = KBIN_OK;
 	res->value = 0;
 	res->msg[0] = '\0';
+	res->prog_instrs = 0;
+	kbin_prog_verdict_init(&res->prog);
 	c.res = res;
 	c.base = buf;
 	c.len = len;
@@ -1647,5 +1673,177 @@ unsigned int kbin_check_plan(const void *buf, unsigned long long len,
 					 nq, nb, nd, c.dma->num_queues,
 					 c.dma->num_blocks, c.dma->num_descs);
 	}
+	return c.prog ? kbin_check_prog(&c) : KBIN_OK;
+}
+
+/* ---- pass 5: the program section (version 3) ---- */
+
+/*
+ * The program section's place and size: in the metadata area after the
+ * header, 8-byte aligned, over neither the subgraph table nor the DMA
+ * section (the sets are compared with it in kbin_check_subgraph()),
+ * exactly as long as its header, subgraph entries, decoded entries and
+ * records (a whole number of 64-byte records, kbin_prog_stream_count()).
+ */
+static unsigned int kbin_check_prog_area(struct kbin_ck *c)
+{
+	const struct kbin_header_ext *x = (const void *)(c->base + sizeof(*c->h));
+	__u64 toff = c->h->subgraph_table_off;
+	__u64 tlen = (__u64)c->h->num_subgraphs * sizeof(struct kbin_subgraph);
+	__u64 end, want, t;
+	const struct kbin_prog_section *p;
+	__u32 n;
+
+	if (!x->prog_off) {
+		if (x->prog_size)
+			return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
+					 KBIN_ERR_PROG_COUNT, x->prog_size,
+					 "prog_size %llu without a program section (prog_off 0)",
+					 (unsigned long long)x->prog_size);
+		return KBIN_OK;
+	}
+	if (x->prog_off & 7)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
+				 KBIN_ERR_MISALIGNED, x->prog_off,
+				 "program section at 0x%llx is not 8-byte aligned",
+				 (unsigned long long)x->prog_off);
+	if (__builtin_add_overflow(x->prog_off, x->prog_size, &end) ||
+	    end > c->data_off)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
+				 KBIN_ERR_BOUNDS, x->prog_off,
+				 "program section 0x%llx + %llu runs past the metadata area end 0x%llx",
+				 (unsigned long long)x->prog_off,
+				 (unsigned long long)x->prog_size,
+				 (unsigned long long)c->data_off);
+	if (x->prog_off < c->hdr_size)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
+				 KBIN_ERR_OVERLAP, x->prog_off,
+				 "program section at 0x%llx overlaps the header",
+				 (unsigned long long)x->prog_off);
+	if (kbin_ranges_overlap(x->prog_off, x->prog_size, toff, tlen))
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
+				 KBIN_ERR_OVERLAP, x->prog_off,
+				 "program section at 0x%llx overlaps the subgraph table",
+				 (unsigned long long)x->prog_off);
+	if (c->dma && kbin_ranges_overlap(x->prog_off, x->prog_size,
+					  c->dma_off, c->dma_size))
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
+				 KBIN_ERR_OVERLAP, x->prog_off,
+				 "program section at 0x%llx overlaps the DMA section",
+				 (unsigned long long)x->prog_off);
+	want = sizeof(struct kbin_prog_section) +
+	       (__u64)c->h->num_subgraphs * sizeof(struct kbin_prog_sg);
+	if (x->prog_size < want)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
+				 KBIN_ERR_PROG_COUNT, x->prog_size,
+				 "prog_size %llu is below the %llu bytes of its header and %u subgraph entries",
+				 (unsigned long long)x->prog_size,
+				 (unsigned long long)want, c->h->num_subgraphs);
+	p = (const void *)(c->base + x->prog_off);
+	t = want + (__u64)p->num_instrs * sizeof(struct kbin_prog_sync);
+	if (x->prog_size < t || kbin_prog_stream_count(x->prog_size - t, &n) ||
+	    n != p->num_instrs)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
+				 KBIN_ERR_PROG_COUNT, x->prog_size,
+				 "prog_size %llu is not the %llu bytes of %u instructions (%u-byte entries and %u-byte records)",
+				 (unsigned long long)x->prog_size,
+				 (unsigned long long)(t + (__u64)p->num_instrs *
+						      KBIN_PROG_RECORD_SIZE),
+				 p->num_instrs,
+				 (unsigned int)sizeof(struct kbin_prog_sync),
+				 KBIN_PROG_RECORD_SIZE);
+	if (p->reserved[0] || p->reserved[1] || p->reserved[2])
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
+				 KBIN_ERR_RESERVED,
+				 p->reserved[0] | p->reserved[1] | p->reserved[2],
+				 "program section reserved fields are not zero");
+	c->prog_off = x->prog_off;
+	c->prog_size = x->prog_size;
+	c->prog = p;
+	c->psync = (const void *)(c->base + x->prog_off + want);
+	c->precs = c->base + x->prog_off + t;
+	return KBIN_OK;
+}
+
+/* a program finding of subgraph @sg, as kbin_fail() with @v's where */
+static unsigned int kbin_fail_prog(struct kbin_ck *c, int sg,
+				   const struct kbin_prog_verdict *v,
+				   unsigned int reason)
+{
+	char why[KBIN_CHECK_MSG_LEN];
+	unsigned int field = v->engine ?
+			     KBIN_FIELD_PROG_PE + v->engine - 1 :
+			     KBIN_FIELD_PROG_SECTION;
+	unsigned int r;
+
+	kbin_prog_why(v, why, sizeof(why));
+	if (v->instr >= 0)
+		r = kbin_fail(c, sg, -1, NULL, field, reason, v->value,
+			      "program %s instruction %lld (opcode 0x%x): %s",
+			      kbin_dma_engine_str(v->engine), v->instr,
+			      v->opcode, why);
+	else
+		r = kbin_fail(c, sg, -1, NULL, field, reason, v->value,
+			      "program: %s", why);
+	c->res->item = v->instr;
+	c->res->prog = *v;
+	return r;
+}
+
+/*
+ * Every subgraph's stream ranges (each follows the previous one, all of
+ * them fill num_instrs), then its streams under kbin_prog_check_sg()
+ * with the subgraph's DMA queues and blocks (pass 4 checked them) and
+ * the target's semaphore count.
+ */
+static unsigned int kbin_check_prog(struct kbin_ck *c)
+{
+	struct kbin_prog_verdict v;
+	__u32 s, e, next = 0;
+	unsigned int r;
+
+	for (s = 0; s < c->h->num_subgraphs; s++) {
+		const struct kbin_prog_sg *ps = &c->prog->sg[s];
+		struct kbin_prog_sg_args a = {
+			.base = c->base, .semaphores = c->gen->semaphores,
+		};
+
+		for (e = 0; e < KBIN_PROG_ENGINES; e++) {
+			const struct kbin_prog_stream *st = &ps->engine[e];
+
+			if (st->first != next ||
+			    (__u64)st->first + st->num > c->prog->num_instrs)
+				return kbin_fail(c, s, -1, NULL,
+						 KBIN_FIELD_PROG_PE + e,
+						 KBIN_ERR_PROG_COUNT, st->first,
+						 "program %s stream: instructions %u + %u do not follow the previous stream's (%u) within the section's %u",
+						 kbin_dma_engine_str(e + 1),
+						 st->first, st->num, next,
+						 c->prog->num_instrs);
+			next += st->num;
+			a.records[e] = c->precs +
+				       (__u64)st->first * KBIN_PROG_RECORD_SIZE;
+			a.sync[e] = c->psync + st->first;
+			a.num[e] = st->num;
+		}
+		if (c->dma) {
+			const struct kbin_dma_sg *d = &c->dma->sg[s];
+
+			a.queues = c->queues + d->first_queue;
+			a.num_queues = d->num_queues;
+			a.blocks = c->blocks + d->first_block;
+			a.num_blocks = d->num_blocks;
+			a.first_block = d->first_block;
+		}
+		r = kbin_prog_check_sg(&a, &v);
+		if (r)
+			return kbin_fail_prog(c, s, &v, r);
+	}
+	if (next != c->prog->num_instrs)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
+				 KBIN_ERR_PROG_COUNT, next,
+				 "the streams hold %u instructions; the program section says %u",
+				 next, c->prog->num_instrs);
+	c->res->prog_instrs = next;
 	return KBIN_OK;
 }

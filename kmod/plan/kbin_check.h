@@ -7,7 +7,7 @@
  * and either accepts it or reports the first problem as (subgraph, record,
  * field, reason, value) plus a readable message.  It allocates nothing,
  * does not recurse, and runs in O(total records + total list entries +
- * DMA queues, blocks and descriptors).
+ * DMA queues, blocks and descriptors + instructions).
  * Documentation/kbin-format.rst lists every rule.  The names and texts
  * of its findings (reasons, fields, mr_types) are kbin_names.h's; this
  * header includes it.
@@ -18,6 +18,7 @@
 #include <linux/neuronsim_kbin.h>
 
 #include "kbin_names.h"
+#include "kbin_prog.h"
 
 #define KBIN_CHECK_MSG_LEN	256
 
@@ -28,7 +29,9 @@
  *	valid plan), or -1 when not about a record.
  * @item: for a finding about a DMA queue, block or descriptor (@field
  *	KBIN_FIELD_DMA_QUEUE .. KBIN_FIELD_DMA_TO), its index among the
- *	subgraph's queues, blocks or descriptors; else -1.
+ *	subgraph's queues, blocks or descriptors; for one about an
+ *	instruction (@field KBIN_FIELD_PROG_PE .. KBIN_FIELD_PROG_SP), its
+ *	index in its engine's stream; else -1.
  * @field: enum kbin_check_field.
  * @reason: enum kbin_check_reason; KBIN_OK (0) when the plan is valid.
  * @value: the offending value (an offset, size, id or count).
@@ -39,6 +42,11 @@
  * @dma_m2s_pieces: valid plan: UDMA pieces of all from sides (M2S), as
  *	kbin_dma_pattern() counts them, saturated at 2^64 - 1.
  * @dma_s2m_pieces: the same for the to sides (S2M).
+ * @prog_instrs: valid plan: the instructions of its program section.
+ * @prog: for a finding about the program section (@field
+ *	KBIN_FIELD_PROG_SECTION .. KBIN_FIELD_PROG_SP), where and why
+ *	(kbin_prog.h; @item is its instruction index, or -1); else its
+ *	@why is KBIN_PROG_WHY_NONE.
  */
 struct kbin_check_result {
 	int subgraph;
@@ -50,6 +58,8 @@ struct kbin_check_result {
 	unsigned long long dma_descs;
 	unsigned long long dma_m2s_pieces;
 	unsigned long long dma_s2m_pieces;
+	unsigned long long prog_instrs;
+	struct kbin_prog_verdict prog;
 	char msg[KBIN_CHECK_MSG_LEN];
 };
 

@@ -18,6 +18,8 @@
 #define KBIN_PARTS	128U
 /* the SBUF window of a NeuronCore in the device address map */
 #define KBIN_WINDOW	(32 * KBIN_MIB)
+/* semaphores per NeuronCore, on every simulated generation (execute.rst) */
+#define KBIN_SEMAPHORES	128U
 
 const struct kbin_gen kbin_gens[] = {
 	{
@@ -38,6 +40,8 @@ const struct kbin_gen kbin_gens[] = {
 		.sbuf_window_size = KBIN_WINDOW,
 		.sbuf_partition_stride = KBIN_WINDOW / KBIN_PARTS,
 		.psum_size = 2 * KBIN_MIB, .psum_banks = 8,
+		/* 820 GB/s of HBM per device, 2 NeuronCores */
+		.semaphores = KBIN_SEMAPHORES, .dma_bytes_per_us = 410000,
 	},
 	{
 		.name = "trn2", .device_name = "Trainium2", .aliases = { "cayman", "v3" },
@@ -49,6 +53,8 @@ const struct kbin_gen kbin_gens[] = {
 		.sbuf_window_size = KBIN_WINDOW,
 		.sbuf_partition_stride = KBIN_WINDOW / KBIN_PARTS,
 		.psum_size = 2 * KBIN_MIB, .psum_banks = 8,
+		/* 2.9 TB/s of HBM per device, 8 NeuronCores */
+		.semaphores = KBIN_SEMAPHORES, .dma_bytes_per_us = 362500,
 	},
 	{
 		/* cores and HBM are not public: assumed (hardware.rst) */
@@ -60,6 +66,8 @@ const struct kbin_gen kbin_gens[] = {
 		.sbuf_window_size = KBIN_WINDOW,
 		.sbuf_partition_stride = KBIN_WINDOW / KBIN_PARTS,
 		.psum_size = 2 * KBIN_MIB, .psum_banks = 8,
+		/* assumed: trn2's rate (hardware.rst) */
+		.semaphores = KBIN_SEMAPHORES, .dma_bytes_per_us = 362500,
 	},
 };
 

@@ -50,6 +50,13 @@
  *	carve-out in every subgraph (def.json
  *	runtime_statebuffer_reservation).
  * @psum_banks: PSUM banks per NeuronCore.
+ * @semaphores: semaphores per NeuronCore, the size of its semaphore
+ *	file: an instruction or DMA block of a plan's program names
+ *	indices 0 .. @semaphores - 1 (the simulator's count,
+ *	Documentation/execute.rst); 0 for a generation not simulated.
+ * @dma_bytes_per_us: the cost model's DMA rate of a NeuronCore, bytes
+ *	per microsecond of virtual time (Documentation/execute.rst); 0 for
+ *	a generation not simulated.
  */
 struct kbin_gen {
 	const char *name;
@@ -65,6 +72,8 @@ struct kbin_gen {
 	__u32 sbuf_partitions;
 	__u32 sbuf_partition_size;
 	__u32 sbuf_partition_stride;
+	__u32 semaphores;
+	__u32 dma_bytes_per_us;
 	__u8 loadable;
 	__u8 carveout_required;
 	__u8 psum_banks;

@@ -4,7 +4,8 @@
  * (uapi/linux/neuronsim_kbin.h) to Documentation/kbin-format.rst: the
  * 152-byte kbin_mem_ref with every field at libnrt's offset, the 24-byte
  * kbin_mem_ref_set header, the 516-byte debug tensor metadata, the
- * version 2 header and the records of the DMA section.
+ * version 2 header, the records of the DMA section and those of the
+ * program section (version 3).
  *
  * Included by kmod/plan/kbin_check.c, which is compiled into the module and
  * into the host build, so both builds assert the same layout.
@@ -79,5 +80,17 @@ KBIN_ASSERT_OFF(kbin_dma_desc, to, 64);
 KBIN_ASSERT_OFF(kbin_dma_desc, op, 128);
 KBIN_ASSERT_OFF(kbin_dma_desc, transpose_op, 132);
 KBIN_ASSERT_OFF(kbin_dma_desc, transpose_shape, 136);
+KBIN_ASSERT_OFF(kbin_header_ext, prog_off, 16);
+KBIN_ASSERT_OFF(kbin_header_ext, prog_size, 24);
+static_assert(sizeof(struct kbin_prog_section) == 16, "program section header is 16 bytes");
+static_assert(sizeof(struct kbin_prog_stream) == 8, "program stream is 8 bytes");
+static_assert(sizeof(struct kbin_prog_sg) == 40, "program subgraph entry is 40 bytes");
+static_assert(sizeof(struct kbin_prog_sync) == 16, "decoded instruction is 16 bytes");
+KBIN_ASSERT_OFF(kbin_prog_section, sg, 16);
+KBIN_ASSERT_OFF(kbin_prog_sync, add_value, 7);
+KBIN_ASSERT_OFF(kbin_prog_sync, wait_value, 8);
+KBIN_ASSERT_OFF(kbin_prog_sync, block, 12);
+static_assert(KBIN_ERR_CHECK_MAX <= KBIN_ERR_STAGE_HBM,
+	      "checker reason codes stay below the staging codes");
 
 #endif /* _NEURONSIM_KBIN_LAYOUT_H */

@@ -88,6 +88,12 @@ static const char *const kbin_reasons[KBIN_ERR_STAGE_LAST + 1] = {
 	[KBIN_ERR_DMA_TRANSPOSE] = "bad transpose",
 	[KBIN_ERR_DMA_DTYPE] = "bad DMA dtype",
 	[KBIN_ERR_DMA_OP] = "bad DMA op",
+	[KBIN_ERR_PROG_COUNT] = "program counts disagree",
+	[KBIN_ERR_PROG_MODE] = "unknown wait or update mode",
+	[KBIN_ERR_PROG_SEMAPHORE] = "semaphore past the NeuronCore's semaphores",
+	[KBIN_ERR_PROG_TRIGGER] = "trigger names no queue of its engine",
+	[KBIN_ERR_PROG_TRIGGER_COUNT] = "triggers are not the queue's blocks",
+	[KBIN_ERR_PROG_SYNC] = "decoded entry is not its record's",
 	[KBIN_ERR_STAGE_HBM] = "HBM exhausted",
 	[KBIN_ERR_STAGE_BACKING] = "backing memory cap reached",
 	[KBIN_ERR_STAGE_SCRATCHPAD] = "scratchpad too large",
@@ -148,6 +154,12 @@ static const char *const kbin_field_names[KBIN_FIELD_MAX] = {
 	[KBIN_FIELD_DMA_DESC] = "dma descriptor",
 	[KBIN_FIELD_DMA_FROM] = "dma from",
 	[KBIN_FIELD_DMA_TO] = "dma to",
+	[KBIN_FIELD_PROG_SECTION] = "program section",
+	[KBIN_FIELD_PROG_PE] = "pe stream",
+	[KBIN_FIELD_PROG_ACT] = "act stream",
+	[KBIN_FIELD_PROG_POOL] = "pool stream",
+	[KBIN_FIELD_PROG_DVE] = "dve stream",
+	[KBIN_FIELD_PROG_SP] = "sp stream",
 };
 
 /**

@@ -20,13 +20,17 @@
  *   set_off (per sg)       struct kbin_mem_ref_set (24) + nmem * 152
  *   dma_off                version 2: the DMA section (DMA queues, blocks
  *                          and descriptors of every subgraph), or none
+ *   prog_off               version 3: the program section (the five
+ *                          engines' instruction streams of every
+ *                          subgraph, verbatim and decoded), or none
  *   data_off               data area: names, lists, debug metadata,
  *                          weight payloads; runs to total_size
  *
  * Everything before data_off is the metadata area; the subgraph table,
- * the mem_ref sets and the DMA section must lie in it, 8-byte aligned,
- * without overlapping each other or the header.  Version 1 plans (a
- * 64-byte header, no DMA section) still load.  Everything a record points to must lie in the
+ * the mem_ref sets, the DMA section and the program section must lie in
+ * it, 8-byte aligned, without overlapping each other or the header.
+ * Version 1 plans (a 64-byte header, no DMA section) and version 2 plans
+ * (no program section) still load.  Everything a record points to must lie in the
  * data area.  Items in the data area may be shared (two records may name
  * the same string) and carry these alignments:
  *   - names: NUL-terminated, 1..KBIN_NAME_MAX bytes including the NUL;
@@ -46,10 +50,16 @@
 
 /* "KBIN" read as a little-endian __u32 */
 #define KBIN_MAGIC		0x4e49424bU
-/* the version the writer produces; 1 (no DMA section) is still read */
-#define KBIN_VERSION		2U
+/*
+ * the newest version, the one the writer produces for a plan with a
+ * program; it writes version 2 for a plan without one.  1 (no DMA
+ * section) and 2 (no program section) are still read.
+ */
+#define KBIN_VERSION		3U
 #define KBIN_VERSION_MIN	1U
-/* kbin_header.header_size: version 1; version 2 adds kbin_header_ext */
+/* the first version with a program section */
+#define KBIN_VERSION_PROG	3U
+/* kbin_header.header_size: version 1; versions 2 and 3 add kbin_header_ext */
 #define KBIN_HEADER_SIZE_V1	64U
 #define KBIN_HEADER_SIZE	96U
 
@@ -79,6 +89,50 @@
 /* DMA programs (Documentation/kbin-format.rst, "DMA section") */
 #define KBIN_DMA_MAX_DIMS	4U	/* access pattern dimensions */
 #define KBIN_DMA_TRANSPOSE_DIMS	4U	/* transpose_op letters, transpose_shape */
+
+/*
+ * Engine programs (Documentation/kbin-format.rst, "Program section";
+ * Documentation/execute.rst): one instruction stream per engine of a
+ * subgraph, in enum kbin_dma_engine order (PE, ACT, POOL, DVE, SP).
+ */
+#define KBIN_PROG_ENGINES	5U	/* streams per subgraph */
+#define KBIN_PROG_RECORD_SIZE	64U	/* bytes per instruction record */
+/* a subgraph with a program names at most this many DMA queues */
+#define KBIN_PROG_MAX_QUEUES	64U
+/* bytes of a 0xC1 record's queue name, from byte 12, with the NUL */
+#define KBIN_PROG_QNAME_MAX	52U
+
+/* opcodes (record byte 0) the sync layer gives a meaning */
+#define KBIN_PROG_OP_WAIT	0xA0U	/* a wait and nothing else */
+#define KBIN_PROG_OP_TRIGGER	0xC1U	/* starts a DMA block */
+#define KBIN_PROG_OP_DMA	0xD4U	/* a DMA inside the instruction */
+
+/* record byte 4: the wait mode */
+#define KBIN_PROG_WAIT_NONE	0U
+#define KBIN_PROG_WAIT_GE	5U	/* wait until sem[byte 5] >= u32 at 8 */
+/* record byte 6: the update mode */
+#define KBIN_PROG_UPDATE_NONE	0U
+#define KBIN_PROG_UPDATE_INC	19U	/* on completion sem[byte 7] += 1 */
+
+/* struct kbin_prog_sync.block of an instruction that starts no block */
+#define KBIN_PROG_NO_BLOCK	0xffffffffU
+
+/**
+ * enum kbin_prog_class - what an instruction does in the sync layer;
+ * the cost model charges by engine and class (Documentation/execute.rst).
+ * @KBIN_PROG_CLASS_COMPUTE: any other opcode: compute that moves no bytes.
+ * @KBIN_PROG_CLASS_WAIT: KBIN_PROG_OP_WAIT, a wait and nothing else.
+ * @KBIN_PROG_CLASS_TRIGGER: KBIN_PROG_OP_TRIGGER, starts a DMA block.
+ * @KBIN_PROG_CLASS_DMA: KBIN_PROG_OP_DMA: adds to a semaphore; its data
+ *	movement is not publicly described and not simulated.
+ */
+enum kbin_prog_class {
+	KBIN_PROG_CLASS_COMPUTE = 0,
+	KBIN_PROG_CLASS_WAIT = 1,
+	KBIN_PROG_CLASS_TRIGGER = 2,
+	KBIN_PROG_CLASS_DMA = 3,
+	KBIN_PROG_CLASS_MAX = KBIN_PROG_CLASS_DMA,
+};
 
 /**
  * enum kbin_dma_queue_type - a DMA queue's def.json "type".
@@ -183,11 +237,12 @@ enum kbin_backing_buf {
 /**
  * struct kbin_header - file header, 64 bytes at offset 0.
  * @magic: KBIN_MAGIC.
- * @version: KBIN_VERSION (2); KBIN_VERSION_MIN (1) is still read.
+ * @version: KBIN_VERSION (3) with a program section, 2 without one;
+ *	KBIN_VERSION_MIN (1) is still read.
  * @checksum: CRC-32 (IEEE 802.3, the zlib crc32()) of bytes
  *	[16, total_size) of the file.
  * @header_size: KBIN_HEADER_SIZE (96: this struct and struct
- *	kbin_header_ext) for version 2, KBIN_HEADER_SIZE_V1 (64) for 1.
+ *	kbin_header_ext) for versions 2 and 3, KBIN_HEADER_SIZE_V1 (64) for 1.
  * @total_size: size of the whole file in bytes.
  * @flags: KBIN_F_*; bits outside KBIN_F_MASK are refused.
  * @target_gen: KBIN_TARGET_*; the device the plan was compiled for.
@@ -211,17 +266,22 @@ struct kbin_header {
 };
 
 /**
- * struct kbin_header_ext - version 2 header fields, 32 bytes at offset 64
- * (kbin_header.header_size is 96).
+ * struct kbin_header_ext - version 2 and 3 header fields, 32 bytes at
+ * offset 64 (kbin_header.header_size is 96).
  * @dma_off: offset of the DMA section (struct kbin_dma_section), 8-byte
  *	aligned in the metadata area; 0 when the plan has no DMA programs.
  * @dma_size: bytes of the DMA section; 0 when @dma_off is 0.
- * @reserved: must be zero.
+ * @prog_off: version 3: offset of the program section (struct
+ *	kbin_prog_section), 8-byte aligned in the metadata area; 0 when the
+ *	plan has no program.  Version 2: must be zero.
+ * @prog_size: version 3: bytes of the program section; 0 when @prog_off
+ *	is 0.  Version 2: must be zero.
  */
 struct kbin_header_ext {
 	__u64 dma_off;
 	__u64 dma_size;
-	__u64 reserved[2];
+	__u64 prog_off;
+	__u64 prog_size;
 };
 
 /**
@@ -368,6 +428,78 @@ struct kbin_dma_desc {
 	__u8 pad;
 	char transpose_op[KBIN_DMA_TRANSPOSE_DIMS];
 	__u32 transpose_shape[KBIN_DMA_TRANSPOSE_DIMS];
+};
+
+/**
+ * struct kbin_prog_stream - one engine's instruction stream in a
+ * subgraph, 8 bytes: a range of the program section's sync and record
+ * tables.  Stream i's range starts where stream i - 1's ends (engines in
+ * enum kbin_dma_engine order, subgraph after subgraph).
+ * @first: index of its first instruction in the tables.
+ * @num: its instructions; 0 for an engine without one.
+ */
+struct kbin_prog_stream {
+	__u32 first;
+	__u32 num;
+};
+
+/**
+ * struct kbin_prog_sg - one subgraph's part of the program section, 40
+ * bytes.
+ * @engine: its streams, @engine[e - 1] for enum kbin_dma_engine e.
+ */
+struct kbin_prog_sg {
+	struct kbin_prog_stream engine[KBIN_PROG_ENGINES];
+};
+
+/**
+ * struct kbin_prog_section - the program section header, 16 bytes,
+ * followed by struct kbin_prog_sg[num_subgraphs], struct
+ * kbin_prog_sync[@num_instrs] and @num_instrs records of
+ * KBIN_PROG_RECORD_SIZE bytes, back to back; prog_size is exactly that
+ * many bytes.
+ * @num_instrs: instructions of all streams of all subgraphs.
+ * @reserved: must be zero.
+ * @sg: one entry per subgraph table entry.
+ */
+struct kbin_prog_section {
+	__u32 num_instrs;
+	__u32 reserved[3];
+	struct kbin_prog_sg sg[];
+};
+
+/**
+ * struct kbin_prog_sync - the sync layer of one instruction, decoded from
+ * its 64-byte record by kbin_prog_decode() (kmod/plan/kbin_prog.h), 16
+ * bytes; the checker decodes every record again and refuses an entry
+ * that differs (Documentation/kbin-format.rst, "Program section").
+ * @opcode: record byte 0.
+ * @cls: enum kbin_prog_class of @opcode.
+ * @wait_mode: record byte 4, KBIN_PROG_WAIT_NONE or KBIN_PROG_WAIT_GE.
+ * @wait_sem: record byte 5, the semaphore waited on.
+ * @update_mode: record byte 6, KBIN_PROG_UPDATE_NONE or
+ *	KBIN_PROG_UPDATE_INC.
+ * @update_sem: record byte 7, the semaphore updated on completion.
+ * @add_sem: KBIN_PROG_CLASS_DMA: record byte 13, the semaphore it adds
+ *	to; else 0.
+ * @add_value: KBIN_PROG_CLASS_DMA: record byte 14, what it adds; else 0.
+ * @wait_value: record bytes 8..11 (little-endian), the value waited for.
+ * @block: KBIN_PROG_CLASS_TRIGGER: the block it starts, an index among
+ *	the subgraph's DMA blocks (kbin_dma_sg.first_block + @block in the
+ *	block table): block n of the queue its record names, for its n-th
+ *	trigger of that queue; else KBIN_PROG_NO_BLOCK.
+ */
+struct kbin_prog_sync {
+	__u8 opcode;
+	__u8 cls;
+	__u8 wait_mode;
+	__u8 wait_sem;
+	__u8 update_mode;
+	__u8 update_sem;
+	__u8 add_sem;
+	__u8 add_value;
+	__u32 wait_value;
+	__u32 block;
 };
 
 /**
@@ -554,6 +686,12 @@ enum kbin_check_field {
 	KBIN_FIELD_DMA_DESC,		/* a descriptor, not one side */
 	KBIN_FIELD_DMA_FROM,		/* a descriptor's from side */
 	KBIN_FIELD_DMA_TO,		/* a descriptor's to side */
+	KBIN_FIELD_PROG_SECTION,	/* the program section or its counts */
+	KBIN_FIELD_PROG_PE,		/* an instruction of the PE stream */
+	KBIN_FIELD_PROG_ACT,		/* ... of the ACT stream */
+	KBIN_FIELD_PROG_POOL,		/* ... of the POOL stream */
+	KBIN_FIELD_PROG_DVE,		/* ... of the DVE stream */
+	KBIN_FIELD_PROG_SP,		/* ... of the SP stream */
 	KBIN_FIELD_MAX,
 };
 
@@ -621,6 +759,13 @@ enum kbin_check_reason {
 	KBIN_ERR_DMA_TRANSPOSE,		/* transpose fields disagree */
 	KBIN_ERR_DMA_DTYPE,		/* unknown dtype code */
 	KBIN_ERR_DMA_OP,		/* unknown op code */
+	/* the program section (checker codes stay below 64) */
+	KBIN_ERR_PROG_COUNT,		/* counts, lengths or stream ranges disagree */
+	KBIN_ERR_PROG_MODE,		/* unknown wait mode or update mode */
+	KBIN_ERR_PROG_SEMAPHORE,	/* index past the core's semaphores */
+	KBIN_ERR_PROG_TRIGGER,		/* trigger names no queue of its engine */
+	KBIN_ERR_PROG_TRIGGER_COUNT,	/* a queue's triggers are not its blocks */
+	KBIN_ERR_PROG_SYNC,		/* decoded entry is not its record's */
 	KBIN_ERR_CHECK_MAX,		/* last checker code */
 
 	/* staging failures reported by the kernel, not by the checker */

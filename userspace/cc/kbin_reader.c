@@ -46,6 +46,8 @@ int kbin_read(const void *buf, size_t len, struct kbin_view *v,
 
 		if (x->dma_off)
 			v->dma = (const void *)(v->buf + x->dma_off);
+		if (v->hdr->version >= KBIN_VERSION_PROG && x->prog_off)
+			v->prog = (const void *)(v->buf + x->prog_off);
 	}
 	return 0;
 }
@@ -201,6 +203,39 @@ const uint32_t *kbin_view_semaphores(const struct kbin_view *v,
 	if (!v || !v->hdr || !q || !q->num_semaphores)
 		return NULL;
 	return (const uint32_t *)(v->buf + q->semaphores);
+}
+
+/**
+ * kbin_view_prog_sg() - the instruction streams of a subgraph.
+ * @v: a view from kbin_read().
+ * @sg: 0..num_subgraphs - 1.
+ * @out: out: per engine pointers into the plan and counts; all zero when
+ *	the plan has no program section.
+ *
+ * Return: 0, or -EINVAL when @sg is out of range.
+ */
+int kbin_view_prog_sg(const struct kbin_view *v, uint32_t sg,
+		      struct kbin_prog_sg_view *out)
+{
+	const struct kbin_prog_sync *sync;
+	const uint8_t *recs;
+	uint32_t e;
+
+	if (!v || !v->hdr || !out || sg >= v->num_subgraphs)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	if (!v->prog)
+		return 0;
+	sync = (const void *)(v->prog->sg + v->num_subgraphs);
+	recs = (const uint8_t *)(sync + v->prog->num_instrs);
+	for (e = 0; e < KBIN_PROG_ENGINES; e++) {
+		const struct kbin_prog_stream *st = &v->prog->sg[sg].engine[e];
+
+		out->records[e] = recs + (uint64_t)st->first * KBIN_PROG_RECORD_SIZE;
+		out->sync[e] = sync + st->first;
+		out->num[e] = st->num;
+	}
+	return 0;
 }
 
 /**

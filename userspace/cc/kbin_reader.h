@@ -22,7 +22,10 @@
  * @len: bytes at @buf.
  * @hdr: the file header, at @buf.
  * @num_subgraphs: hdr->num_subgraphs.
- * @dma: the DMA section of a version 2 plan, or NULL when it has none.
+ * @dma: the DMA section of a version 2 or 3 plan, or NULL when it has
+ *	none.
+ * @prog: the program section of a version 3 plan, or NULL when it has
+ *	none (a plan of version 1 or 2, or one written without).
  */
 struct kbin_view {
 	const uint8_t *buf;
@@ -30,6 +33,21 @@ struct kbin_view {
 	const struct kbin_header *hdr;
 	uint32_t num_subgraphs;
 	const struct kbin_dma_section *dma;
+	const struct kbin_prog_section *prog;
+};
+
+/**
+ * struct kbin_prog_sg_view - one subgraph's instruction streams, in the
+ * plan; index enum kbin_dma_engine - 1.
+ * @records: per stream @num records of KBIN_PROG_RECORD_SIZE bytes.
+ * @sync: per stream @num decoded entries (struct kbin_prog_sync); a
+ *	trigger's block is an index among the subgraph's DMA blocks.
+ * @num: instructions per stream.
+ */
+struct kbin_prog_sg_view {
+	const uint8_t *records[KBIN_PROG_ENGINES];
+	const struct kbin_prog_sync *sync[KBIN_PROG_ENGINES];
+	uint32_t num[KBIN_PROG_ENGINES];
 };
 
 /**
@@ -70,6 +88,8 @@ int kbin_view_dma_sg(const struct kbin_view *v, uint32_t sg,
 		     struct kbin_dma_sg_view *out);
 const uint32_t *kbin_view_semaphores(const struct kbin_view *v,
 				     const struct kbin_dma_queue *q);
+int kbin_view_prog_sg(const struct kbin_view *v, uint32_t sg,
+		      struct kbin_prog_sg_view *out);
 int kbin_read_file(const char *path, void **buf, size_t *len);
 
 #endif /* _NEURONSIM_KBIN_READER_H */

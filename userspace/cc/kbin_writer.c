@@ -18,6 +18,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "kbin_gen.h"
+#include "kbin_prog.h"
 #include "kbin_writer.h"
 
 struct kw_pool {
@@ -47,11 +49,13 @@ struct kw_sg {
 	struct kw_arr queues;	/* struct kbin_dma_queue, pool offsets + 1 */
 	struct kw_arr blocks;	/* struct kbin_dma_block, in queue order */
 	struct kw_arr descs;	/* struct kbin_dma_desc */
+	struct kw_pool prog[KBIN_PROG_ENGINES];	/* records, per engine */
 };
 
 struct kbin_writer {
 	uint32_t target_gen;
-	uint32_t version;	/* KBIN_VERSION, or 1 for a plan without DMA */
+	uint32_t version;	/* 0: 3 with a program, else 2; or as set */
+	int has_prog;		/* kbin_writer_add_prog() was called */
 	uint32_t nsg;
 	struct kw_sg sgs[KBIN_MAX_SUBGRAPHS];
 	struct kw_pool str;	/* names, NUL-terminated */
@@ -115,26 +119,28 @@ struct kbin_writer *kbin_writer_new(uint32_t target_gen)
 {
 	struct kbin_writer *w = calloc(1, sizeof(*w));
 
-	if (w) {
+	if (w)
 		w->target_gen = target_gen;
-		w->version = KBIN_VERSION;
-	}
 	return w;
 }
 
 /**
- * kbin_writer_set_version() - write an older plan version.
+ * kbin_writer_set_version() - write a given plan version.
  * @w: the writer, not finished.
- * @version: KBIN_VERSION (the default), or 1: a 64-byte header and no
- *	DMA section, the plans older tools wrote (for compatibility tests).
+ * @version: 1 (a 64-byte header, no DMA section), 2 (no program
+ *	section) or KBIN_VERSION (3, a program section when
+ *	kbin_writer_add_prog() was called, else none).  Without this
+ *	call the writer writes 3 for a plan with a program and 2 for one
+ *	without.
  *
  * Return: 0; -EINVAL for another version or a finished writer.
- * kbin_writer_finish() refuses a version 1 plan with DMA queues.
+ * kbin_writer_finish() refuses a version 1 plan with DMA queues and a
+ * version 1 or 2 plan with a program.
  */
 int kbin_writer_set_version(struct kbin_writer *w, uint32_t version)
 {
-	if (!w || w->finished ||
-	    (version != KBIN_VERSION && version != KBIN_VERSION_MIN))
+	if (!w || w->finished || version < KBIN_VERSION_MIN ||
+	    version > KBIN_VERSION)
 		return -EINVAL;
 	w->version = version;
 	return 0;
@@ -169,7 +175,7 @@ static int kw_arr_add(struct kw_arr *a, const void *item, size_t size,
  */
 void kbin_writer_free(struct kbin_writer *w)
 {
-	uint32_t i;
+	uint32_t i, k;
 
 	if (!w)
 		return;
@@ -179,6 +185,8 @@ void kbin_writer_free(struct kbin_writer *w)
 		free(w->sgs[i].queues.p);
 		free(w->sgs[i].blocks.p);
 		free(w->sgs[i].descs.p);
+		for (k = 0; k < KBIN_PROG_ENGINES; k++)
+			free(w->sgs[i].prog[k].p);
 	}
 	free(w->str.p);
 	free(w->list.p);
@@ -524,6 +532,42 @@ int kbin_writer_add_dma_block(struct kbin_writer *w, int sg,
 }
 
 /**
+ * kbin_writer_add_prog() - set one engine's instruction stream of a
+ *	subgraph: the plan gets a program section (version 3).
+ * @w: the writer.
+ * @sg: index returned by kbin_writer_add_subgraph().
+ * @engine: enum kbin_dma_engine (1 PE .. 5 SP).
+ * @records: @bytes bytes of KBIN_PROG_RECORD_SIZE-byte records, copied
+ *	verbatim; NULL when @bytes is 0.
+ * @bytes: a multiple of KBIN_PROG_RECORD_SIZE (kbin_prog_stream_count());
+ *	0 for an engine without instructions.
+ *
+ * A second call for the same engine replaces the stream.  Engines never
+ * set have no instructions.  kbin_writer_finish() writes each record's
+ * decoded entry; the plan checker applies the program's rules.
+ *
+ * Return: 0; -EINVAL for a bad @sg or @engine, @bytes not a multiple of
+ * 64 or without @records, more than 2^32 - 1 instructions in the plan, or
+ * a finished writer; -ENOMEM.
+ */
+int kbin_writer_add_prog(struct kbin_writer *w, int sg, uint32_t engine,
+			 const void *records, uint64_t bytes)
+{
+	struct kw_pool *p;
+	size_t at;
+	__u32 n;
+
+	if (!w || w->finished || sg < 0 || (uint32_t)sg >= w->nsg ||
+	    engine < 1 || engine > KBIN_PROG_ENGINES || (bytes && !records) ||
+	    kbin_prog_stream_count(bytes, &n) || bytes > SIZE_MAX / 2)
+		return -EINVAL;
+	p = &w->sgs[sg].prog[engine - 1];
+	p->len = 0;
+	w->has_prog = 1;
+	return kw_append(p, records, (size_t)bytes, &at);
+}
+
+/**
  * kbin_fix_checksum() - recompute kbin_header.checksum of a plan.
  * @buf: the plan; nothing happens when @len < 64.
  * @len: bytes; the CRC-32 (zlib crc32()) covers bytes [16, @len).
@@ -628,6 +672,158 @@ static void kw_write_dma(struct kbin_writer *w, uint8_t *p, uint64_t dma_off,
 	}
 }
 
+/*
+ * Write the decoded entry of every record of the program section at
+ * @prog_off of the plan @p (@nsg subgraphs, the DMA section at @dma_off
+ * or 0, names in place) with the shared walk, kbin_prog_check_sg().
+ */
+static void kw_fill_prog(uint8_t *p, uint32_t nsg, uint32_t target_gen,
+			 uint64_t prog_off, uint64_t dma_off)
+{
+	struct kbin_prog_section *ps = (struct kbin_prog_section *)(p + prog_off);
+	const struct kbin_dma_section *d = dma_off ?
+		(const struct kbin_dma_section *)(p + dma_off) : NULL;
+	struct kbin_prog_sync *sync = (struct kbin_prog_sync *)(ps->sg + nsg);
+	uint8_t *recs = (uint8_t *)(sync + ps->num_instrs);
+	const struct kbin_gen *g = kbin_gen_target(target_gen);
+	const struct kbin_dma_queue *qt = NULL;
+	const struct kbin_dma_block *bt = NULL;
+	struct kbin_prog_verdict v;
+	uint32_t i, e;
+
+	if (d) {
+		qt = (const struct kbin_dma_queue *)(d->sg + nsg);
+		bt = (const struct kbin_dma_block *)(qt + d->num_queues);
+	}
+	for (i = 0; i < nsg; i++) {
+		struct kbin_prog_sg_args a = {
+			.base = p, .semaphores = g ? g->semaphores : 0,
+		};
+
+		for (e = 0; e < KBIN_PROG_ENGINES; e++) {
+			const struct kbin_prog_stream *st = &ps->sg[i].engine[e];
+
+			a.records[e] = recs + (uint64_t)st->first * KBIN_PROG_RECORD_SIZE;
+			a.fill[e] = sync + st->first;
+			a.num[e] = st->num;
+		}
+		if (d) {
+			a.queues = qt + d->sg[i].first_queue;
+			a.num_queues = d->sg[i].num_queues;
+			a.blocks = bt + d->sg[i].first_block;
+			a.num_blocks = d->sg[i].num_blocks;
+			a.first_block = d->sg[i].first_block;
+		}
+		kbin_prog_check_sg(&a, &v);
+	}
+}
+
+/* The program section's bytes: header, stream ranges, records, entries. */
+static void kw_write_prog(struct kbin_writer *w, uint8_t *p, uint64_t prog_off,
+			  uint64_t dma_off, uint32_t ni)
+{
+	struct kbin_prog_section *ps = (struct kbin_prog_section *)(p + prog_off);
+	struct kbin_prog_sync *sync = (struct kbin_prog_sync *)(ps->sg + w->nsg);
+	uint8_t *recs = (uint8_t *)(sync + ni);
+	uint32_t i, e, n = 0;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->num_instrs = ni;
+	for (i = 0; i < w->nsg; i++) {
+		for (e = 0; e < KBIN_PROG_ENGINES; e++) {
+			const struct kw_pool *r = &w->sgs[i].prog[e];
+			uint32_t k = (uint32_t)(r->len / KBIN_PROG_RECORD_SIZE);
+
+			ps->sg[i].engine[e].first = n;
+			ps->sg[i].engine[e].num = k;
+			if (r->len)
+				memcpy(recs + (uint64_t)n * KBIN_PROG_RECORD_SIZE,
+				       r->p, r->len);
+			n += k;
+		}
+	}
+	kw_fill_prog(p, w->nsg, w->target_gen, prog_off, dma_off);
+}
+
+/**
+ * kbin_prog_encode() - write one 64-byte instruction record whose sync
+ *	layer kbin_prog_decode() reads back as @s (for tests, mkneff and
+ *	tools that make programs): byte 0 the opcode, byte 1 the record's
+ *	length in 32-bit words (16; 0 for opcode 0xDA, as the real streams
+ *	have it), bytes 4..11 the sync header, a 0xD4's semaphore and
+ *	increment at 13 and 14, a 0xC1's queue name from byte 12; the other
+ *	payload bytes zero.
+ * @rec: out: KBIN_PROG_RECORD_SIZE bytes.
+ * @s: opcode, wait_mode, wait_sem, wait_value, update_mode, update_sem,
+ *	add_sem and add_value (0xD4 only); cls and block are not encoded.
+ * @queue: a 0xC1's queue name, truncated to KBIN_PROG_QNAME_MAX - 1
+ *	bytes, or NULL.
+ */
+void kbin_prog_encode(uint8_t *rec, const struct kbin_prog_sync *s,
+		      const char *queue)
+{
+	size_t n;
+
+	memset(rec, 0, KBIN_PROG_RECORD_SIZE);
+	rec[0] = s->opcode;
+	rec[1] = s->opcode == 0xDA ? 0 : KBIN_PROG_RECORD_SIZE / 4;
+	rec[4] = s->wait_mode;
+	rec[5] = s->wait_sem;
+	rec[6] = s->update_mode;
+	rec[7] = s->update_sem;
+	rec[8] = (uint8_t)s->wait_value;
+	rec[9] = (uint8_t)(s->wait_value >> 8);
+	rec[10] = (uint8_t)(s->wait_value >> 16);
+	rec[11] = (uint8_t)(s->wait_value >> 24);
+	if (s->opcode == KBIN_PROG_OP_DMA) {
+		rec[13] = s->add_sem;
+		rec[14] = s->add_value;
+	}
+	if (queue) {
+		n = strlen(queue);
+		if (n > KBIN_PROG_QNAME_MAX - 1)
+			n = KBIN_PROG_QNAME_MAX - 1;
+		memcpy(rec + 12, queue, n);
+	}
+}
+
+/**
+ * kbin_prog_refill() - write again the decoded entries of a plan's
+ *	program section from its records, as kbin_writer_finish() does,
+ *	for tests and tools that edit records; the checksum is not fixed
+ *	(kbin_fix_checksum()).
+ * @buf: a plan laid out by the writer (its header, DMA section, names
+ *	and program section where the header says and within @len).
+ * @len: its bytes.
+ *
+ * Return: 0; -EINVAL when @buf is not a version 3 plan with a program
+ * section inside @len.
+ */
+int kbin_prog_refill(void *buf, size_t len)
+{
+	const struct kbin_header *h = buf;
+	const struct kbin_header_ext *x;
+	const struct kbin_prog_section *ps;
+	uint64_t end;
+
+	if (!buf || len < KBIN_HEADER_SIZE || h->version < KBIN_VERSION_PROG ||
+	    h->header_size != KBIN_HEADER_SIZE)
+		return -EINVAL;
+	x = (const struct kbin_header_ext *)(h + 1);
+	if (!x->prog_off || __builtin_add_overflow(x->prog_off, x->prog_size, &end) ||
+	    end > len || x->prog_size < sizeof(*ps) ||
+	    (x->dma_off && (__builtin_add_overflow(x->dma_off, x->dma_size, &end) ||
+			    end > len)))
+		return -EINVAL;
+	ps = (const struct kbin_prog_section *)((const uint8_t *)buf + x->prog_off);
+	if (sizeof(*ps) + (uint64_t)h->num_subgraphs * sizeof(struct kbin_prog_sg) +
+	    (uint64_t)ps->num_instrs * (sizeof(struct kbin_prog_sync) +
+					KBIN_PROG_RECORD_SIZE) != x->prog_size)
+		return -EINVAL;
+	kw_fill_prog(buf, h->num_subgraphs, h->target_gen, x->prog_off, x->dma_off);
+	return 0;
+}
+
 /**
  * kbin_writer_finish() - lay out the plan and return its bytes.
  * @w: the writer; afterwards only kbin_writer_free() may be called on it.
@@ -636,27 +832,32 @@ static void kw_write_dma(struct kbin_writer *w, uint8_t *p, uint64_t dma_off,
  *
  * Layout (Documentation/kbin-format.rst): the header (96 bytes, 64 for
  * version 1) at 0, the mem_ref sets back to back after it, the subgraph
- * table, the DMA section when any subgraph has a DMA queue (version 2),
- * then the data area: debug metadata (4-byte aligned), lists and
+ * table, the DMA section when any subgraph has a DMA queue (version 2
+ * and 3), the program section when kbin_writer_add_prog() was called
+ * (version 3: the records verbatim and each one's entry as
+ * kbin_prog_check_sg() decodes it), then the data area: debug metadata (4-byte aligned), lists and
  * semaphore sets (4-byte aligned), names, and payloads (each a 16-byte
  * struct kbin_payload_hdr, then the bytes KBIN_PAYLOAD_ALIGN (64) byte
  * aligned in the file).  Fills every offset, index range and the
  * checksum.  Subgraph 0's record array becomes the plan, so a plan of
  * 10^6 records is not copied.
  *
- * Return: 0; -EINVAL with no subgraph, when already finished, or for a
- * version 1 plan with DMA queues; -ENOMEM when out of memory or the plan
- * size would overflow.
+ * Return: 0; -EINVAL with no subgraph, when already finished, for a
+ * version 1 plan with DMA queues or a version 1 or 2 plan with a
+ * program; -ENOMEM when out of memory or the plan size would overflow.
+ * A program that breaks a rule is written all the same (a trigger that
+ * names no block gets KBIN_PROG_NO_BLOCK): the checker refuses it.
  */
 int kbin_writer_finish(struct kbin_writer *w, void **buf, size_t *len)
 {
 	uint64_t off, table_off, md_base, list_base, str_base, pay_base, total;
 	uint64_t hdr_size, dma_off = 0, dma_size = 0, nq = 0, nb = 0, nd = 0;
+	uint64_t prog_off = 0, prog_size = 0, ni = 0;
 	struct kbin_mem_ref_set *set;
 	struct kbin_header *h;
 	struct kw_sg *s;
+	uint32_t i, e, version;
 	uint8_t *p;
-	uint32_t i;
 
 	if (!w || !buf || !len || !w->nsg || w->finished)
 		return -EINVAL;
@@ -664,11 +865,16 @@ int kbin_writer_finish(struct kbin_writer *w, void **buf, size_t *len)
 		nq += w->sgs[i].queues.n;
 		nb += w->sgs[i].blocks.n;
 		nd += w->sgs[i].descs.n;
+		for (e = 0; e < KBIN_PROG_ENGINES; e++)
+			ni += w->sgs[i].prog[e].len / KBIN_PROG_RECORD_SIZE;
 	}
+	version = w->version ? w->version :
+		  w->has_prog ? KBIN_VERSION_PROG : KBIN_VERSION_PROG - 1;
 	if (nq > UINT32_MAX || nb > UINT32_MAX || nd > UINT32_MAX ||
-	    (nq && w->version == 1))
+	    ni > UINT32_MAX || (nq && version == 1) ||
+	    (w->has_prog && version < KBIN_VERSION_PROG))
 		return -EINVAL;
-	hdr_size = w->version == 1 ? KBIN_HEADER_SIZE_V1 : KBIN_HEADER_SIZE;
+	hdr_size = version == 1 ? KBIN_HEADER_SIZE_V1 : KBIN_HEADER_SIZE;
 	off = hdr_size;
 	for (i = 0; i < w->nsg; i++) {
 		s = &w->sgs[i];
@@ -687,6 +893,14 @@ int kbin_writer_finish(struct kbin_writer *w, void **buf, size_t *len)
 			   nb * sizeof(struct kbin_dma_block) +
 			   nd * sizeof(struct kbin_dma_desc);
 		md_base += dma_size;	/* every DMA record is 8-byte sized */
+	}
+	if (w->has_prog) {
+		prog_off = md_base;
+		prog_size = sizeof(struct kbin_prog_section) +
+			    w->nsg * sizeof(struct kbin_prog_sg) +
+			    ni * (sizeof(struct kbin_prog_sync) +
+				  KBIN_PROG_RECORD_SIZE);
+		md_base += prog_size;	/* 16 + 40 n + 80 i: 8-byte sized */
 	}
 	list_base = md_base + w->md.len;	/* md_base: a multiple of 8 */
 	list_base = (list_base + 3) & ~3ULL;
@@ -713,7 +927,7 @@ int kbin_writer_finish(struct kbin_writer *w, void **buf, size_t *len)
 	h = (struct kbin_header *)p;
 	memset(h, 0, hdr_size);
 	h->magic = KBIN_MAGIC;
-	h->version = w->version;
+	h->version = version;
 	h->header_size = (uint32_t)hdr_size;
 	h->total_size = total;
 	h->flags = 0;
@@ -722,11 +936,13 @@ int kbin_writer_finish(struct kbin_writer *w, void **buf, size_t *len)
 	h->subgraph_table_off = table_off;
 	h->data_off = md_base;
 	h->data_size = total - md_base;
-	if (w->version != 1) {
+	if (version != 1) {
 		struct kbin_header_ext *x = (struct kbin_header_ext *)(h + 1);
 
 		x->dma_off = dma_off;
 		x->dma_size = dma_size;
+		x->prog_off = prog_off;
+		x->prog_size = prog_size;
 	}
 
 	for (i = 0; i < w->nsg; i++) {
@@ -755,6 +971,8 @@ int kbin_writer_finish(struct kbin_writer *w, void **buf, size_t *len)
 	memset(p + str_base + w->str.len, 0, pay_base - str_base - w->str.len);
 	if (w->pay.len)
 		memcpy(p + pay_base, w->pay.p, w->pay.len);
+	if (w->has_prog)	/* after the DMA section and the names */
+		kw_write_prog(w, p, prog_off, dma_off, (uint32_t)ni);
 	kbin_fix_checksum(p, (size_t)total);
 	*buf = p;
 	*len = (size_t)total;

@@ -5,12 +5,16 @@
  * Usage: kbin_writer_new(), one kbin_writer_add_subgraph() per subgraph,
  * kbin_writer_add_record() for each of its mem_ref records in var_id
  * order, its DMA queues (kbin_writer_add_dma_queue()) and blocks
- * (kbin_writer_add_dma_block(), in queue order), then
+ * (kbin_writer_add_dma_block(), in queue order), its engines'
+ * instruction streams (kbin_writer_add_prog()), then
  * kbin_writer_finish() to get the file bytes.  The writer lays out
  * uapi/linux/neuronsim_kbin.h exactly (Documentation/kbin-format.rst):
- * the version 2 header, mem_ref sets, subgraph table, the DMA section,
- * then the data area with debug metadata, lists and semaphore sets,
- * names (identical names stored once) and 64-byte aligned payloads.  It checks only what it needs to encode a record; run
+ * the version 2 header (version 3 with a program), mem_ref sets,
+ * subgraph table, the DMA section, the program section (its decoded
+ * entries written by kbin_prog_check_sg(), the decoder the checker
+ * runs), then the data area with debug metadata, lists and semaphore
+ * sets, names (identical names stored once) and 64-byte aligned
+ * payloads.  It checks only what it needs to encode a record; run
  * kbin_check_plan() (or kbin_read()) on the result to apply every rule.
  */
 #ifndef _NEURONSIM_KBIN_WRITER_H
@@ -74,7 +78,12 @@ int kbin_writer_add_dma_queue(struct kbin_writer *w, int sg,
 int kbin_writer_add_dma_block(struct kbin_writer *w, int sg,
 			      const struct kbin_dma_block *b, const char *comment,
 			      const struct kbin_dma_desc *descs, uint32_t n);
+int kbin_writer_add_prog(struct kbin_writer *w, int sg, uint32_t engine,
+			 const void *records, uint64_t bytes);
 int kbin_writer_finish(struct kbin_writer *w, void **buf, size_t *len);
 void kbin_fix_checksum(void *buf, size_t len);
+int kbin_prog_refill(void *buf, size_t len);
+void kbin_prog_encode(uint8_t *rec, const struct kbin_prog_sync *s,
+		      const char *queue);
 
 #endif /* _NEURONSIM_KBIN_WRITER_H */

@@ -20,7 +20,7 @@ TESTUTIL_SRCS_host := userspace/tests/kbin_testplan.c userspace/tests/bir_interp
 TESTUTIL_INC	:= -I$(TOP)/userspace/tests
 TESTUTIL_USES	:= KBIN
 
-KBIN_TESTS	:= kbin_check_test plan_test
+KBIN_TESTS	:= kbin_check_test plan_test prog_test
 $(call programs,KBIN_TESTS,host,userspace/tests,$(HOST_O)/tests,TESTUTIL KBIN,userspace)
 HOST_TESTS	+= $(call bins,KBIN_TESTS)
 

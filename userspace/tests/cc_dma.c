@@ -137,7 +137,8 @@ TEST(valid_program_compiles_into_the_dma_section)
 	ASSERT_EQ(0, compile_dma(base_def, base_sp, base_pool, &kbin, &len, &err))
 		TH_LOG("%s", err.msg);
 	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res)) TH_LOG("%s", res.msg);
-	EXPECT_EQ(KBIN_VERSION, v.hdr->version);
+	/* a DMA program and no engine program: version 2 */
+	EXPECT_EQ(KBIN_VERSION_PROG - 1, v.hdr->version);
 	ASSERT_EQ(0, kbin_view_dma_sg(&v, 0, &dv));
 	ASSERT_EQ(3U, dv.num_queues);
 	ASSERT_EQ(3U, dv.num_blocks);

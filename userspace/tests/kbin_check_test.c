@@ -123,7 +123,7 @@ TEST_F(plan, magic)
 TEST_F(plan, version)
 {
 	ASSERT_EQ(2U, self->h->version);
-	self->h->version = 3;
+	self->h->version = KBIN_VERSION + 1;
 	REJECT(KBIN_ERR_VERSION, -1, -1, KBIN_FIELD_VERSION);
 	self->h->version = 0;
 	REJECT(KBIN_ERR_VERSION, -1, -1, KBIN_FIELD_VERSION);
@@ -853,8 +853,12 @@ TEST_F(plan, dma_valid_and_counted)
 
 TEST_F(plan, dma_header_reserved)
 {
-	EXT()->reserved[1] = 1;
-	REJECT(KBIN_ERR_RESERVED, -1, -1, KBIN_FIELD_DMA_SECTION);
+	/* a version 2 plan: prog_off and prog_size are reserved */
+	EXT()->prog_size = 1;
+	REJECT(KBIN_ERR_RESERVED, -1, -1, KBIN_FIELD_PROG_SECTION);
+	RESET();
+	EXT()->prog_off = 8;
+	REJECT(KBIN_ERR_RESERVED, -1, -1, KBIN_FIELD_PROG_SECTION);
 	RESET();
 	DMA()->reserved = 1;
 	REJECT(KBIN_ERR_RESERVED, -1, -1, KBIN_FIELD_DMA_SECTION);

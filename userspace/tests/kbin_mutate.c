@@ -243,7 +243,8 @@ static const struct fld hdr_fields[] = {
 	{ HDR(total_size), 8 }, { HDR(flags), 8 }, { HDR(target_gen), 4 },
 	{ HDR(num_subgraphs), 4 }, { HDR(subgraph_table_off), 8 },
 	{ HDR(data_off), 8 }, { HDR(data_size), 8 },
-	{ EXT(dma_off), 8 }, { EXT(dma_size), 8 }, { EXT(reserved), 8 },
+	{ EXT(dma_off), 8 }, { EXT(dma_size), 8 }, { EXT(prog_off), 8 },
+	{ EXT(prog_size), 8 },
 };
 
 /* the DMA section header and its subgraph entries */

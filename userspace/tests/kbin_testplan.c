@@ -235,7 +235,63 @@ const struct tp_plan *tp_inputs(void)
 	return &plan;
 }
 
-static int tp_build_version(uint32_t version, void **buf, size_t *len)
+#define W(sem, val)	.wait_mode = KBIN_PROG_WAIT_GE, .wait_sem = (sem), .wait_value = (val)
+#define U(sem)		.update_mode = KBIN_PROG_UPDATE_INC, .update_sem = (sem)
+
+/* the program of tp_build_prog(), stream by stream (kbin_testplan.h) */
+static const struct tp_instr tp_instrs[] = {
+	{ 0, KBIN_DMA_ENGINE_PE, { .opcode = 0x01, U(1) }, NULL },
+	{ 0, KBIN_DMA_ENGINE_PE, { .opcode = KBIN_PROG_OP_WAIT, W(2, 1) }, NULL },
+	{ 0, KBIN_DMA_ENGINE_PE, { .opcode = 0x02 }, NULL },
+	{ 0, KBIN_DMA_ENGINE_ACT, { .opcode = 0x21, W(1, 1), U(2) }, NULL },
+	{ 0, KBIN_DMA_ENGINE_POOL, { .opcode = KBIN_PROG_OP_TRIGGER }, "qPoolDynamic" },
+	{ 0, KBIN_DMA_ENGINE_POOL, { .opcode = KBIN_PROG_OP_WAIT, W(40, 1) }, NULL },
+	{ 0, KBIN_DMA_ENGINE_POOL, { .opcode = KBIN_PROG_OP_DMA, .add_sem = 3,
+				     .add_value = 16 }, NULL },
+	{ 0, KBIN_DMA_ENGINE_DVE, { .opcode = 0x41, W(3, 16), U(4) }, NULL },
+	{ 0, KBIN_DMA_ENGINE_SP, { .opcode = KBIN_PROG_OP_TRIGGER }, "qSPIO0" },
+	{ 0, KBIN_DMA_ENGINE_SP, { .opcode = KBIN_PROG_OP_TRIGGER }, "qSPIO0" },
+	{ 0, KBIN_DMA_ENGINE_SP, { .opcode = KBIN_PROG_OP_WAIT, W(25, 2), U(5) }, NULL },
+	{ 1, KBIN_DMA_ENGINE_PE, { .opcode = KBIN_PROG_OP_WAIT, W(8, 1) }, NULL },
+	{ 1, KBIN_DMA_ENGINE_SP, { .opcode = KBIN_PROG_OP_TRIGGER }, "qSPSpillReload0" },
+};
+
+#undef W
+#undef U
+
+/**
+ * tp_prog_instrs() - the instructions of tp_build_prog()'s program.
+ * @n: out: how many.
+ *
+ * Return: the table, subgraph by subgraph, engine by engine, in order.
+ */
+const struct tp_instr *tp_prog_instrs(uint32_t *n)
+{
+	*n = sizeof(tp_instrs) / sizeof(tp_instrs[0]);
+	return tp_instrs;
+}
+
+/* each stream of the program, encoded, into @w */
+static int tp_add_prog(struct kbin_writer *w)
+{
+	uint8_t recs[4][KBIN_PROG_RECORD_SIZE];
+	uint32_t s, e, i, k, n;
+	int err = 0;
+
+	tp_prog_instrs(&n);
+	for (s = 0; s < 2 && !err; s++)
+		for (e = 1; e <= KBIN_PROG_ENGINES && !err; e++) {
+			for (i = k = 0; i < n; i++)
+				if (tp_instrs[i].sg == s && tp_instrs[i].engine == e)
+					kbin_prog_encode(recs[k++], &tp_instrs[i].s,
+							 tp_instrs[i].queue);
+			err = kbin_writer_add_prog(w, (int)s, e, recs,
+						   (uint64_t)k * KBIN_PROG_RECORD_SIZE);
+		}
+	return err;
+}
+
+static int tp_build_version(uint32_t version, int prog, void **buf, size_t *len)
 {
 	const struct tp_plan *p = tp_inputs();
 	struct kbin_writer *w = kbin_writer_new(TP_TARGET);
@@ -246,6 +302,8 @@ static int tp_build_version(uint32_t version, void **buf, size_t *len)
 		return -ENOMEM;
 	if (version != KBIN_VERSION)
 		err = kbin_writer_set_version(w, version);
+	else if (!prog)
+		err = kbin_writer_set_version(w, KBIN_VERSION_PROG - 1);
 	for (s = 0; s < 2 && !err; s++) {
 		int sg = kbin_writer_add_subgraph(w, p->name[s], p->local_sp[s],
 						  p->shared_sp[s], p->co[s],
@@ -268,6 +326,8 @@ static int tp_build_version(uint32_t version, void **buf, size_t *len)
 							p->blk[s][i].d,
 							p->blk[s][i].nd);
 	}
+	if (!err && prog)
+		err = tp_add_prog(w);
 	if (!err)
 		err = kbin_writer_finish(w, buf, len);
 	kbin_writer_free(w);
@@ -283,7 +343,70 @@ static int tp_build_version(uint32_t version, void **buf, size_t *len)
  */
 int tp_build(void **buf, size_t *len)
 {
-	return tp_build_version(KBIN_VERSION, buf, len);
+	return tp_build_version(KBIN_VERSION, 0, buf, len);
+}
+
+/**
+ * tp_build_prog() - the full test plan with its program (KBIN version 3;
+ *	kbin_testplan.h).
+ * @buf: out: malloc()'d plan.
+ * @len: out: its length in bytes.
+ *
+ * Return: 0 or the writer's -errno.
+ */
+int tp_build_prog(void **buf, size_t *len)
+{
+	return tp_build_version(KBIN_VERSION, 1, buf, len);
+}
+
+/**
+ * tp_prog() - the program section of a plan written by the writer.
+ * @buf: the plan (version 3, with a program section).
+ *
+ * Return: a writable pointer into @buf.
+ */
+struct kbin_prog_section *tp_prog(void *buf)
+{
+	return (struct kbin_prog_section *)((uint8_t *)buf + tp_ext(buf)->prog_off);
+}
+
+/**
+ * tp_prog_sync() - the decoded entry of instruction @i of @engine's
+ *	stream in subgraph @sg.
+ * @buf: the plan.
+ * @sg: subgraph index.
+ * @engine: enum kbin_dma_engine.
+ * @i: index in the stream.
+ *
+ * Return: a writable pointer into @buf.
+ */
+struct kbin_prog_sync *tp_prog_sync(void *buf, uint32_t sg, uint32_t engine,
+				    uint32_t i)
+{
+	struct kbin_prog_section *ps = tp_prog(buf);
+	struct kbin_prog_sync *sync = (void *)(ps->sg + ((struct kbin_header *)buf)->num_subgraphs);
+
+	return sync + ps->sg[sg].engine[engine - 1].first + i;
+}
+
+/**
+ * tp_prog_rec() - the 64-byte record of instruction @i of @engine's
+ *	stream in subgraph @sg.
+ * @buf: the plan.
+ * @sg: subgraph index.
+ * @engine: enum kbin_dma_engine.
+ * @i: index in the stream.
+ *
+ * Return: a writable pointer into @buf.
+ */
+uint8_t *tp_prog_rec(void *buf, uint32_t sg, uint32_t engine, uint32_t i)
+{
+	struct kbin_prog_section *ps = tp_prog(buf);
+	struct kbin_prog_sync *sync = (void *)(ps->sg + ((struct kbin_header *)buf)->num_subgraphs);
+	uint8_t *recs = (uint8_t *)(sync + ps->num_instrs);
+
+	return recs + (uint64_t)(ps->sg[sg].engine[engine - 1].first + i) *
+		      KBIN_PROG_RECORD_SIZE;
 }
 
 /**
@@ -296,7 +419,7 @@ int tp_build(void **buf, size_t *len)
  */
 int tp_build_v1(void **buf, size_t *len)
 {
-	return tp_build_version(KBIN_VERSION_MIN, buf, len);
+	return tp_build_version(KBIN_VERSION_MIN, 0, buf, len);
 }
 
 /**

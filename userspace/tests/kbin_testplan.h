@@ -114,6 +114,45 @@ int tp_build_small(void **buf, size_t *len);
 
 int tp_build_v1(void **buf, size_t *len);
 
+/*
+ * The full plan with a program (tp_build_prog(), KBIN version 3): per
+ * subgraph and engine (enum kbin_dma_engine) its instructions, in order.
+ * sg 0:
+ *   pe   [0] 0x01 update 1          [1] 0xa0 wait 2>=1   [2] 0x02
+ *   act  [0] 0x21 wait 1>=1 update 2
+ *   pool [0] 0xc1 qPoolDynamic      [1] 0xa0 wait 40>=1  [2] 0xd4 3 += 16
+ *   dve  [0] 0x41 wait 3>=16 update 4
+ *   sp   [0] 0xc1 qSPIO0  [1] 0xc1 qSPIO0  [2] 0xa0 wait 25>=2 update 5
+ * sg 1:
+ *   pe   [0] 0xa0 wait 8>=1
+ *   sp   [0] 0xc1 qSPSpillReload0
+ * It runs to the end: semaphores 1, 2, 4, 5 = 1, 3 = 16, 24 = 25 = 2 (the
+ * queue's num_queues), 40 = 1 in sg 0, 8 = 1 in sg 1.
+ */
+#define TP_PROG_SG0_N	11	/* instructions of sg 0 */
+#define TP_PROG_SG1_N	2
+
+/**
+ * struct tp_instr - one instruction of the test program.
+ * @sg: its subgraph.
+ * @engine: enum kbin_dma_engine.
+ * @s: its sync layer (kbin_prog_encode()).
+ * @queue: a trigger's queue, else NULL.
+ */
+struct tp_instr {
+	uint32_t sg;
+	uint32_t engine;
+	struct kbin_prog_sync s;
+	const char *queue;
+};
+
+const struct tp_instr *tp_prog_instrs(uint32_t *n);
+int tp_build_prog(void **buf, size_t *len);
+struct kbin_prog_section *tp_prog(void *buf);
+uint8_t *tp_prog_rec(void *buf, uint32_t sg, uint32_t engine, uint32_t i);
+struct kbin_prog_sync *tp_prog_sync(void *buf, uint32_t sg, uint32_t engine,
+				    uint32_t i);
+
 struct kbin_subgraph *tp_sg(void *buf, uint32_t sg);
 struct kbin_mem_ref_set *tp_set(void *buf, uint32_t sg);
 struct kbin_mem_ref *tp_rec(void *buf, uint32_t sg, uint32_t i);
