@@ -17,9 +17,10 @@
  * for each:
  *   - LOAD (timed) and MODEL_INFO agree with the plan (subgraphs, vars,
  *     target) and debugfs stats hbm_used grew by exactly the model's HBM;
- *   - the plan (a KBIN version 2 plan) holds as many DMA descriptors as
- *     the manifest counted in the NEFF's engine members, and loads with its
- *     DMA section;
+ *   - the plan (a KBIN version 3 plan: with the program) holds as many
+ *     DMA descriptors as the manifest counted in the NEFF's engine members,
+ *     and loads with its DMA section and its program section, which the
+ *     checker at LOAD walks instruction by instruction;
  *   - every var resolves at offset 0 with its full size, and one byte more
  *     is -ERANGE; MR_SB is its core's 32 MiB SBUF window, resolved one
  *     partition at a time, the byte after its last partition's last byte

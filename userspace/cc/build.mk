@@ -3,7 +3,8 @@
 #
 #   libkbin.a          the KBIN writer and reader (host, rel, vm, fuzz)
 #   libneuronsim-cc.a  the compiler library: NEFF reader, def.json front
-#                      end (vars; DMA programs in defjson_dma.c), mem_ref
+#                      end (vars; DMA programs in defjson_dma.c; the
+#                      engines' instruction streams in defjson_prog.c), mem_ref
 #                      build tree, symbol table, compile pipeline, NEFF
 #                      writer (host, rel; fuzz for fuzz_json_view); its
 #                      JSON reader json_view.cc
@@ -22,13 +23,13 @@ KBIN_LDLIBS	:= -lz
 $(call library,CC,libneuronsim-cc,host rel fuzz)
 CC_DIR		:= userspace/cc
 CC_SRCS		:= hash.c model.c memref.c symtab.c neff.c defjson.c \
-	defjson_dma.c compile.c neff_writer.c json_view.cc
+	defjson_dma.c defjson_prog.c compile.c neff_writer.c json_view.cc
 CC_INC		:= -I$(TOP)/userspace/cc
 CC_USES		:= KBIN PLAN
 CC_LDLIBS	:= -lsimdjson -lstdc++ -ljansson -larchive -lcrypto -lz
 
 # Host tests of the compiler (kselftest harness, TAP).
-CC_TESTS := cc_memref cc_neff cc_defjson cc_real_neff cc_dma cc_json_view
+CC_TESTS := cc_memref cc_neff cc_defjson cc_real_neff cc_dma cc_json_view cc_prog
 $(call programs,CC_TESTS,host,userspace/tests,$(HOST_O)/tests,CC,userspace)
 # the command cc_neff runs (userspace/tools/build.mk)
 CC_TESTS_CFLAGS := -DNEURONSIM_CC='"$(O)/bin/neuronsim-cc"'

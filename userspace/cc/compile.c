@@ -3,8 +3,10 @@
  * compile.c - the pipeline: model -> per-var rule checks -> mem_ref build
  * tree in a symbol table -> dense-id rule -> cross-var checks -> remote
  * vars -> DMA program rules (after the remotes: a side may name an
- * MR_REMOTE) -> scratchpad sizes -> dump in var_id order and the DMA
- * section -> KBIN writer -> plan checker (Documentation/compiler.rst,
+ * MR_REMOTE) -> scratchpad sizes -> dump in var_id order, the DMA
+ * section and the instruction streams -> KBIN writer -> plan checker,
+ * whose verdict on a program is reported with the NEFF's names
+ * (Documentation/compiler.rst,
  * "The pipeline"; what each kind needs is its row in the kind table,
  * Documentation/hardware.rst; the DMA rules are kbin_dma.h's,
  * Documentation/relocation.rst).
@@ -734,6 +736,58 @@ static int emit_dma(struct kbin_writer *w, int sgi,
 	return ret;
 }
 
+/* the five streams, verbatim; the writer decodes them */
+static int emit_prog(struct kbin_writer *w, int sgi,
+		     const struct nscc_subgraph *sg, struct nscc_err *err)
+{
+	uint32_t e;
+	int ret;
+
+	if (!sg->has_prog)
+		return 0;
+	for (e = 1; e <= KBIN_PROG_ENGINES; e++) {
+		ret = kbin_writer_add_prog(w, sgi, e, sg->prog[e],
+					   (uint64_t)sg->prog_count[e] *
+					   KBIN_PROG_RECORD_SIZE);
+		if (ret)
+			return nscc_errf(err, ret, "%s: the %s stream: KBIN writer refused it (%s)",
+					 sg->name, kbin_dma_engine_str(e),
+					 strerror(-ret));
+	}
+	return 0;
+}
+
+/*
+ * The checker's verdict on a program, with the model's names: the
+ * subgraph, the stream's NEFF member (the def.json key that names it),
+ * the instruction and its opcode, then the shared rule's words
+ * (kbin_prog_why()) and the reason.
+ */
+static int prog_err(const struct nscc_model *m,
+		    const struct kbin_check_result *res, struct nscc_err *err)
+{
+	const struct nscc_subgraph *sg = &m->sgs[res->subgraph];
+	const struct kbin_prog_verdict *v = &res->prog;
+	char why[NSCC_ERR_MAX / 2], stream[NSCC_ERR_MAX / 4];
+	uint32_t e = v->engine;
+
+	kbin_prog_why(v, why, sizeof(why));
+	if (e >= 1 && e <= KBIN_PROG_ENGINES && sg->prog_members[e])
+		snprintf(stream, sizeof(stream), "%s (def.json '%s_instr')",
+			 sg->prog_members[e], kbin_dma_engine_str(e));
+	else if (e >= 1 && e <= KBIN_PROG_ENGINES)
+		snprintf(stream, sizeof(stream), "the %s stream",
+			 kbin_dma_engine_str(e));
+	else
+		snprintf(stream, sizeof(stream), "program");
+	if (v->instr >= 0)
+		return nscc_errf(err, -EINVAL, "%s: %s: instruction %lld (opcode 0x%02x): %s (%s)",
+				 sg->name, stream, v->instr, v->opcode, why,
+				 kbin_reason_str(res->reason));
+	return nscc_errf(err, -EINVAL, "%s: %s: %s (%s)", sg->name, stream, why,
+			 kbin_reason_str(res->reason));
+}
+
 static int build_subgraph(const struct nscc_model *m,
 			  const struct nscc_subgraph *sg,
 			  struct sg_state *ss, struct nscc_err *err)
@@ -842,7 +896,9 @@ static int emit_subgraph(struct kbin_writer *w, const struct nscc_model *m,
 		}
 	}
 	free(out);
-	return ret ? ret : emit_dma(w, sgi, sg, ss->sems, err);
+	if (!ret)
+		ret = emit_dma(w, sgi, sg, ss->sems, err);
+	return ret ? ret : emit_prog(w, sgi, sg, err);
 }
 
 int nscc_compile_model(const struct nscc_model *m, void **buf, size_t *len,
@@ -906,8 +962,12 @@ int nscc_compile_model(const struct nscc_model *m, void **buf, size_t *len,
 	}
 	memset(&res, 0, sizeof(res));
 	if (kbin_check_plan(*buf, *len, &res)) {
-		ret = nscc_errf(err, -EINVAL, "the plan checker refused the plan: %s (%s)",
-				res.msg, kbin_reason_str(res.reason));
+		if (res.prog.why != KBIN_PROG_WHY_NONE && res.subgraph >= 0 &&
+		    (uint32_t)res.subgraph < m->num_sgs)
+			ret = prog_err(m, &res, err);
+		else
+			ret = nscc_errf(err, -EINVAL, "the plan checker refused the plan: %s (%s)",
+					res.msg, kbin_reason_str(res.reason));
 		free(*buf);
 		*buf = NULL;
 		*len = 0;

@@ -533,6 +533,9 @@ int nscc_defjson_load_subgraph(struct nscc_model *m, const char *sg_name,
 	}
 	/* the DMA queues and the engine members' blocks (defjson_dma.c) */
 	ret = nscc_defjson_dma(m, sgi, jv_root(dj), vars, neff, dir, err);
+	/* the engines' instruction streams (defjson_prog.c) */
+	if (!ret)
+		ret = nscc_defjson_prog(m, sgi, jv_root(dj), neff, dir, err);
 out:
 	free_file_index(&by_file);
 	jv_free(tj);

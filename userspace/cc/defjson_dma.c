@@ -503,6 +503,10 @@ int nscc_defjson_dma(struct nscc_model *m, int sgi, struct jv dj,
 		ret = jv_is_object(jv_root(ej)) ?
 		      parse_blocks(m, sgi, e, path, jv_root(ej), vars, &kept, err) :
 		      nscc_errf(err, -EINVAL, "%s: not a JSON object", path);
+		/* the instruction stream it names (defjson_prog.c) */
+		if (!ret && jv_str(jv_get(jv_root(ej), "instr")) &&
+		    !(sg->instr_json[e] = strdup(jv_str(jv_get(jv_root(ej), "instr")))))
+			ret = nscc_errf(err, -ENOMEM, "out of memory");
 		jv_free(ej);
 	}
 	nscc_hash_fini(&kept);

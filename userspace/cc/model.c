@@ -42,8 +42,13 @@ static void dma_free(struct nscc_subgraph *sg)
 	}
 	for (j = 0; j < sg->num_dma_blocks; j++)
 		free(sg->dma_blocks[j].comment);
-	for (j = 0; j <= KBIN_DMA_ENGINE_MAX; j++)
+	for (j = 0; j <= KBIN_DMA_ENGINE_MAX; j++) {
 		free(sg->dma_members[j]);
+		free(sg->instr_json[j]);
+		free(sg->prog_members[j]);
+		if (sg->prog_owned[j])
+			free((void *)sg->prog[j]);
+	}
 	free(sg->dma_queues);
 	free(sg->dma_blocks);
 	free(sg->dma_descs);

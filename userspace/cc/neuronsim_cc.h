@@ -348,6 +348,18 @@ struct nscc_dma_block {
  *	uapi/linux/neuronsim_kbin.h).
  * @dma_members: per enum kbin_dma_engine, the NEFF member its blocks came
  *	from ("sg00/Pool.json"), named in messages; NULL when none (owned).
+ * @instr_json: per enum kbin_dma_engine, the "instr" its engine member
+ *	names ("Pool.bin"), or NULL (owned).
+ * @prog: per enum kbin_dma_engine, its instruction stream:
+ *	@prog_count[e] records of KBIN_PROG_RECORD_SIZE bytes, verbatim;
+ *	borrowed from the NEFF the model keeps, or owned when
+ *	@prog_owned[e]; NULL for none.
+ * @prog_count: instructions per engine.
+ * @prog_owned: per engine, @prog[e] is the model's to free.
+ * @prog_members: per engine, the NEFF member the stream came from
+ *	("sg00/Pool.bin"), named in messages; NULL when none (owned).
+ * @has_prog: the subgraph's def.json named an instruction stream (or
+ *	nscc_model_set_prog() gave one): the plan gets a program section.
  */
 struct nscc_subgraph {
 	char *name;
@@ -368,6 +380,12 @@ struct nscc_subgraph {
 	uint32_t num_dma_descs;
 	uint32_t cap_dma_descs;
 	char *dma_members[KBIN_DMA_ENGINE_MAX + 1];
+	char *instr_json[KBIN_DMA_ENGINE_MAX + 1];
+	const uint8_t *prog[KBIN_DMA_ENGINE_MAX + 1];
+	uint32_t prog_count[KBIN_DMA_ENGINE_MAX + 1];
+	uint8_t prog_owned[KBIN_DMA_ENGINE_MAX + 1];
+	char *prog_members[KBIN_DMA_ENGINE_MAX + 1];
+	int has_prog;
 };
 
 /**
@@ -427,6 +445,21 @@ int nscc_dma_queue_set_semaphores(struct nscc_dma_queue *q,
 int nscc_model_add_dma_block(struct nscc_model *m, int sg,
 			     const struct nscc_dma_block *b, const char *comment,
 			     const struct kbin_dma_desc *descs, uint32_t n);
+
+/**
+ * nscc_model_set_prog() - set one engine's instruction stream of
+ * subgraph @sg (copied); the plan gets a program section.
+ * @engine: enum kbin_dma_engine (1 PE .. 5 SP).
+ * @records, @bytes: the records, verbatim; @bytes a multiple of
+ *	KBIN_PROG_RECORD_SIZE (the rule of kbin_prog_stream_count()).
+ * @member: the name messages give the stream ("sg00/PE.bin"), or NULL.
+ * Return: 0; -EINVAL @sg or @engine out of range, or @bytes not a whole
+ * number of records (the message names the stream and its length);
+ * -ENOMEM.
+ */
+int nscc_model_set_prog(struct nscc_model *m, int sg, uint32_t engine,
+			const void *records, uint64_t bytes,
+			const char *member, struct nscc_err *err);
 
 /** nscc_var_set_dtype() - copy @dtype (any length). 0 or -ENOMEM. */
 int nscc_var_set_dtype(struct nscc_var *v, const char *dtype);
@@ -507,7 +540,9 @@ uint64_t nscc_sbuf_window_size(uint32_t target_gen);
  * @out: the model.
  *
  * Per subgraph: def.json "var" (types per the kind table,
- * Documentation/hardware.rst),
+ * Documentation/hardware.rst), the DMA queues and blocks (dma_queue and
+ * the engine members), the five instruction streams (pe_instr, act_instr,
+ * pool_instr, dve_instr, sp_instr: 64-byte records, kept verbatim),
  * "runtime_statebuffer_reservation" (carve-outs; required on gen 3, type
  * "evtaccel" only), a var's own "dtype" and "shape" keys and
  * tensor_map.json (dtype, tf_shape; matched by var name, else by tf_file
@@ -517,8 +552,9 @@ uint64_t nscc_sbuf_window_size(uint32_t target_gen);
  * weight's descr must store it and def.json's size must be the shape's
  * element count times its bytes per element; an empty dtype is refused.
  * Return: 0; -EINVAL a malformed field, or a dtype, shape, descr or size
- * that disagree (the message names the subgraph, var, field or member and
- * the values); -ENOENT a named member is missing (named); -ENOMEM.
+ * that disagree, or an instruction stream that is not a whole number of
+ * 64-byte records (the message names the subgraph, var, field or member
+ * and the values); -ENOENT a named member is missing (named); -ENOMEM.
  */
 int nscc_neff_to_model(struct nscc_neff *neff, struct nscc_model **out,
 		       struct nscc_err *err);
@@ -553,10 +589,14 @@ int nscc_defjson_load_subgraph(struct nscc_model *m, const char *sg_name,
  * with a warning to m->warn); the dense-id rule (max var_id + 1 == count,
  * "Unexpected var_ids set!"); cross-var checks (pointer targets, list
  * entries, remote subgraph and var); scratchpad sizes; dump of every
- * object in var_id order into the KBIN writer.  The finished plan is
- * run through the plan checker before it is returned.
- * Return: 0; -EINVAL a rule (message names subgraph, var, field, value);
- * -EEXIST two subgraphs with one name; -E2BIG dtype > 15 characters, shape
+ * object in var_id order into the KBIN writer, with the DMA program and
+ * the engines' instruction streams.  The finished plan is run through
+ * the plan checker before it is returned; a program the checker refuses
+ * is reported with the NEFF's names: the subgraph, the stream's member,
+ * the instruction index and opcode, the queue (Documentation/compiler.rst).
+ * Return: 0; -EINVAL a rule (message names subgraph, var, field, value;
+ * for a program, the checker's reason); -EEXIST two subgraphs with one
+ * name; -E2BIG dtype > 15 characters, shape
  * > 8 dimensions, > KBIN_MAX_SUBGRAPHS subgraphs or a list too long;
  * -ENOMEM.
  */

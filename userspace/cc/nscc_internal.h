@@ -131,4 +131,24 @@ int nscc_neff_has_member(struct nscc_neff *neff, const char *name);
 int nscc_defjson_dma(struct nscc_model *m, int sgi, struct jv dj,
 		     struct jv vars, struct nscc_neff *neff,
 		     const char *dir, struct nscc_err *err);
+
+/**
+ * nscc_defjson_prog() - the instruction streams of subgraph @sgi: for
+ * each engine, def.json "<engine>_instr" (or, without it, the engine
+ * member's "instr") names a member of @neff in @dir, kept verbatim
+ * (defjson_prog.c).  Return: 0; -EINVAL a malformed name, two names that
+ * differ or a stream that is not a whole number of 64-byte records;
+ * -ENOENT a member is missing; the message names them.
+ */
+int nscc_defjson_prog(struct nscc_model *m, int sgi, struct jv dj,
+		      struct nscc_neff *neff, const char *dir,
+		      struct nscc_err *err);
+
+/**
+ * nscc_prog_stream_count() - the records of a @bytes-byte stream, by the
+ * shared rule (kbin_prog_stream_count()); @what names the stream in the
+ * message.  Return: 0 and *@n, or -EINVAL.
+ */
+int nscc_prog_stream_count(uint64_t bytes, const char *what, uint32_t *n,
+			   struct nscc_err *err);
 #endif /* NSCC_INTERNAL_H */

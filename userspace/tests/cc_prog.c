@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cc_prog.c - the compiler's engine programs (Documentation/compiler.rst,
+ * "Programs"; Documentation/execute.rst): a small synthetic trn1 NEFF
+ * whose def.json names SP's and PE's instruction streams (SP triggers
+ * queue qSPIO0's two blocks, PE waits for their semaphore) compiles into
+ * a version 3 plan whose program section holds the records verbatim and
+ * their decoded entries; then each refusal, one edit of that NEFF each,
+ * with its errno and the message: the front end's (a stream that is not
+ * whole 64-byte records, a missing member, def.json and the engine
+ * member naming different streams) and the plan checker's verdict told
+ * with the NEFF's names (the member, the def.json key, the instruction
+ * index and opcode, the queue).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "cc_testutil.h"
+#include "kbin_prog.h"
+#include "kbin_writer.h"
+
+/* SB 0, in 1 (a 128-byte input) and the queue qSPIO0 of SP */
+#define DEF_HEAD \
+	"{\"var\": {" CC_SB ", \"in\": {\"type\": \"input\", \"var_id\": 1, \"size\": 128}}," \
+	" \"dma_queue\": {\"qSPIO0\": {\"type\": \"in\", \"owner\": \"sp\"," \
+	" \"num_queues\": 16, \"semaphore_set\": [8]}}, \"sp\": \"SP.json\""
+
+static const char def_both[] =
+	DEF_HEAD ", \"sp_instr\": \"SP.bin\", \"pe_instr\": \"PE.bin\"}";
+
+/* two blocks of one descriptor on semaphore 8 */
+#define BLOCK(id) \
+	"{\"id\": " #id ", \"queue\": \"qSPIO0\", \"semaphore\": 8, \"desc\": [" CC_DMA_DESC "]}"
+static const char sp_json[] =
+	"{\"name\": \"SP.json\", \"instr\": \"SP.bin\", \"dma\": [" BLOCK(0) ", " BLOCK(1) "]}";
+
+struct prog_neff {
+	const char *def;
+	const char *sp_json;
+	uint8_t sp[8][KBIN_PROG_RECORD_SIZE];
+	size_t sp_bytes;
+	uint8_t pe[4][KBIN_PROG_RECORD_SIZE];
+	size_t pe_bytes;
+	int no_sp_bin;
+};
+
+static void put(uint8_t *rec, uint8_t opcode, int wait_sem, uint32_t value,
+		int update_sem, const char *queue)
+{
+	struct kbin_prog_sync s = { .opcode = opcode };
+
+	if (wait_sem >= 0) {
+		s.wait_mode = KBIN_PROG_WAIT_GE;
+		s.wait_sem = (uint8_t)wait_sem;
+		s.wait_value = value;
+	}
+	if (update_sem >= 0) {
+		s.update_mode = KBIN_PROG_UPDATE_INC;
+		s.update_sem = (uint8_t)update_sem;
+	}
+	kbin_prog_encode(rec, &s, queue);
+}
+
+/*
+ * The valid program: SP triggers qSPIO0 twice, then updates semaphore 1;
+ * PE waits for semaphore 8 >= 32 (two blocks of num_queues 16 each), then
+ * computes.
+ */
+static void prog_valid(struct prog_neff *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->def = def_both;
+	p->sp_json = sp_json;
+	put(p->sp[0], KBIN_PROG_OP_TRIGGER, -1, 0, -1, "qSPIO0");
+	put(p->sp[1], KBIN_PROG_OP_TRIGGER, -1, 0, -1, "qSPIO0");
+	put(p->sp[2], 0xb1, -1, 0, 1, NULL);
+	p->sp_bytes = 3 * KBIN_PROG_RECORD_SIZE;
+	put(p->pe[0], KBIN_PROG_OP_WAIT, 8, 32, -1, NULL);
+	put(p->pe[1], 0x01, -1, 0, 2, NULL);
+	p->pe_bytes = 2 * KBIN_PROG_RECORD_SIZE;
+}
+
+static int prog_compile(const struct prog_neff *p, void **kbin, size_t *klen,
+			struct nscc_err *err)
+{
+	struct nscc_neff_writer *w = cc_writer("sunda", p->def, NULL);
+	void *buf;
+	size_t len;
+	int ret;
+
+	*kbin = NULL;
+	if (!w)
+		return -ENOMEM;
+	if (nscc_neff_writer_add_str(w, "sg00/SP.json", p->sp_json) ||
+	    (!p->no_sp_bin && nscc_neff_writer_add(w, "sg00/SP.bin", p->sp, p->sp_bytes)) ||
+	    nscc_neff_writer_add(w, "sg00/PE.bin", p->pe, p->pe_bytes)) {
+		nscc_neff_writer_free(w);
+		return -ENOMEM;
+	}
+	ret = nscc_neff_writer_finish(w, NULL, &buf, &len);
+	nscc_neff_writer_free(w);
+	if (ret)
+		return ret;
+	ret = cc_compile_mem(buf, len, kbin, klen, err);
+	free(buf);
+	return ret;
+}
+
+/* compile @_p and expect @_code with exactly the message @_msg */
+#define EXPECT_REFUSED(_p, _code, _msg) do {					\
+	struct nscc_err _e = { "" };						\
+	void *_k;								\
+	size_t _l;								\
+										\
+	EXPECT_EQ((_code), prog_compile((_p), &_k, &_l, &_e)) TH_LOG("%s", _e.msg); \
+	EXPECT_EQ(NULL, _k);							\
+	EXPECT_STREQ((_msg), _e.msg);						\
+} while (0)
+
+TEST(valid_program_compiles_into_the_program_section)
+{
+	struct nscc_err err = { "" };
+	struct kbin_check_result res;
+	struct kbin_prog_sg_view pv;
+	struct prog_neff p;
+	struct kbin_view v;
+	void *kbin;
+	size_t len;
+
+	prog_valid(&p);
+	ASSERT_EQ(0, prog_compile(&p, &kbin, &len, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(KBIN_VERSION, v.hdr->version);
+	EXPECT_EQ(5ULL, res.prog_instrs);
+	ASSERT_EQ(0, kbin_view_prog_sg(&v, 0, &pv));
+	EXPECT_EQ(2U, pv.num[KBIN_DMA_ENGINE_PE - 1]);
+	EXPECT_EQ(3U, pv.num[KBIN_DMA_ENGINE_SP - 1]);
+	EXPECT_EQ(0U, pv.num[KBIN_DMA_ENGINE_ACT - 1]);
+	/* the records verbatim, the entries decoded, triggers resolved */
+	EXPECT_EQ(0, memcmp(pv.records[KBIN_DMA_ENGINE_SP - 1], p.sp, p.sp_bytes));
+	EXPECT_EQ(0, memcmp(pv.records[KBIN_DMA_ENGINE_PE - 1], p.pe, p.pe_bytes));
+	EXPECT_EQ(0U, pv.sync[KBIN_DMA_ENGINE_SP - 1][0].block);
+	EXPECT_EQ(1U, pv.sync[KBIN_DMA_ENGINE_SP - 1][1].block);
+	EXPECT_EQ(32U, pv.sync[KBIN_DMA_ENGINE_PE - 1][0].wait_value);
+	free(kbin);
+}
+
+TEST(a_neff_without_streams_has_no_program)
+{
+	struct nscc_err err = { "" };
+	struct kbin_check_result res;
+	struct prog_neff p;
+	struct kbin_view v;
+	char def[512];
+	void *kbin;
+	size_t len;
+
+	prog_valid(&p);
+	snprintf(def, sizeof(def), "%s}", DEF_HEAD);
+	p.def = def;
+	p.sp_json = "{\"name\": \"SP.json\", \"dma\": []}";
+	p.no_sp_bin = 1;
+	ASSERT_EQ(0, prog_compile(&p, &kbin, &len, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(2U, v.hdr->version);
+	EXPECT_EQ(NULL, v.prog);
+	free(kbin);
+}
+
+TEST(the_engine_members_instr_names_the_stream_too)
+{
+	struct nscc_err err = { "" };
+	struct prog_neff p;
+	char def[512];
+	void *kbin;
+	size_t len;
+
+	/* no sp_instr in def.json: SP.json's "instr" names SP.bin */
+	prog_valid(&p);
+	snprintf(def, sizeof(def), "%s, \"pe_instr\": \"PE.bin\"}", DEF_HEAD);
+	p.def = def;
+	ASSERT_EQ(0, prog_compile(&p, &kbin, &len, &err)) TH_LOG("%s", err.msg);
+	free(kbin);
+	/* the two disagree */
+	p.def = def_both;
+	p.sp_json = "{\"name\": \"SP.json\", \"instr\": \"SP2.bin\", \"dma\": []}";
+	EXPECT_REFUSED(&p, -EINVAL,
+		       "sg00: def.json field 'sp_instr' names 'SP.bin' but sg00/SP.json's 'instr' names 'SP2.bin'");
+}
+
+TEST(stream_member_refusals)
+{
+	struct prog_neff p;
+	char def[512];
+
+	prog_valid(&p);
+	p.sp_bytes = 100;
+	EXPECT_REFUSED(&p, -EINVAL,
+		       "sg00: sg00/SP.bin: 100 bytes are not a whole number of 64-byte instruction records (program counts disagree)");
+	prog_valid(&p);
+	p.no_sp_bin = 1;
+	EXPECT_REFUSED(&p, -ENOENT,
+		       "sg00: def.json field 'sp_instr': member 'sg00/SP.bin' is missing from the NEFF");
+	prog_valid(&p);
+	snprintf(def, sizeof(def), "%s, \"sp_instr\": 7}", DEF_HEAD);
+	p.def = def;
+	EXPECT_REFUSED(&p, -EINVAL,
+		       "sg00: def.json field 'sp_instr' is not a member name");
+}
+
+/* the checker's verdicts, with the NEFF's names */
+
+TEST(trigger_count_mismatch_refused_at_compile_time)
+{
+	struct prog_neff p;
+
+	/* one trigger for two blocks */
+	prog_valid(&p);
+	put(p.sp[1], 0xb1, -1, 0, -1, NULL);
+	EXPECT_REFUSED(&p, -EINVAL,
+		       "sg00: sg00/SP.bin (def.json 'sp_instr'): queue 'qSPIO0' has 2 blocks but the sp stream triggers it 1 times (triggers are not the queue's blocks)");
+	/* three triggers for two blocks */
+	prog_valid(&p);
+	put(p.sp[2], KBIN_PROG_OP_TRIGGER, -1, 0, -1, "qSPIO0");
+	EXPECT_REFUSED(&p, -EINVAL,
+		       "sg00: sg00/SP.bin (def.json 'sp_instr'): instruction 2 (opcode 0xc1): trigger 2 of queue 'qSPIO0' (counting from 0) has no block: the queue has 2 (triggers are not the queue's blocks)");
+}
+
+TEST(trigger_refusals)
+{
+	struct prog_neff p;
+
+	prog_valid(&p);
+	put(p.sp[1], KBIN_PROG_OP_TRIGGER, -1, 0, -1, "qSPIO9");
+	EXPECT_REFUSED(&p, -EINVAL,
+		       "sg00: sg00/SP.bin (def.json 'sp_instr'): instruction 1 (opcode 0xc1): the trigger names queue 'qSPIO9', which is not a DMA queue of the subgraph (trigger names no queue of its engine)");
+	/* PE may not start SP's queue */
+	prog_valid(&p);
+	put(p.pe[1], KBIN_PROG_OP_TRIGGER, -1, 0, -1, "qSPIO0");
+	EXPECT_REFUSED(&p, -EINVAL,
+		       "sg00: sg00/PE.bin (def.json 'pe_instr'): instruction 1 (opcode 0xc1): the trigger names queue 'qSPIO0', which sp owns, not pe (trigger names no queue of its engine)");
+}
+
+TEST(mode_and_semaphore_refusals)
+{
+	struct prog_neff p;
+
+	prog_valid(&p);
+	p.pe[0][4] = 7;
+	EXPECT_REFUSED(&p, -EINVAL,
+		       "sg00: sg00/PE.bin (def.json 'pe_instr'): instruction 0 (opcode 0xa0): wait mode 7 (record byte 4) is not 0 (none) or 5 (semaphore >= value) (unknown wait or update mode)");
+	prog_valid(&p);
+	p.sp[2][6] = 18;
+	EXPECT_REFUSED(&p, -EINVAL,
+		       "sg00: sg00/SP.bin (def.json 'sp_instr'): instruction 2 (opcode 0xb1): update mode 18 (record byte 6) is not 0 (none) or 19 (semaphore += 1 on completion) (unknown wait or update mode)");
+	prog_valid(&p);
+	p.pe[0][5] = 128;
+	EXPECT_REFUSED(&p, -EINVAL,
+		       "sg00: sg00/PE.bin (def.json 'pe_instr'): instruction 0 (opcode 0xa0): it waits on semaphore 128, past the NeuronCore's 128 semaphores (semaphore past the NeuronCore's semaphores)");
+}
+
+TEST(model_api_streams)
+{
+	uint8_t rec[KBIN_PROG_RECORD_SIZE];
+	struct nscc_err err = { "" };
+	struct kbin_check_result res;
+	struct nscc_model *m = nscc_model_new(KBIN_TARGET_TRN1);
+	struct nscc_var *v;
+	struct kbin_view kv;
+	void *kbin;
+	size_t len;
+	int sg;
+
+	ASSERT_NE(NULL, m);
+	sg = nscc_model_add_subgraph(m, "sg00");
+	ASSERT_EQ(0, sg);
+	v = nscc_model_add_var(m, sg, "SB", 0, KBIN_MR_SB);
+	ASSERT_NE(NULL, v);
+	put(rec, 0x01, -1, 0, 3, NULL);
+	EXPECT_EQ(-EINVAL, nscc_model_set_prog(m, sg, KBIN_DMA_ENGINE_ACT, rec, 63,
+					       NULL, &err));
+	EXPECT_STREQ("sg00: the act stream: 63 bytes are not a whole number of 64-byte instruction records (program counts disagree)",
+		     err.msg);
+	EXPECT_EQ(-EINVAL, nscc_model_set_prog(m, sg, 6, rec, 64, NULL, &err));
+	ASSERT_EQ(0, nscc_model_set_prog(m, sg, KBIN_DMA_ENGINE_ACT, rec, 64,
+					 "act.bin", &err));
+	ASSERT_EQ(0, nscc_compile_model(m, &kbin, &len, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, kbin_read(kbin, len, &kv, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(1ULL, res.prog_instrs);
+	free(kbin);
+	/* a semaphore past the core's, named by the model's member name */
+	rec[7] = 130;
+	ASSERT_EQ(0, nscc_model_set_prog(m, sg, KBIN_DMA_ENGINE_ACT, rec, 64,
+					 "act.bin", &err));
+	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
+	EXPECT_STREQ("sg00: act.bin (def.json 'act_instr'): instruction 0 (opcode 0x01): it updates semaphore 130, past the NeuronCore's 128 semaphores (semaphore past the NeuronCore's semaphores)",
+		     err.msg);
+	nscc_model_free(m);
+}
+
+TEST_HARNESS_MAIN
