@@ -8,14 +8,22 @@
  * with jansson and a separate .npy header parse), and so does the DMA
  * program: queues, every block and descriptor field by field, and the
  * UDMA piece totals counted here run by run.  Prints the DMA totals.
+ * The program section holds each engine's stream as def.json names it,
+ * record for record; the host replay (Documentation/execute.rst) runs
+ * every subgraph to its end, and shows what its rules need: without the
+ * 0xD4's increment exactly the subgraphs with a 0xD4 stop, with +1 per
+ * DMA block instead of num_queues some stop.  Prints those counts, the
+ * replay's instructions per second and the largest NEFF's replay time.
  * Skipped with a message when the folder is absent.
  */
 #include <dirent.h>
 #include <jansson.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "kselftest_harness.h"
 #include "cc_testutil.h"
+#include "prog_replay.h"
 
 static const char *neff_dir(char *buf, size_t cap)
 {
@@ -221,6 +229,38 @@ static void check_dma(struct __test_metadata *_metadata, struct nscc_neff *n,
 	json_decref(byq);
 }
 
+/*
+ * Subgraph @s's program section against its NEFF: for each engine, the
+ * stream def.json's "<engine>_instr" names, record for record.
+ */
+static void check_prog(struct __test_metadata *_metadata, struct nscc_neff *n,
+		       uint32_t s, const struct kbin_view *v, json_t *def)
+{
+	static const char *const engines[] = { NULL, "pe", "act", "pool", "dve", "sp" };
+	const char *def_name = n->sgs[s].definition;
+	struct kbin_prog_sg_view pv;
+	char key[32], path[512];
+	unsigned int e;
+
+	ASSERT_NE(NULL, v->prog) TH_LOG("%s: no program section", def_name);
+	ASSERT_EQ(0, kbin_view_prog_sg(v, s, &pv));
+	for (e = 1; e < 6; e++) {
+		const char *mn;
+		const void *d;
+		size_t dl;
+
+		snprintf(key, sizeof(key), "%s_instr", engines[e]);
+		mn = json_string_value(json_object_get(def, key));
+		ASSERT_NE(NULL, mn) TH_LOG("%s: no %s", def_name, key);
+		snprintf(path, sizeof(path), "%.*s%s",
+			 strrchr(def_name, '/') ? (int)(strrchr(def_name, '/') - def_name + 1) : 0,
+			 def_name, mn);
+		ASSERT_EQ(0, nscc_neff_member(n, path, &d, &dl, NULL)) TH_LOG("%s", path);
+		ASSERT_EQ(dl / KBIN_PROG_RECORD_SIZE, pv.num[e - 1]) TH_LOG("%s", path);
+		EXPECT_EQ(0, memcmp(d, pv.records[e - 1], dl)) TH_LOG("%s", path);
+	}
+}
+
 /* Compare one subgraph of the plan with its def.json; 0 = equal. */
 static int check_subgraph(struct __test_metadata *_metadata,
 			  struct nscc_neff *n, uint32_t s,
@@ -317,11 +357,75 @@ static int check_subgraph(struct __test_metadata *_metadata,
 			  ksg->carveouts[0].size);
 	}
 	check_dma(_metadata, n, s, v, def, dc);
+	check_prog(_metadata, n, s, v, def);
 	snprintf(summary, cap, "%s %u vars shared %llu weights %llu carve-outs %u",
 		 ksg->name, set->nmem, (unsigned long long)shared,
 		 (unsigned long long)weights, ksg->num_carveouts);
 	json_decref(def);
 	return 0;
+}
+
+/* what the replays of the NEFFs' programs found */
+struct prog_count {
+	uint32_t sgs, finished, with_d4, stop_without_d4, stop_plus1;
+	uint32_t neffs_d4;
+	uint64_t instrs;
+	double secs, most_secs;
+	uint64_t most_instrs;
+	char most[400];
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* the plan @v of NEFF @nm replayed as it is, without 0xD4, with +1 */
+static void replay_neff(struct __test_metadata *_metadata, const char *nm,
+			const struct kbin_view *v, size_t klen,
+			struct prog_count *pc)
+{
+	const struct prog_replay_opts no_d4 = { .no_dma_add = 1 };
+	const struct prog_replay_opts plus1 = { .block_add = 1 };
+	struct prog_replay *r, *r_no_d4, *r_plus1;
+	uint32_t s, e, d4 = 0;
+	double t0, dt;
+
+	t0 = now_s();
+	ASSERT_EQ(0, prog_replay_plan(v, NULL, &r)) TH_LOG("%s", nm);
+	dt = now_s() - t0;
+	ASSERT_EQ(0, prog_replay_plan(v, &no_d4, &r_no_d4));
+	ASSERT_EQ(0, prog_replay_plan(v, &plus1, &r_plus1));
+	pc->secs += dt;
+	pc->instrs += r->instrs;
+	if (klen > (size_t)pc->most_instrs) {
+		pc->most_instrs = klen;
+		pc->most_secs = dt;
+		snprintf(pc->most, sizeof(pc->most), "%.256s (%zu-byte plan, %llu instructions)",
+			 nm, klen, (unsigned long long)r->instrs);
+	}
+	for (s = 0; s < r->nsg; s++) {
+		uint64_t n = 0;
+
+		for (e = 0; e < KBIN_PROG_ENGINES; e++)
+			n += r->sg[s].eng[e].opcodes[KBIN_PROG_OP_DMA];
+		pc->sgs++;
+		pc->finished += r->sg[s].finished;
+		EXPECT_TRUE(r->sg[s].finished) TH_LOG("%s %s did not finish", nm, r->sg[s].name);
+		pc->with_d4 += n > 0;
+		d4 += n > 0;
+		pc->stop_without_d4 += !r_no_d4->sg[s].finished;
+		/* a subgraph stops without 0xD4's increment iff it has one */
+		EXPECT_EQ(n > 0, !r_no_d4->sg[s].finished) TH_LOG("%s %s", nm, r->sg[s].name);
+		pc->stop_plus1 += !r_plus1->sg[s].finished;
+	}
+	pc->neffs_d4 += d4 > 0;
+	prog_replay_free(r);
+	prog_replay_free(r_no_d4);
+	prog_replay_free(r_plus1);
 }
 
 /*
@@ -344,6 +448,7 @@ TEST_F_TIMEOUT(real, every_real_neff_compiles_and_matches_def_json, 300)
 {
 	char dir[512], path[1024], summary[2][200];
 	struct dma_count all = { 0 }, most = { 0 };
+	struct prog_count pc = { 0 };
 	char most_name[256] = "";
 	struct dirent **ents;
 	int i, count, done = 0, with_dma = 0;
@@ -402,6 +507,7 @@ TEST_F_TIMEOUT(real, every_real_neff_compiles_and_matches_def_json, 300)
 				       (unsigned long long)dc.m2s,
 				       (unsigned long long)dc.s2m, klen);
 		}
+		replay_neff(_metadata, nm, &v, klen, &pc);
 		fflush(stdout);
 		nscc_neff_free(n);
 		free(kbin);
@@ -420,8 +526,17 @@ TEST_F_TIMEOUT(real, every_real_neff_compiles_and_matches_def_json, 300)
 		       most_name, (unsigned long long)most.blocks,
 		       (unsigned long long)most.descs, (unsigned long long)most.m2s,
 		       (unsigned long long)most.s2m);
+	ksft_print_msg("programs: %u subgraphs, %u finished, %llu instructions replayed in %.3f s (%.0f per second, ASan); %u subgraphs of %u NEFFs have 0xD4 and %u stop without its increment; with +1 per DMA block %u of %u stop; largest plan %s replayed in %.3f s\n",
+		       pc.sgs, pc.finished, (unsigned long long)pc.instrs, pc.secs,
+		       pc.secs > 0 ? (double)pc.instrs / pc.secs : 0.0,
+		       pc.with_d4, pc.neffs_d4, pc.stop_without_d4, pc.stop_plus1,
+		       pc.sgs, pc.most, pc.most_secs);
 	fflush(stdout);
 	EXPECT_LT(0, done);
+	EXPECT_EQ(pc.sgs, pc.finished);
+	/* the rule is num_queues: with +1 per block real programs stop */
+	if (pc.instrs)
+		EXPECT_LT(0U, pc.stop_plus1);
 }
 
 TEST_HARNESS_MAIN

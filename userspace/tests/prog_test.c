@@ -4,7 +4,9 @@
  * record decoder and encoder, every rule of the plan checker's program
  * pass by its reason, subgraph, instruction and field (kmod/plan/
  * kbin_prog.c through kbin_check_plan(), the function LOAD runs), the
- * writer and reader, and the cost model.
+ * writer and reader, the cost model, and the host replay
+ * (userspace/cc/prog_replay.c): final semaphores, per-engine counts,
+ * per-queue block order, virtual time, deadlock reports.
  *
  * The tests start from the full test plan with its program
  * (kbin_testplan.h, tp_build_prog()), break one thing, fix the checksum
@@ -21,6 +23,7 @@
 #include "kbin_prog.h"
 #include "kbin_reader.h"
 #include "kbin_testplan.h"
+#include "prog_replay.h"
 
 #define PE	KBIN_DMA_ENGINE_PE
 #define ACT	KBIN_DMA_ENGINE_ACT
@@ -552,6 +555,159 @@ TEST(cost_model)
 	EXPECT_EQ(1500ULL, kbin_prog_block_ns(trn1, 410000));
 	EXPECT_EQ(~0ULL, kbin_prog_block_ns(trn2, ~0ULL));
 	EXPECT_EQ(128U, trn2->semaphores);
+}
+
+/* ---- the host replay ---- */
+
+static struct prog_replay *replay(struct __test_metadata *_metadata,
+				  void *buf, size_t len,
+				  const struct prog_replay_opts *o)
+{
+	struct kbin_check_result res;
+	struct prog_replay *r = NULL;
+	struct kbin_view v;
+
+	kbin_fix_checksum(buf, len);
+	if (kbin_read(buf, len, &v, &res)) {
+		TH_LOG("%s", res.msg);
+		return NULL;
+	}
+	if (prog_replay_plan(&v, o, &r))
+		return NULL;
+	return r;
+}
+
+TEST_F(prog, replay_runs_to_the_end)
+{
+	struct prog_replay *r = replay(_metadata, self->buf, self->len, NULL);
+	const struct prog_replay_sg *s0, *s1;
+	static const int32_t want0[128] = {
+		[1] = 1, [2] = 1, [3] = 16, [4] = 1, [5] = 1,
+		[24] = 2, [25] = 2, [40] = 1,
+	};
+	uint32_t k;
+
+	ASSERT_NE(NULL, r);
+	EXPECT_TRUE(r->finished);
+	ASSERT_EQ(2U, r->nsg);
+	EXPECT_EQ((uint64_t)(TP_PROG_SG0_N + TP_PROG_SG1_N), r->instrs);
+	EXPECT_EQ(4ULL, r->blocks);
+	s0 = &r->sg[0];
+	s1 = &r->sg[1];
+	ASSERT_EQ(128U, s0->nsems);
+	for (k = 0; k < 128; k++)
+		EXPECT_EQ(want0[k], s0->sems[k]) TH_LOG("sg 0 semaphore %u", k);
+	for (k = 0; k < 128; k++)
+		EXPECT_EQ(k == 8 ? 1 : 0, s1->sems[k]) TH_LOG("sg 1 semaphore %u", k);
+	/* per engine: instructions by class and opcode */
+	EXPECT_EQ(3U, s0->eng[PE - 1].done);
+	EXPECT_EQ(2ULL, s0->eng[PE - 1].by_class[KBIN_PROG_CLASS_COMPUTE]);
+	EXPECT_EQ(1ULL, s0->eng[PE - 1].by_class[KBIN_PROG_CLASS_WAIT]);
+	EXPECT_EQ(1ULL, s0->eng[POOL - 1].by_class[KBIN_PROG_CLASS_DMA]);
+	EXPECT_EQ(2ULL, s0->eng[SP - 1].by_class[KBIN_PROG_CLASS_TRIGGER]);
+	EXPECT_EQ(2ULL, s0->eng[SP - 1].opcodes[KBIN_PROG_OP_TRIGGER]);
+	/* per queue: every block, in id order */
+	ASSERT_EQ(2U, s0->nq);
+	EXPECT_STREQ("qSPIO0", s0->q[0].name);
+	ASSERT_EQ(2U, s0->q[0].done);
+	EXPECT_EQ(0U, s0->q[0].order[0]);
+	EXPECT_EQ(1U, s0->q[0].order[1]);
+	EXPECT_EQ(2048ULL + 128, s0->q[0].bytes);
+	EXPECT_EQ(1U, s0->q[1].done);
+	/*
+	 * Virtual time by the cost model (Documentation/execute.rst): sp
+	 * triggers at 0 and 16; qSPIO0's blocks take 506 ns (2048 bytes)
+	 * from 16 and 501 ns (128 bytes) from 522; at 1023 semaphore 25
+	 * reaches 2 and sp's 8 ns wait ends sg 0 at 1031.  sg 1: its block
+	 * of 1024 bytes runs 16..519, pe's wait ends at 527.
+	 */
+	EXPECT_EQ(1031ULL, s0->end_ns);
+	EXPECT_EQ(527ULL, s1->end_ns);
+	EXPECT_EQ(1031ULL, r->end_ns);
+	EXPECT_EQ(1007ULL, s0->q[0].busy_ns);
+	EXPECT_EQ(594ULL + 64, s0->eng[DVE - 1].end_ns);
+	prog_replay_free(r);
+}
+
+TEST_F(prog, replay_deadlock_says_where_each_engine_waits)
+{
+	struct prog_replay *r;
+	const struct prog_replay_engine *pe;
+
+	/* pe waits for semaphore 2 to reach 2; act adds 1 only */
+	REC(0, PE, 1)[8] = 2;
+	REFILL();
+	r = replay(_metadata, self->buf, self->len, NULL);
+	ASSERT_NE(NULL, r);
+	EXPECT_FALSE(r->finished);
+	EXPECT_FALSE(r->sg[0].finished);
+	EXPECT_TRUE(r->sg[1].finished);
+	pe = &r->sg[0].eng[PE - 1];
+	EXPECT_TRUE(pe->waiting);
+	EXPECT_EQ(1U, pe->done);
+	EXPECT_EQ(KBIN_PROG_OP_WAIT, pe->opcode);
+	EXPECT_EQ(2U, pe->wait_sem);
+	EXPECT_EQ(2U, pe->wanted);
+	EXPECT_EQ(1, pe->current);
+	/* the others finished */
+	EXPECT_FALSE(r->sg[0].eng[SP - 1].waiting);
+	EXPECT_EQ(3U, r->sg[0].eng[SP - 1].done);
+	prog_replay_free(r);
+}
+
+TEST_F(prog, replay_needs_num_queues_and_0xd4)
+{
+	struct prog_replay_opts plus1 = { .block_add = 1 };
+	struct prog_replay_opts no_d4 = { .no_dma_add = 1 };
+	struct prog_replay *r;
+
+	/* +1 per block: qSPIO0's semaphore 25 stops at 1, sp waits for 2 */
+	r = replay(_metadata, self->buf, self->len, &plus1);
+	ASSERT_NE(NULL, r);
+	EXPECT_FALSE(r->sg[0].finished);
+	EXPECT_TRUE(r->sg[0].eng[SP - 1].waiting);
+	EXPECT_EQ(25U, r->sg[0].eng[SP - 1].wait_sem);
+	EXPECT_EQ(1, r->sg[0].eng[SP - 1].current);
+	prog_replay_free(r);
+	/* without 0xD4's increment dve waits for semaphore 3 forever */
+	r = replay(_metadata, self->buf, self->len, &no_d4);
+	ASSERT_NE(NULL, r);
+	EXPECT_FALSE(r->sg[0].finished);
+	EXPECT_TRUE(r->sg[0].eng[DVE - 1].waiting);
+	EXPECT_EQ(3U, r->sg[0].eng[DVE - 1].wait_sem);
+	prog_replay_free(r);
+}
+
+TEST_F(prog, replay_without_program_and_trace)
+{
+	struct prog_replay_opts o = { 0 };
+	struct prog_replay *r;
+	struct kbin_view v;
+	char *text = NULL;
+	size_t n = 0;
+	void *buf;
+	size_t len;
+
+	ASSERT_EQ(0, tp_build(&buf, &len));
+	ASSERT_EQ(0, kbin_read(buf, len, &v, &self->res));
+	EXPECT_EQ(-ENODATA, prog_replay_plan(&v, NULL, &r));
+	EXPECT_EQ(NULL, r);
+	free(buf);
+	/* the trace: one track per engine and queue, a flow per block */
+	o.trace = open_memstream(&text, &n);
+	ASSERT_NE(NULL, o.trace);
+	ASSERT_EQ(0, kbin_read(self->buf, self->len, &v, &self->res));
+	ASSERT_EQ(0, prog_replay_plan(&v, &o, &r));
+	fclose(o.trace);
+	ASSERT_NE(NULL, text);
+	EXPECT_EQ(0, strncmp(text, "{\"displayTimeUnit\":\"ns\"", 23));
+	EXPECT_NE(NULL, strstr(text, "\"name\":\"thread_name\",\"args\":{\"name\":\"dma qSPIO0\"}"));
+	EXPECT_NE(NULL, strstr(text, "\"name\":\"trigger qSPIO0 #1\""));
+	EXPECT_NE(NULL, strstr(text, "{\"ph\":\"f\",\"pid\":1,\"tid\":16,"));
+	EXPECT_NE(NULL, strstr(text, "\"ts\":1.023,\"dur\":0.008"));
+	EXPECT_EQ(0, strcmp(text + n - 4, "\n]}\n"));
+	free(text);
+	prog_replay_free(r);
 }
 
 TEST_HARNESS_MAIN

@@ -2,8 +2,9 @@
 # Build fragment for userspace/tools/, included by the top-level Makefile:
 # the commands, release flavor, in $(O)/bin/ (what scripts, data steps and
 # users run; make install copies neuronsim and neuronsim-cc):
-#   neuronsim-cc   the compiler (libneuronsim-bir, libneuronsim-cc, libkbin,
-#                  libtools)
+#   neuronsim-cc   the compiler (libneuronsim-cc-cmd: the program views and
+#                  the replay command; libneuronsim-bir, libneuronsim-cc,
+#                  libkbin, libtools)
 #   neuronsim      the device command (libneuronsim-cmd: one file per
 #                  command group; libneuronsim, libkbin, libtools);
 #                  also static for the VM's /bin ($(VM_O)/bin/neuronsim)
@@ -25,8 +26,15 @@ $(call library,NSIMCMD,libneuronsim-cmd,rel vm)
 NSIMCMD_SRCS	:= $(sort $(wildcard userspace/tools/neuronsim/*.c))
 NSIMCMD_USES	:= TOOLS NSIM KBIN
 
+# neuronsim-cc's command groups beyond its table (userspace/tools/neuronsim-cc/:
+# the engine programs of info, dump and replay)
+$(call library,CCCMD,libneuronsim-cc-cmd,rel)
+CCCMD_SRCS	:= $(sort $(wildcard userspace/tools/neuronsim-cc/*.c))
+CCCMD_INC	:= -I$(TOP)/userspace/tools
+CCCMD_USES	:= TOOLS BIR CC KBIN PLAN
+
 NSIM_CC_TOOL	:= neuronsim-cc
-$(call programs,NSIM_CC_TOOL,rel,userspace/tools,$(O)/bin,BIR TOOLS,userspace)
+$(call programs,NSIM_CC_TOOL,rel,userspace/tools,$(O)/bin,CCCMD BIR TOOLS,userspace)
 
 NSIM_TOOL	:= neuronsim
 NSIM_TOOL_LDLIBS := -lz
@@ -50,3 +58,6 @@ install-tools: $(call bins,NSIM_CC_TOOL) $(call bins,NSIM_TOOL)
 # host test of both commands' command lines: -j before or after the
 # subcommand, JSON errors, --help (Documentation/userspace.rst)
 HOST_TESTS	+= $(TOP)/userspace/tests/tools_cli_test.sh
+# host test of the engine programs on the command line: mkneff prog,
+# info/dump --program, replay and its trace-event JSON (Documentation/execute.rst)
+HOST_TESTS	+= $(TOP)/userspace/tests/prog_cli_test.py

@@ -7,11 +7,19 @@
  *	a small trn2 ("cayman") NEFF with one subgraph, two weights and a
  *	DMA program (two queues, three blocks), written by the project's
  *	own NEFF writer (make run uses it when ../shared is absent)
+ *   mkneff prog OUT.neff
+ *	the demo NEFF with a program: the five engines' instruction streams
+ *	(PE.bin ... named by def.json's pe_instr ...) that trigger its three
+ *	DMA blocks and synchronise on semaphores (Documentation/execute.rst)
  *   mkneff bad features|missing-def|missing-weight|corrupt|dma-oob OUT.neff
+ *   mkneff bad deadlock|trigger-count OUT.neff
  *	the demo NEFF broken as in the bug-report scenarios 1, 3 and 5 of
  *	Documentation/running.rst (unsupported feature bits, a member named by kelf
  *	or def.json missing, a data region that does not match its MD5), or
- *	with a DMA descriptor one byte past its variable (dma-oob)
+ *	with a DMA descriptor one byte past its variable (dma-oob); the
+ *	program NEFF whose DVE waits for a value nothing adds (deadlock: it
+ *	compiles, its execution cannot finish) or whose SP starts qSPIO0's
+ *	first block only (trigger-count: the compiler refuses it)
  *   mkneff payload MODEL.neff SG VAR OUT.bin
  *	the array bytes of a weight ("file" var VAR of subgraph SG), read
  *	from the .npy member that def.json names -- not through the
@@ -49,6 +57,7 @@
 
 #include "kbin_dma.h"
 #include "kbin_reader.h"
+#include "kbin_writer.h"
 #include "neuronsim_cc.h"
 
 static int fail(const char *file, const char *fmt, ...)
@@ -168,6 +177,86 @@ static struct nscc_neff_writer *demo_writer(void)
 	return w;
 }
 
+static int add_edited(struct nscc_neff_writer *w, const char *name,
+		      const char *text, const char *find, const char *repl);
+
+/*
+ * The demo's program (Documentation/execute.rst): SP starts qSPIO0's two
+ * loads; PE waits for x (semaphore 24 reaches 2, the queue's num_queues)
+ * and for SP's word that w is in (semaphore 1), computes, tells ACT
+ * (2); ACT adds the bias, tells POOL (3); POOL stores out and, once the
+ * store is done (40), tells DVE (4).  @bad: "deadlock" makes DVE wait
+ * for 4 >= 2, "trigger-count" drops SP's second trigger.
+ */
+struct demo_instr {
+	uint32_t engine;
+	uint8_t opcode;
+	int wait_sem;
+	uint32_t wait_value;
+	int update_sem;
+	const char *queue;
+};
+
+static const struct demo_instr demo_prog[] = {
+	{ KBIN_DMA_ENGINE_SP, 0xc1, -1, 0, -1, "qSPIO0" },
+	{ KBIN_DMA_ENGINE_SP, 0xc1, -1, 0, -1, "qSPIO0" },
+	{ KBIN_DMA_ENGINE_SP, 0xa0, 25, 2, 1, NULL },
+	{ KBIN_DMA_ENGINE_PE, 0xa0, 24, 2, -1, NULL },
+	{ KBIN_DMA_ENGINE_PE, 0xa0, 1, 1, -1, NULL },
+	{ KBIN_DMA_ENGINE_PE, 0x01, -1, 0, -1, NULL },
+	{ KBIN_DMA_ENGINE_PE, 0x02, -1, 0, 2, NULL },
+	{ KBIN_DMA_ENGINE_ACT, 0x21, 2, 1, 3, NULL },
+	{ KBIN_DMA_ENGINE_POOL, 0xa0, 3, 1, -1, NULL },
+	{ KBIN_DMA_ENGINE_POOL, 0xc1, -1, 0, -1, "qPoolIO0" },
+	{ KBIN_DMA_ENGINE_POOL, 0xa0, 40, 1, 4, NULL },
+	{ KBIN_DMA_ENGINE_DVE, 0x41, 4, 1, -1, NULL },
+};
+
+/* the member of each engine's stream, as real NEFFs name them */
+static const char *const demo_bins[KBIN_DMA_ENGINE_MAX + 1] = {
+	NULL, "PE.bin", "Activation.bin", "Pool.bin", "DVE.bin", "SP.bin",
+};
+
+static int demo_add_prog(struct nscc_neff_writer *w, const char *bad)
+{
+	uint8_t recs[8][KBIN_PROG_RECORD_SIZE];
+	char name[64], keys[512], repl[sizeof(keys) + 32];
+	uint32_t e, i, n;
+	size_t o = 0;
+
+	for (e = 1; e <= KBIN_DMA_ENGINE_MAX; e++) {
+		for (i = n = 0; i < sizeof(demo_prog) / sizeof(demo_prog[0]); i++) {
+			const struct demo_instr *d = &demo_prog[i];
+			struct kbin_prog_sync x = { .opcode = d->opcode };
+
+			if (d->engine != e)
+				continue;
+			if (!strcmp(bad, "trigger-count") && i == 1)
+				x.opcode = 0x01;
+			if (d->wait_sem >= 0) {
+				x.wait_mode = KBIN_PROG_WAIT_GE;
+				x.wait_sem = (uint8_t)d->wait_sem;
+				x.wait_value = d->wait_value;
+				if (!strcmp(bad, "deadlock") && e == KBIN_DMA_ENGINE_DVE)
+					x.wait_value = 2;
+			}
+			if (d->update_sem >= 0) {
+				x.update_mode = KBIN_PROG_UPDATE_INC;
+				x.update_sem = (uint8_t)d->update_sem;
+			}
+			kbin_prog_encode(recs[n++], &x,
+					 x.opcode == KBIN_PROG_OP_TRIGGER ? d->queue : NULL);
+		}
+		snprintf(name, sizeof(name), "sg00/%s", demo_bins[e]);
+		if (nscc_neff_writer_add(w, name, recs, n * KBIN_PROG_RECORD_SIZE))
+			return -ENOMEM;
+		o += (size_t)snprintf(keys + o, sizeof(keys) - o, ", \"%s_instr\": \"%s\"",
+				      kbin_dma_engine_str(e), demo_bins[e]);
+	}
+	snprintf(repl, sizeof(repl), "\"sp\": \"SP.json\"%s", keys);
+	return add_edited(w, "sg00/def.json", DEMO_DEF, "\"sp\": \"SP.json\"", repl);
+}
+
 static int write_neff(struct nscc_neff_writer *w,
 		      const struct nscc_neff_opts *o, const char *out,
 		      int corrupt)
@@ -243,6 +332,11 @@ static int cmd_bad(const char *kind, const char *out)
 	} else if (!strcmp(kind, "corrupt")) {
 		/* scenario 5: data region does not match the header MD5 */
 		corrupt = 1;
+	} else if (!strcmp(kind, "deadlock") || !strcmp(kind, "trigger-count")) {
+		if (demo_add_prog(w, kind)) {
+			nscc_neff_writer_free(w);
+			return fail(out, "out of memory");
+		}
 	} else if (!strcmp(kind, "dma-oob")) {
 		/* the load of x (8192 bytes) starts one byte in: extent 8193 */
 		if (add_edited(w, "sg00/SP.json", DEMO_SP, "\"from_off\": 0",
@@ -252,7 +346,7 @@ static int cmd_bad(const char *kind, const char *out)
 		}
 	} else {
 		nscc_neff_writer_free(w);
-		fprintf(stderr, "mkneff: unknown kind '%s' (features, missing-def, missing-weight, corrupt, dma-oob)\n",
+		fprintf(stderr, "mkneff: unknown kind '%s' (features, missing-def, missing-weight, corrupt, dma-oob, deadlock, trigger-count)\n",
 			kind);
 		return 2;
 	}
@@ -594,11 +688,32 @@ static int cmd_manifest(const char *dir, const char *outdir)
 	return bad ? 1 : 0;
 }
 
+/* the demo NEFF with its program */
+static int cmd_prog(const char *out)
+{
+	struct nscc_neff_opts o = {
+		.feature_bits = 0x209c00, .lnc_size = 1, .md5_word_reversed = 1,
+		.name = "neuronsim-prog.neff",
+	};
+	struct nscc_neff_writer *w = demo_writer();
+	int ret;
+
+	if (!w || demo_add_prog(w, "")) {
+		nscc_neff_writer_free(w);
+		return fail(out, "out of memory");
+	}
+	ret = write_neff(w, &o, out, 0);
+	nscc_neff_writer_free(w);
+	return ret;
+}
+
 static int usage(void)
 {
 	fprintf(stderr,
 		"usage: mkneff demo OUT.neff\n"
+		"       mkneff prog OUT.neff\n"
 		"       mkneff bad features|missing-def|missing-weight|corrupt|dma-oob OUT.neff\n"
+		"       mkneff bad deadlock|trigger-count OUT.neff\n"
 		"       mkneff payload MODEL.neff SG VAR OUT.bin\n"
 		"       mkneff manifest NEFF_DIR OUT_DIR\n");
 	return 2;
@@ -608,6 +723,8 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "demo"))
 		return cmd_demo(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "prog"))
+		return cmd_prog(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "bad"))
 		return cmd_bad(argv[2], argv[3]);
 	if (argc == 6 && !strcmp(argv[1], "payload"))

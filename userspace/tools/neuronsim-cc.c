@@ -6,8 +6,9 @@
  *   neuronsim-cc compile [-j] MODEL.neff|DIR -o PLAN.kbin
  *   neuronsim-cc compile [-j] MODEL.bir.json -o PLAN.kbin [BIR SWITCHES]
  *   neuronsim-cc passes  MODEL.bir.json [--dump-after=NAME] [BIR SWITCHES]
- *   neuronsim-cc info    [-j] [--dma] MODEL.neff|DIR
- *   neuronsim-cc dump    [-j] [--dma] PLAN.kbin
+ *   neuronsim-cc info    [-j] [--dma] [--program] MODEL.neff|DIR
+ *   neuronsim-cc dump    [-j] [--dma] [--program] PLAN.kbin
+ *   neuronsim-cc replay  [-j] [--trace FILE] MODEL
  *
  * -j (--json) and -p (--pretty) may also come before COMMAND.  Errors go
  * to stderr as "neuronsim-cc: FILE: MESSAGE", under -j as one JSON object
@@ -28,6 +29,7 @@
 #include "kbin_reader.h"
 #include "neuronsim_cc.h"
 #include "bir/bir.h"
+#include "neuronsim-cc/prog.h"
 #include "tool.h"
 
 static const char *const usage_main =
@@ -46,6 +48,9 @@ static const char *const usage_main =
 	"                                        DMA queues and blocks\n"
 	"  dump PLAN.kbin                        one line per mem_ref record, DMA\n"
 	"                                        queue and block\n"
+	"  replay MODEL [--trace FILE]           run the engine programs on the host\n"
+	"                                        in virtual time (semaphores, DMA\n"
+	"                                        blocks), optionally as a trace\n"
 	"  help [COMMAND]                        this text, or a command's\n"
 	"\n"
 	"  -j, --json   print JSON instead of text (every command), before or\n"
@@ -107,7 +112,7 @@ static const char *const usage_compile =
 	"example: neuronsim-cc compile model.neff -o model.kbin\n";
 
 static const char *const usage_info =
-	"usage: neuronsim-cc info [-j] [--dma] MODEL.neff|DIR\n"
+	"usage: neuronsim-cc info [-j] [--dma] [--program] MODEL.neff|DIR\n"
 	"\n"
 	"Print the NEFF header (name, MD5 encoding, feature bits, lnc size),\n"
 	"the target, the subgraphs with their SBUF carve-outs, each\n"
@@ -117,10 +122,12 @@ static const char *const usage_info =
 	"\n"
 	"  -j, --json   print JSON\n"
 	"  --dma        also one line per DMA descriptor, e.g.\n"
-	"    desc qPoolIO0 #0 [0] copy from SB(0)+24576 [512,128]/[1,262144] float32 -> out(2)+3072 [512,128]/[1,4096] float32 pieces 128/128\n";
+	"    desc qPoolIO0 #0 [0] copy from SB(0)+24576 [512,128]/[1,262144] float32 -> out(2)+3072 [512,128]/[1,4096] float32 pieces 128/128\n"
+	"  --program    also per engine its instruction stream: instructions,\n"
+	"               waits, updates, the opcode histogram, triggers per queue\n";
 
 static const char *const usage_dump =
-	"usage: neuronsim-cc dump [-j] [--dma] PLAN.kbin\n"
+	"usage: neuronsim-cc dump [-j] [--dma] [--program] PLAN.kbin\n"
 	"\n"
 	"Check PLAN.kbin and print its header, subgraphs, one line per\n"
 	"mem_ref record, e.g.\n"
@@ -128,7 +135,11 @@ static const char *const usage_dump =
 	"and one line per DMA queue and block of its DMA section.\n"
 	"\n"
 	"  -j, --json   print JSON\n"
-	"  --dma        also one line per DMA descriptor (as neuronsim-cc info)\n";
+	"  --dma        also one line per DMA descriptor (as neuronsim-cc info)\n"
+	"  --program    also the program section: per engine the summary of\n"
+	"               info --program, and one line per instruction (index,\n"
+	"               opcode, class, wait, update, trigger, add), e.g.\n"
+	"    sg00 act [3] 0xc1 trigger wait 4>=16 trigger qActIO0 #0\n";
 
 static const char *const usage_passes =
 	"usage: neuronsim-cc passes MODEL.bir.json [--dump-after=NAME[@ORDER]] [SWITCHES]\n"
@@ -859,7 +870,7 @@ static int plan_dma_out(const struct kbin_view *v, uint32_t s, int js,
 	return 0;
 }
 
-static int cmd_info(const char *in, int js, int descs)
+static int cmd_info(const char *in, int js, int descs, int prog)
 {
 	struct nscc_err err = { "" };
 	struct nscc_model *m = NULL;
@@ -958,7 +969,8 @@ static int cmd_info(const char *in, int js, int descs)
 		sgj = json_pack("{s:s,s:s,s:o,s:o}",
 			"name", sg->name, "definition", neff->sgs[s].definition,
 			"carveouts", cos, "vars", vars);
-		if (model_dma_out(sg, js, descs, sgj)) {
+		if (model_dma_out(sg, js, descs, sgj) ||
+		    (prog && cc_prog_model_out(sg, js, sgj))) {
 			fail(in, "out of memory");
 			return 1;
 		}
@@ -1072,7 +1084,7 @@ static void rec_text(const struct kbin_view *v, const char *sgname,
 	printf("\n");
 }
 
-static int cmd_dump(const char *in, int js, int descs)
+static int cmd_dump(const char *in, int js, int descs, int prog)
 {
 	struct kbin_check_result res;
 	struct kbin_view v;
@@ -1133,7 +1145,8 @@ static int cmd_dump(const char *in, int js, int descs)
 			"local_scratchpad_size", (json_int_t)set->local_scratchpad_size,
 			"shared_scratchpad_size", (json_int_t)set->shared_scratchpad_size,
 			"carveouts", cos, "records", recs);
-		if (plan_dma_out(&v, s, js, descs, sgj)) {
+		if (plan_dma_out(&v, s, js, descs, sgj) ||
+		    (prog && cc_prog_plan_out(&v, s, js, sgj))) {
 			fail(in, "out of memory");
 			json_decref(sgj);
 			json_decref(sgs);
@@ -1156,16 +1169,17 @@ static int cmd_dump(const char *in, int js, int descs)
 
 int main(int argc, char **argv)
 {
-	struct option opts[5 + NUM_BIR_SWITCHES + 1] = {
+	struct option opts[6 + NUM_BIR_SWITCHES + 1] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "dma", no_argument, NULL, 'D' },
 		{ "pretty", no_argument, NULL, 'p' },
+		{ "program", no_argument, NULL, 'P' },
 	};
 	struct bir_opts bo = { 0 };
 	const char *cmd, *usage, *out = NULL, *bir_switch = NULL;
-	int c, js = 0, descs = 0;
+	int c, js = 0, descs = 0, prog = 0;
 	size_t k;
 
 	tool_init("neuronsim-cc", JSON_INDENT(2));
@@ -1192,11 +1206,14 @@ int main(int argc, char **argv)
 		fputs(!strcmp(sub, "compile") ? usage_compile :
 		      !strcmp(sub, "info") ? usage_info :
 		      !strcmp(sub, "dump") ? usage_dump :
+		      !strcmp(sub, "replay") ? cc_usage_replay :
 		      !strcmp(sub, "passes") ? usage_passes : usage_main, stdout);
 		return 0;
 	}
 	if (!strcmp(cmd, "passes"))
 		return cmd_passes(argc, argv);
+	if (!strcmp(cmd, "replay"))
+		return cc_replay(argc - 1, argv + 1);
 	if (!strcmp(cmd, "compile"))
 		usage = usage_compile;
 	else if (!strcmp(cmd, "info"))
@@ -1206,7 +1223,7 @@ int main(int argc, char **argv)
 	else
 		return usage_fail(NULL, usage_main, "unknown command '%s'", cmd);
 	for (k = 0; k < NUM_BIR_SWITCHES; k++)
-		opts[5 + k] = (struct option){ bir_switches[k].name,
+		opts[6 + k] = (struct option){ bir_switches[k].name,
 					       bir_switches[k].has_arg, NULL,
 					       BIR_SWITCH_VAL + (int)k };
 	optind = 2;
@@ -1235,6 +1252,13 @@ int main(int argc, char **argv)
 			}
 			descs = 1;
 			break;
+		case 'P':
+			if (usage == usage_compile) {
+				fputs(usage, stderr);
+				return 1;
+			}
+			prog = 1;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -1260,6 +1284,6 @@ int main(int argc, char **argv)
 	if (usage == usage_compile)
 		return cmd_compile(argv[optind], out, js, &bo);
 	if (usage == usage_info)
-		return cmd_info(argv[optind], js, descs);
-	return cmd_dump(argv[optind], js, descs);
+		return cmd_info(argv[optind], js, descs, prog);
+	return cmd_dump(argv[optind], js, descs, prog);
 }

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * prog_replay.h - the host reference of an execution: a replay of the
+ * sync layer of every subgraph's program from a checked KBIN plan
+ * (Documentation/execute.rst).
+ *
+ * Per subgraph five sequencers (PE, ACT, POOL, DVE, SP) walk their
+ * streams in order, one instruction at a time; an instruction starts when
+ * its wait is met and ends after the cost model's time; at its end its
+ * update adds 1, a 0xC1 submits the block it starts to its queue, a 0xD4
+ * adds its increment.  Each DMA queue runs its blocks first in, first
+ * out, one at a time; a block's end adds its queue's num_queues to its
+ * semaphore.  It shares the decoder, the rules and the cost model with
+ * the kernel (kmod/plan/kbin_prog.h), not the sequencers: it is the
+ * oracle of the tests.  Deterministic: one plan, one result, one trace.
+ */
+#ifndef _NEURONSIM_PROG_REPLAY_H
+#define _NEURONSIM_PROG_REPLAY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "kbin_reader.h"
+
+/**
+ * struct prog_replay_opts - how to replay.
+ * @trace: where to write the execution as Chrome trace-event JSON
+ *	(Documentation/execute.rst, "Trace"), or NULL.
+ * @block_add: 0: a block's end adds its queue's num_queues (the NEFF
+ *	format's rule); else it adds @block_add (the tests' +1 rule).
+ * @no_dma_add: 1: a 0xD4 adds nothing (the tests count who needs it).
+ */
+struct prog_replay_opts {
+	FILE *trace;
+	uint32_t block_add;
+	int no_dma_add;
+};
+
+/**
+ * struct prog_replay_engine - one sequencer's account.
+ * @total: instructions in its stream.
+ * @done: instructions it completed.
+ * @by_class: completed instructions per enum kbin_prog_class.
+ * @opcodes: completed instructions per opcode.
+ * @busy_ns: virtual time its instructions took.
+ * @end_ns: when its last completed instruction ended.
+ * @waiting: the replay ended with it waiting at instruction @done:
+ *	@opcode waits for semaphore @wait_sem >= @wanted, which is @current.
+ * @opcode: see @waiting.
+ * @wait_sem: see @waiting.
+ * @wanted: see @waiting.
+ * @current: see @waiting.
+ */
+struct prog_replay_engine {
+	uint32_t total;
+	uint32_t done;
+	uint64_t by_class[KBIN_PROG_CLASS_MAX + 1];
+	uint64_t opcodes[256];
+	uint64_t busy_ns;
+	uint64_t end_ns;
+	int waiting;
+	uint8_t opcode;
+	uint32_t wait_sem;
+	uint32_t wanted;
+	int32_t current;
+};
+
+/**
+ * struct prog_replay_queue - one DMA queue's account.
+ * @name: its name (in the plan).
+ * @owner: enum kbin_dma_engine.
+ * @blocks: its blocks.
+ * @submitted: blocks its triggers submitted.
+ * @done: blocks that ran.
+ * @order: the ids of the @done blocks, in the order they ran.
+ * @bytes: bytes its blocks wrote.
+ * @busy_ns: virtual time its blocks took.
+ */
+struct prog_replay_queue {
+	const char *name;
+	uint32_t owner;
+	uint32_t blocks;
+	uint32_t submitted;
+	uint32_t done;
+	uint32_t *order;
+	uint64_t bytes;
+	uint64_t busy_ns;
+};
+
+/**
+ * struct prog_replay_sg - one subgraph's execution.
+ * @name: its name.
+ * @finished: every instruction and every block ran.
+ * @end_ns: virtual time of its last event.
+ * @eng: per enum kbin_dma_engine - 1.
+ * @q: its @nq queues.
+ * @nq: its DMA queues.
+ * @sems: the final semaphore values, @nsems of them (signed 32-bit).
+ * @nsems: the NeuronCore's semaphores (the generation table's count).
+ */
+struct prog_replay_sg {
+	const char *name;
+	int finished;
+	uint64_t end_ns;
+	struct prog_replay_engine eng[KBIN_PROG_ENGINES];
+	struct prog_replay_queue *q;
+	uint32_t nq;
+	int32_t *sems;
+	uint32_t nsems;
+};
+
+/**
+ * struct prog_replay - an execution of every subgraph of a plan.
+ * @nsg: subgraphs.
+ * @sg: per subgraph.
+ * @finished: every subgraph finished.
+ * @end_ns: the execution's virtual duration: the latest @sg[].end_ns.
+ * @instrs: instructions completed, all subgraphs.
+ * @blocks: DMA blocks completed, all subgraphs.
+ */
+struct prog_replay {
+	uint32_t nsg;
+	struct prog_replay_sg *sg;
+	int finished;
+	uint64_t end_ns;
+	uint64_t instrs;
+	uint64_t blocks;
+};
+
+int prog_replay_plan(const struct kbin_view *v,
+		     const struct prog_replay_opts *o,
+		     struct prog_replay **out);
+void prog_replay_free(struct prog_replay *r);
+
+#endif /* _NEURONSIM_PROG_REPLAY_H */
