@@ -4,16 +4,21 @@
 #   fuzz_kbin_check   the checker and reader on raw bytes
 #   fuzz_kbin_struct  structure-aware: the custom mutator of
 #                     userspace/tests/kbin_mutate.c (libtestutil, fuzz)
+#   fuzz_kbin_prog    the program section: kbin_mutate_prog() on plans
+#                     with programs, the checker's program pass, then the
+#                     host replay (Documentation/execute.rst)
 #   fuzz_json_view    the compiler's JSON view against jansson, then the
 #                     def.json front end (libneuronsim-cc, fuzz)
 # Seed corpora, $(FUZZ_O)/NAME/ (scripts/fuzz.sh): the kbin_seedgen plans;
 # for kbin_struct also plans compiled by neuronsim-cc from a few small
 # NEFFs when the shared ones are present ($(NEURONSIM_SHARED)/cases/neff);
-# for json_view the JSON members under 64 KiB of those NEFFs.
+# for json_view the JSON members under 64 KiB of those NEFFs; for
+# kbin_prog the seedgen plans (one with a program), the plan of mkneff
+# prog and the plan of the smallest real NEFF with a 0xD4.
 
 TESTUTIL_SRCS_fuzz := userspace/tests/kbin_mutate.c
 
-FUZZ_TARGETS	:= fuzz_kbin_check fuzz_kbin_struct
+FUZZ_TARGETS	:= fuzz_kbin_check fuzz_kbin_struct fuzz_kbin_prog
 $(call programs,FUZZ_TARGETS,fuzz,userspace/tests,$(FUZZ_O),TESTUTIL KBIN,userspace)
 FUZZERS		+= $(call bins,FUZZ_TARGETS)
 
@@ -29,6 +34,7 @@ FUZZ_SEED_NEFFS	:= $(wildcard $(addprefix $(FUZZ_NEFF_DIR)/, \
 	chengli__part1_transpose_1024_ff19bb6.neff \
 	chengli__part2_conv2d_1_float16_smaller_2792fc5.neff \
 	waahm7__part2_file_pool_1_float16_41258dd.neff))
+FUZZ_PROG_NEFFS	:= $(wildcard $(FUZZ_NEFF_DIR)/nkipy__spike_tests_artifacts_matmul_small_e3c3462.neff)
 
 $(FUZZ_O)/.seeded-kbin_check: $(FUZZ_SEEDGEN)
 	@mkdir -p $(FUZZ_O)/kbin_check
@@ -56,6 +62,21 @@ $(FUZZ_O)/.seeded-json_view: $(FUZZ_SEED_NEFFS)
 	done
 	@touch $@
 
+$(FUZZ_O)/.seeded-kbin_prog: $(FUZZ_SEEDGEN) $(call bins,NSIM_CC_TOOL) $(call bins,MKNEFF_TOOL) \
+		$(FUZZ_PROG_NEFFS)
+	@mkdir -p $(FUZZ_O)/kbin_prog
+	$(Q)$(call say,GEN,$(call show,$(FUZZ_O))/kbin_prog/ (seeds))$(FUZZ_SEEDGEN) $(FUZZ_O)/kbin_prog
+	$(Q)$(call bins,MKNEFF_TOOL) prog $(FUZZ_O)/kbin_prog/mkneff-prog.neff && \
+		$(call bins,NSIM_CC_TOOL) compile $(FUZZ_O)/kbin_prog/mkneff-prog.neff \
+			-o $(FUZZ_O)/kbin_prog/mkneff-prog.kbin >/dev/null && \
+		rm -f $(FUZZ_O)/kbin_prog/mkneff-prog.neff
+	$(Q)for f in $(FUZZ_PROG_NEFFS); do \
+		$(call bins,NSIM_CC_TOOL) compile $$f \
+			-o $(FUZZ_O)/kbin_prog/neff-$$(basename $$f .neff).kbin \
+			>/dev/null || exit 1; \
+	done
+	@touch $@
+
 FUZZ_SEEDS	:= $(FUZZ_O)/.seeded-kbin_check $(FUZZ_O)/.seeded-kbin_struct \
-	$(FUZZ_O)/.seeded-json_view
+	$(FUZZ_O)/.seeded-json_view $(FUZZ_O)/.seeded-kbin_prog
 userspace fuzz: $(FUZZ_SEEDS)

@@ -11,6 +11,7 @@
 
 #include <linux/neuronsim_kbin.h>
 
+#include "kbin_check.h"
 #include "kbin_mutate.h"
 #include "kbin_writer.h"
 
@@ -148,6 +149,10 @@ struct walk {
 	size_t dma;		/* DMA section offset, 0 if none or bad */
 	size_t dq, db, dd;	/* offsets of its queue, block, desc tables */
 	uint32_t nq, nb, nd;	/* records of each inside the buffer */
+	size_t prog;		/* program section offset, 0 if none or bad */
+	size_t ps, pr;		/* offsets of its entries and records */
+	uint32_t npsg;		/* subgraph entries inside the buffer */
+	uint32_t nps, npr;	/* entries and records inside the buffer */
 };
 
 #define HDR(f)	offsetof(struct kbin_header, f)
@@ -156,6 +161,8 @@ struct walk {
 #define DQ(f)	offsetof(struct kbin_dma_queue, f)
 #define DB(f)	offsetof(struct kbin_dma_block, f)
 #define DD(f)	offsetof(struct kbin_dma_desc, f)
+#define PSEC(f)	offsetof(struct kbin_prog_section, f)
+#define PSY(f)	offsetof(struct kbin_prog_sync, f)
 #define SG(f)	offsetof(struct kbin_subgraph, f)
 #define SET(f)	offsetof(struct kbin_mem_ref_set, f)
 #define MR(f)	offsetof(struct kbin_mem_ref, f)
@@ -196,6 +203,29 @@ static void walk_dma(const uint8_t *b, size_t len, uint64_t nsg,
 	wk->nd = fit_count(len, t, nd, sizeof(struct kbin_dma_desc));
 }
 
+static void walk_prog(const uint8_t *b, size_t len, uint64_t nsg,
+		      struct walk *wk)
+{
+	uint64_t p, ni, t;
+
+	if (len < KBIN_HEADER_SIZE ||
+	    get(b, (struct fld){ HDR(version), 4 }) < KBIN_VERSION_PROG)
+		return;
+	p = get(b, (struct fld){ EXT(prog_off), 8 });
+	if (!p || !fits(len, p, sizeof(struct kbin_prog_section)))
+		return;
+	ni = get(b, (struct fld){ p + PSEC(num_instrs), 4 });
+	wk->prog = p;
+	t = p + sizeof(struct kbin_prog_section);
+	wk->npsg = fit_count(len, t, nsg, sizeof(struct kbin_prog_sg));
+	t += nsg * sizeof(struct kbin_prog_sg);
+	wk->ps = t;
+	wk->nps = fit_count(len, t, ni, sizeof(struct kbin_prog_sync));
+	t += ni * sizeof(struct kbin_prog_sync);
+	wk->pr = t;
+	wk->npr = fit_count(len, t, ni, KBIN_PROG_RECORD_SIZE);
+}
+
 static void walk(const uint8_t *b, size_t len, struct walk *wk)
 {
 	uint64_t nsg, sgt, so;
@@ -209,6 +239,7 @@ static void walk(const uint8_t *b, size_t len, struct walk *wk)
 	if (nsg > KBIN_MAX_SUBGRAPHS)
 		nsg = KBIN_MAX_SUBGRAPHS;
 	walk_dma(b, len, nsg, wk);
+	walk_prog(b, len, nsg, wk);
 	if (sgt >= len)
 		return;
 	wk->sgt = sgt;
@@ -482,6 +513,108 @@ static void mutate_dma(uint8_t *b, size_t len, const struct walk *wk,
 			      len, f.w));
 }
 
+/* the program section's header and stream fields, an entry's fields */
+static const struct fld psec_fields[] = {
+	{ PSEC(num_instrs), 4 }, { PSEC(reserved[0]), 4 },
+};
+
+static const struct fld psy_fields[] = {
+	{ PSY(opcode), 1 }, { PSY(cls), 1 }, { PSY(wait_mode), 1 },
+	{ PSY(wait_sem), 1 }, { PSY(update_mode), 1 }, { PSY(update_sem), 1 },
+	{ PSY(add_sem), 1 }, { PSY(add_value), 1 }, { PSY(wait_value), 4 },
+	{ PSY(block), 4 },
+};
+
+/* a record's byte that means something to the sync layer, and its values */
+static void mutate_instr_record(uint8_t *r, uint64_t *st)
+{
+	static const uint8_t ops[] = { KBIN_PROG_OP_TRIGGER, KBIN_PROG_OP_DMA,
+				       KBIN_PROG_OP_WAIT, 0x01, 0xda };
+	static const uint8_t modes[] = { 0, KBIN_PROG_WAIT_GE,
+					 KBIN_PROG_UPDATE_INC, 1, 0xff };
+	static const char *const names[] = { "qSPIO0", "qPoolDynamic", "q",
+					     "qSPSpillReload0", "" };
+	uint32_t v;
+
+	switch (rnd(st, 7)) {
+	case 0:
+		r[0] = ops[rnd(st, sizeof(ops))];
+		break;
+	case 1:		/* wait or update mode */
+		r[rnd(st, 2) ? 4 : 6] = modes[rnd(st, sizeof(modes))];
+		break;
+	case 2:		/* a semaphore index near the core's count */
+		v = (uint32_t)rnd(st, 4);
+		r[v == 0 ? 5 : v == 1 ? 7 : 13] = (uint8_t)(126 + rnd(st, 4));
+		break;
+	case 3:		/* the value waited for, one off what it was */
+		r[8 + rnd(st, 4)] += (uint8_t)(rnd(st, 3) - 1);
+		break;
+	case 4:		/* a trigger's queue name */
+		r[0] = KBIN_PROG_OP_TRIGGER;
+		memset(r + 12, 0, KBIN_PROG_QNAME_MAX);
+		v = (uint32_t)rnd(st, sizeof(names) / sizeof(names[0]));
+		memcpy(r + 12, names[v], strlen(names[v]));
+		break;
+	case 5:		/* an unterminated name */
+		memset(r + 12, 'q', KBIN_PROG_QNAME_MAX);
+		break;
+	default:
+		r[rnd(st, KBIN_PROG_RECORD_SIZE)] = (uint8_t)kbin_rand(st);
+		break;
+	}
+}
+
+/*
+ * A field of the program section: its header, a stream range, a decoded
+ * entry, or a record's sync byte.  A record changed in a plan the checker
+ * accepts has its entries written again (kbin_prog_refill(), the
+ * writer's walk) three times in four, so the change reaches the rules
+ * behind the entry comparison.
+ */
+static void mutate_prog(uint8_t *b, size_t len, const struct walk *wk,
+			uint64_t *st)
+{
+	struct fld f;
+	size_t base;
+	int valid;
+
+	if (!wk->prog)
+		return;
+	switch (rnd(st, 6)) {
+	case 0:
+		f = psec_fields[rnd(st, NELEM(psec_fields))];
+		f.off += wk->prog;
+		break;
+	case 1:
+		if (!wk->npsg)
+			return;
+		f = (struct fld){ wk->prog + sizeof(struct kbin_prog_section) +
+				  rnd(st, wk->npsg) * sizeof(struct kbin_prog_sg) +
+				  rnd(st, KBIN_PROG_ENGINES * 2) * 4, 4 };
+		break;
+	case 2:
+		if (!wk->nps)
+			return;
+		f = psy_fields[rnd(st, NELEM(psy_fields))];
+		f.off += wk->ps + rnd(st, wk->nps) * sizeof(struct kbin_prog_sync);
+		break;
+	default:
+		if (!wk->npr)
+			return;
+		base = wk->pr + rnd(st, wk->npr) * KBIN_PROG_RECORD_SIZE;
+		kbin_fix_checksum(b, len);
+		valid = kbin_check_plan(b, len, NULL) == KBIN_OK;
+		mutate_instr_record(b + base, st);
+		if (valid && rnd(st, 4))
+			kbin_prog_refill(b, len);
+		return;
+	}
+	if (!fits(len, f.off, f.w))
+		return;
+	put(b, f, interesting(st, get(b, f), get(b, f), len, f.w));
+}
+
 static size_t mutate_raw(uint8_t *b, size_t len, size_t max, uint64_t *st)
 {
 	size_t off, n, k;
@@ -529,10 +662,14 @@ size_t kbin_mutate(uint8_t *b, size_t len, size_t max, uint64_t *st)
 		return len;
 	while (n--) {
 		walk(b, len, &wk);
-		switch (rnd(st, 12)) {
+		switch (rnd(st, 14)) {
 		case 10:
 		case 11:
 			mutate_dma(b, len, &wk, st);
+			break;
+		case 12:
+		case 13:
+			mutate_prog(b, len, &wk, st);
 			break;
 		case 0:
 			if (len >= sizeof(struct kbin_header)) {
@@ -579,6 +716,24 @@ size_t kbin_mutate(uint8_t *b, size_t len, size_t max, uint64_t *st)
 		}
 	}
 	/* mostly fix the checksum up, so the mutation gets past it */
+	if (rnd(st, 16))
+		kbin_fix_checksum(b, len);
+	return len;
+}
+
+size_t kbin_mutate_prog(uint8_t *b, size_t len, size_t max, uint64_t *st)
+{
+	unsigned int n = (unsigned int)rnd(st, 3) + 1;
+	struct walk wk;
+
+	if (!len || max < len)
+		return len;
+	while (n--) {
+		walk(b, len, &wk);
+		if (!wk.prog || rnd(st, 8) == 0)
+			return kbin_mutate(b, len, max, st);
+		mutate_prog(b, len, &wk, st);
+	}
 	if (rnd(st, 16))
 		kbin_fix_checksum(b, len);
 	return len;

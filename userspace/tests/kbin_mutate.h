@@ -11,7 +11,11 @@
  * remote subgraph and var), a list entry, a payload header, the version 2
  * header fields, the DMA section's counts and subgraph entries, a DMA
  * queue, block or descriptor field (var_ids near a set's end, sizes near
- * the 64 KiB piece limit) - and writes
+ * the 64 KiB piece limit), the program section's counts and stream
+ * ranges, a decoded entry, an instruction record's opcode, modes,
+ * semaphores, wait value or queue name (then, in a valid plan, mostly
+ * its entries written again so the rules behind them are reached) - and
+ * writes
  * an "interesting" value into it (0, 1, all ones, the field's neighbours,
  * another record's value, a power of two, a boundary of the file), or
  * flips raw bytes, or truncates/extends the plan.  Most of the time the
@@ -43,6 +47,19 @@ uint64_t kbin_rand(uint64_t *state);
  * Return: the new length (<= @max, >= 1 unless @len was 0).
  */
 size_t kbin_mutate(uint8_t *buf, size_t len, size_t max, uint64_t *state);
+/**
+ * kbin_mutate_prog() - as kbin_mutate(), aimed at the program section:
+ *	1..3 of its mutations (one call in eight, or a plan without a
+ *	program section: kbin_mutate()).
+ * @buf: the plan; has room for @max bytes.
+ * @len: its length.
+ * @max: the most bytes the result may have.
+ * @state: generator state.
+ *
+ * Return: the new length.
+ */
+size_t kbin_mutate_prog(uint8_t *buf, size_t len, size_t max,
+			uint64_t *state);
 
 /**
  * struct kbin_bad_transpose - a transpose_shape the rules must refuse

@@ -87,7 +87,8 @@ int main(int argc, char **argv)
 	}
 	err = save(argv[1], "full.kbin", tp_build) |
 	      save(argv[1], "small.kbin", tp_build_small) |
-	      save(argv[1], "n64.kbin", build_n64);
+	      save(argv[1], "n64.kbin", build_n64) |
+	      save(argv[1], "prog.kbin", tp_build_prog);
 	for (bad_transpose = 0; bad_transpose < kbin_num_bad_transposes;
 	     bad_transpose++) {
 		snprintf(name, sizeof(name), "transpose-%u.kbin", bad_transpose);
