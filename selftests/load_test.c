@@ -4,7 +4,8 @@
  * variable resolves where the address map says; READ_VAR returns the
  * payload bytes; remote variables across two subgraphs; the pointer
  * table holds the listed variables' addresses; load failures report
- * errno, subgraph, record, reason and log text; WRITE_VAR into an SBUF
+ * errno, subgraph, record, reason and log text; a plan with a program
+ * loads, a trigger-count mismatch is refused; WRITE_VAR into an SBUF
  * carve-out is -EPERM; the gap past each SBUF partition in the MR_SB
  * window is -ERANGE for RESOLVE, READ_VAR and WRITE_VAR; a plan past the
  * last NeuronCore is -ENODEV and leaves the device unchanged; a LOAD whose
@@ -293,6 +294,35 @@ TEST_F(std, plan_over_max_plan_bytes)
 	EXPECT_EQ(KBIN_ERR_STAGE_LIMIT, l.err_reason);
 	ASSERT_LT(0, write(fd, old, strlen(old)));
 	close(fd);
+}
+
+/*
+ * A plan with a program (KBIN version 3) loads; one whose SP starts only
+ * one of qSPIO0's two blocks is refused by the checker LOAD runs, which
+ * is the compiler's (Documentation/kbin-format.rst, "Program rules").
+ */
+TEST_F(std, program_loads_and_trigger_count_mismatch_refused)
+{
+	struct plan good = { 0 }, bad = { 0 };
+	struct neuronsim_load l;
+	uint32_t id = 0;
+	char log[512];
+
+	ASSERT_EQ(0, plan_std_prog(&self->info, 2, &good));
+	ASSERT_EQ(3U, ((struct kbin_header *)good.buf)->version);
+	ASSERT_EQ(0, nsim_load(self->fd, &good, 0, &id, NULL, log, sizeof(log)))
+		TH_LOG("load: %s", log);
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
+	ASSERT_EQ(0, plan_std_prog(&self->info, 1, &bad));
+	EXPECT_EQ(-EINVAL, nsim_load(self->fd, &bad, 0, NULL, &l, log, sizeof(log)));
+	EXPECT_EQ(0, l.err_subgraph);
+	EXPECT_EQ(-1, l.err_record);
+	EXPECT_EQ(KBIN_ERR_PROG_TRIGGER_COUNT, l.err_reason);
+	EXPECT_EQ(KBIN_FIELD_PROG_SP, l.err_field);
+	EXPECT_NE(NULL, strstr(log, "queue 'qSPIO0' has 2 blocks but the sp stream triggers it 1 times"))
+		TH_LOG("log: %s", log);
+	plan_free(&good);
+	plan_free(&bad);
 }
 
 /* a version 1 plan (no DMA section) of the same variables still loads */

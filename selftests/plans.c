@@ -271,8 +271,35 @@ static int add_std_dma(const struct neuronsim_info *info,
 	return e | kbin_writer_add_dma_block(w, 0, &b, "std-out-block-1", &d, 1);
 }
 
+/*
+ * A program for the standard plan's sg00 (Documentation/execute.rst):
+ * SP starts qSPIO0's two blocks (@triggers of them: 2 is right, 1 leaves
+ * block 1 unstarted), then updates semaphore 1; PE waits until semaphore
+ * 25, block 1's, reaches 2 (the queue's num_queues), then computes.
+ */
+static int add_std_prog(struct kbin_writer *w, int triggers)
+{
+	uint8_t sp[3][KBIN_PROG_RECORD_SIZE], pe[2][KBIN_PROG_RECORD_SIZE];
+	struct kbin_prog_sync x = { .opcode = KBIN_PROG_OP_TRIGGER };
+	int i, n = 0;
+
+	for (i = 0; i < triggers; i++)
+		kbin_prog_encode(sp[n++], &x, "qSPIO0");
+	x = (struct kbin_prog_sync){ .opcode = 0xb1,
+		.update_mode = KBIN_PROG_UPDATE_INC, .update_sem = 1 };
+	kbin_prog_encode(sp[n++], &x, NULL);
+	x = (struct kbin_prog_sync){ .opcode = KBIN_PROG_OP_WAIT,
+		.wait_mode = KBIN_PROG_WAIT_GE, .wait_sem = 25, .wait_value = 2 };
+	kbin_prog_encode(pe[0], &x, NULL);
+	x = (struct kbin_prog_sync){ .opcode = 0x01 };
+	kbin_prog_encode(pe[1], &x, NULL);
+	return kbin_writer_add_prog(w, 0, KBIN_DMA_ENGINE_SP, sp,
+				    (uint64_t)n * KBIN_PROG_RECORD_SIZE) |
+	       kbin_writer_add_prog(w, 0, KBIN_DMA_ENGINE_PE, pe, sizeof(pe));
+}
+
 static int plan_std_version(const struct neuronsim_info *info, uint32_t version,
-			    struct plan *p)
+			    int triggers, struct plan *p)
 {
 	static const uint32_t list[] = { V0_WEIGHT, V0_BIAS, V0_IN };
 	static const uint32_t table[] = { V0_WEIGHT, V0_IN, V0_OUT, V0_VLOCAL };
@@ -338,6 +365,8 @@ static int plan_std_version(const struct neuronsim_info *info, uint32_t version,
 		 NULL, 0);
 	if (version != 1)
 		e |= add_std_dma(info, w);
+	if (triggers >= 0)
+		e |= add_std_prog(w, triggers);
 	e = plan_finish(w, e, p);
 out:
 	free(pw);
@@ -348,12 +377,18 @@ out:
 
 int plan_std(const struct neuronsim_info *info, struct plan *p)
 {
-	return plan_std_version(info, KBIN_VERSION, p);
+	return plan_std_version(info, KBIN_VERSION, -1, p);
 }
 
 int plan_std_v1(const struct neuronsim_info *info, struct plan *p)
 {
-	return plan_std_version(info, KBIN_VERSION_MIN, p);
+	return plan_std_version(info, KBIN_VERSION_MIN, -1, p);
+}
+
+int plan_std_prog(const struct neuronsim_info *info, int triggers,
+		  struct plan *p)
+{
+	return plan_std_version(info, KBIN_VERSION, triggers, p);
 }
 
 /* One subgraph of n MR_BUFFERs of @size bytes each (payload optional). */

@@ -96,6 +96,13 @@ uint8_t payload_byte(unsigned int var, uint64_t i);
 int plan_std(const struct neuronsim_info *info, struct plan *p);
 /* the standard plan as KBIN version 1: no DMA section */
 int plan_std_v1(const struct neuronsim_info *info, struct plan *p);
+/*
+ * the standard plan with a program (KBIN version 3): sg00's SP starts
+ * qSPIO0's blocks with @triggers triggers (2 is right; 1 is a
+ * trigger-count mismatch the checker refuses), PE waits for them
+ */
+int plan_std_prog(const struct neuronsim_info *info, int triggers,
+		  struct plan *p);
 int plan_buffers(const struct neuronsim_info *info, unsigned int n,
 		 uint64_t size, int with_payload, struct plan *p);
 void plan_free(struct plan *p);
