@@ -250,7 +250,11 @@ def main():
        in r.stdout, r.stdout + r.stderr)
 
     r = run(CC, "compile", neff, "-o", plan)
-    ok("compile: the program NEFF compiles", r.returncode == 0, r.stderr)
+    r2 = run(CC, "compile", "-j", neff, "-o", plan)
+    ok("compile: the program NEFF compiles, its totals count the instructions",
+       r.returncode == 0 and r.stdout.endswith(" UDMA pieces, 12 instructions\n") and
+       r2.returncode == 0 and dig(json.loads(r2.stdout or "{}"), "instructions") == 12,
+       r.stdout + r.stderr + r2.stdout)
     r = run(CC, "dump", "--program", plan)
     ok("dump --program: one line per instruction with its wait, update, trigger",
        r.returncode == 0 and "KBIN v3" in r.stdout and
@@ -334,10 +338,11 @@ def main():
     demo = os.path.join(tmp, "demo.neff")
     dp = os.path.join(tmp, "demo.kbin")
     run(MKNEFF, "demo", demo)
-    run(CC, "compile", demo, "-o", dp)
+    r0 = run(CC, "compile", "-j", demo, "-o", dp)
     r = run(CC, "replay", dp)
     r2 = run(CC, "dump", "--program", dp)
     ok("a plan without a program says so",
+       r0.returncode == 0 and '"instructions": null' in r0.stdout and
        r.returncode == 1 and "the plan has no program (KBIN v2, no program section)" in r.stderr and
        "  sg00: no program (KBIN v2: no program section)\n" in r2.stdout,
        r.stderr + r2.stdout)

@@ -401,6 +401,9 @@ static int cmd_compile(const char *in, const char *out, int js,
 				"descriptors", (json_int_t)res.dma_descs,
 				"m2s_pieces", (json_int_t)res.dma_m2s_pieces,
 				"s2m_pieces", (json_int_t)res.dma_s2m_pieces);
+		json_object_set_new(sum, "instructions",
+				    v.prog ? json_integer((json_int_t)res.prog_instrs) :
+				    json_null());
 		/* the warnings, printed on stderr (a NEFF's: when it has any) */
 		if (bir || st.warnings)
 			json_object_set_new(sum, "warnings",
@@ -410,6 +413,8 @@ static int cmd_compile(const char *in, const char *out, int js,
 		printf("%s: %zu bytes, target gen %u, %u subgraphs, %u records, %u DMA queues, %u blocks, %llu descriptors, %llu M2S / %llu S2M UDMA pieces",
 		       out, len, v.hdr->target_gen, v.num_subgraphs, nrec, nq, nb,
 		       res.dma_descs, res.dma_m2s_pieces, res.dma_s2m_pieces);
+		if (v.prog)
+			printf(", %llu instructions", res.prog_instrs);
 		if (bir || st.warnings)
 			printf(", %u warning%s", st.warnings,
 			       st.warnings == 1 ? "" : "s");
