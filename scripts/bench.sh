@@ -17,7 +17,8 @@
 #      4 GiB input + 20 GiB unwritten buffers plan
 #   5. neuronsim-cc compile of a 100,000-var model / jq . of its def.json,
 #      and of the real NEFF with the most DMA descriptors / jq . of its
-#      JSON members
+#      JSON members; 5b. the compiler's peak RSS per JSON byte at 10^5
+#      and 10^6 DMA descriptors, and a 2^20-entry semaphore set
 #   6. BIR passes on generated modules of 10^4 and 10^5 instructions
 #   7. VM: relocation (synthetic plans of 10^2..10^4 descriptors of 160
 #      UDMA descriptors a side each and the NEFF of figure 5 with and without its DMA
@@ -315,6 +316,44 @@ row compile_over_jq "neuronsim-cc compile of a 100,000-var extracted NEFF dir / 
 	"$ccdir" "target <= 1.0" "$(le "$ccdir" 1.0)"
 row compile_dma_over_jq "neuronsim-cc compile of $(basename "$big" .neff) (most DMA descriptors), extracted / jq . over its JSON members" \
 	"${ccdma:-n/a}" "target <= 1.0" "$( [ -n "$ccdma" ] && le "$ccdma" 1.0 || echo 0)"
+
+# 5b. the compiler at scale (bench/gen_dma.c): peak RSS of one compile
+# per byte of engine JSON, over a one-descriptor NEFF, at 10^5 and 10^6
+# identical descriptors (linear: the same factor; Documentation/
+# compiler.rst, "Memory"), and a 2^20-entry semaphore set with 20,000
+# blocks (the set indexed once: seconds, not minutes)
+echo "== 5b. the compiler at scale"
+# peak_rss FILE.neff: "KIB SECONDS" of neuronsim-cc compile (ru_maxrss)
+peak_rss() {
+	python3 - "$cc" "$1" "$out/scale.kbin" <<'PY'
+import resource, subprocess, sys, time
+t0 = time.monotonic()
+subprocess.run([sys.argv[1], "compile", sys.argv[2], "-o", sys.argv[3]],
+               check=True, stdout=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+      "%.3f" % (time.monotonic() - t0))
+PY
+}
+build/bench/gen_dma 1 1 1 "$out/d1.neff" > "$out/d1.txt"
+read -r base_kb _ < <(peak_rss "$out/d1.neff")
+for n in 100000 1000000; do
+	build/bench/gen_dma 1 1 $n "$out/d$n.neff" > "$out/d$n.txt"
+	json=$(sed -n 's/.*SP.json \([0-9]*\) bytes.*/\1/p' "$out/d$n.txt")
+	read -r kb s < <(peak_rss "$out/d$n.neff")
+	f=$(calc "%.2f" "($kb - $base_kb) * 1024 / $json")
+	eval "scale_rss_$n=\$f scale_kb_$n=\$kb scale_s_$n=\$s scale_json_$n=\$json"
+	echo "$n descriptors: $json bytes of JSON, peak RSS $kb KiB (one descriptor: $base_kb), ${s}s: $f bytes per byte"
+done
+row compile_rss_per_json_byte "neuronsim-cc compile, 10^6 identical descriptors: peak RSS over a one-descriptor NEFF per byte of engine JSON ($scale_json_1000000 bytes of JSON, $scale_kb_1000000 KiB, ${scale_s_1000000} s; 10^5: $scale_rss_100000)" \
+	"$scale_rss_1000000" "target <= 5" "$(le "$scale_rss_1000000" 5)"
+row compile_rss_growth "neuronsim-cc compile peak RSS per JSON byte, 10^6 / 10^5 descriptors ($scale_rss_100000 -> $scale_rss_1000000)" \
+	"$(calc "%.3f" "$scale_rss_1000000 / $scale_rss_100000")" "target <= 1.1" \
+	"$(le "$(calc "%.3f" "$scale_rss_1000000 / $scale_rss_100000")" 1.1)"
+build/bench/gen_dma 1048576 20000 1 "$out/sems.neff" > "$out/sems.txt"
+read -r kb s < <(peak_rss "$out/sems.neff")
+echo "2^20-entry semaphore set, 20,000 blocks: ${s}s, peak RSS $kb KiB"
+row compile_semaphore_set_s "neuronsim-cc compile, a 2^20-entry semaphore set and 20,000 blocks, seconds (65 s when each block scanned the set)" \
+	"$s" "target <= 5" "$(le "$s" 5)"
 
 # 6. BIR passes at 10^4 and 10^5 instructions (bench/bir_bench.c)
 echo "== 6. BIR passes on generated modules"

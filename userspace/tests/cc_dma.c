@@ -658,12 +658,13 @@ static int dma_neff(uint32_t nblocks, uint32_t ndescs, void **neff,
 /*
  * The compile's memory is linear in its JSON, at a small factor: 100,000
  * identical DMA descriptors (24 MB of engine JSON in a 100 KB NEFF) take
- * the -O2 neuronsim-cc at most 5 bytes of peak RSS per byte of JSON over
- * a one-descriptor NEFF (Documentation/compiler.rst, "Memory"; 4.5
- * measured).  It took 8.3: a padded copy of every member, the parser's
- * structural index kept with the document, and a key index on every
- * object of more than 8 members (each descriptor); the million-descriptor
- * NEFF of make bench peaked at 2.0 GB.
+ * the -O2 neuronsim-cc at most 6.5 bytes of peak RSS per byte of JSON
+ * over a one-descriptor NEFF, a guard against the old layout, which took
+ * 8.3 (a padded copy of every member, the parser's structural index kept
+ * with the document, and a key index on every object of more than 8
+ * members: each descriptor; the million-descriptor NEFF peaked at 2.0
+ * GB).  The figure itself, 4.5 here and at 10^6 descriptors, is make
+ * bench's (Documentation/compiler.rst, "Memory").
  */
 TEST(compile_memory_is_linear_in_the_json)
 {
@@ -682,7 +683,7 @@ TEST(compile_memory_is_linear_in_the_json)
 	TH_LOG("%zu bytes of engine JSON: peak RSS %llu KiB over %llu KiB, %.2f bytes per byte",
 	       json, (unsigned long long)(rss - base) >> 10,
 	       (unsigned long long)base >> 10, (double)(rss - base) / (double)json);
-	EXPECT_GE(5 * (uint64_t)json, rss - base);
+	EXPECT_GE(13 * (uint64_t)json / 2, rss - base);
 }
 
 /*
