@@ -351,6 +351,48 @@ static int kbin_ranges_overlap(__u64 a, __u64 alen, __u64 b, __u64 blen)
 /* ---- pass 1: header, data area, subgraph table, carve-outs, sets ---- */
 
 /*
+ * The place of an optional section of the metadata area (the DMA section,
+ * the program section), named @what ("DMA") with field prefix @key
+ * ("dma"), present (@off not 0): 8-byte aligned, inside the metadata
+ * area, past the header, clear of the subgraph table.  Return: KBIN_OK,
+ * or the refusal on @field (@count_err: a size without a section).
+ */
+static unsigned int kbin_check_section_place(struct kbin_ck *c,
+					     unsigned int field,
+					     unsigned int count_err,
+					     const char *what, const char *key,
+					     __u64 off, __u64 size)
+{
+	__u64 toff = c->h->subgraph_table_off;
+	__u64 tlen = (__u64)c->h->num_subgraphs * sizeof(struct kbin_subgraph);
+	__u64 end;
+
+	if (!off)
+		return kbin_fail(c, -1, -1, NULL, field, count_err, size,
+				 "%s_size %llu without a %s section (%s_off 0)",
+				 key, (unsigned long long)size, what, key);
+	if (off & 7)
+		return kbin_fail(c, -1, -1, NULL, field, KBIN_ERR_MISALIGNED,
+				 off, "%s section at 0x%llx is not 8-byte aligned",
+				 what, (unsigned long long)off);
+	if (__builtin_add_overflow(off, size, &end) || end > c->data_off)
+		return kbin_fail(c, -1, -1, NULL, field, KBIN_ERR_BOUNDS, off,
+				 "%s section 0x%llx + %llu runs past the metadata area end 0x%llx",
+				 what, (unsigned long long)off,
+				 (unsigned long long)size,
+				 (unsigned long long)c->data_off);
+	if (off < c->hdr_size)
+		return kbin_fail(c, -1, -1, NULL, field, KBIN_ERR_OVERLAP, off,
+				 "%s section at 0x%llx overlaps the header",
+				 what, (unsigned long long)off);
+	if (kbin_ranges_overlap(off, size, toff, tlen))
+		return kbin_fail(c, -1, -1, NULL, field, KBIN_ERR_OVERLAP, off,
+				 "%s section at 0x%llx overlaps the subgraph table",
+				 what, (unsigned long long)off);
+	return KBIN_OK;
+}
+
+/*
  * The version 2 header fields and the DMA section's place and size: in
  * the metadata area after the header, 8-byte aligned, not over the
  * subgraph table (the sets are compared with it in kbin_check_subgraph()),
@@ -359,47 +401,22 @@ static int kbin_ranges_overlap(__u64 a, __u64 alen, __u64 b, __u64 blen)
 static unsigned int kbin_check_dma_area(struct kbin_ck *c)
 {
 	const struct kbin_header_ext *x = (const void *)(c->base + sizeof(*c->h));
-	__u64 toff = c->h->subgraph_table_off;
-	__u64 tlen = (__u64)c->h->num_subgraphs * sizeof(struct kbin_subgraph);
-	__u64 end, want, t;
 	const struct kbin_dma_section *d;
+	unsigned int r;
+	__u64 want, t;
 
 	if (c->h->version < KBIN_VERSION_PROG && (x->prog_off || x->prog_size))
 		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
 				 KBIN_ERR_RESERVED, x->prog_off | x->prog_size,
 				 "header reserved fields (prog_off, prog_size from version %u) are not zero",
 				 KBIN_VERSION_PROG);
-	if (!x->dma_off) {
-		if (x->dma_size)
-			return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
-					 KBIN_ERR_DMA_COUNT, x->dma_size,
-					 "dma_size %llu without a DMA section (dma_off 0)",
-					 (unsigned long long)x->dma_size);
+	if (!x->dma_off && !x->dma_size)
 		return KBIN_OK;
-	}
-	if (x->dma_off & 7)
-		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
-				 KBIN_ERR_MISALIGNED, x->dma_off,
-				 "DMA section at 0x%llx is not 8-byte aligned",
-				 (unsigned long long)x->dma_off);
-	if (__builtin_add_overflow(x->dma_off, x->dma_size, &end) ||
-	    end > c->data_off)
-		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
-				 KBIN_ERR_BOUNDS, x->dma_off,
-				 "DMA section 0x%llx + %llu runs past the metadata area end 0x%llx",
-				 (unsigned long long)x->dma_off,
-				 (unsigned long long)x->dma_size,
-				 (unsigned long long)c->data_off);
-	if (x->dma_off < c->hdr_size)
-		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
-				 KBIN_ERR_OVERLAP, x->dma_off,
-				 "DMA section at 0x%llx overlaps the header",
-				 (unsigned long long)x->dma_off);
-	if (kbin_ranges_overlap(x->dma_off, x->dma_size, toff, tlen))
-		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
-				 KBIN_ERR_OVERLAP, x->dma_off,
-				 "DMA section at 0x%llx overlaps the subgraph table",
-				 (unsigned long long)x->dma_off);
+	r = kbin_check_section_place(c, KBIN_FIELD_DMA_SECTION,
+				     KBIN_ERR_DMA_COUNT, "DMA", "dma",
+				     x->dma_off, x->dma_size);
+	if (r)
+		return r;
 	want = KBIN_DMA_HDR + (__u64)c->h->num_subgraphs * KBIN_DMA_SG;
 	if (x->dma_size < want)
 		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
@@ -1688,43 +1705,18 @@ unsigned int kbin_check_plan(const void *buf, unsigned long long len,
 static unsigned int kbin_check_prog_area(struct kbin_ck *c)
 {
 	const struct kbin_header_ext *x = (const void *)(c->base + sizeof(*c->h));
-	__u64 toff = c->h->subgraph_table_off;
-	__u64 tlen = (__u64)c->h->num_subgraphs * sizeof(struct kbin_subgraph);
-	__u64 end, want, t;
 	const struct kbin_prog_section *p;
+	unsigned int r;
+	__u64 want, t;
 	__u32 n;
 
-	if (!x->prog_off) {
-		if (x->prog_size)
-			return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
-					 KBIN_ERR_PROG_COUNT, x->prog_size,
-					 "prog_size %llu without a program section (prog_off 0)",
-					 (unsigned long long)x->prog_size);
+	if (!x->prog_off && !x->prog_size)
 		return KBIN_OK;
-	}
-	if (x->prog_off & 7)
-		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
-				 KBIN_ERR_MISALIGNED, x->prog_off,
-				 "program section at 0x%llx is not 8-byte aligned",
-				 (unsigned long long)x->prog_off);
-	if (__builtin_add_overflow(x->prog_off, x->prog_size, &end) ||
-	    end > c->data_off)
-		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
-				 KBIN_ERR_BOUNDS, x->prog_off,
-				 "program section 0x%llx + %llu runs past the metadata area end 0x%llx",
-				 (unsigned long long)x->prog_off,
-				 (unsigned long long)x->prog_size,
-				 (unsigned long long)c->data_off);
-	if (x->prog_off < c->hdr_size)
-		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
-				 KBIN_ERR_OVERLAP, x->prog_off,
-				 "program section at 0x%llx overlaps the header",
-				 (unsigned long long)x->prog_off);
-	if (kbin_ranges_overlap(x->prog_off, x->prog_size, toff, tlen))
-		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
-				 KBIN_ERR_OVERLAP, x->prog_off,
-				 "program section at 0x%llx overlaps the subgraph table",
-				 (unsigned long long)x->prog_off);
+	r = kbin_check_section_place(c, KBIN_FIELD_PROG_SECTION,
+				     KBIN_ERR_PROG_COUNT, "program", "prog",
+				     x->prog_off, x->prog_size);
+	if (r)
+		return r;
 	if (c->dma && kbin_ranges_overlap(x->prog_off, x->prog_size,
 					  c->dma_off, c->dma_size))
 		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
