@@ -50,7 +50,7 @@
 #include "plans.h"
 
 #define NTHREADS	5
-#define PARAM		"/sys/module/neuronsim/parameters/"
+#define PARAM		NSIM_PARAM_DIR
 
 static unsigned long long mem_total(void)
 {
@@ -64,14 +64,6 @@ static unsigned long long mem_total(void)
 	if (f)
 		fclose(f);
 	return kb << 10;
-}
-
-static int set_param(const char *name, const char *v)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), PARAM "%s", name);
-	return write_text(path, v);
 }
 
 /* the kernel log since the last clear: any of the words of an OOM? */
@@ -187,7 +179,7 @@ TEST_F_TIMEOUT(budget, concurrent_maximum_plans, 1200)
 	snprintf(old, sizeof(old), "%s", t);
 	free(t);
 	snprintf(v, sizeof(v), "%zu", p.len);
-	ASSERT_EQ(0, set_param("max_plan_bytes", v));
+	ASSERT_EQ(0, nsim_param_write("max_plan_bytes", v));
 
 	SNAP_TAKE(&before);
 	klogctl(5, NULL, 0);	/* SYSLOG_ACTION_CLEAR */
@@ -207,7 +199,7 @@ TEST_F_TIMEOUT(budget, concurrent_maximum_plans, 1200)
 	EXPECT_FALSE(klog_oom());
 	SNAP_TAKE(&after);
 	EXPECT_SNAP_EQ(before, after, "after the loads and unloads");
-	EXPECT_EQ(0, set_param("max_plan_bytes", old));
+	EXPECT_EQ(0, nsim_param_write("max_plan_bytes", old));
 	plan_free(&p);
 }
 
@@ -218,20 +210,6 @@ TEST_F_TIMEOUT(budget, concurrent_maximum_plans, 1200)
 #define CG_MOUNT	"/tmp/nsim-cgroup"
 #define CG		CG_MOUNT "/nsim_budget"
 #define CG_MAX		(64ULL << 20)
-
-static unsigned long long get_param(const char *name)
-{
-	char path[128], *t;
-	unsigned long long v;
-
-	snprintf(path, sizeof(path), PARAM "%s", name);
-	t = read_file(path, NULL);
-	if (!t)
-		return 0;
-	v = strtoull(t, NULL, 0);
-	free(t);
-	return v;
-}
 
 /* the devices on the bus, in index order: how many, into @idx */
 static int bus_devices(unsigned int *idx, int max)
@@ -392,7 +370,7 @@ FIXTURE_TEARDOWN(backing)
 
 TEST_F_TIMEOUT(backing, fill_every_device_unprivileged, 1200)
 {
-	unsigned long long total = 0, cap = get_param("backing_limit_total");
+	unsigned long long total = 0, cap = nsim_param("backing_limit_total");
 	int fd[64], i, status;
 	pid_t by, w;
 

@@ -88,17 +88,6 @@ FIXTURE_TEARDOWN(ds)
 	close(self->fd);
 }
 
-static void expect_base(struct __test_metadata *_metadata, const struct stats *b)
-{
-	struct stats s;
-
-	ASSERT_EQ(0, read_stats(&s));
-	EXPECT_EQ(b->models, s.models);
-	EXPECT_EQ(b->kmem_bytes, s.kmem_bytes);
-	EXPECT_EQ(b->hbm_used, s.hbm_used);
-	EXPECT_EQ(b->backing_bytes, s.backing_bytes);
-}
-
 /*
  * A transpose of 128 rows of 128 elements of @es bytes from v0 (row
  * after row) into 128 SBUF partitions, as the real NEFFs' (dma.rst,
@@ -158,7 +147,7 @@ TEST_F(ds, transpose_shape_refused_at_load)
 		EXPECT_NE(NULL, strstr(log, "block 0 descriptor 0")) TH_LOG("%s: %s", t->what, log);
 		TH_LOG("%s: %s", t->what, log);
 	}
-	expect_base(_metadata, &self->base);
+	EXPECT_STATS_AT(&self->base);
 }
 
 TEST_F(ds, transpose_matches_reference)
@@ -203,7 +192,7 @@ TEST_F(ds, transpose_matches_reference)
 	free(in);
 	free(want);
 	free(got);
-	expect_base(_metadata, &self->base);
+	EXPECT_STATS_AT(&self->base);
 }
 
 /* a seeded pattern for var @var, byte @off on */
@@ -453,7 +442,7 @@ TEST_F(ds, gathers_and_scatters_match_reference)
 					3, 0, what));
 		plan_free(&p);
 	}
-	expect_base(_metadata, &self->base);
+	EXPECT_STATS_AT(&self->base);
 }
 
 TEST_F(ds, remote_sides_match_reference)
@@ -502,7 +491,7 @@ TEST_F(ds, remote_sides_match_reference)
 	ASSERT_EQ(0, nsim_unload(self->fd, id));
 	free(want);
 	free(got);
-	expect_base(_metadata, &self->base);
+	EXPECT_STATS_AT(&self->base);
 }
 
 #define SEM_QUEUES	4096U
@@ -577,7 +566,7 @@ TEST_F(ds, semaphore_sets_bounded)
 	ASSERT_EQ(-EINVAL, ret) TH_LOG("4096 queues of 2^20 semaphores loaded");
 	EXPECT_EQ(KBIN_ERR_DMA_SEMAPHORE, l.err_reason) TH_LOG("%s", log);
 	TH_LOG("%s", log);
-	expect_base(_metadata, &self->base);
+	EXPECT_STATS_AT(&self->base);
 }
 
 TEST_HARNESS_MAIN

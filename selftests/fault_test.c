@@ -16,7 +16,7 @@
 #include "kselftest_harness.h"
 #include "plans.h"
 
-#define PARAM "/sys/module/neuronsim/parameters/"
+#define PARAM NSIM_PARAM_DIR
 
 FIXTURE(flt) {
 	int fd;
@@ -42,31 +42,6 @@ FIXTURE_TEARDOWN(flt)
 	close(self->fd);
 }
 
-static void expect_baseline(struct __test_metadata *_metadata,
-			    const struct stats *b)
-{
-	struct stats s;
-
-	ASSERT_EQ(0, read_stats(&s));
-	EXPECT_EQ(b->models, s.models);
-	EXPECT_EQ(b->mem_refs, s.mem_refs);
-	EXPECT_EQ(b->kmem_bytes, s.kmem_bytes);
-	EXPECT_EQ(b->hbm_used, s.hbm_used);
-	EXPECT_EQ(b->backing_bytes, s.backing_bytes);
-}
-
-static int write_param(const char *name, const char *v)
-{
-	int fd = open(name, O_WRONLY);
-	int ok;
-
-	if (fd < 0)
-		return -errno;
-	ok = write(fd, v, strlen(v)) == (ssize_t)strlen(v);
-	close(fd);
-	return ok ? 0 : -EIO;
-}
-
 /* HBM placements in plan order: sg0 records 1,2,3,4,5,6,11; sg1 1,3 */
 TEST_F(flt, hbm_alloc_nth)
 {
@@ -86,7 +61,7 @@ TEST_F(flt, hbm_alloc_nth)
 		EXPECT_EQ(cases[i].rec, l.err_record);
 		EXPECT_EQ(KBIN_ERR_STAGE_FAULT, l.err_reason);
 		EXPECT_NE(NULL, strstr(log, "fail_hbm_alloc_nth")) TH_LOG("%s", log);
-		expect_baseline(_metadata, &self->base);
+		EXPECT_STATS_AT(&self->base);
 	}
 }
 
@@ -107,7 +82,7 @@ TEST_F(flt, copyin_nth)
 		EXPECT_EQ(cases[i].sg, l.err_subgraph);
 		EXPECT_EQ(cases[i].rec, l.err_record);
 		EXPECT_EQ(KBIN_ERR_STAGE_FAULT, l.err_reason);
-		expect_baseline(_metadata, &self->base);
+		EXPECT_STATS_AT(&self->base);
 	}
 	/* the knob fired once and is 0 again: the next load succeeds */
 	EXPECT_EQ(0, nsim_load(self->fd, &self->p, 0, NULL, NULL, NULL, 0));
@@ -128,7 +103,7 @@ TEST_F(flt, full_hbm_channel)
 	EXPECT_EQ(0, l.err_subgraph);
 	EXPECT_EQ(2, l.err_record);
 	EXPECT_EQ(KBIN_ERR_STAGE_HBM, l.err_reason);
-	expect_baseline(_metadata, &self->base);
+	EXPECT_STATS_AT(&self->base);
 
 	/* two fit; then a third model of one more does not */
 	ASSERT_EQ(0, plan_buffers(&self->info, 2, part, 0, &two));
@@ -138,9 +113,9 @@ TEST_F(flt, full_hbm_channel)
 	EXPECT_EQ(-ENOSPC, nsim_load(self->fd, &one, 0, NULL, &l, log, sizeof(log)));
 	EXPECT_EQ(0, l.err_record);
 	EXPECT_EQ(KBIN_ERR_STAGE_HBM, l.err_reason);
-	expect_baseline(_metadata, &mid);
+	EXPECT_STATS_AT(&mid);
 	EXPECT_EQ(0, nsim_unload(self->fd, id));
-	expect_baseline(_metadata, &self->base);
+	EXPECT_STATS_AT(&self->base);
 	plan_free(&one);
 	plan_free(&two);
 	plan_free(&three);
@@ -156,14 +131,14 @@ TEST_F(flt, backing_cap)
 	strncpy(old, t, sizeof(old) - 1);
 	free(t);
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)self->base.backing_bytes + 4096);
-	ASSERT_EQ(0, write_param(PARAM "backing_limit", v));
+	ASSERT_EQ(0, nsim_param_write("backing_limit", v));
 	EXPECT_EQ(-ENOMEM, nsim_load(self->fd, &self->p, 0, NULL, &l, log, sizeof(log)));
 	EXPECT_EQ(KBIN_ERR_STAGE_BACKING, l.err_reason);
 	EXPECT_EQ(0, l.err_subgraph);
 	EXPECT_EQ(V0_WEIGHT, l.err_record);
 	EXPECT_NE(NULL, strstr(log, "backing")) TH_LOG("%s", log);
-	ASSERT_EQ(0, write_param(PARAM "backing_limit", old));
-	expect_baseline(_metadata, &self->base);
+	ASSERT_EQ(0, nsim_param_write("backing_limit", old));
+	EXPECT_STATS_AT(&self->base);
 }
 
 TEST_F(flt, scratchpad_pages_over_max)
@@ -175,11 +150,11 @@ TEST_F(flt, scratchpad_pages_over_max)
 	ASSERT_NE(NULL, t);
 	strncpy(old, t, sizeof(old) - 1);
 	free(t);
-	ASSERT_EQ(0, write_param(PARAM "scratchpad_max_pages", "0"));
+	ASSERT_EQ(0, nsim_param_write("scratchpad_max_pages", "0"));
 	EXPECT_EQ(-E2BIG, nsim_load(self->fd, &self->p, 0, NULL, &l, NULL, 0));
 	EXPECT_EQ(KBIN_ERR_STAGE_SCRATCHPAD, l.err_reason);
-	ASSERT_EQ(0, write_param(PARAM "scratchpad_max_pages", old));
-	expect_baseline(_metadata, &self->base);
+	ASSERT_EQ(0, nsim_param_write("scratchpad_max_pages", old));
+	EXPECT_STATS_AT(&self->base);
 }
 
 TEST_HARNESS_MAIN

@@ -57,7 +57,7 @@
 #include "kbin_writer.h"
 #include "harden_nl.h"
 
-#define PARAM "/sys/module/neuronsim/parameters/"
+#define PARAM NSIM_PARAM_DIR
 #define SYSFS0 "/sys/class/neuronsim/neuronsim0"
 
 static void expect_base(struct __test_metadata *_metadata,
@@ -672,35 +672,6 @@ TEST_F_TIMEOUT(h, netlink_visibility_and_pointers, 900)
 
 /* ---- caps at their edge ---- */
 
-static int set_param(const char *name, unsigned long long v)
-{
-	char path[256], t[32];
-	int fd, ok;
-
-	snprintf(path, sizeof(path), PARAM "%s", name);
-	snprintf(t, sizeof(t), "%llu", v);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	ok = write(fd, t, strlen(t)) == (ssize_t)strlen(t);
-	close(fd);
-	return ok ? 0 : -EIO;
-}
-
-static unsigned long long get_param(const char *name)
-{
-	char path[256], *t;
-	unsigned long long v;
-
-	snprintf(path, sizeof(path), PARAM "%s", name);
-	t = read_file(path, NULL);
-	if (!t)
-		return 0;
-	v = strtoull(t, NULL, 0);
-	free(t);
-	return v;
-}
-
 FIXTURE(cap) {
 	int fd;
 	struct neuronsim_info info;
@@ -732,13 +703,13 @@ static void edge(struct __test_metadata *_metadata, int fd,
 		 unsigned long long at, unsigned long long over, int err,
 		 uint32_t reason)
 {
-	unsigned long long old = get_param(param);
+	unsigned long long old = nsim_param(param);
 	struct neuronsim_load l;
 	char log[512];
 	uint32_t id;
 	int ret;
 
-	ASSERT_EQ(0, set_param(param, at));
+	ASSERT_EQ(0, nsim_param_set(param, at));
 	ret = nsim_load(fd, p, 0, &id, &l, log, sizeof(log));
 	if (ret)
 		TH_LOG("%s=%llu (exactly at the cap): load gave %d: %s", param,
@@ -746,7 +717,7 @@ static void edge(struct __test_metadata *_metadata, int fd,
 	EXPECT_EQ(0, ret);
 	if (!ret)
 		EXPECT_EQ(0, nsim_unload(fd, id));
-	ASSERT_EQ(0, set_param(param, over));
+	ASSERT_EQ(0, nsim_param_set(param, over));
 	ret = nsim_load(fd, p, 0, &id, &l, log, sizeof(log));
 	if (ret != -err || l.err_reason != reason)
 		TH_LOG("%s=%llu (one over the cap): load gave %d reason %u, expected %d reason %u: %s",
@@ -755,7 +726,7 @@ static void edge(struct __test_metadata *_metadata, int fd,
 	EXPECT_EQ(reason, l.err_reason);
 	if (edge_log_wanted)
 		EXPECT_NE(NULL, strstr(log, edge_log_wanted)) TH_LOG("log: %s", log);
-	ASSERT_EQ(0, set_param(param, old));
+	ASSERT_EQ(0, nsim_param_set(param, old));
 }
 
 TEST_F_TIMEOUT(cap, max_plan_bytes, 900)
@@ -793,11 +764,11 @@ TEST_F_TIMEOUT(cap, scratchpad_max_pages, 900)
 
 TEST_F_TIMEOUT(cap, max_models_per_fd, 900)
 {
-	unsigned long long old = get_param("max_models_per_fd");
+	unsigned long long old = nsim_param("max_models_per_fd");
 	uint32_t id[4];
 	int i, ret;
 
-	ASSERT_EQ(0, set_param("max_models_per_fd", 3));
+	ASSERT_EQ(0, nsim_param_set("max_models_per_fd", 3));
 	for (i = 0; i < 3; i++)
 		ASSERT_EQ(0, nsim_load(self->fd, &self->p, 0, &id[i], NULL,
 				       NULL, 0));
@@ -805,13 +776,13 @@ TEST_F_TIMEOUT(cap, max_models_per_fd, 900)
 	EXPECT_EQ(-EMFILE, ret);
 	for (i = 0; i < 3; i++)
 		EXPECT_EQ(0, nsim_unload(self->fd, id[i]));
-	ASSERT_EQ(0, set_param("max_models_per_fd", old));
+	ASSERT_EQ(0, nsim_param_set("max_models_per_fd", old));
 	expect_base(_metadata, &self->base, "max_models_per_fd");
 }
 
 TEST_F_TIMEOUT(cap, backing_limit, 900)
 {
-	unsigned long long old = get_param("backing_limit");
+	unsigned long long old = nsim_param("backing_limit");
 	struct stats s;
 	uint8_t buf[4096];
 	uint64_t a_in, a_tmp;
@@ -836,10 +807,10 @@ TEST_F_TIMEOUT(cap, backing_limit, 900)
 	ASSERT_EQ(0, nsim_resolve(self->fd, id, 0, V0_IN, 0, 1, &a_in));
 	ASSERT_EQ(0, nsim_resolve(self->fd, id, 0, V0_TMP, 0, 1, &a_tmp));
 	ASSERT_NE(a_in / 4096, a_tmp / 4096);
-	ASSERT_EQ(0, set_param("backing_limit", s.backing_bytes + 4096));
+	ASSERT_EQ(0, nsim_param_set("backing_limit", s.backing_bytes + 4096));
 	EXPECT_EQ(0, nsim_write_var(self->fd, id, 0, V0_IN, 0, buf, 64));
 	EXPECT_EQ(-ENOMEM, nsim_write_var(self->fd, id, 0, V0_TMP, 0, buf, 64));
-	ASSERT_EQ(0, set_param("backing_limit", old));
+	ASSERT_EQ(0, nsim_param_set("backing_limit", old));
 	EXPECT_EQ(0, nsim_write_var(self->fd, id, 0, V0_TMP, 0, buf, 64));
 	EXPECT_EQ(0, nsim_unload(self->fd, id));
 	expect_base(_metadata, &self->base, "backing_limit");

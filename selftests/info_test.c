@@ -17,6 +17,7 @@
 #include <linux/neuronsim.h>
 
 #include "kselftest_harness.h"
+#include "plans.h"
 
 struct geometry {
 	const char *name;
@@ -46,23 +47,6 @@ static const struct geometry *expected(void)
 		if (!strcmp(arch, geometries[i].name))
 			return &geometries[i];
 	return NULL;
-}
-
-/* a module parameter's value, or 0 */
-static unsigned long long param(const char *name)
-{
-	unsigned long long v = 0;
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/neuronsim/parameters/%s", name);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%llu", &v) != 1)
-			v = 0;
-		fclose(f);
-	}
-	return v;
 }
 
 /* the node under test: /dev/neuronsim$NSIM_DEV */
@@ -132,8 +116,8 @@ TEST_F(dev, get_info_geometry)
 		EXPECT_EQ(0, info.reserved[c]);
 	/* the budget of loads in progress: the module parameter, not 0 */
 	EXPECT_LT(0ULL, info.max_loading_bytes);
-	EXPECT_EQ(param("max_loading_bytes"), info.max_loading_bytes);
-	EXPECT_EQ(param("max_plan_bytes"), info.max_plan_bytes);
+	EXPECT_EQ(nsim_param("max_loading_bytes"), info.max_loading_bytes);
+	EXPECT_EQ(nsim_param("max_plan_bytes"), info.max_plan_bytes);
 }
 
 TEST_F(dev, unknown_command_is_enotty)

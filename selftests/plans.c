@@ -102,6 +102,34 @@ int nsim_open(void)
 	return nsim_open_dev(d);
 }
 
+unsigned long long nsim_param(const char *name)
+{
+	char path[256], *t;
+	unsigned long long v;
+
+	snprintf(path, sizeof(path), NSIM_PARAM_DIR "%s", name);
+	t = read_file(path, NULL);
+	v = t ? strtoull(t, NULL, 0) : 0;
+	free(t);
+	return v;
+}
+
+int nsim_param_write(const char *name, const char *value)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), NSIM_PARAM_DIR "%s", name);
+	return write_text(path, value);
+}
+
+int nsim_param_set(const char *name, unsigned long long v)
+{
+	char t[32];
+
+	snprintf(t, sizeof(t), "%llu", v);
+	return nsim_param_write(name, t);
+}
+
 unsigned int nsim_time_scale(void)
 {
 	const char *e = getenv("NSIM_TIME_SCALE");

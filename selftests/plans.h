@@ -57,6 +57,21 @@ struct snap {
 #define SNAP_TAKE(s) \
 	ASSERT_EQ(0, snap_read(s)) TH_LOG("debugfs stats/hbm unreadable or no 'channel C ... used U' line")
 
+/*
+ * in a kselftest: the debugfs stats counters are back at @base (a struct
+ * stats read before): models, mem_refs, kmem_bytes, hbm_used,
+ * backing_bytes
+ */
+#define EXPECT_STATS_AT(base) do { \
+	struct stats _s; \
+	ASSERT_EQ(0, read_stats(&_s)); \
+	EXPECT_EQ((base)->models, _s.models); \
+	EXPECT_EQ((base)->mem_refs, _s.mem_refs); \
+	EXPECT_EQ((base)->kmem_bytes, _s.kmem_bytes); \
+	EXPECT_EQ((base)->hbm_used, _s.hbm_used); \
+	EXPECT_EQ((base)->backing_bytes, _s.backing_bytes); \
+} while (0)
+
 /* in a kselftest: two snapshots agree; @when names the moment */
 #define EXPECT_SNAP_EQ(a, b, when) do { \
 	EXPECT_EQ((a).st.models, (b).st.models) TH_LOG("stats models %s", when); \
@@ -78,6 +93,14 @@ const char *nsim_dbgfs(void);
 char *dbgfs_path(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int nsim_open(void);
+/* the module's parameters (Documentation/security.rst, "Caps") */
+#define NSIM_PARAM_DIR	"/sys/module/neuronsim/parameters/"
+/* module parameter @name's value; 0 when it cannot be read */
+unsigned long long nsim_param(const char *name);
+/* write @value (text) into module parameter @name: 0 or -errno */
+int nsim_param_write(const char *name, const char *value);
+/* write the number @v into module parameter @name: 0 or -errno */
+int nsim_param_set(const char *name, unsigned long long v);
 /*
  * how many times longer a time bound of a test may be on this kernel:
  * NSIM_TIME_SCALE (1..100, default 1; the debug-kernel lane sets 10,

@@ -39,7 +39,7 @@
 #include "kbin_writer.h"
 #include "plans.h"
 
-#define PARAM "/sys/module/neuronsim/parameters/"
+#define PARAM NSIM_PARAM_DIR
 #define IN_SIZE		2048ULL
 
 enum { R_SB, R_IN, R_OUT, R_N };

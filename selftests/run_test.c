@@ -52,7 +52,6 @@
 #include "kbin_writer.h"
 #include "plans.h"
 
-#define PARAM "/sys/module/neuronsim/parameters/"
 #define NB		ENGINE_NB
 #define SLICE		ENGINE_SLICE
 #define V_SB		ENGINE_V_SB
@@ -154,22 +153,11 @@ FIXTURE_TEARDOWN(rn)
 	char v[32];
 
 	write_knob("fail_run_nth", 0);
-	write_text(PARAM "max_runs_per_fd", "64");
+	nsim_param_write("max_runs_per_fd", "64");
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)self->info.backing_limit);
-	write_text(PARAM "backing_limit", v);
+	nsim_param_write("backing_limit", v);
 	free(self->buf);
 	close(self->fd);
-}
-
-static void expect_base(struct __test_metadata *_metadata, const struct stats *b)
-{
-	struct stats s;
-
-	ASSERT_EQ(0, read_stats(&s));
-	EXPECT_EQ(b->models, s.models);
-	EXPECT_EQ(b->kmem_bytes, s.kmem_bytes);
-	EXPECT_EQ(b->hbm_used, s.hbm_used);
-	EXPECT_EQ(b->backing_bytes, s.backing_bytes);
 }
 
 TEST_F(rn, copy_lands_in_partitions)
@@ -243,7 +231,7 @@ TEST_F(rn, copy_lands_in_partitions)
 	EXPECT_EQ(0, memcmp(sb, self->buf, NB * SLICE));
 	free(sb);
 	ASSERT_EQ(0, nsim_unload(self->fd, id));
-	expect_base(_metadata, &self->base);
+	EXPECT_STATS_AT(&self->base);
 }
 
 TEST_F(rn, cast_elementwise)
@@ -309,7 +297,7 @@ TEST_F(rn, cast_elementwise)
 	EXPECT_EQ(SLICE, i);
 	free(h);
 	ASSERT_EQ(0, nsim_unload(self->fd, id));
-	expect_base(_metadata, &self->base);
+	EXPECT_STATS_AT(&self->base);
 }
 
 #define SP_SIZE		(256U << 10)	/* input0 and output0: 64 pages each */
@@ -479,7 +467,7 @@ TEST_F(rn, copy_sparse_unaligned)
 	free(want);
 	free(got);
 	ASSERT_EQ(0, nsim_unload(self->fd, id));
-	expect_base(_metadata, &self->base);
+	EXPECT_STATS_AT(&self->base);
 }
 
 /*
@@ -574,7 +562,7 @@ TEST_F(rn, copy_onto_itself_leaks_nothing)
 	free(buf);
 	free(dirty);
 	ASSERT_EQ(0, nsim_unload(self->fd, id));
-	expect_base(_metadata, &self->base);
+	EXPECT_STATS_AT(&self->base);
 }
 
 TEST_F(rn, backing_cap_stops_cleanly)
@@ -594,7 +582,7 @@ TEST_F(rn, backing_cap_stops_cleanly)
 	/* room for the pages of three blocks (each writes one SBUF page) */
 	ASSERT_EQ(0, read_stats(&s));
 	snprintf(v, sizeof(v), "%lld", s.backing_bytes + 3 * 4096);
-	ASSERT_EQ(0, write_text(PARAM "backing_limit", v));
+	ASSERT_EQ(0, nsim_param_write("backing_limit", v));
 	ASSERT_EQ(0, run_q(self->fd, id, &q, 1));
 	ASSERT_EQ(0, wait_q(self->fd, id, &q, 1, &res, -1));
 	EXPECT_EQ(NEURONSIM_RUN_DONE, res.state);
@@ -608,13 +596,13 @@ TEST_F(rn, backing_cap_stops_cleanly)
 				   self->buf + NB * SLICE, SLICE));
 	EXPECT_EQ(0, memcmp(self->buf + NB * SLICE, self->buf, SLICE));
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)self->info.backing_limit);
-	ASSERT_EQ(0, write_text(PARAM "backing_limit", v));
+	ASSERT_EQ(0, nsim_param_write("backing_limit", v));
 	ASSERT_EQ(0, run_q(self->fd, id, &q, 1));
 	ASSERT_EQ(0, wait_q(self->fd, id, &q, 1, &res, -1));
 	EXPECT_EQ(0, res.status);
 	EXPECT_EQ(2, res.runs);
 	ASSERT_EQ(0, nsim_unload(self->fd, id));
-	expect_base(_metadata, &self->base);
+	EXPECT_STATS_AT(&self->base);
 }
 
 TEST_F(rn, fail_run_nth_names_descriptor)
@@ -640,7 +628,7 @@ TEST_F(rn, fail_run_nth_names_descriptor)
 	EXPECT_EQ(e0[4] + 1, e1[4]);	/* errors */
 	EXPECT_TRUE(klog_has("block 4 descriptor 0 (copy): injected by fail_run_nth"));
 	ASSERT_EQ(0, nsim_unload(self->fd, id));
-	expect_base(_metadata, &self->base);
+	EXPECT_STATS_AT(&self->base);
 }
 
 static void on_alarm(int sig)
@@ -710,7 +698,7 @@ TEST_F(rn, wait_timeout_signal_poll)
 	free(src);
 	free(dst);
 	ASSERT_EQ(0, nsim_unload(self->fd, id));
-	expect_base(_metadata, &self->base);
+	EXPECT_STATS_AT(&self->base);
 }
 
 /*
@@ -760,22 +748,9 @@ TEST_F(rn, unload_close_while_running)
 			close(fd2);
 		}
 		expect_engine_still(_metadata);
-		expect_base(_metadata, &self->base);
+		EXPECT_STATS_AT(&self->base);
 	}
 	plan_free(&p);
-}
-
-/* a module parameter's value */
-static uint64_t param(const char *name)
-{
-	char path[256], *t;
-	uint64_t v;
-
-	snprintf(path, sizeof(path), PARAM "%s", name);
-	t = read_file(path, NULL);
-	v = t ? strtoull(t, NULL, 0) : 0;
-	free(t);
-	return v;
 }
 
 /*
@@ -788,7 +763,7 @@ static uint64_t param(const char *name)
 static int plan_largest_run(const struct neuronsim_info *info, uint32_t extra,
 			    uint32_t *run, struct plan *p)
 {
-	uint64_t bytes = param("max_run_bytes"), half = param("max_udma_descs") / 2;
+	uint64_t bytes = nsim_param("max_run_bytes"), half = nsim_param("max_udma_descs") / 2;
 	uint64_t len = half ? (bytes + half - 1) / half : 0, rows = len ? bytes / len : 0;
 	uint64_t sizes[2] = { len, len };
 	struct kbin_dma_desc d[2] = {
@@ -838,7 +813,7 @@ TEST_F(rn, largest_run_at_load)
 	struct plan p;
 
 	/* the run at the caps loads: stop_the_largest_run_promptly */
-	ASSERT_EQ(4ULL << 30, param("max_run_bytes")) TH_LOG("max_run_bytes is not its default");
+	ASSERT_EQ(4ULL << 30, nsim_param("max_run_bytes")) TH_LOG("max_run_bytes is not its default");
 	ASSERT_EQ(0, plan_largest_run(&self->info, 1, &run, &p));
 	EXPECT_EQ(1024U, run);
 	EXPECT_EQ(-E2BIG, nsim_load(self->fd, &p, 0, &id, &l, log, sizeof(log)));
@@ -848,7 +823,7 @@ TEST_F(rn, largest_run_at_load)
 	EXPECT_NE(NULL, strstr(log, "block 1 descriptor 0 from (M2S)")) TH_LOG("%s", log);
 	EXPECT_NE(NULL, strstr(log, "one run of the queue would read 4294967297 bytes with this descriptor's 1, above max_run_bytes 4294967296"))
 		TH_LOG("%s", log);
-	expect_base(_metadata, &self->base);
+	EXPECT_STATS_AT(&self->base);
 }
 
 /*
@@ -926,7 +901,7 @@ TEST_F(rn, stop_the_largest_run_promptly)
 	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
 	EXPECT_PROMPT(t0, "SIGKILL of a process in WAIT, three runs on three cores");
 	expect_engine_still(_metadata);
-	expect_base(_metadata, &self->base);
+	EXPECT_STATS_AT(&self->base);
 }
 
 TEST_F(rn, errors)
@@ -1001,7 +976,7 @@ TEST_F(rn, errors)
 	for (k = 0; k < big; k += 4 * NB * SLICE)
 		ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, V_IN, k, self->buf,
 					    4 * NB * SLICE));
-	ASSERT_EQ(0, write_text(PARAM "max_runs_per_fd", "1"));
+	ASSERT_EQ(0, nsim_param_write("max_runs_per_fd", "1"));
 	q[1] = 1;
 	ASSERT_EQ(0, run_q(self->fd, id, q + 1, 1));
 	EXPECT_EQ(-EAGAIN, run_q(self->fd, id, q, 1));
@@ -1011,7 +986,7 @@ TEST_F(rn, errors)
 	ASSERT_EQ(0, wait_q(self->fd, id, q, 1, res, -1));
 	ASSERT_EQ(0, nsim_unload(self->fd, id));
 	EXPECT_EQ(-ENOENT, wait_q(self->fd, id, q, 1, res, 0));
-	expect_base(_metadata, &self->base);
+	EXPECT_STATS_AT(&self->base);
 }
 
 TEST_HARNESS_MAIN

@@ -32,7 +32,6 @@
 #include "kbin_writer.h"
 #include "plans.h"
 
-#define MAX_PAGES_PARAM "/sys/module/neuronsim/parameters/scratchpad_max_pages"
 #define SC_MAX_MODELS	32
 
 /*
@@ -79,17 +78,6 @@ out:
 	return e;
 }
 
-static int write_param(const char *path, unsigned long v)
-{
-	FILE *f = fopen(path, "w");
-	int ret;
-
-	if (!f)
-		return -errno;
-	ret = fprintf(f, "%lu\n", v) < 0;
-	return fclose(f) || ret ? -EIO : 0;
-}
-
 FIXTURE(sc) {
 	int fd;
 	struct neuronsim_info info;
@@ -129,7 +117,7 @@ TEST_F(sc, scenario2_private_scratchpad_pages_over_maximum)
 	 * (pages are 512 MiB): the limit is a writable module parameter.
 	 */
 	max = 8;
-	if (write_param(MAX_PAGES_PARAM, max))
+	if (nsim_param_set("scratchpad_max_pages", max))
 		max = orig;	/* read-only: test the default limit */
 	TH_LOG("page %" PRIu64 " bytes, maximum %u pages", page, max);
 
@@ -163,7 +151,7 @@ TEST_F(sc, scenario2_private_scratchpad_pages_over_maximum)
 		plan_free(&p);
 	}
 	if (max != orig)
-		EXPECT_EQ(0, write_param(MAX_PAGES_PARAM, orig));
+		EXPECT_EQ(0, nsim_param_set("scratchpad_max_pages", orig));
 	SNAP_TAKE(&after);
 	EXPECT_SNAP_EQ(self->base, after, "at the end");
 }
