@@ -28,8 +28,10 @@ cache="$top/.cache"
 # and simdjson build the compiler's JSON reader (userspace/cc/json_view.cc);
 # python3 reads the commands' JSON in the host tests, and with
 # python3-yaml and python3-jsonschema checks the YNL spec against the
-# kernel's schema; rsync installs the selftests (the kernel's lib.mk).
-lane_check=(build-essential make gcc g++ clang libclang-rt-14-dev
+# kernel's schema; rsync installs the selftests (the kernel's lib.mk);
+# pkgconf gives pkg-config, with which lib_install_test builds a program
+# against the installed libneuronsim (neuronsim.pc).
+lane_check=(build-essential make gcc g++ clang libclang-rt-14-dev pkgconf
 	linux-headers-amd64 qemu-system-x86 busybox-static cpio gzip xz-utils
 	file ca-certificates libnl-3-dev libnl-genl-3-dev libjansson-dev
 	libsimdjson-dev libarchive-dev libssl-dev zlib1g-dev linux-source-6.1 libxml2-utils
