@@ -10,8 +10,10 @@
 #
 # The kernel is linux-source-6.1 from /usr/src, configured as x86_64
 # defconfig, minus subsystems the VM never uses (to keep the cold build
-# short), plus what the VM needs and the debug options: KASAN, KMEMLEAK,
-# PROVE_LOCKING, DEBUG_ATOMIC_SLEEP, PROVE_RCU, DEBUG_OBJECTS.  The build
+# short), plus what the VM needs (the memory cgroup controller among it:
+# backing pages and DMA runs are charged to the writer's cgroup) and the
+# debug options: KASAN, KMEMLEAK, PROVE_LOCKING, DEBUG_ATOMIC_SLEEP,
+# PROVE_RCU, DEBUG_OBJECTS.  The build
 # is cached in .cache/debug-kernel/ and reused while the tarball and the
 # config fragment below are unchanged.  The module is built in a copy of
 # the sources (build/check-debug/mod: each checkout its own, the kernel
@@ -54,6 +56,7 @@ MODULE_UNLOAD=y
 NET=y
 GENERIC_ALLOCATOR=y
 CRC32=y
+MEMCG=y
 ACPI=y
 DEBUG_KERNEL=y
 KASAN=y
