@@ -642,22 +642,25 @@ static json_t *desc_json(const struct dv_prog *pg, const struct kbin_dma_desc *d
 static void dma_prog_out(const struct dv_prog *pg, int js, int descs,
 			 json_t *sgj)
 {
-	uint64_t m2s = 0, s2m = 0, bm, bs, dm, ds;
+	uint64_t m2s = 0, s2m = 0, bm, bs, dm, ds, nd = 0;
 	json_t *qa = json_array(), *ba = json_array();
-	uint32_t k, j, i, nd = 0;
+	uint32_t k, j, i;
 
+	/* totals of a crafted NEFF may pass 64 bits: they stop at the top */
 	for (j = 0; j < pg->nb; j++) {
 		for (i = 0; i < pg->b[j].ndescs; i++) {
 			desc_pieces(&pg->b[j].descs[i], &dm, &ds);
-			m2s += dm;
-			s2m += ds;
+			if (__builtin_add_overflow(m2s, dm, &m2s))
+				m2s = UINT64_MAX;
+			if (__builtin_add_overflow(s2m, ds, &s2m))
+				s2m = UINT64_MAX;
 		}
 		nd += pg->b[j].ndescs;
 	}
 	if (!js)
-		printf("  %s: %u DMA queues, %u blocks, %u descriptors, %llu M2S / %llu S2M UDMA pieces\n",
-		       pg->sg, pg->nq, pg->nb, nd, (unsigned long long)m2s,
-		       (unsigned long long)s2m);
+		printf("  %s: %u DMA queues, %u blocks, %llu descriptors, %llu M2S / %llu S2M UDMA pieces\n",
+		       pg->sg, pg->nq, pg->nb, (unsigned long long)nd,
+		       (unsigned long long)m2s, (unsigned long long)s2m);
 	for (k = 0; k < pg->nq; k++) {
 		const struct dv_queue *q = &pg->q[k];
 
@@ -706,8 +709,10 @@ static void dma_prog_out(const struct dv_prog *pg, int js, int descs,
 		bm = bs = 0;
 		for (i = 0; i < b->ndescs; i++) {
 			desc_pieces(&b->descs[i], &dm, &ds);
-			bm += dm;
-			bs += ds;
+			if (__builtin_add_overflow(bm, dm, &bm))
+				bm = UINT64_MAX;
+			if (__builtin_add_overflow(bs, ds, &bs))
+				bs = UINT64_MAX;
 		}
 		if (!js) {
 			printf("    block %s #%u semaphore %u descs %u pieces %llu/%llu%s%s%s\n",
