@@ -13,9 +13,9 @@
 # short), plus what the VM needs (the memory cgroup controller among it:
 # backing pages and DMA runs are charged to the writer's cgroup) and the
 # debug options: KASAN, KMEMLEAK, PROVE_LOCKING, DEBUG_ATOMIC_SLEEP,
-# PROVE_RCU, DEBUG_OBJECTS.  The build
-# is cached in .cache/debug-kernel/ and reused while the tarball and the
-# config fragment below are unchanged.  The module is built in a copy of
+# PROVE_RCU, DEBUG_OBJECTS.  The build is cached in
+# .cache/debug-kernel/build-HASH/, HASH of the tarball and the config
+# fragment below, and reused while they are unchanged.  The module is built in a copy of
 # the sources (build/check-debug/mod: each checkout its own, the kernel
 # shared) so the normal build is untouched.
 #
@@ -134,7 +134,9 @@ debug_tests="resolve_test isolation_test fault_test reloc_test debugfs_test zero
 
 frag_hash=$( { fragment; basename "$tarball"; stat -c %s "$tarball"; } | sha1sum | cut -c1-12)
 src="$cache/src"
-bld="$cache/build"
+# one build tree per configuration: checkouts with another fragment (a
+# branch before a config change) keep theirs
+bld="$cache/build-$frag_hash"
 stamp="$bld/.nsim-built-$frag_hash"
 
 build_kernel() {
