@@ -13,7 +13,8 @@
  *         ring where it is written, each cut into its own pieces; a copy
  *         moves the stream (nsim_mem_copy()), a cast converts it element
  *         by element (kbin_cast.h), a transpose gathers, permutes and
- *         scatters it; a finished block increments its semaphore;
+ *         scatters it; a finished block adds its queue's num_queues to
+ *         its semaphore;
  *   WAIT  sleeps (interruptible, with a timeout) until the named queues
  *         are neither queued nor running and reports each;
  *   poll  says EPOLLIN while a finished run was not reported by WAIT;
@@ -406,8 +407,12 @@ static int nsim_eng_queue(struct nsim_eng *e, u32 qi)
 			descs++;
 			cond_resched();
 		}
-		/* the block is done: its semaphore */
-		dma->sem_vals[q->first_sem + dma->blocks[blk].sem_index]++;
+		/*
+		 * the block is done: its semaphore gets the queue set's
+		 * num_queues (Documentation/dma.rst)
+		 */
+		dma->sem_vals[q->first_sem + dma->blocks[blk].sem_index] +=
+			q->num_queues;
 		blocks++;
 		nsim_eng_progress(e, blocks, descs);
 	}

@@ -433,6 +433,9 @@ struct nsim_dma_ring {
  * @first_sem: index of its semaphore set's first entry in the subgraph's
  *	@sem_ids and @sem_vals (struct nsim_dma).
  * @num_sems: entries of its semaphore set.
+ * @num_queues: the plan's num_queues, the hardware rings of its queue
+ *	set: what each of its finished blocks adds to its semaphore
+ *	(Documentation/dma.rst).
  * @nd: its device (the views read the rings back through it).
  * @sg: its subgraph.
  */
@@ -441,6 +444,7 @@ struct nsim_dma_queue {
 	u8 type;
 	u8 owner;
 	u16 reserved;
+	u32 num_queues;
 	u32 first_block;
 	u32 num_blocks;
 	u32 first_desc;

@@ -336,6 +336,7 @@ static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 		name_off += strlen(name) + 1;
 		q->type = kq->type;
 		q->owner = kq->owner;
+		q->num_queues = kq->num_queues;
 		q->nd = r->nd;
 		q->sg = sg;
 		q->first_block = kq->first_block - e->first_block;

@@ -705,7 +705,9 @@ int snap_read(struct snap *s)
 
 /*
  * The plan: qIn copies (or casts, from @ft to @tt) slice b of input0 to
- * byte 0 of partition b; qOut copies all of input0 to output0.
+ * byte 0 of partition b; qOut copies all of input0 to output0.  qIn's
+ * queue set has 2 queues (num_queues), so each of its blocks adds 2 to
+ * semaphore ENGINE_SEM; qOut's has 1.
  */
 int plan_engine(const struct neuronsim_info *info, uint64_t in_size,
 		    uint8_t ft, uint8_t tt, struct plan *p)
@@ -713,7 +715,7 @@ int plan_engine(const struct neuronsim_info *info, uint64_t in_size,
 	static const uint32_t sems[] = { ENGINE_SEM }, sems2[] = { 9 };
 	struct kbin_dma_queue_in qin = {
 		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_IN,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
+		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 2 },
 		.name = "qIn", .semaphores = sems,
 	};
 	struct kbin_dma_queue_in qout = {
