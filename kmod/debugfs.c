@@ -26,6 +26,10 @@
  *   models/<id>/sg<N>/dma/<queue> one row per UDMA descriptor of the
  *				queue's rings, with the variable and offset
  *				it came from
+ *   models/<id>/sg<N>/semaphores "index value" per semaphore not zero
+ *				after the last execution (exec.c)
+ *   models/<id>/sg<N>/engines	per engine: position, instructions, state,
+ *				what it waits for, counts per opcode
  *
  * While device 0 exists, neuronsim/ also has links to its device, hbm,
  * stats, fault knobs and models/ under their names, the paths of a
@@ -718,6 +722,7 @@ void nsim_debugfs_model_add(struct nsim_model *m)
 		debugfs_create_file("ptr_tables", 0400, m->sg[i].dir,
 				    &m->sg[i], &nsim_tables_fops);
 		nsim_debugfs_dma_add(&m->sg[i]);
+		nsim_exec_debugfs_add(m, i);
 	}
 }
 

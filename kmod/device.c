@@ -95,7 +95,7 @@ void nsim_fill_info(const struct nsim_device *nd, struct neuronsim_info *info)
 	info->abi_version = NEURONSIM_ABI_VERSION;
 	info->features = NEURONSIM_FEAT_RESOLVE_BATCH | NEURONSIM_FEAT_VAR_IO |
 			 NEURONSIM_FEAT_NETLINK | NEURONSIM_FEAT_DMA_INFO |
-			 NEURONSIM_FEAT_DMA_RUN;
+			 NEURONSIM_FEAT_DMA_RUN | NEURONSIM_FEAT_EXECUTE;
 	info->arch_gen = a->gen;
 	strscpy(info->arch_name, a->name, sizeof(info->arch_name));
 	info->num_cores = a->num_cores;
@@ -346,6 +346,7 @@ struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch)
 	spin_lock_init(&nd->open_lock);
 	nsim_mem_init(&nd->mem);
 	spin_lock_init(&nd->hbm_lock);
+	spin_lock_init(&nd->exec_lock);
 	mutex_init(&nd->core_lock);
 	xa_init_flags(&nd->models, XA_FLAGS_ALLOC1);
 	device_initialize(&nd->dev);

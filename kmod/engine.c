@@ -86,17 +86,24 @@ struct nsim_ring_rd {
 };
 
 /**
- * struct nsim_eng - one queue being run.
+ * struct nsim_eng - the DMA engine at work on one subgraph's queues: a
+ *	RUN's queue, or an execution's blocks (exec.c).
  * @nd: the device.
  * @m: the model.
  * @sg: the subgraph.
  * @q: the queue.
- * @qr: its run state.
+ * @qr: a RUN's run state of @q; NULL for an execution.
  * @rd: its two sides' ring readers.
  * @sbuf: PAGE_SIZE bytes of a cast's source elements.
  * @dbuf: PAGE_SIZE bytes of a cast's converted elements.
  * @udma: UDMA descriptors executed.
  * @bytes: bytes written.
+ * @abort: an execution's cancellation (a negative errno once set), or
+ *	NULL.
+ * @deadline: ktime_get_ns() past which an execution stops with -ETIME,
+ *	or 0.
+ * @fail_d: the descriptor (its index in the subgraph) a block stopped
+ *	in.
  * @injected: the failure is fail_run_nth's.
  */
 struct nsim_eng {
@@ -110,8 +117,29 @@ struct nsim_eng {
 	u8 *dbuf;
 	u64 udma;
 	u64 bytes;
+	const int *abort;
+	u64 deadline;
+	u32 fail_d;
 	bool injected;
 };
+
+/*
+ * Why the work must stop now: -ECANCELED UNLOAD or close, an execution's
+ * cancellation (-EINTR) or its timeout (-ETIME); else 0.
+ */
+static int nsim_eng_stopped(const struct nsim_eng *e)
+{
+	int a;
+
+	if (READ_ONCE(e->m->stopping))
+		return -ECANCELED;
+	if (e->abort) {
+		a = READ_ONCE(*e->abort);
+		if (a)
+			return a;
+	}
+	return 0;
+}
 
 /*
  * The next UDMA descriptor of side @dir: its address and length; -EIO
@@ -123,14 +151,17 @@ static int nsim_eng_next(struct nsim_eng *e, u32 dir, u64 *addr, u32 *len)
 	const struct nsim_dma_queue *q = e->q;
 	const union udma_desc *d;
 	u32 ctrl;
+	int ret;
 
 	/*
-	 * UNLOAD or close: stop before this UDMA descriptor, so a running
-	 * queue stops within one (at most 64 KiB moved), however many a
-	 * DMA descriptor has (Documentation/dma.rst, "Stopping")
+	 * UNLOAD or close (or an execution's cancellation): stop before
+	 * this UDMA descriptor, so a running queue stops within one (at
+	 * most 64 KiB moved), however many a DMA descriptor has
+	 * (Documentation/dma.rst, "Stopping")
 	 */
-	if (READ_ONCE(e->m->stopping))
-		return -ECANCELED;
+	ret = nsim_eng_stopped(e);
+	if (ret)
+		return ret;
 	if (rd->pos == rd->n) {
 		const struct nsim_dma_ring *ring;
 		u64 a;
@@ -138,6 +169,9 @@ static int nsim_eng_next(struct nsim_eng *e, u32 dir, u64 *addr, u32 *len)
 
 		if (rd->idx >= q->count[dir])
 			return -EIO;
+		/* an execution's timeout, every NSIM_ENG_RING_BUF of them */
+		if (e->deadline && ktime_get_ns() > e->deadline)
+			return -ETIME;
 		k = nsim_dma_ring_locate(e->sg, q, dir, rd->idx, &a);
 		ring = &e->sg->dma.rings[q->first_ring[dir] + k];
 		rd->n = min_t(u32, NSIM_ENG_RING_BUF,
@@ -299,10 +333,9 @@ static int nsim_eng_transpose(struct nsim_eng *e, const struct nsim_dma_op *op,
 	pos = 0;
 	for (t = 0; t < p.bytes; t += tile) {
 		/* a tile at a time: at most NSIM_ENG_TRANSPOSE_MAX bytes */
-		if (READ_ONCE(e->m->stopping)) {
-			ret = -ECANCELED;
+		ret = nsim_eng_stopped(e);
+		if (ret)
 			goto out;
-		}
 		cond_resched();
 		for (i0 = 0; i0 < os[0]; i0++)
 			for (i1 = 0; i1 < os[1]; i1++)
@@ -364,12 +397,89 @@ static const char *nsim_eng_why(const struct nsim_eng *e, int err)
 	}
 }
 
+/*
+ * Run block @blk (its index among the subgraph's) of queue @e->q: its
+ * descriptors in order, each from its UDMA descriptors in ring order.
+ * *@descs counts the descriptors done.  Return: 0 or the errno it
+ * stopped with, @e->fail_d the descriptor.
+ */
+static int nsim_eng_run_block(struct nsim_eng *e, u32 blk, u32 *descs)
+{
+	struct nsim_dma *dma = &e->sg->dma;
+	const struct nsim_dma_block *b = &dma->blocks[blk];
+	const struct nsim_dma_queue *q = e->q;
+	u32 d, dir, nm, ns;
+	int ret = 0;
+
+	if (!b->num_descs)
+		return 0;
+	/*
+	 * The ring readers at the block's first UDMA descriptors: a RUN's
+	 * blocks follow each other and keep their buffers, an execution's
+	 * come one at a time from any queue
+	 */
+	for (dir = 0; dir < NSIM_DMA_DIRS; dir++) {
+		struct nsim_ring_rd *rd = &e->rd[dir];
+
+		if (rd->idx != dma->descs[b->first_desc].first[dir]) {
+			rd->idx = dma->descs[b->first_desc].first[dir];
+			rd->n = 0;
+			rd->pos = 0;
+		}
+	}
+	for (d = b->first_desc; d < b->first_desc + b->num_descs; d++) {
+		const struct nsim_dma_op *op = &dma->ops[d];
+
+		e->fail_d = d;
+		ret = nsim_eng_stopped(e);
+		if (!ret && e->deadline && ktime_get_ns() > e->deadline)
+			ret = -ETIME;
+		if (ret)
+			return ret;
+		nm = nsim_dma_desc_count(dma, q, d, NSIM_DMA_M2S);
+		ns = nsim_dma_desc_count(dma, q, d, NSIM_DMA_S2M);
+		e->injected = nsim_fault_hit(&e->nd->fail_run_nth);
+		if (e->injected)
+			ret = -EIO;
+		else if (op->op == KBIN_DMA_OP_COPY)
+			ret = nsim_eng_copy(e, nm, ns);
+		else if (op->op == KBIN_DMA_OP_CAST)
+			ret = nsim_eng_cast(e, op, nm, ns);
+		else
+			ret = nsim_eng_transpose(e, op, &dma->descs[d], nm, ns);
+		if (ret == -EDQUOT)
+			ret = -ENOMEM;
+		if (ret)
+			return ret;
+		(*descs)++;
+		cond_resched();
+	}
+	return 0;
+}
+
+/* log a failed block (not a cancellation) */
+static void nsim_eng_log(const struct nsim_eng *e, const char *what, u32 b,
+			 int err)
+{
+	const struct nsim_dma *dma = &e->sg->dma;
+
+	if (err == -ECANCELED || err == -EINTR || err == -ETIME)
+		return;
+	dev_info_ratelimited(&e->nd->dev,
+			     "model %u sg %u dma queue '%s'%s: block %u descriptor %u (%s): %s (%d)\n",
+			     e->m->id, (u32)(e->sg - e->m->sg),
+			     dma->names + e->q->name_off, what, b,
+			     dma->descs[e->fail_d].index,
+			     kbin_dma_op_str(dma->ops[e->fail_d].op),
+			     nsim_eng_why(e, err), err);
+}
+
 /* Run queue @qi of @e->sg: 0 or the errno it stopped with. */
 static int nsim_eng_queue(struct nsim_eng *e, u32 qi)
 {
 	struct nsim_dma *dma = &e->sg->dma;
 	const struct nsim_dma_queue *q = &dma->queues[qi];
-	u32 b, d, blocks = 0, descs = 0, nm, ns;
+	u32 b, blocks = 0, descs = 0;
 	int ret = 0;
 
 	e->q = q;
@@ -377,36 +487,12 @@ static int nsim_eng_queue(struct nsim_eng *e, u32 qi)
 	memset(e->rd, 0, sizeof(e->rd));
 	e->udma = 0;
 	e->bytes = 0;
-	d = q->first_desc;
 	for (b = 0; b < q->num_blocks; b++) {
 		u32 blk = q->first_block + b;
 
-		for (; d < q->first_desc + q->num_descs && dma->descs[d].block == blk;
-		     d++) {
-			const struct nsim_dma_op *op = &dma->ops[d];
-
-			if (READ_ONCE(e->m->stopping)) {
-				ret = -ECANCELED;
-				goto fail;
-			}
-			nm = nsim_dma_desc_count(dma, q, d, NSIM_DMA_M2S);
-			ns = nsim_dma_desc_count(dma, q, d, NSIM_DMA_S2M);
-			e->injected = nsim_fault_hit(&e->nd->fail_run_nth);
-			if (e->injected)
-				ret = -EIO;
-			else if (op->op == KBIN_DMA_OP_COPY)
-				ret = nsim_eng_copy(e, nm, ns);
-			else if (op->op == KBIN_DMA_OP_CAST)
-				ret = nsim_eng_cast(e, op, nm, ns);
-			else
-				ret = nsim_eng_transpose(e, op, &dma->descs[d], nm, ns);
-			if (ret == -EDQUOT)
-				ret = -ENOMEM;
-			if (ret)
-				goto fail;
-			descs++;
-			cond_resched();
-		}
+		ret = nsim_eng_run_block(e, blk, &descs);
+		if (ret)
+			goto fail;
 		/*
 		 * the block is done: its semaphore gets the queue set's
 		 * num_queues (Documentation/dma.rst)
@@ -421,14 +507,101 @@ static int nsim_eng_queue(struct nsim_eng *e, u32 qi)
 fail:
 	nsim_eng_progress(e, blocks, descs);
 	e->qr->fail_block = b;
-	e->qr->fail_desc = d - q->first_desc < q->num_descs ? dma->descs[d].index : 0;
-	if (ret != -ECANCELED)
-		dev_info_ratelimited(&e->nd->dev,
-				     "model %u sg %u dma queue '%s': block %u descriptor %u (%s): %s (%d)\n",
-				     e->m->id, (u32)(e->sg - e->m->sg),
-				     dma->names + q->name_off, b, e->qr->fail_desc,
-				     kbin_dma_op_str(dma->ops[d].op),
-				     nsim_eng_why(e, ret), ret);
+	e->qr->fail_desc = dma->descs[e->fail_d].index;
+	nsim_eng_log(e, "", b, ret);
+	return ret;
+}
+
+/**
+ * nsim_eng_alloc() - a DMA engine's working state for an execution
+ *	(exec.c): the ring readers and a cast's two pages, charged to the
+ *	caller's memory cgroup.
+ *
+ * Return: the state, or NULL when out of memory.
+ */
+struct nsim_eng *nsim_eng_alloc(void)
+{
+	struct nsim_eng *e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
+
+	if (!e)
+		return NULL;
+	e->sbuf = kmalloc(2 * PAGE_SIZE, GFP_KERNEL_ACCOUNT);
+	if (!e->sbuf) {
+		kfree(e);
+		return NULL;
+	}
+	e->dbuf = e->sbuf + PAGE_SIZE;
+	return e;
+}
+
+/**
+ * nsim_eng_free() - free nsim_eng_alloc()'s state.
+ * @e: the state, or NULL.
+ */
+void nsim_eng_free(struct nsim_eng *e)
+{
+	if (e)
+		kfree(e->sbuf);
+	kfree(e);
+}
+
+/**
+ * nsim_eng_bind() - point an execution's engine state at a subgraph.
+ * @e: from nsim_eng_alloc().
+ * @m: the model.
+ * @sg: the subgraph's index.
+ * @abort: the execution's cancellation: a negative errno, once set, stops
+ *	the block being run before its next UDMA descriptor.
+ * @deadline: ktime_get_ns() past which a block stops with -ETIME, or 0.
+ */
+void nsim_eng_bind(struct nsim_eng *e, struct nsim_model *m, u32 sg,
+		   const int *abort, u64 deadline)
+{
+	e->nd = m->nd;
+	e->m = m;
+	e->sg = &m->sg[sg];
+	e->q = NULL;
+	e->qr = NULL;
+	memset(e->rd, 0, sizeof(e->rd));
+	e->abort = abort;
+	e->deadline = deadline;
+}
+
+/**
+ * nsim_eng_block() - move the bytes of one DMA block of a bound
+ *	subgraph, as RUN moves them (Documentation/dma.rst): its descriptors
+ *	in order, each from its UDMA descriptors in ring order.  An
+ *	execution's way in (exec.c); it does not touch the semaphores.
+ * @e: bound by nsim_eng_bind().
+ * @qi: the block's queue.
+ * @blk: the block's index among the subgraph's blocks.
+ * @out: out: descriptors done, UDMA descriptors executed, bytes written
+ *	and, on failure, the index in the block of the descriptor it
+ *	stopped in.
+ *
+ * Context: process context that may sleep (the NeuronCore's engine
+ * workqueue); the model is not freed meanwhile.
+ * Return: 0; -EIO a bad UDMA descriptor or fail_run_nth; -ENOMEM the
+ * backing cap; -EOPNOTSUPP a transpose the engine cannot read;
+ * -ECANCELED UNLOAD or close; the errno in *@abort; -ETIME past the
+ * deadline.
+ */
+int nsim_eng_block(struct nsim_eng *e, u32 qi, u32 blk,
+		   struct nsim_eng_result *out)
+{
+	const struct nsim_dma *dma = &e->sg->dma;
+	int ret;
+
+	e->q = &dma->queues[qi];
+	e->udma = 0;
+	e->bytes = 0;
+	out->descs = 0;
+	ret = nsim_eng_run_block(e, blk, &out->descs);
+	out->udma_descs = e->udma;
+	out->bytes = e->bytes;
+	out->fail_desc = ret ? dma->descs[e->fail_d].index : U32_MAX;
+	if (ret)
+		nsim_eng_log(e, " (execution)", blk - e->q->first_block, ret);
 	return ret;
 }
 
@@ -594,6 +767,8 @@ long nsim_ioctl_run(struct nsim_file *nf, void __user *uarg, size_t usize)
 	spin_lock(&nf->run_lock);
 	if (nf->runs >= READ_ONCE(nsim_max_runs_per_fd))
 		ret = -EAGAIN;
+	else if (nsim_exec_running_locked(m))
+		ret = -EBUSY;	/* its execution runs the queues */
 	for (i = 0; i < r->nq && !ret; i++) {
 		u8 st = sg->dma.qrun[r->q[i]].state;
 
@@ -787,13 +962,14 @@ static bool nsim_engine_idle(struct nsim_file *nf, struct nsim_model *m)
 }
 
 /**
- * nsim_engine_stop() - stop a published model's runs before it is
- *	unloaded, promptly: a queued run is taken off its engine's
- *	workqueue (status -ECANCELED) instead of waiting for the runs ahead
- *	of it, a running one stops before its next UDMA descriptor (at most
- *	64 KiB moved; a transpose within its tile, at most 4 MiB); returns
- *	when none is left, and forgets its finished runs that were not
- *	waited for.  Documentation/dma.rst, "Stopping".
+ * nsim_engine_stop() - stop a published model's runs and its execution
+ *	before it is unloaded, promptly: a queued run (or subgraph of the
+ *	execution) is taken off its engine's workqueue (status -ECANCELED)
+ *	instead of waiting for the runs ahead of it, a running one stops
+ *	before its next UDMA descriptor (at most 64 KiB moved; a transpose
+ *	within its tile, at most 4 MiB); returns when none is left, and
+ *	forgets its finished runs that were not waited for.
+ *	Documentation/dma.rst, "Stopping"; Documentation/execute.rst.
  * @nf: the owning file, locked (the runs do not take the lock).
  * @m: the model.
  */
@@ -815,6 +991,8 @@ void nsim_engine_stop(struct nsim_file *nf, struct nsim_model *m)
 			nsim_run_done_locked(r, i, -ECANCELED, 0, NULL);
 		m->active_runs--;
 	}
+	/* its execution's subgraphs likewise (exec.c) */
+	nsim_exec_stop_locked(nf, m);
 	spin_unlock(&nf->run_lock);
 	list_for_each_entry_safe(r, tmp, &cancelled, node) {
 		mem_cgroup_put(r->memcg);

@@ -278,6 +278,9 @@ static long nsim_ioctl_load(struct nsim_file *nf, void __user *uarg,
 	ret = nsim_relocate(m, plan, l.plan_len, err);
 	if (ret)
 		goto out_free;
+	ret = nsim_exec_stage(m, plan, l.plan_len, err);
+	if (ret)
+		goto out_free;
 	ret = nsim_model_reserve_id(nf, m);
 	if (ret) {
 		nsim_load_err_set(err, KBIN_FIELD_NONE, KBIN_ERR_STAGE_LIMIT, 0,
@@ -939,6 +942,10 @@ long nsim_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return nsim_ioctl_run(nf, uarg, usize);
 	case NSIM_CMD(NEURONSIM_IOC_WAIT):
 		return nsim_ioctl_wait(nf, uarg, usize);
+	case NSIM_CMD(NEURONSIM_IOC_EXECUTE):
+		return nsim_ioctl_execute(nf, uarg, usize);
+	case NSIM_CMD(NEURONSIM_IOC_EXEC_WAIT):
+		return nsim_ioctl_exec_wait(nf, uarg, usize);
 	default:
 		return -ENOTTY;
 	}

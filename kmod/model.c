@@ -80,6 +80,7 @@ void nsim_model_free(struct nsim_model *m)
 {
 	if (!m)
 		return;
+	nsim_exec_free(m);
 	nsim_unrelocate(m);
 	nsim_unstage(m);
 	put_pid(m->owner_tgid);

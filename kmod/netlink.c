@@ -631,6 +631,45 @@ void nsim_netlink_notify_run(const struct nsim_model *m, u32 subgraph,
 }
 
 /**
+ * nsim_netlink_notify_exec() - an execution ended: EXEC_DONE to "runs"
+ *	(CAP_SYS_ADMIN listeners only).
+ * @m: the model (its execution's works are waited for before it is
+ *	freed).
+ * @sum: the execution's figures (struct neuronsim_exec_wait's out
+ *	fields).
+ *
+ * Context: the NeuronCore's engine workqueue (exec.c).
+ */
+void nsim_netlink_notify_exec(const struct nsim_model *m,
+			      const struct neuronsim_exec_wait *sum)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	bool full;
+
+	msg = nsim_nl_event_new(NSIM_NL_MCGRP_RUNS, NEURONSIM_CMD_EXEC_DONE, &hdr);
+	if (!msg)
+		return;
+	full = nla_put_u32(msg, NEURONSIM_A_DEVICE, m->nd->index) ||
+	       nla_put_u32(msg, NEURONSIM_A_MODEL_ID, m->id) ||
+	       nla_put_u32(msg, NEURONSIM_A_EXEC_STATUS, -sum->status) ||
+	       nla_put_u32(msg, NEURONSIM_A_EXEC_SUBGRAPHS, sum->num_sg) ||
+	       nla_put_u64_64bit(msg, NEURONSIM_A_EXEC_INSTRUCTIONS,
+				 sum->instructions, NEURONSIM_A_PAD) ||
+	       nla_put_u64_64bit(msg, NEURONSIM_A_EXEC_BLOCKS, sum->blocks,
+				 NEURONSIM_A_PAD) ||
+	       nla_put_u64_64bit(msg, NEURONSIM_A_EXEC_BYTES, sum->bytes,
+				 NEURONSIM_A_PAD) ||
+	       nla_put_u64_64bit(msg, NEURONSIM_A_EXEC_VIRTUAL_NS,
+				 sum->virtual_ns, NEURONSIM_A_PAD) ||
+	       nla_put_u64_64bit(msg, NEURONSIM_A_EXEC_WALL_NS, sum->wall_ns,
+				 NEURONSIM_A_PAD) ||
+	       nla_put_u64_64bit(msg, NEURONSIM_A_EXEC_NOT_SIMULATED,
+				 sum->not_simulated, NEURONSIM_A_PAD);
+	nsim_nl_event_send(NSIM_NL_MCGRP_RUNS, msg, hdr, full);
+}
+
+/**
  * nsim_netlink_init() - register the "neuronsim" generic netlink family.
  *
  * Call before any device exists, so no model can be loaded before the

@@ -133,23 +133,36 @@ struct nsim_stats {
 
 /**
  * enum nsim_status - the Neuron driver's per-NeuronCore status counters,
- *	stats/status/<name> in sysfs (sysfs.c; Documentation/sysfs.rst).
- *	A LOAD ends in @NSIM_STATUS_SUCCESS, or in @NSIM_STATUS_FAILURE and
- *	the counter its reason maps to; the others stay 0.
+ *	stats/status/<name> in sysfs, in the driver's order (sysfs.c;
+ *	Documentation/sysfs.rst).  A LOAD ends in @NSIM_STATUS_SUCCESS, or
+ *	in @NSIM_STATUS_FAILURE and the counter its reason maps to; the
+ *	execution of a subgraph in @NSIM_STATUS_SUCCESS, or in
+ *	@NSIM_STATUS_FAILURE and the counter its status maps to.
  * @NSIM_STATUS_SUCCESS: "success".
  * @NSIM_STATUS_FAILURE: "failure".
  * @NSIM_STATUS_TIMEOUT: "timeout".
  * @NSIM_STATUS_EXEC_BAD_INPUT: "exec_bad_input".
  * @NSIM_STATUS_HW_ERROR: "hw_error".
- * @NSIM_STATUS_EXEC_COMPLETED_WITH_ERR: "execution_completed_with_err".
+ * @NSIM_STATUS_EXEC_COMPLETED_WITH_ERR: "execute_completed_with_error".
  * @NSIM_STATUS_EXEC_COMPLETED_WITH_NUM_ERR:
- *	"execution_completed_with_num_err".
+ *	"execute_completed_with_num_error".
  * @NSIM_STATUS_GENERIC_ERROR: "generic_error".
  * @NSIM_STATUS_RESOURCE_ERROR: "resource_error".
  * @NSIM_STATUS_RESOURCE_NC_ERROR: "resource_nc_error".
+ * @NSIM_STATUS_EXEC_FAILED_TO_QUEUE: "execute_failed_to_queue".
  * @NSIM_STATUS_INVALID_ERROR: "invalid_error".
  * @NSIM_STATUS_UNSUPPORTED_NEFF_VERSION: "unsupported_neff_version".
  * @NSIM_STATUS_OOB_ERROR: "oob_error".
+ * @NSIM_STATUS_HW_COLLECTIVES_ERROR: "hw_collectives_error".
+ * @NSIM_STATUS_HW_HBM_UE_ERROR: "hw_hbm_ue_error".
+ * @NSIM_STATUS_HW_NC_UE_ERROR: "hw_nc_ue_error".
+ * @NSIM_STATUS_HW_DMA_ABORT_ERROR: "hw_dma_abort_error".
+ * @NSIM_STATUS_EXEC_SW_NQ_OVERFLOW: "execute_sw_nq_overflow".
+ * @NSIM_STATUS_EXEC_SW_SEMAPHORE_ERROR: "execute_sw_semaphore_error".
+ * @NSIM_STATUS_EXEC_SW_EVENT_ERROR: "execute_sw_event_error".
+ * @NSIM_STATUS_EXEC_SW_PSUM_COLLISION: "execute_sw_psum_collision".
+ * @NSIM_STATUS_EXEC_SW_SEQUENCER_FATAL: "execute_sw_sequencer_fatal".
+ * @NSIM_STATUS_HW_REPAIRABLE_HBM_UE_ERROR: "hw_repairable_hbm_ue_error".
  * @NSIM_STATUS_MAX: number of counters.
  */
 enum nsim_status {
@@ -163,9 +176,20 @@ enum nsim_status {
 	NSIM_STATUS_GENERIC_ERROR,
 	NSIM_STATUS_RESOURCE_ERROR,
 	NSIM_STATUS_RESOURCE_NC_ERROR,
+	NSIM_STATUS_EXEC_FAILED_TO_QUEUE,
 	NSIM_STATUS_INVALID_ERROR,
 	NSIM_STATUS_UNSUPPORTED_NEFF_VERSION,
 	NSIM_STATUS_OOB_ERROR,
+	NSIM_STATUS_HW_COLLECTIVES_ERROR,
+	NSIM_STATUS_HW_HBM_UE_ERROR,
+	NSIM_STATUS_HW_NC_UE_ERROR,
+	NSIM_STATUS_HW_DMA_ABORT_ERROR,
+	NSIM_STATUS_EXEC_SW_NQ_OVERFLOW,
+	NSIM_STATUS_EXEC_SW_SEMAPHORE_ERROR,
+	NSIM_STATUS_EXEC_SW_EVENT_ERROR,
+	NSIM_STATUS_EXEC_SW_PSUM_COLLISION,
+	NSIM_STATUS_EXEC_SW_SEQUENCER_FATAL,
+	NSIM_STATUS_HW_REPAIRABLE_HBM_UE_ERROR,
 	NSIM_STATUS_MAX,
 };
 
@@ -197,15 +221,22 @@ enum nsim_host_mem {
 };
 
 /**
- * struct nsim_core_stats - a NeuronCore's load counters (sysfs.c).
- * @status: per enum nsim_status, the LOADs that ended so.
+ * struct nsim_core_stats - a NeuronCore's load and execution counters
+ *	(sysfs.c).
+ * @status: per enum nsim_status, the LOADs and the executions of a
+ *	subgraph on the core that ended so.
  * @model_loads: successful LOADs whose first subgraph is on the core.
  * @models: models loaded now whose first subgraph is on the core.
+ * @inferences: executions of a subgraph on the core that finished.
+ * @time_ns: virtual nanoseconds of the executions of a subgraph on the
+ *	core.
  */
 struct nsim_core_stats {
 	atomic64_t status[NSIM_STATUS_MAX];
 	atomic64_t model_loads;
 	atomic64_t models;
+	atomic64_t inferences;
+	atomic64_t time_ns;
 };
 
 /* device indices are 0..NSIM_MAX_DEVICES - 1 */
@@ -277,6 +308,9 @@ struct nsim_engine_stats {
  * @engine_wq: per NeuronCore, the ordered workqueue of its DMA engine:
  *	its queue runs one after another, other cores' in parallel.
  * @engine: per NeuronCore, the DMA engine's counters.
+ * @exec_lock: protects @core_exec.
+ * @core_exec: per NeuronCore, the model whose execution holds it, or
+ *	NULL: one execution per core at a time (exec.c).
  * @host_mem: host memory per enum nsim_host_mem (sysfs host_mem/).
  * @core_stats: per NeuronCore, its load counters (sysfs status/ and
  *	other_info/).
@@ -312,6 +346,8 @@ struct nsim_device {
 	atomic_t fail_run_nth;
 	struct workqueue_struct *engine_wq[NEURONSIM_MAX_CORES];
 	struct nsim_engine_stats engine[NEURONSIM_MAX_CORES];
+	spinlock_t exec_lock;	/* core_exec */
+	const struct nsim_model *core_exec[NEURONSIM_MAX_CORES];
 	struct nsim_usage_acct host_mem[NSIM_HOST_MEM_MAX];
 	struct nsim_core_stats core_stats[NEURONSIM_MAX_CORES];
 	struct device *sysfs_dev;
@@ -479,13 +515,27 @@ struct nsim_dma_op {
 };
 
 /**
- * struct nsim_dma_block - what the engine needs of a block.
- * @semaphore: the semaphore it increments when done (its id in the plan).
+ * struct nsim_dma_block - what the engine and the sequencers need of a
+ *	block.
+ * @semaphore: the semaphore it adds to when done (its id in the plan):
+ *	RUN's in its queue's set, an execution's in the NeuronCore's file.
  * @sem_index: its place in its queue's semaphore set.
+ * @queue: its queue's index.
+ * @first_desc: its first descriptor's index among the subgraph's.
+ * @num_descs: its descriptors.
+ * @reserved: zero.
+ * @bytes: the bytes its descriptors write (kbin_prog_block_bytes()).
+ * @ns: its virtual duration (kbin_prog_block_ns(); exec.c).
  */
 struct nsim_dma_block {
 	u32 semaphore;
 	u32 sem_index;
+	u32 queue;
+	u32 first_desc;
+	u32 num_descs;
+	u32 reserved;
+	u64 bytes;
+	u64 ns;
 };
 
 /* struct nsim_dma_qrun.state: NEURONSIM_RUN_* of uapi/linux/neuronsim.h */
@@ -576,6 +626,24 @@ struct nsim_dma {
 };
 
 /**
+ * struct nsim_prog - a subgraph's program as its sequencers walk it
+ *	(exec.c): the decoded entries of its five streams, copied from the
+ *	checked plan at LOAD (Documentation/execute.rst).
+ * @sync: every stream's entries, PE's first, then ACT, POOL, DVE, SP.
+ * @first: per engine (enum kbin_dma_engine - 1), its first entry in @sync.
+ * @num: per engine, its instructions.
+ * @instrs: the sum of @num.
+ */
+struct nsim_prog {
+	struct kbin_prog_sync *sync;
+	u32 first[KBIN_PROG_ENGINES];
+	u32 num[KBIN_PROG_ENGINES];
+	u64 instrs;
+};
+
+struct nsim_exec_sg;
+
+/**
  * struct nsim_sg - one staged subgraph.
  * @buckets: hashtable, 1 << @hash_bits buckets (a power of two >= nmem).
  * @hash_bits: log2 of the bucket count.
@@ -597,6 +665,8 @@ struct nsim_dma {
  * @carveouts: SBUF carve-outs (reserved, never handed out).
  * @name: subgraph name.
  * @dma: its relocated DMA program (relocate.c).
+ * @prog: its engines' program (exec.c); empty without one.
+ * @exec: its part of the model's execution state, or NULL (exec.c).
  * @dir: debugfs directory models/<id>/sg<N>.
  */
 struct nsim_sg {
@@ -617,10 +687,13 @@ struct nsim_sg {
 	struct kbin_sb_carveout carveouts[KBIN_MAX_CARVEOUTS];
 	char name[KBIN_SG_NAME_MAX];
 	struct nsim_dma dma;
+	struct nsim_prog prog;
+	struct nsim_exec_sg *exec;
 	struct dentry *dir;
 };
 
 struct nsim_file;
+struct nsim_exec;
 
 /**
  * struct nsim_model - a loaded model.
@@ -647,7 +720,10 @@ struct nsim_file;
  *	reserved for it (core.c).
  * @stopping: UNLOAD or close: its queued runs are cancelled, a running
  *	one stops at its next UDMA descriptor (engine.c).
- * @active_runs: its runs queued or running (under the file's @run_lock).
+ * @active_runs: its runs queued or running, and its execution's
+ *	subgraphs queued or running (under the file's @run_lock).
+ * @exec: its execution state (exec.c), when the plan has a program;
+ *	else NULL.
  * @dir: debugfs directory models/<id>.
  * @sg: the subgraphs.
  */
@@ -672,6 +748,7 @@ struct nsim_model {
 	bool cores_reserved;
 	bool stopping;
 	u32 active_runs;
+	struct nsim_exec *exec;
 	struct dentry *dir;
 	struct nsim_sg sg[];
 };
@@ -926,6 +1003,40 @@ long nsim_ioctl_wait(struct nsim_file *nf, void __user *uarg, size_t usize);
 __poll_t nsim_engine_poll(struct nsim_file *nf, struct file *file,
 			  struct poll_table_struct *wait);
 
+/**
+ * struct nsim_eng_result - what nsim_eng_block() did of one block.
+ * @descs: DMA descriptors done.
+ * @fail_desc: the descriptor (its index in the block) it stopped in, or
+ *	U32_MAX.
+ * @udma_descs: UDMA descriptors executed, both sides.
+ * @bytes: bytes written.
+ */
+struct nsim_eng_result {
+	u32 descs;
+	u32 fail_desc;
+	u64 udma_descs;
+	u64 bytes;
+};
+
+struct nsim_eng;
+struct nsim_eng *nsim_eng_alloc(void);
+void nsim_eng_free(struct nsim_eng *e);
+void nsim_eng_bind(struct nsim_eng *e, struct nsim_model *m, u32 sg,
+		   const int *abort, u64 deadline);
+int nsim_eng_block(struct nsim_eng *e, u32 qi, u32 blk,
+		   struct nsim_eng_result *out);
+
+/* exec.c */
+int nsim_exec_stage(struct nsim_model *m, const void *plan, u64 len,
+		    struct nsim_load_err *err);
+void nsim_exec_free(struct nsim_model *m);
+void nsim_exec_stop_locked(struct nsim_file *nf, struct nsim_model *m);
+bool nsim_exec_running_locked(const struct nsim_model *m);
+long nsim_ioctl_execute(struct nsim_file *nf, void __user *uarg, size_t usize);
+long nsim_ioctl_exec_wait(struct nsim_file *nf, void __user *uarg,
+			  size_t usize);
+void nsim_exec_debugfs_add(struct nsim_model *m, u32 sg);
+
 /* ioctl.c */
 long nsim_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 
@@ -950,6 +1061,8 @@ void nsim_sysfs_del(struct nsim_device *nd);
 void nsim_sysfs_count_load(struct nsim_device *nd, u32 core, long ret,
 			   u32 reason);
 void nsim_sysfs_model_published(struct nsim_model *m);
+void nsim_sysfs_count_exec(struct nsim_device *nd, u32 core, int status,
+			   u64 virtual_ns);
 void nsim_sysfs_model_unpublished(struct nsim_model *m);
 
 #endif /* _NEURONSIM_H */

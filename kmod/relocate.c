@@ -45,6 +45,7 @@
 #include <linux/string.h>
 
 #include "kbin_dma.h"
+#include "kbin_prog.h"
 #include "neuronsim.h"
 
 static_assert(sizeof(union udma_desc) == UDMA_DESC_SIZE);
@@ -352,9 +353,17 @@ static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 		qbytes[NSIM_DMA_S2M] = 0;
 		for (bj = 0; bj < kq->num_blocks; bj++) {
 			const struct kbin_dma_block *kb = &r->blocks[kq->first_block + bj];
+			struct nsim_dma_block *nb = &dma->blocks[q->first_block + bj];
 
-			dma->blocks[q->first_block + bj].semaphore = kb->semaphore;
-			dma->blocks[q->first_block + bj].sem_index = kb->sem_index;
+			nb->semaphore = kb->semaphore;
+			nb->sem_index = kb->sem_index;
+			nb->queue = qi;
+			nb->first_desc = di;
+			nb->num_descs = kb->num_descs;
+			/* the cost model's figures (Documentation/execute.rst) */
+			nb->bytes = kbin_prog_block_bytes(&r->descs[kb->first_desc],
+							  kb->num_descs);
+			nb->ns = kbin_prog_block_ns(r->nd->arch, nb->bytes);
 
 			for (j = 0; j < kb->num_descs; j++, di++) {
 				const struct kbin_dma_desc *kd = &r->descs[kb->first_desc + j];

@@ -28,27 +28,59 @@
  */
 #include <linux/device.h>
 #include <linux/kobject.h>
+#include <linux/math64.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/sysfs.h>
 
 #include "neuronsim.h"
 
-/* the driver's status counters, in its order; index: enum nsim_status */
+/*
+ * the driver's status counters, in its order (aws-neuron-driver's
+ * neuron_sysfs_metrics.c); index: enum nsim_status
+ */
 static const char *const nsim_status_names[NSIM_STATUS_MAX] = {
 	[NSIM_STATUS_SUCCESS] = "success",
 	[NSIM_STATUS_FAILURE] = "failure",
 	[NSIM_STATUS_TIMEOUT] = "timeout",
 	[NSIM_STATUS_EXEC_BAD_INPUT] = "exec_bad_input",
 	[NSIM_STATUS_HW_ERROR] = "hw_error",
-	[NSIM_STATUS_EXEC_COMPLETED_WITH_ERR] = "execution_completed_with_err",
-	[NSIM_STATUS_EXEC_COMPLETED_WITH_NUM_ERR] = "execution_completed_with_num_err",
+	[NSIM_STATUS_EXEC_COMPLETED_WITH_ERR] = "execute_completed_with_error",
+	[NSIM_STATUS_EXEC_COMPLETED_WITH_NUM_ERR] = "execute_completed_with_num_error",
 	[NSIM_STATUS_GENERIC_ERROR] = "generic_error",
 	[NSIM_STATUS_RESOURCE_ERROR] = "resource_error",
 	[NSIM_STATUS_RESOURCE_NC_ERROR] = "resource_nc_error",
+	[NSIM_STATUS_EXEC_FAILED_TO_QUEUE] = "execute_failed_to_queue",
 	[NSIM_STATUS_INVALID_ERROR] = "invalid_error",
 	[NSIM_STATUS_UNSUPPORTED_NEFF_VERSION] = "unsupported_neff_version",
 	[NSIM_STATUS_OOB_ERROR] = "oob_error",
+	[NSIM_STATUS_HW_COLLECTIVES_ERROR] = "hw_collectives_error",
+	[NSIM_STATUS_HW_HBM_UE_ERROR] = "hw_hbm_ue_error",
+	[NSIM_STATUS_HW_NC_UE_ERROR] = "hw_nc_ue_error",
+	[NSIM_STATUS_HW_DMA_ABORT_ERROR] = "hw_dma_abort_error",
+	[NSIM_STATUS_EXEC_SW_NQ_OVERFLOW] = "execute_sw_nq_overflow",
+	[NSIM_STATUS_EXEC_SW_SEMAPHORE_ERROR] = "execute_sw_semaphore_error",
+	[NSIM_STATUS_EXEC_SW_EVENT_ERROR] = "execute_sw_event_error",
+	[NSIM_STATUS_EXEC_SW_PSUM_COLLISION] = "execute_sw_psum_collision",
+	[NSIM_STATUS_EXEC_SW_SEQUENCER_FATAL] = "execute_sw_sequencer_fatal",
+	[NSIM_STATUS_HW_REPAIRABLE_HBM_UE_ERROR] = "hw_repairable_hbm_ue_error",
+};
+
+/*
+ * The one table from the status of an execution of a subgraph that did
+ * not finish (struct neuronsim_exec_sg.status) to the driver's status
+ * counter it is counted in besides "failure" (Documentation/sysfs.rst,
+ * "Execution status").  A status in no row is a generic_error.
+ */
+static const struct {
+	int status;
+	u8 counter;
+} nsim_status_execs[] = {
+	{ -EDEADLK, NSIM_STATUS_EXEC_SW_SEMAPHORE_ERROR },
+	{ -ETIME, NSIM_STATUS_TIMEOUT },
+	{ -EIO, NSIM_STATUS_EXEC_COMPLETED_WITH_ERR },
+	{ -EOPNOTSUPP, NSIM_STATUS_EXEC_COMPLETED_WITH_ERR },
+	{ -ENOMEM, NSIM_STATUS_RESOURCE_ERROR },
 };
 
 /*
@@ -88,14 +120,17 @@ static const char *const nsim_host_mem_names[NSIM_HOST_MEM_MAX] = {
 };
 
 /*
- * the driver's other_info counters (only model_load_count is counted),
- * then the DMA engine's (struct nsim_engine_stats)
+ * the driver's other_info counters (model_load_count, inference_count and
+ * nc_time_in_use are counted), then the DMA engine's (struct
+ * nsim_engine_stats)
  */
 enum {
 	NSIM_OTHER_MODEL_LOAD_COUNT,
-	NSIM_OTHER_RELOAD_COUNT,
+	NSIM_OTHER_RESET_REQ_COUNT,
+	NSIM_OTHER_RESET_FAIL_COUNT,
 	NSIM_OTHER_INFERENCE_COUNT,
 	NSIM_OTHER_FLOP_COUNT,
+	NSIM_OTHER_NC_TIME_IN_USE,
 	NSIM_OTHER_DMA_BYTES,
 	NSIM_OTHER_DMA_DESCRIPTORS,
 	NSIM_OTHER_DMA_UDMA_DESCRIPTORS,
@@ -107,9 +142,11 @@ enum {
 
 static const char *const nsim_other_names[NSIM_OTHER_MAX] = {
 	[NSIM_OTHER_MODEL_LOAD_COUNT] = "model_load_count",
-	[NSIM_OTHER_RELOAD_COUNT] = "reload_count",
+	[NSIM_OTHER_RESET_REQ_COUNT] = "reset_req_count",
+	[NSIM_OTHER_RESET_FAIL_COUNT] = "reset_fail_count",
 	[NSIM_OTHER_INFERENCE_COUNT] = "inference_count",
 	[NSIM_OTHER_FLOP_COUNT] = "flop_count",
+	[NSIM_OTHER_NC_TIME_IN_USE] = "nc_time_in_use",
 	[NSIM_OTHER_DMA_BYTES] = "dma_bytes",
 	[NSIM_OTHER_DMA_DESCRIPTORS] = "dma_descriptors",
 	[NSIM_OTHER_DMA_UDMA_DESCRIPTORS] = "dma_udma_descriptors",
@@ -160,6 +197,37 @@ void nsim_sysfs_count_load(struct nsim_device *nd, u32 core, long ret,
 	}
 	atomic64_inc(&s->status[NSIM_STATUS_FAILURE]);
 	atomic64_inc(&s->status[nsim_status_of_reason(reason)]);
+}
+
+/**
+ * nsim_sysfs_count_exec() - count the end of the execution of a subgraph
+ *	in its NeuronCore's counters: "success", inference_count and
+ *	nc_time_in_use, or "failure" and the counter of its status
+ *	(nsim_status_execs[]).
+ * @nd: the device.
+ * @core: the subgraph's NeuronCore.
+ * @status: 0 or the subgraph's negative status (not -ECANCELED: an
+ *	execution UNLOAD or close cancelled is not counted).
+ * @virtual_ns: its virtual duration.
+ */
+void nsim_sysfs_count_exec(struct nsim_device *nd, u32 core, int status,
+			   u64 virtual_ns)
+{
+	struct nsim_core_stats *s = &nd->core_stats[core];
+	unsigned int c = NSIM_STATUS_GENERIC_ERROR;
+	size_t i;
+
+	atomic64_add(virtual_ns, &s->time_ns);
+	if (!status) {
+		atomic64_inc(&s->status[NSIM_STATUS_SUCCESS]);
+		atomic64_inc(&s->inferences);
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(nsim_status_execs); i++)
+		if (nsim_status_execs[i].status == status)
+			c = nsim_status_execs[i].counter;
+	atomic64_inc(&s->status[NSIM_STATUS_FAILURE]);
+	atomic64_inc(&s->status[c]);
 }
 
 static void nsim_acct_add(struct nsim_usage_acct *a, u64 n)
@@ -263,8 +331,9 @@ static u64 nsim_status_value(struct nsim_sysfs_dir *d,
 }
 
 /*
- * model_load_count: loads ever (total), models loaded now (present); the
- * DMA engine's counters: present is total (since the device was created)
+ * model_load_count: loads ever (total), models loaded now (present);
+ * inference_count, nc_time_in_use (virtual microseconds) and the DMA
+ * engine's counters: present is total (since the device was created)
  */
 static u64 nsim_other_value(struct nsim_sysfs_dir *d,
 			    const struct nsim_sysfs_attr *a)
@@ -284,6 +353,10 @@ static u64 nsim_other_value(struct nsim_sysfs_dir *d,
 		return atomic64_read(&e->errors);
 	if (a->idx == NSIM_OTHER_DMA_BUSY_NS)
 		return atomic64_read(&e->busy_ns);
+	if (a->idx == NSIM_OTHER_INFERENCE_COUNT)
+		return atomic64_read(&s->inferences);
+	if (a->idx == NSIM_OTHER_NC_TIME_IN_USE)
+		return div_u64(atomic64_read(&s->time_ns), NSEC_PER_USEC);
 	if (a->idx != NSIM_OTHER_MODEL_LOAD_COUNT)
 		return 0;
 	return atomic64_read(a->field == NSIM_F_TOTAL ? &s->model_loads :

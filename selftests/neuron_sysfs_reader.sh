@@ -23,10 +23,15 @@ device_mem="model_code tensors constants model_shared_scratchpad
 	runtime_memory driver_memory collectives nonshared_scratchpad
 	notifications dma_rings uncategorized"
 status="success failure timeout exec_bad_input hw_error
-	execution_completed_with_err execution_completed_with_num_err
-	generic_error resource_error resource_nc_error invalid_error
-	unsupported_neff_version oob_error"
-other_info="model_load_count reload_count inference_count flop_count"
+	execute_completed_with_error execute_completed_with_num_error
+	generic_error resource_error resource_nc_error execute_failed_to_queue
+	invalid_error unsupported_neff_version oob_error hw_collectives_error
+	hw_hbm_ue_error hw_nc_ue_error hw_dma_abort_error
+	execute_sw_nq_overflow execute_sw_semaphore_error
+	execute_sw_event_error execute_sw_psum_collision
+	execute_sw_sequencer_fatal hw_repairable_hbm_ue_error"
+other_info="model_load_count reset_req_count reset_fail_count
+	inference_count flop_count nc_time_in_use"
 
 bad=0
 # rd DEVDIR DEVNAME PATH [num]: print one file, or count it as bad

@@ -53,6 +53,7 @@
 #define NEURONSIM_FEAT_NETLINK		_BITULL(2)
 #define NEURONSIM_FEAT_DMA_INFO		_BITULL(3)
 #define NEURONSIM_FEAT_DMA_RUN		_BITULL(4)
+#define NEURONSIM_FEAT_EXECUTE		_BITULL(5)
 
 /**
  * struct neuronsim_info - NEURONSIM_IOC_GET_INFO (out), 184 bytes.
@@ -462,7 +463,8 @@ struct neuronsim_dma_info {
  *
  * Errors: -EINVAL flags or reserved set, @num_queues out of range, a
  * queue index out of range or twice; -ENOENT unknown model (or another
- * fd's) or subgraph; -EBUSY a queue is queued or running already;
+ * fd's) or subgraph; -EBUSY a queue is queued or running already, or
+ * the model is executing (NEURONSIM_IOC_EXECUTE);
  * -EAGAIN the fd has max_runs_per_fd runs queued or running; -EFAULT bad
  * @queues; -ENOMEM.
  */
@@ -543,6 +545,277 @@ struct neuronsim_wait {
 	__u64 reserved;
 };
 
+/* semaphores of a NeuronCore an execution reports (every generation's) */
+#define NEURONSIM_SEMAPHORES		128U
+/* engines (sequencers) of a NeuronCore: PE, ACT, POOL, DVE, SP */
+#define NEURONSIM_ENGINES		5U
+/* instruction classes: compute, wait (0xA0), trigger (0xC1), dma (0xD4) */
+#define NEURONSIM_INSTR_CLASSES		4U
+/* trace events one execution records at most */
+#define NEURONSIM_EXEC_MAX_EVENTS	0x100000U
+
+/* struct neuronsim_exec.flags */
+#define NEURONSIM_EXEC_F_TRACE		0x1U	/* record trace events */
+#define NEURONSIM_EXEC_F_MASK		0x1U
+
+/* struct neuronsim_exec_wait.state */
+#define NEURONSIM_EXEC_IDLE		0U	/* never executed since LOAD */
+#define NEURONSIM_EXEC_RUNNING		1U	/* queued or running */
+#define NEURONSIM_EXEC_DONE		2U	/* ended; @status says how */
+
+/* struct neuronsim_exec_engine.state, at the end of an execution */
+#define NEURONSIM_ENGINE_IDLE		0U	/* not run (the subgraph did not start) */
+#define NEURONSIM_ENGINE_DONE		1U	/* every instruction executed */
+#define NEURONSIM_ENGINE_WAITING	2U	/* its next instruction's wait is not met */
+/* stopped otherwise: timeout, cancellation, a failed DMA block */
+#define NEURONSIM_ENGINE_STOPPED	3U
+
+/**
+ * struct neuronsim_exec - NEURONSIM_IOC_EXECUTE (in), 32 bytes: execute
+ * every subgraph of a model, each on its NeuronCore, and return at once
+ * (Documentation/execute.rst).
+ * @model_id: in: a model of this fd, loaded from a plan with a program
+ *	(KBIN version 3).
+ * @flags: in: NEURONSIM_EXEC_F_*.
+ * @timeout_ns: in: wall-clock nanoseconds from this call after which
+ *	the execution stops with status -ETIME; 0 none.
+ * @max_events: in: NEURONSIM_EXEC_F_TRACE: trace events to keep,
+ *	1..NEURONSIM_EXEC_MAX_EVENTS (an execution records at most one per
+ *	instruction and one per DMA block; past @max_events they are
+ *	counted as dropped); else 0.
+ * @reserved0: zero.
+ * @reserved: zero.
+ *
+ * Every subgraph runs on its NeuronCore's queue of work (the DMA
+ * engine's): five sequencers walk its engines' instruction streams in
+ * virtual time, on a semaphore file of NEURONSIM_SEMAPHORES signed
+ * 32-bit semaphores reset to 0; a trigger (0xC1) submits a DMA block to
+ * its queue, whose bytes the DMA engine moves; compute instructions are
+ * counted, not computed, and the data movement of 0xD4 is not simulated
+ * (its semaphore effect is).  NEURONSIM_IOC_EXEC_WAIT and poll() report
+ * the end.  UNLOAD and close cancel it; a signal during EXEC_WAIT does
+ * too.
+ *
+ * Errors: -EINVAL unknown flags, reserved set, @max_events out of range
+ * (or set without F_TRACE); -ENOENT unknown model (or another fd's);
+ * -ENODATA the plan has no program; -EBUSY this model is executing, a
+ * queue of it is queued or running (RUN), or another execution holds one
+ * of its NeuronCores; -ENOMEM (the trace buffer); -EFAULT.
+ */
+struct neuronsim_exec {
+	__u32 model_id;
+	__u32 flags;
+	__u64 timeout_ns;
+	__u32 max_events;
+	__u32 reserved0;
+	__u64 reserved;
+};
+
+/**
+ * struct neuronsim_exec_engine - one engine of a subgraph at the end of
+ * an execution (NEURONSIM_IOC_EXEC_WAIT, out), 1112 bytes.
+ * @instructions: instructions in its stream.
+ * @done: instructions executed; the index of the next one.
+ * @state: NEURONSIM_ENGINE_*.
+ * @wait_opcode: _WAITING: the opcode of instruction @done.
+ * @wait_semaphore: _WAITING: the semaphore it waits on.
+ * @wait_value: _WAITING: the value it waits for (semaphore >= it).
+ * @wait_current: _WAITING: the semaphore's value at the end.
+ * @blocks: DMA blocks its triggers started that completed.
+ * @classes: instructions executed per class: compute, wait, trigger, dma.
+ * @descs: DMA descriptors of those blocks.
+ * @bytes: bytes those blocks wrote.
+ * @busy_ns: virtual nanoseconds its instructions took.
+ * @end_ns: virtual time its last executed instruction ended.
+ * @not_simulated: 0xD4 instructions executed: their semaphore increment
+ *	was applied, their data movement (not publicly described) was not.
+ * @reserved: zero.
+ * @opcodes: instructions executed per opcode.
+ */
+struct neuronsim_exec_engine {
+	__u32 instructions;
+	__u32 done;
+	__u32 state;
+	__u32 wait_opcode;
+	__u32 wait_semaphore;
+	__u32 wait_value;
+	__s32 wait_current;
+	__u32 blocks;
+	__u32 classes[NEURONSIM_INSTR_CLASSES];
+	__u64 descs;
+	__u64 bytes;
+	__u64 busy_ns;
+	__u64 end_ns;
+	__u32 not_simulated;
+	__u32 reserved;
+	__u32 opcodes[256];
+};
+
+/**
+ * struct neuronsim_exec_queue - one DMA queue of a subgraph at the end of
+ * an execution (NEURONSIM_IOC_EXEC_WAIT, out), 32 bytes.
+ * @blocks: blocks done (a queue runs them in id order, first in first
+ *	out).
+ * @descs: DMA descriptors done.
+ * @udma_descs: UDMA descriptors executed, M2S and S2M.
+ * @bytes: bytes written (S2M).
+ * @busy_ns: virtual nanoseconds its blocks took.
+ */
+struct neuronsim_exec_queue {
+	__u32 blocks;
+	__u32 descs;
+	__u64 udma_descs;
+	__u64 bytes;
+	__u64 busy_ns;
+};
+
+/**
+ * struct neuronsim_exec_sg - one subgraph's execution
+ * (NEURONSIM_IOC_EXEC_WAIT, out), 6120 bytes.
+ * @status: 0 every instruction and block ran; -EDEADLK no sequencer
+ *	could advance and no DMA was in flight (@engines say where each
+ *	waits); -ETIME the timeout; -EINTR a signal during EXEC_WAIT
+ *	cancelled it; -EIO, -EOPNOTSUPP or -ENOMEM a DMA block failed
+ *	(@fail_*; Documentation/dma.rst).
+ * @core: its NeuronCore.
+ * @num_queues: its DMA queues.
+ * @num_events: trace events it recorded.
+ * @virtual_ns: its virtual duration: when its last instruction or block
+ *	ended.
+ * @wall_ns: wall-clock nanoseconds it took on its NeuronCore.
+ * @fail_queue: a DMA failure's queue index, else 0xffffffff.
+ * @fail_block: its block id, else 0xffffffff.
+ * @fail_desc: the descriptor's index in the block, else 0xffffffff.
+ * @events_dropped: trace events past its share of max_events.
+ * @semaphores: the NeuronCore's semaphores at the end.
+ * @engines: PE, ACT, POOL, DVE, SP.
+ */
+struct neuronsim_exec_sg {
+	__s32 status;
+	__u32 core;
+	__u32 num_queues;
+	__u32 num_events;
+	__u64 virtual_ns;
+	__u64 wall_ns;
+	__u32 fail_queue;
+	__u32 fail_block;
+	__u32 fail_desc;
+	__u32 events_dropped;
+	__s32 semaphores[NEURONSIM_SEMAPHORES];
+	struct neuronsim_exec_engine engines[NEURONSIM_ENGINES];
+};
+
+/* struct neuronsim_exec_event.kind */
+#define NEURONSIM_EVENT_INSTRS		1U	/* compute and wait instructions */
+#define NEURONSIM_EVENT_TRIGGER		2U	/* a 0xC1 */
+#define NEURONSIM_EVENT_DMA		3U	/* a 0xD4 */
+#define NEURONSIM_EVENT_BLOCK		4U	/* a DMA block */
+/* struct neuronsim_exec_event.flags */
+#define NEURONSIM_EVENT_F_WAITED	0x1U	/* INSTRS: its first one waited */
+
+/**
+ * struct neuronsim_exec_event - one trace event of an execution
+ * (NEURONSIM_IOC_EXEC_WAIT, out), 40 bytes; Documentation/execute.rst,
+ * "Trace".
+ * @start_ns: virtual start.
+ * @end_ns: virtual end.
+ * @index: INSTRS: its first instruction; TRIGGER, DMA: the instruction;
+ *	BLOCK: the block's index among the subgraph's.
+ * @count: INSTRS: instructions in the run (compute and wait instructions
+ *	of one engine that follow one another without a gap); TRIGGER: the
+ *	block it starts (its index among the subgraph's); BLOCK: its id in
+ *	its queue; DMA: 1.
+ * @value: INSTRS with F_WAITED: the value waited for; DMA: what it adds;
+ *	BLOCK: what it adds (its queue's num_queues); else 0.
+ * @track: INSTRS, TRIGGER, DMA: the engine (1 PE .. 5 SP); BLOCK: the
+ *	queue's index.
+ * @kind: NEURONSIM_EVENT_*.
+ * @flags: NEURONSIM_EVENT_F_*.
+ * @semaphore: INSTRS with F_WAITED: the semaphore waited on; DMA, BLOCK:
+ *	the semaphore it adds to.
+ * @opcode: INSTRS, TRIGGER, DMA: the opcode of the (first) instruction.
+ * @reserved: zero.
+ */
+struct neuronsim_exec_event {
+	__u64 start_ns;
+	__u64 end_ns;
+	__u32 index;
+	__u32 count;
+	__u32 value;
+	__u16 track;
+	__u8 kind;
+	__u8 flags;
+	__u8 semaphore;
+	__u8 opcode;
+	__u8 reserved[6];
+};
+
+/**
+ * struct neuronsim_exec_wait - NEURONSIM_IOC_EXEC_WAIT (in/out), 128
+ * bytes: wait until a model's execution has ended, then report it.
+ * @model_id: in: a model of this fd.
+ * @flags: in: zero.
+ * @timeout_ns: in: how long to wait; 0 checks once, negative waits for
+ *	ever.
+ * @subgraphs: in: user pointer to struct neuronsim_exec_sg
+ *	[@num_subgraphs], or 0; out: the first min(@num_subgraphs, the
+ *	model's subgraphs) filled.
+ * @queues: in: user pointer to struct neuronsim_exec_queue[@num_queues],
+ *	or 0; out: every subgraph's DMA queues, subgraph after subgraph, as
+ *	many as fit.
+ * @events: in: user pointer to struct neuronsim_exec_event[@num_events],
+ *	or 0; out: every subgraph's recorded trace events, subgraph after
+ *	subgraph, as many as fit.
+ * @num_subgraphs: in: entries of @subgraphs.
+ * @num_queues: in: entries of @queues; out: the model's queues in all.
+ * @num_events: in: entries of @events; out: events recorded in all.
+ * @state: out: NEURONSIM_EXEC_IDLE, _RUNNING (never with 0 returned) or
+ *	_DONE.
+ * @status: out: 0, or the status of the first subgraph that did not
+ *	finish (struct neuronsim_exec_sg).
+ * @num_sg: out: the model's subgraphs.
+ * @executions: out: executions ended since LOAD (any status).
+ * @virtual_ns: out: the execution's virtual duration, the longest of its
+ *	subgraphs'.
+ * @wall_ns: out: wall-clock nanoseconds from EXECUTE to its end.
+ * @instructions: out: instructions executed, all subgraphs.
+ * @blocks: out: DMA blocks completed.
+ * @bytes: out: bytes the DMA blocks wrote.
+ * @not_simulated: out: 0xD4 instructions whose data movement was not
+ *	simulated.
+ * @reserved: zero.
+ *
+ * The wait is interruptible and does not hold the fd's lock; a signal
+ * cancels the execution (its status becomes -EINTR) and returns -EINTR.
+ * An execution reported once is "waited for" (poll() no longer counts
+ * it).  Errors: -EINVAL flags or reserved set, a count with a NULL
+ * pointer; -ENOENT unknown model (or another fd's, or unloaded
+ * meanwhile); -ENODATA the plan has no program; -ETIMEDOUT still running
+ * at the timeout; -EINTR; -EFAULT.
+ */
+struct neuronsim_exec_wait {
+	__u32 model_id;
+	__u32 flags;
+	__s64 timeout_ns;
+	__u64 subgraphs;
+	__u64 queues;
+	__u64 events;
+	__u32 num_subgraphs;
+	__u32 num_queues;
+	__u32 num_events;
+	__u32 state;
+	__s32 status;
+	__u32 num_sg;
+	__u64 executions;
+	__u64 virtual_ns;
+	__u64 wall_ns;
+	__u64 instructions;
+	__u64 blocks;
+	__u64 bytes;
+	__u64 not_simulated;
+	__u64 reserved;
+};
+
 #define NEURONSIM_IOC_GET_INFO \
 	_IOR(NEURONSIM_IOC_MAGIC, 0x00, struct neuronsim_info)
 #define NEURONSIM_IOC_LOAD \
@@ -565,5 +838,9 @@ struct neuronsim_wait {
 	_IOW(NEURONSIM_IOC_MAGIC, 0x09, struct neuronsim_run)
 #define NEURONSIM_IOC_WAIT \
 	_IOWR(NEURONSIM_IOC_MAGIC, 0x0a, struct neuronsim_wait)
+#define NEURONSIM_IOC_EXECUTE \
+	_IOW(NEURONSIM_IOC_MAGIC, 0x0b, struct neuronsim_exec)
+#define NEURONSIM_IOC_EXEC_WAIT \
+	_IOWR(NEURONSIM_IOC_MAGIC, 0x0c, struct neuronsim_exec_wait)
 
 #endif /* _UAPI_LINUX_NEURONSIM_H */

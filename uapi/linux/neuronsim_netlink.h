@@ -42,6 +42,11 @@
  *                   RUN_QUEUE_NAME, RUN_STATUS, RUN_BLOCKS, RUN_DESCS,
  *                   RUN_BYTES, RUN_NS (a DMA queue run finished; not for
  *                   runs UNLOAD or close stopped; Documentation/dma.rst)
+ *   EXEC_DONE       DEVICE, MODEL_ID, EXEC_STATUS, EXEC_SUBGRAPHS,
+ *                   EXEC_INSTRUCTIONS, EXEC_BLOCKS, EXEC_BYTES,
+ *                   EXEC_VIRTUAL_NS, EXEC_WALL_NS, EXEC_NOT_SIMULATED (an
+ *                   execution ended; not for one UNLOAD or close
+ *                   cancelled; Documentation/execute.rst)
  *
  * Who sees what: a model's counts (GET_MODEL, "monitor" events) are
  * visible to everyone.  Its variable names and physical addresses
@@ -73,6 +78,7 @@
  * @NEURONSIM_CMD_MODEL_UNLOADED: notification, group "monitor".
  * @NEURONSIM_CMD_LOAD_FAILED: notification, group "monitor".
  * @NEURONSIM_CMD_RUN_DONE: notification, group "runs" (CAP_SYS_ADMIN).
+ * @NEURONSIM_CMD_EXEC_DONE: notification, group "runs" (CAP_SYS_ADMIN).
  * @__NEURONSIM_CMD_MAX: internal.
  * @NEURONSIM_CMD_MAX: highest command.
  */
@@ -85,6 +91,7 @@ enum neuronsim_nl_cmd {
 	NEURONSIM_CMD_MODEL_UNLOADED,
 	NEURONSIM_CMD_LOAD_FAILED,
 	NEURONSIM_CMD_RUN_DONE,
+	NEURONSIM_CMD_EXEC_DONE,
 
 	__NEURONSIM_CMD_MAX,
 	NEURONSIM_CMD_MAX = __NEURONSIM_CMD_MAX - 1
@@ -135,6 +142,17 @@ enum neuronsim_nl_cmd {
  * @NEURONSIM_A_RUN_DESCS: u32, RUN_DONE: DMA descriptors done.
  * @NEURONSIM_A_RUN_BYTES: u64, RUN_DONE: bytes written.
  * @NEURONSIM_A_RUN_NS: u64, RUN_DONE: the run's time in nanoseconds.
+ * @NEURONSIM_A_EXEC_STATUS: u32, EXEC_DONE: 0, or the positive errno of
+ *	the first subgraph that did not finish (EDEADLK, ETIME, EINTR, EIO,
+ *	...).
+ * @NEURONSIM_A_EXEC_SUBGRAPHS: u32, EXEC_DONE: the model's subgraphs.
+ * @NEURONSIM_A_EXEC_INSTRUCTIONS: u64, EXEC_DONE: instructions executed.
+ * @NEURONSIM_A_EXEC_BLOCKS: u64, EXEC_DONE: DMA blocks completed.
+ * @NEURONSIM_A_EXEC_BYTES: u64, EXEC_DONE: bytes the blocks wrote.
+ * @NEURONSIM_A_EXEC_VIRTUAL_NS: u64, EXEC_DONE: its virtual duration.
+ * @NEURONSIM_A_EXEC_WALL_NS: u64, EXEC_DONE: wall-clock nanoseconds.
+ * @NEURONSIM_A_EXEC_NOT_SIMULATED: u64, EXEC_DONE: 0xD4 instructions
+ *	whose data movement was not simulated.
  * @__NEURONSIM_A_MAX: internal.
  * @NEURONSIM_A_MAX: highest attribute.
  */
@@ -183,6 +201,15 @@ enum neuronsim_nl_attr {
 	NEURONSIM_A_RUN_DESCS,
 	NEURONSIM_A_RUN_BYTES,
 	NEURONSIM_A_RUN_NS,
+
+	NEURONSIM_A_EXEC_STATUS,
+	NEURONSIM_A_EXEC_SUBGRAPHS,
+	NEURONSIM_A_EXEC_INSTRUCTIONS,
+	NEURONSIM_A_EXEC_BLOCKS,
+	NEURONSIM_A_EXEC_BYTES,
+	NEURONSIM_A_EXEC_VIRTUAL_NS,
+	NEURONSIM_A_EXEC_WALL_NS,
+	NEURONSIM_A_EXEC_NOT_SIMULATED,
 
 	__NEURONSIM_A_MAX,
 	NEURONSIM_A_MAX = __NEURONSIM_A_MAX - 1

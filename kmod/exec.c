@@ -1,0 +1,1177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * exec.c - executing a model: per NeuronCore five sequencers (PE, ACT,
+ * POOL, DVE, SP) walk the engines' instruction streams on the core's
+ * semaphore file, and the DMA blocks their triggers start move their
+ * bytes on the core's DMA engine (engine.c).  Documentation/execute.rst.
+ *
+ *   LOAD     keeps each subgraph's decoded entries (struct nsim_prog,
+ *            checked by the plan checker's pass 5) and the execution's
+ *            state (nsim_exec_stage());
+ *   EXECUTE  queues one work per subgraph on its NeuronCore's ordered
+ *            workqueue, the DMA engine's, and returns;
+ *   the work runs the subgraph in virtual time, by the cost model of
+ *            kmod/plan/kbin_prog.h: at each step every idle sequencer
+ *            whose next wait is met starts that instruction and every
+ *            idle DMA queue with a submitted block starts the oldest;
+ *            then time jumps to the earliest end, and everything that
+ *            ends then ends, sequencers first (PE .. SP), then queues in
+ *            order.  An instruction's end applies its update (+1), a
+ *            0xD4's increment, a 0xC1's submission of its block; a
+ *            block's end moves its bytes (nsim_eng_block()) and adds its
+ *            queue's num_queues to its semaphore.  The same model as the
+ *            host replay (userspace/cc/prog_replay.c), written again:
+ *            the replay is the tests' oracle, not this code's twin;
+ *   EXEC_WAIT and poll() report the end; UNLOAD and close cancel it
+ *            (nsim_exec_stop_locked(), from nsim_engine_stop()), a
+ *            signal during EXEC_WAIT, a timeout or a failed DMA block
+ *            stop it.
+ *
+ * A step ends at least one instruction or block, so a subgraph of N
+ * instructions and B blocks takes at most N + B steps; the work looks
+ * for a reason to stop and reschedules every 256 of them, and the DMA
+ * engine before every UDMA descriptor.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/memcontrol.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "kbin_dma.h"
+#include "kbin_prog.h"
+#include "neuronsim.h"
+#include "netlink.h"
+
+static_assert(sizeof(struct neuronsim_exec) == 32);
+static_assert(sizeof(struct neuronsim_exec_engine) == 1112);
+static_assert(sizeof(struct neuronsim_exec_queue) == 32);
+static_assert(sizeof(struct neuronsim_exec_sg) == 6120);
+static_assert(sizeof(struct neuronsim_exec_event) == 40);
+static_assert(sizeof(struct neuronsim_exec_wait) == 128);
+static_assert(NEURONSIM_ENGINES == KBIN_PROG_ENGINES);
+static_assert(KBIN_PROG_CLASS_MAX + 1 == NEURONSIM_INSTR_CLASSES);
+
+/* steps between two looks for a reason to stop */
+#define NSIM_EXEC_CHECK_STEPS	256U
+
+/**
+ * struct nsim_seq - one sequencer of a running subgraph.
+ * @s: its stream's entries.
+ * @n: instructions in its stream.
+ * @pc: the next instruction (debugfs reads it live).
+ * @busy: an instruction is running.
+ * @start: virtual start of the running instruction.
+ * @end: its virtual end.
+ * @run: the trace's open run of compute and wait instructions.
+ * @run_waited: its first instruction waited.
+ * @run_sem: the semaphore it waited on.
+ * @run_op: the opcode of its first instruction.
+ * @run_first: its first instruction.
+ * @run_count: its instructions.
+ * @run_wanted: the value its first instruction waited for.
+ * @run_start: its virtual start.
+ * @run_end: its virtual end.
+ */
+struct nsim_seq {
+	const struct kbin_prog_sync *s;
+	u32 n;
+	u32 pc;
+	bool busy;
+	u64 start;
+	u64 end;
+	bool run;
+	bool run_waited;
+	u8 run_sem;
+	u8 run_op;
+	u32 run_first;
+	u32 run_count;
+	u32 run_wanted;
+	u64 run_start;
+	u64 run_end;
+};
+
+/**
+ * struct nsim_xq - one DMA queue of a running subgraph.
+ * @submitted: blocks its triggers submitted.
+ * @started: blocks it started (block ids 0 .. @started - 1).
+ * @busy: a block is running.
+ * @start: the running block's virtual start.
+ * @end: its virtual end.
+ */
+struct nsim_xq {
+	u32 submitted;
+	u32 started;
+	bool busy;
+	u64 start;
+	u64 end;
+};
+
+/**
+ * struct nsim_exec_sg - one subgraph's part of an execution.
+ * @work: on its NeuronCore's engine workqueue.
+ * @x: the execution.
+ * @index: the subgraph's index.
+ * @queued: @work is queued and has not started (under the file's
+ *	run_lock): nsim_exec_stop_locked() takes it off the workqueue.
+ * @running: the work is walking the program (debugfs reads it).
+ * @res: its result; the work writes it while the execution runs.
+ * @qres: per DMA queue, its result.
+ * @xq: per DMA queue, its state.
+ * @seq: the sequencers.
+ * @eng: the DMA engine's working state.
+ * @ev: its part of the trace buffer, or NULL without a trace.
+ * @ev_cap: entries of @ev.
+ * @cost: virtual ns per instruction by engine and class (the cost model).
+ */
+struct nsim_exec_sg {
+	struct work_struct work;
+	struct nsim_exec *x;
+	u32 index;
+	bool queued;
+	bool running;
+	struct neuronsim_exec_sg res;
+	struct neuronsim_exec_queue *qres;
+	struct nsim_xq *xq;
+	struct nsim_seq seq[KBIN_PROG_ENGINES];
+	struct nsim_eng *eng;
+	struct neuronsim_exec_event *ev;
+	u32 ev_cap;
+	u64 cost[KBIN_PROG_ENGINES][KBIN_PROG_CLASS_MAX + 1];
+};
+
+/**
+ * struct nsim_exec - a model's execution state: the latest execution.
+ * @m: the model.
+ * @memcg: the memory cgroup of the task that executed it (the pages its
+ *	DMA writes are charged to it); a reference while it runs.
+ * @state: NEURONSIM_EXEC_IDLE, _RUNNING or _DONE (under run_lock).
+ * @unwaited: done and not reported by EXEC_WAIT (counts in the file's
+ *	unwaited).
+ * @abort: 0, or the errno a signal during EXEC_WAIT cancelled it with
+ *	(-EINTR); the works read it.
+ * @pending: subgraphs queued or running (under run_lock).
+ * @status: 0, or the status of the first subgraph that did not finish.
+ * @t0: ktime_get_ns() at EXECUTE.
+ * @deadline: ktime_get_ns() of its timeout, or 0.
+ * @wall_ns: EXECUTE to its end.
+ * @executions: executions ended since LOAD.
+ * @events: the trace buffer, NULL without a trace.
+ * @num_events: entries of @events.
+ * @sg: per subgraph.
+ */
+struct nsim_exec {
+	struct nsim_model *m;
+	struct mem_cgroup *memcg;
+	u8 state;
+	bool unwaited;
+	int abort;
+	u32 pending;
+	int status;
+	u64 t0;
+	u64 deadline;
+	u64 wall_ns;
+	u64 executions;
+	struct neuronsim_exec_event *events;
+	u32 num_events;
+	struct nsim_exec_sg sg[];
+};
+
+static void nsim_exec_work(struct work_struct *work);
+
+/* ---- LOAD: keep the program, make the state ---- */
+
+/**
+ * nsim_exec_stage() - keep the program of a staged, relocated plan for
+ *	its executions: per subgraph the decoded entries of its five
+ *	streams, and the execution state (each subgraph's result, its
+ *	queues' and the DMA engine's working state), all charged to the
+ *	caller's memory cgroup and counted in the model's kmem_bytes.
+ * @m: the model, relocated by nsim_relocate(), not published.
+ * @plan: the plan, accepted by kbin_check_plan() (pass 5 checked the
+ *	program: modes, semaphores below the core's count, every trigger
+ *	resolved to its block, every block triggered once).
+ * @len: its length.
+ * @err: filled on failure.
+ *
+ * A plan without a program section keeps nothing: EXECUTE says -ENODATA.
+ * On failure the partial work is left for nsim_exec_free(), which
+ * nsim_model_free() calls.
+ *
+ * Return: 0; -ENOMEM.
+ */
+int nsim_exec_stage(struct nsim_model *m, const void *plan, u64 len,
+		    struct nsim_load_err *err)
+{
+	const struct kbin_header *h = plan;
+	const struct kbin_header_ext *ext = plan + sizeof(*h);
+	const struct kbin_prog_section *ps;
+	const struct kbin_prog_sync *sync;
+	struct nsim_exec *x;
+	u32 s, e;
+
+	if (h->version < KBIN_VERSION_PROG || !ext->prog_off)
+		return 0;
+	ps = plan + ext->prog_off;
+	sync = (const void *)(ps->sg + h->num_subgraphs);
+	x = kvzalloc(struct_size(x, sg, m->num_sg), GFP_KERNEL_ACCOUNT);
+	if (!x)
+		goto nomem;
+	m->kmem_bytes += struct_size(x, sg, m->num_sg);
+	x->m = m;
+	m->exec = x;
+	for (s = 0; s < m->num_sg; s++) {
+		struct nsim_sg *sg = &m->sg[s];
+		struct nsim_prog *p = &sg->prog;
+		struct nsim_exec_sg *xs = &x->sg[s];
+		u64 n = 0;
+
+		for (e = 0; e < KBIN_PROG_ENGINES; e++) {
+			p->first[e] = n;
+			p->num[e] = ps->sg[s].engine[e].num;
+			n += p->num[e];
+		}
+		p->instrs = n;
+		p->sync = nsim_kvcalloc(m, n, sizeof(*p->sync));
+		xs->qres = nsim_kvcalloc(m, sg->dma.num_queues, sizeof(*xs->qres));
+		xs->xq = nsim_kvcalloc(m, sg->dma.num_queues, sizeof(*xs->xq));
+		xs->eng = nsim_eng_alloc();
+		if (!p->sync || !xs->qres || !xs->xq || !xs->eng)
+			goto nomem;
+		m->kmem_bytes += 2 * PAGE_SIZE;
+		/* the streams follow each other in the section (the checker) */
+		for (e = 0; e < KBIN_PROG_ENGINES; e++)
+			if (p->num[e])
+				memcpy(p->sync + p->first[e],
+				       sync + ps->sg[s].engine[e].first,
+				       (size_t)p->num[e] * sizeof(*p->sync));
+		xs->x = x;
+		xs->index = s;
+		INIT_WORK(&xs->work, nsim_exec_work);
+		sg->exec = xs;
+		cond_resched();
+	}
+	return 0;
+
+nomem:
+	err->subgraph = -1;
+	err->record = -1;
+	err->field = KBIN_FIELD_PROG_SECTION;
+	err->reason = KBIN_ERR_STAGE_NOMEM;
+	err->value = 0;
+	scnprintf(err->msg, sizeof(err->msg),
+		  "%s: no kernel memory for the program",
+		  kbin_reason_str(KBIN_ERR_STAGE_NOMEM));
+	return -ENOMEM;
+}
+
+/**
+ * nsim_exec_free() - free what nsim_exec_stage() kept, complete or
+ *	partial, and the last trace.
+ * @m: the model, not published, with no execution left (nsim_engine_stop()).
+ */
+void nsim_exec_free(struct nsim_model *m)
+{
+	struct nsim_exec *x = m->exec;
+	u32 s;
+
+	for (s = 0; s < m->num_sg; s++) {
+		struct nsim_sg *sg = &m->sg[s];
+
+		kvfree(sg->prog.sync);
+		sg->prog.sync = NULL;
+		sg->exec = NULL;
+		if (!x)
+			continue;
+		kvfree(x->sg[s].qres);
+		kvfree(x->sg[s].xq);
+		nsim_eng_free(x->sg[s].eng);
+	}
+	if (x)
+		kvfree(x->events);
+	kvfree(x);
+	m->exec = NULL;
+}
+
+/* ---- the sequencers ---- */
+
+static u64 nsim_add_sat(u64 a, u64 b)
+{
+	u64 s;
+
+	return check_add_overflow(a, b, &s) ? U64_MAX : s;
+}
+
+/* signed 32-bit, wrapping as a hardware register would */
+static void nsim_sem_add(s32 *sems, u32 i, u32 n)
+{
+	sems[i] = (s32)((u32)sems[i] + n);
+}
+
+static bool nsim_wait_met(const s32 *sems, const struct kbin_prog_sync *s)
+{
+	return s->wait_mode != KBIN_PROG_WAIT_GE ||
+	       (s64)sems[s->wait_sem] >= (s64)s->wait_value;
+}
+
+static void nsim_ev_add(struct nsim_exec_sg *xs,
+			const struct neuronsim_exec_event *ev)
+{
+	if (!xs->ev)
+		return;
+	if (xs->res.num_events < xs->ev_cap)
+		xs->ev[xs->res.num_events++] = *ev;
+	else
+		xs->res.events_dropped++;
+}
+
+/* the trace's open run of engine @e (1..5), if any, as an event */
+static void nsim_run_flush(struct nsim_exec_sg *xs, u32 e, struct nsim_seq *g)
+{
+	struct neuronsim_exec_event ev = {
+		.start_ns = g->run_start, .end_ns = g->run_end,
+		.index = g->run_first, .count = g->run_count,
+		.track = e, .kind = NEURONSIM_EVENT_INSTRS,
+		.opcode = g->run_op,
+	};
+
+	if (!g->run)
+		return;
+	if (g->run_waited) {
+		ev.flags = NEURONSIM_EVENT_F_WAITED;
+		ev.semaphore = g->run_sem;
+		ev.value = g->run_wanted;
+	}
+	nsim_ev_add(xs, &ev);
+	g->run = false;
+}
+
+/* instruction @g->pc of engine @e (1..5) ends at @g->end */
+static void nsim_end_instr(struct nsim_exec_sg *xs, const struct nsim_dma *dma,
+			   u32 e, struct nsim_seq *g, u32 *qpending)
+{
+	const struct kbin_prog_sync *s = &g->s[g->pc];
+	struct neuronsim_exec_engine *acc = &xs->res.engines[e - 1];
+	s32 *sems = xs->res.semaphores;
+	struct neuronsim_exec_event ev = {
+		.start_ns = g->start, .end_ns = g->end, .index = g->pc,
+		.track = e, .opcode = s->opcode,
+	};
+
+	if (s->update_mode == KBIN_PROG_UPDATE_INC)
+		nsim_sem_add(sems, s->update_sem, 1);
+	if (s->cls == KBIN_PROG_CLASS_TRIGGER) {
+		/* the checker resolved it to a block of a queue of its engine */
+		xs->xq[dma->blocks[s->block].queue].submitted++;
+		(*qpending)++;
+		if (xs->ev) {
+			nsim_run_flush(xs, e, g);
+			ev.kind = NEURONSIM_EVENT_TRIGGER;
+			ev.count = s->block;
+			nsim_ev_add(xs, &ev);
+		}
+	} else if (s->cls == KBIN_PROG_CLASS_DMA) {
+		/* its semaphore effect; its data movement is not simulated */
+		nsim_sem_add(sems, s->add_sem, s->add_value);
+		acc->not_simulated++;
+		if (xs->ev) {
+			nsim_run_flush(xs, e, g);
+			ev.kind = NEURONSIM_EVENT_DMA;
+			ev.count = 1;
+			ev.value = s->add_value;
+			ev.semaphore = s->add_sem;
+			nsim_ev_add(xs, &ev);
+		}
+	} else if (xs->ev) {
+		/* compute and waits: a run without a gap is one event */
+		if (g->run && g->run_end == g->start) {
+			g->run_end = g->end;
+			g->run_count++;
+		} else {
+			nsim_run_flush(xs, e, g);
+			g->run = true;
+			g->run_start = g->start;
+			g->run_end = g->end;
+			g->run_first = g->pc;
+			g->run_count = 1;
+			g->run_op = s->opcode;
+			g->run_waited = s->wait_mode == KBIN_PROG_WAIT_GE;
+			g->run_sem = s->wait_sem;
+			g->run_wanted = s->wait_value;
+		}
+	}
+	acc->done++;
+	acc->classes[s->cls <= KBIN_PROG_CLASS_MAX ? s->cls : 0]++;
+	acc->opcodes[s->opcode]++;
+	acc->busy_ns += g->end - g->start;
+	acc->end_ns = g->end;
+	g->busy = false;
+	WRITE_ONCE(g->pc, g->pc + 1);
+}
+
+/* the running block of queue @k ends at @q->end: its bytes move now */
+static int nsim_end_block(struct nsim_exec_sg *xs, const struct nsim_dma *dma,
+			  u32 k, struct nsim_xq *q)
+{
+	const struct nsim_dma_queue *dq = &dma->queues[k];
+	u32 blk = dq->first_block + q->started - 1;
+	const struct nsim_dma_block *b = &dma->blocks[blk];
+	struct neuronsim_exec_queue *qr = &xs->qres[k];
+	struct neuronsim_exec_engine *owner = NULL;
+	struct nsim_eng_result done;
+	int ret;
+
+	if (dq->owner >= 1 && dq->owner <= KBIN_PROG_ENGINES)
+		owner = &xs->res.engines[dq->owner - 1];
+	ret = nsim_eng_block(xs->eng, k, blk, &done);
+	qr->descs += done.descs;
+	qr->udma_descs += done.udma_descs;
+	qr->bytes += done.bytes;
+	if (owner) {
+		owner->descs += done.descs;
+		owner->bytes += done.bytes;
+	}
+	if (ret) {
+		xs->res.fail_queue = k;
+		xs->res.fail_block = q->started - 1;
+		xs->res.fail_desc = done.fail_desc;
+		return ret;
+	}
+	nsim_sem_add(xs->res.semaphores, b->semaphore, dq->num_queues);
+	qr->blocks++;
+	qr->busy_ns += q->end - q->start;
+	if (owner)
+		owner->blocks++;
+	if (xs->ev) {
+		struct neuronsim_exec_event ev = {
+			.start_ns = q->start, .end_ns = q->end, .index = blk,
+			.count = q->started - 1, .value = dq->num_queues,
+			.track = k, .kind = NEURONSIM_EVENT_BLOCK,
+			.semaphore = b->semaphore,
+		};
+
+		nsim_ev_add(xs, &ev);
+	}
+	q->busy = false;
+	return 0;
+}
+
+/* a reason to stop: UNLOAD or close, a signal, the timeout */
+static int nsim_exec_stopped(const struct nsim_exec *x)
+{
+	int a;
+
+	if (READ_ONCE(x->m->stopping))
+		return -ECANCELED;
+	a = READ_ONCE(x->abort);
+	if (a)
+		return a;
+	if (x->deadline && ktime_get_ns() > x->deadline)
+		return -ETIME;
+	return 0;
+}
+
+/*
+ * Subgraph @xs->index from virtual time 0, its semaphores at 0: 0 when
+ * every instruction and block ran, -EDEADLK when nothing can advance
+ * with instructions left, or why it stopped.
+ */
+static int nsim_exec_run(struct nsim_exec_sg *xs)
+{
+	struct nsim_exec *x = xs->x;
+	struct nsim_model *m = x->m;
+	struct nsim_sg *sg = &m->sg[xs->index];
+	const struct nsim_prog *p = &sg->prog;
+	const struct nsim_dma *dma = &sg->dma;
+	s32 *sems = xs->res.semaphores;
+	u32 nq = dma->num_queues, qpending = 0, qbusy = 0, steps = 0, e, k;
+	u64 now = 0, next;
+	bool any;
+	int ret = 0;
+
+	for (e = 0; e < KBIN_PROG_ENGINES; e++) {
+		struct nsim_seq *g = &xs->seq[e];
+		u32 c;
+
+		memset(g, 0, sizeof(*g));
+		g->s = p->sync + p->first[e];
+		g->n = p->num[e];
+		for (c = 0; c <= KBIN_PROG_CLASS_MAX; c++)
+			xs->cost[e][c] = kbin_prog_instr_ns(e + 1, c);
+	}
+	nsim_eng_bind(xs->eng, m, xs->index, &x->abort, x->deadline);
+	/* cancelled or timed out while queued: the same report */
+	ret = nsim_exec_stopped(x);
+	if (ret)
+		goto out;
+	for (;;) {
+		/* start what can start now */
+		for (e = 0; e < KBIN_PROG_ENGINES; e++) {
+			struct nsim_seq *g = &xs->seq[e];
+			const struct kbin_prog_sync *s;
+
+			if (g->busy || g->pc >= g->n)
+				continue;
+			s = &g->s[g->pc];
+			if (!nsim_wait_met(sems, s))
+				continue;
+			g->busy = true;
+			g->start = now;
+			g->end = nsim_add_sat(now, xs->cost[e][s->cls & KBIN_PROG_CLASS_MAX]);
+		}
+		for (k = 0; qpending && k < nq; k++) {
+			struct nsim_xq *q = &xs->xq[k];
+
+			if (q->busy || q->started >= q->submitted)
+				continue;
+			q->busy = true;
+			q->start = now;
+			q->end = nsim_add_sat(now,
+					      dma->blocks[dma->queues[k].first_block +
+							  q->started].ns);
+			q->started++;
+			qpending--;
+			qbusy++;
+		}
+		/* the earliest end */
+		any = false;
+		next = U64_MAX;
+		for (e = 0; e < KBIN_PROG_ENGINES; e++)
+			if (xs->seq[e].busy && xs->seq[e].end <= next) {
+				next = xs->seq[e].end;
+				any = true;
+			}
+		for (k = 0; qbusy && k < nq; k++)
+			if (xs->xq[k].busy && xs->xq[k].end <= next) {
+				next = xs->xq[k].end;
+				any = true;
+			}
+		if (!any)
+			break;
+		now = next;
+		for (e = 0; e < KBIN_PROG_ENGINES; e++)
+			if (xs->seq[e].busy && xs->seq[e].end == now)
+				nsim_end_instr(xs, dma, e + 1, &xs->seq[e], &qpending);
+		for (k = 0; qbusy && k < nq; k++)
+			if (xs->xq[k].busy && xs->xq[k].end == now) {
+				ret = nsim_end_block(xs, dma, k, &xs->xq[k]);
+				if (ret)
+					goto out;
+				qbusy--;
+			}
+		xs->res.virtual_ns = now;
+		if (!(++steps % NSIM_EXEC_CHECK_STEPS)) {
+			ret = nsim_exec_stopped(x);
+			if (ret)
+				goto out;
+			cond_resched();
+		}
+	}
+out:
+	for (e = 0; e < KBIN_PROG_ENGINES; e++) {
+		struct nsim_seq *g = &xs->seq[e];
+		struct neuronsim_exec_engine *acc = &xs->res.engines[e];
+		const struct kbin_prog_sync *s;
+
+		nsim_run_flush(xs, e + 1, g);
+		if (g->pc >= g->n) {
+			acc->state = NEURONSIM_ENGINE_DONE;
+			continue;
+		}
+		s = &g->s[g->pc];
+		if (g->busy || nsim_wait_met(sems, s)) {
+			acc->state = NEURONSIM_ENGINE_STOPPED;
+			continue;
+		}
+		acc->state = NEURONSIM_ENGINE_WAITING;
+		acc->wait_opcode = s->opcode;
+		acc->wait_semaphore = s->wait_sem;
+		acc->wait_value = s->wait_value;
+		acc->wait_current = sems[s->wait_sem];
+		if (!ret)
+			ret = -EDEADLK;
+	}
+	return ret;
+}
+
+/* ---- the end of a subgraph, of an execution ---- */
+
+/*
+ * Subgraph @xs is done with @status: its core is free; the execution is
+ * done with its last subgraph.  Return: it was the last.
+ * Context: the file's run_lock held.
+ */
+static bool nsim_exec_sg_done_locked(struct nsim_exec_sg *xs, int status)
+{
+	struct nsim_exec *x = xs->x;
+	struct nsim_model *m = x->m;
+	struct nsim_device *nd = m->nd;
+	struct nsim_file *nf = m->owner;
+	u32 s;
+
+	lockdep_assert_held(&nf->run_lock);
+	xs->res.status = status;
+	spin_lock(&nd->exec_lock);
+	if (nd->core_exec[xs->res.core] == m)
+		nd->core_exec[xs->res.core] = NULL;
+	spin_unlock(&nd->exec_lock);
+	if (--x->pending)
+		return false;
+	x->state = NEURONSIM_EXEC_DONE;
+	x->wall_ns = ktime_get_ns() - x->t0;
+	x->executions++;
+	x->status = 0;
+	for (s = 0; s < m->num_sg && !x->status; s++)
+		x->status = x->sg[s].res.status;
+	x->unwaited = true;
+	nf->unwaited++;
+	return true;
+}
+
+/* the last touch of the model by a work: nsim_engine_stop() waits for it */
+static void nsim_exec_put_locked(struct nsim_model *m)
+{
+	struct nsim_file *nf = m->owner;
+
+	lockdep_assert_held(&nf->run_lock);
+	m->active_runs--;
+	nf->run_seq++;
+	wake_up_all(&nf->run_wq);
+}
+
+/*
+ * The figures of the ended execution of @x's model: @w's out fields but
+ * the counts of what is copied.  Context: run_lock held, or the file's
+ * lock with the execution not running.
+ */
+static void nsim_exec_summary(const struct nsim_exec *x,
+			      struct neuronsim_exec_wait *w)
+{
+	const struct nsim_model *m = x->m;
+	u32 s, e, k;
+
+	w->num_sg = m->num_sg;
+	w->state = x->state;
+	w->status = x->status;
+	w->executions = x->executions;
+	w->wall_ns = x->wall_ns;
+	w->virtual_ns = 0;
+	w->instructions = 0;
+	w->blocks = 0;
+	w->bytes = 0;
+	w->not_simulated = 0;
+	if (x->state == NEURONSIM_EXEC_IDLE)
+		return;
+	for (s = 0; s < m->num_sg; s++) {
+		const struct nsim_exec_sg *xs = &x->sg[s];
+
+		w->virtual_ns = max(w->virtual_ns, xs->res.virtual_ns);
+		for (e = 0; e < KBIN_PROG_ENGINES; e++) {
+			w->instructions += xs->res.engines[e].done;
+			w->not_simulated += xs->res.engines[e].not_simulated;
+		}
+		for (k = 0; k < xs->res.num_queues; k++) {
+			w->blocks += xs->qres[k].blocks;
+			w->bytes += xs->qres[k].bytes;
+		}
+	}
+}
+
+static void nsim_exec_work(struct work_struct *work)
+{
+	struct nsim_exec_sg *xs = container_of(work, struct nsim_exec_sg, work);
+	struct nsim_exec *x = xs->x;
+	struct nsim_model *m = x->m;
+	struct nsim_file *nf = m->owner;
+	struct nsim_device *nd = m->nd;
+	struct nsim_engine_stats *st = &nd->engine[xs->res.core];
+	struct mem_cgroup *old, *memcg = NULL;
+	struct neuronsim_exec_wait sum;
+	u64 t0 = ktime_get_ns(), bytes = 0, udma = 0, descs = 0;
+	bool last;
+	int ret;
+	u32 k;
+
+	/* started: nsim_exec_stop_locked() can no longer take it off */
+	spin_lock(&nf->run_lock);
+	xs->queued = false;
+	WRITE_ONCE(xs->running, true);
+	spin_unlock(&nf->run_lock);
+	old = set_active_memcg(x->memcg);
+	ret = nsim_exec_run(xs);
+	set_active_memcg(old);
+	xs->res.wall_ns = ktime_get_ns() - t0;
+	for (k = 0; k < xs->res.num_queues; k++) {
+		bytes += xs->qres[k].bytes;
+		udma += xs->qres[k].udma_descs;
+		descs += xs->qres[k].descs;
+	}
+	atomic64_add(bytes, &st->bytes);
+	atomic64_add(udma, &st->udma_descs);
+	atomic64_add(descs, &st->descs);
+	atomic64_add(xs->res.wall_ns, &st->busy_ns);
+	if (ret != -ECANCELED)
+		nsim_sysfs_count_exec(nd, xs->res.core, ret, xs->res.virtual_ns);
+	spin_lock(&nf->run_lock);
+	WRITE_ONCE(xs->running, false);
+	last = nsim_exec_sg_done_locked(xs, ret);
+	if (last) {
+		/* a next EXECUTE may start once unlocked: what is ours now */
+		memcg = x->memcg;
+		x->memcg = NULL;
+		nsim_exec_summary(x, &sum);
+	}
+	spin_unlock(&nf->run_lock);
+	if (last) {
+		mem_cgroup_put(memcg);
+		if (sum.status != -ECANCELED)
+			nsim_netlink_notify_exec(m, &sum);
+	}
+	/* the last touch of the model: nsim_engine_stop() waits for this */
+	spin_lock(&nf->run_lock);
+	nsim_exec_put_locked(m);
+	spin_unlock(&nf->run_lock);
+}
+
+/**
+ * nsim_exec_stop_locked() - UNLOAD or close: take the model's subgraphs
+ *	that have not started off their workqueues (status -ECANCELED; the
+ *	running ones see the model stopping within a UDMA descriptor or
+ *	NSIM_EXEC_CHECK_STEPS steps), and forget an execution that was not
+ *	waited for.  Called by nsim_engine_stop(), which then waits for the
+ *	model's runs and works to end.
+ * @nf: the owning file, its run_lock held.
+ * @m: the model, stopping.
+ */
+void nsim_exec_stop_locked(struct nsim_file *nf, struct nsim_model *m)
+{
+	struct nsim_exec *x = m->exec;
+	bool last = false;
+	u32 s;
+
+	lockdep_assert_held(&nf->run_lock);
+	if (!x)
+		return;
+	for (s = 0; s < m->num_sg; s++) {
+		struct nsim_exec_sg *xs = &x->sg[s];
+
+		if (!xs->queued || !cancel_work(&xs->work))
+			continue;
+		xs->queued = false;
+		last = nsim_exec_sg_done_locked(xs, -ECANCELED);
+		m->active_runs--;
+	}
+	/* cancelled, so no netlink event; nothing else holds the memcg */
+	if (last) {
+		mem_cgroup_put(x->memcg);
+		x->memcg = NULL;
+	}
+	if (x->unwaited && x->state == NEURONSIM_EXEC_DONE) {
+		x->unwaited = false;
+		nf->unwaited--;
+	}
+}
+
+/**
+ * nsim_exec_running_locked() - is the model executing?  RUN refuses its
+ *	queues then (-EBUSY).
+ * @m: the model.
+ *
+ * Context: its file's run_lock held.
+ * Return: true while an execution of @m is queued or running.
+ */
+bool nsim_exec_running_locked(const struct nsim_model *m)
+{
+	return m->exec && m->exec->state == NEURONSIM_EXEC_RUNNING;
+}
+
+/* ---- EXECUTE ---- */
+
+/*
+ * The trace buffer of an execution: at most one event per instruction
+ * and per block of each subgraph, @max in all; each subgraph's share is
+ * what it can use, given out in subgraph order.
+ */
+static int nsim_exec_trace_alloc(struct nsim_exec *x, u32 max)
+{
+	struct nsim_model *m = x->m;
+	u64 need = 0, left, want;
+	u32 s;
+
+	for (s = 0; s < m->num_sg; s++)
+		need += m->sg[s].prog.instrs + m->sg[s].dma.num_blocks;
+	need = clamp_t(u64, need, 1, max);
+	if (x->events && x->num_events != need) {
+		kvfree(x->events);
+		x->events = NULL;
+	}
+	if (!x->events) {
+		x->events = kvmalloc_array(need, sizeof(*x->events),
+					   GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+		if (!x->events)
+			return -ENOMEM;
+		x->num_events = need;
+	}
+	left = need;
+	for (s = 0; s < m->num_sg; s++) {
+		want = min(left, m->sg[s].prog.instrs + m->sg[s].dma.num_blocks);
+		x->sg[s].ev = x->events + (need - left);
+		x->sg[s].ev_cap = want;
+		left -= want;
+	}
+	return 0;
+}
+
+/* an execution of @m may start: nothing of it runs, its cores are free */
+static int nsim_exec_claim_locked(struct nsim_file *nf, struct nsim_model *m)
+{
+	struct nsim_device *nd = m->nd;
+	u32 s, i;
+	int ret = 0;
+
+	lockdep_assert_held(&nf->run_lock);
+	if (m->exec->state == NEURONSIM_EXEC_RUNNING)
+		return -EBUSY;
+	for (s = 0; s < m->num_sg; s++)
+		for (i = 0; i < m->sg[s].dma.num_queues; i++) {
+			u8 st = m->sg[s].dma.qrun[i].state;
+
+			if (st == NEURONSIM_RUN_QUEUED || st == NEURONSIM_RUN_RUNNING)
+				return -EBUSY;
+		}
+	spin_lock(&nd->exec_lock);
+	for (s = 0; s < m->num_sg && !ret; s++)
+		if (nd->core_exec[m->sg[s].core])
+			ret = -EBUSY;
+	for (s = 0; s < m->num_sg && !ret; s++)
+		nd->core_exec[m->sg[s].core] = m;
+	spin_unlock(&nd->exec_lock);
+	return ret;
+}
+
+/**
+ * nsim_ioctl_execute() - NEURONSIM_IOC_EXECUTE: execute every subgraph of
+ *	a model on its NeuronCore (struct neuronsim_exec).
+ * @nf: the caller's file.
+ * @uarg: user pointer to struct neuronsim_exec.
+ * @usize: its size from the command.
+ *
+ * Return: 0 once queued; the errors of struct neuronsim_exec.
+ */
+long nsim_ioctl_execute(struct nsim_file *nf, void __user *uarg, size_t usize)
+{
+	struct neuronsim_exec ue;
+	struct nsim_model *m;
+	struct nsim_exec *x;
+	bool trace;
+	long ret;
+	u32 s;
+
+	ret = copy_struct_from_user(&ue, sizeof(ue), uarg, usize);
+	if (ret)
+		return ret;
+	trace = ue.flags & NEURONSIM_EXEC_F_TRACE;
+	if ((ue.flags & ~NEURONSIM_EXEC_F_MASK) || ue.reserved0 || ue.reserved ||
+	    (trace && (!ue.max_events || ue.max_events > NEURONSIM_EXEC_MAX_EVENTS)) ||
+	    (!trace && ue.max_events))
+		return -EINVAL;
+	mutex_lock(&nf->lock);
+	m = nsim_model_get_locked(nf, ue.model_id);
+	if (!m) {
+		ret = -ENOENT;
+		goto out;
+	}
+	x = m->exec;
+	if (!x) {
+		ret = -ENODATA;
+		goto out;
+	}
+	/* the state changes to RUNNING only here, under the file's lock */
+	if (READ_ONCE(x->state) == NEURONSIM_EXEC_RUNNING) {
+		ret = -EBUSY;
+		goto out;
+	}
+	if (trace) {
+		ret = nsim_exec_trace_alloc(x, ue.max_events);
+		if (ret)
+			goto out;
+	} else {
+		kvfree(x->events);
+		x->events = NULL;
+		x->num_events = 0;
+	}
+	spin_lock(&nf->run_lock);
+	ret = nsim_exec_claim_locked(nf, m);
+	if (ret) {
+		spin_unlock(&nf->run_lock);
+		goto out;
+	}
+	if (x->unwaited) {
+		x->unwaited = false;
+		nf->unwaited--;
+	}
+	x->state = NEURONSIM_EXEC_RUNNING;
+	x->abort = 0;
+	x->status = 0;
+	x->pending = m->num_sg;
+	x->t0 = ktime_get_ns();
+	x->deadline = ue.timeout_ns ? nsim_add_sat(x->t0, ue.timeout_ns) : 0;
+	x->memcg = get_mem_cgroup_from_mm(current->mm);
+	for (s = 0; s < m->num_sg; s++) {
+		struct nsim_exec_sg *xs = &x->sg[s];
+		const struct nsim_sg *sg = &m->sg[s];
+		u32 e;
+
+		memset(&xs->res, 0, sizeof(xs->res));
+		xs->res.core = sg->core;
+		xs->res.num_queues = sg->dma.num_queues;
+		xs->res.fail_queue = U32_MAX;
+		xs->res.fail_block = U32_MAX;
+		xs->res.fail_desc = U32_MAX;
+		for (e = 0; e < KBIN_PROG_ENGINES; e++)
+			xs->res.engines[e].instructions = sg->prog.num[e];
+		memset(xs->qres, 0, sg->dma.num_queues * sizeof(*xs->qres));
+		memset(xs->xq, 0, sg->dma.num_queues * sizeof(*xs->xq));
+		memset(xs->seq, 0, sizeof(xs->seq));
+		if (!trace) {
+			xs->ev = NULL;
+			xs->ev_cap = 0;
+		}
+		xs->queued = true;
+	}
+	m->active_runs += m->num_sg;
+	spin_unlock(&nf->run_lock);
+	for (s = 0; s < m->num_sg; s++)
+		queue_work(nf->nd->engine_wq[m->sg[s].core], &x->sg[s].work);
+out:
+	mutex_unlock(&nf->lock);
+	return ret;
+}
+
+/* ---- EXEC_WAIT ---- */
+
+/* the ended execution of @m to user space; it is waited for */
+static int nsim_exec_report(struct nsim_file *nf, struct nsim_model *m,
+			    struct neuronsim_exec_wait *w)
+{
+	struct nsim_exec *x = m->exec;
+	u32 s, nq = 0, nev = 0, n;
+	void __user *up;
+
+	nsim_exec_summary(x, w);
+	if (x->state == NEURONSIM_EXEC_IDLE) {
+		w->num_queues = 0;
+		w->num_events = 0;
+		return 0;
+	}
+	n = min(w->num_subgraphs, m->num_sg);
+	for (s = 0; s < n; s++)
+		if (copy_to_user(u64_to_user_ptr(w->subgraphs) + s * sizeof(x->sg[s].res),
+				 &x->sg[s].res, sizeof(x->sg[s].res)))
+			return -EFAULT;
+	for (s = 0; s < m->num_sg; s++) {
+		const struct nsim_exec_sg *xs = &x->sg[s];
+
+		n = min(xs->res.num_queues, w->num_queues > nq ? w->num_queues - nq : 0);
+		up = u64_to_user_ptr(w->queues) + (u64)nq * sizeof(*xs->qres);
+		if (n && copy_to_user(up, xs->qres, n * sizeof(*xs->qres)))
+			return -EFAULT;
+		nq += xs->res.num_queues;
+		n = min(xs->res.num_events, w->num_events > nev ? w->num_events - nev : 0);
+		up = u64_to_user_ptr(w->events) + (u64)nev * sizeof(*xs->ev);
+		if (n && copy_to_user(up, xs->ev, n * sizeof(*xs->ev)))
+			return -EFAULT;
+		nev += xs->res.num_events;
+	}
+	w->num_queues = nq;
+	w->num_events = nev;
+	spin_lock(&nf->run_lock);
+	if (x->unwaited) {
+		x->unwaited = false;
+		nf->unwaited--;
+	}
+	spin_unlock(&nf->run_lock);
+	return 0;
+}
+
+/* a signal in EXEC_WAIT: cancel the execution of model @id */
+static void nsim_exec_cancel(struct nsim_file *nf, u32 id)
+{
+	struct nsim_model *m;
+
+	mutex_lock(&nf->lock);
+	m = nsim_model_get_locked(nf, id);
+	if (m && m->exec && READ_ONCE(m->exec->state) == NEURONSIM_EXEC_RUNNING)
+		WRITE_ONCE(m->exec->abort, -EINTR);
+	mutex_unlock(&nf->lock);
+}
+
+/**
+ * nsim_ioctl_exec_wait() - NEURONSIM_IOC_EXEC_WAIT: wait for a model's
+ *	execution to end and report it (struct neuronsim_exec_wait).
+ * @nf: the caller's file.
+ * @uarg: user pointer to struct neuronsim_exec_wait.
+ * @usize: its size from the command.
+ *
+ * Sleeps without the file's lock, looking again after every finished
+ * run or execution of the file; a signal cancels the execution.
+ *
+ * Return: 0 with the struct written back; the errors of struct
+ * neuronsim_exec_wait.
+ */
+long nsim_ioctl_exec_wait(struct nsim_file *nf, void __user *uarg,
+			  size_t usize)
+{
+	struct neuronsim_exec_wait w;
+	struct nsim_model *m;
+	long left, ret;
+	u64 seq;
+	bool running;
+
+	ret = copy_struct_from_user(&w, sizeof(w), uarg, usize);
+	if (ret)
+		return ret;
+	if (w.flags || w.reserved || (w.num_subgraphs && !w.subgraphs) ||
+	    (w.num_queues && !w.queues) || (w.num_events && !w.events))
+		return -EINVAL;
+	left = w.timeout_ns < 0 ? MAX_SCHEDULE_TIMEOUT :
+	       (long)min_t(u64, nsecs_to_jiffies(w.timeout_ns), MAX_SCHEDULE_TIMEOUT - 1);
+	for (;;) {
+		mutex_lock(&nf->lock);
+		m = nsim_model_get_locked(nf, w.model_id);
+		if (!m || !m->exec) {
+			mutex_unlock(&nf->lock);
+			return m ? -ENODATA : -ENOENT;
+		}
+		spin_lock(&nf->run_lock);
+		seq = nf->run_seq;
+		running = m->exec->state == NEURONSIM_EXEC_RUNNING;
+		spin_unlock(&nf->run_lock);
+		if (!running) {
+			ret = nsim_exec_report(nf, m, &w);
+			mutex_unlock(&nf->lock);
+			break;
+		}
+		mutex_unlock(&nf->lock);
+		if (!left)
+			return -ETIMEDOUT;
+		left = wait_event_interruptible_timeout(nf->run_wq,
+							READ_ONCE(nf->run_seq) != seq,
+							left);
+		if (left < 0) {
+			nsim_exec_cancel(nf, w.model_id);
+			return -EINTR;
+		}
+		if (!left && READ_ONCE(nf->run_seq) == seq)
+			return -ETIMEDOUT;
+	}
+	if (ret)
+		return ret;
+	if (copy_to_user(uarg, &w, min_t(size_t, usize, sizeof(w))))
+		return -EFAULT;
+	return 0;
+}
+
+/* ---- debugfs: models/<id>/sg<N>/{semaphores,engines} ---- */
+
+/*
+ * semaphores: "index value" per semaphore that is not zero after the
+ * last execution; nothing while one runs or before the first.
+ */
+static int nsim_exec_sems_show(struct seq_file *f, void *unused)
+{
+	const struct nsim_exec_sg *xs = f->private;
+	struct nsim_file *nf = xs->x->m->owner;
+	u32 i;
+
+	spin_lock(&nf->run_lock);
+	if (xs->x->state == NEURONSIM_EXEC_DONE)
+		for (i = 0; i < NEURONSIM_SEMAPHORES; i++)
+			if (xs->res.semaphores[i])
+				seq_printf(f, "%u %d\n", i, xs->res.semaphores[i]);
+	spin_unlock(&nf->run_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nsim_exec_sems);
+
+static const char *const nsim_engine_state_str[] = {
+	[NEURONSIM_ENGINE_IDLE] = "idle",
+	[NEURONSIM_ENGINE_DONE] = "done",
+	[NEURONSIM_ENGINE_WAITING] = "waiting",
+	[NEURONSIM_ENGINE_STOPPED] = "stopped",
+};
+
+/*
+ * engines: per engine its position (the next instruction; live while an
+ * execution runs), instructions, state and what it waits for, and the
+ * instructions executed per opcode.
+ */
+static int nsim_exec_engines_show(struct seq_file *f, void *unused)
+{
+	const struct nsim_exec_sg *xs = f->private;
+	const struct nsim_exec *x = xs->x;
+	struct nsim_file *nf = x->m->owner;
+	const struct nsim_prog *p = &x->m->sg[xs->index].prog;
+	u32 e, op;
+	u8 state;
+
+	seq_puts(f, "engine\tposition\tinstructions\tstate\twaits_for\topcodes\n");
+	spin_lock(&nf->run_lock);
+	state = x->state;
+	for (e = 0; e < KBIN_PROG_ENGINES; e++) {
+		const struct neuronsim_exec_engine *g = &xs->res.engines[e];
+
+		seq_printf(f, "%s\t", kbin_dma_engine_str(e + 1));
+		if (state == NEURONSIM_EXEC_RUNNING) {
+			seq_printf(f, "%u\t%u\t%s\t-\t-\n", READ_ONCE(xs->seq[e].pc),
+				   p->num[e], READ_ONCE(xs->running) ? "running" : "queued");
+			continue;
+		}
+		if (state == NEURONSIM_EXEC_IDLE) {
+			seq_printf(f, "0\t%u\tidle\t-\t-\n", p->num[e]);
+			continue;
+		}
+		seq_printf(f, "%u\t%u\t%s\t", g->done, g->instructions,
+			   g->state < ARRAY_SIZE(nsim_engine_state_str) ?
+			   nsim_engine_state_str[g->state] : "?");
+		if (g->state == NEURONSIM_ENGINE_WAITING)
+			seq_printf(f, "semaphore %u >= %u (is %d) at instruction %u (opcode 0x%02x)\t",
+				   g->wait_semaphore, g->wait_value,
+				   g->wait_current, g->done, g->wait_opcode);
+		else
+			seq_puts(f, "-\t");
+		for (op = 0; op < 256; op++)
+			if (g->opcodes[op])
+				seq_printf(f, "0x%02x:%u ", op, g->opcodes[op]);
+		seq_puts(f, g->done ? "\n" : "-\n");
+	}
+	spin_unlock(&nf->run_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nsim_exec_engines);
+
+/**
+ * nsim_exec_debugfs_add() - the execution files of a subgraph's debugfs
+ *	directory, semaphores and engines (Documentation/debugfs.rst).
+ * @m: the model, being published.
+ * @sg: the subgraph's index; its directory exists.
+ */
+void nsim_exec_debugfs_add(struct nsim_model *m, u32 sg)
+{
+	struct nsim_exec_sg *xs = m->sg[sg].exec;
+
+	if (!xs)
+		return;
+	debugfs_create_file("semaphores", 0400, m->sg[sg].dir, xs,
+			    &nsim_exec_sems_fops);
+	debugfs_create_file("engines", 0400, m->sg[sg].dir, xs,
+			    &nsim_exec_engines_fops);
+}
