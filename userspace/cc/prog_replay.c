@@ -22,6 +22,7 @@
 #include "kbin_gen.h"
 #include "kbin_prog.h"
 #include "prog_replay.h"
+#include "prog_trace.h"
 
 /* a sequencer's state */
 struct rp_eng {
@@ -33,7 +34,7 @@ struct rp_eng {
 	int run;
 	uint64_t run_start, run_end;
 	uint32_t run_first, run_count;
-	uint8_t run_wait_sem;
+	uint8_t run_wait_sem, run_op;
 	uint32_t run_wanted;
 	int run_waited;
 };
@@ -46,91 +47,44 @@ struct rp_q {
 	uint64_t start, end;
 };
 
-/* the trace writer: one JSON array, "," before every event but the first */
-struct rp_trace {
-	FILE *fp;
-	int n;
-};
-
-static void tr_sep(struct rp_trace *t)
+/* an event of the trace (prog_trace.h), added to the subgraph's list */
+static void rp_ev(struct prog_replay_sg *out, int *oom,
+		  const struct neuronsim_exec_event *ev)
 {
-	fputs(t->n++ ? ",\n" : "\n", t->fp);
-}
+	struct neuronsim_exec_event *n;
 
-/* @s as a JSON string body: quotes and backslashes escaped */
-static void tr_str(FILE *fp, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', fp);
-		if ((unsigned char)*s < 0x20)
-			fprintf(fp, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, fp);
+	if (out->nev == out->cap_ev) {
+		uint32_t cap = out->cap_ev ? 2 * out->cap_ev : 1024;
+
+		n = realloc(out->ev, cap * sizeof(*n));
+		if (!n) {
+			*oom = 1;
+			return;
+		}
+		out->ev = n;
+		out->cap_ev = cap;
 	}
+	out->ev[out->nev++] = *ev;
 }
 
-/* microseconds with the nanoseconds, as the format's ts and dur want */
-static void tr_us(FILE *fp, uint64_t ns)
-{
-	fprintf(fp, "%" PRIu64 ".%03u", ns / 1000, (unsigned int)(ns % 1000));
-}
-
-static void tr_meta(struct rp_trace *t, uint32_t pid, uint32_t tid,
-		    const char *what, const char *name, uint32_t sort)
-{
-	tr_sep(t);
-	fprintf(t->fp, "{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"%s\",\"args\":{\"name\":\"",
-		pid, tid, what);
-	tr_str(t->fp, name);
-	fputs("\"}}", t->fp);
-	tr_sep(t);
-	fprintf(t->fp, "{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"%s_sort_index\",\"args\":{\"sort_index\":%u}}",
-		pid, tid, !strcmp(what, "process_name") ? "process" : "thread", sort);
-}
-
-/* the start of a complete event ("X"); the caller adds args and "}" */
-static void tr_slice(struct rp_trace *t, uint32_t pid, uint32_t tid,
-		     const char *cat, uint64_t start, uint64_t end)
-{
-	tr_sep(t);
-	fprintf(t->fp, "{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"cat\":\"%s\",\"ts\":",
-		pid, tid, cat);
-	tr_us(t->fp, start);
-	fputs(",\"dur\":", t->fp);
-	tr_us(t->fp, end - start);
-}
-
-/* a flow event: "s" from a trigger, "f" into its block */
-static void tr_flow(struct rp_trace *t, char ph, uint32_t pid, uint32_t tid,
-		    uint64_t id, uint64_t ts)
-{
-	tr_sep(t);
-	fprintf(t->fp, "{\"ph\":\"%c\",\"pid\":%u,\"tid\":%u,\"cat\":\"trigger\",\"name\":\"trigger\",\"id\":%" PRIu64 ",",
-		ph, pid, tid, id);
-	if (ph == 'f')
-		fputs("\"bp\":\"e\",", t->fp);
-	fputs("\"ts\":", t->fp);
-	tr_us(t->fp, ts);
-	fputc('}', t->fp);
-}
-
-/* tids: engines 1..5, queue k at RP_QUEUE_TID + k */
-#define RP_QUEUE_TID	16U
-
-static void tr_run_flush(struct rp_trace *t, uint32_t pid, uint32_t e,
+/* the open run of compute and wait instructions of engine @e, if any */
+static void rp_run_flush(struct prog_replay_sg *out, int *oom, uint32_t e,
 			 struct rp_eng *g)
 {
-	if (!t->fp || !g->run)
+	struct neuronsim_exec_event ev = {
+		.start_ns = g->run_start, .end_ns = g->run_end,
+		.index = g->run_first, .count = g->run_count, .track = e,
+		.kind = NEURONSIM_EVENT_INSTRS, .opcode = g->run_op,
+	};
+
+	if (!g->run)
 		return;
-	tr_slice(t, pid, e, "compute", g->run_start, g->run_end);
-	fprintf(t->fp, ",\"name\":\"%s\",\"args\":{\"first\":%u,\"count\":%u",
-		g->run_count > 1 ? "instructions" : "instruction",
-		g->run_first, g->run_count);
-	if (g->run_waited)
-		fprintf(t->fp, ",\"waited\":\"semaphore %u >= %u\"",
-			g->run_wait_sem, g->run_wanted);
-	fputs("}}", t->fp);
+	if (g->run_waited) {
+		ev.flags = NEURONSIM_EVENT_F_WAITED;
+		ev.semaphore = g->run_wait_sem;
+		ev.value = g->run_wanted;
+	}
+	rp_ev(out, oom, &ev);
 	g->run = 0;
 }
 
@@ -145,9 +99,8 @@ struct rp_sg {
 	struct rp_q *q;
 	uint64_t *bns;		/* per block: its cost */
 	uint64_t *bbytes;	/* per block: its bytes */
-	struct rp_trace *t;
-	uint32_t pid;
-	uint64_t flow_base;	/* flow ids: flow_base + block index */
+	int events;		/* record the trace's events */
+	int oom;		/* an event could not be recorded */
 };
 
 static int rp_wait_met(const struct rp_sg *r, const struct kbin_prog_sync *s)
@@ -168,8 +121,10 @@ static void rp_end_instr(struct rp_sg *r, uint32_t e, struct rp_eng *g)
 {
 	const struct kbin_prog_sync *s = &g->s[g->pc];
 	struct prog_replay_engine *acc = &r->out->eng[e - 1];
-	struct rp_trace *t = r->t;
-	uint32_t pid = r->pid;
+	struct neuronsim_exec_event ev = {
+		.start_ns = g->start, .end_ns = g->end, .index = g->pc,
+		.track = e, .opcode = s->opcode,
+	};
 
 	if (s->update_mode == KBIN_PROG_UPDATE_INC)
 		rp_sem_add(r, s->update_sem, 1);
@@ -179,34 +134,34 @@ static void rp_end_instr(struct rp_sg *r, uint32_t e, struct rp_eng *g)
 		const struct kbin_dma_block *b = &r->dv.blocks[s->block];
 
 		r->out->q[b->queue].submitted++;
-		if (t->fp) {
-			tr_run_flush(t, pid, e, g);
-			tr_slice(t, pid, e, "trigger", g->start, g->end);
-			fprintf(t->fp, ",\"name\":\"trigger ");
-			tr_str(t->fp, r->out->q[b->queue].name);
-			fprintf(t->fp, " #%u\",\"args\":{\"index\":%u,\"block\":%u}}",
-				b->id, g->pc, b->id);
-			tr_flow(t, 's', pid, e, r->flow_base + s->block, g->start);
+		if (r->events) {
+			rp_run_flush(r->out, &r->oom, e, g);
+			ev.kind = NEURONSIM_EVENT_TRIGGER;
+			ev.count = s->block;
+			rp_ev(r->out, &r->oom, &ev);
 		}
 	} else if (s->cls == KBIN_PROG_CLASS_DMA) {
-		if (t->fp) {
-			tr_run_flush(t, pid, e, g);
-			tr_slice(t, pid, e, "dma", g->start, g->end);
-			fprintf(t->fp, ",\"name\":\"0x%02x semaphore %u += %u\",\"args\":{\"index\":%u,\"simulated\":\"semaphore only\"}}",
-				s->opcode, s->add_sem, s->add_value, g->pc);
+		if (r->events) {
+			rp_run_flush(r->out, &r->oom, e, g);
+			ev.kind = NEURONSIM_EVENT_DMA;
+			ev.count = 1;
+			ev.value = s->add_value;
+			ev.semaphore = s->add_sem;
+			rp_ev(r->out, &r->oom, &ev);
 		}
-	} else if (t->fp) {
-		/* compute and waits: runs without a gap are one slice */
+	} else if (r->events) {
+		/* compute and waits: runs without a gap are one event */
 		if (g->run && g->run_end == g->start) {
 			g->run_end = g->end;
 			g->run_count++;
 		} else {
-			tr_run_flush(t, pid, e, g);
+			rp_run_flush(r->out, &r->oom, e, g);
 			g->run = 1;
 			g->run_start = g->start;
 			g->run_end = g->end;
 			g->run_first = g->pc;
 			g->run_count = 1;
+			g->run_op = s->opcode;
 			g->run_waited = s->wait_mode == KBIN_PROG_WAIT_GE;
 			g->run_wait_sem = s->wait_sem;
 			g->run_wanted = s->wait_value;
@@ -229,17 +184,20 @@ static void rp_end_block(struct rp_sg *r, uint32_t k, struct rp_q *q)
 	const struct kbin_dma_queue *dq = &r->dv.queues[k];
 	struct prog_replay_queue *acc = &r->out->q[k];
 	uint32_t add = r->o->block_add ? r->o->block_add : dq->num_queues;
-	struct rp_trace *t = r->t;
 
 	rp_sem_add(r, b->semaphore, add);
 	acc->order[acc->done++] = b->id;
 	acc->bytes += r->bbytes[bi];
 	acc->busy_ns += q->end - q->start;
-	if (t->fp) {
-		tr_slice(t, r->pid, RP_QUEUE_TID + k, "dma", q->start, q->end);
-		fprintf(t->fp, ",\"name\":\"block %u\",\"args\":{\"bytes\":%" PRIu64 ",\"semaphore\":%u,\"add\":%u}}",
-			b->id, r->bbytes[bi], b->semaphore, add);
-		tr_flow(t, 'f', r->pid, RP_QUEUE_TID + k, r->flow_base + bi, q->start);
+	r->out->ran[r->out->nran++] = bi;
+	if (r->events) {
+		struct neuronsim_exec_event ev = {
+			.start_ns = q->start, .end_ns = q->end, .index = bi,
+			.count = b->id, .value = add, .track = k,
+			.kind = NEURONSIM_EVENT_BLOCK, .semaphore = b->semaphore,
+		};
+
+		rp_ev(r->out, &r->oom, &ev);
 	}
 	q->busy = 0;
 }
@@ -313,7 +271,8 @@ static void rp_run(struct rp_sg *r)
 		struct rp_eng *g = &r->eng[e - 1];
 		struct prog_replay_engine *acc = &out->eng[e - 1];
 
-		tr_run_flush(r->t, r->pid, e, g);
+		if (r->events)
+			rp_run_flush(out, &r->oom, e, g);
 		if (g->pc >= g->n)
 			continue;
 		out->finished = 0;
@@ -328,16 +287,14 @@ static void rp_run(struct rp_sg *r)
 			out->finished = 0;
 }
 
-/* set up and run subgraph @s; the trace's tracks first */
+/* set up and run subgraph @s */
 static int rp_sg_replay(const struct kbin_view *v,
 			const struct prog_replay_opts *o, uint32_t s,
-			struct prog_replay_sg *out, struct rp_trace *t,
-			uint64_t flow_base)
+			struct prog_replay_sg *out)
 {
-	struct rp_sg r = { .v = v, .o = o, .out = out, .t = t, .pid = s + 1,
-			   .flow_base = flow_base };
+	struct rp_sg r = { .v = v, .o = o, .out = out,
+			   .events = o->trace || o->events };
 	struct kbin_prog_sg_view pv;
-	char name[96];
 	uint32_t e, k, b;
 	int ret = -ENOMEM;
 
@@ -349,10 +306,11 @@ static int rp_sg_replay(const struct kbin_view *v,
 	out->nq = r.dv.num_queues;
 	out->sems = calloc(out->nsems + 1, sizeof(*out->sems));
 	out->q = calloc(out->nq + 1, sizeof(*out->q));
+	out->ran = calloc(r.dv.num_blocks + 1, sizeof(*out->ran));
 	r.q = calloc(out->nq + 1, sizeof(*r.q));
 	r.bns = calloc(r.dv.num_blocks + 1, sizeof(*r.bns));
 	r.bbytes = calloc(r.dv.num_blocks + 1, sizeof(*r.bbytes));
-	if (!out->sems || !out->q || !r.q || !r.bns || !r.bbytes)
+	if (!out->sems || !out->q || !out->ran || !r.q || !r.bns || !r.bbytes)
 		goto out;
 	for (k = 0; k < out->nq; k++) {
 		const struct kbin_dma_queue *q = &r.dv.queues[k];
@@ -378,19 +336,8 @@ static int rp_sg_replay(const struct kbin_view *v,
 		r.eng[e].n = pv.num[e];
 		out->eng[e].total = pv.num[e];
 	}
-	if (t->fp) {
-		snprintf(name, sizeof(name), "%s (subgraph %u)", out->name, s);
-		tr_meta(t, r.pid, 0, "process_name", name, s);
-		for (e = 1; e <= KBIN_PROG_ENGINES; e++)
-			tr_meta(t, r.pid, e, "thread_name", kbin_dma_engine_str(e), e);
-		for (k = 0; k < out->nq; k++) {
-			snprintf(name, sizeof(name), "dma %s", out->q[k].name);
-			tr_meta(t, r.pid, RP_QUEUE_TID + k, "thread_name", name,
-				RP_QUEUE_TID + k);
-		}
-	}
 	rp_run(&r);
-	ret = 0;
+	ret = r.oom ? -ENOMEM : 0;
 out:
 	free(r.q);
 	free(r.bns);
@@ -413,6 +360,8 @@ void prog_replay_free(struct prog_replay *r)
 			free(r->sg[s].q[k].order);
 		free(r->sg[s].q);
 		free(r->sg[s].sems);
+		free(r->sg[s].ran);
+		free(r->sg[s].ev);
 	}
 	free(r->sg);
 	free(r);
@@ -440,9 +389,8 @@ int prog_replay_plan(const struct kbin_view *v,
 		     struct prog_replay **out)
 {
 	static const struct prog_replay_opts none;
-	struct rp_trace t = { .fp = o ? o->trace : NULL };
+	struct prog_trace_sg *ts = NULL;
 	struct prog_replay *r;
-	uint64_t flows = 0;
 	uint32_t s, e, k;
 	int ret = 0;
 
@@ -463,16 +411,12 @@ int prog_replay_plan(const struct kbin_view *v,
 	}
 	r->nsg = v->num_subgraphs;
 	r->finished = 1;
-	if (t.fp)
-		fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"neuronsim-cc replay\"},\"traceEvents\":[",
-		      t.fp);
 	for (s = 0; s < r->nsg && !ret; s++) {
 		struct prog_replay_sg *sg = &r->sg[s];
 
-		ret = rp_sg_replay(v, o, s, sg, &t, flows);
+		ret = rp_sg_replay(v, o, s, sg);
 		if (ret)
 			break;
-		flows += v->dma ? v->dma->sg[s].num_blocks : 0;
 		r->finished &= sg->finished;
 		if (sg->end_ns > r->end_ns)
 			r->end_ns = sg->end_ns;
@@ -481,10 +425,18 @@ int prog_replay_plan(const struct kbin_view *v,
 		for (k = 0; k < sg->nq; k++)
 			r->blocks += sg->q[k].done;
 	}
-	if (t.fp) {
-		fputs("\n]}\n", t.fp);
-		if (!ret && (fflush(t.fp) || ferror(t.fp)))
-			ret = -EIO;
+	if (!ret && o->trace) {
+		ts = calloc(r->nsg, sizeof(*ts));
+		if (!ts)
+			ret = -ENOMEM;
+		for (s = 0; ts && s < r->nsg; s++) {
+			ts[s].ev = r->sg[s].ev;
+			ts[s].n = r->sg[s].nev;
+		}
+		if (ts)
+			ret = prog_trace_write(o->trace, v, "neuronsim-cc replay", ts,
+					       r->nsg);
+		free(ts);
 	}
 	if (ret) {
 		prog_replay_free(r);

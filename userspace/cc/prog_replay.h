@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <linux/neuronsim.h>
+
 #include "kbin_reader.h"
 
 /**
@@ -29,11 +31,14 @@
  * @block_add: 0: a block's end adds its queue's num_queues (the NEFF
  *	format's rule); else it adds @block_add (the tests' +1 rule).
  * @no_dma_add: 1: a 0xD4 adds nothing (the tests count who needs it).
+ * @events: 1: keep the trace's events (struct prog_replay_sg.ev) even
+ *	without @trace.
  */
 struct prog_replay_opts {
 	FILE *trace;
 	uint32_t block_add;
 	int no_dma_add;
+	int events;
 };
 
 /**
@@ -97,6 +102,14 @@ struct prog_replay_queue {
  * @nq: its DMA queues.
  * @sems: the final semaphore values, @nsems of them (signed 32-bit).
  * @nsems: the NeuronCore's semaphores (the generation table's count).
+ * @ran: the blocks that ran (their indexes among the subgraph's), in the
+ *	order they ended: the order their bytes move in the kernel's
+ *	execution (Documentation/execute.rst).
+ * @nran: entries of @ran.
+ * @ev: with a trace or prog_replay_opts.events, the trace's events in
+ *	order (prog_trace.h), as the kernel records them.
+ * @nev: entries of @ev.
+ * @cap_ev: room in @ev.
  */
 struct prog_replay_sg {
 	const char *name;
@@ -107,6 +120,11 @@ struct prog_replay_sg {
 	uint32_t nq;
 	int32_t *sems;
 	uint32_t nsems;
+	uint32_t *ran;
+	uint32_t nran;
+	struct neuronsim_exec_event *ev;
+	uint32_t nev;
+	uint32_t cap_ev;
 };
 
 /**
