@@ -19,7 +19,7 @@
 
 TESTUTIL_SRCS_vm := selftests/plans.c selftests/harden_nl.c \
 	userspace/tests/kbin_mutate.c
-TESTUTIL_INC	+= -I$(TOP)/selftests
+TESTUTIL_INC	+= -I$(TOP)/selftests -I$(TOP)/userspace/lib
 
 KSFT_USES	:= TESTUTIL NSIM KBIN
 KSFT_LIBS	= $(call closure,$(KSFT_USES))

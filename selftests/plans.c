@@ -37,8 +37,10 @@
 #include <sys/klog.h>
 #include <unistd.h>
 
+#include "kbin_reader.h"
 #include "kbin_writer.h"
 #include "plans.h"
+#include "prog_replay.h"
 
 static int nsim_dev = -2;	/* -2: not read from $NSIM_DEV yet */
 
@@ -303,13 +305,28 @@ static int add_std_dma(const struct neuronsim_info *info,
  * A program for the standard plan's sg00 (Documentation/execute.rst):
  * SP starts qSPIO0's two blocks (@triggers of them: 2 is right, 1 leaves
  * block 1 unstarted), then updates semaphore 1; PE waits until semaphore
- * 25, block 1's, reaches 2 (the queue's num_queues), then computes.
+ * 25, block 1's, reaches 2 (the queue's num_queues), then computes.  With
+ * @deadlock, ACT adds 1 to semaphore 4 and DVE waits for it to reach 2,
+ * for ever.
  */
-static int add_std_prog(struct kbin_writer *w, int triggers)
+static int add_std_prog(struct kbin_writer *w, int triggers, int deadlock)
 {
 	uint8_t sp[3][KBIN_PROG_RECORD_SIZE], pe[2][KBIN_PROG_RECORD_SIZE];
+	uint8_t act[KBIN_PROG_RECORD_SIZE], dve[KBIN_PROG_RECORD_SIZE];
 	struct kbin_prog_sync x = { .opcode = KBIN_PROG_OP_TRIGGER };
-	int i, n = 0;
+	int i, n = 0, e = 0;
+
+	if (deadlock) {
+		x = (struct kbin_prog_sync){ .opcode = 0x21,
+			.update_mode = KBIN_PROG_UPDATE_INC, .update_sem = 4 };
+		kbin_prog_encode(act, &x, NULL);
+		x = (struct kbin_prog_sync){ .opcode = 0x41,
+			.wait_mode = KBIN_PROG_WAIT_GE, .wait_sem = 4, .wait_value = 2 };
+		kbin_prog_encode(dve, &x, NULL);
+		e = kbin_writer_add_prog(w, 0, KBIN_DMA_ENGINE_ACT, act, sizeof(act)) |
+		    kbin_writer_add_prog(w, 0, KBIN_DMA_ENGINE_DVE, dve, sizeof(dve));
+		x = (struct kbin_prog_sync){ .opcode = KBIN_PROG_OP_TRIGGER };
+	}
 
 	for (i = 0; i < triggers; i++)
 		kbin_prog_encode(sp[n++], &x, "qSPIO0");
@@ -321,13 +338,13 @@ static int add_std_prog(struct kbin_writer *w, int triggers)
 	kbin_prog_encode(pe[0], &x, NULL);
 	x = (struct kbin_prog_sync){ .opcode = 0x01 };
 	kbin_prog_encode(pe[1], &x, NULL);
-	return kbin_writer_add_prog(w, 0, KBIN_DMA_ENGINE_SP, sp,
-				    (uint64_t)n * KBIN_PROG_RECORD_SIZE) |
+	return e | kbin_writer_add_prog(w, 0, KBIN_DMA_ENGINE_SP, sp,
+					(uint64_t)n * KBIN_PROG_RECORD_SIZE) |
 	       kbin_writer_add_prog(w, 0, KBIN_DMA_ENGINE_PE, pe, sizeof(pe));
 }
 
 static int plan_std_version(const struct neuronsim_info *info, uint32_t version,
-			    int triggers, struct plan *p)
+			    int triggers, int deadlock, struct plan *p)
 {
 	static const uint32_t list[] = { V0_WEIGHT, V0_BIAS, V0_IN };
 	static const uint32_t table[] = { V0_WEIGHT, V0_IN, V0_OUT, V0_VLOCAL };
@@ -394,7 +411,7 @@ static int plan_std_version(const struct neuronsim_info *info, uint32_t version,
 	if (version != 1)
 		e |= add_std_dma(info, w);
 	if (triggers >= 0)
-		e |= add_std_prog(w, triggers);
+		e |= add_std_prog(w, triggers, deadlock);
 	e = plan_finish(w, e, p);
 out:
 	free(pw);
@@ -405,18 +422,23 @@ out:
 
 int plan_std(const struct neuronsim_info *info, struct plan *p)
 {
-	return plan_std_version(info, KBIN_VERSION, -1, p);
+	return plan_std_version(info, KBIN_VERSION, -1, 0, p);
 }
 
 int plan_std_v1(const struct neuronsim_info *info, struct plan *p)
 {
-	return plan_std_version(info, KBIN_VERSION_MIN, -1, p);
+	return plan_std_version(info, KBIN_VERSION_MIN, -1, 0, p);
 }
 
 int plan_std_prog(const struct neuronsim_info *info, int triggers,
 		  struct plan *p)
 {
-	return plan_std_version(info, KBIN_VERSION, triggers, p);
+	return plan_std_version(info, KBIN_VERSION, triggers, 0, p);
+}
+
+int plan_std_deadlock(const struct neuronsim_info *info, struct plan *p)
+{
+	return plan_std_version(info, KBIN_VERSION, 2, 1, p);
 }
 
 /* One subgraph of n MR_BUFFERs of @size bytes each (payload optional). */
@@ -774,9 +796,9 @@ int plan_engine(const struct neuronsim_info *info, uint64_t in_size,
 	return plan_finish(w, e, p);
 }
 
-int plan_descs(const struct neuronsim_info *info, const uint64_t *sizes,
-	     unsigned int nvars, int remote, const struct kbin_dma_desc *d,
-	     unsigned int nd, struct plan *p)
+static int plan_descs_w(const struct neuronsim_info *info, const uint64_t *sizes,
+			unsigned int nvars, int remote, const struct kbin_dma_desc *d,
+			unsigned int nd, int prog, struct plan *p)
 {
 	static const uint32_t sems[] = { 3 };
 	struct kbin_dma_queue_in q = {
@@ -817,5 +839,145 @@ int plan_descs(const struct neuronsim_info *info, const uint64_t *sizes,
 
 		e |= kbin_writer_add_dma_block(w, 0, &b, NULL, &d[i], 1);
 	}
+	if (prog) {
+		/* SP starts every block, then waits for their semaphore */
+		uint8_t *sp = calloc(nd + 1, KBIN_PROG_RECORD_SIZE);
+		struct kbin_prog_sync x = { .opcode = KBIN_PROG_OP_TRIGGER };
+
+		for (i = 0; sp && i < nd; i++)
+			kbin_prog_encode(sp + i * KBIN_PROG_RECORD_SIZE, &x, "q");
+		x = (struct kbin_prog_sync){ .opcode = KBIN_PROG_OP_WAIT,
+			.wait_mode = KBIN_PROG_WAIT_GE, .wait_sem = 3, .wait_value = nd };
+		if (sp)
+			kbin_prog_encode(sp + nd * KBIN_PROG_RECORD_SIZE, &x, NULL);
+		e |= !sp || kbin_writer_add_prog(w, 0, KBIN_DMA_ENGINE_SP, sp,
+						 (uint64_t)(nd + 1) * KBIN_PROG_RECORD_SIZE);
+		free(sp);
+	}
 	return plan_finish(w, e, p);
+}
+
+int plan_descs(const struct neuronsim_info *info, const uint64_t *sizes,
+	       unsigned int nvars, int remote, const struct kbin_dma_desc *d,
+	       unsigned int nd, struct plan *p)
+{
+	return plan_descs_w(info, sizes, nvars, remote, d, nd, 0, p);
+}
+
+int plan_descs_prog(const struct neuronsim_info *info, const uint64_t *sizes,
+		    unsigned int nvars, const struct kbin_dma_desc *d,
+		    unsigned int nd, struct plan *p)
+{
+	return plan_descs_w(info, sizes, nvars, 0, d, nd, 1, p);
+}
+
+/* a mismatch of exec_vs_replay(): counted, the first ones printed */
+static __attribute__((format(printf, 3, 4)))
+void xr_bad(int *bad, const char *log, const char *fmt, ...)
+{
+	va_list ap;
+
+	if ((*bad)++ >= 20)
+		return;
+	printf("# %s: ", log);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+int exec_vs_replay(const struct neuronsim_exec_result *r, const struct plan *p,
+		   int events, const char *log)
+{
+	struct prog_replay_opts o = { .events = events };
+	struct kbin_check_result res;
+	struct prog_replay *rp = NULL;
+	struct kbin_view v;
+	uint32_t s, e, k, c, q0 = 0, ev0 = 0, i;
+	int bad = 0;
+
+	if (kbin_read(p->buf, p->len, &v, &res) || prog_replay_plan(&v, &o, &rp)) {
+		xr_bad(&bad, log, "the plan cannot be replayed");
+		return bad;
+	}
+	if (r->num_sg != rp->nsg)
+		xr_bad(&bad, log, "%u subgraphs, the replay %u", r->num_sg, rp->nsg);
+	if (r->summary.virtual_ns != rp->end_ns || r->summary.instructions != rp->instrs ||
+	    r->summary.blocks != rp->blocks)
+		xr_bad(&bad, log, "virtual %llu ns, %llu instructions, %llu blocks; the replay %llu, %llu, %llu",
+		       (unsigned long long)r->summary.virtual_ns,
+		       (unsigned long long)r->summary.instructions,
+		       (unsigned long long)r->summary.blocks,
+		       (unsigned long long)rp->end_ns, (unsigned long long)rp->instrs,
+		       (unsigned long long)rp->blocks);
+	for (s = 0; s < r->num_sg && s < rp->nsg; s++) {
+		const struct neuronsim_exec_sg *x = &r->sg[s];
+		const struct prog_replay_sg *y = &rp->sg[s];
+
+		if (x->status != (y->finished ? 0 : -EDEADLK) || x->virtual_ns != y->end_ns)
+			xr_bad(&bad, log, "sg %u: status %d at %llu ns; the replay %s at %llu ns",
+			       s, x->status, (unsigned long long)x->virtual_ns,
+			       y->finished ? "finished" : "deadlock",
+			       (unsigned long long)y->end_ns);
+		for (k = 0; k < y->nsems && k < NEURONSIM_SEMAPHORES; k++)
+			if (x->semaphores[k] != y->sems[k])
+				xr_bad(&bad, log, "sg %u: semaphore %u is %d, the replay's %d",
+				       s, k, x->semaphores[k], y->sems[k]);
+		for (e = 0; e < NEURONSIM_ENGINES; e++) {
+			const struct neuronsim_exec_engine *a = &x->engines[e];
+			const struct prog_replay_engine *b = &y->eng[e];
+			int diff = a->instructions != b->total || a->done != b->done ||
+				   a->busy_ns != b->busy_ns || a->end_ns != b->end_ns ||
+				   (a->state == NEURONSIM_ENGINE_WAITING) != !!b->waiting;
+
+			for (c = 0; c < NEURONSIM_INSTR_CLASSES; c++)
+				diff |= a->classes[c] != b->by_class[c];
+			for (c = 0; c < 256; c++)
+				diff |= a->opcodes[c] != b->opcodes[c];
+			if (b->waiting)
+				diff |= a->wait_opcode != b->opcode ||
+					a->wait_semaphore != b->wait_sem ||
+					a->wait_value != b->wanted ||
+					a->wait_current != b->current;
+			if (diff)
+				xr_bad(&bad, log, "sg %u engine %u: %u of %u done, busy %llu, end %llu, state %u; the replay %u of %u, busy %llu, end %llu%s (or the classes, opcodes or wait differ)",
+				       s, e + 1, a->done, a->instructions,
+				       (unsigned long long)a->busy_ns,
+				       (unsigned long long)a->end_ns, a->state, b->done,
+				       b->total, (unsigned long long)b->busy_ns,
+				       (unsigned long long)b->end_ns,
+				       b->waiting ? ", waiting" : "");
+		}
+		if (x->num_queues != y->nq)
+			xr_bad(&bad, log, "sg %u: %u queues, the replay %u", s, x->num_queues, y->nq);
+		for (k = 0; k < x->num_queues && k < y->nq && q0 + k < r->num_queues; k++) {
+			const struct neuronsim_exec_queue *a = &r->queues[q0 + k];
+			const struct prog_replay_queue *b = &y->q[k];
+
+			if (a->blocks != b->done || a->bytes != b->bytes || a->busy_ns != b->busy_ns)
+				xr_bad(&bad, log, "sg %u queue %u '%s': %u blocks, %llu bytes, busy %llu; the replay %u, %llu, %llu",
+				       s, k, b->name, a->blocks, (unsigned long long)a->bytes,
+				       (unsigned long long)a->busy_ns, b->done,
+				       (unsigned long long)b->bytes,
+				       (unsigned long long)b->busy_ns);
+		}
+		q0 += x->num_queues;
+		if (!events)
+			continue;
+		if (x->num_events != y->nev || x->events_dropped)
+			xr_bad(&bad, log, "sg %u: %u trace events (%u dropped), the replay %u",
+			       s, x->num_events, x->events_dropped, y->nev);
+		for (i = 0; i < x->num_events && i < y->nev && ev0 + i < r->num_events; i++)
+			if (memcmp(&r->events[ev0 + i], &y->ev[i], sizeof(y->ev[i]))) {
+				xr_bad(&bad, log, "sg %u: trace event %u (kind %u track %u at %llu ns) is not the replay's (kind %u track %u at %llu ns)",
+				       s, i, r->events[ev0 + i].kind, r->events[ev0 + i].track,
+				       (unsigned long long)r->events[ev0 + i].start_ns,
+				       y->ev[i].kind, y->ev[i].track,
+				       (unsigned long long)y->ev[i].start_ns);
+				break;
+			}
+		ev0 += x->num_events;
+	}
+	prog_replay_free(rp);
+	return bad;
 }

@@ -20,6 +20,8 @@
 #include <linux/neuronsim.h>
 #include <linux/neuronsim_kbin.h>
 
+#include "libneuronsim.h"
+
 /* the debugfs directory of the module; each device has neuronsimN/ */
 #define DBGFS_ROOT "/sys/kernel/debug/neuronsim"
 
@@ -126,6 +128,11 @@ int plan_std_v1(const struct neuronsim_info *info, struct plan *p);
  */
 int plan_std_prog(const struct neuronsim_info *info, int triggers,
 		  struct plan *p);
+/*
+ * plan_std_prog(, 2, ) with a deadlock: ACT adds 1 to semaphore 4, DVE's
+ * one instruction (0x41) waits for it to reach 2
+ */
+int plan_std_deadlock(const struct neuronsim_info *info, struct plan *p);
 int plan_buffers(const struct neuronsim_info *info, unsigned int n,
 		 uint64_t size, int with_payload, struct plan *p);
 void plan_free(struct plan *p);
@@ -188,7 +195,26 @@ int plan_engine(const struct neuronsim_info *info, uint64_t in_size,
 int plan_descs(const struct neuronsim_info *info, const uint64_t *sizes,
 	     unsigned int nvars, int remote, const struct kbin_dma_desc *d,
 	     unsigned int nd, struct plan *p);
+/*
+ * plan_descs() without remote variables, with a program: SP triggers
+ * every block of queue "q" (num_queues 1, semaphore 3), then waits until
+ * semaphore 3 reaches the blocks' count
+ */
+int plan_descs_prog(const struct neuronsim_info *info, const uint64_t *sizes,
+		    unsigned int nvars, const struct kbin_dma_desc *d,
+		    unsigned int nd, struct plan *p);
 /* DMA_RING bytes present over the HBM channels of debugfs hbm, or -1 */
+/*
+ * exec_vs_replay() - a kernel execution's result against the host replay
+ * of its plan (userspace/cc/prog_replay.c, Documentation/execute.rst):
+ * per subgraph its status (0 finished, -EDEADLK the replay's deadlock),
+ * virtual time and final semaphores; per engine its counts by class and
+ * opcode, busy and end time and where it waits; per DMA queue its blocks,
+ * bytes and busy time; with @events every trace event, in order.
+ * Return: the mismatches, the first 20 printed as "# @log: ..." lines.
+ */
+int exec_vs_replay(const struct neuronsim_exec_result *r, const struct plan *p,
+		   int events, const char *log);
 long long dma_ring_present(void);
 
 #endif /* _NSIM_SELFTEST_PLANS_H */

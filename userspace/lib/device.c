@@ -334,6 +334,95 @@ NSIM_EXPORT int neuronsim_wait(int fd, __u32 model_id,
 	return nsim_ioctl(fd, NEURONSIM_IOC_WAIT, &w);
 }
 
+NSIM_EXPORT int neuronsim_exec_start(int fd, __u32 model_id,
+				     const struct neuronsim_exec_opts *opts)
+{
+	struct neuronsim_exec x = { .model_id = model_id };
+	int err = OPTS_CHECK(opts);
+
+	if (err)
+		return err;
+	x.timeout_ns = OPTS_GET(opts, timeout_ns, 0);
+	x.max_events = OPTS_GET(opts, max_events, 0);
+	if (x.max_events)
+		x.flags |= NEURONSIM_EXEC_F_TRACE;
+	return nsim_ioctl(fd, NEURONSIM_IOC_EXECUTE, &x);
+}
+
+NSIM_EXPORT void neuronsim_exec_result_free(struct neuronsim_exec_result *res)
+{
+	if (!res)
+		return;
+	free(res->sg);
+	free(res->queues);
+	free(res->events);
+	free(res);
+}
+
+NSIM_EXPORT int neuronsim_exec_wait(int fd, __u32 model_id, __s64 timeout_ns,
+				    struct neuronsim_exec_result **res)
+{
+	struct neuronsim_exec_wait w = { .model_id = model_id };
+	struct neuronsim_exec_result *r;
+	int err;
+
+	if (!res)
+		return -EINVAL;
+	*res = NULL;
+	/* the library's 0 is "for ever", the kernel's "check once" */
+	w.timeout_ns = !timeout_ns ? -1 : timeout_ns < 0 ? 0 : timeout_ns;
+	/* the counts first, then the arrays of the same (ended) execution */
+	err = nsim_ioctl(fd, NEURONSIM_IOC_EXEC_WAIT, &w);
+	if (err)
+		return err;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->num_sg = w.state == NEURONSIM_EXEC_IDLE ? 0 : w.num_sg;
+	r->num_queues = w.num_queues;
+	r->num_events = w.num_events;
+	r->sg = calloc(r->num_sg + 1, sizeof(*r->sg));
+	r->queues = calloc(r->num_queues + 1, sizeof(*r->queues));
+	r->events = r->num_events ? calloc(r->num_events, sizeof(*r->events)) : NULL;
+	if (!r->sg || !r->queues || (r->num_events && !r->events)) {
+		neuronsim_exec_result_free(r);
+		return -ENOMEM;
+	}
+	w.timeout_ns = 0;
+	w.subgraphs = (uintptr_t)r->sg;
+	w.num_subgraphs = r->num_sg;
+	w.queues = (uintptr_t)r->queues;
+	w.num_queues = r->num_queues;
+	w.events = (uintptr_t)r->events;
+	w.num_events = r->num_events;
+	err = nsim_ioctl(fd, NEURONSIM_IOC_EXEC_WAIT, &w);
+	if (err) {
+		neuronsim_exec_result_free(r);
+		return err;
+	}
+	r->summary = w;
+	*res = r;
+	return 0;
+}
+
+NSIM_EXPORT int neuronsim_exec(int fd, __u32 model_id,
+			       const struct neuronsim_exec_opts *opts,
+			       struct neuronsim_exec_result **res)
+{
+	int err;
+
+	if (!res)
+		return -EINVAL;
+	*res = NULL;
+	err = neuronsim_exec_start(fd, model_id, opts);
+	if (err)
+		return err;
+	err = neuronsim_exec_wait(fd, model_id, OPTS_GET(opts, wait_ns, 0), res);
+	if (err)
+		return err;
+	return (*res)->summary.status;
+}
+
 /*
  * One counter of a NeuronCore's DMA engine from the device's sysfs tree
  * (Documentation/sysfs.rst, "Other counters"): 0 or -errno, -EINVAL for

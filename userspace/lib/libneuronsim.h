@@ -306,6 +306,113 @@ int neuronsim_wait(int fd, __u32 model_id, const struct neuronsim_run_opts *opts
 		   __u32 n);
 
 /**
+ * struct neuronsim_exec_opts - how neuronsim_exec() and
+ *	neuronsim_exec_start() execute (Documentation/execute.rst).
+ * @sz: sizeof(struct neuronsim_exec_opts).
+ * @timeout_ns: the execution's own timeout, wall-clock nanoseconds from
+ *	its start: past it, it stops with status -ETIME; 0 none.
+ * @max_events: keep up to this many trace events (1 ..
+ *	NEURONSIM_EXEC_MAX_EVENTS; the result's @events); 0 none.
+ * @wait_ns: neuronsim_exec(): how long to wait for the end; 0 for ever.
+ */
+struct neuronsim_exec_opts {
+	size_t sz;
+	__u64 timeout_ns;
+	__u32 max_events;
+	__u32 pad;
+	__s64 wait_ns;
+};
+
+/**
+ * struct neuronsim_exec_result - an ended execution, as
+ *	NEURONSIM_IOC_EXEC_WAIT reports it; free with
+ *	neuronsim_exec_result_free().
+ * @summary: the model's figures: state, status, virtual and wall time,
+ *	instructions, blocks, bytes, 0xD4s not simulated, executions.
+ * @num_sg: entries of @sg.
+ * @sg: per subgraph: status, NeuronCore, virtual time, the semaphores at
+ *	the end, per engine its counts, state and what it waits for.
+ * @num_queues: entries of @queues.
+ * @queues: every subgraph's DMA queues, subgraph after subgraph (in the
+ *	order of neuronsim_dma_queues()); @sg[s].num_queues are subgraph
+ *	s's.
+ * @num_events: entries of @events.
+ * @events: the trace events, subgraph after subgraph (@sg[s].num_events
+ *	each); NULL without @max_events.
+ */
+struct neuronsim_exec_result {
+	struct neuronsim_exec_wait summary;
+	__u32 num_sg;
+	__u32 num_queues;
+	__u32 num_events;
+	__u32 pad;
+	struct neuronsim_exec_sg *sg;
+	struct neuronsim_exec_queue *queues;
+	struct neuronsim_exec_event *events;
+};
+
+/**
+ * neuronsim_exec_start() - start executing every subgraph of a model,
+ *	each on its NeuronCore (NEURONSIM_IOC_EXECUTE); it returns at once.
+ *	Compute instructions are counted, not computed; the data movement
+ *	of 0xD4 is not simulated (its semaphore effect is).
+ * @fd: device fd that loaded the model.
+ * @model_id: model, loaded from a plan with a program (KBIN version 3).
+ * @opts: timeout and trace, or NULL (neither).
+ *
+ * Return: 0 or -errno: -ENOENT unknown model (or another fd's); -ENODATA
+ * the plan has no program; -EBUSY it is executing, a queue of it runs,
+ * or another execution holds one of its NeuronCores; -EINVAL
+ * @max_events too large; -ENOMEM; -E2BIG unknown options; -ENOTTY a
+ * kernel without EXECUTE.
+ */
+int neuronsim_exec_start(int fd, __u32 model_id,
+			 const struct neuronsim_exec_opts *opts);
+
+/**
+ * neuronsim_exec_wait() - wait for a model's execution to end and read
+ *	its result (NEURONSIM_IOC_EXEC_WAIT).
+ * @fd: device fd that loaded the model.
+ * @model_id: model.
+ * @timeout_ns: how long to wait: 0 for ever, negative checks once.
+ * @res: out: the result (free with neuronsim_exec_result_free()), or
+ *	NULL on failure.
+ *
+ * A signal during the wait cancels the execution (-EINTR).
+ *
+ * Return: 0 or -errno: -ETIMEDOUT still running; -EINTR; -ENOENT
+ * unknown model (or unloaded meanwhile); -ENODATA no program; -ENOMEM.
+ * 0 says the result was read: @res->summary.status says how the
+ * execution ended (0 finished, -EDEADLK, -ETIME, ...).
+ */
+int neuronsim_exec_wait(int fd, __u32 model_id, __s64 timeout_ns,
+			struct neuronsim_exec_result **res);
+
+/**
+ * neuronsim_exec() - execute a model and wait for the end:
+ *	neuronsim_exec_start() then neuronsim_exec_wait() (@opts->wait_ns).
+ * @fd: device fd that loaded the model.
+ * @model_id: model.
+ * @opts: timeout, trace and wait, or NULL.
+ * @res: out: the result, or NULL when the execution could not be started
+ *	or waited for.
+ *
+ * Return: the errors of the two calls; else the execution's status: 0
+ * every subgraph finished, -EDEADLK a subgraph's engines all wait for
+ * semaphores nothing will add to (@res->sg[s].engines[e] say where),
+ * -ETIME its timeout, -EIO, -EOPNOTSUPP or -ENOMEM a DMA block failed;
+ * @res is filled in every such case.
+ */
+int neuronsim_exec(int fd, __u32 model_id, const struct neuronsim_exec_opts *opts,
+		   struct neuronsim_exec_result **res);
+
+/**
+ * neuronsim_exec_result_free() - free a result.
+ * @res: from neuronsim_exec_wait() or neuronsim_exec(), or NULL.
+ */
+void neuronsim_exec_result_free(struct neuronsim_exec_result *res);
+
+/**
  * struct neuronsim_engine_stats - one NeuronCore's DMA engine counters
  *	since the device was created (sysfs other_info/dma_*,
  *	Documentation/sysfs.rst; debugfs "engine" has the same).

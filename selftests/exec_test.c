@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * exec_test - executing a model (NEURONSIM_IOC_EXECUTE, EXEC_WAIT,
+ * poll(); Documentation/execute.rst) on plans built here with the KBIN
+ * writer:
+ *   - the standard plan's program: every subgraph finishes, the result
+ *     equals the host replay (semaphores, counts per class and opcode,
+ *     blocks per queue, virtual time, every trace event), input0 went
+ *     through SBUF into output0 on the DMA engine, debugfs semaphores and
+ *     engines say the same, sysfs success, inference_count and
+ *     nc_time_in_use count it; a second execution starts from reset
+ *     semaphores and gives the same result; poll() says EPOLLIN until
+ *     EXEC_WAIT;
+ *   - a deadlock (DVE waits for a semaphore ACT takes to 1 of 2):
+ *     -EDEADLK naming engine, instruction, opcode, semaphore, wanted and
+ *     current value, as the replay does; the model stays loaded and
+ *     executes again; sysfs execute_sw_semaphore_error;
+ *   - the timeout: -ETIME with the same report; sysfs timeout;
+ *   - a failed DMA block (fail_run_nth): -EIO naming queue, block and
+ *     descriptor; sysfs execute_completed_with_error;
+ *   - a long execution (a 1 GiB copy in 1 KiB UDMA descriptors, seconds):
+ *     a signal during EXEC_WAIT cancels it (-EINTR), UNLOAD and close
+ *     stop it within a second; while it runs EXECUTE and RUN of the
+ *     model, and EXECUTE of another model on its NeuronCore, are -EBUSY,
+ *     and EXECUTE of the model while one of its queues runs is -EBUSY;
+ *   - executions in a loop on four models on eight NeuronCores at once;
+ *   - every documented error of EXECUTE and EXEC_WAIT.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "kbin_writer.h"
+#include "plans.h"
+
+#define SEC		1000000000LL
+#define EV_MAX		4096U
+#define PARAM		"/sys/module/neuronsim/parameters/"
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int exec_start(int fd, uint32_t id, uint32_t flags, uint64_t timeout_ns,
+		      uint32_t max_events)
+{
+	struct neuronsim_exec x = {
+		.model_id = id, .flags = flags, .timeout_ns = timeout_ns,
+		.max_events = max_events,
+	};
+
+	return ioctl(fd, NEURONSIM_IOC_EXECUTE, &x) ? -errno : 0;
+}
+
+/* neuronsim_exec() with a trace; *@r must be freed */
+static int exec_run(int fd, uint32_t id, uint64_t timeout_ns,
+		    struct neuronsim_exec_result **r)
+{
+	NEURONSIM_OPTS_INIT(exec_opts, o, .timeout_ns = timeout_ns,
+			    .max_events = EV_MAX, .wait_ns = 60 * SEC);
+
+	return neuronsim_exec(fd, id, &o, r);
+}
+
+/* a core's sysfs counter: stats/status/NAME or stats/other_info/NAME */
+static long long counter(uint32_t core, const char *dir, const char *name)
+{
+	char path[256], *t;
+	long long v;
+	int dev = nsim_dev_index();
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/neuronsim/neuronsim%d/neuron_core%u/stats/%s/%s/total",
+		 dev < 0 ? 0 : dev, core, dir, name);
+	t = read_file(path, NULL);
+	if (!t)
+		return -1;
+	v = atoll(t);
+	free(t);
+	return v;
+}
+
+/*
+ * The long execution: SP starts one block copying a 1 KiB run of v1
+ * (step 0) onto v2 as often as max_run_bytes allows in 1 KiB UDMA
+ * descriptors, then waits for it
+ */
+static int plan_long(const struct neuronsim_info *info, struct plan *p)
+{
+	uint64_t bytes = 1ULL << 30, len = 1024, rows = bytes / len;
+	uint64_t sizes[2] = { len, len };
+	struct kbin_dma_desc d = {
+		.op = KBIN_DMA_OP_COPY,
+		.from = { .var_id = 1, .dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 2,
+			  .sizes = { (uint32_t)len, (uint32_t)rows }, .steps = { 1, 0 } },
+		.to = { .var_id = 2, .dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 2,
+			.sizes = { (uint32_t)len, (uint32_t)rows }, .steps = { 1, 0 } },
+	};
+
+	return plan_descs_prog(info, sizes, 2, &d, 1, p);
+}
+
+/* load the long plan on @core and start executing it */
+static int start_long(int fd, const struct neuronsim_info *info, uint32_t core,
+		      uint32_t *id)
+{
+	uint8_t b[1024];
+	struct plan p;
+	int ret;
+
+	ret = plan_long(info, &p);
+	if (ret)
+		return ret;
+	ret = nsim_load(fd, &p, core, id, NULL, NULL, 0);
+	plan_free(&p);
+	memset(b, 0x5a, sizeof(b));
+	if (!ret)
+		ret = nsim_write_var(fd, *id, 0, 1, 0, b, sizeof(b));
+	return ret ? ret : exec_start(fd, *id, 0, 0, 0);
+}
+
+FIXTURE(ex) {
+	int fd;
+	struct neuronsim_info info;
+	struct stats base;
+};
+
+FIXTURE_SETUP(ex)
+{
+	self->fd = nsim_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
+	ASSERT_EQ(0, read_stats(&self->base));
+}
+
+FIXTURE_TEARDOWN(ex)
+{
+	write_knob("fail_run_nth", 0);
+	close(self->fd);
+}
+
+TEST_F(ex, standard_program)
+{
+	long long ok0, inf0 = counter(0, "other_info", "inference_count");
+	long long t0 = counter(0, "other_info", "nc_time_in_use");
+	struct neuronsim_exec_result *r = NULL, *r2 = NULL;
+	uint8_t in[2048], out[2048];
+	struct pollfd pf;
+	char path[256], want[1024], *t;
+	uint32_t id, i, n = 0;
+	struct plan p;
+
+	ASSERT_EQ(0, plan_std_prog(&self->info, 2, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	ok0 = counter(0, "status", "success");	/* the load counted in it */
+	for (i = 0; i < sizeof(in); i++)
+		in[i] = (uint8_t)(i * 13 + 1);
+	ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, V0_IN, 0, in, sizeof(in)));
+	dbgfs_path(path, sizeof(path), "models/%u/sg0/engines", id);
+	t = read_file(path, NULL);
+	ASSERT_NE(NULL, t);
+	EXPECT_NE(NULL, strstr(t, "sp\t0\t3\tidle")) TH_LOG("%s", t);
+	free(t);
+
+	ASSERT_EQ(0, exec_start(self->fd, id, NEURONSIM_EXEC_F_TRACE, 0, EV_MAX));
+	/* poll: EPOLLIN once it ended, until EXEC_WAIT reports it */
+	pf.fd = self->fd;
+	pf.events = POLLIN;
+	ASSERT_EQ(1, poll(&pf, 1, 10000));
+	EXPECT_TRUE(pf.revents & POLLIN);
+	ASSERT_EQ(0, neuronsim_exec_wait(self->fd, id, 10 * SEC, &r));
+	pf.revents = 0;
+	EXPECT_EQ(0, poll(&pf, 1, 0));
+	ASSERT_EQ(NEURONSIM_EXEC_DONE, r->summary.state);
+	EXPECT_EQ(0, r->summary.status);
+	EXPECT_EQ(1, r->summary.executions);
+	EXPECT_EQ(2, r->num_sg);
+	EXPECT_EQ(2, r->summary.blocks);
+	EXPECT_EQ(4096, r->summary.bytes);
+	EXPECT_EQ(0, r->summary.not_simulated);
+	EXPECT_EQ(0, r->sg[0].status);
+	EXPECT_EQ(0, r->sg[1].status);
+	EXPECT_EQ(2, r->sg[0].semaphores[25]);
+	EXPECT_EQ(2, r->sg[0].semaphores[24]);
+	EXPECT_EQ(1, r->sg[0].semaphores[1]);
+	EXPECT_EQ(NEURONSIM_ENGINE_DONE, r->sg[0].engines[4].state);
+	EXPECT_EQ(2, r->sg[0].engines[4].blocks);
+	EXPECT_EQ(2, r->sg[0].engines[4].classes[KBIN_PROG_CLASS_TRIGGER]);
+	EXPECT_EQ(0, exec_vs_replay(r, &p, 1, "standard plan"));
+	TH_LOG("standard plan: %llu ns virtual, %llu us wall, %u trace events",
+	       (unsigned long long)r->summary.virtual_ns,
+	       (unsigned long long)r->summary.wall_ns / 1000, r->num_events);
+	/* the bytes: input0 -> four SBUF partitions -> output0 */
+	ASSERT_EQ(0, nsim_read_var(self->fd, id, 0, V0_OUT, 0, out, sizeof(out)));
+	EXPECT_EQ(0, memcmp(in, out, sizeof(out)));
+	/* debugfs: the semaphores that are not 0, the engines */
+	for (i = 0; i < NEURONSIM_SEMAPHORES; i++)
+		if (r->sg[0].semaphores[i])
+			n += snprintf(want + n, sizeof(want) - n, "%u %d\n", i,
+				      r->sg[0].semaphores[i]);
+	dbgfs_path(path, sizeof(path), "models/%u/sg0/semaphores", id);
+	t = read_file(path, NULL);
+	ASSERT_NE(NULL, t);
+	EXPECT_STREQ(want, t);
+	free(t);
+	dbgfs_path(path, sizeof(path), "models/%u/sg0/engines", id);
+	t = read_file(path, NULL);
+	ASSERT_NE(NULL, t);
+	EXPECT_NE(NULL, strstr(t, "sp\t3\t3\tdone\t-\t0xb1:1 0xc1:2 \n")) TH_LOG("%s", t);
+	EXPECT_NE(NULL, strstr(t, "pe\t2\t2\tdone\t-\t0x01:1 0xa0:1 \n")) TH_LOG("%s", t);
+	free(t);
+	/* sysfs: both subgraphs' cores, sg0's */
+	EXPECT_EQ(ok0 + 1, counter(0, "status", "success"));
+	EXPECT_EQ(inf0 + 1, counter(0, "other_info", "inference_count"));
+	EXPECT_EQ(t0 + (long long)(r->sg[0].virtual_ns / 1000),
+		  counter(0, "other_info", "nc_time_in_use"));
+	/* again: the semaphores start from 0, the result is the same */
+	ASSERT_EQ(0, exec_run(self->fd, id, 0, &r2));
+	EXPECT_EQ(2, r2->summary.executions);
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(0, memcmp(r->sg[i].semaphores, r2->sg[i].semaphores,
+				    sizeof(r->sg[i].semaphores)));
+		EXPECT_EQ(0, memcmp(r->sg[i].engines, r2->sg[i].engines,
+				    sizeof(r->sg[i].engines)));
+	}
+	EXPECT_EQ(2, r2->sg[0].semaphores[25]);
+	EXPECT_EQ(r->summary.virtual_ns, r2->summary.virtual_ns);
+	EXPECT_EQ(r->num_events, r2->num_events);
+	EXPECT_EQ(0, memcmp(r->events, r2->events, r->num_events * sizeof(*r->events)));
+	EXPECT_EQ(0, exec_vs_replay(r2, &p, 1, "standard plan, again"));
+	neuronsim_exec_result_free(r);
+	neuronsim_exec_result_free(r2);
+	plan_free(&p);
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
+}
+
+TEST_F(ex, deadlock_names_engine_and_semaphore)
+{
+	long long f0 = counter(0, "status", "failure");
+	long long s0 = counter(0, "status", "execute_sw_semaphore_error");
+	struct neuronsim_exec_result *r = NULL;
+	const struct neuronsim_exec_engine *dve;
+	char path[256], *t;
+	struct plan p;
+	uint32_t id, k;
+
+	ASSERT_EQ(0, plan_std_deadlock(&self->info, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	for (k = 0; k < 2; k++) {
+		ASSERT_EQ(-EDEADLK, exec_run(self->fd, id, 0, &r));
+		EXPECT_EQ(-EDEADLK, r->summary.status);
+		EXPECT_EQ(-EDEADLK, r->sg[0].status);
+		EXPECT_EQ(0, r->sg[1].status);
+		dve = &r->sg[0].engines[3];
+		EXPECT_EQ(NEURONSIM_ENGINE_WAITING, dve->state);
+		EXPECT_EQ(0, dve->done);
+		EXPECT_EQ(0x41, dve->wait_opcode);
+		EXPECT_EQ(4, dve->wait_semaphore);
+		EXPECT_EQ(2, dve->wait_value);
+		EXPECT_EQ(1, dve->wait_current);
+		EXPECT_EQ(NEURONSIM_ENGINE_DONE, r->sg[0].engines[4].state);
+		EXPECT_EQ(0, exec_vs_replay(r, &p, 1, "deadlock"));
+		neuronsim_exec_result_free(r);
+		r = NULL;
+	}
+	dbgfs_path(path, sizeof(path), "models/%u/sg0/engines", id);
+	t = read_file(path, NULL);
+	ASSERT_NE(NULL, t);
+	EXPECT_NE(NULL, strstr(t, "dve\t0\t1\twaiting\tsemaphore 4 >= 2 (is 1) at instruction 0 (opcode 0x41)\t-\n"))
+		TH_LOG("%s", t);
+	free(t);
+	EXPECT_EQ(f0 + 2, counter(0, "status", "failure"));
+	EXPECT_EQ(s0 + 2, counter(0, "status", "execute_sw_semaphore_error"));
+	plan_free(&p);
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
+}
+
+TEST_F(ex, timeout)
+{
+	long long tm0 = counter(0, "status", "timeout");
+	struct neuronsim_exec_result *r = NULL;
+	struct plan p;
+	uint32_t id;
+
+	ASSERT_EQ(0, plan_std_prog(&self->info, 2, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	/* 1 ns: past before the work starts, nothing runs */
+	ASSERT_EQ(-ETIME, exec_run(self->fd, id, 1, &r));
+	EXPECT_EQ(-ETIME, r->sg[0].status);
+	EXPECT_EQ(-ETIME, r->sg[1].status);
+	/* the report: PE waits for semaphore 25 >= 2, SP could go on */
+	EXPECT_EQ(NEURONSIM_ENGINE_WAITING, r->sg[0].engines[0].state);
+	EXPECT_EQ(25, r->sg[0].engines[0].wait_semaphore);
+	EXPECT_EQ(2, r->sg[0].engines[0].wait_value);
+	EXPECT_EQ(0, r->sg[0].engines[0].wait_current);
+	EXPECT_EQ(NEURONSIM_ENGINE_STOPPED, r->sg[0].engines[4].state);
+	EXPECT_EQ(tm0 + 1, counter(0, "status", "timeout"));
+	neuronsim_exec_result_free(r);
+	/* and with time enough it finishes */
+	ASSERT_EQ(0, exec_run(self->fd, id, 60 * SEC, &r));
+	neuronsim_exec_result_free(r);
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
+}
+
+TEST_F(ex, failed_dma_block)
+{
+	long long e0 = counter(0, "status", "execute_completed_with_error");
+	struct neuronsim_exec_result *r = NULL;
+	struct plan p;
+	uint32_t id;
+
+	ASSERT_EQ(0, plan_std_prog(&self->info, 2, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	ASSERT_EQ(0, write_knob("fail_run_nth", 2));
+	ASSERT_EQ(-EIO, exec_run(self->fd, id, 0, &r));
+	EXPECT_EQ(-EIO, r->sg[0].status);
+	EXPECT_EQ(0, r->sg[0].fail_queue);
+	EXPECT_EQ(1, r->sg[0].fail_block);
+	EXPECT_EQ(0, r->sg[0].fail_desc);
+	EXPECT_EQ(1, r->queues[0].blocks);
+	EXPECT_EQ(e0 + 1, counter(0, "status", "execute_completed_with_error"));
+	EXPECT_TRUE(klog_has("(execution): block 1 descriptor 0 (copy): injected by fail_run_nth"));
+	neuronsim_exec_result_free(r);
+	ASSERT_EQ(0, exec_run(self->fd, id, 0, &r));
+	neuronsim_exec_result_free(r);
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+TEST_F(ex, signal_unload_close_stop_a_long_execution)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct itimerval it = { .it_value = { .tv_usec = 300000 } };
+	struct neuronsim_exec_result *r = NULL;
+	uint32_t id, id2, q = 0;
+	uint64_t t0, t1;
+	int fd2;
+
+	/* a signal in EXEC_WAIT cancels it */
+	ASSERT_EQ(0, start_long(self->fd, &self->info, 0, &id));
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	ASSERT_EQ(0, setitimer(ITIMER_REAL, &it, NULL));
+	t0 = now_ns();
+	ASSERT_EQ(-EINTR, neuronsim_exec_wait(self->fd, id, 0, &r));
+	ASSERT_EQ(0, neuronsim_exec_wait(self->fd, id, 10 * SEC, &r));
+	t1 = now_ns();
+	EXPECT_EQ(-EINTR, r->summary.status);
+	EXPECT_EQ(-EINTR, r->sg[0].status);
+	EXPECT_EQ(0, r->queues[0].blocks);
+	EXPECT_LT(t1 - t0, 2 * SEC);
+	TH_LOG("a signal stopped the long execution %llu ms after EXECUTE",
+	       (unsigned long long)(t1 - t0) / 1000000);
+	neuronsim_exec_result_free(r);
+
+	/* while it runs: EXECUTE, RUN of it, EXECUTE of a model on its core */
+	ASSERT_EQ(0, exec_start(self->fd, id, 0, 0, 0));
+	EXPECT_EQ(-EBUSY, exec_start(self->fd, id, 0, 0, 0));
+	{
+		struct neuronsim_run run = {
+			.model_id = id, .num_queues = 1, .queues = (uintptr_t)&q,
+		};
+
+		EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RUN, &run));
+		EXPECT_EQ(EBUSY, errno);
+	}
+	{
+		struct plan p;
+
+		ASSERT_EQ(0, plan_long(&self->info, &p));
+		ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id2, NULL, NULL, 0));
+		plan_free(&p);
+		EXPECT_EQ(-EBUSY, exec_start(self->fd, id2, 0, 0, 0));
+	}
+	EXPECT_EQ(-ETIMEDOUT, neuronsim_exec_wait(self->fd, id, -1, &r));
+	/* UNLOAD under it returns at once, and frees the core */
+	t0 = now_ns();
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
+	t1 = now_ns();
+	EXPECT_LT(t1 - t0, SEC);
+	TH_LOG("UNLOAD of the long execution: %llu ms", (unsigned long long)(t1 - t0) / 1000000);
+	/* RUN of a queue, then EXECUTE of its model: -EBUSY */
+	{
+		struct neuronsim_run run = {
+			.model_id = id2, .num_queues = 1, .queues = (uintptr_t)&q,
+		};
+		uint8_t b[1024];
+
+		memset(b, 0x33, sizeof(b));
+		ASSERT_EQ(0, nsim_write_var(self->fd, id2, 0, 1, 0, b, sizeof(b)));
+		ASSERT_EQ(0, ioctl(self->fd, NEURONSIM_IOC_RUN, &run));
+		EXPECT_EQ(-EBUSY, exec_start(self->fd, id2, 0, 0, 0));
+		EXPECT_EQ(0, nsim_unload(self->fd, id2));
+	}
+	/* close of an fd under its execution */
+	fd2 = nsim_open();
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, start_long(fd2, &self->info, 2, &id2));
+	usleep(100000);
+	t0 = now_ns();
+	close(fd2);
+	t1 = now_ns();
+	EXPECT_LT(t1 - t0, SEC);
+	TH_LOG("close under the long execution: %llu ms", (unsigned long long)(t1 - t0) / 1000000);
+	{
+		struct stats s;
+
+		ASSERT_EQ(0, read_stats(&s));
+		EXPECT_EQ(self->base.models, s.models);
+		EXPECT_EQ(self->base.kmem_bytes, s.kmem_bytes);
+		EXPECT_EQ(self->base.hbm_used, s.hbm_used);
+	}
+}
+
+TEST_F(ex, many_cores_in_a_loop)
+{
+	struct neuronsim_exec_result *r;
+	uint32_t ids[4], n = 0, c, k;
+	uint64_t t0 = now_ns();
+	struct plan p;
+
+	ASSERT_EQ(0, plan_std_prog(&self->info, 2, &p));
+	for (c = 0; c + 2 <= self->info.num_cores && n < 4; c += 2)
+		ASSERT_EQ(0, nsim_load(self->fd, &p, c, &ids[n++], NULL, NULL, 0));
+	for (k = 0; k < 25; k++) {
+		for (c = 0; c < n; c++)
+			ASSERT_EQ(0, exec_start(self->fd, ids[c], 0, 0, 0));
+		for (c = 0; c < n; c++) {
+			ASSERT_EQ(0, neuronsim_exec_wait(self->fd, ids[c], 10 * SEC, &r));
+			EXPECT_EQ(0, r->summary.status);
+			EXPECT_EQ(k + 1, r->summary.executions);
+			neuronsim_exec_result_free(r);
+		}
+	}
+	TH_LOG("%u models x 25 executions: %llu ms", n,
+	       (unsigned long long)(now_ns() - t0) / 1000000);
+	for (c = 0; c < n; c++)
+		EXPECT_EQ(0, nsim_unload(self->fd, ids[c]));
+	plan_free(&p);
+}
+
+TEST_F(ex, errors)
+{
+	struct neuronsim_exec_wait w = { 0 };
+	struct neuronsim_exec x = { 0 };
+	uint32_t id, id1;
+	struct plan p;
+	int fd2;
+
+	ASSERT_EQ(0, plan_std_prog(&self->info, 2, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	ASSERT_EQ(0, plan_std(&self->info, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, NEURONSIM_CORE_ANY, &id1, NULL, NULL, 0));
+	plan_free(&p);
+	EXPECT_EQ(-ENOENT, exec_start(self->fd, id + 1000, 0, 0, 0));
+	EXPECT_EQ(-ENODATA, exec_start(self->fd, id1, 0, 0, 0));
+	EXPECT_EQ(-EINVAL, exec_start(self->fd, id, 0x2, 0, 0));
+	EXPECT_EQ(-EINVAL, exec_start(self->fd, id, NEURONSIM_EXEC_F_TRACE, 0, 0));
+	EXPECT_EQ(-EINVAL, exec_start(self->fd, id, NEURONSIM_EXEC_F_TRACE, 0,
+				      NEURONSIM_EXEC_MAX_EVENTS + 1));
+	EXPECT_EQ(-EINVAL, exec_start(self->fd, id, 0, 0, 5));
+	x.model_id = id;
+	x.reserved = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_EXECUTE, &x));
+	EXPECT_EQ(EINVAL, errno);
+	/* never executed: IDLE */
+	w.model_id = id;
+	ASSERT_EQ(0, ioctl(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
+	EXPECT_EQ(NEURONSIM_EXEC_IDLE, w.state);
+	EXPECT_EQ(2, w.num_sg);
+	w.num_events = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
+	EXPECT_EQ(EINVAL, errno);
+	w.num_events = 0;
+	w.flags = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
+	EXPECT_EQ(EINVAL, errno);
+	w.flags = 0;
+	w.model_id = id1;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
+	EXPECT_EQ(ENODATA, errno);
+	/* another fd's model */
+	fd2 = nsim_open();
+	ASSERT_LE(0, fd2);
+	EXPECT_EQ(-ENOENT, exec_start(fd2, id, 0, 0, 0));
+	w.model_id = id;
+	EXPECT_EQ(-1, ioctl(fd2, NEURONSIM_IOC_EXEC_WAIT, &w));
+	EXPECT_EQ(ENOENT, errno);
+	close(fd2);
+	/* a bad results pointer */
+	ASSERT_EQ(0, exec_start(self->fd, id, 0, 0, 0));
+	w.timeout_ns = 10 * SEC;
+	w.num_subgraphs = 2;
+	w.subgraphs = 8;
+	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
+	EXPECT_EQ(0, nsim_unload(self->fd, id1));
+}
+
+TEST_HARNESS_MAIN
