@@ -3,7 +3,7 @@
  * dma_test - the DMA engine against the host reference on real NEFFs
  * (Documentation/dma.rst, "Tests").
  *
- *   dma_test [-a] [-n NAME]... [DIR]     (default data/neff)
+ *   dma_test [-a] [-x [-b]] [-n NAME]... [DIR]     (default data/neff)
  *
  * For every plan of the manifest compiled for the device's generation
  * (or only those whose NEFF name contains one of the -n words):
@@ -22,6 +22,16 @@
  *   - with -a, then every queue of the subgraph in the order in, data,
  *     dynamic (each type in queue index order), on both sides, and every
  *     variable touched and every output variable compared.
+ * With -x (Documentation/execute.rst, "Tests"), instead of RUN: EXECUTE
+ * every plan (its program, every subgraph) with a trace and hold the
+ * result to the host replay of the plan (exec_vs_replay(): semaphores,
+ * counts per engine, class and opcode, blocks per queue, virtual time,
+ * every trace event); with -b too, before it every input and weight a
+ * queue touches gets the seeded pattern and every variable a queue
+ * touches goes into the reference, and after it the reference runs
+ * every block in the order the execution ended them (the replay's) and
+ * the state buffer, every touched and every output variable are
+ * compared byte for byte.
  * Compute engines are not simulated (neither here nor in the kernel).
  * One TAP line per plan; each mismatch a "#" line naming the NEFF,
  * subgraph, queue, variable and the first differing byte (partition and
@@ -40,6 +50,7 @@
 #include "dma_ref.h"
 #include "kbin_reader.h"
 #include "plans.h"
+#include "prog_replay.h"
 
 #define MAX_FAIL_LINES	20
 #define CHUNK		(1U << 20)
@@ -279,16 +290,32 @@ static void mark_written(struct tctx *t, const struct kbin_dma_sg_view *v,
 	}
 }
 
-static int test_sg(struct tctx *t, const struct kbin_view *kv, int all,
-		   unsigned int *nqueues)
+/* free what sg_prepare() made */
+static void sg_free(struct tctx *t)
 {
-	struct kbin_dma_sg_view v;
-	uint32_t i, j, type;
-	char when[320];
-	int ret = 0;
+	dma_ref_mem_free(t->ref);
+	free(t->byid);
+	free(t->pa);
+	free(t->touched);
+	t->ref = NULL;
+	t->byid = NULL;
+	t->pa = NULL;
+	t->touched = NULL;
+}
 
-	if (kbin_view_dma_sg(kv, t->sg, &v) || !v.num_queues)
-		return 0;
+/*
+ * Subgraph @t->sg before its queues run: every variable a queue to run
+ * touches (without @all the input queues') in the reference, inputs and
+ * weights with a seeded pattern written to the device too.  *@v: its
+ * DMA records.  Return: 0; 1 without DMA queues; -1 on a failure.
+ */
+static int sg_prepare(struct tctx *t, const struct kbin_view *kv, int all,
+		      struct kbin_dma_sg_view *v)
+{
+	uint32_t i;
+
+	if (kbin_view_dma_sg(kv, t->sg, v) || !v->num_queues)
+		return 1;
 	t->set = kbin_view_set(kv, t->sg);
 	t->nid = 0;
 	for (i = 0; i < t->set->nmem; i++)
@@ -300,8 +327,7 @@ static int test_sg(struct tctx *t, const struct kbin_view *kv, int all,
 	t->ref = dma_ref_mem_new();
 	if (!t->byid || !t->pa || !t->touched || !t->ref) {
 		bad(t, "out of memory");
-		ret = -1;
-		goto out;
+		return -1;
 	}
 	for (i = 0; i < t->nid; i++)
 		t->pa[i] = ~0ULL;
@@ -313,19 +339,19 @@ static int test_sg(struct tctx *t, const struct kbin_view *kv, int all,
 			t->pa[r->var_id] = ~0ULL;
 	}
 	/* the variables the queues to run touch (without -a the input ones) */
-	for (i = 0; i < v.num_queues; i++) {
-		const struct kbin_dma_queue *kq = &v.queues[i];
+	for (i = 0; i < v->num_queues; i++) {
+		const struct kbin_dma_queue *kq = &v->queues[i];
 		uint32_t b, k;
 
 		if (!all && kq->type != KBIN_DMA_QUEUE_IN)
 			continue;
 		for (b = 0; b < kq->num_blocks; b++) {
 			const struct kbin_dma_block *kb =
-				&v.blocks[kq->first_block - v.first_block + b];
+				&v->blocks[kq->first_block - v->first_block + b];
 
 			for (k = 0; k < kb->num_descs; k++) {
 				const struct kbin_dma_desc *d =
-					&v.descs[kb->first_desc - v.first_desc + k];
+					&v->descs[kb->first_desc - v->first_desc + k];
 
 				t->touched[d->from.var_id] = 1;
 				t->touched[d->to.var_id] = 1;
@@ -347,24 +373,46 @@ static int test_sg(struct tctx *t, const struct kbin_view *kv, int all,
 			if (nsim_write_var(t->fd, t->id, t->sg, r->var_id, k, t->dbuf, n)) {
 				bad(t, "WRITE_VAR var %u [%" PRIu64 ", +%" PRIu64 "): %s",
 				    r->var_id, k, n, strerror(errno));
-				ret = -1;
-				goto out;
+				return -1;
 			}
-			if (t->touched[r->var_id] &&
-			    dma_ref_mem_write(t->ref, t->pa[r->var_id] + k, t->dbuf, n)) {
-				ret = -1;
-				goto out;
-			}
+			if (dma_ref_mem_write(t->ref, t->pa[r->var_id] + k, t->dbuf, n))
+				return -1;
 		}
-		if (t->touched[r->var_id])
-			t->touched[r->var_id] |= 4;	/* the reference has it */
+		t->touched[r->var_id] |= 4;	/* the reference has it */
 	}
 	for (i = 0; i < t->nid; i++)
 		if (t->touched[i] && !(t->touched[i] & 4) && t->byid[i] &&
-		    snapshot(t, t->byid[i])) {
-			ret = -1;
-			goto out;
-		}
+		    snapshot(t, t->byid[i]))
+			return -1;
+	return 0;
+}
+
+/* every variable touched and every output variable against the reference */
+static int compare_all(struct tctx *t, const char *when)
+{
+	char out[320];
+	uint32_t i;
+	int ret = compare_touched(t, 1, when);
+
+	snprintf(out, sizeof(out), "output %s", when);
+	for (i = 0; i < t->set->nmem && !ret; i++)
+		if (t->set->mem[i].mr_type == KBIN_MR_OUTPUT &&
+		    t->pa[t->set->mem[i].var_id] != ~0ULL)
+			ret = compare(t, &t->set->mem[i], out);
+	return ret;
+}
+
+static int test_sg(struct tctx *t, const struct kbin_view *kv, int all,
+		   unsigned int *nqueues)
+{
+	struct kbin_dma_sg_view v;
+	uint32_t i, j, type;
+	char when[320];
+	int ret;
+
+	ret = sg_prepare(t, kv, all, &v);
+	if (ret)
+		goto out;
 	/* the input queues, each compared */
 	for (i = 0; i < v.num_queues && !ret; i++) {
 		if (v.queues[i].type != KBIN_DMA_QUEUE_IN)
@@ -387,25 +435,120 @@ static int test_sg(struct tctx *t, const struct kbin_view *kv, int all,
 				(*nqueues)++;
 			}
 	if (!ret)
-		ret = compare_touched(t, 1, "after every queue");
-	for (i = 0; i < t->set->nmem && !ret; i++)
-		if (t->set->mem[i].mr_type == KBIN_MR_OUTPUT &&
-		    t->pa[t->set->mem[i].var_id] != ~0ULL)
-			ret = compare(t, &t->set->mem[i], "output after every queue");
+		ret = compare_all(t, "after every queue");
 out:
-	dma_ref_mem_free(t->ref);
-	free(t->byid);
-	free(t->pa);
-	free(t->touched);
-	t->ref = NULL;
-	t->byid = NULL;
-	t->pa = NULL;
-	t->touched = NULL;
-	return ret;
+	sg_free(t);
+	return ret < 0 ? -1 : 0;
+}
+
+/*
+ * Execute the plan (EXECUTE, EXEC_WAIT) and hold the result to the host
+ * replay; with @bytes, every subgraph's variables first as sg_prepare()
+ * makes them for every queue, and afterwards the state buffer, every
+ * touched and every output variable against the reference running the
+ * blocks in the order the execution ended them (the replay's ran[]).
+ */
+static void exec_plan(int fd, const struct neuronsim_info *info,
+		      const struct plan_ent *e, const struct kbin_view *kv,
+		      const struct plan *p, int bytes)
+{
+	struct tctx t0 = { .fd = fd, .info = info, .neff = e->neff }, *ts = NULL;
+	struct prog_replay_opts ro = { 0 };
+	struct neuronsim_exec_result *r = NULL;
+	struct prog_replay *rp = NULL;
+	uint64_t need = 0, wall0;
+	uint32_t s, i, not_sim;
+	int ret, fails = 0;
+	NEURONSIM_OPTS_INIT(exec_opts, o, .wait_ns = 1200LL * 1000000000LL);
+
+	t0.dbuf = malloc(CHUNK);
+	t0.rbuf = malloc(CHUNK);
+	ts = calloc(kv->num_subgraphs, sizeof(*ts));
+	ret = nsim_load(fd, p, 0, &t0.id, NULL, NULL, 0);
+	if (ret || !t0.dbuf || !t0.rbuf || !ts) {
+		ksft_test_result_fail("exec %s: LOAD: %s\n", e->neff, strerror(-ret));
+		goto out;
+	}
+	for (s = 0; s < kv->num_subgraphs; s++) {
+		struct kbin_dma_sg_view v;
+		struct kbin_prog_sg_view pv;
+		uint32_t k;
+
+		ts[s] = t0;
+		ts[s].sg = s;
+		if (!kbin_view_prog_sg(kv, s, &pv))
+			for (k = 0; k < KBIN_PROG_ENGINES; k++)
+				need += pv.num[k];
+		if (!kbin_view_dma_sg(kv, s, &v))
+			need += v.num_blocks;
+		if (bytes && sg_prepare(&ts[s], kv, 1, &v) < 0)
+			fails++;
+	}
+	o.max_events = need < NEURONSIM_EXEC_MAX_EVENTS ? (uint32_t)need + 1 :
+		       NEURONSIM_EXEC_MAX_EVENTS;
+	wall0 = now_ns();
+	ret = fails ? -EIO : neuronsim_exec(fd, t0.id, &o, &r);
+	wall0 = now_ns() - wall0;
+	if (ret)
+		bad(&t0, "EXECUTE: %s (status %d)", strerror(-ret),
+		    r ? r->summary.status : 0);
+	if (r)
+		fails += exec_vs_replay(r, p, 1, e->neff);
+	if (r && bytes && !prog_replay_plan(kv, &ro, &rp)) {
+		for (s = 0; s < kv->num_subgraphs; s++) {
+			struct tctx *t = &ts[s];
+			struct dma_ref_stats st = { 0 };
+			struct kbin_dma_sg_view v;
+
+			if (!t->ref || kbin_view_dma_sg(kv, s, &v))
+				continue;
+			for (i = 0; i < rp->sg[s].nran && !ret; i++) {
+				ret = dma_ref_run_block(t->ref, &v, rp->sg[s].ran[i],
+							ref_addr, t, &st);
+				if (ret)
+					bad(t, "the reference failed in block %u descriptor %u: %s",
+					    st.fail_block, st.fail_desc, strerror(-ret));
+			}
+			if (!ret)
+				compare_all(t, "after the execution");
+		}
+	}
+	for (s = 0; s < kv->num_subgraphs; s++) {
+		fails += ts[s].fails;
+		t0.compared += ts[s].compared;
+		sg_free(&ts[s]);
+	}
+	fails += t0.fails;
+	if (nsim_unload(fd, t0.id)) {
+		bad(&t0, "UNLOAD: %s", strerror(errno));
+		fails++;
+	}
+	not_sim = r ? (uint32_t)r->summary.not_simulated : 0;
+	ksft_test_result(!fails && r,
+			 "exec %s: %" PRIu64 " instructions, %" PRIu64 " DMA blocks, %" PRIu64 " bytes, %" PRIu64 ".%03" PRIu64 " us virtual, %" PRIu64 " ms wall (%" PRIu64 " instructions/s)%s%s\n",
+			 e->neff, r ? (uint64_t)r->summary.instructions : 0,
+			 r ? (uint64_t)r->summary.blocks : 0,
+			 r ? (uint64_t)r->summary.bytes : 0,
+			 r ? (uint64_t)r->summary.virtual_ns / 1000 : 0,
+			 r ? (uint64_t)r->summary.virtual_ns % 1000 : 0,
+			 wall0 / 1000000,
+			 r && wall0 ? (uint64_t)(r->summary.instructions * 1000000000.0 / wall0) : 0,
+			 bytes ? ", state buffer and outputs compared" : "",
+			 not_sim ? ", with 0xD4 instructions (data not simulated)" : "");
+	if (not_sim)
+		ksft_print_msg("exec %s: %u 0xD4 instructions: their semaphore increments applied, their data movement not simulated\n",
+			       e->neff, not_sim);
+out:
+	prog_replay_free(rp);
+	neuronsim_exec_result_free(r);
+	free(ts);
+	free(t0.dbuf);
+	free(t0.rbuf);
 }
 
 static void test_plan(int fd, const struct neuronsim_info *info,
-		      const char *dir, const struct plan_ent *e, int all)
+		      const char *dir, const struct plan_ent *e, int all,
+		      int exec, int bytes)
 {
 	struct tctx t = { .fd = fd, .info = info, .neff = e->neff };
 	struct kbin_check_result res;
@@ -421,6 +564,11 @@ static void test_plan(int fd, const struct neuronsim_info *info,
 	if (kbin_read_file(path, &p.buf, &p.len) ||
 	    kbin_read(p.buf, p.len, &kv, &res)) {
 		ksft_test_result_fail("dma %s: cannot read %s\n", e->neff, path);
+		return;
+	}
+	if (exec) {
+		exec_plan(fd, info, e, &kv, &p, bytes);
+		free(p.buf);
 		return;
 	}
 	t.dbuf = malloc(CHUNK);
@@ -455,12 +603,16 @@ int main(int argc, char **argv)
 	size_t n = 0, cap = 0, i, k;
 	unsigned int nnames = 0, mine = 0;
 	char path[600], line[2048];
-	int fd, all = 0, opt;
+	int fd, all = 0, exec = 0, bytes = 0, opt;
 	FILE *fp;
 
-	while ((opt = getopt(argc, argv, "an:")) != -1) {
+	while ((opt = getopt(argc, argv, "abn:x")) != -1) {
 		if (opt == 'a')
 			all = 1;
+		else if (opt == 'x')
+			exec = 1;
+		else if (opt == 'b')
+			bytes = 1;
 		else if (opt == 'n' && nnames < MAX_NAMES)
 			names[nnames++] = optarg;
 	}
@@ -517,11 +669,12 @@ int main(int argc, char **argv)
 	}
 	ksft_print_msg("%u plans for gen %u (%s)%s; compute engines are not simulated\n",
 		       mine, info.arch_gen, info.arch_name,
+		       exec ? (bytes ? ", executed, bytes compared" : ", executed") :
 		       all ? ", every queue" : ", the input queues");
 	ksft_set_plan(mine);
 	for (i = 0; i < n; i++)
 		if (es[i].gen == info.arch_gen)
-			test_plan(fd, &info, dir, &es[i], all);
+			test_plan(fd, &info, dir, &es[i], all, exec, bytes);
 	close(fd);
 	free(es);
 	return ksft_get_fail_cnt() ? ksft_exit_fail() : ksft_exit_pass();

@@ -15,7 +15,13 @@
 #          queue of every NEFF
 #   small  (the debug-kernel lane): every queue of two small trn2 plans
 #          of the subset, none on trn1
-# scenario_test (bug-report scenarios 2, 4, 6) runs
+# Then every NEFF executed (dma_test -x: EXECUTE, its program on the
+# device, against the host replay of the plan, every trace event; the
+# 0xD4s whose data movement is not simulated named), and the bytes an
+# execution leaves in SBUF and the outputs against the DMA host reference
+# run in the executed order (dma_test -x -b), as NSIM_DMA says: subset
+# and small a few NEFFs (Documentation/execute.rst, "Tests"), all every
+# NEFF.  scenario_test (bug-report scenarios 2, 4, 6) runs
 # on its own (the Makefile's TEST_GEN_PROGS).
 #
 #   neff.sh             (NSIM_NEFF_DEVICES="INDEX ...", default "1 0";
@@ -43,6 +49,45 @@ if [ -s "$neff_manifest" ]; then
 		test "$neff_want" = "$neff_done"
 fi
 rm -f "$neff_out"
+
+# the executions: every NEFF against the replay; the bytes of a few that
+# have every op, several queues racing for SBUF, 0xD4s and both generations
+exec_bytes="-n transpose_1024 -n conv2d_1_float16_smaller -n conv2d_3_float32_smaller -n moe_tkg -n matmul_small -n file_pool_1_float16_41258dd"
+exec_out=/tmp/exec_test.out
+: > "$exec_out"
+for dev in ${NSIM_NEFF_DEVICES:-1 0}; do
+	arch=$(nsim_arch $dev)
+	case ${NSIM_DMA:-subset} in
+	small)
+		[ "$arch" = trn2 ] || continue
+		NSIM_DEV=$dev run_tap "dma_test -x -b arch=$arch: the small subset executed, its bytes compared" \
+			dma_test -x -b -n conv2d_1_float16_smaller -n matmul_small "$neff_dir"
+		;;
+	all)
+		# as the every-queue pass below: past the default backing_limit
+		bl=/sys/module/neuronsim/parameters/backing_limit
+		bl0=$(cat $bl)
+		echo $((4 << 30)) > $bl
+		NSIM_DEV=$dev run_tap "dma_test -x -b arch=$arch: every NEFF executed, its bytes compared" \
+			sh -c "set -o pipefail; dma_test -x -b $neff_dir | tee -a $exec_out"
+		echo "$bl0" > $bl
+		;;
+	*)
+		NSIM_DEV=$dev run_tap "dma_test -x arch=$arch: every NEFF executed, against the host replay" \
+			sh -c "set -o pipefail; dma_test -x $neff_dir | tee -a $exec_out"
+		NSIM_DEV=$dev run_tap "dma_test -x -b arch=$arch: a subset executed, its bytes compared" \
+			dma_test -x -b $exec_bytes "$neff_dir"
+		;;
+	esac
+	check "exec: arch=$arch: stats back to zero" stats_zero $dev
+done
+if [ -s "$neff_manifest" ] && [ "${NSIM_DMA:-subset}" != small ]; then
+	exec_want=$(grep -c '^plan	' "$neff_manifest")
+	exec_done=$(grep -cE '^(not )?ok [0-9]+ exec ' "$exec_out")
+	check "exec: all $exec_want plans of the manifest executed ($exec_done)" \
+		test "$exec_want" = "$exec_done"
+fi
+rm -f "$exec_out"
 
 dma_subset="-n conv2d_1_float16_smaller -n conv2d_1_float32_smaller -n conv2d_3_float16_smaller -n conv2d_3_float32_smaller -n moe_tkg -n matmul_small -n file_pool_1_float16_41258dd -n file_pool_1_ae9c11b"
 dma_small="-n conv2d_1_float16_smaller -n matmul_small"

@@ -332,6 +332,47 @@ static int ref_desc(struct dma_ref_mem *m, const struct kbin_dma_desc *d,
 }
 
 /**
+ * dma_ref_run_block() - run one DMA block of a subgraph on host memory:
+ *	its descriptors in order.  An execution's blocks run one at a time
+ *	in the order they end in virtual time (prog_replay_sg.ran,
+ *	Documentation/execute.rst).
+ * @m: the memory (device addresses).
+ * @v: the subgraph's DMA records (kbin_view_dma_sg()).
+ * @blk: the block's index among the subgraph's blocks.
+ * @addr: resolves a variable to its device address.
+ * @ctx: for @addr.
+ * @st: in/out: its blocks, descriptors and bytes grow by the block's;
+ *	on failure the block's id and the descriptor's index in it.
+ *
+ * Return: 0; -EINVAL a bad record or @blk out of range; -ENOMEM; the
+ * error of @addr.
+ */
+int dma_ref_run_block(struct dma_ref_mem *m, const struct kbin_dma_sg_view *v,
+		      uint32_t blk, dma_ref_addr_fn addr, void *ctx,
+		      struct dma_ref_stats *st)
+{
+	const struct kbin_dma_block *kb;
+	uint32_t j;
+	int ret;
+
+	if (blk >= v->num_blocks)
+		return -EINVAL;
+	kb = &v->blocks[blk];
+	for (j = 0; j < kb->num_descs; j++) {
+		ret = ref_desc(m, &v->descs[kb->first_desc - v->first_desc + j],
+			       addr, ctx, &st->bytes);
+		if (ret) {
+			st->fail_block = kb->id;
+			st->fail_desc = j;
+			return ret;
+		}
+		st->descs++;
+	}
+	st->blocks++;
+	return 0;
+}
+
+/**
  * dma_ref_run_queue() - run one DMA queue of a subgraph on host memory.
  * @m: the memory (device addresses).
  * @v: the subgraph's DMA records (kbin_view_dma_sg()).
@@ -347,25 +388,15 @@ int dma_ref_run_queue(struct dma_ref_mem *m, const struct kbin_dma_sg_view *v,
 		      struct dma_ref_stats *st)
 {
 	const struct kbin_dma_queue *kq = &v->queues[q];
-	uint32_t b, j;
+	uint32_t b;
 	int ret;
 
 	memset(st, 0, sizeof(*st));
 	for (b = 0; b < kq->num_blocks; b++) {
-		const struct kbin_dma_block *kb =
-			&v->blocks[kq->first_block - v->first_block + b];
-
-		for (j = 0; j < kb->num_descs; j++) {
-			ret = ref_desc(m, &v->descs[kb->first_desc - v->first_desc + j],
-				       addr, ctx, &st->bytes);
-			if (ret) {
-				st->fail_block = b;
-				st->fail_desc = j;
-				return ret;
-			}
-			st->descs++;
-		}
-		st->blocks++;
+		ret = dma_ref_run_block(m, v, kq->first_block - v->first_block + b,
+					addr, ctx, st);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

@@ -57,6 +57,9 @@ struct dma_ref_stats {
 
 int dma_ref_transpose(const struct kbin_dma_desc *d, const uint8_t *in,
 		      uint8_t *out, uint64_t bytes);
+int dma_ref_run_block(struct dma_ref_mem *m, const struct kbin_dma_sg_view *v,
+		      uint32_t blk, dma_ref_addr_fn addr, void *ctx,
+		      struct dma_ref_stats *st);
 int dma_ref_run_queue(struct dma_ref_mem *m, const struct kbin_dma_sg_view *v,
 		      uint32_t q, dma_ref_addr_fn addr, void *ctx,
 		      struct dma_ref_stats *st);
