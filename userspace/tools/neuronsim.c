@@ -22,7 +22,7 @@
 /* the command table: a subcommand is a file defining nsim_cmd_NAME */
 #define NSIM_COMMANDS(X) \
 	X(info) X(ls) X(top) X(load) X(resolve) X(models) X(vars) X(read) \
-	X(monitor) X(map) X(dma) X(run)
+	X(monitor) X(map) X(dma) X(run) X(exec)
 
 #define NSIM_DECLARE(name) extern const struct nsim_cmd nsim_cmd_##name;
 NSIM_COMMANDS(NSIM_DECLARE)

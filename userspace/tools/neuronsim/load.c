@@ -76,6 +76,7 @@ static void hold_help(void)
 	       "  wait [[sgN/]QUEUE...]           wait for them, print each (WAIT)\n"
 	       "  write VAR[+OFFSET] FILE         WRITE_VAR of FILE's bytes (.npy: payload)\n"
 	       "  read VAR [+OFFSET[:LEN]] --out FILE  READ_VAR into FILE\n"
+	       "  exec [--timeout MS] [--trace FILE]  execute the model's program (EXECUTE)\n"
 	       "  echo TEXT                       print TEXT (a marker for scripts)\n"
 	       "  help                            this text\n");
 	fflush(stdout);
@@ -122,6 +123,8 @@ static int hold_run_line(const struct vartab *t, char *line)
 		rc = print_model(t, NULL, "", false) ? 1 : 0;
 	} else if (!strcmp(argv[0], "dma")) {
 		rc = do_dma(t, argc - 1, argv + 1) ? 1 : 0;
+	} else if (!strcmp(argv[0], "exec")) {
+		rc = do_exec_hold(t, argc, argv) ? 1 : 0;
 	} else if (!strcmp(argv[0], "echo")) {
 		for (i = 1; i < argc; i++)
 			printf("%s%s", argv[i], i + 1 < argc ? " " : "");

@@ -134,6 +134,8 @@ int do_dma(const struct vartab *t, int argc, char **argv);
 /* the holder's run, wait, write VAR FILE, read ... --out FILE (run.c);
  * -1 when the line is none of them */
 int do_run_hold(const struct vartab *t, int argc, char **argv);
+/* the holder's exec [--timeout MS] [--trace FILE] (exec.c) */
+int do_exec_hold(const struct vartab *t, int argc, char **argv);
 
 /* the module's copy of the Neuron driver's sysfs tree (Documentation/sysfs.rst) */
 #define SNAP_SYSFS_CLASS	NEURONSIM_SYSFS_CLASS
