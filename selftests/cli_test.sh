@@ -11,7 +11,10 @@
 # error messages and exit codes, the SVG map, and commands on the stdin
 # of load --hold (resolve, read, info, dma against the held model); dma
 # PLAN: the queues and a ring range; run PLAN with --write/--read and the
-# holder's write, run, wait, read --out.
+# holder's write, run, wait, read --out; exec PLAN (Documentation/
+# execute.rst) with --write/--read, -j, a deadlock, a plan without a
+# program, the holder's exec, and on trn2 the trace of mkneff prog's plan
+# equal to the host replay's (data/exec, built on the host).
 
 n=0
 fails=0
@@ -59,10 +62,10 @@ echo "TAP version 13"
 # --- info / help / usage
 t "info" $NS info
 t "info -j" sh -c '$NS -j info | grep -q "\"arch_name\":\"'"${NSIM_ARCH:-trn2}"'\""'
-for c in info ls top load resolve models vars read monitor map dma run; do
+for c in info ls top load resolve models vars read monitor map dma run exec; do
 	$NS $c --help > /tmp/help.out 2>&1 && grep -q "usage: neuronsim .*$c" /tmp/help.out || break
 done
-[ "$c" = run ] && grep -q "usage: neuronsim .*run" /tmp/help.out && ok "--help on every subcommand" || nok "--help on $c"
+[ "$c" = exec ] && grep -q "usage: neuronsim .*exec" /tmp/help.out && ok "--help on every subcommand" || nok "--help on $c"
 f "unknown subcommand exits 2" 2 $NS frobnicate
 f "load without PLAN exits 2" 2 $NS load
 f "load --core junk exits 2" 2 $NS load $P --core x
@@ -344,6 +347,46 @@ grep -q '^started 1 queue$' /tmp/cli.out && grep -q '^sg0/qSPIO0: done, 2 of 2 b
 	grep -q '^read 2048 bytes of sg0/output0 at +0 into /tmp/out2.bin' /tmp/cli.out &&
 	cmp -s /tmp/in.bin /tmp/out2.bin && ok "load --hold: write, run, wait, read --out" ||
 	{ nok "load --hold: run commands"; sed 's/^/# /' /tmp/cli.out; }
+# --- exec: the standard plan's program, a deadlock, the trace
+PP=/tmp/prog.kbin
+nsim_mkplan $PP prog
+# its virtual time: the blocks' 2048 and 2048 bytes at the generation's DMA
+# rate (Documentation/execute.rst, "Virtual time")
+case ${NSIM_ARCH:-trn2} in trn1) VT=1.162 ;; *) VT=1.164 ;; esac
+nsim_mkplan /tmp/deadlock.kbin deadlock
+$NS exec $PP --write input0=/tmp/in.bin --read output0+0:2048=/tmp/out3.bin > /tmp/cli.out 2>&1
+rc=$?
+test $rc = 0 && grep -q "^sg00 (subgraph 0) on NeuronCore [0-9]*: finished at $VT us" /tmp/cli.out &&
+	grep -q '^  sp: 3 of 3 instructions (compute 1, wait 0, trigger 2, dma 0), busy 0.064 us, 2 DMA blocks, 2 descriptors, 4096 bytes$' /tmp/cli.out &&
+	grep -q '^  queue qSPIO0 (sp): 2 of 2 blocks, 2 descriptors, 4096 bytes' /tmp/cli.out &&
+	grep -q '^  semaphores: 1=1 24=2 25=2$' /tmp/cli.out && cmp -s /tmp/in.bin /tmp/out3.bin &&
+	ok "exec PLAN --write --read: finished, counts, semaphores; input0 went through SBUF into output0" ||
+	{ nok "exec PLAN (exit $rc)"; sed 's/^/# /' /tmp/cli.out; }
+$NS -j exec $PP > /tmp/cli.out 2>&1
+grep -q "\"result\":\"finished\",\"status\":0,\"finished\":true,\"virtual_ns\":${VT%.*}${VT#*.}," /tmp/cli.out &&
+	grep -q '"semaphores":{"1":1,"24":2,"25":2}' /tmp/cli.out &&
+	ok "-j exec: the result, the semaphores that are not 0 by index" || { nok "-j exec"; sed 's/^/# /' /tmp/cli.out; }
+f "exec of a deadlock exits 1" 1 $NS exec /tmp/deadlock.kbin
+grep -q '^  dve: 0 of 1 instructions .*; waits at instruction 0 (opcode 0x41) for semaphore 4 >= 2, it is 1$' /tmp/cli.out &&
+	grep -q 'deadlock (Resource deadlock avoided)' /tmp/cli.out &&
+	ok "exec of a deadlock names engine, instruction, opcode, semaphore, wanted and current value" ||
+	{ nok "exec deadlock report"; sed 's/^/# /' /tmp/cli.out; }
+f "exec of a plan without a program exits 1" 1 $NS exec $P
+grep -q 'No data available.*no program' /tmp/cli.out && ok "exec without a program: ENODATA, said" ||
+	{ nok "exec without a program message"; sed 's/^/# /' /tmp/cli.out; }
+printf 'exec\nexec --trace /tmp/hold.trace.json\n' | $NS load $PP --exit-on-eof > /tmp/cli.out 2>&1
+test "$(grep -c '^model [0-9]*: finished: 2 subgraphs' /tmp/cli.out)" = 2 &&
+	grep -q '"traceEvents"' /tmp/hold.trace.json && ok "load --hold: exec, exec --trace" ||
+	{ nok "load --hold: exec"; sed 's/^/# /' /tmp/cli.out; }
+ED=$(cd "$(dirname "$0")" && pwd)/data/exec
+if [ "${NSIM_ARCH:-trn2}" = trn2 ] && [ -f $ED/prog.trace.json ]; then
+	$NS exec $ED/prog.kbin --trace /tmp/exec.trace.json > /tmp/cli.out 2>&1
+	sed 's/"source":"[^"]*"//' /tmp/exec.trace.json > /tmp/a.json
+	sed 's/"source":"[^"]*"//' $ED/prog.trace.json > /tmp/b.json
+	cmp -s /tmp/a.json /tmp/b.json &&
+		ok "exec --trace of mkneff prog's plan equals the host replay's trace ($(wc -c < /tmp/a.json) bytes)" ||
+		{ nok "exec --trace differs from the replay's"; sed 's/^/# /' /tmp/cli.out; diff /tmp/a.json /tmp/b.json | head -n 20 | sed 's/^/# /'; }
+fi
 t "map PLAN -o map.svg" sh -c "$NS map $P -o /tmp/map.svg && grep -q '</svg>' /tmp/map.svg && grep -c '<title>' /tmp/map.svg"
 
 echo "1..$n"

@@ -7,6 +7,9 @@
  *                               two subgraphs)
  *   nsim_mkplan FILE N SIZE     N MR_BUFFERs of SIZE bytes, no payload
  *   nsim_mkplan FILE bad        the standard plan with a wrong magic
+ *   nsim_mkplan FILE prog       the standard plan with a program (KBIN
+ *                               version 3, Documentation/execute.rst)
+ *   nsim_mkplan FILE deadlock   the same, DVE waiting for ever
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,7 +26,7 @@ int main(int argc, char **argv)
 	int fd, err;
 
 	if (argc != 2 && argc != 3 && argc != 4) {
-		fprintf(stderr, "usage: nsim_mkplan FILE [N SIZE | bad]\n");
+		fprintf(stderr, "usage: nsim_mkplan FILE [N SIZE | bad | prog | deadlock]\n");
 		return 2;
 	}
 	fd = nsim_open();
@@ -34,6 +37,10 @@ int main(int argc, char **argv)
 	if (argc == 4)
 		err = plan_buffers(&info, strtoul(argv[2], NULL, 0),
 				   strtoull(argv[3], NULL, 0), 0, &p);
+	else if (argc == 3 && !strcmp(argv[2], "prog"))
+		err = plan_std_prog(&info, 2, &p);
+	else if (argc == 3 && !strcmp(argv[2], "deadlock"))
+		err = plan_std_deadlock(&info, &p);
 	else
 		err = plan_std(&info, &p);
 	if (err) {
