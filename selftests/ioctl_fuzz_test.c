@@ -7,7 +7,8 @@
  *
  * CALLS (default 100000) calls over three fds mixing LOADs of plans mutated
  * by kbin_mutate() (and unmutated ones) with RESOLVE, RESOLVE_BATCH,
- * READ_VAR, WRITE_VAR, MODEL_INFO, DMA_INFO, UNLOAD, close/reopen and bad arguments:
+ * READ_VAR, WRITE_VAR, MODEL_INFO, DMA_INFO, EXECUTE and EXEC_WAIT (the
+ * standard plan carries a program), UNLOAD, close/reopen and bad arguments:
  * NULL, unmapped and kernel-half pointers, huge sizes and counts, unknown
  * flags, reserved fields set, struct sizes smaller and larger than the
  * kernel's (with a non-zero tail), unknown commands.  Every result must be
@@ -454,6 +455,40 @@ static int op_info(struct __test_metadata *_metadata, struct fz *z,
 		if (ret && !errno_ok(-ret, dok))
 			BAD("DMA_INFO returned %d (%s)", ret, strerror(-ret));
 	}
+	if (!rn(z, 3)) {	/* EXECUTE and EXEC_WAIT, odd fields */
+		static const int xok[] = { ENOENT, EINVAL, EFAULT, E2BIG, ENODATA,
+					   EBUSY, ENOMEM, 0 };
+		static const int wok[] = { ENOENT, EINVAL, EFAULT, E2BIG, ENODATA,
+					   ETIMEDOUT, 0 };
+		struct neuronsim_exec_wait w;
+		struct neuronsim_exec x;
+
+		memset(&x, 0, sizeof(x));
+		x.model_id = pick_id(z, m);
+		x.flags = rn(z, 4) ? 0 : rn(z, 4);
+		x.max_events = rn(z, 4) ? 0 : rn(z, 2) ? rn(z, 64) :
+			       NEURONSIM_EXEC_MAX_EVENTS + rn(z, 2);
+		x.timeout_ns = rn(z, 4) ? 0 : rn(z, 1000000);
+		if (!rn(z, 16))
+			x.reserved = 1;
+		ret = call(z, z->f[fdi].fd, NEURONSIM_IOC_EXECUTE, &x, sizeof(x), &tail);
+		if (ret && !errno_ok(-ret, xok))
+			BAD("EXECUTE returned %d (%s)", ret, strerror(-ret));
+		memset(&w, 0, sizeof(w));
+		w.model_id = pick_id(z, m);
+		w.timeout_ns = rn(z, 2) ? 0 : 100000000;
+		w.num_subgraphs = rn(z, 4);
+		w.subgraphs = ptr(z, z->io);
+		w.num_queues = rn(z, 4);
+		w.queues = ptr(z, z->io);
+		w.num_events = rn(z, 64);
+		w.events = ptr(z, z->io);
+		if (!rn(z, 16))
+			w.flags = 1;
+		ret = call(z, z->f[fdi].fd, NEURONSIM_IOC_EXEC_WAIT, &w, sizeof(w), &tail);
+		if (ret && !errno_ok(-ret, wok))
+			BAD("EXEC_WAIT returned %d (%s)", ret, strerror(-ret));
+	}
 	if (m && m->valid) {
 		ret = nsim_resolve(z->f[fdi].fd, m->id, 0, V0_WEIGHT, 0, 1, &a);
 		if (ret || a != m->addr_w)
@@ -481,7 +516,7 @@ static int op_misc(struct __test_metadata *_metadata, struct fz *z,
 			BAD("reopen failed: %s", strerror(errno));
 		return 0;
 	case 1:		/* unknown command number */
-		cmd = _IOC(rn(z, 4), NEURONSIM_IOC_MAGIC, 11 + rn(z, 245),
+		cmd = _IOC(rn(z, 4), NEURONSIM_IOC_MAGIC, 13 + rn(z, 243),
 			   rn(z, 256));
 		ret = ioctl(f->fd, cmd, z->io) ? -errno : 0;
 		if (ret != -ENOTTY)
@@ -540,7 +575,7 @@ TEST_F_TIMEOUT(fz, ioctl_fuzz, 3600)
 	}
 	ASSERT_EQ(0, nsim_get_info(z->f[0].fd, &info));
 	z->max_models = info.max_models_per_fd;
-	ASSERT_EQ(0, plan_std(&info, &z->std));
+	ASSERT_EQ(0, plan_std_prog(&info, 2, &z->std));
 	ASSERT_EQ(0, plan_buffers(&info, 4, 3000, 1, &z->bufs));
 	ASSERT_GE(MAXPLAN, z->std.len);
 	z->pb = malloc(MAXPLAN);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run_stress_test - races of the DMA engine's runs with UNLOAD and close
+ * run_stress_test - races of the DMA engine's runs and of executions
+ * with UNLOAD and close
  * (Documentation/dma.rst, "Stopping"), in the style of stress_test.
  *
  *   run_stress_test [-t SECONDS] [-j THREADS] [-s SEED]
@@ -12,8 +13,16 @@
  * poll(); UNLOAD right after RUN, a little later or after WAIT; UNLOAD or
  * WAIT of a model another thread loaded on the shared fd (which may be
  * going away); close and reopen of the private fd while its runs go on.
+ * And executions (Documentation/execute.rst), with a plan whose program
+ * starts 16 blocks copying 1 MiB: EXECUTE on a private fd, then UNLOAD
+ * at once, EXEC_WAIT, or close of the fd under it; EXECUTE and EXEC_WAIT
+ * of the shared fd's models, so two executions race for NeuronCore 0
+ * (every model is on it) and executions race RUNs of the same model.
  * RUN must give 0, -EBUSY, -EAGAIN or -ENOENT; WAIT 0, -ETIMEDOUT or
- * -ENOENT, and a finished run status 0 or -ECANCELED; UNLOAD 0 or -ENOENT.
+ * -ENOENT, and a finished run status 0 or -ECANCELED; UNLOAD 0 or -ENOENT;
+ * EXECUTE 0, -EBUSY, -ENOENT or -ENODATA (a model without a program);
+ * EXEC_WAIT 0, -ETIMEDOUT, -ENOENT or -ENODATA, and an ended execution
+ * status 0.
  * A thread that does not finish within 120 s of the end counts as hung.
  * Afterwards every counter is at its baseline.  Use-after-free is what
  * the debug-kernel lane (KASAN) catches while this runs.
@@ -37,13 +46,15 @@
 static struct {
 	pthread_mutex_t lock;
 	uint32_t id[SLOTS];	/* models on the shared fd, 0: free */
+	uint8_t prog[SLOTS];	/* the model of id[] is xplan's */
 	int shared;
 	struct plan plan;
+	struct plan xplan;	/* with a program */
 	time_t end;
 	unsigned int seed;
 	int bad;
 	char why[256];
-	unsigned long runs, waits, unloads, closes, cancels;
+	unsigned long runs, waits, unloads, closes, cancels, execs, busy;
 } g = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void fail(const char *fmt, int v)
@@ -93,6 +104,33 @@ static void wait1(int fd, uint32_t id, int64_t timeout)
 	}
 }
 
+static int exec1(int fd, uint32_t id)
+{
+	struct neuronsim_exec x = { .model_id = id };
+	int ret = ioctl(fd, NEURONSIM_IOC_EXECUTE, &x) ? -errno : 0;
+
+	if (ret && ret != -EBUSY && ret != -ENOENT && ret != -ENODATA)
+		fail("EXECUTE: %d", ret);
+	__atomic_add_fetch(ret == -EBUSY ? &g.busy : &g.execs, 1, __ATOMIC_RELAXED);
+	return ret;
+}
+
+static void exec_wait1(int fd, uint32_t id, int64_t timeout)
+{
+	struct neuronsim_exec_sg sg[2];
+	struct neuronsim_exec_wait w = {
+		.model_id = id, .timeout_ns = timeout, .subgraphs = (uintptr_t)sg,
+		.num_subgraphs = 2,
+	};
+	int ret = ioctl(fd, NEURONSIM_IOC_EXEC_WAIT, &w) ? -errno : 0;
+
+	__atomic_add_fetch(&g.waits, 1, __ATOMIC_RELAXED);
+	if (ret && ret != -ETIMEDOUT && ret != -ENOENT && ret != -ENODATA)
+		fail("EXEC_WAIT: %d", ret);
+	else if (!ret && w.state == NEURONSIM_EXEC_DONE && w.status)
+		fail("an execution's status %d", w.status);
+}
+
 static void unload1(int fd, uint32_t id)
 {
 	int ret = nsim_unload(fd, id);
@@ -114,7 +152,7 @@ static void *worker(void *arg)
 		return NULL;
 	}
 	while (time(NULL) < g.end && !g.bad) {
-		unsigned int act = rand_r(&seed) % 8, s = rand_r(&seed) % SLOTS;
+		unsigned int act = rand_r(&seed) % 12, s = rand_r(&seed) % SLOTS;
 		int64_t tmo = rand_r(&seed) % 3 == 0 ? 0 :
 			      rand_r(&seed) % 2 ? 1000000 : -1;
 
@@ -149,15 +187,21 @@ static void *worker(void *arg)
 			break;
 		case 4:	/* shared: load into a free slot and run */
 			pthread_mutex_lock(&g.lock);
-			if (!g.id[s] && !nsim_load(g.shared, &g.plan, 0, &id, NULL, NULL, 0))
+			if (!g.id[s] && !nsim_load(g.shared, &g.plan, 0, &id, NULL, NULL, 0)) {
 				g.id[s] = id;
+				g.prog[s] = 0;
+			}
 			id = g.id[s];
+			act = g.prog[s];
 			pthread_mutex_unlock(&g.lock);
+			/* xplan's one queue: RUN races its execution */
 			if (id)
-				run1(g.shared, id, rand_r(&seed) % 3);
+				run1(g.shared, id, act ? 0 : rand_r(&seed) % 3);
 			break;
 		case 5:	/* shared: wait for anyone's model (it may go away) */
-			id = __atomic_load_n(&g.id[s], __ATOMIC_RELAXED);
+			pthread_mutex_lock(&g.lock);
+			id = g.prog[s] ? 0 : g.id[s];
+			pthread_mutex_unlock(&g.lock);
 			if (id)
 				wait1(g.shared, id, tmo);
 			break;
@@ -174,6 +218,42 @@ static void *worker(void *arg)
 			pfd.events = POLLIN;
 			if (poll(&pfd, 1, rand_r(&seed) % 3) < 0)
 				fail("poll: %d", errno);
+			break;
+		case 8:	/* private: execute; unload at once, or wait first */
+			if (nsim_load(priv, &g.xplan, 0, &id, NULL, NULL, 0))
+				break;
+			if (!exec1(priv, id) && rand_r(&seed) % 2)
+				exec_wait1(priv, id, tmo);
+			unload1(priv, id);
+			break;
+		case 9:	/* private: execute, close the fd under it */
+			if (nsim_load(priv, &g.xplan, 0, &id, NULL, NULL, 0))
+				break;
+			exec1(priv, id);
+			usleep(rand_r(&seed) % 2000);
+			close(priv);
+			__atomic_add_fetch(&g.closes, 1, __ATOMIC_RELAXED);
+			priv = nsim_open();
+			if (priv < 0) {
+				fail("reopen: %d", errno);
+				return NULL;
+			}
+			break;
+		case 10: /* shared: load with a program into a free slot, execute */
+			pthread_mutex_lock(&g.lock);
+			if (!g.id[s] && !nsim_load(g.shared, &g.xplan, 0, &id, NULL, NULL, 0)) {
+				g.id[s] = id;
+				g.prog[s] = 1;
+			}
+			id = g.id[s];
+			pthread_mutex_unlock(&g.lock);
+			if (id)
+				exec1(g.shared, id);
+			break;
+		case 11: /* shared: wait for anyone's execution */
+			id = __atomic_load_n(&g.id[s], __ATOMIC_RELAXED);
+			if (id)
+				exec_wait1(g.shared, id, tmo);
 			break;
 		}
 	}
@@ -197,6 +277,24 @@ TEST(run_unload_close_races)
 	ASSERT_EQ(0, read_stats(&base));
 	ASSERT_EQ(0, plan_engine(&info, 1U << 20, KBIN_DMA_DTYPE_UINT8,
 				 KBIN_DMA_DTYPE_UINT8, &g.plan));
+	{
+		/* 16 blocks, each 64 KiB of v1 onto v2 in 4 KiB runs */
+		uint64_t sizes[2] = { 1U << 20, 1U << 20 };
+		struct kbin_dma_desc d[16];
+		int k;
+
+		for (k = 0; k < 16; k++)
+			d[k] = (struct kbin_dma_desc){
+				.op = KBIN_DMA_OP_COPY,
+				.from = { .var_id = 1, .dtype = KBIN_DMA_DTYPE_UINT8,
+					  .num_dims = 2, .offset = (uint64_t)k << 16,
+					  .sizes = { 4096, 16 }, .steps = { 1, 4096 } },
+				.to = { .var_id = 2, .dtype = KBIN_DMA_DTYPE_UINT8,
+					.num_dims = 2, .offset = (uint64_t)k << 16,
+					.sizes = { 4096, 16 }, .steps = { 1, 4096 } },
+			};
+		ASSERT_EQ(0, plan_descs_prog(&info, sizes, 2, d, 16, &g.xplan));
+	}
 	g.end = time(NULL) + seconds;
 	for (i = 0; i < threads; i++)
 		ASSERT_EQ(0, pthread_create(&t[i], NULL, worker, (void *)(uintptr_t)i));
@@ -210,10 +308,12 @@ TEST(run_unload_close_races)
 	/* it raced something: runs started, some stopped by UNLOAD or close */
 	EXPECT_LT(0, g.runs);
 	EXPECT_LT(0, g.unloads);
-	TH_LOG("%lu RUN, %lu WAIT, %lu UNLOAD, %lu close with runs, %lu runs cancelled",
-	       g.runs, g.waits, g.unloads, g.closes, g.cancels);
+	EXPECT_LT(0, g.execs);
+	TH_LOG("%lu RUN, %lu EXECUTE (%lu more -EBUSY), %lu WAIT and EXEC_WAIT, %lu UNLOAD, %lu close with runs or executions, %lu runs cancelled",
+	       g.runs, g.execs, g.busy, g.waits, g.unloads, g.closes, g.cancels);
 	close(g.shared);	/* unloads what is left on it */
 	plan_free(&g.plan);
+	plan_free(&g.xplan);
 	ASSERT_EQ(0, read_stats(&s));
 	EXPECT_EQ(base.models, s.models);
 	EXPECT_EQ(base.kmem_bytes, s.kmem_bytes);
