@@ -24,6 +24,7 @@
  *     model, and EXECUTE of another model on its NeuronCore, are -EBUSY,
  *     and EXECUTE of the model while one of its queues runs is -EBUSY;
  *   - executions in a loop on four models on eight NeuronCores at once;
+ *   - the netlink event EXEC_DONE of an execution and of a deadlock;
  *   - every documented error of EXECUTE and EXEC_WAIT.
  */
 #include <errno.h>
@@ -455,6 +456,72 @@ TEST_F(ex, many_cores_in_a_loop)
 	for (c = 0; c < n; c++)
 		EXPECT_EQ(0, nsim_unload(self->fd, ids[c]));
 	plan_free(&p);
+}
+
+struct exec_ev {
+	uint32_t id;
+	int got;
+	struct neuronsim_nl_event e;
+};
+
+static int on_exec_done(const struct neuronsim_nl_event *e, void *ctx)
+{
+	struct exec_ev *x = ctx;
+
+	if (e->cmd != NEURONSIM_CMD_EXEC_DONE || e->model.model_id != x->id)
+		return 0;
+	x->e = *e;
+	x->got = 1;
+	return 1;
+}
+
+/* the EXEC_DONE event of model @id, within ~10 s */
+static int read_exec_done(struct neuronsim_nl *nl, uint32_t id,
+			  struct neuronsim_nl_event *out)
+{
+	struct exec_ev x = { .id = id };
+	int i;
+
+	for (i = 0; i < 100 && !x.got; i++)
+		neuronsim_nl_read_events(nl, 100, on_exec_done, &x);
+	*out = x.e;
+	return x.got ? 0 : -ETIMEDOUT;
+}
+
+TEST_F(ex, netlink_exec_done)
+{
+	struct neuronsim_exec_result *r = NULL;
+	struct neuronsim_nl_event e;
+	struct neuronsim_nl *nl;
+	struct plan p;
+	uint32_t id;
+
+	ASSERT_EQ(0, neuronsim_nl_open(&nl));
+	ASSERT_EQ(0, neuronsim_nl_subscribe(nl));	/* "runs" too: we are root */
+	ASSERT_EQ(0, plan_std_prog(&self->info, 2, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	ASSERT_EQ(0, exec_run(self->fd, id, 0, &r));
+	ASSERT_EQ(0, read_exec_done(nl, id, &e));
+	EXPECT_EQ(0, e.exec_status);
+	EXPECT_EQ(2, e.exec_subgraphs);
+	EXPECT_EQ(r->summary.instructions, e.exec_instructions);
+	EXPECT_EQ(2, e.exec_blocks);
+	EXPECT_EQ(4096, e.exec_bytes);
+	EXPECT_EQ(r->summary.virtual_ns, e.exec_virtual_ns);
+	EXPECT_EQ(r->summary.wall_ns, e.exec_wall_ns);
+	EXPECT_EQ(0, e.exec_not_simulated);
+	neuronsim_exec_result_free(r);
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
+	ASSERT_EQ(0, plan_std_deadlock(&self->info, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	ASSERT_EQ(-EDEADLK, exec_run(self->fd, id, 0, &r));
+	ASSERT_EQ(0, read_exec_done(nl, id, &e));
+	EXPECT_EQ(EDEADLK, e.exec_status);
+	neuronsim_exec_result_free(r);
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
+	neuronsim_nl_close(nl);
 }
 
 TEST_F(ex, errors)

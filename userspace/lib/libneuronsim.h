@@ -845,10 +845,11 @@ struct neuronsim_nl_var {
 /**
  * struct neuronsim_nl_event - one "monitor" or "runs" notification (of
  *	any device).
- * @cmd: NEURONSIM_CMD_MODEL_LOADED, _MODEL_UNLOADED, _LOAD_FAILED or
- *	_RUN_DONE (CAP_SYS_ADMIN callers only; neuronsim_nl_subscribe()).
+ * @cmd: NEURONSIM_CMD_MODEL_LOADED, _MODEL_UNLOADED, _LOAD_FAILED,
+ *	_RUN_DONE or _EXEC_DONE (the last two CAP_SYS_ADMIN callers only;
+ *	neuronsim_nl_subscribe()).
  * @model: model counts (MODEL_LOADED/UNLOADED; owner_pid and device also
- *	LOAD_FAILED; model_id and device also RUN_DONE).
+ *	LOAD_FAILED; model_id and device also RUN_DONE and EXEC_DONE).
  * @err_errno: LOAD_FAILED: positive errno.
  * @err_reason: LOAD_FAILED: enum kbin_check_reason.
  * @err_field: LOAD_FAILED: enum kbin_check_field.
@@ -862,6 +863,16 @@ struct neuronsim_nl_var {
  * @run_descs: RUN_DONE: DMA descriptors done.
  * @run_bytes: RUN_DONE: bytes written.
  * @run_ns: RUN_DONE: the run's time, ns.
+ * @exec_status: EXEC_DONE: 0 or the positive errno of the first
+ *	subgraph that did not finish (EDEADLK, ETIME, EINTR, EIO, ...).
+ * @exec_subgraphs: EXEC_DONE: the model's subgraphs.
+ * @exec_instructions: EXEC_DONE: instructions executed.
+ * @exec_blocks: EXEC_DONE: DMA blocks completed.
+ * @exec_bytes: EXEC_DONE: bytes they wrote.
+ * @exec_virtual_ns: EXEC_DONE: its virtual duration.
+ * @exec_wall_ns: EXEC_DONE: its wall-clock time.
+ * @exec_not_simulated: EXEC_DONE: 0xD4 instructions whose data movement
+ *	was not simulated.
  */
 struct neuronsim_nl_event {
 	__u8 cmd;
@@ -879,6 +890,14 @@ struct neuronsim_nl_event {
 	__u32 run_descs;
 	__u64 run_bytes;
 	__u64 run_ns;
+	__u32 exec_status;
+	__u32 exec_subgraphs;
+	__u64 exec_instructions;
+	__u64 exec_blocks;
+	__u64 exec_bytes;
+	__u64 exec_virtual_ns;
+	__u64 exec_wall_ns;
+	__u64 exec_not_simulated;
 };
 
 /**

@@ -534,7 +534,8 @@ static int parse_event(struct nl_req *req, struct nlattr **tb, __u8 cmd)
 
 	if (cmd != NEURONSIM_CMD_MODEL_LOADED &&
 	    cmd != NEURONSIM_CMD_MODEL_UNLOADED &&
-	    cmd != NEURONSIM_CMD_LOAD_FAILED && cmd != NEURONSIM_CMD_RUN_DONE)
+	    cmd != NEURONSIM_CMD_LOAD_FAILED && cmd != NEURONSIM_CMD_RUN_DONE &&
+	    cmd != NEURONSIM_CMD_EXEC_DONE)
 		return 0;
 	memset(&e, 0, sizeof(e));
 	e.cmd = cmd;
@@ -555,6 +556,14 @@ static int parse_event(struct nl_req *req, struct nlattr **tb, __u8 cmd)
 	e.run_descs = get_u32(tb, NEURONSIM_A_RUN_DESCS);
 	e.run_bytes = get_u64(tb, NEURONSIM_A_RUN_BYTES);
 	e.run_ns = get_u64(tb, NEURONSIM_A_RUN_NS);
+	e.exec_status = get_u32(tb, NEURONSIM_A_EXEC_STATUS);
+	e.exec_subgraphs = get_u32(tb, NEURONSIM_A_EXEC_SUBGRAPHS);
+	e.exec_instructions = get_u64(tb, NEURONSIM_A_EXEC_INSTRUCTIONS);
+	e.exec_blocks = get_u64(tb, NEURONSIM_A_EXEC_BLOCKS);
+	e.exec_bytes = get_u64(tb, NEURONSIM_A_EXEC_BYTES);
+	e.exec_virtual_ns = get_u64(tb, NEURONSIM_A_EXEC_VIRTUAL_NS);
+	e.exec_wall_ns = get_u64(tb, NEURONSIM_A_EXEC_WALL_NS);
+	e.exec_not_simulated = get_u64(tb, NEURONSIM_A_EXEC_NOT_SIMULATED);
 	req->count++;
 	return cb(&e, req->ctx);
 }

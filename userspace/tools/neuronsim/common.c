@@ -221,6 +221,8 @@ const char *event_name(__u8 cmd)
 		return "load_failed";
 	case NEURONSIM_CMD_RUN_DONE:
 		return "run_done";
+	case NEURONSIM_CMD_EXEC_DONE:
+		return "exec_done";
 	default:
 		return "?";
 	}

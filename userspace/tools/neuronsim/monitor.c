@@ -79,6 +79,17 @@ static int monitor_cb(const struct neuronsim_nl_event *e, void *ctx)
 			json_object_set_new(o, "descs", json_integer(e->run_descs));
 			json_object_set_new(o, "bytes", json_integer(e->run_bytes));
 			json_object_set_new(o, "ns", json_integer(e->run_ns));
+		} else if (e->cmd == NEURONSIM_CMD_EXEC_DONE) {
+			json_object_set_new(o, "model_id", json_integer(e->model.model_id));
+			json_object_set_new(o, "errno", json_integer(e->exec_status));
+			json_object_set_new(o, "subgraphs", json_integer(e->exec_subgraphs));
+			json_object_set_new(o, "instructions", json_integer(e->exec_instructions));
+			json_object_set_new(o, "blocks", json_integer(e->exec_blocks));
+			json_object_set_new(o, "bytes", json_integer(e->exec_bytes));
+			json_object_set_new(o, "virtual_ns", json_integer(e->exec_virtual_ns));
+			json_object_set_new(o, "wall_ns", json_integer(e->exec_wall_ns));
+			json_object_set_new(o, "not_simulated",
+					    json_integer(e->exec_not_simulated));
 		} else {
 			model_json(o, &e->model);
 		}
@@ -97,6 +108,15 @@ static int monitor_cb(const struct neuronsim_nl_event *e, void *ctx)
 		       e->run_status ? strerror(e->run_status) : "ok", e->run_blocks,
 		       e->run_descs, (unsigned long long)e->run_bytes,
 		       e->run_ns / 1e6, e->model.device);
+	} else if (e->cmd == NEURONSIM_CMD_EXEC_DONE) {
+		printf("exec_done model %u: %s, %u subgraphs, %llu instructions, %llu DMA blocks, %llu bytes, %.3f us virtual in %.3f ms, %llu 0xD4 not simulated, device %u\n",
+		       e->model.model_id,
+		       e->exec_status ? strerror(e->exec_status) : "finished",
+		       e->exec_subgraphs, (unsigned long long)e->exec_instructions,
+		       (unsigned long long)e->exec_blocks,
+		       (unsigned long long)e->exec_bytes, e->exec_virtual_ns / 1e3,
+		       e->exec_wall_ns / 1e6,
+		       (unsigned long long)e->exec_not_simulated, e->model.device);
 	} else {
 		printf("%s model %u pid %u: %u subgraphs from NeuronCore %u, %llu vars, %llu bytes HBM, %llu bytes scratchpad, target gen %u, device %u\n",
 		       event_name(e->cmd), e->model.model_id, e->model.owner_pid,
@@ -383,6 +403,7 @@ const struct nsim_cmd nsim_cmd_monitor = {
 	.usage = "monitor [--count N] [--period SECONDS] [--prometheus]",
 	.help = "  print MODEL_LOADED, MODEL_UNLOADED and LOAD_FAILED events of the\n"
 		"  netlink 'monitor' group and, for root (CAP_SYS_ADMIN), RUN_DONE\n"
+		"  and EXEC_DONE (an execution ended)\n"
 		"  events of the 'runs' group, every field the kernel sends, until\n"
 		"  SIGINT/SIGTERM (or N lines), of device N or without -d of every\n"
 		"  device.  With -j one JSON object per line.\n"
