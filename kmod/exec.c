@@ -492,7 +492,9 @@ static int nsim_exec_run(struct nsim_exec_sg *xs)
 	const struct nsim_prog *p = &sg->prog;
 	const struct nsim_dma *dma = &sg->dma;
 	s32 *sems = xs->res.semaphores;
-	u32 nq = dma->num_queues, qpending = 0, qbusy = 0, steps = 0, e, k;
+	u32 nq = dma->num_queues, qpending = 0, qbusy = 0, steps = 0, e, k, i;
+	/* the engines with instructions left, in engine order */
+	u32 act[KBIN_PROG_ENGINES], na = 0;
 	u64 now = 0, next;
 	bool any;
 	int ret = 0;
@@ -504,6 +506,8 @@ static int nsim_exec_run(struct nsim_exec_sg *xs)
 		memset(g, 0, sizeof(*g));
 		g->s = p->sync + p->first[e];
 		g->n = p->num[e];
+		if (g->n)
+			act[na++] = e;
 		for (c = 0; c <= KBIN_PROG_CLASS_MAX; c++)
 			xs->cost[e][c] = kbin_prog_instr_ns(e + 1, c);
 	}
@@ -513,53 +517,62 @@ static int nsim_exec_run(struct nsim_exec_sg *xs)
 	if (ret)
 		goto out;
 	for (;;) {
-		/* start what can start now */
-		for (e = 0; e < KBIN_PROG_ENGINES; e++) {
-			struct nsim_seq *g = &xs->seq[e];
-			const struct kbin_prog_sync *s;
+		/* start what can start now; the earliest end */
+		next = U64_MAX;
+		any = false;
+		for (i = 0; i < na; i++) {
+			struct nsim_seq *g = &xs->seq[act[i]];
 
-			if (g->busy || g->pc >= g->n)
-				continue;
-			s = &g->s[g->pc];
-			if (!nsim_wait_met(sems, s))
-				continue;
-			g->busy = true;
-			g->start = now;
-			g->end = nsim_add_sat(now, xs->cost[e][s->cls & KBIN_PROG_CLASS_MAX]);
+			if (!g->busy) {
+				const struct kbin_prog_sync *s = &g->s[g->pc];
+
+				if (!nsim_wait_met(sems, s))
+					continue;
+				g->busy = true;
+				g->start = now;
+				g->end = nsim_add_sat(now, xs->cost[act[i]][s->cls &
+							KBIN_PROG_CLASS_MAX]);
+			}
+			if (g->end <= next)
+				next = g->end;
+			any = true;
 		}
-		for (k = 0; qpending && k < nq; k++) {
+		for (k = 0; (qpending || qbusy) && k < nq; k++) {
 			struct nsim_xq *q = &xs->xq[k];
 
-			if (q->busy || q->started >= q->submitted)
-				continue;
-			q->busy = true;
-			q->start = now;
-			q->end = nsim_add_sat(now,
-					      dma->blocks[dma->queues[k].first_block +
-							  q->started].ns);
-			q->started++;
-			qpending--;
-			qbusy++;
+			if (!q->busy && q->started < q->submitted) {
+				q->busy = true;
+				q->start = now;
+				q->end = nsim_add_sat(now,
+						      dma->blocks[dma->queues[k].first_block +
+								  q->started].ns);
+				q->started++;
+				qpending--;
+				qbusy++;
+			}
+			if (q->busy) {
+				if (q->end <= next)
+					next = q->end;
+				any = true;
+			}
 		}
-		/* the earliest end */
-		any = false;
-		next = U64_MAX;
-		for (e = 0; e < KBIN_PROG_ENGINES; e++)
-			if (xs->seq[e].busy && xs->seq[e].end <= next) {
-				next = xs->seq[e].end;
-				any = true;
-			}
-		for (k = 0; qbusy && k < nq; k++)
-			if (xs->xq[k].busy && xs->xq[k].end <= next) {
-				next = xs->xq[k].end;
-				any = true;
-			}
 		if (!any)
-			break;
+			break;	/* nothing runs: the end, or a deadlock */
 		now = next;
-		for (e = 0; e < KBIN_PROG_ENGINES; e++)
-			if (xs->seq[e].busy && xs->seq[e].end == now)
-				nsim_end_instr(xs, dma, e + 1, &xs->seq[e], &qpending);
+		/* everything ending now ends: engines PE .. SP, then queues */
+		for (i = 0; i < na; ) {
+			struct nsim_seq *g = &xs->seq[act[i]];
+
+			if (g->busy && g->end == now) {
+				nsim_end_instr(xs, dma, act[i] + 1, g, &qpending);
+				if (g->pc >= g->n) {
+					na--;
+					memmove(&act[i], &act[i + 1], (na - i) * sizeof(*act));
+					continue;
+				}
+			}
+			i++;
+		}
 		for (k = 0; qbusy && k < nq; k++)
 			if (xs->xq[k].busy && xs->xq[k].end == now) {
 				ret = nsim_end_block(xs, dma, k, &xs->xq[k]);
