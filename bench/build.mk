@@ -24,4 +24,4 @@ BENCH_BIR_CFLAGS := -I$(TOP)/userspace/cc/bir
 $(call programs,BENCH_BIR,rel,bench,$(O)/bench,BIR,bench-progs)
 
 BENCH_VM	:= nsim_bench
-$(call programs,BENCH_VM,vm,bench,$(VM_O)/bench,TESTUTIL KBIN,bench-progs)
+$(call programs,BENCH_VM,vm,bench,$(VM_O)/bench,TESTUTIL NSIM KBIN,bench-progs)

@@ -36,6 +36,20 @@
  *	after LOAD: destination pages get their backing) and warm (WARM
  *	runs more), against memcpy() of the same bytes in the same pieces
  *	through a buffer of the same size; ROUNDS loads, the best of each.
+ *   nsim_bench exec REPS NINSTR...
+ *	the sequencers (Documentation/execute.rst): for each NINSTR, the
+ *	kernel's time from EXECUTE to the end (EXEC_WAIT's wall_ns) of a
+ *	plan whose program is NINSTR instructions in one chain, PE and ACT
+ *	taking turns (each waits for the other's semaphore update: one
+ *	instruction per step, the scheduling's worst case; no DMA), minus
+ *	that of a 2-instruction chain, per instruction; the best of REPS.
+ *	The growth is the worst ratio of the per-instruction figures of two
+ *	sizes 10x apart.
+ *   nsim_bench exec-neff PLAN REPS
+ *	EXECUTE to the end of a compiled real NEFF (its inputs zero) on the
+ *	device under test ($NSIM_DEV): the kernel's wall_ns, the
+ *	instructions, blocks and bytes, ns per instruction; the best of
+ *	REPS.
  *
  * Output: "key value" lines; any failed check prints "error ..." and the
  * exit status is 1.
@@ -981,6 +995,165 @@ static int bench_dma(int rounds, int warm)
 	return 0;
 }
 
+/*
+ * The chain of nsim_bench exec: one subgraph (the state buffer only),
+ * PE instruction i waits for semaphore 2 >= i and adds 1 to semaphore 1,
+ * ACT instruction i waits for semaphore 1 >= i + 1 and adds 1 to
+ * semaphore 2; @n instructions in all.
+ */
+static int plan_chain(const struct neuronsim_info *info, uint32_t n,
+		      struct plan *p)
+{
+	uint32_t npe = (n + 1) / 2, nact = n / 2, i;
+	uint8_t *pe = calloc(npe + 1, KBIN_PROG_RECORD_SIZE);
+	uint8_t *act = calloc(nact + 1, KBIN_PROG_RECORD_SIZE);
+	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
+	int e = 0;
+
+	if (!pe || !act || !w) {
+		free(pe);
+		free(act);
+		return -ENOMEM;
+	}
+	for (i = 0; i < npe; i++) {
+		struct kbin_prog_sync x = {
+			.opcode = 0x01, .wait_mode = KBIN_PROG_WAIT_GE,
+			.wait_sem = 2, .wait_value = i,
+			.update_mode = KBIN_PROG_UPDATE_INC, .update_sem = 1,
+		};
+
+		kbin_prog_encode(pe + (size_t)i * KBIN_PROG_RECORD_SIZE, &x, NULL);
+	}
+	for (i = 0; i < nact; i++) {
+		struct kbin_prog_sync x = {
+			.opcode = 0x21, .wait_mode = KBIN_PROG_WAIT_GE,
+			.wait_sem = 1, .wait_value = i + 1,
+			.update_mode = KBIN_PROG_UPDATE_INC, .update_sem = 2,
+		};
+
+		kbin_prog_encode(act + (size_t)i * KBIN_PROG_RECORD_SIZE, &x, NULL);
+	}
+	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
+		e = -EINVAL;
+	e |= plan_add(w, 0, 0, KBIN_MR_SB, "state_buffer", info->sbuf_window_size,
+		      1, NULL, 0, 0, NULL, NULL, 0);
+	e |= kbin_writer_add_prog(w, 0, KBIN_DMA_ENGINE_PE, pe,
+				  (uint64_t)npe * KBIN_PROG_RECORD_SIZE);
+	if (nact)
+		e |= kbin_writer_add_prog(w, 0, KBIN_DMA_ENGINE_ACT, act,
+					  (uint64_t)nact * KBIN_PROG_RECORD_SIZE);
+	free(pe);
+	free(act);
+	return plan_finish(w, e, p);
+}
+
+/* the best kernel time (wall_ns) of @reps executions of model @id */
+static int time_exec(int fd, uint32_t id, int reps,
+		     struct neuronsim_exec_result **best)
+{
+	struct neuronsim_exec_result *r;
+	int rep, e;
+
+	*best = NULL;
+	for (rep = 0; rep < reps; rep++) {
+		e = neuronsim_exec(fd, id, NULL, &r);
+		if (e)
+			return e;
+		if (!*best || r->summary.wall_ns < (*best)->summary.wall_ns) {
+			neuronsim_exec_result_free(*best);
+			*best = r;
+		} else {
+			neuronsim_exec_result_free(r);
+		}
+	}
+	return 0;
+}
+
+static int bench_exec(int reps, int n, char **sizes)
+{
+	struct neuronsim_exec_result *r0 = NULL, *r = NULL;
+	struct neuronsim_info info;
+	double per, prev = 0, growth = 0;
+	struct plan p;
+	uint32_t id;
+	int fd, e, i;
+
+	fd = nsim_open();
+	if (fd < 0 || nsim_get_info(fd, &info))
+		return fail("open", errno);
+	e = plan_chain(&info, 2, &p);
+	if (!e)
+		e = load_plan(fd, &p, 0, &id);
+	plan_free(&p);
+	if (!e)
+		e = time_exec(fd, id, reps, &r0);
+	if (e || nsim_unload(fd, id))
+		return fail("execute the 2-instruction chain", e ? e : errno);
+	printf("exec_base_ns %llu\n", (unsigned long long)r0->summary.wall_ns);
+	for (i = 0; i < n; i++) {
+		uint32_t ni = strtoul(sizes[i], NULL, 0);
+
+		e = plan_chain(&info, ni, &p);
+		if (!e)
+			e = load_plan(fd, &p, 0, &id);
+		plan_free(&p);
+		if (!e)
+			e = time_exec(fd, id, reps, &r);
+		if (e || nsim_unload(fd, id))
+			return fail("execute the chain", e ? e : errno);
+		if (r->summary.instructions != ni || r->summary.status)
+			return fail("the chain's instructions", EINVAL);
+		per = ((double)r->summary.wall_ns - (double)r0->summary.wall_ns) /
+		      (ni - 2);
+		printf("n%u_exec_ns %llu\nn%u_ns_per_instr %.2f\nn%u_virtual_ns %llu\n",
+		       ni, (unsigned long long)r->summary.wall_ns, ni, per, ni,
+		       (unsigned long long)r->summary.virtual_ns);
+		if (i && per / prev > growth)
+			growth = per / prev;
+		prev = per;
+		if (i == 1 || n == 1)
+			printf("exec_ns_per_instr %.2f\n", per);
+		neuronsim_exec_result_free(r);
+	}
+	if (n > 1)
+		printf("exec_growth %.3f\n", growth);
+	neuronsim_exec_result_free(r0);
+	close(fd);
+	return 0;
+}
+
+static int bench_exec_neff(const char *path, int reps)
+{
+	struct neuronsim_exec_result *r = NULL;
+	struct plan p = { 0 };
+	uint32_t id;
+	int fd, e;
+
+	p.buf = read_file(path, &p.len);
+	if (!p.buf)
+		return fail("read plan", errno ? errno : ENOENT);
+	fd = nsim_open();
+	if (fd < 0)
+		return fail("open", errno);
+	e = load_plan(fd, &p, 0, &id);
+	if (!e)
+		e = time_exec(fd, id, reps, &r);
+	if (e || nsim_unload(fd, id))
+		return fail("execute the NEFF", e ? e : errno);
+	printf("neff_exec_ns %llu\nneff_instructions %llu\nneff_blocks %llu\nneff_bytes %llu\nneff_virtual_ns %llu\nneff_plan_bytes %zu\n",
+	       (unsigned long long)r->summary.wall_ns,
+	       (unsigned long long)r->summary.instructions,
+	       (unsigned long long)r->summary.blocks,
+	       (unsigned long long)r->summary.bytes,
+	       (unsigned long long)r->summary.virtual_ns, p.len);
+	printf("neff_ns_per_instr %.2f\n",
+	       (double)r->summary.wall_ns / r->summary.instructions);
+	neuronsim_exec_result_free(r);
+	plan_free(&p);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -998,6 +1171,10 @@ int main(int argc, char **argv)
 		return bench_reloc_neff(argv[2], argv[3], atoi(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "dma"))
 		return bench_dma(atoi(argv[2]), atoi(argv[3]));
-	fprintf(stderr, "usage: nsim_bench ioctl NVARS ROUNDS ITERS | load NVARS LOADERS REPS | mem NVARS | backing | reloc REPS NDESCS... | reloc-neff PLAN NODMA REPS | dma ROUNDS WARM\n");
+	if (argc >= 4 && !strcmp(argv[1], "exec"))
+		return bench_exec(atoi(argv[2]), argc - 3, argv + 3);
+	if (argc == 4 && !strcmp(argv[1], "exec-neff"))
+		return bench_exec_neff(argv[2], atoi(argv[3]));
+	fprintf(stderr, "usage: nsim_bench ioctl NVARS ROUNDS ITERS | load NVARS LOADERS REPS | mem NVARS | backing | reloc REPS NDESCS... | reloc-neff PLAN NODMA REPS | dma ROUNDS WARM | exec REPS NINSTR... | exec-neff PLAN REPS\n");
 	return 2;
 }

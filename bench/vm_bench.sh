@@ -8,7 +8,9 @@
 # count, so each step runs fewer times.  /bench/neff.kbin and
 # /bench/neff_nodma.kbin, when present, are a real NEFF's plan with and
 # without its DMA programs, loaded on a device 1 of generation
-# /bench/neff_arch made for them.
+# /bench/neff_arch made for them; /bench/exec_neff.kbin the plan of the
+# real NEFF with the most instructions (generation /bench/exec_neff_arch),
+# executed.
 
 sizes=$(cat /bench/scale 2>/dev/null)
 [ -n "$sizes" ] || sizes="10000 100000 1000000"
@@ -67,6 +69,22 @@ fi
 dreps=3
 [ "$mode" != icount ] || dreps=1
 step dma nsim_bench dma $dreps $dreps
+# the sequencers (Documentation/execute.rst): chains of 10^4, 10^5 and
+# 10^6 instructions, EXECUTE to the end; then the real NEFF with the most
+# instructions on a device of its generation
+xreps=3
+[ "$mode" != icount ] || xreps=1
+step exec nsim_bench exec $xreps 10000 100000 1000000
+if [ -f /bench/exec_neff.kbin ]; then
+	if echo "1 $(cat /bench/exec_neff_arch)" > /sys/bus/neuronsim/new_device; then
+		export NSIM_DEV=1
+		step exec nsim_bench exec-neff /bench/exec_neff.kbin $xreps
+		unset NSIM_DEV
+		echo 1 > /sys/bus/neuronsim/del_device || echo "bench_error del_device"
+	else
+		echo "bench_error new_device"
+	fi
+fi
 for k in models mem_refs kmem_bytes backing_bytes hbm_used; do
 	echo "after.$k $(sed -n "s/^$k //p" /sys/kernel/debug/neuronsim/stats)"
 done

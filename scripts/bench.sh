@@ -24,6 +24,9 @@
 #      UDMA descriptors a side each and the NEFF of figure 5 with and without its DMA
 #      programs); the DMA engine on 64 MiB HBM -> SBUF -> HBM against
 #      memcpy()
+#   8. VM: the sequencers of EXECUTE: instructions per sequencer
+#      instruction on chains of 10^4..10^6 instructions, their growth per
+#      10x, and the execution of the real NEFF with the most instructions
 #
 # The VM steps run in three boots: two instruction-counted ones
 # (scripts/vm.sh -i: one vCPU, qemu -icount shift=0,sleep=off, so a
@@ -32,7 +35,8 @@
 #
 # Environment: BENCH_SIZES="10000 100000 1000000" (load plan sizes),
 # BENCH_NO_DOC=1 (do not rewrite Documentation/performance.rst),
-# BENCH_DMA_NEFF=FILE (the NEFF of figure 5's second ratio).
+# BENCH_DMA_NEFF=FILE (the NEFF of figure 5's second ratio),
+# BENCH_EXEC_NEFF=FILE (the NEFF of figure 8's execution).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -152,6 +156,20 @@ if [ -f "$big" ]; then
 	       -d "$out/neff_arch:/bench/neff_arch")
 else
 	echo "bench.sh: $big not found (../shared/cases), the DMA-NEFF compile figure is not measured" >&2
+fi
+
+# figure 8: the real NEFF with the most instructions, compiled, executed
+xbig=${BENCH_EXEC_NEFF:-../shared/cases/neff/ewang__part2_float32_no_maxpool_8c7626d.neff}
+if [ -f "$xbig" ]; then
+	"$cc" compile -j "$xbig" -o "$out/exec_neff.kbin" > "$out/exec_neff.json"
+	case $(jq .target_gen "$out/exec_neff.json") in
+	2) echo trn1 ;;
+	3) echo trn2 ;;
+	*) echo trn3 ;;
+	esac > "$out/exec_neff_arch"
+	neffd+=(-d "$out/exec_neff.kbin:/bench/exec_neff.kbin" -d "$out/exec_neff_arch:/bench/exec_neff_arch")
+else
+	echo "bench.sh: $xbig not found (../shared/cases), the execution of a real NEFF is not measured" >&2
 fi
 
 # vm_run LANE [vm.sh flags]: the in-VM part (bench/vm_bench.sh), its
@@ -311,6 +329,18 @@ for k in largest_neff_load_ns largest_neff_load_nodma_ns; do
 	esac
 	row "$k" "$d" "${val:-n/a}" informational 1
 done
+
+# 8. the sequencers (bench/nsim_bench.c exec, exec-neff): judged on icount
+xv() { v "$1" "exec.$2"; }
+xi=$(xv icount exec_ns_per_instr)
+row exec_instr_per_seq_instr "EXECUTE: icount instructions per sequencer instruction, a chain of 10^5 instructions (PE and ACT taking turns on two semaphores, one per step; 10^4: $(xv icount n10000_ns_per_instr), 10^6: $(xv icount n1000000_ns_per_instr); wall $(xv wall exec_ns_per_instr) ns)" \
+	"${xi:-n/a}" "target <= 200, on icount" "$( [ -n "$xi" ] && le "$xi" 200 || echo 0)"
+xg=$(xv icount exec_growth)
+row exec_growth "EXECUTE: growth per 10x instructions, worst of 10^5/10^4 and 10^6/10^5, icount (wall $(xv wall exec_growth))" \
+	"${xg:-n/a}" "target <= 1.1 per 10x" "$( [ -n "$xg" ] && le "$xg" 1.1 || echo 0)"
+xn=$(xv icount neff_exec_ns)
+row exec_largest_neff "EXECUTE of $(basename "$xbig" .neff) ($(xv icount neff_instructions) instructions, $(xv icount neff_blocks) DMA blocks, $(xv icount neff_bytes) bytes, $(xv icount neff_virtual_ns) ns virtual), icount instructions ($(xv icount neff_ns_per_instr) per instruction; wall $(xv wall neff_exec_ns) ns, $(xv wall neff_ns_per_instr) ns per instruction)" \
+	"${xn:-n/a}" informational 1
 
 row compile_over_jq "neuronsim-cc compile of a 100,000-var extracted NEFF dir / jq . def.json (NEFF file: $ccneff)" \
 	"$ccdir" "target <= 1.0" "$(le "$ccdir" 1.0)"
