@@ -131,10 +131,25 @@ if [ -f "$big" ]; then
 	done
 	ccdma=$(med "${rb[@]}")
 	"$cc" info "$out/bigneff" | grep -i 'dma' | head -n 3 || true
-	# for figure 7: the same NEFF without its DMA programs (no dma_queue
-	# in def.json, every engine member's "dma" empty), compiled the same
-	rm -rf "$out/bigneff_nodma"
-	cp -r "$out/bigneff" "$out/bigneff_nodma"
+	# for figure 7: the NEFF without its engine programs (no *_instr in
+	# def.json, no engine member's "instr": a plan of KBIN version 2, so
+	# that LOAD's difference below is the DMA programs' alone), and the
+	# same without its DMA programs either (no dma_queue in def.json,
+	# every engine member's "dma" empty), compiled the same
+	rm -rf "$out/bigneff_noprog" "$out/bigneff_nodma"
+	cp -r "$out/bigneff" "$out/bigneff_noprog"
+	for d in "$out/bigneff_noprog"/sg*/; do
+		jq -c 'del(.pe_instr, .act_instr, .pool_instr, .dve_instr, .sp_instr)' \
+			"$d/def.json" > "$d/def.json.tmp"
+		mv "$d/def.json.tmp" "$d/def.json"
+		for m in "$d"*.json; do
+			jq -e 'type == "object" and has("instr")' "$m" > /dev/null 2>&1 || continue
+			jq -c 'del(.instr)' "$m" > "$m.tmp"
+			mv "$m.tmp" "$m"
+		done
+	done
+	"$cc" compile "$out/bigneff_noprog" -o "$out/bigneff.kbin" > /dev/null
+	cp -r "$out/bigneff_noprog" "$out/bigneff_nodma"
 	for d in "$out/bigneff_nodma"/sg*/; do
 		jq -c 'del(.dma_queue)' "$d/def.json" > "$d/def.json.tmp"
 		mv "$d/def.json.tmp" "$d/def.json"
