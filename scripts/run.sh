@@ -21,7 +21,11 @@
 #      its evtaccel SBUF carve-out, unload; then a real NEFF's DMA program
 #      relocated at LOAD (a transpose with DMA blocks, or the demo NEFF):
 #      its queues and the first UDMA descriptors of one ring with the
-#      variable and offset each came from (debugfs and neuronsim dma).
+#      variable and offset each came from (debugfs and neuronsim dma);
+#      then that NEFF's own program executed on the device (EXECUTE,
+#      neuronsim exec): per-engine counts, the queues in the order the
+#      program triggered them, the virtual time, the Chrome trace, which
+#      equals the host replay's (neuronsim-cc replay --trace).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -70,6 +74,17 @@ dneff=$(ls "$shared"/cases/neff/chengli__part1_transpose_1024_*.neff 2>/dev/null
 "$cc" compile "$dneff" -o "$work/data/dma.kbin" > "$work/dma-compile.out"
 # step 16's input: a_tensor[i][j] = i * 1024 + j as float32 (4 MiB)
 perl -e 'print pack("f<*", 0 .. 1048575)' > "$work/data/a_tensor.bin"
+# step 17: that NEFF's program (or, without ../shared, the one of mkneff
+# prog), and its host replay's Chrome trace
+if "$cc" replay "$work/data/dma.kbin" > /dev/null 2>&1; then
+	cp "$work/data/dma.kbin" "$work/data/exec.kbin"
+	xneff=$(basename "$dneff")
+else
+	"$mkneff" prog "$work/data/prog.neff"
+	"$cc" compile "$work/data/prog.neff" -o "$work/data/exec.kbin" > /dev/null
+	xneff="mkneff prog's NEFF"
+fi
+"$cc" replay --trace "$work/replay.trace.json" "$work/data/exec.kbin" > /dev/null
 
 say "3. A BIR module, compiled on the host too"
 bir=userspace/cc/bir/examples/nki_twice.bir.json
@@ -82,6 +97,7 @@ ARCH=$arch
 W=$wname
 WSIZE=$wsize
 DNEFF=$(basename "$dneff")
+XNEFF="$xneff"
 VMVARS
 cat >> "$work/vm.sh" <<'VM'
 set -e
@@ -270,6 +286,29 @@ if grep -q a_tensor /data/dma.kbin; then
 else
 	echo "skipped: $DNEFF is not the transpose NEFF this step knows (../shared absent)"
 fi
+
+say "17. Execute the NEFF's own program on the device: neuronsim exec ($XNEFF)"
+echo "five sequencers per NeuronCore (PE, ACT, POOL, DVE, SP) walk the engines' instruction"
+echo "streams on the core's 128 semaphores in virtual time; each 0xC1 trigger submits a DMA"
+echo "block, which the DMA engine runs from its rings; its end adds num_queues (16) to its semaphore"
+wa=
+[ -z "${XNEFF##*transpose*}" ] && wa="--write a_tensor=/data/a_tensor.bin"
+neuronsim exec /data/exec.kbin $wa --trace /tmp/exec.trace.json
+echo "COMPUTE IS NOT SIMULATED for a real NEFF: the PE, ACT, POOL and DVE instructions above"
+echo "were counted and charged virtual time, their results were not computed (their payloads"
+echo "have no public format); only the DMA blocks moved bytes"
+sed 's/"source":"[^"]*"//' /tmp/exec.trace.json > /tmp/a.json
+sed 's/"source":"[^"]*"//' /data/replay.trace.json > /tmp/b.json
+if cmp -s /tmp/a.json /tmp/b.json; then
+	echo "the device's trace (/tmp/exec.trace.json, $(wc -c < /tmp/a.json) bytes) equals the host replay's"
+	echo "(build/run/replay.trace.json; open either in ui.perfetto.dev or chrome://tracing)"
+else
+	echo "the device's trace differs from the host replay's"
+	exit 1
+fi
+memstate > /tmp/end
+cmp -s /tmp/base /tmp/end && echo "BASELINE again" ||
+	{ echo "NOT AT BASELINE:"; diff /tmp/base /tmp/end || true; exit 1; }
 rmmod neuronsim
 VM
 
@@ -279,6 +318,8 @@ bash scripts/vm.sh -t 300 -l build/run-serial.log \
 	-d "$top/$work/data/weight.bin:/data/weight.bin" \
 	-d "$top/$work/data/nki_twice.kbin:/data/nki_twice.kbin" \
 	-d "$top/$work/data/dma.kbin:/data/dma.kbin" \
-	-d "$top/$work/data/a_tensor.bin:/data/a_tensor.bin" "$work/vm.sh"
+	-d "$top/$work/data/a_tensor.bin:/data/a_tensor.bin" \
+	-d "$top/$work/data/exec.kbin:/data/exec.kbin" \
+	-d "$top/$work/replay.trace.json:/data/replay.trace.json" "$work/vm.sh"
 echo
 echo "make run: done in $(($(date +%s) - t0)) s (serial log: build/run-serial.log)"
