@@ -386,6 +386,11 @@ if [ "${NSIM_ARCH:-trn2}" = trn2 ] && [ -f $ED/prog.trace.json ]; then
 	cmp -s /tmp/a.json /tmp/b.json &&
 		ok "exec --trace of mkneff prog's plan equals the host replay's trace ($(wc -c < /tmp/a.json) bytes)" ||
 		{ nok "exec --trace differs from the replay's"; sed 's/^/# /' /tmp/cli.out; diff /tmp/a.json /tmp/b.json | head -n 20 | sed 's/^/# /'; }
+	f "exec of mkneff's deadlock NEFF exits 1" 1 $NS -j exec $ED/deadlock.kbin
+	grep -q '"engine":"dve",.*"state":"waiting",.*"waiting":{"index":0,"opcode":65,"semaphore":4,"wanted":2,"current":1}' /tmp/cli.out &&
+		grep -q '"errno":"EDEADLK"' /tmp/cli.out &&
+		ok "-j exec of a NEFF whose wait is never met: EDEADLK, DVE's instruction 0 (0x41) waits for semaphore 4 >= 2, it is 1" ||
+		{ nok "-j exec of the deadlock NEFF"; sed 's/^/# /' /tmp/cli.out; }
 fi
 t "map PLAN -o map.svg" sh -c "$NS map $P -o /tmp/map.svg && grep -q '</svg>' /tmp/map.svg && grep -c '<title>' /tmp/map.svg"
 
