@@ -809,38 +809,37 @@ bool nsim_exec_running_locked(const struct nsim_model *m)
 /* ---- EXECUTE ---- */
 
 /*
- * The trace buffer of an execution: at most one event per instruction
- * and per block of each subgraph, @max in all; each subgraph's share is
- * what it can use, given out in subgraph order.
+ * The entries of an execution's trace buffer: at most one event per
+ * instruction and per block of each subgraph, @max in all.
  */
-static int nsim_exec_trace_alloc(struct nsim_exec *x, u32 max)
+static u32 nsim_exec_trace_need(const struct nsim_model *m, u32 max)
 {
-	struct nsim_model *m = x->m;
-	u64 need = 0, left, want;
+	u64 need = 0;
 	u32 s;
 
 	for (s = 0; s < m->num_sg; s++)
 		need += m->sg[s].prog.instrs + m->sg[s].dma.num_blocks;
-	need = clamp_t(u64, need, 1, max);
-	if (x->events && x->num_events != need) {
-		kvfree(x->events);
-		x->events = NULL;
-	}
-	if (!x->events) {
-		x->events = kvmalloc_array(need, sizeof(*x->events),
-					   GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
-		if (!x->events)
-			return -ENOMEM;
-		x->num_events = need;
-	}
-	left = need;
+	return clamp_t(u64, need, 1, max);
+}
+
+/*
+ * Give each subgraph its share of the trace buffer, what it can use, in
+ * subgraph order; none without one.  Only once the execution is claimed:
+ * until then the shares are the last execution's, which EXEC_WAIT reads.
+ */
+static void nsim_exec_trace_share(struct nsim_exec *x)
+{
+	const struct nsim_model *m = x->m;
+	u64 left = x->num_events, want;
+	u32 s;
+
 	for (s = 0; s < m->num_sg; s++) {
-		want = min(left, m->sg[s].prog.instrs + m->sg[s].dma.num_blocks);
-		x->sg[s].ev = x->events + (need - left);
+		want = x->events ? min(left, m->sg[s].prog.instrs +
+					     m->sg[s].dma.num_blocks) : 0;
+		x->sg[s].ev = x->events ? x->events + (x->num_events - left) : NULL;
 		x->sg[s].ev_cap = want;
 		left -= want;
 	}
-	return 0;
 }
 
 /* an execution of @m may start: nothing of it runs, its cores are free */
@@ -881,12 +880,13 @@ static int nsim_exec_claim_locked(struct nsim_file *nf, struct nsim_model *m)
  */
 long nsim_ioctl_execute(struct nsim_file *nf, void __user *uarg, size_t usize)
 {
+	struct neuronsim_exec_event *ev = NULL, *old = NULL;
 	struct neuronsim_exec ue;
 	struct nsim_model *m;
 	struct nsim_exec *x;
 	bool trace;
 	long ret;
-	u32 s;
+	u32 s, nev;
 
 	ret = copy_struct_from_user(&ue, sizeof(ue), uarg, usize);
 	if (ret)
@@ -912,21 +912,33 @@ long nsim_ioctl_execute(struct nsim_file *nf, void __user *uarg, size_t usize)
 		ret = -EBUSY;
 		goto out;
 	}
-	if (trace) {
-		ret = nsim_exec_trace_alloc(x, ue.max_events);
-		if (ret)
+	/*
+	 * A new trace buffer, if the last one does not fit; the last one
+	 * and its shares stay the last execution's until this one is
+	 * claimed (a refused EXECUTE leaves its result as it was)
+	 */
+	nev = trace ? nsim_exec_trace_need(m, ue.max_events) : 0;
+	if (trace && (!x->events || x->num_events != nev)) {
+		ev = kvmalloc_array(nev, sizeof(*ev),
+				    GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+		if (!ev) {
+			ret = -ENOMEM;
 			goto out;
-	} else {
-		kvfree(x->events);
-		x->events = NULL;
-		x->num_events = 0;
+		}
 	}
 	spin_lock(&nf->run_lock);
 	ret = nsim_exec_claim_locked(nf, m);
 	if (ret) {
 		spin_unlock(&nf->run_lock);
+		kvfree(ev);
 		goto out;
 	}
+	if (!trace || ev) {
+		old = x->events;
+		x->events = ev;
+		x->num_events = nev;
+	}
+	nsim_exec_trace_share(x);
 	if (x->unwaited) {
 		x->unwaited = false;
 		nf->unwaited--;
@@ -954,14 +966,11 @@ long nsim_ioctl_execute(struct nsim_file *nf, void __user *uarg, size_t usize)
 		memset(xs->qres, 0, sg->dma.num_queues * sizeof(*xs->qres));
 		memset(xs->xq, 0, sg->dma.num_queues * sizeof(*xs->xq));
 		memset(xs->seq, 0, sizeof(xs->seq));
-		if (!trace) {
-			xs->ev = NULL;
-			xs->ev_cap = 0;
-		}
 		xs->queued = true;
 	}
 	m->active_runs += m->num_sg;
 	spin_unlock(&nf->run_lock);
+	kvfree(old);	/* the last trace, replaced */
 	for (s = 0; s < m->num_sg; s++)
 		queue_work(nf->nd->engine_wq[m->sg[s].core], &x->sg[s].work);
 out:

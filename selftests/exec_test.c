@@ -25,6 +25,8 @@
  *     model, and EXECUTE of another model on its NeuronCore, are -EBUSY,
  *     and EXECUTE of the model while one of its queues runs is -EBUSY;
  *   - executions in a loop on four models on eight NeuronCores at once;
+ *   - an EXECUTE refused with -EBUSY leaves the last result and its trace
+ *     as they were;
  *   - the netlink event EXEC_DONE of an execution and of a deadlock;
  *   - every documented error of EXECUTE and EXEC_WAIT.
  */
@@ -523,6 +525,43 @@ TEST_F(ex, netlink_exec_done)
 	neuronsim_exec_result_free(r);
 	EXPECT_EQ(0, nsim_unload(self->fd, id));
 	neuronsim_nl_close(nl);
+}
+
+/*
+ * An EXECUTE refused with -EBUSY (another model's execution holds a
+ * NeuronCore of it) leaves the last execution's result as it was, its
+ * trace events included: with a trace of another size, and without one
+ */
+TEST_F(ex, refused_execute_keeps_the_last_result)
+{
+	struct neuronsim_exec_result *r = NULL, *r2 = NULL;
+	uint32_t id, id2;
+	struct plan p;
+	int k;
+
+	ASSERT_EQ(0, plan_std_prog(&self->info, 2, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	ASSERT_EQ(0, exec_run(self->fd, id, 0, &r));
+	ASSERT_EQ(0, r->summary.status);
+	ASSERT_LT(1, r->sg[0].num_events);
+	ASSERT_EQ(0, start_long(self->fd, &self->info, 0, &id2));
+	for (k = 0; k < 2; k++) {
+		/* a trace of one event, then none */
+		EXPECT_EQ(-EBUSY, exec_start(self->fd, id, k ? 0 : NEURONSIM_EXEC_F_TRACE,
+					     0, k ? 0 : 1));
+		ASSERT_EQ(0, neuronsim_exec_wait(self->fd, id, 0, &r2));
+		EXPECT_EQ(r->summary.executions, r2->summary.executions);
+		ASSERT_EQ(r->num_events, r2->num_events);
+		EXPECT_EQ(0, memcmp(r->events, r2->events,
+				    r->num_events * sizeof(*r->events)))
+			TH_LOG("refused EXECUTE %d changed the last trace", k);
+		neuronsim_exec_result_free(r2);
+		r2 = NULL;
+	}
+	neuronsim_exec_result_free(r);
+	EXPECT_EQ(0, nsim_unload(self->fd, id2));
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
 }
 
 TEST_F(ex, errors)
