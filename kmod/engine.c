@@ -1006,6 +1006,7 @@ void nsim_engine_stop(struct nsim_file *nf, struct nsim_model *m)
 				m->sg[s].dma.qrun[i].unwaited = false;
 				nf->unwaited--;
 			}
+	nsim_exec_forget_locked(nf, m);
 	nf->run_seq++;
 	wake_up_all(&nf->run_wq);
 	spin_unlock(&nf->run_lock);

@@ -758,9 +758,9 @@ static void nsim_exec_work(struct work_struct *work)
  * nsim_exec_stop_locked() - UNLOAD or close: take the model's subgraphs
  *	that have not started off their workqueues (status -ECANCELED; the
  *	running ones see the model stopping within a UDMA descriptor or
- *	NSIM_EXEC_CHECK_STEPS steps), and forget an execution that was not
- *	waited for.  Called by nsim_engine_stop(), which then waits for the
- *	model's runs and works to end.
+ *	NSIM_EXEC_CHECK_STEPS steps).  Called by nsim_engine_stop(), which
+ *	then waits for the model's runs and works to end and forgets the
+ *	execution (nsim_exec_forget_locked()).
  * @nf: the owning file, its run_lock held.
  * @m: the model, stopping.
  */
@@ -787,7 +787,23 @@ void nsim_exec_stop_locked(struct nsim_file *nf, struct nsim_model *m)
 		mem_cgroup_put(x->memcg);
 		x->memcg = NULL;
 	}
-	if (x->unwaited && x->state == NEURONSIM_EXEC_DONE) {
+}
+
+/**
+ * nsim_exec_forget_locked() - UNLOAD or close, once the model's works
+ *	have ended: forget its execution if EXEC_WAIT did not report it, so
+ *	poll() does not report it.  Called by nsim_engine_stop() after
+ *	waiting: a subgraph that was running when nsim_exec_stop_locked()
+ *	was called ends the execution only afterwards.
+ * @nf: the owning file, its run_lock held.
+ * @m: the model, stopped, with no work left.
+ */
+void nsim_exec_forget_locked(struct nsim_file *nf, struct nsim_model *m)
+{
+	struct nsim_exec *x = m->exec;
+
+	lockdep_assert_held(&nf->run_lock);
+	if (x && x->unwaited) {
 		x->unwaited = false;
 		nf->unwaited--;
 	}

@@ -1031,6 +1031,7 @@ int nsim_exec_stage(struct nsim_model *m, const void *plan, u64 len,
 		    struct nsim_load_err *err);
 void nsim_exec_free(struct nsim_model *m);
 void nsim_exec_stop_locked(struct nsim_file *nf, struct nsim_model *m);
+void nsim_exec_forget_locked(struct nsim_file *nf, struct nsim_model *m);
 bool nsim_exec_running_locked(const struct nsim_model *m);
 long nsim_ioctl_execute(struct nsim_file *nf, void __user *uarg, size_t usize);
 long nsim_ioctl_exec_wait(struct nsim_file *nf, void __user *uarg,

@@ -21,7 +21,8 @@
  *   - a long execution (a 1 GiB copy in 1 KiB UDMA descriptors, seconds):
  *     a signal during EXEC_WAIT cancels it (-EINTR), UNLOAD and close
  *     stop it within a second (times NSIM_TIME_SCALE, 10 on the debug
- *     kernel); while it runs EXECUTE and RUN of the
+ *     kernel), and poll() has nothing to report after the UNLOAD; while
+ *     it runs EXECUTE and RUN of the
  *     model, and EXECUTE of another model on its NeuronCore, are -EBUSY,
  *     and EXECUTE of the model while one of its queues runs is -EBUSY;
  *   - executions in a loop on four models on eight NeuronCores at once;
@@ -395,12 +396,20 @@ TEST_F(ex, signal_unload_close_stop_a_long_execution)
 		EXPECT_EQ(-EBUSY, exec_start(self->fd, id2, 0, 0, 0));
 	}
 	EXPECT_EQ(-ETIMEDOUT, neuronsim_exec_wait(self->fd, id, -1, &r));
+	usleep(50000);	/* its work runs */
 	/* UNLOAD under it returns at once, and frees the core */
 	t0 = now_ns();
 	EXPECT_EQ(0, nsim_unload(self->fd, id));
 	t1 = now_ns();
 	EXPECT_LT(t1 - t0, SEC * nsim_time_scale());
 	TH_LOG("UNLOAD of the long execution: %llu ms", (unsigned long long)(t1 - t0) / 1000000);
+	/* and leaves nothing for poll() to report */
+	{
+		struct pollfd pf = { .fd = self->fd, .events = POLLIN };
+
+		EXPECT_EQ(0, poll(&pf, 1, 0))
+			TH_LOG("poll() after UNLOAD of a running execution: 0x%x", pf.revents);
+	}
 	/* RUN of a queue, then EXECUTE of its model: -EBUSY */
 	{
 		struct neuronsim_run run = {
