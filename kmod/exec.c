@@ -123,6 +123,8 @@ struct nsim_xq {
  * @queued: @work is queued and has not started (under the file's
  *	run_lock): nsim_exec_stop_locked() takes it off the workqueue.
  * @running: the work is walking the program (debugfs reads it).
+ * @ended: it ended in this execution, @res is final (under run_lock;
+ *	debugfs reads it while other subgraphs still run).
  * @res: its result; the work writes it while the execution runs.
  * @qres: per DMA queue, its result.
  * @xq: per DMA queue, its state.
@@ -138,6 +140,7 @@ struct nsim_exec_sg {
 	u32 index;
 	bool queued;
 	bool running;
+	bool ended;
 	struct neuronsim_exec_sg res;
 	struct neuronsim_exec_queue *qres;
 	struct nsim_xq *xq;
@@ -632,6 +635,7 @@ static bool nsim_exec_sg_done_locked(struct nsim_exec_sg *xs, int status)
 
 	lockdep_assert_held(&nf->run_lock);
 	xs->res.status = status;
+	xs->ended = true;
 	spin_lock(&nd->exec_lock);
 	if (nd->core_exec[xs->res.core] == m)
 		nd->core_exec[xs->res.core] = NULL;
@@ -982,6 +986,7 @@ long nsim_ioctl_execute(struct nsim_file *nf, void __user *uarg, size_t usize)
 		memset(xs->qres, 0, sg->dma.num_queues * sizeof(*xs->qres));
 		memset(xs->xq, 0, sg->dma.num_queues * sizeof(*xs->xq));
 		memset(xs->seq, 0, sizeof(xs->seq));
+		xs->ended = false;
 		xs->queued = true;
 	}
 	m->active_runs += m->num_sg;
@@ -1148,9 +1153,10 @@ static const char *const nsim_engine_state_str[] = {
 };
 
 /*
- * engines: per engine its position (the next instruction; live while an
- * execution runs), instructions, state and what it waits for, and the
- * instructions executed per opcode.
+ * engines: per engine its position (the next instruction; live while the
+ * subgraph runs), instructions, state and what it waits for, and the
+ * instructions executed per opcode; a subgraph that ended says its end
+ * while others of the execution still run.
  */
 static int nsim_exec_engines_show(struct seq_file *f, void *unused)
 {
@@ -1168,7 +1174,7 @@ static int nsim_exec_engines_show(struct seq_file *f, void *unused)
 		const struct neuronsim_exec_engine *g = &xs->res.engines[e];
 
 		seq_printf(f, "%s\t", kbin_dma_engine_str(e + 1));
-		if (state == NEURONSIM_EXEC_RUNNING) {
+		if (state == NEURONSIM_EXEC_RUNNING && !xs->ended) {
 			seq_printf(f, "%u\t%u\t%s\t-\t-\n", READ_ONCE(xs->seq[e].pc),
 				   p->num[e], READ_ONCE(xs->running) ? "running" : "queued");
 			continue;

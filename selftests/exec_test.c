@@ -26,6 +26,8 @@
  *     model, and EXECUTE of another model on its NeuronCore, are -EBUSY,
  *     and EXECUTE of the model while one of its queues runs is -EBUSY;
  *   - executions in a loop on four models on eight NeuronCores at once;
+ *   - debugfs engines of a subgraph that ended while another one of the
+ *     execution is still queued says its end;
  *   - an EXECUTE refused with -EBUSY leaves the last result and its trace
  *     as they were;
  *   - the netlink event EXEC_DONE of an execution and of a deadlock;
@@ -534,6 +536,50 @@ TEST_F(ex, netlink_exec_done)
 	neuronsim_exec_result_free(r);
 	EXPECT_EQ(0, nsim_unload(self->fd, id));
 	neuronsim_nl_close(nl);
+}
+
+/*
+ * debugfs engines of a subgraph that ended while another subgraph of the
+ * execution still waits for its NeuronCore (a long RUN of another model
+ * holds NeuronCore 1): sg0 says its engines' end, sg1 says queued
+ */
+TEST_F(ex, engines_of_an_ended_subgraph)
+{
+	struct neuronsim_exec_result *r = NULL;
+	uint32_t id, id2, q = 0;
+	char path[256], *t;
+	struct plan p;
+
+	ASSERT_EQ(0, plan_long(&self->info, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 1, &id2, NULL, NULL, 0));
+	plan_free(&p);
+	{
+		struct neuronsim_run run = {
+			.model_id = id2, .num_queues = 1, .queues = (uintptr_t)&q,
+		};
+
+		ASSERT_EQ(0, ioctl(self->fd, NEURONSIM_IOC_RUN, &run));
+	}
+	ASSERT_EQ(0, plan_std_prog(&self->info, 2, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	ASSERT_EQ(0, exec_start(self->fd, id, 0, 0, 0));
+	usleep(100000);	/* sg0 ends on NeuronCore 0 */
+	dbgfs_path(path, sizeof(path), "models/%u/sg0/engines", id);
+	t = read_file(path, NULL);
+	ASSERT_NE(NULL, t);
+	EXPECT_NE(NULL, strstr(t, "sp\t3\t3\tdone\t-\t0xb1:1 0xc1:2 \n")) TH_LOG("%s", t);
+	free(t);
+	dbgfs_path(path, sizeof(path), "models/%u/sg1/engines", id);
+	t = read_file(path, NULL);
+	ASSERT_NE(NULL, t);
+	EXPECT_NE(NULL, strstr(t, "\tqueued\t")) TH_LOG("%s", t);
+	free(t);
+	EXPECT_EQ(0, nsim_unload(self->fd, id2));
+	ASSERT_EQ(0, neuronsim_exec_wait(self->fd, id, 10 * SEC, &r));
+	EXPECT_EQ(0, r->summary.status);
+	neuronsim_exec_result_free(r);
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
 }
 
 /*
