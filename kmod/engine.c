@@ -94,6 +94,8 @@ struct nsim_ring_rd {
  * @q: the queue.
  * @qr: a RUN's run state of @q; NULL for an execution.
  * @rd: its two sides' ring readers.
+ * @rd_q: the queue whose rings @rd read (an execution's blocks come from
+ *	any queue, one at a time), or NULL.
  * @sbuf: PAGE_SIZE bytes of a cast's source elements.
  * @dbuf: PAGE_SIZE bytes of a cast's converted elements.
  * @udma: UDMA descriptors executed.
@@ -113,6 +115,7 @@ struct nsim_eng {
 	const struct nsim_dma_queue *q;
 	struct nsim_dma_qrun *qr;
 	struct nsim_ring_rd rd[NSIM_DMA_DIRS];
+	const struct nsim_dma_queue *rd_q;
 	u8 *sbuf;
 	u8 *dbuf;
 	u64 udma;
@@ -416,17 +419,20 @@ static int nsim_eng_run_block(struct nsim_eng *e, u32 blk, u32 *descs)
 	/*
 	 * The ring readers at the block's first UDMA descriptors: a RUN's
 	 * blocks follow each other and keep their buffers, an execution's
-	 * come one at a time from any queue
+	 * come one at a time from any queue, and a buffer read from another
+	 * queue's rings is not this one's, whatever its index
 	 */
 	for (dir = 0; dir < NSIM_DMA_DIRS; dir++) {
 		struct nsim_ring_rd *rd = &e->rd[dir];
 
-		if (rd->idx != dma->descs[b->first_desc].first[dir]) {
+		if (e->rd_q != q ||
+		    rd->idx != dma->descs[b->first_desc].first[dir]) {
 			rd->idx = dma->descs[b->first_desc].first[dir];
 			rd->n = 0;
 			rd->pos = 0;
 		}
 	}
+	e->rd_q = q;
 	for (d = b->first_desc; d < b->first_desc + b->num_descs; d++) {
 		const struct nsim_dma_op *op = &dma->ops[d];
 
@@ -485,6 +491,7 @@ static int nsim_eng_queue(struct nsim_eng *e, u32 qi)
 	e->q = q;
 	e->qr = &dma->qrun[qi];
 	memset(e->rd, 0, sizeof(e->rd));
+	e->rd_q = NULL;
 	e->udma = 0;
 	e->bytes = 0;
 	for (b = 0; b < q->num_blocks; b++) {
@@ -563,6 +570,7 @@ void nsim_eng_bind(struct nsim_eng *e, struct nsim_model *m, u32 sg,
 	e->q = NULL;
 	e->qr = NULL;
 	memset(e->rd, 0, sizeof(e->rd));
+	e->rd_q = NULL;
 	e->abort = abort;
 	e->deadline = deadline;
 }

@@ -26,6 +26,8 @@
  *     model, and EXECUTE of another model on its NeuronCore, are -EBUSY,
  *     and EXECUTE of the model while one of its queues runs is -EBUSY;
  *   - executions in a loop on four models on eight NeuronCores at once;
+ *   - blocks of two queues whose bytes move interleaved each move their
+ *     own bytes;
  *   - debugfs engines of a subgraph that ended while another one of the
  *     execution is still queued says its end;
  *   - an EXECUTE refused with -EBUSY leaves the last result and its trace
@@ -536,6 +538,49 @@ TEST_F(ex, netlink_exec_done)
 	neuronsim_exec_result_free(r);
 	EXPECT_EQ(0, nsim_unload(self->fd, id));
 	neuronsim_nl_close(nl);
+}
+
+/*
+ * Blocks of two queues whose bytes move interleaved: SP triggers q, r,
+ * q, r, each block copying its own KiB of v0 to v1 in one UDMA
+ * descriptor per side, so they end q0, r0, q1, r1 and q1 starts at the
+ * same ring index as r's next descriptor; every KiB must arrive
+ */
+TEST_F(ex, interleaved_queues_move_their_own_bytes)
+{
+	static const uint8_t qsel[4] = { 0, 1, 0, 1 };
+	struct neuronsim_exec_result *r = NULL;
+	uint64_t sizes[2] = { 4096, 4096 };
+	struct kbin_dma_desc d[4];
+	uint8_t in[4096], out[4096];
+	uint32_t id, i;
+	struct plan p;
+
+	for (i = 0; i < 4; i++)
+		d[i] = (struct kbin_dma_desc){
+			.op = KBIN_DMA_OP_COPY,
+			.from = { .var_id = 1, .offset = i * 1024, .dtype = KBIN_DMA_DTYPE_UINT8,
+				  .num_dims = 1, .sizes = { 1024 }, .steps = { 1 } },
+			.to = { .var_id = 2, .offset = i * 1024, .dtype = KBIN_DMA_DTYPE_UINT8,
+				.num_dims = 1, .sizes = { 1024 }, .steps = { 1 } },
+		};
+	ASSERT_EQ(0, plan_descs_prog2(&self->info, sizes, 2, d, 4, qsel, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	for (i = 0; i < sizeof(in); i++)
+		in[i] = (uint8_t)(i / 1024 * 64 + i % 61 + 1);
+	ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, 1, 0, in, sizeof(in)));
+	ASSERT_EQ(0, exec_run(self->fd, id, 0, &r));
+	EXPECT_EQ(0, exec_vs_replay(r, &p, 1, "two queues"));
+	ASSERT_EQ(0, nsim_read_var(self->fd, id, 0, 2, 0, out, sizeof(out)));
+	for (i = 0; i < 4; i++) {
+		const char *qn = qsel[i] ? "r" : "q";
+
+		EXPECT_EQ(0, memcmp(in + i * 1024, out + i * 1024, 1024))
+			TH_LOG("KiB %u of v1 (block %u of queue %s) is not v0's", i, i / 2, qn);
+	}
+	neuronsim_exec_result_free(r);
+	plan_free(&p);
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
 }
 
 /*

@@ -798,17 +798,20 @@ int plan_engine(const struct neuronsim_info *info, uint64_t in_size,
 
 static int plan_descs_w(const struct neuronsim_info *info, const uint64_t *sizes,
 			unsigned int nvars, int remote, const struct kbin_dma_desc *d,
-			unsigned int nd, int prog, struct plan *p)
+			unsigned int nd, int prog, const uint8_t *qsel,
+			struct plan *p)
 {
 	static const uint32_t sems[] = { 3 };
+	static const char *const qname[2] = { "q", "r" };
 	struct kbin_dma_queue_in q = {
 		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
 		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
 		.name = "q", .semaphores = sems,
 	};
 	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
+	uint32_t ids[2] = { 0, 0 };
+	unsigned int i, k;
 	char name[32];
-	unsigned int i;
 	int e = 0;
 
 	if (!w)
@@ -834,18 +837,28 @@ static int plan_descs_w(const struct neuronsim_info *info, const uint64_t *sizes
 			      "uint8", PLAN_DMA_W1, 1, NULL, NULL, 0);
 	}
 	e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
-	for (i = 0; i < nd; i++) {
-		struct kbin_dma_block b = { .queue = 0, .id = i, .semaphore = 3 };
-
-		e |= kbin_writer_add_dma_block(w, 0, &b, NULL, &d[i], 1);
+	if (qsel) {
+		q.name = qname[1];
+		e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
 	}
+	/* the blocks in queue order, each queue's in descriptor order */
+	for (k = 0; k < (qsel ? 2U : 1U); k++)
+		for (i = 0; i < nd; i++) {
+			struct kbin_dma_block b = { .queue = k, .semaphore = 3 };
+
+			if ((qsel ? qsel[i] : 0) != k)
+				continue;
+			b.id = ids[k]++;
+			e |= kbin_writer_add_dma_block(w, 0, &b, NULL, &d[i], 1);
+		}
 	if (prog) {
 		/* SP starts every block, then waits for their semaphore */
 		uint8_t *sp = calloc(nd + 1, KBIN_PROG_RECORD_SIZE);
 		struct kbin_prog_sync x = { .opcode = KBIN_PROG_OP_TRIGGER };
 
 		for (i = 0; sp && i < nd; i++)
-			kbin_prog_encode(sp + i * KBIN_PROG_RECORD_SIZE, &x, "q");
+			kbin_prog_encode(sp + i * KBIN_PROG_RECORD_SIZE, &x,
+					 qname[qsel ? qsel[i] : 0]);
 		x = (struct kbin_prog_sync){ .opcode = KBIN_PROG_OP_WAIT,
 			.wait_mode = KBIN_PROG_WAIT_GE, .wait_sem = 3, .wait_value = nd };
 		if (sp)
@@ -861,14 +874,21 @@ int plan_descs(const struct neuronsim_info *info, const uint64_t *sizes,
 	       unsigned int nvars, int remote, const struct kbin_dma_desc *d,
 	       unsigned int nd, struct plan *p)
 {
-	return plan_descs_w(info, sizes, nvars, remote, d, nd, 0, p);
+	return plan_descs_w(info, sizes, nvars, remote, d, nd, 0, NULL, p);
 }
 
 int plan_descs_prog(const struct neuronsim_info *info, const uint64_t *sizes,
 		    unsigned int nvars, const struct kbin_dma_desc *d,
 		    unsigned int nd, struct plan *p)
 {
-	return plan_descs_w(info, sizes, nvars, 0, d, nd, 1, p);
+	return plan_descs_w(info, sizes, nvars, 0, d, nd, 1, NULL, p);
+}
+
+int plan_descs_prog2(const struct neuronsim_info *info, const uint64_t *sizes,
+		     unsigned int nvars, const struct kbin_dma_desc *d,
+		     unsigned int nd, const uint8_t *qsel, struct plan *p)
+{
+	return plan_descs_w(info, sizes, nvars, 0, d, nd, 1, qsel, p);
 }
 
 /* a mismatch of exec_vs_replay(): counted, the first ones printed */

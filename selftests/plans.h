@@ -203,6 +203,14 @@ int plan_descs(const struct neuronsim_info *info, const uint64_t *sizes,
 int plan_descs_prog(const struct neuronsim_info *info, const uint64_t *sizes,
 		    unsigned int nvars, const struct kbin_dma_desc *d,
 		    unsigned int nd, struct plan *p);
+/*
+ * plan_descs_prog() with two queues of SP, "q" and "r" (both num_queues 1,
+ * semaphore 3): descriptor i is the next block of "q" when @qsel[i] is 0,
+ * of "r" when 1, and SP's i-th trigger starts it
+ */
+int plan_descs_prog2(const struct neuronsim_info *info, const uint64_t *sizes,
+		     unsigned int nvars, const struct kbin_dma_desc *d,
+		     unsigned int nd, const uint8_t *qsel, struct plan *p);
 /* DMA_RING bytes present over the HBM channels of debugfs hbm, or -1 */
 /*
  * exec_vs_replay() - a kernel execution's result against the host replay
