@@ -653,6 +653,21 @@ static bool nsim_exec_sg_done_locked(struct nsim_exec_sg *xs, int status)
 	return true;
 }
 
+/*
+ * A subgraph of @x was cancelled by UNLOAD or close (-ECANCELED):
+ * the execution sends no EXEC_DONE, even when another subgraph that
+ * ended first failed and so gave the execution its status.
+ */
+static bool nsim_exec_cancelled(const struct nsim_exec *x)
+{
+	u32 s;
+
+	for (s = 0; s < x->m->num_sg; s++)
+		if (x->sg[s].res.status == -ECANCELED)
+			return true;
+	return false;
+}
+
 /* the last touch of the model by a work: nsim_engine_stop() waits for it */
 static void nsim_exec_put_locked(struct nsim_model *m)
 {
@@ -713,7 +728,7 @@ static void nsim_exec_work(struct work_struct *work)
 	struct mem_cgroup *old, *memcg = NULL;
 	struct neuronsim_exec_wait sum;
 	u64 t0 = ktime_get_ns(), bytes = 0, udma = 0, descs = 0;
-	bool last;
+	bool last, cancelled = false;
 	int ret;
 	u32 k;
 
@@ -745,11 +760,12 @@ static void nsim_exec_work(struct work_struct *work)
 		memcg = x->memcg;
 		x->memcg = NULL;
 		nsim_exec_summary(x, &sum);
+		cancelled = nsim_exec_cancelled(x);
 	}
 	spin_unlock(&nf->run_lock);
 	if (last) {
 		mem_cgroup_put(memcg);
-		if (sum.status != -ECANCELED)
+		if (!cancelled)
 			nsim_netlink_notify_exec(m, &sum);
 	}
 	/* the last touch of the model: nsim_engine_stop() waits for this */

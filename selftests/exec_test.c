@@ -32,7 +32,8 @@
  *     execution is still queued says its end;
  *   - an EXECUTE refused with -EBUSY leaves the last result and its trace
  *     as they were;
- *   - the netlink event EXEC_DONE of an execution and of a deadlock;
+ *   - the netlink event EXEC_DONE of an execution and of a deadlock, and
+ *     none for an execution UNLOAD cancelled after a subgraph failed;
  *   - every documented error of EXECUTE and EXEC_WAIT.
  */
 #include <errno.h>
@@ -107,19 +108,67 @@ static long long counter(uint32_t core, const char *dir, const char *name)
  * (step 0) onto v2 as often as max_run_bytes allows in 1 KiB UDMA
  * descriptors, then waits for it
  */
+#define LONG_RUN	1024U
+#define LONG_ROWS	((1U << 30) / LONG_RUN)
+static const struct kbin_dma_desc long_desc = {
+	.op = KBIN_DMA_OP_COPY,
+	.from = { .var_id = 1, .dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 2,
+		  .sizes = { LONG_RUN, LONG_ROWS }, .steps = { 1, 0 } },
+	.to = { .var_id = 2, .dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 2,
+		.sizes = { LONG_RUN, LONG_ROWS }, .steps = { 1, 0 } },
+};
+
 static int plan_long(const struct neuronsim_info *info, struct plan *p)
 {
-	uint64_t bytes = 1ULL << 30, len = 1024, rows = bytes / len;
-	uint64_t sizes[2] = { len, len };
-	struct kbin_dma_desc d = {
-		.op = KBIN_DMA_OP_COPY,
-		.from = { .var_id = 1, .dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 2,
-			  .sizes = { (uint32_t)len, (uint32_t)rows }, .steps = { 1, 0 } },
-		.to = { .var_id = 2, .dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 2,
-			.sizes = { (uint32_t)len, (uint32_t)rows }, .steps = { 1, 0 } },
-	};
+	uint64_t sizes[2] = { LONG_RUN, LONG_RUN };
 
-	return plan_descs_prog(info, sizes, 2, &d, 1, p);
+	return plan_descs_prog(info, sizes, 2, &long_desc, 1, p);
+}
+
+/*
+ * Two subgraphs: sg00's DVE waits for semaphore 4, which nothing raises
+ * (a deadlock at once, on the first core); sg01 (the next core) is
+ * plan_long()'s execution, its v0 and v1 vars 1 and 2
+ */
+static int plan_deadlock_then_long(const struct neuronsim_info *info,
+				   struct plan *p)
+{
+	static const uint32_t sems[] = { 3 };
+	struct kbin_dma_queue_in q = {
+		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
+		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
+		.name = "q", .semaphores = sems,
+	};
+	struct kbin_dma_block b = { .queue = 0, .semaphore = 3 };
+	struct kbin_prog_sync x = { .opcode = 0x41,
+		.wait_mode = KBIN_PROG_WAIT_GE, .wait_sem = 4, .wait_value = 1 };
+	uint8_t dve[KBIN_PROG_RECORD_SIZE], sp[2][KBIN_PROG_RECORD_SIZE];
+	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
+	int e = 0, s;
+
+	if (!w)
+		return -ENOMEM;
+	kbin_prog_encode(dve, &x, NULL);
+	x = (struct kbin_prog_sync){ .opcode = KBIN_PROG_OP_TRIGGER };
+	kbin_prog_encode(sp[0], &x, "q");
+	x = (struct kbin_prog_sync){ .opcode = KBIN_PROG_OP_WAIT,
+		.wait_mode = KBIN_PROG_WAIT_GE, .wait_sem = 3, .wait_value = 1 };
+	kbin_prog_encode(sp[1], &x, NULL);
+	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0 ||
+	    kbin_writer_add_subgraph(w, "sg01", 0, 0, NULL, 0) < 0)
+		e = -EINVAL;
+	for (s = 0; s < 2; s++)
+		e |= plan_add(w, s, 0, KBIN_MR_SB, "state_buffer",
+			      info->sbuf_window_size, 1, NULL, 0, 0, NULL, NULL, 0);
+	e |= plan_add(w, 1, 1, KBIN_MR_INPUT, "v0", LONG_RUN, 4096, "uint8",
+		      LONG_RUN, 1, NULL, NULL, 0);
+	e |= plan_add(w, 1, 2, KBIN_MR_INPUT, "v1", LONG_RUN, 4096, "uint8",
+		      LONG_RUN, 1, NULL, NULL, 0);
+	e |= kbin_writer_add_dma_queue(w, 1, &q) < 0;
+	e |= kbin_writer_add_dma_block(w, 1, &b, NULL, &long_desc, 1);
+	e |= kbin_writer_add_prog(w, 0, KBIN_DMA_ENGINE_DVE, dve, sizeof(dve));
+	e |= kbin_writer_add_prog(w, 1, KBIN_DMA_ENGINE_SP, sp, sizeof(sp));
+	return plan_finish(w, e, p);
 }
 
 /* load the long plan on @core and start executing it */
@@ -491,14 +540,14 @@ static int on_exec_done(const struct neuronsim_nl_event *e, void *ctx)
 	return 1;
 }
 
-/* the EXEC_DONE event of model @id, within ~10 s */
-static int read_exec_done(struct neuronsim_nl *nl, uint32_t id,
+/* the EXEC_DONE event of model @id, within @tries tenths of a second */
+static int read_exec_done(struct neuronsim_nl *nl, uint32_t id, int tries,
 			  struct neuronsim_nl_event *out)
 {
 	struct exec_ev x = { .id = id };
 	int i;
 
-	for (i = 0; i < 100 && !x.got; i++)
+	for (i = 0; i < tries && !x.got; i++)
 		neuronsim_nl_read_events(nl, 100, on_exec_done, &x);
 	*out = x.e;
 	return x.got ? 0 : -ETIMEDOUT;
@@ -518,7 +567,7 @@ TEST_F(ex, netlink_exec_done)
 	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
 	plan_free(&p);
 	ASSERT_EQ(0, exec_run(self->fd, id, 0, &r));
-	ASSERT_EQ(0, read_exec_done(nl, id, &e));
+	ASSERT_EQ(0, read_exec_done(nl, id, 100, &e));
 	EXPECT_EQ(0, e.exec_status);
 	EXPECT_EQ(2, e.exec_subgraphs);
 	EXPECT_EQ(r->summary.instructions, e.exec_instructions);
@@ -533,10 +582,54 @@ TEST_F(ex, netlink_exec_done)
 	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
 	plan_free(&p);
 	ASSERT_EQ(-EDEADLK, exec_run(self->fd, id, 0, &r));
-	ASSERT_EQ(0, read_exec_done(nl, id, &e));
+	ASSERT_EQ(0, read_exec_done(nl, id, 100, &e));
 	EXPECT_EQ(EDEADLK, e.exec_status);
 	neuronsim_exec_result_free(r);
 	EXPECT_EQ(0, nsim_unload(self->fd, id));
+	neuronsim_nl_close(nl);
+}
+
+/*
+ * An execution cancelled by UNLOAD sends no EXEC_DONE, even when a
+ * subgraph that ended before the UNLOAD (here sg00's deadlock) failed
+ */
+TEST_F(ex, no_exec_done_for_a_cancelled_execution)
+{
+	struct neuronsim_exec_result *r = NULL;
+	struct neuronsim_nl_event e = { 0 };
+	struct neuronsim_nl *nl;
+	uint8_t b[LONG_RUN];
+	struct plan p;
+	uint32_t id;
+	char path[256];
+	char *t = NULL;
+
+	ASSERT_EQ(0, neuronsim_nl_open(&nl));
+	ASSERT_EQ(0, neuronsim_nl_subscribe(nl));
+	ASSERT_EQ(0, plan_deadlock_then_long(&self->info, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	memset(b, 0x5a, sizeof(b));
+	ASSERT_EQ(0, nsim_write_var(self->fd, id, 1, 1, 0, b, sizeof(b)));
+	ASSERT_EQ(0, exec_start(self->fd, id, 0, 0, 0));
+	/* sg00 has deadlocked (debugfs engines: DVE waiting), sg01 runs */
+	dbgfs_path(path, sizeof(path), "models/%u/sg0/engines", id);
+	for (int i = 0; i < 100 * (int)nsim_time_scale(); i++) {
+		free(t);
+		t = read_file(path, NULL);
+		if (t && strstr(t, "waiting"))
+			break;
+		usleep(10000);
+	}
+	ASSERT_NE(NULL, t);
+	ASSERT_NE(NULL, strstr(t, "waiting")) TH_LOG("%s: %s", path, t);
+	free(t);
+	EXPECT_EQ(-ETIMEDOUT, neuronsim_exec_wait(self->fd, id, -1, &r));
+	neuronsim_exec_result_free(r);
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
+	EXPECT_EQ(-ETIMEDOUT, read_exec_done(nl, id, 10, &e))
+		TH_LOG("EXEC_DONE of the cancelled execution, status %d",
+		       e.exec_status);
 	neuronsim_nl_close(nl);
 }
 

@@ -683,7 +683,8 @@ struct neuronsim_exec_queue {
  * @virtual_ns: its virtual duration: when its last instruction or block
  *	ended.
  * @wall_ns: wall-clock nanoseconds it took on its NeuronCore.
- * @fail_queue: a DMA failure's queue index, else 0xffffffff.
+ * @fail_queue: the queue index of the block a DMA failure, the timeout,
+ *	a signal or a cancel stopped in the middle, else 0xffffffff.
  * @fail_block: its block id, else 0xffffffff.
  * @fail_desc: the descriptor's index in the block, else 0xffffffff.
  * @events_dropped: trace events past its share of max_events.
