@@ -9,6 +9,8 @@
 #   make bench      benchmarks (not part of check)
 #   make fuzz SECONDS=N   libFuzzer targets for N seconds each
 #   make checkpatch checkpatch.pl --strict over the kernel code
+#   make kernel-doc kernel-doc -v over the kernel code, uapi/ and
+#                   libneuronsim.h; fails on any warning
 #   make check-debug the selftests on a KASAN/lockdep/kmemleak kernel
 #   make install    the commands, libneuronsim, its headers and neuronsim.pc
 #                   under DESTDIR/PREFIX (default /usr/local)
@@ -176,7 +178,7 @@ endef
 # ---------------------------------------------------------------------
 
 .PHONY: all module userspace selftests bench-progs deps run check check-full bench fuzz \
-	checkpatch clean install libneuronsim FORCE
+	checkpatch kernel-doc clean install libneuronsim FORCE
 all: module userspace selftests
 
 # Fragments append to these.
@@ -197,7 +199,7 @@ KSFT_MEMBERS := '*/tools/testing/selftests/kselftest_harness.h' \
 	'*/tools/testing/selftests/run_kselftest.sh' \
 	'*/tools/testing/selftests/kselftest/*' \
 	'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
-	'*/scripts/const_structs.checkpatch'
+	'*/scripts/const_structs.checkpatch' '*/scripts/kernel-doc'
 $(eval $(call cmd_file,.cmd/ksft-members,KSFT_MEMBERS))
 $(KSFT_STAMP): $(LINUX_SRC_TAR) $(O)/.cmd/ksft-members
 	@test -n "$(LINUX_SRC_TAR)" || { echo "linux-source-6.1 is not installed: run scripts/deps.sh" >&2; exit 1; }
@@ -335,6 +337,17 @@ fuzz: $(FUZZERS)
 checkpatch: $(KSFT_STAMP)
 	perl $(KSFT)/scripts/checkpatch.pl --strict --no-tree --terse \
 		-f kmod/*.c kmod/*.h kmod/plan/*.c kmod/plan/*.h uapi/linux/*.h
+
+# Every doc comment of the kernel code, the uapi headers and the
+# library's installed header.  6.1's kernel-doc has no -Wall: -v adds
+# the Return: check (and "info:" lines, dropped here); its -Werror exit
+# status is the warning count modulo 256, so any warning line fails.
+KDOC_FILES := kmod/*.c kmod/*.h kmod/plan/*.c kmod/plan/*.h uapi/linux/*.h \
+	userspace/lib/libneuronsim.h
+kernel-doc: $(KSFT_STAMP)
+	@out=$$(perl $(KSFT)/scripts/kernel-doc -none -v $(KDOC_FILES) 2>&1 | \
+		grep -v ': info: '); \
+	if [ -n "$$out" ]; then printf '%s\n' "$$out" >&2; exit 1; fi
 
 # Not Kbuild's clean: for an external module it deletes every object file
 # anywhere under $(TOP), the cached debug kernel in .cache/ included.
