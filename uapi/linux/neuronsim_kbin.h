@@ -125,6 +125,7 @@
  * @KBIN_PROG_CLASS_TRIGGER: KBIN_PROG_OP_TRIGGER, starts a DMA block.
  * @KBIN_PROG_CLASS_DMA: KBIN_PROG_OP_DMA: adds to a semaphore; its data
  *	movement is not publicly described and not simulated.
+ * @KBIN_PROG_CLASS_MAX: the largest class.
  */
 enum kbin_prog_class {
 	KBIN_PROG_CLASS_COMPUTE = 0,
@@ -139,6 +140,7 @@ enum kbin_prog_class {
  * @KBIN_DMA_QUEUE_IN: "in".
  * @KBIN_DMA_QUEUE_DATA: "data".
  * @KBIN_DMA_QUEUE_DYNAMIC: "dynamic" (may carry dynamic_dma).
+ * @KBIN_DMA_QUEUE_TYPE_MAX: the largest type.
  */
 enum kbin_dma_queue_type {
 	KBIN_DMA_QUEUE_IN = 1,
@@ -150,6 +152,12 @@ enum kbin_dma_queue_type {
 /**
  * enum kbin_dma_engine - the engine that owns a DMA queue (def.json
  * "owner"; its member is named by the def.json key of the same name).
+ * @KBIN_DMA_ENGINE_PE: "pe", PE (the tensor engine).
+ * @KBIN_DMA_ENGINE_ACT: "act", ACT (activation).
+ * @KBIN_DMA_ENGINE_POOL: "pool", POOL.
+ * @KBIN_DMA_ENGINE_DVE: "dve", DVE (vector).
+ * @KBIN_DMA_ENGINE_SP: "sp", SP (sync).
+ * @KBIN_DMA_ENGINE_MAX: the largest engine.
  */
 enum kbin_dma_engine {
 	KBIN_DMA_ENGINE_PE = 1,
@@ -166,6 +174,7 @@ enum kbin_dma_engine {
  * @KBIN_DMA_OP_CAST: "cast": element counts equal, run lengths scale with
  *	the dtype sizes.
  * @KBIN_DMA_OP_TRANSPOSE: no "op" but a "transpose_op".
+ * @KBIN_DMA_OP_MAX: the largest op.
  */
 enum kbin_dma_op {
 	KBIN_DMA_OP_COPY = 1,
@@ -177,6 +186,19 @@ enum kbin_dma_op {
 /**
  * enum kbin_dma_dtype - the element type of a descriptor side; the
  * sizes are in the DMA table (kmod/plan/kbin_dma.h).
+ * @KBIN_DMA_DTYPE_UINT8: "uint8", 1 byte.
+ * @KBIN_DMA_DTYPE_INT8: "int8", 1 byte.
+ * @KBIN_DMA_DTYPE_UINT16: "uint16", 2 bytes.
+ * @KBIN_DMA_DTYPE_INT16: "int16", 2 bytes.
+ * @KBIN_DMA_DTYPE_FLOAT16: "float16", 2 bytes.
+ * @KBIN_DMA_DTYPE_BFLOAT16: "bfloat16", 2 bytes.
+ * @KBIN_DMA_DTYPE_UINT32: "uint32", 4 bytes.
+ * @KBIN_DMA_DTYPE_INT32: "int32", 4 bytes.
+ * @KBIN_DMA_DTYPE_FLOAT32: "float32", 4 bytes.
+ * @KBIN_DMA_DTYPE_UINT64: "uint64", 8 bytes.
+ * @KBIN_DMA_DTYPE_INT64: "int64", 8 bytes.
+ * @KBIN_DMA_DTYPE_FLOAT64: "float64", 8 bytes.
+ * @KBIN_DMA_DTYPE_MAX: the largest dtype.
  */
 enum kbin_dma_dtype {
 	KBIN_DMA_DTYPE_UINT8 = 1,
@@ -202,6 +224,20 @@ enum kbin_dma_dtype {
  * enum kbin_mr_type - the mem_ref discriminator.  Values are libnrt's
  * kbin_mr_type_t; what each kind may hold and how it is staged is its row
  * in the kind table (kmod/plan/kbin_kind.h, Documentation/hardware.rst).
+ * @KBIN_MR_INVALID: no kind; refused.
+ * @KBIN_MR_SB: a state-buffer (SBUF) variable.
+ * @KBIN_MR_BUFFER_STAGED: a weight in HBM whose payload the plan must carry.
+ * @KBIN_MR_BUFFER: a weight ("file") in HBM, with or without a payload.
+ * @KBIN_MR_TMP_BUF: a temporary buffer in HBM.
+ * @KBIN_MR_INPUT: an input in HBM.
+ * @KBIN_MR_OUTPUT: an output in HBM.
+ * @KBIN_MR_PTR: a pointer to another variable of the set.
+ * @KBIN_MR_VIRTUAL_TMP_BUF: a temporary buffer at an offset of a scratchpad.
+ * @KBIN_MR_LIST: a list of variables of the set.
+ * @KBIN_MR_PTR_TABLE: a table of pointers ("dge-table") to variables of the
+ *	set.
+ * @KBIN_MR_REMOTE: a variable of another subgraph of the plan.
+ * @KBIN_MR_TYPE_MAX: the largest mr_type.
  */
 enum kbin_mr_type {
 	KBIN_MR_INVALID = 0,
@@ -222,6 +258,13 @@ enum kbin_mr_type {
 /**
  * enum kbin_backing_buf - which scratchpad backs an MR_VIRTUAL_TMP_BUF
  * (libnrt's kbin_backing_buf_t; Documentation/hardware.rst).
+ * @KBIN_BACKING_BUF_LOCAL: the subgraph's own scratchpad
+ *	(local_scratchpad_size).
+ * @KBIN_BACKING_BUF_SHARED: the load's shared scratchpad
+ *	(shared_scratchpad_size).
+ * @KBIN_BACKING_BUF_SHARDED: the load's sharded scratchpad.
+ * @KBIN_BACKING_BUF_MAIN: the load's main scratchpad.
+ * @KBIN_BACKING_BUF_MAX: the largest backing.
  */
 enum kbin_backing_buf {
 	KBIN_BACKING_BUF_LOCAL = 0,
@@ -288,9 +331,12 @@ struct kbin_header_ext {
  * struct kbin_dma_sg - one subgraph's part of the DMA section, 24 bytes:
  * index ranges into the section's queue, block and descriptor tables.
  * Subgraph i's ranges start where subgraph i - 1's end.
- * @first_queue: index of its first queue; @num_queues: its queues.
- * @first_block: index of its first block; @num_blocks: its blocks.
- * @first_desc: index of its first descriptor; @num_descs: its descriptors.
+ * @first_queue: index of its first queue.
+ * @num_queues: number of its queues.
+ * @first_block: index of its first block.
+ * @num_blocks: number of its blocks.
+ * @first_desc: index of its first descriptor.
+ * @num_descs: number of its descriptors.
  */
 struct kbin_dma_sg {
 	__u32 first_queue;
@@ -591,6 +637,7 @@ struct kbin_payload_hdr {
  *	file offset @list.
  * @remote: MR_REMOTE: var @remote_var_id of subgraph
  *	@remote_vtpb_rel_sg_id (an index into this plan's subgraph table).
+ * @raw: the union's 16 bytes, whatever the kind.
  *
  * Union bytes a kind does not use must be zero.
  */
@@ -651,6 +698,47 @@ struct kbin_mem_ref_set {
 
 /**
  * enum kbin_check_field - which field a checker finding is about.
+ * @KBIN_FIELD_NONE: no field.
+ * @KBIN_FIELD_MAGIC: struct kbin_header.magic.
+ * @KBIN_FIELD_VERSION: struct kbin_header.version.
+ * @KBIN_FIELD_CHECKSUM: struct kbin_header.checksum.
+ * @KBIN_FIELD_HEADER_SIZE: struct kbin_header.header_size.
+ * @KBIN_FIELD_TOTAL_SIZE: struct kbin_header.total_size.
+ * @KBIN_FIELD_FLAGS: struct kbin_header.flags.
+ * @KBIN_FIELD_TARGET_GEN: struct kbin_header.target_gen.
+ * @KBIN_FIELD_NUM_SUBGRAPHS: struct kbin_header.num_subgraphs.
+ * @KBIN_FIELD_SUBGRAPH_TABLE: struct kbin_header.subgraph_table_off and the
+ *	table there.
+ * @KBIN_FIELD_DATA_AREA: the data area (data_off, data_size).
+ * @KBIN_FIELD_SG_NAME: struct kbin_subgraph.name.
+ * @KBIN_FIELD_SET: a subgraph's mem_ref set (set_off, set_size).
+ * @KBIN_FIELD_CARVEOUT: a struct kbin_sb_carveout or num_carveouts.
+ * @KBIN_FIELD_SCRATCHPAD: a scratchpad size of the set.
+ * @KBIN_FIELD_NMEM: struct kbin_mem_ref_set.nmem.
+ * @KBIN_FIELD_MR_TYPE: struct kbin_mem_ref.mr_type.
+ * @KBIN_FIELD_NAME: struct kbin_mem_ref.name.
+ * @KBIN_FIELD_SIZE: struct kbin_mem_ref.size.
+ * @KBIN_FIELD_ALIGNMENT: struct kbin_mem_ref.alignment.
+ * @KBIN_FIELD_VAR_ID: struct kbin_mem_ref.var_id.
+ * @KBIN_FIELD_DTYPE: struct kbin_mem_ref.dtype.
+ * @KBIN_FIELD_SHAPE: struct kbin_mem_ref.shape.
+ * @KBIN_FIELD_DTENSOR_MD: struct kbin_mem_ref.dtensor_md.
+ * @KBIN_FIELD_BUFFER: struct kbin_mem_ref.buffer and its payload.
+ * @KBIN_FIELD_UNION: the union of struct kbin_mem_ref (the kind's variant).
+ * @KBIN_FIELD_PAD: a padding or reserved field.
+ * @KBIN_FIELD_DMA_SECTION: the DMA section or its counts.
+ * @KBIN_FIELD_DMA_QUEUE: a DMA queue record.
+ * @KBIN_FIELD_DMA_BLOCK: a DMA block record.
+ * @KBIN_FIELD_DMA_DESC: a descriptor, not one side.
+ * @KBIN_FIELD_DMA_FROM: a descriptor's from side.
+ * @KBIN_FIELD_DMA_TO: a descriptor's to side.
+ * @KBIN_FIELD_PROG_SECTION: the program section or its counts.
+ * @KBIN_FIELD_PROG_PE: an instruction of the PE stream.
+ * @KBIN_FIELD_PROG_ACT: an instruction of the ACT stream.
+ * @KBIN_FIELD_PROG_POOL: an instruction of the POOL stream.
+ * @KBIN_FIELD_PROG_DVE: an instruction of the DVE stream.
+ * @KBIN_FIELD_PROG_SP: an instruction of the SP stream.
+ * @KBIN_FIELD_MAX: the number of fields.
  */
 enum kbin_check_field {
 	KBIN_FIELD_NONE = 0,
@@ -680,18 +768,18 @@ enum kbin_check_field {
 	KBIN_FIELD_BUFFER,
 	KBIN_FIELD_UNION,
 	KBIN_FIELD_PAD,
-	KBIN_FIELD_DMA_SECTION,		/* the DMA section or its counts */
-	KBIN_FIELD_DMA_QUEUE,		/* a DMA queue record */
-	KBIN_FIELD_DMA_BLOCK,		/* a DMA block record */
-	KBIN_FIELD_DMA_DESC,		/* a descriptor, not one side */
-	KBIN_FIELD_DMA_FROM,		/* a descriptor's from side */
-	KBIN_FIELD_DMA_TO,		/* a descriptor's to side */
-	KBIN_FIELD_PROG_SECTION,	/* the program section or its counts */
-	KBIN_FIELD_PROG_PE,		/* an instruction of the PE stream */
-	KBIN_FIELD_PROG_ACT,		/* ... of the ACT stream */
-	KBIN_FIELD_PROG_POOL,		/* ... of the POOL stream */
-	KBIN_FIELD_PROG_DVE,		/* ... of the DVE stream */
-	KBIN_FIELD_PROG_SP,		/* ... of the SP stream */
+	KBIN_FIELD_DMA_SECTION,
+	KBIN_FIELD_DMA_QUEUE,
+	KBIN_FIELD_DMA_BLOCK,
+	KBIN_FIELD_DMA_DESC,
+	KBIN_FIELD_DMA_FROM,
+	KBIN_FIELD_DMA_TO,
+	KBIN_FIELD_PROG_SECTION,
+	KBIN_FIELD_PROG_PE,
+	KBIN_FIELD_PROG_ACT,
+	KBIN_FIELD_PROG_POOL,
+	KBIN_FIELD_PROG_DVE,
+	KBIN_FIELD_PROG_SP,
 	KBIN_FIELD_MAX,
 };
 
@@ -700,86 +788,161 @@ enum kbin_check_field {
  * The loader (NEURONSIM_IOC_LOAD) reports these in
  * struct neuronsim_load.err_reason; staging failures use the
  * KBIN_ERR_STAGE_* codes at the end.
+ * @KBIN_OK: valid.
+ * @KBIN_ERR_TRUNCATED: buffer shorter than the header.
+ * @KBIN_ERR_MAGIC: magic is not KBIN_MAGIC.
+ * @KBIN_ERR_VERSION: version outside KBIN_VERSION_MIN..KBIN_VERSION.
+ * @KBIN_ERR_HEADER_SIZE: header_size is not its version's.
+ * @KBIN_ERR_TOTAL_SIZE: total_size != buffer length.
+ * @KBIN_ERR_FLAGS: unknown flag bits.
+ * @KBIN_ERR_TARGET: unknown target generation.
+ * @KBIN_ERR_CHECKSUM: checksum mismatch.
+ * @KBIN_ERR_NUM_SUBGRAPHS: 0 or > KBIN_MAX_SUBGRAPHS.
+ * @KBIN_ERR_BOUNDS: offset/length outside its area, or overflow.
+ * @KBIN_ERR_OVERLAP: metadata areas overlap.
+ * @KBIN_ERR_MISALIGNED: offset not at its stated alignment.
+ * @KBIN_ERR_SG_NAME: subgraph name empty/unterminated.
+ * @KBIN_ERR_SET_SIZE: set_size != 24 + nmem * 152.
+ * @KBIN_ERR_CARVEOUT: carve-out outside the SBUF geometry/bad type.
+ * @KBIN_ERR_RESERVED: a reserved or padding field is not zero.
+ * @KBIN_ERR_MR_TYPE: 0 or > MR_REMOTE.
+ * @KBIN_ERR_NAME: missing, empty, unterminated or too long.
+ * @KBIN_ERR_SIZE: size 0 where required, or out of range.
+ * @KBIN_ERR_ALIGNMENT: 0, not a power of two, or too large.
+ * @KBIN_ERR_VAR_ID_ORDER: record i does not have var_id i.
+ * @KBIN_ERR_VAR_ID_DUP: var_id equal to the previous record's.
+ * @KBIN_ERR_DTYPE: not NUL-terminated within 16 bytes.
+ * @KBIN_ERR_SHAPE: non-zero dimension after a zero one.
+ * @KBIN_ERR_DTENSOR_MD: debug metadata bad.
+ * @KBIN_ERR_PAYLOAD_KIND: payload on a kind that takes none.
+ * @KBIN_ERR_PAYLOAD_LENGTH: payload length != size.
+ * @KBIN_ERR_LIST_KIND: list on a kind that takes none.
+ * @KBIN_ERR_LIST_LENGTH: list empty or > KBIN_MAX_LIST.
+ * @KBIN_ERR_LIST_ENTRY: list entry names a missing/unsuitable var.
+ * @KBIN_ERR_PTR_SELF: MR_PTR names itself.
+ * @KBIN_ERR_PTR_TARGET: MR_PTR names a missing/unsuitable var.
+ * @KBIN_ERR_REMOTE_SG: remote_vtpb_rel_sg_id >= num_subgraphs.
+ * @KBIN_ERR_REMOTE_VAR: remote var missing or without storage.
+ * @KBIN_ERR_REMOTE_CHAIN: remote var is itself MR_REMOTE.
+ * @KBIN_ERR_REMOTE_SIZE: remote var smaller than this record.
+ * @KBIN_ERR_VIRT_RANGE: offset + size > its scratchpad size.
+ * @KBIN_ERR_BACKING_BUF: backing_buf > KBIN_BACKING_BUF_MAX.
+ * @KBIN_ERR_PAYLOAD_MISSING: MR_BUFFER_STAGED without a payload.
+ * @KBIN_ERR_DMA_COUNT: DMA counts or index ranges disagree.
+ * @KBIN_ERR_DMA_QUEUE: queue type, owner, flags, SB scratch.
+ * @KBIN_ERR_DMA_SEMAPHORE: semaphore not in the queue's set.
+ * @KBIN_ERR_DMA_QUEUE_INDEX: block's queue is not its queue.
+ * @KBIN_ERR_DMA_BLOCK_ORDER: block id not its place in the queue.
+ * @KBIN_ERR_DMA_VAR: side names no var with device bytes.
+ * @KBIN_ERR_DMA_DIMS: num_dims not 1..4, or a size 0.
+ * @KBIN_ERR_DMA_STEP: steps[0] is not 1.
+ * @KBIN_ERR_DMA_EXTENT: extent past the var, or overflow.
+ * @KBIN_ERR_DMA_SBUF_WINDOW: SBUF access outside the window.
+ * @KBIN_ERR_DMA_SBUF_PARTITION: SBUF run past its partition.
+ * @KBIN_ERR_DMA_SBUF_GAP: an SBUF dimension lands in a gap.
+ * @KBIN_ERR_DMA_COPY_SIZE: copy sides move unequal bytes.
+ * @KBIN_ERR_DMA_CAST_SIZE: cast: unequal elements, split one.
+ * @KBIN_ERR_DMA_TRANSPOSE: transpose fields disagree.
+ * @KBIN_ERR_DMA_DTYPE: unknown dtype code.
+ * @KBIN_ERR_DMA_OP: unknown op code.
+ * @KBIN_ERR_PROG_COUNT: counts, lengths or stream ranges disagree.
+ * @KBIN_ERR_PROG_MODE: unknown wait mode or update mode.
+ * @KBIN_ERR_PROG_SEMAPHORE: index past the core's semaphores.
+ * @KBIN_ERR_PROG_TRIGGER: trigger names no queue of its engine.
+ * @KBIN_ERR_PROG_TRIGGER_COUNT: a queue's triggers are not its blocks.
+ * @KBIN_ERR_PROG_SYNC: decoded entry is not its record's.
+ * @KBIN_ERR_CHECK_MAX: one past the last checker code; never reported.
+ * @KBIN_ERR_STAGE_HBM: HBM exhausted.
+ * @KBIN_ERR_STAGE_BACKING: backing RAM cap reached.
+ * @KBIN_ERR_STAGE_SCRATCHPAD: scratchpad pages over the maximum.
+ * @KBIN_ERR_STAGE_CORES: not enough NeuronCores from first_core.
+ * @KBIN_ERR_STAGE_LIMIT: a module limit (vars, plan bytes, models).
+ * @KBIN_ERR_STAGE_FAULT: injected by a debugfs fault knob.
+ * @KBIN_ERR_STAGE_NOMEM: kernel memory allocation failed.
+ * @KBIN_ERR_STAGE_SBUF: SB var overlaps a carve-out / window.
+ * @KBIN_ERR_RELOC_BOUNDS: a DMA descriptor reaches past its var.
+ * @KBIN_ERR_RELOC_VAR: a DMA side on MR_PTR, MR_LIST, unstaged.
+ * @KBIN_ERR_STAGE_LAST: the last kernel code.
  */
 enum kbin_check_reason {
 	KBIN_OK = 0,
-	KBIN_ERR_TRUNCATED,		/* buffer shorter than the header */
+	KBIN_ERR_TRUNCATED,
 	KBIN_ERR_MAGIC,
 	KBIN_ERR_VERSION,
 	KBIN_ERR_HEADER_SIZE,
-	KBIN_ERR_TOTAL_SIZE,		/* total_size != buffer length */
-	KBIN_ERR_FLAGS,			/* unknown flag bits */
-	KBIN_ERR_TARGET,		/* unknown target generation */
+	KBIN_ERR_TOTAL_SIZE,
+	KBIN_ERR_FLAGS,
+	KBIN_ERR_TARGET,
 	KBIN_ERR_CHECKSUM,
-	KBIN_ERR_NUM_SUBGRAPHS,		/* 0 or > KBIN_MAX_SUBGRAPHS */
-	KBIN_ERR_BOUNDS,		/* offset/length outside its area, or overflow */
-	KBIN_ERR_OVERLAP,		/* metadata areas overlap */
-	KBIN_ERR_MISALIGNED,		/* offset not at its stated alignment */
-	KBIN_ERR_SG_NAME,		/* subgraph name empty/unterminated */
-	KBIN_ERR_SET_SIZE,		/* set_size != 24 + nmem * 152 */
-	KBIN_ERR_CARVEOUT,		/* carve-out outside the SBUF geometry/bad type */
-	KBIN_ERR_RESERVED,		/* a reserved or padding field is not zero */
-	KBIN_ERR_MR_TYPE,		/* 0 or > MR_REMOTE */
-	KBIN_ERR_NAME,			/* missing, empty, unterminated or too long */
-	KBIN_ERR_SIZE,			/* size 0 where required, or out of range */
-	KBIN_ERR_ALIGNMENT,		/* 0, not a power of two, or too large */
-	KBIN_ERR_VAR_ID_ORDER,		/* record i does not have var_id i */
-	KBIN_ERR_VAR_ID_DUP,		/* var_id equal to the previous record's */
-	KBIN_ERR_DTYPE,			/* not NUL-terminated within 16 bytes */
-	KBIN_ERR_SHAPE,			/* non-zero dimension after a zero one */
-	KBIN_ERR_DTENSOR_MD,		/* debug metadata bad */
-	KBIN_ERR_PAYLOAD_KIND,		/* payload on a kind that takes none */
-	KBIN_ERR_PAYLOAD_LENGTH,	/* payload length != size */
-	KBIN_ERR_LIST_KIND,		/* list on a kind that takes none */
-	KBIN_ERR_LIST_LENGTH,		/* list empty or > KBIN_MAX_LIST */
-	KBIN_ERR_LIST_ENTRY,		/* list entry names a missing/unsuitable var */
-	KBIN_ERR_PTR_SELF,		/* MR_PTR names itself */
-	KBIN_ERR_PTR_TARGET,		/* MR_PTR names a missing/unsuitable var */
-	KBIN_ERR_REMOTE_SG,		/* remote_vtpb_rel_sg_id >= num_subgraphs */
-	KBIN_ERR_REMOTE_VAR,		/* remote var missing or without storage */
-	KBIN_ERR_REMOTE_CHAIN,		/* remote var is itself MR_REMOTE */
-	KBIN_ERR_REMOTE_SIZE,		/* remote var smaller than this record */
-	KBIN_ERR_VIRT_RANGE,		/* offset + size > its scratchpad size */
-	KBIN_ERR_BACKING_BUF,		/* backing_buf > KBIN_BACKING_BUF_MAX */
-	KBIN_ERR_PAYLOAD_MISSING,	/* MR_BUFFER_STAGED without a payload */
-	KBIN_ERR_DMA_COUNT,		/* DMA counts or index ranges disagree */
-	KBIN_ERR_DMA_QUEUE,		/* queue type, owner, flags, SB scratch */
-	KBIN_ERR_DMA_SEMAPHORE,		/* semaphore not in the queue's set */
-	KBIN_ERR_DMA_QUEUE_INDEX,	/* block's queue is not its queue */
-	KBIN_ERR_DMA_BLOCK_ORDER,	/* block id not its place in the queue */
-	KBIN_ERR_DMA_VAR,		/* side names no var with device bytes */
-	KBIN_ERR_DMA_DIMS,		/* num_dims not 1..4, or a size 0 */
-	KBIN_ERR_DMA_STEP,		/* steps[0] is not 1 */
-	KBIN_ERR_DMA_EXTENT,		/* extent past the var, or overflow */
-	KBIN_ERR_DMA_SBUF_WINDOW,	/* SBUF access outside the window */
-	KBIN_ERR_DMA_SBUF_PARTITION,	/* SBUF run past its partition */
-	KBIN_ERR_DMA_SBUF_GAP,		/* an SBUF dimension lands in a gap */
-	KBIN_ERR_DMA_COPY_SIZE,		/* copy sides move unequal bytes */
-	KBIN_ERR_DMA_CAST_SIZE,		/* cast: unequal elements, split one */
-	KBIN_ERR_DMA_TRANSPOSE,		/* transpose fields disagree */
-	KBIN_ERR_DMA_DTYPE,		/* unknown dtype code */
-	KBIN_ERR_DMA_OP,		/* unknown op code */
+	KBIN_ERR_NUM_SUBGRAPHS,
+	KBIN_ERR_BOUNDS,
+	KBIN_ERR_OVERLAP,
+	KBIN_ERR_MISALIGNED,
+	KBIN_ERR_SG_NAME,
+	KBIN_ERR_SET_SIZE,
+	KBIN_ERR_CARVEOUT,
+	KBIN_ERR_RESERVED,
+	KBIN_ERR_MR_TYPE,
+	KBIN_ERR_NAME,
+	KBIN_ERR_SIZE,
+	KBIN_ERR_ALIGNMENT,
+	KBIN_ERR_VAR_ID_ORDER,
+	KBIN_ERR_VAR_ID_DUP,
+	KBIN_ERR_DTYPE,
+	KBIN_ERR_SHAPE,
+	KBIN_ERR_DTENSOR_MD,
+	KBIN_ERR_PAYLOAD_KIND,
+	KBIN_ERR_PAYLOAD_LENGTH,
+	KBIN_ERR_LIST_KIND,
+	KBIN_ERR_LIST_LENGTH,
+	KBIN_ERR_LIST_ENTRY,
+	KBIN_ERR_PTR_SELF,
+	KBIN_ERR_PTR_TARGET,
+	KBIN_ERR_REMOTE_SG,
+	KBIN_ERR_REMOTE_VAR,
+	KBIN_ERR_REMOTE_CHAIN,
+	KBIN_ERR_REMOTE_SIZE,
+	KBIN_ERR_VIRT_RANGE,
+	KBIN_ERR_BACKING_BUF,
+	KBIN_ERR_PAYLOAD_MISSING,
+	KBIN_ERR_DMA_COUNT,
+	KBIN_ERR_DMA_QUEUE,
+	KBIN_ERR_DMA_SEMAPHORE,
+	KBIN_ERR_DMA_QUEUE_INDEX,
+	KBIN_ERR_DMA_BLOCK_ORDER,
+	KBIN_ERR_DMA_VAR,
+	KBIN_ERR_DMA_DIMS,
+	KBIN_ERR_DMA_STEP,
+	KBIN_ERR_DMA_EXTENT,
+	KBIN_ERR_DMA_SBUF_WINDOW,
+	KBIN_ERR_DMA_SBUF_PARTITION,
+	KBIN_ERR_DMA_SBUF_GAP,
+	KBIN_ERR_DMA_COPY_SIZE,
+	KBIN_ERR_DMA_CAST_SIZE,
+	KBIN_ERR_DMA_TRANSPOSE,
+	KBIN_ERR_DMA_DTYPE,
+	KBIN_ERR_DMA_OP,
 	/* the program section (checker codes stay below 64) */
-	KBIN_ERR_PROG_COUNT,		/* counts, lengths or stream ranges disagree */
-	KBIN_ERR_PROG_MODE,		/* unknown wait mode or update mode */
-	KBIN_ERR_PROG_SEMAPHORE,	/* index past the core's semaphores */
-	KBIN_ERR_PROG_TRIGGER,		/* trigger names no queue of its engine */
-	KBIN_ERR_PROG_TRIGGER_COUNT,	/* a queue's triggers are not its blocks */
-	KBIN_ERR_PROG_SYNC,		/* decoded entry is not its record's */
-	KBIN_ERR_CHECK_MAX,		/* last checker code */
+	KBIN_ERR_PROG_COUNT,
+	KBIN_ERR_PROG_MODE,
+	KBIN_ERR_PROG_SEMAPHORE,
+	KBIN_ERR_PROG_TRIGGER,
+	KBIN_ERR_PROG_TRIGGER_COUNT,
+	KBIN_ERR_PROG_SYNC,
+	KBIN_ERR_CHECK_MAX,
 
 	/* staging failures reported by the kernel, not by the checker */
-	KBIN_ERR_STAGE_HBM = 64,	/* HBM exhausted */
-	KBIN_ERR_STAGE_BACKING,		/* backing RAM cap reached */
-	KBIN_ERR_STAGE_SCRATCHPAD,	/* scratchpad pages over the maximum */
-	KBIN_ERR_STAGE_CORES,		/* not enough NeuronCores from first_core */
-	KBIN_ERR_STAGE_LIMIT,		/* a module limit (vars, plan bytes, models) */
-	KBIN_ERR_STAGE_FAULT,		/* injected by a debugfs fault knob */
-	KBIN_ERR_STAGE_NOMEM,		/* kernel memory allocation failed */
-	KBIN_ERR_STAGE_SBUF,		/* SB var overlaps a carve-out / window */
-	KBIN_ERR_RELOC_BOUNDS,		/* a DMA descriptor reaches past its var */
-	KBIN_ERR_RELOC_VAR,		/* a DMA side on MR_PTR, MR_LIST, unstaged */
-	KBIN_ERR_STAGE_LAST = KBIN_ERR_RELOC_VAR,	/* last kernel code */
+	KBIN_ERR_STAGE_HBM = 64,
+	KBIN_ERR_STAGE_BACKING,
+	KBIN_ERR_STAGE_SCRATCHPAD,
+	KBIN_ERR_STAGE_CORES,
+	KBIN_ERR_STAGE_LIMIT,
+	KBIN_ERR_STAGE_FAULT,
+	KBIN_ERR_STAGE_NOMEM,
+	KBIN_ERR_STAGE_SBUF,
+	KBIN_ERR_RELOC_BOUNDS,
+	KBIN_ERR_RELOC_VAR,
+	KBIN_ERR_STAGE_LAST = KBIN_ERR_RELOC_VAR,
 };
 
 #endif /* _UAPI_LINUX_NEURONSIM_KBIN_H */
