@@ -672,8 +672,8 @@ void nsim_netlink_notify_exec(const struct nsim_model *m,
 /**
  * nsim_netlink_init() - register the "neuronsim" generic netlink family.
  *
- * Call before any device exists, so no model can be loaded before the
- * family can report it.
+ * Context: module init, before any device exists, so no model can be
+ * loaded before the family can report it.
  *
  * Return: 0 or the negative errno of genl_register_family().
  */

@@ -444,6 +444,7 @@ enum nsim_dma_dir {
  * @first: index of its first descriptor among the queue side's.
  * @count: descriptors written into it.
  * @entries: its size in descriptors, UDMA_RING_GRANULE_DESCS multiple.
+ * @reserved: padding.
  */
 struct nsim_dma_ring {
 	u64 addr;
@@ -458,6 +459,7 @@ struct nsim_dma_ring {
  * @name_off: its name in the subgraph's @dma_names.
  * @type: enum kbin_dma_queue_type.
  * @owner: enum kbin_dma_engine.
+ * @reserved: padding.
  * @first_block: index of its first block among the subgraph's.
  * @num_blocks: its blocks.
  * @first_desc: index of its first descriptor among the subgraph's.
@@ -759,6 +761,8 @@ struct nsim_model {
  * @lock: serialises LOAD, UNLOAD, READ_VAR, WRITE_VAR, MODEL_INFO.
  * @models: its models.
  * @nmodels: entries in @models.
+ * @last_model: its newest published model, or NULL once that one is
+ *	unpublished (model.c); read under RCU by nsim_model_lookup_rcu().
  * @run_lock: protects the run states of its models' queues and the
  *	counts below (engine.c).
  * @run_wq: woken when a run of its models finishes (WAIT, poll, UNLOAD).
@@ -775,7 +779,7 @@ struct nsim_file {
 	struct mutex lock;	/* LOAD/UNLOAD/READ/WRITE/MODEL_INFO */
 	struct list_head models;
 	u32 nmodels;
-	struct nsim_model __rcu *last_model;	/* newest published, or NULL */
+	struct nsim_model __rcu *last_model;
 	spinlock_t run_lock;	/* qrun states, runs, unwaited */
 	wait_queue_head_t run_wq;
 	u64 run_seq;

@@ -77,6 +77,26 @@ enum kbin_variant {
  * enum kbin_usage - libnrt's dma_mem_usage_type: the HBM category a
  * staged variable is charged to (Documentation/hardware.rst).  Values are
  * libnrt's; kbin_usage_str() names them.
+ * @KBIN_USAGE_GENERIC: runtime allocations of no other use (pointer tables).
+ * @KBIN_USAGE_INSTR_PE: PE's instruction stream.
+ * @KBIN_USAGE_INSTR_ACT: ACT's instruction stream.
+ * @KBIN_USAGE_INSTR_POOL: POOL's instruction stream.
+ * @KBIN_USAGE_IO: an input or output.
+ * @KBIN_USAGE_DRAM_SPILL: data spilled to HBM.
+ * @KBIN_USAGE_WEIGHT: a weight.
+ * @KBIN_USAGE_NOTIFICATION: notification queues.
+ * @KBIN_USAGE_ACT_TABLE: ACT's tables.
+ * @KBIN_USAGE_INSTR_DVE: DVE's instruction stream.
+ * @KBIN_USAGE_INSTR_SP: SP's instruction stream.
+ * @KBIN_USAGE_SCRATCHPAD: the shared scratchpad.
+ * @KBIN_USAGE_TENSOR: a tensor.
+ * @KBIN_USAGE_UCODE_LIB: a microcode library.
+ * @KBIN_USAGE_POOL_STDIO: POOL's stdio buffer.
+ * @KBIN_USAGE_CC: collectives.
+ * @KBIN_USAGE_SCRATCHPAD_NOT_SHARED: a subgraph's own scratchpad.
+ * @KBIN_USAGE_XT_CC: collectives (libnrt XT_CC).
+ * @KBIN_USAGE_DMA_RING: DMA rings.
+ * @KBIN_USAGE_MAX: the largest value; libnrt leaves 19..22 unnamed.
  */
 enum kbin_usage {
 	KBIN_USAGE_GENERIC = 0,
@@ -270,6 +290,17 @@ static inline __u64 kbin_ptr_table_bytes(__u64 size, __u32 length)
 /**
  * enum kbin_build - the compiler's build-side class of a kind
  * (userspace/cc/memref.h), libnrt's mem_ref_* classes.
+ * @KBIN_BUILD_NONE: no class (MR_INVALID).
+ * @KBIN_BUILD_SP: nscc_mr_sp_ops.
+ * @KBIN_BUILD_IO: nscc_mr_io_ops.
+ * @KBIN_BUILD_BUFFER: nscc_mr_buffer_ops.
+ * @KBIN_BUILD_TMP_BUF: nscc_mr_tmp_buf_ops.
+ * @KBIN_BUILD_VIRTUAL_TMP_BUF: nscc_mr_virtual_tmp_buf_ops.
+ * @KBIN_BUILD_POINTER: nscc_mr_pointer_ops.
+ * @KBIN_BUILD_LIST: nscc_mr_list_ops.
+ * @KBIN_BUILD_PTR_TABLE: nscc_mr_ptr_table_ops.
+ * @KBIN_BUILD_REMOTE_VARIABLE: nscc_mr_remote_variable_ops.
+ * @KBIN_BUILD_MAX: the number of classes.
  */
 enum kbin_build {
 	KBIN_BUILD_NONE = 0,
