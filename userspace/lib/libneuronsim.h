@@ -47,13 +47,18 @@ extern "C" {
 		.sz = sizeof(struct neuronsim_##type), __VA_ARGS__	\
 	}
 
-/** Default device node: the alias of device 0. */
+/**
+ * NEURONSIM_DEV_PATH - default device node: the alias of device 0.
+ */
 #define NEURONSIM_DEV_PATH	"/dev/" NEURONSIM_DEVICE_NAME
-/** Where the devices are listed: one neuronsimN per device. */
+/**
+ * NEURONSIM_BUS_DEVICES - where the devices are listed: one neuronsimN
+ * per device.
+ */
 #define NEURONSIM_BUS_DEVICES	"/sys/bus/" NEURONSIM_DEVICE_NAME "/devices"
 /**
- * The class of the devices' copy of the Neuron driver's sysfs tree:
- * neuronsimN/... under it (Documentation/sysfs.rst).
+ * NEURONSIM_SYSFS_CLASS - the class of the devices' copy of the Neuron
+ * driver's sysfs tree: neuronsimN/... under it (Documentation/sysfs.rst).
  */
 #define NEURONSIM_SYSFS_CLASS	"/sys/class/" NEURONSIM_DEVICE_NAME
 
@@ -256,6 +261,7 @@ int neuronsim_dma_queues(int fd, __u32 model_id,
  *	run and wait (Documentation/dma.rst).
  * @sz: sizeof(struct neuronsim_run_opts).
  * @subgraph: the subgraph (default 0).
+ * @pad: padding; not read.
  * @timeout_ns: neuronsim_wait(): how long to wait; 0 (the default) waits
  *	for ever, a negative value only checks once.
  */
@@ -313,6 +319,7 @@ int neuronsim_wait(int fd, __u32 model_id, const struct neuronsim_run_opts *opts
  *	its start: past it, it stops with status -ETIME; 0 none.
  * @max_events: keep up to this many trace events (1 ..
  *	NEURONSIM_EXEC_MAX_EVENTS; the result's @events); 0 none.
+ * @pad: padding; not read.
  * @wait_ns: neuronsim_exec(): how long to wait for the end; 0 for ever.
  */
 struct neuronsim_exec_opts {
@@ -337,6 +344,7 @@ struct neuronsim_exec_opts {
  *	order of neuronsim_dma_queues()); @sg[s].num_queues are subgraph
  *	s's.
  * @num_events: entries of @events.
+ * @pad: padding.
  * @events: the trace events, subgraph after subgraph (@sg[s].num_events
  *	each); NULL without @max_events.
  */
