@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check.sh - every test of make check: host tests, the fuzzer, checkpatch,
-# then the VM selftests, run by the kernel's run_kselftest.sh from the
+# kernel-doc, then the VM selftests, run by the kernel's run_kselftest.sh from the
 # installed kselftest tree (selftests/Makefile).  Counts the (K)TAP
 # results - every leaf, nested ones included (scripts/ktap-count.awk) -
 # and ends with one line "N passed, N failed, N skipped".  Exit status: 0
@@ -61,6 +61,7 @@ done
 # 3. kernel style
 # (warnings in the module fail make all itself: Kbuild's -Werror)
 check "checkpatch --strict kmod/ uapi/" mk checkpatch
+check "kernel-doc kmod/ uapi/ libneuronsim.h" mk kernel-doc
 
 # 3b. NEFF host step: plans for the VM, and the NEFF-level bug-report
 # scenarios 1, 3, 5 (Documentation/running.rst)
