@@ -7,8 +7,8 @@
 #                        (installed, self-contained)
 #   $(NSIM_SO)           libneuronsim.so.$(NSIM_VERSION), soname
 #                        libneuronsim.so.$(NSIM_SOMAJOR), from the rel
-#                        objects; exports only neuronsim_* under the
-#                        version node of libneuronsim.map
+#                        objects; exports only the functions
+#                        libneuronsim.map lists, under its version node
 #   $(NSIM_PC)           pkg-config file neuronsim.pc (for PREFIX)
 #   lib_* host tests     userspace/tests/lib_*.c (every one), and
 #                        userspace/tests/lib_install_test.sh (exported
