@@ -1,17 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * device.c - a simulated device: geometry, address map, its device node,
- * and the module's list of devices.
- *
- * Device address map (reported by NEURONSIM_IOC_GET_INFO; no device
- * address 0 is ever handed out):
- *
- *   0x1_0000_0000 + N * window     SBUF window of NeuronCore N
- *   (c + 1) * 64 GiB               HBM channel c, hbm_channel_size bytes
- *
- * The window size, core and channel counts and every other number of a
- * generation come from its row in the generation table (kbin_gen.h,
- * Documentation/hardware.rst).
+ * device.c - a simulated device: its geometry (the generation), its
+ * device node, and the module's list of devices.  The device address map
+ * is addrmap.c's.
  *
  * Every piece of a device's state is in its struct nsim_device; the
  * module keeps only the list of devices (an xarray by device index under
@@ -57,31 +48,6 @@ const struct kbin_gen *nsim_arch_find(const char *name)
 }
 
 /**
- * nsim_hbm_base() - device address of an HBM channel.
- * @nd: the device.
- * @channel: channel index, < num_hbm_channels.
- *
- * Return: the channel's first device address (never 0).
- */
-u64 nsim_hbm_base(const struct nsim_device *nd, u32 channel)
-{
-	return NSIM_HBM_BASE + (u64)channel * NSIM_HBM_STRIDE;
-}
-
-/**
- * nsim_sbuf_base() - device address of a NeuronCore's SBUF window.
- * @nd: the device.
- * @core: NeuronCore index, < num_cores.
- *
- * Return: the window's first device address; windows are
- * sbuf_window_size bytes apart.
- */
-u64 nsim_sbuf_base(const struct nsim_device *nd, u32 core)
-{
-	return NSIM_SBUF_BASE + (u64)core * nd->arch->sbuf_window_size;
-}
-
-/**
  * nsim_fill_info() - describe the device for NEURONSIM_IOC_GET_INFO.
  * @nd: the device.
  * @info: filled completely; reserved fields zero.
@@ -115,40 +81,6 @@ void nsim_fill_info(const struct nsim_device *nd, struct neuronsim_info *info)
 	info->max_vars_per_subgraph = nsim_max_vars_per_subgraph;
 	info->backing_limit = nsim_backing_limit;
 	info->max_loading_bytes = READ_ONCE(nsim_max_loading_bytes);
-}
-
-/**
- * nsim_core_channel() - the HBM channel a NeuronCore allocates from.
- * @nd: the device.
- * @core: NeuronCore index, < num_cores.
- *
- * Cores are spread evenly: core * channels / cores (trn2: cores 0-1 use
- * channel 0, 2-3 channel 1, ...).
- *
- * Return: the channel index.
- */
-u32 nsim_core_channel(const struct nsim_device *nd, u32 core)
-{
-	return core * nd->arch->num_hbm_channels / nd->arch->num_cores;
-}
-
-/**
- * nsim_fault_hit() - count one operation against a debugfs fault knob
- *	(netdevsim style: the knob holds N; the Nth operation from when it
- *	was set fails, and the knob is 0 again).
- * @knob: the knob.
- *
- * Return: true when this operation must fail.
- */
-bool nsim_fault_hit(atomic_t *knob)
-{
-	int v = atomic_read(knob);
-
-	while (v > 0) {
-		if (atomic_try_cmpxchg(knob, &v, v - 1))
-			return v == 1;
-	}
-	return false;
 }
 
 /* count one more open file of @nd; -ENODEV once it is being removed */

@@ -821,11 +821,16 @@ extern unsigned int nsim_dma_ring_max_descs;
 extern unsigned int nsim_max_runs_per_fd;
 extern unsigned long nsim_max_run_bytes;
 
-/* device.c */
-const struct kbin_gen *nsim_arch_find(const char *name);
+/* addrmap.c */
 u64 nsim_hbm_base(const struct nsim_device *nd, u32 channel);
 u64 nsim_sbuf_base(const struct nsim_device *nd, u32 core);
 u32 nsim_core_channel(const struct nsim_device *nd, u32 core);
+
+/* fault.c */
+bool nsim_fault_hit(atomic_t *knob);
+
+/* device.c */
+const struct kbin_gen *nsim_arch_find(const char *name);
 void nsim_devices_lock(void);
 void nsim_devices_unlock(void);
 struct nsim_device *nsim_device_next(unsigned long *index);
@@ -835,7 +840,6 @@ int nsim_device_remove(u32 index);
 int nsim_alias_register(void);
 void nsim_alias_unregister(void);
 void nsim_fill_info(const struct nsim_device *nd, struct neuronsim_info *info);
-bool nsim_fault_hit(atomic_t *knob);
 
 /* mem.c */
 void nsim_mem_init(struct nsim_mem *mem);

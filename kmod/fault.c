@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fault.c - the debugfs fault knobs' counting (Documentation/debugfs.rst):
+ * a knob holds N, and the Nth operation it guards from when it was set
+ * fails.  A leaf: it calls nothing else of the module.
+ */
+#include <linux/atomic.h>
+
+#include "neuronsim.h"
+
+/**
+ * nsim_fault_hit() - count one operation against a debugfs fault knob
+ *	(netdevsim style: the knob holds N; the Nth operation from when it
+ *	was set fails, and the knob is 0 again).
+ * @knob: the knob.
+ *
+ * Return: true when this operation must fail.
+ */
+bool nsim_fault_hit(atomic_t *knob)
+{
+	int v = atomic_read(knob);
+
+	while (v > 0) {
+		if (atomic_try_cmpxchg(knob, &v, v - 1))
+			return v == 1;
+	}
+	return false;
+}
