@@ -20,22 +20,8 @@ so=$top/build/rel/libneuronsim.so.0.1.0
 hdr=$top/userspace/lib/libneuronsim.h
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsim-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
-
-# ok NAME CMD...: one TAP line; the command's output as comments on failure
-ok() {
-	local name=$1
-	shift
-	n=$((n + 1))
-	if "$@" > "$tmp/out" 2>&1; then
-		echo "ok $n $name"
-	else
-		echo "not ok $n $name"
-		sed 's/^/# /' "$tmp/out" | tail -n 30
-		fails=$((fails + 1))
-	fi
-}
+# ok NAME CMD..., $n and $fails
+. "$top/userspace/tests/tap.sh"
 
 exports_only_api() {
 	local bad

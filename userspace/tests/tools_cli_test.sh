@@ -22,22 +22,8 @@ cc=$top/build/bin/neuronsim-cc
 mkneff=$top/build/bin/mkneff
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsim-cli.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
-
-# ok NAME CMD...: one TAP line; the command's output as comments on failure
-ok() {
-	local name=$1
-	shift
-	n=$((n + 1))
-	if "$@" > "$tmp/out" 2>&1; then
-		echo "ok $n $name"
-	else
-		echo "not ok $n $name"
-		sed 's/^/# /' "$tmp/out" | tail -n 30
-		fails=$((fails + 1))
-	fi
-}
+# ok NAME CMD..., $n and $fails
+. "$top/userspace/tests/tap.sh"
 
 # run WANT_RC CMD...: CMD's stdout in $tmp/o, stderr in $tmp/e; its exit
 # status must be WANT_RC
