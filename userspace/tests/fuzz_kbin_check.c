@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "dma_ref.h"
+#include "fuzz_util.h"
 #include "kbin_check.h"
 #include "kbin_dma.h"
 #include "kbin_reader.h"
@@ -173,19 +174,17 @@ static void kbin_fuzz_one(const uint8_t *p, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* the input as it is, then with its checksum fixed */
+static void fuzz_one(uint8_t *p, size_t n)
+{
+	kbin_fuzz_one(p, n);
+	if (n >= sizeof(struct kbin_header)) {
+		kbin_fix_checksum(p, n);
+		kbin_fuzz_one(p, n);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	/* an exact-size, 8-byte aligned copy so ASan sees every overread */
-	uint8_t *p = malloc(size ? size : 1);
-
-	if (!p)
-		return 0;
-	memcpy(p, data, size);
-	kbin_fuzz_one(p, size);
-	if (size >= sizeof(struct kbin_header)) {
-		kbin_fix_checksum(p, size);
-		kbin_fuzz_one(p, size);
-	}
-	free(p);
-	return 0;
+	return fuzz_exact_copy(data, size, fuzz_one);
 }

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_util.h"
 #include "kbin_check.h"
 #include "kbin_gen.h"
 #include "kbin_mutate.h"
@@ -37,7 +38,6 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
 			       unsigned int seed);
-size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
 
 static void fail(const char *what, uint32_t s, uint32_t i, uint64_t v)
 {
@@ -292,7 +292,7 @@ static void verify_accepted(const uint8_t *p, size_t n)
 	verify_dma(p, n);
 }
 
-static void fuzz_one(const uint8_t *p, size_t n)
+static void fuzz_one(uint8_t *p, size_t n)
 {
 	struct kbin_check_result res;
 	struct kbin_view v;
@@ -311,27 +311,11 @@ static void fuzz_one(const uint8_t *p, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	/* an exact-size, 8-byte aligned copy so ASan sees every overread */
-	uint8_t *p = malloc(size ? size : 1);
-
-	if (!p)
-		return 0;
-	memcpy(p, data, size);
-	fuzz_one(p, size);
-	free(p);
-	return 0;
+	return fuzz_exact_copy(data, size, fuzz_one);
 }
 
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
 			       unsigned int seed)
 {
-	uint64_t st = seed;
-
-	if (!size || !(kbin_rand(&st) % 5)) {
-		size = LLVMFuzzerMutate(data, size, max);
-		if (kbin_rand(&st) % 4)
-			kbin_fix_checksum(data, size);
-		return size;
-	}
-	return kbin_mutate(data, size, max, &st);
+	return fuzz_kbin_mutate(data, size, max, seed, kbin_mutate);
 }
