@@ -414,18 +414,17 @@ TEST(dma_side_naming_a_skipped_var_is_refused)
 	free(sp);
 }
 
-/* a model built in memory gets the same rules (no NEFF member names) */
-TEST(model_dma_rules)
+/*
+ * Into @m (nscc_model_new()'s, asserted here): the subgraph "sg00" with
+ * the SBUF var 'SB' (var_id 0), the input 'in' (var_id 1) of @in_size
+ * bytes and the DMA queue @qname, returned in *@q.
+ * Return: the subgraph's index.
+ */
+static int model_sb_in(struct __test_metadata *_metadata,
+		       struct nscc_model *m, uint64_t in_size,
+		       const char *qname, struct nscc_dma_queue **q)
 {
-	struct nscc_model *m = nscc_model_new(KBIN_TARGET_TRN1);
-	static const uint32_t sems[] = { 3 };
-	struct nscc_dma_block b = { .queue = 0, .id = 0, .semaphore = 3 };
-	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY };
-	struct nscc_err err = { "" };
-	struct nscc_dma_queue *q;
 	struct nscc_var *v;
-	void *kbin;
-	size_t len;
 	int sg;
 
 	ASSERT_NE(NULL, m);
@@ -435,9 +434,26 @@ TEST(model_dma_rules)
 	v = nscc_model_add_var(m, sg, "in", 1, KBIN_MR_INPUT);
 	ASSERT_NE(NULL, v);
 	v->has_size = 1;
-	v->size = 196608;
-	q = nscc_model_add_dma_queue(m, sg, "q");
-	ASSERT_NE(NULL, q);
+	v->size = in_size;
+	*q = nscc_model_add_dma_queue(m, sg, qname);
+	ASSERT_NE(NULL, *q);
+	return sg;
+}
+
+/* a model built in memory gets the same rules (no NEFF member names) */
+TEST(model_dma_rules)
+{
+	struct nscc_model *m = nscc_model_new(KBIN_TARGET_TRN1);
+	static const uint32_t sems[] = { 3 };
+	struct nscc_dma_block b = { .queue = 0, .id = 0, .semaphore = 3 };
+	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY };
+	struct nscc_err err = { "" };
+	struct nscc_dma_queue *q;
+	void *kbin;
+	size_t len;
+	int sg;
+
+	sg = model_sb_in(_metadata, m, 196608, "q", &q);
 	q->type = KBIN_DMA_QUEUE_DATA;
 	q->owner = KBIN_DMA_ENGINE_ACT;
 	ASSERT_EQ(0, nscc_dma_queue_set_semaphores(q, sems, 1));
@@ -506,23 +522,13 @@ static double compile_sem_set(struct __test_metadata *_metadata,
 	struct kbin_check_result res;
 	struct nscc_dma_queue *q;
 	struct kbin_view view;
-	struct nscc_var *v;
 	uint32_t *sems, k, e;
 	double t0, t = -1;
 	void *kbin = NULL;
 	size_t len;
 	int sg;
 
-	ASSERT_NE(NULL, m);
-	sg = nscc_model_add_subgraph(m, "sg00");
-	ASSERT_LE(0, sg);
-	ASSERT_NE(NULL, nscc_model_add_var(m, sg, "SB", 0, KBIN_MR_SB));
-	v = nscc_model_add_var(m, sg, "in", 1, KBIN_MR_INPUT);
-	ASSERT_NE(NULL, v);
-	v->has_size = 1;
-	v->size = 4096;
-	q = nscc_model_add_dma_queue(m, sg, "qSPIO0");
-	ASSERT_NE(NULL, q);
+	sg = model_sb_in(_metadata, m, 4096, "qSPIO0", &q);
 	q->type = KBIN_DMA_QUEUE_IN;
 	q->owner = KBIN_DMA_ENGINE_SP;
 	q->num_queues = 16;
