@@ -172,8 +172,6 @@ static void kbin_fuzz_one(const uint8_t *p, size_t n)
 	kbin_fuzz_dma(&v, &res);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 /* the input as it is, then with its checksum fixed */
 static void fuzz_one(uint8_t *p, size_t n)
 {

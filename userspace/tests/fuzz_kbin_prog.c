@@ -39,10 +39,6 @@
 #include "kbin_writer.h"
 #include "prog_replay.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
-			       unsigned int seed);
-
 static void fail(const char *what, uint32_t s, uint32_t e, uint64_t v)
 {
 	fprintf(stderr, "fuzz_kbin_prog: accepted plan violates %s (subgraph %u, engine %u, value %llu)\n",

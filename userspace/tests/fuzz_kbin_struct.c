@@ -35,10 +35,6 @@
 #include "kbin_reader.h"
 #include "kbin_writer.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
-			       unsigned int seed);
-
 static void fail(const char *what, uint32_t s, uint32_t i, uint64_t v)
 {
 	fprintf(stderr, "fuzz_kbin_struct: accepted plan violates %s (subgraph %u, record %u, value %llu)\n",

@@ -14,6 +14,10 @@
 #include "kbin_mutate.h"
 #include "kbin_writer.h"
 
+/* libFuzzer's entry points (the targets define them) and its mutator */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,
+			       unsigned int seed);
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
 
 /**
