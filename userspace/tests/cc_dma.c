@@ -106,9 +106,6 @@ static int compile_dma(const char *def, const char *sp, const char *pool,
 		       void **kbin, size_t *klen, struct nscc_err *err)
 {
 	struct nscc_neff_writer *w = cc_writer("cayman", def, NULL);
-	void *buf;
-	size_t len;
-	int ret;
 
 	*kbin = NULL;
 	if (!w || nscc_neff_writer_add_str(w, "sg00/SP.json", sp) ||
@@ -116,13 +113,7 @@ static int compile_dma(const char *def, const char *sp, const char *pool,
 		nscc_neff_writer_free(w);
 		return -ENOMEM;
 	}
-	ret = nscc_neff_writer_finish(w, NULL, &buf, &len);
-	nscc_neff_writer_free(w);
-	if (ret)
-		return ret;
-	ret = cc_compile_mem(buf, len, kbin, klen, err);
-	free(buf);
-	return ret;
+	return cc_compile_writer(w, kbin, klen, err);
 }
 
 TEST(valid_program_compiles_into_the_dma_section)

@@ -87,9 +87,6 @@ static int prog_compile(const struct prog_neff *p, void **kbin, size_t *klen,
 			struct nscc_err *err)
 {
 	struct nscc_neff_writer *w = cc_writer("sunda", p->def, NULL);
-	void *buf;
-	size_t len;
-	int ret;
 
 	*kbin = NULL;
 	if (!w)
@@ -100,13 +97,7 @@ static int prog_compile(const struct prog_neff *p, void **kbin, size_t *klen,
 		nscc_neff_writer_free(w);
 		return -ENOMEM;
 	}
-	ret = nscc_neff_writer_finish(w, NULL, &buf, &len);
-	nscc_neff_writer_free(w);
-	if (ret)
-		return ret;
-	ret = cc_compile_mem(buf, len, kbin, klen, err);
-	free(buf);
-	return ret;
+	return cc_compile_writer(w, kbin, klen, err);
 }
 
 /* compile @_p and expect @_code with exactly the message @_msg */

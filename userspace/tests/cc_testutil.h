@@ -84,19 +84,18 @@ static inline int cc_compile_mem(const void *neff, size_t len, void **kbin,
 	return ret;
 }
 
-/* Write the NEFF of cc_writer(target, def, tmap) and compile it. */
-static inline int cc_compile_def(const char *target, const char *def,
-				 const char *tmap, void **kbin, size_t *klen,
-				 struct nscc_err *err)
+/*
+ * Finish the NEFF of @w (freed here) and compile it into *@kbin (NULL
+ * when it fails): 0, or the writer's or the compiler's error.
+ */
+static inline int cc_compile_writer(struct nscc_neff_writer *w, void **kbin,
+				    size_t *klen, struct nscc_err *err)
 {
-	struct nscc_neff_writer *w = cc_writer(target, def, tmap);
 	void *buf;
 	size_t len;
 	int ret;
 
 	*kbin = NULL;
-	if (!w)
-		return -ENOMEM;
 	ret = nscc_neff_writer_finish(w, NULL, &buf, &len);
 	nscc_neff_writer_free(w);
 	if (ret)
@@ -104,6 +103,19 @@ static inline int cc_compile_def(const char *target, const char *def,
 	ret = cc_compile_mem(buf, len, kbin, klen, err);
 	free(buf);
 	return ret;
+}
+
+/* Write the NEFF of cc_writer(target, def, tmap) and compile it. */
+static inline int cc_compile_def(const char *target, const char *def,
+				 const char *tmap, void **kbin, size_t *klen,
+				 struct nscc_err *err)
+{
+	struct nscc_neff_writer *w = cc_writer(target, def, tmap);
+
+	*kbin = NULL;
+	if (!w)
+		return -ENOMEM;
+	return cc_compile_writer(w, kbin, klen, err);
 }
 
 /* A valid trn1 def.json var entry list helper: wrap vars into def.json. */
