@@ -210,6 +210,23 @@ FIXTURE_TEARDOWN(ex)
 	close(self->fd);
 }
 
+/*
+ * The standard plan with its program (plan_std_prog(), 2 cores) loaded
+ * from NeuronCore 0 on the fixture's device, its plan freed.
+ * Return: the model id.
+ */
+static uint32_t load_std_prog(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(ex) *self)
+{
+	struct plan p;
+	uint32_t id;
+
+	ASSERT_EQ(0, plan_std_prog(&self->info, 2, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	return id;
+}
+
 TEST_F(ex, standard_program)
 {
 	long long ok0, inf0 = counter(0, "other_info", "inference_count");
@@ -350,12 +367,9 @@ TEST_F(ex, timeout)
 {
 	long long tm0 = counter(0, "status", "timeout");
 	struct neuronsim_exec_result *r = NULL;
-	struct plan p;
 	uint32_t id;
 
-	ASSERT_EQ(0, plan_std_prog(&self->info, 2, &p));
-	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
-	plan_free(&p);
+	id = load_std_prog(_metadata, self);
 	/* 1 ns: past before the work starts, nothing runs */
 	ASSERT_EQ(-ETIME, exec_run(self->fd, id, 1, &r));
 	EXPECT_EQ(-ETIME, r->sg[0].status);
@@ -378,12 +392,9 @@ TEST_F(ex, failed_dma_block)
 {
 	long long e0 = counter(0, "status", "execute_completed_with_error");
 	struct neuronsim_exec_result *r = NULL;
-	struct plan p;
 	uint32_t id;
 
-	ASSERT_EQ(0, plan_std_prog(&self->info, 2, &p));
-	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
-	plan_free(&p);
+	id = load_std_prog(_metadata, self);
 	ASSERT_EQ(0, write_knob("fail_run_nth", 2));
 	ASSERT_EQ(-EIO, exec_run(self->fd, id, 0, &r));
 	EXPECT_EQ(-EIO, r->sg[0].status);
@@ -563,9 +574,7 @@ TEST_F(ex, netlink_exec_done)
 
 	ASSERT_EQ(0, neuronsim_nl_open(&nl));
 	ASSERT_EQ(0, neuronsim_nl_subscribe(nl));	/* "runs" too: we are root */
-	ASSERT_EQ(0, plan_std_prog(&self->info, 2, &p));
-	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
-	plan_free(&p);
+	id = load_std_prog(_metadata, self);
 	ASSERT_EQ(0, exec_run(self->fd, id, 0, &r));
 	ASSERT_EQ(0, read_exec_done(nl, id, 100, &e));
 	EXPECT_EQ(0, e.exec_status);
@@ -698,9 +707,7 @@ TEST_F(ex, engines_of_an_ended_subgraph)
 
 		ASSERT_EQ(0, ioctl(self->fd, NEURONSIM_IOC_RUN, &run));
 	}
-	ASSERT_EQ(0, plan_std_prog(&self->info, 2, &p));
-	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
-	plan_free(&p);
+	id = load_std_prog(_metadata, self);
 	ASSERT_EQ(0, exec_start(self->fd, id, 0, 0, 0));
 	usleep(100000);	/* sg0 ends on NeuronCore 0 */
 	dbgfs_path(path, sizeof(path), "models/%u/sg0/engines", id);
@@ -729,12 +736,9 @@ TEST_F(ex, refused_execute_keeps_the_last_result)
 {
 	struct neuronsim_exec_result *r = NULL, *r2 = NULL;
 	uint32_t id, id2;
-	struct plan p;
 	int k;
 
-	ASSERT_EQ(0, plan_std_prog(&self->info, 2, &p));
-	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
-	plan_free(&p);
+	id = load_std_prog(_metadata, self);
 	ASSERT_EQ(0, exec_run(self->fd, id, 0, &r));
 	ASSERT_EQ(0, r->summary.status);
 	ASSERT_LT(1, r->sg[0].num_events);
@@ -765,9 +769,7 @@ TEST_F(ex, errors)
 	struct plan p;
 	int fd2;
 
-	ASSERT_EQ(0, plan_std_prog(&self->info, 2, &p));
-	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
-	plan_free(&p);
+	id = load_std_prog(_metadata, self);
 	ASSERT_EQ(0, plan_std(&self->info, &p));
 	ASSERT_EQ(0, nsim_load(self->fd, &p, NEURONSIM_CORE_ANY, &id1, NULL, NULL, 0));
 	plan_free(&p);
