@@ -358,6 +358,17 @@ static struct kbin_dma_side siden(uint32_t var, uint8_t dtype, uint64_t off,
 	return s;
 }
 
+/* a cast descriptor (KBIN_DMA_OP_CAST) from @from to @to */
+static struct kbin_dma_desc cast(struct kbin_dma_side from,
+				 struct kbin_dma_side to)
+{
+	struct kbin_dma_desc d = {
+		.op = KBIN_DMA_OP_CAST, .from = from, .to = to,
+	};
+
+	return d;
+}
+
 TEST_F(ds, gathers_and_scatters_match_reference)
 {
 	static const uint64_t sizes[] = { 256 << 10, 256 << 10, 256 << 10 };
@@ -398,25 +409,17 @@ TEST_F(ds, gathers_and_scatters_match_reference)
 	d[n].from = siden(1, u8, 11, 4, d4, d4s);
 	d[n++].to = side1(2, u8, 6000, 210);
 	/* 7: cast int8 gather: 4 runs of 32 -> one float32 run of 512 */
-	x = &d[n++];
-	x->op = KBIN_DMA_OP_CAST;
-	x->from = side2(1, i8, 0, 32, 4, 64);
-	x->to = side1(2, f32, 8192, 512);
+	d[n++] = cast(side2(1, i8, 0, 32, 4, 64),
+		      side1(2, f32, 8192, 512));
 	/* 8: cast float32 scatter: 256 elements -> 8 float16 runs of 32 */
-	x = &d[n++];
-	x->op = KBIN_DMA_OP_CAST;
-	x->from = side1(1, f32, 4096, 1024);
-	x->to = side2(2, f16, 12000, 64, 8, 100);
+	d[n++] = cast(side1(1, f32, 4096, 1024),
+		      side2(2, f16, 12000, 64, 8, 100));
 	/* 9: cast int8 -> float32, the to run past 64 KiB (2 pieces) */
-	x = &d[n++];
-	x->op = KBIN_DMA_OP_CAST;
-	x->from = side2(1, i8, 0, 8192, 4, 8192);
-	x->to = side1(3, f32, 0, 131072);
+	d[n++] = cast(side2(1, i8, 0, 8192, 4, 8192),
+		      side1(3, f32, 0, 131072));
 	/* 10: and back, float32 131072 bytes into int8 runs of 16384 */
-	x = &d[n++];
-	x->op = KBIN_DMA_OP_CAST;
-	x->from = side1(3, f32, 0, 131072);
-	x->to = side2(2, i8, 16384, 16384, 2, 20000);
+	d[n++] = cast(side1(3, f32, 0, 131072),
+		      side2(2, i8, 16384, 16384, 2, 20000));
 	/* 11: a transpose from one run into 128 partitions */
 	x = &d[n++];
 	x->op = KBIN_DMA_OP_TRANSPOSE;
