@@ -490,14 +490,13 @@ static int scan_tree(const char *dir)
 TEST_F_TIMEOUT(h, no_kernel_pointers, 900)
 {
 	struct neuronsim_resolve_entry e[V0_N];
-	struct neuronsim_resolve_batch b;
 	struct neuronsim_model_info mi;
 	struct neuronsim_info info;
 	struct neuronsim_load l;
 	struct plan p, bad;
 	char log[512], *kl;
 	uint32_t id;
-	int fd, i, dyn, n, bads = 0;
+	int fd, dyn, n, bads = 0;
 
 	/* the scanners themselves: they must see what they look for */
 	{
@@ -536,16 +535,7 @@ TEST_F_TIMEOUT(h, no_kernel_pointers, 900)
 	mi.model_id = id;
 	ASSERT_EQ(0, ioctl(fd, NEURONSIM_IOC_MODEL_INFO, &mi));
 	bads += bin_has_kptr(&mi, sizeof(mi), "MODEL_INFO");
-	memset(e, 0, sizeof(e));
-	for (i = 0; i < V0_N; i++) {
-		e[i].var_id = i;
-		e[i].size = 1;
-	}
-	memset(&b, 0, sizeof(b));
-	b.model_id = id;
-	b.count = V0_N;
-	b.entries = (uintptr_t)e;
-	ASSERT_EQ(0, ioctl(fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
+	ASSERT_EQ(0, nsim_resolve_first_vars(fd, id, e, V0_N));
 	bads += bin_has_kptr(e, sizeof(e), "RESOLVE_BATCH entries");
 	bads += scan_tree(DBGFS_ROOT);
 	bads += scan_tree("/sys/module/neuronsim/parameters");

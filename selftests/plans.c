@@ -522,6 +522,24 @@ int nsim_resolve(int fd, uint32_t model, uint32_t sg, uint32_t var,
 	return 0;
 }
 
+int nsim_resolve_first_vars(int fd, uint32_t model,
+			    struct neuronsim_resolve_entry *e, uint32_t n)
+{
+	struct neuronsim_resolve_batch b;
+	uint32_t i;
+
+	memset(e, 0, n * sizeof(*e));
+	for (i = 0; i < n; i++) {
+		e[i].var_id = i;
+		e[i].size = 1;
+	}
+	memset(&b, 0, sizeof(b));
+	b.model_id = model;
+	b.count = n;
+	b.entries = (uintptr_t)e;
+	return ioctl(fd, NEURONSIM_IOC_RESOLVE_BATCH, &b) ? -errno : 0;
+}
+
 static int var_io(int fd, unsigned long cmd, uint32_t model, uint32_t sg,
 		  uint32_t var, uint64_t off, const void *buf, uint64_t len)
 {

@@ -150,6 +150,13 @@ int nsim_load(int fd, const struct plan *p, uint32_t first_core,
 int nsim_unload(int fd, uint32_t model_id);
 int nsim_resolve(int fd, uint32_t model, uint32_t sg, uint32_t var,
 		 uint64_t off, uint64_t size, uint64_t *addr);
+/*
+ * RESOLVE_BATCH of subgraph 0's var_ids 0..@n-1 of @model, one byte at
+ * offset 0 each: @e[@n] is overwritten with those entries and the
+ * results (status, address).  0, or -errno of the ioctl.
+ */
+int nsim_resolve_first_vars(int fd, uint32_t model,
+			    struct neuronsim_resolve_entry *e, uint32_t n);
 int nsim_read_var(int fd, uint32_t model, uint32_t sg, uint32_t var,
 		  uint64_t off, void *buf, uint64_t len);
 int nsim_write_var(int fd, uint32_t model, uint32_t sg, uint32_t var,

@@ -78,20 +78,11 @@ static struct {
 static int expect_of(int fd, uint32_t id, struct slot *s)
 {
 	struct neuronsim_resolve_entry e[V0_N];
-	struct neuronsim_resolve_batch b;
-	int i;
+	int i, ret;
 
-	memset(e, 0, sizeof(e));
-	for (i = 0; i < V0_N; i++) {
-		e[i].var_id = i;
-		e[i].size = 1;
-	}
-	memset(&b, 0, sizeof(b));
-	b.model_id = id;
-	b.count = V0_N;
-	b.entries = (uintptr_t)e;
-	if (ioctl(fd, NEURONSIM_IOC_RESOLVE_BATCH, &b))
-		return -errno;
+	ret = nsim_resolve_first_vars(fd, id, e, V0_N);
+	if (ret)
+		return ret;
 	for (i = 0; i < V0_N; i++) {
 		s->st[i] = e[i].status;
 		s->addr[i] = e[i].address;
