@@ -17,6 +17,21 @@ static const char *const examples[] = {
 	"bir_attention.bir.json", "collectives.bir.json",
 };
 
+/*
+ * Lowering @_m into a fresh trn2 model is refused (-EINVAL) with exactly
+ * the message @_msg; the model is freed, @_m is the caller's.
+ */
+#define EXPECT_LOWER_REFUSED(_m, _msg) do {					\
+	struct nscc_model *_model = nscc_model_new(KBIN_TARGET_TRN2);		\
+	struct nscc_err _e = { { 0 } };						\
+										\
+	EXPECT_EQ(-EINVAL, bir_lower_model(_m, _model, &_e))			\
+		TH_LOG("lowered, %u DMA blocks",				\
+		       _model->num_sgs ? _model->sgs[0].num_dma_blocks : 0);	\
+	EXPECT_STREQ(_msg, _e.msg);						\
+	nscc_model_free(_model);						\
+} while (0)
+
 TEST(every_example_compiles_to_a_checked_plan)
 {
 	for (size_t k = 0; k < sizeof(examples) / sizeof(examples[0]); k++) {
@@ -314,47 +329,27 @@ TEST(dma_lowering_refusals)
 	i->outs[0].ap[1].num = 32;
 
 	i->engine = bir_str(m, "GPSIMD");
-	model = nscc_model_new(KBIN_TARGET_TRN2);
-	EXPECT_EQ(-EINVAL, bir_lower_model(m, model, &err));
-	EXPECT_STREQ("lowering: DMA of instruction 'x_load' (TensorCopy, engine GPSIMD): engine 'GPSIMD' owns no DMA queue (pe, act, pool, dve, sp)",
-		     err.msg);
-	nscc_model_free(model);
+	EXPECT_LOWER_REFUSED(m, "lowering: DMA of instruction 'x_load' (TensorCopy, engine GPSIMD): engine 'GPSIMD' owns no DMA queue (pe, act, pool, dve, sp)");
 	i->engine = bir_str(m, "SP");
 
 	i->ins[0].ap[0].step = -1;
-	model = nscc_model_new(KBIN_TARGET_TRN2);
-	EXPECT_EQ(-EINVAL, bir_lower_model(m, model, &err));
-	EXPECT_STREQ("lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): ins[0] 'x': access pattern pair 0 [-1, 128]: step and num must be positive",
-		     err.msg);
-	nscc_model_free(model);
+	EXPECT_LOWER_REFUSED(m, "lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): ins[0] 'x': access pattern pair 0 [-1, 128]: step and num must be positive");
 	i->ins[0].ap[0].step = 1;
 
 	i->ins[0].ap[1].num = (int64_t)1 << 40;
-	model = nscc_model_new(KBIN_TARGET_TRN2);
-	EXPECT_EQ(-EINVAL, bir_lower_model(m, model, &err));
-	EXPECT_STREQ("lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): ins[0] 'x': access pattern pair 1 [1, 1099511627776]: too large for a DMA dimension",
-		     err.msg);
-	nscc_model_free(model);
+	EXPECT_LOWER_REFUSED(m, "lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): ins[0] 'x': access pattern pair 1 [1, 1099511627776]: too large for a DMA dimension");
 	i->ins[0].ap[1].num = 32;
 
 	/* an SB location near 2^64 bytes: the sum is refused, not wrapped */
 	sbaddr = bir_memloc_find(m->fns[0], "x_sb")->addr;
 	bir_memloc_find(m->fns[0], "x_sb")->addr = UINT64_MAX - 10;
 	i->outs[0].offset = 100;
-	model = nscc_model_new(KBIN_TARGET_TRN2);
-	EXPECT_EQ(-EINVAL, bir_lower_model(m, model, &err));
-	EXPECT_STREQ("lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): outs[0] 'x_sb': offset 100 overflows 64 bits past the location's 18446744073709551605",
-		     err.msg);
-	nscc_model_free(model);
+	EXPECT_LOWER_REFUSED(m, "lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): outs[0] 'x_sb': offset 100 overflows 64 bits past the location's 18446744073709551605");
 	bir_memloc_find(m->fns[0], "x_sb")->addr = sbaddr;
 	i->outs[0].offset = 0;
 
 	i->ins[0].dtype = bir_str(m, "complex64");
-	model = nscc_model_new(KBIN_TARGET_TRN2);
-	EXPECT_EQ(-EINVAL, bir_lower_model(m, model, &err));
-	EXPECT_STREQ("lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): ins[0] 'x': dtype 'complex64' is not a DMA element type",
-		     err.msg);
-	nscc_model_free(model);
+	EXPECT_LOWER_REFUSED(m, "lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): ins[0] 'x': dtype 'complex64' is not a DMA element type");
 	i->ins[0].dtype = bir_str(m, "float32");
 
 	/* one byte past x: offset 1 of a 16384-byte variable read whole */
@@ -402,12 +397,7 @@ TEST(tensor_copy_of_undefined_location_refused)
 		o->name = bir_str(m, "nowhere");
 		if (cases[k].dyn)
 			ASSERT_EQ(0, bir_dyn_add(m, &i->outs[0], "r", 4));
-		model = nscc_model_new(KBIN_TARGET_TRN2);
-		EXPECT_EQ(-EINVAL, bir_lower_model(m, model, &err))
-			TH_LOG("case %zu: lowered, %u DMA blocks", k,
-			       model->num_sgs ? model->sgs[0].num_dma_blocks : 0);
-		EXPECT_STREQ(cases[k].msg, err.msg);
-		nscc_model_free(model);
+		EXPECT_LOWER_REFUSED(m, cases[k].msg);
 		bir_module_free(m);
 	}
 }
@@ -448,12 +438,7 @@ TEST(tensor_copy_of_other_shapes_refused)
 		} else {
 			bir_operand_remove(i, true, 0);
 		}
-		model = nscc_model_new(KBIN_TARGET_TRN2);
-		EXPECT_EQ(-EINVAL, bir_lower_model(m, model, &err))
-			TH_LOG("case %zu: lowered, %u DMA blocks", k,
-			       model->num_sgs ? model->sgs[0].num_dma_blocks : 0);
-		EXPECT_STREQ(cases[k].msg, err.msg);
-		nscc_model_free(model);
+		EXPECT_LOWER_REFUSED(m, cases[k].msg);
 		bir_module_free(m);
 	}
 }
