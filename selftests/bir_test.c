@@ -54,7 +54,6 @@
 #include "kbin_reader.h"
 #include "plans.h"
 
-#define MAX_FAIL_LINES	20
 #define MAX_PATTERN	(1U << 20)	/* write/read-back size cap per var */
 
 struct run {
@@ -66,21 +65,8 @@ struct run {
 	unsigned int weights, patterned, staged;
 };
 
-static void bad(struct run *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void bad(struct run *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (r->fails++ >= MAX_FAIL_LINES)
-		return;
-	printf("# %s: ", r->model);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
+/* one failure of the plan under check (plans.c) */
+#define bad(r, ...) plan_fail((r)->model, &(r)->fails, __VA_ARGS__)
 
 /* ---- raw ioctls ------------------------------------------------------ */
 
@@ -120,41 +106,19 @@ static void check_carveout(struct run *r, const struct kbin_view *v, uint32_t s)
 static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 			 uint32_t core, const struct kbin_mem_ref *rec)
 {
+	const struct plan_check c = {
+		.name = r->model, .fails = &r->fails, .info = r->info,
+		.fd = r->fd, .id = r->id,
+	};
 	const struct neuronsim_info *info = r->info;
 	const char *sgn = kbin_view_subgraph(v, s)->name;
 	const char *name = kbin_view_str(v, rec->name);
-	uint64_t size = rec->size, a = 0, t = 0;
+	uint64_t size = 0, a = 0;
 	uint32_t id = rec->var_id;
 	int ret;
 
-	if (rec->mr_type == KBIN_MR_PTR_TABLE && (uint64_t)rec->list.length * 8 > size)
-		size = (uint64_t)rec->list.length * 8;
-	/* an MR_SB access stays in one partition (the window's gaps) */
-	if (rec->mr_type == KBIN_MR_SB && info->sbuf_partition_size <
-	    info->sbuf_window_size / info->sbuf_partitions)
-		size = info->sbuf_partition_size;
-	ret = nsim_resolve(r->fd, r->id, s, id, 0, size, &a);
-	if (rec->mr_type == KBIN_MR_LIST) {
-		if (ret != -ENODATA)
-			bad(r, "%s var '%s' (#%u MR_LIST): RESOLVE(0, %" PRIu64 ") = %d, want -ENODATA",
-			    sgn, name, id, size, ret);
-		return;
-	}
-	if (ret) {
-		bad(r, "%s var '%s' (#%u type %u): RESOLVE(offset 0, size %" PRIu64 "): %s",
-		    sgn, name, id, rec->mr_type, size, strerror(-ret));
-		return;
-	}
-	if (!a || a == ~0ULL)
-		bad(r, "%s var '%s' (#%u): address 0x%" PRIx64 " is not a staged address",
-		    sgn, name, id, a);
-	ret = nsim_resolve(r->fd, r->id, s, id, 0, size + 1, NULL);
-	if (ret != -ERANGE)
-		bad(r, "%s var '%s' (#%u): RESOLVE(offset 0, size %" PRIu64 " + 1) = %d, want -ERANGE",
-		    sgn, name, id, size, ret);
-
-	/* what a staged address must be follows the kind's storage */
-	switch (kbin_kind(rec->mr_type)->storage) {
+	/* then what a staged address must be follows the kind's storage */
+	switch (plan_check_staged(&c, v, s, rec, &size, &a)) {
 	case KBIN_STORAGE_SBUF: {
 		uint64_t lo = info->sbuf_base + (uint64_t)core * info->sbuf_window_size;
 
@@ -168,46 +132,17 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 			    (unsigned long long)info->sbuf_window_size);
 		return;
 	}
-	case KBIN_STORAGE_TARGET:
-		ret = nsim_resolve(r->fd, r->id, s, rec->pointer.referenced_var_id, 0, 0, &t);
-		if (ret || t != a)
-			bad(r, "%s var '%s' (#%u MR_PTR): address 0x%" PRIx64 ", target #%u resolves to 0x%" PRIx64 " (%d)",
-			    sgn, name, id, a, rec->pointer.referenced_var_id, t, ret);
-		ret = nsim_resolve(r->fd, r->id, s, id, 1, 0, NULL);
-		if (ret != -EINVAL)
-			bad(r, "%s var '%s' (#%u MR_PTR): RESOLVE(offset 1) = %d, want -EINVAL",
-			    sgn, name, id, ret);
-		return;
 	case KBIN_STORAGE_HBM:
-		if (!nsim_in_hbm(info, a, size))
-			bad(r, "%s var '%s' (#%u type %u): 0x%" PRIx64 "+%" PRIu64 " is not inside one HBM channel",
-			    sgn, name, id, rec->mr_type, a, size);
-		if (rec->alignment && a % rec->alignment)
-			bad(r, "%s var '%s' (#%u): address 0x%" PRIx64 " is not %llu-byte aligned",
-			    sgn, name, id, a, (unsigned long long)rec->alignment);
 		break;
 	default:
 		return;
 	}
 
 	if (rec->buffer) {
-		const uint8_t *pl = kbin_view_payload(v, rec);
-		uint8_t *buf = malloc(size ? size : 1);
-		uint64_t k;
+		uint8_t *buf = plan_check_weight(&c, v, s, rec, size);
 
-		ret = buf ? nsim_read_var(r->fd, r->id, s, id, 0,
-					 buf, size) : -ENOMEM;
-		if (ret) {
-			bad(r, "%s weight '%s' (#%u): READ_VAR of %" PRIu64 " bytes: %s",
-			    sgn, name, id, size, strerror(-ret));
-		} else {
-			for (k = 0; k < size && buf[k] == pl[k]; k++)
-				;
-			if (k < size)
-				bad(r, "%s weight '%s' (#%u): byte %" PRIu64 " reads 0x%02x, the plan's payload has 0x%02x",
-				    sgn, name, id, k, buf[k], pl[k]);
+		if (buf)
 			r->weights++;
-		}
 		free(buf);
 	} else if (size && size <= MAX_PATTERN) {
 		uint8_t *w = malloc(size), *rd = calloc(1, size);
@@ -444,8 +379,8 @@ check_after:
 #undef SAME
 	}
 out:
-	if (r.fails > MAX_FAIL_LINES)
-		printf("# %s: %u more failures\n", model, r.fails - MAX_FAIL_LINES);
+	if (r.fails > PLAN_FAIL_LINES)
+		printf("# %s: %u more failures\n", model, r.fails - PLAN_FAIL_LINES);
 	ksft_test_result(!r.fails,
 			 "bir %s: gen=%u subgraphs=%u vars=%" PRIu64 " sb=%u weights=%u written+read=%u hbm=%llu B dma queues run=%u staged=%u\n",
 			 model, v.hdr ? v.hdr->target_gen : 0,

@@ -72,7 +72,6 @@
 #include "plans.h"
 
 #define NSIM_PA_NONE	(~0ULL)
-#define MAX_FAIL_LINES	20
 /* UDMA descriptors of each queue side checked through the debugfs view */
 #define RING_ROWS	64
 /* UDMA descriptors per DMA_INFO call of the full check */
@@ -113,21 +112,8 @@ struct run {
 	uint64_t ring_bytes, rows, udma, reloc_us, dma_kmem;
 };
 
-static void bad(struct run *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void bad(struct run *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (r->fails++ >= MAX_FAIL_LINES)
-		return;
-	printf("# %s: ", r->e->neff);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
+/* one failure of the plan under check (plans.c) */
+#define bad(r, ...) plan_fail((r)->e->neff, &(r)->fails, __VA_ARGS__)
 
 /* ------------------------------------------------------------------ */
 /* manifest                                                             */
@@ -245,42 +231,22 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 			 const struct kbin_mem_ref *rec, unsigned int *weights,
 			 uint64_t *wbytes)
 {
+	const struct plan_check c = {
+		.name = r->e->neff, .fails = &r->fails, .info = r->info,
+		.fd = r->fd, .id = r->id,
+	};
 	const struct neuronsim_info *info = r->info;
 	const char *name = kbin_view_str(v, rec->name);
 	const char *sgn = kbin_view_subgraph(v, s)->name;
-	uint64_t size = rec->size, a = 0, t = 0;
+	uint64_t size = 0, a = 0, t = 0;
 	uint32_t id = rec->var_id;
-	int ret;
+	int ret, storage;
 
-	if (rec->mr_type == KBIN_MR_PTR_TABLE && (uint64_t)rec->list.length * 8 > size)
-		size = (uint64_t)rec->list.length * 8;
-	/* an MR_SB access stays in one partition (the window's gaps) */
-	if (rec->mr_type == KBIN_MR_SB && info->sbuf_partition_size <
-	    info->sbuf_window_size / info->sbuf_partitions)
-		size = info->sbuf_partition_size;
-	ret = nsim_resolve(r->fd, r->id, s, id, 0, size, &a);
-
-	if (rec->mr_type == KBIN_MR_LIST) {
-		if (ret != -ENODATA)
-			bad(r, "%s var '%s' (#%u MR_LIST): RESOLVE(0, %" PRIu64 ") = %d (%s), want -ENODATA",
-			    sgn, name, id, size, ret, strerror(-ret));
+	storage = plan_check_staged(&c, v, s, rec, &size, &a);
+	if (storage < 0)
 		return;
-	}
-	if (ret) {
-		bad(r, "%s var '%s' (#%u type %u): RESOLVE(offset 0, size %" PRIu64 ") failed: %s",
-		    sgn, name, id, rec->mr_type, size, strerror(-ret));
-		return;
-	}
-	if (a == 0 || a == NSIM_PA_NONE)
-		bad(r, "%s var '%s' (#%u): address 0x%" PRIx64 " is not a staged address",
-		    sgn, name, id, a);
-	ret = nsim_resolve(r->fd, r->id, s, id, 0, size + 1, NULL);
-	if (ret != -ERANGE)
-		bad(r, "%s var '%s' (#%u): RESOLVE(offset 0, size %" PRIu64 " + 1) = %d, want -ERANGE",
-		    sgn, name, id, size, ret);
-
-	/* what a staged address must be follows the kind's storage */
-	switch (kbin_kind(rec->mr_type)->storage) {
+	/* then what a staged address must be follows the kind's storage */
+	switch (storage) {
 	case KBIN_STORAGE_SBUF: {
 		uint64_t want = info->sbuf_base + (uint64_t)s * info->sbuf_window_size;
 		uint64_t st = info->sbuf_window_size / info->sbuf_partitions;
@@ -305,16 +271,6 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 			    sgn, name, id, last + 1, ret);
 		break;
 	}
-	case KBIN_STORAGE_TARGET:
-		ret = nsim_resolve(r->fd, r->id, s, rec->pointer.referenced_var_id, 0, 0, &t);
-		if (ret || t != a)
-			bad(r, "%s var '%s' (#%u MR_PTR): address 0x%" PRIx64 ", target #%u resolves to 0x%" PRIx64 " (%d)",
-			    sgn, name, id, a, rec->pointer.referenced_var_id, t, ret);
-		ret = nsim_resolve(r->fd, r->id, s, id, 1, 0, NULL);
-		if (ret != -EINVAL)
-			bad(r, "%s var '%s' (#%u MR_PTR): RESOLVE(offset 1) = %d, want -EINVAL",
-			    sgn, name, id, ret);
-		break;
 	case KBIN_STORAGE_REMOTE:
 		ret = nsim_resolve(r->fd, r->id, rec->remote.remote_vtpb_rel_sg_id,
 				   rec->remote.remote_var_id, 0, 0, &t);
@@ -348,35 +304,15 @@ static void check_record(struct run *r, const struct kbin_view *v, uint32_t s,
 		free(tab);
 		break;
 	}
-	case KBIN_STORAGE_HBM:
-		if (!nsim_in_hbm(info, a, size))
-			bad(r, "%s var '%s' (#%u type %u): 0x%" PRIx64 "+%" PRIu64 " is not inside one HBM channel",
-			    sgn, name, id, rec->mr_type, a, size);
-		if (rec->alignment && a % rec->alignment)
-			bad(r, "%s var '%s' (#%u): address 0x%" PRIx64 " is not %llu-byte aligned",
-			    sgn, name, id, a, (unsigned long long)rec->alignment);
-		break;
 	}
 
 	if (rec->buffer) {
-		const uint8_t *pl = kbin_view_payload(v, rec);
 		struct wexp *w = find_w(r->e, s, id);
-		uint8_t *buf = malloc(size ? size : 1);
-		uint64_t k;
+		uint8_t *buf = plan_check_weight(&c, v, s, rec, size);
 		uint32_t crc;
 
-		ret = buf ? nsim_read_var(r->fd, r->id, s, id, 0, buf, size) : -ENOMEM;
-		if (ret) {
-			bad(r, "%s weight '%s' (#%u): READ_VAR of %" PRIu64 " bytes: %s",
-			    sgn, name, id, size, strerror(-ret));
-			free(buf);
+		if (!buf)
 			return;
-		}
-		for (k = 0; k < size && buf[k] == pl[k]; k++)
-			;
-		if (k < size)
-			bad(r, "%s weight '%s' (#%u): byte %" PRIu64 " reads 0x%02x, the plan's payload has 0x%02x",
-			    sgn, name, id, k, buf[k], pl[k]);
 		crc = crc32(crc32(0L, Z_NULL, 0), buf, (uInt)size);
 		if (!w)
 			bad(r, "%s weight '%s' (#%u): has a payload but the manifest (.npy) has no weight #%u",
@@ -738,8 +674,8 @@ check_after:
 		stats_equal(&r, ret ? "after the failed load" : "after UNLOAD",
 			    &before, &after);
 out:
-	if (r.fails > MAX_FAIL_LINES)
-		printf("# %s: %u more failures\n", e->neff, r.fails - MAX_FAIL_LINES);
+	if (r.fails > PLAN_FAIL_LINES)
+		printf("# %s: %u more failures\n", e->neff, r.fails - PLAN_FAIL_LINES);
 	ksft_test_result(!r.fails,
 			 "neff %s target=%s gen=%u subgraphs=%u vars=%" PRIu64 " dma_descs=%lld dma_queues=%zu ring_bytes=%" PRIu64 " rows_checked=%" PRIu64 " udma_checked=%" PRIu64 " relocate=%" PRIu64 " us dma_kmem=%" PRIu64 " B weights=%u (%" PRIu64 " B) hbm_staged=%llu B load=%.2f ms\n",
 			 e->neff, e->target, e->gen, e->nsg, e->nvars, e->ndescs,

@@ -28,6 +28,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,6 +38,7 @@
 #include <sys/klog.h>
 #include <unistd.h>
 
+#include "kbin_kind.h"
 #include "kbin_reader.h"
 #include "kbin_writer.h"
 #include "plans.h"
@@ -538,6 +540,113 @@ int nsim_resolve_first_vars(int fd, uint32_t model,
 	b.count = n;
 	b.entries = (uintptr_t)e;
 	return ioctl(fd, NEURONSIM_IOC_RESOLVE_BATCH, &b) ? -errno : 0;
+}
+
+void plan_fail(const char *name, unsigned int *fails, const char *fmt, ...)
+{
+	va_list ap;
+
+	if ((*fails)++ >= PLAN_FAIL_LINES)
+		return;
+	printf("# %s: ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+#define bad(c, ...) plan_fail((c)->name, (c)->fails, __VA_ARGS__)
+
+int plan_check_staged(const struct plan_check *c, const struct kbin_view *v,
+		      uint32_t s, const struct kbin_mem_ref *rec,
+		      uint64_t *size, uint64_t *addr)
+{
+	const struct neuronsim_info *info = c->info;
+	const char *name = kbin_view_str(v, rec->name);
+	const char *sgn = kbin_view_subgraph(v, s)->name;
+	uint32_t storage = kbin_kind(rec->mr_type)->storage;
+	uint64_t sz = rec->size, a = 0, t = 0;
+	uint32_t id = rec->var_id;
+	int ret;
+
+	if (rec->mr_type == KBIN_MR_PTR_TABLE && (uint64_t)rec->list.length * 8 > sz)
+		sz = (uint64_t)rec->list.length * 8;
+	/* an MR_SB access stays in one partition (the window's gaps) */
+	if (rec->mr_type == KBIN_MR_SB && info->sbuf_partition_size <
+	    info->sbuf_window_size / info->sbuf_partitions)
+		sz = info->sbuf_partition_size;
+	ret = nsim_resolve(c->fd, c->id, s, id, 0, sz, &a);
+
+	if (rec->mr_type == KBIN_MR_LIST) {
+		if (ret != -ENODATA)
+			bad(c, "%s var '%s' (#%u MR_LIST): RESOLVE(0, %" PRIu64 ") = %d (%s), want -ENODATA",
+			    sgn, name, id, sz, ret, strerror(-ret));
+		return -1;
+	}
+	if (ret) {
+		bad(c, "%s var '%s' (#%u type %u): RESOLVE(offset 0, size %" PRIu64 ") failed: %s",
+		    sgn, name, id, rec->mr_type, sz, strerror(-ret));
+		return -1;
+	}
+	if (a == 0 || a == ~0ULL)
+		bad(c, "%s var '%s' (#%u): address 0x%" PRIx64 " is not a staged address",
+		    sgn, name, id, a);
+	ret = nsim_resolve(c->fd, c->id, s, id, 0, sz + 1, NULL);
+	if (ret != -ERANGE)
+		bad(c, "%s var '%s' (#%u): RESOLVE(offset 0, size %" PRIu64 " + 1) = %d, want -ERANGE",
+		    sgn, name, id, sz, ret);
+
+	/* what a staged address must be follows the kind's storage */
+	switch (storage) {
+	case KBIN_STORAGE_TARGET:
+		ret = nsim_resolve(c->fd, c->id, s, rec->pointer.referenced_var_id, 0, 0, &t);
+		if (ret || t != a)
+			bad(c, "%s var '%s' (#%u MR_PTR): address 0x%" PRIx64 ", target #%u resolves to 0x%" PRIx64 " (%d)",
+			    sgn, name, id, a, rec->pointer.referenced_var_id, t, ret);
+		ret = nsim_resolve(c->fd, c->id, s, id, 1, 0, NULL);
+		if (ret != -EINVAL)
+			bad(c, "%s var '%s' (#%u MR_PTR): RESOLVE(offset 1) = %d, want -EINVAL",
+			    sgn, name, id, ret);
+		break;
+	case KBIN_STORAGE_HBM:
+		if (!nsim_in_hbm(info, a, sz))
+			bad(c, "%s var '%s' (#%u type %u): 0x%" PRIx64 "+%" PRIu64 " is not inside one HBM channel",
+			    sgn, name, id, rec->mr_type, a, sz);
+		if (rec->alignment && a % rec->alignment)
+			bad(c, "%s var '%s' (#%u): address 0x%" PRIx64 " is not %llu-byte aligned",
+			    sgn, name, id, a, (unsigned long long)rec->alignment);
+		break;
+	}
+	*size = sz;
+	*addr = a;
+	return (int)storage;
+}
+
+uint8_t *plan_check_weight(const struct plan_check *c,
+			   const struct kbin_view *v, uint32_t s,
+			   const struct kbin_mem_ref *rec, uint64_t size)
+{
+	const char *name = kbin_view_str(v, rec->name);
+	const char *sgn = kbin_view_subgraph(v, s)->name;
+	const uint8_t *pl = kbin_view_payload(v, rec);
+	uint8_t *buf = malloc(size ? size : 1);
+	uint32_t id = rec->var_id;
+	uint64_t k;
+	int ret;
+
+	ret = buf ? nsim_read_var(c->fd, c->id, s, id, 0, buf, size) : -ENOMEM;
+	if (ret) {
+		bad(c, "%s weight '%s' (#%u): READ_VAR of %" PRIu64 " bytes: %s",
+		    sgn, name, id, size, strerror(-ret));
+		free(buf);
+		return NULL;
+	}
+	for (k = 0; k < size && buf[k] == pl[k]; k++)
+		;
+	if (k < size)
+		bad(c, "%s weight '%s' (#%u): byte %" PRIu64 " reads 0x%02x, the plan's payload has 0x%02x",
+		    sgn, name, id, k, buf[k], pl[k]);
+	return buf;
 }
 
 static int var_io(int fd, unsigned long cmd, uint32_t model, uint32_t sg,

@@ -2,7 +2,8 @@
 /*
  * plans.h - shared helpers of the kernel runtime selftests: plans built
  * in-process with the KBIN writer (userspace/cc/kbin_writer.h), thin
- * ioctl wrappers that return 0 or -errno, and debugfs readers.
+ * ioctl wrappers that return 0 or -errno, debugfs readers, and the
+ * checks every staged record of a loaded plan gets (plan_check_staged()).
  *
  * The device under test is $NSIM_DEV (a device index N: /dev/neuronsimN
  * and debugfs neuronsim/neuronsimN/); unset, the tests open the alias
@@ -162,6 +163,51 @@ int nsim_read_var(int fd, uint32_t model, uint32_t sg, uint32_t var,
 int nsim_write_var(int fd, uint32_t model, uint32_t sg, uint32_t var,
 		   uint64_t off, const void *buf, uint64_t len);
 int read_stats(struct stats *s);
+
+/*
+ * A loaded plan under check (neff_test, bir_test): @name starts each
+ * failure line, @fails counts the failures; @fd, @id (model id) and
+ * @info are the device it is loaded on.
+ */
+struct plan_check {
+	const char *name;
+	unsigned int *fails;
+	const struct neuronsim_info *info;
+	int fd;
+	uint32_t id;
+};
+/* the failure lines printed per plan; the rest are only counted */
+#define PLAN_FAIL_LINES	20
+/*
+ * One failure of plan @name: *@fails grows by one; the first
+ * PLAN_FAIL_LINES are printed as the KTAP comment "# NAME: message".
+ */
+void plan_fail(const char *name, unsigned int *fails, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+struct kbin_view;
+/*
+ * The checks of record @rec of subgraph @s (of view @v of the plan @c
+ * loaded) that every kind gets: RESOLVE of its whole size (a pointer
+ * table's entries, an MR_SB one partition) gives a staged address, one
+ * byte more -ERANGE, an MR_LIST -ENODATA; a pointer's address is its
+ * target's and offset 1 is -EINVAL; an HBM var lies in one HBM channel
+ * at its alignment.  Failures go to plan_fail().
+ * Return: the record's storage (enum kbin_storage) with the size checked
+ * in *@size and its address in *@addr, for the caller's own checks; -1
+ * when there is nothing more to check (an MR_LIST, a failed RESOLVE).
+ */
+int plan_check_staged(const struct plan_check *c, const struct kbin_view *v,
+		      uint32_t s, const struct kbin_mem_ref *rec,
+		      uint64_t *size, uint64_t *addr);
+/*
+ * READ_VAR of weight @rec (@size bytes, subgraph @s) equals the payload
+ * the plan @v has for it; failures go to plan_fail().
+ * Return: the bytes read (malloc()ed, the caller frees them), NULL when
+ * they could not be read.
+ */
+uint8_t *plan_check_weight(const struct plan_check *c,
+			   const struct kbin_view *v, uint32_t s,
+			   const struct kbin_mem_ref *rec, uint64_t size);
 int nsim_in_hbm(const struct neuronsim_info *info, uint64_t a, uint64_t n);
 int write_knob(const char *name, long value);
 /* write @text to a file (sysfs, debugfs): 0 or -errno */
