@@ -155,19 +155,57 @@ fi
 cpus=(-smp 2)
 [ $icount = 0 ] || cpus=(-smp 1 -icount shift=0,sleep=off)
 
+# The boot watchdog: under TCG a boot can, rarely, hang before init runs
+# (seen once in a fresh root: the debug kernel's second vCPU never ran,
+# no byte on the serial line for the whole 1500 s).  When init has not
+# printed NSIM_BEGIN within boot_timeout seconds, qemu is stopped and the
+# VM boots again, up to boot_attempts times; nothing of the tests has run
+# by then, so a boot again is a clean retry, never a test's second
+# chance.  How long boots take: Documentation/running.rst, "Timeouts".
+boot_timeout=${NSIM_BOOT_TIMEOUT:-240}
+boot_attempts=3
 mkdir -p "$(dirname "$log")"
-: > "$log"
-set +e
-timeout --foreground -k 5 "$timeout" \
-	qemu-system-x86_64 -accel tcg -m "$mem_mib" "${cpus[@]}" -cpu max \
-	-kernel "$kernel" -initrd "$work/initrd.gz" \
-	-append "$cmdline" \
-	-display none -monitor none -serial stdio -nic none -no-reboot \
-	</dev/null 2>&1 | tr -d '\r' | tee "$log" |
-	if [ $quiet = 1 ]; then cat >/dev/null; else
-		sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;/^# --- running /d;p}'; fi
-qrc=${PIPESTATUS[0]}
-set -e
+attempt=1
+while :; do
+	: > "$log"
+	rm -f "$work/qemu.pid" "$work/boot"
+	(
+		t0=$SECONDS
+		while [ $((SECONDS - t0)) -lt "$boot_timeout" ]; do
+			sleep 1
+			if grep -q '^NSIM_BEGIN$' "$log"; then
+				echo $((SECONDS - t0)) > "$work/boot"
+				exit 0
+			fi
+		done
+		echo hung > "$work/boot"
+		[ -f "$work/qemu.pid" ] && kill "$(cat "$work/qemu.pid")"
+	) &
+	watchdog=$!
+	set +e
+	timeout --foreground -k 5 "$timeout" \
+		qemu-system-x86_64 -accel tcg -m "$mem_mib" "${cpus[@]}" -cpu max \
+		-kernel "$kernel" -initrd "$work/initrd.gz" \
+		-append "$cmdline" -pidfile "$work/qemu.pid" \
+		-display none -monitor none -serial stdio -nic none -no-reboot \
+		</dev/null 2>&1 | stdbuf -oL tr -d '\r' | tee "$log" |
+		if [ $quiet = 1 ]; then cat >/dev/null; else
+			sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;/^# --- running /d;p}'; fi
+	qrc=${PIPESTATUS[0]}
+	kill "$watchdog" 2>/dev/null
+	wait "$watchdog" 2>/dev/null
+	set -e
+	if [ "$(cat "$work/boot" 2>/dev/null)" != hung ]; then
+		echo "# vm.sh: init ran $(cat "$work/boot" 2>/dev/null || echo '?') s after qemu started (boot $attempt)" >> "$log"
+		break
+	fi
+	echo "vm.sh: boot $attempt of $boot_attempts: init did not run within ${boot_timeout}s (a TCG boot hang; $(wc -c < "$log") bytes on the serial line)" >&2
+	if [ $attempt -ge $boot_attempts ]; then
+		echo "vm.sh: no boot reached init in $boot_attempts attempts; serial log: $log" >&2
+		exit 124
+	fi
+	attempt=$((attempt + 1))
+done
 
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 	running=$(sed -n 's/^# \(--- running \|selftests: \)//p' "$log" | tail -n 1)
