@@ -10,7 +10,7 @@
  * power of two >= NVARS, inserted in var_id order.  Then LOOKUPS random
  * (var_id, offset, size) triples, drawn before the timed part, go through
  *
- *   bench_resolve()   a noinline wrapper around nsim_rc_resolve(): the
+ *   bench_resolve()   a noinline wrapper around nrsim_rc_resolve(): the
  *                     lookup + bounds + add the module inlines into
  *                     RESOLVE and RESOLVE_BATCH;
  *   bench_empty()     the same loop shape with a noinline function that
@@ -40,7 +40,7 @@ __attribute__((noinline))
 int bench_resolve(const struct hlist_head *b, u32 bits, u32 var_id,
 		  u64 offset, u64 size, u64 *addr)
 {
-	return nsim_rc_resolve(b, bits, var_id, offset, size, addr);
+	return nrsim_rc_resolve(b, bits, var_id, offset, size, addr);
 }
 
 __attribute__((noinline))
@@ -108,7 +108,7 @@ int main(int argc, char **argv)
 	unsigned long i, bad = 0, empty_bad = 0, used = 0, maxlen = 0, probes = 0;
 	struct hlist_head *buckets;
 	struct query *q;
-	struct nsim_mr *mrs;
+	struct nrsim_mr *mrs;
 	u64 sum, want = 0;
 	u32 bits = 0, nb;
 
@@ -116,7 +116,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: resolve_bench [NVARS [LOOKUPS]]\n");
 		return 2;
 	}
-	/* nsim_sg_hash_init(): smallest power of two >= nmem */
+	/* nrsim_sg_hash_init(): smallest power of two >= nmem */
 	while ((1UL << bits) < nvars)
 		bits++;
 	nb = 1U << bits;
@@ -134,7 +134,7 @@ int main(int argc, char **argv)
 		mrs[i].type = KBIN_MR_BUFFER;
 		mrs[i].size = VAR_SIZE;
 		mrs[i].pa = BASE_PA + i * VAR_SIZE;
-		nsim_rc_insert(buckets, bits, &mrs[i]);
+		nrsim_rc_insert(buckets, bits, &mrs[i]);
 	}
 	for (i = 0; i < nb; i++) {
 		unsigned long len = 0;
@@ -160,7 +160,7 @@ int main(int argc, char **argv)
 
 	printf("vars %lu\nlookups %lu\nbuckets %u\nbytes_per_var_hot %.2f\n",
 	       nvars, nq, nb,
-	       (double)sizeof(struct nsim_mr) +
+	       (double)sizeof(struct nrsim_mr) +
 	       (double)nb * sizeof(struct hlist_head) / nvars);
 	printf("buckets_used %lu\nmax_chain %lu\navg_probes_hit %.3f\n", used,
 	       maxlen, (double)probes / nvars);
@@ -169,9 +169,9 @@ int main(int argc, char **argv)
 	{
 		u64 a = 0;
 
-		if (nsim_rc_resolve(buckets, bits, nvars, 0, 1, &a) != -ENOENT ||
-		    nsim_rc_resolve(buckets, bits, 0, VAR_SIZE, 1, &a) != -ERANGE ||
-		    nsim_rc_resolve(buckets, bits, 0, ~0ULL, 2, &a) != -ERANGE) {
+		if (nrsim_rc_resolve(buckets, bits, nvars, 0, 1, &a) != -ENOENT ||
+		    nrsim_rc_resolve(buckets, bits, 0, VAR_SIZE, 1, &a) != -ERANGE ||
+		    nrsim_rc_resolve(buckets, bits, 0, ~0ULL, 2, &a) != -ERANGE) {
 			printf("errors BAD\n");
 			return 1;
 		}

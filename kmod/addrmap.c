@@ -15,35 +15,35 @@
  * generation come from its row in the generation table (kbin_gen.h,
  * Documentation/hardware.rst).
  */
-#include "neuronsim.h"
+#include "nrsim.h"
 
 /**
- * nsim_hbm_base() - device address of an HBM channel.
+ * nrsim_hbm_base() - device address of an HBM channel.
  * @nd: the device.
  * @channel: channel index, < num_hbm_channels.
  *
  * Return: the channel's first device address (never 0).
  */
-u64 nsim_hbm_base(const struct nsim_device *nd, u32 channel)
+u64 nrsim_hbm_base(const struct nrsim_device *nd, u32 channel)
 {
-	return NSIM_HBM_BASE + (u64)channel * NSIM_HBM_STRIDE;
+	return NRSIM_HBM_BASE + (u64)channel * NRSIM_HBM_STRIDE;
 }
 
 /**
- * nsim_sbuf_base() - device address of a NeuronCore's SBUF window.
+ * nrsim_sbuf_base() - device address of a NeuronCore's SBUF window.
  * @nd: the device.
  * @core: NeuronCore index, < num_cores.
  *
  * Return: the window's first device address; windows are
  * sbuf_window_size bytes apart.
  */
-u64 nsim_sbuf_base(const struct nsim_device *nd, u32 core)
+u64 nrsim_sbuf_base(const struct nrsim_device *nd, u32 core)
 {
-	return NSIM_SBUF_BASE + (u64)core * nd->arch->sbuf_window_size;
+	return NRSIM_SBUF_BASE + (u64)core * nd->arch->sbuf_window_size;
 }
 
 /**
- * nsim_core_channel() - the HBM channel a NeuronCore allocates from.
+ * nrsim_core_channel() - the HBM channel a NeuronCore allocates from.
  * @nd: the device.
  * @core: NeuronCore index, < num_cores.
  *
@@ -52,7 +52,7 @@ u64 nsim_sbuf_base(const struct nsim_device *nd, u32 core)
  *
  * Return: the channel index.
  */
-u32 nsim_core_channel(const struct nsim_device *nd, u32 core)
+u32 nrsim_core_channel(const struct nrsim_device *nd, u32 core)
 {
 	return core * nd->arch->num_hbm_channels / nd->arch->num_cores;
 }

@@ -10,7 +10,7 @@
  * /sys/bus/neuronsim/devices/neuronsimID with the attribute "arch" (its
  * generation's name, world-readable) and the node /dev/neuronsimID.  The
  * arch= module parameter creates device 0.  Input is parsed strictly: an
- * ID is decimal digits only, below NSIM_MAX_DEVICES (so one past 32 bits
+ * ID is decimal digits only, below NRSIM_MAX_DEVICES (so one past 32 bits
  * never wraps to another device's).  Bad input is refused with -EINVAL
  * (not "ID ARCH", a bad ID, unknown ARCH), an ID in use with -EEXIST, an
  * unknown one with -ENOENT, and a device with open files with -EBUSY;
@@ -24,14 +24,14 @@
 #include <linux/mutex.h>
 #include <linux/string.h>
 
-#include "neuronsim.h"
+#include "nrsim.h"
 
 /* new_device and del_device, one at a time; module exit */
-static DEFINE_MUTEX(nsim_bus_mutex);
-static bool nsim_bus_enabled;	/* false before init is done, after exit */
+static DEFINE_MUTEX(nrsim_bus_mutex);
+static bool nrsim_bus_enabled;	/* false before init is done, after exit */
 
 /* the text written to a bus file, without its trailing newline */
-static int nsim_bus_input_len(const char *buf, size_t count)
+static int nrsim_bus_input_len(const char *buf, size_t count)
 {
 	size_t n = strnlen(buf, count);
 
@@ -41,24 +41,24 @@ static int nsim_bus_input_len(const char *buf, size_t count)
 }
 
 /* longest text a bus file takes: "ID ARCH" with a generous margin */
-#define NSIM_BUS_INPUT_MAX	63
+#define NRSIM_BUS_INPUT_MAX	63
 
 /*
  * Cut what was written to bus file @file into @max words separated by
  * blanks (a trailing newline included) in @text: 0, or -EINVAL (and a
  * log line saying what @file takes, @usage and @example) when the input
- * is longer than NSIM_BUS_INPUT_MAX, holds a NUL, or has another number
+ * is longer than NRSIM_BUS_INPUT_MAX, holds a NUL, or has another number
  * of words.
  */
-static int nsim_bus_words(const char *file, const char *usage,
-			  const char *example, const char *buf, size_t count,
-			  char text[NSIM_BUS_INPUT_MAX + 1], char **words,
+static int nrsim_bus_words(const char *file, const char *usage,
+			   const char *example, const char *buf, size_t count,
+			  char text[NRSIM_BUS_INPUT_MAX + 1], char **words,
 			  unsigned int max)
 {
 	unsigned int n = 0;
 	char *t = text, *w;
 
-	if (count > NSIM_BUS_INPUT_MAX || strnlen(buf, count) != count)
+	if (count > NRSIM_BUS_INPUT_MAX || strnlen(buf, count) != count)
 		goto bad;
 	memcpy(text, buf, count);
 	text[count] = '\0';
@@ -73,34 +73,34 @@ static int nsim_bus_words(const char *file, const char *usage,
 		return 0;
 bad:
 	pr_err_ratelimited("%s: \"%.*s\" is not \"%s\"%s\n", file,
-			   nsim_bus_input_len(buf, count), buf, usage, example);
+			   nrsim_bus_input_len(buf, count), buf, usage, example);
 	return -EINVAL;
 }
 
 /*
  * A device ID: decimal digits only (no sign, no base prefix, nothing
- * past 32 bits that would wrap to another ID), below NSIM_MAX_DEVICES.
+ * past 32 bits that would wrap to another ID), below NRSIM_MAX_DEVICES.
  * 0, or -EINVAL with a log line naming @file and the word.
  */
-static int nsim_bus_id(const char *file, const char *word, u32 *id)
+static int nrsim_bus_id(const char *file, const char *word, u32 *id)
 {
 	unsigned int v;
 
 	if (!isdigit(word[0]) || kstrtouint(word, 10, &v) ||
-	    v >= NSIM_MAX_DEVICES) {
+	    v >= NRSIM_MAX_DEVICES) {
 		pr_err_ratelimited("%s: ID \"%s\" is not a decimal number below %u\n",
-				   file, word, NSIM_MAX_DEVICES);
+				   file, word, NRSIM_MAX_DEVICES);
 		return -EINVAL;
 	}
 	*id = v;
 	return 0;
 }
 
-static int nsim_bus_new(u32 id, const struct kbin_gen *arch)
+static int nrsim_bus_new(u32 id, const struct kbin_gen *arch)
 {
-	struct nsim_device *nd;
+	struct nrsim_device *nd;
 
-	nd = nsim_device_create(id, arch);
+	nd = nrsim_device_create(id, arch);
 	if (IS_ERR(nd))
 		return PTR_ERR(nd);
 	pr_info("neuronsim%u: %s device: %u NeuronCores, %u x %llu MiB HBM\n",
@@ -112,27 +112,27 @@ static int nsim_bus_new(u32 id, const struct kbin_gen *arch)
 static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 				size_t count)
 {
-	char text[NSIM_BUS_INPUT_MAX + 1], *w[2];
+	char text[NRSIM_BUS_INPUT_MAX + 1], *w[2];
 	const struct kbin_gen *arch;
 	u32 id;
 	int ret;
 
-	ret = nsim_bus_words("new_device", "ID ARCH", " (e.g. \"1 trn1\")", buf,
-			     count, text, w, 2);
+	ret = nrsim_bus_words("new_device", "ID ARCH", " (e.g. \"1 trn1\")", buf,
+			      count, text, w, 2);
 	if (ret)
 		return ret;
-	ret = nsim_bus_id("new_device", w[0], &id);
+	ret = nrsim_bus_id("new_device", w[0], &id);
 	if (ret)
 		return ret;
-	arch = nsim_arch_find(w[1]);
+	arch = nrsim_arch_find(w[1]);
 	if (!arch) {
 		pr_err_ratelimited("new_device %u: unknown arch '%.15s' (use trn1, trn2 or trn3)\n",
 				   id, w[1]);
 		return -EINVAL;
 	}
-	mutex_lock(&nsim_bus_mutex);
-	ret = nsim_bus_enabled ? nsim_bus_new(id, arch) : -EBUSY;
-	mutex_unlock(&nsim_bus_mutex);
+	mutex_lock(&nrsim_bus_mutex);
+	ret = nrsim_bus_enabled ? nrsim_bus_new(id, arch) : -EBUSY;
+	mutex_unlock(&nrsim_bus_mutex);
 	if (ret == -EEXIST)
 		pr_err_ratelimited("new_device %u: device %u exists\n", id, id);
 	else if (ret)
@@ -144,102 +144,102 @@ static BUS_ATTR_WO(new_device);
 static ssize_t del_device_store(struct bus_type *bus, const char *buf,
 				size_t count)
 {
-	char text[NSIM_BUS_INPUT_MAX + 1], *w[1];
+	char text[NRSIM_BUS_INPUT_MAX + 1], *w[1];
 	u32 id;
 	int ret;
 
-	ret = nsim_bus_words("del_device", "ID", "", buf, count, text, w, 1);
+	ret = nrsim_bus_words("del_device", "ID", "", buf, count, text, w, 1);
 	if (ret)
 		return ret;
-	ret = nsim_bus_id("del_device", w[0], &id);
+	ret = nrsim_bus_id("del_device", w[0], &id);
 	if (ret)
 		return ret;
-	mutex_lock(&nsim_bus_mutex);
-	ret = nsim_bus_enabled ? nsim_device_remove(id) : -EBUSY;
-	mutex_unlock(&nsim_bus_mutex);
+	mutex_lock(&nrsim_bus_mutex);
+	ret = nrsim_bus_enabled ? nrsim_device_remove(id) : -EBUSY;
+	mutex_unlock(&nrsim_bus_mutex);
 	if (ret == -ENOENT)
 		pr_err_ratelimited("del_device %u: no such device\n", id);
 	return ret ? ret : count;
 }
 static BUS_ATTR_WO(del_device);
 
-static struct attribute *nsim_bus_attrs[] = {
+static struct attribute *nrsim_bus_attrs[] = {
 	&bus_attr_new_device.attr,
 	&bus_attr_del_device.attr,
 	NULL
 };
-ATTRIBUTE_GROUPS(nsim_bus);
+ATTRIBUTE_GROUPS(nrsim_bus);
 
 static ssize_t arch_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
 {
-	const struct nsim_device *nd = container_of(dev, struct nsim_device,
+	const struct nrsim_device *nd = container_of(dev, struct nrsim_device,
 						    dev);
 
 	return sysfs_emit(buf, "%s\n", nd->arch->name);
 }
 static DEVICE_ATTR_RO(arch);
 
-static struct attribute *nsim_dev_attrs[] = {
+static struct attribute *nrsim_dev_attrs[] = {
 	&dev_attr_arch.attr,
 	NULL
 };
-ATTRIBUTE_GROUPS(nsim_dev);
+ATTRIBUTE_GROUPS(nrsim_dev);
 
-struct bus_type nsim_bus_type = {
+struct bus_type nrsim_bus_type = {
 	.name = NEURONSIM_DEVICE_NAME,
-	.bus_groups = nsim_bus_groups,
-	.dev_groups = nsim_dev_groups,
+	.bus_groups = nrsim_bus_groups,
+	.dev_groups = nrsim_dev_groups,
 };
 
 /**
- * nsim_bus_init() - register the neuronsim bus and create device 0.
+ * nrsim_bus_init() - register the neuronsim bus and create device 0.
  * @arch0: the generation of device 0 (the arch= module parameter).
  *
  * Return: 0, or the error of bus_register() or of creating the device.
  */
-int nsim_bus_init(const struct kbin_gen *arch0)
+int nrsim_bus_init(const struct kbin_gen *arch0)
 {
 	int ret;
 
-	ret = bus_register(&nsim_bus_type);
+	ret = bus_register(&nrsim_bus_type);
 	if (ret)
 		return ret;
-	mutex_lock(&nsim_bus_mutex);
-	ret = nsim_bus_new(0, arch0);
+	mutex_lock(&nrsim_bus_mutex);
+	ret = nrsim_bus_new(0, arch0);
 	if (!ret)
-		nsim_bus_enabled = true;
-	mutex_unlock(&nsim_bus_mutex);
+		nrsim_bus_enabled = true;
+	mutex_unlock(&nrsim_bus_mutex);
 	if (ret)
 		goto err_bus;
 	return 0;
 
 err_bus:
-	bus_unregister(&nsim_bus_type);
+	bus_unregister(&nrsim_bus_type);
 	return ret;
 }
 
 /**
- * nsim_bus_exit() - remove every device and unregister the bus.
+ * nrsim_bus_exit() - remove every device and unregister the bus.
  *
  * Context: module exit: no file is open on any device.
  */
-void nsim_bus_exit(void)
+void nrsim_bus_exit(void)
 {
 	unsigned long index = 0;
-	struct nsim_device *nd;
+	struct nrsim_device *nd;
 
-	mutex_lock(&nsim_bus_mutex);
-	nsim_bus_enabled = false;
+	mutex_lock(&nrsim_bus_mutex);
+	nrsim_bus_enabled = false;
 	for (;;) {
-		nsim_devices_lock();
-		nd = nsim_device_next(&index);
-		nsim_devices_unlock();
+		nrsim_devices_lock();
+		nd = nrsim_device_next(&index);
+		nrsim_devices_unlock();
 		if (!nd)
 			break;
-		WARN_ON(nsim_device_remove(index));
+		WARN_ON(nrsim_device_remove(index));
 		index++;
 	}
-	mutex_unlock(&nsim_bus_mutex);
-	bus_unregister(&nsim_bus_type);
+	mutex_unlock(&nrsim_bus_mutex);
+	bus_unregister(&nrsim_bus_type);
 }

@@ -12,7 +12,7 @@
  * dropped, so the next owner reads zeros.
  *
  * Each NeuronCore N has an SBUF window in the device address map
- * (nsim_sbuf_base(), Documentation/uapi.rst "Address map"): the SBUF is
+ * (nrsim_sbuf_base(), Documentation/uapi.rst "Address map"): the SBUF is
  * sbuf_partitions partitions of sbuf_partition_size bytes, partition p
  * holding the window's bytes [p * stride, p * stride + partition size),
  * the stride being sbuf_partition_stride (Documentation/hardware.rst).
@@ -23,22 +23,22 @@
 #include <linux/pid.h>
 #include <linux/seq_file.h>
 
-#include "neuronsim.h"
+#include "nrsim.h"
 
 /* the core's reservation ends: clear its state (SBUF; later DMA queues) */
-static void nsim_core_clear(struct nsim_device *nd, u32 core)
+static void nrsim_core_clear(struct nrsim_device *nd, u32 core)
 {
-	struct nsim_core *c = &nd->cores[core];
+	struct nrsim_core *c = &nd->cores[core];
 
 	put_pid(c->owner);
 	c->owner = NULL;
-	nsim_mem_discard(&nd->mem, nsim_sbuf_base(nd, core),
-			 nd->arch->sbuf_window_size);
+	nrsim_mem_discard(&nd->mem, nrsim_sbuf_base(nd, core),
+			  nd->arch->sbuf_window_size);
 }
 
 /* the first core of [first, first + n) that another thread group holds */
-static int nsim_cores_taken(struct nsim_device *nd, struct pid *tgid,
-			    u32 first, u32 n)
+static int nrsim_cores_taken(struct nrsim_device *nd, struct pid *tgid,
+			     u32 first, u32 n)
 {
 	u32 i;
 
@@ -49,7 +49,7 @@ static int nsim_cores_taken(struct nsim_device *nd, struct pid *tgid,
 }
 
 /* the first run of @n cores nobody holds, or -1 */
-static int nsim_cores_first_fit(struct nsim_device *nd, u32 n)
+static int nrsim_cores_first_fit(struct nrsim_device *nd, u32 n)
 {
 	u32 first, i;
 
@@ -64,7 +64,7 @@ static int nsim_cores_first_fit(struct nsim_device *nd, u32 n)
 }
 
 /**
- * nsim_cores_reserve() - reserve NeuronCores for a load.
+ * nrsim_cores_reserve() - reserve NeuronCores for a load.
  * @nd: the device.
  * @tgid: the loading thread group.
  * @first: in: the first core, < num_cores, or NEURONSIM_CORE_ANY for the
@@ -83,26 +83,26 @@ static int nsim_cores_first_fit(struct nsim_device *nd, u32 n)
  * Return: 0; -EBUSY a core of the run is another thread group's, or no
  * run of @n free cores exists.
  */
-int nsim_cores_reserve(struct nsim_device *nd, struct pid *tgid, u32 *first,
-		       u32 n, u32 *busy, pid_t *busy_pid)
+int nrsim_cores_reserve(struct nrsim_device *nd, struct pid *tgid, u32 *first,
+			u32 n, u32 *busy, pid_t *busy_pid)
 {
 	int start, taken;
 	u32 i;
 
 	mutex_lock(&nd->core_lock);
 	if (*first == NEURONSIM_CORE_ANY) {
-		start = nsim_cores_first_fit(nd, n);
+		start = nrsim_cores_first_fit(nd, n);
 		taken = -1;
 		if (start < 0) {
 			/* name a held core: another group's, else the caller's */
-			taken = nsim_cores_taken(nd, tgid, 0, nd->arch->num_cores);
+			taken = nrsim_cores_taken(nd, tgid, 0, nd->arch->num_cores);
 			for (i = 0; taken < 0 && i < nd->arch->num_cores; i++)
 				if (nd->cores[i].owner)
 					taken = i;
 		}
 	} else {
 		start = *first;
-		taken = nsim_cores_taken(nd, tgid, start, n);
+		taken = nrsim_cores_taken(nd, tgid, start, n);
 	}
 	if (start < 0 || taken >= 0) {
 		struct pid *owner = taken >= 0 ? nd->cores[taken].owner : NULL;
@@ -128,31 +128,31 @@ int nsim_cores_reserve(struct nsim_device *nd, struct pid *tgid, u32 *first,
 }
 
 /**
- * nsim_cores_release() - a model (or a failed load) stops using its cores;
+ * nrsim_cores_release() - a model (or a failed load) stops using its cores;
  *	a core's last user ends its reservation and clears its SBUF.
  * @nd: the device.
- * @first: the first core, as nsim_cores_reserve() returned it.
+ * @first: the first core, as nrsim_cores_reserve() returned it.
  * @n: cores.
  */
-void nsim_cores_release(struct nsim_device *nd, u32 first, u32 n)
+void nrsim_cores_release(struct nrsim_device *nd, u32 first, u32 n)
 {
 	u32 i;
 
 	mutex_lock(&nd->core_lock);
 	for (i = first; i < first + n; i++)
 		if (!--nd->cores[i].users)
-			nsim_core_clear(nd, i);
+			nrsim_core_clear(nd, i);
 	mutex_unlock(&nd->core_lock);
 }
 
 /**
- * nsim_cores_get() - who owns each NeuronCore, for netlink and debugfs.
+ * nrsim_cores_get() - who owns each NeuronCore, for netlink and debugfs.
  * @nd: the device.
  * @owner_pid: out: per core, the owner's pid in the caller's pid
  *	namespace (0: free, or not visible there); num_cores entries.
  * @users: out: per core, its owner's models and loads in progress.
  */
-void nsim_cores_get(struct nsim_device *nd, pid_t *owner_pid, u32 *users)
+void nrsim_cores_get(struct nrsim_device *nd, pid_t *owner_pid, u32 *users)
 {
 	u32 i;
 
@@ -165,7 +165,7 @@ void nsim_cores_get(struct nsim_device *nd, pid_t *owner_pid, u32 *users)
 }
 
 /**
- * nsim_sbuf_touches_carveout() - whether device bytes touch an SBUF
+ * nrsim_sbuf_touches_carveout() - whether device bytes touch an SBUF
  *	carve-out of one of a model's subgraphs.
  * @m: the model.
  * @pa: first device address.
@@ -179,16 +179,16 @@ void nsim_cores_get(struct nsim_device *nd, pid_t *owner_pid, u32 *users)
  *
  * Return: true when [@pa, @pa + @len) overlaps a carve-out.
  */
-bool nsim_sbuf_touches_carveout(const struct nsim_model *m, u64 pa, u64 len)
+bool nrsim_sbuf_touches_carveout(const struct nrsim_model *m, u64 pa, u64 len)
 {
-	const struct nsim_device *nd = m->nd;
+	const struct nrsim_device *nd = m->nd;
 	u64 stride = nd->arch->sbuf_partition_stride;
 	u64 sbuf = nd->arch->sbuf_window_size;
 	u32 s, k, p;
 
 	for (s = 0; s < m->num_sg && len; s++) {
-		const struct nsim_sg *sg = &m->sg[s];
-		u64 base = nsim_sbuf_base(nd, sg->core);
+		const struct nrsim_sg *sg = &m->sg[s];
+		u64 base = nrsim_sbuf_base(nd, sg->core);
 		u64 lo, hi;	/* the bytes, relative to the window */
 
 		if (!sg->num_carveouts || pa >= base + sbuf || pa + len <= base)

@@ -42,20 +42,20 @@
 
 #include "kbin_dma.h"
 
-#include "neuronsim.h"
+#include "nrsim.h"
 
 /* /sys/kernel/debug/neuronsim/ */
-static struct dentry *nsim_debugfs_root;
+static struct dentry *nrsim_debugfs_root;
 
 /* what neuronsim/ links to in neuronsim0/ */
-static const char *const nsim_debugfs_link_names[NSIM_DEBUGFS_LINKS] = {
+static const char *const nrsim_debugfs_link_names[NRSIM_DEBUGFS_LINKS] = {
 	"device", "hbm", "stats", "fail_hbm_alloc_nth", "fail_copyin_nth",
 	"fail_reloc_nth", "models",
 };
 
-static int nsim_device_show(struct seq_file *m, void *unused)
+static int nrsim_device_show(struct seq_file *m, void *unused)
 {
-	const struct nsim_device *nd = m->private;
+	const struct nrsim_device *nd = m->private;
 	const struct kbin_gen *a = nd->arch;
 	u32 i;
 
@@ -66,23 +66,23 @@ static int nsim_device_show(struct seq_file *m, void *unused)
 		   a->sbuf_window_size);
 	for (i = 0; i < a->num_cores; i++)
 		seq_printf(m, "sbuf%u\t0x%llx-0x%llx\thbm channel %u\n", i,
-			   nsim_sbuf_base(nd, i),
-			   nsim_sbuf_base(nd, i) + a->sbuf_window_size - 1,
-			   nsim_core_channel(nd, i));
+			   nrsim_sbuf_base(nd, i),
+			   nrsim_sbuf_base(nd, i) + a->sbuf_window_size - 1,
+			   nrsim_core_channel(nd, i));
 	for (i = 0; i < a->num_hbm_channels; i++)
-		seq_printf(m, "hbm%u\t0x%llx-0x%llx\n", i, nsim_hbm_base(nd, i),
-			   nsim_hbm_base(nd, i) + a->hbm_channel_size - 1);
+		seq_printf(m, "hbm%u\t0x%llx-0x%llx\n", i, nrsim_hbm_base(nd, i),
+			   nrsim_hbm_base(nd, i) + a->hbm_channel_size - 1);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(nsim_device);
+DEFINE_SHOW_ATTRIBUTE(nrsim_device);
 
-static int nsim_cores_show(struct seq_file *m, void *unused)
+static int nrsim_cores_show(struct seq_file *m, void *unused)
 {
-	struct nsim_device *nd = m->private;
+	struct nrsim_device *nd = m->private;
 	pid_t owner[NEURONSIM_MAX_CORES];
 	u32 users[NEURONSIM_MAX_CORES], i;
 
-	nsim_cores_get(nd, owner, users);
+	nrsim_cores_get(nd, owner, users);
 	seq_puts(m, "core\towner_pid\tmodels\n");
 	for (i = 0; i < nd->arch->num_cores; i++) {
 		if (users[i])
@@ -92,48 +92,48 @@ static int nsim_cores_show(struct seq_file *m, void *unused)
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(nsim_cores);
+DEFINE_SHOW_ATTRIBUTE(nrsim_cores);
 
-static int nsim_hbm_file_show(struct seq_file *m, void *unused)
+static int nrsim_hbm_file_show(struct seq_file *m, void *unused)
 {
-	nsim_hbm_show(m->private, m);
+	nrsim_hbm_show(m->private, m);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(nsim_hbm_file);
+DEFINE_SHOW_ATTRIBUTE(nrsim_hbm_file);
 
-static int nsim_stats_show(struct seq_file *m, void *unused)
+static int nrsim_stats_show(struct seq_file *m, void *unused)
 {
-	struct nsim_device *nd = m->private;
+	struct nrsim_device *nd = m->private;
 
 	seq_printf(m, "models %lld\n", atomic64_read(&nd->stats.models));
 	seq_printf(m, "mem_refs %lld\n", atomic64_read(&nd->stats.mem_refs));
 	seq_printf(m, "kmem_bytes %lld\n", atomic64_read(&nd->stats.kmem_bytes));
-	seq_printf(m, "backing_bytes %llu\n", nsim_mem_backing_bytes(&nd->mem));
-	seq_printf(m, "hbm_used %llu\n", nsim_hbm_used_total(nd));
+	seq_printf(m, "backing_bytes %llu\n", nrsim_mem_backing_bytes(&nd->mem));
+	seq_printf(m, "hbm_used %llu\n", nrsim_hbm_used_total(nd));
 	seq_printf(m, "loads %lld\n", atomic64_read(&nd->stats.loads));
 	seq_printf(m, "load_failures %lld\n",
 		   atomic64_read(&nd->stats.load_failures));
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(nsim_stats);
+DEFINE_SHOW_ATTRIBUTE(nrsim_stats);
 
 /*
  * A subgraph's HBM variables per usage category: "  hbm WEIGHT 3 vars
  * 16384 bytes" (each its own allocation; bytes rounded to the granule).
  */
-static void nsim_sg_hbm_show(struct seq_file *s, const struct nsim_sg *sg)
+static void nrsim_sg_hbm_show(struct seq_file *s, const struct nrsim_sg *sg)
 {
 	u64 bytes[KBIN_USAGE_MAX + 1] = { 0 };
 	u32 vars[KBIN_USAGE_MAX + 1] = { 0 };
 	u32 i;
 
 	for (i = 0; i < sg->nmem; i++) {
-		const struct nsim_mr_cold *c = &sg->cold[i];
+		const struct nrsim_mr_cold *c = &sg->cold[i];
 
-		if (c->where != NSIM_WHERE_HBM)
+		if (c->where != NRSIM_WHERE_HBM)
 			continue;
 		vars[c->usage]++;
-		bytes[c->usage] += round_up(sg->mrs[i].size, NSIM_HBM_GRANULE);
+		bytes[c->usage] += round_up(sg->mrs[i].size, NRSIM_HBM_GRANULE);
 	}
 	for (i = 0; i <= KBIN_USAGE_MAX; i++)
 		if (vars[i])
@@ -143,9 +143,9 @@ static void nsim_sg_hbm_show(struct seq_file *s, const struct nsim_sg *sg)
 				   vars[i], bytes[i]);
 }
 
-static int nsim_model_info_show(struct seq_file *s, void *unused)
+static int nrsim_model_info_show(struct seq_file *s, void *unused)
 {
-	const struct nsim_model *m = s->private;
+	const struct nrsim_model *m = s->private;
 	u32 i, k;
 
 	seq_printf(s, "id %u\ntarget_gen %u\nfirst_core %u\nsubgraphs %u\n",
@@ -164,7 +164,7 @@ static int nsim_model_info_show(struct seq_file *s, void *unused)
 				   m->load_sp[i].pages[0].addr,
 				   kbin_usage_str(m->load_sp[i].pages[0].usage));
 	for (i = 0; i < m->num_sg; i++) {
-		const struct nsim_sg *sg = &m->sg[i];
+		const struct nrsim_sg *sg = &m->sg[i];
 
 		seq_printf(s, "sg%u %s core %u hbm %u vars %u buckets %u\n", i,
 			   sg->name, sg->core, sg->channel, sg->nmem,
@@ -173,7 +173,7 @@ static int nsim_model_info_show(struct seq_file *s, void *unused)
 			seq_printf(s, "  local_scratchpad %llu bytes, %u pages, first 0x%llx\n",
 				   sg->local_sp.size, sg->local_sp.npages,
 				   sg->local_sp.pages[0].addr);
-		nsim_sg_hbm_show(s, sg);
+		nrsim_sg_hbm_show(s, sg);
 		for (k = 0; k < sg->num_carveouts; k++)
 			seq_printf(s, "  carveout %s offset %u size %u partitions %u+%u (reserved)\n",
 				   kbin_carveout_type_str(sg->carveouts[k].type),
@@ -183,55 +183,55 @@ static int nsim_model_info_show(struct seq_file *s, void *unused)
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(nsim_model_info);
+DEFINE_SHOW_ATTRIBUTE(nrsim_model_info);
 
 /*
  * memrefs: a seq_file iterator over the rows, so 10^6 vars stream.
  * Position 0 is the header (SEQ_START_TOKEN, which is (void *)1); row
  * p >= 1 is var p - 1, handed around as the cookie p + 1.
  */
-static void *nsim_memrefs_pos(const struct nsim_sg *sg, loff_t pos)
+static void *nrsim_memrefs_pos(const struct nrsim_sg *sg, loff_t pos)
 {
 	if (pos == 0)
 		return SEQ_START_TOKEN;
 	return pos <= sg->nmem ? (void *)(uintptr_t)(pos + 1) : NULL;
 }
 
-static void *nsim_memrefs_start(struct seq_file *s, loff_t *pos)
+static void *nrsim_memrefs_start(struct seq_file *s, loff_t *pos)
 {
-	return nsim_memrefs_pos(s->private, *pos);
+	return nrsim_memrefs_pos(s->private, *pos);
 }
 
-static void *nsim_memrefs_next(struct seq_file *s, void *v, loff_t *pos)
+static void *nrsim_memrefs_next(struct seq_file *s, void *v, loff_t *pos)
 {
 	++*pos;
-	return nsim_memrefs_pos(s->private, *pos);
+	return nrsim_memrefs_pos(s->private, *pos);
 }
 
-static void nsim_memrefs_stop(struct seq_file *s, void *v)
+static void nrsim_memrefs_stop(struct seq_file *s, void *v)
 {
 }
 
-static void nsim_show_where(struct seq_file *s, const struct nsim_sg *sg,
-			    const struct nsim_mr *mr,
-			    const struct nsim_mr_cold *c)
+static void nrsim_show_where(struct seq_file *s, const struct nrsim_sg *sg,
+			     const struct nrsim_mr *mr,
+			    const struct nrsim_mr_cold *c)
 {
 	switch (c->where) {
-	case NSIM_WHERE_HBM:
+	case NRSIM_WHERE_HBM:
 		seq_printf(s, "hbm%u", c->where_idx);
 		break;
-	case NSIM_WHERE_SBUF:
+	case NRSIM_WHERE_SBUF:
 		seq_printf(s, "sbuf%u", c->where_idx);
 		break;
-	case NSIM_WHERE_SP_LOCAL ... NSIM_WHERE_SP_MAIN:
+	case NRSIM_WHERE_SP_LOCAL ... NRSIM_WHERE_SP_MAIN:
 		seq_printf(s, "scratchpad-%s@hbm%u",
-			   kbin_backing_buf_str(c->where - NSIM_WHERE_SP_LOCAL),
+			   kbin_backing_buf_str(c->where - NRSIM_WHERE_SP_LOCAL),
 			   c->where_idx);
 		break;
-	case NSIM_WHERE_REMOTE:
+	case NRSIM_WHERE_REMOTE:
 		seq_printf(s, "remote:sg%u/%u", mr->aux, mr->aux2);
 		break;
-	case NSIM_WHERE_TARGET:
+	case NRSIM_WHERE_TARGET:
 		seq_printf(s, "target:%u", mr->aux);
 		break;
 	default:
@@ -239,11 +239,11 @@ static void nsim_show_where(struct seq_file *s, const struct nsim_sg *sg,
 	}
 }
 
-static int nsim_memrefs_show(struct seq_file *s, void *v)
+static int nrsim_memrefs_show(struct seq_file *s, void *v)
 {
-	const struct nsim_sg *sg = s->private;
-	const struct nsim_mr_cold *c;
-	const struct nsim_mr *mr;
+	const struct nrsim_sg *sg = s->private;
+	const struct nrsim_mr_cold *c;
+	const struct nrsim_mr *mr;
 	u32 i, d;
 
 	if (v == SEQ_START_TOKEN) {
@@ -259,30 +259,30 @@ static int nsim_memrefs_show(struct seq_file *s, void *v)
 		seq_printf(s, "%s%llu", d ? "," : "", sg->dims[c->dims_off + d]);
 	seq_printf(s, "]\t%llu\t%llu\t0x%llx\t", mr->size,
 		   1ULL << c->alignment_log2, mr->pa);
-	nsim_show_where(s, sg, mr, c);
+	nrsim_show_where(s, sg, mr, c);
 	seq_printf(s, "\t%s\n", kbin_stage_mode_str(c->mode));
 	return 0;
 }
 
-static const struct seq_operations nsim_memrefs_sops = {
-	.start = nsim_memrefs_start,
-	.next = nsim_memrefs_next,
-	.stop = nsim_memrefs_stop,
-	.show = nsim_memrefs_show,
+static const struct seq_operations nrsim_memrefs_sops = {
+	.start = nrsim_memrefs_start,
+	.next = nrsim_memrefs_next,
+	.stop = nrsim_memrefs_stop,
+	.show = nrsim_memrefs_show,
 };
 
-static int nsim_memrefs_open(struct inode *inode, struct file *file)
+static int nrsim_memrefs_open(struct inode *inode, struct file *file)
 {
-	int ret = seq_open(file, &nsim_memrefs_sops);
+	int ret = seq_open(file, &nrsim_memrefs_sops);
 
 	if (!ret)
 		((struct seq_file *)file->private_data)->private = inode->i_private;
 	return ret;
 }
 
-static const struct file_operations nsim_memrefs_fops = {
+static const struct file_operations nrsim_memrefs_fops = {
 	.owner = THIS_MODULE,
-	.open = nsim_memrefs_open,
+	.open = nrsim_memrefs_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = seq_release,
@@ -296,26 +296,26 @@ static const struct file_operations nsim_memrefs_fops = {
  * reading the file front to back is O(vars + rows) however many read()
  * calls it takes.
  */
-struct nsim_tables_iter {
-	const struct nsim_sg *sg;
+struct nrsim_tables_iter {
+	const struct nrsim_sg *sg;
 	loff_t pos;
 	u32 var;
 	u32 row;
 };
 
-static bool nsim_is_table(const struct nsim_sg *sg, u32 i)
+static bool nrsim_is_table(const struct nrsim_sg *sg, u32 i)
 {
 	return kbin_kind(sg->mrs[i].type)->storage == KBIN_STORAGE_TABLE &&
 	       sg->mrs[i].aux2;
 }
 
 /* @it at its first table row past var @from: false when there is none */
-static bool nsim_tables_first(struct nsim_tables_iter *it, u32 from)
+static bool nrsim_tables_first(struct nrsim_tables_iter *it, u32 from)
 {
 	u32 i;
 
 	for (i = from; i < it->sg->nmem; i++)
-		if (nsim_is_table(it->sg, i)) {
+		if (nrsim_is_table(it->sg, i)) {
 			it->var = i;
 			it->row = 0;
 			return true;
@@ -324,10 +324,10 @@ static bool nsim_tables_first(struct nsim_tables_iter *it, u32 from)
 }
 
 /* move @it to table row @pos (>= 1); NULL when past the last one */
-static void *nsim_tables_seek(struct nsim_tables_iter *it, loff_t pos)
+static void *nrsim_tables_seek(struct nrsim_tables_iter *it, loff_t pos)
 {
 	if (!it->pos || pos < it->pos) {
-		if (!nsim_tables_first(it, 0))
+		if (!nrsim_tables_first(it, 0))
 			return NULL;
 		it->pos = 1;
 	}
@@ -340,7 +340,7 @@ static void *nsim_tables_seek(struct nsim_tables_iter *it, loff_t pos)
 			break;
 		}
 		it->pos += left;
-		if (!nsim_tables_first(it, it->var + 1)) {
+		if (!nrsim_tables_first(it, it->var + 1)) {
 			it->pos = 0;
 			return NULL;
 		}
@@ -348,28 +348,28 @@ static void *nsim_tables_seek(struct nsim_tables_iter *it, loff_t pos)
 	return it;
 }
 
-static void *nsim_tables_start(struct seq_file *s, loff_t *pos)
+static void *nrsim_tables_start(struct seq_file *s, loff_t *pos)
 {
 	if (*pos == 0)
 		return SEQ_START_TOKEN;
-	return nsim_tables_seek(s->private, *pos);
+	return nrsim_tables_seek(s->private, *pos);
 }
 
-static void *nsim_tables_next(struct seq_file *s, void *v, loff_t *pos)
+static void *nrsim_tables_next(struct seq_file *s, void *v, loff_t *pos)
 {
 	++*pos;
-	return nsim_tables_seek(s->private, *pos);
+	return nrsim_tables_seek(s->private, *pos);
 }
 
-static void nsim_tables_stop(struct seq_file *s, void *v)
+static void nrsim_tables_stop(struct seq_file *s, void *v)
 {
 }
 
-static int nsim_tables_show(struct seq_file *s, void *v)
+static int nrsim_tables_show(struct seq_file *s, void *v)
 {
-	const struct nsim_tables_iter *it = v;
-	const struct nsim_sg *sg;
-	const struct nsim_mr *mr;
+	const struct nrsim_tables_iter *it = v;
+	const struct nrsim_sg *sg;
+	const struct nrsim_mr *mr;
 	u32 idx;
 
 	if (v == SEQ_START_TOKEN) {
@@ -386,60 +386,60 @@ static int nsim_tables_show(struct seq_file *s, void *v)
 	return 0;
 }
 
-static const struct seq_operations nsim_tables_sops = {
-	.start = nsim_tables_start,
-	.next = nsim_tables_next,
-	.stop = nsim_tables_stop,
-	.show = nsim_tables_show,
+static const struct seq_operations nrsim_tables_sops = {
+	.start = nrsim_tables_start,
+	.next = nrsim_tables_next,
+	.stop = nrsim_tables_stop,
+	.show = nrsim_tables_show,
 };
 
-static int nsim_tables_open(struct inode *inode, struct file *file)
+static int nrsim_tables_open(struct inode *inode, struct file *file)
 {
-	struct nsim_tables_iter *it;
+	struct nrsim_tables_iter *it;
 
-	it = __seq_open_private(file, &nsim_tables_sops, sizeof(*it));
+	it = __seq_open_private(file, &nrsim_tables_sops, sizeof(*it));
 	if (!it)
 		return -ENOMEM;
 	it->sg = inode->i_private;
 	return 0;
 }
 
-static const struct file_operations nsim_tables_fops = {
+static const struct file_operations nrsim_tables_fops = {
 	.owner = THIS_MODULE,
-	.open = nsim_tables_open,
+	.open = nrsim_tables_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = seq_release_private,
 };
 
 /* dma/queues: one row per relocated DMA queue of the subgraph */
-static int nsim_dma_queues_show(struct seq_file *s, void *unused)
+static int nrsim_dma_queues_show(struct seq_file *s, void *unused)
 {
-	const struct nsim_sg *sg = s->private;
-	const struct nsim_dma *dma = &sg->dma;
+	const struct nrsim_sg *sg = s->private;
+	const struct nrsim_dma *dma = &sg->dma;
 	u32 i;
 
 	seq_puts(s, "queue\tname\ttype\towner\tblocks\tdescriptors\tm2s\ts2m\trings\tm2s_ring\ts2m_ring\tring_bytes\n");
 	for (i = 0; i < dma->num_queues; i++) {
-		const struct nsim_dma_queue *q = &dma->queues[i];
-		u64 ring[NSIM_DMA_DIRS] = { 0, 0 };
+		const struct nrsim_dma_queue *q = &dma->queues[i];
+		u64 ring[NRSIM_DMA_DIRS] = { 0, 0 };
 		u32 d;
 
-		for (d = 0; d < NSIM_DMA_DIRS; d++)
+		for (d = 0; d < NRSIM_DMA_DIRS; d++)
 			if (q->num_rings[d])
 				ring[d] = dma->rings[q->first_ring[d]].addr;
 		seq_printf(s, "%u\t%s\t%s\t%s\t%u\t%u\t%u\t%u\t%u\t0x%llx\t0x%llx\t%llu\n",
 			   i, dma->names + q->name_off,
 			   kbin_dma_queue_type_str(q->type),
 			   kbin_dma_engine_str(q->owner), q->num_blocks,
-			   q->num_descs, q->count[NSIM_DMA_M2S],
-			   q->count[NSIM_DMA_S2M],
-			   q->num_rings[NSIM_DMA_M2S] + q->num_rings[NSIM_DMA_S2M],
-			   ring[NSIM_DMA_M2S], ring[NSIM_DMA_S2M], q->ring_bytes);
+			   q->num_descs, q->count[NRSIM_DMA_M2S],
+			   q->count[NRSIM_DMA_S2M],
+			   q->num_rings[NRSIM_DMA_M2S] + q->num_rings[NRSIM_DMA_S2M],
+			   ring[NRSIM_DMA_M2S], ring[NRSIM_DMA_S2M], q->ring_bytes);
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(nsim_dma_queues);
+DEFINE_SHOW_ATTRIBUTE(nrsim_dma_queues);
 
 /*
  * dma/<queue>: one row per UDMA descriptor of the queue, its M2S and S2M
@@ -450,7 +450,7 @@ DEFINE_SHOW_ATTRIBUTE(nsim_dma_queues);
  * walk per side, so reading front to back is O(1) per row; a jump is a
  * binary search and kbin_dma_walk_seek().
  */
-struct nsim_ring_side {
+struct nrsim_ring_side {
 	bool valid;
 	u32 idx;
 	u32 d;
@@ -459,20 +459,20 @@ struct nsim_ring_side {
 	struct kbin_dma_walk w;
 };
 
-struct nsim_ring_iter {
-	const struct nsim_dma_queue *q;
+struct nrsim_ring_iter {
+	const struct nrsim_dma_queue *q;
 	loff_t pos;
 	u32 dir;
-	struct nsim_ring_side side[NSIM_DMA_DIRS];
+	struct nrsim_ring_side side[NRSIM_DMA_DIRS];
 };
 
-static void *nsim_ring_seek(struct nsim_ring_iter *it, loff_t pos)
+static void *nrsim_ring_seek(struct nrsim_ring_iter *it, loff_t pos)
 {
-	const struct nsim_dma_queue *q = it->q;
-	const struct nsim_dma_desc *descs = q->sg->dma.descs;
-	u64 m2s = q->count[NSIM_DMA_M2S], s2m = q->count[NSIM_DMA_S2M];
+	const struct nrsim_dma_queue *q = it->q;
+	const struct nrsim_dma_desc *descs = q->sg->dma.descs;
+	u64 m2s = q->count[NRSIM_DMA_M2S], s2m = q->count[NRSIM_DMA_S2M];
 	u64 both = min(m2s, s2m), g = pos - 1;
-	struct nsim_ring_side *sd;
+	struct nrsim_ring_side *sd;
 	u32 dir, idx;
 
 	if (pos < 1 || g >= m2s + s2m)
@@ -483,7 +483,7 @@ static void *nsim_ring_seek(struct nsim_ring_iter *it, loff_t pos)
 		dir = g & 1;
 		idx = g >> 1;
 	} else {
-		dir = m2s > s2m ? NSIM_DMA_M2S : NSIM_DMA_S2M;
+		dir = m2s > s2m ? NRSIM_DMA_M2S : NRSIM_DMA_S2M;
 		idx = g - both;
 	}
 	sd = &it->side[dir];
@@ -494,7 +494,7 @@ static void *nsim_ring_seek(struct nsim_ring_iter *it, loff_t pos)
 			kbin_dma_walk_piece(&sd->w, &sd->off, &sd->len);
 		}
 	} else if (!sd->valid || idx != sd->idx) {
-		sd->d = nsim_dma_desc_find(q->sg, q, dir, idx);
+		sd->d = nrsim_dma_desc_find(q->sg, q, dir, idx);
 		kbin_dma_walk_seek(&sd->w, &descs[sd->d].side[dir],
 				   idx - descs[sd->d].first[dir]);
 		kbin_dma_walk_piece(&sd->w, &sd->off, &sd->len);
@@ -506,30 +506,30 @@ static void *nsim_ring_seek(struct nsim_ring_iter *it, loff_t pos)
 	return it;
 }
 
-static void *nsim_ring_start(struct seq_file *s, loff_t *pos)
+static void *nrsim_ring_start(struct seq_file *s, loff_t *pos)
 {
 	if (*pos == 0)
 		return SEQ_START_TOKEN;
-	return nsim_ring_seek(s->private, *pos);
+	return nrsim_ring_seek(s->private, *pos);
 }
 
-static void *nsim_ring_next(struct seq_file *s, void *v, loff_t *pos)
+static void *nrsim_ring_next(struct seq_file *s, void *v, loff_t *pos)
 {
 	++*pos;
-	return nsim_ring_seek(s->private, *pos);
+	return nrsim_ring_seek(s->private, *pos);
 }
 
-static void nsim_ring_stop(struct seq_file *s, void *v)
+static void nrsim_ring_stop(struct seq_file *s, void *v)
 {
 }
 
-static int nsim_ring_show(struct seq_file *s, void *v)
+static int nrsim_ring_show(struct seq_file *s, void *v)
 {
-	const struct nsim_ring_iter *it = v;
-	const struct nsim_ring_side *sd;
-	const struct nsim_dma_queue *q;
-	const struct nsim_dma_desc *dd;
-	const struct nsim_sg *sg;
+	const struct nrsim_ring_iter *it = v;
+	const struct nrsim_ring_side *sd;
+	const struct nrsim_dma_queue *q;
+	const struct nrsim_dma_desc *dd;
+	const struct nrsim_sg *sg;
 	union udma_desc u;
 	u32 ctrl, len, var, ring;
 	u64 addr;
@@ -542,13 +542,13 @@ static int nsim_ring_show(struct seq_file *s, void *v)
 	sg = q->sg;
 	sd = &it->side[it->dir];
 	dd = &sg->dma.descs[sd->d];
-	ring = nsim_dma_ring_locate(sg, q, it->dir, sd->idx, &addr);
-	nsim_mem_read(&q->nd->mem, addr, &u, sizeof(u));
+	ring = nrsim_dma_ring_locate(sg, q, it->dir, sd->idx, &addr);
+	nrsim_mem_read(&q->nd->mem, addr, &u, sizeof(u));
 	ctrl = le32_to_cpu((__force __le32)u.tx.len_ctrl);
 	len = ctrl & UDMA_DESC_LEN_MASK;
 	var = dd->side[it->dir].var_id;
 	seq_printf(s, "%u\t%s\t%u\t%u\t%s%s%s%s\t0x%llx\t%u\t%u\t%u\t%s\t%llu\n",
-		   sd->idx, it->dir == NSIM_DMA_M2S ? "M2S" : "S2M", ring,
+		   sd->idx, it->dir == NRSIM_DMA_M2S ? "M2S" : "S2M", ring,
 		   len ? len : UDMA_DESC_LEN_MAX,
 		   ctrl & UDMA_DESC_FIRST ? "FIRST" : "",
 		   (ctrl & UDMA_DESC_FIRST) && (ctrl & UDMA_DESC_LAST) ? "|" : "",
@@ -561,33 +561,33 @@ static int nsim_ring_show(struct seq_file *s, void *v)
 	return 0;
 }
 
-static const struct seq_operations nsim_ring_sops = {
-	.start = nsim_ring_start,
-	.next = nsim_ring_next,
-	.stop = nsim_ring_stop,
-	.show = nsim_ring_show,
+static const struct seq_operations nrsim_ring_sops = {
+	.start = nrsim_ring_start,
+	.next = nrsim_ring_next,
+	.stop = nrsim_ring_stop,
+	.show = nrsim_ring_show,
 };
 
-static int nsim_ring_open(struct inode *inode, struct file *file)
+static int nrsim_ring_open(struct inode *inode, struct file *file)
 {
-	struct nsim_ring_iter *it;
+	struct nrsim_ring_iter *it;
 
-	it = __seq_open_private(file, &nsim_ring_sops, sizeof(*it));
+	it = __seq_open_private(file, &nrsim_ring_sops, sizeof(*it));
 	if (!it)
 		return -ENOMEM;
 	it->q = inode->i_private;
 	return 0;
 }
 
-static const struct file_operations nsim_ring_fops = {
+static const struct file_operations nrsim_ring_fops = {
 	.owner = THIS_MODULE,
-	.open = nsim_ring_open,
+	.open = nrsim_ring_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = seq_release_private,
 };
 
-static const char *const nsim_run_state_str[] = {
+static const char *const nrsim_run_state_str[] = {
 	[NEURONSIM_RUN_IDLE] = "idle",
 	[NEURONSIM_RUN_QUEUED] = "queued",
 	[NEURONSIM_RUN_RUNNING] = "running",
@@ -598,23 +598,23 @@ static const char *const nsim_run_state_str[] = {
  * dma/runs: per queue its latest run (engine.c); the engine updates the
  * numbers as it goes, so a row read during a run is a snapshot.
  */
-static int nsim_dma_runs_show(struct seq_file *s, void *unused)
+static int nrsim_dma_runs_show(struct seq_file *s, void *unused)
 {
-	const struct nsim_sg *sg = s->private;
-	const struct nsim_dma *dma = &sg->dma;
+	const struct nrsim_sg *sg = s->private;
+	const struct nrsim_dma *dma = &sg->dma;
 	u32 i;
 
 	seq_puts(s, "queue\tname\tstate\tstatus\tblocks\tdescs\tudma_descs\tbytes\tns\tfail_block\tfail_desc\truns\n");
 	for (i = 0; i < dma->num_queues; i++) {
-		const struct nsim_dma_qrun *qr = &dma->qrun[i];
-		const struct nsim_dma_queue *q = &dma->queues[i];
+		const struct nrsim_dma_qrun *qr = &dma->qrun[i];
+		const struct nrsim_dma_queue *q = &dma->queues[i];
 		u8 st = READ_ONCE(qr->state);
 		u32 fb = READ_ONCE(qr->fail_block), fd = READ_ONCE(qr->fail_desc);
 
 		seq_printf(s, "%u\t%s\t%s\t%d\t%u/%u\t%u/%u\t%llu\t%llu\t%llu\t",
 			   i, dma->names + q->name_off,
-			   st < ARRAY_SIZE(nsim_run_state_str) ?
-			   nsim_run_state_str[st] : "?", READ_ONCE(qr->status),
+			   st < ARRAY_SIZE(nrsim_run_state_str) ?
+			   nrsim_run_state_str[st] : "?", READ_ONCE(qr->status),
 			   READ_ONCE(qr->blocks), q->num_blocks,
 			   READ_ONCE(qr->descs), q->num_descs,
 			   READ_ONCE(qr->udma_descs), READ_ONCE(qr->bytes),
@@ -627,18 +627,18 @@ static int nsim_dma_runs_show(struct seq_file *s, void *unused)
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(nsim_dma_runs);
+DEFINE_SHOW_ATTRIBUTE(nrsim_dma_runs);
 
 /* dma/semaphores: per queue, each semaphore of its set and its value */
-static int nsim_dma_sems_show(struct seq_file *s, void *unused)
+static int nrsim_dma_sems_show(struct seq_file *s, void *unused)
 {
-	const struct nsim_sg *sg = s->private;
-	const struct nsim_dma *dma = &sg->dma;
+	const struct nrsim_sg *sg = s->private;
+	const struct nrsim_dma *dma = &sg->dma;
 	u32 i, k;
 
 	seq_puts(s, "queue\tname\tsemaphore\tvalue\n");
 	for (i = 0; i < dma->num_queues; i++) {
-		const struct nsim_dma_queue *q = &dma->queues[i];
+		const struct nrsim_dma_queue *q = &dma->queues[i];
 
 		for (k = 0; k < q->num_sems; k++)
 			seq_printf(s, "%u\t%s\t%u\t%u\n", i,
@@ -648,17 +648,17 @@ static int nsim_dma_sems_show(struct seq_file *s, void *unused)
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(nsim_dma_sems);
+DEFINE_SHOW_ATTRIBUTE(nrsim_dma_sems);
 
 /* engine: per NeuronCore, its DMA engine's counters since creation */
-static int nsim_engine_show(struct seq_file *s, void *unused)
+static int nrsim_engine_show(struct seq_file *s, void *unused)
 {
-	struct nsim_device *nd = s->private;
+	struct nrsim_device *nd = s->private;
 	u32 c;
 
 	seq_puts(s, "core\tbytes\tudma_descs\tdescs\truns\terrors\tbusy_ns\n");
 	for (c = 0; c < nd->arch->num_cores; c++) {
-		struct nsim_engine_stats *e = &nd->engine[c];
+		struct nrsim_engine_stats *e = &nd->engine[c];
 
 		seq_printf(s, "%u\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", c,
 			   atomic64_read(&e->bytes), atomic64_read(&e->udma_descs),
@@ -667,21 +667,21 @@ static int nsim_engine_show(struct seq_file *s, void *unused)
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(nsim_engine);
+DEFINE_SHOW_ATTRIBUTE(nrsim_engine);
 
 /* models/<id>/sg<N>/dma/: queues and one ring view per queue */
-static void nsim_debugfs_dma_add(struct nsim_sg *sg)
+static void nrsim_debugfs_dma_add(struct nrsim_sg *sg)
 {
-	struct nsim_dma *dma = &sg->dma;
+	struct nrsim_dma *dma = &sg->dma;
 	char name[KBIN_NAME_MAX];
 	u32 i;
 
 	if (!dma->num_queues)
 		return;
 	dma->dir = debugfs_create_dir("dma", sg->dir);
-	debugfs_create_file("queues", 0400, dma->dir, sg, &nsim_dma_queues_fops);
-	debugfs_create_file("runs", 0400, dma->dir, sg, &nsim_dma_runs_fops);
-	debugfs_create_file("semaphores", 0400, dma->dir, sg, &nsim_dma_sems_fops);
+	debugfs_create_file("queues", 0400, dma->dir, sg, &nrsim_dma_queues_fops);
+	debugfs_create_file("runs", 0400, dma->dir, sg, &nrsim_dma_runs_fops);
+	debugfs_create_file("semaphores", 0400, dma->dir, sg, &nrsim_dma_sems_fops);
 	for (i = 0; i < dma->num_queues; i++) {
 		char *c;
 
@@ -694,17 +694,17 @@ static void nsim_debugfs_dma_add(struct nsim_sg *sg)
 		    !strcmp(name, ".."))
 			snprintf(name, sizeof(name), "queue%u", i);
 		debugfs_create_file(name, 0400, dma->dir, &dma->queues[i],
-				    &nsim_ring_fops);
+				    &nrsim_ring_fops);
 	}
 }
 
 /**
- * nsim_debugfs_model_add() - create models/<id>/ for a published model.
+ * nrsim_debugfs_model_add() - create models/<id>/ for a published model.
  * @m: the model, @m->id set.
  *
  * Failures are not fatal (debugfs may be disabled).
  */
-void nsim_debugfs_model_add(struct nsim_model *m)
+void nrsim_debugfs_model_add(struct nrsim_model *m)
 {
 	char name[16];
 	u32 i;
@@ -713,68 +713,68 @@ void nsim_debugfs_model_add(struct nsim_model *m)
 		return;
 	snprintf(name, sizeof(name), "%u", m->id);
 	m->dir = debugfs_create_dir(name, m->nd->debugfs_models);
-	debugfs_create_file("info", 0400, m->dir, m, &nsim_model_info_fops);
+	debugfs_create_file("info", 0400, m->dir, m, &nrsim_model_info_fops);
 	for (i = 0; i < m->num_sg; i++) {
 		snprintf(name, sizeof(name), "sg%u", i);
 		m->sg[i].dir = debugfs_create_dir(name, m->dir);
 		debugfs_create_file("memrefs", 0400, m->sg[i].dir, &m->sg[i],
-				    &nsim_memrefs_fops);
+				    &nrsim_memrefs_fops);
 		debugfs_create_file("ptr_tables", 0400, m->sg[i].dir,
-				    &m->sg[i], &nsim_tables_fops);
-		nsim_debugfs_dma_add(&m->sg[i]);
-		nsim_exec_debugfs_add(m, i);
+				    &m->sg[i], &nrsim_tables_fops);
+		nrsim_debugfs_dma_add(&m->sg[i]);
+		nrsim_exec_debugfs_add(m, i);
 	}
 }
 
 /**
- * nsim_debugfs_model_del() - remove models/<id>/; waits for open readers'
+ * nrsim_debugfs_model_del() - remove models/<id>/; waits for open readers'
  *	calls in progress (debugfs file removal), so the model can be freed.
  * @m: the model.
  */
-void nsim_debugfs_model_del(struct nsim_model *m)
+void nrsim_debugfs_model_del(struct nrsim_model *m)
 {
 	debugfs_remove_recursive(m->dir);
 	m->dir = NULL;
 }
 
 /**
- * nsim_debugfs_root_init() - create /sys/kernel/debug/neuronsim/.
+ * nrsim_debugfs_root_init() - create /sys/kernel/debug/neuronsim/.
  *
  * debugfs failures are not fatal (debugfs may be disabled); the module
  * works without it.
  */
-void nsim_debugfs_root_init(void)
+void nrsim_debugfs_root_init(void)
 {
-	nsim_debugfs_root = debugfs_create_dir(NEURONSIM_DEVICE_NAME, NULL);
+	nrsim_debugfs_root = debugfs_create_dir(NEURONSIM_DEVICE_NAME, NULL);
 }
 
 /**
- * nsim_debugfs_root_exit() - remove /sys/kernel/debug/neuronsim/ (every
+ * nrsim_debugfs_root_exit() - remove /sys/kernel/debug/neuronsim/ (every
  *	device's directory is gone by then).
  */
-void nsim_debugfs_root_exit(void)
+void nrsim_debugfs_root_exit(void)
 {
-	debugfs_remove_recursive(nsim_debugfs_root);
-	nsim_debugfs_root = NULL;
+	debugfs_remove_recursive(nrsim_debugfs_root);
+	nrsim_debugfs_root = NULL;
 }
 
 /**
- * nsim_debugfs_init() - create a device's directory neuronsim/neuronsimN/;
+ * nrsim_debugfs_init() - create a device's directory neuronsim/neuronsimN/;
  *	for device 0 also the links of neuronsim/ into it.
  * @nd: the device.
  *
  * debugfs failures are not fatal.
  */
-void nsim_debugfs_init(struct nsim_device *nd)
+void nrsim_debugfs_init(struct nrsim_device *nd)
 {
 	char target[48];
 	unsigned int i;
 
-	nd->debugfs = debugfs_create_dir(nd->name, nsim_debugfs_root);
-	debugfs_create_file("device", 0400, nd->debugfs, nd, &nsim_device_fops);
-	debugfs_create_file("hbm", 0400, nd->debugfs, nd, &nsim_hbm_file_fops);
-	debugfs_create_file("stats", 0400, nd->debugfs, nd, &nsim_stats_fops);
-	debugfs_create_file("cores", 0400, nd->debugfs, nd, &nsim_cores_fops);
+	nd->debugfs = debugfs_create_dir(nd->name, nrsim_debugfs_root);
+	debugfs_create_file("device", 0400, nd->debugfs, nd, &nrsim_device_fops);
+	debugfs_create_file("hbm", 0400, nd->debugfs, nd, &nrsim_hbm_file_fops);
+	debugfs_create_file("stats", 0400, nd->debugfs, nd, &nrsim_stats_fops);
+	debugfs_create_file("cores", 0400, nd->debugfs, nd, &nrsim_cores_fops);
 	debugfs_create_atomic_t("fail_hbm_alloc_nth", 0600, nd->debugfs,
 				&nd->fail_hbm_alloc_nth);
 	debugfs_create_atomic_t("fail_copyin_nth", 0600, nd->debugfs,
@@ -783,29 +783,29 @@ void nsim_debugfs_init(struct nsim_device *nd)
 				&nd->fail_reloc_nth);
 	debugfs_create_atomic_t("fail_run_nth", 0600, nd->debugfs,
 				&nd->fail_run_nth);
-	debugfs_create_file("engine", 0400, nd->debugfs, nd, &nsim_engine_fops);
+	debugfs_create_file("engine", 0400, nd->debugfs, nd, &nrsim_engine_fops);
 	nd->debugfs_models = debugfs_create_dir("models", nd->debugfs);
 	if (nd->index)
 		return;
-	for (i = 0; i < NSIM_DEBUGFS_LINKS; i++) {
+	for (i = 0; i < NRSIM_DEBUGFS_LINKS; i++) {
 		snprintf(target, sizeof(target), "%s/%s", nd->name,
-			 nsim_debugfs_link_names[i]);
+			 nrsim_debugfs_link_names[i]);
 		nd->debugfs_links[i] =
-			debugfs_create_symlink(nsim_debugfs_link_names[i],
-					       nsim_debugfs_root, target);
+			debugfs_create_symlink(nrsim_debugfs_link_names[i],
+					       nrsim_debugfs_root, target);
 	}
 }
 
 /**
- * nsim_debugfs_exit() - remove a device's directory, all below it, and
+ * nrsim_debugfs_exit() - remove a device's directory, all below it, and
  *	its links.
  * @nd: the device.
  */
-void nsim_debugfs_exit(struct nsim_device *nd)
+void nrsim_debugfs_exit(struct nrsim_device *nd)
 {
 	unsigned int i;
 
-	for (i = 0; i < NSIM_DEBUGFS_LINKS; i++) {
+	for (i = 0; i < NRSIM_DEBUGFS_LINKS; i++) {
 		debugfs_remove(nd->debugfs_links[i]);
 		nd->debugfs_links[i] = NULL;
 	}

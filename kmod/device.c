@@ -4,13 +4,13 @@
  * device node, and the module's list of devices.  The device address map
  * is addrmap.c's.
  *
- * Every piece of a device's state is in its struct nsim_device; the
+ * Every piece of a device's state is in its struct nrsim_device; the
  * module keeps only the list of devices (an xarray by device index under
  * a mutex, which the bus and netlink read).  Device N is a struct device
  * "neuronsimN" on the neuronsim bus (bus.c) with the node /dev/neuronsimN;
  * /dev/neuronsim is an alias whose open binds to device 0.
  *
- * Each open file gets a struct nsim_file and counts against its device:
+ * Each open file gets a struct nrsim_file and counts against its device:
  * a device with open files cannot be removed (del_device says -EBUSY),
  * so a file's device outlives the file.  The fops .owner pins the module
  * while any file is open, and models live only as long as their file, so
@@ -25,19 +25,19 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "neuronsim.h"
+#include "nrsim.h"
 
-static DEFINE_XARRAY(nsim_devices);
-static DEFINE_MUTEX(nsim_devices_mutex);	/* nsim_devices */
+static DEFINE_XARRAY(nrsim_devices);
+static DEFINE_MUTEX(nrsim_devices_mutex);	/* nrsim_devices */
 
 /**
- * nsim_arch_find() - the generation the arch= module parameter names.
+ * nrsim_arch_find() - the generation the arch= module parameter names.
  * @name: a canonical generation name of a generation the module
  *	simulates ("trn1", "trn2" or "trn3"); a trailing newline is ignored.
  *
  * Return: the generation table's row, or NULL for any other name.
  */
-const struct kbin_gen *nsim_arch_find(const char *name)
+const struct kbin_gen *nrsim_arch_find(const char *name)
 {
 	unsigned int i;
 
@@ -48,11 +48,11 @@ const struct kbin_gen *nsim_arch_find(const char *name)
 }
 
 /**
- * nsim_fill_info() - describe the device for NEURONSIM_IOC_GET_INFO.
+ * nrsim_fill_info() - describe the device for NEURONSIM_IOC_GET_INFO.
  * @nd: the device.
  * @info: filled completely; reserved fields zero.
  */
-void nsim_fill_info(const struct nsim_device *nd, struct neuronsim_info *info)
+void nrsim_fill_info(const struct nrsim_device *nd, struct neuronsim_info *info)
 {
 	const struct kbin_gen *a = nd->arch;
 	u32 c;
@@ -68,23 +68,23 @@ void nsim_fill_info(const struct nsim_device *nd, struct neuronsim_info *info)
 	info->num_hbm_channels = a->num_hbm_channels;
 	info->hbm_channel_size = a->hbm_channel_size;
 	for (c = 0; c < a->num_hbm_channels; c++)
-		info->hbm_base[c] = nsim_hbm_base(nd, c);
-	info->sbuf_base = nsim_sbuf_base(nd, 0);
+		info->hbm_base[c] = nrsim_hbm_base(nd, c);
+	info->sbuf_base = nrsim_sbuf_base(nd, 0);
 	info->sbuf_window_size = a->sbuf_window_size;
 	info->sbuf_partitions = a->sbuf_partitions;
 	info->sbuf_partition_size = a->sbuf_partition_size;
 	info->psum_size = a->psum_size;
-	info->scratchpad_page_size = nsim_scratchpad_page_size;
-	info->scratchpad_max_pages = nsim_scratchpad_max_pages;
-	info->max_models_per_fd = nsim_max_models_per_fd;
-	info->max_plan_bytes = nsim_max_plan_bytes;
-	info->max_vars_per_subgraph = nsim_max_vars_per_subgraph;
-	info->backing_limit = nsim_backing_limit;
-	info->max_loading_bytes = READ_ONCE(nsim_max_loading_bytes);
+	info->scratchpad_page_size = nrsim_scratchpad_page_size;
+	info->scratchpad_max_pages = nrsim_scratchpad_max_pages;
+	info->max_models_per_fd = nrsim_max_models_per_fd;
+	info->max_plan_bytes = nrsim_max_plan_bytes;
+	info->max_vars_per_subgraph = nrsim_max_vars_per_subgraph;
+	info->backing_limit = nrsim_backing_limit;
+	info->max_loading_bytes = READ_ONCE(nrsim_max_loading_bytes);
 }
 
 /* count one more open file of @nd; -ENODEV once it is being removed */
-static int nsim_device_get_file(struct nsim_device *nd)
+static int nrsim_device_get_file(struct nrsim_device *nd)
 {
 	int ret = 0;
 
@@ -97,41 +97,41 @@ static int nsim_device_get_file(struct nsim_device *nd)
 	return ret;
 }
 
-static void nsim_device_put_file(struct nsim_device *nd)
+static void nrsim_device_put_file(struct nrsim_device *nd)
 {
 	spin_lock(&nd->open_lock);
 	nd->nfiles--;
 	spin_unlock(&nd->open_lock);
 }
 
-static struct miscdevice nsim_alias;
+static struct miscdevice nrsim_alias;
 
 /*
  * Open a device node: /dev/neuronsimN is its device's misc device
  * (misc_open() puts it in private_data); the alias /dev/neuronsim binds
  * to device 0 when it exists.
  */
-static int nsim_open(struct inode *inode, struct file *file)
+static int nrsim_open(struct inode *inode, struct file *file)
 {
 	struct miscdevice *misc = file->private_data;
-	struct nsim_device *nd;
-	struct nsim_file *nf;
+	struct nrsim_device *nd;
+	struct nrsim_file *nf;
 	int ret;
 
-	if (misc == &nsim_alias) {
-		nsim_devices_lock();
-		nd = nsim_device_find(0);
-		ret = nd ? nsim_device_get_file(nd) : -ENODEV;
-		nsim_devices_unlock();
+	if (misc == &nrsim_alias) {
+		nrsim_devices_lock();
+		nd = nrsim_device_find(0);
+		ret = nd ? nrsim_device_get_file(nd) : -ENODEV;
+		nrsim_devices_unlock();
 	} else {
-		nd = container_of(misc, struct nsim_device, misc);
-		ret = nsim_device_get_file(nd);
+		nd = container_of(misc, struct nrsim_device, misc);
+		ret = nrsim_device_get_file(nd);
 	}
 	if (ret)
 		return ret;
-	nf = nsim_file_new(nd);
+	nf = nrsim_file_new(nd);
 	if (!nf) {
-		nsim_device_put_file(nd);
+		nrsim_device_put_file(nd);
 		return -ENOMEM;
 	}
 	file->private_data = nf;
@@ -139,133 +139,133 @@ static int nsim_open(struct inode *inode, struct file *file)
 }
 
 /* Closing the file unloads its models (Documentation/uapi.rst). */
-static int nsim_release(struct inode *inode, struct file *file)
+static int nrsim_release(struct inode *inode, struct file *file)
 {
-	struct nsim_file *nf = file->private_data;
-	struct nsim_device *nd = nf->nd;
+	struct nrsim_file *nf = file->private_data;
+	struct nrsim_device *nd = nf->nd;
 
-	nsim_file_release(nf);
-	nsim_device_put_file(nd);
+	nrsim_file_release(nf);
+	nrsim_device_put_file(nd);
 	return 0;
 }
 
 /* EPOLLIN: a DMA queue run of the file finished, not waited for yet */
-static __poll_t nsim_poll(struct file *file, struct poll_table_struct *wait)
+static __poll_t nrsim_poll(struct file *file, struct poll_table_struct *wait)
 {
-	return nsim_engine_poll(file->private_data, file, wait);
+	return nrsim_engine_poll(file->private_data, file, wait);
 }
 
-static const struct file_operations nsim_fops = {
+static const struct file_operations nrsim_fops = {
 	.owner = THIS_MODULE,
-	.open = nsim_open,
-	.release = nsim_release,
-	.poll = nsim_poll,
-	.unlocked_ioctl = nsim_ioctl,
+	.open = nrsim_open,
+	.release = nrsim_release,
+	.poll = nrsim_poll,
+	.unlocked_ioctl = nrsim_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
 };
 
-static struct miscdevice nsim_alias = {
+static struct miscdevice nrsim_alias = {
 	.minor = MISC_DYNAMIC_MINOR,
 	.name = NEURONSIM_DEVICE_NAME,
-	.fops = &nsim_fops,
+	.fops = &nrsim_fops,
 	.mode = 0600,
 };
 
 /**
- * nsim_alias_register() - create /dev/neuronsim, the alias of device 0
+ * nrsim_alias_register() - create /dev/neuronsim, the alias of device 0
  *	(mode 0600; opening it while there is no device 0 gives -ENODEV).
  *
  * Return: 0, or the error of misc_register().
  */
-int nsim_alias_register(void)
+int nrsim_alias_register(void)
 {
-	return misc_register(&nsim_alias);
+	return misc_register(&nrsim_alias);
 }
 
 /**
- * nsim_alias_unregister() - remove /dev/neuronsim.
+ * nrsim_alias_unregister() - remove /dev/neuronsim.
  */
-void nsim_alias_unregister(void)
+void nrsim_alias_unregister(void)
 {
-	misc_deregister(&nsim_alias);
+	misc_deregister(&nrsim_alias);
 }
 
 /**
- * nsim_devices_lock() - lock the list of devices: no device is added or
- *	removed until nsim_devices_unlock(), so a device found meanwhile
+ * nrsim_devices_lock() - lock the list of devices: no device is added or
+ *	removed until nrsim_devices_unlock(), so a device found meanwhile
  *	stays valid.
  */
-void nsim_devices_lock(void)
+void nrsim_devices_lock(void)
 {
-	mutex_lock(&nsim_devices_mutex);
+	mutex_lock(&nrsim_devices_mutex);
 }
 
 /**
- * nsim_devices_unlock() - unlock the list of devices.
+ * nrsim_devices_unlock() - unlock the list of devices.
  */
-void nsim_devices_unlock(void)
+void nrsim_devices_unlock(void)
 {
-	mutex_unlock(&nsim_devices_mutex);
+	mutex_unlock(&nrsim_devices_mutex);
 }
 
 /**
- * nsim_device_next() - the device with the lowest index >= *@index.
+ * nrsim_device_next() - the device with the lowest index >= *@index.
  * @index: in: where to start; out: the device's index.
  *
- * Context: nsim_devices_lock() held.
+ * Context: nrsim_devices_lock() held.
  * Return: the device, or NULL when there is none.
  */
-struct nsim_device *nsim_device_next(unsigned long *index)
+struct nrsim_device *nrsim_device_next(unsigned long *index)
 {
-	lockdep_assert_held(&nsim_devices_mutex);
-	return xa_find(&nsim_devices, index, ULONG_MAX, XA_PRESENT);
+	lockdep_assert_held(&nrsim_devices_mutex);
+	return xa_find(&nrsim_devices, index, ULONG_MAX, XA_PRESENT);
 }
 
 /**
- * nsim_device_find() - the device of an index.
+ * nrsim_device_find() - the device of an index.
  * @index: device index.
  *
- * Context: nsim_devices_lock() held.
+ * Context: nrsim_devices_lock() held.
  * Return: the device, or NULL.
  */
-struct nsim_device *nsim_device_find(u32 index)
+struct nrsim_device *nrsim_device_find(u32 index)
 {
-	lockdep_assert_held(&nsim_devices_mutex);
-	return xa_load(&nsim_devices, index);
+	lockdep_assert_held(&nrsim_devices_mutex);
+	return xa_load(&nrsim_devices, index);
 }
 
-static void nsim_device_release(struct device *dev)
+static void nrsim_device_release(struct device *dev)
 {
-	kfree(container_of(dev, struct nsim_device, dev));
+	kfree(container_of(dev, struct nrsim_device, dev));
 }
 
 /**
- * nsim_device_create() - create device @index: its HBM pools and DMA
+ * nrsim_device_create() - create device @index: its HBM pools and DMA
  *	engines, then what makes it visible - its debugfs directory, the
  *	struct device "neuronsimN" on the neuronsim bus, its sysfs tree
  *	(sysfs.c), node /dev/neuronsimN (mode 0600) - and last its entry in
  *	the list (the alias and netlink find it from then on).
- * @index: device index, < NSIM_MAX_DEVICES.
+ * @index: device index, < NRSIM_MAX_DEVICES.
  * @arch: its generation (a loadable row of the generation table).
  *
  * Every file of the device reads state that exists before the file is
- * published, and nsim_device_remove() unpublishes the files before it
+ * published, and nrsim_device_remove() unpublishes the files before it
  * tears that state down (Documentation/uapi.rst, "Devices").
  *
  * Context: the bus lock (bus.c) held: devices are created and removed
  * one at a time.
  * Return: the device, or an ERR_PTR: -EEXIST @index in use, -ENOMEM, or
- * the error of device_add(), nsim_sysfs_add() or misc_register().
+ * the error of device_add(), nrsim_sysfs_add() or misc_register().
  */
-struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch)
+struct nrsim_device *nrsim_device_create(u32 index, const struct kbin_gen *arch)
 {
-	struct nsim_device *nd;
+	struct nrsim_device *nd;
 	int ret;
 
-	nsim_devices_lock();
-	nd = nsim_device_find(index);
-	nsim_devices_unlock();
+	nrsim_devices_lock();
+	nd = nrsim_device_find(index);
+	nrsim_devices_unlock();
 	if (nd)
 		return ERR_PTR(-EEXIST);
 
@@ -276,70 +276,70 @@ struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch)
 	nd->arch = arch;
 	snprintf(nd->name, sizeof(nd->name), NEURONSIM_DEVICE_NAME "%u", index);
 	spin_lock_init(&nd->open_lock);
-	nsim_mem_init(&nd->mem);
+	nrsim_mem_init(&nd->mem);
 	spin_lock_init(&nd->hbm_lock);
 	spin_lock_init(&nd->exec_lock);
 	mutex_init(&nd->core_lock);
 	xa_init_flags(&nd->models, XA_FLAGS_ALLOC1);
 	device_initialize(&nd->dev);
-	nd->dev.bus = &nsim_bus_type;
-	nd->dev.release = nsim_device_release;
+	nd->dev.bus = &nrsim_bus_type;
+	nd->dev.release = nrsim_device_release;
 	nd->misc.minor = MISC_DYNAMIC_MINOR;
 	nd->misc.name = nd->name;
-	nd->misc.fops = &nsim_fops;
+	nd->misc.fops = &nrsim_fops;
 	nd->misc.parent = &nd->dev;
 	nd->misc.mode = 0600;
 
 	ret = dev_set_name(&nd->dev, "%s", nd->name);
 	if (ret)
 		goto err_put;
-	ret = xa_insert(&nsim_devices, index, NULL, GFP_KERNEL);
+	ret = xa_insert(&nrsim_devices, index, NULL, GFP_KERNEL);
 	if (ret) {
 		ret = ret == -EBUSY ? -EEXIST : ret;
 		goto err_put;
 	}
 	/* the state every file below reads */
-	ret = nsim_hbm_init(nd);
+	ret = nrsim_hbm_init(nd);
 	if (ret)
 		goto err_index;
-	ret = nsim_engine_init(nd);
+	ret = nrsim_engine_init(nd);
 	if (ret)
 		goto err_hbm;
 	/* published from here on, each after what it reads */
-	nsim_debugfs_init(nd);
+	nrsim_debugfs_init(nd);
 	ret = device_add(&nd->dev);
 	if (ret)
 		goto err_debugfs;
-	ret = nsim_sysfs_add(nd);
+	ret = nrsim_sysfs_add(nd);
 	if (ret)
 		goto err_device;
 	ret = misc_register(&nd->misc);
 	if (ret)
 		goto err_sysfs;
-	nsim_devices_lock();
-	xa_store(&nsim_devices, index, nd, GFP_KERNEL);
-	nsim_devices_unlock();
+	nrsim_devices_lock();
+	xa_store(&nrsim_devices, index, nd, GFP_KERNEL);
+	nrsim_devices_unlock();
 	return nd;
 
 err_sysfs:
-	nsim_sysfs_del(nd);
+	nrsim_sysfs_del(nd);
 err_device:
 	device_del(&nd->dev);
 err_debugfs:
-	nsim_debugfs_exit(nd);
-	nsim_engine_exit(nd);
+	nrsim_debugfs_exit(nd);
+	nrsim_engine_exit(nd);
 err_hbm:
-	nsim_hbm_exit(nd);
+	nrsim_hbm_exit(nd);
 err_index:
-	xa_erase(&nsim_devices, index);
+	xa_erase(&nrsim_devices, index);
 err_put:
 	put_device(&nd->dev);
 	return ERR_PTR(ret);
 }
 
 /**
- * nsim_device_remove() - remove device @index unless files are open on
- *	it, in the reverse order of nsim_device_create(): out of the list
+ * nrsim_device_remove() - remove device @index unless files are open on
+ *	it, in the reverse order of nrsim_device_create(): out of the list
  *	(the alias and netlink no longer find it), its node, sysfs tree,
  *	bus device and debugfs directory - each removal waits for the
  *	readers in it - and only then the DMA engines, HBM pools, backing
@@ -350,15 +350,15 @@ err_put:
  * Return: 0; -ENOENT no device @index; -EBUSY files are open on it (it
  * may hold models), with a message in the kernel log.
  */
-int nsim_device_remove(u32 index)
+int nrsim_device_remove(u32 index)
 {
-	struct nsim_device *nd;
+	struct nrsim_device *nd;
 	u32 nfiles;
 
-	nsim_devices_lock();
-	nd = nsim_device_find(index);
+	nrsim_devices_lock();
+	nd = nrsim_device_find(index);
 	if (!nd) {
-		nsim_devices_unlock();
+		nrsim_devices_unlock();
 		return -ENOENT;
 	}
 	spin_lock(&nd->open_lock);
@@ -367,23 +367,23 @@ int nsim_device_remove(u32 index)
 		nd->removing = true;
 	spin_unlock(&nd->open_lock);
 	if (nfiles) {
-		nsim_devices_unlock();
+		nrsim_devices_unlock();
 		pr_err_ratelimited("del_device %u: %u open files, %lld models loaded: close them first\n",
 				   index, nfiles,
 				   atomic64_read(&nd->stats.models));
 		return -EBUSY;
 	}
-	xa_erase(&nsim_devices, index);
-	nsim_devices_unlock();
+	xa_erase(&nrsim_devices, index);
+	nrsim_devices_unlock();
 
 	/* unpublished first: no reader is left when the state goes */
 	misc_deregister(&nd->misc);
-	nsim_sysfs_del(nd);
+	nrsim_sysfs_del(nd);
 	device_del(&nd->dev);
-	nsim_debugfs_exit(nd);
-	nsim_engine_exit(nd);
-	nsim_hbm_exit(nd);
-	nsim_mem_exit(&nd->mem);
+	nrsim_debugfs_exit(nd);
+	nrsim_engine_exit(nd);
+	nrsim_hbm_exit(nd);
+	nrsim_mem_exit(&nd->mem);
 	xa_destroy(&nd->models);
 	mutex_destroy(&nd->core_lock);
 	put_device(&nd->dev);

@@ -11,7 +11,7 @@
  *         descriptors read back from the queue's M2S and S2M rings in
  *         ring order, the M2S ring the stream of bytes read and the S2M
  *         ring where it is written, each cut into its own pieces; a copy
- *         moves the stream (nsim_mem_copy()), a cast converts it element
+ *         moves the stream (nrsim_mem_copy()), a cast converts it element
  *         by element (kbin_cast.h), a transpose gathers, permutes and
  *         scatters it; a finished block adds its queue's num_queues to
  *         its semaphore;
@@ -20,7 +20,7 @@
  *   poll  says EPOLLIN while a finished run was not reported by WAIT;
  *   UNLOAD and close take the model's queued runs off the workqueue,
  *         stop its running one before its next UDMA descriptor and wait
- *         for it (nsim_engine_stop()) before anything is freed.
+ *         for it (nrsim_engine_stop()) before anything is freed.
  *
  * Compute engines (PE, ACT, POOL, DVE instruction streams) are not
  * simulated: only the DMA queues move bytes.
@@ -41,21 +41,21 @@
 
 #include "kbin_cast.h"
 #include "kbin_dma.h"
-#include "neuronsim.h"
+#include "nrsim.h"
 #include "netlink.h"
 
 static_assert(sizeof(struct neuronsim_run) == 40);
 static_assert(sizeof(struct neuronsim_run_result) == 64);
 static_assert(sizeof(struct neuronsim_wait) == 48);
-static_assert(NSIM_DMA_M2S == NEURONSIM_DMA_M2S && NSIM_DMA_S2M == NEURONSIM_DMA_S2M);
+static_assert(NRSIM_DMA_M2S == NEURONSIM_DMA_M2S && NRSIM_DMA_S2M == NEURONSIM_DMA_S2M);
 
 /* UDMA descriptors read from a ring at a time */
-#define NSIM_ENG_RING_BUF	64
+#define NRSIM_ENG_RING_BUF	64
 /* bytes of a transpose's element array the engine gathers at most */
-#define NSIM_ENG_TRANSPOSE_MAX	(4U << 20)
+#define NRSIM_ENG_TRANSPOSE_MAX	(4U << 20)
 
 /**
- * struct nsim_run - one RUN: queues of a subgraph, run in order.
+ * struct nrsim_run - one RUN: queues of a subgraph, run in order.
  * @work: on the NeuronCore's engine workqueue.
  * @node: in its file's @queued list until the work starts (under the
  *	file's run_lock).
@@ -67,10 +67,10 @@ static_assert(NSIM_DMA_M2S == NEURONSIM_DMA_M2S && NSIM_DMA_S2M == NEURONSIM_DMA
  * @nq: entries of @q.
  * @q: queue indexes.
  */
-struct nsim_run {
+struct nrsim_run {
 	struct work_struct work;
 	struct list_head node;
-	struct nsim_model *m;
+	struct nrsim_model *m;
 	struct mem_cgroup *memcg;
 	u32 sg;
 	u32 nq;
@@ -78,15 +78,15 @@ struct nsim_run {
 };
 
 /* reading one queue side's UDMA descriptors in ring order */
-struct nsim_ring_rd {
+struct nrsim_ring_rd {
 	u32 idx;
 	u32 n;
 	u32 pos;
-	union udma_desc buf[NSIM_ENG_RING_BUF];
+	union udma_desc buf[NRSIM_ENG_RING_BUF];
 };
 
 /**
- * struct nsim_eng - the DMA engine at work on one subgraph's queues: a
+ * struct nrsim_eng - the DMA engine at work on one subgraph's queues: a
  *	RUN's queue, or an execution's blocks (exec.c).
  * @nd: the device.
  * @m: the model.
@@ -108,14 +108,14 @@ struct nsim_ring_rd {
  *	in.
  * @injected: the failure is fail_run_nth's.
  */
-struct nsim_eng {
-	struct nsim_device *nd;
-	struct nsim_model *m;
-	struct nsim_sg *sg;
-	const struct nsim_dma_queue *q;
-	struct nsim_dma_qrun *qr;
-	struct nsim_ring_rd rd[NSIM_DMA_DIRS];
-	const struct nsim_dma_queue *rd_q;
+struct nrsim_eng {
+	struct nrsim_device *nd;
+	struct nrsim_model *m;
+	struct nrsim_sg *sg;
+	const struct nrsim_dma_queue *q;
+	struct nrsim_dma_qrun *qr;
+	struct nrsim_ring_rd rd[NRSIM_DMA_DIRS];
+	const struct nrsim_dma_queue *rd_q;
 	u8 *sbuf;
 	u8 *dbuf;
 	u64 udma;
@@ -130,7 +130,7 @@ struct nsim_eng {
  * Why the work must stop now: -ECANCELED UNLOAD or close, an execution's
  * cancellation (-EINTR) or its timeout (-ETIME); else 0.
  */
-static int nsim_eng_stopped(const struct nsim_eng *e)
+static int nrsim_eng_stopped(const struct nrsim_eng *e)
 {
 	int a;
 
@@ -148,10 +148,10 @@ static int nsim_eng_stopped(const struct nsim_eng *e)
  * The next UDMA descriptor of side @dir: its address and length; -EIO
  * for a bad one, -ECANCELED when the model is stopping.
  */
-static int nsim_eng_next(struct nsim_eng *e, u32 dir, u64 *addr, u32 *len)
+static int nrsim_eng_next(struct nrsim_eng *e, u32 dir, u64 *addr, u32 *len)
 {
-	struct nsim_ring_rd *rd = &e->rd[dir];
-	const struct nsim_dma_queue *q = e->q;
+	struct nrsim_ring_rd *rd = &e->rd[dir];
+	const struct nrsim_dma_queue *q = e->q;
 	const union udma_desc *d;
 	u32 ctrl;
 	int ret;
@@ -162,26 +162,26 @@ static int nsim_eng_next(struct nsim_eng *e, u32 dir, u64 *addr, u32 *len)
 	 * most 64 KiB moved), however many a DMA descriptor has
 	 * (Documentation/dma.rst, "Stopping")
 	 */
-	ret = nsim_eng_stopped(e);
+	ret = nrsim_eng_stopped(e);
 	if (ret)
 		return ret;
 	if (rd->pos == rd->n) {
-		const struct nsim_dma_ring *ring;
+		const struct nrsim_dma_ring *ring;
 		u64 a;
 		u32 k;
 
 		if (rd->idx >= q->count[dir])
 			return -EIO;
-		/* an execution's timeout, every NSIM_ENG_RING_BUF of them */
+		/* an execution's timeout, every NRSIM_ENG_RING_BUF of them */
 		if (e->deadline && ktime_get_ns() > e->deadline)
 			return -ETIME;
-		k = nsim_dma_ring_locate(e->sg, q, dir, rd->idx, &a);
+		k = nrsim_dma_ring_locate(e->sg, q, dir, rd->idx, &a);
 		ring = &e->sg->dma.rings[q->first_ring[dir] + k];
-		rd->n = min_t(u32, NSIM_ENG_RING_BUF,
+		rd->n = min_t(u32, NRSIM_ENG_RING_BUF,
 			      ring->first + ring->count - rd->idx);
 		rd->pos = 0;
-		nsim_mem_read(&e->nd->mem, a, rd->buf,
-			      (u64)rd->n * UDMA_DESC_SIZE);
+		nrsim_mem_read(&e->nd->mem, a, rd->buf,
+			       (u64)rd->n * UDMA_DESC_SIZE);
 	}
 	d = &rd->buf[rd->pos++];
 	rd->idx++;
@@ -193,7 +193,7 @@ static int nsim_eng_next(struct nsim_eng *e, u32 dir, u64 *addr, u32 *len)
 		*len = KBIN_DMA_PIECE_MAX;
 	e->udma++;
 	if (((ctrl >> UDMA_DESC_RING_ID_SHIFT) & 3) != UDMA_RING_ID_INITIAL ||
-	    *addr >= NSIM_ADDR_END || *len > NSIM_ADDR_END - *addr)
+	    *addr >= NRSIM_ADDR_END || *len > NRSIM_ADDR_END - *addr)
 		return -EIO;
 	return 0;
 }
@@ -204,7 +204,7 @@ static int nsim_eng_next(struct nsim_eng *e, u32 dir, u64 *addr, u32 *len)
  * gather's many short M2S pieces may fill one S2M piece); they must end
  * together, else the descriptor is bad.
  */
-static int nsim_eng_copy(struct nsim_eng *e, u32 nm, u32 ns)
+static int nrsim_eng_copy(struct nrsim_eng *e, u32 nm, u32 ns)
 {
 	u32 sl = 0, dl = 0, um = 0, us = 0, n;
 	u64 src = 0, dst = 0;
@@ -214,7 +214,7 @@ static int nsim_eng_copy(struct nsim_eng *e, u32 nm, u32 ns)
 		if (!sl) {
 			if (um == nm)
 				break;
-			ret = nsim_eng_next(e, NSIM_DMA_M2S, &src, &sl);
+			ret = nrsim_eng_next(e, NRSIM_DMA_M2S, &src, &sl);
 			if (ret)
 				return ret;
 			um++;
@@ -222,13 +222,13 @@ static int nsim_eng_copy(struct nsim_eng *e, u32 nm, u32 ns)
 		if (!dl) {
 			if (us == ns)
 				return -EIO;
-			ret = nsim_eng_next(e, NSIM_DMA_S2M, &dst, &dl);
+			ret = nrsim_eng_next(e, NRSIM_DMA_S2M, &dst, &dl);
 			if (ret)
 				return ret;
 			us++;
 		}
 		n = min(sl, dl);
-		ret = nsim_mem_copy(&e->nd->mem, dst, src, n);
+		ret = nrsim_mem_copy(&e->nd->mem, dst, src, n);
 		if (ret)
 			return ret;
 		src += n;
@@ -241,8 +241,8 @@ static int nsim_eng_copy(struct nsim_eng *e, u32 nm, u32 ns)
 }
 
 /* a cast: elements streamed from the M2S pieces into the S2M pieces */
-static int nsim_eng_cast(struct nsim_eng *e, const struct nsim_dma_op *op,
-			 u32 nm, u32 ns)
+static int nrsim_eng_cast(struct nrsim_eng *e, const struct nrsim_dma_op *op,
+			  u32 nm, u32 ns)
 {
 	u32 fs = kbin_dma_dtype(op->from_dtype)->size;
 	u32 ts = kbin_dma_dtype(op->to_dtype)->size;
@@ -254,7 +254,7 @@ static int nsim_eng_cast(struct nsim_eng *e, const struct nsim_dma_op *op,
 		if (!sl) {
 			if (um == nm)
 				break;
-			ret = nsim_eng_next(e, NSIM_DMA_M2S, &sa, &sl);
+			ret = nrsim_eng_next(e, NRSIM_DMA_M2S, &sa, &sl);
 			if (ret || sl % fs)
 				return ret ?: -EIO;
 			um++;
@@ -262,15 +262,15 @@ static int nsim_eng_cast(struct nsim_eng *e, const struct nsim_dma_op *op,
 		if (!dl) {
 			if (us == ns)
 				return -EIO;
-			ret = nsim_eng_next(e, NSIM_DMA_S2M, &da, &dl);
+			ret = nrsim_eng_next(e, NRSIM_DMA_S2M, &da, &dl);
 			if (ret || dl % ts)
 				return ret ?: -EIO;
 			us++;
 		}
 		n = min3(sl / fs, dl / ts, chunk);
-		nsim_mem_read(&e->nd->mem, sa, e->sbuf, (u64)n * fs);
+		nrsim_mem_read(&e->nd->mem, sa, e->sbuf, (u64)n * fs);
 		kbin_cast(op->from_dtype, op->to_dtype, e->sbuf, e->dbuf, n);
-		ret = nsim_mem_write(&e->nd->mem, da, e->dbuf, (u64)n * ts);
+		ret = nrsim_mem_write(&e->nd->mem, da, e->dbuf, (u64)n * ts);
 		if (ret)
 			return ret;
 		sa += (u64)n * fs;
@@ -291,8 +291,8 @@ static int nsim_eng_cast(struct nsim_eng *e, const struct nsim_dma_op *op,
  * out[w][z][x][y] = in[w][z][y][x]).  The descriptor's bytes are
  * gathered, permuted tile by tile and scattered.
  */
-static int nsim_eng_transpose(struct nsim_eng *e, const struct nsim_dma_op *op,
-			      const struct nsim_dma_desc *dd, u32 nm, u32 ns)
+static int nrsim_eng_transpose(struct nrsim_eng *e, const struct nrsim_dma_op *op,
+			       const struct nrsim_dma_desc *dd, u32 nm, u32 ns)
 {
 	u32 es = op->transpose_elem_size, ax[KBIN_DMA_TRANSPOSE_DIMS];
 	u32 os[KBIN_DMA_TRANSPOSE_DIMS], i0, i1, i2, i3, k, len;
@@ -314,19 +314,19 @@ static int nsim_eng_transpose(struct nsim_eng *e, const struct nsim_dma_op *op,
 	 * the tile, within the gathered bytes.
 	 */
 	if (kbin_dma_tile(s, es, &tile, &k) ||
-	    kbin_dma_pattern(&dd->side[NSIM_DMA_M2S], &p) ||
-	    p.bytes % tile || p.bytes > NSIM_ENG_TRANSPOSE_MAX)
+	    kbin_dma_pattern(&dd->side[NRSIM_DMA_M2S], &p) ||
+	    p.bytes % tile || p.bytes > NRSIM_ENG_TRANSPOSE_MAX)
 		return -EOPNOTSUPP;
 	tin = kvmalloc(2 * p.bytes, GFP_KERNEL_ACCOUNT);
 	if (!tin)
 		return -ENOMEM;
 	tout = tin + p.bytes;
 	for (k = 0; k < nm && !ret; k++) {
-		ret = nsim_eng_next(e, NSIM_DMA_M2S, &addr, &len);
+		ret = nrsim_eng_next(e, NRSIM_DMA_M2S, &addr, &len);
 		if (!ret && len > p.bytes - pos)
 			ret = -EIO;
 		if (!ret)
-			nsim_mem_read(&e->nd->mem, addr, tin + pos, len);
+			nrsim_mem_read(&e->nd->mem, addr, tin + pos, len);
 		pos += len;
 	}
 	if (!ret && pos != p.bytes)
@@ -335,8 +335,8 @@ static int nsim_eng_transpose(struct nsim_eng *e, const struct nsim_dma_op *op,
 		goto out;
 	pos = 0;
 	for (t = 0; t < p.bytes; t += tile) {
-		/* a tile at a time: at most NSIM_ENG_TRANSPOSE_MAX bytes */
-		ret = nsim_eng_stopped(e);
+		/* a tile at a time: at most NRSIM_ENG_TRANSPOSE_MAX bytes */
+		ret = nrsim_eng_stopped(e);
 		if (ret)
 			goto out;
 		cond_resched();
@@ -356,11 +356,11 @@ static int nsim_eng_transpose(struct nsim_eng *e, const struct nsim_dma_op *op,
 	}
 	pos = 0;
 	for (k = 0; k < ns && !ret; k++) {
-		ret = nsim_eng_next(e, NSIM_DMA_S2M, &addr, &len);
+		ret = nrsim_eng_next(e, NRSIM_DMA_S2M, &addr, &len);
 		if (!ret && len > p.bytes - pos)
 			ret = -EIO;
 		if (!ret)
-			ret = nsim_mem_write(&e->nd->mem, addr, tout + pos, len);
+			ret = nrsim_mem_write(&e->nd->mem, addr, tout + pos, len);
 		pos += len;
 		e->bytes += len;
 	}
@@ -372,9 +372,9 @@ out:
 }
 
 /* publish a queue's progress (debugfs and WAIT read it under run_lock) */
-static void nsim_eng_progress(struct nsim_eng *e, u32 blocks, u32 descs)
+static void nrsim_eng_progress(struct nrsim_eng *e, u32 blocks, u32 descs)
 {
-	struct nsim_file *nf = e->m->owner;
+	struct nrsim_file *nf = e->m->owner;
 
 	spin_lock(&nf->run_lock);
 	e->qr->blocks = blocks;
@@ -384,7 +384,7 @@ static void nsim_eng_progress(struct nsim_eng *e, u32 blocks, u32 descs)
 	spin_unlock(&nf->run_lock);
 }
 
-static const char *nsim_eng_why(const struct nsim_eng *e, int err)
+static const char *nrsim_eng_why(const struct nrsim_eng *e, int err)
 {
 	if (e->injected)
 		return "injected by fail_run_nth";
@@ -406,11 +406,11 @@ static const char *nsim_eng_why(const struct nsim_eng *e, int err)
  * *@descs counts the descriptors done.  Return: 0 or the errno it
  * stopped with, @e->fail_d the descriptor.
  */
-static int nsim_eng_run_block(struct nsim_eng *e, u32 blk, u32 *descs)
+static int nrsim_eng_run_block(struct nrsim_eng *e, u32 blk, u32 *descs)
 {
-	struct nsim_dma *dma = &e->sg->dma;
-	const struct nsim_dma_block *b = &dma->blocks[blk];
-	const struct nsim_dma_queue *q = e->q;
+	struct nrsim_dma *dma = &e->sg->dma;
+	const struct nrsim_dma_block *b = &dma->blocks[blk];
+	const struct nrsim_dma_queue *q = e->q;
 	u32 d, dir, nm, ns;
 	int ret = 0;
 
@@ -422,8 +422,8 @@ static int nsim_eng_run_block(struct nsim_eng *e, u32 blk, u32 *descs)
 	 * come one at a time from any queue, and a buffer read from another
 	 * queue's rings is not this one's, whatever its index
 	 */
-	for (dir = 0; dir < NSIM_DMA_DIRS; dir++) {
-		struct nsim_ring_rd *rd = &e->rd[dir];
+	for (dir = 0; dir < NRSIM_DMA_DIRS; dir++) {
+		struct nrsim_ring_rd *rd = &e->rd[dir];
 
 		if (e->rd_q != q ||
 		    rd->idx != dma->descs[b->first_desc].first[dir]) {
@@ -434,25 +434,25 @@ static int nsim_eng_run_block(struct nsim_eng *e, u32 blk, u32 *descs)
 	}
 	e->rd_q = q;
 	for (d = b->first_desc; d < b->first_desc + b->num_descs; d++) {
-		const struct nsim_dma_op *op = &dma->ops[d];
+		const struct nrsim_dma_op *op = &dma->ops[d];
 
 		e->fail_d = d;
-		ret = nsim_eng_stopped(e);
+		ret = nrsim_eng_stopped(e);
 		if (!ret && e->deadline && ktime_get_ns() > e->deadline)
 			ret = -ETIME;
 		if (ret)
 			return ret;
-		nm = nsim_dma_desc_count(dma, q, d, NSIM_DMA_M2S);
-		ns = nsim_dma_desc_count(dma, q, d, NSIM_DMA_S2M);
-		e->injected = nsim_fault_hit(&e->nd->fail_run_nth);
+		nm = nrsim_dma_desc_count(dma, q, d, NRSIM_DMA_M2S);
+		ns = nrsim_dma_desc_count(dma, q, d, NRSIM_DMA_S2M);
+		e->injected = nrsim_fault_hit(&e->nd->fail_run_nth);
 		if (e->injected)
 			ret = -EIO;
 		else if (op->op == KBIN_DMA_OP_COPY)
-			ret = nsim_eng_copy(e, nm, ns);
+			ret = nrsim_eng_copy(e, nm, ns);
 		else if (op->op == KBIN_DMA_OP_CAST)
-			ret = nsim_eng_cast(e, op, nm, ns);
+			ret = nrsim_eng_cast(e, op, nm, ns);
 		else
-			ret = nsim_eng_transpose(e, op, &dma->descs[d], nm, ns);
+			ret = nrsim_eng_transpose(e, op, &dma->descs[d], nm, ns);
 		if (ret == -EDQUOT)
 			ret = -ENOMEM;
 		if (ret)
@@ -464,10 +464,10 @@ static int nsim_eng_run_block(struct nsim_eng *e, u32 blk, u32 *descs)
 }
 
 /* log a failed block (not a cancellation) */
-static void nsim_eng_log(const struct nsim_eng *e, const char *what, u32 b,
-			 int err)
+static void nrsim_eng_log(const struct nrsim_eng *e, const char *what, u32 b,
+			  int err)
 {
-	const struct nsim_dma *dma = &e->sg->dma;
+	const struct nrsim_dma *dma = &e->sg->dma;
 
 	if (err == -ECANCELED || err == -EINTR || err == -ETIME)
 		return;
@@ -477,14 +477,14 @@ static void nsim_eng_log(const struct nsim_eng *e, const char *what, u32 b,
 			     dma->names + e->q->name_off, what, b,
 			     dma->descs[e->fail_d].index,
 			     kbin_dma_op_str(dma->ops[e->fail_d].op),
-			     nsim_eng_why(e, err), err);
+			     nrsim_eng_why(e, err), err);
 }
 
 /* Run queue @qi of @e->sg: 0 or the errno it stopped with. */
-static int nsim_eng_queue(struct nsim_eng *e, u32 qi)
+static int nrsim_eng_queue(struct nrsim_eng *e, u32 qi)
 {
-	struct nsim_dma *dma = &e->sg->dma;
-	const struct nsim_dma_queue *q = &dma->queues[qi];
+	struct nrsim_dma *dma = &e->sg->dma;
+	const struct nrsim_dma_queue *q = &dma->queues[qi];
 	u32 b, blocks = 0, descs = 0;
 	int ret = 0;
 
@@ -497,7 +497,7 @@ static int nsim_eng_queue(struct nsim_eng *e, u32 qi)
 	for (b = 0; b < q->num_blocks; b++) {
 		u32 blk = q->first_block + b;
 
-		ret = nsim_eng_run_block(e, blk, &descs);
+		ret = nrsim_eng_run_block(e, blk, &descs);
 		if (ret)
 			goto fail;
 		/*
@@ -507,28 +507,28 @@ static int nsim_eng_queue(struct nsim_eng *e, u32 qi)
 		dma->sem_vals[q->first_sem + dma->blocks[blk].sem_index] +=
 			q->num_queues;
 		blocks++;
-		nsim_eng_progress(e, blocks, descs);
+		nrsim_eng_progress(e, blocks, descs);
 	}
 	return 0;
 
 fail:
-	nsim_eng_progress(e, blocks, descs);
+	nrsim_eng_progress(e, blocks, descs);
 	e->qr->fail_block = b;
 	e->qr->fail_desc = dma->descs[e->fail_d].index;
-	nsim_eng_log(e, "", b, ret);
+	nrsim_eng_log(e, "", b, ret);
 	return ret;
 }
 
 /**
- * nsim_eng_alloc() - a DMA engine's working state for an execution
+ * nrsim_eng_alloc() - a DMA engine's working state for an execution
  *	(exec.c): the ring readers and a cast's two pages, charged to the
  *	caller's memory cgroup.
  *
  * Return: the state, or NULL when out of memory.
  */
-struct nsim_eng *nsim_eng_alloc(void)
+struct nrsim_eng *nrsim_eng_alloc(void)
 {
-	struct nsim_eng *e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
+	struct nrsim_eng *e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
 
 	if (!e)
 		return NULL;
@@ -542,10 +542,10 @@ struct nsim_eng *nsim_eng_alloc(void)
 }
 
 /**
- * nsim_eng_free() - free nsim_eng_alloc()'s state.
+ * nrsim_eng_free() - free nrsim_eng_alloc()'s state.
  * @e: the state, or NULL.
  */
-void nsim_eng_free(struct nsim_eng *e)
+void nrsim_eng_free(struct nrsim_eng *e)
 {
 	if (e)
 		kfree(e->sbuf);
@@ -553,16 +553,16 @@ void nsim_eng_free(struct nsim_eng *e)
 }
 
 /**
- * nsim_eng_bind() - point an execution's engine state at a subgraph.
- * @e: from nsim_eng_alloc().
+ * nrsim_eng_bind() - point an execution's engine state at a subgraph.
+ * @e: from nrsim_eng_alloc().
  * @m: the model.
  * @sg: the subgraph's index.
  * @abort: the execution's cancellation: a negative errno, once set, stops
  *	the block being run before its next UDMA descriptor.
  * @deadline: ktime_get_ns() past which a block stops with -ETIME, or 0.
  */
-void nsim_eng_bind(struct nsim_eng *e, struct nsim_model *m, u32 sg,
-		   const int *abort, u64 deadline)
+void nrsim_eng_bind(struct nrsim_eng *e, struct nrsim_model *m, u32 sg,
+		    const int *abort, u64 deadline)
 {
 	e->nd = m->nd;
 	e->m = m;
@@ -576,11 +576,11 @@ void nsim_eng_bind(struct nsim_eng *e, struct nsim_model *m, u32 sg,
 }
 
 /**
- * nsim_eng_block() - move the bytes of one DMA block of a bound
+ * nrsim_eng_block() - move the bytes of one DMA block of a bound
  *	subgraph, as RUN moves them (Documentation/dma.rst): its descriptors
  *	in order, each from its UDMA descriptors in ring order.  An
  *	execution's way in (exec.c); it does not touch the semaphores.
- * @e: bound by nsim_eng_bind().
+ * @e: bound by nrsim_eng_bind().
  * @qi: the block's queue.
  * @blk: the block's index among the subgraph's blocks.
  * @out: out: descriptors done, UDMA descriptors executed, bytes written
@@ -594,22 +594,22 @@ void nsim_eng_bind(struct nsim_eng *e, struct nsim_model *m, u32 sg,
  * -ECANCELED UNLOAD or close; the errno in *@abort; -ETIME past the
  * deadline.
  */
-int nsim_eng_block(struct nsim_eng *e, u32 qi, u32 blk,
-		   struct nsim_eng_result *out)
+int nrsim_eng_block(struct nrsim_eng *e, u32 qi, u32 blk,
+		    struct nrsim_eng_result *out)
 {
-	const struct nsim_dma *dma = &e->sg->dma;
+	const struct nrsim_dma *dma = &e->sg->dma;
 	int ret;
 
 	e->q = &dma->queues[qi];
 	e->udma = 0;
 	e->bytes = 0;
 	out->descs = 0;
-	ret = nsim_eng_run_block(e, blk, &out->descs);
+	ret = nrsim_eng_run_block(e, blk, &out->descs);
 	out->udma_descs = e->udma;
 	out->bytes = e->bytes;
 	out->fail_desc = ret ? dma->descs[e->fail_d].index : U32_MAX;
 	if (ret)
-		nsim_eng_log(e, " (execution)", blk - e->q->first_block, ret);
+		nrsim_eng_log(e, " (execution)", blk - e->q->first_block, ret);
 	return ret;
 }
 
@@ -619,14 +619,14 @@ int nsim_eng_block(struct nsim_eng *e, u32 qi, u32 blk,
  * counts and waiters; the run's slot is free once its last queue is.
  * Context: the file's run_lock held.
  */
-static void nsim_run_done_locked(struct nsim_run *r, u32 i, int ret, u64 ns,
-				 const struct nsim_eng *e)
+static void nrsim_run_done_locked(struct nrsim_run *r, u32 i, int ret, u64 ns,
+				  const struct nrsim_eng *e)
 {
-	struct nsim_model *m = r->m;
-	struct nsim_file *nf = m->owner;
-	struct nsim_sg *sg = &m->sg[r->sg];
-	struct nsim_engine_stats *st = &m->nd->engine[sg->core];
-	struct nsim_dma_qrun *qr = &sg->dma.qrun[r->q[i]];
+	struct nrsim_model *m = r->m;
+	struct nrsim_file *nf = m->owner;
+	struct nrsim_sg *sg = &m->sg[r->sg];
+	struct nrsim_engine_stats *st = &m->nd->engine[sg->core];
+	struct nrsim_dma_qrun *qr = &sg->dma.qrun[r->q[i]];
 
 	lockdep_assert_held(&nf->run_lock);
 	if (e) {
@@ -650,18 +650,18 @@ static void nsim_run_done_locked(struct nsim_run *r, u32 i, int ret, u64 ns,
 	wake_up_all(&nf->run_wq);
 }
 
-static void nsim_run_work(struct work_struct *work)
+static void nrsim_run_work(struct work_struct *work)
 {
-	struct nsim_run *r = container_of(work, struct nsim_run, work);
-	struct nsim_model *m = r->m;
-	struct nsim_file *nf = m->owner;
-	struct nsim_sg *sg = &m->sg[r->sg];
+	struct nrsim_run *r = container_of(work, struct nrsim_run, work);
+	struct nrsim_model *m = r->m;
+	struct nrsim_file *nf = m->owner;
+	struct nrsim_sg *sg = &m->sg[r->sg];
 	struct mem_cgroup *old_memcg = set_active_memcg(r->memcg);
-	struct nsim_dma_qrun snap;
-	struct nsim_eng *e;
+	struct nrsim_dma_qrun snap;
+	struct nrsim_eng *e;
 	u32 i;
 
-	/* started: nsim_engine_stop() can no longer take it off the queue */
+	/* started: nrsim_engine_stop() can no longer take it off the queue */
 	spin_lock(&nf->run_lock);
 	list_del_init(&r->node);
 	spin_unlock(&nf->run_lock);
@@ -674,7 +674,7 @@ static void nsim_run_work(struct work_struct *work)
 		}
 	}
 	for (i = 0; i < r->nq; i++) {
-		struct nsim_dma_qrun *qr = &sg->dma.qrun[r->q[i]];
+		struct nrsim_dma_qrun *qr = &sg->dma.qrun[r->q[i]];
 		u64 t0 = ktime_get_ns(), ns;
 		int ret;
 
@@ -690,22 +690,22 @@ static void nsim_run_work(struct work_struct *work)
 			e->m = m;
 			e->sg = sg;
 			e->dbuf = e->sbuf + PAGE_SIZE;
-			ret = nsim_eng_queue(e, r->q[i]);
+			ret = nrsim_eng_queue(e, r->q[i]);
 		}
 		ns = ktime_get_ns() - t0;
 		spin_lock(&nf->run_lock);
-		nsim_run_done_locked(r, i, ret, ns, e);
+		nrsim_run_done_locked(r, i, ret, ns, e);
 		snap = *qr;	/* a next RUN may reset it once unlocked */
 		spin_unlock(&nf->run_lock);
 		if (ret != -ECANCELED)
-			nsim_netlink_notify_run(m, r->sg, r->q[i], &snap);
+			nrsim_netlink_notify_run(m, r->sg, r->q[i], &snap);
 	}
 	if (e)
 		kfree(e->sbuf);
 	kfree(e);
 	set_active_memcg(old_memcg);
 	mem_cgroup_put(r->memcg);
-	/* the last touch of the model: nsim_engine_stop() waits for this */
+	/* the last touch of the model: nrsim_engine_stop() waits for this */
 	spin_lock(&nf->run_lock);
 	m->active_runs--;
 	nf->run_seq++;
@@ -715,7 +715,7 @@ static void nsim_run_work(struct work_struct *work)
 }
 
 /* queue indexes from user space, each < @nq and at most once */
-static int nsim_run_queues(u32 *q, u64 uptr, u32 n, u32 nq, bool unique)
+static int nrsim_run_queues(u32 *q, u64 uptr, u32 n, u32 nq, bool unique)
 {
 	u32 i, j;
 
@@ -732,7 +732,7 @@ static int nsim_run_queues(u32 *q, u64 uptr, u32 n, u32 nq, bool unique)
 }
 
 /**
- * nsim_ioctl_run() - NEURONSIM_IOC_RUN: queue DMA queues of a subgraph on
+ * nrsim_ioctl_run() - NEURONSIM_IOC_RUN: queue DMA queues of a subgraph on
  *	its NeuronCore's engine (struct neuronsim_run).
  * @nf: the caller's file.
  * @uarg: user pointer to struct neuronsim_run.
@@ -740,12 +740,12 @@ static int nsim_run_queues(u32 *q, u64 uptr, u32 n, u32 nq, bool unique)
  *
  * Return: 0 once queued; the errors of struct neuronsim_run.
  */
-long nsim_ioctl_run(struct nsim_file *nf, void __user *uarg, size_t usize)
+long nrsim_ioctl_run(struct nrsim_file *nf, void __user *uarg, size_t usize)
 {
 	struct neuronsim_run ur;
-	struct nsim_model *m;
-	struct nsim_run *r;
-	struct nsim_sg *sg;
+	struct nrsim_model *m;
+	struct nrsim_run *r;
+	struct nrsim_sg *sg;
 	long ret;
 	u32 i;
 
@@ -758,24 +758,24 @@ long nsim_ioctl_run(struct nsim_file *nf, void __user *uarg, size_t usize)
 	r = kzalloc(struct_size(r, q, ur.num_queues), GFP_KERNEL_ACCOUNT);
 	if (!r)
 		return -ENOMEM;
-	INIT_WORK(&r->work, nsim_run_work);
+	INIT_WORK(&r->work, nrsim_run_work);
 	INIT_LIST_HEAD(&r->node);
 	r->nq = ur.num_queues;
 	r->sg = ur.subgraph;
 	mutex_lock(&nf->lock);
-	m = nsim_model_get_locked(nf, ur.model_id);
+	m = nrsim_model_get_locked(nf, ur.model_id);
 	if (!m || ur.subgraph >= m->num_sg) {
 		ret = -ENOENT;
 		goto err_unlock;
 	}
 	sg = &m->sg[ur.subgraph];
-	ret = nsim_run_queues(r->q, ur.queues, r->nq, sg->dma.num_queues, true);
+	ret = nrsim_run_queues(r->q, ur.queues, r->nq, sg->dma.num_queues, true);
 	if (ret)
 		goto err_unlock;
 	spin_lock(&nf->run_lock);
-	if (nf->runs >= READ_ONCE(nsim_max_runs_per_fd))
+	if (nf->runs >= READ_ONCE(nrsim_max_runs_per_fd))
 		ret = -EAGAIN;
-	else if (nsim_exec_running_locked(m))
+	else if (nrsim_exec_running_locked(m))
 		ret = -EBUSY;	/* its execution runs the queues */
 	for (i = 0; i < r->nq && !ret; i++) {
 		u8 st = sg->dma.qrun[r->q[i]].state;
@@ -788,7 +788,7 @@ long nsim_ioctl_run(struct nsim_file *nf, void __user *uarg, size_t usize)
 		goto err_unlock;
 	}
 	for (i = 0; i < r->nq; i++) {
-		struct nsim_dma_qrun *qr = &sg->dma.qrun[r->q[i]];
+		struct nrsim_dma_qrun *qr = &sg->dma.qrun[r->q[i]];
 		u64 runs = qr->runs;
 
 		if (qr->unwaited)
@@ -815,8 +815,8 @@ err_unlock:
 	return ret;
 }
 
-static void nsim_run_result(const struct nsim_dma_qrun *qr, u32 q,
-			    struct neuronsim_run_result *o)
+static void nrsim_run_result(const struct nrsim_dma_qrun *qr, u32 q,
+			     struct neuronsim_run_result *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->queue = q;
@@ -837,12 +837,12 @@ static void nsim_run_result(const struct nsim_dma_qrun *qr, u32 q,
  * queued or running (*@seq: the run_seq to wait past), else 0 with
  * @res filled and the finished runs marked waited for.
  */
-static int nsim_wait_check(struct nsim_file *nf, const struct neuronsim_wait *w,
-			   const u32 *q, struct neuronsim_run_result *res,
+static int nrsim_wait_check(struct nrsim_file *nf, const struct neuronsim_wait *w,
+			    const u32 *q, struct neuronsim_run_result *res,
 			   u64 *seq)
 {
-	struct nsim_model *m = nsim_model_get_locked(nf, w->model_id);
-	struct nsim_sg *sg;
+	struct nrsim_model *m = nrsim_model_get_locked(nf, w->model_id);
+	struct nrsim_sg *sg;
 	u32 i;
 	int ret = 0;
 
@@ -861,9 +861,9 @@ static int nsim_wait_check(struct nsim_file *nf, const struct neuronsim_wait *w,
 			ret = -EAGAIN;
 	}
 	for (i = 0; i < w->num_queues && !ret; i++) {
-		struct nsim_dma_qrun *qr = &sg->dma.qrun[q[i]];
+		struct nrsim_dma_qrun *qr = &sg->dma.qrun[q[i]];
 
-		nsim_run_result(qr, q[i], &res[i]);
+		nrsim_run_result(qr, q[i], &res[i]);
 		if (qr->unwaited) {
 			qr->unwaited = false;
 			nf->unwaited--;
@@ -874,7 +874,7 @@ static int nsim_wait_check(struct nsim_file *nf, const struct neuronsim_wait *w,
 }
 
 /**
- * nsim_ioctl_wait() - NEURONSIM_IOC_WAIT: wait for queues of a subgraph
+ * nrsim_ioctl_wait() - NEURONSIM_IOC_WAIT: wait for queues of a subgraph
  *	to finish and report them (struct neuronsim_wait).
  * @nf: the caller's file.
  * @uarg: user pointer to struct neuronsim_wait.
@@ -885,7 +885,7 @@ static int nsim_wait_check(struct nsim_file *nf, const struct neuronsim_wait *w,
  *
  * Return: 0; the errors of struct neuronsim_wait.
  */
-long nsim_ioctl_wait(struct nsim_file *nf, void __user *uarg, size_t usize)
+long nrsim_ioctl_wait(struct nrsim_file *nf, void __user *uarg, size_t usize)
 {
 	struct neuronsim_run_result *res;
 	struct neuronsim_wait w;
@@ -905,7 +905,7 @@ long nsim_ioctl_wait(struct nsim_file *nf, void __user *uarg, size_t usize)
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = nsim_run_queues(q, w.queues, w.num_queues, U32_MAX, false);
+	ret = nrsim_run_queues(q, w.queues, w.num_queues, U32_MAX, false);
 	if (ret)
 		goto out;
 	if (w.timeout_ns < 0)
@@ -914,7 +914,7 @@ long nsim_ioctl_wait(struct nsim_file *nf, void __user *uarg, size_t usize)
 		left = nsecs_to_jiffies(w.timeout_ns);
 	for (;;) {
 		mutex_lock(&nf->lock);
-		ret = nsim_wait_check(nf, &w, q, res, &seq);
+		ret = nrsim_wait_check(nf, &w, q, res, &seq);
 		mutex_unlock(&nf->lock);
 		if (ret != -EAGAIN)
 			break;
@@ -944,7 +944,7 @@ out:
 }
 
 /**
- * nsim_engine_poll() - poll() of a device file: EPOLLIN | EPOLLRDNORM
+ * nrsim_engine_poll() - poll() of a device file: EPOLLIN | EPOLLRDNORM
  *	while a run of its models finished and WAIT has not reported it.
  * @nf: the file's state.
  * @file: the file.
@@ -952,14 +952,14 @@ out:
  *
  * Return: the event mask.
  */
-__poll_t nsim_engine_poll(struct nsim_file *nf, struct file *file,
-			  struct poll_table_struct *wait)
+__poll_t nrsim_engine_poll(struct nrsim_file *nf, struct file *file,
+			   struct poll_table_struct *wait)
 {
 	poll_wait(file, &nf->run_wq, wait);
 	return READ_ONCE(nf->unwaited) ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
-static bool nsim_engine_idle(struct nsim_file *nf, struct nsim_model *m)
+static bool nrsim_engine_idle(struct nrsim_file *nf, struct nrsim_model *m)
 {
 	bool idle;
 
@@ -970,7 +970,7 @@ static bool nsim_engine_idle(struct nsim_file *nf, struct nsim_model *m)
 }
 
 /**
- * nsim_engine_stop() - stop a published model's runs and its execution
+ * nrsim_engine_stop() - stop a published model's runs and its execution
  *	before it is unloaded, promptly: a queued run (or subgraph of the
  *	execution) is taken off its engine's workqueue (status -ECANCELED)
  *	instead of waiting for the runs ahead of it, a running one stops
@@ -981,9 +981,9 @@ static bool nsim_engine_idle(struct nsim_file *nf, struct nsim_model *m)
  * @nf: the owning file, locked (the runs do not take the lock).
  * @m: the model.
  */
-void nsim_engine_stop(struct nsim_file *nf, struct nsim_model *m)
+void nrsim_engine_stop(struct nrsim_file *nf, struct nrsim_model *m)
 {
-	struct nsim_run *r, *tmp;
+	struct nrsim_run *r, *tmp;
 	LIST_HEAD(cancelled);
 	u32 s, i;
 
@@ -996,17 +996,17 @@ void nsim_engine_stop(struct nsim_file *nf, struct nsim_model *m)
 			continue;
 		list_move_tail(&r->node, &cancelled);
 		for (i = 0; i < r->nq; i++)
-			nsim_run_done_locked(r, i, -ECANCELED, 0, NULL);
+			nrsim_run_done_locked(r, i, -ECANCELED, 0, NULL);
 		m->active_runs--;
 	}
 	/* its execution's subgraphs likewise (exec.c) */
-	nsim_exec_stop_locked(nf, m);
+	nrsim_exec_stop_locked(nf, m);
 	spin_unlock(&nf->run_lock);
 	list_for_each_entry_safe(r, tmp, &cancelled, node) {
 		mem_cgroup_put(r->memcg);
 		kfree(r);
 	}
-	wait_event(nf->run_wq, nsim_engine_idle(nf, m));
+	wait_event(nf->run_wq, nrsim_engine_idle(nf, m));
 	spin_lock(&nf->run_lock);
 	for (s = 0; s < m->num_sg; s++)
 		for (i = 0; i < m->sg[s].dma.num_queues; i++)
@@ -1014,20 +1014,20 @@ void nsim_engine_stop(struct nsim_file *nf, struct nsim_model *m)
 				m->sg[s].dma.qrun[i].unwaited = false;
 				nf->unwaited--;
 			}
-	nsim_exec_forget_locked(nf, m);
+	nrsim_exec_forget_locked(nf, m);
 	nf->run_seq++;
 	wake_up_all(&nf->run_wq);
 	spin_unlock(&nf->run_lock);
 }
 
 /**
- * nsim_engine_init() - the DMA engines of a device: one ordered
+ * nrsim_engine_init() - the DMA engines of a device: one ordered
  *	workqueue per NeuronCore.
  * @nd: the device.
  *
  * Return: 0 or -ENOMEM (nothing left allocated).
  */
-int nsim_engine_init(struct nsim_device *nd)
+int nrsim_engine_init(struct nrsim_device *nd)
 {
 	u32 c;
 
@@ -1035,7 +1035,7 @@ int nsim_engine_init(struct nsim_device *nd)
 		nd->engine_wq[c] = alloc_ordered_workqueue("%s-nc%u", 0,
 							   nd->name, c);
 		if (!nd->engine_wq[c]) {
-			nsim_engine_exit(nd);
+			nrsim_engine_exit(nd);
 			return -ENOMEM;
 		}
 	}
@@ -1043,11 +1043,11 @@ int nsim_engine_init(struct nsim_device *nd)
 }
 
 /**
- * nsim_engine_exit() - destroy a device's DMA engines (no file is open,
+ * nrsim_engine_exit() - destroy a device's DMA engines (no file is open,
  *	so no run is left; destroy_workqueue() drains anyway).
  * @nd: the device.
  */
-void nsim_engine_exit(struct nsim_device *nd)
+void nrsim_engine_exit(struct nrsim_device *nd)
 {
 	u32 c;
 

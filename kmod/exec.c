@@ -5,9 +5,9 @@
  * semaphore file, and the DMA blocks their triggers start move their
  * bytes on the core's DMA engine (engine.c).  Documentation/execute.rst.
  *
- *   LOAD     keeps each subgraph's decoded entries (struct nsim_prog,
+ *   LOAD     keeps each subgraph's decoded entries (struct nrsim_prog,
  *            checked by the plan checker's pass 5) and the execution's
- *            state (nsim_exec_stage());
+ *            state (nrsim_exec_stage());
  *   EXECUTE  queues one work per subgraph on its NeuronCore's ordered
  *            workqueue, the DMA engine's, and returns;
  *   the work runs the subgraph in virtual time, by the cost model of
@@ -18,12 +18,12 @@
  *            ends then ends, sequencers first (PE .. SP), then queues in
  *            order.  An instruction's end applies its update (+1), a
  *            0xD4's increment, a 0xC1's submission of its block; a
- *            block's end moves its bytes (nsim_eng_block()) and adds its
+ *            block's end moves its bytes (nrsim_eng_block()) and adds its
  *            queue's num_queues to its semaphore.  The same model as the
  *            host replay (userspace/cc/prog_replay.c), written again:
  *            the replay is the tests' oracle, not this code's twin;
  *   EXEC_WAIT and poll() report the end; UNLOAD and close cancel it
- *            (nsim_exec_stop_locked(), from nsim_engine_stop()), a
+ *            (nrsim_exec_stop_locked(), from nrsim_engine_stop()), a
  *            signal during EXEC_WAIT, a timeout or a failed DMA block
  *            stop it.
  *
@@ -48,7 +48,7 @@
 
 #include "kbin_dma.h"
 #include "kbin_prog.h"
-#include "neuronsim.h"
+#include "nrsim.h"
 #include "netlink.h"
 
 static_assert(sizeof(struct neuronsim_exec) == 32);
@@ -61,10 +61,10 @@ static_assert(NEURONSIM_ENGINES == KBIN_PROG_ENGINES);
 static_assert(KBIN_PROG_CLASS_MAX + 1 == NEURONSIM_INSTR_CLASSES);
 
 /* steps between two looks for a reason to stop */
-#define NSIM_EXEC_CHECK_STEPS	256U
+#define NRSIM_EXEC_CHECK_STEPS	256U
 
 /**
- * struct nsim_seq - one sequencer of a running subgraph.
+ * struct nrsim_seq - one sequencer of a running subgraph.
  * @s: its stream's entries.
  * @n: instructions in its stream.
  * @pc: the next instruction (debugfs reads it live).
@@ -81,7 +81,7 @@ static_assert(KBIN_PROG_CLASS_MAX + 1 == NEURONSIM_INSTR_CLASSES);
  * @run_start: its virtual start.
  * @run_end: its virtual end.
  */
-struct nsim_seq {
+struct nrsim_seq {
 	const struct kbin_prog_sync *s;
 	u32 n;
 	u32 pc;
@@ -100,14 +100,14 @@ struct nsim_seq {
 };
 
 /**
- * struct nsim_xq - one DMA queue of a running subgraph.
+ * struct nrsim_xq - one DMA queue of a running subgraph.
  * @submitted: blocks its triggers submitted.
  * @started: blocks it started (block ids 0 .. @started - 1).
  * @busy: a block is running.
  * @start: the running block's virtual start.
  * @end: its virtual end.
  */
-struct nsim_xq {
+struct nrsim_xq {
 	u32 submitted;
 	u32 started;
 	bool busy;
@@ -116,12 +116,12 @@ struct nsim_xq {
 };
 
 /**
- * struct nsim_exec_sg - one subgraph's part of an execution.
+ * struct nrsim_exec_sg - one subgraph's part of an execution.
  * @work: on its NeuronCore's engine workqueue.
  * @x: the execution.
  * @index: the subgraph's index.
  * @queued: @work is queued and has not started (under the file's
- *	run_lock): nsim_exec_stop_locked() takes it off the workqueue.
+ *	run_lock): nrsim_exec_stop_locked() takes it off the workqueue.
  * @running: the work is walking the program (debugfs reads it).
  * @ended: it ended in this execution, @res is final (under run_lock;
  *	debugfs reads it while other subgraphs still run).
@@ -134,25 +134,25 @@ struct nsim_xq {
  * @ev_cap: entries of @ev.
  * @cost: virtual ns per instruction by engine and class (the cost model).
  */
-struct nsim_exec_sg {
+struct nrsim_exec_sg {
 	struct work_struct work;
-	struct nsim_exec *x;
+	struct nrsim_exec *x;
 	u32 index;
 	bool queued;
 	bool running;
 	bool ended;
 	struct neuronsim_exec_sg res;
 	struct neuronsim_exec_queue *qres;
-	struct nsim_xq *xq;
-	struct nsim_seq seq[KBIN_PROG_ENGINES];
-	struct nsim_eng *eng;
+	struct nrsim_xq *xq;
+	struct nrsim_seq seq[KBIN_PROG_ENGINES];
+	struct nrsim_eng *eng;
 	struct neuronsim_exec_event *ev;
 	u32 ev_cap;
 	u64 cost[KBIN_PROG_ENGINES][KBIN_PROG_CLASS_MAX + 1];
 };
 
 /**
- * struct nsim_exec - a model's execution state: the latest execution.
+ * struct nrsim_exec - a model's execution state: the latest execution.
  * @m: the model.
  * @memcg: the memory cgroup of the task that executed it (the pages its
  *	DMA writes are charged to it); a reference while it runs.
@@ -171,8 +171,8 @@ struct nsim_exec_sg {
  * @num_events: entries of @events.
  * @sg: per subgraph.
  */
-struct nsim_exec {
-	struct nsim_model *m;
+struct nrsim_exec {
+	struct nrsim_model *m;
 	struct mem_cgroup *memcg;
 	u8 state;
 	bool unwaited;
@@ -185,20 +185,20 @@ struct nsim_exec {
 	u64 executions;
 	struct neuronsim_exec_event *events;
 	u32 num_events;
-	struct nsim_exec_sg sg[];
+	struct nrsim_exec_sg sg[];
 };
 
-static void nsim_exec_work(struct work_struct *work);
+static void nrsim_exec_work(struct work_struct *work);
 
 /* ---- LOAD: keep the program, make the state ---- */
 
 /**
- * nsim_exec_stage() - keep the program of a staged, relocated plan for
+ * nrsim_exec_stage() - keep the program of a staged, relocated plan for
  *	its executions: per subgraph the decoded entries of its five
  *	streams, and the execution state (each subgraph's result, its
  *	queues' and the DMA engine's working state), all charged to the
  *	caller's memory cgroup and counted in the model's kmem_bytes.
- * @m: the model, relocated by nsim_relocate(), not published.
+ * @m: the model, relocated by nrsim_relocate(), not published.
  * @plan: the plan, accepted by kbin_check_plan() (pass 5 checked the
  *	program: modes, semaphores below the core's count, every trigger
  *	resolved to its block, every block triggered once).
@@ -206,19 +206,19 @@ static void nsim_exec_work(struct work_struct *work);
  * @err: filled on failure.
  *
  * A plan without a program section keeps nothing: EXECUTE says -ENODATA.
- * On failure the partial work is left for nsim_exec_free(), which
- * nsim_model_free() calls.
+ * On failure the partial work is left for nrsim_exec_free(), which
+ * nrsim_model_free() calls.
  *
  * Return: 0; -ENOMEM.
  */
-int nsim_exec_stage(struct nsim_model *m, const void *plan, u64 len,
-		    struct nsim_load_err *err)
+int nrsim_exec_stage(struct nrsim_model *m, const void *plan, u64 len,
+		     struct nrsim_load_err *err)
 {
 	const struct kbin_header *h = plan;
 	const struct kbin_header_ext *ext = plan + sizeof(*h);
 	const struct kbin_prog_section *ps;
 	const struct kbin_prog_sync *sync;
-	struct nsim_exec *x;
+	struct nrsim_exec *x;
 	u32 s, e;
 
 	if (h->version < KBIN_VERSION_PROG || !ext->prog_off)
@@ -232,9 +232,9 @@ int nsim_exec_stage(struct nsim_model *m, const void *plan, u64 len,
 	x->m = m;
 	m->exec = x;
 	for (s = 0; s < m->num_sg; s++) {
-		struct nsim_sg *sg = &m->sg[s];
-		struct nsim_prog *p = &sg->prog;
-		struct nsim_exec_sg *xs = &x->sg[s];
+		struct nrsim_sg *sg = &m->sg[s];
+		struct nrsim_prog *p = &sg->prog;
+		struct nrsim_exec_sg *xs = &x->sg[s];
 		u64 n = 0;
 
 		for (e = 0; e < KBIN_PROG_ENGINES; e++) {
@@ -243,10 +243,10 @@ int nsim_exec_stage(struct nsim_model *m, const void *plan, u64 len,
 			n += p->num[e];
 		}
 		p->instrs = n;
-		p->sync = nsim_kvcalloc(m, n, sizeof(*p->sync));
-		xs->qres = nsim_kvcalloc(m, sg->dma.num_queues, sizeof(*xs->qres));
-		xs->xq = nsim_kvcalloc(m, sg->dma.num_queues, sizeof(*xs->xq));
-		xs->eng = nsim_eng_alloc();
+		p->sync = nrsim_kvcalloc(m, n, sizeof(*p->sync));
+		xs->qres = nrsim_kvcalloc(m, sg->dma.num_queues, sizeof(*xs->qres));
+		xs->xq = nrsim_kvcalloc(m, sg->dma.num_queues, sizeof(*xs->xq));
+		xs->eng = nrsim_eng_alloc();
 		if (!p->sync || !xs->qres || !xs->xq || !xs->eng)
 			goto nomem;
 		m->kmem_bytes += 2 * PAGE_SIZE;
@@ -258,7 +258,7 @@ int nsim_exec_stage(struct nsim_model *m, const void *plan, u64 len,
 				       (size_t)p->num[e] * sizeof(*p->sync));
 		xs->x = x;
 		xs->index = s;
-		INIT_WORK(&xs->work, nsim_exec_work);
+		INIT_WORK(&xs->work, nrsim_exec_work);
 		sg->exec = xs;
 		cond_resched();
 	}
@@ -277,17 +277,17 @@ nomem:
 }
 
 /**
- * nsim_exec_free() - free what nsim_exec_stage() kept, complete or
+ * nrsim_exec_free() - free what nrsim_exec_stage() kept, complete or
  *	partial, and the last trace.
- * @m: the model, not published, with no execution left (nsim_engine_stop()).
+ * @m: the model, not published, with no execution left (nrsim_engine_stop()).
  */
-void nsim_exec_free(struct nsim_model *m)
+void nrsim_exec_free(struct nrsim_model *m)
 {
-	struct nsim_exec *x = m->exec;
+	struct nrsim_exec *x = m->exec;
 	u32 s;
 
 	for (s = 0; s < m->num_sg; s++) {
-		struct nsim_sg *sg = &m->sg[s];
+		struct nrsim_sg *sg = &m->sg[s];
 
 		kvfree(sg->prog.sync);
 		sg->prog.sync = NULL;
@@ -296,7 +296,7 @@ void nsim_exec_free(struct nsim_model *m)
 			continue;
 		kvfree(x->sg[s].qres);
 		kvfree(x->sg[s].xq);
-		nsim_eng_free(x->sg[s].eng);
+		nrsim_eng_free(x->sg[s].eng);
 	}
 	if (x)
 		kvfree(x->events);
@@ -306,7 +306,7 @@ void nsim_exec_free(struct nsim_model *m)
 
 /* ---- the sequencers ---- */
 
-static u64 nsim_add_sat(u64 a, u64 b)
+static u64 nrsim_add_sat(u64 a, u64 b)
 {
 	u64 s;
 
@@ -314,19 +314,19 @@ static u64 nsim_add_sat(u64 a, u64 b)
 }
 
 /* signed 32-bit, wrapping as a hardware register would */
-static void nsim_sem_add(s32 *sems, u32 i, u32 n)
+static void nrsim_sem_add(s32 *sems, u32 i, u32 n)
 {
 	sems[i] = (s32)((u32)sems[i] + n);
 }
 
-static bool nsim_wait_met(const s32 *sems, const struct kbin_prog_sync *s)
+static bool nrsim_wait_met(const s32 *sems, const struct kbin_prog_sync *s)
 {
 	return s->wait_mode != KBIN_PROG_WAIT_GE ||
 	       (s64)sems[s->wait_sem] >= (s64)s->wait_value;
 }
 
-static void nsim_ev_add(struct nsim_exec_sg *xs,
-			const struct neuronsim_exec_event *ev)
+static void nrsim_ev_add(struct nrsim_exec_sg *xs,
+			 const struct neuronsim_exec_event *ev)
 {
 	if (!xs->ev)
 		return;
@@ -337,7 +337,7 @@ static void nsim_ev_add(struct nsim_exec_sg *xs,
 }
 
 /* the trace's open run of engine @e (1..5), if any, as an event */
-static void nsim_run_flush(struct nsim_exec_sg *xs, u32 e, struct nsim_seq *g)
+static void nrsim_run_flush(struct nrsim_exec_sg *xs, u32 e, struct nrsim_seq *g)
 {
 	struct neuronsim_exec_event ev = {
 		.start_ns = g->run_start, .end_ns = g->run_end,
@@ -353,13 +353,13 @@ static void nsim_run_flush(struct nsim_exec_sg *xs, u32 e, struct nsim_seq *g)
 		ev.semaphore = g->run_sem;
 		ev.value = g->run_wanted;
 	}
-	nsim_ev_add(xs, &ev);
+	nrsim_ev_add(xs, &ev);
 	g->run = false;
 }
 
 /* instruction @g->pc of engine @e (1..5) ends at @g->end */
-static void nsim_end_instr(struct nsim_exec_sg *xs, const struct nsim_dma *dma,
-			   u32 e, struct nsim_seq *g, u32 *qpending)
+static void nrsim_end_instr(struct nrsim_exec_sg *xs, const struct nrsim_dma *dma,
+			    u32 e, struct nrsim_seq *g, u32 *qpending)
 {
 	const struct kbin_prog_sync *s = &g->s[g->pc];
 	struct neuronsim_exec_engine *acc = &xs->res.engines[e - 1];
@@ -370,28 +370,28 @@ static void nsim_end_instr(struct nsim_exec_sg *xs, const struct nsim_dma *dma,
 	};
 
 	if (s->update_mode == KBIN_PROG_UPDATE_INC)
-		nsim_sem_add(sems, s->update_sem, 1);
+		nrsim_sem_add(sems, s->update_sem, 1);
 	if (s->cls == KBIN_PROG_CLASS_TRIGGER) {
 		/* the checker resolved it to a block of a queue of its engine */
 		xs->xq[dma->blocks[s->block].queue].submitted++;
 		(*qpending)++;
 		if (xs->ev) {
-			nsim_run_flush(xs, e, g);
+			nrsim_run_flush(xs, e, g);
 			ev.kind = NEURONSIM_EVENT_TRIGGER;
 			ev.count = s->block;
-			nsim_ev_add(xs, &ev);
+			nrsim_ev_add(xs, &ev);
 		}
 	} else if (s->cls == KBIN_PROG_CLASS_DMA) {
 		/* its semaphore effect; its data movement is not simulated */
-		nsim_sem_add(sems, s->add_sem, s->add_value);
+		nrsim_sem_add(sems, s->add_sem, s->add_value);
 		acc->not_simulated++;
 		if (xs->ev) {
-			nsim_run_flush(xs, e, g);
+			nrsim_run_flush(xs, e, g);
 			ev.kind = NEURONSIM_EVENT_DMA;
 			ev.count = 1;
 			ev.value = s->add_value;
 			ev.semaphore = s->add_sem;
-			nsim_ev_add(xs, &ev);
+			nrsim_ev_add(xs, &ev);
 		}
 	} else if (xs->ev) {
 		/* compute and waits: a run without a gap is one event */
@@ -399,7 +399,7 @@ static void nsim_end_instr(struct nsim_exec_sg *xs, const struct nsim_dma *dma,
 			g->run_end = g->end;
 			g->run_count++;
 		} else {
-			nsim_run_flush(xs, e, g);
+			nrsim_run_flush(xs, e, g);
 			g->run = true;
 			g->run_start = g->start;
 			g->run_end = g->end;
@@ -421,20 +421,20 @@ static void nsim_end_instr(struct nsim_exec_sg *xs, const struct nsim_dma *dma,
 }
 
 /* the running block of queue @k ends at @q->end: its bytes move now */
-static int nsim_end_block(struct nsim_exec_sg *xs, const struct nsim_dma *dma,
-			  u32 k, struct nsim_xq *q)
+static int nrsim_end_block(struct nrsim_exec_sg *xs, const struct nrsim_dma *dma,
+			   u32 k, struct nrsim_xq *q)
 {
-	const struct nsim_dma_queue *dq = &dma->queues[k];
+	const struct nrsim_dma_queue *dq = &dma->queues[k];
 	u32 blk = dq->first_block + q->started - 1;
-	const struct nsim_dma_block *b = &dma->blocks[blk];
+	const struct nrsim_dma_block *b = &dma->blocks[blk];
 	struct neuronsim_exec_queue *qr = &xs->qres[k];
 	struct neuronsim_exec_engine *owner = NULL;
-	struct nsim_eng_result done;
+	struct nrsim_eng_result done;
 	int ret;
 
 	if (dq->owner >= 1 && dq->owner <= KBIN_PROG_ENGINES)
 		owner = &xs->res.engines[dq->owner - 1];
-	ret = nsim_eng_block(xs->eng, k, blk, &done);
+	ret = nrsim_eng_block(xs->eng, k, blk, &done);
 	qr->descs += done.descs;
 	qr->udma_descs += done.udma_descs;
 	qr->bytes += done.bytes;
@@ -448,7 +448,7 @@ static int nsim_end_block(struct nsim_exec_sg *xs, const struct nsim_dma *dma,
 		xs->res.fail_desc = done.fail_desc;
 		return ret;
 	}
-	nsim_sem_add(xs->res.semaphores, b->semaphore, dq->num_queues);
+	nrsim_sem_add(xs->res.semaphores, b->semaphore, dq->num_queues);
 	qr->blocks++;
 	qr->busy_ns += q->end - q->start;
 	if (owner)
@@ -461,14 +461,14 @@ static int nsim_end_block(struct nsim_exec_sg *xs, const struct nsim_dma *dma,
 			.semaphore = b->semaphore,
 		};
 
-		nsim_ev_add(xs, &ev);
+		nrsim_ev_add(xs, &ev);
 	}
 	q->busy = false;
 	return 0;
 }
 
 /* a reason to stop: UNLOAD or close, a signal, the timeout */
-static int nsim_exec_stopped(const struct nsim_exec *x)
+static int nrsim_exec_stopped(const struct nrsim_exec *x)
 {
 	int a;
 
@@ -487,13 +487,13 @@ static int nsim_exec_stopped(const struct nsim_exec *x)
  * every instruction and block ran, -EDEADLK when nothing can advance
  * with instructions left, or why it stopped.
  */
-static int nsim_exec_run(struct nsim_exec_sg *xs)
+static int nrsim_exec_run(struct nrsim_exec_sg *xs)
 {
-	struct nsim_exec *x = xs->x;
-	struct nsim_model *m = x->m;
-	struct nsim_sg *sg = &m->sg[xs->index];
-	const struct nsim_prog *p = &sg->prog;
-	const struct nsim_dma *dma = &sg->dma;
+	struct nrsim_exec *x = xs->x;
+	struct nrsim_model *m = x->m;
+	struct nrsim_sg *sg = &m->sg[xs->index];
+	const struct nrsim_prog *p = &sg->prog;
+	const struct nrsim_dma *dma = &sg->dma;
 	s32 *sems = xs->res.semaphores;
 	u32 nq = dma->num_queues, qpending = 0, qbusy = 0, steps = 0, e, k, i;
 	/* the engines with instructions left, in engine order */
@@ -503,7 +503,7 @@ static int nsim_exec_run(struct nsim_exec_sg *xs)
 	int ret = 0;
 
 	for (e = 0; e < KBIN_PROG_ENGINES; e++) {
-		struct nsim_seq *g = &xs->seq[e];
+		struct nrsim_seq *g = &xs->seq[e];
 		u32 c;
 
 		memset(g, 0, sizeof(*g));
@@ -514,9 +514,9 @@ static int nsim_exec_run(struct nsim_exec_sg *xs)
 		for (c = 0; c <= KBIN_PROG_CLASS_MAX; c++)
 			xs->cost[e][c] = kbin_prog_instr_ns(e + 1, c);
 	}
-	nsim_eng_bind(xs->eng, m, xs->index, &x->abort, x->deadline);
+	nrsim_eng_bind(xs->eng, m, xs->index, &x->abort, x->deadline);
 	/* cancelled or timed out while queued: the same report */
-	ret = nsim_exec_stopped(x);
+	ret = nrsim_exec_stopped(x);
 	if (ret)
 		goto out;
 	for (;;) {
@@ -524,16 +524,16 @@ static int nsim_exec_run(struct nsim_exec_sg *xs)
 		next = U64_MAX;
 		any = false;
 		for (i = 0; i < na; i++) {
-			struct nsim_seq *g = &xs->seq[act[i]];
+			struct nrsim_seq *g = &xs->seq[act[i]];
 
 			if (!g->busy) {
 				const struct kbin_prog_sync *s = &g->s[g->pc];
 
-				if (!nsim_wait_met(sems, s))
+				if (!nrsim_wait_met(sems, s))
 					continue;
 				g->busy = true;
 				g->start = now;
-				g->end = nsim_add_sat(now, xs->cost[act[i]][s->cls &
+				g->end = nrsim_add_sat(now, xs->cost[act[i]][s->cls &
 							KBIN_PROG_CLASS_MAX]);
 			}
 			if (g->end <= next)
@@ -541,13 +541,13 @@ static int nsim_exec_run(struct nsim_exec_sg *xs)
 			any = true;
 		}
 		for (k = 0; (qpending || qbusy) && k < nq; k++) {
-			struct nsim_xq *q = &xs->xq[k];
+			struct nrsim_xq *q = &xs->xq[k];
 
 			if (!q->busy && q->started < q->submitted) {
 				q->busy = true;
 				q->start = now;
-				q->end = nsim_add_sat(now,
-						      dma->blocks[dma->queues[k].first_block +
+				q->end = nrsim_add_sat(now,
+						       dma->blocks[dma->queues[k].first_block +
 								  q->started].ns);
 				q->started++;
 				qpending--;
@@ -564,10 +564,10 @@ static int nsim_exec_run(struct nsim_exec_sg *xs)
 		now = next;
 		/* everything ending now ends: engines PE .. SP, then queues */
 		for (i = 0; i < na; ) {
-			struct nsim_seq *g = &xs->seq[act[i]];
+			struct nrsim_seq *g = &xs->seq[act[i]];
 
 			if (g->busy && g->end == now) {
-				nsim_end_instr(xs, dma, act[i] + 1, g, &qpending);
+				nrsim_end_instr(xs, dma, act[i] + 1, g, &qpending);
 				if (g->pc >= g->n) {
 					na--;
 					memmove(&act[i], &act[i + 1], (na - i) * sizeof(*act));
@@ -578,14 +578,14 @@ static int nsim_exec_run(struct nsim_exec_sg *xs)
 		}
 		for (k = 0; qbusy && k < nq; k++)
 			if (xs->xq[k].busy && xs->xq[k].end == now) {
-				ret = nsim_end_block(xs, dma, k, &xs->xq[k]);
+				ret = nrsim_end_block(xs, dma, k, &xs->xq[k]);
 				if (ret)
 					goto out;
 				qbusy--;
 			}
 		xs->res.virtual_ns = now;
-		if (!(++steps % NSIM_EXEC_CHECK_STEPS)) {
-			ret = nsim_exec_stopped(x);
+		if (!(++steps % NRSIM_EXEC_CHECK_STEPS)) {
+			ret = nrsim_exec_stopped(x);
 			if (ret)
 				goto out;
 			cond_resched();
@@ -593,17 +593,17 @@ static int nsim_exec_run(struct nsim_exec_sg *xs)
 	}
 out:
 	for (e = 0; e < KBIN_PROG_ENGINES; e++) {
-		struct nsim_seq *g = &xs->seq[e];
+		struct nrsim_seq *g = &xs->seq[e];
 		struct neuronsim_exec_engine *acc = &xs->res.engines[e];
 		const struct kbin_prog_sync *s;
 
-		nsim_run_flush(xs, e + 1, g);
+		nrsim_run_flush(xs, e + 1, g);
 		if (g->pc >= g->n) {
 			acc->state = NEURONSIM_ENGINE_DONE;
 			continue;
 		}
 		s = &g->s[g->pc];
-		if (g->busy || nsim_wait_met(sems, s)) {
+		if (g->busy || nrsim_wait_met(sems, s)) {
 			acc->state = NEURONSIM_ENGINE_STOPPED;
 			continue;
 		}
@@ -625,12 +625,12 @@ out:
  * done with its last subgraph.  Return: it was the last.
  * Context: the file's run_lock held.
  */
-static bool nsim_exec_sg_done_locked(struct nsim_exec_sg *xs, int status)
+static bool nrsim_exec_sg_done_locked(struct nrsim_exec_sg *xs, int status)
 {
-	struct nsim_exec *x = xs->x;
-	struct nsim_model *m = x->m;
-	struct nsim_device *nd = m->nd;
-	struct nsim_file *nf = m->owner;
+	struct nrsim_exec *x = xs->x;
+	struct nrsim_model *m = x->m;
+	struct nrsim_device *nd = m->nd;
+	struct nrsim_file *nf = m->owner;
 	u32 s;
 
 	lockdep_assert_held(&nf->run_lock);
@@ -658,7 +658,7 @@ static bool nsim_exec_sg_done_locked(struct nsim_exec_sg *xs, int status)
  * the execution sends no EXEC_DONE, even when another subgraph that
  * ended first failed and so gave the execution its status.
  */
-static bool nsim_exec_cancelled(const struct nsim_exec *x)
+static bool nrsim_exec_cancelled(const struct nrsim_exec *x)
 {
 	u32 s;
 
@@ -668,10 +668,10 @@ static bool nsim_exec_cancelled(const struct nsim_exec *x)
 	return false;
 }
 
-/* the last touch of the model by a work: nsim_engine_stop() waits for it */
-static void nsim_exec_put_locked(struct nsim_model *m)
+/* the last touch of the model by a work: nrsim_engine_stop() waits for it */
+static void nrsim_exec_put_locked(struct nrsim_model *m)
 {
-	struct nsim_file *nf = m->owner;
+	struct nrsim_file *nf = m->owner;
 
 	lockdep_assert_held(&nf->run_lock);
 	m->active_runs--;
@@ -684,10 +684,10 @@ static void nsim_exec_put_locked(struct nsim_model *m)
  * the counts of what is copied.  Context: run_lock held, or the file's
  * lock with the execution not running.
  */
-static void nsim_exec_summary(const struct nsim_exec *x,
-			      struct neuronsim_exec_wait *w)
+static void nrsim_exec_summary(const struct nrsim_exec *x,
+			       struct neuronsim_exec_wait *w)
 {
-	const struct nsim_model *m = x->m;
+	const struct nrsim_model *m = x->m;
 	u32 s, e, k;
 
 	w->num_sg = m->num_sg;
@@ -703,7 +703,7 @@ static void nsim_exec_summary(const struct nsim_exec *x,
 	if (x->state == NEURONSIM_EXEC_IDLE)
 		return;
 	for (s = 0; s < m->num_sg; s++) {
-		const struct nsim_exec_sg *xs = &x->sg[s];
+		const struct nrsim_exec_sg *xs = &x->sg[s];
 
 		w->virtual_ns = max(w->virtual_ns, xs->res.virtual_ns);
 		for (e = 0; e < KBIN_PROG_ENGINES; e++) {
@@ -717,14 +717,14 @@ static void nsim_exec_summary(const struct nsim_exec *x,
 	}
 }
 
-static void nsim_exec_work(struct work_struct *work)
+static void nrsim_exec_work(struct work_struct *work)
 {
-	struct nsim_exec_sg *xs = container_of(work, struct nsim_exec_sg, work);
-	struct nsim_exec *x = xs->x;
-	struct nsim_model *m = x->m;
-	struct nsim_file *nf = m->owner;
-	struct nsim_device *nd = m->nd;
-	struct nsim_engine_stats *st = &nd->engine[xs->res.core];
+	struct nrsim_exec_sg *xs = container_of(work, struct nrsim_exec_sg, work);
+	struct nrsim_exec *x = xs->x;
+	struct nrsim_model *m = x->m;
+	struct nrsim_file *nf = m->owner;
+	struct nrsim_device *nd = m->nd;
+	struct nrsim_engine_stats *st = &nd->engine[xs->res.core];
 	struct mem_cgroup *old, *memcg = NULL;
 	struct neuronsim_exec_wait sum;
 	u64 t0 = ktime_get_ns(), bytes = 0, udma = 0, descs = 0;
@@ -732,13 +732,13 @@ static void nsim_exec_work(struct work_struct *work)
 	int ret;
 	u32 k;
 
-	/* started: nsim_exec_stop_locked() can no longer take it off */
+	/* started: nrsim_exec_stop_locked() can no longer take it off */
 	spin_lock(&nf->run_lock);
 	xs->queued = false;
 	WRITE_ONCE(xs->running, true);
 	spin_unlock(&nf->run_lock);
 	old = set_active_memcg(x->memcg);
-	ret = nsim_exec_run(xs);
+	ret = nrsim_exec_run(xs);
 	set_active_memcg(old);
 	xs->res.wall_ns = ktime_get_ns() - t0;
 	for (k = 0; k < xs->res.num_queues; k++) {
@@ -751,42 +751,42 @@ static void nsim_exec_work(struct work_struct *work)
 	atomic64_add(descs, &st->descs);
 	atomic64_add(xs->res.wall_ns, &st->busy_ns);
 	if (ret != -ECANCELED)
-		nsim_sysfs_count_exec(nd, xs->res.core, ret, xs->res.virtual_ns);
+		nrsim_sysfs_count_exec(nd, xs->res.core, ret, xs->res.virtual_ns);
 	spin_lock(&nf->run_lock);
 	WRITE_ONCE(xs->running, false);
-	last = nsim_exec_sg_done_locked(xs, ret);
+	last = nrsim_exec_sg_done_locked(xs, ret);
 	if (last) {
 		/* a next EXECUTE may start once unlocked: what is ours now */
 		memcg = x->memcg;
 		x->memcg = NULL;
-		nsim_exec_summary(x, &sum);
-		cancelled = nsim_exec_cancelled(x);
+		nrsim_exec_summary(x, &sum);
+		cancelled = nrsim_exec_cancelled(x);
 	}
 	spin_unlock(&nf->run_lock);
 	if (last) {
 		mem_cgroup_put(memcg);
 		if (!cancelled)
-			nsim_netlink_notify_exec(m, &sum);
+			nrsim_netlink_notify_exec(m, &sum);
 	}
-	/* the last touch of the model: nsim_engine_stop() waits for this */
+	/* the last touch of the model: nrsim_engine_stop() waits for this */
 	spin_lock(&nf->run_lock);
-	nsim_exec_put_locked(m);
+	nrsim_exec_put_locked(m);
 	spin_unlock(&nf->run_lock);
 }
 
 /**
- * nsim_exec_stop_locked() - UNLOAD or close: take the model's subgraphs
+ * nrsim_exec_stop_locked() - UNLOAD or close: take the model's subgraphs
  *	that have not started off their workqueues (status -ECANCELED; the
  *	running ones see the model stopping within a UDMA descriptor or
- *	NSIM_EXEC_CHECK_STEPS steps).  Called by nsim_engine_stop(), which
+ *	NRSIM_EXEC_CHECK_STEPS steps).  Called by nrsim_engine_stop(), which
  *	then waits for the model's runs and works to end and forgets the
- *	execution (nsim_exec_forget_locked()).
+ *	execution (nrsim_exec_forget_locked()).
  * @nf: the owning file, its run_lock held.
  * @m: the model, stopping.
  */
-void nsim_exec_stop_locked(struct nsim_file *nf, struct nsim_model *m)
+void nrsim_exec_stop_locked(struct nrsim_file *nf, struct nrsim_model *m)
 {
-	struct nsim_exec *x = m->exec;
+	struct nrsim_exec *x = m->exec;
 	bool last = false;
 	u32 s;
 
@@ -794,12 +794,12 @@ void nsim_exec_stop_locked(struct nsim_file *nf, struct nsim_model *m)
 	if (!x)
 		return;
 	for (s = 0; s < m->num_sg; s++) {
-		struct nsim_exec_sg *xs = &x->sg[s];
+		struct nrsim_exec_sg *xs = &x->sg[s];
 
 		if (!xs->queued || !cancel_work(&xs->work))
 			continue;
 		xs->queued = false;
-		last = nsim_exec_sg_done_locked(xs, -ECANCELED);
+		last = nrsim_exec_sg_done_locked(xs, -ECANCELED);
 		m->active_runs--;
 	}
 	/* cancelled, so no netlink event; nothing else holds the memcg */
@@ -810,17 +810,17 @@ void nsim_exec_stop_locked(struct nsim_file *nf, struct nsim_model *m)
 }
 
 /**
- * nsim_exec_forget_locked() - UNLOAD or close, once the model's works
+ * nrsim_exec_forget_locked() - UNLOAD or close, once the model's works
  *	have ended: forget its execution if EXEC_WAIT did not report it, so
- *	poll() does not report it.  Called by nsim_engine_stop() after
- *	waiting: a subgraph that was running when nsim_exec_stop_locked()
+ *	poll() does not report it.  Called by nrsim_engine_stop() after
+ *	waiting: a subgraph that was running when nrsim_exec_stop_locked()
  *	was called ends the execution only afterwards.
  * @nf: the owning file, its run_lock held.
  * @m: the model, stopped, with no work left.
  */
-void nsim_exec_forget_locked(struct nsim_file *nf, struct nsim_model *m)
+void nrsim_exec_forget_locked(struct nrsim_file *nf, struct nrsim_model *m)
 {
-	struct nsim_exec *x = m->exec;
+	struct nrsim_exec *x = m->exec;
 
 	lockdep_assert_held(&nf->run_lock);
 	if (x && x->unwaited) {
@@ -830,14 +830,14 @@ void nsim_exec_forget_locked(struct nsim_file *nf, struct nsim_model *m)
 }
 
 /**
- * nsim_exec_running_locked() - is the model executing?  RUN refuses its
+ * nrsim_exec_running_locked() - is the model executing?  RUN refuses its
  *	queues then (-EBUSY).
  * @m: the model.
  *
  * Context: its file's run_lock held.
  * Return: true while an execution of @m is queued or running.
  */
-bool nsim_exec_running_locked(const struct nsim_model *m)
+bool nrsim_exec_running_locked(const struct nrsim_model *m)
 {
 	return m->exec && m->exec->state == NEURONSIM_EXEC_RUNNING;
 }
@@ -848,7 +848,7 @@ bool nsim_exec_running_locked(const struct nsim_model *m)
  * The entries of an execution's trace buffer: at most one event per
  * instruction and per block of each subgraph, @max in all.
  */
-static u32 nsim_exec_trace_need(const struct nsim_model *m, u32 max)
+static u32 nrsim_exec_trace_need(const struct nrsim_model *m, u32 max)
 {
 	u64 need = 0;
 	u32 s;
@@ -863,9 +863,9 @@ static u32 nsim_exec_trace_need(const struct nsim_model *m, u32 max)
  * subgraph order; none without one.  Only once the execution is claimed:
  * until then the shares are the last execution's, which EXEC_WAIT reads.
  */
-static void nsim_exec_trace_share(struct nsim_exec *x)
+static void nrsim_exec_trace_share(struct nrsim_exec *x)
 {
-	const struct nsim_model *m = x->m;
+	const struct nrsim_model *m = x->m;
 	u64 left = x->num_events, want;
 	u32 s;
 
@@ -879,9 +879,9 @@ static void nsim_exec_trace_share(struct nsim_exec *x)
 }
 
 /* an execution of @m may start: nothing of it runs, its cores are free */
-static int nsim_exec_claim_locked(struct nsim_file *nf, struct nsim_model *m)
+static int nrsim_exec_claim_locked(struct nrsim_file *nf, struct nrsim_model *m)
 {
-	struct nsim_device *nd = m->nd;
+	struct nrsim_device *nd = m->nd;
 	u32 s, i;
 	int ret = 0;
 
@@ -906,7 +906,7 @@ static int nsim_exec_claim_locked(struct nsim_file *nf, struct nsim_model *m)
 }
 
 /**
- * nsim_ioctl_execute() - NEURONSIM_IOC_EXECUTE: execute every subgraph of
+ * nrsim_ioctl_execute() - NEURONSIM_IOC_EXECUTE: execute every subgraph of
  *	a model on its NeuronCore (struct neuronsim_exec).
  * @nf: the caller's file.
  * @uarg: user pointer to struct neuronsim_exec.
@@ -914,12 +914,12 @@ static int nsim_exec_claim_locked(struct nsim_file *nf, struct nsim_model *m)
  *
  * Return: 0 once queued; the errors of struct neuronsim_exec.
  */
-long nsim_ioctl_execute(struct nsim_file *nf, void __user *uarg, size_t usize)
+long nrsim_ioctl_execute(struct nrsim_file *nf, void __user *uarg, size_t usize)
 {
 	struct neuronsim_exec_event *ev = NULL, *old = NULL;
 	struct neuronsim_exec ue;
-	struct nsim_model *m;
-	struct nsim_exec *x;
+	struct nrsim_model *m;
+	struct nrsim_exec *x;
 	bool trace;
 	long ret;
 	u32 s, nev;
@@ -933,7 +933,7 @@ long nsim_ioctl_execute(struct nsim_file *nf, void __user *uarg, size_t usize)
 	    (!trace && ue.max_events))
 		return -EINVAL;
 	mutex_lock(&nf->lock);
-	m = nsim_model_get_locked(nf, ue.model_id);
+	m = nrsim_model_get_locked(nf, ue.model_id);
 	if (!m) {
 		ret = -ENOENT;
 		goto out;
@@ -953,7 +953,7 @@ long nsim_ioctl_execute(struct nsim_file *nf, void __user *uarg, size_t usize)
 	 * and its shares stay the last execution's until this one is
 	 * claimed (a refused EXECUTE leaves its result as it was)
 	 */
-	nev = trace ? nsim_exec_trace_need(m, ue.max_events) : 0;
+	nev = trace ? nrsim_exec_trace_need(m, ue.max_events) : 0;
 	if (trace && (!x->events || x->num_events != nev)) {
 		ev = kvmalloc_array(nev, sizeof(*ev),
 				    GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
@@ -963,7 +963,7 @@ long nsim_ioctl_execute(struct nsim_file *nf, void __user *uarg, size_t usize)
 		}
 	}
 	spin_lock(&nf->run_lock);
-	ret = nsim_exec_claim_locked(nf, m);
+	ret = nrsim_exec_claim_locked(nf, m);
 	if (ret) {
 		spin_unlock(&nf->run_lock);
 		kvfree(ev);
@@ -974,7 +974,7 @@ long nsim_ioctl_execute(struct nsim_file *nf, void __user *uarg, size_t usize)
 		x->events = ev;
 		x->num_events = nev;
 	}
-	nsim_exec_trace_share(x);
+	nrsim_exec_trace_share(x);
 	if (x->unwaited) {
 		x->unwaited = false;
 		nf->unwaited--;
@@ -984,11 +984,11 @@ long nsim_ioctl_execute(struct nsim_file *nf, void __user *uarg, size_t usize)
 	x->status = 0;
 	x->pending = m->num_sg;
 	x->t0 = ktime_get_ns();
-	x->deadline = ue.timeout_ns ? nsim_add_sat(x->t0, ue.timeout_ns) : 0;
+	x->deadline = ue.timeout_ns ? nrsim_add_sat(x->t0, ue.timeout_ns) : 0;
 	x->memcg = get_mem_cgroup_from_mm(current->mm);
 	for (s = 0; s < m->num_sg; s++) {
-		struct nsim_exec_sg *xs = &x->sg[s];
-		const struct nsim_sg *sg = &m->sg[s];
+		struct nrsim_exec_sg *xs = &x->sg[s];
+		const struct nrsim_sg *sg = &m->sg[s];
 		u32 e;
 
 		memset(&xs->res, 0, sizeof(xs->res));
@@ -1018,14 +1018,14 @@ out:
 /* ---- EXEC_WAIT ---- */
 
 /* the ended execution of @m to user space; it is waited for */
-static int nsim_exec_report(struct nsim_file *nf, struct nsim_model *m,
-			    struct neuronsim_exec_wait *w)
+static int nrsim_exec_report(struct nrsim_file *nf, struct nrsim_model *m,
+			     struct neuronsim_exec_wait *w)
 {
-	struct nsim_exec *x = m->exec;
+	struct nrsim_exec *x = m->exec;
 	u32 s, nq = 0, nev = 0, n;
 	void __user *up;
 
-	nsim_exec_summary(x, w);
+	nrsim_exec_summary(x, w);
 	if (x->state == NEURONSIM_EXEC_IDLE) {
 		w->num_queues = 0;
 		w->num_events = 0;
@@ -1037,7 +1037,7 @@ static int nsim_exec_report(struct nsim_file *nf, struct nsim_model *m,
 				 &x->sg[s].res, sizeof(x->sg[s].res)))
 			return -EFAULT;
 	for (s = 0; s < m->num_sg; s++) {
-		const struct nsim_exec_sg *xs = &x->sg[s];
+		const struct nrsim_exec_sg *xs = &x->sg[s];
 
 		n = min(xs->res.num_queues, w->num_queues > nq ? w->num_queues - nq : 0);
 		up = u64_to_user_ptr(w->queues) + (u64)nq * sizeof(*xs->qres);
@@ -1062,19 +1062,19 @@ static int nsim_exec_report(struct nsim_file *nf, struct nsim_model *m,
 }
 
 /* a signal in EXEC_WAIT: cancel the execution of model @id */
-static void nsim_exec_cancel(struct nsim_file *nf, u32 id)
+static void nrsim_exec_cancel(struct nrsim_file *nf, u32 id)
 {
-	struct nsim_model *m;
+	struct nrsim_model *m;
 
 	mutex_lock(&nf->lock);
-	m = nsim_model_get_locked(nf, id);
+	m = nrsim_model_get_locked(nf, id);
 	if (m && m->exec && READ_ONCE(m->exec->state) == NEURONSIM_EXEC_RUNNING)
 		WRITE_ONCE(m->exec->abort, -EINTR);
 	mutex_unlock(&nf->lock);
 }
 
 /**
- * nsim_ioctl_exec_wait() - NEURONSIM_IOC_EXEC_WAIT: wait for a model's
+ * nrsim_ioctl_exec_wait() - NEURONSIM_IOC_EXEC_WAIT: wait for a model's
  *	execution to end and report it (struct neuronsim_exec_wait).
  * @nf: the caller's file.
  * @uarg: user pointer to struct neuronsim_exec_wait.
@@ -1086,11 +1086,11 @@ static void nsim_exec_cancel(struct nsim_file *nf, u32 id)
  * Return: 0 with the struct written back; the errors of struct
  * neuronsim_exec_wait.
  */
-long nsim_ioctl_exec_wait(struct nsim_file *nf, void __user *uarg,
-			  size_t usize)
+long nrsim_ioctl_exec_wait(struct nrsim_file *nf, void __user *uarg,
+			   size_t usize)
 {
 	struct neuronsim_exec_wait w;
-	struct nsim_model *m;
+	struct nrsim_model *m;
 	long left, ret;
 	u64 seq;
 	bool running;
@@ -1105,7 +1105,7 @@ long nsim_ioctl_exec_wait(struct nsim_file *nf, void __user *uarg,
 	       (long)min_t(u64, nsecs_to_jiffies(w.timeout_ns), MAX_SCHEDULE_TIMEOUT - 1);
 	for (;;) {
 		mutex_lock(&nf->lock);
-		m = nsim_model_get_locked(nf, w.model_id);
+		m = nrsim_model_get_locked(nf, w.model_id);
 		if (!m || !m->exec) {
 			mutex_unlock(&nf->lock);
 			return m ? -ENODATA : -ENOENT;
@@ -1115,7 +1115,7 @@ long nsim_ioctl_exec_wait(struct nsim_file *nf, void __user *uarg,
 		running = m->exec->state == NEURONSIM_EXEC_RUNNING;
 		spin_unlock(&nf->run_lock);
 		if (!running) {
-			ret = nsim_exec_report(nf, m, &w);
+			ret = nrsim_exec_report(nf, m, &w);
 			mutex_unlock(&nf->lock);
 			break;
 		}
@@ -1126,7 +1126,7 @@ long nsim_ioctl_exec_wait(struct nsim_file *nf, void __user *uarg,
 							READ_ONCE(nf->run_seq) != seq,
 							left);
 		if (left < 0) {
-			nsim_exec_cancel(nf, w.model_id);
+			nrsim_exec_cancel(nf, w.model_id);
 			return -EINTR;
 		}
 		if (!left && READ_ONCE(nf->run_seq) == seq)
@@ -1145,10 +1145,10 @@ long nsim_ioctl_exec_wait(struct nsim_file *nf, void __user *uarg,
  * semaphores: "index value" per semaphore that is not zero after the
  * last execution; nothing while one runs or before the first.
  */
-static int nsim_exec_sems_show(struct seq_file *f, void *unused)
+static int nrsim_exec_sems_show(struct seq_file *f, void *unused)
 {
-	const struct nsim_exec_sg *xs = f->private;
-	struct nsim_file *nf = xs->x->m->owner;
+	const struct nrsim_exec_sg *xs = f->private;
+	struct nrsim_file *nf = xs->x->m->owner;
 	u32 i;
 
 	spin_lock(&nf->run_lock);
@@ -1159,9 +1159,9 @@ static int nsim_exec_sems_show(struct seq_file *f, void *unused)
 	spin_unlock(&nf->run_lock);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(nsim_exec_sems);
+DEFINE_SHOW_ATTRIBUTE(nrsim_exec_sems);
 
-static const char *const nsim_engine_state_str[] = {
+static const char *const nrsim_engine_state_str[] = {
 	[NEURONSIM_ENGINE_IDLE] = "idle",
 	[NEURONSIM_ENGINE_DONE] = "done",
 	[NEURONSIM_ENGINE_WAITING] = "waiting",
@@ -1174,12 +1174,12 @@ static const char *const nsim_engine_state_str[] = {
  * instructions executed per opcode; a subgraph that ended says its end
  * while others of the execution still run.
  */
-static int nsim_exec_engines_show(struct seq_file *f, void *unused)
+static int nrsim_exec_engines_show(struct seq_file *f, void *unused)
 {
-	const struct nsim_exec_sg *xs = f->private;
-	const struct nsim_exec *x = xs->x;
-	struct nsim_file *nf = x->m->owner;
-	const struct nsim_prog *p = &x->m->sg[xs->index].prog;
+	const struct nrsim_exec_sg *xs = f->private;
+	const struct nrsim_exec *x = xs->x;
+	struct nrsim_file *nf = x->m->owner;
+	const struct nrsim_prog *p = &x->m->sg[xs->index].prog;
 	u32 e, op;
 	u8 state;
 
@@ -1200,8 +1200,8 @@ static int nsim_exec_engines_show(struct seq_file *f, void *unused)
 			continue;
 		}
 		seq_printf(f, "%u\t%u\t%s\t", g->done, g->instructions,
-			   g->state < ARRAY_SIZE(nsim_engine_state_str) ?
-			   nsim_engine_state_str[g->state] : "?");
+			   g->state < ARRAY_SIZE(nrsim_engine_state_str) ?
+			   nrsim_engine_state_str[g->state] : "?");
 		if (g->state == NEURONSIM_ENGINE_WAITING)
 			seq_printf(f, "semaphore %u >= %u (is %d) at instruction %u (opcode 0x%02x)\t",
 				   g->wait_semaphore, g->wait_value,
@@ -1216,22 +1216,22 @@ static int nsim_exec_engines_show(struct seq_file *f, void *unused)
 	spin_unlock(&nf->run_lock);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(nsim_exec_engines);
+DEFINE_SHOW_ATTRIBUTE(nrsim_exec_engines);
 
 /**
- * nsim_exec_debugfs_add() - the execution files of a subgraph's debugfs
+ * nrsim_exec_debugfs_add() - the execution files of a subgraph's debugfs
  *	directory, semaphores and engines (Documentation/debugfs.rst).
  * @m: the model, being published.
  * @sg: the subgraph's index; its directory exists.
  */
-void nsim_exec_debugfs_add(struct nsim_model *m, u32 sg)
+void nrsim_exec_debugfs_add(struct nrsim_model *m, u32 sg)
 {
-	struct nsim_exec_sg *xs = m->sg[sg].exec;
+	struct nrsim_exec_sg *xs = m->sg[sg].exec;
 
 	if (!xs)
 		return;
 	debugfs_create_file("semaphores", 0400, m->sg[sg].dir, xs,
-			    &nsim_exec_sems_fops);
+			    &nrsim_exec_sems_fops);
 	debugfs_create_file("engines", 0400, m->sg[sg].dir, xs,
-			    &nsim_exec_engines_fops);
+			    &nrsim_exec_engines_fops);
 }

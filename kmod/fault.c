@@ -6,17 +6,17 @@
  */
 #include <linux/atomic.h>
 
-#include "neuronsim.h"
+#include "nrsim.h"
 
 /**
- * nsim_fault_hit() - count one operation against a debugfs fault knob
+ * nrsim_fault_hit() - count one operation against a debugfs fault knob
  *	(netdevsim style: the knob holds N; the Nth operation from when it
  *	was set fails, and the knob is 0 again).
  * @knob: the knob.
  *
  * Return: true when this operation must fail.
  */
-bool nsim_fault_hit(atomic_t *knob)
+bool nrsim_fault_hit(atomic_t *knob)
 {
 	int v = atomic_read(knob);
 

@@ -10,11 +10,11 @@
  * (kbin_usage_category(); Documentation/hardware.rst, "HBM usage
  * categories"): for each, the bytes allocated over time (total), held now
  * (present) and the most ever held at once (peak).  The pools and counters
- * are the device's (struct nsim_device.hbm, .core_hbm).
+ * are the device's (struct nrsim_device.hbm, .core_hbm).
  *
  * First-fit from the start of the channel would scan every granule a load
  * placed before, which makes a load of n variables O(n^2).  A caller that
- * places many variables in a row passes a struct nsim_hbm_cursor: the
+ * places many variables in a row passes a struct nrsim_hbm_cursor: the
  * first granule it saw free on each channel.  Every granule below it was
  * in use then, so the search starts there and finds what first-fit from
  * the start would - unless another model freed memory below it meanwhile,
@@ -30,9 +30,9 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
-#include "neuronsim.h"
+#include "nrsim.h"
 
-static void nsim_acct_add(struct nsim_usage_acct *a, u64 n)
+static void nrsim_acct_add(struct nrsim_usage_acct *a, u64 n)
 {
 	a->total += n;
 	a->present += n;
@@ -40,22 +40,22 @@ static void nsim_acct_add(struct nsim_usage_acct *a, u64 n)
 		a->peak = a->present;
 }
 
-static void nsim_mem_acct_add(struct nsim_mem_acct *a, u32 usage, u64 n)
+static void nrsim_mem_acct_add(struct nrsim_mem_acct *a, u32 usage, u64 n)
 {
-	nsim_acct_add(&a->all, n);
-	nsim_acct_add(&a->usage[usage], n);
-	nsim_acct_add(&a->category[kbin_usage_category(usage)], n);
+	nrsim_acct_add(&a->all, n);
+	nrsim_acct_add(&a->usage[usage], n);
+	nrsim_acct_add(&a->category[kbin_usage_category(usage)], n);
 }
 
-static void nsim_mem_acct_sub(struct nsim_mem_acct *a, u32 usage, u64 n)
+static void nrsim_mem_acct_sub(struct nrsim_mem_acct *a, u32 usage, u64 n)
 {
 	a->all.present -= n;
 	a->usage[usage].present -= n;
 	a->category[kbin_usage_category(usage)].present -= n;
 }
 
-/* the data of nsim_fit(): the alignment and the caller's cursor, or NULL */
-struct nsim_fit_data {
+/* the data of nrsim_fit(): the alignment and the caller's cursor, or NULL */
+struct nrsim_fit_data {
 	struct genpool_data_align align;
 	unsigned long *first_free;
 };
@@ -65,11 +65,11 @@ struct nsim_fit_data {
  * free granule (advanced over the granules now in use), or from @start
  * when genalloc retries past a lost race.
  */
-static unsigned long nsim_fit(unsigned long *map, unsigned long size,
-			      unsigned long start, unsigned int nr, void *data,
+static unsigned long nrsim_fit(unsigned long *map, unsigned long size,
+			       unsigned long start, unsigned int nr, void *data,
 			      struct gen_pool *pool, unsigned long start_addr)
 {
-	struct nsim_fit_data *f = data;
+	struct nrsim_fit_data *f = data;
 
 	if (f->first_free) {
 		*f->first_free = find_next_zero_bit(map, size, *f->first_free);
@@ -80,11 +80,11 @@ static unsigned long nsim_fit(unsigned long *map, unsigned long size,
 }
 
 /**
- * nsim_hbm_alloc() - allocate HBM for one NeuronCore from its channel.
+ * nrsim_hbm_alloc() - allocate HBM for one NeuronCore from its channel.
  * @nd: the device.
  * @core: NeuronCore the bytes are charged to, < num_cores; they come from
- *	its HBM channel (nsim_core_channel(), Documentation/uapi.rst).
- * @size: bytes; rounded up to NSIM_HBM_GRANULE (4 KiB).
+ *	its HBM channel (nrsim_core_channel(), Documentation/uapi.rst).
+ * @size: bytes; rounded up to NRSIM_HBM_GRANULE (4 KiB).
  * @align: bytes, a power of two (smaller than 4 KiB means 4 KiB).
  * @usage: enum kbin_usage the bytes are charged to: libnrt's category
  *	(WEIGHT, IO, SCRATCHPAD, SCRATCHPAD_NOT_SHARED, GENERIC, DMA_RING,
@@ -99,76 +99,76 @@ static unsigned long nsim_fit(unsigned long *map, unsigned long size,
  * Return: the device address (never 0), or 0 when the channel has no
  * free range of @size bytes at @align (or an argument is out of range).
  */
-u64 nsim_hbm_alloc(struct nsim_device *nd, u32 core, u64 size, u64 align,
-		   u32 usage, struct nsim_hbm_cursor *cur)
+u64 nrsim_hbm_alloc(struct nrsim_device *nd, u32 core, u64 size, u64 align,
+		    u32 usage, struct nrsim_hbm_cursor *cur)
 {
-	struct nsim_fit_data fit = { .first_free = NULL };
-	struct nsim_hbm_channel *ch;
+	struct nrsim_fit_data fit = { .first_free = NULL };
+	struct nrsim_hbm_channel *ch;
 	unsigned long addr;
 	u32 channel;
 
 	if (core >= nd->arch->num_cores || !size || usage > KBIN_USAGE_MAX ||
 	    size > nd->arch->hbm_channel_size)
 		return 0;
-	channel = nsim_core_channel(nd, core);
+	channel = nrsim_core_channel(nd, core);
 	ch = &nd->hbm[channel];
-	size = round_up(size, NSIM_HBM_GRANULE);
-	fit.align.align = max_t(u64, align, NSIM_HBM_GRANULE);
+	size = round_up(size, NRSIM_HBM_GRANULE);
+	fit.align.align = max_t(u64, align, NRSIM_HBM_GRANULE);
 	if (cur)
 		fit.first_free = &cur->first_free[channel];
-	addr = gen_pool_alloc_algo(ch->pool, size, nsim_fit, &fit);
+	addr = gen_pool_alloc_algo(ch->pool, size, nrsim_fit, &fit);
 	if (!addr && fit.first_free && *fit.first_free) {
 		*fit.first_free = 0;	/* memory below it may have been freed */
-		addr = gen_pool_alloc_algo(ch->pool, size, nsim_fit, &fit);
+		addr = gen_pool_alloc_algo(ch->pool, size, nrsim_fit, &fit);
 	}
 	if (!addr)
 		return 0;
 	spin_lock(&nd->hbm_lock);
-	nsim_mem_acct_add(&ch->acct, usage, size);
-	nsim_mem_acct_add(&nd->core_hbm[core], usage, size);
+	nrsim_mem_acct_add(&ch->acct, usage, size);
+	nrsim_mem_acct_add(&nd->core_hbm[core], usage, size);
 	spin_unlock(&nd->hbm_lock);
 	return addr;
 }
 
 /**
- * nsim_hbm_free() - free an nsim_hbm_alloc() allocation and its backing.
+ * nrsim_hbm_free() - free an nrsim_hbm_alloc() allocation and its backing.
  * @nd: the device.
- * @core: the NeuronCore passed to nsim_hbm_alloc().
+ * @core: the NeuronCore passed to nrsim_hbm_alloc().
  * @addr: its address (0: nothing to do).
- * @size: the size passed to nsim_hbm_alloc(), bytes.
- * @usage: the category passed to nsim_hbm_alloc().
+ * @size: the size passed to nrsim_hbm_alloc(), bytes.
+ * @usage: the category passed to nrsim_hbm_alloc().
  */
-void nsim_hbm_free(struct nsim_device *nd, u32 core, u64 addr, u64 size,
-		   u32 usage)
+void nrsim_hbm_free(struct nrsim_device *nd, u32 core, u64 addr, u64 size,
+		    u32 usage)
 {
-	struct nsim_hbm_channel *ch;
+	struct nrsim_hbm_channel *ch;
 
 	if (!addr)
 		return;
-	ch = &nd->hbm[nsim_core_channel(nd, core)];
-	size = round_up(size, NSIM_HBM_GRANULE);
-	nsim_mem_discard(&nd->mem, addr, size);
+	ch = &nd->hbm[nrsim_core_channel(nd, core)];
+	size = round_up(size, NRSIM_HBM_GRANULE);
+	nrsim_mem_discard(&nd->mem, addr, size);
 	gen_pool_free(ch->pool, addr, size);
 	spin_lock(&nd->hbm_lock);
-	nsim_mem_acct_sub(&ch->acct, usage, size);
-	nsim_mem_acct_sub(&nd->core_hbm[core], usage, size);
+	nrsim_mem_acct_sub(&ch->acct, usage, size);
+	nrsim_mem_acct_sub(&nd->core_hbm[core], usage, size);
 	spin_unlock(&nd->hbm_lock);
 }
 
 /**
- * nsim_hbm_avail() - free bytes of a channel (not necessarily contiguous).
+ * nrsim_hbm_avail() - free bytes of a channel (not necessarily contiguous).
  * @nd: the device.
  * @channel: HBM channel.
  *
  * Return: bytes.
  */
-u64 nsim_hbm_avail(struct nsim_device *nd, u32 channel)
+u64 nrsim_hbm_avail(struct nrsim_device *nd, u32 channel)
 {
 	return gen_pool_avail(nd->hbm[channel].pool);
 }
 
 /**
- * nsim_hbm_usage_str() - HBM in use on a channel per usage category, as
+ * nrsim_hbm_usage_str() - HBM in use on a channel per usage category, as
  * text for load failure reports ("WEIGHT 65536, IO 24695996416").
  * @nd: the device.
  * @channel: HBM channel.
@@ -180,10 +180,10 @@ u64 nsim_hbm_avail(struct nsim_device *nd, u32 channel)
  *
  * Return: characters written, without the NUL.
  */
-size_t nsim_hbm_usage_str(struct nsim_device *nd, u32 channel, char *buf,
-			  size_t size)
+size_t nrsim_hbm_usage_str(struct nrsim_device *nd, u32 channel, char *buf,
+			   size_t size)
 {
-	const struct nsim_hbm_channel *ch = &nd->hbm[channel];
+	const struct nrsim_hbm_channel *ch = &nd->hbm[channel];
 	size_t n = 0;
 	u32 u;
 
@@ -204,12 +204,12 @@ size_t nsim_hbm_usage_str(struct nsim_device *nd, u32 channel, char *buf,
 }
 
 /**
- * nsim_hbm_used_total() - HBM bytes held now over all channels.
+ * nrsim_hbm_used_total() - HBM bytes held now over all channels.
  * @nd: the device.
  *
  * Return: bytes.
  */
-u64 nsim_hbm_used_total(struct nsim_device *nd)
+u64 nrsim_hbm_used_total(struct nrsim_device *nd)
 {
 	u64 n = 0;
 	u32 c;
@@ -222,7 +222,7 @@ u64 nsim_hbm_used_total(struct nsim_device *nd)
 }
 
 /* the per-category lines of one channel's or core's accounting */
-static void nsim_acct_show(struct seq_file *m, const struct nsim_mem_acct *a)
+static void nrsim_acct_show(struct seq_file *m, const struct nrsim_mem_acct *a)
 {
 	u32 i;
 
@@ -240,66 +240,66 @@ static void nsim_acct_show(struct seq_file *m, const struct nsim_mem_acct *a)
 }
 
 /**
- * nsim_hbm_show() - the debugfs "hbm" file (Documentation/debugfs.rst):
+ * nrsim_hbm_show() - the debugfs "hbm" file (Documentation/debugfs.rst):
  *	per HBM channel, then per NeuronCore, the bytes held by libnrt usage
  *	category and by the driver's device-memory category.
  * @nd: the device.
  * @m: seq_file.
  */
-void nsim_hbm_show(struct nsim_device *nd, struct seq_file *m)
+void nrsim_hbm_show(struct nrsim_device *nd, struct seq_file *m)
 {
-	struct nsim_mem_acct *a;
+	struct nrsim_mem_acct *a;
 	u32 c;
 
 	a = kmalloc(sizeof(*a), GFP_KERNEL_ACCOUNT);
 	if (!a)
 		return;
 	seq_printf(m, "backing_bytes %llu\nbacking_limit %lu\n",
-		   nsim_mem_backing_bytes(&nd->mem), nsim_backing_limit);
+		   nrsim_mem_backing_bytes(&nd->mem), nrsim_backing_limit);
 	seq_printf(m, "backing_bytes_total %llu\nbacking_limit_total %lu\n",
-		   nsim_mem_backing_total(), nsim_backing_limit_total);
+		   nrsim_mem_backing_total(), nrsim_backing_limit_total);
 	for (c = 0; c < nd->arch->num_hbm_channels; c++) {
 		spin_lock(&nd->hbm_lock);
 		*a = nd->hbm[c].acct;
 		spin_unlock(&nd->hbm_lock);
 		seq_printf(m, "channel %u base 0x%llx size %llu used %llu peak %llu total %llu free %zu\n",
-			   c, nsim_hbm_base(nd, c), nd->arch->hbm_channel_size,
+			   c, nrsim_hbm_base(nd, c), nd->arch->hbm_channel_size,
 			   a->all.present, a->all.peak, a->all.total,
 			   gen_pool_avail(nd->hbm[c].pool));
-		nsim_acct_show(m, a);
+		nrsim_acct_show(m, a);
 	}
 	for (c = 0; c < nd->arch->num_cores; c++) {
 		spin_lock(&nd->hbm_lock);
 		*a = nd->core_hbm[c];
 		spin_unlock(&nd->hbm_lock);
 		seq_printf(m, "core %u hbm %u used %llu peak %llu total %llu\n",
-			   c, nsim_core_channel(nd, c), a->all.present,
+			   c, nrsim_core_channel(nd, c), a->all.present,
 			   a->all.peak, a->all.total);
-		nsim_acct_show(m, a);
+		nrsim_acct_show(m, a);
 	}
 	kfree(a);
 }
 
 /**
- * nsim_hbm_init() - create one genalloc pool per HBM channel.
+ * nrsim_hbm_init() - create one genalloc pool per HBM channel.
  * @nd: the device, with @nd->arch set and @nd->hbm zeroed.
  *
  * Return: 0, or -ENOMEM (nothing is left allocated).
  */
-int nsim_hbm_init(struct nsim_device *nd)
+int nrsim_hbm_init(struct nrsim_device *nd)
 {
 	u32 c;
 	int ret;
 
 	for (c = 0; c < nd->arch->num_hbm_channels; c++) {
-		struct gen_pool *pool = gen_pool_create(NSIM_HBM_ORDER, -1);
+		struct gen_pool *pool = gen_pool_create(NRSIM_HBM_ORDER, -1);
 
 		if (!pool) {
 			ret = -ENOMEM;
 			goto err_pools;
 		}
 		nd->hbm[c].pool = pool;
-		ret = gen_pool_add(pool, nsim_hbm_base(nd, c),
+		ret = gen_pool_add(pool, nrsim_hbm_base(nd, c),
 				   nd->arch->hbm_channel_size, -1);
 		if (ret)
 			goto err_pools;
@@ -307,15 +307,15 @@ int nsim_hbm_init(struct nsim_device *nd)
 	return 0;
 
 err_pools:
-	nsim_hbm_exit(nd);
+	nrsim_hbm_exit(nd);
 	return ret;
 }
 
 /**
- * nsim_hbm_exit() - destroy the pools; every allocation must be freed.
+ * nrsim_hbm_exit() - destroy the pools; every allocation must be freed.
  * @nd: the device.
  */
-void nsim_hbm_exit(struct nsim_device *nd)
+void nrsim_hbm_exit(struct nrsim_device *nd)
 {
 	u32 c;
 

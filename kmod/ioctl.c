@@ -21,7 +21,7 @@
 #include <linux/wait.h>
 
 #include "kbin_check.h"
-#include "neuronsim.h"
+#include "nrsim.h"
 #include "netlink.h"
 
 /*
@@ -41,10 +41,10 @@ static_assert(sizeof(struct neuronsim_dma_queue_info) == 128);
 static_assert(sizeof(struct neuronsim_dma_desc_info) == 48);
 
 /* the command with its size field cleared, for matching any struct size */
-#define NSIM_CMD(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
+#define NRSIM_CMD(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
 
-static int nsim_copy_out(void __user *uarg, size_t usize,
-			 const void *kbuf, size_t ksize)
+static int nrsim_copy_out(void __user *uarg, size_t usize,
+			  const void *kbuf, size_t ksize)
 {
 	size_t n = min(usize, ksize);
 
@@ -55,18 +55,18 @@ static int nsim_copy_out(void __user *uarg, size_t usize,
 	return 0;
 }
 
-static long nsim_ioctl_get_info(struct nsim_file *nf, void __user *uarg,
-				size_t usize)
+static long nrsim_ioctl_get_info(struct nrsim_file *nf, void __user *uarg,
+				 size_t usize)
 {
 	struct neuronsim_info info;
 
-	nsim_fill_info(nf->nd, &info);
-	return nsim_copy_out(uarg, usize, &info, sizeof(info));
+	nrsim_fill_info(nf->nd, &info);
+	return nrsim_copy_out(uarg, usize, &info, sizeof(info));
 }
 
 /* Fill the load report and copy its text to the user's log buffer. */
-static int nsim_load_report(struct neuronsim_load *l,
-			    const struct nsim_load_err *e)
+static int nrsim_load_report(struct neuronsim_load *l,
+			     const struct nrsim_load_err *e)
 {
 	size_t n;
 
@@ -88,8 +88,8 @@ static int nsim_load_report(struct neuronsim_load *l,
 }
 
 static __printf(6, 7)
-void nsim_load_err_set(struct nsim_load_err *e, u32 field, u32 reason,
-		       u64 value, const char *what, const char *fmt, ...)
+void nrsim_load_err_set(struct nrsim_load_err *e, u32 field, u32 reason,
+			u64 value, const char *what, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -111,54 +111,54 @@ void nsim_load_err_set(struct nsim_load_err *e, u32 field, u32 reason,
  * fits, so concurrent loads of large plans queue instead of exhausting
  * the machine's memory (Documentation/security.rst, "Caps").
  */
-static DEFINE_SPINLOCK(nsim_loading_lock);
-static u64 nsim_loading_bytes;	/* under nsim_loading_lock */
-static DECLARE_WAIT_QUEUE_HEAD(nsim_loading_wq);
+static DEFINE_SPINLOCK(nrsim_loading_lock);
+static u64 nrsim_loading_bytes;	/* under nrsim_loading_lock */
+static DECLARE_WAIT_QUEUE_HEAD(nrsim_loading_wq);
 
 /*
  * Try to take @len bytes of the budget: true when that is settled, with
  * *@ret 0 (taken) or -E2BIG (@len is above the whole budget); false when
  * the load must wait for others to finish.
  */
-static bool nsim_loading_try(u64 len, int *ret)
+static bool nrsim_loading_try(u64 len, int *ret)
 {
-	u64 max = READ_ONCE(nsim_max_loading_bytes);
+	u64 max = READ_ONCE(nrsim_max_loading_bytes);
 	bool taken = false;
 
 	*ret = -E2BIG;
 	if (len > max)
 		return true;
-	spin_lock(&nsim_loading_lock);
-	if (nsim_loading_bytes + len <= max) {
-		nsim_loading_bytes += len;
+	spin_lock(&nrsim_loading_lock);
+	if (nrsim_loading_bytes + len <= max) {
+		nrsim_loading_bytes += len;
 		taken = true;
 	}
-	spin_unlock(&nsim_loading_lock);
+	spin_unlock(&nrsim_loading_lock);
 	*ret = 0;
 	return taken;
 }
 
 /* wait for @len bytes of the budget: 0, -E2BIG above it, -EINTR */
-static int nsim_loading_get(u64 len)
+static int nrsim_loading_get(u64 len)
 {
 	int ret = 0;
 
-	if (wait_event_interruptible(nsim_loading_wq,
-				     nsim_loading_try(len, &ret)))
+	if (wait_event_interruptible(nrsim_loading_wq,
+				     nrsim_loading_try(len, &ret)))
 		return -EINTR;
 	return ret;
 }
 
-static void nsim_loading_put(u64 len)
+static void nrsim_loading_put(u64 len)
 {
-	spin_lock(&nsim_loading_lock);
-	nsim_loading_bytes -= len;
-	spin_unlock(&nsim_loading_lock);
-	wake_up_all(&nsim_loading_wq);
+	spin_lock(&nrsim_loading_lock);
+	nrsim_loading_bytes -= len;
+	spin_unlock(&nrsim_loading_lock);
+	wake_up_all(&nrsim_loading_wq);
 }
 
 /* copy_from_user() of the plan, in pieces with a reschedule between */
-static int nsim_copy_plan(void *plan, const void __user *src, u64 len)
+static int nrsim_copy_plan(void *plan, const void __user *src, u64 len)
 {
 	u64 done, n;
 
@@ -181,13 +181,13 @@ static int nsim_copy_plan(void *plan, const void __user *src, u64 len)
  * load is rolled back and -EFAULT returned.  The struct is written back
  * on failure too, with err_* and log_len.
  */
-static long nsim_ioctl_load(struct nsim_file *nf, void __user *uarg,
-			    size_t usize)
+static long nrsim_ioctl_load(struct nrsim_file *nf, void __user *uarg,
+			     size_t usize)
 {
-	struct nsim_device *nd = nf->nd;
+	struct nrsim_device *nd = nf->nd;
 	struct kbin_check_result *res = NULL;
-	struct nsim_load_err *err;
-	struct nsim_model *m = NULL;
+	struct nrsim_load_err *err;
+	struct nrsim_model *m = NULL;
 	struct neuronsim_load l;
 	void *plan = NULL;
 	u64 loading = 0;
@@ -206,42 +206,42 @@ static long nsim_ioctl_load(struct nsim_file *nf, void __user *uarg,
 	err->record = -1;
 
 	if (!l.plan_len) {
-		nsim_load_err_set(err, KBIN_FIELD_TOTAL_SIZE, KBIN_ERR_TRUNCATED,
-				  0, kbin_reason_str(KBIN_ERR_TRUNCATED),
+		nrsim_load_err_set(err, KBIN_FIELD_TOTAL_SIZE, KBIN_ERR_TRUNCATED,
+				   0, kbin_reason_str(KBIN_ERR_TRUNCATED),
 				  "plan_len is 0");
 		ret = -EINVAL;
 		goto out;
 	}
-	if (l.plan_len > READ_ONCE(nsim_max_plan_bytes)) {
-		nsim_load_err_set(err, KBIN_FIELD_TOTAL_SIZE, KBIN_ERR_STAGE_LIMIT,
-				  l.plan_len, kbin_reason_str(KBIN_ERR_STAGE_LIMIT),
+	if (l.plan_len > READ_ONCE(nrsim_max_plan_bytes)) {
+		nrsim_load_err_set(err, KBIN_FIELD_TOTAL_SIZE, KBIN_ERR_STAGE_LIMIT,
+				   l.plan_len, kbin_reason_str(KBIN_ERR_STAGE_LIMIT),
 				  "plan_len %llu is above max_plan_bytes %lu",
-				  l.plan_len, nsim_max_plan_bytes);
+				  l.plan_len, nrsim_max_plan_bytes);
 		ret = -E2BIG;
 		goto out;
 	}
-	ret = nsim_loading_get(l.plan_len);
+	ret = nrsim_loading_get(l.plan_len);
 	if (ret) {
-		nsim_load_err_set(err, KBIN_FIELD_TOTAL_SIZE, KBIN_ERR_STAGE_LIMIT,
-				  l.plan_len, kbin_reason_str(KBIN_ERR_STAGE_LIMIT),
+		nrsim_load_err_set(err, KBIN_FIELD_TOTAL_SIZE, KBIN_ERR_STAGE_LIMIT,
+				   l.plan_len, kbin_reason_str(KBIN_ERR_STAGE_LIMIT),
 				  ret == -EINTR ?
 				  "interrupted waiting for %llu bytes of max_loading_bytes %lu" :
 				  "plan_len %llu is above max_loading_bytes %lu",
-				  l.plan_len, nsim_max_loading_bytes);
+				  l.plan_len, nrsim_max_loading_bytes);
 		goto out;
 	}
 	loading = l.plan_len;
 	plan = kvmalloc(l.plan_len, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	res = kmalloc(sizeof(*res), GFP_KERNEL_ACCOUNT);
 	if (!plan || !res) {
-		nsim_load_err_set(err, KBIN_FIELD_TOTAL_SIZE, KBIN_ERR_STAGE_NOMEM,
-				  l.plan_len, kbin_reason_str(KBIN_ERR_STAGE_NOMEM),
+		nrsim_load_err_set(err, KBIN_FIELD_TOTAL_SIZE, KBIN_ERR_STAGE_NOMEM,
+				   l.plan_len, kbin_reason_str(KBIN_ERR_STAGE_NOMEM),
 				  "no kernel memory for a %llu-byte plan",
 				  l.plan_len);
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = nsim_copy_plan(plan, u64_to_user_ptr(l.plan_ptr), l.plan_len);
+	ret = nrsim_copy_plan(plan, u64_to_user_ptr(l.plan_ptr), l.plan_len);
 	if (ret)
 		goto out;
 	if (kbin_check_plan(plan, l.plan_len, res)) {
@@ -256,35 +256,35 @@ static long nsim_ioctl_load(struct nsim_file *nf, void __user *uarg,
 	}
 
 	mutex_lock(&nf->lock);
-	if (nf->nmodels >= READ_ONCE(nsim_max_models_per_fd)) {
-		nsim_load_err_set(err, KBIN_FIELD_NONE, KBIN_ERR_STAGE_LIMIT,
-				  nf->nmodels, kbin_reason_str(KBIN_ERR_STAGE_LIMIT),
+	if (nf->nmodels >= READ_ONCE(nrsim_max_models_per_fd)) {
+		nrsim_load_err_set(err, KBIN_FIELD_NONE, KBIN_ERR_STAGE_LIMIT,
+				   nf->nmodels, kbin_reason_str(KBIN_ERR_STAGE_LIMIT),
 				  "this fd holds %u models, max_models_per_fd is %u",
-				  nf->nmodels, nsim_max_models_per_fd);
+				  nf->nmodels, nrsim_max_models_per_fd);
 		ret = -EMFILE;
 		goto out_unlock;
 	}
-	m = nsim_model_alloc(nd, ((const struct kbin_header *)plan)->num_subgraphs);
+	m = nrsim_model_alloc(nd, ((const struct kbin_header *)plan)->num_subgraphs);
 	if (!m) {
-		nsim_load_err_set(err, KBIN_FIELD_NONE, KBIN_ERR_STAGE_NOMEM, 0,
-				  kbin_reason_str(KBIN_ERR_STAGE_NOMEM),
+		nrsim_load_err_set(err, KBIN_FIELD_NONE, KBIN_ERR_STAGE_NOMEM, 0,
+				   kbin_reason_str(KBIN_ERR_STAGE_NOMEM),
 				  "no kernel memory for the model");
 		ret = -ENOMEM;
 		goto out_unlock;
 	}
-	ret = nsim_stage(m, plan, l.plan_len, l.first_core, err);
+	ret = nrsim_stage(m, plan, l.plan_len, l.first_core, err);
 	if (ret)
 		goto out_free;
-	ret = nsim_relocate(m, plan, l.plan_len, err);
+	ret = nrsim_relocate(m, plan, l.plan_len, err);
 	if (ret)
 		goto out_free;
-	ret = nsim_exec_stage(m, plan, l.plan_len, err);
+	ret = nrsim_exec_stage(m, plan, l.plan_len, err);
 	if (ret)
 		goto out_free;
-	ret = nsim_model_reserve_id(nf, m);
+	ret = nrsim_model_reserve_id(nf, m);
 	if (ret) {
-		nsim_load_err_set(err, KBIN_FIELD_NONE, KBIN_ERR_STAGE_LIMIT, 0,
-				  kbin_reason_str(KBIN_ERR_STAGE_LIMIT),
+		nrsim_load_err_set(err, KBIN_FIELD_NONE, KBIN_ERR_STAGE_LIMIT, 0,
+				   kbin_reason_str(KBIN_ERR_STAGE_LIMIT),
 				  "no model id available (%ld)", ret);
 		goto out_free;
 	}
@@ -295,44 +295,44 @@ static long nsim_ioctl_load(struct nsim_file *nf, void __user *uarg,
 	l.err_reason = 0;
 	l.err_field = 0;
 	l.log_len = 0;
-	ret = nsim_copy_out(uarg, usize, &l, sizeof(l));
+	ret = nrsim_copy_out(uarg, usize, &l, sizeof(l));
 	if (ret) {
-		nsim_model_release_id(nf, m);
+		nrsim_model_release_id(nf, m);
 		l.model_id = 0;
-		nsim_load_err_set(err, KBIN_FIELD_NONE, 0, 0, "result",
-				  "struct neuronsim_load could not be written back (%ld); nothing was loaded",
+		nrsim_load_err_set(err, KBIN_FIELD_NONE, 0, 0, "result",
+				   "struct neuronsim_load could not be written back (%ld); nothing was loaded",
 				  ret);
 		goto out_free;
 	}
-	nsim_model_publish(nf, m);
+	nrsim_model_publish(nf, m);
 	mutex_unlock(&nf->lock);
 	atomic64_inc(&nd->stats.loads);
-	nsim_sysfs_count_load(nd, m->first_core, 0, 0);
+	nrsim_sysfs_count_load(nd, m->first_core, 0, 0);
 	goto out_done;
 
 out_free:
-	nsim_model_free(m);
+	nrsim_model_free(m);
 out_unlock:
 	mutex_unlock(&nf->lock);
 out:
 	atomic64_inc(&nd->stats.load_failures);
-	nsim_sysfs_count_load(nd, l.first_core, ret, err->reason);
-	nsim_netlink_notify_load_failed(nd, ret, err);
+	nrsim_sysfs_count_load(nd, l.first_core, ret, err->reason);
+	nrsim_netlink_notify_load_failed(nd, ret, err);
 	dev_dbg(nd->misc.this_device, "load failed (%ld): %s\n", ret, err->msg);
-	ret2 = nsim_load_report(&l, err);
+	ret2 = nrsim_load_report(&l, err);
 	if (!ret2)
-		nsim_copy_out(uarg, usize, &l, sizeof(l));
+		nrsim_copy_out(uarg, usize, &l, sizeof(l));
 out_done:
 	kvfree(plan);
 	if (loading)
-		nsim_loading_put(loading);
+		nrsim_loading_put(loading);
 	kfree(res);
 	kfree(err);
 	return ret;
 }
 
-static long nsim_ioctl_unload(struct nsim_file *nf, void __user *uarg,
-			      size_t usize)
+static long nrsim_ioctl_unload(struct nrsim_file *nf, void __user *uarg,
+			       size_t usize)
 {
 	struct neuronsim_unload u;
 	long ret;
@@ -343,17 +343,17 @@ static long nsim_ioctl_unload(struct nsim_file *nf, void __user *uarg,
 	if (u.flags)
 		return -EINVAL;
 	mutex_lock(&nf->lock);
-	ret = nsim_model_unload(nf, u.model_id);
+	ret = nrsim_model_unload(nf, u.model_id);
 	mutex_unlock(&nf->lock);
 	return ret;
 }
 
 /* entries of struct neuronsim_resolve_entry handled per on-stack chunk */
-#define NSIM_BATCH_CHUNK	16
+#define NRSIM_BATCH_CHUNK	16
 
 /* Read a whole struct neuronsim_resolve: plain loads, no copy routine. */
-static int nsim_resolve_get(struct neuronsim_resolve *r,
-			    const struct neuronsim_resolve __user *u)
+static int nrsim_resolve_get(struct neuronsim_resolve *r,
+			     const struct neuronsim_resolve __user *u)
 {
 	if (!user_read_access_begin(u, sizeof(*u)))
 		return -EFAULT;
@@ -380,17 +380,17 @@ efault:
  * -ENOENT unknown model, subgraph or var; -ERANGE; -EINVAL MR_PTR with an
  * offset; -ENODATA.
  */
-static long nsim_ioctl_resolve(struct nsim_file *nf, void __user *uarg,
-			       size_t usize)
+static long nrsim_ioctl_resolve(struct nrsim_file *nf, void __user *uarg,
+				size_t usize)
 {
 	struct neuronsim_resolve __user *u = uarg;
 	struct neuronsim_resolve r;
-	struct nsim_model *m;
+	struct nrsim_model *m;
 	u64 addr = 0;
 	int ret;
 
 	if (likely(usize == sizeof(r)))
-		ret = nsim_resolve_get(&r, u);
+		ret = nrsim_resolve_get(&r, u);
 	else
 		ret = copy_struct_from_user(&r, sizeof(r), uarg, usize);
 	if (ret)
@@ -398,10 +398,10 @@ static long nsim_ioctl_resolve(struct nsim_file *nf, void __user *uarg,
 	if (r.flags)
 		return -EINVAL;
 	rcu_read_lock();
-	m = nsim_model_lookup_rcu(nf, r.model_id);
+	m = nrsim_model_lookup_rcu(nf, r.model_id);
 	if (m)
-		ret = nsim_resolve_one(m, r.subgraph, r.var_id, r.offset,
-				       r.size, &addr);
+		ret = nrsim_resolve_one(m, r.subgraph, r.var_id, r.offset,
+					r.size, &addr);
 	else
 		ret = -ENOENT;
 	rcu_read_unlock();
@@ -420,7 +420,7 @@ efault:
 }
 
 /* one batch entry on the stack: the fields resolve reads and writes */
-struct nsim_batch_ent {
+struct nrsim_batch_ent {
 	u64 offset;
 	u64 size;
 	u64 address;
@@ -431,8 +431,8 @@ struct nsim_batch_ent {
 };
 
 /* Read the inputs of @n entries; plain loads in one user access window. */
-static int nsim_batch_get(struct nsim_batch_ent *e,
-			  const struct neuronsim_resolve_entry __user *ue,
+static int nrsim_batch_get(struct nrsim_batch_ent *e,
+			   const struct neuronsim_resolve_entry __user *ue,
 			  u32 n)
 {
 	u32 i;
@@ -454,8 +454,8 @@ efault:
 }
 
 /* Write back address and status of @n entries (the rest is unchanged). */
-static int nsim_batch_put(const struct nsim_batch_ent *e,
-			  struct neuronsim_resolve_entry __user *ue, u32 n)
+static int nrsim_batch_put(const struct nrsim_batch_ent *e,
+			   struct neuronsim_resolve_entry __user *ue, u32 n)
 {
 	u32 i;
 
@@ -477,7 +477,7 @@ efault:
  * of up to 1024 (40 KiB; the RCU read side and page faults disabled for
  * about 40,000 instructions at most)
  */
-#define NSIM_BATCH_DIRECT	1024
+#define NRSIM_BATCH_DIRECT	1024
 
 /*
  * The batch's fast path: entries [@from, @to) of @ue read, resolved and
@@ -492,8 +492,8 @@ efault:
  * the index of the first entry it did not finish (@to when it did them
  * all; @from when the model is gone).
  */
-static u32 nsim_batch_direct(struct nsim_file *nf, u32 model_id,
-			     struct neuronsim_resolve_entry __user *ue,
+static u32 nrsim_batch_direct(struct nrsim_file *nf, u32 model_id,
+			      struct neuronsim_resolve_entry __user *ue,
 			     u32 from, u32 to, u32 *ok)
 {
 	/*
@@ -504,19 +504,19 @@ static u32 nsim_batch_direct(struct nsim_file *nf, u32 model_id,
 	static const struct hlist_head none[1];
 	struct neuronsim_resolve_entry __user *u = ue + from, *end = ue + to;
 	const struct hlist_head *buckets = none;
-	const struct nsim_model *m;
+	const struct nrsim_model *m;
 	u32 cur = U32_MAX, mask = 0, refused = 0;
 	int ret;
 
 	rcu_read_lock();
-	m = nsim_model_lookup_rcu(nf, model_id);
+	m = nrsim_model_lookup_rcu(nf, model_id);
 	if (!m)
 		goto out;
 	pagefault_disable();
 	if (!user_access_begin(u, (to - from) * sizeof(*ue)))
 		goto out_pagefault;
 	for (; u < end; u++) {
-		const struct nsim_mr *mr;
+		const struct nrsim_mr *mr;
 		u64 offset, size, addr;
 		u32 subgraph, var_id, reserved;
 
@@ -535,11 +535,11 @@ static u32 nsim_batch_direct(struct nsim_file *nf, u32 model_id,
 				goto refused;
 			cur = subgraph;
 			buckets = m->sg[cur].buckets;
-			mask = nsim_rc_mask(m->sg[cur].hash_bits);
+			mask = nrsim_rc_mask(m->sg[cur].hash_bits);
 		}
-		mr = nsim_rc_find_mask(buckets, mask, var_id);
+		mr = nrsim_rc_find_mask(buckets, mask, var_id);
 		if (likely(mr)) {
-			ret = nsim_rc_addr(mr, offset, size, &addr);
+			ret = nrsim_rc_addr(mr, offset, size, &addr);
 			/* a failure of the rule is logged: the copying path's */
 			if (unlikely(ret))
 				break;
@@ -569,23 +569,23 @@ out:
 
 /*
  * The batch's slow path for entries [@from, @from + @n), @n at most
- * NSIM_BATCH_CHUNK: copied to the stack with page faults allowed,
+ * NRSIM_BATCH_CHUNK: copied to the stack with page faults allowed,
  * resolved under RCU, written back.  Returns 0 or -EFAULT.
  */
-static int nsim_batch_chunk(struct nsim_file *nf, u32 model_id,
-			    struct neuronsim_resolve_entry __user *ue,
+static int nrsim_batch_chunk(struct nrsim_file *nf, u32 model_id,
+			     struct neuronsim_resolve_entry __user *ue,
 			    u32 from, u32 n, u32 *ok)
 {
-	struct nsim_batch_ent ent[NSIM_BATCH_CHUNK];
-	struct nsim_model *m;
+	struct nrsim_batch_ent ent[NRSIM_BATCH_CHUNK];
+	struct nrsim_model *m;
 	u32 i;
 
-	if (nsim_batch_get(ent, ue + from, n))
+	if (nrsim_batch_get(ent, ue + from, n))
 		return -EFAULT;
 	rcu_read_lock();
-	m = nsim_model_lookup_rcu(nf, model_id);
+	m = nrsim_model_lookup_rcu(nf, model_id);
 	for (i = 0; i < n; i++) {
-		struct nsim_batch_ent *e = &ent[i];
+		struct nrsim_batch_ent *e = &ent[i];
 		u64 addr = 0;
 		int ret;
 
@@ -594,20 +594,20 @@ static int nsim_batch_chunk(struct nsim_file *nf, u32 model_id,
 		else if (!m)
 			ret = -ENOENT;
 		else
-			ret = nsim_resolve_one(m, e->subgraph, e->var_id,
-					       e->offset, e->size, &addr);
+			ret = nrsim_resolve_one(m, e->subgraph, e->var_id,
+						e->offset, e->size, &addr);
 		e->address = ret ? 0 : addr;
 		e->status = ret;
 		if (!ret)
 			(*ok)++;
 	}
 	rcu_read_unlock();
-	return nsim_batch_put(ent, ue + from, n);
+	return nrsim_batch_put(ent, ue + from, n);
 }
 
 /* Read the inputs of a whole struct neuronsim_resolve_batch: plain loads. */
-static int nsim_batch_hdr_get(struct neuronsim_resolve_batch *b,
-			      const struct neuronsim_resolve_batch __user *u)
+static int nrsim_batch_hdr_get(struct neuronsim_resolve_batch *b,
+			       const struct neuronsim_resolve_batch __user *u)
 {
 	if (!user_read_access_begin(u, sizeof(*u)))
 		return -EFAULT;
@@ -625,27 +625,27 @@ efault:
 
 /*
  * NEURONSIM_IOC_RESOLVE_BATCH.  Entries are resolved in place, up to
- * NSIM_BATCH_DIRECT per user access window (nsim_batch_direct()); where
+ * NRSIM_BATCH_DIRECT per user access window (nrsim_batch_direct()); where
  * that stops at a page not present (or the model went away), the next
- * NSIM_BATCH_CHUNK entries go through the stack with faults allowed
- * (nsim_batch_chunk()), then the fast path resumes.  No allocation, no
+ * NRSIM_BATCH_CHUNK entries go through the stack with faults allowed
+ * (nrsim_batch_chunk()), then the fast path resumes.  No allocation, no
  * lock.  Each entry gets the status RESOLVE would return (-EINVAL for a
  * non-zero reserved field, -ENOENT once the model is gone).  Returns 0
  * with num_ok written back; -ENOENT unknown model; -EINVAL count 0 or
  * above NEURONSIM_RESOLVE_BATCH_MAX, flags or reserved set; -EFAULT.
  */
-static long nsim_ioctl_resolve_batch(struct nsim_file *nf, void __user *uarg,
-				     size_t usize)
+static long nrsim_ioctl_resolve_batch(struct nrsim_file *nf, void __user *uarg,
+				      size_t usize)
 {
 	struct neuronsim_resolve_batch b;
 	struct neuronsim_resolve_entry __user *ue;
-	struct nsim_model *m;
+	struct nrsim_model *m;
 	u32 done, end, n, ok = 0;
 	int ret;
 
 	/* the struct of the current size field by field, as RESOLVE reads */
 	if (likely(usize == sizeof(b)))
-		ret = nsim_batch_hdr_get(&b, uarg);
+		ret = nrsim_batch_hdr_get(&b, uarg);
 	else
 		ret = copy_struct_from_user(&b, sizeof(b), uarg, usize);
 	if (ret)
@@ -654,18 +654,18 @@ static long nsim_ioctl_resolve_batch(struct nsim_file *nf, void __user *uarg,
 	    b.count > NEURONSIM_RESOLVE_BATCH_MAX)
 		return -EINVAL;
 	rcu_read_lock();
-	m = nsim_model_lookup_rcu(nf, b.model_id);
+	m = nrsim_model_lookup_rcu(nf, b.model_id);
 	rcu_read_unlock();
 	if (!m)
 		return -ENOENT;
 
 	ue = u64_to_user_ptr(b.entries);
 	for (done = 0; done < b.count;) {
-		end = min_t(u32, b.count, done + NSIM_BATCH_DIRECT);
-		done = nsim_batch_direct(nf, b.model_id, ue, done, end, &ok);
+		end = min_t(u32, b.count, done + NRSIM_BATCH_DIRECT);
+		done = nrsim_batch_direct(nf, b.model_id, ue, done, end, &ok);
 		if (done < end) {
-			n = min_t(u32, b.count - done, NSIM_BATCH_CHUNK);
-			if (nsim_batch_chunk(nf, b.model_id, ue, done, n, &ok))
+			n = min_t(u32, b.count - done, NRSIM_BATCH_CHUNK);
+			if (nrsim_batch_chunk(nf, b.model_id, ue, done, n, &ok))
 				return -EFAULT;
 			done += n;
 		}
@@ -687,14 +687,14 @@ static long nsim_ioctl_resolve_batch(struct nsim_file *nf, void __user *uarg,
  * (kbin_sbuf_gap_strerror(): the simulator's rule, its words), when they
  * do.
  */
-static bool nsim_var_write_sbuf_gap(const struct nsim_model *m,
-				    const struct nsim_sg *sg,
-				    const struct nsim_mr *mr, u64 off, u64 len)
+static bool nrsim_var_write_sbuf_gap(const struct nrsim_model *m,
+				     const struct nrsim_sg *sg,
+				    const struct nrsim_mr *mr, u64 off, u64 len)
 {
 	char why[KBIN_RESOLVE_TEXT_MAX];
-	u32 part = nsim_rc_sbuf_part(mr), stride = nsim_rc_sbuf_stride(mr);
+	u32 part = nrsim_rc_sbuf_part(mr), stride = nrsim_rc_sbuf_stride(mr);
 
-	if (!mr->sbuf || !nsim_rc_sbuf_gap(part, stride, off, len))
+	if (!mr->sbuf || !nrsim_rc_sbuf_gap(part, stride, off, len))
 		return false;
 	dev_info_ratelimited(&m->nd->dev, "WRITE_VAR model %u var_id %u: %s\n",
 			     m->id, mr->var_id,
@@ -711,20 +711,20 @@ static bool nsim_var_write_sbuf_gap(const struct nsim_model *m,
  * most one partition stride a step, so the walk is at most 128 steps of a
  * 32 MiB window.
  */
-static int nsim_var_read_sb(struct nsim_mem *mem, const struct nsim_mr *mr,
-			    u64 off, u64 len, u8 __user *dst)
+static int nrsim_var_read_sb(struct nrsim_mem *mem, const struct nrsim_mr *mr,
+			     u64 off, u64 len, u8 __user *dst)
 {
-	u32 part = nsim_rc_sbuf_part(mr), stride = nsim_rc_sbuf_stride(mr);
+	u32 part = nrsim_rc_sbuf_part(mr), stride = nrsim_rc_sbuf_stride(mr);
 	u64 b, n;
 	int ret;
 
 	if (part >= stride)
-		return nsim_mem_read_user(mem, mr->pa + off, dst, len);
+		return nrsim_mem_read_user(mem, mr->pa + off, dst, len);
 	while (len) {
 		b = off & (stride - 1);
 		if (b < part) {
 			n = min_t(u64, len, part - b);
-			ret = nsim_mem_read_user(mem, mr->pa + off, dst, n);
+			ret = nrsim_mem_read_user(mem, mr->pa + off, dst, n);
 			if (ret)
 				return ret;
 		} else {
@@ -752,12 +752,12 @@ static int nsim_var_read_sb(struct nsim_mem *mem, const struct nsim_mr *mr,
  * partition's bytes as zeros; WRITE_VAR refuses a range that touches it
  * (-ERANGE, as RESOLVE; the simulator's rule, Documentation/uapi.rst).
  */
-static long nsim_ioctl_var_io(struct nsim_file *nf, void __user *uarg,
-			      size_t usize, bool write)
+static long nrsim_ioctl_var_io(struct nrsim_file *nf, void __user *uarg,
+			       size_t usize, bool write)
 {
 	struct neuronsim_var_io io;
-	const struct nsim_model *m;
-	const struct nsim_mr *mr;
+	const struct nrsim_model *m;
+	const struct nrsim_mr *mr;
 	u8 storage;
 	u64 end;
 	long ret;
@@ -768,45 +768,45 @@ static long nsim_ioctl_var_io(struct nsim_file *nf, void __user *uarg,
 	if (io.flags)
 		return -EINVAL;
 	mutex_lock(&nf->lock);
-	m = nsim_model_get_locked(nf, io.model_id);
+	m = nrsim_model_get_locked(nf, io.model_id);
 	mr = m && io.subgraph < m->num_sg ?
-	     nsim_sg_find(&m->sg[io.subgraph], io.var_id) : NULL;
+	     nrsim_sg_find(&m->sg[io.subgraph], io.var_id) : NULL;
 	storage = mr ? kbin_kind(mr->type)->storage : KBIN_STORAGE_NONE;
 	if (!mr)
 		ret = -ENOENT;
 	else if (check_add_overflow(io.offset, io.len, &end) || end > mr->size)
 		ret = -ERANGE;
-	else if (write && nsim_var_write_sbuf_gap(m, &m->sg[io.subgraph], mr,
-						  io.offset, io.len))
+	else if (write && nrsim_var_write_sbuf_gap(m, &m->sg[io.subgraph], mr,
+						   io.offset, io.len))
 		ret = -ERANGE;
 	else if (storage == KBIN_STORAGE_TARGET ||
-		 storage == KBIN_STORAGE_INDEX || mr->pa == NSIM_PA_UNSTAGED)
+		 storage == KBIN_STORAGE_INDEX || mr->pa == NRSIM_PA_UNSTAGED)
 		ret = -ENODATA;
 	else if (write && storage == KBIN_STORAGE_TABLE)
 		ret = -EPERM;
 	else if (write &&
-		 nsim_sbuf_touches_carveout(m, mr->pa + io.offset, io.len))
+		 nrsim_sbuf_touches_carveout(m, mr->pa + io.offset, io.len))
 		ret = -EPERM;
 	else if (write)
-		ret = nsim_mem_write_user(&nf->nd->mem, mr->pa + io.offset,
-					  u64_to_user_ptr(io.buf), io.len);
+		ret = nrsim_mem_write_user(&nf->nd->mem, mr->pa + io.offset,
+					   u64_to_user_ptr(io.buf), io.len);
 	else if (mr->sbuf)
-		ret = nsim_var_read_sb(&nf->nd->mem, mr, io.offset, io.len,
-				       u64_to_user_ptr(io.buf));
+		ret = nrsim_var_read_sb(&nf->nd->mem, mr, io.offset, io.len,
+					u64_to_user_ptr(io.buf));
 	else
-		ret = nsim_mem_read_user(&nf->nd->mem, mr->pa + io.offset,
-					 u64_to_user_ptr(io.buf), io.len);
+		ret = nrsim_mem_read_user(&nf->nd->mem, mr->pa + io.offset,
+					  u64_to_user_ptr(io.buf), io.len);
 	mutex_unlock(&nf->lock);
 	if (ret == -EDQUOT)
 		ret = -ENOMEM;
 	return ret;
 }
 
-static long nsim_ioctl_model_info(struct nsim_file *nf, void __user *uarg,
-				  size_t usize)
+static long nrsim_ioctl_model_info(struct nrsim_file *nf, void __user *uarg,
+				   size_t usize)
 {
 	struct neuronsim_model_info mi;
-	const struct nsim_model *m;
+	const struct nrsim_model *m;
 	long ret;
 
 	ret = copy_struct_from_user(&mi, sizeof(mi), uarg, usize);
@@ -815,7 +815,7 @@ static long nsim_ioctl_model_info(struct nsim_file *nf, void __user *uarg,
 	if (mi.flags)
 		return -EINVAL;
 	mutex_lock(&nf->lock);
-	m = nsim_model_get_locked(nf, mi.model_id);
+	m = nrsim_model_get_locked(nf, mi.model_id);
 	if (m) {
 		memset(&mi, 0, sizeof(mi));
 		mi.model_id = m->id;
@@ -829,7 +829,7 @@ static long nsim_ioctl_model_info(struct nsim_file *nf, void __user *uarg,
 	mutex_unlock(&nf->lock);
 	if (!m)
 		return -ENOENT;
-	return nsim_copy_out(uarg, usize, &mi, sizeof(mi));
+	return nrsim_copy_out(uarg, usize, &mi, sizeof(mi));
 }
 
 /*
@@ -839,14 +839,14 @@ static long nsim_ioctl_model_info(struct nsim_file *nf, void __user *uarg,
  * Under the fd's lock, as the other per-model commands: the model cannot
  * go away meanwhile.
  */
-static long nsim_ioctl_dma_info(struct nsim_file *nf, void __user *uarg,
-				size_t usize)
+static long nrsim_ioctl_dma_info(struct nrsim_file *nf, void __user *uarg,
+				 size_t usize)
 {
 	struct neuronsim_dma_queue_info qi;
 	struct neuronsim_dma_info di;
-	const struct nsim_dma_queue *q;
-	const struct nsim_model *m;
-	const struct nsim_sg *sg;
+	const struct nrsim_dma_queue *q;
+	const struct nrsim_model *m;
+	const struct nrsim_sg *sg;
 	bool ring;
 	long ret;
 	u32 i, n;
@@ -863,7 +863,7 @@ static long nsim_ioctl_dma_info(struct nsim_file *nf, void __user *uarg,
 		      (di.count && !di.descs))))
 		return -EINVAL;
 	mutex_lock(&nf->lock);
-	m = nsim_model_get_locked(nf, di.model_id);
+	m = nrsim_model_get_locked(nf, di.model_id);
 	if (!m || di.subgraph >= m->num_sg) {
 		ret = -ENOENT;
 		goto out;
@@ -871,7 +871,7 @@ static long nsim_ioctl_dma_info(struct nsim_file *nf, void __user *uarg,
 	sg = &m->sg[di.subgraph];
 	n = di.queues ? min(di.num_queues, sg->dma.num_queues) : 0;
 	for (i = 0; i < n; i++) {
-		nsim_dma_queue_fill(sg, &sg->dma.queues[i], &qi);
+		nrsim_dma_queue_fill(sg, &sg->dma.queues[i], &qi);
 		if (copy_to_user(u64_to_user_ptr(di.queues) + i * sizeof(qi),
 				 &qi, sizeof(qi))) {
 			ret = -EFAULT;
@@ -890,18 +890,18 @@ static long nsim_ioctl_dma_info(struct nsim_file *nf, void __user *uarg,
 			goto out;
 		}
 		di.count = min(di.count, q->count[di.side] - di.first);
-		ret = nsim_dma_ring_range(sg, q, di.side, di.first, di.count,
-					  u64_to_user_ptr(di.descs));
+		ret = nrsim_dma_ring_range(sg, q, di.side, di.first, di.count,
+					   u64_to_user_ptr(di.descs));
 	}
 out:
 	mutex_unlock(&nf->lock);
 	if (ret)
 		return ret;
-	return nsim_copy_out(uarg, usize, &di, sizeof(di));
+	return nrsim_copy_out(uarg, usize, &di, sizeof(di));
 }
 
 /**
- * nsim_ioctl() - dispatch a /dev/neuronsim ioctl.
+ * nrsim_ioctl() - dispatch a /dev/neuronsim ioctl.
  * @file: the open device.
  * @cmd: a NEURONSIM_IOC_* command; the size field may differ from the
  *	kernel's struct size (see the file comment).
@@ -910,42 +910,42 @@ out:
  * Return: 0 or a negative errno as documented per command in
  * uapi/linux/neuronsim.h; -ENOTTY for an unknown command.
  */
-long nsim_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+long nrsim_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
-	struct nsim_file *nf = file->private_data;
+	struct nrsim_file *nf = file->private_data;
 	void __user *uarg = (void __user *)arg;
 	size_t usize = _IOC_SIZE(cmd);
 
 	if (_IOC_TYPE(cmd) != NEURONSIM_IOC_MAGIC)
 		return -ENOTTY;
 
-	switch (NSIM_CMD(cmd)) {
-	case NSIM_CMD(NEURONSIM_IOC_GET_INFO):
-		return nsim_ioctl_get_info(nf, uarg, usize);
-	case NSIM_CMD(NEURONSIM_IOC_LOAD):
-		return nsim_ioctl_load(nf, uarg, usize);
-	case NSIM_CMD(NEURONSIM_IOC_UNLOAD):
-		return nsim_ioctl_unload(nf, uarg, usize);
-	case NSIM_CMD(NEURONSIM_IOC_RESOLVE):
-		return nsim_ioctl_resolve(nf, uarg, usize);
-	case NSIM_CMD(NEURONSIM_IOC_RESOLVE_BATCH):
-		return nsim_ioctl_resolve_batch(nf, uarg, usize);
-	case NSIM_CMD(NEURONSIM_IOC_READ_VAR):
-		return nsim_ioctl_var_io(nf, uarg, usize, false);
-	case NSIM_CMD(NEURONSIM_IOC_WRITE_VAR):
-		return nsim_ioctl_var_io(nf, uarg, usize, true);
-	case NSIM_CMD(NEURONSIM_IOC_MODEL_INFO):
-		return nsim_ioctl_model_info(nf, uarg, usize);
-	case NSIM_CMD(NEURONSIM_IOC_DMA_INFO):
-		return nsim_ioctl_dma_info(nf, uarg, usize);
-	case NSIM_CMD(NEURONSIM_IOC_RUN):
-		return nsim_ioctl_run(nf, uarg, usize);
-	case NSIM_CMD(NEURONSIM_IOC_WAIT):
-		return nsim_ioctl_wait(nf, uarg, usize);
-	case NSIM_CMD(NEURONSIM_IOC_EXECUTE):
-		return nsim_ioctl_execute(nf, uarg, usize);
-	case NSIM_CMD(NEURONSIM_IOC_EXEC_WAIT):
-		return nsim_ioctl_exec_wait(nf, uarg, usize);
+	switch (NRSIM_CMD(cmd)) {
+	case NRSIM_CMD(NEURONSIM_IOC_GET_INFO):
+		return nrsim_ioctl_get_info(nf, uarg, usize);
+	case NRSIM_CMD(NEURONSIM_IOC_LOAD):
+		return nrsim_ioctl_load(nf, uarg, usize);
+	case NRSIM_CMD(NEURONSIM_IOC_UNLOAD):
+		return nrsim_ioctl_unload(nf, uarg, usize);
+	case NRSIM_CMD(NEURONSIM_IOC_RESOLVE):
+		return nrsim_ioctl_resolve(nf, uarg, usize);
+	case NRSIM_CMD(NEURONSIM_IOC_RESOLVE_BATCH):
+		return nrsim_ioctl_resolve_batch(nf, uarg, usize);
+	case NRSIM_CMD(NEURONSIM_IOC_READ_VAR):
+		return nrsim_ioctl_var_io(nf, uarg, usize, false);
+	case NRSIM_CMD(NEURONSIM_IOC_WRITE_VAR):
+		return nrsim_ioctl_var_io(nf, uarg, usize, true);
+	case NRSIM_CMD(NEURONSIM_IOC_MODEL_INFO):
+		return nrsim_ioctl_model_info(nf, uarg, usize);
+	case NRSIM_CMD(NEURONSIM_IOC_DMA_INFO):
+		return nrsim_ioctl_dma_info(nf, uarg, usize);
+	case NRSIM_CMD(NEURONSIM_IOC_RUN):
+		return nrsim_ioctl_run(nf, uarg, usize);
+	case NRSIM_CMD(NEURONSIM_IOC_WAIT):
+		return nrsim_ioctl_wait(nf, uarg, usize);
+	case NRSIM_CMD(NEURONSIM_IOC_EXECUTE):
+		return nrsim_ioctl_execute(nf, uarg, usize);
+	case NRSIM_CMD(NEURONSIM_IOC_EXEC_WAIT):
+		return nrsim_ioctl_exec_wait(nf, uarg, usize);
 	default:
 		return -ENOTTY;
 	}

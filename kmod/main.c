@@ -12,123 +12,123 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
-#include "neuronsim.h"
+#include "nrsim.h"
 #include "netlink.h"
 
-char *nsim_param_arch = "trn2";
-module_param_named(arch, nsim_param_arch, charp, 0444);
+char *nrsim_param_arch = "trn2";
+module_param_named(arch, nrsim_param_arch, charp, 0444);
 MODULE_PARM_DESC(arch, "generation of device 0: trn1, trn2 (default) or trn3");
 
-unsigned long nsim_max_plan_bytes = 1UL << 30;
-module_param_named(max_plan_bytes, nsim_max_plan_bytes, ulong, 0644);
+unsigned long nrsim_max_plan_bytes = 1UL << 30;
+module_param_named(max_plan_bytes, nrsim_max_plan_bytes, ulong, 0644);
 MODULE_PARM_DESC(max_plan_bytes, "largest KBIN plan LOAD accepts, bytes (default 1 GiB)");
 
-unsigned long nsim_max_loading_bytes;
-module_param_named(max_loading_bytes, nsim_max_loading_bytes, ulong, 0644);
+unsigned long nrsim_max_loading_bytes;
+module_param_named(max_loading_bytes, nrsim_max_loading_bytes, ulong, 0644);
 MODULE_PARM_DESC(max_loading_bytes, "plan bytes all LOADs in progress may hold at once; more wait (default 0 at insmod: a quarter of RAM)");
 
-unsigned int nsim_max_models_per_fd = 64;
-module_param_named(max_models_per_fd, nsim_max_models_per_fd, uint, 0644);
+unsigned int nrsim_max_models_per_fd = 64;
+module_param_named(max_models_per_fd, nrsim_max_models_per_fd, uint, 0644);
 MODULE_PARM_DESC(max_models_per_fd, "models one open file may hold (default 64)");
 
-unsigned int nsim_max_runs_per_fd = 64;
-module_param_named(max_runs_per_fd, nsim_max_runs_per_fd, uint, 0644);
+unsigned int nrsim_max_runs_per_fd = 64;
+module_param_named(max_runs_per_fd, nrsim_max_runs_per_fd, uint, 0644);
 MODULE_PARM_DESC(max_runs_per_fd,
 		 "DMA queue runs (RUN calls) one open file may have queued or running (default 64)");
 
-unsigned int nsim_max_vars_per_subgraph = 1U << 22;
-module_param_named(max_vars_per_subgraph, nsim_max_vars_per_subgraph, uint, 0644);
+unsigned int nrsim_max_vars_per_subgraph = 1U << 22;
+module_param_named(max_vars_per_subgraph, nrsim_max_vars_per_subgraph, uint, 0644);
 MODULE_PARM_DESC(max_vars_per_subgraph, "mem_ref records per subgraph (default 4194304)");
 
-unsigned long nsim_backing_limit = 1UL << 30;
-module_param_named(backing_limit, nsim_backing_limit, ulong, 0644);
+unsigned long nrsim_backing_limit = 1UL << 30;
+module_param_named(backing_limit, nrsim_backing_limit, ulong, 0644);
 MODULE_PARM_DESC(backing_limit, "RAM the sparse simulated memory of each device may use, bytes (default 1 GiB)");
 
-unsigned long nsim_backing_limit_total;
-module_param_named(backing_limit_total, nsim_backing_limit_total, ulong, 0644);
+unsigned long nrsim_backing_limit_total;
+module_param_named(backing_limit_total, nrsim_backing_limit_total, ulong, 0644);
 MODULE_PARM_DESC(backing_limit_total, "RAM the sparse simulated memory of all devices together may use, bytes (default 0 at insmod: half of RAM)");
 
-unsigned long nsim_scratchpad_page_size = 512UL << 20;
-module_param_named(scratchpad_page_size, nsim_scratchpad_page_size, ulong, 0444);
+unsigned long nrsim_scratchpad_page_size = 512UL << 20;
+module_param_named(scratchpad_page_size, nrsim_scratchpad_page_size, ulong, 0444);
 MODULE_PARM_DESC(scratchpad_page_size, "scratchpad page, bytes (default 512 MiB, as libnrt)");
 
-unsigned int nsim_scratchpad_max_pages = 1024;
-module_param_named(scratchpad_max_pages, nsim_scratchpad_max_pages, uint, 0644);
+unsigned int nrsim_scratchpad_max_pages = 1024;
+module_param_named(scratchpad_max_pages, nrsim_scratchpad_max_pages, uint, 0644);
 MODULE_PARM_DESC(scratchpad_max_pages, "scratchpad pages per model (default 1024, as libnrt)");
 
-unsigned int nsim_max_udma_descs = 1U << 23;
-module_param_named(max_udma_descs, nsim_max_udma_descs, uint, 0644);
+unsigned int nrsim_max_udma_descs = 1U << 23;
+module_param_named(max_udma_descs, nrsim_max_udma_descs, uint, 0644);
 MODULE_PARM_DESC(max_udma_descs, "UDMA descriptors (M2S and S2M) one LOAD may write into its rings (default 8388608; the largest real NEFF needs 4516104)");
 
-unsigned long nsim_max_run_bytes = 4UL << 30;
-module_param_named(max_run_bytes, nsim_max_run_bytes, ulong, 0644);
+unsigned long nrsim_max_run_bytes = 4UL << 30;
+module_param_named(max_run_bytes, nrsim_max_run_bytes, ulong, 0644);
 MODULE_PARM_DESC(max_run_bytes, "bytes one run of a DMA queue may read, and may write; LOAD refuses a queue above it (default 4 GiB; the largest real NEFF queue moves 1030231040)");
 
-unsigned int nsim_dma_ring_max_descs = UDMA_RING_LOADER_MAX_DESCS;
-module_param_named(dma_ring_max_descs, nsim_dma_ring_max_descs, uint, 0644);
+unsigned int nrsim_dma_ring_max_descs = UDMA_RING_LOADER_MAX_DESCS;
+module_param_named(dma_ring_max_descs, nrsim_dma_ring_max_descs, uint, 0644);
 MODULE_PARM_DESC(dma_ring_max_descs, "descriptors of one UDMA ring; a queue side needing more gets several rings (default and maximum 16777088, minimum 128, a multiple of 128)");
 
-static int __init nsim_init(void)
+static int __init nrsim_init(void)
 {
 	const struct kbin_gen *arch;
 	int ret;
 
-	arch = nsim_arch_find(nsim_param_arch);
+	arch = nrsim_arch_find(nrsim_param_arch);
 	if (!arch) {
 		pr_err("unknown arch '%s' (use trn1, trn2 or trn3)\n",
-		       nsim_param_arch);
+		       nrsim_param_arch);
 		return -EINVAL;
 	}
 
-	if (!nsim_scratchpad_page_size ||
-	    nsim_scratchpad_page_size % NSIM_HBM_GRANULE) {
+	if (!nrsim_scratchpad_page_size ||
+	    nrsim_scratchpad_page_size % NRSIM_HBM_GRANULE) {
 		pr_err("scratchpad_page_size %lu is not a non-zero multiple of 4096\n",
-		       nsim_scratchpad_page_size);
+		       nrsim_scratchpad_page_size);
 		return -EINVAL;
 	}
 
-	if (!nsim_max_loading_bytes)
-		nsim_max_loading_bytes = (totalram_pages() << PAGE_SHIFT) / 4;
-	if (!nsim_backing_limit_total)
-		nsim_backing_limit_total = (totalram_pages() << PAGE_SHIFT) / 2;
+	if (!nrsim_max_loading_bytes)
+		nrsim_max_loading_bytes = (totalram_pages() << PAGE_SHIFT) / 4;
+	if (!nrsim_backing_limit_total)
+		nrsim_backing_limit_total = (totalram_pages() << PAGE_SHIFT) / 2;
 
-	nsim_debugfs_root_init();
-	ret = nsim_netlink_init();
+	nrsim_debugfs_root_init();
+	ret = nrsim_netlink_init();
 	if (ret)
 		goto err_debugfs;
-	ret = nsim_sysfs_init();
+	ret = nrsim_sysfs_init();
 	if (ret)
 		goto err_netlink;
-	ret = nsim_bus_init(arch);
+	ret = nrsim_bus_init(arch);
 	if (ret)
 		goto err_sysfs;
-	ret = nsim_alias_register();
+	ret = nrsim_alias_register();
 	if (ret)
 		goto err_bus;
 	return 0;
 
 err_bus:
-	nsim_bus_exit();
+	nrsim_bus_exit();
 err_sysfs:
-	nsim_sysfs_exit();
+	nrsim_sysfs_exit();
 err_netlink:
-	nsim_netlink_exit();
+	nrsim_netlink_exit();
 err_debugfs:
-	nsim_debugfs_root_exit();
+	nrsim_debugfs_root_exit();
 	return ret;
 }
 
-static void __exit nsim_exit(void)
+static void __exit nrsim_exit(void)
 {
-	nsim_alias_unregister();
-	nsim_bus_exit();
-	nsim_sysfs_exit();
-	nsim_netlink_exit();
-	nsim_debugfs_root_exit();
+	nrsim_alias_unregister();
+	nrsim_bus_exit();
+	nrsim_sysfs_exit();
+	nrsim_netlink_exit();
+	nrsim_debugfs_root_exit();
 }
 
-module_init(nsim_init);
-module_exit(nsim_exit);
+module_init(nrsim_init);
+module_exit(nrsim_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("neuronsim: simulated Neuron devices with a KBIN static memory plan loader");

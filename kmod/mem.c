@@ -19,11 +19,11 @@
  * -ENOMEM instead of waking the OOM killer, which would kill some other
  * process to make room for simulated memory.
  *
- * Every access goes through one page walker, nsim_mem_walk(): it cuts a
+ * Every access goes through one page walker, nrsim_mem_walk(): it cuts a
  * device address range into per-page steps and hands each step, with the
  * page backing it (or NULL), to a step function - one per variant: kernel
  * write, user write, kernel read, user read, discard, and the DMA
- * engine's device-to-device copy.  The one exception is nsim_mem_map(),
+ * engine's device-to-device copy.  The one exception is nrsim_mem_map(),
  * which hands a writer that fills a page entry by entry (the UDMA rings
  * at LOAD) the page itself.
  *
@@ -31,16 +31,16 @@
  * it should: a step that writes part of a page with no backing allocates
  * it zeroed; a step that writes all of it (and, for a copy, does not read
  * it) fills a page that was not zeroed and then publishes it
- * (nsim_mem_page_publish()), so no reader ever sees a page's old
+ * (nrsim_mem_page_publish()), so no reader ever sees a page's old
  * contents.  A whole-page device-to-device copy is
  * copy_page().
  *
  * Lookups are batched: the walker looks up the pages of up to
- * NSIM_MEM_BATCH consecutive frames in one RCU read section, walking the
+ * NRSIM_MEM_BATCH consecutive frames in one RCU read section, walking the
  * xarray once and then from slot to slot (xas_next()), instead of one
  * xa_load() from the root per page; the copy does the same for its source
  * frames.  As with xa_load(), a page is used after the read section: pages
- * leave the xarray only by nsim_mem_discard() of a range nothing accesses
+ * leave the xarray only by nrsim_mem_discard() of a range nothing accesses
  * any more (its model's runs are stopped and its ioctls done first).  A
  * page published by a concurrent writer after the lookup is found by the
  * xa_cmpxchg() that would publish a second one.
@@ -54,30 +54,30 @@
 #include <linux/uaccess.h>
 #include <linux/xarray.h>
 
-#include "neuronsim.h"
+#include "nrsim.h"
 
 /* frames whose pages one lookup fetches at most */
-#define NSIM_MEM_BATCH		16
+#define NRSIM_MEM_BATCH		16
 
 /**
- * struct nsim_mem_batch - the pages of consecutive frames, looked up
- *	together (nsim_mem_lookup()).
+ * struct nrsim_mem_batch - the pages of consecutive frames, looked up
+ *	together (nrsim_mem_lookup()).
  * @first: frame of @pages[0].
  * @n: frames held (0: none).
  * @pages: the page backing each frame, or NULL.
  */
-struct nsim_mem_batch {
+struct nrsim_mem_batch {
 	unsigned long first;
 	unsigned int n;
-	struct page *pages[NSIM_MEM_BATCH];
+	struct page *pages[NRSIM_MEM_BATCH];
 };
 
 /* walk flags */
-#define NSIM_WALK_USER		BIT(0)	/* a user copy: stop on a fatal signal */
-#define NSIM_WALK_PRESENT	BIT(1)	/* visit only pages that have backing */
+#define NRSIM_WALK_USER		BIT(0)	/* a user copy: stop on a fatal signal */
+#define NRSIM_WALK_PRESENT	BIT(1)	/* visit only pages that have backing */
 
 /**
- * struct nsim_mem_walk - one step of a walk.
+ * struct nrsim_mem_walk - one step of a walk.
  * @mem: the memory walked.
  * @idx: device page frame of the step.
  * @off: byte offset of the step in that page.
@@ -87,13 +87,13 @@ struct nsim_mem_batch {
  * @usrc: the user write's source, or NULL.
  * @udst: the user read's destination, or NULL.
  * @dst: the kernel read's destination, or NULL.
- * @copy_src: the device-to-device copy's source address (nsim_mem_copy()).
+ * @copy_src: the device-to-device copy's source address (nrsim_mem_copy()).
  * @copy_last: the copy's last source frame.
  * @dpages: the walk's pages looked up ahead.
  * @spages: the copy's source pages looked up ahead.
  */
-struct nsim_mem_walk {
-	struct nsim_mem *mem;
+struct nrsim_mem_walk {
+	struct nrsim_mem *mem;
 	unsigned long idx;
 	u64 off;
 	u64 n;
@@ -104,63 +104,63 @@ struct nsim_mem_walk {
 	void *dst;
 	u64 copy_src;
 	unsigned long copy_last;
-	struct nsim_mem_batch dpages;
-	struct nsim_mem_batch spages;
+	struct nrsim_mem_batch dpages;
+	struct nrsim_mem_batch spages;
 };
 
-typedef int (*nsim_mem_step_t)(struct nsim_mem_walk *w, struct page *page);
+typedef int (*nrsim_mem_step_t)(struct nrsim_mem_walk *w, struct page *page);
 
 /* the backing pages of every device, bytes (a multiple of PAGE_SIZE) */
-static atomic64_t nsim_backing_total = ATOMIC64_INIT(0);
+static atomic64_t nrsim_backing_total = ATOMIC64_INIT(0);
 
 /*
  * How backing pages and their xarray nodes are allocated: charged to the
  * writer's memory cgroup; failing, not reclaiming by the OOM killer,
  * when memory is short (the file comment).
  */
-#define NSIM_MEM_GFP	(GFP_KERNEL_ACCOUNT | __GFP_NOWARN | __GFP_RETRY_MAYFAIL)
+#define NRSIM_MEM_GFP	(GFP_KERNEL_ACCOUNT | __GFP_NOWARN | __GFP_RETRY_MAYFAIL)
 
 /* count one page against both caps: 0, or -EDQUOT (nothing counted) */
-static int nsim_mem_charge(struct nsim_mem *mem)
+static int nrsim_mem_charge(struct nrsim_mem *mem)
 {
 	if (atomic64_add_return(PAGE_SIZE, &mem->backing) >
-	    READ_ONCE(nsim_backing_limit))
+	    READ_ONCE(nrsim_backing_limit))
 		goto err_device;
-	if (atomic64_add_return(PAGE_SIZE, &nsim_backing_total) >
-	    READ_ONCE(nsim_backing_limit_total))
+	if (atomic64_add_return(PAGE_SIZE, &nrsim_backing_total) >
+	    READ_ONCE(nrsim_backing_limit_total))
 		goto err_total;
 	return 0;
 
 err_total:
-	atomic64_sub(PAGE_SIZE, &nsim_backing_total);
+	atomic64_sub(PAGE_SIZE, &nrsim_backing_total);
 err_device:
 	atomic64_sub(PAGE_SIZE, &mem->backing);
 	return -EDQUOT;
 }
 
-/* undo nsim_mem_charge() for a page freed */
-static void nsim_mem_uncharge(struct nsim_mem *mem)
+/* undo nrsim_mem_charge() for a page freed */
+static void nrsim_mem_uncharge(struct nrsim_mem *mem)
 {
-	atomic64_sub(PAGE_SIZE, &nsim_backing_total);
+	atomic64_sub(PAGE_SIZE, &nrsim_backing_total);
 	atomic64_sub(PAGE_SIZE, &mem->backing);
 }
 
 /*
  * A new page for the sparse memory, charged against the backing caps and
  * not published yet: zeroed when @gfp has __GFP_ZERO, else with old
- * contents the caller overwrites before nsim_mem_page_publish().  Return
+ * contents the caller overwrites before nrsim_mem_page_publish().  Return
  * the page or an ERR_PTR: -EDQUOT at a backing cap, -ENOMEM when the
  * kernel or the writer's memory cgroup is out of memory.
  */
-static struct page *nsim_mem_page_new(struct nsim_mem *mem, gfp_t gfp)
+static struct page *nrsim_mem_page_new(struct nrsim_mem *mem, gfp_t gfp)
 {
 	struct page *page;
 
-	if (nsim_mem_charge(mem))
+	if (nrsim_mem_charge(mem))
 		return ERR_PTR(-EDQUOT);
-	page = alloc_page(NSIM_MEM_GFP | gfp);
+	page = alloc_page(NRSIM_MEM_GFP | gfp);
 	if (!page) {
-		nsim_mem_uncharge(mem);
+		nrsim_mem_uncharge(mem);
 		return ERR_PTR(-ENOMEM);
 	}
 	return page;
@@ -174,19 +174,19 @@ static struct page *nsim_mem_page_new(struct nsim_mem *mem, gfp_t gfp)
  * @page is freed then.  Return the page now backing @idx, or an ERR_PTR
  * (-ENOMEM; @page is freed).
  */
-static struct page *nsim_mem_page_publish(struct nsim_mem *mem,
-					  unsigned long idx, struct page *page,
+static struct page *nrsim_mem_page_publish(struct nrsim_mem *mem,
+					   unsigned long idx, struct page *page,
 					  bool written)
 {
 	struct page *old;
 
-	old = xa_cmpxchg(&mem->pages, idx, NULL, page, NSIM_MEM_GFP);
+	old = xa_cmpxchg(&mem->pages, idx, NULL, page, NRSIM_MEM_GFP);
 	if (!old)
 		return page;
 	if (written && !xa_is_err(old))
 		copy_page(page_address(old), page_address(page));
 	__free_page(page);
-	nsim_mem_uncharge(mem);
+	nrsim_mem_uncharge(mem);
 	return xa_is_err(old) ? ERR_PTR(xa_err(old)) : old;
 }
 
@@ -195,23 +195,23 @@ static struct page *nsim_mem_page_publish(struct nsim_mem *mem,
  * there is none.  Return the page or an ERR_PTR: -EDQUOT at the backing
  * cap, -ENOMEM when the kernel is out of memory.
  */
-static struct page *nsim_mem_page_alloc(struct nsim_mem *mem,
-					unsigned long idx)
+static struct page *nrsim_mem_page_alloc(struct nrsim_mem *mem,
+					 unsigned long idx)
 {
-	struct page *page = nsim_mem_page_new(mem, __GFP_ZERO);
+	struct page *page = nrsim_mem_page_new(mem, __GFP_ZERO);
 
 	if (IS_ERR(page))
 		return page;
-	return nsim_mem_page_publish(mem, idx, page, false);
+	return nrsim_mem_page_publish(mem, idx, page, false);
 }
 
 /*
  * The page backing frame @idx, or NULL: from @b when it holds @idx, else
- * @idx and the frames after it up to @last (at most NSIM_MEM_BATCH) are
+ * @idx and the frames after it up to @last (at most NRSIM_MEM_BATCH) are
  * looked up into @b first, in one RCU read section.
  */
-static struct page *nsim_mem_lookup(struct nsim_mem *mem,
-				    struct nsim_mem_batch *b, unsigned long idx,
+static struct page *nrsim_mem_lookup(struct nrsim_mem *mem,
+				     struct nrsim_mem_batch *b, unsigned long idx,
 				    unsigned long last)
 {
 	XA_STATE(xas, &mem->pages, idx);
@@ -221,7 +221,7 @@ static struct page *nsim_mem_lookup(struct nsim_mem *mem,
 	if (idx - b->first < b->n)
 		return b->pages[idx - b->first];
 	b->first = idx;
-	b->n = min_t(unsigned long, last - idx, NSIM_MEM_BATCH - 1) + 1;
+	b->n = min_t(unsigned long, last - idx, NRSIM_MEM_BATCH - 1) + 1;
 	rcu_read_lock();
 	for (i = 0; i < b->n; i++) {
 		entry = i ? xas_next(&xas) : xas_load(&xas);
@@ -239,13 +239,13 @@ static struct page *nsim_mem_lookup(struct nsim_mem *mem,
 /*
  * The page walker: call @step for each page-sized piece of device bytes
  * [@addr, @addr + @len) in address order, with the page backing it or
- * NULL.  With NSIM_WALK_PRESENT only pieces on pages with backing are
- * visited (O(pages present), for discarding); with NSIM_WALK_USER the
+ * NULL.  With NRSIM_WALK_PRESENT only pieces on pages with backing are
+ * visited (O(pages present), for discarding); with NRSIM_WALK_USER the
  * walk stops with -EINTR on a fatal signal.  Stops at the first step
  * that fails and returns its error; 0 when every step succeeded.
  */
-static int nsim_mem_walk(struct nsim_mem_walk *w, u64 addr, u64 len,
-			 unsigned int flags, nsim_mem_step_t step)
+static int nrsim_mem_walk(struct nrsim_mem_walk *w, u64 addr, u64 len,
+			  unsigned int flags, nrsim_mem_step_t step)
 {
 	u64 a = addr, end = addr + len;
 	int ret;
@@ -254,17 +254,17 @@ static int nsim_mem_walk(struct nsim_mem_walk *w, u64 addr, u64 len,
 		unsigned long idx = a >> PAGE_SHIFT;
 		struct page *page;
 
-		if (flags & NSIM_WALK_PRESENT) {
+		if (flags & NRSIM_WALK_PRESENT) {
 			page = xa_find(&w->mem->pages, &idx,
 				       (end - 1) >> PAGE_SHIFT, XA_PRESENT);
 			if (!page)
 				break;
 			a = max_t(u64, a, (u64)idx << PAGE_SHIFT);
 		} else {
-			page = nsim_mem_lookup(w->mem, &w->dpages, idx,
-					       (end - 1) >> PAGE_SHIFT);
+			page = nrsim_mem_lookup(w->mem, &w->dpages, idx,
+						(end - 1) >> PAGE_SHIFT);
 		}
-		if ((flags & NSIM_WALK_USER) && fatal_signal_pending(current))
+		if ((flags & NRSIM_WALK_USER) && fatal_signal_pending(current))
 			return -EINTR;
 		w->idx = idx;
 		w->off = a & (PAGE_SIZE - 1);
@@ -283,7 +283,7 @@ static int nsim_mem_walk(struct nsim_mem_walk *w, u64 addr, u64 len,
  * kernel write: a zero piece on a page with no backing is skipped; a
  * whole page with no backing is filled before it is published
  */
-static int nsim_mem_step_write(struct nsim_mem_walk *w, struct page *page)
+static int nrsim_mem_step_write(struct nrsim_mem_walk *w, struct page *page)
 {
 	const u8 *src = w->src + w->pos;
 
@@ -294,24 +294,24 @@ static int nsim_mem_step_write(struct nsim_mem_walk *w, struct page *page)
 	if (!memchr_inv(src, 0, w->n))
 		return 0;
 	if (w->n < PAGE_SIZE) {
-		page = nsim_mem_page_alloc(w->mem, w->idx);
+		page = nrsim_mem_page_alloc(w->mem, w->idx);
 		if (IS_ERR(page))
 			return PTR_ERR(page);
 		memcpy(page_address(page) + w->off, src, w->n);
 		return 0;
 	}
-	page = nsim_mem_page_new(w->mem, 0);
+	page = nrsim_mem_page_new(w->mem, 0);
 	if (IS_ERR(page))
 		return PTR_ERR(page);
 	memcpy(page_address(page), src, PAGE_SIZE);
-	page = nsim_mem_page_publish(w->mem, w->idx, page, true);
+	page = nrsim_mem_page_publish(w->mem, w->idx, page, true);
 	return PTR_ERR_OR_ZERO(page);
 }
 
-static int nsim_mem_step_write_user(struct nsim_mem_walk *w, struct page *page)
+static int nrsim_mem_step_write_user(struct nrsim_mem_walk *w, struct page *page)
 {
 	if (!page) {
-		page = nsim_mem_page_alloc(w->mem, w->idx);
+		page = nrsim_mem_page_alloc(w->mem, w->idx);
 		if (IS_ERR(page))
 			return PTR_ERR(page);
 	}
@@ -321,7 +321,7 @@ static int nsim_mem_step_write_user(struct nsim_mem_walk *w, struct page *page)
 }
 
 /* user read: a piece with no backing reads as zeros */
-static int nsim_mem_step_read_user(struct nsim_mem_walk *w, struct page *page)
+static int nrsim_mem_step_read_user(struct nrsim_mem_walk *w, struct page *page)
 {
 	void __user *dst = w->udst + w->pos;
 
@@ -332,7 +332,7 @@ static int nsim_mem_step_read_user(struct nsim_mem_walk *w, struct page *page)
 }
 
 /* kernel read: a piece with no backing reads as zeros */
-static int nsim_mem_step_read(struct nsim_mem_walk *w, struct page *page)
+static int nrsim_mem_step_read(struct nrsim_mem_walk *w, struct page *page)
 {
 	u8 *dst = w->dst + w->pos;
 
@@ -348,12 +348,12 @@ static int nsim_mem_step_read(struct nsim_mem_walk *w, struct page *page)
  * has @dpage (or NULL): @dpage itself when the frames are the same (an
  * overlapping copy reads what the step wrote), else the batched lookup's.
  */
-static struct page *nsim_mem_copy_src(struct nsim_mem_walk *w,
-				      unsigned long sidx, struct page *dpage)
+static struct page *nrsim_mem_copy_src(struct nrsim_mem_walk *w,
+				       unsigned long sidx, struct page *dpage)
 {
 	if (sidx == w->idx)
 		return dpage;
-	return nsim_mem_lookup(w->mem, &w->spages, sidx, w->copy_last);
+	return nrsim_mem_lookup(w->mem, &w->spages, sidx, w->copy_last);
 }
 
 /*
@@ -365,7 +365,7 @@ static struct page *nsim_mem_copy_src(struct nsim_mem_walk *w,
  * at the end; a whole source page onto a whole destination page is
  * copy_page().
  */
-static int nsim_mem_step_copy(struct nsim_mem_walk *w, struct page *page)
+static int nrsim_mem_step_copy(struct nrsim_mem_walk *w, struct page *page)
 {
 	u64 src = w->copy_src + w->pos, done = 0;
 	/*
@@ -380,7 +380,7 @@ static int nsim_mem_step_copy(struct nsim_mem_walk *w, struct page *page)
 	while (done < w->n) {
 		u64 soff = (src + done) & (PAGE_SIZE - 1);
 		u64 n = min_t(u64, w->n - done, PAGE_SIZE - soff);
-		struct page *sp = nsim_mem_copy_src(w, (src + done) >> PAGE_SHIFT,
+		struct page *sp = nrsim_mem_copy_src(w, (src + done) >> PAGE_SHIFT,
 						    page);
 		u8 *s = sp ? page_address(sp) + soff : NULL, *d;
 
@@ -390,13 +390,13 @@ static int nsim_mem_step_copy(struct nsim_mem_walk *w, struct page *page)
 		}
 		if (!page && w->n == PAGE_SIZE && !self) {
 			/* every byte is written here: no zeroing first */
-			page = nsim_mem_page_new(w->mem, 0);
+			page = nrsim_mem_page_new(w->mem, 0);
 			if (IS_ERR(page))
 				return PTR_ERR(page);
 			memset(page_address(page), 0, done);
 			fresh = true;
 		} else if (!page) {
-			page = nsim_mem_page_alloc(w->mem, w->idx);
+			page = nrsim_mem_page_alloc(w->mem, w->idx);
 			if (IS_ERR(page))
 				return PTR_ERR(page);
 		}
@@ -410,7 +410,7 @@ static int nsim_mem_step_copy(struct nsim_mem_walk *w, struct page *page)
 		done += n;
 	}
 	if (fresh) {
-		page = nsim_mem_page_publish(w->mem, w->idx, page, true);
+		page = nrsim_mem_page_publish(w->mem, w->idx, page, true);
 		if (IS_ERR(page))
 			return PTR_ERR(page);
 	}
@@ -420,17 +420,17 @@ static int nsim_mem_step_copy(struct nsim_mem_walk *w, struct page *page)
 	return 0;
 }
 
-/* discard: called for pages with backing only (NSIM_WALK_PRESENT) */
-static int nsim_mem_step_discard(struct nsim_mem_walk *w, struct page *page)
+/* discard: called for pages with backing only (NRSIM_WALK_PRESENT) */
+static int nrsim_mem_step_discard(struct nrsim_mem_walk *w, struct page *page)
 {
 	xa_erase(&w->mem->pages, w->idx);
 	__free_page(page);
-	nsim_mem_uncharge(w->mem);
+	nrsim_mem_uncharge(w->mem);
 	return 0;
 }
 
 /**
- * nsim_mem_write() - copy kernel bytes into simulated device memory.
+ * nrsim_mem_write() - copy kernel bytes into simulated device memory.
  * @mem: the device's memory.
  * @addr: device address.
  * @src: bytes.
@@ -442,15 +442,15 @@ static int nsim_mem_step_discard(struct nsim_mem_walk *w, struct page *page)
  * Return: 0; -EDQUOT when the backing_limit cap is reached; -ENOMEM when
  * the kernel is out of memory.  Bytes before the failure stay written.
  */
-int nsim_mem_write(struct nsim_mem *mem, u64 addr, const void *src, u64 len)
+int nrsim_mem_write(struct nrsim_mem *mem, u64 addr, const void *src, u64 len)
 {
-	struct nsim_mem_walk w = { .mem = mem, .src = src };
+	struct nrsim_mem_walk w = { .mem = mem, .src = src };
 
-	return nsim_mem_walk(&w, addr, len, 0, nsim_mem_step_write);
+	return nrsim_mem_walk(&w, addr, len, 0, nrsim_mem_step_write);
 }
 
 /**
- * nsim_mem_write_user() - copy user bytes into simulated device memory.
+ * nrsim_mem_write_user() - copy user bytes into simulated device memory.
  * @mem: the device's memory.
  * @addr: device address.
  * @src: user pointer.
@@ -459,39 +459,39 @@ int nsim_mem_write(struct nsim_mem *mem, u64 addr, const void *src, u64 len)
  * Return: 0; -EFAULT for a bad @src; -EDQUOT at the backing cap; -ENOMEM;
  * -EINTR on a fatal signal.
  */
-int nsim_mem_write_user(struct nsim_mem *mem, u64 addr,
-			const void __user *src, u64 len)
+int nrsim_mem_write_user(struct nrsim_mem *mem, u64 addr,
+			 const void __user *src, u64 len)
 {
-	struct nsim_mem_walk w = { .mem = mem, .usrc = src };
+	struct nrsim_mem_walk w = { .mem = mem, .usrc = src };
 
-	return nsim_mem_walk(&w, addr, len, NSIM_WALK_USER,
-			     nsim_mem_step_write_user);
+	return nrsim_mem_walk(&w, addr, len, NRSIM_WALK_USER,
+			     nrsim_mem_step_write_user);
 }
 
 /**
- * nsim_mem_map() - the kernel address of a device address's byte in its
+ * nrsim_mem_map() - the kernel address of a device address's byte in its
  *	backing page, for a writer that fills the page itself (the UDMA
  *	rings at LOAD, relocate.c).
  * @mem: the device's memory.
  * @addr: device address.
  *
  * The page is allocated (zeroed) when it has no backing, against the
- * backing cap, exactly as nsim_mem_write() would for a non-zero byte.
+ * backing cap, exactly as nrsim_mem_write() would for a non-zero byte.
  * The mapping covers the rest of that page, PAGE_SIZE - (@addr %
  * PAGE_SIZE) bytes, and stays valid until the page is discarded
- * (nsim_mem_discard()); the caller keeps every other writer away from
+ * (nrsim_mem_discard()); the caller keeps every other writer away from
  * the range (an HBM allocation not yet published).
  *
  * Return: the kernel address; ERR_PTR(-EDQUOT) at the backing cap;
  * ERR_PTR(-ENOMEM) when the kernel is out of memory.
  */
-void *nsim_mem_map(struct nsim_mem *mem, u64 addr)
+void *nrsim_mem_map(struct nrsim_mem *mem, u64 addr)
 {
 	unsigned long idx = addr >> PAGE_SHIFT;
 	struct page *page = xa_load(&mem->pages, idx);
 
 	if (!page) {
-		page = nsim_mem_page_alloc(mem, idx);
+		page = nrsim_mem_page_alloc(mem, idx);
 		if (IS_ERR(page))
 			return ERR_CAST(page);
 	}
@@ -499,7 +499,7 @@ void *nsim_mem_map(struct nsim_mem *mem, u64 addr)
 }
 
 /**
- * nsim_mem_read_user() - copy simulated device memory to user space.
+ * nrsim_mem_read_user() - copy simulated device memory to user space.
  * @mem: the device's memory.
  * @addr: device address.
  * @dst: user pointer.
@@ -509,17 +509,17 @@ void *nsim_mem_map(struct nsim_mem *mem, u64 addr)
  *
  * Return: 0; -EFAULT for a bad @dst; -EINTR on a fatal signal.
  */
-int nsim_mem_read_user(struct nsim_mem *mem, u64 addr, void __user *dst,
-		       u64 len)
+int nrsim_mem_read_user(struct nrsim_mem *mem, u64 addr, void __user *dst,
+			u64 len)
 {
-	struct nsim_mem_walk w = { .mem = mem, .udst = dst };
+	struct nrsim_mem_walk w = { .mem = mem, .udst = dst };
 
-	return nsim_mem_walk(&w, addr, len, NSIM_WALK_USER,
-			     nsim_mem_step_read_user);
+	return nrsim_mem_walk(&w, addr, len, NRSIM_WALK_USER,
+			     nrsim_mem_step_read_user);
 }
 
 /**
- * nsim_mem_read() - copy simulated device memory into kernel memory.
+ * nrsim_mem_read() - copy simulated device memory into kernel memory.
  * @mem: the device's memory.
  * @addr: device address.
  * @dst: kernel buffer of @len bytes.
@@ -530,15 +530,15 @@ int nsim_mem_read_user(struct nsim_mem *mem, u64 addr, void __user *dst,
  *
  * Return: 0.
  */
-int nsim_mem_read(struct nsim_mem *mem, u64 addr, void *dst, u64 len)
+int nrsim_mem_read(struct nrsim_mem *mem, u64 addr, void *dst, u64 len)
 {
-	struct nsim_mem_walk w = { .mem = mem, .dst = dst };
+	struct nrsim_mem_walk w = { .mem = mem, .dst = dst };
 
-	return nsim_mem_walk(&w, addr, len, 0, nsim_mem_step_read);
+	return nrsim_mem_walk(&w, addr, len, 0, nrsim_mem_step_read);
 }
 
 /**
- * nsim_mem_copy() - copy device bytes to device bytes, page by page
+ * nrsim_mem_copy() - copy device bytes to device bytes, page by page
  *	through the page walker, with no bounce buffer (the DMA engine).
  * @mem: the device's memory.
  * @dst: destination device address.
@@ -553,18 +553,18 @@ int nsim_mem_read(struct nsim_mem *mem, u64 addr, void *dst, u64 len)
  * Return: 0; -EDQUOT at the backing cap; -ENOMEM.  Bytes before the
  * failure stay written.
  */
-int nsim_mem_copy(struct nsim_mem *mem, u64 dst, u64 src, u64 len)
+int nrsim_mem_copy(struct nrsim_mem *mem, u64 dst, u64 src, u64 len)
 {
-	struct nsim_mem_walk w = {
+	struct nrsim_mem_walk w = {
 		.mem = mem, .copy_src = src,
 		.copy_last = len ? (src + len - 1) >> PAGE_SHIFT : 0,
 	};
 
-	return nsim_mem_walk(&w, dst, len, 0, nsim_mem_step_copy);
+	return nrsim_mem_walk(&w, dst, len, 0, nrsim_mem_step_copy);
 }
 
 /**
- * nsim_mem_discard() - drop the backing of a device address range.
+ * nrsim_mem_discard() - drop the backing of a device address range.
  * @mem: the device's memory.
  * @addr: device address, page aligned.
  * @len: bytes, a multiple of PAGE_SIZE.
@@ -572,37 +572,37 @@ int nsim_mem_copy(struct nsim_mem *mem, u64 dst, u64 src, u64 len)
  * Called when an HBM allocation is freed or an SBUF window loses its last
  * user.  Runs in O(pages present in the range).
  */
-void nsim_mem_discard(struct nsim_mem *mem, u64 addr, u64 len)
+void nrsim_mem_discard(struct nrsim_mem *mem, u64 addr, u64 len)
 {
-	struct nsim_mem_walk w = { .mem = mem };
+	struct nrsim_mem_walk w = { .mem = mem };
 
-	nsim_mem_walk(&w, addr, len, NSIM_WALK_PRESENT, nsim_mem_step_discard);
+	nrsim_mem_walk(&w, addr, len, NRSIM_WALK_PRESENT, nrsim_mem_step_discard);
 }
 
 /**
- * nsim_mem_backing_bytes() - RAM a device's simulated memory holds now.
+ * nrsim_mem_backing_bytes() - RAM a device's simulated memory holds now.
  * @mem: the device's memory.
  *
  * Return: bytes (a multiple of PAGE_SIZE), at most backing_limit.
  */
-u64 nsim_mem_backing_bytes(struct nsim_mem *mem)
+u64 nrsim_mem_backing_bytes(struct nrsim_mem *mem)
 {
 	return atomic64_read(&mem->backing);
 }
 
 /**
- * nsim_mem_backing_total() - RAM the simulated memory of every device
+ * nrsim_mem_backing_total() - RAM the simulated memory of every device
  *	holds now.
  *
  * Return: bytes (a multiple of PAGE_SIZE), at most backing_limit_total.
  */
-u64 nsim_mem_backing_total(void)
+u64 nrsim_mem_backing_total(void)
 {
-	return atomic64_read(&nsim_backing_total);
+	return atomic64_read(&nrsim_backing_total);
 }
 
 /**
- * nsim_mem_cap_str() - the text of a write that failed with -EDQUOT:
+ * nrsim_mem_cap_str() - the text of a write that failed with -EDQUOT:
  *	both backing caps and what each holds.
  * @mem: the device's memory.
  * @buf: where to write it.
@@ -610,31 +610,31 @@ u64 nsim_mem_backing_total(void)
  *
  * Return: @buf.
  */
-const char *nsim_mem_cap_str(struct nsim_mem *mem, char *buf, size_t size)
+const char *nrsim_mem_cap_str(struct nrsim_mem *mem, char *buf, size_t size)
 {
 	snprintf(buf, size,
 		 "backing RAM cap reached (device %llu of backing_limit %lu bytes, all devices %llu of backing_limit_total %lu)",
-		 nsim_mem_backing_bytes(mem), READ_ONCE(nsim_backing_limit),
-		 nsim_mem_backing_total(), READ_ONCE(nsim_backing_limit_total));
+		 nrsim_mem_backing_bytes(mem), READ_ONCE(nrsim_backing_limit),
+		 nrsim_mem_backing_total(), READ_ONCE(nrsim_backing_limit_total));
 	return buf;
 }
 
 /**
- * nsim_mem_init() - set up a device's sparse memory (empty).
+ * nrsim_mem_init() - set up a device's sparse memory (empty).
  * @mem: the device's memory.
  */
-void nsim_mem_init(struct nsim_mem *mem)
+void nrsim_mem_init(struct nrsim_mem *mem)
 {
 	xa_init(&mem->pages);
 	atomic64_set(&mem->backing, 0);
 }
 
 /**
- * nsim_mem_exit() - free every backing page left in a device's memory.
+ * nrsim_mem_exit() - free every backing page left in a device's memory.
  * @mem: the device's memory.
  */
-void nsim_mem_exit(struct nsim_mem *mem)
+void nrsim_mem_exit(struct nrsim_mem *mem)
 {
-	nsim_mem_discard(mem, 0, NSIM_ADDR_END);
+	nrsim_mem_discard(mem, 0, NRSIM_ADDR_END);
 	xa_destroy(&mem->pages);
 }

@@ -23,18 +23,18 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
-#include "neuronsim.h"
+#include "nrsim.h"
 #include "netlink.h"
 
 /**
- * nsim_file_new() - per-open state of a device node.
+ * nrsim_file_new() - per-open state of a device node.
  * @nd: the device opened.
  *
  * Return: the new state, or NULL when out of memory.
  */
-struct nsim_file *nsim_file_new(struct nsim_device *nd)
+struct nrsim_file *nrsim_file_new(struct nrsim_device *nd)
 {
-	struct nsim_file *nf = kzalloc(sizeof(*nf), GFP_KERNEL_ACCOUNT);
+	struct nrsim_file *nf = kzalloc(sizeof(*nf), GFP_KERNEL_ACCOUNT);
 
 	if (!nf)
 		return NULL;
@@ -48,16 +48,16 @@ struct nsim_file *nsim_file_new(struct nsim_device *nd)
 }
 
 /**
- * nsim_model_alloc() - allocate an empty model, owned by the calling
+ * nrsim_model_alloc() - allocate an empty model, owned by the calling
  *	thread group.
  * @nd: the device it is loaded on.
  * @num_sg: subgraphs, 1..KBIN_MAX_SUBGRAPHS.
  *
  * Return: the model, or NULL when out of memory.
  */
-struct nsim_model *nsim_model_alloc(struct nsim_device *nd, u32 num_sg)
+struct nrsim_model *nrsim_model_alloc(struct nrsim_device *nd, u32 num_sg)
 {
-	struct nsim_model *m;
+	struct nrsim_model *m;
 	size_t sz = struct_size(m, sg, num_sg);
 
 	m = kzalloc(sz, GFP_KERNEL_ACCOUNT);
@@ -72,31 +72,31 @@ struct nsim_model *nsim_model_alloc(struct nsim_device *nd, u32 num_sg)
 }
 
 /**
- * nsim_model_free() - free a model that is not (or no longer) published:
+ * nrsim_model_free() - free a model that is not (or no longer) published:
  *	everything it staged, then the model.
  * @m: the model, or NULL.
  */
-void nsim_model_free(struct nsim_model *m)
+void nrsim_model_free(struct nrsim_model *m)
 {
 	if (!m)
 		return;
-	nsim_exec_free(m);
-	nsim_unrelocate(m);
-	nsim_unstage(m);
+	nrsim_exec_free(m);
+	nrsim_unrelocate(m);
+	nrsim_unstage(m);
 	put_pid(m->owner_tgid);
 	kfree(m);
 }
 
 /**
- * nsim_model_reserve_id() - give a staged model an id, still invisible:
+ * nrsim_model_reserve_id() - give a staged model an id, still invisible:
  *	its id is taken in the device's xarray, but a lookup finds nothing
- *	there until nsim_model_publish().
+ *	there until nrsim_model_publish().
  * @nf: the owning file, locked.
  * @m: the completely staged model.
  *
  * Return: 0 with @m->id set; -ENOMEM or -EBUSY when no id is free.
  */
-int nsim_model_reserve_id(struct nsim_file *nf, struct nsim_model *m)
+int nrsim_model_reserve_id(struct nrsim_file *nf, struct nrsim_model *m)
 {
 	int ret;
 
@@ -108,12 +108,12 @@ int nsim_model_reserve_id(struct nsim_file *nf, struct nsim_model *m)
 }
 
 /**
- * nsim_model_release_id() - give back the id of a model that was never
- *	published (the load failed after nsim_model_reserve_id()).
+ * nrsim_model_release_id() - give back the id of a model that was never
+ *	published (the load failed after nrsim_model_reserve_id()).
  * @nf: the owning file, locked.
  * @m: the model.
  */
-void nsim_model_release_id(struct nsim_file *nf, struct nsim_model *m)
+void nrsim_model_release_id(struct nrsim_file *nf, struct nrsim_model *m)
 {
 	lockdep_assert_held(&nf->lock);
 	xa_erase(&nf->nd->models, m->id);
@@ -121,18 +121,18 @@ void nsim_model_release_id(struct nsim_file *nf, struct nsim_model *m)
 }
 
 /**
- * nsim_model_publish() - make a staged model with a reserved id visible:
+ * nrsim_model_publish() - make a staged model with a reserved id visible:
  *	to RESOLVE and the other ioctls of its file, debugfs, netlink and
  *	the file's model count.
  * @nf: the owning file, locked; below max_models_per_fd models.
- * @m: the model, after nsim_model_reserve_id().
+ * @m: the model, after nrsim_model_reserve_id().
  *
  * Cannot fail: the id's slot exists, so storing the model allocates
  * nothing.
  */
-void nsim_model_publish(struct nsim_file *nf, struct nsim_model *m)
+void nrsim_model_publish(struct nrsim_file *nf, struct nrsim_model *m)
 {
-	struct nsim_device *nd = nf->nd;
+	struct nrsim_device *nd = nf->nd;
 	void *old;
 
 	lockdep_assert_held(&nf->lock);
@@ -145,18 +145,18 @@ void nsim_model_publish(struct nsim_file *nf, struct nsim_model *m)
 	atomic64_inc(&nd->stats.models);
 	atomic64_add(m->num_vars, &nd->stats.mem_refs);
 	atomic64_add(m->kmem_bytes, &nd->stats.kmem_bytes);
-	nsim_sysfs_model_published(m);
-	nsim_debugfs_model_add(m);
-	nsim_netlink_notify_loaded(m);
+	nrsim_sysfs_model_published(m);
+	nrsim_debugfs_model_add(m);
+	nrsim_netlink_notify_loaded(m);
 }
 
 /* Unpublish: after this no new reader finds @m; old ones may still run. */
-static void nsim_model_unpublish(struct nsim_file *nf, struct nsim_model *m)
+static void nrsim_model_unpublish(struct nrsim_file *nf, struct nrsim_model *m)
 {
-	struct nsim_device *nd = nf->nd;
+	struct nrsim_device *nd = nf->nd;
 
-	nsim_netlink_notify_unloaded(m);
-	nsim_debugfs_model_del(m);
+	nrsim_netlink_notify_unloaded(m);
+	nrsim_debugfs_model_del(m);
 	xa_erase(&nd->models, m->id);
 	if (rcu_access_pointer(nf->last_model) == m)
 		RCU_INIT_POINTER(nf->last_model, NULL);
@@ -165,11 +165,11 @@ static void nsim_model_unpublish(struct nsim_file *nf, struct nsim_model *m)
 	atomic64_dec(&nd->stats.models);
 	atomic64_sub(m->num_vars, &nd->stats.mem_refs);
 	atomic64_sub(m->kmem_bytes, &nd->stats.kmem_bytes);
-	nsim_sysfs_model_unpublished(m);
+	nrsim_sysfs_model_unpublished(m);
 }
 
 /**
- * nsim_model_find_rcu() - find one of a file's models in the device's
+ * nrsim_model_find_rcu() - find one of a file's models in the device's
  *	model xarray.
  * @nf: the caller's file.
  * @id: model id.
@@ -178,9 +178,9 @@ static void nsim_model_unpublish(struct nsim_file *nf, struct nsim_model *m)
  * dropped.
  * Return: the model, or NULL when @id is unknown or another file's.
  */
-struct nsim_model *nsim_model_find_rcu(struct nsim_file *nf, u32 id)
+struct nrsim_model *nrsim_model_find_rcu(struct nrsim_file *nf, u32 id)
 {
-	struct nsim_model *m = xa_load(&nf->nd->models, id);
+	struct nrsim_model *m = xa_load(&nf->nd->models, id);
 
 	if (!m || READ_ONCE(m->owner) != nf)
 		return NULL;
@@ -188,15 +188,15 @@ struct nsim_model *nsim_model_find_rcu(struct nsim_file *nf, u32 id)
 }
 
 /**
- * nsim_model_get_locked() - find one of a file's models, file locked.
+ * nrsim_model_get_locked() - find one of a file's models, file locked.
  * @nf: the caller's file, @nf->lock held (models cannot go away).
  * @id: model id.
  *
  * Return: the model, or NULL when @id is unknown or another file's.
  */
-struct nsim_model *nsim_model_get_locked(struct nsim_file *nf, u32 id)
+struct nrsim_model *nrsim_model_get_locked(struct nrsim_file *nf, u32 id)
 {
-	struct nsim_model *m;
+	struct nrsim_model *m;
 
 	lockdep_assert_held(&nf->lock);
 	list_for_each_entry(m, &nf->models, node)
@@ -206,41 +206,41 @@ struct nsim_model *nsim_model_get_locked(struct nsim_file *nf, u32 id)
 }
 
 /**
- * nsim_model_unload() - NEURONSIM_IOC_UNLOAD: unpublish and free a model.
+ * nrsim_model_unload() - NEURONSIM_IOC_UNLOAD: unpublish and free a model.
  * @nf: the owning file, locked.
  * @id: model id.
  *
- * Stops its DMA queue runs and waits for them (nsim_engine_stop()), then
+ * Stops its DMA queue runs and waits for them (nrsim_engine_stop()), then
  * waits for an RCU grace period so that no RESOLVE still reads it.
  *
  * Return: 0, or -ENOENT when @id is not one of @nf's models.
  */
-int nsim_model_unload(struct nsim_file *nf, u32 id)
+int nrsim_model_unload(struct nrsim_file *nf, u32 id)
 {
-	struct nsim_model *m = nsim_model_get_locked(nf, id);
+	struct nrsim_model *m = nrsim_model_get_locked(nf, id);
 
 	if (!m)
 		return -ENOENT;
-	nsim_engine_stop(nf, m);
-	nsim_model_unpublish(nf, m);
+	nrsim_engine_stop(nf, m);
+	nrsim_model_unpublish(nf, m);
 	synchronize_rcu();
-	nsim_model_free(m);
+	nrsim_model_free(m);
 	return 0;
 }
 
 /**
- * nsim_file_release() - the file is closed: unload its models, free it.
+ * nrsim_file_release() - the file is closed: unload its models, free it.
  * @nf: the file's state.
  */
-void nsim_file_release(struct nsim_file *nf)
+void nrsim_file_release(struct nrsim_file *nf)
 {
-	struct nsim_model *m, *tmp;
+	struct nrsim_model *m, *tmp;
 	LIST_HEAD(dead);
 
 	mutex_lock(&nf->lock);
 	list_for_each_entry_safe(m, tmp, &nf->models, node) {
-		nsim_engine_stop(nf, m);
-		nsim_model_unpublish(nf, m);
+		nrsim_engine_stop(nf, m);
+		nrsim_model_unpublish(nf, m);
 		list_add_tail(&m->node, &dead);
 	}
 	mutex_unlock(&nf->lock);
@@ -248,7 +248,7 @@ void nsim_file_release(struct nsim_file *nf)
 		synchronize_rcu();
 	list_for_each_entry_safe(m, tmp, &dead, node) {
 		list_del(&m->node);
-		nsim_model_free(m);
+		nrsim_model_free(m);
 	}
 	mutex_destroy(&nf->lock);
 	kfree(nf);

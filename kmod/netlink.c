@@ -27,7 +27,7 @@
  *
  * The family has no index of its own: it reads each device's xarray of
  * published models, the one RESOLVE reads.  The list of devices is held
- * (nsim_devices_lock()) while a device is used, so it cannot go away;
+ * (nrsim_devices_lock()) while a device is used, so it cannot go away;
  * a model found under rcu_read_lock() may be read (it is immutable once
  * published, and freed only an RCU grace period after it was
  * unpublished) until rcu_read_unlock().  Dumps resume by device index and
@@ -43,47 +43,47 @@
 
 #include <linux/neuronsim_netlink.h>
 
-#include "neuronsim.h"
+#include "nrsim.h"
 #include "netlink.h"
 
-static bool nsim_nl_registered;
+static bool nrsim_nl_registered;
 
-enum nsim_nl_mcgrp {
-	NSIM_NL_MCGRP_MONITOR,
-	NSIM_NL_MCGRP_RUNS,
+enum nrsim_nl_mcgrp {
+	NRSIM_NL_MCGRP_MONITOR,
+	NRSIM_NL_MCGRP_RUNS,
 };
 
-static const struct genl_multicast_group nsim_nl_mcgrps[] = {
-	[NSIM_NL_MCGRP_MONITOR] = { .name = NEURONSIM_GENL_MCGRP_MONITOR },
-	[NSIM_NL_MCGRP_RUNS] = { .name = NEURONSIM_GENL_MCGRP_RUNS,
+static const struct genl_multicast_group nrsim_nl_mcgrps[] = {
+	[NRSIM_NL_MCGRP_MONITOR] = { .name = NEURONSIM_GENL_MCGRP_MONITOR },
+	[NRSIM_NL_MCGRP_RUNS] = { .name = NEURONSIM_GENL_MCGRP_RUNS,
 				 .flags = GENL_MCAST_CAP_SYS_ADMIN },
 };
 
-static const struct nla_policy nsim_nl_device_policy[NEURONSIM_A_DEVICE + 1] = {
-	[NEURONSIM_A_DEVICE] = NLA_POLICY_MAX(NLA_U32, NSIM_MAX_DEVICES - 1),
+static const struct nla_policy nrsim_nl_device_policy[NEURONSIM_A_DEVICE + 1] = {
+	[NEURONSIM_A_DEVICE] = NLA_POLICY_MAX(NLA_U32, NRSIM_MAX_DEVICES - 1),
 };
 
-static const struct nla_policy nsim_nl_model_policy[NEURONSIM_A_DEVICE + 1] = {
+static const struct nla_policy nrsim_nl_model_policy[NEURONSIM_A_DEVICE + 1] = {
 	[NEURONSIM_A_MODEL_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[NEURONSIM_A_DEVICE] = NLA_POLICY_MAX(NLA_U32, NSIM_MAX_DEVICES - 1),
+	[NEURONSIM_A_DEVICE] = NLA_POLICY_MAX(NLA_U32, NRSIM_MAX_DEVICES - 1),
 };
 
-static struct genl_family nsim_nl_family;
+static struct genl_family nrsim_nl_family;
 
 /*
  * The device a request names (DEVICE, default 0), with the list of
  * devices locked; NULL (unlocked, extack set) when there is none.
  */
-static struct nsim_device *nsim_nl_device(struct nlattr **attrs,
-					  struct netlink_ext_ack *extack)
+static struct nrsim_device *nrsim_nl_device(struct nlattr **attrs,
+					    struct netlink_ext_ack *extack)
 {
 	struct nlattr *a = attrs[NEURONSIM_A_DEVICE];
-	struct nsim_device *nd;
+	struct nrsim_device *nd;
 
-	nsim_devices_lock();
-	nd = nsim_device_find(a ? nla_get_u32(a) : 0);
+	nrsim_devices_lock();
+	nd = nrsim_device_find(a ? nla_get_u32(a) : 0);
 	if (!nd) {
-		nsim_devices_unlock();
+		nrsim_devices_unlock();
 		if (a)
 			NL_SET_ERR_MSG_ATTR(extack, a, "no device with this index");
 		else
@@ -92,7 +92,7 @@ static struct nsim_device *nsim_nl_device(struct nlattr **attrs,
 	return nd;
 }
 
-static int nsim_nl_put_model(struct sk_buff *skb, const struct nsim_model *m)
+static int nrsim_nl_put_model(struct sk_buff *skb, const struct nrsim_model *m)
 {
 	if (nla_put_u32(skb, NEURONSIM_A_DEVICE, m->nd->index) ||
 	    nla_put_u32(skb, NEURONSIM_A_MODEL_ID, m->id) ||
@@ -112,15 +112,15 @@ static int nsim_nl_put_model(struct sk_buff *skb, const struct nsim_model *m)
 }
 
 /* one model message: a reply, a dump part or a notification */
-static int nsim_nl_fill_model(struct sk_buff *skb, const struct nsim_model *m,
-			      u32 portid, u32 seq, int flags, u8 cmd)
+static int nrsim_nl_fill_model(struct sk_buff *skb, const struct nrsim_model *m,
+			       u32 portid, u32 seq, int flags, u8 cmd)
 {
 	void *hdr;
 
-	hdr = genlmsg_put(skb, portid, seq, &nsim_nl_family, flags, cmd);
+	hdr = genlmsg_put(skb, portid, seq, &nrsim_nl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nsim_nl_put_model(skb, m)) {
+	if (nrsim_nl_put_model(skb, m)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -129,13 +129,13 @@ static int nsim_nl_fill_model(struct sk_buff *skb, const struct nsim_model *m,
 }
 
 /* one DEV_CORE nest per NeuronCore: its owner and models */
-static int nsim_nl_put_cores(struct sk_buff *skb, struct nsim_device *nd)
+static int nrsim_nl_put_cores(struct sk_buff *skb, struct nrsim_device *nd)
 {
 	pid_t owner[NEURONSIM_MAX_CORES];
 	u32 users[NEURONSIM_MAX_CORES], i;
 	struct nlattr *nest;
 
-	nsim_cores_get(nd, owner, users);
+	nrsim_cores_get(nd, owner, users);
 	for (i = 0; i < nd->arch->num_cores; i++) {
 		nest = nla_nest_start(skb, NEURONSIM_A_DEV_CORE);
 		if (!nest ||
@@ -149,13 +149,13 @@ static int nsim_nl_put_cores(struct sk_buff *skb, struct nsim_device *nd)
 }
 
 /* one device message: a reply or a dump part */
-static int nsim_nl_fill_device(struct sk_buff *skb, struct nsim_device *nd,
-			       u32 portid, u32 seq, int flags)
+static int nrsim_nl_fill_device(struct sk_buff *skb, struct nrsim_device *nd,
+				u32 portid, u32 seq, int flags)
 {
 	const struct kbin_gen *a = nd->arch;
 	void *hdr;
 
-	hdr = genlmsg_put(skb, portid, seq, &nsim_nl_family, flags,
+	hdr = genlmsg_put(skb, portid, seq, &nrsim_nl_family, flags,
 			  NEURONSIM_CMD_GET_DEVICE);
 	if (!hdr)
 		return -EMSGSIZE;
@@ -170,8 +170,8 @@ static int nsim_nl_fill_device(struct sk_buff *skb, struct nsim_device *nd,
 	    nla_put_u32(skb, NEURONSIM_A_DEV_NUM_MODELS,
 			atomic64_read(&nd->stats.models)) ||
 	    nla_put_u64_64bit(skb, NEURONSIM_A_DEV_HBM_USED,
-			      nsim_hbm_used_total(nd), NEURONSIM_A_PAD) ||
-	    nsim_nl_put_cores(skb, nd)) {
+			      nrsim_hbm_used_total(nd), NEURONSIM_A_PAD) ||
+	    nrsim_nl_put_cores(skb, nd)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -179,22 +179,22 @@ static int nsim_nl_fill_device(struct sk_buff *skb, struct nsim_device *nd,
 	return 0;
 }
 
-static int nsim_nl_get_device_doit(struct sk_buff *skb, struct genl_info *info)
+static int nrsim_nl_get_device_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nsim_device *nd;
+	struct nrsim_device *nd;
 	struct sk_buff *msg;
 	int err;
 
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	nd = nsim_nl_device(info->attrs, info->extack);
+	nd = nrsim_nl_device(info->attrs, info->extack);
 	if (!nd) {
 		nlmsg_free(msg);
 		return -ENODEV;
 	}
-	err = nsim_nl_fill_device(msg, nd, info->snd_portid, info->snd_seq, 0);
-	nsim_devices_unlock();
+	err = nrsim_nl_fill_device(msg, nd, info->snd_portid, info->snd_seq, 0);
+	nrsim_devices_unlock();
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -203,31 +203,31 @@ static int nsim_nl_get_device_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* cb->args[0]: the next device index to emit */
-static int nsim_nl_get_device_dumpit(struct sk_buff *skb,
-				     struct netlink_callback *cb)
+static int nrsim_nl_get_device_dumpit(struct sk_buff *skb,
+				      struct netlink_callback *cb)
 {
 	unsigned long index = cb->args[0];
-	struct nsim_device *nd;
+	struct nrsim_device *nd;
 	int err = 0;
 
-	nsim_devices_lock();
-	while ((nd = nsim_device_next(&index))) {
-		err = nsim_nl_fill_device(skb, nd, NETLINK_CB(cb->skb).portid,
-					  cb->nlh->nlmsg_seq, NLM_F_MULTI);
+	nrsim_devices_lock();
+	while ((nd = nrsim_device_next(&index))) {
+		err = nrsim_nl_fill_device(skb, nd, NETLINK_CB(cb->skb).portid,
+					   cb->nlh->nlmsg_seq, NLM_F_MULTI);
 		if (err)
 			break;
 		cb->args[0] = ++index;
 	}
-	nsim_devices_unlock();
+	nrsim_devices_unlock();
 	if (err && !skb->len)
 		return err;
 	return skb->len;
 }
 
-static int nsim_nl_get_model_doit(struct sk_buff *skb, struct genl_info *info)
+static int nrsim_nl_get_model_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nsim_device *nd;
-	struct nsim_model *m;
+	struct nrsim_device *nd;
+	struct nrsim_model *m;
 	struct sk_buff *msg;
 	int err;
 	u32 id;
@@ -239,17 +239,17 @@ static int nsim_nl_get_model_doit(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	nd = nsim_nl_device(info->attrs, info->extack);
+	nd = nrsim_nl_device(info->attrs, info->extack);
 	if (!nd) {
 		nlmsg_free(msg);
 		return -ENODEV;
 	}
 	rcu_read_lock();
 	m = xa_load(&nd->models, id);
-	err = m ? nsim_nl_fill_model(msg, m, info->snd_portid, info->snd_seq,
+	err = m ? nrsim_nl_fill_model(msg, m, info->snd_portid, info->snd_seq,
 				     0, NEURONSIM_CMD_GET_MODEL) : -ENOENT;
 	rcu_read_unlock();
-	nsim_devices_unlock();
+	nrsim_devices_unlock();
 	if (err == -ENOENT)
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    info->attrs[NEURONSIM_A_MODEL_ID],
@@ -265,15 +265,15 @@ static int nsim_nl_get_model_doit(struct sk_buff *skb, struct genl_info *info)
  * GET_MODEL dump start.  cb->args[0]: the device to dump next; [1]: the
  * next model id in it; [2]: 1 when the request named one DEVICE.
  */
-static int nsim_nl_get_model_start(struct netlink_callback *cb)
+static int nrsim_nl_get_model_start(struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct nlattr *a = info->attrs[NEURONSIM_A_DEVICE];
 
 	if (a) {
-		if (!nsim_nl_device(info->attrs, cb->extack))
+		if (!nrsim_nl_device(info->attrs, cb->extack))
 			return -ENODEV;
-		nsim_devices_unlock();
+		nrsim_devices_unlock();
 	}
 	cb->args[0] = a ? nla_get_u32(a) : 0;
 	cb->args[1] = 0;
@@ -281,16 +281,16 @@ static int nsim_nl_get_model_start(struct netlink_callback *cb)
 	return 0;
 }
 
-static int nsim_nl_get_model_dumpit(struct sk_buff *skb,
-				    struct netlink_callback *cb)
+static int nrsim_nl_get_model_dumpit(struct sk_buff *skb,
+				     struct netlink_callback *cb)
 {
 	unsigned long index = cb->args[0], id;
-	struct nsim_device *nd;
-	struct nsim_model *m;
+	struct nrsim_device *nd;
+	struct nrsim_model *m;
 	int err = 0;
 
-	nsim_devices_lock();
-	while ((nd = nsim_device_next(&index))) {
+	nrsim_devices_lock();
+	while ((nd = nrsim_device_next(&index))) {
 		if (cb->args[2] && index != cb->args[0])
 			break;
 		if (index != cb->args[0]) {	/* a new device: from id 0 */
@@ -299,8 +299,8 @@ static int nsim_nl_get_model_dumpit(struct sk_buff *skb,
 		}
 		rcu_read_lock();
 		xa_for_each_start(&nd->models, id, m, cb->args[1]) {
-			err = nsim_nl_fill_model(skb, m,
-						 NETLINK_CB(cb->skb).portid,
+			err = nrsim_nl_fill_model(skb, m,
+						  NETLINK_CB(cb->skb).portid,
 						 cb->nlh->nlmsg_seq,
 						 NLM_F_MULTI,
 						 NEURONSIM_CMD_GET_MODEL);
@@ -313,14 +313,14 @@ static int nsim_nl_get_model_dumpit(struct sk_buff *skb,
 			break;
 		index++;
 	}
-	nsim_devices_unlock();
+	nrsim_devices_unlock();
 	if (err && !skb->len)
 		return err;
 	return skb->len;
 }
 
-static bool nsim_nl_may_see_vars(const struct nsim_model *m,
-				 const struct sk_buff *skb)
+static bool nrsim_nl_may_see_vars(const struct nrsim_model *m,
+				  const struct sk_buff *skb)
 {
 	return m->owner_tgid == task_tgid(current) ||
 	       netlink_capable(skb, CAP_SYS_ADMIN);
@@ -330,12 +330,12 @@ static bool nsim_nl_may_see_vars(const struct nsim_model *m,
  * GET_VARS dump start: check the model and the caller once.
  * cb->args[0]: model id; [1]: subgraph; [2]: record within it; [3]: device.
  */
-static int nsim_nl_get_vars_start(struct netlink_callback *cb)
+static int nrsim_nl_get_vars_start(struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct nlattr *attr = info->attrs[NEURONSIM_A_MODEL_ID];
-	struct nsim_device *nd;
-	struct nsim_model *m;
+	struct nrsim_device *nd;
+	struct nrsim_model *m;
 	int err = 0;
 	u32 id;
 
@@ -344,7 +344,7 @@ static int nsim_nl_get_vars_start(struct netlink_callback *cb)
 		return -EINVAL;
 	}
 	id = nla_get_u32(attr);
-	nd = nsim_nl_device(info->attrs, cb->extack);
+	nd = nrsim_nl_device(info->attrs, cb->extack);
 	if (!nd)
 		return -ENODEV;
 	cb->args[3] = nd->index;
@@ -354,31 +354,31 @@ static int nsim_nl_get_vars_start(struct netlink_callback *cb)
 		NL_SET_ERR_MSG_ATTR(cb->extack, attr,
 				    "no model with this id on the device");
 		err = -ENOENT;
-	} else if (!nsim_nl_may_see_vars(m, cb->skb)) {
+	} else if (!nrsim_nl_may_see_vars(m, cb->skb)) {
 		NL_SET_ERR_MSG_ATTR(cb->extack, attr,
 				    "names and addresses only for the loading process or CAP_SYS_ADMIN");
 		err = -EPERM;
 	}
 	rcu_read_unlock();
-	nsim_devices_unlock();
+	nrsim_devices_unlock();
 	cb->args[0] = id;
 	cb->args[1] = 0;
 	cb->args[2] = 0;
 	return err;
 }
 
-static int nsim_nl_put_var(struct sk_buff *skb, struct netlink_callback *cb,
-			   const struct nsim_model *m, u32 sgi, u32 i)
+static int nrsim_nl_put_var(struct sk_buff *skb, struct netlink_callback *cb,
+			    const struct nrsim_model *m, u32 sgi, u32 i)
 {
-	const struct nsim_sg *sg = &m->sg[sgi];
-	const struct nsim_mr *mr = &sg->mrs[i];
+	const struct nrsim_sg *sg = &m->sg[sgi];
+	const struct nrsim_mr *mr = &sg->mrs[i];
 	const char *name = "";
 	void *hdr;
 
 	if (sg->names && sg->cold)
 		name = sg->names + sg->cold[i].name_off;
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &nsim_nl_family, NLM_F_MULTI, NEURONSIM_CMD_GET_VARS);
+			  &nrsim_nl_family, NLM_F_MULTI, NEURONSIM_CMD_GET_VARS);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, NEURONSIM_A_DEVICE, m->nd->index) ||
@@ -389,7 +389,7 @@ static int nsim_nl_put_var(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u32(skb, NEURONSIM_A_VAR_KIND, mr->type) ||
 	    nla_put_u64_64bit(skb, NEURONSIM_A_VAR_SIZE, mr->size,
 			      NEURONSIM_A_PAD) ||
-	    (mr->pa != NSIM_PA_UNSTAGED &&
+	    (mr->pa != NRSIM_PA_UNSTAGED &&
 	     nla_put_u64_64bit(skb, NEURONSIM_A_VAR_PHYSICAL_ADDRESS, mr->pa,
 			       NEURONSIM_A_PAD))) {
 		genlmsg_cancel(skb, hdr);
@@ -399,34 +399,34 @@ static int nsim_nl_put_var(struct sk_buff *skb, struct netlink_callback *cb,
 	return 0;
 }
 
-static int nsim_nl_get_vars_dumpit(struct sk_buff *skb,
-				   struct netlink_callback *cb)
+static int nrsim_nl_get_vars_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb)
 {
 	unsigned long sgi = cb->args[1], i = cb->args[2];
-	const struct nsim_model *m;
-	struct nsim_device *nd;
+	const struct nrsim_model *m;
+	struct nrsim_device *nd;
 	int err = 0;
 
-	nsim_devices_lock();
-	nd = nsim_device_find(cb->args[3]);
+	nrsim_devices_lock();
+	nd = nrsim_device_find(cb->args[3]);
 	rcu_read_lock();
 	m = nd ? xa_load(&nd->models, cb->args[0]) : NULL;
 	if (!m) {
 		/* unloaded between two parts of the dump */
 		rcu_read_unlock();
-		nsim_devices_unlock();
+		nrsim_devices_unlock();
 		return -ENOENT;
 	}
 	for (; sgi < m->num_sg; sgi++, i = 0) {
 		for (; i < m->sg[sgi].nmem; i++) {
-			err = nsim_nl_put_var(skb, cb, m, sgi, i);
+			err = nrsim_nl_put_var(skb, cb, m, sgi, i);
 			if (err)
 				goto out;
 		}
 	}
 out:
 	rcu_read_unlock();
-	nsim_devices_unlock();
+	nrsim_devices_unlock();
 	cb->args[1] = sgi;
 	cb->args[2] = i;
 	if (err && !skb->len)
@@ -434,65 +434,65 @@ out:
 	return skb->len;
 }
 
-static const struct genl_ops nsim_nl_ops[] = {
+static const struct genl_ops nrsim_nl_ops[] = {
 	{
 		.cmd = NEURONSIM_CMD_GET_DEVICE,
-		.doit = nsim_nl_get_device_doit,
-		.dumpit = nsim_nl_get_device_dumpit,
-		.policy = nsim_nl_device_policy,
+		.doit = nrsim_nl_get_device_doit,
+		.dumpit = nrsim_nl_get_device_dumpit,
+		.policy = nrsim_nl_device_policy,
 		.maxattr = NEURONSIM_A_DEVICE,
 	},
 	{
 		.cmd = NEURONSIM_CMD_GET_MODEL,
-		.doit = nsim_nl_get_model_doit,
-		.start = nsim_nl_get_model_start,
-		.dumpit = nsim_nl_get_model_dumpit,
-		.policy = nsim_nl_model_policy,
+		.doit = nrsim_nl_get_model_doit,
+		.start = nrsim_nl_get_model_start,
+		.dumpit = nrsim_nl_get_model_dumpit,
+		.policy = nrsim_nl_model_policy,
 		.maxattr = NEURONSIM_A_DEVICE,
 	},
 	{
 		.cmd = NEURONSIM_CMD_GET_VARS,
-		.start = nsim_nl_get_vars_start,
-		.dumpit = nsim_nl_get_vars_dumpit,
-		.policy = nsim_nl_model_policy,
+		.start = nrsim_nl_get_vars_start,
+		.dumpit = nrsim_nl_get_vars_dumpit,
+		.policy = nrsim_nl_model_policy,
 		.maxattr = NEURONSIM_A_DEVICE,
 	},
 };
 
-static struct genl_family nsim_nl_family __ro_after_init = {
+static struct genl_family nrsim_nl_family __ro_after_init = {
 	.name = NEURONSIM_GENL_NAME,
 	.version = NEURONSIM_GENL_VERSION,
 	.module = THIS_MODULE,
 	.parallel_ops = true,
 	.resv_start_op = NEURONSIM_CMD_GET_DEVICE,
-	.ops = nsim_nl_ops,
-	.n_ops = ARRAY_SIZE(nsim_nl_ops),
-	.mcgrps = nsim_nl_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(nsim_nl_mcgrps),
+	.ops = nrsim_nl_ops,
+	.n_ops = ARRAY_SIZE(nrsim_nl_ops),
+	.mcgrps = nrsim_nl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(nrsim_nl_mcgrps),
 };
 
-static bool nsim_nl_listening(unsigned int group)
+static bool nrsim_nl_listening(unsigned int group)
 {
-	return READ_ONCE(nsim_nl_registered) &&
-	       genl_has_listeners(&nsim_nl_family, &init_net, group);
+	return READ_ONCE(nrsim_nl_registered) &&
+	       genl_has_listeners(&nrsim_nl_family, &init_net, group);
 }
 
 /*
- * A new event of @cmd for multicast group @group (enum nsim_nl_mcgrp)
+ * A new event of @cmd for multicast group @group (enum nrsim_nl_mcgrp)
  * with its header in *@hdr, or NULL when nobody listens there or memory
  * is short (an event is then not sent).
  */
-static struct sk_buff *nsim_nl_event_new(unsigned int group, u8 cmd,
-					 void **hdr)
+static struct sk_buff *nrsim_nl_event_new(unsigned int group, u8 cmd,
+					  void **hdr)
 {
 	struct sk_buff *msg;
 
-	if (!nsim_nl_listening(group))
+	if (!nrsim_nl_listening(group))
 		return NULL;
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return NULL;
-	*hdr = genlmsg_put(msg, 0, 0, &nsim_nl_family, 0, cmd);
+	*hdr = genlmsg_put(msg, 0, 0, &nrsim_nl_family, 0, cmd);
 	if (!*hdr) {
 		nlmsg_free(msg);
 		return NULL;
@@ -501,64 +501,64 @@ static struct sk_buff *nsim_nl_event_new(unsigned int group, u8 cmd,
 }
 
 /*
- * multicast an event of nsim_nl_event_new() to @group, or drop it when
+ * multicast an event of nrsim_nl_event_new() to @group, or drop it when
  * @full
  */
-static void nsim_nl_event_send(unsigned int group, struct sk_buff *msg,
-			       void *hdr, bool full)
+static void nrsim_nl_event_send(unsigned int group, struct sk_buff *msg,
+				void *hdr, bool full)
 {
 	if (full) {
 		nlmsg_free(msg);
 		return;
 	}
 	genlmsg_end(msg, hdr);
-	genlmsg_multicast(&nsim_nl_family, msg, 0, group, GFP_KERNEL);
+	genlmsg_multicast(&nrsim_nl_family, msg, 0, group, GFP_KERNEL);
 }
 
-static void nsim_nl_notify_model(u8 cmd, const struct nsim_model *m)
+static void nrsim_nl_notify_model(u8 cmd, const struct nrsim_model *m)
 {
 	struct sk_buff *msg;
 
-	if (!nsim_nl_listening(NSIM_NL_MCGRP_MONITOR))
+	if (!nrsim_nl_listening(NRSIM_NL_MCGRP_MONITOR))
 		return;
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return;
-	if (nsim_nl_fill_model(msg, m, 0, 0, 0, cmd)) {
+	if (nrsim_nl_fill_model(msg, m, 0, 0, 0, cmd)) {
 		nlmsg_free(msg);
 		return;
 	}
-	genlmsg_multicast(&nsim_nl_family, msg, 0, NSIM_NL_MCGRP_MONITOR,
+	genlmsg_multicast(&nrsim_nl_family, msg, 0, NRSIM_NL_MCGRP_MONITOR,
 			  GFP_KERNEL);
 }
 
 /**
- * nsim_netlink_notify_loaded() - a model was published: MODEL_LOADED to
+ * nrsim_netlink_notify_loaded() - a model was published: MODEL_LOADED to
  *	"monitor" (the model is in its device's xarray already, so GET_MODEL
  *	and GET_VARS see it).
  * @m: the model.
  *
  * Context: process context, the owning file's lock held.
  */
-void nsim_netlink_notify_loaded(struct nsim_model *m)
+void nrsim_netlink_notify_loaded(struct nrsim_model *m)
 {
-	nsim_nl_notify_model(NEURONSIM_CMD_MODEL_LOADED, m);
+	nrsim_nl_notify_model(NEURONSIM_CMD_MODEL_LOADED, m);
 }
 
 /**
- * nsim_netlink_notify_unloaded() - a model is being unpublished:
+ * nrsim_netlink_notify_unloaded() - a model is being unpublished:
  *	MODEL_UNLOADED to "monitor".
  * @m: the model, still intact.
  *
  * Context: process context, the owning file's lock held.
  */
-void nsim_netlink_notify_unloaded(struct nsim_model *m)
+void nrsim_netlink_notify_unloaded(struct nrsim_model *m)
 {
-	nsim_nl_notify_model(NEURONSIM_CMD_MODEL_UNLOADED, m);
+	nrsim_nl_notify_model(NEURONSIM_CMD_MODEL_UNLOADED, m);
 }
 
 /**
- * nsim_netlink_notify_load_failed() - NEURONSIM_IOC_LOAD failed.
+ * nrsim_netlink_notify_load_failed() - NEURONSIM_IOC_LOAD failed.
  * @nd: the device of the load.
  * @err: the negative errno LOAD returns.
  * @e: why: reason, field, subgraph and record (NULL: unknown).
@@ -568,16 +568,16 @@ void nsim_netlink_notify_unloaded(struct nsim_model *m)
  *
  * Context: process context of the loading task.
  */
-void nsim_netlink_notify_load_failed(struct nsim_device *nd, int err,
-				     const struct nsim_load_err *e)
+void nrsim_netlink_notify_load_failed(struct nrsim_device *nd, int err,
+				      const struct nrsim_load_err *e)
 {
 	struct sk_buff *msg;
 	s32 record = -1;
 	void *hdr;
 	bool full;
 
-	msg = nsim_nl_event_new(NSIM_NL_MCGRP_MONITOR, NEURONSIM_CMD_LOAD_FAILED,
-				&hdr);
+	msg = nrsim_nl_event_new(NRSIM_NL_MCGRP_MONITOR, NEURONSIM_CMD_LOAD_FAILED,
+				 &hdr);
 	if (!msg)
 		return;
 	if (e && e->record >= 0 && e->record <= S32_MAX)
@@ -590,11 +590,11 @@ void nsim_netlink_notify_load_failed(struct nsim_device *nd, int err,
 	       nla_put_u32(msg, NEURONSIM_A_ERR_FIELD, e ? e->field : 0) ||
 	       nla_put_s32(msg, NEURONSIM_A_ERR_SUBGRAPH, e ? e->subgraph : -1) ||
 	       nla_put_s32(msg, NEURONSIM_A_ERR_RECORD, record);
-	nsim_nl_event_send(NSIM_NL_MCGRP_MONITOR, msg, hdr, full);
+	nrsim_nl_event_send(NRSIM_NL_MCGRP_MONITOR, msg, hdr, full);
 }
 
 /**
- * nsim_netlink_notify_run() - a DMA queue run finished: RUN_DONE to
+ * nrsim_netlink_notify_run() - a DMA queue run finished: RUN_DONE to
  *	"runs" (CAP_SYS_ADMIN listeners only).
  * @m: the model (its runs are waited for before it is freed).
  * @subgraph: the queue's subgraph.
@@ -603,15 +603,15 @@ void nsim_netlink_notify_load_failed(struct nsim_device *nd, int err,
  *
  * Context: the NeuronCore's engine workqueue (engine.c).
  */
-void nsim_netlink_notify_run(const struct nsim_model *m, u32 subgraph,
-			     u32 queue, const struct nsim_dma_qrun *qr)
+void nrsim_netlink_notify_run(const struct nrsim_model *m, u32 subgraph,
+			      u32 queue, const struct nrsim_dma_qrun *qr)
 {
-	const struct nsim_dma *dma = &m->sg[subgraph].dma;
+	const struct nrsim_dma *dma = &m->sg[subgraph].dma;
 	struct sk_buff *msg;
 	void *hdr;
 	bool full;
 
-	msg = nsim_nl_event_new(NSIM_NL_MCGRP_RUNS, NEURONSIM_CMD_RUN_DONE, &hdr);
+	msg = nrsim_nl_event_new(NRSIM_NL_MCGRP_RUNS, NEURONSIM_CMD_RUN_DONE, &hdr);
 	if (!msg)
 		return;
 	full = nla_put_u32(msg, NEURONSIM_A_DEVICE, m->nd->index) ||
@@ -627,11 +627,11 @@ void nsim_netlink_notify_run(const struct nsim_model *m, u32 subgraph,
 				 NEURONSIM_A_PAD) ||
 	       nla_put_u64_64bit(msg, NEURONSIM_A_RUN_NS, qr->ns,
 				 NEURONSIM_A_PAD);
-	nsim_nl_event_send(NSIM_NL_MCGRP_RUNS, msg, hdr, full);
+	nrsim_nl_event_send(NRSIM_NL_MCGRP_RUNS, msg, hdr, full);
 }
 
 /**
- * nsim_netlink_notify_exec() - an execution ended: EXEC_DONE to "runs"
+ * nrsim_netlink_notify_exec() - an execution ended: EXEC_DONE to "runs"
  *	(CAP_SYS_ADMIN listeners only).
  * @m: the model (its execution's works are waited for before it is
  *	freed).
@@ -640,14 +640,14 @@ void nsim_netlink_notify_run(const struct nsim_model *m, u32 subgraph,
  *
  * Context: the NeuronCore's engine workqueue (exec.c).
  */
-void nsim_netlink_notify_exec(const struct nsim_model *m,
-			      const struct neuronsim_exec_wait *sum)
+void nrsim_netlink_notify_exec(const struct nrsim_model *m,
+			       const struct neuronsim_exec_wait *sum)
 {
 	struct sk_buff *msg;
 	void *hdr;
 	bool full;
 
-	msg = nsim_nl_event_new(NSIM_NL_MCGRP_RUNS, NEURONSIM_CMD_EXEC_DONE, &hdr);
+	msg = nrsim_nl_event_new(NRSIM_NL_MCGRP_RUNS, NEURONSIM_CMD_EXEC_DONE, &hdr);
 	if (!msg)
 		return;
 	full = nla_put_u32(msg, NEURONSIM_A_DEVICE, m->nd->index) ||
@@ -666,35 +666,35 @@ void nsim_netlink_notify_exec(const struct nsim_model *m,
 				 NEURONSIM_A_PAD) ||
 	       nla_put_u64_64bit(msg, NEURONSIM_A_EXEC_NOT_SIMULATED,
 				 sum->not_simulated, NEURONSIM_A_PAD);
-	nsim_nl_event_send(NSIM_NL_MCGRP_RUNS, msg, hdr, full);
+	nrsim_nl_event_send(NRSIM_NL_MCGRP_RUNS, msg, hdr, full);
 }
 
 /**
- * nsim_netlink_init() - register the "neuronsim" generic netlink family.
+ * nrsim_netlink_init() - register the "neuronsim" generic netlink family.
  *
  * Context: module init, before any device exists, so no model can be
  * loaded before the family can report it.
  *
  * Return: 0 or the negative errno of genl_register_family().
  */
-int nsim_netlink_init(void)
+int nrsim_netlink_init(void)
 {
 	int ret;
 
-	ret = genl_register_family(&nsim_nl_family);
+	ret = genl_register_family(&nrsim_nl_family);
 	if (ret)
 		return ret;
-	WRITE_ONCE(nsim_nl_registered, true);
+	WRITE_ONCE(nrsim_nl_registered, true);
 	return 0;
 }
 
 /**
- * nsim_netlink_exit() - unregister the family.
+ * nrsim_netlink_exit() - unregister the family.
  *
  * Call after every device is gone.
  */
-void nsim_netlink_exit(void)
+void nrsim_netlink_exit(void)
 {
-	WRITE_ONCE(nsim_nl_registered, false);
-	genl_unregister_family(&nsim_nl_family);
+	WRITE_ONCE(nrsim_nl_registered, false);
+	genl_unregister_family(&nrsim_nl_family);
 }

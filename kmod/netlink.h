@@ -6,21 +6,21 @@
 #ifndef _NEURONSIM_NETLINK_H
 #define _NEURONSIM_NETLINK_H
 
-struct nsim_device;
-struct nsim_model;
-struct nsim_load_err;
-struct nsim_dma_qrun;
+struct nrsim_device;
+struct nrsim_model;
+struct nrsim_load_err;
+struct nrsim_dma_qrun;
 struct neuronsim_exec_wait;
 
-int nsim_netlink_init(void);
-void nsim_netlink_exit(void);
-void nsim_netlink_notify_loaded(struct nsim_model *m);
-void nsim_netlink_notify_unloaded(struct nsim_model *m);
-void nsim_netlink_notify_load_failed(struct nsim_device *nd, int err,
-				     const struct nsim_load_err *e);
-void nsim_netlink_notify_run(const struct nsim_model *m, u32 subgraph,
-			     u32 queue, const struct nsim_dma_qrun *qr);
-void nsim_netlink_notify_exec(const struct nsim_model *m,
-			      const struct neuronsim_exec_wait *sum);
+int nrsim_netlink_init(void);
+void nrsim_netlink_exit(void);
+void nrsim_netlink_notify_loaded(struct nrsim_model *m);
+void nrsim_netlink_notify_unloaded(struct nrsim_model *m);
+void nrsim_netlink_notify_load_failed(struct nrsim_device *nd, int err,
+				      const struct nrsim_load_err *e);
+void nrsim_netlink_notify_run(const struct nrsim_model *m, u32 subgraph,
+			      u32 queue, const struct nrsim_dma_qrun *qr);
+void nrsim_netlink_notify_exec(const struct nrsim_model *m,
+			       const struct neuronsim_exec_wait *sum);
 
 #endif /* _NEURONSIM_NETLINK_H */

@@ -5,11 +5,11 @@
  * (Documentation/relocation.rst, "Relocation at LOAD").
  *
  * Per subgraph, all-or-nothing (a failure leaves the partial work for
- * nsim_unrelocate(), which nsim_model_free() calls):
+ * nrsim_unrelocate(), which nrsim_model_free() calls):
  *
  *   1. the kernel keeps, per queue, its name, type, owner, block and
  *      descriptor ranges, and per descriptor its two access patterns and
- *      where its UDMA descriptors start (struct nsim_dma_desc, 144 bytes);
+ *      where its UDMA descriptors start (struct nrsim_dma_desc, 144 bytes);
  *   2. each side of each descriptor is checked against the variable it
  *      names through the resolve core (resolve_core.h): a variable with
  *      device bytes (kbin_dma_var_rule(): a storage kind or an MR_REMOTE,
@@ -46,19 +46,19 @@
 
 #include "kbin_dma.h"
 #include "kbin_prog.h"
-#include "neuronsim.h"
+#include "nrsim.h"
 
 static_assert(sizeof(union udma_desc) == UDMA_DESC_SIZE);
 static_assert(UDMA_DESC_FIRST == BIT(26) && UDMA_DESC_LAST == BIT(27));
 static_assert(UDMA_DESC_INT_EN == BIT(28) && UDMA_DESC_DMB == BIT(30));
-static_assert(sizeof(struct nsim_dma_desc) == 144);
+static_assert(sizeof(struct nrsim_dma_desc) == 144);
 static_assert(UDMA_RING_LOADER_MAX_DESCS <= UDMA_RING_MAX_DESCS);
-static_assert(UDMA_RING_GRANULE_DESCS * UDMA_DESC_SIZE * 2 == NSIM_HBM_GRANULE);
+static_assert(UDMA_RING_GRANULE_DESCS * UDMA_DESC_SIZE * 2 == NRSIM_HBM_GRANULE);
 
-static const char *const nsim_dma_dir_str[NSIM_DMA_DIRS] = { "M2S", "S2M" };
+static const char *const nrsim_dma_dir_str[NRSIM_DMA_DIRS] = { "M2S", "S2M" };
 
 /**
- * struct nsim_reloc - one relocation in progress.
+ * struct nrsim_reloc - one relocation in progress.
  * @nd: the device.
  * @m: the staged model.
  * @plan: the checked plan.
@@ -72,29 +72,29 @@ static const char *const nsim_dma_dir_str[NSIM_DMA_DIRS] = { "M2S", "S2M" };
  * @max_descs: max_udma_descs as the load started.
  * @max_run_bytes: max_run_bytes as the load started.
  */
-struct nsim_reloc {
-	struct nsim_device *nd;
-	struct nsim_model *m;
+struct nrsim_reloc {
+	struct nrsim_device *nd;
+	struct nrsim_model *m;
 	const u8 *plan;
 	const struct kbin_dma_section *sec;
 	const struct kbin_dma_queue *queues;
 	const struct kbin_dma_block *blocks;
 	const struct kbin_dma_desc *descs;
-	struct nsim_load_err *err;
-	struct nsim_hbm_cursor cursor;
+	struct nrsim_load_err *err;
+	struct nrsim_hbm_cursor cursor;
 	u32 ring_max;
 	u32 max_descs;
 	u64 max_run_bytes;
 };
 
 /**
- * struct nsim_reloc_at - what a failure is about.
+ * struct nrsim_reloc_at - what a failure is about.
  * @s: subgraph.
  * @q: queue index in the subgraph, or -1.
  * @d: descriptor index in the subgraph, or -1.
- * @dir: enum nsim_dma_dir of the side, or -1.
+ * @dir: enum nrsim_dma_dir of the side, or -1.
  */
-struct nsim_reloc_at {
+struct nrsim_reloc_at {
 	int s;
 	int q;
 	long long d;
@@ -102,12 +102,12 @@ struct nsim_reloc_at {
 };
 
 static __printf(6, 7)
-int nsim_reloc_fail(struct nsim_reloc *r, const struct nsim_reloc_at *at,
-		    u32 reason, u64 value, int errno, const char *fmt, ...)
+int nrsim_reloc_fail(struct nrsim_reloc *r, const struct nrsim_reloc_at *at,
+		     u32 reason, u64 value, int errno, const char *fmt, ...)
 {
-	const struct nsim_sg *sg = &r->m->sg[at->s];
-	const struct nsim_dma *dma = &sg->dma;
-	struct nsim_load_err *e = r->err;
+	const struct nrsim_sg *sg = &r->m->sg[at->s];
+	const struct nrsim_dma *dma = &sg->dma;
+	struct nrsim_load_err *e = r->err;
 	size_t n, sz = sizeof(e->msg);
 	va_list ap;
 
@@ -121,7 +121,7 @@ int nsim_reloc_fail(struct nsim_reloc *r, const struct nsim_reloc_at *at,
 		n += scnprintf(e->msg + n, sz - n, " dma queue %d '%s'", at->q,
 			       dma->names + dma->queues[at->q].name_off);
 	if (at->q >= 0 && at->d >= 0) {
-		const struct nsim_dma_desc *dd = &dma->descs[at->d];
+		const struct nrsim_dma_desc *dd = &dma->descs[at->d];
 
 		e->field = KBIN_FIELD_DMA_DESC;
 		n += scnprintf(e->msg + n, sz - n, " block %u descriptor %u",
@@ -129,14 +129,14 @@ int nsim_reloc_fail(struct nsim_reloc *r, const struct nsim_reloc_at *at,
 			       dd->index);
 		if (at->dir >= 0) {
 			u32 var = dd->side[at->dir].var_id;
-			const struct nsim_mr *mr = nsim_sg_find(sg, var);
+			const struct nrsim_mr *mr = nrsim_sg_find(sg, var);
 
-			e->field = at->dir == NSIM_DMA_M2S ? KBIN_FIELD_DMA_FROM :
+			e->field = at->dir == NRSIM_DMA_M2S ? KBIN_FIELD_DMA_FROM :
 				   KBIN_FIELD_DMA_TO;
 			e->record = var;
 			n += scnprintf(e->msg + n, sz - n, " %s (%s) var %u",
-				       at->dir == NSIM_DMA_M2S ? "from" : "to",
-				       nsim_dma_dir_str[at->dir], var);
+				       at->dir == NRSIM_DMA_M2S ? "from" : "to",
+				       nrsim_dma_dir_str[at->dir], var);
 			if (mr)
 				n += scnprintf(e->msg + n, sz - n, " '%s' (%s)",
 					       sg->names + sg->cold[var].name_off,
@@ -153,12 +153,12 @@ int nsim_reloc_fail(struct nsim_reloc *r, const struct nsim_reloc_at *at,
 }
 
 /* an injected failure of one relocation step (fail_reloc_nth) */
-static int nsim_reloc_fault(struct nsim_reloc *r,
-			    const struct nsim_reloc_at *at, const char *what)
+static int nrsim_reloc_fault(struct nrsim_reloc *r,
+			     const struct nrsim_reloc_at *at, const char *what)
 {
-	if (!nsim_fault_hit(&r->nd->fail_reloc_nth))
+	if (!nrsim_fault_hit(&r->nd->fail_reloc_nth))
 		return 0;
-	return nsim_reloc_fail(r, at, KBIN_ERR_STAGE_FAULT, 0, -EIO,
+	return nrsim_reloc_fail(r, at, KBIN_ERR_STAGE_FAULT, 0, -EIO,
 			       "%s failed (injected by fail_reloc_nth)", what);
 }
 
@@ -169,60 +169,60 @@ static int nsim_reloc_fault(struct nsim_reloc *r,
  * RESOLVE uses): it is bounded by its own record's size, and by the SBUF
  * rules when its remote variable is a state buffer.
  */
-static int nsim_reloc_side(struct nsim_reloc *r, const struct nsim_reloc_at *at,
-			   const struct nsim_sg *sg,
+static int nrsim_reloc_side(struct nrsim_reloc *r, const struct nrsim_reloc_at *at,
+			    const struct nrsim_sg *sg,
 			   const struct kbin_dma_side *sd, u64 *pieces, u64 *bytes)
 {
-	const struct nsim_mr *mr = nsim_sg_find(sg, sd->var_id), *src;
+	const struct nrsim_mr *mr = nrsim_sg_find(sg, sd->var_id), *src;
 	struct kbin_dma_pat p;
 	struct kbin_dma_sb sb;
 	u64 addr;
 	int ret;
 
 	if (!mr)
-		return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_VAR, sd->var_id,
+		return nrsim_reloc_fail(r, at, KBIN_ERR_RELOC_VAR, sd->var_id,
 				       -EINVAL, "var_id %u names no variable",
 				       sd->var_id);
 	if (kbin_dma_var_rule(mr->type))
-		return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_VAR, mr->type,
+		return nrsim_reloc_fail(r, at, KBIN_ERR_RELOC_VAR, mr->type,
 				       -EINVAL, "%s has no device bytes of its own to move (%s)",
 				       kbin_mr_type_str(mr->type),
 				       kbin_dma_var_why(mr->type));
 	src = mr;
 	if (kbin_kind(mr->type)->storage == KBIN_STORAGE_REMOTE) {
 		src = mr->aux < r->m->num_sg ?
-		      nsim_sg_find(&r->m->sg[mr->aux], mr->aux2) : NULL;
+		      nrsim_sg_find(&r->m->sg[mr->aux], mr->aux2) : NULL;
 		if (!src)
-			return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_VAR, mr->aux2,
+			return nrsim_reloc_fail(r, at, KBIN_ERR_RELOC_VAR, mr->aux2,
 					       -EINVAL,
 					       "remote variable %u of relative sg %u is not staged",
 					       mr->aux2, mr->aux);
 	}
-	if (mr->pa == NSIM_PA_UNSTAGED)
-		return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_VAR, sd->var_id,
+	if (mr->pa == NRSIM_PA_UNSTAGED)
+		return nrsim_reloc_fail(r, at, KBIN_ERR_RELOC_VAR, sd->var_id,
 				       -EINVAL, "the variable is not staged");
 	if (kbin_dma_pattern(sd, &p))
-		return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_BOUNDS, sd->offset,
+		return nrsim_reloc_fail(r, at, KBIN_ERR_RELOC_BOUNDS, sd->offset,
 				       -EINVAL, "the access pattern overflows");
 	/* the whole extent, through the resolve rule (SBUF: below) */
 	if (src->type != KBIN_MR_SB)
-		ret = nsim_rc_addr(mr, sd->offset, p.extent - sd->offset, &addr);
+		ret = nrsim_rc_addr(mr, sd->offset, p.extent - sd->offset, &addr);
 	else
 		ret = p.extent > mr->size ? -ERANGE : 0;
 	if (ret)
-		return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_BOUNDS, p.extent,
+		return nrsim_reloc_fail(r, at, KBIN_ERR_RELOC_BOUNDS, p.extent,
 				       -EINVAL,
 				       "offset %llu, extent %llu: past the variable's %llu bytes",
 				       sd->offset, p.extent, mr->size);
 	/*
 	 * On the state buffer, every run inside one partition (the SBUF
 	 * rules, with the device's geometry, which stage.c gave the mem_ref):
-	 * then every piece nsim_rc_addr() would resolve does, and step 4
+	 * then every piece nrsim_rc_addr() would resolve does, and step 4
 	 * adds physical_address without a test per piece.
 	 */
 	if (src->type == KBIN_MR_SB &&
 	    kbin_dma_sbuf(r->nd->arch, sd, p.extent, &sb))
-		return nsim_reloc_fail(r, at, KBIN_ERR_RELOC_BOUNDS, sb.byte,
+		return nrsim_reloc_fail(r, at, KBIN_ERR_RELOC_BOUNDS, sb.byte,
 				       -EINVAL,
 				       "offset %llu: a run at byte %llu of SBUF partition %llu ends at byte %llu, in the gap past the %u-byte partition",
 				       sd->offset, sb.byte, sb.partition, sb.end,
@@ -239,8 +239,8 @@ static int nsim_reloc_side(struct nsim_reloc *r, const struct nsim_reloc_at *at,
  * whole elements (the checker's cast rule) and a piece is cut at a
  * multiple of KBIN_DMA_PIECE_MAX, a multiple of every element size.
  */
-static int nsim_reloc_op(struct nsim_reloc *r, const struct nsim_reloc_at *at,
-			 const struct kbin_dma_desc *kd, struct nsim_dma_op *op)
+static int nrsim_reloc_op(struct nrsim_reloc *r, const struct nrsim_reloc_at *at,
+			  const struct kbin_dma_desc *kd, struct nrsim_dma_op *op)
 {
 	const struct kbin_dma_dtype_info *ft = kbin_dma_dtype(kd->from.dtype);
 	const struct kbin_dma_dtype_info *tt = kbin_dma_dtype(kd->to.dtype);
@@ -256,7 +256,7 @@ static int nsim_reloc_op(struct nsim_reloc *r, const struct nsim_reloc_at *at,
 	    (!ft || !tt || kd->from.sizes[0] % ft->size ||
 	     kd->to.sizes[0] % tt->size || KBIN_DMA_PIECE_MAX % ft->size ||
 	     KBIN_DMA_PIECE_MAX % tt->size))
-		return nsim_reloc_fail(r, at, KBIN_ERR_DMA_CAST_SIZE,
+		return nrsim_reloc_fail(r, at, KBIN_ERR_DMA_CAST_SIZE,
 				       kd->from.sizes[0], -EINVAL,
 				       "cast %s to %s: a UDMA piece would split an element",
 				       kbin_dma_dtype_str(kd->from.dtype),
@@ -269,30 +269,30 @@ static int nsim_reloc_op(struct nsim_reloc *r, const struct nsim_reloc_at *at,
  * queue reads (or writes) up to this descriptor side, grows by @bytes and
  * must stay within max_run_bytes (Documentation/dma.rst, "Limits").
  */
-static int nsim_reloc_run_bytes(struct nsim_reloc *r,
-				const struct nsim_reloc_at *at, u64 *total,
+static int nrsim_reloc_run_bytes(struct nrsim_reloc *r,
+				 const struct nrsim_reloc_at *at, u64 *total,
 				u64 bytes)
 {
 	if (check_add_overflow(*total, bytes, total))
 		*total = U64_MAX;
 	if (*total <= r->max_run_bytes)
 		return 0;
-	return nsim_reloc_fail(r, at, KBIN_ERR_STAGE_LIMIT, *total, -E2BIG,
+	return nrsim_reloc_fail(r, at, KBIN_ERR_STAGE_LIMIT, *total, -E2BIG,
 			       "one run of the queue would %s %llu bytes with this descriptor's %llu, above max_run_bytes %llu",
-			       at->dir == NSIM_DMA_M2S ? "read" : "write", *total,
+			       at->dir == NRSIM_DMA_M2S ? "read" : "write", *total,
 			       bytes, r->max_run_bytes);
 }
 
 /* Steps 1 and 2: the queues and descriptors of subgraph @s, counted. */
-static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
+static int nrsim_reloc_count(struct nrsim_reloc *r, u32 s)
 {
 	const struct kbin_dma_sg *e = &r->sec->sg[s];
-	struct nsim_sg *sg = &r->m->sg[s];
-	struct nsim_dma *dma = &sg->dma;
-	struct nsim_reloc_at at = { .s = s, .q = -1, .d = -1, .dir = -1 };
+	struct nrsim_sg *sg = &r->m->sg[s];
+	struct nrsim_dma *dma = &sg->dma;
+	struct nrsim_reloc_at at = { .s = s, .q = -1, .d = -1, .dir = -1 };
 	/* sems: at most KBIN_MAX_LIST, the checker's bound of a subgraph's sets */
 	u32 qi, bj, j, dir, di = 0, name_off = 0, rings = 0, sems = 0;
-	u64 pieces, bytes, qbytes[NSIM_DMA_DIRS];
+	u64 pieces, bytes, qbytes[NRSIM_DMA_DIRS];
 	size_t names = 0;
 	int ret;
 
@@ -300,23 +300,23 @@ static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 		return 0;
 	for (qi = 0; qi < e->num_queues; qi++)
 		names += strlen(r->plan + r->queues[e->first_queue + qi].name) + 1;
-	ret = nsim_reloc_fault(r, &at, "kernel memory for the DMA program");
+	ret = nrsim_reloc_fault(r, &at, "kernel memory for the DMA program");
 	if (ret)
 		return ret;
 	for (qi = 0; qi < e->num_queues; qi++)
 		sems += r->queues[e->first_queue + qi].num_semaphores;
-	dma->queues = nsim_kvcalloc(r->m, e->num_queues, sizeof(*dma->queues));
-	dma->descs = nsim_kvcalloc(r->m, e->num_descs, sizeof(*dma->descs));
-	dma->names = nsim_kvcalloc(r->m, names, 1);
+	dma->queues = nrsim_kvcalloc(r->m, e->num_queues, sizeof(*dma->queues));
+	dma->descs = nrsim_kvcalloc(r->m, e->num_descs, sizeof(*dma->descs));
+	dma->names = nrsim_kvcalloc(r->m, names, 1);
 	/* the engine's tables (engine.c) */
-	dma->ops = nsim_kvcalloc(r->m, e->num_descs, sizeof(*dma->ops));
-	dma->blocks = nsim_kvcalloc(r->m, e->num_blocks, sizeof(*dma->blocks));
-	dma->qrun = nsim_kvcalloc(r->m, e->num_queues, sizeof(*dma->qrun));
-	dma->sem_ids = nsim_kvcalloc(r->m, sems, sizeof(u32));
-	dma->sem_vals = nsim_kvcalloc(r->m, sems, sizeof(u32));
+	dma->ops = nrsim_kvcalloc(r->m, e->num_descs, sizeof(*dma->ops));
+	dma->blocks = nrsim_kvcalloc(r->m, e->num_blocks, sizeof(*dma->blocks));
+	dma->qrun = nrsim_kvcalloc(r->m, e->num_queues, sizeof(*dma->qrun));
+	dma->sem_ids = nrsim_kvcalloc(r->m, sems, sizeof(u32));
+	dma->sem_vals = nrsim_kvcalloc(r->m, sems, sizeof(u32));
 	if (!dma->queues || !dma->descs || !dma->names || !dma->ops ||
 	    !dma->blocks || !dma->qrun || !dma->sem_ids || !dma->sem_vals)
-		return nsim_reloc_fail(r, &at, KBIN_ERR_STAGE_NOMEM, e->num_descs,
+		return nrsim_reloc_fail(r, &at, KBIN_ERR_STAGE_NOMEM, e->num_descs,
 				       -ENOMEM,
 				       "no kernel memory for %u DMA queues and %u descriptors",
 				       e->num_queues, e->num_descs);
@@ -328,7 +328,7 @@ static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 
 	for (qi = 0; qi < e->num_queues; qi++) {
 		const struct kbin_dma_queue *kq = &r->queues[e->first_queue + qi];
-		struct nsim_dma_queue *q = &dma->queues[qi];
+		struct nrsim_dma_queue *q = &dma->queues[qi];
 		const char *name = r->plan + kq->name;
 
 		at.q = qi;
@@ -349,11 +349,11 @@ static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 			memcpy(dma->sem_ids + sems, r->plan + kq->semaphores,
 			       kq->num_semaphores * sizeof(u32));
 		sems += kq->num_semaphores;
-		qbytes[NSIM_DMA_M2S] = 0;
-		qbytes[NSIM_DMA_S2M] = 0;
+		qbytes[NRSIM_DMA_M2S] = 0;
+		qbytes[NRSIM_DMA_S2M] = 0;
 		for (bj = 0; bj < kq->num_blocks; bj++) {
 			const struct kbin_dma_block *kb = &r->blocks[kq->first_block + bj];
-			struct nsim_dma_block *nb = &dma->blocks[q->first_block + bj];
+			struct nrsim_dma_block *nb = &dma->blocks[q->first_block + bj];
 
 			nb->semaphore = kb->semaphore;
 			nb->sem_index = kb->sem_index;
@@ -367,28 +367,29 @@ static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 
 			for (j = 0; j < kb->num_descs; j++, di++) {
 				const struct kbin_dma_desc *kd = &r->descs[kb->first_desc + j];
-				struct nsim_dma_desc *dd = &dma->descs[di];
+				struct nrsim_dma_desc *dd = &dma->descs[di];
 
-				dd->side[NSIM_DMA_M2S] = kd->from;
-				dd->side[NSIM_DMA_S2M] = kd->to;
+				dd->side[NRSIM_DMA_M2S] = kd->from;
+				dd->side[NRSIM_DMA_S2M] = kd->to;
 				dd->block = q->first_block + bj;
 				dd->index = j;
 				at.d = di;
-				ret = nsim_reloc_op(r, &at, kd, &dma->ops[di]);
+				ret = nrsim_reloc_op(r, &at, kd, &dma->ops[di]);
 				if (ret)
 					return ret;
-				for (dir = 0; dir < NSIM_DMA_DIRS; dir++) {
+				for (dir = 0; dir < NRSIM_DMA_DIRS; dir++) {
 					at.dir = dir;
-					ret = nsim_reloc_side(r, &at, sg, &dd->side[dir],
-							      &pieces, &bytes);
+					ret = nrsim_reloc_side(r, &at, sg, &dd->side[dir],
+							       &pieces, &bytes);
 					if (ret)
 						return ret;
-					ret = nsim_reloc_run_bytes(r, &at, &qbytes[dir],
-								   bytes);
+					ret = nrsim_reloc_run_bytes(r, &at, &qbytes[dir],
+								    bytes);
 					if (ret)
 						return ret;
 					if (pieces > r->max_descs - r->m->udma_descs)
-						return nsim_reloc_fail(r, &at, KBIN_ERR_STAGE_LIMIT,
+						return nrsim_reloc_fail(r, &at,
+								       KBIN_ERR_STAGE_LIMIT,
 								       r->m->udma_descs + pieces,
 								       -E2BIG,
 								       "the load's UDMA descriptors would reach %llu, above max_udma_descs %u",
@@ -405,54 +406,54 @@ static int nsim_reloc_count(struct nsim_reloc *r, u32 s)
 			}
 		}
 		q->num_descs = di - q->first_desc;
-		for (dir = 0; dir < NSIM_DMA_DIRS; dir++) {
+		for (dir = 0; dir < NRSIM_DMA_DIRS; dir++) {
 			q->first_ring[dir] = rings;
 			q->num_rings[dir] = DIV_ROUND_UP(q->count[dir], r->ring_max);
 			rings += q->num_rings[dir];
 		}
 	}
 	at.q = -1;
-	dma->rings = nsim_kvcalloc(r->m, rings, sizeof(*dma->rings));
+	dma->rings = nrsim_kvcalloc(r->m, rings, sizeof(*dma->rings));
 	if (!dma->rings)
-		return nsim_reloc_fail(r, &at, KBIN_ERR_STAGE_NOMEM, rings, -ENOMEM,
+		return nrsim_reloc_fail(r, &at, KBIN_ERR_STAGE_NOMEM, rings, -ENOMEM,
 				       "no kernel memory for %u UDMA rings", rings);
 	dma->num_rings = rings;
 	return 0;
 }
 
 /* Step 3: the rings of queue @qi, each its own DMA_RING allocation. */
-static int nsim_reloc_rings(struct nsim_reloc *r, u32 s, u32 qi)
+static int nrsim_reloc_rings(struct nrsim_reloc *r, u32 s, u32 qi)
 {
-	struct nsim_sg *sg = &r->m->sg[s];
-	struct nsim_dma *dma = &sg->dma;
-	struct nsim_dma_queue *q = &dma->queues[qi];
-	struct nsim_reloc_at at = { .s = s, .q = qi, .d = -1, .dir = -1 };
+	struct nrsim_sg *sg = &r->m->sg[s];
+	struct nrsim_dma *dma = &sg->dma;
+	struct nrsim_dma_queue *q = &dma->queues[qi];
+	struct nrsim_reloc_at at = { .s = s, .q = qi, .d = -1, .dir = -1 };
 	u32 dir, k;
 	int ret;
 
-	for (dir = 0; dir < NSIM_DMA_DIRS; dir++) {
+	for (dir = 0; dir < NRSIM_DMA_DIRS; dir++) {
 		for (k = 0; k < q->num_rings[dir]; k++) {
-			struct nsim_dma_ring *ring = &dma->rings[q->first_ring[dir] + k];
+			struct nrsim_dma_ring *ring = &dma->rings[q->first_ring[dir] + k];
 			u64 bytes;
 
 			ring->first = k * r->ring_max;
 			ring->count = min(q->count[dir] - ring->first, r->ring_max);
 			ring->entries = round_up(ring->count, UDMA_RING_GRANULE_DESCS);
 			bytes = (u64)ring->entries * UDMA_DESC_SIZE * 2;
-			ret = nsim_reloc_fault(r, &at, "UDMA ring allocation");
+			ret = nrsim_reloc_fault(r, &at, "UDMA ring allocation");
 			if (ret)
 				return ret;
-			ring->addr = nsim_hbm_alloc(r->nd, sg->core, bytes,
-						    UDMA_RING_ALIGN,
+			ring->addr = nrsim_hbm_alloc(r->nd, sg->core, bytes,
+						     UDMA_RING_ALIGN,
 						    KBIN_USAGE_DMA_RING, &r->cursor);
 			if (!ring->addr)
-				return nsim_reloc_fail(r, &at, KBIN_ERR_STAGE_HBM, bytes,
+				return nrsim_reloc_fail(r, &at, KBIN_ERR_STAGE_HBM, bytes,
 						       -ENOSPC,
 						       "HBM channel %u has no %llu bytes for %s ring %u of %u descriptors (%llu bytes free)",
 						       sg->channel, bytes,
-						       nsim_dma_dir_str[dir], k,
+						       nrsim_dma_dir_str[dir], k,
 						       ring->entries,
-						       nsim_hbm_avail(r->nd, sg->channel));
+						       nrsim_hbm_avail(r->nd, sg->channel));
 			q->ring_bytes += bytes;
 			dma->ring_bytes += bytes;
 			r->m->dma_ring_bytes += bytes;
@@ -463,17 +464,17 @@ static int nsim_reloc_rings(struct nsim_reloc *r, u32 s, u32 qi)
 }
 
 /**
- * nsim_dma_desc_count() - the UDMA descriptors of one side of a
+ * nrsim_dma_desc_count() - the UDMA descriptors of one side of a
  *	descriptor: from its first to the next descriptor's first.
  * @dma: the subgraph's DMA program.
  * @q: the descriptor's queue.
  * @d: the descriptor's index in the subgraph.
- * @dir: enum nsim_dma_dir.
+ * @dir: enum nrsim_dma_dir.
  *
  * Return: the count (its side's pieces).
  */
-u32 nsim_dma_desc_count(const struct nsim_dma *dma,
-			const struct nsim_dma_queue *q, u32 d, u32 dir)
+u32 nrsim_dma_desc_count(const struct nrsim_dma *dma,
+			 const struct nrsim_dma_queue *q, u32 d, u32 dir)
 {
 	u32 next = d + 1 < q->first_desc + q->num_descs ?
 		   dma->descs[d + 1].first[dir] : q->count[dir];
@@ -482,7 +483,7 @@ u32 nsim_dma_desc_count(const struct nsim_dma *dma,
 }
 
 /**
- * struct nsim_ring_out - where step 4 writes the next UDMA descriptor of
+ * struct nrsim_ring_out - where step 4 writes the next UDMA descriptor of
  *	a queue side: straight into the backing page of its ring.
  * @p: the next entry.
  * @end: past the last entry of the page (or of the ring) mapped now.
@@ -493,35 +494,35 @@ u32 nsim_dma_desc_count(const struct nsim_dma *dma,
  * @ring: the ring @p is in.
  * @total: the queue side's descriptors.
  */
-struct nsim_ring_out {
+struct nrsim_ring_out {
 	union udma_desc *p;
 	union udma_desc *end;
 	union udma_desc *start;
 	u32 start_idx;
 	union udma_desc *prev;
-	const struct nsim_dma_ring *ring;
+	const struct nrsim_dma_ring *ring;
 	u32 total;
 };
 
 /* map the ring page of descriptor @idx: @o->start .. @o->end */
-static int nsim_reloc_map(struct nsim_reloc *r, const struct nsim_reloc_at *at,
-			  struct nsim_ring_out *o, u32 idx)
+static int nrsim_reloc_map(struct nrsim_reloc *r, const struct nrsim_reloc_at *at,
+			   struct nrsim_ring_out *o, u32 idx)
 {
-	const struct nsim_dma_ring *ring = o->ring;
+	const struct nrsim_dma_ring *ring = o->ring;
 	u64 addr = ring->addr + (u64)(idx - ring->first) * UDMA_DESC_SIZE;
 	u32 room = min_t(u32, (PAGE_SIZE - (addr & (PAGE_SIZE - 1))) / UDMA_DESC_SIZE,
 			 ring->first + ring->count - idx);
-	void *va = nsim_mem_map(&r->nd->mem, addr);
+	void *va = nrsim_mem_map(&r->nd->mem, addr);
 	char cap[160];
 
 	if (IS_ERR(va) && PTR_ERR(va) == -EDQUOT)
-		return nsim_reloc_fail(r, at, KBIN_ERR_STAGE_BACKING,
+		return nrsim_reloc_fail(r, at, KBIN_ERR_STAGE_BACKING,
 				       (u64)room * UDMA_DESC_SIZE, -ENOMEM,
 				       "UDMA ring write: %s",
-				       nsim_mem_cap_str(&r->nd->mem, cap,
-							sizeof(cap)));
+				       nrsim_mem_cap_str(&r->nd->mem, cap,
+							 sizeof(cap)));
 	if (IS_ERR(va))
-		return nsim_reloc_fail(r, at, KBIN_ERR_STAGE_NOMEM,
+		return nrsim_reloc_fail(r, at, KBIN_ERR_STAGE_NOMEM,
 				       (u64)room * UDMA_DESC_SIZE, -ENOMEM,
 				       "UDMA ring write: out of kernel memory");
 	o->start = va;
@@ -536,15 +537,15 @@ static int nsim_reloc_map(struct nsim_reloc *r, const struct nsim_reloc_at *at,
  * "UDMA ring write"), a fatal signal, a reschedule, the next page when
  * descriptors are left.
  */
-static int nsim_reloc_page(struct nsim_reloc *r, const struct nsim_reloc_at *at,
-			   struct nsim_ring_out *o)
+static int nrsim_reloc_page(struct nrsim_reloc *r, const struct nrsim_reloc_at *at,
+			    struct nrsim_ring_out *o)
 {
 	u32 idx = o->start_idx + (u32)(o->p - o->start);
 	int ret;
 
 	o->prev = o->p - 1;
 	if (idx == o->ring->first + o->ring->count) {
-		ret = nsim_reloc_fault(r, at, "UDMA ring write");
+		ret = nrsim_reloc_fault(r, at, "UDMA ring write");
 		if (ret)
 			return ret;
 		o->ring++;
@@ -552,15 +553,15 @@ static int nsim_reloc_page(struct nsim_reloc *r, const struct nsim_reloc_at *at,
 	if (idx == o->total)
 		return 0;
 	if (fatal_signal_pending(current))
-		return nsim_reloc_fail(r, at, KBIN_ERR_STAGE_LIMIT, idx, -EINTR,
+		return nrsim_reloc_fail(r, at, KBIN_ERR_STAGE_LIMIT, idx, -EINTR,
 				       "interrupted by a fatal signal");
 	cond_resched();
-	return nsim_reloc_map(r, at, o, idx);
+	return nrsim_reloc_map(r, at, o, idx);
 }
 
 /* a run longer than a piece: its pieces, front to back */
-static int nsim_reloc_long(struct nsim_reloc *r, const struct nsim_reloc_at *at,
-			   struct nsim_ring_out *o, u64 addr, u32 len)
+static int nrsim_reloc_long(struct nrsim_reloc *r, const struct nrsim_reloc_at *at,
+			    struct nrsim_ring_out *o, u64 addr, u32 len)
 {
 	u32 done, n;
 	int ret;
@@ -572,7 +573,7 @@ static int nsim_reloc_long(struct nsim_reloc *r, const struct nsim_reloc_at *at,
 		o->p->tx.meta_ctrl = 0;
 		o->p->tx.buf_ptr = (__force u64)cpu_to_le64(addr + done);
 		if (++o->p == o->end) {
-			ret = nsim_reloc_page(r, at, o);
+			ret = nrsim_reloc_page(r, at, o);
 			if (ret)
 				return ret;
 		}
@@ -586,28 +587,28 @@ static int nsim_reloc_long(struct nsim_reloc *r, const struct nsim_reloc_at *at,
  * (the extent inside its variable, on the state buffer every run inside
  * a partition), so a piece's address is physical_address + offset, the
  * resolve rule's sum, without a test; the entries are written in place
- * in the rings' backing pages (nsim_mem_map()), FIRST and LAST | INT_EN
+ * in the rings' backing pages (nrsim_mem_map()), FIRST and LAST | INT_EN
  * set on a block's first and last entry afterwards.
  */
-static int nsim_reloc_fill(struct nsim_reloc *r, u32 s, u32 qi, u32 dir)
+static int nrsim_reloc_fill(struct nrsim_reloc *r, u32 s, u32 qi, u32 dir)
 {
-	struct nsim_sg *sg = &r->m->sg[s];
-	struct nsim_dma *dma = &sg->dma;
-	struct nsim_dma_queue *q = &dma->queues[qi];
-	struct nsim_reloc_at at = { .s = s, .q = qi, .d = q->first_desc, .dir = dir };
-	struct nsim_ring_out o = {
+	struct nrsim_sg *sg = &r->m->sg[s];
+	struct nrsim_dma *dma = &sg->dma;
+	struct nrsim_dma_queue *q = &dma->queues[qi];
+	struct nrsim_reloc_at at = { .s = s, .q = qi, .d = q->first_desc, .dir = dir };
+	struct nrsim_ring_out o = {
 		.ring = &dma->rings[q->first_ring[dir]], .total = q->count[dir],
 	};
 	u32 d, end = q->first_desc + q->num_descs;
 	int ret;
 
-	ret = nsim_reloc_map(r, &at, &o, 0);
+	ret = nrsim_reloc_map(r, &at, &o, 0);
 	if (ret)
 		return ret;
 	for (d = q->first_desc; d < end; d++) {
-		const struct nsim_dma_desc *dd = &dma->descs[d];
+		const struct nrsim_dma_desc *dd = &dma->descs[d];
 		const struct kbin_dma_side *sd = &dd->side[dir];
-		u64 pa = nsim_sg_find(sg, sd->var_id)->pa, row, rstep;
+		u64 pa = nrsim_sg_find(sg, sd->var_id)->pa, row, rstep;
 		u32 len = sd->sizes[0], rn;
 		union udma_desc *first = o.p, *last;
 		struct kbin_dma_walk w;
@@ -625,7 +626,7 @@ static int nsim_reloc_fill(struct nsim_reloc *r, u32 s, u32 qi, u32 dir)
 
 			if (unlikely(len > KBIN_DMA_PIECE_MAX)) {
 				for (; k; k--, a += step) {
-					ret = nsim_reloc_long(r, &at, &o, a, len);
+					ret = nrsim_reloc_long(r, &at, &o, a, len);
 					if (ret)
 						return ret;
 				}
@@ -638,7 +639,7 @@ static int nsim_reloc_fill(struct nsim_reloc *r, u32 s, u32 qi, u32 dir)
 				a += step;
 				if (unlikely(++p == pend)) {
 					o.p = p;
-					ret = nsim_reloc_page(r, &at, &o);
+					ret = nrsim_reloc_page(r, &at, &o);
 					if (ret)
 						return ret;
 					p = o.p;
@@ -659,9 +660,9 @@ static int nsim_reloc_fill(struct nsim_reloc *r, u32 s, u32 qi, u32 dir)
 }
 
 /**
- * nsim_relocate() - relocate the DMA programs of a staged model into UDMA
+ * nrsim_relocate() - relocate the DMA programs of a staged model into UDMA
  *	rings (Documentation/relocation.rst, "Relocation at LOAD").
- * @m: the model, staged by nsim_stage() and not published.
+ * @m: the model, staged by nrsim_stage() and not published.
  * @plan: the plan, accepted by kbin_check_plan().
  * @len: its length in bytes.
  * @err: filled on failure: subgraph, record (the side's var_id), field
@@ -669,8 +670,8 @@ static int nsim_reloc_fill(struct nsim_reloc *r, u32 s, u32 qi, u32 dir)
  *	naming the subgraph, queue, block, descriptor, side and variable.
  *
  * A plan without a DMA section (version 1, or none written) relocates
- * nothing.  On failure the partial work is left for nsim_unrelocate()
- * (nsim_model_free() calls it).
+ * nothing.  On failure the partial work is left for nrsim_unrelocate()
+ * (nrsim_model_free() calls it).
  *
  * Return: 0; -EINVAL a side on a variable with no device bytes
  * (KBIN_ERR_RELOC_VAR) or outside its variable (KBIN_ERR_RELOC_BOUNDS);
@@ -679,13 +680,13 @@ static int nsim_reloc_fill(struct nsim_reloc *r, u32 s, u32 qi, u32 dir)
  * ring; -ENOMEM kernel memory or the backing RAM cap; -EIO
  * fail_reloc_nth; -EINTR a fatal signal.
  */
-int nsim_relocate(struct nsim_model *m, const void *plan, u64 len,
-		  struct nsim_load_err *err)
+int nrsim_relocate(struct nrsim_model *m, const void *plan, u64 len,
+		   struct nrsim_load_err *err)
 {
 	const struct kbin_header *h = plan;
 	const struct kbin_header_ext *ext = plan + sizeof(*h);
 	u64 t0 = ktime_get_ns(), kmem0 = m->kmem_bytes;
-	struct nsim_reloc *r;
+	struct nrsim_reloc *r;
 	u32 s, qi, dir, ring_max;
 	int ret = 0;
 
@@ -702,21 +703,21 @@ int nsim_relocate(struct nsim_model *m, const void *plan, u64 len,
 	r->queues = (const void *)(r->sec->sg + h->num_subgraphs);
 	r->blocks = (const void *)(r->queues + r->sec->num_queues);
 	r->descs = (const void *)(r->blocks + r->sec->num_blocks);
-	ring_max = READ_ONCE(nsim_dma_ring_max_descs);
+	ring_max = READ_ONCE(nrsim_dma_ring_max_descs);
 	ring_max = rounddown(clamp_t(u32, ring_max, UDMA_RING_GRANULE_DESCS,
 				     UDMA_RING_LOADER_MAX_DESCS),
 			     UDMA_RING_GRANULE_DESCS);
 	r->ring_max = ring_max;
-	r->max_descs = READ_ONCE(nsim_max_udma_descs);
-	r->max_run_bytes = READ_ONCE(nsim_max_run_bytes);
+	r->max_descs = READ_ONCE(nrsim_max_udma_descs);
+	r->max_run_bytes = READ_ONCE(nrsim_max_run_bytes);
 
 	for (s = 0; s < m->num_sg && !ret; s++) {
-		ret = nsim_reloc_count(r, s);
+		ret = nrsim_reloc_count(r, s);
 		for (qi = 0; !ret && qi < m->sg[s].dma.num_queues; qi++) {
-			ret = nsim_reloc_rings(r, s, qi);
-			for (dir = 0; !ret && dir < NSIM_DMA_DIRS; dir++)
+			ret = nrsim_reloc_rings(r, s, qi);
+			for (dir = 0; !ret && dir < NRSIM_DMA_DIRS; dir++)
 				if (m->sg[s].dma.queues[qi].count[dir])
-					ret = nsim_reloc_fill(r, s, qi, dir);
+					ret = nrsim_reloc_fill(r, s, qi, dir);
 		}
 	}
 	kfree(r);
@@ -736,21 +737,21 @@ err_nomem:
 }
 
 /**
- * nsim_unrelocate() - roll back nsim_relocate(), complete or partial: the
+ * nrsim_unrelocate() - roll back nrsim_relocate(), complete or partial: the
  *	rings' HBM (and its backing) and the kernel arrays.
  * @m: the model (not published).
  */
-void nsim_unrelocate(struct nsim_model *m)
+void nrsim_unrelocate(struct nrsim_model *m)
 {
 	u32 s, i;
 
 	for (s = 0; s < m->num_sg; s++) {
-		struct nsim_sg *sg = &m->sg[s];
-		struct nsim_dma *dma = &sg->dma;
+		struct nrsim_sg *sg = &m->sg[s];
+		struct nrsim_dma *dma = &sg->dma;
 
 		for (i = 0; i < dma->num_rings; i++)
-			nsim_hbm_free(m->nd, sg->core, dma->rings[i].addr,
-				      (u64)dma->rings[i].entries * UDMA_DESC_SIZE * 2,
+			nrsim_hbm_free(m->nd, sg->core, dma->rings[i].addr,
+				       (u64)dma->rings[i].entries * UDMA_DESC_SIZE * 2,
 				      KBIN_USAGE_DMA_RING);
 		kvfree(dma->queues);
 		kvfree(dma->descs);
@@ -782,10 +783,10 @@ void nsim_unrelocate(struct nsim_model *m)
 }
 
 /**
- * nsim_dma_desc_find() - the descriptor a UDMA descriptor came from.
+ * nrsim_dma_desc_find() - the descriptor a UDMA descriptor came from.
  * @sg: the subgraph.
  * @q: one of its queues.
- * @dir: enum nsim_dma_dir.
+ * @dir: enum nrsim_dma_dir.
  * @idx: index of the UDMA descriptor among the queue side's, <
  *	@q->count[@dir].
  *
@@ -793,8 +794,8 @@ void nsim_unrelocate(struct nsim_model *m)
  *
  * Return: the descriptor's index in the subgraph.
  */
-u32 nsim_dma_desc_find(const struct nsim_sg *sg,
-		       const struct nsim_dma_queue *q, u32 dir, u32 idx)
+u32 nrsim_dma_desc_find(const struct nrsim_sg *sg,
+			const struct nrsim_dma_queue *q, u32 dir, u32 idx)
 {
 	u32 lo = q->first_desc, hi = q->first_desc + q->num_descs;
 
@@ -811,17 +812,17 @@ u32 nsim_dma_desc_find(const struct nsim_sg *sg,
 }
 
 /**
- * nsim_dma_ring_locate() - where a queue side's UDMA descriptor is.
+ * nrsim_dma_ring_locate() - where a queue side's UDMA descriptor is.
  * @sg: the subgraph.
  * @q: one of its queues.
- * @dir: enum nsim_dma_dir.
+ * @dir: enum nrsim_dma_dir.
  * @idx: index among the queue side's UDMA descriptors, < @q->count[@dir].
  * @addr: out: its device address in its submission ring.
  *
  * Return: the index of its ring among the queue side's.
  */
-u32 nsim_dma_ring_locate(const struct nsim_sg *sg,
-			 const struct nsim_dma_queue *q, u32 dir, u32 idx,
+u32 nrsim_dma_ring_locate(const struct nrsim_sg *sg,
+			  const struct nrsim_dma_queue *q, u32 dir, u32 idx,
 			 u64 *addr)
 {
 	u32 k = 0;
@@ -836,13 +837,13 @@ u32 nsim_dma_ring_locate(const struct nsim_sg *sg,
 }
 
 /**
- * nsim_dma_queue_fill() - the DMA_INFO summary of one relocated queue.
+ * nrsim_dma_queue_fill() - the DMA_INFO summary of one relocated queue.
  * @sg: the subgraph.
  * @q: one of its queues.
  * @out: out: struct neuronsim_dma_queue_info (zeroed here first).
  */
-void nsim_dma_queue_fill(const struct nsim_sg *sg,
-			 const struct nsim_dma_queue *q,
+void nrsim_dma_queue_fill(const struct nrsim_sg *sg,
+			  const struct nrsim_dma_queue *q,
 			 struct neuronsim_dma_queue_info *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -851,26 +852,26 @@ void nsim_dma_queue_fill(const struct nsim_sg *sg,
 	out->owner = q->owner;
 	out->num_blocks = q->num_blocks;
 	out->num_descs = q->num_descs;
-	out->m2s_descs = q->count[NSIM_DMA_M2S];
-	out->s2m_descs = q->count[NSIM_DMA_S2M];
-	out->m2s_rings = q->num_rings[NSIM_DMA_M2S];
-	out->s2m_rings = q->num_rings[NSIM_DMA_S2M];
-	if (q->num_rings[NSIM_DMA_M2S])
-		out->m2s_ring_addr = sg->dma.rings[q->first_ring[NSIM_DMA_M2S]].addr;
-	if (q->num_rings[NSIM_DMA_S2M])
-		out->s2m_ring_addr = sg->dma.rings[q->first_ring[NSIM_DMA_S2M]].addr;
+	out->m2s_descs = q->count[NRSIM_DMA_M2S];
+	out->s2m_descs = q->count[NRSIM_DMA_S2M];
+	out->m2s_rings = q->num_rings[NRSIM_DMA_M2S];
+	out->s2m_rings = q->num_rings[NRSIM_DMA_S2M];
+	if (q->num_rings[NRSIM_DMA_M2S])
+		out->m2s_ring_addr = sg->dma.rings[q->first_ring[NRSIM_DMA_M2S]].addr;
+	if (q->num_rings[NRSIM_DMA_S2M])
+		out->s2m_ring_addr = sg->dma.rings[q->first_ring[NRSIM_DMA_S2M]].addr;
 	out->ring_bytes = q->ring_bytes;
 }
 
 /* UDMA descriptors gathered per copy_to_user() of a ring range */
-#define NSIM_RANGE_BUF		128
+#define NRSIM_RANGE_BUF		128
 
 /**
- * nsim_dma_ring_range() - copy a range of one queue side's UDMA
+ * nrsim_dma_ring_range() - copy a range of one queue side's UDMA
  *	descriptors to user space, each with where it came from.
  * @sg: the subgraph.
  * @q: one of its queues.
- * @dir: enum nsim_dma_dir.
+ * @dir: enum nrsim_dma_dir.
  * @first: the first UDMA descriptor, < @q->count[@dir].
  * @n: descriptors, at most @q->count[@dir] - @first.
  * @out: user array of @n struct neuronsim_dma_desc_info.
@@ -880,11 +881,11 @@ void nsim_dma_queue_fill(const struct nsim_sg *sg,
  *
  * Return: 0; -ENOMEM; -EFAULT bad @out; -EINTR a fatal signal.
  */
-int nsim_dma_ring_range(const struct nsim_sg *sg,
-			const struct nsim_dma_queue *q, u32 dir, u32 first,
+int nrsim_dma_ring_range(const struct nrsim_sg *sg,
+			 const struct nrsim_dma_queue *q, u32 dir, u32 first,
 			u32 n, struct neuronsim_dma_desc_info __user *out)
 {
-	const struct nsim_dma_desc *descs = sg->dma.descs;
+	const struct nrsim_dma_desc *descs = sg->dma.descs;
 	struct neuronsim_dma_desc_info *buf;
 	union udma_desc *raw;
 	struct kbin_dma_walk w;
@@ -894,13 +895,13 @@ int nsim_dma_ring_range(const struct nsim_sg *sg,
 
 	if (!n)
 		return 0;
-	buf = kmalloc_array(NSIM_RANGE_BUF, sizeof(*buf), GFP_KERNEL_ACCOUNT);
-	raw = kmalloc_array(NSIM_RANGE_BUF, sizeof(*raw), GFP_KERNEL_ACCOUNT);
+	buf = kmalloc_array(NRSIM_RANGE_BUF, sizeof(*buf), GFP_KERNEL_ACCOUNT);
+	raw = kmalloc_array(NRSIM_RANGE_BUF, sizeof(*raw), GFP_KERNEL_ACCOUNT);
 	if (!buf || !raw) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	d = nsim_dma_desc_find(sg, q, dir, first);
+	d = nrsim_dma_desc_find(sg, q, dir, first);
 	kbin_dma_walk_seek(&w, &descs[d].side[dir], first - descs[d].first[dir]);
 	for (i = 0; i < n; i++) {
 		struct neuronsim_dma_desc_info *e = &buf[k];
@@ -911,12 +912,12 @@ int nsim_dma_ring_range(const struct nsim_sg *sg,
 			kbin_dma_walk_piece(&w, &off, &len);
 		}
 		memset(e, 0, sizeof(*e));
-		e->ring = nsim_dma_ring_locate(sg, q, dir, first + i, &e->addr);
+		e->ring = nrsim_dma_ring_locate(sg, q, dir, first + i, &e->addr);
 		e->offset = off;
 		e->var_id = descs[d].side[dir].var_id;
 		e->block = descs[d].block - q->first_block;
 		e->desc_index = descs[d].index;
-		if (++k < NSIM_RANGE_BUF && i + 1 < n)
+		if (++k < NRSIM_RANGE_BUF && i + 1 < n)
 			continue;
 		/* the descriptors themselves, one read per run in one ring */
 		for (j = 0; j < k; ) {
@@ -924,8 +925,8 @@ int nsim_dma_ring_range(const struct nsim_sg *sg,
 
 			while (j + m < k && buf[j + m].ring == buf[j].ring)
 				m++;
-			nsim_mem_read(&q->nd->mem, buf[j].addr, raw + j,
-				      (u64)m * sizeof(*raw));
+			nrsim_mem_read(&q->nd->mem, buf[j].addr, raw + j,
+				       (u64)m * sizeof(*raw));
 			for (; m; m--, j++)
 				memcpy(buf[j].desc, &raw[j], sizeof(buf[j].desc));
 		}

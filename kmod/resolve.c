@@ -11,7 +11,7 @@
  * resolve takes no lock and allocates nothing.  The lookup, the bounds
  * check and the add are plain C in resolve_core.h, which the host
  * benchmark compiles unchanged.  A failed resolve is logged, at debug
- * level only, in libnrt's words and ours (nsim_resolve_note()).
+ * level only, in libnrt's words and ours (nrsim_resolve_note()).
  */
 #include <linux/device.h>
 #include <linux/log2.h>
@@ -19,19 +19,19 @@
 #include <linux/rculist.h>
 #include <linux/slab.h>
 
-#include "neuronsim.h"
+#include "nrsim.h"
 
-static_assert(sizeof(struct nsim_mr) <= 64, "the hot mem_ref stays small");
+static_assert(sizeof(struct nrsim_mr) <= 64, "the hot mem_ref stays small");
 
 /**
- * nsim_sg_hash_init() - allocate a subgraph's empty hashtable.
+ * nrsim_sg_hash_init() - allocate a subgraph's empty hashtable.
  * @sg: the subgraph, with @sg->nmem set.
  *
  * The bucket count is the smallest power of two >= nmem (at least 1).
  *
  * Return: 0, or -ENOMEM.
  */
-int nsim_sg_hash_init(struct nsim_sg *sg)
+int nrsim_sg_hash_init(struct nrsim_sg *sg)
 {
 	u32 nb, i;
 
@@ -47,37 +47,37 @@ int nsim_sg_hash_init(struct nsim_sg *sg)
 }
 
 /**
- * nsim_sg_hash_insert() - insert a mem_ref by its var_id.
+ * nrsim_sg_hash_insert() - insert a mem_ref by its var_id.
  * @sg: the subgraph.
  * @mr: the mem_ref, @mr->var_id set.
  */
-void nsim_sg_hash_insert(struct nsim_sg *sg, struct nsim_mr *mr)
+void nrsim_sg_hash_insert(struct nrsim_sg *sg, struct nrsim_mr *mr)
 {
-	nsim_rc_insert(sg->buckets, sg->hash_bits, mr);
+	nrsim_rc_insert(sg->buckets, sg->hash_bits, mr);
 }
 
 /**
- * nsim_sg_find() - find a mem_ref by var_id (libnrt's lookup_memref_by_idx).
+ * nrsim_sg_find() - find a mem_ref by var_id (libnrt's lookup_memref_by_idx).
  * @sg: the subgraph.
  * @var_id: the key.
  *
  * Context: under rcu_read_lock(), or with the model held by its fd lock.
  * Return: the mem_ref, or NULL.
  */
-struct nsim_mr *nsim_sg_find(const struct nsim_sg *sg, u32 var_id)
+struct nrsim_mr *nrsim_sg_find(const struct nrsim_sg *sg, u32 var_id)
 {
 	/* the table's mem_refs are the subgraph's own, writable, array */
-	return (struct nsim_mr *)nsim_rc_find(sg->buckets, sg->hash_bits,
-					      var_id);
+	return (struct nrsim_mr *)nrsim_rc_find(sg->buckets, sg->hash_bits,
+						var_id);
 }
 
 /* the text of a failed resolve of a found variable (kbin_resolve_strerror) */
-static const char *nsim_resolve_text(const struct nsim_model *m, u32 subgraph,
-				     u32 var_id, u64 offset, u64 size, int err,
+static const char *nrsim_resolve_text(const struct nrsim_model *m, u32 subgraph,
+				      u32 var_id, u64 offset, u64 size, int err,
 				     char *buf, size_t len)
 {
-	const struct nsim_sg *sg = &m->sg[subgraph];
-	const struct nsim_mr *mr = nsim_sg_find(sg, var_id);
+	const struct nrsim_sg *sg = &m->sg[subgraph];
+	const struct nrsim_mr *mr = nrsim_sg_find(sg, var_id);
 
 	const char *name;
 	u64 end;
@@ -89,14 +89,14 @@ static const char *nsim_resolve_text(const struct nsim_model *m, u32 subgraph,
 	if (err == -ERANGE && mr->sbuf &&
 	    !check_add_overflow(offset, size, &end) && end <= mr->size)
 		return kbin_sbuf_gap_strerror(buf, len, name, offset, size,
-					      nsim_rc_sbuf_part(mr),
-					      nsim_rc_sbuf_stride(mr));
+					      nrsim_rc_sbuf_part(mr),
+					      nrsim_rc_sbuf_stride(mr));
 	return kbin_resolve_strerror(buf, len, err, name, mr->type, mr->size,
 				     offset, size);
 }
 
 /**
- * nsim_resolve_note() - log why a resolve of a model's variable failed, in
+ * nrsim_resolve_note() - log why a resolve of a model's variable failed, in
  *	libnrt's words ("invalid offset in %s, %lu < (%lu + %lu)", "Variable
  *	%s is not staged in HBM") and then ours (kbin_resolve_strerror()),
  *	or, for an MR_SB access refused for the partition gap (the
@@ -108,21 +108,21 @@ static const char *nsim_resolve_text(const struct nsim_model *m, u32 subgraph,
  * @var_id: the variable, found in it.
  * @offset: bytes into it.
  * @size: bytes the access covers.
- * @err: what nsim_resolve_one() returned: -ERANGE, -EINVAL or -ENODATA.
+ * @err: what nrsim_resolve_one() returned: -ERANGE, -EINVAL or -ENODATA.
  *
  * While the line is off this only tests its static branch: the variable's
  * name is looked up and the text formatted only when it is on.
  *
- * Context: as nsim_resolve_one(): under rcu_read_lock(), or with the
+ * Context: as nrsim_resolve_one(): under rcu_read_lock(), or with the
  * model held by its fd lock; takes no lock, allocates nothing.
  */
-void nsim_resolve_note(const struct nsim_model *m, u32 subgraph, u32 var_id,
-		       u64 offset, u64 size, int err)
+void nrsim_resolve_note(const struct nrsim_model *m, u32 subgraph, u32 var_id,
+			u64 offset, u64 size, int err)
 {
 	char buf[KBIN_RESOLVE_TEXT_MAX];
 
 	dev_dbg(m->nd->misc.this_device, "model %u sg %u var_id %u: %s\n",
 		m->id, subgraph, var_id,
-		nsim_resolve_text(m, subgraph, var_id, offset, size, err, buf,
-				  sizeof(buf)));
+		nrsim_resolve_text(m, subgraph, var_id, offset, size, err, buf,
+				   sizeof(buf)));
 }

@@ -25,14 +25,14 @@
  *      needs_translation mask and addresses kept (its runtime form) and
  *      the addresses written into the table's HBM.
  *
- * The allocations of one load share a cursor (struct nsim_hbm_cursor), so
+ * The allocations of one load share a cursor (struct nrsim_hbm_cursor), so
  * placing n variables is O(n), not the O(n^2) of first-fit from the
  * channel start.
  *
  * Then remote kinds (MR_REMOTE) take, in a second pass over all
  * subgraphs, the placement of remote_var_id in subgraph
  * remote_vtpb_rel_sg_id.  A failure anywhere leaves the partial model for
- * nsim_unstage(), which rolls back every subgraph: loads are
+ * nrsim_unstage(), which rolls back every subgraph: loads are
  * all-or-nothing.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -48,10 +48,10 @@
 #include <linux/string.h>
 
 #include "kbin_check.h"
-#include "neuronsim.h"
+#include "nrsim.h"
 
 /**
- * struct nsim_stage - one LOAD in progress.
+ * struct nrsim_stage - one LOAD in progress.
  * @nd: the device.
  * @m: the model being built.
  * @plan: the checked plan.
@@ -61,34 +61,34 @@
  * @max_pages: scratchpad pages allowed per arena.
  * @cursor: where the load's HBM allocations start looking (hbm.c).
  */
-struct nsim_stage {
-	struct nsim_device *nd;
-	struct nsim_model *m;
+struct nrsim_stage {
+	struct nrsim_device *nd;
+	struct nrsim_model *m;
 	const u8 *plan;
 	const struct kbin_header *h;
-	struct nsim_load_err *err;
+	struct nrsim_load_err *err;
 	u64 page_size;
 	u32 max_pages;
-	struct nsim_hbm_cursor cursor;
+	struct nrsim_hbm_cursor cursor;
 };
 
-static const struct kbin_subgraph *nsim_plan_sg(const struct nsim_stage *st,
-						u32 s)
+static const struct kbin_subgraph *nrsim_plan_sg(const struct nrsim_stage *st,
+						 u32 s)
 {
 	return (const struct kbin_subgraph *)(st->plan + st->h->subgraph_table_off) + s;
 }
 
-static const struct kbin_mem_ref_set *nsim_plan_set(const struct nsim_stage *st,
-						    u32 s)
+static const struct kbin_mem_ref_set *nrsim_plan_set(const struct nrsim_stage *st,
+						     u32 s)
 {
-	return (const void *)(st->plan + nsim_plan_sg(st, s)->set_off);
+	return (const void *)(st->plan + nrsim_plan_sg(st, s)->set_off);
 }
 
 static __printf(8, 9)
-int nsim_fail(struct nsim_stage *st, int s, long long rec, u32 field,
-	      u32 reason, u64 value, int errno, const char *fmt, ...)
+int nrsim_fail(struct nrsim_stage *st, int s, long long rec, u32 field,
+	       u32 reason, u64 value, int errno, const char *fmt, ...)
 {
-	struct nsim_load_err *e = st->err;
+	struct nrsim_load_err *e = st->err;
 	size_t n = 0, sz = sizeof(e->msg);
 	va_list ap;
 
@@ -99,9 +99,9 @@ int nsim_fail(struct nsim_stage *st, int s, long long rec, u32 field,
 	e->value = value;
 	if (s >= 0)
 		n += scnprintf(e->msg + n, sz - n, "sg %d (%s)", s,
-			       nsim_plan_sg(st, s)->name);
+			       nrsim_plan_sg(st, s)->name);
 	if (s >= 0 && rec >= 0) {
-		const struct kbin_mem_ref *r = &nsim_plan_set(st, s)->mem[rec];
+		const struct kbin_mem_ref *r = &nrsim_plan_set(st, s)->mem[rec];
 
 		n += scnprintf(e->msg + n, sz - n, " record %lld var '%s' (%s)",
 			       rec, (const char *)st->plan + r->name,
@@ -118,7 +118,7 @@ int nsim_fail(struct nsim_stage *st, int s, long long rec, u32 field,
 }
 
 /**
- * nsim_kvcalloc() - a zeroed kernel array a model holds, charged to the
+ * nrsim_kvcalloc() - a zeroed kernel array a model holds, charged to the
  *	caller's memory cgroup and counted in the model's kmem_bytes.
  * @m: the model.
  * @n: elements (0 allocates one, so the result is never ZERO_SIZE_PTR).
@@ -126,7 +126,7 @@ int nsim_fail(struct nsim_stage *st, int s, long long rec, u32 field,
  *
  * Return: the array (free with kvfree()), or NULL.
  */
-void *nsim_kvcalloc(struct nsim_model *m, size_t n, size_t size)
+void *nrsim_kvcalloc(struct nrsim_model *m, size_t n, size_t size)
 {
 	void *p;
 
@@ -144,11 +144,11 @@ void *nsim_kvcalloc(struct nsim_model *m, size_t n, size_t size)
  * (Documentation/uapi.rst, LOAD; Documentation/hardware.rst,
  * "Scratchpad arenas").
  */
-static int nsim_sp_alloc(struct nsim_stage *st, int s,
-			 struct nsim_scratchpad *sp, u64 size, u32 core,
+static int nrsim_sp_alloc(struct nrsim_stage *st, int s,
+			  struct nrsim_scratchpad *sp, u64 size, u32 core,
 			 u32 backing)
 {
-	u32 channel = nsim_core_channel(st->nd, core);
+	u32 channel = nrsim_core_channel(st->nd, core);
 	u32 usage = kbin_backing(backing)->usage;
 	u64 npages, total, i;
 
@@ -157,31 +157,31 @@ static int nsim_sp_alloc(struct nsim_stage *st, int s,
 	npages = div64_u64(size, st->page_size) +
 		 !!(size % st->page_size);
 	if (npages > st->max_pages)
-		return nsim_fail(st, s, -1, KBIN_FIELD_SCRATCHPAD,
+		return nrsim_fail(st, s, -1, KBIN_FIELD_SCRATCHPAD,
 				 KBIN_ERR_STAGE_SCRATCHPAD, size, -E2BIG,
 				 "%s scratchpad of %llu bytes needs %llu pages of %llu bytes, above the maximum of %u",
 				 kbin_backing_buf_str(backing), size, npages,
 				 st->page_size, st->max_pages);
-	sp->pages = nsim_kvcalloc(st->m, npages, sizeof(*sp->pages));
+	sp->pages = nrsim_kvcalloc(st->m, npages, sizeof(*sp->pages));
 	if (!sp->pages)
-		return nsim_fail(st, s, -1, KBIN_FIELD_SCRATCHPAD,
+		return nrsim_fail(st, s, -1, KBIN_FIELD_SCRATCHPAD,
 				 KBIN_ERR_STAGE_NOMEM, size, -ENOMEM,
 				 "no kernel memory for %llu scratchpad pages",
 				 npages);
 	sp->size = size;
-	total = round_up(size, NSIM_HBM_GRANULE);
+	total = round_up(size, NRSIM_HBM_GRANULE);
 	for (i = 0; i < npages; i++) {
-		struct nsim_hbm_region *pg = &sp->pages[i];
+		struct nrsim_hbm_region *pg = &sp->pages[i];
 		u64 len = min(st->page_size, total - i * st->page_size);
 
-		pg->addr = nsim_hbm_alloc(st->nd, core, len, NSIM_HBM_GRANULE,
-					  usage, &st->cursor);
+		pg->addr = nrsim_hbm_alloc(st->nd, core, len, NRSIM_HBM_GRANULE,
+					   usage, &st->cursor);
 		if (!pg->addr)
-			return nsim_fail(st, s, -1, KBIN_FIELD_SCRATCHPAD,
+			return nrsim_fail(st, s, -1, KBIN_FIELD_SCRATCHPAD,
 					 KBIN_ERR_STAGE_HBM, size, -ENOSPC,
 					 "HBM channel %u has no %llu bytes for %s scratchpad page %llu (%llu bytes free)",
 					 channel, len, kbin_backing_buf_str(backing), i,
-					 nsim_hbm_avail(st->nd, channel));
+					 nrsim_hbm_avail(st->nd, channel));
 		pg->size = len;
 		pg->core = core;
 		pg->usage = usage;
@@ -192,33 +192,33 @@ static int nsim_sp_alloc(struct nsim_stage *st, int s,
 	return 0;
 }
 
-static void nsim_sp_free(struct nsim_device *nd, struct nsim_scratchpad *sp)
+static void nrsim_sp_free(struct nrsim_device *nd, struct nrsim_scratchpad *sp)
 {
 	u32 i;
 
 	for (i = 0; i < sp->npages; i++)
-		nsim_hbm_free(nd, sp->pages[i].core, sp->pages[i].addr,
-			      sp->pages[i].size, sp->pages[i].usage);
+		nrsim_hbm_free(nd, sp->pages[i].core, sp->pages[i].addr,
+			       sp->pages[i].size, sp->pages[i].usage);
 	kvfree(sp->pages);
 	memset(sp, 0, sizeof(*sp));
 }
 
-static int nsim_mem_fail(struct nsim_stage *st, int s, u32 i, int ret,
-			 u64 bytes, const char *what)
+static int nrsim_mem_fail(struct nrsim_stage *st, int s, u32 i, int ret,
+			  u64 bytes, const char *what)
 {
 	char cap[160];
 
 	if (ret == -EDQUOT)
-		return nsim_fail(st, s, i, KBIN_FIELD_BUFFER,
+		return nrsim_fail(st, s, i, KBIN_FIELD_BUFFER,
 				 KBIN_ERR_STAGE_BACKING, bytes, -ENOMEM,
 				 "%s: %s", what,
-				 nsim_mem_cap_str(&st->nd->mem, cap, sizeof(cap)));
-	return nsim_fail(st, s, i, KBIN_FIELD_BUFFER, KBIN_ERR_STAGE_NOMEM,
+				 nrsim_mem_cap_str(&st->nd->mem, cap, sizeof(cap)));
+	return nrsim_fail(st, s, i, KBIN_FIELD_BUFFER, KBIN_ERR_STAGE_NOMEM,
 			 bytes, -ENOMEM, "%s: out of kernel memory", what);
 }
 
 /* "WEIGHT 65536, IO 4096" of @bytes per usage category, or "nothing" */
-static size_t nsim_usage_list(const u64 *bytes, char *buf, size_t size)
+static size_t nrsim_usage_list(const u64 *bytes, char *buf, size_t size)
 {
 	size_t n = 0;
 	u32 u;
@@ -238,23 +238,23 @@ static size_t nsim_usage_list(const u64 *bytes, char *buf, size_t size)
  * what subgraph @s's variables of @usage hold: the failure report's
  * figures, from the placements made so far (O(vars)).
  */
-static void nsim_load_usage(const struct nsim_stage *st, u32 channel, int s,
-			    u32 usage, u64 *bytes, u64 *sg_bytes)
+static void nrsim_load_usage(const struct nrsim_stage *st, u32 channel, int s,
+			     u32 usage, u64 *bytes, u64 *sg_bytes)
 {
-	const struct nsim_model *m = st->m;
-	const struct nsim_scratchpad *sp;
+	const struct nrsim_model *m = st->m;
+	const struct nrsim_scratchpad *sp;
 	u32 k, i, p;
 
 	memset(bytes, 0, (KBIN_USAGE_MAX + 1) * sizeof(*bytes));
 	*sg_bytes = 0;
 	for (k = 0; k < m->num_sg; k++) {
-		const struct nsim_sg *sg = &m->sg[k];
+		const struct nrsim_sg *sg = &m->sg[k];
 
 		for (i = 0; sg->cold && i < sg->nmem; i++) {
-			const struct nsim_mr_cold *c = &sg->cold[i];
-			u64 n = round_up(sg->mrs[i].size, NSIM_HBM_GRANULE);
+			const struct nrsim_mr_cold *c = &sg->cold[i];
+			u64 n = round_up(sg->mrs[i].size, NRSIM_HBM_GRANULE);
 
-			if (c->where != NSIM_WHERE_HBM)
+			if (c->where != NRSIM_WHERE_HBM)
 				continue;
 			if (sg->channel == channel)
 				bytes[c->usage] += n;
@@ -266,28 +266,28 @@ static void nsim_load_usage(const struct nsim_stage *st, u32 channel, int s,
 		sp = k < m->num_sg ? &m->sg[k].local_sp :
 		     &m->load_sp[k - m->num_sg];
 		for (p = 0; p < sp->npages; p++)
-			if (nsim_core_channel(st->nd, sp->pages[p].core) == channel)
+			if (nrsim_core_channel(st->nd, sp->pages[p].core) == channel)
 				bytes[sp->pages[p].usage] += sp->pages[p].size;
 	}
 }
 
 /* Report that variable @i of @bytes found no HBM on its channel. */
-static int nsim_hbm_fail(struct nsim_stage *st, int s, u32 i,
-			 struct nsim_sg *sg, u64 bytes, u64 align, u32 usage)
+static int nrsim_hbm_fail(struct nrsim_stage *st, int s, u32 i,
+			  struct nrsim_sg *sg, u64 bytes, u64 align, u32 usage)
 {
-	u64 avail = nsim_hbm_avail(st->nd, sg->channel);
+	u64 avail = nrsim_hbm_avail(st->nd, sg->channel);
 	u64 load[KBIN_USAGE_MAX + 1], sg_bytes;
 	char inuse[200], mine[200];
 
-	nsim_hbm_usage_str(st->nd, sg->channel, inuse, sizeof(inuse));
-	nsim_load_usage(st, sg->channel, s, usage, load, &sg_bytes);
-	nsim_usage_list(load, mine, sizeof(mine));
-	return nsim_fail(st, s, i, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_HBM, bytes,
+	nrsim_hbm_usage_str(st->nd, sg->channel, inuse, sizeof(inuse));
+	nrsim_load_usage(st, sg->channel, s, usage, load, &sg_bytes);
+	nrsim_usage_list(load, mine, sizeof(mine));
+	return nrsim_fail(st, s, i, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_HBM, bytes,
 			 -ENOSPC,
 			 "the variable asks for %llu bytes at alignment %llu; HBM channel %u has no free range that large (%llu bytes free); the subgraph's %s would total %llu bytes; in use on the channel: %s; this load: %s",
-			 bytes, max_t(u64, align, NSIM_HBM_GRANULE),
+			 bytes, max_t(u64, align, NRSIM_HBM_GRANULE),
 			 sg->channel, avail, kbin_usage_str(usage),
-			 sg_bytes + round_up(bytes, NSIM_HBM_GRANULE), inuse,
+			 sg_bytes + round_up(bytes, NRSIM_HBM_GRANULE), inuse,
 			 mine);
 }
 
@@ -296,59 +296,59 @@ static int nsim_hbm_fail(struct nsim_stage *st, int s, u32 i,
  * subgraph's core, charged to its kind's usage category (libnrt's
  * dmem_alloc_aligned), and copy its payload in.
  */
-static int nsim_stage_hbm(struct nsim_stage *st, int s, u32 i,
-			  struct nsim_sg *sg, const struct kbin_mem_ref *r,
+static int nrsim_stage_hbm(struct nrsim_stage *st, int s, u32 i,
+			   struct nrsim_sg *sg, const struct kbin_mem_ref *r,
 			  u64 bytes, u64 align)
 {
-	struct nsim_mr *mr = &sg->mrs[i];
-	struct nsim_mr_cold *c = &sg->cold[i];
+	struct nrsim_mr *mr = &sg->mrs[i];
+	struct nrsim_mr_cold *c = &sg->cold[i];
 	u32 usage = kbin_kind(r->mr_type)->usage;
 	u64 addr;
 	int ret;
 
-	if (nsim_fault_hit(&st->nd->fail_hbm_alloc_nth))
-		return nsim_fail(st, s, i, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_FAULT,
+	if (nrsim_fault_hit(&st->nd->fail_hbm_alloc_nth))
+		return nrsim_fail(st, s, i, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_FAULT,
 				 bytes, -ENOSPC,
 				 "HBM allocation of %llu bytes failed (injected by fail_hbm_alloc_nth)",
 				 bytes);
-	addr = nsim_hbm_alloc(st->nd, sg->core, bytes, align, usage,
-			      &st->cursor);
+	addr = nrsim_hbm_alloc(st->nd, sg->core, bytes, align, usage,
+			       &st->cursor);
 	if (!addr)
-		return nsim_hbm_fail(st, s, i, sg, bytes, align, usage);
+		return nrsim_hbm_fail(st, s, i, sg, bytes, align, usage);
 	mr->size = bytes;
 	mr->pa = addr;
-	c->where = NSIM_WHERE_HBM;
+	c->where = NRSIM_WHERE_HBM;
 	c->where_idx = sg->channel;
 	c->usage = usage;
-	st->m->hbm_bytes += round_up(bytes, NSIM_HBM_GRANULE);
+	st->m->hbm_bytes += round_up(bytes, NRSIM_HBM_GRANULE);
 	if (!r->buffer)
 		return 0;
-	if (nsim_fault_hit(&st->nd->fail_copyin_nth))
-		return nsim_fail(st, s, i, KBIN_FIELD_BUFFER, KBIN_ERR_STAGE_FAULT,
+	if (nrsim_fault_hit(&st->nd->fail_copyin_nth))
+		return nrsim_fail(st, s, i, KBIN_FIELD_BUFFER, KBIN_ERR_STAGE_FAULT,
 				 r->size, -EIO,
 				 "copy-in of %llu bytes failed (injected by fail_copyin_nth)",
 				 r->size);
-	ret = nsim_mem_write(&st->nd->mem, addr, st->plan + r->buffer, r->size);
+	ret = nrsim_mem_write(&st->nd->mem, addr, st->plan + r->buffer, r->size);
 	if (ret)
-		return nsim_mem_fail(st, s, i, ret, r->size, "payload copy-in");
+		return nrsim_mem_fail(st, s, i, ret, r->size, "payload copy-in");
 	return 0;
 }
 
 /* One record: its placement by its kind's storage, then the hashtable. */
-static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
-			     struct nsim_sg *sg, const struct kbin_mem_ref *r,
+static int nrsim_stage_record(struct nrsim_stage *st, int s, u32 i,
+			      struct nrsim_sg *sg, const struct kbin_mem_ref *r,
 			     u32 *name_off, u32 *dims_off, u32 *list_off)
 {
-	struct nsim_mr *mr = &sg->mrs[i];
-	struct nsim_mr_cold *c = &sg->cold[i];
+	struct nrsim_mr *mr = &sg->mrs[i];
+	struct nrsim_mr_cold *c = &sg->cold[i];
 	const char *name = (const char *)st->plan + r->name;
 	size_t nlen = strlen(name) + 1;
-	struct nsim_scratchpad *sp;
+	struct nrsim_scratchpad *sp;
 	u64 sbuf_bytes, in, pg, bytes;
 	u32 d;
 	int ret;
 
-	mr->pa = NSIM_PA_UNSTAGED;
+	mr->pa = NRSIM_PA_UNSTAGED;
 	mr->size = r->size;
 	mr->var_id = r->var_id;
 	mr->type = r->mr_type;
@@ -369,15 +369,15 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 		/* the window: partition p's bytes at p * stride (hardware.rst) */
 		sbuf_bytes = st->nd->arch->sbuf_window_size;
 		if (r->size > sbuf_bytes)
-			return nsim_fail(st, s, i, KBIN_FIELD_SIZE,
+			return nrsim_fail(st, s, i, KBIN_FIELD_SIZE,
 					 KBIN_ERR_STAGE_SBUF, r->size, -EINVAL,
 					 "%s of %llu bytes is larger than core %u's %llu-byte SBUF window",
 					 kbin_mr_type_str(r->mr_type), r->size,
 					 sg->core, sbuf_bytes);
-		nsim_rc_sbuf_init(mr, st->nd->arch->sbuf_partition_size,
-				  st->nd->arch->sbuf_partition_stride);
-		mr->pa = nsim_sbuf_base(st->nd, sg->core);
-		c->where = NSIM_WHERE_SBUF;
+		nrsim_rc_sbuf_init(mr, st->nd->arch->sbuf_partition_size,
+				   st->nd->arch->sbuf_partition_stride);
+		mr->pa = nrsim_sbuf_base(st->nd, sg->core);
+		c->where = NRSIM_WHERE_SBUF;
 		c->where_idx = sg->core;
 		c->mode = KBIN_MODE_SBUF;
 		break;
@@ -387,27 +387,27 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 			sp = &sg->local_sp;
 		else
 			sp = &st->m->load_sp[r->virt.backing_buf];
-		c->where = NSIM_WHERE_SP_LOCAL + r->virt.backing_buf;
+		c->where = NRSIM_WHERE_SP_LOCAL + r->virt.backing_buf;
 		pg = div64_u64_rem(r->virt.offset, st->page_size, &in);
 		if (in + r->size > st->page_size)
-			return nsim_fail(st, s, i, KBIN_FIELD_UNION,
+			return nrsim_fail(st, s, i, KBIN_FIELD_UNION,
 					 KBIN_ERR_STAGE_SCRATCHPAD, r->virt.offset,
 					 -EINVAL,
 					 "offset %llu + size %llu straddles scratchpad page %llu of %llu bytes",
 					 r->virt.offset, r->size, pg,
 					 st->page_size);
 		if (pg >= sp->npages)	/* the checker guarantees it */
-			return nsim_fail(st, s, i, KBIN_FIELD_UNION,
+			return nrsim_fail(st, s, i, KBIN_FIELD_UNION,
 					 KBIN_ERR_VIRT_RANGE, r->virt.offset,
 					 -EINVAL, "offset beyond the scratchpad");
 		mr->pa = sp->pages[pg].addr + in;
-		c->where_idx = nsim_core_channel(st->nd, sp->pages[pg].core);
+		c->where_idx = nrsim_core_channel(st->nd, sp->pages[pg].core);
 		c->usage = sp->pages[pg].usage;
 		c->mode = KBIN_MODE_SCRATCHPAD;
 		break;
 	case KBIN_STORAGE_HBM:
 		c->mode = r->buffer ? KBIN_MODE_ALLOC_COPY : KBIN_MODE_ALLOC_ONLY;
-		ret = nsim_stage_hbm(st, s, i, sg, r, r->size, r->alignment);
+		ret = nrsim_stage_hbm(st, s, i, sg, r, r->size, r->alignment);
 		if (ret)
 			return ret;
 		break;
@@ -425,25 +425,25 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
 		/* the table: one u64 device address per listed variable */
 		bytes = kbin_ptr_table_bytes(r->size, r->list.length);
 		c->mode = KBIN_MODE_TABLE;
-		ret = nsim_stage_hbm(st, s, i, sg, r, bytes,
-				     max_t(u64, r->alignment, sizeof(u64)));
+		ret = nrsim_stage_hbm(st, s, i, sg, r, bytes,
+				      max_t(u64, r->alignment, sizeof(u64)));
 		if (ret)
 			return ret;
 		break;
 	case KBIN_STORAGE_TARGET:
 		mr->aux = r->pointer.referenced_var_id;
-		c->where = NSIM_WHERE_TARGET;
+		c->where = NRSIM_WHERE_TARGET;
 		c->mode = KBIN_MODE_POINTER;
 		break;
 	case KBIN_STORAGE_REMOTE:
 		mr->aux = r->remote.remote_vtpb_rel_sg_id;
 		mr->aux2 = r->remote.remote_var_id;
-		c->where = NSIM_WHERE_REMOTE;
+		c->where = NRSIM_WHERE_REMOTE;
 		c->where_idx = mr->aux;
 		c->mode = KBIN_MODE_REMOTE;
 		break;
 	}
-	nsim_sg_hash_insert(sg, mr);
+	nrsim_sg_hash_insert(sg, mr);
 	return 0;
 }
 
@@ -454,8 +454,8 @@ static int nsim_stage_record(struct nsim_stage *st, int s, u32 i,
  * form (sg->table_mask, sg->table_addrs), and the addresses written into
  * the table's HBM as little-endian u64 (0 for a row needing none).
  */
-static int nsim_write_table(struct nsim_device *nd, struct nsim_sg *sg,
-			    struct nsim_mr *mr)
+static int nrsim_write_table(struct nrsim_device *nd, struct nrsim_sg *sg,
+			     struct nrsim_mr *mr)
 {
 	const u32 *ent = sg->lists + mr->aux;
 	__le64 buf[64];
@@ -470,31 +470,31 @@ static int nsim_write_table(struct nsim_device *nd, struct nsim_sg *sg,
 			u32 idx = mr->aux + k + j;
 			u64 addr;
 
-			if (nsim_rc_table_row(nsim_sg_find(sg, ent[k + j]), &addr))
+			if (nrsim_rc_table_row(nrsim_sg_find(sg, ent[k + j]), &addr))
 				__set_bit(idx, sg->table_mask);
 			sg->table_addrs[idx] = addr;
 			buf[j] = cpu_to_le64(addr);
 		}
-		ret = nsim_mem_write(&nd->mem, mr->pa + (u64)k * sizeof(u64),
-				     buf, n * sizeof(u64));
+		ret = nrsim_mem_write(&nd->mem, mr->pa + (u64)k * sizeof(u64),
+				      buf, n * sizeof(u64));
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
+static int nrsim_stage_sg(struct nrsim_stage *st, u32 s, u32 core)
 {
-	const struct kbin_subgraph *ksg = nsim_plan_sg(st, s);
-	const struct kbin_mem_ref_set *set = nsim_plan_set(st, s);
-	struct nsim_sg *sg = &st->m->sg[s];
+	const struct kbin_subgraph *ksg = nrsim_plan_sg(st, s);
+	const struct kbin_mem_ref_set *set = nrsim_plan_set(st, s);
+	struct nrsim_sg *sg = &st->m->sg[s];
 	u64 names = 0, dims = 0, lists = 0, rows = 0, local_need = 0;
 	u32 i, d, name_off = 0, dims_off = 0, list_off = 0;
 	int ret;
 
 	sg->nmem = set->nmem;
 	sg->core = core;
-	sg->channel = nsim_core_channel(st->nd, core);
+	sg->channel = nrsim_core_channel(st->nd, core);
 	strscpy(sg->name, ksg->name, sizeof(sg->name));
 	sg->num_carveouts = ksg->num_carveouts;
 	memcpy(sg->carveouts, ksg->carveouts, sizeof(sg->carveouts));
@@ -516,30 +516,30 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 			cond_resched();
 	}
 	if (names > U32_MAX || dims > U32_MAX || lists > U32_MAX)
-		return nsim_fail(st, s, -1, KBIN_FIELD_NMEM, KBIN_ERR_STAGE_LIMIT,
+		return nrsim_fail(st, s, -1, KBIN_FIELD_NMEM, KBIN_ERR_STAGE_LIMIT,
 				 set->nmem, -E2BIG,
 				 "names, dimensions or lists above 2^32 entries");
-	sg->mrs = nsim_kvcalloc(st->m, sg->nmem, sizeof(*sg->mrs));
-	sg->cold = nsim_kvcalloc(st->m, sg->nmem, sizeof(*sg->cold));
-	sg->names = nsim_kvcalloc(st->m, names, 1);
-	sg->dims = nsim_kvcalloc(st->m, dims, sizeof(*sg->dims));
-	sg->lists = nsim_kvcalloc(st->m, lists, sizeof(*sg->lists));
+	sg->mrs = nrsim_kvcalloc(st->m, sg->nmem, sizeof(*sg->mrs));
+	sg->cold = nrsim_kvcalloc(st->m, sg->nmem, sizeof(*sg->cold));
+	sg->names = nrsim_kvcalloc(st->m, names, 1);
+	sg->dims = nrsim_kvcalloc(st->m, dims, sizeof(*sg->dims));
+	sg->lists = nrsim_kvcalloc(st->m, lists, sizeof(*sg->lists));
 	if (rows) {	/* the tables' runtime form, by index in sg->lists */
-		sg->table_addrs = nsim_kvcalloc(st->m, lists,
-						sizeof(*sg->table_addrs));
-		sg->table_mask = nsim_kvcalloc(st->m, BITS_TO_LONGS(lists),
-					       sizeof(*sg->table_mask));
+		sg->table_addrs = nrsim_kvcalloc(st->m, lists,
+						 sizeof(*sg->table_addrs));
+		sg->table_mask = nrsim_kvcalloc(st->m, BITS_TO_LONGS(lists),
+						sizeof(*sg->table_mask));
 	}
 	if (!sg->mrs || !sg->cold || !sg->names || !sg->dims || !sg->lists ||
 	    (rows && (!sg->table_addrs || !sg->table_mask)) ||
-	    nsim_sg_hash_init(sg))
-		return nsim_fail(st, s, -1, KBIN_FIELD_NMEM, KBIN_ERR_STAGE_NOMEM,
+	    nrsim_sg_hash_init(sg))
+		return nrsim_fail(st, s, -1, KBIN_FIELD_NMEM, KBIN_ERR_STAGE_NOMEM,
 				 set->nmem, -ENOMEM,
 				 "no kernel memory for %u mem_refs", set->nmem);
 	st->m->kmem_bytes += ((size_t)1 << sg->hash_bits) * sizeof(*sg->buckets);
 
-	ret = nsim_sp_alloc(st, s, &sg->local_sp, set->local_scratchpad_size,
-			    sg->core, KBIN_BACKING_BUF_LOCAL);
+	ret = nrsim_sp_alloc(st, s, &sg->local_sp, set->local_scratchpad_size,
+			     sg->core, KBIN_BACKING_BUF_LOCAL);
 	if (ret)
 		return ret;
 	/*
@@ -556,8 +556,8 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 				       local_need);
 
 	for (i = 0; i < set->nmem; i++) {
-		ret = nsim_stage_record(st, s, i, sg, &set->mem[i], &name_off,
-					&dims_off, &list_off);
+		ret = nrsim_stage_record(st, s, i, sg, &set->mem[i], &name_off,
+					 &dims_off, &list_off);
 		if (ret)
 			return ret;
 		if (!(i & 4095))
@@ -566,15 +566,15 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 
 	/* pointers and pointer tables, now that every target is placed */
 	for (i = 0; i < set->nmem; i++) {
-		struct nsim_mr *mr = &sg->mrs[i];
+		struct nrsim_mr *mr = &sg->mrs[i];
 		u8 storage = kbin_kind(mr->type)->storage;
 
 		if (storage == KBIN_STORAGE_TARGET) {
 			mr->pa = sg->mrs[mr->aux].pa;
 		} else if (storage == KBIN_STORAGE_TABLE) {
-			ret = nsim_write_table(st->nd, sg, mr);
+			ret = nrsim_write_table(st->nd, sg, mr);
 			if (ret)
-				return nsim_mem_fail(st, s, i, ret, mr->size,
+				return nrsim_mem_fail(st, s, i, ret, mr->size,
 						     "pointer table");
 		}
 		if (!(i & 4095))
@@ -584,24 +584,24 @@ static int nsim_stage_sg(struct nsim_stage *st, u32 s, u32 core)
 }
 
 /* Second pass: remote kinds (libnrt's mem_ref_create_remote_mrs). */
-static int nsim_stage_remote(struct nsim_stage *st)
+static int nrsim_stage_remote(struct nrsim_stage *st)
 {
-	struct nsim_model *m = st->m;
+	struct nrsim_model *m = st->m;
 	u32 s, i;
 
 	for (s = 0; s < m->num_sg; s++) {
-		struct nsim_sg *sg = &m->sg[s];
+		struct nrsim_sg *sg = &m->sg[s];
 
 		for (i = 0; i < sg->nmem; i++) {
-			struct nsim_mr *mr = &sg->mrs[i];
-			const struct nsim_mr *src;
+			struct nrsim_mr *mr = &sg->mrs[i];
+			const struct nrsim_mr *src;
 
 			if (kbin_kind(mr->type)->storage != KBIN_STORAGE_REMOTE)
 				continue;
 			src = mr->aux < m->num_sg ?
-			      nsim_sg_find(&m->sg[mr->aux], mr->aux2) : NULL;
-			if (!src || src->pa == NSIM_PA_UNSTAGED)
-				return nsim_fail(st, s, i, KBIN_FIELD_UNION,
+			      nrsim_sg_find(&m->sg[mr->aux], mr->aux2) : NULL;
+			if (!src || src->pa == NRSIM_PA_UNSTAGED)
+				return nrsim_fail(st, s, i, KBIN_FIELD_UNION,
 						 KBIN_ERR_REMOTE_VAR, mr->aux2,
 						 -EINVAL,
 						 "Failed to find remote variable %u in relative sg %u",
@@ -609,7 +609,7 @@ static int nsim_stage_remote(struct nsim_stage *st)
 			mr->pa = src->pa;
 			/* the source's SBUF window and its gap, if it has one */
 			mr->sbuf = src->sbuf;
-			mr->flags |= NSIM_MR_REMOTE;
+			mr->flags |= NRSIM_MR_REMOTE;
 			if (!(i & 4095))
 				cond_resched();
 		}
@@ -618,18 +618,18 @@ static int nsim_stage_remote(struct nsim_stage *st)
 	return 0;
 }
 
-static void nsim_log_staged(struct nsim_model *m)
+static void nrsim_log_staged(struct nrsim_model *m)
 {
 	struct device *dev = m->nd->misc.this_device;
 	u32 s, i;
 
 	for (s = 0; s < m->num_sg; s++) {
-		const struct nsim_sg *sg = &m->sg[s];
+		const struct nrsim_sg *sg = &m->sg[s];
 
 		for (i = 0; i < sg->nmem; i++) {
-			const struct nsim_mr *mr = &sg->mrs[i];
+			const struct nrsim_mr *mr = &sg->mrs[i];
 
-			if (mr->pa == NSIM_PA_UNSTAGED)
+			if (mr->pa == NRSIM_PA_UNSTAGED)
 				continue;
 			dev_dbg(dev, "Staged memref {%s} id {%u} to {0x%llx}. mem.addr {0x%llx}, HBM: %u (%s)\n",
 				sg->names + sg->cold[i].name_off, mr->var_id,
@@ -647,14 +647,14 @@ static void nsim_log_staged(struct nsim_model *m)
  * max(offset + size) over the variables each backs in every subgraph
  * (the checker made sure no offset + size wraps).
  */
-static void nsim_load_sp_sizes(struct nsim_stage *st, u64 *size)
+static void nrsim_load_sp_sizes(struct nrsim_stage *st, u64 *size)
 {
 	u32 s, i, b;
 
 	for (b = 0; b <= KBIN_BACKING_BUF_MAX; b++)
 		size[b] = 0;
 	for (s = 0; s < st->m->num_sg; s++) {
-		const struct kbin_mem_ref_set *set = nsim_plan_set(st, s);
+		const struct kbin_mem_ref_set *set = nrsim_plan_set(st, s);
 
 		for (b = 0; b <= KBIN_BACKING_BUF_MAX; b++)
 			if (kbin_backing(b)->scope == KBIN_ARENA_LOAD &&
@@ -679,9 +679,9 @@ static void nsim_load_sp_sizes(struct nsim_stage *st, u64 *size)
 }
 
 /**
- * nsim_stage() - stage a checked plan into a new model
+ * nrsim_stage() - stage a checked plan into a new model
  *	(Documentation/hardware.rst, "The mem_ref on the load side").
- * @m: a model from nsim_model_alloc() with one slot per plan subgraph.
+ * @m: a model from nrsim_model_alloc() with one slot per plan subgraph.
  * @plan: the plan, accepted by kbin_check_plan().
  * @len: its length in bytes.
  * @first_core: NeuronCore of subgraph 0 (subgraph i runs on first_core +
@@ -691,7 +691,7 @@ static void nsim_load_sp_sizes(struct nsim_stage *st, u64 *size)
  * @err: filled on failure: subgraph, record, field, reason
  *	(KBIN_ERR_STAGE_* or a plan reason) and readable text.
  *
- * On failure the partial model is left for nsim_model_free(), which rolls
+ * On failure the partial model is left for nrsim_model_free(), which rolls
  * back every subgraph.
  *
  * Return: 0; -EINVAL plan target is not this device's generation, an
@@ -702,17 +702,17 @@ static void nsim_load_sp_sizes(struct nsim_stage *st, u64 *size)
  * scratchpad_max_pages; -ENOSPC HBM exhausted (or fail_hbm_alloc_nth);
  * -EIO fail_copyin_nth; -ENOMEM kernel memory or the backing RAM cap.
  */
-int nsim_stage(struct nsim_model *m, const void *plan, u64 len,
-	       u32 first_core, struct nsim_load_err *err)
+int nrsim_stage(struct nrsim_model *m, const void *plan, u64 len,
+		u32 first_core, struct nrsim_load_err *err)
 {
-	struct nsim_stage st = {
+	struct nrsim_stage st = {
 		.nd = m->nd,
 		.m = m,
 		.plan = plan,
 		.h = plan,
 		.err = err,
-		.page_size = nsim_scratchpad_page_size,
-		.max_pages = READ_ONCE(nsim_scratchpad_max_pages),
+		.page_size = nrsim_scratchpad_page_size,
+		.max_pages = READ_ONCE(nrsim_scratchpad_max_pages),
 	};
 	u64 sp_size[KBIN_BACKING_BUF_MAX + 1];
 	u32 s, b, busy;
@@ -722,40 +722,40 @@ int nsim_stage(struct nsim_model *m, const void *plan, u64 len,
 	m->target_gen = st.h->target_gen;
 	m->first_core = first_core;
 	if (st.h->target_gen != st.nd->arch->gen)
-		return nsim_fail(&st, -1, -1, KBIN_FIELD_TARGET_GEN,
+		return nrsim_fail(&st, -1, -1, KBIN_FIELD_TARGET_GEN,
 				 KBIN_ERR_TARGET, st.h->target_gen, -EINVAL,
 				 "plan is for generation %u, the device (%s) is generation %u",
 				 st.h->target_gen, st.nd->arch->name,
 				 st.nd->arch->gen);
 	if (first_core == NEURONSIM_CORE_ANY &&
 	    m->num_sg > st.nd->arch->num_cores)
-		return nsim_fail(&st, -1, -1, KBIN_FIELD_NUM_SUBGRAPHS,
+		return nrsim_fail(&st, -1, -1, KBIN_FIELD_NUM_SUBGRAPHS,
 				 KBIN_ERR_STAGE_CORES, m->num_sg, -ENODEV,
 				 "%u subgraphs do not fit the %u cores",
 				 m->num_sg, st.nd->arch->num_cores);
 	if (first_core != NEURONSIM_CORE_ANY &&
 	    (first_core >= st.nd->arch->num_cores ||
 	     m->num_sg > st.nd->arch->num_cores - first_core))
-		return nsim_fail(&st, -1, -1, KBIN_FIELD_NUM_SUBGRAPHS,
+		return nrsim_fail(&st, -1, -1, KBIN_FIELD_NUM_SUBGRAPHS,
 				 KBIN_ERR_STAGE_CORES, m->num_sg, -ENODEV,
 				 "%u subgraphs from NeuronCore %u do not fit the %u cores",
 				 m->num_sg, first_core, st.nd->arch->num_cores);
 	for (s = 0; s < m->num_sg; s++) {
-		const struct kbin_mem_ref_set *set = nsim_plan_set(&st, s);
+		const struct kbin_mem_ref_set *set = nrsim_plan_set(&st, s);
 
-		if (set->nmem > READ_ONCE(nsim_max_vars_per_subgraph))
-			return nsim_fail(&st, s, -1, KBIN_FIELD_NMEM,
+		if (set->nmem > READ_ONCE(nrsim_max_vars_per_subgraph))
+			return nrsim_fail(&st, s, -1, KBIN_FIELD_NMEM,
 					 KBIN_ERR_STAGE_LIMIT, set->nmem, -E2BIG,
 					 "%u records are above max_vars_per_subgraph %u",
-					 set->nmem, nsim_max_vars_per_subgraph);
+					 set->nmem, nrsim_max_vars_per_subgraph);
 		m->num_vars += set->nmem;
 	}
 
-	/* the cores: the caller's thread group's from here to nsim_unstage() */
-	ret = nsim_cores_reserve(st.nd, m->owner_tgid, &first_core, m->num_sg,
-				 &busy, &busy_pid);
+	/* the cores: the caller's thread group's from here to nrsim_unstage() */
+	ret = nrsim_cores_reserve(st.nd, m->owner_tgid, &first_core, m->num_sg,
+				  &busy, &busy_pid);
 	if (ret)
-		return nsim_fail(&st, -1, -1, KBIN_FIELD_NONE,
+		return nrsim_fail(&st, -1, -1, KBIN_FIELD_NONE,
 				 KBIN_ERR_STAGE_CORES, busy, -EBUSY,
 				 "NeuronCore(s) not available: %sNeuronCore %u is reserved by process %d",
 				 m->first_core == NEURONSIM_CORE_ANY ?
@@ -764,51 +764,51 @@ int nsim_stage(struct nsim_model *m, const void *plan, u64 len,
 	m->cores_reserved = true;
 
 	/* the load's arenas (SHARED, SHARDED, MAIN) on its first core */
-	nsim_load_sp_sizes(&st, sp_size);
+	nrsim_load_sp_sizes(&st, sp_size);
 	for (b = 0; b <= KBIN_BACKING_BUF_MAX; b++) {
 		if (kbin_backing(b)->scope != KBIN_ARENA_LOAD)
 			continue;
-		ret = nsim_sp_alloc(&st, -1, &m->load_sp[b], sp_size[b],
-				    first_core, b);
+		ret = nrsim_sp_alloc(&st, -1, &m->load_sp[b], sp_size[b],
+				     first_core, b);
 		if (ret)
 			return ret;
 	}
 	for (s = 0; s < m->num_sg; s++) {
-		ret = nsim_stage_sg(&st, s, first_core + s);
+		ret = nrsim_stage_sg(&st, s, first_core + s);
 		if (ret)
 			return ret;
 	}
-	ret = nsim_stage_remote(&st);
+	ret = nrsim_stage_remote(&st);
 	if (ret)
 		return ret;
-	nsim_log_staged(m);
+	nrsim_log_staged(m);
 	return 0;
 }
 
 /**
- * nsim_unstage() - roll back everything nsim_stage() did, complete or
+ * nrsim_unstage() - roll back everything nrsim_stage() did, complete or
  *	partial: the variables' HBM and scratchpad pages (with their backing),
  *	SBUF window users, and the kernel arrays.
  * @m: the model (not published).
  */
-void nsim_unstage(struct nsim_model *m)
+void nrsim_unstage(struct nrsim_model *m)
 {
 	u32 s, i;
 
 	for (s = 0; s < m->num_sg; s++) {
-		struct nsim_sg *sg = &m->sg[s];
+		struct nrsim_sg *sg = &m->sg[s];
 
 		/* every variable with an HBM allocation of its own */
 		for (i = 0; sg->cold && i < sg->nmem; i++) {
-			if (sg->cold[i].where != NSIM_WHERE_HBM)
+			if (sg->cold[i].where != NRSIM_WHERE_HBM)
 				continue;
-			nsim_hbm_free(m->nd, sg->core, sg->mrs[i].pa,
-				      sg->mrs[i].size, sg->cold[i].usage);
-			sg->cold[i].where = NSIM_WHERE_NONE;
+			nrsim_hbm_free(m->nd, sg->core, sg->mrs[i].pa,
+				       sg->mrs[i].size, sg->cold[i].usage);
+			sg->cold[i].where = NRSIM_WHERE_NONE;
 			if (!(i & 4095))
 				cond_resched();
 		}
-		nsim_sp_free(m->nd, &sg->local_sp);
+		nrsim_sp_free(m->nd, &sg->local_sp);
 		kvfree(sg->buckets);
 		kvfree(sg->mrs);
 		kvfree(sg->cold);
@@ -828,8 +828,8 @@ void nsim_unstage(struct nsim_model *m)
 		sg->nmem = 0;
 	}
 	for (i = 0; i <= KBIN_BACKING_BUF_MAX; i++)
-		nsim_sp_free(m->nd, &m->load_sp[i]);
+		nrsim_sp_free(m->nd, &m->load_sp[i]);
 	if (m->cores_reserved)
-		nsim_cores_release(m->nd, m->first_core, m->num_sg);
+		nrsim_cores_release(m->nd, m->first_core, m->num_sg);
 	m->cores_reserved = false;
 }

@@ -289,7 +289,7 @@ TEST_F(rs, newest_model_unloaded)
 
 /*
  * A failed resolve is logged at debug level only (the dynamic debug line
- * of nsim_resolve_note()), in libnrt's words ("invalid offset in %s, %lu
+ * of nrsim_resolve_note()), in libnrt's words ("invalid offset in %s, %lu
  * < (%lu + %lu)", "Variable %s is not staged in HBM") and then ours, for
  * RESOLVE and RESOLVE_BATCH alike; with the line off nothing is logged.
  */
@@ -325,7 +325,7 @@ TEST_F(rs, failures_logged_in_libnrt_words_at_debug_level)
 	EXPECT_FALSE(klog_has("invalid offset in"));
 	EXPECT_FALSE(klog_has("is not staged in HBM"));
 
-	ASSERT_EQ(0, write_text(DYNDBG_CONTROL, "func nsim_resolve_note +p"));
+	ASSERT_EQ(0, write_text(DYNDBG_CONTROL, "func nrsim_resolve_note +p"));
 	EXPECT_EQ(-ERANGE, nsim_resolve(self->fd, self->id, 0, V0_WEIGHT, 4190, 16, NULL));
 	EXPECT_EQ(-ENODATA, nsim_resolve(self->fd, self->id, 0, V0_LIST, 0, 0, NULL));
 	EXPECT_EQ(-EINVAL, nsim_resolve(self->fd, self->id, 0, V0_PTR, 1, 0, NULL));
@@ -334,7 +334,7 @@ TEST_F(rs, failures_logged_in_libnrt_words_at_debug_level)
 	ASSERT_EQ(0, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
 	EXPECT_EQ(-ERANGE, e[0].status);
 	EXPECT_EQ(0, e[1].status);
-	EXPECT_EQ(0, write_text(DYNDBG_CONTROL, "func nsim_resolve_note -p"));
+	EXPECT_EQ(0, write_text(DYNDBG_CONTROL, "func nrsim_resolve_note -p"));
 	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
 		snprintf(want, sizeof(want), "model %u %s", self->id, lines[i]);
 		EXPECT_TRUE(klog_has(want)) TH_LOG("no \"%s\" in the kernel log", want);

@@ -362,7 +362,7 @@ char *kbin_sbuf_gap_strerror(char *buf, unsigned long len, const char *name,
  *	the access ends at byte 4106, past the 4096 bytes of 'w' (MR_BUFFER)".
  * @buf: output, NUL-terminated, truncated to @len bytes.
  * @len: bytes of @buf.
- * @err: the resolve rule's errno (nsim_rc_addr(), Documentation/uapi.rst):
+ * @err: the resolve rule's errno (nrsim_rc_addr(), Documentation/uapi.rst):
  *	-ERANGE (out of bounds: libnrt's "invalid offset in %s, %lu < (%lu +
  *	%lu)"; an MR_SB access inside the variable was refused for the
  *	partition gap, the simulator's rule: kbin_sbuf_gap_strerror()'s

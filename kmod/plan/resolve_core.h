@@ -8,9 +8,9 @@
  * Plain C, static inline, no allocation and no lock.  The module
  * (resolve.c, stage.c) uses it, and the host benchmark (bench/) compiles
  * this very file unchanged, so the instructions the benchmark counts are
- * the module's.  The rule itself, nsim_rc_addr(), is the one copy every
+ * the module's.  The rule itself, nrsim_rc_addr(), is the one copy every
  * layer applies: the neuronsim command resolves on a model's netlink
- * table through nsim_rc_rule().  The few things the kernel provides (u32/u64, hlist,
+ * table through nrsim_rc_rule().  The few things the kernel provides (u32/u64, hlist,
  * READ_ONCE, container_of, check_add_overflow, likely, errno values) come from
  * the kernel headers in the kernel build and from a small shim below in
  * the host build, in the style of kbin_compat.h.
@@ -19,7 +19,7 @@
  * >= the subgraph's nmem); the hlist_node is embedded in the mem_ref,
  * found by container_of.  The bucket of a var_id is its low hash_bits
  * bits: a checked plan's var_ids are dense, so each chain holds one
- * mem_ref (nsim_rc_bucket()).
+ * mem_ref (nrsim_rc_bucket()).
  * Readers walk the chain with READ_ONCE (RCU, as
  * hlist_for_each_entry_rcu); writers insert before the model is
  * published.
@@ -93,10 +93,10 @@ static inline void hlist_add_head_rcu(struct hlist_node *n,
 #include <linux/neuronsim_kbin.h>
 
 /* physical_address of a variable that is not staged: all ones, never 0 */
-#define NSIM_PA_UNSTAGED	(~0ULL)
+#define NRSIM_PA_UNSTAGED	(~0ULL)
 
 /**
- * struct nsim_mr - the kernel mem_ref: the hot lookup/resolve object
+ * struct nrsim_mr - the kernel mem_ref: the hot lookup/resolve object
  * (libnrt's load-side mem_ref_t cut to what resolve reads;
  * Documentation/hardware.rst).
  * 48 bytes; with its share of the bucket array (8 bytes per bucket,
@@ -104,20 +104,20 @@ static inline void hlist_add_head_rcu(struct hlist_node *n,
  * @node: hashtable node; the mem_ref is found from it by container_of
  *	(libnrt subtracts 160 from its ht_node_t).
  * @size: bytes, for the bounds check.
- * @pa: physical_address: device address, NSIM_PA_UNSTAGED when not
+ * @pa: physical_address: device address, NRSIM_PA_UNSTAGED when not
  *	staged.  MR_PTR: its target's address.
  * @var_id: key.
  * @type: enum kbin_mr_type.
- * @flags: NSIM_MR_*.
+ * @flags: NRSIM_MR_*.
  * @sbuf: 0, or the geometry of the SBUF window with a gap past each
- *	partition that the variable's bytes are in, which nsim_rc_addr()'s
- *	gap test reads (nsim_rc_sbuf_init()): MR_SB, and an MR_REMOTE whose
+ *	partition that the variable's bytes are in, which nrsim_rc_addr()'s
+ *	gap test reads (nrsim_rc_sbuf_init()): MR_SB, and an MR_REMOTE whose
  *	source is an MR_SB.
  * @aux: MR_LIST/MR_PTR_TABLE: index of the list in the subgraph's list
  *	pool; MR_PTR: target var_id; MR_REMOTE: relative subgraph.
  * @aux2: MR_LIST/MR_PTR_TABLE: list length; MR_REMOTE: remote var_id.
  */
-struct nsim_mr {
+struct nrsim_mr {
 	struct hlist_node node;
 	u64 size;
 	u64 pa;
@@ -129,21 +129,21 @@ struct nsim_mr {
 	u32 aux2;
 };
 
-static_assert(sizeof(struct nsim_mr) == 48, "the kernel mem_ref is 48 bytes");
+static_assert(sizeof(struct nrsim_mr) == 48, "the kernel mem_ref is 48 bytes");
 
 /**
- * nsim_rc_mask() - the bucket mask of a table: bucket = var_id & mask.
+ * nrsim_rc_mask() - the bucket mask of a table: bucket = var_id & mask.
  * @hash_bits: log2 of the bucket count, 0..31.
  *
  * Return: (1 << @hash_bits) - 1.
  */
-static inline u32 nsim_rc_mask(u32 hash_bits)
+static inline u32 nrsim_rc_mask(u32 hash_bits)
 {
 	return (1U << hash_bits) - 1;
 }
 
 /**
- * nsim_rc_bucket() - the bucket index of a var_id.
+ * nrsim_rc_bucket() - the bucket index of a var_id.
  * @var_id: the key.
  * @hash_bits: log2 of the bucket count, 0..31.
  *
@@ -156,52 +156,52 @@ static inline u32 nsim_rc_mask(u32 hash_bits)
  *
  * Return: 0 .. (1 << @hash_bits) - 1.
  */
-static inline u32 nsim_rc_bucket(u32 var_id, u32 hash_bits)
+static inline u32 nrsim_rc_bucket(u32 var_id, u32 hash_bits)
 {
-	return var_id & nsim_rc_mask(hash_bits);
+	return var_id & nrsim_rc_mask(hash_bits);
 }
 
 /**
- * nsim_rc_insert() - insert a mem_ref by its var_id.
+ * nrsim_rc_insert() - insert a mem_ref by its var_id.
  * @buckets: the bucket array, 1 << @hash_bits heads.
  * @hash_bits: log2 of the bucket count.
  * @mr: the mem_ref, @mr->var_id set.
  *
  * Context: the only writer, before the table is published.
  */
-static inline void nsim_rc_insert(struct hlist_head *buckets, u32 hash_bits,
-				  struct nsim_mr *mr)
+static inline void nrsim_rc_insert(struct hlist_head *buckets, u32 hash_bits,
+				   struct nrsim_mr *mr)
 {
 	hlist_add_head_rcu(&mr->node,
-			   &buckets[nsim_rc_bucket(mr->var_id, hash_bits)]);
+			   &buckets[nrsim_rc_bucket(mr->var_id, hash_bits)]);
 }
 
 /**
- * nsim_rc_find_mask() - nsim_rc_find() with the table's bucket mask
- *	(nsim_rc_mask()) instead of its hash_bits, for a caller that looks
+ * nrsim_rc_find_mask() - nrsim_rc_find() with the table's bucket mask
+ *	(nrsim_rc_mask()) instead of its hash_bits, for a caller that looks
  *	up many var_ids in one table (RESOLVE_BATCH keeps the mask of the
  *	subgraph at hand while entries name the same one).
  * @buckets: the bucket array, @mask + 1 heads.
- * @mask: nsim_rc_mask() of the table's hash_bits.
+ * @mask: nrsim_rc_mask() of the table's hash_bits.
  * @var_id: the key.
  *
- * Context: as nsim_rc_find().
+ * Context: as nrsim_rc_find().
  * Return: the mem_ref, or NULL.
  */
-static inline const struct nsim_mr *
-nsim_rc_find_mask(const struct hlist_head *buckets, u32 mask, u32 var_id)
+static inline const struct nrsim_mr *
+nrsim_rc_find_mask(const struct hlist_head *buckets, u32 mask, u32 var_id)
 {
 	const struct hlist_node *n = READ_ONCE(buckets[var_id & mask].first);
-	const struct nsim_mr *mr;
+	const struct nrsim_mr *mr;
 
 	if (!n)
 		return NULL;
 	/* the first node, the hit of a dense table, on the straight path */
-	mr = container_of(n, struct nsim_mr, node);
+	mr = container_of(n, struct nrsim_mr, node);
 	if (likely(mr->var_id == var_id))
 		return mr;
 	while ((n = READ_ONCE(n->next))) {
-		mr = container_of(n, struct nsim_mr, node);
+		mr = container_of(n, struct nrsim_mr, node);
 		if (mr->var_id == var_id)
 			return mr;
 	}
@@ -209,7 +209,7 @@ nsim_rc_find_mask(const struct hlist_head *buckets, u32 mask, u32 var_id)
 }
 
 /**
- * nsim_rc_find() - find a mem_ref by var_id (lookup_memref_by_idx).
+ * nrsim_rc_find() - find a mem_ref by var_id (lookup_memref_by_idx).
  * @buckets: the bucket array, 1 << @hash_bits heads.
  * @hash_bits: log2 of the bucket count.
  * @var_id: the key.
@@ -217,14 +217,14 @@ nsim_rc_find_mask(const struct hlist_head *buckets, u32 mask, u32 var_id)
  * Context: under rcu_read_lock(), or with the table's writer excluded.
  * Return: the mem_ref, or NULL.
  */
-static inline const struct nsim_mr *
-nsim_rc_find(const struct hlist_head *buckets, u32 hash_bits, u32 var_id)
+static inline const struct nrsim_mr *
+nrsim_rc_find(const struct hlist_head *buckets, u32 hash_bits, u32 var_id)
 {
-	return nsim_rc_find_mask(buckets, nsim_rc_mask(hash_bits), var_id);
+	return nrsim_rc_find_mask(buckets, nrsim_rc_mask(hash_bits), var_id);
 }
 
 /**
- * nsim_rc_sbuf_gap() - does an access to the SBUF window touch the gap
+ * nrsim_rc_sbuf_gap() - does an access to the SBUF window touch the gap
  *	past a partition's bytes?
  * @part_size: SBUF bytes per partition (the generation's
  *	sbuf_partition_size).
@@ -242,8 +242,8 @@ nsim_rc_find(const struct hlist_head *buckets, u32 hash_bits, u32 var_id)
  *
  * Return: 1 when the access touches a gap, else 0.
  */
-static inline int nsim_rc_sbuf_gap(u32 part_size, u32 stride, u64 offset,
-				   u64 size)
+static inline int nrsim_rc_sbuf_gap(u32 part_size, u32 stride, u64 offset,
+				    u64 size)
 {
 	u64 b;
 
@@ -254,8 +254,8 @@ static inline int nsim_rc_sbuf_gap(u32 part_size, u32 stride, u64 offset,
 }
 
 /**
- * nsim_rc_sbuf_init() - give a mem_ref whose bytes are an SBUF window
- *	(MR_SB, or an MR_REMOTE of one) its geometry, which nsim_rc_addr()
+ * nrsim_rc_sbuf_init() - give a mem_ref whose bytes are an SBUF window
+ *	(MR_SB, or an MR_REMOTE of one) its geometry, which nrsim_rc_addr()
  *	reads.
  * @mr: the mem_ref.
  * @part_size: SBUF bytes per partition, a multiple of 4 KiB below 1 MiB
@@ -263,12 +263,12 @@ static inline int nsim_rc_sbuf_gap(u32 part_size, u32 stride, u64 offset,
  * @stride: partition stride in the window, a power of two.
  *
  * The geometry takes 16 bits of the mem_ref: the log2 of @stride in bits
- * 8..12, @part_size in 4 KiB units in bits 0..7 (nsim_rc_sbuf_part(),
- * nsim_rc_sbuf_stride()); 0 when the partitions fill their stride (or no
+ * 8..12, @part_size in 4 KiB units in bits 0..7 (nrsim_rc_sbuf_part(),
+ * nrsim_rc_sbuf_stride()); 0 when the partitions fill their stride (or no
  * geometry is given): the window has no gap to test.
  */
-static inline void nsim_rc_sbuf_init(struct nsim_mr *mr, u32 part_size,
-				     u32 stride)
+static inline void nrsim_rc_sbuf_init(struct nrsim_mr *mr, u32 part_size,
+				      u32 stride)
 {
 	if (!stride || part_size >= stride)
 		mr->sbuf = 0;
@@ -277,36 +277,36 @@ static inline void nsim_rc_sbuf_init(struct nsim_mr *mr, u32 part_size,
 }
 
 /**
- * nsim_rc_sbuf_part() - SBUF bytes per partition of @mr's window.
- * @mr: a mem_ref given its geometry by nsim_rc_sbuf_init().
+ * nrsim_rc_sbuf_part() - SBUF bytes per partition of @mr's window.
+ * @mr: a mem_ref given its geometry by nrsim_rc_sbuf_init().
  *
  * Return: the partition size in bytes.
  */
-static inline u32 nsim_rc_sbuf_part(const struct nsim_mr *mr)
+static inline u32 nrsim_rc_sbuf_part(const struct nrsim_mr *mr)
 {
 	return (u32)(mr->sbuf & 0xff) << 12;
 }
 
 /**
- * nsim_rc_sbuf_stride() - the partition stride of @mr's window.
- * @mr: a mem_ref given its geometry by nsim_rc_sbuf_init().
+ * nrsim_rc_sbuf_stride() - the partition stride of @mr's window.
+ * @mr: a mem_ref given its geometry by nrsim_rc_sbuf_init().
  *
  * Return: the stride in bytes.
  */
-static inline u32 nsim_rc_sbuf_stride(const struct nsim_mr *mr)
+static inline u32 nrsim_rc_sbuf_stride(const struct nrsim_mr *mr)
 {
 	return 1U << (mr->sbuf >> 8);
 }
 
 /**
- * nsim_rc_own_rule() - does nsim_rc_addr() test a kind further: MR_PTR
+ * nrsim_rc_own_rule() - does nrsim_rc_addr() test a kind further: MR_PTR
  *	(its offset), MR_SB and MR_REMOTE (the partition gap, when their
  *	bytes are an SBUF window)?
  * @type: enum kbin_mr_type, any u8 value.
  *
  * Return: 1 for MR_PTR, MR_SB and MR_REMOTE, else 0.
  */
-static inline int nsim_rc_own_rule(u8 type)
+static inline int nrsim_rc_own_rule(u8 type)
 {
 	/* every u8 has its entry: one load, one test */
 	static const u8 own[256] = {
@@ -317,7 +317,7 @@ static inline int nsim_rc_own_rule(u8 type)
 }
 
 /**
- * nsim_rc_addr() - the resolve rule (libnrt's mem_ref_to_addr;
+ * nrsim_rc_addr() - the resolve rule (libnrt's mem_ref_to_addr;
  *	Documentation/uapi.rst).
  * @mr: the mem_ref.
  * @offset: bytes into the variable.
@@ -327,7 +327,7 @@ static inline int nsim_rc_own_rule(u8 type)
  * In this order: mr.size < offset + size (or the sum overflows) is out
  * of bounds, and so is an access to an SBUF window (MR_SB, or an
  * MR_REMOTE of one) that touches the gap past a partition's bytes
- * (nsim_rc_sbuf_gap() with the geometry of nsim_rc_sbuf_init(); only
+ * (nrsim_rc_sbuf_gap() with the geometry of nrsim_rc_sbuf_init(); only
  * those kinds pay for this test); an MR_PTR needs
  * offset 0 and gives its physical_address; an unstaged variable
  * (physical_address all ones) is refused; else the address is offset +
@@ -336,8 +336,8 @@ static inline int nsim_rc_own_rule(u8 type)
  * Return: 0; -ERANGE out of bounds; -EINVAL MR_PTR with a non-zero
  * offset; -ENODATA not staged.
  */
-static inline int nsim_rc_addr(const struct nsim_mr *mr, u64 offset,
-			       u64 size, u64 *addr)
+static inline int nrsim_rc_addr(const struct nrsim_mr *mr, u64 offset,
+				u64 size, u64 *addr)
 {
 	u64 end;
 
@@ -349,7 +349,7 @@ static inline int nsim_rc_addr(const struct nsim_mr *mr, u64 offset,
 	 * load and a branch, and end - offset keeps size from staying live
 	 * (Documentation/performance.rst, figure 1).
 	 */
-	if (unlikely(nsim_rc_own_rule(mr->type))) {
+	if (unlikely(nrsim_rc_own_rule(mr->type))) {
 		if (mr->type == KBIN_MR_PTR) {
 			if (offset)
 				return -EINVAL;
@@ -357,46 +357,46 @@ static inline int nsim_rc_addr(const struct nsim_mr *mr, u64 offset,
 			return 0;
 		}
 		if (mr->sbuf &&
-		    nsim_rc_sbuf_gap(nsim_rc_sbuf_part(mr),
-				     nsim_rc_sbuf_stride(mr), offset,
+		    nrsim_rc_sbuf_gap(nrsim_rc_sbuf_part(mr),
+				      nrsim_rc_sbuf_stride(mr), offset,
 				     end - offset))
 			return -ERANGE;
 	}
-	if (mr->pa == NSIM_PA_UNSTAGED)
+	if (mr->pa == NRSIM_PA_UNSTAGED)
 		return -ENODATA;
 	*addr = offset + mr->pa;
 	return 0;
 }
 
 /**
- * nsim_rc_rule() - the resolve rule on plain values, for code that holds
+ * nrsim_rc_rule() - the resolve rule on plain values, for code that holds
  *	no kernel mem_ref (the neuronsim command resolving on a model's
- *	netlink table): nsim_rc_addr() on a mem_ref made of them.
+ *	netlink table): nrsim_rc_addr() on a mem_ref made of them.
  * @type: enum kbin_mr_type.
  * @var_size: the variable's size in bytes.
- * @pa: its physical_address; NSIM_PA_UNSTAGED when not staged.
+ * @pa: its physical_address; NRSIM_PA_UNSTAGED when not staged.
  * @part_size: SBUF bytes per partition of the device (read for MR_SB).
  * @stride: partition stride in the SBUF window (read for MR_SB).
  * @offset: bytes into the variable.
  * @size: bytes the access covers.
  * @addr: out: device address.
  *
- * Return: as nsim_rc_addr().
+ * Return: as nrsim_rc_addr().
  */
-static inline int nsim_rc_rule(u32 type, u64 var_size, u64 pa, u32 part_size,
-			       u32 stride, u64 offset, u64 size, u64 *addr)
+static inline int nrsim_rc_rule(u32 type, u64 var_size, u64 pa, u32 part_size,
+				u32 stride, u64 offset, u64 size, u64 *addr)
 {
-	struct nsim_mr mr = { .size = var_size, .pa = pa, .type = type };
+	struct nrsim_mr mr = { .size = var_size, .pa = pa, .type = type };
 
 	if (type == KBIN_MR_SB)
-		nsim_rc_sbuf_init(&mr, part_size, stride);
-	return nsim_rc_addr(&mr, offset, size, addr);
+		nrsim_rc_sbuf_init(&mr, part_size, stride);
+	return nrsim_rc_addr(&mr, offset, size, addr);
 }
 
 /**
- * nsim_rc_table_row() - one row of an MR_PTR_TABLE at load, as libnrt
+ * nrsim_rc_table_row() - one row of an MR_PTR_TABLE at load, as libnrt
  *	rebuilds the table's second list: the row's variable resolved
- *	through the resolve rule (nsim_rc_addr() at offset 0, size 0).
+ *	through the resolve rule (nrsim_rc_addr() at offset 0, size 0).
  * @mr: the mem_ref the row's var_id names, or NULL when there is none.
  * @addr: out: its device address, 0 when the row needs no translation.
  *
@@ -408,10 +408,10 @@ static inline int nsim_rc_rule(u32 type, u64 var_size, u64 pa, u32 part_size,
  *
  * Return: 1 (needs translation: @addr set), or 0.
  */
-static inline int nsim_rc_table_row(const struct nsim_mr *mr, u64 *addr)
+static inline int nrsim_rc_table_row(const struct nrsim_mr *mr, u64 *addr)
 {
 	*addr = 0;
-	if (!mr || nsim_rc_addr(mr, 0, 0, addr)) {
+	if (!mr || nrsim_rc_addr(mr, 0, 0, addr)) {
 		*addr = 0;
 		return 0;
 	}
@@ -419,7 +419,7 @@ static inline int nsim_rc_table_row(const struct nsim_mr *mr, u64 *addr)
 }
 
 /**
- * nsim_rc_resolve() - lookup + bounds + add: one resolve in a subgraph.
+ * nrsim_rc_resolve() - lookup + bounds + add: one resolve in a subgraph.
  * @buckets: the subgraph's bucket array, 1 << @hash_bits heads.
  * @hash_bits: log2 of the bucket count.
  * @var_id: the variable.
@@ -427,18 +427,18 @@ static inline int nsim_rc_table_row(const struct nsim_mr *mr, u64 *addr)
  * @size: bytes the access covers.
  * @addr: out: device address.
  *
- * Context: as nsim_rc_find().
- * Return: 0; -ENOENT unknown var; else as nsim_rc_addr().
+ * Context: as nrsim_rc_find().
+ * Return: 0; -ENOENT unknown var; else as nrsim_rc_addr().
  */
-static inline int nsim_rc_resolve(const struct hlist_head *buckets,
-				  u32 hash_bits, u32 var_id, u64 offset,
+static inline int nrsim_rc_resolve(const struct hlist_head *buckets,
+				   u32 hash_bits, u32 var_id, u64 offset,
 				  u64 size, u64 *addr)
 {
-	const struct nsim_mr *mr = nsim_rc_find(buckets, hash_bits, var_id);
+	const struct nrsim_mr *mr = nrsim_rc_find(buckets, hash_bits, var_id);
 
 	if (!mr)
 		return -ENOENT;
-	return nsim_rc_addr(mr, offset, size, addr);
+	return nrsim_rc_addr(mr, offset, size, addr);
 }
 
 #endif /* _NEURONSIM_RESOLVE_CORE_H */

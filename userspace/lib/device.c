@@ -16,7 +16,7 @@
 
 #include "internal.h"
 
-static int nsim_ioctl(int fd, unsigned long cmd, void *arg)
+static int nrsim_ioctl(int fd, unsigned long cmd, void *arg)
 {
 	if (fd < 0)
 		return -EBADF;
@@ -106,7 +106,7 @@ NSIM_EXPORT int neuronsim_get_info(int fd, struct neuronsim_info *info)
 {
 	if (!info)
 		return -EINVAL;
-	return nsim_ioctl(fd, NEURONSIM_IOC_GET_INFO, info);
+	return nrsim_ioctl(fd, NEURONSIM_IOC_GET_INFO, info);
 }
 
 NSIM_EXPORT int neuronsim_load(int fd, const void *plan, size_t len,
@@ -134,7 +134,7 @@ NSIM_EXPORT int neuronsim_load(int fd, const void *plan, size_t len,
 		if (ld.log_size)
 			log_buf[0] = '\0';
 	}
-	err = nsim_ioctl(fd, NEURONSIM_IOC_LOAD, &ld);
+	err = nrsim_ioctl(fd, NEURONSIM_IOC_LOAD, &ld);
 	OPTS_SET(opts, log_len, ld.log_len);
 	OPTS_SET(opts, err_subgraph, err ? ld.err_subgraph : -1);
 	OPTS_SET(opts, err_record, err ? ld.err_record : -1);
@@ -222,7 +222,7 @@ NSIM_EXPORT int neuronsim_unload(int fd, __u32 model_id)
 {
 	struct neuronsim_unload u = { .model_id = model_id };
 
-	return nsim_ioctl(fd, NEURONSIM_IOC_UNLOAD, &u);
+	return nrsim_ioctl(fd, NEURONSIM_IOC_UNLOAD, &u);
 }
 
 NSIM_EXPORT int neuronsim_model_info(int fd, __u32 model_id,
@@ -232,7 +232,7 @@ NSIM_EXPORT int neuronsim_model_info(int fd, __u32 model_id,
 		return -EINVAL;
 	memset(info, 0, sizeof(*info));
 	info->model_id = model_id;
-	return nsim_ioctl(fd, NEURONSIM_IOC_MODEL_INFO, info);
+	return nrsim_ioctl(fd, NEURONSIM_IOC_MODEL_INFO, info);
 }
 
 NSIM_EXPORT int neuronsim_dma_queues(int fd, __u32 model_id,
@@ -252,7 +252,7 @@ NSIM_EXPORT int neuronsim_dma_queues(int fd, __u32 model_id,
 	if (max && !queues)
 		return -EINVAL;
 	di.subgraph = OPTS_GET(opts, subgraph, 0);
-	err = nsim_ioctl(fd, NEURONSIM_IOC_DMA_INFO, &di);
+	err = nrsim_ioctl(fd, NEURONSIM_IOC_DMA_INFO, &di);
 	return err ? err : (int)di.num_queues;
 }
 
@@ -281,7 +281,7 @@ NSIM_EXPORT int neuronsim_dma_ring(int fd, __u32 model_id,
 			   NEURONSIM_DMA_INFO_MAX_DESCS : max - done;
 		di.descs = (uintptr_t)(descs + done);
 		di.num_queues = 0;	/* out: the subgraph's queue count */
-		err = nsim_ioctl(fd, NEURONSIM_IOC_DMA_INFO, &di);
+		err = nrsim_ioctl(fd, NEURONSIM_IOC_DMA_INFO, &di);
 		if (err)
 			return err;
 		done += di.count;
@@ -306,7 +306,7 @@ NSIM_EXPORT int neuronsim_run(int fd, __u32 model_id,
 	if (!queues || !n)
 		return -EINVAL;
 	r.subgraph = OPTS_GET(opts, subgraph, 0);
-	return nsim_ioctl(fd, NEURONSIM_IOC_RUN, &r);
+	return nrsim_ioctl(fd, NEURONSIM_IOC_RUN, &r);
 }
 
 NSIM_EXPORT int neuronsim_wait(int fd, __u32 model_id,
@@ -331,7 +331,7 @@ NSIM_EXPORT int neuronsim_wait(int fd, __u32 model_id,
 	t = OPTS_GET(opts, timeout_ns, 0);
 	/* the library's 0 is "for ever", the kernel's "check once" */
 	w.timeout_ns = !t ? -1 : t < 0 ? 0 : t;
-	return nsim_ioctl(fd, NEURONSIM_IOC_WAIT, &w);
+	return nrsim_ioctl(fd, NEURONSIM_IOC_WAIT, &w);
 }
 
 NSIM_EXPORT int neuronsim_exec_start(int fd, __u32 model_id,
@@ -346,7 +346,7 @@ NSIM_EXPORT int neuronsim_exec_start(int fd, __u32 model_id,
 	x.max_events = OPTS_GET(opts, max_events, 0);
 	if (x.max_events)
 		x.flags |= NEURONSIM_EXEC_F_TRACE;
-	return nsim_ioctl(fd, NEURONSIM_IOC_EXECUTE, &x);
+	return nrsim_ioctl(fd, NEURONSIM_IOC_EXECUTE, &x);
 }
 
 NSIM_EXPORT void neuronsim_exec_result_free(struct neuronsim_exec_result *res)
@@ -372,7 +372,7 @@ NSIM_EXPORT int neuronsim_exec_wait(int fd, __u32 model_id, __s64 timeout_ns,
 	/* the library's 0 is "for ever", the kernel's "check once" */
 	w.timeout_ns = !timeout_ns ? -1 : timeout_ns < 0 ? 0 : timeout_ns;
 	/* the counts first, then the arrays of the same (ended) execution */
-	err = nsim_ioctl(fd, NEURONSIM_IOC_EXEC_WAIT, &w);
+	err = nrsim_ioctl(fd, NEURONSIM_IOC_EXEC_WAIT, &w);
 	if (err)
 		return err;
 	r = calloc(1, sizeof(*r));
@@ -395,7 +395,7 @@ NSIM_EXPORT int neuronsim_exec_wait(int fd, __u32 model_id, __s64 timeout_ns,
 	w.num_queues = r->num_queues;
 	w.events = (uintptr_t)r->events;
 	w.num_events = r->num_events;
-	err = nsim_ioctl(fd, NEURONSIM_IOC_EXEC_WAIT, &w);
+	err = nrsim_ioctl(fd, NEURONSIM_IOC_EXEC_WAIT, &w);
 	if (err) {
 		neuronsim_exec_result_free(r);
 		return err;
@@ -497,7 +497,7 @@ NSIM_EXPORT int neuronsim_resolve(int fd, __u32 model_id, __u32 subgraph,
 
 	if (!address)
 		return -EINVAL;
-	err = nsim_ioctl(fd, NEURONSIM_IOC_RESOLVE, &r);
+	err = nrsim_ioctl(fd, NEURONSIM_IOC_RESOLVE, &r);
 	if (!err)
 		*address = r.address;
 	return err;
@@ -516,7 +516,7 @@ NSIM_EXPORT int neuronsim_resolve_batch(int fd, __u32 model_id,
 
 	if (!entries || !count || count > NEURONSIM_RESOLVE_BATCH_MAX)
 		return -EINVAL;
-	err = nsim_ioctl(fd, NEURONSIM_IOC_RESOLVE_BATCH, &b);
+	err = nrsim_ioctl(fd, NEURONSIM_IOC_RESOLVE_BATCH, &b);
 	if (!err && num_ok)
 		*num_ok = b.num_ok;
 	return err;
@@ -537,7 +537,7 @@ static int nsim_var_io(int fd, unsigned long cmd, __u32 model_id,
 
 	if (!buf && len)
 		return -EINVAL;
-	return nsim_ioctl(fd, cmd, &io);
+	return nrsim_ioctl(fd, cmd, &io);
 }
 
 NSIM_EXPORT int neuronsim_read_var(int fd, __u32 model_id, __u32 subgraph,

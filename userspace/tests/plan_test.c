@@ -7,8 +7,8 @@
  *   - the kind table: names, def.json types both ways, storage, payload,
  *     union variant, usage category, placement, size rule, build class;
  *   - the name tables and their "unknown" texts;
- *   - nsim_rc_rule(), the rule the neuronsim command applies, equal to
- *     the module's nsim_rc_addr() and to the rule as documented, the
+ *   - nrsim_rc_rule(), the rule the neuronsim command applies, equal to
+ *     the module's nrsim_rc_addr() and to the rule as documented, the
  *     MR_SB gap past each SBUF partition included;
  *   - the DMA tables (element types, engines, queue types, ops), the
  *     descriptor rules and the access pattern walker (kbin_dma.h): runs
@@ -414,27 +414,27 @@ TEST(sbuf_gap_texts)
  */
 TEST(ptr_table_rows)
 {
-	const struct nsim_mr buf = { .size = 64, .pa = 0x1000004000ULL,
+	const struct nrsim_mr buf = { .size = 64, .pa = 0x1000004000ULL,
 				     .type = KBIN_MR_BUFFER };
-	const struct nsim_mr sb = { .size = 1, .pa = 0x100000000ULL,
+	const struct nrsim_mr sb = { .size = 1, .pa = 0x100000000ULL,
 				    .type = KBIN_MR_SB };
-	const struct nsim_mr ptr = { .size = 8, .pa = 0x1000008000ULL,
+	const struct nrsim_mr ptr = { .size = 8, .pa = 0x1000008000ULL,
 				     .type = KBIN_MR_PTR };
-	const struct nsim_mr list = { .size = 12, .pa = NSIM_PA_UNSTAGED,
+	const struct nrsim_mr list = { .size = 12, .pa = NRSIM_PA_UNSTAGED,
 				      .type = KBIN_MR_LIST };
 	__u64 a = 7;
 
-	EXPECT_EQ(1, nsim_rc_table_row(&buf, &a));
+	EXPECT_EQ(1, nrsim_rc_table_row(&buf, &a));
 	EXPECT_EQ(0x1000004000ULL, a);
-	EXPECT_EQ(1, nsim_rc_table_row(&sb, &a));
+	EXPECT_EQ(1, nrsim_rc_table_row(&sb, &a));
 	EXPECT_EQ(0x100000000ULL, a);
-	EXPECT_EQ(1, nsim_rc_table_row(&ptr, &a));
+	EXPECT_EQ(1, nrsim_rc_table_row(&ptr, &a));
 	EXPECT_EQ(0x1000008000ULL, a);
 	a = 7;
-	EXPECT_EQ(0, nsim_rc_table_row(&list, &a));
+	EXPECT_EQ(0, nrsim_rc_table_row(&list, &a));
 	EXPECT_EQ(0, a);
 	a = 7;
-	EXPECT_EQ(0, nsim_rc_table_row(NULL, &a));
+	EXPECT_EQ(0, nrsim_rc_table_row(NULL, &a));
 	EXPECT_EQ(0, a);
 
 	EXPECT_EQ(32, kbin_ptr_table_bytes(16, 4));
@@ -486,61 +486,61 @@ TEST(resolve_rule)
 	__u64 a = 0x1234;
 	size_t t, i, j, k, p, g;
 
-	EXPECT_EQ(0, nsim_rc_rule(KBIN_MR_BUFFER, 64, 0x1000000000ULL, 0, 0, 16, 48, &a));
+	EXPECT_EQ(0, nrsim_rc_rule(KBIN_MR_BUFFER, 64, 0x1000000000ULL, 0, 0, 16, 48, &a));
 	EXPECT_EQ(0x1000000010ULL, a);
-	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_BUFFER, 64, 0x1000, 0, 0, 16, 49, &a));
-	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_BUFFER, ~0ULL, 0x1000, 0, 0, 2, ~0ULL, &a));
-	EXPECT_EQ(-EINVAL, nsim_rc_rule(KBIN_MR_PTR, 8, 0x1000, 0, 0, 1, 0, &a));
-	EXPECT_EQ(0, nsim_rc_rule(KBIN_MR_PTR, 8, 0x2000, 0, 0, 0, 8, &a));
+	EXPECT_EQ(-ERANGE, nrsim_rc_rule(KBIN_MR_BUFFER, 64, 0x1000, 0, 0, 16, 49, &a));
+	EXPECT_EQ(-ERANGE, nrsim_rc_rule(KBIN_MR_BUFFER, ~0ULL, 0x1000, 0, 0, 2, ~0ULL, &a));
+	EXPECT_EQ(-EINVAL, nrsim_rc_rule(KBIN_MR_PTR, 8, 0x1000, 0, 0, 1, 0, &a));
+	EXPECT_EQ(0, nrsim_rc_rule(KBIN_MR_PTR, 8, 0x2000, 0, 0, 0, 8, &a));
 	EXPECT_EQ(0x2000, a);
-	EXPECT_EQ(-ENODATA, nsim_rc_rule(KBIN_MR_LIST, 12, NSIM_PA_UNSTAGED, 0, 0, 0, 4, &a));
+	EXPECT_EQ(-ENODATA, nrsim_rc_rule(KBIN_MR_LIST, 12, NRSIM_PA_UNSTAGED, 0, 0, 0, 4, &a));
 	/* out of bounds is reported before the MR_PTR and unstaged tests */
-	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_PTR, 8, 0x2000, 0, 0, 1, 8, &a));
-	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_LIST, 12, NSIM_PA_UNSTAGED, 0, 0, 0, 13, &a));
+	EXPECT_EQ(-ERANGE, nrsim_rc_rule(KBIN_MR_PTR, 8, 0x2000, 0, 0, 1, 8, &a));
+	EXPECT_EQ(-ERANGE, nrsim_rc_rule(KBIN_MR_LIST, 12, NRSIM_PA_UNSTAGED, 0, 0, 0, 13, &a));
 
 	/* trn2 MR_SB, the 32 MiB window: the last byte of partition 127 ... */
-	EXPECT_EQ(0, nsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, TRN2_PART,
+	EXPECT_EQ(0, nrsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, TRN2_PART,
 				  STRIDE, 127ULL * STRIDE + 229375, 1, &a));
 	EXPECT_EQ(0x100000000ULL + 127ULL * STRIDE + 229375, a);
 	/* ... and the first byte of its gap, alone or reached by a run */
-	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, TRN2_PART,
+	EXPECT_EQ(-ERANGE, nrsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, TRN2_PART,
 					STRIDE, 127ULL * STRIDE + 229376, 1, &a));
-	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, TRN2_PART,
+	EXPECT_EQ(-ERANGE, nrsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, TRN2_PART,
 					STRIDE, 127ULL * STRIDE + 229375, 2, &a));
-	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, TRN2_PART,
+	EXPECT_EQ(-ERANGE, nrsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, TRN2_PART,
 					STRIDE, 127ULL * STRIDE + 229376, 0, &a));
 	/* a whole partition; the next one starts a stride later */
-	EXPECT_EQ(0, nsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, TRN2_PART,
+	EXPECT_EQ(0, nrsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, TRN2_PART,
 				  STRIDE, 5ULL * STRIDE, TRN2_PART, &a));
-	EXPECT_EQ(-ERANGE, nsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, TRN2_PART,
+	EXPECT_EQ(-ERANGE, nrsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, TRN2_PART,
 					STRIDE, 5ULL * STRIDE, TRN2_PART + 1, &a));
 	/* the gap is MR_SB's: the same numbers on an HBM var resolve */
-	EXPECT_EQ(0, nsim_rc_rule(KBIN_MR_BUFFER, 32 << 20, 0x1000000000ULL, TRN2_PART,
+	EXPECT_EQ(0, nrsim_rc_rule(KBIN_MR_BUFFER, 32 << 20, 0x1000000000ULL, TRN2_PART,
 				  STRIDE, 127ULL * STRIDE + 229376, 1, &a));
 	/* an MR_REMOTE staged in an SBUF window (its source's geometry) */
 	{
-		struct nsim_mr r = { .size = 32 << 20, .pa = 0x100000000ULL,
+		struct nrsim_mr r = { .size = 32 << 20, .pa = 0x100000000ULL,
 				     .type = KBIN_MR_REMOTE };
 
-		EXPECT_EQ(0, nsim_rc_addr(&r, 127ULL * STRIDE + 229376, 1, &a));
-		nsim_rc_sbuf_init(&r, TRN2_PART, STRIDE);
-		EXPECT_EQ(TRN2_PART, nsim_rc_sbuf_part(&r));
-		EXPECT_EQ(STRIDE, nsim_rc_sbuf_stride(&r));
-		EXPECT_EQ(-ERANGE, nsim_rc_addr(&r, 127ULL * STRIDE + 229376, 1, &a));
-		EXPECT_EQ(0, nsim_rc_addr(&r, 127ULL * STRIDE + 229375, 1, &a));
+		EXPECT_EQ(0, nrsim_rc_addr(&r, 127ULL * STRIDE + 229376, 1, &a));
+		nrsim_rc_sbuf_init(&r, TRN2_PART, STRIDE);
+		EXPECT_EQ(TRN2_PART, nrsim_rc_sbuf_part(&r));
+		EXPECT_EQ(STRIDE, nrsim_rc_sbuf_stride(&r));
+		EXPECT_EQ(-ERANGE, nrsim_rc_addr(&r, 127ULL * STRIDE + 229376, 1, &a));
+		EXPECT_EQ(0, nrsim_rc_addr(&r, 127ULL * STRIDE + 229375, 1, &a));
 		EXPECT_EQ(0x100000000ULL + 127ULL * STRIDE + 229375, a);
-		nsim_rc_sbuf_init(&r, 196608, STRIDE);
-		EXPECT_EQ(196608U, nsim_rc_sbuf_part(&r));
-		nsim_rc_sbuf_init(&r, STRIDE, STRIDE);
+		nrsim_rc_sbuf_init(&r, 196608, STRIDE);
+		EXPECT_EQ(196608U, nrsim_rc_sbuf_part(&r));
+		nrsim_rc_sbuf_init(&r, STRIDE, STRIDE);
 		EXPECT_EQ(0, r.sbuf);
 	}
 	/* trn3's partitions fill their strides: no gap */
-	EXPECT_EQ(0, nsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, STRIDE, STRIDE,
+	EXPECT_EQ(0, nrsim_rc_rule(KBIN_MR_SB, 32 << 20, 0x100000000ULL, STRIDE, STRIDE,
 				  5ULL * STRIDE + 229376, 2 * STRIDE, &a));
 
 	/*
-	 * every combination: the documented rule, nsim_rc_addr() on a mem_ref
-	 * given its geometry as staging does, nsim_rc_rule()
+	 * every combination: the documented rule, nrsim_rc_addr() on a mem_ref
+	 * given its geometry as staging does, nrsim_rc_rule()
 	 */
 	for (g = 0; g < sizeof(geo) / sizeof(geo[0]); g++)
 		for (t = 0; t < sizeof(types) / sizeof(types[0]); t++)
@@ -548,7 +548,7 @@ TEST(resolve_rule)
 				for (j = 0; j < nv; j++)
 					for (k = 0; k < nv; k++)
 						for (p = 0; p < nv; p += 3) {
-							struct nsim_mr mr = {
+							struct nrsim_mr mr = {
 								.size = vals[i], .pa = vals[p],
 								.type = types[t],
 							};
@@ -558,13 +558,13 @@ TEST(resolve_rule)
 									 vals[j], vals[k], &want);
 
 							if (types[t] == KBIN_MR_SB)
-								nsim_rc_sbuf_init(&mr, geo[g][0],
+								nrsim_rc_sbuf_init(&mr, geo[g][0],
 										  geo[g][1]);
-							ASSERT_EQ(w, nsim_rc_rule(types[t], vals[i],
+							ASSERT_EQ(w, nrsim_rc_rule(types[t], vals[i],
 										  vals[p], geo[g][0],
 										  geo[g][1], vals[j],
 										  vals[k], &got));
-							ASSERT_EQ(w, nsim_rc_addr(&mr, vals[j],
+							ASSERT_EQ(w, nrsim_rc_addr(&mr, vals[j],
 										  vals[k], &via));
 							if (!w) {
 								ASSERT_EQ(want, got);

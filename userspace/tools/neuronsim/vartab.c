@@ -260,8 +260,8 @@ const struct neuronsim_map_var *vartab_find(const struct vartab *t,
 int table_resolve(const struct vartab *t, const struct neuronsim_map_var *v,
 		  __u64 off, __u64 size, __u64 *addr)
 {
-	return nsim_rc_rule(v->mr_type, v->size,
-			    v->staged ? v->address : NSIM_PA_UNSTAGED,
+	return nrsim_rc_rule(v->mr_type, v->size,
+			    v->staged ? v->address : NRSIM_PA_UNSTAGED,
 			    t->sb_part_size, t->sb_stride, off, size, addr);
 }
 
@@ -275,7 +275,7 @@ const char *sbuf_gap_note(const struct vartab *t, const struct neuronsim_map_var
 	__u64 end;
 
 	if (v->mr_type != KBIN_MR_SB || __builtin_add_overflow(off, size, &end) ||
-	    end > v->size || !nsim_rc_sbuf_gap(t->sb_part_size, t->sb_stride, off, size))
+	    end > v->size || !nrsim_rc_sbuf_gap(t->sb_part_size, t->sb_stride, off, size))
 		return NULL;
 	return kbin_sbuf_gap_strerror(buf, cap, v->name, off, size,
 				      t->sb_part_size, t->sb_stride);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * neuronsim.h - structures shared by the files of the neuronsim module.
+ * nrsim.h - structures shared by the files of the neuronsim module.
  *
  * One file per concern: main.c (module init/exit, parameters),
  * device.c (a simulated device, its address map and device node), mem.c
@@ -9,11 +9,11 @@
  * tables), stage.c (LOAD staging), relocate.c (DMA programs into UDMA
  * rings), engine.c (the DMA engines that run them), resolve.c (mem_ref
  * lookup), ioctl.c (every ioctl handler), debugfs.c, netlink.c.  Every piece of state
- * belongs to a struct nsim_device; the module keeps only the list of
+ * belongs to a struct nrsim_device; the module keeps only the list of
  * devices.
  */
-#ifndef _NEURONSIM_H
-#define _NEURONSIM_H
+#ifndef _NRSIM_H
+#define _NRSIM_H
 
 #include <linux/atomic.h>
 #include <linux/bits.h>
@@ -42,88 +42,88 @@
  * and every other per-generation number are the generation table's
  * (kbin_gen.h).
  */
-#define NSIM_SBUF_BASE		0x100000000ULL		/* 4 GiB: core 0's window */
-#define NSIM_HBM_STRIDE		0x1000000000ULL		/* 64 GiB between channels */
-#define NSIM_HBM_BASE		NSIM_HBM_STRIDE		/* channel 0 */
+#define NRSIM_SBUF_BASE		0x100000000ULL		/* 4 GiB: core 0's window */
+#define NRSIM_HBM_STRIDE		0x1000000000ULL		/* 64 GiB between channels */
+#define NRSIM_HBM_BASE		NRSIM_HBM_STRIDE		/* channel 0 */
 /* the end of the address map: past the last possible HBM channel */
-#define NSIM_ADDR_END		(NSIM_HBM_BASE + \
-				 NEURONSIM_MAX_HBM_CHANNELS * NSIM_HBM_STRIDE)
+#define NRSIM_ADDR_END		(NRSIM_HBM_BASE + \
+				 NEURONSIM_MAX_HBM_CHANNELS * NRSIM_HBM_STRIDE)
 
 /* the files of device 0 that neuronsim/ keeps links to (debugfs.c) */
-#define NSIM_DEBUGFS_LINKS	7
+#define NRSIM_DEBUGFS_LINKS	7
 
 /* HBM allocation granule: 4 KiB (genalloc min_alloc_order 12) */
-#define NSIM_HBM_ORDER		12
-#define NSIM_HBM_GRANULE	BIT_ULL(NSIM_HBM_ORDER)
+#define NRSIM_HBM_ORDER		12
+#define NRSIM_HBM_GRANULE	BIT_ULL(NRSIM_HBM_ORDER)
 
 struct gen_pool;
 
 /**
- * struct nsim_mem - a device's sparse backing memory (mem.c).
+ * struct nrsim_mem - a device's sparse backing memory (mem.c).
  * @pages: device page frame (address >> PAGE_SHIFT) -> struct page.
  * @backing: bytes of RAM @pages holds (a multiple of PAGE_SIZE).
  */
-struct nsim_mem {
+struct nrsim_mem {
 	struct xarray pages;
 	atomic64_t backing;
 };
 
 /**
- * struct nsim_usage_acct - bytes of one HBM usage category or channel.
+ * struct nrsim_usage_acct - bytes of one HBM usage category or channel.
  * @total: bytes allocated since the device was created.
  * @present: bytes held now.
  * @peak: largest @present seen.
  */
-struct nsim_usage_acct {
+struct nrsim_usage_acct {
 	u64 total;
 	u64 present;
 	u64 peak;
 };
 
 /**
- * struct nsim_mem_acct - the HBM accounting of one channel or NeuronCore
+ * struct nrsim_mem_acct - the HBM accounting of one channel or NeuronCore
  *	(Documentation/hardware.rst, "HBM usage categories").
  * @all: every byte.
  * @usage: per libnrt usage category (enum kbin_usage).
  * @category: per device-memory category of the Neuron driver's sysfs
  *	(enum kbin_mem_category, kbin_usage_category()).
  */
-struct nsim_mem_acct {
-	struct nsim_usage_acct all;
-	struct nsim_usage_acct usage[KBIN_USAGE_MAX + 1];
-	struct nsim_usage_acct category[KBIN_MEMCAT_MAX];
+struct nrsim_mem_acct {
+	struct nrsim_usage_acct all;
+	struct nrsim_usage_acct usage[KBIN_USAGE_MAX + 1];
+	struct nrsim_usage_acct category[KBIN_MEMCAT_MAX];
 };
 
 /**
- * struct nsim_hbm_channel - one HBM channel (hbm.c).
+ * struct nrsim_hbm_channel - one HBM channel (hbm.c).
  * @pool: genalloc pool over the channel's device addresses.
  * @acct: the channel's accounting.
  */
-struct nsim_hbm_channel {
+struct nrsim_hbm_channel {
 	struct gen_pool *pool;
-	struct nsim_mem_acct acct;
+	struct nrsim_mem_acct acct;
 };
 
 /**
- * struct nsim_hbm_cursor - where a run of HBM allocations of one caller
+ * struct nrsim_hbm_cursor - where a run of HBM allocations of one caller
  *	(a LOAD) starts looking, per channel (hbm.c).
  * @first_free: per channel, a granule index (address - channel base, in
- *	NSIM_HBM_GRANULE units) below which the caller saw every granule in
+ *	NRSIM_HBM_GRANULE units) below which the caller saw every granule in
  *	use; zero-initialised means "from the start".
  */
-struct nsim_hbm_cursor {
+struct nrsim_hbm_cursor {
 	unsigned long first_free[NEURONSIM_MAX_HBM_CHANNELS];
 };
 
 /**
- * struct nsim_stats - a device's memory accounting (debugfs "stats").
+ * struct nrsim_stats - a device's memory accounting (debugfs "stats").
  * @models: models loaded.
  * @mem_refs: kernel mem_refs held by loaded models.
  * @kmem_bytes: bytes of kernel memory held by loaded models.
  * @loads: successful loads since the device was created.
  * @load_failures: failed loads since the device was created.
  */
-struct nsim_stats {
+struct nrsim_stats {
 	atomic64_t models;
 	atomic64_t mem_refs;
 	atomic64_t kmem_bytes;
@@ -132,98 +132,98 @@ struct nsim_stats {
 };
 
 /**
- * enum nsim_status - the Neuron driver's per-NeuronCore status counters,
+ * enum nrsim_status - the Neuron driver's per-NeuronCore status counters,
  *	stats/status/<name> in sysfs, in the driver's order (sysfs.c;
- *	Documentation/sysfs.rst).  A LOAD ends in @NSIM_STATUS_SUCCESS, or
- *	in @NSIM_STATUS_FAILURE and the counter its reason maps to; the
- *	execution of a subgraph in @NSIM_STATUS_SUCCESS, or in
- *	@NSIM_STATUS_FAILURE and the counter its status maps to.
- * @NSIM_STATUS_SUCCESS: "success".
- * @NSIM_STATUS_FAILURE: "failure".
- * @NSIM_STATUS_TIMEOUT: "timeout".
- * @NSIM_STATUS_EXEC_BAD_INPUT: "exec_bad_input".
- * @NSIM_STATUS_HW_ERROR: "hw_error".
- * @NSIM_STATUS_EXEC_COMPLETED_WITH_ERR: "execute_completed_with_error".
- * @NSIM_STATUS_EXEC_COMPLETED_WITH_NUM_ERR:
+ *	Documentation/sysfs.rst).  A LOAD ends in @NRSIM_STATUS_SUCCESS, or
+ *	in @NRSIM_STATUS_FAILURE and the counter its reason maps to; the
+ *	execution of a subgraph in @NRSIM_STATUS_SUCCESS, or in
+ *	@NRSIM_STATUS_FAILURE and the counter its status maps to.
+ * @NRSIM_STATUS_SUCCESS: "success".
+ * @NRSIM_STATUS_FAILURE: "failure".
+ * @NRSIM_STATUS_TIMEOUT: "timeout".
+ * @NRSIM_STATUS_EXEC_BAD_INPUT: "exec_bad_input".
+ * @NRSIM_STATUS_HW_ERROR: "hw_error".
+ * @NRSIM_STATUS_EXEC_COMPLETED_WITH_ERR: "execute_completed_with_error".
+ * @NRSIM_STATUS_EXEC_COMPLETED_WITH_NUM_ERR:
  *	"execute_completed_with_num_error".
- * @NSIM_STATUS_GENERIC_ERROR: "generic_error".
- * @NSIM_STATUS_RESOURCE_ERROR: "resource_error".
- * @NSIM_STATUS_RESOURCE_NC_ERROR: "resource_nc_error".
- * @NSIM_STATUS_EXEC_FAILED_TO_QUEUE: "execute_failed_to_queue".
- * @NSIM_STATUS_INVALID_ERROR: "invalid_error".
- * @NSIM_STATUS_UNSUPPORTED_NEFF_VERSION: "unsupported_neff_version".
- * @NSIM_STATUS_OOB_ERROR: "oob_error".
- * @NSIM_STATUS_HW_COLLECTIVES_ERROR: "hw_collectives_error".
- * @NSIM_STATUS_HW_HBM_UE_ERROR: "hw_hbm_ue_error".
- * @NSIM_STATUS_HW_NC_UE_ERROR: "hw_nc_ue_error".
- * @NSIM_STATUS_HW_DMA_ABORT_ERROR: "hw_dma_abort_error".
- * @NSIM_STATUS_EXEC_SW_NQ_OVERFLOW: "execute_sw_nq_overflow".
- * @NSIM_STATUS_EXEC_SW_SEMAPHORE_ERROR: "execute_sw_semaphore_error".
- * @NSIM_STATUS_EXEC_SW_EVENT_ERROR: "execute_sw_event_error".
- * @NSIM_STATUS_EXEC_SW_PSUM_COLLISION: "execute_sw_psum_collision".
- * @NSIM_STATUS_EXEC_SW_SEQUENCER_FATAL: "execute_sw_sequencer_fatal".
- * @NSIM_STATUS_HW_REPAIRABLE_HBM_UE_ERROR: "hw_repairable_hbm_ue_error".
- * @NSIM_STATUS_MAX: number of counters.
+ * @NRSIM_STATUS_GENERIC_ERROR: "generic_error".
+ * @NRSIM_STATUS_RESOURCE_ERROR: "resource_error".
+ * @NRSIM_STATUS_RESOURCE_NC_ERROR: "resource_nc_error".
+ * @NRSIM_STATUS_EXEC_FAILED_TO_QUEUE: "execute_failed_to_queue".
+ * @NRSIM_STATUS_INVALID_ERROR: "invalid_error".
+ * @NRSIM_STATUS_UNSUPPORTED_NEFF_VERSION: "unsupported_neff_version".
+ * @NRSIM_STATUS_OOB_ERROR: "oob_error".
+ * @NRSIM_STATUS_HW_COLLECTIVES_ERROR: "hw_collectives_error".
+ * @NRSIM_STATUS_HW_HBM_UE_ERROR: "hw_hbm_ue_error".
+ * @NRSIM_STATUS_HW_NC_UE_ERROR: "hw_nc_ue_error".
+ * @NRSIM_STATUS_HW_DMA_ABORT_ERROR: "hw_dma_abort_error".
+ * @NRSIM_STATUS_EXEC_SW_NQ_OVERFLOW: "execute_sw_nq_overflow".
+ * @NRSIM_STATUS_EXEC_SW_SEMAPHORE_ERROR: "execute_sw_semaphore_error".
+ * @NRSIM_STATUS_EXEC_SW_EVENT_ERROR: "execute_sw_event_error".
+ * @NRSIM_STATUS_EXEC_SW_PSUM_COLLISION: "execute_sw_psum_collision".
+ * @NRSIM_STATUS_EXEC_SW_SEQUENCER_FATAL: "execute_sw_sequencer_fatal".
+ * @NRSIM_STATUS_HW_REPAIRABLE_HBM_UE_ERROR: "hw_repairable_hbm_ue_error".
+ * @NRSIM_STATUS_MAX: number of counters.
  */
-enum nsim_status {
-	NSIM_STATUS_SUCCESS,
-	NSIM_STATUS_FAILURE,
-	NSIM_STATUS_TIMEOUT,
-	NSIM_STATUS_EXEC_BAD_INPUT,
-	NSIM_STATUS_HW_ERROR,
-	NSIM_STATUS_EXEC_COMPLETED_WITH_ERR,
-	NSIM_STATUS_EXEC_COMPLETED_WITH_NUM_ERR,
-	NSIM_STATUS_GENERIC_ERROR,
-	NSIM_STATUS_RESOURCE_ERROR,
-	NSIM_STATUS_RESOURCE_NC_ERROR,
-	NSIM_STATUS_EXEC_FAILED_TO_QUEUE,
-	NSIM_STATUS_INVALID_ERROR,
-	NSIM_STATUS_UNSUPPORTED_NEFF_VERSION,
-	NSIM_STATUS_OOB_ERROR,
-	NSIM_STATUS_HW_COLLECTIVES_ERROR,
-	NSIM_STATUS_HW_HBM_UE_ERROR,
-	NSIM_STATUS_HW_NC_UE_ERROR,
-	NSIM_STATUS_HW_DMA_ABORT_ERROR,
-	NSIM_STATUS_EXEC_SW_NQ_OVERFLOW,
-	NSIM_STATUS_EXEC_SW_SEMAPHORE_ERROR,
-	NSIM_STATUS_EXEC_SW_EVENT_ERROR,
-	NSIM_STATUS_EXEC_SW_PSUM_COLLISION,
-	NSIM_STATUS_EXEC_SW_SEQUENCER_FATAL,
-	NSIM_STATUS_HW_REPAIRABLE_HBM_UE_ERROR,
-	NSIM_STATUS_MAX,
+enum nrsim_status {
+	NRSIM_STATUS_SUCCESS,
+	NRSIM_STATUS_FAILURE,
+	NRSIM_STATUS_TIMEOUT,
+	NRSIM_STATUS_EXEC_BAD_INPUT,
+	NRSIM_STATUS_HW_ERROR,
+	NRSIM_STATUS_EXEC_COMPLETED_WITH_ERR,
+	NRSIM_STATUS_EXEC_COMPLETED_WITH_NUM_ERR,
+	NRSIM_STATUS_GENERIC_ERROR,
+	NRSIM_STATUS_RESOURCE_ERROR,
+	NRSIM_STATUS_RESOURCE_NC_ERROR,
+	NRSIM_STATUS_EXEC_FAILED_TO_QUEUE,
+	NRSIM_STATUS_INVALID_ERROR,
+	NRSIM_STATUS_UNSUPPORTED_NEFF_VERSION,
+	NRSIM_STATUS_OOB_ERROR,
+	NRSIM_STATUS_HW_COLLECTIVES_ERROR,
+	NRSIM_STATUS_HW_HBM_UE_ERROR,
+	NRSIM_STATUS_HW_NC_UE_ERROR,
+	NRSIM_STATUS_HW_DMA_ABORT_ERROR,
+	NRSIM_STATUS_EXEC_SW_NQ_OVERFLOW,
+	NRSIM_STATUS_EXEC_SW_SEMAPHORE_ERROR,
+	NRSIM_STATUS_EXEC_SW_EVENT_ERROR,
+	NRSIM_STATUS_EXEC_SW_PSUM_COLLISION,
+	NRSIM_STATUS_EXEC_SW_SEQUENCER_FATAL,
+	NRSIM_STATUS_HW_REPAIRABLE_HBM_UE_ERROR,
+	NRSIM_STATUS_MAX,
 };
 
 /**
- * enum nsim_host_mem - the Neuron driver's host-memory categories,
+ * enum nrsim_host_mem - the Neuron driver's host-memory categories,
  *	stats/memory_usage/host_mem/<name> in sysfs (sysfs.c).  Only
- *	@NSIM_HOST_MEM_DRIVER_MEMORY is used: the kernel memory the module
+ *	@NRSIM_HOST_MEM_DRIVER_MEMORY is used: the kernel memory the module
  *	holds for loaded models.
- * @NSIM_HOST_MEM_DMA_BUFFERS: "dma_buffers".
- * @NSIM_HOST_MEM_TENSORS: "tensors".
- * @NSIM_HOST_MEM_CONSTANTS: "constants".
- * @NSIM_HOST_MEM_APPLICATION_MEMORY: "application_memory".
- * @NSIM_HOST_MEM_DRIVER_MEMORY: "driver_memory".
- * @NSIM_HOST_MEM_NOTIFICATIONS: "notifications".
- * @NSIM_HOST_MEM_DMA_RINGS: "dma_rings".
- * @NSIM_HOST_MEM_UNCATEGORIZED: "uncategorized".
- * @NSIM_HOST_MEM_MAX: number of categories.
+ * @NRSIM_HOST_MEM_DMA_BUFFERS: "dma_buffers".
+ * @NRSIM_HOST_MEM_TENSORS: "tensors".
+ * @NRSIM_HOST_MEM_CONSTANTS: "constants".
+ * @NRSIM_HOST_MEM_APPLICATION_MEMORY: "application_memory".
+ * @NRSIM_HOST_MEM_DRIVER_MEMORY: "driver_memory".
+ * @NRSIM_HOST_MEM_NOTIFICATIONS: "notifications".
+ * @NRSIM_HOST_MEM_DMA_RINGS: "dma_rings".
+ * @NRSIM_HOST_MEM_UNCATEGORIZED: "uncategorized".
+ * @NRSIM_HOST_MEM_MAX: number of categories.
  */
-enum nsim_host_mem {
-	NSIM_HOST_MEM_DMA_BUFFERS,
-	NSIM_HOST_MEM_TENSORS,
-	NSIM_HOST_MEM_CONSTANTS,
-	NSIM_HOST_MEM_APPLICATION_MEMORY,
-	NSIM_HOST_MEM_DRIVER_MEMORY,
-	NSIM_HOST_MEM_NOTIFICATIONS,
-	NSIM_HOST_MEM_DMA_RINGS,
-	NSIM_HOST_MEM_UNCATEGORIZED,
-	NSIM_HOST_MEM_MAX,
+enum nrsim_host_mem {
+	NRSIM_HOST_MEM_DMA_BUFFERS,
+	NRSIM_HOST_MEM_TENSORS,
+	NRSIM_HOST_MEM_CONSTANTS,
+	NRSIM_HOST_MEM_APPLICATION_MEMORY,
+	NRSIM_HOST_MEM_DRIVER_MEMORY,
+	NRSIM_HOST_MEM_NOTIFICATIONS,
+	NRSIM_HOST_MEM_DMA_RINGS,
+	NRSIM_HOST_MEM_UNCATEGORIZED,
+	NRSIM_HOST_MEM_MAX,
 };
 
 /**
- * struct nsim_core_stats - a NeuronCore's load and execution counters
+ * struct nrsim_core_stats - a NeuronCore's load and execution counters
  *	(sysfs.c).
- * @status: per enum nsim_status, the LOADs and the executions of a
+ * @status: per enum nrsim_status, the LOADs and the executions of a
  *	subgraph on the core that ended so.
  * @model_loads: successful LOADs whose first subgraph is on the core.
  * @models: models loaded now whose first subgraph is on the core.
@@ -231,30 +231,30 @@ enum nsim_host_mem {
  * @time_ns: virtual nanoseconds of the executions of a subgraph on the
  *	core.
  */
-struct nsim_core_stats {
-	atomic64_t status[NSIM_STATUS_MAX];
+struct nrsim_core_stats {
+	atomic64_t status[NRSIM_STATUS_MAX];
 	atomic64_t model_loads;
 	atomic64_t models;
 	atomic64_t inferences;
 	atomic64_t time_ns;
 };
 
-/* device indices are 0..NSIM_MAX_DEVICES - 1 */
-#define NSIM_MAX_DEVICES	NEURONSIM_MAX_DEVICES
+/* device indices are 0..NRSIM_MAX_DEVICES - 1 */
+#define NRSIM_MAX_DEVICES	NEURONSIM_MAX_DEVICES
 
 /**
- * struct nsim_core - one NeuronCore of a device (core.c).
+ * struct nrsim_core - one NeuronCore of a device (core.c).
  * @owner: the thread group holding the core's reservation (a reference),
  *	or NULL when the core is free.
  * @users: the owner's models on the core and its loads in progress.
  */
-struct nsim_core {
+struct nrsim_core {
 	struct pid *owner;
 	u32 users;
 };
 
 /**
- * struct nsim_engine_stats - the counters of one NeuronCore's DMA engine
+ * struct nrsim_engine_stats - the counters of one NeuronCore's DMA engine
  *	(engine.c; debugfs "engine", Documentation/dma.rst, "Counters").
  * @bytes: bytes its queues wrote (S2M), since the device was created.
  * @udma_descs: UDMA descriptors it executed, both sides.
@@ -263,7 +263,7 @@ struct nsim_core {
  * @errors: queue runs that ended with an error (not cancellations).
  * @busy_ns: nanoseconds it spent running queues.
  */
-struct nsim_engine_stats {
+struct nrsim_engine_stats {
 	atomic64_t bytes;
 	atomic64_t udma_descs;
 	atomic64_t descs;
@@ -273,7 +273,7 @@ struct nsim_engine_stats {
 };
 
 /**
- * struct nsim_device - one simulated device.
+ * struct nrsim_device - one simulated device.
  * @dev: the struct device "neuronsimN" on the neuronsim bus; frees the
  *	whole struct when its last reference goes.
  * @index: device index N (/dev/neuronsimN).
@@ -311,15 +311,15 @@ struct nsim_engine_stats {
  * @exec_lock: protects @core_exec.
  * @core_exec: per NeuronCore, the model whose execution holds it, or
  *	NULL: one execution per core at a time (exec.c).
- * @host_mem: host memory per enum nsim_host_mem (sysfs host_mem/).
+ * @host_mem: host memory per enum nrsim_host_mem (sysfs host_mem/).
  * @core_stats: per NeuronCore, its load counters (sysfs status/ and
  *	other_info/).
  * @sysfs_dev: the device neuronsimN of class neuronsim, the root of the
- *	sysfs tree (sysfs.c); NULL until nsim_sysfs_add().
+ *	sysfs tree (sysfs.c); NULL until nrsim_sysfs_add().
  * @sysfs_dirs: the tree's directories in the order they were added.
  * @sysfs_ndirs: entries in @sysfs_dirs.
  */
-struct nsim_device {
+struct nrsim_device {
 	struct device dev;
 	u32 index;
 	const struct kbin_gen *arch;
@@ -328,66 +328,66 @@ struct nsim_device {
 	spinlock_t open_lock;	/* nfiles, removing */
 	u32 nfiles;
 	bool removing;
-	struct nsim_mem mem;
+	struct nrsim_mem mem;
 	spinlock_t hbm_lock;	/* HBM accounting */
-	struct nsim_hbm_channel hbm[NEURONSIM_MAX_HBM_CHANNELS];
-	struct nsim_mem_acct core_hbm[NEURONSIM_MAX_CORES];
+	struct nrsim_hbm_channel hbm[NEURONSIM_MAX_HBM_CHANNELS];
+	struct nrsim_mem_acct core_hbm[NEURONSIM_MAX_CORES];
 	struct mutex core_lock;	/* cores */
-	struct nsim_core cores[NEURONSIM_MAX_CORES];
+	struct nrsim_core cores[NEURONSIM_MAX_CORES];
 	struct xarray models;
 	u32 next_model_id;
-	struct nsim_stats stats;
+	struct nrsim_stats stats;
 	struct dentry *debugfs;
 	struct dentry *debugfs_models;
-	struct dentry *debugfs_links[NSIM_DEBUGFS_LINKS];
+	struct dentry *debugfs_links[NRSIM_DEBUGFS_LINKS];
 	atomic_t fail_hbm_alloc_nth;
 	atomic_t fail_copyin_nth;
 	atomic_t fail_reloc_nth;
 	atomic_t fail_run_nth;
 	struct workqueue_struct *engine_wq[NEURONSIM_MAX_CORES];
-	struct nsim_engine_stats engine[NEURONSIM_MAX_CORES];
+	struct nrsim_engine_stats engine[NEURONSIM_MAX_CORES];
 	spinlock_t exec_lock;	/* core_exec */
-	const struct nsim_model *core_exec[NEURONSIM_MAX_CORES];
-	struct nsim_usage_acct host_mem[NSIM_HOST_MEM_MAX];
-	struct nsim_core_stats core_stats[NEURONSIM_MAX_CORES];
+	const struct nrsim_model *core_exec[NEURONSIM_MAX_CORES];
+	struct nrsim_usage_acct host_mem[NRSIM_HOST_MEM_MAX];
+	struct nrsim_core_stats core_stats[NEURONSIM_MAX_CORES];
 	struct device *sysfs_dev;
 	struct kobject **sysfs_dirs;
 	u32 sysfs_ndirs;
 };
 
-/* struct nsim_mr.flags */
-#define NSIM_MR_REMOTE		0x1
+/* struct nrsim_mr.flags */
+#define NRSIM_MR_REMOTE		0x1
 
-/* struct nsim_mr, the hot mem_ref, is in resolve_core.h */
+/* struct nrsim_mr, the hot mem_ref, is in resolve_core.h */
 
-/* where a variable lives (struct nsim_mr_cold.where) */
-enum nsim_where {
-	NSIM_WHERE_NONE = 0,
-	NSIM_WHERE_HBM,		/* where_idx: channel */
-	NSIM_WHERE_SBUF,	/* where_idx: core */
-	/* a scratchpad arena, NSIM_WHERE_SP_LOCAL + backing_buf; where_idx: channel */
-	NSIM_WHERE_SP_LOCAL,
-	NSIM_WHERE_SP_SHARED,
-	NSIM_WHERE_SP_SHARDED,
-	NSIM_WHERE_SP_MAIN,
-	NSIM_WHERE_REMOTE,	/* where_idx: relative subgraph */
-	NSIM_WHERE_TARGET,	/* MR_PTR: its target's place */
+/* where a variable lives (struct nrsim_mr_cold.where) */
+enum nrsim_where {
+	NRSIM_WHERE_NONE = 0,
+	NRSIM_WHERE_HBM,		/* where_idx: channel */
+	NRSIM_WHERE_SBUF,	/* where_idx: core */
+	/* a scratchpad arena, NRSIM_WHERE_SP_LOCAL + backing_buf; where_idx: channel */
+	NRSIM_WHERE_SP_LOCAL,
+	NRSIM_WHERE_SP_SHARED,
+	NRSIM_WHERE_SP_SHARDED,
+	NRSIM_WHERE_SP_MAIN,
+	NRSIM_WHERE_REMOTE,	/* where_idx: relative subgraph */
+	NRSIM_WHERE_TARGET,	/* MR_PTR: its target's place */
 };
 
 /**
- * struct nsim_mr_cold - per-variable data only debugfs reads.  32 bytes.
+ * struct nrsim_mr_cold - per-variable data only debugfs reads.  32 bytes.
  * @name_off: offset of the NUL-terminated name in the subgraph's names.
  * @dims_off: index of the first dimension in the subgraph's dims pool.
  * @alignment_log2: log2 of the alignment.
  * @ndims: dimensions in use (0..8).
  * @mode: enum kbin_stage_mode.
- * @where: enum nsim_where.
- * @where_idx: channel, core or subgraph (see enum nsim_where).
+ * @where: enum nrsim_where.
+ * @where_idx: channel, core or subgraph (see enum nrsim_where).
  * @usage: enum kbin_usage of an HBM placement.
  * @has_payload: the record carried a payload.
  * @dtype: NUL-terminated.
  */
-struct nsim_mr_cold {
+struct nrsim_mr_cold {
 	u32 name_off;
 	u32 dims_off;
 	u8 alignment_log2;
@@ -401,15 +401,15 @@ struct nsim_mr_cold {
 };
 
 /**
- * struct nsim_hbm_region - one genalloc allocation held by a model (a
+ * struct nrsim_hbm_region - one genalloc allocation held by a model (a
  *	scratchpad page).
  * @addr: device address (0: none).
- * @size: bytes (a multiple of NSIM_HBM_GRANULE).
+ * @size: bytes (a multiple of NRSIM_HBM_GRANULE).
  * @core: the NeuronCore it is charged to; it lies in that core's HBM
  *	channel.
  * @usage: enum kbin_usage it is charged to.
  */
-struct nsim_hbm_region {
+struct nrsim_hbm_region {
 	u64 addr;
 	u64 size;
 	u32 core;
@@ -417,27 +417,27 @@ struct nsim_hbm_region {
 };
 
 /**
- * struct nsim_scratchpad - a scratchpad arena: pages in HBM.
+ * struct nrsim_scratchpad - a scratchpad arena: pages in HBM.
  * @size: bytes the plan asks for (a header size, or its variables' extent).
  * @npages: pages allocated.
  * @pages: @npages regions; page i covers arena bytes
  *	[i * page_size, (i + 1) * page_size).
  */
-struct nsim_scratchpad {
+struct nrsim_scratchpad {
 	u64 size;
 	u32 npages;
-	struct nsim_hbm_region *pages;
+	struct nrsim_hbm_region *pages;
 };
 
 /* the two sides of a UDMA copy, the index of a queue's rings */
-enum nsim_dma_dir {
-	NSIM_DMA_M2S = 0,	/* read side: a descriptor's from */
-	NSIM_DMA_S2M = 1,	/* write side: its to */
-	NSIM_DMA_DIRS = 2,
+enum nrsim_dma_dir {
+	NRSIM_DMA_M2S = 0,	/* read side: a descriptor's from */
+	NRSIM_DMA_S2M = 1,	/* write side: its to */
+	NRSIM_DMA_DIRS = 2,
 };
 
 /**
- * struct nsim_dma_ring - one UDMA ring of a DMA queue side, its own HBM
+ * struct nrsim_dma_ring - one UDMA ring of a DMA queue side, its own HBM
  *	allocation charged to DMA_RING (relocate.c).
  * @addr: device address of the submission ring; the completion ring
  *	follows at @addr + @entries * UDMA_DESC_SIZE.
@@ -446,7 +446,7 @@ enum nsim_dma_dir {
  * @entries: its size in descriptors, UDMA_RING_GRANULE_DESCS multiple.
  * @reserved: padding.
  */
-struct nsim_dma_ring {
+struct nrsim_dma_ring {
 	u64 addr;
 	u32 first;
 	u32 count;
@@ -455,7 +455,7 @@ struct nsim_dma_ring {
 };
 
 /**
- * struct nsim_dma_queue - one relocated DMA queue.
+ * struct nrsim_dma_queue - one relocated DMA queue.
  * @name_off: its name in the subgraph's @dma_names.
  * @type: enum kbin_dma_queue_type.
  * @owner: enum kbin_dma_engine.
@@ -464,12 +464,12 @@ struct nsim_dma_ring {
  * @num_blocks: its blocks.
  * @first_desc: index of its first descriptor among the subgraph's.
  * @num_descs: its descriptors.
- * @count: per side (enum nsim_dma_dir), UDMA descriptors.
+ * @count: per side (enum nrsim_dma_dir), UDMA descriptors.
  * @first_ring: per side, index of its first ring in the subgraph's rings.
  * @num_rings: per side, rings.
  * @ring_bytes: bytes of its rings, submission and completion, both sides.
  * @first_sem: index of its semaphore set's first entry in the subgraph's
- *	@sem_ids and @sem_vals (struct nsim_dma).
+ *	@sem_ids and @sem_vals (struct nrsim_dma).
  * @num_sems: entries of its semaphore set.
  * @num_queues: the plan's num_queues, the hardware rings of its queue
  *	set: what each of its finished blocks adds to its semaphore
@@ -477,7 +477,7 @@ struct nsim_dma_ring {
  * @nd: its device (the views read the rings back through it).
  * @sg: its subgraph.
  */
-struct nsim_dma_queue {
+struct nrsim_dma_queue {
 	u32 name_off;
 	u8 type;
 	u8 owner;
@@ -487,18 +487,18 @@ struct nsim_dma_queue {
 	u32 num_blocks;
 	u32 first_desc;
 	u32 num_descs;
-	u32 count[NSIM_DMA_DIRS];
-	u32 first_ring[NSIM_DMA_DIRS];
-	u32 num_rings[NSIM_DMA_DIRS];
+	u32 count[NRSIM_DMA_DIRS];
+	u32 first_ring[NRSIM_DMA_DIRS];
+	u32 num_rings[NRSIM_DMA_DIRS];
 	u64 ring_bytes;
 	u32 first_sem;
 	u32 num_sems;
-	struct nsim_device *nd;
-	const struct nsim_sg *sg;
+	struct nrsim_device *nd;
+	const struct nrsim_sg *sg;
 };
 
 /**
- * struct nsim_dma_op - what the engine needs of a descriptor beyond its
+ * struct nrsim_dma_op - what the engine needs of a descriptor beyond its
  *	rings: the op and element types (engine.c), 24 bytes.
  * @op: enum kbin_dma_op.
  * @from_dtype: enum kbin_dma_dtype of the from side.
@@ -507,7 +507,7 @@ struct nsim_dma_queue {
  * @transpose_op: KBIN_DMA_OP_TRANSPOSE: the permutation ("WZXY").
  * @transpose_shape: KBIN_DMA_OP_TRANSPOSE: the element array's shape.
  */
-struct nsim_dma_op {
+struct nrsim_dma_op {
 	u8 op;
 	u8 from_dtype;
 	u8 to_dtype;
@@ -517,7 +517,7 @@ struct nsim_dma_op {
 };
 
 /**
- * struct nsim_dma_block - what the engine and the sequencers need of a
+ * struct nrsim_dma_block - what the engine and the sequencers need of a
  *	block.
  * @semaphore: the semaphore it adds to when done (its id in the plan):
  *	RUN's in its queue's set, an execution's in the NeuronCore's file.
@@ -529,7 +529,7 @@ struct nsim_dma_op {
  * @bytes: the bytes its descriptors write (kbin_prog_block_bytes()).
  * @ns: its virtual duration (kbin_prog_block_ns(); exec.c).
  */
-struct nsim_dma_block {
+struct nrsim_dma_block {
 	u32 semaphore;
 	u32 sem_index;
 	u32 queue;
@@ -540,10 +540,10 @@ struct nsim_dma_block {
 	u64 ns;
 };
 
-/* struct nsim_dma_qrun.state: NEURONSIM_RUN_* of uapi/linux/neuronsim.h */
+/* struct nrsim_dma_qrun.state: NEURONSIM_RUN_* of uapi/linux/neuronsim.h */
 
 /**
- * struct nsim_dma_qrun - the state of a queue's latest run (engine.c),
+ * struct nrsim_dma_qrun - the state of a queue's latest run (engine.c),
  *	under its file's @run_lock.
  * @state: NEURONSIM_RUN_IDLE, _QUEUED, _RUNNING or _DONE.
  * @unwaited: done and not reported by WAIT yet (counts in the file's
@@ -558,7 +558,7 @@ struct nsim_dma_block {
  * @fail_desc: the descriptor (its index in the block), or U32_MAX.
  * @runs: runs finished since LOAD.
  */
-struct nsim_dma_qrun {
+struct nrsim_dma_qrun {
 	u8 state;
 	bool unwaited;
 	int status;
@@ -573,7 +573,7 @@ struct nsim_dma_qrun {
 };
 
 /**
- * struct nsim_dma_desc - what the kernel keeps of one DMA descriptor: the
+ * struct nrsim_dma_desc - what the kernel keeps of one DMA descriptor: the
  *	provenance of its UDMA descriptors.  144 bytes per descriptor (about
  *	half a byte per UDMA descriptor on real NEFFs).
  * @side: its from (M2S) and to (S2M) access patterns.
@@ -582,15 +582,15 @@ struct nsim_dma_qrun {
  * @block: index of its block among the subgraph's.
  * @index: its place in the block.
  */
-struct nsim_dma_desc {
-	struct kbin_dma_side side[NSIM_DMA_DIRS];
-	u32 first[NSIM_DMA_DIRS];
+struct nrsim_dma_desc {
+	struct kbin_dma_side side[NRSIM_DMA_DIRS];
+	u32 first[NRSIM_DMA_DIRS];
 	u32 block;
 	u32 index;
 };
 
 /**
- * struct nsim_dma - the relocated DMA program of one subgraph.
+ * struct nrsim_dma - the relocated DMA program of one subgraph.
  * @num_queues: queues.
  * @num_blocks: blocks.
  * @num_descs: descriptors.
@@ -608,27 +608,27 @@ struct nsim_dma_desc {
  * @qrun: @num_queues run states.
  * @dir: debugfs directory models/<id>/sg<N>/dma.
  */
-struct nsim_dma {
+struct nrsim_dma {
 	u32 num_queues;
 	u32 num_blocks;
 	u32 num_descs;
 	u32 num_rings;
-	struct nsim_dma_queue *queues;
-	struct nsim_dma_desc *descs;
-	struct nsim_dma_ring *rings;
+	struct nrsim_dma_queue *queues;
+	struct nrsim_dma_desc *descs;
+	struct nrsim_dma_ring *rings;
 	char *names;
 	u64 ring_bytes;
-	struct nsim_dma_op *ops;
-	struct nsim_dma_block *blocks;
+	struct nrsim_dma_op *ops;
+	struct nrsim_dma_block *blocks;
 	u32 num_sems;
 	u32 *sem_ids;
 	u32 *sem_vals;
-	struct nsim_dma_qrun *qrun;
+	struct nrsim_dma_qrun *qrun;
 	struct dentry *dir;
 };
 
 /**
- * struct nsim_prog - a subgraph's program as its sequencers walk it
+ * struct nrsim_prog - a subgraph's program as its sequencers walk it
  *	(exec.c): the decoded entries of its five streams, copied from the
  *	checked plan at LOAD (Documentation/execute.rst).
  * @sync: every stream's entries, PE's first, then ACT, POOL, DVE, SP.
@@ -636,17 +636,17 @@ struct nsim_dma {
  * @num: per engine, its instructions.
  * @instrs: the sum of @num.
  */
-struct nsim_prog {
+struct nrsim_prog {
 	struct kbin_prog_sync *sync;
 	u32 first[KBIN_PROG_ENGINES];
 	u32 num[KBIN_PROG_ENGINES];
 	u64 instrs;
 };
 
-struct nsim_exec_sg;
+struct nrsim_exec_sg;
 
 /**
- * struct nsim_sg - one staged subgraph.
+ * struct nrsim_sg - one staged subgraph.
  * @buckets: hashtable, 1 << @hash_bits buckets (a power of two >= nmem).
  * @hash_bits: log2 of the bucket count.
  * @nmem: records.
@@ -671,12 +671,12 @@ struct nsim_exec_sg;
  * @exec: its part of the model's execution state, or NULL (exec.c).
  * @dir: debugfs directory models/<id>/sg<N>.
  */
-struct nsim_sg {
+struct nrsim_sg {
 	struct hlist_head *buckets;
 	u32 hash_bits;
 	u32 nmem;
-	struct nsim_mr *mrs;
-	struct nsim_mr_cold *cold;
+	struct nrsim_mr *mrs;
+	struct nrsim_mr_cold *cold;
 	char *names;
 	u64 *dims;
 	u32 *lists;
@@ -684,21 +684,21 @@ struct nsim_sg {
 	unsigned long *table_mask;
 	u32 core;
 	u32 channel;
-	struct nsim_scratchpad local_sp;
+	struct nrsim_scratchpad local_sp;
 	u32 num_carveouts;
 	struct kbin_sb_carveout carveouts[KBIN_MAX_CARVEOUTS];
 	char name[KBIN_SG_NAME_MAX];
-	struct nsim_dma dma;
-	struct nsim_prog prog;
-	struct nsim_exec_sg *exec;
+	struct nrsim_dma dma;
+	struct nrsim_prog prog;
+	struct nrsim_exec_sg *exec;
 	struct dentry *dir;
 };
 
-struct nsim_file;
-struct nsim_exec;
+struct nrsim_file;
+struct nrsim_exec;
 
 /**
- * struct nsim_model - a loaded model.
+ * struct nrsim_model - a loaded model.
  * @id: model id (>= 1), unique on its device.
  * @nd: its device.
  * @owner: the open file that loaded it.
@@ -729,10 +729,10 @@ struct nsim_exec;
  * @dir: debugfs directory models/<id>.
  * @sg: the subgraphs.
  */
-struct nsim_model {
+struct nrsim_model {
 	u32 id;
-	struct nsim_device *nd;
-	struct nsim_file *owner;
+	struct nrsim_device *nd;
+	struct nrsim_file *owner;
 	struct pid *owner_tgid;
 	struct list_head node;
 	u32 target_gen;
@@ -746,23 +746,23 @@ struct nsim_model {
 	u64 udma_descs;
 	u64 dma_kmem_bytes;
 	u64 reloc_ns;
-	struct nsim_scratchpad load_sp[KBIN_BACKING_BUF_MAX + 1];
+	struct nrsim_scratchpad load_sp[KBIN_BACKING_BUF_MAX + 1];
 	bool cores_reserved;
 	bool stopping;
 	u32 active_runs;
-	struct nsim_exec *exec;
+	struct nrsim_exec *exec;
 	struct dentry *dir;
-	struct nsim_sg sg[];
+	struct nrsim_sg sg[];
 };
 
 /**
- * struct nsim_file - per open file of a device node.
+ * struct nrsim_file - per open file of a device node.
  * @nd: the device the file is open on.
  * @lock: serialises LOAD, UNLOAD, READ_VAR, WRITE_VAR, MODEL_INFO.
  * @models: its models.
  * @nmodels: entries in @models.
  * @last_model: its newest published model, or NULL once that one is
- *	unpublished (model.c); read under RCU by nsim_model_lookup_rcu().
+ *	unpublished (model.c); read under RCU by nrsim_model_lookup_rcu().
  * @run_lock: protects the run states of its models' queues and the
  *	counts below (engine.c).
  * @run_wq: woken when a run of its models finishes (WAIT, poll, UNLOAD).
@@ -774,12 +774,12 @@ struct nsim_model {
  *	under @run_lock: UNLOAD and close take a stopping model's off the
  *	engine's workqueue instead of waiting for the runs ahead of them.
  */
-struct nsim_file {
-	struct nsim_device *nd;
+struct nrsim_file {
+	struct nrsim_device *nd;
 	struct mutex lock;	/* LOAD/UNLOAD/READ/WRITE/MODEL_INFO */
 	struct list_head models;
 	u32 nmodels;
-	struct nsim_model __rcu *last_model;
+	struct nrsim_model __rcu *last_model;
 	spinlock_t run_lock;	/* qrun states, runs, unwaited */
 	wait_queue_head_t run_wq;
 	u64 run_seq;
@@ -789,7 +789,7 @@ struct nsim_file {
 };
 
 /**
- * struct nsim_load_err - why a load failed.
+ * struct nrsim_load_err - why a load failed.
  * @subgraph: subgraph index or -1.
  * @record: record index or -1.
  * @field: enum kbin_check_field.
@@ -797,7 +797,7 @@ struct nsim_file {
  * @value: the offending value.
  * @msg: readable text for the user's log buffer.
  */
-struct nsim_load_err {
+struct nrsim_load_err {
 	int subgraph;
 	long long record;
 	u32 field;
@@ -807,144 +807,144 @@ struct nsim_load_err {
 };
 
 /* module parameters (main.c) */
-extern char *nsim_param_arch;
-extern unsigned long nsim_max_plan_bytes;
-extern unsigned long nsim_max_loading_bytes;
-extern unsigned int nsim_max_models_per_fd;
-extern unsigned int nsim_max_vars_per_subgraph;
-extern unsigned long nsim_backing_limit;
-extern unsigned long nsim_backing_limit_total;
-extern unsigned long nsim_scratchpad_page_size;
-extern unsigned int nsim_scratchpad_max_pages;
-extern unsigned int nsim_max_udma_descs;
-extern unsigned int nsim_dma_ring_max_descs;
-extern unsigned int nsim_max_runs_per_fd;
-extern unsigned long nsim_max_run_bytes;
+extern char *nrsim_param_arch;
+extern unsigned long nrsim_max_plan_bytes;
+extern unsigned long nrsim_max_loading_bytes;
+extern unsigned int nrsim_max_models_per_fd;
+extern unsigned int nrsim_max_vars_per_subgraph;
+extern unsigned long nrsim_backing_limit;
+extern unsigned long nrsim_backing_limit_total;
+extern unsigned long nrsim_scratchpad_page_size;
+extern unsigned int nrsim_scratchpad_max_pages;
+extern unsigned int nrsim_max_udma_descs;
+extern unsigned int nrsim_dma_ring_max_descs;
+extern unsigned int nrsim_max_runs_per_fd;
+extern unsigned long nrsim_max_run_bytes;
 
 /* addrmap.c */
-u64 nsim_hbm_base(const struct nsim_device *nd, u32 channel);
-u64 nsim_sbuf_base(const struct nsim_device *nd, u32 core);
-u32 nsim_core_channel(const struct nsim_device *nd, u32 core);
+u64 nrsim_hbm_base(const struct nrsim_device *nd, u32 channel);
+u64 nrsim_sbuf_base(const struct nrsim_device *nd, u32 core);
+u32 nrsim_core_channel(const struct nrsim_device *nd, u32 core);
 
 /* fault.c */
-bool nsim_fault_hit(atomic_t *knob);
+bool nrsim_fault_hit(atomic_t *knob);
 
 /* device.c */
-const struct kbin_gen *nsim_arch_find(const char *name);
-void nsim_devices_lock(void);
-void nsim_devices_unlock(void);
-struct nsim_device *nsim_device_next(unsigned long *index);
-struct nsim_device *nsim_device_find(u32 index);
-struct nsim_device *nsim_device_create(u32 index, const struct kbin_gen *arch);
-int nsim_device_remove(u32 index);
-int nsim_alias_register(void);
-void nsim_alias_unregister(void);
-void nsim_fill_info(const struct nsim_device *nd, struct neuronsim_info *info);
+const struct kbin_gen *nrsim_arch_find(const char *name);
+void nrsim_devices_lock(void);
+void nrsim_devices_unlock(void);
+struct nrsim_device *nrsim_device_next(unsigned long *index);
+struct nrsim_device *nrsim_device_find(u32 index);
+struct nrsim_device *nrsim_device_create(u32 index, const struct kbin_gen *arch);
+int nrsim_device_remove(u32 index);
+int nrsim_alias_register(void);
+void nrsim_alias_unregister(void);
+void nrsim_fill_info(const struct nrsim_device *nd, struct neuronsim_info *info);
 
 /* mem.c */
-void nsim_mem_init(struct nsim_mem *mem);
-void nsim_mem_exit(struct nsim_mem *mem);
-int nsim_mem_write(struct nsim_mem *mem, u64 addr, const void *src, u64 len);
-int nsim_mem_write_user(struct nsim_mem *mem, u64 addr,
-			const void __user *src, u64 len);
-int nsim_mem_read(struct nsim_mem *mem, u64 addr, void *dst, u64 len);
-void *nsim_mem_map(struct nsim_mem *mem, u64 addr);
-int nsim_mem_read_user(struct nsim_mem *mem, u64 addr, void __user *dst,
-		       u64 len);
-void nsim_mem_discard(struct nsim_mem *mem, u64 addr, u64 len);
-int nsim_mem_copy(struct nsim_mem *mem, u64 dst, u64 src, u64 len);
-u64 nsim_mem_backing_bytes(struct nsim_mem *mem);
-u64 nsim_mem_backing_total(void);
-const char *nsim_mem_cap_str(struct nsim_mem *mem, char *buf, size_t size);
+void nrsim_mem_init(struct nrsim_mem *mem);
+void nrsim_mem_exit(struct nrsim_mem *mem);
+int nrsim_mem_write(struct nrsim_mem *mem, u64 addr, const void *src, u64 len);
+int nrsim_mem_write_user(struct nrsim_mem *mem, u64 addr,
+			 const void __user *src, u64 len);
+int nrsim_mem_read(struct nrsim_mem *mem, u64 addr, void *dst, u64 len);
+void *nrsim_mem_map(struct nrsim_mem *mem, u64 addr);
+int nrsim_mem_read_user(struct nrsim_mem *mem, u64 addr, void __user *dst,
+			u64 len);
+void nrsim_mem_discard(struct nrsim_mem *mem, u64 addr, u64 len);
+int nrsim_mem_copy(struct nrsim_mem *mem, u64 dst, u64 src, u64 len);
+u64 nrsim_mem_backing_bytes(struct nrsim_mem *mem);
+u64 nrsim_mem_backing_total(void);
+const char *nrsim_mem_cap_str(struct nrsim_mem *mem, char *buf, size_t size);
 
 /* hbm.c */
-int nsim_hbm_init(struct nsim_device *nd);
-void nsim_hbm_exit(struct nsim_device *nd);
-u64 nsim_hbm_alloc(struct nsim_device *nd, u32 core, u64 size, u64 align,
-		   u32 usage, struct nsim_hbm_cursor *cur);
-void nsim_hbm_free(struct nsim_device *nd, u32 core, u64 addr, u64 size,
-		   u32 usage);
-u64 nsim_hbm_avail(struct nsim_device *nd, u32 channel);
-size_t nsim_hbm_usage_str(struct nsim_device *nd, u32 channel, char *buf,
-			  size_t size);
-u64 nsim_hbm_used_total(struct nsim_device *nd);
-void nsim_hbm_show(struct nsim_device *nd, struct seq_file *m);
+int nrsim_hbm_init(struct nrsim_device *nd);
+void nrsim_hbm_exit(struct nrsim_device *nd);
+u64 nrsim_hbm_alloc(struct nrsim_device *nd, u32 core, u64 size, u64 align,
+		    u32 usage, struct nrsim_hbm_cursor *cur);
+void nrsim_hbm_free(struct nrsim_device *nd, u32 core, u64 addr, u64 size,
+		    u32 usage);
+u64 nrsim_hbm_avail(struct nrsim_device *nd, u32 channel);
+size_t nrsim_hbm_usage_str(struct nrsim_device *nd, u32 channel, char *buf,
+			   size_t size);
+u64 nrsim_hbm_used_total(struct nrsim_device *nd);
+void nrsim_hbm_show(struct nrsim_device *nd, struct seq_file *m);
 
 /* core.c */
-int nsim_cores_reserve(struct nsim_device *nd, struct pid *tgid, u32 *first,
-		       u32 n, u32 *busy, pid_t *busy_pid);
-void nsim_cores_release(struct nsim_device *nd, u32 first, u32 n);
-void nsim_cores_get(struct nsim_device *nd, pid_t *owner_pid, u32 *users);
-bool nsim_sbuf_touches_carveout(const struct nsim_model *m, u64 pa, u64 len);
+int nrsim_cores_reserve(struct nrsim_device *nd, struct pid *tgid, u32 *first,
+			u32 n, u32 *busy, pid_t *busy_pid);
+void nrsim_cores_release(struct nrsim_device *nd, u32 first, u32 n);
+void nrsim_cores_get(struct nrsim_device *nd, pid_t *owner_pid, u32 *users);
+bool nrsim_sbuf_touches_carveout(const struct nrsim_model *m, u64 pa, u64 len);
 
 /* model.c */
-struct nsim_file *nsim_file_new(struct nsim_device *nd);
-void nsim_file_release(struct nsim_file *nf);
-struct nsim_model *nsim_model_alloc(struct nsim_device *nd, u32 num_sg);
-void nsim_model_free(struct nsim_model *m);
-int nsim_model_reserve_id(struct nsim_file *nf, struct nsim_model *m);
-void nsim_model_release_id(struct nsim_file *nf, struct nsim_model *m);
-void nsim_model_publish(struct nsim_file *nf, struct nsim_model *m);
-int nsim_model_unload(struct nsim_file *nf, u32 id);
-struct nsim_model *nsim_model_find_rcu(struct nsim_file *nf, u32 id);
-struct nsim_model *nsim_model_get_locked(struct nsim_file *nf, u32 id);
+struct nrsim_file *nrsim_file_new(struct nrsim_device *nd);
+void nrsim_file_release(struct nrsim_file *nf);
+struct nrsim_model *nrsim_model_alloc(struct nrsim_device *nd, u32 num_sg);
+void nrsim_model_free(struct nrsim_model *m);
+int nrsim_model_reserve_id(struct nrsim_file *nf, struct nrsim_model *m);
+void nrsim_model_release_id(struct nrsim_file *nf, struct nrsim_model *m);
+void nrsim_model_publish(struct nrsim_file *nf, struct nrsim_model *m);
+int nrsim_model_unload(struct nrsim_file *nf, u32 id);
+struct nrsim_model *nrsim_model_find_rcu(struct nrsim_file *nf, u32 id);
+struct nrsim_model *nrsim_model_get_locked(struct nrsim_file *nf, u32 id);
 
 /**
- * nsim_model_lookup_rcu() - find one of a file's models (RESOLVE's path).
+ * nrsim_model_lookup_rcu() - find one of a file's models (RESOLVE's path).
  * @nf: the caller's file.
  * @id: model id.
  *
  * The file's newest model is tried first, one pointer and one compare;
  * any other id goes through the device's model xarray
- * (nsim_model_find_rcu()).
+ * (nrsim_model_find_rcu()).
  *
  * Context: rcu_read_lock() held; the model stays valid until it is
  * dropped.
  * Return: the model, or NULL when @id is unknown or another file's.
  */
-static inline struct nsim_model *
-nsim_model_lookup_rcu(struct nsim_file *nf, u32 id)
+static inline struct nrsim_model *
+nrsim_model_lookup_rcu(struct nrsim_file *nf, u32 id)
 {
-	struct nsim_model *m = rcu_dereference(nf->last_model);
+	struct nrsim_model *m = rcu_dereference(nf->last_model);
 
 	if (likely(m && m->id == id))
 		return m;
-	return nsim_model_find_rcu(nf, id);
+	return nrsim_model_find_rcu(nf, id);
 }
 
 /* stage.c */
-int nsim_stage(struct nsim_model *m, const void *plan, u64 len, u32 first_core,
-	       struct nsim_load_err *err);
-void nsim_unstage(struct nsim_model *m);
-void *nsim_kvcalloc(struct nsim_model *m, size_t n, size_t size);
+int nrsim_stage(struct nrsim_model *m, const void *plan, u64 len, u32 first_core,
+		struct nrsim_load_err *err);
+void nrsim_unstage(struct nrsim_model *m);
+void *nrsim_kvcalloc(struct nrsim_model *m, size_t n, size_t size);
 
 /* relocate.c */
-int nsim_relocate(struct nsim_model *m, const void *plan, u64 len,
-		  struct nsim_load_err *err);
-void nsim_unrelocate(struct nsim_model *m);
-u32 nsim_dma_ring_locate(const struct nsim_sg *sg,
-			 const struct nsim_dma_queue *q, u32 dir, u32 idx,
+int nrsim_relocate(struct nrsim_model *m, const void *plan, u64 len,
+		   struct nrsim_load_err *err);
+void nrsim_unrelocate(struct nrsim_model *m);
+u32 nrsim_dma_ring_locate(const struct nrsim_sg *sg,
+			  const struct nrsim_dma_queue *q, u32 dir, u32 idx,
 			 u64 *addr);
-u32 nsim_dma_desc_count(const struct nsim_dma *dma,
-			const struct nsim_dma_queue *q, u32 d, u32 dir);
-u32 nsim_dma_desc_find(const struct nsim_sg *sg,
-		       const struct nsim_dma_queue *q, u32 dir, u32 idx);
-void nsim_dma_queue_fill(const struct nsim_sg *sg,
-			 const struct nsim_dma_queue *q,
+u32 nrsim_dma_desc_count(const struct nrsim_dma *dma,
+			 const struct nrsim_dma_queue *q, u32 d, u32 dir);
+u32 nrsim_dma_desc_find(const struct nrsim_sg *sg,
+			const struct nrsim_dma_queue *q, u32 dir, u32 idx);
+void nrsim_dma_queue_fill(const struct nrsim_sg *sg,
+			  const struct nrsim_dma_queue *q,
 			 struct neuronsim_dma_queue_info *out);
-int nsim_dma_ring_range(const struct nsim_sg *sg,
-			const struct nsim_dma_queue *q, u32 dir, u32 first,
+int nrsim_dma_ring_range(const struct nrsim_sg *sg,
+			 const struct nrsim_dma_queue *q, u32 dir, u32 first,
 			u32 n, struct neuronsim_dma_desc_info __user *out);
 
 /* resolve.c */
-int nsim_sg_hash_init(struct nsim_sg *sg);
-void nsim_sg_hash_insert(struct nsim_sg *sg, struct nsim_mr *mr);
-struct nsim_mr *nsim_sg_find(const struct nsim_sg *sg, u32 var_id);
-void nsim_resolve_note(const struct nsim_model *m, u32 subgraph, u32 var_id,
-		       u64 offset, u64 size, int err);
+int nrsim_sg_hash_init(struct nrsim_sg *sg);
+void nrsim_sg_hash_insert(struct nrsim_sg *sg, struct nrsim_mr *mr);
+struct nrsim_mr *nrsim_sg_find(const struct nrsim_sg *sg, u32 var_id);
+void nrsim_resolve_note(const struct nrsim_model *m, u32 subgraph, u32 var_id,
+			u64 offset, u64 size, int err);
 
 /**
- * nsim_resolve_one_quiet() - nsim_resolve_one() without the log line:
+ * nrsim_resolve_one_quiet() - nrsim_resolve_one() without the log line:
  *	the subgraph's bound, then the resolve core.  (RESOLVE_BATCH's
  *	in-place path, inside a user access window, keeps the table of the
  *	subgraph at hand itself, ioctl.c.)
@@ -955,25 +955,25 @@ void nsim_resolve_note(const struct nsim_model *m, u32 subgraph, u32 var_id,
  * @size: bytes the access covers.
  * @addr: out: the device address, offset + physical_address.
  *
- * Context: as nsim_resolve_one().
- * Return: as nsim_resolve_one().
+ * Context: as nrsim_resolve_one().
+ * Return: as nrsim_resolve_one().
  */
-static __always_inline int nsim_resolve_one_quiet(const struct nsim_model *m,
-						  u32 subgraph, u32 var_id,
+static __always_inline int nrsim_resolve_one_quiet(const struct nrsim_model *m,
+						   u32 subgraph, u32 var_id,
 						  u64 offset, u64 size,
 						  u64 *addr)
 {
-	const struct nsim_sg *sg;
+	const struct nrsim_sg *sg;
 
 	if (subgraph >= m->num_sg)
 		return -ENOENT;
 	sg = &m->sg[subgraph];
-	return nsim_rc_resolve(sg->buckets, sg->hash_bits, var_id, offset,
+	return nrsim_rc_resolve(sg->buckets, sg->hash_bits, var_id, offset,
 			       size, addr);
 }
 
 /**
- * nsim_resolve_one() - resolve one (subgraph, var_id, offset, size) of a
+ * nrsim_resolve_one() - resolve one (subgraph, var_id, offset, size) of a
  *	model: the lookup, bounds check and add of resolve_core.h, inlined
  *	into the RESOLVE handlers (the code bench/resolve_bench.c counts).
  * @m: the model.
@@ -984,94 +984,94 @@ static __always_inline int nsim_resolve_one_quiet(const struct nsim_model *m,
  * @addr: out: the device address, offset + physical_address.
  *
  * A failure of the rule itself (a variable that exists) is logged at
- * debug level by nsim_resolve_note(); a successful resolve never calls it.
+ * debug level by nrsim_resolve_note(); a successful resolve never calls it.
  *
  * Context: under rcu_read_lock(), or with the model held by its fd lock.
  * Return: 0, or the errno of the resolve rule (Documentation/uapi.rst):
  * -ENOENT unknown subgraph or var; -ERANGE; -EINVAL MR_PTR with an
  * offset; -ENODATA.
  */
-static inline int nsim_resolve_one(const struct nsim_model *m, u32 subgraph,
-				   u32 var_id, u64 offset, u64 size, u64 *addr)
+static inline int nrsim_resolve_one(const struct nrsim_model *m, u32 subgraph,
+				    u32 var_id, u64 offset, u64 size, u64 *addr)
 {
-	int ret = nsim_resolve_one_quiet(m, subgraph, var_id, offset, size,
+	int ret = nrsim_resolve_one_quiet(m, subgraph, var_id, offset, size,
 					 addr);
 
 	if (unlikely(ret) && ret != -ENOENT)
-		nsim_resolve_note(m, subgraph, var_id, offset, size, ret);
+		nrsim_resolve_note(m, subgraph, var_id, offset, size, ret);
 	return ret;
 }
 
 /* engine.c */
-int nsim_engine_init(struct nsim_device *nd);
-void nsim_engine_exit(struct nsim_device *nd);
-void nsim_engine_stop(struct nsim_file *nf, struct nsim_model *m);
-long nsim_ioctl_run(struct nsim_file *nf, void __user *uarg, size_t usize);
-long nsim_ioctl_wait(struct nsim_file *nf, void __user *uarg, size_t usize);
-__poll_t nsim_engine_poll(struct nsim_file *nf, struct file *file,
-			  struct poll_table_struct *wait);
+int nrsim_engine_init(struct nrsim_device *nd);
+void nrsim_engine_exit(struct nrsim_device *nd);
+void nrsim_engine_stop(struct nrsim_file *nf, struct nrsim_model *m);
+long nrsim_ioctl_run(struct nrsim_file *nf, void __user *uarg, size_t usize);
+long nrsim_ioctl_wait(struct nrsim_file *nf, void __user *uarg, size_t usize);
+__poll_t nrsim_engine_poll(struct nrsim_file *nf, struct file *file,
+			   struct poll_table_struct *wait);
 
 /**
- * struct nsim_eng_result - what nsim_eng_block() did of one block.
+ * struct nrsim_eng_result - what nrsim_eng_block() did of one block.
  * @descs: DMA descriptors done.
  * @fail_desc: the descriptor (its index in the block) it stopped in, or
  *	U32_MAX.
  * @udma_descs: UDMA descriptors executed, both sides.
  * @bytes: bytes written.
  */
-struct nsim_eng_result {
+struct nrsim_eng_result {
 	u32 descs;
 	u32 fail_desc;
 	u64 udma_descs;
 	u64 bytes;
 };
 
-struct nsim_eng;
-struct nsim_eng *nsim_eng_alloc(void);
-void nsim_eng_free(struct nsim_eng *e);
-void nsim_eng_bind(struct nsim_eng *e, struct nsim_model *m, u32 sg,
-		   const int *abort, u64 deadline);
-int nsim_eng_block(struct nsim_eng *e, u32 qi, u32 blk,
-		   struct nsim_eng_result *out);
+struct nrsim_eng;
+struct nrsim_eng *nrsim_eng_alloc(void);
+void nrsim_eng_free(struct nrsim_eng *e);
+void nrsim_eng_bind(struct nrsim_eng *e, struct nrsim_model *m, u32 sg,
+		    const int *abort, u64 deadline);
+int nrsim_eng_block(struct nrsim_eng *e, u32 qi, u32 blk,
+		    struct nrsim_eng_result *out);
 
 /* exec.c */
-int nsim_exec_stage(struct nsim_model *m, const void *plan, u64 len,
-		    struct nsim_load_err *err);
-void nsim_exec_free(struct nsim_model *m);
-void nsim_exec_stop_locked(struct nsim_file *nf, struct nsim_model *m);
-void nsim_exec_forget_locked(struct nsim_file *nf, struct nsim_model *m);
-bool nsim_exec_running_locked(const struct nsim_model *m);
-long nsim_ioctl_execute(struct nsim_file *nf, void __user *uarg, size_t usize);
-long nsim_ioctl_exec_wait(struct nsim_file *nf, void __user *uarg,
-			  size_t usize);
-void nsim_exec_debugfs_add(struct nsim_model *m, u32 sg);
+int nrsim_exec_stage(struct nrsim_model *m, const void *plan, u64 len,
+		     struct nrsim_load_err *err);
+void nrsim_exec_free(struct nrsim_model *m);
+void nrsim_exec_stop_locked(struct nrsim_file *nf, struct nrsim_model *m);
+void nrsim_exec_forget_locked(struct nrsim_file *nf, struct nrsim_model *m);
+bool nrsim_exec_running_locked(const struct nrsim_model *m);
+long nrsim_ioctl_execute(struct nrsim_file *nf, void __user *uarg, size_t usize);
+long nrsim_ioctl_exec_wait(struct nrsim_file *nf, void __user *uarg,
+			   size_t usize);
+void nrsim_exec_debugfs_add(struct nrsim_model *m, u32 sg);
 
 /* ioctl.c */
-long nsim_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+long nrsim_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 
 /* bus.c */
-extern struct bus_type nsim_bus_type;
-int nsim_bus_init(const struct kbin_gen *arch0);
-void nsim_bus_exit(void);
+extern struct bus_type nrsim_bus_type;
+int nrsim_bus_init(const struct kbin_gen *arch0);
+void nrsim_bus_exit(void);
 
 /* debugfs.c */
-void nsim_debugfs_root_init(void);
-void nsim_debugfs_root_exit(void);
-void nsim_debugfs_init(struct nsim_device *nd);
-void nsim_debugfs_exit(struct nsim_device *nd);
-void nsim_debugfs_model_add(struct nsim_model *m);
-void nsim_debugfs_model_del(struct nsim_model *m);
+void nrsim_debugfs_root_init(void);
+void nrsim_debugfs_root_exit(void);
+void nrsim_debugfs_init(struct nrsim_device *nd);
+void nrsim_debugfs_exit(struct nrsim_device *nd);
+void nrsim_debugfs_model_add(struct nrsim_model *m);
+void nrsim_debugfs_model_del(struct nrsim_model *m);
 
 /* sysfs.c */
-int nsim_sysfs_init(void);
-void nsim_sysfs_exit(void);
-int nsim_sysfs_add(struct nsim_device *nd);
-void nsim_sysfs_del(struct nsim_device *nd);
-void nsim_sysfs_count_load(struct nsim_device *nd, u32 core, long ret,
-			   u32 reason);
-void nsim_sysfs_model_published(struct nsim_model *m);
-void nsim_sysfs_count_exec(struct nsim_device *nd, u32 core, int status,
-			   u64 virtual_ns);
-void nsim_sysfs_model_unpublished(struct nsim_model *m);
+int nrsim_sysfs_init(void);
+void nrsim_sysfs_exit(void);
+int nrsim_sysfs_add(struct nrsim_device *nd);
+void nrsim_sysfs_del(struct nrsim_device *nd);
+void nrsim_sysfs_count_load(struct nrsim_device *nd, u32 core, long ret,
+			    u32 reason);
+void nrsim_sysfs_model_published(struct nrsim_model *m);
+void nrsim_sysfs_count_exec(struct nrsim_device *nd, u32 core, int status,
+			    u64 virtual_ns);
+void nrsim_sysfs_model_unpublished(struct nrsim_model *m);
 
-#endif /* _NEURONSIM_H */
+#endif /* _NRSIM_H */
