@@ -686,6 +686,7 @@ int nrsim_relocate(struct nrsim_model *m, const void *plan, u64 len,
 	const struct kbin_header *h = plan;
 	const struct kbin_header_ext *ext = plan + sizeof(*h);
 	u64 t0 = ktime_get_ns(), kmem0 = m->kmem_bytes;
+	struct kbin_dma_layout l;
 	struct nrsim_reloc *r;
 	u32 s, qi, dir, ring_max;
 	int ret = 0;
@@ -700,9 +701,11 @@ int nrsim_relocate(struct nrsim_model *m, const void *plan, u64 len,
 	r->plan = plan;
 	r->err = err;
 	r->sec = plan + ext->dma_off;
-	r->queues = (const void *)(r->sec->sg + h->num_subgraphs);
-	r->blocks = (const void *)(r->queues + r->sec->num_queues);
-	r->descs = (const void *)(r->blocks + r->sec->num_blocks);
+	kbin_dma_layout(h->num_subgraphs, r->sec->num_queues,
+			r->sec->num_blocks, r->sec->num_descs, &l);
+	r->queues = (const void *)r->sec + l.queues;
+	r->blocks = (const void *)r->sec + l.blocks;
+	r->descs = (const void *)r->sec + l.descs;
 	ring_max = READ_ONCE(nrsim_dma_ring_max_descs);
 	ring_max = rounddown(clamp_t(u32, ring_max, UDMA_RING_GRANULE_DESCS,
 				     UDMA_RING_LOADER_MAX_DESCS),

@@ -43,12 +43,6 @@
 #define KBIN_SET_HDR		((__u64)sizeof(struct kbin_mem_ref_set))
 #define KBIN_PHDR		((__u64)sizeof(struct kbin_payload_hdr))
 
-#define KBIN_DMA_HDR		((__u64)sizeof(struct kbin_dma_section))
-#define KBIN_DMA_SG		((__u64)sizeof(struct kbin_dma_sg))
-#define KBIN_DMA_Q		((__u64)sizeof(struct kbin_dma_queue))
-#define KBIN_DMA_B		((__u64)sizeof(struct kbin_dma_block))
-#define KBIN_DMA_D		((__u64)sizeof(struct kbin_dma_desc))
-
 /* Checker state: the plan, the data area, and where to report. */
 struct kbin_ck {
 	const __u8 *base;
@@ -402,8 +396,8 @@ static unsigned int kbin_check_dma_area(struct kbin_ck *c)
 {
 	const struct kbin_header_ext *x = (const void *)(c->base + sizeof(*c->h));
 	const struct kbin_dma_section *d;
+	struct kbin_dma_layout l;
 	unsigned int r;
-	__u64 want, t;
 
 	if (c->h->version < KBIN_VERSION_PROG && (x->prog_off || x->prog_size))
 		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
@@ -417,27 +411,25 @@ static unsigned int kbin_check_dma_area(struct kbin_ck *c)
 				     x->dma_off, x->dma_size);
 	if (r)
 		return r;
-	want = KBIN_DMA_HDR + (__u64)c->h->num_subgraphs * KBIN_DMA_SG;
-	if (x->dma_size < want)
+	d = (const void *)(c->base + x->dma_off);
+	kbin_dma_layout(c->h->num_subgraphs, 0, 0, 0, &l);
+	if (x->dma_size < l.size)
 		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
 				 KBIN_ERR_DMA_COUNT, x->dma_size,
 				 "dma_size %llu is below the %llu bytes of its header and %u subgraph entries",
 				 (unsigned long long)x->dma_size,
-				 (unsigned long long)want, c->h->num_subgraphs);
-	d = (const void *)(c->base + x->dma_off);
-	/* u32 counts times at most 152: no 64-bit overflow */
-	t = want + (__u64)d->num_queues * KBIN_DMA_Q;
-	c->queues = (const void *)(c->base + x->dma_off + want);
-	c->blocks = (const void *)(c->base + x->dma_off + t);
-	t += (__u64)d->num_blocks * KBIN_DMA_B;
-	c->descs = (const void *)(c->base + x->dma_off + t);
-	t += (__u64)d->num_descs * KBIN_DMA_D;
-	if (t != x->dma_size)
+				 (unsigned long long)l.size, c->h->num_subgraphs);
+	kbin_dma_layout(c->h->num_subgraphs, d->num_queues, d->num_blocks,
+			d->num_descs, &l);
+	c->queues = (const void *)((const __u8 *)d + l.queues);
+	c->blocks = (const void *)((const __u8 *)d + l.blocks);
+	c->descs = (const void *)((const __u8 *)d + l.descs);
+	if (l.size != x->dma_size)
 		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,
 				 KBIN_ERR_DMA_COUNT, x->dma_size,
 				 "dma_size %llu is not the %llu bytes of %u queues, %u blocks and %u descriptors",
 				 (unsigned long long)x->dma_size,
-				 (unsigned long long)t, d->num_queues,
+				 (unsigned long long)l.size, d->num_queues,
 				 d->num_blocks, d->num_descs);
 	if (d->reserved)
 		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_DMA_SECTION,

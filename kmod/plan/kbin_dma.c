@@ -47,6 +47,27 @@ static const char *const kbin_dma_ops[KBIN_DMA_OP_MAX + 1] = {
 	[KBIN_DMA_OP_TRANSPOSE] = "transpose",
 };
 
+/**
+ * kbin_dma_layout() - the layout of a DMA section with these counts; the
+ *	one computation the writer, the reader, the checker and the
+ *	relocation share.
+ * @num_subgraphs: the plan's subgraphs (one entry each).
+ * @num_queues: the section's queues.
+ * @num_blocks: the section's blocks.
+ * @num_descs: the section's descriptors.
+ * @l: out: the tables' offsets and the section's size.  32-bit counts
+ *	times at most 152 bytes cannot overflow 64 bits.
+ */
+void kbin_dma_layout(__u32 num_subgraphs, __u32 num_queues, __u32 num_blocks,
+		     __u32 num_descs, struct kbin_dma_layout *l)
+{
+	l->queues = sizeof(struct kbin_dma_section) +
+		    (__u64)num_subgraphs * sizeof(struct kbin_dma_sg);
+	l->blocks = l->queues + (__u64)num_queues * sizeof(struct kbin_dma_queue);
+	l->descs = l->blocks + (__u64)num_blocks * sizeof(struct kbin_dma_block);
+	l->size = l->descs + (__u64)num_descs * sizeof(struct kbin_dma_desc);
+}
+
 /* index of @name in @names[1..n), or 0 */
 static unsigned int kbin_dma_lookup(const char *const *names, unsigned int n,
 				    const char *name)

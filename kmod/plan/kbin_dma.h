@@ -46,6 +46,26 @@ struct kbin_dma_dtype_info {
 	__u8 man_bits;
 };
 
+/**
+ * struct kbin_dma_layout - where the tables of a DMA section lie, in
+ *	bytes from the section's start (Documentation/kbin-format.rst,
+ *	"DMA section (version 2)"): the 16-byte header, one 24-byte entry
+ *	per subgraph, then the queue, block and descriptor tables.
+ * @queues: the queue table (64 bytes a queue).
+ * @blocks: the block table (32 bytes a block).
+ * @descs: the descriptor table (152 bytes a descriptor).
+ * @size: the whole section, what dma_size must be.
+ */
+struct kbin_dma_layout {
+	__u64 queues;
+	__u64 blocks;
+	__u64 descs;
+	__u64 size;
+};
+
+void kbin_dma_layout(__u32 num_subgraphs, __u32 num_queues, __u32 num_blocks,
+		     __u32 num_descs, struct kbin_dma_layout *l);
+
 const struct kbin_dma_dtype_info *kbin_dma_dtype(unsigned int dtype);
 unsigned int kbin_dma_dtype_from_name(const char *name);
 const char *kbin_dma_dtype_str(unsigned int dtype);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kbin_dma.h"
 #include "kbin_kind.h"
 #include "kbin_reader.h"
 
@@ -169,6 +170,7 @@ int kbin_view_dma_sg(const struct kbin_view *v, uint32_t sg,
 	const struct kbin_dma_block *b;
 	const struct kbin_dma_desc *d;
 	const struct kbin_dma_sg *e;
+	struct kbin_dma_layout l;
 
 	if (!v || !v->hdr || !out || sg >= v->num_subgraphs)
 		return -EINVAL;
@@ -176,9 +178,11 @@ int kbin_view_dma_sg(const struct kbin_view *v, uint32_t sg,
 	if (!v->dma)
 		return 0;
 	e = &v->dma->sg[sg];
-	q = (const void *)(v->dma->sg + v->num_subgraphs);
-	b = (const void *)(q + v->dma->num_queues);
-	d = (const void *)(b + v->dma->num_blocks);
+	kbin_dma_layout(v->num_subgraphs, v->dma->num_queues,
+			v->dma->num_blocks, v->dma->num_descs, &l);
+	q = (const void *)((const uint8_t *)v->dma + l.queues);
+	b = (const void *)((const uint8_t *)v->dma + l.blocks);
+	d = (const void *)((const uint8_t *)v->dma + l.descs);
 	out->queues = q + e->first_queue;
 	out->blocks = b + e->first_block;
 	out->descs = d + e->first_desc;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "kbin_dma.h"
 #include "kbin_gen.h"
 #include "kbin_prog.h"
 #include "kbin_writer.h"
@@ -619,6 +620,7 @@ static void kw_write_dma(struct kbin_writer *w, uint8_t *p, uint64_t dma_off,
 			 uint64_t list_base, uint64_t str_base)
 {
 	struct kbin_dma_section *d = (struct kbin_dma_section *)(p + dma_off);
+	struct kbin_dma_layout l;
 	struct kbin_dma_queue *qo;
 	struct kbin_dma_block *bo;
 	struct kbin_dma_desc *doo;
@@ -634,9 +636,10 @@ static void kw_write_dma(struct kbin_writer *w, uint8_t *p, uint64_t dma_off,
 	d->num_queues = nq;
 	d->num_blocks = nb;
 	d->num_descs = nd;
-	qo = (struct kbin_dma_queue *)(d->sg + w->nsg);
-	bo = (struct kbin_dma_block *)(qo + nq);
-	doo = (struct kbin_dma_desc *)(bo + nb);
+	kbin_dma_layout(w->nsg, nq, nb, nd, &l);
+	qo = (struct kbin_dma_queue *)((uint8_t *)d + l.queues);
+	bo = (struct kbin_dma_block *)((uint8_t *)d + l.blocks);
+	doo = (struct kbin_dma_desc *)((uint8_t *)d + l.descs);
 	nq = nb = nd = 0;
 	for (i = 0; i < w->nsg; i++) {
 		struct kw_sg *s = &w->sgs[i];
@@ -886,12 +889,12 @@ int kbin_writer_finish(struct kbin_writer *w, void **buf, size_t *len)
 	table_off = off;
 	md_base = table_off + (uint64_t)w->nsg * sizeof(struct kbin_subgraph);
 	if (nq) {
+		struct kbin_dma_layout l;
+
+		kbin_dma_layout(w->nsg, (uint32_t)nq, (uint32_t)nb,
+				(uint32_t)nd, &l);
 		dma_off = md_base;
-		dma_size = sizeof(struct kbin_dma_section) +
-			   w->nsg * sizeof(struct kbin_dma_sg) +
-			   nq * sizeof(struct kbin_dma_queue) +
-			   nb * sizeof(struct kbin_dma_block) +
-			   nd * sizeof(struct kbin_dma_desc);
+		dma_size = l.size;
 		md_base += dma_size;	/* every DMA record is 8-byte sized */
 	}
 	if (w->has_prog) {
