@@ -192,6 +192,7 @@ unsigned int kbin_fail(struct kbin_ck *c, int sg, long long rec,
 		}
 		kbin_puts(&o, ": ");
 	}
+	res->text = o.pos;
 	va_start(ap, fmt);
 	kbin_vfmt(&o, fmt, ap);
 	va_end(ap);
@@ -252,6 +253,7 @@ unsigned int kbin_fail_dma(struct kbin_ck *c, const struct kbin_dma_at *at,
 		kbin_puts(&o, at->side);
 	}
 	kbin_puts(&o, ": ");
+	res->text = o.pos;
 	va_start(ap, fmt);
 	kbin_vfmt(&o, fmt, ap);
 	va_end(ap);
@@ -1620,6 +1622,7 @@ unsigned int kbin_check_plan(const void *buf, unsigned long long len,
 	res->reason = KBIN_OK;
 	res->value = 0;
 	res->msg[0] = '\0';
+	res->text = 0;
 	res->prog_instrs = 0;
 	kbin_prog_verdict_init(&res->prog);
 	c.res = res;

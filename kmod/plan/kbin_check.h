@@ -38,6 +38,9 @@
  * @msg: NUL-terminated text, e.g.
  *	"sg 0 record 5 (var_id 5): alignment 3 is not a power of two";
  *	empty when the plan is valid.
+ * @text: where in @msg the rule's words start, past the place ("sg 0
+ *	record 5 (var_id 5): "): a caller that names the place its own
+ *	way (the compiler, with the NEFF's names) prints @msg + @text.
  * @dma_descs: valid plan: its DMA descriptors.
  * @dma_m2s_pieces: valid plan: UDMA pieces of all from sides (M2S), as
  *	kbin_dma_pattern() counts them, saturated at 2^64 - 1.
@@ -60,6 +63,7 @@ struct kbin_check_result {
 	unsigned long long dma_s2m_pieces;
 	unsigned long long prog_instrs;
 	struct kbin_prog_verdict prog;
+	unsigned int text;
 	char msg[KBIN_CHECK_MSG_LEN];
 };
 

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compile.c - the pipeline: model -> per-var rule checks -> mem_ref build
- * tree in a symbol table -> dense-id rule -> cross-var checks -> remote
- * vars -> DMA program rules (after the remotes: a side may name an
- * MR_REMOTE) -> scratchpad sizes -> dump in var_id order, the DMA
- * section and the instruction streams -> KBIN writer -> plan checker,
- * whose verdict on a program is reported with the NEFF's names
- * (Documentation/compiler.rst,
- * "The pipeline"; what each kind needs is its row in the kind table,
- * Documentation/hardware.rst; the DMA rules are kbin_dma.h's,
- * Documentation/relocation.rst).
+ * compile.c - the pipeline: model -> the front end's per-var rules ->
+ * mem_ref build tree in a symbol table -> dense-id rule -> the DMA
+ * program's front-end rules (names, semaphores) -> scratchpad sizes ->
+ * dump in var_id order, the DMA section and the instruction streams ->
+ * KBIN writer -> plan checker, the only validator of what the plan must
+ * satisfy, whose verdict is reported with the NEFF's names
+ * (Documentation/compiler.rst, "The pipeline"; what each kind needs is
+ * its row in the kind table, Documentation/hardware.rst; the rules are
+ * Documentation/kbin-format.rst's).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -65,34 +64,17 @@ static int check_var(const struct nscc_subgraph *sg, const struct nscc_var *v,
 		     uint64_t *alignment, struct nscc_err *err)
 {
 	size_t n = v->name ? strlen(v->name) : 0;
-	const struct kbin_kind *kind;
 
 	if (n == 0 || n >= KBIN_NAME_MAX)
 		return nscc_errf(err, -EINVAL, VAR_FMT "name has %zu characters, allowed 1..%u",
 				 sg->name, v->name ? v->name : "", v->var_id,
 				 n, KBIN_NAME_MAX - 1);
-	if (ctrl_char(v->name) >= 0)
-		return nscc_errf(err, -EINVAL, VAR_FMT "name has control character 0x%02x at byte %ld",
-				 VAR_ARGS(sg, v),
-				 (unsigned char)v->name[ctrl_char(v->name)],
-				 ctrl_char(v->name));
-	if (v->dtype && ctrl_char(v->dtype) >= 0)
-		return nscc_errf(err, -EINVAL, VAR_FMT "dtype has control character 0x%02x at byte %ld",
-				 VAR_ARGS(sg, v),
-				 (unsigned char)v->dtype[ctrl_char(v->dtype)],
-				 ctrl_char(v->dtype));
 	if (!kbin_kind_valid(v->mr_type))
 		return nscc_errf(err, -EINVAL, VAR_FMT "type: mr_type %u is not a kind",
 				 VAR_ARGS(sg, v), v->mr_type);
-	kind = kbin_kind(v->mr_type);
-	if (kind->size == KBIN_SIZE_VAR) {
-		if (!v->has_size)
-			return nscc_errf(err, -EINVAL, VAR_FMT "missing field 'size'",
-					 VAR_ARGS(sg, v));
-		if (v->size == 0)
-			return nscc_errf(err, -EINVAL, VAR_FMT "size 0 is not allowed",
-					 VAR_ARGS(sg, v));
-	}
+	if (kbin_kind(v->mr_type)->size == KBIN_SIZE_VAR && !v->has_size)
+		return nscc_errf(err, -EINVAL, VAR_FMT "missing field 'size'",
+				 VAR_ARGS(sg, v));
 	*alignment = v->alignment ? v->alignment : default_alignment(v->mr_type);
 	if (*alignment & (*alignment - 1))
 		return nscc_errf(err, -EINVAL, VAR_FMT "alignment %llu is not a power of two (libnrt: " NSCC_LIBNRT_ALIGNMENT ")",
@@ -101,129 +83,11 @@ static int check_var(const struct nscc_subgraph *sg, const struct nscc_var *v,
 		return nscc_errf(err, -EINVAL, VAR_FMT "alignment %llu is over the maximum %llu",
 				 VAR_ARGS(sg, v), (unsigned long long)*alignment,
 				 (unsigned long long)KBIN_MAX_ALIGNMENT);
-	if (kind->payload == KBIN_PAYLOAD_REQUIRED && !v->payload)
-		return nscc_errf(err, -EINVAL, VAR_FMT "%s needs a payload",
-				 VAR_ARGS(sg, v), kind->name);
-	if (kind->payload != KBIN_PAYLOAD_NONE && v->payload &&
-	    v->payload_len != v->size)
-		return nscc_errf(err, -EINVAL, VAR_FMT "payload holds %llu bytes but size is %llu",
-				 VAR_ARGS(sg, v),
-				 (unsigned long long)v->payload_len,
-				 (unsigned long long)v->size);
-	if (kind->variant == KBIN_VARIANT_VIRT &&
-	    v->backing_buf > KBIN_BACKING_BUF_MAX)
-		return nscc_errf(err, -EINVAL, VAR_FMT "backing_buf %u is not a scratchpad (0..%u)",
-				 VAR_ARGS(sg, v), v->backing_buf,
-				 KBIN_BACKING_BUF_MAX);
-	if (kind->placement != KBIN_PLACE_LOADER &&
-	    v->offset + v->size < v->offset)
-		return nscc_errf(err, -EINVAL, VAR_FMT "offset %llu + size %llu overflows",
-				 VAR_ARGS(sg, v),
-				 (unsigned long long)v->offset,
-				 (unsigned long long)v->size);
-	if (kind->variant == KBIN_VARIANT_LIST) {
-		if (!v->list_len)
-			return nscc_errf(err, -EINVAL, VAR_FMT "list is empty",
-					 VAR_ARGS(sg, v));
-		if (v->list_len > KBIN_MAX_LIST)
-			return nscc_errf(err, -E2BIG, VAR_FMT "list has %u entries, at most %u",
-					 VAR_ARGS(sg, v), v->list_len,
-					 KBIN_MAX_LIST);
-	}
-	return 0;
-}
-
-/* References inside one subgraph: pointer targets and list entries. */
-static int check_refs(const struct nscc_subgraph *sg,
-		      const struct sg_state *ss, struct nscc_err *err)
-{
-	const struct nscc_symtab *st = ss->st;
-	const struct nscc_mr *t;
-	uint32_t i, j;
-
-	for (i = 0; i < sg->num_vars; i++) {
-		const struct nscc_var *v = &sg->vars[i];
-		const struct kbin_kind *kind = kbin_kind(v->mr_type);
-
-		if (ss->skipped[i])
-			continue;
-
-		if (kind->variant == KBIN_VARIANT_POINTER) {
-			if (v->referenced_var_id == v->var_id)
-				return nscc_errf(err, -EINVAL, VAR_FMT "referenced_var_id %u: a pointer cannot point at itself",
-						 VAR_ARGS(sg, v), v->referenced_var_id);
-			t = nscc_symtab_object(st, v->referenced_var_id);
-			if (!t)
-				return nscc_errf(err, -EINVAL, VAR_FMT "referenced_var_id %u: no such var",
-						 VAR_ARGS(sg, v), v->referenced_var_id);
-			if (!kbin_kind_has_storage(t->type))
-				return nscc_errf(err, -EINVAL, VAR_FMT "referenced_var_id %u: var '%s' is %s, which has no storage",
-						 VAR_ARGS(sg, v), v->referenced_var_id,
-						 nscc_symtab_name(st, t->var_id),
-						 kbin_mr_type_str(t->type));
-		}
-		if (kind->variant != KBIN_VARIANT_LIST)
-			continue;
-		for (j = 0; j < v->list_len; j++) {
-			t = nscc_symtab_object(st, v->list[j]);
-			if (!t)
-				return nscc_errf(err, -EINVAL, VAR_FMT "list[%u]: var_id %u: no such var",
-						 VAR_ARGS(sg, v), j, v->list[j]);
-			/* the rows of an address table must have addresses */
-			if (kind->storage == KBIN_STORAGE_TABLE &&
-			    !kbin_kind_has_storage(t->type))
-				return nscc_errf(err, -EINVAL, VAR_FMT "list[%u]: var '%s' (var_id %u) is %s, which has no storage",
-						 VAR_ARGS(sg, v), j,
-						 nscc_symtab_name(st, t->var_id),
-						 t->var_id, kbin_mr_type_str(t->type));
-		}
-	}
-	return 0;
-}
-
-/* Remote kinds: the subgraph index and the var it names. */
-static int check_remotes(const struct nscc_model *m,
-			 struct nscc_symtab **sts, const struct sg_state *ss,
-			 struct nscc_err *err)
-{
-	uint32_t s, i;
-
-	for (s = 0; s < m->num_sgs; s++) {
-		const struct nscc_subgraph *sg = &m->sgs[s];
-
-		for (i = 0; i < sg->num_vars; i++) {
-			const struct nscc_var *v = &sg->vars[i];
-			const struct nscc_mr *t;
-
-			if (ss[s].skipped[i] ||
-			    kbin_kind(v->mr_type)->variant != KBIN_VARIANT_REMOTE)
-				continue;
-			if (v->remote_sg >= m->num_sgs)
-				return nscc_errf(err, -EINVAL, VAR_FMT "remote_sg %u: the plan has %u subgraphs",
-						 VAR_ARGS(sg, v), v->remote_sg, m->num_sgs);
-			t = nscc_symtab_object(sts[v->remote_sg], v->remote_var_id);
-			if (!t)
-				return nscc_errf(err, -EINVAL, VAR_FMT "remote_var_id %u: no such var in %s",
-						 VAR_ARGS(sg, v), v->remote_var_id,
-						 m->sgs[v->remote_sg].name);
-			if (kbin_kind(t->type)->storage == KBIN_STORAGE_REMOTE)
-				return nscc_errf(err, -EINVAL, VAR_FMT "remote_var_id %u in %s is itself remote",
-						 VAR_ARGS(sg, v), v->remote_var_id,
-						 m->sgs[v->remote_sg].name);
-			if (!kbin_kind_has_storage(t->type))
-				return nscc_errf(err, -EINVAL, VAR_FMT "remote_var_id %u in %s is %s, which has no storage",
-						 VAR_ARGS(sg, v), v->remote_var_id,
-						 m->sgs[v->remote_sg].name,
-						 kbin_mr_type_str(t->type));
-			if (v->has_size && v->size > nscc_mr_size(t, m->target_gen))
-				return nscc_errf(err, -EINVAL, VAR_FMT "size %llu is more than the %llu bytes of remote var_id %u in %s",
-						 VAR_ARGS(sg, v),
-						 (unsigned long long)v->size,
-						 (unsigned long long)nscc_mr_size(t, m->target_gen),
-						 v->remote_var_id,
-						 m->sgs[v->remote_sg].name);
-		}
-	}
+	/* the writer takes at most KBIN_MAX_LIST entries */
+	if (kbin_kind(v->mr_type)->variant == KBIN_VARIANT_LIST &&
+	    v->list_len > KBIN_MAX_LIST)
+		return nscc_errf(err, -E2BIG, VAR_FMT "list has %u entries, at most %u",
+				 VAR_ARGS(sg, v), v->list_len, KBIN_MAX_LIST);
 	return 0;
 }
 
@@ -366,10 +230,8 @@ static const char *block_member(const struct nscc_subgraph *sg,
  * (sem_indexes_free() it with the queue count).
  */
 static int check_dma_queues(const struct nscc_subgraph *sg,
-			    uint32_t target_gen, struct sem_index *ix,
-			    struct nscc_err *err)
+			    struct sem_index *ix, struct nscc_err *err)
 {
-	const struct kbin_gen *g = kbin_gen_target(target_gen);
 	struct nscc_hash names;
 	uint32_t k, dup = 0;
 	int ret = 0;
@@ -390,16 +252,6 @@ static int check_dma_queues(const struct nscc_subgraph *sg,
 			ret = QERR(-EEXIST, "the name is used twice");
 			break;
 		}
-		if (!q->type || q->type > KBIN_DMA_QUEUE_TYPE_MAX) {
-			ret = QERR(-EINVAL, "type %u is not a queue type (1..%u)",
-				   q->type, KBIN_DMA_QUEUE_TYPE_MAX);
-			break;
-		}
-		if (!q->owner || q->owner > KBIN_DMA_ENGINE_MAX) {
-			ret = QERR(-EINVAL, "owner %u is not an engine (1..%u)",
-				   q->owner, KBIN_DMA_ENGINE_MAX);
-			break;
-		}
 		if (q->fabric_path && !dma_name_ok(q->fabric_path)) {
 			ret = QERR(-EINVAL, "fabric_path '%s' is not 1..%u characters without control characters",
 				   q->fabric_path, KBIN_NAME_MAX - 1);
@@ -408,19 +260,6 @@ static int check_dma_queues(const struct nscc_subgraph *sg,
 		if (q->num_semaphores > KBIN_MAX_LIST) {
 			ret = QERR(-E2BIG, "semaphore_set has %u entries, at most %u",
 				   q->num_semaphores, KBIN_MAX_LIST);
-			break;
-		}
-		if (q->has_dynamic && q->type != KBIN_DMA_QUEUE_DYNAMIC) {
-			ret = QERR(-EINVAL, "dynamic_dma on a queue of type '%s'",
-				   kbin_dma_queue_type_str(q->type));
-			break;
-		}
-		if (q->has_dynamic &&
-		    (uint64_t)q->sb_scratch_offset + q->sb_scratch_size >
-		    g->sbuf_partition_size) {
-			ret = QERR(-EINVAL, "dynamic_dma SB scratch %u + %u bytes is outside the %u-byte SBUF partition",
-				   q->sb_scratch_offset, q->sb_scratch_size,
-				   g->sbuf_partition_size);
 			break;
 		}
 		/* a semaphore twice would make a block's entry ambiguous */
@@ -452,223 +291,68 @@ static const char *desc_where(const struct nscc_subgraph *sg,
 }
 
 /*
- * One side: its var (kbin_dma_var_rule(); an MR_REMOTE's bytes are its
- * remote var's, in @sts, which check_remotes() checked), the pattern
- * rules, the extent within the var, the SBUF rules of a state buffer.
+ * The front end's rules of one subgraph's DMA program, those that bind
+ * the NEFF's names to the plan's numbers: queues (names, no name or
+ * semaphore twice), blocks (a queue of the subgraph, in the member of
+ * its queue's owner, a semaphore of the set, a comment the writer
+ * takes).  What the plan must satisfy (queue types and owners, block ids,
+ * every descriptor) is the checker's: check_err() reports its verdict.
  */
-static int check_dma_side(const struct nscc_model *m, const char *where,
-			  const char *side, const struct kbin_dma_side *sd,
-			  struct nscc_symtab *const *sts, uint32_t sgi,
-			  struct kbin_dma_pat *p, struct nscc_err *err)
-{
-	const struct kbin_gen *g = kbin_gen_target(m->target_gen);
-	const struct nscc_symtab *st = sts[sgi];
-	const struct nscc_mr *t = nscc_symtab_object(st, sd->var_id), *src;
-	const char *vn = t ? nscc_symtab_name(st, sd->var_id) : NULL;
-	struct kbin_dma_sb sb;
-	uint64_t size;
-	unsigned int r, sbr = KBIN_OK;
-
-#define SERR(fmt, ...) \
-	nscc_errf(err, -EINVAL, "%s: %s '%s' (var_id %u): " fmt, where, side, \
-		  vn, sd->var_id, ##__VA_ARGS__)
-	if (!t)
-		return nscc_errf(err, -EINVAL, "%s: %s: var_id %u: no such var",
-				 where, side, sd->var_id);
-	if (kbin_dma_var_rule(t->type))
-		return SERR("is %s: %s", kbin_mr_type_str(t->type),
-			    kbin_dma_var_why(t->type));
-	src = t;
-	if (kbin_kind(t->type)->variant == KBIN_VARIANT_REMOTE) {
-		const struct nscc_mr_remote_variable *rv = (const void *)t;
-
-		src = nscc_symtab_object(sts[rv->remote_sg], rv->remote_var_id);
-	}
-	if (!kbin_dma_dtype(sd->dtype))
-		return SERR("dtype %u is not an element type", sd->dtype);
-	r = kbin_dma_pattern(sd, p);
-	if (r == KBIN_ERR_DMA_DIMS)
-		return SERR("%u dimensions with sizes[%u] = %u: allowed 1..%u dimensions of size at least 1",
-			    sd->num_dims, p->dim,
-			    p->dim < KBIN_DMA_MAX_DIMS ? sd->sizes[p->dim] : 0,
-			    KBIN_DMA_MAX_DIMS);
-	if (r == KBIN_ERR_DMA_STEP)
-		return SERR("steps[0] is %llu, not 1 (sizes[0] is the run's bytes)",
-			    (unsigned long long)sd->steps[0]);
-	if (r)
-		return SERR("offset %llu + (sizes[%u] - 1) * steps[%u] overflows 64 bits",
-			    (unsigned long long)sd->offset, p->dim, p->dim);
-	size = nscc_mr_size(t, m->target_gen);
-	if (kbin_kind(src->type)->storage == KBIN_STORAGE_SBUF) {
-		sbr = kbin_dma_sbuf(g, sd, p->extent, &sb);
-		if (sbr == KBIN_ERR_DMA_SBUF_WINDOW)
-			return SERR("extent %llu (offset %llu) is outside the %llu-byte SBUF window",
-				    (unsigned long long)p->extent,
-				    (unsigned long long)sd->offset,
-				    (unsigned long long)g->sbuf_window_size);
-	}
-	if (p->extent > size)
-		return SERR("extent %llu (offset %llu + sum of (sizes - 1) * steps + 1) is past the var's %llu bytes",
-			    (unsigned long long)p->extent,
-			    (unsigned long long)sd->offset,
-			    (unsigned long long)size);
-	if (sbr == KBIN_ERR_DMA_SBUF_PARTITION)
-		return SERR("a run of %u bytes at byte %llu of SBUF partition %llu ends at byte %llu, past the %u-byte partition of %s",
-			    sd->sizes[0], (unsigned long long)sb.byte,
-			    (unsigned long long)sb.partition,
-			    (unsigned long long)sb.end, g->sbuf_partition_size,
-			    g->name);
-	if (sbr == KBIN_ERR_DMA_SBUF_GAP)
-		return SERR("dimension %u (size %u, step %llu) puts a run at byte %llu of SBUF partition %llu, ending at byte %llu in the gap past the %u-byte partition of %s",
-			    sb.dim, sd->sizes[sb.dim],
-			    (unsigned long long)sd->steps[sb.dim],
-			    (unsigned long long)sb.byte,
-			    (unsigned long long)sb.partition,
-			    (unsigned long long)sb.end, g->sbuf_partition_size,
-			    g->name);
-	return 0;
-#undef SERR
-}
-
-/* a side's sizes as def.json writes them, "[4, 2]", into @buf */
-static const char *sizes_str(const struct kbin_dma_side *sd, char *buf,
-			     size_t cap)
-{
-	size_t n = 0;
-	uint32_t i;
-
-	buf[0] = 0;
-	for (i = 0; i < sd->num_dims && i < KBIN_DMA_MAX_DIMS && n < cap; i++)
-		n += (size_t)snprintf(buf + n, cap - n, "%s%u", i ? ", " : "[",
-				      sd->sizes[i]);
-	if (n < cap)
-		snprintf(buf + n, cap - n, "]");
-	return buf;
-}
-
-static int check_dma_desc(const struct nscc_model *m, const char *where,
-			  const struct kbin_dma_desc *d,
-			  struct nscc_symtab *const *sts, uint32_t sgi,
-			  struct nscc_err *err)
-{
-	char fs[64], ts[64];
-	struct kbin_dma_verdict v;
-	struct kbin_dma_pat pf, pt;
-	unsigned int r;
-	int ret;
-
-	if (!d->op || d->op > KBIN_DMA_OP_MAX)
-		return nscc_errf(err, -EINVAL, "%s: op %u is not copy, cast or transpose",
-				 where, d->op);
-	if (d->num_tiling_dims > KBIN_DMA_MAX_DIMS)
-		return nscc_errf(err, -EINVAL, "%s: num_tiling_dimensions %u is over %u",
-				 where, d->num_tiling_dims, KBIN_DMA_MAX_DIMS);
-	ret = check_dma_side(m, where, "from", &d->from, sts, sgi, &pf, err);
-	if (ret)
-		return ret;
-	ret = check_dma_side(m, where, "to", &d->to, sts, sgi, &pt, err);
-	if (ret)
-		return ret;
-	r = kbin_dma_desc_rule(d, &pf, &pt, &v);
-	switch (r) {
-	case KBIN_OK:
-		return 0;
-	case KBIN_ERR_DMA_COPY_SIZE:
-		return nscc_errf(err, -EINVAL, "%s: copy: from_sizes %s move %llu bytes, to_sizes %s move %llu: %s",
-				 where, sizes_str(&d->from, fs, sizeof(fs)),
-				 (unsigned long long)pf.bytes,
-				 sizes_str(&d->to, ts, sizeof(ts)),
-				 (unsigned long long)pt.bytes, kbin_dma_why_str(v.why));
-	case KBIN_ERR_DMA_CAST_SIZE:
-		return nscc_errf(err, -EINVAL, "%s: cast %s -> %s: from_sizes %s (%llu bytes), to_sizes %s (%llu bytes): %s",
-				 where, kbin_dma_dtype_str(d->from.dtype),
-				 kbin_dma_dtype_str(d->to.dtype),
-				 sizes_str(&d->from, fs, sizeof(fs)),
-				 (unsigned long long)pf.bytes,
-				 sizes_str(&d->to, ts, sizeof(ts)),
-				 (unsigned long long)pt.bytes, kbin_dma_why_str(v.why));
-	case KBIN_ERR_DMA_TRANSPOSE:
-		return nscc_errf(err, -EINVAL, "%s: %s '%.4s': dtypes %s -> %s, transpose_element_size %u, transpose_shape [%u, %u, %u, %u] (tile %llu bytes), %llu -> %llu bytes: %s",
-				 where, kbin_dma_op_str(d->op), d->transpose_op,
-				 kbin_dma_dtype_str(d->from.dtype),
-				 kbin_dma_dtype_str(d->to.dtype),
-				 d->transpose_elem_size, d->transpose_shape[0],
-				 d->transpose_shape[1], d->transpose_shape[2],
-				 d->transpose_shape[3], (unsigned long long)v.tile,
-				 (unsigned long long)pf.bytes,
-				 (unsigned long long)pt.bytes,
-				 kbin_dma_why_str(v.why));
-	default:
-		return nscc_errf(err, -EINVAL, "%s: %s: dtypes %s -> %s: %s", where,
-				 kbin_dma_op_str(d->op),
-				 kbin_dma_dtype_str(d->from.dtype),
-				 kbin_dma_dtype_str(d->to.dtype), kbin_reason_str(r));
-	}
-}
-
-/*
- * The rules of one subgraph's DMA program: queues (names, types, owners,
- * semaphore sets), blocks (in their queue's owner's member, a semaphore of
- * the set, ids 0..n-1 per queue in member order, comments) and every
- * descriptor (kbin_dma.h's rules, the extent within the var's record).
- */
-static int check_dma(const struct nscc_model *m, uint32_t sgi,
-		     struct nscc_symtab *const *sts, struct sem_index *ix,
+static int check_dma(const struct nscc_subgraph *sg, struct sem_index *ix,
 		     struct nscc_err *err)
 {
-	const struct nscc_subgraph *sg = &m->sgs[sgi];
 	char where[NSCC_ERR_MAX / 2];
-	uint32_t i, j, *next;
+	uint32_t i;
 	int ret;
 
-	ret = check_dma_queues(sg, m->target_gen, ix, err);
-	if (ret || !sg->num_dma_blocks)
-		return ret;
-	next = calloc(sg->num_dma_queues + 1, sizeof(*next));
-	if (!next)
-		return nscc_errf(err, -ENOMEM, "out of memory");
+	ret = check_dma_queues(sg, ix, err);
 	for (i = 0; i < sg->num_dma_blocks && !ret; i++) {
 		const struct nscc_dma_block *b = &sg->dma_blocks[i];
 		const struct nscc_dma_queue *q;
 
-		if (b->queue >= sg->num_dma_queues) {
-			ret = nscc_errf(err, -EINVAL, "%s: block %u: queue index %u, the subgraph has %u queues",
-					sg->name, i, b->queue, sg->num_dma_queues);
-			break;
-		}
+		if (b->queue >= sg->num_dma_queues)
+			return nscc_errf(err, -EINVAL, "%s: block %u: queue index %u, the subgraph has %u queues",
+					 sg->name, i, b->queue, sg->num_dma_queues);
 		q = &sg->dma_queues[b->queue];
 		desc_where(sg, b, UINT32_MAX, where, sizeof(where));
-		if (b->engine && b->engine != q->owner) {
-			ret = nscc_errf(err, -EINVAL, "%s: the block is in %s's member but queue '%s' is owned by %s",
-					where, kbin_dma_engine_str(b->engine),
-					q->name, kbin_dma_engine_str(q->owner));
-			break;
-		}
-		if (b->id != next[b->queue]) {
-			ret = nscc_errf(err, -EINVAL, "%s: id %u out of order: the ids of queue '%s' run 0..n-1 in file order, %u comes next",
-					where, b->id, q->name, next[b->queue]);
-			break;
-		}
-		next[b->queue]++;
-		if (sem_index(&ix[b->queue], b->semaphore) < 0) {
-			ret = nscc_errf(err, -EINVAL, "%s: semaphore %u is not in the queue's semaphore_set (%u entries from %u)",
-					where, b->semaphore, q->num_semaphores,
-					q->num_semaphores ? q->semaphores[0] : 0);
-			break;
-		}
-		if (b->comment && !dma_name_ok(b->comment)) {
-			ret = nscc_errf(err, -EINVAL, "%s: #comment is not 1..%u characters without control characters",
-					where, KBIN_NAME_MAX - 1);
-			break;
-		}
-		for (j = 0; j < b->num_descs && !ret; j++) {
-			desc_where(sg, b, j, where, sizeof(where));
-			ret = check_dma_desc(m, where, &sg->dma_descs[b->first_desc + j],
-					     sts, sgi, err);
-		}
+		if (b->engine && b->engine != q->owner)
+			return nscc_errf(err, -EINVAL, "%s: the block is in %s's member but queue '%s' is owned by %s",
+					 where, kbin_dma_engine_str(b->engine),
+					 q->name, kbin_dma_engine_str(q->owner));
+		if (sem_index(&ix[b->queue], b->semaphore) < 0)
+			return nscc_errf(err, -EINVAL, "%s: semaphore %u is not in the queue's semaphore_set (%u entries from %u)",
+					 where, b->semaphore, q->num_semaphores,
+					 q->num_semaphores ? q->semaphores[0] : 0);
+		if (b->comment && !dma_name_ok(b->comment))
+			return nscc_errf(err, -EINVAL, "%s: #comment is not 1..%u characters without control characters",
+					 where, KBIN_NAME_MAX - 1);
 	}
-	free(next);
 	return ret;
+}
+
+/*
+ * The model's block indexes in the plan's order: grouped by queue, each
+ * queue's in member order (a counting sort).  NULL when out of memory.
+ */
+static uint32_t *block_order(const struct nscc_subgraph *sg)
+{
+	uint32_t *start, *order, k, i;
+
+	start = calloc(sg->num_dma_queues + 1, sizeof(*start));
+	order = malloc((sg->num_dma_blocks + 1) * sizeof(*order));
+	if (!start || !order) {
+		free(start);
+		free(order);
+		return NULL;
+	}
+	for (i = 0; i < sg->num_dma_blocks; i++)
+		start[sg->dma_blocks[i].queue + 1]++;
+	for (k = 1; k < sg->num_dma_queues; k++)
+		start[k] += start[k - 1];
+	for (i = 0; i < sg->num_dma_blocks; i++)
+		order[start[sg->dma_blocks[i].queue]++] = i;
+	free(start);
+	return order;
 }
 
 /* queues, then the blocks grouped by queue in member order */
@@ -676,7 +360,7 @@ static int emit_dma(struct kbin_writer *w, int sgi,
 		    const struct nscc_subgraph *sg, const struct sem_index *ix,
 		    struct nscc_err *err)
 {
-	uint32_t *start, *order, k, i;
+	uint32_t *order, k, i;
 	int ret = 0;
 
 	for (k = 0; k < sg->num_dma_queues; k++) {
@@ -700,20 +384,9 @@ static int emit_dma(struct kbin_writer *w, int sgi,
 					 sg->name, q->name, strerror(-ret));
 	}
 	ret = 0;
-	/* a counting sort by queue keeps each queue's member order */
-	start = calloc(sg->num_dma_queues + 1, sizeof(*start));
-	order = malloc((sg->num_dma_blocks + 1) * sizeof(*order));
-	if (!start || !order) {
-		free(start);
-		free(order);
+	order = block_order(sg);
+	if (!order)
 		return nscc_errf(err, -ENOMEM, "out of memory");
-	}
-	for (i = 0; i < sg->num_dma_blocks; i++)
-		start[sg->dma_blocks[i].queue + 1]++;
-	for (k = 1; k < sg->num_dma_queues; k++)
-		start[k] += start[k - 1];
-	for (i = 0; i < sg->num_dma_blocks; i++)
-		order[start[sg->dma_blocks[i].queue]++] = i;
 	for (i = 0; i < sg->num_dma_blocks; i++) {
 		const struct nscc_dma_block *b = &sg->dma_blocks[order[i]];
 		const struct nscc_dma_queue *q = &sg->dma_queues[b->queue];
@@ -731,7 +404,6 @@ static int emit_dma(struct kbin_writer *w, int sgi,
 			break;
 		}
 	}
-	free(start);
 	free(order);
 	return ret;
 }
@@ -786,6 +458,90 @@ static int prog_err(const struct nscc_model *m,
 				 kbin_reason_str(res->reason));
 	return nscc_errf(err, -EINVAL, "%s: %s: %s (%s)", sg->name, stream, why,
 			 kbin_reason_str(res->reason));
+}
+
+/*
+ * The checker's verdict on a DMA record, with the model's names: the
+ * queue by its name; a block or descriptor by its member, queue, id and
+ * comment (the plan's blocks are the model's in block_order()); a side
+ * by its var's name and var_id.
+ */
+static int dma_err(const struct nscc_subgraph *sg, const struct nscc_symtab *st,
+		   const struct kbin_check_result *res, const char *why,
+		   const char *reason, struct nscc_err *err)
+{
+	char where[NSCC_ERR_MAX / 2];
+	const struct nscc_dma_block *b = NULL;
+	const struct kbin_dma_side *sd;
+	const char *side;
+	unsigned long long item = (unsigned long long)res->item;
+	uint32_t *order, i;
+
+	if (res->field == KBIN_FIELD_DMA_QUEUE && item < sg->num_dma_queues)
+		return nscc_errf(err, -EINVAL, "%s: dma_queue '%s': %s (%s)",
+				 sg->name, sg->dma_queues[item].name, why, reason);
+	order = block_order(sg);
+	if (!order)
+		return nscc_errf(err, -ENOMEM, "out of memory");
+	for (i = 0; i < sg->num_dma_blocks; i++) {
+		b = &sg->dma_blocks[order[i]];
+		if (res->field == KBIN_FIELD_DMA_BLOCK ? item == i :
+		    item < b->num_descs)
+			break;
+		if (res->field != KBIN_FIELD_DMA_BLOCK)
+			item -= b->num_descs;
+	}
+	free(order);
+	if (i == sg->num_dma_blocks)
+		return nscc_errf(err, -EINVAL, "%s: %s (%s)", sg->name, why, reason);
+	if (res->field == KBIN_FIELD_DMA_BLOCK)
+		return nscc_errf(err, -EINVAL, "%s: %s (%s)",
+				 desc_where(sg, b, UINT32_MAX, where, sizeof(where)),
+				 why, reason);
+	desc_where(sg, b, (uint32_t)item, where, sizeof(where));
+	if (res->field == KBIN_FIELD_DMA_DESC)
+		return nscc_errf(err, -EINVAL, "%s: %s (%s)", where, why, reason);
+	side = res->field == KBIN_FIELD_DMA_FROM ? "from" : "to";
+	sd = res->field == KBIN_FIELD_DMA_FROM ?
+	     &sg->dma_descs[b->first_desc + item].from :
+	     &sg->dma_descs[b->first_desc + item].to;
+	if (!nscc_symtab_name(st, sd->var_id))
+		return nscc_errf(err, -EINVAL, "%s: %s: %s (%s)", where, side,
+				 why, reason);
+	return nscc_errf(err, -EINVAL, "%s: %s '%s' (var_id %u): %s (%s)", where,
+			 side, nscc_symtab_name(st, sd->var_id), sd->var_id,
+			 why, reason);
+}
+
+/*
+ * The plan checker's verdict (Documentation/kbin-format.rst) with the
+ * model's names: the subgraph, then the var (def.json name and var_id),
+ * the DMA queue, block, descriptor and side, or the program stream the
+ * finding is about, then the checker's words, which name the field and
+ * the value, and the reason.  The checker is the compiler's validator:
+ * it keeps no copy of a rule the plan must satisfy.
+ */
+static int check_err(const struct nscc_model *m, struct nscc_symtab *const *sts,
+		     const struct kbin_check_result *res, struct nscc_err *err)
+{
+	const char *why = res->msg + res->text, *reason = kbin_reason_str(res->reason);
+	const struct nscc_subgraph *sg;
+	const char *name;
+
+	if (res->subgraph < 0 || (uint32_t)res->subgraph >= m->num_sgs)
+		return nscc_errf(err, -EINVAL, "the plan checker refused the plan: %s (%s)",
+				 res->msg, reason);
+	if (res->prog.why != KBIN_PROG_WHY_NONE)
+		return prog_err(m, res, err);
+	sg = &m->sgs[res->subgraph];
+	if (res->field >= KBIN_FIELD_DMA_QUEUE && res->field <= KBIN_FIELD_DMA_TO)
+		return dma_err(sg, sts[res->subgraph], res, why, reason, err);
+	name = res->record >= 0 && res->record <= UINT32_MAX ?
+	       nscc_symtab_name(sts[res->subgraph], (uint32_t)res->record) : NULL;
+	if (name)
+		return nscc_errf(err, -EINVAL, "%s: var '%s' (var_id %lld): %s (%s)",
+				 sg->name, name, res->record, why, reason);
+	return nscc_errf(err, -EINVAL, "%s: %s (%s)", sg->name, why, reason);
 }
 
 static int build_subgraph(const struct nscc_model *m,
@@ -847,9 +603,6 @@ static int build_subgraph(const struct nscc_model *m,
 		nscc_err_prefix(err, "%s", sg->name);
 		return ret;
 	}
-	ret = check_refs(sg, ss, err);
-	if (ret)
-		return ret;
 	ss->sems = calloc(sg->num_dma_queues + 1, sizeof(*ss->sems));
 	if (!ss->sems)
 		return nscc_errf(err, -ENOMEM, "out of memory");
@@ -937,10 +690,8 @@ int nscc_compile_model(const struct nscc_model *m, void **buf, size_t *len,
 		if (ret)
 			goto out;
 	}
-	ret = check_remotes(m, sts, ss, err);
-	/* after the remotes: a DMA side may name one */
-	for (s = 0; s < m->num_sgs && !ret; s++)
-		ret = check_dma(m, s, sts, ss[s].sems, err);
+	for (s = 0, ret = 0; s < m->num_sgs && !ret; s++)
+		ret = check_dma(&m->sgs[s], ss[s].sems, err);
 	if (ret)
 		goto out;
 
@@ -962,12 +713,7 @@ int nscc_compile_model(const struct nscc_model *m, void **buf, size_t *len,
 	}
 	memset(&res, 0, sizeof(res));
 	if (kbin_check_plan(*buf, *len, &res)) {
-		if (res.prog.why != KBIN_PROG_WHY_NONE && res.subgraph >= 0 &&
-		    (uint32_t)res.subgraph < m->num_sgs)
-			ret = prog_err(m, &res, err);
-		else
-			ret = nscc_errf(err, -EINVAL, "the plan checker refused the plan: %s (%s)",
-					res.msg, kbin_reason_str(res.reason));
+		ret = check_err(m, sts, &res, err);
 		free(*buf);
 		*buf = NULL;
 		*len = 0;

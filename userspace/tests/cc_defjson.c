@@ -57,7 +57,7 @@ FIXTURE_VARIANT_ADD(bad_def, missing_size) {
 FIXTURE_VARIANT_ADD(bad_def, zero_size) {
 	.target = "sunda",
 	.def = CC_DEF(CC_SB ", \"x\": {\"type\": \"output\", \"var_id\": 1, \"size\": 0}"),
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): size 0 is not allowed",
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): MR_OUTPUT needs a non-zero size (bad size)",
 };
 FIXTURE_VARIANT_ADD(bad_def, size_not_integer) {
 	.target = "sunda",
@@ -104,18 +104,18 @@ FIXTURE_VARIANT_ADD(bad_def, no_var_table) {
 FIXTURE_VARIANT_ADD(bad_def, pointer_to_missing_var) {
 	.target = "sunda",
 	.def = CC_DEF(CC_SB ", \"p\": {\"type\": \"pointer\", \"var_id\": 1, \"referenced_var_id\": 9}"),
-	.err = -EINVAL, .msg = "sg00: var 'p' (var_id 1): referenced_var_id 9: no such var",
+	.err = -EINVAL, .msg = "sg00: var 'p' (var_id 1): MR_PTR referenced_var_id 9 names no var (nmem 2) (bad pointer target)",
 };
 FIXTURE_VARIANT_ADD(bad_def, pointer_to_itself) {
 	.target = "sunda",
 	.def = CC_DEF(CC_SB ", \"p\": {\"type\": \"pointer\", \"var_id\": 1, \"referenced_var_id\": 1}"),
-	.err = -EINVAL, .msg = "sg00: var 'p' (var_id 1): referenced_var_id 1: a pointer cannot point at itself",
+	.err = -EINVAL, .msg = "sg00: var 'p' (var_id 1): MR_PTR references itself (pointer to itself)",
 };
 FIXTURE_VARIANT_ADD(bad_def, pointer_to_list) {
 	.target = "sunda",
 	.def = CC_DEF(CC_SB ", \"p\": {\"type\": \"pointer\", \"var_id\": 1, \"referenced_var_id\": 2},"
 		      " \"l\": {\"type\": \"list\", \"var_id\": 2, \"list\": [0]}"),
-	.err = -EINVAL, .msg = "sg00: var 'p' (var_id 1): referenced_var_id 2: var 'l' is MR_LIST, which has no storage",
+	.err = -EINVAL, .msg = "sg00: var 'p' (var_id 1): MR_PTR target var_id 2 is MR_LIST, which has no storage (bad pointer target)",
 };
 FIXTURE_VARIANT_ADD(bad_def, pointer_missing_target) {
 	.target = "sunda",
@@ -125,7 +125,7 @@ FIXTURE_VARIANT_ADD(bad_def, pointer_missing_target) {
 FIXTURE_VARIANT_ADD(bad_def, list_entry_missing_var) {
 	.target = "sunda",
 	.def = CC_DEF(CC_SB ", " IN("x", 1, "") ", \"t\": {\"type\": \"dge-table\", \"var_id\": 2, \"list\": [1, 7]}"),
-	.err = -EINVAL, .msg = "sg00: var 't' (var_id 2): list[1]: var_id 7: no such var",
+	.err = -EINVAL, .msg = "sg00: var 't' (var_id 2): list[1] = 7 names no var (nmem 3) (bad list entry)",
 };
 FIXTURE_VARIANT_ADD(bad_def, list_entry_not_id) {
 	.target = "sunda",
@@ -135,7 +135,7 @@ FIXTURE_VARIANT_ADD(bad_def, list_entry_not_id) {
 FIXTURE_VARIANT_ADD(bad_def, list_empty) {
 	.target = "sunda",
 	.def = CC_DEF(CC_SB ", \"t\": {\"type\": \"list\", \"var_id\": 1, \"list\": []}"),
-	.err = -EINVAL, .msg = "sg00: var 't' (var_id 1): list is empty",
+	.err = -EINVAL, .msg = "sg00: var 't' (var_id 1): list length 0 is not 1..1048576 (bad list length)",
 };
 FIXTURE_VARIANT_ADD(bad_def, list_missing) {
 	.target = "sunda",
@@ -146,7 +146,7 @@ FIXTURE_VARIANT_ADD(bad_def, ptr_table_row_without_storage) {
 	.target = "sunda",
 	.def = CC_DEF(CC_SB ", \"l\": {\"type\": \"list\", \"var_id\": 1, \"list\": [0]},"
 		      " \"t\": {\"type\": \"dge-table\", \"var_id\": 2, \"list\": [1]}"),
-	.err = -EINVAL, .msg = "sg00: var 't' (var_id 2): list[0]: var 'l' (var_id 1) is MR_LIST, which has no storage",
+	.err = -EINVAL, .msg = "sg00: var 't' (var_id 2): MR_PTR_TABLE list[0] = 1 is MR_LIST, which has no storage (bad list entry)",
 };
 FIXTURE_VARIANT_ADD(bad_def, file_name_missing) {
 	.target = "sunda",
@@ -161,7 +161,7 @@ FIXTURE_VARIANT_ADD(bad_def, weight_member_missing) {
 FIXTURE_VARIANT_ADD(bad_def, weight_size_mismatch) {
 	.target = "sunda",
 	.def = CC_DEF(CC_SB ", \"w\": {\"type\": \"file\", \"var_id\": 1, \"size\": 128, \"file_name\": \"w.npy\"}"),
-	.err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): payload holds 64 bytes but size is 128",
+	.err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): payload length 64 is not the size 128 (payload length mismatch)",
 };
 FIXTURE_VARIANT_ADD(bad_def, virtual_negative_offset) {
 	.target = "sunda",
@@ -214,12 +214,12 @@ FIXTURE_VARIANT_ADD(bad_def, carveout_missing_field) {
 FIXTURE_VARIANT_ADD(bad_def, name_control_char) {
 	/* a tab or newline would forge rows of the debugfs memrefs table */
 	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("a\\tb", 1, "")),
-	.err = -EINVAL, .msg = "sg00: var 'a\tb' (var_id 1): name has control character 0x09 at byte 1",
+	.err = -EINVAL, .msg = "sg00: var 'a\tb' (var_id 1): name at 0x243 has control character 0x9 at byte 1 (bad name)",
 };
 FIXTURE_VARIANT_ADD(bad_def, dtype_control_char) {
 	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
 	.tmap = "{\"x\": {\"dtype\": \"f\\n16\", \"tf_shape\": [4]}}",
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): dtype has control character 0x0a at byte 1",
+	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): dtype has control character 0xa at byte 1 (bad dtype)",
 };
 FIXTURE_VARIANT_ADD(bad_def, shape_zero_dimension) {
 	/* KBIN ends a shape at its first 0: [4,0,4] would read back as [4] */

@@ -285,23 +285,23 @@ static const struct refusal refusals[] = {
 	  -EINVAL,
 	  "sg00/SP.json: queue 'qSPIO0' block 1 ('b1'): semaphore 26 is not in the queue's semaphore_set (2 entries from 24)" },
 	{ "block ids not 0..n-1", 's', "\"id\": 1", "\"id\": 2", -EINVAL,
-	  "sg00/SP.json: queue 'qSPIO0' block 2 ('b1'): id 2 out of order: the ids of queue 'qSPIO0' run 0..n-1 in file order, 1 comes next" },
+	  "sg00/SP.json: queue 'qSPIO0' block 2 ('b1'): id 2 is not its place 1 in the queue (ids run 0..1) (DMA block out of order)" },
 	{ "block ids out of file order", 's', "\"id\": 0", "\"id\": 1", -EINVAL,
-	  "block 1 ('b0'): id 1 out of order" },
+	  "sg00/SP.json: queue 'qSPIO0' block 1 ('b0'): id 1 is not its place 0 in the queue (ids run 0..1) (DMA block out of order)" },
 	{ "steps[0] not 1", 's', "\"from_steps\": [1, 512]", "\"from_steps\": [2, 512]",
 	  -EINVAL,
-	  "sg00/SP.json: queue 'qSPIO0' block 0 ('b0'): descriptor 0: from 'x' (var_id 1): steps[0] is 2, not 1" },
+	  "sg00/SP.json: queue 'qSPIO0' block 0 ('b0'): descriptor 0: from 'x' (var_id 1): steps[0] = 2, not 1 (innermost step is not 1)" },
 	{ "size 0", 'p', "\"to_sizes\": [512, 2]", "\"to_sizes\": [512, 0]", -EINVAL,
-	  "descriptor 1: to 'SB' (var_id 0): 2 dimensions with sizes[1] = 0" },
+	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 1: to 'SB' (var_id 0): 2 dims with sizes[1] = 0; dims must be 1..4, sizes at least 1 (bad access pattern dimensions)" },
 	{ "one byte past the variable", 's', "\"from_off\": 0, \"from_sizes\": [512, 8]",
 	  "\"from_off\": 1, \"from_sizes\": [512, 8]", -EINVAL,
-	  "sg00/SP.json: queue 'qSPIO0' block 0 ('b0'): descriptor 0: from 'x' (var_id 1): extent 4097 (offset 1 + sum of (sizes - 1) * steps + 1) is past the var's 4096 bytes" },
+	  "sg00/SP.json: queue 'qSPIO0' block 0 ('b0'): descriptor 0: from 'x' (var_id 1): var_id 1 'x': extent 4097 is past its 4096 bytes (access pattern outside its variable)" },
 	{ "extent overflow", 'p', "\"to_steps\": [1, 512]",
 	  "\"to_steps\": [1, 9223372036854775807]", -EINVAL,
-	  "descriptor 0: to 'y' (var_id 2): offset 0 + (sizes[1] - 1) * steps[1] overflows 64 bits" },
+	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 0: to 'y' (var_id 2): offset 0 + (sizes[1] - 1) * steps[1] overflows (access pattern outside its variable)" },
 	{ "SBUF run past the partition", 'p', "\"from_off\": 228864", "\"from_off\": 228865",
 	  -EINVAL,
-	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 0: from 'SB' (var_id 0): a run of 512 bytes at byte 228865 of SBUF partition 0 ends at byte 229377, past the 229376-byte partition of trn2" },
+	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 0: from 'SB' (var_id 0): var_id 0: a run of 512 bytes at byte 228865 of SBUF partition 0 ends at 229377, past the 229376-byte partition (SBUF run past its partition)" },
 	{ "SBUF dimension in the gap", 's',
 	  "\"from_sizes\": [512, 8], \"from_steps\": [1, 512], \"num_tiling_dimensions\": 1,"
 	  " \"to\": \"SB\", \"to_dtype\": \"float32\", \"to_off\": 0,"
@@ -309,42 +309,42 @@ static const struct refusal refusals[] = {
 	  "\"from_sizes\": [512, 8, 2], \"from_steps\": [1, 512, 0], \"num_tiling_dimensions\": 1,"
 	  " \"to\": \"SB\", \"to_dtype\": \"float32\", \"to_off\": 0,"
 	  " \"to_sizes\": [512, 8, 2], \"to_steps\": [1, 262144, 229000]", -EINVAL,
-	  "descriptor 0: to 'SB' (var_id 0): dimension 2 (size 2, step 229000) puts a run at byte 229000 of SBUF partition 7, ending at byte 229512 in the gap past the 229376-byte partition of trn2" },
+	  "sg00/SP.json: queue 'qSPIO0' block 0 ('b0'): descriptor 0: to 'SB' (var_id 0): var_id 0: dimension 2 (size 2, step 229000) puts a run at byte 229000 of SBUF partition 7, ending at 229512 in the gap past the 229376-byte partition (SBUF access in the gap past a partition)" },
 	{ "SBUF access outside the window", 's', "\"to_off\": 0, \"to_sizes\": [512, 8]",
 	  "\"to_off\": 32768000, \"to_sizes\": [512, 8]", -EINVAL,
-	  "descriptor 0: to 'SB' (var_id 0): extent 34603520 (offset 32768000) is outside the 33554432-byte SBUF window" },
+	  "sg00/SP.json: queue 'qSPIO0' block 0 ('b0'): descriptor 0: to 'SB' (var_id 0): var_id 0: extent 34603520 is outside the 33554432-byte SBUF window (SBUF access outside the window)" },
 	{ "a var without storage", 's', "\"to\": \"v\"", "\"to\": \"t\"", -EINVAL,
-	  "block 1 ('b1'): descriptor 0: to 't' (var_id 5): is MR_PTR_TABLE: the loader's table of addresses, rebuilt at LOAD" },
+	  "sg00/SP.json: queue 'qSPIO0' block 1 ('b1'): descriptor 0: to 't' (var_id 5): var_id 5 is MR_PTR_TABLE: the loader's table of addresses, rebuilt at LOAD (DMA side names no variable with device bytes)" },
 	{ "copy byte counts differ", 'p', "\"to_sizes\": [512, 8], \"to_steps\": [1, 512]",
 	  "\"to_sizes\": [512, 4], \"to_steps\": [1, 512]", -EINVAL,
-	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 0: copy: from_sizes [512, 8] move 4096 bytes, to_sizes [512, 4] move 2048: the sides move different byte counts" },
+	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 0: copy: from 4096 bytes in 8 runs of 512, to 2048 bytes in 4 runs of 512: the sides move different byte counts (copy byte counts differ)" },
 	{ "cast elements differ", 's', "\"to_sizes\": [32]", "\"to_sizes\": [30]", -EINVAL,
-	  "block 1 ('b1'): descriptor 0: cast float32 -> float16: from_sizes [64] (64 bytes), to_sizes [30] (30 bytes): the sides hold different element counts" },
+	  "sg00/SP.json: queue 'qSPIO0' block 1 ('b1'): descriptor 0: cast float32 -> float16: from 64 bytes in runs of 64, to 30 bytes in runs of 30: the sides hold different element counts (cast elements differ or split)" },
 	{ "cast element split across two runs", 's',
 	  "\"to_sizes\": [32], \"to_steps\": [1]", "\"to_sizes\": [1, 32], \"to_steps\": [1, 1]",
 	  -EINVAL,
-	  "descriptor 0: cast float32 -> float16: from_sizes [64] (64 bytes), to_sizes [1, 32] (32 bytes): a to run (to_sizes[0]) splits a to_dtype element" },
+	  "sg00/SP.json: queue 'qSPIO0' block 1 ('b1'): descriptor 0: cast float32 -> float16: from 64 bytes in runs of 64, to 32 bytes in runs of 1: a to run (to_sizes[0]) splits a to_dtype element (cast elements differ or split)" },
 	{ "transpose element size", 'p', "\"transpose_element_size\": 4",
 	  "\"transpose_element_size\": 2", -EINVAL,
-	  "descriptor 1: transpose 'WZXY': dtypes float32 -> float32, transpose_element_size 2, transpose_shape [1, 1, 16, 16] (tile 512 bytes), 1024 -> 1024 bytes: transpose_element_size is not the dtype's size" },
+	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 1: transpose float32 -> float32, element size 2, shape [1, 1, 16, 16], tile 512, 1024 -> 1024 bytes: transpose_element_size is not the dtype's size (bad transpose)" },
 	{ "transpose_shape with a zero dimension", 'p', "[1, 1, 16, 16]", "[1, 0, 16, 16]",
 	  -EINVAL,
-	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 1: transpose 'WZXY': dtypes float32 -> float32, transpose_element_size 4, transpose_shape [1, 0, 16, 16] (tile 0 bytes), 1024 -> 1024 bytes: a transpose_shape dimension is 0" },
+	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 1: transpose float32 -> float32, element size 4, shape [1, 0, 16, 16], tile 0, 1024 -> 1024 bytes: a transpose_shape dimension is 0 (bad transpose)" },
 	{ "transpose_shape product wraps 64 bits", 'p', "[1, 1, 16, 16]",
 	  "[2048, 1544, 65537, 22253377]", -EINVAL,
-	  "transpose_shape [2048, 1544, 65537, 22253377] (tile 0 bytes), 1024 -> 1024 bytes: the tile overflows 64 bits" },
+	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 1: transpose float32 -> float32, element size 4, shape [2048, 1544, 65537, 22253377], tile 0, 1024 -> 1024 bytes: the tile overflows 64 bits (bad transpose)" },
 	{ "transpose_shape tile not a divisor of the bytes", 'p', "[1, 1, 16, 16]",
 	  "[1, 1, 16, 12]", -EINVAL,
-	  "transpose_shape [1, 1, 16, 12] (tile 768 bytes), 1024 -> 1024 bytes: the bytes are not whole tiles" },
+	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 1: transpose float32 -> float32, element size 4, shape [1, 1, 16, 12], tile 768, 1024 -> 1024 bytes: the bytes are not whole tiles (bad transpose)" },
 	{ "transpose_op not a permutation", 'p', "\"WZXY\"", "\"WZXX\"", -EINVAL,
-	  "descriptor 1: transpose 'WZXX'" },
+	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 1: transpose float32 -> float32, element size 4, shape [1, 1, 16, 16], tile 1024, 1024 -> 1024 bytes: transpose_op is not a permutation of WXYZ (bad transpose)" },
 	{ "dynamic_dma on an in queue", 'd', "\"semaphore_set\": [40]}",
 	  "\"semaphore_set\": [40], \"dynamic_dma\": {\"SB_scratch_partition_offset\": 0,"
 	  " \"SB_scratch_partition_size\": 8}}", -EINVAL,
 	  "sg00: dma_queue 'qPoolIO0': dynamic_dma on a queue of type 'in'" },
 	{ "SB scratch outside the partition", 'd', "\"SB_scratch_partition_size\": 16384",
 	  "\"SB_scratch_partition_size\": 229377", -EINVAL,
-	  "sg00: dma_queue 'qPoolDyn': dynamic_dma SB scratch 0 + 229377 bytes is outside the 229376-byte SBUF partition" },
+	  "sg00: dma_queue 'qPoolDyn': SB scratch bytes [0, +229377) are not inside the 229376-byte SBUF partition (bad DMA queue)" },
 	{ "a semaphore twice in the set", 'd', "[24, 25]", "[24, 24]", -EINVAL,
 	  "sg00: dma_queue 'qSPIO0': semaphore_set lists semaphore 24 twice" },
 };
@@ -460,27 +460,27 @@ TEST(model_dma_rules)
 	/* one byte more runs past the trn1 partition; named by the subgraph */
 	m->sgs[0].dma_descs[0].to.offset += 1;
 	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: to 'SB' (var_id 0): a run of 196608 bytes at byte 1 of SBUF partition 5 ends at byte 196609, past the 196608-byte partition of trn1",
+	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: to 'SB' (var_id 0): var_id 0: a run of 196608 bytes at byte 1 of SBUF partition 5 ends at 196609, past the 196608-byte partition (SBUF run past its partition)",
 		     err.msg);
 	m->sgs[0].dma_descs[0].to.offset -= 1;
 	m->sgs[0].dma_descs[0].op = 0;
 	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: op 0 is not copy, cast or transpose",
+	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: op 0 is not 1..3 (bad DMA op)",
 		     err.msg);
 	m->sgs[0].dma_descs[0].op = KBIN_DMA_OP_COPY;
 	m->sgs[0].dma_descs[0].from.var_id = 7;
 	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: from: var_id 7: no such var",
+	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: from: var_id 7 names no var (nmem 2) (DMA side names no variable with device bytes)",
 		     err.msg);
 	m->sgs[0].dma_descs[0].from.var_id = 1;
 	m->sgs[0].dma_descs[0].from.dtype = 99;
 	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: from 'in' (var_id 1): dtype 99 is not an element type",
+	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: from 'in' (var_id 1): dtype 99 is not 1..12 (bad DMA dtype)",
 		     err.msg);
 	m->sgs[0].dma_descs[0].from.dtype = KBIN_DMA_DTYPE_UINT8;
 	q->owner = 0;
 	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("sg00: dma_queue 'q': owner 0 is not an engine (1..5)", err.msg);
+	EXPECT_STREQ("sg00: dma_queue 'q': owner 0 is not an engine 1..5 (bad DMA queue)", err.msg);
 	q->owner = KBIN_DMA_ENGINE_ACT;
 	m->sgs[0].dma_blocks[0].queue = 1;
 	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
@@ -743,14 +743,14 @@ TEST(remote_sides)
 	/* one byte past the remote record's 1024 (its var has 4096) */
 	m->sgs[0].dma_descs[0].to.offset = 1;
 	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: to 'peer' (var_id 2): extent 1025 (offset 1 + sum of (sizes - 1) * steps + 1) is past the var's 1024 bytes",
+	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: to 'peer' (var_id 2): var_id 2 'peer': extent 1025 is past its 1024 bytes (access pattern outside its variable)",
 		     err.msg);
 	/* a remote of sg01's state buffer: a run past the trn2 partition */
 	m->sgs[0].vars[2].remote_var_id = 0;
 	m->sgs[0].vars[2].size = 1ULL << 20;
 	m->sgs[0].dma_descs[0].to.offset = 229376 - 512;
 	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: to 'peer' (var_id 2): a run of 1024 bytes at byte 228864 of SBUF partition 0 ends at byte 229888, past the 229376-byte partition of trn2",
+	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: to 'peer' (var_id 2): var_id 2: a run of 1024 bytes at byte 228864 of SBUF partition 0 ends at 229888, past the 229376-byte partition (SBUF run past its partition)",
 		     err.msg);
 	m->sgs[0].dma_descs[0].to.offset = 0;
 	ASSERT_EQ(0, nscc_compile_model(m, &kbin, &len, &err)) TH_LOG("%s", err.msg);
@@ -758,7 +758,7 @@ TEST(remote_sides)
 	/* a pointer has no bytes of its own */
 	m->sgs[0].dma_descs[0].to.var_id = 3;
 	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: to 'p' (var_id 3): is MR_PTR: a pointer: the bytes are its target's, name the target",
+	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: to 'p' (var_id 3): var_id 3 is MR_PTR: a pointer: the bytes are its target's, name the target (DMA side names no variable with device bytes)",
 		     err.msg);
 	nscc_model_free(m);
 }
