@@ -503,19 +503,20 @@ out:
 /* descriptors of subgraph @s's engine members, counted from the JSON */
 static long long sg_dma_descs(struct nscc_neff *n, uint32_t s)
 {
-	static const char *const keys[] = { "pe", "act", "pool", "dve", "sp" };
 	const char *defname = n->sgs[s].definition, *slash = strrchr(defname, '/');
 	long long count = 0;
 	json_t *def, *blk;
 	const void *d;
 	char path[1024];
-	size_t dl, k, i;
+	size_t dl, i;
+	uint32_t k;
 
 	if (nscc_neff_member(n, defname, &d, &dl, NULL))
 		return -1;
 	def = json_loadb(d, dl, 0, NULL);
-	for (k = 0; def && k < sizeof(keys) / sizeof(keys[0]); k++) {
-		const char *mn = json_string_value(json_object_get(def, keys[k]));
+	/* the engine members' def.json keys: the DMA engine table's names */
+	for (k = 1; def && k <= KBIN_DMA_ENGINE_MAX; k++) {
+		const char *mn = json_string_value(json_object_get(def, kbin_dma_engine_str(k)));
 		json_t *mj;
 
 		if (!mn)
