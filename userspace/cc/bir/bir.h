@@ -44,6 +44,7 @@
 
 /** enum bir_mem_type - MemoryType bit values (compiler-passes.rst). */
 enum bir_mem_type {
+	BIR_MEM_NONE = 0,	/* no type (an unknown name) */
 	BIR_MEM_UNALLOCATED = 1,
 	BIR_MEM_INPUT = 2,
 	BIR_MEM_OUTPUT = 4,
@@ -84,13 +85,13 @@ enum bir_opcode {
 };
 
 /** bir_opcode_from_name() - opcode of @name, BIR_OP_OTHER if unknown. */
-int bir_opcode_from_name(const char *name);
+enum bir_opcode bir_opcode_from_name(const char *name);
 /** bir_opcode_name() - canonical name of @op, NULL for BIR_OP_OTHER. */
-const char *bir_opcode_name(int op);
+const char *bir_opcode_name(enum bir_opcode op);
 /** bir_mem_type_name() - "SB", "DRAM", ...; NULL for a non-bit value. */
-const char *bir_mem_type_name(uint32_t type);
+const char *bir_mem_type_name(enum bir_mem_type type);
 /** bir_mem_type_from_name() - the bit value of @name, 0 if unknown. */
-uint32_t bir_mem_type_from_name(const char *name);
+enum bir_mem_type bir_mem_type_from_name(const char *name);
 
 /* ------------------------------------------------------------------ */
 /* Typed values: attributes and kept keys                              */
@@ -113,7 +114,7 @@ enum bir_val_kind {
 
 /**
  * struct bir_val - a typed value (16 bytes).
- * @kind: enum bir_val_kind.  An all-zero value is null; an object with
+ * @kind: what it holds.  An all-zero value is null; an object with
  *	no members is kind BIR_VAL_OBJ, n 0.
  * @n: BIR_VAL_LIST: number of @items; BIR_VAL_OBJ: number of @members.
  * @b, @i, @r, @s: bool, 64-bit integer, double, string (interned in the
@@ -123,7 +124,7 @@ enum bir_val_kind {
  *	insertion order, keys unique.  Both arrays live in the arena.
  */
 struct bir_val {
-	uint32_t kind;
+	enum bir_val_kind kind;
 	uint32_t n;
 	union {
 		bool b;
@@ -230,7 +231,7 @@ struct bir_mem;
 
 /**
  * struct bir_memloc - a MemoryLocation: one placement of a tensor.
- * @type: enum bir_mem_type (one bit).
+ * @type: its MemoryType (one bit).
  * @addr: per-partition byte offset (SB, PSUM); byte offset (DRAM).
  * @dims: [partitions, bytes per partition].
  * @bank: PSUM bank.  @base: base partition.
@@ -244,7 +245,7 @@ struct bir_mem;
 struct bir_memloc {
 	const char *name;
 	uint64_t id;
-	uint32_t type;
+	enum bir_mem_type type;
 	uint64_t addr;
 	uint64_t dims[2];
 	uint32_t bank;
@@ -312,7 +313,7 @@ enum bir_operand_kind {
 
 /**
  * struct bir_operand - an instruction argument.
- * @kind: enum bir_operand_kind.
+ * @kind: physical_ap, register_access or imm_value.
  * @name: physical_ap: the MemoryLocation name (JSON "memref");
  *	register_access: the register name (JSON "reg").
  * @offset: byte offset into the location (per partition).
@@ -324,7 +325,7 @@ enum bir_operand_kind {
  * @extra: keys the IR does not model (object).
  */
 struct bir_operand {
-	int kind;
+	enum bir_operand_kind kind;
 	const char *name;
 	int64_t offset;
 	struct bir_ap_pair *ap;
@@ -344,7 +345,7 @@ struct bir_loop_axis {
 
 /**
  * struct bir_inst - an Instruction.
- * @op: enum bir_opcode; @opname the opcode name (the table's for a known
+ * @op: the opcode; @opname the opcode name (the table's for a known
  *	opcode; change both with bir_inst_set_op()).
  * @engine: NULL or the engine name.
  * @ins/@nins, @outs/@nouts: operands (arrays in the arena).
@@ -363,7 +364,7 @@ struct bir_loop_axis {
 struct bir_inst {
 	const char *name;
 	uint64_t id;
-	int op;
+	enum bir_opcode op;
 	const char *opname;
 	const char *engine;
 	struct bir_operand *ins, *outs;
@@ -568,7 +569,7 @@ struct bir_inst *bir_inst_new(struct bir_module *m, const char *opname,
  * table name becomes @i->opname).  Return: 0, -EINVAL for BIR_OP_OTHER
  * or an unknown value.
  */
-int bir_inst_set_op(struct bir_inst *i, int op);
+int bir_inst_set_op(struct bir_inst *i, enum bir_opcode op);
 /**
  * bir_inst_rename() - give detached @i the name @name.  0 or -ENOMEM.
  */
@@ -603,7 +604,8 @@ struct bir_inst *bir_inst_find(const struct bir_function *f,
  * be NULL) to @i's ins or outs.  Pointers to @i's earlier operands of
  * that side are invalidated.  NULL on ENOMEM.
  */
-struct bir_operand *bir_operand_add(struct bir_inst *i, bool out, int kind,
+struct bir_operand *bir_operand_add(struct bir_inst *i, bool out,
+				    enum bir_operand_kind kind,
 				    const char *name);
 /**
  * bir_operand_copy() - deep copy @src (an operand of any module) into
@@ -624,7 +626,8 @@ int bir_dyn_add(struct bir_module *m, struct bir_operand *o,
  * bir_name_taken() - is @name used by any object of @kind in @f
  * (instructions: at any depth).  O(1): the function's name index.
  */
-bool bir_name_taken(const struct bir_function *f, int kind, const char *name);
+bool bir_name_taken(const struct bir_function *f, enum bir_name_kind kind,
+		    const char *name);
 
 /**
  * bir_function_check_index() - rebuild the name counts of @f by walking

@@ -12,7 +12,7 @@
 #include "bir.h"
 #include "kbin_gen.h"
 
-static const struct { const char *name; int op; } opcodes[] = {
+static const struct { const char *name; enum bir_opcode op; } opcodes[] = {
 	{ "CollectiveCompute", BIR_OP_COLLECTIVE_COMPUTE },
 	{ "BIRKernel", BIR_OP_BIR_KERNEL },
 	{ "NKIKernel", BIR_OP_NKI_KERNEL },
@@ -32,7 +32,7 @@ static const struct { const char *name; int op; } opcodes[] = {
 	{ "GenericIndirectLoad", BIR_OP_GENERIC_INDIRECT_LOAD },
 };
 
-int bir_opcode_from_name(const char *name)
+enum bir_opcode bir_opcode_from_name(const char *name)
 {
 	for (size_t k = 0; k < sizeof(opcodes) / sizeof(opcodes[0]); k++)
 		if (!strcmp(opcodes[k].name, name))
@@ -40,7 +40,7 @@ int bir_opcode_from_name(const char *name)
 	return BIR_OP_OTHER;
 }
 
-const char *bir_opcode_name(int op)
+const char *bir_opcode_name(enum bir_opcode op)
 {
 	for (size_t k = 0; k < sizeof(opcodes) / sizeof(opcodes[0]); k++)
 		if (opcodes[k].op == op)
@@ -53,7 +53,7 @@ static const char *const memtype_names[8] = {
 	"REG",
 };
 
-const char *bir_mem_type_name(uint32_t type)
+const char *bir_mem_type_name(enum bir_mem_type type)
 {
 	for (int b = 0; b < 8; b++)
 		if (type == (1U << b))
@@ -61,12 +61,12 @@ const char *bir_mem_type_name(uint32_t type)
 	return NULL;
 }
 
-uint32_t bir_mem_type_from_name(const char *name)
+enum bir_mem_type bir_mem_type_from_name(const char *name)
 {
 	for (int b = 0; b < 8; b++)
 		if (!strcmp(memtype_names[b], name))
-			return 1U << b;
-	return 0;
+			return (enum bir_mem_type)(1U << b);
+	return BIR_MEM_NONE;
 }
 
 int bir_arch_level(const struct bir_val *arch)
@@ -284,16 +284,17 @@ static int index_inst(struct bir_function *f, struct bir_inst *i, bool add)
 
 /* ---- name uniqueness ------------------------------------------------ */
 
-bool bir_name_taken(const struct bir_function *f, int kind, const char *name)
+bool bir_name_taken(const struct bir_function *f, enum bir_name_kind kind,
+		    const char *name)
 {
-	if (kind < 0 || kind >= BIR_NK_COUNT)
+	if ((unsigned int)kind >= BIR_NK_COUNT)
 		kind = BIR_NK_INST;
 	return names_get(&f->names[kind], name) != NULL;
 }
 
 /* @base, or @base.N with the smallest N >= 1 not taken; a pool string */
 static const char *unique_name(struct bir_module *m,
-			       const struct bir_function *f, int kind,
+			       const struct bir_function *f, enum bir_name_kind kind,
 			       const char *base)
 {
 	const char *r;
@@ -1016,7 +1017,7 @@ struct bir_inst *bir_inst_new(struct bir_module *m, const char *opname,
 	return i;
 }
 
-int bir_inst_set_op(struct bir_inst *i, int op)
+int bir_inst_set_op(struct bir_inst *i, enum bir_opcode op)
 {
 	const char *n = op ? bir_opcode_name(op) : NULL;
 
@@ -1200,7 +1201,8 @@ int bir_operand_copy(struct bir_module *m, struct bir_operand *d,
 	return 0;
 }
 
-struct bir_operand *bir_operand_add(struct bir_inst *i, bool out, int kind,
+struct bir_operand *bir_operand_add(struct bir_inst *i, bool out,
+				    enum bir_operand_kind kind,
 				    const char *name)
 {
 	struct bir_operand **v = out ? &i->outs : &i->ins;
