@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "../neuronsim_cc.h"
+#include "kbin_dma.h"
 
 /* ------------------------------------------------------------------ */
 /* Enumerations (Documentation/compiler-passes.rst, "The IR")          */
@@ -230,6 +231,32 @@ struct bir_memloc_set;
 struct bir_mem;
 
 /**
+ * struct bir_dtype - an element type: resolved once, when it is set, to
+ * the plan core's enum kbin_dtype (kmod/plan/kbin_dma.h, the one dtype
+ * table of the DMA element types and the float8 types), the name kept
+ * as written for the JSON text and messages.
+ * @id: the type; KBIN_DTYPE_NONE when absent or a name the table lacks.
+ * @name: the name as written (pool string), NULL when absent.
+ */
+struct bir_dtype {
+	enum kbin_dtype id;
+	const char *name;
+};
+
+/**
+ * bir_dtype_set() - set @d to the type named @name (NULL: absent), the
+ * name interned in @m.  Return: 0 or -ENOMEM.
+ */
+int bir_dtype_set(struct bir_module *m, struct bir_dtype *d, const char *name);
+/** bir_dtype_size() - bytes per element of @d, 0 when unknown. */
+static inline uint32_t bir_dtype_size(const struct bir_dtype *d)
+{
+	const struct kbin_dma_dtype_info *t = kbin_dtype(d->id);
+
+	return t ? t->size : 0;
+}
+
+/**
  * struct bir_memloc - a MemoryLocation: one placement of a tensor.
  * @type: its MemoryType (one bit).
  * @addr: per-partition byte offset (SB, PSUM); byte offset (DRAM).
@@ -270,7 +297,7 @@ struct bir_memloc {
 struct bir_memloc_set {
 	const char *name;
 	uint64_t id;
-	const char *dtype;
+	struct bir_dtype dtype;
 	uint64_t *shape;
 	uint32_t nshape;
 	int scope;
@@ -320,7 +347,7 @@ enum bir_operand_kind {
  * @ap/@nap: [step, num] pairs; the first is the partition dimension
  *	(step in partitions), the others are in elements.
  * @dyn/@ndyn: run-time offset terms.
- * @dtype: element type or NULL.
+ * @dtype: element type (name NULL: the location's set's).
  * @imm: imm_value.
  * @extra: keys the IR does not model (object).
  */
@@ -332,10 +359,20 @@ struct bir_operand {
 	uint32_t nap;
 	uint32_t ndyn;
 	struct bir_dyn *dyn;
-	const char *dtype;
+	struct bir_dtype dtype;
 	double imm;
 	struct bir_val extra;
 };
+
+/**
+ * bir_operand_dtype() - the element type of AP operand @o on location
+ * @ml: its own, else (@ml not NULL) its location's set's.
+ */
+static inline const struct bir_dtype *
+bir_operand_dtype(const struct bir_operand *o, const struct bir_memloc *ml)
+{
+	return o->dtype.name || !ml ? &o->dtype : &ml->set->dtype;
+}
 
 /** struct bir_loop_axis - the LoopAxis of a Loop: lb <= i < ub by stride. */
 struct bir_loop_axis {

@@ -61,6 +61,17 @@ const char *bir_mem_type_name(enum bir_mem_type type)
 	return NULL;
 }
 
+int bir_dtype_set(struct bir_module *m, struct bir_dtype *d, const char *name)
+{
+	const char *s = name ? bir_str(m, name) : NULL;
+
+	if (name && !s)
+		return -ENOMEM;
+	d->name = s;
+	d->id = s ? (enum kbin_dtype)kbin_dtype_from_name(s) : KBIN_DTYPE_NONE;
+	return 0;
+}
+
 enum bir_mem_type bir_mem_type_from_name(const char *name)
 {
 	for (int b = 0; b < 8; b++)
@@ -1183,7 +1194,8 @@ int bir_operand_copy(struct bir_module *m, struct bir_operand *d,
 	d->kind = s->kind;
 	d->offset = s->offset;
 	d->imm = s->imm;
-	if (str_copy(m, &d->name, s->name) || str_copy(m, &d->dtype, s->dtype) ||
+	if (str_copy(m, &d->name, s->name) ||
+	    bir_dtype_set(m, &d->dtype, s->dtype.name) ||
 	    bir_val_copy(m, &d->extra, &s->extra) ||
 	    (s->nap && bir_ap_set(m, d, s->ap, s->nap)))
 		return -ENOMEM;

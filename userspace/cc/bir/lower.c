@@ -50,7 +50,8 @@ static int add_var(struct nscc_model *model, int sg,
 	v->size = bir_memloc_bytes(ml);
 	v->alignment = 64;
 	/* the set's dtype and tensor_shape; the dump refuses what won't fit */
-	if ((ml->set->dtype && nscc_var_set_dtype(v, ml->set->dtype)) ||
+	if ((ml->set->dtype.name &&
+	     nscc_var_set_dtype(v, ml->set->dtype.name)) ||
 	    (ml->set->shape &&
 	     nscc_var_set_shape(v, ml->set->shape, ml->set->nshape)))
 		return -ENOMEM;
@@ -162,7 +163,7 @@ static int dma_side(const struct bir_function *f, const struct kbin_gen *g,
 	uint64_t sizes[KBIN_DMA_MAX_DIMS + 1] = { 0 };
 	uint64_t steps[KBIN_DMA_MAX_DIMS + 1] = { 0 };
 	uint64_t row, esz, off;
-	const char *dt;
+	const struct bir_dtype *dt;
 	uint32_t n = 0;
 
 	memset(sd, 0, sizeof(*sd));
@@ -171,11 +172,11 @@ static int dma_side(const struct bir_function *f, const struct kbin_gen *g,
 	if (!o->nap || o->nap > KBIN_DMA_MAX_DIMS)
 		return dfail(at, "%u access pattern pairs (a DMA side takes 1..%u)",
 			     o->nap, KBIN_DMA_MAX_DIMS);
-	dt = o->dtype ? o->dtype : ml->set->dtype;
-	sd->dtype = (uint8_t)(dt ? kbin_dma_dtype_from_name(dt) : 0);
-	if (!sd->dtype)
+	dt = bir_operand_dtype(o, ml);
+	if (!kbin_dma_dtype(dt->id))
 		return dfail(at, "dtype '%s' is not a DMA element type",
-			     dt ? dt : "(none)");
+			     dt->name ? dt->name : "(none)");
+	sd->dtype = (uint8_t)dt->id;
 	esz = kbin_dma_dtype(sd->dtype)->size;
 	*mem_type = ml->type;
 	if (ml->type == BIR_MEM_SB) {

@@ -73,14 +73,11 @@ static bool compatible(const struct bir_inst *a, const struct bir_inst *b)
  */
 #define COALESCE_WINDOW	1024
 
-/* bytes per element of an operand: the compiler's dtype table */
+/* bytes per element of an operand: the plan core's dtype table */
 static uint64_t elem_bytes(const struct bir_operand *o,
 			   const struct bir_memloc *ml)
 {
-	const char *dt = o->dtype ? o->dtype : ml->set->dtype;
-	const struct nscc_dtype *d = dt ? nscc_dtype_find(dt) : NULL;
-
-	return d ? d->size : 0;
+	return bir_dtype_size(bir_operand_dtype(o, ml));
 }
 
 /*

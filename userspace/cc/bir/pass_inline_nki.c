@@ -285,7 +285,7 @@ static int copy_set(struct nki *n, const struct bir_memloc_set *s)
 				return -ENOMEM;
 			ns->scope = 2;
 			if (bir_val_copy(n->m, &ns->extra, &s->extra) ||
-			    (s->dtype && !(ns->dtype = bir_str(n->m, s->dtype))))
+			    bir_dtype_set(n->m, &ns->dtype, s->dtype.name))
 				return -ENOMEM;
 			if (s->nshape &&
 			    bir_set_set_shape(ns, s->shape, s->nshape))
@@ -885,8 +885,8 @@ static int update_tensor_map(struct bir_module *m)
 			for (uint32_t d = 0; d < set->nshape; d++)
 				dims[d] = bir_val_int((int64_t)set->shape[d]);
 			e[0].key = bir_str(m, "dtype");
-			e[0].v = bir_val_str(bir_str(m, set->dtype ?
-						     set->dtype : ""));
+			e[0].v = bir_val_str(bir_str(m, set->dtype.name ?
+						     set->dtype.name : ""));
 			e[1].key = bir_str(m, "shape");
 			e[1].v = (struct bir_val){ .kind = BIR_VAL_LIST,
 						   .n = set->nshape,

@@ -303,24 +303,14 @@ static uint64_t ap_elems(const struct bir_operand *o, uint32_t from)
 	return n;
 }
 
-/*
- * bytes per element of @dtype: the compiler's dtype table (model.c,
- * Documentation/compiler.rst); 0 for a dtype it does not know
- */
-static uint32_t dtype_size(const char *dtype)
-{
-	const struct nscc_dtype *dt = nscc_dtype_find(dtype);
-
-	return dt ? dt->size : 0;
-}
-
 /* does the AP write every byte of its location (contiguous, offset 0) */
 static bool covers(const struct bir_function *f, const struct bir_operand *o)
 {
 	const struct bir_memloc *ml = bir_memloc_find(f, o->name);
-	uint32_t es = dtype_size(o->dtype ? o->dtype :
-				 ml && ml->set->dtype ? ml->set->dtype :
-				 "float32");
+	const struct bir_dtype *dt = bir_operand_dtype(o, ml);
+	/* bytes per element: the plan core's dtype table; float32 untyped */
+	uint32_t es = dt->name ? bir_dtype_size(dt) :
+		      kbin_dtype(KBIN_DTYPE_FLOAT32)->size;
 	int64_t want = 1;
 
 	if (!ml || o->kind != BIR_OPND_AP || o->offset || o->ndyn || !o->nap ||
