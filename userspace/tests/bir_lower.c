@@ -395,7 +395,7 @@ TEST(tensor_copy_of_undefined_location_refused)
 		i = bir_inst_find(m->fns[0], cases[k].inst);
 		ASSERT_NE(NULL, i);
 		o = cases[k].out ? &i->outs[0] : &i->ins[0];
-		o->name = bir_str(m, "nowhere");
+		ASSERT_EQ(0, bir_operand_set_name(i, o, "nowhere"));
 		if (cases[k].dyn)
 			ASSERT_EQ(0, bir_dyn_add(m, &i->outs[0], "r", 4));
 		EXPECT_LOWER_REFUSED(m, cases[k].msg);

@@ -309,11 +309,12 @@ struct bir_memloc_set {
 	struct bir_function *fn;
 };
 
-/** struct bir_register - a Register of a function. */
+/** struct bir_register - a Register of function @fn. */
 struct bir_register {
 	const char *name;
 	uint64_t id;
 	struct bir_val extra;
+	struct bir_function *fn;
 };
 
 /** struct bir_ap_pair - one [step, num] of an access pattern. */
@@ -342,7 +343,17 @@ enum bir_operand_kind {
  * struct bir_operand - an instruction argument.
  * @kind: physical_ap, register_access or imm_value.
  * @name: physical_ap: the MemoryLocation name (JSON "memref");
- *	register_access: the register name (JSON "reg").
+ *	register_access: the register name (JSON "reg").  Kept for the JSON
+ *	text and messages: the passes follow @ml and @reg.
+ * @ml: physical_ap: the location @name names in the function of the
+ *	instruction, NULL when it names none there.
+ * @reg: register_access: the register @name names, NULL when none.
+ *	Both are typed references resolved once from the name: when a
+ *	function is read (json.c, after all of it, so a reference may
+ *	precede its location), when an instruction is inserted into a
+ *	function (its operands not yet bound to that function), and by
+ *	bir_operand_set_name(); bir_operand_copy() keeps them within a
+ *	module and clears them across modules.
  * @offset: byte offset into the location (per partition).
  * @ap/@nap: [step, num] pairs; the first is the partition dimension
  *	(step in partitions), the others are in elements.
@@ -354,6 +365,8 @@ enum bir_operand_kind {
 struct bir_operand {
 	enum bir_operand_kind kind;
 	const char *name;
+	struct bir_memloc *ml;
+	struct bir_register *reg;
 	int64_t offset;
 	struct bir_ap_pair *ap;
 	uint32_t nap;
@@ -650,6 +663,20 @@ struct bir_operand *bir_operand_add(struct bir_inst *i, bool out,
  */
 int bir_operand_copy(struct bir_module *m, struct bir_operand *dst,
 		     const struct bir_operand *src);
+/**
+ * bir_operand_set_name() - make operand @o of instruction @i name @name
+ * (copied into @i's module) and bind it again (@i in a function: the
+ * location or register @name names there; detached: unbound until
+ * inserted).  Return: 0 or -ENOMEM.
+ */
+int bir_operand_set_name(struct bir_inst *i, struct bir_operand *o,
+			 const char *name);
+/**
+ * bir_function_bind() - bind every operand of @f (loop bodies included)
+ * to the location or register its name names in @f, NULL for none: the
+ * JSON reader's one resolution of the names of a function.
+ */
+void bir_function_bind(struct bir_function *f);
 /** bir_operand_remove() - drop operand @k of @i's ins or outs. */
 void bir_operand_remove(struct bir_inst *i, bool out, uint32_t k);
 /** bir_ap_set() - set an AP operand's pairs (copied). 0 or -ENOMEM. */
@@ -668,7 +695,9 @@ bool bir_name_taken(const struct bir_function *f, enum bir_name_kind kind,
 
 /**
  * bir_function_check_index() - rebuild the name counts of @f by walking
- * it and compare them with its name indexes (a test aid).
+ * it and compare them with its name indexes, then check that every
+ * operand references (@ml, @reg) what its name names in @f (a test
+ * aid).
  * Return: 0, or -EINVAL with the first difference in @err.
  */
 int bir_function_check_index(const struct bir_function *f,

@@ -1191,6 +1191,8 @@ static int rd_function(struct rd *r, const struct jo *o,
 	}
 	if (rc || (rc = jo_extra(r, o, fn_keys, &f->extra)))
 		return rc;
+	/* names resolved once, to typed references the passes follow */
+	bir_function_bind(f);
 	r->where[save] = 0;
 	if (out)
 		*out = f;

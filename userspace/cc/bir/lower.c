@@ -159,7 +159,7 @@ static int dma_side(const struct bir_function *f, const struct kbin_gen *g,
 		    const struct dma_at *at, const struct bir_operand *o,
 		    struct kbin_dma_side *sd, uint32_t *mem_type)
 {
-	const struct bir_memloc *ml = bir_memloc_find(f, o->name);
+	const struct bir_memloc *ml = o->ml;
 	uint64_t sizes[KBIN_DMA_MAX_DIMS + 1] = { 0 };
 	uint64_t steps[KBIN_DMA_MAX_DIMS + 1] = { 0 };
 	uint64_t row, esz, off;
@@ -301,8 +301,8 @@ static int dma_inst(struct bir_inst *i, void *arg)
 	if (i->ins[0].kind != BIR_OPND_AP || i->outs[0].kind != BIR_OPND_AP)
 		return 0;	/* a register's: a compute engine's copy */
 	{
-		const struct bir_memloc *a = bir_memloc_find(c->f, i->ins[0].name);
-		const struct bir_memloc *z = bir_memloc_find(c->f, i->outs[0].name);
+		const struct bir_memloc *a = i->ins[0].ml;
+		const struct bir_memloc *z = i->outs[0].ml;
 
 		/*
 		 * a side that names no location: whether the copy is a DMA
