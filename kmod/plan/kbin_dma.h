@@ -51,41 +51,18 @@ unsigned int kbin_dma_dtype_from_name(const char *name);
 const char *kbin_dma_dtype_str(unsigned int dtype);
 
 /**
- * enum kbin_dtype - a tensor element type as the compilers name it: the
- * DMA element types (enum kbin_dma_dtype, same values and names) and,
- * past them, the float8 types no DMA descriptor carries.
- * @KBIN_DTYPE_NONE: no element type (or a name the table lacks).
- * @KBIN_DTYPE_UINT8: "uint8", the DMA element type.
- * @KBIN_DTYPE_INT8: "int8", the DMA element type.
- * @KBIN_DTYPE_UINT16: "uint16", the DMA element type.
- * @KBIN_DTYPE_INT16: "int16", the DMA element type.
- * @KBIN_DTYPE_FLOAT16: "float16", the DMA element type.
- * @KBIN_DTYPE_BFLOAT16: "bfloat16", the DMA element type.
- * @KBIN_DTYPE_UINT32: "uint32", the DMA element type.
- * @KBIN_DTYPE_INT32: "int32", the DMA element type.
- * @KBIN_DTYPE_FLOAT32: "float32", the DMA element type.
- * @KBIN_DTYPE_UINT64: "uint64", the DMA element type.
- * @KBIN_DTYPE_INT64: "int64", the DMA element type.
- * @KBIN_DTYPE_FLOAT64: "float64", the DMA element type.
+ * enum kbin_dtype - a tensor element type as the compilers name it:
+ * 1 .. KBIN_DMA_DTYPE_MAX are the DMA element types (enum kbin_dma_dtype,
+ * same values and names), the float8 types no DMA descriptor carries
+ * come after them.
+ * @KBIN_DTYPE_NONE: no element type (or a name the tables lack).
  * @KBIN_DTYPE_FLOAT8_E4M3: "float8_e4m3", 1 byte.
  * @KBIN_DTYPE_FLOAT8_E5M2: "float8_e5m2", 1 byte.
  * @KBIN_DTYPE_LAST: the largest dtype.
  */
 enum kbin_dtype {
 	KBIN_DTYPE_NONE = 0,
-	KBIN_DTYPE_UINT8 = KBIN_DMA_DTYPE_UINT8,
-	KBIN_DTYPE_INT8 = KBIN_DMA_DTYPE_INT8,
-	KBIN_DTYPE_UINT16 = KBIN_DMA_DTYPE_UINT16,
-	KBIN_DTYPE_INT16 = KBIN_DMA_DTYPE_INT16,
-	KBIN_DTYPE_FLOAT16 = KBIN_DMA_DTYPE_FLOAT16,
-	KBIN_DTYPE_BFLOAT16 = KBIN_DMA_DTYPE_BFLOAT16,
-	KBIN_DTYPE_UINT32 = KBIN_DMA_DTYPE_UINT32,
-	KBIN_DTYPE_INT32 = KBIN_DMA_DTYPE_INT32,
-	KBIN_DTYPE_FLOAT32 = KBIN_DMA_DTYPE_FLOAT32,
-	KBIN_DTYPE_UINT64 = KBIN_DMA_DTYPE_UINT64,
-	KBIN_DTYPE_INT64 = KBIN_DMA_DTYPE_INT64,
-	KBIN_DTYPE_FLOAT64 = KBIN_DMA_DTYPE_FLOAT64,
-	KBIN_DTYPE_FLOAT8_E4M3,
+	KBIN_DTYPE_FLOAT8_E4M3 = KBIN_DMA_DTYPE_MAX + 1,
 	KBIN_DTYPE_FLOAT8_E5M2,
 	KBIN_DTYPE_LAST = KBIN_DTYPE_FLOAT8_E5M2,
 };

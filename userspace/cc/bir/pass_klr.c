@@ -310,7 +310,7 @@ static bool covers(const struct bir_operand *o)
 	const struct bir_dtype *dt = bir_operand_dtype(o, ml);
 	/* bytes per element: the plan core's dtype table; float32 untyped */
 	uint32_t es = dt->name ? bir_dtype_size(dt) :
-		      kbin_dtype(KBIN_DTYPE_FLOAT32)->size;
+		      kbin_dtype(KBIN_DMA_DTYPE_FLOAT32)->size;
 	int64_t want = 1;
 
 	if (!ml || o->kind != BIR_OPND_AP || o->offset || o->ndyn || !o->nap ||
