@@ -26,6 +26,14 @@ static const struct kbin_dma_dtype_info kbin_dma_dtypes[KBIN_DMA_DTYPE_MAX + 1] 
 	[KBIN_DMA_DTYPE_FLOAT64] = { "float64", 8, KBIN_DMA_FLOAT, 11, 52 },
 };
 
+/* the tensor element types past the DMA ones (enum kbin_dtype) */
+static const struct kbin_dma_dtype_info kbin_dtypes_f8[KBIN_DTYPE_LAST - KBIN_DMA_DTYPE_MAX] = {
+	[KBIN_DTYPE_FLOAT8_E4M3 - KBIN_DMA_DTYPE_MAX - 1] = {
+		"float8_e4m3", 1, KBIN_DMA_FLOAT, 4, 3 },
+	[KBIN_DTYPE_FLOAT8_E5M2 - KBIN_DMA_DTYPE_MAX - 1] = {
+		"float8_e5m2", 1, KBIN_DMA_FLOAT, 5, 2 },
+};
+
 /* the def.json keys naming the engine members, also the queue owners */
 static const char *const kbin_dma_engines[KBIN_DMA_ENGINE_MAX + 1] = {
 	[KBIN_DMA_ENGINE_PE] = "pe",
@@ -105,6 +113,37 @@ unsigned int kbin_dma_dtype_from_name(const char *name)
 		if (!strcmp(name, kbin_dma_dtypes[i].name))
 			return i;
 	return 0;
+}
+
+/**
+ * kbin_dtype() - the properties of a tensor element type.
+ * @dtype: enum kbin_dtype: a DMA element type or a float8 type.
+ *
+ * Return: the row, or NULL for KBIN_DTYPE_NONE or a value outside the enum.
+ */
+const struct kbin_dma_dtype_info *kbin_dtype(unsigned int dtype)
+{
+	if (dtype > KBIN_DMA_DTYPE_MAX && dtype <= KBIN_DTYPE_LAST)
+		return &kbin_dtypes_f8[dtype - KBIN_DMA_DTYPE_MAX - 1];
+	return kbin_dma_dtype(dtype);
+}
+
+/**
+ * kbin_dtype_from_name() - the tensor element type of a dtype name.
+ * @name: NUL-terminated, e.g. "bfloat16", "float8_e4m3".
+ *
+ * Return: enum kbin_dtype, KBIN_DTYPE_NONE for a name the tables lack.
+ */
+unsigned int kbin_dtype_from_name(const char *name)
+{
+	unsigned int i = kbin_dma_dtype_from_name(name);
+
+	if (i)
+		return i;
+	for (i = KBIN_DMA_DTYPE_MAX + 1; i <= KBIN_DTYPE_LAST; i++)
+		if (!strcmp(name, kbin_dtype(i)->name))
+			return i;
+	return KBIN_DTYPE_NONE;
 }
 
 /**

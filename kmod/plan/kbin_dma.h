@@ -69,6 +69,26 @@ void kbin_dma_layout(__u32 num_subgraphs, __u32 num_queues, __u32 num_blocks,
 const struct kbin_dma_dtype_info *kbin_dma_dtype(unsigned int dtype);
 unsigned int kbin_dma_dtype_from_name(const char *name);
 const char *kbin_dma_dtype_str(unsigned int dtype);
+
+/**
+ * enum kbin_dtype - a tensor element type as the compilers name it:
+ * 1 .. KBIN_DMA_DTYPE_MAX are the DMA element types (enum kbin_dma_dtype,
+ * same values and names), the float8 types no DMA descriptor carries
+ * come after them.
+ * @KBIN_DTYPE_NONE: no element type (or a name the tables lack).
+ * @KBIN_DTYPE_FLOAT8_E4M3: "float8_e4m3", 1 byte.
+ * @KBIN_DTYPE_FLOAT8_E5M2: "float8_e5m2", 1 byte.
+ * @KBIN_DTYPE_LAST: the largest dtype.
+ */
+enum kbin_dtype {
+	KBIN_DTYPE_NONE = 0,
+	KBIN_DTYPE_FLOAT8_E4M3 = KBIN_DMA_DTYPE_MAX + 1,
+	KBIN_DTYPE_FLOAT8_E5M2,
+	KBIN_DTYPE_LAST = KBIN_DTYPE_FLOAT8_E5M2,
+};
+
+const struct kbin_dma_dtype_info *kbin_dtype(unsigned int dtype);
+unsigned int kbin_dtype_from_name(const char *name);
 const char *kbin_dma_engine_str(unsigned int engine);
 unsigned int kbin_dma_engine_from_name(const char *name);
 const char *kbin_dma_queue_type_str(unsigned int type);

@@ -229,9 +229,9 @@ TEST(lower_generic_indirect_bad)
 }
 
 /*
- * ConstantPropagate sizes elements by the compiler's dtype table
- * (model.c): a float64 location fully set by Memset 0 is known to be
- * covered, so the copy of it becomes Memset 0
+ * ConstantPropagate sizes elements by the plan core's dtype table
+ * (enum kbin_dtype, kbin_dma.h): a float64 location fully set by
+ * Memset 0 is known to be covered, so the copy of it becomes Memset 0
  */
 TEST(constant_propagate_uses_the_dtype_table)
 {

@@ -270,7 +270,7 @@ TEST(string_pool)
 	a = bir_str(m, "float32");
 	b = bir_str(m, "float32");
 	EXPECT_EQ(a, b);
-	EXPECT_EQ(a, m->fns[0]->sets[0]->dtype);
+	EXPECT_EQ(a, m->fns[0]->sets[0]->dtype.name);
 	EXPECT_NE(a, bir_str(m, "float16"));
 	EXPECT_EQ(NULL, bir_str(m, NULL));
 	bir_module_free(m);

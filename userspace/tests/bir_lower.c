@@ -188,7 +188,8 @@ TEST(records_carry_dtype_and_shape)
 	m = bt_load("bir_activation.bir.json");
 	ASSERT_NE(NULL, m);
 	ASSERT_EQ(0, bt_passes(m, &o, &err));
-	bir_memloc_find(m->fns[0], "x")->set->dtype = bir_str(m, "float32_twenty_chars");
+	EXPECT_EQ(0, bir_dtype_set(m, &bir_memloc_find(m->fns[0], "x")->set->dtype,
+				  "float32_twenty_chars"));
 	model = nscc_model_new(KBIN_TARGET_TRN2);
 	ASSERT_EQ(0, bir_lower_model(m, model, &err));
 	EXPECT_EQ(-E2BIG, nscc_compile_model(model, &buf, &len, &err));
@@ -196,7 +197,7 @@ TEST(records_carry_dtype_and_shape)
 		     " (libnrt: Device print dtype float32_twenty_chars has 20 characters. Only 15 are supported)",
 		     err.msg);
 	nscc_model_free(model);
-	bir_memloc_find(m->fns[0], "x")->set->dtype = bir_str(m, "float32");
+	EXPECT_EQ(0, bir_dtype_set(m, &bir_memloc_find(m->fns[0], "x")->set->dtype, "float32"));
 	ASSERT_EQ(0, bir_set_set_shape(bir_memloc_find(m->fns[0], "y")->set, nine, 9));
 	model = nscc_model_new(KBIN_TARGET_TRN2);
 	ASSERT_EQ(0, bir_lower_model(m, model, &err));
@@ -312,7 +313,7 @@ TEST(dma_lowering_refusals)
 	i->ins[0].ap[1].step = 2;
 	i->ins[0].ap[1].num = 16;
 	i->outs[0].ap[1].num = 16;
-	i->outs[0].dtype = bir_str(m, "float16");
+	EXPECT_EQ(0, bir_dtype_set(m, &i->outs[0].dtype, "float16"));
 	model = nscc_model_new(KBIN_TARGET_TRN2);
 	ASSERT_EQ(0, bir_lower_model(m, model, &err)) TH_LOG("%s", err.msg);
 	EXPECT_EQ(KBIN_DMA_OP_CAST, model->sgs[0].dma_descs[0].op);
@@ -323,7 +324,7 @@ TEST(dma_lowering_refusals)
 	EXPECT_EQ(KBIN_DMA_DTYPE_FLOAT16, model->sgs[0].dma_descs[0].to.dtype);
 	EXPECT_EQ(32, model->sgs[0].dma_descs[0].to.sizes[0]);
 	nscc_model_free(model);
-	i->outs[0].dtype = bir_str(m, "float32");
+	EXPECT_EQ(0, bir_dtype_set(m, &i->outs[0].dtype, "float32"));
 	i->ins[0].ap[1].step = 1;
 	i->ins[0].ap[1].num = 32;
 	i->outs[0].ap[1].num = 32;
@@ -348,9 +349,9 @@ TEST(dma_lowering_refusals)
 	bir_memloc_find(m->fns[0], "x_sb")->addr = sbaddr;
 	i->outs[0].offset = 0;
 
-	i->ins[0].dtype = bir_str(m, "complex64");
+	EXPECT_EQ(0, bir_dtype_set(m, &i->ins[0].dtype, "complex64"));
 	EXPECT_LOWER_REFUSED(m, "lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): ins[0] 'x': dtype 'complex64' is not a DMA element type");
-	i->ins[0].dtype = bir_str(m, "float32");
+	EXPECT_EQ(0, bir_dtype_set(m, &i->ins[0].dtype, "float32"));
 
 	/* one byte past x: offset 1 of a 16384-byte variable read whole */
 	i->ins[0].offset = 1;
@@ -394,7 +395,7 @@ TEST(tensor_copy_of_undefined_location_refused)
 		i = bir_inst_find(m->fns[0], cases[k].inst);
 		ASSERT_NE(NULL, i);
 		o = cases[k].out ? &i->outs[0] : &i->ins[0];
-		o->name = bir_str(m, "nowhere");
+		ASSERT_EQ(0, bir_operand_set_name(i, o, "nowhere"));
 		if (cases[k].dyn)
 			ASSERT_EQ(0, bir_dyn_add(m, &i->outs[0], "r", 4));
 		EXPECT_LOWER_REFUSED(m, cases[k].msg);

@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "../neuronsim_cc.h"
+#include "kbin_dma.h"
 
 /* ------------------------------------------------------------------ */
 /* Enumerations (Documentation/compiler-passes.rst, "The IR")          */
@@ -44,6 +45,7 @@
 
 /** enum bir_mem_type - MemoryType bit values (compiler-passes.rst). */
 enum bir_mem_type {
+	BIR_MEM_NONE = 0,	/* no type (an unknown name) */
 	BIR_MEM_UNALLOCATED = 1,
 	BIR_MEM_INPUT = 2,
 	BIR_MEM_OUTPUT = 4,
@@ -84,13 +86,13 @@ enum bir_opcode {
 };
 
 /** bir_opcode_from_name() - opcode of @name, BIR_OP_OTHER if unknown. */
-int bir_opcode_from_name(const char *name);
+enum bir_opcode bir_opcode_from_name(const char *name);
 /** bir_opcode_name() - canonical name of @op, NULL for BIR_OP_OTHER. */
-const char *bir_opcode_name(int op);
+const char *bir_opcode_name(enum bir_opcode op);
 /** bir_mem_type_name() - "SB", "DRAM", ...; NULL for a non-bit value. */
-const char *bir_mem_type_name(uint32_t type);
+const char *bir_mem_type_name(enum bir_mem_type type);
 /** bir_mem_type_from_name() - the bit value of @name, 0 if unknown. */
-uint32_t bir_mem_type_from_name(const char *name);
+enum bir_mem_type bir_mem_type_from_name(const char *name);
 
 /* ------------------------------------------------------------------ */
 /* Typed values: attributes and kept keys                              */
@@ -113,7 +115,7 @@ enum bir_val_kind {
 
 /**
  * struct bir_val - a typed value (16 bytes).
- * @kind: enum bir_val_kind.  An all-zero value is null; an object with
+ * @kind: what it holds.  An all-zero value is null; an object with
  *	no members is kind BIR_VAL_OBJ, n 0.
  * @n: BIR_VAL_LIST: number of @items; BIR_VAL_OBJ: number of @members.
  * @b, @i, @r, @s: bool, 64-bit integer, double, string (interned in the
@@ -123,7 +125,7 @@ enum bir_val_kind {
  *	insertion order, keys unique.  Both arrays live in the arena.
  */
 struct bir_val {
-	uint32_t kind;
+	enum bir_val_kind kind;
 	uint32_t n;
 	union {
 		bool b;
@@ -229,8 +231,34 @@ struct bir_memloc_set;
 struct bir_mem;
 
 /**
+ * struct bir_dtype - an element type: resolved once, when it is set, to
+ * the plan core's enum kbin_dtype (kmod/plan/kbin_dma.h, the one dtype
+ * table of the DMA element types and the float8 types), the name kept
+ * as written for the JSON text and messages.
+ * @id: the type; KBIN_DTYPE_NONE when absent or a name the table lacks.
+ * @name: the name as written (pool string), NULL when absent.
+ */
+struct bir_dtype {
+	enum kbin_dtype id;
+	const char *name;
+};
+
+/**
+ * bir_dtype_set() - set @d to the type named @name (NULL: absent), the
+ * name interned in @m.  Return: 0 or -ENOMEM.
+ */
+int bir_dtype_set(struct bir_module *m, struct bir_dtype *d, const char *name);
+/** bir_dtype_size() - bytes per element of @d, 0 when unknown. */
+static inline uint32_t bir_dtype_size(const struct bir_dtype *d)
+{
+	const struct kbin_dma_dtype_info *t = kbin_dtype(d->id);
+
+	return t ? t->size : 0;
+}
+
+/**
  * struct bir_memloc - a MemoryLocation: one placement of a tensor.
- * @type: enum bir_mem_type (one bit).
+ * @type: its MemoryType (one bit).
  * @addr: per-partition byte offset (SB, PSUM); byte offset (DRAM).
  * @dims: [partitions, bytes per partition].
  * @bank: PSUM bank.  @base: base partition.
@@ -244,7 +272,7 @@ struct bir_mem;
 struct bir_memloc {
 	const char *name;
 	uint64_t id;
-	uint32_t type;
+	enum bir_mem_type type;
 	uint64_t addr;
 	uint64_t dims[2];
 	uint32_t bank;
@@ -269,7 +297,7 @@ struct bir_memloc {
 struct bir_memloc_set {
 	const char *name;
 	uint64_t id;
-	const char *dtype;
+	struct bir_dtype dtype;
 	uint64_t *shape;
 	uint32_t nshape;
 	int scope;
@@ -281,11 +309,12 @@ struct bir_memloc_set {
 	struct bir_function *fn;
 };
 
-/** struct bir_register - a Register of a function. */
+/** struct bir_register - a Register of function @fn. */
 struct bir_register {
 	const char *name;
 	uint64_t id;
 	struct bir_val extra;
+	struct bir_function *fn;
 };
 
 /** struct bir_ap_pair - one [step, num] of an access pattern. */
@@ -312,29 +341,51 @@ enum bir_operand_kind {
 
 /**
  * struct bir_operand - an instruction argument.
- * @kind: enum bir_operand_kind.
+ * @kind: physical_ap, register_access or imm_value.
  * @name: physical_ap: the MemoryLocation name (JSON "memref");
- *	register_access: the register name (JSON "reg").
+ *	register_access: the register name (JSON "reg").  Kept for the JSON
+ *	text and messages: the passes follow @ml and @reg.
+ * @ml: physical_ap: the location @name names in the function of the
+ *	instruction, NULL when it names none there.
+ * @reg: register_access: the register @name names, NULL when none.
+ *	Both are typed references resolved once from the name: when a
+ *	function is read (json.c, after all of it, so a reference may
+ *	precede its location), when an instruction is inserted into a
+ *	function (its operands not yet bound to that function), and by
+ *	bir_operand_set_name(); bir_operand_copy() keeps them within a
+ *	module and clears them across modules.
  * @offset: byte offset into the location (per partition).
  * @ap/@nap: [step, num] pairs; the first is the partition dimension
  *	(step in partitions), the others are in elements.
  * @dyn/@ndyn: run-time offset terms.
- * @dtype: element type or NULL.
+ * @dtype: element type (name NULL: the location's set's).
  * @imm: imm_value.
  * @extra: keys the IR does not model (object).
  */
 struct bir_operand {
-	int kind;
+	enum bir_operand_kind kind;
 	const char *name;
+	struct bir_memloc *ml;
+	struct bir_register *reg;
 	int64_t offset;
 	struct bir_ap_pair *ap;
 	uint32_t nap;
 	uint32_t ndyn;
 	struct bir_dyn *dyn;
-	const char *dtype;
+	struct bir_dtype dtype;
 	double imm;
 	struct bir_val extra;
 };
+
+/**
+ * bir_operand_dtype() - the element type of AP operand @o on location
+ * @ml: its own, else (@ml not NULL) its location's set's.
+ */
+static inline const struct bir_dtype *
+bir_operand_dtype(const struct bir_operand *o, const struct bir_memloc *ml)
+{
+	return o->dtype.name || !ml ? &o->dtype : &ml->set->dtype;
+}
 
 /** struct bir_loop_axis - the LoopAxis of a Loop: lb <= i < ub by stride. */
 struct bir_loop_axis {
@@ -344,7 +395,7 @@ struct bir_loop_axis {
 
 /**
  * struct bir_inst - an Instruction.
- * @op: enum bir_opcode; @opname the opcode name (the table's for a known
+ * @op: the opcode; @opname the opcode name (the table's for a known
  *	opcode; change both with bir_inst_set_op()).
  * @engine: NULL or the engine name.
  * @ins/@nins, @outs/@nouts: operands (arrays in the arena).
@@ -363,7 +414,7 @@ struct bir_loop_axis {
 struct bir_inst {
 	const char *name;
 	uint64_t id;
-	int op;
+	enum bir_opcode op;
 	const char *opname;
 	const char *engine;
 	struct bir_operand *ins, *outs;
@@ -568,7 +619,7 @@ struct bir_inst *bir_inst_new(struct bir_module *m, const char *opname,
  * table name becomes @i->opname).  Return: 0, -EINVAL for BIR_OP_OTHER
  * or an unknown value.
  */
-int bir_inst_set_op(struct bir_inst *i, int op);
+int bir_inst_set_op(struct bir_inst *i, enum bir_opcode op);
 /**
  * bir_inst_rename() - give detached @i the name @name.  0 or -ENOMEM.
  */
@@ -603,7 +654,8 @@ struct bir_inst *bir_inst_find(const struct bir_function *f,
  * be NULL) to @i's ins or outs.  Pointers to @i's earlier operands of
  * that side are invalidated.  NULL on ENOMEM.
  */
-struct bir_operand *bir_operand_add(struct bir_inst *i, bool out, int kind,
+struct bir_operand *bir_operand_add(struct bir_inst *i, bool out,
+				    enum bir_operand_kind kind,
 				    const char *name);
 /**
  * bir_operand_copy() - deep copy @src (an operand of any module) into
@@ -611,6 +663,20 @@ struct bir_operand *bir_operand_add(struct bir_inst *i, bool out, int kind,
  */
 int bir_operand_copy(struct bir_module *m, struct bir_operand *dst,
 		     const struct bir_operand *src);
+/**
+ * bir_operand_set_name() - make operand @o of instruction @i name @name
+ * (copied into @i's module) and bind it again (@i in a function: the
+ * location or register @name names there; detached: unbound until
+ * inserted).  Return: 0 or -ENOMEM.
+ */
+int bir_operand_set_name(struct bir_inst *i, struct bir_operand *o,
+			 const char *name);
+/**
+ * bir_function_bind() - bind every operand of @f (loop bodies included)
+ * to the location or register its name names in @f, NULL for none: the
+ * JSON reader's one resolution of the names of a function.
+ */
+void bir_function_bind(struct bir_function *f);
 /** bir_operand_remove() - drop operand @k of @i's ins or outs. */
 void bir_operand_remove(struct bir_inst *i, bool out, uint32_t k);
 /** bir_ap_set() - set an AP operand's pairs (copied). 0 or -ENOMEM. */
@@ -624,11 +690,14 @@ int bir_dyn_add(struct bir_module *m, struct bir_operand *o,
  * bir_name_taken() - is @name used by any object of @kind in @f
  * (instructions: at any depth).  O(1): the function's name index.
  */
-bool bir_name_taken(const struct bir_function *f, int kind, const char *name);
+bool bir_name_taken(const struct bir_function *f, enum bir_name_kind kind,
+		    const char *name);
 
 /**
  * bir_function_check_index() - rebuild the name counts of @f by walking
- * it and compare them with its name indexes (a test aid).
+ * it and compare them with its name indexes, then check that every
+ * operand references (@ml, @reg) what its name names in @f (a test
+ * aid).
  * Return: 0, or -EINVAL with the first difference in @err.
  */
 int bir_function_check_index(const struct bir_function *f,

@@ -12,7 +12,7 @@
 #include "bir.h"
 #include "kbin_gen.h"
 
-static const struct { const char *name; int op; } opcodes[] = {
+static const struct { const char *name; enum bir_opcode op; } opcodes[] = {
 	{ "CollectiveCompute", BIR_OP_COLLECTIVE_COMPUTE },
 	{ "BIRKernel", BIR_OP_BIR_KERNEL },
 	{ "NKIKernel", BIR_OP_NKI_KERNEL },
@@ -32,7 +32,7 @@ static const struct { const char *name; int op; } opcodes[] = {
 	{ "GenericIndirectLoad", BIR_OP_GENERIC_INDIRECT_LOAD },
 };
 
-int bir_opcode_from_name(const char *name)
+enum bir_opcode bir_opcode_from_name(const char *name)
 {
 	for (size_t k = 0; k < sizeof(opcodes) / sizeof(opcodes[0]); k++)
 		if (!strcmp(opcodes[k].name, name))
@@ -40,7 +40,7 @@ int bir_opcode_from_name(const char *name)
 	return BIR_OP_OTHER;
 }
 
-const char *bir_opcode_name(int op)
+const char *bir_opcode_name(enum bir_opcode op)
 {
 	for (size_t k = 0; k < sizeof(opcodes) / sizeof(opcodes[0]); k++)
 		if (opcodes[k].op == op)
@@ -53,7 +53,7 @@ static const char *const memtype_names[8] = {
 	"REG",
 };
 
-const char *bir_mem_type_name(uint32_t type)
+const char *bir_mem_type_name(enum bir_mem_type type)
 {
 	for (int b = 0; b < 8; b++)
 		if (type == (1U << b))
@@ -61,12 +61,23 @@ const char *bir_mem_type_name(uint32_t type)
 	return NULL;
 }
 
-uint32_t bir_mem_type_from_name(const char *name)
+int bir_dtype_set(struct bir_module *m, struct bir_dtype *d, const char *name)
+{
+	const char *s = name ? bir_str(m, name) : NULL;
+
+	if (name && !s)
+		return -ENOMEM;
+	d->name = s;
+	d->id = s ? (enum kbin_dtype)kbin_dtype_from_name(s) : KBIN_DTYPE_NONE;
+	return 0;
+}
+
+enum bir_mem_type bir_mem_type_from_name(const char *name)
 {
 	for (int b = 0; b < 8; b++)
 		if (!strcmp(memtype_names[b], name))
-			return 1U << b;
-	return 0;
+			return (enum bir_mem_type)(1U << b);
+	return BIR_MEM_NONE;
 }
 
 int bir_arch_level(const struct bir_val *arch)
@@ -284,16 +295,17 @@ static int index_inst(struct bir_function *f, struct bir_inst *i, bool add)
 
 /* ---- name uniqueness ------------------------------------------------ */
 
-bool bir_name_taken(const struct bir_function *f, int kind, const char *name)
+bool bir_name_taken(const struct bir_function *f, enum bir_name_kind kind,
+		    const char *name)
 {
-	if (kind < 0 || kind >= BIR_NK_COUNT)
+	if ((unsigned int)kind >= BIR_NK_COUNT)
 		kind = BIR_NK_INST;
 	return names_get(&f->names[kind], name) != NULL;
 }
 
 /* @base, or @base.N with the smallest N >= 1 not taken; a pool string */
 static const char *unique_name(struct bir_module *m,
-			       const struct bir_function *f, int kind,
+			       const struct bir_function *f, enum bir_name_kind kind,
 			       const char *base)
 {
 	const char *r;
@@ -901,6 +913,7 @@ struct bir_register *bir_register_add(struct bir_function *f,
 		return NULL;
 	r->extra = bir_val_obj();
 	r->id = ++f->mod->next_id;
+	r->fn = f;
 	f->regs[f->nregs++] = r;
 	return r;
 }
@@ -1016,7 +1029,7 @@ struct bir_inst *bir_inst_new(struct bir_module *m, const char *opname,
 	return i;
 }
 
-int bir_inst_set_op(struct bir_inst *i, int op)
+int bir_inst_set_op(struct bir_inst *i, enum bir_opcode op)
 {
 	const char *n = op ? bir_opcode_name(op) : NULL;
 
@@ -1053,6 +1066,40 @@ static struct bir_function *inst_fn(const struct bir_block *b)
 	return b ? b->fn : NULL;
 }
 
+/*
+ * bind @o to what its name names in @f, unless it already points into
+ * @f (a location or register of @f stays what its name names: names of
+ * a function are unique and never change while an object is in it)
+ */
+static void bind_operand(const struct bir_function *f, struct bir_operand *o)
+{
+	if (o->kind == BIR_OPND_AP && (!o->ml || o->ml->set->fn != f))
+		o->ml = o->name ? bir_memloc_find(f, o->name) : NULL;
+	else if (o->kind == BIR_OPND_REG && (!o->reg || o->reg->fn != f))
+		o->reg = o->name ? bir_register_find(f, o->name) : NULL;
+}
+
+static int bind_inst(struct bir_inst *i, void *arg)
+{
+	const struct bir_function *f = arg;
+
+	for (uint32_t k = 0; k < i->nins; k++)
+		bind_operand(f, &i->ins[k]);
+	for (uint32_t k = 0; k < i->nouts; k++)
+		bind_operand(f, &i->outs[k]);
+	for (uint32_t b = 0; b < i->nblocks; b++)
+		for (uint32_t k = 0; k < i->blocks[b]->ninsts; k++)
+			bind_inst(i->blocks[b]->insts[k], arg);
+	return 0;
+}
+
+void bir_function_bind(struct bir_function *f)
+{
+	for (uint32_t b = 0; b < f->nblocks; b++)
+		for (uint32_t k = 0; k < f->blocks[b]->ninsts; k++)
+			bind_inst(f->blocks[b]->insts[k], f);
+}
+
 int bir_inst_insert(struct bir_block *b, struct bir_inst *i, int pos)
 {
 	struct bir_function *f = inst_fn(b);
@@ -1074,6 +1121,8 @@ int bir_inst_insert(struct bir_block *b, struct bir_inst *i, int pos)
 		pos = (int)b->ninsts;
 	vec_insert((void **)b->insts, &b->ninsts, (uint32_t)pos, i);
 	i->parent = b;
+	if (f)
+		bind_inst(i, f);
 	return 0;
 }
 
@@ -1182,7 +1231,13 @@ int bir_operand_copy(struct bir_module *m, struct bir_operand *d,
 	d->kind = s->kind;
 	d->offset = s->offset;
 	d->imm = s->imm;
-	if (str_copy(m, &d->name, s->name) || str_copy(m, &d->dtype, s->dtype) ||
+	/* references into @m's functions stay; another module's do not */
+	if (s->ml && s->ml->set->fn->mod == m)
+		d->ml = s->ml;
+	if (s->reg && s->reg->fn->mod == m)
+		d->reg = s->reg;
+	if (str_copy(m, &d->name, s->name) ||
+	    bir_dtype_set(m, &d->dtype, s->dtype.name) ||
 	    bir_val_copy(m, &d->extra, &s->extra) ||
 	    (s->nap && bir_ap_set(m, d, s->ap, s->nap)))
 		return -ENOMEM;
@@ -1200,7 +1255,8 @@ int bir_operand_copy(struct bir_module *m, struct bir_operand *d,
 	return 0;
 }
 
-struct bir_operand *bir_operand_add(struct bir_inst *i, bool out, int kind,
+struct bir_operand *bir_operand_add(struct bir_inst *i, bool out,
+				    enum bir_operand_kind kind,
 				    const char *name)
 {
 	struct bir_operand **v = out ? &i->outs : &i->ins;
@@ -1213,11 +1269,25 @@ struct bir_operand *bir_operand_add(struct bir_inst *i, bool out, int kind,
 	o = &nv[*n];
 	o->kind = kind;
 	o->extra = bir_val_obj();
-	if (name && !(o->name = bir_str(i->mod, name)))
+	if (name && bir_operand_set_name(i, o, name))
 		return NULL;
 	*v = nv;
 	(*n)++;
 	return o;
+}
+
+int bir_operand_set_name(struct bir_inst *i, struct bir_operand *o,
+			 const char *name)
+{
+	struct bir_function *f = i->parent ? inst_fn(i->parent) : NULL;
+
+	if (str_copy(i->mod, &o->name, name))
+		return -ENOMEM;
+	o->ml = NULL;
+	o->reg = NULL;
+	if (f)
+		bind_operand(f, o);
+	return 0;
 }
 
 void bir_operand_remove(struct bir_inst *i, bool out, uint32_t k)
@@ -1510,6 +1580,41 @@ static const char *const kind_names[BIR_NK_COUNT] = {
 	"instruction",
 };
 
+struct ref_walk {
+	const struct bir_function *f;
+	const struct bir_inst *bad;
+	const struct bir_operand *o;
+};
+
+/* does every operand of @i reference what its name names in the function */
+static int walk_refs(struct bir_inst *i, void *arg)
+{
+	struct ref_walk *w = arg;
+
+	for (int side = 0; side < 2; side++) {
+		const struct bir_operand *ops = side ? i->outs : i->ins;
+		uint32_t n = side ? i->nouts : i->nins;
+
+		for (uint32_t k = 0; k < n; k++) {
+			const struct bir_operand *o = &ops[k];
+			bool ok = true;
+
+			if (o->kind == BIR_OPND_AP)
+				ok = o->ml == (o->name ?
+					       bir_memloc_find(w->f, o->name) : NULL);
+			else if (o->kind == BIR_OPND_REG)
+				ok = o->reg == (o->name ?
+						bir_register_find(w->f, o->name) : NULL);
+			if (!ok) {
+				w->bad = i;
+				w->o = o;
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
 int bir_function_check_index(const struct bir_function *f,
 			     struct nscc_err *err)
 {
@@ -1563,5 +1668,16 @@ int bir_function_check_index(const struct bir_function *f,
 	}
 	for (int kind = 0; kind < BIR_NK_COUNT; kind++)
 		names_free(&w.t[kind]);
+	if (!rc) {
+		struct ref_walk r = { .f = f };
+
+		bir_foreach_inst((struct bir_function *)f, walk_refs, &r);
+		if (r.bad) {
+			snprintf(err->msg, sizeof(err->msg),
+				 "function '%s': instruction '%s': operand '%s' does not reference what its name names",
+				 f->name, r.bad->name, r.o->name ? r.o->name : "");
+			rc = -EINVAL;
+		}
+	}
 	return rc;
 }

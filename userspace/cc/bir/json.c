@@ -808,7 +808,7 @@ static int rd_set(struct rd *r, const json_t *j, int depth)
 	    (rc = get_arr(r, j, "memorylocations", &locs)))
 		return rc;
 	s->scope = (int)scope;
-	if (dtype && !(s->dtype = bir_str(r->m, dtype)))
+	if (bir_dtype_set(r->m, &s->dtype, dtype))
 		return -ENOMEM;
 	if (shape) {
 		s->shape = bir_alloc(r->m, (json_array_size(shape) + 1) *
@@ -897,7 +897,7 @@ static int rd_operand(struct rd *r, const json_t *j, struct bir_operand *o,
 		return rc;
 	if ((rc = get_str(r, j, "dtype", false, &s)))
 		return rc;
-	if (s && !(o->dtype = bir_str(r->m, s)))
+	if (bir_dtype_set(r->m, &o->dtype, s))
 		return -ENOMEM;
 	if (!strcmp(skind, "physical_ap")) {
 		o->kind = BIR_OPND_AP;
@@ -1191,6 +1191,8 @@ static int rd_function(struct rd *r, const struct jo *o,
 	}
 	if (rc || (rc = jo_extra(r, o, fn_keys, &f->extra)))
 		return rc;
+	/* names resolved once, to typed references the passes follow */
+	bir_function_bind(f);
 	r->where[save] = 0;
 	if (out)
 		*out = f;
@@ -1513,8 +1515,8 @@ static json_t *wr_set(const struct bir_memloc_set *s)
 	if (!e) {
 		e |= put(o, "Skind", json_string("memory_location_set"));
 		e |= put(o, "name", json_string(s->name));
-		if (s->dtype)
-			e |= put(o, "dtype", json_string(s->dtype));
+		if (s->dtype.name)
+			e |= put(o, "dtype", json_string(s->dtype.name));
 		if (s->shape)
 			e |= put(o, "tensor_shape", shape);
 		shape = NULL;
@@ -1566,8 +1568,8 @@ static json_t *wr_operand(const struct bir_operand *op)
 		e |= put(o, "value", json_real(op->imm));
 		break;
 	}
-	if (op->dtype)
-		e |= put(o, "dtype", json_string(op->dtype));
+	if (op->dtype.name)
+		e |= put(o, "dtype", json_string(op->dtype.name));
 	e |= put_extra(o, &op->extra);
 	return done(o, e);
 }

@@ -50,7 +50,8 @@ static int add_var(struct nscc_model *model, int sg,
 	v->size = bir_memloc_bytes(ml);
 	v->alignment = 64;
 	/* the set's dtype and tensor_shape; the dump refuses what won't fit */
-	if ((ml->set->dtype && nscc_var_set_dtype(v, ml->set->dtype)) ||
+	if ((ml->set->dtype.name &&
+	     nscc_var_set_dtype(v, ml->set->dtype.name)) ||
 	    (ml->set->shape &&
 	     nscc_var_set_shape(v, ml->set->shape, ml->set->nshape)))
 		return -ENOMEM;
@@ -158,11 +159,11 @@ static int dma_side(const struct bir_function *f, const struct kbin_gen *g,
 		    const struct dma_at *at, const struct bir_operand *o,
 		    struct kbin_dma_side *sd, uint32_t *mem_type)
 {
-	const struct bir_memloc *ml = bir_memloc_find(f, o->name);
+	const struct bir_memloc *ml = o->ml;
 	uint64_t sizes[KBIN_DMA_MAX_DIMS + 1] = { 0 };
 	uint64_t steps[KBIN_DMA_MAX_DIMS + 1] = { 0 };
 	uint64_t row, esz, off;
-	const char *dt;
+	const struct bir_dtype *dt;
 	uint32_t n = 0;
 
 	memset(sd, 0, sizeof(*sd));
@@ -171,11 +172,11 @@ static int dma_side(const struct bir_function *f, const struct kbin_gen *g,
 	if (!o->nap || o->nap > KBIN_DMA_MAX_DIMS)
 		return dfail(at, "%u access pattern pairs (a DMA side takes 1..%u)",
 			     o->nap, KBIN_DMA_MAX_DIMS);
-	dt = o->dtype ? o->dtype : ml->set->dtype;
-	sd->dtype = (uint8_t)(dt ? kbin_dma_dtype_from_name(dt) : 0);
-	if (!sd->dtype)
+	dt = bir_operand_dtype(o, ml);
+	if (!kbin_dma_dtype(dt->id))
 		return dfail(at, "dtype '%s' is not a DMA element type",
-			     dt ? dt : "(none)");
+			     dt->name ? dt->name : "(none)");
+	sd->dtype = (uint8_t)dt->id;
 	esz = kbin_dma_dtype(sd->dtype)->size;
 	*mem_type = ml->type;
 	if (ml->type == BIR_MEM_SB) {
@@ -300,8 +301,8 @@ static int dma_inst(struct bir_inst *i, void *arg)
 	if (i->ins[0].kind != BIR_OPND_AP || i->outs[0].kind != BIR_OPND_AP)
 		return 0;	/* a register's: a compute engine's copy */
 	{
-		const struct bir_memloc *a = bir_memloc_find(c->f, i->ins[0].name);
-		const struct bir_memloc *z = bir_memloc_find(c->f, i->outs[0].name);
+		const struct bir_memloc *a = i->ins[0].ml;
+		const struct bir_memloc *z = i->outs[0].ml;
 
 		/*
 		 * a side that names no location: whether the copy is a DMA

@@ -73,14 +73,11 @@ static bool compatible(const struct bir_inst *a, const struct bir_inst *b)
  */
 #define COALESCE_WINDOW	1024
 
-/* bytes per element of an operand: the compiler's dtype table */
+/* bytes per element of an operand: the plan core's dtype table */
 static uint64_t elem_bytes(const struct bir_operand *o,
 			   const struct bir_memloc *ml)
 {
-	const char *dt = o->dtype ? o->dtype : ml->set->dtype;
-	const struct nscc_dtype *d = dt ? nscc_dtype_find(dt) : NULL;
-
-	return d ? d->size : 0;
+	return bir_dtype_size(bir_operand_dtype(o, ml));
 }
 
 /*
@@ -125,11 +122,10 @@ static bool ap_box(const struct bir_memloc *ml, const struct bir_operand *o,
  * two DRAM locations (only DRAM locations may alias), unless both boxes
  * are known and apart
  */
-static bool aps_overlap(const struct bir_function *f,
-			const struct bir_operand *a, const struct bir_operand *b)
+static bool aps_overlap(const struct bir_operand *a, const struct bir_operand *b)
 {
-	const struct bir_memloc *ma = bir_memloc_find(f, a->name);
-	const struct bir_memloc *mb = bir_memloc_find(f, b->name);
+	const struct bir_memloc *ma = a->ml;
+	const struct bir_memloc *mb = b->ml;
 	uint64_t x[4], y[4];
 
 	if (!ma || !mb)
@@ -153,8 +149,7 @@ static bool names_reg(const struct bir_operand *o, const char *reg)
 }
 
 /* an operand of @w (side @w_out) against one of @r (side @r_out) */
-static bool opnds_conflict(const struct bir_function *f,
-			   const struct bir_operand *w, bool w_out,
+static bool opnds_conflict(const struct bir_operand *w, bool w_out,
 			   const struct bir_operand *r, bool r_out)
 {
 	if (!w_out && !r_out)
@@ -165,12 +160,11 @@ static bool opnds_conflict(const struct bir_function *f,
 		return names_reg(w, r->name);
 	if (w->kind != BIR_OPND_AP || r->kind != BIR_OPND_AP)
 		return false;
-	return aps_overlap(f, w, r);
+	return aps_overlap(w, r);
 }
 
 /* @a and @b touch a common byte or register and one of them writes it */
-static bool insts_conflict(const struct bir_function *f,
-			   const struct bir_inst *a, const struct bir_inst *b)
+static bool insts_conflict(const struct bir_inst *a, const struct bir_inst *b)
 {
 	for (int sa = 0; sa < 2; sa++) {
 		const struct bir_operand *oa = sa ? a->outs : a->ins;
@@ -182,8 +176,7 @@ static bool insts_conflict(const struct bir_function *f,
 				uint32_t nb = sb ? b->nouts : b->nins;
 
 				for (uint32_t j = 0; j < nb; j++)
-					if (opnds_conflict(f, &oa[i], sa,
-							   &ob[j], sb))
+					if (opnds_conflict(&oa[i], sa, &ob[j], sb))
 						return true;
 			}
 	}
@@ -259,7 +252,7 @@ static bool can_hoist(const struct bir_block *b, uint32_t k, uint32_t j,
 		const struct bir_inst *i = b->insts[x];
 
 		if (barrier(i) || depends_on(n, i, mg) ||
-		    insts_conflict(b->fn, n, i))
+		    insts_conflict(n, i))
 			return false;
 	}
 	return true;

@@ -139,7 +139,7 @@ static int ap2(struct bir_inst *i, bool out, const char *loc, uint64_t p,
 	struct bir_ap_pair pr[2] = { { 1, (int64_t)p }, { 1, (int64_t)f } };
 	struct bir_operand *o = bir_operand_add(i, out, BIR_OPND_AP, loc);
 
-	if (!o || !(o->dtype = bir_str(i->mod, "float32")))
+	if (!o || bir_dtype_set(i->mod, &o->dtype, "float32"))
 		return -ENOMEM;
 	return bir_ap_set(i->mod, o, pr, 2);
 }
@@ -608,7 +608,7 @@ static int bk_commit(struct bk_wrapper *w)
 			goto nomem;
 		u->sets[u->nsets++] = s;
 		ml = bir_memloc_add(s, w->tmps[k].name);
-		if (!ml || !(s->dtype = bir_str(f->mod, "float32")))
+		if (!ml || bir_dtype_set(f->mod, &s->dtype, "float32"))
 			goto nomem;
 		s->scope = 2;
 		ml->type = BIR_MEM_SB;

@@ -196,8 +196,7 @@ static int bind_params(struct nki *n)
 				return fail(n, -EINVAL,
 					    "'%s' entries must be strings naming memory or register operands",
 					    keys[side]);
-			if (ops[k].kind == BIR_OPND_AP &&
-			    !bir_memloc_find(n->caller, ops[k].name))
+			if (ops[k].kind == BIR_OPND_AP && !ops[k].ml)
 				return fail(n, -EINVAL,
 					    "operand memref '%s' is not a memory location of the caller",
 					    ops[k].name);
@@ -222,7 +221,7 @@ static void find_sb_base(struct nki *n)
 
 		if (o->kind != BIR_OPND_AP)
 			continue;
-		ml = bir_memloc_find(n->caller, o->name);
+		ml = o->ml;
 		if (ml && ml->type == BIR_MEM_SB) {
 			n->sb_base = ml->addr + (uint64_t)o->offset;
 			return;
@@ -285,7 +284,7 @@ static int copy_set(struct nki *n, const struct bir_memloc_set *s)
 				return -ENOMEM;
 			ns->scope = 2;
 			if (bir_val_copy(n->m, &ns->extra, &s->extra) ||
-			    (s->dtype && !(ns->dtype = bir_str(n->m, s->dtype))))
+			    bir_dtype_set(n->m, &ns->dtype, s->dtype.name))
 				return -ENOMEM;
 			if (s->nshape &&
 			    bir_set_set_shape(ns, s->shape, s->nshape))
@@ -340,7 +339,9 @@ static int rewire(struct nki *n, struct bir_inst *c)
 			if (!b)
 				return fail(n, -EINVAL,
 					    "kernel operand names unknown '%s'", o->name);
-			o->name = b->to;
+			/* bound to the caller's location when inserted */
+			if (bir_operand_set_name(c, o, b->to))
+				return -ENOMEM;
 			for (uint32_t d = 0; d < o->ndyn; d++) {
 				b = binds_get(&n->args, o->dyn[d].axis);
 				if (!b)
@@ -885,8 +886,8 @@ static int update_tensor_map(struct bir_module *m)
 			for (uint32_t d = 0; d < set->nshape; d++)
 				dims[d] = bir_val_int((int64_t)set->shape[d]);
 			e[0].key = bir_str(m, "dtype");
-			e[0].v = bir_val_str(bir_str(m, set->dtype ?
-						     set->dtype : ""));
+			e[0].v = bir_val_str(bir_str(m, set->dtype.name ?
+						     set->dtype.name : ""));
 			e[1].key = bir_str(m, "shape");
 			e[1].v = (struct bir_val){ .kind = BIR_VAL_LIST,
 						   .n = set->nshape,

@@ -303,24 +303,14 @@ static uint64_t ap_elems(const struct bir_operand *o, uint32_t from)
 	return n;
 }
 
-/*
- * bytes per element of @dtype: the compiler's dtype table (model.c,
- * Documentation/compiler.rst); 0 for a dtype it does not know
- */
-static uint32_t dtype_size(const char *dtype)
-{
-	const struct nscc_dtype *dt = nscc_dtype_find(dtype);
-
-	return dt ? dt->size : 0;
-}
-
 /* does the AP write every byte of its location (contiguous, offset 0) */
-static bool covers(const struct bir_function *f, const struct bir_operand *o)
+static bool covers(const struct bir_operand *o)
 {
-	const struct bir_memloc *ml = bir_memloc_find(f, o->name);
-	uint32_t es = dtype_size(o->dtype ? o->dtype :
-				 ml && ml->set->dtype ? ml->set->dtype :
-				 "float32");
+	const struct bir_memloc *ml = o->kind == BIR_OPND_AP ? o->ml : NULL;
+	const struct bir_dtype *dt = bir_operand_dtype(o, ml);
+	/* bytes per element: the plan core's dtype table; float32 untyped */
+	uint32_t es = dt->name ? bir_dtype_size(dt) :
+		      kbin_dtype(KBIN_DMA_DTYPE_FLOAT32)->size;
 	int64_t want = 1;
 
 	if (!ml || o->kind != BIR_OPND_AP || o->offset || o->ndyn || !o->nap ||
@@ -334,28 +324,28 @@ static bool covers(const struct bir_function *f, const struct bir_operand *o)
 	return ap_elems(o, 1) * es == ml->dims[1];
 }
 
+/* the locations known all zero (each written whole by a Memset 0) */
 struct zset {
-	const char **names;
+	const struct bir_memloc **locs;
 	uint32_t n;
 };
 
-static bool zset_has(const struct zset *z, const char *name)
+static bool zset_has(const struct zset *z, const struct bir_memloc *ml)
 {
-	for (uint32_t k = 0; k < z->n; k++)
-		if (!strcmp(z->names[k], name))
+	for (uint32_t k = 0; ml && k < z->n; k++)
+		if (z->locs[k] == ml)
 			return true;
 	return false;
 }
 
-static void zset_del(struct zset *z, const char *name)
+static void zset_del(struct zset *z, const struct bir_memloc *ml)
 {
-	for (uint32_t k = 0; k < z->n; k++)
-		if (!strcmp(z->names[k], name))
-			z->names[k--] = z->names[--z->n];
+	for (uint32_t k = 0; ml && k < z->n; k++)
+		if (z->locs[k] == ml)
+			z->locs[k--] = z->locs[--z->n];
 }
 
-static int fold_block(const struct bir_function *f, struct bir_block *b,
-		      struct zset *z)
+static int fold_block(struct bir_block *b, struct zset *z)
 {
 	z->n = 0;
 	for (uint32_t k = 0; k < b->ninsts; k++) {
@@ -363,7 +353,7 @@ static int fold_block(const struct bir_function *f, struct bir_block *b,
 
 		if (i->op == BIR_OP_TENSOR_COPY && i->nins == 1 &&
 		    i->ins[0].kind == BIR_OPND_AP &&
-		    zset_has(z, i->ins[0].name)) {
+		    zset_has(z, i->ins[0].ml)) {
 			/* a copy of an all-zero tensor: Memset 0 */
 			struct bir_val zero = bir_val_real(0);
 
@@ -374,16 +364,16 @@ static int fold_block(const struct bir_function *f, struct bir_block *b,
 		}
 		for (uint32_t o = 0; o < i->nouts; o++)
 			if (i->outs[o].kind == BIR_OPND_AP)
-				zset_del(z, i->outs[o].name);
+				zset_del(z, i->outs[o].ml);
 		if (i->op == BIR_OP_MEMSET && i->nouts == 1 &&
-		    bir_attr_num(i, "value", 0) == 0 && covers(f, &i->outs[0])) {
-			const char **nn = realloc(z->names,
-						  (z->n + 1) * sizeof(*nn));
+		    bir_attr_num(i, "value", 0) == 0 && covers(&i->outs[0])) {
+			const struct bir_memloc **nn =
+				realloc(z->locs, (z->n + 1) * sizeof(*nn));
 
 			if (!nn)
 				return -ENOMEM;
-			z->names = nn;
-			z->names[z->n++] = i->outs[0].name;
+			z->locs = nn;
+			z->locs[z->n++] = i->outs[0].ml;
 		}
 		if (i->nblocks)
 			z->n = 0;	/* conservative across loops */
@@ -404,7 +394,7 @@ static bool pure(const struct bir_inst *i)
 }
 
 struct use_ctx {
-	const char *name;
+	const struct bir_memloc *ml;
 	bool read, any;
 };
 
@@ -413,29 +403,27 @@ static int find_use(struct bir_inst *i, void *arg)
 	struct use_ctx *u = arg;
 
 	for (uint32_t k = 0; k < i->nins; k++)
-		if (i->ins[k].kind == BIR_OPND_AP &&
-		    !strcmp(i->ins[k].name, u->name))
+		if (i->ins[k].kind == BIR_OPND_AP && i->ins[k].ml == u->ml)
 			u->read = u->any = true;
 	for (uint32_t k = 0; k < i->nouts; k++)
-		if (i->outs[k].kind == BIR_OPND_AP &&
-		    !strcmp(i->outs[k].name, u->name))
+		if (i->outs[k].kind == BIR_OPND_AP && i->outs[k].ml == u->ml)
 			u->any = true;
 	return 0;
 }
 
 /* every out of @i is an AP to a location in @dead */
-static bool all_outs_in(const struct bir_inst *i, const char *dead)
+static bool all_outs_in(const struct bir_inst *i,
+			const struct bir_memloc *dead)
 {
 	if (!i->nouts)
 		return false;
 	for (uint32_t k = 0; k < i->nouts; k++)
-		if (i->outs[k].kind != BIR_OPND_AP ||
-		    strcmp(i->outs[k].name, dead))
+		if (i->outs[k].kind != BIR_OPND_AP || i->outs[k].ml != dead)
 			return false;
 	return true;
 }
 
-static void drop_writers(struct bir_block *b, const char *dead)
+static void drop_writers(struct bir_block *b, const struct bir_memloc *dead)
 {
 	for (uint32_t k = 0; k < b->ninsts;) {
 		struct bir_inst *i = b->insts[k];
@@ -475,7 +463,7 @@ static int dead_results(struct bir_function *f, const struct params *p)
 	for (uint32_t s = 0; s < f->nsets; s++) {
 		for (uint32_t l = 0; l < f->sets[s]->nlocs; l++) {
 			struct bir_memloc *ml = f->sets[s]->locs[l];
-			struct use_ctx u = { .name = ml->name };
+			struct use_ctx u = { .ml = ml };
 
 			if (ml->type & (BIR_MEM_INPUT | BIR_MEM_OUTPUT) ||
 			    ml->pinned || ml->runtime_reserved ||
@@ -485,7 +473,7 @@ static int dead_results(struct bir_function *f, const struct params *p)
 			if (u.read || !u.any)
 				continue;	/* read, or no result at all */
 			for (uint32_t b = 0; b < f->nblocks; b++)
-				drop_writers(f->blocks[b], ml->name);
+				drop_writers(f->blocks[b], ml);
 			u.any = false;
 			bir_foreach_inst(f, find_use, &u);
 			if (u.any)
@@ -511,10 +499,10 @@ int bir_constant_propagate(struct bir_module *m, const char *const *params,
 		struct bir_function *fn = m->fns[f];
 
 		for (uint32_t b = 0; b < fn->nblocks && !rc; b++)
-			rc = fold_block(fn, fn->blocks[b], &z);
+			rc = fold_block(fn->blocks[b], &z);
 		while (!rc && dead_results(fn, &p))
 			;
 	}
-	free(z.names);
+	free(z.locs);
 	return rc;
 }

@@ -161,7 +161,7 @@ static int first_use(struct bir_inst *i, void *arg)
 
 			if (ops[k].kind != BIR_OPND_AP)
 				continue;
-			ml = bir_memloc_find(p->f, ops[k].name);
+			ml = ops[k].ml;
 			if (!ml || !wanted(ml))
 				continue;	/* placed already, or not to be */
 			rc = place(p, ml);

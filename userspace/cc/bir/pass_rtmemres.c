@@ -45,9 +45,9 @@ static int record(struct bir_function *f, const char *name, uint64_t addr,
 
 	if (!s)
 		return -ENOMEM;
-	s->dtype = bir_str(f->mod, "uint8");
 	ml = bir_memloc_add(s, name);
-	if (!s->dtype || bir_set_set_shape(s, shape, 2) || !ml)
+	if (bir_dtype_set(f->mod, &s->dtype, "uint8") ||
+	    bir_set_set_shape(s, shape, 2) || !ml)
 		return -ENOMEM;
 	ml->type = BIR_MEM_SB;
 	ml->addr = addr;
