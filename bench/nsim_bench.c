@@ -67,6 +67,7 @@
 
 #include "kbin_writer.h"
 #include "plans.h"
+#include "tl_rng.h"
 
 #define NOOP_IOC	_IO(NEURONSIM_IOC_MAGIC, 0x7f)
 #define BATCH		1024U
@@ -86,14 +87,11 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+static uint64_t rng_state = TL_RNG_SEED;
 
 static uint64_t rng(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return tl_rng(&rng_state);
 }
 
 /*
@@ -108,7 +106,6 @@ static int plan_vars(const struct neuronsim_info *info, unsigned int n,
 		KBIN_MR_BUFFER, KBIN_MR_TMP_BUF, KBIN_MR_INPUT, KBIN_MR_OUTPUT
 	};
 	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
-	struct kbin_rec_in in;
 	unsigned int i;
 	char name[32];
 	int e = 0;
@@ -118,17 +115,10 @@ static int plan_vars(const struct neuronsim_info *info, unsigned int n,
 	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
 		e = -EINVAL;
 	for (i = 0; i < n && !e; i++) {
-		memset(&in, 0, sizeof(in));
-		in.rec.mr_type = kinds[i & 3];
-		in.rec.var_id = i;
-		in.rec.size = VAR_SIZE;
-		in.rec.alignment = 64;
-		strcpy(in.rec.dtype, "float32");
-		in.rec.shape[0] = 16;
-		in.rec.shape[1] = 4;
 		snprintf(name, sizeof(name), "t%07u", i);
-		in.name = name;
-		e = kbin_writer_add_record(w, 0, &in);
+		e = TL_ADD(w, .id = i, .type = kinds[i & 3], .name = name,
+			   .size = VAR_SIZE, .align = 64, .dtype = "float32",
+			   .d0 = 16, .d1 = 4);
 	}
 	if (!e)
 		e = kbin_writer_finish(w, &p->buf, &p->len);
@@ -462,17 +452,9 @@ static int bench_mem(unsigned int nvars)
 static int add_big(struct kbin_writer *w, int sg, uint32_t id, uint32_t type,
 		   const char *name, uint64_t size)
 {
-	struct kbin_rec_in in;
-
-	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = type;
-	in.rec.var_id = id;
-	in.rec.size = size;
-	in.rec.alignment = 4096;
-	strcpy(in.rec.dtype, "bfloat16");
-	in.rec.shape[0] = size / 2;
-	in.name = name;
-	return kbin_writer_add_record(w, sg, &in);
+	return TL_ADD(w, .sg = sg, .id = id, .type = type, .name = name,
+		      .size = size, .align = 4096, .dtype = "bfloat16",
+		      .d0 = size / 2);
 }
 
 static int bench_backing(void)
@@ -600,7 +582,8 @@ static int time_load(int fd, const struct plan *p, int reps,
 #define RELOC_RUNS	(RELOC_RUNS_P * RELOC_RUNS_R)
 #define RELOC_BYTES	(RELOC_RUNS * RELOC_RUN)
 
-enum { RELOC_SB, RELOC_IN, RELOC_OUT };
+/* the I/O plan's vars (tl_io_plan()) */
+enum { RELOC_SB = TL_IO_SB, RELOC_IN = TL_IO_IN, RELOC_OUT = TL_IO_OUT };
 
 /*
  * A subgraph with the state buffer (its 32 MiB window), a 1 MiB input and
@@ -640,24 +623,21 @@ static int plan_reloc(const struct neuronsim_info *info, unsigned int ndescs,
 		.var_id = RELOC_SB,
 	};
 	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1 };
-	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
+	struct tl_io io = {
+		.gen = info->arch_gen, .sb_size = info->sbuf_window_size,
+		.size = RELOC_VAR_SIZE, .align = 4096, .dtype = "float32",
+		.d0 = RELOC_VAR_SIZE / 4, .d1 = 1,
+	};
 	struct kbin_dma_block b = { .queue = 0 };
 	/* rows per partition, and groups of RELOC_RUNS_P partitions */
 	unsigned int cols = info->sbuf_partition_size / (RELOC_RUN * RELOC_RUNS_R);
 	unsigned int groups = info->sbuf_partitions / RELOC_RUNS_P, i;
+	struct kbin_writer *w;
 	int e = 0;
 
+	w = tl_io_plan(&io, &e);
 	if (!w)
 		return -ENOMEM;
-	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
-		e = -EINVAL;
-	e |= plan_add(w, 0, RELOC_SB, KBIN_MR_SB, "state_buffer",
-		      info->sbuf_window_size, 1, NULL, 0, 0, NULL, NULL, 0);
-	e |= plan_add(w, 0, RELOC_IN, KBIN_MR_INPUT, "input0", RELOC_VAR_SIZE,
-		      4096, "float32", RELOC_VAR_SIZE / 4, 1, NULL, NULL, 0);
-	e |= plan_add(w, 0, RELOC_OUT, KBIN_MR_OUTPUT, "output0",
-		      RELOC_VAR_SIZE, 4096, "float32", RELOC_VAR_SIZE / 4, 1,
-		      NULL, NULL, 0);
 	if (ndescs && kbin_writer_add_dma_queue(w, 0, &q) != 0)
 		e = -EINVAL;
 	for (i = 0; i < ndescs && !e; i++) {
@@ -780,7 +760,8 @@ static int bench_reloc_neff(const char *with, const char *without, int reps)
 #define DMA_BYTES	(64ULL << 20)
 #define DMA_PIECE	65536U
 #define DMA_PART_BYTES	(2 * DMA_PIECE)
-enum { DMA_V_SB, DMA_V_IN, DMA_V_OUT };
+/* the I/O plan's vars (tl_io_plan()) */
+enum { DMA_V_SB = TL_IO_SB, DMA_V_IN = TL_IO_IN, DMA_V_OUT = TL_IO_OUT };
 
 /*
  * The engine benchmark's plan: the state buffer, input0 and output0
@@ -810,6 +791,11 @@ static int plan_dma(const struct neuronsim_info *info, struct plan *p,
 		.dtype = KBIN_DMA_DTYPE_UINT8,
 	};
 	struct kbin_dma_side sb = hbm;
+	struct tl_io io = {
+		.gen = info->arch_gen, .sb_size = info->sbuf_window_size,
+		.size = DMA_BYTES, .align = 4096, .dtype = "uint8",
+		.d0 = DMA_BYTES, .d1 = 1,
+	};
 	struct kbin_writer *w;
 	unsigned int r;
 	int e = 0;
@@ -819,17 +805,9 @@ static int plan_dma(const struct neuronsim_info *info, struct plan *p,
 	*rounds = DMA_BYTES / chunk;
 	sb.steps[2] = stride;
 	sb.var_id = DMA_V_SB;
-	w = kbin_writer_new(info->arch_gen);
+	w = tl_io_plan(&io, &e);
 	if (!w)
 		return -ENOMEM;
-	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
-		e = -EINVAL;
-	e |= plan_add(w, 0, DMA_V_SB, KBIN_MR_SB, "state_buffer",
-		      info->sbuf_window_size, 1, NULL, 0, 0, NULL, NULL, 0);
-	e |= plan_add(w, 0, DMA_V_IN, KBIN_MR_INPUT, "input0", DMA_BYTES, 4096,
-		      "uint8", DMA_BYTES, 1, NULL, NULL, 0);
-	e |= plan_add(w, 0, DMA_V_OUT, KBIN_MR_OUTPUT, "output0", DMA_BYTES, 4096,
-		      "uint8", DMA_BYTES, 1, NULL, NULL, 0);
 	e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
 	for (r = 0; r < *rounds && !e; r++) {
 		struct kbin_dma_block b = { .queue = 0, .semaphore = sems[0] };
@@ -1035,8 +1013,8 @@ static int plan_chain(const struct neuronsim_info *info, uint32_t n,
 	}
 	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
 		e = -EINVAL;
-	e |= plan_add(w, 0, 0, KBIN_MR_SB, "state_buffer", info->sbuf_window_size,
-		      1, NULL, 0, 0, NULL, NULL, 0);
+	e |= TL_ADD(w, .id = 0, .type = KBIN_MR_SB, .name = "state_buffer",
+		    .size = info->sbuf_window_size);
 	e |= kbin_writer_add_prog(w, 0, KBIN_DMA_ENGINE_PE, pe,
 				  (uint64_t)npe * KBIN_PROG_RECORD_SIZE);
 	if (nact)

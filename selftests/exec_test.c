@@ -158,12 +158,15 @@ static int plan_deadlock_then_long(const struct neuronsim_info *info,
 	    kbin_writer_add_subgraph(w, "sg01", 0, 0, NULL, 0) < 0)
 		e = -EINVAL;
 	for (s = 0; s < 2; s++)
-		e |= plan_add(w, s, 0, KBIN_MR_SB, "state_buffer",
-			      info->sbuf_window_size, 1, NULL, 0, 0, NULL, NULL, 0);
-	e |= plan_add(w, 1, 1, KBIN_MR_INPUT, "v0", LONG_RUN, 4096, "uint8",
-		      LONG_RUN, 1, NULL, NULL, 0);
-	e |= plan_add(w, 1, 2, KBIN_MR_INPUT, "v1", LONG_RUN, 4096, "uint8",
-		      LONG_RUN, 1, NULL, NULL, 0);
+		e |= TL_ADD(w, .sg = s, .id = 0, .type = KBIN_MR_SB,
+			    .name = "state_buffer",
+			    .size = info->sbuf_window_size);
+	e |= TL_ADD(w, .sg = 1, .id = 1, .type = KBIN_MR_INPUT, .name = "v0",
+		    .size = LONG_RUN, .align = 4096, .dtype = "uint8",
+		    .d0 = LONG_RUN, .d1 = 1);
+	e |= TL_ADD(w, .sg = 1, .id = 2, .type = KBIN_MR_INPUT, .name = "v1",
+		    .size = LONG_RUN, .align = 4096, .dtype = "uint8",
+		    .d0 = LONG_RUN, .d1 = 1);
 	e |= kbin_writer_add_dma_queue(w, 1, &q) < 0;
 	e |= kbin_writer_add_dma_block(w, 1, &b, NULL, &long_desc, 1);
 	e |= kbin_writer_add_prog(w, 0, KBIN_DMA_ENGINE_DVE, dve, sizeof(dve));
@@ -191,17 +194,12 @@ static int start_long(int fd, const struct neuronsim_info *info, uint32_t core,
 }
 
 FIXTURE(ex) {
-	int fd;
-	struct neuronsim_info info;
-	struct stats base;
+	STD_FIXTURE_FIELDS;
 };
 
 FIXTURE_SETUP(ex)
 {
-	self->fd = nsim_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
-	ASSERT_EQ(0, read_stats(&self->base));
+	STD_FIXTURE_OPEN(self);
 }
 
 FIXTURE_TEARDOWN(ex)

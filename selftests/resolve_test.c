@@ -17,25 +17,17 @@
 #include "plans.h"
 
 FIXTURE(rs) {
-	int fd;
-	struct neuronsim_info info;
-	struct plan p;
-	uint32_t id;
+	STD_FIXTURE_FIELDS;
 };
 
 FIXTURE_SETUP(rs)
 {
-	self->fd = nsim_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
-	ASSERT_EQ(0, plan_std(&self->info, &self->p));
-	ASSERT_EQ(0, nsim_load(self->fd, &self->p, 0, &self->id, NULL, NULL, 0));
+	STD_FIXTURE_LOAD(self);
 }
 
 FIXTURE_TEARDOWN(rs)
 {
-	plan_free(&self->p);
-	close(self->fd);
+	STD_FIXTURE_FREE(self);
 }
 
 TEST_F(rs, offset_plus_physical_address)
@@ -348,16 +340,7 @@ TEST_F(rs, failures_logged_in_libnrt_words_at_debug_level)
 	EXPECT_FALSE(klog_has("invalid offset in"));
 }
 
-FIXTURE(big) {
-};
-
-FIXTURE_SETUP(big)
-{
-}
-
-FIXTURE_TEARDOWN(big)
-{
-}
+EMPTY_FIXTURE(big)
 
 /*
  * loads are O(n): a 10^6-var plan loads, resolves and unloads; 300 s, not

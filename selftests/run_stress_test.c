@@ -8,7 +8,7 @@
  *                   (also RUN_STRESS_SECONDS; defaults 10 s, 4 threads)
  *
  * THREADS threads for SECONDS mix, on one shared fd and a private fd
- * each: LOAD of the engine plan (selftests/plans.c, 1 MiB input); RUN of
+ * each: LOAD of the engine plan (testlib/plans.c, 1 MiB input); RUN of
  * qOut, qIn or both; WAIT with a random timeout (0, 1 ms, for ever);
  * poll(); UNLOAD right after RUN, a little later or after WAIT; UNLOAD or
  * WAIT of a model another thread loaded on the shared fd (which may be

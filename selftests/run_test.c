@@ -131,19 +131,14 @@ static int engine_row(unsigned long long *v)
 }
 
 FIXTURE(rn) {
-	int fd;
-	struct neuronsim_info info;
-	struct stats base;
+	STD_FIXTURE_FIELDS;
 	uint64_t stride;
 	uint8_t *buf;
 };
 
 FIXTURE_SETUP(rn)
 {
-	self->fd = nsim_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
-	ASSERT_EQ(0, read_stats(&self->base));
+	STD_FIXTURE_OPEN(self);
 	self->stride = self->info.sbuf_window_size / self->info.sbuf_partitions;
 	self->buf = malloc(4 * NB * SLICE);
 	ASSERT_NE(NULL, self->buf);
@@ -330,11 +325,13 @@ static struct kbin_writer *sp_writer(const struct neuronsim_info *info,
 		return NULL;
 	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
 		*e = -EINVAL;
-	*e |= plan_add(w, 0, 0, KBIN_MR_INPUT, "input0", SP_SIZE, 4096, "uint8",
-		       SP_SIZE, 1, NULL, NULL, 0);
+	*e |= TL_ADD(w, .id = 0, .type = KBIN_MR_INPUT, .name = "input0",
+		     .size = SP_SIZE, .align = 4096, .dtype = "uint8",
+		     .d0 = SP_SIZE, .d1 = 1);
 	if (output)
-		*e |= plan_add(w, 0, 1, KBIN_MR_OUTPUT, "output0", SP_SIZE, 4096,
-			       "uint8", SP_SIZE, 1, NULL, NULL, 0);
+		*e |= TL_ADD(w, .id = 1, .type = KBIN_MR_OUTPUT,
+			     .name = "output0", .size = SP_SIZE, .align = 4096,
+			     .dtype = "uint8", .d0 = SP_SIZE, .d1 = 1);
 	*e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
 	return w;
 }

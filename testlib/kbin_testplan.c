@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kbin_testplan.h"
+#include "tl_rec.h"
 
 static struct tp_plan plan;
 static uint8_t pay_staged[256];
@@ -436,7 +437,6 @@ int tp_build_n(uint32_t n, void **buf, size_t *len)
 	static const uint32_t kinds[] = { KBIN_MR_BUFFER, KBIN_MR_TMP_BUF, KBIN_MR_INPUT,
 					  KBIN_MR_OUTPUT, KBIN_MR_PTR };
 	struct kbin_writer *w = kbin_writer_new(KBIN_TARGET_TRN1);
-	struct kbin_rec_in in;
 	char name[32];
 	uint32_t i;
 	int sg, err = 0;
@@ -447,23 +447,20 @@ int tp_build_n(uint32_t n, void **buf, size_t *len)
 	if (sg < 0)
 		err = sg;
 	for (i = 0; i < n && !err; i++) {
-		memset(&in, 0, sizeof(in));
-		in.rec.mr_type = kinds[i % 5];
-		if (i == 0)
-			in.rec.mr_type = KBIN_MR_BUFFER;
-		in.rec.var_id = i;
-		in.rec.size = 64 + (i % 7) * 64;
-		in.rec.alignment = 64;
-		memcpy(in.rec.dtype, "float32", 7);
-		in.rec.shape[0] = in.rec.size / 4;
-		if (in.rec.mr_type == KBIN_MR_PTR) {
-			in.rec.size = 8;
-			in.rec.shape[0] = 1;
-			in.rec.pointer.referenced_var_id = i - 1;
+		struct tl_rec r = {
+			.sg = sg, .id = i, .type = i ? kinds[i % 5] : KBIN_MR_BUFFER,
+			.name = name, .size = 64 + (i % 7) * 64, .align = 64,
+			.dtype = "float32",
+		};
+
+		r.d0 = r.size / 4;
+		if (r.type == KBIN_MR_PTR) {
+			r.size = 8;
+			r.d0 = 1;
+			r.var = i - 1;
 		}
 		snprintf(name, sizeof(name), "var_%u", i);
-		in.name = name;
-		err = kbin_writer_add_record(w, sg, &in);
+		err = tl_add(w, &r);
 	}
 	if (!err)
 		err = kbin_writer_finish(w, buf, len);
@@ -494,42 +491,20 @@ int tp_build_small(void **buf, size_t *len)
 	};
 	struct kbin_dma_block b = { .semaphore = 7 };
 	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY };
-	struct kbin_rec_in in;
 	int sg, err;
 
 	if (!w)
 		return -ENOMEM;
 	sg = kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0);
-	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = KBIN_MR_BUFFER;
-	in.rec.var_id = 0;
-	in.rec.size = 8;
-	in.rec.alignment = 64;
-	memcpy(in.rec.dtype, "uint8", 5);
-	in.rec.shape[0] = 8;
-	in.name = "w";
-	in.payload = w8;
-	in.payload_len = sizeof(w8);
-	err = sg < 0 ? sg : kbin_writer_add_record(w, sg, &in);
-	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = KBIN_MR_PTR;
-	in.rec.var_id = 1;
-	in.rec.size = 8;
-	in.rec.alignment = 8;
-	in.rec.pointer.referenced_var_id = 0;
-	in.name = "p";
+	err = sg < 0 ? sg : TL_ADD(w, .sg = sg, .id = 0, .type = KBIN_MR_BUFFER,
+				   .name = "w", .size = sizeof(w8), .align = 64,
+				   .dtype = "uint8", .d0 = 8, .payload = w8);
 	if (!err)
-		err = kbin_writer_add_record(w, sg, &in);
-	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = KBIN_MR_OUTPUT;
-	in.rec.var_id = 2;
-	in.rec.size = 8;
-	in.rec.alignment = 64;
-	memcpy(in.rec.dtype, "uint8", 5);
-	in.rec.shape[0] = 8;
-	in.name = "o";
+		err = TL_ADD(w, .sg = sg, .id = 1, .type = KBIN_MR_PTR, .name = "p",
+			     .size = 8, .align = 8, .var = 0);
 	if (!err)
-		err = kbin_writer_add_record(w, sg, &in);
+		err = TL_ADD(w, .sg = sg, .id = 2, .type = KBIN_MR_OUTPUT, .name = "o",
+			     .size = 8, .align = 64, .dtype = "uint8", .d0 = 8);
 	d.from = tp_side(0, KBIN_DMA_DTYPE_UINT8, 0, 1, (const uint32_t[]){ 8 },
 			 (const uint64_t[]){ 1 });
 	d.to = d.from;
