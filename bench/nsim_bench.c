@@ -313,46 +313,53 @@ static int bench_load(unsigned int nvars, int loaders, int reps)
 	return 0;
 }
 
-/* Bytes in vmalloc areas allocated from the neuronsim module. */
-static long long module_vmalloc_bytes(void)
+/* the sum of @bytes() over the lines of file @path, -1 when unreadable */
+static long long sum_lines(const char *path, long long (*bytes)(const char *))
 {
-	char *t = read_file("/proc/vmallocinfo", NULL), *line, *save = NULL;
+	char *t = read_file(path, NULL), *line, *save = NULL;
 	long long sum = 0;
 
 	if (!t)
 		return -1;
 	for (line = strtok_r(t, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *pg = strstr(line, " pages=");
-
-		if (pg && strstr(line, "[neuronsim]"))
-			sum += atoll(pg + 7) * 4096LL;
-	}
+	     line = strtok_r(NULL, "\n", &save))
+		sum += bytes(line);
 	free(t);
 	return sum;
+}
+
+/* a /proc/vmallocinfo line's bytes when the neuronsim module holds them */
+static long long vmalloc_line(const char *line)
+{
+	const char *pg = strstr(line, " pages=");
+
+	return pg && strstr(line, "[neuronsim]") ? atoll(pg + 7) * 4096LL : 0;
+}
+
+/* Bytes in vmalloc areas allocated from the neuronsim module. */
+static long long module_vmalloc_bytes(void)
+{
+	return sum_lines("/proc/vmallocinfo", vmalloc_line);
+}
+
+/* a /proc/slabinfo line's bytes in use: active_objs * objsize */
+static long long slab_line(const char *line)
+{
+	char name[64];
+	long long active, total, size;
+
+	if (line[0] == '#' || !strncmp(line, "slabinfo", 8))
+		return 0;
+	if (sscanf(line, "%63s %lld %lld %lld", name, &active, &total,
+		   &size) == 4)
+		return active * size;
+	return 0;
 }
 
 /* Bytes of all slab objects in use: sum of active_objs * objsize. */
 static long long slab_bytes(void)
 {
-	char *t = read_file("/proc/slabinfo", NULL), *line, *save = NULL;
-	long long sum = 0;
-
-	if (!t)
-		return -1;
-	for (line = strtok_r(t, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char name[64];
-		long long active, total, size;
-
-		if (line[0] == '#' || !strncmp(line, "slabinfo", 8))
-			continue;
-		if (sscanf(line, "%63s %lld %lld %lld", name, &active, &total,
-			   &size) == 4)
-			sum += active * size;
-	}
-	free(t);
-	return sum;
+	return sum_lines("/proc/slabinfo", slab_line);
 }
 
 static long long meminfo_kb(const char *key)
@@ -605,10 +612,9 @@ static int plan_reloc(const struct neuronsim_info *info, unsigned int ndescs,
 		      struct plan *p)
 {
 	static const uint32_t sems[] = { 24, 25 };
-	struct kbin_dma_queue_in q = {
-		.q = { .num_semaphores = 2, .type = KBIN_DMA_QUEUE_IN,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
-		.name = "qSPIO0", .fabric_path = "main", .semaphores = sems,
+	const struct tl_queue q = {
+		.name = "qSPIO0", .type = KBIN_DMA_QUEUE_IN, .nsem = 2,
+		.sem = { sems[0], sems[1] }, .fabric_path = "main",
 	};
 	uint64_t stride = info->sbuf_window_size / info->sbuf_partitions;
 	struct kbin_dma_side hbm = {
@@ -638,7 +644,7 @@ static int plan_reloc(const struct neuronsim_info *info, unsigned int ndescs,
 	w = tl_io_plan(&io, &e);
 	if (!w)
 		return -ENOMEM;
-	if (ndescs && kbin_writer_add_dma_queue(w, 0, &q) != 0)
+	if (ndescs && tl_add_queue(w, &q) != 0)
 		e = -EINVAL;
 	for (i = 0; i < ndescs && !e; i++) {
 		hbm.offset = (uint64_t)(i % (RELOC_VAR_SIZE / RELOC_BYTES)) *
@@ -777,12 +783,7 @@ enum { DMA_V_SB = TL_IO_SB, DMA_V_IN = TL_IO_IN, DMA_V_OUT = TL_IO_OUT };
 static int plan_dma(const struct neuronsim_info *info, struct plan *p,
 		    unsigned int *rounds)
 {
-	static const uint32_t sems[] = { 11 };
-	struct kbin_dma_queue_in q = {
-		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
-		.name = "qData", .semaphores = sems,
-	};
+	enum { SEM = 11 };
 	uint64_t stride = info->sbuf_window_size / info->sbuf_partitions;
 	uint64_t chunk = (uint64_t)DMA_PART_BYTES * info->sbuf_partitions;
 	struct kbin_dma_side hbm = {
@@ -808,9 +809,10 @@ static int plan_dma(const struct neuronsim_info *info, struct plan *p,
 	w = tl_io_plan(&io, &e);
 	if (!w)
 		return -ENOMEM;
-	e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
+	e |= TL_QUEUE(w, .name = "qData", .type = KBIN_DMA_QUEUE_DATA,
+		      .sem = { SEM }) < 0;
 	for (r = 0; r < *rounds && !e; r++) {
-		struct kbin_dma_block b = { .queue = 0, .semaphore = sems[0] };
+		struct kbin_dma_block b = { .queue = 0, .semaphore = SEM };
 		struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1 };
 
 		hbm.offset = r * chunk;

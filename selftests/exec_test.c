@@ -88,19 +88,13 @@ static int exec_run(int fd, uint32_t id, uint64_t timeout_ns,
 /* a core's sysfs counter: stats/status/NAME or stats/other_info/NAME */
 static long long counter(uint32_t core, const char *dir, const char *name)
 {
-	char path[256], *t;
-	long long v;
+	char path[256];
 	int dev = nsim_dev_index();
 
 	snprintf(path, sizeof(path),
 		 "/sys/class/neuronsim/neuronsim%d/neuron_core%u/stats/%s/%s/total",
 		 dev < 0 ? 0 : dev, core, dir, name);
-	t = read_file(path, NULL);
-	if (!t)
-		return -1;
-	v = atoll(t);
-	free(t);
-	return v;
+	return read_number(path);
 }
 
 /*
@@ -133,12 +127,6 @@ static int plan_long(const struct neuronsim_info *info, struct plan *p)
 static int plan_deadlock_then_long(const struct neuronsim_info *info,
 				   struct plan *p)
 {
-	static const uint32_t sems[] = { 3 };
-	struct kbin_dma_queue_in q = {
-		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
-		.name = "q", .semaphores = sems,
-	};
 	struct kbin_dma_block b = { .queue = 0, .semaphore = 3 };
 	struct kbin_prog_sync x = { .opcode = 0x41,
 		.wait_mode = KBIN_PROG_WAIT_GE, .wait_sem = 4, .wait_value = 1 };
@@ -167,7 +155,8 @@ static int plan_deadlock_then_long(const struct neuronsim_info *info,
 	e |= TL_ADD(w, .sg = 1, .id = 2, .type = KBIN_MR_INPUT, .name = "v1",
 		    .size = LONG_RUN, .align = 4096, .dtype = "uint8",
 		    .d0 = LONG_RUN, .d1 = 1);
-	e |= kbin_writer_add_dma_queue(w, 1, &q) < 0;
+	e |= TL_QUEUE(w, .sg = 1, .name = "q", .type = KBIN_DMA_QUEUE_DATA,
+		      .sem = { 3 }) < 0;
 	e |= kbin_writer_add_dma_block(w, 1, &b, NULL, &long_desc, 1);
 	e |= kbin_writer_add_prog(w, 0, KBIN_DMA_ENGINE_DVE, dve, sizeof(dve));
 	e |= kbin_writer_add_prog(w, 1, KBIN_DMA_ENGINE_SP, sp, sizeof(sp));

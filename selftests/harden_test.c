@@ -91,16 +91,9 @@ static int read_plan(const char *path, struct plan *p)
 
 static long read_knob(const char *name)
 {
-	char path[256], *t;
-	long v;
+	char path[256];
 
-	dbgfs_path(path, sizeof(path), "%s", name);
-	t = read_file(path, NULL);
-	if (!t)
-		return -1;
-	v = atol(t);
-	free(t);
-	return v;
+	return read_number(dbgfs_path(path, sizeof(path), "%s", name));
 }
 
 /* Fail every position of one knob in turn; returns positions found. */

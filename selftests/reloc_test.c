@@ -61,11 +61,6 @@ static int plan_dma(const struct neuronsim_info *info,
 		    const struct kbin_dma_side *to, struct plan *p)
 {
 	static const uint32_t sems[] = { 7 };
-	struct kbin_dma_queue_in q = {
-		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_IN,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
-		.name = "qSPIO0", .fabric_path = "main", .semaphores = sems,
-	};
 	struct kbin_dma_block b = { .queue = 0, .semaphore = sems[0] };
 	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1 };
 	struct tl_io io = {
@@ -78,7 +73,8 @@ static int plan_dma(const struct neuronsim_info *info,
 	w = tl_io_plan(&io, &e);
 	if (!w)
 		return -ENOMEM;
-	e |= kbin_writer_add_dma_queue(w, 0, &q);
+	e |= TL_QUEUE(w, .name = "qSPIO0", .type = KBIN_DMA_QUEUE_IN,
+		      .sem = { sems[0] }, .fabric_path = "main");
 	d.from = *from;
 	d.to = *to;
 	e |= kbin_writer_add_dma_block(w, 0, &b, "block-0", &d, 1);

@@ -313,12 +313,6 @@ TEST_F(rn, cast_elementwise)
 static struct kbin_writer *sp_writer(const struct neuronsim_info *info,
 				     const char *queue, bool output, int *e)
 {
-	static const uint32_t sems[] = { 3 };
-	struct kbin_dma_queue_in q = {
-		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
-		.name = queue, .semaphores = sems,
-	};
 	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
 
 	if (!w)
@@ -332,7 +326,8 @@ static struct kbin_writer *sp_writer(const struct neuronsim_info *info,
 		*e |= TL_ADD(w, .id = 1, .type = KBIN_MR_OUTPUT,
 			     .name = "output0", .size = SP_SIZE, .align = 4096,
 			     .dtype = "uint8", .d0 = SP_SIZE, .d1 = 1);
-	*e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
+	*e |= TL_QUEUE(w, .name = queue, .type = KBIN_DMA_QUEUE_DATA,
+		       .sem = { 3 }) < 0;
 	return w;
 }
 

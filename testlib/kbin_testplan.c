@@ -40,25 +40,6 @@ static const uint32_t sems_io[] = { 24, 25 };
 static const uint32_t sems_dyn[] = { 40 };
 static const uint32_t sems_spill[] = { 8 };
 
-/* a side on @var: @n dims of @sz / @st from @off */
-static struct kbin_dma_side tp_side(uint32_t var, uint32_t dtype, uint64_t off,
-				    uint32_t n, const uint32_t *sz,
-				    const uint64_t *st)
-{
-	struct kbin_dma_side sd;
-	uint32_t i;
-
-	memset(&sd, 0, sizeof(sd));
-	sd.var_id = var;
-	sd.dtype = (uint8_t)dtype;
-	sd.offset = off;
-	sd.num_dims = (uint8_t)n;
-	for (i = 0; i < n; i++) {
-		sd.sizes[i] = sz[i];
-		sd.steps[i] = st[i];
-	}
-	return sd;
-}
 
 static struct kbin_dma_queue_in *tp_queue_in(uint32_t sg, const char *name,
 					     uint32_t type, uint32_t owner,
@@ -123,28 +104,28 @@ static void tp_add_dma(void)
 
 	b = tp_block_in(0, TP_Q_IO, 0, 0, sems_io, "I-1-block-0");
 	d = tp_desc_in(b, KBIN_DMA_OP_COPY);
-	d->from = tp_side(TP_IN, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s256x4, in_st);
-	d->to = tp_side(TP_SB, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s256x4, sb_st);
+	d->from = tl_side(TP_IN, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s256x4, in_st);
+	d->to = tl_side(TP_SB, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s256x4, sb_st);
 	d = tp_desc_in(b, KBIN_DMA_OP_COPY);
-	d->from = tp_side(TP_SB, KBIN_DMA_DTYPE_FLOAT32, 229376 - 512, 2, s512x2, sb_st);
-	d->to = tp_side(TP_OUT, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s512x2, out_st);
+	d->from = tl_side(TP_SB, KBIN_DMA_DTYPE_FLOAT32, 229376 - 512, 2, s512x2, sb_st);
+	d->to = tl_side(TP_OUT, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s512x2, out_st);
 	b = tp_block_in(0, TP_Q_IO, 1, 1, sems_io, "I-2-block-1");
 	d = tp_desc_in(b, KBIN_DMA_OP_COPY);
 	d->num_tiling_dims = 0;
-	d->from = tp_side(TP_BUF, KBIN_DMA_DTYPE_BFLOAT16, 0, 1, s128, one);
-	d->to = tp_side(TP_VSHARED, KBIN_DMA_DTYPE_BFLOAT16, 64, 1, s128, one);
+	d->from = tl_side(TP_BUF, KBIN_DMA_DTYPE_BFLOAT16, 0, 1, s128, one);
+	d->to = tl_side(TP_VSHARED, KBIN_DMA_DTYPE_BFLOAT16, 64, 1, s128, one);
 	b = tp_block_in(0, TP_Q_DYN, 0, 0, sems_dyn, NULL);
 	d = tp_desc_in(b, KBIN_DMA_OP_CAST);
-	d->from = tp_side(TP_BUF_NOPAY, KBIN_DMA_DTYPE_INT8, 0, 2, s128x4, b128_st);
-	d->to = tp_side(TP_SB, KBIN_DMA_DTYPE_FLOAT32, 1024, 2, s512x4, sb_st);
+	d->from = tl_side(TP_BUF_NOPAY, KBIN_DMA_DTYPE_INT8, 0, 2, s128x4, b128_st);
+	d->to = tl_side(TP_SB, KBIN_DMA_DTYPE_FLOAT32, 1024, 2, s512x4, sb_st);
 
 	tp_queue_in(1, "qSPSpillReload0", KBIN_DMA_QUEUE_DATA, KBIN_DMA_ENGINE_SP,
 		    sems_spill, 1);
 	b = tp_block_in(1, 0, 0, 0, sems_spill, "T-1-block-0");
 	d = tp_desc_in(b, KBIN_DMA_OP_TRANSPOSE);
 	d->num_tiling_dims = 2;
-	d->from = tp_side(TP1_BUF, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s256x4, in_st);
-	d->to = tp_side(TP1_SB, KBIN_DMA_DTYPE_FLOAT32, 4096, 2, s512x2, sb_st);
+	d->from = tl_side(TP1_BUF, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s256x4, in_st);
+	d->to = tl_side(TP1_SB, KBIN_DMA_DTYPE_FLOAT32, 4096, 2, s512x2, sb_st);
 	d->transpose_elem_size = 4;
 	memcpy(d->transpose_op, "WZXY", 4);
 	d->transpose_shape[0] = d->transpose_shape[1] = 1;
@@ -505,7 +486,7 @@ int tp_build_small(void **buf, size_t *len)
 	if (!err)
 		err = TL_ADD(w, .sg = sg, .id = 2, .type = KBIN_MR_OUTPUT, .name = "o",
 			     .size = 8, .align = 64, .dtype = "uint8", .d0 = 8);
-	d.from = tp_side(0, KBIN_DMA_DTYPE_UINT8, 0, 1, (const uint32_t[]){ 8 },
+	d.from = tl_side(0, KBIN_DMA_DTYPE_UINT8, 0, 1, (const uint32_t[]){ 8 },
 			 (const uint64_t[]){ 1 });
 	d.to = d.from;
 	d.to.var_id = 2;

@@ -203,10 +203,9 @@ static int add_std_dma(const struct neuronsim_info *info,
 		       struct kbin_writer *w)
 {
 	static const uint32_t sems[] = { 24, 25 };
-	struct kbin_dma_queue_in q = {
-		.q = { .num_semaphores = 2, .type = KBIN_DMA_QUEUE_IN,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 2 },
-		.name = "qSPIO0", .fabric_path = "main", .semaphores = sems,
+	const struct tl_queue q = {
+		.name = "qSPIO0", .type = KBIN_DMA_QUEUE_IN, .num_queues = 2,
+		.nsem = 2, .sem = { sems[0], sems[1] }, .fabric_path = "main",
 	};
 	struct kbin_dma_side hbm = {
 		.sizes = { 512, 4 }, .steps = { 1, 512 }, .num_dims = 2,
@@ -219,7 +218,7 @@ static int add_std_dma(const struct neuronsim_info *info,
 
 	sb.var_id = V0_SB;
 	sb.steps[1] = info->sbuf_window_size / info->sbuf_partitions;
-	if (kbin_writer_add_dma_queue(w, 0, &q) != 0)
+	if (tl_add_queue(w, &q) != 0)
 		return -EINVAL;
 	hbm.var_id = V0_IN;
 	d.from = hbm;
@@ -650,6 +649,18 @@ char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+long long read_number(const char *path)
+{
+	char *t = read_file(path, NULL);
+	long long v;
+
+	if (!t)
+		return -1;
+	v = atoll(t);
+	free(t);
+	return v;
+}
+
 static long long stat_field(const char *text, const char *key)
 {
 	const char *p = text;
@@ -807,17 +818,6 @@ int snap_read(struct snap *s)
 int plan_engine(const struct neuronsim_info *info, uint64_t in_size,
 		    uint8_t ft, uint8_t tt, struct plan *p)
 {
-	static const uint32_t sems[] = { ENGINE_SEM }, sems2[] = { 9 };
-	struct kbin_dma_queue_in qin = {
-		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_IN,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 2 },
-		.name = "qIn", .semaphores = sems,
-	};
-	struct kbin_dma_queue_in qout = {
-		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
-		.name = "qOut", .semaphores = sems2,
-	};
 	uint64_t stride = info->sbuf_window_size / info->sbuf_partitions;
 	uint32_t fs = ft == KBIN_DMA_DTYPE_FLOAT32 ? 4 : 1;
 	uint32_t ts = tt == KBIN_DMA_DTYPE_FLOAT32 ? 4 : tt == KBIN_DMA_DTYPE_FLOAT16 ? 2 : 1;
@@ -831,7 +831,8 @@ int plan_engine(const struct neuronsim_info *info, uint64_t in_size,
 	w = tl_io_plan(&io, &e);
 	if (!w)
 		return -ENOMEM;
-	e |= kbin_writer_add_dma_queue(w, 0, &qin) < 0;
+	e |= TL_QUEUE(w, .name = "qIn", .type = KBIN_DMA_QUEUE_IN,
+		      .num_queues = 2, .sem = { ENGINE_SEM }) < 0;
 	for (b = 0; b < ENGINE_NB; b++) {
 		struct kbin_dma_block blk = { .queue = 0, .id = b, .semaphore = ENGINE_SEM };
 		struct kbin_dma_desc d = {
@@ -847,7 +848,8 @@ int plan_engine(const struct neuronsim_info *info, uint64_t in_size,
 
 		e |= kbin_writer_add_dma_block(w, 0, &blk, "in", &d, 1);
 	}
-	e |= kbin_writer_add_dma_queue(w, 0, &qout) < 0;
+	e |= TL_QUEUE(w, .name = "qOut", .type = KBIN_DMA_QUEUE_DATA,
+		      .sem = { 9 }) < 0;
 	{
 		struct kbin_dma_block blk = { .queue = 1, .semaphore = 9 };
 		uint32_t run = in_size >= 65536 ? 65536 : (uint32_t)in_size;
@@ -871,13 +873,7 @@ static int plan_descs_w(const struct neuronsim_info *info, const uint64_t *sizes
 			unsigned int nd, int prog, const uint8_t *qsel,
 			struct plan *p)
 {
-	static const uint32_t sems[] = { 3 };
 	static const char *const qname[2] = { "q", "r" };
-	struct kbin_dma_queue_in q = {
-		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
-		.name = "q", .semaphores = sems,
-	};
 	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
 	uint32_t ids[2] = { 0, 0 };
 	unsigned int i, k;
@@ -910,11 +906,10 @@ static int plan_descs_w(const struct neuronsim_info *info, const uint64_t *sizes
 			    .type = k ? KBIN_MR_OUTPUT : KBIN_MR_BUFFER,
 			    .name = k ? "o1" : "w1", .size = PLAN_DMA_W1, .align = 4096,
 			    .dtype = "uint8", .d0 = PLAN_DMA_W1, .d1 = 1);
-	e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
-	if (qsel) {
-		q.name = qname[1];
-		e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
-	}
+	/* one data queue "q", with @qsel a second "r"; semaphore 3 */
+	for (k = 0; k < (qsel ? 2U : 1U); k++)
+		e |= TL_QUEUE(w, .name = qname[k], .type = KBIN_DMA_QUEUE_DATA,
+			      .sem = { 3 }) < 0;
 	/* the blocks in queue order, each queue's in descriptor order */
 	for (k = 0; k < (qsel ? 2U : 1U); k++)
 		for (i = 0; i < nd; i++) {

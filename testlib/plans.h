@@ -250,6 +250,8 @@ int write_text(const char *path, const char *text);
 /* 1 when the kernel log since the last SYSLOG_ACTION_CLEAR has @what */
 int klog_has(const char *what);
 char *read_file(const char *path, size_t *len);
+/* the number a file (a counter, a knob) holds; -1 when it cannot be read */
+long long read_number(const char *path);
 int snap_read(struct snap *s);
 /*
  * The DMA engine tests' plan (run_test, run_stress_test): one subgraph,

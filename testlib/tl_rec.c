@@ -54,6 +54,37 @@ int tl_add(struct kbin_writer *w, const struct tl_rec *r)
 	return kbin_writer_add_record(w, r->sg, &in);
 }
 
+struct kbin_dma_side tl_side(uint32_t var, uint32_t dtype, uint64_t off,
+			     uint32_t n, const uint32_t *sz, const uint64_t *st)
+{
+	struct kbin_dma_side sd;
+	uint32_t i;
+
+	memset(&sd, 0, sizeof(sd));
+	sd.var_id = var;
+	sd.dtype = (uint8_t)dtype;
+	sd.offset = off;
+	sd.num_dims = (uint8_t)n;
+	for (i = 0; i < n && i < KBIN_DMA_MAX_DIMS; i++) {
+		sd.sizes[i] = sz[i];
+		sd.steps[i] = st[i];
+	}
+	return sd;
+}
+
+int tl_add_queue(struct kbin_writer *w, const struct tl_queue *q)
+{
+	struct kbin_dma_queue_in in = {
+		.q = { .num_semaphores = q->nsem ? q->nsem : 1, .type = q->type,
+		       .owner = KBIN_DMA_ENGINE_SP,
+		       .num_queues = q->num_queues ? q->num_queues : 1 },
+		.name = q->name, .fabric_path = q->fabric_path,
+		.semaphores = q->sem,
+	};
+
+	return kbin_writer_add_dma_queue(w, q->sg, &in);
+}
+
 struct kbin_writer *tl_io_plan(const struct tl_io *io, int *e)
 {
 	struct kbin_writer *w = kbin_writer_new(io->gen);

@@ -77,6 +77,52 @@ int tl_add(struct kbin_writer *w, const struct tl_rec *r);
 /* tl_add() of a record given by its named fields */
 #define TL_ADD(w, ...) tl_add((w), &(struct tl_rec){ __VA_ARGS__ })
 
+/**
+ * struct tl_queue - one DMA queue owned by SP, for tl_add_queue().
+ * @sg: its subgraph.
+ * @name: its name; required.
+ * @type: enum kbin_dma_queue_type.
+ * @num_queues: its num_queues; 0 is 1.
+ * @nsem: semaphores in @sem; 0 is 1.
+ * @sem: its semaphore set.
+ * @fabric_path: its fabric path, or NULL.
+ */
+struct tl_queue {
+	int sg;
+	const char *name;
+	uint32_t type;
+	uint32_t num_queues;
+	uint32_t nsem;
+	uint32_t sem[2];
+	const char *fabric_path;
+};
+
+/**
+ * tl_add_queue() - add DMA queue @q to the plan of @w.
+ * @w: the writer.
+ * @q: the queue.
+ *
+ * Return: 0 or kbin_writer_add_dma_queue()'s negative errno.
+ */
+int tl_add_queue(struct kbin_writer *w, const struct tl_queue *q);
+
+/* tl_add_queue() of a queue given by its named fields */
+#define TL_QUEUE(w, ...) tl_add_queue((w), &(struct tl_queue){ __VA_ARGS__ })
+
+/**
+ * tl_side() - a DMA descriptor side.
+ * @var: its var_id.
+ * @dtype: enum kbin_dma_dtype.
+ * @off: its offset.
+ * @n: its dimensions (at most KBIN_DMA_MAX_DIMS are kept).
+ * @sz: @n sizes.
+ * @st: @n steps.
+ *
+ * Return: the side, every other field zero.
+ */
+struct kbin_dma_side tl_side(uint32_t var, uint32_t dtype, uint64_t off,
+			     uint32_t n, const uint32_t *sz, const uint64_t *st);
+
 /* the var_ids of an I/O plan (tl_io_plan()) */
 enum { TL_IO_SB, TL_IO_IN, TL_IO_OUT };
 
