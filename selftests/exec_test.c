@@ -435,8 +435,7 @@ TEST_F(ex, signal_unload_close_stop_a_long_execution)
 			.model_id = id, .num_queues = 1, .queues = (uintptr_t)&q,
 		};
 
-		EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RUN, &run));
-		EXPECT_EQ(EBUSY, errno);
+		EXPECT_EQ(EBUSY, ioctl_errno(self->fd, NEURONSIM_IOC_RUN, &run));
 	}
 	{
 		struct plan p;
@@ -769,39 +768,33 @@ TEST_F(ex, errors)
 	EXPECT_EQ(-EINVAL, exec_start(self->fd, id, 0, 0, 5));
 	x.model_id = id;
 	x.reserved = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_EXECUTE, &x));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_EXECUTE, &x));
 	/* never executed: IDLE */
 	w.model_id = id;
 	ASSERT_EQ(0, ioctl(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
 	EXPECT_EQ(NEURONSIM_EXEC_IDLE, w.state);
 	EXPECT_EQ(2, w.num_sg);
 	w.num_events = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
 	w.num_events = 0;
 	w.flags = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
 	w.flags = 0;
 	w.model_id = id1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
-	EXPECT_EQ(ENODATA, errno);
+	EXPECT_EQ(ENODATA, ioctl_errno(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
 	/* another fd's model */
 	fd2 = nsim_open();
 	ASSERT_LE(0, fd2);
 	EXPECT_EQ(-ENOENT, exec_start(fd2, id, 0, 0, 0));
 	w.model_id = id;
-	EXPECT_EQ(-1, ioctl(fd2, NEURONSIM_IOC_EXEC_WAIT, &w));
-	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(ENOENT, ioctl_errno(fd2, NEURONSIM_IOC_EXEC_WAIT, &w));
 	close(fd2);
 	/* a bad results pointer */
 	ASSERT_EQ(0, exec_start(self->fd, id, 0, 0, 0));
 	w.timeout_ns = 10 * SEC;
 	w.num_subgraphs = 2;
 	w.subgraphs = 8;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
-	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(EFAULT, ioctl_errno(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
 	EXPECT_EQ(0, nsim_unload(self->fd, id));
 	EXPECT_EQ(0, nsim_unload(self->fd, id1));
 }

@@ -48,10 +48,8 @@ TEST_F(iso, other_fd_sees_nothing)
 	EXPECT_EQ(-ENOENT, nsim_resolve(self->other, self->id, 0, V0_IN, 0, 0, NULL));
 	EXPECT_EQ(-ENOENT, nsim_read_var(self->other, self->id, 0, V0_IN, 0, buf, 16));
 	EXPECT_EQ(-ENOENT, nsim_write_var(self->other, self->id, 0, V0_IN, 0, buf, 16));
-	EXPECT_EQ(-1, ioctl(self->other, NEURONSIM_IOC_MODEL_INFO, &mi));
-	EXPECT_EQ(ENOENT, errno);
-	EXPECT_EQ(-1, ioctl(self->other, NEURONSIM_IOC_RESOLVE_BATCH, &b));
-	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(ENOENT, ioctl_errno(self->other, NEURONSIM_IOC_MODEL_INFO, &mi));
+	EXPECT_EQ(ENOENT, ioctl_errno(self->other, NEURONSIM_IOC_RESOLVE_BATCH, &b));
 	EXPECT_EQ(-ENOENT, nsim_unload(self->other, self->id));
 	/* still there for its owner */
 	EXPECT_EQ(0, nsim_resolve(self->fd, self->id, 0, V0_IN, 0, 0, NULL));

@@ -148,8 +148,7 @@ TEST_F(std, model_info)
 	EXPECT_LT(0, mi.hbm_bytes);
 	EXPECT_LE(STD_LOCAL_SP + STD_SHARED_SP, mi.scratchpad_bytes);
 	mi.flags = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_MODEL_INFO, &mi));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_MODEL_INFO, &mi));
 }
 
 TEST_F(std, read_var_returns_payload)
@@ -369,16 +368,13 @@ TEST_F(std, load_flags_and_reserved)
 	l.plan_ptr = (uintptr_t)self->p.buf;
 	l.plan_len = self->p.len;
 	l.flags = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_LOAD, &l));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_LOAD, &l));
 	l.flags = 0;
 	l.reserved = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_LOAD, &l));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_LOAD, &l));
 	l.reserved = 0;
 	l.plan_ptr = 16;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_LOAD, &l));
-	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(EFAULT, ioctl_errno(self->fd, NEURONSIM_IOC_LOAD, &l));
 }
 
 /*
@@ -742,8 +738,7 @@ TEST_F(std, result_not_written_back_loads_nothing)
 	models_dir(dir_before, sizeof(dir_before));
 	fails = load_failures();
 
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_LOAD, l));
-	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(EFAULT, ioctl_errno(self->fd, NEURONSIM_IOC_LOAD, l));
 	EXPECT_NE(NULL, strstr(log, "could not be written back"))
 		TH_LOG("log: %s", log);
 

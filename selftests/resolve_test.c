@@ -84,8 +84,7 @@ TEST_F(rs, flags_refused)
 		.model_id = self->id, .subgraph = 0, .var_id = V0_IN, .flags = 1,
 	};
 
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RESOLVE, &r));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_RESOLVE, &r));
 }
 
 /*
@@ -189,19 +188,15 @@ TEST_F(rs, batch_errors)
 	EXPECT_EQ(-EINVAL, e[1].status);
 	EXPECT_EQ(1, b.num_ok);
 	b.count = 0;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
 	b.count = NEURONSIM_RESOLVE_BATCH_MAX + 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
 	b.count = 2;
 	b.model_id = self->id + 1000;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
-	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(ENOENT, ioctl_errno(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
 	b.model_id = self->id;
 	b.entries = 8;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
-	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(EFAULT, ioctl_errno(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
 }
 
 /*

@@ -916,12 +916,10 @@ TEST_F(rn, errors)
 	r.num_queues = 1;
 	r.queues = (uintptr_t)q;
 	r.flags = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RUN, &r));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_RUN, &r));
 	r.flags = 0;
 	r.reserved[1] = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RUN, &r));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_RUN, &r));
 	EXPECT_EQ(-EINVAL, run_q(self->fd, id, q, 0));
 	EXPECT_EQ(-EINVAL, run_q(self->fd, id, q, NEURONSIM_RUN_MAX_QUEUES + 1));
 	EXPECT_EQ(-EINVAL, run_q(self->fd, id, q, 2));		/* twice */
@@ -932,12 +930,10 @@ TEST_F(rn, errors)
 	r.subgraph = 1;
 	r.num_queues = 1;
 	r.queues = (uintptr_t)q;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RUN, &r));
-	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(ENOENT, ioctl_errno(self->fd, NEURONSIM_IOC_RUN, &r));
 	r.subgraph = 0;
 	r.queues = 8;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RUN, &r));
-	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(EFAULT, ioctl_errno(self->fd, NEURONSIM_IOC_RUN, &r));
 	/* another fd of this process: not its model */
 	fd2 = nsim_open();
 	ASSERT_LE(0, fd2);
@@ -950,18 +946,15 @@ TEST_F(rn, errors)
 	w.queues = (uintptr_t)q;
 	w.results = (uintptr_t)res;
 	w.reserved = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_WAIT, &w));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_WAIT, &w));
 	w.reserved = 0;
 	w.flags = 2;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_WAIT, &w));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_WAIT, &w));
 	EXPECT_EQ(-EINVAL, wait_q(self->fd, id, q + 2, 1, res, 0));
 	EXPECT_EQ(-EINVAL, wait_q(self->fd, id, q, 0, res, 0));
 	w.flags = 0;
 	w.results = 8;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_WAIT, &w));
-	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(EFAULT, ioctl_errno(self->fd, NEURONSIM_IOC_WAIT, &w));
 	/*
 	 * max_runs_per_fd: one run queued, the next RUN -EAGAIN; qOut copies
 	 * 16 MiB of real bytes, so it still runs when the second RUN comes

@@ -727,6 +727,11 @@ long long dma_ring_present(void)
 	return sum;
 }
 
+int ioctl_errno(int fd, unsigned long req, void *arg)
+{
+	return ioctl(fd, req, arg) == -1 ? errno : 0;
+}
+
 int write_knob(const char *name, long value)
 {
 	char path[256], v[32];

@@ -245,6 +245,11 @@ uint8_t *plan_check_weight(const struct plan_check *c,
 			   const struct kbin_mem_ref *rec, uint64_t size);
 int nsim_in_hbm(const struct neuronsim_info *info, uint64_t a, uint64_t n);
 int write_knob(const char *name, long value);
+/*
+ * ioctl(@fd, @req, @arg) that must fail: its errno when it returned -1,
+ * 0 when it did not fail; EXPECT_EQ(EINVAL, ioctl_errno(..)) checks both.
+ */
+int ioctl_errno(int fd, unsigned long req, void *arg);
 /* write @text to a file (sysfs, debugfs): 0 or -errno */
 int write_text(const char *path, const char *text);
 /* 1 when the kernel log since the last SYSLOG_ACTION_CLEAR has @what */
