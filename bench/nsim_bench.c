@@ -1049,38 +1049,48 @@ static int time_exec(int fd, uint32_t id, int reps,
 	return 0;
 }
 
+/*
+ * Load the @n-instruction chain, time its best of @reps executions into
+ * *@best and unload it: 0, or -1 with the cause in *@err.
+ */
+static int chain_exec(int fd, const struct neuronsim_info *info, uint32_t n,
+		      int reps, struct neuronsim_exec_result **best, int *err)
+{
+	struct plan p;
+	uint32_t id;
+	int e;
+
+	e = plan_chain(info, n, &p);
+	if (!e)
+		e = load_plan(fd, &p, 0, &id);
+	plan_free(&p);
+	if (!e)
+		e = time_exec(fd, id, reps, best);
+	if (e || nsim_unload(fd, id)) {
+		*err = e ? e : errno;
+		return -1;
+	}
+	return 0;
+}
+
 static int bench_exec(int reps, int n, char **sizes)
 {
 	struct neuronsim_exec_result *r0 = NULL, *r = NULL;
 	struct neuronsim_info info;
 	double per, prev = 0, growth = 0;
-	struct plan p;
-	uint32_t id;
 	int fd, e, i;
 
 	fd = nsim_open();
 	if (fd < 0 || nsim_get_info(fd, &info))
 		return fail("open", errno);
-	e = plan_chain(&info, 2, &p);
-	if (!e)
-		e = load_plan(fd, &p, 0, &id);
-	plan_free(&p);
-	if (!e)
-		e = time_exec(fd, id, reps, &r0);
-	if (e || nsim_unload(fd, id))
-		return fail("execute the 2-instruction chain", e ? e : errno);
+	if (chain_exec(fd, &info, 2, reps, &r0, &e))
+		return fail("execute the 2-instruction chain", e);
 	printf("exec_base_ns %llu\n", (unsigned long long)r0->summary.wall_ns);
 	for (i = 0; i < n; i++) {
 		uint32_t ni = strtoul(sizes[i], NULL, 0);
 
-		e = plan_chain(&info, ni, &p);
-		if (!e)
-			e = load_plan(fd, &p, 0, &id);
-		plan_free(&p);
-		if (!e)
-			e = time_exec(fd, id, reps, &r);
-		if (e || nsim_unload(fd, id))
-			return fail("execute the chain", e ? e : errno);
+		if (chain_exec(fd, &info, ni, reps, &r, &e))
+			return fail("execute the chain", e);
 		if (r->summary.instructions != ni || r->summary.status)
 			return fail("the chain's instructions", EINVAL);
 		per = ((double)r->summary.wall_ns - (double)r0->summary.wall_ns) /
