@@ -228,6 +228,7 @@ include userspace/cc/build.mk
 include userspace/cc/bir/build.mk
 include userspace/lib/build.mk
 include userspace/tools/build.mk
+include testlib/build.mk
 include userspace/tests/build.mk
 include userspace/tests/fuzz.mk
 include selftests/build.mk

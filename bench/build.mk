@@ -13,6 +13,7 @@
 #                              scripts/bench.sh, not part of VM_PROGS)
 
 BENCH_RESOLVE	:= resolve_bench
+BENCH_RESOLVE_CFLAGS := -I$(TOP)/testlib
 $(call programs,BENCH_RESOLVE,rel,bench,$(O)/bench,,bench-progs)
 
 BENCH_GEN	:= gen_model gen_dma

@@ -67,6 +67,7 @@
 
 #include "kbin_writer.h"
 #include "plans.h"
+#include "tl_rng.h"
 
 #define NOOP_IOC	_IO(NEURONSIM_IOC_MAGIC, 0x7f)
 #define BATCH		1024U
@@ -86,14 +87,11 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+static uint64_t rng_state = TL_RNG_SEED;
 
 static uint64_t rng(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return tl_rng(&rng_state);
 }
 
 /*
@@ -108,7 +106,6 @@ static int plan_vars(const struct neuronsim_info *info, unsigned int n,
 		KBIN_MR_BUFFER, KBIN_MR_TMP_BUF, KBIN_MR_INPUT, KBIN_MR_OUTPUT
 	};
 	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
-	struct kbin_rec_in in;
 	unsigned int i;
 	char name[32];
 	int e = 0;
@@ -118,17 +115,10 @@ static int plan_vars(const struct neuronsim_info *info, unsigned int n,
 	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
 		e = -EINVAL;
 	for (i = 0; i < n && !e; i++) {
-		memset(&in, 0, sizeof(in));
-		in.rec.mr_type = kinds[i & 3];
-		in.rec.var_id = i;
-		in.rec.size = VAR_SIZE;
-		in.rec.alignment = 64;
-		strcpy(in.rec.dtype, "float32");
-		in.rec.shape[0] = 16;
-		in.rec.shape[1] = 4;
 		snprintf(name, sizeof(name), "t%07u", i);
-		in.name = name;
-		e = kbin_writer_add_record(w, 0, &in);
+		e = TL_ADD(w, .id = i, .type = kinds[i & 3], .name = name,
+			   .size = VAR_SIZE, .align = 64, .dtype = "float32",
+			   .d0 = 16, .d1 = 4);
 	}
 	if (!e)
 		e = kbin_writer_finish(w, &p->buf, &p->len);
@@ -323,46 +313,53 @@ static int bench_load(unsigned int nvars, int loaders, int reps)
 	return 0;
 }
 
-/* Bytes in vmalloc areas allocated from the neuronsim module. */
-static long long module_vmalloc_bytes(void)
+/* the sum of @bytes() over the lines of file @path, -1 when unreadable */
+static long long sum_lines(const char *path, long long (*bytes)(const char *))
 {
-	char *t = read_file("/proc/vmallocinfo", NULL), *line, *save = NULL;
+	char *t = read_file(path, NULL), *line, *save = NULL;
 	long long sum = 0;
 
 	if (!t)
 		return -1;
 	for (line = strtok_r(t, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *pg = strstr(line, " pages=");
-
-		if (pg && strstr(line, "[neuronsim]"))
-			sum += atoll(pg + 7) * 4096LL;
-	}
+	     line = strtok_r(NULL, "\n", &save))
+		sum += bytes(line);
 	free(t);
 	return sum;
+}
+
+/* a /proc/vmallocinfo line's bytes when the neuronsim module holds them */
+static long long vmalloc_line(const char *line)
+{
+	const char *pg = strstr(line, " pages=");
+
+	return pg && strstr(line, "[neuronsim]") ? atoll(pg + 7) * 4096LL : 0;
+}
+
+/* Bytes in vmalloc areas allocated from the neuronsim module. */
+static long long module_vmalloc_bytes(void)
+{
+	return sum_lines("/proc/vmallocinfo", vmalloc_line);
+}
+
+/* a /proc/slabinfo line's bytes in use: active_objs * objsize */
+static long long slab_line(const char *line)
+{
+	char name[64];
+	long long active, total, size;
+
+	if (line[0] == '#' || !strncmp(line, "slabinfo", 8))
+		return 0;
+	if (sscanf(line, "%63s %lld %lld %lld", name, &active, &total,
+		   &size) == 4)
+		return active * size;
+	return 0;
 }
 
 /* Bytes of all slab objects in use: sum of active_objs * objsize. */
 static long long slab_bytes(void)
 {
-	char *t = read_file("/proc/slabinfo", NULL), *line, *save = NULL;
-	long long sum = 0;
-
-	if (!t)
-		return -1;
-	for (line = strtok_r(t, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char name[64];
-		long long active, total, size;
-
-		if (line[0] == '#' || !strncmp(line, "slabinfo", 8))
-			continue;
-		if (sscanf(line, "%63s %lld %lld %lld", name, &active, &total,
-			   &size) == 4)
-			sum += active * size;
-	}
-	free(t);
-	return sum;
+	return sum_lines("/proc/slabinfo", slab_line);
 }
 
 static long long meminfo_kb(const char *key)
@@ -462,17 +459,9 @@ static int bench_mem(unsigned int nvars)
 static int add_big(struct kbin_writer *w, int sg, uint32_t id, uint32_t type,
 		   const char *name, uint64_t size)
 {
-	struct kbin_rec_in in;
-
-	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = type;
-	in.rec.var_id = id;
-	in.rec.size = size;
-	in.rec.alignment = 4096;
-	strcpy(in.rec.dtype, "bfloat16");
-	in.rec.shape[0] = size / 2;
-	in.name = name;
-	return kbin_writer_add_record(w, sg, &in);
+	return TL_ADD(w, .sg = sg, .id = id, .type = type, .name = name,
+		      .size = size, .align = 4096, .dtype = "bfloat16",
+		      .d0 = size / 2);
 }
 
 static int bench_backing(void)
@@ -600,7 +589,8 @@ static int time_load(int fd, const struct plan *p, int reps,
 #define RELOC_RUNS	(RELOC_RUNS_P * RELOC_RUNS_R)
 #define RELOC_BYTES	(RELOC_RUNS * RELOC_RUN)
 
-enum { RELOC_SB, RELOC_IN, RELOC_OUT };
+/* the I/O plan's vars (tl_io_plan()) */
+enum { RELOC_SB = TL_IO_SB, RELOC_IN = TL_IO_IN, RELOC_OUT = TL_IO_OUT };
 
 /*
  * A subgraph with the state buffer (its 32 MiB window), a 1 MiB input and
@@ -622,10 +612,9 @@ static int plan_reloc(const struct neuronsim_info *info, unsigned int ndescs,
 		      struct plan *p)
 {
 	static const uint32_t sems[] = { 24, 25 };
-	struct kbin_dma_queue_in q = {
-		.q = { .num_semaphores = 2, .type = KBIN_DMA_QUEUE_IN,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
-		.name = "qSPIO0", .fabric_path = "main", .semaphores = sems,
+	const struct tl_queue q = {
+		.name = "qSPIO0", .type = KBIN_DMA_QUEUE_IN, .nsem = 2,
+		.sem = { sems[0], sems[1] }, .fabric_path = "main",
 	};
 	uint64_t stride = info->sbuf_window_size / info->sbuf_partitions;
 	struct kbin_dma_side hbm = {
@@ -640,25 +629,22 @@ static int plan_reloc(const struct neuronsim_info *info, unsigned int ndescs,
 		.var_id = RELOC_SB,
 	};
 	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1 };
-	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
+	struct tl_io io = {
+		.gen = info->arch_gen, .sb_size = info->sbuf_window_size,
+		.size = RELOC_VAR_SIZE, .align = 4096, .dtype = "float32",
+		.d0 = RELOC_VAR_SIZE / 4, .d1 = 1,
+	};
 	struct kbin_dma_block b = { .queue = 0 };
 	/* rows per partition, and groups of RELOC_RUNS_P partitions */
 	unsigned int cols = info->sbuf_partition_size / (RELOC_RUN * RELOC_RUNS_R);
 	unsigned int groups = info->sbuf_partitions / RELOC_RUNS_P, i;
+	struct kbin_writer *w;
 	int e = 0;
 
+	w = tl_io_plan(&io, &e);
 	if (!w)
 		return -ENOMEM;
-	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
-		e = -EINVAL;
-	e |= plan_add(w, 0, RELOC_SB, KBIN_MR_SB, "state_buffer",
-		      info->sbuf_window_size, 1, NULL, 0, 0, NULL, NULL, 0);
-	e |= plan_add(w, 0, RELOC_IN, KBIN_MR_INPUT, "input0", RELOC_VAR_SIZE,
-		      4096, "float32", RELOC_VAR_SIZE / 4, 1, NULL, NULL, 0);
-	e |= plan_add(w, 0, RELOC_OUT, KBIN_MR_OUTPUT, "output0",
-		      RELOC_VAR_SIZE, 4096, "float32", RELOC_VAR_SIZE / 4, 1,
-		      NULL, NULL, 0);
-	if (ndescs && kbin_writer_add_dma_queue(w, 0, &q) != 0)
+	if (ndescs && tl_add_queue(w, &q) != 0)
 		e = -EINVAL;
 	for (i = 0; i < ndescs && !e; i++) {
 		hbm.offset = (uint64_t)(i % (RELOC_VAR_SIZE / RELOC_BYTES)) *
@@ -780,7 +766,8 @@ static int bench_reloc_neff(const char *with, const char *without, int reps)
 #define DMA_BYTES	(64ULL << 20)
 #define DMA_PIECE	65536U
 #define DMA_PART_BYTES	(2 * DMA_PIECE)
-enum { DMA_V_SB, DMA_V_IN, DMA_V_OUT };
+/* the I/O plan's vars (tl_io_plan()) */
+enum { DMA_V_SB = TL_IO_SB, DMA_V_IN = TL_IO_IN, DMA_V_OUT = TL_IO_OUT };
 
 /*
  * The engine benchmark's plan: the state buffer, input0 and output0
@@ -796,12 +783,7 @@ enum { DMA_V_SB, DMA_V_IN, DMA_V_OUT };
 static int plan_dma(const struct neuronsim_info *info, struct plan *p,
 		    unsigned int *rounds)
 {
-	static const uint32_t sems[] = { 11 };
-	struct kbin_dma_queue_in q = {
-		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
-		.name = "qData", .semaphores = sems,
-	};
+	enum { SEM = 11 };
 	uint64_t stride = info->sbuf_window_size / info->sbuf_partitions;
 	uint64_t chunk = (uint64_t)DMA_PART_BYTES * info->sbuf_partitions;
 	struct kbin_dma_side hbm = {
@@ -810,6 +792,11 @@ static int plan_dma(const struct neuronsim_info *info, struct plan *p,
 		.dtype = KBIN_DMA_DTYPE_UINT8,
 	};
 	struct kbin_dma_side sb = hbm;
+	struct tl_io io = {
+		.gen = info->arch_gen, .sb_size = info->sbuf_window_size,
+		.size = DMA_BYTES, .align = 4096, .dtype = "uint8",
+		.d0 = DMA_BYTES, .d1 = 1,
+	};
 	struct kbin_writer *w;
 	unsigned int r;
 	int e = 0;
@@ -819,20 +806,13 @@ static int plan_dma(const struct neuronsim_info *info, struct plan *p,
 	*rounds = DMA_BYTES / chunk;
 	sb.steps[2] = stride;
 	sb.var_id = DMA_V_SB;
-	w = kbin_writer_new(info->arch_gen);
+	w = tl_io_plan(&io, &e);
 	if (!w)
 		return -ENOMEM;
-	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
-		e = -EINVAL;
-	e |= plan_add(w, 0, DMA_V_SB, KBIN_MR_SB, "state_buffer",
-		      info->sbuf_window_size, 1, NULL, 0, 0, NULL, NULL, 0);
-	e |= plan_add(w, 0, DMA_V_IN, KBIN_MR_INPUT, "input0", DMA_BYTES, 4096,
-		      "uint8", DMA_BYTES, 1, NULL, NULL, 0);
-	e |= plan_add(w, 0, DMA_V_OUT, KBIN_MR_OUTPUT, "output0", DMA_BYTES, 4096,
-		      "uint8", DMA_BYTES, 1, NULL, NULL, 0);
-	e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
+	e |= TL_QUEUE(w, .name = "qData", .type = KBIN_DMA_QUEUE_DATA,
+		      .sem = { SEM }) < 0;
 	for (r = 0; r < *rounds && !e; r++) {
-		struct kbin_dma_block b = { .queue = 0, .semaphore = sems[0] };
+		struct kbin_dma_block b = { .queue = 0, .semaphore = SEM };
 		struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1 };
 
 		hbm.offset = r * chunk;
@@ -1035,8 +1015,8 @@ static int plan_chain(const struct neuronsim_info *info, uint32_t n,
 	}
 	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
 		e = -EINVAL;
-	e |= plan_add(w, 0, 0, KBIN_MR_SB, "state_buffer", info->sbuf_window_size,
-		      1, NULL, 0, 0, NULL, NULL, 0);
+	e |= TL_ADD(w, .id = 0, .type = KBIN_MR_SB, .name = "state_buffer",
+		    .size = info->sbuf_window_size);
 	e |= kbin_writer_add_prog(w, 0, KBIN_DMA_ENGINE_PE, pe,
 				  (uint64_t)npe * KBIN_PROG_RECORD_SIZE);
 	if (nact)
@@ -1069,38 +1049,48 @@ static int time_exec(int fd, uint32_t id, int reps,
 	return 0;
 }
 
+/*
+ * Load the @n-instruction chain, time its best of @reps executions into
+ * *@best and unload it: 0, or -1 with the cause in *@err.
+ */
+static int chain_exec(int fd, const struct neuronsim_info *info, uint32_t n,
+		      int reps, struct neuronsim_exec_result **best, int *err)
+{
+	struct plan p;
+	uint32_t id;
+	int e;
+
+	e = plan_chain(info, n, &p);
+	if (!e)
+		e = load_plan(fd, &p, 0, &id);
+	plan_free(&p);
+	if (!e)
+		e = time_exec(fd, id, reps, best);
+	if (e || nsim_unload(fd, id)) {
+		*err = e ? e : errno;
+		return -1;
+	}
+	return 0;
+}
+
 static int bench_exec(int reps, int n, char **sizes)
 {
 	struct neuronsim_exec_result *r0 = NULL, *r = NULL;
 	struct neuronsim_info info;
 	double per, prev = 0, growth = 0;
-	struct plan p;
-	uint32_t id;
 	int fd, e, i;
 
 	fd = nsim_open();
 	if (fd < 0 || nsim_get_info(fd, &info))
 		return fail("open", errno);
-	e = plan_chain(&info, 2, &p);
-	if (!e)
-		e = load_plan(fd, &p, 0, &id);
-	plan_free(&p);
-	if (!e)
-		e = time_exec(fd, id, reps, &r0);
-	if (e || nsim_unload(fd, id))
-		return fail("execute the 2-instruction chain", e ? e : errno);
+	if (chain_exec(fd, &info, 2, reps, &r0, &e))
+		return fail("execute the 2-instruction chain", e);
 	printf("exec_base_ns %llu\n", (unsigned long long)r0->summary.wall_ns);
 	for (i = 0; i < n; i++) {
 		uint32_t ni = strtoul(sizes[i], NULL, 0);
 
-		e = plan_chain(&info, ni, &p);
-		if (!e)
-			e = load_plan(fd, &p, 0, &id);
-		plan_free(&p);
-		if (!e)
-			e = time_exec(fd, id, reps, &r);
-		if (e || nsim_unload(fd, id))
-			return fail("execute the chain", e ? e : errno);
+		if (chain_exec(fd, &info, ni, reps, &r, &e))
+			return fail("execute the chain", e);
 		if (r->summary.instructions != ni || r->summary.status)
 			return fail("the chain's instructions", EINVAL);
 		per = ((double)r->summary.wall_ns - (double)r0->summary.wall_ns) /

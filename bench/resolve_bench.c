@@ -26,6 +26,7 @@
 #include <stdlib.h>
 
 #include "resolve_core.h"
+#include "tl_rng.h"
 
 #define BASE_PA		0x1000000000ULL	/* HBM channel 0 */
 #define VAR_SIZE	4096ULL
@@ -90,15 +91,11 @@ u64 loop_empty(const struct hlist_head *b, u32 bits, const struct query *q,
 	return run_loop(bench_empty, b, bits, q, n, bad);
 }
 
-static u64 rng_state = 0x9e3779b97f4a7c15ULL;
+static uint64_t rng_state = TL_RNG_SEED;
 
 static u64 rng(void)
 {
-	/* xorshift64* */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return tl_rng(&rng_state);
 }
 
 int main(int argc, char **argv)

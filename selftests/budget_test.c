@@ -103,8 +103,9 @@ static int plan_big(const struct neuronsim_info *info, uint64_t size,
 	}
 	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
 		e = -EINVAL;
-	e |= plan_add(w, 0, 0, KBIN_MR_BUFFER, "big", size, 4096, "uint8",
-		      size, 0, zero, NULL, 0);
+	e |= TL_ADD(w, .id = 0, .type = KBIN_MR_BUFFER, .name = "big",
+		    .size = size, .align = 4096, .dtype = "uint8", .d0 = size,
+		    .payload = zero);
 	e = plan_finish(w, e, p);
 	munmap(zero, size);
 	return e;
@@ -139,17 +140,7 @@ static void *load_one(void *arg)
 	return NULL;
 }
 
-FIXTURE(budget) {
-	int unused;
-};
-
-FIXTURE_SETUP(budget)
-{
-}
-
-FIXTURE_TEARDOWN(budget)
-{
-}
+EMPTY_FIXTURE(budget)
 
 TEST_F_TIMEOUT(budget, concurrent_maximum_plans, 1200)
 {

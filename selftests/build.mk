@@ -4,9 +4,8 @@
 # Makefile, selftests/Makefile (the kernel's lib.mk; Documentation/
 # running.rst, "The selftests"); this file builds what it needs first and
 # runs it:
-#   libtestutil.a      vm flavor: selftests/plans.c (the plans the kernel
-#                      runtime tests build with the KBIN writer), the
-#                      netlink and mutation helpers of the adversarial tests
+#   libtestutil.a      vm flavor of the test library (testlib/build.mk):
+#                      the plans and helpers of the kernel runtime tests
 #   the test data      $(VM_O)/data/<area>/ (selftests/mk/<area>.mk):
 #                      plans compiled on the host
 #   $(KSFT_OUT)/       the test programs (make -C selftests), static
@@ -16,10 +15,6 @@
 #                      /kselftest in the VM
 # The flags and libraries of the programs are the vm flavor's; the
 # Makefile asks for them here (print-KSFT_*) when run on its own.
-
-TESTUTIL_SRCS_vm := selftests/plans.c selftests/harden_nl.c \
-	userspace/tests/kbin_mutate.c
-TESTUTIL_INC	+= -I$(TOP)/selftests -I$(TOP)/userspace/lib
 
 KSFT_USES	:= TESTUTIL NSIM KBIN
 KSFT_LIBS	= $(call closure,$(KSFT_USES))

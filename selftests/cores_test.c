@@ -117,9 +117,7 @@ static int no_pattern(const uint8_t *buf, size_t len)
 }
 
 FIXTURE(cores) {
-	int fd;
-	struct neuronsim_info info;
-	struct plan p;
+	STD_FIXTURE_FIELDS;
 };
 
 /* the tests place plans of two subgraphs on cores 0..7 */
@@ -131,16 +129,12 @@ FIXTURE(cores) {
 
 FIXTURE_SETUP(cores)
 {
-	self->fd = nsim_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
-	ASSERT_EQ(0, plan_std(&self->info, &self->p));
+	STD_FIXTURE_PLAN(self);
 }
 
 FIXTURE_TEARDOWN(cores)
 {
-	plan_free(&self->p);
-	close(self->fd);
+	STD_FIXTURE_FREE(self);
 }
 
 TEST_F(cores, second_process_gets_ebusy_and_no_sbuf_bytes)

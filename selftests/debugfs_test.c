@@ -22,25 +22,17 @@
 #include "plans.h"
 
 FIXTURE(dbg) {
-	int fd;
-	struct neuronsim_info info;
-	struct plan p;
-	uint32_t id;
+	STD_FIXTURE_FIELDS;
 };
 
 FIXTURE_SETUP(dbg)
 {
-	self->fd = nsim_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
-	ASSERT_EQ(0, plan_std(&self->info, &self->p));
-	ASSERT_EQ(0, nsim_load(self->fd, &self->p, 0, &self->id, NULL, NULL, 0));
+	STD_FIXTURE_LOAD(self);
 }
 
 FIXTURE_TEARDOWN(dbg)
 {
-	plan_free(&self->p);
-	close(self->fd);
+	STD_FIXTURE_FREE(self);
 }
 
 TEST_F(dbg, memrefs_agree_with_resolve)
@@ -311,17 +303,9 @@ static int add_virt(struct kbin_writer *w, int sg, uint32_t id,
 		    const char *name, uint64_t size, uint64_t off,
 		    uint32_t backing)
 {
-	struct kbin_rec_in in;
-
-	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = KBIN_MR_VIRTUAL_TMP_BUF;
-	in.rec.var_id = id;
-	in.rec.size = size;
-	in.rec.alignment = 64;
-	in.rec.virt.offset = off;
-	in.rec.virt.backing_buf = backing;
-	in.name = name;
-	return kbin_writer_add_record(w, sg, &in);
+	return TL_ADD(w, .sg = sg, .id = id, .type = KBIN_MR_VIRTUAL_TMP_BUF,
+		      .name = name, .size = size, .align = 64, .offset = off,
+		      .backing = backing);
 }
 
 /*
@@ -421,8 +405,8 @@ static int plan_tmp_local(const struct neuronsim_info *info, uint64_t local,
 	if (!w)
 		return -ENOMEM;
 	e |= kbin_writer_add_subgraph(w, "sg00", local, 0, NULL, 0) < 0;
-	e |= plan_add(w, 0, 0, KBIN_MR_TMP_BUF, "tmp", 8192, 4096, NULL, 0, 0,
-		      NULL, NULL, 0);
+	e |= TL_ADD(w, .id = 0, .type = KBIN_MR_TMP_BUF, .name = "tmp",
+		    .size = 8192, .align = 4096);
 	e |= add_virt(w, 0, 1, "vlocal", 1024, 0, KBIN_BACKING_BUF_LOCAL);
 	return plan_finish(w, e, p);
 }

@@ -68,18 +68,13 @@ static struct kbin_dma_side side2(uint32_t var, uint8_t dtype, uint64_t off,
 }
 
 FIXTURE(ds) {
-	int fd;
-	struct neuronsim_info info;
-	struct stats base;
+	STD_FIXTURE_FIELDS;
 	uint64_t stride;
 };
 
 FIXTURE_SETUP(ds)
 {
-	self->fd = nsim_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
-	ASSERT_EQ(0, read_stats(&self->base));
+	STD_FIXTURE_OPEN(self);
 	self->stride = self->info.sbuf_window_size / self->info.sbuf_partitions;
 }
 
@@ -529,10 +524,11 @@ static int plan_sem_sets(const struct neuronsim_info *info, struct plan *p)
 	}
 	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
 		e = -EINVAL;
-	e |= plan_add(w, 0, 0, KBIN_MR_SB, "state_buffer", info->sbuf_window_size,
-		      1, NULL, 0, 0, NULL, NULL, 0);
-	e |= plan_add(w, 0, 1, KBIN_MR_BUFFER, "sems", bytes, 4096, "uint32",
-		      KBIN_MAX_LIST, 1, pay, NULL, 0);
+	e |= TL_ADD(w, .id = 0, .type = KBIN_MR_SB, .name = "state_buffer",
+		    .size = info->sbuf_window_size);
+	e |= TL_ADD(w, .id = 1, .type = KBIN_MR_BUFFER, .name = "sems",
+		    .size = bytes, .align = 4096, .dtype = "uint32",
+		    .d0 = KBIN_MAX_LIST, .d1 = 1, .payload = pay);
 	for (i = 0; i < SEM_QUEUES; i++) {
 		snprintf(name, sizeof(name), "q%u", i);
 		q.name = name;

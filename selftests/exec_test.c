@@ -88,19 +88,13 @@ static int exec_run(int fd, uint32_t id, uint64_t timeout_ns,
 /* a core's sysfs counter: stats/status/NAME or stats/other_info/NAME */
 static long long counter(uint32_t core, const char *dir, const char *name)
 {
-	char path[256], *t;
-	long long v;
+	char path[256];
 	int dev = nsim_dev_index();
 
 	snprintf(path, sizeof(path),
 		 "/sys/class/neuronsim/neuronsim%d/neuron_core%u/stats/%s/%s/total",
 		 dev < 0 ? 0 : dev, core, dir, name);
-	t = read_file(path, NULL);
-	if (!t)
-		return -1;
-	v = atoll(t);
-	free(t);
-	return v;
+	return read_number(path);
 }
 
 /*
@@ -133,12 +127,6 @@ static int plan_long(const struct neuronsim_info *info, struct plan *p)
 static int plan_deadlock_then_long(const struct neuronsim_info *info,
 				   struct plan *p)
 {
-	static const uint32_t sems[] = { 3 };
-	struct kbin_dma_queue_in q = {
-		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
-		.name = "q", .semaphores = sems,
-	};
 	struct kbin_dma_block b = { .queue = 0, .semaphore = 3 };
 	struct kbin_prog_sync x = { .opcode = 0x41,
 		.wait_mode = KBIN_PROG_WAIT_GE, .wait_sem = 4, .wait_value = 1 };
@@ -158,13 +146,17 @@ static int plan_deadlock_then_long(const struct neuronsim_info *info,
 	    kbin_writer_add_subgraph(w, "sg01", 0, 0, NULL, 0) < 0)
 		e = -EINVAL;
 	for (s = 0; s < 2; s++)
-		e |= plan_add(w, s, 0, KBIN_MR_SB, "state_buffer",
-			      info->sbuf_window_size, 1, NULL, 0, 0, NULL, NULL, 0);
-	e |= plan_add(w, 1, 1, KBIN_MR_INPUT, "v0", LONG_RUN, 4096, "uint8",
-		      LONG_RUN, 1, NULL, NULL, 0);
-	e |= plan_add(w, 1, 2, KBIN_MR_INPUT, "v1", LONG_RUN, 4096, "uint8",
-		      LONG_RUN, 1, NULL, NULL, 0);
-	e |= kbin_writer_add_dma_queue(w, 1, &q) < 0;
+		e |= TL_ADD(w, .sg = s, .id = 0, .type = KBIN_MR_SB,
+			    .name = "state_buffer",
+			    .size = info->sbuf_window_size);
+	e |= TL_ADD(w, .sg = 1, .id = 1, .type = KBIN_MR_INPUT, .name = "v0",
+		    .size = LONG_RUN, .align = 4096, .dtype = "uint8",
+		    .d0 = LONG_RUN, .d1 = 1);
+	e |= TL_ADD(w, .sg = 1, .id = 2, .type = KBIN_MR_INPUT, .name = "v1",
+		    .size = LONG_RUN, .align = 4096, .dtype = "uint8",
+		    .d0 = LONG_RUN, .d1 = 1);
+	e |= TL_QUEUE(w, .sg = 1, .name = "q", .type = KBIN_DMA_QUEUE_DATA,
+		      .sem = { 3 }) < 0;
 	e |= kbin_writer_add_dma_block(w, 1, &b, NULL, &long_desc, 1);
 	e |= kbin_writer_add_prog(w, 0, KBIN_DMA_ENGINE_DVE, dve, sizeof(dve));
 	e |= kbin_writer_add_prog(w, 1, KBIN_DMA_ENGINE_SP, sp, sizeof(sp));
@@ -191,17 +183,12 @@ static int start_long(int fd, const struct neuronsim_info *info, uint32_t core,
 }
 
 FIXTURE(ex) {
-	int fd;
-	struct neuronsim_info info;
-	struct stats base;
+	STD_FIXTURE_FIELDS;
 };
 
 FIXTURE_SETUP(ex)
 {
-	self->fd = nsim_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
-	ASSERT_EQ(0, read_stats(&self->base));
+	STD_FIXTURE_OPEN(self);
 }
 
 FIXTURE_TEARDOWN(ex)
@@ -448,8 +435,7 @@ TEST_F(ex, signal_unload_close_stop_a_long_execution)
 			.model_id = id, .num_queues = 1, .queues = (uintptr_t)&q,
 		};
 
-		EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RUN, &run));
-		EXPECT_EQ(EBUSY, errno);
+		EXPECT_EQ(EBUSY, ioctl_errno(self->fd, NEURONSIM_IOC_RUN, &run));
 	}
 	{
 		struct plan p;
@@ -782,39 +768,33 @@ TEST_F(ex, errors)
 	EXPECT_EQ(-EINVAL, exec_start(self->fd, id, 0, 0, 5));
 	x.model_id = id;
 	x.reserved = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_EXECUTE, &x));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_EXECUTE, &x));
 	/* never executed: IDLE */
 	w.model_id = id;
 	ASSERT_EQ(0, ioctl(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
 	EXPECT_EQ(NEURONSIM_EXEC_IDLE, w.state);
 	EXPECT_EQ(2, w.num_sg);
 	w.num_events = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
 	w.num_events = 0;
 	w.flags = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
 	w.flags = 0;
 	w.model_id = id1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
-	EXPECT_EQ(ENODATA, errno);
+	EXPECT_EQ(ENODATA, ioctl_errno(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
 	/* another fd's model */
 	fd2 = nsim_open();
 	ASSERT_LE(0, fd2);
 	EXPECT_EQ(-ENOENT, exec_start(fd2, id, 0, 0, 0));
 	w.model_id = id;
-	EXPECT_EQ(-1, ioctl(fd2, NEURONSIM_IOC_EXEC_WAIT, &w));
-	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(ENOENT, ioctl_errno(fd2, NEURONSIM_IOC_EXEC_WAIT, &w));
 	close(fd2);
 	/* a bad results pointer */
 	ASSERT_EQ(0, exec_start(self->fd, id, 0, 0, 0));
 	w.timeout_ns = 10 * SEC;
 	w.num_subgraphs = 2;
 	w.subgraphs = 8;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
-	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(EFAULT, ioctl_errno(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
 	EXPECT_EQ(0, nsim_unload(self->fd, id));
 	EXPECT_EQ(0, nsim_unload(self->fd, id1));
 }

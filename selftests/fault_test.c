@@ -19,27 +19,19 @@
 #define PARAM NSIM_PARAM_DIR
 
 FIXTURE(flt) {
-	int fd;
-	struct neuronsim_info info;
-	struct plan p;
-	struct stats base;
+	STD_FIXTURE_FIELDS;
 };
 
 FIXTURE_SETUP(flt)
 {
-	self->fd = nsim_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
-	ASSERT_EQ(0, plan_std(&self->info, &self->p));
-	ASSERT_EQ(0, read_stats(&self->base));
+	STD_FIXTURE_PLAN(self);
 }
 
 FIXTURE_TEARDOWN(flt)
 {
 	write_knob("fail_hbm_alloc_nth", 0);
 	write_knob("fail_copyin_nth", 0);
-	plan_free(&self->p);
-	close(self->fd);
+	STD_FIXTURE_FREE(self);
 }
 
 /* HBM placements in plan order: sg0 records 1,2,3,4,5,6,11; sg1 1,3 */

@@ -91,16 +91,9 @@ static int read_plan(const char *path, struct plan *p)
 
 static long read_knob(const char *name)
 {
-	char path[256], *t;
-	long v;
+	char path[256];
 
-	dbgfs_path(path, sizeof(path), "%s", name);
-	t = read_file(path, NULL);
-	if (!t)
-		return -1;
-	v = atol(t);
-	free(t);
-	return v;
+	return read_number(dbgfs_path(path, sizeof(path), "%s", name));
 }
 
 /* Fail every position of one knob in turn; returns positions found. */
@@ -206,21 +199,14 @@ static int plan_scratchpad(const struct neuronsim_info *info, uint64_t local,
 			   struct plan *p)
 {
 	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
-	struct kbin_rec_in in;
 	int e;
 
 	if (!w)
 		return -ENOMEM;
-	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = KBIN_MR_INPUT;
-	in.rec.size = 64;
-	in.rec.alignment = 64;
-	in.name = "in";
 	e = kbin_writer_add_subgraph(w, "sg00", local, 0, NULL, 0) < 0;
-	e |= kbin_writer_add_record(w, 0, &in) < 0;
-	e = e ? -EINVAL : kbin_writer_finish(w, &p->buf, &p->len);
-	kbin_writer_free(w);
-	return e;
+	e |= TL_ADD(w, .type = KBIN_MR_INPUT, .name = "in", .size = 64,
+		    .align = 64) < 0;
+	return plan_finish(w, e, p);
 }
 
 TEST_F_TIMEOUT(h, hbm_exhaustion_rollback, 900)
@@ -663,25 +649,17 @@ TEST_F_TIMEOUT(h, netlink_visibility_and_pointers, 900)
 /* ---- caps at their edge ---- */
 
 FIXTURE(cap) {
-	int fd;
-	struct neuronsim_info info;
-	struct plan p;
-	struct stats base;
+	STD_FIXTURE_FIELDS;
 };
 
 FIXTURE_SETUP(cap)
 {
-	self->fd = nsim_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
-	ASSERT_EQ(0, plan_std(&self->info, &self->p));
-	ASSERT_EQ(0, read_stats(&self->base));
+	STD_FIXTURE_PLAN(self);
 }
 
 FIXTURE_TEARDOWN(cap)
 {
-	plan_free(&self->p);
-	close(self->fd);
+	STD_FIXTURE_FREE(self);
 }
 
 /* text the failing load's log must contain, or NULL */

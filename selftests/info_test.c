@@ -124,10 +124,10 @@ TEST_F(dev, unknown_command_is_enotty)
 {
 	int dummy = 0;
 
-	EXPECT_EQ(-1, ioctl(self->fd, _IOR(NEURONSIM_IOC_MAGIC, 0x7f, int), &dummy));
-	EXPECT_EQ(ENOTTY, errno);
-	EXPECT_EQ(-1, ioctl(self->fd, _IO('T', 0x01), 0));
-	EXPECT_EQ(ENOTTY, errno);
+	EXPECT_EQ(ENOTTY, ioctl_errno(self->fd,
+				      _IOR(NEURONSIM_IOC_MAGIC, 0x7f, int),
+				      &dummy));
+	EXPECT_EQ(ENOTTY, ioctl_errno(self->fd, _IO('T', 0x01), 0));
 }
 
 TEST_F(dev, get_info_smaller_struct)
@@ -155,8 +155,7 @@ TEST_F(dev, get_info_larger_struct_zero_tail)
 
 TEST_F(dev, get_info_bad_pointer)
 {
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_GET_INFO, (void *)8));
-	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(EFAULT, ioctl_errno(self->fd, NEURONSIM_IOC_GET_INFO, (void *)8));
 }
 
 TEST_HARNESS_MAIN

@@ -18,27 +18,20 @@
 #include "plans.h"
 
 FIXTURE(iso) {
-	int fd, other;
-	struct neuronsim_info info;
-	struct plan p;
-	uint32_t id;
+	STD_FIXTURE_FIELDS;
+	int other;
 };
 
 FIXTURE_SETUP(iso)
 {
-	self->fd = nsim_open();
 	self->other = nsim_open();
-	ASSERT_LE(0, self->fd);
 	ASSERT_LE(0, self->other);
-	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
-	ASSERT_EQ(0, plan_std(&self->info, &self->p));
-	ASSERT_EQ(0, nsim_load(self->fd, &self->p, 0, &self->id, NULL, NULL, 0));
+	STD_FIXTURE_LOAD(self);
 }
 
 FIXTURE_TEARDOWN(iso)
 {
-	plan_free(&self->p);
-	close(self->fd);
+	STD_FIXTURE_FREE(self);
 	close(self->other);
 }
 
@@ -55,10 +48,8 @@ TEST_F(iso, other_fd_sees_nothing)
 	EXPECT_EQ(-ENOENT, nsim_resolve(self->other, self->id, 0, V0_IN, 0, 0, NULL));
 	EXPECT_EQ(-ENOENT, nsim_read_var(self->other, self->id, 0, V0_IN, 0, buf, 16));
 	EXPECT_EQ(-ENOENT, nsim_write_var(self->other, self->id, 0, V0_IN, 0, buf, 16));
-	EXPECT_EQ(-1, ioctl(self->other, NEURONSIM_IOC_MODEL_INFO, &mi));
-	EXPECT_EQ(ENOENT, errno);
-	EXPECT_EQ(-1, ioctl(self->other, NEURONSIM_IOC_RESOLVE_BATCH, &b));
-	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(ENOENT, ioctl_errno(self->other, NEURONSIM_IOC_MODEL_INFO, &mi));
+	EXPECT_EQ(ENOENT, ioctl_errno(self->other, NEURONSIM_IOC_RESOLVE_BATCH, &b));
 	EXPECT_EQ(-ENOENT, nsim_unload(self->other, self->id));
 	/* still there for its owner */
 	EXPECT_EQ(0, nsim_resolve(self->fd, self->id, 0, V0_IN, 0, 0, NULL));

@@ -148,8 +148,7 @@ TEST_F(std, model_info)
 	EXPECT_LT(0, mi.hbm_bytes);
 	EXPECT_LE(STD_LOCAL_SP + STD_SHARED_SP, mi.scratchpad_bytes);
 	mi.flags = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_MODEL_INFO, &mi));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_MODEL_INFO, &mi));
 }
 
 TEST_F(std, read_var_returns_payload)
@@ -369,16 +368,13 @@ TEST_F(std, load_flags_and_reserved)
 	l.plan_ptr = (uintptr_t)self->p.buf;
 	l.plan_len = self->p.len;
 	l.flags = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_LOAD, &l));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_LOAD, &l));
 	l.flags = 0;
 	l.reserved = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_LOAD, &l));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_LOAD, &l));
 	l.reserved = 0;
 	l.plan_ptr = 16;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_LOAD, &l));
-	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(EFAULT, ioctl_errno(self->fd, NEURONSIM_IOC_LOAD, &l));
 }
 
 /*
@@ -576,7 +572,6 @@ TEST(remote_of_sb_spans_partitions)
 		.start_partition = 0, .num_partitions = 128,
 	};
 	struct neuronsim_info info;
-	struct kbin_rec_in in;
 	struct kbin_writer *w;
 	struct plan p;
 	uint64_t ps, st, n, i;
@@ -593,17 +588,10 @@ TEST(remote_of_sb_spans_partitions)
 	w = kbin_writer_new(info.arch_gen);
 	ASSERT_NE(NULL, w);
 	e |= kbin_writer_add_subgraph(w, "sg00", 0, 0, &co, 1) < 0;
-	e |= plan_add(w, 0, 0, KBIN_MR_SB, "state_buffer", info.sbuf_window_size,
-		      1, NULL, 0, 0, NULL, NULL, 0);
-	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = KBIN_MR_REMOTE;
-	in.rec.var_id = 1;
-	in.rec.size = info.sbuf_window_size;
-	in.rec.alignment = 1;
-	in.name = "remote_sb";
-	in.rec.remote.remote_vtpb_rel_sg_id = 0;
-	in.rec.remote.remote_var_id = 0;
-	e |= kbin_writer_add_record(w, 0, &in);
+	e |= TL_ADD(w, .id = 0, .type = KBIN_MR_SB, .name = "state_buffer",
+		    .size = info.sbuf_window_size);
+	e |= TL_ADD(w, .id = 1, .type = KBIN_MR_REMOTE, .name = "remote_sb",
+		    .size = info.sbuf_window_size, .rel_sg = 0, .var = 0);
 	ASSERT_EQ(0, plan_finish(w, e, &p));
 	ASSERT_EQ(0, nsim_load(fd, &p, 0, &id, NULL, NULL, 0));
 
@@ -750,8 +738,7 @@ TEST_F(std, result_not_written_back_loads_nothing)
 	models_dir(dir_before, sizeof(dir_before));
 	fails = load_failures();
 
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_LOAD, l));
-	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(EFAULT, ioctl_errno(self->fd, NEURONSIM_IOC_LOAD, l));
 	EXPECT_NE(NULL, strstr(log, "could not be written back"))
 		TH_LOG("log: %s", log);
 

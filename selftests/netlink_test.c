@@ -55,9 +55,11 @@ TEST(get_device)
 	neuronsim_close(fd);
 }
 
+/* a GET_MODEL dump: each model's id, owner and device */
 struct seen {
 	__u32 ids[512];
 	__u32 pids[512];
+	__u32 devs[512];
 	int n;
 	int stop_after;
 };
@@ -69,6 +71,7 @@ static int collect_models(const struct neuronsim_nl_model *m, void *ctx)
 	if (s->n < 512) {
 		s->ids[s->n] = m->model_id;
 		s->pids[s->n] = m->owner_pid;
+		s->devs[s->n] = m->device;
 	}
 	s->n++;
 	return s->stop_after && s->n == s->stop_after;
@@ -744,23 +747,6 @@ static int collect_devices(const struct neuronsim_nl_device *d, void *ctx)
 	return 0;
 }
 
-struct model_dev_seen {
-	__u32 dev[64], id[64];
-	int n;
-};
-
-static int collect_model_devs(const struct neuronsim_nl_model *m, void *ctx)
-{
-	struct model_dev_seen *s = ctx;
-
-	if (s->n < 64) {
-		s->dev[s->n] = m->device;
-		s->id[s->n] = m->model_id;
-	}
-	s->n++;
-	return 0;
-}
-
 static int var_on_device(const struct neuronsim_nl_var *v, void *ctx)
 {
 	int *bad = ctx;
@@ -780,7 +766,7 @@ TEST(devices)
 	struct neuronsim_info i0, i1;
 	struct neuronsim_nl_device d;
 	struct neuronsim_nl_model m;
-	struct model_dev_seen ms;
+	struct seen ms;
 	struct dev_seen ds;
 	struct ev_log l = { 0 };
 	struct neuronsim_nl *nl;
@@ -823,11 +809,11 @@ TEST(devices)
 
 	/* GET_MODEL dump without DEVICE: both, each with its device */
 	memset(&ms, 0, sizeof(ms));
-	ASSERT_EQ(0, neuronsim_nl_list_models(nl, collect_model_devs, &ms));
+	ASSERT_EQ(0, neuronsim_nl_list_models(nl, collect_models, &ms));
 	seen1 = 0;
 	for (i = 0; i < ms.n && i < 64; i++) {
-		seen0 += ms.dev[i] == 0 && ms.id[i] == id0;
-		seen1 += ms.dev[i] == 44 && ms.id[i] == id1;
+		seen0 += ms.devs[i] == 0 && ms.ids[i] == id0;
+		seen1 += ms.devs[i] == 44 && ms.ids[i] == id1;
 	}
 	EXPECT_EQ(1, seen0);
 	EXPECT_EQ(1, seen1);
@@ -835,20 +821,20 @@ TEST(devices)
 	/* one device named: only its models; doit and GET_VARS there */
 	ASSERT_EQ(0, neuronsim_nl_set_device(nl, 0));
 	memset(&ms, 0, sizeof(ms));
-	ASSERT_EQ(0, neuronsim_nl_list_models(nl, collect_model_devs, &ms));
+	ASSERT_EQ(0, neuronsim_nl_list_models(nl, collect_models, &ms));
 	seen0 = 0;
 	for (i = 0; i < ms.n && i < 64; i++) {
-		EXPECT_EQ(0U, ms.dev[i]);
-		seen0 += ms.id[i] == id0;
+		EXPECT_EQ(0U, ms.devs[i]);
+		seen0 += ms.ids[i] == id0;
 	}
 	EXPECT_EQ(1, seen0);
 	ASSERT_EQ(0, neuronsim_nl_set_device(nl, 44));
 	EXPECT_EQ(-EINVAL, neuronsim_nl_set_device(nl, 64));
 	memset(&ms, 0, sizeof(ms));
-	ASSERT_EQ(0, neuronsim_nl_list_models(nl, collect_model_devs, &ms));
+	ASSERT_EQ(0, neuronsim_nl_list_models(nl, collect_models, &ms));
 	ASSERT_EQ(1, ms.n);
-	EXPECT_EQ(44U, ms.dev[0]);
-	EXPECT_EQ(id1, ms.id[0]);
+	EXPECT_EQ(44U, ms.devs[0]);
+	EXPECT_EQ(id1, ms.ids[0]);
 	ASSERT_EQ(0, neuronsim_nl_get_device(nl, &d));
 	EXPECT_EQ(44U, d.device);
 	EXPECT_STREQ("trn1", d.arch_name);
@@ -863,7 +849,7 @@ TEST(devices)
 	ASSERT_EQ(0, neuronsim_nl_set_device(nl, 45));
 	EXPECT_EQ(-ENODEV, neuronsim_nl_get_device(nl, &d));
 	EXPECT_EQ(-ENODEV, neuronsim_nl_get_model(nl, id1, &m));
-	EXPECT_EQ(-ENODEV, neuronsim_nl_list_models(nl, collect_model_devs, &ms));
+	EXPECT_EQ(-ENODEV, neuronsim_nl_list_models(nl, collect_models, &ms));
 	EXPECT_EQ(-ENODEV, neuronsim_nl_list_vars(nl, id1, var_on_device, &bad));
 	EXPECT_EQ(-ERANGE, raw_request(NEURONSIM_CMD_GET_DEVICE, 0,
 				       NEURONSIM_A_DEVICE, 4, 64));

@@ -42,7 +42,8 @@
 #define PARAM NSIM_PARAM_DIR
 #define IN_SIZE		2048ULL
 
-enum { R_SB, R_IN, R_OUT, R_N };
+/* the I/O plan's vars (tl_io_plan()) */
+enum { R_SB = TL_IO_SB, R_IN = TL_IO_IN, R_OUT = TL_IO_OUT, R_N };
 
 /* one row of a ring view */
 struct row {
@@ -60,27 +61,20 @@ static int plan_dma(const struct neuronsim_info *info,
 		    const struct kbin_dma_side *to, struct plan *p)
 {
 	static const uint32_t sems[] = { 7 };
-	struct kbin_dma_queue_in q = {
-		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_IN,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
-		.name = "qSPIO0", .fabric_path = "main", .semaphores = sems,
-	};
 	struct kbin_dma_block b = { .queue = 0, .semaphore = sems[0] };
 	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1 };
-	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
+	struct tl_io io = {
+		.gen = info->arch_gen, .sb_size = info->sbuf_window_size,
+		.size = IN_SIZE, .align = 64, .dtype = "float32", .d0 = 16, .d1 = 32,
+	};
+	struct kbin_writer *w;
 	int e = 0;
 
+	w = tl_io_plan(&io, &e);
 	if (!w)
 		return -ENOMEM;
-	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
-		e = -EINVAL;
-	e |= plan_add(w, 0, R_SB, KBIN_MR_SB, "state_buffer",
-		      info->sbuf_window_size, 1, NULL, 0, 0, NULL, NULL, 0);
-	e |= plan_add(w, 0, R_IN, KBIN_MR_INPUT, "input0", IN_SIZE, 64,
-		      "float32", 16, 32, NULL, NULL, 0);
-	e |= plan_add(w, 0, R_OUT, KBIN_MR_OUTPUT, "output0", IN_SIZE, 64,
-		      "float32", 16, 32, NULL, NULL, 0);
-	e |= kbin_writer_add_dma_queue(w, 0, &q);
+	e |= TL_QUEUE(w, .name = "qSPIO0", .type = KBIN_DMA_QUEUE_IN,
+		      .sem = { sems[0] }, .fabric_path = "main");
 	d.from = *from;
 	d.to = *to;
 	e |= kbin_writer_add_dma_block(w, 0, &b, "block-0", &d, 1);
@@ -193,19 +187,14 @@ static void expect_base(struct __test_metadata *_metadata,
 }
 
 FIXTURE(rl) {
-	int fd;
-	struct neuronsim_info info;
-	struct stats base;
+	STD_FIXTURE_FIELDS;
 	long long ring0;
 	struct row rows[4096];
 };
 
 FIXTURE_SETUP(rl)
 {
-	self->fd = nsim_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
-	ASSERT_EQ(0, read_stats(&self->base));
+	STD_FIXTURE_OPEN(self);
 	self->ring0 = dma_ring_present();
 	ASSERT_LE(0, self->ring0);
 }

@@ -17,25 +17,17 @@
 #include "plans.h"
 
 FIXTURE(rs) {
-	int fd;
-	struct neuronsim_info info;
-	struct plan p;
-	uint32_t id;
+	STD_FIXTURE_FIELDS;
 };
 
 FIXTURE_SETUP(rs)
 {
-	self->fd = nsim_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
-	ASSERT_EQ(0, plan_std(&self->info, &self->p));
-	ASSERT_EQ(0, nsim_load(self->fd, &self->p, 0, &self->id, NULL, NULL, 0));
+	STD_FIXTURE_LOAD(self);
 }
 
 FIXTURE_TEARDOWN(rs)
 {
-	plan_free(&self->p);
-	close(self->fd);
+	STD_FIXTURE_FREE(self);
 }
 
 TEST_F(rs, offset_plus_physical_address)
@@ -92,8 +84,7 @@ TEST_F(rs, flags_refused)
 		.model_id = self->id, .subgraph = 0, .var_id = V0_IN, .flags = 1,
 	};
 
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RESOLVE, &r));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_RESOLVE, &r));
 }
 
 /*
@@ -197,19 +188,15 @@ TEST_F(rs, batch_errors)
 	EXPECT_EQ(-EINVAL, e[1].status);
 	EXPECT_EQ(1, b.num_ok);
 	b.count = 0;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
 	b.count = NEURONSIM_RESOLVE_BATCH_MAX + 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
 	b.count = 2;
 	b.model_id = self->id + 1000;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
-	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(ENOENT, ioctl_errno(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
 	b.model_id = self->id;
 	b.entries = 8;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
-	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(EFAULT, ioctl_errno(self->fd, NEURONSIM_IOC_RESOLVE_BATCH, &b));
 }
 
 /*
@@ -348,16 +335,7 @@ TEST_F(rs, failures_logged_in_libnrt_words_at_debug_level)
 	EXPECT_FALSE(klog_has("invalid offset in"));
 }
 
-FIXTURE(big) {
-};
-
-FIXTURE_SETUP(big)
-{
-}
-
-FIXTURE_TEARDOWN(big)
-{
-}
+EMPTY_FIXTURE(big)
 
 /*
  * loads are O(n): a 10^6-var plan loads, resolves and unloads; 300 s, not

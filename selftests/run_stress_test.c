@@ -8,7 +8,7 @@
  *                   (also RUN_STRESS_SECONDS; defaults 10 s, 4 threads)
  *
  * THREADS threads for SECONDS mix, on one shared fd and a private fd
- * each: LOAD of the engine plan (selftests/plans.c, 1 MiB input); RUN of
+ * each: LOAD of the engine plan (testlib/plans.c, 1 MiB input); RUN of
  * qOut, qIn or both; WAIT with a random timeout (0, 1 ms, for ever);
  * poll(); UNLOAD right after RUN, a little later or after WAIT; UNLOAD or
  * WAIT of a model another thread loaded on the shared fd (which may be
@@ -140,6 +140,17 @@ static void unload1(int fd, uint32_t id)
 	__atomic_add_fetch(&g.unloads, 1, __ATOMIC_RELAXED);
 }
 
+/* close @fd under whatever runs on it and open the device again */
+static int reopen(int fd)
+{
+	close(fd);
+	__atomic_add_fetch(&g.closes, 1, __ATOMIC_RELAXED);
+	fd = nsim_open();
+	if (fd < 0)
+		fail("reopen: %d", errno);
+	return fd;
+}
+
 static void *worker(void *arg)
 {
 	unsigned int seed = g.seed + (unsigned int)(uintptr_t)arg * 7919;
@@ -177,13 +188,9 @@ static void *worker(void *arg)
 			if (nsim_load(priv, &g.plan, 0, &id, NULL, NULL, 0))
 				break;
 			run1(priv, id, 2);
-			close(priv);
-			__atomic_add_fetch(&g.closes, 1, __ATOMIC_RELAXED);
-			priv = nsim_open();
-			if (priv < 0) {
-				fail("reopen: %d", errno);
+			priv = reopen(priv);
+			if (priv < 0)
 				return NULL;
-			}
 			break;
 		case 4:	/* shared: load into a free slot and run */
 			pthread_mutex_lock(&g.lock);
@@ -231,13 +238,9 @@ static void *worker(void *arg)
 				break;
 			exec1(priv, id);
 			usleep(rand_r(&seed) % 2000);
-			close(priv);
-			__atomic_add_fetch(&g.closes, 1, __ATOMIC_RELAXED);
-			priv = nsim_open();
-			if (priv < 0) {
-				fail("reopen: %d", errno);
+			priv = reopen(priv);
+			if (priv < 0)
 				return NULL;
-			}
 			break;
 		case 10: /* shared: load with a program into a free slot, execute */
 			pthread_mutex_lock(&g.lock);

@@ -131,19 +131,14 @@ static int engine_row(unsigned long long *v)
 }
 
 FIXTURE(rn) {
-	int fd;
-	struct neuronsim_info info;
-	struct stats base;
+	STD_FIXTURE_FIELDS;
 	uint64_t stride;
 	uint8_t *buf;
 };
 
 FIXTURE_SETUP(rn)
 {
-	self->fd = nsim_open();
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, nsim_get_info(self->fd, &self->info));
-	ASSERT_EQ(0, read_stats(&self->base));
+	STD_FIXTURE_OPEN(self);
 	self->stride = self->info.sbuf_window_size / self->info.sbuf_partitions;
 	self->buf = malloc(4 * NB * SLICE);
 	ASSERT_NE(NULL, self->buf);
@@ -318,24 +313,21 @@ TEST_F(rn, cast_elementwise)
 static struct kbin_writer *sp_writer(const struct neuronsim_info *info,
 				     const char *queue, bool output, int *e)
 {
-	static const uint32_t sems[] = { 3 };
-	struct kbin_dma_queue_in q = {
-		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
-		.name = queue, .semaphores = sems,
-	};
 	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
 
 	if (!w)
 		return NULL;
 	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
 		*e = -EINVAL;
-	*e |= plan_add(w, 0, 0, KBIN_MR_INPUT, "input0", SP_SIZE, 4096, "uint8",
-		       SP_SIZE, 1, NULL, NULL, 0);
+	*e |= TL_ADD(w, .id = 0, .type = KBIN_MR_INPUT, .name = "input0",
+		     .size = SP_SIZE, .align = 4096, .dtype = "uint8",
+		     .d0 = SP_SIZE, .d1 = 1);
 	if (output)
-		*e |= plan_add(w, 0, 1, KBIN_MR_OUTPUT, "output0", SP_SIZE, 4096,
-			       "uint8", SP_SIZE, 1, NULL, NULL, 0);
-	*e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
+		*e |= TL_ADD(w, .id = 1, .type = KBIN_MR_OUTPUT,
+			     .name = "output0", .size = SP_SIZE, .align = 4096,
+			     .dtype = "uint8", .d0 = SP_SIZE, .d1 = 1);
+	*e |= TL_QUEUE(w, .name = queue, .type = KBIN_DMA_QUEUE_DATA,
+		       .sem = { 3 }) < 0;
 	return w;
 }
 
@@ -924,12 +916,10 @@ TEST_F(rn, errors)
 	r.num_queues = 1;
 	r.queues = (uintptr_t)q;
 	r.flags = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RUN, &r));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_RUN, &r));
 	r.flags = 0;
 	r.reserved[1] = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RUN, &r));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_RUN, &r));
 	EXPECT_EQ(-EINVAL, run_q(self->fd, id, q, 0));
 	EXPECT_EQ(-EINVAL, run_q(self->fd, id, q, NEURONSIM_RUN_MAX_QUEUES + 1));
 	EXPECT_EQ(-EINVAL, run_q(self->fd, id, q, 2));		/* twice */
@@ -940,12 +930,10 @@ TEST_F(rn, errors)
 	r.subgraph = 1;
 	r.num_queues = 1;
 	r.queues = (uintptr_t)q;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RUN, &r));
-	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(ENOENT, ioctl_errno(self->fd, NEURONSIM_IOC_RUN, &r));
 	r.subgraph = 0;
 	r.queues = 8;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_RUN, &r));
-	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(EFAULT, ioctl_errno(self->fd, NEURONSIM_IOC_RUN, &r));
 	/* another fd of this process: not its model */
 	fd2 = nsim_open();
 	ASSERT_LE(0, fd2);
@@ -958,18 +946,15 @@ TEST_F(rn, errors)
 	w.queues = (uintptr_t)q;
 	w.results = (uintptr_t)res;
 	w.reserved = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_WAIT, &w));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_WAIT, &w));
 	w.reserved = 0;
 	w.flags = 2;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_WAIT, &w));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_WAIT, &w));
 	EXPECT_EQ(-EINVAL, wait_q(self->fd, id, q + 2, 1, res, 0));
 	EXPECT_EQ(-EINVAL, wait_q(self->fd, id, q, 0, res, 0));
 	w.flags = 0;
 	w.results = 8;
-	EXPECT_EQ(-1, ioctl(self->fd, NEURONSIM_IOC_WAIT, &w));
-	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(EFAULT, ioctl_errno(self->fd, NEURONSIM_IOC_WAIT, &w));
 	/*
 	 * max_runs_per_fd: one run queued, the next RUN -EAGAIN; qOut copies
 	 * 16 MiB of real bytes, so it still runs when the second RUN comes

@@ -46,7 +46,6 @@ static int plan_make(const struct neuronsim_info *info, uint64_t wsize,
 {
 	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
 	uint8_t *pl = malloc(wsize);
-	struct kbin_rec_in in;
 	uint64_t i;
 	int e = 0;
 
@@ -58,20 +57,14 @@ static int plan_make(const struct neuronsim_info *info, uint64_t wsize,
 	for (i = 0; i < wsize; i++)
 		pl[i] = 0x5a ^ (uint8_t)i;
 	e |= kbin_writer_add_subgraph(w, "sg00", local_sp, 0, NULL, 0) < 0;
-	e |= plan_add(w, 0, 0, KBIN_MR_BUFFER, "weight", wsize, 4096, NULL, 0, 0,
-		      pl, NULL, 0);
-	e |= plan_add(w, 0, 1, big_type, big_name, big_size, 4096, NULL, 0, 0,
-		      NULL, NULL, 0);
-	if (local_sp) {
-		memset(&in, 0, sizeof(in));
-		in.rec.mr_type = KBIN_MR_VIRTUAL_TMP_BUF;
-		in.rec.var_id = 2;
-		in.rec.size = 4096;
-		in.rec.alignment = 64;
-		in.rec.virt.backing_buf = KBIN_BACKING_BUF_LOCAL;
-		in.name = "tmp";
-		e |= kbin_writer_add_record(w, 0, &in);
-	}
+	e |= TL_ADD(w, .id = 0, .type = KBIN_MR_BUFFER, .name = "weight",
+		    .size = wsize, .align = 4096, .payload = pl);
+	e |= TL_ADD(w, .id = 1, .type = big_type, .name = big_name,
+		    .size = big_size, .align = 4096);
+	if (local_sp)
+		e |= TL_ADD(w, .id = 2, .type = KBIN_MR_VIRTUAL_TMP_BUF,
+			    .name = "tmp", .size = 4096, .align = 64,
+			    .backing = KBIN_BACKING_BUF_LOCAL);
 	e = plan_finish(w, e, p);
 out:
 	free(pl);

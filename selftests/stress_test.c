@@ -426,17 +426,7 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-FIXTURE(st) {
-	int unused;
-};
-
-FIXTURE_SETUP(st)
-{
-}
-
-FIXTURE_TEARDOWN(st)
-{
-}
+EMPTY_FIXTURE(st)
 
 /* bounded by the run time plus the 120 s hung-thread limit, not 30 s */
 TEST_F_TIMEOUT(st, stress, 3600)
@@ -510,12 +500,8 @@ TEST_F_TIMEOUT(st, stress, 3600)
 		close(g.shared[i]);
 	for (i = 0; i < g.threads; i++)
 		close(g.priv[i]);
+	EXPECT_STATS_AT(&base);
 	ASSERT_EQ(0, read_stats(&now));
-	EXPECT_EQ(base.models, now.models);
-	EXPECT_EQ(base.mem_refs, now.mem_refs);
-	EXPECT_EQ(base.kmem_bytes, now.kmem_bytes);
-	EXPECT_EQ(base.hbm_used, now.hbm_used);
-	EXPECT_EQ(base.backing_bytes, now.backing_bytes);
 	EXPECT_EQ(0, now.models);
 	EXPECT_EQ(0, now.hbm_used);
 	plan_free(&g.std);

@@ -1,11 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build fragment for userspace/tests, included by the top-level Makefile.
 #
-#   libtestutil.a    test helpers, one library per flavor that needs them;
-#                    host: the KBIN test plans (kbin_testplan.c), the
-#                    crafted DMA descriptors of kbin_mutate.c and the
-#                    BIR reference interpreter (bir_interp.c); the vm and
-#                    fuzz lists are in selftests/build.mk and fuzz.mk
+#   (libtestutil.a, the test library the tests link, is testlib/build.mk)
 #   kbin_check_test  host test: every checker rule, writer/reader round trip
 #   plan_test        host test: the plan tables and the shared resolve rule
 #   dma_cast_test    host test: the DMA cast conversions (kbin_cast.c)
@@ -13,12 +9,6 @@
 #                    Documentation/kbin-format.rst)
 # The fuzz targets are in userspace/tests/fuzz.mk, the cc_*, bir_* and
 # lib_* tests in the fragments of what they test.
-
-$(call library,TESTUTIL,libtestutil,host vm fuzz)
-TESTUTIL_SRCS_host := userspace/tests/kbin_testplan.c userspace/tests/bir_interp.c \
-	userspace/tests/kbin_mutate.c
-TESTUTIL_INC	:= -I$(TOP)/userspace/tests
-TESTUTIL_USES	:= KBIN
 
 KBIN_TESTS	:= kbin_check_test plan_test prog_test
 $(call programs,KBIN_TESTS,host,userspace/tests,$(HOST_O)/tests,TESTUTIL KBIN,userspace)

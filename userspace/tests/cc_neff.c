@@ -41,6 +41,18 @@ static int open_image(struct nscc_neff_writer *w,
 	return ret;
 }
 
+/* the image of @w must not open: @want, and the message @msg */
+static void expect_open_refused(struct __test_metadata *_metadata,
+				struct nscc_neff_writer *w, int want,
+				const char *msg)
+{
+	struct nscc_err err = { "" };
+	struct nscc_neff *n;
+
+	EXPECT_EQ(want, open_image(w, NULL, &n, &err));
+	EXPECT_STREQ(msg, err.msg);
+}
+
 TEST(md5_plain_and_word_reversed_both_accepted)
 {
 	struct nscc_neff_writer *w = cc_writer("sunda", GOOD_DEF, NULL);
@@ -175,13 +187,10 @@ TEST(data_region_not_gzip_refused)
 TEST(scenario3_missing_def_json_named)
 {
 	struct nscc_neff_writer *w = cc_writer("sunda", GOOD_DEF, NULL);
-	struct nscc_err err = { "" };
-	struct nscc_neff *n;
 
 	ASSERT_EQ(0, nscc_neff_writer_remove(w, "sg00/def.json"));
-	EXPECT_EQ(-ENOENT, open_image(w, NULL, &n, &err));
-	EXPECT_STREQ("kelf-0.json: graphs[0] 'sg00': member 'sg00/def.json' is missing from the NEFF",
-		     err.msg);
+	expect_open_refused(_metadata, w, -ENOENT,
+			    "kelf-0.json: graphs[0] 'sg00': member 'sg00/def.json' is missing from the NEFF");
 	nscc_neff_writer_free(w);
 }
 
@@ -205,52 +214,42 @@ TEST(scenario3_missing_weight_named)
 TEST(missing_kelf_named)
 {
 	struct nscc_neff_writer *w = cc_writer("sunda", GOOD_DEF, NULL);
-	struct nscc_err err = { "" };
-	struct nscc_neff *n;
 
 	ASSERT_EQ(0, nscc_neff_writer_remove(w, "kelf-0.json"));
-	EXPECT_EQ(-ENOENT, open_image(w, NULL, &n, &err));
-	EXPECT_STREQ("neff.json names kelf 'kelf-0.json': member 'kelf-0.json' is missing from the NEFF",
-		     err.msg);
+	expect_open_refused(_metadata, w, -ENOENT,
+			    "neff.json names kelf 'kelf-0.json': member 'kelf-0.json' is missing from the NEFF");
 	nscc_neff_writer_free(w);
 }
 
 TEST(no_kelf_node)
 {
 	struct nscc_neff_writer *w = cc_writer("sunda", GOOD_DEF, NULL);
-	struct nscc_err err = { "" };
-	struct nscc_neff *n;
 
 	ASSERT_EQ(0, nscc_neff_writer_add_str(w, "neff.json", "{\"nodes\": [{\"op\": \"null\"}]}"));
-	EXPECT_EQ(-EINVAL, open_image(w, NULL, &n, &err));
-	EXPECT_STREQ("neff.json: no node has attrs.func_name \"__kelf\"", err.msg);
+	expect_open_refused(_metadata, w, -EINVAL,
+			    "neff.json: no node has attrs.func_name \"__kelf\"");
 	ASSERT_EQ(0, nscc_neff_writer_add_str(w, "neff.json", "{\"nodes\": 3}"));
-	EXPECT_EQ(-EINVAL, open_image(w, NULL, &n, &err));
-	EXPECT_STREQ("neff.json: field 'nodes' is missing or not an array", err.msg);
+	expect_open_refused(_metadata, w, -EINVAL,
+			    "neff.json: field 'nodes' is missing or not an array");
 	nscc_neff_writer_free(w);
 }
 
 TEST(unknown_target)
 {
 	struct nscc_neff_writer *w = cc_writer("tonga", GOOD_DEF, NULL);
-	struct nscc_err err = { "" };
-	struct nscc_neff *n;
 
-	EXPECT_EQ(-EINVAL, open_image(w, NULL, &n, &err));
-	EXPECT_STREQ("kelf-0.json: target 'tonga' is not known (sunda/v2, cayman/v3, mariana/v4)",
-		     err.msg);
+	expect_open_refused(_metadata, w, -EINVAL,
+			    "kelf-0.json: target 'tonga' is not known (sunda/v2, cayman/v3, mariana/v4)");
 	nscc_neff_writer_free(w);
 }
 
 TEST(kelf_without_graphs)
 {
 	struct nscc_neff_writer *w = cc_writer("sunda", GOOD_DEF, NULL);
-	struct nscc_err err = { "" };
-	struct nscc_neff *n;
 
 	ASSERT_EQ(0, nscc_neff_writer_add_str(w, "kelf-0.json", "{\"target\": \"v3\", \"graphs\": []}"));
-	EXPECT_EQ(-EINVAL, open_image(w, NULL, &n, &err));
-	EXPECT_STREQ("kelf-0.json: field 'graphs' must be an array of 1..64 subgraphs", err.msg);
+	expect_open_refused(_metadata, w, -EINVAL,
+			    "kelf-0.json: field 'graphs' must be an array of 1..64 subgraphs");
 	nscc_neff_writer_free(w);
 }
 

@@ -3,7 +3,7 @@
 # by the top-level Makefile; clang libFuzzer flavor, $(FUZZ_O)/:
 #   fuzz_kbin_check   the checker and reader on raw bytes
 #   fuzz_kbin_struct  structure-aware: the custom mutator of
-#                     userspace/tests/kbin_mutate.c (libtestutil, fuzz)
+#                     testlib/kbin_mutate.c (libtestutil, fuzz)
 #   fuzz_kbin_prog    the program section: kbin_mutate_prog() on plans
 #                     with programs, the checker's program pass, then the
 #                     host replay (Documentation/execute.rst)
@@ -15,8 +15,6 @@
 # for json_view the JSON members under 64 KiB of those NEFFs; for
 # kbin_prog the seedgen plans (one with a program), the plan of mkneff
 # prog and the plan of the smallest real NEFF with a 0xD4.
-
-TESTUTIL_SRCS_fuzz := userspace/tests/kbin_mutate.c
 
 FUZZ_TARGETS	:= fuzz_kbin_check fuzz_kbin_struct fuzz_kbin_prog
 $(call programs,FUZZ_TARGETS,fuzz,userspace/tests,$(FUZZ_O),TESTUTIL KBIN,userspace)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kbin_testplan.h"
+#include "tl_rec.h"
 
 static struct tp_plan plan;
 static uint8_t pay_staged[256];
@@ -39,25 +40,6 @@ static const uint32_t sems_io[] = { 24, 25 };
 static const uint32_t sems_dyn[] = { 40 };
 static const uint32_t sems_spill[] = { 8 };
 
-/* a side on @var: @n dims of @sz / @st from @off */
-static struct kbin_dma_side tp_side(uint32_t var, uint32_t dtype, uint64_t off,
-				    uint32_t n, const uint32_t *sz,
-				    const uint64_t *st)
-{
-	struct kbin_dma_side sd;
-	uint32_t i;
-
-	memset(&sd, 0, sizeof(sd));
-	sd.var_id = var;
-	sd.dtype = (uint8_t)dtype;
-	sd.offset = off;
-	sd.num_dims = (uint8_t)n;
-	for (i = 0; i < n; i++) {
-		sd.sizes[i] = sz[i];
-		sd.steps[i] = st[i];
-	}
-	return sd;
-}
 
 static struct kbin_dma_queue_in *tp_queue_in(uint32_t sg, const char *name,
 					     uint32_t type, uint32_t owner,
@@ -122,28 +104,28 @@ static void tp_add_dma(void)
 
 	b = tp_block_in(0, TP_Q_IO, 0, 0, sems_io, "I-1-block-0");
 	d = tp_desc_in(b, KBIN_DMA_OP_COPY);
-	d->from = tp_side(TP_IN, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s256x4, in_st);
-	d->to = tp_side(TP_SB, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s256x4, sb_st);
+	d->from = tl_side(TP_IN, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s256x4, in_st);
+	d->to = tl_side(TP_SB, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s256x4, sb_st);
 	d = tp_desc_in(b, KBIN_DMA_OP_COPY);
-	d->from = tp_side(TP_SB, KBIN_DMA_DTYPE_FLOAT32, 229376 - 512, 2, s512x2, sb_st);
-	d->to = tp_side(TP_OUT, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s512x2, out_st);
+	d->from = tl_side(TP_SB, KBIN_DMA_DTYPE_FLOAT32, 229376 - 512, 2, s512x2, sb_st);
+	d->to = tl_side(TP_OUT, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s512x2, out_st);
 	b = tp_block_in(0, TP_Q_IO, 1, 1, sems_io, "I-2-block-1");
 	d = tp_desc_in(b, KBIN_DMA_OP_COPY);
 	d->num_tiling_dims = 0;
-	d->from = tp_side(TP_BUF, KBIN_DMA_DTYPE_BFLOAT16, 0, 1, s128, one);
-	d->to = tp_side(TP_VSHARED, KBIN_DMA_DTYPE_BFLOAT16, 64, 1, s128, one);
+	d->from = tl_side(TP_BUF, KBIN_DMA_DTYPE_BFLOAT16, 0, 1, s128, one);
+	d->to = tl_side(TP_VSHARED, KBIN_DMA_DTYPE_BFLOAT16, 64, 1, s128, one);
 	b = tp_block_in(0, TP_Q_DYN, 0, 0, sems_dyn, NULL);
 	d = tp_desc_in(b, KBIN_DMA_OP_CAST);
-	d->from = tp_side(TP_BUF_NOPAY, KBIN_DMA_DTYPE_INT8, 0, 2, s128x4, b128_st);
-	d->to = tp_side(TP_SB, KBIN_DMA_DTYPE_FLOAT32, 1024, 2, s512x4, sb_st);
+	d->from = tl_side(TP_BUF_NOPAY, KBIN_DMA_DTYPE_INT8, 0, 2, s128x4, b128_st);
+	d->to = tl_side(TP_SB, KBIN_DMA_DTYPE_FLOAT32, 1024, 2, s512x4, sb_st);
 
 	tp_queue_in(1, "qSPSpillReload0", KBIN_DMA_QUEUE_DATA, KBIN_DMA_ENGINE_SP,
 		    sems_spill, 1);
 	b = tp_block_in(1, 0, 0, 0, sems_spill, "T-1-block-0");
 	d = tp_desc_in(b, KBIN_DMA_OP_TRANSPOSE);
 	d->num_tiling_dims = 2;
-	d->from = tp_side(TP1_BUF, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s256x4, in_st);
-	d->to = tp_side(TP1_SB, KBIN_DMA_DTYPE_FLOAT32, 4096, 2, s512x2, sb_st);
+	d->from = tl_side(TP1_BUF, KBIN_DMA_DTYPE_FLOAT32, 0, 2, s256x4, in_st);
+	d->to = tl_side(TP1_SB, KBIN_DMA_DTYPE_FLOAT32, 4096, 2, s512x2, sb_st);
 	d->transpose_elem_size = 4;
 	memcpy(d->transpose_op, "WZXY", 4);
 	d->transpose_shape[0] = d->transpose_shape[1] = 1;
@@ -436,7 +418,6 @@ int tp_build_n(uint32_t n, void **buf, size_t *len)
 	static const uint32_t kinds[] = { KBIN_MR_BUFFER, KBIN_MR_TMP_BUF, KBIN_MR_INPUT,
 					  KBIN_MR_OUTPUT, KBIN_MR_PTR };
 	struct kbin_writer *w = kbin_writer_new(KBIN_TARGET_TRN1);
-	struct kbin_rec_in in;
 	char name[32];
 	uint32_t i;
 	int sg, err = 0;
@@ -447,23 +428,20 @@ int tp_build_n(uint32_t n, void **buf, size_t *len)
 	if (sg < 0)
 		err = sg;
 	for (i = 0; i < n && !err; i++) {
-		memset(&in, 0, sizeof(in));
-		in.rec.mr_type = kinds[i % 5];
-		if (i == 0)
-			in.rec.mr_type = KBIN_MR_BUFFER;
-		in.rec.var_id = i;
-		in.rec.size = 64 + (i % 7) * 64;
-		in.rec.alignment = 64;
-		memcpy(in.rec.dtype, "float32", 7);
-		in.rec.shape[0] = in.rec.size / 4;
-		if (in.rec.mr_type == KBIN_MR_PTR) {
-			in.rec.size = 8;
-			in.rec.shape[0] = 1;
-			in.rec.pointer.referenced_var_id = i - 1;
+		struct tl_rec r = {
+			.sg = sg, .id = i, .type = i ? kinds[i % 5] : KBIN_MR_BUFFER,
+			.name = name, .size = 64 + (i % 7) * 64, .align = 64,
+			.dtype = "float32",
+		};
+
+		r.d0 = r.size / 4;
+		if (r.type == KBIN_MR_PTR) {
+			r.size = 8;
+			r.d0 = 1;
+			r.var = i - 1;
 		}
 		snprintf(name, sizeof(name), "var_%u", i);
-		in.name = name;
-		err = kbin_writer_add_record(w, sg, &in);
+		err = tl_add(w, &r);
 	}
 	if (!err)
 		err = kbin_writer_finish(w, buf, len);
@@ -494,43 +472,21 @@ int tp_build_small(void **buf, size_t *len)
 	};
 	struct kbin_dma_block b = { .semaphore = 7 };
 	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY };
-	struct kbin_rec_in in;
 	int sg, err;
 
 	if (!w)
 		return -ENOMEM;
 	sg = kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0);
-	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = KBIN_MR_BUFFER;
-	in.rec.var_id = 0;
-	in.rec.size = 8;
-	in.rec.alignment = 64;
-	memcpy(in.rec.dtype, "uint8", 5);
-	in.rec.shape[0] = 8;
-	in.name = "w";
-	in.payload = w8;
-	in.payload_len = sizeof(w8);
-	err = sg < 0 ? sg : kbin_writer_add_record(w, sg, &in);
-	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = KBIN_MR_PTR;
-	in.rec.var_id = 1;
-	in.rec.size = 8;
-	in.rec.alignment = 8;
-	in.rec.pointer.referenced_var_id = 0;
-	in.name = "p";
+	err = sg < 0 ? sg : TL_ADD(w, .sg = sg, .id = 0, .type = KBIN_MR_BUFFER,
+				   .name = "w", .size = sizeof(w8), .align = 64,
+				   .dtype = "uint8", .d0 = 8, .payload = w8);
 	if (!err)
-		err = kbin_writer_add_record(w, sg, &in);
-	memset(&in, 0, sizeof(in));
-	in.rec.mr_type = KBIN_MR_OUTPUT;
-	in.rec.var_id = 2;
-	in.rec.size = 8;
-	in.rec.alignment = 64;
-	memcpy(in.rec.dtype, "uint8", 5);
-	in.rec.shape[0] = 8;
-	in.name = "o";
+		err = TL_ADD(w, .sg = sg, .id = 1, .type = KBIN_MR_PTR, .name = "p",
+			     .size = 8, .align = 8, .var = 0);
 	if (!err)
-		err = kbin_writer_add_record(w, sg, &in);
-	d.from = tp_side(0, KBIN_DMA_DTYPE_UINT8, 0, 1, (const uint32_t[]){ 8 },
+		err = TL_ADD(w, .sg = sg, .id = 2, .type = KBIN_MR_OUTPUT, .name = "o",
+			     .size = 8, .align = 64, .dtype = "uint8", .d0 = 8);
+	d.from = tl_side(0, KBIN_DMA_DTYPE_UINT8, 0, 1, (const uint32_t[]){ 8 },
 			 (const uint64_t[]){ 1 });
 	d.to = d.from;
 	d.to.var_id = 2;

@@ -43,6 +43,7 @@
 #include "kbin_writer.h"
 #include "plans.h"
 #include "prog_replay.h"
+#include "tl_rec.h"
 
 static int nsim_dev = -2;	/* -2: not read from $NSIM_DEV yet */
 
@@ -186,81 +187,11 @@ static uint8_t *payload(unsigned int var, uint64_t n)
 	return p;
 }
 
-/* a record of @type with its common fields; the union is left zero */
-static void rec_init(struct kbin_rec_in *in, uint32_t type, uint32_t id,
-		     const char *name, uint64_t size, uint64_t align)
-{
-	memset(in, 0, sizeof(*in));
-	in->rec.mr_type = type;
-	in->rec.var_id = id;
-	in->rec.size = size;
-	in->rec.alignment = align;
-	in->name = name;
-}
-
-int plan_add(struct kbin_writer *w, int sg, uint32_t id, uint32_t type,
-	     const char *name, uint64_t size, uint64_t align,
-	     const char *dtype, uint64_t d0, uint64_t d1,
-	     const void *pl, const uint32_t *list, uint32_t nlist)
-{
-	struct kbin_rec_in in;
-
-	rec_init(&in, type, id, name, size, align);
-	if (dtype)
-		strncpy(in.rec.dtype, dtype, sizeof(in.rec.dtype) - 1);
-	in.rec.shape[0] = d0;
-	in.rec.shape[1] = d0 ? d1 : 0;
-	if (pl) {
-		in.payload = pl;
-		in.payload_len = size;
-	}
-	if (list) {
-		in.list = list;
-		in.rec.list.length = nlist;
-	}
-	return kbin_writer_add_record(w, sg, &in);
-}
-
 int plan_finish(struct kbin_writer *w, int e, struct plan *p)
 {
 	e = e ? -EINVAL : kbin_writer_finish(w, &p->buf, &p->len);
 	kbin_writer_free(w);
 	return e;
-}
-
-static int add(struct kbin_writer *w, int sg, uint32_t id, uint32_t type,
-	       const char *name, uint64_t size, uint64_t align,
-	       const char *dtype, uint64_t d0, uint64_t d1,
-	       const void *pl, const uint32_t *list, uint32_t nlist)
-{
-	return plan_add(w, sg, id, type, name, size, align, dtype, d0, d1, pl,
-			list, nlist);
-}
-
-/* an MR_VIRTUAL_TMP_BUF at @offset of the @backing scratchpad */
-static int add_virt(struct kbin_writer *w, int sg, uint32_t id,
-		    const char *name, uint64_t size, uint64_t offset,
-		    uint32_t backing)
-{
-	struct kbin_rec_in in;
-
-	rec_init(&in, KBIN_MR_VIRTUAL_TMP_BUF, id, name, size, 64);
-	in.rec.virt.offset = offset;
-	in.rec.virt.backing_buf = backing;
-	return kbin_writer_add_record(w, sg, &in);
-}
-
-/* an MR_REMOTE: var @var of subgraph @rel_sg */
-static int add_remote(struct kbin_writer *w, int sg, uint32_t id,
-		      const char *name, uint64_t size, uint32_t rel_sg,
-		      uint32_t var)
-{
-	struct kbin_rec_in in;
-
-	rec_init(&in, KBIN_MR_REMOTE, id, name, size, 1);
-	in.rec.remote.remote_vtpb_rel_sg_id = rel_sg;
-	in.rec.remote.remote_var_id = var;
-	return kbin_writer_add_record(w, sg, &in);
 }
 
 /*
@@ -272,10 +203,9 @@ static int add_std_dma(const struct neuronsim_info *info,
 		       struct kbin_writer *w)
 {
 	static const uint32_t sems[] = { 24, 25 };
-	struct kbin_dma_queue_in q = {
-		.q = { .num_semaphores = 2, .type = KBIN_DMA_QUEUE_IN,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 2 },
-		.name = "qSPIO0", .fabric_path = "main", .semaphores = sems,
+	const struct tl_queue q = {
+		.name = "qSPIO0", .type = KBIN_DMA_QUEUE_IN, .num_queues = 2,
+		.nsem = 2, .sem = { sems[0], sems[1] }, .fabric_path = "main",
 	};
 	struct kbin_dma_side hbm = {
 		.sizes = { 512, 4 }, .steps = { 1, 512 }, .num_dims = 2,
@@ -288,7 +218,7 @@ static int add_std_dma(const struct neuronsim_info *info,
 
 	sb.var_id = V0_SB;
 	sb.steps[1] = info->sbuf_window_size / info->sbuf_partitions;
-	if (kbin_writer_add_dma_queue(w, 0, &q) != 0)
+	if (tl_add_queue(w, &q) != 0)
 		return -EINVAL;
 	hbm.var_id = V0_IN;
 	d.from = hbm;
@@ -363,7 +293,6 @@ static int plan_std_version(const struct neuronsim_info *info, uint32_t version,
 	uint8_t *ps = payload(V0_STAGED, STD_STAGED_SIZE);
 	uint8_t *p1 = payload(100 + V1_W, STD_W1_SIZE);
 	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
-	struct kbin_rec_in in;
 	int e = 0;
 
 	if (w && version != KBIN_VERSION)
@@ -377,39 +306,54 @@ static int plan_std_version(const struct neuronsim_info *info, uint32_t version,
 				     &co, 1) < 0 ||
 	    kbin_writer_add_subgraph(w, "sg01", 0, 0, NULL, 0) < 0)
 		e = -EINVAL;
-	e |= add(w, 0, V0_SB, KBIN_MR_SB, "state_buffer", sbuf, 1, NULL, 0, 0, NULL, NULL, 0);
-	e |= add(w, 0, V0_WEIGHT, KBIN_MR_BUFFER, "weight", STD_WEIGHT_SIZE, 65536,
-		 "uint8", 1049, 4, pw, NULL, 0);
-	e |= add(w, 0, V0_STAGED, KBIN_MR_BUFFER_STAGED, "staged", STD_STAGED_SIZE,
-		 64, "float32", 64, 0, ps, NULL, 0);
-	e |= add(w, 0, V0_BIAS, KBIN_MR_BUFFER, "bias", 1000, 256, "bfloat16", 500, 0,
-		 NULL, NULL, 0);
-	e |= add(w, 0, V0_TMP, KBIN_MR_TMP_BUF, "tmp", 5000, 4096, "uint8", 5000, 0,
-		 NULL, NULL, 0);
-	e |= add(w, 0, V0_IN, KBIN_MR_INPUT, "input0", 2048, 64, "float32", 16, 32,
-		 NULL, NULL, 0);
-	e |= add(w, 0, V0_OUT, KBIN_MR_OUTPUT, "output0", 2048, 64, "float32", 16,
-		 32, NULL, NULL, 0);
-	rec_init(&in, KBIN_MR_PTR, V0_PTR, "ptr_weight", 8, 8);
-	in.rec.pointer.referenced_var_id = V0_WEIGHT;
-	e |= kbin_writer_add_record(w, 0, &in);
-	e |= add_virt(w, 0, V0_VLOCAL, "vlocal", 1024, 4096,
-		      KBIN_BACKING_BUF_LOCAL);
-	e |= add_virt(w, 0, V0_VSHARED, "vshared", 512, 512,
-		      KBIN_BACKING_BUF_SHARED);
-	e |= add(w, 0, V0_LIST, KBIN_MR_LIST, "list", 12, 4, "uint32", 3, 0, NULL,
-		 list, 3);
-	/* sized as the compiler sizes a list kind: 4 bytes per row */
-	e |= add(w, 0, V0_TABLE, KBIN_MR_PTR_TABLE, "table", 16, 8, "uint64", 4, 0,
-		 NULL, table, 4);
-	e |= add_remote(w, 0, V0_REMOTE, "remote_w1", STD_W1_SIZE, 1, V1_W);
+	{
+		/* one record of every kind (the V0_ and V1_ enums) */
+		const struct tl_rec r[] = {
+			{ .id = V0_SB, .type = KBIN_MR_SB, .name = "state_buffer", .size = sbuf },
+			{ .id = V0_WEIGHT, .type = KBIN_MR_BUFFER, .name = "weight",
+			  .size = STD_WEIGHT_SIZE, .align = 65536, .dtype = "uint8",
+			  .d0 = 1049, .d1 = 4, .payload = pw },
+			{ .id = V0_STAGED, .type = KBIN_MR_BUFFER_STAGED, .name = "staged",
+			  .size = STD_STAGED_SIZE, .align = 64, .dtype = "float32",
+			  .d0 = 64, .payload = ps },
+			{ .id = V0_BIAS, .type = KBIN_MR_BUFFER, .name = "bias", .size = 1000,
+			  .align = 256, .dtype = "bfloat16", .d0 = 500 },
+			{ .id = V0_TMP, .type = KBIN_MR_TMP_BUF, .name = "tmp", .size = 5000,
+			  .align = 4096, .dtype = "uint8", .d0 = 5000 },
+			{ .id = V0_IN, .type = KBIN_MR_INPUT, .name = "input0", .size = 2048,
+			  .align = 64, .dtype = "float32", .d0 = 16, .d1 = 32 },
+			{ .id = V0_OUT, .type = KBIN_MR_OUTPUT, .name = "output0", .size = 2048,
+			  .align = 64, .dtype = "float32", .d0 = 16, .d1 = 32 },
+			{ .id = V0_PTR, .type = KBIN_MR_PTR, .name = "ptr_weight", .size = 8,
+			  .align = 8, .var = V0_WEIGHT },
+			{ .id = V0_VLOCAL, .type = KBIN_MR_VIRTUAL_TMP_BUF, .name = "vlocal",
+			  .size = 1024, .align = 64, .offset = 4096,
+			  .backing = KBIN_BACKING_BUF_LOCAL },
+			{ .id = V0_VSHARED, .type = KBIN_MR_VIRTUAL_TMP_BUF, .name = "vshared",
+			  .size = 512, .align = 64, .offset = 512,
+			  .backing = KBIN_BACKING_BUF_SHARED },
+			{ .id = V0_LIST, .type = KBIN_MR_LIST, .name = "list", .size = 12,
+			  .align = 4, .dtype = "uint32", .d0 = 3, .list = list, .nlist = 3 },
+			/* sized as the compiler sizes a list kind: 4 bytes per row */
+			{ .id = V0_TABLE, .type = KBIN_MR_PTR_TABLE, .name = "table", .size = 16,
+			  .align = 8, .dtype = "uint64", .d0 = 4, .list = table, .nlist = 4 },
+			{ .id = V0_REMOTE, .type = KBIN_MR_REMOTE, .name = "remote_w1",
+			  .size = STD_W1_SIZE, .rel_sg = 1, .var = V1_W },
+			{ .sg = 1, .id = V1_SB, .type = KBIN_MR_SB, .name = "state_buffer",
+			  .size = sbuf },
+			{ .sg = 1, .id = V1_W, .type = KBIN_MR_BUFFER, .name = "w1",
+			  .size = STD_W1_SIZE, .align = 4096, .dtype = "uint8", .d0 = 1024,
+			  .payload = p1 },
+			{ .sg = 1, .id = V1_REMOTE, .type = KBIN_MR_REMOTE, .name = "remote_out",
+			  .size = 2048, .rel_sg = 0, .var = V0_OUT },
+			{ .sg = 1, .id = V1_IN, .type = KBIN_MR_INPUT, .name = "in1", .size = 64,
+			  .align = 64, .dtype = "int8", .d0 = 64 },
+		};
+		size_t i;
 
-	e |= add(w, 1, V1_SB, KBIN_MR_SB, "state_buffer", sbuf, 1, NULL, 0, 0, NULL, NULL, 0);
-	e |= add(w, 1, V1_W, KBIN_MR_BUFFER, "w1", STD_W1_SIZE, 4096, "uint8", 1024,
-		 0, p1, NULL, 0);
-	e |= add_remote(w, 1, V1_REMOTE, "remote_out", 2048, 0, V0_OUT);
-	e |= add(w, 1, V1_IN, KBIN_MR_INPUT, "in1", 64, 64, "int8", 64, 0, NULL,
-		 NULL, 0);
+		for (i = 0; i < sizeof(r) / sizeof(r[0]); i++)
+			e |= tl_add(w, &r[i]);
+	}
 	if (version != 1)
 		e |= add_std_dma(info, w);
 	if (triggers >= 0)
@@ -462,8 +406,9 @@ int plan_buffers(const struct neuronsim_info *info, unsigned int n,
 		e = -EINVAL;
 	for (i = 0; i < n && !e; i++) {
 		snprintf(name, sizeof(name), "buf%u", i);
-		e |= add(w, 0, i, KBIN_MR_BUFFER, name, size, 64, "uint8", size, 0,
-			 pl, NULL, 0);
+		e |= TL_ADD(w, .id = i, .type = KBIN_MR_BUFFER, .name = name,
+			    .size = size, .align = 64, .dtype = "uint8",
+			    .d0 = size, .payload = pl);
 	}
 	e = plan_finish(w, e, p);
 out:
@@ -704,6 +649,18 @@ char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+long long read_number(const char *path)
+{
+	char *t = read_file(path, NULL);
+	long long v;
+
+	if (!t)
+		return -1;
+	v = atoll(t);
+	free(t);
+	return v;
+}
+
 static long long stat_field(const char *text, const char *key)
 {
 	const char *p = text;
@@ -768,6 +725,11 @@ long long dma_ring_present(void)
 	}
 	free(t);
 	return sum;
+}
+
+int ioctl_errno(int fd, unsigned long req, void *arg)
+{
+	return ioctl(fd, req, arg) == -1 ? errno : 0;
 }
 
 int write_knob(const char *name, long value)
@@ -861,34 +823,21 @@ int snap_read(struct snap *s)
 int plan_engine(const struct neuronsim_info *info, uint64_t in_size,
 		    uint8_t ft, uint8_t tt, struct plan *p)
 {
-	static const uint32_t sems[] = { ENGINE_SEM }, sems2[] = { 9 };
-	struct kbin_dma_queue_in qin = {
-		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_IN,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 2 },
-		.name = "qIn", .semaphores = sems,
-	};
-	struct kbin_dma_queue_in qout = {
-		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
-		.name = "qOut", .semaphores = sems2,
-	};
 	uint64_t stride = info->sbuf_window_size / info->sbuf_partitions;
 	uint32_t fs = ft == KBIN_DMA_DTYPE_FLOAT32 ? 4 : 1;
 	uint32_t ts = tt == KBIN_DMA_DTYPE_FLOAT32 ? 4 : tt == KBIN_DMA_DTYPE_FLOAT16 ? 2 : 1;
-	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
+	struct tl_io io = {
+		.gen = info->arch_gen, .sb_size = info->sbuf_window_size,
+		.size = in_size, .align = 64, .dtype = "uint8", .d0 = in_size, .d1 = 1,
+	};
+	struct kbin_writer *w;
 	int e = 0, b;
 
+	w = tl_io_plan(&io, &e);
 	if (!w)
 		return -ENOMEM;
-	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0)
-		e = -EINVAL;
-	e |= plan_add(w, 0, ENGINE_V_SB, KBIN_MR_SB, "state_buffer",
-		      info->sbuf_window_size, 1, NULL, 0, 0, NULL, NULL, 0);
-	e |= plan_add(w, 0, ENGINE_V_IN, KBIN_MR_INPUT, "input0", in_size, 64,
-		      "uint8", in_size, 1, NULL, NULL, 0);
-	e |= plan_add(w, 0, ENGINE_V_OUT, KBIN_MR_OUTPUT, "output0", in_size, 64,
-		      "uint8", in_size, 1, NULL, NULL, 0);
-	e |= kbin_writer_add_dma_queue(w, 0, &qin) < 0;
+	e |= TL_QUEUE(w, .name = "qIn", .type = KBIN_DMA_QUEUE_IN,
+		      .num_queues = 2, .sem = { ENGINE_SEM }) < 0;
 	for (b = 0; b < ENGINE_NB; b++) {
 		struct kbin_dma_block blk = { .queue = 0, .id = b, .semaphore = ENGINE_SEM };
 		struct kbin_dma_desc d = {
@@ -904,7 +853,8 @@ int plan_engine(const struct neuronsim_info *info, uint64_t in_size,
 
 		e |= kbin_writer_add_dma_block(w, 0, &blk, "in", &d, 1);
 	}
-	e |= kbin_writer_add_dma_queue(w, 0, &qout) < 0;
+	e |= TL_QUEUE(w, .name = "qOut", .type = KBIN_DMA_QUEUE_DATA,
+		      .sem = { 9 }) < 0;
 	{
 		struct kbin_dma_block blk = { .queue = 1, .semaphore = 9 };
 		uint32_t run = in_size >= 65536 ? 65536 : (uint32_t)in_size;
@@ -928,13 +878,7 @@ static int plan_descs_w(const struct neuronsim_info *info, const uint64_t *sizes
 			unsigned int nd, int prog, const uint8_t *qsel,
 			struct plan *p)
 {
-	static const uint32_t sems[] = { 3 };
 	static const char *const qname[2] = { "q", "r" };
-	struct kbin_dma_queue_in q = {
-		.q = { .num_semaphores = 1, .type = KBIN_DMA_QUEUE_DATA,
-		       .owner = KBIN_DMA_ENGINE_SP, .num_queues = 1 },
-		.name = "q", .semaphores = sems,
-	};
 	struct kbin_writer *w = kbin_writer_new(info->arch_gen);
 	uint32_t ids[2] = { 0, 0 };
 	unsigned int i, k;
@@ -946,28 +890,31 @@ static int plan_descs_w(const struct neuronsim_info *info, const uint64_t *sizes
 	if (kbin_writer_add_subgraph(w, "sg00", 0, 0, NULL, 0) < 0 ||
 	    (remote && kbin_writer_add_subgraph(w, "sg01", 0, 0, NULL, 0) < 0))
 		e = -EINVAL;
-	e |= plan_add(w, 0, PLAN_DMA_SB, KBIN_MR_SB, "state_buffer",
-		      info->sbuf_window_size, 1, NULL, 0, 0, NULL, NULL, 0);
+	e |= TL_ADD(w, .id = PLAN_DMA_SB, .type = KBIN_MR_SB,
+		    .name = "state_buffer", .size = info->sbuf_window_size);
 	for (i = 0; i < nvars; i++) {
 		snprintf(name, sizeof(name), "v%u", i);
-		e |= plan_add(w, 0, i + 1, KBIN_MR_INPUT, name, sizes[i], 4096,
-			      "uint8", sizes[i], 1, NULL, NULL, 0);
+		e |= TL_ADD(w, .id = i + 1, .type = KBIN_MR_INPUT, .name = name,
+			    .size = sizes[i], .align = 4096, .dtype = "uint8",
+			    .d0 = sizes[i], .d1 = 1);
 	}
-	if (remote) {
-		e |= add_remote(w, 0, nvars + 1, "r_w1", PLAN_DMA_W1, 1, 1);
-		e |= add_remote(w, 0, nvars + 2, "r_o1", PLAN_DMA_W1, 1, 2);
-		e |= plan_add(w, 1, 0, KBIN_MR_SB, "state_buffer",
-			      info->sbuf_window_size, 1, NULL, 0, 0, NULL, NULL, 0);
-		e |= plan_add(w, 1, 1, KBIN_MR_BUFFER, "w1", PLAN_DMA_W1, 4096,
-			      "uint8", PLAN_DMA_W1, 1, NULL, NULL, 0);
-		e |= plan_add(w, 1, 2, KBIN_MR_OUTPUT, "o1", PLAN_DMA_W1, 4096,
-			      "uint8", PLAN_DMA_W1, 1, NULL, NULL, 0);
-	}
-	e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
-	if (qsel) {
-		q.name = qname[1];
-		e |= kbin_writer_add_dma_queue(w, 0, &q) < 0;
-	}
+	/* sg00's var nvars + 1 + k is sg01's var 1 + k */
+	for (k = 0; remote && k < 2; k++)
+		e |= TL_ADD(w, .id = nvars + 1 + k, .type = KBIN_MR_REMOTE,
+			    .name = k ? "r_o1" : "r_w1", .size = PLAN_DMA_W1,
+			    .rel_sg = 1, .var = 1 + k);
+	if (remote)
+		e |= TL_ADD(w, .sg = 1, .id = PLAN_DMA_SB, .type = KBIN_MR_SB,
+			    .name = "state_buffer", .size = info->sbuf_window_size);
+	for (k = 0; remote && k < 2; k++)
+		e |= TL_ADD(w, .sg = 1, .id = 1 + k,
+			    .type = k ? KBIN_MR_OUTPUT : KBIN_MR_BUFFER,
+			    .name = k ? "o1" : "w1", .size = PLAN_DMA_W1, .align = 4096,
+			    .dtype = "uint8", .d0 = PLAN_DMA_W1, .d1 = 1);
+	/* one data queue "q", with @qsel a second "r"; semaphore 3 */
+	for (k = 0; k < (qsel ? 2U : 1U); k++)
+		e |= TL_QUEUE(w, .name = qname[k], .type = KBIN_DMA_QUEUE_DATA,
+			      .sem = { 3 }) < 0;
 	/* the blocks in queue order, each queue's in descriptor order */
 	for (k = 0; k < (qsel ? 2U : 1U); k++)
 		for (i = 0; i < nd; i++) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * plans.h - shared helpers of the kernel runtime selftests: plans built
- * in-process with the KBIN writer (userspace/cc/kbin_writer.h), thin
+ * plans.h - the test library's part for the kernel runtime selftests and
+ * the VM bench (Documentation/running.rst, "The test library"): plans
+ * built in-process with the KBIN writer (tl_rec.h), thin
  * ioctl wrappers that return 0 or -errno, debugfs readers, and the
  * checks every staged record of a loaded plan gets (plan_check_staged()).
  *
@@ -22,6 +23,7 @@
 #include <linux/neuronsim_kbin.h>
 
 #include "libneuronsim.h"
+#include "tl_rec.h"
 
 /* the debugfs directory of the module; each device has neuronsimN/ */
 #define DBGFS_ROOT "/sys/kernel/debug/neuronsim"
@@ -55,6 +57,44 @@ struct snap {
 	struct stats st;
 	char hbm_used[512];	/* "C:U " per channel */
 };
+
+/*
+ * The kselftest fixtures on the device and the standard plan: FIXTURE()
+ * holds STD_FIXTURE_FIELDS (fd, info, the plan p, model id, stats base);
+ * FIXTURE_SETUP() runs STD_FIXTURE_OPEN(self) (open the device, GET_INFO,
+ * the debugfs stats as base), STD_FIXTURE_PLAN(self) (that and plan_std())
+ * or STD_FIXTURE_LOAD(self) (that and LOAD of the plan as self->id);
+ * FIXTURE_TEARDOWN() STD_FIXTURE_FREE(self).  EMPTY_FIXTURE(name) is a
+ * fixture with nothing in it, for TEST_F_TIMEOUT().
+ */
+#define STD_FIXTURE_FIELDS \
+	int fd; \
+	struct neuronsim_info info; \
+	struct plan p; \
+	uint32_t id; \
+	struct stats base
+#define STD_FIXTURE_OPEN(self) do { \
+	(self)->fd = nsim_open(); \
+	ASSERT_LE(0, (self)->fd); \
+	ASSERT_EQ(0, nsim_get_info((self)->fd, &(self)->info)); \
+	ASSERT_EQ(0, read_stats(&(self)->base)); \
+} while (0)
+#define STD_FIXTURE_PLAN(self) do { \
+	STD_FIXTURE_OPEN(self); \
+	ASSERT_EQ(0, plan_std(&(self)->info, &(self)->p)); \
+} while (0)
+#define STD_FIXTURE_LOAD(self) do { \
+	STD_FIXTURE_PLAN(self); \
+	ASSERT_EQ(0, nsim_load((self)->fd, &(self)->p, 0, &(self)->id, NULL, NULL, 0)); \
+} while (0)
+#define STD_FIXTURE_FREE(self) do { \
+	plan_free(&(self)->p); \
+	close((self)->fd); \
+} while (0)
+#define EMPTY_FIXTURE(name) \
+	FIXTURE(name) { int unused; }; \
+	FIXTURE_SETUP(name) {} \
+	FIXTURE_TEARDOWN(name) {}
 
 /* in a kselftest: take a snapshot or fail the test */
 #define SNAP_TAKE(s) \
@@ -137,12 +177,7 @@ int plan_std_deadlock(const struct neuronsim_info *info, struct plan *p);
 int plan_buffers(const struct neuronsim_info *info, unsigned int n,
 		 uint64_t size, int with_payload, struct plan *p);
 void plan_free(struct plan *p);
-/* one record in subgraph @sg: common fields, dtype and 2-D shape, payload
- * (@size bytes) and index list when given; 0 or kbin_writer's error */
-int plan_add(struct kbin_writer *w, int sg, uint32_t id, uint32_t type,
-	     const char *name, uint64_t size, uint64_t align,
-	     const char *dtype, uint64_t d0, uint64_t d1,
-	     const void *pl, const uint32_t *list, uint32_t nlist);
+/* records are added with TL_ADD() and struct tl_rec (tl_rec.h) */
 /* when @e (OR of the add results) is 0, the plan into @p; frees @w */
 int plan_finish(struct kbin_writer *w, int e, struct plan *p);
 int nsim_load(int fd, const struct plan *p, uint32_t first_core,
@@ -210,11 +245,18 @@ uint8_t *plan_check_weight(const struct plan_check *c,
 			   const struct kbin_mem_ref *rec, uint64_t size);
 int nsim_in_hbm(const struct neuronsim_info *info, uint64_t a, uint64_t n);
 int write_knob(const char *name, long value);
+/*
+ * ioctl(@fd, @req, @arg) that must fail: its errno when it returned -1,
+ * 0 when it did not fail; EXPECT_EQ(EINVAL, ioctl_errno(..)) checks both.
+ */
+int ioctl_errno(int fd, unsigned long req, void *arg);
 /* write @text to a file (sysfs, debugfs): 0 or -errno */
 int write_text(const char *path, const char *text);
 /* 1 when the kernel log since the last SYSLOG_ACTION_CLEAR has @what */
 int klog_has(const char *what);
 char *read_file(const char *path, size_t *len);
+/* the number a file (a counter, a knob) holds; -1 when it cannot be read */
+long long read_number(const char *path);
 int snap_read(struct snap *s);
 /*
  * The DMA engine tests' plan (run_test, run_stress_test): one subgraph,
