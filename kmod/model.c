@@ -13,6 +13,10 @@
  * reader never sees a half-built or freed model and nobody sees a model
  * whose loader was not told about it.  Closing the file unloads its
  * models.
+ *
+ * This is the models' lifecycle, above the features it tears down (the
+ * engine's runs, the execution, debugfs, netlink); finding a model is
+ * lookup.c's, a leaf every feature calls (Documentation/module.rst).
  */
 #include <linux/bitops.h>
 #include <linux/mm.h>
@@ -166,43 +170,6 @@ static void nrsim_model_unpublish(struct nrsim_file *nf, struct nrsim_model *m)
 	atomic64_sub(m->num_vars, &nd->stats.mem_refs);
 	atomic64_sub(m->kmem_bytes, &nd->stats.kmem_bytes);
 	nrsim_sysfs_model_unpublished(m);
-}
-
-/**
- * nrsim_model_find_rcu() - find one of a file's models in the device's
- *	model xarray.
- * @nf: the caller's file.
- * @id: model id.
- *
- * Context: rcu_read_lock() held; the model stays valid until it is
- * dropped.
- * Return: the model, or NULL when @id is unknown or another file's.
- */
-struct nrsim_model *nrsim_model_find_rcu(struct nrsim_file *nf, u32 id)
-{
-	struct nrsim_model *m = xa_load(&nf->nd->models, id);
-
-	if (!m || READ_ONCE(m->owner) != nf)
-		return NULL;
-	return m;
-}
-
-/**
- * nrsim_model_get_locked() - find one of a file's models, file locked.
- * @nf: the caller's file, @nf->lock held (models cannot go away).
- * @id: model id.
- *
- * Return: the model, or NULL when @id is unknown or another file's.
- */
-struct nrsim_model *nrsim_model_get_locked(struct nrsim_file *nf, u32 id)
-{
-	struct nrsim_model *m;
-
-	lockdep_assert_held(&nf->lock);
-	list_for_each_entry(m, &nf->models, node)
-		if (m->id == id)
-			return m;
-	return NULL;
 }
 
 /**

@@ -886,6 +886,8 @@ int nrsim_model_reserve_id(struct nrsim_file *nf, struct nrsim_model *m);
 void nrsim_model_release_id(struct nrsim_file *nf, struct nrsim_model *m);
 void nrsim_model_publish(struct nrsim_file *nf, struct nrsim_model *m);
 int nrsim_model_unload(struct nrsim_file *nf, u32 id);
+
+/* lookup.c */
 struct nrsim_model *nrsim_model_find_rcu(struct nrsim_file *nf, u32 id);
 struct nrsim_model *nrsim_model_get_locked(struct nrsim_file *nf, u32 id);
 
