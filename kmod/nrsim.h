@@ -724,6 +724,10 @@ struct nrsim_exec;
  *	one stops at its next UDMA descriptor (engine.c).
  * @active_runs: its runs queued or running, and its execution's
  *	subgraphs queued or running (under the file's @run_lock).
+ * @exec_state: its latest execution's state, NEURONSIM_EXEC_IDLE,
+ *	_RUNNING or _DONE (exec.c, under the file's @run_lock); RUN refuses
+ *	its queues while it is _RUNNING (engine.c), so neither calls the
+ *	other.
  * @exec: its execution state (exec.c), when the plan has a program;
  *	else NULL.
  * @dir: debugfs directory models/<id>.
@@ -750,6 +754,7 @@ struct nrsim_model {
 	bool cores_reserved;
 	bool stopping;
 	u32 active_runs;
+	u8 exec_state;
 	struct nrsim_exec *exec;
 	struct dentry *dir;
 	struct nrsim_sg sg[];
@@ -1004,17 +1009,10 @@ static inline int nrsim_resolve_one(const struct nrsim_model *m, u32 subgraph,
 	return ret;
 }
 
-/* engine.c */
-int nrsim_engine_init(struct nrsim_device *nd);
-void nrsim_engine_exit(struct nrsim_device *nd);
-void nrsim_engine_stop(struct nrsim_file *nf, struct nrsim_model *m);
-long nrsim_ioctl_run(struct nrsim_file *nf, void __user *uarg, size_t usize);
-long nrsim_ioctl_wait(struct nrsim_file *nf, void __user *uarg, size_t usize);
-__poll_t nrsim_engine_poll(struct nrsim_file *nf, struct file *file,
-			   struct poll_table_struct *wait);
-
+/* dmaeng.c */
 /**
- * struct nrsim_eng_result - what nrsim_eng_block() did of one block.
+ * struct nrsim_eng_result - what nrsim_eng_block() did of one block,
+ *	or nrsim_eng_queue() of one queue.
  * @descs: DMA descriptors done.
  * @fail_desc: the descriptor (its index in the block) it stopped in, or
  *	U32_MAX.
@@ -1035,6 +1033,17 @@ void nrsim_eng_bind(struct nrsim_eng *e, struct nrsim_model *m, u32 sg,
 		    const int *abort, u64 deadline);
 int nrsim_eng_block(struct nrsim_eng *e, u32 qi, u32 blk,
 		    struct nrsim_eng_result *out);
+int nrsim_eng_queue(struct nrsim_eng *e, u32 qi, struct nrsim_eng_result *out);
+
+/* engine.c */
+int nrsim_engine_init(struct nrsim_device *nd);
+void nrsim_engine_exit(struct nrsim_device *nd);
+void nrsim_run_stop(struct nrsim_file *nf, struct nrsim_model *m);
+void nrsim_run_forget_locked(struct nrsim_file *nf, struct nrsim_model *m);
+long nrsim_ioctl_run(struct nrsim_file *nf, void __user *uarg, size_t usize);
+long nrsim_ioctl_wait(struct nrsim_file *nf, void __user *uarg, size_t usize);
+__poll_t nrsim_engine_poll(struct nrsim_file *nf, struct file *file,
+			   struct poll_table_struct *wait);
 
 /* exec.c */
 int nrsim_exec_stage(struct nrsim_model *m, const void *plan, u64 len,
@@ -1042,7 +1051,6 @@ int nrsim_exec_stage(struct nrsim_model *m, const void *plan, u64 len,
 void nrsim_exec_free(struct nrsim_model *m);
 void nrsim_exec_stop_locked(struct nrsim_file *nf, struct nrsim_model *m);
 void nrsim_exec_forget_locked(struct nrsim_file *nf, struct nrsim_model *m);
-bool nrsim_exec_running_locked(const struct nrsim_model *m);
 long nrsim_ioctl_execute(struct nrsim_file *nf, void __user *uarg, size_t usize);
 long nrsim_ioctl_exec_wait(struct nrsim_file *nf, void __user *uarg,
 			   size_t usize);
