@@ -1204,19 +1204,26 @@ static int nrsim_exec_engines_show(struct seq_file *f, void *unused)
 DEFINE_SHOW_ATTRIBUTE(nrsim_exec_engines);
 
 /**
- * nrsim_exec_debugfs_add() - the execution files of a subgraph's debugfs
- *	directory, semaphores and engines (Documentation/debugfs.rst).
- * @m: the model, being published.
- * @sg: the subgraph's index; its directory exists.
+ * nrsim_exec_debugfs_add() - the execution files of each subgraph's
+ *	debugfs directory, semaphores and engines
+ *	(Documentation/debugfs.rst).
+ * @m: the model, being published, after nrsim_debugfs_model_add().
+ *
+ * Failures are not fatal (debugfs may be disabled).
  */
-void nrsim_exec_debugfs_add(struct nrsim_model *m, u32 sg)
+void nrsim_exec_debugfs_add(struct nrsim_model *m)
 {
-	struct nrsim_exec_sg *xs = m->sg[sg].exec;
+	struct nrsim_exec_sg *xs;
+	u32 i;
 
-	if (!xs)
-		return;
-	debugfs_create_file("semaphores", 0400, m->sg[sg].dir, xs,
-			    &nrsim_exec_sems_fops);
-	debugfs_create_file("engines", 0400, m->sg[sg].dir, xs,
-			    &nrsim_exec_engines_fops);
+	for (i = 0; i < m->num_sg; i++) {
+		xs = m->sg[i].exec;
+		/* no directory: debugfs is disabled or failed */
+		if (!xs || IS_ERR_OR_NULL(m->sg[i].dir))
+			continue;
+		debugfs_create_file("semaphores", 0400, m->sg[i].dir, xs,
+				    &nrsim_exec_sems_fops);
+		debugfs_create_file("engines", 0400, m->sg[i].dir, xs,
+				    &nrsim_exec_engines_fops);
+	}
 }

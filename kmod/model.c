@@ -153,6 +153,7 @@ void nrsim_model_publish(struct nrsim_file *nf, struct nrsim_model *m)
 	atomic64_add(m->kmem_bytes, &nd->stats.kmem_bytes);
 	nrsim_sysfs_model_published(m);
 	nrsim_debugfs_model_add(m);
+	nrsim_exec_debugfs_add(m);
 	nrsim_netlink_notify_loaded(m);
 }
 

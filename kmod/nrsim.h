@@ -1054,7 +1054,7 @@ void nrsim_exec_forget_locked(struct nrsim_file *nf, struct nrsim_model *m);
 long nrsim_ioctl_execute(struct nrsim_file *nf, void __user *uarg, size_t usize);
 long nrsim_ioctl_exec_wait(struct nrsim_file *nf, void __user *uarg,
 			   size_t usize);
-void nrsim_exec_debugfs_add(struct nrsim_model *m, u32 sg);
+void nrsim_exec_debugfs_add(struct nrsim_model *m);
 
 /* ioctl.c */
 long nrsim_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
