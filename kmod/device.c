@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * device.c - a simulated device: its geometry (the generation), its
- * device node, and the module's list of devices.  The device address map
- * is addrmap.c's.
+ * device node, and its lifecycle: creating it (each feature's init, then
+ * what publishes it) and removing it.  The device address map is
+ * addrmap.c's, the module's list of devices devlist.c's.
  *
  * Every piece of a device's state is in its struct nrsim_device; the
- * module keeps only the list of devices (an xarray by device index under
- * a mutex, which the bus and netlink read).  Device N is a struct device
+ * module keeps only the list of devices (devlist.c, which the bus, the
+ * alias and netlink read).  Device N is a struct device
  * "neuronsimN" on the neuronsim bus (bus.c) with the node /dev/neuronsimN;
  * /dev/neuronsim is an alias whose open binds to device 0.
  *
@@ -26,9 +27,6 @@
 #include <linux/string.h>
 
 #include "nrsim.h"
-
-static DEFINE_XARRAY(nrsim_devices);
-static DEFINE_MUTEX(nrsim_devices_mutex);	/* nrsim_devices */
 
 /**
  * nrsim_arch_find() - the generation the arch= module parameter names.
@@ -191,50 +189,6 @@ void nrsim_alias_unregister(void)
 	misc_deregister(&nrsim_alias);
 }
 
-/**
- * nrsim_devices_lock() - lock the list of devices: no device is added or
- *	removed until nrsim_devices_unlock(), so a device found meanwhile
- *	stays valid.
- */
-void nrsim_devices_lock(void)
-{
-	mutex_lock(&nrsim_devices_mutex);
-}
-
-/**
- * nrsim_devices_unlock() - unlock the list of devices.
- */
-void nrsim_devices_unlock(void)
-{
-	mutex_unlock(&nrsim_devices_mutex);
-}
-
-/**
- * nrsim_device_next() - the device with the lowest index >= *@index.
- * @index: in: where to start; out: the device's index.
- *
- * Context: nrsim_devices_lock() held.
- * Return: the device, or NULL when there is none.
- */
-struct nrsim_device *nrsim_device_next(unsigned long *index)
-{
-	lockdep_assert_held(&nrsim_devices_mutex);
-	return xa_find(&nrsim_devices, index, ULONG_MAX, XA_PRESENT);
-}
-
-/**
- * nrsim_device_find() - the device of an index.
- * @index: device index.
- *
- * Context: nrsim_devices_lock() held.
- * Return: the device, or NULL.
- */
-struct nrsim_device *nrsim_device_find(u32 index)
-{
-	lockdep_assert_held(&nrsim_devices_mutex);
-	return xa_load(&nrsim_devices, index);
-}
-
 static void nrsim_device_release(struct device *dev)
 {
 	kfree(container_of(dev, struct nrsim_device, dev));
@@ -293,11 +247,9 @@ struct nrsim_device *nrsim_device_create(u32 index, const struct kbin_gen *arch)
 	ret = dev_set_name(&nd->dev, "%s", nd->name);
 	if (ret)
 		goto err_put;
-	ret = xa_insert(&nrsim_devices, index, NULL, GFP_KERNEL);
-	if (ret) {
-		ret = ret == -EBUSY ? -EEXIST : ret;
+	ret = nrsim_devices_reserve(index);
+	if (ret)
 		goto err_put;
-	}
 	/* the state every file below reads */
 	ret = nrsim_hbm_init(nd);
 	if (ret)
@@ -316,9 +268,7 @@ struct nrsim_device *nrsim_device_create(u32 index, const struct kbin_gen *arch)
 	ret = misc_register(&nd->misc);
 	if (ret)
 		goto err_sysfs;
-	nrsim_devices_lock();
-	xa_store(&nrsim_devices, index, nd, GFP_KERNEL);
-	nrsim_devices_unlock();
+	nrsim_devices_publish(nd);
 	return nd;
 
 err_sysfs:
@@ -331,7 +281,7 @@ err_debugfs:
 err_hbm:
 	nrsim_hbm_exit(nd);
 err_index:
-	xa_erase(&nrsim_devices, index);
+	nrsim_devices_erase(index);
 err_put:
 	put_device(&nd->dev);
 	return ERR_PTR(ret);
@@ -373,7 +323,7 @@ int nrsim_device_remove(u32 index)
 				   atomic64_read(&nd->stats.models));
 		return -EBUSY;
 	}
-	xa_erase(&nrsim_devices, index);
+	nrsim_devices_erase(index);
 	nrsim_devices_unlock();
 
 	/* unpublished first: no reader is left when the state goes */

@@ -834,12 +834,17 @@ u32 nrsim_core_channel(const struct nrsim_device *nd, u32 core);
 /* fault.c */
 bool nrsim_fault_hit(atomic_t *knob);
 
-/* device.c */
-const struct kbin_gen *nrsim_arch_find(const char *name);
+/* devlist.c */
 void nrsim_devices_lock(void);
 void nrsim_devices_unlock(void);
 struct nrsim_device *nrsim_device_next(unsigned long *index);
 struct nrsim_device *nrsim_device_find(u32 index);
+int nrsim_devices_reserve(u32 index);
+void nrsim_devices_publish(struct nrsim_device *nd);
+void nrsim_devices_erase(u32 index);
+
+/* device.c */
+const struct kbin_gen *nrsim_arch_find(const char *name);
 struct nrsim_device *nrsim_device_create(u32 index, const struct kbin_gen *arch);
 int nrsim_device_remove(u32 index);
 int nrsim_alias_register(void);
