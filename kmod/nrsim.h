@@ -849,7 +849,6 @@ struct nrsim_device *nrsim_device_create(u32 index, const struct kbin_gen *arch)
 int nrsim_device_remove(u32 index);
 int nrsim_alias_register(void);
 void nrsim_alias_unregister(void);
-void nrsim_fill_info(const struct nrsim_device *nd, struct neuronsim_info *info);
 
 /* mem.c */
 void nrsim_mem_init(struct nrsim_mem *mem);
