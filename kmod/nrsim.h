@@ -2,15 +2,14 @@
 /*
  * nrsim.h - structures shared by the files of the neuronsim module.
  *
- * One file per concern: main.c (module init/exit, parameters),
- * device.c (a simulated device, its address map and device node), mem.c
- * (sparse backing RAM), hbm.c (HBM allocator and accounting), core.c
- * (NeuronCores and their SBUF), model.c (models and their per-fd
- * tables), stage.c (LOAD staging), relocate.c (DMA programs into UDMA
- * rings), engine.c (the DMA engines that run them), resolve.c (mem_ref
- * lookup), ioctl.c (every ioctl handler), debugfs.c, netlink.c.  Every piece of state
- * belongs to a struct nrsim_device; the module keeps only the list of
- * devices.
+ * One file per concern, the files a tree of layers: the lifecycle on top
+ * (main.c, bus.c, device.c, ioctl.c, model.c), the features below it
+ * (engine.c RUN, exec.c EXECUTE, netlink.c, debugfs.c, sysfs.c, stage.c
+ * and relocate.c LOAD) and the leaves at the bottom (dmaeng.c, lookup.c,
+ * devlist.c, core.c, hbm.c, mem.c, addrmap.c, resolve.c, fault.c); no
+ * two files call each other (Documentation/module.rst).  Every piece of
+ * state belongs to a struct nrsim_device; the module keeps only the list
+ * of devices (devlist.c).
  */
 #ifndef _NRSIM_H
 #define _NRSIM_H
