@@ -702,6 +702,9 @@ static void nrsim_debugfs_dma_add(struct nrsim_sg *sg)
  * nrsim_debugfs_model_add() - create models/<id>/ for a published model.
  * @m: the model, @m->id set.
  *
+ * The execution adds its files to each subgraph's directory itself
+ * (nrsim_exec_debugfs_add(), called by the models' lifecycle after this).
+ *
  * Failures are not fatal (debugfs may be disabled).
  */
 void nrsim_debugfs_model_add(struct nrsim_model *m)
@@ -722,7 +725,6 @@ void nrsim_debugfs_model_add(struct nrsim_model *m)
 		debugfs_create_file("ptr_tables", 0400, m->sg[i].dir,
 				    &m->sg[i], &nrsim_tables_fops);
 		nrsim_debugfs_dma_add(&m->sg[i]);
-		nrsim_exec_debugfs_add(m, i);
 	}
 }
 

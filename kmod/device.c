@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * device.c - a simulated device: its geometry (the generation), its
- * device node, and the module's list of devices.  The device address map
- * is addrmap.c's.
+ * device node, and its lifecycle: creating it (each feature's init, then
+ * what publishes it) and removing it.  The device address map is
+ * addrmap.c's, the module's list of devices devlist.c's.
  *
  * Every piece of a device's state is in its struct nrsim_device; the
- * module keeps only the list of devices (an xarray by device index under
- * a mutex, which the bus and netlink read).  Device N is a struct device
+ * module keeps only the list of devices (devlist.c, which the bus, the
+ * alias and netlink read).  Device N is a struct device
  * "neuronsimN" on the neuronsim bus (bus.c) with the node /dev/neuronsimN;
  * /dev/neuronsim is an alias whose open binds to device 0.
  *
@@ -27,9 +28,6 @@
 
 #include "nrsim.h"
 
-static DEFINE_XARRAY(nrsim_devices);
-static DEFINE_MUTEX(nrsim_devices_mutex);	/* nrsim_devices */
-
 /**
  * nrsim_arch_find() - the generation the arch= module parameter names.
  * @name: a canonical generation name of a generation the module
@@ -45,42 +43,6 @@ const struct kbin_gen *nrsim_arch_find(const char *name)
 		if (kbin_gens[i].loadable && sysfs_streq(name, kbin_gens[i].name))
 			return &kbin_gens[i];
 	return NULL;
-}
-
-/**
- * nrsim_fill_info() - describe the device for NEURONSIM_IOC_GET_INFO.
- * @nd: the device.
- * @info: filled completely; reserved fields zero.
- */
-void nrsim_fill_info(const struct nrsim_device *nd, struct neuronsim_info *info)
-{
-	const struct kbin_gen *a = nd->arch;
-	u32 c;
-
-	memset(info, 0, sizeof(*info));
-	info->abi_version = NEURONSIM_ABI_VERSION;
-	info->features = NEURONSIM_FEAT_RESOLVE_BATCH | NEURONSIM_FEAT_VAR_IO |
-			 NEURONSIM_FEAT_NETLINK | NEURONSIM_FEAT_DMA_INFO |
-			 NEURONSIM_FEAT_DMA_RUN | NEURONSIM_FEAT_EXECUTE;
-	info->arch_gen = a->gen;
-	strscpy(info->arch_name, a->name, sizeof(info->arch_name));
-	info->num_cores = a->num_cores;
-	info->num_hbm_channels = a->num_hbm_channels;
-	info->hbm_channel_size = a->hbm_channel_size;
-	for (c = 0; c < a->num_hbm_channels; c++)
-		info->hbm_base[c] = nrsim_hbm_base(nd, c);
-	info->sbuf_base = nrsim_sbuf_base(nd, 0);
-	info->sbuf_window_size = a->sbuf_window_size;
-	info->sbuf_partitions = a->sbuf_partitions;
-	info->sbuf_partition_size = a->sbuf_partition_size;
-	info->psum_size = a->psum_size;
-	info->scratchpad_page_size = nrsim_scratchpad_page_size;
-	info->scratchpad_max_pages = nrsim_scratchpad_max_pages;
-	info->max_models_per_fd = nrsim_max_models_per_fd;
-	info->max_plan_bytes = nrsim_max_plan_bytes;
-	info->max_vars_per_subgraph = nrsim_max_vars_per_subgraph;
-	info->backing_limit = nrsim_backing_limit;
-	info->max_loading_bytes = READ_ONCE(nrsim_max_loading_bytes);
 }
 
 /* count one more open file of @nd; -ENODEV once it is being removed */
@@ -191,50 +153,6 @@ void nrsim_alias_unregister(void)
 	misc_deregister(&nrsim_alias);
 }
 
-/**
- * nrsim_devices_lock() - lock the list of devices: no device is added or
- *	removed until nrsim_devices_unlock(), so a device found meanwhile
- *	stays valid.
- */
-void nrsim_devices_lock(void)
-{
-	mutex_lock(&nrsim_devices_mutex);
-}
-
-/**
- * nrsim_devices_unlock() - unlock the list of devices.
- */
-void nrsim_devices_unlock(void)
-{
-	mutex_unlock(&nrsim_devices_mutex);
-}
-
-/**
- * nrsim_device_next() - the device with the lowest index >= *@index.
- * @index: in: where to start; out: the device's index.
- *
- * Context: nrsim_devices_lock() held.
- * Return: the device, or NULL when there is none.
- */
-struct nrsim_device *nrsim_device_next(unsigned long *index)
-{
-	lockdep_assert_held(&nrsim_devices_mutex);
-	return xa_find(&nrsim_devices, index, ULONG_MAX, XA_PRESENT);
-}
-
-/**
- * nrsim_device_find() - the device of an index.
- * @index: device index.
- *
- * Context: nrsim_devices_lock() held.
- * Return: the device, or NULL.
- */
-struct nrsim_device *nrsim_device_find(u32 index)
-{
-	lockdep_assert_held(&nrsim_devices_mutex);
-	return xa_load(&nrsim_devices, index);
-}
-
 static void nrsim_device_release(struct device *dev)
 {
 	kfree(container_of(dev, struct nrsim_device, dev));
@@ -293,11 +211,9 @@ struct nrsim_device *nrsim_device_create(u32 index, const struct kbin_gen *arch)
 	ret = dev_set_name(&nd->dev, "%s", nd->name);
 	if (ret)
 		goto err_put;
-	ret = xa_insert(&nrsim_devices, index, NULL, GFP_KERNEL);
-	if (ret) {
-		ret = ret == -EBUSY ? -EEXIST : ret;
+	ret = nrsim_devices_reserve(index);
+	if (ret)
 		goto err_put;
-	}
 	/* the state every file below reads */
 	ret = nrsim_hbm_init(nd);
 	if (ret)
@@ -316,9 +232,7 @@ struct nrsim_device *nrsim_device_create(u32 index, const struct kbin_gen *arch)
 	ret = misc_register(&nd->misc);
 	if (ret)
 		goto err_sysfs;
-	nrsim_devices_lock();
-	xa_store(&nrsim_devices, index, nd, GFP_KERNEL);
-	nrsim_devices_unlock();
+	nrsim_devices_publish(nd);
 	return nd;
 
 err_sysfs:
@@ -331,7 +245,7 @@ err_debugfs:
 err_hbm:
 	nrsim_hbm_exit(nd);
 err_index:
-	xa_erase(&nrsim_devices, index);
+	nrsim_devices_erase(index);
 err_put:
 	put_device(&nd->dev);
 	return ERR_PTR(ret);
@@ -373,7 +287,7 @@ int nrsim_device_remove(u32 index)
 				   atomic64_read(&nd->stats.models));
 		return -EBUSY;
 	}
-	xa_erase(&nrsim_devices, index);
+	nrsim_devices_erase(index);
 	nrsim_devices_unlock();
 
 	/* unpublished first: no reader is left when the state goes */

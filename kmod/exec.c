@@ -23,7 +23,7 @@
  *            host replay (userspace/cc/prog_replay.c), written again:
  *            the replay is the tests' oracle, not this code's twin;
  *   EXEC_WAIT and poll() report the end; UNLOAD and close cancel it
- *            (nrsim_exec_stop_locked(), from nrsim_engine_stop()), a
+ *            (nrsim_exec_stop_locked(), from nrsim_model_stop()), a
  *            signal during EXEC_WAIT, a timeout or a failed DMA block
  *            stop it.
  *
@@ -156,7 +156,6 @@ struct nrsim_exec_sg {
  * @m: the model.
  * @memcg: the memory cgroup of the task that executed it (the pages its
  *	DMA writes are charged to it); a reference while it runs.
- * @state: NEURONSIM_EXEC_IDLE, _RUNNING or _DONE (under run_lock).
  * @unwaited: done and not reported by EXEC_WAIT (counts in the file's
  *	unwaited).
  * @abort: 0, or the errno a signal during EXEC_WAIT cancelled it with
@@ -174,7 +173,6 @@ struct nrsim_exec_sg {
 struct nrsim_exec {
 	struct nrsim_model *m;
 	struct mem_cgroup *memcg;
-	u8 state;
 	bool unwaited;
 	int abort;
 	u32 pending;
@@ -279,7 +277,7 @@ nomem:
 /**
  * nrsim_exec_free() - free what nrsim_exec_stage() kept, complete or
  *	partial, and the last trace.
- * @m: the model, not published, with no execution left (nrsim_engine_stop()).
+ * @m: the model, not published, with no execution left (nrsim_model_stop()).
  */
 void nrsim_exec_free(struct nrsim_model *m)
 {
@@ -642,7 +640,7 @@ static bool nrsim_exec_sg_done_locked(struct nrsim_exec_sg *xs, int status)
 	spin_unlock(&nd->exec_lock);
 	if (--x->pending)
 		return false;
-	x->state = NEURONSIM_EXEC_DONE;
+	x->m->exec_state = NEURONSIM_EXEC_DONE;
 	x->wall_ns = ktime_get_ns() - x->t0;
 	x->executions++;
 	x->status = 0;
@@ -668,7 +666,7 @@ static bool nrsim_exec_cancelled(const struct nrsim_exec *x)
 	return false;
 }
 
-/* the last touch of the model by a work: nrsim_engine_stop() waits for it */
+/* the last touch of the model by a work: nrsim_model_stop() waits for it */
 static void nrsim_exec_put_locked(struct nrsim_model *m)
 {
 	struct nrsim_file *nf = m->owner;
@@ -691,7 +689,7 @@ static void nrsim_exec_summary(const struct nrsim_exec *x,
 	u32 s, e, k;
 
 	w->num_sg = m->num_sg;
-	w->state = x->state;
+	w->state = x->m->exec_state;
 	w->status = x->status;
 	w->executions = x->executions;
 	w->wall_ns = x->wall_ns;
@@ -700,7 +698,7 @@ static void nrsim_exec_summary(const struct nrsim_exec *x,
 	w->blocks = 0;
 	w->bytes = 0;
 	w->not_simulated = 0;
-	if (x->state == NEURONSIM_EXEC_IDLE)
+	if (x->m->exec_state == NEURONSIM_EXEC_IDLE)
 		return;
 	for (s = 0; s < m->num_sg; s++) {
 		const struct nrsim_exec_sg *xs = &x->sg[s];
@@ -768,7 +766,7 @@ static void nrsim_exec_work(struct work_struct *work)
 		if (!cancelled)
 			nrsim_netlink_notify_exec(m, &sum);
 	}
-	/* the last touch of the model: nrsim_engine_stop() waits for this */
+	/* the last touch of the model: nrsim_model_stop() waits for this */
 	spin_lock(&nf->run_lock);
 	nrsim_exec_put_locked(m);
 	spin_unlock(&nf->run_lock);
@@ -778,7 +776,7 @@ static void nrsim_exec_work(struct work_struct *work)
  * nrsim_exec_stop_locked() - UNLOAD or close: take the model's subgraphs
  *	that have not started off their workqueues (status -ECANCELED; the
  *	running ones see the model stopping within a UDMA descriptor or
- *	NRSIM_EXEC_CHECK_STEPS steps).  Called by nrsim_engine_stop(), which
+ *	NRSIM_EXEC_CHECK_STEPS steps).  Called by nrsim_model_stop(), which
  *	then waits for the model's runs and works to end and forgets the
  *	execution (nrsim_exec_forget_locked()).
  * @nf: the owning file, its run_lock held.
@@ -812,7 +810,7 @@ void nrsim_exec_stop_locked(struct nrsim_file *nf, struct nrsim_model *m)
 /**
  * nrsim_exec_forget_locked() - UNLOAD or close, once the model's works
  *	have ended: forget its execution if EXEC_WAIT did not report it, so
- *	poll() does not report it.  Called by nrsim_engine_stop() after
+ *	poll() does not report it.  Called by nrsim_model_stop() after
  *	waiting: a subgraph that was running when nrsim_exec_stop_locked()
  *	was called ends the execution only afterwards.
  * @nf: the owning file, its run_lock held.
@@ -827,19 +825,6 @@ void nrsim_exec_forget_locked(struct nrsim_file *nf, struct nrsim_model *m)
 		x->unwaited = false;
 		nf->unwaited--;
 	}
-}
-
-/**
- * nrsim_exec_running_locked() - is the model executing?  RUN refuses its
- *	queues then (-EBUSY).
- * @m: the model.
- *
- * Context: its file's run_lock held.
- * Return: true while an execution of @m is queued or running.
- */
-bool nrsim_exec_running_locked(const struct nrsim_model *m)
-{
-	return m->exec && m->exec->state == NEURONSIM_EXEC_RUNNING;
 }
 
 /* ---- EXECUTE ---- */
@@ -886,7 +871,7 @@ static int nrsim_exec_claim_locked(struct nrsim_file *nf, struct nrsim_model *m)
 	int ret = 0;
 
 	lockdep_assert_held(&nf->run_lock);
-	if (m->exec->state == NEURONSIM_EXEC_RUNNING)
+	if (m->exec_state == NEURONSIM_EXEC_RUNNING)
 		return -EBUSY;
 	for (s = 0; s < m->num_sg; s++)
 		for (i = 0; i < m->sg[s].dma.num_queues; i++) {
@@ -944,7 +929,7 @@ long nrsim_ioctl_execute(struct nrsim_file *nf, void __user *uarg, size_t usize)
 		goto out;
 	}
 	/* the state changes to RUNNING only here, under the file's lock */
-	if (READ_ONCE(x->state) == NEURONSIM_EXEC_RUNNING) {
+	if (READ_ONCE(x->m->exec_state) == NEURONSIM_EXEC_RUNNING) {
 		ret = -EBUSY;
 		goto out;
 	}
@@ -979,7 +964,7 @@ long nrsim_ioctl_execute(struct nrsim_file *nf, void __user *uarg, size_t usize)
 		x->unwaited = false;
 		nf->unwaited--;
 	}
-	x->state = NEURONSIM_EXEC_RUNNING;
+	x->m->exec_state = NEURONSIM_EXEC_RUNNING;
 	x->abort = 0;
 	x->status = 0;
 	x->pending = m->num_sg;
@@ -1026,7 +1011,7 @@ static int nrsim_exec_report(struct nrsim_file *nf, struct nrsim_model *m,
 	void __user *up;
 
 	nrsim_exec_summary(x, w);
-	if (x->state == NEURONSIM_EXEC_IDLE) {
+	if (x->m->exec_state == NEURONSIM_EXEC_IDLE) {
 		w->num_queues = 0;
 		w->num_events = 0;
 		return 0;
@@ -1068,7 +1053,7 @@ static void nrsim_exec_cancel(struct nrsim_file *nf, u32 id)
 
 	mutex_lock(&nf->lock);
 	m = nrsim_model_get_locked(nf, id);
-	if (m && m->exec && READ_ONCE(m->exec->state) == NEURONSIM_EXEC_RUNNING)
+	if (m && m->exec && READ_ONCE(m->exec_state) == NEURONSIM_EXEC_RUNNING)
 		WRITE_ONCE(m->exec->abort, -EINTR);
 	mutex_unlock(&nf->lock);
 }
@@ -1112,7 +1097,7 @@ long nrsim_ioctl_exec_wait(struct nrsim_file *nf, void __user *uarg,
 		}
 		spin_lock(&nf->run_lock);
 		seq = nf->run_seq;
-		running = m->exec->state == NEURONSIM_EXEC_RUNNING;
+		running = m->exec_state == NEURONSIM_EXEC_RUNNING;
 		spin_unlock(&nf->run_lock);
 		if (!running) {
 			ret = nrsim_exec_report(nf, m, &w);
@@ -1152,7 +1137,7 @@ static int nrsim_exec_sems_show(struct seq_file *f, void *unused)
 	u32 i;
 
 	spin_lock(&nf->run_lock);
-	if (xs->x->state == NEURONSIM_EXEC_DONE)
+	if (xs->x->m->exec_state == NEURONSIM_EXEC_DONE)
 		for (i = 0; i < NEURONSIM_SEMAPHORES; i++)
 			if (xs->res.semaphores[i])
 				seq_printf(f, "%u %d\n", i, xs->res.semaphores[i]);
@@ -1185,7 +1170,7 @@ static int nrsim_exec_engines_show(struct seq_file *f, void *unused)
 
 	seq_puts(f, "engine\tposition\tinstructions\tstate\twaits_for\topcodes\n");
 	spin_lock(&nf->run_lock);
-	state = x->state;
+	state = x->m->exec_state;
 	for (e = 0; e < KBIN_PROG_ENGINES; e++) {
 		const struct neuronsim_exec_engine *g = &xs->res.engines[e];
 
@@ -1219,19 +1204,26 @@ static int nrsim_exec_engines_show(struct seq_file *f, void *unused)
 DEFINE_SHOW_ATTRIBUTE(nrsim_exec_engines);
 
 /**
- * nrsim_exec_debugfs_add() - the execution files of a subgraph's debugfs
- *	directory, semaphores and engines (Documentation/debugfs.rst).
- * @m: the model, being published.
- * @sg: the subgraph's index; its directory exists.
+ * nrsim_exec_debugfs_add() - the execution files of each subgraph's
+ *	debugfs directory, semaphores and engines
+ *	(Documentation/debugfs.rst).
+ * @m: the model, being published, after nrsim_debugfs_model_add().
+ *
+ * Failures are not fatal (debugfs may be disabled).
  */
-void nrsim_exec_debugfs_add(struct nrsim_model *m, u32 sg)
+void nrsim_exec_debugfs_add(struct nrsim_model *m)
 {
-	struct nrsim_exec_sg *xs = m->sg[sg].exec;
+	struct nrsim_exec_sg *xs;
+	u32 i;
 
-	if (!xs)
-		return;
-	debugfs_create_file("semaphores", 0400, m->sg[sg].dir, xs,
-			    &nrsim_exec_sems_fops);
-	debugfs_create_file("engines", 0400, m->sg[sg].dir, xs,
-			    &nrsim_exec_engines_fops);
+	for (i = 0; i < m->num_sg; i++) {
+		xs = m->sg[i].exec;
+		/* no directory: debugfs is disabled or failed */
+		if (!xs || IS_ERR_OR_NULL(m->sg[i].dir))
+			continue;
+		debugfs_create_file("semaphores", 0400, m->sg[i].dir, xs,
+				    &nrsim_exec_sems_fops);
+		debugfs_create_file("engines", 0400, m->sg[i].dir, xs,
+				    &nrsim_exec_engines_fops);
+	}
 }

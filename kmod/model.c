@@ -13,6 +13,10 @@
  * reader never sees a half-built or freed model and nobody sees a model
  * whose loader was not told about it.  Closing the file unloads its
  * models.
+ *
+ * This is the models' lifecycle, above the features it tears down (the
+ * engine's runs, the execution, debugfs, netlink); finding a model is
+ * lookup.c's, a leaf every feature calls (Documentation/module.rst).
  */
 #include <linux/bitops.h>
 #include <linux/mm.h>
@@ -21,6 +25,8 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <linux/xarray.h>
 
 #include "nrsim.h"
@@ -147,6 +153,7 @@ void nrsim_model_publish(struct nrsim_file *nf, struct nrsim_model *m)
 	atomic64_add(m->kmem_bytes, &nd->stats.kmem_bytes);
 	nrsim_sysfs_model_published(m);
 	nrsim_debugfs_model_add(m);
+	nrsim_exec_debugfs_add(m);
 	nrsim_netlink_notify_loaded(m);
 }
 
@@ -168,41 +175,43 @@ static void nrsim_model_unpublish(struct nrsim_file *nf, struct nrsim_model *m)
 	nrsim_sysfs_model_unpublished(m);
 }
 
-/**
- * nrsim_model_find_rcu() - find one of a file's models in the device's
- *	model xarray.
- * @nf: the caller's file.
- * @id: model id.
- *
- * Context: rcu_read_lock() held; the model stays valid until it is
- * dropped.
- * Return: the model, or NULL when @id is unknown or another file's.
- */
-struct nrsim_model *nrsim_model_find_rcu(struct nrsim_file *nf, u32 id)
+static bool nrsim_model_idle(struct nrsim_file *nf, struct nrsim_model *m)
 {
-	struct nrsim_model *m = xa_load(&nf->nd->models, id);
+	bool idle;
 
-	if (!m || READ_ONCE(m->owner) != nf)
-		return NULL;
-	return m;
+	spin_lock(&nf->run_lock);
+	idle = !m->active_runs;
+	spin_unlock(&nf->run_lock);
+	return idle;
 }
 
-/**
- * nrsim_model_get_locked() - find one of a file's models, file locked.
- * @nf: the caller's file, @nf->lock held (models cannot go away).
- * @id: model id.
- *
- * Return: the model, or NULL when @id is unknown or another file's.
+/*
+ * Stop a published model's runs and its execution before it is unloaded,
+ * promptly: a queued run (or subgraph of the execution) is taken off its
+ * engine's workqueue (status -ECANCELED) instead of waiting for the runs
+ * ahead of it, a running one stops before its next UDMA descriptor (at
+ * most 64 KiB moved; a transpose within its tile, at most 4 MiB); returns
+ * when none is left, and forgets its finished runs and execution that
+ * were not waited for.  Documentation/dma.rst, "Stopping";
+ * Documentation/execute.rst.  The runs (engine.c) and the execution
+ * (exec.c) do not know each other: this layer stops both.
+ * Context: @nf locked (the runs do not take the lock).
  */
-struct nrsim_model *nrsim_model_get_locked(struct nrsim_file *nf, u32 id)
+static void nrsim_model_stop(struct nrsim_file *nf, struct nrsim_model *m)
 {
-	struct nrsim_model *m;
-
 	lockdep_assert_held(&nf->lock);
-	list_for_each_entry(m, &nf->models, node)
-		if (m->id == id)
-			return m;
-	return NULL;
+	WRITE_ONCE(m->stopping, true);
+	nrsim_run_stop(nf, m);
+	spin_lock(&nf->run_lock);
+	nrsim_exec_stop_locked(nf, m);
+	spin_unlock(&nf->run_lock);
+	wait_event(nf->run_wq, nrsim_model_idle(nf, m));
+	spin_lock(&nf->run_lock);
+	nrsim_run_forget_locked(nf, m);
+	nrsim_exec_forget_locked(nf, m);
+	nf->run_seq++;
+	wake_up_all(&nf->run_wq);
+	spin_unlock(&nf->run_lock);
 }
 
 /**
@@ -210,7 +219,7 @@ struct nrsim_model *nrsim_model_get_locked(struct nrsim_file *nf, u32 id)
  * @nf: the owning file, locked.
  * @id: model id.
  *
- * Stops its DMA queue runs and waits for them (nrsim_engine_stop()), then
+ * Stops its DMA queue runs and its execution and waits for them, then
  * waits for an RCU grace period so that no RESOLVE still reads it.
  *
  * Return: 0, or -ENOENT when @id is not one of @nf's models.
@@ -221,7 +230,7 @@ int nrsim_model_unload(struct nrsim_file *nf, u32 id)
 
 	if (!m)
 		return -ENOENT;
-	nrsim_engine_stop(nf, m);
+	nrsim_model_stop(nf, m);
 	nrsim_model_unpublish(nf, m);
 	synchronize_rcu();
 	nrsim_model_free(m);
@@ -239,7 +248,7 @@ void nrsim_file_release(struct nrsim_file *nf)
 
 	mutex_lock(&nf->lock);
 	list_for_each_entry_safe(m, tmp, &nf->models, node) {
-		nrsim_engine_stop(nf, m);
+		nrsim_model_stop(nf, m);
 		nrsim_model_unpublish(nf, m);
 		list_add_tail(&m->node, &dead);
 	}

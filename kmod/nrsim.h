@@ -2,15 +2,14 @@
 /*
  * nrsim.h - structures shared by the files of the neuronsim module.
  *
- * One file per concern: main.c (module init/exit, parameters),
- * device.c (a simulated device, its address map and device node), mem.c
- * (sparse backing RAM), hbm.c (HBM allocator and accounting), core.c
- * (NeuronCores and their SBUF), model.c (models and their per-fd
- * tables), stage.c (LOAD staging), relocate.c (DMA programs into UDMA
- * rings), engine.c (the DMA engines that run them), resolve.c (mem_ref
- * lookup), ioctl.c (every ioctl handler), debugfs.c, netlink.c.  Every piece of state
- * belongs to a struct nrsim_device; the module keeps only the list of
- * devices.
+ * One file per concern, the files a tree of layers: the lifecycle on top
+ * (main.c, bus.c, device.c, ioctl.c, model.c), the features below it
+ * (engine.c RUN, exec.c EXECUTE, netlink.c, debugfs.c, sysfs.c, stage.c
+ * and relocate.c LOAD) and the leaves at the bottom (dmaeng.c, lookup.c,
+ * devlist.c, core.c, hbm.c, mem.c, addrmap.c, resolve.c, fault.c); no
+ * two files call each other (Documentation/module.rst).  Every piece of
+ * state belongs to a struct nrsim_device; the module keeps only the list
+ * of devices (devlist.c).
  */
 #ifndef _NRSIM_H
 #define _NRSIM_H
@@ -724,6 +723,10 @@ struct nrsim_exec;
  *	one stops at its next UDMA descriptor (engine.c).
  * @active_runs: its runs queued or running, and its execution's
  *	subgraphs queued or running (under the file's @run_lock).
+ * @exec_state: its latest execution's state, NEURONSIM_EXEC_IDLE,
+ *	_RUNNING or _DONE (exec.c, under the file's @run_lock); RUN refuses
+ *	its queues while it is _RUNNING (engine.c), so neither calls the
+ *	other.
  * @exec: its execution state (exec.c), when the plan has a program;
  *	else NULL.
  * @dir: debugfs directory models/<id>.
@@ -750,6 +753,7 @@ struct nrsim_model {
 	bool cores_reserved;
 	bool stopping;
 	u32 active_runs;
+	u8 exec_state;
 	struct nrsim_exec *exec;
 	struct dentry *dir;
 	struct nrsim_sg sg[];
@@ -829,17 +833,21 @@ u32 nrsim_core_channel(const struct nrsim_device *nd, u32 core);
 /* fault.c */
 bool nrsim_fault_hit(atomic_t *knob);
 
-/* device.c */
-const struct kbin_gen *nrsim_arch_find(const char *name);
+/* devlist.c */
 void nrsim_devices_lock(void);
 void nrsim_devices_unlock(void);
 struct nrsim_device *nrsim_device_next(unsigned long *index);
 struct nrsim_device *nrsim_device_find(u32 index);
+int nrsim_devices_reserve(u32 index);
+void nrsim_devices_publish(struct nrsim_device *nd);
+void nrsim_devices_erase(u32 index);
+
+/* device.c */
+const struct kbin_gen *nrsim_arch_find(const char *name);
 struct nrsim_device *nrsim_device_create(u32 index, const struct kbin_gen *arch);
 int nrsim_device_remove(u32 index);
 int nrsim_alias_register(void);
 void nrsim_alias_unregister(void);
-void nrsim_fill_info(const struct nrsim_device *nd, struct neuronsim_info *info);
 
 /* mem.c */
 void nrsim_mem_init(struct nrsim_mem *mem);
@@ -886,6 +894,8 @@ int nrsim_model_reserve_id(struct nrsim_file *nf, struct nrsim_model *m);
 void nrsim_model_release_id(struct nrsim_file *nf, struct nrsim_model *m);
 void nrsim_model_publish(struct nrsim_file *nf, struct nrsim_model *m);
 int nrsim_model_unload(struct nrsim_file *nf, u32 id);
+
+/* lookup.c */
 struct nrsim_model *nrsim_model_find_rcu(struct nrsim_file *nf, u32 id);
 struct nrsim_model *nrsim_model_get_locked(struct nrsim_file *nf, u32 id);
 
@@ -1002,17 +1012,10 @@ static inline int nrsim_resolve_one(const struct nrsim_model *m, u32 subgraph,
 	return ret;
 }
 
-/* engine.c */
-int nrsim_engine_init(struct nrsim_device *nd);
-void nrsim_engine_exit(struct nrsim_device *nd);
-void nrsim_engine_stop(struct nrsim_file *nf, struct nrsim_model *m);
-long nrsim_ioctl_run(struct nrsim_file *nf, void __user *uarg, size_t usize);
-long nrsim_ioctl_wait(struct nrsim_file *nf, void __user *uarg, size_t usize);
-__poll_t nrsim_engine_poll(struct nrsim_file *nf, struct file *file,
-			   struct poll_table_struct *wait);
-
+/* dmaeng.c */
 /**
- * struct nrsim_eng_result - what nrsim_eng_block() did of one block.
+ * struct nrsim_eng_result - what nrsim_eng_block() did of one block,
+ *	or nrsim_eng_queue() of one queue.
  * @descs: DMA descriptors done.
  * @fail_desc: the descriptor (its index in the block) it stopped in, or
  *	U32_MAX.
@@ -1033,6 +1036,17 @@ void nrsim_eng_bind(struct nrsim_eng *e, struct nrsim_model *m, u32 sg,
 		    const int *abort, u64 deadline);
 int nrsim_eng_block(struct nrsim_eng *e, u32 qi, u32 blk,
 		    struct nrsim_eng_result *out);
+int nrsim_eng_queue(struct nrsim_eng *e, u32 qi, struct nrsim_eng_result *out);
+
+/* engine.c */
+int nrsim_engine_init(struct nrsim_device *nd);
+void nrsim_engine_exit(struct nrsim_device *nd);
+void nrsim_run_stop(struct nrsim_file *nf, struct nrsim_model *m);
+void nrsim_run_forget_locked(struct nrsim_file *nf, struct nrsim_model *m);
+long nrsim_ioctl_run(struct nrsim_file *nf, void __user *uarg, size_t usize);
+long nrsim_ioctl_wait(struct nrsim_file *nf, void __user *uarg, size_t usize);
+__poll_t nrsim_engine_poll(struct nrsim_file *nf, struct file *file,
+			   struct poll_table_struct *wait);
 
 /* exec.c */
 int nrsim_exec_stage(struct nrsim_model *m, const void *plan, u64 len,
@@ -1040,11 +1054,10 @@ int nrsim_exec_stage(struct nrsim_model *m, const void *plan, u64 len,
 void nrsim_exec_free(struct nrsim_model *m);
 void nrsim_exec_stop_locked(struct nrsim_file *nf, struct nrsim_model *m);
 void nrsim_exec_forget_locked(struct nrsim_file *nf, struct nrsim_model *m);
-bool nrsim_exec_running_locked(const struct nrsim_model *m);
 long nrsim_ioctl_execute(struct nrsim_file *nf, void __user *uarg, size_t usize);
 long nrsim_ioctl_exec_wait(struct nrsim_file *nf, void __user *uarg,
 			   size_t usize);
-void nrsim_exec_debugfs_add(struct nrsim_model *m, u32 sg);
+void nrsim_exec_debugfs_add(struct nrsim_model *m);
 
 /* ioctl.c */
 long nrsim_ioctl(struct file *file, unsigned int cmd, unsigned long arg);

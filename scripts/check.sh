@@ -62,6 +62,8 @@ done
 # (warnings in the module fail make all itself: Kbuild's -Werror)
 check "checkpatch --strict kmod/ uapi/" mk checkpatch
 check "kernel-doc kmod/ uapi/ libneuronsim.h" mk kernel-doc
+# the module's files call each other as a tree (Documentation/module.rst)
+check "kmod: no circle among the module's files" bash scripts/kmod-graph.sh -q
 
 # 3b. NEFF host step: plans for the VM, and the NEFF-level bug-report
 # scenarios 1, 3, 5 (Documentation/running.rst)
