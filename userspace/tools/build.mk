@@ -2,9 +2,9 @@
 # Build fragment for userspace/tools/, included by the top-level Makefile:
 # the commands, release flavor, in $(O)/bin/ (what scripts, data steps and
 # users run; make install copies neuronsim and neuronsim-cc):
-#   neuronsim-cc   the compiler (libneuronsim-cc-cmd: the program views and
-#                  the replay command; libneuronsim-bir, libneuronsim-cc,
-#                  libkbin, libtools)
+#   neuronsim-cc   the compiler (libneuronsim-cc-cmd: one file per
+#                  command; libneuronsim-bir, libneuronsim-cc, libkbin,
+#                  libtools)
 #   neuronsim      the device command (libneuronsim-cmd: one file per
 #                  command group; libneuronsim, libkbin, libtools);
 #                  also static for the VM's /bin ($(VM_O)/bin/neuronsim)
@@ -26,8 +26,8 @@ $(call library,NSIMCMD,libneuronsim-cmd,rel vm)
 NSIMCMD_SRCS	:= $(sort $(wildcard userspace/tools/neuronsim/*.c))
 NSIMCMD_USES	:= TOOLS NSIM KBIN
 
-# neuronsim-cc's command groups beyond its table (userspace/tools/neuronsim-cc/:
-# the engine programs of info, dump and replay)
+# neuronsim-cc's commands, one file each (userspace/tools/neuronsim-cc/,
+# bpftool style); userspace/tools/neuronsim-cc.c is the command table
 $(call library,CCCMD,libneuronsim-cc-cmd,rel)
 CCCMD_SRCS	:= $(sort $(wildcard userspace/tools/neuronsim-cc/*.c))
 CCCMD_INC	:= -I$(TOP)/userspace/tools
