@@ -2,7 +2,10 @@
 #
 # neuronsim top-level Makefile.
 #
-#   make            module (neuronsim.ko), userspace programs, selftests
+#   make            module (neuronsim.ko) and the release flavor: the
+#                   commands of build/bin/ and libneuronsim
+#   make all        that, the host tests, the fuzz targets and the
+#                   selftests (every flavor; make check builds it)
 #   make run        set-up, build, boot the VM and run the main job
 #   make check      set-up, build, every test; ends with "N passed, N failed"
 #   make check-full the same with every DMA queue of every real NEFF
@@ -136,7 +139,7 @@ link_fuzz = $(fuzz_CC) $(fuzz_LDFLAGS) $(1)
 # $(call programs,ID,FLAVOR,SRCDIR,OUTDIR,LIBS,GOAL): each NAME of the
 #   list ID is OUTDIR/NAME, from SRCDIR/NAME.c linked with LIBS (and what
 #   they use) of FLAVOR; ID_CFLAGS and ID_LDLIBS add to it.  GOAL
-#   (userspace, selftests, bench-progs) builds them.  A group of one
+#   (progs, vm-progs, userspace, bench-progs) builds them.  A group of one
 #   prints "LD program"; a larger group one "LD" line for the programs it
 #   linked (a program named on the command line prints its own).
 # $(call bins,ID): the programs of a group.  $(call lib,ID,FLAVOR): an
@@ -177,9 +180,23 @@ endef
 
 # ---------------------------------------------------------------------
 
-.PHONY: all module userspace selftests bench-progs deps run check check-full bench fuzz \
-	checkpatch kernel-doc clean install libneuronsim FORCE
+.PHONY: default all module progs vm-progs userspace selftests bench-progs deps run \
+	check check-full bench fuzz checkpatch kernel-doc clean install libneuronsim FORCE
+
+# Goals (Documentation/running.rst, "The build"): each builds only the
+# flavors it needs, and a library once per flavor.
+#   default     (make) the module and the release flavor: progs, the
+#               commands of $(O)/bin/, and libneuronsim (.a, .so, .pc)
+#   vm-progs    the static programs of the VM's /bin
+#   userspace   every userspace flavor but vm: progs, the host tests,
+#               the fuzz targets and their seeds
+#   selftests   vm-progs, the VM selftests and their data
+#   all         all of it (make check, make check-full)
+.DEFAULT_GOAL := default
+default: module progs libneuronsim
 all: module userspace selftests
+userspace: progs
+selftests: vm-progs
 
 # Fragments append to these.
 # host test programs (TAP), run by make check
@@ -295,15 +312,16 @@ $(foreach l,$(LIBRARIES),$(foreach f,$($(l)_FLAVORS),$(eval $(call library_rules
 $(foreach g,$(PROGRAM_GROUPS),$(eval $(call program_rules,$(g))))
 
 userspace: $(HOST_TESTS) $(FUZZERS)
-selftests: $(addprefix $(VM_O)/bin/,$(VM_PROGS))
+vm-progs: $(addprefix $(VM_O)/bin/,$(VM_PROGS))
 
 # ---------------------------------------------------------------------
 
 deps:
 	bash scripts/deps.sh
 
+# the main job runs the release commands on the host and the VM's /bin
 run: deps
-	$(MAKE) all
+	$(MAKE) default vm-progs
 	bash scripts/run.sh
 
 check: deps
@@ -317,9 +335,10 @@ check-full: deps
 	$(MAKE) all
 	NSIM_DMA=all bash scripts/check.sh
 
+# scripts/bench.sh builds the programs of bench-progs itself
 bench:
 	bash scripts/deps.sh check bench
-	$(MAKE) all
+	$(MAKE) default
 	bash scripts/bench.sh
 
 # Debug-kernel lane: linux-source-6.1 with KASAN, KMEMLEAK, PROVE_LOCKING,

@@ -6,7 +6,7 @@
 #   name: value (target ...) OK|MISS
 # and written, with the machine, to build/bench/results.json and into
 # Documentation/performance.rst between the "bench-table" markers.
-# Expects make all (make bench does it); builds bench/ itself.  Not part
+# Expects make (make bench does it); builds bench/ itself.  Not part
 # of make check.
 #
 #   1. callgrind: instructions per resolve (host build of

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run.sh - the main job (make run): a real NEFF through the whole stack.
-# Expects make all to have run.
+# Expects make and make vm-progs to have run (make run does both).
 #
 #   1. pick a small real trn2 NEFF with a weight from
 #      $NEURONSIM_SHARED/cases/neff (default ../shared), or, when that is

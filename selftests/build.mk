@@ -39,5 +39,6 @@ KSFT_MAKE	= $(MAKE) --no-print-directory -C $(TOP)/selftests TOP=$(TOP) \
 .PHONY: kselftest-install
 kselftest-install: $(KSFT_ARCHIVES) $(KSFT_PREREQS) | $(KSFT_STAMP)
 	@mkdir -p $(KSFT_DATA)
-	$(Q)$(KSFT_MAKE) kselftest-install KSFT_INSTALL_PATH=$(KSFT_INSTALL)
+	@# + : a recursive make through a variable, given make's job slots (-j)
+	+$(Q)$(KSFT_MAKE) kselftest-install KSFT_INSTALL_PATH=$(KSFT_INSTALL)
 selftests: kselftest-install

@@ -68,8 +68,9 @@ $(NSIM_PC): $(REL_O)/neuronsim.pc.dirs userspace/lib/build.mk
 		'Cflags: -I$${includedir}' > $@
 
 .PHONY: libneuronsim install-lib
-libneuronsim: $(call lib,NSIM,host) $(call lib,NSIM,rel) $(call lib,NSIM,vm) \
-	$(NSIM_SO) $(NSIM_SO).$(NSIM_SOMAJOR) $(NSIM_PC)
+# the release library (make); the host and vm archives are built for the
+# programs that link them
+libneuronsim: $(call lib,NSIM,rel) $(NSIM_SO) $(NSIM_SO).$(NSIM_SOMAJOR) $(NSIM_PC)
 userspace: libneuronsim
 
 # host unit tests of the pure parts (VAR references, SVG map)

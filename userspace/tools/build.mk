@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build fragment for userspace/tools/, included by the top-level Makefile:
-# the commands, release flavor, in $(O)/bin/ (what scripts, data steps and
-# users run; make install copies neuronsim and neuronsim-cc):
-#   neuronsim-cc   the compiler (libneuronsim-cc-cmd: the program views and
-#                  the replay command; libneuronsim-bir, libneuronsim-cc,
-#                  libkbin, libtools)
+# the commands, release flavor, in $(O)/bin/ (goal progs, part of make:
+# what scripts, data steps and users run; make install copies neuronsim
+# and neuronsim-cc):
+#   neuronsim-cc   the compiler (libneuronsim-cc-cmd: one file per
+#                  command; libneuronsim-bir, libneuronsim-cc, libkbin,
+#                  libtools)
 #   neuronsim      the device command (libneuronsim-cmd: one file per
 #                  command group; libneuronsim, libkbin, libtools);
-#                  also static for the VM's /bin ($(VM_O)/bin/neuronsim)
+#                  also static for the VM's /bin ($(VM_O)/bin/neuronsim,
+#                  goal vm-progs)
 #   mkneff         NEFF helper: the demo NEFF of make run, the bad NEFFs of
 #                  scenarios 1/3/5, .npy payload extraction, the manifest
 #                  and plans of the NEFF VM test (scripts/neff-plans.sh)
@@ -26,27 +28,27 @@ $(call library,NSIMCMD,libneuronsim-cmd,rel vm)
 NSIMCMD_SRCS	:= $(sort $(wildcard userspace/tools/neuronsim/*.c))
 NSIMCMD_USES	:= TOOLS NSIM KBIN
 
-# neuronsim-cc's command groups beyond its table (userspace/tools/neuronsim-cc/:
-# the engine programs of info, dump and replay)
+# neuronsim-cc's commands, one file each (userspace/tools/neuronsim-cc/,
+# bpftool style); userspace/tools/neuronsim-cc.c is the command table
 $(call library,CCCMD,libneuronsim-cc-cmd,rel)
 CCCMD_SRCS	:= $(sort $(wildcard userspace/tools/neuronsim-cc/*.c))
 CCCMD_INC	:= -I$(TOP)/userspace/tools
 CCCMD_USES	:= TOOLS BIR CC KBIN PLAN
 
 NSIM_CC_TOOL	:= neuronsim-cc
-$(call programs,NSIM_CC_TOOL,rel,userspace/tools,$(O)/bin,CCCMD BIR TOOLS,userspace)
+$(call programs,NSIM_CC_TOOL,rel,userspace/tools,$(O)/bin,CCCMD BIR TOOLS,progs)
 
 NSIM_TOOL	:= neuronsim
 NSIM_TOOL_LDLIBS := -lz
-$(call programs,NSIM_TOOL,rel,userspace/tools,$(O)/bin,NSIMCMD,userspace)
+$(call programs,NSIM_TOOL,rel,userspace/tools,$(O)/bin,NSIMCMD,progs)
 
 NSIM_TOOL_VM	:= neuronsim
 NSIM_TOOL_VM_LDLIBS := -lz
-$(call programs,NSIM_TOOL_VM,vm,userspace/tools,$(VM_O)/bin,NSIMCMD,selftests)
+$(call programs,NSIM_TOOL_VM,vm,userspace/tools,$(VM_O)/bin,NSIMCMD,vm-progs)
 VM_PROGS	+= $(NSIM_TOOL_VM)
 
 MKNEFF_TOOL	:= mkneff
-$(call programs,MKNEFF_TOOL,rel,userspace/tools,$(O)/bin,CC,userspace)
+$(call programs,MKNEFF_TOOL,rel,userspace/tools,$(O)/bin,CC,progs)
 
 .PHONY: install-tools
 install: install-tools
