@@ -150,6 +150,14 @@ int nsim_param_set(const char *name, unsigned long long v);
  * Documentation/running.rst)
  */
 unsigned int nsim_time_scale(void);
+/*
+ * the bound, in ms, within which UNLOAD, close or a signal stops a run or
+ * an execution that is moving bytes ("promptly"; times nsim_time_scale()):
+ * 1.5 times the slowest stop measured (1,407 ms in a VM on a 2-core
+ * machine loaded by six parallel builds; 300-850 ms on an idle one),
+ * rounded up (Documentation/running.rst, "Timeouts")
+ */
+#define NSIM_PROMPT_MS	2500ULL
 int nsim_open_dev(unsigned int index);
 /*
  * The directory of a test's data (plans compiled on the host): @arg when
