@@ -22,7 +22,7 @@ NSIM_SOMAJOR	:= 0
 
 $(call library,NSIM,libneuronsim,host rel vm)
 NSIM_DIR	:= userspace/lib
-NSIM_SRCS	:= device.c names.c map.c netlink.c
+NSIM_SRCS	:= device.c names.c map.c netlink.c netlink-gen.c
 NSIM_INC	:= -I$(TOP)/userspace/lib \
 	$(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null || echo -I/usr/include/libnl3)
 NSIM_CFLAGS	:= -fvisibility=hidden
