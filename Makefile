@@ -226,6 +226,7 @@ module:
 		$(call say,LD [M],neuronsim.ko) touch $(MOD_STAMP); fi
 
 include kmod/plan/build.mk
+include userspace/util/build.mk
 include userspace/cc/build.mk
 include userspace/cc/bir/build.mk
 include userspace/lib/build.mk

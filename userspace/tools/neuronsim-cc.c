@@ -28,6 +28,7 @@
 #include "kbin_kind.h"
 #include "kbin_reader.h"
 #include "neuronsim_cc.h"
+#include "nsim_file.h"
 #include "bir/bir.h"
 #include "neuronsim-cc/prog.h"
 #include "tool.h"
@@ -1104,7 +1105,7 @@ static int cmd_dump(const char *in, int js, int descs, int prog)
 	uint32_t s, i, k;
 	int ret;
 
-	ret = kbin_read_file(in, &buf, &len);
+	ret = nsim_read_file(in, &buf, &len);
 	if (ret) {
 		fail_errno(in, ret, ret == -EINVAL ? "not a regular file" : strerror(-ret));
 		json_decref(sgs);

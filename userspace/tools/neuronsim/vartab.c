@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "main.h"
+#include "nsim_file.h"
 #include "kbin_reader.h"
 #include "resolve_core.h"
 
@@ -113,7 +114,7 @@ int vartab_from_plan(struct vartab *t, const char *path, __u32 core)
 	int err;
 
 	t->from_plan = true;
-	err = kbin_read_file(path, &t->plan, &t->plan_len);
+	err = nsim_read_file(path, &t->plan, &t->plan_len);
 	if (err) {
 		errmsg_errno(err, "%s: %s", path, strerror(err < 0 ? -err : err));
 		return -1;
