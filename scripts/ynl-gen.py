@@ -375,47 +375,61 @@ def kernel_policies(fam):
     return res
 
 
-def render_kernel_h(fam):
-    out = ["/* SPDX-License-Identifier: GPL-2.0 */"]
+def render_policy_h(spdx, about, guard, netlink_h, fam, arrays):
+    """A generated header declaring the policy @arrays, (name, size)."""
+    out = ["/* SPDX-License-Identifier: %s */" % spdx]
     out += banner("/*", "netlink-gen.h")
-    out += [" *",
-            " * The request policies of the \"%s\" generic netlink family, one"
-            % fam.name,
-            " * per operation that takes attributes (netlink-gen.c): the "
-            "attributes",
-            " * of its do and dump requests, with the spec's checks.",
-            " */",
-            "#ifndef _NRSIM_NETLINK_GEN_H",
-            "#define _NRSIM_NETLINK_GEN_H",
+    out += [" *"] + [" * " + l for l in about] + [" */",
+            "#ifndef " + guard,
+            "#define " + guard,
             "",
-            "#include <net/netlink.h>",
+            "#include <%s>" % netlink_h,
             "",
             "#include <%s>" % fam.header,
             ""]
-    for c, name, last, _, _ in kernel_policies(fam):
-        out.append("extern const struct nla_policy %s[%s + 1];" % (name, last))
-    out += ["", "#endif /* _NRSIM_NETLINK_GEN_H */"]
+    for name, size in arrays:
+        out.append("extern const struct nla_policy %s[%s + 1];" % (name, size))
+    out += ["", "#endif /* %s */" % guard]
     return "\n".join(out) + "\n"
+
+
+def render_policy_c(spdx, about, arrays):
+    """The generated file defining the policy @arrays, (comment, name,
+    size, [(attribute, policy)])."""
+    out = ["// SPDX-License-Identifier: %s" % spdx]
+    out += banner("/*", "netlink-gen.c")
+    out += [" *"] + [" * " + l for l in about] + [" */",
+                                                  "#include \"netlink-gen.h\""]
+    for comment, name, size, entries in arrays:
+        out += ["",
+                "/* %s */" % comment,
+                "const struct nla_policy %s[%s + 1] = {" % (name, size)]
+        out += ["\t[%s] = %s," % e for e in entries]
+        out.append("};")
+    return "\n".join(out) + "\n"
+
+
+def render_kernel_h(fam):
+    return render_policy_h(
+        "GPL-2.0",
+        ["The request policies of the \"%s\" generic netlink family, one"
+         % fam.name,
+         "per operation that takes attributes (netlink-gen.c): the attributes",
+         "of its do and dump requests, with the spec's checks."],
+        "_NRSIM_NETLINK_GEN_H", "net/netlink.h", fam,
+        [(name, last) for _, name, last, _, _ in kernel_policies(fam)])
 
 
 def render_kernel_c(fam):
-    out = ["// SPDX-License-Identifier: GPL-2.0"]
-    out += banner("/*", "netlink-gen.c")
-    out += [" *",
-            " * The request policies of the \"%s\" generic netlink family"
-            % fam.name,
-            " * (netlink-gen.h).",
-            " */",
-            "#include \"netlink-gen.h\""]
+    arrays = []
     for c, name, last, attrs, op in kernel_policies(fam):
         modes = ", ".join(m for m in ("do", "dump") if m in op)
-        out += ["",
-                "/* %s - %s */" % (c, modes),
-                "const struct nla_policy %s[%s + 1] = {" % (name, last)]
-        for a in attrs:
-            out.append("\t[%s] = %s," % (a.c, a.kernel_policy()))
-        out.append("};")
-    return "\n".join(out) + "\n"
+        arrays.append(("%s - %s" % (c, modes), name, last,
+                       [(a.c, a.kernel_policy()) for a in attrs]))
+    return render_policy_c(
+        "GPL-2.0",
+        ["The request policies of the \"%s\" generic netlink family"
+         % fam.name, "(netlink-gen.h)."], arrays)
 
 
 # ---------------------------------------------------------------------
@@ -429,49 +443,24 @@ def lib_policy_name(fam, s):
 
 
 def render_lib_h(fam):
-    out = ["/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */"]
-    out += banner("/*", "netlink-gen.h")
-    out += [" *",
-            " * libnl policies of the replies and events of the \"%s\""
-            % fam.name,
-            " * generic netlink family, one per attribute set (netlink-gen.c).",
-            " */",
-            "#ifndef NEURONSIM_LIB_NETLINK_GEN_H",
-            "#define NEURONSIM_LIB_NETLINK_GEN_H",
-            "",
-            "#include <netlink/attr.h>",
-            "",
-            "#include <%s>" % fam.header,
-            ""]
-    for s in fam.sets.values():
-        out.append("extern const struct nla_policy %s[%s + 1];"
-                   % (lib_policy_name(fam, s), s.max))
-    out += ["", "#endif /* NEURONSIM_LIB_NETLINK_GEN_H */"]
-    return "\n".join(out) + "\n"
+    return render_policy_h(
+        "LGPL-2.1 OR BSD-2-Clause",
+        ["libnl policies of the replies and events of the \"%s\"" % fam.name,
+         "generic netlink family, one per attribute set (netlink-gen.c)."],
+        "NEURONSIM_LIB_NETLINK_GEN_H", "netlink/attr.h", fam,
+        [(lib_policy_name(fam, s), s.max) for s in fam.sets.values()])
 
 
 def render_lib_c(fam):
-    out = ["// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause"]
-    out += banner("/*", "netlink-gen.c")
-    out += [" *",
-            " * libnl policies of the replies and events of the \"%s\""
-            % fam.name,
-            " * generic netlink family (netlink-gen.h): every attribute but "
-            "pad.",
-            " */",
-            "#include \"netlink-gen.h\""]
-    for s in fam.sets.values():
-        out += ["",
-                "/* enum %s */" % s.enum_name,
-                "const struct nla_policy %s[%s + 1] = {"
-                % (lib_policy_name(fam, s), s.max)]
-        for a in s.attrs:
-            p = a.lib_policy()
-            if p:
-                out.append("\t[%s] = { .type = %s },"
-                           % (a.c, p))
-        out.append("};")
-    return "\n".join(out) + "\n"
+    arrays = [("enum " + s.enum_name, lib_policy_name(fam, s), s.max,
+               [(a.c, "{ .type = %s }" % a.lib_policy())
+                for a in s.attrs if a.lib_policy()])
+              for s in fam.sets.values()]
+    return render_policy_c(
+        "LGPL-2.1 OR BSD-2-Clause",
+        ["libnl policies of the replies and events of the \"%s\"" % fam.name,
+         "generic netlink family (netlink-gen.h): every attribute but pad."],
+        arrays)
 
 
 # ---------------------------------------------------------------------
