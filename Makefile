@@ -14,6 +14,8 @@
 #   make checkpatch checkpatch.pl --strict over the kernel code
 #   make kernel-doc kernel-doc -v over the kernel code, uapi/ and
 #                   libneuronsim.h; fails on any warning
+#   make ynl-gen    the netlink uapi header and policies from the YNL spec
+#                   (scripts/ynl-gen.py; make check fails when they differ)
 #   make check-debug the selftests on a KASAN/lockdep/kmemleak kernel
 #   make install    the commands, libneuronsim, its headers and neuronsim.pc
 #                   under DESTDIR/PREFIX (default /usr/local)
@@ -181,7 +183,7 @@ endef
 # ---------------------------------------------------------------------
 
 .PHONY: default all module progs vm-progs userspace selftests bench-progs deps run \
-	check check-full bench fuzz checkpatch kernel-doc clean install libneuronsim FORCE
+	check check-full bench fuzz checkpatch kernel-doc ynl-gen clean install libneuronsim FORCE
 
 # Goals (Documentation/running.rst, "The build"): each builds only the
 # flavors it needs, and a library once per flavor.
@@ -241,6 +243,7 @@ module:
 		$(call say,LD [M],neuronsim.ko) touch $(MOD_STAMP); fi
 
 include kmod/plan/build.mk
+include userspace/util/build.mk
 include userspace/cc/build.mk
 include userspace/cc/bir/build.mk
 include userspace/lib/build.mk
@@ -368,6 +371,12 @@ kernel-doc: $(KSFT_STAMP)
 	@out=$$(perl $(KSFT)/scripts/kernel-doc -none -v $(KDOC_FILES) 2>&1 | \
 		grep -v ': info: '); \
 	if [ -n "$$out" ]; then printf '%s\n' "$$out" >&2; exit 1; fi
+
+# The generic netlink family's generated files (committed; the uapi header,
+# kmod/netlink-gen.{c,h}, userspace/lib/netlink-gen.{c,h}) from
+# Documentation/netlink/specs/neuronsim.yaml
+ynl-gen:
+	python3 scripts/ynl-gen.py
 
 # Not Kbuild's clean: for an external module it deletes every object file
 # anywhere under $(TOP), the cached debug kernel in .cache/ included.

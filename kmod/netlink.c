@@ -45,6 +45,7 @@
 
 #include "nrsim.h"
 #include "netlink.h"
+#include "netlink-gen.h"
 
 static bool nrsim_nl_registered;
 
@@ -57,15 +58,6 @@ static const struct genl_multicast_group nrsim_nl_mcgrps[] = {
 	[NRSIM_NL_MCGRP_MONITOR] = { .name = NEURONSIM_GENL_MCGRP_MONITOR },
 	[NRSIM_NL_MCGRP_RUNS] = { .name = NEURONSIM_GENL_MCGRP_RUNS,
 				 .flags = GENL_MCAST_CAP_SYS_ADMIN },
-};
-
-static const struct nla_policy nrsim_nl_device_policy[NEURONSIM_A_DEVICE + 1] = {
-	[NEURONSIM_A_DEVICE] = NLA_POLICY_MAX(NLA_U32, NRSIM_MAX_DEVICES - 1),
-};
-
-static const struct nla_policy nrsim_nl_model_policy[NEURONSIM_A_DEVICE + 1] = {
-	[NEURONSIM_A_MODEL_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[NEURONSIM_A_DEVICE] = NLA_POLICY_MAX(NLA_U32, NRSIM_MAX_DEVICES - 1),
 };
 
 static struct genl_family nrsim_nl_family;
@@ -439,23 +431,23 @@ static const struct genl_ops nrsim_nl_ops[] = {
 		.cmd = NEURONSIM_CMD_GET_DEVICE,
 		.doit = nrsim_nl_get_device_doit,
 		.dumpit = nrsim_nl_get_device_dumpit,
-		.policy = nrsim_nl_device_policy,
-		.maxattr = NEURONSIM_A_DEVICE,
+		.policy = nrsim_nl_get_device_nl_policy,
+		.maxattr = ARRAY_SIZE(nrsim_nl_get_device_nl_policy) - 1,
 	},
 	{
 		.cmd = NEURONSIM_CMD_GET_MODEL,
 		.doit = nrsim_nl_get_model_doit,
 		.start = nrsim_nl_get_model_start,
 		.dumpit = nrsim_nl_get_model_dumpit,
-		.policy = nrsim_nl_model_policy,
-		.maxattr = NEURONSIM_A_DEVICE,
+		.policy = nrsim_nl_get_model_nl_policy,
+		.maxattr = ARRAY_SIZE(nrsim_nl_get_model_nl_policy) - 1,
 	},
 	{
 		.cmd = NEURONSIM_CMD_GET_VARS,
 		.start = nrsim_nl_get_vars_start,
 		.dumpit = nrsim_nl_get_vars_dumpit,
-		.policy = nrsim_nl_model_policy,
-		.maxattr = NEURONSIM_A_DEVICE,
+		.policy = nrsim_nl_get_vars_nl_policy,
+		.maxattr = ARRAY_SIZE(nrsim_nl_get_vars_nl_policy) - 1,
 	},
 };
 

@@ -64,6 +64,10 @@ check "checkpatch --strict kmod/ uapi/" mk checkpatch
 check "kernel-doc kmod/ uapi/ libneuronsim.h" mk kernel-doc
 # the module's files call each other as a tree (Documentation/module.rst)
 check "kmod: no circle among the module's files" bash scripts/kmod-graph.sh -q
+# the netlink family's uapi header and policies are what its YNL spec
+# generates (scripts/ynl-gen.py)
+check "ynl-gen: the netlink uapi header and policies match the YNL spec" \
+	python3 scripts/ynl-gen.py --check
 
 # 3b. NEFF host step: plans for the VM, and the NEFF-level bug-report
 # scenarios 1, 3, 5 (Documentation/running.rst)

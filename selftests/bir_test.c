@@ -53,6 +53,7 @@
 #include "kbin_kind.h"
 #include "kbin_reader.h"
 #include "plans.h"
+#include "nsim_file.h"
 
 #define MAX_PATTERN	(1U << 20)	/* write/read-back size cap per var */
 
@@ -295,7 +296,7 @@ static void test_model(int fd, const struct neuronsim_info *info,
 		bad(&r, "cannot read %s/stats", nsim_dbgfs());
 		goto out;
 	}
-	ret = kbin_read_file(path, &buf, &len);
+	ret = nsim_read_file(path, &buf, &len);
 	if (ret) {
 		bad(&r, "plan %s: %s", path, strerror(-ret));
 		goto out;

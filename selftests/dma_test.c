@@ -51,6 +51,7 @@
 #include "kbin_reader.h"
 #include "plans.h"
 #include "prog_replay.h"
+#include "nsim_file.h"
 
 #define MAX_FAIL_LINES	20
 #define CHUNK		(1U << 20)
@@ -561,7 +562,7 @@ static void test_plan(int fd, const struct neuronsim_info *info,
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, e->kbin);
-	if (kbin_read_file(path, &p.buf, &p.len) ||
+	if (nsim_read_file(path, &p.buf, &p.len) ||
 	    kbin_read(p.buf, p.len, &kv, &res)) {
 		ksft_test_result_fail("dma %s: cannot read %s\n", e->neff, path);
 		return;

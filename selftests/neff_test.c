@@ -70,6 +70,7 @@
 #include "kbin_kind.h"
 #include "kbin_reader.h"
 #include "plans.h"
+#include "nsim_file.h"
 
 #define NSIM_PA_NONE	(~0ULL)
 /* UDMA descriptors of each queue side checked through the debugfs view */
@@ -588,7 +589,7 @@ static void test_plan(int fd, const struct neuronsim_info *info,
 		bad(&r, "cannot read %s/stats", nsim_dbgfs());
 		goto out;
 	}
-	ret = kbin_read_file(path, &p.buf, &p.len);
+	ret = nsim_read_file(path, &p.buf, &p.len);
 	if (ret) {
 		bad(&r, "cannot read %s: %s", path, strerror(-ret));
 		goto out;

@@ -17,7 +17,7 @@ $(call library,KBIN,libkbin,host rel vm fuzz)
 KBIN_DIR	:= userspace/cc
 KBIN_SRCS	:= kbin_writer.c kbin_reader.c dma_ref.c prog_replay.c prog_trace.c
 KBIN_INC	:= -I$(TOP)/userspace/cc
-KBIN_USES	:= PLAN
+KBIN_USES	:= PLAN UTIL
 KBIN_LDLIBS	:= -lz
 
 $(call library,CC,libneuronsim-cc,host rel fuzz)
@@ -25,7 +25,7 @@ CC_DIR		:= userspace/cc
 CC_SRCS		:= hash.c model.c memref.c symtab.c neff.c defjson.c \
 	defjson_dma.c defjson_prog.c compile.c neff_writer.c json_view.cc
 CC_INC		:= -I$(TOP)/userspace/cc
-CC_USES		:= KBIN PLAN
+CC_USES		:= KBIN PLAN UTIL
 CC_LDLIBS	:= -lsimdjson -lstdc++ -ljansson -larchive -lcrypto -lz
 
 # Host tests of the compiler (kselftest harness, TAP).

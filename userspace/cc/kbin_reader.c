@@ -3,11 +3,8 @@
  * kbin_reader.c - read a KBIN static memory plan on the host.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "kbin_dma.h"
 #include "kbin_kind.h"
@@ -240,72 +237,4 @@ int kbin_view_prog_sg(const struct kbin_view *v, uint32_t sg,
 		out->num[e] = st->num;
 	}
 	return 0;
-}
-
-/**
- * kbin_read_file() - read a whole file into memory.
- * @path: file name.
- * @buf: out: malloc()'d bytes (at least 1 byte allocated), caller frees.
- * @len: out: file length in bytes.
- *
- * Return: 0; -errno of open()/fstat()/read() on failure; -EINVAL for a
- * file that is not a regular file; -EFBIG when it does not fit in memory;
- * -ENOMEM when out of memory; -EIO when the file shrank while read.
- */
-int kbin_read_file(const char *path, void **buf, size_t *len)
-{
-	struct stat st;
-	uint8_t *p;
-	size_t got = 0, n;
-	int fd, err;
-
-	if (!path || !buf || !len)
-		return -EINVAL;
-	/* O_NONBLOCK: a FIFO must not block the open; it is refused below */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st)) {
-		err = -errno;
-		goto err_close;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		err = -EINVAL;
-		goto err_close;
-	}
-	if ((unsigned long long)st.st_size >= SIZE_MAX) {
-		err = -EFBIG;
-		goto err_close;
-	}
-	n = (size_t)st.st_size;
-	p = malloc(n ? n : 1);
-	if (!p) {
-		err = -ENOMEM;
-		goto err_close;
-	}
-	while (got < n) {
-		ssize_t r = read(fd, p + got, n - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err = -errno;
-			goto err_free;
-		}
-		if (r == 0) {
-			err = -EIO;
-			goto err_free;
-		}
-		got += (size_t)r;
-	}
-	close(fd);
-	*buf = p;
-	*len = n;
-	return 0;
-
-err_free:
-	free(p);
-err_close:
-	close(fd);
-	return err;
 }

@@ -90,6 +90,5 @@ const uint32_t *kbin_view_semaphores(const struct kbin_view *v,
 				     const struct kbin_dma_queue *q);
 int kbin_view_prog_sg(const struct kbin_view *v, uint32_t sg,
 		      struct kbin_prog_sg_view *out);
-int kbin_read_file(const char *path, void **buf, size_t *len);
 
 #endif /* _NEURONSIM_KBIN_READER_H */

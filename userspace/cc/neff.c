@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "nscc_internal.h"
+#include "nsim_file.h"
 
 /* The most one read of a member's data asks libarchive for. */
 #define NEFF_READ_CHUNK		(1U << 20)
@@ -41,50 +42,9 @@ struct nscc_members {
 	char *dir;		/* extracted directory, or NULL */
 };
 
-int nscc_read_file(const char *path, void **buf, size_t *len)
-{
-	struct stat st;
-	size_t got = 0;
-	char *p;
-	int fd, ret = 0;
-
-	/* O_NONBLOCK: a FIFO must not block the open; it is refused below */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st)) {
-		ret = -errno;
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-		goto out;
-	}
-	/* the NUL and simdjson's padding (nscc_neff_json()) */
-	p = malloc((size_t)st.st_size + JV_PADDING);
-	if (!p) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, p + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			ret = n < 0 ? -errno : -EIO;
-			free(p);
-			goto out;
-		}
-		got += n;
-	}
-	memset(p + got, 0, JV_PADDING);
-	*buf = p;
-	*len = got;
-out:
-	close(fd);
-	return ret;
-}
+/* nsim_read_file() pads every file for the JSON reader (json_view.h) */
+_Static_assert(JV_PADDING <= NSIM_READ_FILE_PAD,
+	       "nsim_read_file() pads less than simdjson reads past a document");
 
 int nscc_write_file(const char *path, const void *buf, size_t len)
 {
@@ -406,7 +366,7 @@ int nscc_neff_member(struct nscc_neff *neff, const char *name,
 	if (!mb && ms->dir) {
 		if (asprintf(&path, "%s/%s", ms->dir, name) < 0)
 			return nscc_errf(err, -ENOMEM, "out of memory");
-		ret = nscc_read_file(path, &buf, &blen);
+		ret = nsim_read_file(path, &buf, &blen);
 		free(path);
 		if (ret == -ENOENT || ret == -EISDIR || ret == -ENOTDIR)
 			goto missing;
@@ -461,7 +421,7 @@ int nscc_neff_json(struct nscc_neff *neff, const char *name,
 	size_t l;
 	int ret = nscc_neff_member(neff, name, &d, &l, err);
 
-	/* every member's bytes are padded (read_entry_data(), nscc_read_file()) */
+	/* every member's bytes are padded (read_entry_data(), nsim_read_file()) */
 	return ret ? ret : json_parse(d, l, 1, name, out, err);
 }
 
@@ -763,7 +723,7 @@ int nscc_neff_open(const char *path, struct nscc_neff **out,
 	}
 	if (!S_ISREG(st.st_mode))
 		return nscc_errf(err, -EINVAL, "not a regular file or a directory");
-	ret = nscc_read_file(path, &buf, &len);
+	ret = nsim_read_file(path, &buf, &len);
 	if (ret)
 		return nscc_errf(err, ret, "%s", strerror(-ret));
 	ret = nscc_neff_open_mem(buf, len, out, err);

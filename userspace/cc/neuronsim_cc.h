@@ -684,10 +684,5 @@ int nscc_neff_writer_write_dir(struct nscc_neff_writer *w, const char *dir);
  * Return: 0 or -errno.
  */
 int nscc_write_file(const char *path, const void *buf, size_t len);
-/**
- * nscc_read_file() - read a whole regular file into a malloc'd buffer
- * (one extra NUL byte past @len).  Return: 0 or -errno.
- */
-int nscc_read_file(const char *path, void **buf, size_t *len);
 
 #endif /* NEURONSIM_CC_H */

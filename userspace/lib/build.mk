@@ -22,13 +22,13 @@ NSIM_SOMAJOR	:= 0
 
 $(call library,NSIM,libneuronsim,host rel vm)
 NSIM_DIR	:= userspace/lib
-NSIM_SRCS	:= device.c names.c map.c netlink.c
+NSIM_SRCS	:= device.c names.c map.c netlink.c netlink-gen.c
 NSIM_INC	:= -I$(TOP)/userspace/lib \
 	$(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null || echo -I/usr/include/libnl3)
 NSIM_CFLAGS	:= -fvisibility=hidden
-NSIM_USES	:= PLAN
+NSIM_USES	:= PLAN UTIL
 NSIM_LDLIBS	:= -lnl-genl-3 -lnl-3 -lpthread -lm
-NSIM_BUNDLE	:= PLAN
+NSIM_BUNDLE	:= PLAN UTIL
 NSIM_HDR	:= userspace/lib/libneuronsim.h
 NSIM_UAPI_HDRS	:= uapi/linux/neuronsim.h uapi/linux/neuronsim_kbin.h \
 	uapi/linux/neuronsim_netlink.h uapi/linux/neuronsim_udma.h
@@ -46,10 +46,10 @@ NSIM_SO_LD	:= $(rel_CC) $(rel_LDFLAGS) -shared \
 	-Wl,--version-script=$(TOP)/$(NSIM_MAP)
 NSIM_SO_CMDS	:= $(NSIM_SO_LD) $(NSIM_LDLIBS)
 $(eval $(call cmd_file,rel/.cmd/NSIM_SO,NSIM_SO_CMDS))
-$(NSIM_SO).$(NSIM_VERSION): $(call objs,NSIM,rel) $(call lib,PLAN,rel) $(NSIM_MAP) \
+$(NSIM_SO).$(NSIM_VERSION): $(call objs,NSIM,rel) $(call lib,PLAN,rel) $(call lib,UTIL,rel) $(NSIM_MAP) \
 		$(REL_O)/.cmd/NSIM_SO
 	$(Q)$(call say,LD,$(call show,$@))$(NSIM_SO_LD) -o $@ \
-		$(call objs,NSIM,rel) $(call lib,PLAN,rel) $(NSIM_LDLIBS)
+		$(call objs,NSIM,rel) $(call lib,PLAN,rel) $(call lib,UTIL,rel) $(NSIM_LDLIBS)
 	$(Q)ln -sf $(notdir $@) $(NSIM_SO).$(NSIM_SOMAJOR) && ln -sf $(notdir $@) $(NSIM_SO)
 $(NSIM_SO).$(NSIM_SOMAJOR) $(NSIM_SO): | $(NSIM_SO).$(NSIM_VERSION)
 	$(Q)ln -sf $(notdir $|) $@

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "nsim_file.h"
 
 static int nrsim_ioctl(int fd, unsigned long cmd, void *arg)
 {
@@ -145,54 +146,6 @@ NSIM_EXPORT int neuronsim_load(int fd, const void *plan, size_t len,
 	return err;
 }
 
-/* read a whole file into a malloc'd buffer */
-static int nsim_slurp(const char *path, void **bufp, size_t *lenp)
-{
-	struct stat st;
-	size_t len, done = 0;
-	char *buf;
-	int fd, err = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st)) {
-		err = -errno;
-		goto out;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		err = -EISDIR;
-		goto out;
-	}
-	if ((unsigned long long)st.st_size > (4ULL << 30)) {
-		err = -EFBIG;
-		goto out;
-	}
-	len = st.st_size;
-	buf = malloc(len ? len : 1);
-	if (!buf) {
-		err = -ENOMEM;
-		goto out;
-	}
-	while (done < len) {
-		ssize_t n = read(fd, buf + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : -EIO;
-			free(buf);
-			goto out;
-		}
-		done += n;
-	}
-	*bufp = buf;
-	*lenp = len;
-out:
-	close(fd);
-	return err;
-}
-
 NSIM_EXPORT int neuronsim_load_file(int fd, const char *path,
 				    struct neuronsim_load_opts *opts,
 				    __u32 *model_id)
@@ -206,7 +159,7 @@ NSIM_EXPORT int neuronsim_load_file(int fd, const char *path,
 	err = OPTS_CHECK(opts);
 	if (err)
 		return err;
-	err = nsim_slurp(path, &buf, &len);
+	err = nsim_read_file(path, &buf, &len);
 	if (err)
 		return err;
 	if (!len) {

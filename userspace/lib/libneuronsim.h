@@ -190,8 +190,14 @@ int neuronsim_load(int fd, const void *plan, size_t len,
  * @opts: as neuronsim_load().
  * @model_id: out.
  *
+ * The file is read by the one whole-file reader of neuronsim's userspace
+ * (Documentation/running.rst, "The build"): the open never blocks, only
+ * a regular file of at most 4 GiB is read.
+ *
  * Return: as neuronsim_load(), plus the open(2)/read(2) errors of @path
- * (-ENOENT, -EACCES, -EISDIR...) and -EFBIG for a file over 4 GiB.
+ * (-ENOENT, -EACCES...), -EISDIR for a directory, -EINVAL for any other
+ * file that is not a regular file (a FIFO, a device) or an empty one,
+ * -EFBIG for a file over 4 GiB.
  */
 int neuronsim_load_file(int fd, const char *path,
 			struct neuronsim_load_opts *opts, __u32 *model_id);

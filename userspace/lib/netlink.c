@@ -21,6 +21,7 @@
 #include <netlink/genl/family.h>
 
 #include "internal.h"
+#include "netlink-gen.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -46,51 +47,6 @@ struct nl_req {
 	void *ctx;
 	int count;
 	struct nlmsghdr *nlh;	/* the message being parsed */
-};
-
-static struct nla_policy nsim_nl_policy[NEURONSIM_A_MAX + 1] = {
-	[NEURONSIM_A_MODEL_ID] = { .type = NLA_U32 },
-	[NEURONSIM_A_DEV_ARCH_NAME] = { .type = NLA_STRING },
-	[NEURONSIM_A_DEV_ARCH_GEN] = { .type = NLA_U32 },
-	[NEURONSIM_A_DEV_NUM_CORES] = { .type = NLA_U32 },
-	[NEURONSIM_A_DEV_NUM_HBM_CHANNELS] = { .type = NLA_U32 },
-	[NEURONSIM_A_DEV_HBM_CHANNEL_SIZE] = { .type = NLA_U64 },
-	[NEURONSIM_A_DEV_NUM_MODELS] = { .type = NLA_U32 },
-	[NEURONSIM_A_DEV_HBM_USED] = { .type = NLA_U64 },
-	[NEURONSIM_A_MODEL_OWNER_PID] = { .type = NLA_U32 },
-	[NEURONSIM_A_MODEL_TARGET_GEN] = { .type = NLA_U32 },
-	[NEURONSIM_A_MODEL_NUM_SUBGRAPHS] = { .type = NLA_U32 },
-	[NEURONSIM_A_MODEL_FIRST_CORE] = { .type = NLA_U32 },
-	[NEURONSIM_A_MODEL_NUM_VARS] = { .type = NLA_U64 },
-	[NEURONSIM_A_MODEL_HBM_BYTES] = { .type = NLA_U64 },
-	[NEURONSIM_A_MODEL_SCRATCHPAD_BYTES] = { .type = NLA_U64 },
-	[NEURONSIM_A_VAR_SUBGRAPH] = { .type = NLA_U32 },
-	[NEURONSIM_A_VAR_ID] = { .type = NLA_U32 },
-	[NEURONSIM_A_VAR_NAME] = { .type = NLA_STRING },
-	[NEURONSIM_A_VAR_KIND] = { .type = NLA_U32 },
-	[NEURONSIM_A_VAR_SIZE] = { .type = NLA_U64 },
-	[NEURONSIM_A_VAR_PHYSICAL_ADDRESS] = { .type = NLA_U64 },
-	[NEURONSIM_A_ERR_ERRNO] = { .type = NLA_U32 },
-	[NEURONSIM_A_ERR_REASON] = { .type = NLA_U32 },
-	[NEURONSIM_A_ERR_FIELD] = { .type = NLA_U32 },
-	[NEURONSIM_A_ERR_SUBGRAPH] = { .type = NLA_U32 },
-	[NEURONSIM_A_ERR_RECORD] = { .type = NLA_U32 },
-	[NEURONSIM_A_DEVICE] = { .type = NLA_U32 },
-	[NEURONSIM_A_DEV_CORE] = { .type = NLA_NESTED },
-	[NEURONSIM_A_RUN_SUBGRAPH] = { .type = NLA_U32 },
-	[NEURONSIM_A_RUN_QUEUE] = { .type = NLA_U32 },
-	[NEURONSIM_A_RUN_QUEUE_NAME] = { .type = NLA_STRING },
-	[NEURONSIM_A_RUN_STATUS] = { .type = NLA_U32 },
-	[NEURONSIM_A_RUN_BLOCKS] = { .type = NLA_U32 },
-	[NEURONSIM_A_RUN_DESCS] = { .type = NLA_U32 },
-	[NEURONSIM_A_RUN_BYTES] = { .type = NLA_U64 },
-	[NEURONSIM_A_RUN_NS] = { .type = NLA_U64 },
-};
-
-static struct nla_policy nsim_nl_core_policy[NEURONSIM_A_CORE_MAX + 1] = {
-	[NEURONSIM_A_CORE_INDEX] = { .type = NLA_U32 },
-	[NEURONSIM_A_CORE_OWNER_PID] = { .type = NLA_U32 },
-	[NEURONSIM_A_CORE_NUM_MODELS] = { .type = NLA_U32 },
 };
 
 /* libnl error code -> -errno, for errors that did not come from the kernel */

@@ -10,6 +10,7 @@
 #include "kselftest_harness.h"
 #include "bir_test.h"
 #include "kbin_reader.h"
+#include "nsim_file.h"
 
 static const char *const examples[] = {
 	"nki_twice.bir.json", "bir_activation.bir.json",
@@ -461,7 +462,7 @@ TEST(plans_match_golden)
 			TH_LOG("%s: %s", examples[k], err.msg);
 		if (getenv("BIR_UPDATE_GOLDEN"))
 			nscc_write_file(gold, buf, len);
-		ASSERT_EQ(0, nscc_read_file(gold, &want, &wlen))
+		ASSERT_EQ(0, nsim_read_file(gold, &want, &wlen))
 			TH_LOG("%s: missing", gold);
 		EXPECT_EQ(wlen, len);
 		EXPECT_EQ(0, memcmp(buf, want, len < wlen ? len : wlen))

@@ -9,6 +9,7 @@
 #include "kselftest_harness.h"
 #include "bir_test.h"
 #include "kbin_reader.h"
+#include "nsim_file.h"
 
 static const char *one_fn(const char *arch)
 {
@@ -269,7 +270,7 @@ TEST(cli_switches)
 	EXPECT_NE(NULL, strstr(e, "nki_twice.bir.json: warning: this pass should run in pre-linker phase, which should have only one Function per Module (module has 2)\n"))
 		TH_LOG("%s", e);
 	free(e);
-	ASSERT_EQ(0, nscc_read_file(path, &kbin, &len));
+	ASSERT_EQ(0, nsim_read_file(path, &kbin, &len));
 	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res));
 	EXPECT_EQ(229312, kbin_view_subgraph(&v, 0)->carveouts[0].offset);
 	EXPECT_EQ(64, kbin_view_subgraph(&v, 0)->carveouts[0].size);

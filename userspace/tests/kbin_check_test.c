@@ -19,6 +19,7 @@
 #include "kbin_check.h"
 #include "kbin_reader.h"
 #include "kbin_testplan.h"
+#include "nsim_file.h"
 
 FIXTURE(plan) {
 	void *buf;
@@ -1506,13 +1507,13 @@ TEST_F(plan, read_file)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ((ssize_t)self->len, write(fd, self->buf, self->len));
 	close(fd);
-	ASSERT_EQ(0, kbin_read_file(path, &buf, &len));
+	ASSERT_EQ(0, nsim_read_file(path, &buf, &len));
 	unlink(path);
 	ASSERT_EQ(self->len, len);
 	EXPECT_EQ(0, memcmp(buf, self->buf, len));
 	free(buf);
-	EXPECT_EQ(-ENOENT, kbin_read_file(path, &buf, &len));
-	EXPECT_EQ(-EINVAL, kbin_read_file("/tmp", &buf, &len));
+	EXPECT_EQ(-ENOENT, nsim_read_file(path, &buf, &len));
+	EXPECT_EQ(-EISDIR, nsim_read_file("/tmp", &buf, &len));
 }
 
 TEST(writer_refuses_bad_input)

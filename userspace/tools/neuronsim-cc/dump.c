@@ -137,7 +137,7 @@ static int dump(const char *in, int js, int descs, int prog)
 	uint32_t s, i, k;
 	int ret;
 
-	ret = kbin_read_file(in, &buf, &len);
+	ret = nsim_read_file(in, &buf, &len);
 	if (ret) {
 		cc_fail_errno(in, ret, ret == -EINVAL ? "not a regular file" : strerror(-ret));
 		json_decref(sgs);

@@ -26,6 +26,7 @@
 #include "kbin_dma.h"
 #include "kbin_reader.h"
 #include "neuronsim_cc.h"
+#include "nsim_file.h"
 #include "tool.h"
 
 /**

@@ -183,7 +183,7 @@ static int cc_replay_load(const char *in, void **buf, size_t *len)
 	if (n > 9 && !strcmp(in + n - 9, ".bir.json")) {
 		ret = nscc_bir_compile_file(in, buf, len, &err);
 	} else {
-		ret = kbin_read_file(in, buf, len);
+		ret = nsim_read_file(in, buf, len);
 		if (!ret && *len >= 4 && !memcmp(*buf, "KBIN", 4))
 			return 0;
 		if (!ret)

@@ -79,9 +79,8 @@ void print_load_failure(const char *plan, int err,
 const char *event_name(__u8 cmd);
 
 /**
- * struct vartab - the variables of one model: from a plan loaded for the
- *	command (host reader for names, RESOLVE_BATCH for addresses) or
- *	from netlink GET_VARS (vartab.c).
+ * struct vartab - the variables of one model, from netlink GET_VARS: of
+ *	a plan loaded for the command or of a loaded model (vartab.c).
  * @v: per variable libneuronsim's map entry (name, kind, size, address).
  * @n: entries in @v.
  * @cap: allocated entries.

@@ -16,6 +16,7 @@
 
 #include "kbin_dma.h"
 #include "main.h"
+#include "nsim_file.h"
 #include "run.h"
 
 #define RUN_CHUNK	(1U << 20)
@@ -296,30 +297,6 @@ static int run_npy(const unsigned char *b, size_t n, size_t *off, char *desc,
 	return 1;
 }
 
-static int run_read_file(const char *path, unsigned char **buf, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	long n;
-
-	*buf = NULL;
-	if (!f)
-		return -errno;
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return -EIO;
-	}
-	*buf = malloc(n ? n : 1);
-	if (!*buf || fread(*buf, 1, n, f) != (size_t)n) {
-		free(*buf);
-		*buf = NULL;
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	*len = n;
-	return 0;
-}
-
 /**
  * run_cmd_write() - "write VAR[+OFF] FILE": WRITE_VAR of the raw bytes of
  *	FILE, or of the payload of a .npy file, at the offset; they must fit
@@ -335,6 +312,7 @@ int run_cmd_write(struct run_ctx *c, const char *ref, const char *file)
 	const struct neuronsim_map_var *v;
 	struct neuronsim_var_ref r;
 	unsigned char *buf;
+	void *data;
 	size_t len = 0, off;
 	char perr[256], desc[128];
 	double t0;
@@ -348,11 +326,12 @@ int run_cmd_write(struct run_ctx *c, const char *ref, const char *file)
 	v = c->find(c->find_ctx, &r, ref);
 	if (!v)
 		return 1;
-	err = run_read_file(file, &buf, &len);
+	err = nsim_read_file(file, &data, &len);
 	if (err) {
 		run_err("write: %s: %s", file, strerror(-err));
 		return 1;
 	}
+	buf = data;
 	npy = run_npy(buf, len, &off, desc, sizeof(desc));
 	if (npy < 0) {
 		run_err("write: %s: a .npy file with a bad header", file);

@@ -4,11 +4,13 @@
  *
  * A MODEL is a model id (digits); anything else is a KBIN plan file,
  * which is loaded on a private fd for the command, on the first free
- * NeuronCores, and unloaded at its end.  Models belong to the fd that
- * loaded them, so for a MODEL another process loaded, names and
- * addresses come from netlink GET_VARS (owner process or CAP_SYS_ADMIN
- * only) and resolve applies the kernel's rule (kmod/plan/resolve_core.h,
- * the same code) to that table.  Documentation/userspace.rst.
+ * NeuronCores, and unloaded at its end.  Either way names, kinds, sizes
+ * and addresses come from netlink GET_VARS (owner process or
+ * CAP_SYS_ADMIN only), as the kernel staged them: a plan is read once,
+ * to load it, and the kernel checks it.  Models belong to the fd that
+ * loaded them, so for a MODEL another process loaded resolve applies the
+ * kernel's rule (kmod/plan/resolve_core.h, the same code) to that table.
+ * Documentation/userspace.rst.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,7 +18,7 @@
 #include <string.h>
 
 #include "main.h"
-#include "kbin_kind.h"
+#include "nsim_file.h"
 #include "kbin_reader.h"
 #include "resolve_core.h"
 
@@ -58,108 +60,6 @@ static int vartab_add(struct vartab *t, const struct neuronsim_map_var *v)
 	return 0;
 }
 
-/* the plan's names from the host reader, addresses by RESOLVE_BATCH */
-static int vartab_fill_from_plan(struct vartab *t, const char *path)
-{
-	struct neuronsim_resolve_entry *ent;
-	struct kbin_check_result res;
-	struct kbin_view view;
-	__u32 sg, i, num_ok;
-	size_t k;
-	int err;
-
-	memset(&res, 0, sizeof(res));
-	err = kbin_read(t->plan, t->plan_len, &view, &res);
-	if (err) {
-		errmsg_errno(EINVAL, "%s: not a valid KBIN plan: %s", path,
-			     res.msg[0] ? res.msg : kbin_reason_str(res.reason));
-		return -1;
-	}
-	for (sg = 0; sg < view.num_subgraphs; sg++) {
-		const struct kbin_mem_ref_set *set = kbin_view_set(&view, sg);
-
-		for (i = 0; set && i < set->nmem; i++) {
-			const struct kbin_mem_ref *r = &set->mem[i];
-			struct neuronsim_map_var v = {
-				.subgraph = sg, .var_id = r->var_id,
-				.mr_type = r->mr_type, .size = r->size,
-				.name = kbin_view_str(&view, r->name),
-			};
-
-			/* a pointer table's bytes are its staged table's */
-			if (kbin_kind(r->mr_type)->storage == KBIN_STORAGE_TABLE)
-				v.size = kbin_ptr_table_bytes(r->size,
-							      r->list.length);
-
-			if (vartab_add(t, &v))
-				goto nomem;
-		}
-	}
-	/* addresses: one RESOLVE_BATCH of (offset 0, size 0) per var */
-	if (!t->n)
-		return 0;
-	ent = calloc(t->n, sizeof(*ent));
-	if (!ent)
-		goto nomem;
-	for (k = 0; k < t->n; k++) {
-		ent[k].subgraph = t->v[k].subgraph;
-		ent[k].var_id = t->v[k].var_id;
-	}
-	for (k = 0; k < t->n; k += NEURONSIM_RESOLVE_BATCH_MAX) {
-		size_t cnt = t->n - k;
-
-		if (cnt > NEURONSIM_RESOLVE_BATCH_MAX)
-			cnt = NEURONSIM_RESOLVE_BATCH_MAX;
-		err = neuronsim_resolve_batch(t->fd, t->model_id, ent + k, cnt,
-					      &num_ok);
-		if (err) {
-			errmsg_errno(err, "%s: RESOLVE_BATCH: %s", path,
-				     strerror(-err));
-			free(ent);
-			return -1;
-		}
-	}
-	for (k = 0; k < t->n; k++) {
-		t->v[k].staged = ent[k].status == 0;
-		t->v[k].address = ent[k].status == 0 ? ent[k].address : 0;
-	}
-	free(ent);
-	return 0;
-nomem:
-	errmsg_errno(ENOMEM, "%s", strerror(ENOMEM));
-	return -1;
-}
-
-/*
- * Load @path on a private fd from NeuronCore @core (the kernel checks the
- * plan and reports why it refuses one), then take the variable names from
- * the host reader.  The model lives as long as t->fd.
- */
-int vartab_from_plan(struct vartab *t, const char *path, __u32 core)
-{
-	char log[8192];
-	NEURONSIM_OPTS_INIT(load_opts, lo, .first_core = core, .log_buf = log,
-			    .log_size = sizeof(log));
-	int err;
-
-	t->from_plan = true;
-	err = kbin_read_file(path, &t->plan, &t->plan_len);
-	if (err) {
-		errmsg_errno(err, "%s: %s", path, strerror(err < 0 ? -err : err));
-		return -1;
-	}
-	t->fd = open_device();
-	if (t->fd < 0)
-		return -1;
-	log[0] = '\0';
-	err = neuronsim_load(t->fd, t->plan, t->plan_len, &lo, &t->model_id);
-	if (err) {
-		print_load_failure(path, err, &lo, log);
-		return -1;
-	}
-	return vartab_fill_from_plan(t, path);
-}
-
 static int vartab_nl_cb(const struct neuronsim_nl_var *nv, void *ctx)
 {
 	struct neuronsim_map_var v = {
@@ -197,6 +97,38 @@ static int vartab_from_model(struct vartab *t, __u32 model_id)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Load @path on a private fd from NeuronCore @core (the kernel checks the
+ * plan and reports why it refuses one), then take the variables - names,
+ * kinds, sizes, addresses - from netlink GET_VARS as the kernel staged
+ * them (vartab_from_model()): the plan is not read or checked again.
+ * The model lives as long as t->fd.
+ */
+int vartab_from_plan(struct vartab *t, const char *path, __u32 core)
+{
+	char log[8192];
+	NEURONSIM_OPTS_INIT(load_opts, lo, .first_core = core, .log_buf = log,
+			    .log_size = sizeof(log));
+	int err;
+
+	t->from_plan = true;
+	err = nsim_read_file(path, &t->plan, &t->plan_len);
+	if (err) {
+		errmsg_errno(err, "%s: %s", path, strerror(err < 0 ? -err : err));
+		return -1;
+	}
+	t->fd = open_device();
+	if (t->fd < 0)
+		return -1;
+	log[0] = '\0';
+	err = neuronsim_load(t->fd, t->plan, t->plan_len, &lo, &t->model_id);
+	if (err) {
+		print_load_failure(path, err, &lo, log);
+		return -1;
+	}
+	return vartab_from_model(t, t->model_id);
 }
 
 /*
