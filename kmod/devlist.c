@@ -95,6 +95,9 @@ void nrsim_devices_publish(struct nrsim_device *nd)
  * nrsim_devices_erase() - free index @index, reserved or published; from
  *	now on lookups do not find its device.
  * @index: device index.
+ *
+ * Context: the list locked (nrsim_devices_lock()) when @index was
+ * published; a reserved index (never published) may be erased without it.
  */
 void nrsim_devices_erase(u32 index)
 {

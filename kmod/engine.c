@@ -20,8 +20,8 @@
  *         stops the model's execution too) before anything is freed.
  *
  * RUN and the execution (exec.c) do not call each other: RUN reads the
- * model's exec_state, EXECUTE the queues' run states, both under the
- * file's run_lock.
+ * model's exec_state, EXECUTE the queues' run states, both written under
+ * the file's run_lock.
  *
  * Compute engines (PE, ACT, POOL, DVE instruction streams) are not
  * simulated: only the DMA queues move bytes.
@@ -415,6 +415,9 @@ __poll_t nrsim_engine_poll(struct nrsim_file *nf, struct file *file,
  *	Documentation/dma.rst, "Stopping".
  * @nf: the owning file, locked (the runs do not take the lock).
  * @m: the model, stopping.
+ *
+ * Context: @nf->lock held; @m->stopping already set by the caller (a
+ * running run stops only when it sees it).
  */
 void nrsim_run_stop(struct nrsim_file *nf, struct nrsim_model *m)
 {

@@ -640,7 +640,7 @@ static bool nrsim_exec_sg_done_locked(struct nrsim_exec_sg *xs, int status)
 	spin_unlock(&nd->exec_lock);
 	if (--x->pending)
 		return false;
-	x->m->exec_state = NEURONSIM_EXEC_DONE;
+	WRITE_ONCE(x->m->exec_state, NEURONSIM_EXEC_DONE);
 	x->wall_ns = ktime_get_ns() - x->t0;
 	x->executions++;
 	x->status = 0;
@@ -689,7 +689,7 @@ static void nrsim_exec_summary(const struct nrsim_exec *x,
 	u32 s, e, k;
 
 	w->num_sg = m->num_sg;
-	w->state = x->m->exec_state;
+	w->state = READ_ONCE(x->m->exec_state);
 	w->status = x->status;
 	w->executions = x->executions;
 	w->wall_ns = x->wall_ns;
@@ -698,7 +698,7 @@ static void nrsim_exec_summary(const struct nrsim_exec *x,
 	w->blocks = 0;
 	w->bytes = 0;
 	w->not_simulated = 0;
-	if (x->m->exec_state == NEURONSIM_EXEC_IDLE)
+	if (w->state == NEURONSIM_EXEC_IDLE)
 		return;
 	for (s = 0; s < m->num_sg; s++) {
 		const struct nrsim_exec_sg *xs = &x->sg[s];
@@ -964,7 +964,7 @@ long nrsim_ioctl_execute(struct nrsim_file *nf, void __user *uarg, size_t usize)
 		x->unwaited = false;
 		nf->unwaited--;
 	}
-	x->m->exec_state = NEURONSIM_EXEC_RUNNING;
+	WRITE_ONCE(x->m->exec_state, NEURONSIM_EXEC_RUNNING);
 	x->abort = 0;
 	x->status = 0;
 	x->pending = m->num_sg;
@@ -1011,7 +1011,7 @@ static int nrsim_exec_report(struct nrsim_file *nf, struct nrsim_model *m,
 	void __user *up;
 
 	nrsim_exec_summary(x, w);
-	if (x->m->exec_state == NEURONSIM_EXEC_IDLE) {
+	if (w->state == NEURONSIM_EXEC_IDLE) {
 		w->num_queues = 0;
 		w->num_events = 0;
 		return 0;

@@ -724,7 +724,9 @@ struct nrsim_exec;
  * @active_runs: its runs queued or running, and its execution's
  *	subgraphs queued or running (under the file's @run_lock).
  * @exec_state: its latest execution's state, NEURONSIM_EXEC_IDLE,
- *	_RUNNING or _DONE (exec.c, under the file's @run_lock); RUN refuses
+ *	_RUNNING or _DONE (exec.c): written under the file's @run_lock
+ *	(WRITE_ONCE), read under it or, under the file's @lock alone, with
+ *	READ_ONCE; RUN refuses
  *	its queues while it is _RUNNING (engine.c), so neither calls the
  *	other.
  * @exec: its execution state (exec.c), when the plan has a program;
@@ -752,8 +754,8 @@ struct nrsim_model {
 	struct nrsim_scratchpad load_sp[KBIN_BACKING_BUF_MAX + 1];
 	bool cores_reserved;
 	bool stopping;
-	u32 active_runs;
 	u8 exec_state;
+	u32 active_runs;
 	struct nrsim_exec *exec;
 	struct dentry *dir;
 	struct nrsim_sg sg[];
