@@ -106,7 +106,7 @@ check "scenario 3: a missing weight member is named, no plan" \
 check "scenario 5: a data region not matching the header MD5 is refused as corrupted, no plan" \
 	neff_refused corrupt "corrupted NEFF: MD5 of the"
 check "a DMA descriptor one byte past its variable is refused at compile time, named, no plan" \
-	neff_refused dma-oob "sg00/SP.json: queue 'qSPIO0' block 0 ('load-x'): descriptor 0: from 'x' (var_id 1): var_id 1 'x': extent 8193 is past its 8192 bytes (access pattern outside its variable)"
+	neff_refused dma-oob "sg00/SP.json: queue 'qSPIO0' block 0 ('load-x'): descriptor 0: from var_id 1 'x': extent 8193 is past its 8192 bytes (access pattern outside its variable)"
 for k in features missing-def missing-weight corrupt dma-oob; do
 	[ -s "$scen/$k.err" ] && sed "s/^/# $k: /" "$scen/$k.err" | emit
 done

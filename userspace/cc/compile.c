@@ -508,6 +508,11 @@ static int dma_err(const struct nscc_subgraph *sg, const struct nscc_symtab *st,
 	if (!nscc_symtab_name(st, sd->var_id))
 		return nscc_errf(err, -EINVAL, "%s: %s: %s (%s)", where, side,
 				 why, reason);
+	/* the checker's words name the side's var already: not twice */
+	if (!strncmp(why, "var_id ", 7) &&
+	    !strncmp(why + 7 + strspn(why + 7, "0123456789"), " '", 2))
+		return nscc_errf(err, -EINVAL, "%s: %s %s (%s)", where, side,
+				 why, reason);
 	return nscc_errf(err, -EINVAL, "%s: %s '%s' (var_id %u): %s (%s)", where,
 			 side, nscc_symtab_name(st, sd->var_id), sd->var_id,
 			 why, reason);

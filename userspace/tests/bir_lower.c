@@ -359,7 +359,7 @@ TEST(dma_lowering_refusals)
 	model = nscc_model_new(KBIN_TARGET_TRN2);
 	ASSERT_EQ(0, bir_lower_model(m, model, &err)) TH_LOG("%s", err.msg);
 	EXPECT_EQ(-EINVAL, nscc_compile_model(model, &buf, &len, &err));
-	EXPECT_STREQ("sg00: queue 'qSPIO0' block 0 ('x_load'): descriptor 0: from 'x' (var_id 1): var_id 1 'x': extent 16385 is past its 16384 bytes (access pattern outside its variable)",
+	EXPECT_STREQ("sg00: queue 'qSPIO0' block 0 ('x_load'): descriptor 0: from var_id 1 'x': extent 16385 is past its 16384 bytes (access pattern outside its variable)",
 		     err.msg);
 	nscc_model_free(model);
 	bir_module_free(m);

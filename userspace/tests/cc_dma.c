@@ -295,7 +295,7 @@ static const struct refusal refusals[] = {
 	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 1: to 'SB' (var_id 0): 2 dims with sizes[1] = 0; dims must be 1..4, sizes at least 1 (bad access pattern dimensions)" },
 	{ "one byte past the variable", 's', "\"from_off\": 0, \"from_sizes\": [512, 8]",
 	  "\"from_off\": 1, \"from_sizes\": [512, 8]", -EINVAL,
-	  "sg00/SP.json: queue 'qSPIO0' block 0 ('b0'): descriptor 0: from 'x' (var_id 1): var_id 1 'x': extent 4097 is past its 4096 bytes (access pattern outside its variable)" },
+	  "sg00/SP.json: queue 'qSPIO0' block 0 ('b0'): descriptor 0: from var_id 1 'x': extent 4097 is past its 4096 bytes (access pattern outside its variable)" },
 	{ "extent overflow", 'p', "\"to_steps\": [1, 512]",
 	  "\"to_steps\": [1, 9223372036854775807]", -EINVAL,
 	  "sg00/Pool.json: queue 'qPoolIO0' block 0 ('p0'): descriptor 0: to 'y' (var_id 2): offset 0 + (sizes[1] - 1) * steps[1] overflows (access pattern outside its variable)" },
@@ -743,7 +743,7 @@ TEST(remote_sides)
 	/* one byte past the remote record's 1024 (its var has 4096) */
 	m->sgs[0].dma_descs[0].to.offset = 1;
 	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: to 'peer' (var_id 2): var_id 2 'peer': extent 1025 is past its 1024 bytes (access pattern outside its variable)",
+	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: to var_id 2 'peer': extent 1025 is past its 1024 bytes (access pattern outside its variable)",
 		     err.msg);
 	/* a remote of sg01's state buffer: a run past the trn2 partition */
 	m->sgs[0].vars[2].remote_var_id = 0;
