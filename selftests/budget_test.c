@@ -584,4 +584,4 @@ TEST_F_TIMEOUT(backing, memcg_pays_for_backing, 1200)
 	cg_teardown(mounted);
 }
 
-TEST_HARNESS_MAIN
+NSIM_HARNESS_MAIN

@@ -471,4 +471,4 @@ TEST(create_delete_against_readers)
 		free(r.path[i]);
 }
 
-TEST_HARNESS_MAIN
+NSIM_HARNESS_MAIN

@@ -319,4 +319,4 @@ TEST_F(cores, any_core_first_fit)
 		EXPECT_EQ(0, nsim_unload(self->fd, id[i]));
 }
 
-TEST_HARNESS_MAIN
+NSIM_HARNESS_MAIN

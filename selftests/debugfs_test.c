@@ -477,4 +477,4 @@ TEST_F(dbg, model_dir_goes_with_the_model)
 	EXPECT_NE(0, stat(path, &sb));
 }
 
-TEST_HARNESS_MAIN
+NSIM_HARNESS_MAIN

@@ -568,4 +568,4 @@ TEST_F(ds, semaphore_sets_bounded)
 	EXPECT_STATS_AT(&self->base);
 }
 
-TEST_HARNESS_MAIN
+NSIM_HARNESS_MAIN

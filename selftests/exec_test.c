@@ -799,4 +799,4 @@ TEST_F(ex, errors)
 	EXPECT_EQ(0, nsim_unload(self->fd, id1));
 }
 
-TEST_HARNESS_MAIN
+NSIM_HARNESS_MAIN

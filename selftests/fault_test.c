@@ -149,4 +149,4 @@ TEST_F(flt, scratchpad_pages_over_max)
 	EXPECT_STATS_AT(&self->base);
 }
 
-TEST_HARNESS_MAIN
+NSIM_HARNESS_MAIN

@@ -842,4 +842,4 @@ TEST_F_TIMEOUT(cap, resolve_batch_max, 900)
 	expect_base(_metadata, &self->base, "resolve_batch_max");
 }
 
-TEST_HARNESS_MAIN
+NSIM_HARNESS_MAIN

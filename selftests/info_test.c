@@ -158,4 +158,4 @@ TEST_F(dev, get_info_bad_pointer)
 	EXPECT_EQ(EFAULT, ioctl_errno(self->fd, NEURONSIM_IOC_GET_INFO, (void *)8));
 }
 
-TEST_HARNESS_MAIN
+NSIM_HARNESS_MAIN

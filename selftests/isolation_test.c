@@ -106,4 +106,4 @@ TEST_F(iso, rmmod_refused_while_loaded)
 	EXPECT_EQ(0, nsim_resolve(self->fd, self->id, 0, V0_IN, 0, 0, NULL));
 }
 
-TEST_HARNESS_MAIN
+NSIM_HARNESS_MAIN

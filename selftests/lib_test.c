@@ -376,4 +376,4 @@ TEST_F(lib, ownership_and_unload)
 	ASSERT_EQ(-EBADF, neuronsim_unload(-1, 1));
 }
 
-TEST_HARNESS_MAIN
+NSIM_HARNESS_MAIN

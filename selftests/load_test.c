@@ -764,4 +764,4 @@ TEST_F(std, result_not_written_back_loads_nothing)
 	munmap(l, page);
 }
 
-TEST_HARNESS_MAIN
+NSIM_HARNESS_MAIN

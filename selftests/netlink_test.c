@@ -972,4 +972,4 @@ TEST(cli_json_parsed_back)
 	plan_free(&p);
 }
 
-TEST_HARNESS_MAIN
+NSIM_HARNESS_MAIN

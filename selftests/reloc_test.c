@@ -541,4 +541,4 @@ TEST_F(rl, dma_info)
 	expect_base(_metadata, &self->base, self->ring0);
 }
 
-TEST_HARNESS_MAIN
+NSIM_HARNESS_MAIN

@@ -366,4 +366,4 @@ TEST_F_TIMEOUT(big, million_vars, 300)
 	close(fd);
 }
 
-TEST_HARNESS_MAIN
+NSIM_HARNESS_MAIN

@@ -976,4 +976,4 @@ TEST_F(rn, errors)
 	EXPECT_STATS_AT(&self->base);
 }
 
-TEST_HARNESS_MAIN
+NSIM_HARNESS_MAIN

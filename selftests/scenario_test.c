@@ -303,4 +303,4 @@ TEST_F(sc, scenario6_load_until_full_unload_load_again)
 	plan_free(&p);
 }
 
-TEST_HARNESS_MAIN
+NSIM_HARNESS_MAIN

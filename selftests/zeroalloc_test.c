@@ -253,4 +253,4 @@ TEST_F(za, resolve_batch_allocates_nothing)
 	free(e);
 }
 
-TEST_HARNESS_MAIN
+NSIM_HARNESS_MAIN

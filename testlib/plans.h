@@ -150,6 +150,39 @@ int nsim_param_set(const char *name, unsigned long long v);
  * Documentation/running.rst)
  */
 unsigned int nsim_time_scale(void);
+#ifdef TEST_HARNESS_MAIN
+/*
+ * TEST_HARNESS_MAIN, with every test's harness timeout (30 s, or the one
+ * TEST_F_TIMEOUT gives) times nsim_time_scale(): the time bounds inside a
+ * test grow with the scale, so the time the harness gives the whole test
+ * must grow with them (Documentation/running.rst, "Timeouts").  Use once,
+ * at the end of a selftest, instead of TEST_HARNESS_MAIN.
+ */
+#ifdef _CONSTRUCTOR_ORDER_BACKWARD
+#define NSIM_HARNESS_ORDER						\
+	static void __attribute__((constructor))			\
+	__constructor_order_last(void)					\
+	{								\
+		if (!__constructor_order)				\
+			__constructor_order = _CONSTRUCTOR_ORDER_BACKWARD; \
+	}
+#else
+#define NSIM_HARNESS_ORDER
+#endif
+#define NSIM_HARNESS_MAIN						\
+	NSIM_HARNESS_ORDER						\
+	int main(int argc, char **argv)					\
+	{								\
+		unsigned int scale = nsim_time_scale();			\
+		struct __fixture_metadata *f;				\
+		struct __test_metadata *t;				\
+									\
+		for (f = __fixture_list; f; f = f->next)		\
+			for (t = f->tests; t; t = t->next)		\
+				t->timeout *= scale;			\
+		return test_harness_run(argc, argv);			\
+	}
+#endif
 /*
  * the bound, in ms, within which UNLOAD, close or a signal stops a run or
  * an execution that is moving bytes ("promptly"; times nsim_time_scale()):
