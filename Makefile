@@ -14,6 +14,9 @@
 #   make checkpatch checkpatch.pl --strict over the kernel code
 #   make kernel-doc kernel-doc -v over the kernel code, uapi/ and
 #                   libneuronsim.h; fails on any warning
+#   make docs       build/docs/: Documentation/ with each kernel-doc::
+#                   directive replaced by the header's comments
+#                   (scripts/docs.py); fails on a name without a comment
 #   make ynl-gen    the netlink uapi header and policies from the YNL spec
 #                   (scripts/ynl-gen.py; make check fails when they differ)
 #   make check-debug the selftests on a KASAN/lockdep/kmemleak kernel
@@ -183,7 +186,7 @@ endef
 # ---------------------------------------------------------------------
 
 .PHONY: default all module progs vm-progs userspace selftests bench-progs deps run \
-	check check-full bench fuzz checkpatch kernel-doc ynl-gen clean install libneuronsim FORCE
+	check check-full bench fuzz checkpatch kernel-doc docs ynl-gen clean install libneuronsim FORCE
 
 # Goals (Documentation/running.rst, "The build"): each builds only the
 # flavors it needs, and a library once per flavor.
@@ -371,6 +374,11 @@ kernel-doc: $(KSFT_STAMP)
 	@out=$$(perl $(KSFT)/scripts/kernel-doc -none -v $(KDOC_FILES) 2>&1 | \
 		grep -v ': info: '); \
 	if [ -n "$$out" ]; then printf '%s\n' "$$out" >&2; exit 1; fi
+
+# Documentation/ with its kernel-doc:: directives expanded, as the
+# kernel's Sphinx extension does (scripts/docs.py)
+docs: $(KSFT_STAMP)
+	python3 scripts/docs.py $(KSFT)/scripts/kernel-doc $(O)/docs
 
 # The generic netlink family's generated files (committed; the uapi header,
 # kmod/netlink-gen.{c,h}, userspace/lib/netlink-gen.{c,h}) from

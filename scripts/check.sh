@@ -62,6 +62,8 @@ done
 # (warnings in the module fail make all itself: Kbuild's -Werror)
 check "checkpatch --strict kmod/ uapi/" mk checkpatch
 check "kernel-doc kmod/ uapi/ libneuronsim.h" mk kernel-doc
+# every kernel-doc:: directive of Documentation/ pulls a documented name
+check "docs: Documentation/'s kernel-doc:: directives resolve" mk docs
 # the module's files call each other as a tree (Documentation/module.rst)
 check "kmod: no circle among the module's files" bash scripts/kmod-graph.sh -q
 # the netlink family's uapi header and policies are what its YNL spec
