@@ -49,19 +49,6 @@
 
 static bool nrsim_nl_registered;
 
-enum nrsim_nl_mcgrp {
-	NRSIM_NL_MCGRP_MONITOR,
-	NRSIM_NL_MCGRP_RUNS,
-};
-
-static const struct genl_multicast_group nrsim_nl_mcgrps[] = {
-	[NRSIM_NL_MCGRP_MONITOR] = { .name = NEURONSIM_GENL_MCGRP_MONITOR },
-	[NRSIM_NL_MCGRP_RUNS] = { .name = NEURONSIM_GENL_MCGRP_RUNS,
-				 .flags = GENL_MCAST_CAP_SYS_ADMIN },
-};
-
-static struct genl_family nrsim_nl_family;
-
 /*
  * The device a request names (DEVICE, default 0), with the list of
  * devices locked; NULL (unlocked, extack set) when there is none.
@@ -171,7 +158,15 @@ static int nrsim_nl_fill_device(struct sk_buff *skb, struct nrsim_device *nd,
 	return 0;
 }
 
-static int nrsim_nl_get_device_doit(struct sk_buff *skb, struct genl_info *info)
+/**
+ * nrsim_nl_get_device_doit() - GET_DEVICE: one device (DEVICE, default 0).
+ * @skb: the request.
+ * @info: its attributes, checked against the operation's policy.
+ *
+ * Return: 0 with the reply sent; -ENODEV no such device, -ENOMEM, or
+ * -EMSGSIZE when the reply does not fit a page.
+ */
+int nrsim_nl_get_device_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nrsim_device *nd;
 	struct sk_buff *msg;
@@ -194,9 +189,15 @@ static int nrsim_nl_get_device_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-/* cb->args[0]: the next device index to emit */
-static int nrsim_nl_get_device_dumpit(struct sk_buff *skb,
-				      struct netlink_callback *cb)
+/**
+ * nrsim_nl_get_device_dumpit() - GET_DEVICE dump: every device, by index.
+ * @skb: the reply being filled.
+ * @cb: the dump's state; cb->args[0] is the next device index to emit.
+ *
+ * Return: the reply's length (0: the dump is done), or -EMSGSIZE when
+ * not one device fits.
+ */
+int nrsim_nl_get_device_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	unsigned long index = cb->args[0];
 	struct nrsim_device *nd;
@@ -216,7 +217,15 @@ static int nrsim_nl_get_device_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
-static int nrsim_nl_get_model_doit(struct sk_buff *skb, struct genl_info *info)
+/**
+ * nrsim_nl_get_model_doit() - GET_MODEL: one model by DEVICE and MODEL_ID.
+ * @skb: the request.
+ * @info: its attributes, checked against the operation's policy.
+ *
+ * Return: 0 with the reply sent; -EINVAL without MODEL_ID, -ENODEV no
+ * such device, -ENOENT no such model on it, -ENOMEM or -EMSGSIZE.
+ */
+int nrsim_nl_get_model_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nrsim_device *nd;
 	struct nrsim_model *m;
@@ -253,11 +262,15 @@ static int nrsim_nl_get_model_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-/*
- * GET_MODEL dump start.  cb->args[0]: the device to dump next; [1]: the
- * next model id in it; [2]: 1 when the request named one DEVICE.
+/**
+ * nrsim_nl_get_model_start() - GET_MODEL dump start.
+ * @cb: the dump's state: cb->args[0] the device to dump next, [1] the
+ *	next model id in it, [2] 1 when the request named one DEVICE.
+ *
+ * Return: 0, or -ENODEV when the request names a device that does not
+ * exist.
  */
-static int nrsim_nl_get_model_start(struct netlink_callback *cb)
+int nrsim_nl_get_model_start(struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct nlattr *a = info->attrs[NEURONSIM_A_DEVICE];
@@ -273,8 +286,16 @@ static int nrsim_nl_get_model_start(struct netlink_callback *cb)
 	return 0;
 }
 
-static int nrsim_nl_get_model_dumpit(struct sk_buff *skb,
-				     struct netlink_callback *cb)
+/**
+ * nrsim_nl_get_model_dumpit() - GET_MODEL dump: every model of one device
+ * or, without DEVICE, of every device, by device then id.
+ * @skb: the reply being filled.
+ * @cb: the dump's state (nrsim_nl_get_model_start()).
+ *
+ * Return: the reply's length (0: the dump is done), or -EMSGSIZE when
+ * not one model fits.
+ */
+int nrsim_nl_get_model_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	unsigned long index = cb->args[0], id;
 	struct nrsim_device *nd;
@@ -318,11 +339,16 @@ static bool nrsim_nl_may_see_vars(const struct nrsim_model *m,
 	       netlink_capable(skb, CAP_SYS_ADMIN);
 }
 
-/*
- * GET_VARS dump start: check the model and the caller once.
- * cb->args[0]: model id; [1]: subgraph; [2]: record within it; [3]: device.
+/**
+ * nrsim_nl_get_vars_start() - GET_VARS dump start: check the model and the
+ * caller once.
+ * @cb: the dump's state: cb->args[0] model id, [1] subgraph, [2] record
+ *	within it, [3] device.
+ *
+ * Return: 0; -EINVAL without MODEL_ID, -ENODEV no such device, -ENOENT no
+ * such model, -EPERM neither its owner nor CAP_SYS_ADMIN.
  */
-static int nrsim_nl_get_vars_start(struct netlink_callback *cb)
+int nrsim_nl_get_vars_start(struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct nlattr *attr = info->attrs[NEURONSIM_A_MODEL_ID];
@@ -391,8 +417,16 @@ static int nrsim_nl_put_var(struct sk_buff *skb, struct netlink_callback *cb,
 	return 0;
 }
 
-static int nrsim_nl_get_vars_dumpit(struct sk_buff *skb,
-				    struct netlink_callback *cb)
+/**
+ * nrsim_nl_get_vars_dumpit() - GET_VARS dump: every variable of one model,
+ * by subgraph then var_id.
+ * @skb: the reply being filled.
+ * @cb: the dump's state (nrsim_nl_get_vars_start()).
+ *
+ * Return: the reply's length (0: the dump is done), -ENOENT when the model
+ * was unloaded meanwhile, or -EMSGSIZE when not one variable fits.
+ */
+int nrsim_nl_get_vars_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	unsigned long sgi = cb->args[1], i = cb->args[2];
 	const struct nrsim_model *m;
@@ -425,43 +459,6 @@ out:
 		return err;
 	return skb->len;
 }
-
-static const struct genl_ops nrsim_nl_ops[] = {
-	{
-		.cmd = NEURONSIM_CMD_GET_DEVICE,
-		.doit = nrsim_nl_get_device_doit,
-		.dumpit = nrsim_nl_get_device_dumpit,
-		.policy = nrsim_nl_get_device_nl_policy,
-		.maxattr = ARRAY_SIZE(nrsim_nl_get_device_nl_policy) - 1,
-	},
-	{
-		.cmd = NEURONSIM_CMD_GET_MODEL,
-		.doit = nrsim_nl_get_model_doit,
-		.start = nrsim_nl_get_model_start,
-		.dumpit = nrsim_nl_get_model_dumpit,
-		.policy = nrsim_nl_get_model_nl_policy,
-		.maxattr = ARRAY_SIZE(nrsim_nl_get_model_nl_policy) - 1,
-	},
-	{
-		.cmd = NEURONSIM_CMD_GET_VARS,
-		.start = nrsim_nl_get_vars_start,
-		.dumpit = nrsim_nl_get_vars_dumpit,
-		.policy = nrsim_nl_get_vars_nl_policy,
-		.maxattr = ARRAY_SIZE(nrsim_nl_get_vars_nl_policy) - 1,
-	},
-};
-
-static struct genl_family nrsim_nl_family __ro_after_init = {
-	.name = NEURONSIM_GENL_NAME,
-	.version = NEURONSIM_GENL_VERSION,
-	.module = THIS_MODULE,
-	.parallel_ops = true,
-	.resv_start_op = NEURONSIM_CMD_GET_DEVICE,
-	.ops = nrsim_nl_ops,
-	.n_ops = ARRAY_SIZE(nrsim_nl_ops),
-	.mcgrps = nrsim_nl_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(nrsim_nl_mcgrps),
-};
 
 static bool nrsim_nl_listening(unsigned int group)
 {

@@ -13,7 +13,10 @@
 #   kmod/netlink-gen.{c,h}           the module's request policies, one
 #                                    per operation that takes attributes
 #                                    (the attributes of its do and dump
-#                                    requests, with the spec's checks)
+#                                    requests, with the spec's checks),
+#                                    the operations table, the multicast
+#                                    groups and the family, and the
+#                                    handlers' declarations
 #   userspace/lib/netlink-gen.{c,h}  libneuronsim's reply policies (libnl),
 #                                    one per attribute set
 #
@@ -23,7 +26,8 @@
 #
 # It reads the subset of the genetlink-c schema the spec uses: scalar,
 # string, pad and nest attributes, the min/max checks, operations with
-# do/dump requests and events, multicast groups; definitions that name a
+# do/dump requests (a dump's "pre" hook is its start callback) and
+# events, multicast groups (flag admin-perm); definitions that name a
 # header (the enums of uapi/linux/neuronsim_kbin.h) are described, not
 # generated.  Anything else is refused, so the spec cannot grow past what
 # is generated.  Needs PyYAML (python3-yaml, scripts/deps.sh).
@@ -232,11 +236,24 @@ class Family:
             self.ops.append((op, v, c_upper(self.op_prefix + op["name"])))
             v += 1
         self.groups = []
+        self.group_flags = {}
         for g in y.get("mcast-groups", {}).get("list", []):
             self.groups.append((g.get("c-define-name",
                                       c_upper("%s-mcgrp-%s" % (self.name,
                                                                g["name"]))),
                                 g["name"]))
+            flags = g.get("flags", [])
+            if set(flags) - {"admin-perm"}:
+                raise SpecError("mcast group %s: flags %s not supported"
+                                % (g["name"], flags))
+            self.group_flags[g["name"]] = flags
+        for op, _, _ in self.ops:
+            for mode in ("do", "dump"):
+                extra = set(op.get(mode, {})) - {"request", "reply", "pre"}
+                if extra or (mode == "do" and "pre" in op.get(mode, {})):
+                    raise SpecError("operation %s: %s %s not supported"
+                                    % (op["name"], mode,
+                                       ", ".join(sorted(extra) or ["pre"])))
 
     def op_set(self, op):
         return self.sets[op["attribute-set"]]
@@ -409,15 +426,53 @@ def render_policy_c(spdx, about, arrays):
     return "\n".join(out) + "\n"
 
 
+def kernel_handlers(fam, op):
+    """(genl_ops member, handler name, its C declaration) of @op's
+    callbacks, in the order of struct genl_ops."""
+    base = "%s_%s" % (KERNEL_PREFIX, c_lower(op["name"]))
+    res = []
+    if "do" in op:
+        res.append(("doit", base + "_doit",
+                    "int %s_doit(struct sk_buff *skb, struct genl_info *info);"
+                    % base))
+    if "pre" in op.get("dump", {}):
+        name = c_lower(op["dump"]["pre"])
+        res.append(("start", name,
+                    "int %s(struct netlink_callback *cb);" % name))
+    if "dump" in op:
+        res.append(("dumpit", base + "_dumpit",
+                    "int %s_dumpit(struct sk_buff *skb, struct netlink_callback *cb);"
+                    % base))
+    return res
+
+
+def kernel_group_enum(fam, name):
+    return c_upper("%s-mcgrp-%s" % (KERNEL_PREFIX, name))
+
+
 def render_kernel_h(fam):
-    return render_policy_h(
+    text = render_policy_h(
         "GPL-2.0",
-        ["The request policies of the \"%s\" generic netlink family, one"
+        ["The \"%s\" generic netlink family (netlink-gen.c): its request"
          % fam.name,
-         "per operation that takes attributes (netlink-gen.c): the attributes",
-         "of its do and dump requests, with the spec's checks."],
-        "_NRSIM_NETLINK_GEN_H", "net/netlink.h", fam,
+         "policies, one per operation that takes attributes (the attributes",
+         "of its do and dump requests, with the spec's checks), the handlers",
+         "of its operations (netlink.c defines them), its multicast groups",
+         "and the family itself."],
+        "_NRSIM_NETLINK_GEN_H", "net/genetlink.h", fam,
         [(name, last) for _, name, last, _, _ in kernel_policies(fam)])
+    out = ["", "/* the operations' handlers (netlink.c) */"]
+    for op, _, _ in fam.ops:
+        out += [d for _, _, d in kernel_handlers(fam, op)]
+    out += ["",
+            "/* the family's multicast groups, by index */",
+            "enum %s_mcgrp {" % KERNEL_PREFIX]
+    out += ["	%s," % kernel_group_enum(fam, n) for _, n in fam.groups]
+    out += ["};",
+            "",
+            "extern struct genl_family %s_family;" % KERNEL_PREFIX]
+    head, tail = text.rsplit("\n#endif", 1)
+    return head + "\n".join(out) + "\n\n#endif" + tail
 
 
 def render_kernel_c(fam):
@@ -426,10 +481,58 @@ def render_kernel_c(fam):
         modes = ", ".join(m for m in ("do", "dump") if m in op)
         arrays.append(("%s - %s" % (c, modes), name, last,
                        [(a.c, a.kernel_policy()) for a in attrs]))
-    return render_policy_c(
+    text = render_policy_c(
         "GPL-2.0",
-        ["The request policies of the \"%s\" generic netlink family"
-         % fam.name, "(netlink-gen.h)."], arrays)
+        ["The \"%s\" generic netlink family: its request policies, operations,"
+         % fam.name, "multicast groups and the family (netlink-gen.h)."],
+        arrays)
+    text = text.replace('#include "netlink-gen.h"',
+                        '#include <linux/module.h>\n\n#include "netlink-gen.h"', 1)
+    policy = {c: (name, last) for c, name, last, _, _ in kernel_policies(fam)}
+    out = ["",
+           "/* the operations that take requests (events have no handler) */",
+           "static const struct genl_ops %s_ops[] = {" % KERNEL_PREFIX]
+    first = None
+    for op, v, c in fam.ops:
+        hs = kernel_handlers(fam, op)
+        if not hs:
+            continue
+        if first is None:
+            first = c
+        out += ["\t{", "\t\t.cmd = %s," % c]
+        out += ["\t\t.%s = %s," % (m, n) for m, n, _ in hs]
+        if c in policy:
+            out += ["\t\t.policy = %s," % policy[c][0],
+                    "\t\t.maxattr = %s," % policy[c][1]]
+        out.append("\t},")
+    out += ["};",
+            "",
+            "static const struct genl_multicast_group %s_mcgrps[] = {"
+            % KERNEL_PREFIX]
+    for d, n in fam.groups:
+        out += ["\t[%s] = {" % kernel_group_enum(fam, n),
+                "\t\t.name = %s," % d]
+        if "admin-perm" in fam.group_flags[n]:
+            out.append("\t\t.flags = GENL_MCAST_CAP_SYS_ADMIN,")
+        out.append("\t},")
+    out += ["};",
+            "",
+            "/*",
+            " * parallel_ops: the handlers take the locks they need; every",
+            " * operation from the first is strictly validated (resv_start_op)",
+            " */",
+            "struct genl_family %s_family __ro_after_init = {" % KERNEL_PREFIX,
+            "\t.name = %s," % fam.family_define,
+            "\t.version = %s," % fam.version_define,
+            "\t.module = THIS_MODULE,",
+            "\t.parallel_ops = true,",
+            "\t.resv_start_op = %s," % first,
+            "\t.ops = %s_ops," % KERNEL_PREFIX,
+            "\t.n_ops = ARRAY_SIZE(%s_ops)," % KERNEL_PREFIX,
+            "\t.mcgrps = %s_mcgrps," % KERNEL_PREFIX,
+            "\t.n_mcgrps = ARRAY_SIZE(%s_mcgrps)," % KERNEL_PREFIX,
+            "};"]
+    return text + "\n".join(out) + "\n"
 
 
 # ---------------------------------------------------------------------
