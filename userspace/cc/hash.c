@@ -78,9 +78,9 @@ static uint64_t hash_str(const char *s)
 }
 
 /* splitmix64 finalizer; never 0 */
-static uint64_t hash_u32(uint32_t k)
+static uint64_t hash_u64(uint64_t k)
 {
-	uint64_t x = (uint64_t)k + 0x9e3779b97f4a7c15ULL;
+	uint64_t x = k + 0x9e3779b97f4a7c15ULL;
 
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
@@ -100,7 +100,7 @@ void nscc_hash_fini(struct nscc_hash *h)
 }
 
 static int slot_match(const struct nscc_hash_slot *s, uint64_t hv,
-		      const char *skey, uint32_t ikey)
+		      const char *skey, uint64_t ikey)
 {
 	if (s->hash != hv)
 		return 0;
@@ -109,7 +109,7 @@ static int slot_match(const struct nscc_hash_slot *s, uint64_t hv,
 
 static struct nscc_hash_slot *find_slot(struct nscc_hash_slot *slots,
 					size_t cap, uint64_t hv,
-					const char *skey, uint32_t ikey)
+					const char *skey, uint64_t ikey)
 {
 	size_t i = hv & (cap - 1);
 
@@ -138,7 +138,7 @@ static int grow(struct nscc_hash *h)
 }
 
 static int put(struct nscc_hash *h, uint64_t hv, const char *skey,
-	       uint32_t ikey, void *val, void **old)
+	       uint64_t ikey, void *val, void **old)
 {
 	struct nscc_hash_slot *s;
 
@@ -159,7 +159,7 @@ static int put(struct nscc_hash *h, uint64_t hv, const char *skey,
 }
 
 static void *get(const struct nscc_hash *h, uint64_t hv, const char *skey,
-		 uint32_t ikey)
+		 uint64_t ikey)
 {
 	struct nscc_hash_slot *s;
 
@@ -183,10 +183,21 @@ void *nscc_hash_get_str(const struct nscc_hash *h, const char *key)
 int nscc_hash_put_u32(struct nscc_hash *h, uint32_t key, void *val,
 		      void **old)
 {
-	return put(h, hash_u32(key), NULL, key, val, old);
+	return put(h, hash_u64(key), NULL, key, val, old);
 }
 
 void *nscc_hash_get_u32(const struct nscc_hash *h, uint32_t key)
 {
-	return get(h, hash_u32(key), NULL, key);
+	return get(h, hash_u64(key), NULL, key);
+}
+
+int nscc_hash_put_ptr(struct nscc_hash *h, const void *key, void *val,
+		      void **old)
+{
+	return put(h, hash_u64((uintptr_t)key), NULL, (uintptr_t)key, val, old);
+}
+
+void *nscc_hash_get_ptr(const struct nscc_hash *h, const void *key)
+{
+	return get(h, hash_u64((uintptr_t)key), NULL, (uintptr_t)key);
 }

@@ -45,15 +45,16 @@ void nscc_err_prefix(struct nscc_err *err, const char *fmt, ...)
 
 /*
  * struct nscc_hash - open-addressing hash table (linear probing, power-of-
- * two capacity, load <= 1/2), keyed by a NUL-terminated string or by a
- * u32.  Keys are borrowed (strings must outlive the table); values are
+ * two capacity, load <= 1/2), keyed by a NUL-terminated string, a u32
+ * or a pointer (its address: one table holds one kind of key).  Keys
+ * are borrowed (strings must outlive the table); values are
  * opaque pointers.  Insert and find are O(1) expected, so tables of 10^6
  * entries are fine.  Entries are never removed.
  */
 struct nscc_hash_slot {
 	uint64_t hash;		/* 0 = empty */
 	const char *skey;
-	uint32_t ikey;
+	uint64_t ikey;		/* a u32 or a pointer's address */
 	void *val;
 };
 
@@ -72,6 +73,9 @@ void *nscc_hash_get_str(const struct nscc_hash *h, const char *key);
 int nscc_hash_put_u32(struct nscc_hash *h, uint32_t key, void *val,
 		      void **old);
 void *nscc_hash_get_u32(const struct nscc_hash *h, uint32_t key);
+int nscc_hash_put_ptr(struct nscc_hash *h, const void *key, void *val,
+		      void **old);
+void *nscc_hash_get_ptr(const struct nscc_hash *h, const void *key);
 
 
 

@@ -522,4 +522,28 @@ TEST(constant_propagate_keeps_parameters)
 	}
 }
 
+/*
+ * A kernel instruction that depends on one the cleanup removes (the
+ * kernel's dead result): the dep, resolved in the kernel read back into
+ * the temporary module, has no clone to follow, and the call site is
+ * refused naming it
+ */
+TEST(dep_on_a_removed_kernel_instruction)
+{
+	struct bir_module *m = bt_load("nki_twice.bir.json");
+	struct nscc_err err = { { 0 } };
+	struct bir_opts o = { 0 };
+	struct bir_function *k;
+
+	ASSERT_NE(NULL, m);
+	k = bir_function_find(m, "nki_kernel");
+	ASSERT_NE(NULL, k);
+	ASSERT_EQ(0, bir_inst_add_dep(bir_inst_find(k, "add"),
+				      bir_inst_find(k, "dead"), NULL));
+	EXPECT_EQ(-EINVAL, bir_pass_inline_nki(m, &o, false, &err));
+	EXPECT_STREQ("instruction 'k1': kernel instruction depends on 'dead', which the kernel does not have",
+		     err.msg);
+	bir_module_free(m);
+}
+
 TEST_HARNESS_MAIN

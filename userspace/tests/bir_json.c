@@ -398,4 +398,48 @@ TEST(not_json_gets_janssons_message)
 	free(ok);
 }
 
+/*
+ * deps are resolved when a function is read, once, to the instruction
+ * each names (a later one, one in a Loop body, the Loop itself); a dep
+ * that names none is kept as written (the text comes back), and the
+ * passes refuse it before the first runs, naming function, instruction
+ * and dep
+ */
+TEST(deps_resolved_when_read)
+{
+	const char *j = "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\", \"instructions\": ["
+		"{\"name\": \"a\", \"opcode\": \"X\", \"deps\": [\"c\"]},"
+		" {\"name\": \"l\", \"opcode\": \"Loop\", \"LoopAxis\": {\"name\": \"v\", \"lb\": 0, \"ub\": 2},"
+		" \"blocks\": [{\"name\": \"lb\", \"instructions\": [{\"name\": \"c\", \"opcode\": \"X\", \"deps\": [\"a\", \"l\"]}]}]},"
+		" {\"name\": \"n\", \"opcode\": \"X\", \"deps\": [\"c\", \"z\"]}]}]}]}";
+	struct bir_module *m = bt_parse(j);
+	struct nscc_err err = { { 0 } };
+	struct bir_opts o = { 0 };
+	struct bir_inst *a, *l, *c, *n;
+	struct bir_function *f;
+
+	ASSERT_NE(NULL, m);
+	f = m->fns[0];
+	a = bir_inst_find(f, "a");
+	l = bir_inst_find(f, "l");
+	c = bir_inst_find(f, "c");
+	n = bir_inst_find(f, "n");
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, c);
+	ASSERT_NE(NULL, n);
+	EXPECT_EQ(c, a->dep_insts[0]);
+	EXPECT_EQ(a, c->dep_insts[0]);
+	EXPECT_EQ(l, c->dep_insts[1]);
+	EXPECT_EQ(c, n->dep_insts[0]);
+	EXPECT_EQ(NULL, n->dep_insts[1]);
+	EXPECT_EQ(0, bir_function_check_index(f, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(-EINVAL, bir_function_check_deps(f, &err));
+	EXPECT_EQ(-EINVAL, bir_run_passes(m, &o, &err));
+	EXPECT_STREQ("function 'f': instruction 'n': dep 'z' names no instruction of the function",
+		     err.msg);
+	n->ndeps = 1;
+	EXPECT_EQ(0, bir_function_check_deps(f, &err));
+	bir_module_free(m);
+}
+
 TEST_HARNESS_MAIN

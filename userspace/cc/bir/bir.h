@@ -403,9 +403,23 @@ struct bir_loop_axis {
  * @scope: scope bits (JSON "scope", written when not 0); InlineNKIKernel
  *	clears bits 2 and 3 (0xC) on every instruction it clones in.
  * @deps/@ndeps: names of instructions of the function this one must
- *	follow (JSON "deps", written when there are any; pool strings).
+ *	follow (JSON "deps", written when there are any; pool strings),
+ *	kept for the JSON text and messages: the passes follow @dep_insts.
  *	Unroll makes each copy of a body instruction follow the copy of
  *	the previous iteration (its "unroll dep").
+ * @dep_insts: for each dep, the instruction it names: a typed reference
+ *	(a pointer: instruction nodes live in the arena and never move, so
+ *	inserting, unlinking, moving and renaming instructions leave it
+ *	valid), resolved once from the name when a function is read
+ *	(bir_function_bind(), after all of it, so a dep may name a later
+ *	instruction), NULL when the name names none there (kept so that
+ *	the text comes back as written; bir_run_passes() refuses it,
+ *	bir_function_check_deps()).  Passes set a dep with
+ *	bir_inst_add_dep() and bir_inst_set_dep(), which keep the name
+ *	that of the instruction; bir_inst_clone() keeps references within
+ *	the module, points those into the cloned subtree at their copies,
+ *	and clears the others across modules (InlineNKIKernel re-points
+ *	its clones' deps through the kernel instructions' references).
  * @attrs: every other key (op keys such as kernel_name, target, func,
  *	and keys the IR does not know), an object in input order.
  * @parent: the block holding it, NULL while detached.
@@ -424,6 +438,7 @@ struct bir_inst {
 	uint32_t nblocks;
 	uint32_t scope;
 	const char **deps;
+	struct bir_inst **dep_insts;
 	uint32_t ndeps;
 	struct bir_val attrs;
 	struct bir_block *parent;
@@ -632,10 +647,23 @@ void bir_inst_free(struct bir_inst *i);
  */
 int bir_inst_insert(struct bir_block *b, struct bir_inst *i, int pos);
 /**
- * bir_inst_add_dep() - append @name (copied into @i's module) to @i's
- * deps.  0 or -ENOMEM.
+ * bir_inst_add_dep() - append a dep on @to, an instruction of @i's module
+ * (its name is the dep's name), to @i's deps; @to NULL: an unresolved
+ * dep named @name (copied into @i's module), the JSON reader's until
+ * bir_function_bind().  0 or -ENOMEM.
  */
-int bir_inst_add_dep(struct bir_inst *i, const char *name);
+int bir_inst_add_dep(struct bir_inst *i, struct bir_inst *to,
+		     const char *name);
+/**
+ * bir_inst_set_dep() - re-point dep @k of @i at @to, an instruction of
+ * @i's module (the dep's name becomes @to's).
+ */
+static inline void bir_inst_set_dep(struct bir_inst *i, uint32_t k,
+				    struct bir_inst *to)
+{
+	i->dep_insts[k] = to;
+	i->deps[k] = to->name;
+}
 /** bir_inst_unlink() - remove @i from its block (not freed). */
 void bir_inst_unlink(struct bir_inst *i);
 /** bir_inst_index() - index of @i in its block. */
@@ -673,10 +701,21 @@ int bir_operand_set_name(struct bir_inst *i, struct bir_operand *o,
 			 const char *name);
 /**
  * bir_function_bind() - bind every operand of @f (loop bodies included)
- * to the location or register its name names in @f, NULL for none: the
- * JSON reader's one resolution of the names of a function.
+ * to the location or register its name names in @f, and every dep to
+ * the instruction its name names in @f, NULL for none: the JSON
+ * reader's one resolution of the names of a function.
  */
 void bir_function_bind(struct bir_function *f);
+/**
+ * bir_function_check_deps() - is every dep of @f resolved (names an
+ * instruction of @f).  bir_run_passes() calls it on every function
+ * before the first pass.
+ * Return: 0, or -EINVAL with "function 'F': instruction 'I': dep 'D'
+ * names no instruction of the function" in @err for the first one that
+ * is not.
+ */
+int bir_function_check_deps(const struct bir_function *f,
+			    struct nscc_err *err);
 /** bir_operand_remove() - drop operand @k of @i's ins or outs. */
 void bir_operand_remove(struct bir_inst *i, bool out, uint32_t k);
 /** bir_ap_set() - set an AP operand's pairs (copied). 0 or -ENOMEM. */
@@ -696,8 +735,9 @@ bool bir_name_taken(const struct bir_function *f, enum bir_name_kind kind,
 /**
  * bir_function_check_index() - rebuild the name counts of @f by walking
  * it and compare them with its name indexes, then check that every
- * operand references (@ml, @reg) what its name names in @f (a test
- * aid).
+ * operand references (@ml, @reg) what its name names in @f, and that
+ * every dep references an instruction of that name (of @f when it is in
+ * a function), or none when no instruction of @f has it (a test aid).
  * Return: 0, or -EINVAL with the first difference in @err.
  */
 int bir_function_check_index(const struct bir_function *f,

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "bir.h"
 #include "kbin_gen.h"
+#include "nscc_internal.h"
 
 static const struct { const char *name; enum bir_opcode op; } opcodes[] = {
 	{ "CollectiveCompute", BIR_OP_COLLECTIVE_COMPUTE },
@@ -1093,11 +1094,54 @@ static int bind_inst(struct bir_inst *i, void *arg)
 	return 0;
 }
 
+/* each dep of @i to the instruction its name names in the function */
+static int bind_deps(struct bir_inst *i, void *arg)
+{
+	const struct bir_function *f = arg;
+
+	for (uint32_t d = 0; d < i->ndeps; d++)
+		i->dep_insts[d] = bir_inst_find(f, i->deps[d]);
+	return 0;
+}
+
 void bir_function_bind(struct bir_function *f)
 {
 	for (uint32_t b = 0; b < f->nblocks; b++)
 		for (uint32_t k = 0; k < f->blocks[b]->ninsts; k++)
 			bind_inst(f->blocks[b]->insts[k], f);
+	bir_foreach_inst(f, bind_deps, f);
+}
+
+struct dep_walk {
+	const struct bir_inst *i;
+	uint32_t d;
+};
+
+static int unresolved_dep(struct bir_inst *i, void *arg)
+{
+	struct dep_walk *w = arg;
+
+	for (uint32_t d = 0; d < i->ndeps; d++) {
+		if (!i->dep_insts[d]) {
+			w->i = i;
+			w->d = d;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int bir_function_check_deps(const struct bir_function *f,
+			    struct nscc_err *err)
+{
+	struct dep_walk w = { NULL, 0 };
+
+	if (!bir_foreach_inst((struct bir_function *)f, unresolved_dep, &w))
+		return 0;
+	snprintf(err->msg, sizeof(err->msg),
+		 "function '%s': instruction '%s': dep '%s' names no instruction of the function",
+		 f->name, w.i->name, w.i->deps[w.d]);
+	return -EINVAL;
 }
 
 int bir_inst_insert(struct bir_block *b, struct bir_inst *i, int pos)
@@ -1304,20 +1348,72 @@ void bir_operand_remove(struct bir_inst *i, bool out, uint32_t k)
 static struct bir_block *block_clone(struct bir_module *m,
 				     const struct bir_block *b);
 
-int bir_inst_add_dep(struct bir_inst *i, const char *name)
+/* room for @n deps in @i (the old arrays stay in the arena) */
+static int deps_alloc(struct bir_inst *i, uint32_t n)
 {
-	const char **nd = alloc_array(i->mod, i->ndeps + 1, sizeof(*nd));
+	const char **nd = alloc_array(i->mod, n, sizeof(*nd));
+	struct bir_inst **nt = alloc_array(i->mod, n, sizeof(*nt));
 
-	if (!nd || !(nd[i->ndeps] = bir_str(i->mod, name)))
+	if (!nd || !nt)
 		return -ENOMEM;
-	if (i->ndeps)
+	if (i->ndeps) {
 		memcpy(nd, i->deps, i->ndeps * sizeof(*nd));
-	i->deps = nd;	/* the old array stays in the arena */
+		memcpy(nt, i->dep_insts, i->ndeps * sizeof(*nt));
+	}
+	i->deps = nd;
+	i->dep_insts = nt;
+	return 0;
+}
+
+int bir_inst_add_dep(struct bir_inst *i, struct bir_inst *to,
+		     const char *name)
+{
+	const char *nm = bir_str(i->mod, to ? to->name : name);
+
+	if (!nm || deps_alloc(i, i->ndeps + 1))
+		return -ENOMEM;
+	i->deps[i->ndeps] = nm;
+	i->dep_insts[i->ndeps] = to;
 	i->ndeps++;
 	return 0;
 }
 
-struct bir_inst *bir_inst_clone(struct bir_module *m, const struct bir_inst *s)
+/* the instruction-to-instruction map of a cloned subtree: source -> copy */
+static int clone_map(struct nscc_hash *h, const struct bir_inst *s,
+		     struct bir_inst *c)
+{
+	if (nscc_hash_put_ptr(h, s, c, NULL))
+		return -ENOMEM;
+	for (uint32_t b = 0; b < s->nblocks; b++)
+		for (uint32_t k = 0; k < s->blocks[b]->ninsts; k++)
+			if (clone_map(h, s->blocks[b]->insts[k],
+				      c->blocks[b]->insts[k]))
+				return -ENOMEM;
+	return 0;
+}
+
+/*
+ * the deps of @s (copied into @c) on instructions of the cloned subtree
+ * (@h: source -> copy): on their copies, whatever the module
+ */
+static void clone_redep(const struct nscc_hash *h, const struct bir_inst *s,
+			struct bir_inst *c)
+{
+	for (uint32_t d = 0; d < s->ndeps; d++) {
+		struct bir_inst *t = s->dep_insts[d] ?
+			nscc_hash_get_ptr(h, s->dep_insts[d]) : NULL;
+
+		if (t)
+			c->dep_insts[d] = t;	/* a copy keeps its name */
+	}
+	for (uint32_t b = 0; b < s->nblocks; b++)
+		for (uint32_t k = 0; k < s->blocks[b]->ninsts; k++)
+			clone_redep(h, s->blocks[b]->insts[k],
+				    c->blocks[b]->insts[k]);
+}
+
+static struct bir_inst *inst_clone(struct bir_module *m,
+				   const struct bir_inst *s)
 {
 	struct bir_inst *i = bir_inst_new(m, s->opname, s->name);
 
@@ -1328,9 +1424,15 @@ struct bir_inst *bir_inst_clone(struct bir_module *m, const struct bir_inst *s)
 	if (bir_val_copy(m, &i->attrs, &s->attrs) ||
 	    str_copy(m, &i->engine, s->engine))
 		goto nomem;
-	for (uint32_t k = 0; k < s->ndeps; k++)
-		if (bir_inst_add_dep(i, s->deps[k]))
+	if (s->ndeps && deps_alloc(i, s->ndeps))
+		goto nomem;
+	for (uint32_t k = 0; k < s->ndeps; k++) {
+		/* references into @m stay; another module's do not */
+		i->dep_insts[k] = s->mod == m ? s->dep_insts[k] : NULL;
+		if (str_copy(m, &i->deps[k], s->deps[k]))
 			goto nomem;
+		i->ndeps = k + 1;
+	}
 	for (int side = 0; side < 2; side++) {
 		const struct bir_operand *so = side ? s->outs : s->ins;
 		uint32_t n = side ? s->nouts : s->nins;
@@ -1375,6 +1477,31 @@ nomem:
 	return NULL;
 }
 
+struct bir_inst *bir_inst_clone(struct bir_module *m, const struct bir_inst *s)
+{
+	struct bir_inst *i = inst_clone(m, s);
+	struct nscc_hash h;
+	int rc;
+
+	if (!i || !s->nblocks) {
+		/* the subtree is @s alone: a dep on itself */
+		for (uint32_t d = 0; i && d < i->ndeps; d++)
+			if (s->dep_insts[d] == s)
+				i->dep_insts[d] = i;
+		return i;
+	}
+	nscc_hash_init(&h);
+	rc = clone_map(&h, s, i);
+	if (!rc)
+		clone_redep(&h, s, i);
+	nscc_hash_fini(&h);
+	if (rc) {
+		bir_inst_free(i);
+		return NULL;
+	}
+	return i;
+}
+
 static struct bir_block *block_clone(struct bir_module *m,
 				     const struct bir_block *s)
 {
@@ -1387,7 +1514,7 @@ static struct bir_block *block_clone(struct bir_module *m,
 	    bir_val_copy(m, &b->extra, &s->extra))
 		return NULL;
 	for (uint32_t k = 0; k < s->ninsts; k++) {
-		struct bir_inst *i = bir_inst_clone(m, s->insts[k]);
+		struct bir_inst *i = inst_clone(m, s->insts[k]);
 
 		if (!i)
 			goto nomem;
@@ -1584,13 +1711,38 @@ struct ref_walk {
 	const struct bir_function *f;
 	const struct bir_inst *bad;
 	const struct bir_operand *o;
+	const char *dep;
 };
+
+/*
+ * does every dep of @i reference an instruction of its name (of the
+ * function when in one: an instruction a pass removed, a kernel call
+ * site, stays what the dep follows), or none when the name names none
+ */
+static bool deps_ok(struct ref_walk *w, const struct bir_inst *i)
+{
+	for (uint32_t d = 0; d < i->ndeps; d++) {
+		const struct bir_inst *t = i->dep_insts[d];
+		const struct bir_function *tf = t && t->parent ?
+						inst_fn(t->parent) : NULL;
+
+		if (t ? strcmp(t->name, i->deps[d]) || (tf && tf != w->f) :
+			bir_inst_find(w->f, i->deps[d]) != NULL) {
+			w->bad = i;
+			w->dep = i->deps[d];
+			return false;
+		}
+	}
+	return true;
+}
 
 /* does every operand of @i reference what its name names in the function */
 static int walk_refs(struct bir_inst *i, void *arg)
 {
 	struct ref_walk *w = arg;
 
+	if (!deps_ok(w, i))
+		return 1;
 	for (int side = 0; side < 2; side++) {
 		const struct bir_operand *ops = side ? i->outs : i->ins;
 		uint32_t n = side ? i->nouts : i->nins;
@@ -1672,7 +1824,12 @@ int bir_function_check_index(const struct bir_function *f,
 		struct ref_walk r = { .f = f };
 
 		bir_foreach_inst((struct bir_function *)f, walk_refs, &r);
-		if (r.bad) {
+		if (r.dep) {
+			snprintf(err->msg, sizeof(err->msg),
+				 "function '%s': instruction '%s': dep '%s' does not reference what its name names",
+				 f->name, r.bad->name, r.dep);
+			rc = -EINVAL;
+		} else if (r.bad) {
 			snprintf(err->msg, sizeof(err->msg),
 				 "function '%s': instruction '%s': operand '%s' does not reference what its name names",
 				 f->name, r.bad->name, r.o->name ? r.o->name : "");

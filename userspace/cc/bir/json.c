@@ -992,7 +992,8 @@ static int rd_scope_deps(struct rd *r, struct bir_inst *i, const json_t *j)
 	json_array_foreach(deps, k, v) {
 		if (!json_is_string(v))
 			return fail(r, "field 'deps' must hold instruction names");
-		if (bir_inst_add_dep(i, json_string_value(v)))
+		/* resolved with the function's operands (bir_function_bind()) */
+		if (bir_inst_add_dep(i, NULL, json_string_value(v)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -1191,7 +1192,7 @@ static int rd_function(struct rd *r, const struct jo *o,
 	}
 	if (rc || (rc = jo_extra(r, o, fn_keys, &f->extra)))
 		return rc;
-	/* names resolved once, to typed references the passes follow */
+	/* names (operands, deps) resolved once, to typed references */
 	bir_function_bind(f);
 	r->where[save] = 0;
 	if (out)

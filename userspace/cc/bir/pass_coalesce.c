@@ -203,28 +203,31 @@ static bool barrier(const struct bir_inst *i)
 }
 
 /*
- * the names merged away so far in a function, each with the instruction
- * it went into: a hash table, as every dep of every instruction a
- * collective crosses is looked up in it (a list scanned per look-up made
- * the pass quadratic in the function's collectives); the keys are the
- * module's interned names
+ * the instructions merged away so far in a function, each with the one
+ * it went into: a hash table keyed by the instruction (the references
+ * deps hold), as every dep of every instruction a collective crosses is
+ * looked up in it (a list scanned per look-up made the pass quadratic in
+ * the function's collectives)
  */
 struct merged {
 	struct nscc_hash into;
 	uint32_t n;
 };
 
-static const char *merged_into(const struct merged *mg, const char *name)
+/* what a dep on @i follows now: @i, or the collective it went into */
+static struct bir_inst *merged_into(const struct merged *mg,
+				    struct bir_inst *i)
 {
-	const char *t = mg->n ? nscc_hash_get_str(&mg->into, name) : NULL;
+	struct bir_inst *t = mg->n && i ? nscc_hash_get_ptr(&mg->into, i) : NULL;
 
-	return t ? t : name;
+	return t ? t : i;
 }
 
-static int merged_add(struct merged *mg, const char *from, const char *into)
+static int merged_add(struct merged *mg, const struct bir_inst *from,
+		      struct bir_inst *into)
 {
-	if (nscc_hash_put_str(&mg->into, from, (void *)into, NULL))
-		return -ENOMEM;	/* a name is merged away once: never -EEXIST */
+	if (nscc_hash_put_ptr(&mg->into, from, into, NULL))
+		return -ENOMEM;	/* merged away once: never -EEXIST */
 	mg->n++;
 	return 0;
 }
@@ -234,7 +237,7 @@ static bool depends_on(const struct bir_inst *n, const struct bir_inst *x,
 		       const struct merged *mg)
 {
 	for (uint32_t d = 0; d < n->ndeps; d++)
-		if (!strcmp(merged_into(mg, n->deps[d]), x->name))
+		if (merged_into(mg, n->dep_insts[d]) == x)
 			return true;
 	return false;
 }
@@ -258,20 +261,25 @@ static bool can_hoist(const struct bir_block *b, uint32_t k, uint32_t j,
 	return true;
 }
 
-/* every dep naming a merged instruction names what it went into */
+/*
+ * every dep on a merged instruction follows what it went into, each
+ * once, none on @i itself (an unresolved dep, NULL, is kept as it is)
+ */
 static int rename_deps(struct bir_inst *i, void *arg)
 {
 	const struct merged *mg = arg;
 	uint32_t o = 0;
 
 	for (uint32_t d = 0; d < i->ndeps; d++) {
-		const char *t = merged_into(mg, i->deps[d]);
-		bool dup = !strcmp(t, i->name);
+		struct bir_inst *t = merged_into(mg, i->dep_insts[d]);
+		bool dup = t == i;
 
-		for (uint32_t e = 0; !dup && e < o; e++)
-			dup = !strcmp(i->deps[e], t);
-		if (!dup)
-			i->deps[o++] = t;
+		for (uint32_t e = 0; t && !dup && e < o; e++)
+			dup = i->dep_insts[e] == t;
+		if (dup)
+			continue;
+		i->deps[o] = t ? t->name : i->deps[d];
+		i->dep_insts[o++] = t;
 	}
 	i->ndeps = o;
 	return 0;
@@ -381,6 +389,7 @@ static int merge_deps(struct bir_inst *a, const struct group *g,
 	size_t tot = a->ndeps;
 	struct nscc_hash seen;
 	const char **nd;
+	struct bir_inst **nt;
 	uint32_t at = a->ndeps;
 	int rc = 0;
 
@@ -391,28 +400,32 @@ static int merge_deps(struct bir_inst *a, const struct group *g,
 	if (tot > UINT32_MAX)
 		return -ENOMEM;
 	nd = bir_alloc(a->mod, tot * sizeof(*nd));
-	if (!nd)
+	nt = bir_alloc(a->mod, tot * sizeof(*nt));
+	if (!nd || !nt)
 		return -ENOMEM;
 	nscc_hash_init(&seen);
 	for (uint32_t d = 0; d < a->ndeps && !rc; d++) {
 		nd[d] = a->deps[d];
-		rc = nscc_hash_put_str(&seen, a->deps[d], (void *)a, NULL);
+		nt[d] = a->dep_insts[d];
+		rc = nt[d] ? nscc_hash_put_ptr(&seen, nt[d], a, NULL) : 0;
 		rc = rc == -EEXIST ? 0 : rc;
 	}
 	for (uint32_t k = 0; k < g->n && !rc; k++)
 		for (uint32_t d = 0; d < g->v[k]->ndeps && !rc; d++) {
-			/* pool strings: the module's interned names */
-			const char *t = merged_into(mg, g->v[k]->deps[d]);
+			struct bir_inst *t = merged_into(mg, g->v[k]->dep_insts[d]);
 
-			if (!strcmp(t, a->name) || nscc_hash_get_str(&seen, t))
+			if (t == a || (t && nscc_hash_get_ptr(&seen, t)))
 				continue;
-			rc = nscc_hash_put_str(&seen, t, (void *)a, NULL);
-			nd[at++] = t;
+			rc = t ? nscc_hash_put_ptr(&seen, t, a, NULL) : 0;
+			/* the name of what it follows now (pool strings) */
+			nd[at] = t ? t->name : g->v[k]->deps[d];
+			nt[at++] = t;
 		}
 	nscc_hash_fini(&seen);
 	if (rc)
 		return -ENOMEM;
 	a->deps = nd;
+	a->dep_insts = nt;
 	a->ndeps = at;
 	return 0;
 }
@@ -470,7 +483,7 @@ static int coalesce_block(struct bir_block *b, struct merged *mg,
 			if (rc)
 				break;
 			bir_inst_unlink(n);
-			rc = merged_add(mg, n->name, a->name);
+			rc = merged_add(mg, n, a);
 			if (rc)
 				break;
 		}

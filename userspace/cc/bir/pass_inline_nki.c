@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bir.h"
+#include "nscc_internal.h"
 
 /* one name binding: callee name -> caller operand (or new name) */
 struct bind {
@@ -60,8 +61,9 @@ struct nki {
 	struct binds args;	/* callee param -> caller operand name */
 	struct binds names;	/* callee internal -> "<inst>:<name>" */
 	struct binds blocks;	/* callee block -> caller block */
-	struct binds insts;	/* callee instruction -> its clone */
+	struct nscc_hash insts;	/* callee instruction -> its clone */
 	struct bir_inst **clones;	/* the clones, in splice order */
+	const struct bir_inst **srcs;	/* the callee instruction of each */
 	uint32_t nclones;
 	uint64_t sb_base;
 	int64_t kind;		/* kernel_source_val: 0, 1 or 2 */
@@ -377,16 +379,24 @@ static int retarget(struct nki *n, struct bir_inst *c)
 	return 0;
 }
 
-static int note_clone(struct nki *n, struct bir_inst *c)
+/* clone @c of callee instruction @src, inserted: noted for rewire_deps() */
+static int note_clone(struct nki *n, const struct bir_inst *src,
+		      struct bir_inst *c)
 {
 	struct bir_inst **nv = realloc(n->clones,
 				       (n->nclones + 1) * sizeof(*nv));
+	const struct bir_inst **ns;
 
 	if (!nv)
 		return -ENOMEM;
 	n->clones = nv;
-	nv[n->nclones++] = c;
-	return 0;
+	ns = realloc(n->srcs, (n->nclones + 1) * sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	n->srcs = ns;
+	nv[n->nclones] = c;
+	ns[n->nclones++] = src;
+	return nscc_hash_put_ptr(&n->insts, src, c, NULL) ? -ENOMEM : 0;
 }
 
 static int splice_block(struct nki *n, const struct bir_block *kb,
@@ -416,32 +426,34 @@ static int splice_block(struct nki *n, const struct bir_block *kb,
 		}
 		if (*pos >= 0)
 			(*pos)++;
-		/* its name is final once inserted */
-		if (binds_add(&n->insts, kb->insts[k]->name, c->name, 0) ||
-		    note_clone(n, c))
+		if (note_clone(n, kb->insts[k], c))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
 /*
- * The clones' deps named the kernel's instructions (Unroll's unroll deps
- * among them): each is re-pointed at that instruction's clone.
+ * The deps of a kernel instruction reference kernel instructions
+ * (Unroll's unroll deps among them): each dep of its clone is re-pointed
+ * at the clone of the instruction referenced (a clone from the temporary
+ * module has no references of its own).
  */
 static int rewire_deps(struct nki *n)
 {
 	for (uint32_t k = 0; k < n->nclones; k++) {
 		struct bir_inst *c = n->clones[k];
+		const struct bir_inst *s = n->srcs[k];
 
 		for (uint32_t d = 0; d < c->ndeps; d++) {
-			const struct bind *b = binds_get(&n->insts, c->deps[d]);
+			struct bir_inst *to = s->dep_insts[d] ?
+				nscc_hash_get_ptr(&n->insts, s->dep_insts[d]) : NULL;
 
-			if (!b)
+			if (!to)
 				return fail(n, -EINVAL, "kernel instruction depends on '%s', which the kernel does not have",
 					    c->deps[d]);
 			bir_log(n->o, "adding unroll dep from %s to %s", c->name,
-				b->to);
-			c->deps[d] = b->to;
+				to->name);
+			bir_inst_set_dep(c, d, to);
 		}
 	}
 	return 0;
@@ -550,6 +562,7 @@ static int lower_kernel_inst(struct bir_module *m, struct bir_inst *call,
 	struct nki n = { .m = m, .call = call, .o = o, .err = err };
 	int rc;
 
+	nscc_hash_init(&n.insts);
 	n.caller = call->parent->fn;
 	rc = check_call(&n);
 	if (!rc)
@@ -581,8 +594,9 @@ static int lower_kernel_inst(struct bir_module *m, struct bir_inst *call,
 	binds_free(&n.args);
 	binds_free(&n.names);
 	binds_free(&n.blocks);
-	binds_free(&n.insts);
+	nscc_hash_fini(&n.insts);
 	free(n.clones);
+	free(n.srcs);
 	bir_module_free(n.tmp);
 	if (rc == -ENOMEM)
 		snprintf(err->msg, sizeof(err->msg), "out of memory");

@@ -96,30 +96,30 @@ static bool is_branch(const struct bir_inst *i)
 /*
  * The deps of the clones of one iteration (@cur, @n of them, in body
  * order; @prev the previous iteration's, NULL for the first): a dep on
- * a body instruction (@body names them) becomes one on its clone of the
- * same iteration; each clone but a Loop then follows its counterpart of
- * the previous iteration (the unroll dep), and the first iteration the
- * Loop's own deps.
+ * a body instruction (@body holds them; a clone's deps still reference
+ * them) becomes one on its clone of the same iteration; each clone but
+ * a Loop then follows its counterpart of the previous iteration (the
+ * unroll dep), and the first iteration the Loop's own deps.
  */
-static int unroll_deps(const struct bir_inst *loop, const char *const *body,
-		       struct bir_inst **cur, struct bir_inst **prev,
-		       uint32_t n)
+static int unroll_deps(const struct bir_inst *loop,
+		       struct bir_inst *const *body, struct bir_inst **cur,
+		       struct bir_inst **prev, uint32_t n)
 {
 	for (uint32_t k = 0; k < n; k++) {
 		struct bir_inst *c = cur[k];
 
 		for (uint32_t d = 0; d < c->ndeps; d++)
 			for (uint32_t j = 0; j < n; j++)
-				if (!strcmp(c->deps[d], body[j])) {
-					c->deps[d] = cur[j]->name;
+				if (c->dep_insts[d] == body[j]) {
+					bir_inst_set_dep(c, d, cur[j]);
 					break;
 				}
 		if (c->op == BIR_OP_LOOP)
 			continue;
-		if (prev && bir_inst_add_dep(c, prev[k]->name))
+		if (prev && bir_inst_add_dep(c, prev[k], NULL))
 			return -ENOMEM;
 		for (uint32_t d = 0; !prev && d < loop->ndeps; d++)
-			if (bir_inst_add_dep(c, loop->deps[d]))
+			if (bir_inst_add_dep(c, loop->dep_insts[d], loop->deps[d]))
 				return -ENOMEM;
 	}
 	return 0;
@@ -127,7 +127,7 @@ static int unroll_deps(const struct bir_inst *loop, const char *const *body,
 
 /* a dep on @loop becomes deps on the clones of its last iteration */
 struct redirect {
-	const char *loop;
+	const struct bir_inst *loop;
 	struct bir_inst **last;
 	uint32_t n;
 };
@@ -137,17 +137,19 @@ static int redirect_dep(struct bir_inst *i, void *arg)
 	const struct redirect *r = arg;
 
 	for (uint32_t d = 0; d < i->ndeps; d++) {
-		if (strcmp(i->deps[d], r->loop))
+		if (i->dep_insts[d] != r->loop)
 			continue;
 		/* the last clone takes its place, the others are appended */
 		if (!r->n) {
-			i->deps[d] = i->deps[--i->ndeps];
+			--i->ndeps;
+			i->deps[d] = i->deps[i->ndeps];
+			i->dep_insts[d] = i->dep_insts[i->ndeps];
 			d--;
 			continue;
 		}
-		i->deps[d] = r->last[r->n - 1]->name;
+		bir_inst_set_dep(i, d, r->last[r->n - 1]);
 		for (uint32_t k = 0; k + 1 < r->n; k++)
-			if (bir_inst_add_dep(i, r->last[k]->name))
+			if (bir_inst_add_dep(i, r->last[k], NULL))
 				return -ENOMEM;
 	}
 	return 0;
@@ -159,7 +161,7 @@ static int unroll_one(struct bir_module *m, struct bir_block *b, uint32_t pos,
 {
 	struct bir_inst *loop = b->insts[pos], **cur = NULL, **prev = NULL;
 	const struct bir_loop_axis *ax = loop->axis;
-	const char **body = NULL;
+	struct bir_inst **body = NULL;
 	uint64_t span, trips = 0;
 	uint32_t n = 0;
 	int at = (int)pos, rc = 0;
@@ -187,7 +189,7 @@ static int unroll_one(struct bir_module *m, struct bir_block *b, uint32_t pos,
 	n = 0;
 	for (uint32_t bb = 0; bb < loop->nblocks; bb++)
 		for (uint32_t k = 0; k < loop->blocks[bb]->ninsts; k++)
-			body[n++] = loop->blocks[bb]->insts[k]->name;
+			body[n++] = loop->blocks[bb]->insts[k];
 	bir_inst_unlink(loop);
 	for (int64_t v = ax->lb; !rc && v < ax->ub; v += ax->stride) {
 		uint32_t idx = 0;
@@ -221,7 +223,7 @@ static int unroll_one(struct bir_module *m, struct bir_block *b, uint32_t pos,
 			rc = unroll_deps(loop, body, cur, v == ax->lb ? NULL : prev, n);
 		memcpy(prev, cur, n * sizeof(*cur));
 	}
-	r = (struct redirect){ .loop = loop->name, .last = prev,
+	r = (struct redirect){ .loop = loop, .last = prev,
 			       .n = trips ? n : 0 };
 	if (!rc)
 		rc = bir_foreach_inst(b->fn, redirect_dep, &r);

@@ -86,6 +86,13 @@ int bir_run_passes(struct bir_module *m, const struct bir_opts *o,
 			 o->dump_after);
 		return -ENOENT;
 	}
+	/* the passes follow deps by reference: each must name an instruction */
+	for (uint32_t k = 0; k < m->nfns; k++) {
+		int rc = bir_function_check_deps(m->fns[k], err);
+
+		if (rc)
+			return rc;
+	}
 	for (uint32_t k = 0; k < n; k++) {
 		double t0 = now();
 		int rc = s[k].run(m, o, s[k].flag, err);
