@@ -50,8 +50,7 @@ TEST(schedule_golden_and_equivalence)
 	EXPECT_NE(NULL, strstr(text, "pass 41 inline_nki_kernel: "));
 	free(text);
 	fclose(log);
-	for (unsigned int seed = 1; seed <= 8; seed++)
-		EXPECT_EQ(0, bt_equiv(before, m, seed));
+	EXPECT_EQ(0, bt_equiv_seeds(before, m, 8));
 	bir_module_free(before);
 	bir_module_free(m);
 }
@@ -150,82 +149,53 @@ TEST(tensor_map_not_an_object)
 	bir_module_free(m);
 }
 
-static int edit_call(struct bir_module *m, const char *key, const char *v)
-{
-	return bt_set_attr(bir_inst_find(m->fns[0], "k1"), key, v);
-}
+#define K1(key, val, msg)	{ "nki_twice.bir.json", "k1", key, val, msg }
 
-struct bad {
-	const char *key;
-	const char *val;	/* JSON, NULL = delete */
-	const char *msg;
-};
-
-static const struct bad bads[] = {
-	{ "kernel_source_val", "3", "Unrecognized kernel source encountered. (instruction 'k1': kernel_source_val 3; the kinds are 0, 1 and 2)" },
-	{ "kernel_source_val", "-1", "Unrecognized kernel source encountered. (instruction 'k1': kernel_source_val -1; the kinds are 0, 1 and 2)" },
-	{ "kernel_source_val", "\"x\"", "instruction 'k1': 'kernel_source_val' must be an integer" },
-	{ "func", NULL, "instruction 'k1': NKIKernel needs a string 'func'" },
-	{ "func", "\"nope\"", "instruction 'k1': kernel function 'nope' not found" },
-	{ "func_args", "[\"a\"]", "instruction 'k1': 'func_args' must be an array with one callee parameter name per operand" },
-	{ "func_args", "[\"zz\", \"cond\", \"idx\", \"tab\"]", "instruction 'k1': kernel has no parameter 'zz'" },
+/* a bad call site k1 (attribute set, or removed: NULL), a bad kernel */
+static const struct bt_refusal bads[] = {
+	K1("kernel_source_val", "3", "Unrecognized kernel source encountered. (instruction 'k1': kernel_source_val 3; the kinds are 0, 1 and 2)"),
+	K1("kernel_source_val", "-1", "Unrecognized kernel source encountered. (instruction 'k1': kernel_source_val -1; the kinds are 0, 1 and 2)"),
+	K1("kernel_source_val", "\"x\"", "instruction 'k1': 'kernel_source_val' must be an integer"),
+	K1("func", NULL, "instruction 'k1': NKIKernel needs a string 'func'"),
+	K1("func", "\"nope\"", "instruction 'k1': kernel function 'nope' not found"),
+	K1("func_args", "[\"a\"]", "instruction 'k1': 'func_args' must be an array with one callee parameter name per operand"),
+	K1("func_args", "[\"zz\", \"cond\", \"idx\", \"tab\"]", "instruction 'k1': kernel has no parameter 'zz'"),
+	/* the kernel's branch to its join block */
+	{ "nki_twice.bir.json", "to_join", "target", "\"entry\"",
+	  "instruction 'k1': kernel branch back to its entry block 'entry' is not supported" },
 };
 
 TEST(errors)
 {
-	for (size_t k = 0; k < sizeof(bads) / sizeof(bads[0]); k++) {
-		struct bir_module *m = bt_load("nki_twice.bir.json");
+	EXPECT_EQ(0, bt_refusals(bads, sizeof(bads) / sizeof(bads[0]),
+				 bir_pass_inline_nki, false,
+				 bt_refused_unchanged));
+}
+
+/* what the KLR cleanup passes refuse, named */
+static const struct {
+	int (*pass)(struct bir_module *m, struct nscc_err *err);
+	const char *json, *msg;
+} klr_bads[] = {
+	{ bir_unroll,
+	  "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\", \"instructions\": [{\"name\": \"l\", \"opcode\": \"Loop\", \"LoopAxis\": {\"name\": \"i\", \"lb\": 0, \"ub\": 2}, \"blocks\": [{\"name\": \"x\", \"instructions\": [{\"name\": \"j\", \"opcode\": \"UnconditionalBranch\", \"target\": \"b\"}]}]}]}]}]}",
+	  "Unroll: instruction 'l': a branch inside a Loop body is not supported" },
+	{ bir_lower_generic_indirect,
+	  "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\", \"instructions\": [{\"name\": \"g\", \"opcode\": \"GenericIndirectLoad\"}]}]}]}",
+	  "LowerGenericIndirect: instruction 'g': needs ins [physical_ap, register_access], one out and an integer 'index_stride'" },
+};
+
+TEST(klr_errors)
+{
+	for (size_t k = 0; k < sizeof(klr_bads) / sizeof(klr_bads[0]); k++) {
+		struct bir_module *m = bt_parse(klr_bads[k].json);
 		struct nscc_err err = { { 0 } };
-		struct bir_opts o = { 0 };
 
 		ASSERT_NE(NULL, m);
-		ASSERT_EQ(0, edit_call(m, bads[k].key, bads[k].val));
-		EXPECT_EQ(-EINVAL, bir_pass_inline_nki(m, &o, false, &err));
-		EXPECT_STREQ(bads[k].msg, err.msg);
+		EXPECT_EQ(-EINVAL, klr_bads[k].pass(m, &err));
+		EXPECT_STREQ(klr_bads[k].msg, err.msg);
 		bir_module_free(m);
 	}
-}
-
-TEST(branch_to_entry_refused)
-{
-	struct bir_module *m = bt_load("nki_twice.bir.json");
-	struct nscc_err err = { { 0 } };
-	struct bir_opts o = { 0 };
-	struct bir_inst *br;
-
-	ASSERT_NE(NULL, m);
-	br = bir_inst_find(bir_function_find(m, "nki_kernel"), "to_join");
-	ASSERT_EQ(0, bt_set_attr(br, "target", "\"entry\""));
-	EXPECT_EQ(-EINVAL, bir_pass_inline_nki(m, &o, false, &err));
-	EXPECT_STREQ("instruction 'k1': kernel branch back to its entry block 'entry' is not supported",
-		     err.msg);
-	bir_module_free(m);
-}
-
-TEST(unroll_branch_in_loop_refused)
-{
-	const char *j = "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\", \"instructions\": [{\"name\": \"l\", \"opcode\": \"Loop\", \"LoopAxis\": {\"name\": \"i\", \"lb\": 0, \"ub\": 2}, \"blocks\": [{\"name\": \"x\", \"instructions\": [{\"name\": \"j\", \"opcode\": \"UnconditionalBranch\", \"target\": \"b\"}]}]}]}]}]}";
-	struct bir_module *m = bt_parse(j);
-	struct nscc_err err = { { 0 } };
-
-	ASSERT_NE(NULL, m);
-	EXPECT_EQ(-EINVAL, bir_unroll(m, &err));
-	EXPECT_STREQ("Unroll: instruction 'l': a branch inside a Loop body is not supported",
-		     err.msg);
-	bir_module_free(m);
-}
-
-TEST(lower_generic_indirect_bad)
-{
-	const char *j = "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\", \"instructions\": [{\"name\": \"g\", \"opcode\": \"GenericIndirectLoad\"}]}]}]}";
-	struct bir_module *m = bt_parse(j);
-	struct nscc_err err = { { 0 } };
-
-	ASSERT_NE(NULL, m);
-	EXPECT_EQ(-EINVAL, bir_lower_generic_indirect(m, &err));
-	EXPECT_STREQ("LowerGenericIndirect: instruction 'g': needs ins [physical_ap, register_access], one out and an integer 'index_stride'",
-		     err.msg);
-	bir_module_free(m);
 }
 
 /*
@@ -313,7 +283,8 @@ TEST(inliner_bookkeeping)
 
 		ASSERT_NE(NULL, m);
 		snprintf(val, sizeof(val), "%d", kind);
-		ASSERT_EQ(0, edit_call(m, "kernel_source_val", val));
+		ASSERT_EQ(0, bt_set_attr(bir_inst_find(m->fns[0], "k1"),
+					 "kernel_source_val", val));
 		add = bir_inst_find(bir_function_find(m, "nki_kernel"), "add");
 		ASSERT_NE(NULL, add);
 		add->scope = 0x1f;
@@ -422,18 +393,10 @@ TEST(call_cycles_refused)
 	for (size_t k = 0; k < sizeof(cycles) / sizeof(cycles[0]); k++) {
 		for (int flag = 0; flag < 2; flag++) {
 			struct bir_module *m = cy_module(cycles[k].fns);
-			struct nscc_err err = { { 0 } };
-			struct bir_opts o = { 0 };
-			char *before, *after;
 
 			ASSERT_NE(NULL, m);
-			before = bir_module_to_string(m);
-			EXPECT_EQ(-ELOOP, bir_pass_inline_nki(m, &o, flag, &err));
-			EXPECT_STREQ(cycles[k].msg, err.msg);
-			after = bir_module_to_string(m);
-			EXPECT_STREQ(before, after);
-			free(before);
-			free(after);
+			EXPECT_EQ(0, bt_refused_unchanged(m, NULL, bir_pass_inline_nki,
+							  flag, -ELOOP, cycles[k].msg));
 			bir_module_free(m);
 		}
 	}
@@ -496,8 +459,7 @@ TEST(constant_propagate_keeps_parameters)
 		ASSERT_NE(NULL, cp) TH_LOG("out typed %s: the writer was deleted", types[t]);
 		EXPECT_STREQ("y", cp->outs[0].name);
 		EXPECT_EQ(NULL, bir_function_find(m, "f"));
-		for (unsigned int seed = 1; seed <= 2; seed++)
-			EXPECT_EQ(0, bt_equiv(before, m, seed));
+		EXPECT_EQ(0, bt_equiv_seeds(before, m, 2));
 		bir_module_free(before);
 		bir_module_free(m);
 	}

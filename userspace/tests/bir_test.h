@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "bir/bir.h"
 #include "bir_interp.h"
+#include "tl_time.h"
 
 #define BIR_EXAMPLES	BIR_TOP "/userspace/cc/bir/examples/"
 #define BIR_GOLDEN	BIR_TOP "/userspace/tests/golden/bir/"
@@ -222,6 +223,145 @@ static inline int bt_passes(struct bir_module *m, struct bir_opts *o,
 
 	if (rc)
 		fprintf(stderr, "# passes: %s\n", err->msg);
+	return rc;
+}
+
+/*
+ * bt_equiv() on the seeds 1..@nseeds.  Return: the differing outputs of
+ * all seeds (each seed that differs printed), or -1 on an interpreter
+ * error (printed).
+ */
+static inline int bt_equiv_seeds(const struct bir_module *a,
+				 const struct bir_module *b,
+				 unsigned int nseeds)
+{
+	int diff = 0;
+
+	for (unsigned int seed = 1; seed <= nseeds; seed++) {
+		int d = bt_equiv(a, b, seed);
+
+		if (d < 0)
+			return -1;
+		if (d)
+			fprintf(stderr, "# seed %u: %d outputs differ\n", seed, d);
+		diff += d;
+	}
+	return diff;
+}
+
+/* a pass of the schedule, as struct bir_pass runs it */
+typedef int bt_pass_fn(struct bir_module *m, const struct bir_opts *o,
+		       bool flag, struct nscc_err *err);
+
+/*
+ * Run @pass at placement @flag on @m with the options @o (NULL: none
+ * set): it must fail with @rc and exactly the message @msg.  Return: how
+ * many of the two did not hold, each printed.
+ */
+static inline int bt_refused(struct bir_module *m, const struct bir_opts *o,
+			     bt_pass_fn *pass, bool flag, int rc,
+			     const char *msg)
+{
+	static const struct bir_opts none;
+	struct nscc_err err = { { 0 } };
+	int got = pass(m, o ? o : &none, flag, &err), bad = 0;
+
+	if (got != rc) {
+		fprintf(stderr, "# returned %d, want %d (%s)\n", got, rc, err.msg);
+		bad++;
+	}
+	if (strcmp(err.msg, msg)) {
+		fprintf(stderr, "# message '%s'\n#    want '%s'\n", err.msg, msg);
+		bad++;
+	}
+	return bad;
+}
+
+/* bt_refused(), and @m must read as before (its canonical text unchanged) */
+static inline int bt_refused_unchanged(struct bir_module *m,
+				       const struct bir_opts *o,
+				       bt_pass_fn *pass, bool flag, int rc,
+				       const char *msg)
+{
+	char *before = bir_module_to_string(m), *after;
+	int bad = bt_refused(m, o, pass, flag, rc, msg);
+
+	after = bir_module_to_string(m);
+	if (!before || !after || strcmp(before, after)) {
+		fprintf(stderr, "# the module changed\n");
+		bad++;
+	}
+	free(before);
+	free(after);
+	return bad;
+}
+
+typedef int bt_refused_fn(struct bir_module *m, const struct bir_opts *o,
+			  bt_pass_fn *pass, bool flag, int rc, const char *msg);
+
+/*
+ * A refusal of a pass (bt_refusals()): the bundled example @ex, with
+ * attribute @key of instruction @inst (of whichever function holds it)
+ * set to the JSON value @val (NULL: removed), is refused with exactly
+ * @msg.
+ */
+struct bt_refusal {
+	const char *ex, *inst, *key, *val, *msg;
+};
+
+/* the instruction named @name of the first function of @m that has one */
+static inline struct bir_inst *bt_inst_find(const struct bir_module *m,
+					    const char *name)
+{
+	struct bir_inst *i = NULL;
+
+	for (uint32_t f = 0; m && !i && f < m->nfns; f++)
+		i = bir_inst_find(m->fns[f], name);
+	return i;
+}
+
+/*
+ * Each refusal of the table @t (@n rows): @pass at placement @flag fails
+ * with -EINVAL and the row's message, as @check (bt_refused() or
+ * bt_refused_unchanged()) checks it.  Return: how many rows failed, each
+ * printed.
+ */
+static inline int bt_refusals(const struct bt_refusal *t, size_t n,
+			      bt_pass_fn *pass, bool flag,
+			      bt_refused_fn *check)
+{
+	int bad = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		struct bir_module *m = bt_load(t[k].ex);
+		struct bir_inst *i = bt_inst_find(m, t[k].inst);
+
+		if (!i || bt_set_attr(i, t[k].key, t[k].val) ||
+		    check(m, NULL, pass, flag, -EINVAL, t[k].msg)) {
+			fprintf(stderr, "# refusal %zu: %s, '%s' %s\n", k,
+				t[k].ex, t[k].inst, t[k].key);
+			bad++;
+		}
+		bir_module_free(m);
+	}
+	return bad;
+}
+
+/*
+ * Run @pass at placement @flag on @m (no options set); *@secs is the CPU
+ * time it took (tl_cpu_s()).  Return: the pass's, its message printed.
+ */
+static inline int bt_timed(struct bir_module *m, bt_pass_fn *pass, bool flag,
+			   double *secs)
+{
+	static const struct bir_opts none;
+	struct nscc_err err = { { 0 } };
+	double start = tl_cpu_s();
+	int rc = pass(m, &none, flag, &err);
+
+	*secs = tl_cpu_s() - start;
+	if (rc)
+		fprintf(stderr, "# %s\n", err.msg);
 	return rc;
 }
 
