@@ -101,7 +101,7 @@ TEST(tensor_map_reemitted)
  */
 TEST(cli_tensor_map)
 {
-	char path[] = "/tmp/bir_tmapXXXXXX", args[1024], *out;
+	char path[] = "/tmp/bir_tmapXXXXXX", *out;
 	int fd = mkstemp(path), st = -1;
 	const char *seed = "{\"x\": {\"dtype\": \"float32\", \"shape\": [128, 64]}}";
 	json_t *tm;
@@ -109,9 +109,8 @@ TEST(cli_tensor_map)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ((ssize_t)strlen(seed), write(fd, seed, strlen(seed)));
 	close(fd);
-	snprintf(args, sizeof(args), "compile --tensor-map='%s' '%snki_twice.bir.json' -o /dev/null",
-		 path, BIR_EXAMPLES);
-	out = bt_run_tool(args, NULL, &st);
+	out = bt_run_tool(NULL, &st, "compile --tensor-map='%s' '%snki_twice.bir.json' -o /dev/null",
+			  path, BIR_EXAMPLES);
 	if (!out) {
 		unlink(path);
 		SKIP(return, "%s is not built", NEURONSIM_CC);

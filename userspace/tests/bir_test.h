@@ -8,6 +8,7 @@
 #ifndef BIR_TEST_H
 #define BIR_TEST_H
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -174,20 +175,22 @@ out:
 }
 
 /*
- * Run "neuronsim-cc ARGS" (@args is shell text; stderr to @errfile or
- * discarded when NULL) and return its stdout, malloc'd; *status is the
- * exit status.  NULL when the command is not built or cannot be started.
- * NEURONSIM_CC is the release command's path (userspace/cc/bir/build.mk).
+ * Run "neuronsim-cc ARGS", ARGS the shell text vprintf(@fmt, @ap) makes
+ * (stderr to @errfile, or discarded when NULL), and return its stdout,
+ * malloc'd; *status is the exit status.  NULL when the command is not
+ * built or cannot be started.  NEURONSIM_CC is the release command's
+ * path (userspace/cc/bir/build.mk).
  */
-static inline char *bt_run_tool(const char *args, const char *errfile,
-				int *status)
+static inline char *bt_vrun_tool(const char *errfile, int *status,
+				 const char *fmt, va_list ap)
 {
-	char cmd[2048], *s = NULL;
+	char args[1536], cmd[2048], *s = NULL;
 	size_t n = 0;
 	FILE *f;
 
 	if (access(NEURONSIM_CC, X_OK))
 		return NULL;
+	vsnprintf(args, sizeof(args), fmt, ap);
 	snprintf(cmd, sizeof(cmd), "'%s' %s 2>%s", NEURONSIM_CC, args,
 		 errfile ? errfile : "/dev/null");
 	f = popen(cmd, "r");
@@ -199,6 +202,36 @@ static inline char *bt_run_tool(const char *args, const char *errfile,
 	}
 	*status = pclose(f);
 	return s;
+}
+
+/* bt_vrun_tool() of the arguments printf(@fmt, ...) makes */
+static inline __attribute__((format(printf, 3, 4)))
+char *bt_run_tool(const char *errfile, int *status, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = bt_vrun_tool(errfile, status, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/*
+ * The exit status of "neuronsim-cc ARGS" (bt_run_tool(), stdout and
+ * stderr dropped), or -1 when it did not run: a run that must fail is
+ * EXPECT_LT(0, ...).
+ */
+static inline __attribute__((format(printf, 1, 2)))
+int bt_tool_status(const char *fmt, ...)
+{
+	int status = -1;
+	va_list ap;
+
+	va_start(ap, fmt);
+	free(bt_vrun_tool(NULL, &status, fmt, ap));
+	va_end(ap);
+	return status;
 }
 
 /* the whole text of @fp from its start (malloc'd, "" when empty) */
@@ -363,6 +396,22 @@ static inline int bt_timed(struct bir_module *m, bt_pass_fn *pass, bool flag,
 	if (rc)
 		fprintf(stderr, "# %s\n", err.msg);
 	return rc;
+}
+
+/*
+ * 0 when @r is the evtaccel carve-out of the real trn2 NEFFs
+ * (runtime_statebuffer_reservation: offset 229368 = 224 KiB - 8, 8
+ * bytes, partitions 0..127), else 1 with what it is printed.
+ */
+static inline int bt_trn2_evtaccel(const struct kbin_sb_carveout *r)
+{
+	if (r->type == KBIN_CARVEOUT_EVTACCEL && r->offset == 224 * 1024 - 8 &&
+	    r->size == 8 && r->start_partition == 0 && r->num_partitions == 128)
+		return 0;
+	fprintf(stderr, "# carve-out type %u offset %u size %u partitions %u+%u, want evtaccel (%u) 229368, 8, 0+128\n",
+		r->type, r->offset, r->size, r->start_partition,
+		r->num_partitions, KBIN_CARVEOUT_EVTACCEL);
+	return 1;
 }
 
 #endif /* BIR_TEST_H */
