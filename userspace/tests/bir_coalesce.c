@@ -10,14 +10,10 @@
 
 TEST(merge_golden_and_equivalence)
 {
-	struct bir_module *before = bt_load("collectives.bir.json"), *m;
-	struct nscc_err err = { { 0 } };
-	struct bir_opts o = { 0 };
+	struct bir_module *m = bt_load_scheduled("collectives.bir.json", NULL, 3);
 	struct bir_inst *p;
 
-	ASSERT_NE(NULL, before);
-	m = bt_copy(before);
-	ASSERT_EQ(0, bt_passes(m, &o, &err));
+	ASSERT_NE(NULL, m);
 	EXPECT_EQ(0, bt_golden(m, "collectives.after.json"));
 	p = bir_inst_find(m->fns[0], "perm0");
 	ASSERT_NE(NULL, p);
@@ -32,8 +28,6 @@ TEST(merge_golden_and_equivalence)
 	EXPECT_EQ(2, bir_inst_find(m->fns[0], "pr0")->nins);
 	/* the DMA load and store of x, then the three collectives */
 	EXPECT_EQ(5, m->fns[0]->blocks[0]->ninsts);
-	EXPECT_EQ(0, bt_equiv_seeds(before, m, 3));
-	bir_module_free(before);
 	bir_module_free(m);
 }
 
@@ -86,15 +80,12 @@ static const char *const nki_loop =
 TEST(unrolled_nki_loop_coalesces_channels_0_to_3)
 {
 	struct bir_module *before = bt_parse(nki_loop), *m;
-	struct nscc_err err = { { 0 } };
-	struct bir_opts o = { 0 };
 	const struct bir_val *ch;
 	struct bir_inst *p;
 
 	ASSERT_NE(NULL, before);
-	m = bt_copy(before);
+	m = bt_scheduled(before, NULL, 3);
 	ASSERT_NE(NULL, m);
-	ASSERT_EQ(0, bt_passes(m, &o, &err));
 	ASSERT_EQ(1, m->nfns);
 	p = bir_inst_find(m->fns[0], "k_perm_i0");
 	ASSERT_NE(NULL, p);
@@ -109,7 +100,6 @@ TEST(unrolled_nki_loop_coalesces_channels_0_to_3)
 		EXPECT_EQ(BIR_VAL_INT, ch->items[k].kind);
 		EXPECT_EQ(k, ch->items[k].i);
 	}
-	EXPECT_EQ(0, bt_equiv_seeds(before, m, 3));
 	bir_module_free(before);
 	bir_module_free(m);
 }
@@ -153,16 +143,13 @@ TEST(interleaved_copies_coalesce_across_independent_instructions)
 	struct bir_module *before = nki_loop_with(
 		"{\"name\": \"act\", \"opcode\": \"Activation\", \"engine\": \"ACT\","
 		" \"ins\": [" AP("out") "], \"outs\": [" AP("out") "], \"func\": \"relu\"}");
-	struct nscc_err err = { { 0 } };
-	struct bir_opts o = { 0 };
 	const struct bir_val *ch;
 	struct bir_inst *p;
 	struct bir_module *m;
 
 	ASSERT_NE(NULL, before);
-	m = bt_copy(before);
+	m = bt_scheduled(before, NULL, 3);
 	ASSERT_NE(NULL, m);
-	ASSERT_EQ(0, bt_passes(m, &o, &err)) TH_LOG("%s", err.msg);
 	p = bir_inst_find(m->fns[0], "k_perm_i0");
 	ASSERT_NE(NULL, p);
 	EXPECT_EQ(NULL, bir_inst_find(m->fns[0], "k_perm_i1"));
@@ -180,7 +167,6 @@ TEST(interleaved_copies_coalesce_across_independent_instructions)
 	for (uint32_t k = 0; k < 4; k++)
 		EXPECT_EQ(k, ch->items[k].i);
 	EXPECT_EQ(0, bir_foreach_inst(m->fns[0], deps_resolve, m->fns[0]));
-	EXPECT_EQ(0, bt_equiv_seeds(before, m, 3));
 	bir_module_free(before);
 	bir_module_free(m);
 }
@@ -196,18 +182,14 @@ TEST(dependent_instruction_keeps_the_copies_apart)
 		" \"ins\": [{\"Skind\": \"physical_ap\", \"memref\": \"out\", \"ap\": [[1, 128], [1, 64]], \"dtype\": \"float32\"}],"
 		" \"outs\": [{\"Skind\": \"physical_ap\", \"memref\": \"out\", \"ap\": [[1, 128], [1, 64]], \"dtype\": \"float32\"}],"
 		" \"func\": \"relu\"}");
-	struct nscc_err err = { { 0 } };
-	struct bir_opts o = { 0 };
 	struct bir_module *m;
 
 	ASSERT_NE(NULL, before);
-	m = bt_copy(before);
+	m = bt_scheduled(before, NULL, 2);
 	ASSERT_NE(NULL, m);
-	ASSERT_EQ(0, bt_passes(m, &o, &err)) TH_LOG("%s", err.msg);
 	EXPECT_NE(NULL, bir_inst_find(m->fns[0], "k_perm_i1"));
 	EXPECT_NE(NULL, bir_inst_find(m->fns[0], "k_perm_i3"));
 	EXPECT_EQ(NULL, bir_attr_get(bir_inst_find(m->fns[0], "k_perm_i0"), "channels"));
-	EXPECT_EQ(0, bt_equiv_seeds(before, m, 2));
 	bir_module_free(before);
 	bir_module_free(m);
 }

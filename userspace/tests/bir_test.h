@@ -249,7 +249,7 @@ static inline char *bt_slurp(FILE *fp)
 }
 
 /* run the whole schedule; returns the error code, message to stderr */
-static inline int bt_passes(struct bir_module *m, struct bir_opts *o,
+static inline int bt_passes(struct bir_module *m, const struct bir_opts *o,
 			    struct nscc_err *err)
 {
 	int rc = bir_run_passes(m, o, err);
@@ -280,6 +280,39 @@ static inline int bt_equiv_seeds(const struct bir_module *a,
 		diff += d;
 	}
 	return diff;
+}
+
+/*
+ * A copy of @before after the whole schedule with the options @o (NULL:
+ * none set), its outputs those of @before on the random inputs of seeds
+ * 1..@nseeds (bt_equiv_seeds()).  Return: the copy, or NULL when it
+ * cannot be made, a pass fails or an output differs (printed).
+ */
+static inline struct bir_module *bt_scheduled(const struct bir_module *before,
+					      const struct bir_opts *o,
+					      unsigned int nseeds)
+{
+	static const struct bir_opts none;
+	struct nscc_err err = { { 0 } };
+	struct bir_module *m = bt_copy(before);
+
+	if (m && !bt_passes(m, o ? o : &none, &err) &&
+	    !bt_equiv_seeds(before, m, nseeds))
+		return m;
+	bir_module_free(m);
+	return NULL;
+}
+
+/* bt_scheduled() of the bundled example @ex (loaded, then freed) */
+static inline struct bir_module *bt_load_scheduled(const char *ex,
+						   const struct bir_opts *o,
+						   unsigned int nseeds)
+{
+	struct bir_module *before = bt_load(ex);
+	struct bir_module *m = before ? bt_scheduled(before, o, nseeds) : NULL;
+
+	bir_module_free(before);
+	return m;
 }
 
 /* a pass of the schedule, as struct bir_pass runs it */
