@@ -296,12 +296,11 @@ TEST(merging_many_collectives_takes_linear_memory)
 /* nested loops number their copies without collisions: c * trips + k */
 TEST(unroll_nested_channels)
 {
-	const char *j = "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\","
-		" \"instructions\": [{\"name\": \"o\", \"opcode\": \"Loop\", \"LoopAxis\": {\"name\": \"i\", \"lb\": 0, \"ub\": 2},"
+	struct bir_module *m = bt_parse_fn("",
+		"{\"name\": \"o\", \"opcode\": \"Loop\", \"LoopAxis\": {\"name\": \"i\", \"lb\": 0, \"ub\": 2},"
 		" \"blocks\": [{\"name\": \"ob\", \"instructions\": [{\"name\": \"n\", \"opcode\": \"Loop\","
 		" \"LoopAxis\": {\"name\": \"j\", \"lb\": 10, \"ub\": 16, \"stride\": 2}, \"blocks\": [{\"name\": \"nb\","
-		" \"instructions\": [{\"name\": \"cc\", \"opcode\": \"CollectiveCompute\", \"cc_op\": \"PermuteImplicit\"}]}]}]}]}]}]}]}";
-	struct bir_module *m = bt_parse(j);
+		" \"instructions\": [{\"name\": \"cc\", \"opcode\": \"CollectiveCompute\", \"cc_op\": \"PermuteImplicit\"}]}]}]}]}");
 	struct nscc_err err = { { 0 } };
 	const struct bir_block *b;
 

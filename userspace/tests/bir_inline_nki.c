@@ -56,11 +56,9 @@ TEST(schedule_golden_and_equivalence)
 TEST(placement_41_only)
 {
 	struct bir_module *m = bt_load("nki_twice.bir.json");
-	struct nscc_err err = { { 0 } };
-	struct bir_opts o = { 0 };
 
 	ASSERT_NE(NULL, m);
-	ASSERT_EQ(0, bir_pass_inline_nki(m, &o, false, &err));
+	ASSERT_EQ(0, bt_run(m, bir_pass_inline_nki, false));
 	EXPECT_EQ(NULL, bir_inst_find(m->fns[0], "k1"));
 	EXPECT_NE(NULL, bir_inst_find(m->fns[0], "k2"));
 	/* k2 still calls it: the kernel function stays */
@@ -172,20 +170,20 @@ TEST(errors)
 /* what the KLR cleanup passes refuse, named */
 static const struct {
 	int (*pass)(struct bir_module *m, struct nscc_err *err);
-	const char *json, *msg;
+	const char *insts, *msg;	/* the instructions of bt_parse_fn() */
 } klr_bads[] = {
 	{ bir_unroll,
-	  "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\", \"instructions\": [{\"name\": \"l\", \"opcode\": \"Loop\", \"LoopAxis\": {\"name\": \"i\", \"lb\": 0, \"ub\": 2}, \"blocks\": [{\"name\": \"x\", \"instructions\": [{\"name\": \"j\", \"opcode\": \"UnconditionalBranch\", \"target\": \"b\"}]}]}]}]}]}",
+	  "{\"name\": \"l\", \"opcode\": \"Loop\", \"LoopAxis\": {\"name\": \"i\", \"lb\": 0, \"ub\": 2}, \"blocks\": [{\"name\": \"x\", \"instructions\": [{\"name\": \"j\", \"opcode\": \"UnconditionalBranch\", \"target\": \"b\"}]}]}",
 	  "Unroll: instruction 'l': a branch inside a Loop body is not supported" },
 	{ bir_lower_generic_indirect,
-	  "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\", \"instructions\": [{\"name\": \"g\", \"opcode\": \"GenericIndirectLoad\"}]}]}]}",
+	  "{\"name\": \"g\", \"opcode\": \"GenericIndirectLoad\"}",
 	  "LowerGenericIndirect: instruction 'g': needs ins [physical_ap, register_access], one out and an integer 'index_stride'" },
 };
 
 TEST(klr_errors)
 {
 	for (size_t k = 0; k < sizeof(klr_bads) / sizeof(klr_bads[0]); k++) {
-		struct bir_module *m = bt_parse(klr_bads[k].json);
+		struct bir_module *m = bt_parse_fn("", klr_bads[k].insts);
 		struct nscc_err err = { { 0 } };
 
 		ASSERT_NE(NULL, m);
@@ -202,14 +200,12 @@ TEST(klr_errors)
  */
 TEST(constant_propagate_uses_the_dtype_table)
 {
-	const char *j = "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"allocations\": ["
+	struct bir_module *m = bt_parse_fn(
 		"{\"Skind\": \"memory_location_set\", \"name\": \"z\", \"dtype\": \"float64\", \"memorylocations\": [{\"name\": \"z\", \"type\": \"SB\", \"dims\": [128, 512]}]},"
-		"{\"Skind\": \"memory_location_set\", \"name\": \"t\", \"dtype\": \"float64\", \"memorylocations\": [{\"name\": \"t\", \"type\": \"Output\", \"dims\": [128, 512]}]}],"
-		" \"blocks\": [{\"name\": \"b\", \"instructions\": ["
+		"{\"Skind\": \"memory_location_set\", \"name\": \"t\", \"dtype\": \"float64\", \"memorylocations\": [{\"name\": \"t\", \"type\": \"Output\", \"dims\": [128, 512]}]}",
 		"{\"name\": \"zero\", \"opcode\": \"Memset\", \"outs\": [{\"Skind\": \"physical_ap\", \"memref\": \"z\", \"ap\": [[1, 128], [1, 64]], \"dtype\": \"float64\"}], \"value\": 0.0},"
 		"{\"name\": \"cp\", \"opcode\": \"TensorCopy\", \"ins\": [{\"Skind\": \"physical_ap\", \"memref\": \"z\", \"ap\": [[1, 128], [1, 64]], \"dtype\": \"float64\"}],"
-		" \"outs\": [{\"Skind\": \"physical_ap\", \"memref\": \"t\", \"ap\": [[1, 128], [1, 64]], \"dtype\": \"float64\"}]}]}]}]}";
-	struct bir_module *m = bt_parse(j);
+		" \"outs\": [{\"Skind\": \"physical_ap\", \"memref\": \"t\", \"ap\": [[1, 128], [1, 64]], \"dtype\": \"float64\"}]}");
 	struct nscc_err err = { { 0 } };
 
 	ASSERT_NE(NULL, m);
@@ -239,13 +235,12 @@ static const char *deps_str(const struct bir_inst *i, char *buf, size_t cap)
  */
 TEST(unroll_deps)
 {
-	const char *j = "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"blocks\": [{\"name\": \"b\", \"instructions\": ["
+	struct bir_module *m = bt_parse_fn("",
 		"{\"name\": \"pre\", \"opcode\": \"Memset\"},"
 		"{\"name\": \"l\", \"opcode\": \"Loop\", \"deps\": [\"pre\"], \"LoopAxis\": {\"name\": \"i\", \"lb\": 0, \"ub\": 3},"
 		" \"blocks\": [{\"name\": \"x\", \"instructions\": [{\"name\": \"a\", \"opcode\": \"Memset\"},"
 		" {\"name\": \"c\", \"opcode\": \"TensorCopy\", \"deps\": [\"a\"]}]}]},"
-		"{\"name\": \"post\", \"opcode\": \"Memset\", \"deps\": [\"l\"]}]}]}]}";
-	struct bir_module *m = bt_parse(j);
+		"{\"name\": \"post\", \"opcode\": \"Memset\", \"deps\": [\"l\"]}");
 	struct nscc_err err = { { 0 } };
 	const struct bir_function *f;
 	char buf[256];
@@ -359,26 +354,22 @@ static struct bir_module *cy_module(const struct cy_fn *fns)
 	return bt_parse(text);
 }
 
-static const struct cy_fn cy_self[] = { { "f", { "f" } }, { NULL } };
-static const struct cy_fn cy_two[] = {
-	{ "f", { "g" } }, { "g", { "f" } }, { NULL },
-};
-static const struct cy_fn cy_inner[] = {
-	{ "f", { "g" } }, { "g", { "h" } }, { "h", { "g" } }, { NULL },
-};
-static const struct cy_fn cy_main[] = { { "f", { "main" } }, { NULL } };
-static const struct cy_fn cy_none[] = {
-	{ "f", { "g" } }, { "g", { NULL } }, { NULL },
-};
-
+/* the kernel call graphs, each ended by a function without a name */
 static const struct {
-	const struct cy_fn *fns;
+	struct cy_fn fns[4];
 	const char *msg;
 } cycles[] = {
-	{ cy_self, "NKI kernel 'f' calls itself (instruction 'call_f'): NKI kernel call cycle: f -> f" },
-	{ cy_two, "NKI kernel call cycle: f -> g -> f (instructions 'call_g' in 'f', 'call_f' in 'g')" },
-	{ cy_inner, "NKI kernel call cycle: g -> h -> g (instructions 'call_h' in 'g', 'call_g' in 'h')" },
-	{ cy_main, "NKI kernel call cycle: main -> f -> main (instructions 'k' in 'main', 'call_main' in 'f')" },
+	{ { { "f", { "f" } } },
+	  "NKI kernel 'f' calls itself (instruction 'call_f'): NKI kernel call cycle: f -> f" },
+	{ { { "f", { "g" } }, { "g", { "f" } } },
+	  "NKI kernel call cycle: f -> g -> f (instructions 'call_g' in 'f', 'call_f' in 'g')" },
+	{ { { "f", { "g" } }, { "g", { "h" } }, { "h", { "g" } } },
+	  "NKI kernel call cycle: g -> h -> g (instructions 'call_h' in 'g', 'call_g' in 'h')" },
+	{ { { "f", { "main" } } },
+	  "NKI kernel call cycle: main -> f -> main (instructions 'k' in 'main', 'call_main' in 'f')" },
+};
+static const struct cy_fn cy_chain[] = {
+	{ "f", { "g" } }, { "g", { NULL } }, { NULL },
 };
 
 /*
@@ -399,7 +390,7 @@ TEST(call_cycles_refused)
 	}
 	/* through the whole schedule: named by its pass */
 	{
-		struct bir_module *m = cy_module(cy_two);
+		struct bir_module *m = cy_module(cycles[1].fns);
 		struct nscc_err err = { { 0 } };
 		struct bir_opts o = { 0 };
 
@@ -411,7 +402,7 @@ TEST(call_cycles_refused)
 	}
 	/* a chain main -> f -> g is no cycle */
 	{
-		struct bir_module *m = cy_module(cy_none);
+		struct bir_module *m = cy_module(cy_chain);
 		struct nscc_err err = { { 0 } };
 		struct bir_opts o = { 0 };
 

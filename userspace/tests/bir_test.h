@@ -41,6 +41,28 @@ static inline struct bir_module *bt_parse(const char *text)
 	return m;
 }
 
+/*
+ * A trn2 module of one function "f": the allocations @allocs (the JSON
+ * array's items, "" for none) and one block "b" of the instructions
+ * @insts (the items too), parsed.
+ */
+static inline struct bir_module *bt_parse_fn(const char *allocs,
+					     const char *insts)
+{
+	static const char fmt[] = "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"allocations\": [%s],"
+		" \"blocks\": [{\"name\": \"b\", \"instructions\": [%s]}]}]}";
+	size_t n = sizeof(fmt) + strlen(allocs) + strlen(insts);
+	char *text = malloc(n);
+	struct bir_module *m = NULL;
+
+	if (text) {
+		snprintf(text, n, fmt, allocs, insts);
+		m = bt_parse(text);
+	}
+	free(text);
+	return m;
+}
+
 static inline struct bir_module *bt_copy(const struct bir_module *m)
 {
 	char *s = bir_module_to_string(m);
@@ -414,20 +436,28 @@ static inline int bt_refusals(const struct bt_refusal *t, size_t n,
 }
 
 /*
- * Run @pass at placement @flag on @m (no options set); *@secs is the CPU
- * time it took (tl_cpu_s()).  Return: the pass's, its message printed.
+ * Run @pass at placement @flag on @m, no options set.  Return: the
+ * pass's, its message printed.
  */
-static inline int bt_timed(struct bir_module *m, bt_pass_fn *pass, bool flag,
-			   double *secs)
+static inline int bt_run(struct bir_module *m, bt_pass_fn *pass, bool flag)
 {
 	static const struct bir_opts none;
 	struct nscc_err err = { { 0 } };
-	double start = tl_cpu_s();
 	int rc = pass(m, &none, flag, &err);
 
-	*secs = tl_cpu_s() - start;
 	if (rc)
 		fprintf(stderr, "# %s\n", err.msg);
+	return rc;
+}
+
+/* bt_run(); *@secs is the CPU time it took (tl_cpu_s()) */
+static inline int bt_timed(struct bir_module *m, bt_pass_fn *pass, bool flag,
+			   double *secs)
+{
+	double start = tl_cpu_s();
+	int rc = bt_run(m, pass, flag);
+
+	*secs = tl_cpu_s() - start;
 	return rc;
 }
 
