@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bir_test.h - helpers shared by the BIR host tests: bundled examples,
- * golden files (BIR_UPDATE_GOLDEN=1 rewrites them), attributes set from
- * JSON text, and the interpreter equivalence check on random inputs
- * (bir_interp.c, linked into every BIR test).
+ * bir_test.h - helpers shared by the BIR host tests: bundled examples and
+ * small modules, golden files (BIR_UPDATE_GOLDEN=1 rewrites them),
+ * attributes set from JSON text, the interpreter equivalence check on
+ * random inputs (bir_interp.c, linked into every BIR test) and the
+ * schedule checked by it, a pass run, timed, or refusing (one module or
+ * a table of them), and runs of neuronsim-cc.  A check that is not an
+ * assertion returns how many things failed, each printed as a "# " line.
  */
 #ifndef BIR_TEST_H
 #define BIR_TEST_H
@@ -342,6 +345,21 @@ typedef int bt_pass_fn(struct bir_module *m, const struct bir_opts *o,
 		       bool flag, struct nscc_err *err);
 
 /*
+ * Run @pass at placement @flag on @m, no options set.  Return: the
+ * pass's, its message printed.
+ */
+static inline int bt_run(struct bir_module *m, bt_pass_fn *pass, bool flag)
+{
+	static const struct bir_opts none;
+	struct nscc_err err = { { 0 } };
+	int rc = pass(m, &none, flag, &err);
+
+	if (rc)
+		fprintf(stderr, "# %s\n", err.msg);
+	return rc;
+}
+
+/*
  * Run @pass at placement @flag on @m with the options @o (NULL: none
  * set): it must fail with @rc and exactly the message @msg.  Return: how
  * many of the two did not hold, each printed.
@@ -433,21 +451,6 @@ static inline int bt_refusals(const struct bt_refusal *t, size_t n,
 		bir_module_free(m);
 	}
 	return bad;
-}
-
-/*
- * Run @pass at placement @flag on @m, no options set.  Return: the
- * pass's, its message printed.
- */
-static inline int bt_run(struct bir_module *m, bt_pass_fn *pass, bool flag)
-{
-	static const struct bir_opts none;
-	struct nscc_err err = { { 0 } };
-	int rc = pass(m, &none, flag, &err);
-
-	if (rc)
-		fprintf(stderr, "# %s\n", err.msg);
-	return rc;
 }
 
 /* bt_run(); *@secs is the CPU time it took (tl_cpu_s()) */
