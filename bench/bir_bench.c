@@ -31,17 +31,10 @@
 #include <sys/resource.h>
 #include <time.h>
 #include "bir.h"
+#include "tl_time.h"
 
 #define TILES	16
 #define KERNELS	4
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void ap(FILE *o, const char *memref, int p, int f)
 {
@@ -49,17 +42,31 @@ static void ap(FILE *o, const char *memref, int p, int f)
 		memref, p, f);
 }
 
-/* a set with one location; @type "Input", "Output", "DRAM" or "SB" */
-static void alloc(FILE *o, const char *name, const char *type, int p, int f,
-		  bool allocated, int addr)
-{
-	const char *cls = !strcmp(type, "Input") ? "input" :
-			  !strcmp(type, "Output") ? "output" : "internal";
+/* a set of one location of 128 partitions x 64 float32 */
+struct loc {
+	const char *name, *type;	/* type "Input", "Output", "DRAM" or "SB" */
+	bool allocated;
+	int addr;
+};
 
-	fprintf(o, "{\"Skind\":\"memory_location_set\",\"name\":\"%s\",\"kind\":\"tensor\",\"tensor_class\":\"%s\",\"addr_space\":\"%s\",\"dtype\":\"float32\",\"partition_dim\":0,\"tensor_shape\":[%d,%d],",
-		name, cls, type, p, f);
-	fprintf(o, "\"memorylocations\":[{\"name\":\"%s\",\"type\":\"%s\",\"addr\":%d,\"dims\":[%d,%d],\"bank\":0,\"base\":0,\"allocated\":%s,\"pinned\":false,\"tensor_id\":0}]}",
-		name, type, addr, p, f * 4, allocated ? "true" : "false");
+static void alloc(FILE *o, const struct loc *l)
+{
+	const char *cls = !strcmp(l->type, "Input") ? "input" :
+			  !strcmp(l->type, "Output") ? "output" : "internal";
+
+	fprintf(o, "{\"Skind\":\"memory_location_set\",\"name\":\"%s\",\"kind\":\"tensor\",\"tensor_class\":\"%s\",\"addr_space\":\"%s\",\"dtype\":\"float32\",\"partition_dim\":0,\"tensor_shape\":[128,64],",
+		l->name, cls, l->type);
+	fprintf(o, "\"memorylocations\":[{\"name\":\"%s\",\"type\":\"%s\",\"addr\":%d,\"dims\":[128,256],\"bank\":0,\"base\":0,\"allocated\":%s,\"pinned\":false,\"tensor_id\":0}]}",
+		l->name, l->type, l->addr, l->allocated ? "true" : "false");
+}
+
+/* the sets of @locs, comma-separated */
+static void allocs(FILE *o, const struct loc *locs, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		fputs(k ? "," : "", o);
+		alloc(o, &locs[k]);
+	}
 }
 
 /* {"opcode", "name", "engine", "ins": [A...], "outs": [B...] (no close) */
@@ -84,14 +91,13 @@ static void inst(FILE *o, const char *op, const char *name,
 /* NKI kernel kern<k>: out = a + relu(copy(a)); ws = relu(copy(a)) */
 static void kernel_fn(FILE *o, int k)
 {
+	static const struct loc locs[] = {
+		{ "a", "Input", false, 0 }, { "out", "Output", false, 0 },
+		{ "ws", "SB", true, 0 }, { "t", "SB", true, 256 },
+	};
+
 	fprintf(o, ",{\"name\":\"kern%d\",\"attributes\":{},\"allocations\":[", k);
-	alloc(o, "a", "Input", 128, 64, false, 0);
-	fputc(',', o);
-	alloc(o, "out", "Output", 128, 64, false, 0);
-	fputc(',', o);
-	alloc(o, "ws", "SB", 128, 64, true, 0);
-	fputc(',', o);
-	alloc(o, "t", "SB", 128, 64, true, 256);
+	allocs(o, locs, sizeof(locs) / sizeof(locs[0]));
 	fputs("],\"registers\":[],\"blocks\":[{\"name\":\"entry\",\"instructions\":[", o);
 	inst(o, "TensorCopy", "cp", "POOL", (const char *[]){ "a" }, 1,
 	     (const char *[]){ "t" }, 1, 64);
@@ -106,19 +112,20 @@ static void kernel_fn(FILE *o, int k)
 
 static void generate(FILE *o, long n, long calls)
 {
+	static const struct loc io[] = {
+		{ "x", "Input", false, 0 }, { "y", "Output", false, 0 },
+		{ "d", "DRAM", false, 0 },
+	};
 	long every = calls ? n / calls : n + 1, ncall = 0;
 	char name[64], t1[16], t2[16];
+	struct loc tile = { name, "SB", false, 0 };
 
 	fputs("{\"version\":2,\"arch\":\"trn2\",\"attributes\":{\"source\":\"bir_bench\"},\"functions\":[{\"name\":\"main\",\"attributes\":{},\"allocations\":[", o);
-	alloc(o, "x", "Input", 128, 64, false, 0);
-	fputc(',', o);
-	alloc(o, "y", "Output", 128, 64, false, 0);
-	fputc(',', o);
-	alloc(o, "d", "DRAM", 128, 64, false, 0);
+	allocs(o, io, sizeof(io) / sizeof(io[0]));
 	for (int k = 0; k < TILES; k++) {
 		snprintf(name, sizeof(name), "tile%d", k);
 		fputc(',', o);
-		alloc(o, name, "SB", 128, 64, false, 0);
+		alloc(o, &tile);
 	}
 	fputs("],\"registers\":[],\"blocks\":[{\"name\":\"entry\",\"instructions\":[", o);
 	for (long i = 0; i < n; i++) {
@@ -220,17 +227,17 @@ int main(int argc, char **argv)
 		}
 	}
 
-	t0 = now();
+	t0 = tl_mono_s();
 	rc = bir_module_from_string(text, len, &m, &err);
-	t1 = now();
+	t1 = tl_mono_s();
 	if (!rc)
 		rc = bir_run_passes(m, &o, &err);
-	t2 = now();
+	t2 = tl_mono_s();
 	if (!rc && !(model = nscc_model_new(KBIN_TARGET_TRN2)))
 		rc = -ENOMEM;
 	if (!rc)
 		rc = bir_lower_model(m, model, &err);
-	t3 = now();
+	t3 = tl_mono_s();
 	if (rc) {
 		fprintf(stderr, "bir_bench: %ld instructions, %ld calls: %s (%s)\n",
 			n, calls, err.msg, strerror(-rc));

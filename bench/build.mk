@@ -21,7 +21,7 @@ BENCH_GEN_CFLAGS := -I$(TOP)/userspace/tests
 $(call programs,BENCH_GEN,rel,bench,$(O)/bench,CC,bench-progs)
 
 BENCH_BIR	:= bir_bench
-BENCH_BIR_CFLAGS := -I$(TOP)/userspace/cc/bir
+BENCH_BIR_CFLAGS := -I$(TOP)/userspace/cc/bir -I$(TOP)/testlib
 $(call programs,BENCH_BIR,rel,bench,$(O)/bench,BIR,bench-progs)
 
 BENCH_VM	:= nsim_bench

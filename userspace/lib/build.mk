@@ -75,7 +75,7 @@ userspace: libneuronsim
 
 # host unit tests of the pure parts (VAR references, SVG map)
 NSIM_TESTS	:= $(patsubst userspace/tests/%.c,%,$(wildcard userspace/tests/lib_*.c))
-$(call programs,NSIM_TESTS,host,userspace/tests,$(HOST_O)/tests,NSIM,userspace)
+$(call programs,NSIM_TESTS,host,userspace/tests,$(HOST_O)/tests,TESTUTIL NSIM,userspace)
 HOST_TESTS	+= $(call bins,NSIM_TESTS) $(TOP)/userspace/tests/lib_install_test.sh
 
 # the YNL spec of the netlink family the library speaks, against the

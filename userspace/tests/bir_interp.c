@@ -698,25 +698,30 @@ static int exec_compute(struct bir_interp *it, struct frame *fr,
 	return rc;
 }
 
+/* how @a and @b compare: one of these bits (unordered: a NaN) */
+enum { CMP_LT = 1, CMP_EQ = 2, CMP_GT = 4, CMP_UN = 8 };
+
+/* *@r: whether @op ("gt", "ge", "lt", "le", "eq" or "ne") holds */
 static int compare(const char *op, double a, double b, bool *r)
 {
-	if (!op)
-		return -EINVAL;
-	if (!strcmp(op, "gt"))
-		*r = a > b;
-	else if (!strcmp(op, "ge"))
-		*r = a >= b;
-	else if (!strcmp(op, "lt"))
-		*r = a < b;
-	else if (!strcmp(op, "le"))
-		*r = a <= b;
-	else if (!strcmp(op, "eq"))
-		*r = a == b;
-	else if (!strcmp(op, "ne"))
-		*r = a != b;
-	else
-		return -EINVAL;
-	return 0;
+	static const struct {
+		const char *op;
+		unsigned int holds;	/* the CMP_ bits it is true for */
+	} ops[] = {
+		{ "gt", CMP_GT }, { "ge", CMP_GT | CMP_EQ }, { "lt", CMP_LT },
+		{ "le", CMP_LT | CMP_EQ }, { "eq", CMP_EQ },
+		{ "ne", CMP_LT | CMP_GT | CMP_UN },
+	};
+	unsigned int rel = a < b ? CMP_LT : a == b ? CMP_EQ :
+			   a > b ? CMP_GT : CMP_UN;
+
+	for (size_t k = 0; op && k < sizeof(ops) / sizeof(ops[0]); k++) {
+		if (!strcmp(op, ops[k].op)) {
+			*r = ops[k].holds & rel;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
 /* run one instruction; *jump set to a block name on a taken branch */

@@ -33,6 +33,24 @@ static const char *const examples[] = {
 	nscc_model_free(_model);						\
 } while (0)
 
+/*
+ * @m lowered into a fresh trn2 model, and the model compiled.  Return:
+ * 0, or the first error (its message in @err).
+ */
+static int compile_module(struct bir_module *m, struct nscc_err *err)
+{
+	struct nscc_model *model = nscc_model_new(KBIN_TARGET_TRN2);
+	void *buf = NULL;
+	size_t len = 0;
+	int rc = model ? bir_lower_model(m, model, err) : -ENOMEM;
+
+	if (!rc)
+		rc = nscc_compile_model(model, &buf, &len, err);
+	free(buf);
+	nscc_model_free(model);
+	return rc;
+}
+
 TEST(every_example_compiles_to_a_checked_plan)
 {
 	for (size_t k = 0; k < sizeof(examples) / sizeof(examples[0]); k++) {
@@ -55,11 +73,7 @@ TEST(every_example_compiles_to_a_checked_plan)
 		ASSERT_EQ(1, v.num_subgraphs);
 		sg = kbin_view_subgraph(&v, 0);
 		ASSERT_EQ(1, sg->num_carveouts);
-		EXPECT_EQ(KBIN_CARVEOUT_EVTACCEL, sg->carveouts[0].type);
-		EXPECT_EQ(229368, sg->carveouts[0].offset);
-		EXPECT_EQ(8, sg->carveouts[0].size);
-		EXPECT_EQ(0, sg->carveouts[0].start_partition);
-		EXPECT_EQ(128, sg->carveouts[0].num_partitions);
+		EXPECT_EQ(0, bt_trn2_evtaccel(&sg->carveouts[0]));
 		/* DRAM locations are tmp-bufs, HBM allocations: no scratchpad */
 		EXPECT_EQ(0, kbin_view_set(&v, 0)->local_scratchpad_size);
 		EXPECT_EQ(0, kbin_view_set(&v, 0)->shared_scratchpad_size);
@@ -163,7 +177,6 @@ TEST(records_carry_dtype_and_shape)
 	const struct kbin_mem_ref_set *set;
 	struct kbin_view v;
 	struct bir_module *m;
-	struct nscc_model *model;
 	struct bir_opts o = { 0 };
 	static const uint64_t nine[9] = { 1, 1, 1, 1, 1, 1, 1, 2, 128 };
 	void *buf = NULL;
@@ -191,22 +204,16 @@ TEST(records_carry_dtype_and_shape)
 	ASSERT_EQ(0, bt_passes(m, &o, &err));
 	EXPECT_EQ(0, bir_dtype_set(m, &bir_memloc_find(m->fns[0], "x")->set->dtype,
 				  "float32_twenty_chars"));
-	model = nscc_model_new(KBIN_TARGET_TRN2);
-	ASSERT_EQ(0, bir_lower_model(m, model, &err));
-	EXPECT_EQ(-E2BIG, nscc_compile_model(model, &buf, &len, &err));
+	EXPECT_EQ(-E2BIG, compile_module(m, &err));
 	EXPECT_STREQ("sg00: var 'x' (var_id 1): dtype 'float32_twenty_chars' has 20 characters, only 15 fit"
 		     " (libnrt: Device print dtype float32_twenty_chars has 20 characters. Only 15 are supported)",
 		     err.msg);
-	nscc_model_free(model);
 	EXPECT_EQ(0, bir_dtype_set(m, &bir_memloc_find(m->fns[0], "x")->set->dtype, "float32"));
 	ASSERT_EQ(0, bir_set_set_shape(bir_memloc_find(m->fns[0], "y")->set, nine, 9));
-	model = nscc_model_new(KBIN_TARGET_TRN2);
-	ASSERT_EQ(0, bir_lower_model(m, model, &err));
-	EXPECT_EQ(-E2BIG, nscc_compile_model(model, &buf, &len, &err));
+	EXPECT_EQ(-E2BIG, compile_module(m, &err));
 	EXPECT_STREQ("sg00: var 'y' (var_id 2): shape has 9 dimensions, only 8 fit"
 		     " (libnrt: Device print only supports shape dimentions of up to 8)",
 		     err.msg);
-	nscc_model_free(model);
 	bir_module_free(m);
 }
 
@@ -302,9 +309,7 @@ TEST(dma_lowering_refusals)
 	struct nscc_model *model;
 	struct bir_module *m;
 	struct bir_inst *i;
-	void *buf = NULL;
 	uint64_t sbaddr;
-	size_t len = 0;
 
 	ASSERT_EQ(0, lower_activation(&m, &model, &err)) TH_LOG("%s", err.msg);
 	nscc_model_free(model);
@@ -356,73 +361,70 @@ TEST(dma_lowering_refusals)
 
 	/* one byte past x: offset 1 of a 16384-byte variable read whole */
 	i->ins[0].offset = 1;
-	model = nscc_model_new(KBIN_TARGET_TRN2);
-	ASSERT_EQ(0, bir_lower_model(m, model, &err)) TH_LOG("%s", err.msg);
-	EXPECT_EQ(-EINVAL, nscc_compile_model(model, &buf, &len, &err));
+	EXPECT_EQ(-EINVAL, compile_module(m, &err));
 	EXPECT_STREQ("sg00: queue 'qSPIO0' block 0 ('x_load'): descriptor 0: from var_id 1 'x': extent 16385 is past its 16384 bytes (access pattern outside its variable)",
 		     err.msg);
-	nscc_model_free(model);
 	bir_module_free(m);
+}
+
+/* what a TensorCopy of bir_activation is changed into (copy_refusals) */
+enum copy_edit {
+	IN_NOWHERE,		/* ins[0] renamed to "nowhere" */
+	OUT_NOWHERE,		/* outs[0] renamed to "nowhere" */
+	IN_NOWHERE_DYN,		/* and a run-time offset term on outs[0] */
+	SECOND_IN,		/* a copy of ins[0] added */
+	NO_OUT,			/* outs[0] removed */
+};
+
+static int edit_copy(struct bir_module *m, struct bir_inst *i,
+		     enum copy_edit e)
+{
+	struct bir_operand *o;
+
+	switch (e) {
+	case IN_NOWHERE:
+		return bir_operand_set_name(i, &i->ins[0], "nowhere");
+	case OUT_NOWHERE:
+		return bir_operand_set_name(i, &i->outs[0], "nowhere");
+	case IN_NOWHERE_DYN:
+		return bir_operand_set_name(i, &i->ins[0], "nowhere") ||
+		       bir_dyn_add(m, &i->outs[0], "r", 4);
+	case SECOND_IN:
+		o = bir_operand_add(i, false, 0, NULL);
+		return o ? bir_operand_copy(m, o, &i->ins[0]) : -ENOMEM;
+	case NO_OUT:
+		bir_operand_remove(i, true, 0);
+		return 0;
+	}
+	return -EINVAL;
 }
 
 /*
  * A TensorCopy whose operand names no memory location of the function
  * is refused by name, whatever the other side is: it used to lower to
  * nothing (no DMA block, no error) when the other side was on chip or
- * undefined too, or when the copy had a run-time offset
+ * undefined too, or when the copy had a run-time offset.  A TensorCopy is
+ * one input and one output (the interpreter refuses any other): one with
+ * a second input, or without its output, is refused by name.  Either
+ * lowered to nothing - no DMA block, no error - and the load of x into
+ * SBUF was gone.
  */
-TEST(tensor_copy_of_undefined_location_refused)
+TEST(tensor_copy_refusals)
 {
 	static const struct {
 		const char *inst;
-		int out;		/* rename outs[0], else ins[0] */
-		int dyn;		/* add a run-time offset term */
+		enum copy_edit edit;
 		const char *msg;
-	} cases[] = {
-		{ "x_load", 0, 0, "lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): ins[0] 'nowhere': no such memory location in function 'main'" },
-		{ "x_store", 1, 0, "lowering: DMA of instruction 'x_store' (TensorCopy, engine SP): outs[0] 'nowhere': no such memory location in function 'main'" },
-		{ "x_load", 0, 1, "lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): ins[0] 'nowhere': no such memory location in function 'main'" },
+	} copy_refusals[] = {
+		{ "x_load", IN_NOWHERE, "lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): ins[0] 'nowhere': no such memory location in function 'main'" },
+		{ "x_store", OUT_NOWHERE, "lowering: DMA of instruction 'x_store' (TensorCopy, engine SP): outs[0] 'nowhere': no such memory location in function 'main'" },
+		{ "x_load", IN_NOWHERE_DYN, "lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): ins[0] 'nowhere': no such memory location in function 'main'" },
+		{ "x_load", SECOND_IN, "lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): a TensorCopy takes one input and one output, not 2 and 1" },
+		{ "x_load", NO_OUT, "lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): a TensorCopy takes one input and one output, not 1 and 0" },
+		{ "x_store", SECOND_IN, "lowering: DMA of instruction 'x_store' (TensorCopy, engine SP): a TensorCopy takes one input and one output, not 2 and 1" },
 	};
 
-	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		struct nscc_err err = { { 0 } };
-		struct nscc_model *model;
-		struct bir_module *m;
-		struct bir_operand *o;
-		struct bir_inst *i;
-
-		ASSERT_EQ(0, lower_activation(&m, &model, &err)) TH_LOG("%s", err.msg);
-		nscc_model_free(model);
-		i = bir_inst_find(m->fns[0], cases[k].inst);
-		ASSERT_NE(NULL, i);
-		o = cases[k].out ? &i->outs[0] : &i->ins[0];
-		ASSERT_EQ(0, bir_operand_set_name(i, o, "nowhere"));
-		if (cases[k].dyn)
-			ASSERT_EQ(0, bir_dyn_add(m, &i->outs[0], "r", 4));
-		EXPECT_LOWER_REFUSED(m, cases[k].msg);
-		bir_module_free(m);
-	}
-}
-
-/*
- * A TensorCopy is one input and one output (the interpreter refuses any
- * other): one with a second input, or without its output, is refused by
- * name.  Either lowered to nothing - no DMA block, no error - and the
- * load of x into SBUF was gone.
- */
-TEST(tensor_copy_of_other_shapes_refused)
-{
-	static const struct {
-		const char *inst;
-		int extra_in;		/* add a second input, else drop the output */
-		const char *msg;
-	} cases[] = {
-		{ "x_load", 1, "lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): a TensorCopy takes one input and one output, not 2 and 1" },
-		{ "x_load", 0, "lowering: DMA of instruction 'x_load' (TensorCopy, engine SP): a TensorCopy takes one input and one output, not 1 and 0" },
-		{ "x_store", 1, "lowering: DMA of instruction 'x_store' (TensorCopy, engine SP): a TensorCopy takes one input and one output, not 2 and 1" },
-	};
-
-	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+	for (size_t k = 0; k < sizeof(copy_refusals) / sizeof(copy_refusals[0]); k++) {
 		struct nscc_err err = { { 0 } };
 		struct nscc_model *model;
 		struct bir_module *m;
@@ -430,17 +432,10 @@ TEST(tensor_copy_of_other_shapes_refused)
 
 		ASSERT_EQ(0, lower_activation(&m, &model, &err)) TH_LOG("%s", err.msg);
 		nscc_model_free(model);
-		i = bir_inst_find(m->fns[0], cases[k].inst);
+		i = bir_inst_find(m->fns[0], copy_refusals[k].inst);
 		ASSERT_NE(NULL, i);
-		if (cases[k].extra_in) {
-			struct bir_operand *o = bir_operand_add(i, false, 0, NULL);
-
-			ASSERT_NE(NULL, o);
-			ASSERT_EQ(0, bir_operand_copy(m, o, &i->ins[0]));
-		} else {
-			bir_operand_remove(i, true, 0);
-		}
-		EXPECT_LOWER_REFUSED(m, cases[k].msg);
+		ASSERT_EQ(0, edit_copy(m, i, copy_refusals[k].edit));
+		EXPECT_LOWER_REFUSED(m, copy_refusals[k].msg);
 		bir_module_free(m);
 	}
 }

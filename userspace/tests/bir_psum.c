@@ -5,8 +5,6 @@
  * bank in rotation, in the order of first use; fixed ones kept; the
  * refusals.
  */
-#include <time.h>
-
 #include "kselftest_harness.h"
 #include "bir_test.h"
 #include "cc_testutil.h"
@@ -120,43 +118,40 @@ TEST(banks_in_rotation_by_first_use)
 	bir_module_free(m);
 }
 
-/* too wide for a bank, outside the partitions, and PSUM full: named */
+#define FULL(k)	"p" #k ":128:1024"
+
+/*
+ * too wide for a bank, outside the partitions, and PSUM full (8 banks of
+ * 2 x 1024 bytes: the 17th has no room): named
+ */
+static const struct {
+	const char *decl[17], *use[1];
+	int ndecl, nuse, rc;
+	const char *msg;
+} bads[] = {
+	{ { "w:128:4096" }, { "w" }, 1, 1, -EINVAL,
+	  "function 'main': PSUM location 'w': 4096 bytes per partition, a PSUM bank holds 1..2048" },
+	{ { "t:129:64" }, { "t" }, 1, 1, -EINVAL,
+	  "function 'main': PSUM location 't': partitions 129 from base 0 are outside the 128 PSUM partitions of trn2" },
+	{ { FULL(0), FULL(1), FULL(2), FULL(3), FULL(4), FULL(5), FULL(6),
+	    FULL(7), FULL(8), FULL(9), FULL(10), FULL(11), FULL(12), FULL(13),
+	    FULL(14), FULL(15), FULL(16) }, { NULL }, 17, 0, -ENOSPC,
+	  "function 'main': PSUM exhausted placing memory location 'p16' (1024 bytes per partition on partitions 0..127): no bank of 8 has room" },
+};
+
 TEST(refusals)
 {
-	static const char *const wide[] = { "w:128:4096" };
-	static const char *const tall[] = { "t:129:64" };
-	static const char *const use_w[] = { "w" }, *const use_t[] = { "t" };
-	const char *full[17];
-	char names[17][32];
-	struct nscc_err err = { { 0 } };
-	struct bir_opts o = { 0 };
-	struct bir_module *m;
+	for (size_t k = 0; k < sizeof(bads) / sizeof(bads[0]); k++) {
+		struct bir_module *m = psum_module(bads[k].decl,
+						   bads[k].ndecl,
+						   bads[k].use,
+						   bads[k].nuse);
 
-	m = psum_module(wide, 1, use_w, 1);
-	ASSERT_NE(NULL, m);
-	EXPECT_EQ(-EINVAL, bir_pass_psum_rotation(m, &o, false, &err));
-	EXPECT_STREQ("function 'main': PSUM location 'w': 4096 bytes per partition, a PSUM bank holds 1..2048",
-		     err.msg);
-	bir_module_free(m);
-
-	m = psum_module(tall, 1, use_t, 1);
-	ASSERT_NE(NULL, m);
-	EXPECT_EQ(-EINVAL, bir_pass_psum_rotation(m, &o, false, &err));
-	EXPECT_STREQ("function 'main': PSUM location 't': partitions 129 from base 0 are outside the 128 PSUM partitions of trn2",
-		     err.msg);
-	bir_module_free(m);
-
-	/* 8 banks of 2 x 1024 bytes: the 17th has no room */
-	for (int k = 0; k < 17; k++) {
-		snprintf(names[k], sizeof(names[k]), "p%d:128:1024", k);
-		full[k] = names[k];
+		ASSERT_NE(NULL, m);
+		EXPECT_EQ(0, bt_refused(m, NULL, bir_pass_psum_rotation, false,
+					bads[k].rc, bads[k].msg));
+		bir_module_free(m);
 	}
-	m = psum_module(full, 17, NULL, 0);
-	ASSERT_NE(NULL, m);
-	EXPECT_EQ(-ENOSPC, bir_pass_psum_rotation(m, &o, false, &err));
-	EXPECT_STREQ("function 'main': PSUM exhausted placing memory location 'p16' (1024 bytes per partition on partitions 0..127): no bank of 8 has room",
-		     err.msg);
-	bir_module_free(m);
 }
 
 /*
@@ -201,9 +196,6 @@ TEST(pinned_location_is_never_placed_over)
 TEST(many_locations_in_linear_time)
 {
 	struct cc_buf t = { 0 };
-	struct nscc_err err = { { 0 } };
-	struct bir_opts o = { 0 };
-	struct timespec a, b;
 	struct bir_module *m;
 	const struct bir_memloc *ml;
 	double secs;
@@ -224,10 +216,7 @@ TEST(many_locations_in_linear_time)
 	m = bt_parse(t.p);
 	free(t.p);
 	ASSERT_NE(NULL, m);
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
-	ASSERT_EQ(0, bir_pass_psum_rotation(m, &o, false, &err)) TH_LOG("%s", err.msg);
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
-	secs = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+	ASSERT_EQ(0, bt_timed(m, bir_pass_psum_rotation, false, &secs));
 	TH_LOG("%d PSUM locations: %.2f s of CPU", MANY_PSUM, secs);
 	EXPECT_GT(2.0, secs);
 	/*
