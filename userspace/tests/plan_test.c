@@ -27,6 +27,7 @@
 #include "kbin_kind.h"
 #include "kbin_names.h"
 #include "resolve_core.h"
+#include "tl_rec.h"
 
 #define KIB	1024ULL
 #define MIB	(1024 * KIB)
@@ -630,21 +631,11 @@ TEST(dma_tables)
 	EXPECT_STREQ("dma from", kbin_field_str(KBIN_FIELD_DMA_FROM));
 }
 
+/* a side of var_id 0, bytes (KBIN_DMA_DTYPE_UINT8), as the rules see it */
 static struct kbin_dma_side side(__u64 off, __u32 n, const __u32 *sizes,
-				 const __u64 *steps)
+				 const uint64_t *steps)
 {
-	struct kbin_dma_side s;
-	__u32 i;
-
-	memset(&s, 0, sizeof(s));
-	s.offset = off;
-	s.num_dims = (__u8)n;
-	s.dtype = KBIN_DMA_DTYPE_UINT8;
-	for (i = 0; i < n && i < KBIN_DMA_MAX_DIMS; i++) {
-		s.sizes[i] = sizes[i];
-		s.steps[i] = steps[i];
-	}
-	return s;
+	return tl_side(0, KBIN_DMA_DTYPE_UINT8, off, n, sizes, steps);
 }
 
 /* the pieces of one run cut as Documentation/relocation.rst says */
@@ -656,7 +647,7 @@ TEST(dma_walk_piece_limit)
 
 	for (k = 0; k < sizeof(len) / sizeof(len[0]); k++) {
 		__u32 sz[1] = { len[k] };
-		__u64 st[1] = { 1 };
+		uint64_t st[1] = { 1 };
 		struct kbin_dma_side s = side(1000, 1, sz, st);
 		struct kbin_dma_pat p;
 		struct kbin_dma_walk w;
@@ -689,7 +680,7 @@ TEST(dma_walk_piece_limit)
 /* runs, rows and pieces of patterns of 1..4 dims against nested loops */
 TEST(dma_walk_patterns)
 {
-	static const struct { __u32 n; __u32 sz[4]; __u64 st[4]; } pat[] = {
+	static const struct { __u32 n; __u32 sz[4]; uint64_t st[4]; } pat[] = {
 		{ 1, { 512 }, { 1 } },
 		{ 2, { 512, 128 }, { 1, 262144 } },
 		{ 3, { 64, 3, 5 }, { 1, 100, 7 } },
@@ -702,7 +693,8 @@ TEST(dma_walk_patterns)
 	for (k = 0; k < sizeof(pat) / sizeof(pat[0]); k++) {
 		struct kbin_dma_side s = side(17, pat[k].n, pat[k].sz, pat[k].st);
 		__u32 sz[4] = { 1, 1, 1, 1 }, l;
-		__u64 st[4] = { 0 }, off, runs = 0, pieces = 0, max = 0;
+		uint64_t st[4] = { 0 };
+		__u64 off, runs = 0, pieces = 0, max = 0;
 		struct kbin_dma_walk wr, wp, ww;
 		__u64 row = 0, rstep = 0;
 		struct kbin_dma_pat p;
@@ -758,7 +750,7 @@ TEST(dma_walk_patterns)
 /* seeking to piece k gives the pieces the walk from the start gives */
 TEST(dma_walk_seek)
 {
-	static const struct { __u32 n; __u32 sz[4]; __u64 st[4]; } pat[] = {
+	static const struct { __u32 n; __u32 sz[4]; uint64_t st[4]; } pat[] = {
 		{ 1, { 512 }, { 1 } },
 		{ 3, { 64, 3, 5 }, { 1, 100, 7 } },
 		{ 4, { 70000, 2, 3, 2 }, { 1, 70000, 1000000, 5 } },
@@ -792,7 +784,7 @@ TEST(dma_walk_seek)
 TEST(dma_pattern_refusals)
 {
 	__u32 sz[4] = { 512, 128, 2, 2 };
-	__u64 st[4] = { 1, 512, 65536, 131072 };
+	uint64_t st[4] = { 1, 512, 65536, 131072 };
 	struct kbin_dma_side s = side(0, 4, sz, st);
 	struct kbin_dma_pat p;
 
@@ -847,7 +839,7 @@ TEST(dma_sbuf_rules)
 	const struct kbin_gen *g2 = kbin_gen_target(KBIN_TARGET_TRN2);
 	const struct kbin_gen *g3 = kbin_gen_target(KBIN_TARGET_TRN3);
 	__u32 sz[4] = { 512, 128 };
-	__u64 st[4] = { 1, 262144 };
+	uint64_t st[4] = { 1, 262144 };
 	struct kbin_dma_side s = side(229376 - 512, 2, sz, st);
 	struct kbin_dma_pat p;
 	struct kbin_dma_sb sb;
@@ -921,7 +913,7 @@ static unsigned int rule(const struct kbin_dma_desc *d, struct kbin_dma_verdict 
 TEST(dma_desc_rules)
 {
 	__u32 sz[4] = { 512, 128 };
-	__u64 st[4] = { 1, 262144 };
+	uint64_t st[4] = { 1, 262144 };
 	struct kbin_dma_desc d;
 	struct kbin_dma_pat pf, pt;
 	struct kbin_dma_verdict v;
@@ -1034,7 +1026,7 @@ TEST(dma_desc_rules)
 TEST(dma_transpose_shape)
 {
 	__u32 sz[4] = { 256, 128 };
-	__u64 st[4] = { 1, 256 };
+	uint64_t st[4] = { 1, 256 };
 	struct kbin_dma_verdict v;
 	struct kbin_dma_pat pf, pt;
 	struct kbin_dma_desc d;
