@@ -338,25 +338,41 @@ TEST(usage_categories)
  */
 TEST(resolve_texts)
 {
+	/* kbin_resolve_strerror()'s arguments and its text */
+	static const struct {
+		int err;
+		const char *name;
+		unsigned int mr_type;
+		__u64 var_size, offset, size;
+		const char *text;
+	} texts[] = {
+		{ -ERANGE, "w", KBIN_MR_BUFFER, 4096, 4090, 16,
+		  "invalid offset in w, 4096 < (4090 + 16); the access ends at byte 4106, past the 4096 bytes of 'w' (MR_BUFFER)" },
+		{ -ERANGE, "x", KBIN_MR_INPUT, 64, ~0ULL, 2,
+		  "invalid offset in x, 64 < (18446744073709551615 + 2); offset 18446744073709551615 + size 2 is above 2^64, past the 64 bytes of 'x' (MR_INPUT)" },
+		{ -ENODATA, "list", KBIN_MR_LIST, 12, 4, 8,
+		  "Variable list is not staged in HBM; 'list' (MR_LIST) has no device address: an index list is kept by the kernel, never staged" },
+		{ -ENODATA, "r", KBIN_MR_REMOTE, 8, 0, 0,
+		  "Variable r is not staged in HBM; 'r' (MR_REMOTE) has no device address" },
+		{ -EINVAL, "p", KBIN_MR_PTR, 8, 1, 0,
+		  "'p' (MR_PTR) is its target's address: it resolves at offset 0 only, not at offset 1" },
+		{ -EIO, "q", 99, 8, 0, 0, "'q' (MR_UNKNOWN): resolve failed (error -5)" },
+		/* without the geometry an MR_SB gap access names its range */
+		{ -ERANGE, "SB", KBIN_MR_SB, 33554432, 229376, 4,
+		  "'SB' (MR_SB): bytes [229376, +4) touch the gap past an SBUF partition's bytes: the SBUF window holds no SBUF byte there (neuronsim's rule, not libnrt's: hardware has no memory at those addresses; Documentation/hardware.rst)" },
+		/* past the window, an MR_SB access is out of the variable's bounds */
+		{ -ERANGE, "SB", KBIN_MR_SB, 33554432, 33554432, 1,
+		  "invalid offset in SB, 33554432 < (33554432 + 1); the access ends at byte 33554433, past the 33554432 bytes of 'SB' (MR_SB)" },
+	};
 	char b[KBIN_RESOLVE_TEXT_MAX], name[KBIN_NAME_MAX];
+	size_t i;
 
-	EXPECT_STREQ("invalid offset in w, 4096 < (4090 + 16); the access ends at byte 4106, past the 4096 bytes of 'w' (MR_BUFFER)",
-		     kbin_resolve_strerror(b, sizeof(b), -ERANGE, "w",
-					   KBIN_MR_BUFFER, 4096, 4090, 16));
-	EXPECT_STREQ("invalid offset in x, 64 < (18446744073709551615 + 2); offset 18446744073709551615 + size 2 is above 2^64, past the 64 bytes of 'x' (MR_INPUT)",
-		     kbin_resolve_strerror(b, sizeof(b), -ERANGE, "x",
-					   KBIN_MR_INPUT, 64, ~0ULL, 2));
-	EXPECT_STREQ("Variable list is not staged in HBM; 'list' (MR_LIST) has no device address: an index list is kept by the kernel, never staged",
-		     kbin_resolve_strerror(b, sizeof(b), -ENODATA, "list",
-					   KBIN_MR_LIST, 12, 4, 8));
-	EXPECT_STREQ("Variable r is not staged in HBM; 'r' (MR_REMOTE) has no device address",
-		     kbin_resolve_strerror(b, sizeof(b), -ENODATA, "r",
-					   KBIN_MR_REMOTE, 8, 0, 0));
-	EXPECT_STREQ("'p' (MR_PTR) is its target's address: it resolves at offset 0 only, not at offset 1",
-		     kbin_resolve_strerror(b, sizeof(b), -EINVAL, "p",
-					   KBIN_MR_PTR, 8, 1, 0));
-	EXPECT_STREQ("'q' (MR_UNKNOWN): resolve failed (error -5)",
-		     kbin_resolve_strerror(b, sizeof(b), -EIO, "q", 99, 8, 0, 0));
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		EXPECT_STREQ(texts[i].text,
+			     kbin_resolve_strerror(b, sizeof(b), texts[i].err, texts[i].name,
+						   texts[i].mr_type, texts[i].var_size,
+						   texts[i].offset, texts[i].size))
+			TH_LOG("case %zu: error %d, '%s'", i, texts[i].err, texts[i].name);
 	/* truncated, always NUL-terminated; a zero length writes nothing */
 	EXPECT_STREQ("invalid",
 		     kbin_resolve_strerror(b, 8, -ERANGE, "w", KBIN_MR_BUFFER,
@@ -392,13 +408,7 @@ TEST(sbuf_gap_texts)
 		     kbin_sbuf_gap_strerror(b, sizeof(b), "SB",
 					    5 * 262144 + 229372, 8, 229376,
 					    262144));
-	EXPECT_STREQ("'SB' (MR_SB): bytes [229376, +4) touch the gap past an SBUF partition's bytes: the SBUF window holds no SBUF byte there (neuronsim's rule, not libnrt's: hardware has no memory at those addresses; Documentation/hardware.rst)",
-		     kbin_resolve_strerror(b, sizeof(b), -ERANGE, "SB",
-					   KBIN_MR_SB, 33554432, 229376, 4));
-	/* past the window, an MR_SB access is out of the variable's bounds */
-	EXPECT_STREQ("invalid offset in SB, 33554432 < (33554432 + 1); the access ends at byte 33554433, past the 33554432 bytes of 'SB' (MR_SB)",
-		     kbin_resolve_strerror(b, sizeof(b), -ERANGE, "SB",
-					   KBIN_MR_SB, 33554432, 33554432, 1));
+	/* without the geometry (kbin_resolve_strerror()): resolve_texts */
 	/* the longest name and the largest numbers fit, whole */
 	memset(name, 'n', sizeof(name) - 1);
 	name[sizeof(name) - 1] = '\0';
@@ -910,18 +920,26 @@ static unsigned int rule(const struct kbin_dma_desc *d, struct kbin_dma_verdict 
 	return kbin_dma_desc_rule(d, &pf, &pt, v);
 }
 
+/* a descriptor of @op whose two sides are side(0, @n, @sz, @st) */
+static struct kbin_dma_desc desc(__u8 op, __u32 n, const __u32 *sz, const uint64_t *st)
+{
+	struct kbin_dma_desc d;
+
+	memset(&d, 0, sizeof(d));
+	d.from = side(0, n, sz, st);
+	d.to = d.from;
+	d.op = op;
+	return d;
+}
+
 TEST(dma_desc_rules)
 {
 	__u32 sz[4] = { 512, 128 };
 	uint64_t st[4] = { 1, 262144 };
-	struct kbin_dma_desc d;
+	struct kbin_dma_desc d = desc(KBIN_DMA_OP_COPY, 2, sz, st);
 	struct kbin_dma_pat pf, pt;
 	struct kbin_dma_verdict v;
 
-	memset(&d, 0, sizeof(d));
-	d.from = side(0, 2, sz, st);
-	d.to = side(0, 2, sz, st);
-	d.op = KBIN_DMA_OP_COPY;
 	EXPECT_EQ(KBIN_OK, rule(&d, &v));
 	d.to.sizes[1] = 127;
 	EXPECT_EQ(KBIN_ERR_DMA_COPY_SIZE, rule(&d, &v));
@@ -1027,17 +1045,13 @@ TEST(dma_transpose_shape)
 {
 	__u32 sz[4] = { 256, 128 };
 	uint64_t st[4] = { 1, 256 };
+	struct kbin_dma_desc d = desc(KBIN_DMA_OP_TRANSPOSE, 2, sz, st);
 	struct kbin_dma_verdict v;
 	struct kbin_dma_pat pf, pt;
-	struct kbin_dma_desc d;
 	__u64 tile;
 	__u32 dim, i;
 
-	memset(&d, 0, sizeof(d));
-	d.from = side(0, 2, sz, st);
-	d.to = side(0, 2, sz, st);
 	d.from.dtype = d.to.dtype = KBIN_DMA_DTYPE_FLOAT16;
-	d.op = KBIN_DMA_OP_TRANSPOSE;
 	d.transpose_elem_size = 2;
 	memcpy(d.transpose_op, "WZXY", 4);
 	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&d.from, &pf));
