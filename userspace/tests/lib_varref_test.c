@@ -122,9 +122,10 @@ TEST(ref_errors)
 		EXPECT_EQ(bad_refs[i].err, neuronsim_var_ref_parse(bad_refs[i].ref, &r, err,
 								    sizeof(err)))
 			TH_LOG("'%s': %s", ref, err);
-		if (bad_refs[i].says)
+		if (bad_refs[i].says) {
 			EXPECT_NE(NULL, strstr(err, bad_refs[i].says))
 				TH_LOG("'%s': '%s' does not say '%s'", ref, err, bad_refs[i].says);
+		}
 	}
 	ASSERT_EQ(-EINVAL, neuronsim_var_ref_parse("x", NULL, err, sizeof(err)));
 	memset(name, 'n', sizeof(name) - 1);

@@ -367,12 +367,13 @@ TEST(resolve_texts)
 	char b[KBIN_RESOLVE_TEXT_MAX], name[KBIN_NAME_MAX];
 	size_t i;
 
-	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
 		EXPECT_STREQ(texts[i].text,
 			     kbin_resolve_strerror(b, sizeof(b), texts[i].err, texts[i].name,
 						   texts[i].mr_type, texts[i].var_size,
 						   texts[i].offset, texts[i].size))
 			TH_LOG("case %zu: error %d, '%s'", i, texts[i].err, texts[i].name);
+	}
 	/* truncated, always NUL-terminated; a zero length writes nothing */
 	EXPECT_STREQ("invalid",
 		     kbin_resolve_strerror(b, 8, -ERANGE, "w", KBIN_MR_BUFFER,
