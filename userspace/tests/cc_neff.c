@@ -185,26 +185,25 @@ TEST(data_region_not_gzip_refused)
 }
 
 /*
- * The good NEFF with one member replaced by @text (NULL: removed) does
- * not open: @code and the message @msg.
+ * The good NEFF with @member replaced by @text (NULL: removed) does not
+ * open: @code and the message @msg.  A failure names the edit.
  */
 static const struct {
-	const char *name;
 	const char *member;
 	const char *text;
 	int code;
 	const char *msg;
 } member_refusals[] = {
 	/* scenario 3: a member named by kelf (a def.json) is missing */
-	{ "def.json missing", "sg00/def.json", NULL, -ENOENT,
+	{ "sg00/def.json", NULL, -ENOENT,
 	  "kelf-0.json: graphs[0] 'sg00': member 'sg00/def.json' is missing from the NEFF" },
-	{ "kelf missing", "kelf-0.json", NULL, -ENOENT,
+	{ "kelf-0.json", NULL, -ENOENT,
 	  "neff.json names kelf 'kelf-0.json': member 'kelf-0.json' is missing from the NEFF" },
-	{ "no kelf node", "neff.json", "{\"nodes\": [{\"op\": \"null\"}]}", -EINVAL,
+	{ "neff.json", "{\"nodes\": [{\"op\": \"null\"}]}", -EINVAL,
 	  "neff.json: no node has attrs.func_name \"__kelf\"" },
-	{ "nodes not an array", "neff.json", "{\"nodes\": 3}", -EINVAL,
+	{ "neff.json", "{\"nodes\": 3}", -EINVAL,
 	  "neff.json: field 'nodes' is missing or not an array" },
-	{ "kelf without graphs", "kelf-0.json", "{\"target\": \"v3\", \"graphs\": []}", -EINVAL,
+	{ "kelf-0.json", "{\"target\": \"v3\", \"graphs\": []}", -EINVAL,
 	  "kelf-0.json: field 'graphs' must be an array of 1..64 subgraphs" },
 };
 
@@ -215,11 +214,14 @@ TEST(member_refusals_named)
 	for (i = 0; i < sizeof(member_refusals) / sizeof(member_refusals[0]); i++) {
 		const typeof(member_refusals[0]) *r = &member_refusals[i];
 		struct nscc_neff_writer *w = cc_writer("sunda", GOOD_DEF, NULL);
+		char edit[160];
 
+		snprintf(edit, sizeof(edit), "%s %s%s", r->member,
+			 r->text ? "replaced by " : "removed", r->text ? r->text : "");
 		ASSERT_NE(NULL, w);
 		ASSERT_EQ(0, r->text ? nscc_neff_writer_add_str(w, r->member, r->text) :
-				       nscc_neff_writer_remove(w, r->member)) TH_LOG("%s", r->name);
-		expect_open_refused(_metadata, r->name, w, r->code, r->msg);
+				       nscc_neff_writer_remove(w, r->member)) TH_LOG("%s", edit);
+		expect_open_refused(_metadata, edit, w, r->code, r->msg);
 		nscc_neff_writer_free(w);
 	}
 }
