@@ -177,6 +177,21 @@ static uint32_t fit_count(size_t len, size_t off, uint64_t n, size_t size)
 	return (uint32_t)n;
 }
 
+/*
+ * The table of @n @size-byte entries at *@t: its offset in *@at (when
+ * not NULL), *@t moved past it.  Return: how many entries fit in @len.
+ */
+static uint32_t walk_table(size_t len, uint64_t *t, uint64_t n, size_t size,
+			   size_t *at)
+{
+	uint32_t fit = fit_count(len, *t, n, size);
+
+	if (at)
+		*at = *t;
+	*t += n * size;
+	return fit;
+}
+
 static void walk_dma(const uint8_t *b, size_t len, uint64_t nsg,
 		     struct walk *wk)
 {
@@ -193,14 +208,9 @@ static void walk_dma(const uint8_t *b, size_t len, uint64_t nsg,
 	nd = get(b, (struct fld){ d + DSEC(num_descs), 4 });
 	wk->dma = d;
 	t = d + sizeof(struct kbin_dma_section) + nsg * sizeof(struct kbin_dma_sg);
-	wk->dq = t;
-	wk->nq = fit_count(len, t, nq, sizeof(struct kbin_dma_queue));
-	t += nq * sizeof(struct kbin_dma_queue);
-	wk->db = t;
-	wk->nb = fit_count(len, t, nb, sizeof(struct kbin_dma_block));
-	t += nb * sizeof(struct kbin_dma_block);
-	wk->dd = t;
-	wk->nd = fit_count(len, t, nd, sizeof(struct kbin_dma_desc));
+	wk->nq = walk_table(len, &t, nq, sizeof(struct kbin_dma_queue), &wk->dq);
+	wk->nb = walk_table(len, &t, nb, sizeof(struct kbin_dma_block), &wk->db);
+	wk->nd = walk_table(len, &t, nd, sizeof(struct kbin_dma_desc), &wk->dd);
 }
 
 static void walk_prog(const uint8_t *b, size_t len, uint64_t nsg,
@@ -217,13 +227,9 @@ static void walk_prog(const uint8_t *b, size_t len, uint64_t nsg,
 	ni = get(b, (struct fld){ p + PSEC(num_instrs), 4 });
 	wk->prog = p;
 	t = p + sizeof(struct kbin_prog_section);
-	wk->npsg = fit_count(len, t, nsg, sizeof(struct kbin_prog_sg));
-	t += nsg * sizeof(struct kbin_prog_sg);
-	wk->ps = t;
-	wk->nps = fit_count(len, t, ni, sizeof(struct kbin_prog_sync));
-	t += ni * sizeof(struct kbin_prog_sync);
-	wk->pr = t;
-	wk->npr = fit_count(len, t, ni, KBIN_PROG_RECORD_SIZE);
+	wk->npsg = walk_table(len, &t, nsg, sizeof(struct kbin_prog_sg), NULL);
+	wk->nps = walk_table(len, &t, ni, sizeof(struct kbin_prog_sync), &wk->ps);
+	wk->npr = walk_table(len, &t, ni, KBIN_PROG_RECORD_SIZE, &wk->pr);
 }
 
 static void walk(const uint8_t *b, size_t len, struct walk *wk)
@@ -255,11 +261,8 @@ static void walk(const uint8_t *b, size_t len, struct walk *wk)
 			continue;
 		wk->set[s] = so;
 		n = get(b, (struct fld){ so + SET(nmem), 4 });
-		if (n > (len - so - sizeof(struct kbin_mem_ref_set)) /
-			sizeof(struct kbin_mem_ref))
-			n = (len - so - sizeof(struct kbin_mem_ref_set)) /
-			    sizeof(struct kbin_mem_ref);
-		wk->nmem[s] = (uint32_t)n;
+		wk->nmem[s] = fit_count(len, so + sizeof(struct kbin_mem_ref_set), n,
+					sizeof(struct kbin_mem_ref));
 	}
 }
 
@@ -449,40 +452,38 @@ static void mutate_pointee(uint8_t *b, size_t len, const struct walk *wk,
 static void mutate_dma(uint8_t *b, size_t len, const struct walk *wk,
 		       uint64_t *st)
 {
+	/*
+	 * The section header (one in 8), a queue (2 in 8), a block (2 in 8)
+	 * or a descriptor (3 in 8): where its table is, its entries and
+	 * their size (0: the header, one), the fields to pick from.
+	 */
+	static const uint8_t pick[8] = { 0, 1, 1, 2, 2, 3, 3, 3 };
+	const struct {
+		size_t at;
+		uint32_t n;
+		size_t size;
+		const struct fld *f;
+		size_t nf;
+	} tables[] = {
+		{ wk->dma, 1, 0, dsec_fields, NELEM(dsec_fields) },
+		{ wk->dq, wk->nq, sizeof(struct kbin_dma_queue), dq_fields, NELEM(dq_fields) },
+		{ wk->db, wk->nb, sizeof(struct kbin_dma_block), db_fields, NELEM(db_fields) },
+		{ wk->dd, wk->nd, sizeof(struct kbin_dma_desc), dd_fields, NELEM(dd_fields) },
+	}, *t;
 	struct fld f;
 	size_t base, peer;
 	uint32_t k;
 
 	if (!wk->dma)
 		return;
-	switch (rnd(st, 8)) {
-	case 0:
-		f = dsec_fields[rnd(st, NELEM(dsec_fields))];
-		base = peer = wk->dma;
-		break;
-	case 1:
-	case 2:
-		if (!wk->nq)
-			return;
-		f = dq_fields[rnd(st, NELEM(dq_fields))];
-		base = wk->dq + rnd(st, wk->nq) * sizeof(struct kbin_dma_queue);
-		peer = wk->dq + rnd(st, wk->nq) * sizeof(struct kbin_dma_queue);
-		break;
-	case 3:
-	case 4:
-		if (!wk->nb)
-			return;
-		f = db_fields[rnd(st, NELEM(db_fields))];
-		base = wk->db + rnd(st, wk->nb) * sizeof(struct kbin_dma_block);
-		peer = wk->db + rnd(st, wk->nb) * sizeof(struct kbin_dma_block);
-		break;
-	default:
-		if (!wk->nd)
-			return;
-		f = dd_fields[rnd(st, NELEM(dd_fields))];
-		base = wk->dd + rnd(st, wk->nd) * sizeof(struct kbin_dma_desc);
-		peer = wk->dd + rnd(st, wk->nd) * sizeof(struct kbin_dma_desc);
-		break;
+	t = &tables[pick[rnd(st, 8)]];
+	if (!t->n)
+		return;
+	f = t->f[rnd(st, t->nf)];
+	base = peer = t->at;
+	if (t->size) {
+		base += rnd(st, t->n) * t->size;
+		peer += rnd(st, t->n) * t->size;
 	}
 	peer += f.off;
 	f.off += base;

@@ -11,334 +11,277 @@
 #define IN(n, id, extra) "\"" n "\": {\"type\": \"input\", \"var_id\": " #id ", \"size\": 64" extra "}"
 #define EVT "\"runtime_statebuffer_reservation\": [{\"type\": \"evtaccel\", \"offset\": 229368, \"size\": 8, \"base_partition\": 0, \"partitions\": 128}]"
 
-FIXTURE(bad_def) {
-	void *kbin;
-	size_t len;
-	struct nscc_err err;
-};
+/* def.json with the one input 'x' (var_id 1, 64 bytes) */
+#define DEF_X CC_DEF(CC_SB ", " IN("x", 1, ""))
+#define W64(extra) "\"w\": {\"type\": \"file\", \"var_id\": 1, \"size\": 64, \"file_name\": \"w.npy\"" extra "}"
 
-FIXTURE_VARIANT(bad_def) {
+/*
+ * The refusals: a def.json (and tensor_map.json, when @tmap is given) for
+ * @target (NULL: "sunda", trn1) that the compiler refuses with @err and a
+ * message starting with @msg.
+ */
+static const struct bad_def {
+	const char *name;
 	const char *target;
 	const char *def;
 	const char *tmap;
 	int err;
 	const char *msg;
-};
-
-FIXTURE_SETUP(bad_def) { self->kbin = NULL; }
-FIXTURE_TEARDOWN(bad_def) { free(self->kbin); }
-
-FIXTURE_VARIANT_ADD(bad_def, alignment_not_pow2) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", " IN("x", 1, "") ", " IN("y", 2, "") ", "
-		      IN("z", 3, "") ", \"w1\": {\"type\": \"file\", \"var_id\": 4,"
-		      " \"size\": 64, \"alignment\": 3, \"file_name\": \"w.npy\"}"),
-	.err = -EINVAL,
-	.msg = "sg00: var 'w1' (var_id 4): alignment 3 is not a power of two (libnrt: alignment provided not power of 2)",
-};
-FIXTURE_VARIANT_ADD(bad_def, alignment_zero) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"alignment\": 0")),
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): alignment 0 is not a power of two (libnrt: alignment provided not power of 2)",
-};
-FIXTURE_VARIANT_ADD(bad_def, alignment_too_big) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"alignment\": 2147483648")),
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): alignment 2147483648 is over the maximum 1073741824",
-};
-FIXTURE_VARIANT_ADD(bad_def, negative_size) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", \"x\": {\"type\": \"input\", \"var_id\": 1, \"size\": -5}"),
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): size -5 is negative",
-};
-FIXTURE_VARIANT_ADD(bad_def, missing_size) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", \"x\": {\"type\": \"output\", \"var_id\": 1}"),
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): missing field 'size'",
-};
-FIXTURE_VARIANT_ADD(bad_def, zero_size) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", \"x\": {\"type\": \"output\", \"var_id\": 1, \"size\": 0}"),
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): MR_OUTPUT needs a non-zero size (bad size)",
-};
-FIXTURE_VARIANT_ADD(bad_def, size_not_integer) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", \"x\": {\"type\": \"output\", \"var_id\": 1, \"size\": \"64\"}"),
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): field 'size' is not an integer",
-};
-FIXTURE_VARIANT_ADD(bad_def, unknown_type) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", \"x\": {\"type\": \"weird\", \"var_id\": 1, \"size\": 8}"),
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): unknown type 'weird'",
-};
-FIXTURE_VARIANT_ADD(bad_def, missing_type) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", \"x\": {\"var_id\": 1, \"size\": 8}"),
-	.err = -EINVAL, .msg = "sg00: var 'x': missing field 'type'",
-};
-FIXTURE_VARIANT_ADD(bad_def, missing_var_id) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", \"x\": {\"type\": \"input\", \"size\": 8}"),
-	.err = -EINVAL, .msg = "sg00: var 'x': missing field 'var_id'",
-};
-FIXTURE_VARIANT_ADD(bad_def, var_id_too_big) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", \"x\": {\"type\": \"input\", \"var_id\": 4294967296, \"size\": 8}"),
-	.err = -EINVAL, .msg = "sg00: var 'x': var_id 4294967296 is over the maximum 4294967295",
-};
-FIXTURE_VARIANT_ADD(bad_def, var_not_object) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", \"x\": 7"),
-	.err = -EINVAL, .msg = "sg00: var 'x': not a JSON object",
-};
-FIXTURE_VARIANT_ADD(bad_def, sparse_var_ids) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "") ", " IN("y", 5, "")),
-	.err = -EINVAL, .msg = "sg00: Unexpected var_ids set! (3 vars, max var_id 5; var_ids must be 0..2)",
-};
-FIXTURE_VARIANT_ADD(bad_def, duplicate_name_json) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "") ", " IN("x", 2, "")),
-	.err = -EINVAL, .msg = "sg00/def.json: bad JSON at line 1",
-};
-FIXTURE_VARIANT_ADD(bad_def, bad_json) {
-	.target = "sunda", .def = "{\"var\": {",
-	.err = -EINVAL, .msg = "sg00/def.json: bad JSON at line 1",
-};
-FIXTURE_VARIANT_ADD(bad_def, no_var_table) {
-	.target = "sunda", .def = "{\"name\": \"definition\"}",
-	.err = -EINVAL, .msg = "sg00: def.json field 'var' is missing or not an object",
-};
-FIXTURE_VARIANT_ADD(bad_def, pointer_to_missing_var) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", \"p\": {\"type\": \"pointer\", \"var_id\": 1, \"referenced_var_id\": 9}"),
-	.err = -EINVAL, .msg = "sg00: var 'p' (var_id 1): MR_PTR referenced_var_id 9 names no var (nmem 2) (bad pointer target)",
-};
-FIXTURE_VARIANT_ADD(bad_def, pointer_to_itself) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", \"p\": {\"type\": \"pointer\", \"var_id\": 1, \"referenced_var_id\": 1}"),
-	.err = -EINVAL, .msg = "sg00: var 'p' (var_id 1): MR_PTR references itself (pointer to itself)",
-};
-FIXTURE_VARIANT_ADD(bad_def, pointer_to_list) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", \"p\": {\"type\": \"pointer\", \"var_id\": 1, \"referenced_var_id\": 2},"
-		      " \"l\": {\"type\": \"list\", \"var_id\": 2, \"list\": [0]}"),
-	.err = -EINVAL, .msg = "sg00: var 'p' (var_id 1): MR_PTR target var_id 2 is MR_LIST, which has no storage (bad pointer target)",
-};
-FIXTURE_VARIANT_ADD(bad_def, pointer_missing_target) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", \"p\": {\"type\": \"pointer\", \"var_id\": 1}"),
-	.err = -EINVAL, .msg = "sg00: var 'p' (var_id 1): missing field 'referenced_var_id'",
-};
-FIXTURE_VARIANT_ADD(bad_def, list_entry_missing_var) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", " IN("x", 1, "") ", \"t\": {\"type\": \"dge-table\", \"var_id\": 2, \"list\": [1, 7]}"),
-	.err = -EINVAL, .msg = "sg00: var 't' (var_id 2): list[1] = 7 names no var (nmem 3) (bad list entry)",
-};
-FIXTURE_VARIANT_ADD(bad_def, list_entry_not_id) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", \"t\": {\"type\": \"list\", \"var_id\": 1, \"list\": [0, -1]}"),
-	.err = -EINVAL, .msg = "sg00: var 't' (var_id 1): list[1] is not a var_id (an integer 0..4294967295)",
-};
-FIXTURE_VARIANT_ADD(bad_def, list_empty) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", \"t\": {\"type\": \"list\", \"var_id\": 1, \"list\": []}"),
-	.err = -EINVAL, .msg = "sg00: var 't' (var_id 1): list length 0 is not 1..1048576 (bad list length)",
-};
-FIXTURE_VARIANT_ADD(bad_def, list_missing) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", \"t\": {\"type\": \"dge-table\", \"var_id\": 1}"),
-	.err = -EINVAL, .msg = "sg00: var 't' (var_id 1): missing field 'list'",
-};
-FIXTURE_VARIANT_ADD(bad_def, ptr_table_row_without_storage) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", \"l\": {\"type\": \"list\", \"var_id\": 1, \"list\": [0]},"
-		      " \"t\": {\"type\": \"dge-table\", \"var_id\": 2, \"list\": [1]}"),
-	.err = -EINVAL, .msg = "sg00: var 't' (var_id 2): MR_PTR_TABLE list[0] = 1 is MR_LIST, which has no storage (bad list entry)",
-};
-FIXTURE_VARIANT_ADD(bad_def, file_name_missing) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", \"w\": {\"type\": \"file\", \"var_id\": 1, \"size\": 64}"),
-	.err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): missing field 'file_name'",
-};
-FIXTURE_VARIANT_ADD(bad_def, weight_member_missing) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", \"w\": {\"type\": \"file\", \"var_id\": 1, \"size\": 64, \"file_name\": \"gone.npy\"}"),
-	.err = -ENOENT, .msg = "sg00: var 'w' (var_id 1): file_name 'gone.npy': member 'sg00/gone.npy' is missing from the NEFF",
-};
-FIXTURE_VARIANT_ADD(bad_def, weight_size_mismatch) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", \"w\": {\"type\": \"file\", \"var_id\": 1, \"size\": 128, \"file_name\": \"w.npy\"}"),
-	.err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): payload length 64 is not the size 128 (payload length mismatch)",
-};
-FIXTURE_VARIANT_ADD(bad_def, virtual_negative_offset) {
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", \"v\": {\"type\": \"virtual\", \"var_id\": 1, \"size\": 64, \"backing_variable_off\": -64}"),
-	.err = -EINVAL, .msg = "sg00: var 'v' (var_id 1): backing_variable_off -64 is negative",
-};
-FIXTURE_VARIANT_ADD(bad_def, dtype_too_long) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
-	.tmap = "{\"x\": {\"dtype\": \"float16_with_extras\", \"tf_shape\": [4]}}",
-	.err = -E2BIG, .msg = "sg00: var 'x' (var_id 1): dtype 'float16_with_extras' has 19 characters, only 15 fit",
-};
-FIXTURE_VARIANT_ADD(bad_def, shape_too_many_dims) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
-	.tmap = "{\"x\": {\"dtype\": \"float16\", \"tf_shape\": [1,2,3,4,5,6,7,8,9]}}",
-	.err = -E2BIG, .msg = "sg00: var 'x' (var_id 1): shape has 9 dimensions, only 8 fit",
-};
-FIXTURE_VARIANT_ADD(bad_def, tensor_map_bad_shape) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
-	.tmap = "{\"x\": {\"dtype\": \"float16\", \"tf_shape\": [4, \"a\"]}}",
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): tensor_map.json: tf_shape[1] is not a non-negative integer",
-};
-FIXTURE_VARIANT_ADD(bad_def, carveout_required_on_trn2) {
-	.target = "cayman", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
-	.err = -EINVAL, .msg = "sg00: field 'runtime_statebuffer_reservation' is required on trn2 (gen 3)",
-};
-FIXTURE_VARIANT_ADD(bad_def, carveout_bad_type) {
-	.target = "cayman",
-	.def = "{\"runtime_statebuffer_reservation\": [{\"type\": \"other\", \"offset\": 0, \"size\": 8,"
-	       " \"base_partition\": 0, \"partitions\": 128}], \"var\": {" CC_SB "}}",
-	.err = -EINVAL, .msg = "sg00: runtime_statebuffer_reservation[0]: type 'other' is not \"evtaccel\"",
-};
-FIXTURE_VARIANT_ADD(bad_def, carveout_outside_partition) {
-	.target = "cayman",
-	.def = "{\"runtime_statebuffer_reservation\": [{\"type\": \"evtaccel\", \"offset\": 229372, \"size\": 8,"
-	       " \"base_partition\": 0, \"partitions\": 128}], \"var\": {" CC_SB "}}",
-	.err = -EINVAL, .msg = "sg00: runtime_statebuffer_reservation[0]: offset 229372 + size 8 is outside the 229376-byte partition",
-};
-FIXTURE_VARIANT_ADD(bad_def, carveout_bad_partitions) {
-	.target = "cayman",
-	.def = "{\"runtime_statebuffer_reservation\": [{\"type\": \"evtaccel\", \"offset\": 0, \"size\": 8,"
-	       " \"base_partition\": 64, \"partitions\": 128}], \"var\": {" CC_SB "}}",
-	.err = -EINVAL, .msg = "sg00: runtime_statebuffer_reservation[0]: partitions 64..192 are outside 0..128",
-};
-FIXTURE_VARIANT_ADD(bad_def, carveout_missing_field) {
-	.target = "cayman",
-	.def = "{\"runtime_statebuffer_reservation\": [{\"type\": \"evtaccel\", \"offset\": 0,"
-	       " \"base_partition\": 0, \"partitions\": 128}], \"var\": {" CC_SB "}}",
-	.err = -EINVAL, .msg = "sg00: runtime_statebuffer_reservation[0]: field 'size' is missing or not an integer 0..4294967295",
-};
-FIXTURE_VARIANT_ADD(bad_def, name_control_char) {
+} bad_defs[] = {
+	{ .name = "alignment_not_pow2",
+	  .def = CC_DEF(CC_SB ", " IN("x", 1, "") ", " IN("y", 2, "") ", "
+		        IN("z", 3, "") ", \"w1\": {\"type\": \"file\", \"var_id\": 4,"
+		        " \"size\": 64, \"alignment\": 3, \"file_name\": \"w.npy\"}"),
+	  .err = -EINVAL,
+	  .msg = "sg00: var 'w1' (var_id 4): alignment 3 is not a power of two (libnrt: alignment provided not power of 2)" },
+	{ .name = "alignment_zero",
+	  .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"alignment\": 0")),
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): alignment 0 is not a power of two (libnrt: alignment provided not power of 2)" },
+	{ .name = "alignment_too_big",
+	  .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"alignment\": 2147483648")),
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): alignment 2147483648 is over the maximum 1073741824" },
+	{ .name = "negative_size",
+	  .def = CC_DEF(CC_SB ", \"x\": {\"type\": \"input\", \"var_id\": 1, \"size\": -5}"),
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): size -5 is negative" },
+	{ .name = "missing_size",
+	  .def = CC_DEF(CC_SB ", \"x\": {\"type\": \"output\", \"var_id\": 1}"),
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): missing field 'size'" },
+	{ .name = "zero_size",
+	  .def = CC_DEF(CC_SB ", \"x\": {\"type\": \"output\", \"var_id\": 1, \"size\": 0}"),
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): MR_OUTPUT needs a non-zero size (bad size)" },
+	{ .name = "size_not_integer",
+	  .def = CC_DEF(CC_SB ", \"x\": {\"type\": \"output\", \"var_id\": 1, \"size\": \"64\"}"),
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): field 'size' is not an integer" },
+	{ .name = "unknown_type",
+	  .def = CC_DEF(CC_SB ", \"x\": {\"type\": \"weird\", \"var_id\": 1, \"size\": 8}"),
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): unknown type 'weird'" },
+	{ .name = "missing_type",
+	  .def = CC_DEF(CC_SB ", \"x\": {\"var_id\": 1, \"size\": 8}"),
+	  .err = -EINVAL, .msg = "sg00: var 'x': missing field 'type'" },
+	{ .name = "missing_var_id",
+	  .def = CC_DEF(CC_SB ", \"x\": {\"type\": \"input\", \"size\": 8}"),
+	  .err = -EINVAL, .msg = "sg00: var 'x': missing field 'var_id'" },
+	{ .name = "var_id_too_big",
+	  .def = CC_DEF(CC_SB ", \"x\": {\"type\": \"input\", \"var_id\": 4294967296, \"size\": 8}"),
+	  .err = -EINVAL, .msg = "sg00: var 'x': var_id 4294967296 is over the maximum 4294967295" },
+	{ .name = "var_not_object",
+	  .def = CC_DEF(CC_SB ", \"x\": 7"),
+	  .err = -EINVAL, .msg = "sg00: var 'x': not a JSON object" },
+	{ .name = "sparse_var_ids",
+	  .def = CC_DEF(CC_SB ", " IN("x", 1, "") ", " IN("y", 5, "")),
+	  .err = -EINVAL, .msg = "sg00: Unexpected var_ids set! (3 vars, max var_id 5; var_ids must be 0..2)" },
+	{ .name = "duplicate_name_json",
+	  .def = CC_DEF(CC_SB ", " IN("x", 1, "") ", " IN("x", 2, "")),
+	  .err = -EINVAL, .msg = "sg00/def.json: bad JSON at line 1" },
+	{ .name = "bad_json",
+	  .def = "{\"var\": {",
+	  .err = -EINVAL, .msg = "sg00/def.json: bad JSON at line 1" },
+	{ .name = "no_var_table",
+	  .def = "{\"name\": \"definition\"}",
+	  .err = -EINVAL, .msg = "sg00: def.json field 'var' is missing or not an object" },
+	{ .name = "pointer_to_missing_var",
+	  .def = CC_DEF(CC_SB ", \"p\": {\"type\": \"pointer\", \"var_id\": 1, \"referenced_var_id\": 9}"),
+	  .err = -EINVAL, .msg = "sg00: var 'p' (var_id 1): MR_PTR referenced_var_id 9 names no var (nmem 2) (bad pointer target)" },
+	{ .name = "pointer_to_itself",
+	  .def = CC_DEF(CC_SB ", \"p\": {\"type\": \"pointer\", \"var_id\": 1, \"referenced_var_id\": 1}"),
+	  .err = -EINVAL, .msg = "sg00: var 'p' (var_id 1): MR_PTR references itself (pointer to itself)" },
+	{ .name = "pointer_to_list",
+	  .def = CC_DEF(CC_SB ", \"p\": {\"type\": \"pointer\", \"var_id\": 1, \"referenced_var_id\": 2},"
+		        " \"l\": {\"type\": \"list\", \"var_id\": 2, \"list\": [0]}"),
+	  .err = -EINVAL, .msg = "sg00: var 'p' (var_id 1): MR_PTR target var_id 2 is MR_LIST, which has no storage (bad pointer target)" },
+	{ .name = "pointer_missing_target",
+	  .def = CC_DEF(CC_SB ", \"p\": {\"type\": \"pointer\", \"var_id\": 1}"),
+	  .err = -EINVAL, .msg = "sg00: var 'p' (var_id 1): missing field 'referenced_var_id'" },
+	{ .name = "list_entry_missing_var",
+	  .def = CC_DEF(CC_SB ", " IN("x", 1, "") ", \"t\": {\"type\": \"dge-table\", \"var_id\": 2, \"list\": [1, 7]}"),
+	  .err = -EINVAL, .msg = "sg00: var 't' (var_id 2): list[1] = 7 names no var (nmem 3) (bad list entry)" },
+	{ .name = "list_entry_not_id",
+	  .def = CC_DEF(CC_SB ", \"t\": {\"type\": \"list\", \"var_id\": 1, \"list\": [0, -1]}"),
+	  .err = -EINVAL, .msg = "sg00: var 't' (var_id 1): list[1] is not a var_id (an integer 0..4294967295)" },
+	{ .name = "list_empty",
+	  .def = CC_DEF(CC_SB ", \"t\": {\"type\": \"list\", \"var_id\": 1, \"list\": []}"),
+	  .err = -EINVAL, .msg = "sg00: var 't' (var_id 1): list length 0 is not 1..1048576 (bad list length)" },
+	{ .name = "list_missing",
+	  .def = CC_DEF(CC_SB ", \"t\": {\"type\": \"dge-table\", \"var_id\": 1}"),
+	  .err = -EINVAL, .msg = "sg00: var 't' (var_id 1): missing field 'list'" },
+	{ .name = "ptr_table_row_without_storage",
+	  .def = CC_DEF(CC_SB ", \"l\": {\"type\": \"list\", \"var_id\": 1, \"list\": [0]},"
+		        " \"t\": {\"type\": \"dge-table\", \"var_id\": 2, \"list\": [1]}"),
+	  .err = -EINVAL, .msg = "sg00: var 't' (var_id 2): MR_PTR_TABLE list[0] = 1 is MR_LIST, which has no storage (bad list entry)" },
+	{ .name = "file_name_missing",
+	  .def = CC_DEF(CC_SB ", \"w\": {\"type\": \"file\", \"var_id\": 1, \"size\": 64}"),
+	  .err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): missing field 'file_name'" },
+	{ .name = "weight_member_missing",
+	  .def = CC_DEF(CC_SB ", \"w\": {\"type\": \"file\", \"var_id\": 1, \"size\": 64, \"file_name\": \"gone.npy\"}"),
+	  .err = -ENOENT, .msg = "sg00: var 'w' (var_id 1): file_name 'gone.npy': member 'sg00/gone.npy' is missing from the NEFF" },
+	{ .name = "weight_size_mismatch",
+	  .def = CC_DEF(CC_SB ", \"w\": {\"type\": \"file\", \"var_id\": 1, \"size\": 128, \"file_name\": \"w.npy\"}"),
+	  .err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): payload length 64 is not the size 128 (payload length mismatch)" },
+	{ .name = "virtual_negative_offset",
+	  .def = CC_DEF(CC_SB ", \"v\": {\"type\": \"virtual\", \"var_id\": 1, \"size\": 64, \"backing_variable_off\": -64}"),
+	  .err = -EINVAL, .msg = "sg00: var 'v' (var_id 1): backing_variable_off -64 is negative" },
+	{ .name = "dtype_too_long",
+	  .def = DEF_X,
+	  .tmap = "{\"x\": {\"dtype\": \"float16_with_extras\", \"tf_shape\": [4]}}",
+	  .err = -E2BIG, .msg = "sg00: var 'x' (var_id 1): dtype 'float16_with_extras' has 19 characters, only 15 fit" },
+	{ .name = "shape_too_many_dims",
+	  .def = DEF_X,
+	  .tmap = "{\"x\": {\"dtype\": \"float16\", \"tf_shape\": [1,2,3,4,5,6,7,8,9]}}",
+	  .err = -E2BIG, .msg = "sg00: var 'x' (var_id 1): shape has 9 dimensions, only 8 fit" },
+	{ .name = "tensor_map_bad_shape",
+	  .def = DEF_X,
+	  .tmap = "{\"x\": {\"dtype\": \"float16\", \"tf_shape\": [4, \"a\"]}}",
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): tensor_map.json: tf_shape[1] is not a non-negative integer" },
+	{ .name = "carveout_required_on_trn2",
+	  .target = "cayman", .def = DEF_X,
+	  .err = -EINVAL, .msg = "sg00: field 'runtime_statebuffer_reservation' is required on trn2 (gen 3)" },
+	{ .name = "carveout_bad_type",
+	  .target = "cayman",
+	  .def = "{\"runtime_statebuffer_reservation\": [{\"type\": \"other\", \"offset\": 0, \"size\": 8,"
+	         " \"base_partition\": 0, \"partitions\": 128}], \"var\": {" CC_SB "}}",
+	  .err = -EINVAL, .msg = "sg00: runtime_statebuffer_reservation[0]: type 'other' is not \"evtaccel\"" },
+	{ .name = "carveout_outside_partition",
+	  .target = "cayman",
+	  .def = "{\"runtime_statebuffer_reservation\": [{\"type\": \"evtaccel\", \"offset\": 229372, \"size\": 8,"
+	         " \"base_partition\": 0, \"partitions\": 128}], \"var\": {" CC_SB "}}",
+	  .err = -EINVAL, .msg = "sg00: runtime_statebuffer_reservation[0]: offset 229372 + size 8 is outside the 229376-byte partition" },
+	{ .name = "carveout_bad_partitions",
+	  .target = "cayman",
+	  .def = "{\"runtime_statebuffer_reservation\": [{\"type\": \"evtaccel\", \"offset\": 0, \"size\": 8,"
+	         " \"base_partition\": 64, \"partitions\": 128}], \"var\": {" CC_SB "}}",
+	  .err = -EINVAL, .msg = "sg00: runtime_statebuffer_reservation[0]: partitions 64..192 are outside 0..128" },
+	{ .name = "carveout_missing_field",
+	  .target = "cayman",
+	  .def = "{\"runtime_statebuffer_reservation\": [{\"type\": \"evtaccel\", \"offset\": 0,"
+	         " \"base_partition\": 0, \"partitions\": 128}], \"var\": {" CC_SB "}}",
+	  .err = -EINVAL, .msg = "sg00: runtime_statebuffer_reservation[0]: field 'size' is missing or not an integer 0..4294967295" },
 	/* a tab or newline would forge rows of the debugfs memrefs table */
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("a\\tb", 1, "")),
-	.err = -EINVAL, .msg = "sg00: var 'a\tb' (var_id 1): name at 0x243 has control character 0x9 at byte 1 (bad name)",
-};
-FIXTURE_VARIANT_ADD(bad_def, dtype_control_char) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
-	.tmap = "{\"x\": {\"dtype\": \"f\\n16\", \"tf_shape\": [4]}}",
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): dtype has control character 0xa at byte 1 (bad dtype)",
-};
-FIXTURE_VARIANT_ADD(bad_def, shape_zero_dimension) {
+	{ .name = "name_control_char",
+	  .def = CC_DEF(CC_SB ", " IN("a\\tb", 1, "")),
+	  .err = -EINVAL, .msg = "sg00: var 'a\tb' (var_id 1): name at 0x243 has control character 0x9 at byte 1 (bad name)" },
+	{ .name = "dtype_control_char",
+	  .def = DEF_X,
+	  .tmap = "{\"x\": {\"dtype\": \"f\\n16\", \"tf_shape\": [4]}}",
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): dtype has control character 0xa at byte 1 (bad dtype)" },
 	/* KBIN ends a shape at its first 0: [4,0,4] would read back as [4] */
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
-	.tmap = "{\"x\": {\"dtype\": \"float16\", \"tf_shape\": [4, 0, 4]}}",
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): shape[1] is 0; a KBIN shape ends at its first zero dimension",
-};
-FIXTURE_VARIANT_ADD(bad_def, shape_trailing_zero_dimension) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
-	.tmap = "{\"x\": {\"dtype\": \"float16\", \"tf_shape\": [4, 0]}}",
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): shape[1] is 0; a KBIN shape ends at its first zero dimension",
-};
-FIXTURE_VARIANT_ADD(bad_def, tensor_map_not_object) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
-	.tmap = "[{\"dtype\": \"float16\"}]",
-	.err = -EINVAL, .msg = "sg00: tensor_map.json is not a JSON object",
-};
-FIXTURE_VARIANT_ADD(bad_def, tensor_map_entry_not_object) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
-	.tmap = "{\"x\": \"float16\"}",
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): tensor_map.json: its entry is not a JSON object",
-};
-FIXTURE_VARIANT_ADD(bad_def, weight_file_name_dotdot) {
+	{ .name = "shape_zero_dimension",
+	  .def = DEF_X,
+	  .tmap = "{\"x\": {\"dtype\": \"float16\", \"tf_shape\": [4, 0, 4]}}",
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): shape[1] is 0; a KBIN shape ends at its first zero dimension" },
+	{ .name = "shape_trailing_zero_dimension",
+	  .def = DEF_X,
+	  .tmap = "{\"x\": {\"dtype\": \"float16\", \"tf_shape\": [4, 0]}}",
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): shape[1] is 0; a KBIN shape ends at its first zero dimension" },
+	{ .name = "tensor_map_not_object",
+	  .def = DEF_X,
+	  .tmap = "[{\"dtype\": \"float16\"}]",
+	  .err = -EINVAL, .msg = "sg00: tensor_map.json is not a JSON object" },
+	{ .name = "tensor_map_entry_not_object",
+	  .def = DEF_X,
+	  .tmap = "{\"x\": \"float16\"}",
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): tensor_map.json: its entry is not a JSON object" },
 	/* the '..' refusal itself is reported, not "missing" */
-	.target = "sunda",
-	.def = CC_DEF(CC_SB ", \"w\": {\"type\": \"file\", \"var_id\": 1, \"size\": 64, \"file_name\": \"../w.npy\"}"),
-	.err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): file_name '../w.npy': member name 'sg00/../w.npy' has a '..' component",
-};
-#define W64(extra) "\"w\": {\"type\": \"file\", \"var_id\": 1, \"size\": 64, \"file_name\": \"w.npy\"" extra "}"
-FIXTURE_VARIANT_ADD(bad_def, npy_descr_not_the_dtype) {
+	{ .name = "weight_file_name_dotdot",
+	  .def = CC_DEF(CC_SB ", \"w\": {\"type\": \"file\", \"var_id\": 1, \"size\": 64, \"file_name\": \"../w.npy\"}"),
+	  .err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): file_name '../w.npy': member name 'sg00/../w.npy' has a '..' component" },
 	/* w.npy holds '<f4'; tensor_map says float16, 32 x 2 = 64 bytes */
-	.target = "sunda", .def = CC_DEF(CC_SB ", " W64("")),
-	.tmap = "{\"w\": {\"dtype\": \"float16\", \"tf_shape\": [32]}}",
-	.err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): file_name 'w.npy': member 'sg00/w.npy' has .npy descr '<f4', but dtype 'float16' (tensor_map.json) is stored as '<f2'",
-};
-FIXTURE_VARIANT_ADD(bad_def, npy_descr_not_bfloat16) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " W64("")),
-	.tmap = "{\"sg0000_w\": {\"dtype\": \"bfloat16\", \"tf_shape\": [32], \"tf_file\": \"w.npy\"}}",
-	.err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): file_name 'w.npy': member 'sg00/w.npy' has .npy descr '<f4', but dtype 'bfloat16' (tensor_map.json) is stored as '<u2' or '|V2'",
-};
-FIXTURE_VARIANT_ADD(bad_def, size_not_shape_times_dtype) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
-	.tmap = "{\"x\": {\"dtype\": \"float16\", \"tf_shape\": [4, 4]}}",
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): size 64 (def.json) differs from shape [4,4] x 2 bytes of dtype 'float16' = 32 (tensor_map.json)",
-};
-FIXTURE_VARIANT_ADD(bad_def, weight_size_not_shape_times_dtype) {
+	{ .name = "npy_descr_not_the_dtype",
+	  .def = CC_DEF(CC_SB ", " W64("")),
+	  .tmap = "{\"w\": {\"dtype\": \"float16\", \"tf_shape\": [32]}}",
+	  .err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): file_name 'w.npy': member 'sg00/w.npy' has .npy descr '<f4', but dtype 'float16' (tensor_map.json) is stored as '<f2'" },
+	{ .name = "npy_descr_not_bfloat16",
+	  .def = CC_DEF(CC_SB ", " W64("")),
+	  .tmap = "{\"sg0000_w\": {\"dtype\": \"bfloat16\", \"tf_shape\": [32], \"tf_file\": \"w.npy\"}}",
+	  .err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): file_name 'w.npy': member 'sg00/w.npy' has .npy descr '<f4', but dtype 'bfloat16' (tensor_map.json) is stored as '<u2' or '|V2'" },
+	{ .name = "size_not_shape_times_dtype",
+	  .def = DEF_X,
+	  .tmap = "{\"x\": {\"dtype\": \"float16\", \"tf_shape\": [4, 4]}}",
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): size 64 (def.json) differs from shape [4,4] x 2 bytes of dtype 'float16' = 32 (tensor_map.json)" },
 	/* the .npy agrees with size, tensor_map does not */
-	.target = "sunda", .def = CC_DEF(CC_SB ", " W64("")),
-	.tmap = "{\"w\": {\"dtype\": \"float32\", \"tf_shape\": [4, 8]}}",
-	.err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): size 64 (def.json) differs from shape [4,8] x 4 bytes of dtype 'float32' = 128 (tensor_map.json)",
-};
-FIXTURE_VARIANT_ADD(bad_def, shape_times_dtype_overflows) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
-	.tmap = "{\"x\": {\"dtype\": \"float32\", \"tf_shape\": [4294967296, 4294967296]}}",
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): size 64 (def.json) differs from shape [4294967296,4294967296] x 4 bytes of dtype 'float32', over 2^64 bytes (tensor_map.json)",
-};
-FIXTURE_VARIANT_ADD(bad_def, dtype_empty) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, "")),
-	.tmap = "{\"x\": {\"dtype\": \"\", \"tf_shape\": [32]}}",
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): tensor_map.json: dtype '' is empty",
-};
-
-FIXTURE_VARIANT_ADD(bad_def, def_json_dtype_too_long) {
+	{ .name = "weight_size_not_shape_times_dtype",
+	  .def = CC_DEF(CC_SB ", " W64("")),
+	  .tmap = "{\"w\": {\"dtype\": \"float32\", \"tf_shape\": [4, 8]}}",
+	  .err = -EINVAL, .msg = "sg00: var 'w' (var_id 1): size 64 (def.json) differs from shape [4,8] x 4 bytes of dtype 'float32' = 128 (tensor_map.json)" },
+	{ .name = "shape_times_dtype_overflows",
+	  .def = DEF_X,
+	  .tmap = "{\"x\": {\"dtype\": \"float32\", \"tf_shape\": [4294967296, 4294967296]}}",
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): size 64 (def.json) differs from shape [4294967296,4294967296] x 4 bytes of dtype 'float32', over 2^64 bytes (tensor_map.json)" },
+	{ .name = "dtype_empty",
+	  .def = DEF_X,
+	  .tmap = "{\"x\": {\"dtype\": \"\", \"tf_shape\": [32]}}",
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): tensor_map.json: dtype '' is empty" },
 	/* a var's own dtype key reaches the dump, whose cap refuses it */
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"dtype\": \"float16_twenty_chars\"")),
-	.err = -E2BIG, .msg = "sg00: var 'x' (var_id 1): dtype 'float16_twenty_chars' has 20 characters, only 15 fit"
-	       " (libnrt: Device print dtype float16_twenty_chars has 20 characters. Only 15 are supported)",
-};
-FIXTURE_VARIANT_ADD(bad_def, def_json_shape_nine_dims) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"shape\": [1,1,1,1,1,1,1,1,8]")),
-	.err = -E2BIG, .msg = "sg00: var 'x' (var_id 1): shape has 9 dimensions, only 8 fit"
-	       " (libnrt: Device print only supports shape dimentions of up to 8)",
-};
-FIXTURE_VARIANT_ADD(bad_def, def_json_dtype_not_string) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"dtype\": 2")),
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): def.json: dtype is not a string",
-};
-FIXTURE_VARIANT_ADD(bad_def, def_json_shape_bad_entry) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"shape\": [4, \"a\"]")),
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): def.json: shape[1] is not a non-negative integer",
-};
-FIXTURE_VARIANT_ADD(bad_def, def_json_size_not_shape_times_dtype) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"dtype\": \"float16\", \"shape\": [4, 4]")),
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): size 64 (def.json) differs from shape [4,4] x 2 bytes of dtype 'float16' = 32 (def.json)",
-};
-FIXTURE_VARIANT_ADD(bad_def, def_json_dtype_differs_from_tensor_map) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"dtype\": \"float16\"")),
-	.tmap = "{\"x\": {\"dtype\": \"float32\", \"tf_shape\": [16]}}",
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): dtype 'float16' (def.json) differs from dtype 'float32' (tensor_map.json)",
-};
-FIXTURE_VARIANT_ADD(bad_def, def_json_shape_differs_from_tensor_map) {
-	.target = "sunda", .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"shape\": [4, 8]")),
-	.tmap = "{\"x\": {\"dtype\": \"float16\", \"tf_shape\": [32]}}",
-	.err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): shape [4,8] (def.json) differs from shape [32] (tensor_map.json)",
+	{ .name = "def_json_dtype_too_long",
+	  .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"dtype\": \"float16_twenty_chars\"")),
+	  .err = -E2BIG, .msg = "sg00: var 'x' (var_id 1): dtype 'float16_twenty_chars' has 20 characters, only 15 fit"
+	         " (libnrt: Device print dtype float16_twenty_chars has 20 characters. Only 15 are supported)" },
+	{ .name = "def_json_shape_nine_dims",
+	  .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"shape\": [1,1,1,1,1,1,1,1,8]")),
+	  .err = -E2BIG, .msg = "sg00: var 'x' (var_id 1): shape has 9 dimensions, only 8 fit"
+	         " (libnrt: Device print only supports shape dimentions of up to 8)" },
+	{ .name = "def_json_dtype_not_string",
+	  .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"dtype\": 2")),
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): def.json: dtype is not a string" },
+	{ .name = "def_json_shape_bad_entry",
+	  .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"shape\": [4, \"a\"]")),
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): def.json: shape[1] is not a non-negative integer" },
+	{ .name = "def_json_size_not_shape_times_dtype",
+	  .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"dtype\": \"float16\", \"shape\": [4, 4]")),
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): size 64 (def.json) differs from shape [4,4] x 2 bytes of dtype 'float16' = 32 (def.json)" },
+	{ .name = "def_json_dtype_differs_from_tensor_map",
+	  .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"dtype\": \"float16\"")),
+	  .tmap = "{\"x\": {\"dtype\": \"float32\", \"tf_shape\": [16]}}",
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): dtype 'float16' (def.json) differs from dtype 'float32' (tensor_map.json)" },
+	{ .name = "def_json_shape_differs_from_tensor_map",
+	  .def = CC_DEF(CC_SB ", " IN("x", 1, ", \"shape\": [4, 8]")),
+	  .tmap = "{\"x\": {\"dtype\": \"float16\", \"tf_shape\": [32]}}",
+	  .err = -EINVAL, .msg = "sg00: var 'x' (var_id 1): shape [4,8] (def.json) differs from shape [32] (tensor_map.json)" },
 };
 
-TEST_F(bad_def, refused_with_named_cause)
+TEST(refused_with_named_cause)
 {
-	int ret = cc_compile_def(variant->target, variant->def, variant->tmap,
-				 &self->kbin, &self->len, &self->err);
+	size_t i;
 
-	TH_LOG("message: %s", self->err.msg);
-	ASSERT_EQ(variant->err, ret);
-	EXPECT_EQ(NULL, self->kbin);
-	EXPECT_EQ(0, strncmp(self->err.msg, variant->msg, strlen(variant->msg)));
+	for (i = 0; i < sizeof(bad_defs) / sizeof(bad_defs[0]); i++) {
+		const struct bad_def *c = &bad_defs[i];
+		struct nscc_err err = { "" };
+		void *kbin = NULL;
+		size_t len;
+
+		EXPECT_EQ(c->err, cc_compile_def(c->target ? c->target : "sunda", c->def,
+						 c->tmap, &kbin, &len, &err))
+			TH_LOG("%s: %s", c->name, err.msg);
+		EXPECT_EQ(NULL, kbin) TH_LOG("%s", c->name);
+		EXPECT_EQ(0, strncmp(err.msg, c->msg, strlen(c->msg)))
+			TH_LOG("%s:\n  got:  %s\n  want: %s", c->name, err.msg, c->msg);
+		free(kbin);
+	}
+}
+
+/*
+ * Compile @def (with @tmap, when given) for @target into *@kbin (the
+ * caller frees it) and read the plan into *@v; both asserted here.
+ */
+static void compile_read(struct __test_metadata *_metadata, const char *target,
+			 const char *def, const char *tmap, void **kbin,
+			 struct kbin_view *v)
+{
+	struct nscc_err err = { "" };
+	struct kbin_check_result res;
+	size_t len;
+
+	ASSERT_EQ(0, cc_compile_def(target, def, tmap, kbin, &len, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, kbin_read(*kbin, len, v, &res)) TH_LOG("%s", res.msg);
 }
 
 /* The good counterpart of the cases above: a trn2 subgraph with a carve-out. */
 TEST(trn2_with_carveout_compiles)
 {
-	struct nscc_err err = { "" };
-	struct kbin_check_result res;
 	struct kbin_view v;
 	void *kbin;
-	size_t len;
 
-	ASSERT_EQ(0, cc_compile_def("cayman", "{" EVT ", \"var\": {" CC_SB ", " IN("x", 1, "") "}}",
-				    NULL, &kbin, &len, &err)) TH_LOG("%s", err.msg);
-	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res));
+	compile_read(_metadata, "cayman", "{" EVT ", \"var\": {" CC_SB ", " IN("x", 1, "") "}}",
+		     NULL, &kbin, &v);
 	EXPECT_EQ(KBIN_TARGET_TRN2, v.hdr->target_gen);
 	ASSERT_EQ(1U, kbin_view_subgraph(&v, 0)->num_carveouts);
 	EXPECT_EQ(229368U, kbin_view_subgraph(&v, 0)->carveouts[0].offset);
@@ -352,20 +295,15 @@ TEST(trn2_with_carveout_compiles)
 /* dtype and shape come from tensor_map.json, by name or by tf_file. */
 TEST(tensor_map_by_name_and_by_file)
 {
-	struct nscc_err err = { "" };
-	struct kbin_check_result res;
 	const struct kbin_mem_ref_set *set;
 	struct kbin_view v;
 	void *kbin;
-	size_t len;
 
-	ASSERT_EQ(0, cc_compile_def("sunda",
+	compile_read(_metadata, "sunda",
 		CC_DEF(CC_SB ", " IN("x", 1, "") ", \"w_sg0000\": {\"type\": \"file\", \"var_id\": 2,"
 		       " \"size\": 64, \"alignment\": 64, \"file_name\": \"w.npy\"}"),
 		"{\"x\": {\"dtype\": \"bfloat16\", \"tf_shape\": [4, 8]},"
-		" \"sg0000_w\": {\"dtype\": \"float32\", \"tf_shape\": [16], \"tf_file\": \"w.npy\"}}",
-		&kbin, &len, &err)) TH_LOG("%s", err.msg);
-	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res));
+		" \"sg0000_w\": {\"dtype\": \"float32\", \"tf_shape\": [16], \"tf_file\": \"w.npy\"}}", &kbin, &v);
 	set = kbin_view_set(&v, 0);
 	EXPECT_STREQ("bfloat16", set->mem[1].dtype);
 	EXPECT_EQ(4ULL, set->mem[1].shape[0]);
@@ -385,19 +323,14 @@ TEST(tensor_map_by_name_and_by_file)
  */
 TEST(def_json_dtype_and_shape)
 {
-	struct nscc_err err = { "" };
-	struct kbin_check_result res;
 	const struct kbin_mem_ref_set *set;
 	struct kbin_view v;
 	void *kbin;
-	size_t len;
 
-	ASSERT_EQ(0, cc_compile_def("sunda",
+	compile_read(_metadata, "sunda",
 		CC_DEF(CC_SB ", " IN("x", 1, ", \"dtype\": \"float16\", \"shape\": [4, 8]")
 		       ", " IN("y", 2, ", \"dtype\": \"int8\", \"shape\": [64]")),
-		"{\"y\": {\"dtype\": \"int8\", \"tf_shape\": [64]}}",
-		&kbin, &len, &err)) TH_LOG("%s", err.msg);
-	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res));
+		"{\"y\": {\"dtype\": \"int8\", \"tf_shape\": [64]}}", &kbin, &v);
 	set = kbin_view_set(&v, 0);
 	EXPECT_STREQ("float16", set->mem[1].dtype);
 	EXPECT_EQ(4ULL, set->mem[1].shape[0]);
@@ -460,19 +393,15 @@ TEST(npy_descr_against_dtype)
  */
 TEST(scratchpad_sizes)
 {
-	struct nscc_err err = { "" };
-	struct kbin_check_result res;
 	struct kbin_view v;
 	void *kbin;
-	size_t len;
 
-	ASSERT_EQ(0, cc_compile_def("sunda", CC_DEF(CC_SB
+	compile_read(_metadata, "sunda", CC_DEF(CC_SB
 		", \"a\": {\"type\": \"virtual\", \"var_id\": 1, \"size\": 4096, \"backing_variable_off\": 8192}"
 		", \"b\": {\"type\": \"virtual\", \"var_id\": 2, \"size\": 100, \"backing_variable_off\": 0}"
 		", \"t\": {\"type\": \"tmp-buf\", \"var_id\": 3, \"size\": 300}"
 		", \"u\": {\"type\": \"tmp-buf\", \"var_id\": 4, \"size\": 64, \"backing_variable_off\": 4096}"),
-		NULL, &kbin, &len, &err)) TH_LOG("%s", err.msg);
-	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res));
+		NULL, &kbin, &v);
 	EXPECT_EQ(12288ULL, kbin_view_set(&v, 0)->shared_scratchpad_size);
 	EXPECT_EQ(0ULL, kbin_view_set(&v, 0)->local_scratchpad_size);
 	EXPECT_EQ((unsigned)KBIN_MR_TMP_BUF, kbin_view_set(&v, 0)->mem[3].mr_type);

@@ -408,34 +408,41 @@ TEST(dma_side_naming_a_skipped_var_is_refused)
 /*
  * Into @m (nscc_model_new()'s, asserted here): the subgraph "sg00" with
  * the SBUF var 'SB' (var_id 0), the input 'in' (var_id 1) of @in_size
- * bytes and the DMA queue @qname, returned in *@q.
+ * bytes and the DMA queue @qname (model_queue()), returned in *@q.
  * Return: the subgraph's index.
  */
 static int model_sb_in(struct __test_metadata *_metadata,
 		       struct nscc_model *m, uint64_t in_size,
 		       const char *qname, struct nscc_dma_queue **q)
 {
-	struct nscc_var *v;
 	int sg;
 
 	ASSERT_NE(NULL, m);
 	sg = nscc_model_add_subgraph(m, "sg00");
 	ASSERT_LE(0, sg);
 	ASSERT_NE(NULL, nscc_model_add_var(m, sg, "SB", 0, KBIN_MR_SB));
-	v = nscc_model_add_var(m, sg, "in", 1, KBIN_MR_INPUT);
-	ASSERT_NE(NULL, v);
-	v->has_size = 1;
-	v->size = in_size;
+	ASSERT_NE(NULL, cc_sized_var(m, sg, "in", 1, KBIN_MR_INPUT, in_size));
 	*q = nscc_model_add_dma_queue(m, sg, qname);
 	ASSERT_NE(NULL, *q);
 	return sg;
+}
+
+/* @q (asserted here) is of @type, owned by engine @owner, on semaphore 3 */
+static void model_queue(struct __test_metadata *_metadata,
+			struct nscc_dma_queue *q, uint32_t type, uint32_t owner)
+{
+	static const uint32_t sems[] = { 3 };
+
+	ASSERT_NE(NULL, q);
+	q->type = type;
+	q->owner = owner;
+	ASSERT_EQ(0, nscc_dma_queue_set_semaphores(q, sems, 1));
 }
 
 /* a model built in memory gets the same rules (no NEFF member names) */
 TEST(model_dma_rules)
 {
 	struct nscc_model *m = nscc_model_new(KBIN_TARGET_TRN1);
-	static const uint32_t sems[] = { 3 };
 	struct nscc_dma_block b = { .queue = 0, .id = 0, .semaphore = 3 };
 	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY };
 	struct nscc_err err = { "" };
@@ -445,9 +452,7 @@ TEST(model_dma_rules)
 	int sg;
 
 	sg = model_sb_in(_metadata, m, 196608, "q", &q);
-	q->type = KBIN_DMA_QUEUE_DATA;
-	q->owner = KBIN_DMA_ENGINE_ACT;
-	ASSERT_EQ(0, nscc_dma_queue_set_semaphores(q, sems, 1));
+	model_queue(_metadata, q, KBIN_DMA_QUEUE_DATA, KBIN_DMA_ENGINE_ACT);
 	/* a whole trn1 partition, 3 UDMA pieces */
 	d.from = (struct kbin_dma_side){ .var_id = 1, .dtype = KBIN_DMA_DTYPE_UINT8,
 		.num_dims = 1, .sizes = { 196608 }, .steps = { 1 } };
@@ -459,32 +464,28 @@ TEST(model_dma_rules)
 	free(kbin);
 	/* one byte more runs past the trn1 partition; named by the subgraph */
 	m->sgs[0].dma_descs[0].to.offset += 1;
-	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
 	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: to 'SB' (var_id 0): var_id 0: a run of 196608 bytes at byte 1 of SBUF partition 5 ends at 196609, past the 196608-byte partition (SBUF run past its partition)",
-		     err.msg);
+		     cc_model_refusal(m, &err));
 	m->sgs[0].dma_descs[0].to.offset -= 1;
 	m->sgs[0].dma_descs[0].op = 0;
-	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
 	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: op 0 is not 1..3 (bad DMA op)",
-		     err.msg);
+		     cc_model_refusal(m, &err));
 	m->sgs[0].dma_descs[0].op = KBIN_DMA_OP_COPY;
 	m->sgs[0].dma_descs[0].from.var_id = 7;
-	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
 	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: from: var_id 7 names no var (nmem 2) (DMA side names no variable with device bytes)",
-		     err.msg);
+		     cc_model_refusal(m, &err));
 	m->sgs[0].dma_descs[0].from.var_id = 1;
 	m->sgs[0].dma_descs[0].from.dtype = 99;
-	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
 	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: from 'in' (var_id 1): dtype 99 is not 1..12 (bad DMA dtype)",
-		     err.msg);
+		     cc_model_refusal(m, &err));
 	m->sgs[0].dma_descs[0].from.dtype = KBIN_DMA_DTYPE_UINT8;
 	q->owner = 0;
-	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("sg00: dma_queue 'q': owner 0 is not an engine 1..5 (bad DMA queue)", err.msg);
+	EXPECT_STREQ("sg00: dma_queue 'q': owner 0 is not an engine 1..5 (bad DMA queue)",
+		     cc_model_refusal(m, &err));
 	q->owner = KBIN_DMA_ENGINE_ACT;
 	m->sgs[0].dma_blocks[0].queue = 1;
-	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("sg00: block 0: queue index 1, the subgraph has 1 queues", err.msg);
+	EXPECT_STREQ("sg00: block 0: queue index 1, the subgraph has 1 queues",
+		     cc_model_refusal(m, &err));
 	nscc_model_free(m);
 }
 
@@ -692,7 +693,6 @@ TEST(compile_memory_is_linear_in_the_json)
 TEST(remote_sides)
 {
 	struct nscc_model *m = nscc_model_new(KBIN_TARGET_TRN2);
-	static const uint32_t sems[] = { 3 };
 	struct nscc_dma_block b = { .queue = 0, .id = 0, .semaphore = 3 };
 	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY };
 	struct nscc_err err = { "" };
@@ -709,29 +709,18 @@ TEST(remote_sides)
 	ASSERT_LE(0, s0);
 	ASSERT_LE(0, s1);
 	ASSERT_NE(NULL, nscc_model_add_var(m, s0, "SB", 0, KBIN_MR_SB));
-	v = nscc_model_add_var(m, s0, "in", 1, KBIN_MR_INPUT);
+	ASSERT_NE(NULL, cc_sized_var(m, s0, "in", 1, KBIN_MR_INPUT, 4096));
+	v = cc_sized_var(m, s0, "peer", 2, KBIN_MR_REMOTE, 1024);
 	ASSERT_NE(NULL, v);
-	v->has_size = 1;
-	v->size = 4096;
-	v = nscc_model_add_var(m, s0, "peer", 2, KBIN_MR_REMOTE);
-	ASSERT_NE(NULL, v);
-	v->has_size = 1;
-	v->size = 1024;
 	v->remote_sg = 1;
 	v->remote_var_id = 1;
 	v = nscc_model_add_var(m, s0, "p", 3, KBIN_MR_PTR);
 	ASSERT_NE(NULL, v);
 	v->referenced_var_id = 1;
 	ASSERT_NE(NULL, nscc_model_add_var(m, s1, "SB", 0, KBIN_MR_SB));
-	v = nscc_model_add_var(m, s1, "out", 1, KBIN_MR_OUTPUT);
-	ASSERT_NE(NULL, v);
-	v->has_size = 1;
-	v->size = 4096;
+	ASSERT_NE(NULL, cc_sized_var(m, s1, "out", 1, KBIN_MR_OUTPUT, 4096));
 	q = nscc_model_add_dma_queue(m, s0, "q");
-	ASSERT_NE(NULL, q);
-	q->type = KBIN_DMA_QUEUE_DATA;
-	q->owner = KBIN_DMA_ENGINE_SP;
-	ASSERT_EQ(0, nscc_dma_queue_set_semaphores(q, sems, 1));
+	model_queue(_metadata, q, KBIN_DMA_QUEUE_DATA, KBIN_DMA_ENGINE_SP);
 	d.from = (struct kbin_dma_side){ .var_id = 1, .dtype = KBIN_DMA_DTYPE_UINT8,
 		.num_dims = 1, .sizes = { 1024 }, .steps = { 1 } };
 	d.to = d.from;
@@ -742,24 +731,21 @@ TEST(remote_sides)
 	free(kbin);
 	/* one byte past the remote record's 1024 (its var has 4096) */
 	m->sgs[0].dma_descs[0].to.offset = 1;
-	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
 	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: to var_id 2 'peer': extent 1025 is past its 1024 bytes (access pattern outside its variable)",
-		     err.msg);
+		     cc_model_refusal(m, &err));
 	/* a remote of sg01's state buffer: a run past the trn2 partition */
 	m->sgs[0].vars[2].remote_var_id = 0;
 	m->sgs[0].vars[2].size = 1ULL << 20;
 	m->sgs[0].dma_descs[0].to.offset = 229376 - 512;
-	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
 	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: to 'peer' (var_id 2): var_id 2: a run of 1024 bytes at byte 228864 of SBUF partition 0 ends at 229888, past the 229376-byte partition (SBUF run past its partition)",
-		     err.msg);
+		     cc_model_refusal(m, &err));
 	m->sgs[0].dma_descs[0].to.offset = 0;
 	ASSERT_EQ(0, nscc_compile_model(m, &kbin, &len, &err)) TH_LOG("%s", err.msg);
 	free(kbin);
 	/* a pointer has no bytes of its own */
 	m->sgs[0].dma_descs[0].to.var_id = 3;
-	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
 	EXPECT_STREQ("sg00: queue 'q' block 0: descriptor 0: to 'p' (var_id 3): var_id 3 is MR_PTR: a pointer: the bytes are its target's, name the target (DMA side names no variable with device bytes)",
-		     err.msg);
+		     cc_model_refusal(m, &err));
 	nscc_model_free(m);
 }
 

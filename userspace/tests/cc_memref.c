@@ -241,53 +241,58 @@ TEST(ops_tables)
 	}
 }
 
+/*
+ * nscc_mr_dump() of a 64-byte mem_ref of @v for trn1 into *@out: its
+ * return, or -ENOMEM when the mem_ref cannot be made (*@err says why).
+ */
+static int dump_var(const struct nscc_var *v, struct nscc_mr_out *out,
+		    struct nscc_err *err)
+{
+	struct nscc_dump_ctx ctx = { KBIN_TARGET_TRN1, "x" };
+	struct nscc_mr *mr = nscc_mr_new(v, 64, err);
+	int ret;
+
+	if (!mr)
+		return -ENOMEM;
+	ret = nscc_mr_dump(mr, &ctx, out, err);
+	nscc_mr_destroy(mr);
+	return ret;
+}
+
 /* The dump caps are errors, never truncation (Documentation/compiler.rst). */
 TEST(dump_caps)
 {
 	struct nscc_var v = { .var_id = 2, .mr_type = KBIN_MR_INPUT, .has_size = 1, .size = 8 };
 	uint64_t dims[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
-	struct nscc_dump_ctx ctx = { KBIN_TARGET_TRN1, "x" };
 	struct nscc_err err = { "" };
 	struct nscc_mr_out out;
-	struct nscc_mr *mr;
 	char prefix[600];
 
 	v.dtype = "0123456789abcde";	/* 15: fits */
-	mr = nscc_mr_new(&v, 64, &err);
-	ASSERT_NE(NULL, mr);
-	EXPECT_EQ(0, nscc_mr_dump(mr, &ctx, &out, &err));
+	EXPECT_EQ(0, dump_var(&v, &out, &err)) TH_LOG("%s", err.msg);
 	EXPECT_STREQ("0123456789abcde", out.in.rec.dtype);
-	nscc_mr_destroy(mr);
 	v.dtype = "0123456789abcdef";	/* 16: refused */
-	mr = nscc_mr_new(&v, 64, &err);
-	EXPECT_EQ(-E2BIG, nscc_mr_dump(mr, &ctx, &out, &err));
+	EXPECT_EQ(-E2BIG, dump_var(&v, &out, &err));
 	EXPECT_STREQ("dtype '0123456789abcdef' has 16 characters, only 15 fit"
 		     " (libnrt: Device print dtype 0123456789abcdef has 16 characters. Only 15 are supported)",
 		     err.msg);
-	nscc_mr_destroy(mr);
 	v.dtype = NULL;
 	v.shape = dims;
 	v.ndims = 8;
-	mr = nscc_mr_new(&v, 64, &err);
-	EXPECT_EQ(0, nscc_mr_dump(mr, &ctx, &out, &err));
+	EXPECT_EQ(0, dump_var(&v, &out, &err)) TH_LOG("%s", err.msg);
 	EXPECT_EQ(8ULL, out.in.rec.shape[7]);
-	nscc_mr_destroy(mr);
 	v.ndims = 9;
-	mr = nscc_mr_new(&v, 64, &err);
-	EXPECT_EQ(-E2BIG, nscc_mr_dump(mr, &ctx, &out, &err));
+	EXPECT_EQ(-E2BIG, dump_var(&v, &out, &err));
 	EXPECT_STREQ("shape has 9 dimensions, only 8 fit"
 		     " (libnrt: Device print only supports shape dimentions of up to 8)",
 		     err.msg);
-	nscc_mr_destroy(mr);
 	v.ndims = 0;
 	v.mr_type = KBIN_MR_TMP_BUF;
 	memset(prefix, 'p', sizeof(prefix) - 1);
 	prefix[sizeof(prefix) - 1] = 0;
 	v.md_prefix = prefix;
-	mr = nscc_mr_new(&v, 64, &err);
-	EXPECT_EQ(-E2BIG, nscc_mr_dump(mr, &ctx, &out, &err));
+	EXPECT_EQ(-E2BIG, dump_var(&v, &out, &err));
 	EXPECT_STREQ("debug prefix has 599 characters, only 511 fit", err.msg);
-	nscc_mr_destroy(mr);
 	v.mr_type = 99;
 	EXPECT_EQ(NULL, nscc_mr_new(&v, 64, &err));
 	EXPECT_STREQ("mr_type 99 is not a kind", err.msg);
@@ -299,14 +304,15 @@ TEST(dump_cap_in_pipeline_names_var)
 	struct nscc_model *m = nscc_model_new(KBIN_TARGET_TRN1);
 	struct nscc_err err = { "" };
 	struct nscc_var *v;
-	void *kbin;
+	void *kbin = NULL;
 	size_t len;
-	int sg = nscc_model_add_subgraph(m, "sg00");
 
-	v = nscc_model_add_var(m, sg, "x", 0, KBIN_MR_INPUT);
-	v->has_size = 1, v->size = 8;
-	nscc_var_set_dtype(v, "a_very_long_dtype_name");
+	ASSERT_NE(NULL, m);
+	v = cc_sized_var(m, nscc_model_add_subgraph(m, "sg00"), "x", 0, KBIN_MR_INPUT, 8);
+	ASSERT_NE(NULL, v);
+	ASSERT_EQ(0, nscc_var_set_dtype(v, "a_very_long_dtype_name"));
 	EXPECT_EQ(-E2BIG, nscc_compile_model(m, &kbin, &len, &err));
+	EXPECT_EQ(NULL, kbin);
 	EXPECT_STREQ("sg00: var 'x' (var_id 0): dtype 'a_very_long_dtype_name' has 22 characters, only 15 fit"
 		     " (libnrt: Device print dtype a_very_long_dtype_name has 22 characters. Only 15 are supported)",
 		     err.msg);
@@ -353,37 +359,34 @@ TEST(model_rule_errors)
 	struct nscc_model *m = nscc_model_new(KBIN_TARGET_TRN1);
 	struct nscc_err err = { "" };
 	struct nscc_var *v;
-	void *kbin;
-	size_t len;
 	int sg;
 
-	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("0 subgraphs, a plan holds 1..64", err.msg);
+	ASSERT_NE(NULL, m);
+	EXPECT_STREQ("0 subgraphs, a plan holds 1..64", cc_model_refusal(m, &err));
 	sg = nscc_model_add_subgraph(m, "sg00");
 	m->target_gen = 9;
-	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("target_gen 9 is not a known generation (2, 3, 4)", err.msg);
+	EXPECT_STREQ("target_gen 9 is not a known generation (2, 3, 4)", cc_model_refusal(m, &err));
 	m->target_gen = KBIN_TARGET_TRN1;
-	v = nscc_model_add_var(m, sg, "s", 0, KBIN_MR_BUFFER_STAGED);
-	v->has_size = 1, v->size = 8;
-	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("sg00: var 's' (var_id 0): MR_BUFFER_STAGED has no payload (missing payload)", err.msg);
+	v = cc_sized_var(m, sg, "s", 0, KBIN_MR_BUFFER_STAGED, 8);
+	ASSERT_NE(NULL, v);
+	EXPECT_STREQ("sg00: var 's' (var_id 0): MR_BUFFER_STAGED has no payload (missing payload)",
+		     cc_model_refusal(m, &err));
 	v->mr_type = KBIN_MR_VIRTUAL_TMP_BUF;
 	v->backing_buf = 4;
-	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("sg00: var 's' (var_id 0): backing_buf 4 is not 0..3 (bad backing buffer)", err.msg);
+	EXPECT_STREQ("sg00: var 's' (var_id 0): backing_buf 4 is not 0..3 (bad backing buffer)",
+		     cc_model_refusal(m, &err));
 	v->backing_buf = 0;
 	v->mr_type = KBIN_MR_REMOTE;
 	v->remote_sg = 3;
-	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("sg00: var 's' (var_id 0): remote_vtpb_rel_sg_id 3 is not below num_subgraphs 1 (bad remote subgraph)", err.msg);
+	EXPECT_STREQ("sg00: var 's' (var_id 0): remote_vtpb_rel_sg_id 3 is not below num_subgraphs 1 (bad remote subgraph)",
+		     cc_model_refusal(m, &err));
 	v->remote_sg = 0;
 	v->remote_var_id = 0;
-	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("sg00: var 's' (var_id 0): remote variable 0 in relative sg 0 is itself MR_REMOTE (remote to a remote variable)", err.msg);
+	EXPECT_STREQ("sg00: var 's' (var_id 0): remote variable 0 in relative sg 0 is itself MR_REMOTE (remote to a remote variable)",
+		     cc_model_refusal(m, &err));
 	v->mr_type = KBIN_MR_INVALID;
-	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
-	EXPECT_STREQ("sg00: var 's' (var_id 0): type: mr_type 0 is not a kind", err.msg);
+	EXPECT_STREQ("sg00: var 's' (var_id 0): type: mr_type 0 is not a kind",
+		     cc_model_refusal(m, &err));
 	nscc_model_free(m);
 }
 

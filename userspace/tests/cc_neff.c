@@ -42,16 +42,16 @@ static int open_image(struct nscc_neff_writer *w,
 	return ret;
 }
 
-/* the image of @w must not open: @want, and the message @msg */
+/* the image of @w (case @name) must not open: @want, and the message @msg */
 static void expect_open_refused(struct __test_metadata *_metadata,
-				struct nscc_neff_writer *w, int want,
-				const char *msg)
+				const char *name, struct nscc_neff_writer *w,
+				int want, const char *msg)
 {
 	struct nscc_err err = { "" };
 	struct nscc_neff *n;
 
-	EXPECT_EQ(want, open_image(w, NULL, &n, &err));
-	EXPECT_STREQ(msg, err.msg);
+	EXPECT_EQ(want, open_image(w, NULL, &n, &err)) TH_LOG("%s: %s", name, err.msg);
+	EXPECT_STREQ(msg, err.msg) TH_LOG("%s", name);
 }
 
 TEST(md5_plain_and_word_reversed_both_accepted)
@@ -184,15 +184,46 @@ TEST(data_region_not_gzip_refused)
 	nscc_neff_writer_free(w);
 }
 
-/* Scenario 3: a member named by kelf (a def.json) is missing. */
-TEST(scenario3_missing_def_json_named)
-{
-	struct nscc_neff_writer *w = cc_writer("sunda", GOOD_DEF, NULL);
+/*
+ * The good NEFF with @member replaced by @text (NULL: removed) does not
+ * open: @code and the message @msg.  A failure names the edit.
+ */
+static const struct {
+	const char *member;
+	const char *text;
+	int code;
+	const char *msg;
+} member_refusals[] = {
+	/* scenario 3: a member named by kelf (a def.json) is missing */
+	{ "sg00/def.json", NULL, -ENOENT,
+	  "kelf-0.json: graphs[0] 'sg00': member 'sg00/def.json' is missing from the NEFF" },
+	{ "kelf-0.json", NULL, -ENOENT,
+	  "neff.json names kelf 'kelf-0.json': member 'kelf-0.json' is missing from the NEFF" },
+	{ "neff.json", "{\"nodes\": [{\"op\": \"null\"}]}", -EINVAL,
+	  "neff.json: no node has attrs.func_name \"__kelf\"" },
+	{ "neff.json", "{\"nodes\": 3}", -EINVAL,
+	  "neff.json: field 'nodes' is missing or not an array" },
+	{ "kelf-0.json", "{\"target\": \"v3\", \"graphs\": []}", -EINVAL,
+	  "kelf-0.json: field 'graphs' must be an array of 1..64 subgraphs" },
+};
 
-	ASSERT_EQ(0, nscc_neff_writer_remove(w, "sg00/def.json"));
-	expect_open_refused(_metadata, w, -ENOENT,
-			    "kelf-0.json: graphs[0] 'sg00': member 'sg00/def.json' is missing from the NEFF");
-	nscc_neff_writer_free(w);
+TEST(member_refusals_named)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(member_refusals) / sizeof(member_refusals[0]); i++) {
+		const typeof(member_refusals[0]) *r = &member_refusals[i];
+		struct nscc_neff_writer *w = cc_writer("sunda", GOOD_DEF, NULL);
+		char edit[160];
+
+		snprintf(edit, sizeof(edit), "%s %s%s", r->member,
+			 r->text ? "replaced by " : "removed", r->text ? r->text : "");
+		ASSERT_NE(NULL, w);
+		ASSERT_EQ(0, r->text ? nscc_neff_writer_add_str(w, r->member, r->text) :
+				       nscc_neff_writer_remove(w, r->member)) TH_LOG("%s", edit);
+		expect_open_refused(_metadata, edit, w, r->code, r->msg);
+		nscc_neff_writer_free(w);
+	}
 }
 
 /* Scenario 3: a weight file named by def.json is missing. */
@@ -212,45 +243,12 @@ TEST(scenario3_missing_weight_named)
 	nscc_neff_writer_free(w);
 }
 
-TEST(missing_kelf_named)
-{
-	struct nscc_neff_writer *w = cc_writer("sunda", GOOD_DEF, NULL);
-
-	ASSERT_EQ(0, nscc_neff_writer_remove(w, "kelf-0.json"));
-	expect_open_refused(_metadata, w, -ENOENT,
-			    "neff.json names kelf 'kelf-0.json': member 'kelf-0.json' is missing from the NEFF");
-	nscc_neff_writer_free(w);
-}
-
-TEST(no_kelf_node)
-{
-	struct nscc_neff_writer *w = cc_writer("sunda", GOOD_DEF, NULL);
-
-	ASSERT_EQ(0, nscc_neff_writer_add_str(w, "neff.json", "{\"nodes\": [{\"op\": \"null\"}]}"));
-	expect_open_refused(_metadata, w, -EINVAL,
-			    "neff.json: no node has attrs.func_name \"__kelf\"");
-	ASSERT_EQ(0, nscc_neff_writer_add_str(w, "neff.json", "{\"nodes\": 3}"));
-	expect_open_refused(_metadata, w, -EINVAL,
-			    "neff.json: field 'nodes' is missing or not an array");
-	nscc_neff_writer_free(w);
-}
-
 TEST(unknown_target)
 {
 	struct nscc_neff_writer *w = cc_writer("tonga", GOOD_DEF, NULL);
 
-	expect_open_refused(_metadata, w, -EINVAL,
+	expect_open_refused(_metadata, "unknown target", w, -EINVAL,
 			    "kelf-0.json: target 'tonga' is not known (sunda/v2, cayman/v3, mariana/v4)");
-	nscc_neff_writer_free(w);
-}
-
-TEST(kelf_without_graphs)
-{
-	struct nscc_neff_writer *w = cc_writer("sunda", GOOD_DEF, NULL);
-
-	ASSERT_EQ(0, nscc_neff_writer_add_str(w, "kelf-0.json", "{\"target\": \"v3\", \"graphs\": []}"));
-	expect_open_refused(_metadata, w, -EINVAL,
-			    "kelf-0.json: field 'graphs' must be an array of 1..64 subgraphs");
 	nscc_neff_writer_free(w);
 }
 
@@ -343,17 +341,14 @@ TEST(raw_weight_file)
 	struct kbin_check_result res;
 	struct nscc_err err = { "" };
 	struct kbin_view v;
-	void *buf, *kbin;
-	size_t len, klen;
+	void *kbin;
+	size_t klen;
 
 	ASSERT_EQ(0, nscc_neff_writer_add(w, "sg00/raw.bin", "hello", 5));
-	ASSERT_EQ(0, nscc_neff_writer_finish(w, NULL, &buf, &len));
-	ASSERT_EQ(0, cc_compile_mem(buf, len, &kbin, &klen, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, cc_compile_writer(w, &kbin, &klen, &err)) TH_LOG("%s", err.msg);
 	ASSERT_EQ(0, kbin_read(kbin, klen, &v, &res));
 	EXPECT_EQ(0, memcmp(kbin_view_payload(&v, &kbin_view_set(&v, 0)->mem[1]), "hello", 5));
 	free(kbin);
-	free(buf);
-	nscc_neff_writer_free(w);
 }
 
 /* The same NEFF extracted into a directory compiles to the same plan. */
@@ -362,14 +357,13 @@ TEST(extracted_directory_same_plan)
 	struct nscc_neff_writer *w = cc_writer("sunda", GOOD_DEF, NULL);
 	struct nscc_err err = { "" };
 	char dir[] = "/tmp/cc_neff_dirXXXXXX";
-	void *buf, *k1, *k2;
-	size_t len, l1, l2;
+	void *k1, *k2;
+	size_t l1, l2;
 	char cmd[128];
 
 	ASSERT_NE(NULL, mkdtemp(dir));
 	ASSERT_EQ(0, nscc_neff_writer_write_dir(w, dir));
-	ASSERT_EQ(0, nscc_neff_writer_finish(w, NULL, &buf, &len));
-	ASSERT_EQ(0, cc_compile_mem(buf, len, &k1, &l1, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, cc_compile_writer(w, &k1, &l1, &err)) TH_LOG("%s", err.msg);
 	ASSERT_EQ(0, nscc_compile_neff(dir, &k2, &l2, &err)) TH_LOG("%s", err.msg);
 	ASSERT_EQ(l1, l2);
 	EXPECT_EQ(0, memcmp(k1, k2, l1));
@@ -383,8 +377,6 @@ TEST(extracted_directory_same_plan)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	EXPECT_EQ(0, system(cmd));
 	free(k1);
-	free(buf);
-	nscc_neff_writer_free(w);
 }
 
 /* Two kelf graphs with one name would give a plan with two "sg00"s. */
@@ -634,34 +626,38 @@ static int compile_with(const char *name, const struct tent *rep,
 /* A member that is a link is refused as one, not reported as missing. */
 TEST(link_members_refused_as_links)
 {
-	static const struct tent kelf_sym = { "kelf-0.json", AE_IFLNK, "sg00/def.json", 0 };
-	static const struct tent kelf_hard = { "kelf-0.json", HARD_LINK, "neff.json", 0 };
-	static const struct tent def_sym = { "sg00/def.json", AE_IFLNK, "../kelf-0.json", 0 };
-	static const struct tent w_hard = { "sg00/w.bin", HARD_LINK, "neff.json", 0 };
-	static const struct tent w_dir = { "sg00/w.bin", AE_IFDIR, NULL, 0 };
+	/* the member of good_ents replaced by @ent, and the refusal */
+	static const struct {
+		const char *name;
+		struct tent ent;
+		const char *msg;
+	} links[] = {
+		{ "kelf a symlink", { "kelf-0.json", AE_IFLNK, "sg00/def.json", 0 },
+		  "member 'kelf-0.json' is a symbolic link; NEFF members must be regular files" },
+		{ "kelf a hard link", { "kelf-0.json", HARD_LINK, "neff.json", 0 },
+		  "member 'kelf-0.json' is a hard link; NEFF members must be regular files" },
+		{ "def.json a symlink", { "sg00/def.json", AE_IFLNK, "../kelf-0.json", 0 },
+		  "kelf-0.json: graphs[0] 'sg00': member 'sg00/def.json' is a symbolic link; NEFF members must be regular files" },
+		{ "weight a hard link", { "sg00/w.bin", HARD_LINK, "neff.json", 0 },
+		  "sg00: var 'w' (var_id 1): file_name 'w.bin': member 'sg00/w.bin' is a hard link; NEFF members must be regular files" },
+		{ "weight a directory", { "sg00/w.bin", AE_IFDIR, NULL, 0 },
+		  "sg00: var 'w' (var_id 1): file_name 'w.bin': member 'sg00/w.bin' is a directory; NEFF members must be regular files" },
+	};
 	static const struct tent tmap_sym = { "sg00/tensor_map.json", AE_IFLNK, "def.json", 0 };
 	struct nscc_err err = { "" };
 	struct tent ents[NGOOD + 1];
 	uint8_t *buf;
-	size_t len, kl;
+	size_t len, kl, i;
 	void *k;
 
 	ASSERT_EQ(0, compile_with("", NULL, &err)) TH_LOG("%s", err.msg);
-	EXPECT_EQ(-EINVAL, compile_with("kelf-0.json", &kelf_sym, &err));
-	EXPECT_STREQ("member 'kelf-0.json' is a symbolic link; NEFF members must be regular files",
-		     err.msg);
-	EXPECT_EQ(-EINVAL, compile_with("kelf-0.json", &kelf_hard, &err));
-	EXPECT_STREQ("member 'kelf-0.json' is a hard link; NEFF members must be regular files",
-		     err.msg);
-	EXPECT_EQ(-EINVAL, compile_with("sg00/def.json", &def_sym, &err));
-	EXPECT_STREQ("kelf-0.json: graphs[0] 'sg00': member 'sg00/def.json' is a symbolic link; NEFF members must be regular files",
-		     err.msg);
-	EXPECT_EQ(-EINVAL, compile_with("sg00/w.bin", &w_hard, &err));
-	EXPECT_STREQ("sg00: var 'w' (var_id 1): file_name 'w.bin': member 'sg00/w.bin' is a hard link; NEFF members must be regular files",
-		     err.msg);
-	EXPECT_EQ(-EINVAL, compile_with("sg00/w.bin", &w_dir, &err));
-	EXPECT_STREQ("sg00: var 'w' (var_id 1): file_name 'w.bin': member 'sg00/w.bin' is a directory; NEFF members must be regular files",
-		     err.msg);
+	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		const struct tent *e = &links[i].ent;
+
+		EXPECT_EQ(-EINVAL, compile_with(e->name, e, &err))
+			TH_LOG("%s: %s", links[i].name, err.msg);
+		EXPECT_STREQ(links[i].msg, err.msg) TH_LOG("%s", links[i].name);
+	}
 	/* an optional member (tensor_map.json) that is a link is not skipped */
 	memcpy(ents, good_ents, sizeof(good_ents));
 	ents[NGOOD] = tmap_sym;
@@ -721,6 +717,32 @@ static int open_in_child(const uint8_t *buf, size_t len, char *msg,
 }
 
 /*
+ * The NEFF of @ents (@n of them, its data region cut after @cut bytes
+ * when not 0) opened in a child: refused with -EFBIG at member @member,
+ * with a peak RSS of at most the limit and the margin over @base.
+ */
+static void expect_bomb_refused(struct __test_metadata *_metadata,
+				const struct tent *ents, size_t n, size_t cut,
+				const char *member, uint64_t base)
+{
+	char msg[NSCC_ERR_MAX], want[NSCC_ERR_MAX];
+	uint64_t rss = 0;
+	uint8_t *buf;
+	size_t len;
+
+	ASSERT_EQ(0, tar_neff(ents, n, cut, &buf, &len));
+	EXPECT_EQ(-EFBIG, open_in_child(buf, len, msg, sizeof(msg), &rss))
+		TH_LOG("%zu-byte NEFF: %s", len, msg);
+	snprintf(want, sizeof(want), "NEFF members hold over %llu bytes (at member '%s')",
+		 BOMB_LIMIT, member);
+	EXPECT_STREQ(want, msg);
+	TH_LOG("%zu-byte NEFF, refused at '%s': peak RSS %llu KiB, baseline %llu KiB",
+	       len, member, (unsigned long long)rss >> 10, (unsigned long long)base >> 10);
+	EXPECT_GE(base + BOMB_LIMIT + BOMB_MARGIN, rss);
+	free(buf);
+}
+
+/*
  * Decompression bombs: refused with -EFBIG as soon as the limit would be
  * passed, and the refusal's peak memory is the limit plus a margin at
  * most (measured against a child that opens a small NEFF).  The limit
@@ -738,7 +760,7 @@ TEST(decompression_bomb_refused_within_bound)
 		{ "sg00/w1.bin", AE_IFREG, NULL, 40ULL << 20 },
 		{ "sg00/w2.bin", AE_IFREG, NULL, 40ULL << 20 },
 	};
-	char msg[NSCC_ERR_MAX], want[NSCC_ERR_MAX];
+	char msg[NSCC_ERR_MAX];
 	uint64_t base, rss;
 	uint8_t *buf;
 	size_t len;
@@ -749,37 +771,14 @@ TEST(decompression_bomb_refused_within_bound)
 	ASSERT_EQ(0, open_in_child(buf, len, msg, sizeof(msg), &base)) TH_LOG("%s", msg);
 	free(buf);
 
-	ASSERT_EQ(0, tar_neff(one, 2, 0, &buf, &len));
-	TH_LOG("one 256 MiB member: %zu-byte NEFF", len);
-	EXPECT_EQ(-EFBIG, open_in_child(buf, len, msg, sizeof(msg), &rss));
-	snprintf(want, sizeof(want), "NEFF members hold over %llu bytes (at member 'sg00/w.bin')",
-		 BOMB_LIMIT);
-	EXPECT_STREQ(want, msg);
-	TH_LOG("peak RSS %llu KiB, baseline %llu KiB", (unsigned long long)rss >> 10,
-	       (unsigned long long)base >> 10);
-	EXPECT_GE(base + BOMB_LIMIT + BOMB_MARGIN, rss);
-	free(buf);
-
-	ASSERT_EQ(0, tar_neff(many, 4, 0, &buf, &len));
-	EXPECT_EQ(-EFBIG, open_in_child(buf, len, msg, sizeof(msg), &rss));
-	snprintf(want, sizeof(want), "NEFF members hold over %llu bytes (at member 'sg00/w1.bin')",
-		 BOMB_LIMIT);
-	EXPECT_STREQ(want, msg);
-	TH_LOG("3 x 40 MiB: peak RSS %llu KiB", (unsigned long long)rss >> 10);
-	EXPECT_GE(base + BOMB_LIMIT + BOMB_MARGIN, rss);
-	free(buf);
-
+	expect_bomb_refused(_metadata, one, 2, 0, "sg00/w.bin", base);
+	expect_bomb_refused(_metadata, many, 4, 0, "sg00/w1.bin", base);
 	/*
 	 * Refused from the tar header, before the data is read: the data
 	 * region is cut 8 KiB in, so reading the member's data would be
 	 * "corrupted NEFF" instead.
 	 */
-	ASSERT_EQ(0, tar_neff(one, 2, 8192, &buf, &len));
-	EXPECT_EQ(-EFBIG, open_in_child(buf, len, msg, sizeof(msg), &rss));
-	snprintf(want, sizeof(want), "NEFF members hold over %llu bytes (at member 'sg00/w.bin')",
-		 BOMB_LIMIT);
-	EXPECT_STREQ(want, msg);
-	free(buf);
+	expect_bomb_refused(_metadata, one, 2, 8192, "sg00/w.bin", base);
 
 	/* a limit that is not a byte count is refused, never ignored */
 	ASSERT_EQ(0, tar_neff(good_ents, NGOOD, 0, &buf, &len));

@@ -45,6 +45,7 @@ struct prog_neff {
 	uint8_t pe[4][KBIN_PROG_RECORD_SIZE];
 	size_t pe_bytes;
 	int no_sp_bin;
+	char def_buf[512];
 };
 
 static void put(uint8_t *rec, uint8_t opcode, int wait_sem, uint32_t value,
@@ -83,6 +84,14 @@ static void prog_valid(struct prog_neff *p)
 	p->pe_bytes = 2 * KBIN_PROG_RECORD_SIZE;
 }
 
+/* the valid program whose def.json is DEF_HEAD, then @tail */
+static void prog_def(struct prog_neff *p, const char *tail)
+{
+	prog_valid(p);
+	snprintf(p->def_buf, sizeof(p->def_buf), "%s%s", DEF_HEAD, tail);
+	p->def = p->def_buf;
+}
+
 static int prog_compile(const struct prog_neff *p, void **kbin, size_t *klen,
 			struct nscc_err *err)
 {
@@ -100,16 +109,21 @@ static int prog_compile(const struct prog_neff *p, void **kbin, size_t *klen,
 	return cc_compile_writer(w, kbin, klen, err);
 }
 
-/* compile @_p and expect @_code with exactly the message @_msg */
-#define EXPECT_REFUSED(_p, _code, _msg) do {					\
+/*
+ * compile @_p and expect @_code with exactly the message @_msg; a failure
+ * names the case @_case
+ */
+#define EXPECT_REFUSED_CASE(_case, _p, _code, _msg) do {			\
 	struct nscc_err _e = { "" };						\
 	void *_k;								\
 	size_t _l;								\
 										\
-	EXPECT_EQ((_code), prog_compile((_p), &_k, &_l, &_e)) TH_LOG("%s", _e.msg); \
-	EXPECT_EQ(NULL, _k);							\
-	EXPECT_STREQ((_msg), _e.msg);						\
+	EXPECT_EQ((_code), prog_compile((_p), &_k, &_l, &_e))			\
+		TH_LOG("%s: %s", (_case), _e.msg);				\
+	EXPECT_EQ(NULL, _k) TH_LOG("%s", (_case));				\
+	EXPECT_STREQ((_msg), _e.msg) TH_LOG("%s", (_case));			\
 } while (0)
+#define EXPECT_REFUSED(_p, _code, _msg) EXPECT_REFUSED_CASE("", _p, _code, _msg)
 
 TEST(valid_program_compiles_into_the_program_section)
 {
@@ -145,13 +159,10 @@ TEST(a_neff_without_streams_has_no_program)
 	struct kbin_check_result res;
 	struct prog_neff p;
 	struct kbin_view v;
-	char def[512];
 	void *kbin;
 	size_t len;
 
-	prog_valid(&p);
-	snprintf(def, sizeof(def), "%s}", DEF_HEAD);
-	p.def = def;
+	prog_def(&p, "}");
 	p.sp_json = "{\"name\": \"SP.json\", \"dma\": []}";
 	p.no_sp_bin = 1;
 	ASSERT_EQ(0, prog_compile(&p, &kbin, &len, &err)) TH_LOG("%s", err.msg);
@@ -165,14 +176,11 @@ TEST(the_engine_members_instr_names_the_stream_too)
 {
 	struct nscc_err err = { "" };
 	struct prog_neff p;
-	char def[512];
 	void *kbin;
 	size_t len;
 
 	/* no sp_instr in def.json: SP.json's "instr" names SP.bin */
-	prog_valid(&p);
-	snprintf(def, sizeof(def), "%s, \"pe_instr\": \"PE.bin\"}", DEF_HEAD);
-	p.def = def;
+	prog_def(&p, ", \"pe_instr\": \"PE.bin\"}");
 	ASSERT_EQ(0, prog_compile(&p, &kbin, &len, &err)) TH_LOG("%s", err.msg);
 	free(kbin);
 	/* the two disagree */
@@ -185,7 +193,6 @@ TEST(the_engine_members_instr_names_the_stream_too)
 TEST(stream_member_refusals)
 {
 	struct prog_neff p;
-	char def[512];
 
 	prog_valid(&p);
 	p.sp_bytes = 100;
@@ -195,62 +202,63 @@ TEST(stream_member_refusals)
 	p.no_sp_bin = 1;
 	EXPECT_REFUSED(&p, -ENOENT,
 		       "sg00: def.json field 'sp_instr': member 'sg00/SP.bin' is missing from the NEFF");
-	prog_valid(&p);
-	snprintf(def, sizeof(def), "%s, \"sp_instr\": 7}", DEF_HEAD);
-	p.def = def;
+	prog_def(&p, ", \"sp_instr\": 7}");
 	EXPECT_REFUSED(&p, -EINVAL,
 		       "sg00: def.json field 'sp_instr' is not a member name");
 }
 
-/* the checker's verdicts, with the NEFF's names */
+/*
+ * The checker's verdicts, with the NEFF's names: one edit of the valid
+ * program each, all refused with -EINVAL.  Record @rec of SP's stream
+ * (PE's with @pe) becomes the instruction @opcode (triggering @queue, if
+ * named) with no wait or update; or, where @byte is not 0, only that
+ * byte of the record becomes @value.
+ */
+static const struct {
+	const char *name;
+	int pe, rec;
+	uint8_t opcode;
+	const char *queue;
+	int byte;
+	uint8_t value;
+	const char *msg;
+} checker_refusals[] = {
+	{ "one trigger for two blocks", .rec = 1, .opcode = 0xb1,
+	  .msg = "sg00: sg00/SP.bin (def.json 'sp_instr'): queue 'qSPIO0' has 2 blocks but the sp stream triggers it 1 times (triggers are not the queue's blocks)" },
+	{ "three triggers for two blocks", .rec = 2,
+	  .opcode = KBIN_PROG_OP_TRIGGER, .queue = "qSPIO0",
+	  .msg = "sg00: sg00/SP.bin (def.json 'sp_instr'): instruction 2 (opcode 0xc1): trigger 2 of queue 'qSPIO0' (counting from 0) has no block: the queue has 2 (triggers are not the queue's blocks)" },
+	{ "trigger of no queue", .rec = 1,
+	  .opcode = KBIN_PROG_OP_TRIGGER, .queue = "qSPIO9",
+	  .msg = "sg00: sg00/SP.bin (def.json 'sp_instr'): instruction 1 (opcode 0xc1): the trigger names queue 'qSPIO9', which is not a DMA queue of the subgraph (trigger names no queue of its engine)" },
+	{ "PE triggers SP's queue", .pe = 1, .rec = 1,
+	  .opcode = KBIN_PROG_OP_TRIGGER, .queue = "qSPIO0",
+	  .msg = "sg00: sg00/PE.bin (def.json 'pe_instr'): instruction 1 (opcode 0xc1): the trigger names queue 'qSPIO0', which sp owns, not pe (trigger names no queue of its engine)" },
+	{ "unknown wait mode", .pe = 1, .rec = 0, .byte = 4, .value = 7,
+	  .msg = "sg00: sg00/PE.bin (def.json 'pe_instr'): instruction 0 (opcode 0xa0): wait mode 7 (record byte 4) is not 0 (none) or 5 (semaphore >= value) (unknown wait or update mode)" },
+	{ "unknown update mode", .rec = 2, .byte = 6, .value = 18,
+	  .msg = "sg00: sg00/SP.bin (def.json 'sp_instr'): instruction 2 (opcode 0xb1): update mode 18 (record byte 6) is not 0 (none) or 19 (semaphore += 1 on completion) (unknown wait or update mode)" },
+	{ "wait on a semaphore past the core's", .pe = 1, .rec = 0, .byte = 5, .value = 128,
+	  .msg = "sg00: sg00/PE.bin (def.json 'pe_instr'): instruction 0 (opcode 0xa0): it waits on semaphore 128, past the NeuronCore's 128 semaphores (semaphore past the NeuronCore's semaphores)" },
+};
 
-TEST(trigger_count_mismatch_refused_at_compile_time)
+TEST(checker_refusals_name_the_member_and_instruction)
 {
-	struct prog_neff p;
+	size_t i;
 
-	/* one trigger for two blocks */
-	prog_valid(&p);
-	put(p.sp[1], 0xb1, -1, 0, -1, NULL);
-	EXPECT_REFUSED(&p, -EINVAL,
-		       "sg00: sg00/SP.bin (def.json 'sp_instr'): queue 'qSPIO0' has 2 blocks but the sp stream triggers it 1 times (triggers are not the queue's blocks)");
-	/* three triggers for two blocks */
-	prog_valid(&p);
-	put(p.sp[2], KBIN_PROG_OP_TRIGGER, -1, 0, -1, "qSPIO0");
-	EXPECT_REFUSED(&p, -EINVAL,
-		       "sg00: sg00/SP.bin (def.json 'sp_instr'): instruction 2 (opcode 0xc1): trigger 2 of queue 'qSPIO0' (counting from 0) has no block: the queue has 2 (triggers are not the queue's blocks)");
-}
+	for (i = 0; i < sizeof(checker_refusals) / sizeof(checker_refusals[0]); i++) {
+		const typeof(checker_refusals[0]) *c = &checker_refusals[i];
+		struct prog_neff p;
+		uint8_t *rec;
 
-TEST(trigger_refusals)
-{
-	struct prog_neff p;
-
-	prog_valid(&p);
-	put(p.sp[1], KBIN_PROG_OP_TRIGGER, -1, 0, -1, "qSPIO9");
-	EXPECT_REFUSED(&p, -EINVAL,
-		       "sg00: sg00/SP.bin (def.json 'sp_instr'): instruction 1 (opcode 0xc1): the trigger names queue 'qSPIO9', which is not a DMA queue of the subgraph (trigger names no queue of its engine)");
-	/* PE may not start SP's queue */
-	prog_valid(&p);
-	put(p.pe[1], KBIN_PROG_OP_TRIGGER, -1, 0, -1, "qSPIO0");
-	EXPECT_REFUSED(&p, -EINVAL,
-		       "sg00: sg00/PE.bin (def.json 'pe_instr'): instruction 1 (opcode 0xc1): the trigger names queue 'qSPIO0', which sp owns, not pe (trigger names no queue of its engine)");
-}
-
-TEST(mode_and_semaphore_refusals)
-{
-	struct prog_neff p;
-
-	prog_valid(&p);
-	p.pe[0][4] = 7;
-	EXPECT_REFUSED(&p, -EINVAL,
-		       "sg00: sg00/PE.bin (def.json 'pe_instr'): instruction 0 (opcode 0xa0): wait mode 7 (record byte 4) is not 0 (none) or 5 (semaphore >= value) (unknown wait or update mode)");
-	prog_valid(&p);
-	p.sp[2][6] = 18;
-	EXPECT_REFUSED(&p, -EINVAL,
-		       "sg00: sg00/SP.bin (def.json 'sp_instr'): instruction 2 (opcode 0xb1): update mode 18 (record byte 6) is not 0 (none) or 19 (semaphore += 1 on completion) (unknown wait or update mode)");
-	prog_valid(&p);
-	p.pe[0][5] = 128;
-	EXPECT_REFUSED(&p, -EINVAL,
-		       "sg00: sg00/PE.bin (def.json 'pe_instr'): instruction 0 (opcode 0xa0): it waits on semaphore 128, past the NeuronCore's 128 semaphores (semaphore past the NeuronCore's semaphores)");
+		prog_valid(&p);
+		rec = c->pe ? p.pe[c->rec] : p.sp[c->rec];
+		if (c->byte)
+			rec[c->byte] = c->value;
+		else
+			put(rec, c->opcode, -1, 0, -1, c->queue);
+		EXPECT_REFUSED_CASE(c->name, &p, -EINVAL, c->msg);
+	}
 }
 
 TEST(model_api_streams)
@@ -286,9 +294,8 @@ TEST(model_api_streams)
 	rec[7] = 130;
 	ASSERT_EQ(0, nscc_model_set_prog(m, sg, KBIN_DMA_ENGINE_ACT, rec, 64,
 					 "act.bin", &err));
-	EXPECT_EQ(-EINVAL, nscc_compile_model(m, &kbin, &len, &err));
 	EXPECT_STREQ("sg00: act.bin (def.json 'act_instr'): instruction 0 (opcode 0x01): it updates semaphore 130, past the NeuronCore's 128 semaphores (semaphore past the NeuronCore's semaphores)",
-		     err.msg);
+		     cc_model_refusal(m, &err));
 	nscc_model_free(m);
 }
 

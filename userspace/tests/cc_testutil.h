@@ -217,4 +217,41 @@ static inline struct nscc_neff_writer *cc_dma_writer(uint32_t nsems,
 	return w;
 }
 
+/*
+ * A var of subgraph @sg of @m (nscc_model_add_var()) with its size given:
+ * the model API tests' usual var.  NULL when it cannot be added.
+ */
+static inline struct nscc_var *cc_sized_var(struct nscc_model *m, int sg,
+					    const char *name, uint32_t var_id,
+					    uint32_t mr_type, uint64_t size)
+{
+	struct nscc_var *v = nscc_model_add_var(m, sg, name, var_id, mr_type);
+
+	if (v) {
+		v->has_size = 1;
+		v->size = size;
+	}
+	return v;
+}
+
+/*
+ * Compile @m, which must be refused with -EINVAL and no plan: the
+ * refusal's message; else a text saying what the compile did instead,
+ * so that an EXPECT_STREQ() of the message shows it.
+ */
+static inline const char *cc_model_refusal(struct nscc_model *m,
+					   struct nscc_err *err)
+{
+	void *kbin = NULL;
+	size_t len;
+	int ret = nscc_compile_model(m, &kbin, &len, err);
+
+	if (ret == -EINVAL && !kbin)
+		return err->msg;
+	free(kbin);
+	snprintf(err->msg, sizeof(err->msg), "(not refused with -EINVAL: %d%s)",
+		 ret, kbin ? ", a plan" : "");
+	return err->msg;
+}
+
 #endif /* CC_TESTUTIL_H */

@@ -34,6 +34,14 @@ FUZZ_SEED_NEFFS	:= $(wildcard $(addprefix $(FUZZ_NEFF_DIR)/, \
 	waahm7__part2_file_pool_1_float16_41258dd.neff))
 FUZZ_PROG_NEFFS	:= $(wildcard $(FUZZ_NEFF_DIR)/nkipy__spike_tests_artifacts_matmul_small_e3c3462.neff)
 
+# $(call fuzz_neff_seeds,NEFFS,DIR): each NEFF compiled by neuronsim-cc
+# into $(FUZZ_O)/DIR/neff-NAME.kbin
+fuzz_neff_seeds = for f in $(1); do \
+		$(call bins,NSIM_CC_TOOL) compile $$f \
+			-o $(FUZZ_O)/$(2)/neff-$$(basename $$f .neff).kbin \
+			>/dev/null || exit 1; \
+	done
+
 $(FUZZ_O)/.seeded-kbin_check: $(FUZZ_SEEDGEN)
 	@mkdir -p $(FUZZ_O)/kbin_check
 	$(Q)$(call say,GEN,$(call show,$(FUZZ_O))/kbin_check/ (seeds))$(FUZZ_SEEDGEN) $(FUZZ_O)/kbin_check
@@ -42,11 +50,7 @@ $(FUZZ_O)/.seeded-kbin_check: $(FUZZ_SEEDGEN)
 $(FUZZ_O)/.seeded-kbin_struct: $(FUZZ_SEEDGEN) $(call bins,NSIM_CC_TOOL) $(FUZZ_SEED_NEFFS)
 	@mkdir -p $(FUZZ_O)/kbin_struct
 	$(Q)$(call say,GEN,$(call show,$(FUZZ_O))/kbin_struct/ (seeds))$(FUZZ_SEEDGEN) $(FUZZ_O)/kbin_struct
-	$(Q)for f in $(FUZZ_SEED_NEFFS); do \
-		$(call bins,NSIM_CC_TOOL) compile $$f \
-			-o $(FUZZ_O)/kbin_struct/neff-$$(basename $$f .neff).kbin \
-			>/dev/null || exit 1; \
-	done
+	$(Q)$(call fuzz_neff_seeds,$(FUZZ_SEED_NEFFS),kbin_struct)
 	@touch $@
 
 # a NEFF is a 1024-byte header, then a gzipped tar of its members
@@ -68,11 +72,7 @@ $(FUZZ_O)/.seeded-kbin_prog: $(FUZZ_SEEDGEN) $(call bins,NSIM_CC_TOOL) $(call bi
 		$(call bins,NSIM_CC_TOOL) compile $(FUZZ_O)/kbin_prog/mkneff-prog.neff \
 			-o $(FUZZ_O)/kbin_prog/mkneff-prog.kbin >/dev/null && \
 		rm -f $(FUZZ_O)/kbin_prog/mkneff-prog.neff
-	$(Q)for f in $(FUZZ_PROG_NEFFS); do \
-		$(call bins,NSIM_CC_TOOL) compile $$f \
-			-o $(FUZZ_O)/kbin_prog/neff-$$(basename $$f .neff).kbin \
-			>/dev/null || exit 1; \
-	done
+	$(Q)$(call fuzz_neff_seeds,$(FUZZ_PROG_NEFFS),kbin_prog)
 	@touch $@
 
 FUZZ_SEEDS	:= $(FUZZ_O)/.seeded-kbin_check $(FUZZ_O)/.seeded-kbin_struct \

@@ -121,6 +121,37 @@ static void verify_side(const uint8_t *p, const struct kbin_gen *g,
 	}
 }
 
+/*
+ * Block @j of queue @k of subgraph @s (DMA ranges @e): its queue, id and
+ * semaphore, and each of its descriptors (in @dt) with both sides.
+ */
+static void verify_block(const uint8_t *p, const struct kbin_gen *g,
+			 const struct kbin_mem_ref_set *set,
+			 const struct kbin_dma_sg *e, const struct kbin_dma_queue *q,
+			 const struct kbin_dma_block *b, const struct kbin_dma_desc *dt,
+			 uint32_t s, uint32_t k, uint32_t j)
+{
+	const uint32_t *sems = (const void *)(p + q->semaphores);
+	uint32_t i;
+
+	if (b->queue != k || b->id != j)
+		fail("DMA block queue and id", s, j, b->id);
+	if (b->sem_index >= q->num_semaphores ||
+	    sems[b->sem_index] != b->semaphore)
+		fail("DMA block semaphore", s, j, b->semaphore);
+	if (!inside(b->first_desc, b->num_descs, e->first_desc,
+		    (uint64_t)e->first_desc + e->num_descs))
+		fail("DMA block descriptors", s, j, b->first_desc);
+	for (i = 0; i < b->num_descs; i++) {
+		const struct kbin_dma_desc *dd = &dt[b->first_desc + i];
+
+		if (!dd->op || dd->op > KBIN_DMA_OP_MAX)
+			fail("DMA op", s, i, dd->op);
+		verify_side(p, g, &dd->from, set, s, i);
+		verify_side(p, g, &dd->to, set, s, i);
+	}
+}
+
 /* the DMA section of an accepted version 2 plan, re-verified */
 static void verify_dma(const uint8_t *p, size_t n)
 {
@@ -133,7 +164,7 @@ static void verify_dma(const uint8_t *p, size_t n)
 	const struct kbin_dma_desc *dt;
 	const struct kbin_gen *g = kbin_gen_target(h->target_gen);
 	uint64_t want;
-	uint32_t s, k, j, i, side;
+	uint32_t s, k, j;
 
 	if (h->version < 2 || !x->dma_off)
 		return;
@@ -160,7 +191,6 @@ static void verify_dma(const uint8_t *p, size_t n)
 			fail("DMA subgraph ranges", s, 0, e->first_queue);
 		for (k = 0; k < e->num_queues; k++) {
 			const struct kbin_dma_queue *q = &qt[e->first_queue + k];
-			const uint32_t *sems = (const void *)(p + q->semaphores);
 
 			if (!inside(q->name, 1, h->data_off, n) ||
 			    !memchr(p + q->name, 0, n - q->name))
@@ -168,32 +198,12 @@ static void verify_dma(const uint8_t *p, size_t n)
 			if (q->num_semaphores &&
 			    !inside(q->semaphores, 4ULL * q->num_semaphores, h->data_off, n))
 				fail("DMA semaphore set", s, k, q->semaphores);
-			if (q->first_block < e->first_block ||
-			    (uint64_t)q->first_block + q->num_blocks >
-			    (uint64_t)e->first_block + e->num_blocks)
+			if (!inside(q->first_block, q->num_blocks, e->first_block,
+				    (uint64_t)e->first_block + e->num_blocks))
 				fail("DMA queue blocks", s, k, q->first_block);
-			for (j = 0; j < q->num_blocks; j++) {
-				const struct kbin_dma_block *b = &bt[q->first_block + j];
-
-				if (b->queue != k || b->id != j)
-					fail("DMA block queue and id", s, j, b->id);
-				if (b->sem_index >= q->num_semaphores ||
-				    sems[b->sem_index] != b->semaphore)
-					fail("DMA block semaphore", s, j, b->semaphore);
-				if (b->first_desc < e->first_desc ||
-				    (uint64_t)b->first_desc + b->num_descs >
-				    (uint64_t)e->first_desc + e->num_descs)
-					fail("DMA block descriptors", s, j, b->first_desc);
-				for (i = 0; i < b->num_descs; i++) {
-					const struct kbin_dma_desc *dd = &dt[b->first_desc + i];
-
-					if (!dd->op || dd->op > KBIN_DMA_OP_MAX)
-						fail("DMA op", s, i, dd->op);
-					for (side = 0; side < 2; side++)
-						verify_side(p, g, side ? &dd->to : &dd->from,
-							    set, s, i);
-				}
-			}
+			for (j = 0; j < q->num_blocks; j++)
+				verify_block(p, g, set, e, q, &bt[q->first_block + j],
+					     dt, s, k, j);
 		}
 	}
 }

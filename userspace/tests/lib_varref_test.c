@@ -38,108 +38,96 @@ TEST(parse_u64)
 	ASSERT_EQ(-EINVAL, neuronsim_parse_u64(NULL, &v));
 }
 
-TEST(ref_name_only)
-{
-	struct neuronsim_var_ref r;
-	char err[128];
-
-	ASSERT_EQ(0, neuronsim_var_ref_parse("input0", &r, err, sizeof(err)));
-	ASSERT_EQ(0, r.by_id);
-	ASSERT_EQ(0, r.has_subgraph);
-	ASSERT_EQ(0, r.has_offset);
-	ASSERT_EQ(0, r.has_size);
-	ASSERT_STREQ("input0", r.name);
-	ASSERT_EQ(0ULL, r.offset);
-	ASSERT_EQ(0ULL, r.size);
-}
-
-TEST(ref_subgraph_offset_size)
-{
-	struct neuronsim_var_ref r;
-	char err[128];
-
-	ASSERT_EQ(0, neuronsim_var_ref_parse("sg1/w+0x40:4K", &r, err, sizeof(err)));
-	ASSERT_EQ(1, r.has_subgraph);
-	ASSERT_EQ(1U, r.subgraph);
-	ASSERT_STREQ("w", r.name);
-	ASSERT_EQ(1, r.has_offset);
-	ASSERT_EQ(0x40ULL, r.offset);
-	ASSERT_EQ(1, r.has_size);
-	ASSERT_EQ(4096ULL, r.size);
-
-	ASSERT_EQ(0, neuronsim_var_ref_parse("w+16", &r, err, sizeof(err)));
-	ASSERT_EQ(16ULL, r.offset);
-	ASSERT_EQ(0, r.has_size);
-}
-
-TEST(ref_by_id)
-{
-	struct neuronsim_var_ref r;
-	char err[128];
-
-	ASSERT_EQ(0, neuronsim_var_ref_parse("#7", &r, err, sizeof(err)));
-	ASSERT_EQ(1, r.by_id);
-	ASSERT_EQ(7U, r.var_id);
-	ASSERT_EQ(0, neuronsim_var_ref_parse("sg00/#4294967295+8", &r, err, sizeof(err)));
-	ASSERT_EQ(1, r.by_id);
-	ASSERT_EQ(0U, r.subgraph);
-	ASSERT_EQ(4294967295U, r.var_id);
-	ASSERT_EQ(8ULL, r.offset);
-	ASSERT_EQ(-ERANGE, neuronsim_var_ref_parse("#4294967296", &r, err, sizeof(err)));
-	ASSERT_NE(NULL, strstr(err, "over 32 bits"));
-	ASSERT_EQ(-EINVAL, neuronsim_var_ref_parse("#x1", &r, err, sizeof(err)));
-	ASSERT_NE(NULL, strstr(err, "x1"));
-	ASSERT_EQ(-EINVAL, neuronsim_var_ref_parse("#", &r, err, sizeof(err)));
-}
-
-TEST(ref_names_with_plus_and_slash)
-{
-	struct neuronsim_var_ref r;
-	char err[128];
-
+/*
+ * The references neuronsim_var_ref_parse() takes, each with every field
+ * it must give (absent parts read 0, a name is empty when by_id).
+ */
+static const struct {
+	const char *ref;
+	struct neuronsim_var_ref want;
+} good_refs[] = {
+	{ "input0", { .name = "input0" } },
+	{ "sg1/w+0x40:4K", { .has_subgraph = 1, .subgraph = 1, .name = "w",
+			     .has_offset = 1, .offset = 0x40,
+			     .has_size = 1, .size = 4096 } },
+	{ "w+16", { .name = "w", .has_offset = 1, .offset = 16 } },
+	{ "#7", { .by_id = 1, .var_id = 7 } },
+	{ "sg00/#4294967295+8", { .by_id = 1, .has_subgraph = 1, .subgraph = 0,
+				  .var_id = 4294967295U,
+				  .has_offset = 1, .offset = 8 } },
 	/* '+' not followed by a number belongs to the name */
-	ASSERT_EQ(0, neuronsim_var_ref_parse("a+b", &r, err, sizeof(err)));
-	ASSERT_STREQ("a+b", r.name);
-	ASSERT_EQ(0, r.has_offset);
-	ASSERT_EQ(0, neuronsim_var_ref_parse("a+b+8", &r, err, sizeof(err)));
-	ASSERT_STREQ("a+b", r.name);
-	ASSERT_EQ(8ULL, r.offset);
+	{ "a+b", { .name = "a+b" } },
+	{ "a+b+8", { .name = "a+b", .has_offset = 1, .offset = 8 } },
 	/* '/' in a name; only a leading sg<digits>/ is a subgraph */
-	ASSERT_EQ(0, neuronsim_var_ref_parse("layer1/weight", &r, err, sizeof(err)));
-	ASSERT_EQ(0, r.has_subgraph);
-	ASSERT_STREQ("layer1/weight", r.name);
-	ASSERT_EQ(0, neuronsim_var_ref_parse("sgx/w", &r, err, sizeof(err)));
-	ASSERT_EQ(0, r.has_subgraph);
-	ASSERT_STREQ("sgx/w", r.name);
-	ASSERT_EQ(0, neuronsim_var_ref_parse("sg2/a/b", &r, err, sizeof(err)));
-	ASSERT_EQ(2U, r.subgraph);
-	ASSERT_STREQ("a/b", r.name);
+	{ "layer1/weight", { .name = "layer1/weight" } },
+	{ "sgx/w", { .name = "sgx/w" } },
+	{ "sg2/a/b", { .has_subgraph = 1, .subgraph = 2, .name = "a/b" } },
 	/* a name may start with '+' */
-	ASSERT_EQ(0, neuronsim_var_ref_parse("+x", &r, err, sizeof(err)));
-	ASSERT_STREQ("+x", r.name);
+	{ "+x", { .name = "+x" } },
+};
+
+TEST(ref_parsed)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(good_refs) / sizeof(good_refs[0]); i++) {
+		const struct neuronsim_var_ref *w = &good_refs[i].want;
+		struct neuronsim_var_ref r;
+		char err[128] = "";
+
+		memset(&r, 0xa5, sizeof(r));
+		ASSERT_EQ(0, neuronsim_var_ref_parse(good_refs[i].ref, &r, err, sizeof(err)))
+			TH_LOG("'%s': %s", good_refs[i].ref, err);
+		EXPECT_EQ(w->by_id, r.by_id) TH_LOG("'%s': by_id", good_refs[i].ref);
+		EXPECT_EQ(w->has_subgraph, r.has_subgraph) TH_LOG("'%s': has_subgraph", good_refs[i].ref);
+		EXPECT_EQ(w->subgraph, r.subgraph) TH_LOG("'%s': subgraph", good_refs[i].ref);
+		EXPECT_EQ(w->var_id, r.var_id) TH_LOG("'%s': var_id", good_refs[i].ref);
+		EXPECT_STREQ(w->name, r.name) TH_LOG("'%s': name", good_refs[i].ref);
+		EXPECT_EQ(w->has_offset, r.has_offset) TH_LOG("'%s': has_offset", good_refs[i].ref);
+		EXPECT_EQ(w->offset, r.offset) TH_LOG("'%s': offset", good_refs[i].ref);
+		EXPECT_EQ(w->has_size, r.has_size) TH_LOG("'%s': has_size", good_refs[i].ref);
+		EXPECT_EQ(w->size, r.size) TH_LOG("'%s': size", good_refs[i].ref);
+	}
 }
+
+/* the references it refuses: errno and a part of the message (or NULL) */
+static const struct {
+	const char *ref;
+	int err;
+	const char *says;
+} bad_refs[] = {
+	{ "", -EINVAL, "empty" },
+	{ NULL, -EINVAL, NULL },
+	{ "sg1/+8", -EINVAL, "empty variable name" },
+	{ "#4294967296", -ERANGE, "over 32 bits" },
+	{ "#x1", -EINVAL, "x1" },
+	{ "#", -EINVAL, NULL },
+	/* numeric-looking but bad suffix: reported, not eaten into the name */
+	{ "w+12q", -EINVAL, "12q" },
+	{ "w+8:zz", -EINVAL, "size 'zz'" },
+	{ "w+99999999999999999999", -ERANGE, NULL },
+	{ "w+0xffffffffffffffff:2", -ERANGE, "overflows" },
+};
 
 TEST(ref_errors)
 {
 	struct neuronsim_var_ref r;
 	char err[128], name[NEURONSIM_VAR_NAME_MAX + 8];
+	size_t i;
 
-	ASSERT_EQ(-EINVAL, neuronsim_var_ref_parse("", &r, err, sizeof(err)));
-	ASSERT_NE(NULL, strstr(err, "empty"));
-	ASSERT_EQ(-EINVAL, neuronsim_var_ref_parse(NULL, &r, err, sizeof(err)));
+	for (i = 0; i < sizeof(bad_refs) / sizeof(bad_refs[0]); i++) {
+		const char *ref = bad_refs[i].ref ? bad_refs[i].ref : "(NULL)";
+
+		err[0] = '\0';
+		EXPECT_EQ(bad_refs[i].err, neuronsim_var_ref_parse(bad_refs[i].ref, &r, err,
+								    sizeof(err)))
+			TH_LOG("'%s': %s", ref, err);
+		if (bad_refs[i].says) {
+			EXPECT_NE(NULL, strstr(err, bad_refs[i].says))
+				TH_LOG("'%s': '%s' does not say '%s'", ref, err, bad_refs[i].says);
+		}
+	}
 	ASSERT_EQ(-EINVAL, neuronsim_var_ref_parse("x", NULL, err, sizeof(err)));
-	ASSERT_EQ(-EINVAL, neuronsim_var_ref_parse("sg1/+8", &r, err, sizeof(err)));
-	ASSERT_NE(NULL, strstr(err, "empty variable name"));
-	/* numeric-looking but bad suffix: reported, not eaten into the name */
-	ASSERT_EQ(-EINVAL, neuronsim_var_ref_parse("w+12q", &r, err, sizeof(err)));
-	ASSERT_NE(NULL, strstr(err, "12q"));
-	ASSERT_EQ(-EINVAL, neuronsim_var_ref_parse("w+8:zz", &r, err, sizeof(err)));
-	ASSERT_NE(NULL, strstr(err, "size 'zz'"));
-	ASSERT_EQ(-ERANGE, neuronsim_var_ref_parse("w+99999999999999999999", &r, err,
-						   sizeof(err)));
-	ASSERT_EQ(-ERANGE, neuronsim_var_ref_parse("w+0xffffffffffffffff:2", &r, err,
-						   sizeof(err)));
-	ASSERT_NE(NULL, strstr(err, "overflows"));
 	memset(name, 'n', sizeof(name) - 1);
 	name[NEURONSIM_VAR_NAME_MAX] = '\0';
 	ASSERT_EQ(-ENAMETOOLONG, neuronsim_var_ref_parse(name, &r, err, sizeof(err)));

@@ -27,6 +27,7 @@
 #include "kbin_kind.h"
 #include "kbin_names.h"
 #include "resolve_core.h"
+#include "tl_rec.h"
 
 #define KIB	1024ULL
 #define MIB	(1024 * KIB)
@@ -337,25 +338,42 @@ TEST(usage_categories)
  */
 TEST(resolve_texts)
 {
+	/* kbin_resolve_strerror()'s arguments and its text */
+	static const struct {
+		int err;
+		const char *name;
+		unsigned int mr_type;
+		__u64 var_size, offset, size;
+		const char *text;
+	} texts[] = {
+		{ -ERANGE, "w", KBIN_MR_BUFFER, 4096, 4090, 16,
+		  "invalid offset in w, 4096 < (4090 + 16); the access ends at byte 4106, past the 4096 bytes of 'w' (MR_BUFFER)" },
+		{ -ERANGE, "x", KBIN_MR_INPUT, 64, ~0ULL, 2,
+		  "invalid offset in x, 64 < (18446744073709551615 + 2); offset 18446744073709551615 + size 2 is above 2^64, past the 64 bytes of 'x' (MR_INPUT)" },
+		{ -ENODATA, "list", KBIN_MR_LIST, 12, 4, 8,
+		  "Variable list is not staged in HBM; 'list' (MR_LIST) has no device address: an index list is kept by the kernel, never staged" },
+		{ -ENODATA, "r", KBIN_MR_REMOTE, 8, 0, 0,
+		  "Variable r is not staged in HBM; 'r' (MR_REMOTE) has no device address" },
+		{ -EINVAL, "p", KBIN_MR_PTR, 8, 1, 0,
+		  "'p' (MR_PTR) is its target's address: it resolves at offset 0 only, not at offset 1" },
+		{ -EIO, "q", 99, 8, 0, 0, "'q' (MR_UNKNOWN): resolve failed (error -5)" },
+		/* without the geometry an MR_SB gap access names its range */
+		{ -ERANGE, "SB", KBIN_MR_SB, 33554432, 229376, 4,
+		  "'SB' (MR_SB): bytes [229376, +4) touch the gap past an SBUF partition's bytes: the SBUF window holds no SBUF byte there (neuronsim's rule, not libnrt's: hardware has no memory at those addresses; Documentation/hardware.rst)" },
+		/* past the window, an MR_SB access is out of the variable's bounds */
+		{ -ERANGE, "SB", KBIN_MR_SB, 33554432, 33554432, 1,
+		  "invalid offset in SB, 33554432 < (33554432 + 1); the access ends at byte 33554433, past the 33554432 bytes of 'SB' (MR_SB)" },
+	};
 	char b[KBIN_RESOLVE_TEXT_MAX], name[KBIN_NAME_MAX];
+	size_t i;
 
-	EXPECT_STREQ("invalid offset in w, 4096 < (4090 + 16); the access ends at byte 4106, past the 4096 bytes of 'w' (MR_BUFFER)",
-		     kbin_resolve_strerror(b, sizeof(b), -ERANGE, "w",
-					   KBIN_MR_BUFFER, 4096, 4090, 16));
-	EXPECT_STREQ("invalid offset in x, 64 < (18446744073709551615 + 2); offset 18446744073709551615 + size 2 is above 2^64, past the 64 bytes of 'x' (MR_INPUT)",
-		     kbin_resolve_strerror(b, sizeof(b), -ERANGE, "x",
-					   KBIN_MR_INPUT, 64, ~0ULL, 2));
-	EXPECT_STREQ("Variable list is not staged in HBM; 'list' (MR_LIST) has no device address: an index list is kept by the kernel, never staged",
-		     kbin_resolve_strerror(b, sizeof(b), -ENODATA, "list",
-					   KBIN_MR_LIST, 12, 4, 8));
-	EXPECT_STREQ("Variable r is not staged in HBM; 'r' (MR_REMOTE) has no device address",
-		     kbin_resolve_strerror(b, sizeof(b), -ENODATA, "r",
-					   KBIN_MR_REMOTE, 8, 0, 0));
-	EXPECT_STREQ("'p' (MR_PTR) is its target's address: it resolves at offset 0 only, not at offset 1",
-		     kbin_resolve_strerror(b, sizeof(b), -EINVAL, "p",
-					   KBIN_MR_PTR, 8, 1, 0));
-	EXPECT_STREQ("'q' (MR_UNKNOWN): resolve failed (error -5)",
-		     kbin_resolve_strerror(b, sizeof(b), -EIO, "q", 99, 8, 0, 0));
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		EXPECT_STREQ(texts[i].text,
+			     kbin_resolve_strerror(b, sizeof(b), texts[i].err, texts[i].name,
+						   texts[i].mr_type, texts[i].var_size,
+						   texts[i].offset, texts[i].size))
+			TH_LOG("case %zu: error %d, '%s'", i, texts[i].err, texts[i].name);
+	}
 	/* truncated, always NUL-terminated; a zero length writes nothing */
 	EXPECT_STREQ("invalid",
 		     kbin_resolve_strerror(b, 8, -ERANGE, "w", KBIN_MR_BUFFER,
@@ -391,13 +409,7 @@ TEST(sbuf_gap_texts)
 		     kbin_sbuf_gap_strerror(b, sizeof(b), "SB",
 					    5 * 262144 + 229372, 8, 229376,
 					    262144));
-	EXPECT_STREQ("'SB' (MR_SB): bytes [229376, +4) touch the gap past an SBUF partition's bytes: the SBUF window holds no SBUF byte there (neuronsim's rule, not libnrt's: hardware has no memory at those addresses; Documentation/hardware.rst)",
-		     kbin_resolve_strerror(b, sizeof(b), -ERANGE, "SB",
-					   KBIN_MR_SB, 33554432, 229376, 4));
-	/* past the window, an MR_SB access is out of the variable's bounds */
-	EXPECT_STREQ("invalid offset in SB, 33554432 < (33554432 + 1); the access ends at byte 33554433, past the 33554432 bytes of 'SB' (MR_SB)",
-		     kbin_resolve_strerror(b, sizeof(b), -ERANGE, "SB",
-					   KBIN_MR_SB, 33554432, 33554432, 1));
+	/* without the geometry (kbin_resolve_strerror()): resolve_texts */
 	/* the longest name and the largest numbers fit, whole */
 	memset(name, 'n', sizeof(name) - 1);
 	name[sizeof(name) - 1] = '\0';
@@ -630,21 +642,11 @@ TEST(dma_tables)
 	EXPECT_STREQ("dma from", kbin_field_str(KBIN_FIELD_DMA_FROM));
 }
 
+/* a side of var_id 0, bytes (KBIN_DMA_DTYPE_UINT8), as the rules see it */
 static struct kbin_dma_side side(__u64 off, __u32 n, const __u32 *sizes,
-				 const __u64 *steps)
+				 const uint64_t *steps)
 {
-	struct kbin_dma_side s;
-	__u32 i;
-
-	memset(&s, 0, sizeof(s));
-	s.offset = off;
-	s.num_dims = (__u8)n;
-	s.dtype = KBIN_DMA_DTYPE_UINT8;
-	for (i = 0; i < n && i < KBIN_DMA_MAX_DIMS; i++) {
-		s.sizes[i] = sizes[i];
-		s.steps[i] = steps[i];
-	}
-	return s;
+	return tl_side(0, KBIN_DMA_DTYPE_UINT8, off, n, sizes, steps);
 }
 
 /* the pieces of one run cut as Documentation/relocation.rst says */
@@ -656,7 +658,7 @@ TEST(dma_walk_piece_limit)
 
 	for (k = 0; k < sizeof(len) / sizeof(len[0]); k++) {
 		__u32 sz[1] = { len[k] };
-		__u64 st[1] = { 1 };
+		uint64_t st[1] = { 1 };
 		struct kbin_dma_side s = side(1000, 1, sz, st);
 		struct kbin_dma_pat p;
 		struct kbin_dma_walk w;
@@ -689,7 +691,7 @@ TEST(dma_walk_piece_limit)
 /* runs, rows and pieces of patterns of 1..4 dims against nested loops */
 TEST(dma_walk_patterns)
 {
-	static const struct { __u32 n; __u32 sz[4]; __u64 st[4]; } pat[] = {
+	static const struct { __u32 n; __u32 sz[4]; uint64_t st[4]; } pat[] = {
 		{ 1, { 512 }, { 1 } },
 		{ 2, { 512, 128 }, { 1, 262144 } },
 		{ 3, { 64, 3, 5 }, { 1, 100, 7 } },
@@ -702,7 +704,8 @@ TEST(dma_walk_patterns)
 	for (k = 0; k < sizeof(pat) / sizeof(pat[0]); k++) {
 		struct kbin_dma_side s = side(17, pat[k].n, pat[k].sz, pat[k].st);
 		__u32 sz[4] = { 1, 1, 1, 1 }, l;
-		__u64 st[4] = { 0 }, off, runs = 0, pieces = 0, max = 0;
+		uint64_t st[4] = { 0 };
+		__u64 off, runs = 0, pieces = 0, max = 0;
 		struct kbin_dma_walk wr, wp, ww;
 		__u64 row = 0, rstep = 0;
 		struct kbin_dma_pat p;
@@ -758,7 +761,7 @@ TEST(dma_walk_patterns)
 /* seeking to piece k gives the pieces the walk from the start gives */
 TEST(dma_walk_seek)
 {
-	static const struct { __u32 n; __u32 sz[4]; __u64 st[4]; } pat[] = {
+	static const struct { __u32 n; __u32 sz[4]; uint64_t st[4]; } pat[] = {
 		{ 1, { 512 }, { 1 } },
 		{ 3, { 64, 3, 5 }, { 1, 100, 7 } },
 		{ 4, { 70000, 2, 3, 2 }, { 1, 70000, 1000000, 5 } },
@@ -792,7 +795,7 @@ TEST(dma_walk_seek)
 TEST(dma_pattern_refusals)
 {
 	__u32 sz[4] = { 512, 128, 2, 2 };
-	__u64 st[4] = { 1, 512, 65536, 131072 };
+	uint64_t st[4] = { 1, 512, 65536, 131072 };
 	struct kbin_dma_side s = side(0, 4, sz, st);
 	struct kbin_dma_pat p;
 
@@ -847,7 +850,7 @@ TEST(dma_sbuf_rules)
 	const struct kbin_gen *g2 = kbin_gen_target(KBIN_TARGET_TRN2);
 	const struct kbin_gen *g3 = kbin_gen_target(KBIN_TARGET_TRN3);
 	__u32 sz[4] = { 512, 128 };
-	__u64 st[4] = { 1, 262144 };
+	uint64_t st[4] = { 1, 262144 };
 	struct kbin_dma_side s = side(229376 - 512, 2, sz, st);
 	struct kbin_dma_pat p;
 	struct kbin_dma_sb sb;
@@ -918,18 +921,26 @@ static unsigned int rule(const struct kbin_dma_desc *d, struct kbin_dma_verdict 
 	return kbin_dma_desc_rule(d, &pf, &pt, v);
 }
 
+/* a descriptor of @op whose two sides are side(0, @n, @sz, @st) */
+static struct kbin_dma_desc desc(__u8 op, __u32 n, const __u32 *sz, const uint64_t *st)
+{
+	struct kbin_dma_desc d;
+
+	memset(&d, 0, sizeof(d));
+	d.from = side(0, n, sz, st);
+	d.to = d.from;
+	d.op = op;
+	return d;
+}
+
 TEST(dma_desc_rules)
 {
 	__u32 sz[4] = { 512, 128 };
-	__u64 st[4] = { 1, 262144 };
-	struct kbin_dma_desc d;
+	uint64_t st[4] = { 1, 262144 };
+	struct kbin_dma_desc d = desc(KBIN_DMA_OP_COPY, 2, sz, st);
 	struct kbin_dma_pat pf, pt;
 	struct kbin_dma_verdict v;
 
-	memset(&d, 0, sizeof(d));
-	d.from = side(0, 2, sz, st);
-	d.to = side(0, 2, sz, st);
-	d.op = KBIN_DMA_OP_COPY;
 	EXPECT_EQ(KBIN_OK, rule(&d, &v));
 	d.to.sizes[1] = 127;
 	EXPECT_EQ(KBIN_ERR_DMA_COPY_SIZE, rule(&d, &v));
@@ -1034,18 +1045,14 @@ TEST(dma_desc_rules)
 TEST(dma_transpose_shape)
 {
 	__u32 sz[4] = { 256, 128 };
-	__u64 st[4] = { 1, 256 };
+	uint64_t st[4] = { 1, 256 };
+	struct kbin_dma_desc d = desc(KBIN_DMA_OP_TRANSPOSE, 2, sz, st);
 	struct kbin_dma_verdict v;
 	struct kbin_dma_pat pf, pt;
-	struct kbin_dma_desc d;
 	__u64 tile;
 	__u32 dim, i;
 
-	memset(&d, 0, sizeof(d));
-	d.from = side(0, 2, sz, st);
-	d.to = side(0, 2, sz, st);
 	d.from.dtype = d.to.dtype = KBIN_DMA_DTYPE_FLOAT16;
-	d.op = KBIN_DMA_OP_TRANSPOSE;
 	d.transpose_elem_size = 2;
 	memcpy(d.transpose_op, "WZXY", 4);
 	ASSERT_EQ(KBIN_OK, kbin_dma_pattern(&d.from, &pf));

@@ -55,6 +55,22 @@ def c_name(*parts):
     return "".join(parts).upper().replace("-", "_")
 
 
+def from_one(prefix, entries, cnt_name, max_name):
+    """(C name -> value) of attributes or operations: they count from 1,
+    an entry's "value" restarts the count; then the count name (the next
+    value) and the max name (the last one), where the spec gives them."""
+    vals, v = {}, 1
+    for e in entries:
+        v = e.get("value", v)
+        vals[c_name(prefix, e["name"])] = v
+        v += 1
+    if cnt_name is not None:
+        vals[cnt_name] = v
+    if max_name is not None:
+        vals[max_name] = v - 1
+    return vals
+
+
 def implied(spec):
     """(C name -> value) of every number and string the spec implies,
     and (enum-name -> set of C names) of the enums it describes."""
@@ -79,36 +95,17 @@ def implied(spec):
     for aset in spec["attribute-sets"]:
         prefix = aset.get("name-prefix",
                           "%s-%s-a-" % (spec["name"], aset["name"]))
-        names, v = set(), 1
-        for a in aset["attributes"]:
-            v = a.get("value", v)
-            cn = c_name(prefix, a["name"])
-            vals[cn] = v
-            names.add(cn)
-            v += 1
-        if "attr-cnt-name" in aset:
-            vals[aset["attr-cnt-name"]] = v
-            names.add(aset["attr-cnt-name"])
-        if "attr-max-name" in aset:
-            vals[aset["attr-max-name"]] = v - 1
-            names.add(aset["attr-max-name"])
+        names = from_one(prefix, aset["attributes"], aset.get("attr-cnt-name"),
+                         aset.get("attr-max-name"))
+        vals.update(names)
         if aset.get("enum-name"):
-            enums[aset["enum-name"]] = names
+            enums[aset["enum-name"]] = set(names)
     ops = spec["operations"]
-    prefix = ops.get("name-prefix", spec["name"] + "-cmd-")
-    names, v = set(), 1
-    for op in ops["list"]:
-        v = op.get("value", v)
-        cn = c_name(prefix, op["name"])
-        vals[cn] = v
-        names.add(cn)
-        v += 1
-    for key, val in (("cmd-cnt-name", v), ("cmd-max-name", v - 1)):
-        if key in spec:
-            vals[spec[key]] = val
-            names.add(spec[key])
+    names = from_one(ops.get("name-prefix", spec["name"] + "-cmd-"), ops["list"],
+                     spec.get("cmd-cnt-name"), spec.get("cmd-max-name"))
+    vals.update(names)
     if ops.get("enum-name"):
-        enums[ops["enum-name"]] = names
+        enums[ops["enum-name"]] = set(names)
     vals[spec.get("c-family-name", c_name(spec["name"], "-family-name"))] = \
         spec["name"]
     vals[spec.get("c-version-name", c_name(spec["name"], "-family-version"))] = \
