@@ -199,6 +199,19 @@ static void forget(struct fdst *f, uint32_t id)
 	return -1;							\
 } while (0)
 
+/*
+ * call() of @cmd, named @name in a failure, on @fd with the struct *@arg
+ * (the op's tail set): its result, 0 or -errno, for the op's own checks;
+ * an errno that is not one of @ok ends the op (BAD())
+ */
+#define CALL(fd, cmd, name, arg, ok) ({					\
+	int _r = call(z, (fd), (cmd), (arg), sizeof(*(arg)), &tail);	\
+									\
+	if (_r && !errno_ok(-_r, (ok)))					\
+		BAD("%s returned %d (%s)", (name), _r, strerror(-_r));	\
+	_r;								\
+})
+
 static int op_load(struct __test_metadata *_metadata, struct fz *z,
 		   unsigned long k)
 {
@@ -297,9 +310,7 @@ static int op_resolve(struct __test_metadata *_metadata, struct fz *z,
 	r.size = big(z, rn(z, 64));
 	if (!rn(z, 16))
 		r.flags = 1U << rn(z, 32);
-	ret = call(z, z->f[fdi].fd, NEURONSIM_IOC_RESOLVE, &r, sizeof(r), &tail);
-	if (ret && !errno_ok(-ret, ok))
-		BAD("RESOLVE returned %d (%s)", ret, strerror(-ret));
+	ret = CALL(z->f[fdi].fd, NEURONSIM_IOC_RESOLVE, "RESOLVE", &r, ok);
 	if (!ret) {
 		z->n_res_ok++;
 		if (!r.address && !tail)
@@ -336,10 +347,7 @@ static int op_batch(struct __test_metadata *_metadata, struct fz *z,
 		b.flags = 1;
 	if (!rn(z, 16))
 		b.reserved = r64(z) | 1;
-	ret = call(z, z->f[fdi].fd, NEURONSIM_IOC_RESOLVE_BATCH, &b, sizeof(b),
-		   &tail);
-	if (ret && !errno_ok(-ret, ok))
-		BAD("RESOLVE_BATCH returned %d (%s)", ret, strerror(-ret));
+	ret = CALL(z->f[fdi].fd, NEURONSIM_IOC_RESOLVE_BATCH, "RESOLVE_BATCH", &b, ok);
 	if (ret || b.count != n || b.entries != (uintptr_t)e || tail)
 		return 0;
 	for (i = 0; i < n; i++) {
@@ -376,12 +384,9 @@ static int op_var_io(struct __test_metadata *_metadata, struct fz *z,
 	io.buf = ptr(z, z->io);
 	if (!rn(z, 16))
 		io.flags = 1U << rn(z, 32);
-	ret = call(z, z->f[fdi].fd,
+	ret = CALL(z->f[fdi].fd,
 		   write ? NEURONSIM_IOC_WRITE_VAR : NEURONSIM_IOC_READ_VAR,
-		   &io, sizeof(io), &tail);
-	if (ret && !errno_ok(-ret, ok))
-		BAD("%s returned %d (%s)", write ? "WRITE_VAR" : "READ_VAR",
-		    ret, strerror(-ret));
+		   write ? "WRITE_VAR" : "READ_VAR", &io, ok);
 	return 0;
 }
 
@@ -397,9 +402,7 @@ static int op_unload(struct __test_metadata *_metadata, struct fz *z,
 	u.model_id = pick_id(z, m);
 	if (!rn(z, 16))
 		u.flags = 1U << rn(z, 32);
-	ret = call(z, z->f[fdi].fd, NEURONSIM_IOC_UNLOAD, &u, sizeof(u), &tail);
-	if (ret && !errno_ok(-ret, ok))
-		BAD("UNLOAD returned %d (%s)", ret, strerror(-ret));
+	ret = CALL(z->f[fdi].fd, NEURONSIM_IOC_UNLOAD, "UNLOAD", &u, ok);
 	if (!ret) {
 		int i, mine = 0;
 
@@ -427,10 +430,7 @@ static int op_info(struct __test_metadata *_metadata, struct fz *z,
 	mi.model_id = pick_id(z, m);
 	if (!rn(z, 16))
 		mi.flags = 1;
-	ret = call(z, z->f[fdi].fd, NEURONSIM_IOC_MODEL_INFO, &mi, sizeof(mi),
-		   &tail);
-	if (ret && !errno_ok(-ret, ok))
-		BAD("MODEL_INFO returned %d (%s)", ret, strerror(-ret));
+	CALL(z->f[fdi].fd, NEURONSIM_IOC_MODEL_INFO, "MODEL_INFO", &mi, ok);
 	if (rn(z, 2)) {	/* DMA_INFO: summaries and ring ranges, odd fields */
 		static const int dok[] = { ENOENT, EINVAL, EFAULT, E2BIG, ERANGE, 0 };
 		struct neuronsim_dma_info di;
@@ -450,10 +450,7 @@ static int op_info(struct __test_metadata *_metadata, struct fz *z,
 		}
 		if (!rn(z, 16))
 			di.reserved[rn(z, 2)] = 1;
-		ret = call(z, z->f[fdi].fd, NEURONSIM_IOC_DMA_INFO, &di, sizeof(di),
-			   &tail);
-		if (ret && !errno_ok(-ret, dok))
-			BAD("DMA_INFO returned %d (%s)", ret, strerror(-ret));
+		CALL(z->f[fdi].fd, NEURONSIM_IOC_DMA_INFO, "DMA_INFO", &di, dok);
 	}
 	if (!rn(z, 3)) {	/* EXECUTE and EXEC_WAIT, odd fields */
 		static const int xok[] = { ENOENT, EINVAL, EFAULT, E2BIG, ENODATA,
@@ -471,9 +468,7 @@ static int op_info(struct __test_metadata *_metadata, struct fz *z,
 		x.timeout_ns = rn(z, 4) ? 0 : rn(z, 1000000);
 		if (!rn(z, 16))
 			x.reserved = 1;
-		ret = call(z, z->f[fdi].fd, NEURONSIM_IOC_EXECUTE, &x, sizeof(x), &tail);
-		if (ret && !errno_ok(-ret, xok))
-			BAD("EXECUTE returned %d (%s)", ret, strerror(-ret));
+		CALL(z->f[fdi].fd, NEURONSIM_IOC_EXECUTE, "EXECUTE", &x, xok);
 		memset(&w, 0, sizeof(w));
 		w.model_id = pick_id(z, m);
 		w.timeout_ns = rn(z, 2) ? 0 : 100000000;
@@ -485,9 +480,7 @@ static int op_info(struct __test_metadata *_metadata, struct fz *z,
 		w.events = ptr(z, z->io);
 		if (!rn(z, 16))
 			w.flags = 1;
-		ret = call(z, z->f[fdi].fd, NEURONSIM_IOC_EXEC_WAIT, &w, sizeof(w), &tail);
-		if (ret && !errno_ok(-ret, wok))
-			BAD("EXEC_WAIT returned %d (%s)", ret, strerror(-ret));
+		CALL(z->f[fdi].fd, NEURONSIM_IOC_EXEC_WAIT, "EXEC_WAIT", &w, wok);
 	}
 	if (m && m->valid) {
 		ret = nsim_resolve(z->f[fdi].fd, m->id, 0, V0_WEIGHT, 0, 1, &a);
