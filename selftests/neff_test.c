@@ -135,6 +135,30 @@ static int split(char *line, char **f, int max)
 	return n;
 }
 
+/*
+ * The array @a of *@n elements of @size bytes (room for *@cap) with one
+ * more, zeroed, at its end; a full array grows to twice its room (the
+ * first time to @first elements).  Return: the array, maybe moved; NULL
+ * when out of memory, @a freed.
+ */
+static void *append(void *a, size_t *n, size_t *cap, size_t size, size_t first)
+{
+	size_t c = *cap;
+
+	if (*n == c) {
+		void *g = realloc(a, (c ? 2 * c : first) * size);
+
+		if (!g) {
+			free(a);
+			return NULL;
+		}
+		a = g;
+		*cap = c ? 2 * c : first;
+	}
+	memset((char *)a + (*n)++ * size, 0, size);
+	return a;
+}
+
 static struct entry *read_manifest(const char *path, size_t *count,
 				   unsigned int *fails)
 {
@@ -151,14 +175,10 @@ static struct entry *read_manifest(const char *path, size_t *count,
 	while (fgets(line, sizeof(line), fp)) {
 		nf = split(line, f, 10);
 		if (nf == 7 && !strcmp(f[0], "plan")) {
-			if (n == cap) {
-				cap = cap ? 2 * cap : 64;
-				es = realloc(es, cap * sizeof(*es));
-				if (!es)
-					break;
-			}
-			cur = &es[n++];
-			memset(cur, 0, sizeof(*cur));
+			es = append(es, &n, &cap, sizeof(*es), 64);
+			if (!es)
+				break;
+			cur = &es[n - 1];
 			snprintf(cur->kbin, sizeof(cur->kbin), "%s", f[1]);
 			snprintf(cur->neff, sizeof(cur->neff), "%s", f[2]);
 			snprintf(cur->target, sizeof(cur->target), "%s", f[3]);
@@ -171,13 +191,10 @@ static struct entry *read_manifest(const char *path, size_t *count,
 		} else if (nf == 8 && !strcmp(f[0], "q") && cur) {
 			struct qexp *q;
 
-			if (cur->nq == cur->capq) {
-				cur->capq = cur->capq ? 2 * cur->capq : 8;
-				cur->q = realloc(cur->q, cur->capq * sizeof(*q));
-				if (!cur->q)
-					break;
-			}
-			q = &cur->q[cur->nq++];
+			cur->q = append(cur->q, &cur->nq, &cur->capq, sizeof(*q), 8);
+			if (!cur->q)
+				break;
+			q = &cur->q[cur->nq - 1];
 			q->sg = strtoul(f[1], NULL, 0);
 			q->q = strtoul(f[2], NULL, 0);
 			snprintf(q->name, sizeof(q->name), "%s", f[3]);
@@ -188,14 +205,10 @@ static struct entry *read_manifest(const char *path, size_t *count,
 		} else if (nf == 6 && !strcmp(f[0], "w") && cur) {
 			struct wexp *w;
 
-			if (cur->nw == cur->capw) {
-				cur->capw = cur->capw ? 2 * cur->capw : 8;
-				cur->w = realloc(cur->w, cur->capw * sizeof(*w));
-				if (!cur->w)
-					break;
-			}
-			w = &cur->w[cur->nw++];
-			memset(w, 0, sizeof(*w));
+			cur->w = append(cur->w, &cur->nw, &cur->capw, sizeof(*w), 8);
+			if (!cur->w)
+				break;
+			w = &cur->w[cur->nw - 1];
 			w->sg = strtoul(f[1], NULL, 0);
 			w->var = strtoul(f[2], NULL, 0);
 			w->len = strtoull(f[3], NULL, 0);
@@ -209,7 +222,7 @@ static struct entry *read_manifest(const char *path, size_t *count,
 		}
 	}
 	fclose(fp);
-	*count = n;
+	*count = es ? n : 0;
 	return es;
 }
 
