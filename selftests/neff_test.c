@@ -56,6 +56,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,42 @@ static void *append(void *a, size_t *n, size_t *cap, size_t size, size_t first)
 	return a;
 }
 
+/*
+ * append() to the array @a of @n elements (room for @cap; the first time
+ * for @first): the new element's address, NULL when out of memory
+ */
+#define APPEND(a, n, cap, first) \
+	((a) = append((a), &(n), &(cap), sizeof(*(a)), (first)), \
+	 (a) ? &(a)[(n) - 1] : NULL)
+
+/*
+ * Fields f[1], f[2], ... of a manifest line into what @fmt names, a
+ * letter a field: 'u' a uint32_t *, 'U' a uint64_t * (numbers read as
+ * strtoull() does, base 0), 's' a char * and its size (a size_t)
+ */
+static void fields(char **f, const char *fmt, ...)
+{
+	va_list ap;
+	char *name;
+	int i;
+
+	va_start(ap, fmt);
+	for (i = 1; fmt[i - 1]; i++) {
+		switch (fmt[i - 1]) {
+		case 'u':
+			*va_arg(ap, uint32_t *) = strtoul(f[i], NULL, 0);
+			break;
+		case 'U':
+			*va_arg(ap, uint64_t *) = strtoull(f[i], NULL, 0);
+			break;
+		default:
+			name = va_arg(ap, char *);
+			snprintf(name, va_arg(ap, size_t), "%s", f[i]);
+		}
+	}
+	va_end(ap);
+}
+
 static struct entry *read_manifest(const char *path, size_t *count,
 				   unsigned int *fails)
 {
@@ -175,45 +212,29 @@ static struct entry *read_manifest(const char *path, size_t *count,
 	while (fgets(line, sizeof(line), fp)) {
 		nf = split(line, f, 10);
 		if (nf == 7 && !strcmp(f[0], "plan")) {
-			es = append(es, &n, &cap, sizeof(*es), 64);
-			if (!es)
+			cur = APPEND(es, n, cap, 64);
+			if (!cur)
 				break;
-			cur = &es[n - 1];
-			snprintf(cur->kbin, sizeof(cur->kbin), "%s", f[1]);
-			snprintf(cur->neff, sizeof(cur->neff), "%s", f[2]);
-			snprintf(cur->target, sizeof(cur->target), "%s", f[3]);
-			cur->gen = strtoul(f[4], NULL, 0);
-			cur->nsg = strtoul(f[5], NULL, 0);
-			cur->nvars = strtoull(f[6], NULL, 0);
+			fields(f, "sssuuU", cur->kbin, sizeof(cur->kbin), cur->neff,
+			       sizeof(cur->neff), cur->target, sizeof(cur->target),
+			       &cur->gen, &cur->nsg, &cur->nvars);
 			cur->ndescs = -1;
 		} else if (nf == 2 && !strcmp(f[0], "dma") && cur) {
 			cur->ndescs = strtoll(f[1], NULL, 0);
 		} else if (nf == 8 && !strcmp(f[0], "q") && cur) {
-			struct qexp *q;
+			struct qexp *q = APPEND(cur->q, cur->nq, cur->capq, 8);
 
-			cur->q = append(cur->q, &cur->nq, &cur->capq, sizeof(*q), 8);
-			if (!cur->q)
+			if (!q)
 				break;
-			q = &cur->q[cur->nq - 1];
-			q->sg = strtoul(f[1], NULL, 0);
-			q->q = strtoul(f[2], NULL, 0);
-			snprintf(q->name, sizeof(q->name), "%s", f[3]);
-			q->blocks = strtoull(f[4], NULL, 0);
-			q->descs = strtoull(f[5], NULL, 0);
-			q->m2s = strtoull(f[6], NULL, 0);
-			q->s2m = strtoull(f[7], NULL, 0);
+			fields(f, "uusUUUU", &q->sg, &q->q, q->name, sizeof(q->name),
+			       &q->blocks, &q->descs, &q->m2s, &q->s2m);
 		} else if (nf == 6 && !strcmp(f[0], "w") && cur) {
-			struct wexp *w;
+			struct wexp *w = APPEND(cur->w, cur->nw, cur->capw, 8);
 
-			cur->w = append(cur->w, &cur->nw, &cur->capw, sizeof(*w), 8);
-			if (!cur->w)
+			if (!w)
 				break;
-			w = &cur->w[cur->nw - 1];
-			w->sg = strtoul(f[1], NULL, 0);
-			w->var = strtoul(f[2], NULL, 0);
-			w->len = strtoull(f[3], NULL, 0);
-			w->crc = strtoul(f[4], NULL, 0);
-			snprintf(w->name, sizeof(w->name), "%s", f[5]);
+			fields(f, "uuUus", &w->sg, &w->var, &w->len, &w->crc, w->name,
+			       sizeof(w->name));
 		} else if (nf >= 2 && !strcmp(f[0], "fail")) {
 			printf("# %s: the host could not compile it: %s\n", f[1],
 			       nf > 2 ? f[2] : "?");
