@@ -62,6 +62,24 @@ static void alloc(FILE *o, const char *name, const char *type, int p, int f,
 		name, type, addr, p, f * 4, allocated ? "true" : "false");
 }
 
+/* the sets of one function, alloc()'s arguments */
+struct alloc_spec {
+	const char *name, *type;
+	int p, f;
+	bool allocated;
+	int addr;
+};
+
+/* @n sets, comma-separated */
+static void allocs(FILE *o, const struct alloc_spec *a, int n)
+{
+	for (int k = 0; k < n; k++) {
+		fputs(k ? "," : "", o);
+		alloc(o, a[k].name, a[k].type, a[k].p, a[k].f, a[k].allocated,
+		      a[k].addr);
+	}
+}
+
 /* {"opcode", "name", "engine", "ins": [A...], "outs": [B...] (no close) */
 static void inst(FILE *o, const char *op, const char *name,
 		 const char *engine, const char *const *ins, int nins,
@@ -84,14 +102,15 @@ static void inst(FILE *o, const char *op, const char *name,
 /* NKI kernel kern<k>: out = a + relu(copy(a)); ws = relu(copy(a)) */
 static void kernel_fn(FILE *o, int k)
 {
+	static const struct alloc_spec sets[] = {
+		{ "a", "Input", 128, 64, false, 0 },
+		{ "out", "Output", 128, 64, false, 0 },
+		{ "ws", "SB", 128, 64, true, 0 },
+		{ "t", "SB", 128, 64, true, 256 },
+	};
+
 	fprintf(o, ",{\"name\":\"kern%d\",\"attributes\":{},\"allocations\":[", k);
-	alloc(o, "a", "Input", 128, 64, false, 0);
-	fputc(',', o);
-	alloc(o, "out", "Output", 128, 64, false, 0);
-	fputc(',', o);
-	alloc(o, "ws", "SB", 128, 64, true, 0);
-	fputc(',', o);
-	alloc(o, "t", "SB", 128, 64, true, 256);
+	allocs(o, sets, 4);
 	fputs("],\"registers\":[],\"blocks\":[{\"name\":\"entry\",\"instructions\":[", o);
 	inst(o, "TensorCopy", "cp", "POOL", (const char *[]){ "a" }, 1,
 	     (const char *[]){ "t" }, 1, 64);
@@ -106,15 +125,16 @@ static void kernel_fn(FILE *o, int k)
 
 static void generate(FILE *o, long n, long calls)
 {
+	static const struct alloc_spec io[] = {
+		{ "x", "Input", 128, 64, false, 0 },
+		{ "y", "Output", 128, 64, false, 0 },
+		{ "d", "DRAM", 128, 64, false, 0 },
+	};
 	long every = calls ? n / calls : n + 1, ncall = 0;
 	char name[64], t1[16], t2[16];
 
 	fputs("{\"version\":2,\"arch\":\"trn2\",\"attributes\":{\"source\":\"bir_bench\"},\"functions\":[{\"name\":\"main\",\"attributes\":{},\"allocations\":[", o);
-	alloc(o, "x", "Input", 128, 64, false, 0);
-	fputc(',', o);
-	alloc(o, "y", "Output", 128, 64, false, 0);
-	fputc(',', o);
-	alloc(o, "d", "DRAM", 128, 64, false, 0);
+	allocs(o, io, 3);
 	for (int k = 0; k < TILES; k++) {
 		snprintf(name, sizeof(name), "tile%d", k);
 		fputc(',', o);
