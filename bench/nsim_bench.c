@@ -137,6 +137,25 @@ static int load_plan(int fd, const struct plan *p, uint32_t core,
 	return e;
 }
 
+/*
+ * The start of a bench on plan_vars(): the device opened (*@fd), its
+ * info and the plan of @nvars variables for it.  0, or 1 with the failure
+ * printed (fail()).
+ */
+static int open_plan_vars(unsigned int nvars, int *fd,
+			  struct neuronsim_info *info, struct plan *p)
+{
+	int e;
+
+	*fd = nsim_open();
+	if (*fd < 0)
+		return fail("open", errno);
+	e = nsim_get_info(*fd, info);
+	if (!e)
+		e = plan_vars(info, nvars, p);
+	return e ? fail("plan", e) : 0;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -162,14 +181,9 @@ static int bench_ioctl(unsigned int nvars, int rounds, unsigned int iters)
 	uint32_t id, *vars;
 	int fd, e, round;
 
-	fd = nsim_open();
-	if (fd < 0)
-		return fail("open", errno);
-	e = nsim_get_info(fd, &info);
-	if (!e)
-		e = plan_vars(&info, nvars, &p);
-	if (!e)
-		e = load_plan(fd, &p, 0, &id);
+	if (open_plan_vars(nvars, &fd, &info, &p))
+		return 1;
+	e = load_plan(fd, &p, 0, &id);
 	if (e)
 		return fail("load", e);
 	plan_free(&p);
@@ -266,16 +280,12 @@ static int bench_load(unsigned int nvars, int loaders, int reps)
 	pthread_barrier_t bar;
 	struct plan p = { 0 };
 	double best = 0, t0, t;
-	int i, rep, fd, e;
+	int i, rep, fd;
 
-	fd = nsim_open();
-	if (fd < 0 || !ld)
-		return fail("open", errno);
-	e = nsim_get_info(fd, &info);
-	if (!e)
-		e = plan_vars(&info, nvars, &p);
-	if (e)
-		return fail("plan", e);
+	if (!ld)
+		return fail("malloc", ENOMEM);
+	if (open_plan_vars(nvars, &fd, &info, &p))
+		return 1;
 	close(fd);
 	for (i = 0; i < loaders; i++) {
 		ld[i].fd = nsim_open();
@@ -411,14 +421,8 @@ static int bench_mem(unsigned int nvars)
 	uint32_t id;
 	int fd, e;
 
-	fd = nsim_open();
-	if (fd < 0)
-		return fail("open", errno);
-	e = nsim_get_info(fd, &info);
-	if (!e)
-		e = plan_vars(&info, nvars, &p);
-	if (e)
-		return fail("plan", e);
+	if (open_plan_vars(nvars, &fd, &info, &p))
+		return 1;
 	drop_caches();
 	if (read_stats(&s0))
 		return fail("stats", EIO);
@@ -580,6 +584,20 @@ static int time_load(int fd, const struct plan *p, int reps,
 	return 0;
 }
 
+/*
+ * time_load() of a plan without DMA (@p0, into @f0) and of one with it
+ * (@p1, into @f1): 0, or 1 with the failure printed (fail())
+ */
+static int time_loads(int fd, const struct plan *p0, const struct plan *p1,
+		      int reps, struct load_fig *f0, struct load_fig *f1)
+{
+	int e = time_load(fd, p0, reps, f0);
+
+	if (!e)
+		e = time_load(fd, p1, reps, f1);
+	return e ? fail("load", e) : 0;
+}
+
 #define RELOC_VAR_SIZE	(1ULL << 20)
 /* a descriptor's pattern: RUNS_P partitions x RUNS_R rows of RUN bytes */
 #define RELOC_RUN	64U
@@ -690,11 +708,8 @@ static int bench_reloc(int reps, int n, char **sizes)
 			e = plan_reloc(&info, nd, &p1);
 		if (e)
 			return fail("plan", e);
-		e = time_load(fd, &p0, reps, &f0);
-		if (!e)
-			e = time_load(fd, &p1, reps, &f1);
-		if (e)
-			return fail("load", e);
+		if (time_loads(fd, &p0, &p1, reps, &f0, &f1))
+			return 1;
 		udma = 2LL * nd * RELOC_RUNS;
 		if (f1.udma_descs != udma)
 			return fail("udma_descs is not RELOC_RUNS per side", EINVAL);
@@ -731,7 +746,7 @@ static int bench_reloc_neff(const char *with, const char *without, int reps)
 {
 	struct load_fig f0 = { 0 }, f1 = { 0 };
 	struct plan p0 = { 0 }, p1 = { 0 };
-	int fd, e;
+	int fd;
 
 	p1.buf = read_file(with, &p1.len);
 	p0.buf = read_file(without, &p0.len);
@@ -740,11 +755,8 @@ static int bench_reloc_neff(const char *with, const char *without, int reps)
 	fd = nsim_open();
 	if (fd < 0)
 		return fail("open", errno);
-	e = time_load(fd, &p0, reps, &f0);
-	if (!e)
-		e = time_load(fd, &p1, reps, &f1);
-	if (e)
-		return fail("load", e);
+	if (time_loads(fd, &p0, &p1, reps, &f0, &f1))
+		return 1;
 	if (f0.udma_descs != 0 || f1.udma_descs <= 0)
 		return fail("the plans' UDMA descriptors", EINVAL);
 	printf("largest_neff_plan_bytes %zu\nlargest_neff_nodma_plan_bytes %zu\n",

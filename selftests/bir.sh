@@ -12,17 +12,14 @@
 #   bir.sh              (the plans: $NSIM_DATA/bir, default data/bir)
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
-nsim_require_module
-PATH=$(pwd):$PATH
+nsim_test_start
 
 bir_dir=${NSIM_DATA:-$(pwd)/data}/bir
-bir_list=$bir_dir/models.txt
 bir_out=/tmp/bir_test.out
-ktap_header
 echo "# bir: device 0, arch=$(nsim_arch 0)"
 run_tap "bir_test" sh -c "set -o pipefail; bir_test $bir_dir | tee $bir_out"
 check "bir: stats back to zero" stats_zero 0
-bir_want=$(grep -c . "$bir_list" 2>/dev/null)
+bir_want=$(grep -c . "$bir_dir/models.txt" 2>/dev/null)
 bir_done=$(grep -cE '^ok [0-9]+ bir ' "$bir_out")
 check "bir: all ${bir_want:-0} bundled BIR models passed ($bir_done)" \
 	test "${bir_want:-0}" -gt 0 -a "${bir_want:-0}" = "$bir_done"

@@ -275,6 +275,17 @@ static uint32_t first_core_of(struct __test_metadata *_metadata, int fd,
 	return mi.first_core;
 }
 
+/* LOAD of the fixture's plan on NEURONSIM_CORE_ANY: on cores @first.. */
+static void load_any_at(struct __test_metadata *_metadata,
+			FIXTURE_DATA(cores) *self, uint32_t *id, uint32_t first)
+{
+	char log[512];
+
+	ASSERT_EQ(0, nsim_load(self->fd, &self->p, NEURONSIM_CORE_ANY, id,
+			       NULL, log, sizeof(log))) TH_LOG("%s", log);
+	EXPECT_EQ(first, first_core_of(_metadata, self->fd, *id));
+}
+
 TEST_F(cores, any_core_first_fit)
 {
 	const struct neuronsim_info *in = &self->info;
@@ -290,18 +301,12 @@ TEST_F(cores, any_core_first_fit)
 	a = holder(0, &up, &down);
 	ASSERT_LT(0, a);
 	ASSERT_EQ(0, holder_ready(up));
-	ASSERT_EQ(0, nsim_load(self->fd, &self->p, NEURONSIM_CORE_ANY, &id[0],
-			       NULL, log, sizeof(log))) TH_LOG("%s", log);
-	EXPECT_EQ(2U, first_core_of(_metadata, self->fd, id[0]));
+	load_any_at(_metadata, self, &id[0], 2);
 	ASSERT_EQ(0, nsim_resolve(self->fd, id[0], 1, V1_SB, 0, 0, &sb));
 	EXPECT_EQ(in->sbuf_base + 3 * in->sbuf_window_size, sb);
-	ASSERT_EQ(0, nsim_load(self->fd, &self->p, NEURONSIM_CORE_ANY, &id[1],
-			       NULL, log, sizeof(log))) TH_LOG("%s", log);
-	EXPECT_EQ(4U, first_core_of(_metadata, self->fd, id[1]));
+	load_any_at(_metadata, self, &id[1], 4);
 	/* 6-7 is the last free run; then there is none */
-	ASSERT_EQ(0, nsim_load(self->fd, &self->p, NEURONSIM_CORE_ANY, &id[2],
-			       NULL, log, sizeof(log))) TH_LOG("%s", log);
-	EXPECT_EQ(6U, first_core_of(_metadata, self->fd, id[2]));
+	load_any_at(_metadata, self, &id[2], 6);
 	EXPECT_EQ(-EBUSY, nsim_load(self->fd, &self->p, NEURONSIM_CORE_ANY,
 				    &extra, &l, log, sizeof(log)));
 	EXPECT_EQ(KBIN_ERR_STAGE_CORES, l.err_reason);
@@ -309,12 +314,8 @@ TEST_F(cores, any_core_first_fit)
 	/* the other process goes: 0-1 is the first free run again */
 	ASSERT_EQ(0, holder_end(a, up, down));
 	EXPECT_EQ(0, nsim_unload(self->fd, id[1]));
-	ASSERT_EQ(0, nsim_load(self->fd, &self->p, NEURONSIM_CORE_ANY, &id[3],
-			       NULL, log, sizeof(log))) TH_LOG("%s", log);
-	EXPECT_EQ(0U, first_core_of(_metadata, self->fd, id[3]));
-	ASSERT_EQ(0, nsim_load(self->fd, &self->p, NEURONSIM_CORE_ANY, &id[1],
-			       NULL, log, sizeof(log))) TH_LOG("%s", log);
-	EXPECT_EQ(4U, first_core_of(_metadata, self->fd, id[1]));
+	load_any_at(_metadata, self, &id[3], 0);
+	load_any_at(_metadata, self, &id[1], 4);
 	for (i = 0; i < 4; i++)
 		EXPECT_EQ(0, nsim_unload(self->fd, id[i]));
 }

@@ -78,39 +78,28 @@ TEST_F(dbg, memrefs_agree_with_resolve)
 
 TEST_F(dbg, memrefs_columns)
 {
-	char path[128], *t;
+	char path[128];
 
-	dbgfs_path(path, sizeof(path), "models/%u/sg0/memrefs", self->id);
-	t = read_file(path, NULL);
-	ASSERT_NE(NULL, t);
-	EXPECT_NE(NULL, strstr(t, "\tweight\tMR_BUFFER\tuint8\t[1049,4]\t4196\t65536\t"));
-	EXPECT_NE(NULL, strstr(t, "\talloc+copy\n"));
-	EXPECT_NE(NULL, strstr(t, "\tbias\tMR_BUFFER\tbfloat16\t[500]\t1000\t256\t"));
-	EXPECT_NE(NULL, strstr(t, "\talloc only\n"));
-	EXPECT_NE(NULL, strstr(t, "\tsbuf0\tsbuf window\n"));
-	EXPECT_NE(NULL, strstr(t, "\tscratchpad-local@hbm"));
-	EXPECT_NE(NULL, strstr(t, "\tremote:sg1/1\tremote\n"));
-	EXPECT_NE(NULL, strstr(t, "\t0xffffffffffffffff\t-\tindex list\n"));
-	free(t);
+	EXPECT_FILE_HAS(dbgfs_path(path, sizeof(path), "models/%u/sg0/memrefs", self->id),
+			"\tweight\tMR_BUFFER\tuint8\t[1049,4]\t4196\t65536\t",
+			"\talloc+copy\n",
+			"\tbias\tMR_BUFFER\tbfloat16\t[500]\t1000\t256\t",
+			"\talloc only\n",
+			"\tsbuf0\tsbuf window\n",
+			"\tscratchpad-local@hbm",
+			"\tremote:sg1/1\tremote\n",
+			"\t0xffffffffffffffff\t-\tindex list\n");
 }
 
 TEST_F(dbg, info_hbm_device_stats)
 {
-	char path[128], p2[128], *t;
+	char path[128], p2[128];
 	struct stat sb;
 
-	dbgfs_path(path, sizeof(path), "models/%u/info", self->id);
-	t = read_file(path, NULL);
-	ASSERT_NE(NULL, t);
-	EXPECT_NE(NULL, strstr(t, "subgraphs 2\n"));
-	EXPECT_NE(NULL, strstr(t, "carveout evtaccel"));
-	free(t);
-	t = read_file(dbgfs_path(p2, sizeof(p2), "hbm"), NULL);
-	ASSERT_NE(NULL, t);
-	EXPECT_NE(NULL, strstr(t, "WEIGHT"));
-	EXPECT_NE(NULL, strstr(t, "SCRATCHPAD_NOT_SHARED"));
-	EXPECT_NE(NULL, strstr(t, "backing_bytes"));
-	free(t);
+	EXPECT_FILE_HAS(dbgfs_path(path, sizeof(path), "models/%u/info", self->id),
+			"subgraphs 2\n", "carveout evtaccel");
+	EXPECT_FILE_HAS(dbgfs_path(p2, sizeof(p2), "hbm"),
+			"WEIGHT", "SCRATCHPAD_NOT_SHARED", "backing_bytes");
 	ASSERT_EQ(0, stat(dbgfs_path(p2, sizeof(p2), "device"), &sb));
 	EXPECT_EQ(0400, sb.st_mode & 0777);
 	ASSERT_EQ(0, stat(path, &sb));
@@ -372,17 +361,12 @@ TEST(scratchpad_arena_per_backing_buf)
 	/* local 512, shared 4096, sharded 1536 -> 4 KiB each, main 9216 -> 12 KiB */
 	EXPECT_EQ(24576, mi.scratchpad_bytes);
 
-	t = read_file(dbgfs_path(path, sizeof(path), "models/%u/info", id), NULL);
-	ASSERT_NE(NULL, t);
-	EXPECT_NE(NULL, strstr(t, "\nshared_scratchpad 4096 bytes, 1 pages")) TH_LOG("%s", t);
-	EXPECT_NE(NULL, strstr(t, "\nsharded_scratchpad 1536 bytes, 1 pages")) TH_LOG("%s", t);
-	EXPECT_NE(NULL, strstr(t, "\nmain_scratchpad 9216 bytes, 1 pages")) TH_LOG("%s", t);
-	free(t);
-	t = read_file(dbgfs_path(path, sizeof(path), "models/%u/sg1/memrefs", id), NULL);
-	ASSERT_NE(NULL, t);
-	EXPECT_NE(NULL, strstr(t, "\tscratchpad-sharded@hbm")) TH_LOG("%s", t);
-	EXPECT_NE(NULL, strstr(t, "\tscratchpad-main@hbm")) TH_LOG("%s", t);
-	free(t);
+	EXPECT_FILE_HAS(dbgfs_path(path, sizeof(path), "models/%u/info", id),
+			"\nshared_scratchpad 4096 bytes, 1 pages",
+			"\nsharded_scratchpad 1536 bytes, 1 pages",
+			"\nmain_scratchpad 9216 bytes, 1 pages");
+	EXPECT_FILE_HAS(dbgfs_path(path, sizeof(path), "models/%u/sg1/memrefs", id),
+			"\tscratchpad-sharded@hbm", "\tscratchpad-main@hbm");
 	/* nothing else is loaded on device 0 while this test runs */
 	t = read_file(dbgfs_path(path, sizeof(path), "hbm"), NULL);
 	ASSERT_NE(NULL, t);
@@ -442,11 +426,8 @@ TEST(local_scratchpad_above_need_loads_with_a_note)
 	EXPECT_TRUE(tmp + 8192 <= vl || tmp >= vl + 65536)
 		TH_LOG("tmp 0x%llx inside the local scratchpad at 0x%llx",
 		       (unsigned long long)tmp, (unsigned long long)vl);
-	t = read_file(dbgfs_path(path, sizeof(path), "models/%u/sg0/memrefs", id), NULL);
-	ASSERT_NE(NULL, t);
-	EXPECT_NE(NULL, strstr(t, "\ttmp\tMR_TMP_BUF\t")) TH_LOG("%s", t);
-	EXPECT_NE(NULL, strstr(t, "\thbm0\talloc only\n")) TH_LOG("%s", t);
-	free(t);
+	EXPECT_FILE_HAS(dbgfs_path(path, sizeof(path), "models/%u/sg0/memrefs", id),
+			"\ttmp\tMR_TMP_BUF\t", "\thbm0\talloc only\n");
 	/* nothing else is loaded on device 0 while this test runs */
 	t = read_file(dbgfs_path(path, sizeof(path), "hbm"), NULL);
 	ASSERT_NE(NULL, t);

@@ -144,8 +144,15 @@ static void range(const struct tctx *t, const struct kbin_mem_ref *r,
 	*len = is_sb(r) ? t->info->sbuf_partition_size : r->size;
 }
 
-/* device bytes of @r into the reference at its address */
-static int snapshot(struct tctx *t, const struct kbin_mem_ref *r)
+/*
+ * The device bytes of @r READ_VAR can reach, CHUNK bytes at a time into
+ * t->dbuf, each chunk handed to @fn with its offset in @r (and @when);
+ * -1 at the first failure (a failed READ_VAR said here), else 0.
+ */
+static int for_each_chunk(struct tctx *t, const struct kbin_mem_ref *r,
+			  int (*fn)(struct tctx *t, const struct kbin_mem_ref *r,
+				    uint64_t off, uint64_t n, const char *when),
+			  const char *when)
 {
 	uint64_t off, len, k, n, p;
 
@@ -159,48 +166,55 @@ static int snapshot(struct tctx *t, const struct kbin_mem_ref *r)
 				    r->var_id, off + k, n, strerror(errno));
 				return -1;
 			}
-			if (dma_ref_mem_write(t->ref, t->pa[r->var_id] + off + k,
-					      t->dbuf, n))
+			if (fn(t, r, off + k, n, when))
 				return -1;
 		}
 	}
 	return 0;
 }
 
+/* a chunk of the device's bytes into the reference at its address */
+static int chunk_to_ref(struct tctx *t, const struct kbin_mem_ref *r,
+			uint64_t off, uint64_t n, const char *when)
+{
+	(void)when;
+	return dma_ref_mem_write(t->ref, t->pa[r->var_id] + off, t->dbuf, n);
+}
+
+/* a chunk of the device's bytes against the reference's; @when in a failure */
+static int chunk_vs_ref(struct tctx *t, const struct kbin_mem_ref *r,
+			uint64_t off, uint64_t n, const char *when)
+{
+	uint64_t i, stride = t->info->sbuf_window_size / t->info->sbuf_partitions;
+
+	dma_ref_mem_read(t->ref, t->pa[r->var_id] + off, t->rbuf, n);
+	t->compared += n;
+	if (!memcmp(t->dbuf, t->rbuf, n))
+		return 0;
+	for (i = 0; t->dbuf[i] == t->rbuf[i]; i++)
+		;
+	if (is_sb(r))
+		bad(t, "%s: var %u (SB) partition %" PRIu64 " byte %" PRIu64 ": device 0x%02x, reference 0x%02x",
+		    when, r->var_id, (off + i) / stride, (off + i) % stride,
+		    t->dbuf[i], t->rbuf[i]);
+	else
+		bad(t, "%s: var %u (%s) byte %" PRIu64 ": device 0x%02x, reference 0x%02x",
+		    when, r->var_id, kbin_mr_type_str(r->mr_type), off + i,
+		    t->dbuf[i], t->rbuf[i]);
+	return -1;
+}
+
+/* device bytes of @r into the reference at its address */
+static int snapshot(struct tctx *t, const struct kbin_mem_ref *r)
+{
+	return for_each_chunk(t, r, chunk_to_ref, NULL);
+}
+
 /* compare the device's bytes of @r with the reference's */
 static int compare(struct tctx *t, const struct kbin_mem_ref *r,
 		   const char *when)
 {
-	uint64_t off, len, k, n, i, p, stride;
-
-	stride = t->info->sbuf_window_size / t->info->sbuf_partitions;
-	for (p = 0; p < nranges(t, r); p++) {
-		range(t, r, p, &off, &len);
-		for (k = 0; k < len; k += n) {
-			n = len - k < CHUNK ? len - k : CHUNK;
-			if (nsim_read_var(t->fd, t->id, t->sg, r->var_id, off + k,
-					  t->dbuf, n)) {
-				bad(t, "READ_VAR var %u: %s", r->var_id, strerror(errno));
-				return -1;
-			}
-			dma_ref_mem_read(t->ref, t->pa[r->var_id] + off + k, t->rbuf, n);
-			t->compared += n;
-			if (!memcmp(t->dbuf, t->rbuf, n))
-				continue;
-			for (i = 0; t->dbuf[i] == t->rbuf[i]; i++)
-				;
-			if (is_sb(r))
-				bad(t, "%s: var %u (SB) partition %" PRIu64 " byte %" PRIu64 ": device 0x%02x, reference 0x%02x",
-				    when, r->var_id, (off + k + i) / stride,
-				    (off + k + i) % stride, t->dbuf[i], t->rbuf[i]);
-			else
-				bad(t, "%s: var %u (%s) byte %" PRIu64 ": device 0x%02x, reference 0x%02x",
-				    when, r->var_id, kbin_mr_type_str(r->mr_type),
-				    off + k + i, t->dbuf[i], t->rbuf[i]);
-			return -1;
-		}
-	}
-	return 0;
+	return for_each_chunk(t, r, chunk_vs_ref, when);
 }
 
 static int run_wait(struct tctx *t, uint32_t q, struct neuronsim_run_result *res)

@@ -214,6 +214,32 @@ static uint32_t load_std_prog(struct __test_metadata *_metadata,
 	return id;
 }
 
+/*
+ * Model @id executes to the end (within @timeout_ns; 0 none) after what
+ * the test did to it; then it is unloaded.
+ */
+static void exec_again_and_unload(struct __test_metadata *_metadata,
+				  FIXTURE_DATA(ex) *self, uint32_t id,
+				  uint64_t timeout_ns)
+{
+	struct neuronsim_exec_result *r = NULL;
+
+	ASSERT_EQ(0, exec_run(self->fd, id, timeout_ns, &r));
+	neuronsim_exec_result_free(r);
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
+}
+
+/* engine @e of a report waits for semaphore @sem >= @value, at @current */
+static void expect_waiting(struct __test_metadata *_metadata,
+			   const struct neuronsim_exec_engine *e, uint32_t sem,
+			   uint32_t value, int32_t current)
+{
+	EXPECT_EQ(NEURONSIM_ENGINE_WAITING, e->state);
+	EXPECT_EQ(sem, e->wait_semaphore);
+	EXPECT_EQ(value, e->wait_value);
+	EXPECT_EQ(current, e->wait_current);
+}
+
 TEST_F(ex, standard_program)
 {
 	long long ok0, inf0 = counter(0, "other_info", "inference_count");
@@ -231,11 +257,8 @@ TEST_F(ex, standard_program)
 	for (i = 0; i < sizeof(in); i++)
 		in[i] = (uint8_t)(i * 13 + 1);
 	ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, V0_IN, 0, in, sizeof(in)));
-	dbgfs_path(path, sizeof(path), "models/%u/sg0/engines", id);
-	t = read_file(path, NULL);
-	ASSERT_NE(NULL, t);
-	EXPECT_NE(NULL, strstr(t, "sp\t0\t3\tidle")) TH_LOG("%s", t);
-	free(t);
+	EXPECT_FILE_HAS(dbgfs_path(path, sizeof(path), "models/%u/sg0/engines", id),
+			"sp\t0\t3\tidle");
 
 	ASSERT_EQ(0, exec_start(self->fd, id, NEURONSIM_EXEC_F_TRACE, 0, EV_MAX));
 	/* poll: EPOLLIN once it ended, until EXEC_WAIT reports it */
@@ -278,12 +301,9 @@ TEST_F(ex, standard_program)
 	ASSERT_NE(NULL, t);
 	EXPECT_STREQ(want, t);
 	free(t);
-	dbgfs_path(path, sizeof(path), "models/%u/sg0/engines", id);
-	t = read_file(path, NULL);
-	ASSERT_NE(NULL, t);
-	EXPECT_NE(NULL, strstr(t, "sp\t3\t3\tdone\t-\t0xb1:1 0xc1:2 \n")) TH_LOG("%s", t);
-	EXPECT_NE(NULL, strstr(t, "pe\t2\t2\tdone\t-\t0x01:1 0xa0:1 \n")) TH_LOG("%s", t);
-	free(t);
+	EXPECT_FILE_HAS(dbgfs_path(path, sizeof(path), "models/%u/sg0/engines", id),
+			"sp\t3\t3\tdone\t-\t0xb1:1 0xc1:2 \n",
+			"pe\t2\t2\tdone\t-\t0x01:1 0xa0:1 \n");
 	/* sysfs: both subgraphs' cores, sg0's */
 	EXPECT_EQ(ok0 + 1, counter(0, "status", "success"));
 	EXPECT_EQ(inf0 + 1, counter(0, "other_info", "inference_count"));
@@ -315,7 +335,7 @@ TEST_F(ex, deadlock_names_engine_and_semaphore)
 	long long s0 = counter(0, "status", "execute_sw_semaphore_error");
 	struct neuronsim_exec_result *r = NULL;
 	const struct neuronsim_exec_engine *dve;
-	char path[256], *t;
+	char path[256];
 	struct plan p;
 	uint32_t id, k;
 
@@ -327,23 +347,16 @@ TEST_F(ex, deadlock_names_engine_and_semaphore)
 		EXPECT_EQ(-EDEADLK, r->sg[0].status);
 		EXPECT_EQ(0, r->sg[1].status);
 		dve = &r->sg[0].engines[3];
-		EXPECT_EQ(NEURONSIM_ENGINE_WAITING, dve->state);
 		EXPECT_EQ(0, dve->done);
 		EXPECT_EQ(0x41, dve->wait_opcode);
-		EXPECT_EQ(4, dve->wait_semaphore);
-		EXPECT_EQ(2, dve->wait_value);
-		EXPECT_EQ(1, dve->wait_current);
+		expect_waiting(_metadata, dve, 4, 2, 1);
 		EXPECT_EQ(NEURONSIM_ENGINE_DONE, r->sg[0].engines[4].state);
 		EXPECT_EQ(0, exec_vs_replay(r, &p, 1, "deadlock"));
 		neuronsim_exec_result_free(r);
 		r = NULL;
 	}
-	dbgfs_path(path, sizeof(path), "models/%u/sg0/engines", id);
-	t = read_file(path, NULL);
-	ASSERT_NE(NULL, t);
-	EXPECT_NE(NULL, strstr(t, "dve\t0\t1\twaiting\tsemaphore 4 >= 2 (is 1) at instruction 0 (opcode 0x41)\t-\n"))
-		TH_LOG("%s", t);
-	free(t);
+	EXPECT_FILE_HAS(dbgfs_path(path, sizeof(path), "models/%u/sg0/engines", id),
+			"dve\t0\t1\twaiting\tsemaphore 4 >= 2 (is 1) at instruction 0 (opcode 0x41)\t-\n");
 	EXPECT_EQ(f0 + 2, counter(0, "status", "failure"));
 	EXPECT_EQ(s0 + 2, counter(0, "status", "execute_sw_semaphore_error"));
 	plan_free(&p);
@@ -362,17 +375,12 @@ TEST_F(ex, timeout)
 	EXPECT_EQ(-ETIME, r->sg[0].status);
 	EXPECT_EQ(-ETIME, r->sg[1].status);
 	/* the report: PE waits for semaphore 25 >= 2, SP could go on */
-	EXPECT_EQ(NEURONSIM_ENGINE_WAITING, r->sg[0].engines[0].state);
-	EXPECT_EQ(25, r->sg[0].engines[0].wait_semaphore);
-	EXPECT_EQ(2, r->sg[0].engines[0].wait_value);
-	EXPECT_EQ(0, r->sg[0].engines[0].wait_current);
+	expect_waiting(_metadata, &r->sg[0].engines[0], 25, 2, 0);
 	EXPECT_EQ(NEURONSIM_ENGINE_STOPPED, r->sg[0].engines[4].state);
 	EXPECT_EQ(tm0 + 1, counter(0, "status", "timeout"));
 	neuronsim_exec_result_free(r);
 	/* and with time enough it finishes */
-	ASSERT_EQ(0, exec_run(self->fd, id, 60 * SEC, &r));
-	neuronsim_exec_result_free(r);
-	EXPECT_EQ(0, nsim_unload(self->fd, id));
+	exec_again_and_unload(_metadata, self, id, 60 * SEC);
 }
 
 TEST_F(ex, failed_dma_block)
@@ -392,9 +400,7 @@ TEST_F(ex, failed_dma_block)
 	EXPECT_EQ(e0 + 1, counter(0, "status", "execute_completed_with_error"));
 	EXPECT_TRUE(klog_has("(execution): block 1 descriptor 0 (copy): injected by fail_run_nth"));
 	neuronsim_exec_result_free(r);
-	ASSERT_EQ(0, exec_run(self->fd, id, 0, &r));
-	neuronsim_exec_result_free(r);
-	EXPECT_EQ(0, nsim_unload(self->fd, id));
+	exec_again_and_unload(_metadata, self, id, 0);
 }
 
 static void on_alarm(int sig)
@@ -680,7 +686,7 @@ TEST_F(ex, engines_of_an_ended_subgraph)
 {
 	struct neuronsim_exec_result *r = NULL;
 	uint32_t id, id2, q = 0;
-	char path[256], *t;
+	char path[256];
 	struct plan p;
 
 	ASSERT_EQ(0, plan_long(&self->info, &p));
@@ -696,16 +702,10 @@ TEST_F(ex, engines_of_an_ended_subgraph)
 	id = load_std_prog(_metadata, self);
 	ASSERT_EQ(0, exec_start(self->fd, id, 0, 0, 0));
 	usleep(100000);	/* sg0 ends on NeuronCore 0 */
-	dbgfs_path(path, sizeof(path), "models/%u/sg0/engines", id);
-	t = read_file(path, NULL);
-	ASSERT_NE(NULL, t);
-	EXPECT_NE(NULL, strstr(t, "sp\t3\t3\tdone\t-\t0xb1:1 0xc1:2 \n")) TH_LOG("%s", t);
-	free(t);
-	dbgfs_path(path, sizeof(path), "models/%u/sg1/engines", id);
-	t = read_file(path, NULL);
-	ASSERT_NE(NULL, t);
-	EXPECT_NE(NULL, strstr(t, "\tqueued\t")) TH_LOG("%s", t);
-	free(t);
+	EXPECT_FILE_HAS(dbgfs_path(path, sizeof(path), "models/%u/sg0/engines", id),
+			"sp\t3\t3\tdone\t-\t0xb1:1 0xc1:2 \n");
+	EXPECT_FILE_HAS(dbgfs_path(path, sizeof(path), "models/%u/sg1/engines", id),
+			"\tqueued\t");
 	EXPECT_EQ(0, nsim_unload(self->fd, id2));
 	ASSERT_EQ(0, neuronsim_exec_wait(self->fd, id, 10 * SEC, &r));
 	EXPECT_EQ(0, r->summary.status);
@@ -749,6 +749,12 @@ TEST_F(ex, refused_execute_keeps_the_last_result)
 
 TEST_F(ex, errors)
 {
+	static const struct ioctl_poke x_pokes[] = {
+		IOCTL_POKE(struct neuronsim_exec, reserved, 1, EINVAL),
+	}, w_pokes[] = {
+		IOCTL_POKE(struct neuronsim_exec_wait, num_events, 1, EINVAL),
+		IOCTL_POKE(struct neuronsim_exec_wait, flags, 1, EINVAL),
+	};
 	struct neuronsim_exec_wait w = { 0 };
 	struct neuronsim_exec x = { 0 };
 	uint32_t id, id1;
@@ -767,19 +773,13 @@ TEST_F(ex, errors)
 				      NEURONSIM_EXEC_MAX_EVENTS + 1));
 	EXPECT_EQ(-EINVAL, exec_start(self->fd, id, 0, 0, 5));
 	x.model_id = id;
-	x.reserved = 1;
-	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_EXECUTE, &x));
+	EXPECT_IOCTL_POKES(self->fd, NEURONSIM_IOC_EXECUTE, &x, x_pokes);
 	/* never executed: IDLE */
 	w.model_id = id;
 	ASSERT_EQ(0, ioctl(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
 	EXPECT_EQ(NEURONSIM_EXEC_IDLE, w.state);
 	EXPECT_EQ(2, w.num_sg);
-	w.num_events = 1;
-	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
-	w.num_events = 0;
-	w.flags = 1;
-	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
-	w.flags = 0;
+	EXPECT_IOCTL_POKES(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w, w_pokes);
 	w.model_id = id1;
 	EXPECT_EQ(ENODATA, ioctl_errno(self->fd, NEURONSIM_IOC_EXEC_WAIT, &w));
 	/* another fd's model */

@@ -13,10 +13,8 @@
 #                        default every device on the bus)
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
-nsim_require_module
-PATH=$(pwd):$PATH
+nsim_test_start
 
-ktap_header
 check "stats of every device back to zero after the device-0 tests" stats_zero_all
 check "kmem trace events enabled from the kernel command line" \
 	grep -qx 1 /sys/kernel/debug/tracing/events/kmem/kmalloc/enable

@@ -13,10 +13,8 @@
 # log.
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
-nsim_require_module
-PATH=$(pwd):$PATH
+nsim_test_start
 
-ktap_header
 check "harden: device 0 counters zero before the tests" stats_zero 0
 run_tap "ioctl_fuzz_test" ioctl_fuzz_test
 check "harden: counters zero after ioctl_fuzz_test" stats_zero 0

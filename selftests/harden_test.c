@@ -214,10 +214,19 @@ TEST_F_TIMEOUT(h, hbm_exhaustion_rollback, 900)
 	struct neuronsim_info info;
 	struct neuronsim_load l;
 	struct plan fill, big, sp;
+	/* the plans the filler leaves no room for, and why */
+	const struct {
+		const struct plan *p;
+		const char *what;
+	} refused[] = {
+		{ &big, "buffer exhaustion: a buffer over the free HBM" },
+		{ &sp, "scratchpad page exhaustion: 8 pages with 4.5 free" },
+	};
 	struct stats base;
 	uint64_t ch, page;
 	uint32_t idf, id;
 	char log[512];
+	unsigned int i;
 	int fd, ret;
 
 	fd = nsim_open();
@@ -233,21 +242,13 @@ TEST_F_TIMEOUT(h, hbm_exhaustion_rollback, 900)
 	ASSERT_EQ(0, nsim_load(fd, &fill, 0, &idf, NULL, NULL, 0));
 	ASSERT_EQ(0, read_stats(&base));
 
-	ret = nsim_load(fd, &big, 0, &id, &l, log, sizeof(log));
-	if (ret != -ENOSPC || l.err_reason != KBIN_ERR_STAGE_HBM)
-		TH_LOG("buffer over the free HBM: %d reason %u: %s", ret,
-		       l.err_reason, log);
-	EXPECT_EQ(-ENOSPC, ret);
-	EXPECT_EQ(KBIN_ERR_STAGE_HBM, l.err_reason);
-	expect_base(_metadata, &base, "buffer exhaustion");
-
-	ret = nsim_load(fd, &sp, 0, &id, &l, log, sizeof(log));
-	if (ret != -ENOSPC || l.err_reason != KBIN_ERR_STAGE_HBM)
-		TH_LOG("8-page scratchpad with 4.5 pages free: %d reason %u: %s",
-		       ret, l.err_reason, log);
-	EXPECT_EQ(-ENOSPC, ret);
-	EXPECT_EQ(KBIN_ERR_STAGE_HBM, l.err_reason);
-	expect_base(_metadata, &base, "scratchpad page exhaustion");
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		ret = nsim_load(fd, refused[i].p, 0, &id, &l, log, sizeof(log));
+		EXPECT_EQ(-ENOSPC, ret) TH_LOG("%s: %s", refused[i].what, log);
+		EXPECT_EQ(KBIN_ERR_STAGE_HBM, l.err_reason)
+			TH_LOG("%s: %s", refused[i].what, log);
+		expect_base(_metadata, &base, refused[i].what);
+	}
 
 	/* with the filler gone both fit */
 	ASSERT_EQ(0, nsim_unload(fd, idf));
@@ -259,54 +260,73 @@ TEST_F_TIMEOUT(h, hbm_exhaustion_rollback, 900)
 	close(fd);
 }
 
+/*
+ * as uid 65534: open(@path, @flags) must work (@may) or be EACCES;
+ * 1 when it does not, said in a KTAP comment
+ */
+static int nobody_open(const char *path, int flags, int may)
+{
+	int fd = open(path, flags);
+	int bad = may ? fd < 0 : fd >= 0 || errno != EACCES;
+
+	if (bad) {
+		printf("# as uid 65534: open(%s) gave %d errno %d, %s\n", path,
+		       fd, fd < 0 ? errno : 0,
+		       may ? "want it readable" : "not EACCES");
+		fflush(stdout);
+	}
+	if (fd >= 0)
+		close(fd);
+	return bad;
+}
+
 /* child: become nobody, then every privileged path must say EACCES */
 static int as_nobody(void)
 {
+	/* root's alone: the devices, debugfs, the bus */
 	static const struct {
 		const char *path;
 		int flags;
-		int readable;	/* 1: must open; 0: must be EACCES */
-	} paths[] = {
-		{ "/dev/neuronsim", O_RDWR, 0 },
-		{ "/dev/neuronsim0", O_RDWR, 0 },
-		{ DBGFS_ROOT "/stats", O_RDONLY, 0 },
-		{ DBGFS_ROOT "/neuronsim0/stats", O_RDONLY, 0 },
-		{ DBGFS_ROOT "/neuronsim0/cores", O_RDONLY, 0 },
-		{ DBGFS_ROOT "/neuronsim0/fail_copyin_nth", O_RDWR, 0 },
-		{ DBGFS_ROOT "/neuronsim0/hbm", O_RDONLY, 0 },
-		{ PARAM "max_plan_bytes", O_RDWR, 0 },
-		{ PARAM "max_loading_bytes", O_WRONLY, 0 },
-		{ "/sys/bus/neuronsim/new_device", O_WRONLY, 0 },
-		{ "/sys/bus/neuronsim/del_device", O_WRONLY, 0 },
-		{ SYSFS0 "/neuron_core0/stats/memory_usage/device_mem/present", O_WRONLY, 0 },
-		/* Documentation/security.rst: what everyone may read */
-		{ PARAM "max_plan_bytes", O_RDONLY, 1 },
-		{ PARAM "max_loading_bytes", O_RDONLY, 1 },
-		{ "/sys/bus/neuronsim/devices/neuronsim0/arch", O_RDONLY, 1 },
-		/* the Neuron driver's counters, world-readable as its own */
-		{ SYSFS0 "/info/architecture/device_name", O_RDONLY, 1 },
-		{ SYSFS0 "/stats/memory_usage/host_mem/driver_memory/present", O_RDONLY, 1 },
-		{ SYSFS0 "/neuron_core0/stats/memory_usage/device_mem/present", O_RDONLY, 1 },
-		{ SYSFS0 "/neuron_core0/stats/status/success/total", O_RDONLY, 1 },
-		{ SYSFS0 "/neuron_core0/stats/other_info/dma_bytes/total", O_RDONLY, 1 },
+	} root_only[] = {
+		{ "/dev/neuronsim", O_RDWR },
+		{ "/dev/neuronsim0", O_RDWR },
+		{ DBGFS_ROOT "/stats", O_RDONLY },
+		{ DBGFS_ROOT "/neuronsim0/stats", O_RDONLY },
+		{ DBGFS_ROOT "/neuronsim0/cores", O_RDONLY },
+		{ DBGFS_ROOT "/neuronsim0/fail_copyin_nth", O_RDWR },
+		{ DBGFS_ROOT "/neuronsim0/hbm", O_RDONLY },
+		{ "/sys/bus/neuronsim/new_device", O_WRONLY },
+		{ "/sys/bus/neuronsim/del_device", O_WRONLY },
+	};
+	/*
+	 * Documentation/security.rst: what everyone may read; the caps and
+	 * the Neuron driver's counters (world-readable as its own) only root
+	 * may write
+	 */
+	static const struct {
+		const char *path;
+		int root_writes;
+	} readable[] = {
+		{ PARAM "max_plan_bytes", 1 },
+		{ PARAM "max_loading_bytes", 1 },
+		{ SYSFS0 "/neuron_core0/stats/memory_usage/device_mem/present", 1 },
+		{ "/sys/bus/neuronsim/devices/neuronsim0/arch", 0 },
+		{ SYSFS0 "/info/architecture/device_name", 0 },
+		{ SYSFS0 "/stats/memory_usage/host_mem/driver_memory/present", 0 },
+		{ SYSFS0 "/neuron_core0/stats/status/success/total", 0 },
+		{ SYSFS0 "/neuron_core0/stats/other_info/dma_bytes/total", 0 },
 	};
 	unsigned int i;
-	int fd, bad = 0;
+	int bad = 0;
 
 	if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
 		return 100;
-	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		fd = open(paths[i].path, paths[i].flags);
-		if (paths[i].readable ? fd < 0 : fd >= 0 || errno != EACCES) {
-			printf("# as uid 65534: open(%s) gave %d errno %d, %s\n",
-			       paths[i].path, fd, fd < 0 ? errno : 0,
-			       paths[i].readable ? "want it readable" :
-			       "not EACCES");
-			fflush(stdout);
-			bad++;
-		}
-		if (fd >= 0)
-			close(fd);
+	for (i = 0; i < sizeof(root_only) / sizeof(root_only[0]); i++)
+		bad += nobody_open(root_only[i].path, root_only[i].flags, 0);
+	for (i = 0; i < sizeof(readable) / sizeof(readable[0]); i++) {
+		bad += nobody_open(readable[i].path, O_RDONLY, 1);
+		if (readable[i].root_writes)
+			bad += nobody_open(readable[i].path, O_WRONLY, 0);
 	}
 	return bad;
 }
@@ -440,6 +460,25 @@ static int bin_has_kptr(const void *p, size_t n, const char *what)
 	return 0;
 }
 
+/*
+ * The module's dynamic debug prints: @flags "+p" on, "-p" off (a failed
+ * write said in the test's log).  Return: 0 when dynamic debug is not
+ * there, else 1.
+ */
+static int dyndbg(struct __test_metadata *_metadata, const char *flags)
+{
+	char cmd[32];
+	int fd = open("/sys/kernel/debug/dynamic_debug/control", O_WRONLY);
+	int n = snprintf(cmd, sizeof(cmd), "module neuronsim %s", flags);
+
+	if (fd < 0)
+		return 0;
+	if (write(fd, cmd, n) != n)
+		TH_LOG("dynamic debug for neuronsim: '%s' not written", cmd);
+	close(fd);
+	return 1;
+}
+
 static int scan_tree(const char *dir)
 {
 	struct dirent *de;
@@ -496,12 +535,7 @@ TEST_F_TIMEOUT(h, no_kernel_pointers, 900)
 	}
 	fd = nsim_open();
 	ASSERT_LE(0, fd);
-	dyn = open("/sys/kernel/debug/dynamic_debug/control", O_WRONLY);
-	if (dyn >= 0) {
-		if (write(dyn, "module neuronsim +p", 19) != 19)
-			TH_LOG("dynamic debug for neuronsim not enabled");
-		close(dyn);
-	}
+	dyn = dyndbg(_metadata, "+p");
 	klogctl(5, NULL, 0);	/* SYSLOG_ACTION_CLEAR */
 	ASSERT_EQ(0, nsim_get_info(fd, &info));
 	bads += bin_has_kptr(&info, sizeof(info), "GET_INFO");
@@ -534,18 +568,13 @@ TEST_F_TIMEOUT(h, no_kernel_pointers, 900)
 	ASSERT_LE(0, n);
 	bads += text_has_kptr(kl, n, "kernel log");
 	/* with dynamic debug on, the loads above must have been logged */
-	if (dyn >= 0)
+	if (dyn)
 		EXPECT_NE(NULL, memmem(kl, n, "Staged memref", 13));
 	printf("# scanned GET_INFO, LOAD, MODEL_INFO, RESOLVE_BATCH, debugfs, parameters and %d bytes of kernel log (dynamic debug %s)\n",
-	       n, dyn >= 0 ? "on" : "unavailable");
+	       n, dyn ? "on" : "unavailable");
 	fflush(stdout);
 	EXPECT_EQ(0, bads);
-	dyn = open("/sys/kernel/debug/dynamic_debug/control", O_WRONLY);
-	if (dyn >= 0) {
-		if (write(dyn, "module neuronsim -p", 19) != 19)
-			TH_LOG("dynamic debug for neuronsim not disabled");
-		close(dyn);
-	}
+	dyndbg(_metadata, "-p");
 	free(kl);
 	free(bad.buf);
 	plan_free(&p);

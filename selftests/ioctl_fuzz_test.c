@@ -102,6 +102,12 @@ static uint64_t big(struct fz *z, uint64_t normal)
 	return rn(z, 6) ? normal : k[rn(z, sizeof(k) / sizeof(k[0]))];
 }
 
+/*
+ * what a command on a model id may say: no such model (another fd's, an
+ * old id, junk), a bad field or pointer, a struct tail that is not zero
+ */
+static const int model_errnos[] = { ENOENT, EINVAL, EFAULT, E2BIG, 0 };
+
 static int errno_ok(int e, const int *ok)
 {
 	for (; *ok; ok++)
@@ -157,6 +163,10 @@ static int call(struct fz *z, int fd, unsigned long cmd, void *arg,
 	return 0;
 }
 
+/*
+ * What an op on a model works on: an fd (*@fdi) and, mostly, one of its
+ * models; NULL for none (pick_id() then gives another fd's id or junk)
+ */
 static struct mdl *pick(struct fz *z, int *fdi)
 {
 	struct fdst *f;
@@ -198,6 +208,19 @@ static void forget(struct fdst *f, uint32_t id)
 	       k, ##__VA_ARGS__);					\
 	return -1;							\
 } while (0)
+
+/*
+ * call() of @cmd, named @name in a failure, on @fd with the struct *@arg
+ * (the op's tail set): its result, 0 or -errno, for the op's own checks;
+ * an errno that is not one of @ok ends the op (BAD())
+ */
+#define CALL(fd, cmd, name, arg, ok) ({					\
+	int _r = call(z, (fd), (cmd), (arg), sizeof(*(arg)), &tail);	\
+									\
+	if (_r && !errno_ok(-_r, (ok)))					\
+		BAD("%s returned %d (%s)", (name), _r, strerror(-_r));	\
+	_r;								\
+})
 
 static int op_load(struct __test_metadata *_metadata, struct fz *z,
 		   unsigned long k)
@@ -281,13 +304,12 @@ static int op_load(struct __test_metadata *_metadata, struct fz *z,
 }
 
 static int op_resolve(struct __test_metadata *_metadata, struct fz *z,
-		      unsigned long k)
+		      unsigned long k, int fdi, struct mdl *m)
 {
 	static const int ok[] = { ENOENT, ERANGE, EINVAL, ENODATA, EFAULT,
 				  E2BIG, 0 };
 	struct neuronsim_resolve r;
-	int fdi, tail, ret;
-	struct mdl *m = pick(z, &fdi);
+	int tail, ret;
 
 	memset(&r, 0, sizeof(r));
 	r.model_id = pick_id(z, m);
@@ -297,9 +319,7 @@ static int op_resolve(struct __test_metadata *_metadata, struct fz *z,
 	r.size = big(z, rn(z, 64));
 	if (!rn(z, 16))
 		r.flags = 1U << rn(z, 32);
-	ret = call(z, z->f[fdi].fd, NEURONSIM_IOC_RESOLVE, &r, sizeof(r), &tail);
-	if (ret && !errno_ok(-ret, ok))
-		BAD("RESOLVE returned %d (%s)", ret, strerror(-ret));
+	ret = CALL(z->f[fdi].fd, NEURONSIM_IOC_RESOLVE, "RESOLVE", &r, ok);
 	if (!ret) {
 		z->n_res_ok++;
 		if (!r.address && !tail)
@@ -309,15 +329,13 @@ static int op_resolve(struct __test_metadata *_metadata, struct fz *z,
 }
 
 static int op_batch(struct __test_metadata *_metadata, struct fz *z,
-		    unsigned long k)
+		    unsigned long k, int fdi, struct mdl *m)
 {
-	static const int ok[] = { ENOENT, EINVAL, EFAULT, E2BIG, 0 };
 	static const int eok[] = { ENOENT, ERANGE, EINVAL, ENODATA, 0 };
 	struct neuronsim_resolve_entry *e = (void *)z->io;
 	struct neuronsim_resolve_batch b;
 	uint32_t n = (uint32_t)rn(z, 64) + 1, i, good = 0;
-	int fdi, tail, ret;
-	struct mdl *m = pick(z, &fdi);
+	int tail, ret;
 
 	for (i = 0; i < n; i++) {
 		memset(&e[i], 0, sizeof(e[i]));
@@ -336,10 +354,8 @@ static int op_batch(struct __test_metadata *_metadata, struct fz *z,
 		b.flags = 1;
 	if (!rn(z, 16))
 		b.reserved = r64(z) | 1;
-	ret = call(z, z->f[fdi].fd, NEURONSIM_IOC_RESOLVE_BATCH, &b, sizeof(b),
-		   &tail);
-	if (ret && !errno_ok(-ret, ok))
-		BAD("RESOLVE_BATCH returned %d (%s)", ret, strerror(-ret));
+	ret = CALL(z->f[fdi].fd, NEURONSIM_IOC_RESOLVE_BATCH, "RESOLVE_BATCH", &b,
+		   model_errnos);
 	if (ret || b.count != n || b.entries != (uintptr_t)e || tail)
 		return 0;
 	for (i = 0; i < n; i++) {
@@ -359,13 +375,12 @@ static int op_batch(struct __test_metadata *_metadata, struct fz *z,
 }
 
 static int op_var_io(struct __test_metadata *_metadata, struct fz *z,
-		     unsigned long k, int write)
+		     unsigned long k, int fdi, struct mdl *m, int write)
 {
 	static const int ok[] = { EINVAL, ENOENT, ERANGE, ENODATA, EPERM,
 				  EFAULT, ENOMEM, E2BIG, 0 };
 	struct neuronsim_var_io io;
-	int fdi, tail, ret;
-	struct mdl *m = pick(z, &fdi);
+	int tail;
 
 	memset(&io, 0, sizeof(io));
 	io.model_id = pick_id(z, m);
@@ -376,30 +391,22 @@ static int op_var_io(struct __test_metadata *_metadata, struct fz *z,
 	io.buf = ptr(z, z->io);
 	if (!rn(z, 16))
 		io.flags = 1U << rn(z, 32);
-	ret = call(z, z->f[fdi].fd,
-		   write ? NEURONSIM_IOC_WRITE_VAR : NEURONSIM_IOC_READ_VAR,
-		   &io, sizeof(io), &tail);
-	if (ret && !errno_ok(-ret, ok))
-		BAD("%s returned %d (%s)", write ? "WRITE_VAR" : "READ_VAR",
-		    ret, strerror(-ret));
+	CALL(z->f[fdi].fd, write ? NEURONSIM_IOC_WRITE_VAR : NEURONSIM_IOC_READ_VAR,
+	     write ? "WRITE_VAR" : "READ_VAR", &io, ok);
 	return 0;
 }
 
 static int op_unload(struct __test_metadata *_metadata, struct fz *z,
-		     unsigned long k)
+		     unsigned long k, int fdi, struct mdl *m)
 {
-	static const int ok[] = { ENOENT, EINVAL, EFAULT, E2BIG, 0 };
 	struct neuronsim_unload u;
-	int fdi, tail, ret;
-	struct mdl *m = pick(z, &fdi);
+	int tail, ret;
 
 	memset(&u, 0, sizeof(u));
 	u.model_id = pick_id(z, m);
 	if (!rn(z, 16))
 		u.flags = 1U << rn(z, 32);
-	ret = call(z, z->f[fdi].fd, NEURONSIM_IOC_UNLOAD, &u, sizeof(u), &tail);
-	if (ret && !errno_ok(-ret, ok))
-		BAD("UNLOAD returned %d (%s)", ret, strerror(-ret));
+	ret = CALL(z->f[fdi].fd, NEURONSIM_IOC_UNLOAD, "UNLOAD", &u, model_errnos);
 	if (!ret) {
 		int i, mine = 0;
 
@@ -415,22 +422,17 @@ static int op_unload(struct __test_metadata *_metadata, struct fz *z,
 
 /* model info, plus the stability of a valid model's address */
 static int op_info(struct __test_metadata *_metadata, struct fz *z,
-		   unsigned long k)
+		   unsigned long k, int fdi, struct mdl *m)
 {
-	static const int ok[] = { ENOENT, EINVAL, EFAULT, E2BIG, 0 };
 	struct neuronsim_model_info mi;
-	int fdi, tail, ret;
-	struct mdl *m = pick(z, &fdi);
+	int tail, ret;
 	uint64_t a;
 
 	memset(&mi, 0, sizeof(mi));
 	mi.model_id = pick_id(z, m);
 	if (!rn(z, 16))
 		mi.flags = 1;
-	ret = call(z, z->f[fdi].fd, NEURONSIM_IOC_MODEL_INFO, &mi, sizeof(mi),
-		   &tail);
-	if (ret && !errno_ok(-ret, ok))
-		BAD("MODEL_INFO returned %d (%s)", ret, strerror(-ret));
+	CALL(z->f[fdi].fd, NEURONSIM_IOC_MODEL_INFO, "MODEL_INFO", &mi, model_errnos);
 	if (rn(z, 2)) {	/* DMA_INFO: summaries and ring ranges, odd fields */
 		static const int dok[] = { ENOENT, EINVAL, EFAULT, E2BIG, ERANGE, 0 };
 		struct neuronsim_dma_info di;
@@ -450,10 +452,7 @@ static int op_info(struct __test_metadata *_metadata, struct fz *z,
 		}
 		if (!rn(z, 16))
 			di.reserved[rn(z, 2)] = 1;
-		ret = call(z, z->f[fdi].fd, NEURONSIM_IOC_DMA_INFO, &di, sizeof(di),
-			   &tail);
-		if (ret && !errno_ok(-ret, dok))
-			BAD("DMA_INFO returned %d (%s)", ret, strerror(-ret));
+		CALL(z->f[fdi].fd, NEURONSIM_IOC_DMA_INFO, "DMA_INFO", &di, dok);
 	}
 	if (!rn(z, 3)) {	/* EXECUTE and EXEC_WAIT, odd fields */
 		static const int xok[] = { ENOENT, EINVAL, EFAULT, E2BIG, ENODATA,
@@ -471,9 +470,7 @@ static int op_info(struct __test_metadata *_metadata, struct fz *z,
 		x.timeout_ns = rn(z, 4) ? 0 : rn(z, 1000000);
 		if (!rn(z, 16))
 			x.reserved = 1;
-		ret = call(z, z->f[fdi].fd, NEURONSIM_IOC_EXECUTE, &x, sizeof(x), &tail);
-		if (ret && !errno_ok(-ret, xok))
-			BAD("EXECUTE returned %d (%s)", ret, strerror(-ret));
+		CALL(z->f[fdi].fd, NEURONSIM_IOC_EXECUTE, "EXECUTE", &x, xok);
 		memset(&w, 0, sizeof(w));
 		w.model_id = pick_id(z, m);
 		w.timeout_ns = rn(z, 2) ? 0 : 100000000;
@@ -485,9 +482,7 @@ static int op_info(struct __test_metadata *_metadata, struct fz *z,
 		w.events = ptr(z, z->io);
 		if (!rn(z, 16))
 			w.flags = 1;
-		ret = call(z, z->f[fdi].fd, NEURONSIM_IOC_EXEC_WAIT, &w, sizeof(w), &tail);
-		if (ret && !errno_ok(-ret, wok))
-			BAD("EXEC_WAIT returned %d (%s)", ret, strerror(-ret));
+		CALL(z->f[fdi].fd, NEURONSIM_IOC_EXEC_WAIT, "EXEC_WAIT", &w, wok);
 	}
 	if (m && m->valid) {
 		ret = nsim_resolve(z->f[fdi].fd, m->id, 0, V0_WEIGHT, 0, 1, &a);
@@ -591,21 +586,26 @@ TEST_F_TIMEOUT(fz, ioctl_fuzz, 3600)
 
 	for (k = 0; k < g_calls && !r; k++) {
 		unsigned int op = (unsigned int)rn(z, 100);
+		struct mdl *m = NULL;
+		int fdi = 0;
 
+		/* the ops on a model: an fd and maybe one of its models */
+		if (op >= 12 && op < 92)
+			m = pick(z, &fdi);
 		if (op < 12)
 			r = op_load(_metadata, z, k);
 		else if (op < 40)
-			r = op_resolve(_metadata, z, k);
+			r = op_resolve(_metadata, z, k, fdi, m);
 		else if (op < 52)
-			r = op_batch(_metadata, z, k);
+			r = op_batch(_metadata, z, k, fdi, m);
 		else if (op < 64)
-			r = op_var_io(_metadata, z, k, 0);
+			r = op_var_io(_metadata, z, k, fdi, m, 0);
 		else if (op < 76)
-			r = op_var_io(_metadata, z, k, 1);
+			r = op_var_io(_metadata, z, k, fdi, m, 1);
 		else if (op < 84)
-			r = op_unload(_metadata, z, k);
+			r = op_unload(_metadata, z, k, fdi, m);
 		else if (op < 92)
-			r = op_info(_metadata, z, k);
+			r = op_info(_metadata, z, k, fdi, m);
 		else
 			r = op_misc(_metadata, z, k);
 		z->n_calls[op * 16 / 100]++;

@@ -2,8 +2,9 @@
 # lib.sh - helpers of the shell selftests (busybox sh): numbered KTAP
 # results, programs run as subtests, the module and the neuronsim bus.
 #
-# A script sources it, calls ktap_header, reports each result with check
-# or run_tap (numbered "ok N NAME" / "not ok N NAME"), and ends with
+# A script sources it, starts with nsim_test_start (nsim_require_module,
+# its programs on PATH, ktap_header), reports each result with check or
+# run_tap (numbered "ok N NAME" / "not ok N NAME"), and ends with
 # ktap_finish, which prints the plan "1..N" and exits 1 when a result
 # failed.  A program run by run_tap is a subtest: its own KTAP output is
 # printed below, each line prefixed "# ", before its result line.
@@ -93,6 +94,13 @@ check() {
 	rm -f /tmp/check.$$
 }
 
+# check_ran NAME WANT LOG PATTERN: one result "NAME (N)" for the N lines
+# of LOG (subtests' output) that match PATTERN (grep -E): ok when N is WANT
+check_ran() {
+	cr_done=$(grep -cE "$4" "$3")
+	check "$1 ($cr_done)" test "$2" = "$cr_done"
+}
+
 # nsim_require_module: skip the script unless neuronsim.ko and device
 # ${NSIM_DEV:-0} are there
 nsim_require_module() {
@@ -102,6 +110,29 @@ nsim_require_module() {
 		ktap_skip_all "$dev is absent: no such device on the neuronsim bus"
 	fi
 	ktap_skip_all "$dev is absent: neuronsim.ko is not loaded"
+}
+
+# nsim_test_start: a test script's start, in its own directory: skip the
+# script unless the module and its device are there (nsim_require_module),
+# the test programs next to it on PATH, the KTAP header
+nsim_test_start() {
+	nsim_require_module
+	PATH=$(pwd):$PATH
+	ktap_header
+}
+
+# with_param NAME VALUE CMD...: CMD (a program or a function of these
+# scripts, run_tap) with module parameter NAME set to VALUE, then NAME set
+# back to what it was; CMD's exit status
+with_param() {
+	wp_file=/sys/module/neuronsim/parameters/$1
+	wp_old=$(cat "$wp_file")
+	echo "$2" > "$wp_file"
+	shift 2
+	"$@"
+	wp_rc=$?
+	echo "$wp_old" > "$wp_file"
+	return $wp_rc
 }
 
 # nsim_devices: "INDEX:ARCH" of every device on the bus, in index order

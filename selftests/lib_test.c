@@ -276,24 +276,40 @@ TEST_F(lib, load_file)
 
 TEST_F(lib, resolve)
 {
+	/* what each (subgraph, var, offset, size) of the model must give */
+	static const struct {
+		__u32 sg, var;
+		__u64 off, size;
+		int ret;
+	} c[] = {
+		{ 0, V0_WEIGHT, 100, 16, 0 },
+		{ 0, V0_WEIGHT, 0, STD_WEIGHT_SIZE, 0 },
+		{ 0, V0_WEIGHT, 1, STD_WEIGHT_SIZE, -ERANGE },
+		{ 0, V0_WEIGHT, ~0ULL, 2, -ERANGE },
+		/* MR_PTR: its target's address at offset 0 only */
+		{ 0, V0_PTR, 0, 0, 0 },
+		{ 0, V0_PTR, 4, 0, -EINVAL },
+		{ 0, V0_LIST, 0, 4, -ENODATA },
+		{ 0, V0_N, 0, 0, -ENOENT },
+		{ 2, 0, 0, 0, -ENOENT },
+	};
 	__u64 a, b;
+	unsigned int i;
 
 	ASSERT_EQ(0, neuronsim_resolve(self->fd, self->id, 0, V0_WEIGHT, 0, 16, &a));
-	ASSERT_EQ(0, neuronsim_resolve(self->fd, self->id, 0, V0_WEIGHT, 100, 16, &b));
-	ASSERT_EQ(a + 100, b);
-	ASSERT_EQ(0, neuronsim_resolve(self->fd, self->id, 0, V0_WEIGHT, 0,
-				       STD_WEIGHT_SIZE, &b));
-	ASSERT_EQ(-ERANGE, neuronsim_resolve(self->fd, self->id, 0, V0_WEIGHT, 1,
-					     STD_WEIGHT_SIZE, &b));
-	ASSERT_EQ(-ERANGE, neuronsim_resolve(self->fd, self->id, 0, V0_WEIGHT, ~0ULL,
-					     2, &b));
-	/* MR_PTR: its target's address at offset 0 only */
-	ASSERT_EQ(0, neuronsim_resolve(self->fd, self->id, 0, V0_PTR, 0, 0, &b));
-	ASSERT_EQ(a, b);
-	ASSERT_EQ(-EINVAL, neuronsim_resolve(self->fd, self->id, 0, V0_PTR, 4, 0, &b));
-	ASSERT_EQ(-ENODATA, neuronsim_resolve(self->fd, self->id, 0, V0_LIST, 0, 4, &b));
-	ASSERT_EQ(-ENOENT, neuronsim_resolve(self->fd, self->id, 0, V0_N, 0, 0, &b));
-	ASSERT_EQ(-ENOENT, neuronsim_resolve(self->fd, self->id, 2, 0, 0, 0, &b));
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		b = 0;
+		EXPECT_EQ(c[i].ret, neuronsim_resolve(self->fd, self->id, c[i].sg,
+						      c[i].var, c[i].off,
+						      c[i].size, &b))
+			TH_LOG("subgraph %u var %u offset %llu size %llu",
+			       c[i].sg, c[i].var, c[i].off, c[i].size);
+		/* the weight at an offset, the pointer at its target */
+		if (!c[i].ret)
+			EXPECT_EQ(a + (c[i].var == V0_PTR ? 0 : c[i].off), b)
+				TH_LOG("subgraph %u var %u offset %llu", c[i].sg,
+				       c[i].var, c[i].off);
+	}
 	ASSERT_EQ(-ENOENT, neuronsim_resolve(self->fd, self->id + 1000, 0, 0, 0, 0, &b));
 	ASSERT_EQ(-EINVAL, neuronsim_resolve(self->fd, self->id, 0, 0, 0, 0, NULL));
 }

@@ -10,10 +10,8 @@
 #   libneuronsim.sh     (NSIM_LIB_DEVICES="INDEX ...", default "0 1")
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
-nsim_require_module
-PATH=$(pwd):$PATH
+nsim_test_start
 
-ktap_header
 for dev in ${NSIM_LIB_DEVICES:-0 1}; do
 	arch=$(nsim_arch $dev)
 	NSIM_DEV=$dev run_tap "lib_test arch=$arch" lib_test

@@ -362,19 +362,17 @@ TEST_F(std, wrong_target_generation)
 
 TEST_F(std, load_flags_and_reserved)
 {
+	static const struct ioctl_poke pokes[] = {
+		IOCTL_POKE(struct neuronsim_load, flags, 1, EINVAL),
+		IOCTL_POKE(struct neuronsim_load, reserved, 1, EINVAL),
+		IOCTL_POKE(struct neuronsim_load, plan_ptr, 16, EFAULT),
+	};
 	struct neuronsim_load l;
 
 	memset(&l, 0, sizeof(l));
 	l.plan_ptr = (uintptr_t)self->p.buf;
 	l.plan_len = self->p.len;
-	l.flags = 1;
-	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_LOAD, &l));
-	l.flags = 0;
-	l.reserved = 1;
-	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, NEURONSIM_IOC_LOAD, &l));
-	l.reserved = 0;
-	l.plan_ptr = 16;
-	EXPECT_EQ(EFAULT, ioctl_errno(self->fd, NEURONSIM_IOC_LOAD, &l));
+	EXPECT_IOCTL_POKES(self->fd, NEURONSIM_IOC_LOAD, &l, pokes);
 }
 
 /*

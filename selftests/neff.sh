@@ -28,14 +28,12 @@
 #                        the plans: $NSIM_DATA/neff, default data/neff)
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
-nsim_require_module
-PATH=$(pwd):$PATH
+nsim_test_start
 
 neff_dir=${NSIM_DATA:-$(pwd)/data}/neff
 neff_manifest=$neff_dir/manifest.tsv
 neff_out=/tmp/neff_test.out
 : > "$neff_out"
-ktap_header
 for dev in ${NSIM_NEFF_DEVICES:-1 0}; do
 	arch=$(nsim_arch $dev)
 	echo "# neff: device $dev, arch=$arch"
@@ -44,9 +42,8 @@ for dev in ${NSIM_NEFF_DEVICES:-1 0}; do
 done
 if [ -s "$neff_manifest" ]; then
 	neff_want=$(grep -cE '^(plan|fail)	' "$neff_manifest")
-	neff_done=$(grep -cE '^(not )?ok [0-9]+ neff ' "$neff_out")
-	check "neff: all $neff_want NEFFs of the manifest ran ($neff_done)" \
-		test "$neff_want" = "$neff_done"
+	check_ran "neff: all $neff_want NEFFs of the manifest ran" "$neff_want" \
+		"$neff_out" '^(not )?ok [0-9]+ neff '
 fi
 rm -f "$neff_out"
 
@@ -65,12 +62,9 @@ for dev in ${NSIM_NEFF_DEVICES:-1 0}; do
 		;;
 	all)
 		# as the every-queue pass below: past the default backing_limit
-		bl=/sys/module/neuronsim/parameters/backing_limit
-		bl0=$(cat $bl)
-		echo $((4 << 30)) > $bl
-		NSIM_DEV=$dev run_tap "dma_test -x -b arch=$arch: every NEFF executed, its bytes compared" \
+		NSIM_DEV=$dev with_param backing_limit $((4 << 30)) \
+			run_tap "dma_test -x -b arch=$arch: every NEFF executed, its bytes compared" \
 			sh -c "set -o pipefail; dma_test -x -b $neff_dir | tee -a $exec_out"
-		echo "$bl0" > $bl
 		;;
 	*)
 		NSIM_DEV=$dev run_tap "dma_test -x arch=$arch: every NEFF executed, against the host replay" \
@@ -83,9 +77,8 @@ for dev in ${NSIM_NEFF_DEVICES:-1 0}; do
 done
 if [ -s "$neff_manifest" ] && [ "${NSIM_DMA:-subset}" != small ]; then
 	exec_want=$(grep -c '^plan	' "$neff_manifest")
-	exec_done=$(grep -cE '^(not )?ok [0-9]+ exec ' "$exec_out")
-	check "exec: all $exec_want plans of the manifest executed ($exec_done)" \
-		test "$exec_want" = "$exec_done"
+	check_ran "exec: all $exec_want plans of the manifest executed" \
+		"$exec_want" "$exec_out" '^(not )?ok [0-9]+ exec '
 fi
 rm -f "$exec_out"
 
@@ -98,12 +91,10 @@ for dev in ${NSIM_NEFF_DEVICES:-1 0}; do
 		# every queue of trn1's float32 no_maxpool NEFF writes 1.5 GB
 		# of device memory: past the default 1 GiB backing_limit (make
 		# check-full boots the VM with 6 GiB, scripts/check.sh)
-		bl=/sys/module/neuronsim/parameters/backing_limit
-		bl0=$(cat $bl)
-		echo $((4 << 30)) > $bl
-		NSIM_DEV=$dev run_tap "dma_test arch=$arch: input queues" dma_test "$neff_dir"
-		NSIM_DEV=$dev run_tap "dma_test arch=$arch: every queue" dma_test -a "$neff_dir"
-		echo "$bl0" > $bl
+		NSIM_DEV=$dev with_param backing_limit $((4 << 30)) \
+			run_tap "dma_test arch=$arch: input queues" dma_test "$neff_dir"
+		NSIM_DEV=$dev with_param backing_limit $((4 << 30)) \
+			run_tap "dma_test arch=$arch: every queue" dma_test -a "$neff_dir"
 		;;
 	small)
 		[ "$arch" = trn2 ] || continue

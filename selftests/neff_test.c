@@ -56,6 +56,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,66 @@ static int split(char *line, char **f, int max)
 	return n;
 }
 
+/*
+ * The array @a of *@n elements of @size bytes (room for *@cap) with one
+ * more, zeroed, at its end; a full array grows to twice its room (the
+ * first time to @first elements).  Return: the array, maybe moved; NULL
+ * when out of memory, @a freed.
+ */
+static void *append(void *a, size_t *n, size_t *cap, size_t size, size_t first)
+{
+	size_t c = *cap;
+
+	if (*n == c) {
+		void *g = realloc(a, (c ? 2 * c : first) * size);
+
+		if (!g) {
+			free(a);
+			return NULL;
+		}
+		a = g;
+		*cap = c ? 2 * c : first;
+	}
+	memset((char *)a + (*n)++ * size, 0, size);
+	return a;
+}
+
+/*
+ * append() to the array @a of @n elements (room for @cap; the first time
+ * for @first): the new element's address, NULL when out of memory
+ */
+#define APPEND(a, n, cap, first) \
+	((a) = append((a), &(n), &(cap), sizeof(*(a)), (first)), \
+	 (a) ? &(a)[(n) - 1] : NULL)
+
+/*
+ * Fields f[1], f[2], ... of a manifest line into what @fmt names, a
+ * letter a field: 'u' a uint32_t *, 'U' a uint64_t * (numbers read as
+ * strtoull() does, base 0), 's' a char * and its size (a size_t)
+ */
+static void fields(char **f, const char *fmt, ...)
+{
+	va_list ap;
+	char *name;
+	int i;
+
+	va_start(ap, fmt);
+	for (i = 1; fmt[i - 1]; i++) {
+		switch (fmt[i - 1]) {
+		case 'u':
+			*va_arg(ap, uint32_t *) = strtoul(f[i], NULL, 0);
+			break;
+		case 'U':
+			*va_arg(ap, uint64_t *) = strtoull(f[i], NULL, 0);
+			break;
+		default:
+			name = va_arg(ap, char *);
+			snprintf(name, va_arg(ap, size_t), "%s", f[i]);
+		}
+	}
+	va_end(ap);
+}
+
 static struct entry *read_manifest(const char *path, size_t *count,
 				   unsigned int *fails)
 {
@@ -151,56 +212,29 @@ static struct entry *read_manifest(const char *path, size_t *count,
 	while (fgets(line, sizeof(line), fp)) {
 		nf = split(line, f, 10);
 		if (nf == 7 && !strcmp(f[0], "plan")) {
-			if (n == cap) {
-				cap = cap ? 2 * cap : 64;
-				es = realloc(es, cap * sizeof(*es));
-				if (!es)
-					break;
-			}
-			cur = &es[n++];
-			memset(cur, 0, sizeof(*cur));
-			snprintf(cur->kbin, sizeof(cur->kbin), "%s", f[1]);
-			snprintf(cur->neff, sizeof(cur->neff), "%s", f[2]);
-			snprintf(cur->target, sizeof(cur->target), "%s", f[3]);
-			cur->gen = strtoul(f[4], NULL, 0);
-			cur->nsg = strtoul(f[5], NULL, 0);
-			cur->nvars = strtoull(f[6], NULL, 0);
+			cur = APPEND(es, n, cap, 64);
+			if (!cur)
+				break;
+			fields(f, "sssuuU", cur->kbin, sizeof(cur->kbin), cur->neff,
+			       sizeof(cur->neff), cur->target, sizeof(cur->target),
+			       &cur->gen, &cur->nsg, &cur->nvars);
 			cur->ndescs = -1;
 		} else if (nf == 2 && !strcmp(f[0], "dma") && cur) {
 			cur->ndescs = strtoll(f[1], NULL, 0);
 		} else if (nf == 8 && !strcmp(f[0], "q") && cur) {
-			struct qexp *q;
+			struct qexp *q = APPEND(cur->q, cur->nq, cur->capq, 8);
 
-			if (cur->nq == cur->capq) {
-				cur->capq = cur->capq ? 2 * cur->capq : 8;
-				cur->q = realloc(cur->q, cur->capq * sizeof(*q));
-				if (!cur->q)
-					break;
-			}
-			q = &cur->q[cur->nq++];
-			q->sg = strtoul(f[1], NULL, 0);
-			q->q = strtoul(f[2], NULL, 0);
-			snprintf(q->name, sizeof(q->name), "%s", f[3]);
-			q->blocks = strtoull(f[4], NULL, 0);
-			q->descs = strtoull(f[5], NULL, 0);
-			q->m2s = strtoull(f[6], NULL, 0);
-			q->s2m = strtoull(f[7], NULL, 0);
+			if (!q)
+				break;
+			fields(f, "uusUUUU", &q->sg, &q->q, q->name, sizeof(q->name),
+			       &q->blocks, &q->descs, &q->m2s, &q->s2m);
 		} else if (nf == 6 && !strcmp(f[0], "w") && cur) {
-			struct wexp *w;
+			struct wexp *w = APPEND(cur->w, cur->nw, cur->capw, 8);
 
-			if (cur->nw == cur->capw) {
-				cur->capw = cur->capw ? 2 * cur->capw : 8;
-				cur->w = realloc(cur->w, cur->capw * sizeof(*w));
-				if (!cur->w)
-					break;
-			}
-			w = &cur->w[cur->nw++];
-			memset(w, 0, sizeof(*w));
-			w->sg = strtoul(f[1], NULL, 0);
-			w->var = strtoul(f[2], NULL, 0);
-			w->len = strtoull(f[3], NULL, 0);
-			w->crc = strtoul(f[4], NULL, 0);
-			snprintf(w->name, sizeof(w->name), "%s", f[5]);
+			if (!w)
+				break;
+			fields(f, "uuUus", &w->sg, &w->var, &w->len, &w->crc, w->name,
+			       sizeof(w->name));
 		} else if (nf >= 2 && !strcmp(f[0], "fail")) {
 			printf("# %s: the host could not compile it: %s\n", f[1],
 			       nf > 2 ? f[2] : "?");
@@ -209,7 +243,7 @@ static struct entry *read_manifest(const char *path, size_t *count,
 		}
 	}
 	fclose(fp);
-	*count = n;
+	*count = es ? n : 0;
 	return es;
 }
 

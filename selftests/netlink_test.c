@@ -33,6 +33,62 @@ static int load_plan(int fd, const struct plan *p, __u32 *id)
 	return neuronsim_load(fd, p->buf, p->len, NULL, id);
 }
 
+/*
+ * A test's model: the device (through the library), the plan loaded from
+ * it, and a netlink handle.
+ */
+struct loaded {
+	int fd;
+	struct neuronsim_info info;
+	struct plan p;
+	__u32 id;
+	struct neuronsim_nl *nl;
+};
+
+/* the plans of struct loaded: plan_std(), and these */
+static int plan_2_vars(const struct neuronsim_info *info, struct plan *p)
+{
+	return plan_buffers(info, 2, 64, 0, p);
+}
+
+static int plan_3000_vars(const struct neuronsim_info *info, struct plan *p)
+{
+	return plan_buffers(info, 3000, 64, 0, p);
+}
+
+static int plan_engine_u8(const struct neuronsim_info *info, struct plan *p)
+{
+	return plan_engine(info, ENGINE_NB * ENGINE_SLICE, KBIN_DMA_DTYPE_UINT8,
+			   KBIN_DMA_DTYPE_UINT8, p);
+}
+
+/*
+ * A test's start: the device opened, the plan @build makes for it loaded,
+ * a netlink handle opened.
+ */
+static void load_on_device(struct __test_metadata *_metadata, struct loaded *t,
+			   int (*build)(const struct neuronsim_info *info,
+					struct plan *p))
+{
+	t->fd = neuronsim_open(NULL);
+	ASSERT_LE(0, t->fd);
+	ASSERT_EQ(0, neuronsim_get_info(t->fd, &t->info));
+	ASSERT_EQ(0, build(&t->info, &t->p));
+	ASSERT_EQ(0, load_plan(t->fd, &t->p, &t->id));
+	ASSERT_EQ(0, neuronsim_nl_open(&t->nl));
+}
+
+/*
+ * A test's end: the netlink handle and the device closed (its model
+ * unloaded), the plan freed.
+ */
+static void loaded_end(struct loaded *t)
+{
+	neuronsim_nl_close(t->nl);
+	neuronsim_close(t->fd);
+	plan_free(&t->p);
+}
+
 TEST(get_device)
 {
 	struct neuronsim_nl_device d;
@@ -176,31 +232,20 @@ static int check_var(const struct neuronsim_nl_var *v, void *ctx)
 
 TEST(get_vars_dump_resumes)
 {
-	enum { N = 3000 };
-	struct neuronsim_info info;
-	struct neuronsim_nl *nl;
 	struct vars_seen s = { 0 };
-	struct plan p;
-	__u32 id;
-	int fd = neuronsim_open(NULL);
+	struct loaded t;
 
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, neuronsim_get_info(fd, &info));
-	ASSERT_EQ(0, plan_buffers(&info, N, 64, 0, &p));
-	ASSERT_EQ(0, load_plan(fd, &p, &id));
-	ASSERT_EQ(0, neuronsim_nl_open(&nl));
-	s.fd = fd;
-	s.model = id;
-	ASSERT_EQ(0, neuronsim_nl_list_vars(nl, id, check_var, &s));
-	ASSERT_EQ((__u32)N, s.n);
+	load_on_device(_metadata, &t, plan_3000_vars);
+	s.fd = t.fd;
+	s.model = t.id;
+	ASSERT_EQ(0, neuronsim_nl_list_vars(t.nl, t.id, check_var, &s));
+	ASSERT_EQ(3000U, s.n);
 	ASSERT_EQ(0, s.bad_order);
 	ASSERT_EQ(0, s.name_mismatch);
 	ASSERT_EQ(0, s.addr_mismatch);
-	ASSERT_EQ(-ENOENT, neuronsim_nl_list_vars(nl, id + 1000, check_var, &s));
-	ASSERT_EQ(-EINVAL, neuronsim_nl_list_vars(nl, 0, check_var, &s));
-	neuronsim_nl_close(nl);
-	neuronsim_close(fd);
-	plan_free(&p);
+	ASSERT_EQ(-ENOENT, neuronsim_nl_list_vars(t.nl, t.id + 1000, check_var, &s));
+	ASSERT_EQ(-EINVAL, neuronsim_nl_list_vars(t.nl, 0, check_var, &s));
+	loaded_end(&t);
 }
 
 struct kinds_seen {
@@ -226,28 +271,18 @@ static int std_var(const struct neuronsim_nl_var *v, void *ctx)
 
 TEST(get_vars_every_kind)
 {
-	struct neuronsim_info info;
-	struct neuronsim_nl *nl;
 	struct kinds_seen k = { 0 };
-	struct plan p;
-	__u32 id;
-	int fd = neuronsim_open(NULL);
+	struct loaded t;
 
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, neuronsim_get_info(fd, &info));
-	ASSERT_EQ(0, plan_std(&info, &p));
-	ASSERT_EQ(0, load_plan(fd, &p, &id));
-	ASSERT_EQ(0, neuronsim_nl_open(&nl));
-	ASSERT_EQ(0, neuronsim_nl_list_vars(nl, id, std_var, &k));
+	load_on_device(_metadata, &t, plan_std);
+	ASSERT_EQ(0, neuronsim_nl_list_vars(t.nl, t.id, std_var, &k));
 	ASSERT_EQ(V0_N + V1_N, k.n);
 	/* MR_LIST has no physical_address (an MR_PTR_TABLE's row table is
 	 * staged) */
 	ASSERT_EQ(1, k.unstaged);
 	ASSERT_EQ(0, k.list_staged);
 	ASSERT_EQ(1, k.ptr_ok);
-	neuronsim_nl_close(nl);
-	neuronsim_close(fd);
-	plan_free(&p);
+	loaded_end(&t);
 }
 
 struct ev_log {
@@ -381,27 +416,20 @@ TEST(run_done_event)
 	struct neuronsim_run_opts o = { .sz = sizeof(o) };
 	struct neuronsim_engine_stats st, dbg;
 	struct neuronsim_run_result res;
-	struct neuronsim_info info;
-	struct neuronsim_nl *nl;
 	struct run_log l = { 0 };
-	struct plan p;
-	__u32 id, q = 0;
-	int fd = neuronsim_open(NULL), tries = 50;
+	struct loaded t;
+	int tries = 50;
+	__u32 q = 0;
 
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, neuronsim_get_info(fd, &info));
-	ASSERT_EQ(0, plan_engine(&info, ENGINE_NB * ENGINE_SLICE, KBIN_DMA_DTYPE_UINT8,
-				 KBIN_DMA_DTYPE_UINT8, &p));
-	ASSERT_EQ(0, neuronsim_nl_open(&nl));
-	ASSERT_EQ(0, neuronsim_nl_subscribe(nl));
-	ASSERT_EQ(0, load_plan(fd, &p, &id));
-	ASSERT_EQ(0, neuronsim_run(fd, id, &o, &q, 1));
-	ASSERT_EQ(0, neuronsim_wait(fd, id, &o, &q, &res, 1));
+	load_on_device(_metadata, &t, plan_engine_u8);
+	ASSERT_EQ(0, neuronsim_nl_subscribe(t.nl));
+	ASSERT_EQ(0, neuronsim_run(t.fd, t.id, &o, &q, 1));
+	ASSERT_EQ(0, neuronsim_wait(t.fd, t.id, &o, &q, &res, 1));
 	ASSERT_EQ(0, res.status);
 	while (!l.n && tries--)
-		neuronsim_nl_read_events(nl, 100, log_run, &l);
+		neuronsim_nl_read_events(t.nl, 100, log_run, &l);
 	ASSERT_EQ(1, l.n);
-	EXPECT_EQ(id, l.model);
+	EXPECT_EQ(t.id, l.model);
 	EXPECT_EQ(0U, l.sg);
 	EXPECT_EQ(0U, l.queue);
 	EXPECT_STREQ("qIn", l.name);
@@ -429,12 +457,10 @@ TEST(run_done_event)
 	EXPECT_EQ(-ENOENT, neuronsim_engine_stats(0, 99, &st));
 	EXPECT_EQ(-EINVAL, neuronsim_engine_stats(0, 0, NULL));
 	/* the library's bad arguments */
-	EXPECT_EQ(-EINVAL, neuronsim_run(fd, id, &o, NULL, 1));
-	EXPECT_EQ(-EINVAL, neuronsim_wait(fd, id, &o, &q, NULL, 1));
-	EXPECT_EQ(-ENOENT, neuronsim_run(fd, id + 1000, NULL, &q, 1));
-	neuronsim_close(fd);
-	neuronsim_nl_close(nl);
-	plan_free(&p);
+	EXPECT_EQ(-EINVAL, neuronsim_run(t.fd, t.id, &o, NULL, 1));
+	EXPECT_EQ(-EINVAL, neuronsim_wait(t.fd, t.id, &o, &q, NULL, 1));
+	EXPECT_EQ(-ENOENT, neuronsim_run(t.fd, t.id + 1000, NULL, &q, 1));
+	loaded_end(&t);
 }
 
 /* what the uid 65534 listener of run_done_not_for_others saw */
@@ -528,12 +554,10 @@ TEST(run_done_not_for_others)
 	struct neuronsim_run_opts o = { .sz = sizeof(o) };
 	struct neuronsim_run_result res;
 	struct nobody_seen *s;
-	struct neuronsim_info info;
-	struct neuronsim_nl *nl;
 	struct run_log l = { 0 };
-	int ready[2], go[2], fd, status, tries = 50;
-	struct plan p;
-	__u32 id, q = 0;
+	int ready[2], go[2], status, tries = 50;
+	struct loaded t;
+	__u32 q = 0;
 	char c;
 	pid_t pid;
 
@@ -549,19 +573,13 @@ TEST(run_done_not_for_others)
 		_exit(nobody_listen(ready[1], go[0], s));
 	ASSERT_EQ(1, read(ready[0], &c, 1));
 
-	fd = neuronsim_open(NULL);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, neuronsim_get_info(fd, &info));
-	ASSERT_EQ(0, plan_engine(&info, ENGINE_NB * ENGINE_SLICE, KBIN_DMA_DTYPE_UINT8,
-				 KBIN_DMA_DTYPE_UINT8, &p));
-	ASSERT_EQ(0, neuronsim_nl_open(&nl));
-	ASSERT_EQ(0, neuronsim_nl_subscribe(nl));
-	ASSERT_EQ(0, load_plan(fd, &p, &id));
-	ASSERT_EQ(0, neuronsim_run(fd, id, &o, &q, 1));
-	ASSERT_EQ(0, neuronsim_wait(fd, id, &o, &q, &res, 1));
+	load_on_device(_metadata, &t, plan_engine_u8);
+	ASSERT_EQ(0, neuronsim_nl_subscribe(t.nl));
+	ASSERT_EQ(0, neuronsim_run(t.fd, t.id, &o, &q, 1));
+	ASSERT_EQ(0, neuronsim_wait(t.fd, t.id, &o, &q, &res, 1));
 	/* root's RUN_DONE is here: every listener's has been sent */
 	while (!l.n && tries--)
-		neuronsim_nl_read_events(nl, 100, log_run, &l);
+		neuronsim_nl_read_events(t.nl, 100, log_run, &l);
 	EXPECT_EQ(1, l.n);
 	ASSERT_EQ(1, write(go[1], "g", 1));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
@@ -578,9 +596,7 @@ TEST(run_done_not_for_others)
 	EXPECT_LE(1, s->lib_loaded);
 	EXPECT_EQ(0, s->run_done);
 	EXPECT_EQ(0, s->lib_run_done);
-	neuronsim_close(fd);
-	neuronsim_nl_close(nl);
-	plan_free(&p);
+	loaded_end(&t);
 	munmap(s, sizeof(*s));
 }
 
@@ -636,22 +652,16 @@ static int raw_request(__u8 cmd, int flags, int attr, int attr_len, __u32 value)
 
 TEST(strict_policies)
 {
-	struct neuronsim_info info;
-	struct plan p;
-	__u32 id;
-	int fd = neuronsim_open(NULL);
+	struct loaded t;
 
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, neuronsim_get_info(fd, &info));
-	ASSERT_EQ(0, plan_buffers(&info, 2, 64, 0, &p));
-	ASSERT_EQ(0, load_plan(fd, &p, &id));
+	load_on_device(_metadata, &t, plan_2_vars);
 	/* a well-formed doit and dump */
-	ASSERT_EQ(0, raw_request(NEURONSIM_CMD_GET_MODEL, 0, NEURONSIM_A_MODEL_ID, 4, id));
+	ASSERT_EQ(0, raw_request(NEURONSIM_CMD_GET_MODEL, 0, NEURONSIM_A_MODEL_ID, 4, t.id));
 	ASSERT_EQ(0, raw_request(NEURONSIM_CMD_GET_MODEL, NLM_F_DUMP, 0, 0, 0));
 	/* MODEL_ID 0 is below the policy minimum */
 	ASSERT_EQ(-ERANGE, raw_request(NEURONSIM_CMD_GET_MODEL, 0, NEURONSIM_A_MODEL_ID, 4, 0));
 	/* wrong length */
-	ASSERT_EQ(-EINVAL, raw_request(NEURONSIM_CMD_GET_MODEL, 0, NEURONSIM_A_MODEL_ID, 8, id));
+	ASSERT_EQ(-EINVAL, raw_request(NEURONSIM_CMD_GET_MODEL, 0, NEURONSIM_A_MODEL_ID, 8, t.id));
 	/* missing MODEL_ID */
 	ASSERT_EQ(-EINVAL, raw_request(NEURONSIM_CMD_GET_MODEL, 0, 0, 0, 0));
 	ASSERT_EQ(-EINVAL, raw_request(NEURONSIM_CMD_GET_VARS, NLM_F_DUMP, 0, 0, 0));
@@ -660,11 +670,10 @@ TEST(strict_policies)
 	ASSERT_EQ(-EINVAL, raw_request(NEURONSIM_CMD_GET_DEVICE, 0, NEURONSIM_A_MODEL_ID, 4, 1));
 	ASSERT_EQ(-EINVAL, raw_request(NEURONSIM_CMD_GET_MODEL, 0, NEURONSIM_A_PAD, 4, 1));
 	/* GET_VARS has no doit; notifications are not requests */
-	ASSERT_EQ(-EOPNOTSUPP, raw_request(NEURONSIM_CMD_GET_VARS, 0, NEURONSIM_A_MODEL_ID, 4, id));
+	ASSERT_EQ(-EOPNOTSUPP, raw_request(NEURONSIM_CMD_GET_VARS, 0, NEURONSIM_A_MODEL_ID, 4, t.id));
 	ASSERT_EQ(-EOPNOTSUPP, raw_request(NEURONSIM_CMD_MODEL_LOADED, 0, 0, 0, 0));
 	ASSERT_EQ(-EOPNOTSUPP, raw_request(NEURONSIM_CMD_MAX + 1, 0, 0, 0, 0));
-	neuronsim_close(fd);
-	plan_free(&p);
+	loaded_end(&t);
 }
 
 static int count_var(const struct neuronsim_nl_var *v, void *ctx)
@@ -696,27 +705,21 @@ static int child_view(__u32 id, int drop)
 
 TEST(visibility)
 {
-	struct neuronsim_info info;
-	struct plan p;
-	__u32 id;
-	int fd = neuronsim_open(NULL), drop, status;
+	struct loaded t;
+	int drop, status;
 
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, neuronsim_get_info(fd, &info));
-	ASSERT_EQ(0, plan_buffers(&info, 2, 64, 0, &p));
-	ASSERT_EQ(0, load_plan(fd, &p, &id));
+	load_on_device(_metadata, &t, plan_2_vars);
 	for (drop = 0; drop < 2; drop++) {
 		pid_t pid = fork();
 
 		ASSERT_LE(0, pid);
 		if (!pid)
-			_exit(child_view(id, drop));
+			_exit(child_view(t.id, drop));
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
 		ASSERT_TRUE(WIFEXITED(status));
 		ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("drop=%d", drop);
 	}
-	neuronsim_close(fd);
-	plan_free(&p);
+	loaded_end(&t);
 }
 
 static int bus_write(const char *file, const char *text)

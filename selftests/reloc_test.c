@@ -175,14 +175,7 @@ static void check_rows(struct __test_metadata *_metadata, int fd, uint32_t id,
 static void expect_base(struct __test_metadata *_metadata,
 			const struct stats *b, long long ring0)
 {
-	struct stats s;
-
-	ASSERT_EQ(0, read_stats(&s));
-	EXPECT_EQ(b->models, s.models);
-	EXPECT_EQ(b->mem_refs, s.mem_refs);
-	EXPECT_EQ(b->kmem_bytes, s.kmem_bytes);
-	EXPECT_EQ(b->hbm_used, s.hbm_used);
-	EXPECT_EQ(b->backing_bytes, s.backing_bytes);
+	EXPECT_STATS_AT(b);
 	EXPECT_EQ(ring0, dma_ring_present());
 }
 
@@ -205,6 +198,35 @@ FIXTURE_TEARDOWN(rl)
 	write_text(PARAM "max_udma_descs", "8388608");
 	write_text(PARAM "dma_ring_max_descs", "16777088");
 	close(self->fd);
+}
+
+/* a test's end: UNLOAD of model @id, @p freed, the counters at the base */
+static void unload_to_base(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(rl) *self, uint32_t id, struct plan *p)
+{
+	ASSERT_EQ(0, nsim_unload(self->fd, id));
+	plan_free(p);
+	expect_base(_metadata, &self->base, self->ring0);
+}
+
+/*
+ * LOAD of @p is refused with @err and @reason (enum kbin_err_reason), its
+ * log has @msg, and nothing of it stays.  Return: the subgraph it names.
+ */
+static int32_t expect_refused(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(rl) *self, const struct plan *p,
+			      int err, uint32_t reason, const char *msg)
+{
+	struct neuronsim_load l;
+	char log[512] = "";
+	uint32_t id;
+
+	EXPECT_EQ(err, nsim_load(self->fd, p, 0, &id, &l, log, sizeof(log)))
+		TH_LOG("log: %s", log);
+	EXPECT_EQ(reason, l.err_reason);
+	EXPECT_HAS(log, msg);
+	expect_base(_metadata, &self->base, self->ring0);
+	return l.err_subgraph;
 }
 
 /* the standard plan: 2 blocks of one descriptor, 4 runs of 512 bytes each */
@@ -245,9 +267,7 @@ TEST_F(rl, std_rings)
 	EXPECT_EQ(8, count[1]);
 	/* no queue in subgraph 1 */
 	EXPECT_EQ(-ENOENT, queue_row(id, 1, 0, v));
-	ASSERT_EQ(0, nsim_unload(self->fd, id));
-	plan_free(&p);
-	expect_base(_metadata, &self->base, self->ring0);
+	unload_to_base(_metadata, self, id, &p);
 }
 
 TEST_F(rl, v1_no_rings)
@@ -261,9 +281,7 @@ TEST_F(rl, v1_no_rings)
 	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, &l, NULL, 0));
 	EXPECT_EQ(-ENOENT, queue_row(id, 0, 0, v));
 	EXPECT_EQ(self->ring0, dma_ring_present());
-	ASSERT_EQ(0, nsim_unload(self->fd, id));
-	plan_free(&p);
-	expect_base(_metadata, &self->base, self->ring0);
+	unload_to_base(_metadata, self, id, &p);
 }
 
 /* 1000 runs of 2 bytes each way, rings of 128: 8 rings per side */
@@ -314,9 +332,7 @@ TEST_F(rl, split)
 			EXPECT_EQ(r->off, d[i].offset);
 		}
 	}
-	ASSERT_EQ(0, nsim_unload(self->fd, id));
-	plan_free(&p);
-	expect_base(_metadata, &self->base, self->ring0);
+	unload_to_base(_metadata, self, id, &p);
 }
 
 /* one byte past input0: refused at LOAD, named, nothing left */
@@ -324,23 +340,17 @@ TEST_F(rl, oob_refused)
 {
 	struct kbin_dma_side from = side2(R_IN, 1, 512, 4, 512);
 	struct kbin_dma_side to = side2(R_SB, 0, 512, 4, 262144);
-	struct neuronsim_load l;
-	char log[512] = "";
 	struct plan p;
 	uint32_t id;
 
 	ASSERT_EQ(0, plan_dma(&self->info, &from, &to, &p));
-	EXPECT_EQ(-EINVAL, nsim_load(self->fd, &p, 0, &id, &l, log, sizeof(log)));
-	EXPECT_EQ(KBIN_ERR_DMA_EXTENT, l.err_reason);
-	EXPECT_EQ(0, l.err_subgraph);
-	EXPECT_NE(NULL, strstr(log, "dma queue 0 'qSPIO0' block 0 descriptor 0 from: var_id 1 'input0': extent 2049 is past its 2048 bytes"))
-		TH_LOG("log: %s", log);
+	EXPECT_EQ(0, expect_refused(_metadata, self, &p, -EINVAL, KBIN_ERR_DMA_EXTENT,
+				    "dma queue 0 'qSPIO0' block 0 descriptor 0 from: var_id 1 'input0': extent 2049 is past its 2048 bytes"));
 	plan_free(&p);
-	expect_base(_metadata, &self->base, self->ring0);
 	/* the same pattern at offset 0 loads */
 	from.offset = 0;
 	ASSERT_EQ(0, plan_dma(&self->info, &from, &to, &p));
-	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, &l, NULL, 0));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
 	ASSERT_EQ(0, nsim_unload(self->fd, id));
 	plan_free(&p);
 }
@@ -350,22 +360,17 @@ TEST_F(rl, cap_edge)
 {
 	struct kbin_dma_side from = side2(R_IN, 0, 2, 1000, 2);
 	struct kbin_dma_side to = side2(R_SB, 0, 2, 1000, 2);
-	struct neuronsim_load l;
-	char log[512] = "";
 	struct plan p;
 	uint32_t id;
 
-	ASSERT_EQ(0, plan_dma(&self->info, &from, &to, &p));
 	ASSERT_EQ(0, write_text(PARAM "max_udma_descs", "2000"));
-	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, &l, NULL, 0));
+	ASSERT_EQ(0, plan_dma(&self->info, &from, &to, &p));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
 	ASSERT_EQ(0, nsim_unload(self->fd, id));
 	ASSERT_EQ(0, write_text(PARAM "max_udma_descs", "1999"));
-	EXPECT_EQ(-E2BIG, nsim_load(self->fd, &p, 0, &id, &l, log, sizeof(log)));
-	EXPECT_EQ(KBIN_ERR_STAGE_LIMIT, l.err_reason);
-	EXPECT_NE(NULL, strstr(log, "to (S2M) var 0 'state_buffer' (MR_SB): module limit reached: the load's UDMA descriptors would reach 2000, above max_udma_descs 1999"))
-		TH_LOG("log: %s", log);
+	expect_refused(_metadata, self, &p, -E2BIG, KBIN_ERR_STAGE_LIMIT,
+		       "to (S2M) var 0 'state_buffer' (MR_SB): module limit reached: the load's UDMA descriptors would reach 2000, above max_udma_descs 1999");
 	plan_free(&p);
-	expect_base(_metadata, &self->base, self->ring0);
 }
 
 /* every relocation step of the standard plan fails once, rolled back */
@@ -536,9 +541,7 @@ TEST_F(rl, dma_info)
 	close(other);
 	di.model_id = id + 1000;
 	EXPECT_EQ(-ENOENT, dma_info(self->fd, &di));
-	ASSERT_EQ(0, nsim_unload(self->fd, id));
-	plan_free(&p);
-	expect_base(_metadata, &self->base, self->ring0);
+	unload_to_base(_metadata, self, id, &p);
 }
 
 NSIM_HARNESS_MAIN

@@ -167,26 +167,25 @@ static void *worker(void *arg)
 		int64_t tmo = rand_r(&seed) % 3 == 0 ? 0 :
 			      rand_r(&seed) % 2 ? 1000000 : -1;
 
+		/* the private acts, 0-3 and 8-9, on a model of their own */
+		if ((act <= 3 || act == 8 || act == 9) &&
+		    nsim_load(priv, act < 8 ? &g.plan : &g.xplan, 0, &id, NULL,
+			      NULL, 0))
+			continue;
 		switch (act) {
 		case 0:	/* private: run, unload at once */
 		case 1:	/* private: run, a little later unload */
-			if (nsim_load(priv, &g.plan, 0, &id, NULL, NULL, 0))
-				break;
 			run1(priv, id, rand_r(&seed) % 3);
 			if (act)
 				usleep(rand_r(&seed) % 5000);
 			unload1(priv, id);
 			break;
 		case 2:	/* private: run, wait, unload */
-			if (nsim_load(priv, &g.plan, 0, &id, NULL, NULL, 0))
-				break;
 			if (!run1(priv, id, rand_r(&seed) % 3))
 				wait1(priv, id, tmo);
 			unload1(priv, id);
 			break;
 		case 3:	/* private: run, close the fd under it */
-			if (nsim_load(priv, &g.plan, 0, &id, NULL, NULL, 0))
-				break;
 			run1(priv, id, 2);
 			priv = reopen(priv);
 			if (priv < 0)
@@ -227,15 +226,11 @@ static void *worker(void *arg)
 				fail("poll: %d", errno);
 			break;
 		case 8:	/* private: execute; unload at once, or wait first */
-			if (nsim_load(priv, &g.xplan, 0, &id, NULL, NULL, 0))
-				break;
 			if (!exec1(priv, id) && rand_r(&seed) % 2)
 				exec_wait1(priv, id, tmo);
 			unload1(priv, id);
 			break;
 		case 9:	/* private: execute, close the fd under it */
-			if (nsim_load(priv, &g.xplan, 0, &id, NULL, NULL, 0))
-				break;
 			exec1(priv, id);
 			usleep(rand_r(&seed) % 2000);
 			priv = reopen(priv);

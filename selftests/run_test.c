@@ -331,6 +331,18 @@ static struct kbin_writer *sp_writer(const struct neuronsim_info *info,
 	return w;
 }
 
+/* block @id (named @name) of sp_writer()'s queue: one copy @from -> @to */
+static int sp_add_copy(struct kbin_writer *w, uint32_t id, const char *name,
+		       struct kbin_dma_side from, struct kbin_dma_side to)
+{
+	struct kbin_dma_desc d = {
+		.op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1, .from = from, .to = to,
+	};
+	struct kbin_dma_block b = { .queue = 0, .id = id, .semaphore = 3 };
+
+	return kbin_writer_add_dma_block(w, 0, &b, name, &d, 1);
+}
+
 /*
  * Queue qCopy of one subgraph with input0 and output0 (SP_SIZE bytes,
  * page aligned, HBM): block 0 copies input0 from SP_D0_FROM to output0
@@ -340,35 +352,18 @@ static struct kbin_writer *sp_writer(const struct neuronsim_info *info,
  */
 static int plan_sparse_copy(const struct neuronsim_info *info, struct plan *p)
 {
-	struct kbin_dma_side from = {
-		.offset = SP_D0_FROM, .sizes = { 65536, SP_D0_LEN / 65536 },
-		.steps = { 1, 65536 }, .var_id = 0, .dtype = KBIN_DMA_DTYPE_UINT8,
-		.num_dims = 2,
-	}, to = from;
-	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1 };
-	struct kbin_dma_block b = { .queue = 0, .semaphore = 3 };
+	static const uint32_t sz0[] = { 65536, SP_D0_LEN / 65536 }, sz1[] = { SP_D1_LEN };
+	static const uint64_t st0[] = { 1, 65536 }, st1[] = { 1 };
+	const uint32_t u8 = KBIN_DMA_DTYPE_UINT8;
 	int e = 0;
 	struct kbin_writer *w = sp_writer(info, "qCopy", true, &e);
 
 	if (!w)
 		return -ENOMEM;
-	to.offset = SP_D0_TO;
-	to.var_id = 1;
-	d.from = from;
-	d.to = to;
-	e |= kbin_writer_add_dma_block(w, 0, &b, "unaligned", &d, 1);
-	from.offset = 0;
-	from.sizes[0] = SP_D1_LEN;
-	from.sizes[1] = 0;
-	from.steps[1] = 0;
-	from.num_dims = 1;
-	to = from;
-	to.offset = SP_D1_TO;
-	to.var_id = 1;
-	d.from = from;
-	d.to = to;
-	b.id = 1;
-	e |= kbin_writer_add_dma_block(w, 0, &b, "aligned", &d, 1);
+	e |= sp_add_copy(w, 0, "unaligned", tl_side(0, u8, SP_D0_FROM, 2, sz0, st0),
+			 tl_side(1, u8, SP_D0_TO, 2, sz0, st0));
+	e |= sp_add_copy(w, 1, "aligned", tl_side(0, u8, 0, 1, sz1, st1),
+			 tl_side(1, u8, SP_D1_TO, 1, sz1, st1));
 	return plan_finish(w, e, p);
 }
 
@@ -472,21 +467,15 @@ TEST_F(rn, copy_sparse_unaligned)
 #define OV_LEN		(48U * 4096)	/* each page after the first: the case */
 static int plan_overlap(const struct neuronsim_info *info, struct plan *p)
 {
-	struct kbin_dma_side from = {
-		.sizes = { OV_LEN }, .steps = { 1 }, .var_id = 0,
-		.dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 1,
-	}, to = from;
-	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1 };
-	struct kbin_dma_block b = { .queue = 0, .semaphore = 3 };
+	static const uint32_t sz[] = { OV_LEN };
+	static const uint64_t st[] = { 1 };
 	int e = 0;
 	struct kbin_writer *w = sp_writer(info, "qShift", false, &e);
 
 	if (!w)
 		return -ENOMEM;
-	to.offset = OV_SHIFT;
-	d.from = from;
-	d.to = to;
-	e |= kbin_writer_add_dma_block(w, 0, &b, "shift", &d, 1);
+	e |= sp_add_copy(w, 0, "shift", tl_side(0, KBIN_DMA_DTYPE_UINT8, 0, 1, sz, st),
+			 tl_side(0, KBIN_DMA_DTYPE_UINT8, OV_SHIFT, 1, sz, st));
 	return plan_finish(w, e, p);
 }
 

@@ -49,9 +49,19 @@ struct slot {
 	uint64_t addr[V0_N];
 };
 
+/* what each thread counts, in the order of the summary line */
+enum {
+	C_OPS, C_LOADS, C_UNLOADS, C_RES_OK, C_RES_ENOENT, C_CROSS, C_BATCH,
+	C_READS, C_WRITES, C_CLOSES, C_EMFILE, C_DBGFS, C_NETLINK, C_N
+};
+static const char *const count_name[C_N] = {
+	"ops", "loads", "unloads", "resolves ok", "-ENOENT (raced unload)",
+	"cross-fd -ENOENT", "batches", "reads", "writes", "closes", "EMFILE",
+	"debugfs reads", "netlink requests",
+};
+
 struct tstat {
-	unsigned long ops, loads, unloads, res_ok, res_enoent, batch, reads,
-		      writes, closes, cross, emfile, dbgfs, netlink;
+	unsigned long n[C_N];
 	char err[256];
 };
 
@@ -155,14 +165,14 @@ static int do_resolve(int t, uint64_t *rs)
 		off = kbin_rand(rs) % STD_WEIGHT_SIZE;
 	ret = nsim_resolve(fd, s.id, 0, v, off, 1, &a);
 	if (foreign) {
-		g.ts[t].cross++;
+		g.ts[t].n[C_CROSS]++;
 		if (ret != -ENOENT)
 			FAILT(t, "RESOLVE of model %u through another fd gave %d, not -ENOENT",
 			      s.id, ret);
 		return 0;
 	}
 	if (ret == -ENOENT) {
-		g.ts[t].res_enoent++;
+		g.ts[t].n[C_RES_ENOENT]++;
 		return 0;
 	}
 	if (ret != s.st[v] || (!ret && a != s.addr[v] + off))
@@ -170,7 +180,7 @@ static int do_resolve(int t, uint64_t *rs)
 		      s.id, v, (unsigned long long)off, ret,
 		      (unsigned long long)a, s.st[v],
 		      (unsigned long long)(s.addr[v] + off));
-	g.ts[t].res_ok += !ret;
+	g.ts[t].n[C_RES_OK] += !ret;
 	return 0;
 }
 
@@ -182,7 +192,7 @@ static int do_batch(int t, uint64_t *rs)
 	if (!pick(t, rs, &s, 0))
 		return 0;
 	fd = fd_for(t, &s, &foreign);
-	g.ts[t].batch++;
+	g.ts[t].n[C_BATCH]++;
 	ret = expect_of(fd, s.id, &e);
 	if (ret == -ENOENT)
 		return 0;
@@ -218,11 +228,11 @@ static int do_read(int t, uint64_t *rs, int write)
 		return 0;
 	fd = fd_for(t, &s, &foreign);
 	if (write) {
-		g.ts[t].writes++;
+		g.ts[t].n[C_WRITES]++;
 		memset(buf, t, sizeof(buf));
 		ret = nsim_write_var(fd, s.id, 0, V0_IN, 0, buf, sizeof(buf));
 	} else {
-		g.ts[t].reads++;
+		g.ts[t].n[C_READS]++;
 		ret = nsim_read_var(fd, s.id, 0, V0_WEIGHT, 0, buf, sizeof(buf));
 	}
 	if (ret == -ENOENT)
@@ -258,12 +268,12 @@ static int do_load(int t, uint64_t *rs, int hot)
 	owner = sh < 2 ? -1 : t;
 	ret = nsim_load(fd, &g.std, 0, &id, NULL, NULL, 0);
 	if (ret == -EMFILE) {
-		g.ts[t].emfile++;
+		g.ts[t].n[C_EMFILE]++;
 		return 0;
 	}
 	if (ret)
 		FAILT(t, "LOAD of the standard plan: %d (%s)", ret, strerror(-ret));
-	g.ts[t].loads++;
+	g.ts[t].n[C_LOADS]++;
 	i = publish(t, fd, owner, id);
 	if (i == -1)
 		return -1;
@@ -282,7 +292,7 @@ static int do_load(int t, uint64_t *rs, int hot)
 			unpublish(id);
 		if (ret)
 			FAILT(t, "UNLOAD of hot model %u: %d", id, ret);
-		g.ts[t].unloads += !!id;
+		g.ts[t].n[C_UNLOADS] += !!id;
 	}
 	return 0;
 }
@@ -299,7 +309,7 @@ static int do_unload(int t, uint64_t *rs)
 	unpublish(s.id);
 	if (ret)
 		FAILT(t, "UNLOAD of model %u: %d", s.id, ret);
-	g.ts[t].unloads++;
+	g.ts[t].n[C_UNLOADS]++;
 	return 0;
 }
 
@@ -314,7 +324,7 @@ static int do_debugfs(int t, uint64_t *rs)
 
 	if (!pick(t, rs, &s, 0))
 		return 0;
-	g.ts[t].dbgfs++;
+	g.ts[t].n[C_DBGFS]++;
 	dbgfs_path(path, sizeof(path), "models/%u/%s", s.id,
 		   f[kbin_rand(rs) % 3]);
 	fd = open(path, O_RDONLY);
@@ -344,7 +354,7 @@ static int do_netlink(int t, uint64_t *rs)
 	sk = nl_open(&fam);
 	if (sk < 0)
 		return 0;	/* family not registered */
-	g.ts[t].netlink++;
+	g.ts[t].n[C_NETLINK]++;
 	switch (kbin_rand(rs) % 3) {
 	case 0:
 		ret = genl_req(sk, fam, NEURONSIM_CMD_GET_MODEL, 0, s.id, NULL,
@@ -368,7 +378,7 @@ static int do_close(int t, uint64_t *rs)
 {
 	int i, fd;
 
-	g.ts[t].closes++;
+	g.ts[t].n[C_CLOSES]++;
 	if (kbin_rand(rs) % 2) {
 		/* close a duplicate of a shared fd: nothing is released */
 		fd = dup(g.shared[kbin_rand(rs) % 2]);
@@ -390,35 +400,55 @@ static int do_close(int t, uint64_t *rs)
 	return 0;
 }
 
+static int do_load_cold(int t, uint64_t *rs)
+{
+	return do_load(t, rs, 0);
+}
+
+static int do_load_hot(int t, uint64_t *rs)
+{
+	return do_load(t, rs, 1);
+}
+
+static int do_read_var(int t, uint64_t *rs)
+{
+	return do_read(t, rs, 0);
+}
+
+static int do_write_var(int t, uint64_t *rs)
+{
+	return do_read(t, rs, 1);
+}
+
+/* the mix: each op's share of 100 draws (the last one takes the rest) */
+static const struct {
+	unsigned int percent;
+	int (*fn)(int t, uint64_t *rs);
+} ops[] = {
+	{ 10, do_load_cold },
+	{ 6, do_load_hot },
+	{ 34, do_resolve },
+	{ 12, do_batch },
+	{ 10, do_read_var },
+	{ 6, do_write_var },
+	{ 12, do_unload },
+	{ 3, do_debugfs },
+	{ 3, do_netlink },
+	{ 4, do_close },
+};
+
 static void *worker(void *arg)
 {
 	int t = (int)(intptr_t)arg, ret = 0;
 	uint64_t rs = g.seed * 1000003 + t;
 
 	while (!__atomic_load_n(&g.stop, __ATOMIC_RELAXED) && !ret) {
-		unsigned int op = (unsigned int)(kbin_rand(&rs) % 100);
+		unsigned int op = (unsigned int)(kbin_rand(&rs) % 100), i;
 
-		if (op < 10)
-			ret = do_load(t, &rs, 0);
-		else if (op < 16)
-			ret = do_load(t, &rs, 1);
-		else if (op < 50)
-			ret = do_resolve(t, &rs);
-		else if (op < 62)
-			ret = do_batch(t, &rs);
-		else if (op < 72)
-			ret = do_read(t, &rs, 0);
-		else if (op < 78)
-			ret = do_read(t, &rs, 1);
-		else if (op < 90)
-			ret = do_unload(t, &rs);
-		else if (op < 93)
-			ret = do_debugfs(t, &rs);
-		else if (op < 96)
-			ret = do_netlink(t, &rs);
-		else
-			ret = do_close(t, &rs);
-		g.ts[t].ops++;
+		for (i = 0; i < ARRAY_SIZE(ops) - 1 && op >= ops[i].percent; i++)
+			op -= ops[i].percent;
+		ret = ops[i].fn(t, &rs);
+		g.ts[t].n[C_OPS]++;
 	}
 	g.done[t] = ret ? -1 : 1;
 	if (ret)
@@ -436,7 +466,7 @@ TEST_F_TIMEOUT(st, stress, 3600)
 	pthread_t th[MAXT];
 	struct tstat sum = { 0 };
 	struct timespec dl;
-	int i, fd, hung = 0, failed = 0;
+	int i, c, fd, hung = 0, failed = 0;
 
 	fd = nsim_open();
 	ASSERT_LE(0, fd);
@@ -472,30 +502,20 @@ TEST_F_TIMEOUT(st, stress, 3600)
 			       (unsigned long long)g.seed, i, g.ts[i].err);
 			failed++;
 		}
-		sum.ops += g.ts[i].ops;
-		sum.loads += g.ts[i].loads;
-		sum.unloads += g.ts[i].unloads;
-		sum.res_ok += g.ts[i].res_ok;
-		sum.res_enoent += g.ts[i].res_enoent;
-		sum.batch += g.ts[i].batch;
-		sum.reads += g.ts[i].reads;
-		sum.writes += g.ts[i].writes;
-		sum.closes += g.ts[i].closes;
-		sum.cross += g.ts[i].cross;
-		sum.emfile += g.ts[i].emfile;
-		sum.dbgfs += g.ts[i].dbgfs;
-		sum.netlink += g.ts[i].netlink;
+		for (c = 0; c < C_N; c++)
+			sum.n[c] += g.ts[i].n[c];
 	}
 	ASSERT_EQ(0, hung);
-	printf("# stress: seed %llu, %d threads, %d s: %lu ops: %lu loads, %lu unloads, %lu resolves ok, %lu -ENOENT (raced unload), %lu cross-fd -ENOENT, %lu batches, %lu reads, %lu writes, %lu closes, %lu EMFILE, %lu debugfs reads, %lu netlink requests\n",
-	       (unsigned long long)g.seed, g.threads, g.seconds, sum.ops,
-	       sum.loads, sum.unloads, sum.res_ok, sum.res_enoent, sum.cross,
-	       sum.batch, sum.reads, sum.writes, sum.closes, sum.emfile, sum.dbgfs, sum.netlink);
+	printf("# stress: seed %llu, %d threads, %d s: %lu ops:",
+	       (unsigned long long)g.seed, g.threads, g.seconds, sum.n[C_OPS]);
+	for (c = C_LOADS; c < C_N; c++)
+		printf("%s %lu %s", c > C_LOADS ? "," : "", sum.n[c], count_name[c]);
+	printf("\n");
 	fflush(stdout);
 	EXPECT_EQ(0, failed);
-	EXPECT_LT(0, sum.loads);
-	EXPECT_LT(0, sum.res_ok);
-	EXPECT_LT(0, sum.unloads);
+	EXPECT_LT(0, sum.n[C_LOADS]);
+	EXPECT_LT(0, sum.n[C_RES_OK]);
+	EXPECT_LT(0, sum.n[C_UNLOADS]);
 	for (i = 0; i < 2; i++)
 		close(g.shared[i]);
 	for (i = 0; i < g.threads; i++)

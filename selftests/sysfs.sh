@@ -12,8 +12,7 @@
 # status/invalid_error.
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
-nsim_require_module
-PATH=$(pwd):$PATH
+nsim_test_start
 
 SYS=/sys/class/neuronsim/neuronsim
 D0=${SYS}0
@@ -72,7 +71,6 @@ geometry_ok() { # INDEX ARCH
 	[ -n "$(cat $d/info/architecture/device_name)" ]
 }
 
-ktap_header
 check "the reader of the driver's tree reads every file of every device under ${SYS}N" reader_ok
 for d in $(nsim_devices); do
 	check "device ${d%%:*}: one neuron_coreM per NeuronCore, info/architecture of ${d#*:}" \

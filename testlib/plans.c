@@ -1075,3 +1075,24 @@ int exec_vs_replay(const struct neuronsim_exec_result *r, const struct plan *p,
 	prog_replay_free(rp);
 	return bad;
 }
+
+int ioctl_poke_errno(int fd, unsigned long req, const void *arg, size_t size,
+		     const struct ioctl_poke *poke)
+{
+	unsigned char buf[512];
+	uint8_t v8 = (uint8_t)poke->value;
+	uint16_t v16 = (uint16_t)poke->value;
+	uint32_t v32 = (uint32_t)poke->value;
+	const void *v = poke->size == 1 ? (const void *)&v8 :
+			poke->size == 2 ? (const void *)&v16 :
+			poke->size == 4 ? (const void *)&v32 :
+			(const void *)&poke->value;
+
+	if (size > sizeof(buf) || poke->off + poke->size > size ||
+	    (poke->size != 1 && poke->size != 2 && poke->size != 4 &&
+	     poke->size != 8))
+		return -1;
+	memcpy(buf, arg, size);
+	memcpy(buf + poke->off, v, poke->size);
+	return ioctl_errno(fd, req, buf);
+}

@@ -23,6 +23,7 @@
 #include <linux/neuronsim_kbin.h>
 
 #include "libneuronsim.h"
+#include "tl_expect.h"
 #include "tl_rec.h"
 
 /* the debugfs directory of the module; each device has neuronsimN/ */
@@ -360,5 +361,58 @@ int plan_descs_prog2(const struct neuronsim_info *info, const uint64_t *sizes,
 int exec_vs_replay(const struct neuronsim_exec_result *r, const struct plan *p,
 		   int events, const char *log);
 long long dma_ring_present(void);
+
+/*
+ * in a kselftest: every string @want... is in the file @path (debugfs,
+ * sysfs), read whole with read_file(); a failure names the file and the
+ * string and prints the file (tl_expect.h, EXPECT_HAS())
+ */
+#define EXPECT_FILE_HAS(path, ...) do { \
+	const char *_fh_path = (path); \
+	char *_fh_text = read_file(_fh_path, NULL); \
+	ASSERT_NE(NULL, _fh_text) TH_LOG("%s: cannot read it", _fh_path); \
+	EXPECT_HAS_IN(_fh_text, _fh_path, __VA_ARGS__); \
+	free(_fh_text); \
+} while (0)
+
+/*
+ * One bad field of an ioctl's argument and the errno the ioctl must give
+ * with it, for EXPECT_IOCTL_POKES(): IOCTL_POKE(struct neuronsim_load,
+ * flags, 1, EINVAL) is the field .flags of a struct neuronsim_load set
+ * to 1 (a field of 1, 2, 4 or 8 bytes; an array element such as
+ * reserved[1] too).
+ */
+struct ioctl_poke {
+	const char *field;
+	size_t off;
+	size_t size;
+	uint64_t value;
+	int err;
+};
+#define IOCTL_POKE(type, f, v, e) \
+	{ #f, offsetof(type, f), sizeof(((type *)0)->f), (v), (e) }
+/*
+ * ioctl(@fd, @req) on a copy of @arg (@size bytes) with the field of
+ * @poke set to its value: the errno when it failed, 0 when it did not
+ * (ioctl_errno()); -1 when @poke's field is not within @size bytes or
+ * not of 1, 2, 4 or 8 bytes.  @arg itself is not changed.
+ */
+int ioctl_poke_errno(int fd, unsigned long req, const void *arg, size_t size,
+		     const struct ioctl_poke *poke);
+/*
+ * in a kselftest: ioctl(@fd, @req) with *@arg and, one at a time, each
+ * poke of the array @pokes gives the poke's errno; a failure names the
+ * request, the field and its value
+ */
+#define EXPECT_IOCTL_POKES(fd, req, arg, pokes) do { \
+	size_t _ip_i; \
+	for (_ip_i = 0; _ip_i < sizeof(pokes) / sizeof((pokes)[0]); _ip_i++) { \
+		const struct ioctl_poke *_ip = &(pokes)[_ip_i]; \
+		EXPECT_EQ(_ip->err, ioctl_poke_errno((fd), (req), (arg), \
+						     sizeof(*(arg)), _ip)) \
+			TH_LOG("%s with %s = %llu", #req, _ip->field, \
+			       (unsigned long long)_ip->value); \
+	} \
+} while (0)
 
 #endif /* _NSIM_SELFTEST_PLANS_H */
