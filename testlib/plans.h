@@ -23,7 +23,7 @@
 #include <linux/neuronsim_kbin.h>
 
 #include "libneuronsim.h"
-#include "tl_expect.h"
+#include "tl_text.h"
 #include "tl_rec.h"
 
 /* the debugfs directory of the module; each device has neuronsimN/ */
@@ -365,7 +365,7 @@ long long dma_ring_present(void);
 /*
  * in a kselftest: every string @want... is in the file @path (debugfs,
  * sysfs), read whole with read_file(); a failure names the file and the
- * string and prints the file (tl_expect.h, EXPECT_HAS())
+ * string and prints the file (tl_text.h, EXPECT_HAS())
  */
 #define EXPECT_FILE_HAS(path, ...) do { \
 	const char *_fh_path = (path); \
