@@ -210,7 +210,7 @@ static void nrsim_exec_work(struct work_struct *work);
  * Return: 0; -ENOMEM.
  */
 int nrsim_exec_stage(struct nrsim_model *m, const void *plan, u64 len,
-		     struct nrsim_load_err *err)
+		     struct kbin_err *err)
 {
 	const struct kbin_header *h = plan;
 	const struct kbin_header_ext *ext = plan + sizeof(*h);

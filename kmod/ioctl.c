@@ -103,7 +103,7 @@ static long nrsim_ioctl_get_info(struct nrsim_file *nf, void __user *uarg,
 
 /* Fill the load report and copy its text to the user's log buffer. */
 static int nrsim_load_report(struct neuronsim_load *l,
-			     const struct nrsim_load_err *e)
+			     const struct kbin_err *e)
 {
 	size_t n;
 
@@ -125,7 +125,7 @@ static int nrsim_load_report(struct neuronsim_load *l,
 }
 
 static __printf(6, 7)
-void nrsim_load_err_set(struct nrsim_load_err *e, u32 field, u32 reason,
+void nrsim_load_err_set(struct kbin_err *e, u32 field, u32 reason,
 			u64 value, const char *what, const char *fmt, ...)
 {
 	va_list ap;
@@ -136,6 +136,7 @@ void nrsim_load_err_set(struct nrsim_load_err *e, u32 field, u32 reason,
 	e->field = field;
 	e->reason = reason;
 	e->value = value;
+	e->text = 0;
 	n = scnprintf(e->msg, sizeof(e->msg), "%s: ", what);
 	va_start(ap, fmt);
 	vscnprintf(e->msg + n, sizeof(e->msg) - n, fmt, ap);
@@ -223,7 +224,7 @@ static long nrsim_ioctl_load(struct nrsim_file *nf, void __user *uarg,
 {
 	struct nrsim_device *nd = nf->nd;
 	struct kbin_check_result *res = NULL;
-	struct nrsim_load_err *err;
+	struct kbin_err *err;
 	struct nrsim_model *m = NULL;
 	struct neuronsim_load l;
 	void *plan = NULL;
@@ -282,12 +283,7 @@ static long nrsim_ioctl_load(struct nrsim_file *nf, void __user *uarg,
 	if (ret)
 		goto out;
 	if (kbin_check_plan(plan, l.plan_len, res)) {
-		err->subgraph = res->subgraph;
-		err->record = res->record;
-		err->field = res->field;
-		err->reason = res->reason;
-		err->value = res->value;
-		strscpy(err->msg, res->msg, sizeof(err->msg));
+		*err = res->err;
 		ret = -EINVAL;
 		goto out;
 	}

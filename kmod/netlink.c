@@ -558,7 +558,7 @@ void nrsim_netlink_notify_unloaded(struct nrsim_model *m)
  * Context: process context of the loading task.
  */
 void nrsim_netlink_notify_load_failed(struct nrsim_device *nd, int err,
-				      const struct nrsim_load_err *e)
+				      const struct kbin_err *e)
 {
 	struct sk_buff *msg;
 	s32 record = -1;

@@ -8,7 +8,7 @@
 
 struct nrsim_device;
 struct nrsim_model;
-struct nrsim_load_err;
+struct kbin_err;
 struct nrsim_dma_qrun;
 struct neuronsim_exec_wait;
 
@@ -17,7 +17,7 @@ void nrsim_netlink_exit(void);
 void nrsim_netlink_notify_loaded(struct nrsim_model *m);
 void nrsim_netlink_notify_unloaded(struct nrsim_model *m);
 void nrsim_netlink_notify_load_failed(struct nrsim_device *nd, int err,
-				      const struct nrsim_load_err *e);
+				      const struct kbin_err *e);
 void nrsim_netlink_notify_run(const struct nrsim_model *m, u32 subgraph,
 			      u32 queue, const struct nrsim_dma_qrun *qr);
 void nrsim_netlink_notify_exec(const struct nrsim_model *m,

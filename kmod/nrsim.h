@@ -31,6 +31,7 @@
 #include <linux/neuronsim_kbin.h>
 #include <linux/neuronsim_udma.h>
 
+#include "kbin_check.h"
 #include "kbin_gen.h"
 #include "kbin_kind.h"
 #include "kbin_names.h"
@@ -794,24 +795,6 @@ struct nrsim_file {
 	struct list_head queued;
 };
 
-/**
- * struct nrsim_load_err - why a load failed.
- * @subgraph: subgraph index or -1.
- * @record: record index or -1.
- * @field: enum kbin_check_field.
- * @reason: enum kbin_check_reason.
- * @value: the offending value.
- * @msg: readable text for the user's log buffer.
- */
-struct nrsim_load_err {
-	int subgraph;
-	long long record;
-	u32 field;
-	u32 reason;
-	u64 value;
-	char msg[512];
-};
-
 /* module parameters (main.c) */
 extern char *nrsim_param_arch;
 extern unsigned long nrsim_max_plan_bytes;
@@ -926,13 +909,13 @@ nrsim_model_lookup_rcu(struct nrsim_file *nf, u32 id)
 
 /* stage.c */
 int nrsim_stage(struct nrsim_model *m, const void *plan, u64 len, u32 first_core,
-		struct nrsim_load_err *err);
+		struct kbin_err *err);
 void nrsim_unstage(struct nrsim_model *m);
 void *nrsim_kvcalloc(struct nrsim_model *m, size_t n, size_t size);
 
 /* relocate.c */
 int nrsim_relocate(struct nrsim_model *m, const void *plan, u64 len,
-		   struct nrsim_load_err *err);
+		   struct kbin_err *err);
 void nrsim_unrelocate(struct nrsim_model *m);
 u32 nrsim_dma_ring_locate(const struct nrsim_sg *sg,
 			  const struct nrsim_dma_queue *q, u32 dir, u32 idx,
@@ -1052,7 +1035,7 @@ __poll_t nrsim_engine_poll(struct nrsim_file *nf, struct file *file,
 
 /* exec.c */
 int nrsim_exec_stage(struct nrsim_model *m, const void *plan, u64 len,
-		     struct nrsim_load_err *err);
+		     struct kbin_err *err);
 void nrsim_exec_free(struct nrsim_model *m);
 void nrsim_exec_stop_locked(struct nrsim_file *nf, struct nrsim_model *m);
 void nrsim_exec_forget_locked(struct nrsim_file *nf, struct nrsim_model *m);

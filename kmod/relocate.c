@@ -80,7 +80,7 @@ struct nrsim_reloc {
 	const struct kbin_dma_queue *queues;
 	const struct kbin_dma_block *blocks;
 	const struct kbin_dma_desc *descs;
-	struct nrsim_load_err *err;
+	struct kbin_err *err;
 	struct nrsim_hbm_cursor cursor;
 	u32 ring_max;
 	u32 max_descs;
@@ -107,7 +107,7 @@ int nrsim_reloc_fail(struct nrsim_reloc *r, const struct nrsim_reloc_at *at,
 {
 	const struct nrsim_sg *sg = &r->m->sg[at->s];
 	const struct nrsim_dma *dma = &sg->dma;
-	struct nrsim_load_err *e = r->err;
+	struct kbin_err *e = r->err;
 	size_t n, sz = sizeof(e->msg);
 	va_list ap;
 
@@ -681,7 +681,7 @@ static int nrsim_reloc_fill(struct nrsim_reloc *r, u32 s, u32 qi, u32 dir)
  * fail_reloc_nth; -EINTR a fatal signal.
  */
 int nrsim_relocate(struct nrsim_model *m, const void *plan, u64 len,
-		   struct nrsim_load_err *err)
+		   struct kbin_err *err)
 {
 	const struct kbin_header *h = plan;
 	const struct kbin_header_ext *ext = plan + sizeof(*h);

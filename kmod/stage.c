@@ -66,7 +66,7 @@ struct nrsim_stage {
 	struct nrsim_model *m;
 	const u8 *plan;
 	const struct kbin_header *h;
-	struct nrsim_load_err *err;
+	struct kbin_err *err;
 	u64 page_size;
 	u32 max_pages;
 	struct nrsim_hbm_cursor cursor;
@@ -88,7 +88,7 @@ static __printf(8, 9)
 int nrsim_fail(struct nrsim_stage *st, int s, long long rec, u32 field,
 	       u32 reason, u64 value, int errno, const char *fmt, ...)
 {
-	struct nrsim_load_err *e = st->err;
+	struct kbin_err *e = st->err;
 	size_t n = 0, sz = sizeof(e->msg);
 	va_list ap;
 
@@ -703,7 +703,7 @@ static void nrsim_load_sp_sizes(struct nrsim_stage *st, u64 *size)
  * -EIO fail_copyin_nth; -ENOMEM kernel memory or the backing RAM cap.
  */
 int nrsim_stage(struct nrsim_model *m, const void *plan, u64 len,
-		u32 first_core, struct nrsim_load_err *err)
+		u32 first_core, struct kbin_err *err)
 {
 	struct nrsim_stage st = {
 		.nd = m->nd,

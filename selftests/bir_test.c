@@ -302,7 +302,7 @@ static void test_model(int fd, const struct neuronsim_info *info,
 		goto out;
 	}
 	if (kbin_read(buf, len, &v, &res)) {
-		bad(&r, "plan %s: the plan checker refuses it: %s", path, res.msg);
+		bad(&r, "plan %s: the plan checker refuses it: %s", path, res.err.msg);
 		goto out;
 	}
 	if (v.hdr->target_gen != info->arch_gen) {

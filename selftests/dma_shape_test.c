@@ -273,7 +273,7 @@ static int run_vs_ref(struct __test_metadata *_metadata, int fd,
 	ref = malloc(max);
 	if (!m || !dev || !ref || kbin_read(p->buf, p->len, &kv, &cres) ||
 	    kbin_view_dma_sg(&kv, 0, &dv) || nsim_load(fd, p, 0, &id, NULL, NULL, 0)) {
-		TH_LOG("%s: setup or LOAD failed: %s", what, cres.msg);
+		TH_LOG("%s: setup or LOAD failed: %s", what, cres.err.msg);
 		bad = 1;
 		goto out_free;
 	}

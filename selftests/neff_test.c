@@ -629,7 +629,7 @@ static void test_plan(int fd, const struct neuronsim_info *info,
 		goto out;
 	}
 	if (kbin_read(p.buf, p.len, &v, &res)) {
-		bad(&r, "%s: the plan checker refuses it: %s", e->kbin, res.msg);
+		bad(&r, "%s: the plan checker refuses it: %s", e->kbin, res.err.msg);
 		goto out;
 	}
 	for (s = 0; s < v.num_subgraphs; s++)

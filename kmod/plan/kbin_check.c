@@ -168,16 +168,16 @@ unsigned int kbin_fail(struct kbin_ck *c, int sg, long long rec,
 		       unsigned int reason, __u64 value, const char *fmt, ...)
 {
 	struct kbin_check_result *res = c->res;
-	struct kbin_out o = { res->msg, sizeof(res->msg), 0 };
+	struct kbin_out o = { res->err.msg, sizeof(res->err.msg), 0 };
 	va_list ap;
 
-	res->subgraph = sg;
-	res->record = rec;
+	res->err.subgraph = sg;
+	res->err.record = rec;
 	res->item = -1;
-	res->field = field;
-	res->reason = reason;
-	res->value = value;
-	res->msg[0] = '\0';
+	res->err.field = field;
+	res->err.reason = reason;
+	res->err.value = value;
+	res->err.msg[0] = '\0';
 	if (sg >= 0) {
 		kbin_puts(&o, "sg ");
 		kbin_puti(&o, sg);
@@ -192,7 +192,7 @@ unsigned int kbin_fail(struct kbin_ck *c, int sg, long long rec,
 		}
 		kbin_puts(&o, ": ");
 	}
-	res->text = o.pos;
+	res->err.text = o.pos;
 	va_start(ap, fmt);
 	kbin_vfmt(&o, fmt, ap);
 	va_end(ap);
@@ -221,16 +221,16 @@ unsigned int kbin_fail_dma(struct kbin_ck *c, const struct kbin_dma_at *at,
 			   const char *fmt, ...)
 {
 	struct kbin_check_result *res = c->res;
-	struct kbin_out o = { res->msg, sizeof(res->msg), 0 };
+	struct kbin_out o = { res->err.msg, sizeof(res->err.msg), 0 };
 	va_list ap;
 
-	res->subgraph = at->sg;
-	res->record = -1;
+	res->err.subgraph = at->sg;
+	res->err.record = -1;
 	res->item = at->item;
-	res->field = field;
-	res->reason = reason;
-	res->value = value;
-	res->msg[0] = '\0';
+	res->err.field = field;
+	res->err.reason = reason;
+	res->err.value = value;
+	res->err.msg[0] = '\0';
 	kbin_puts(&o, "sg ");
 	kbin_puti(&o, at->sg);
 	kbin_puts(&o, " dma queue ");
@@ -253,7 +253,7 @@ unsigned int kbin_fail_dma(struct kbin_ck *c, const struct kbin_dma_at *at,
 		kbin_puts(&o, at->side);
 	}
 	kbin_puts(&o, ": ");
-	res->text = o.pos;
+	res->err.text = o.pos;
 	va_start(ap, fmt);
 	kbin_vfmt(&o, fmt, ap);
 	va_end(ap);
@@ -1612,17 +1612,17 @@ unsigned int kbin_check_plan(const void *buf, unsigned long long len,
 
 	if (!res)
 		res = &dummy;
-	res->subgraph = -1;
-	res->record = -1;
+	res->err.subgraph = -1;
+	res->err.record = -1;
 	res->item = -1;
 	res->dma_descs = 0;
 	res->dma_m2s_pieces = 0;
 	res->dma_s2m_pieces = 0;
-	res->field = KBIN_FIELD_NONE;
-	res->reason = KBIN_OK;
-	res->value = 0;
-	res->msg[0] = '\0';
-	res->text = 0;
+	res->err.field = KBIN_FIELD_NONE;
+	res->err.reason = KBIN_OK;
+	res->err.value = 0;
+	res->err.msg[0] = '\0';
+	res->err.text = 0;
 	res->prog_instrs = 0;
 	kbin_prog_verdict_init(&res->prog);
 	c.res = res;
@@ -1757,7 +1757,7 @@ static unsigned int kbin_fail_prog(struct kbin_ck *c, int sg,
 				   const struct kbin_prog_verdict *v,
 				   unsigned int reason)
 {
-	char why[KBIN_CHECK_MSG_LEN];
+	char why[KBIN_ERR_MSG_LEN / 2];	/* the rule's words; the place takes the rest */
 	unsigned int field = v->engine ?
 			     KBIN_FIELD_PROG_PE + v->engine - 1 :
 			     KBIN_FIELD_PROG_SECTION;

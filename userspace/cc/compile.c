@@ -438,7 +438,7 @@ static int emit_prog(struct kbin_writer *w, int sgi,
 static int prog_err(const struct nscc_model *m,
 		    const struct kbin_check_result *res, struct nscc_err *err)
 {
-	const struct nscc_subgraph *sg = &m->sgs[res->subgraph];
+	const struct nscc_subgraph *sg = &m->sgs[res->err.subgraph];
 	const struct kbin_prog_verdict *v = &res->prog;
 	char why[NSCC_ERR_MAX / 2], stream[NSCC_ERR_MAX / 4];
 	uint32_t e = v->engine;
@@ -455,9 +455,9 @@ static int prog_err(const struct nscc_model *m,
 	if (v->instr >= 0)
 		return nscc_errf(err, -EINVAL, "%s: %s: instruction %lld (opcode 0x%02x): %s (%s)",
 				 sg->name, stream, v->instr, v->opcode, why,
-				 kbin_reason_str(res->reason));
+				 kbin_reason_str(res->err.reason));
 	return nscc_errf(err, -EINVAL, "%s: %s: %s (%s)", sg->name, stream, why,
-			 kbin_reason_str(res->reason));
+			 kbin_reason_str(res->err.reason));
 }
 
 /*
@@ -477,7 +477,7 @@ static int dma_err(const struct nscc_subgraph *sg, const struct nscc_symtab *st,
 	unsigned long long item = (unsigned long long)res->item;
 	uint32_t *order, i;
 
-	if (res->field == KBIN_FIELD_DMA_QUEUE && item < sg->num_dma_queues)
+	if (res->err.field == KBIN_FIELD_DMA_QUEUE && item < sg->num_dma_queues)
 		return nscc_errf(err, -EINVAL, "%s: dma_queue '%s': %s (%s)",
 				 sg->name, sg->dma_queues[item].name, why, reason);
 	order = block_order(sg);
@@ -485,24 +485,24 @@ static int dma_err(const struct nscc_subgraph *sg, const struct nscc_symtab *st,
 		return nscc_errf(err, -ENOMEM, "out of memory");
 	for (i = 0; i < sg->num_dma_blocks; i++) {
 		b = &sg->dma_blocks[order[i]];
-		if (res->field == KBIN_FIELD_DMA_BLOCK ? item == i :
+		if (res->err.field == KBIN_FIELD_DMA_BLOCK ? item == i :
 		    item < b->num_descs)
 			break;
-		if (res->field != KBIN_FIELD_DMA_BLOCK)
+		if (res->err.field != KBIN_FIELD_DMA_BLOCK)
 			item -= b->num_descs;
 	}
 	free(order);
 	if (i == sg->num_dma_blocks)
 		return nscc_errf(err, -EINVAL, "%s: %s (%s)", sg->name, why, reason);
-	if (res->field == KBIN_FIELD_DMA_BLOCK)
+	if (res->err.field == KBIN_FIELD_DMA_BLOCK)
 		return nscc_errf(err, -EINVAL, "%s: %s (%s)",
 				 desc_where(sg, b, UINT32_MAX, where, sizeof(where)),
 				 why, reason);
 	desc_where(sg, b, (uint32_t)item, where, sizeof(where));
-	if (res->field == KBIN_FIELD_DMA_DESC)
+	if (res->err.field == KBIN_FIELD_DMA_DESC)
 		return nscc_errf(err, -EINVAL, "%s: %s (%s)", where, why, reason);
-	side = res->field == KBIN_FIELD_DMA_FROM ? "from" : "to";
-	sd = res->field == KBIN_FIELD_DMA_FROM ?
+	side = res->err.field == KBIN_FIELD_DMA_FROM ? "from" : "to";
+	sd = res->err.field == KBIN_FIELD_DMA_FROM ?
 	     &sg->dma_descs[b->first_desc + item].from :
 	     &sg->dma_descs[b->first_desc + item].to;
 	if (!nscc_symtab_name(st, sd->var_id))
@@ -529,23 +529,23 @@ static int dma_err(const struct nscc_subgraph *sg, const struct nscc_symtab *st,
 static int check_err(const struct nscc_model *m, struct nscc_symtab *const *sts,
 		     const struct kbin_check_result *res, struct nscc_err *err)
 {
-	const char *why = res->msg + res->text, *reason = kbin_reason_str(res->reason);
+	const char *why = res->err.msg + res->err.text, *reason = kbin_reason_str(res->err.reason);
 	const struct nscc_subgraph *sg;
 	const char *name;
 
-	if (res->subgraph < 0 || (uint32_t)res->subgraph >= m->num_sgs)
+	if (res->err.subgraph < 0 || (uint32_t)res->err.subgraph >= m->num_sgs)
 		return nscc_errf(err, -EINVAL, "the plan checker refused the plan: %s (%s)",
-				 res->msg, reason);
+				 res->err.msg, reason);
 	if (res->prog.why != KBIN_PROG_WHY_NONE)
 		return prog_err(m, res, err);
-	sg = &m->sgs[res->subgraph];
-	if (res->field >= KBIN_FIELD_DMA_QUEUE && res->field <= KBIN_FIELD_DMA_TO)
-		return dma_err(sg, sts[res->subgraph], res, why, reason, err);
-	name = res->record >= 0 && res->record <= UINT32_MAX ?
-	       nscc_symtab_name(sts[res->subgraph], (uint32_t)res->record) : NULL;
+	sg = &m->sgs[res->err.subgraph];
+	if (res->err.field >= KBIN_FIELD_DMA_QUEUE && res->err.field <= KBIN_FIELD_DMA_TO)
+		return dma_err(sg, sts[res->err.subgraph], res, why, reason, err);
+	name = res->err.record >= 0 && res->err.record <= UINT32_MAX ?
+	       nscc_symtab_name(sts[res->err.subgraph], (uint32_t)res->err.record) : NULL;
 	if (name)
 		return nscc_errf(err, -EINVAL, "%s: var '%s' (var_id %lld): %s (%s)",
-				 sg->name, name, res->record, why, reason);
+				 sg->name, name, res->err.record, why, reason);
 	return nscc_errf(err, -EINVAL, "%s: %s (%s)", sg->name, why, reason);
 }
 

@@ -458,7 +458,7 @@ TEST(duplicate_var_skipped_with_a_warning)
 		     "neuronsim-cc: x.neff: warning: sg00: var 'q' (var_id 2): duplicate var_id, var 'p' has it already; skipped, as libnrt's symbol table skips it (the first var of a var_id or name stays)\n",
 		     text);
 	fclose(fp);
-	ASSERT_EQ(0, kbin_read(kbin, klen, &v, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, kbin_read(kbin, klen, &v, &res)) TH_LOG("%s", res.err.msg);
 	set = kbin_view_set(&v, 0);
 	ASSERT_EQ(3, set->nmem);
 	EXPECT_STREQ("a", kbin_view_str(&v, set->mem[1].name));

@@ -127,7 +127,7 @@ TEST(valid_program_compiles_into_the_dma_section)
 
 	ASSERT_EQ(0, compile_dma(base_def, base_sp, base_pool, &kbin, &len, &err))
 		TH_LOG("%s", err.msg);
-	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res)) TH_LOG("%s", res.err.msg);
 	/* a DMA program and no engine program: version 2 */
 	EXPECT_EQ(KBIN_VERSION_PROG - 1, v.hdr->version);
 	ASSERT_EQ(0, kbin_view_dma_sg(&v, 0, &dv));
@@ -544,7 +544,7 @@ static double compile_sem_set(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, nscc_compile_model(m, &kbin, &len, &err)) TH_LOG("%s", err.msg);
 	t = cpu_seconds() - t0;
 	TH_LOG("%u semaphores, %u blocks: %.2f s of CPU", nsems, nblocks, t);
-	ASSERT_EQ(0, kbin_read(kbin, len, &view, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, kbin_read(kbin, len, &view, &res)) TH_LOG("%s", res.err.msg);
 	ASSERT_EQ(0, kbin_view_dma_sg(&view, 0, &dv));
 	ASSERT_EQ(nblocks, dv.num_blocks);
 	for (k = 0; k < nblocks; k += 997) {
@@ -727,7 +727,7 @@ TEST(remote_sides)
 	d.to.var_id = 2;
 	ASSERT_EQ(0, nscc_model_add_dma_block(m, s0, &b, NULL, &d, 1));
 	ASSERT_EQ(0, nscc_compile_model(m, &kbin, &len, &err)) TH_LOG("%s", err.msg);
-	ASSERT_EQ(KBIN_OK, kbin_check_plan(kbin, len, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(KBIN_OK, kbin_check_plan(kbin, len, &res)) TH_LOG("%s", res.err.msg);
 	free(kbin);
 	/* one byte past the remote record's 1024 (its var has 4096) */
 	m->sgs[0].dma_descs[0].to.offset = 1;

@@ -89,7 +89,7 @@ FIXTURE_SETUP(kinds)
 	ASSERT_EQ(0, nscc_compile_model(self->k.m, &self->k.kbin, &self->k.len, &err))
 		TH_LOG("%s", err.msg);
 	ASSERT_EQ(0, kbin_read(self->k.kbin, self->k.len, &self->k.v, &res))
-		TH_LOG("%s", res.msg);
+		TH_LOG("%s", res.err.msg);
 	self->k.s0 = kbin_view_set(&self->k.v, 0);
 	self->k.s1 = kbin_view_set(&self->k.v, 1);
 }
@@ -422,7 +422,7 @@ TEST(scratchpad_sizes_by_backing)
 		x->backing_buf = backing[i];
 	}
 	ASSERT_EQ(0, nscc_compile_model(m, &kbin, &len, &err)) TH_LOG("%s", err.msg);
-	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res)) TH_LOG("%s", res.err.msg);
 	EXPECT_EQ(4096ULL + 256, kbin_view_set(&v, 0)->local_scratchpad_size);
 	EXPECT_EQ(2 * 4096ULL + 256, kbin_view_set(&v, 0)->shared_scratchpad_size);
 	EXPECT_EQ((unsigned)KBIN_BACKING_BUF_MAIN,

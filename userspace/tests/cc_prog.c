@@ -137,7 +137,7 @@ TEST(valid_program_compiles_into_the_program_section)
 
 	prog_valid(&p);
 	ASSERT_EQ(0, prog_compile(&p, &kbin, &len, &err)) TH_LOG("%s", err.msg);
-	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res)) TH_LOG("%s", res.err.msg);
 	EXPECT_EQ(KBIN_VERSION, v.hdr->version);
 	EXPECT_EQ(5ULL, res.prog_instrs);
 	ASSERT_EQ(0, kbin_view_prog_sg(&v, 0, &pv));
@@ -166,7 +166,7 @@ TEST(a_neff_without_streams_has_no_program)
 	p.sp_json = "{\"name\": \"SP.json\", \"dma\": []}";
 	p.no_sp_bin = 1;
 	ASSERT_EQ(0, prog_compile(&p, &kbin, &len, &err)) TH_LOG("%s", err.msg);
-	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res)) TH_LOG("%s", res.err.msg);
 	EXPECT_EQ(2U, v.hdr->version);
 	EXPECT_EQ(NULL, v.prog);
 	free(kbin);
@@ -287,7 +287,7 @@ TEST(model_api_streams)
 	ASSERT_EQ(0, nscc_model_set_prog(m, sg, KBIN_DMA_ENGINE_ACT, rec, 64,
 					 "act.bin", &err));
 	ASSERT_EQ(0, nscc_compile_model(m, &kbin, &len, &err)) TH_LOG("%s", err.msg);
-	ASSERT_EQ(0, kbin_read(kbin, len, &kv, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, kbin_read(kbin, len, &kv, &res)) TH_LOG("%s", res.err.msg);
 	EXPECT_EQ(1ULL, res.prog_instrs);
 	free(kbin);
 	/* a semaphore past the core's, named by the model's member name */

@@ -472,7 +472,7 @@ TEST_F_TIMEOUT(real, every_real_neff_compiles_and_matches_def_json, 300)
 		snprintf(path, sizeof(path), "%s/%s", dir, nm);
 		ASSERT_EQ(0, nscc_compile_neff(path, &kbin, &klen, &err))
 			TH_LOG("%s: %s", nm, err.msg);
-		ASSERT_EQ(0U, kbin_check_plan(kbin, klen, &res)) TH_LOG("%s: %s", nm, res.msg);
+		ASSERT_EQ(0U, kbin_check_plan(kbin, klen, &res)) TH_LOG("%s: %s", nm, res.err.msg);
 		ASSERT_EQ(0, kbin_read(kbin, klen, &v, &res));
 		ASSERT_EQ(0, nscc_neff_open(path, &n, &err));
 		EXPECT_EQ(n->target_gen, v.hdr->target_gen);

@@ -140,8 +140,8 @@ static void kbin_fuzz_one(const uint8_t *p, size_t n)
 	uint32_t s, i;
 
 	r = kbin_check_plan(p, n, &res);
-	if (r >= KBIN_ERR_CHECK_MAX || r != res.reason ||
-	    !memchr(res.msg, '\0', sizeof(res.msg)) || (r && !res.msg[0]))
+	if (r >= KBIN_ERR_CHECK_MAX || r != res.err.reason ||
+	    !memchr(res.err.msg, '\0', sizeof(res.err.msg)) || (r && !res.err.msg[0]))
 		abort();
 	if (r)
 		return;

@@ -144,17 +144,17 @@ static void fuzz_one(uint8_t *p, size_t n)
 	uint32_t s;
 
 	r = kbin_check_plan(p, n, &res);
-	if (r >= KBIN_ERR_CHECK_MAX || r != res.reason ||
-	    !memchr(res.msg, '\0', sizeof(res.msg)) || (r && !res.msg[0]))
+	if (r >= KBIN_ERR_CHECK_MAX || r != res.err.reason ||
+	    !memchr(res.err.msg, '\0', sizeof(res.err.msg)) || (r && !res.err.msg[0]))
 		fail("checker result", 0, 0, r);
 	if (r >= KBIN_ERR_PROG_COUNT && r <= KBIN_ERR_PROG_SYNC &&
-	    res.field >= KBIN_FIELD_PROG_PE && res.prog.why == KBIN_PROG_WHY_NONE &&
+	    res.err.field >= KBIN_FIELD_PROG_PE && res.prog.why == KBIN_PROG_WHY_NONE &&
 	    r != KBIN_ERR_PROG_COUNT)
 		fail("a rule's finding says which rule", 0, 0, r);
 	if (r)
 		return;
 	if (kbin_read(p, n, &v, &res))
-		fail("reader opens what the checker accepts", 0, 0, res.reason);
+		fail("reader opens what the checker accepts", 0, 0, res.err.reason);
 	if (!v.prog)
 		return;
 	g = kbin_gen_target(v.hdr->target_gen);

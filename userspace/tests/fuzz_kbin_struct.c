@@ -305,14 +305,14 @@ static void fuzz_one(uint8_t *p, size_t n)
 	unsigned int r;
 
 	r = kbin_check_plan(p, n, &res);
-	if (r >= KBIN_ERR_CHECK_MAX || r != res.reason ||
-	    !memchr(res.msg, '\0', sizeof(res.msg)) || (r && !res.msg[0]))
+	if (r >= KBIN_ERR_CHECK_MAX || r != res.err.reason ||
+	    !memchr(res.err.msg, '\0', sizeof(res.err.msg)) || (r && !res.err.msg[0]))
 		fail("checker result", 0, 0, r);
 	if (r)
 		return;
 	verify_accepted(p, n);
 	if (kbin_read(p, n, &v, &res))
-		fail("reader opens what the checker accepts", 0, 0, res.reason);
+		fail("reader opens what the checker accepts", 0, 0, res.err.reason);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -33,7 +33,7 @@ FIXTURE_SETUP(plan)
 	ASSERT_EQ(0, tp_build(&self->buf, &self->len));
 	self->h = self->buf;
 	ASSERT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
-		TH_LOG("test plan invalid: %s", self->res.msg);
+		TH_LOG("test plan invalid: %s", self->res.err.msg);
 }
 
 FIXTURE_TEARDOWN(plan)
@@ -52,16 +52,16 @@ FIXTURE_TEARDOWN(plan)
 		kbin_fix_checksum(self->buf, self->len);			\
 	ASSERT_EQ((unsigned int)(_reason),					\
 		  kbin_check_plan(self->buf, self->len, &self->res))		\
-		TH_LOG("got \"%s\": %s", kbin_reason_str(self->res.reason),	\
-		       self->res.msg);						\
-	ASSERT_EQ((unsigned int)(_reason), self->res.reason);			\
-	ASSERT_EQ((_sg), self->res.subgraph) TH_LOG("%s", self->res.msg);	\
-	ASSERT_EQ((long long)(_rec), self->res.record)				\
-		TH_LOG("%s", self->res.msg);					\
-	ASSERT_EQ((unsigned int)(_field), self->res.field)			\
-		TH_LOG("field %s: %s", kbin_field_str(self->res.field),		\
-		       self->res.msg);						\
-	ASSERT_NE(0, (int)strlen(self->res.msg));				\
+		TH_LOG("got \"%s\": %s", kbin_reason_str(self->res.err.reason),	\
+		       self->res.err.msg);						\
+	ASSERT_EQ((unsigned int)(_reason), self->res.err.reason);			\
+	ASSERT_EQ((_sg), self->res.err.subgraph) TH_LOG("%s", self->res.err.msg);	\
+	ASSERT_EQ((long long)(_rec), self->res.err.record)				\
+		TH_LOG("%s", self->res.err.msg);					\
+	ASSERT_EQ((unsigned int)(_field), self->res.err.field)			\
+		TH_LOG("field %s: %s", kbin_field_str(self->res.err.field),		\
+		       self->res.err.msg);						\
+	ASSERT_NE(0, (int)strlen(self->res.err.msg));				\
 } while (0)
 
 #define REJECT(_reason, _sg, _rec, _field) \
@@ -78,10 +78,10 @@ FIXTURE_TEARDOWN(plan)
 
 TEST_F(plan, valid)
 {
-	EXPECT_EQ(KBIN_OK, self->res.reason);
-	EXPECT_EQ(-1, self->res.subgraph);
-	EXPECT_EQ(-1, self->res.record);
-	EXPECT_STREQ("", self->res.msg);
+	EXPECT_EQ(KBIN_OK, self->res.err.reason);
+	EXPECT_EQ(-1, self->res.err.subgraph);
+	EXPECT_EQ(-1, self->res.err.record);
+	EXPECT_STREQ("", self->res.err.msg);
 	EXPECT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, NULL));
 }
 
@@ -100,7 +100,7 @@ TEST_F(plan, carveout_fits_trn2_not_trn1)
 TEST_F(plan, truncated)
 {
 	ASSERT_EQ(KBIN_ERR_TRUNCATED, kbin_check_plan(self->buf, 63, &self->res));
-	ASSERT_EQ(63, self->res.value);
+	ASSERT_EQ(63, self->res.err.value);
 	ASSERT_EQ(KBIN_ERR_TRUNCATED, kbin_check_plan(NULL, 0, &self->res));
 }
 
@@ -154,7 +154,7 @@ TEST(version_1_plan_accepted)
 	ASSERT_EQ(0, tp_build_v1(&buf, &len));
 	EXPECT_EQ(1U, ((struct kbin_header *)buf)->version);
 	EXPECT_EQ(64U, ((struct kbin_header *)buf)->header_size);
-	ASSERT_EQ(KBIN_OK, kbin_check_plan(buf, len, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(KBIN_OK, kbin_check_plan(buf, len, &res)) TH_LOG("%s", res.err.msg);
 	EXPECT_EQ(0ULL, res.dma_descs);
 	ASSERT_EQ(0, kbin_read(buf, len, &v, &res));
 	EXPECT_EQ(NULL, v.dma);
@@ -183,7 +183,7 @@ TEST_F(plan, flags)
 {
 	self->h->flags = 1ULL << 63;
 	REJECT(KBIN_ERR_FLAGS, -1, -1, KBIN_FIELD_FLAGS);
-	ASSERT_EQ(1ULL << 63, self->res.value);
+	ASSERT_EQ(1ULL << 63, self->res.err.value);
 }
 
 TEST_F(plan, target_gen)
@@ -281,9 +281,9 @@ TEST_F(plan, sg_name_control_char)
 {
 	SG(1)->name[1] = '\n';
 	REJECT(KBIN_ERR_SG_NAME, 1, -1, KBIN_FIELD_SG_NAME);
-	EXPECT_EQ((__u64)'\n', self->res.value);
+	EXPECT_EQ((__u64)'\n', self->res.err.value);
 	EXPECT_STREQ("sg 1: subgraph name has control character 0xa at byte 1",
-		     self->res.msg);
+		     self->res.err.msg);
 }
 
 TEST_F(plan, sg_reserved)
@@ -391,7 +391,7 @@ TEST_F(plan, mr_type)
 	REJECT(KBIN_ERR_MR_TYPE, 0, TP_OUT, KBIN_FIELD_MR_TYPE);
 	REC(0, TP_OUT)->mr_type = KBIN_MR_TYPE_MAX + 1;
 	REJECT(KBIN_ERR_MR_TYPE, 0, TP_OUT, KBIN_FIELD_MR_TYPE);
-	ASSERT_EQ(12, self->res.value);
+	ASSERT_EQ(12, self->res.err.value);
 }
 
 TEST_F(plan, record_pad0)
@@ -410,7 +410,7 @@ TEST_F(plan, var_id_duplicate)
 {
 	REC(0, TP_TMP)->var_id = TP_BUF;
 	REJECT(KBIN_ERR_VAR_ID_DUP, 0, TP_TMP, KBIN_FIELD_VAR_ID);
-	ASSERT_EQ(TP_BUF, self->res.value);
+	ASSERT_EQ(TP_BUF, self->res.err.value);
 }
 
 TEST_F(plan, var_id_order)
@@ -438,7 +438,7 @@ TEST_F(plan, name_control_char)
 	ASSERT_NE(0, n[0]);
 	n[0] = '\t';
 	REJECT(KBIN_ERR_NAME, 0, TP_IN, KBIN_FIELD_NAME);
-	EXPECT_EQ((__u64)'\t', self->res.value);
+	EXPECT_EQ((__u64)'\t', self->res.err.value);
 	RESET();
 	n = P8(REC(0, TP_IN)->name);
 	n[0] = 0x7f;	/* DEL */
@@ -448,7 +448,7 @@ TEST_F(plan, name_control_char)
 	n[0] = 0xc3;	/* bytes >= 0x80 (UTF-8) are allowed */
 	kbin_fix_checksum(self->buf, self->len);
 	EXPECT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
-		TH_LOG("%s", self->res.msg);
+		TH_LOG("%s", self->res.err.msg);
 }
 
 TEST_F(plan, name_unterminated)
@@ -503,7 +503,7 @@ TEST_F(plan, alignment)
 	REC(0, TP_TMP)->alignment = 3;
 	REJECT(KBIN_ERR_ALIGNMENT, 0, TP_TMP, KBIN_FIELD_ALIGNMENT);
 	ASSERT_STREQ("sg 0 record 4 (var_id 4): alignment 3 is not a power of two in 1..1073741824",
-		     self->res.msg);
+		     self->res.err.msg);
 	REC(0, TP_TMP)->alignment = KBIN_MAX_ALIGNMENT * 2;
 	REJECT(KBIN_ERR_ALIGNMENT, 0, TP_TMP, KBIN_FIELD_ALIGNMENT);
 }
@@ -524,14 +524,14 @@ TEST_F(plan, dtype_control_char)
 {
 	REC(0, TP_IN)->dtype[0] = 0x1b;	/* ESC */
 	REJECT(KBIN_ERR_DTYPE, 0, TP_IN, KBIN_FIELD_DTYPE);
-	EXPECT_EQ(0x1bULL, self->res.value);
+	EXPECT_EQ(0x1bULL, self->res.err.value);
 }
 
 TEST_F(plan, shape)
 {
 	REC(0, TP_IN)->shape[3] = 5;	/* shape[2] is 0 */
 	REJECT(KBIN_ERR_SHAPE, 0, TP_IN, KBIN_FIELD_SHAPE);
-	ASSERT_EQ(5, self->res.value);
+	ASSERT_EQ(5, self->res.err.value);
 }
 
 TEST_F(plan, dtensor_md_prefix)
@@ -563,7 +563,7 @@ TEST_F(plan, dtensor_md_any_kind)
 	REC(0, TP_PTR)->dtensor_md = REC(0, TP_BUF)->dtensor_md;
 	kbin_fix_checksum(self->buf, self->len);
 	ASSERT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
-		TH_LOG("%s", self->res.msg);
+		TH_LOG("%s", self->res.err.msg);
 }
 
 TEST_F(plan, payload_kind)
@@ -676,7 +676,7 @@ TEST_F(plan, list_entry_missing)
 
 	e[2] = TP_SG0_NMEM;
 	REJECT(KBIN_ERR_LIST_ENTRY, 0, TP_LIST, KBIN_FIELD_UNION);
-	ASSERT_EQ(TP_SG0_NMEM, self->res.value);
+	ASSERT_EQ(TP_SG0_NMEM, self->res.err.value);
 }
 
 TEST_F(plan, ptr_table_entry_without_storage)
@@ -793,7 +793,7 @@ TEST_F(plan, virt_range_sharded_main)
 		REC(0, TP_VSHARED)->virt.offset = 4 * TP_SHARED_SP;
 		kbin_fix_checksum(self->buf, self->len);
 		ASSERT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
-			TH_LOG("backing %u: %s", backing[b], self->res.msg);
+			TH_LOG("backing %u: %s", backing[b], self->res.err.msg);
 		REC(0, TP_VSHARED)->virt.offset = ~0ULL - 1;	/* wraps */
 		REJECT(KBIN_ERR_VIRT_RANGE, 0, TP_VSHARED, KBIN_FIELD_UNION);
 	}
@@ -834,7 +834,7 @@ TEST_F(plan, first_problem_wins)
 #define REJECT_DMA(_reason, _sg, _field, _item) do {				\
 	REJECT(_reason, _sg, -1, _field);					\
 	ASSERT_EQ((long long)(_item), self->res.item)				\
-		TH_LOG("%s", self->res.msg);					\
+		TH_LOG("%s", self->res.err.msg);					\
 } while (0)
 
 TEST_F(plan, dma_valid_and_counted)
@@ -905,7 +905,7 @@ TEST_F(plan, dma_section_size)
 	RESET();
 	DMA()->num_descs -= 1;	/* the counts no longer fill dma_size */
 	REJECT(KBIN_ERR_DMA_COUNT, -1, -1, KBIN_FIELD_DMA_SECTION);
-	EXPECT_EQ(size, self->res.value);
+	EXPECT_EQ(size, self->res.err.value);
 }
 
 TEST_F(plan, dma_counts)
@@ -966,7 +966,7 @@ TEST_F(plan, dma_queue_name)
 	Q(1, 0)->fabric_path = Q(1, 0)->name + strlen("qSPSpillReload0");
 	REJECT_DMA(KBIN_ERR_NAME, 1, KBIN_FIELD_DMA_QUEUE, 0);
 	EXPECT_EQ(0, strncmp("sg 1 dma queue 0 'qSPSpillReload0': fabric_path at 0x",
-			     self->res.msg, 52)) TH_LOG("%s", self->res.msg);
+			     self->res.err.msg, 52)) TH_LOG("%s", self->res.err.msg);
 }
 
 TEST_F(plan, dma_queue_fields)
@@ -1053,7 +1053,7 @@ TEST(dma_semaphore_sets_together)
 	ASSERT_EQ(0, kbin_writer_finish(w, &buf, &len));
 	kbin_writer_free(w);
 	free(pay);
-	ASSERT_EQ(0, kbin_read(buf, len, &v, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, kbin_read(buf, len, &v, &res)) TH_LOG("%s", res.err.msg);
 	ASSERT_EQ(0, kbin_view_dma_sg(&v, 0, &dv));
 	off = (const uint8_t *)kbin_view_payload(&v, &kbin_view_set(&v, 0)->mem[0]) -
 	      (const uint8_t *)buf;
@@ -1061,14 +1061,14 @@ TEST(dma_semaphore_sets_together)
 	qt[0].semaphores = qt[1].semaphores = off;
 	qt[0].num_semaphores = qt[1].num_semaphores = KBIN_MAX_LIST / 2;
 	kbin_fix_checksum(buf, len);
-	EXPECT_EQ(KBIN_OK, kbin_check_plan(buf, len, &res)) TH_LOG("%s", res.msg);
+	EXPECT_EQ(KBIN_OK, kbin_check_plan(buf, len, &res)) TH_LOG("%s", res.err.msg);
 	qt[0].num_semaphores = qt[1].num_semaphores = KBIN_MAX_LIST / 2 + 1;
 	kbin_fix_checksum(buf, len);
 	EXPECT_EQ(KBIN_ERR_DMA_SEMAPHORE, kbin_check_plan(buf, len, &res));
 	EXPECT_EQ(1LL, res.item);
-	EXPECT_EQ(KBIN_MAX_LIST + 2ULL, res.value);
+	EXPECT_EQ(KBIN_MAX_LIST + 2ULL, res.err.value);
 	EXPECT_STREQ("sg 0 dma queue 1 'q1': the subgraph's semaphore sets reach 1048578 entries with this queue's 524289, above 1048576",
-		     res.msg);
+		     res.err.msg);
 	free(buf);
 }
 
@@ -1087,7 +1087,7 @@ TEST_F(plan, dma_block_order)
 	RESET();
 	B(0, TP_B_IO1)->id = 2;
 	REJECT_DMA(KBIN_ERR_DMA_BLOCK_ORDER, 0, KBIN_FIELD_DMA_BLOCK, TP_B_IO1);
-	EXPECT_EQ(2ULL, self->res.value);
+	EXPECT_EQ(2ULL, self->res.err.value);
 }
 
 TEST_F(plan, dma_block_semaphore)
@@ -1145,12 +1145,12 @@ TEST_F(plan, dma_side_var)
 	D(0, TP_D_BUF_V)->to.var_id = TP_LIST;
 	REJECT_DMA(KBIN_ERR_DMA_VAR, 0, KBIN_FIELD_DMA_TO, TP_D_BUF_V);
 	EXPECT_STREQ("sg 0 dma queue 0 'qSPIO0' block 1 descriptor 0 to: var_id 10 is MR_LIST: an index list, with no device bytes",
-		     self->res.msg);
+		     self->res.err.msg);
 	RESET();
 	D(0, TP_D_BUF_V)->to.var_id = TP_PTR;
 	REJECT_DMA(KBIN_ERR_DMA_VAR, 0, KBIN_FIELD_DMA_TO, TP_D_BUF_V);
-	EXPECT_NE(NULL, strstr(self->res.msg, "is MR_PTR: a pointer: the bytes are its target's, name the target"))
-		TH_LOG("%s", self->res.msg);
+	EXPECT_NE(NULL, strstr(self->res.err.msg, "is MR_PTR: a pointer: the bytes are its target's, name the target"))
+		TH_LOG("%s", self->res.err.msg);
 	RESET();
 	D(0, TP_D_BUF_V)->from.var_id = TP_PTAB;
 	REJECT_DMA(KBIN_ERR_DMA_VAR, 0, KBIN_FIELD_DMA_FROM, TP_D_BUF_V);
@@ -1169,16 +1169,16 @@ TEST_F(plan, dma_side_remote)
 	D(0, TP_D_BUF_V)->to.offset = 0;
 	kbin_fix_checksum(self->buf, self->len);
 	ASSERT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
-		TH_LOG("%s", self->res.msg);
+		TH_LOG("%s", self->res.err.msg);
 	D(0, TP_D_BUF_V)->to.offset = 1;
 	REJECT_DMA(KBIN_ERR_DMA_EXTENT, 0, KBIN_FIELD_DMA_TO, TP_D_BUF_V);
-	EXPECT_EQ(129ULL, self->res.value);
+	EXPECT_EQ(129ULL, self->res.err.value);
 	RESET();
 	/* sg 1's transpose reads the remote of sg 0's 4096-byte tmp0 */
 	D(1, 0)->from.var_id = TP1_REMOTE;
 	kbin_fix_checksum(self->buf, self->len);
 	ASSERT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
-		TH_LOG("%s", self->res.msg);
+		TH_LOG("%s", self->res.err.msg);
 	RESET();
 	/* TP_REMOTE made a remote of sg 1's state buffer: runs stay in a partition */
 	REC(0, TP_REMOTE)->remote.remote_var_id = TP1_SB;
@@ -1186,7 +1186,7 @@ TEST_F(plan, dma_side_remote)
 	D(0, TP_D_BUF_V)->to.offset = 0;
 	kbin_fix_checksum(self->buf, self->len);
 	ASSERT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
-		TH_LOG("%s", self->res.msg);
+		TH_LOG("%s", self->res.err.msg);
 	REC(0, TP_REMOTE)->size = 24ULL << 20;
 	D(0, TP_D_BUF_V)->to.offset = 229376 - 64;	/* 128 bytes over the edge */
 	REJECT_DMA(KBIN_ERR_DMA_SBUF_PARTITION, 0, KBIN_FIELD_DMA_TO, TP_D_BUF_V);
@@ -1215,7 +1215,7 @@ TEST_F(plan, dma_side_step)
 {
 	D(0, TP_D_SB_OUT)->to.steps[0] = 2;
 	REJECT_DMA(KBIN_ERR_DMA_STEP, 0, KBIN_FIELD_DMA_TO, TP_D_SB_OUT);
-	EXPECT_EQ(2ULL, self->res.value);
+	EXPECT_EQ(2ULL, self->res.err.value);
 }
 
 TEST_F(plan, dma_side_extent)
@@ -1223,9 +1223,9 @@ TEST_F(plan, dma_side_extent)
 	/* one byte past output0's 1024 */
 	D(0, TP_D_SB_OUT)->to.offset = 1;
 	REJECT_DMA(KBIN_ERR_DMA_EXTENT, 0, KBIN_FIELD_DMA_TO, TP_D_SB_OUT);
-	EXPECT_EQ(1025ULL, self->res.value);
+	EXPECT_EQ(1025ULL, self->res.err.value);
 	EXPECT_STREQ("sg 0 dma queue 0 'qSPIO0' block 0 descriptor 1 to: var_id 6 'output0': extent 1025 is past its 1024 bytes",
-		     self->res.msg);
+		     self->res.err.msg);
 	RESET();
 	D(1, 0)->from.steps[1] = 1ULL << 62;	/* overflows with 3 * 2^62 */
 	REJECT_DMA(KBIN_ERR_DMA_EXTENT, 1, KBIN_FIELD_DMA_FROM, 0);
@@ -1249,7 +1249,7 @@ TEST_F(plan, dma_sbuf_partition)
 	self->h->target_gen = KBIN_TARGET_TRN3;
 	kbin_fix_checksum(self->buf, self->len);
 	EXPECT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
-		TH_LOG("%s", self->res.msg);
+		TH_LOG("%s", self->res.err.msg);
 	RESET();
 	D(0, TP_D_IN_SB)->to.offset = 7 * 262144 + 229376;	/* in the gap */
 	REJECT_DMA(KBIN_ERR_DMA_SBUF_PARTITION, 0, KBIN_FIELD_DMA_TO, TP_D_IN_SB);
@@ -1270,13 +1270,13 @@ TEST_F(plan, dma_sbuf_gap)
 	D(0, TP_D_IN_SB)->from.steps[2] = 0;
 	kbin_fix_checksum(self->buf, self->len);
 	ASSERT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
-		TH_LOG("%s", self->res.msg);
+		TH_LOG("%s", self->res.err.msg);
 	t->steps[2] = 57345;	/* 3 * 57345 + 256 = 172291: still inside */
 	kbin_fix_checksum(self->buf, self->len);
 	ASSERT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res));
 	t->steps[2] = 76374;	/* 3 * 76374 + 256 = 229378 */
 	REJECT_DMA(KBIN_ERR_DMA_SBUF_GAP, 0, KBIN_FIELD_DMA_TO, TP_D_IN_SB);
-	EXPECT_EQ(229378ULL, self->res.value);
+	EXPECT_EQ(229378ULL, self->res.err.value);
 }
 
 TEST_F(plan, dma_copy_size)
@@ -1317,9 +1317,9 @@ TEST_F(plan, dma_transpose_shape)
 	/* sg 1's transpose moves 1024 bytes of float32 in one [1, 1, 16, 16] tile */
 	D(1, 0)->transpose_shape[2] = 0;
 	REJECT_DMA(KBIN_ERR_DMA_TRANSPOSE, 1, KBIN_FIELD_DMA_DESC, 0);
-	EXPECT_EQ(0ULL, self->res.value);
+	EXPECT_EQ(0ULL, self->res.err.value);
 	EXPECT_STREQ("sg 1 dma queue 0 'qSPSpillReload0' block 0 descriptor 0: transpose float32 -> float32, element size 4, shape [1, 1, 0, 16], tile 0, 1024 -> 1024 bytes: a transpose_shape dimension is 0",
-		     self->res.msg);
+		     self->res.err.msg);
 	RESET();
 	/* 4 x 2048 x 1544 x 65537 x 22253377 = 2^64 + 65536 */
 	D(1, 0)->transpose_shape[0] = 2048;
@@ -1327,17 +1327,17 @@ TEST_F(plan, dma_transpose_shape)
 	D(1, 0)->transpose_shape[2] = 65537;
 	D(1, 0)->transpose_shape[3] = 22253377;
 	REJECT_DMA(KBIN_ERR_DMA_TRANSPOSE, 1, KBIN_FIELD_DMA_DESC, 0);
-	EXPECT_EQ(22253377ULL, self->res.value);	/* the dimension it overflows at */
-	EXPECT_NE(NULL, strstr(self->res.msg, "tile 0, 1024 -> 1024 bytes: the tile overflows 64 bits")) TH_LOG("%s", self->res.msg);
+	EXPECT_EQ(22253377ULL, self->res.err.value);	/* the dimension it overflows at */
+	EXPECT_NE(NULL, strstr(self->res.err.msg, "tile 0, 1024 -> 1024 bytes: the tile overflows 64 bits")) TH_LOG("%s", self->res.err.msg);
 	RESET();
 	D(1, 0)->transpose_shape[3] = 15;	/* 960-byte tiles in 1024 bytes */
 	REJECT_DMA(KBIN_ERR_DMA_TRANSPOSE, 1, KBIN_FIELD_DMA_DESC, 0);
-	EXPECT_EQ(960ULL, self->res.value);
+	EXPECT_EQ(960ULL, self->res.err.value);
 	RESET();
 	D(1, 0)->transpose_shape[3] = 8;	/* two 512-byte tiles: accepted */
 	kbin_fix_checksum(self->buf, self->len);
 	EXPECT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
-		TH_LOG("%s", self->res.msg);
+		TH_LOG("%s", self->res.err.msg);
 }
 
 TEST_F(plan, dma_first_problem_wins)
@@ -1493,7 +1493,7 @@ TEST_F(plan, read_refuses_bad_plan)
 	REC(0, TP_TMP)->alignment = 5;
 	kbin_fix_checksum(self->buf, self->len);
 	ASSERT_EQ(-EINVAL, kbin_read(self->buf, self->len, &v, &self->res));
-	ASSERT_EQ(KBIN_ERR_ALIGNMENT, self->res.reason);
+	ASSERT_EQ(KBIN_ERR_ALIGNMENT, self->res.err.reason);
 	ASSERT_EQ(NULL, kbin_view_subgraph(&v, 0));
 }
 
@@ -1569,7 +1569,7 @@ TEST(many_records)
 	ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
 	TH_LOG("wrote 100000 records (%zu bytes) in %.1f ms", len, ms);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ASSERT_EQ(KBIN_OK, kbin_check_plan(buf, len, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(KBIN_OK, kbin_check_plan(buf, len, &res)) TH_LOG("%s", res.err.msg);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
 	TH_LOG("checked in %.1f ms", ms);
@@ -1577,7 +1577,7 @@ TEST(many_records)
 	tp_rec(buf, 0, 99999)->alignment = 0;
 	kbin_fix_checksum(buf, len);
 	ASSERT_EQ(KBIN_ERR_ALIGNMENT, kbin_check_plan(buf, len, &res));
-	ASSERT_EQ(99999, res.record);
+	ASSERT_EQ(99999, res.err.record);
 	free(buf);
 }
 

@@ -41,7 +41,7 @@ FIXTURE_SETUP(prog)
 {
 	ASSERT_EQ(0, tp_build_prog(&self->buf, &self->len));
 	ASSERT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
-		TH_LOG("test program invalid: %s", self->res.msg);
+		TH_LOG("test program invalid: %s", self->res.err.msg);
 }
 
 FIXTURE_TEARDOWN(prog)
@@ -63,17 +63,17 @@ FIXTURE_TEARDOWN(prog)
 	kbin_fix_checksum(self->buf, self->len);				\
 	ASSERT_EQ((unsigned int)(_reason),					\
 		  kbin_check_plan(self->buf, self->len, &self->res))		\
-		TH_LOG("got \"%s\": %s", kbin_reason_str(self->res.reason),	\
-		       self->res.msg);						\
-	ASSERT_EQ((_sg), self->res.subgraph) TH_LOG("%s", self->res.msg);	\
-	ASSERT_EQ((unsigned int)(_field), self->res.field)			\
-		TH_LOG("field %s: %s", kbin_field_str(self->res.field),		\
-		       self->res.msg);						\
+		TH_LOG("got \"%s\": %s", kbin_reason_str(self->res.err.reason),	\
+		       self->res.err.msg);						\
+	ASSERT_EQ((_sg), self->res.err.subgraph) TH_LOG("%s", self->res.err.msg);	\
+	ASSERT_EQ((unsigned int)(_field), self->res.err.field)			\
+		TH_LOG("field %s: %s", kbin_field_str(self->res.err.field),		\
+		       self->res.err.msg);						\
 	ASSERT_EQ((long long)(_item), self->res.item)				\
-		TH_LOG("%s", self->res.msg);					\
+		TH_LOG("%s", self->res.err.msg);					\
 	ASSERT_EQ((unsigned int)(_why), self->res.prog.why)			\
-		TH_LOG("%s", self->res.msg);					\
-	ASSERT_NE(0, (int)strlen(self->res.msg));				\
+		TH_LOG("%s", self->res.err.msg);					\
+	ASSERT_NE(0, (int)strlen(self->res.err.msg));				\
 } while (0)
 
 /* a section-level finding: no rule of kbin_prog_check_sg() */
@@ -290,14 +290,14 @@ TEST(streams_fill_the_section)
 	ASSERT_EQ(0, kbin_writer_add_prog(w, 0, KBIN_DMA_ENGINE_SP, rec, sizeof(rec)));
 	ASSERT_EQ(0, kbin_writer_finish(w, &buf, &len));
 	kbin_writer_free(w);
-	ASSERT_EQ(KBIN_OK, kbin_check_plan(buf, len, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(KBIN_OK, kbin_check_plan(buf, len, &res)) TH_LOG("%s", res.err.msg);
 	/* the one instruction in no stream */
 	tp_prog(buf)->sg[0].engine[KBIN_DMA_ENGINE_SP - 1].num = 0;
 	kbin_fix_checksum(buf, len);
 	EXPECT_EQ(KBIN_ERR_PROG_COUNT, kbin_check_plan(buf, len, &res));
-	EXPECT_EQ(KBIN_FIELD_PROG_SECTION, res.field);
-	EXPECT_NE(NULL, strstr(res.msg, "the streams hold 0 instructions; the program section says 1"))
-		TH_LOG("%s", res.msg);
+	EXPECT_EQ(KBIN_FIELD_PROG_SECTION, res.err.field);
+	EXPECT_NE(NULL, strstr(res.err.msg, "the streams hold 0 instructions; the program section says 1"))
+		TH_LOG("%s", res.err.msg);
 	free(buf);
 }
 
@@ -318,7 +318,7 @@ TEST_F(prog, version_2_has_no_program_and_version_3_may_lack_one)
 	EXT()->prog_size = 0;
 	kbin_fix_checksum(self->buf, self->len);
 	ASSERT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
-		TH_LOG("%s", self->res.msg);
+		TH_LOG("%s", self->res.err.msg);
 	EXPECT_EQ(0ULL, self->res.prog_instrs);
 	/* version 2 with a program section: its fields are reserved */
 	RESET();
@@ -332,10 +332,10 @@ TEST_F(prog, unknown_wait_mode)
 {
 	REC(0, PE, 1)[4] = 7;
 	REJECT(KBIN_ERR_PROG_MODE, 0, KBIN_FIELD_PROG_PE, 1, KBIN_PROG_WHY_WAIT_MODE);
-	EXPECT_EQ(7ULL, self->res.value);
-	EXPECT_NE(NULL, strstr(self->res.msg, "wait mode 7"));
-	EXPECT_NE(NULL, strstr(self->res.msg, "pe instruction 1 (opcode 0xa0)"))
-		TH_LOG("%s", self->res.msg);
+	EXPECT_EQ(7ULL, self->res.err.value);
+	EXPECT_NE(NULL, strstr(self->res.err.msg, "wait mode 7"));
+	EXPECT_NE(NULL, strstr(self->res.err.msg, "pe instruction 1 (opcode 0xa0)"))
+		TH_LOG("%s", self->res.err.msg);
 }
 
 TEST_F(prog, unknown_update_mode)
@@ -343,7 +343,7 @@ TEST_F(prog, unknown_update_mode)
 	REC(0, ACT, 0)[6] = 3;
 	REJECT(KBIN_ERR_PROG_MODE, 0, KBIN_FIELD_PROG_ACT, 0,
 	       KBIN_PROG_WHY_UPDATE_MODE);
-	EXPECT_NE(NULL, strstr(self->res.msg, "update mode 3"));
+	EXPECT_NE(NULL, strstr(self->res.err.msg, "update mode 3"));
 }
 
 TEST_F(prog, semaphore_past_the_neuroncore)
@@ -367,8 +367,8 @@ TEST_F(prog, semaphore_past_the_neuroncore)
 	((uint32_t *)((uint8_t *)self->buf + tp_queue(self->buf, 0, TP_Q_IO)->semaphores))[0] = 128;
 	REJECT(KBIN_ERR_PROG_SEMAPHORE, 0, KBIN_FIELD_PROG_SP, 0,
 	       KBIN_PROG_WHY_BLOCK_SEM);
-	EXPECT_NE(NULL, strstr(self->res.msg, "block 0 of queue 'qSPIO0'"))
-		TH_LOG("%s", self->res.msg);
+	EXPECT_NE(NULL, strstr(self->res.err.msg, "block 0 of queue 'qSPIO0'"))
+		TH_LOG("%s", self->res.err.msg);
 }
 
 TEST_F(prog, last_semaphore_and_mode_0_fields_accepted)
@@ -380,23 +380,23 @@ TEST_F(prog, last_semaphore_and_mode_0_fields_accepted)
 	REFILL();
 	kbin_fix_checksum(self->buf, self->len);
 	EXPECT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res))
-		TH_LOG("%s", self->res.msg);
+		TH_LOG("%s", self->res.err.msg);
 }
 
 TEST_F(prog, trigger_queue_name)
 {
 	memset(REC(0, SP, 0) + 12, 'q', KBIN_PROG_QNAME_MAX);
 	REJECT(KBIN_ERR_PROG_TRIGGER, 0, KBIN_FIELD_PROG_SP, 0, KBIN_PROG_WHY_NAME);
-	EXPECT_NE(NULL, strstr(self->res.msg, "not NUL-terminated"));
+	EXPECT_NE(NULL, strstr(self->res.err.msg, "not NUL-terminated"));
 	RESET();
 	REC(0, SP, 0)[12] = 0;
 	REJECT(KBIN_ERR_PROG_TRIGGER, 0, KBIN_FIELD_PROG_SP, 0, KBIN_PROG_WHY_NAME);
-	EXPECT_NE(NULL, strstr(self->res.msg, "empty"));
+	EXPECT_NE(NULL, strstr(self->res.err.msg, "empty"));
 	RESET();
 	strcpy((char *)REC(0, SP, 1) + 12, "qNope");
 	REJECT(KBIN_ERR_PROG_TRIGGER, 0, KBIN_FIELD_PROG_SP, 1,
 	       KBIN_PROG_WHY_NO_QUEUE);
-	EXPECT_NE(NULL, strstr(self->res.msg, "'qNope'"));
+	EXPECT_NE(NULL, strstr(self->res.err.msg, "'qNope'"));
 	EXPECT_STREQ("qNope", self->res.prog.qname);
 }
 
@@ -406,8 +406,8 @@ TEST_F(prog, trigger_names_another_engines_queue)
 	REJECT(KBIN_ERR_PROG_TRIGGER, 0, KBIN_FIELD_PROG_SP, 0,
 	       KBIN_PROG_WHY_OTHER_ENGINE);
 	EXPECT_EQ((long long)TP_Q_DYN, self->res.prog.queue);
-	EXPECT_NE(NULL, strstr(self->res.msg, "which pool owns, not sp"))
-		TH_LOG("%s", self->res.msg);
+	EXPECT_NE(NULL, strstr(self->res.err.msg, "which pool owns, not sp"))
+		TH_LOG("%s", self->res.err.msg);
 }
 
 TEST_F(prog, two_queues_of_one_name)
@@ -451,7 +451,7 @@ TEST(too_many_queues_for_a_program)
 	ASSERT_EQ(0, kbin_writer_finish(w, &buf, &len));
 	kbin_writer_free(w);
 	EXPECT_EQ(KBIN_ERR_PROG_TRIGGER, kbin_check_plan(buf, len, &res));
-	EXPECT_EQ(KBIN_PROG_WHY_QUEUES, res.prog.why) TH_LOG("%s", res.msg);
+	EXPECT_EQ(KBIN_PROG_WHY_QUEUES, res.prog.why) TH_LOG("%s", res.err.msg);
 	EXPECT_EQ(65ULL, res.prog.value);
 	free(buf);
 }
@@ -475,9 +475,9 @@ TEST_F(prog, missing_trigger)
 	REJECT(KBIN_ERR_PROG_TRIGGER_COUNT, 0, KBIN_FIELD_PROG_SP, -1,
 	       KBIN_PROG_WHY_MISSING_TRIGGERS);
 	EXPECT_EQ((long long)TP_Q_IO, self->res.prog.queue);
-	EXPECT_NE(NULL, strstr(self->res.msg,
+	EXPECT_NE(NULL, strstr(self->res.err.msg,
 			       "queue 'qSPIO0' has 2 blocks but the sp stream triggers it 1 times"))
-		TH_LOG("%s", self->res.msg);
+		TH_LOG("%s", self->res.err.msg);
 	RESET();
 	/* sg 1 without its program: its queue's block is never started */
 	REC(1, SP, 0)[0] = 0x01;
@@ -569,7 +569,7 @@ static struct prog_replay *replay(struct __test_metadata *_metadata,
 
 	kbin_fix_checksum(buf, len);
 	if (kbin_read(buf, len, &v, &res)) {
-		TH_LOG("%s", res.msg);
+		TH_LOG("%s", res.err.msg);
 		return NULL;
 	}
 	if (prog_replay_plan(&v, o, &r))

@@ -604,7 +604,7 @@ static int manifest_one(const char *dir, const char *nm, const char *outdir,
 		goto out;
 	}
 	if (kbin_read(kbin, klen, &v, &res)) {
-		snprintf(msg, sizeof(msg), "plan checker: %s", res.msg);
+		snprintf(msg, sizeof(msg), "plan checker: %.400s", res.err.msg);
 		goto out;
 	}
 	if (nscc_neff_open(path, &n, &err)) {

@@ -70,7 +70,7 @@ static int compile(const char *in, const char *out, int js,
 		return 1;
 	}
 	if (kbin_read(buf, len, &v, &res)) {
-		cc_fail(out, res.msg);
+		cc_fail(out, res.err.msg);
 		free(buf);
 		return 1;
 	}

@@ -144,7 +144,7 @@ static int dump(const char *in, int js, int descs, int prog)
 		return 1;
 	}
 	if (kbin_read(buf, len, &v, &res)) {
-		cc_fail(in, res.msg);
+		cc_fail(in, res.err.msg);
 		free(buf);
 		json_decref(sgs);
 		return 1;

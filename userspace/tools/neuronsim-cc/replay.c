@@ -241,7 +241,7 @@ static int run(int argc, char **argv)
 		return 1;
 	if (kbin_read(buf, len, &v, &res)) {
 		e.err = EINVAL;
-		tool_error(&e, "%s (%s)", res.msg, kbin_reason_str(res.reason));
+		tool_error(&e, "%s (%s)", res.err.msg, kbin_reason_str(res.err.reason));
 		goto out;
 	}
 	if (tpath) {
