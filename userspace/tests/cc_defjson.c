@@ -271,7 +271,7 @@ static void compile_read(struct __test_metadata *_metadata, const char *target,
 	size_t len;
 
 	ASSERT_EQ(0, cc_compile_def(target, def, tmap, kbin, &len, &err)) TH_LOG("%s", err.msg);
-	ASSERT_EQ(0, kbin_read(*kbin, len, v, &res)) TH_LOG("%s", res.msg);
+	ASSERT_EQ(0, kbin_read(*kbin, len, v, &res)) TH_LOG("%s", res.err.msg);
 }
 
 /* The good counterpart of the cases above: a trn2 subgraph with a carve-out. */
