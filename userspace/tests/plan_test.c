@@ -658,9 +658,10 @@ TEST(uapi_names)
 	EXPECT_STREQ("M2S", kbin_dma_side_str(NEURONSIM_DMA_M2S));
 	EXPECT_STREQ("S2M", kbin_dma_side_str(NEURONSIM_DMA_S2M));
 	EXPECT_STREQ("?", kbin_dma_side_str(2));
-	for (i = 0; i < sizeof(fl) / sizeof(fl[0]); i++)
+	for (i = 0; i < sizeof(fl) / sizeof(fl[0]); i++) {
 		EXPECT_STREQ(fl[i].text, kbin_udma_flags_str(fl[i].ctrl, buf, KBIN_UDMA_FLAGS_MAX))
 			TH_LOG("len_ctrl 0x%x", fl[i].ctrl);
+	}
 	/* truncated, never past the buffer */
 	memset(buf, 'x', sizeof(buf));
 	EXPECT_STREQ("FIRST|L", kbin_udma_flags_str(UDMA_DESC_FIRST | UDMA_DESC_LAST |
