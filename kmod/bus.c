@@ -126,8 +126,11 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 		return ret;
 	arch = nrsim_arch_find(w[1]);
 	if (!arch) {
-		pr_err_ratelimited("new_device %u: unknown arch '%.15s' (use trn1, trn2 or trn3)\n",
-				   id, w[1]);
+		char names[KBIN_GEN_LIST_MAX];
+
+		pr_err_ratelimited("new_device %u: unknown arch '%.15s' (use %s)\n",
+				   id, w[1], kbin_gen_list(names, sizeof(names),
+							   KBIN_GEN_LIST_NAMES));
 		return -EINVAL;
 	}
 	mutex_lock(&nrsim_bus_mutex);

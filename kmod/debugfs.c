@@ -531,6 +531,7 @@ static int nrsim_ring_show(struct seq_file *s, void *v)
 	const struct nrsim_dma_desc *dd;
 	const struct nrsim_sg *sg;
 	union udma_desc u;
+	char flags[KBIN_UDMA_FLAGS_MAX];
 	u32 ctrl, len, var, ring;
 	u64 addr;
 
@@ -547,14 +548,10 @@ static int nrsim_ring_show(struct seq_file *s, void *v)
 	ctrl = le32_to_cpu((__force __le32)u.tx.len_ctrl);
 	len = ctrl & UDMA_DESC_LEN_MASK;
 	var = dd->side[it->dir].var_id;
-	seq_printf(s, "%u\t%s\t%u\t%u\t%s%s%s%s\t0x%llx\t%u\t%u\t%u\t%s\t%llu\n",
-		   sd->idx, it->dir == NRSIM_DMA_M2S ? "M2S" : "S2M", ring,
+	seq_printf(s, "%u\t%s\t%u\t%u\t%s\t0x%llx\t%u\t%u\t%u\t%s\t%llu\n",
+		   sd->idx, kbin_dma_side_str(it->dir), ring,
 		   len ? len : UDMA_DESC_LEN_MAX,
-		   ctrl & UDMA_DESC_FIRST ? "FIRST" : "",
-		   (ctrl & UDMA_DESC_FIRST) && (ctrl & UDMA_DESC_LAST) ? "|" : "",
-		   ctrl & UDMA_DESC_LAST ? (ctrl & UDMA_DESC_INT_EN ? "LAST|INT" : "LAST") :
-		   (ctrl & UDMA_DESC_INT_EN ? "INT" : ""),
-		   ctrl & (UDMA_DESC_FIRST | UDMA_DESC_LAST | UDMA_DESC_INT_EN) ? "" : "-",
+		   kbin_udma_flags_str(ctrl, flags, sizeof(flags)),
 		   le64_to_cpu((__force __le64)u.tx.buf_ptr),
 		   dd->block - q->first_block, dd->index, var,
 		   sg->names + sg->cold[var].name_off, sd->off);
@@ -587,13 +584,6 @@ static const struct file_operations nrsim_ring_fops = {
 	.release = seq_release_private,
 };
 
-static const char *const nrsim_run_state_str[] = {
-	[NEURONSIM_RUN_IDLE] = "idle",
-	[NEURONSIM_RUN_QUEUED] = "queued",
-	[NEURONSIM_RUN_RUNNING] = "running",
-	[NEURONSIM_RUN_DONE] = "done",
-};
-
 /*
  * dma/runs: per queue its latest run (engine.c); the engine updates the
  * numbers as it goes, so a row read during a run is a snapshot.
@@ -613,8 +603,7 @@ static int nrsim_dma_runs_show(struct seq_file *s, void *unused)
 
 		seq_printf(s, "%u\t%s\t%s\t%d\t%u/%u\t%u/%u\t%llu\t%llu\t%llu\t",
 			   i, dma->names + q->name_off,
-			   st < ARRAY_SIZE(nrsim_run_state_str) ?
-			   nrsim_run_state_str[st] : "?", READ_ONCE(qr->status),
+			   kbin_run_state_str(st), READ_ONCE(qr->status),
 			   READ_ONCE(qr->blocks), q->num_blocks,
 			   READ_ONCE(qr->descs), q->num_descs,
 			   READ_ONCE(qr->udma_descs), READ_ONCE(qr->bytes),

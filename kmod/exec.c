@@ -1146,13 +1146,6 @@ static int nrsim_exec_sems_show(struct seq_file *f, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(nrsim_exec_sems);
 
-static const char *const nrsim_engine_state_str[] = {
-	[NEURONSIM_ENGINE_IDLE] = "idle",
-	[NEURONSIM_ENGINE_DONE] = "done",
-	[NEURONSIM_ENGINE_WAITING] = "waiting",
-	[NEURONSIM_ENGINE_STOPPED] = "stopped",
-};
-
 /*
  * engines: per engine its position (the next instruction; live while the
  * subgraph runs), instructions, state and what it waits for, and the
@@ -1177,16 +1170,19 @@ static int nrsim_exec_engines_show(struct seq_file *f, void *unused)
 		seq_printf(f, "%s\t", kbin_dma_engine_str(e + 1));
 		if (state == NEURONSIM_EXEC_RUNNING && !xs->ended) {
 			seq_printf(f, "%u\t%u\t%s\t-\t-\n", READ_ONCE(xs->seq[e].pc),
-				   p->num[e], READ_ONCE(xs->running) ? "running" : "queued");
+				   p->num[e],
+				   kbin_run_state_str(READ_ONCE(xs->running) ?
+						      NEURONSIM_RUN_RUNNING :
+						      NEURONSIM_RUN_QUEUED));
 			continue;
 		}
 		if (state == NEURONSIM_EXEC_IDLE) {
-			seq_printf(f, "0\t%u\tidle\t-\t-\n", p->num[e]);
+			seq_printf(f, "0\t%u\t%s\t-\t-\n", p->num[e],
+				   kbin_engine_state_str(NEURONSIM_ENGINE_IDLE));
 			continue;
 		}
 		seq_printf(f, "%u\t%u\t%s\t", g->done, g->instructions,
-			   g->state < ARRAY_SIZE(nrsim_engine_state_str) ?
-			   nrsim_engine_state_str[g->state] : "?");
+			   kbin_engine_state_str(g->state));
 		if (g->state == NEURONSIM_ENGINE_WAITING)
 			seq_printf(f, "semaphore %u >= %u (is %d) at instruction %u (opcode 0x%02x)\t",
 				   g->wait_semaphore, g->wait_value,

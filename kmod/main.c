@@ -75,8 +75,10 @@ static int __init nrsim_init(void)
 
 	arch = nrsim_arch_find(nrsim_param_arch);
 	if (!arch) {
-		pr_err("unknown arch '%s' (use trn1, trn2 or trn3)\n",
-		       nrsim_param_arch);
+		char names[KBIN_GEN_LIST_MAX];
+
+		pr_err("unknown arch '%s' (use %s)\n", nrsim_param_arch,
+		       kbin_gen_list(names, sizeof(names), KBIN_GEN_LIST_NAMES));
 		return -EINVAL;
 	}
 

@@ -55,8 +55,6 @@ static_assert(sizeof(struct nrsim_dma_desc) == 144);
 static_assert(UDMA_RING_LOADER_MAX_DESCS <= UDMA_RING_MAX_DESCS);
 static_assert(UDMA_RING_GRANULE_DESCS * UDMA_DESC_SIZE * 2 == NRSIM_HBM_GRANULE);
 
-static const char *const nrsim_dma_dir_str[NRSIM_DMA_DIRS] = { "M2S", "S2M" };
-
 /**
  * struct nrsim_reloc - one relocation in progress.
  * @nd: the device.
@@ -136,7 +134,7 @@ int nrsim_reloc_fail(struct nrsim_reloc *r, const struct nrsim_reloc_at *at,
 			e->record = var;
 			n += scnprintf(e->msg + n, sz - n, " %s (%s) var %u",
 				       at->dir == NRSIM_DMA_M2S ? "from" : "to",
-				       nrsim_dma_dir_str[at->dir], var);
+				       kbin_dma_side_str(at->dir), var);
 			if (mr)
 				n += scnprintf(e->msg + n, sz - n, " '%s' (%s)",
 					       sg->names + sg->cold[var].name_off,
@@ -451,7 +449,7 @@ static int nrsim_reloc_rings(struct nrsim_reloc *r, u32 s, u32 qi)
 						       -ENOSPC,
 						       "HBM channel %u has no %llu bytes for %s ring %u of %u descriptors (%llu bytes free)",
 						       sg->channel, bytes,
-						       nrsim_dma_dir_str[dir], k,
+						       kbin_dma_side_str(dir), k,
 						       ring->entries,
 						       nrsim_hbm_avail(r->nd, sg->channel));
 			q->ring_bytes += bytes;

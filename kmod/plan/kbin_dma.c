@@ -7,6 +7,8 @@
  * Documentation/relocation.rst has the rules and the walker in prose.
  */
 
+#include <linux/neuronsim.h>
+
 #include "kbin_compat.h"
 #include "kbin_dma.h"
 #include "kbin_kind.h"
@@ -53,6 +55,23 @@ static const char *const kbin_dma_ops[KBIN_DMA_OP_MAX + 1] = {
 	[KBIN_DMA_OP_COPY] = "copy",
 	[KBIN_DMA_OP_CAST] = "cast",
 	[KBIN_DMA_OP_TRANSPOSE] = "transpose",
+};
+
+/* the sides of a descriptor, NEURONSIM_DMA_M2S and NEURONSIM_DMA_S2M */
+static const char *const kbin_dma_sides[] = {
+	[NEURONSIM_DMA_M2S] = "M2S",
+	[NEURONSIM_DMA_S2M] = "S2M",
+};
+
+/* the flag bits of a UDMA descriptor's len_ctrl, in the order named */
+static const struct {
+	__u32 bit;
+	const char *name;
+} kbin_udma_flags[] = {
+	{ UDMA_DESC_FIRST, "FIRST" },
+	{ UDMA_DESC_LAST, "LAST" },
+	{ UDMA_DESC_INT_EN, "INT" },
+	{ UDMA_DESC_DMB, "DMB" },
 };
 
 /**
@@ -228,6 +247,44 @@ const char *kbin_dma_op_str(unsigned int op)
 unsigned int kbin_dma_op_from_name(const char *name)
 {
 	return kbin_dma_lookup(kbin_dma_ops, KBIN_ARRAY_SIZE(kbin_dma_ops), name);
+}
+
+/**
+ * kbin_dma_side_str() - name a descriptor side, as the UDMA rings do:
+ *	the read side (a descriptor's from) and the write side (its to).
+ * @side: NEURONSIM_DMA_M2S or NEURONSIM_DMA_S2M.
+ *
+ * Return: "M2S" or "S2M"; "?" for any other value.
+ */
+const char *kbin_dma_side_str(unsigned int side)
+{
+	return side < KBIN_ARRAY_SIZE(kbin_dma_sides) ? kbin_dma_sides[side] : "?";
+}
+
+/**
+ * kbin_udma_flags_str() - the flags of a UDMA descriptor as text, e.g.
+ *	"FIRST", "LAST|INT", "FIRST|LAST|INT"; "-" for none (debugfs ring
+ *	files, the library's neuronsim_udma_flags_str(), the dma command).
+ * @len_ctrl: the descriptor's len_ctrl, in CPU byte order.
+ * @buf: output, NUL-terminated, truncated to @len bytes.
+ * @len: bytes of @buf; KBIN_UDMA_FLAGS_MAX hold every text.
+ *
+ * Return: @buf.
+ */
+char *kbin_udma_flags_str(__u32 len_ctrl, char *buf, unsigned long len)
+{
+	unsigned long n = 0, i;
+
+	if (!buf || !len)
+		return buf;
+	buf[0] = 0;
+	for (i = 0; i < KBIN_ARRAY_SIZE(kbin_udma_flags); i++)
+		if (len_ctrl & kbin_udma_flags[i].bit)
+			n += snprintf(buf + (n < len ? n : len), n < len ? len - n : 0,
+				      "%s%s", n ? "|" : "", kbin_udma_flags[i].name);
+	if (!n)
+		snprintf(buf, len, "-");
+	return buf;
 }
 
 /**

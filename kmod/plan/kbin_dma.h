@@ -16,6 +16,7 @@
 #define _NEURONSIM_KBIN_DMA_H
 
 #include <linux/neuronsim_kbin.h>
+#include <linux/neuronsim_udma.h>
 
 #include "kbin_gen.h"
 
@@ -95,6 +96,12 @@ const char *kbin_dma_queue_type_str(unsigned int type);
 unsigned int kbin_dma_queue_type_from_name(const char *name);
 const char *kbin_dma_op_str(unsigned int op);
 unsigned int kbin_dma_op_from_name(const char *name);
+const char *kbin_dma_side_str(unsigned int side);
+
+/* bytes a kbin_udma_flags_str() text takes at most, with the NUL */
+#define KBIN_UDMA_FLAGS_MAX	sizeof("FIRST|LAST|INT|DMB")
+
+char *kbin_udma_flags_str(__u32 len_ctrl, char *buf, unsigned long len);
 
 /**
  * struct kbin_dma_pat - what kbin_dma_pattern() finds out about a side.

@@ -140,3 +140,54 @@ const struct kbin_gen *kbin_gen_target_by_name(const char *name)
 
 	return g && g->loadable ? g : NULL;
 }
+
+/* append @sep and @s to the @n bytes of text @buf holds; the new length */
+static unsigned long kbin_gen_cat(char *buf, unsigned long len,
+				  unsigned long n, const char *sep, const char *s)
+{
+	return n + snprintf(buf + (n < len ? n : len), n < len ? len - n : 0,
+			    "%s%s", sep, s);
+}
+
+/**
+ * kbin_gen_list() - the generations a KBIN plan may target, as a list for
+ *	a message ("unknown arch 'x' (use trn1, trn2 or trn3)"), built from
+ *	the table, so a new generation is one row here and no message.
+ * @buf: output, NUL-terminated, truncated to @len bytes.
+ * @len: bytes of @buf; KBIN_GEN_LIST_MAX hold the table's lists.
+ * @style: enum kbin_gen_list_style: names, aliases or numbers.
+ *
+ * Return: @buf.
+ */
+char *kbin_gen_list(char *buf, unsigned long len, unsigned int style)
+{
+	unsigned int i, k, total = 0, seen = 0;
+	unsigned long n = 0;
+	char num[12];
+
+	if (!buf || !len)
+		return buf;
+	buf[0] = 0;
+	for (i = 0; i < kbin_num_gens; i++)
+		total += kbin_gens[i].loadable;
+	for (i = 0; i < kbin_num_gens; i++) {
+		const struct kbin_gen *g = &kbin_gens[i];
+		const char *sep = !seen ? "" : style == KBIN_GEN_LIST_NAMES &&
+				  seen + 1 == total ? " or " : ", ";
+
+		if (!g->loadable)
+			continue;
+		seen++;
+		if (style == KBIN_GEN_LIST_NUMBERS) {
+			snprintf(num, sizeof(num), "%u", g->gen);
+			n = kbin_gen_cat(buf, len, n, sep, num);
+		} else if (style != KBIN_GEN_LIST_ALIASES) {
+			n = kbin_gen_cat(buf, len, n, sep, g->name);
+		} else {
+			for (k = 0; k < KBIN_GEN_ALIASES && g->aliases[k]; k++)
+				n = kbin_gen_cat(buf, len, n, k ? "/" : sep,
+						 g->aliases[k]);
+		}
+	}
+	return buf;
+}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * kbin_gen.h - the one table of device generations: per generation its
- * number, names, compiler arch level and geometry.
+ * number, names, compiler arch level and geometry; and the lists of
+ * generations messages give, built from it (kbin_gen_list()).
  *
  * Every layer reads it: the module (the simulated device, the plan
  * checker, SBUF sizes in staging, the resolve rule's SBUF gap, ioctls and
@@ -90,6 +91,26 @@ const struct kbin_gen *kbin_gen_by_number(unsigned int gen);
 const struct kbin_gen *kbin_gen_by_name(const char *name);
 const struct kbin_gen *kbin_gen_target(unsigned int gen);
 const struct kbin_gen *kbin_gen_target_by_name(const char *name);
+
+/**
+ * enum kbin_gen_list_style - what kbin_gen_list() lists of each
+ *	generation a KBIN plan may target, for a message.
+ * @KBIN_GEN_LIST_NAMES: the canonical names, the last after "or": "trn1,
+ *	trn2 or trn3" (the arch= parameter, new_device).
+ * @KBIN_GEN_LIST_ALIASES: the aliases of each, joined by "/": "sunda/inf2/v2,
+ *	cayman/v3, mariana/v4" (NEFF kelf targets).
+ * @KBIN_GEN_LIST_NUMBERS: the generation numbers: "2, 3, 4".
+ */
+enum kbin_gen_list_style {
+	KBIN_GEN_LIST_NAMES,
+	KBIN_GEN_LIST_ALIASES,
+	KBIN_GEN_LIST_NUMBERS,
+};
+
+/* bytes a kbin_gen_list() text takes at most, with the NUL */
+#define KBIN_GEN_LIST_MAX	128
+
+char *kbin_gen_list(char *buf, unsigned long len, unsigned int style);
 
 /**
  * kbin_gen_sbuf_bytes() - SBUF bytes per NeuronCore of a generation.

@@ -2,8 +2,10 @@
 /*
  * kbin_names.c - the name and text tables of kbin_names.h.  The mr_type
  * names are the kind table's (kbin_kind.c); every other table is here,
- * indexed by its enum.
+ * indexed by its enum or the uapi's values.
  */
+
+#include <linux/neuronsim.h>
 
 #include "kbin_compat.h"
 #include "kbin_kind.h"
@@ -294,6 +296,49 @@ const char *kbin_backing_buf_str(unsigned int backing_buf)
 const char *kbin_carveout_type_str(unsigned int type)
 {
 	return type == KBIN_CARVEOUT_EVTACCEL ? "evtaccel" : "unknown";
+}
+
+/* the states of a DMA queue's latest run (NEURONSIM_IOC_RUN, WAIT) */
+static const char *const kbin_run_states[] = {
+	[NEURONSIM_RUN_IDLE] = "idle",
+	[NEURONSIM_RUN_QUEUED] = "queued",
+	[NEURONSIM_RUN_RUNNING] = "running",
+	[NEURONSIM_RUN_DONE] = "done",
+};
+
+/**
+ * kbin_run_state_str() - name the state of a DMA queue's run (debugfs
+ *	dma/runs, the run command); an engine of a running execution is
+ *	"queued" or "running" by the same names (debugfs engines).
+ * @state: NEURONSIM_RUN_*.
+ *
+ * Return: "idle", "queued", "running" or "done"; "?" for any other value.
+ */
+const char *kbin_run_state_str(unsigned int state)
+{
+	return kbin_name(kbin_run_states, KBIN_ARRAY_SIZE(kbin_run_states),
+			 state, "?");
+}
+
+/* the states of an engine at the end of an execution (EXEC_WAIT) */
+static const char *const kbin_engine_states[] = {
+	[NEURONSIM_ENGINE_IDLE] = "idle",
+	[NEURONSIM_ENGINE_DONE] = "done",
+	[NEURONSIM_ENGINE_WAITING] = "waiting",
+	[NEURONSIM_ENGINE_STOPPED] = "stopped",
+};
+
+/**
+ * kbin_engine_state_str() - name the state an execution left an engine in
+ *	(debugfs engines, the exec command).
+ * @state: NEURONSIM_ENGINE_*.
+ *
+ * Return: "idle", "done", "waiting" or "stopped"; "?" for any other value.
+ */
+const char *kbin_engine_state_str(unsigned int state)
+{
+	return kbin_name(kbin_engine_states, KBIN_ARRAY_SIZE(kbin_engine_states),
+			 state, "?");
 }
 
 /* the reason of every SBUF-gap refusal, the simulator's own rule */

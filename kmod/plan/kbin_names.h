@@ -4,8 +4,10 @@
  * spelled: mr_type names (from the kind table), checker and staging
  * reason texts, checker field names, HBM usage categories, the driver's
  * device-memory categories, staging modes, backing buffers and SBUF
- * carve-out types.  The module, the library, the compiler and the
- * commands all print these; none keeps a copy.  The DMA names (element
+ * carve-out types, and the states RUN and EXECUTE report of a DMA queue
+ * (NEURONSIM_RUN_*) and of an engine (NEURONSIM_ENGINE_*).  The module,
+ * the library, the compiler and the commands all print these; none keeps
+ * a copy.  The DMA names (element
  * types, engines, queue types, ops) live with their table in kbin_dma.h.
  * Every *_str() function returns a static string and never NULL; a value
  * outside its enum gets the "unknown" text the function documents.
@@ -52,6 +54,8 @@ const char *kbin_mem_category_str(unsigned int category);
 const char *kbin_stage_mode_str(unsigned int mode);
 const char *kbin_backing_buf_str(unsigned int backing_buf);
 const char *kbin_carveout_type_str(unsigned int type);
+const char *kbin_run_state_str(unsigned int state);
+const char *kbin_engine_state_str(unsigned int state);
 /* bytes a kbin_resolve_strerror() text takes at most, with the NUL */
 #define KBIN_RESOLVE_TEXT_MAX	(2 * KBIN_NAME_MAX + 192)
 

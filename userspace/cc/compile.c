@@ -671,9 +671,13 @@ int nscc_compile_model(const struct nscc_model *m, void **buf, size_t *len,
 
 	*buf = NULL;
 	*len = 0;
-	if (!nscc_sbuf_bytes(m->target_gen))
-		return nscc_errf(err, -EINVAL, "target_gen %u is not a known generation (2, 3, 4)",
-				 m->target_gen);
+	if (!nscc_sbuf_bytes(m->target_gen)) {
+		char gens[KBIN_GEN_LIST_MAX];
+
+		return nscc_errf(err, -EINVAL, "target_gen %u is not a known generation (%s)",
+				 m->target_gen,
+				 kbin_gen_list(gens, sizeof(gens), KBIN_GEN_LIST_NUMBERS));
+	}
 	if (m->num_sgs == 0 || m->num_sgs > KBIN_MAX_SUBGRAPHS)
 		return nscc_errf(err, m->num_sgs ? -E2BIG : -EINVAL,
 				 "%u subgraphs, a plan holds 1..%u",

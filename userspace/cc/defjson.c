@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kbin_dma.h"
 #include "nscc_internal.h"
 
 struct var_ctx {
@@ -217,8 +218,8 @@ static int load_weights(struct var_ctx *c, struct nscc_neff *neff,
 		if (dt && !nscc_dtype_npy_ok(dt, descr)) {
 			npy_descrs(dt, want, sizeof(want));
 			ret = VERR(c, -EINVAL, "file_name '%s': member '%s' has .npy descr '%s', but dtype '%s' (%s) is stored as %s",
-				   v->file_name, path, descr, dt->name, c->from,
-				   want);
+				   v->file_name, path, descr,
+				   kbin_dtype(dt->dtype)->name, c->from, want);
 			free(path);
 			return ret;
 		}
@@ -238,7 +239,8 @@ static int load_weights(struct var_ctx *c, struct nscc_neff *neff,
 static int check_size(struct var_ctx *c, const struct kbin_kind *kind,
 		      const struct nscc_var *v)
 {
-	const struct nscc_dtype *dt = nscc_dtype_find(v->dtype);
+	const struct nscc_dtype *nd = nscc_dtype_find(v->dtype);
+	const struct kbin_dma_dtype_info *dt = nd ? kbin_dtype(nd->dtype) : NULL;
 	uint64_t n = dt ? dt->size : 0;
 	char dims[KBIN_SHAPE_MAX * 21 + 3];	/* "[d,d,...]", u64 dims */
 	uint32_t i;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kbin_dma.h"
 #include "nscc_internal.h"
 
 struct nscc_model *nscc_model_new(uint32_t target_gen)
@@ -357,36 +358,38 @@ int nscc_model_add_carveout(struct nscc_model *m, int sgi, const char *type,
 }
 
 /*
- * The element types NEFFs name in tensor_map.json "dtype", their bytes
- * per element, and the .npy descrs a weight of the type is stored as
- * (Documentation/compiler.rst); the BIR passes read the byte sizes from
- * here too.  numpy has no bfloat16 and no float8: their bits go in as
- * unsigned integers ("<u2", "|u1") or as raw records ("|V2", "|V1",
- * what numpy writes for the ml_dtypes types).
+ * The .npy descrs a weight of each element type NEFFs name in
+ * tensor_map.json "dtype" is stored as (Documentation/compiler.rst); the
+ * names and bytes per element are the plan layer's dtype table
+ * (kbin_dtype(), kmod/plan/kbin_dma.h), which the BIR passes read too.
+ * numpy has no bfloat16 and no float8: their bits go in as unsigned
+ * integers ("<u2", "|u1") or as raw records ("|V2", "|V1", what numpy
+ * writes for the ml_dtypes types).
  */
 static const struct nscc_dtype dtypes[] = {
-	{ "float32", 4, { "<f4" } },
-	{ "float16", 2, { "<f2" } },
-	{ "bfloat16", 2, { "<u2", "|V2" } },
-	{ "float64", 8, { "<f8" } },
-	{ "int8", 1, { "|i1" } },
-	{ "uint8", 1, { "|u1" } },
-	{ "int16", 2, { "<i2" } },
-	{ "uint16", 2, { "<u2" } },
-	{ "int32", 4, { "<i4" } },
-	{ "uint32", 4, { "<u4" } },
-	{ "int64", 8, { "<i8" } },
-	{ "uint64", 8, { "<u8" } },
-	{ "float8_e4m3", 1, { "|u1", "|V1" } },
-	{ "float8_e5m2", 1, { "|u1", "|V1" } },
+	{ KBIN_DMA_DTYPE_FLOAT32, { "<f4" } },
+	{ KBIN_DMA_DTYPE_FLOAT16, { "<f2" } },
+	{ KBIN_DMA_DTYPE_BFLOAT16, { "<u2", "|V2" } },
+	{ KBIN_DMA_DTYPE_FLOAT64, { "<f8" } },
+	{ KBIN_DMA_DTYPE_INT8, { "|i1" } },
+	{ KBIN_DMA_DTYPE_UINT8, { "|u1" } },
+	{ KBIN_DMA_DTYPE_INT16, { "<i2" } },
+	{ KBIN_DMA_DTYPE_UINT16, { "<u2" } },
+	{ KBIN_DMA_DTYPE_INT32, { "<i4" } },
+	{ KBIN_DMA_DTYPE_UINT32, { "<u4" } },
+	{ KBIN_DMA_DTYPE_INT64, { "<i8" } },
+	{ KBIN_DMA_DTYPE_UINT64, { "<u8" } },
+	{ KBIN_DTYPE_FLOAT8_E4M3, { "|u1", "|V1" } },
+	{ KBIN_DTYPE_FLOAT8_E5M2, { "|u1", "|V1" } },
 };
 
 const struct nscc_dtype *nscc_dtype_find(const char *name)
 {
+	unsigned int dtype = name ? kbin_dtype_from_name(name) : KBIN_DTYPE_NONE;
 	size_t i;
 
-	for (i = 0; name && i < sizeof(dtypes) / sizeof(dtypes[0]); i++)
-		if (!strcmp(dtypes[i].name, name))
+	for (i = 0; dtype && i < sizeof(dtypes) / sizeof(dtypes[0]); i++)
+		if (dtypes[i].dtype == dtype)
 			return &dtypes[i];
 	return NULL;
 }

@@ -599,8 +599,10 @@ static int parse_kelf(struct nscc_neff *neff, struct nscc_err *err)
 	neff->target = strdup(t);
 	neff->target_gen = nscc_target_gen(t);
 	if (!neff->target_gen) {
-		ret = nscc_errf(err, -EINVAL, "%s: target '%s' is not known (sunda/v2, cayman/v3, mariana/v4)",
-				km, t);
+		char names[KBIN_GEN_LIST_MAX];
+
+		ret = nscc_errf(err, -EINVAL, "%s: target '%s' is not known (%s)", km, t,
+				kbin_gen_list(names, sizeof(names), KBIN_GEN_LIST_ALIASES));
 		goto out;
 	}
 	graphs = jv_get(k, "graphs");

@@ -85,14 +85,14 @@ void *nscc_hash_get_ptr(const struct nscc_hash *h, const void *key);
 /**
  * struct nscc_dtype - an element type as NEFFs name it (model.c's table;
  * Documentation/compiler.rst).
- * @name: the tensor_map.json "dtype" ("float32", "bfloat16", ...).
- * @size: bytes per element.
+ * @dtype: enum kbin_dtype; kbin_dtype() gives its name, the
+ *	tensor_map.json "dtype" ("float32", "bfloat16", ...), and its bytes
+ *	per element.
  * @npy: the .npy descrs ("<f4") a weight of the type may be stored as;
  *	unused slots NULL.
  */
 struct nscc_dtype {
-	const char *name;
-	uint32_t size;
+	unsigned int dtype;
 	const char *npy[NSCC_DTYPE_NPY_MAX];
 };
 

@@ -494,7 +494,8 @@ __u32 neuronsim_udma_len(__u32 len_ctrl);
 
 /**
  * neuronsim_udma_flags_str() - the flags of a UDMA descriptor as the
- *	debugfs ring view writes them.
+ *	debugfs ring view writes them (kmod/plan/kbin_dma.h's
+ *	kbin_udma_flags_str()).
  * @len_ctrl: its len_ctrl word.
  * @buf: out: "FIRST", "LAST|INT", "FIRST|LAST|INT", "DMB" ... or "-".
  * @len: bytes at @buf (24 hold every combination).

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * names.c - libneuronsim: names of mr_type, memory regions and checker
- * reason codes, the text of a resolve failure (the tables and texts live
- * once, in kmod/plan: kbin_names.h and the kind table kbin_kind.h), and
+ * reason codes, UDMA descriptor flags, the text of a resolve failure (the
+ * tables and texts live once, in kmod/plan: kbin_names.h, kbin_dma.h and
+ * the kind table kbin_kind.h), and
  * VAR[+OFFSET[:SIZE]] parsing.
  */
 #include <ctype.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "kbin_dma.h"
 #include "kbin_kind.h"
 #include "kbin_names.h"
 
@@ -46,22 +48,7 @@ NSIM_EXPORT __u32 neuronsim_udma_len(__u32 len_ctrl)
 NSIM_EXPORT char *neuronsim_udma_flags_str(__u32 len_ctrl, char *buf,
 					   size_t len)
 {
-	static const struct { __u32 bit; const char *name; } f[] = {
-		{ UDMA_DESC_FIRST, "FIRST" }, { UDMA_DESC_LAST, "LAST" },
-		{ UDMA_DESC_INT_EN, "INT" }, { UDMA_DESC_DMB, "DMB" },
-	};
-	size_t n = 0, i;
-
-	if (!len)
-		return buf;
-	buf[0] = 0;
-	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		if (len_ctrl & f[i].bit)
-			n += snprintf(buf + (n < len ? n : len), n < len ? len - n : 0,
-				      "%s%s", n ? "|" : "", f[i].name);
-	if (!n)
-		snprintf(buf, len, "-");
-	return buf;
+	return kbin_udma_flags_str(len_ctrl, buf, len);
 }
 
 NSIM_EXPORT const char *neuronsim_reason_str(__u32 reason)

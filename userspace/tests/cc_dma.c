@@ -750,25 +750,29 @@ TEST(remote_sides)
 }
 
 /*
- * A descriptor's element types (the KBIN enum of kbin_dma.c) are dtypes
- * of the compiler's dtype table (model.c) with the same bytes per
- * element, so a var's size and the DMA rules never disagree on a dtype.
+ * Every tensor element type of the plan layer (kbin_dtype(): the DMA
+ * ones and the float8s) has its row of .npy descrs in the compiler's
+ * dtype table (model.c), which takes the names and bytes per element from
+ * the plan layer's table, so a var's size and the DMA rules never
+ * disagree on a dtype.
  */
 TEST(dma_dtypes_are_the_compilers)
 {
 	unsigned int t;
 
-	for (t = 1; t <= KBIN_DMA_DTYPE_MAX; t++) {
-		const struct kbin_dma_dtype_info *d = kbin_dma_dtype(t);
+	for (t = 1; t <= KBIN_DTYPE_LAST; t++) {
+		const struct kbin_dma_dtype_info *d = kbin_dtype(t);
 		const struct nscc_dtype *c;
 
 		ASSERT_NE(NULL, d);
 		c = nscc_dtype_find(d->name);
-		ASSERT_NE(NULL, c) TH_LOG("DMA dtype %u '%s' is not in the compiler's table",
+		ASSERT_NE(NULL, c) TH_LOG("dtype %u '%s' is not in the compiler's table",
 					  t, d->name);
-		EXPECT_EQ(d->size, c->size) TH_LOG("'%s': %u bytes for DMA, %u in the compiler's table",
-						   d->name, d->size, c->size);
+		EXPECT_EQ(t, c->dtype) TH_LOG("'%s'", d->name);
+		EXPECT_NE(NULL, c->npy[0]) TH_LOG("'%s' has no .npy descr", d->name);
 	}
+	EXPECT_EQ(NULL, nscc_dtype_find("float8_e3m4"));
+	EXPECT_EQ(NULL, nscc_dtype_find(NULL));
 }
 
 TEST_HARNESS_MAIN

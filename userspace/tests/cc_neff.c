@@ -248,7 +248,7 @@ TEST(unknown_target)
 	struct nscc_neff_writer *w = cc_writer("tonga", GOOD_DEF, NULL);
 
 	expect_open_refused(_metadata, "unknown target", w, -EINVAL,
-			    "kelf-0.json: target 'tonga' is not known (sunda/v2, cayman/v3, mariana/v4)");
+			    "kelf-0.json: target 'tonga' is not known (sunda/inf2/v2, cayman/v3, mariana/v4)");
 	nscc_neff_writer_free(w);
 }
 

@@ -6,7 +6,9 @@
  *     geometry, which generations a plan may target, the lookups;
  *   - the kind table: names, def.json types both ways, storage, payload,
  *     union variant, usage category, placement, size rule, build class;
- *   - the name tables and their "unknown" texts;
+ *   - the name tables and their "unknown" texts, the names of the
+ *     uapi's states and descriptor sides and flags, the generation lists
+ *     of messages;
  *   - nrsim_rc_rule(), the rule the neuronsim command applies, equal to
  *     the module's nrsim_rc_addr() and to the rule as documented, the
  *     MR_SB gap past each SBUF partition included;
@@ -19,6 +21,8 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+
+#include <linux/neuronsim.h>
 
 #include "kselftest_harness.h"
 #include "kbin_dma.h"
@@ -640,6 +644,59 @@ TEST(dma_tables)
 	EXPECT_STREQ("SBUF access in the gap past a partition",
 		     kbin_reason_str(KBIN_ERR_DMA_SBUF_GAP));
 	EXPECT_STREQ("dma from", kbin_field_str(KBIN_FIELD_DMA_FROM));
+}
+
+/*
+ * The names every layer prints from the one table each (debugfs, the
+ * library, the commands): descriptor sides, UDMA flags, run and engine
+ * states, and the generation lists of messages.
+ */
+TEST(uapi_names)
+{
+	static const struct { __u32 ctrl; const char *text; } fl[] = {
+		{ 0, "-" }, { 0x1234, "-" },
+		{ UDMA_DESC_FIRST, "FIRST" }, { UDMA_DESC_LAST, "LAST" },
+		{ UDMA_DESC_LAST | UDMA_DESC_INT_EN, "LAST|INT" },
+		{ UDMA_DESC_FIRST | UDMA_DESC_LAST | UDMA_DESC_INT_EN | 7,
+		  "FIRST|LAST|INT" },
+		{ UDMA_DESC_FIRST | UDMA_DESC_INT_EN, "FIRST|INT" },
+		{ UDMA_DESC_DMB, "DMB" },
+		{ UDMA_DESC_FIRST | UDMA_DESC_LAST | UDMA_DESC_INT_EN | UDMA_DESC_DMB,
+		  "FIRST|LAST|INT|DMB" },
+	};
+	char buf[KBIN_GEN_LIST_MAX];
+	unsigned int i;
+
+	EXPECT_STREQ("M2S", kbin_dma_side_str(NEURONSIM_DMA_M2S));
+	EXPECT_STREQ("S2M", kbin_dma_side_str(NEURONSIM_DMA_S2M));
+	EXPECT_STREQ("?", kbin_dma_side_str(2));
+	for (i = 0; i < sizeof(fl) / sizeof(fl[0]); i++) {
+		EXPECT_STREQ(fl[i].text, kbin_udma_flags_str(fl[i].ctrl, buf, KBIN_UDMA_FLAGS_MAX))
+			TH_LOG("len_ctrl 0x%x", fl[i].ctrl);
+	}
+	/* truncated, never past the buffer */
+	memset(buf, 'x', sizeof(buf));
+	EXPECT_STREQ("FIRST|L", kbin_udma_flags_str(UDMA_DESC_FIRST | UDMA_DESC_LAST |
+						    UDMA_DESC_INT_EN, buf, 8));
+	EXPECT_EQ('x', buf[8]);
+	EXPECT_STREQ("idle", kbin_run_state_str(NEURONSIM_RUN_IDLE));
+	EXPECT_STREQ("queued", kbin_run_state_str(NEURONSIM_RUN_QUEUED));
+	EXPECT_STREQ("running", kbin_run_state_str(NEURONSIM_RUN_RUNNING));
+	EXPECT_STREQ("done", kbin_run_state_str(NEURONSIM_RUN_DONE));
+	EXPECT_STREQ("?", kbin_run_state_str(NEURONSIM_RUN_DONE + 1));
+	EXPECT_STREQ("idle", kbin_engine_state_str(NEURONSIM_ENGINE_IDLE));
+	EXPECT_STREQ("done", kbin_engine_state_str(NEURONSIM_ENGINE_DONE));
+	EXPECT_STREQ("waiting", kbin_engine_state_str(NEURONSIM_ENGINE_WAITING));
+	EXPECT_STREQ("stopped", kbin_engine_state_str(NEURONSIM_ENGINE_STOPPED));
+	EXPECT_STREQ("?", kbin_engine_state_str(NEURONSIM_ENGINE_STOPPED + 1));
+	EXPECT_STREQ("trn1, trn2 or trn3",
+		     kbin_gen_list(buf, sizeof(buf), KBIN_GEN_LIST_NAMES));
+	EXPECT_STREQ("sunda/inf2/v2, cayman/v3, mariana/v4",
+		     kbin_gen_list(buf, sizeof(buf), KBIN_GEN_LIST_ALIASES));
+	EXPECT_STREQ("2, 3, 4", kbin_gen_list(buf, sizeof(buf), KBIN_GEN_LIST_NUMBERS));
+	memset(buf, 'x', sizeof(buf));
+	EXPECT_STREQ("trn1, t", kbin_gen_list(buf, 8, KBIN_GEN_LIST_NAMES));
+	EXPECT_EQ('x', buf[8]);
 }
 
 /* a side of var_id 0, bytes (KBIN_DMA_DTYPE_UINT8), as the rules see it */

@@ -33,6 +33,7 @@ int nscc_bir_compile_file_opts(const char *path, const struct bir_opts *opts,
 	struct bir_opts o = *opts;
 	struct bir_module *m = NULL;
 	struct nscc_model *model = NULL;
+	char gens[KBIN_GEN_LIST_MAX];
 	int rc;
 
 	o.dump_after = NULL;
@@ -43,8 +44,8 @@ int nscc_bir_compile_file_opts(const char *path, const struct bir_opts *opts,
 	if (!rc)
 		rc = bir_run_passes(m, &o, err);
 	if (!rc && !target_gen(m->arch_level))
-		rc = lfail(err, -EINVAL, "lowering: arch of '%s' has no KBIN target (gen 2-4 only)%s",
-			   path, "");
+		rc = lfail(err, -EINVAL, "lowering: arch of '%s' has no KBIN target (gen %s only)",
+			   path, kbin_gen_list(gens, sizeof(gens), KBIN_GEN_LIST_NUMBERS));
 	if (!rc && !(model = nscc_model_new(target_gen(m->arch_level))))
 		rc = -ENOMEM;
 	if (!rc)

@@ -119,7 +119,7 @@ static int dma_ring(const struct vartab *t, __u32 nsg, const char *ring,
 		json_object_set_new(obj, "queue", json_string(qname));
 	}
 	for (o.side = NEURONSIM_DMA_M2S; o.side <= NEURONSIM_DMA_S2M; o.side++) {
-		const char *side = o.side == NEURONSIM_DMA_M2S ? "M2S" : "S2M";
+		const char *side = kbin_dma_side_str(o.side);
 		__u32 total = o.side == NEURONSIM_DMA_M2S ? q[i].m2s_descs : q[i].s2m_descs;
 		json_t *arr = obj ? json_array() : NULL;
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "kbin_dma.h"
+#include "kbin_names.h"
 #include "kbin_prog.h"
 #include "kbin_reader.h"
 #include "main.h"
@@ -46,19 +47,6 @@ static const char *exec_status_str(int status)
 		return "cancelled";
 	}
 	return "failed";
-}
-
-static const char *const exec_engine_state[] = {
-	[NEURONSIM_ENGINE_IDLE] = "idle",
-	[NEURONSIM_ENGINE_DONE] = "done",
-	[NEURONSIM_ENGINE_WAITING] = "waiting",
-	[NEURONSIM_ENGINE_STOPPED] = "stopped",
-};
-
-static const char *exec_state_str(__u32 st)
-{
-	return st < sizeof(exec_engine_state) / sizeof(exec_engine_state[0]) ?
-	       exec_engine_state[st] : "?";
 }
 
 /*
@@ -143,7 +131,7 @@ static void exec_text(const char *what, const struct kbin_view *v,
 				       g->done, g->wait_opcode, g->wait_semaphore,
 				       g->wait_value, g->wait_current);
 			else if (g->state != NEURONSIM_ENGINE_DONE)
-				printf("; %s at instruction %u", exec_state_str(g->state),
+				printf("; %s at instruction %u", kbin_engine_state_str(g->state),
 				       g->done);
 			putchar('\n');
 			if (!g->done)
@@ -214,7 +202,7 @@ static json_t *exec_json(const char *what, const struct kbin_view *v,
 				      "engine", kbin_dma_engine_str(e + 1),
 				      "instructions", (json_int_t)g->instructions,
 				      "done", (json_int_t)g->done,
-				      "state", exec_state_str(g->state), "classes", cls,
+				      "state", kbin_engine_state_str(g->state), "classes", cls,
 				      "opcodes", ops, "blocks", (json_int_t)g->blocks,
 				      "descs", (json_int_t)g->descs,
 				      "bytes", (json_int_t)g->bytes,

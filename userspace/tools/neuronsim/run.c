@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "kbin_dma.h"
+#include "kbin_names.h"
 #include "main.h"
 #include "nsim_file.h"
 #include "run.h"
@@ -97,21 +98,6 @@ static int run_parse_queue(const struct run_ctx *c, const char *text, __u32 *sg,
 	return 1;
 }
 
-static const char *run_state_str(__u32 st)
-{
-	switch (st) {
-	case NEURONSIM_RUN_IDLE:
-		return "idle";
-	case NEURONSIM_RUN_QUEUED:
-		return "queued";
-	case NEURONSIM_RUN_RUNNING:
-		return "running";
-	case NEURONSIM_RUN_DONE:
-		return "done";
-	}
-	return "?";
-}
-
 static void run_print_result(const struct run_ctx *c, __u32 sg,
 			     const struct neuronsim_dma_queue_info *qi,
 			     const struct neuronsim_run_result *r)
@@ -122,7 +108,7 @@ static void run_print_result(const struct run_ctx *c, __u32 sg,
 		json_t *o = json_pack("{s:I,s:o,s:I,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:f}",
 				      "subgraph", (json_int_t)sg, "queue", json_text(qi->name),
 				      "index", (json_int_t)r->queue,
-				      "state", run_state_str(r->state),
+				      "state", kbin_run_state_str(r->state),
 				      "status", (json_int_t)r->status,
 				      "blocks", (json_int_t)r->blocks,
 				      "descs", (json_int_t)r->descs,
@@ -139,7 +125,7 @@ static void run_print_result(const struct run_ctx *c, __u32 sg,
 		return;
 	}
 	printf("sg%u/%s: %s, %u of %u blocks, %u of %u descriptors, %llu UDMA descriptors, %llu bytes in %.3f ms (%.1f MB/s)",
-	       sg, qi->name, run_state_str(r->state), r->blocks, qi->num_blocks,
+	       sg, qi->name, kbin_run_state_str(r->state), r->blocks, qi->num_blocks,
 	       r->descs, qi->num_descs, (unsigned long long)r->udma_descs,
 	       (unsigned long long)r->bytes, ms, mbs);
 	if (r->status)
