@@ -4,10 +4,11 @@
  *
  * One file per concern, the files a tree of layers: the lifecycle on top
  * (main.c, bus.c, device.c, ioctl.c, model.c), the features below it
- * (engine.c RUN, exec.c EXECUTE, netlink.c, debugfs.c, sysfs.c, stage.c
- * and relocate.c LOAD) and the leaves at the bottom (dmaeng.c, lookup.c,
- * devlist.c, core.c, hbm.c, mem.c, addrmap.c, resolve.c, fault.c); no
- * two files call each other (Documentation/module.rst).  Every piece of
+ * (engine.c RUN, exec.c EXECUTE, resolve.c RESOLVE, netlink.c, debugfs.c,
+ * sysfs.c, stage.c and relocate.c LOAD) and the leaves at the bottom
+ * (dmaeng.c, lookup.c, devlist.c, core.c, hbm.c, mem.c, addrmap.c,
+ * fault.c); no two files call each other (Documentation/module.rst).
+ * Each ioctl's handler is its feature's; ioctl.c only dispatches.  Every piece of
  * state belongs to a struct nrsim_device; the module keeps only the list
  * of devices (devlist.c).
  */
@@ -23,6 +24,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/uaccess.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -827,10 +829,36 @@ extern unsigned int nrsim_dma_ring_max_descs;
 extern unsigned int nrsim_max_runs_per_fd;
 extern unsigned long nrsim_max_run_bytes;
 
+/**
+ * nrsim_copy_out() - write an ioctl's output struct back: the first
+ *	min(@usize, @ksize) bytes of @kbuf, and zeros past @ksize when the
+ *	caller's struct is larger (uapi/linux/neuronsim.h, "extensible by
+ *	size").
+ * @uarg: the user's struct.
+ * @usize: the caller's struct size (the command's size field).
+ * @kbuf: the kernel's struct.
+ * @ksize: its size.
+ *
+ * Return: 0, or -EFAULT.
+ */
+static inline int nrsim_copy_out(void __user *uarg, size_t usize,
+				 const void *kbuf, size_t ksize)
+{
+	size_t n = min(usize, ksize);
+
+	if (copy_to_user(uarg, kbuf, n))
+		return -EFAULT;
+	if (usize > ksize && clear_user(uarg + ksize, usize - ksize))
+		return -EFAULT;
+	return 0;
+}
+
 /* addrmap.c */
 u64 nrsim_hbm_base(const struct nrsim_device *nd, u32 channel);
 u64 nrsim_sbuf_base(const struct nrsim_device *nd, u32 core);
 u32 nrsim_core_channel(const struct nrsim_device *nd, u32 core);
+long nrsim_ioctl_get_info(struct nrsim_file *nf, void __user *uarg,
+			  size_t usize);
 
 /* fault.c */
 bool nrsim_fault_hit(atomic_t *knob);
@@ -890,12 +918,11 @@ bool nrsim_sbuf_touches_carveout(const struct nrsim_model *m, u64 pa, u64 len);
 /* model.c */
 struct nrsim_file *nrsim_file_new(struct nrsim_device *nd);
 void nrsim_file_release(struct nrsim_file *nf);
-struct nrsim_model *nrsim_model_alloc(struct nrsim_device *nd, u32 num_sg);
-void nrsim_model_free(struct nrsim_model *m);
-int nrsim_model_reserve_id(struct nrsim_file *nf, struct nrsim_model *m);
-void nrsim_model_release_id(struct nrsim_file *nf, struct nrsim_model *m);
-void nrsim_model_publish(struct nrsim_file *nf, struct nrsim_model *m);
-int nrsim_model_unload(struct nrsim_file *nf, u32 id);
+long nrsim_ioctl_load(struct nrsim_file *nf, void __user *uarg, size_t usize);
+long nrsim_ioctl_unload(struct nrsim_file *nf, void __user *uarg,
+			size_t usize);
+long nrsim_ioctl_model_info(struct nrsim_file *nf, void __user *uarg,
+			    size_t usize);
 
 /* lookup.c */
 struct nrsim_model *nrsim_model_find_rcu(struct nrsim_file *nf, u32 id);
@@ -929,6 +956,10 @@ int nrsim_stage(struct nrsim_model *m, const void *plan, u64 len, u32 first_core
 		struct nrsim_load_err *err);
 void nrsim_unstage(struct nrsim_model *m);
 void *nrsim_kvcalloc(struct nrsim_model *m, size_t n, size_t size);
+long nrsim_ioctl_read_var(struct nrsim_file *nf, void __user *uarg,
+			  size_t usize);
+long nrsim_ioctl_write_var(struct nrsim_file *nf, void __user *uarg,
+			   size_t usize);
 
 /* relocate.c */
 int nrsim_relocate(struct nrsim_model *m, const void *plan, u64 len,
@@ -941,12 +972,8 @@ u32 nrsim_dma_desc_count(const struct nrsim_dma *dma,
 			 const struct nrsim_dma_queue *q, u32 d, u32 dir);
 u32 nrsim_dma_desc_find(const struct nrsim_sg *sg,
 			const struct nrsim_dma_queue *q, u32 dir, u32 idx);
-void nrsim_dma_queue_fill(const struct nrsim_sg *sg,
-			  const struct nrsim_dma_queue *q,
-			 struct neuronsim_dma_queue_info *out);
-int nrsim_dma_ring_range(const struct nrsim_sg *sg,
-			 const struct nrsim_dma_queue *q, u32 dir, u32 first,
-			u32 n, struct neuronsim_dma_desc_info __user *out);
+long nrsim_ioctl_dma_info(struct nrsim_file *nf, void __user *uarg,
+			  size_t usize);
 
 /* resolve.c */
 int nrsim_sg_hash_init(struct nrsim_sg *sg);
@@ -954,12 +981,16 @@ void nrsim_sg_hash_insert(struct nrsim_sg *sg, struct nrsim_mr *mr);
 struct nrsim_mr *nrsim_sg_find(const struct nrsim_sg *sg, u32 var_id);
 void nrsim_resolve_note(const struct nrsim_model *m, u32 subgraph, u32 var_id,
 			u64 offset, u64 size, int err);
+long nrsim_ioctl_resolve(struct nrsim_file *nf, void __user *uarg,
+			 size_t usize);
+long nrsim_ioctl_resolve_batch(struct nrsim_file *nf, void __user *uarg,
+			       size_t usize);
 
 /**
  * nrsim_resolve_one_quiet() - nrsim_resolve_one() without the log line:
  *	the subgraph's bound, then the resolve core.  (RESOLVE_BATCH's
  *	in-place path, inside a user access window, keeps the table of the
- *	subgraph at hand itself, ioctl.c.)
+ *	subgraph at hand itself, resolve.c.)
  * @m: the model.
  * @subgraph: index in the plan's subgraph table.
  * @var_id: the variable.
