@@ -50,20 +50,20 @@ static int nrsim_device_get_file(struct nrsim_device *nd)
 {
 	int ret = 0;
 
-	spin_lock(&nd->open_lock);
-	if (nd->removing)
+	spin_lock(&nd->open.lock);
+	if (nd->open.removing)
 		ret = -ENODEV;
 	else
-		nd->nfiles++;
-	spin_unlock(&nd->open_lock);
+		nd->open.nfiles++;
+	spin_unlock(&nd->open.lock);
 	return ret;
 }
 
 static void nrsim_device_put_file(struct nrsim_device *nd)
 {
-	spin_lock(&nd->open_lock);
-	nd->nfiles--;
-	spin_unlock(&nd->open_lock);
+	spin_lock(&nd->open.lock);
+	nd->open.nfiles--;
+	spin_unlock(&nd->open.lock);
 }
 
 static struct miscdevice nrsim_alias;
@@ -193,12 +193,7 @@ struct nrsim_device *nrsim_device_create(u32 index, const struct kbin_gen *arch)
 	nd->index = index;
 	nd->arch = arch;
 	snprintf(nd->name, sizeof(nd->name), NEURONSIM_DEVICE_NAME "%u", index);
-	spin_lock_init(&nd->open_lock);
-	nrsim_mem_init(&nd->mem);
-	spin_lock_init(&nd->hbm_lock);
-	spin_lock_init(&nd->exec_lock);
-	mutex_init(&nd->core_lock);
-	xa_init_flags(&nd->models, XA_FLAGS_ALLOC1);
+	spin_lock_init(&nd->open.lock);
 	device_initialize(&nd->dev);
 	nd->dev.bus = &nrsim_bus_type;
 	nd->dev.release = nrsim_device_release;
@@ -214,13 +209,18 @@ struct nrsim_device *nrsim_device_create(u32 index, const struct kbin_gen *arch)
 	ret = nrsim_devices_reserve(index);
 	if (ret)
 		goto err_put;
-	/* the state every file below reads */
+	/* the features' state, each after what it uses */
+	nrsim_mem_init(&nd->mem);
+	nrsim_cores_init(nd);
+	nrsim_models_init(nd);
+	nrsim_fault_init(nd);
 	ret = nrsim_hbm_init(nd);
 	if (ret)
-		goto err_index;
+		goto err_models;
 	ret = nrsim_engine_init(nd);
 	if (ret)
 		goto err_hbm;
+	nrsim_exec_init(nd);
 	/* published from here on, each after what it reads */
 	nrsim_debugfs_init(nd);
 	ret = device_add(&nd->dev);
@@ -241,10 +241,14 @@ err_device:
 	device_del(&nd->dev);
 err_debugfs:
 	nrsim_debugfs_exit(nd);
+	nrsim_exec_exit(nd);
 	nrsim_engine_exit(nd);
 err_hbm:
 	nrsim_hbm_exit(nd);
-err_index:
+err_models:
+	nrsim_models_exit(nd);
+	nrsim_cores_exit(nd);
+	nrsim_mem_exit(&nd->mem);
 	nrsim_devices_erase(index);
 err_put:
 	put_device(&nd->dev);
@@ -275,11 +279,11 @@ int nrsim_device_remove(u32 index)
 		nrsim_devices_unlock();
 		return -ENOENT;
 	}
-	spin_lock(&nd->open_lock);
-	nfiles = nd->nfiles;
+	spin_lock(&nd->open.lock);
+	nfiles = nd->open.nfiles;
 	if (!nfiles)
-		nd->removing = true;
-	spin_unlock(&nd->open_lock);
+		nd->open.removing = true;
+	spin_unlock(&nd->open.lock);
 	if (nfiles) {
 		nrsim_devices_unlock();
 		pr_err_ratelimited("del_device %u: %u open files, %lld models loaded: close them first\n",
@@ -295,11 +299,12 @@ int nrsim_device_remove(u32 index)
 	nrsim_sysfs_del(nd);
 	device_del(&nd->dev);
 	nrsim_debugfs_exit(nd);
+	nrsim_exec_exit(nd);
 	nrsim_engine_exit(nd);
 	nrsim_hbm_exit(nd);
+	nrsim_models_exit(nd);
+	nrsim_cores_exit(nd);
 	nrsim_mem_exit(&nd->mem);
-	xa_destroy(&nd->models);
-	mutex_destroy(&nd->core_lock);
 	put_device(&nd->dev);
 	return 0;
 }

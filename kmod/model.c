@@ -113,8 +113,8 @@ static int nrsim_model_reserve_id(struct nrsim_file *nf, struct nrsim_model *m)
 	int ret;
 
 	lockdep_assert_held(&nf->lock);
-	ret = xa_alloc_cyclic(&nf->nd->models, &m->id, NULL,
-			      XA_LIMIT(1, INT_MAX), &nf->nd->next_model_id,
+	ret = xa_alloc_cyclic(&nf->nd->models.xa, &m->id, NULL,
+			      XA_LIMIT(1, INT_MAX), &nf->nd->models.next_id,
 			      GFP_KERNEL_ACCOUNT);
 	return ret < 0 ? ret : 0;
 }
@@ -128,7 +128,7 @@ static int nrsim_model_reserve_id(struct nrsim_file *nf, struct nrsim_model *m)
 static void nrsim_model_release_id(struct nrsim_file *nf, struct nrsim_model *m)
 {
 	lockdep_assert_held(&nf->lock);
-	xa_erase(&nf->nd->models, m->id);
+	xa_erase(&nf->nd->models.xa, m->id);
 	m->id = 0;
 }
 
@@ -149,7 +149,7 @@ static void nrsim_model_publish(struct nrsim_file *nf, struct nrsim_model *m)
 
 	lockdep_assert_held(&nf->lock);
 	m->owner = nf;
-	old = xa_store(&nd->models, m->id, m, GFP_KERNEL_ACCOUNT);
+	old = xa_store(&nd->models.xa, m->id, m, GFP_KERNEL_ACCOUNT);
 	WARN_ON_ONCE(xa_is_err(old));
 	list_add_tail(&m->node, &nf->models);
 	rcu_assign_pointer(nf->last_model, m);
@@ -170,7 +170,7 @@ static void nrsim_model_unpublish(struct nrsim_file *nf, struct nrsim_model *m)
 
 	nrsim_netlink_notify_unloaded(m);
 	nrsim_debugfs_model_del(m);
-	xa_erase(&nd->models, m->id);
+	xa_erase(&nd->models.xa, m->id);
 	if (rcu_access_pointer(nf->last_model) == m)
 		RCU_INIT_POINTER(nf->last_model, NULL);
 	list_del_init(&m->node);
@@ -605,4 +605,24 @@ long nrsim_ioctl_model_info(struct nrsim_file *nf, void __user *uarg,
 	if (!m)
 		return -ENOENT;
 	return nrsim_copy_out(uarg, usize, &mi, sizeof(mi));
+}
+
+/**
+ * nrsim_models_init() - a device's models: none, ids from 1.
+ * @nd: the device, with @nd->models zeroed.
+ */
+void nrsim_models_init(struct nrsim_device *nd)
+{
+	xa_init_flags(&nd->models.xa, XA_FLAGS_ALLOC1);
+}
+
+/**
+ * nrsim_models_exit() - undo nrsim_models_init(); no model is left (no
+ *	file is open on the device).
+ * @nd: the device.
+ */
+void nrsim_models_exit(struct nrsim_device *nd)
+{
+	WARN_ON_ONCE(!xa_empty(&nd->models.xa));
+	xa_destroy(&nd->models.xa);
 }

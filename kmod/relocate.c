@@ -159,7 +159,7 @@ int nrsim_reloc_fail(struct nrsim_reloc *r, const struct nrsim_reloc_at *at,
 static int nrsim_reloc_fault(struct nrsim_reloc *r,
 			     const struct nrsim_reloc_at *at, const char *what)
 {
-	if (!nrsim_fault_hit(&r->nd->fail_reloc_nth))
+	if (!nrsim_fault_hit(&r->nd->fault.reloc_nth))
 		return 0;
 	return nrsim_reloc_fail(r, at, KBIN_ERR_STAGE_FAULT, 0, -EIO,
 			       "%s failed (injected by fail_reloc_nth)", what);

@@ -311,7 +311,7 @@ static int nrsim_stage_hbm(struct nrsim_stage *st, int s, u32 i,
 	u64 addr;
 	int ret;
 
-	if (nrsim_fault_hit(&st->nd->fail_hbm_alloc_nth))
+	if (nrsim_fault_hit(&st->nd->fault.hbm_alloc_nth))
 		return nrsim_fail(st, s, i, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_FAULT,
 				 bytes, -ENOSPC,
 				 "HBM allocation of %llu bytes failed (injected by fail_hbm_alloc_nth)",
@@ -328,7 +328,7 @@ static int nrsim_stage_hbm(struct nrsim_stage *st, int s, u32 i,
 	st->m->hbm_bytes += round_up(bytes, NRSIM_HBM_GRANULE);
 	if (!r->buffer)
 		return 0;
-	if (nrsim_fault_hit(&st->nd->fail_copyin_nth))
+	if (nrsim_fault_hit(&st->nd->fault.copyin_nth))
 		return nrsim_fail(st, s, i, KBIN_FIELD_BUFFER, KBIN_ERR_STAGE_FAULT,
 				 r->size, -EIO,
 				 "copy-in of %llu bytes failed (injected by fail_copyin_nth)",
