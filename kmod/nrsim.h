@@ -408,6 +408,9 @@ struct nrsim_dev_sysfs {
  * @arch: its row of the generation table (kbin_gen.h): the geometry.
  * @name: "neuronsimN".
  * @misc: its device node /dev/neuronsimN.
+ * @probed: the driver's probe ran, or may no longer run (device.c);
+ *	under the device lock.
+ * @probe_ret: what the probe returned, -ENODEV before it runs.
  * @open: its open files (device.c).
  * @mem: sparse backing memory of its whole address map (mem.c).
  * @hbm: its HBM channels and their accounting (hbm.c).
@@ -426,6 +429,8 @@ struct nrsim_device {
 	const struct kbin_gen *arch;
 	char name[16];
 	struct miscdevice misc;
+	bool probed;
+	int probe_ret;
 	struct nrsim_dev_open open;
 	struct nrsim_mem mem;
 	struct nrsim_dev_hbm hbm;
@@ -958,6 +963,8 @@ void nrsim_devices_erase(u32 index);
 
 /* device.c */
 const struct kbin_gen *nrsim_arch_find(const char *name);
+int nrsim_device_probe(struct device *dev);
+int nrsim_device_unprobe(struct device *dev);
 struct nrsim_device *nrsim_device_create(u32 index, const struct kbin_gen *arch);
 int nrsim_device_remove(u32 index);
 int nrsim_alias_register(void);
