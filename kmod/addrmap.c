@@ -2,8 +2,9 @@
 /*
  * addrmap.c - a device's address map: where each HBM channel and each
  * NeuronCore's SBUF window sits in device address space, and which HBM
- * channel a NeuronCore allocates from.  Leaves: they read the device's
- * generation and call nothing else of the module.
+ * channel a NeuronCore allocates from, and GET_INFO, which reports them
+ * with the module's limits (ioctl.c dispatches to it).  A leaf: it reads
+ * the device's generation and calls nothing else of the module.
  *
  * Device address map (reported by NEURONSIM_IOC_GET_INFO; no device
  * address 0 is ever handed out):
@@ -55,4 +56,59 @@ u64 nrsim_sbuf_base(const struct nrsim_device *nd, u32 core)
 u32 nrsim_core_channel(const struct nrsim_device *nd, u32 core)
 {
 	return core * nd->arch->num_hbm_channels / nd->arch->num_cores;
+}
+
+/**
+ * nrsim_fill_info() - describe the device for NEURONSIM_IOC_GET_INFO.
+ * @nd: the device.
+ * @info: filled completely; reserved fields zero.
+ */
+static void nrsim_fill_info(const struct nrsim_device *nd,
+			    struct neuronsim_info *info)
+{
+	const struct kbin_gen *a = nd->arch;
+	u32 c;
+
+	memset(info, 0, sizeof(*info));
+	info->abi_version = NEURONSIM_ABI_VERSION;
+	info->features = NEURONSIM_FEAT_RESOLVE_BATCH | NEURONSIM_FEAT_VAR_IO |
+			 NEURONSIM_FEAT_NETLINK | NEURONSIM_FEAT_DMA_INFO |
+			 NEURONSIM_FEAT_DMA_RUN | NEURONSIM_FEAT_EXECUTE;
+	info->arch_gen = a->gen;
+	strscpy(info->arch_name, a->name, sizeof(info->arch_name));
+	info->num_cores = a->num_cores;
+	info->num_hbm_channels = a->num_hbm_channels;
+	info->hbm_channel_size = a->hbm_channel_size;
+	for (c = 0; c < a->num_hbm_channels; c++)
+		info->hbm_base[c] = nrsim_hbm_base(nd, c);
+	info->sbuf_base = nrsim_sbuf_base(nd, 0);
+	info->sbuf_window_size = a->sbuf_window_size;
+	info->sbuf_partitions = a->sbuf_partitions;
+	info->sbuf_partition_size = a->sbuf_partition_size;
+	info->psum_size = a->psum_size;
+	info->scratchpad_page_size = nrsim_scratchpad_page_size;
+	info->scratchpad_max_pages = nrsim_scratchpad_max_pages;
+	info->max_models_per_fd = nrsim_max_models_per_fd;
+	info->max_plan_bytes = nrsim_max_plan_bytes;
+	info->max_vars_per_subgraph = nrsim_max_vars_per_subgraph;
+	info->backing_limit = nrsim_backing_limit;
+	info->max_loading_bytes = READ_ONCE(nrsim_max_loading_bytes);
+}
+
+/**
+ * nrsim_ioctl_get_info() - NEURONSIM_IOC_GET_INFO: the device's geometry,
+ *	its address map and the module's limits.
+ * @nf: the caller's file.
+ * @uarg: user pointer to struct neuronsim_info.
+ * @usize: the caller's struct size (ioctl.c).
+ *
+ * Return: 0, or -EFAULT.
+ */
+long nrsim_ioctl_get_info(struct nrsim_file *nf, void __user *uarg,
+			  size_t usize)
+{
+	struct neuronsim_info info;
+
+	nrsim_fill_info(nf->nd, &info);
+	return nrsim_copy_out(uarg, usize, &info, sizeof(info));
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bus.c - the neuronsim bus: devices are created and removed at run time,
- * as netdevsim's are (Documentation/uapi.rst, "Devices"):
+ * bus.c - the neuronsim bus and its driver: devices are created and
+ * removed at run time, as netdevsim's are (Documentation/uapi.rst,
+ * "Devices"):
  *
  *   echo "ID ARCH" > /sys/bus/neuronsim/new_device	device ID, generation ARCH
  *   echo ID > /sys/bus/neuronsim/del_device		remove device ID
@@ -15,12 +16,17 @@
  * (not "ID ARCH", a bad ID, unknown ARCH), an ID in use with -EEXIST, an
  * unknown one with -ENOENT, and a device with open files with -EBUSY;
  * each with a line in the kernel log.
+ *
+ * new_device adds a struct device to the bus and the neuronsim driver
+ * binds to it: its probe creates the device's features; del_device
+ * unregisters it: the driver's remove tears them down (device.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ctype.h>
 #include <linux/device.h>
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
 
@@ -195,11 +201,30 @@ struct bus_type nrsim_bus_type = {
 	.dev_groups = nrsim_dev_groups,
 };
 
+/*
+ * The driver of every device on the bus (no match function: it binds to
+ * all), as netdevsim's: probe creates a device's features, remove tears
+ * them down (device.c).  Probed synchronously, so new_device returns
+ * the probe's error; no bind/unbind files, so a device is unbound only
+ * by del_device, which refuses while files are open on it.
+ */
+static struct device_driver nrsim_driver = {
+	.name = NEURONSIM_DEVICE_NAME,
+	.bus = &nrsim_bus_type,
+	.owner = THIS_MODULE,
+	.probe = nrsim_device_probe,
+	.remove = nrsim_device_unprobe,
+	.suppress_bind_attrs = true,
+	.probe_type = PROBE_FORCE_SYNCHRONOUS,
+};
+
 /**
- * nrsim_bus_init() - register the neuronsim bus and create device 0.
+ * nrsim_bus_init() - register the neuronsim bus and its driver, and
+ *	create device 0.
  * @arch0: the generation of device 0 (the arch= module parameter).
  *
- * Return: 0, or the error of bus_register() or of creating the device.
+ * Return: 0, or the error of bus_register(), driver_register() or of
+ * creating the device.
  */
 int nrsim_bus_init(const struct kbin_gen *arch0)
 {
@@ -208,22 +233,28 @@ int nrsim_bus_init(const struct kbin_gen *arch0)
 	ret = bus_register(&nrsim_bus_type);
 	if (ret)
 		return ret;
+	ret = driver_register(&nrsim_driver);
+	if (ret)
+		goto err_bus;
 	mutex_lock(&nrsim_bus_mutex);
 	ret = nrsim_bus_new(0, arch0);
 	if (!ret)
 		nrsim_bus_enabled = true;
 	mutex_unlock(&nrsim_bus_mutex);
 	if (ret)
-		goto err_bus;
+		goto err_driver;
 	return 0;
 
+err_driver:
+	driver_unregister(&nrsim_driver);
 err_bus:
 	bus_unregister(&nrsim_bus_type);
 	return ret;
 }
 
 /**
- * nrsim_bus_exit() - remove every device and unregister the bus.
+ * nrsim_bus_exit() - remove every device, unregister the driver and the
+ *	bus.
  *
  * Context: module exit: no file is open on any device.
  */
@@ -244,5 +275,6 @@ void nrsim_bus_exit(void)
 		index++;
 	}
 	mutex_unlock(&nrsim_bus_mutex);
+	driver_unregister(&nrsim_driver);
 	bus_unregister(&nrsim_bus_type);
 }

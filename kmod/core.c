@@ -28,7 +28,7 @@
 /* the core's reservation ends: clear its state (SBUF; later DMA queues) */
 static void nrsim_core_clear(struct nrsim_device *nd, u32 core)
 {
-	struct nrsim_core *c = &nd->cores[core];
+	struct nrsim_core *c = &nd->cores.core[core];
 
 	put_pid(c->owner);
 	c->owner = NULL;
@@ -43,7 +43,7 @@ static int nrsim_cores_taken(struct nrsim_device *nd, struct pid *tgid,
 	u32 i;
 
 	for (i = first; i < first + n; i++)
-		if (nd->cores[i].owner && nd->cores[i].owner != tgid)
+		if (nd->cores.core[i].owner && nd->cores.core[i].owner != tgid)
 			return i;
 	return -1;
 }
@@ -54,7 +54,7 @@ static int nrsim_cores_first_fit(struct nrsim_device *nd, u32 n)
 	u32 first, i;
 
 	for (first = 0; first + n <= nd->arch->num_cores; first++) {
-		for (i = first; i < first + n && !nd->cores[i].owner; i++)
+		for (i = first; i < first + n && !nd->cores.core[i].owner; i++)
 			;
 		if (i == first + n)
 			return first;
@@ -89,7 +89,7 @@ int nrsim_cores_reserve(struct nrsim_device *nd, struct pid *tgid, u32 *first,
 	int start, taken;
 	u32 i;
 
-	mutex_lock(&nd->core_lock);
+	mutex_lock(&nd->cores.lock);
 	if (*first == NEURONSIM_CORE_ANY) {
 		start = nrsim_cores_first_fit(nd, n);
 		taken = -1;
@@ -97,7 +97,7 @@ int nrsim_cores_reserve(struct nrsim_device *nd, struct pid *tgid, u32 *first,
 			/* name a held core: another group's, else the caller's */
 			taken = nrsim_cores_taken(nd, tgid, 0, nd->arch->num_cores);
 			for (i = 0; taken < 0 && i < nd->arch->num_cores; i++)
-				if (nd->cores[i].owner)
+				if (nd->cores.core[i].owner)
 					taken = i;
 		}
 	} else {
@@ -105,7 +105,7 @@ int nrsim_cores_reserve(struct nrsim_device *nd, struct pid *tgid, u32 *first,
 		taken = nrsim_cores_taken(nd, tgid, start, n);
 	}
 	if (start < 0 || taken >= 0) {
-		struct pid *owner = taken >= 0 ? nd->cores[taken].owner : NULL;
+		struct pid *owner = taken >= 0 ? nd->cores.core[taken].owner : NULL;
 
 		taken = max(taken, 0);
 		*busy = taken;
@@ -114,15 +114,15 @@ int nrsim_cores_reserve(struct nrsim_device *nd, struct pid *tgid, u32 *first,
 				     "pid %d: %sNeuronCore %d is reserved by pid %d\n",
 				     pid_nr(tgid), start < 0 ? "no free run of cores: " : "",
 				     taken, pid_nr(owner));
-		mutex_unlock(&nd->core_lock);
+		mutex_unlock(&nd->cores.lock);
 		return -EBUSY;
 	}
 	for (i = start; i < start + n; i++) {
-		if (!nd->cores[i].owner)
-			nd->cores[i].owner = get_pid(tgid);
-		nd->cores[i].users++;
+		if (!nd->cores.core[i].owner)
+			nd->cores.core[i].owner = get_pid(tgid);
+		nd->cores.core[i].users++;
 	}
-	mutex_unlock(&nd->core_lock);
+	mutex_unlock(&nd->cores.lock);
 	*first = start;
 	return 0;
 }
@@ -138,11 +138,11 @@ void nrsim_cores_release(struct nrsim_device *nd, u32 first, u32 n)
 {
 	u32 i;
 
-	mutex_lock(&nd->core_lock);
+	mutex_lock(&nd->cores.lock);
 	for (i = first; i < first + n; i++)
-		if (!--nd->cores[i].users)
+		if (!--nd->cores.core[i].users)
 			nrsim_core_clear(nd, i);
-	mutex_unlock(&nd->core_lock);
+	mutex_unlock(&nd->cores.lock);
 }
 
 /**
@@ -156,12 +156,12 @@ void nrsim_cores_get(struct nrsim_device *nd, pid_t *owner_pid, u32 *users)
 {
 	u32 i;
 
-	mutex_lock(&nd->core_lock);
+	mutex_lock(&nd->cores.lock);
 	for (i = 0; i < nd->arch->num_cores; i++) {
-		owner_pid[i] = nd->cores[i].owner ? pid_vnr(nd->cores[i].owner) : 0;
-		users[i] = nd->cores[i].users;
+		owner_pid[i] = nd->cores.core[i].owner ? pid_vnr(nd->cores.core[i].owner) : 0;
+		users[i] = nd->cores.core[i].users;
 	}
-	mutex_unlock(&nd->core_lock);
+	mutex_unlock(&nd->cores.lock);
 }
 
 /**
@@ -208,4 +208,27 @@ bool nrsim_sbuf_touches_carveout(const struct nrsim_model *m, u64 pa, u64 len)
 		}
 	}
 	return false;
+}
+
+/**
+ * nrsim_cores_init() - a device's NeuronCores: all free.
+ * @nd: the device, with @nd->cores zeroed.
+ */
+void nrsim_cores_init(struct nrsim_device *nd)
+{
+	mutex_init(&nd->cores.lock);
+}
+
+/**
+ * nrsim_cores_exit() - undo nrsim_cores_init(); no core is owned any more
+ *	(no file is open on the device).
+ * @nd: the device.
+ */
+void nrsim_cores_exit(struct nrsim_device *nd)
+{
+	u32 c;
+
+	for (c = 0; c < NEURONSIM_MAX_CORES; c++)
+		WARN_ON_ONCE(nd->cores.core[c].owner);
+	mutex_destroy(&nd->cores.lock);
 }

@@ -647,7 +647,7 @@ static int nrsim_engine_show(struct seq_file *s, void *unused)
 
 	seq_puts(s, "core\tbytes\tudma_descs\tdescs\truns\terrors\tbusy_ns\n");
 	for (c = 0; c < nd->arch->num_cores; c++) {
-		struct nrsim_engine_stats *e = &nd->engine[c];
+		struct nrsim_engine_stats *e = &nd->engine.stats[c];
 
 		seq_printf(s, "%u\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", c,
 			   atomic64_read(&e->bytes), atomic64_read(&e->udma_descs),
@@ -701,10 +701,10 @@ void nrsim_debugfs_model_add(struct nrsim_model *m)
 	char name[16];
 	u32 i;
 
-	if (IS_ERR_OR_NULL(m->nd->debugfs_models))
+	if (IS_ERR_OR_NULL(m->nd->debugfs.models))
 		return;
 	snprintf(name, sizeof(name), "%u", m->id);
-	m->dir = debugfs_create_dir(name, m->nd->debugfs_models);
+	m->dir = debugfs_create_dir(name, m->nd->debugfs.models);
 	debugfs_create_file("info", 0400, m->dir, m, &nrsim_model_info_fops);
 	for (i = 0; i < m->num_sg; i++) {
 		snprintf(name, sizeof(name), "sg%u", i);
@@ -761,27 +761,27 @@ void nrsim_debugfs_init(struct nrsim_device *nd)
 	char target[48];
 	unsigned int i;
 
-	nd->debugfs = debugfs_create_dir(nd->name, nrsim_debugfs_root);
-	debugfs_create_file("device", 0400, nd->debugfs, nd, &nrsim_device_fops);
-	debugfs_create_file("hbm", 0400, nd->debugfs, nd, &nrsim_hbm_file_fops);
-	debugfs_create_file("stats", 0400, nd->debugfs, nd, &nrsim_stats_fops);
-	debugfs_create_file("cores", 0400, nd->debugfs, nd, &nrsim_cores_fops);
-	debugfs_create_atomic_t("fail_hbm_alloc_nth", 0600, nd->debugfs,
-				&nd->fail_hbm_alloc_nth);
-	debugfs_create_atomic_t("fail_copyin_nth", 0600, nd->debugfs,
-				&nd->fail_copyin_nth);
-	debugfs_create_atomic_t("fail_reloc_nth", 0600, nd->debugfs,
-				&nd->fail_reloc_nth);
-	debugfs_create_atomic_t("fail_run_nth", 0600, nd->debugfs,
-				&nd->fail_run_nth);
-	debugfs_create_file("engine", 0400, nd->debugfs, nd, &nrsim_engine_fops);
-	nd->debugfs_models = debugfs_create_dir("models", nd->debugfs);
+	nd->debugfs.dir = debugfs_create_dir(nd->name, nrsim_debugfs_root);
+	debugfs_create_file("device", 0400, nd->debugfs.dir, nd, &nrsim_device_fops);
+	debugfs_create_file("hbm", 0400, nd->debugfs.dir, nd, &nrsim_hbm_file_fops);
+	debugfs_create_file("stats", 0400, nd->debugfs.dir, nd, &nrsim_stats_fops);
+	debugfs_create_file("cores", 0400, nd->debugfs.dir, nd, &nrsim_cores_fops);
+	debugfs_create_atomic_t("fail_hbm_alloc_nth", 0600, nd->debugfs.dir,
+				&nd->fault.hbm_alloc_nth);
+	debugfs_create_atomic_t("fail_copyin_nth", 0600, nd->debugfs.dir,
+				&nd->fault.copyin_nth);
+	debugfs_create_atomic_t("fail_reloc_nth", 0600, nd->debugfs.dir,
+				&nd->fault.reloc_nth);
+	debugfs_create_atomic_t("fail_run_nth", 0600, nd->debugfs.dir,
+				&nd->fault.run_nth);
+	debugfs_create_file("engine", 0400, nd->debugfs.dir, nd, &nrsim_engine_fops);
+	nd->debugfs.models = debugfs_create_dir("models", nd->debugfs.dir);
 	if (nd->index)
 		return;
 	for (i = 0; i < NRSIM_DEBUGFS_LINKS; i++) {
 		snprintf(target, sizeof(target), "%s/%s", nd->name,
 			 nrsim_debugfs_link_names[i]);
-		nd->debugfs_links[i] =
+		nd->debugfs.links[i] =
 			debugfs_create_symlink(nrsim_debugfs_link_names[i],
 					       nrsim_debugfs_root, target);
 	}
@@ -797,10 +797,10 @@ void nrsim_debugfs_exit(struct nrsim_device *nd)
 	unsigned int i;
 
 	for (i = 0; i < NRSIM_DEBUGFS_LINKS; i++) {
-		debugfs_remove(nd->debugfs_links[i]);
-		nd->debugfs_links[i] = NULL;
+		debugfs_remove(nd->debugfs.links[i]);
+		nd->debugfs.links[i] = NULL;
 	}
-	debugfs_remove_recursive(nd->debugfs);
-	nd->debugfs = NULL;
-	nd->debugfs_models = NULL;
+	debugfs_remove_recursive(nd->debugfs.dir);
+	nd->debugfs.dir = NULL;
+	nd->debugfs.models = NULL;
 }

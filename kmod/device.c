@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * device.c - a simulated device: its geometry (the generation), its
- * device node, and its lifecycle: creating it (each feature's init, then
- * what publishes it) and removing it.  The device address map is
- * addrmap.c's, the module's list of devices devlist.c's.
+ * device node, and its lifecycle, as netdevsim's: creating it adds a
+ * struct device to the neuronsim bus, where the neuronsim driver (bus.c)
+ * binds to it and its probe creates the device's features (each
+ * feature's init, then what publishes it); removing it unregisters the
+ * struct device, and the driver's remove tears the features down.  The
+ * device address map is addrmap.c's, the module's list of devices
+ * devlist.c's.
  *
  * Every piece of a device's state is in its struct nrsim_device; the
  * module keeps only the list of devices (devlist.c, which the bus, the
@@ -50,20 +54,20 @@ static int nrsim_device_get_file(struct nrsim_device *nd)
 {
 	int ret = 0;
 
-	spin_lock(&nd->open_lock);
-	if (nd->removing)
+	spin_lock(&nd->open.lock);
+	if (nd->open.removing)
 		ret = -ENODEV;
 	else
-		nd->nfiles++;
-	spin_unlock(&nd->open_lock);
+		nd->open.nfiles++;
+	spin_unlock(&nd->open.lock);
 	return ret;
 }
 
 static void nrsim_device_put_file(struct nrsim_device *nd)
 {
-	spin_lock(&nd->open_lock);
-	nd->nfiles--;
-	spin_unlock(&nd->open_lock);
+	spin_lock(&nd->open.lock);
+	nd->open.nfiles--;
+	spin_unlock(&nd->open.lock);
 }
 
 static struct miscdevice nrsim_alias;
@@ -159,22 +163,113 @@ static void nrsim_device_release(struct device *dev)
 }
 
 /**
- * nrsim_device_create() - create device @index: its HBM pools and DMA
- *	engines, then what makes it visible - its debugfs directory, the
- *	struct device "neuronsimN" on the neuronsim bus, its sysfs tree
- *	(sysfs.c), node /dev/neuronsimN (mode 0600) - and last its entry in
- *	the list (the alias and netlink find it from then on).
+ * nrsim_device_probe() - the neuronsim driver's probe: create the features
+ *	of a device nrsim_device_create() added to the bus - each feature's
+ *	state, then what makes it visible: its debugfs directory, its sysfs
+ *	tree (sysfs.c), node /dev/neuronsimN (mode 0600) - and last its entry
+ *	in the list (the alias and netlink find it from then on).
+ * @dev: the struct device of a struct nrsim_device.
+ *
+ * Every file of the device reads state that exists before the file is
+ * published, and nrsim_device_unprobe() unpublishes the files before it
+ * tears that state down (Documentation/uapi.rst, "Devices").  A device
+ * is probed once, from nrsim_device_create(): a second probe is refused.
+ *
+ * Context: the device lock held (the driver core's), under the bus lock
+ * (bus.c).
+ * Return: 0, -ENODEV (probed before), or the error of a feature's init or
+ * of misc_register(); nrsim_device_create() returns it.
+ */
+int nrsim_device_probe(struct device *dev)
+{
+	struct nrsim_device *nd = container_of(dev, struct nrsim_device, dev);
+	int ret;
+
+	if (nd->probed)
+		return -ENODEV;
+	nd->probed = true;
+	/* the features' state, each after what it uses */
+	nrsim_mem_init(&nd->mem);
+	nrsim_cores_init(nd);
+	nrsim_models_init(nd);
+	nrsim_fault_init(nd);
+	ret = nrsim_hbm_init(nd);
+	if (ret)
+		goto err_models;
+	ret = nrsim_engine_init(nd);
+	if (ret)
+		goto err_hbm;
+	nrsim_exec_init(nd);
+	/* published from here on, each after what it reads */
+	nrsim_debugfs_init(nd);
+	ret = nrsim_sysfs_add(nd);
+	if (ret)
+		goto err_debugfs;
+	ret = misc_register(&nd->misc);
+	if (ret)
+		goto err_sysfs;
+	nrsim_devices_publish(nd);
+	nd->probe_ret = 0;
+	return 0;
+
+err_sysfs:
+	nrsim_sysfs_del(nd);
+err_debugfs:
+	nrsim_debugfs_exit(nd);
+	nrsim_exec_exit(nd);
+	nrsim_engine_exit(nd);
+err_hbm:
+	nrsim_hbm_exit(nd);
+err_models:
+	nrsim_models_exit(nd);
+	nrsim_cores_exit(nd);
+	nrsim_mem_exit(&nd->mem);
+	nd->probe_ret = ret;
+	return ret;
+}
+
+/**
+ * nrsim_device_unprobe() - the neuronsim driver's remove: tear down what
+ *	nrsim_device_probe() created, in the reverse order: its node, sysfs
+ *	tree and debugfs directory - each removal waits for the readers in
+ *	it - and only then the DMA engines, HBM pools and backing memory
+ *	they read.
+ * @dev: the struct device of a struct nrsim_device.
+ *
+ * Context: from device_unregister() in nrsim_device_remove(), which took
+ * the device out of the list and checked that no file is open on it;
+ * the device lock held (the driver core's).
+ * Return: 0.
+ */
+int nrsim_device_unprobe(struct device *dev)
+{
+	struct nrsim_device *nd = container_of(dev, struct nrsim_device, dev);
+
+	/* unpublished first: no reader is left when the state goes */
+	misc_deregister(&nd->misc);
+	nrsim_sysfs_del(nd);
+	nrsim_debugfs_exit(nd);
+	nrsim_exec_exit(nd);
+	nrsim_engine_exit(nd);
+	nrsim_hbm_exit(nd);
+	nrsim_models_exit(nd);
+	nrsim_cores_exit(nd);
+	nrsim_mem_exit(&nd->mem);
+	return 0;
+}
+
+/**
+ * nrsim_device_create() - create device @index: the struct device
+ *	"neuronsimN" on the neuronsim bus, whose driver's probe
+ *	(nrsim_device_probe()) creates its features and publishes it.
  * @index: device index, < NRSIM_MAX_DEVICES.
  * @arch: its generation (a loadable row of the generation table).
  *
- * Every file of the device reads state that exists before the file is
- * published, and nrsim_device_remove() unpublishes the files before it
- * tears that state down (Documentation/uapi.rst, "Devices").
- *
  * Context: the bus lock (bus.c) held: devices are created and removed
  * one at a time.
- * Return: the device, or an ERR_PTR: -EEXIST @index in use, -ENOMEM, or
- * the error of device_add(), nrsim_sysfs_add() or misc_register().
+ * Return: the device, or an ERR_PTR: -EEXIST @index in use, -ENOMEM, the
+ * error of device_add() or of the probe, or -ENODEV when the driver did
+ * not bind (the bus's drivers_autoprobe is 0).
  */
 struct nrsim_device *nrsim_device_create(u32 index, const struct kbin_gen *arch)
 {
@@ -192,13 +287,9 @@ struct nrsim_device *nrsim_device_create(u32 index, const struct kbin_gen *arch)
 		return ERR_PTR(-ENOMEM);
 	nd->index = index;
 	nd->arch = arch;
+	nd->probe_ret = -ENODEV;
 	snprintf(nd->name, sizeof(nd->name), NEURONSIM_DEVICE_NAME "%u", index);
-	spin_lock_init(&nd->open_lock);
-	nrsim_mem_init(&nd->mem);
-	spin_lock_init(&nd->hbm_lock);
-	spin_lock_init(&nd->exec_lock);
-	mutex_init(&nd->core_lock);
-	xa_init_flags(&nd->models, XA_FLAGS_ALLOC1);
+	spin_lock_init(&nd->open.lock);
 	device_initialize(&nd->dev);
 	nd->dev.bus = &nrsim_bus_type;
 	nd->dev.release = nrsim_device_release;
@@ -214,36 +305,21 @@ struct nrsim_device *nrsim_device_create(u32 index, const struct kbin_gen *arch)
 	ret = nrsim_devices_reserve(index);
 	if (ret)
 		goto err_put;
-	/* the state every file below reads */
-	ret = nrsim_hbm_init(nd);
-	if (ret)
-		goto err_index;
-	ret = nrsim_engine_init(nd);
-	if (ret)
-		goto err_hbm;
-	/* published from here on, each after what it reads */
-	nrsim_debugfs_init(nd);
+	/* the driver binds in it: nrsim_device_probe() */
 	ret = device_add(&nd->dev);
 	if (ret)
-		goto err_debugfs;
-	ret = nrsim_sysfs_add(nd);
+		goto err_index;
+	/* no probe after this one (drivers_probe): the device is settled */
+	device_lock(&nd->dev);
+	nd->probed = true;
+	ret = nd->probe_ret;
+	device_unlock(&nd->dev);
 	if (ret)
 		goto err_device;
-	ret = misc_register(&nd->misc);
-	if (ret)
-		goto err_sysfs;
-	nrsim_devices_publish(nd);
 	return nd;
 
-err_sysfs:
-	nrsim_sysfs_del(nd);
 err_device:
 	device_del(&nd->dev);
-err_debugfs:
-	nrsim_debugfs_exit(nd);
-	nrsim_engine_exit(nd);
-err_hbm:
-	nrsim_hbm_exit(nd);
 err_index:
 	nrsim_devices_erase(index);
 err_put:
@@ -253,11 +329,10 @@ err_put:
 
 /**
  * nrsim_device_remove() - remove device @index unless files are open on
- *	it, in the reverse order of nrsim_device_create(): out of the list
- *	(the alias and netlink no longer find it), its node, sysfs tree,
- *	bus device and debugfs directory - each removal waits for the
- *	readers in it - and only then the DMA engines, HBM pools, backing
- *	memory and struct device they read.
+ *	it: out of the list (the alias and netlink no longer find it), then
+ *	device_unregister(): the driver's remove (nrsim_device_unprobe())
+ *	tears its features down, and the struct device goes with its last
+ *	reference.
  * @index: device index.
  *
  * Context: the bus lock (bus.c) held.
@@ -275,11 +350,11 @@ int nrsim_device_remove(u32 index)
 		nrsim_devices_unlock();
 		return -ENOENT;
 	}
-	spin_lock(&nd->open_lock);
-	nfiles = nd->nfiles;
+	spin_lock(&nd->open.lock);
+	nfiles = nd->open.nfiles;
 	if (!nfiles)
-		nd->removing = true;
-	spin_unlock(&nd->open_lock);
+		nd->open.removing = true;
+	spin_unlock(&nd->open.lock);
 	if (nfiles) {
 		nrsim_devices_unlock();
 		pr_err_ratelimited("del_device %u: %u open files, %lld models loaded: close them first\n",
@@ -289,17 +364,6 @@ int nrsim_device_remove(u32 index)
 	}
 	nrsim_devices_erase(index);
 	nrsim_devices_unlock();
-
-	/* unpublished first: no reader is left when the state goes */
-	misc_deregister(&nd->misc);
-	nrsim_sysfs_del(nd);
-	device_del(&nd->dev);
-	nrsim_debugfs_exit(nd);
-	nrsim_engine_exit(nd);
-	nrsim_hbm_exit(nd);
-	nrsim_mem_exit(&nd->mem);
-	xa_destroy(&nd->models);
-	mutex_destroy(&nd->core_lock);
-	put_device(&nd->dev);
+	device_unregister(&nd->dev);
 	return 0;
 }

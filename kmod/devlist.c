@@ -10,7 +10,10 @@
  * is complete.  Creating and removing devices is serialized by the bus
  * lock (bus.c) besides: the list's mutex is not held across
  * misc_register() and misc_deregister(), as the alias's open runs under
- * the misc devices' lock and takes the list's.
+ * the misc devices' lock and takes the list's; nor across
+ * device_unregister(), which takes the device lock around the driver's
+ * remove.  The order of the locks is in Documentation/module.rst, "The
+ * list of devices and its locks".
  */
 #include <linux/lockdep.h>
 #include <linux/mutex.h>

@@ -402,7 +402,7 @@ static int nrsim_eng_run_block(struct nrsim_eng *e, u32 blk, u32 *descs)
 			return ret;
 		nm = nrsim_dma_desc_count(dma, q, d, NRSIM_DMA_M2S);
 		ns = nrsim_dma_desc_count(dma, q, d, NRSIM_DMA_S2M);
-		e->injected = nrsim_fault_hit(&e->nd->fail_run_nth);
+		e->injected = nrsim_fault_hit(&e->nd->fault.run_nth);
 		if (e->injected)
 			ret = -EIO;
 		else if (op->op == KBIN_DMA_OP_COPY)

@@ -82,7 +82,7 @@ static void nrsim_run_done_locked(struct nrsim_run *r, u32 i, int ret, u64 ns,
 	struct nrsim_model *m = r->m;
 	struct nrsim_file *nf = m->owner;
 	struct nrsim_sg *sg = &m->sg[r->sg];
-	struct nrsim_engine_stats *st = &m->nd->engine[sg->core];
+	struct nrsim_engine_stats *st = &m->nd->engine.stats[sg->core];
 	struct nrsim_dma_qrun *qr = &sg->dma.qrun[r->q[i]];
 
 	lockdep_assert_held(&nf->run_lock);
@@ -252,7 +252,7 @@ long nrsim_ioctl_run(struct nrsim_file *nf, void __user *uarg, size_t usize)
 	r->memcg = get_mem_cgroup_from_mm(current->mm);
 	list_add_tail(&r->node, &nf->queued);
 	spin_unlock(&nf->run_lock);
-	queue_work(nf->nd->engine_wq[sg->core], &r->work);
+	queue_work(nf->nd->engine.wq[sg->core], &r->work);
 	mutex_unlock(&nf->lock);
 	return 0;
 
@@ -475,9 +475,9 @@ int nrsim_engine_init(struct nrsim_device *nd)
 	u32 c;
 
 	for (c = 0; c < nd->arch->num_cores; c++) {
-		nd->engine_wq[c] = alloc_ordered_workqueue("%s-nc%u", 0,
+		nd->engine.wq[c] = alloc_ordered_workqueue("%s-nc%u", 0,
 							   nd->name, c);
-		if (!nd->engine_wq[c]) {
+		if (!nd->engine.wq[c]) {
 			nrsim_engine_exit(nd);
 			return -ENOMEM;
 		}
@@ -495,8 +495,8 @@ void nrsim_engine_exit(struct nrsim_device *nd)
 	u32 c;
 
 	for (c = 0; c < NEURONSIM_MAX_CORES; c++) {
-		if (nd->engine_wq[c])
-			destroy_workqueue(nd->engine_wq[c]);
-		nd->engine_wq[c] = NULL;
+		if (nd->engine.wq[c])
+			destroy_workqueue(nd->engine.wq[c]);
+		nd->engine.wq[c] = NULL;
 	}
 }

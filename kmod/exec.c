@@ -634,10 +634,10 @@ static bool nrsim_exec_sg_done_locked(struct nrsim_exec_sg *xs, int status)
 	lockdep_assert_held(&nf->run_lock);
 	xs->res.status = status;
 	xs->ended = true;
-	spin_lock(&nd->exec_lock);
-	if (nd->core_exec[xs->res.core] == m)
-		nd->core_exec[xs->res.core] = NULL;
-	spin_unlock(&nd->exec_lock);
+	spin_lock(&nd->exec.lock);
+	if (nd->exec.core[xs->res.core] == m)
+		nd->exec.core[xs->res.core] = NULL;
+	spin_unlock(&nd->exec.lock);
 	if (--x->pending)
 		return false;
 	WRITE_ONCE(x->m->exec_state, NEURONSIM_EXEC_DONE);
@@ -722,7 +722,7 @@ static void nrsim_exec_work(struct work_struct *work)
 	struct nrsim_model *m = x->m;
 	struct nrsim_file *nf = m->owner;
 	struct nrsim_device *nd = m->nd;
-	struct nrsim_engine_stats *st = &nd->engine[xs->res.core];
+	struct nrsim_engine_stats *st = &nd->engine.stats[xs->res.core];
 	struct mem_cgroup *old, *memcg = NULL;
 	struct neuronsim_exec_wait sum;
 	u64 t0 = ktime_get_ns(), bytes = 0, udma = 0, descs = 0;
@@ -880,13 +880,13 @@ static int nrsim_exec_claim_locked(struct nrsim_file *nf, struct nrsim_model *m)
 			if (st == NEURONSIM_RUN_QUEUED || st == NEURONSIM_RUN_RUNNING)
 				return -EBUSY;
 		}
-	spin_lock(&nd->exec_lock);
+	spin_lock(&nd->exec.lock);
 	for (s = 0; s < m->num_sg && !ret; s++)
-		if (nd->core_exec[m->sg[s].core])
+		if (nd->exec.core[m->sg[s].core])
 			ret = -EBUSY;
 	for (s = 0; s < m->num_sg && !ret; s++)
-		nd->core_exec[m->sg[s].core] = m;
-	spin_unlock(&nd->exec_lock);
+		nd->exec.core[m->sg[s].core] = m;
+	spin_unlock(&nd->exec.lock);
 	return ret;
 }
 
@@ -994,7 +994,7 @@ long nrsim_ioctl_execute(struct nrsim_file *nf, void __user *uarg, size_t usize)
 	spin_unlock(&nf->run_lock);
 	kvfree(old);	/* the last trace, replaced */
 	for (s = 0; s < m->num_sg; s++)
-		queue_work(nf->nd->engine_wq[m->sg[s].core], &x->sg[s].work);
+		queue_work(nf->nd->engine.wq[m->sg[s].core], &x->sg[s].work);
 out:
 	mutex_unlock(&nf->lock);
 	return ret;
@@ -1222,4 +1222,26 @@ void nrsim_exec_debugfs_add(struct nrsim_model *m)
 		debugfs_create_file("engines", 0400, m->sg[i].dir, xs,
 				    &nrsim_exec_engines_fops);
 	}
+}
+
+/**
+ * nrsim_exec_init() - a device's executions: no NeuronCore is held.
+ * @nd: the device, with @nd->exec zeroed.
+ */
+void nrsim_exec_init(struct nrsim_device *nd)
+{
+	spin_lock_init(&nd->exec.lock);
+}
+
+/**
+ * nrsim_exec_exit() - undo nrsim_exec_init(); no execution holds a
+ *	NeuronCore any more (no model is left on the device).
+ * @nd: the device.
+ */
+void nrsim_exec_exit(struct nrsim_device *nd)
+{
+	u32 c;
+
+	for (c = 0; c < NEURONSIM_MAX_CORES; c++)
+		WARN_ON_ONCE(nd->exec.core[c]);
 }

@@ -10,7 +10,7 @@
  * (kbin_usage_category(); Documentation/hardware.rst, "HBM usage
  * categories"): for each, the bytes allocated over time (total), held now
  * (present) and the most ever held at once (peak).  The pools and counters
- * are the device's (struct nrsim_device.hbm, .core_hbm).
+ * are the device's (struct nrsim_dev_hbm: .channel, .core).
  *
  * First-fit from the start of the channel would scan every granule a load
  * placed before, which makes a load of n variables O(n^2).  A caller that
@@ -111,7 +111,7 @@ u64 nrsim_hbm_alloc(struct nrsim_device *nd, u32 core, u64 size, u64 align,
 	    size > nd->arch->hbm_channel_size)
 		return 0;
 	channel = nrsim_core_channel(nd, core);
-	ch = &nd->hbm[channel];
+	ch = &nd->hbm.channel[channel];
 	size = round_up(size, NRSIM_HBM_GRANULE);
 	fit.align.align = max_t(u64, align, NRSIM_HBM_GRANULE);
 	if (cur)
@@ -123,10 +123,10 @@ u64 nrsim_hbm_alloc(struct nrsim_device *nd, u32 core, u64 size, u64 align,
 	}
 	if (!addr)
 		return 0;
-	spin_lock(&nd->hbm_lock);
+	spin_lock(&nd->hbm.lock);
 	nrsim_mem_acct_add(&ch->acct, usage, size);
-	nrsim_mem_acct_add(&nd->core_hbm[core], usage, size);
-	spin_unlock(&nd->hbm_lock);
+	nrsim_mem_acct_add(&nd->hbm.core[core], usage, size);
+	spin_unlock(&nd->hbm.lock);
 	return addr;
 }
 
@@ -145,14 +145,14 @@ void nrsim_hbm_free(struct nrsim_device *nd, u32 core, u64 addr, u64 size,
 
 	if (!addr)
 		return;
-	ch = &nd->hbm[nrsim_core_channel(nd, core)];
+	ch = &nd->hbm.channel[nrsim_core_channel(nd, core)];
 	size = round_up(size, NRSIM_HBM_GRANULE);
 	nrsim_mem_discard(&nd->mem, addr, size);
 	gen_pool_free(ch->pool, addr, size);
-	spin_lock(&nd->hbm_lock);
+	spin_lock(&nd->hbm.lock);
 	nrsim_mem_acct_sub(&ch->acct, usage, size);
-	nrsim_mem_acct_sub(&nd->core_hbm[core], usage, size);
-	spin_unlock(&nd->hbm_lock);
+	nrsim_mem_acct_sub(&nd->hbm.core[core], usage, size);
+	spin_unlock(&nd->hbm.lock);
 }
 
 /**
@@ -164,7 +164,7 @@ void nrsim_hbm_free(struct nrsim_device *nd, u32 core, u64 addr, u64 size,
  */
 u64 nrsim_hbm_avail(struct nrsim_device *nd, u32 channel)
 {
-	return gen_pool_avail(nd->hbm[channel].pool);
+	return gen_pool_avail(nd->hbm.channel[channel].pool);
 }
 
 /**
@@ -183,21 +183,21 @@ u64 nrsim_hbm_avail(struct nrsim_device *nd, u32 channel)
 size_t nrsim_hbm_usage_str(struct nrsim_device *nd, u32 channel, char *buf,
 			   size_t size)
 {
-	const struct nrsim_hbm_channel *ch = &nd->hbm[channel];
+	const struct nrsim_hbm_channel *ch = &nd->hbm.channel[channel];
 	size_t n = 0;
 	u32 u;
 
 	if (!size)
 		return 0;
 	buf[0] = '\0';
-	spin_lock(&nd->hbm_lock);
+	spin_lock(&nd->hbm.lock);
 	for (u = 0; u <= KBIN_USAGE_MAX; u++) {
 		if (!ch->acct.usage[u].present)
 			continue;
 		n += scnprintf(buf + n, size - n, "%s%s %llu", n ? ", " : "",
 			       kbin_usage_str(u), ch->acct.usage[u].present);
 	}
-	spin_unlock(&nd->hbm_lock);
+	spin_unlock(&nd->hbm.lock);
 	if (!n)
 		n = scnprintf(buf, size, "nothing");
 	return n;
@@ -214,10 +214,10 @@ u64 nrsim_hbm_used_total(struct nrsim_device *nd)
 	u64 n = 0;
 	u32 c;
 
-	spin_lock(&nd->hbm_lock);
+	spin_lock(&nd->hbm.lock);
 	for (c = 0; c < nd->arch->num_hbm_channels; c++)
-		n += nd->hbm[c].acct.all.present;
-	spin_unlock(&nd->hbm_lock);
+		n += nd->hbm.channel[c].acct.all.present;
+	spin_unlock(&nd->hbm.lock);
 	return n;
 }
 
@@ -259,19 +259,19 @@ void nrsim_hbm_show(struct nrsim_device *nd, struct seq_file *m)
 	seq_printf(m, "backing_bytes_total %llu\nbacking_limit_total %lu\n",
 		   nrsim_mem_backing_total(), nrsim_backing_limit_total);
 	for (c = 0; c < nd->arch->num_hbm_channels; c++) {
-		spin_lock(&nd->hbm_lock);
-		*a = nd->hbm[c].acct;
-		spin_unlock(&nd->hbm_lock);
+		spin_lock(&nd->hbm.lock);
+		*a = nd->hbm.channel[c].acct;
+		spin_unlock(&nd->hbm.lock);
 		seq_printf(m, "channel %u base 0x%llx size %llu used %llu peak %llu total %llu free %zu\n",
 			   c, nrsim_hbm_base(nd, c), nd->arch->hbm_channel_size,
 			   a->all.present, a->all.peak, a->all.total,
-			   gen_pool_avail(nd->hbm[c].pool));
+			   gen_pool_avail(nd->hbm.channel[c].pool));
 		nrsim_acct_show(m, a);
 	}
 	for (c = 0; c < nd->arch->num_cores; c++) {
-		spin_lock(&nd->hbm_lock);
-		*a = nd->core_hbm[c];
-		spin_unlock(&nd->hbm_lock);
+		spin_lock(&nd->hbm.lock);
+		*a = nd->hbm.core[c];
+		spin_unlock(&nd->hbm.lock);
 		seq_printf(m, "core %u hbm %u used %llu peak %llu total %llu\n",
 			   c, nrsim_core_channel(nd, c), a->all.present,
 			   a->all.peak, a->all.total);
@@ -281,7 +281,8 @@ void nrsim_hbm_show(struct nrsim_device *nd, struct seq_file *m)
 }
 
 /**
- * nrsim_hbm_init() - create one genalloc pool per HBM channel.
+ * nrsim_hbm_init() - a device's HBM: its accounting's lock and one
+ *	genalloc pool per HBM channel.
  * @nd: the device, with @nd->arch set and @nd->hbm zeroed.
  *
  * Return: 0, or -ENOMEM (nothing is left allocated).
@@ -291,6 +292,7 @@ int nrsim_hbm_init(struct nrsim_device *nd)
 	u32 c;
 	int ret;
 
+	spin_lock_init(&nd->hbm.lock);
 	for (c = 0; c < nd->arch->num_hbm_channels; c++) {
 		struct gen_pool *pool = gen_pool_create(NRSIM_HBM_ORDER, -1);
 
@@ -298,7 +300,7 @@ int nrsim_hbm_init(struct nrsim_device *nd)
 			ret = -ENOMEM;
 			goto err_pools;
 		}
-		nd->hbm[c].pool = pool;
+		nd->hbm.channel[c].pool = pool;
 		ret = gen_pool_add(pool, nrsim_hbm_base(nd, c),
 				   nd->arch->hbm_channel_size, -1);
 		if (ret)
@@ -320,9 +322,9 @@ void nrsim_hbm_exit(struct nrsim_device *nd)
 	u32 c;
 
 	for (c = 0; c < NEURONSIM_MAX_HBM_CHANNELS; c++) {
-		if (nd->hbm[c].pool)
-			gen_pool_destroy(nd->hbm[c].pool);
-		memset(&nd->hbm[c], 0, sizeof(nd->hbm[c]));
+		if (nd->hbm.channel[c].pool)
+			gen_pool_destroy(nd->hbm.channel[c].pool);
+		memset(&nd->hbm.channel[c], 0, sizeof(nd->hbm.channel[c]));
 	}
-	memset(nd->core_hbm, 0, sizeof(nd->core_hbm));
+	memset(nd->hbm.core, 0, sizeof(nd->hbm.core));
 }

@@ -26,7 +26,7 @@
  */
 struct nrsim_model *nrsim_model_find_rcu(struct nrsim_file *nf, u32 id)
 {
-	struct nrsim_model *m = xa_load(&nf->nd->models, id);
+	struct nrsim_model *m = xa_load(&nf->nd->models.xa, id);
 
 	if (!m || READ_ONCE(m->owner) != nf)
 		return NULL;

@@ -246,7 +246,7 @@ int nrsim_nl_get_model_doit(struct sk_buff *skb, struct genl_info *info)
 		return -ENODEV;
 	}
 	rcu_read_lock();
-	m = xa_load(&nd->models, id);
+	m = xa_load(&nd->models.xa, id);
 	err = m ? nrsim_nl_fill_model(msg, m, info->snd_portid, info->snd_seq,
 				     0, NEURONSIM_CMD_GET_MODEL) : -ENOENT;
 	rcu_read_unlock();
@@ -311,7 +311,7 @@ int nrsim_nl_get_model_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			cb->args[1] = 0;
 		}
 		rcu_read_lock();
-		xa_for_each_start(&nd->models, id, m, cb->args[1]) {
+		xa_for_each_start(&nd->models.xa, id, m, cb->args[1]) {
 			err = nrsim_nl_fill_model(skb, m,
 						  NETLINK_CB(cb->skb).portid,
 						 cb->nlh->nlmsg_seq,
@@ -367,7 +367,7 @@ int nrsim_nl_get_vars_start(struct netlink_callback *cb)
 		return -ENODEV;
 	cb->args[3] = nd->index;
 	rcu_read_lock();
-	m = xa_load(&nd->models, id);
+	m = xa_load(&nd->models.xa, id);
 	if (!m) {
 		NL_SET_ERR_MSG_ATTR(cb->extack, attr,
 				    "no model with this id on the device");
@@ -436,7 +436,7 @@ int nrsim_nl_get_vars_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	nrsim_devices_lock();
 	nd = nrsim_device_find(cb->args[3]);
 	rcu_read_lock();
-	m = nd ? xa_load(&nd->models, cb->args[0]) : NULL;
+	m = nd ? xa_load(&nd->models.xa, cb->args[0]) : NULL;
 	if (!m) {
 		/* unloaded between two parts of the dump */
 		rcu_read_unlock();

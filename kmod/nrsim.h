@@ -4,10 +4,11 @@
  *
  * One file per concern, the files a tree of layers: the lifecycle on top
  * (main.c, bus.c, device.c, ioctl.c, model.c), the features below it
- * (engine.c RUN, exec.c EXECUTE, netlink.c, debugfs.c, sysfs.c, stage.c
- * and relocate.c LOAD) and the leaves at the bottom (dmaeng.c, lookup.c,
- * devlist.c, core.c, hbm.c, mem.c, addrmap.c, resolve.c, fault.c); no
- * two files call each other (Documentation/module.rst).  Every piece of
+ * (engine.c RUN, exec.c EXECUTE, resolve.c RESOLVE, netlink.c, debugfs.c,
+ * sysfs.c, stage.c and relocate.c LOAD) and the leaves at the bottom
+ * (dmaeng.c, lookup.c, devlist.c, core.c, hbm.c, mem.c, addrmap.c,
+ * fault.c); no two files call each other (Documentation/module.rst).
+ * Each ioctl's handler is its feature's; ioctl.c only dispatches.  Every piece of
  * state belongs to a struct nrsim_device; the module keeps only the list
  * of devices (devlist.c).
  */
@@ -23,6 +24,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/uaccess.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -273,51 +275,154 @@ struct nrsim_engine_stats {
 };
 
 /**
- * struct nrsim_device - one simulated device.
+ * struct nrsim_dev_open - the files open on a device (device.c).
+ * @lock: protects @nfiles and @removing.
+ * @nfiles: files open on the device (its node or the alias).
+ * @removing: set when del_device takes it away; no file opens any more.
+ */
+struct nrsim_dev_open {
+	spinlock_t lock;	/* nfiles, removing */
+	u32 nfiles;
+	bool removing;
+};
+
+/**
+ * struct nrsim_dev_hbm - a device's HBM (hbm.c; nrsim_hbm_init()).
+ * @lock: protects the accounting in @channel and @core, and sysfs's
+ *	host memory counters (struct nrsim_dev_sysfs.host_mem).
+ * @channel: its HBM channels, arch->num_hbm_channels of them.
+ * @core: per NeuronCore, the HBM charged to it (arch->num_cores).
+ */
+struct nrsim_dev_hbm {
+	spinlock_t lock;	/* HBM accounting */
+	struct nrsim_hbm_channel channel[NEURONSIM_MAX_HBM_CHANNELS];
+	struct nrsim_mem_acct core[NEURONSIM_MAX_CORES];
+};
+
+/**
+ * struct nrsim_dev_cores - a device's NeuronCores (core.c;
+ *	nrsim_cores_init()).
+ * @lock: protects @core.
+ * @core: arch->num_cores of them: who owns each.
+ */
+struct nrsim_dev_cores {
+	struct mutex lock;	/* core */
+	struct nrsim_core core[NEURONSIM_MAX_CORES];
+};
+
+/**
+ * struct nrsim_dev_models - a device's published models (model.c;
+ *	nrsim_models_init()).
+ * @xa: the models by id (ids >= 1, unique on the device); RESOLVE reads
+ *	it under RCU.
+ * @next_id: cursor of the cyclic id allocation.
+ */
+struct nrsim_dev_models {
+	struct xarray xa;
+	u32 next_id;
+};
+
+/**
+ * struct nrsim_dev_faults - a device's debugfs fault knobs (fault.c;
+ *	nrsim_fault_init()): when a knob is N > 0, the Nth of its steps from
+ *	now fails (then the knob is 0).
+ * @hbm_alloc_nth: the HBM placements of a variable.
+ * @copyin_nth: the payload copy-ins.
+ * @reloc_nth: the steps of relocation (kernel arrays, each ring's HBM
+ *	allocation, each ring's write; relocate.c).
+ * @run_nth: the DMA descriptors the engines execute (engine.c): the Nth
+ *	fails with -EIO.
+ */
+struct nrsim_dev_faults {
+	atomic_t hbm_alloc_nth;
+	atomic_t copyin_nth;
+	atomic_t reloc_nth;
+	atomic_t run_nth;
+};
+
+/**
+ * struct nrsim_dev_engine - a device's DMA engines (engine.c;
+ *	nrsim_engine_init()).
+ * @wq: per NeuronCore, the ordered workqueue of its DMA engine: its
+ *	queue runs one after another, other cores' in parallel.
+ * @stats: per NeuronCore, the DMA engine's counters.
+ */
+struct nrsim_dev_engine {
+	struct workqueue_struct *wq[NEURONSIM_MAX_CORES];
+	struct nrsim_engine_stats stats[NEURONSIM_MAX_CORES];
+};
+
+/**
+ * struct nrsim_dev_exec - a device's executions (exec.c;
+ *	nrsim_exec_init()).
+ * @lock: protects @core.
+ * @core: per NeuronCore, the model whose execution holds it, or NULL:
+ *	one execution per core at a time.
+ */
+struct nrsim_dev_exec {
+	spinlock_t lock;	/* core */
+	const struct nrsim_model *core[NEURONSIM_MAX_CORES];
+};
+
+/**
+ * struct nrsim_dev_debugfs - a device's debugfs files (debugfs.c;
+ *	nrsim_debugfs_init()).
+ * @dir: its directory, neuronsim/neuronsimN.
+ * @models: its models/ directory.
+ * @links: device 0 only: the links neuronsim/NAME -> neuronsim0/NAME
+ *	that keep the paths of a single-device module.
+ */
+struct nrsim_dev_debugfs {
+	struct dentry *dir;
+	struct dentry *models;
+	struct dentry *links[NRSIM_DEBUGFS_LINKS];
+};
+
+/**
+ * struct nrsim_dev_sysfs - a device's Neuron-driver sysfs tree and its
+ *	counters (sysfs.c; nrsim_sysfs_add()).
+ * @dev: the device neuronsimN of class neuronsim, the root of the tree;
+ *	NULL until nrsim_sysfs_add().
+ * @dirs: the tree's directories in the order they were added.
+ * @ndirs: entries in @dirs.
+ * @host_mem: host memory per enum nrsim_host_mem (host_mem/), under the
+ *	HBM lock (struct nrsim_dev_hbm).
+ * @core: per NeuronCore, its load and execution counters (status/ and
+ *	other_info/).
+ */
+struct nrsim_dev_sysfs {
+	struct device *dev;
+	struct kobject **dirs;
+	u32 ndirs;
+	struct nrsim_usage_acct host_mem[NRSIM_HOST_MEM_MAX];
+	struct nrsim_core_stats core[NEURONSIM_MAX_CORES];
+};
+
+/**
+ * struct nrsim_device - one simulated device: a struct device on the
+ *	neuronsim bus and one member per feature, each set up by its
+ *	feature's init in nrsim_device_create() and torn down by its exit
+ *	(Documentation/module.rst, "A device's features").
  * @dev: the struct device "neuronsimN" on the neuronsim bus; frees the
  *	whole struct when its last reference goes.
  * @index: device index N (/dev/neuronsimN).
  * @arch: its row of the generation table (kbin_gen.h): the geometry.
  * @name: "neuronsimN".
  * @misc: its device node /dev/neuronsimN.
- * @open_lock: protects @nfiles and @removing.
- * @nfiles: files open on the device (its node or the alias).
- * @removing: set when del_device takes it away; no file opens any more.
- * @mem: sparse backing memory of its whole address map.
- * @hbm_lock: protects the accounting in @hbm, @core_hbm and @host_mem.
- * @hbm: HBM channels, arch->num_hbm_channels of them.
- * @core_hbm: per NeuronCore, the HBM charged to it (arch->num_cores).
- * @core_lock: protects @cores.
- * @cores: its NeuronCores, arch->num_cores of them: who owns each.
- * @models: published models by id (ids >= 1, unique on the device);
- *	RESOLVE reads it under RCU.
- * @next_model_id: cursor of the cyclic id allocation.
- * @stats: counters.
- * @debugfs: its debugfs directory, neuronsim/neuronsimN.
- * @debugfs_models: its debugfs models/ directory.
- * @debugfs_links: device 0 only: the links neuronsim/NAME ->
- *	neuronsim0/NAME that keep the paths of a single-device module.
- * @fail_hbm_alloc_nth: debugfs fault knob: when N > 0, the Nth HBM
- *	placement of a variable from now fails (then the knob is 0).
- * @fail_copyin_nth: debugfs fault knob: likewise for payload copy-ins.
- * @fail_reloc_nth: debugfs fault knob: likewise for the steps of
- *	relocation (kernel arrays, each ring's HBM allocation, each ring's
- *	write; relocate.c).
- * @fail_run_nth: debugfs fault knob: likewise for the DMA descriptors the
- *	engines execute (engine.c): the Nth fails with -EIO.
- * @engine_wq: per NeuronCore, the ordered workqueue of its DMA engine:
- *	its queue runs one after another, other cores' in parallel.
- * @engine: per NeuronCore, the DMA engine's counters.
- * @exec_lock: protects @core_exec.
- * @core_exec: per NeuronCore, the model whose execution holds it, or
- *	NULL: one execution per core at a time (exec.c).
- * @host_mem: host memory per enum nrsim_host_mem (sysfs host_mem/).
- * @core_stats: per NeuronCore, its load counters (sysfs status/ and
- *	other_info/).
- * @sysfs_dev: the device neuronsimN of class neuronsim, the root of the
- *	sysfs tree (sysfs.c); NULL until nrsim_sysfs_add().
- * @sysfs_dirs: the tree's directories in the order they were added.
- * @sysfs_ndirs: entries in @sysfs_dirs.
+ * @probed: the driver's probe ran, or may no longer run (device.c);
+ *	under the device lock.
+ * @probe_ret: what the probe returned, -ENODEV before it runs.
+ * @open: its open files (device.c).
+ * @mem: sparse backing memory of its whole address map (mem.c).
+ * @hbm: its HBM channels and their accounting (hbm.c).
+ * @cores: its NeuronCores (core.c).
+ * @models: its published models (model.c).
+ * @stats: counters (model.c; debugfs "stats").
+ * @fault: its debugfs fault knobs (fault.c).
+ * @engine: its DMA engines (engine.c).
+ * @exec: its executions (exec.c).
+ * @debugfs: its debugfs files (debugfs.c).
+ * @sysfs: its sysfs tree (sysfs.c).
  */
 struct nrsim_device {
 	struct device dev;
@@ -325,34 +430,19 @@ struct nrsim_device {
 	const struct kbin_gen *arch;
 	char name[16];
 	struct miscdevice misc;
-	spinlock_t open_lock;	/* nfiles, removing */
-	u32 nfiles;
-	bool removing;
+	bool probed;
+	int probe_ret;
+	struct nrsim_dev_open open;
 	struct nrsim_mem mem;
-	spinlock_t hbm_lock;	/* HBM accounting */
-	struct nrsim_hbm_channel hbm[NEURONSIM_MAX_HBM_CHANNELS];
-	struct nrsim_mem_acct core_hbm[NEURONSIM_MAX_CORES];
-	struct mutex core_lock;	/* cores */
-	struct nrsim_core cores[NEURONSIM_MAX_CORES];
-	struct xarray models;
-	u32 next_model_id;
+	struct nrsim_dev_hbm hbm;
+	struct nrsim_dev_cores cores;
+	struct nrsim_dev_models models;
 	struct nrsim_stats stats;
-	struct dentry *debugfs;
-	struct dentry *debugfs_models;
-	struct dentry *debugfs_links[NRSIM_DEBUGFS_LINKS];
-	atomic_t fail_hbm_alloc_nth;
-	atomic_t fail_copyin_nth;
-	atomic_t fail_reloc_nth;
-	atomic_t fail_run_nth;
-	struct workqueue_struct *engine_wq[NEURONSIM_MAX_CORES];
-	struct nrsim_engine_stats engine[NEURONSIM_MAX_CORES];
-	spinlock_t exec_lock;	/* core_exec */
-	const struct nrsim_model *core_exec[NEURONSIM_MAX_CORES];
-	struct nrsim_usage_acct host_mem[NRSIM_HOST_MEM_MAX];
-	struct nrsim_core_stats core_stats[NEURONSIM_MAX_CORES];
-	struct device *sysfs_dev;
-	struct kobject **sysfs_dirs;
-	u32 sysfs_ndirs;
+	struct nrsim_dev_faults fault;
+	struct nrsim_dev_engine engine;
+	struct nrsim_dev_exec exec;
+	struct nrsim_dev_debugfs debugfs;
+	struct nrsim_dev_sysfs sysfs;
 };
 
 /* struct nrsim_mr.flags */
@@ -810,13 +900,40 @@ extern unsigned int nrsim_dma_ring_max_descs;
 extern unsigned int nrsim_max_runs_per_fd;
 extern unsigned long nrsim_max_run_bytes;
 
+/**
+ * nrsim_copy_out() - write an ioctl's output struct back: the first
+ *	min(@usize, @ksize) bytes of @kbuf, and zeros past @ksize when the
+ *	caller's struct is larger (uapi/linux/neuronsim.h, "extensible by
+ *	size").
+ * @uarg: the user's struct.
+ * @usize: the caller's struct size (the command's size field).
+ * @kbuf: the kernel's struct.
+ * @ksize: its size.
+ *
+ * Return: 0, or -EFAULT.
+ */
+static inline int nrsim_copy_out(void __user *uarg, size_t usize,
+				 const void *kbuf, size_t ksize)
+{
+	size_t n = min(usize, ksize);
+
+	if (copy_to_user(uarg, kbuf, n))
+		return -EFAULT;
+	if (usize > ksize && clear_user(uarg + ksize, usize - ksize))
+		return -EFAULT;
+	return 0;
+}
+
 /* addrmap.c */
 u64 nrsim_hbm_base(const struct nrsim_device *nd, u32 channel);
 u64 nrsim_sbuf_base(const struct nrsim_device *nd, u32 core);
 u32 nrsim_core_channel(const struct nrsim_device *nd, u32 core);
+long nrsim_ioctl_get_info(struct nrsim_file *nf, void __user *uarg,
+			  size_t usize);
 
 /* fault.c */
 bool nrsim_fault_hit(atomic_t *knob);
+void nrsim_fault_init(struct nrsim_device *nd);
 
 /* devlist.c */
 void nrsim_devices_lock(void);
@@ -829,6 +946,8 @@ void nrsim_devices_erase(u32 index);
 
 /* device.c */
 const struct kbin_gen *nrsim_arch_find(const char *name);
+int nrsim_device_probe(struct device *dev);
+int nrsim_device_unprobe(struct device *dev);
 struct nrsim_device *nrsim_device_create(u32 index, const struct kbin_gen *arch);
 int nrsim_device_remove(u32 index);
 int nrsim_alias_register(void);
@@ -869,16 +988,19 @@ int nrsim_cores_reserve(struct nrsim_device *nd, struct pid *tgid, u32 *first,
 void nrsim_cores_release(struct nrsim_device *nd, u32 first, u32 n);
 void nrsim_cores_get(struct nrsim_device *nd, pid_t *owner_pid, u32 *users);
 bool nrsim_sbuf_touches_carveout(const struct nrsim_model *m, u64 pa, u64 len);
+void nrsim_cores_init(struct nrsim_device *nd);
+void nrsim_cores_exit(struct nrsim_device *nd);
 
 /* model.c */
 struct nrsim_file *nrsim_file_new(struct nrsim_device *nd);
 void nrsim_file_release(struct nrsim_file *nf);
-struct nrsim_model *nrsim_model_alloc(struct nrsim_device *nd, u32 num_sg);
-void nrsim_model_free(struct nrsim_model *m);
-int nrsim_model_reserve_id(struct nrsim_file *nf, struct nrsim_model *m);
-void nrsim_model_release_id(struct nrsim_file *nf, struct nrsim_model *m);
-void nrsim_model_publish(struct nrsim_file *nf, struct nrsim_model *m);
-int nrsim_model_unload(struct nrsim_file *nf, u32 id);
+long nrsim_ioctl_load(struct nrsim_file *nf, void __user *uarg, size_t usize);
+long nrsim_ioctl_unload(struct nrsim_file *nf, void __user *uarg,
+			size_t usize);
+long nrsim_ioctl_model_info(struct nrsim_file *nf, void __user *uarg,
+			    size_t usize);
+void nrsim_models_init(struct nrsim_device *nd);
+void nrsim_models_exit(struct nrsim_device *nd);
 
 /* lookup.c */
 struct nrsim_model *nrsim_model_find_rcu(struct nrsim_file *nf, u32 id);
@@ -912,6 +1034,10 @@ int nrsim_stage(struct nrsim_model *m, const void *plan, u64 len, u32 first_core
 		struct kbin_err *err);
 void nrsim_unstage(struct nrsim_model *m);
 void *nrsim_kvcalloc(struct nrsim_model *m, size_t n, size_t size);
+long nrsim_ioctl_read_var(struct nrsim_file *nf, void __user *uarg,
+			  size_t usize);
+long nrsim_ioctl_write_var(struct nrsim_file *nf, void __user *uarg,
+			   size_t usize);
 
 /* relocate.c */
 int nrsim_relocate(struct nrsim_model *m, const void *plan, u64 len,
@@ -924,12 +1050,8 @@ u32 nrsim_dma_desc_count(const struct nrsim_dma *dma,
 			 const struct nrsim_dma_queue *q, u32 d, u32 dir);
 u32 nrsim_dma_desc_find(const struct nrsim_sg *sg,
 			const struct nrsim_dma_queue *q, u32 dir, u32 idx);
-void nrsim_dma_queue_fill(const struct nrsim_sg *sg,
-			  const struct nrsim_dma_queue *q,
-			 struct neuronsim_dma_queue_info *out);
-int nrsim_dma_ring_range(const struct nrsim_sg *sg,
-			 const struct nrsim_dma_queue *q, u32 dir, u32 first,
-			u32 n, struct neuronsim_dma_desc_info __user *out);
+long nrsim_ioctl_dma_info(struct nrsim_file *nf, void __user *uarg,
+			  size_t usize);
 
 /* resolve.c */
 int nrsim_sg_hash_init(struct nrsim_sg *sg);
@@ -937,12 +1059,16 @@ void nrsim_sg_hash_insert(struct nrsim_sg *sg, struct nrsim_mr *mr);
 struct nrsim_mr *nrsim_sg_find(const struct nrsim_sg *sg, u32 var_id);
 void nrsim_resolve_note(const struct nrsim_model *m, u32 subgraph, u32 var_id,
 			u64 offset, u64 size, int err);
+long nrsim_ioctl_resolve(struct nrsim_file *nf, void __user *uarg,
+			 size_t usize);
+long nrsim_ioctl_resolve_batch(struct nrsim_file *nf, void __user *uarg,
+			       size_t usize);
 
 /**
  * nrsim_resolve_one_quiet() - nrsim_resolve_one() without the log line:
  *	the subgraph's bound, then the resolve core.  (RESOLVE_BATCH's
  *	in-place path, inside a user access window, keeps the table of the
- *	subgraph at hand itself, ioctl.c.)
+ *	subgraph at hand itself, resolve.c.)
  * @m: the model.
  * @subgraph: index in the plan's subgraph table.
  * @var_id: the variable.
@@ -1043,6 +1169,8 @@ long nrsim_ioctl_execute(struct nrsim_file *nf, void __user *uarg, size_t usize)
 long nrsim_ioctl_exec_wait(struct nrsim_file *nf, void __user *uarg,
 			   size_t usize);
 void nrsim_exec_debugfs_add(struct nrsim_model *m);
+void nrsim_exec_init(struct nrsim_device *nd);
+void nrsim_exec_exit(struct nrsim_device *nd);
 
 /* ioctl.c */
 long nrsim_ioctl(struct file *file, unsigned int cmd, unsigned long arg);

@@ -30,7 +30,9 @@
  *      first, LAST and INT_EN on its last.
  *
  * Nothing here allocates per piece; the walk is killable and reschedules
- * once per ring page (256 descriptors).
+ * once per ring page (256 descriptors).  DMA_INFO, which reports the
+ * relocated queues and their rings, is here too (ioctl.c dispatches to
+ * it).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -43,6 +45,7 @@
 #include <linux/slab.h>
 #include <linux/stdarg.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 
 #include "kbin_dma.h"
 #include "kbin_prog.h"
@@ -154,7 +157,7 @@ int nrsim_reloc_fail(struct nrsim_reloc *r, const struct nrsim_reloc_at *at,
 static int nrsim_reloc_fault(struct nrsim_reloc *r,
 			     const struct nrsim_reloc_at *at, const char *what)
 {
-	if (!nrsim_fault_hit(&r->nd->fail_reloc_nth))
+	if (!nrsim_fault_hit(&r->nd->fault.reloc_nth))
 		return 0;
 	return nrsim_reloc_fail(r, at, KBIN_ERR_STAGE_FAULT, 0, -EIO,
 			       "%s failed (injected by fail_reloc_nth)", what);
@@ -843,9 +846,9 @@ u32 nrsim_dma_ring_locate(const struct nrsim_sg *sg,
  * @q: one of its queues.
  * @out: out: struct neuronsim_dma_queue_info (zeroed here first).
  */
-void nrsim_dma_queue_fill(const struct nrsim_sg *sg,
-			  const struct nrsim_dma_queue *q,
-			 struct neuronsim_dma_queue_info *out)
+static void nrsim_dma_queue_fill(const struct nrsim_sg *sg,
+				 const struct nrsim_dma_queue *q,
+				 struct neuronsim_dma_queue_info *out)
 {
 	memset(out, 0, sizeof(*out));
 	strscpy(out->name, sg->dma.names + q->name_off, sizeof(out->name));
@@ -882,9 +885,10 @@ void nrsim_dma_queue_fill(const struct nrsim_sg *sg,
  *
  * Return: 0; -ENOMEM; -EFAULT bad @out; -EINTR a fatal signal.
  */
-int nrsim_dma_ring_range(const struct nrsim_sg *sg,
-			 const struct nrsim_dma_queue *q, u32 dir, u32 first,
-			u32 n, struct neuronsim_dma_desc_info __user *out)
+static int nrsim_dma_ring_range(const struct nrsim_sg *sg,
+				const struct nrsim_dma_queue *q, u32 dir,
+				u32 first, u32 n,
+				struct neuronsim_dma_desc_info __user *out)
 {
 	const struct nrsim_dma_desc *descs = sg->dma.descs;
 	struct neuronsim_dma_desc_info *buf;
@@ -946,4 +950,77 @@ out:
 	kfree(raw);
 	kfree(buf);
 	return ret;
+}
+
+/**
+ * nrsim_ioctl_dma_info() - NEURONSIM_IOC_DMA_INFO: a subgraph's relocated DMA queues and, with
+ * NEURONSIM_DMA_INFO_F_RING, a range of one queue side's UDMA
+ * descriptors (uapi/linux/neuronsim.h; Documentation/relocation.rst).
+ * Under the fd's lock, as the other per-model commands: the model cannot
+ * go away meanwhile.
+ * @nf: the caller's file.
+ * @uarg: user pointer to struct neuronsim_dma_info.
+ * @usize: the caller's struct size (ioctl.c).
+ *
+ * Return: 0, or a negative errno as uapi/linux/neuronsim.h documents.
+ */
+long nrsim_ioctl_dma_info(struct nrsim_file *nf, void __user *uarg,
+			  size_t usize)
+{
+	struct neuronsim_dma_queue_info qi;
+	struct neuronsim_dma_info di;
+	const struct nrsim_dma_queue *q;
+	const struct nrsim_model *m;
+	const struct nrsim_sg *sg;
+	bool ring;
+	long ret;
+	u32 i, n;
+
+	ret = copy_struct_from_user(&di, sizeof(di), uarg, usize);
+	if (ret)
+		return ret;
+	ring = di.flags & NEURONSIM_DMA_INFO_F_RING;
+	if ((di.flags & ~NEURONSIM_DMA_INFO_F_MASK) || di.reserved[0] ||
+	    di.reserved[1] ||
+	    (!ring && (di.queue || di.side || di.first || di.count || di.descs)) ||
+	    (ring && (di.side > NEURONSIM_DMA_S2M ||
+		      di.count > NEURONSIM_DMA_INFO_MAX_DESCS ||
+		      (di.count && !di.descs))))
+		return -EINVAL;
+	mutex_lock(&nf->lock);
+	m = nrsim_model_get_locked(nf, di.model_id);
+	if (!m || di.subgraph >= m->num_sg) {
+		ret = -ENOENT;
+		goto out;
+	}
+	sg = &m->sg[di.subgraph];
+	n = di.queues ? min(di.num_queues, sg->dma.num_queues) : 0;
+	for (i = 0; i < n; i++) {
+		nrsim_dma_queue_fill(sg, &sg->dma.queues[i], &qi);
+		if (copy_to_user(u64_to_user_ptr(di.queues) + i * sizeof(qi),
+				 &qi, sizeof(qi))) {
+			ret = -EFAULT;
+			goto out;
+		}
+	}
+	di.num_queues = sg->dma.num_queues;
+	if (ring) {
+		if (di.queue >= sg->dma.num_queues) {
+			ret = -EINVAL;
+			goto out;
+		}
+		q = &sg->dma.queues[di.queue];
+		if (di.first > q->count[di.side]) {
+			ret = -ERANGE;
+			goto out;
+		}
+		di.count = min(di.count, q->count[di.side] - di.first);
+		ret = nrsim_dma_ring_range(sg, q, di.side, di.first, di.count,
+					   u64_to_user_ptr(di.descs));
+	}
+out:
+	mutex_unlock(&nf->lock);
+	if (ret)
+		return ret;
+	return nrsim_copy_out(uarg, usize, &di, sizeof(di));
 }

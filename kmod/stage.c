@@ -34,6 +34,9 @@
  * remote_vtpb_rel_sg_id.  A failure anywhere leaves the partial model for
  * nrsim_unstage(), which rolls back every subgraph: loads are
  * all-or-nothing.
+ *
+ * The staged variables' bytes are read and written here too: READ_VAR
+ * and WRITE_VAR (ioctl.c dispatches to them).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -43,9 +46,11 @@
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/stdarg.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 
 #include "kbin_check.h"
 #include "nrsim.h"
@@ -306,7 +311,7 @@ static int nrsim_stage_hbm(struct nrsim_stage *st, int s, u32 i,
 	u64 addr;
 	int ret;
 
-	if (nrsim_fault_hit(&st->nd->fail_hbm_alloc_nth))
+	if (nrsim_fault_hit(&st->nd->fault.hbm_alloc_nth))
 		return nrsim_fail(st, s, i, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_FAULT,
 				 bytes, -ENOSPC,
 				 "HBM allocation of %llu bytes failed (injected by fail_hbm_alloc_nth)",
@@ -323,7 +328,7 @@ static int nrsim_stage_hbm(struct nrsim_stage *st, int s, u32 i,
 	st->m->hbm_bytes += round_up(bytes, NRSIM_HBM_GRANULE);
 	if (!r->buffer)
 		return 0;
-	if (nrsim_fault_hit(&st->nd->fail_copyin_nth))
+	if (nrsim_fault_hit(&st->nd->fault.copyin_nth))
 		return nrsim_fail(st, s, i, KBIN_FIELD_BUFFER, KBIN_ERR_STAGE_FAULT,
 				 r->size, -EIO,
 				 "copy-in of %llu bytes failed (injected by fail_copyin_nth)",
@@ -832,4 +837,157 @@ void nrsim_unstage(struct nrsim_model *m)
 	if (m->cores_reserved)
 		nrsim_cores_release(m->nd, m->first_core, m->num_sg);
 	m->cores_reserved = false;
+}
+
+/*
+ * Whether WRITE_VAR bytes [@off, @off + @len) of @mr of subgraph @sg touch
+ * the gap past a partition's bytes of the SBUF window @mr's bytes are in
+ * (MR_SB, or an MR_REMOTE of one: the resolve rule's test,
+ * resolve_core.h); says where, in @m's device's log
+ * (kbin_sbuf_gap_strerror(): the simulator's rule, its words), when they
+ * do.
+ */
+static bool nrsim_var_write_sbuf_gap(const struct nrsim_model *m,
+				     const struct nrsim_sg *sg,
+				    const struct nrsim_mr *mr, u64 off, u64 len)
+{
+	char why[KBIN_RESOLVE_TEXT_MAX];
+	u32 part = nrsim_rc_sbuf_part(mr), stride = nrsim_rc_sbuf_stride(mr);
+
+	if (!mr->sbuf || !nrsim_rc_sbuf_gap(part, stride, off, len))
+		return false;
+	dev_info_ratelimited(&m->nd->dev, "WRITE_VAR model %u var_id %u: %s\n",
+			     m->id, mr->var_id,
+			     kbin_sbuf_gap_strerror(why, sizeof(why),
+						    sg->names + sg->cold[mr - sg->mrs].name_off,
+						    off, len, part, stride));
+	return true;
+}
+
+/*
+ * READ_VAR of @mr, whose bytes are an SBUF window (MR_SB, or an MR_REMOTE
+ * of one): bytes [@off, @off + @len), each partition's bytes as they are
+ * and the gap past them as zeros (Documentation/uapi.rst), into @dst.  At
+ * most one partition stride a step, so the walk is at most 128 steps of a
+ * 32 MiB window.
+ */
+static int nrsim_var_read_sb(struct nrsim_mem *mem, const struct nrsim_mr *mr,
+			     u64 off, u64 len, u8 __user *dst)
+{
+	u32 part = nrsim_rc_sbuf_part(mr), stride = nrsim_rc_sbuf_stride(mr);
+	u64 b, n;
+	int ret;
+
+	if (part >= stride)
+		return nrsim_mem_read_user(mem, mr->pa + off, dst, len);
+	while (len) {
+		b = off & (stride - 1);
+		if (b < part) {
+			n = min_t(u64, len, part - b);
+			ret = nrsim_mem_read_user(mem, mr->pa + off, dst, n);
+			if (ret)
+				return ret;
+		} else {
+			n = min_t(u64, len, stride - b);
+			if (clear_user(dst, n))
+				return -EFAULT;
+		}
+		off += n;
+		dst += n;
+		len -= n;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * NEURONSIM_IOC_READ_VAR / WRITE_VAR: bytes of a staged variable of one
+ * of the caller's models.  Kinds whose storage is their target's
+ * (MR_PTR) or an index list (MR_LIST) have no bytes; an address table
+ * (MR_PTR_TABLE) can be read but not written, and neither can the bytes
+ * of the model's SBUF carve-outs (the runtime's reservation).  An MR_SB
+ * range may span partitions: READ_VAR returns the gap past each
+ * partition's bytes as zeros; WRITE_VAR refuses a range that touches it
+ * (-ERANGE, as RESOLVE; the simulator's rule, Documentation/uapi.rst).
+ */
+static long nrsim_var_io(struct nrsim_file *nf, void __user *uarg,
+			 size_t usize, bool write)
+{
+	struct neuronsim_var_io io;
+	const struct nrsim_model *m;
+	const struct nrsim_mr *mr;
+	u8 storage;
+	u64 end;
+	long ret;
+
+	ret = copy_struct_from_user(&io, sizeof(io), uarg, usize);
+	if (ret)
+		return ret;
+	if (io.flags)
+		return -EINVAL;
+	mutex_lock(&nf->lock);
+	m = nrsim_model_get_locked(nf, io.model_id);
+	mr = m && io.subgraph < m->num_sg ?
+	     nrsim_sg_find(&m->sg[io.subgraph], io.var_id) : NULL;
+	storage = mr ? kbin_kind(mr->type)->storage : KBIN_STORAGE_NONE;
+	if (!mr)
+		ret = -ENOENT;
+	else if (check_add_overflow(io.offset, io.len, &end) || end > mr->size)
+		ret = -ERANGE;
+	else if (write && nrsim_var_write_sbuf_gap(m, &m->sg[io.subgraph], mr,
+						   io.offset, io.len))
+		ret = -ERANGE;
+	else if (storage == KBIN_STORAGE_TARGET ||
+		 storage == KBIN_STORAGE_INDEX || mr->pa == NRSIM_PA_UNSTAGED)
+		ret = -ENODATA;
+	else if (write && storage == KBIN_STORAGE_TABLE)
+		ret = -EPERM;
+	else if (write &&
+		 nrsim_sbuf_touches_carveout(m, mr->pa + io.offset, io.len))
+		ret = -EPERM;
+	else if (write)
+		ret = nrsim_mem_write_user(&nf->nd->mem, mr->pa + io.offset,
+					   u64_to_user_ptr(io.buf), io.len);
+	else if (mr->sbuf)
+		ret = nrsim_var_read_sb(&nf->nd->mem, mr, io.offset, io.len,
+					u64_to_user_ptr(io.buf));
+	else
+		ret = nrsim_mem_read_user(&nf->nd->mem, mr->pa + io.offset,
+					  u64_to_user_ptr(io.buf), io.len);
+	mutex_unlock(&nf->lock);
+	if (ret == -EDQUOT)
+		ret = -ENOMEM;
+	return ret;
+}
+
+/**
+ * nrsim_ioctl_read_var() - NEURONSIM_IOC_READ_VAR: read bytes of a staged
+ *	variable of one of the caller's models (nrsim_var_io()).
+ * @nf: the caller's file.
+ * @uarg: user pointer to struct neuronsim_var_io.
+ * @usize: the caller's struct size (ioctl.c).
+ *
+ * Return: 0, or a negative errno as uapi/linux/neuronsim.h documents.
+ */
+long nrsim_ioctl_read_var(struct nrsim_file *nf, void __user *uarg,
+			  size_t usize)
+{
+	return nrsim_var_io(nf, uarg, usize, false);
+}
+
+/**
+ * nrsim_ioctl_write_var() - NEURONSIM_IOC_WRITE_VAR: write bytes of a
+ *	staged variable of one of the caller's models (nrsim_var_io()).
+ * @nf: the caller's file.
+ * @uarg: user pointer to struct neuronsim_var_io.
+ * @usize: the caller's struct size (ioctl.c).
+ *
+ * Return: 0, or a negative errno as uapi/linux/neuronsim.h documents.
+ */
+long nrsim_ioctl_write_var(struct nrsim_file *nf, void __user *uarg,
+			   size_t usize)
+{
+	return nrsim_var_io(nf, uarg, usize, true);
 }

@@ -19,7 +19,7 @@
  * and go with the kobject and nothing is created file by file.  The
  * device-memory categories are the plan library's (kbin_mem_category_str(),
  * fed by the one usage table kbin_usage_category()); the values are the
- * HBM accounting of hbm.c, read under the device's hbm_lock, and the
+ * HBM accounting of hbm.c, read under the device's HBM lock, and the
  * load counters below, atomics.
  *
  * A load ends in one status counter per nrsim_status_reasons[] (the one
@@ -189,7 +189,7 @@ void nrsim_sysfs_count_load(struct nrsim_device *nd, u32 core, long ret,
 
 	if (core >= nd->arch->num_cores)
 		core = 0;
-	s = &nd->core_stats[core];
+	s = &nd->sysfs.core[core];
 	if (!ret) {
 		atomic64_inc(&s->status[NRSIM_STATUS_SUCCESS]);
 		atomic64_inc(&s->model_loads);
@@ -213,7 +213,7 @@ void nrsim_sysfs_count_load(struct nrsim_device *nd, u32 core, long ret,
 void nrsim_sysfs_count_exec(struct nrsim_device *nd, u32 core, int status,
 			    u64 virtual_ns)
 {
-	struct nrsim_core_stats *s = &nd->core_stats[core];
+	struct nrsim_core_stats *s = &nd->sysfs.core[core];
 	unsigned int c = NRSIM_STATUS_GENERIC_ERROR;
 	size_t i;
 
@@ -248,10 +248,10 @@ void nrsim_sysfs_model_published(struct nrsim_model *m)
 {
 	struct nrsim_device *nd = m->nd;
 
-	atomic64_inc(&nd->core_stats[m->first_core].models);
-	spin_lock(&nd->hbm_lock);
-	nrsim_acct_add(&nd->host_mem[NRSIM_HOST_MEM_DRIVER_MEMORY], m->kmem_bytes);
-	spin_unlock(&nd->hbm_lock);
+	atomic64_inc(&nd->sysfs.core[m->first_core].models);
+	spin_lock(&nd->hbm.lock);
+	nrsim_acct_add(&nd->sysfs.host_mem[NRSIM_HOST_MEM_DRIVER_MEMORY], m->kmem_bytes);
+	spin_unlock(&nd->hbm.lock);
 }
 
 /**
@@ -262,10 +262,10 @@ void nrsim_sysfs_model_unpublished(struct nrsim_model *m)
 {
 	struct nrsim_device *nd = m->nd;
 
-	atomic64_dec(&nd->core_stats[m->first_core].models);
-	spin_lock(&nd->hbm_lock);
-	nd->host_mem[NRSIM_HOST_MEM_DRIVER_MEMORY].present -= m->kmem_bytes;
-	spin_unlock(&nd->hbm_lock);
+	atomic64_dec(&nd->sysfs.core[m->first_core].models);
+	spin_lock(&nd->hbm.lock);
+	nd->sysfs.host_mem[NRSIM_HOST_MEM_DRIVER_MEMORY].present -= m->kmem_bytes;
+	spin_unlock(&nd->hbm.lock);
 }
 
 /* ---- the tree ---- */
@@ -300,10 +300,10 @@ static u64 nrsim_acct_field(struct nrsim_device *nd,
 {
 	u64 v;
 
-	spin_lock(&nd->hbm_lock);
+	spin_lock(&nd->hbm.lock);
 	v = field == NRSIM_F_TOTAL ? u->total :
 	    field == NRSIM_F_PRESENT ? u->present : u->peak;
-	spin_unlock(&nd->hbm_lock);
+	spin_unlock(&nd->hbm.lock);
 	return v;
 }
 
@@ -311,7 +311,7 @@ static u64 nrsim_acct_field(struct nrsim_device *nd,
 static u64 nrsim_device_mem_value(struct nrsim_sysfs_dir *d,
 				  const struct nrsim_sysfs_attr *a)
 {
-	const struct nrsim_mem_acct *acct = &d->nd->core_hbm[d->core];
+	const struct nrsim_mem_acct *acct = &d->nd->hbm.core[d->core];
 
 	return nrsim_acct_field(d->nd, a->idx == KBIN_MEMCAT_MAX ? &acct->all :
 			       &acct->category[a->idx], a->field);
@@ -320,14 +320,14 @@ static u64 nrsim_device_mem_value(struct nrsim_sysfs_dir *d,
 static u64 nrsim_host_mem_value(struct nrsim_sysfs_dir *d,
 				const struct nrsim_sysfs_attr *a)
 {
-	return nrsim_acct_field(d->nd, &d->nd->host_mem[a->idx], a->field);
+	return nrsim_acct_field(d->nd, &d->nd->sysfs.host_mem[a->idx], a->field);
 }
 
 /* status counters: present is total (no runtime restarts to reset it) */
 static u64 nrsim_status_value(struct nrsim_sysfs_dir *d,
 			      const struct nrsim_sysfs_attr *a)
 {
-	return atomic64_read(&d->nd->core_stats[d->core].status[a->idx]);
+	return atomic64_read(&d->nd->sysfs.core[d->core].status[a->idx]);
 }
 
 /*
@@ -338,8 +338,8 @@ static u64 nrsim_status_value(struct nrsim_sysfs_dir *d,
 static u64 nrsim_other_value(struct nrsim_sysfs_dir *d,
 			     const struct nrsim_sysfs_attr *a)
 {
-	const struct nrsim_core_stats *s = &d->nd->core_stats[d->core];
-	struct nrsim_engine_stats *e = &d->nd->engine[d->core];
+	const struct nrsim_core_stats *s = &d->nd->sysfs.core[d->core];
+	struct nrsim_engine_stats *e = &d->nd->engine.stats[d->core];
 
 	if (a->idx == NRSIM_OTHER_DMA_BYTES)
 		return atomic64_read(&e->bytes);
@@ -584,7 +584,7 @@ static struct kobject *nrsim_sysfs_dir_add(struct nrsim_device *nd,
 		kobject_put(&d->kobj);
 		return ERR_PTR(ret);
 	}
-	nd->sysfs_dirs[nd->sysfs_ndirs++] = &d->kobj;
+	nd->sysfs.dirs[nd->sysfs.ndirs++] = &d->kobj;
 	return &d->kobj;
 }
 
@@ -595,7 +595,7 @@ static int nrsim_sysfs_core_add(struct nrsim_device *nd, u32 core)
 	char name[24];
 
 	snprintf(name, sizeof(name), "neuron_core%u", core);
-	c = nrsim_sysfs_dir_add(nd, &nd->sysfs_dev->kobj, &nrsim_plain_ktype,
+	c = nrsim_sysfs_dir_add(nd, &nd->sysfs.dev->kobj, &nrsim_plain_ktype,
 				core, name);
 	if (IS_ERR(c))
 		return PTR_ERR(c);
@@ -637,19 +637,19 @@ int nrsim_sysfs_add(struct nrsim_device *nd)
 	u32 core;
 	int ret;
 
-	nd->sysfs_dirs = kcalloc(NRSIM_SYSFS_DEV_DIRS + NRSIM_SYSFS_CORE_DIRS *
-				 nd->arch->num_cores, sizeof(*nd->sysfs_dirs),
+	nd->sysfs.dirs = kcalloc(NRSIM_SYSFS_DEV_DIRS + NRSIM_SYSFS_CORE_DIRS *
+				 nd->arch->num_cores, sizeof(*nd->sysfs.dirs),
 				 GFP_KERNEL);
-	if (!nd->sysfs_dirs)
+	if (!nd->sysfs.dirs)
 		return -ENOMEM;
-	nd->sysfs_ndirs = 0;
+	nd->sysfs.ndirs = 0;
 	cdev = device_create(nrsim_class, &nd->dev, MKDEV(0, 0), nd, "%s",
 			     nd->name);
 	if (IS_ERR(cdev)) {
 		ret = PTR_ERR(cdev);
 		goto err_dirs;
 	}
-	nd->sysfs_dev = cdev;
+	nd->sysfs.dev = cdev;
 
 	k = nrsim_sysfs_dir_add(nd, &cdev->kobj, &nrsim_dev_info_ktype, 0, "info");
 	if (IS_ERR(k))
@@ -680,8 +680,8 @@ err_cores:
 	nrsim_sysfs_del(nd);
 	return ret;
 err_dirs:
-	kfree(nd->sysfs_dirs);
-	nd->sysfs_dirs = NULL;
+	kfree(nd->sysfs.dirs);
+	nd->sysfs.dirs = NULL;
 	return ret;
 }
 
@@ -693,17 +693,17 @@ err_dirs:
  */
 void nrsim_sysfs_del(struct nrsim_device *nd)
 {
-	while (nd->sysfs_ndirs) {
-		struct kobject *k = nd->sysfs_dirs[--nd->sysfs_ndirs];
+	while (nd->sysfs.ndirs) {
+		struct kobject *k = nd->sysfs.dirs[--nd->sysfs.ndirs];
 
 		kobject_del(k);
 		kobject_put(k);
 	}
-	kfree(nd->sysfs_dirs);
-	nd->sysfs_dirs = NULL;
-	if (nd->sysfs_dev)
-		device_unregister(nd->sysfs_dev);
-	nd->sysfs_dev = NULL;
+	kfree(nd->sysfs.dirs);
+	nd->sysfs.dirs = NULL;
+	if (nd->sysfs.dev)
+		device_unregister(nd->sysfs.dev);
+	nd->sysfs.dev = NULL;
 }
 
 /**
