@@ -316,4 +316,44 @@ TEST(unroll_nested_channels)
 	bir_module_free(m);
 }
 
+/* "name<-dep,dep" of every instruction of @f into @buf, space-separated */
+static int deps_line(struct bir_inst *i, void *arg)
+{
+	char *buf = arg;
+	size_t o = strlen(buf);
+
+	o += snprintf(buf + o, 1024 - o, "%s%s<-", o ? " " : "", i->name);
+	for (uint32_t k = 0; k < i->ndeps && o < 1024; k++)
+		o += snprintf(buf + o, 1024 - o, "%s%s", k ? "," : "",
+			      i->dep_insts[k] ? i->dep_insts[k]->name : "?");
+	return 0;
+}
+
+/*
+ * Nested loops: unrolling the outer one clones the inner Loop whole, and
+ * the clone's body deps must reference the clone's own instructions (not
+ * the body of the Loop the pass frees), so that unrolling the inner Loop
+ * of each copy chains that copy's instructions
+ */
+TEST(unroll_nested_deps)
+{
+	struct bir_module *m = bt_parse_fn("",
+		"{\"name\": \"o\", \"opcode\": \"Loop\", \"LoopAxis\": {\"name\": \"i\", \"lb\": 0, \"ub\": 2},"
+		" \"blocks\": [{\"name\": \"ob\", \"instructions\": [{\"name\": \"n\", \"opcode\": \"Loop\","
+		" \"LoopAxis\": {\"name\": \"j\", \"lb\": 0, \"ub\": 2}, \"blocks\": [{\"name\": \"nb\","
+		" \"instructions\": [{\"name\": \"a\", \"opcode\": \"Memset\"},"
+		" {\"name\": \"c\", \"opcode\": \"TensorCopy\", \"deps\": [\"a\"]}]}]}]}]}");
+	struct nscc_err err = { { 0 } };
+	char buf[1024] = "";
+
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, bir_unroll(m, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(0, bir_function_check_index(m->fns[0], &err)) TH_LOG("%s", err.msg);
+	bir_foreach_inst(m->fns[0], deps_line, buf);
+	EXPECT_STREQ("a_j0<- c_j0<-a_j0 a_j1<-a_j0 c_j1<-a_j1,c_j0 "
+		     "a_j0.1<- c_j0.1<-a_j0.1 a_j1.1<-a_j0.1 c_j1.1<-a_j1.1,c_j0.1",
+		     buf);
+	bir_module_free(m);
+}
+
 TEST_HARNESS_MAIN
