@@ -1582,7 +1582,9 @@ static unsigned int kbin_check_dma_sg(struct kbin_ck *c, int s, __u32 *nq,
  *	malloc() memory is).
  * @len: length of @buf in bytes; must equal kbin_header.total_size.
  * @res: filled with the first problem; with reason KBIN_OK, subgraph and
- *	record -1 and an empty message when the plan is valid.  May be NULL.
+ *	record -1 and an empty message when the plan is valid.  Not NULL:
+ *	it is larger than a kernel stack frame may hold, so the caller
+ *	gives one (LOAD allocates it).
  *
  * Runs the rules of Documentation/kbin-format.rst ("Checker rules") over
  * the layout of uapi/linux/neuronsim_kbin.h: the file header (version 1
@@ -1605,13 +1607,10 @@ static unsigned int kbin_check_dma_sg(struct kbin_ck *c, int s, __u32 *nq,
 unsigned int kbin_check_plan(const void *buf, unsigned long long len,
 			     struct kbin_check_result *res)
 {
-	struct kbin_check_result dummy;
 	struct kbin_ck c = { 0 };
 	unsigned int r;
 	__u32 s, i;
 
-	if (!res)
-		res = &dummy;
 	res->err.subgraph = -1;
 	res->err.record = -1;
 	res->item = -1;
