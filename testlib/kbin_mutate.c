@@ -576,6 +576,7 @@ static void mutate_instr_record(uint8_t *r, uint64_t *st)
 static void mutate_prog(uint8_t *b, size_t len, const struct walk *wk,
 			uint64_t *st)
 {
+	struct kbin_check_result res;
 	struct fld f;
 	size_t base;
 	int valid;
@@ -605,7 +606,7 @@ static void mutate_prog(uint8_t *b, size_t len, const struct walk *wk,
 			return;
 		base = wk->pr + rnd(st, wk->npr) * KBIN_PROG_RECORD_SIZE;
 		kbin_fix_checksum(b, len);
-		valid = kbin_check_plan(b, len, NULL) == KBIN_OK;
+		valid = kbin_check_plan(b, len, &res) == KBIN_OK;
 		mutate_instr_record(b + base, st);
 		if (valid && rnd(st, 4))
 			kbin_prog_refill(b, len);

@@ -82,7 +82,7 @@ TEST_F(plan, valid)
 	EXPECT_EQ(-1, self->res.err.subgraph);
 	EXPECT_EQ(-1, self->res.err.record);
 	EXPECT_STREQ("", self->res.err.msg);
-	EXPECT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, NULL));
+	EXPECT_EQ(KBIN_OK, kbin_check_plan(self->buf, self->len, &self->res));
 }
 
 TEST_F(plan, carveout_fits_trn2_not_trn1)
@@ -1521,6 +1521,7 @@ TEST(writer_refuses_bad_input)
 	struct kbin_writer *w = kbin_writer_new(KBIN_TARGET_TRN1);
 	struct kbin_rec_in in = { .name = "x" };
 	char longname[KBIN_NAME_MAX + 1];
+	struct kbin_check_result res;
 	void *buf;
 	size_t len;
 	int i;
@@ -1548,7 +1549,7 @@ TEST(writer_refuses_bad_input)
 	EXPECT_EQ(-EINVAL, kbin_writer_add_record(w, -1, &in));
 	/* finished once: the writer takes nothing more */
 	ASSERT_EQ(0, kbin_writer_finish(w, &buf, &len));
-	EXPECT_EQ(KBIN_OK, kbin_check_plan(buf, len, NULL));
+	EXPECT_EQ(KBIN_OK, kbin_check_plan(buf, len, &res));
 	free(buf);
 	EXPECT_EQ(-EINVAL, kbin_writer_finish(w, &buf, &len));
 	EXPECT_EQ(-EINVAL, kbin_writer_add_subgraph(w, "sg", 0, 0, NULL, 0));
