@@ -5,11 +5,13 @@
  * /dev/neuronsimID with its own generation, sysfs and debugfs directories;
  * del_device ID removes all of it; bad input is refused with the
  * documented errno and a kernel log line; a device with open files
- * cannot be removed (-EBUSY); a trn1 and a trn2 device work side by side
- * and independently; /dev/neuronsim and the debugfs paths of neuronsim/
- * are device 0's; files of a device being created or removed are
- * either absent or readable whole (readers of every debugfs and sysfs
- * file, and netlink GET_DEVICE dumps, race a create/delete loop).
+ * cannot be removed (-EBUSY); with the bus's drivers_autoprobe 0,
+ * new_device is -ENODEV and leaves nothing; a trn1 and a trn2 device
+ * work side by side and independently; /dev/neuronsim and the debugfs
+ * paths of neuronsim/ are device 0's; files of a device being created or
+ * removed are either absent or readable whole (readers of every debugfs
+ * and sysfs file, and netlink GET_DEVICE dumps, race a create/delete
+ * loop).
  *
  * Needs device 0 (insmod) and no device 40..43.
  */
@@ -146,6 +148,27 @@ TEST(create_and_delete)
 	dev_arch(40, arch, sizeof(arch));
 	EXPECT_STREQ("trn3", arch);
 	ASSERT_EQ(0, bus_write("del_device", "40"));
+}
+
+/*
+ * The bus's drivers_autoprobe 0: the driver does not bind, so new_device
+ * is -ENODEV and leaves nothing (no bus device, node or debugfs
+ * directory, the ID free again once the driver binds).
+ */
+TEST(no_driver_bound_leaves_nothing)
+{
+	int ret;
+
+	ASSERT_EQ(0, bus_write("drivers_autoprobe", "0"));
+	ret = bus_write("new_device", "41 trn1\n");
+	EXPECT_FALSE(exists(BUS "devices/neuronsim41"));
+	EXPECT_FALSE(exists("/dev/neuronsim41"));
+	EXPECT_FALSE(exists(DBGFS_ROOT "/neuronsim41"));
+	ASSERT_EQ(0, bus_write("drivers_autoprobe", "1"));
+	EXPECT_EQ(-ENODEV, ret);
+	ASSERT_EQ(0, bus_write("new_device", "41 trn1\n"));
+	EXPECT_TRUE(exists("/dev/neuronsim41"));
+	ASSERT_EQ(0, bus_write("del_device", "41"));
 }
 
 /* a model of the standard plan on device @index: its id, through @fd */
