@@ -122,12 +122,17 @@ TEST_F(dev, get_info_geometry)
 
 TEST_F(dev, unknown_command_is_enotty)
 {
+	struct neuronsim_info info;
 	int dummy = 0;
 
 	EXPECT_EQ(ENOTTY, ioctl_errno(self->fd,
 				      _IOR(NEURONSIM_IOC_MAGIC, 0x7f, int),
 				      &dummy));
 	EXPECT_EQ(ENOTTY, ioctl_errno(self->fd, _IO('T', 0x01), 0));
+	/* a known number with another direction is another command */
+	EXPECT_EQ(ENOTTY, ioctl_errno(self->fd,
+				      _IOW(NEURONSIM_IOC_MAGIC, 0x00,
+					   struct neuronsim_info), &info));
 }
 
 TEST_F(dev, get_info_smaller_struct)
