@@ -175,8 +175,9 @@ static void nrsim_device_release(struct device *dev)
  * tears that state down (Documentation/uapi.rst, "Devices").  A device
  * is probed once, from nrsim_device_create(): a second probe is refused.
  *
- * Context: the device lock held (the driver core's), under the bus lock
- * (bus.c).
+ * Context: the device lock held (the driver core's); under the bus lock
+ * (bus.c) when new_device probes it, not when root writes the bus's
+ * drivers_probe file (the probe then refuses a device already probed).
  * Return: 0, -ENODEV (probed before), or the error of a feature's init or
  * of misc_register(); nrsim_device_create() returns it.
  */

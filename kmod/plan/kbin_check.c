@@ -1602,7 +1602,7 @@ static unsigned int kbin_check_dma_sg(struct kbin_ck *c, int s, __u32 *nq,
  *
  * Return: KBIN_OK (0) when @buf is a well-formed plan, else the first
  * problem's enum kbin_check_reason (KBIN_ERR_TRUNCATED .. KBIN_ERR_CHECK_MAX
- * - 1), also stored in @res->reason.
+ * - 1), also stored in @res->err.reason.
  */
 unsigned int kbin_check_plan(const void *buf, unsigned long long len,
 			     struct kbin_check_result *res)
