@@ -378,17 +378,19 @@ static int nrsim_copy_plan(void *plan, const void __user *src, u64 len)
 }
 
 /**
- * nrsim_ioctl_load() - NEURONSIM_IOC_LOAD: copy the plan in (at most max_plan_bytes), run the
- * shared checker on all of it (the plan counting against
- * max_loading_bytes meanwhile), stage (stage.c), relocate the DMA
- * programs into UDMA rings (relocate.c), give the model an id,
- * write the struct back, and only then publish the model (RESOLVE,
- * debugfs, netlink, the per-fd count): when the write-back fails the
- * load is rolled back and -EFAULT returned.  The struct is written back
- * on failure too, with err_* and log_len.
+ * nrsim_ioctl_load() - NEURONSIM_IOC_LOAD: load a plan onto the device.
  * @nf: the caller's file.
  * @uarg: user pointer to struct neuronsim_load.
  * @usize: the caller's struct size (ioctl.c).
+ *
+ * Copy the plan in (at most max_plan_bytes), run the shared checker on
+ * all of it (the plan counting against max_loading_bytes meanwhile),
+ * stage (stage.c), relocate the DMA programs into UDMA rings
+ * (relocate.c), give the model an id, write the struct back, and only
+ * then publish the model (RESOLVE, debugfs, netlink, the per-fd count):
+ * when the write-back fails the load is rolled back and -EFAULT
+ * returned.  The struct is written back on failure too, with err_* and
+ * log_len.
  *
  * Return: 0, or a negative errno as uapi/linux/neuronsim.h documents.
  */

@@ -953,14 +953,15 @@ out:
 }
 
 /**
- * nrsim_ioctl_dma_info() - NEURONSIM_IOC_DMA_INFO: a subgraph's relocated DMA queues and, with
- * NEURONSIM_DMA_INFO_F_RING, a range of one queue side's UDMA
- * descriptors (uapi/linux/neuronsim.h; Documentation/relocation.rst).
- * Under the fd's lock, as the other per-model commands: the model cannot
- * go away meanwhile.
+ * nrsim_ioctl_dma_info() - NEURONSIM_IOC_DMA_INFO: a subgraph's DMA queues.
  * @nf: the caller's file.
  * @uarg: user pointer to struct neuronsim_dma_info.
  * @usize: the caller's struct size (ioctl.c).
+ *
+ * A subgraph's relocated DMA queues and, with NEURONSIM_DMA_INFO_F_RING,
+ * a range of one queue side's UDMA descriptors (uapi/linux/neuronsim.h;
+ * Documentation/relocation.rst).  Under the fd's lock, as the other
+ * per-model commands: the model cannot go away meanwhile.
  *
  * Return: 0, or a negative errno as uapi/linux/neuronsim.h documents.
  */

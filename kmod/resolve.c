@@ -152,19 +152,22 @@ efault:
 }
 
 /**
- * nrsim_ioctl_resolve() - NEURONSIM_IOC_RESOLVE.  The struct of the current size is read field
- * by field (one user access window, no copy routine, no hardened-usercopy
- * walk); any other size goes through copy_struct_from_user().  This is the syscall-floor figure of
- * Documentation/performance.rst.  Returns 0 with the address written
- * back; -EFAULT, -E2BIG (non-zero tail of a larger struct) or an errno of
- * the rule in uapi/linux/neuronsim.h: -EINVAL flags set (checked first);
- * -ENOENT unknown model, subgraph or var; -ERANGE; -EINVAL MR_PTR with an
- * offset; -ENODATA.
+ * nrsim_ioctl_resolve() - NEURONSIM_IOC_RESOLVE: one (var, offset) to an
+ *	address.
  * @nf: the caller's file.
  * @uarg: user pointer to struct neuronsim_resolve.
  * @usize: the caller's struct size (ioctl.c).
  *
- * Return: as above.
+ * The struct of the current size is read field by field (one user access
+ * window, no copy routine, no hardened-usercopy walk); any other size
+ * goes through copy_struct_from_user().  This is the syscall-floor figure
+ * of Documentation/performance.rst.
+ *
+ * Return: 0 with the address written back; -EFAULT, -E2BIG (non-zero
+ * tail of a larger struct) or an errno of the rule in
+ * uapi/linux/neuronsim.h: -EINVAL flags set (checked first); -ENOENT
+ * unknown model, subgraph or var; -ERANGE; -EINVAL MR_PTR with an offset;
+ * -ENODATA.
  */
 long nrsim_ioctl_resolve(struct nrsim_file *nf, void __user *uarg,
 			 size_t usize)
@@ -410,20 +413,23 @@ efault:
 }
 
 /**
- * nrsim_ioctl_resolve_batch() - NEURONSIM_IOC_RESOLVE_BATCH.  Entries are resolved in place, up to
- * NRSIM_BATCH_DIRECT per user access window (nrsim_batch_direct()); where
- * that stops at a page not present (or the model went away), the next
- * NRSIM_BATCH_CHUNK entries go through the stack with faults allowed
- * (nrsim_batch_chunk()), then the fast path resumes.  No allocation, no
- * lock.  Each entry gets the status RESOLVE would return (-EINVAL for a
- * non-zero reserved field, -ENOENT once the model is gone).  Returns 0
- * with num_ok written back; -ENOENT unknown model; -EINVAL count 0 or
- * above NEURONSIM_RESOLVE_BATCH_MAX, flags or reserved set; -EFAULT.
+ * nrsim_ioctl_resolve_batch() - NEURONSIM_IOC_RESOLVE_BATCH: many
+ *	(var, offset) pairs of one model to addresses.
  * @nf: the caller's file.
  * @uarg: user pointer to struct neuronsim_resolve_batch.
  * @usize: the caller's struct size (ioctl.c).
  *
- * Return: as above.
+ * Entries are resolved in place, up to NRSIM_BATCH_DIRECT per user access
+ * window (nrsim_batch_direct()); where that stops at a page not present
+ * (or the model went away), the next NRSIM_BATCH_CHUNK entries go through
+ * the stack with faults allowed (nrsim_batch_chunk()), then the fast path
+ * resumes.  No allocation, no lock.  Each entry gets the status RESOLVE
+ * would return (-EINVAL for a non-zero reserved field, -ENOENT once the
+ * model is gone).
+ *
+ * Return: 0 with num_ok written back; -ENOENT unknown model; -EINVAL
+ * count 0 or above NEURONSIM_RESOLVE_BATCH_MAX, flags or reserved set;
+ * -EFAULT.
  */
 long nrsim_ioctl_resolve_batch(struct nrsim_file *nf, void __user *uarg,
 			       size_t usize)
