@@ -1738,10 +1738,15 @@ static unsigned int kbin_check_prog_area(struct kbin_ck *c)
 				 p->num_instrs,
 				 (unsigned int)sizeof(struct kbin_prog_sync),
 				 KBIN_PROG_RECORD_SIZE);
-	if (p->reserved[0] || p->reserved[1] || p->reserved[2])
+	if (p->flags & ~KBIN_PROG_F_MASK)
+		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
+				 KBIN_ERR_RESERVED, p->flags,
+				 "program section flags 0x%x: bits outside 0x%x are not defined",
+				 p->flags, KBIN_PROG_F_MASK);
+	if (p->reserved[0] || p->reserved[1])
 		return kbin_fail(c, -1, -1, NULL, KBIN_FIELD_PROG_SECTION,
 				 KBIN_ERR_RESERVED,
-				 p->reserved[0] | p->reserved[1] | p->reserved[2],
+				 p->reserved[0] | p->reserved[1],
 				 "program section reserved fields are not zero");
 	c->prog_off = x->prog_off;
 	c->prog_size = x->prog_size;
@@ -1792,6 +1797,7 @@ static unsigned int kbin_check_prog(struct kbin_ck *c)
 		const struct kbin_prog_sg *ps = &c->prog->sg[s];
 		struct kbin_prog_sg_args a = {
 			.base = c->base, .semaphores = c->gen->semaphores,
+			.flags = c->prog->flags, .gen = c->gen,
 		};
 
 		for (e = 0; e < KBIN_PROG_ENGINES; e++) {

@@ -25,8 +25,16 @@
 #include <linux/sched.h>
 #include <linux/stdarg.h>
 #include <linux/string.h>
+#include <asm/fpu/api.h>
 
 #define KBIN_PRINTF(a, b)	__printf(a, b)
+
+/*
+ * The one file that computes in floating point (kbin_num.c) runs between
+ * these, a bounded chunk at a time (kbin_num.h, KBIN_NUM_CHUNK).
+ */
+#define KBIN_FPU_BEGIN()	kernel_fpu_begin()
+#define KBIN_FPU_END()		kernel_fpu_end()
 #define KBIN_ARRAY_SIZE(a)	ARRAY_SIZE(a)
 
 /* bytes checksummed between two yields of the CPU */
@@ -83,6 +91,11 @@ static inline __u32 kbin_crc32(const void *p, __u64 n)
 #define KBIN_HOST_ATTR(x)	__attribute__(x)
 #define KBIN_PRINTF(a, b)	KBIN_HOST_ATTR((format(printf, a, b)))
 #define KBIN_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define KBIN_FPU_BEGIN()	do { } while (0)
+#define KBIN_FPU_END()		do { } while (0)
+#ifndef fallthrough
+#define fallthrough		__attribute__((__fallthrough__))
+#endif
 
 /* on the host the scheduler preempts the checker: nothing to do */
 static inline void kbin_yield(void)

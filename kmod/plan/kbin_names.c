@@ -96,6 +96,7 @@ static const char *const kbin_reasons[KBIN_ERR_STAGE_LAST + 1] = {
 	[KBIN_ERR_PROG_TRIGGER] = "trigger names no queue of its engine",
 	[KBIN_ERR_PROG_TRIGGER_COUNT] = "triggers are not the queue's blocks",
 	[KBIN_ERR_PROG_SYNC] = "decoded entry is not its record's",
+	[KBIN_ERR_PROG_COMPUTE] = "compute instruction breaks the encoding's rules",
 	[KBIN_ERR_STAGE_HBM] = "HBM exhausted",
 	[KBIN_ERR_STAGE_BACKING] = "backing memory cap reached",
 	[KBIN_ERR_STAGE_SCRATCHPAD] = "scratchpad too large",

@@ -11,6 +11,7 @@
 #include "kbin_compat.h"
 #include "kbin_dma.h"
 #include "kbin_prog.h"
+#include "kbin_compute.h"
 
 /**
  * kbin_prog_stream_count() - the instructions of an instruction stream
@@ -183,6 +184,9 @@ static unsigned int kbin_prog_instr(const struct kbin_prog_sg_args *a,
 	if (x->cls == KBIN_PROG_CLASS_DMA && x->add_sem >= a->semaphores)
 		return kbin_prog_set(v, KBIN_PROG_WHY_DMA_SEM, x->add_sem,
 				     a->semaphores, KBIN_ERR_PROG_SEMAPHORE);
+	if (x->cls == KBIN_PROG_CLASS_COMPUTE && a->gen &&
+	    (a->flags & KBIN_PROG_F_COMPUTE))
+		return kbin_compute_check(rec, e, a->gen, v);
 	if (x->cls != KBIN_PROG_CLASS_TRIGGER)
 		return KBIN_OK;
 
@@ -466,7 +470,7 @@ char *kbin_prog_why(const struct kbin_prog_verdict *v, char *buf,
 			 v->field, v->value, v->limit);
 		break;
 	default:
-		snprintf(buf, len, "no finding");
+		kbin_compute_why(v, buf, len);
 		break;
 	}
 	return buf;

@@ -48,6 +48,21 @@
  * @KBIN_PROG_WHY_MISSING_TRIGGERS: KBIN_ERR_PROG_TRIGGER_COUNT, fewer
  *	triggers than blocks.
  * @KBIN_PROG_WHY_SYNC: KBIN_ERR_PROG_SYNC, a field of the decoded entry.
+ * @KBIN_PROG_WHY_COMPUTE_OPCODE: KBIN_ERR_PROG_COMPUTE (as all below,
+ *	kbin_compute_check()): a compute opcode outside enum kbin_cop.
+ * @KBIN_PROG_WHY_COMPUTE_ENGINE: an operation the stream's engine does
+ *	not run.
+ * @KBIN_PROG_WHY_COMPUTE_FIELD: words, zero, pad or flags.
+ * @KBIN_PROG_WHY_COMPUTE_FUNC: an unknown function or ALU operation.
+ * @KBIN_PROG_WHY_COMPUTE_UNUSED: an operand the operation does not read
+ *	is not zero.
+ * @KBIN_PROG_WHY_COMPUTE_SPACE: an operand in a space the operation does
+ *	not take it from.
+ * @KBIN_PROG_WHY_COMPUTE_DTYPE: a dtype the engines do not cast.
+ * @KBIN_PROG_WHY_COMPUTE_PARTITIONS: partitions past the space's.
+ * @KBIN_PROG_WHY_COMPUTE_BYTES: bytes outside the partition.
+ * @KBIN_PROG_WHY_COMPUTE_SHAPE: partitions or counts that do not fit.
+ * @KBIN_PROG_WHY_COMPUTE_ELEMS: elements per partition that do not fit.
  */
 enum kbin_prog_why {
 	KBIN_PROG_WHY_NONE = 0,
@@ -65,6 +80,17 @@ enum kbin_prog_why {
 	KBIN_PROG_WHY_EXTRA_TRIGGER,
 	KBIN_PROG_WHY_MISSING_TRIGGERS,
 	KBIN_PROG_WHY_SYNC,
+	KBIN_PROG_WHY_COMPUTE_OPCODE,
+	KBIN_PROG_WHY_COMPUTE_ENGINE,
+	KBIN_PROG_WHY_COMPUTE_FIELD,
+	KBIN_PROG_WHY_COMPUTE_FUNC,
+	KBIN_PROG_WHY_COMPUTE_UNUSED,
+	KBIN_PROG_WHY_COMPUTE_SPACE,
+	KBIN_PROG_WHY_COMPUTE_DTYPE,
+	KBIN_PROG_WHY_COMPUTE_PARTITIONS,
+	KBIN_PROG_WHY_COMPUTE_BYTES,
+	KBIN_PROG_WHY_COMPUTE_SHAPE,
+	KBIN_PROG_WHY_COMPUTE_ELEMS,
 };
 
 /**
@@ -111,6 +137,9 @@ struct kbin_prog_verdict {
  * @num_blocks: its blocks.
  * @first_block: the index of @blocks[0] in the plan's block table.
  * @semaphores: the NeuronCore's semaphore count (struct kbin_gen).
+ * @flags: the program section's KBIN_PROG_F_*.
+ * @gen: the plan's generation; with KBIN_PROG_F_COMPUTE in @flags every
+ *	compute instruction is held to kbin_compute_check() for it.
  */
 struct kbin_prog_sg_args {
 	const __u8 *records[KBIN_PROG_ENGINES];
@@ -124,6 +153,8 @@ struct kbin_prog_sg_args {
 	__u32 num_blocks;
 	__u32 first_block;
 	__u32 semaphores;
+	__u32 flags;
+	const struct kbin_gen *gen;
 };
 
 unsigned int kbin_prog_stream_count(__u64 bytes, __u32 *num);

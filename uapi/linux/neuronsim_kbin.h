@@ -505,13 +505,138 @@ struct kbin_prog_sg {
  * KBIN_PROG_RECORD_SIZE bytes, back to back; prog_size is exactly that
  * many bytes.
  * @num_instrs: instructions of all streams of all subgraphs.
+ * @flags: KBIN_PROG_F_*; bits outside KBIN_PROG_F_MASK are refused.
  * @reserved: must be zero.
  * @sg: one entry per subgraph table entry.
  */
 struct kbin_prog_section {
 	__u32 num_instrs;
-	__u32 reserved[3];
+	__u32 flags;
+	__u32 reserved[2];
 	struct kbin_prog_sg sg[];
+};
+
+/*
+ * struct kbin_prog_section.flags.  KBIN_PROG_F_COMPUTE: the compute
+ * instructions are neuronsim's own encoding (struct kbin_compute_record,
+ * opcodes KBIN_COP_*; Documentation/compute.rst), written by the BIR
+ * lowering: the checker checks them and the engines execute them.
+ * Without it compute payloads are opaque (a real NEFF's) and the
+ * engines only count them.
+ */
+#define KBIN_PROG_F_COMPUTE	0x1U
+#define KBIN_PROG_F_MASK	KBIN_PROG_F_COMPUTE
+
+/**
+ * enum kbin_cop - the opcodes (record byte 0) of neuronsim's compute
+ * encoding, valid in a program with KBIN_PROG_F_COMPUTE; the engines
+ * that may run each are kbin_compute_engines()' (kmod/plan/kbin_compute.h).
+ * @KBIN_COP_MEMSET: out = the float32 value.
+ * @KBIN_COP_COPY: out = in0 (a cast when the dtypes differ).
+ * @KBIN_COP_ACTIVATE: out = func(in0 * scale), enum kbin_act_func.
+ * @KBIN_COP_TENSOR_TENSOR: out = in0 OP in1, element by element.
+ * @KBIN_COP_TENSOR_SCALAR: out = in0 OP s, s the float32 value
+ *	(KBIN_COMPUTE_F_IMM) or in1's one element of the same partition.
+ * @KBIN_COP_REDUCE: out[p] = in0[p][0] OP in0[p][1] OP ... (left to right).
+ * @KBIN_COP_MATMULT: out[m][n] (+)= sum over k of in0[k][m] * in1[k][n];
+ *	out in PSUM.
+ * @KBIN_COP_TRANSPOSE: out[f][p] = in0[p][f]; out in PSUM.
+ * @KBIN_COP_FIRST: the first opcode of the encoding.
+ * @KBIN_COP_LAST: the last.
+ */
+enum kbin_cop {
+	KBIN_COP_MEMSET = 0xE0,
+	KBIN_COP_COPY = 0xE1,
+	KBIN_COP_ACTIVATE = 0xE2,
+	KBIN_COP_TENSOR_TENSOR = 0xE3,
+	KBIN_COP_TENSOR_SCALAR = 0xE4,
+	KBIN_COP_REDUCE = 0xE5,
+	KBIN_COP_MATMULT = 0xE6,
+	KBIN_COP_TRANSPOSE = 0xE7,
+	KBIN_COP_FIRST = KBIN_COP_MEMSET,
+	KBIN_COP_LAST = KBIN_COP_TRANSPOSE,
+};
+
+/* struct kbin_compute_ap.space: which on-chip memory of the NeuronCore */
+#define KBIN_SPACE_NONE		0U	/* the operand is unused */
+#define KBIN_SPACE_SBUF		1U
+#define KBIN_SPACE_PSUM		2U
+
+/**
+ * struct kbin_compute_ap - one operand of a compute instruction, 16
+ * bytes: a block of partitions of the NeuronCore's SBUF or PSUM, and in
+ * each the same two-dimensional pattern of elements.  Element (i, j) of
+ * partition @partition + p is at byte @offset + (i * @step[0] + j *
+ * @step[1]) * the dtype's size of that partition; the elements of an
+ * operand are taken partition by partition, i outer, j inner.
+ * @offset: bytes into each partition.
+ * @space: KBIN_SPACE_*.
+ * @dtype: enum kbin_dma_dtype of the elements in memory; the engines
+ *	compute in float32 and cast on the way in and out.
+ * @partition: the first partition.
+ * @partitions: how many, 1 .. the space's partitions.
+ * @step: elements between consecutive i (@step[0]) and j (@step[1]).
+ * @num: how many i (@num[0]) and j (@num[1]), each at least 1.
+ */
+struct kbin_compute_ap {
+	__u32 offset;
+	__u8 space;
+	__u8 dtype;
+	__u8 partition;
+	__u8 partitions;
+	__s16 step[2];
+	__u16 num[2];
+};
+
+/* struct kbin_compute_record.flags */
+#define KBIN_COMPUTE_F_ACCUMULATE 0x1U	/* MATMULT: add to out, not set it */
+#define KBIN_COMPUTE_F_IMM	0x2U	/* TENSOR_SCALAR: s is @value */
+#define KBIN_COMPUTE_F_MASK	0x3U
+
+/**
+ * struct kbin_compute_record - a compute instruction of neuronsim's
+ * encoding, KBIN_PROG_RECORD_SIZE (64) bytes: the sync header of every
+ * record, then the operation (Documentation/compute.rst).
+ * @opcode: enum kbin_cop.
+ * @words: 16, the record's length in 32-bit words.
+ * @zero: must be zero.
+ * @wait_mode: the sync header (Documentation/execute.rst, "The record").
+ * @wait_sem: see @wait_mode.
+ * @update_mode: see @wait_mode.
+ * @update_sem: see @wait_mode.
+ * @wait_value: see @wait_mode; little-endian.
+ * @func: KBIN_COP_ACTIVATE: enum kbin_act_func; KBIN_COP_TENSOR_TENSOR,
+ *	_TENSOR_SCALAR and _REDUCE: enum kbin_alu_op; else 0.
+ * @flags: KBIN_COMPUTE_F_*.
+ * @pad: must be zero.
+ * @out: where the result goes.
+ * @in0: the first operand; KBIN_SPACE_NONE for MEMSET.
+ * @in1: the second operand (TENSOR_TENSOR, MATMULT, TENSOR_SCALAR
+ *	without KBIN_COMPUTE_F_IMM), else all zero but for @value.
+ */
+struct kbin_compute_record {
+	__u8 opcode;
+	__u8 words;
+	__u16 zero;
+	__u8 wait_mode;
+	__u8 wait_sem;
+	__u8 update_mode;
+	__u8 update_sem;
+	__u32 wait_value;
+	__u8 func;
+	__u8 flags;
+	__u16 pad;
+	struct kbin_compute_ap out;
+	struct kbin_compute_ap in0;
+	union {
+		struct kbin_compute_ap in1;
+		/*
+		 * KBIN_COP_MEMSET: the value; _ACTIVATE: the scale;
+		 * _TENSOR_SCALAR with KBIN_COMPUTE_F_IMM: s.  float32 bits,
+		 * the other 12 bytes zero.
+		 */
+		__u32 value;
+	};
 };
 
 /**
@@ -851,6 +976,8 @@ enum kbin_check_field {
  * @KBIN_ERR_PROG_TRIGGER: trigger names no queue of its engine.
  * @KBIN_ERR_PROG_TRIGGER_COUNT: a queue's triggers are not its blocks.
  * @KBIN_ERR_PROG_SYNC: decoded entry is not its record's.
+ * @KBIN_ERR_PROG_COMPUTE: a compute instruction of neuronsim's encoding
+ *	its engine cannot run, or an operand outside its memory.
  * @KBIN_ERR_CHECK_MAX: one past the last checker code; never reported.
  * @KBIN_ERR_STAGE_HBM: HBM exhausted.
  * @KBIN_ERR_STAGE_BACKING: backing RAM cap reached.
@@ -922,17 +1049,18 @@ enum kbin_check_reason {
 	KBIN_ERR_DMA_TRANSPOSE,
 	KBIN_ERR_DMA_DTYPE,
 	KBIN_ERR_DMA_OP,
-	/* the program section (checker codes stay below 64) */
+	/* the program section (checker codes stay below 96) */
 	KBIN_ERR_PROG_COUNT,
 	KBIN_ERR_PROG_MODE,
 	KBIN_ERR_PROG_SEMAPHORE,
 	KBIN_ERR_PROG_TRIGGER,
 	KBIN_ERR_PROG_TRIGGER_COUNT,
 	KBIN_ERR_PROG_SYNC,
+	KBIN_ERR_PROG_COMPUTE,
 	KBIN_ERR_CHECK_MAX,
 
 	/* staging failures reported by the kernel, not by the checker */
-	KBIN_ERR_STAGE_HBM = 64,
+	KBIN_ERR_STAGE_HBM = 96,
 	KBIN_ERR_STAGE_BACKING,
 	KBIN_ERR_STAGE_SCRATCHPAD,
 	KBIN_ERR_STAGE_CORES,

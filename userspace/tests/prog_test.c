@@ -258,7 +258,7 @@ TEST_F(prog, section_size_and_counts)
 
 TEST_F(prog, section_reserved)
 {
-	SEC()->reserved[2] = 1;
+	SEC()->reserved[1] = 1;
 	REJECT_SEC(KBIN_ERR_RESERVED, KBIN_FIELD_PROG_SECTION);
 }
 
