@@ -85,6 +85,9 @@ KBIN_ASSERT_OFF(kbin_header_ext, prog_size, 24);
 static_assert(sizeof(struct kbin_prog_section) == 16, "program section header is 16 bytes");
 static_assert(sizeof(struct kbin_prog_stream) == 8, "program stream is 8 bytes");
 static_assert(sizeof(struct kbin_prog_sg) == 40, "program subgraph entry is 40 bytes");
+static_assert(sizeof(struct kbin_compute_ap) == 16, "compute operand is 16 bytes");
+static_assert(sizeof(struct kbin_compute_record) == KBIN_PROG_RECORD_SIZE,
+	      "compute record is one 64-byte instruction record");
 static_assert(sizeof(struct kbin_prog_sync) == 16, "decoded instruction is 16 bytes");
 KBIN_ASSERT_OFF(kbin_prog_section, sg, 16);
 KBIN_ASSERT_OFF(kbin_prog_sync, add_value, 7);

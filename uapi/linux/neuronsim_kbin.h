@@ -613,6 +613,9 @@ struct kbin_compute_ap {
  * @in0: the first operand; KBIN_SPACE_NONE for MEMSET.
  * @in1: the second operand (TENSOR_TENSOR, MATMULT, TENSOR_SCALAR
  *	without KBIN_COMPUTE_F_IMM), else all zero but for @value.
+ * @value: in @in1's place, a float32's bits: KBIN_COP_MEMSET the value,
+ *	_ACTIVATE the scale, _TENSOR_SCALAR with KBIN_COMPUTE_F_IMM the
+ *	scalar; the other 12 bytes are zero.
  */
 struct kbin_compute_record {
 	__u8 opcode;
@@ -630,11 +633,6 @@ struct kbin_compute_record {
 	struct kbin_compute_ap in0;
 	union {
 		struct kbin_compute_ap in1;
-		/*
-		 * KBIN_COP_MEMSET: the value; _ACTIVATE: the scale;
-		 * _TENSOR_SCALAR with KBIN_COMPUTE_F_IMM: s.  float32 bits,
-		 * the other 12 bytes zero.
-		 */
 		__u32 value;
 	};
 };
