@@ -10,7 +10,7 @@
  * object on stderr:
  *
  *   {"error": {"errno": "ERANGE", "code": 34, "message": "...",
- *              "command": "resolve", "file": "...", "reason": 64,
+ *              "command": "resolve", "file": "...", "reason": 96,
  *              "reason_text": "...", "field": "...", "subgraph": 0,
  *              "record": 3, "log": "..."}}
  *
