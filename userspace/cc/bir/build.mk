@@ -12,7 +12,7 @@ $(call library,BIR,libneuronsim-bir,host rel)
 BIR_DIR		:= userspace/cc/bir
 BIR_SRCS	:= ir.c json.c passmgr.c pass_rtmemres.c pass_sballoc.c pass_klr.c \
 		   pass_inline_nki.c pass_inline_bir.c pass_coalesce.c \
-		   pass_psum_rotation.c lower.c cli.c
+		   pass_psum_rotation.c lower.c lower_prog.c cli.c
 BIR_INC		:= -I$(TOP)/userspace/cc
 # the passes read the compiler's dtype table (model.c) and the lowering
 # builds its model, so the library uses libneuronsim-cc
