@@ -161,24 +161,40 @@ static struct lp_reg lp_ap_reg(const struct kbin_compute_ap *ap, int write)
 	return r;
 }
 
-/* the bytes of one side of a descriptor: SBUF by partition, DRAM by var */
+/*
+ * The bytes of one side of a descriptor: a DRAM var as a whole; an SBUF
+ * side (var 0) by the partitions its partition dimensions (steps that
+ * are whole partition strides) reach and the bytes its other dimensions
+ * reach in each.
+ */
 static struct lp_reg lp_side_reg(const struct kbin_gen *g,
 				 const struct kbin_dma_side *s, int write)
 {
 	struct lp_reg r = { .space = SPC_DRAM, .write = (uint8_t)write,
 			    .var = s->var_id };
-	uint64_t ext = s->offset + 1, stride = g->sbuf_partition_stride;
+	uint64_t stride = g->sbuf_partition_stride, pext = 0, bext = 1;
 
 	if (s->var_id)
 		return r;
-	for (uint32_t i = 0; i < s->num_dims; i++)
-		ext += (uint64_t)(s->sizes[i] - 1) * s->steps[i];
-	/* conservatively: every partition it reaches, every byte of each */
+	for (uint32_t i = 0; i < s->num_dims; i++) {
+		uint64_t d = (uint64_t)(s->sizes[i] - 1) * s->steps[i];
+
+		if (i && s->steps[i] % stride == 0)
+			pext += d / stride;
+		else
+			bext += d;
+	}
 	r.space = SPC_SBUF;
 	r.p0 = (uint32_t)(s->offset / stride);
-	r.p1 = (uint32_t)((ext - 1) / stride) + 1;
-	r.b0 = r.p1 - r.p0 > 1 ? 0 : s->offset % stride;
-	r.b1 = r.p1 - r.p0 > 1 ? stride : (ext - 1) % stride + 1;
+	r.p1 = r.p0 + (uint32_t)pext + 1;
+	r.b0 = s->offset % stride;
+	r.b1 = r.b0 + bext;
+	if (r.b1 > stride) {
+		/* a run across partitions: every byte of each */
+		r.p1 = (uint32_t)((s->offset + pext * stride + bext - 1) / stride) + 1;
+		r.b0 = 0;
+		r.b1 = stride;
+	}
 	return r;
 }
 
