@@ -17,6 +17,7 @@
 #include "bir_test.h"
 #include "kbin_reader.h"
 #include "prog_ref.h"
+#include "nsim_file.h"
 
 /* DRAM var k of the test's image: 64 GiB + k * 64 MiB */
 #define BP_DRAM_BASE	(64ULL << 30)
@@ -33,18 +34,19 @@
  * their error.
  */
 struct bp_example {
-	const char *file;
+	const char *file;	/* a bundled example, or a label of @text */
+	const char *text;	/* NULL, or the module's JSON text */
 	int exact;
 	double abs, rel;
 	const char *why;
 };
 
 static const struct bp_example bp_examples[] = {
-	{ "bir_activation.bir.json", 0, 1e-6, 1e-5, "gelu (tanh via exp)" },
-	{ "bir_rmsnorm.bir.json", 1, 0, 0, "square, add, multiply, rsqrt: exact" },
-	{ "bir_layernorm.bir.json", 1, 0, 0, "add, subtract, multiply, rsqrt: exact" },
-	{ "bir_mlp.bir.json", 0, 1e-5, 1e-4, "silu (exp), then a matmul" },
-	{ "bir_attention.bir.json", 0, 1e-6, 1e-4, "exp in the softmax, then a matmul" },
+	{ "bir_activation.bir.json", NULL, 0, 1e-6, 1e-5, "gelu (tanh via exp)" },
+	{ "bir_rmsnorm.bir.json", NULL, 1, 0, 0, "square, add, multiply, rsqrt: exact" },
+	{ "bir_layernorm.bir.json", NULL, 1, 0, 0, "add, subtract, multiply, rsqrt: exact" },
+	{ "bir_mlp.bir.json", NULL, 0, 1e-5, 1e-4, "silu (exp), then a matmul" },
+	{ "bir_attention.bir.json", NULL, 0, 1e-6, 1e-4, "exp in the softmax, then a matmul" },
 };
 
 struct bp_ctx {
@@ -60,10 +62,15 @@ static int bp_addr(void *ctx, uint32_t sg, uint32_t var_id, uint64_t *pa)
 	return 0;
 }
 
-/* the final module of @file: the var_ids its DRAM locations get */
-static struct bir_module *bp_final(const char *file)
+static struct bir_module *bp_load(const struct bp_example *e)
 {
-	struct bir_module *m = bt_load(file);
+	return e->text ? bt_parse(e->text) : bt_load(e->file);
+}
+
+/* the final module of @e: the var_ids its DRAM locations get */
+static struct bir_module *bp_final(const struct bp_example *e)
+{
+	struct bir_module *m = bp_load(e);
 	struct nscc_err err = { { 0 } };
 	const struct bir_opts o = { 0 };
 
@@ -95,7 +102,7 @@ static uint32_t bp_ulp(float a, float b)
 static int bp_diff(const struct bp_example *e, unsigned int seed)
 {
 	struct nscc_err err = { { 0 } };
-	struct bir_module *pre = bt_load(e->file), *fin = bp_final(e->file);
+	struct bir_module *pre = bp_load(e), *fin = bp_final(e);
 	struct bir_interp *it = pre ? bir_interp_new(pre, &err) : NULL;
 	struct dma_ref_mem *img = dma_ref_mem_new();
 	struct prog_ref_stats st;
@@ -110,7 +117,16 @@ static int bp_diff(const struct bp_example *e, unsigned int seed)
 	int bad = 0, rc = 0;
 	const struct bir_function *f;
 
-	snprintf(path, sizeof(path), "%s%s", BIR_EXAMPLES, e->file);
+	if (e->text) {
+		char *t = pre ? bir_module_to_string(pre) : NULL;
+
+		snprintf(path, sizeof(path), "/tmp/bir_prog.%d.bir.json", getpid());
+		if (t)
+			nscc_write_file(path, t, strlen(t));
+		free(t);
+	} else {
+		snprintf(path, sizeof(path), "%s%s", BIR_EXAMPLES, e->file);
+	}
 	if (!pre || !fin || !it || !img ||
 	    nscc_bir_compile_file(path, &buf, &len, &err) ||
 	    kbin_read(buf, len, &v, &res) || !v.prog) {
@@ -198,6 +214,8 @@ static int bp_diff(const struct bp_example *e, unsigned int seed)
 	       (unsigned long long)st.compute, (unsigned long long)st.blocks,
 	       st.end_ns / 1000.0);
 out:
+	if (e->text)
+		unlink(path);
 	bir_interp_free(it);
 	bir_module_free(pre);
 	bir_module_free(fin);
@@ -214,6 +232,70 @@ TEST(examples_match_interpreter)
 			EXPECT_EQ(0, bp_diff(&bp_examples[k], seed * 7919 + (unsigned int)k))
 				TH_LOG("%s, seed %u", bp_examples[k].file, seed);
 		}
+	}
+}
+
+/* a location set of one location */
+#define BP_LOC(n, t, p, b, extra) "{\"Skind\": \"memory_location_set\", \"name\": \"" n "\", " \
+	"\"dtype\": \"float32\", \"memorylocations\": [{\"name\": \"" n "\", " \
+	"\"type\": \"" t "\", \"dims\": [" #p ", " #b "]" extra "}]}"
+#define BP_SB(n, p, b, addr) BP_LOC(n, "SB", p, b, ", \"addr\": " #addr ", \"allocated\": true")
+#define BP_AP(n, off, ap) "{\"Skind\": \"physical_ap\", \"memref\": \"" n "\", \"offset\": " #off ", \"ap\": " ap "}"
+#define BP_MOD(allocs, insts) "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", " \
+	"\"allocations\": [" allocs "], \"blocks\": [{\"name\": \"b\", \"instructions\": [" insts "]}]}]}"
+
+/*
+ * Synthetic modules: a MatMult of 600 columns (split at 512, two PSUM
+ * tiles and COPYs) from and to DRAM; Memset, an on-chip TensorCopy and a
+ * TensorTensor on POOL and DVE, with a DMA TensorCopy out; a
+ * TensorScalar of a [P, 1] operand and a max reduction over 2 merged
+ * free dimensions; a chain through one SB location (every hazard).
+ */
+static const struct bp_example bp_synth[] = {
+	{ "matmul 64x32 by 64x600", BP_MOD(
+		BP_LOC("a", "Input", 64, 128, "") ", " BP_LOC("b", "Input", 64, 2400, "") ", "
+		BP_LOC("y", "Output", 32, 2400, ""),
+		"{\"opcode\": \"MatMult\", \"name\": \"mm\", \"engine\": \"PE\", \"ins\": ["
+		BP_AP("a", 0, "[[1, 64], [1, 32]]") ", " BP_AP("b", 0, "[[1, 64], [1, 600]]")
+		"], \"outs\": [" BP_AP("y", 0, "[[1, 32], [1, 600]]") "]}"),
+	  1, 0, 0, "a matmul, sums in the same order: exact" },
+	{ "memset, copies, add", BP_MOD(
+		BP_SB("s", 32, 256, 0) ", " BP_SB("t", 32, 256, 1024) ", "
+		BP_LOC("y", "Output", 32, 256, "") ", " BP_LOC("z", "Output", 32, 256, ""),
+		"{\"opcode\": \"Memset\", \"name\": \"ms\", \"engine\": \"Pool\", \"value\": 1.5, \"ins\": [], \"outs\": ["
+		BP_AP("s", 0, "[[1, 32], [1, 64]]") "]}, "
+		"{\"opcode\": \"TensorCopy\", \"name\": \"cp\", \"engine\": \"Pool\", \"ins\": ["
+		BP_AP("s", 0, "[[1, 32], [1, 64]]") "], \"outs\": [" BP_AP("t", 0, "[[1, 32], [1, 64]]") "]}, "
+		"{\"opcode\": \"TensorTensor\", \"name\": \"tt\", \"engine\": \"DVE\", \"op\": \"add\", \"ins\": ["
+		BP_AP("s", 0, "[[1, 32], [1, 64]]") ", " BP_AP("t", 0, "[[1, 32], [1, 64]]")
+		"], \"outs\": [" BP_AP("t", 0, "[[1, 32], [1, 64]]") "]}, "
+		"{\"opcode\": \"TensorCopy\", \"name\": \"st\", \"engine\": \"SP\", \"ins\": ["
+		BP_AP("t", 0, "[[1, 32], [1, 64]]") "], \"outs\": [" BP_AP("y", 0, "[[1, 32], [1, 64]]") "]}, "
+		"{\"opcode\": \"TensorCopy\", \"name\": \"st2\", \"engine\": \"SP\", \"ins\": ["
+		BP_AP("s", 0, "[[1, 32], [1, 64]]") "], \"outs\": [" BP_AP("z", 0, "[[1, 32], [1, 64]]") "]}"),
+	  1, 0, 0, "memset, copy, add: exact" },
+	{ "scalar operand, merged reduce", BP_MOD(
+		BP_LOC("x", "Input", 16, 512, "") ", " BP_SB("m", 16, 4, 0) ", " BP_SB("w", 16, 512, 64) ", "
+		BP_LOC("y", "Output", 16, 512, "") ", " BP_LOC("r", "Output", 16, 4, ""),
+		"{\"opcode\": \"TensorReduce\", \"name\": \"mx\", \"engine\": \"DVE\", \"op\": \"max\", \"ins\": ["
+		BP_AP("x", 0, "[[1, 16], [32, 4], [1, 32]]") "], \"outs\": [" BP_AP("m", 0, "[[1, 16], [1, 1]]") "]}, "
+		"{\"opcode\": \"TensorScalar\", \"name\": \"sub\", \"engine\": \"DVE\", \"op\": \"subtract\", \"ins\": ["
+		BP_AP("x", 0, "[[1, 16], [1, 128]]") ", " BP_AP("m", 0, "[[1, 16], [1, 1]]")
+		"], \"outs\": [" BP_AP("w", 0, "[[1, 16], [1, 128]]") "]}, "
+		"{\"opcode\": \"Activation\", \"name\": \"sq\", \"engine\": \"ACT\", \"func\": \"square\", \"ins\": ["
+		BP_AP("w", 0, "[[1, 16], [1, 128]]") "], \"outs\": [" BP_AP("y", 0, "[[1, 16], [1, 128]]") "]}, "
+		"{\"opcode\": \"TensorScalar\", \"name\": \"neg\", \"engine\": \"DVE\", \"op\": \"multiply\", \"ins\": ["
+		BP_AP("m", 0, "[[1, 16], [1, 1]]") ", {\"Skind\": \"imm_value\", \"value\": -2.0}"
+		"], \"outs\": [" BP_AP("r", 0, "[[1, 16], [1, 1]]") "]}"),
+	  1, 0, 0, "max, subtract, square, multiply: exact" },
+};
+
+/* the synthetic modules' plans agree with the interpreter too */
+TEST(synthetic_match_interpreter)
+{
+	for (size_t k = 0; k < sizeof(bp_synth) / sizeof(bp_synth[0]); k++) {
+		EXPECT_EQ(0, bp_diff(&bp_synth[k], 11 + (unsigned int)k))
+			TH_LOG("%s", bp_synth[k].file);
 	}
 }
 
@@ -255,18 +337,31 @@ TEST(mlp_program_golden)
 	free(buf);
 }
 
-/* the examples that are not straight-line code: refused by name */
+/* one instruction on SB locations s, t (and PSUM location q) */
+#define BP_ONE(ins, outs) BP_MOD(BP_SB("s", 64, 1024, 0) ", " BP_SB("t", 64, 1024, 1024) ", " \
+	BP_LOC("q", "PSUM", 64, 1024, ""), \
+	"{\"opcode\": \"TensorCopy\", \"name\": \"c\", \"engine\": \"Pool\", \"ins\": [" ins \
+	"], \"outs\": [" outs "]}")
+
+/* the examples that are not straight-line code, and what the engines cannot take: refused by name */
 TEST(refusals_named)
 {
 	static const struct {
-		const char *file, *msg;
+		const char *file, *text, *msg;
 	} ref[] = {
-		{ "nki_twice.bir.json", "lowering: instruction 'k1_ld_cond' (RegisterLoad) cannot be lowered to an engine program: an access through a register has no engine instruction" },
-		{ "collectives.bir.json", "lowering: instruction 'perm0' (CollectiveCompute) cannot be lowered to an engine program: a collective has no engine instruction" },
+		{ "partition step 2", BP_ONE(BP_AP("s", 0, "[[2, 32], [1, 8]]"), BP_AP("t", 0, "[[1, 32], [1, 8]]")),
+		  "lowering: instruction 'c' (TensorCopy) cannot be lowered to an engine program: operand 's' has partition step 2 (an engine instruction takes consecutive partitions)" },
+		{ "three free dims", BP_ONE(BP_AP("s", 0, "[[1, 4], [64, 2], [16, 2], [1, 4]]"), BP_AP("t", 0, "[[1, 4], [1, 16]]")),
+		  "lowering: instruction 'c' (TensorCopy) cannot be lowered to an engine program: operand 's': 3 free dimensions after merging the contiguous ones (an engine instruction takes 2)" },
+		{ "PSUM location", BP_ONE(BP_AP("q", 0, "[[1, 4], [1, 4]]"), BP_AP("t", 0, "[[1, 4], [1, 4]]")),
+		  "lowering: instruction 'c' (TensorCopy) cannot be lowered to an engine program: operand 'q' is in memory of type PSUM (SB and DRAM are lowered)" },
+		{ "nki_twice.bir.json", NULL, "lowering: instruction 'k1_ld_cond' (RegisterLoad) cannot be lowered to an engine program: an access through a register has no engine instruction" },
+		{ "collectives.bir.json", NULL, "lowering: instruction 'perm0' (CollectiveCompute) cannot be lowered to an engine program: a collective has no engine instruction" },
 	};
 
 	for (size_t k = 0; k < sizeof(ref) / sizeof(ref[0]); k++) {
-		struct bir_module *m = bp_final(ref[k].file);
+		const struct bp_example e = { .file = ref[k].file, .text = ref[k].text };
+		struct bir_module *m = bp_final(&e);
 		struct nscc_model *model;
 		struct nscc_err err = { { 0 } }, why = { { 0 } };
 
@@ -275,7 +370,7 @@ TEST(refusals_named)
 		ASSERT_NE(NULL, model);
 		ASSERT_EQ(0, bir_lower_model(m, model, &err)) TH_LOG("%s", err.msg);
 		EXPECT_EQ(1, bir_lower_prog(m, model, &why));
-		EXPECT_STREQ(ref[k].msg, why.msg);
+		EXPECT_STREQ(ref[k].msg, why.msg) TH_LOG("%s", ref[k].file);
 		EXPECT_EQ(0, model->sgs[0].has_prog);
 		EXPECT_EQ(0U, model->prog_flags);
 		nscc_model_free(model);
