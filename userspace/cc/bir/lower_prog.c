@@ -852,6 +852,11 @@ static int lp_streams(struct lp *l, struct lp_stream *st)
 {
 	const struct nscc_subgraph *s = &l->model->sgs[l->sg];
 	uint32_t need[8 + 64];
+	/* per stream, what its waits so far have seen: no wait twice */
+	uint32_t (*known)[8 + 64] = calloc(KBIN_PROG_ENGINES, sizeof(*known));
+
+	if (!known)
+		return -ENOMEM;
 
 	for (uint32_t k = 0; k < l->na; k++) {
 		struct lp_act *a = &l->a[k];
@@ -877,8 +882,13 @@ static int lp_streams(struct lp *l, struct lp_stream *st)
 			if (dep && b->seq + 1 > need[b->unit])
 				need[b->unit] = b->seq + 1;
 		}
-		for (u = 0; u < 8 + 64; u++)
+		for (u = 0; u < 8 + 64; u++) {
+			if (need[u] <= known[a->engine - 1][u])
+				need[u] = 0;
+			else
+				known[a->engine - 1][u] = need[u];
 			nw += !!need[u];
+		}
 		for (u = 0; u < 8 + 64; u++) {
 			if (!need[u])
 				continue;
@@ -892,14 +902,18 @@ static int lp_streams(struct lp *l, struct lp_stream *st)
 			/* every wait but the last: a 0xA0 before it */
 			sy.opcode = KBIN_PROG_OP_WAIT;
 			rec = lp_emit(&st[a->engine - 1]);
-			if (!rec)
+			if (!rec) {
+				free(known);
 				return -ENOMEM;
+			}
 			kbin_prog_encode(rec, &sy, NULL);
 			sy = (struct kbin_prog_sync){ 0 };
 		}
 		rec = lp_emit(&st[a->engine - 1]);
-		if (!rec)
+		if (!rec) {
+			free(known);
 			return -ENOMEM;
+		}
 		if (a->block) {
 			sy.opcode = KBIN_PROG_OP_TRIGGER;
 			kbin_prog_encode(rec, &sy, s->dma_queues[a->queue].name);
@@ -912,6 +926,7 @@ static int lp_streams(struct lp *l, struct lp_stream *st)
 		rec[7] = (uint8_t)lp_sem(l, a->unit);
 		memcpy(rec + 8, &sy.wait_value, 4);
 	}
+	free(known);
 	return 0;
 }
 
