@@ -84,9 +84,9 @@ struct lp {
 	/* the staging areas */
 	uint64_t st_lo, st_hi, st_cur;
 	uint32_t psum_next;
-	/* per BIR instruction: its actions [first, end) */
+	/* the BIR instructions in program order; each one's actions end */
 	const struct bir_inst **insts;
-	uint32_t *ifirst, *iend;
+	uint32_t *iend;
 	uint32_t ninsts;
 	const struct bir_inst *cur;
 };
@@ -990,10 +990,9 @@ int bir_lower_prog(const struct bir_module *m, struct nscc_model *model,
 			      l.nq, l.g->semaphores);
 	bir_foreach_inst((struct bir_function *)l.f, lp_count, &n);
 	l.insts = calloc(n + 1, sizeof(*l.insts));
-	l.ifirst = calloc(n + 1, sizeof(*l.ifirst));
 	l.iend = calloc(n + 1, sizeof(*l.iend));
 	l.qnext = calloc(s->num_dma_queues + 1, sizeof(*l.qnext));
-	if (!l.insts || !l.ifirst || !l.iend || !l.qnext) {
+	if (!l.insts || !l.iend || !l.qnext) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -1005,7 +1004,7 @@ int bir_lower_prog(const struct bir_module *m, struct nscc_model *model,
 			rc = refuse(&l, "it is inside a Loop body");
 			break;
 		}
-		l.ifirst[k] = l.iend[k] = l.na;
+		l.iend[k] = l.na;
 		l.ninsts = k + 1;
 		rc = lp_inst(&l, l.cur);
 	}
@@ -1070,7 +1069,6 @@ out:
 		free(st[e].rec);
 	free(l.a);
 	free(l.insts);
-	free(l.ifirst);
 	free(l.iend);
 	free(l.qnext);
 	return rc;
