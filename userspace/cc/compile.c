@@ -705,6 +705,10 @@ int nscc_compile_model(const struct nscc_model *m, void **buf, size_t *len,
 		goto out;
 
 	w = kbin_writer_new(m->target_gen);
+	if (w && kbin_writer_set_prog_flags(w, m->prog_flags)) {
+		kbin_writer_free(w);
+		w = NULL;
+	}
 	if (!w) {
 		ret = nscc_errf(err, -ENOMEM, "out of memory");
 		goto out;

@@ -57,6 +57,7 @@ struct kbin_writer {
 	uint32_t target_gen;
 	uint32_t version;	/* 0: 3 with a program, else 2; or as set */
 	int has_prog;		/* kbin_writer_add_prog() was called */
+	uint32_t prog_flags;	/* the program section's KBIN_PROG_F_* */
 	uint32_t nsg;
 	struct kw_sg sgs[KBIN_MAX_SUBGRAPHS];
 	struct kw_pool str;	/* names, NUL-terminated */
@@ -569,6 +570,24 @@ int kbin_writer_add_prog(struct kbin_writer *w, int sg, uint32_t engine,
 }
 
 /**
+ * kbin_writer_set_prog_flags() - the flags of the program section
+ *	(struct kbin_prog_section.flags): KBIN_PROG_F_COMPUTE for a program
+ *	of neuronsim's compute encoding; 0 (the default) for opaque compute.
+ * @w: the writer.
+ * @flags: KBIN_PROG_F_*; written as given (the checker refuses unknown
+ *	bits).
+ *
+ * Return: 0; -EINVAL a NULL or finished writer.
+ */
+int kbin_writer_set_prog_flags(struct kbin_writer *w, uint32_t flags)
+{
+	if (!w || w->finished)
+		return -EINVAL;
+	w->prog_flags = flags;
+	return 0;
+}
+
+/**
  * kbin_fix_checksum() - recompute kbin_header.checksum of a plan.
  * @buf: the plan; nothing happens when @len < 64.
  * @len: bytes; the CRC-32 (zlib crc32()) covers bytes [16, @len).
@@ -732,6 +751,7 @@ static void kw_write_prog(struct kbin_writer *w, uint8_t *p, uint64_t prog_off,
 
 	memset(ps, 0, sizeof(*ps));
 	ps->num_instrs = ni;
+	ps->flags = w->prog_flags;
 	for (i = 0; i < w->nsg; i++) {
 		for (e = 0; e < KBIN_PROG_ENGINES; e++) {
 			const struct kw_pool *r = &w->sgs[i].prog[e];

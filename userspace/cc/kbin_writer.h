@@ -80,6 +80,7 @@ int kbin_writer_add_dma_block(struct kbin_writer *w, int sg,
 			      const struct kbin_dma_desc *descs, uint32_t n);
 int kbin_writer_add_prog(struct kbin_writer *w, int sg, uint32_t engine,
 			 const void *records, uint64_t bytes);
+int kbin_writer_set_prog_flags(struct kbin_writer *w, uint32_t flags);
 int kbin_writer_finish(struct kbin_writer *w, void **buf, size_t *len);
 void kbin_fix_checksum(void *buf, size_t len);
 int kbin_prog_refill(void *buf, size_t len);

@@ -395,9 +395,12 @@ struct nscc_subgraph {
  * @neff: the NEFF whose bytes the vars borrow, or NULL (owned).
  * @warn: where nscc_compile_model() reports warnings, or NULL (not
  *	owned; they are then neither printed nor counted).
+ * @prog_flags: the program section's KBIN_PROG_F_* (KBIN_PROG_F_COMPUTE
+ *	for the BIR lowering's programs, Documentation/compiler-passes.rst).
  */
 struct nscc_model {
 	uint32_t target_gen;
+	uint32_t prog_flags;
 	struct nscc_subgraph *sgs;
 	uint32_t num_sgs;
 	uint32_t cap_sgs;

@@ -167,6 +167,8 @@ static void rp_end_instr(struct rp_sg *r, uint32_t e, struct rp_eng *g)
 			g->run_wanted = s->wait_value;
 		}
 	}
+	r->out->ends[r->out->nends++] = (struct prog_replay_end){
+		.engine = (uint8_t)e, .index = g->pc };
 	acc->done++;
 	acc->by_class[s->cls <= KBIN_PROG_CLASS_MAX ? s->cls : 0]++;
 	acc->opcodes[s->opcode]++;
@@ -190,6 +192,8 @@ static void rp_end_block(struct rp_sg *r, uint32_t k, struct rp_q *q)
 	acc->bytes += r->bbytes[bi];
 	acc->busy_ns += q->end - q->start;
 	r->out->ran[r->out->nran++] = bi;
+	r->out->ends[r->out->nends++] = (struct prog_replay_end){
+		.block = 1, .index = bi };
 	if (r->events) {
 		struct neuronsim_exec_event ev = {
 			.start_ns = q->start, .end_ns = q->end, .index = bi,
@@ -296,6 +300,7 @@ static int rp_sg_replay(const struct kbin_view *v,
 			   .events = o->trace || o->events };
 	struct kbin_prog_sg_view pv;
 	uint32_t e, k, b;
+	uint64_t n;
 	int ret = -ENOMEM;
 
 	r.gen = kbin_gen_target(v->hdr->target_gen);
@@ -307,10 +312,15 @@ static int rp_sg_replay(const struct kbin_view *v,
 	out->sems = calloc(out->nsems + 1, sizeof(*out->sems));
 	out->q = calloc(out->nq + 1, sizeof(*out->q));
 	out->ran = calloc(r.dv.num_blocks + 1, sizeof(*out->ran));
+	n = r.dv.num_blocks + 1;
+	for (e = 0; e < KBIN_PROG_ENGINES; e++)
+		n += pv.num[e];
+	out->ends = calloc(n, sizeof(*out->ends));
 	r.q = calloc(out->nq + 1, sizeof(*r.q));
 	r.bns = calloc(r.dv.num_blocks + 1, sizeof(*r.bns));
 	r.bbytes = calloc(r.dv.num_blocks + 1, sizeof(*r.bbytes));
-	if (!out->sems || !out->q || !out->ran || !r.q || !r.bns || !r.bbytes)
+	if (!out->sems || !out->q || !out->ran || !out->ends || !r.q || !r.bns ||
+	    !r.bbytes)
 		goto out;
 	for (k = 0; k < out->nq; k++) {
 		const struct kbin_dma_queue *q = &r.dv.queues[k];
@@ -361,6 +371,7 @@ void prog_replay_free(struct prog_replay *r)
 		free(r->sg[s].q);
 		free(r->sg[s].sems);
 		free(r->sg[s].ran);
+		free(r->sg[s].ends);
 		free(r->sg[s].ev);
 	}
 	free(r->sg);

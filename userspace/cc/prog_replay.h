@@ -93,6 +93,19 @@ struct prog_replay_queue {
 };
 
 /**
+ * struct prog_replay_end - one end of an instruction or a block.
+ * @block: 0 an instruction, 1 a DMA block.
+ * @engine: an instruction's enum kbin_dma_engine; 0 for a block.
+ * @index: an instruction's index in its stream, a block's among the
+ *	subgraph's blocks.
+ */
+struct prog_replay_end {
+	uint8_t block;
+	uint8_t engine;
+	uint32_t index;
+};
+
+/**
  * struct prog_replay_sg - one subgraph's execution.
  * @name: its name.
  * @finished: every instruction and every block ran.
@@ -106,6 +119,11 @@ struct prog_replay_queue {
  *	order they ended: the order their bytes move in the kernel's
  *	execution (Documentation/execute.rst).
  * @nran: entries of @ran.
+ * @ends: every instruction and block that ended, in the order they
+ *	ended (at one time: engines PE .. SP, then queues in plan order):
+ *	the order in which their effects happen in the host reference of a
+ *	compute plan (prog_ref.h).
+ * @nends: entries of @ends.
  * @ev: with a trace or prog_replay_opts.events, the trace's events in
  *	order (prog_trace.h), as the kernel records them.
  * @nev: entries of @ev.
@@ -122,6 +140,8 @@ struct prog_replay_sg {
 	uint32_t nsems;
 	uint32_t *ran;
 	uint32_t nran;
+	struct prog_replay_end *ends;
+	uint32_t nends;
 	struct neuronsim_exec_event *ev;
 	uint32_t nev;
 	uint32_t cap_ev;

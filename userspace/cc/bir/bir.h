@@ -1031,6 +1031,45 @@ int bir_constant_propagate(struct bir_module *m, const char *const *params,
 int bir_lower_model(const struct bir_module *m, struct nscc_model *model,
 		    struct nscc_err *err);
 
+/*
+ * The lowering's shared pieces (lower.c), used by lower_prog.c: where a
+ * DMA refusal points (the instruction and its operand, "ins[0]",
+ * "outs[0]" or NULL for the instruction), the var_id a DRAM location
+ * becomes (0: none), and one side of a DMA descriptor from a physical_ap
+ * operand (Documentation/compiler-passes.rst, "DMA").
+ */
+struct kbin_gen;
+
+struct dma_at {
+	const struct bir_inst *i;
+	const char *opnd;
+	const struct bir_operand *o;
+	struct nscc_err *err;
+};
+
+uint32_t bir_lower_var_id(const struct bir_function *f,
+			  const struct bir_memloc *want);
+int bir_lower_dma_side(const struct bir_function *f, const struct kbin_gen *g,
+		       const struct dma_at *at, const struct bir_operand *o,
+		       struct kbin_dma_side *sd, uint32_t *mem_type);
+
+/**
+ * bir_lower_prog() - the engine program of the final module (after
+ * bir_lower_model() on the same @model): the five streams of neuronsim's
+ * compute encoding with their triggers and waits, the staging DMA blocks
+ * and queues, and KBIN_PROG_F_COMPUTE (Documentation/compiler-passes.rst,
+ * "Lowering to engine programs").
+ * @m: the final module.
+ * @model: the model bir_lower_model() built; left untouched on a refusal.
+ * @why: out: on a refusal, the message ("lowering: instruction 'NAME'
+ *	(OPCODE) cannot be lowered to an engine program: ...").
+ *
+ * Return: 0 the program is set; 1 refused (@why says why; the plan is
+ * written without a program); -ENOMEM (@why says so).
+ */
+int bir_lower_prog(const struct bir_module *m, struct nscc_model *model,
+		   struct nscc_err *why);
+
 /**
  * nscc_bir_compile_file() - BIR JSON file -> all passes -> lowering ->
  * KBIN plan (@buf malloc'd, @len bytes).

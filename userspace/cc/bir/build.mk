@@ -12,7 +12,7 @@ $(call library,BIR,libneuronsim-bir,host rel)
 BIR_DIR		:= userspace/cc/bir
 BIR_SRCS	:= ir.c json.c passmgr.c pass_rtmemres.c pass_sballoc.c pass_klr.c \
 		   pass_inline_nki.c pass_inline_bir.c pass_coalesce.c \
-		   pass_psum_rotation.c lower.c cli.c
+		   pass_psum_rotation.c lower.c lower_prog.c cli.c
 BIR_INC		:= -I$(TOP)/userspace/cc
 # the passes read the compiler's dtype table (model.c) and the lowering
 # builds its model, so the library uses libneuronsim-cc
@@ -20,7 +20,7 @@ BIR_USES	:= CC KBIN PLAN
 BIR_LDLIBS	:= -ljansson -lm
 
 BIR_TESTS	:= bir_json bir_names bir_rtmemres bir_sballoc bir_inline_nki \
-		   bir_inline_bir bir_coalesce bir_psum bir_lower
+		   bir_inline_bir bir_coalesce bir_psum bir_lower bir_prog
 $(call programs,BIR_TESTS,host,userspace/tests,$(HOST_O)/tests,TESTUTIL BIR,userspace)
 # where the tests find the bundled examples and golden files, and the
 # release neuronsim-cc whose switches they run (userspace/tools/build.mk)

@@ -50,6 +50,20 @@ int nscc_bir_compile_file_opts(const char *path, const struct bir_opts *opts,
 		rc = -ENOMEM;
 	if (!rc)
 		rc = bir_lower_model(m, model, err);
+	if (!rc) {
+		struct nscc_err why = { { 0 } };
+
+		/* the engine program, or a plan without one as before */
+		rc = bir_lower_prog(m, model, &why);
+		if (rc == 1 && opts->warn)
+			fprintf(opts->warn, "%snote: %s; the plan has no engine program\n",
+				opts->warn_prefix ? opts->warn_prefix : "",
+				why.msg);
+		if (rc < 0)
+			snprintf(err->msg, sizeof(err->msg), "%s", why.msg);
+		if (rc == 1)
+			rc = 0;
+	}
 	if (!rc)
 		rc = nscc_compile_model(model, buf, len, err);
 	if (rc == -ENOMEM && !err->msg[0])

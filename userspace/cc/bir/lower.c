@@ -102,7 +102,7 @@ static bool becomes_var(const struct bir_memloc *ml)
 }
 
 /* the var_id lowering gives @want: 1.. in set and location order */
-static uint32_t var_id_of(const struct bir_function *f,
+uint32_t bir_lower_var_id(const struct bir_function *f,
 			  const struct bir_memloc *want)
 {
 	uint32_t id = 1;
@@ -115,14 +115,6 @@ static uint32_t var_id_of(const struct bir_function *f,
 		}
 	return 0;
 }
-
-/* where a DMA refusal points: the instruction and its operand */
-struct dma_at {
-	const struct bir_inst *i;
-	const char *opnd;	/* "ins[0]", "outs[0]" or NULL: the instruction */
-	const struct bir_operand *o;
-	struct nscc_err *err;
-};
 
 __attribute__((format(printf, 2, 3)))
 static int dfail(const struct dma_at *at, const char *fmt, ...)
@@ -155,7 +147,7 @@ static int dfail(const struct dma_at *at, const char *fmt, ...)
  * pairs in bytes, the partition pair in rows (Documentation/
  * compiler-passes.rst, "DMA").
  */
-static int dma_side(const struct bir_function *f, const struct kbin_gen *g,
+int bir_lower_dma_side(const struct bir_function *f, const struct kbin_gen *g,
 		    const struct dma_at *at, const struct bir_operand *o,
 		    struct kbin_dma_side *sd, uint32_t *mem_type)
 {
@@ -188,7 +180,7 @@ static int dma_side(const struct bir_function *f, const struct kbin_gen *g,
 	} else if (var_kind(ml->type) != KBIN_MR_INVALID) {
 		row = ml->dims[1];
 		off = 0;
-		sd->var_id = var_id_of(f, ml);
+		sd->var_id = bir_lower_var_id(f, ml);
 	} else {
 		return dfail(at, "a location of memory type %u is not reachable by DMA (DRAM and SB are)",
 			     ml->type);
@@ -323,11 +315,11 @@ static int dma_inst(struct bir_inst *i, void *arg)
 		return 0;
 	at.opnd = "ins[0]";
 	at.o = &i->ins[0];
-	rc = dma_side(c->f, c->g, &at, &i->ins[0], &d.from, &ft);
+	rc = bir_lower_dma_side(c->f, c->g, &at, &i->ins[0], &d.from, &ft);
 	at.opnd = "outs[0]";
 	at.o = &i->outs[0];
 	if (!rc)
-		rc = dma_side(c->f, c->g, &at, &i->outs[0], &d.to, &tt);
+		rc = bir_lower_dma_side(c->f, c->g, &at, &i->outs[0], &d.to, &tt);
 	if (rc)
 		return rc;
 	d.op = d.from.dtype == d.to.dtype ? KBIN_DMA_OP_COPY : KBIN_DMA_OP_CAST;

@@ -1,0 +1,1075 @@
+// SPDX-License-Identifier: GPL-2.0
+/* requires: bir_lower_model() ran on the model; guarantees: a program that passes the plan checker, or the model untouched */
+/*
+ * lower_prog.c - the final module's straight-line code -> the engine
+ * program of its plan: the five streams of neuronsim's compute encoding
+ * (struct kbin_compute_record), with the 0xC1 triggers of the DMA blocks
+ * and the 0xA0 waits their order needs (Documentation/compiler-passes.rst,
+ * "Lowering to engine programs").
+ *
+ * Each BIR instruction becomes actions in program order: a compute
+ * instruction on one engine, or a DMA block on one queue (its trigger on
+ * the queue's owner).  Operands in DRAM are staged through SBUF by
+ * blocks of two staging queues owned by SP; MatMult and Transpose write
+ * a PSUM tile that a COPY moves to their destination.  An action waits
+ * for the latest earlier action of every other engine or queue it
+ * depends on: the BIR deps, and every read-after-write, write-after-read
+ * and write-after-write on overlapping bytes.  Engine e counts its
+ * completed compute instructions on semaphore (queues + e - 1); a queue
+ * counts its blocks on its own semaphore.
+ *
+ * Everything is decided before the model is touched: a refusal leaves
+ * the model as bir_lower_model() made it (a plan without a program).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bir.h"
+#include "kbin_cast.h"
+#include "kbin_compute.h"
+#include "kbin_dma.h"
+#include "kbin_gen.h"
+#include "kbin_num.h"
+#include "kbin_prog.h"
+#include "kbin_writer.h"
+
+#define LP_STAGE_ALIGN	64U
+#define LP_SP_LOAD	"qSPIO1"	/* staging loads */
+#define LP_SP_STORE	"qSPIO2"	/* staging stores */
+
+enum { SPC_SBUF = KBIN_SPACE_SBUF, SPC_PSUM = KBIN_SPACE_PSUM, SPC_DRAM = 3 };
+
+/* bytes one action reads or writes */
+struct lp_reg {
+	uint8_t space;		/* SPC_* */
+	uint8_t write;
+	uint32_t p0, p1;	/* partitions [p0, p1) */
+	uint64_t b0, b1;	/* bytes [b0, b1) of each; DRAM: the var */
+	uint32_t var;
+};
+
+#define LP_MAX_REGS	6
+
+/* one action: a compute instruction or a DMA block */
+struct lp_act {
+	int block;		/* a DMA block, else a compute instruction */
+	uint32_t engine;	/* the stream it (its trigger) goes on */
+	int unit;		/* engine 1..5, or 8 + queue index */
+	uint32_t seq;		/* its index among the unit's actions */
+	uint32_t inst;		/* the BIR instruction's index */
+	uint8_t rec[KBIN_PROG_RECORD_SIZE];	/* compute: the record */
+	/* block: its queue index (model), descriptors (owned), id */
+	uint32_t queue, ndescs, id;
+	struct kbin_dma_desc *descs;
+	int fresh;		/* a staging block the model lacks */
+	const char *comment;
+	struct lp_reg r[LP_MAX_REGS];
+	uint32_t nr;
+};
+
+struct lp {
+	const struct bir_function *f;
+	const struct kbin_gen *g;
+	struct nscc_model *model;
+	int sg;
+	struct nscc_err *why;
+	struct lp_act *a;
+	uint32_t na, cap;
+	/* units: engines 1..5 and queues from 8 on */
+	uint32_t nq;		/* queues of the model, then the two staging */
+	uint32_t qload, qstore;
+	uint32_t useq[8 + 64];	/* actions per unit so far */
+	uint32_t *qnext;	/* per model queue, its next DMA TensorCopy id */
+	/* the staging areas */
+	uint64_t st_lo, st_hi, st_cur;
+	uint32_t psum_next;
+	/* the BIR instructions in program order; each one's actions end */
+	const struct bir_inst **insts;
+	uint32_t *iend;
+	uint32_t ninsts;
+	const struct bir_inst *cur;
+};
+
+__attribute__((format(printf, 2, 3)))
+static int refuse(struct lp *l, const char *fmt, ...)
+{
+	char what[320];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(l->why->msg, sizeof(l->why->msg),
+		 "lowering: instruction '%.96s' (%.32s) cannot be lowered to an engine program: %.250s",
+		 l->cur ? l->cur->name : "?", l->cur ? l->cur->opname : "?",
+		 what);
+	return 1;
+}
+
+static struct lp_act *lp_new(struct lp *l)
+{
+	struct lp_act *a;
+
+	if (l->na == l->cap) {
+		uint32_t cap = l->cap ? 2 * l->cap : 64;
+
+		a = realloc(l->a, cap * sizeof(*a));
+		if (!a)
+			return NULL;
+		l->a = a;
+		l->cap = cap;
+	}
+	a = &l->a[l->na];
+	memset(a, 0, sizeof(*a));
+	return a;
+}
+
+static void lp_reg_add(struct lp_act *a, struct lp_reg r)
+{
+	if (a->nr < LP_MAX_REGS)
+		a->r[a->nr++] = r;
+}
+
+static int lp_overlap(const struct lp_reg *x, const struct lp_reg *y)
+{
+	if (x->space != y->space || (!x->write && !y->write))
+		return 0;
+	if (x->space == SPC_DRAM)
+		return x->var == y->var;
+	return x->p0 < y->p1 && y->p0 < x->p1 && x->b0 < y->b1 && y->b0 < x->b1;
+}
+
+/* the bytes of a compute operand */
+static struct lp_reg lp_ap_reg(const struct kbin_compute_ap *ap, int write)
+{
+	uint32_t sz = kbin_dma_dtype(ap->dtype)->size;
+	long long lo = 0, hi = 0, d;
+	struct lp_reg r = { .space = ap->space, .write = (uint8_t)write,
+			    .p0 = ap->partition,
+			    .p1 = (uint32_t)ap->partition + ap->partitions };
+
+	for (int k = 0; k < 2; k++) {
+		d = (long long)(ap->num[k] - 1) * ap->step[k];
+		if (d < 0)
+			lo += d;
+		else
+			hi += d;
+	}
+	r.b0 = (uint64_t)((long long)ap->offset + lo * sz);
+	r.b1 = (uint64_t)((long long)ap->offset + (hi + 1) * sz);
+	return r;
+}
+
+/*
+ * The bytes of one side of a descriptor: a DRAM var as a whole; an SBUF
+ * side (var 0) by the partitions its partition dimensions (steps that
+ * are whole partition strides) reach and the bytes its other dimensions
+ * reach in each.
+ */
+static struct lp_reg lp_side_reg(const struct kbin_gen *g,
+				 const struct kbin_dma_side *s, int write)
+{
+	struct lp_reg r = { .space = SPC_DRAM, .write = (uint8_t)write,
+			    .var = s->var_id };
+	uint64_t stride = g->sbuf_partition_stride, pext = 0, bext = 1;
+
+	if (s->var_id)
+		return r;
+	for (uint32_t i = 0; i < s->num_dims; i++) {
+		uint64_t d = (uint64_t)(s->sizes[i] - 1) * s->steps[i];
+
+		if (i && s->steps[i] % stride == 0)
+			pext += d / stride;
+		else
+			bext += d;
+	}
+	r.space = SPC_SBUF;
+	r.p0 = (uint32_t)(s->offset / stride);
+	r.p1 = r.p0 + (uint32_t)pext + 1;
+	r.b0 = s->offset % stride;
+	r.b1 = r.b0 + bext;
+	if (r.b1 > stride) {
+		/* a run across partitions: every byte of each */
+		r.p1 = (uint32_t)((s->offset + pext * stride + bext - 1) / stride) + 1;
+		r.b0 = 0;
+		r.b1 = stride;
+	}
+	return r;
+}
+
+/* append action @a (lp_new()'s), numbered on its unit */
+static void lp_push(struct lp *l, struct lp_act *a)
+{
+	a->inst = l->ninsts - 1;
+	a->seq = l->useq[a->unit]++;
+	l->na++;
+	l->iend[a->inst] = l->na;
+}
+
+/* ---- operands ---- */
+
+static int lp_dtype(struct lp *l, const struct bir_operand *o, uint8_t *dt)
+{
+	const struct bir_dtype *d = bir_operand_dtype(o, o->ml);
+	const struct kbin_dma_dtype_info *t = kbin_dma_dtype(d->id);
+
+	if (!t || t->size > 4 || !kbin_cast_ok(d->id, KBIN_DMA_DTYPE_FLOAT32) ||
+	    !kbin_cast_ok(KBIN_DMA_DTYPE_FLOAT32, d->id))
+		return refuse(l, "operand '%s': dtype '%s' is not one the engines compute in",
+			      o->name ? o->name : "", d->name ? d->name : "(none)");
+	*dt = (uint8_t)d->id;
+	return 0;
+}
+
+static int is_dram(const struct bir_memloc *ml)
+{
+	return ml->type == BIR_MEM_INPUT || ml->type == BIR_MEM_OUTPUT ||
+	       ml->type == BIR_MEM_DRAM;
+}
+
+/*
+ * The free dimensions of @o (pairs 1..), merged where contiguous, as
+ * kbin_compute_ap's two; *@elems their product.
+ */
+static int lp_free(struct lp *l, const struct bir_operand *o,
+		   struct kbin_compute_ap *ap, uint64_t *elems)
+{
+	int64_t st[8], nm[8];
+	uint32_t n = 0;
+
+	*elems = 1;
+	for (uint32_t k = 1; k < o->nap; k++) {
+		if (o->ap[k].num <= 0)
+			return refuse(l, "operand '%s': access pattern pair %u has num %lld",
+				      o->name, k, (long long)o->ap[k].num);
+		*elems *= (uint64_t)o->ap[k].num;
+		if (o->ap[k].num == 1)
+			continue;
+		if (n && st[n - 1] == o->ap[k].step * o->ap[k].num) {
+			st[n - 1] = o->ap[k].step;
+			nm[n - 1] *= o->ap[k].num;
+			continue;
+		}
+		if (n == 8)
+			break;
+		st[n] = o->ap[k].step;
+		nm[n++] = o->ap[k].num;
+	}
+	if (n > 2)
+		return refuse(l, "operand '%s': %u free dimensions after merging the contiguous ones (an engine instruction takes 2)",
+			      o->name, n);
+	ap->num[0] = ap->num[1] = 1;
+	ap->step[0] = ap->step[1] = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t d = 2 - n + k;
+
+		if (nm[k] > UINT16_MAX || st[k] < INT16_MIN || st[k] > INT16_MAX)
+			return refuse(l, "operand '%s': free dimension [%lld, %lld] does not fit an engine access pattern (num <= 65535, |step| <= 32767)",
+				      o->name, (long long)st[k], (long long)nm[k]);
+		ap->num[d] = (uint16_t)nm[k];
+		ap->step[d] = (int16_t)st[k];
+	}
+	return 0;
+}
+
+/*
+ * The SBUF staging area: the largest gap (64-byte aligned) of the
+ * partition bytes that no SB location (allocated or a carve-out) covers
+ * in any partition; staging tiles take it as a ring.
+ */
+static void lp_stage_area(struct lp *l)
+{
+	uint64_t size = l->g->sbuf_partition_size, pos = 0, best = 0;
+
+	l->st_lo = l->st_hi = 0;
+	while (pos < size) {
+		uint64_t next = size, end = pos;
+		int moved = 0;
+
+		for (uint32_t s = 0; s < l->f->nsets; s++)
+			for (uint32_t k = 0; k < l->f->sets[s]->nlocs; k++) {
+				const struct bir_memloc *ml = l->f->sets[s]->locs[k];
+
+				if (ml->type != BIR_MEM_SB || !ml->dims[1])
+					continue;
+				if (ml->addr <= pos && ml->addr + ml->dims[1] > end) {
+					end = ml->addr + ml->dims[1];
+					moved = 1;
+				} else if (ml->addr > pos && ml->addr < next) {
+					next = ml->addr;
+				}
+			}
+		if (moved) {
+			/* inside a location: skip past it */
+			pos = (end + LP_STAGE_ALIGN - 1) / LP_STAGE_ALIGN * LP_STAGE_ALIGN;
+			continue;
+		}
+		if (next - pos > best) {
+			best = next - pos;
+			l->st_lo = pos;
+			l->st_hi = next;
+		}
+		pos = next;
+	}
+	l->st_cur = l->st_lo;
+}
+
+/* a staging tile of @parts partitions x @bytes in SBUF */
+static int lp_stage(struct lp *l, uint32_t parts, uint64_t bytes,
+		    uint32_t *off)
+{
+	uint64_t n = (bytes + LP_STAGE_ALIGN - 1) / LP_STAGE_ALIGN * LP_STAGE_ALIGN;
+
+	if (parts > l->g->sbuf_partitions)
+		return refuse(l, "a DRAM operand of %u partitions does not fit SBUF's %u",
+			      parts, l->g->sbuf_partitions);
+	if (n > l->st_hi - l->st_lo)
+		return refuse(l, "its SBUF staging needs %llu bytes per partition; the largest gap outside every SB location is %llu",
+			      (unsigned long long)n,
+			      (unsigned long long)(l->st_hi - l->st_lo));
+	if (l->st_cur + n > l->st_hi)
+		l->st_cur = l->st_lo;
+	*off = (uint32_t)l->st_cur;
+	l->st_cur += n;
+	return 0;
+}
+
+/* a staging operand: partitions 0.., @elems contiguous elements each */
+static void lp_stage_ap(struct kbin_compute_ap *ap, uint32_t off,
+			uint32_t parts, uint64_t elems, uint8_t dt)
+{
+	memset(ap, 0, sizeof(*ap));
+	ap->offset = off;
+	ap->space = KBIN_SPACE_SBUF;
+	ap->dtype = dt;
+	ap->partitions = (uint8_t)parts;
+	ap->num[0] = 1;
+	ap->num[1] = (uint16_t)elems;
+	ap->step[1] = 1;
+}
+
+/* the DMA block between @o (DRAM) and the staging tile @st, on @queue */
+static int lp_stage_block(struct lp *l, const struct bir_operand *o,
+			  const struct kbin_compute_ap *st, int load)
+{
+	struct kbin_memloc_fake {
+		struct bir_memloc ml;
+		struct bir_memloc_set set;
+	} fk;
+	struct bir_operand so = { .kind = BIR_OPND_AP, .name = "(staging)" };
+	struct bir_ap_pair sap[2];
+	struct bir_operand dop = *o;
+	struct bir_ap_pair dap[KBIN_DMA_MAX_DIMS];
+	struct dma_at at = { .i = l->cur, .opnd = load ? "ins" : "outs",
+			     .o = o, .err = l->why };
+	uint32_t parts = st->partitions, n = 1, mt;
+	struct lp_act *a;
+	struct kbin_dma_desc *d;
+	int broadcast = o->ap[0].step == 0 && parts > 1;
+
+	if (o->ndyn)
+		return refuse(l, "operand '%s' has a run-time offset", o->name);
+	if (o->nap > KBIN_DMA_MAX_DIMS)
+		return refuse(l, "operand '%s' has %u access pattern pairs (a DMA side takes up to %u)",
+			      o->name, o->nap, KBIN_DMA_MAX_DIMS);
+	memset(&fk, 0, sizeof(fk));
+	fk.ml.name = "(staging)";
+	fk.ml.type = BIR_MEM_SB;
+	fk.ml.addr = st->offset;
+	fk.ml.dims[0] = parts;
+	fk.ml.dims[1] = l->g->sbuf_partition_size;
+	fk.ml.set = &fk.set;
+	so.ml = &fk.ml;
+	so.dtype.id = st->dtype;
+	so.dtype.name = "(staging)";
+	so.ap = sap;
+	so.nap = 2;
+	sap[0] = (struct bir_ap_pair){ 1, broadcast ? 1 : parts };
+	sap[1] = (struct bir_ap_pair){ 1, st->num[1] };
+	if (broadcast) {
+		/* partition step 0: one descriptor per partition */
+		n = parts;
+		memcpy(dap, o->ap, o->nap * sizeof(*dap));
+		dap[0] = (struct bir_ap_pair){ 1, 1 };
+		dop.ap = dap;
+	}
+	a = lp_new(l);
+	d = calloc(n, sizeof(*d));
+	if (!a || !d) {
+		free(d);
+		return -ENOMEM;
+	}
+	a->descs = d;
+	for (uint32_t k = 0; k < n; k++) {
+		struct kbin_dma_side *from = load ? &d[k].from : &d[k].to;
+		struct kbin_dma_side *to = load ? &d[k].to : &d[k].from;
+		int rc;
+
+		fk.ml.base = broadcast ? k : 0;
+		rc = bir_lower_dma_side(l->f, l->g, &at, &dop, from, &mt);
+		if (!rc)
+			rc = bir_lower_dma_side(l->f, l->g, &at, &so, to, &mt);
+		if (rc) {
+			free(d);
+			return rc == -ENOMEM ? rc : 1;
+		}
+		d[k].op = d[k].from.dtype == d[k].to.dtype ? KBIN_DMA_OP_COPY :
+			  KBIN_DMA_OP_CAST;
+	}
+	/* the DRAM var and the staging tile */
+	lp_reg_add(a, lp_side_reg(l->g, load ? &d[0].from : &d[0].to, !load));
+	lp_reg_add(a, lp_ap_reg(st, load));
+	a->block = 1;
+	a->fresh = 1;
+	a->ndescs = n;
+	a->queue = load ? l->qload : l->qstore;
+	a->engine = KBIN_DMA_ENGINE_SP;
+	a->unit = 8 + (int)a->queue;
+	a->comment = l->cur->name;
+	lp_push(l, a);
+	return 0;
+}
+
+/*
+ * A compute operand from BIR operand @o: on chip when @o is in SB (its
+ * partition step 1), else a staging tile, loaded by a block first when
+ * @load.  *@dram says a store block must follow (an output in DRAM).
+ */
+static int lp_opnd(struct lp *l, const struct bir_operand *o,
+		   struct kbin_compute_ap *ap, int load, int *dram)
+{
+	const struct bir_memloc *ml = o->ml;
+	uint64_t elems, parts, off;
+	uint32_t so = 0;
+	int rc;
+
+	*dram = 0;
+	memset(ap, 0, sizeof(*ap));
+	if (o->kind != BIR_OPND_AP)
+		return refuse(l, "operand '%s' is not an access pattern",
+			      o->name ? o->name : "");
+	if (!ml)
+		return refuse(l, "operand '%s' names no memory location", o->name);
+	if (!o->nap || o->ap[0].num <= 0)
+		return refuse(l, "operand '%s' has no partition dimension", o->name);
+	if (o->ndyn)
+		return refuse(l, "operand '%s' has a run-time offset", o->name);
+	rc = lp_dtype(l, o, &ap->dtype);
+	if (!rc)
+		rc = lp_free(l, o, ap, &elems);
+	if (rc)
+		return rc;
+	parts = (uint64_t)o->ap[0].num;
+	if (is_dram(ml)) {
+		if (elems * kbin_dma_dtype(ap->dtype)->size > UINT32_MAX ||
+		    elems > UINT16_MAX)
+			return refuse(l, "operand '%s': %llu elements per partition are too many to stage",
+				      o->name, (unsigned long long)elems);
+		rc = lp_stage(l, (uint32_t)parts,
+			      elems * kbin_dma_dtype(ap->dtype)->size, &so);
+		if (rc)
+			return rc;
+		lp_stage_ap(ap, so, (uint32_t)parts, elems, ap->dtype);
+		*dram = 1;
+		return load ? lp_stage_block(l, o, ap, 1) : 0;
+	}
+	if (ml->type != BIR_MEM_SB)
+		return refuse(l, "operand '%s' is in memory of type %s (SB and DRAM are lowered)",
+			      o->name, bir_mem_type_name(ml->type) ?
+			      bir_mem_type_name(ml->type) : "?");
+	if (o->ap[0].step != 1 && parts > 1)
+		return refuse(l, "operand '%s' has partition step %lld (an engine instruction takes consecutive partitions)",
+			      o->name, (long long)o->ap[0].step);
+	off = ml->addr + (uint64_t)o->offset;
+	if (o->offset < 0 || off > UINT32_MAX || ml->base + parts > 128)
+		return refuse(l, "operand '%s': offset %lld or partitions %u..%llu outside SBUF",
+			      o->name, (long long)o->offset, ml->base,
+			      (unsigned long long)(ml->base + parts));
+	ap->offset = (uint32_t)off;
+	ap->space = KBIN_SPACE_SBUF;
+	ap->partition = (uint8_t)ml->base;
+	ap->partitions = (uint8_t)parts;
+	return 0;
+}
+
+/* append compute record @r on @engine, reading/writing its operands */
+static int lp_compute(struct lp *l, const struct kbin_compute_record *r,
+		      uint32_t engine)
+{
+	struct kbin_prog_verdict v;
+	char why[200];
+	struct lp_act *a;
+
+	kbin_prog_verdict_init(&v);
+	v.engine = engine;
+	if (kbin_compute_check((const __u8 *)r, engine, l->g, &v))
+		return refuse(l, "its %s on %s breaks the compute encoding's rules: %s",
+			      kbin_compute_op_str(r->opcode),
+			      kbin_dma_engine_str(engine),
+			      kbin_compute_why(&v, why, sizeof(why)));
+	a = lp_new(l);
+	if (!a)
+		return -ENOMEM;
+	memcpy(a->rec, r, sizeof(*r));
+	a->engine = engine;
+	a->unit = (int)engine;
+	lp_reg_add(a, lp_ap_reg(&r->out, 1));
+	if (r->in0.space)
+		lp_reg_add(a, lp_ap_reg(&r->in0, 0));
+	if ((r->opcode == KBIN_COP_TENSOR_TENSOR || r->opcode == KBIN_COP_MATMULT ||
+	     (r->opcode == KBIN_COP_TENSOR_SCALAR &&
+	      !(r->flags & KBIN_COMPUTE_F_IMM))) && r->in1.space)
+		lp_reg_add(a, lp_ap_reg(&r->in1, 0));
+	lp_push(l, a);
+	return 0;
+}
+
+static void lp_rec(struct kbin_compute_record *r, unsigned int op)
+{
+	memset(r, 0, sizeof(*r));
+	r->opcode = (uint8_t)op;
+	r->words = KBIN_PROG_RECORD_SIZE / 4;
+}
+
+static uint32_t f32_bits(double d)
+{
+	float f = (float)d;
+	uint32_t b;
+
+	memcpy(&b, &f, 4);
+	return b;
+}
+
+/* the output: straight into @out's SB bytes, or via staging + a store */
+static int lp_finish_out(struct lp *l, const struct bir_operand *o,
+			 const struct kbin_compute_ap *out, int dram)
+{
+	return dram ? lp_stage_block(l, o, out, 0) : 0;
+}
+
+/* a PSUM tile of @parts partitions x @elems float32 (one bank) */
+static int lp_psum(struct lp *l, uint32_t parts, uint64_t elems,
+		   struct kbin_compute_ap *ap)
+{
+	uint32_t np = kbin_gen_psum_partitions(l->g);
+
+	if (parts > np || elems * 4 > KBIN_PSUM_BANK_SIZE)
+		return refuse(l, "its result of %u partitions x %llu float32 does not fit a PSUM bank (%u x %u)",
+			      parts, (unsigned long long)elems, np,
+			      KBIN_PSUM_BANK_SIZE / 4);
+	memset(ap, 0, sizeof(*ap));
+	ap->offset = (l->psum_next++ % l->g->psum_banks) * KBIN_PSUM_BANK_SIZE;
+	ap->space = KBIN_SPACE_PSUM;
+	ap->dtype = KBIN_DMA_DTYPE_FLOAT32;
+	ap->partitions = (uint8_t)parts;
+	ap->num[0] = 1;
+	ap->num[1] = (uint16_t)elems;
+	ap->step[1] = 1;
+	return 0;
+}
+
+static uint64_t ap_elems(const struct kbin_compute_ap *ap)
+{
+	return (uint64_t)ap->num[0] * ap->num[1];
+}
+
+/* MatMult and Transpose: PE into PSUM, then a COPY on ACT to the out */
+static int lp_pe(struct lp *l, const struct bir_inst *i)
+{
+	struct kbin_compute_ap in0, in1, out, ps;
+	struct kbin_compute_record r;
+	uint64_t n, n0, nc;
+	int d0, d1, dout, rc;
+	int mm = i->op == BIR_OP_MATMULT;
+
+	if (i->nins != (mm ? 2U : 1U) || i->nouts != 1)
+		return refuse(l, "%s takes %u inputs and one output, not %u and %u",
+			      i->opname, mm ? 2 : 1, i->nins, i->nouts);
+	rc = lp_opnd(l, &i->ins[0], &in0, 1, &d0);
+	if (!rc && mm)
+		rc = lp_opnd(l, &i->ins[1], &in1, 1, &d1);
+	if (!rc)
+		rc = lp_opnd(l, &i->outs[0], &out, 0, &dout);
+	if (rc)
+		return rc;
+	n = mm ? ap_elems(&in1) : in0.partitions;
+	if (mm && n > KBIN_COMPUTE_MATMUL_MAX_N && in1.num[0] != 1)
+		return refuse(l, "its moving operand has %llu elements per partition in two dimensions (more than %u need one to split)",
+			      (unsigned long long)n, KBIN_COMPUTE_MATMUL_MAX_N);
+	for (n0 = 0; n0 < n; n0 += nc) {
+		struct kbin_compute_ap part = in1;
+
+		nc = n - n0 > KBIN_COMPUTE_MATMUL_MAX_N ?
+		     KBIN_COMPUTE_MATMUL_MAX_N : n - n0;
+		rc = lp_psum(l, (uint32_t)ap_elems(&in0), nc, &ps);
+		if (rc)
+			return rc;
+		lp_rec(&r, mm ? KBIN_COP_MATMULT : KBIN_COP_TRANSPOSE);
+		r.out = ps;
+		r.in0 = in0;
+		if (mm) {
+			part.offset += (uint32_t)(n0 * part.step[1] *
+						  kbin_dma_dtype(part.dtype)->size);
+			part.num[1] = (uint16_t)nc;
+			r.in1 = part;
+		}
+		rc = lp_compute(l, &r, KBIN_DMA_ENGINE_PE);
+		if (rc)
+			return rc;
+		/* PSUM -> the destination's columns n0 .. n0 + nc */
+		lp_rec(&r, KBIN_COP_COPY);
+		r.in0 = ps;
+		r.out = out;
+		if (n0 || nc != n) {
+			if (out.num[0] != 1)
+				return refuse(l, "its output of %llu columns in two dimensions cannot take a split result",
+					      (unsigned long long)n);
+			r.out.offset += (uint32_t)(n0 * out.step[1] *
+						   kbin_dma_dtype(out.dtype)->size);
+			r.out.num[1] = (uint16_t)nc;
+		}
+		rc = lp_compute(l, &r, KBIN_DMA_ENGINE_ACT);
+		if (rc)
+			return rc;
+	}
+	return lp_finish_out(l, &i->outs[0], &out, dout);
+}
+
+/* the vector operations: one compute instruction, operands staged */
+static int lp_vector(struct lp *l, const struct bir_inst *i)
+{
+	struct kbin_compute_ap in0 = { 0 }, in1 = { 0 }, out;
+	struct kbin_compute_record r;
+	const char *name;
+	uint32_t engine = KBIN_DMA_ENGINE_DVE;
+	int d, dout, rc, v;
+	unsigned int op;
+
+	if (i->nouts != 1)
+		return refuse(l, "it has %u outputs (one is lowered)", i->nouts);
+	switch (i->op) {
+	case BIR_OP_MEMSET:
+		op = KBIN_COP_MEMSET;
+		engine = KBIN_DMA_ENGINE_POOL;
+		break;
+	case BIR_OP_TENSOR_COPY:
+		op = KBIN_COP_COPY;
+		engine = KBIN_DMA_ENGINE_POOL;
+		break;
+	case BIR_OP_ACTIVATION:
+		op = KBIN_COP_ACTIVATE;
+		engine = KBIN_DMA_ENGINE_ACT;
+		break;
+	case BIR_OP_TENSOR_TENSOR:
+		op = KBIN_COP_TENSOR_TENSOR;
+		break;
+	case BIR_OP_TENSOR_SCALAR:
+		op = KBIN_COP_TENSOR_SCALAR;
+		break;
+	default:
+		op = KBIN_COP_REDUCE;
+		break;
+	}
+	lp_rec(&r, op);
+	if (op != KBIN_COP_MEMSET) {
+		uint32_t want = op == KBIN_COP_TENSOR_TENSOR ||
+				op == KBIN_COP_TENSOR_SCALAR ? 2 : 1;
+
+		if (i->nins != want)
+			return refuse(l, "it takes %u inputs, not %u", want,
+				      i->nins);
+		rc = lp_opnd(l, &i->ins[0], &in0, 1, &d);
+		if (rc)
+			return rc;
+	}
+	if (op == KBIN_COP_TENSOR_TENSOR ||
+	    (op == KBIN_COP_TENSOR_SCALAR && i->ins[1].kind != BIR_OPND_IMM)) {
+		rc = lp_opnd(l, &i->ins[1], &in1, 1, &d);
+		if (rc)
+			return rc;
+	}
+	rc = lp_opnd(l, &i->outs[0], &out, 0, &dout);
+	if (rc)
+		return rc;
+	switch (op) {
+	case KBIN_COP_MEMSET:
+		r.value = f32_bits(bir_attr_num(i, "value", 0));
+		break;
+	case KBIN_COP_ACTIVATE:
+		name = bir_attr_str(i, "func");
+		v = name ? kbin_act_func_parse(name) : KBIN_ACT_IDENTITY;
+		if (v < 0)
+			return refuse(l, "activation function '%s' is not one the engines have",
+				      name);
+		r.func = (uint8_t)v;
+		r.value = f32_bits(bir_attr_num(i, "scale", 1));
+		break;
+	case KBIN_COP_TENSOR_TENSOR:
+	case KBIN_COP_TENSOR_SCALAR:
+	case KBIN_COP_REDUCE:
+		name = bir_attr_str(i, "op");
+		v = name ? kbin_alu_op_parse(name) : -EINVAL;
+		if (v < 0)
+			return refuse(l, "ALU operation '%s' is not one the engines have",
+				      name ? name : "(none)");
+		r.func = (uint8_t)v;
+		if (op == KBIN_COP_TENSOR_SCALAR && i->ins[1].kind == BIR_OPND_IMM) {
+			r.flags = KBIN_COMPUTE_F_IMM;
+			r.value = f32_bits(i->ins[1].imm);
+		} else if (op != KBIN_COP_REDUCE) {
+			r.in1 = in1;
+		}
+		break;
+	default:
+		break;
+	}
+	r.out = out;
+	if (op != KBIN_COP_MEMSET)
+		r.in0 = in0;
+	rc = lp_compute(l, &r, engine);
+	return rc ? rc : lp_finish_out(l, &i->outs[0], &out, dout);
+}
+
+/* a TensorCopy with a DRAM side: the block bir_lower_model() made */
+static int lp_dma_copy(struct lp *l, const struct bir_inst *i)
+{
+	const struct nscc_subgraph *s = &l->model->sgs[l->sg];
+	char name[40];
+	uint32_t q;
+	struct lp_act *a;
+
+	if (!i->engine)
+		return refuse(l, "a DMA TensorCopy needs an engine to trigger it");
+	snprintf(name, sizeof(name), "q%sIO0", i->engine);
+	for (q = 0; q < s->num_dma_queues; q++)
+		if (!strcmp(s->dma_queues[q].name, name))
+			break;
+	if (q == s->num_dma_queues)
+		return refuse(l, "no DMA queue '%s'", name);
+	for (uint32_t b = 0; b < s->num_dma_blocks; b++) {
+		const struct nscc_dma_block *blk = &s->dma_blocks[b];
+
+		if (blk->queue != q || blk->id != l->qnext[q])
+			continue;
+		a = lp_new(l);
+		if (!a)
+			return -ENOMEM;
+		a->block = 1;
+		a->queue = q;
+		a->id = blk->id;
+		a->engine = s->dma_queues[q].owner;
+		a->unit = 8 + (int)q;
+		for (uint32_t k = 0; k < blk->num_descs; k++) {
+			const struct kbin_dma_desc *d = &s->dma_descs[blk->first_desc + k];
+
+			lp_reg_add(a, lp_side_reg(l->g, &d->from, 0));
+			lp_reg_add(a, lp_side_reg(l->g, &d->to, 1));
+		}
+		l->qnext[q]++;
+		lp_push(l, a);
+		return 0;
+	}
+	return refuse(l, "no block %u of queue '%s'", l->qnext[q], name);
+}
+
+static int lp_inst(struct lp *l, const struct bir_inst *i)
+{
+	switch (i->op) {
+	case BIR_OP_TENSOR_COPY:
+		if (i->nins == 1 && i->nouts == 1 && i->ins[0].kind == BIR_OPND_AP &&
+		    i->outs[0].kind == BIR_OPND_AP && i->ins[0].ml &&
+		    i->outs[0].ml && !i->ins[0].ndyn && !i->outs[0].ndyn &&
+		    (is_dram(i->ins[0].ml) || is_dram(i->outs[0].ml)))
+			return lp_dma_copy(l, i);
+		return lp_vector(l, i);
+	case BIR_OP_MEMSET:
+	case BIR_OP_ACTIVATION:
+	case BIR_OP_TENSOR_TENSOR:
+	case BIR_OP_TENSOR_SCALAR:
+	case BIR_OP_TENSOR_REDUCE:
+		return lp_vector(l, i);
+	case BIR_OP_MATMULT:
+	case BIR_OP_TRANSPOSE:
+		return lp_pe(l, i);
+	case BIR_OP_LOOP:
+		return refuse(l, "a Loop is not straight-line code");
+	case BIR_OP_COMPARE_AND_BRANCH:
+	case BIR_OP_UNCONDITIONAL_BRANCH:
+		return refuse(l, "a branch is not straight-line code");
+	case BIR_OP_REGISTER_LOAD:
+	case BIR_OP_GENERIC_INDIRECT_LOAD:
+		return refuse(l, "an access through a register has no engine instruction");
+	case BIR_OP_COLLECTIVE_COMPUTE:
+		return refuse(l, "a collective has no engine instruction");
+	case BIR_OP_NKI_KERNEL:
+	case BIR_OP_BIR_KERNEL:
+	case BIR_OP_NKI_KLIR_KERNEL:
+		return refuse(l, "a kernel call was not inlined");
+	default:
+		return refuse(l, "the opcode has no engine instruction");
+	}
+}
+
+/* ---- the streams ---- */
+
+struct lp_stream {
+	uint8_t *rec;
+	uint32_t n, cap;
+};
+
+static uint8_t *lp_emit(struct lp_stream *s)
+{
+	if (s->n == s->cap) {
+		uint32_t cap = s->cap ? 2 * s->cap : 64;
+		uint8_t *r = realloc(s->rec, (size_t)cap * KBIN_PROG_RECORD_SIZE);
+
+		if (!r)
+			return NULL;
+		s->rec = r;
+		s->cap = cap;
+	}
+	memset(s->rec + (size_t)s->n * KBIN_PROG_RECORD_SIZE, 0,
+	       KBIN_PROG_RECORD_SIZE);
+	return s->rec + (size_t)s->n++ * KBIN_PROG_RECORD_SIZE;
+}
+
+/* the unit's semaphore */
+static uint32_t lp_sem(const struct lp *l, int unit)
+{
+	return unit >= 8 ? (uint32_t)unit - 8 : l->nq + (uint32_t)unit - 1;
+}
+
+/* whether action @b is done before @a starts without a wait */
+static int lp_ordered(const struct lp_act *a, const struct lp_act *b)
+{
+	return a->unit == b->unit ||
+	       (a->block && !b->block && b->engine == a->engine);
+}
+
+/* build the five streams of the actions into @st; 0, 1 refused, -ENOMEM */
+static int lp_streams(struct lp *l, struct lp_stream *st)
+{
+	const struct nscc_subgraph *s = &l->model->sgs[l->sg];
+	uint32_t need[8 + 64];
+	/* per stream, what its waits so far have seen: no wait twice */
+	uint32_t (*known)[8 + 64] = calloc(KBIN_PROG_ENGINES, sizeof(*known));
+
+	if (!known)
+		return -ENOMEM;
+
+	for (uint32_t k = 0; k < l->na; k++) {
+		struct lp_act *a = &l->a[k];
+		const struct bir_inst *bi = l->insts[a->inst];
+		struct kbin_prog_sync sy = { 0 };
+		uint32_t nw = 0, u, last = 0;
+		uint8_t *rec;
+
+		memset(need, 0, sizeof(need));
+		for (uint32_t j = 0; j < k; j++) {
+			const struct lp_act *b = &l->a[j];
+			int dep = 0;
+
+			if (lp_ordered(a, b))
+				continue;
+			for (uint32_t x = 0; x < a->nr && !dep; x++)
+				for (uint32_t y = 0; y < b->nr && !dep; y++)
+					dep = lp_overlap(&a->r[x], &b->r[y]);
+			for (uint32_t d = 0; d < bi->ndeps && !dep; d++)
+				for (uint32_t t = 0; t < l->ninsts && !dep; t++)
+					dep = l->insts[t] == bi->dep_insts[d] &&
+					      b->inst == t;
+			if (dep && b->seq + 1 > need[b->unit])
+				need[b->unit] = b->seq + 1;
+		}
+		for (u = 0; u < 8 + 64; u++) {
+			if (need[u] <= known[a->engine - 1][u])
+				need[u] = 0;
+			else
+				known[a->engine - 1][u] = need[u];
+			nw += !!need[u];
+		}
+		for (u = 0; u < 8 + 64; u++) {
+			if (!need[u])
+				continue;
+			sy = (struct kbin_prog_sync){
+				.wait_mode = KBIN_PROG_WAIT_GE,
+				.wait_sem = (uint8_t)lp_sem(l, (int)u),
+				.wait_value = need[u],
+			};
+			if (++last == nw)
+				break;
+			/* every wait but the last: a 0xA0 before it */
+			sy.opcode = KBIN_PROG_OP_WAIT;
+			rec = lp_emit(&st[a->engine - 1]);
+			if (!rec) {
+				free(known);
+				return -ENOMEM;
+			}
+			kbin_prog_encode(rec, &sy, NULL);
+			sy = (struct kbin_prog_sync){ 0 };
+		}
+		rec = lp_emit(&st[a->engine - 1]);
+		if (!rec) {
+			free(known);
+			return -ENOMEM;
+		}
+		if (a->block) {
+			sy.opcode = KBIN_PROG_OP_TRIGGER;
+			kbin_prog_encode(rec, &sy, s->dma_queues[a->queue].name);
+			continue;
+		}
+		memcpy(rec, a->rec, KBIN_PROG_RECORD_SIZE);
+		rec[4] = sy.wait_mode;
+		rec[5] = sy.wait_sem;
+		rec[6] = KBIN_PROG_UPDATE_INC;
+		rec[7] = (uint8_t)lp_sem(l, a->unit);
+		memcpy(rec + 8, &sy.wait_value, 4);
+	}
+	free(known);
+	return 0;
+}
+
+/* add a staging queue named @name owned by SP; its index */
+static int lp_add_queue(struct nscc_model *model, int sg, const char *name)
+{
+	uint32_t qi = model->sgs[sg].num_dma_queues;
+	struct nscc_dma_queue *q = nscc_model_add_dma_queue(model, sg, name);
+
+	if (!q || nscc_dma_queue_set_semaphores(q, &qi, 1))
+		return -ENOMEM;
+	q->type = KBIN_DMA_QUEUE_DATA;
+	q->owner = KBIN_DMA_ENGINE_SP;
+	q->num_queues = 1;
+	return (int)qi;
+}
+
+static int lp_count(struct bir_inst *i, void *arg)
+{
+	(void)i;
+	(*(uint32_t *)arg)++;
+	return 0;
+}
+
+struct lp_walk {
+	struct lp *l;
+	uint32_t k;
+};
+
+static int lp_collect(struct bir_inst *i, void *arg)
+{
+	struct lp_walk *w = arg;
+
+	w->l->insts[w->k++] = i;
+	return 0;
+}
+
+int bir_lower_prog(const struct bir_module *m, struct nscc_model *model,
+		   struct nscc_err *why)
+{
+	struct lp l = { .model = model, .sg = 0, .why = why };
+	struct lp_stream st[KBIN_PROG_ENGINES] = { { 0 } };
+	struct nscc_subgraph *s;
+	uint32_t n = 0, nstage[2] = { 0 };
+	struct lp_walk w = { .l = &l };
+	int rc = 0, qa, qb;
+
+	why->msg[0] = '\0';
+	if (m->nfns != 1 || !model->num_sgs)
+		return refuse(&l, "the final module has %u functions", m->nfns);
+	l.f = m->fns[0];
+	l.g = kbin_gen_target(model->target_gen);
+	if (!l.g)
+		return refuse(&l, "target gen %u has no geometry", model->target_gen);
+	s = &model->sgs[0];
+	l.nq = s->num_dma_queues + 2;
+	l.qload = s->num_dma_queues;
+	l.qstore = s->num_dma_queues + 1;
+	if (l.nq + KBIN_PROG_ENGINES > l.g->semaphores || l.nq > 64)
+		return refuse(&l, "%u DMA queues and 5 engines need more than the %u semaphores",
+			      l.nq, l.g->semaphores);
+	bir_foreach_inst((struct bir_function *)l.f, lp_count, &n);
+	l.insts = calloc(n + 1, sizeof(*l.insts));
+	l.iend = calloc(n + 1, sizeof(*l.iend));
+	l.qnext = calloc(s->num_dma_queues + 1, sizeof(*l.qnext));
+	if (!l.insts || !l.iend || !l.qnext) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	bir_foreach_inst((struct bir_function *)l.f, lp_collect, &w);
+	lp_stage_area(&l);
+	for (uint32_t k = 0; k < n && !rc; k++) {
+		l.cur = l.insts[k];
+		if (l.cur->parent && l.cur->parent->loop) {
+			rc = refuse(&l, "it is inside a Loop body");
+			break;
+		}
+		l.iend[k] = l.na;
+		l.ninsts = k + 1;
+		rc = lp_inst(&l, l.cur);
+	}
+	for (uint32_t q = 0; !rc && q < s->num_dma_queues; q++) {
+		uint32_t blocks = 0;
+
+		for (uint32_t b = 0; b < s->num_dma_blocks; b++)
+			blocks += s->dma_blocks[b].queue == q;
+		if (blocks != l.qnext[q]) {
+			l.cur = NULL;
+			rc = refuse(&l, "queue '%s' has %u blocks but %u DMA TensorCopies",
+				    s->dma_queues[q].name, blocks, l.qnext[q]);
+		}
+	}
+	if (rc)
+		goto out;
+	/* the model: staging queues, their blocks, the streams */
+	for (uint32_t k = 0; k < l.na; k++)
+		if (l.a[k].fresh)
+			l.a[k].id = nstage[l.a[k].queue == l.qstore]++;
+	/* only the staging queues that have blocks: renumber the store one */
+	qa = nstage[0] ? lp_add_queue(model, 0, LP_SP_LOAD) : 0;
+	qb = nstage[1] && qa >= 0 ? lp_add_queue(model, 0, LP_SP_STORE) : 0;
+	if (qa < 0 || qb < 0) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	l.nq = model->sgs[0].num_dma_queues;
+	for (uint32_t k = 0; k < l.na; k++) {
+		if (!l.a[k].fresh || l.a[k].queue != l.qstore)
+			continue;
+		l.a[k].queue = (uint32_t)qb;
+		l.a[k].unit = 8 + qb;
+	}
+	s = &model->sgs[0];
+	for (uint32_t k = 0; k < l.na && !rc; k++) {
+		struct nscc_dma_block b = { 0 };
+
+		if (!l.a[k].fresh)
+			continue;
+		b.queue = l.a[k].queue;
+		b.id = l.a[k].id;
+		b.semaphore = l.a[k].queue;
+		b.engine = KBIN_DMA_ENGINE_SP;
+		rc = nscc_model_add_dma_block(model, 0, &b, l.a[k].comment,
+					      l.a[k].descs, l.a[k].ndescs);
+	}
+	if (!rc)
+		rc = lp_streams(&l, st);
+	for (uint32_t e = 1; !rc && e <= KBIN_PROG_ENGINES; e++)
+		rc = nscc_model_set_prog(model, 0, e, st[e - 1].rec,
+					 (uint64_t)st[e - 1].n * KBIN_PROG_RECORD_SIZE,
+					 NULL, why);
+	if (!rc)
+		model->prog_flags = KBIN_PROG_F_COMPUTE;
+	if (rc < 0 && !why->msg[0])
+		snprintf(why->msg, sizeof(why->msg), "lowering: out of memory");
+out:
+	for (uint32_t k = 0; k < l.na; k++)
+		free(l.a[k].descs);
+	for (uint32_t e = 0; e < KBIN_PROG_ENGINES; e++)
+		free(st[e].rec);
+	free(l.a);
+	free(l.insts);
+	free(l.iend);
+	free(l.qnext);
+	return rc;
+}

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bir_prog - the engine programs of the BIR lowering
+ * (Documentation/compiler-passes.rst, "Lowering to engine programs")
+ * against the reference interpreter: for each bundled example with
+ * straight-line code, random inputs (seeded) through the interpreter on
+ * the module before the passes, and through the host reference of the
+ * compiled plan (userspace/cc/prog_ref.c: the replay's order, the DMA
+ * reference, kbin_compute_run()) on a memory image; every Output must
+ * agree within the tolerance of its example's operations, and be
+ * byte-identical where they are exact.  Also: the program of bir_mlp as
+ * text against golden/bir/bir_mlp.prog.txt (BIR_UPDATE_GOLDEN=1
+ * rewrites it), and the examples refused by name.
+ */
+#include <math.h>
+#include "kselftest_harness.h"
+#include "bir_test.h"
+#include "kbin_reader.h"
+#include "prog_ref.h"
+#include "nsim_file.h"
+
+/* DRAM var k of the test's image: 64 GiB + k * 64 MiB */
+#define BP_DRAM_BASE	(64ULL << 30)
+#define BP_DRAM_STEP	(64ULL << 20)
+
+/*
+ * The tolerance of one example against the interpreter (libm): exact
+ * (0: byte-identical) when every operation is exact IEEE float32 in the
+ * same order (add, multiply, divide, max, sqrt, the matmul's and the
+ * reduction's left-to-right sums); else the largest error allowed,
+ * |got - want| <= abs + rel * |want|, where the activation functions
+ * built on exp (gelu's tanh, silu, sigmoid, exp) are the numerics
+ * library's, not libm's, and a matmul or reduction after them carries
+ * their error.
+ */
+struct bp_example {
+	const char *file;	/* a bundled example, or a label of @text */
+	const char *text;	/* NULL, or the module's JSON text */
+	int exact;
+	double abs, rel;
+	const char *why;
+};
+
+static const struct bp_example bp_examples[] = {
+	{ "bir_activation.bir.json", NULL, 0, 1e-6, 1e-5, "gelu (tanh via exp)" },
+	{ "bir_rmsnorm.bir.json", NULL, 1, 0, 0, "square, add, multiply, rsqrt: exact" },
+	{ "bir_layernorm.bir.json", NULL, 1, 0, 0, "add, subtract, multiply, rsqrt: exact" },
+	{ "bir_mlp.bir.json", NULL, 0, 1e-5, 1e-4, "silu (exp), then a matmul" },
+	{ "bir_attention.bir.json", NULL, 0, 1e-6, 1e-4, "exp in the softmax, then a matmul" },
+};
+
+struct bp_ctx {
+	const struct kbin_gen *g;
+};
+
+static int bp_addr(void *ctx, uint32_t sg, uint32_t var_id, uint64_t *pa)
+{
+	struct bp_ctx *c = ctx;
+
+	*pa = var_id ? BP_DRAM_BASE + var_id * BP_DRAM_STEP :
+	      prog_ref_sbuf_addr(c->g, sg, 0, 0);
+	return 0;
+}
+
+static struct bir_module *bp_load(const struct bp_example *e)
+{
+	return e->text ? bt_parse(e->text) : bt_load(e->file);
+}
+
+/* the final module of @e: the var_ids its DRAM locations get */
+static struct bir_module *bp_final(const struct bp_example *e)
+{
+	struct bir_module *m = bp_load(e);
+	struct nscc_err err = { { 0 } };
+	const struct bir_opts o = { 0 };
+
+	if (m && bir_run_passes(m, &o, &err)) {
+		fprintf(stderr, "# passes: %s\n", err.msg);
+		bir_module_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static uint32_t bp_ulp(float a, float b)
+{
+	int32_t x, y;
+
+	memcpy(&x, &a, 4);
+	memcpy(&y, &b, 4);
+	if (x < 0)
+		x = INT32_MIN - x;
+	if (y < 0)
+		y = INT32_MIN - y;
+	return x > y ? (uint32_t)x - (uint32_t)y : (uint32_t)y - (uint32_t)x;
+}
+
+/*
+ * Example @e through both; the number of outputs out of tolerance, or -1
+ * when a run failed (printed).  Prints the worst error.
+ */
+static int bp_diff(const struct bp_example *e, unsigned int seed)
+{
+	struct nscc_err err = { { 0 } };
+	struct bir_module *pre = bp_load(e), *fin = bp_final(e);
+	struct bir_interp *it = pre ? bir_interp_new(pre, &err) : NULL;
+	struct dma_ref_mem *img = dma_ref_mem_new();
+	struct prog_ref_stats st;
+	struct kbin_check_result res;
+	struct kbin_view v;
+	struct bp_ctx c = { 0 };
+	char path[512];
+	void *buf = NULL;
+	size_t len = 0;
+	double worst_abs = 0, worst_rel = 0;
+	uint32_t worst_ulp = 0;
+	int bad = 0, rc = 0;
+	const struct bir_function *f;
+
+	if (e->text) {
+		char *t = pre ? bir_module_to_string(pre) : NULL;
+
+		snprintf(path, sizeof(path), "/tmp/bir_prog.%d.bir.json", getpid());
+		if (t)
+			nscc_write_file(path, t, strlen(t));
+		free(t);
+	} else {
+		snprintf(path, sizeof(path), "%s%s", BIR_EXAMPLES, e->file);
+	}
+	if (!pre || !fin || !it || !img ||
+	    nscc_bir_compile_file(path, &buf, &len, &err) ||
+	    kbin_read(buf, len, &v, &res) || !v.prog) {
+		fprintf(stderr, "# %s: setup failed: %s\n", e->file, err.msg);
+		bad = -1;
+		goto out;
+	}
+	c.g = kbin_gen_target(v.hdr->target_gen);
+	f = fin->fns[0];
+	for (uint32_t s = 0; !rc && s < f->nsets; s++) {
+		const struct bir_memloc *ml = f->sets[s]->locs[0];
+		uint64_t n = ml->dims[0] * (ml->dims[1] / 4);
+		float *x;
+
+		if (ml->type != BIR_MEM_INPUT)
+			continue;
+		x = calloc(n + 1, sizeof(float));
+		for (uint64_t k = 0; x && k < n; k++)
+			x[k] = bt_rand(&seed) * 2.0f;
+		rc = !x || bir_interp_set(it, ml->name, x, n, &err) ||
+		     dma_ref_mem_write(img, BP_DRAM_BASE + BP_DRAM_STEP *
+				       bir_lower_var_id(f, ml), x, n * 4);
+		free(x);
+	}
+	if (!rc)
+		rc = bir_interp_run(it, &err);
+	if (rc) {
+		fprintf(stderr, "# %s: interp: %s\n", e->file, err.msg);
+		bad = -1;
+		goto out;
+	}
+	rc = prog_ref_run(&v, img, bp_addr, &c, &st);
+	if (rc || !st.finished) {
+		fprintf(stderr, "# %s: prog_ref_run: %d, finished %d (sg %u engine %u index %u)\n",
+			e->file, rc, st.finished, st.fail_sg, st.fail_engine,
+			st.fail_index);
+		bad = -1;
+		goto out;
+	}
+	for (uint32_t s = 0; s < f->nsets; s++) {
+		const struct bir_memloc *ml = f->sets[s]->locs[0];
+		uint64_t n = ml->dims[0] * (ml->dims[1] / 4);
+		float *want, *got;
+
+		if (ml->type != BIR_MEM_OUTPUT)
+			continue;
+		want = calloc(n + 1, 4);
+		got = calloc(n + 1, 4);
+		if (!want || !got || bir_interp_get(it, ml->name, want, n, &err)) {
+			fprintf(stderr, "# %s: output '%s': %s\n", e->file,
+				ml->name, err.msg);
+			bad++;
+		} else {
+			dma_ref_mem_read(img, BP_DRAM_BASE + BP_DRAM_STEP *
+					 bir_lower_var_id(f, ml), got, n * 4);
+			for (uint64_t k = 0; k < n; k++) {
+				double d = fabs((double)got[k] - want[k]);
+				double r;
+
+				if (d != d)
+					d = INFINITY;	/* a NaN on one side */
+				r = want[k] ? d / fabs(want[k]) : d;
+				uint32_t u = bp_ulp(got[k], want[k]);
+
+				worst_abs = d > worst_abs ? d : worst_abs;
+				worst_rel = r > worst_rel ? r : worst_rel;
+				worst_ulp = u > worst_ulp ? u : worst_ulp;
+				if (e->exact ? memcmp(&got[k], &want[k], 4) != 0 :
+				    !(d <= e->abs + e->rel * fabs(want[k]))) {
+					if (!bad)
+						fprintf(stderr, "# %s: output '%s'[%llu] = %.9g, interpreter %.9g\n",
+							e->file, ml->name,
+							(unsigned long long)k,
+							got[k], want[k]);
+					bad++;
+				}
+			}
+		}
+		free(want);
+		free(got);
+	}
+	fprintf(stderr, "# %s: worst error abs %.3g rel %.3g (%u ULP); %s (%s); %llu compute instructions, %llu blocks, %.3f us\n",
+	       e->file, worst_abs, worst_rel, worst_ulp,
+	       e->exact ? "byte-identical required" : "tolerance", e->why,
+	       (unsigned long long)st.compute, (unsigned long long)st.blocks,
+	       st.end_ns / 1000.0);
+out:
+	if (e->text)
+		unlink(path);
+	bir_interp_free(it);
+	bir_module_free(pre);
+	bir_module_free(fin);
+	dma_ref_mem_free(img);
+	free(buf);
+	return bad;
+}
+
+/* the host reference of every plan agrees with the interpreter */
+TEST(examples_match_interpreter)
+{
+	for (size_t k = 0; k < sizeof(bp_examples) / sizeof(bp_examples[0]); k++) {
+		for (unsigned int seed = 1; seed <= 3; seed++) {
+			EXPECT_EQ(0, bp_diff(&bp_examples[k], seed * 7919 + (unsigned int)k))
+				TH_LOG("%s, seed %u", bp_examples[k].file, seed);
+		}
+	}
+}
+
+/* a location set of one location */
+#define BP_LOC(n, t, p, b, extra) "{\"Skind\": \"memory_location_set\", \"name\": \"" n "\", " \
+	"\"dtype\": \"float32\", \"memorylocations\": [{\"name\": \"" n "\", " \
+	"\"type\": \"" t "\", \"dims\": [" #p ", " #b "]" extra "}]}"
+#define BP_SB(n, p, b, addr) BP_LOC(n, "SB", p, b, ", \"addr\": " #addr ", \"allocated\": true")
+#define BP_AP(n, off, ap) "{\"Skind\": \"physical_ap\", \"memref\": \"" n "\", \"offset\": " #off ", \"ap\": " ap "}"
+#define BP_MOD(allocs, insts) "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", " \
+	"\"allocations\": [" allocs "], \"blocks\": [{\"name\": \"b\", \"instructions\": [" insts "]}]}]}"
+
+/*
+ * Synthetic modules: a MatMult of 600 columns (split at 512, two PSUM
+ * tiles and COPYs) from and to DRAM; Memset, an on-chip TensorCopy and a
+ * TensorTensor on POOL and DVE, with a DMA TensorCopy out; a
+ * TensorScalar of a [P, 1] operand and a max reduction over 2 merged
+ * free dimensions; a chain through one SB location (every hazard).
+ */
+static const struct bp_example bp_synth[] = {
+	{ "matmul 64x32 by 64x600", BP_MOD(
+		BP_LOC("a", "Input", 64, 128, "") ", " BP_LOC("b", "Input", 64, 2400, "") ", "
+		BP_LOC("y", "Output", 32, 2400, ""),
+		"{\"opcode\": \"MatMult\", \"name\": \"mm\", \"engine\": \"PE\", \"ins\": ["
+		BP_AP("a", 0, "[[1, 64], [1, 32]]") ", " BP_AP("b", 0, "[[1, 64], [1, 600]]")
+		"], \"outs\": [" BP_AP("y", 0, "[[1, 32], [1, 600]]") "]}"),
+	  1, 0, 0, "a matmul, sums in the same order: exact" },
+	{ "memset, copies, add", BP_MOD(
+		BP_SB("s", 32, 256, 0) ", " BP_SB("t", 32, 256, 1024) ", "
+		BP_LOC("y", "Output", 32, 256, "") ", " BP_LOC("z", "Output", 32, 256, ""),
+		"{\"opcode\": \"Memset\", \"name\": \"ms\", \"engine\": \"Pool\", \"value\": 1.5, \"ins\": [], \"outs\": ["
+		BP_AP("s", 0, "[[1, 32], [1, 64]]") "]}, "
+		"{\"opcode\": \"TensorCopy\", \"name\": \"cp\", \"engine\": \"Pool\", \"ins\": ["
+		BP_AP("s", 0, "[[1, 32], [1, 64]]") "], \"outs\": [" BP_AP("t", 0, "[[1, 32], [1, 64]]") "]}, "
+		"{\"opcode\": \"TensorTensor\", \"name\": \"tt\", \"engine\": \"DVE\", \"op\": \"add\", \"ins\": ["
+		BP_AP("s", 0, "[[1, 32], [1, 64]]") ", " BP_AP("t", 0, "[[1, 32], [1, 64]]")
+		"], \"outs\": [" BP_AP("t", 0, "[[1, 32], [1, 64]]") "]}, "
+		"{\"opcode\": \"TensorCopy\", \"name\": \"st\", \"engine\": \"SP\", \"ins\": ["
+		BP_AP("t", 0, "[[1, 32], [1, 64]]") "], \"outs\": [" BP_AP("y", 0, "[[1, 32], [1, 64]]") "]}, "
+		"{\"opcode\": \"TensorCopy\", \"name\": \"st2\", \"engine\": \"SP\", \"ins\": ["
+		BP_AP("s", 0, "[[1, 32], [1, 64]]") "], \"outs\": [" BP_AP("z", 0, "[[1, 32], [1, 64]]") "]}"),
+	  1, 0, 0, "memset, copy, add: exact" },
+	{ "scalar operand, merged reduce", BP_MOD(
+		BP_LOC("x", "Input", 16, 512, "") ", " BP_SB("m", 16, 4, 0) ", " BP_SB("w", 16, 512, 64) ", "
+		BP_LOC("y", "Output", 16, 512, "") ", " BP_LOC("r", "Output", 16, 4, ""),
+		"{\"opcode\": \"TensorReduce\", \"name\": \"mx\", \"engine\": \"DVE\", \"op\": \"max\", \"ins\": ["
+		BP_AP("x", 0, "[[1, 16], [32, 4], [1, 32]]") "], \"outs\": [" BP_AP("m", 0, "[[1, 16], [1, 1]]") "]}, "
+		"{\"opcode\": \"TensorScalar\", \"name\": \"sub\", \"engine\": \"DVE\", \"op\": \"subtract\", \"ins\": ["
+		BP_AP("x", 0, "[[1, 16], [1, 128]]") ", " BP_AP("m", 0, "[[1, 16], [1, 1]]")
+		"], \"outs\": [" BP_AP("w", 0, "[[1, 16], [1, 128]]") "]}, "
+		"{\"opcode\": \"Activation\", \"name\": \"sq\", \"engine\": \"ACT\", \"func\": \"square\", \"ins\": ["
+		BP_AP("w", 0, "[[1, 16], [1, 128]]") "], \"outs\": [" BP_AP("y", 0, "[[1, 16], [1, 128]]") "]}, "
+		"{\"opcode\": \"TensorScalar\", \"name\": \"neg\", \"engine\": \"DVE\", \"op\": \"multiply\", \"ins\": ["
+		BP_AP("m", 0, "[[1, 16], [1, 1]]") ", {\"Skind\": \"imm_value\", \"value\": -2.0}"
+		"], \"outs\": [" BP_AP("r", 0, "[[1, 16], [1, 1]]") "]}"),
+	  1, 0, 0, "max, subtract, square, multiply: exact" },
+};
+
+/* the synthetic modules' plans agree with the interpreter too */
+TEST(synthetic_match_interpreter)
+{
+	for (size_t k = 0; k < sizeof(bp_synth) / sizeof(bp_synth[0]); k++) {
+		EXPECT_EQ(0, bp_diff(&bp_synth[k], 11 + (unsigned int)k))
+			TH_LOG("%s", bp_synth[k].file);
+	}
+}
+
+/* the program of bir_mlp as text is the golden one */
+TEST(mlp_program_golden)
+{
+	char path[512], gold[512], *s = NULL, *g = NULL;
+	struct nscc_err err = { { 0 } };
+	struct kbin_check_result res;
+	struct kbin_view v;
+	void *buf = NULL;
+	size_t len = 0, n = 0;
+	FILE *out = NULL, *fp;
+
+	snprintf(path, sizeof(path), "%sbir_mlp.bir.json", BIR_EXAMPLES);
+	snprintf(gold, sizeof(gold), "%sbir_mlp.prog.txt", BIR_GOLDEN);
+	ASSERT_EQ(0, nscc_bir_compile_file(path, &buf, &len, &err))
+		TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, kbin_read(buf, len, &v, &res));
+	out = open_memstream(&s, &n);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, prog_ref_print(out, &v));
+	fclose(out);
+	if (getenv("BIR_UPDATE_GOLDEN")) {
+		fp = fopen(gold, "w");
+		if (fp) {
+			fputs(s, fp);
+			fclose(fp);
+		}
+	}
+	fp = fopen(gold, "r");
+	n = 0;
+	ASSERT_NE(NULL, fp) TH_LOG("%s missing; BIR_UPDATE_GOLDEN=1 writes it", gold);
+	ASSERT_LE(0, getdelim(&g, &n, '\0', fp));
+	fclose(fp);
+	EXPECT_STREQ(g, s);
+	free(g);
+	free(s);
+	free(buf);
+}
+
+/* one instruction on SB locations s, t (and PSUM location q) */
+#define BP_ONE(ins, outs) BP_MOD(BP_SB("s", 64, 1024, 0) ", " BP_SB("t", 64, 1024, 1024) ", " \
+	BP_LOC("q", "PSUM", 64, 1024, ""), \
+	"{\"opcode\": \"TensorCopy\", \"name\": \"c\", \"engine\": \"Pool\", \"ins\": [" ins \
+	"], \"outs\": [" outs "]}")
+
+/* the examples that are not straight-line code, and what the engines cannot take: refused by name */
+TEST(refusals_named)
+{
+	static const struct {
+		const char *file, *text, *msg;
+	} ref[] = {
+		{ "partition step 2", BP_ONE(BP_AP("s", 0, "[[2, 32], [1, 8]]"), BP_AP("t", 0, "[[1, 32], [1, 8]]")),
+		  "lowering: instruction 'c' (TensorCopy) cannot be lowered to an engine program: operand 's' has partition step 2 (an engine instruction takes consecutive partitions)" },
+		{ "three free dims", BP_ONE(BP_AP("s", 0, "[[1, 4], [64, 2], [16, 2], [1, 4]]"), BP_AP("t", 0, "[[1, 4], [1, 16]]")),
+		  "lowering: instruction 'c' (TensorCopy) cannot be lowered to an engine program: operand 's': 3 free dimensions after merging the contiguous ones (an engine instruction takes 2)" },
+		{ "PSUM location", BP_ONE(BP_AP("q", 0, "[[1, 4], [1, 4]]"), BP_AP("t", 0, "[[1, 4], [1, 4]]")),
+		  "lowering: instruction 'c' (TensorCopy) cannot be lowered to an engine program: operand 'q' is in memory of type PSUM (SB and DRAM are lowered)" },
+		{ "nki_twice.bir.json", NULL, "lowering: instruction 'k1_ld_cond' (RegisterLoad) cannot be lowered to an engine program: an access through a register has no engine instruction" },
+		{ "collectives.bir.json", NULL, "lowering: instruction 'perm0' (CollectiveCompute) cannot be lowered to an engine program: a collective has no engine instruction" },
+	};
+
+	for (size_t k = 0; k < sizeof(ref) / sizeof(ref[0]); k++) {
+		const struct bp_example e = { .file = ref[k].file, .text = ref[k].text };
+		struct bir_module *m = bp_final(&e);
+		struct nscc_model *model;
+		struct nscc_err err = { { 0 } }, why = { { 0 } };
+
+		ASSERT_NE(NULL, m);
+		model = nscc_model_new(3);
+		ASSERT_NE(NULL, model);
+		ASSERT_EQ(0, bir_lower_model(m, model, &err)) TH_LOG("%s", err.msg);
+		EXPECT_EQ(1, bir_lower_prog(m, model, &why));
+		EXPECT_STREQ(ref[k].msg, why.msg) TH_LOG("%s", ref[k].file);
+		EXPECT_EQ(0, model->sgs[0].has_prog);
+		EXPECT_EQ(0U, model->prog_flags);
+		nscc_model_free(model);
+		bir_module_free(m);
+	}
+}
+
+TEST_HARNESS_MAIN
