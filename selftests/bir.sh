@@ -7,7 +7,9 @@
 # back, its DMA queues relocated and run, and unloaded by bir_test; then
 # the counters are back at zero, every listed model passed and each ran
 # a DMA queue (every bundled example has one, Documentation/
-# compiler-passes.rst, "DMA").
+# compiler-passes.rst, "DMA"); the models whose plan carries a compute
+# program (Documentation/compute.rst) execute on the device and their
+# outputs equal the host reference's byte for byte.
 #
 #   bir.sh              (the plans: $NSIM_DATA/bir, default data/bir)
 cd "$(dirname "$0")" || exit 1
@@ -25,5 +27,8 @@ check "bir: all ${bir_want:-0} bundled BIR models passed ($bir_done)" \
 	test "${bir_want:-0}" -gt 0 -a "${bir_want:-0}" = "$bir_done"
 check "bir: every bundled BIR model ran a DMA queue, and x went through SBUF into x_staged in one" sh -c \
 	"! grep -E '^ok [0-9]+ bir ' $bir_out | grep -q ' dma queues run=0 ' && grep -qE '^ok [0-9]+ bir .* staged=1' $bir_out"
+bir_computed=$(grep -cE '^ok [0-9]+ bir .* computed=[1-9][0-9]* outputs equal=[1-9]' "$bir_out")
+check "bir: 5 models computed on the device, outputs equal to the host reference byte for byte ($bir_computed)" \
+	test "$bir_computed" -ge 5
 rm -f "$bir_out"
 ktap_finish

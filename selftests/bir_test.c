@@ -52,8 +52,11 @@
 #include "kselftest.h"
 #include "kbin_kind.h"
 #include "kbin_reader.h"
+#include "libneuronsim.h"
 #include "plans.h"
 #include "nsim_file.h"
+#include "prog_ref.h"
+#include "tl_rng.h"
 
 #define MAX_PATTERN	(1U << 20)	/* write/read-back size cap per var */
 
@@ -64,6 +67,7 @@ struct run {
 	uint32_t id;
 	unsigned int fails;
 	unsigned int weights, patterned, staged;
+	unsigned int computed, outputs;
 };
 
 /* one failure of the plan under check (plans.c) */
@@ -275,6 +279,152 @@ static void check_dma(struct run *r, const struct kbin_view *v, uint32_t s,
 	free(b);
 }
 
+/* ---- compute: the device against the host reference ------------------ */
+
+/* the device addresses of every var of the model, as RESOLVE gives them */
+struct vaddr {
+	const struct kbin_view *v;
+	uint64_t *pa[8];
+};
+
+static int ref_addr(void *ctx, uint32_t sg, uint32_t var_id, uint64_t *pa)
+{
+	const struct vaddr *va = ctx;
+
+	if (sg >= 8 || !va->pa[sg] || var_id >= kbin_view_set(va->v, sg)->nmem)
+		return -ENOENT;
+	*pa = va->pa[sg][var_id];
+	return 0;
+}
+
+/*
+ * A plan whose program is neuronsim's compute encoding: seeded float32
+ * inputs into every MR_INPUT var of the device and of a host image at
+ * the same addresses, EXECUTE on the device and the host reference
+ * (prog_ref_run(): the same executor, the replay's order) on the image;
+ * every MR_OUTPUT var must read back the same bytes from both
+ * (Documentation/compute.rst).
+ */
+static void check_compute(struct run *r, const struct kbin_view *v)
+{
+	struct neuronsim_exec_result *res = NULL;
+	struct prog_ref_stats st = { 0 };
+	struct dma_ref_mem *img = NULL;
+	struct vaddr va = { .v = v };
+	uint64_t seed = 0x5eed0000ULL + strlen(r->model);
+	uint8_t *dev = NULL, *ref = NULL;
+	int ret;
+
+	if (!v->prog || !(v->prog->flags & KBIN_PROG_F_COMPUTE))
+		return;
+	img = dma_ref_mem_new();
+	if (!img || v->num_subgraphs > 8) {
+		bad(r, "host image: %s", img ? "more than 8 subgraphs" : "out of memory");
+		goto out;
+	}
+	for (uint32_t s = 0; s < v->num_subgraphs; s++) {
+		const struct kbin_mem_ref_set *set = kbin_view_set(v, s);
+
+		va.pa[s] = calloc(set->nmem + 1, sizeof(uint64_t));
+		if (!va.pa[s]) {
+			bad(r, "out of memory");
+			goto out;
+		}
+		for (uint32_t i = 0; i < set->nmem; i++) {
+			const struct kbin_mem_ref *m = &set->mem[i];
+			uint64_t size = m->size;
+			float *x;
+
+			ret = nsim_resolve(r->fd, r->id, s, m->var_id, 0, 1,
+					   &va.pa[s][i]);
+			if (ret && m->mr_type != KBIN_MR_LIST)
+				bad(r, "sg %u var #%u: RESOLVE: %s", s,
+				    m->var_id, strerror(-ret));
+			if (!size || size > MAX_PATTERN || size % 4 ||
+			    (m->mr_type != KBIN_MR_INPUT &&
+			     m->mr_type != KBIN_MR_OUTPUT))
+				continue;
+			x = calloc(1, size);
+			if (!x) {
+				bad(r, "out of memory");
+				goto out;
+			}
+			/* outputs start as zeros, which the image has: the
+			 * checks above wrote a pattern into them
+			 */
+			for (uint64_t k = 0; m->mr_type == KBIN_MR_INPUT &&
+			     k < size / 4; k++)
+				x[k] = (float)((int64_t)(tl_rng(&seed) % 4001) - 2000) / 1000.0f;
+			ret = nsim_write_var(r->fd, r->id, s, m->var_id, 0, x, size);
+			if (ret || dma_ref_mem_write(img, va.pa[s][i], x, size))
+				bad(r, "sg %u var #%u: WRITE_VAR %llu bytes: %s",
+				    s, m->var_id, (unsigned long long)size,
+				    strerror(-ret));
+			free(x);
+		}
+	}
+	{
+		NEURONSIM_OPTS_INIT(exec_opts, o, .wait_ns = 120ULL * 1000000000ULL);
+
+		ret = neuronsim_exec(r->fd, r->id, &o, &res);
+	}
+	if (ret || res->summary.status) {
+		bad(r, "EXECUTE: %s, status %d", strerror(-ret),
+		    res ? res->summary.status : 0);
+		goto out;
+	}
+	ret = prog_ref_run(v, img, ref_addr, &va, &st);
+	if (ret || !st.finished) {
+		bad(r, "host reference: %s, finished %d (sg %u engine %u index %u)",
+		    strerror(-ret), st.finished, st.fail_sg, st.fail_engine,
+		    st.fail_index);
+		goto out;
+	}
+	r->computed = (unsigned int)st.compute;
+	for (uint32_t s = 0; s < v->num_subgraphs; s++) {
+		const struct kbin_mem_ref_set *set = kbin_view_set(v, s);
+
+		for (uint32_t i = 0; i < set->nmem; i++) {
+			const struct kbin_mem_ref *m = &set->mem[i];
+			uint64_t size = m->size, k;
+
+			if (m->mr_type != KBIN_MR_OUTPUT || !size || size > MAX_PATTERN)
+				continue;
+			dev = malloc(size);
+			ref = malloc(size);
+			if (!dev || !ref) {
+				bad(r, "out of memory");
+				goto out;
+			}
+			ret = nsim_read_var(r->fd, r->id, s, m->var_id, 0, dev, size);
+			dma_ref_mem_read(img, va.pa[s][i], ref, size);
+			for (k = 0; !ret && k < size && dev[k] == ref[k]; k++)
+				;
+			if (ret)
+				bad(r, "sg %u var #%u (output): READ_VAR: %s", s,
+				    m->var_id, strerror(-ret));
+			else if (k < size)
+				bad(r, "sg %u var '%s' (#%u, output): byte %llu is 0x%02x on the device, 0x%02x in the host reference",
+				    s, kbin_view_str(v, m->name), m->var_id,
+				    (unsigned long long)k, dev[k], ref[k]);
+			else
+				r->outputs++;
+			free(dev);
+			free(ref);
+			dev = ref = NULL;
+		}
+	}
+	if (!r->outputs)
+		bad(r, "a compute plan without an output var");
+out:
+	free(dev);
+	free(ref);
+	neuronsim_exec_result_free(res);
+	for (uint32_t s = 0; s < 8; s++)
+		free(va.pa[s]);
+	dma_ref_mem_free(img);
+}
+
 static void test_model(int fd, const struct neuronsim_info *info,
 		       const char *dir, const char *model)
 {
@@ -357,6 +507,7 @@ static void test_model(int fd, const struct neuronsim_info *info,
 			check_record(&r, &v, s, mi.first_core + s, &set->mem[i]);
 		check_dma(&r, &v, s, &queues_run);
 	}
+	check_compute(&r, &v);
 
 	{
 		struct neuronsim_unload u = { .model_id = r.id };
@@ -383,11 +534,11 @@ out:
 	if (r.fails > PLAN_FAIL_LINES)
 		printf("# %s: %u more failures\n", model, r.fails - PLAN_FAIL_LINES);
 	ksft_test_result(!r.fails,
-			 "bir %s: gen=%u subgraphs=%u vars=%" PRIu64 " sb=%u weights=%u written+read=%u hbm=%llu B dma queues run=%u staged=%u\n",
+			 "bir %s: gen=%u subgraphs=%u vars=%" PRIu64 " sb=%u weights=%u written+read=%u hbm=%llu B dma queues run=%u staged=%u computed=%u outputs equal=%u\n",
 			 model, v.hdr ? v.hdr->target_gen : 0,
 			 v.hdr ? v.num_subgraphs : 0, nvars, nsb, r.weights,
 			 r.patterned, (unsigned long long)mi.hbm_bytes,
-			 queues_run, r.staged);
+			 queues_run, r.staged, r.computed, r.outputs);
 	fflush(stdout);
 	free(buf);
 }
