@@ -327,7 +327,7 @@ deps:
 
 # the main job runs the release commands on the host and the VM's /bin
 run: deps
-	$(MAKE) default vm-progs
+	$(MAKE) default vm-progs $(O)/host/tests/bir_prog
 	bash scripts/run.sh
 
 check: deps

@@ -25,7 +25,13 @@
 #      then that NEFF's own program executed on the device (EXECUTE,
 #      neuronsim exec): per-engine counts, the queues in the order the
 #      program triggered them, the virtual time, the Chrome trace, which
-#      equals the host replay's (neuronsim-cc replay --trace).
+#      equals the host replay's (neuronsim-cc replay --trace); last a
+#      BIR MLP (userspace/cc/bir/examples/bir_mlp.bir.json), lowered to
+#      neuronsim's compute encoding, computes on the device (neuronsim
+#      exec with the inputs the host wrote) and its output equals the
+#      host reference byte for byte, and the interpreter's within the
+#      tolerance the host step printed (build/host/tests/bir_prog
+#      --files; Documentation/compute.rst).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -91,6 +97,13 @@ bir=userspace/cc/bir/examples/nki_twice.bir.json
 echo "$bir: the backend passes, then the KBIN plan"
 "$cc" compile "$bir" -o "$work/data/nki_twice.kbin"
 "$cc" dump "$work/data/nki_twice.kbin" | sed -n '2,3p'
+
+say "3b. A BIR MLP lowered to engine programs: inputs, host reference, interpreter"
+mlp=userspace/cc/bir/examples/bir_mlp.bir.json
+"$cc" compile "$mlp" -o "$work/data/mlp.kbin"
+mkdir -p "$work/data/mlp"
+build/host/tests/bir_prog --files bir_mlp.bir.json "$work/data/mlp" | tee "$work/data/mlp/host.txt"
+"$cc" replay "$work/data/mlp.kbin" | sed -n '1,/^  sp /p'
 
 cat > "$work/vm.sh" <<VMVARS
 ARCH=$arch
@@ -309,6 +322,22 @@ fi
 memstate > /tmp/end
 cmp -s /tmp/base /tmp/end && echo "BASELINE again" ||
 	{ echo "NOT AT BASELINE:"; diff /tmp/base /tmp/end || true; exit 1; }
+
+say "18. The BIR MLP computes on the device: neuronsim exec (neuronsim's compute encoding)"
+echo "PE multiplies into PSUM, ACT copies out and applies silu, PE transposes and multiplies again;"
+echo "SP's DMA blocks stage xT, w1, w2 into SBUF and y back (Documentation/compute.rst)"
+neuronsim exec /data/mlp.kbin --write xT=/data/mlp/xT.bin --write w1=/data/mlp/w1.bin \
+	--write w2=/data/mlp/w2.bin --read y=/tmp/y.bin | sed -n '1,/^  sp /p'
+if cmp -s /tmp/y.bin /data/mlp/y.ref.bin; then
+	echo "y ($(wc -c < /tmp/y.bin) bytes) equals the host reference's byte for byte; on the host:"
+	cat /data/mlp/host.txt
+else
+	echo "y differs from the host reference"
+	exit 1
+fi
+memstate > /tmp/end
+cmp -s /tmp/base /tmp/end && echo "BASELINE again" ||
+	{ echo "NOT AT BASELINE:"; diff /tmp/base /tmp/end || true; exit 1; }
 rmmod neuronsim
 VM
 
@@ -320,6 +349,8 @@ bash scripts/vm.sh -t 300 -l build/run-serial.log \
 	-d "$top/$work/data/dma.kbin:/data/dma.kbin" \
 	-d "$top/$work/data/a_tensor.bin:/data/a_tensor.bin" \
 	-d "$top/$work/data/exec.kbin:/data/exec.kbin" \
-	-d "$top/$work/replay.trace.json:/data/replay.trace.json" "$work/vm.sh"
+	-d "$top/$work/replay.trace.json:/data/replay.trace.json" \
+	-d "$top/$work/data/mlp.kbin:/data/mlp.kbin" \
+	-d "$top/$work/data/mlp:/data/mlp" "$work/vm.sh"
 echo
 echo "make run: done in $(($(date +%s) - t0)) s (serial log: build/run-serial.log)"

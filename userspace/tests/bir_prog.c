@@ -95,11 +95,24 @@ static uint32_t bp_ulp(float a, float b)
 	return x > y ? (uint32_t)x - (uint32_t)y : (uint32_t)y - (uint32_t)x;
 }
 
+/* @dump/@name@suffix.bin := @n float32; 0 (nothing when @dump is NULL) */
+static int bp_dump(const char *dump, const char *name, const char *suffix,
+		   const float *x, uint64_t n)
+{
+	char path[512];
+
+	if (!dump)
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s%s.bin", dump, name, suffix);
+	return nscc_write_file(path, x, n * 4) ? -1 : 0;
+}
+
 /*
  * Example @e through both; the number of outputs out of tolerance, or -1
  * when a run failed (printed).  Prints the worst error.
  */
-static int bp_diff(const struct bp_example *e, unsigned int seed)
+static int bp_diff(const struct bp_example *e, unsigned int seed,
+		   const char *dump)
 {
 	struct nscc_err err = { { 0 } };
 	struct bir_module *pre = bp_load(e), *fin = bp_final(e);
@@ -148,7 +161,8 @@ static int bp_diff(const struct bp_example *e, unsigned int seed)
 			x[k] = bt_rand(&seed) * 2.0f;
 		rc = !x || bir_interp_set(it, ml->name, x, n, &err) ||
 		     dma_ref_mem_write(img, BP_DRAM_BASE + BP_DRAM_STEP *
-				       bir_lower_var_id(f, ml), x, n * 4);
+				       bir_lower_var_id(f, ml), x, n * 4) ||
+		     bp_dump(dump, ml->name, "", x, n);
 		free(x);
 	}
 	if (!rc)
@@ -182,6 +196,9 @@ static int bp_diff(const struct bp_example *e, unsigned int seed)
 		} else {
 			dma_ref_mem_read(img, BP_DRAM_BASE + BP_DRAM_STEP *
 					 bir_lower_var_id(f, ml), got, n * 4);
+			if (bp_dump(dump, ml->name, ".ref", got, n) ||
+			    bp_dump(dump, ml->name, ".interp", want, n))
+				bad++;
 			for (uint64_t k = 0; k < n; k++) {
 				double d = fabs((double)got[k] - want[k]);
 				double r;
@@ -208,8 +225,9 @@ static int bp_diff(const struct bp_example *e, unsigned int seed)
 		free(want);
 		free(got);
 	}
-	fprintf(stderr, "# %s: worst error abs %.3g rel %.3g (%u ULP); %s (%s); %llu compute instructions, %llu blocks, %.3f us\n",
-	       e->file, worst_abs, worst_rel, worst_ulp,
+	fprintf(dump ? stdout : stderr,
+		"%s%s: host reference against the interpreter: worst error abs %.3g rel %.3g (%u ULP); %s (%s); %llu compute instructions, %llu blocks, %.3f us\n",
+	       dump ? "" : "# ", e->file, worst_abs, worst_rel, worst_ulp,
 	       e->exact ? "byte-identical required" : "tolerance", e->why,
 	       (unsigned long long)st.compute, (unsigned long long)st.blocks,
 	       st.end_ns / 1000.0);
@@ -229,7 +247,7 @@ TEST(examples_match_interpreter)
 {
 	for (size_t k = 0; k < sizeof(bp_examples) / sizeof(bp_examples[0]); k++) {
 		for (unsigned int seed = 1; seed <= 3; seed++) {
-			EXPECT_EQ(0, bp_diff(&bp_examples[k], seed * 7919 + (unsigned int)k))
+			EXPECT_EQ(0, bp_diff(&bp_examples[k], seed * 7919 + (unsigned int)k, NULL))
 				TH_LOG("%s, seed %u", bp_examples[k].file, seed);
 		}
 	}
@@ -294,7 +312,7 @@ static const struct bp_example bp_synth[] = {
 TEST(synthetic_match_interpreter)
 {
 	for (size_t k = 0; k < sizeof(bp_synth) / sizeof(bp_synth[0]); k++) {
-		EXPECT_EQ(0, bp_diff(&bp_synth[k], 11 + (unsigned int)k))
+		EXPECT_EQ(0, bp_diff(&bp_synth[k], 11 + (unsigned int)k, NULL))
 			TH_LOG("%s", bp_synth[k].file);
 	}
 }
@@ -378,4 +396,21 @@ TEST(refusals_named)
 	}
 }
 
-TEST_HARNESS_MAIN
+/*
+ * bir_prog --files EXAMPLE DIR: one run of a bundled example (seed 1)
+ * for make run (scripts/run.sh): DIR/NAME.bin of every input,
+ * DIR/NAME.ref.bin (the host reference of the compiled plan) and
+ * DIR/NAME.interp.bin (the interpreter) of every output, and the worst
+ * error between them on stdout.  Without --files: the tests.
+ */
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "--files")) {
+		for (size_t k = 0; k < sizeof(bp_examples) / sizeof(bp_examples[0]); k++)
+			if (!strcmp(bp_examples[k].file, argv[2]))
+				return bp_diff(&bp_examples[k], 1, argv[3]) ? 1 : 0;
+		fprintf(stderr, "bir_prog: %s: not an example with a program\n", argv[2]);
+		return 1;
+	}
+	return test_harness_run(argc, argv);
+}
