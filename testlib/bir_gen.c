@@ -11,6 +11,11 @@
  * locations take addresses from a bump pointer well below the runtime
  * reservation, the rest are placed by the passes.  Input locations are
  * read only; the "idx" input holds small integers (register offsets).
+ *
+ * A seed must give the same module in every build (the fuzz target's
+ * clang and the host tests' gcc): no expression takes two random numbers
+ * where C leaves the order of evaluation open (function arguments,
+ * operands of an arithmetic operator).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -201,8 +206,11 @@ static uint32_t new_tmp(struct bir_gen *g, uint32_t P, uint32_t Fe)
 	if (g->cur_fn == 1 && ty[k] == L_SBA && !f->ws)
 		k = 1;
 	snprintf(name, sizeof(name), "%c%u", pfx[k], f->ntmp++);
-	return add_loc(g, f, ty[k], name, umin(128, P + rn(g, 3) * rn(g, 8)),
-		       umin(FMAX, Fe + rn(g, 3) * rn(g, 6)));
+	if (rn(g, 3))	/* sometimes larger than asked */
+		P += rr(g, 0, 7);
+	if (rn(g, 3))
+		Fe += rr(g, 0, 5);
+	return add_loc(g, f, ty[k], name, umin(128, P), umin(FMAX, Fe));
 }
 
 struct region {
@@ -257,13 +265,13 @@ static struct region dst_shape(struct bir_gen *g, uint32_t p, uint32_t f)
 static struct region src_any(struct bir_gen *g, uint32_t maxp, uint32_t maxf)
 {
 	struct fnst *fs = F(g);
-	uint32_t l;
+	uint32_t l, p;
 
 	do
 		l = rn(g, fs->nloc);
 	while (fs->loc[l].type == L_IDX || fs->loc[l].hidden);
-	return place(g, l, rr(g, 1, umin(fs->loc[l].P, maxp)),
-		     rr(g, 1, umin(fs->loc[l].F, maxf)));
+	p = rr(g, 1, umin(fs->loc[l].P, maxp));
+	return place(g, l, p, rr(g, 1, umin(fs->loc[l].F, maxf)));
 }
 
 static void ap(struct sbuf *b, struct bir_gen *g, const struct region *r)
@@ -375,9 +383,11 @@ static void unary(struct sbuf *b, struct bir_gen *g, enum bir_gen_kind kind,
 	sbf(b, "], \"outs\": [");
 	ap(b, g, d);
 	sbf(b, "]");
-	if (kind == BG_ACT)
-		sbf(b, ", \"func\": \"%s\", \"scale\": %.3f", act_fns[rn(g, 10)],
-		    scales[rn(g, 5)]);
+	if (kind == BG_ACT) {
+		const char *fn = act_fns[rn(g, 10)];
+
+		sbf(b, ", \"func\": \"%s\", \"scale\": %.3f", fn, scales[rn(g, 5)]);
+	}
 	if (kind == BG_TT || kind == BG_TS || kind == BG_TS_AP)
 		sbf(b, ", \"op\": \"%s\"", alu_ops[rn(g, 5)]);
 	if (kind == BG_REDUCE)
@@ -660,9 +670,11 @@ static void gen_birk(struct bir_gen *g, enum bir_gen_kind kind)
 		sbf(&b, "%s[%u, %u]", k ? ", " : "", sh[k][0], sh[k][1]);
 	sbf(&b, "], \"dsts_shape\": [[%u, %u]], \"kernel_attrs\": {", sh[n][0],
 	    sh[n][1]);
-	if (kind == BG_BIRK_ACT)
-		sbf(&b, "\"func\": \"%s\", \"scale\": %.3f", act_fns[rn(g, 10)],
-		    scales[rn(g, 5)]);
+	if (kind == BG_BIRK_ACT) {
+		const char *fn = act_fns[rn(g, 10)];
+
+		sbf(&b, "\"func\": \"%s\", \"scale\": %.3f", fn, scales[rn(g, 5)]);
+	}
 	else if (kind == BG_BIRK_MLP)
 		sbf(&b, "\"act\": \"%s\"", act_fns[rn(g, 10)]);
 	else if (kind == BG_BIRK_ATTN && coin(g, 1, 2))
@@ -683,6 +695,7 @@ static void gen_branch(struct bir_gen *g)
 	const char *reg = g->cur_fn ? "kr0" : "r0";
 	struct region s;
 	uint32_t l = 0;
+	double imm;
 
 	if (!i)
 		return;
@@ -694,9 +707,9 @@ static void gen_branch(struct bir_gen *g)
 	ap(&b, g, &s);
 	sbf(&b, "], \"outs\": [{\"Skind\": \"register_access\", \"reg\": \"%s\"}]}, ",
 	    reg);
+	imm = coin(g, 1, 4) ? 0.0 : (double)((int)rn(g, 5) - 2) / 4.0;
 	sbf(&b, "{\"opcode\": \"CompareAndBranch\", \"name\": \"%s_br\", \"engine\": \"SP\", \"ins\": [{\"Skind\": \"register_access\", \"reg\": \"%s\"}, {\"Skind\": \"imm_value\", \"value\": %.2f}], \"outs\": [], \"comp_op\": \"%s\", \"on_true\": \"bt\", \"on_false\": \"bf\"}",
-	    i->name, reg, coin(g, 1, 4) ? 0.0 : (double)((int)rn(g, 5) - 2) / 4.0,
-	    cmp[rn(g, 6)]);
+	    i->name, reg, imm, cmp[rn(g, 6)]);
 	rd(i, &s);
 	g->nit++;	/* no deps: keep the branch last in its block */
 	i->text = b.s;
@@ -745,6 +758,7 @@ static void gen_kernel(struct bir_gen *g)
 {
 	struct fnst *f = &g->fn[1];
 	int save_fn = g->cur_fn, save_blk = g->cur_blk;
+	uint32_t p;
 
 	g->kernel = true;
 	g->cur_fn = 1;
@@ -766,7 +780,8 @@ static void gen_kernel(struct bir_gen *g)
 		add_loc(g, f, L_SB, "ws", 128, 1);	/* its size: below */
 		f->loc[3].hidden = true;
 	}
-	add_loc(g, f, L_SB, "t", rr(g, 1, 128), rr(g, 1, FMAX));
+	p = rr(g, 1, 128);
+	add_loc(g, f, L_SB, "t", p, rr(g, 1, FMAX));
 	f->diamond = coin(g, 1, 3);
 	gen_body(g, rr(g, 3, 8), false);
 	gen_store(g, 2);
@@ -784,6 +799,7 @@ static void gen_nki(struct bir_gen *g)
 	struct sbuf b = { 0 };
 	struct region a, ix, o, w = { 0 };
 	const struct fnst *k;
+	uint32_t src;
 
 	if (!g->kernel)
 		gen_kernel(g);
@@ -821,8 +837,9 @@ static void gen_nki(struct bir_gen *g)
 		sbf(&b, ", ");
 	}
 	ap(&b, g, &o);
+	src = rn(g, 3);
 	sbf(&b, "], \"func\": \"kfn\", \"func_args\": [\"a\", \"idx\"], \"func_outs\": [%s\"out\"], \"sb_buf_shape\": [128, 1024], \"psum_buf_shape\": [0, 0], \"kernel_source_val\": %u, \"alloc_status\": %s}",
-	    k->ws ? "\"ws\", " : "", rn(g, 3), coin(g, 1, 2) ? "true" : "false");
+	    k->ws ? "\"ws\", " : "", src, coin(g, 1, 2) ? "true" : "false");
 	rd(i, &a);
 	rd(i, &ix);
 	wr(i, &o);
@@ -888,7 +905,7 @@ struct bir_gen *bir_gen_new(uint64_t seed)
 {
 	struct bir_gen *g = calloc(1, sizeof(*g));
 	struct fnst *f;
-	uint32_t nout;
+	uint32_t nout, p;
 
 	if (!g)
 		return NULL;
@@ -900,17 +917,21 @@ struct bir_gen *bir_gen_new(uint64_t seed)
 	g->enable_bir_kernel = coin(g, 1, 2);
 	f = &g->fn[0];
 	add_loc(g, f, L_IN, "in0", rr(g, 1, 128), FMAX);
-	add_loc(g, f, L_IN, "in1", rr(g, 1, 128), rr(g, 4, FMAX));
+	p = rr(g, 1, 128);
+	add_loc(g, f, L_IN, "in1", p, rr(g, 4, FMAX));
 	add_loc(g, f, L_IDX, "idx", 1, 1);
 	nout = rr(g, 1, 2);
 	for (uint32_t k = 0; k < nout; k++) {
 		char nm[16];
 
 		snprintf(nm, sizeof(nm), "out%u", k);
-		add_loc(g, f, L_OUT, nm, rr(g, 1, 128), rr(g, 1, FMAX));
+		p = rr(g, 1, 128);
+		add_loc(g, f, L_OUT, nm, p, rr(g, 1, FMAX));
 	}
-	for (uint32_t k = rr(g, 1, 4); k > 0; k--)
-		new_tmp(g, rr(g, 1, 128), rr(g, 1, FMAX));
+	for (uint32_t k = rr(g, 1, 4); k > 0; k--) {
+		p = rr(g, 1, 128);
+		new_tmp(g, p, rr(g, 1, FMAX));
+	}
 	f->diamond = coin(g, 1, 3);
 	gen_body(g, rr(g, 6, 18), true);
 	for (uint32_t k = 0; k < nout; k++)
