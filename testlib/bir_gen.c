@@ -1219,32 +1219,45 @@ static int stop(struct bir_gen_result *res, enum bir_gen_stage st,
 int bir_gen_check(const struct bir_gen *g, const struct bir_gen_oracle *oracle,
 		  struct bir_gen_result *res)
 {
+	struct bir_opts o;
+	char *text = bir_gen_json(g);
+	int st;
+
+	if (!text) {
+		memset(res, 0, sizeof(*res));
+		return stop(res, BG_READER, "generator", "out of memory");
+	}
+	bir_gen_opts(g, &o);
+	st = bir_gen_check_text(text, g->seed, &o, oracle, res);
+	free(text);
+	return st;
+}
+
+int bir_gen_check_text(const char *text, uint64_t seed,
+		       const struct bir_opts *o,
+		       const struct bir_gen_oracle *oracle,
+		       struct bir_gen_result *res)
+{
 	struct nscc_err err = { { 0 } };
 	struct bir_module *before = NULL, *after = NULL;
 	struct bir_gen_io ref = { 0 }, dut = { 0 };
-	struct bir_opts o;
-	char *text = bir_gen_json(g);
 	int rc;
 
 	memset(res, 0, sizeof(*res));
 	if (!oracle)
 		oracle = &bir_gen_oracle_interp;
-	if (!text)
-		return stop(res, BG_READER, "generator", "out of memory");
 	rc = bir_module_from_string(text, strlen(text), &before, &err);
 	if (!rc)
 		rc = bir_module_from_string(text, strlen(text), &after, &err);
-	free(text);
 	if (rc) {
 		stop(res, BG_READER, "reader", err.msg);
 		goto out;
 	}
-	bir_gen_opts(g, &o);
-	if (bir_run_passes(after, &o, &err)) {
+	if (bir_run_passes(after, o, &err)) {
 		stop(res, BG_PASSES, "passes", err.msg);
 		goto out;
 	}
-	if (io_make(before, g->seed, &ref) || io_make(before, g->seed, &dut)) {
+	if (io_make(before, seed, &ref) || io_make(before, seed, &dut)) {
 		stop(res, BG_REFERENCE, "io", "out of memory");
 		goto out;
 	}

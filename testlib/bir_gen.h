@@ -132,6 +132,17 @@ int bir_gen_check(const struct bir_gen *g, const struct bir_gen_oracle *oracle,
 		  struct bir_gen_result *res);
 
 /**
+ * bir_gen_check_text() - bir_gen_check() of the BIR JSON text @text (a
+ * module printed by the test, or a hand-written reproducer): the passes
+ * run with the options @o, the inputs are random from @seed.
+ * Return: @res->stage.
+ */
+int bir_gen_check_text(const char *text, uint64_t seed,
+		       const struct bir_opts *o,
+		       const struct bir_gen_oracle *oracle,
+		       struct bir_gen_result *res);
+
+/**
  * bir_gen_shrink() - drop items one at a time, keeping each drop after
  * which bir_gen_check() still stops at @stage, until no single drop
  * keeps it there.  Return: the items kept.
