@@ -10,18 +10,22 @@
 #                     structure-aware mutator
 #   kbin_testplan.c   host: the full "every kind" plan and its round-trip
 #                     inputs (tp_*)
+#   bir_gen.c         host, fuzz: random well-formed BIR modules and the
+#                     differential check of the passes on them (bir_gen.h;
+#                     needs the BIR library and the interpreter)
 #   plans.c           vm: plans and ioctl/debugfs helpers of the kernel
 #                     runtime tests (plans.h)
-# plus, outside testlib/, the BIR reference interpreter (host,
+# plus, outside testlib/, the BIR reference interpreter (host, fuzz,
 # userspace/tests/bir_interp.c) and the netlink helpers of the adversarial
 # selftests (vm, selftests/harden_nl.c).
 
 $(call library,TESTUTIL,libtestutil,host vm fuzz)
 TESTUTIL_SRCS_host := testlib/tl_rec.c testlib/kbin_mutate.c \
-	testlib/kbin_testplan.c userspace/tests/bir_interp.c
+	testlib/kbin_testplan.c testlib/bir_gen.c userspace/tests/bir_interp.c
 TESTUTIL_SRCS_vm := testlib/tl_rec.c testlib/kbin_mutate.c testlib/plans.c \
 	selftests/harden_nl.c
-TESTUTIL_SRCS_fuzz := testlib/tl_rec.c testlib/kbin_mutate.c
+TESTUTIL_SRCS_fuzz := testlib/tl_rec.c testlib/kbin_mutate.c testlib/bir_gen.c \
+	userspace/tests/bir_interp.c
 TESTUTIL_INC	:= -I$(TOP)/testlib -I$(TOP)/userspace/tests \
 	-I$(TOP)/selftests -I$(TOP)/userspace/lib
 TESTUTIL_USES	:= KBIN

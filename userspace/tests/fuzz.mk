@@ -9,16 +9,25 @@
 #                     host replay (Documentation/execute.rst)
 #   fuzz_json_view    the compiler's JSON view against jansson, then the
 #                     def.json front end (libneuronsim-cc, fuzz)
+#   fuzz_bir_gen      the input's first 8 bytes seed a random BIR module
+#                     (testlib/bir_gen.c); the interpreter before and
+#                     after the backend passes must agree (libneuronsim-bir,
+#                     fuzz)
 # Seed corpora, $(FUZZ_O)/NAME/ (scripts/fuzz.sh): the kbin_seedgen plans;
 # for kbin_struct also plans compiled by neuronsim-cc from a few small
 # NEFFs when the shared ones are present ($(NEURONSIM_SHARED)/cases/neff);
 # for json_view the JSON members under 64 KiB of those NEFFs; for
 # kbin_prog the seedgen plans (one with a program), the plan of mkneff
-# prog and the plan of the smallest real NEFF with a 0xD4.
+# prog and the plan of the smallest real NEFF with a 0xD4; for bir_gen
+# the seeds 1..16 of the host test, 8 bytes each.
 
 FUZZ_TARGETS	:= fuzz_kbin_check fuzz_kbin_struct fuzz_kbin_prog
 $(call programs,FUZZ_TARGETS,fuzz,userspace/tests,$(FUZZ_O),TESTUTIL KBIN,userspace)
 FUZZERS		+= $(call bins,FUZZ_TARGETS)
+
+FUZZ_BIR_TARGETS := fuzz_bir_gen
+$(call programs,FUZZ_BIR_TARGETS,fuzz,userspace/tests,$(FUZZ_O),TESTUTIL BIR,userspace)
+FUZZERS		+= $(call bins,FUZZ_BIR_TARGETS)
 
 FUZZ_CC_TARGETS	:= fuzz_json_view
 # json_view.cc is C++: clang links UBSan's C++ part only when asked
@@ -75,6 +84,16 @@ $(FUZZ_O)/.seeded-kbin_prog: $(FUZZ_SEEDGEN) $(call bins,NSIM_CC_TOOL) $(call bi
 	$(Q)$(call fuzz_neff_seeds,$(FUZZ_PROG_NEFFS),kbin_prog)
 	@touch $@
 
+# the seed N as 8 little-endian bytes
+$(FUZZ_O)/.seeded-bir_gen:
+	@mkdir -p $(FUZZ_O)/bir_gen
+	$(Q)$(call say,GEN,$(call show,$(FUZZ_O))/bir_gen/ (seeds))for n in $$(seq 1 16); do \
+		printf "$$(printf '\\%03o' $$n)\\0\\0\\0\\0\\0\\0\\0" \
+			>$(FUZZ_O)/bir_gen/seed-$$n; \
+	done
+	@touch $@
+
 FUZZ_SEEDS	:= $(FUZZ_O)/.seeded-kbin_check $(FUZZ_O)/.seeded-kbin_struct \
-	$(FUZZ_O)/.seeded-json_view $(FUZZ_O)/.seeded-kbin_prog
+	$(FUZZ_O)/.seeded-json_view $(FUZZ_O)/.seeded-kbin_prog \
+	$(FUZZ_O)/.seeded-bir_gen
 userspace fuzz: $(FUZZ_SEEDS)

@@ -3,12 +3,12 @@
 # lowering into the compiler's model), included by the top-level Makefile.
 #
 #   libneuronsim-bir.a  IR, JSON, pass manager, passes, lowering, entry
-#                       points (host, rel)
+#                       points (host, rel; fuzz for fuzz_bir_gen)
 #   bir_* host tests    userspace/tests/bir_*.c -> $(HOST_O)/tests/, TAP;
 #                       each links the test oracle userspace/tests/bir_interp.c
 #                       (libtestutil, userspace/tests/build.mk)
 
-$(call library,BIR,libneuronsim-bir,host rel)
+$(call library,BIR,libneuronsim-bir,host rel fuzz)
 BIR_DIR		:= userspace/cc/bir
 BIR_SRCS	:= ir.c json.c passmgr.c pass_rtmemres.c pass_sballoc.c pass_klr.c \
 		   pass_inline_nki.c pass_inline_bir.c pass_coalesce.c \
@@ -20,7 +20,7 @@ BIR_USES	:= CC KBIN PLAN
 BIR_LDLIBS	:= -ljansson -lm
 
 BIR_TESTS	:= bir_json bir_names bir_rtmemres bir_sballoc bir_inline_nki \
-		   bir_inline_bir bir_coalesce bir_psum bir_lower bir_prog
+		   bir_inline_bir bir_coalesce bir_psum bir_lower bir_prog bir_gen_test
 $(call programs,BIR_TESTS,host,userspace/tests,$(HOST_O)/tests,TESTUTIL BIR,userspace)
 # where the tests find the bundled examples and golden files, and the
 # release neuronsim-cc whose switches they run (userspace/tools/build.mk)
