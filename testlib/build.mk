@@ -17,9 +17,9 @@
 # selftests (vm, selftests/harden_nl.c).
 
 $(call library,TESTUTIL,libtestutil,host vm fuzz)
-TESTUTIL_SRCS_host := testlib/tl_rec.c testlib/kbin_mutate.c \
+TESTUTIL_SRCS_host := testlib/tl_rec.c testlib/kbin_mutate.c testlib/tl_compute.c \
 	testlib/kbin_testplan.c userspace/tests/bir_interp.c
-TESTUTIL_SRCS_vm := testlib/tl_rec.c testlib/kbin_mutate.c testlib/plans.c \
+TESTUTIL_SRCS_vm := testlib/tl_rec.c testlib/kbin_mutate.c testlib/tl_compute.c testlib/plans.c \
 	selftests/harden_nl.c
 TESTUTIL_SRCS_fuzz := testlib/tl_rec.c testlib/kbin_mutate.c
 TESTUTIL_INC	:= -I$(TOP)/testlib -I$(TOP)/userspace/tests \

@@ -613,6 +613,9 @@ struct kbin_compute_ap {
  * @in0: the first operand; KBIN_SPACE_NONE for MEMSET.
  * @in1: the second operand (TENSOR_TENSOR, MATMULT, TENSOR_SCALAR
  *	without KBIN_COMPUTE_F_IMM), else all zero but for @value.
+ * @value: in @in1's place: MEMSET's value, ACTIVATE's scale,
+ *	TENSOR_SCALAR's s with KBIN_COMPUTE_F_IMM; float32 bits, the other
+ *	12 bytes zero.
  */
 struct kbin_compute_record {
 	__u8 opcode;
