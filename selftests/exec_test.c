@@ -42,7 +42,9 @@
  *     kbin_compute_run() run here on host memory (the same code); a
  *     second execution gives the same bytes; the PSUM reads zeros once
  *     the NeuronCore is released; a compute record that breaks a rule is
- *     refused by LOAD with KBIN_ERR_PROG_COMPUTE.
+ *     refused by LOAD with KBIN_ERR_PROG_COMPUTE; a compute instruction
+ *     whose PSUM write meets the backing_limit cap ends the subgraph with
+ *     -EDQUOT, its engine stopped at it, named in the kernel log.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -843,6 +845,50 @@ TEST_F(ex, compute_plan_breaking_a_rule_is_refused)
 	EXPECT_NE(NULL, strstr(log, "pe instruction 1 (opcode 0xe6)")) TH_LOG("%s", log);
 	EXPECT_NE(NULL, strstr(log, "operand out")) TH_LOG("%s", log);
 	plan_free(&p);
+	EXPECT_STATS_AT(&self->base);
+}
+
+TEST_F(ex, compute_memory_failure_stops_the_engine)
+{
+	const struct neuronsim_exec_engine *pe;
+	struct neuronsim_exec_result *r = NULL;
+	char old[64] = "", v[64];
+	char *t = read_file(PARAM "backing_limit", NULL);
+	uint8_t in[TLC_IN_SIZE];
+	struct stats st;
+	struct plan p;
+	uint32_t id;
+
+	ASSERT_NE(NULL, t);
+	strncpy(old, t, sizeof(old) - 1);
+	free(t);
+	tl_compute_input(in);
+	ASSERT_EQ(0, tl_compute_plan(self->info.arch_gen, TLC_OK, &p.buf, &p.len));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, TL_IO_IN, 0, in, sizeof(in)));
+	/* room for block 0's four SBUF partitions' pages, not for PSUM */
+	ASSERT_EQ(0, read_stats(&st));
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)st.backing_bytes +
+		 4ULL * (unsigned long long)sysconf(_SC_PAGESIZE));
+	ASSERT_EQ(0, nsim_param_write("backing_limit", v));
+	EXPECT_EQ(-EDQUOT, exec_run(self->fd, id, 0, &r));
+	ASSERT_EQ(0, nsim_param_write("backing_limit", old));
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(-EDQUOT, r->sg[0].status);
+	/* PE's transpose, its first instruction, the first write to PSUM */
+	pe = &r->sg[0].engines[KBIN_DMA_ENGINE_PE - 1];
+	EXPECT_EQ(NEURONSIM_ENGINE_STOPPED, pe->state);
+	EXPECT_EQ(0, pe->done);
+	EXPECT_EQ(0xffffffffU, r->sg[0].fail_queue);
+	EXPECT_EQ(0, r->sg[0].semaphores[3]);
+	/* DVE and ACT computed into SBUF before it */
+	EXPECT_EQ(1, r->sg[0].semaphores[1]);
+	EXPECT_EQ(1, r->sg[0].semaphores[2]);
+	EXPECT_TRUE(klog_has("pe instruction 0 (opcode 0xe7, transpose) failed: -122"));
+	neuronsim_exec_result_free(r);
+	/* with room again it runs to the end */
+	exec_again_and_unload(_metadata, self, id, 0);
 	EXPECT_STATS_AT(&self->base);
 }
 
