@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * addrmap.c - a device's address map: where each HBM channel and each
- * NeuronCore's SBUF window sits in device address space, and which HBM
+ * NeuronCore's SBUF and PSUM windows sit in device address space, and which HBM
  * channel a NeuronCore allocates from, and GET_INFO, which reports them
  * with the module's limits (ioctl.c dispatches to it).  A leaf: it reads
  * the device's generation and calls nothing else of the module.
@@ -10,12 +10,15 @@
  * address 0 is ever handed out):
  *
  *   0x1_0000_0000 + N * window     SBUF window of NeuronCore N
+ *   0x2_0000_0000 + N * psum_size  PSUM window of NeuronCore N
  *   (c + 1) * 64 GiB               HBM channel c, hbm_channel_size bytes
  *
  * The window size, core and channel counts and every other number of a
  * generation come from its row in the generation table (kbin_gen.h,
  * Documentation/hardware.rst).
  */
+#include <linux/sizes.h>
+
 #include "nrsim.h"
 
 /**
@@ -41,6 +44,26 @@ u64 nrsim_hbm_base(const struct nrsim_device *nd, u32 channel)
 u64 nrsim_sbuf_base(const struct nrsim_device *nd, u32 core)
 {
 	return NRSIM_SBUF_BASE + (u64)core * nd->arch->sbuf_window_size;
+}
+
+/* the SBUF windows end before the PSUM windows, which end before HBM */
+static_assert(NRSIM_SBUF_BASE + NEURONSIM_MAX_CORES * SZ_32M <= NRSIM_PSUM_BASE);
+static_assert(NRSIM_PSUM_BASE + NEURONSIM_MAX_CORES * SZ_16M <= NRSIM_HBM_BASE);
+
+/**
+ * nrsim_psum_base() - device address of a NeuronCore's PSUM window.
+ * @nd: the device.
+ * @core: NeuronCore index, < num_cores.
+ *
+ * The window is psum_size bytes: PSUM partition p at p * psum_banks *
+ * KBIN_PSUM_BANK_SIZE (kbin_gen_psum_partitions() partitions).
+ *
+ * Return: the window's first device address; windows are psum_size
+ * bytes apart.
+ */
+u64 nrsim_psum_base(const struct nrsim_device *nd, u32 core)
+{
+	return NRSIM_PSUM_BASE + (u64)core * nd->arch->psum_size;
 }
 
 /**
@@ -86,6 +109,7 @@ static void nrsim_fill_info(const struct nrsim_device *nd,
 	info->sbuf_partitions = a->sbuf_partitions;
 	info->sbuf_partition_size = a->sbuf_partition_size;
 	info->psum_size = a->psum_size;
+	info->psum_base = nrsim_psum_base(nd, 0);
 	info->scratchpad_page_size = nrsim_scratchpad_page_size;
 	info->scratchpad_max_pages = nrsim_scratchpad_max_pages;
 	info->max_models_per_fd = nrsim_max_models_per_fd;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core.c - a device's NeuronCores: who owns each, and their SBUF.
+ * core.c - a device's NeuronCores: who owns each, and their SBUF and PSUM.
  *
  * Ownership (Documentation/uapi.rst, "NeuronCores"), as the Neuron driver
  * gives cores to processes: a core is reserved by the first thread group
@@ -8,14 +8,16 @@
  * (or a load of it in progress) uses the core; models of the same thread
  * group share its cores, any other gets -EBUSY.  NEURONSIM_CORE_ANY asks
  * for the first run of free cores (first-fit).  When a core's reservation
- * ends, its state is cleared: the backing RAM of its SBUF window is
- * dropped, so the next owner reads zeros.
+ * ends, its state is cleared: the backing RAM of its SBUF and PSUM
+ * windows is dropped, so the next owner reads zeros.
  *
  * Each NeuronCore N has an SBUF window in the device address map
  * (nrsim_sbuf_base(), Documentation/uapi.rst "Address map"): the SBUF is
  * sbuf_partitions partitions of sbuf_partition_size bytes, partition p
  * holding the window's bytes [p * stride, p * stride + partition size),
  * the stride being sbuf_partition_stride (Documentation/hardware.rst).
+ * Its PSUM window (nrsim_psum_base()) is psum_size bytes, PSUM partition
+ * p at p * psum_banks * KBIN_PSUM_BANK_SIZE.
  */
 #include <linux/device.h>
 #include <linux/minmax.h>
@@ -25,7 +27,7 @@
 
 #include "nrsim.h"
 
-/* the core's reservation ends: clear its state (SBUF; later DMA queues) */
+/* the core's reservation ends: clear its state (SBUF, PSUM; later DMA queues) */
 static void nrsim_core_clear(struct nrsim_device *nd, u32 core)
 {
 	struct nrsim_core *c = &nd->cores.core[core];
@@ -34,6 +36,8 @@ static void nrsim_core_clear(struct nrsim_device *nd, u32 core)
 	c->owner = NULL;
 	nrsim_mem_discard(&nd->mem, nrsim_sbuf_base(nd, core),
 			  nd->arch->sbuf_window_size);
+	nrsim_mem_discard(&nd->mem, nrsim_psum_base(nd, core),
+			  nd->arch->psum_size);
 }
 
 /* the first core of [first, first + n) that another thread group holds */
@@ -129,7 +133,8 @@ int nrsim_cores_reserve(struct nrsim_device *nd, struct pid *tgid, u32 *first,
 
 /**
  * nrsim_cores_release() - a model (or a failed load) stops using its cores;
- *	a core's last user ends its reservation and clears its SBUF.
+ *	a core's last user ends its reservation and clears its SBUF and
+ *	PSUM.
  * @nd: the device.
  * @first: the first core, as nrsim_cores_reserve() returned it.
  * @n: cores.

@@ -30,6 +30,8 @@
  *				after the last execution (exec.c)
  *   models/<id>/sg<N>/engines	per engine: position, instructions, state,
  *				what it waits for, counts per opcode
+ *   models/<id>/sg<N>/psum	the bytes of its NeuronCore's PSUM window
+ *				(exec.c)
  *
  * While device 0 exists, neuronsim/ also has links to its device, hbm,
  * stats, fault knobs and models/ under their names, the paths of a

@@ -17,7 +17,10 @@
  *            then time jumps to the earliest end, and everything that
  *            ends then ends, sequencers first (PE .. SP), then queues in
  *            order.  An instruction's end applies its update (+1), a
- *            0xD4's increment, a 0xC1's submission of its block; a
+ *            0xD4's increment, a 0xC1's submission of its block, and,
+ *            in a plan with KBIN_PROG_F_COMPUTE, a compute instruction's
+ *            operation on the core's SBUF and PSUM (kbin_compute_run(),
+ *            before its update); a
  *            block's end moves its bytes (nrsim_eng_block()) and adds its
  *            queue's num_queues to its semaphore.  The same model as the
  *            host replay (userspace/cc/prog_replay.c), written again:
@@ -35,6 +38,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/memcontrol.h>
@@ -46,6 +50,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "kbin_compute.h"
 #include "kbin_dma.h"
 #include "kbin_prog.h"
 #include "nrsim.h"
@@ -133,6 +138,10 @@ struct nrsim_xq {
  * @ev: its part of the trace buffer, or NULL without a trace.
  * @ev_cap: entries of @ev.
  * @cost: virtual ns per instruction by engine and class (the cost model).
+ * @scratch: with KBIN_PROG_F_COMPUTE, KBIN_COMPUTE_SCRATCH_BYTES for
+ *	kbin_compute_run(); else NULL.
+ * @sbuf: its NeuronCore's SBUF window (the compute memory callbacks).
+ * @psum: its NeuronCore's PSUM window.
  */
 struct nrsim_exec_sg {
 	struct work_struct work;
@@ -149,6 +158,9 @@ struct nrsim_exec_sg {
 	struct neuronsim_exec_event *ev;
 	u32 ev_cap;
 	u64 cost[KBIN_PROG_ENGINES][KBIN_PROG_CLASS_MAX + 1];
+	void *scratch;
+	u64 sbuf;
+	u64 psum;
 };
 
 /**
@@ -204,6 +216,9 @@ static void nrsim_exec_work(struct work_struct *work);
  * @err: filled on failure.
  *
  * A plan without a program section keeps nothing: EXECUTE says -ENODATA.
+ * With KBIN_PROG_F_COMPUTE each subgraph also keeps its records (what
+ * its compute instructions do) and a scratch of KBIN_COMPUTE_SCRATCH_BYTES
+ * for kbin_compute_run().
  * On failure the partial work is left for nrsim_exec_free(), which
  * nrsim_model_free() calls.
  *
@@ -216,13 +231,17 @@ int nrsim_exec_stage(struct nrsim_model *m, const void *plan, u64 len,
 	const struct kbin_header_ext *ext = plan + sizeof(*h);
 	const struct kbin_prog_section *ps;
 	const struct kbin_prog_sync *sync;
+	const u8 *recs;
 	struct nrsim_exec *x;
+	bool compute;
 	u32 s, e;
 
 	if (h->version < KBIN_VERSION_PROG || !ext->prog_off)
 		return 0;
 	ps = plan + ext->prog_off;
 	sync = (const void *)(ps->sg + h->num_subgraphs);
+	recs = (const u8 *)(sync + ps->num_instrs);
+	compute = ps->flags & KBIN_PROG_F_COMPUTE;
 	x = kvzalloc(struct_size(x, sg, m->num_sg), GFP_KERNEL_ACCOUNT);
 	if (!x)
 		goto nomem;
@@ -248,12 +267,30 @@ int nrsim_exec_stage(struct nrsim_model *m, const void *plan, u64 len,
 		if (!p->sync || !xs->qres || !xs->xq || !xs->eng)
 			goto nomem;
 		m->kmem_bytes += 2 * PAGE_SIZE;
+		if (compute) {
+			p->recs = nrsim_kvcalloc(m, n, KBIN_PROG_RECORD_SIZE);
+			xs->scratch = kvmalloc(KBIN_COMPUTE_SCRATCH_BYTES,
+					       GFP_KERNEL_ACCOUNT);
+			if (!p->recs || !xs->scratch)
+				goto nomem;
+			m->kmem_bytes += KBIN_COMPUTE_SCRATCH_BYTES;
+		}
 		/* the streams follow each other in the section (the checker) */
-		for (e = 0; e < KBIN_PROG_ENGINES; e++)
-			if (p->num[e])
-				memcpy(p->sync + p->first[e],
-				       sync + ps->sg[s].engine[e].first,
-				       (size_t)p->num[e] * sizeof(*p->sync));
+		for (e = 0; e < KBIN_PROG_ENGINES; e++) {
+			if (!p->num[e])
+				continue;
+			memcpy(p->sync + p->first[e],
+			       sync + ps->sg[s].engine[e].first,
+			       (size_t)p->num[e] * sizeof(*p->sync));
+			if (compute)
+				memcpy(p->recs + (size_t)p->first[e] *
+				       KBIN_PROG_RECORD_SIZE,
+				       recs + (size_t)ps->sg[s].engine[e].first *
+				       KBIN_PROG_RECORD_SIZE,
+				       (size_t)p->num[e] * KBIN_PROG_RECORD_SIZE);
+		}
+		xs->sbuf = nrsim_sbuf_base(m->nd, sg->core);
+		xs->psum = nrsim_psum_base(m->nd, sg->core);
 		xs->x = x;
 		xs->index = s;
 		INIT_WORK(&xs->work, nrsim_exec_work);
@@ -289,11 +326,14 @@ void nrsim_exec_free(struct nrsim_model *m)
 
 		kvfree(sg->prog.sync);
 		sg->prog.sync = NULL;
+		kvfree(sg->prog.recs);
+		sg->prog.recs = NULL;
 		sg->exec = NULL;
 		if (!x)
 			continue;
 		kvfree(x->sg[s].qres);
 		kvfree(x->sg[s].xq);
+		kvfree(x->sg[s].scratch);
 		nrsim_eng_free(x->sg[s].eng);
 	}
 	if (x)
@@ -355,9 +395,71 @@ static void nrsim_run_flush(struct nrsim_exec_sg *xs, u32 e, struct nrsim_seq *g
 	g->run = false;
 }
 
-/* instruction @g->pc of engine @e (1..5) ends at @g->end */
-static void nrsim_end_instr(struct nrsim_exec_sg *xs, const struct nrsim_dma *dma,
-			    u32 e, struct nrsim_seq *g, u32 *qpending)
+/* ---- compute: a NeuronCore's SBUF and PSUM for kbin_compute_run() ---- */
+
+/* the device address of byte @off of partition @p of @space */
+static u64 nrsim_compute_addr(const struct nrsim_exec_sg *xs,
+			      unsigned int space, u32 p, u32 off)
+{
+	const struct kbin_gen *a = xs->x->m->nd->arch;
+
+	if (space == KBIN_SPACE_PSUM)
+		return xs->psum + (u64)p * a->psum_banks * KBIN_PSUM_BANK_SIZE +
+		       off;
+	return xs->sbuf + (u64)p * a->sbuf_partition_stride + off;
+}
+
+static int nrsim_compute_read(void *ctx, unsigned int space, __u32 p,
+			      __u32 off, void *buf, __u32 len)
+{
+	struct nrsim_exec_sg *xs = ctx;
+
+	return nrsim_mem_read(&xs->x->m->nd->mem,
+			      nrsim_compute_addr(xs, space, p, off), buf, len);
+}
+
+static int nrsim_compute_write(void *ctx, unsigned int space, __u32 p,
+			       __u32 off, const void *buf, __u32 len)
+{
+	struct nrsim_exec_sg *xs = ctx;
+
+	return nrsim_mem_write(&xs->x->m->nd->mem,
+			       nrsim_compute_addr(xs, space, p, off), buf, len);
+}
+
+/*
+ * Compute instruction @g->pc of engine @e (1..5) of a KBIN_PROG_F_COMPUTE
+ * plan, at its end: its operation on the core's SBUF and PSUM.  The
+ * checker held its record to kbin_compute_check() at LOAD.
+ */
+static int nrsim_compute(struct nrsim_exec_sg *xs, u32 e, struct nrsim_seq *g)
+{
+	const struct nrsim_prog *p = &xs->x->m->sg[xs->index].prog;
+	const u8 *rec = p->recs + ((size_t)p->first[e - 1] + g->pc) *
+			KBIN_PROG_RECORD_SIZE;
+	const struct kbin_compute_mem mem = {
+		.read = nrsim_compute_read,
+		.write = nrsim_compute_write,
+		.ctx = xs,
+	};
+	int ret;
+
+	ret = kbin_compute_run(rec, &mem, xs->scratch);
+	if (ret)
+		pr_warn_ratelimited("model %u sg%02u: %s instruction %u (opcode 0x%02x, %s) failed: %d\n",
+				    xs->x->m->id, xs->index,
+				    kbin_dma_engine_str(e), g->pc, rec[0],
+				    kbin_compute_op_str(rec[0]), ret);
+	return ret;
+}
+
+/*
+ * instruction @g->pc of engine @e (1..5) ends at @g->end: 0, or a
+ * compute instruction's errno (the instruction has not ended: its engine
+ * stops at it)
+ */
+static int nrsim_end_instr(struct nrsim_exec_sg *xs, const struct nrsim_dma *dma,
+			   u32 e, struct nrsim_seq *g, u32 *qpending)
 {
 	const struct kbin_prog_sync *s = &g->s[g->pc];
 	struct neuronsim_exec_engine *acc = &xs->res.engines[e - 1];
@@ -366,7 +468,13 @@ static void nrsim_end_instr(struct nrsim_exec_sg *xs, const struct nrsim_dma *dm
 		.start_ns = g->start, .end_ns = g->end, .index = g->pc,
 		.track = e, .opcode = s->opcode,
 	};
+	int ret;
 
+	if (s->cls == KBIN_PROG_CLASS_COMPUTE && xs->scratch) {
+		ret = nrsim_compute(xs, e, g);
+		if (ret)
+			return ret;
+	}
 	if (s->update_mode == KBIN_PROG_UPDATE_INC)
 		nrsim_sem_add(sems, s->update_sem, 1);
 	if (s->cls == KBIN_PROG_CLASS_TRIGGER) {
@@ -416,6 +524,7 @@ static void nrsim_end_instr(struct nrsim_exec_sg *xs, const struct nrsim_dma *dm
 	acc->end_ns = g->end;
 	g->busy = false;
 	WRITE_ONCE(g->pc, g->pc + 1);
+	return 0;
 }
 
 /* the running block of queue @k ends at @q->end: its bytes move now */
@@ -565,7 +674,10 @@ static int nrsim_exec_run(struct nrsim_exec_sg *xs)
 			struct nrsim_seq *g = &xs->seq[act[i]];
 
 			if (g->busy && g->end == now) {
-				nrsim_end_instr(xs, dma, act[i] + 1, g, &qpending);
+				ret = nrsim_end_instr(xs, dma, act[i] + 1, g,
+						      &qpending);
+				if (ret)
+					goto out;
 				if (g->pc >= g->n) {
 					na--;
 					memmove(&act[i], &act[i + 1], (na - i) * sizeof(*act));
@@ -1124,7 +1236,7 @@ long nrsim_ioctl_exec_wait(struct nrsim_file *nf, void __user *uarg,
 	return 0;
 }
 
-/* ---- debugfs: models/<id>/sg<N>/{semaphores,engines} ---- */
+/* ---- debugfs: models/<id>/sg<N>/{semaphores,engines,psum} ---- */
 
 /*
  * semaphores: "index value" per semaphore that is not zero after the
@@ -1199,9 +1311,42 @@ static int nrsim_exec_engines_show(struct seq_file *f, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(nrsim_exec_engines);
 
+/*
+ * psum: the bytes of the subgraph's NeuronCore's PSUM window, psum_size
+ * of them, partition p at p * psum_banks * KBIN_PSUM_BANK_SIZE; what is
+ * there when read (while an execution runs, its compute writes them).
+ */
+static ssize_t nrsim_exec_psum_read(struct file *file, char __user *buf,
+				    size_t count, loff_t *ppos)
+{
+	const struct nrsim_exec_sg *xs = file->private_data;
+	struct nrsim_device *nd = xs->x->m->nd;
+	u64 size = nd->arch->psum_size;
+	loff_t pos = *ppos;
+	int ret;
+
+	if (pos < 0)
+		return -EINVAL;
+	if ((u64)pos >= size || !count)
+		return 0;
+	count = min_t(u64, count, size - pos);
+	ret = nrsim_mem_read_user(&nd->mem, xs->psum + pos, buf, count);
+	if (ret)
+		return ret;
+	*ppos = pos + count;
+	return count;
+}
+
+static const struct file_operations nrsim_exec_psum_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = nrsim_exec_psum_read,
+	.llseek = default_llseek,
+};
+
 /**
  * nrsim_exec_debugfs_add() - the execution files of each subgraph's
- *	debugfs directory, semaphores and engines
+ *	debugfs directory, semaphores, engines and psum
  *	(Documentation/debugfs.rst).
  * @m: the model, being published, after nrsim_debugfs_model_add().
  *
@@ -1221,6 +1366,9 @@ void nrsim_exec_debugfs_add(struct nrsim_model *m)
 				    &nrsim_exec_sems_fops);
 		debugfs_create_file("engines", 0400, m->sg[i].dir, xs,
 				    &nrsim_exec_engines_fops);
+		debugfs_create_file_size("psum", 0400, m->sg[i].dir, xs,
+					 &nrsim_exec_psum_fops,
+					 m->nd->arch->psum_size);
 	}
 }
 

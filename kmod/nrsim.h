@@ -45,6 +45,8 @@
  * (kbin_gen.h).
  */
 #define NRSIM_SBUF_BASE		0x100000000ULL		/* 4 GiB: core 0's window */
+/* 8 GiB: core 0's PSUM window; core N's at N * psum_size past it */
+#define NRSIM_PSUM_BASE		0x200000000ULL
 #define NRSIM_HBM_STRIDE		0x1000000000ULL		/* 64 GiB between channels */
 #define NRSIM_HBM_BASE		NRSIM_HBM_STRIDE		/* channel 0 */
 /* the end of the address map: past the last possible HBM channel */
@@ -725,9 +727,13 @@ struct nrsim_dma {
  * @first: per engine (enum kbin_dma_engine - 1), its first entry in @sync.
  * @num: per engine, its instructions.
  * @instrs: the sum of @num.
+ * @recs: with KBIN_PROG_F_COMPUTE, every stream's 64-byte records in the
+ *	order of @sync (a compute instruction's record is what its engine
+ *	executes, kbin_compute_run()); NULL for a plan without the flag.
  */
 struct nrsim_prog {
 	struct kbin_prog_sync *sync;
+	u8 *recs;
 	u32 first[KBIN_PROG_ENGINES];
 	u32 num[KBIN_PROG_ENGINES];
 	u64 instrs;
@@ -927,6 +933,7 @@ static inline int nrsim_copy_out(void __user *uarg, size_t usize,
 /* addrmap.c */
 u64 nrsim_hbm_base(const struct nrsim_device *nd, u32 channel);
 u64 nrsim_sbuf_base(const struct nrsim_device *nd, u32 core);
+u64 nrsim_psum_base(const struct nrsim_device *nd, u32 core);
 u32 nrsim_core_channel(const struct nrsim_device *nd, u32 core);
 long nrsim_ioctl_get_info(struct nrsim_file *nf, void __user *uarg,
 			  size_t usize);

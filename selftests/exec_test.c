@@ -34,7 +34,17 @@
  *     as they were;
  *   - the netlink event EXEC_DONE of an execution and of a deadlock, and
  *     none for an execution UNLOAD cancelled after a subgraph failed;
- *   - every documented error of EXECUTE and EXEC_WAIT.
+ *   - every documented error of EXECUTE and EXEC_WAIT;
+ *   - a compute plan (KBIN_PROG_F_COMPUTE, the test library's
+ *     tl_compute.h): SP stages input0 into SBUF, DVE, ACT and PE compute
+ *     with semaphores between them, a second block copies the result to
+ *     output0; output0 and the debugfs psum file equal, byte for byte,
+ *     kbin_compute_run() run here on host memory (the same code); a
+ *     second execution gives the same bytes; the PSUM reads zeros once
+ *     the NeuronCore is released; a compute record that breaks a rule is
+ *     refused by LOAD with KBIN_ERR_PROG_COMPUTE; a compute instruction
+ *     whose PSUM write meets the backing_limit cap ends the subgraph with
+ *     -EDQUOT, its engine stopped at it, named in the kernel log.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -51,6 +61,7 @@
 #include "kselftest_harness.h"
 #include "kbin_writer.h"
 #include "plans.h"
+#include "tl_compute.h"
 
 #define SEC		1000000000LL
 #define EV_MAX		4096U
@@ -745,6 +756,140 @@ TEST_F(ex, refused_execute_keeps_the_last_result)
 	neuronsim_exec_result_free(r);
 	EXPECT_EQ(0, nsim_unload(self->fd, id2));
 	EXPECT_EQ(0, nsim_unload(self->fd, id));
+}
+
+/* debugfs models/<id>/sg0/psum of model @id: psum_size bytes, or NULL */
+static uint8_t *read_psum(const struct neuronsim_info *info, uint32_t id)
+{
+	char path[256];
+	size_t len = 0;
+	uint8_t *b;
+
+	dbgfs_path(path, sizeof(path), "models/%u/sg0/psum", id);
+	b = (uint8_t *)read_file(path, &len);
+	if (b && len != info->psum_size) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+TEST_F(ex, compute_plan)
+{
+	uint8_t in[TLC_IN_SIZE], out[TLC_OUT_SIZE], want[TLC_OUT_SIZE];
+	uint8_t *ref = malloc(self->info.psum_size), *ps;
+	struct neuronsim_exec_result *r = NULL;
+	struct plan p;
+	uint32_t id, run;
+
+	ASSERT_NE(NULL, ref);
+	/* the PSUM windows: past the SBUF windows, before HBM */
+	EXPECT_LE(self->info.sbuf_base + self->info.num_cores *
+		  self->info.sbuf_window_size, self->info.psum_base);
+	EXPECT_LE(self->info.psum_base + self->info.num_cores *
+		  self->info.psum_size, self->info.hbm_base[0]);
+	tl_compute_input(in);
+	ASSERT_EQ(0, tl_compute_ref(self->info.arch_gen, in, want, ref));
+	ASSERT_EQ(0, tl_compute_plan(self->info.arch_gen, TLC_OK, &p.buf, &p.len));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, TL_IO_IN, 0, in, sizeof(in)));
+	for (run = 0; run < 2; run++) {
+		ASSERT_EQ(0, exec_run(self->fd, id, 0, &r));
+		ASSERT_EQ(0, r->sg[0].status);
+		/* compute instructions per engine, all executed */
+		EXPECT_EQ(3, r->sg[0].engines[KBIN_DMA_ENGINE_PE - 1].classes[KBIN_PROG_CLASS_COMPUTE]);
+		EXPECT_EQ(1, r->sg[0].engines[KBIN_DMA_ENGINE_ACT - 1].classes[KBIN_PROG_CLASS_COMPUTE]);
+		EXPECT_EQ(3, r->sg[0].engines[KBIN_DMA_ENGINE_DVE - 1].classes[KBIN_PROG_CLASS_COMPUTE]);
+		EXPECT_EQ(2, r->sg[0].engines[KBIN_DMA_ENGINE_PE - 1].opcodes[KBIN_COP_MATMULT]);
+		EXPECT_EQ(1, r->sg[0].semaphores[4]);
+		EXPECT_EQ(3, r->sg[0].semaphores[3]);
+		EXPECT_EQ(2, r->queues[0].blocks);
+		neuronsim_exec_result_free(r);
+		r = NULL;
+		memset(out, 0xee, sizeof(out));
+		ASSERT_EQ(0, nsim_read_var(self->fd, id, 0, TL_IO_OUT, 0, out,
+					   sizeof(out)));
+		EXPECT_EQ(0, memcmp(want, out, sizeof(out)))
+			TH_LOG("execution %u: output0 differs from kbin_compute_run() on the host", run);
+		ps = read_psum(&self->info, id);
+		ASSERT_NE(NULL, ps) TH_LOG("debugfs psum unreadable or not psum_size bytes");
+		EXPECT_EQ(0, memcmp(ref, ps, self->info.psum_size))
+			TH_LOG("execution %u: PSUM differs from kbin_compute_run() on the host", run);
+		free(ps);
+	}
+	ASSERT_EQ(0, nsim_unload(self->fd, id));
+	/* the NeuronCore was released: its PSUM reads zeros again */
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	ps = read_psum(&self->info, id);
+	ASSERT_NE(NULL, ps);
+	memset(ref, 0, self->info.psum_size);
+	EXPECT_EQ(0, memcmp(ref, ps, self->info.psum_size));
+	free(ps);
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
+	plan_free(&p);
+	free(ref);
+	EXPECT_STATS_AT(&self->base);
+}
+
+TEST_F(ex, compute_plan_breaking_a_rule_is_refused)
+{
+	struct neuronsim_load l;
+	char log[1024];
+	struct plan p;
+	uint32_t id;
+
+	ASSERT_EQ(0, tl_compute_plan(self->info.arch_gen, TLC_BROKEN_SPACE,
+				     &p.buf, &p.len));
+	EXPECT_EQ(-EINVAL, nsim_load(self->fd, &p, 0, &id, &l, log, sizeof(log)));
+	EXPECT_EQ(KBIN_ERR_PROG_COMPUTE, l.err_reason) TH_LOG("%s", log);
+	EXPECT_NE(NULL, strstr(log, "pe instruction 1 (opcode 0xe6)")) TH_LOG("%s", log);
+	EXPECT_NE(NULL, strstr(log, "operand out")) TH_LOG("%s", log);
+	plan_free(&p);
+	EXPECT_STATS_AT(&self->base);
+}
+
+TEST_F(ex, compute_memory_failure_stops_the_engine)
+{
+	const struct neuronsim_exec_engine *pe;
+	struct neuronsim_exec_result *r = NULL;
+	char old[64] = "", v[64];
+	char *t = read_file(PARAM "backing_limit", NULL);
+	uint8_t in[TLC_IN_SIZE];
+	struct stats st;
+	struct plan p;
+	uint32_t id;
+
+	ASSERT_NE(NULL, t);
+	strncpy(old, t, sizeof(old) - 1);
+	free(t);
+	tl_compute_input(in);
+	ASSERT_EQ(0, tl_compute_plan(self->info.arch_gen, TLC_OK, &p.buf, &p.len));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, TL_IO_IN, 0, in, sizeof(in)));
+	/* room for block 0's four SBUF partitions' pages, not for PSUM */
+	ASSERT_EQ(0, read_stats(&st));
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)st.backing_bytes +
+		 4ULL * (unsigned long long)sysconf(_SC_PAGESIZE));
+	ASSERT_EQ(0, nsim_param_write("backing_limit", v));
+	EXPECT_EQ(-EDQUOT, exec_run(self->fd, id, 0, &r));
+	ASSERT_EQ(0, nsim_param_write("backing_limit", old));
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(-EDQUOT, r->sg[0].status);
+	/* PE's transpose, its first instruction, the first write to PSUM */
+	pe = &r->sg[0].engines[KBIN_DMA_ENGINE_PE - 1];
+	EXPECT_EQ(NEURONSIM_ENGINE_STOPPED, pe->state);
+	EXPECT_EQ(0, pe->done);
+	EXPECT_EQ(0xffffffffU, r->sg[0].fail_queue);
+	EXPECT_EQ(0, r->sg[0].semaphores[3]);
+	/* DVE and ACT computed into SBUF before it */
+	EXPECT_EQ(1, r->sg[0].semaphores[1]);
+	EXPECT_EQ(1, r->sg[0].semaphores[2]);
+	EXPECT_TRUE(klog_has("pe instruction 0 (opcode 0xe7, transpose) failed: -122"));
+	neuronsim_exec_result_free(r);
+	/* with room again it runs to the end */
+	exec_again_and_unload(_metadata, self, id, 0);
+	EXPECT_STATS_AT(&self->base);
 }
 
 TEST_F(ex, errors)

@@ -112,8 +112,15 @@ TEST_F(dev, get_info_geometry)
 	for (c = info.num_hbm_channels; c < NEURONSIM_MAX_HBM_CHANNELS; c++)
 		EXPECT_EQ(0, info.hbm_base[c]);
 	EXPECT_EQ(0, info.reserved0);
-	for (c = 0; c < 3; c++)
+	for (c = 0; c < 2; c++)
 		EXPECT_EQ(0, info.reserved[c]);
+	/* the PSUM windows sit past the SBUF windows, before every HBM channel */
+	EXPECT_EQ(0x200000000ULL, info.psum_base);
+	EXPECT_LE(info.sbuf_base + info.num_cores * info.sbuf_window_size,
+		  info.psum_base);
+	for (c = 0; c < info.num_hbm_channels; c++)
+		EXPECT_LE(info.psum_base + info.num_cores * info.psum_size,
+			  info.hbm_base[c]);
 	/* the budget of loads in progress: the module parameter, not 0 */
 	EXPECT_LT(0ULL, info.max_loading_bytes);
 	EXPECT_EQ(nsim_param("max_loading_bytes"), info.max_loading_bytes);

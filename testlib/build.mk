@@ -20,9 +20,9 @@
 # selftests (vm, selftests/harden_nl.c).
 
 $(call library,TESTUTIL,libtestutil,host vm fuzz)
-TESTUTIL_SRCS_host := testlib/tl_rec.c testlib/kbin_mutate.c \
+TESTUTIL_SRCS_host := testlib/tl_rec.c testlib/kbin_mutate.c testlib/tl_compute.c \
 	testlib/kbin_testplan.c testlib/bir_gen.c userspace/tests/bir_interp.c
-TESTUTIL_SRCS_vm := testlib/tl_rec.c testlib/kbin_mutate.c testlib/plans.c \
+TESTUTIL_SRCS_vm := testlib/tl_rec.c testlib/kbin_mutate.c testlib/tl_compute.c testlib/plans.c \
 	selftests/harden_nl.c
 TESTUTIL_SRCS_fuzz := testlib/tl_rec.c testlib/kbin_mutate.c testlib/bir_gen.c \
 	userspace/tests/bir_interp.c

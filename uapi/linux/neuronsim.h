@@ -84,6 +84,10 @@
  *	by backing_limit_total as well).
  * @max_loading_bytes: plan bytes all loads in progress may hold at once
  *	(module parameter; 0 from a kernel that does not say).
+ * @psum_base: device address of NeuronCore 0's PSUM window; core N's
+ *	window is at psum_base + N * psum_size, PSUM partition p at p *
+ *	(psum_size / PSUM partitions) in it (Documentation/uapi.rst,
+ *	"Address map"); 0 from a kernel without PSUM windows.
  * @reserved: zero.
  */
 struct neuronsim_info {
@@ -108,7 +112,8 @@ struct neuronsim_info {
 	__u32 reserved0;
 	__u64 backing_limit;
 	__u64 max_loading_bytes;
-	__u64 reserved[3];
+	__u64 psum_base;
+	__u64 reserved[2];
 };
 
 /* struct neuronsim_load.flags */
@@ -676,7 +681,10 @@ struct neuronsim_exec_queue {
  *	could advance and no DMA was in flight (@engines say where each
  *	waits); -ETIME the timeout; -EINTR a signal during EXEC_WAIT
  *	cancelled it; -EIO, -EOPNOTSUPP or -ENOMEM a DMA block failed
- *	(@fail_*; Documentation/dma.rst).
+ *	(@fail_*; Documentation/dma.rst); -EDQUOT or -ENOMEM with @fail_*
+ *	0xffffffff: a compute instruction of a compute plan failed to
+ *	write memory (its engine is NEURONSIM_ENGINE_STOPPED, its done the
+ *	instruction; Documentation/execute.rst, "Compute plans").
  * @core: its NeuronCore.
  * @num_queues: its DMA queues.
  * @num_events: trace events it recorded.

@@ -4,13 +4,15 @@
 #   (libtestutil.a, the test library the tests link, is testlib/build.mk)
 #   kbin_check_test  host test: every checker rule, writer/reader round trip
 #   plan_test        host test: the plan tables and the shared resolve rule
+#   compute_test     host test: the compute encoding's rules and executor
+#                    (kbin_compute.c) and the test library's compute plan
 #   dma_cast_test    host test: the DMA cast conversions (kbin_cast.c)
 #   kbin_seedgen     host: the fuzzers' seed plans (and the small plan of
 #                    Documentation/kbin-format.rst)
 # The fuzz targets are in userspace/tests/fuzz.mk, the cc_*, bir_* and
 # lib_* tests in the fragments of what they test.
 
-KBIN_TESTS	:= kbin_check_test plan_test prog_test
+KBIN_TESTS	:= kbin_check_test plan_test prog_test compute_test
 $(call programs,KBIN_TESTS,host,userspace/tests,$(HOST_O)/tests,TESTUTIL KBIN,userspace)
 HOST_TESTS	+= $(call bins,KBIN_TESTS)
 
