@@ -26,6 +26,14 @@
 #include "run.h"
 
 #define EXEC_NOTE "compute (PE, ACT, POOL, DVE payloads) is counted, not computed: only the DMA blocks moved bytes"
+#define EXEC_NOTE_COMPUTE "compute (PE, ACT, POOL, DVE) ran on the NeuronCore's SBUF and PSUM: the plan is in neuronsim's compute encoding"
+
+/* what the execution of @v did of compute (Documentation/compute.rst) */
+static const char *exec_note(const struct kbin_view *v)
+{
+	return v->prog && (v->prog->flags & KBIN_PROG_F_COMPUTE) ?
+	       EXEC_NOTE_COMPUTE : EXEC_NOTE;
+}
 
 /* "12.345 us" */
 static void exec_us(char *buf, size_t cap, __u64 ns)
@@ -168,7 +176,7 @@ static void exec_text(const char *what, const struct kbin_view *v,
 	if (w->not_simulated)
 		printf("0xD4: %llu instructions applied their semaphore increments; their data movement is not simulated (not publicly described)\n",
 		       (unsigned long long)w->not_simulated);
-	printf("(%s)\n", EXEC_NOTE);
+	printf("(%s)\n", exec_note(v));
 }
 
 static json_t *exec_json(const char *what, const struct kbin_view *v,
@@ -262,7 +270,7 @@ static json_t *exec_json(const char *what, const struct kbin_view *v,
 		      "blocks", (json_int_t)w->blocks, "bytes", (json_int_t)w->bytes,
 		      "not_simulated", (json_int_t)w->not_simulated,
 		      "executions", (json_int_t)w->executions, "subgraphs", sgs,
-		      "note", EXEC_NOTE);
+		      "note", exec_note(v));
 	if (o && w->status)
 		json_object_set_new(o, "error", json_string(strerror(-w->status)));
 	return o;
@@ -468,7 +476,9 @@ const struct nsim_cmd nsim_cmd_exec = {
 		"  unload.  --timeout MS stops the execution (ETIME); --trace FILE\n"
 		"  writes it as Chrome trace-event JSON (Perfetto, chrome://tracing).\n"
 		"  A deadlock prints where each engine waits and exits 1 (EDEADLK).\n"
-		"  Compute is counted, not computed; the data movement of 0xD4 is not\n"
-		"  simulated (its semaphore effect is).\n",
+		"  A plan lowered from BIR (neuronsim's compute encoding) computes: its\n"
+		"  PE, ACT, POOL and DVE instructions run on the core's SBUF and PSUM.\n"
+		"  A real NEFF's compute is counted, not computed (no public format);\n"
+		"  the data movement of 0xD4 is not simulated (its semaphore effect is).\n",
 	.run = cmd_exec,
 };
