@@ -9,6 +9,8 @@
 #                              program (semaphore set, descriptors)
 #   $(O)/bench/bir_bench       rel: the BIR passes on generated modules,
 #                              on the libraries neuronsim-cc links
+#   $(O)/bench/compute_bench   rel: the compute modules, the host
+#                              reference timed on their plans
 #   $(VM_O)/bench/nsim_bench   vm, in the VM (copied to /bin by
 #                              scripts/bench.sh, not part of VM_PROGS)
 
@@ -26,3 +28,8 @@ $(call programs,BENCH_BIR,rel,bench,$(O)/bench,BIR,bench-progs)
 
 BENCH_VM	:= nsim_bench
 $(call programs,BENCH_VM,vm,bench,$(VM_O)/bench,TESTUTIL NSIM KBIN,bench-progs)
+
+# the compute figures' modules and the host reference's time on their
+# plans (bench/compute_bench.c, Documentation/performance.rst)
+BENCH_COMPUTE	:= compute_bench
+$(call programs,BENCH_COMPUTE,rel,bench,$(O)/bench,KBIN,bench-progs)

@@ -10,7 +10,7 @@
 # without its DMA programs, loaded on a device 1 of generation
 # /bench/neff_arch made for them; /bench/exec_neff.kbin the plan of the
 # real NEFF with the most instructions (generation /bench/exec_neff_arch),
-# executed.
+# executed; /bench/compute/NAME.kbin the compute plans, executed.
 
 sizes=$(cat /bench/scale 2>/dev/null)
 [ -n "$sizes" ] || sizes="10000 100000 1000000"
@@ -85,6 +85,12 @@ if [ -f /bench/exec_neff.kbin ]; then
 		echo "bench_error new_device"
 	fi
 fi
+# compute: BIR modules lowered to neuronsim's compute encoding, executed
+# on device 0 (trn2) with zero inputs (bench/compute_bench.c)
+for f in /bench/compute/*.kbin; do
+	[ -f "$f" ] || continue
+	step "compute.$(basename "$f" .kbin)" nsim_bench exec-neff "$f" $xreps
+done
 for k in models mem_refs kmem_bytes backing_bytes hbm_used; do
 	echo "after.$k $(sed -n "s/^$k //p" /sys/kernel/debug/neuronsim/stats)"
 done

@@ -187,6 +187,18 @@ else
 	echo "bench.sh: $xbig not found (../shared/cases), the execution of a real NEFF is not measured" >&2
 fi
 
+# figure 9: compute (bench/compute_bench.c; Documentation/performance.rst,
+# "Compute"): BIR modules lowered to neuronsim's compute encoding, the
+# host reference timed on their plans here, executed in the VM below
+mkdir -p "$out/compute"
+build/bench/compute_bench gen "$out/compute"
+cp userspace/cc/bir/examples/bir_attention.bir.json "$out/compute/attention.bir.json"
+for n in matmul copy act_exp tt_add ts_mul reduce_add attention; do
+	"$cc" compile "$out/compute/$n.bir.json" -o "$out/compute/$n.kbin" > /dev/null
+	build/bench/compute_bench ref "$out/compute/$n.kbin" 5 > "$out/compute/$n.ref.txt"
+done
+neffd+=(-d "$out/compute:/bench/compute")
+
 # vm_run LANE [vm.sh flags]: the in-VM part (bench/vm_bench.sh), its
 # key/value lines in $out/vm_LANE.txt.  Every lane boots without the kmem
 # trace events of make check's VM (-n).
@@ -356,6 +368,23 @@ row exec_growth "EXECUTE: growth per 10x instructions, worst of 10^5/10^4 and 10
 xn=$(xv icount neff_exec_ns)
 row exec_largest_neff "EXECUTE of $(basename "$xbig" .neff) ($(xv icount neff_instructions) instructions, $(xv icount neff_blocks) DMA blocks, $(xv icount neff_bytes) bytes, $(xv icount neff_virtual_ns) ns virtual), icount instructions ($(xv icount neff_ns_per_instr) per instruction; wall $(xv wall neff_exec_ns) ns, $(xv wall neff_ns_per_instr) ns per instruction)" \
 	"${xn:-n/a}" informational 1
+
+# 9. compute: judged on icount (the DMA that stages the operands included)
+cv() { v "$1" "compute.$2.neff_exec_ns"; }
+cref() { sed -n 's/^ref_ns //p' "$out/compute/$1.ref.txt"; }
+cm=$(cv icount matmul)
+cpm=$( [ -n "$cm" ] && calc "%.2f" "$cm / 8388608" || true)
+row compute_matmul_per_mac "EXECUTE of one 128x128x512 MatMult from DRAM (SP's DMA staging it through SBUF, PE into PSUM, ACT's copy out, the DMA back included), icount instructions per multiply-accumulate (icount ${cm:-n/a}; wall $(cv wall matmul) ns; the host reference $(cref matmul) ns)" \
+	"${cpm:-n/a}" "target <= 20, on icount" "$( [ -n "$cpm" ] && le "$cpm" 20 || echo 0)"
+cb=$(cv icount copy)
+for n in act_exp tt_add ts_mul reduce_add; do
+	cx=$(cv icount $n)
+	cpe=$( [ -n "$cx" ] && [ -n "$cb" ] && calc "%.2f" "($cx - $cb) / 262144" || true)
+	row "compute_${n}_per_element" "EXECUTE of $n over 128 x 2048 float32 elements, icount instructions per element beyond the DMA-only copy (icount ${cx:-n/a}, copy ${cb:-n/a}; wall $(cv wall $n) ns; the host reference $(cref $n) ns)" \
+		"${cpe:-n/a}" informational 1
+done
+row compute_attention "EXECUTE of bir_attention (lowered), icount instructions (wall $(cv wall attention) ns; the host reference $(cref attention) ns)" \
+	"$(cv icount attention)" informational 1
 
 row compile_over_jq "neuronsim-cc compile of a 100,000-var extracted NEFF dir / jq . def.json (NEFF file: $ccneff)" \
 	"$ccdir" "target <= 1.0" "$(le "$ccdir" 1.0)"
