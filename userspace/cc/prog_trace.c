@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "kbin_compute.h"
 #include "kbin_dma.h"
 #include "kbin_prog.h"
 #include "prog_trace.h"
@@ -88,6 +89,37 @@ static void tr_flow(struct tr *t, char ph, uint32_t pid, uint32_t tid,
 	fputc('}', t->fp);
 }
 
+/*
+ * A compute plan's run of instructions (Documentation/compute.rst): the
+ * operations of instructions @first .. @first + @count - 1 of stream @e
+ * of subgraph @sg, into @buf ("matmult copy wait ..."; the first 16, then
+ * "..."); "" for a plan whose compute is opaque.
+ */
+static const char *tr_ops(const struct kbin_view *v, uint32_t sg, uint32_t e,
+			  uint32_t first, uint32_t count, char *buf, size_t cap)
+{
+	struct kbin_prog_sg_view pv;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!v->prog || !(v->prog->flags & KBIN_PROG_F_COMPUTE) ||
+	    kbin_view_prog_sg(v, sg, &pv) || (uint64_t)first + count > pv.num[e - 1])
+		return buf;
+	for (uint32_t i = 0; i < count && n + 16 < cap; i++) {
+		unsigned int op = pv.records[e - 1][(uint64_t)(first + i) *
+						    KBIN_PROG_RECORD_SIZE];
+
+		if (i == 16) {
+			n += (size_t)snprintf(buf + n, cap - n, " ...");
+			break;
+		}
+		n += (size_t)snprintf(buf + n, cap - n, "%s%s", i ? " " : "",
+				      op == KBIN_PROG_OP_WAIT ? "wait" :
+				      kbin_compute_op_str(op));
+	}
+	return buf;
+}
+
 /* one event of subgraph @pid - 1; -EINVAL when it names nothing of it */
 static int tr_event(struct tr *t, const struct kbin_view *v,
 		    const struct kbin_dma_sg_view *dv, uint32_t pid,
@@ -95,14 +127,16 @@ static int tr_event(struct tr *t, const struct kbin_view *v,
 {
 	const struct kbin_dma_block *b;
 	uint32_t e = ev->track;
+	char ops[160];
 
 	switch (ev->kind) {
 	case NEURONSIM_EVENT_INSTRS:
 		if (e < 1 || e > KBIN_PROG_ENGINES)
 			return -EINVAL;
 		tr_slice(t, pid, e, "compute", ev->start_ns, ev->end_ns);
+		tr_ops(v, pid - 1, e, ev->index, ev->count, ops, sizeof(ops));
 		fprintf(t->fp, ",\"name\":\"%s\",\"args\":{\"first\":%u,\"count\":%u",
-			ev->count > 1 ? "instructions" : "instruction",
+			ops[0] ? ops : ev->count > 1 ? "instructions" : "instruction",
 			ev->index, ev->count);
 		if (ev->flags & NEURONSIM_EVENT_F_WAITED)
 			fprintf(t->fp, ",\"waited\":\"semaphore %u >= %u\"",
