@@ -17,6 +17,7 @@
 #include "bir_test.h"
 #include "kbin_reader.h"
 #include "prog_ref.h"
+#include "prog_replay.h"
 #include "nsim_file.h"
 
 /* DRAM var k of the test's image: 64 GiB + k * 64 MiB */
@@ -394,6 +395,40 @@ TEST(refusals_named)
 		nscc_model_free(model);
 		bir_module_free(m);
 	}
+}
+
+/* the trace of a compute plan names each compute slice by its operations */
+TEST(trace_names_operations)
+{
+	struct nscc_err err = { { 0 } };
+	struct prog_replay_opts o = { 0 };
+	struct prog_replay *r = NULL;
+	struct kbin_check_result res;
+	struct kbin_view v;
+	char path[512], *text = NULL;
+	void *buf = NULL;
+	size_t len = 0;
+	FILE *fp = tmpfile();
+
+	snprintf(path, sizeof(path), "%sbir_mlp.bir.json", BIR_EXAMPLES);
+	ASSERT_NE(NULL, fp);
+	ASSERT_EQ(0, nscc_bir_compile_file(path, &buf, &len, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, kbin_read(buf, len, &v, &res)) TH_LOG("%s", res.err.msg);
+	o.trace = fp;
+	ASSERT_EQ(0, prog_replay_plan(&v, &o, &r));
+	rewind(fp);
+	text = bt_slurp(fp);
+	ASSERT_NE(NULL, text);
+	/* PE's first slice, ACT's copy out of PSUM then silu */
+	EXPECT_NE(NULL, strstr(text, "\"tid\":1,\"cat\":\"compute\""));
+	EXPECT_NE(NULL, strstr(text, "\"name\":\"matmult\""));
+	EXPECT_NE(NULL, strstr(text, "\"name\":\"copy activate\""));
+	EXPECT_NE(NULL, strstr(text, "\"name\":\"transpose\""));
+	EXPECT_EQ(NULL, strstr(text, "\"name\":\"instruction\""));
+	free(text);
+	prog_replay_free(r);
+	fclose(fp);
+	free(buf);
 }
 
 /*
