@@ -5,6 +5,7 @@
 #   kbin_check_test  host test: every checker rule, writer/reader round trip
 #   plan_test        host test: the plan tables and the shared resolve rule
 #   dma_cast_test    host test: the DMA cast conversions (kbin_cast.c)
+#   num_test         host test: the numerics library (kbin_num.c)
 #   kbin_seedgen     host: the fuzzers' seed plans (and the small plan of
 #                    Documentation/kbin-format.rst)
 # The fuzz targets are in userspace/tests/fuzz.mk, the cc_*, bir_* and
@@ -22,3 +23,10 @@ HOST_TESTS	+= $(call bins,DMA_CAST_TEST)
 
 KBIN_SEEDGEN	:= kbin_seedgen
 $(call programs,KBIN_SEEDGEN,host,userspace/tests,$(HOST_O)/bin,TESTUTIL KBIN,userspace)
+
+# the numerics library against C float and libm (Documentation/numerics.rst)
+NUM_TEST	:= num_test
+NUM_TEST_CFLAGS	:= -ffp-contract=off -fno-math-errno
+NUM_TEST_LDLIBS	:= -lm
+$(call programs,NUM_TEST,host,userspace/tests,$(HOST_O)/tests,PLAN,userspace)
+HOST_TESTS	+= $(call bins,NUM_TEST)
