@@ -11,6 +11,8 @@
 #                              on the libraries neuronsim-cc links
 #   $(O)/bench/compute_bench   rel: the compute modules, the host
 #                              reference timed on their plans
+#   $(O)/bench/num_test       rel: userspace/tests/num_test.c at -O2
+#                              (--all, --bench; Documentation/numerics.rst)
 #   $(VM_O)/bench/nsim_bench   vm, in the VM (copied to /bin by
 #                              scripts/bench.sh, not part of VM_PROGS)
 
@@ -33,3 +35,10 @@ $(call programs,BENCH_VM,vm,bench,$(VM_O)/bench,TESTUTIL NSIM KBIN,bench-progs)
 # plans (bench/compute_bench.c, Documentation/performance.rst)
 BENCH_COMPUTE	:= compute_bench
 $(call programs,BENCH_COMPUTE,rel,bench,$(O)/bench,KBIN,bench-progs)
+# userspace/tests/num_test.c at -O2: num_test --all (every activation
+# function over all 2^32 inputs) and --bench (ns per multiply-accumulate)
+BENCH_NUM	:= num_test
+BENCH_NUM_CFLAGS := -ffp-contract=off -fno-math-errno -isystem $(KSFT)
+BENCH_NUM_LDLIBS := -lm
+$(call programs,BENCH_NUM,rel,userspace/tests,$(O)/bench,PLAN,bench-progs)
+$(REL_O)/obj/userspace/tests/num_test.o: | $(KSFT_STAMP)

@@ -10,6 +10,8 @@ include kmod/objs.mk
 $(call library,PLAN,libplan,host rel vm fuzz)
 PLAN_DIR	:= kmod/plan
 PLAN_SRCS	:= $(patsubst plan/%.o,%.c,$(filter plan/%,$(NEURONSIM_OBJS)))
-# kbin_num.c computes in float32 as the module's copy does: no contraction
-# into FMA, sqrt as an instruction, not libm (Documentation/numerics.rst)
-PLAN_CFLAGS	+= -ffp-contract=off -fno-math-errno
+
+# kbin_num.c, the only float code: IEEE binary32 as written, the same on
+# both sides (Kbuild has the module's flags): no fused multiply-add, sqrt
+# as the sqrtss instruction.  Harmless to the integer-only files.
+PLAN_CFLAGS	:= -ffp-contract=off -fno-math-errno

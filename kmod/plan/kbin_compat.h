@@ -6,11 +6,24 @@
  * The plain C of kmod/plan (the checker kbin_check.c and the tables
  * kbin_gen.c, kbin_kind.c, kbin_names.c) uses the fixed-width __u8 ..
  * __u64 types of <linux/types.h>, variadic arguments, strcmp(), the
- * errno values, snprintf() (kbin_names.c's texts), CRC-32 and
- * kbin_yield().  Nothing else.  In the kernel CRC-32 comes from
+ * errno values, snprintf() (kbin_names.c's texts), CRC-32,
+ * kbin_yield() and, for kbin_num.c, KBIN_FPU_BEGIN()/KBIN_FPU_END().
+ * Nothing else.  In the kernel CRC-32 comes from
  * <linux/crc32.h>, on the host from zlib; both compute the IEEE 802.3 CRC
  * (reflected polynomial 0xedb88320, initial value and final xor all
  * ones), so one plan checks the same way in both builds.
+ *
+ * The engines' float code (kbin_num.c, Documentation/numerics.rst) runs
+ * between KBIN_FPU_BEGIN() and KBIN_FPU_END(): kernel_fpu_begin() and
+ * kernel_fpu_end() in the kernel, nothing on the host.  Callers wrap
+ * every kbin_num_*() call (the name tables excepted) that way, give each
+ * call at most KBIN_NUM_CHUNK elements (a matmul at most
+ * KBIN_NUM_MATMUL_MACS multiply-accumulates) and call kbin_yield() between
+ * two such sections, never inside one: kernel_fpu_begin() disables
+ * preemption (and softirqs), so a section must be short and must not
+ * sleep, allocate with GFP_KERNEL, take a mutex or touch user memory.
+ * It also loads the default MXCSR (round to nearest, no flush to zero),
+ * which is what the host's code runs with.
  */
 #ifndef _NEURONSIM_KBIN_COMPAT_H
 #define _NEURONSIM_KBIN_COMPAT_H
@@ -29,13 +42,11 @@
 
 #define KBIN_PRINTF(a, b)	__printf(a, b)
 
-/*
- * The one file that computes in floating point (kbin_num.c) runs between
- * these, a bounded chunk at a time (kbin_num.h, KBIN_NUM_CHUNK).
- */
+#define KBIN_ARRAY_SIZE(a)	ARRAY_SIZE(a)
+
+/* a section of float code (kbin_num.c): preemption off, FPU state saved */
 #define KBIN_FPU_BEGIN()	kernel_fpu_begin()
 #define KBIN_FPU_END()		kernel_fpu_end()
-#define KBIN_ARRAY_SIZE(a)	ARRAY_SIZE(a)
 
 /* bytes checksummed between two yields of the CPU */
 #define KBIN_CRC_CHUNK		(16U << 20)
@@ -91,11 +102,13 @@ static inline __u32 kbin_crc32(const void *p, __u64 n)
 #define KBIN_HOST_ATTR(x)	__attribute__(x)
 #define KBIN_PRINTF(a, b)	KBIN_HOST_ATTR((format(printf, a, b)))
 #define KBIN_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define KBIN_FPU_BEGIN()	do { } while (0)
-#define KBIN_FPU_END()		do { } while (0)
 #ifndef fallthrough
 #define fallthrough		__attribute__((__fallthrough__))
 #endif
+
+/* userspace owns its FPU state: a float section needs nothing */
+#define KBIN_FPU_BEGIN()	do { } while (0)
+#define KBIN_FPU_END()		do { } while (0)
 
 /* on the host the scheduler preempts the checker: nothing to do */
 static inline void kbin_yield(void)

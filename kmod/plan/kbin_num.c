@@ -1,129 +1,299 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * kbin_num.c - placeholder of the numerics library (kbin_num.h): exact
- * operations and a simple exp(); replaced by the full library.
+ * kbin_num.c - the engines' numerics: float32 activation functions, ALU
+ * operations, reductions and the matrix multiply (kbin_num.h;
+ * Documentation/numerics.rst).
+ *
+ * The only file of the module compiled with floating point (SSE2 on
+ * x86-64, -ffp-contract=off, -fno-math-errno, no libm): the kernel runs it
+ * between kernel_fpu_begin() and kernel_fpu_end().  Arithmetic is IEEE 754
+ * binary32 (binary64 inside the transcendental functions), round to
+ * nearest even, no fused multiply-add, a fixed order of operations, so
+ * the module and the host compute the same bits.
+ *
+ * exp, tanh, sigmoid, silu and gelu compute in binary64 from the float32
+ * argument and round once to float32: kbin_exp_d() reduces x = k ln2 + r
+ * (Cody-Waite, |r| <= ln2 / 2), evaluates exp(r) by its Taylor polynomial
+ * of degree 11 (truncation below 1e-14) and scales by 2^k, so the double
+ * result is within about 1e-15 of the exact value and the float32 result
+ * is the correctly rounded one except when the exact value lies within
+ * that distance of a rounding boundary.
  */
-
-#include "kbin_compat.h"
 #include "kbin_num.h"
 
+/* float32 and float64 as bit patterns, and back */
+union kbin_f32 {
+	__u32 u;
+	float f;
+};
+
+union kbin_f64 {
+	__u64 u;
+	double d;
+};
+
+static inline float kbin_f(__u32 u)
+{
+	union kbin_f32 v = { .u = u };
+
+	return v.f;
+}
+
+static inline __u32 kbin_u(float f)
+{
+	union kbin_f32 v = { .f = f };
+
+	return v.u;
+}
+
+#define KBIN_F32_SIGN		0x80000000U
+#define KBIN_F32_INF		0x7f800000U
+#define KBIN_F32_QNAN		0x7fc00000U
+
+/*
+ * Every NaN result is the one quiet NaN 0x7fc00000: which operand's NaN
+ * the SSE instructions pass on depends on the operand order the compiler
+ * picks, which may differ between the kernel's and the host's builds.
+ */
+static inline __u32 kbin_canon(float r)
+{
+	return r != r ? KBIN_F32_QNAN : kbin_u(r);
+}
+
+/*
+ * The names of the activation functions and ALU operations, as the
+ * compiler writes them and the debug outputs print them.
+ */
 static const char *const kbin_act_names[KBIN_ACT_NUM] = {
-	"identity", "relu", "gelu", "sigmoid", "tanh", "exp", "silu",
-	"square", "rsqrt", "reciprocal",
+	[KBIN_ACT_IDENTITY] = "identity",
+	[KBIN_ACT_RELU] = "relu",
+	[KBIN_ACT_GELU] = "gelu",
+	[KBIN_ACT_SIGMOID] = "sigmoid",
+	[KBIN_ACT_TANH] = "tanh",
+	[KBIN_ACT_EXP] = "exp",
+	[KBIN_ACT_SILU] = "silu",
+	[KBIN_ACT_SQUARE] = "square",
+	[KBIN_ACT_RSQRT] = "rsqrt",
+	[KBIN_ACT_RECIPROCAL] = "reciprocal",
 };
 
 static const char *const kbin_alu_names[KBIN_ALU_NUM] = {
-	"add", "subtract", "multiply", "divide", "max",
+	[KBIN_ALU_ADD] = "add",
+	[KBIN_ALU_SUBTRACT] = "subtract",
+	[KBIN_ALU_MULTIPLY] = "multiply",
+	[KBIN_ALU_DIVIDE] = "divide",
+	[KBIN_ALU_MAX] = "max",
 };
 
+static int kbin_num_find(const char *const *names, unsigned int nr,
+			 const char *name)
+{
+	unsigned int i;
+
+	if (!name)
+		return -EINVAL;
+	for (i = 0; i < nr; i++)
+		if (!strcmp(names[i], name))
+			return (int)i;
+	return -EINVAL;
+}
+
+/**
+ * kbin_act_func_str() - the name of an activation function.
+ * @func: an enum kbin_act_func value.
+ *
+ * Return: e.g. "gelu"; "unknown" for @func >= KBIN_ACT_NUM.
+ */
 const char *kbin_act_func_str(unsigned int func)
 {
-	return func < KBIN_ACT_NUM ? kbin_act_names[func] : "?";
+	return func < KBIN_ACT_NUM ? kbin_act_names[func] : "unknown";
 }
 
+/**
+ * kbin_act_func_parse() - an activation function by its name.
+ * @name: a NUL-terminated name as kbin_act_func_str() gives it
+ *	(case-sensitive), or NULL.
+ *
+ * Return: the enum kbin_act_func value; -EINVAL for any other name.
+ */
 int kbin_act_func_parse(const char *name)
 {
-	int i;
-
-	for (i = 0; i < (int)KBIN_ACT_NUM; i++)
-		if (!strcmp(name, kbin_act_names[i]))
-			return i;
-	return -EINVAL;
+	return kbin_num_find(kbin_act_names, KBIN_ACT_NUM, name);
 }
 
+/**
+ * kbin_alu_op_str() - the name of an ALU operation.
+ * @op: an enum kbin_alu_op value.
+ *
+ * Return: e.g. "multiply"; "unknown" for @op >= KBIN_ALU_NUM.
+ */
 const char *kbin_alu_op_str(unsigned int op)
 {
-	return op < KBIN_ALU_NUM ? kbin_alu_names[op] : "?";
+	return op < KBIN_ALU_NUM ? kbin_alu_names[op] : "unknown";
 }
 
+/**
+ * kbin_alu_op_parse() - an ALU operation by its name.
+ * @name: a NUL-terminated name as kbin_alu_op_str() gives it
+ *	(case-sensitive), or NULL.
+ *
+ * Return: the enum kbin_alu_op value; -EINVAL for any other name.
+ */
 int kbin_alu_op_parse(const char *name)
 {
-	int i;
-
-	for (i = 0; i < (int)KBIN_ALU_NUM; i++)
-		if (!strcmp(name, kbin_alu_names[i]))
-			return i;
-	return -EINVAL;
+	return kbin_num_find(kbin_alu_names, KBIN_ALU_NUM, name);
 }
 
-static float f_of(__u32 b)
-{
-	float f;
+/*
+ * exp(x) in binary64 for a finite |x| <= 700: x = k ln2 + r with k the
+ * nearest integer to x / ln2 and ln2 split in a high part of 32 bits
+ * (k * KBIN_LN2_HI is exact) and the rest; exp(r) by Horner's rule on the
+ * Taylor polynomial of degree 11 (|r| <= 0.35: the remainder is below
+ * 1e-14 of the value); 2^k built from its bits (|k| <= 1010, a normal
+ * double).
+ */
+#define KBIN_INV_LN2	1.44269504088896338700
+#define KBIN_LN2_HI	0.693147180369123816490
+#define KBIN_LN2_LO	0.000000000190821492927058770002
 
-	memcpy(&f, &b, 4);
-	return f;
+static double kbin_exp_d(double x)
+{
+	union kbin_f64 two_k;
+	double kd = x * KBIN_INV_LN2;
+	double r, p;
+	int k;
+
+	k = (int)(kd < 0 ? kd - 0.5 : kd + 0.5);
+	r = (x - k * KBIN_LN2_HI) - k * KBIN_LN2_LO;
+	p = 1.0 / 39916800.0;
+	p = p * r + 1.0 / 3628800.0;
+	p = p * r + 1.0 / 362880.0;
+	p = p * r + 1.0 / 40320.0;
+	p = p * r + 1.0 / 5040.0;
+	p = p * r + 1.0 / 720.0;
+	p = p * r + 1.0 / 120.0;
+	p = p * r + 1.0 / 24.0;
+	p = p * r + 1.0 / 6.0;
+	p = p * r + 0.5;
+	p = p * r + 1.0;
+	p = p * r + 1.0;
+	two_k.u = (__u64)(k + 1023) << 52;
+	return p * two_k.d;
 }
 
-static __u32 b_of(float f)
+/*
+ * exp(x): NaN gives the NaN quieted; above 89 the result overflows to
+ * +Inf (exp(88.7228) is FLT_MAX), below -104 it is below half the
+ * smallest subnormal (exp(-103.972) is 2^-150) and rounds to +0; in
+ * between the double result rounds once, to a subnormal where it is one.
+ */
+static float kbin_expf(float x)
 {
-	__u32 b;
-
-	memcpy(&b, &f, 4);
-	return b;
-}
-
-static float kexp(float x)
-{
-	float r = 1.0f, t = 1.0f;
-	int i, k = 0;
-
 	if (x != x)
-		return x;
-	if (x > 88.8f)
-		return f_of(0x7f800000);
+		return x + x;
+	if (x > 89.0f)
+		return kbin_f(KBIN_F32_INF);
 	if (x < -104.0f)
 		return 0.0f;
-	while (x > 0.5f) {
-		x -= 0.693147180559945f;
-		k++;
-	}
-	while (x < -0.5f) {
-		x += 0.693147180559945f;
-		k--;
-	}
-	for (i = 1; i < 12; i++) {
-		t = t * x / (float)i;
-		r += t;
-	}
-	while (k > 0) {
-		r *= 2.0f;
-		k--;
-	}
-	while (k < 0) {
-		r *= 0.5f;
-		k++;
-	}
-	return r;
+	return (float)kbin_exp_d(x);
 }
 
-static float ktanh(float x)
+/*
+ * tanh(x): odd.  |x| < 2^-12 gives x itself (the correctly rounded value:
+ * x^3 / 3 is below half an ulp of x, also for -0 and subnormals); above
+ * 9.1 (and at +-Inf) +-1 (1 - tanh(x) < 2^-25 from 9.011); in between
+ * (e^2|x| - 1) / (e^2|x| + 1) in double, where e^2|x| - 1 loses no
+ * relative accuracy that matters (e^2|x| >= 1 + 2^-11).
+ */
+static float kbin_tanhf(float x)
 {
-	float e;
+	__u32 sign = kbin_u(x) & KBIN_F32_SIGN;
+	float ax = kbin_f(kbin_u(x) & ~KBIN_F32_SIGN);
+	double t;
+	float r;
 
-	if (x > 9.0f)
-		return 1.0f;
-	if (x < -9.0f)
-		return -1.0f;
-	e = kexp(2.0f * x);
-	return (e - 1.0f) / (e + 1.0f);
+	if (x != x)
+		return x + x;
+	if (ax < 0.000244140625f)	/* 2^-12 */
+		return x;
+	if (ax > 9.1f) {
+		r = 1.0f;
+	} else {
+		t = kbin_exp_d(2.0 * ax);
+		r = (float)((t - 1.0) / (t + 1.0));
+	}
+	return kbin_f(kbin_u(r) | sign);
 }
 
-static float kact(unsigned int func, float x)
+/*
+ * sigmoid(x) = 1 / (1 + exp(-x)): 1 above 30 (and at +Inf), +0 below
+ * -120 (and at -Inf; the value is below 2^-150 from -103.98), in double
+ * in between.
+ */
+static float kbin_sigmoidf(float x)
+{
+	if (x != x)
+		return x + x;
+	if (x > 30.0f)
+		return 1.0f;
+	if (x < -120.0f)
+		return 0.0f;
+	return (float)(1.0 / (1.0 + kbin_exp_d(-(double)x)));
+}
+
+/*
+ * silu(x) = x / (1 + exp(-x)): x above 30 (and at +Inf), -0 below -120
+ * (and at -Inf, the limit; the value is below 2^-150 in magnitude from
+ * -108.7), in double in between.
+ */
+static float kbin_siluf(float x)
+{
+	if (x != x)
+		return x + x;
+	if (x > 30.0f)
+		return x;
+	if (x < -120.0f)
+		return -0.0f;
+	return (float)((double)x / (1.0 + kbin_exp_d(-(double)x)));
+}
+
+/*
+ * gelu(x) = 0.5 x (1 + tanh(u)), u = 0.7978845608 (x + 0.044715 x^3),
+ * computed as x / (1 + exp(-2u)) (the same function, without the
+ * cancellation of 1 + tanh(u) for negative x) in double.  -2u below -700
+ * (x above about 6.6 and +Inf) gives x; above 700 (x below about -11.1
+ * and -Inf) -0, the value being far below 2^-150 in magnitude.
+ */
+static float kbin_geluf(float x)
+{
+	double xd = x;
+	double t;
+
+	if (x != x)
+		return x + x;
+	t = -2.0 * 0.7978845608 * (xd + 0.044715 * xd * xd * xd);
+	if (t < -700.0)
+		return x;
+	if (t > 700.0)
+		return -0.0f;
+	return (float)(xd / (1.0 + kbin_exp_d(t)));
+}
+
+static float kbin_act1(unsigned int func, float x)
 {
 	switch (func) {
 	case KBIN_ACT_RELU:
-		return x > 0 ? x : 0;
+		return x > 0.0f ? x : 0.0f;
 	case KBIN_ACT_GELU:
-		return 0.5f * x * (1.0f + ktanh(0.7978845608f *
-						(x + 0.044715f * x * x * x)));
+		return kbin_geluf(x);
 	case KBIN_ACT_SIGMOID:
-		return 1.0f / (1.0f + kexp(-x));
+		return kbin_sigmoidf(x);
 	case KBIN_ACT_TANH:
-		return ktanh(x);
+		return kbin_tanhf(x);
 	case KBIN_ACT_EXP:
-		return kexp(x);
+		return kbin_expf(x);
 	case KBIN_ACT_SILU:
-		return x / (1.0f + kexp(-x));
+		return kbin_siluf(x);
 	case KBIN_ACT_SQUARE:
 		return x * x;
 	case KBIN_ACT_RSQRT:
@@ -135,7 +305,33 @@ static float kact(unsigned int func, float x)
 	}
 }
 
-static float kalu(unsigned int op, float a, float b)
+/**
+ * kbin_num_act() - apply an activation function in place,
+ *	x[i] = f(x[i] * scale).
+ * @func: the function, an enum kbin_act_func value; an unknown one leaves
+ *	@x unchanged (the plan checker rejects it before).
+ * @x: @n float32 bit patterns, read and written.
+ * @n: number of elements, at most KBIN_NUM_CHUNK per FPU section.
+ * @scale: float32 bit pattern multiplied into every element first (the
+ *	product rounded to float32; 1.0 is 0x3f800000).
+ *
+ * relu, square, rsqrt and reciprocal are the float32 expressions
+ * x > 0 ? x : 0, x * x, 1 / sqrt(x) and 1 / x; exp, tanh, sigmoid, silu
+ * and gelu are within the error bounds of Documentation/numerics.rst.
+ * A NaN result is always 0x7fc00000.
+ */
+void kbin_num_act(unsigned int func, __u32 *x, __u32 n, __u32 scale)
+{
+	float s = kbin_f(scale);
+	__u32 i;
+
+	if (func >= KBIN_ACT_NUM)
+		return;
+	for (i = 0; i < n; i++)
+		x[i] = kbin_canon(kbin_act1(func, kbin_f(x[i]) * s));
+}
+
+static inline float kbin_alu1(unsigned int op, float a, float b)
 {
 	switch (op) {
 	case KBIN_ALU_ADD:
@@ -146,61 +342,187 @@ static float kalu(unsigned int op, float a, float b)
 		return a * b;
 	case KBIN_ALU_DIVIDE:
 		return a / b;
-	default:
+	case KBIN_ALU_MAX:
 		return a > b ? a : b;
+	default:
+		return a;
 	}
 }
 
-void kbin_num_act(unsigned int func, __u32 *x, __u32 n, __u32 scale)
-{
-	float s = f_of(scale);
-	__u32 i;
+/*
+ * One loop per operation, the switch outside it: the compiler keeps the
+ * loops apart and each stays a simple (vectorizable) loop.
+ */
+#define KBIN_ALU_LOOP(expr)					\
+	do {							\
+		for (i = 0; i < n; i++) {			\
+			float a_ = kbin_f(a[i]), b_ = (expr);	\
+								\
+			a[i] = kbin_canon(kbin_alu1(op, a_, b_));	\
+		}						\
+	} while (0)
 
-	for (i = 0; i < n; i++)
-		x[i] = b_of(kact(func, f_of(x[i]) * s));
-}
-
+/**
+ * kbin_num_alu() - an element-wise binary operation in place,
+ *	a[i] = a[i] OP b[i].
+ * @op: the operation, an enum kbin_alu_op value; an unknown one leaves @a
+ *	unchanged.
+ * @a: @n float32 bit patterns, the left operands and the results.
+ * @b: @n float32 bit patterns, the right operands; may be @a itself.
+ * @n: number of elements, at most KBIN_NUM_CHUNK per FPU section.
+ *
+ * Each result is the float32 operation rounded to nearest even; max is
+ * a > b ? a : b; a NaN result is 0x7fc00000.
+ */
 void kbin_num_alu(unsigned int op, __u32 *a, const __u32 *b, __u32 n)
 {
 	__u32 i;
 
-	for (i = 0; i < n; i++)
-		a[i] = b_of(kalu(op, f_of(a[i]), f_of(b[i])));
+	switch (op) {
+	case KBIN_ALU_ADD:
+		KBIN_ALU_LOOP(kbin_f(b[i]));
+		break;
+	case KBIN_ALU_SUBTRACT:
+		KBIN_ALU_LOOP(kbin_f(b[i]));
+		break;
+	case KBIN_ALU_MULTIPLY:
+		KBIN_ALU_LOOP(kbin_f(b[i]));
+		break;
+	case KBIN_ALU_DIVIDE:
+		KBIN_ALU_LOOP(kbin_f(b[i]));
+		break;
+	case KBIN_ALU_MAX:
+		KBIN_ALU_LOOP(kbin_f(b[i]));
+		break;
+	default:
+		break;
+	}
 }
 
+/**
+ * kbin_num_alu_scalar() - an operation with one scalar in place,
+ *	a[i] = a[i] OP s.
+ * @op: the operation, an enum kbin_alu_op value; an unknown one leaves @a
+ *	unchanged.
+ * @a: @n float32 bit patterns, the left operands and the results.
+ * @s: float32 bit pattern, the right operand of every element.
+ * @n: number of elements, at most KBIN_NUM_CHUNK per FPU section.
+ *
+ * As kbin_num_alu() with every b[i] equal to @s.
+ */
 void kbin_num_alu_scalar(unsigned int op, __u32 *a, __u32 s, __u32 n)
 {
+	float sf = kbin_f(s);
 	__u32 i;
 
-	for (i = 0; i < n; i++)
-		a[i] = b_of(kalu(op, f_of(a[i]), f_of(s)));
+	switch (op) {
+	case KBIN_ALU_ADD:
+		KBIN_ALU_LOOP(sf);
+		break;
+	case KBIN_ALU_SUBTRACT:
+		KBIN_ALU_LOOP(sf);
+		break;
+	case KBIN_ALU_MULTIPLY:
+		KBIN_ALU_LOOP(sf);
+		break;
+	case KBIN_ALU_DIVIDE:
+		KBIN_ALU_LOOP(sf);
+		break;
+	case KBIN_ALU_MAX:
+		KBIN_ALU_LOOP(sf);
+		break;
+	default:
+		break;
+	}
 }
 
+/**
+ * kbin_num_reduce() - fold a vector into an accumulator, left to right:
+ *	acc = acc OP x[0], then acc OP x[1], ...
+ * @op: the operation, an enum kbin_alu_op value; an unknown one returns
+ *	@acc unchanged.
+ * @acc: float32 bit pattern, the initial value (e.g. +0.0 for a sum, -Inf
+ *	for a maximum; a long vector is reduced chunk by chunk, passing the
+ *	result of one chunk as @acc of the next).
+ * @x: @n float32 bit patterns.
+ * @n: number of elements, at most KBIN_NUM_CHUNK per FPU section.
+ *
+ * Return: the float32 bit pattern of the result, each step rounded to
+ * float32; 0x7fc00000 when it is a NaN.
+ */
 __u32 kbin_num_reduce(unsigned int op, __u32 acc, const __u32 *x, __u32 n)
 {
-	float a = f_of(acc);
+	float r = kbin_f(acc);
 	__u32 i;
 
+	if (op >= KBIN_ALU_NUM)
+		return acc;
 	for (i = 0; i < n; i++)
-		a = kalu(op, a, f_of(x[i]));
-	return b_of(a);
+		r = kbin_alu1(op, r, kbin_f(x[i]));
+	return kbin_canon(r);
 }
 
+/* four float32 lanes, one SSE register */
+#define kbin_v4f	float __attribute__((vector_size(16)))
+
+/**
+ * kbin_num_matmul() - matrix multiply, out = (accumulate ? out : 0) +
+ *	a^T b, in float32.
+ * @out: @m rows of @n float32 bit patterns, row-major (@m * @n elements),
+ *	written (and read when @accumulate); must not overlap @a or @b.
+ * @a: @k rows of @m float32 bit patterns, row-major (the stationary
+ *	operand, one column per output row).
+ * @b: @k rows of @n float32 bit patterns, row-major (the moving operand).
+ * @k: the contraction length.
+ * @m: output rows.
+ * @n: output columns.
+ * @accumulate: nonzero adds to @out's values, zero starts from +0.0.
+ *
+ * out[i][j] = start + a[0][i] * b[0][j] + a[1][i] * b[1][j] + ... in
+ * ascending k, every product and every sum rounded to float32 (no fused
+ * multiply-add); a NaN result is 0x7fc00000.  The loop order is k, i,
+ * j, so the inner loop runs along a row of @b and of @out, four columns
+ * per step.  One call is at most
+ * KBIN_NUM_MATMUL_MACS multiply-accumulates (@k * @m * @n) per FPU
+ * section.
+ */
 void kbin_num_matmul(__u32 *out, const __u32 *a, const __u32 *b, __u32 k,
 		     __u32 m, __u32 n, int accumulate)
 {
-	float *o = (float *)out;
-	const float *fa = (const float *)a, *fb = (const float *)b;
-	__u32 kk, i, j;
+	unsigned long z;
+	__u32 p, i, j;
 
 	if (!accumulate)
-		for (i = 0; i < m * n; i++)
-			o[i] = 0.0f;
-	for (kk = 0; kk < k; kk++)
-		for (i = 0; i < m; i++) {
-			float av = fa[kk * m + i];
+		for (z = 0; z < (unsigned long)m * n; z++)
+			out[z] = 0;
+	for (p = 0; p < k; p++) {
+		const __u32 *brow = b + (unsigned long)p * n;
 
-			for (j = 0; j < n; j++)
-				o[i * n + j] = o[i * n + j] + av * fb[kk * n + j];
+		for (i = 0; i < m; i++) {
+			float av = kbin_f(a[(unsigned long)p * m + i]);
+			__u32 *orow = out + (unsigned long)i * n;
+			kbin_v4f av4 = { av, av, av, av };
+
+			/*
+			 * Four columns at a time (memcpy: any alignment, no
+			 * aliasing question): each lane is an independent
+			 * IEEE operation, the same bits as the scalar loop.
+			 */
+			for (j = 0; j + 4 <= n; j += 4) {
+				kbin_v4f o4, b4;
+
+				memcpy(&o4, orow + j, sizeof(o4));
+				memcpy(&b4, brow + j, sizeof(b4));
+				o4 = o4 + av4 * b4;
+				memcpy(orow + j, &o4, sizeof(o4));
+			}
+			for (; j < n; j++)
+				orow[j] = kbin_u(kbin_f(orow[j]) +
+						 av * kbin_f(brow[j]));
 		}
+	}
+	/* NaN or not does not depend on the operand order; the payload does */
+	for (z = 0; z < (unsigned long)m * n; z++)
+		if ((out[z] & ~KBIN_F32_SIGN) > KBIN_F32_INF)
+			out[z] = KBIN_F32_QNAN;
 }

@@ -26,6 +26,8 @@
 
 /* elements one call may be given: the bound of one FPU section */
 #define KBIN_NUM_CHUNK		4096U
+/* multiply-accumulates (k * m * n) one kbin_num_matmul() call may be given */
+#define KBIN_NUM_MATMUL_MACS	262144U
 
 /**
  * enum kbin_act_func - an activation function, out = f(in * scale).

@@ -7,6 +7,7 @@
 #   compute_test     host test: the compute encoding's rules and executor
 #                    (kbin_compute.c) and the test library's compute plan
 #   dma_cast_test    host test: the DMA cast conversions (kbin_cast.c)
+#   num_test         host test: the numerics library (kbin_num.c)
 #   kbin_seedgen     host: the fuzzers' seed plans (and the small plan of
 #                    Documentation/kbin-format.rst)
 # The fuzz targets are in userspace/tests/fuzz.mk, the cc_*, bir_* and
@@ -24,3 +25,10 @@ HOST_TESTS	+= $(call bins,DMA_CAST_TEST)
 
 KBIN_SEEDGEN	:= kbin_seedgen
 $(call programs,KBIN_SEEDGEN,host,userspace/tests,$(HOST_O)/bin,TESTUTIL KBIN,userspace)
+
+# the numerics library against C float and libm (Documentation/numerics.rst)
+NUM_TEST	:= num_test
+NUM_TEST_CFLAGS	:= -ffp-contract=off -fno-math-errno
+NUM_TEST_LDLIBS	:= -lm
+$(call programs,NUM_TEST,host,userspace/tests,$(HOST_O)/tests,PLAN,userspace)
+HOST_TESTS	+= $(call bins,NUM_TEST)
