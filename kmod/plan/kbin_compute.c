@@ -16,7 +16,13 @@
 #include "kbin_cast.h"
 #include "kbin_compute.h"
 #include "kbin_dma.h"
+#include "kbin_layout.h"
 #include "kbin_num.h"
+
+static_assert(KBIN_COMPUTE_MACS_PER_CALL <= KBIN_NUM_MATMUL_MACS,
+	      "one matmul call stays within the numerics library's bound");
+static_assert(KBIN_COMPUTE_BUF_WORDS >= KBIN_NUM_CHUNK,
+	      "a work buffer holds a chunk");
 
 #define KBIN_ENG(e)	(1U << (e))
 #define KBIN_ENG_VEC	(KBIN_ENG(KBIN_DMA_ENGINE_POOL) | \
