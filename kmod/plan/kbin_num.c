@@ -100,6 +100,8 @@ static float ktanh(float x)
 {
 	float e;
 
+	if (x == 0.0f)
+		return x;	/* +-0, as libm: (e - 1) / (e + 1) is +0 */
 	if (x > 9.0f)
 		return 1.0f;
 	if (x < -9.0f)
