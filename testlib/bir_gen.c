@@ -24,6 +24,9 @@
 #include <string.h>
 #include "bir_gen.h"
 #include "bir_interp.h"
+#include "kbin_gen.h"
+#include "kbin_reader.h"
+#include "prog_ref.h"
 #include "tl_rng.h"
 
 #define MAXL		96	/* locations per function */
@@ -71,6 +74,7 @@ struct bir_gen {
 	struct fnst fn[2];
 	bool kernel;		/* the kernel function exists */
 	bool enable_bir_kernel;
+	unsigned int flags;	/* BIR_GEN_F_* */
 	uint64_t sbaddr;
 	int cur_fn, cur_blk;
 	bool oom;
@@ -205,6 +209,9 @@ static uint32_t new_tmp(struct bir_gen *g, uint32_t P, uint32_t Fe)
 	/* kernel temps: allocated only inside a workspace */
 	if (g->cur_fn == 1 && ty[k] == L_SBA && !f->ws)
 		k = 1;
+	/* the lowering takes SB and DRAM operands only */
+	if ((g->flags & BIR_GEN_F_LOWERABLE) && ty[k] == L_PSUM)
+		k = 1;
 	snprintf(name, sizeof(name), "%c%u", pfx[k], f->ntmp++);
 	if (rn(g, 3))	/* sometimes larger than asked */
 		P += rr(g, 0, 7);
@@ -227,7 +234,8 @@ static struct region place(struct bir_gen *g, uint32_t l, uint32_t p,
 	const struct loc *L = &F(g)->loc[l];
 	struct region r = { .loc = l, .ps = 1, .p = p, .fs = 1, .f = f };
 
-	if (p > 1 && 2 * p - 1 <= L->P && coin(g, 1, 5))
+	if (p > 1 && 2 * p - 1 <= L->P && coin(g, 1, 5) &&
+	    !(g->flags & BIR_GEN_F_LOWERABLE))	/* engines: partition step 1 */
 		r.ps = 2;
 	if (f > 1 && 2 * f - 1 <= L->F && coin(g, 1, 5))
 		r.fs = 2;
@@ -782,7 +790,7 @@ static void gen_kernel(struct bir_gen *g)
 	}
 	p = rr(g, 1, 128);
 	add_loc(g, f, L_SB, "t", p, rr(g, 1, FMAX));
-	f->diamond = coin(g, 1, 3);
+	f->diamond = coin(g, 1, 3) && !(g->flags & BIR_GEN_F_LOWERABLE);
 	gen_body(g, rr(g, 3, 8), false);
 	gen_store(g, 2);
 	if (f->ws)
@@ -856,6 +864,11 @@ static void gen_one(struct bir_gen *g, bool main_fn)
 		BG_BIRK_ATTN };
 	enum bir_gen_kind k = any[rn(g, main_fn ? 20 : 14)];
 
+	/* straight-line code without registers: no gather, no Loop */
+	while ((g->flags & BIR_GEN_F_LOWERABLE) &&
+	       (k == BG_GATHER || k == BG_INDIRECT || k == BG_LOOP))
+		k = any[rn(g, main_fn ? 20 : 14)];
+
 	switch (k) {
 	case BG_GATHER:
 	case BG_INDIRECT:
@@ -903,6 +916,11 @@ static void gen_body(struct bir_gen *g, uint32_t n, bool main_fn)
 
 struct bir_gen *bir_gen_new(uint64_t seed)
 {
+	return bir_gen_new_flags(seed, 0);
+}
+
+struct bir_gen *bir_gen_new_flags(uint64_t seed, unsigned int flags)
+{
 	struct bir_gen *g = calloc(1, sizeof(*g));
 	struct fnst *f;
 	uint32_t nout, p;
@@ -910,6 +928,7 @@ struct bir_gen *bir_gen_new(uint64_t seed)
 	if (!g)
 		return NULL;
 	g->seed = seed;
+	g->flags = flags;
 	g->rng = seed * 0x9e3779b97f4a7c15ULL + 0x2545f4914f6cdd1dULL;
 	if (!g->rng)
 		g->rng = TL_RNG_SEED;
@@ -932,7 +951,7 @@ struct bir_gen *bir_gen_new(uint64_t seed)
 		p = rr(g, 1, 128);
 		new_tmp(g, p, rr(g, 1, FMAX));
 	}
-	f->diamond = coin(g, 1, 3);
+	f->diamond = coin(g, 1, 3) && !(g->flags & BIR_GEN_F_LOWERABLE);
 	gen_body(g, rr(g, 6, 18), true);
 	for (uint32_t k = 0; k < nout; k++)
 		gen_store(g, 3 + k);
@@ -1162,6 +1181,94 @@ static int interp_run(void *ctx, const struct bir_module *m,
 const struct bir_gen_oracle bir_gen_oracle_interp = { "interp", interp_run,
 						      NULL };
 
+/* DRAM var k of the oracle's image: 64 GiB + k * 64 MiB (as bir_prog's) */
+#define PR_DRAM_BASE	(64ULL << 30)
+#define PR_DRAM_STEP	(64ULL << 20)
+
+static int prog_addr(void *ctx, uint32_t sg, uint32_t var_id, uint64_t *pa)
+{
+	*pa = var_id ? PR_DRAM_BASE + var_id * PR_DRAM_STEP :
+	      prog_ref_sbuf_addr(ctx, sg, 0, 0);
+	return 0;
+}
+
+static const struct bir_memloc *loc_named(const struct bir_function *f,
+					  const char *name)
+{
+	for (uint32_t k = 0; k < f->nsets; k++)
+		if (f->sets[k]->nlocs && !strcmp(f->sets[k]->locs[0]->name, name))
+			return f->sets[k]->locs[0];
+	return NULL;
+}
+
+static int prog_run(void *ctx, const struct bir_module *m,
+		    struct bir_gen_io *io, struct nscc_err *err)
+{
+	const struct bir_function *f = m->fns[0];
+	struct nscc_err why = { { 0 } };
+	struct kbin_check_result res;
+	struct prog_ref_stats st;
+	struct dma_ref_mem *img = NULL;
+	struct kbin_view v;
+	void *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	(void)ctx;
+	rc = nscc_bir_compile_module(m, &buf, &len, &why, err);
+	if (!rc && why.msg[0]) {
+		snprintf(err->msg, sizeof(err->msg), "%s", why.msg);
+		rc = -EINVAL;
+	}
+	if (!rc && (kbin_read(buf, len, &v, &res) || !v.prog)) {
+		snprintf(err->msg, sizeof(err->msg), "kbin_read: the plan %s",
+			 v.prog ? "does not read back" : "has no program");
+		rc = -EINVAL;
+	}
+	if (!rc && !(img = dma_ref_mem_new()))
+		rc = -ENOMEM;
+	for (uint32_t k = 0; !rc && k < io->n; k++) {
+		const struct bir_memloc *ml = loc_named(f, io->t[k].name);
+
+		if (!ml) {
+			snprintf(err->msg, sizeof(err->msg), "no location '%s'",
+				 io->t[k].name);
+			rc = -EINVAL;
+		} else if (!io->t[k].output) {
+			rc = dma_ref_mem_write(img, PR_DRAM_BASE + PR_DRAM_STEP *
+					       bir_lower_var_id(f, ml),
+					       io->t[k].v, io->t[k].n * 4);
+		}
+	}
+	if (!rc) {
+		rc = prog_ref_run(&v, img, prog_addr,
+				  (void *)kbin_gen_target(v.hdr->target_gen), &st);
+		if (rc || !st.finished) {
+			snprintf(err->msg, sizeof(err->msg),
+				 "prog_ref_run: %d, finished %d (sg %u engine %u index %u)",
+				 rc, st.finished, st.fail_sg, st.fail_engine,
+				 st.fail_index);
+			rc = rc ? rc : -EINVAL;
+		}
+	}
+	for (uint32_t k = 0; !rc && k < io->n; k++) {
+		struct bir_gen_tensor *t = &io->t[k];
+
+		if (!t->output)
+			continue;
+		dma_ref_mem_read(img, PR_DRAM_BASE + PR_DRAM_STEP *
+				 bir_lower_var_id(f, loc_named(f, t->name)),
+				 t->v, t->n * 4);
+		bir_tol_output(m, t->name, &t->tol);
+	}
+	dma_ref_mem_free(img);
+	free(buf);
+	return rc;
+}
+
+const struct bir_gen_oracle bir_gen_oracle_prog = { "prog_ref", prog_run,
+						    NULL };
+
 static void io_free(struct bir_gen_io *io)
 {
 	for (uint32_t k = 0; io->t && k < io->n; k++)
@@ -1192,6 +1299,8 @@ static int io_make(const struct bir_module *m, uint64_t seed,
 			continue;
 		t->name = ml->name;
 		t->output = ml->type == BIR_MEM_OUTPUT;
+		t->tol.exact = true;
+		t->tol.why = "byte-identical";
 		t->n = ml->dims[0] * (ml->dims[1] / 4);
 		t->v = calloc(t->n + 1, sizeof(float));
 		if (!t->v)
@@ -1270,20 +1379,18 @@ int bir_gen_check_text(const char *text, uint64_t seed,
 		goto out;
 	}
 	for (uint32_t k = 0; k < ref.n; k++) {
-		if (!ref.t[k].output ||
-		    !memcmp(ref.t[k].v, dut.t[k].v, ref.t[k].n * 4))
-			continue;
-		if (!res->ndiff++) {
-			uint64_t e = 0;
+		uint64_t e = 0;
 
-			while (!memcmp(&ref.t[k].v[e], &dut.t[k].v[e], 4))
-				e++;
+		if (!ref.t[k].output ||
+		    !bir_tol_cmp(&dut.t[k].tol, dut.t[k].v, ref.t[k].v,
+				 ref.t[k].n, &res->worst, &e))
+			continue;
+		if (!res->ndiff++)
 			snprintf(res->msg, sizeof(res->msg),
-				 "output '%s' element %llu: reference %a, %s %a",
+				 "output '%s' element %llu: reference %a, %s %a (%s)",
 				 ref.t[k].name, (unsigned long long)e,
 				 (double)ref.t[k].v[e], oracle->name,
-				 (double)dut.t[k].v[e]);
-		}
+				 (double)dut.t[k].v[e], dut.t[k].tol.why);
 		res->stage = BG_DIFFER;
 	}
 out:

@@ -14,9 +14,11 @@
  * generated gives the reference outputs; a struct bir_gen_oracle runs the
  * final module (after bir_run_passes()) on the same inputs.  The oracle
  * is the seam: bir_gen_oracle_interp runs the interpreter on the final
- * module (the contract today: byte-identical outputs); an oracle that
- * lowers the final module and runs it on the device or the host
- * reference plugs in the same way.
+ * module (byte-identical outputs); bir_gen_oracle_prog lowers it to a
+ * plan and runs the plan's host reference (prog_ref_run()) on a module
+ * made with BIR_GEN_F_LOWERABLE, byte-identical or within bir_tol.h's
+ * tolerance; an oracle that runs the plan on the device plugs in the
+ * same way.
  */
 #ifndef _NEURONSIM_BIR_GEN_H
 #define _NEURONSIM_BIR_GEN_H
@@ -24,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "bir/bir.h"
+#include "bir_tol.h"
 
 /* what an item is; bit (1 << kind) of bir_gen_kinds() */
 enum bir_gen_kind {
@@ -43,6 +46,20 @@ struct bir_gen;
  * Return: the generator state, NULL on ENOMEM.
  */
 struct bir_gen *bir_gen_new(uint64_t seed);
+/*
+ * BIR_GEN_F_LOWERABLE: a module the lowering to engine programs takes
+ * (bir_lower_prog()): only the primitives it lowers and kernel calls
+ * whose inlined bodies are straight-line; no branch, Loop, RegisterLoad,
+ * GenericIndirectLoad, no PSUM location, partition step 1.
+ */
+#define BIR_GEN_F_LOWERABLE	1U
+
+/**
+ * bir_gen_new_flags() - bir_gen_new() with BIR_GEN_F_* @flags (0: the
+ * module bir_gen_new() makes).
+ * Return: the generator state, NULL on ENOMEM.
+ */
+struct bir_gen *bir_gen_new_flags(uint64_t seed, unsigned int flags);
 /** bir_gen_free() - free @g; NULL ok. */
 void bir_gen_free(struct bir_gen *g);
 /** bir_gen_seed() - the seed @g was made from. */
@@ -77,6 +94,7 @@ struct bir_gen_tensor {
 	bool output;
 	uint64_t n;
 	float *v;
+	struct bir_tol tol;	/* an output: exact unless the oracle says */
 };
 
 struct bir_gen_io {
@@ -101,6 +119,15 @@ struct bir_gen_oracle {
 
 /* the reference interpreter on the final module */
 extern const struct bir_gen_oracle bir_gen_oracle_interp;
+/*
+ * the host reference of the lowered plan: nscc_bir_compile_module() on
+ * the final module (a refusal of the engine program is an oracle
+ * error), the inputs written at synthetic DRAM addresses by var id,
+ * prog_ref_run(), the outputs read back; each output's tolerance is
+ * bir_tol_output()'s (byte-identical unless an exp-based activation
+ * reaches it)
+ */
+extern const struct bir_gen_oracle bir_gen_oracle_prog;
 
 /* where a check stopped; BG_OK: outputs identical */
 enum bir_gen_stage {
@@ -119,13 +146,15 @@ struct bir_gen_result {
 	enum bir_gen_stage stage;
 	int ndiff;
 	char msg[512];
+	struct bir_tol_worst worst;
 };
 
 /**
  * bir_gen_check() - read the module of @g, copy it, run the passes on
  * the copy, run the reference interpreter on the original and @oracle
  * (NULL: bir_gen_oracle_interp) on the copy with the same random inputs
- * (from the seed), and compare every Output byte for byte.
+ * (from the seed), and compare every Output byte for byte (or within
+ * the tolerance the oracle set; @res->worst gets the worst error).
  * Return: @res->stage (0 when identical).
  */
 int bir_gen_check(const struct bir_gen *g, const struct bir_gen_oracle *oracle,

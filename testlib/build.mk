@@ -11,8 +11,12 @@
 #   kbin_testplan.c   host: the full "every kind" plan and its round-trip
 #                     inputs (tp_*)
 #   bir_gen.c         host, fuzz: random well-formed BIR modules and the
-#                     differential check of the passes on them (bir_gen.h;
-#                     needs the BIR library and the interpreter)
+#                     differential checks of the passes and the lowering on
+#                     them (bir_gen.h; needs the BIR library, the
+#                     interpreter and the host reference prog_ref.c)
+#   bir_tol.c         host, fuzz: the tolerance of an engine program's
+#                     outputs against the interpreter (bir_tol.h; bir_prog
+#                     and bir_gen's second oracle)
 #   plans.c           vm: plans and ioctl/debugfs helpers of the kernel
 #                     runtime tests (plans.h)
 # plus, outside testlib/, the BIR reference interpreter (host, fuzz,
@@ -21,11 +25,12 @@
 
 $(call library,TESTUTIL,libtestutil,host vm fuzz)
 TESTUTIL_SRCS_host := testlib/tl_rec.c testlib/kbin_mutate.c testlib/tl_compute.c \
-	testlib/kbin_testplan.c testlib/bir_gen.c userspace/tests/bir_interp.c
+	testlib/kbin_testplan.c testlib/bir_gen.c testlib/bir_tol.c \
+	userspace/tests/bir_interp.c
 TESTUTIL_SRCS_vm := testlib/tl_rec.c testlib/kbin_mutate.c testlib/tl_compute.c testlib/plans.c \
 	selftests/harden_nl.c
 TESTUTIL_SRCS_fuzz := testlib/tl_rec.c testlib/kbin_mutate.c testlib/bir_gen.c \
-	userspace/tests/bir_interp.c
+	testlib/bir_tol.c userspace/tests/bir_interp.c
 TESTUTIL_INC	:= -I$(TOP)/testlib -I$(TOP)/userspace/tests \
 	-I$(TOP)/selftests -I$(TOP)/userspace/lib
 TESTUTIL_USES	:= KBIN

@@ -19,20 +19,21 @@
 #include "prog_ref.h"
 #include "prog_replay.h"
 #include "nsim_file.h"
+#include "bir_tol.h"
 
 /* DRAM var k of the test's image: 64 GiB + k * 64 MiB */
 #define BP_DRAM_BASE	(64ULL << 30)
 #define BP_DRAM_STEP	(64ULL << 20)
 
 /*
- * The tolerance of one example against the interpreter (libm): exact
- * (0: byte-identical) when every operation is exact IEEE float32 in the
- * same order (add, multiply, divide, max, sqrt, the matmul's and the
- * reduction's left-to-right sums); else the largest error allowed,
- * |got - want| <= abs + rel * |want|, where the activation functions
- * built on exp (gelu's tanh, silu, sigmoid, exp) are the numerics
- * library's, not libm's, and a matmul or reduction after them carries
- * their error.
+ * The tolerance of one example against the interpreter (libm), by the
+ * shared rule (testlib/bir_tol.h): an Output only exact operations reach
+ * must be byte-identical; one an activation built on exp reaches (gelu's
+ * tanh, silu, sigmoid, exp: the numerics library's, not libm's; a matmul
+ * or reduction after them carries their error) must be within
+ * |got - want| <= abs + rel * |want|, the example's own bounds (tighter
+ * than bir_tol's default).  @exact says the rule finds every Output of
+ * the example exact.
  */
 struct bp_example {
 	const char *file;	/* a bundled example, or a label of @text */
@@ -83,19 +84,6 @@ static struct bir_module *bp_final(const struct bp_example *e)
 	return m;
 }
 
-static uint32_t bp_ulp(float a, float b)
-{
-	int32_t x, y;
-
-	memcpy(&x, &a, 4);
-	memcpy(&y, &b, 4);
-	if (x < 0)
-		x = INT32_MIN - x;
-	if (y < 0)
-		y = INT32_MIN - y;
-	return x > y ? (uint32_t)x - (uint32_t)y : (uint32_t)y - (uint32_t)x;
-}
-
 /* @dump/@name@suffix.bin := @n float32; 0 (nothing when @dump is NULL) */
 static int bp_dump(const char *dump, const char *name, const char *suffix,
 		   const float *x, uint64_t n)
@@ -126,9 +114,8 @@ static int bp_diff(const struct bp_example *e, unsigned int seed,
 	char path[512];
 	void *buf = NULL;
 	size_t len = 0;
-	double worst_abs = 0, worst_rel = 0;
-	uint32_t worst_ulp = 0;
-	int bad = 0, rc = 0;
+	struct bir_tol_worst worst = { 0 };
+	int bad = 0, rc = 0, exact = 1;
 	const struct bir_function *f;
 
 	if (e->text) {
@@ -185,9 +172,17 @@ static int bp_diff(const struct bp_example *e, unsigned int seed,
 		const struct bir_memloc *ml = f->sets[s]->locs[0];
 		uint64_t n = ml->dims[0] * (ml->dims[1] / 4);
 		float *want, *got;
+		struct bir_tol tol;
+		uint64_t first = 0, nbad;
 
 		if (ml->type != BIR_MEM_OUTPUT)
 			continue;
+		bir_tol_output(fin, ml->name, &tol);
+		exact &= tol.exact;
+		if (!tol.exact) {
+			tol.abs = e->abs;
+			tol.rel = e->rel;
+		}
 		want = calloc(n + 1, 4);
 		got = calloc(n + 1, 4);
 		if (!want || !got || bir_interp_get(it, ml->name, want, n, &err)) {
@@ -200,35 +195,26 @@ static int bp_diff(const struct bp_example *e, unsigned int seed,
 			if (bp_dump(dump, ml->name, ".ref", got, n) ||
 			    bp_dump(dump, ml->name, ".interp", want, n))
 				bad++;
-			for (uint64_t k = 0; k < n; k++) {
-				double d = fabs((double)got[k] - want[k]);
-				double r;
-
-				if (d != d)
-					d = INFINITY;	/* a NaN on one side */
-				r = want[k] ? d / fabs(want[k]) : d;
-				uint32_t u = bp_ulp(got[k], want[k]);
-
-				worst_abs = d > worst_abs ? d : worst_abs;
-				worst_rel = r > worst_rel ? r : worst_rel;
-				worst_ulp = u > worst_ulp ? u : worst_ulp;
-				if (e->exact ? memcmp(&got[k], &want[k], 4) != 0 :
-				    !(d <= e->abs + e->rel * fabs(want[k]))) {
-					if (!bad)
-						fprintf(stderr, "# %s: output '%s'[%llu] = %.9g, interpreter %.9g\n",
-							e->file, ml->name,
-							(unsigned long long)k,
-							got[k], want[k]);
-					bad++;
-				}
-			}
+			nbad = bir_tol_cmp(&tol, got, want, n, &worst, &first);
+			if (nbad && !bad)
+				fprintf(stderr, "# %s: output '%s'[%llu] = %.9g, interpreter %.9g (%s)\n",
+					e->file, ml->name,
+					(unsigned long long)first,
+					got[first], want[first], tol.why);
+			bad += (int)nbad;
 		}
 		free(want);
 		free(got);
 	}
+	if (exact != e->exact) {
+		fprintf(stderr, "# %s: bir_tol finds it %s, the table says %s\n",
+			e->file, exact ? "exact" : "inexact",
+			e->exact ? "exact" : "inexact");
+		bad++;
+	}
 	fprintf(dump ? stdout : stderr,
 		"%s%s: host reference against the interpreter: worst error abs %.3g rel %.3g (%u ULP); %s (%s); %llu compute instructions, %llu blocks, %.3f us\n",
-	       dump ? "" : "# ", e->file, worst_abs, worst_rel, worst_ulp,
+	       dump ? "" : "# ", e->file, worst.abs, worst.rel, worst.ulp,
 	       e->exact ? "byte-identical required" : "tolerance", e->why,
 	       (unsigned long long)st.compute, (unsigned long long)st.blocks,
 	       st.end_ns / 1000.0);

@@ -11,7 +11,9 @@
 #                     def.json front end (libneuronsim-cc, fuzz)
 #   fuzz_bir_gen      the input's first 8 bytes seed a random BIR module
 #                     (testlib/bir_gen.c); the interpreter before and
-#                     after the backend passes must agree (libneuronsim-bir,
+#                     after the backend passes must agree, and on a
+#                     lowerable module of the same seed the interpreter
+#                     and the host reference of its plan (libneuronsim-bir,
 #                     fuzz)
 # Seed corpora, $(FUZZ_O)/NAME/ (scripts/fuzz.sh): the kbin_seedgen plans;
 # for kbin_struct also plans compiled by neuronsim-cc from a few small
@@ -26,6 +28,9 @@ $(call programs,FUZZ_TARGETS,fuzz,userspace/tests,$(FUZZ_O),TESTUTIL KBIN,usersp
 FUZZERS		+= $(call bins,FUZZ_TARGETS)
 
 FUZZ_BIR_TARGETS := fuzz_bir_gen
+# the second oracle compiles the plan (nscc_compile_model(), whose
+# library holds the C++ JSON reader): UBSan's C++ part, as json_view's
+FUZZ_BIR_TARGETS_LDLIBS := -fsanitize-link-c++-runtime
 $(call programs,FUZZ_BIR_TARGETS,fuzz,userspace/tests,$(FUZZ_O),TESTUTIL BIR,userspace)
 FUZZERS		+= $(call bins,FUZZ_BIR_TARGETS)
 

@@ -1071,6 +1071,17 @@ int bir_lower_prog(const struct bir_module *m, struct nscc_model *model,
 		   struct nscc_err *why);
 
 /**
+ * nscc_bir_compile_module() - the final module @m (after bir_run_passes())
+ * -> lowering (bir_lower_model(), bir_lower_prog()) -> KBIN plan (@buf
+ * malloc'd, @len bytes): the in-memory half of nscc_bir_compile_file().
+ * @why: out: the engine program's refusal (the plan is then written
+ *	without a program), an empty message when the plan has one.
+ * Return: 0 or the first error (-errno) with @err filled.
+ */
+int nscc_bir_compile_module(const struct bir_module *m, void **buf,
+			    size_t *len, struct nscc_err *why,
+			    struct nscc_err *err);
+/**
  * nscc_bir_compile_file() - BIR JSON file -> all passes -> lowering ->
  * KBIN plan (@buf malloc'd, @len bytes).
  * Return: 0 or the first error (-errno) with @err filled.

@@ -27,12 +27,46 @@ static uint32_t target_gen(int arch_level)
 	return g ? g->gen : 0;
 }
 
+int nscc_bir_compile_module(const struct bir_module *m, void **buf,
+			    size_t *len, struct nscc_err *why,
+			    struct nscc_err *err)
+{
+	struct nscc_model *model = NULL;
+	char gens[KBIN_GEN_LIST_MAX];
+	int rc = 0;
+
+	*buf = NULL;
+	*len = 0;
+	why->msg[0] = 0;
+	if (!target_gen(m->arch_level))
+		rc = lfail(err, -EINVAL, "lowering: arch of '%s' has no KBIN target (gen %s only)",
+			   "the module", kbin_gen_list(gens, sizeof(gens), KBIN_GEN_LIST_NUMBERS));
+	if (!rc && !(model = nscc_model_new(target_gen(m->arch_level))))
+		rc = -ENOMEM;
+	if (!rc)
+		rc = bir_lower_model(m, model, err);
+	if (!rc) {
+		/* the engine program, or a plan without one as before */
+		rc = bir_lower_prog(m, model, why);
+		if (rc < 0)
+			snprintf(err->msg, sizeof(err->msg), "%s", why->msg);
+		if (rc == 1)
+			rc = 0;
+	}
+	if (!rc)
+		rc = nscc_compile_model(model, buf, len, err);
+	if (rc == -ENOMEM && !err->msg[0])
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+	nscc_model_free(model);
+	return rc;
+}
+
 int nscc_bir_compile_file_opts(const char *path, const struct bir_opts *opts,
 			       void **buf, size_t *len, struct nscc_err *err)
 {
+	struct nscc_err why = { { 0 } };
 	struct bir_opts o = *opts;
 	struct bir_module *m = NULL;
-	struct nscc_model *model = NULL;
 	char gens[KBIN_GEN_LIST_MAX];
 	int rc;
 
@@ -46,29 +80,13 @@ int nscc_bir_compile_file_opts(const char *path, const struct bir_opts *opts,
 	if (!rc && !target_gen(m->arch_level))
 		rc = lfail(err, -EINVAL, "lowering: arch of '%s' has no KBIN target (gen %s only)",
 			   path, kbin_gen_list(gens, sizeof(gens), KBIN_GEN_LIST_NUMBERS));
-	if (!rc && !(model = nscc_model_new(target_gen(m->arch_level))))
-		rc = -ENOMEM;
 	if (!rc)
-		rc = bir_lower_model(m, model, err);
-	if (!rc) {
-		struct nscc_err why = { { 0 } };
-
-		/* the engine program, or a plan without one as before */
-		rc = bir_lower_prog(m, model, &why);
-		if (rc == 1 && opts->warn)
-			fprintf(opts->warn, "%snote: %s; the plan has no engine program\n",
-				opts->warn_prefix ? opts->warn_prefix : "",
-				why.msg);
-		if (rc < 0)
-			snprintf(err->msg, sizeof(err->msg), "%s", why.msg);
-		if (rc == 1)
-			rc = 0;
-	}
-	if (!rc)
-		rc = nscc_compile_model(model, buf, len, err);
+		rc = nscc_bir_compile_module(m, buf, len, &why, err);
+	if (!rc && why.msg[0] && opts->warn)
+		fprintf(opts->warn, "%snote: %s; the plan has no engine program\n",
+			opts->warn_prefix ? opts->warn_prefix : "", why.msg);
 	if (rc == -ENOMEM && !err->msg[0])
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
-	nscc_model_free(model);
 	bir_module_free(m);
 	return rc;
 }

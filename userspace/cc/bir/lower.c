@@ -275,8 +275,9 @@ struct dma_ctx {
 static int dma_inst(struct bir_inst *i, void *arg)
 {
 	struct dma_ctx *c = arg;
-	struct dma_at at = { .i = i, .opnd = "ins[0]", .o = &i->ins[0],
-			     .err = c->err };
+	/* no &i->ins[0] of an instruction without inputs (a Memset): NULL + 0 */
+	struct dma_at at = { .i = i, .opnd = "ins[0]",
+			     .o = i->nins ? &i->ins[0] : NULL, .err = c->err };
 	struct nscc_dma_block b = { 0 };
 	struct kbin_dma_desc d = { 0 };
 	uint32_t ft, tt;

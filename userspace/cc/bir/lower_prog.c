@@ -773,6 +773,22 @@ static int lp_dma_copy(struct lp *l, const struct bir_inst *i)
 	return refuse(l, "no block %u of queue '%s'", l->qnext[q], name);
 }
 
+/*
+ * An UnconditionalBranch that ends its block and goes to the block laid
+ * out next (the "br_to_continuation" of an inlined NKIKernel): the walk
+ * in program order already goes there, so it is no action.
+ */
+static int lp_fallthrough(const struct lp *l, const struct bir_inst *i)
+{
+	const struct bir_block *b = i->parent;
+	const char *t = bir_attr_str(i, "target");
+	int k = b ? bir_block_index(b) : -1;
+
+	return t && k >= 0 && (uint32_t)k + 1 < l->f->nblocks &&
+	       b->insts[b->ninsts - 1] == i &&
+	       !strcmp(l->f->blocks[k + 1]->name, t);
+}
+
 static int lp_inst(struct lp *l, const struct bir_inst *i)
 {
 	switch (i->op) {
@@ -794,8 +810,11 @@ static int lp_inst(struct lp *l, const struct bir_inst *i)
 		return lp_pe(l, i);
 	case BIR_OP_LOOP:
 		return refuse(l, "a Loop is not straight-line code");
-	case BIR_OP_COMPARE_AND_BRANCH:
 	case BIR_OP_UNCONDITIONAL_BRANCH:
+		if (lp_fallthrough(l, i))
+			return 0;
+		return refuse(l, "a branch is not straight-line code");
+	case BIR_OP_COMPARE_AND_BRANCH:
 		return refuse(l, "a branch is not straight-line code");
 	case BIR_OP_REGISTER_LOAD:
 	case BIR_OP_GENERIC_INDIRECT_LOAD:
