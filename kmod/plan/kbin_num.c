@@ -243,13 +243,13 @@ static float kbin_sigmoidf(float x)
 
 /*
  * silu(x) = x / (1 + exp(-x)): x above 30 (and at +Inf), -0 below -120
- * (and at -Inf, the limit; the value is below 2^-150 in magnitude from
- * -108.7), in double in between.
+ * (the value is below 2^-150 in magnitude from -108.7), NaN at -Inf (as
+ * the formula gives, and the interpreter), in double in between.
  */
 static float kbin_siluf(float x)
 {
-	if (x != x)
-		return x + x;
+	if (x != x || x == -kbin_f(KBIN_F32_INF))
+		return x - x;	/* NaN; at -Inf as the formula: -Inf / +Inf */
 	if (x > 30.0f)
 		return x;
 	if (x < -120.0f)
@@ -261,16 +261,17 @@ static float kbin_siluf(float x)
  * gelu(x) = 0.5 x (1 + tanh(u)), u = 0.7978845608 (x + 0.044715 x^3),
  * computed as x / (1 + exp(-2u)) (the same function, without the
  * cancellation of 1 + tanh(u) for negative x) in double.  -2u below -700
- * (x above about 6.6 and +Inf) gives x; above 700 (x below about -11.1
- * and -Inf) -0, the value being far below 2^-150 in magnitude.
+ * (x above about 6.6 and +Inf) gives x; above 700 (x below about -11.1)
+ * -0, the value being far below 2^-150 in magnitude; -Inf gives NaN, as
+ * the formula does (-Inf * 0), and the interpreter.
  */
 static float kbin_geluf(float x)
 {
 	double xd = x;
 	double t;
 
-	if (x != x)
-		return x + x;
+	if (x != x || x == -kbin_f(KBIN_F32_INF))
+		return x - x;	/* NaN; at -Inf as the formula: -Inf * 0 */
 	t = -2.0 * 0.7978845608 * (xd + 0.044715 * xd * xd * xd);
 	if (t < -700.0)
 		return x;
