@@ -38,7 +38,7 @@ $(call programs,BENCH_COMPUTE,rel,bench,$(O)/bench,KBIN,bench-progs)
 # userspace/tests/num_test.c at -O2: num_test --all (every activation
 # function over all 2^32 inputs) and --bench (ns per multiply-accumulate)
 BENCH_NUM	:= num_test
-BENCH_NUM_CFLAGS := -ffp-contract=off -fno-math-errno -isystem $(KSFT)
+BENCH_NUM_CFLAGS := -ffp-contract=off -fno-math-errno -isystem $(KSFT) -I$(TOP)/testlib
 BENCH_NUM_LDLIBS := -lm
 $(call programs,BENCH_NUM,rel,userspace/tests,$(O)/bench,PLAN,bench-progs)
 $(REL_O)/obj/userspace/tests/num_test.o: | $(KSFT_STAMP)

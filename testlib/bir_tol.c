@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tl_f32.h"
 #include "bir_tol.h"
 
 const char *bir_tol_inexact(const struct bir_inst *i)
@@ -94,19 +95,6 @@ void bir_tol_output(const struct bir_module *m, const char *name,
 	tol->why = "an activation built on exp reaches it";
 }
 
-uint32_t bir_tol_ulp(float a, float b)
-{
-	int32_t x, y;
-
-	memcpy(&x, &a, 4);
-	memcpy(&y, &b, 4);
-	if (x < 0)
-		x = INT32_MIN - x;
-	if (y < 0)
-		y = INT32_MIN - y;
-	return x > y ? (uint32_t)x - (uint32_t)y : (uint32_t)y - (uint32_t)x;
-}
-
 uint64_t bir_tol_cmp(const struct bir_tol *t, const float *got,
 		     const float *want, uint64_t n, struct bir_tol_worst *w,
 		     uint64_t *first)
@@ -124,7 +112,7 @@ uint64_t bir_tol_cmp(const struct bir_tol *t, const float *got,
 			d = INFINITY;	/* a NaN on one side */
 		r = want[k] ? d / fabs(want[k]) : d;
 		if (w) {
-			uint32_t u = nan ? 0 : bir_tol_ulp(got[k], want[k]);
+			uint32_t u = nan ? 0 : (uint32_t)tl_f32_ulp(tl_f2u(got[k]), tl_f2u(want[k]));
 
 			w->abs = d > w->abs ? d : w->abs;
 			w->rel = r > w->rel ? r : w->rel;

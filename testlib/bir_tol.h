@@ -58,8 +58,6 @@ const char *bir_tol_inexact(const struct bir_inst *i);
  */
 void bir_tol_output(const struct bir_module *m, const char *name,
 		    struct bir_tol *t);
-/** bir_tol_ulp() - the distance of @a and @b in float32 ULP. */
-uint32_t bir_tol_ulp(float a, float b);
 /**
  * bir_tol_cmp() - @got against @want (@n float32) under @t; @w (may be
  * NULL) gets the worst errors; *@first (may be NULL) the first element

@@ -20,6 +20,7 @@ HOST_TESTS	+= $(call bins,KBIN_TESTS)
 # the DMA cast op against the compiler's _Float16 and libm (Documentation/dma.rst)
 DMA_CAST_TEST	:= dma_cast_test
 DMA_CAST_TEST_LDLIBS := -lm
+DMA_CAST_TEST_CFLAGS := -I$(TOP)/testlib
 $(call programs,DMA_CAST_TEST,host,userspace/tests,$(HOST_O)/tests,KBIN,userspace)
 HOST_TESTS	+= $(call bins,DMA_CAST_TEST)
 
@@ -28,7 +29,7 @@ $(call programs,KBIN_SEEDGEN,host,userspace/tests,$(HOST_O)/bin,TESTUTIL KBIN,us
 
 # the numerics library against C float and libm (Documentation/numerics.rst)
 NUM_TEST	:= num_test
-NUM_TEST_CFLAGS	:= -ffp-contract=off -fno-math-errno
+NUM_TEST_CFLAGS	:= -ffp-contract=off -fno-math-errno -I$(TOP)/testlib
 NUM_TEST_LDLIBS	:= -lm
 $(call programs,NUM_TEST,host,userspace/tests,$(HOST_O)/tests,PLAN,userspace)
 HOST_TESTS	+= $(call bins,NUM_TEST)

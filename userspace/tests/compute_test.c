@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tl_f32.h"
 #include "kselftest_harness.h"
 #include "kbin_check.h"
 #include "kbin_compute.h"
@@ -30,21 +31,6 @@
 #define PS	KBIN_SPACE_PSUM
 #define F32	KBIN_DMA_DTYPE_FLOAT32
 
-static uint32_t fbits(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static float bitsf(uint32_t u)
-{
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
-}
 
 /* ---- kbin_compute_check(): every rule ---- */
 
@@ -77,14 +63,14 @@ static void base(struct kbin_compute_record *r, unsigned int op)
 
 	switch (op) {
 	case KBIN_COP_MEMSET:
-		tlc_rec(rec, op, 0, 0, -1, 0, -1, &o, NULL, NULL, fbits(1.0f));
+		tlc_rec(rec, op, 0, 0, -1, 0, -1, &o, NULL, NULL, tl_f2u(1.0f));
 		break;
 	case KBIN_COP_COPY:
 		tlc_rec(rec, op, 0, 0, -1, 0, -1, &o, &a, NULL, 0);
 		break;
 	case KBIN_COP_ACTIVATE:
 		tlc_rec(rec, op, KBIN_ACT_RELU, 0, -1, 0, -1, &o, &a, NULL,
-			fbits(1.0f));
+			tl_f2u(1.0f));
 		break;
 	case KBIN_COP_TENSOR_TENSOR:
 		tlc_rec(rec, op, KBIN_ALU_ADD, 0, -1, 0, -1, &o, &a, &a, 0);
@@ -456,7 +442,7 @@ static void fill(FIXTURE_DATA(run) *self, unsigned int space, uint32_t off,
 
 #define RUN() kbin_compute_run(self->rec, &self->mem, self->scratch)
 #define EXPECT_BITS(want, got) \
-	EXPECT_EQ(fbits(want), fbits(got)) TH_LOG("want %g got %g", (double)(want), (double)(got))
+	EXPECT_EQ(tl_f2u(want), tl_f2u(got)) TH_LOG("want %g got %g", (double)(want), (double)(got))
 
 TEST_F(run, memset)
 {
@@ -464,14 +450,14 @@ TEST_F(run, memset)
 	uint32_t p, i;
 
 	tlc_rec(self->rec, KBIN_COP_MEMSET, 0, 0, -1, 0, -1, &o, NULL, NULL,
-		fbits(-1.5f));
+		tl_f2u(-1.5f));
 	ASSERT_EQ(0, RUN());
 	for (p = 0; p < 3; p++)
 		for (i = 0; i < 5; i++)
 			EXPECT_BITS(-1.5f, F(self, SB, p, 64 + 4 * i));
 	/* nothing past it */
-	EXPECT_EQ(0U, fbits(F(self, SB, 3, 64)));
-	EXPECT_EQ(0U, fbits(F(self, SB, 0, 84)));
+	EXPECT_EQ(0U, tl_f2u(F(self, SB, 3, 64)));
+	EXPECT_EQ(0U, tl_f2u(F(self, SB, 0, 84)));
 }
 
 TEST_F(run, copy_strided_and_cast)
@@ -499,7 +485,7 @@ TEST_F(run, copy_strided_and_cast)
 			uint16_t h;
 
 			memcpy(&h, &self->sbuf[p][4096 + 2 * i], 2);
-			EXPECT_EQ(fbits(F(self, PS, p, 4 * i)) >> 16, h);
+			EXPECT_EQ(tl_f2u(F(self, PS, p, 4 * i)) >> 16, h);
 		}
 }
 
@@ -511,13 +497,13 @@ TEST_F(run, activate_identity_and_relu)
 
 	fill(self, SB, 0, 4, 10, 2);
 	tlc_rec(self->rec, KBIN_COP_ACTIVATE, KBIN_ACT_IDENTITY, 0, -1, 0, -1,
-		&out, &in, NULL, fbits(2.0f));
+		&out, &in, NULL, tl_f2u(2.0f));
 	ASSERT_EQ(0, RUN());
 	for (p = 0; p < 4; p++)
 		for (i = 0; i < 10; i++)
 			EXPECT_BITS(val(p, i, 2) * 2.0f, F(self, SB, p, 1024 + 4 * i));
 	tlc_rec(self->rec, KBIN_COP_ACTIVATE, KBIN_ACT_RELU, 0, -1, 0, -1,
-		&out, &in, NULL, fbits(-0.5f));
+		&out, &in, NULL, tl_f2u(-0.5f));
 	ASSERT_EQ(0, RUN());
 	for (p = 0; p < 4; p++)
 		for (i = 0; i < 10; i++) {
@@ -573,7 +559,7 @@ TEST_F(run, tensor_scalar_imm_and_per_partition)
 
 	fill(self, SB, 0, 4, 6, 4);
 	tlc_rec(self->rec, KBIN_COP_TENSOR_SCALAR, KBIN_ALU_SUBTRACT,
-		KBIN_COMPUTE_F_IMM, -1, 0, -1, &o, &a, NULL, fbits(0.75f));
+		KBIN_COMPUTE_F_IMM, -1, 0, -1, &o, &a, NULL, tl_f2u(0.75f));
 	ASSERT_EQ(0, RUN());
 	for (p = 0; p < 4; p++)
 		for (i = 0; i < 6; i++)
@@ -665,8 +651,8 @@ TEST_F(run, transpose)
 	ASSERT_EQ(0, RUN());
 	for (p = 0; p < 3; p++)
 		for (f = 0; f < 7; f++)
-			EXPECT_EQ(fbits(F(self, SB, p, 4 * f)),
-				  fbits(F(self, PS, f, 2048 + 4 * p)));
+			EXPECT_EQ(tl_f2u(F(self, SB, p, 4 * f)),
+				  tl_f2u(F(self, PS, f, 2048 + 4 * p)));
 	EXPECT_EQ(21U, kbin_compute_elements(self->rec));
 }
 
@@ -725,9 +711,9 @@ TEST(compute_plan_reference)
 	ASSERT_EQ(0, tl_compute_ref(KBIN_TARGET_TRN2, in, out, psum));
 	for (k = 0; k < TLC_K; k++) {
 		for (m = 0; m < TLC_M; m++)
-			a[k][m] = bitsf(((uint32_t *)in)[k * (TLC_M + TLC_N) + m]) * 2.0f;
+			a[k][m] = tl_u2f(((uint32_t *)in)[k * (TLC_M + TLC_N) + m]) * 2.0f;
 		for (n = 0; n < TLC_N; n++) {
-			float x = bitsf(((uint32_t *)in)[k * (TLC_M + TLC_N) + TLC_M + n]);
+			float x = tl_u2f(((uint32_t *)in)[k * (TLC_M + TLC_N) + TLC_M + n]);
 
 			b[k][n] = x > 0 ? x : 0.0f;
 		}

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tl_f32.h"
 #include "kselftest_harness.h"
 #include "kbin_cast.h"
 #include "kbin_dma.h"
@@ -22,21 +23,6 @@
 #define I32 KBIN_DMA_DTYPE_INT32
 #define U8 KBIN_DMA_DTYPE_UINT8
 
-static uint32_t f2u(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static float u2f(uint32_t u)
-{
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
-}
 
 /* bfloat16 of a float32 by hand: round the low 16 bits to nearest even */
 static uint16_t bf16_oracle(uint32_t u)
@@ -53,7 +39,7 @@ TEST(f32_to_f16_bf16_sampled)
 
 	for (i = 0; i < (1ULL << 32); i += 4099) {
 		uint32_t u = (uint32_t)i;
-		float f = u2f(u);
+		float f = tl_u2f(u);
 		_Float16 h = (_Float16)f;
 		uint16_t want, got, gotbf;
 
@@ -87,9 +73,9 @@ TEST(f16_bf16_round_trip)
 		kbin_cast(F16, F32, &x, &f, 1);
 		kbin_cast(F32, F16, &f, &back, 1);
 		if (!isnan((float)h))
-			bad += f != f2u((float)h) || back != x;
+			bad += f != tl_f2u((float)h) || back != x;
 		else
-			bad += !isnan(u2f(f)) || (back & 0xfe00) != ((x & 0xfe00) | 0x200);
+			bad += !isnan(tl_u2f(f)) || (back & 0xfe00) != ((x & 0xfe00) | 0x200);
 		kbin_cast(BF16, F32, &x, &fb, 1);
 		kbin_cast(F32, BF16, &fb, &bb, 1);
 		if ((x & 0x7f80) != 0x7f80 || !(x & 0x7f)) {
@@ -180,7 +166,7 @@ TEST(int32_float32)
 
 	for (i = 0; i < (1ULL << 32); i += 65537) {
 		int32_t v = (int32_t)(uint32_t)i, r, want;
-		float f = u2f((uint32_t)i), o, rf;
+		float f = tl_u2f((uint32_t)i), o, rf;
 
 		kbin_cast(I32, F32, &v, &o, 1);
 		bad += o != (float)v;

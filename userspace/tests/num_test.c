@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "tl_f32.h"
 #include "kselftest_harness.h"
 #include "kbin_num.h"
 
@@ -36,26 +37,11 @@
 /* the error bounds in ulps asserted below (measured maxima: numerics.rst) */
 #define ULP_BOUND 1
 
-static uint32_t f2u(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static float u2f(uint32_t u)
-{
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
-}
 
 /* a float result as the library must give it: NaN canonical */
 static uint32_t canon(float f)
 {
-	return isnan(f) ? QNAN : f2u(f);
+	return isnan(f) ? QNAN : tl_f2u(f);
 }
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
@@ -86,7 +72,7 @@ static uint32_t value(unsigned int i)
 		return specials[i];
 	if (i & 1)
 		return rnd();
-	return f2u((float)((int32_t)rnd() % 2000) / 64.0f);
+	return tl_f2u((float)((int32_t)rnd() % 2000) / 64.0f);
 }
 
 TEST(names)
@@ -143,7 +129,7 @@ TEST(alu_exact)
 		memcpy(r, a, sizeof(r));
 		kbin_num_alu(op, r, b, NV);
 		for (i = 0; i < NV; i++) {
-			if (r[i] != canon(alu_ref(op, u2f(a[i]), u2f(b[i])))) {
+			if (r[i] != canon(alu_ref(op, tl_u2f(a[i]), tl_u2f(b[i])))) {
 				if (bad++ < 5)
 					TH_LOG("%s 0x%08x 0x%08x: 0x%08x",
 					       kbin_alu_op_str(op), a[i], b[i], r[i]);
@@ -155,22 +141,22 @@ TEST(alu_exact)
 			memcpy(r, a, sizeof(r));
 			kbin_num_alu_scalar(op, r, s, NV);
 			for (i = 0; i < NV; i++)
-				bad += r[i] != canon(alu_ref(op, u2f(a[i]), u2f(s)));
+				bad += r[i] != canon(alu_ref(op, tl_u2f(a[i]), tl_u2f(s)));
 		}
 	}
 	EXPECT_EQ(0, bad);
 	/* a[i] OP a[i] in place; max: NaN on the left gives the right */
 	a[0] = 0x7fc12345;
-	a[1] = f2u(2.0f);
+	a[1] = tl_f2u(2.0f);
 	kbin_num_alu(KBIN_ALU_ADD, a, a, 2);
 	EXPECT_EQ(QNAN, a[0]);
-	EXPECT_EQ(f2u(4.0f), a[1]);
+	EXPECT_EQ(tl_f2u(4.0f), a[1]);
 	a[0] = QNAN;
 	a[1] = 0x80000000;
-	b[0] = f2u(3.0f);
+	b[0] = tl_f2u(3.0f);
 	b[1] = 0;
 	kbin_num_alu(KBIN_ALU_MAX, a, b, 2);
-	EXPECT_EQ(f2u(3.0f), a[0]);
+	EXPECT_EQ(tl_f2u(3.0f), a[0]);
 	EXPECT_EQ(0, a[1]);
 	/* an unknown op leaves the data alone */
 	a[0] = 1;
@@ -187,23 +173,23 @@ TEST(reduce_exact)
 	for (op = 0; op < KBIN_ALU_NUM; op++) {
 		for (t = 0; t < 64; t++) {
 			uint32_t acc = t < NSPECIAL ? specials[t] : value(t);
-			float want = u2f(acc);
+			float want = tl_u2f(acc);
 
 			n = rnd() % NV;
 			for (i = 0; i < n; i++) {
 				/* few specials: most sums stay finite */
-				x[i] = rnd() % 64 ? f2u((float)((int32_t)rnd() % 100000) / 7.0f) :
+				x[i] = rnd() % 64 ? tl_f2u((float)((int32_t)rnd() % 100000) / 7.0f) :
 				       specials[rnd() % NSPECIAL];
-				want = alu_ref(op, want, u2f(x[i]));
+				want = alu_ref(op, want, tl_u2f(x[i]));
 			}
 			bad += kbin_num_reduce(op, acc, x, n) != canon(want);
 		}
 	}
 	EXPECT_EQ(0, bad);
 	/* left to right: (1e8 + 1) - 1e8 is 0 in float32, not 1 */
-	x[0] = f2u(1.0f);
-	x[1] = f2u(-1e8f);
-	EXPECT_EQ(0, kbin_num_reduce(KBIN_ALU_ADD, f2u(1e8f), x, 2));
+	x[0] = tl_f2u(1.0f);
+	x[1] = tl_f2u(-1e8f);
+	EXPECT_EQ(0, kbin_num_reduce(KBIN_ALU_ADD, tl_f2u(1e8f), x, 2));
 	EXPECT_EQ(0x80000000, kbin_num_reduce(KBIN_ALU_ADD, 0x80000000, x, 0));
 	EXPECT_EQ(0, kbin_num_reduce(KBIN_ALU_ADD, 0x80000000, specials, 1));
 	EXPECT_EQ(7, kbin_num_reduce(KBIN_ALU_NUM, 7, x, 2));
@@ -216,10 +202,10 @@ static void matmul_ref(uint32_t *out, const uint32_t *a, const uint32_t *b,
 
 	for (i = 0; i < m; i++)
 		for (j = 0; j < n; j++) {
-			float s = acc ? u2f(out[i * n + j]) : 0.0f;
+			float s = acc ? tl_u2f(out[i * n + j]) : 0.0f;
 
 			for (p = 0; p < k; p++)
-				s = s + u2f(a[p * m + i]) * u2f(b[p * n + j]);
+				s = s + tl_u2f(a[p * m + i]) * tl_u2f(b[p * n + j]);
 			out[i * n + j] = canon(s);
 		}
 }
@@ -245,14 +231,14 @@ TEST(matmul_exact)
 			/* t >= 2: sprinkle specials among the values */
 			for (i = 0; i < k * m; i++)
 				a[i] = t >= 2 && rnd() % 16 == 0 ? specials[rnd() % NSPECIAL] :
-				       f2u((float)((int32_t)rnd() % 4096) / 256.0f);
+				       tl_f2u((float)((int32_t)rnd() % 4096) / 256.0f);
 			for (i = 0; i < k * n; i++)
 				b[i] = t >= 2 && rnd() % 16 == 0 ? specials[rnd() % NSPECIAL] :
-				       f2u((float)((int32_t)rnd() % 4096) / 512.0f);
+				       tl_f2u((float)((int32_t)rnd() % 4096) / 512.0f);
 			for (i = 0; i < m * n; i++)
 				o[i] = w[i] = t == 3 && i % 5 == 0 ?
 					      specials[rnd() % NSPECIAL] :
-					      f2u((float)((int32_t)rnd() % 100));
+					      tl_f2u((float)((int32_t)rnd() % 100));
 			matmul_ref(w, a, b, k, m, n, acc);
 			kbin_num_matmul(o, a, b, k, m, n, acc);
 			for (i = 0; i < m * n; i++) {
@@ -269,7 +255,7 @@ TEST(matmul_exact)
 	EXPECT_EQ(0, bad);
 	{
 		/* -0 products on a +0 start give +0; accumulate keeps -0 */
-		uint32_t a1 = 0x80000000, b1 = f2u(1.0f), o1 = 0x12345678;
+		uint32_t a1 = 0x80000000, b1 = tl_f2u(1.0f), o1 = 0x12345678;
 
 		kbin_num_matmul(&o1, &a1, &b1, 1, 1, 1, 0);
 		EXPECT_EQ(0, o1);
@@ -318,9 +304,9 @@ TEST(act_exact)
 					       (uint32_t)((blk * NV + i) * (nblk == 256 ? 4096U : 65536U)) +
 					       (rnd() & (nblk == 256 ? 4095 : 65535));
 				memcpy(r, x, sizeof(r));
-				kbin_num_act(funcs[f], r, NV, f2u(sc));
+				kbin_num_act(funcs[f], r, NV, tl_f2u(sc));
 				for (i = 0; i < NV; i++) {
-					uint32_t want = canon(act_exact_ref(funcs[f], u2f(x[i]) * sc));
+					uint32_t want = canon(act_exact_ref(funcs[f], tl_u2f(x[i]) * sc));
 
 					if (r[i] != want && bad++ < 5)
 						TH_LOG("%s(0x%08x * %g): 0x%08x, want 0x%08x",
@@ -369,10 +355,6 @@ static float trans_ref(unsigned int func, float xf)
 }
 
 /* float32 bits as integers in the order of their values (+0 = -0 = 0) */
-static int64_t ordered(uint32_t u)
-{
-	return u & 0x80000000 ? -(int64_t)(u & 0x7fffffff) : (int64_t)u;
-}
 
 static const unsigned int trans[] = {
 	KBIN_ACT_EXP, KBIN_ACT_TANH, KBIN_ACT_SIGMOID, KBIN_ACT_SILU,
@@ -395,19 +377,17 @@ static void ulp_check(unsigned int func, const uint32_t *x, uint32_t *r,
 	memcpy(r, x, n * 4);
 	kbin_num_act(func, r, n, ONE);
 	for (i = 0; i < n; i++) {
-		float want = trans_ref(func, u2f(x[i]));
+		float want = trans_ref(func, tl_u2f(x[i]));
 		int64_t d;
 
-		if (isinf(u2f(x[i])) || isnan(u2f(x[i])))
+		if (isinf(tl_u2f(x[i])) || isnan(tl_u2f(x[i])))
 			continue;	/* exact, checked in trans_special */
 		st->n++;
 		if (isnan(want) || r[i] == QNAN) {
 			st->bad_nan += r[i] != canon(want);
 			continue;
 		}
-		d = ordered(r[i]) - ordered(f2u(want));
-		if (d < 0)
-			d = -d;
+		d = (int64_t)tl_f32_ulp(r[i], tl_f2u(want));
 		st->nonzero += d != 0;
 		if ((uint64_t)d > st->ulp) {
 			st->ulp = d;
@@ -420,7 +400,7 @@ static void ulp_print(unsigned int func, const struct ulp_stat *st)
 {
 	printf("# %-8s max %llu ulp (at 0x%08x = %.9g), %llu of %llu inputs not correctly rounded\n",
 	       kbin_act_func_str(func), (unsigned long long)st->ulp, st->worst,
-	       u2f(st->worst), (unsigned long long)st->nonzero,
+	       tl_u2f(st->worst), (unsigned long long)st->nonzero,
 	       (unsigned long long)st->n);
 	fflush(stdout);
 }
@@ -447,7 +427,7 @@ TEST(transcendental_ulp)
 			ulp_check(trans[f], x, r, NV, &st);
 		}
 		for (w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
-			uint32_t c = f2u(windows[w]);
+			uint32_t c = tl_f2u(windows[w]);
 
 			for (i = 0; i < 2048; i++)
 				x[i] = c - 1024 + i;
@@ -510,10 +490,10 @@ TEST(transcendental_special)
 	}
 	/* the scale applies first: exp(0.5 * 2) = e */
 	{
-		uint32_t r = f2u(0.5f);
+		uint32_t r = tl_f2u(0.5f);
 
-		kbin_num_act(KBIN_ACT_EXP, &r, 1, f2u(2.0f));
-		EXPECT_EQ(f2u((float)expl(1.0L)), r);
+		kbin_num_act(KBIN_ACT_EXP, &r, 1, tl_f2u(2.0f));
+		EXPECT_EQ(tl_f2u((float)expl(1.0L)), r);
 	}
 }
 
@@ -569,9 +549,9 @@ static int run_bench(void)
 		if (!a || !b || !o)
 			return 1;
 		for (i = 0; i < k * m; i++)
-			a[i] = f2u((float)(rnd() % 1000) / 1000.0f);
+			a[i] = tl_f2u((float)(rnd() % 1000) / 1000.0f);
 		for (i = 0; i < k * n; i++)
-			b[i] = f2u((float)(rnd() % 1000) / 1000.0f);
+			b[i] = tl_f2u((float)(rnd() % 1000) / 1000.0f);
 		kbin_num_matmul(o, a, b, k, m, n, 0);
 		t0 = now();
 		for (i = 0; i < reps; i++)
@@ -588,7 +568,7 @@ static int run_bench(void)
 		double t0, t;
 
 		for (i = 0; i < KBIN_NUM_CHUNK; i++)
-			src[i] = f2u((float)((int32_t)(rnd() % 2000) - 1000) / 100.0f);
+			src[i] = tl_f2u((float)((int32_t)(rnd() % 2000) - 1000) / 100.0f);
 		t0 = now();
 		for (i = 0; i < 1000; i++) {
 			memcpy(x, src, sizeof(x));
