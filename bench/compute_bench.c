@@ -130,16 +130,6 @@ static int cb_gen_one(const char *dir, const char *name)
 	return 0;
 }
 
-/* DRAM var k at 64 GiB + k * 64 MiB; var 0 (the state buffer) the SBUF */
-static int cb_addr(void *ctx, uint32_t sg, uint32_t var_id, uint64_t *pa)
-{
-	const struct kbin_gen *g = ctx;
-
-	*pa = var_id ? (64ULL << 30) + var_id * (64ULL << 20) :
-	      prog_ref_sbuf_addr(g, sg, 0, 0);
-	return 0;
-}
-
 static int cb_ref(const char *path, int reps)
 {
 	struct kbin_check_result res;
@@ -163,7 +153,7 @@ static int cb_ref(const char *path, int reps)
 		long long ns;
 
 		clock_gettime(CLOCK_MONOTONIC, &a);
-		ret = m ? prog_ref_run(&v, m, cb_addr,
+		ret = m ? prog_ref_run(&v, m, prog_ref_flat_addr,
 				       (void *)kbin_gen_target(v.hdr->target_gen),
 				       &st) : -ENOMEM;
 		clock_gettime(CLOCK_MONOTONIC, &b);

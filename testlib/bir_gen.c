@@ -1181,17 +1181,6 @@ static int interp_run(void *ctx, const struct bir_module *m,
 const struct bir_gen_oracle bir_gen_oracle_interp = { "interp", interp_run,
 						      NULL };
 
-/* DRAM var k of the oracle's image: 64 GiB + k * 64 MiB (as bir_prog's) */
-#define PR_DRAM_BASE	(64ULL << 30)
-#define PR_DRAM_STEP	(64ULL << 20)
-
-static int prog_addr(void *ctx, uint32_t sg, uint32_t var_id, uint64_t *pa)
-{
-	*pa = var_id ? PR_DRAM_BASE + var_id * PR_DRAM_STEP :
-	      prog_ref_sbuf_addr(ctx, sg, 0, 0);
-	return 0;
-}
-
 static const struct bir_memloc *loc_named(const struct bir_function *f,
 					  const char *name)
 {
@@ -1235,13 +1224,12 @@ static int prog_run(void *ctx, const struct bir_module *m,
 				 io->t[k].name);
 			rc = -EINVAL;
 		} else if (!io->t[k].output) {
-			rc = dma_ref_mem_write(img, PR_DRAM_BASE + PR_DRAM_STEP *
-					       bir_lower_var_id(f, ml),
+			rc = dma_ref_mem_write(img, prog_ref_flat_dram(bir_lower_var_id(f, ml)),
 					       io->t[k].v, io->t[k].n * 4);
 		}
 	}
 	if (!rc) {
-		rc = prog_ref_run(&v, img, prog_addr,
+		rc = prog_ref_run(&v, img, prog_ref_flat_addr,
 				  (void *)kbin_gen_target(v.hdr->target_gen), &st);
 		if (rc || !st.finished) {
 			snprintf(err->msg, sizeof(err->msg),
@@ -1256,8 +1244,7 @@ static int prog_run(void *ctx, const struct bir_module *m,
 
 		if (!t->output)
 			continue;
-		dma_ref_mem_read(img, PR_DRAM_BASE + PR_DRAM_STEP *
-				 bir_lower_var_id(f, loc_named(f, t->name)),
+		dma_ref_mem_read(img, prog_ref_flat_dram(bir_lower_var_id(f, loc_named(f, t->name))),
 				 t->v, t->n * 4);
 		bir_tol_output(m, t->name, &t->tol);
 	}

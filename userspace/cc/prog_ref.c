@@ -151,6 +151,24 @@ static int pr_sg(const struct kbin_view *v, const struct prog_replay_sg *rs,
 }
 
 /**
+ * prog_ref_flat_addr() - a prog_ref_addr_fn for a host run without a
+ *	device: the flat layout of prog_ref.h (vars > 0 of a subgraph at
+ *	prog_ref_flat_dram(), var 0 at the NeuronCore's SBUF window).
+ * @ctx: the plan's struct kbin_gen (kbin_gen_target() of its target_gen).
+ * @sg: the subgraph (NeuronCore @sg).
+ * @var_id: the var.
+ * @pa: out: its address.
+ *
+ * Return: 0.
+ */
+int prog_ref_flat_addr(void *ctx, uint32_t sg, uint32_t var_id, uint64_t *pa)
+{
+	*pa = var_id ? prog_ref_flat_dram(var_id) :
+	      prog_ref_sbuf_addr(ctx, sg, 0, 0);
+	return 0;
+}
+
+/**
  * prog_ref_run() - execute the program of a checked plan on a memory
  *	image: every subgraph on its own NeuronCore (subgraph N on core N),
  *	from PSUM all zero.

@@ -62,6 +62,28 @@ struct prog_ref_stats {
 	uint32_t fail_index;
 };
 
+/*
+ * Without a device, a host run places the variables itself: var k > 0 of
+ * any subgraph at PROG_REF_DRAM_BASE + k * PROG_REF_DRAM_STEP (64 GiB +
+ * k * 64 MiB: where HBM channel 0 would be), var 0, the state buffer, at
+ * its NeuronCore's SBUF window (prog_ref_flat_addr()).
+ */
+#define PROG_REF_DRAM_BASE	(64ULL << 30)
+#define PROG_REF_DRAM_STEP	(64ULL << 20)
+
+/**
+ * prog_ref_flat_dram() - the flat layout's address of var @var_id > 0.
+ * @var_id: the var.
+ *
+ * Return: PROG_REF_DRAM_BASE + @var_id * PROG_REF_DRAM_STEP.
+ */
+static inline uint64_t prog_ref_flat_dram(uint32_t var_id)
+{
+	return PROG_REF_DRAM_BASE + (uint64_t)var_id * PROG_REF_DRAM_STEP;
+}
+
+int prog_ref_flat_addr(void *ctx, uint32_t sg, uint32_t var_id, uint64_t *pa);
+
 uint64_t prog_ref_sbuf_addr(const struct kbin_gen *g, uint32_t core,
 			    uint32_t p, uint32_t off);
 uint8_t *prog_ref_psum(uint8_t *psum, const struct kbin_gen *g,

@@ -21,9 +21,6 @@
 #include "nsim_file.h"
 #include "bir_tol.h"
 
-/* DRAM var k of the test's image: 64 GiB + k * 64 MiB */
-#define BP_DRAM_BASE	(64ULL << 30)
-#define BP_DRAM_STEP	(64ULL << 20)
 
 /*
  * The tolerance of one example against the interpreter (libm), by the
@@ -51,18 +48,6 @@ static const struct bp_example bp_examples[] = {
 	{ "bir_attention.bir.json", NULL, 0, 1e-6, 1e-4, "exp in the softmax, then a matmul" },
 };
 
-struct bp_ctx {
-	const struct kbin_gen *g;
-};
-
-static int bp_addr(void *ctx, uint32_t sg, uint32_t var_id, uint64_t *pa)
-{
-	struct bp_ctx *c = ctx;
-
-	*pa = var_id ? BP_DRAM_BASE + var_id * BP_DRAM_STEP :
-	      prog_ref_sbuf_addr(c->g, sg, 0, 0);
-	return 0;
-}
 
 static struct bir_module *bp_load(const struct bp_example *e)
 {
@@ -110,7 +95,6 @@ static int bp_diff(const struct bp_example *e, unsigned int seed,
 	struct prog_ref_stats st;
 	struct kbin_check_result res;
 	struct kbin_view v;
-	struct bp_ctx c = { 0 };
 	char path[512];
 	void *buf = NULL;
 	size_t len = 0;
@@ -135,7 +119,6 @@ static int bp_diff(const struct bp_example *e, unsigned int seed,
 		bad = -1;
 		goto out;
 	}
-	c.g = kbin_gen_target(v.hdr->target_gen);
 	f = fin->fns[0];
 	for (uint32_t s = 0; !rc && s < f->nsets; s++) {
 		const struct bir_memloc *ml = f->sets[s]->locs[0];
@@ -148,8 +131,7 @@ static int bp_diff(const struct bp_example *e, unsigned int seed,
 		for (uint64_t k = 0; x && k < n; k++)
 			x[k] = bt_rand(&seed) * 2.0f;
 		rc = !x || bir_interp_set(it, ml->name, x, n, &err) ||
-		     dma_ref_mem_write(img, BP_DRAM_BASE + BP_DRAM_STEP *
-				       bir_lower_var_id(f, ml), x, n * 4) ||
+		     dma_ref_mem_write(img, prog_ref_flat_dram(bir_lower_var_id(f, ml)), x, n * 4) ||
 		     bp_dump(dump, ml->name, "", x, n);
 		free(x);
 	}
@@ -160,7 +142,8 @@ static int bp_diff(const struct bp_example *e, unsigned int seed,
 		bad = -1;
 		goto out;
 	}
-	rc = prog_ref_run(&v, img, bp_addr, &c, &st);
+	rc = prog_ref_run(&v, img, prog_ref_flat_addr,
+			  (void *)kbin_gen_target(v.hdr->target_gen), &st);
 	if (rc || !st.finished) {
 		fprintf(stderr, "# %s: prog_ref_run: %d, finished %d (sg %u engine %u index %u)\n",
 			e->file, rc, st.finished, st.fail_sg, st.fail_engine,
@@ -190,8 +173,7 @@ static int bp_diff(const struct bp_example *e, unsigned int seed,
 				ml->name, err.msg);
 			bad++;
 		} else {
-			dma_ref_mem_read(img, BP_DRAM_BASE + BP_DRAM_STEP *
-					 bir_lower_var_id(f, ml), got, n * 4);
+			dma_ref_mem_read(img, prog_ref_flat_dram(bir_lower_var_id(f, ml)), got, n * 4);
 			if (bp_dump(dump, ml->name, ".ref", got, n) ||
 			    bp_dump(dump, ml->name, ".interp", want, n))
 				bad++;
