@@ -895,9 +895,7 @@ static int lp_streams(struct lp *l, struct lp_stream *st)
 				for (uint32_t y = 0; y < b->nr && !dep; y++)
 					dep = lp_overlap(&a->r[x], &b->r[y]);
 			for (uint32_t d = 0; d < bi->ndeps && !dep; d++)
-				for (uint32_t t = 0; t < l->ninsts && !dep; t++)
-					dep = l->insts[t] == bi->dep_insts[d] &&
-					      b->inst == t;
+				dep = bi->dep_insts[d] == l->insts[b->inst];
 			if (dep && b->seq + 1 > need[b->unit])
 				need[b->unit] = b->seq + 1;
 		}
