@@ -85,6 +85,7 @@ static_assert(KBIN_PROG_CLASS_MAX + 1 == NEURONSIM_INSTR_CLASSES);
  * @run_wanted: the value its first instruction waited for.
  * @run_start: its virtual start.
  * @run_end: its virtual end.
+ * @regs: its registers (compute plans; float32 bits, +0 at the start).
  */
 struct nrsim_seq {
 	const struct kbin_prog_sync *s;
@@ -102,6 +103,7 @@ struct nrsim_seq {
 	u32 run_wanted;
 	u64 run_start;
 	u64 run_end;
+	u32 regs[KBIN_COMPUTE_REGS];
 };
 
 /**
@@ -444,7 +446,7 @@ static int nrsim_compute(struct nrsim_exec_sg *xs, u32 e, struct nrsim_seq *g)
 	};
 	int ret;
 
-	ret = kbin_compute_run(rec, &mem, xs->scratch);
+	ret = kbin_compute_run(rec, &mem, g->regs, xs->scratch);
 	if (ret)
 		pr_warn_ratelimited("model %u sg%02u: %s instruction %u (opcode 0x%02x, %s) failed: %d\n",
 				    xs->x->m->id, xs->index,

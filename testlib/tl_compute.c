@@ -65,7 +65,8 @@ void tlc_rec(uint8_t *rec, unsigned int op, unsigned int func,
 	}
 	r.func = (uint8_t)func;
 	r.flags = (uint8_t)flags;
-	r.out = *out;
+	if (out)
+		r.out = *out;
 	if (in0)
 		r.in0 = *in0;
 	if (in1)
@@ -288,6 +289,7 @@ int tl_compute_ref(uint32_t gen, const uint8_t *in, uint8_t *out,
 	struct kbin_compute_mem mem = {
 		.read = tlc_read, .write = tlc_write, .ctx = &m,
 	};
+	uint32_t regs[KBIN_COMPUTE_REGS] = { 0 };	/* no register is used */
 	void *scratch = NULL;
 	unsigned int i;
 	int ret = -ENOMEM;
@@ -304,7 +306,7 @@ int tl_compute_ref(uint32_t gen, const uint8_t *in, uint8_t *out,
 		memcpy(tlc_at(&m, KBIN_SPACE_SBUF, i, 0), in + i * TLC_ROW,
 		       TLC_ROW);
 	for (i = 0; i < TLC_NCOMPUTE; i++) {
-		ret = kbin_compute_run(tlc_instrs[i].rec, &mem, scratch);
+		ret = kbin_compute_run(tlc_instrs[i].rec, &mem, regs, scratch);
 		if (ret)
 			goto out;
 	}

@@ -97,7 +97,7 @@ struct kbin_compute_ap tlc_ap(unsigned int space, unsigned int dtype,
  * @wait_sem: the semaphore waited on (>= @wait_value), or -1 for no wait.
  * @wait_value: the value.
  * @update_sem: the semaphore incremented at its end, or -1.
- * @out: its out operand.
+ * @out: its out operand, or NULL (zero).
  * @in0: in0, or NULL (zero).
  * @in1: in1, or NULL: then @value fills the union (0 for none).
  * @value: float32 bits.

@@ -27,6 +27,9 @@ static_assert(KBIN_COMPUTE_BUF_WORDS >= KBIN_NUM_CHUNK,
 #define KBIN_ENG(e)	(1U << (e))
 #define KBIN_ENG_VEC	(KBIN_ENG(KBIN_DMA_ENGINE_POOL) | \
 			 KBIN_ENG(KBIN_DMA_ENGINE_DVE))
+/* the engines with registers: every one that computes */
+#define KBIN_ENG_REGS	(KBIN_ENG(KBIN_DMA_ENGINE_PE) | \
+			 KBIN_ENG(KBIN_DMA_ENGINE_ACT) | KBIN_ENG_VEC)
 
 /* one operation of the encoding: its name and the engines that run it */
 struct kbin_cop_info {
@@ -51,6 +54,10 @@ static const struct kbin_cop_info kbin_cops[KBIN_COP_LAST - KBIN_COP_FIRST + 1] 
 		"matmult", KBIN_ENG(KBIN_DMA_ENGINE_PE) },
 	[KBIN_COP_TRANSPOSE - KBIN_COP_FIRST] = {
 		"transpose", KBIN_ENG(KBIN_DMA_ENGINE_PE) },
+	[KBIN_COP_REG_LOAD - KBIN_COP_FIRST] = {
+		"reg_load", KBIN_ENG_REGS },
+	[KBIN_COP_REG_TEST - KBIN_COP_FIRST] = {
+		"reg_test", KBIN_ENG_REGS },
 };
 
 /**
@@ -70,8 +77,8 @@ int kbin_compute_is_op(unsigned int opcode)
  * @opcode: enum kbin_cop.
  *
  * Return: "memset", "copy", "activate", "tensor_tensor",
- * "tensor_scalar", "reduce", "matmult" or "transpose"; "?" for another
- * value.
+ * "tensor_scalar", "reduce", "matmult", "transpose", "reg_load" or
+ * "reg_test"; "?" for another value.
  */
 const char *kbin_compute_op_str(unsigned int opcode)
 {
@@ -85,7 +92,8 @@ const char *kbin_compute_op_str(unsigned int opcode)
  *
  * Return: a mask with bit e set for each enum kbin_dma_engine e that
  * runs @opcode (MATMULT and TRANSPOSE: PE; ACTIVATE: ACT; MEMSET and
- * COPY: ACT, POOL, DVE; the others: POOL, DVE); 0 for another value.
+ * COPY: ACT, POOL, DVE; REG_LOAD and REG_TEST: PE, ACT, POOL, DVE; the
+ * others: POOL, DVE); 0 for another value.
  */
 unsigned int kbin_compute_engines(unsigned int opcode)
 {
@@ -202,6 +210,112 @@ static unsigned int kbin_same_shape(const struct kbin_compute_ap *a,
 	return KBIN_OK;
 }
 
+/* REG_LOAD: in0's one element into register func; REG_TEST */
+static unsigned int kbin_compute_reg_check(const struct kbin_compute_record *r,
+					   const __u8 *rec,
+					   const struct kbin_gen *g,
+					   struct kbin_prog_verdict *v)
+{
+	unsigned int r2;
+
+	if (r->func >= KBIN_COMPUTE_REGS)
+		return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_REG, "func", r->func,
+				 KBIN_COMPUTE_REGS);
+	if (r->flags)
+		return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_FIELD, "flags",
+				 r->flags, 0);
+	if (r->opcode == KBIN_COP_REG_TEST) {
+		if (r->reg.src >= KBIN_COMPUTE_REGS)
+			return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_REG, "reg.src",
+					 r->reg.src, KBIN_COMPUTE_REGS);
+		if (r->reg.cmp >= KBIN_CMP_NUM)
+			return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_FUNC, "reg.cmp",
+					 r->reg.cmp, KBIN_CMP_NUM);
+		if (!kbin_ap_zero(r->reg.zero, sizeof(r->reg.zero)))
+			return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_FIELD,
+					 "reg.zero", 1, 0);
+		if (!kbin_ap_zero(&r->in0, sizeof(r->in0)))
+			return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_UNUSED, "in0",
+					 0, 0);
+		if (!kbin_ap_zero(rec + KBIN_PROG_RECORD_SIZE - 12, 12))
+			return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_UNUSED, "in1",
+					 0, 0);
+		return KBIN_OK;
+	}
+	if (!kbin_ap_zero(&r->out, sizeof(r->out)))
+		return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_UNUSED, "out", 0, 0);
+	if (!kbin_ap_zero(&r->in1, sizeof(r->in1)))
+		return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_UNUSED, "in1", 0, 0);
+	r2 = kbin_compute_ap_check(&r->in0, "in0", KBIN_ONCHIP, g, v);
+	if (r2)
+		return r2;
+	if (r->in0.partitions != 1)
+		return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_SHAPE, "in0",
+				 r->in0.partitions, 1);
+	if (kbin_ap_elems(&r->in0) != 1)
+		return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_ELEMS, "in0",
+				 kbin_ap_elems(&r->in0), 1);
+	return KBIN_OK;
+}
+
+/* @ap moved by v * @d->step bytes */
+static unsigned int kbin_dyn_at(const struct kbin_compute_ap *ap,
+				const struct kbin_compute_dyn *d, long long v,
+				const char *name, const struct kbin_gen *g,
+				struct kbin_prog_verdict *pv)
+{
+	struct kbin_compute_ap at = *ap;
+	long long off = (long long)ap->offset + v * d->step;
+
+	if (off < 0 || off > 0xffffffffLL)
+		return kbin_cset(pv, KBIN_PROG_WHY_COMPUTE_BYTES, name,
+				 (unsigned long long)off, 0xffffffffULL);
+	at.offset = (__u32)off;
+	return kbin_compute_ap_check(&at, name, KBIN_ONCHIP, g, pv);
+}
+
+/*
+ * A COPY with a run-time offset: the fields of @dyn, and the moved
+ * operand inside its space at both ends of [lo, hi) (its bytes are
+ * linear in v, so at every v between).
+ */
+static unsigned int kbin_compute_dyn_check(const struct kbin_compute_record *r,
+					   const struct kbin_gen *g,
+					   struct kbin_prog_verdict *v)
+{
+	const struct kbin_compute_dyn *d = &r->dyn;
+	const struct kbin_compute_ap *moved = d->side == KBIN_DYN_OUT ?
+					      &r->out : &r->in0;
+	const char *name = d->side == KBIN_DYN_OUT ? "out" : "in0";
+	unsigned int r2;
+
+	if (r->func)
+		return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_FUNC, "func", r->func, 0);
+	if (r->flags & ~KBIN_COMPUTE_F_DYN)
+		return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_FIELD, "flags",
+				 r->flags, KBIN_COMPUTE_F_DYN);
+	if (d->reg >= KBIN_COMPUTE_REGS)
+		return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_REG, "dyn.reg", d->reg,
+				 KBIN_COMPUTE_REGS);
+	if (d->side != KBIN_DYN_IN0 && d->side != KBIN_DYN_OUT)
+		return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_DYN, "dyn.side",
+				 d->side, 0);
+	if (d->zero)
+		return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_DYN, "dyn.zero",
+				 d->zero, 0);
+	if (d->lo >= d->hi)
+		return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_DYN, "dyn.hi",
+				 (unsigned long long)(long long)d->hi,
+				 (unsigned long long)(long long)d->lo);
+	r2 = kbin_dyn_at(moved, d, d->lo, name, g, v);
+	r2 = r2 ? r2 : kbin_dyn_at(moved, d, (long long)d->hi - 1, name, g, v);
+	r2 = r2 ? r2 : kbin_compute_ap_check(d->side == KBIN_DYN_OUT ?
+					     &r->in0 : &r->out,
+					     d->side == KBIN_DYN_OUT ? "in0" : "out",
+					     KBIN_ONCHIP, g, v);
+	return r2 ? r2 : kbin_same_shape(&r->in0, &r->out, "out", v);
+}
+
 /**
  * kbin_compute_check() - the rules of one compute instruction of a
  *	KBIN_PROG_F_COMPUTE program (Documentation/compute.rst, "Rules").
@@ -219,14 +333,17 @@ static unsigned int kbin_same_shape(const struct kbin_compute_ap *a,
  * opcode outside enum kbin_cop or one @engine does not run, an unknown
  * function, operation or flag, a non-zero pad or unused operand, an
  * operand outside SBUF/PSUM, its partitions or its bytes, a dtype the
- * engines cannot cast, operands whose shapes do not fit the operation.
+ * engines cannot cast, operands whose shapes do not fit the operation,
+ * a register at or past KBIN_COMPUTE_REGS or a predicate of unknown
+ * bits, a run-time offset of unknown fields or whose operand leaves its
+ * space at either end of the values it allows.
  */
 unsigned int kbin_compute_check(const __u8 *rec, unsigned int engine,
 				const struct kbin_gen *g,
 				struct kbin_prog_verdict *v)
 {
 	struct kbin_compute_record r;
-	unsigned int op = rec[0], flags = 0, r2, tail = 16;
+	unsigned int op = rec[0], flags = 0, r2, tail = 16, p;
 	__u64 n;
 
 	memcpy(&r, rec, sizeof(r));
@@ -241,6 +358,15 @@ unsigned int kbin_compute_check(const __u8 *rec, unsigned int engine,
 				 r.zero ? "zero" : "pad",
 				 r.words != KBIN_PROG_RECORD_SIZE / 4 ? r.words :
 				 r.zero ? r.zero : r.pad, 0);
+	p = r.pred & (KBIN_COMPUTE_PRED_IF | KBIN_COMPUTE_PRED_UNLESS);
+	if (r.pred && (p == (KBIN_COMPUTE_PRED_IF | KBIN_COMPUTE_PRED_UNLESS) ||
+		       !p || (r.pred & ~(p | KBIN_COMPUTE_PRED_REG))))
+		return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_REG, "pred", r.pred,
+				 KBIN_COMPUTE_REGS);
+	if (op == KBIN_COP_REG_LOAD || op == KBIN_COP_REG_TEST)
+		return kbin_compute_reg_check(&r, rec, g, v);
+	if (op == KBIN_COP_COPY && (r.flags & KBIN_COMPUTE_F_DYN))
+		return kbin_compute_dyn_check(&r, g, v);
 	switch (op) {
 	case KBIN_COP_ACTIVATE:
 		if (r.func >= KBIN_ACT_NUM)
@@ -383,8 +509,8 @@ char *kbin_compute_why(const struct kbin_prog_verdict *v, char *buf,
 			 v->field, v->value, v->limit);
 		break;
 	case KBIN_PROG_WHY_COMPUTE_FUNC:
-		snprintf(buf, len, "its func %llu is not below %llu",
-			 v->value, v->limit);
+		snprintf(buf, len, "its %s %llu is not below %llu",
+			 v->field, v->value, v->limit);
 		break;
 	case KBIN_PROG_WHY_COMPUTE_UNUSED:
 		snprintf(buf, len,
@@ -420,6 +546,16 @@ char *kbin_compute_why(const struct kbin_prog_verdict *v, char *buf,
 		snprintf(buf, len,
 			 "operand %s has %llu elements per partition; the operation needs %llu",
 			 v->field, v->value, v->limit);
+		break;
+	case KBIN_PROG_WHY_COMPUTE_REG:
+		snprintf(buf, len,
+			 "its %s is 0x%llx: not a register below %llu (or a predicate of unknown bits)",
+			 v->field, v->value, v->limit);
+		break;
+	case KBIN_PROG_WHY_COMPUTE_DYN:
+		snprintf(buf, len,
+			 "its run-time offset's %s is %lld (side 1 or 2, zero 0, lo < hi; lo is %lld)",
+			 v->field, (long long)v->value, (long long)v->limit);
 		break;
 	default:
 		snprintf(buf, len, "no finding");
@@ -669,6 +805,36 @@ static int kbin_run_transpose(const struct kbin_rt *rt,
 	return 0;
 }
 
+/* REG_LOAD and REG_TEST on the engine's registers @regs */
+static int kbin_run_reg(const struct kbin_rt *rt,
+			const struct kbin_compute_record *r, __u32 *regs)
+{
+	__u32 x;
+	int rc;
+
+	if (r->opcode == KBIN_COP_REG_TEST) {
+		regs[r->func] = kbin_num_cmp(r->reg.cmp, regs[r->reg.src],
+					     r->value) ? KBIN_F32_ONE : 0;
+		return 0;
+	}
+	rc = kbin_ap_load(rt, &r->in0, 0, 0, 1, &x);
+	if (!rc)
+		regs[r->func] = x;
+	return rc;
+}
+
+/* whether the predicate of @r lets it run on registers @regs */
+static int kbin_pred_holds(const struct kbin_compute_record *r,
+			   const __u32 *regs)
+{
+	__u32 x;
+
+	if (!r->pred)
+		return 1;
+	x = regs[r->pred & KBIN_COMPUTE_PRED_REG] & 0x7fffffffU;
+	return (r->pred & KBIN_COMPUTE_PRED_IF) ? x != 0 : x == 0;
+}
+
 /**
  * kbin_compute_run() - execute one compute instruction on a NeuronCore's
  *	SBUF and PSUM: the module's engines and the host reference both
@@ -676,20 +842,27 @@ static int kbin_run_transpose(const struct kbin_rt *rt,
  * @rec: a record kbin_compute_check() accepted for the plan's
  *	generation (the executor relies on its bounds).
  * @mem: the NeuronCore's memory.
+ * @regs: the KBIN_COMPUTE_REGS registers of the engine that runs it
+ *	(float32 bits; all +0 when a subgraph's execution starts), read
+ *	for its predicate and run-time offset, written by REG_LOAD and
+ *	REG_TEST.
  * @scratch: KBIN_COMPUTE_SCRATCH_BYTES bytes, 4-byte aligned, the
  *	caller's; nothing in it is kept between calls.
  *
- * Each partition's elements are read, computed and written a chunk of
- * KBIN_NUM_CHUNK elements at a time (a MATMULT: a chunk of output
- * columns), with kbin_yield() between chunks; an output that overlaps an
- * input at other elements sees the chunks written before it
- * (Documentation/compute.rst, "Order").
+ * An instruction whose predicate does not hold does nothing (its caller
+ * still applies its sync header).  Each partition's elements are read,
+ * computed and written a chunk of KBIN_NUM_CHUNK elements at a time (a
+ * MATMULT: a chunk of output columns), with kbin_yield() between
+ * chunks; an output that overlaps an input at other elements sees the
+ * chunks written before it (Documentation/compute.rst, "Order").
  *
- * Return: 0, or the first negative errno @mem returned (the output may
- * then be partly written).
+ * Return: 0; -ERANGE when a run-time offset's register, truncated, is a
+ * NaN, an infinity or outside [lo, hi) (nothing is written); or the
+ * first negative errno @mem returned (the output may then be partly
+ * written).
  */
 int kbin_compute_run(const __u8 *rec, const struct kbin_compute_mem *mem,
-		     void *scratch)
+		     __u32 *regs, void *scratch)
 {
 	struct kbin_compute_record r;
 	struct kbin_rt rt = {
@@ -699,14 +872,35 @@ int kbin_compute_run(const __u8 *rec, const struct kbin_compute_mem *mem,
 		.c = (__u32 *)scratch + 2 * KBIN_COMPUTE_BUF_WORDS,
 		.stage = (__u8 *)scratch + 12 * KBIN_COMPUTE_BUF_WORDS,
 	};
+	long long v;
 
 	memcpy(&r, rec, sizeof(r));
+	if (!kbin_pred_holds(&r, regs))
+		return 0;
 	switch (r.opcode) {
 	case KBIN_COP_MATMULT:
 		return kbin_run_matmult(&rt, &r);
 	case KBIN_COP_TRANSPOSE:
 		return kbin_run_transpose(&rt, &r);
+	case KBIN_COP_REG_LOAD:
+	case KBIN_COP_REG_TEST:
+		return kbin_run_reg(&rt, &r, regs);
+	case KBIN_COP_COPY:
+		if (!(r.flags & KBIN_COMPUTE_F_DYN))
+			break;
+		if (kbin_num_index(regs[r.dyn.reg], &v) ||
+		    v < r.dyn.lo || v >= r.dyn.hi)
+			return -ERANGE;
+		if (r.dyn.side == KBIN_DYN_OUT)
+			r.out.offset = (__u32)((long long)r.out.offset +
+					       v * r.dyn.step);
+		else
+			r.in0.offset = (__u32)((long long)r.in0.offset +
+					       v * r.dyn.step);
+		memset(&r.in1, 0, sizeof(r.in1));
+		break;
 	default:
-		return kbin_run_vector(&rt, &r);
+		break;
 	}
+	return kbin_run_vector(&rt, &r);
 }

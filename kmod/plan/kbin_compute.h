@@ -28,6 +28,9 @@
 #define KBIN_COMPUTE_SCRATCH_BYTES \
 	(3U * 4U * KBIN_COMPUTE_BUF_WORDS + 4U * KBIN_NUM_CHUNK)
 
+/* float32 1.0's bits: what REG_TEST writes when the comparison holds */
+#define KBIN_F32_ONE		0x3f800000U
+
 /* elements in a PSUM bank's partition: the largest MATMULT n */
 #define KBIN_COMPUTE_MATMUL_MAX_N	(KBIN_PSUM_BANK_SIZE / 4U)
 
@@ -58,6 +61,6 @@ char *kbin_compute_why(const struct kbin_prog_verdict *v, char *buf,
 		       unsigned long len);
 __u64 kbin_compute_elements(const __u8 *rec);
 int kbin_compute_run(const __u8 *rec, const struct kbin_compute_mem *mem,
-		     void *scratch);
+		     __u32 *regs, void *scratch);
 
 #endif /* _NEURONSIM_KBIN_COMPUTE_H */

@@ -86,10 +86,15 @@ static_assert(sizeof(struct kbin_prog_section) == 16, "program section header is
 static_assert(sizeof(struct kbin_prog_stream) == 8, "program stream is 8 bytes");
 static_assert(sizeof(struct kbin_prog_sg) == 40, "program subgraph entry is 40 bytes");
 static_assert(sizeof(struct kbin_compute_ap) == 16, "compute operand is 16 bytes");
+static_assert(sizeof(struct kbin_compute_regop) == 16, "register operands are 16 bytes");
+static_assert(sizeof(struct kbin_compute_dyn) == 16, "run-time offset is 16 bytes");
 static_assert(sizeof(struct kbin_compute_record) == KBIN_PROG_RECORD_SIZE,
 	      "compute record is one 64-byte instruction record");
 static_assert(sizeof(struct kbin_prog_sync) == 16, "decoded instruction is 16 bytes");
 KBIN_ASSERT_OFF(kbin_prog_section, sg, 16);
+KBIN_ASSERT_OFF(kbin_compute_record, pred, 14);
+KBIN_ASSERT_OFF(kbin_compute_record, reg, 16);
+KBIN_ASSERT_OFF(kbin_compute_record, dyn, 48);
 KBIN_ASSERT_OFF(kbin_prog_sync, add_value, 7);
 KBIN_ASSERT_OFF(kbin_prog_sync, wait_value, 8);
 KBIN_ASSERT_OFF(kbin_prog_sync, block, 12);

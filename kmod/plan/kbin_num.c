@@ -144,6 +144,108 @@ int kbin_alu_op_parse(const char *name)
 	return kbin_num_find(kbin_alu_names, KBIN_ALU_NUM, name);
 }
 
+static const char *const kbin_cmp_names[KBIN_CMP_NUM] = {
+	[KBIN_CMP_EQ] = "eq",
+	[KBIN_CMP_NE] = "ne",
+	[KBIN_CMP_LT] = "lt",
+	[KBIN_CMP_LE] = "le",
+	[KBIN_CMP_GT] = "gt",
+	[KBIN_CMP_GE] = "ge",
+};
+
+/**
+ * kbin_cmp_str() - the name of a comparison.
+ * @cmp: enum kbin_cmp.
+ *
+ * Return: "eq", "ne", "lt", "le", "gt" or "ge"; "unknown" for another
+ * value.
+ */
+const char *kbin_cmp_str(unsigned int cmp)
+{
+	return cmp < KBIN_CMP_NUM ? kbin_cmp_names[cmp] : "unknown";
+}
+
+/**
+ * kbin_cmp_parse() - a comparison by its name.
+ * @name: a NUL-terminated name as kbin_cmp_str() gives it
+ *	(case-sensitive), or NULL.
+ *
+ * Return: the enum kbin_cmp value; -EINVAL for any other name.
+ */
+int kbin_cmp_parse(const char *name)
+{
+	return kbin_num_find(kbin_cmp_names, KBIN_CMP_NUM, name);
+}
+
+/* a float32's order as a signed integer (+0 and -0 both 0); not NaN */
+static long long kbin_f32_key(__u32 x)
+{
+	return x & 0x80000000U ? -(long long)(x & 0x7fffffffU) : (long long)x;
+}
+
+/**
+ * kbin_num_cmp() - compare two float32 as IEEE 754 does, in integer
+ *	arithmetic (no FPU section needed).
+ * @cmp: enum kbin_cmp.
+ * @a: the left float32's bits.
+ * @b: the right one's.
+ *
+ * +0 equals -0; when either is a NaN only KBIN_CMP_NE holds.
+ *
+ * Return: 1 if a CMP b holds, else 0 (also for an unknown @cmp).
+ */
+int kbin_num_cmp(unsigned int cmp, __u32 a, __u32 b)
+{
+	long long x, y;
+
+	if ((a & 0x7fffffffU) > 0x7f800000U || (b & 0x7fffffffU) > 0x7f800000U)
+		return cmp == KBIN_CMP_NE;
+	x = kbin_f32_key(a);
+	y = kbin_f32_key(b);
+	switch (cmp) {
+	case KBIN_CMP_EQ:
+		return x == y;
+	case KBIN_CMP_NE:
+		return x != y;
+	case KBIN_CMP_LT:
+		return x < y;
+	case KBIN_CMP_LE:
+		return x <= y;
+	case KBIN_CMP_GT:
+		return x > y;
+	case KBIN_CMP_GE:
+		return x >= y;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * kbin_num_index() - a float32 truncated toward zero to an integer, in
+ *	integer arithmetic: what a run-time offset multiplies its step by.
+ * @x: the float32's bits.
+ * @v: where the integer goes.
+ *
+ * Return: 0, or -ERANGE for a NaN, an infinity or a magnitude of 2^31
+ * or more.
+ */
+int kbin_num_index(__u32 x, long long *v)
+{
+	int e = (int)((x >> 23) & 0xffU) - 127;
+	long long m = (long long)((x & 0x7fffffU) | 0x800000U);
+
+	if (e >= 31)
+		return -ERANGE;
+	if (e < 0)
+		m = 0;
+	else if (e >= 23)
+		m <<= e - 23;
+	else
+		m >>= 23 - e;
+	*v = x & 0x80000000U ? -m : m;
+	return 0;
+}
+
 /*
  * exp(x) in binary64 for a finite |x| <= 700: x = k ln2 + r with k the
  * nearest integer to x / ln2 and ln2 split in a high part of 32 bits

@@ -58,6 +58,27 @@ enum kbin_act_func {
 };
 
 /**
+ * enum kbin_cmp - a comparison of KBIN_COP_REG_TEST, a CMP b on float32;
+ *	with a NaN only NE holds.
+ * @KBIN_CMP_EQ: "eq".
+ * @KBIN_CMP_NE: "ne".
+ * @KBIN_CMP_LT: "lt".
+ * @KBIN_CMP_LE: "le".
+ * @KBIN_CMP_GT: "gt".
+ * @KBIN_CMP_GE: "ge".
+ * @KBIN_CMP_NUM: the number of comparisons.
+ */
+enum kbin_cmp {
+	KBIN_CMP_EQ = 0,
+	KBIN_CMP_NE,
+	KBIN_CMP_LT,
+	KBIN_CMP_LE,
+	KBIN_CMP_GT,
+	KBIN_CMP_GE,
+	KBIN_CMP_NUM,
+};
+
+/**
  * enum kbin_alu_op - a binary operation, r = a OP b.
  * @KBIN_ALU_ADD: "add".
  * @KBIN_ALU_SUBTRACT: "subtract".
@@ -75,6 +96,10 @@ enum kbin_alu_op {
 	KBIN_ALU_NUM,
 };
 
+const char *kbin_cmp_str(unsigned int cmp);
+int kbin_cmp_parse(const char *name);
+int kbin_num_cmp(unsigned int cmp, __u32 a, __u32 b);
+int kbin_num_index(__u32 x, long long *v);
 const char *kbin_act_func_str(unsigned int func);
 int kbin_act_func_parse(const char *name);
 const char *kbin_alu_op_str(unsigned int op);

@@ -63,6 +63,10 @@
  * @KBIN_PROG_WHY_COMPUTE_BYTES: bytes outside the partition.
  * @KBIN_PROG_WHY_COMPUTE_SHAPE: partitions or counts that do not fit.
  * @KBIN_PROG_WHY_COMPUTE_ELEMS: elements per partition that do not fit.
+ * @KBIN_PROG_WHY_COMPUTE_REG: a register past the engine's or a
+ *	predicate of unknown bits.
+ * @KBIN_PROG_WHY_COMPUTE_DYN: a run-time offset of an unknown side,
+ *	non-zero padding or no value allowed.
  */
 enum kbin_prog_why {
 	KBIN_PROG_WHY_NONE = 0,
@@ -91,6 +95,8 @@ enum kbin_prog_why {
 	KBIN_PROG_WHY_COMPUTE_BYTES,
 	KBIN_PROG_WHY_COMPUTE_SHAPE,
 	KBIN_PROG_WHY_COMPUTE_ELEMS,
+	KBIN_PROG_WHY_COMPUTE_REG,
+	KBIN_PROG_WHY_COMPUTE_DYN,
 };
 
 /**

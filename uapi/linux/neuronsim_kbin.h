@@ -541,6 +541,10 @@ struct kbin_prog_section {
  * @KBIN_COP_MATMULT: out[m][n] (+)= sum over k of in0[k][m] * in1[k][n];
  *	out in PSUM.
  * @KBIN_COP_TRANSPOSE: out[f][p] = in0[p][f]; out in PSUM.
+ * @KBIN_COP_REG_LOAD: register func of the engine = in0's one element, as
+ *	a float32.
+ * @KBIN_COP_REG_TEST: register func = (register reg.src CMP value) ?
+ *	1.0 : 0.0, enum kbin_cmp reg.cmp.
  * @KBIN_COP_FIRST: the first opcode of the encoding.
  * @KBIN_COP_LAST: the last.
  */
@@ -553,8 +557,10 @@ enum kbin_cop {
 	KBIN_COP_REDUCE = 0xE5,
 	KBIN_COP_MATMULT = 0xE6,
 	KBIN_COP_TRANSPOSE = 0xE7,
+	KBIN_COP_REG_LOAD = 0xE8,
+	KBIN_COP_REG_TEST = 0xE9,
 	KBIN_COP_FIRST = KBIN_COP_MEMSET,
-	KBIN_COP_LAST = KBIN_COP_TRANSPOSE,
+	KBIN_COP_LAST = KBIN_COP_REG_TEST,
 };
 
 /* struct kbin_compute_ap.space: which on-chip memory of the NeuronCore */
@@ -591,7 +597,60 @@ struct kbin_compute_ap {
 /* struct kbin_compute_record.flags */
 #define KBIN_COMPUTE_F_ACCUMULATE 0x1U	/* MATMULT: add to out, not set it */
 #define KBIN_COMPUTE_F_IMM	0x2U	/* TENSOR_SCALAR: s is @value */
-#define KBIN_COMPUTE_F_MASK	0x3U
+#define KBIN_COMPUTE_F_DYN	0x4U	/* COPY: @dyn moves an operand */
+#define KBIN_COMPUTE_F_MASK	0x7U
+
+/* registers of each engine's sequencer, float32 each, +0 at the start */
+#define KBIN_COMPUTE_REGS	16U
+
+/*
+ * struct kbin_compute_record.pred: 0, the instruction always runs; or
+ * one of these | a register: it runs only while the register's float32
+ * is non-zero (IF) or zero (UNLESS).  Either way it waits and updates its
+ * semaphore (Documentation/compute.rst, "Registers and predicates").
+ */
+#define KBIN_COMPUTE_PRED_IF	0x40U
+#define KBIN_COMPUTE_PRED_UNLESS 0x80U
+#define KBIN_COMPUTE_PRED_REG	0x0fU
+
+/**
+ * struct kbin_compute_regop - the operands of KBIN_COP_REG_TEST in the
+ *	place of @out, 16 bytes.
+ * @src: the register compared, below KBIN_COMPUTE_REGS.
+ * @cmp: enum kbin_cmp.
+ * @zero: must be zero.
+ */
+struct kbin_compute_regop {
+	__u8 src;
+	__u8 cmp;
+	__u8 zero[14];
+};
+
+/* struct kbin_compute_dyn.side */
+#define KBIN_DYN_IN0		1U
+#define KBIN_DYN_OUT		2U
+
+/**
+ * struct kbin_compute_dyn - the run-time offset of a KBIN_COP_COPY with
+ *	KBIN_COMPUTE_F_DYN, in @in1's place, 16 bytes: the operand @side
+ *	starts v * @step bytes further, v the register @reg truncated to an
+ *	integer, which must lie in [@lo, @hi) (else the instruction fails
+ *	with -ERANGE; Documentation/compute.rst).
+ * @reg: the register, below KBIN_COMPUTE_REGS.
+ * @side: KBIN_DYN_IN0 or KBIN_DYN_OUT.
+ * @zero: must be zero.
+ * @step: bytes per unit of v.
+ * @lo: the smallest v allowed.
+ * @hi: one past the largest; @lo < @hi.
+ */
+struct kbin_compute_dyn {
+	__u8 reg;
+	__u8 side;
+	__u16 zero;
+	__s32 step;
+	__s32 lo;
+	__s32 hi;
+};
 
 /**
  * struct kbin_compute_record - a compute instruction of neuronsim's
@@ -606,16 +665,22 @@ struct kbin_compute_ap {
  * @update_sem: see @wait_mode.
  * @wait_value: see @wait_mode; little-endian.
  * @func: KBIN_COP_ACTIVATE: enum kbin_act_func; KBIN_COP_TENSOR_TENSOR,
- *	_TENSOR_SCALAR and _REDUCE: enum kbin_alu_op; else 0.
+ *	_TENSOR_SCALAR and _REDUCE: enum kbin_alu_op; KBIN_COP_REG_LOAD
+ *	and _REG_TEST: the register written; else 0.
  * @flags: KBIN_COMPUTE_F_*.
+ * @pred: 0 or KBIN_COMPUTE_PRED_IF / _UNLESS | a register.
  * @pad: must be zero.
  * @out: where the result goes.
- * @in0: the first operand; KBIN_SPACE_NONE for MEMSET.
+ * @reg: KBIN_COP_REG_TEST: in @out's place, what it compares.
+ * @in0: the first operand; KBIN_SPACE_NONE for MEMSET and REG_TEST.
  * @in1: the second operand (TENSOR_TENSOR, MATMULT, TENSOR_SCALAR
- *	without KBIN_COMPUTE_F_IMM), else all zero but for @value.
+ *	without KBIN_COMPUTE_F_IMM), else all zero but for @value or @dyn.
  * @value: in @in1's place, a float32's bits: KBIN_COP_MEMSET the value,
  *	_ACTIVATE the scale, _TENSOR_SCALAR with KBIN_COMPUTE_F_IMM the
- *	scalar; the other 12 bytes are zero.
+ *	scalar, _REG_TEST the value compared with; the other 12 bytes are
+ *	zero.
+ * @dyn: in @in1's place, KBIN_COP_COPY with KBIN_COMPUTE_F_DYN: the
+ *	run-time offset.
  */
 struct kbin_compute_record {
 	__u8 opcode;
@@ -628,12 +693,17 @@ struct kbin_compute_record {
 	__u32 wait_value;
 	__u8 func;
 	__u8 flags;
-	__u16 pad;
-	struct kbin_compute_ap out;
+	__u8 pred;
+	__u8 pad;
+	union {
+		struct kbin_compute_ap out;
+		struct kbin_compute_regop reg;
+	};
 	struct kbin_compute_ap in0;
 	union {
 		struct kbin_compute_ap in1;
 		__u32 value;
+		struct kbin_compute_dyn dyn;
 	};
 };
 

@@ -118,6 +118,8 @@ static int pr_sg(const struct kbin_view *v, const struct prog_replay_sg *rs,
 	struct kbin_dma_sg_view dv;
 	struct kbin_prog_sg_view pv;
 	int compute = !!(v->prog->flags & KBIN_PROG_F_COMPUTE);
+	/* each engine's registers, +0 when the subgraph starts */
+	uint32_t regs[KBIN_PROG_ENGINES][KBIN_COMPUTE_REGS] = { { 0 } };
 	int ret = 0;
 
 	if (kbin_view_dma_sg(v, s, &dv) || kbin_view_prog_sg(v, s, &pv))
@@ -144,7 +146,7 @@ static int pr_sg(const struct kbin_view *v, const struct prog_replay_sg *rs,
 			continue;
 		ret = kbin_compute_run(pv.records[e->engine - 1] +
 				       (uint64_t)e->index * KBIN_PROG_RECORD_SIZE,
-				       &mem, scratch);
+				       &mem, regs[e->engine - 1], scratch);
 		st->compute++;
 	}
 	return ret;

@@ -87,7 +87,33 @@ static void base(struct kbin_compute_record *r, unsigned int op)
 	case KBIN_COP_TRANSPOSE:
 		tlc_rec(rec, op, 0, 0, -1, 0, -1, &pt, &a, NULL, 0);
 		break;
+	case KBIN_COP_REG_LOAD: {
+		struct kbin_compute_ap one = TLC_ROWS(SB, 8, 1, 1);
+
+		tlc_rec(rec, op, 3, 0, -1, 0, -1, NULL, &one, NULL, 0);
+		break;
 	}
+	case KBIN_COP_REG_TEST:
+		tlc_rec(rec, op, 4, 0, -1, 0, -1, NULL, NULL, NULL, 0);
+		r->reg.src = 3;
+		r->reg.cmp = KBIN_CMP_GT;
+		break;
+	}
+}
+
+/* a COPY of 1 x 8 float32 whose in0 moves by 32 bytes a unit of reg 2 */
+static void dyn_copy(struct kbin_compute_record *r, int32_t lo, int32_t hi)
+{
+	struct kbin_compute_ap a = TLC_ROWS(SB, 0, 1, 8);
+	struct kbin_compute_ap o = TLC_ROWS(SB, 1024, 1, 8);
+
+	tlc_rec((uint8_t *)r, KBIN_COP_COPY, 0, KBIN_COMPUTE_F_DYN, -1, 0, -1,
+		&o, &a, NULL, 0);
+	r->dyn.reg = 2;
+	r->dyn.side = KBIN_DYN_IN0;
+	r->dyn.step = 32;
+	r->dyn.lo = lo;
+	r->dyn.hi = hi;
 }
 
 #define CHECK(eng_) \
@@ -343,6 +369,96 @@ TEST_F(rules, elems)
 	REFUSED(PE, KBIN_PROG_WHY_COMPUTE_ELEMS, "out");
 }
 
+TEST_F(rules, registers_and_predicates)
+{
+	base(&self->r, KBIN_COP_REG_LOAD);
+	EXPECT_EQ(KBIN_OK, CHECK(PE));
+	self->r.func = KBIN_COMPUTE_REGS;
+	REFUSED(ACT, KBIN_PROG_WHY_COMPUTE_REG, "func");
+	base(&self->r, KBIN_COP_REG_LOAD);
+	self->r.in0.num[1] = 2;
+	REFUSED(ACT, KBIN_PROG_WHY_COMPUTE_ELEMS, "in0");
+	base(&self->r, KBIN_COP_REG_LOAD);
+	self->r.in0.partitions = 2;
+	REFUSED(ACT, KBIN_PROG_WHY_COMPUTE_SHAPE, "in0");
+	base(&self->r, KBIN_COP_REG_LOAD);
+	self->r.out.num[0] = 1;
+	REFUSED(ACT, KBIN_PROG_WHY_COMPUTE_UNUSED, "out");
+	base(&self->r, KBIN_COP_REG_LOAD);
+	self->r.value = 1;
+	REFUSED(ACT, KBIN_PROG_WHY_COMPUTE_UNUSED, "in1");
+	base(&self->r, KBIN_COP_REG_LOAD);
+	self->r.flags = KBIN_COMPUTE_F_IMM;
+	REFUSED(ACT, KBIN_PROG_WHY_COMPUTE_FIELD, "flags");
+
+	base(&self->r, KBIN_COP_REG_TEST);
+	EXPECT_EQ(KBIN_OK, CHECK(DVE));
+	self->r.reg.src = KBIN_COMPUTE_REGS;
+	REFUSED(DVE, KBIN_PROG_WHY_COMPUTE_REG, "reg.src");
+	base(&self->r, KBIN_COP_REG_TEST);
+	self->r.reg.cmp = KBIN_CMP_NUM;
+	REFUSED(DVE, KBIN_PROG_WHY_COMPUTE_FUNC, "reg.cmp");
+	base(&self->r, KBIN_COP_REG_TEST);
+	self->r.reg.zero[13] = 1;
+	REFUSED(DVE, KBIN_PROG_WHY_COMPUTE_FIELD, "reg.zero");
+	base(&self->r, KBIN_COP_REG_TEST);
+	self->r.in0.partitions = 1;
+	REFUSED(DVE, KBIN_PROG_WHY_COMPUTE_UNUSED, "in0");
+	base(&self->r, KBIN_COP_REG_TEST);
+	self->r.in1.num[1] = 1;
+	REFUSED(DVE, KBIN_PROG_WHY_COMPUTE_UNUSED, "in1");
+
+	/* a predicate: IF or UNLESS, one register */
+	base(&self->r, KBIN_COP_TENSOR_TENSOR);
+	self->r.pred = KBIN_COMPUTE_PRED_IF | 15;
+	EXPECT_EQ(KBIN_OK, CHECK(DVE));
+	self->r.pred = KBIN_COMPUTE_PRED_UNLESS | 0;
+	EXPECT_EQ(KBIN_OK, CHECK(DVE));
+	self->r.pred = KBIN_COMPUTE_PRED_IF | KBIN_COMPUTE_PRED_UNLESS;
+	REFUSED(DVE, KBIN_PROG_WHY_COMPUTE_REG, "pred");
+	self->r.pred = 3;
+	REFUSED(DVE, KBIN_PROG_WHY_COMPUTE_REG, "pred");
+	self->r.pred = KBIN_COMPUTE_PRED_IF | 0x20;
+	REFUSED(DVE, KBIN_PROG_WHY_COMPUTE_REG, "pred");
+}
+
+TEST_F(rules, run_time_offset)
+{
+	dyn_copy(&self->r, 0, 4);
+	EXPECT_EQ(KBIN_OK, CHECK(POOL));
+	/* the moved operand inside SBUF at both ends */
+	dyn_copy(&self->r, -1, 4);
+	REFUSED(POOL, KBIN_PROG_WHY_COMPUTE_BYTES, "in0");
+	dyn_copy(&self->r, 0, (int32_t)(self->g->sbuf_partition_size / 32 + 1));
+	REFUSED(POOL, KBIN_PROG_WHY_COMPUTE_BYTES, "in0");
+	dyn_copy(&self->r, 0, (int32_t)(self->g->sbuf_partition_size / 32));
+	EXPECT_EQ(KBIN_OK, CHECK(POOL));
+	dyn_copy(&self->r, 2, 2);
+	REFUSED(POOL, KBIN_PROG_WHY_COMPUTE_DYN, "dyn.hi");
+	dyn_copy(&self->r, 0, 4);
+	self->r.dyn.side = 3;
+	REFUSED(POOL, KBIN_PROG_WHY_COMPUTE_DYN, "dyn.side");
+	dyn_copy(&self->r, 0, 4);
+	self->r.dyn.zero = 1;
+	REFUSED(POOL, KBIN_PROG_WHY_COMPUTE_DYN, "dyn.zero");
+	dyn_copy(&self->r, 0, 4);
+	self->r.dyn.reg = KBIN_COMPUTE_REGS;
+	REFUSED(POOL, KBIN_PROG_WHY_COMPUTE_REG, "dyn.reg");
+	/* the out side, and the other operand's shape */
+	dyn_copy(&self->r, 0, 4);
+	self->r.dyn.side = KBIN_DYN_OUT;
+	self->r.dyn.step = -1024;
+	REFUSED(POOL, KBIN_PROG_WHY_COMPUTE_BYTES, "out");
+	self->r.dyn.step = 32;
+	EXPECT_EQ(KBIN_OK, CHECK(POOL));
+	self->r.out.num[1] = 7;
+	REFUSED(POOL, KBIN_PROG_WHY_COMPUTE_ELEMS, "out");
+	/* only COPY takes one */
+	base(&self->r, KBIN_COP_TENSOR_SCALAR);
+	self->r.flags = KBIN_COMPUTE_F_DYN;
+	REFUSED(DVE, KBIN_PROG_WHY_COMPUTE_FIELD, "flags");
+}
+
 /* ---- kbin_compute_run() on host memory ---- */
 
 #define HP	16U		/* partitions of each host space */
@@ -354,6 +470,7 @@ FIXTURE(run) {
 	void *scratch;
 	struct kbin_compute_mem mem;
 	uint8_t rec[KBIN_PROG_RECORD_SIZE];
+	uint32_t regs[KBIN_COMPUTE_REGS];
 	int fail;	/* the callbacks' errno, 0 for none */
 	unsigned int calls;
 };
@@ -402,6 +519,7 @@ FIXTURE_SETUP(run)
 	self->mem.write = hwrite;
 	self->mem.ctx = self;
 	self->fail = 0;
+	memset(self->regs, 0, sizeof(self->regs));
 }
 
 FIXTURE_TEARDOWN(run)
@@ -440,7 +558,7 @@ static void fill(FIXTURE_DATA(run) *self, unsigned int space, uint32_t off,
 			setF(self, space, p, off + 4 * i, val(p, i, salt));
 }
 
-#define RUN() kbin_compute_run(self->rec, &self->mem, self->scratch)
+#define RUN() kbin_compute_run(self->rec, &self->mem, self->regs, self->scratch)
 #define EXPECT_BITS(want, got) \
 	EXPECT_EQ(tl_f2u(want), tl_f2u(got)) TH_LOG("want %g got %g", (double)(want), (double)(got))
 
@@ -654,6 +772,108 @@ TEST_F(run, transpose)
 			EXPECT_EQ(tl_f2u(F(self, SB, p, 4 * f)),
 				  tl_f2u(F(self, PS, f, 2048 + 4 * p)));
 	EXPECT_EQ(21U, kbin_compute_elements(self->rec));
+}
+
+TEST_F(run, registers_predicates_and_run_time_offset)
+{
+	struct kbin_compute_record *r = (struct kbin_compute_record *)self->rec;
+	struct kbin_compute_ap one = TLC_ROWS(SB, 4000, 1, 1);
+	struct kbin_compute_ap o = TLC_ROWS(SB, 2048, 1, 8);
+	uint32_t i;
+
+	fill(self, SB, 0, 1, 64, 5);
+	/* reg 1 = 2.75 from SBUF; reg 2 = (reg 1 > 2.5) */
+	setF(self, SB, 0, 4000, 2.75f);
+	tlc_rec(self->rec, KBIN_COP_REG_LOAD, 1, 0, -1, 0, -1, NULL, &one,
+		NULL, 0);
+	ASSERT_EQ(0, RUN());
+	EXPECT_EQ(tl_f2u(2.75f), self->regs[1]);
+	tlc_rec(self->rec, KBIN_COP_REG_TEST, 2, 0, -1, 0, -1, NULL, NULL,
+		NULL, tl_f2u(2.5f));
+	r->reg.src = 1;
+	r->reg.cmp = KBIN_CMP_GT;
+	ASSERT_EQ(0, RUN());
+	EXPECT_EQ(tl_f2u(1.0f), self->regs[2]);
+	r->reg.cmp = KBIN_CMP_LE;
+	ASSERT_EQ(0, RUN());
+	EXPECT_EQ(0U, self->regs[2]);
+
+	/* a predicated MEMSET runs only when its register says so */
+	tlc_rec(self->rec, KBIN_COP_MEMSET, 0, 0, -1, 0, -1, &o, NULL, NULL,
+		tl_f2u(7.0f));
+	r->pred = KBIN_COMPUTE_PRED_IF | 2;
+	ASSERT_EQ(0, RUN());
+	EXPECT_BITS(0.0f, F(self, SB, 0, 2048));
+	r->pred = KBIN_COMPUTE_PRED_UNLESS | 2;
+	ASSERT_EQ(0, RUN());
+	EXPECT_BITS(7.0f, F(self, SB, 0, 2048));
+
+	/* a gather: in0 moves by trunc(2.75) = 2 rows of 8 */
+	dyn_copy(r, 0, 8);
+	r->out = o;
+	r->dyn.reg = 1;
+	ASSERT_EQ(0, RUN());
+	for (i = 0; i < 8; i++)
+		EXPECT_BITS(val(0, 16 + i, 5), F(self, SB, 0, 2048 + 4 * i));
+	/* negative values truncate toward zero: -0.5 is row 0 */
+	self->regs[1] = tl_f2u(-0.5f);
+	ASSERT_EQ(0, RUN());
+	EXPECT_BITS(val(0, 0, 5), F(self, SB, 0, 2048));
+	/* outside [lo, hi), NaN, infinity: -ERANGE, nothing written */
+	self->calls = 0;
+	self->regs[1] = tl_f2u(8.0f);
+	EXPECT_EQ(-ERANGE, RUN());
+	self->regs[1] = tl_f2u(-1.0f);
+	EXPECT_EQ(-ERANGE, RUN());
+	self->regs[1] = 0x7fc00000U;
+	EXPECT_EQ(-ERANGE, RUN());
+	self->regs[1] = 0x7f800000U;
+	EXPECT_EQ(-ERANGE, RUN());
+	EXPECT_EQ(0U, self->calls);
+	/* the out side moves instead */
+	r->dyn.side = KBIN_DYN_OUT;
+	self->regs[1] = tl_f2u(3.0f);
+	ASSERT_EQ(0, RUN());
+	EXPECT_BITS(val(0, 0, 5), F(self, SB, 0, 2048 + 3 * 32));
+}
+
+TEST(comparisons_and_indices)
+{
+	static const struct { float a, b; unsigned int holds; } c[] = {
+		/* bit k set: KBIN_CMP k holds (eq ne lt le gt ge) */
+		{ 1.0f, 2.0f, 0x0e }, { 2.0f, 1.0f, 0x32 }, { 1.0f, 1.0f, 0x29 },
+		{ 0.0f, -0.0f, 0x29 }, { -3.0f, -2.0f, 0x0e },
+		{ -1e-45f, 0.0f, 0x0e }, { 1e38f, -1e38f, 0x32 },
+	};
+	unsigned int k, op;
+	long long v;
+
+	for (k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		for (op = 0; op < KBIN_CMP_NUM; op++) {
+			EXPECT_EQ(!!(c[k].holds & (1U << op)),
+				  kbin_num_cmp(op, tl_f2u(c[k].a), tl_f2u(c[k].b))) {
+				TH_LOG("%g %s %g", (double)c[k].a, kbin_cmp_str(op),
+				       (double)c[k].b);
+			}
+		}
+	}
+	for (op = 0; op < KBIN_CMP_NUM; op++) {
+		EXPECT_EQ(op == KBIN_CMP_NE, kbin_num_cmp(op, 0x7fc00000U, 0));
+		EXPECT_EQ(op == KBIN_CMP_NE, kbin_num_cmp(op, 0, 0xffc00001U));
+		EXPECT_EQ((int)op, kbin_cmp_parse(kbin_cmp_str(op)));
+	}
+	EXPECT_EQ(-EINVAL, kbin_cmp_parse("gte"));
+	/* every float32 of magnitude below 2^31 truncates as C does */
+	for (uint64_t x = 0; x < 0x100000000ULL; x += 4099) {
+		float f = tl_u2f((uint32_t)x);
+
+		if (f != f || f >= 2147483648.0f || f <= -2147483648.0f) {
+			EXPECT_EQ(-ERANGE, kbin_num_index((uint32_t)x, &v));
+			continue;
+		}
+		ASSERT_EQ(0, kbin_num_index((uint32_t)x, &v));
+		ASSERT_EQ((long long)f, v) TH_LOG("%a", (double)f);
+	}
 }
 
 TEST_F(run, memory_errno_ends_the_operation)
