@@ -28,7 +28,7 @@ check "bir: all ${bir_want:-0} bundled BIR models passed ($bir_done)" \
 check "bir: every bundled BIR model ran a DMA queue, and x went through SBUF into x_staged in one" sh -c \
 	"! grep -E '^ok [0-9]+ bir ' $bir_out | grep -q ' dma queues run=0 ' && grep -qE '^ok [0-9]+ bir .* staged=1' $bir_out"
 bir_computed=$(grep -cE '^ok [0-9]+ bir .* computed=[1-9][0-9]* outputs equal=[1-9]' "$bir_out")
-check "bir: 5 models computed on the device, outputs equal to the host reference byte for byte ($bir_computed)" \
-	test "$bir_computed" -ge 5
+check "bir: 7 models computed on the device, outputs equal to the host reference byte for byte ($bir_computed)" \
+	test "$bir_computed" -ge 7
 rm -f "$bir_out"
 ktap_finish

@@ -307,6 +307,7 @@ static int ref_addr(void *ctx, uint32_t sg, uint32_t var_id, uint64_t *pa)
  */
 static void check_compute(struct run *r, const struct kbin_view *v)
 {
+	static const float scalar_in[] = { -0.75f, 1.25f, -0.5f, 2.5f };
 	struct neuronsim_exec_result *res = NULL;
 	struct prog_ref_stats st = { 0 };
 	struct dma_ref_mem *img = NULL;
@@ -355,6 +356,13 @@ static void check_compute(struct run *r, const struct kbin_view *v)
 			for (uint64_t k = 0; m->mr_type == KBIN_MR_INPUT &&
 			     k < size / 4; k++)
 				x[k] = (float)((int64_t)(tl_rng(&seed) % 4001) - 2000) / 1000.0f;
+			/*
+			 * a one-element input may be a branch's register or a
+			 * gather's index: a value whose truncation is a row
+			 * 0..2 of any table, of either sign
+			 */
+			if (m->mr_type == KBIN_MR_INPUT && size == 4)
+				x[0] = scalar_in[tl_rng(&seed) % 4];
 			ret = nsim_write_var(r->fd, r->id, s, m->var_id, 0, x, size);
 			if (ret || dma_ref_mem_write(img, va.pa[s][i], x, size))
 				bad(r, "sg %u var #%u: WRITE_VAR %llu bytes: %s",

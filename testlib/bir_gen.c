@@ -864,9 +864,8 @@ static void gen_one(struct bir_gen *g, bool main_fn)
 		BG_BIRK_ATTN };
 	enum bir_gen_kind k = any[rn(g, main_fn ? 20 : 14)];
 
-	/* straight-line code without registers: no gather, no Loop */
-	while ((g->flags & BIR_GEN_F_LOWERABLE) &&
-	       (k == BG_GATHER || k == BG_INDIRECT || k == BG_LOOP))
+	/* the lowering takes registers and branches, not a Loop */
+	while ((g->flags & BIR_GEN_F_LOWERABLE) && k == BG_LOOP)
 		k = any[rn(g, main_fn ? 20 : 14)];
 
 	switch (k) {
@@ -951,7 +950,7 @@ struct bir_gen *bir_gen_new_flags(uint64_t seed, unsigned int flags)
 		p = rr(g, 1, 128);
 		new_tmp(g, p, rr(g, 1, FMAX));
 	}
-	f->diamond = coin(g, 1, 3) && !(g->flags & BIR_GEN_F_LOWERABLE);
+	f->diamond = coin(g, 1, 3);
 	gen_body(g, rr(g, 6, 18), true);
 	for (uint32_t k = 0; k < nout; k++)
 		gen_store(g, 3 + k);

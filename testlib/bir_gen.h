@@ -48,9 +48,9 @@ struct bir_gen;
 struct bir_gen *bir_gen_new(uint64_t seed);
 /*
  * BIR_GEN_F_LOWERABLE: a module the lowering to engine programs takes
- * (bir_lower_prog()): only the primitives it lowers and kernel calls
- * whose inlined bodies are straight-line; no branch, Loop, RegisterLoad,
- * GenericIndirectLoad, no PSUM location, partition step 1.
+ * (bir_lower_prog()): the primitives it lowers, gathers through a
+ * register, a diamond in main, kernel calls whose bodies have no
+ * diamond; no Loop, no PSUM location, partition step 1.
  */
 #define BIR_GEN_F_LOWERABLE	1U
 

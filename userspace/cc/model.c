@@ -219,6 +219,37 @@ int nscc_model_add_dma_block(struct nscc_model *m, int sgi,
 	return 0;
 }
 
+int nscc_model_drop_dma_block(struct nscc_model *m, int sgi, uint32_t index)
+{
+	struct nscc_subgraph *sg;
+	struct nscc_dma_block b;
+	uint32_t k;
+
+	if (sgi < 0 || (uint32_t)sgi >= m->num_sgs ||
+	    index >= m->sgs[sgi].num_dma_blocks)
+		return -EINVAL;
+	sg = &m->sgs[sgi];
+	b = sg->dma_blocks[index];
+	free(b.comment);
+	memmove(&sg->dma_descs[b.first_desc],
+		&sg->dma_descs[b.first_desc + b.num_descs],
+		(sg->num_dma_descs - b.first_desc - b.num_descs) *
+		sizeof(*sg->dma_descs));
+	sg->num_dma_descs -= b.num_descs;
+	memmove(&sg->dma_blocks[index], &sg->dma_blocks[index + 1],
+		(sg->num_dma_blocks - index - 1) * sizeof(*sg->dma_blocks));
+	sg->num_dma_blocks--;
+	for (k = 0; k < sg->num_dma_blocks; k++) {
+		struct nscc_dma_block *o = &sg->dma_blocks[k];
+
+		if (o->first_desc > b.first_desc)
+			o->first_desc -= b.num_descs;
+		if (o->queue == b.queue && o->id > b.id)
+			o->id--;
+	}
+	return 0;
+}
+
 int nscc_var_set_dtype(struct nscc_var *v, const char *dtype)
 {
 	char *d = strdup(dtype);

@@ -448,6 +448,13 @@ int nscc_dma_queue_set_semaphores(struct nscc_dma_queue *q,
 int nscc_model_add_dma_block(struct nscc_model *m, int sg,
 			     const struct nscc_dma_block *b, const char *comment,
 			     const struct kbin_dma_desc *descs, uint32_t n);
+/**
+ * nscc_model_drop_dma_block() - remove block @index (in the subgraph's
+ * block table) of subgraph @sg with its descriptors; the later blocks of
+ * its queue move down one id, as if it had never been added.
+ * Return: 0; -EINVAL @sg or @index out of range.
+ */
+int nscc_model_drop_dma_block(struct nscc_model *m, int sg, uint32_t index);
 
 /**
  * nscc_model_set_prog() - set one engine's instruction stream of

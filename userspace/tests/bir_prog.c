@@ -38,14 +38,51 @@ struct bp_example {
 	int exact;
 	double abs, rel;
 	const char *why;
+	/* NULL, or the value of element @k of input @name (else random) */
+	int (*input)(const char *name, uint64_t k, unsigned int seed, float *x);
 };
 
+/*
+ * nki_twice: its branch register 'sel' positive on odd seeds, negative
+ * on even ones (both arms run across the seeds); its gather index 'idx'
+ * a row 0..3 plus a fraction the truncation drops.
+ */
+static int bp_nki_twice_input(const char *name, uint64_t k, unsigned int seed,
+			      float *x)
+{
+	(void)k;
+	if (!strcmp(name, "sel")) {
+		*x = seed & 1 ? 0.75f : -0.75f;
+		return 1;
+	}
+	if (!strcmp(name, "idx")) {
+		*x = (float)(seed % 4) + 0.25f;
+		return 1;
+	}
+	return 0;
+}
+
+/* BP_FLOW's register input c: 0.75, 1.5, 2.25 or 3.0 by the seed */
+static int bp_flow_input(const char *name, uint64_t k, unsigned int seed,
+			 float *x)
+{
+	(void)k;
+	if (strcmp(name, "c"))
+		return 0;
+	*x = (float)(seed % 4 + 1) * 0.75f;
+	return 1;
+}
+
 static const struct bp_example bp_examples[] = {
-	{ "bir_activation.bir.json", NULL, 0, 1e-6, 1e-5, "gelu (tanh via exp)" },
-	{ "bir_rmsnorm.bir.json", NULL, 1, 0, 0, "square, add, multiply, rsqrt: exact" },
-	{ "bir_layernorm.bir.json", NULL, 1, 0, 0, "add, subtract, multiply, rsqrt: exact" },
-	{ "bir_mlp.bir.json", NULL, 0, 1e-5, 1e-4, "silu (exp), then a matmul" },
-	{ "bir_attention.bir.json", NULL, 0, 1e-6, 1e-4, "exp in the softmax, then a matmul" },
+	{ "bir_activation.bir.json", NULL, 0, 1e-6, 1e-5, "gelu (tanh via exp)", NULL },
+	{ "bir_rmsnorm.bir.json", NULL, 1, 0, 0, "square, add, multiply, rsqrt: exact", NULL },
+	{ "bir_layernorm.bir.json", NULL, 1, 0, 0, "add, subtract, multiply, rsqrt: exact", NULL },
+	{ "bir_mlp.bir.json", NULL, 0, 1e-5, 1e-4, "silu (exp), then a matmul", NULL },
+	{ "bir_attention.bir.json", NULL, 0, 1e-6, 1e-4, "exp in the softmax, then a matmul", NULL },
+	{ "nki_twice.bir.json", NULL, 0, 1e-6, 1e-5,
+	  "tanh; two branches on a register, a gather through one",
+	  bp_nki_twice_input },
+	{ "collectives.bir.json", NULL, 1, 0, 0, "single-rank collectives: copies", NULL },
 };
 
 
@@ -129,7 +166,8 @@ static int bp_diff(const struct bp_example *e, unsigned int seed,
 			continue;
 		x = calloc(n + 1, sizeof(float));
 		for (uint64_t k = 0; x && k < n; k++)
-			x[k] = bt_rand(&seed) * 2.0f;
+			if (!e->input || !e->input(ml->name, k, seed, &x[k]))
+				x[k] = bt_rand(&seed) * 2.0f;
 		rc = !x || bir_interp_set(it, ml->name, x, n, &err) ||
 		     dma_ref_mem_write(img, prog_ref_flat_dram(bir_lower_var_id(f, ml)), x, n * 4) ||
 		     bp_dump(dump, ml->name, "", x, n);
@@ -232,6 +270,31 @@ TEST(examples_match_interpreter)
 	"\"allocations\": [" allocs "], \"blocks\": [{\"name\": \"b\", \"instructions\": [" insts "]}]}]}"
 
 /*
+ * Control flow on SB locations s, t, the input c and the output y:
+ * register r0 loaded from c, branches on it, copies.
+ */
+#define BP_FLOW(blocks) "{\"arch\": \"trn2\", \"functions\": [{\"name\": \"f\", \"allocations\": [" \
+	BP_SB("s", 4, 64, 0) ", " BP_SB("t", 4, 64, 64) ", " BP_LOC("c", "Input", 1, 4, "") ", " \
+	BP_LOC("y", "Output", 4, 64, "") "], \"registers\": [{\"name\": \"r0\"}], \"blocks\": [" blocks "]}]}"
+#define BP_BLK(n, insts) "{\"name\": \"" n "\", \"instructions\": [" insts "]}"
+#define BP_LD "{\"opcode\": \"RegisterLoad\", \"name\": \"ld\", \"engine\": \"SP\", \"ins\": [" \
+	BP_AP("c", 0, "[[1, 1], [1, 1]]") "], \"outs\": [{\"Skind\": \"register_access\", \"reg\": \"r0\"}]}"
+#define BP_BR(n, op, imm, t, f) "{\"opcode\": \"CompareAndBranch\", \"name\": \"" n "\", \"engine\": \"SP\", " \
+	"\"comp_op\": \"" op "\", \"on_true\": \"" t "\", \"on_false\": \"" f "\", \"ins\": [" \
+	"{\"Skind\": \"register_access\", \"reg\": \"r0\"}, {\"Skind\": \"imm_value\", \"value\": " imm "}], \"outs\": []}"
+#define BP_CP(n, a, b) "{\"opcode\": \"TensorCopy\", \"name\": \"" n "\", \"engine\": \"Pool\", \"ins\": [" \
+	BP_AP(a, 0, "[[1, 4], [1, 16]]") "], \"outs\": [" BP_AP(b, 0, "[[1, 4], [1, 16]]") "]}"
+#define BP_MS(n, loc, v) "{\"opcode\": \"Memset\", \"name\": \"" n "\", \"engine\": \"Pool\", \"value\": " v ", " \
+	"\"ins\": [], \"outs\": [" BP_AP(loc, 0, "[[1, 4], [1, 16]]") "]}"
+#define BP_ACT(n, a, b) "{\"opcode\": \"Activation\", \"name\": \"" n "\", \"engine\": \"ACT\", \"func\": \"square\", " \
+	"\"ins\": [" BP_AP(a, 0, "[[1, 4], [1, 8]]") "], \"outs\": [" BP_AP(b, 32, "[[1, 4], [1, 8]]") "]}"
+#define BP_JMP(n, t) "{\"opcode\": \"UnconditionalBranch\", \"name\": \"" n "\", \"target\": \"" t "\", \"ins\": [], \"outs\": []}"
+#define BP_ST(n, a, b, f) "{\"opcode\": \"TensorCopy\", \"name\": \"" n "\", \"engine\": \"SP\", \"ins\": [" \
+	BP_AP(a, 0, "[[1, 4], [1, " #f "]]") "], \"outs\": [" BP_AP(b, 0, "[[1, 4], [1, " #f "]]") "]}"
+#define BP_DMA "{\"opcode\": \"TensorCopy\", \"name\": \"st\", \"engine\": \"SP\", \"ins\": [" \
+	BP_AP("s", 0, "[[1, 4], [1, 16]]") "], \"outs\": [" BP_AP("y", 0, "[[1, 4], [1, 16]]") "]}"
+
+/*
  * Synthetic modules: a MatMult of 600 columns (split at 512, two PSUM
  * tiles and COPYs) from and to DRAM; Memset, an on-chip TensorCopy and a
  * TensorTensor on POOL and DVE, with a DMA TensorCopy out; a
@@ -245,7 +308,7 @@ static const struct bp_example bp_synth[] = {
 		"{\"opcode\": \"MatMult\", \"name\": \"mm\", \"engine\": \"PE\", \"ins\": ["
 		BP_AP("a", 0, "[[1, 64], [1, 32]]") ", " BP_AP("b", 0, "[[1, 64], [1, 600]]")
 		"], \"outs\": [" BP_AP("y", 0, "[[1, 32], [1, 600]]") "]}"),
-	  1, 0, 0, "a matmul, sums in the same order: exact" },
+	  1, 0, 0, "a matmul, sums in the same order: exact", NULL },
 	{ "memset, copies, add", BP_MOD(
 		BP_SB("s", 32, 256, 0) ", " BP_SB("t", 32, 256, 1024) ", "
 		BP_LOC("y", "Output", 32, 256, "") ", " BP_LOC("z", "Output", 32, 256, ""),
@@ -260,7 +323,7 @@ static const struct bp_example bp_synth[] = {
 		BP_AP("t", 0, "[[1, 32], [1, 64]]") "], \"outs\": [" BP_AP("y", 0, "[[1, 32], [1, 64]]") "]}, "
 		"{\"opcode\": \"TensorCopy\", \"name\": \"st2\", \"engine\": \"SP\", \"ins\": ["
 		BP_AP("s", 0, "[[1, 32], [1, 64]]") "], \"outs\": [" BP_AP("z", 0, "[[1, 32], [1, 64]]") "]}"),
-	  1, 0, 0, "memset, copy, add: exact" },
+	  1, 0, 0, "memset, copy, add: exact", NULL },
 	{ "scalar operand, merged reduce", BP_MOD(
 		BP_LOC("x", "Input", 16, 512, "") ", " BP_SB("m", 16, 4, 0) ", " BP_SB("w", 16, 512, 64) ", "
 		BP_LOC("y", "Output", 16, 512, "") ", " BP_LOC("r", "Output", 16, 4, ""),
@@ -274,15 +337,34 @@ static const struct bp_example bp_synth[] = {
 		"{\"opcode\": \"TensorScalar\", \"name\": \"neg\", \"engine\": \"DVE\", \"op\": \"multiply\", \"ins\": ["
 		BP_AP("m", 0, "[[1, 16], [1, 1]]") ", {\"Skind\": \"imm_value\", \"value\": -2.0}"
 		"], \"outs\": [" BP_AP("r", 0, "[[1, 16], [1, 1]]") "]}"),
-	  1, 0, 0, "max, subtract, square, multiply: exact" },
+	  1, 0, 0, "max, subtract, square, multiply: exact", NULL },
+	{ "DMA store and a DRAM output in one arm", BP_FLOW(
+		BP_BLK("b0", BP_LD ", " BP_MS("ms", "s", "2.5") ", " BP_ACT("pre", "s", "y") ", "
+		       BP_BR("br", "ge", "1.5", "b1", "b2")) ", "
+		BP_BLK("b1", BP_DMA ", " BP_ACT("sq", "t", "y") ", " BP_JMP("j", "b3")) ", "
+		BP_BLK("b2", BP_MS("m2", "t", "-1.0")) ", "
+		BP_BLK("b3", BP_ST("st2", "t", "y", 8))),
+	  1, 0, 0, "a diamond: memset, square, copies; exact", bp_flow_input },
+	{ "gather and scatter through r0", BP_FLOW(
+		BP_BLK("b0", BP_LD ", " BP_MS("ms", "s", "0.5") ", " BP_MS("m1", "t", "3.0") ", "
+		       "{\"opcode\": \"TensorCopy\", \"name\": \"g\", \"engine\": \"Pool\", \"ins\": ["
+		       "{\"Skind\": \"physical_ap\", \"memref\": \"t\", \"offset\": 0, \"ap\": [[1, 4], [1, 4]], "
+		       "\"dyn\": [{\"axis\": \"r0\", \"step\": 16}]}], \"outs\": [" BP_AP("s", 0, "[[1, 4], [1, 4]]") "]}, "
+		       "{\"opcode\": \"TensorCopy\", \"name\": \"sc\", \"engine\": \"Pool\", \"ins\": ["
+		       BP_AP("s", 0, "[[1, 4], [1, 4]]") "], \"outs\": ["
+		       "{\"Skind\": \"physical_ap\", \"memref\": \"y\", \"offset\": 48, \"ap\": [[1, 4], [1, 4]], "
+		       "\"dyn\": [{\"axis\": \"r0\", \"step\": -16}]}]}")),
+	  1, 0, 0, "copies through a register: exact", bp_flow_input },
 };
 
 /* the synthetic modules' plans agree with the interpreter too */
 TEST(synthetic_match_interpreter)
 {
 	for (size_t k = 0; k < sizeof(bp_synth) / sizeof(bp_synth[0]); k++) {
-		EXPECT_EQ(0, bp_diff(&bp_synth[k], 11 + (unsigned int)k, NULL))
-			TH_LOG("%s", bp_synth[k].file);
+		for (unsigned int seed = 0; seed < (bp_synth[k].input ? 4U : 1U); seed++) {
+			EXPECT_EQ(0, bp_diff(&bp_synth[k], 11 + 4 * (unsigned int)k + seed, NULL))
+				TH_LOG("%s, seed %u", bp_synth[k].file, seed);
+		}
 	}
 }
 
@@ -330,7 +412,7 @@ TEST(mlp_program_golden)
 	"{\"opcode\": \"TensorCopy\", \"name\": \"c\", \"engine\": \"Pool\", \"ins\": [" ins \
 	"], \"outs\": [" outs "]}")
 
-/* the examples that are not straight-line code, and what the engines cannot take: refused by name */
+/* what the engines cannot take, and control flow the lowering does not: refused by name */
 TEST(refusals_named)
 {
 	static const struct {
@@ -342,8 +424,16 @@ TEST(refusals_named)
 		  "lowering: instruction 'c' (TensorCopy) cannot be lowered to an engine program: operand 's': 3 free dimensions after merging the contiguous ones (an engine instruction takes 2)" },
 		{ "PSUM location", BP_ONE(BP_AP("q", 0, "[[1, 4], [1, 4]]"), BP_AP("t", 0, "[[1, 4], [1, 4]]")),
 		  "lowering: instruction 'c' (TensorCopy) cannot be lowered to an engine program: operand 'q' is in memory of type PSUM (SB and DRAM are lowered)" },
-		{ "nki_twice.bir.json", NULL, "lowering: instruction 'k1_ld_cond' (RegisterLoad) cannot be lowered to an engine program: an access through a register has no engine instruction" },
-		{ "collectives.bir.json", NULL, "lowering: instruction 'perm0' (CollectiveCompute) cannot be lowered to an engine program: a collective has no engine instruction" },
+		{ "branch back", BP_FLOW(BP_BLK("b0", BP_LD "," BP_CP("c0", "s", "t")) ","
+					 BP_BLK("b1", BP_BR("br", "gt", "0.0", "b0", "b2")) "," BP_BLK("b2", "")),
+		  "lowering: instruction 'br' (CompareAndBranch) cannot be lowered to an engine program: it goes back to block 'b0' (a loop of blocks is not lowered)" },
+		{ "nested branch", BP_FLOW(BP_BLK("b0", BP_LD "," BP_BR("br", "gt", "0.0", "b1", "b3")) ","
+					   BP_BLK("b1", BP_BR("br2", "lt", "1.0", "b2", "b3")) ","
+					   BP_BLK("b2", BP_CP("c2", "s", "t")) "," BP_BLK("b3", "")),
+		  "lowering: instruction 'c2' (TensorCopy) cannot be lowered to an engine program: its block 'b2' is under a branch inside another branch's arm (one level is lowered)" },
+		{ "immediate not a float32", BP_FLOW(BP_BLK("b0", BP_LD "," BP_BR("br", "gt", "0.1", "b1", "b1")) ","
+						     BP_BLK("b1", BP_CP("c1", "s", "t"))),
+		  "lowering: instruction 'br' (CompareAndBranch) cannot be lowered to an engine program: its immediate 0.10000000000000001 is not a float32" },
 	};
 
 	for (size_t k = 0; k < sizeof(ref) / sizeof(ref[0]); k++) {

@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bir.h"
@@ -50,6 +51,19 @@ struct lp_reg {
 };
 
 #define LP_MAX_REGS	6
+
+/*
+ * The condition under which a block runs: never (unreachable), always,
+ * or while one condition register is non-zero (pol 1) or zero (pol 0);
+ * LP_COMPLEX for anything else (a branch inside a branch's arm).
+ */
+enum { LP_NEVER, LP_ALWAYS, LP_LIT, LP_COMPLEX };
+
+struct lp_pred {
+	uint8_t kind;
+	uint8_t reg;
+	uint8_t pol;
+};
 
 /* one action: a compute instruction or a DMA block */
 struct lp_act {
@@ -81,14 +95,23 @@ struct lp {
 	uint32_t qload, qstore;
 	uint32_t useq[8 + 64];	/* actions per unit so far */
 	uint32_t *qnext;	/* per model queue, its next DMA TensorCopy id */
+	/* model blocks of DMA TensorCopies under a branch: made compute */
+	uint32_t *drop;
+	uint32_t ndrop;
 	/* the staging areas */
 	uint64_t st_lo, st_hi, st_cur;
 	uint32_t psum_next;
 	/* the BIR instructions in program order; each one's actions end */
 	const struct bir_inst **insts;
-	uint32_t *iend;
 	uint32_t ninsts;
 	const struct bir_inst *cur;
+	/* control flow: each block's predicate, the current one's byte */
+	struct lp_pred *bp;
+	uint8_t pred;
+	uint32_t engines;	/* mask of the engines that compute */
+	/* the engines' registers: BIR registers, then branch conditions */
+	const char *rname[KBIN_COMPUTE_REGS];
+	uint32_t nregs;
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -204,7 +227,6 @@ static void lp_push(struct lp *l, struct lp_act *a)
 	a->inst = l->ninsts - 1;
 	a->seq = l->useq[a->unit]++;
 	l->na++;
-	l->iend[a->inst] = l->na;
 }
 
 /* ---- operands ---- */
@@ -472,7 +494,11 @@ static int lp_opnd(struct lp *l, const struct bir_operand *o,
 			return rc;
 		lp_stage_ap(ap, so, (uint32_t)parts, elems, ap->dtype);
 		*dram = 1;
-		return load ? lp_stage_block(l, o, ap, 1) : 0;
+		/*
+		 * an output under a predicate: its old bytes first, so that
+		 * the store writes them back when the compute does not run
+		 */
+		return load || l->pred ? lp_stage_block(l, o, ap, 1) : 0;
 	}
 	if (ml->type != BIR_MEM_SB)
 		return refuse(l, "operand '%s' is in memory of type %s (SB and DRAM are lowered)",
@@ -512,9 +538,32 @@ static int lp_compute(struct lp *l, const struct kbin_compute_record *r,
 	if (!a)
 		return -ENOMEM;
 	memcpy(a->rec, r, sizeof(*r));
+	a->rec[offsetof(struct kbin_compute_record, pred)] = l->pred;
 	a->engine = engine;
 	a->unit = (int)engine;
-	lp_reg_add(a, lp_ap_reg(&r->out, 1));
+	if (r->opcode == KBIN_COP_COPY && (r->flags & KBIN_COMPUTE_F_DYN)) {
+		/* the moved operand: every byte it may reach */
+		struct lp_reg lo, hi;
+		const struct kbin_compute_ap *m = r->dyn.side == KBIN_DYN_OUT ?
+						  &r->out : &r->in0;
+		struct kbin_compute_ap at = *m;
+
+		at.offset = (uint32_t)((long long)m->offset +
+				       (long long)r->dyn.lo * r->dyn.step);
+		lo = lp_ap_reg(&at, m == &r->out);
+		at.offset = (uint32_t)((long long)m->offset +
+				       ((long long)r->dyn.hi - 1) * r->dyn.step);
+		hi = lp_ap_reg(&at, m == &r->out);
+		lo.b0 = lo.b0 < hi.b0 ? lo.b0 : hi.b0;
+		lo.b1 = lo.b1 > hi.b1 ? lo.b1 : hi.b1;
+		lp_reg_add(a, lo);
+		lp_reg_add(a, lp_ap_reg(m == &r->out ? &r->in0 : &r->out,
+					m != &r->out));
+		lp_push(l, a);
+		return 0;
+	}
+	if (r->opcode != KBIN_COP_REG_LOAD && r->opcode != KBIN_COP_REG_TEST)
+		lp_reg_add(a, lp_ap_reg(&r->out, 1));
 	if (r->in0.space)
 		lp_reg_add(a, lp_ap_reg(&r->in0, 0));
 	if ((r->opcode == KBIN_COP_TENSOR_TENSOR || r->opcode == KBIN_COP_MATMULT ||
@@ -653,10 +702,6 @@ static int lp_vector(struct lp *l, const struct bir_inst *i)
 		op = KBIN_COP_MEMSET;
 		engine = KBIN_DMA_ENGINE_POOL;
 		break;
-	case BIR_OP_TENSOR_COPY:
-		op = KBIN_COP_COPY;
-		engine = KBIN_DMA_ENGINE_POOL;
-		break;
 	case BIR_OP_ACTIVATION:
 		op = KBIN_COP_ACTIVATE;
 		engine = KBIN_DMA_ENGINE_ACT;
@@ -731,6 +776,360 @@ static int lp_vector(struct lp *l, const struct bir_inst *i)
 	return rc ? rc : lp_finish_out(l, &i->outs[0], &out, dout);
 }
 
+/* ---- registers, run-time offsets, branches ---- */
+
+/* the engine register that holds BIR register @name, given one if new */
+static int lp_reg_of(struct lp *l, const char *name, uint8_t *hw)
+{
+	uint32_t k;
+
+	for (k = 0; k < l->nregs; k++)
+		if (l->rname[k] && name && !strcmp(l->rname[k], name)) {
+			*hw = (uint8_t)k;
+			return 0;
+		}
+	for (k = 0; name && k < l->f->nregs; k++)
+		if (!strcmp(l->f->regs[k]->name, name))
+			break;
+	if (!name || k == l->f->nregs)
+		return refuse(l, "'%s' is not a register of the function (a Loop axis is not lowered)",
+			      name ? name : "(none)");
+	if (l->nregs == KBIN_COMPUTE_REGS)
+		return refuse(l, "its registers and branch conditions need more than an engine's %u registers",
+			      KBIN_COMPUTE_REGS);
+	l->rname[l->nregs] = name;
+	*hw = (uint8_t)l->nregs++;
+	return 0;
+}
+
+/* the engines that compute BIR instruction @i (the lowering's choice) */
+static uint32_t lp_inst_engines(const struct bir_inst *i)
+{
+	switch (i->op) {
+	case BIR_OP_MATMULT:
+	case BIR_OP_TRANSPOSE:
+		return 1U << KBIN_DMA_ENGINE_PE | 1U << KBIN_DMA_ENGINE_ACT;
+	case BIR_OP_ACTIVATION:
+		return 1U << KBIN_DMA_ENGINE_ACT;
+	case BIR_OP_TENSOR_TENSOR:
+	case BIR_OP_TENSOR_SCALAR:
+	case BIR_OP_TENSOR_REDUCE:
+		return 1U << KBIN_DMA_ENGINE_DVE;
+	case BIR_OP_TENSOR_COPY:
+	case BIR_OP_MEMSET:
+	case BIR_OP_GENERIC_INDIRECT_LOAD:
+	case BIR_OP_COLLECTIVE_COMPUTE:
+		return 1U << KBIN_DMA_ENGINE_POOL;
+	default:
+		return 0;
+	}
+}
+
+static int lp_engines_of(struct bir_inst *i, void *arg)
+{
+	*(uint32_t *)arg |= lp_inst_engines(i);
+	return 0;
+}
+
+/* the same record on every engine that computes: registers are per engine */
+static int lp_every_engine(struct lp *l, const struct kbin_compute_record *r)
+{
+	int rc = 0;
+
+	for (uint32_t e = KBIN_DMA_ENGINE_PE; e <= KBIN_DMA_ENGINE_DVE && !rc; e++)
+		if (l->engines & (1U << e))
+			rc = lp_compute(l, r, e);
+	return rc;
+}
+
+/* RegisterLoad: the element on chip, then REG_LOAD on every engine */
+static int lp_register_load(struct lp *l, const struct bir_inst *i)
+{
+	struct kbin_compute_record r;
+	struct kbin_compute_ap a;
+	uint8_t hw;
+	int d, rc;
+
+	if (i->nins != 1 || i->nouts != 1 || i->outs[0].kind != BIR_OPND_REG)
+		return refuse(l, "a RegisterLoad takes an access pattern and writes a register");
+	rc = lp_opnd(l, &i->ins[0], &a, 1, &d);
+	if (!rc)
+		rc = lp_reg_of(l, i->outs[0].name, &hw);
+	if (rc)
+		return rc;
+	/* the register takes the operand's first element */
+	a.partitions = 1;
+	a.num[0] = a.num[1] = 1;
+	lp_rec(&r, KBIN_COP_REG_LOAD);
+	r.func = hw;
+	r.in0 = a;
+	return lp_every_engine(l, &r);
+}
+
+/* @p and also the condition register @reg being non-zero (@pol 1) or zero */
+static struct lp_pred lp_and(struct lp_pred p, uint8_t reg, uint8_t pol)
+{
+	if (p.kind == LP_ALWAYS)
+		return (struct lp_pred){ LP_LIT, reg, pol };
+	if (p.kind == LP_NEVER)
+		return p;
+	return (struct lp_pred){ LP_COMPLEX, 0, 0 };
+}
+
+/* @p or @q */
+static struct lp_pred lp_or(struct lp_pred p, struct lp_pred q)
+{
+	if (p.kind == LP_NEVER)
+		return q;
+	if (q.kind == LP_NEVER || p.kind == LP_ALWAYS)
+		return p;
+	if (q.kind == LP_ALWAYS)
+		return q;
+	if (p.kind == LP_LIT && q.kind == LP_LIT && p.reg == q.reg)
+		return p.pol == q.pol ? p : (struct lp_pred){ LP_ALWAYS, 0, 0 };
+	return (struct lp_pred){ LP_COMPLEX, 0, 0 };
+}
+
+/* block @from goes to block @name under @p: a block laid out later */
+static int lp_edge(struct lp *l, uint32_t from, const char *name,
+		   struct lp_pred p)
+{
+	uint32_t t;
+
+	for (t = 0; name && t < l->f->nblocks; t++)
+		if (!strcmp(l->f->blocks[t]->name, name))
+			break;
+	if (!name || t == l->f->nblocks)
+		return refuse(l, "its target block '%s' is not in the function",
+			      name ? name : "(none)");
+	if (t <= from)
+		return refuse(l, "it goes back to block '%s' (a loop of blocks is not lowered)",
+			      name);
+	l->bp[t] = lp_or(l->bp[t], p);
+	return 0;
+}
+
+/*
+ * CompareAndBranch of a register with an immediate: REG_TEST into a new
+ * condition register on every engine; the targets run under it.
+ */
+static int lp_branch(struct lp *l, uint32_t b, const struct bir_inst *i)
+{
+	struct kbin_compute_record r;
+	const char *op = bir_attr_str(i, "comp_op");
+	int cmp = op ? kbin_cmp_parse(op) : -EINVAL;
+	uint8_t src, c;
+	float f;
+	int rc;
+
+	if (i->nins != 2 || i->ins[0].kind != BIR_OPND_REG ||
+	    i->ins[1].kind != BIR_OPND_IMM)
+		return refuse(l, "it does not compare a register with an immediate (the lowered form)");
+	if (cmp < 0)
+		return refuse(l, "comparison '%s' is not one the engines have",
+			      op ? op : "(none)");
+	f = (float)i->ins[1].imm;
+	if ((double)f != i->ins[1].imm)
+		return refuse(l, "its immediate %.17g is not a float32",
+			      i->ins[1].imm);
+	rc = lp_reg_of(l, i->ins[0].name, &src);
+	if (rc)
+		return rc;
+	if (l->nregs == KBIN_COMPUTE_REGS)
+		return refuse(l, "its registers and branch conditions need more than an engine's %u registers",
+			      KBIN_COMPUTE_REGS);
+	c = (uint8_t)l->nregs++;
+	l->rname[c] = NULL;
+	lp_rec(&r, KBIN_COP_REG_TEST);
+	r.func = c;
+	r.reg.src = src;
+	r.reg.cmp = (uint8_t)cmp;
+	r.value = f32_bits(f);
+	rc = lp_every_engine(l, &r);
+	if (!rc)
+		rc = lp_edge(l, b, bir_attr_str(i, "on_true"),
+			     lp_and(l->bp[b], c, 1));
+	if (!rc)
+		rc = lp_edge(l, b, bir_attr_str(i, "on_false"),
+			     lp_and(l->bp[b], c, 0));
+	return rc;
+}
+
+/* an operand over a location's whole rows, in place of a moving one */
+struct lp_whole {
+	struct bir_operand o;
+	struct bir_ap_pair ap[2];
+	struct kbin_compute_ap tile;
+	int staged;
+};
+
+/*
+ * Operand @o with one run-time term: its compute operand at v = 0 in
+ * @ap and the term in @dy.  A DRAM operand's rows are staged whole
+ * (loaded even for an output, which then is stored whole from @w).
+ * [lo, hi) keeps it inside its location's bytes of each partition, as
+ * the interpreter requires.
+ */
+static int lp_dyn_opnd(struct lp *l, const struct bir_operand *o,
+		       struct kbin_compute_ap *ap, int load,
+		       struct kbin_compute_dyn *dy, struct lp_whole *w)
+{
+	const struct bir_memloc *ml = o->ml;
+	struct bir_operand st = *o;
+	long long step, lo_b, hi_b, lo, hi;
+	struct lp_reg fp;
+	uint64_t elems;
+	uint8_t hw;
+	int d, rc;
+
+	if (o->ndyn != 1)
+		return refuse(l, "operand '%s' has %u run-time terms (one is lowered)",
+			      o->name, o->ndyn);
+	step = o->dyn[0].step;
+	if (!step || step < INT32_MIN || step > INT32_MAX)
+		return refuse(l, "operand '%s': run-time step %lld is 0 or beyond 32 bits",
+			      o->name, (long long)step);
+	rc = lp_reg_of(l, o->dyn[0].axis, &hw);
+	if (rc)
+		return rc;
+	st.ndyn = 0;
+	st.dyn = NULL;
+	memset(w, 0, sizeof(*w));
+	if (ml && is_dram(ml) && o->kind == BIR_OPND_AP && o->nap) {
+		uint32_t esz;
+
+		rc = lp_dtype(l, o, &ap->dtype);
+		if (rc)
+			return rc;
+		esz = kbin_dma_dtype(ap->dtype)->size;
+		if (o->ap[0].num <= 0 || (o->ap[0].num > 1 && o->ap[0].step != 1) ||
+		    ml->dims[1] % esz)
+			return refuse(l, "operand '%s': a run-time offset needs consecutive whole rows of its location",
+				      o->name);
+		/* the rows it reaches, whole, staged (and loaded) */
+		w->o = st;
+		w->o.offset = 0;
+		w->o.ap = w->ap;
+		w->o.nap = 2;
+		w->ap[0] = (struct bir_ap_pair){ 1, o->ap[0].num };
+		w->ap[1] = (struct bir_ap_pair){ 1, (int64_t)(ml->dims[1] / esz) };
+		rc = lp_opnd(l, &w->o, &w->tile, 1, &d);
+		if (!rc)
+			rc = lp_free(l, &st, ap, &elems);
+		if (rc)
+			return rc;
+		w->staged = 1;
+		ap->offset = w->tile.offset + (uint32_t)st.offset;
+		ap->space = KBIN_SPACE_SBUF;
+		ap->partition = 0;
+		ap->partitions = (uint8_t)o->ap[0].num;
+		lo_b = w->tile.offset;
+		hi_b = lo_b + (long long)ml->dims[1];
+		if (st.offset < 0 || (uint64_t)st.offset >= ml->dims[1])
+			return refuse(l, "operand '%s': offset %lld outside its rows of %llu bytes",
+				      o->name, (long long)st.offset,
+				      (unsigned long long)ml->dims[1]);
+	} else {
+		rc = lp_opnd(l, &st, ap, load, &d);
+		if (rc)
+			return rc;
+		lo_b = (long long)ml->addr;
+		hi_b = lo_b + (long long)ml->dims[1];
+	}
+	fp = lp_ap_reg(ap, 0);
+	if (step > 0) {
+		lo = (lo_b - (long long)fp.b0) / step;
+		if (lo * step < lo_b - (long long)fp.b0)
+			lo++;
+		hi = (hi_b - (long long)fp.b1) / step;
+		if (hi * step > hi_b - (long long)fp.b1)
+			hi--;
+	} else {
+		hi = ((long long)fp.b0 - lo_b) / -step;
+		lo = ((long long)fp.b1 - hi_b) / -step;
+		if (lo * -step < (long long)fp.b1 - hi_b)
+			lo++;
+	}
+	hi++;
+	if (lo < INT32_MIN)
+		lo = INT32_MIN;
+	if (hi > INT32_MAX)
+		hi = INT32_MAX;
+	if (lo >= hi)
+		return refuse(l, "operand '%s': no value of its register keeps it inside its location",
+			      o->name);
+	dy->reg = hw;
+	dy->step = (int32_t)step;
+	dy->lo = (int32_t)lo;
+	dy->hi = (int32_t)hi;
+	return 0;
+}
+
+/*
+ * A copy on POOL from @in to @out (TensorCopy on chip or with a
+ * run-time offset, GenericIndirectLoad, a single-rank collective).
+ */
+static int lp_copy(struct lp *l, const struct bir_operand *in,
+		   const struct bir_operand *out)
+{
+	struct kbin_compute_record r;
+	struct kbin_compute_dyn dy = { 0 };
+	struct lp_whole wi, wo;
+	int d = 0, dout = 0, rc;
+
+	if (in->ndyn && out->ndyn)
+		return refuse(l, "both its operands have a run-time offset (one is lowered)");
+	lp_rec(&r, KBIN_COP_COPY);
+	rc = in->ndyn ? lp_dyn_opnd(l, in, &r.in0, 1, &dy, &wi) :
+			lp_opnd(l, in, &r.in0, 1, &d);
+	if (!rc)
+		rc = out->ndyn ? lp_dyn_opnd(l, out, &r.out, 0, &dy, &wo) :
+				 lp_opnd(l, out, &r.out, 0, &dout);
+	if (rc)
+		return rc;
+	if (in->ndyn || out->ndyn) {
+		r.flags = KBIN_COMPUTE_F_DYN;
+		dy.side = (uint8_t)(in->ndyn ? KBIN_DYN_IN0 : KBIN_DYN_OUT);
+		r.dyn = dy;
+	}
+	rc = lp_compute(l, &r, KBIN_DMA_ENGINE_POOL);
+	if (rc)
+		return rc;
+	if (out->ndyn && wo.staged)
+		return lp_stage_block(l, &wo.o, &wo.tile, 0);
+	return lp_finish_out(l, out, &r.out, dout);
+}
+
+/* GenericIndirectLoad: ins[0] moved by register ins[1] x index_stride */
+static int lp_indirect(struct lp *l, const struct bir_inst *i)
+{
+	struct bir_operand src;
+	struct bir_dyn dyn;
+
+	if (i->nins != 2 || i->ins[1].kind != BIR_OPND_REG || i->nouts != 1 ||
+	    i->ins[0].ndyn)
+		return refuse(l, "a GenericIndirectLoad takes an access pattern, a register and one output");
+	src = i->ins[0];
+	dyn.axis = i->ins[1].name;
+	dyn.step = bir_attr_int(i, "index_stride", 0);
+	src.dyn = &dyn;
+	src.ndyn = 1;
+	return lp_copy(l, &src, &i->outs[0]);
+}
+
+/* CollectiveCompute of one rank: each input copied to its output */
+static int lp_collective(struct lp *l, const struct bir_inst *i)
+{
+	int rc = 0;
+
+	if (i->nins != i->nouts)
+		return refuse(l, "it has %u inputs and %u outputs", i->nins,
+			      i->nouts);
+	for (uint32_t k = 0; k < i->nins && !rc; k++)
+		rc = lp_copy(l, &i->ins[k], &i->outs[k]);
+	return rc;
+}
+
 /* a TensorCopy with a DRAM side: the block bir_lower_model() made */
 static int lp_dma_copy(struct lp *l, const struct bir_inst *i)
 {
@@ -752,6 +1151,16 @@ static int lp_dma_copy(struct lp *l, const struct bir_inst *i)
 
 		if (blk->queue != q || blk->id != l->qnext[q])
 			continue;
+		if (l->pred) {
+			/*
+			 * under a branch: a block would run on every path, so
+			 * the copy is a predicated COPY with staging instead,
+			 * and its block leaves the model
+			 */
+			l->drop[l->ndrop++] = b;
+			l->qnext[q]++;
+			return lp_copy(l, &i->ins[0], &i->outs[0]);
+		}
 		a = lp_new(l);
 		if (!a)
 			return -ENOMEM;
@@ -773,22 +1182,6 @@ static int lp_dma_copy(struct lp *l, const struct bir_inst *i)
 	return refuse(l, "no block %u of queue '%s'", l->qnext[q], name);
 }
 
-/*
- * An UnconditionalBranch that ends its block and goes to the block laid
- * out next (the "br_to_continuation" of an inlined NKIKernel): the walk
- * in program order already goes there, so it is no action.
- */
-static int lp_fallthrough(const struct lp *l, const struct bir_inst *i)
-{
-	const struct bir_block *b = i->parent;
-	const char *t = bir_attr_str(i, "target");
-	int k = b ? bir_block_index(b) : -1;
-
-	return t && k >= 0 && (uint32_t)k + 1 < l->f->nblocks &&
-	       b->insts[b->ninsts - 1] == i &&
-	       !strcmp(l->f->blocks[k + 1]->name, t);
-}
-
 static int lp_inst(struct lp *l, const struct bir_inst *i)
 {
 	switch (i->op) {
@@ -798,7 +1191,10 @@ static int lp_inst(struct lp *l, const struct bir_inst *i)
 		    i->outs[0].ml && !i->ins[0].ndyn && !i->outs[0].ndyn &&
 		    (is_dram(i->ins[0].ml) || is_dram(i->outs[0].ml)))
 			return lp_dma_copy(l, i);
-		return lp_vector(l, i);
+		if (i->nins != 1 || i->nouts != 1)
+			return refuse(l, "a TensorCopy takes one input and one output, not %u and %u",
+				      i->nins, i->nouts);
+		return lp_copy(l, &i->ins[0], &i->outs[0]);
 	case BIR_OP_MEMSET:
 	case BIR_OP_ACTIVATION:
 	case BIR_OP_TENSOR_TENSOR:
@@ -808,19 +1204,14 @@ static int lp_inst(struct lp *l, const struct bir_inst *i)
 	case BIR_OP_MATMULT:
 	case BIR_OP_TRANSPOSE:
 		return lp_pe(l, i);
-	case BIR_OP_LOOP:
-		return refuse(l, "a Loop is not straight-line code");
-	case BIR_OP_UNCONDITIONAL_BRANCH:
-		if (lp_fallthrough(l, i))
-			return 0;
-		return refuse(l, "a branch is not straight-line code");
-	case BIR_OP_COMPARE_AND_BRANCH:
-		return refuse(l, "a branch is not straight-line code");
 	case BIR_OP_REGISTER_LOAD:
+		return lp_register_load(l, i);
 	case BIR_OP_GENERIC_INDIRECT_LOAD:
-		return refuse(l, "an access through a register has no engine instruction");
+		return lp_indirect(l, i);
 	case BIR_OP_COLLECTIVE_COMPUTE:
-		return refuse(l, "a collective has no engine instruction");
+		return lp_collective(l, i);
+	case BIR_OP_LOOP:
+		return refuse(l, "a Loop the passes left is not lowered");
 	case BIR_OP_NKI_KERNEL:
 	case BIR_OP_BIR_KERNEL:
 	case BIR_OP_NKI_KLIR_KERNEL:
@@ -828,6 +1219,40 @@ static int lp_inst(struct lp *l, const struct bir_inst *i)
 	default:
 		return refuse(l, "the opcode has no engine instruction");
 	}
+}
+
+/*
+ * Block @b in layout order, under its predicate: its instructions up to
+ * the branch that ends it (the rest never runs), then its edges.
+ */
+static int lp_block(struct lp *l, uint32_t b)
+{
+	const struct bir_block *blk = l->f->blocks[b];
+	struct lp_pred p = l->bp[b];
+	int rc = 0;
+
+	if (p.kind == LP_NEVER)
+		return 0;	/* no path reaches it */
+	l->pred = p.kind != LP_LIT ? 0 :
+		  (uint8_t)((p.pol ? KBIN_COMPUTE_PRED_IF :
+			     KBIN_COMPUTE_PRED_UNLESS) | p.reg);
+	for (uint32_t k = 0; k < blk->ninsts && !rc; k++) {
+		const struct bir_inst *i = blk->insts[k];
+
+		l->cur = i;
+		l->insts[l->ninsts++] = i;
+		if (p.kind == LP_COMPLEX)
+			return refuse(l, "its block '%s' is under a branch inside another branch's arm (one level is lowered)",
+				      blk->name);
+		if (i->op == BIR_OP_UNCONDITIONAL_BRANCH)
+			return lp_edge(l, b, bir_attr_str(i, "target"), p);
+		if (i->op == BIR_OP_COMPARE_AND_BRANCH)
+			return lp_branch(l, b, i);
+		rc = lp_inst(l, i);
+	}
+	if (!rc && b + 1 < l->f->nblocks)
+		l->bp[b + 1] = lp_or(l->bp[b + 1], p);
+	return rc;
 }
 
 /* ---- the streams ---- */
@@ -947,6 +1372,13 @@ static int lp_streams(struct lp *l, struct lp_stream *st)
 	return 0;
 }
 
+static int lp_cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* add a staging queue named @name owned by SP; its index */
 static int lp_add_queue(struct nscc_model *model, int sg, const char *name)
 {
@@ -968,19 +1400,6 @@ static int lp_count(struct bir_inst *i, void *arg)
 	return 0;
 }
 
-struct lp_walk {
-	struct lp *l;
-	uint32_t k;
-};
-
-static int lp_collect(struct bir_inst *i, void *arg)
-{
-	struct lp_walk *w = arg;
-
-	w->l->insts[w->k++] = i;
-	return 0;
-}
-
 int bir_lower_prog(const struct bir_module *m, struct nscc_model *model,
 		   struct nscc_err *why)
 {
@@ -988,7 +1407,6 @@ int bir_lower_prog(const struct bir_module *m, struct nscc_model *model,
 	struct lp_stream st[KBIN_PROG_ENGINES] = { { 0 } };
 	struct nscc_subgraph *s;
 	uint32_t n = 0, nstage[2] = { 0 };
-	struct lp_walk w = { .l = &l };
 	int rc = 0, qa, qb;
 
 	why->msg[0] = '\0';
@@ -1006,25 +1424,19 @@ int bir_lower_prog(const struct bir_module *m, struct nscc_model *model,
 		return refuse(&l, "%u DMA queues and 5 engines need more than the %u semaphores",
 			      l.nq, l.g->semaphores);
 	bir_foreach_inst((struct bir_function *)l.f, lp_count, &n);
+	bir_foreach_inst((struct bir_function *)l.f, lp_engines_of, &l.engines);
 	l.insts = calloc(n + 1, sizeof(*l.insts));
-	l.iend = calloc(n + 1, sizeof(*l.iend));
+	l.bp = calloc(l.f->nblocks + 1, sizeof(*l.bp));
 	l.qnext = calloc(s->num_dma_queues + 1, sizeof(*l.qnext));
-	if (!l.insts || !l.iend || !l.qnext) {
+	l.drop = calloc(s->num_dma_blocks + 1, sizeof(*l.drop));
+	if (!l.insts || !l.bp || !l.qnext || !l.drop) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	bir_foreach_inst((struct bir_function *)l.f, lp_collect, &w);
 	lp_stage_area(&l);
-	for (uint32_t k = 0; k < n && !rc; k++) {
-		l.cur = l.insts[k];
-		if (l.cur->parent && l.cur->parent->loop) {
-			rc = refuse(&l, "it is inside a Loop body");
-			break;
-		}
-		l.iend[k] = l.na;
-		l.ninsts = k + 1;
-		rc = lp_inst(&l, l.cur);
-	}
+	l.bp[0].kind = LP_ALWAYS;
+	for (uint32_t b = 0; b < l.f->nblocks && !rc; b++)
+		rc = lp_block(&l, b);
 	for (uint32_t q = 0; !rc && q < s->num_dma_queues; q++) {
 		uint32_t blocks = 0;
 
@@ -1038,7 +1450,10 @@ int bir_lower_prog(const struct bir_module *m, struct nscc_model *model,
 	}
 	if (rc)
 		goto out;
-	/* the model: staging queues, their blocks, the streams */
+	/* the model: the dropped blocks out (last first), staging queues, their blocks, the streams */
+	qsort(l.drop, l.ndrop, sizeof(*l.drop), lp_cmp_u32);
+	for (uint32_t k = l.ndrop; k-- > 0;)
+		nscc_model_drop_dma_block(model, 0, l.drop[k]);
 	for (uint32_t k = 0; k < l.na; k++)
 		if (l.a[k].fresh)
 			l.a[k].id = nstage[l.a[k].queue == l.qstore]++;
@@ -1086,7 +1501,8 @@ out:
 		free(st[e].rec);
 	free(l.a);
 	free(l.insts);
-	free(l.iend);
+	free(l.bp);
+	free(l.drop);
 	free(l.qnext);
 	return rc;
 }
