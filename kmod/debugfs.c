@@ -225,6 +225,9 @@ static void nrsim_show_where(struct seq_file *s, const struct nrsim_sg *sg,
 	case NRSIM_WHERE_SBUF:
 		seq_printf(s, "sbuf%u", c->where_idx);
 		break;
+	case NRSIM_WHERE_PSUM:
+		seq_printf(s, "psum%u", c->where_idx);
+		break;
 	case NRSIM_WHERE_SP_LOCAL ... NRSIM_WHERE_SP_MAIN:
 		seq_printf(s, "scratchpad-%s@hbm%u",
 			   kbin_backing_buf_str(c->where - NRSIM_WHERE_SP_LOCAL),

@@ -464,6 +464,7 @@ enum nrsim_where {
 	NRSIM_WHERE_SP_MAIN,
 	NRSIM_WHERE_REMOTE,	/* where_idx: relative subgraph */
 	NRSIM_WHERE_TARGET,	/* MR_PTR: its target's place */
+	NRSIM_WHERE_PSUM,	/* where_idx: core */
 };
 
 /**

@@ -168,7 +168,8 @@ static int nrsim_reloc_fault(struct nrsim_reloc *r,
  * extent inside it; *@pieces its UDMA descriptors, *@bytes its bytes.  An MR_REMOTE was
  * given its remote variable's physical_address by staging (the funnel
  * RESOLVE uses): it is bounded by its own record's size, and by the SBUF
- * rules when its remote variable is a state buffer.
+ * rules when its remote variable is a state buffer (the PSUM rules when
+ * it is a PSUM variable).
  */
 static int nrsim_reloc_side(struct nrsim_reloc *r, const struct nrsim_reloc_at *at,
 			    const struct nrsim_sg *sg,
@@ -228,6 +229,14 @@ static int nrsim_reloc_side(struct nrsim_reloc *r, const struct nrsim_reloc_at *
 				       "offset %llu: a run at byte %llu of SBUF partition %llu ends at byte %llu, in the gap past the %u-byte partition",
 				       sd->offset, sb.byte, sb.partition, sb.end,
 				       r->nd->arch->sbuf_partition_size);
+	/* on PSUM, every run inside one PSUM partition (the PSUM rules) */
+	if (kbin_kind(src->type)->storage == KBIN_STORAGE_PSUM &&
+	    kbin_dma_psum(r->nd->arch, sd, p.extent, &sb))
+		return nrsim_reloc_fail(r, at, KBIN_ERR_RELOC_BOUNDS, sb.byte,
+				       -EINVAL,
+				       "offset %llu: a run at byte %llu of PSUM partition %llu ends at byte %llu, past the %u-byte partition",
+				       sd->offset, sb.byte, sb.partition, sb.end,
+				       kbin_gen_psum_partition_size(r->nd->arch));
 	*pieces = p.pieces;
 	*bytes = p.bytes;
 	return 0;

@@ -386,6 +386,24 @@ static int nrsim_stage_record(struct nrsim_stage *st, int s, u32 i,
 		c->where_idx = sg->core;
 		c->mode = KBIN_MODE_SBUF;
 		break;
+	case KBIN_STORAGE_PSUM:
+		/*
+		 * the PSUM window: partition p's bytes at p * psum_banks *
+		 * KBIN_PSUM_BANK_SIZE (hardware.rst); zeros until written, as
+		 * the SBUF window (the core's PSUM is cleared when it is
+		 * reserved)
+		 */
+		if (r->size > st->nd->arch->psum_size)	/* the checker's */
+			return nrsim_fail(st, s, i, KBIN_FIELD_SIZE,
+					 KBIN_ERR_SIZE, r->size, -EINVAL,
+					 "%s of %llu bytes is larger than core %u's %llu-byte PSUM window",
+					 kbin_mr_type_str(r->mr_type), r->size,
+					 sg->core, st->nd->arch->psum_size);
+		mr->pa = nrsim_psum_base(st->nd, sg->core);
+		c->where = NRSIM_WHERE_PSUM;
+		c->where_idx = sg->core;
+		c->mode = KBIN_MODE_PSUM;
+		break;
 	case KBIN_STORAGE_SCRATCHPAD:
 		/* the arena its backing_buf names (the arena table) */
 		if (kbin_backing(r->virt.backing_buf)->scope == KBIN_ARENA_SUBGRAPH)

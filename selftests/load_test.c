@@ -10,7 +10,9 @@
  * window is -ERANGE for RESOLVE, READ_VAR and WRITE_VAR; a plan past the
  * last NeuronCore is -ENODEV and leaves the device unchanged; a LOAD whose
  * result cannot be written back is -EFAULT and loads nothing (not even
- * against the fd's cap).
+ * against the fd's cap); an MR_PSUM variable lives in its NeuronCore's
+ * PSUM window: RESOLVE, WRITE_VAR/READ_VAR, debugfs and DMA to and from
+ * it, and plans that break the PSUM rules refused.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -624,6 +626,142 @@ TEST(remote_of_sb_spans_partitions)
 	free(b);
 	EXPECT_EQ(0, nsim_unload(fd, id));
 	plan_free(&p);
+	close(fd);
+}
+
+/*
+ * An MR_PSUM variable (Documentation/hardware.rst, "Kinds") is its
+ * NeuronCore's PSUM window: loaded on the last NeuronCore it resolves at
+ * psum_base + core * psum_size, reads zeros until written, takes a
+ * WRITE_VAR/READ_VAR round trip and is refused past its size; debugfs
+ * lists it as psum<core>, "psum window"; qIn copies input0 into four
+ * partitions of it, partition p at p * psum_size / 128, and qOut copies
+ * them back to output0.  Plans that break the PSUM rules are refused with
+ * their reason.
+ */
+static int run_queue_wait(int fd, uint32_t id, uint32_t q,
+			  struct neuronsim_run_result *res)
+{
+	struct neuronsim_run r = {
+		.model_id = id, .num_queues = 1, .queues = (uintptr_t)&q,
+	};
+	struct neuronsim_wait w = {
+		.model_id = id, .num_queues = 1, .queues = (uintptr_t)&q,
+		.results = (uintptr_t)res, .timeout_ns = 60LL * 1000000000LL,
+	};
+
+	if (ioctl(fd, NEURONSIM_IOC_RUN, &r) || ioctl(fd, NEURONSIM_IOC_WAIT, &w))
+		return -errno;
+	return 0;
+}
+
+/* LOAD of the PSUM plan @ps on core 0: its err_reason, 0 when it loads */
+static unsigned int psum_load_reason(int fd, const struct tl_psum *ps)
+{
+	struct neuronsim_load l;
+	struct kbin_writer *w;
+	struct plan p;
+	uint32_t id;
+	int e = 0;
+
+	w = tl_psum_plan(ps, &e);
+	if (!w || plan_finish(w, e, &p))
+		return ~0U;
+	if (!nsim_load(fd, &p, 0, &id, &l, NULL, 0)) {
+		nsim_unload(fd, id);
+		l.err_reason = 0;
+	}
+	plan_free(&p);
+	return l.err_reason;
+}
+
+TEST(psum_var_staged_resolved_and_moved_by_dma)
+{
+	enum { RUN = 64, PARTS = 4, FIRST = 2, BYTE = 100 };
+	struct neuronsim_run_result res;
+	struct neuronsim_info info;
+	struct kbin_writer *w;
+	uint8_t in[RUN * PARTS], out[RUN * PARTS], b[RUN], zero[RUN] = { 0 };
+	uint64_t part, a = 0, base;
+	char path[128], row[64];
+	struct tl_psum ps;
+	struct plan p;
+	uint32_t id, core, k;
+	int fd, e = 0;
+
+	fd = nsim_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, nsim_get_info(fd, &info));
+	part = info.psum_size / 128;	/* 128 PSUM partitions on trn1..trn3 */
+	core = info.num_cores - 1;
+	base = info.psum_base + core * info.psum_size;
+	ps = (struct tl_psum){ .gen = info.arch_gen,
+			       .sb_size = info.sbuf_window_size, .run = RUN,
+			       .parts = PARTS, .first = FIRST, .byte = BYTE };
+	w = tl_psum_plan(&ps, &e);
+	ASSERT_NE(NULL, w);
+	ASSERT_EQ(0, plan_finish(w, e, &p));
+	ASSERT_EQ(0, nsim_load(fd, &p, core, &id, NULL, NULL, 0));
+
+	/* RESOLVE: inside the PSUM window of the core it was loaded on */
+	ASSERT_EQ(0, nsim_resolve(fd, id, 0, TL_PSUM_VAR, 0, info.psum_size, &a));
+	EXPECT_EQ(base, a);
+	ASSERT_EQ(0, nsim_resolve(fd, id, 0, TL_PSUM_VAR, 3 * part + 5, 1, &a));
+	EXPECT_EQ(base + 3 * part + 5, a);
+	EXPECT_EQ(-ERANGE, nsim_resolve(fd, id, 0, TL_PSUM_VAR, info.psum_size, 1, &a));
+
+	/* zeros until written; a WRITE_VAR/READ_VAR round trip */
+	ASSERT_EQ(0, nsim_read_var(fd, id, 0, TL_PSUM_VAR, 9 * part, b, RUN));
+	EXPECT_EQ(0, memcmp(b, zero, RUN));
+	for (k = 0; k < RUN; k++)
+		b[k] = (uint8_t)(k * 7 + 1);
+	ASSERT_EQ(0, nsim_write_var(fd, id, 0, TL_PSUM_VAR, 9 * part + 3, b, RUN));
+	memset(out, 0, sizeof(out));
+	ASSERT_EQ(0, nsim_read_var(fd, id, 0, TL_PSUM_VAR, 9 * part + 3, out, RUN));
+	EXPECT_EQ(0, memcmp(b, out, RUN));
+	EXPECT_EQ(-ERANGE, nsim_write_var(fd, id, 0, TL_PSUM_VAR, info.psum_size - 1, b, 2));
+	EXPECT_EQ(-ERANGE, nsim_read_var(fd, id, 0, TL_PSUM_VAR, info.psum_size, b, 1));
+
+	/* debugfs: the same columns as an MR_SB row */
+	snprintf(row, sizeof(row), "\tpsum%u\tpsum window\n", core);
+	EXPECT_FILE_HAS(dbgfs_path(path, sizeof(path), "models/%u/sg0/memrefs", id),
+			"\tpsum\tMR_PSUM\t", row);
+
+	/* DMA: input0 -> four PSUM partitions -> output0 */
+	for (k = 0; k < sizeof(in); k++)
+		in[k] = (uint8_t)(k * 13 + 5);
+	ASSERT_EQ(0, nsim_write_var(fd, id, 0, TL_IO_IN, 0, in, sizeof(in)));
+	ASSERT_EQ(0, run_queue_wait(fd, id, TL_PSUM_Q_IN, &res));
+	EXPECT_EQ(0, res.status);
+	EXPECT_EQ((uint64_t)sizeof(in), res.bytes);
+	for (k = 0; k < PARTS; k++) {
+		ASSERT_EQ(0, nsim_read_var(fd, id, 0, TL_PSUM_VAR,
+					   (FIRST + k) * part + BYTE, b, RUN));
+		EXPECT_EQ(0, memcmp(b, in + k * RUN, RUN)) TH_LOG("partition %u", FIRST + k);
+	}
+	ASSERT_EQ(0, run_queue_wait(fd, id, TL_PSUM_Q_OUT, &res));
+	EXPECT_EQ(0, res.status);
+	ASSERT_EQ(0, nsim_read_var(fd, id, 0, TL_IO_OUT, 0, out, sizeof(out)));
+	EXPECT_EQ(0, memcmp(in, out, sizeof(out)));
+	EXPECT_EQ(0, nsim_unload(fd, id));
+	plan_free(&p);
+
+	/* bad plans: the record past the window, a run past its partition,
+	 * partitions past the PSUM's
+	 */
+	ps = (struct tl_psum){ .gen = info.arch_gen,
+			       .sb_size = info.sbuf_window_size, .run = RUN,
+			       .parts = 1, .psum_size = info.psum_size + 1 };
+	EXPECT_EQ(KBIN_ERR_SIZE, psum_load_reason(fd, &ps));
+	ps.psum_size = 0;
+	ps.byte = part - RUN / 2;
+	EXPECT_EQ(KBIN_ERR_DMA_PSUM_PARTITION, psum_load_reason(fd, &ps));
+	ps.byte = 0;
+	ps.first = 127;
+	ps.parts = 2;
+	EXPECT_EQ(KBIN_ERR_DMA_PSUM_WINDOW, psum_load_reason(fd, &ps));
+	ps.parts = 1;
+	EXPECT_EQ(0U, psum_load_reason(fd, &ps));
 	close(fd);
 }
 

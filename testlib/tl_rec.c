@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "kbin_gen.h"
 #include "tl_rec.h"
 
 void tl_rec_in(const struct tl_rec *r, struct kbin_rec_in *in)
@@ -103,5 +104,53 @@ struct kbin_writer *tl_io_plan(const struct tl_io *io, int *e)
 			     .name = name[i], .size = io->size,
 			     .align = io->align, .dtype = io->dtype,
 			     .d0 = io->d0, .d1 = io->d1);
+	return w;
+}
+
+struct kbin_writer *tl_psum_plan(const struct tl_psum *ps, int *e)
+{
+	const struct kbin_gen *g = kbin_gen_target(ps->gen);
+	uint64_t n = (uint64_t)ps->run * ps->parts;
+	struct tl_io io = {
+		.gen = ps->gen, .sb_size = ps->sb_size, .size = n, .align = 64,
+		.dtype = "uint8", .d0 = n, .d1 = 1,
+	};
+	uint64_t part = g ? kbin_gen_psum_partition_size(g) : 0;
+	struct kbin_dma_side flat = {
+		.sizes = { ps->run, ps->parts }, .steps = { 1, ps->run },
+		.dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 2,
+	};
+	struct kbin_dma_side on_psum = {
+		.offset = ps->first * part + ps->byte,
+		.sizes = { ps->run, ps->parts }, .steps = { 1, part },
+		.var_id = TL_PSUM_VAR, .dtype = KBIN_DMA_DTYPE_UINT8,
+		.num_dims = 2,
+	};
+	struct kbin_dma_block blk = { .queue = TL_PSUM_Q_IN,
+				      .semaphore = TL_PSUM_SEM_IN };
+	struct kbin_dma_desc d = { .op = KBIN_DMA_OP_COPY, .num_tiling_dims = 1 };
+	struct kbin_writer *w = tl_io_plan(&io, e);
+
+	if (!w)
+		return NULL;
+	if (!g)
+		*e = -EINVAL;
+	*e |= TL_ADD(w, .id = TL_PSUM_VAR, .type = KBIN_MR_PSUM, .name = "psum",
+		     .size = ps->psum_size ? ps->psum_size :
+			     g ? g->psum_size : 1);
+	*e |= TL_QUEUE(w, .name = "qIn", .type = KBIN_DMA_QUEUE_IN,
+		       .sem = { TL_PSUM_SEM_IN }) < 0;
+	*e |= TL_QUEUE(w, .name = "qOut", .type = KBIN_DMA_QUEUE_DATA,
+		       .sem = { TL_PSUM_SEM_OUT }) < 0;
+	d.from = flat;
+	d.from.var_id = TL_IO_IN;
+	d.to = on_psum;
+	*e |= kbin_writer_add_dma_block(w, 0, &blk, "input0 to psum", &d, 1);
+	blk.queue = TL_PSUM_Q_OUT;
+	blk.semaphore = TL_PSUM_SEM_OUT;
+	d.from = on_psum;
+	d.to = flat;
+	d.to.var_id = TL_IO_OUT;
+	*e |= kbin_writer_add_dma_block(w, 0, &blk, "psum to output0", &d, 1);
 	return w;
 }

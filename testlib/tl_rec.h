@@ -158,4 +158,48 @@ struct tl_io {
  */
 struct kbin_writer *tl_io_plan(const struct tl_io *io, int *e);
 
+/* the var_ids of a PSUM plan (tl_psum_plan()): the I/O plan's, then PSUM */
+enum { TL_PSUM_VAR = TL_IO_OUT + 1 };
+/* its DMA queues (and semaphores): qIn copies input0 to PSUM, qOut back */
+enum { TL_PSUM_Q_IN, TL_PSUM_Q_OUT };
+#define TL_PSUM_SEM_IN	10U
+#define TL_PSUM_SEM_OUT	11U
+
+/**
+ * struct tl_psum - the PSUM plan (Documentation/hardware.rst, "Kinds"):
+ * the I/O plan plus an MR_PSUM variable and two DMA blocks through it.
+ * @gen: the generation; the PSUM geometry is its row of the generation
+ *	table (kbin_gen.h).
+ * @sb_size: the state buffer's size (neuronsim_info sbuf_window_size).
+ * @psum_size: the MR_PSUM record's size; 0 is the generation's window.
+ * @run: bytes a DMA run moves in one PSUM partition.
+ * @parts: partitions the runs cover, one run each; input0 and output0
+ *	are @run x @parts bytes.
+ * @first: the first partition.
+ * @byte: the runs' first byte inside each partition.
+ */
+struct tl_psum {
+	uint32_t gen;
+	uint64_t sb_size;
+	uint64_t psum_size;
+	uint32_t run;
+	uint32_t parts;
+	uint32_t first;
+	uint32_t byte;
+};
+
+/**
+ * tl_psum_plan() - a new writer with the PSUM plan: the I/O plan of
+ * @ps's sizes (vars TL_IO_SB, TL_IO_IN, TL_IO_OUT, @run x @parts bytes
+ * each) and MR_PSUM "psum" (TL_PSUM_VAR); DMA queue "qIn" (semaphore
+ * TL_PSUM_SEM_IN) copies input0 to partitions @first.. of PSUM, @run
+ * bytes at byte @byte of each, in one block; "qOut" (TL_PSUM_SEM_OUT)
+ * copies them back to output0.
+ * @ps: the plan's geometry.
+ * @e: as tl_io_plan()'s; also -EINVAL for a generation no plan targets.
+ *
+ * Return: the writer, NULL when out of memory.
+ */
+struct kbin_writer *tl_psum_plan(const struct tl_psum *ps, int *e);
+
 #endif /* _NEURONSIM_TL_REC_H */

@@ -1008,6 +1008,17 @@ static unsigned int kbin_check_record(struct kbin_ck *c, int sg, __u32 i,
 				 kbin_mr_type_str(r->mr_type),
 				 (unsigned long long)r->size,
 				 (unsigned long long)c->gen->sbuf_window_size);
+	/* a PSUM kind fits the PSUM window: its partitions, each's banks */
+	if (kbin_kind(r->mr_type)->storage == KBIN_STORAGE_PSUM &&
+	    r->size > c->gen->psum_size)
+		return kbin_fail(c, sg, i, r, KBIN_FIELD_SIZE, KBIN_ERR_SIZE,
+				 r->size,
+				 "%s size %llu is above the %llu-byte PSUM window (%u partitions x %u bytes)",
+				 kbin_mr_type_str(r->mr_type),
+				 (unsigned long long)r->size,
+				 (unsigned long long)c->gen->psum_size,
+				 kbin_gen_psum_partitions(c->gen),
+				 kbin_gen_psum_partition_size(c->gen));
 	if (!r->alignment || (r->alignment & (r->alignment - 1)) ||
 	    r->alignment > KBIN_MAX_ALIGNMENT)
 		return kbin_fail(c, sg, i, r, KBIN_FIELD_ALIGNMENT,
@@ -1242,7 +1253,8 @@ static unsigned int kbin_check_dma_queue(struct kbin_ck *c,
  * pass 3 checked), a known dtype, zero padding and unused dimensions,
  * the pattern rules of kbin_dma_pattern(), the extent within the var's
  * record size and, on the state buffer (an MR_SB, or an MR_REMOTE of
- * one), the window, partition and gap rules.
+ * one), the window, partition and gap rules; on PSUM (an MR_PSUM, or an
+ * MR_REMOTE of one) the PSUM window and partition rules.
  */
 static unsigned int kbin_check_dma_side(struct kbin_ck *c,
 					const struct kbin_dma_at *at,
@@ -1254,7 +1266,7 @@ static unsigned int kbin_check_dma_side(struct kbin_ck *c,
 	const struct kbin_mem_ref *v, *src;
 	struct kbin_dma_sb sb;
 	unsigned int r, sbr = KBIN_OK;
-	int is_sb;
+	int is_sb, is_psum;
 	__u32 i;
 
 	if (sd->var_id >= set->nmem)
@@ -1314,6 +1326,16 @@ static unsigned int kbin_check_dma_side(struct kbin_ck *c,
 					     sd->var_id, (unsigned long long)p->extent,
 					     (unsigned long long)c->gen->sbuf_window_size);
 	}
+	is_psum = kbin_kind(src->mr_type)->storage == KBIN_STORAGE_PSUM;
+	if (is_psum) {
+		sbr = kbin_dma_psum(c->gen, sd, p->extent, &sb);
+		if (sbr == KBIN_ERR_DMA_PSUM_WINDOW)
+			return kbin_fail_dma(c, at, field, sbr, p->extent,
+					     "var_id %u: extent %llu is outside the %llu-byte PSUM window (%u partitions)",
+					     sd->var_id, (unsigned long long)p->extent,
+					     (unsigned long long)c->gen->psum_size,
+					     kbin_gen_psum_partitions(c->gen));
+	}
 	if (p->extent > v->size)
 		return kbin_fail_dma(c, at, field, KBIN_ERR_DMA_EXTENT, p->extent,
 				     "var_id %u '%s': extent %llu is past its %llu bytes",
@@ -1337,6 +1359,14 @@ static unsigned int kbin_check_dma_side(struct kbin_ck *c,
 				     (unsigned long long)sb.partition,
 				     (unsigned long long)sb.end,
 				     c->gen->sbuf_partition_size);
+	if (sbr == KBIN_ERR_DMA_PSUM_PARTITION)
+		return kbin_fail_dma(c, at, field, sbr, sb.end,
+				     "var_id %u: dimension %u puts a run of %u bytes at byte %llu of PSUM partition %llu, ending at %llu past the %u-byte partition",
+				     sd->var_id, sb.dim, sd->sizes[0],
+				     (unsigned long long)sb.byte,
+				     (unsigned long long)sb.partition,
+				     (unsigned long long)sb.end,
+				     kbin_gen_psum_partition_size(c->gen));
 	return KBIN_OK;
 }
 

@@ -454,6 +454,62 @@ unsigned int kbin_dma_sbuf(const struct kbin_gen *g,
 	return KBIN_OK;
 }
 
+/**
+ * kbin_dma_psum() - the PSUM rules of a side whose variable is a PSUM
+ *	variable (its storage is PSUM in the kind table).
+ * @g: the target generation (kbin_gen.h): psum_size, psum_banks.
+ * @s: the side, accepted by kbin_dma_pattern().
+ * @extent: its extent from kbin_dma_pattern().
+ * @sb: out: the partition, byte and end of the run a refusal is about.
+ *
+ * Byte b of PSUM partition p is at p * part + b of the window, part =
+ * kbin_gen_psum_partition_size() (Documentation/hardware.rst).  The
+ * partitions fill their stride, so there is no gap, but a run still
+ * stays in one partition, as on the state buffer: with offset = P0 *
+ * part + B0 and steps[i] = Pi * part + Bi, in this order:
+ *   1. the extent is at most the window, so the partitions it reaches
+ *      are at most kbin_gen_psum_partitions() (KBIN_ERR_DMA_PSUM_WINDOW);
+ *   2. every run stays in its partition: B0 + sum_{i <= k} (sizes[i] -
+ *      1) * Bi + sizes[0] <= part for each dimension k
+ *      (KBIN_ERR_DMA_PSUM_PARTITION; @sb->dim is the dimension k).
+ * O(KBIN_DMA_MAX_DIMS).
+ *
+ * Return: KBIN_OK or the first rule's reason code.
+ */
+unsigned int kbin_dma_psum(const struct kbin_gen *g,
+			   const struct kbin_dma_side *s, __u64 extent,
+			   struct kbin_dma_sb *sb)
+{
+	__u64 part = kbin_gen_psum_partition_size(g);
+	__u64 byte, pnum, t;
+	__u32 i;
+
+	sb->partition = 0;
+	sb->byte = 0;
+	sb->end = extent;
+	sb->dim = 0;
+	if (extent > g->psum_size || !part)
+		return KBIN_ERR_DMA_PSUM_WINDOW;
+	byte = s->offset % part;
+	pnum = s->offset / part;
+	for (i = 0; i < s->num_dims; i++) {
+		if (i) {
+			/* (sizes - 1) * steps fit the extent, so these do too */
+			t = (__u64)(s->sizes[i] - 1);
+			byte += t * (s->steps[i] % part);
+			pnum += t * (s->steps[i] / part);
+		}
+		if (byte + s->sizes[0] > part) {
+			sb->partition = pnum;
+			sb->byte = byte;
+			sb->end = byte + s->sizes[0];
+			sb->dim = i;
+			return KBIN_ERR_DMA_PSUM_PARTITION;
+		}
+	}
+	return KBIN_OK;
+}
+
 /* is @op[0..4) the letters W, X, Y, Z, each once? */
 static int kbin_dma_is_perm(const char *op)
 {

@@ -126,12 +126,15 @@ unsigned int kbin_dma_pattern(const struct kbin_dma_side *s,
 			      struct kbin_dma_pat *p);
 
 /**
- * struct kbin_dma_sb - where kbin_dma_sbuf() found a side's run.
+ * struct kbin_dma_sb - where kbin_dma_sbuf() or kbin_dma_psum() found a
+ *	side's run.
  * @partition: the partition of the run it is about.
  * @byte: the run's first byte inside that partition.
- * @end: @byte + sizes[0] (KBIN_ERR_DMA_SBUF_PARTITION, _GAP), or the
- *	extent (KBIN_ERR_DMA_SBUF_WINDOW).
- * @dim: KBIN_ERR_DMA_SBUF_GAP: the dimension that moves the run there.
+ * @end: @byte + sizes[0] (KBIN_ERR_DMA_SBUF_PARTITION, _GAP,
+ *	KBIN_ERR_DMA_PSUM_PARTITION), or the extent (KBIN_ERR_DMA_SBUF_WINDOW,
+ *	KBIN_ERR_DMA_PSUM_WINDOW).
+ * @dim: KBIN_ERR_DMA_SBUF_GAP, KBIN_ERR_DMA_PSUM_PARTITION: the dimension
+ *	that moves the run there.
  */
 struct kbin_dma_sb {
 	__u64 partition;
@@ -141,6 +144,9 @@ struct kbin_dma_sb {
 };
 
 unsigned int kbin_dma_sbuf(const struct kbin_gen *g,
+			   const struct kbin_dma_side *s, __u64 extent,
+			   struct kbin_dma_sb *sb);
+unsigned int kbin_dma_psum(const struct kbin_gen *g,
 			   const struct kbin_dma_side *s, __u64 extent,
 			   struct kbin_dma_sb *sb);
 /**

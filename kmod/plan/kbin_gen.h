@@ -134,4 +134,17 @@ static inline __u32 kbin_gen_psum_partitions(const struct kbin_gen *g)
 	return (__u32)(g->psum_size / ((__u64)g->psum_banks * KBIN_PSUM_BANK_SIZE));
 }
 
+/**
+ * kbin_gen_psum_partition_size() - PSUM bytes per partition, which is
+ *	also the partition stride of the PSUM window (the banks of a
+ *	partition side by side: no gap, unlike SBUF).
+ * @g: the generation.
+ *
+ * Return: @g->psum_banks * KBIN_PSUM_BANK_SIZE.
+ */
+static inline __u32 kbin_gen_psum_partition_size(const struct kbin_gen *g)
+{
+	return (__u32)g->psum_banks * KBIN_PSUM_BANK_SIZE;
+}
+
 #endif /* _NEURONSIM_KBIN_GEN_H */

@@ -77,6 +77,12 @@ const struct kbin_kind kbin_kinds[KBIN_MR_TYPE_MAX + 1] = {
 		.size = KBIN_SIZE_OPTIONAL,
 		.build = KBIN_BUILD_REMOTE_VARIABLE,
 	},
+	/* neuronsim's own kind: libnrt's values stop at MR_REMOTE */
+	[KBIN_MR_PSUM] = {
+		.name = "MR_PSUM", .def_type = "psum",
+		.storage = KBIN_STORAGE_PSUM,
+		.size = KBIN_SIZE_PSUM, .build = KBIN_BUILD_PSUM,
+	},
 };
 
 /*

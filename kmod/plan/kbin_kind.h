@@ -32,6 +32,8 @@
  * @KBIN_STORAGE_TARGET: no bytes of its own: its target's address.
  * @KBIN_STORAGE_REMOTE: another subgraph's variable, placed in a second
  *	pass.
+ * @KBIN_STORAGE_PSUM: the NeuronCore's PSUM window; the address is the
+ *	window base, nothing is copied.
  */
 enum kbin_storage {
 	KBIN_STORAGE_NONE = 0,
@@ -42,6 +44,7 @@ enum kbin_storage {
 	KBIN_STORAGE_TABLE,
 	KBIN_STORAGE_TARGET,
 	KBIN_STORAGE_REMOTE,
+	KBIN_STORAGE_PSUM,
 };
 
 /**
@@ -257,6 +260,9 @@ enum kbin_placement {
  * @KBIN_SIZE_ADDRESS: KBIN_ADDRESS_SIZE, one device address.
  * @KBIN_SIZE_LIST: 4 bytes per list entry.
  * @KBIN_SIZE_OPTIONAL: the variable's size when it has one, else 0.
+ * @KBIN_SIZE_PSUM: the target generation's PSUM window of a NeuronCore
+ *	(psum_size: partition p's bytes at p * psum_banks *
+ *	KBIN_PSUM_BANK_SIZE).
  */
 enum kbin_size_rule {
 	KBIN_SIZE_NONE = 0,
@@ -265,6 +271,7 @@ enum kbin_size_rule {
 	KBIN_SIZE_ADDRESS,
 	KBIN_SIZE_LIST,
 	KBIN_SIZE_OPTIONAL,
+	KBIN_SIZE_PSUM,
 };
 
 /* bytes of a device address (an MR_PTR's size, a pointer-table row) */
@@ -300,6 +307,8 @@ static inline __u64 kbin_ptr_table_bytes(__u64 size, __u32 length)
  * @KBIN_BUILD_LIST: nscc_mr_list_ops.
  * @KBIN_BUILD_PTR_TABLE: nscc_mr_ptr_table_ops.
  * @KBIN_BUILD_REMOTE_VARIABLE: nscc_mr_remote_variable_ops.
+ * @KBIN_BUILD_PSUM: nscc_mr_psum_ops (neuronsim's own; libnrt has no
+ *	PSUM class).
  * @KBIN_BUILD_MAX: the number of classes.
  */
 enum kbin_build {
@@ -313,12 +322,13 @@ enum kbin_build {
 	KBIN_BUILD_LIST,
 	KBIN_BUILD_PTR_TABLE,
 	KBIN_BUILD_REMOTE_VARIABLE,
+	KBIN_BUILD_PSUM,
 	KBIN_BUILD_MAX,
 };
 
 /**
  * struct kbin_kind - the properties of one mr_type.
- * @name: "MR_SB" .. "MR_REMOTE".
+ * @name: "MR_SB" .. "MR_PSUM".
  * @def_type: the def.json "type" string the compiler maps to this kind,
  *	or NULL when def.json has none.
  * @storage: enum kbin_storage.
@@ -357,7 +367,7 @@ static inline const struct kbin_kind *kbin_kind(__u32 mr_type)
 }
 
 /**
- * kbin_kind_valid() - is @mr_type a kind a plan may hold (1..11)?
+ * kbin_kind_valid() - is @mr_type a kind a plan may hold (1..12)?
  * @mr_type: value.
  *
  * Return: true for a kind other than MR_INVALID.
@@ -368,8 +378,8 @@ static inline int kbin_kind_valid(__u32 mr_type)
 }
 
 /**
- * kbin_kind_has_storage() - does the kind own device bytes (SBUF, HBM,
- *	scratchpad)?  Exactly these need a non-zero size, and only these may
+ * kbin_kind_has_storage() - does the kind own device bytes (SBUF, PSUM,
+ *	HBM, scratchpad)?  Exactly these need a non-zero size, and only these may
  *	be an MR_PTR's target, an MR_PTR_TABLE row or an MR_REMOTE's var.
  * @mr_type: enum kbin_mr_type.
  *
@@ -380,7 +390,7 @@ static inline int kbin_kind_has_storage(__u32 mr_type)
 	__u8 s = kbin_kind(mr_type)->storage;
 
 	return s == KBIN_STORAGE_SBUF || s == KBIN_STORAGE_HBM ||
-	       s == KBIN_STORAGE_SCRATCHPAD;
+	       s == KBIN_STORAGE_SCRATCHPAD || s == KBIN_STORAGE_PSUM;
 }
 
 unsigned int kbin_mr_type_from_def(const char *def_type);

@@ -97,6 +97,8 @@ static const char *const kbin_reasons[KBIN_ERR_STAGE_LAST + 1] = {
 	[KBIN_ERR_PROG_TRIGGER_COUNT] = "triggers are not the queue's blocks",
 	[KBIN_ERR_PROG_SYNC] = "decoded entry is not its record's",
 	[KBIN_ERR_PROG_COMPUTE] = "compute instruction breaks the encoding's rules",
+	[KBIN_ERR_DMA_PSUM_WINDOW] = "PSUM access outside the window",
+	[KBIN_ERR_DMA_PSUM_PARTITION] = "PSUM run past its partition",
 	[KBIN_ERR_STAGE_HBM] = "HBM exhausted",
 	[KBIN_ERR_STAGE_BACKING] = "backing memory cap reached",
 	[KBIN_ERR_STAGE_SCRATCHPAD] = "scratchpad too large",
@@ -251,6 +253,7 @@ static const char *const kbin_mode_names[KBIN_MODE_MAX] = {
 	[KBIN_MODE_LIST] = "index list",
 	[KBIN_MODE_TABLE] = "ptr table",
 	[KBIN_MODE_REMOTE] = "remote",
+	[KBIN_MODE_PSUM] = "psum window",
 };
 
 /**

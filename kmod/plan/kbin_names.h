@@ -31,6 +31,7 @@
  * @KBIN_MODE_LIST: "index list": the index list kept, nothing staged.
  * @KBIN_MODE_TABLE: "ptr table": a table of addresses written to HBM.
  * @KBIN_MODE_REMOTE: "remote": another subgraph's variable.
+ * @KBIN_MODE_PSUM: "psum window": the NeuronCore's PSUM window.
  * @KBIN_MODE_MAX: number of modes.
  */
 enum kbin_stage_mode {
@@ -43,6 +44,7 @@ enum kbin_stage_mode {
 	KBIN_MODE_LIST,
 	KBIN_MODE_TABLE,
 	KBIN_MODE_REMOTE,
+	KBIN_MODE_PSUM,
 	KBIN_MODE_MAX,
 };
 

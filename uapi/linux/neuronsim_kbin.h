@@ -221,9 +221,11 @@ enum kbin_dma_dtype {
 #define KBIN_DMA_QF_MASK	0x1U
 
 /**
- * enum kbin_mr_type - the mem_ref discriminator.  Values are libnrt's
- * kbin_mr_type_t; what each kind may hold and how it is staged is its row
- * in the kind table (kmod/plan/kbin_kind.h, Documentation/hardware.rst).
+ * enum kbin_mr_type - the mem_ref discriminator.  Values 0..11 are
+ * libnrt's kbin_mr_type_t; 12 (KBIN_MR_PSUM) is neuronsim's own, a value
+ * libnrt does not define.  What each kind may hold and how it is staged is
+ * its row in the kind table (kmod/plan/kbin_kind.h,
+ * Documentation/hardware.rst).
  * @KBIN_MR_INVALID: no kind; refused.
  * @KBIN_MR_SB: a state-buffer (SBUF) variable.
  * @KBIN_MR_BUFFER_STAGED: a weight in HBM whose payload the plan must carry.
@@ -237,6 +239,8 @@ enum kbin_dma_dtype {
  * @KBIN_MR_PTR_TABLE: a table of pointers ("dge-table") to variables of the
  *	set.
  * @KBIN_MR_REMOTE: a variable of another subgraph of the plan.
+ * @KBIN_MR_PSUM: neuronsim's own: a PSUM variable, the NeuronCore's PSUM
+ *	window as KBIN_MR_SB is its SBUF window.
  * @KBIN_MR_TYPE_MAX: the largest mr_type.
  */
 enum kbin_mr_type {
@@ -252,7 +256,8 @@ enum kbin_mr_type {
 	KBIN_MR_LIST = 9,
 	KBIN_MR_PTR_TABLE = 10,
 	KBIN_MR_REMOTE = 11,
-	KBIN_MR_TYPE_MAX = KBIN_MR_REMOTE,
+	KBIN_MR_PSUM = 12,
+	KBIN_MR_TYPE_MAX = KBIN_MR_PSUM,
 };
 
 /**
@@ -998,7 +1003,7 @@ enum kbin_check_field {
  * @KBIN_ERR_SET_SIZE: set_size != 24 + nmem * 152.
  * @KBIN_ERR_CARVEOUT: carve-out outside the SBUF geometry/bad type.
  * @KBIN_ERR_RESERVED: a reserved or padding field is not zero.
- * @KBIN_ERR_MR_TYPE: 0 or > MR_REMOTE.
+ * @KBIN_ERR_MR_TYPE: 0 or > MR_PSUM.
  * @KBIN_ERR_NAME: missing, empty, unterminated or too long.
  * @KBIN_ERR_SIZE: size 0 where required, or out of range.
  * @KBIN_ERR_ALIGNMENT: 0, not a power of two, or too large.
@@ -1046,6 +1051,8 @@ enum kbin_check_field {
  * @KBIN_ERR_PROG_SYNC: decoded entry is not its record's.
  * @KBIN_ERR_PROG_COMPUTE: a compute instruction of neuronsim's encoding
  *	its engine cannot run, or an operand outside its memory.
+ * @KBIN_ERR_DMA_PSUM_WINDOW: PSUM access outside the window.
+ * @KBIN_ERR_DMA_PSUM_PARTITION: PSUM run past its partition.
  * @KBIN_ERR_CHECK_MAX: one past the last checker code; never reported.
  * @KBIN_ERR_STAGE_HBM: HBM exhausted.
  * @KBIN_ERR_STAGE_BACKING: backing RAM cap reached.
@@ -1125,6 +1132,9 @@ enum kbin_check_reason {
 	KBIN_ERR_PROG_TRIGGER_COUNT,
 	KBIN_ERR_PROG_SYNC,
 	KBIN_ERR_PROG_COMPUTE,
+	/* a DMA side on a PSUM variable (MR_PSUM, or an MR_REMOTE of one) */
+	KBIN_ERR_DMA_PSUM_WINDOW,
+	KBIN_ERR_DMA_PSUM_PARTITION,
 	KBIN_ERR_CHECK_MAX,
 
 	/* staging failures reported by the kernel, not by the checker */

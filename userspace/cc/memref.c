@@ -138,6 +138,33 @@ const struct nscc_mr_ops nscc_mr_sp_ops = {
 	.destroy = base_destroy,
 };
 
+/*
+ * mem_ref_psum (neuronsim's own class): a PSUM variable is the core's
+ * whole PSUM window (partition p at p * psum_banks * 2 KiB, as DMA
+ * descriptors address it), alignment 1, as mem_ref_sp is the SBUF window.
+ */
+static uint64_t psum_size(const struct nscc_mr *mr, uint32_t target_gen)
+{
+	(void)mr;
+	return nscc_psum_window_size(target_gen);
+}
+
+static int psum_dump(const struct nscc_mr *mr, const struct nscc_dump_ctx *ctx,
+		     struct nscc_mr_out *out, struct nscc_err *err)
+{
+	int ret = base_dump(mr, ctx, out, err);
+
+	out->in.rec.size = psum_size(mr, ctx->target_gen);
+	out->in.rec.alignment = 1;
+	return ret;
+}
+
+const struct nscc_mr_ops nscc_mr_psum_ops = {
+	.kind = "mem_ref_psum", .obj_size = sizeof(struct nscc_mr_psum),
+	.init = sp_init, .size = psum_size, .dump = psum_dump,
+	.destroy = base_destroy,
+};
+
 static int io_init(struct nscc_mr *mr, const struct nscc_var *v,
 		   uint64_t alignment)
 {
@@ -462,6 +489,7 @@ static const struct nscc_mr_ops *const nscc_mr_classes[KBIN_BUILD_MAX] = {
 	[KBIN_BUILD_LIST] = &nscc_mr_list_ops,
 	[KBIN_BUILD_PTR_TABLE] = &nscc_mr_ptr_table_ops,
 	[KBIN_BUILD_REMOTE_VARIABLE] = &nscc_mr_remote_variable_ops,
+	[KBIN_BUILD_PSUM] = &nscc_mr_psum_ops,
 };
 
 static void *mr_alloc(const struct nscc_mr_ops *ops, const struct nscc_var *v)

@@ -15,6 +15,7 @@
  *     nscc_mr_list                   MR_LIST
  *       nscc_mr_ptr_table            MR_PTR_TABLE (dump = the list's)
  *     nscc_mr_remote_variable        MR_REMOTE
+ *     nscc_mr_psum                   MR_PSUM (neuronsim's own kind)
  *
  * Each class has a const ops table {obj_size, init, size, dump, destroy};
  * dump serializes the object into the 152-byte kbin_mem_ref (plus the
@@ -99,6 +100,10 @@ struct nscc_mr_sp {
 	struct nscc_mr base;
 };
 
+struct nscc_mr_psum {
+	struct nscc_mr base;
+};
+
 struct nscc_mr_io {
 	struct nscc_mr base;
 	uint64_t size;
@@ -166,6 +171,7 @@ extern const struct nscc_mr_ops nscc_mr_pointer_ops;
 extern const struct nscc_mr_ops nscc_mr_list_ops;
 extern const struct nscc_mr_ops nscc_mr_ptr_table_ops;
 extern const struct nscc_mr_ops nscc_mr_remote_variable_ops;
+extern const struct nscc_mr_ops nscc_mr_psum_ops;
 
 /**
  * nscc_mr_new() - build the object of the class the kind table's build

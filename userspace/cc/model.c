@@ -453,3 +453,10 @@ uint64_t nscc_sbuf_window_size(uint32_t target_gen)
 
 	return g ? g->sbuf_window_size : 0;
 }
+
+uint64_t nscc_psum_window_size(uint32_t target_gen)
+{
+	const struct kbin_gen *g = kbin_gen_target(target_gen);
+
+	return g ? g->psum_size : 0;
+}

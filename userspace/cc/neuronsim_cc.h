@@ -232,14 +232,15 @@ int nscc_npy_data(const void *buf, size_t len, size_t *off, char *descr,
  * (Documentation/compiler.rst, Documentation/hardware.rst).
  * @name: unique within its subgraph (owned).
  * @var_id: dense id, 0..n-1 within the subgraph.
- * @mr_type: enum kbin_mr_type, MR_SB..MR_REMOTE.
+ * @mr_type: enum kbin_mr_type, MR_SB..MR_PSUM.
  * @has_size: @size was given; required for every kind but MR_SB,
- *	MR_PTR, MR_LIST and MR_PTR_TABLE.
+ *	MR_PSUM, MR_PTR, MR_LIST and MR_PTR_TABLE.
  * @size: bytes.  MR_SB records get the target's SBUF window
- *	(nscc_sbuf_window_size()), MR_PTR 8, MR_LIST/MR_PTR_TABLE 4 * list
+ *	(nscc_sbuf_window_size()), MR_PSUM its PSUM window
+ *	(nscc_psum_window_size()), MR_PTR 8, MR_LIST/MR_PTR_TABLE 4 * list
  *	length.
- * @alignment: bytes, a power of two; 0 = default (1 for SB, PTR, LIST,
- *	PTR_TABLE and REMOTE; 64 otherwise).
+ * @alignment: bytes, a power of two; 0 = default (1 for SB, PSUM, PTR,
+ *	LIST, PTR_TABLE and REMOTE; 64 otherwise).
  * @dtype: NULL or up to 15 characters (owned).
  * @shape, @ndims: up to 8 dimensions (owned).
  * @offset: MR_VIRTUAL_TMP_BUF byte offset into its scratchpad (a
@@ -538,6 +539,14 @@ uint64_t nscc_sbuf_bytes(uint32_t target_gen);
  * Documentation/hardware.rst); 0 if unknown.
  */
 uint64_t nscc_sbuf_window_size(uint32_t target_gen);
+
+/**
+ * nscc_psum_window_size() - bytes of a NeuronCore's PSUM window of a
+ * target generation, the size of every MR_PSUM record (psum_size:
+ * kbin_gen_psum_partitions() partitions of psum_banks x 2 KiB).
+ * Return: bytes, or 0 for a generation no plan may target.
+ */
+uint64_t nscc_psum_window_size(uint32_t target_gen);
 
 /* ------------------------------------------------------------------ */
 /* def.json front end (defjson.c)                                       */

@@ -646,7 +646,8 @@ const char *neuronsim_field_str(__u32 field);
  *
  * By the kind's storage in the kind table (kmod/plan/kbin_kind.h).
  *
- * Return: "sbuf" (SBUF window: MR_SB), "scratchpad" (MR_VIRTUAL_TMP_BUF),
+ * Return: "sbuf" (SBUF window: MR_SB), "psum" (PSUM window: MR_PSUM),
+ * "scratchpad" (MR_VIRTUAL_TMP_BUF),
  * "none" (no bytes: MR_LIST, MR_INVALID and unknown values), "hbm"
  * otherwise (MR_PTR_TABLE: its row table; MR_PTR, MR_REMOTE: their
  * target's).

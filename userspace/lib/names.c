@@ -28,6 +28,8 @@ NSIM_EXPORT const char *neuronsim_mem_region(__u32 mr_type)
 	switch (kbin_kind(mr_type)->storage) {
 	case KBIN_STORAGE_SBUF:
 		return "sbuf";
+	case KBIN_STORAGE_PSUM:
+		return "psum";
 	case KBIN_STORAGE_SCRATCHPAD:
 		return "scratchpad";
 	case KBIN_STORAGE_NONE:

@@ -224,6 +224,41 @@ TEST_F(kinds, remote_variable)
 }
 
 /* every kind has its own ops table and libnrt's class name */
+/*
+ * MR_PSUM, neuronsim's own kind: the model emits it as the PSUM window
+ * (psum_size, alignment 1) and the plan it compiles to checks and names
+ * it MR_PSUM, as neuronsim-cc dump prints it.
+ */
+TEST(psum_var)
+{
+	struct nscc_model *m = nscc_model_new(KBIN_TARGET_TRN2);
+	struct kbin_check_result res;
+	struct nscc_err err = { "" };
+	const struct kbin_mem_ref_set *set;
+	struct kbin_view v;
+	void *kbin;
+	size_t len;
+	int s0;
+
+	ASSERT_NE(NULL, m);
+	s0 = nscc_model_add_subgraph(m, "sg00");
+	ASSERT_NE(NULL, nscc_model_add_var(m, s0, "SB", 0, KBIN_MR_SB));
+	ASSERT_NE(NULL, nscc_model_add_var(m, s0, "psum", 1, KBIN_MR_PSUM));
+	ASSERT_EQ(0, nscc_compile_model(m, &kbin, &len, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, kbin_read(kbin, len, &v, &res)) TH_LOG("%s", res.err.msg);
+	set = kbin_view_set(&v, 0);
+	ASSERT_EQ(2U, set->nmem);
+	EXPECT_EQ((unsigned)KBIN_MR_PSUM, set->mem[1].mr_type);
+	EXPECT_EQ(2ULL << 20, set->mem[1].size);	/* trn2: 128 x 8 x 2 KiB */
+	EXPECT_EQ(2ULL << 20, nscc_psum_window_size(KBIN_TARGET_TRN2));
+	EXPECT_EQ(1ULL, set->mem[1].alignment);
+	EXPECT_STREQ("MR_PSUM", kbin_mr_type_str(set->mem[1].mr_type));
+	EXPECT_EQ((unsigned)KBIN_MR_PSUM, nscc_mr_type_from_def("psum"));
+	EXPECT_STREQ("mem_ref_psum", nscc_mr_psum_ops.kind);
+	free(kbin);
+	nscc_model_free(m);
+}
+
 TEST(ops_tables)
 {
 	const struct nscc_mr_ops *ops[] = { &nscc_mr_base_ops, &nscc_mr_sp_ops,

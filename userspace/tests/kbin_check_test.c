@@ -18,8 +18,10 @@
 #include "kselftest_harness.h"
 #include "kbin_check.h"
 #include "kbin_reader.h"
+#include "kbin_gen.h"
 #include "kbin_testplan.h"
 #include "nsim_file.h"
+#include "tl_rec.h"
 
 FIXTURE(plan) {
 	void *buf;
@@ -391,7 +393,7 @@ TEST_F(plan, mr_type)
 	REJECT(KBIN_ERR_MR_TYPE, 0, TP_OUT, KBIN_FIELD_MR_TYPE);
 	REC(0, TP_OUT)->mr_type = KBIN_MR_TYPE_MAX + 1;
 	REJECT(KBIN_ERR_MR_TYPE, 0, TP_OUT, KBIN_FIELD_MR_TYPE);
-	ASSERT_EQ(12, self->res.err.value);
+	ASSERT_EQ(13, self->res.err.value);
 }
 
 TEST_F(plan, record_pad0)
@@ -1369,7 +1371,12 @@ TEST(every_code_has_a_name)
 	EXPECT_STREQ("unknown field", kbin_field_str(KBIN_FIELD_MAX));
 	EXPECT_STREQ("MR_SB", kbin_mr_type_str(KBIN_MR_SB));
 	EXPECT_STREQ("MR_REMOTE", kbin_mr_type_str(KBIN_MR_REMOTE));
-	EXPECT_STREQ("MR_UNKNOWN", kbin_mr_type_str(12));
+	EXPECT_STREQ("MR_PSUM", kbin_mr_type_str(KBIN_MR_PSUM));
+	EXPECT_EQ(12, KBIN_MR_PSUM);	/* neuronsim's own, after libnrt's 0..11 */
+	EXPECT_STREQ("MR_UNKNOWN", kbin_mr_type_str(13));
+	EXPECT_STREQ("PSUM run past its partition",
+		     kbin_reason_str(KBIN_ERR_DMA_PSUM_PARTITION));
+	EXPECT_LT(KBIN_ERR_DMA_PSUM_PARTITION, 96);
 	EXPECT_EQ(224 * 1024, kbin_sbuf_partition_size(KBIN_TARGET_TRN2));
 	EXPECT_EQ(0, kbin_sbuf_partition_size(1));
 }
@@ -1514,6 +1521,136 @@ TEST_F(plan, read_file)
 	free(buf);
 	EXPECT_EQ(-ENOENT, nsim_read_file(path, &buf, &len));
 	EXPECT_EQ(-EISDIR, nsim_read_file("/tmp", &buf, &len));
+}
+
+/* ---- MR_PSUM: a variable in the NeuronCore's PSUM window ---- */
+
+/* check the PSUM plan (tl_psum_plan()) of @ps; ~0U when it cannot be built */
+static unsigned int psum_check(const struct tl_psum *ps,
+			       struct kbin_check_result *res)
+{
+	struct kbin_writer *w;
+	unsigned int r = ~0U;
+	void *buf;
+	size_t len;
+	int e = 0;
+
+	w = tl_psum_plan(ps, &e);
+	if (!w)
+		return r;
+	if (!e && !kbin_writer_finish(w, &buf, &len)) {
+		r = kbin_check_plan(buf, len, res);
+		free(buf);
+	}
+	kbin_writer_free(w);
+	return r;
+}
+
+/* the PSUM plan of @gen: @parts runs of @run bytes at byte @byte of each */
+#define PSUM_PLAN(_g, _run, _parts, _first, _byte) (struct tl_psum){ \
+	.gen = (_g), .sb_size = kbin_gen_target(_g)->sbuf_window_size, \
+	.run = (_run), .parts = (_parts), .first = (_first), .byte = (_byte) }
+
+TEST(psum_geometry)
+{
+	const struct kbin_gen *g1 = kbin_gen_by_number(1);
+	const struct kbin_gen *g2 = kbin_gen_target(KBIN_TARGET_TRN1);
+
+	/* generation 1: 4 banks x 64 partitions; 2: 8 banks x 128 */
+	ASSERT_NE(NULL, g1);
+	ASSERT_NE(NULL, g2);
+	EXPECT_EQ(64U, kbin_gen_psum_partitions(g1));
+	EXPECT_EQ(4U * 2048, kbin_gen_psum_partition_size(g1));
+	EXPECT_EQ(128U, kbin_gen_psum_partitions(g2));
+	EXPECT_EQ(8U * 2048, kbin_gen_psum_partition_size(g2));
+	EXPECT_EQ(g2->psum_size, (__u64)kbin_gen_psum_partitions(g2) *
+		  kbin_gen_psum_partition_size(g2));
+	EXPECT_EQ(g1->psum_size, (__u64)kbin_gen_psum_partitions(g1) *
+		  kbin_gen_psum_partition_size(g1));
+}
+
+TEST(psum_var_accepted)
+{
+	static const unsigned int gens[] = { KBIN_TARGET_TRN1, KBIN_TARGET_TRN2,
+					     KBIN_TARGET_TRN3 };
+	struct kbin_check_result res;
+	struct tl_psum ps;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(gens) / sizeof(gens[0]); i++) {
+		__u32 part = kbin_gen_psum_partition_size(kbin_gen_target(gens[i]));
+		__u32 np = kbin_gen_psum_partitions(kbin_gen_target(gens[i]));
+
+		/* 64 bytes of every partition, then whole partitions */
+		ps = PSUM_PLAN(gens[i], 64, np, 0, 0);
+		EXPECT_EQ(KBIN_OK, psum_check(&ps, &res))
+			TH_LOG("gen %u: %s", gens[i], res.err.msg);
+		ps = PSUM_PLAN(gens[i], part, 4, np - 4, 0);
+		EXPECT_EQ(KBIN_OK, psum_check(&ps, &res))
+			TH_LOG("gen %u: %s", gens[i], res.err.msg);
+		/* the last bytes of the last partition */
+		ps = PSUM_PLAN(gens[i], 32, 1, np - 1, part - 32);
+		EXPECT_EQ(KBIN_OK, psum_check(&ps, &res))
+			TH_LOG("gen %u: %s", gens[i], res.err.msg);
+	}
+	/* a generation no plan may target, whatever its PSUM */
+	ps = PSUM_PLAN(KBIN_TARGET_TRN1, 64, 1, 0, 0);
+	ps.gen = 1;
+	EXPECT_NE(KBIN_OK, psum_check(&ps, &res));
+}
+
+TEST(psum_var_size)
+{
+	const struct kbin_gen *g = kbin_gen_target(KBIN_TARGET_TRN2);
+	struct kbin_check_result res;
+	struct tl_psum ps = PSUM_PLAN(KBIN_TARGET_TRN2, 64, 1, 0, 0);
+
+	ps.psum_size = g->psum_size;
+	ASSERT_EQ(KBIN_OK, psum_check(&ps, &res)) TH_LOG("%s", res.err.msg);
+	ps.psum_size = g->psum_size + 1;
+	ASSERT_EQ(KBIN_ERR_SIZE, psum_check(&ps, &res)) TH_LOG("%s", res.err.msg);
+	EXPECT_EQ(KBIN_FIELD_SIZE, res.err.field);
+	EXPECT_EQ(TL_PSUM_VAR, res.err.record);
+	EXPECT_NE(NULL, strstr(res.err.msg, "above the 2097152-byte PSUM window (128 partitions x 16384 bytes)"))
+		TH_LOG("%s", res.err.msg);
+}
+
+TEST(psum_dma_partition)
+{
+	struct kbin_check_result res;
+	__u32 part = kbin_gen_psum_partition_size(kbin_gen_target(KBIN_TARGET_TRN1));
+	struct tl_psum ps = PSUM_PLAN(KBIN_TARGET_TRN1, 64, 2, 0, part - 32);
+
+	/* a run past its partition's bytes: the qIn block's to side first */
+	ASSERT_EQ(KBIN_ERR_DMA_PSUM_PARTITION, psum_check(&ps, &res))
+		TH_LOG("%s", res.err.msg);
+	EXPECT_EQ(KBIN_FIELD_DMA_TO, res.err.field);
+	EXPECT_EQ(0, res.item);
+	EXPECT_NE(NULL, strstr(res.err.msg, "run of 64 bytes at byte 16352 of PSUM partition 0, ending at 16416 past the 16384-byte partition"))
+		TH_LOG("%s", res.err.msg);
+	EXPECT_STREQ("PSUM run past its partition", kbin_reason_str(res.err.reason));
+	/* one run longer than a partition */
+	ps = PSUM_PLAN(KBIN_TARGET_TRN1, part + 1, 1, 0, 0);
+	ASSERT_EQ(KBIN_ERR_DMA_PSUM_PARTITION, psum_check(&ps, &res))
+		TH_LOG("%s", res.err.msg);
+}
+
+TEST(psum_dma_window)
+{
+	struct kbin_check_result res;
+	const struct kbin_gen *g = kbin_gen_target(KBIN_TARGET_TRN2);
+	__u32 np = kbin_gen_psum_partitions(g);
+	struct tl_psum ps = PSUM_PLAN(KBIN_TARGET_TRN2, 64, 2, np - 1, 0);
+
+	/* partitions np - 1 and np: start + partitions past the PSUM's */
+	ASSERT_EQ(KBIN_ERR_DMA_PSUM_WINDOW, psum_check(&ps, &res))
+		TH_LOG("%s", res.err.msg);
+	EXPECT_EQ(KBIN_FIELD_DMA_TO, res.err.field);
+	EXPECT_NE(NULL, strstr(res.err.msg, "outside the 2097152-byte PSUM window (128 partitions)"))
+		TH_LOG("%s", res.err.msg);
+	ps = PSUM_PLAN(KBIN_TARGET_TRN2, 64, 1, np, 0);
+	ASSERT_EQ(KBIN_ERR_DMA_PSUM_WINDOW, psum_check(&ps, &res))
+		TH_LOG("%s", res.err.msg);
 }
 
 TEST(writer_refuses_bad_input)

@@ -144,6 +144,7 @@ TEST(names)
 	ASSERT_STREQ("scratchpad", neuronsim_mem_region(KBIN_MR_VIRTUAL_TMP_BUF));
 	ASSERT_STREQ("hbm", neuronsim_mem_region(KBIN_MR_BUFFER));
 	ASSERT_STREQ("none", neuronsim_mem_region(KBIN_MR_LIST));
+	ASSERT_STREQ("psum", neuronsim_mem_region(KBIN_MR_PSUM));
 	ASSERT_STREQ("checksum mismatch", neuronsim_reason_str(KBIN_ERR_CHECKSUM));
 	ASSERT_STREQ("HBM exhausted", neuronsim_reason_str(KBIN_ERR_STAGE_HBM));
 	ASSERT_STREQ("unknown reason", neuronsim_reason_str(1000));

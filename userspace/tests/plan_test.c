@@ -170,6 +170,9 @@ static const struct {
 	{ KBIN_MR_REMOTE, "MR_REMOTE", "remote", KBIN_STORAGE_REMOTE,
 	  KBIN_PAYLOAD_NONE, KBIN_VARIANT_REMOTE, KBIN_USAGE_GENERIC,
 	  KBIN_PLACE_LOADER, KBIN_SIZE_OPTIONAL, KBIN_BUILD_REMOTE_VARIABLE, 0 },
+	{ KBIN_MR_PSUM, "MR_PSUM", "psum", KBIN_STORAGE_PSUM,
+	  KBIN_PAYLOAD_NONE, KBIN_VARIANT_NONE, KBIN_USAGE_GENERIC,
+	  KBIN_PLACE_LOADER, KBIN_SIZE_PSUM, KBIN_BUILD_PSUM, 1 },
 };
 
 TEST(kinds)
@@ -214,7 +217,7 @@ TEST(names)
 {
 	static const char *const modes[] = {
 		"-", "alloc+copy", "alloc only", "sbuf window", "scratchpad",
-		"pointer", "index list", "ptr table", "remote",
+		"pointer", "index list", "ptr table", "remote", "psum window",
 	};
 	static const char *const backing[] = {
 		"local", "shared", "sharded", "main",
