@@ -412,6 +412,10 @@ TEST(mlp_program_golden)
 	"{\"opcode\": \"TensorCopy\", \"name\": \"c\", \"engine\": \"Pool\", \"ins\": [" ins \
 	"], \"outs\": [" outs "]}")
 
+/* an operand of location @n moved by i x 16 bytes, i not a register */
+#define BP_DYN(n) "{\"Skind\": \"physical_ap\", \"memref\": \"" n "\", \"offset\": 0, " \
+	"\"ap\": [[1, 4], [1, 4]], \"dyn\": [{\"axis\": \"i\", \"step\": 16}]}"
+
 /* what the engines cannot take, and control flow the lowering does not: refused by name */
 TEST(refusals_named)
 {
@@ -422,8 +426,10 @@ TEST(refusals_named)
 		  "lowering: instruction 'c' (TensorCopy) cannot be lowered to an engine program: operand 's' has partition step 2 (an engine instruction takes consecutive partitions)" },
 		{ "three free dims", BP_ONE(BP_AP("s", 0, "[[1, 4], [64, 2], [16, 2], [1, 4]]"), BP_AP("t", 0, "[[1, 4], [1, 16]]")),
 		  "lowering: instruction 'c' (TensorCopy) cannot be lowered to an engine program: operand 's': 3 free dimensions after merging the contiguous ones (an engine instruction takes 2)" },
-		{ "PSUM location", BP_ONE(BP_AP("q", 0, "[[1, 4], [1, 4]]"), BP_AP("t", 0, "[[1, 4], [1, 4]]")),
-		  "lowering: instruction 'c' (TensorCopy) cannot be lowered to an engine program: operand 'q' is in memory of type PSUM (SB and DRAM are lowered)" },
+		{ "two run-time offsets", BP_ONE(BP_DYN("q"), BP_DYN("t")),
+		  "lowering: instruction 'c' (TensorCopy) cannot be lowered to an engine program: both its operands have a run-time offset (one is lowered)" },
+		{ "a Loop axis term", BP_ONE(BP_AP("q", 0, "[[1, 4], [1, 4]]"), BP_DYN("t")),
+		  "lowering: instruction 'c' (TensorCopy) cannot be lowered to an engine program: 'i' is not a register of the function (a Loop axis is not lowered)" },
 		{ "branch back", BP_FLOW(BP_BLK("b0", BP_LD "," BP_CP("c0", "s", "t")) ","
 					 BP_BLK("b1", BP_BR("br", "gt", "0.0", "b0", "b2")) "," BP_BLK("b2", "")),
 		  "lowering: instruction 'br' (CompareAndBranch) cannot be lowered to an engine program: it goes back to block 'b0' (a loop of blocks is not lowered)" },

@@ -268,7 +268,7 @@ TEST(cli_switches)
 			  BIR_EXAMPLES, path);
 	ASSERT_NE(NULL, out);
 	EXPECT_EQ(0, st);
-	EXPECT_NE(NULL, strstr(out, " 8 records, 1 DMA queues, 2 blocks, 2 descriptors, 256 M2S / 256 S2M UDMA pieces, 1 warning\n"))
+	EXPECT_NE(NULL, strstr(out, " 8 records, 3 DMA queues, 24 blocks, 24 descriptors, 2310 M2S / 2310 S2M UDMA pieces, 72 instructions, 1 warning\n"))
 		TH_LOG("%s", out);
 	free(out);
 	ef = fopen(errf, "r");

@@ -310,6 +310,12 @@ static int dma_inst(struct bir_inst *i, void *arg)
 		if (var_kind(a->type) == KBIN_MR_INVALID &&
 		    var_kind(z->type) == KBIN_MR_INVALID)
 			return 0;	/* on chip: a compute engine's copy */
+		/*
+		 * a PSUM side: a compute engine's copy too, its DRAM side
+		 * staged through SBUF by the engine program
+		 */
+		if (a->type == BIR_MEM_PSUM || z->type == BIR_MEM_PSUM)
+			return 0;
 	}
 	/* a run-time offset: a dynamic DMA, written by the runtime as it runs */
 	if (i->ins[0].ndyn || i->outs[0].ndyn)

@@ -101,6 +101,7 @@ struct lp {
 	/* the staging areas */
 	uint64_t st_lo, st_hi, st_cur;
 	uint32_t psum_next;
+	uint32_t psum_free;	/* PSUM banks no PSUM location touches */
 	/* the BIR instructions in program order; each one's actions end */
 	const struct bir_inst **insts;
 	uint32_t ninsts;
@@ -337,6 +338,24 @@ static void lp_stage_area(struct lp *l)
 	l->st_cur = l->st_lo;
 }
 
+/* the PSUM banks the PE tiles may take: those no PSUM location touches */
+static void lp_psum_banks(struct lp *l)
+{
+	l->psum_free = (1U << l->g->psum_banks) - 1;
+	for (uint32_t s = 0; s < l->f->nsets; s++)
+		for (uint32_t k = 0; k < l->f->sets[s]->nlocs; k++) {
+			const struct bir_memloc *ml = l->f->sets[s]->locs[k];
+			uint64_t b;
+
+			if (ml->type != BIR_MEM_PSUM || !ml->dims[1])
+				continue;
+			for (b = ml->addr / KBIN_PSUM_BANK_SIZE;
+			     b <= (ml->addr + ml->dims[1] - 1) / KBIN_PSUM_BANK_SIZE &&
+			     b < 32; b++)
+				l->psum_free &= ~(1U << b);
+		}
+}
+
 /* a staging tile of @parts partitions x @bytes in SBUF */
 static int lp_stage(struct lp *l, uint32_t parts, uint64_t bytes,
 		    uint32_t *off)
@@ -463,7 +482,7 @@ static int lp_opnd(struct lp *l, const struct bir_operand *o,
 {
 	const struct bir_memloc *ml = o->ml;
 	uint64_t elems, parts, off;
-	uint32_t so = 0;
+	uint32_t so = 0, np;
 	int rc;
 
 	*dram = 0;
@@ -500,20 +519,23 @@ static int lp_opnd(struct lp *l, const struct bir_operand *o,
 		 */
 		return load || l->pred ? lp_stage_block(l, o, ap, 1) : 0;
 	}
-	if (ml->type != BIR_MEM_SB)
-		return refuse(l, "operand '%s' is in memory of type %s (SB and DRAM are lowered)",
+	if (ml->type != BIR_MEM_SB && ml->type != BIR_MEM_PSUM)
+		return refuse(l, "operand '%s' is in memory of type %s (SB, PSUM and DRAM are lowered)",
 			      o->name, bir_mem_type_name(ml->type) ?
 			      bir_mem_type_name(ml->type) : "?");
 	if (o->ap[0].step != 1 && parts > 1)
 		return refuse(l, "operand '%s' has partition step %lld (an engine instruction takes consecutive partitions)",
 			      o->name, (long long)o->ap[0].step);
 	off = ml->addr + (uint64_t)o->offset;
-	if (o->offset < 0 || off > UINT32_MAX || ml->base + parts > 128)
-		return refuse(l, "operand '%s': offset %lld or partitions %u..%llu outside SBUF",
+	np = ml->type == BIR_MEM_PSUM ? kbin_gen_psum_partitions(l->g) :
+	     l->g->sbuf_partitions;
+	if (o->offset < 0 || off > UINT32_MAX || ml->base + parts > np)
+		return refuse(l, "operand '%s': offset %lld or partitions %u..%llu outside %s",
 			      o->name, (long long)o->offset, ml->base,
-			      (unsigned long long)(ml->base + parts));
+			      (unsigned long long)(ml->base + parts),
+			      ml->type == BIR_MEM_PSUM ? "PSUM" : "SBUF");
 	ap->offset = (uint32_t)off;
-	ap->space = KBIN_SPACE_SBUF;
+	ap->space = ml->type == BIR_MEM_PSUM ? KBIN_SPACE_PSUM : KBIN_SPACE_SBUF;
 	ap->partition = (uint8_t)ml->base;
 	ap->partitions = (uint8_t)parts;
 	return 0;
@@ -607,6 +629,11 @@ static int lp_psum(struct lp *l, uint32_t parts, uint64_t elems,
 		return refuse(l, "its result of %u partitions x %llu float32 does not fit a PSUM bank (%u x %u)",
 			      parts, (unsigned long long)elems, np,
 			      KBIN_PSUM_BANK_SIZE / 4);
+	if (!(l->psum_free & ((1U << l->g->psum_banks) - 1)))
+		return refuse(l, "its result needs a PSUM bank, and the function's PSUM locations take all %u",
+			      l->g->psum_banks);
+	while (!(l->psum_free & (1U << (l->psum_next % l->g->psum_banks))))
+		l->psum_next++;
 	memset(ap, 0, sizeof(*ap));
 	ap->offset = (l->psum_next++ % l->g->psum_banks) * KBIN_PSUM_BANK_SIZE;
 	ap->space = KBIN_SPACE_PSUM;
@@ -623,6 +650,29 @@ static uint64_t ap_elems(const struct kbin_compute_ap *ap)
 	return (uint64_t)ap->num[0] * ap->num[1];
 }
 
+/* PE reads SBUF: an operand in PSUM is copied into a staging tile first */
+static int lp_pe_sbuf(struct lp *l, struct kbin_compute_ap *ap)
+{
+	struct kbin_compute_record r;
+	uint64_t elems = ap_elems(ap);
+	uint32_t off;
+	int rc;
+
+	if (ap->space != KBIN_SPACE_PSUM)
+		return 0;
+	rc = lp_stage(l, ap->partitions, elems * kbin_dma_dtype(ap->dtype)->size,
+		      &off);
+	if (rc)
+		return rc;
+	lp_rec(&r, KBIN_COP_COPY);
+	r.in0 = *ap;
+	lp_stage_ap(&r.out, off, ap->partitions, elems, ap->dtype);
+	rc = lp_compute(l, &r, KBIN_DMA_ENGINE_DVE);
+	if (!rc)
+		*ap = r.out;
+	return rc;
+}
+
 /* MatMult and Transpose: PE into PSUM, then a COPY on ACT to the out */
 static int lp_pe(struct lp *l, const struct bir_inst *i)
 {
@@ -636,8 +686,12 @@ static int lp_pe(struct lp *l, const struct bir_inst *i)
 		return refuse(l, "%s takes %u inputs and one output, not %u and %u",
 			      i->opname, mm ? 2 : 1, i->nins, i->nouts);
 	rc = lp_opnd(l, &i->ins[0], &in0, 1, &d0);
+	if (!rc)
+		rc = lp_pe_sbuf(l, &in0);
 	if (!rc && mm)
 		rc = lp_opnd(l, &i->ins[1], &in1, 1, &d1);
+	if (!rc && mm)
+		rc = lp_pe_sbuf(l, &in1);
 	if (!rc)
 		rc = lp_opnd(l, &i->outs[0], &out, 0, &dout);
 	if (rc)
@@ -1189,7 +1243,9 @@ static int lp_inst(struct lp *l, const struct bir_inst *i)
 		if (i->nins == 1 && i->nouts == 1 && i->ins[0].kind == BIR_OPND_AP &&
 		    i->outs[0].kind == BIR_OPND_AP && i->ins[0].ml &&
 		    i->outs[0].ml && !i->ins[0].ndyn && !i->outs[0].ndyn &&
-		    (is_dram(i->ins[0].ml) || is_dram(i->outs[0].ml)))
+		    (is_dram(i->ins[0].ml) || is_dram(i->outs[0].ml)) &&
+		    i->ins[0].ml->type != BIR_MEM_PSUM &&
+		    i->outs[0].ml->type != BIR_MEM_PSUM)
 			return lp_dma_copy(l, i);
 		if (i->nins != 1 || i->nouts != 1)
 			return refuse(l, "a TensorCopy takes one input and one output, not %u and %u",
@@ -1434,6 +1490,7 @@ int bir_lower_prog(const struct bir_module *m, struct nscc_model *model,
 		goto out;
 	}
 	lp_stage_area(&l);
+	lp_psum_banks(&l);
 	l.bp[0].kind = LP_ALWAYS;
 	for (uint32_t b = 0; b < l.f->nblocks && !rc; b++)
 		rc = lp_block(&l, b);
