@@ -866,9 +866,6 @@ static void gen_one(struct bir_gen *g, bool main_fn)
 		BG_BIRK_ATTN };
 	enum bir_gen_kind k = any[rn(g, main_fn ? 20 : 14)];
 
-	/* the lowering takes registers and branches, not a Loop */
-	while ((g->flags & BIR_GEN_F_LOWERABLE) && k == BG_LOOP)
-		k = any[rn(g, main_fn ? 20 : 14)];
 
 	switch (k) {
 	case BG_GATHER:

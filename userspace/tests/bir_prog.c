@@ -429,7 +429,13 @@ TEST(refusals_named)
 		{ "two run-time offsets", BP_ONE(BP_DYN("q"), BP_DYN("t")),
 		  "lowering: instruction 'c' (TensorCopy) cannot be lowered to an engine program: both its operands have a run-time offset (one is lowered)" },
 		{ "a Loop axis term", BP_ONE(BP_AP("q", 0, "[[1, 4], [1, 4]]"), BP_DYN("t")),
-		  "lowering: instruction 'c' (TensorCopy) cannot be lowered to an engine program: 'i' is not a register of the function (a Loop axis is not lowered)" },
+		  "lowering: instruction 'c' (TensorCopy) cannot be lowered to an engine program: 'i' is neither a register of the function nor the axis of an enclosing Loop" },
+		{ "branch in a Loop body", BP_FLOW(BP_BLK("b0", BP_LD ", {\"opcode\": \"Loop\", \"name\": \"lp\", \"ins\": [], \"outs\": [], "
+			"\"LoopAxis\": {\"name\": \"i\", \"lb\": 0, \"ub\": 2, \"stride\": 1}, \"blocks\": [" BP_BLK("body", BP_CP("c0", "s", "t") ", " BP_JMP("j", "b1")) "]}") ", " BP_BLK("b1", "")),
+		  "lowering: instruction 'j' (UnconditionalBranch) cannot be lowered to an engine program: a branch inside a Loop body is not lowered" },
+		{ "unrolled too far", BP_FLOW(BP_BLK("b0", "{\"opcode\": \"Loop\", \"name\": \"lp\", \"ins\": [], \"outs\": [], "
+			"\"LoopAxis\": {\"name\": \"i\", \"lb\": 0, \"ub\": 20000, \"stride\": 1}, \"blocks\": [" BP_BLK("body", BP_CP("c0", "s", "t")) "]}")),
+		  "lowering: instruction 'lp' (Loop) cannot be lowered to an engine program: unrolling its 20000 iterations of 1 instructions would pass the lowering's 16384" },
 		{ "branch back", BP_FLOW(BP_BLK("b0", BP_LD "," BP_CP("c0", "s", "t")) ","
 					 BP_BLK("b1", BP_BR("br", "gt", "0.0", "b0", "b2")) "," BP_BLK("b2", "")),
 		  "lowering: instruction 'br' (CompareAndBranch) cannot be lowered to an engine program: it goes back to block 'b0' (a loop of blocks is not lowered)" },

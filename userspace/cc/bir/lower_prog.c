@@ -51,6 +51,9 @@ struct lp_reg {
 };
 
 #define LP_MAX_REGS	6
+#define LP_MAX_AXES	8
+/* instructions all Loops of a function may unroll to */
+#define LP_MAX_UNROLL	16384U
 
 /*
  * The condition under which a block runs: never (unreachable), always,
@@ -95,16 +98,25 @@ struct lp {
 	uint32_t qload, qstore;
 	uint32_t useq[8 + 64];	/* actions per unit so far */
 	uint32_t *qnext;	/* per model queue, its next DMA TensorCopy id */
-	/* model blocks of DMA TensorCopies under a branch: made compute */
+	/* model blocks of DMA TensorCopies under a branch or in a Loop
+	 * body: made compute; the instructions they were made for */
 	uint32_t *drop;
+	const struct bir_inst **drop_inst;
 	uint32_t ndrop;
+	/* unrolling: the Loop axes and their values, the original
+	 * instruction of a folded copy, instructions unrolled so far */
+	const char *axn[LP_MAX_AXES];
+	int64_t axv[LP_MAX_AXES];
+	uint32_t nax;
+	const struct bir_inst *orig;
+	uint32_t unrolled;
 	/* the staging areas */
 	uint64_t st_lo, st_hi, st_cur;
 	uint32_t psum_next;
 	uint32_t psum_free;	/* PSUM banks no PSUM location touches */
 	/* the BIR instructions in program order; each one's actions end */
 	const struct bir_inst **insts;
-	uint32_t ninsts;
+	uint32_t ninsts, capinsts;
 	const struct bir_inst *cur;
 	/* control flow: each block's predicate, the current one's byte */
 	struct lp_pred *bp;
@@ -523,6 +535,9 @@ static int lp_opnd(struct lp *l, const struct bir_operand *o,
 		return refuse(l, "operand '%s' is in memory of type %s (SB, PSUM and DRAM are lowered)",
 			      o->name, bir_mem_type_name(ml->type) ?
 			      bir_mem_type_name(ml->type) : "?");
+	if (ml->type == BIR_MEM_PSUM && !ml->allocated && !ml->pinned)
+		return refuse(l, "PSUM location '%s' was never placed (address_rotation_psum places them)",
+			      ml->name);
 	if (o->ap[0].step != 1 && parts > 1)
 		return refuse(l, "operand '%s' has partition step %lld (an engine instruction takes consecutive partitions)",
 			      o->name, (long long)o->ap[0].step);
@@ -846,7 +861,7 @@ static int lp_reg_of(struct lp *l, const char *name, uint8_t *hw)
 		if (!strcmp(l->f->regs[k]->name, name))
 			break;
 	if (!name || k == l->f->nregs)
-		return refuse(l, "'%s' is not a register of the function (a Loop axis is not lowered)",
+		return refuse(l, "'%s' is neither a register of the function nor the axis of an enclosing Loop",
 			      name ? name : "(none)");
 	if (l->nregs == KBIN_COMPUTE_REGS)
 		return refuse(l, "its registers and branch conditions need more than an engine's %u registers",
@@ -1194,6 +1209,10 @@ static int lp_dma_copy(struct lp *l, const struct bir_inst *i)
 
 	if (!i->engine)
 		return refuse(l, "a DMA TensorCopy needs an engine to trigger it");
+	/* a Loop body's copy whose block an earlier iteration dropped */
+	for (uint32_t k = 0; l->nax && k < l->ndrop; k++)
+		if (l->drop_inst[k] == l->orig)
+			return lp_copy(l, &i->ins[0], &i->outs[0]);
 	snprintf(name, sizeof(name), "q%sIO0", i->engine);
 	for (q = 0; q < s->num_dma_queues; q++)
 		if (!strcmp(s->dma_queues[q].name, name))
@@ -1205,12 +1224,13 @@ static int lp_dma_copy(struct lp *l, const struct bir_inst *i)
 
 		if (blk->queue != q || blk->id != l->qnext[q])
 			continue;
-		if (l->pred) {
+		if (l->pred || l->nax) {
 			/*
-			 * under a branch: a block would run on every path, so
-			 * the copy is a predicated COPY with staging instead,
-			 * and its block leaves the model
+			 * under a branch a block would run on every path, in
+			 * a Loop body once: the copy is a (predicated) COPY
+			 * with staging instead, and its block leaves the model
 			 */
+			l->drop_inst[l->ndrop] = l->orig;
 			l->drop[l->ndrop++] = b;
 			l->qnext[q]++;
 			return lp_copy(l, &i->ins[0], &i->outs[0]);
@@ -1236,13 +1256,144 @@ static int lp_dma_copy(struct lp *l, const struct bir_inst *i)
 	return refuse(l, "no block %u of queue '%s'", l->qnext[q], name);
 }
 
+static int lp_inst(struct lp *l, const struct bir_inst *i);
+
+/* note instruction @i (the original) as the next in program order */
+static int lp_note(struct lp *l, const struct bir_inst *i)
+{
+	if (l->ninsts == l->capinsts) {
+		uint32_t cap = l->capinsts ? 2 * l->capinsts : 64;
+		const struct bir_inst **n = realloc(l->insts, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		l->insts = n;
+		l->capinsts = cap;
+	}
+	l->insts[l->ninsts++] = i;
+	return 0;
+}
+
+/* an instruction with its operands' Loop axis terms folded in */
+struct lp_folded {
+	struct bir_inst i;
+	struct bir_operand *op;
+	struct bir_dyn *dyn;
+};
+
+/*
+ * @i with each run-time term on a Loop axis of the walk folded into its
+ * operand's offset (offset += value x step); the register terms stay.
+ */
+static int lp_fold(struct lp *l, const struct bir_inst *i,
+		   struct lp_folded *fd)
+{
+	uint32_t nop = i->nins + i->nouts, nd = 0, k, d, x;
+
+	memset(fd, 0, sizeof(*fd));
+	fd->i = *i;
+	for (k = 0; k < i->nins; k++)
+		nd += i->ins[k].ndyn;
+	for (k = 0; k < i->nouts; k++)
+		nd += i->outs[k].ndyn;
+	if (!nd)
+		return 0;
+	fd->op = calloc(nop + 1, sizeof(*fd->op));
+	fd->dyn = calloc(nd + 1, sizeof(*fd->dyn));
+	if (!fd->op || !fd->dyn)
+		return -ENOMEM;
+	memcpy(fd->op, i->ins, i->nins * sizeof(*fd->op));
+	memcpy(fd->op + i->nins, i->outs, i->nouts * sizeof(*fd->op));
+	nd = 0;
+	for (k = 0; k < nop; k++) {
+		struct bir_operand *o = &fd->op[k];
+		const struct bir_dyn *src = o->dyn;
+		uint32_t n = o->ndyn;
+
+		o->dyn = fd->dyn + nd;
+		o->ndyn = 0;
+		for (d = 0; d < n; d++) {
+			for (x = l->nax; x-- > 0;)
+				if (!strcmp(l->axn[x], src[d].axis))
+					break;
+			if (x < l->nax)
+				o->offset += l->axv[x] * src[d].step;
+			else
+				o->dyn[o->ndyn++] = src[d];
+		}
+		nd += o->ndyn;
+	}
+	fd->i.ins = fd->op;
+	fd->i.outs = fd->op + i->nins;
+	return 0;
+}
+
+/*
+ * A Loop the passes left: unrolled, its body's instructions lowered once
+ * per value of its axis (lb, lb + stride, ... below ub) with the axis
+ * terms folded in.  A branch in the body is refused.
+ */
+static int lp_loop(struct lp *l, const struct bir_inst *loop)
+{
+	const struct bir_loop_axis *ax = loop->axis;
+	uint64_t body = 0, iters;
+	int rc = 0;
+
+	if (!ax || ax->stride <= 0 || ax->ub < ax->lb)
+		return refuse(l, "its LoopAxis is missing or has stride %lld",
+			      ax ? (long long)ax->stride : 0LL);
+	if (l->nax == LP_MAX_AXES)
+		return refuse(l, "Loops nested deeper than %u", LP_MAX_AXES);
+	for (uint32_t b = 0; b < loop->nblocks; b++)
+		body += loop->blocks[b]->ninsts;
+	iters = (uint64_t)((ax->ub - ax->lb + ax->stride - 1) / ax->stride);
+	if (body * iters > LP_MAX_UNROLL - l->unrolled)
+		return refuse(l, "unrolling its %llu iterations of %llu instructions would pass the lowering's %u",
+			      (unsigned long long)iters,
+			      (unsigned long long)body, LP_MAX_UNROLL);
+	l->unrolled += (uint32_t)(body * iters);
+	l->axn[l->nax] = ax->name;
+	l->nax++;
+	for (int64_t v = ax->lb; v < ax->ub && !rc; v += ax->stride) {
+		l->axv[l->nax - 1] = v;
+		for (uint32_t b = 0; b < loop->nblocks && !rc; b++) {
+			const struct bir_block *blk = loop->blocks[b];
+
+			for (uint32_t k = 0; k < blk->ninsts && !rc; k++) {
+				const struct bir_inst *i = blk->insts[k];
+				const struct bir_inst *save = l->orig;
+				struct lp_folded fd;
+
+				l->cur = i;
+				if (i->op == BIR_OP_UNCONDITIONAL_BRANCH ||
+				    i->op == BIR_OP_COMPARE_AND_BRANCH) {
+					rc = refuse(l, "a branch inside a Loop body is not lowered");
+					break;
+				}
+				rc = lp_fold(l, i, &fd);
+				if (!rc)
+					rc = lp_note(l, i);
+				l->orig = i;
+				if (!rc)
+					rc = lp_inst(l, fd.op ? &fd.i : i);
+				l->orig = save;
+				free(fd.op);
+				free(fd.dyn);
+			}
+		}
+	}
+	l->nax--;
+	return rc;
+}
+
 static int lp_inst(struct lp *l, const struct bir_inst *i)
 {
 	switch (i->op) {
 	case BIR_OP_TENSOR_COPY:
+		/* a block was made for it unless it had a run-time term */
 		if (i->nins == 1 && i->nouts == 1 && i->ins[0].kind == BIR_OPND_AP &&
 		    i->outs[0].kind == BIR_OPND_AP && i->ins[0].ml &&
-		    i->outs[0].ml && !i->ins[0].ndyn && !i->outs[0].ndyn &&
+		    i->outs[0].ml && !l->orig->ins[0].ndyn && !l->orig->outs[0].ndyn &&
 		    (is_dram(i->ins[0].ml) || is_dram(i->outs[0].ml)) &&
 		    i->ins[0].ml->type != BIR_MEM_PSUM &&
 		    i->outs[0].ml->type != BIR_MEM_PSUM)
@@ -1267,7 +1418,7 @@ static int lp_inst(struct lp *l, const struct bir_inst *i)
 	case BIR_OP_COLLECTIVE_COMPUTE:
 		return lp_collective(l, i);
 	case BIR_OP_LOOP:
-		return refuse(l, "a Loop the passes left is not lowered");
+		return lp_loop(l, i);
 	case BIR_OP_NKI_KERNEL:
 	case BIR_OP_BIR_KERNEL:
 	case BIR_OP_NKI_KLIR_KERNEL:
@@ -1296,7 +1447,10 @@ static int lp_block(struct lp *l, uint32_t b)
 		const struct bir_inst *i = blk->insts[k];
 
 		l->cur = i;
-		l->insts[l->ninsts++] = i;
+		l->orig = i;
+		rc = lp_note(l, i);
+		if (rc)
+			return rc;
 		if (p.kind == LP_COMPLEX)
 			return refuse(l, "its block '%s' is under a branch inside another branch's arm (one level is lowered)",
 				      blk->name);
@@ -1449,20 +1603,13 @@ static int lp_add_queue(struct nscc_model *model, int sg, const char *name)
 	return (int)qi;
 }
 
-static int lp_count(struct bir_inst *i, void *arg)
-{
-	(void)i;
-	(*(uint32_t *)arg)++;
-	return 0;
-}
-
 int bir_lower_prog(const struct bir_module *m, struct nscc_model *model,
 		   struct nscc_err *why)
 {
 	struct lp l = { .model = model, .sg = 0, .why = why };
 	struct lp_stream st[KBIN_PROG_ENGINES] = { { 0 } };
 	struct nscc_subgraph *s;
-	uint32_t n = 0, nstage[2] = { 0 };
+	uint32_t nstage[2] = { 0 };
 	int rc = 0, qa, qb;
 
 	why->msg[0] = '\0';
@@ -1479,13 +1626,12 @@ int bir_lower_prog(const struct bir_module *m, struct nscc_model *model,
 	if (l.nq + KBIN_PROG_ENGINES > l.g->semaphores || l.nq > 64)
 		return refuse(&l, "%u DMA queues and 5 engines need more than the %u semaphores",
 			      l.nq, l.g->semaphores);
-	bir_foreach_inst((struct bir_function *)l.f, lp_count, &n);
 	bir_foreach_inst((struct bir_function *)l.f, lp_engines_of, &l.engines);
-	l.insts = calloc(n + 1, sizeof(*l.insts));
 	l.bp = calloc(l.f->nblocks + 1, sizeof(*l.bp));
 	l.qnext = calloc(s->num_dma_queues + 1, sizeof(*l.qnext));
 	l.drop = calloc(s->num_dma_blocks + 1, sizeof(*l.drop));
-	if (!l.insts || !l.bp || !l.qnext || !l.drop) {
+	l.drop_inst = calloc(s->num_dma_blocks + 1, sizeof(*l.drop_inst));
+	if (!l.bp || !l.qnext || !l.drop || !l.drop_inst) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -1560,6 +1706,7 @@ out:
 	free(l.insts);
 	free(l.bp);
 	free(l.drop);
+	free(l.drop_inst);
 	free(l.qnext);
 	return rc;
 }

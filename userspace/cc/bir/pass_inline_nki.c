@@ -957,6 +957,13 @@ int bir_pass_inline_nki(struct bir_module *m, const struct bir_opts *o,
 	}
 	if (!rc)
 		rc = drop_unused(m, drop, ndrop, o);
+	/*
+	 * after address_rotation_psum: the PSUM locations the kernels brought
+	 * into their call sites are placed the same way, around the placed
+	 * ones (else they would share bank 0 with them)
+	 */
+	if (!rc && flag && ndrop)
+		rc = bir_pass_psum_rotation(m, o, flag, err);
 	if (!rc && m->tensor_map.kind == BIR_VAL_OBJ) {
 		rc = update_tensor_map(m);
 		if (rc)
