@@ -892,6 +892,32 @@ TEST_F(ex, compute_memory_failure_stops_the_engine)
 	EXPECT_STATS_AT(&self->base);
 }
 
+/* a run-time offset outside its range stops DVE at that copy: -ERANGE */
+TEST_F(ex, compute_run_time_offset_out_of_range)
+{
+	struct neuronsim_exec_result *r = NULL;
+	const struct neuronsim_exec_engine *dve;
+	uint8_t in[TLC_IN_SIZE];
+	struct plan p;
+	uint32_t id;
+
+	tl_compute_input(in);
+	ASSERT_EQ(0, tl_compute_plan(self->info.arch_gen, TLC_RANGE, &p.buf, &p.len));
+	ASSERT_EQ(0, nsim_load(self->fd, &p, 0, &id, NULL, NULL, 0));
+	plan_free(&p);
+	ASSERT_EQ(0, nsim_write_var(self->fd, id, 0, TL_IO_IN, 0, in, sizeof(in)));
+	EXPECT_EQ(-ERANGE, exec_run(self->fd, id, 0, &r));
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(-ERANGE, r->sg[0].status);
+	dve = &r->sg[0].engines[KBIN_DMA_ENGINE_DVE - 1];
+	EXPECT_EQ(NEURONSIM_ENGINE_STOPPED, dve->state);
+	EXPECT_EQ(1, dve->done);
+	EXPECT_TRUE(klog_has("dve instruction 1 (opcode 0xe1, copy) failed: -34"));
+	neuronsim_exec_result_free(r);
+	EXPECT_EQ(0, nsim_unload(self->fd, id));
+	EXPECT_STATS_AT(&self->base);
+}
+
 TEST_F(ex, errors)
 {
 	static const struct ioctl_poke x_pokes[] = {

@@ -138,6 +138,16 @@ static int tlc_add_stream(struct kbin_writer *w, uint32_t engine, int broken)
 		if (broken == TLC_BROKEN_SPACE && engine == PE &&
 		    tlc_instrs[i].index == 1)
 			recs[1][16 + 4] = KBIN_SPACE_SBUF;	/* out.space */
+		if (broken == TLC_RANGE && engine == DVE &&
+		    tlc_instrs[i].index == 1) {
+			struct kbin_compute_record r;
+
+			memcpy(&r, recs[1], sizeof(r));
+			r.flags = KBIN_COMPUTE_F_DYN;
+			r.dyn = (struct kbin_compute_dyn){ .reg = 0,
+				.side = KBIN_DYN_IN0, .step = 4, .lo = 1, .hi = 2 };
+			memcpy(recs[1], &r, sizeof(r));
+		}
 		n++;
 	}
 	return kbin_writer_add_prog(w, 0, engine, recs,

@@ -52,6 +52,8 @@
 enum tlc_broken {
 	TLC_OK,			/* nothing: a valid plan */
 	TLC_BROKEN_SPACE,	/* PE [1]'s matmult writes SBUF, not PSUM */
+	TLC_RANGE,		/* DVE [1]'s copy moves by register 0 (+0)
+				 * and allows [1, 2): -ERANGE as it runs */
 };
 
 /**

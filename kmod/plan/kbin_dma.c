@@ -391,6 +391,38 @@ unsigned int kbin_dma_pattern(const struct kbin_dma_side *s,
 	return KBIN_OK;
 }
 
+/*
+ * Whether every run of side @s stays inside its partition of an on-chip
+ * window whose partition p starts at p * @stride and holds @part bytes:
+ * with offset = P0 * stride + B0 and steps[i] = Pi * stride + Bi, B0 +
+ * sum_{i <= k} (sizes[i] - 1) * Bi + sizes[0] <= @part for each
+ * dimension k.  Return: -1 when they do, else the first dimension k that
+ * does not (0: the first run already), with @sb on that run.
+ */
+static int kbin_dma_runs(const struct kbin_dma_side *s, __u64 stride,
+			 __u64 part, struct kbin_dma_sb *sb)
+{
+	__u64 byte = s->offset % stride, pnum = s->offset / stride, t;
+	__u32 i;
+
+	for (i = 0; i < s->num_dims; i++) {
+		if (i) {
+			/* (sizes - 1) * steps fit the extent, so these do too */
+			t = (__u64)(s->sizes[i] - 1);
+			byte += t * (s->steps[i] % stride);
+			pnum += t * (s->steps[i] / stride);
+		}
+		if (byte + s->sizes[0] > part) {
+			sb->partition = pnum;
+			sb->byte = byte;
+			sb->end = byte + s->sizes[0];
+			sb->dim = i;
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
 /**
  * kbin_dma_sbuf() - the SBUF rules of a side whose variable is the state
  *	buffer (its storage is SBUF in the kind table).
@@ -420,8 +452,7 @@ unsigned int kbin_dma_sbuf(const struct kbin_gen *g,
 			   struct kbin_dma_sb *sb)
 {
 	__u64 stride = g->sbuf_partition_stride, part = g->sbuf_partition_size;
-	__u64 byte, pnum, t;
-	__u32 i;
+	int dim;
 
 	sb->partition = 0;
 	sb->byte = 0;
@@ -431,27 +462,10 @@ unsigned int kbin_dma_sbuf(const struct kbin_gen *g,
 		return KBIN_ERR_DMA_SBUF_WINDOW;
 	if (!stride || part >= stride)
 		return KBIN_OK;		/* no gap */
-	byte = s->offset % stride;
-	pnum = s->offset / stride;
-	sb->partition = pnum;
-	sb->byte = byte;
-	sb->end = byte + s->sizes[0];
-	if (sb->end > part)
-		return KBIN_ERR_DMA_SBUF_PARTITION;
-	for (i = 1; i < s->num_dims; i++) {
-		/* (sizes - 1) * steps fit the extent, so these do too */
-		t = (__u64)(s->sizes[i] - 1);
-		byte += t * (s->steps[i] % stride);
-		pnum += t * (s->steps[i] / stride);
-		if (byte + s->sizes[0] > part) {
-			sb->partition = pnum;
-			sb->byte = byte;
-			sb->end = byte + s->sizes[0];
-			sb->dim = i;
-			return KBIN_ERR_DMA_SBUF_GAP;
-		}
-	}
-	return KBIN_OK;
+	dim = kbin_dma_runs(s, stride, part, sb);
+	if (dim < 0)
+		return KBIN_OK;
+	return dim ? KBIN_ERR_DMA_SBUF_GAP : KBIN_ERR_DMA_SBUF_PARTITION;
 }
 
 /**
@@ -481,8 +495,6 @@ unsigned int kbin_dma_psum(const struct kbin_gen *g,
 			   struct kbin_dma_sb *sb)
 {
 	__u64 part = kbin_gen_psum_partition_size(g);
-	__u64 byte, pnum, t;
-	__u32 i;
 
 	sb->partition = 0;
 	sb->byte = 0;
@@ -490,24 +502,8 @@ unsigned int kbin_dma_psum(const struct kbin_gen *g,
 	sb->dim = 0;
 	if (extent > g->psum_size || !part)
 		return KBIN_ERR_DMA_PSUM_WINDOW;
-	byte = s->offset % part;
-	pnum = s->offset / part;
-	for (i = 0; i < s->num_dims; i++) {
-		if (i) {
-			/* (sizes - 1) * steps fit the extent, so these do too */
-			t = (__u64)(s->sizes[i] - 1);
-			byte += t * (s->steps[i] % part);
-			pnum += t * (s->steps[i] / part);
-		}
-		if (byte + s->sizes[0] > part) {
-			sb->partition = pnum;
-			sb->byte = byte;
-			sb->end = byte + s->sizes[0];
-			sb->dim = i;
-			return KBIN_ERR_DMA_PSUM_PARTITION;
-		}
-	}
-	return KBIN_OK;
+	return kbin_dma_runs(s, part, part, sb) < 0 ? KBIN_OK :
+	       KBIN_ERR_DMA_PSUM_PARTITION;
 }
 
 /* is @op[0..4) the letters W, X, Y, Z, each once? */
