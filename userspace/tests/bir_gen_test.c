@@ -14,8 +14,10 @@
  *   BIR_GEN_SEED=N      run seed N only and print its module's JSON
  */
 #include <stdlib.h>
+#include <string.h>
 #include "kselftest_harness.h"
 #include "bir_gen.h"
+#include "neuronsim_cc.h"
 #include "tl_time.h"
 
 /* the seeds of make check: 1..NSEEDS cover every item kind */
@@ -363,4 +365,62 @@ TEST(gelu_silu_of_minus_inf)
 		TH_LOG("%s", r.msg);
 }
 
-TEST_HARNESS_MAIN
+/*
+ * bir_gen_test --plans DIR FIRST LAST: the plans of the lowerable
+ * modules of seeds FIRST..LAST (the lowered oracle's), DIR/genSEED.kbin,
+ * for the device test (selftests/mk/bir.mk): the VM runs each and
+ * compares the device with the host reference byte for byte, and the
+ * lowered test compares the host reference with the interpreter for the
+ * same seeds.  Prints the names, one a line.  Without --plans: the tests.
+ */
+static int write_plans(const char *dir, unsigned long long lo,
+		       unsigned long long hi)
+{
+	for (unsigned long long seed = lo; seed <= hi; seed++) {
+		struct bir_gen *g = bir_gen_new_flags(seed, BIR_GEN_F_LOWERABLE);
+		struct nscc_err err = { { 0 } }, why = { { 0 } };
+		struct bir_module *m = NULL;
+		char *text = g ? bir_gen_json(g) : NULL;
+		char path[512];
+		struct bir_opts o;
+		void *buf = NULL;
+		size_t len = 0;
+		int rc = -ENOMEM;
+
+		if (text) {
+			bir_gen_opts(g, &o);
+			rc = bir_module_from_string(text, strlen(text), &m, &err);
+		}
+		if (!rc)
+			rc = bir_run_passes(m, &o, &err);
+		if (!rc)
+			rc = nscc_bir_compile_module(m, &buf, &len, &why, &err);
+		if (!rc && why.msg[0]) {
+			snprintf(err.msg, sizeof(err.msg), "%s", why.msg);
+			rc = -EINVAL;
+		}
+		snprintf(path, sizeof(path), "%s/gen%llu.kbin", dir, seed);
+		if (!rc && nscc_write_file(path, buf, len))
+			rc = -EIO;
+		if (rc)
+			fprintf(stderr, "bir_gen_test: seed %llu: %s\n", seed,
+				err.msg[0] ? err.msg : strerror(-rc));
+		else
+			printf("gen%llu\n", seed);
+		free(buf);
+		free(text);
+		bir_module_free(m);
+		bir_gen_free(g);
+		if (rc)
+			return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 5 && !strcmp(argv[1], "--plans"))
+		return write_plans(argv[2], strtoull(argv[3], NULL, 0),
+				   strtoull(argv[4], NULL, 0));
+	return test_harness_run(argc, argv);
+}
