@@ -225,7 +225,7 @@ else
 	exit 1
 fi
 
-say "14. The BIR plan on trn2: staged table, evtaccel carve-out, its DMA queue"
+say "14. The BIR plan on trn2: staged table, evtaccel carve-out, its DMA queues"
 if [ "$ARCH" != trn2 ]; then
 	rmmod neuronsim
 	insmod /lib/modules/neuronsim.ko arch=trn2
@@ -238,7 +238,7 @@ grep -E '^sg0 |carveout' $D/models/$id/info
 co=$(sed -n 's/.*carveout evtaccel offset \([0-9]*\) size \([0-9]*\) .*/\1:\2/p' $D/models/$id/info | head -n 1)
 echo "partition 0's reserved bytes, inside the MR_SB variable:"
 ask resolve "state-buffer+$co"
-echo "its DMA queue, lowered from the TensorCopy instructions x_load (x -> SBUF) and x_store (SBUF -> x_staged):"
+echo "its DMA queues: qSPIO0 lowered from the TensorCopy instructions x_load (x -> SBUF) and x_store (SBUF -> x_staged), qSPIO1 and qSPIO2 the engine program's staging loads and stores (step 18 executes a program):"
 ask dma
 head -c 32768 /dev/urandom > /tmp/x.bin
 ask write x /tmp/x.bin

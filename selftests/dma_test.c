@@ -32,7 +32,8 @@
  * every block in the order the execution ended them (the replay's) and
  * the state buffer, every touched and every output variable are
  * compared byte for byte.
- * Compute engines are not simulated (neither here nor in the kernel).
+ * A RUN moves bytes on the DMA engine only (the compute engines run under
+ * EXECUTE, exec_test.c).
  * One TAP line per plan; each mismatch a "#" line naming the NEFF,
  * subgraph, queue, variable and the first differing byte (partition and
  * byte on the state buffer).
@@ -682,7 +683,7 @@ int main(int argc, char **argv)
 				      path, info.arch_gen);
 		return ksft_exit_pass();
 	}
-	ksft_print_msg("%u plans for gen %u (%s)%s; compute engines are not simulated\n",
+	ksft_print_msg("%u plans for gen %u (%s)%s; RUN moves bytes on the DMA engine only\n",
 		       mine, info.arch_gen, info.arch_name,
 		       exec ? (bytes ? ", executed, bytes compared" : ", executed") :
 		       all ? ", every queue" : ", the input queues");

@@ -3,8 +3,9 @@
  * run.c - "run" and the holder's run commands (run.h):
  * run a model's DMA queues on the simulated DMA engines (RUN), wait for
  * them (WAIT) and move the bytes a user needs around a run (WRITE_VAR of
- * a file or a .npy payload, READ_VAR into a file).  Compute engines are
- * not simulated; the output says so.  Documentation/dma.rst.
+ * a file or a .npy payload, READ_VAR into a file).  A RUN moves bytes on
+ * the DMA engine only (the compute engines run under "exec"); the output
+ * says so.  Documentation/dma.rst.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -21,7 +22,7 @@
 #include "run.h"
 
 #define RUN_CHUNK	(1U << 20)
-#define RUN_NOTE	"compute engines (PE, ACT, POOL, DVE) are not simulated: only DMA moved bytes"
+#define RUN_NOTE	"a RUN moves bytes on the DMA engine only: the compute engines (PE, ACT, POOL, DVE) run under 'exec'"
 
 /* errors through the command's reporter (main.h) */
 #define run_err(...)	errmsg(__VA_ARGS__)
@@ -614,7 +615,8 @@ const struct nsim_cmd nsim_cmd_run = {
 		"  simulated DMA engine of their NeuronCore (--queue all: every queue,\n"
 		"  in, data then dynamic), wait, print each queue's blocks,\n"
 		"  descriptors, bytes and time, read each --read range into its FILE,\n"
-		"  unload.  QUEUE is a name or an index (see 'dma').  Compute engines\n"
-		"  (PE, ACT, POOL, DVE) are not simulated: only DMA moves bytes.\n",
+		"  unload.  QUEUE is a name or an index (see 'dma').  Only the DMA\n"
+		"  engine moves bytes here; the compute engines (PE, ACT, POOL, DVE)\n"
+		"  run their streams under 'exec'.\n",
 	.run = cmd_run,
 };

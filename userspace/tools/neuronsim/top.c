@@ -113,7 +113,7 @@ static void top_print(const struct snap *s, const struct snap *prev)
 			human_bytes(b, sizeof(b), other);
 			printf(" %-10s\n", b);
 		}
-		printf("  DMA engine (the compute engines are not simulated)\n");
+		printf("  DMA engine (RUN and EXECUTE; the compute engines' work is in exec's results)\n");
 		top_print_dma(d, top_prev_dev(prev, d->d.device), dt_ns);
 	}
 }
