@@ -24,6 +24,8 @@
 #include <string.h>
 #include "bir_gen.h"
 #include "bir_interp.h"
+#include "kbin_cast.h"
+#include "kbin_dma.h"
 #include "kbin_gen.h"
 #include "kbin_reader.h"
 #include "prog_ref.h"
@@ -41,7 +43,8 @@ enum ltype { L_IN, L_OUT, L_DRAM, L_SB, L_SBA, L_PSUM, L_IDX };
 struct loc {
 	char name[16];
 	enum ltype type;
-	uint32_t P, F;		/* partitions, float32 elements per partition */
+	uint32_t P, F;		/* partitions, elements per partition */
+	uint8_t dt;		/* enum kbin_dma_dtype of its elements */
 	uint64_t addr;		/* L_SBA */
 	bool hidden;		/* a kernel workspace: no instruction names it */
 };
@@ -70,6 +73,7 @@ struct item {
 struct bir_gen {
 	uint64_t seed, rng;
 	uint32_t npsum;		/* PSUM temporaries made */
+	bool f32_only;		/* kernel call arguments: float32 locations */
 	struct item *it;
 	uint32_t nit, capit;
 	struct fnst fn[2];
@@ -185,6 +189,7 @@ static uint32_t add_loc(struct bir_gen *g, struct fnst *f, enum ltype t,
 	l->type = t;
 	l->P = P;
 	l->F = Fe;
+	l->dt = KBIN_DMA_DTYPE_FLOAT32;
 	l->addr = 0;
 	if (t == L_SBA) {
 		if (f == &g->fn[1]) {
@@ -254,7 +259,8 @@ static uint32_t fit(struct bir_gen *g, uint32_t p, uint32_t f, bool w)
 	for (uint32_t k = 0; k < fs->nloc; k++)
 		if (fs->loc[k].P >= p && fs->loc[k].F >= f &&
 		    (!w || writable(&fs->loc[k])) && fs->loc[k].type != L_IDX &&
-		    !fs->loc[k].hidden)
+		    !fs->loc[k].hidden &&
+		    (!g->f32_only || fs->loc[k].dt == KBIN_DMA_DTYPE_FLOAT32))
 			cand[n++] = k;
 	if (n && (coin(g, 4, 5) || fs->nloc == MAXL))
 		return cand[rn(g, n)];
@@ -284,10 +290,17 @@ static struct region src_any(struct bir_gen *g, uint32_t maxp, uint32_t maxf)
 	return place(g, l, p, rr(g, 1, umin(fs->loc[l].F, maxf)));
 }
 
+/* bytes of an element of location @l of the current function */
+static uint32_t esz(struct bir_gen *g, uint32_t l)
+{
+	return kbin_dma_dtype(F(g)->loc[l].dt)->size;
+}
+
 static void ap(struct sbuf *b, struct bir_gen *g, const struct region *r)
 {
-	sbf(b, "{\"Skind\": \"physical_ap\", \"memref\": \"%s\", \"offset\": %u, \"ap\": [[%u, %u], [%u, %u]], \"dtype\": \"float32\"",
-	    F(g)->loc[r->loc].name, r->off * 4, r->ps, r->p, r->fs, r->f);
+	sbf(b, "{\"Skind\": \"physical_ap\", \"memref\": \"%s\", \"offset\": %u, \"ap\": [[%u, %u], [%u, %u]], \"dtype\": \"%s\"",
+	    F(g)->loc[r->loc].name, r->off * esz(g, r->loc), r->ps, r->p,
+	    r->fs, r->f, kbin_dma_dtype_str(F(g)->loc[r->loc].dt));
 	if (r->axis)
 		sbf(b, ", \"dyn\": [{\"axis\": \"%s\", \"step\": %lld}]", r->axis,
 		    (long long)r->dstep);
@@ -520,7 +533,7 @@ static void gen_gather(struct bir_gen *g, enum bir_gen_kind kind)
 	snprintf(nm, sizeof(nm), "%s_x", i->name);
 	if (kind == BG_GATHER) {
 		s.axis = reg;
-		s.dstep = (int64_t)step * 4;
+		s.dstep = (int64_t)step * esz(g, s.loc);
 	}
 	open_inst(&b, g, kind == BG_GATHER ? "TensorCopy" : "GenericIndirectLoad",
 		  nm, false);
@@ -532,7 +545,7 @@ static void gen_gather(struct bir_gen *g, enum bir_gen_kind kind)
 	ap(&b, g, &d);
 	sbf(&b, "]");
 	if (kind == BG_INDIRECT)
-		sbf(&b, ", \"index_stride\": %u", step * 4);
+		sbf(&b, ", \"index_stride\": %u", step * esz(g, s.loc));
 	sbf(&b, "}");
 	rd(i, &ix);
 	rd(i, &s);
@@ -570,7 +583,8 @@ static void gen_loop(struct bir_gen *g)
 	d.off = rn(g, F(g)->loc[d.loc].F - (vmax + 1) * w + 1);
 	s.f = d.f = w;
 	s.axis = d.axis = axis;
-	s.dstep = d.dstep = (int64_t)w * 4;
+	s.dstep = (int64_t)w * esz(g, s.loc);
+	d.dstep = (int64_t)w * esz(g, d.loc);
 	acc = dst_shape(g, p, w);
 	acc.ps = d.ps = s.ps = 1;
 	acc.fs = 1;
@@ -661,11 +675,13 @@ static void gen_birk(struct bir_gen *g, enum bir_gen_kind kind)
 		break;
 	}
 	}
+	g->f32_only = true;	/* the templates are float32 */
 	for (uint32_t k = 0; k < n; k++) {
 		s[k] = src_shape(g, sh[k][0], sh[k][1]);
 		rd(i, &s[k]);
 	}
 	d = dst_shape(g, sh[n][0], sh[n][1]);
+	g->f32_only = false;
 	wr(i, &d);
 	open_inst(&b, g, "BIRKernel", i->name, true);
 	sbf(&b, ", \"ins\": [");
@@ -817,6 +833,7 @@ static void gen_nki(struct bir_gen *g)
 	i = new_item(g, BG_NKI);
 	if (!i)
 		return;
+	g->f32_only = true;	/* the kernel's parameters are float32 */
 	a = src_shape(g, k->Pa, k->Fa);
 	a.ps = a.fs = 1;
 	a.p = k->Pa;
@@ -824,6 +841,7 @@ static void gen_nki(struct bir_gen *g)
 	a.off = rn(g, F(g)->loc[a.loc].F - k->Fa + 1);
 	ix = (struct region){ .loc = idx_loc(g), .ps = 1, .p = 1, .fs = 1, .f = 1 };
 	o = dst_shape(g, k->Po, k->Fo);
+	g->f32_only = false;
 	o.ps = o.fs = 1;
 	o.off = rn(g, F(g)->loc[o.loc].F - k->Fo + 1);
 	if (k->ws) {
@@ -945,6 +963,15 @@ struct bir_gen *bir_gen_new_flags(uint64_t seed, unsigned int flags)
 		p = rr(g, 1, 128);
 		add_loc(g, f, L_OUT, nm, p, rr(g, 1, FMAX));
 	}
+	/*
+	 * lowerable: an input or output of 16 bits now and then (the engines
+	 * and the interpreter cast on the way in and out, with one cast code)
+	 */
+	for (uint32_t k = 0; (g->flags & BIR_GEN_F_LOWERABLE) && k < f->nloc; k++)
+		if ((f->loc[k].type == L_IN || f->loc[k].type == L_OUT) &&
+		    coin(g, 1, 3))
+			f->loc[k].dt = coin(g, 1, 2) ? KBIN_DMA_DTYPE_BFLOAT16 :
+				       KBIN_DMA_DTYPE_FLOAT16;
 	for (uint32_t k = rr(g, 1, 4); k > 0; k--) {
 		p = rr(g, 1, 128);
 		new_tmp(g, p, rr(g, 1, FMAX));
@@ -1086,10 +1113,12 @@ static void render_fn(struct sbuf *b, const struct bir_gen *g, int fn)
 	for (uint32_t k = 0; k < f->nloc; k++) {
 		const struct loc *l = &f->loc[k];
 
-		sbf(b, "%s\n{\"Skind\": \"memory_location_set\", \"name\": \"%s\", \"dtype\": \"float32\", \"tensor_shape\": [%u, %u], \"memorylocations\": [{\"name\": \"%s\", \"type\": \"%s\", \"addr\": %llu, \"dims\": [%u, %u], \"bank\": 0, \"base\": 0, \"allocated\": %s, \"pinned\": false, \"tensor_id\": 0}]}",
-		    k ? "," : "", l->name, l->P, l->F, l->name,
-		    type_names[l->type], (unsigned long long)l->addr, l->P,
-		    l->F * 4, l->type == L_SBA ? "true" : "false");
+		sbf(b, "%s\n{\"Skind\": \"memory_location_set\", \"name\": \"%s\", \"dtype\": \"%s\", \"tensor_shape\": [%u, %u], \"memorylocations\": [{\"name\": \"%s\", \"type\": \"%s\", \"addr\": %llu, \"dims\": [%u, %u], \"bank\": 0, \"base\": 0, \"allocated\": %s, \"pinned\": false, \"tensor_id\": 0}]}",
+		    k ? "," : "", l->name, kbin_dma_dtype_str(l->dt), l->P,
+		    l->F, l->name, type_names[l->type],
+		    (unsigned long long)l->addr, l->P,
+		    l->F * kbin_dma_dtype(l->dt)->size,
+		    l->type == L_SBA ? "true" : "false");
 	}
 	sbf(b, "], \"registers\": [{\"name\": \"%s\"}, {\"name\": \"%s\"}], \"blocks\": [",
 	    fn ? "kr0" : "r0", fn ? "kr1" : "r1");
@@ -1188,6 +1217,36 @@ static const struct bir_memloc *loc_named(const struct bir_function *f,
 	return NULL;
 }
 
+/* the element type of location @ml: its set's, float32 by default */
+static uint32_t loc_dtype(const struct bir_memloc *ml)
+{
+	const struct bir_dtype *d = &ml->set->dtype;
+
+	return d->name ? d->id : KBIN_DMA_DTYPE_FLOAT32;
+}
+
+/* @n float32 values to (@in) or from var @ml's bytes in @img, cast */
+static int io_image(struct dma_ref_mem *img, const struct bir_function *f,
+		    const struct bir_memloc *ml, float *v, uint64_t n, bool in)
+{
+	uint32_t dt = loc_dtype(ml), sz = kbin_dma_dtype(dt)->size;
+	uint64_t pa = prog_ref_flat_dram(bir_lower_var_id(f, ml));
+	uint8_t *raw = malloc(n * sz + 1);
+	int rc = 0;
+
+	if (!raw)
+		return -ENOMEM;
+	if (in) {
+		kbin_cast(KBIN_DMA_DTYPE_FLOAT32, dt, v, raw, n);
+		rc = dma_ref_mem_write(img, pa, raw, n * sz);
+	} else {
+		dma_ref_mem_read(img, pa, raw, n * sz);
+		kbin_cast(dt, KBIN_DMA_DTYPE_FLOAT32, raw, v, n);
+	}
+	free(raw);
+	return rc;
+}
+
 static int prog_run(void *ctx, const struct bir_module *m,
 		    struct bir_gen_io *io, struct nscc_err *err)
 {
@@ -1222,8 +1281,7 @@ static int prog_run(void *ctx, const struct bir_module *m,
 				 io->t[k].name);
 			rc = -EINVAL;
 		} else if (!io->t[k].output) {
-			rc = dma_ref_mem_write(img, prog_ref_flat_dram(bir_lower_var_id(f, ml)),
-					       io->t[k].v, io->t[k].n * 4);
+			rc = io_image(img, f, ml, io->t[k].v, io->t[k].n, true);
 		}
 	}
 	if (!rc) {
@@ -1242,8 +1300,7 @@ static int prog_run(void *ctx, const struct bir_module *m,
 
 		if (!t->output)
 			continue;
-		dma_ref_mem_read(img, prog_ref_flat_dram(bir_lower_var_id(f, loc_named(f, t->name))),
-				 t->v, t->n * 4);
+		rc = io_image(img, f, loc_named(f, t->name), t->v, t->n, false);
 		bir_tol_output(m, t->name, &t->tol);
 	}
 	dma_ref_mem_free(img);
@@ -1286,7 +1343,8 @@ static int io_make(const struct bir_module *m, uint64_t seed,
 		t->output = ml->type == BIR_MEM_OUTPUT;
 		t->tol.exact = true;
 		t->tol.why = "byte-identical";
-		t->n = ml->dims[0] * (ml->dims[1] / 4);
+		t->n = ml->dims[0] *
+		       (ml->dims[1] / kbin_dma_dtype(loc_dtype(ml))->size);
 		t->v = calloc(t->n + 1, sizeof(float));
 		if (!t->v)
 			return -ENOMEM;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "tl_f32.h"
 #include "bir_tol.h"
+#include "kbin_dma.h"
 
 const char *bir_tol_inexact(const struct bir_inst *i)
 {
@@ -93,6 +94,20 @@ void bir_tol_output(const struct bir_module *m, const char *name,
 	tol->abs = BIR_TOL_EXP_ABS;
 	tol->rel = BIR_TOL_EXP_REL;
 	tol->why = "an activation built on exp reaches it";
+	/*
+	 * an output of fewer mantissa bits than float32: the two float32
+	 * values may round to neighbours, one unit of its last place apart
+	 */
+	for (uint32_t f = 0; f < m->nfns && f < 1; f++) {
+		const struct bir_memloc *ml = bir_memloc_find(m->fns[f], name);
+		const struct kbin_dma_dtype_info *d =
+			ml && ml->set->dtype.name ? kbin_dma_dtype(ml->set->dtype.id) : NULL;
+
+		if (d && d->cls == KBIN_DMA_FLOAT && d->man_bits < 23) {
+			tol->rel += ldexp(1.0, -(int)d->man_bits);
+			tol->why = "an activation built on exp reaches it, stored in 16 bits";
+		}
+	}
 }
 
 uint64_t bir_tol_cmp(const struct bir_tol *t, const float *got,

@@ -54,7 +54,8 @@ const char *bir_tol_inexact(const struct bir_inst *i);
 /**
  * bir_tol_output() - the tolerance of Output location @name of the final
  * module @m: exact unless an instruction bir_tol_inexact() names reaches
- * it (then BIR_TOL_EXP_ABS, BIR_TOL_EXP_REL).
+ * it (then BIR_TOL_EXP_ABS, BIR_TOL_EXP_REL, plus 2^-m relative for an
+ * output of a float dtype of m < 23 mantissa bits).
  */
 void bir_tol_output(const struct bir_module *m, const char *name,
 		    struct bir_tol *t);

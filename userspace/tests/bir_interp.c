@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bir_interp.h"
+#include "kbin_cast.h"
+#include "kbin_dma.h"
 
 #define MAX_STEPS	10000000UL
 
@@ -134,14 +136,15 @@ static uint8_t *storage(struct bir_interp *it, const struct ref *r)
 }
 
 /* pointer to the 4 bytes at partition @p, byte @b of the location */
-static float *elem(struct bir_interp *it, const struct ref *r, int64_t p,
-		   int64_t b)
+/* the @sz bytes of the element at partition @p, byte @b of the location */
+static uint8_t *elem(struct bir_interp *it, const struct ref *r, int64_t p,
+		     int64_t b, uint32_t sz)
 {
 	const struct bir_memloc *ml = r->ml;
 	uint8_t *buf;
 
 	if (p < 0 || (uint64_t)p >= ml->dims[0] || b < 0 ||
-	    (uint64_t)b + 4 > ml->dims[1]) {
+	    (uint64_t)b + sz > ml->dims[1]) {
 		ierr(it, "access outside memory location '%s' (partition %lld, byte %lld; dims [%llu, %llu])",
 		     ml->name, (long long)p, (long long)b,
 		     (unsigned long long)ml->dims[0],
@@ -153,19 +156,44 @@ static float *elem(struct bir_interp *it, const struct ref *r, int64_t p,
 			     (r->fr->call ? r->fr->sb_base : 0);
 		uint64_t part = ml->base + (uint64_t)p;
 
-		if (part >= 128 || a + 4 > it->part) {
+		if (part >= 128 || a + sz > it->part) {
 			ierr(it, "SBUF access of '%s' outside the SBUF",
 			     ml->name);
 			return NULL;
 		}
-		return (float *)(it->sb + part * it->part + a);
+		return it->sb + part * it->part + a;
 	}
 	buf = storage(it, r);
 	if (!buf) {
 		ierr(it, "out of memory");
 		return NULL;
 	}
-	return (float *)(buf + (uint64_t)p * ml->dims[1] + (uint64_t)b);
+	return buf + (uint64_t)p * ml->dims[1] + (uint64_t)b;
+}
+
+/*
+ * The element type of an operand on @ml: its KBIN dtype and size; the
+ * interpreter computes in float32 and casts on the way in and out with
+ * the DMA engine's cast code, as the engines do (Documentation/compute.rst).
+ */
+static int elem_type(struct bir_interp *it, const struct bir_operand *o,
+		     const struct bir_memloc *ml, uint32_t *dt, uint32_t *sz)
+{
+	const struct bir_dtype *d = bir_operand_dtype(o, ml);
+	const struct kbin_dma_dtype_info *t = kbin_dma_dtype(d->id);
+
+	if (!d->name) {
+		*dt = KBIN_DMA_DTYPE_FLOAT32;
+		*sz = 4;
+		return 0;
+	}
+	if (!t || t->size > 4 || !kbin_cast_ok(d->id, KBIN_DMA_DTYPE_FLOAT32) ||
+	    !kbin_cast_ok(KBIN_DMA_DTYPE_FLOAT32, d->id))
+		return ierr(it, "memory location '%s': dtype '%s' is not one the interpreter computes in",
+			    ml->name, d->name);
+	*dt = d->id;
+	*sz = t->size;
+	return 0;
 }
 
 static double regget(struct frame *fr, const char *name);
@@ -205,6 +233,7 @@ static int walk(struct bir_interp *it, struct frame *fr,
 {
 	struct ref r;
 	uint64_t free_n = 1, idx[8] = { 0 }, n = 0;
+	uint32_t dt = KBIN_DMA_DTYPE_FLOAT32, sz = 4;
 	int64_t base;
 	int rc;
 
@@ -219,22 +248,25 @@ static int walk(struct bir_interp *it, struct frame *fr,
 	*pf = free_n;
 	if (!v)
 		return 0;
+	rc = elem_type(it, o, r.ml, &dt, &sz);
+	if (rc)
+		return rc;
 	base = r.off + o->offset + dynoff(fr, o);
 	for (int64_t p = 0; p < o->ap[0].num; p++) {
 		memset(idx, 0, sizeof(idx));
 		for (uint64_t e = 0; e < free_n; e++) {
 			int64_t b = base;
-			float *x;
+			uint8_t *x;
 
 			for (uint32_t k = 1; k < o->nap; k++)
-				b += (int64_t)idx[k] * o->ap[k].step * 4;
-			x = elem(it, &r, p * o->ap[0].step, b);
+				b += (int64_t)idx[k] * o->ap[k].step * sz;
+			x = elem(it, &r, p * o->ap[0].step, b, sz);
 			if (!x)
 				return -EINVAL;
 			if (store)
-				memcpy(x, &v[n++], 4);
+				kbin_cast(KBIN_DMA_DTYPE_FLOAT32, dt, &v[n++], x, 1);
 			else
-				memcpy(&v[n++], x, 4);
+				kbin_cast(dt, KBIN_DMA_DTYPE_FLOAT32, x, &v[n++], 1);
 			for (uint32_t k = o->nap; k-- > 1;) {
 				if (++idx[k] < (uint64_t)o->ap[k].num)
 					break;
@@ -886,17 +918,21 @@ static int whole(struct bir_interp *it, const char *name, float *v,
 	const struct bir_memloc *ml = bir_memloc_find(it->top.f, name);
 	uint64_t p, f;
 
+	uint32_t dt, sz;
+
 	it->err = err;
 	if (!ml)
 		return ierr(it, "interp: no memory location '%s'", name);
+	if (elem_type(it, &o, ml, &dt, &sz))
+		return -EINVAL;
 	ap[0] = (struct bir_ap_pair){ 1, (int64_t)ml->dims[0] };
-	ap[1] = (struct bir_ap_pair){ 1, (int64_t)(ml->dims[1] / 4) };
+	ap[1] = (struct bir_ap_pair){ 1, (int64_t)(ml->dims[1] / sz) };
 	o.ap = ap;
 	o.nap = 2;
-	if (n != ml->dims[0] * (ml->dims[1] / 4))
-		return ierr(it, "interp: '%s' holds %llu float32 values, not %llu",
+	if (n != ml->dims[0] * (ml->dims[1] / sz))
+		return ierr(it, "interp: '%s' holds %llu values, not %llu",
 			    name,
-			    (unsigned long long)(ml->dims[0] * (ml->dims[1] / 4)),
+			    (unsigned long long)(ml->dims[0] * (ml->dims[1] / sz)),
 			    (unsigned long long)n);
 	return walk(it, &it->top, &o, v, store, &p, &f);
 }

@@ -23,13 +23,14 @@ struct bir_interp *bir_interp_new(const struct bir_module *m,
 /** bir_interp_free() - free @it; NULL ok. */
 void bir_interp_free(struct bir_interp *it);
 /**
- * bir_interp_set() - fill location @name with @n float32 values (its
- * partitions x bytes per partition / 4).  Return: 0; -EINVAL no such
- * location or another count.
+ * bir_interp_set() - fill location @name with @n values given as float32
+ * (its partitions x bytes per partition / its dtype's size), cast to its
+ * dtype.  Return: 0; -EINVAL no such location, a dtype the interpreter
+ * does not compute in, or another count.
  */
 int bir_interp_set(struct bir_interp *it, const char *name,
 		   const float *v, uint64_t n, struct nscc_err *err);
-/** bir_interp_get() - read @n float32 values of location @name. */
+/** bir_interp_get() - read @n values of location @name, as float32. */
 int bir_interp_get(struct bir_interp *it, const char *name, float *v,
 		   uint64_t n, struct nscc_err *err);
 /** bir_interp_run() - execute; -EINVAL on an unsupported instruction. */
