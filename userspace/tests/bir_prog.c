@@ -467,6 +467,133 @@ TEST(refusals_named)
 	}
 }
 
+/* a Loop on axis i over [lb, ub) by st, its body block's instructions @body */
+#define BP_LOOP(lb, ub, st, body) "{\"opcode\": \"Loop\", \"name\": \"lp\", \"ins\": [], \"outs\": [], " \
+	"\"LoopAxis\": {\"name\": \"i\", \"lb\": " #lb ", \"ub\": " #ub ", \"stride\": " #st "}, " \
+	"\"blocks\": [" BP_BLK("body", body) "]}"
+
+/* @text through the passes and both lowerings: bir_lower_prog()'s result, @why its message */
+static int bp_lower_text(const char *label, const char *text, struct nscc_model **model,
+			 struct nscc_err *why)
+{
+	const struct bp_example e = { .file = label, .text = text };
+	struct bir_module *m = bp_final(&e);
+	struct nscc_err err = { { 0 } };
+	int rc = -1;
+
+	*model = nscc_model_new(3);
+	if (m && *model && !bir_lower_model(m, *model, &err))
+		rc = bir_lower_prog(m, *model, why);
+	else
+		fprintf(stderr, "# %s: %s\n", label, err.msg);
+	bir_module_free(m);
+	return rc;
+}
+
+/*
+ * Loop bounds at the ends of 64 bits: an iteration count whose product
+ * with the body's instructions wraps, an axis span past INT64_MAX, an
+ * empty body of 10^18 iterations, an axis term whose fold overflows.
+ * Each is lowered in bounded time and memory or refused by name.
+ */
+TEST(loop_bounds_64bit)
+{
+	static const struct {
+		const char *label, *text, *msg;	/* msg NULL: lowered */
+	} c[] = {
+		{ "2^62 iterations of 4", BP_FLOW(BP_BLK("b0", BP_LOOP(0, 4611686018427387904, 1,
+			BP_CP("c0", "s", "t") ", " BP_CP("c1", "t", "s") ", " BP_CP("c2", "s", "t") ", " BP_CP("c3", "t", "s")))),
+		  "lowering: instruction 'lp' (Loop) cannot be lowered to an engine program: unrolling its 4611686018427387904 iterations of 4 instructions would pass the lowering's 16384" },
+		{ "span past INT64_MAX, 4 iterations", BP_FLOW(BP_BLK("b0", BP_LOOP(-9000000000000000000, 9000000000000000000,
+			4611686018427387904, BP_CP("c0", "s", "t")))), NULL },
+		{ "empty body, 10^18 iterations", BP_FLOW(BP_BLK("b0", BP_LOOP(0, 1000000000000000000, 1, "") ", " BP_DMA)), NULL },
+		{ "axis term 2^40 x 2^30", BP_FLOW(BP_BLK("b0", BP_LOOP(1099511627776, 1099511627777, 1,
+			"{\"opcode\": \"TensorCopy\", \"name\": \"c0\", \"engine\": \"Pool\", \"ins\": ["
+			"{\"Skind\": \"physical_ap\", \"memref\": \"t\", \"offset\": 0, \"ap\": [[1, 4], [1, 4]], "
+			"\"dyn\": [{\"axis\": \"i\", \"step\": 1073741824}]}], \"outs\": [" BP_AP("s", 0, "[[1, 4], [1, 4]]") "]}"))),
+		  "lowering: instruction 'c0' (TensorCopy) cannot be lowered to an engine program: operand 't': its offset with Loop axis 'i' = 1099511627776 does not fit 64 bits" },
+	};
+
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		struct nscc_err why = { { 0 } };
+		struct nscc_model *model = NULL;
+		int rc = bp_lower_text(c[k].label, c[k].text, &model, &why);
+
+		EXPECT_EQ(c[k].msg ? 1 : 0, rc) TH_LOG("%s: %s", c[k].label, why.msg);
+		if (c[k].msg)
+			EXPECT_STREQ(c[k].msg, why.msg) TH_LOG("%s", c[k].label);
+		nscc_model_free(model);
+	}
+}
+
+/*
+ * A run-time offset's [lo, hi) keeps its operand inside its location at
+ * every value, also when the operand at v = 0 starts before the location
+ * (a negative free step) and the run-time step is negative: t is bytes
+ * 64..128 of each partition, in0 reaches 12 bytes below its offset.
+ */
+TEST(dyn_range_inside_location)
+{
+	static const struct {
+		const char *label, *text;
+	} c[] = {
+		{ "negative free step, step -16", BP_FLOW(BP_BLK("b0", BP_LD ", "
+			"{\"opcode\": \"TensorCopy\", \"name\": \"g\", \"engine\": \"Pool\", \"ins\": ["
+			"{\"Skind\": \"physical_ap\", \"memref\": \"t\", \"offset\": 0, \"ap\": [[1, 4], [-1, 4]], "
+			"\"dyn\": [{\"axis\": \"r0\", \"step\": -16}]}], \"outs\": [" BP_AP("s", 0, "[[1, 4], [1, 4]]") "]}")) },
+		{ "negative free step, step 16", BP_FLOW(BP_BLK("b0", BP_LD ", "
+			"{\"opcode\": \"TensorCopy\", \"name\": \"g\", \"engine\": \"Pool\", \"ins\": ["
+			"{\"Skind\": \"physical_ap\", \"memref\": \"t\", \"offset\": 0, \"ap\": [[1, 4], [-1, 4]], "
+			"\"dyn\": [{\"axis\": \"r0\", \"step\": 16}]}], \"outs\": [" BP_AP("s", 0, "[[1, 4], [1, 4]]") "]}")) },
+		{ "step -5, offset 60", BP_FLOW(BP_BLK("b0", BP_LD ", "
+			"{\"opcode\": \"TensorCopy\", \"name\": \"g\", \"engine\": \"Pool\", \"ins\": ["
+			"{\"Skind\": \"physical_ap\", \"memref\": \"t\", \"offset\": 60, \"ap\": [[1, 4], [-1, 4]], "
+			"\"dyn\": [{\"axis\": \"r0\", \"step\": -5}]}], \"outs\": [" BP_AP("s", 0, "[[1, 4], [1, 4]]") "]}")) },
+	};
+
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		struct nscc_err why = { { 0 } };
+		struct nscc_model *model = NULL;
+		const struct nscc_subgraph *sg;
+		unsigned int seen = 0;
+
+		ASSERT_EQ(0, bp_lower_text(c[k].label, c[k].text, &model, &why))
+			TH_LOG("%s: %s", c[k].label, why.msg);
+		sg = &model->sgs[0];
+		for (uint32_t e = 0; e <= KBIN_DMA_ENGINE_MAX; e++) {
+			for (uint32_t n = 0; sg->prog[e] && n < sg->prog_count[e]; n++) {
+				struct kbin_compute_record r;
+				const struct kbin_compute_ap *m = &r.in0;
+				long long lo = 0, hi = 0, d;
+
+				memcpy(&r, sg->prog[e] + (uint64_t)n * KBIN_PROG_RECORD_SIZE, sizeof(r));
+				if (r.opcode != KBIN_COP_COPY || !(r.flags & KBIN_COMPUTE_F_DYN))
+					continue;
+				seen++;
+				ASSERT_EQ(KBIN_DYN_IN0, r.dyn.side);
+				for (int i = 0; i < 2; i++) {
+					d = (long long)(m->num[i] - 1) * m->step[i];
+					if (d < 0)
+						lo += d;
+					else
+						hi += d;
+				}
+				ASSERT_LT(r.dyn.lo, r.dyn.hi) TH_LOG("%s", c[k].label);
+				for (long long v = r.dyn.lo; v < r.dyn.hi; v++) {
+					long long b0 = m->offset + v * r.dyn.step + lo * 4;
+					long long b1 = m->offset + v * r.dyn.step + (hi + 1) * 4;
+
+					EXPECT_TRUE(b0 >= 64 && b1 <= 128)
+						TH_LOG("%s: v %lld of [%d, %d) reaches bytes %lld..%lld, t is 64..128",
+						       c[k].label, v, r.dyn.lo, r.dyn.hi, b0, b1);
+				}
+			}
+		}
+		EXPECT_EQ(1U, seen) TH_LOG("%s", c[k].label);
+		nscc_model_free(model);
+	}
+}
+
 /* the trace of a compute plan names each compute slice by its operations */
 TEST(trace_names_operations)
 {

@@ -1114,7 +1114,10 @@ static int lp_dyn_opnd(struct lp *l, const struct bir_operand *o,
 		if (hi * step > hi_b - (long long)fp.b1)
 			hi--;
 	} else {
+		/* floor: the operand may start below its location at v = 0 */
 		hi = ((long long)fp.b0 - lo_b) / -step;
+		if (hi * -step > (long long)fp.b0 - lo_b)
+			hi--;
 		lo = ((long long)fp.b1 - hi_b) / -step;
 		if (lo * -step < (long long)fp.b1 - hi_b)
 			lo++;
@@ -1316,10 +1319,17 @@ static int lp_fold(struct lp *l, const struct bir_inst *i,
 			for (x = l->nax; x-- > 0;)
 				if (!strcmp(l->axn[x], src[d].axis))
 					break;
-			if (x < l->nax)
-				o->offset += l->axv[x] * src[d].step;
-			else
+			if (x < l->nax) {
+				int64_t t;
+
+				if (__builtin_mul_overflow(l->axv[x], src[d].step, &t) ||
+				    __builtin_add_overflow(o->offset, t, &o->offset))
+					return refuse(l, "operand '%s': its offset with Loop axis '%s' = %lld does not fit 64 bits",
+						      o->name ? o->name : "", l->axn[x],
+						      (long long)l->axv[x]);
+			} else {
 				o->dyn[o->ndyn++] = src[d];
+			}
 		}
 		nd += o->ndyn;
 	}
@@ -1336,7 +1346,7 @@ static int lp_fold(struct lp *l, const struct bir_inst *i,
 static int lp_loop(struct lp *l, const struct bir_inst *loop)
 {
 	const struct bir_loop_axis *ax = loop->axis;
-	uint64_t body = 0, iters;
+	uint64_t body = 0, iters, span;
 	int rc = 0;
 
 	if (!ax || ax->stride <= 0 || ax->ub < ax->lb)
@@ -1346,16 +1356,22 @@ static int lp_loop(struct lp *l, const struct bir_inst *loop)
 		return refuse(l, "Loops nested deeper than %u", LP_MAX_AXES);
 	for (uint32_t b = 0; b < loop->nblocks; b++)
 		body += loop->blocks[b]->ninsts;
-	iters = (uint64_t)((ax->ub - ax->lb + ax->stride - 1) / ax->stride);
-	if (body * iters > LP_MAX_UNROLL - l->unrolled)
+	/* ub - lb in unsigned arithmetic: it may pass INT64_MAX */
+	span = (uint64_t)ax->ub - (uint64_t)ax->lb;
+	iters = span / (uint64_t)ax->stride + !!(span % (uint64_t)ax->stride);
+	if (!body)
+		return 0;
+	if (iters > (LP_MAX_UNROLL - l->unrolled) / body)
 		return refuse(l, "unrolling its %llu iterations of %llu instructions would pass the lowering's %u",
 			      (unsigned long long)iters,
 			      (unsigned long long)body, LP_MAX_UNROLL);
 	l->unrolled += (uint32_t)(body * iters);
 	l->axn[l->nax] = ax->name;
 	l->nax++;
-	for (int64_t v = ax->lb; v < ax->ub && !rc; v += ax->stride) {
-		l->axv[l->nax - 1] = v;
+	for (uint64_t n = 0; n < iters && !rc; n++) {
+		/* lb + n x stride < ub: no overflow */
+		l->axv[l->nax - 1] = (int64_t)((uint64_t)ax->lb +
+					       n * (uint64_t)ax->stride);
 		for (uint32_t b = 0; b < loop->nblocks && !rc; b++) {
 			const struct bir_block *blk = loop->blocks[b];
 
