@@ -204,8 +204,6 @@ int tl_compute_plan(uint32_t gen, int broken, void **buf, size_t *len)
 		.dtype = "float32", .d0 = TLC_VAR_SIZE / 4, .d1 = 1,
 	};
 	struct kbin_writer *w;
-	struct kbin_prog_section *ps;
-	struct kbin_header_ext *ext;
 	int e = 0;
 
 	if (!g)
@@ -219,18 +217,11 @@ int tl_compute_plan(uint32_t gen, int broken, void **buf, size_t *len)
 	e |= tlc_add_stream(w, PE, broken);
 	e |= tlc_add_stream(w, ACT, broken);
 	e |= tlc_add_stream(w, DVE, broken);
-	if (e) {
-		kbin_writer_free(w);
-		return -EINVAL;
-	}
-	if (kbin_writer_finish(w, buf, len))
-		return -EINVAL;
-	ext = (struct kbin_header_ext *)((uint8_t *)*buf +
-					 sizeof(struct kbin_header));
-	ps = (struct kbin_prog_section *)((uint8_t *)*buf + ext->prog_off);
-	ps->flags |= KBIN_PROG_F_COMPUTE;
-	kbin_fix_checksum(*buf, *len);
-	return 0;
+	e |= kbin_writer_set_prog_flags(w, KBIN_PROG_F_COMPUTE);
+	if (!e)
+		e = kbin_writer_finish(w, buf, len);
+	kbin_writer_free(w);
+	return e ? -EINVAL : 0;
 }
 
 /**

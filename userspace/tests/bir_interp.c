@@ -827,7 +827,15 @@ static int exec_inst(struct bir_interp *it, struct frame *fr,
 	case BIR_OP_LOOP:
 		if (fr->nax >= 8)
 			return ierr(it, "Loop '%s': nested deeper than 8", i->name);
-		for (int64_t v = i->axis->lb; v < i->axis->ub; v += i->axis->stride) {
+		if (i->axis->stride <= 0)
+			return ierr(it, "Loop '%s': stride %lld", i->name,
+				    (long long)i->axis->stride);
+		/* by iteration count over the unsigned span: no overflow */
+		for (uint64_t k = 0, n = i->axis->ub <= i->axis->lb ? 0 :
+		     ((uint64_t)i->axis->ub - (uint64_t)i->axis->lb - 1) /
+		     (uint64_t)i->axis->stride + 1; k < n; k++) {
+			int64_t v = (int64_t)((uint64_t)i->axis->lb +
+					      k * (uint64_t)i->axis->stride);
 			int rc;
 
 			fr->axis[fr->nax] = i->axis->name;

@@ -16,6 +16,7 @@
 
 #include "kbin_mutate.h"
 #include "kbin_testplan.h"
+#include "tl_compute.h"
 
 static int save(const char *dir, const char *name,
 		int (*build)(void **, size_t *))
@@ -70,6 +71,18 @@ static int build_bad_transpose(void **buf, size_t *len)
 	return 0;
 }
 
+/* the test library's compute plan: the compute encoding's records */
+static int build_compute(void **buf, size_t *len)
+{
+	return tl_compute_plan(KBIN_TARGET_TRN2, TLC_OK, buf, len);
+}
+
+/* ...with a run-time offset (a dyn COPY) */
+static int build_compute_dyn(void **buf, size_t *len)
+{
+	return tl_compute_plan(KBIN_TARGET_TRN2, TLC_RANGE, buf, len);
+}
+
 int main(int argc, char **argv)
 {
 	char name[64];
@@ -88,7 +101,9 @@ int main(int argc, char **argv)
 	err = save(argv[1], "full.kbin", tp_build) |
 	      save(argv[1], "small.kbin", tp_build_small) |
 	      save(argv[1], "n64.kbin", build_n64) |
-	      save(argv[1], "prog.kbin", tp_build_prog);
+	      save(argv[1], "prog.kbin", tp_build_prog) |
+	      save(argv[1], "compute.kbin", build_compute) |
+	      save(argv[1], "compute-dyn.kbin", build_compute_dyn);
 	for (bad_transpose = 0; bad_transpose < kbin_num_bad_transposes;
 	     bad_transpose++) {
 		snprintf(name, sizeof(name), "transpose-%u.kbin", bad_transpose);
