@@ -161,7 +161,8 @@ static unsigned int kbin_compute_ap_check(const struct kbin_compute_ap *ap,
 	long long lo = 0, hi = 0, d;
 	int i;
 
-	if (!(spaces & (1U << ap->space)) ||
+	/* a space byte from the plan: no shift past the mask's 32 bits */
+	if (ap->space >= 32 || !(spaces & (1U << ap->space)) ||
 	    !kbin_compute_space(g, ap->space, &parts, &bytes))
 		return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_SPACE, name, ap->space,
 				 spaces);

@@ -243,6 +243,11 @@ TEST_F(rules, space)
 	base(&self->r, KBIN_COP_COPY);
 	self->r.out.space = 3;
 	REFUSED(DVE, KBIN_PROG_WHY_COMPUTE_SPACE, "out");
+	/* a space byte past the mask's bits (the fuzzer's find) */
+	self->r.out.space = 66;
+	REFUSED(DVE, KBIN_PROG_WHY_COMPUTE_SPACE, "out");
+	self->r.out.space = 255;
+	REFUSED(DVE, KBIN_PROG_WHY_COMPUTE_SPACE, "out");
 	/* the vector operations take PSUM as well */
 	base(&self->r, KBIN_COP_COPY);
 	self->r.in0.space = PS;
