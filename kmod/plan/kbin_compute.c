@@ -101,6 +101,26 @@ unsigned int kbin_compute_engines(unsigned int opcode)
 	       kbin_cops[opcode - KBIN_COP_FIRST].engines : 0;
 }
 
+/**
+ * kbin_compute_dtype_ok() - whether the engines compute on elements of a
+ *	dtype: at most 4 bytes, cast to float32 on the way in and back on
+ *	the way out by the DMA engine's cast code (kbin_cast.h).
+ * @dtype: enum kbin_dma_dtype.
+ *
+ * The checker's rule for every operand; the BIR lowering and the test
+ * interpreter ask it too.
+ *
+ * Return: 1 or 0.
+ */
+int kbin_compute_dtype_ok(unsigned int dtype)
+{
+	const struct kbin_dma_dtype_info *t = kbin_dma_dtype(dtype);
+
+	return t && t->size <= 4 &&
+	       kbin_cast_ok(dtype, KBIN_DMA_DTYPE_FLOAT32) &&
+	       kbin_cast_ok(KBIN_DMA_DTYPE_FLOAT32, dtype);
+}
+
 /* partitions and bytes per partition of @space on @g; 0 if no such space */
 static int kbin_compute_space(const struct kbin_gen *g, unsigned int space,
 			      __u32 *parts, __u32 *bytes)
@@ -166,11 +186,10 @@ static unsigned int kbin_compute_ap_check(const struct kbin_compute_ap *ap,
 	    !kbin_compute_space(g, ap->space, &parts, &bytes))
 		return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_SPACE, name, ap->space,
 				 spaces);
-	t = kbin_dma_dtype(ap->dtype);
-	if (!t || t->size > 4 || !kbin_cast_ok(ap->dtype, KBIN_DMA_DTYPE_FLOAT32) ||
-	    !kbin_cast_ok(KBIN_DMA_DTYPE_FLOAT32, ap->dtype))
+	if (!kbin_compute_dtype_ok(ap->dtype))
 		return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_DTYPE, name, ap->dtype,
 				 0);
+	t = kbin_dma_dtype(ap->dtype);
 	if (!ap->partitions || (__u32)ap->partition + ap->partitions > parts)
 		return kbin_cset(v, KBIN_PROG_WHY_COMPUTE_PARTITIONS, name,
 				 (__u64)ap->partition + ap->partitions, parts);

@@ -52,6 +52,7 @@ struct kbin_compute_mem {
 };
 
 int kbin_compute_is_op(unsigned int opcode);
+int kbin_compute_dtype_ok(unsigned int dtype);
 const char *kbin_compute_op_str(unsigned int opcode);
 unsigned int kbin_compute_engines(unsigned int opcode);
 unsigned int kbin_compute_check(const __u8 *rec, unsigned int engine,

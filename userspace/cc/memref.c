@@ -122,19 +122,21 @@ static uint64_t sp_size(const struct nscc_mr *mr, uint32_t target_gen)
 	return nscc_sbuf_window_size(target_gen);
 }
 
-static int sp_dump(const struct nscc_mr *mr, const struct nscc_dump_ctx *ctx,
-		   struct nscc_mr_out *out, struct nscc_err *err)
+/* an on-chip window's record: its class's size, alignment 1 */
+static int window_dump(const struct nscc_mr *mr,
+		       const struct nscc_dump_ctx *ctx,
+		       struct nscc_mr_out *out, struct nscc_err *err)
 {
 	int ret = base_dump(mr, ctx, out, err);
 
-	out->in.rec.size = sp_size(mr, ctx->target_gen);
+	out->in.rec.size = mr->ops->size(mr, ctx->target_gen);
 	out->in.rec.alignment = 1;
 	return ret;
 }
 
 const struct nscc_mr_ops nscc_mr_sp_ops = {
 	.kind = "mem_ref_sp", .obj_size = sizeof(struct nscc_mr_sp),
-	.init = sp_init, .size = sp_size, .dump = sp_dump,
+	.init = sp_init, .size = sp_size, .dump = window_dump,
 	.destroy = base_destroy,
 };
 
@@ -149,19 +151,9 @@ static uint64_t psum_size(const struct nscc_mr *mr, uint32_t target_gen)
 	return nscc_psum_window_size(target_gen);
 }
 
-static int psum_dump(const struct nscc_mr *mr, const struct nscc_dump_ctx *ctx,
-		     struct nscc_mr_out *out, struct nscc_err *err)
-{
-	int ret = base_dump(mr, ctx, out, err);
-
-	out->in.rec.size = psum_size(mr, ctx->target_gen);
-	out->in.rec.alignment = 1;
-	return ret;
-}
-
 const struct nscc_mr_ops nscc_mr_psum_ops = {
 	.kind = "mem_ref_psum", .obj_size = sizeof(struct nscc_mr_psum),
-	.init = sp_init, .size = psum_size, .dump = psum_dump,
+	.init = sp_init, .size = psum_size, .dump = window_dump,
 	.destroy = base_destroy,
 };
 

@@ -20,6 +20,7 @@
 #include <string.h>
 #include "bir_interp.h"
 #include "kbin_cast.h"
+#include "kbin_compute.h"
 #include "kbin_dma.h"
 
 #define MAX_STEPS	10000000UL
@@ -180,19 +181,17 @@ static int elem_type(struct bir_interp *it, const struct bir_operand *o,
 		     const struct bir_memloc *ml, uint32_t *dt, uint32_t *sz)
 {
 	const struct bir_dtype *d = bir_operand_dtype(o, ml);
-	const struct kbin_dma_dtype_info *t = kbin_dma_dtype(d->id);
 
 	if (!d->name) {
 		*dt = KBIN_DMA_DTYPE_FLOAT32;
 		*sz = 4;
 		return 0;
 	}
-	if (!t || t->size > 4 || !kbin_cast_ok(d->id, KBIN_DMA_DTYPE_FLOAT32) ||
-	    !kbin_cast_ok(KBIN_DMA_DTYPE_FLOAT32, d->id))
+	if (!kbin_compute_dtype_ok(d->id))
 		return ierr(it, "memory location '%s': dtype '%s' is not one the interpreter computes in",
 			    ml->name, d->name);
 	*dt = d->id;
-	*sz = t->size;
+	*sz = kbin_dma_dtype(d->id)->size;
 	return 0;
 }
 

@@ -27,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bir.h"
-#include "kbin_cast.h"
 #include "kbin_compute.h"
 #include "kbin_dma.h"
 #include "kbin_gen.h"
@@ -247,10 +246,8 @@ static void lp_push(struct lp *l, struct lp_act *a)
 static int lp_dtype(struct lp *l, const struct bir_operand *o, uint8_t *dt)
 {
 	const struct bir_dtype *d = bir_operand_dtype(o, o->ml);
-	const struct kbin_dma_dtype_info *t = kbin_dma_dtype(d->id);
 
-	if (!t || t->size > 4 || !kbin_cast_ok(d->id, KBIN_DMA_DTYPE_FLOAT32) ||
-	    !kbin_cast_ok(KBIN_DMA_DTYPE_FLOAT32, d->id))
+	if (!kbin_compute_dtype_ok(d->id))
 		return refuse(l, "operand '%s': dtype '%s' is not one the engines compute in",
 			      o->name ? o->name : "", d->name ? d->name : "(none)");
 	*dt = (uint8_t)d->id;
@@ -847,28 +844,29 @@ static int lp_vector(struct lp *l, const struct bir_inst *i)
 
 /* ---- registers, run-time offsets, branches ---- */
 
-/* the engine register that holds BIR register @name, given one if new */
-static int lp_reg_of(struct lp *l, const char *name, uint8_t *hw)
+/* the next engine register, for BIR register @name or (NULL) a condition */
+static int lp_new_reg(struct lp *l, const char *name, uint8_t *hw)
 {
-	uint32_t k;
-
-	for (k = 0; k < l->nregs; k++)
-		if (l->rname[k] && name && !strcmp(l->rname[k], name)) {
-			*hw = (uint8_t)k;
-			return 0;
-		}
-	for (k = 0; name && k < l->f->nregs; k++)
-		if (!strcmp(l->f->regs[k]->name, name))
-			break;
-	if (!name || k == l->f->nregs)
-		return refuse(l, "'%s' is neither a register of the function nor the axis of an enclosing Loop",
-			      name ? name : "(none)");
 	if (l->nregs == KBIN_COMPUTE_REGS)
 		return refuse(l, "its registers and branch conditions need more than an engine's %u registers",
 			      KBIN_COMPUTE_REGS);
 	l->rname[l->nregs] = name;
 	*hw = (uint8_t)l->nregs++;
 	return 0;
+}
+
+/* the engine register that holds BIR register @name, given one if new */
+static int lp_reg_of(struct lp *l, const char *name, uint8_t *hw)
+{
+	for (uint32_t k = 0; k < l->nregs; k++)
+		if (l->rname[k] && name && !strcmp(l->rname[k], name)) {
+			*hw = (uint8_t)k;
+			return 0;
+		}
+	if (!name || !bir_register_find(l->f, name))
+		return refuse(l, "'%s' is neither a register of the function nor the axis of an enclosing Loop",
+			      name ? name : "(none)");
+	return lp_new_reg(l, name, hw);
 }
 
 /* the engines that compute BIR instruction @i (the lowering's choice) */
@@ -963,15 +961,13 @@ static struct lp_pred lp_or(struct lp_pred p, struct lp_pred q)
 static int lp_edge(struct lp *l, uint32_t from, const char *name,
 		   struct lp_pred p)
 {
-	uint32_t t;
+	const struct bir_block *to = name ? bir_block_find(l->f, name) : NULL;
+	int t = to ? bir_block_index(to) : -1;
 
-	for (t = 0; name && t < l->f->nblocks; t++)
-		if (!strcmp(l->f->blocks[t]->name, name))
-			break;
-	if (!name || t == l->f->nblocks)
+	if (t < 0)
 		return refuse(l, "its target block '%s' is not in the function",
 			      name ? name : "(none)");
-	if (t <= from)
+	if ((uint32_t)t <= from)
 		return refuse(l, "it goes back to block '%s' (a loop of blocks is not lowered)",
 			      name);
 	l->bp[t] = lp_or(l->bp[t], p);
@@ -987,7 +983,7 @@ static int lp_branch(struct lp *l, uint32_t b, const struct bir_inst *i)
 	struct kbin_compute_record r;
 	const char *op = bir_attr_str(i, "comp_op");
 	int cmp = op ? kbin_cmp_parse(op) : -EINVAL;
-	uint8_t src, c;
+	uint8_t src = 0, c = 0;
 	float f;
 	int rc;
 
@@ -1002,13 +998,10 @@ static int lp_branch(struct lp *l, uint32_t b, const struct bir_inst *i)
 		return refuse(l, "its immediate %.17g is not a float32",
 			      i->ins[1].imm);
 	rc = lp_reg_of(l, i->ins[0].name, &src);
+	if (!rc)
+		rc = lp_new_reg(l, NULL, &c);
 	if (rc)
 		return rc;
-	if (l->nregs == KBIN_COMPUTE_REGS)
-		return refuse(l, "its registers and branch conditions need more than an engine's %u registers",
-			      KBIN_COMPUTE_REGS);
-	c = (uint8_t)l->nregs++;
-	l->rname[c] = NULL;
 	lp_rec(&r, KBIN_COP_REG_TEST);
 	r.func = c;
 	r.reg.src = src;
@@ -1022,6 +1015,17 @@ static int lp_branch(struct lp *l, uint32_t b, const struct bir_inst *i)
 		rc = lp_edge(l, b, bir_attr_str(i, "on_false"),
 			     lp_and(l->bp[b], c, 0));
 	return rc;
+}
+
+/* a / b rounded down and up, b > 0 */
+static long long lp_div_floor(long long a, long long b)
+{
+	return a / b - (a % b < 0);
+}
+
+static long long lp_div_ceil(long long a, long long b)
+{
+	return a / b + (a % b > 0);
 }
 
 /* an operand over a location's whole rows, in place of a moving one */
@@ -1105,22 +1109,17 @@ static int lp_dyn_opnd(struct lp *l, const struct bir_operand *o,
 		lo_b = (long long)ml->addr;
 		hi_b = lo_b + (long long)ml->dims[1];
 	}
+	/*
+	 * v keeps [b0, b1) + v * step inside [lo_b, hi_b); rounded inwards
+	 * (the operand may start below its location at v = 0)
+	 */
 	fp = lp_ap_reg(ap, 0);
 	if (step > 0) {
-		lo = (lo_b - (long long)fp.b0) / step;
-		if (lo * step < lo_b - (long long)fp.b0)
-			lo++;
-		hi = (hi_b - (long long)fp.b1) / step;
-		if (hi * step > hi_b - (long long)fp.b1)
-			hi--;
+		lo = lp_div_ceil(lo_b - (long long)fp.b0, step);
+		hi = lp_div_floor(hi_b - (long long)fp.b1, step);
 	} else {
-		/* floor: the operand may start below its location at v = 0 */
-		hi = ((long long)fp.b0 - lo_b) / -step;
-		if (hi * -step > (long long)fp.b0 - lo_b)
-			hi--;
-		lo = ((long long)fp.b1 - hi_b) / -step;
-		if (lo * -step < (long long)fp.b1 - hi_b)
-			lo++;
+		lo = lp_div_ceil((long long)fp.b1 - hi_b, -step);
+		hi = lp_div_floor((long long)fp.b0 - lo_b, -step);
 	}
 	hi++;
 	if (lo < INT32_MIN)
