@@ -72,7 +72,6 @@ struct item {
 
 struct bir_gen {
 	uint64_t seed, rng;
-	uint32_t npsum;		/* PSUM temporaries made */
 	bool f32_only;		/* kernel call arguments: float32 locations */
 	struct item *it;
 	uint32_t nit, capit;
@@ -215,10 +214,6 @@ static uint32_t new_tmp(struct bir_gen *g, uint32_t P, uint32_t Fe)
 	/* kernel temps: allocated only inside a workspace */
 	if (g->cur_fn == 1 && ty[k] == L_SBA && !f->ws)
 		k = 1;
-	/* lowerable: PSUM locations leave banks for the PE's tiles */
-	if ((g->flags & BIR_GEN_F_LOWERABLE) && ty[k] == L_PSUM && g->npsum >= 3)
-		k = 1;
-	g->npsum += ty[k] == L_PSUM;
 	snprintf(name, sizeof(name), "%c%u", pfx[k], f->ntmp++);
 	if (rn(g, 3))	/* sometimes larger than asked */
 		P += rr(g, 0, 7);

@@ -50,7 +50,7 @@ struct bir_gen *bir_gen_new(uint64_t seed);
  * BIR_GEN_F_LOWERABLE: a module the lowering to engine programs takes
  * (bir_lower_prog()): the primitives it lowers, gathers through a
  * register, a diamond in main, kernel calls whose bodies have no
- * diamond, at most three PSUM locations, Loops, inputs and outputs of
+ * diamond, PSUM locations, Loops, inputs and outputs of
  * main in bfloat16 or float16 now and then; partition step 1.
  */
 #define BIR_GEN_F_LOWERABLE	1U

@@ -112,7 +112,6 @@ struct lp {
 	/* the staging areas */
 	uint64_t st_lo, st_hi, st_cur;
 	uint32_t psum_next;
-	uint32_t psum_free;	/* PSUM banks no PSUM location touches */
 	/* the BIR instructions in program order; each one's actions end */
 	const struct bir_inst **insts;
 	uint32_t ninsts, capinsts;
@@ -347,22 +346,34 @@ static void lp_stage_area(struct lp *l)
 	l->st_cur = l->st_lo;
 }
 
-/* the PSUM banks the PE tiles may take: those no PSUM location touches */
-static void lp_psum_banks(struct lp *l)
+/*
+ * The lowest 8-byte aligned offset of PSUM bank @bank where @bytes per
+ * partition of partitions 0 .. @parts - 1 touch no PSUM location of the
+ * function (placed ones; their granules are 8 bytes); -1 when the bank
+ * has no such room.
+ */
+static long long lp_psum_gap(const struct lp *l, uint32_t bank, uint32_t parts,
+			     uint64_t bytes)
 {
-	l->psum_free = (1U << l->g->psum_banks) - 1;
-	for (uint32_t s = 0; s < l->f->nsets; s++)
-		for (uint32_t k = 0; k < l->f->sets[s]->nlocs; k++) {
-			const struct bir_memloc *ml = l->f->sets[s]->locs[k];
-			uint64_t b;
+	uint64_t lo = (uint64_t)bank * KBIN_PSUM_BANK_SIZE;
+	uint64_t off = lo, hi = lo + KBIN_PSUM_BANK_SIZE;
+	int moved = 1;
 
-			if (ml->type != BIR_MEM_PSUM || !ml->dims[1])
-				continue;
-			for (b = ml->addr / KBIN_PSUM_BANK_SIZE;
-			     b <= (ml->addr + ml->dims[1] - 1) / KBIN_PSUM_BANK_SIZE &&
-			     b < 32; b++)
-				l->psum_free &= ~(1U << b);
-		}
+	while (moved && off + bytes <= hi) {
+		moved = 0;
+		for (uint32_t s = 0; s < l->f->nsets && !moved; s++)
+			for (uint32_t k = 0; k < l->f->sets[s]->nlocs && !moved; k++) {
+				const struct bir_memloc *ml = l->f->sets[s]->locs[k];
+				uint64_t end = ml->addr + ml->dims[1];
+
+				if (ml->type != BIR_MEM_PSUM || ml->base >= parts ||
+				    ml->addr >= off + bytes || end <= off)
+					continue;
+				off = (end + 7) & ~7ULL;	/* past it */
+				moved = 1;
+			}
+	}
+	return off + bytes <= hi ? (long long)off : -1;
 }
 
 /* a staging tile of @parts partitions x @bytes in SBUF */
@@ -635,19 +646,22 @@ static int lp_finish_out(struct lp *l, const struct bir_operand *o,
 static int lp_psum(struct lp *l, uint32_t parts, uint64_t elems,
 		   struct kbin_compute_ap *ap)
 {
-	uint32_t np = kbin_gen_psum_partitions(l->g);
+	uint32_t np = kbin_gen_psum_partitions(l->g), k;
+	long long off = -1;
 
 	if (parts > np || elems * 4 > KBIN_PSUM_BANK_SIZE)
 		return refuse(l, "its result of %u partitions x %llu float32 does not fit a PSUM bank (%u x %u)",
 			      parts, (unsigned long long)elems, np,
 			      KBIN_PSUM_BANK_SIZE / 4);
-	if (!(l->psum_free & ((1U << l->g->psum_banks) - 1)))
-		return refuse(l, "its result needs a PSUM bank, and the function's PSUM locations take all %u",
-			      l->g->psum_banks);
-	while (!(l->psum_free & (1U << (l->psum_next % l->g->psum_banks))))
-		l->psum_next++;
+	/* the banks in turn; in each, the room its PSUM locations leave */
+	for (k = 0; k < l->g->psum_banks && off < 0; k++)
+		off = lp_psum_gap(l, l->psum_next++ % l->g->psum_banks, parts,
+				  elems * 4);
+	if (off < 0)
+		return refuse(l, "its result of %u partitions x %llu float32 finds no room in a PSUM bank beside the function's PSUM locations",
+			      parts, (unsigned long long)elems);
 	memset(ap, 0, sizeof(*ap));
-	ap->offset = (l->psum_next++ % l->g->psum_banks) * KBIN_PSUM_BANK_SIZE;
+	ap->offset = (uint32_t)off;
 	ap->space = KBIN_SPACE_PSUM;
 	ap->dtype = KBIN_DMA_DTYPE_FLOAT32;
 	ap->partitions = (uint8_t)parts;
@@ -1651,7 +1665,6 @@ int bir_lower_prog(const struct bir_module *m, struct nscc_model *model,
 		goto out;
 	}
 	lp_stage_area(&l);
-	lp_psum_banks(&l);
 	l.bp[0].kind = LP_ALWAYS;
 	for (uint32_t b = 0; b < l.f->nblocks && !rc; b++)
 		rc = lp_block(&l, b);
