@@ -10,6 +10,8 @@
 #   num_test         host test: the numerics library (kbin_num.c)
 #   kbin_seedgen     host: the fuzzers' seed plans (and the small plan of
 #                    Documentation/kbin-format.rst)
+#   bir_expect       host: a BIR model's seeded inputs and expected outputs
+#                    for the device (selftests/mk/nrt_bir.mk)
 # The fuzz targets are in userspace/tests/fuzz.mk, the cc_*, bir_* and
 # lib_* tests in the fragments of what they test.
 
@@ -33,3 +35,9 @@ NUM_TEST_CFLAGS	:= -ffp-contract=off -fno-math-errno -I$(TOP)/testlib
 NUM_TEST_LDLIBS	:= -lm
 $(call programs,NUM_TEST,host,userspace/tests,$(HOST_O)/tests,PLAN,userspace)
 HOST_TESTS	+= $(call bins,NUM_TEST)
+
+# the inputs and expected outputs of a BIR model's device run, checked
+# against the reference interpreter (the data step selftests/mk/nrt_bir.mk;
+# Documentation/compiler-passes.rst, "Reference interpreter")
+BIR_EXPECT	:= bir_expect
+$(call programs,BIR_EXPECT,host,userspace/tests,$(HOST_O)/bin,TESTUTIL BIR,userspace)
