@@ -139,7 +139,8 @@ link_fuzz = $(fuzz_CC) $(fuzz_LDFLAGS) $(1)
 #   ID_INC: -I/-isystem flags for its own objects and for everyone who
 #   uses it; ID_CFLAGS: more flags for its own objects; ID_USES: the
 #   libraries it calls (their headers and, after it, their archives);
-#   ID_LDLIBS: the system libraries it needs (-lz ...); ID_BUNDLE:
+#   ID_LDLIBS: the system libraries it needs (-lz ...; ID_LDLIBS_<flavor>
+#   replaces the list for one flavor); ID_BUNDLE:
 #   libraries whose objects the archive carries too (self-contained).
 # $(call programs,ID,FLAVOR,SRCDIR,OUTDIR,LIBS,GOAL): each NAME of the
 #   list ID is OUTDIR/NAME, from SRCDIR/NAME.c linked with LIBS (and what
@@ -169,7 +170,7 @@ uniq	= $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(
 uniq-last = $(call reverse,$(call uniq,$(call reverse,$(1))))
 closure	= $(call uniq-last,$(foreach l,$(1),$(l) $(call closure,$($(l)_USES))))
 incs	= $(call uniq,$(foreach l,$(1),$($(l)_INC)))
-ldlibs	= $(call uniq-last,$(foreach l,$(1),$($(l)_LDLIBS)))
+ldlibs	= $(call uniq-last,$(foreach l,$(1),$(or $($(l)_LDLIBS_$(2)),$($(l)_LDLIBS))))
 
 # $(eval $(call cmd_file,PATH,VAR)): the file $(O)/PATH holds the value
 # of VAR (a library's or group's commands) and is rewritten only when it
@@ -294,7 +295,7 @@ $(1)_ALLLIBS := $$(call closure,$$($(1)_LIBS))
 $(1)_ARCHIVES := $$(foreach l,$$($(1)_ALLLIBS),$$(call lib,$$(l),$$($(1)_F)))
 $(1)_CC := $$($$($(1)_F)_CC) $$(BASE_CFLAGS) $$($$($(1)_F)_CFLAGS) \
 	$$(call incs,$$($(1)_ALLLIBS)) $$($(1)_CFLAGS) $$(EXTRA_CFLAGS)
-$(1)_LD := $$($(1)_ARCHIVES) $$($(1)_LDLIBS) $$(call ldlibs,$$($(1)_ALLLIBS))
+$(1)_LD := $$($(1)_ARCHIVES) $$($(1)_LDLIBS) $$(call ldlibs,$$($(1)_ALLLIBS),$$($(1)_F))
 $$($(1)_MAINS): private CMD_CC = $$($(1)_CC)
 $$($(1)_MAINS) $$(call bins,$(1)): $$(O)/$$($(1)_F)/.cmd/$(1)
 $(1)_CMDS := $$($(1)_CC) / $$($$($(1)_F)_CC) $$($$($(1)_F)_LDFLAGS) $$($(1)_LD)

@@ -457,29 +457,6 @@ enum jv_type jv_type(struct jv v)
 	return JV_NULL;
 }
 
-const char *jv_type_name(struct jv v)
-{
-	switch (jv_type(v)) {
-	case JV_NONE:
-		return "nothing";
-	case JV_NULL:
-		return "null";
-	case JV_BOOL:
-		return jv_is_true(v) ? "true" : "false";
-	case JV_INT:
-		return "integer";
-	case JV_REAL:
-		return "real";
-	case JV_STRING:
-		return "string";
-	case JV_ARRAY:
-		return "array";
-	case JV_OBJECT:
-		break;
-	}
-	return "object";
-}
-
 bool jv_is_true(struct jv v)
 {
 	bool b = false;
@@ -504,32 +481,6 @@ double jv_real(struct jv v)
 	if (!v.doc || load(v).get_double().get(x))
 		return 0;
 	return x;
-}
-
-int jv_get_uint(struct jv obj, const char *key, uint64_t max, uint64_t *out,
-		char *why, size_t why_len)
-{
-	struct jv v = jv_get(obj, key);
-	int64_t i;
-
-	if (jv_is_none(v))
-		return 0;
-	if (!jv_is_int(v)) {
-		snprintf(why, why_len, "field '%s' is not an integer", key);
-		return -EINVAL;
-	}
-	i = jv_int(v);
-	if (i < 0) {
-		snprintf(why, why_len, "%s %lld is negative", key, (long long)i);
-		return -EINVAL;
-	}
-	if ((uint64_t)i > max) {
-		snprintf(why, why_len, "%s %lld is over the maximum %llu", key,
-			 (long long)i, (unsigned long long)max);
-		return -EINVAL;
-	}
-	*out = (uint64_t)i;
-	return 1;
 }
 
 const char *jv_str(struct jv v)
