@@ -6,7 +6,8 @@
 #                      end (vars; DMA programs in defjson_dma.c; the
 #                      engines' instruction streams in defjson_prog.c), mem_ref
 #                      build tree, symbol table, compile pipeline, NEFF
-#                      writer (host, rel; fuzz for fuzz_json_view); its
+#                      writer and the model -> NEFF writer neff_export.c
+#                      (host, rel; fuzz for fuzz_json_view); its
 #                      JSON reader json_view.cc
 #                      is C++ over simdjson (Documentation/compiler.rst,
 #                      "JSON parser")
@@ -24,7 +25,8 @@ KBIN_LDLIBS	:= -lz
 $(call library,CC,libneuronsim-cc,host rel fuzz)
 CC_DIR		:= userspace/cc
 CC_SRCS		:= hash.c model.c memref.c symtab.c neff.c defjson.c \
-	defjson_dma.c defjson_prog.c compile.c neff_writer.c json_view.cc
+	defjson_dma.c defjson_prog.c compile.c neff_writer.c neff_export.c \
+	json_view.cc
 CC_INC		:= -I$(TOP)/userspace/cc
 CC_USES		:= KBIN PLAN UTIL
 CC_LDLIBS	:= -lsimdjson -lstdc++ -ljansson -larchive -lcrypto -lz
