@@ -6,8 +6,9 @@
 #                      end (vars; DMA programs in defjson_dma.c; the
 #                      engines' instruction streams in defjson_prog.c), mem_ref
 #                      build tree, symbol table, compile pipeline, NEFF
-#                      writer (host, rel, vm; fuzz for fuzz_json_view);
-#                      its JSON reader json_view.cc is C++ over simdjson,
+#                      writer and the model -> NEFF writer neff_export.c
+#                      (host, rel, vm; fuzz for fuzz_json_view); its JSON
+#                      reader json_view.cc is C++ over simdjson,
 #                      json_view_jansson.c in the static vm flavor
 #                      (Documentation/compiler.rst, "JSON parser")
 #   cc_* host tests    userspace/tests/cc_*.c -> $(HOST_O)/tests/
@@ -24,8 +25,8 @@ KBIN_LDLIBS	:= -lz
 $(call library,CC,libneuronsim-cc,host rel vm fuzz)
 CC_DIR		:= userspace/cc
 CC_SRCS		:= hash.c model.c memref.c symtab.c neff.c defjson.c \
-	defjson_dma.c defjson_prog.c compile.c neff_writer.c json_view.cc \
-	json_view_common.c
+	defjson_dma.c defjson_prog.c compile.c neff_writer.c neff_export.c \
+	json_view.cc json_view_common.c
 # the static flavor reads JSON with jansson: Debian's simdjson has no
 # archive (Documentation/compiler.rst, "JSON parser")
 CC_SRCS_vm	:= $(filter-out json_view.cc,$(CC_SRCS)) json_view_jansson.c

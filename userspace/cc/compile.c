@@ -750,6 +750,30 @@ int nscc_compile_neff(const char *path, void **buf, size_t *len,
 	return nscc_compile_neff_warn(path, NULL, buf, len, err);
 }
 
+int nscc_compile_neff_mem(const void *neff, size_t neff_len,
+			  struct nscc_warn *warn, void **buf, size_t *len,
+			  struct nscc_err *err)
+{
+	struct nscc_model *m = NULL;
+	struct nscc_neff *n;
+	int ret;
+
+	*buf = NULL;
+	*len = 0;
+	ret = nscc_neff_open_mem(neff, neff_len, &n, err);
+	if (ret)
+		return ret;
+	ret = nscc_neff_to_model(n, &m, err);
+	if (ret) {
+		nscc_neff_free(n);
+		return ret;
+	}
+	m->warn = warn;
+	ret = nscc_compile_model(m, buf, len, err);
+	nscc_model_free(m);
+	return ret;
+}
+
 int nscc_compile_neff_warn(const char *path, struct nscc_warn *warn,
 			   void **buf, size_t *len, struct nscc_err *err)
 {

@@ -606,6 +606,7 @@ int nscc_neff_to_model(struct nscc_neff *neff, struct nscc_model **out,
 		nscc_model_free(m);
 		return ret;
 	}
+	m->prog_flags = neff->prog_flags;
 	m->neff = neff;
 	*out = m;
 	return 0;

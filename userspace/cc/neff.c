@@ -531,7 +531,35 @@ static const char *json_str(struct jv o, const char *key)
 	return jv_str(jv_get(o, key));
 }
 
-/* neff.json -> kelf member (the node whose attrs.func_name is __kelf). */
+/*
+ * neff.json's NSCC_NEFF_MARKER_KEY (neuronsim's own; a real NEFF has none):
+ * "compute" says the engine programs are in neuronsim's compute encoding
+ * (KBIN_PROG_F_COMPUTE, Documentation/compute.rst), so the plan gets the
+ * compute checks; anything else is refused, never taken as opaque.
+ */
+static int prog_marker(struct nscc_neff *neff, struct jv root,
+		       struct nscc_err *err)
+{
+	struct jv mk = jv_get(root, NSCC_NEFF_MARKER_KEY);
+	const char *s = jv_str(mk);
+
+	neff->prog_flags = 0;
+	if (jv_is_none(mk))
+		return 0;
+	if (!s)
+		return nscc_errf(err, -EINVAL, "neff.json: field '%s' is not a string",
+				 NSCC_NEFF_MARKER_KEY);
+	if (strcmp(s, NSCC_NEFF_MARKER_COMPUTE))
+		return nscc_errf(err, -EINVAL, "neff.json: field '%s' is '%.64s', not \"%s\"",
+				 NSCC_NEFF_MARKER_KEY, s, NSCC_NEFF_MARKER_COMPUTE);
+	neff->prog_flags = KBIN_PROG_F_COMPUTE;
+	return 0;
+}
+
+/*
+ * neff.json -> kelf member (the node whose attrs.func_name is __kelf) and
+ * the program marker.
+ */
 static int find_kelf(struct nscc_neff *neff, struct nscc_err *err)
 {
 	struct jv_doc *nj;
@@ -567,6 +595,11 @@ static int find_kelf(struct nscc_neff *neff, struct nscc_err *err)
 	if (!kelf) {
 		jv_free(nj);
 		return nscc_errf(err, -EINVAL, "neff.json: no node has attrs.func_name \"__kelf\"");
+	}
+	ret = prog_marker(neff, jv_root(nj), err);
+	if (ret) {
+		jv_free(nj);
+		return ret;
 	}
 	neff->kelf_member = strdup(strip_dot(kelf));
 	jv_free(nj);

@@ -114,6 +114,18 @@ struct nscc_neff_sg {
 
 struct nscc_members;
 
+/*
+ * The program marker: neff.json's top-level key NSCC_NEFF_MARKER_KEY
+ * with the value NSCC_NEFF_MARKER_COMPUTE says the engine programs are
+ * in neuronsim's compute encoding (Documentation/compute.rst); the plan
+ * then gets KBIN_PROG_F_COMPUTE and with it the compute checks at
+ * compile and at LOAD.  neuronsim's own key: no real NEFF has it, and
+ * any other value is refused (Documentation/compiler.rst, "Writing a
+ * NEFF").
+ */
+#define NSCC_NEFF_MARKER_KEY		"neuronsim_program_encoding"
+#define NSCC_NEFF_MARKER_COMPUTE	"compute"
+
 /**
  * struct nscc_neff - an opened NEFF (file or extracted directory).
  * @has_header: 0 for an extracted directory (no header, no MD5).
@@ -121,6 +133,10 @@ struct nscc_members;
  * @kelf_member: the member neff.json names in attrs.kelf.
  * @target: the kelf "target" string; @target_gen its KBIN_TARGET_*.
  * @sgs, @num_sgs: the kelf "graphs", in file order.
+ * @prog_flags: KBIN_PROG_F_COMPUTE when neff.json carries the marker
+ *	NSCC_NEFF_MARKER_KEY = NSCC_NEFF_MARKER_COMPUTE (a NEFF written by
+ *	nscc_model_to_neff() from a model in neuronsim's compute encoding),
+ *	else 0 (every real NEFF); nscc_neff_to_model() gives it to the model.
  * @members: the member table (private; use nscc_neff_member()).
  */
 struct nscc_neff {
@@ -129,6 +145,7 @@ struct nscc_neff {
 	char *kelf_member;
 	char *target;
 	uint32_t target_gen;
+	uint32_t prog_flags;
 	struct nscc_neff_sg *sgs;
 	uint32_t num_sgs;
 	struct nscc_members *members;
@@ -638,6 +655,16 @@ int nscc_compile_neff(const char *path, void **buf, size_t *len,
 int nscc_compile_neff_warn(const char *path, struct nscc_warn *warn,
 			   void **buf, size_t *len, struct nscc_err *err);
 
+/**
+ * nscc_compile_neff_mem() - nscc_neff_open_mem() + nscc_neff_to_model() +
+ * nscc_compile_model() of a NEFF image (@neff, @neff_len bytes; not
+ * kept), warnings to @warn (NULL: none): what a loader of NEFFs does.
+ * Return: as those functions.
+ */
+int nscc_compile_neff_mem(const void *neff, size_t neff_len,
+			  struct nscc_warn *warn, void **buf, size_t *len,
+			  struct nscc_err *err);
+
 /* ------------------------------------------------------------------ */
 /* Synthetic NEFF writer (neff_writer.c), for tests and tools           */
 /* ------------------------------------------------------------------ */
@@ -697,6 +724,46 @@ int nscc_neff_writer_finish(struct nscc_neff_writer *w,
  * directory under @dir (created if needed).  Return: 0 or -errno.
  */
 int nscc_neff_writer_write_dir(struct nscc_neff_writer *w, const char *dir);
+
+/* ------------------------------------------------------------------ */
+/* Model -> NEFF (neff_export.c)                                        */
+/* ------------------------------------------------------------------ */
+
+/**
+ * nscc_model_to_neff() - add to @w the members of a NEFF that the NEFF
+ * reader (nscc_neff_open(), nscc_neff_to_model()) turns back into @m,
+ * so that nscc_compile_model() of either gives the same plan byte for
+ * byte (Documentation/compiler.rst, "Writing a NEFF").
+ * @m: the model (not changed), e.g. the BIR lowering's.
+ * @w: the writer; finish it with nscc_neff_writer_finish().
+ *
+ * Members: neff.json (a "null" node per input and the "__kelf" node
+ * naming kelf-0.json, which lists @m's outputs; with @m->prog_flags
+ * KBIN_PROG_F_COMPUTE, the marker NSCC_NEFF_MARKER_KEY); kelf-0.json
+ * (target: the generation's first alias, "cayman" for trn2; graphs);
+ * per subgraph i a folder sgNN (NN = i, two digits or more) holding
+ * def.json (the var table with every kind's def.json type, the SBUF
+ * carve-outs as runtime_statebuffer_reservation, the DMA queues, the
+ * engine members and the instruction streams it names), one engine
+ * member per engine with DMA blocks or a stream ("PE.json",
+ * "Activation.json", "Pool.json", "DVE.json", "SP.json": its "dma"
+ * blocks with their descriptors, its "instr"), the five streams
+ * ("PE.bin" ...: 64-byte records, verbatim) when the subgraph has a
+ * program, and a .npy weight (w<index>.npy) per var with a payload.
+ *
+ * Refused, because a def.json cannot hold it (-EOPNOTSUPP): a kind with
+ * no def.json type (MR_BUFFER_STAGED), a virtual var not backed by the
+ * SHARED arena, debug metadata, a scratchpad size given in the model,
+ * prog_flags other than 0 and KBIN_PROG_F_COMPUTE.  Refused as -EINVAL:
+ * a name (var, queue) given twice or not valid UTF-8, a number over
+ * INT64_MAX, an enum code with no name (queue type or owner, block
+ * engine, DMA op or dtype), a descriptor side of 0 or more than 4
+ * dimensions, a descriptor naming a var_id no var has.  The model's
+ * other rules are the compiler's: compile @m first to have its messages.
+ * Return: 0, or a negative errno with the message in @err (-ENOMEM).
+ */
+int nscc_model_to_neff(const struct nscc_model *m, struct nscc_neff_writer *w,
+		       struct nscc_err *err);
 
 /**
  * nscc_write_file() - write @len bytes to @path (created/truncated).

@@ -368,7 +368,9 @@ TEST(gelu_silu_of_minus_inf)
 /*
  * bir_gen_test --plans DIR FIRST LAST: the plans of the lowerable
  * modules of seeds FIRST..LAST (the lowered oracle's), DIR/genSEED.kbin,
- * for the device test (selftests/mk/bir.mk): the VM runs each and
+ * and the NEFFs of the same models, DIR/genSEED.neff (nscc_bir_neff_module(),
+ * whose plan is the .kbin byte for byte: test bir_neff), for the device
+ * test (selftests/mk/bir.mk): the VM runs each and
  * compares the device with the host reference byte for byte, and the
  * lowered test compares the host reference with the interpreter for the
  * same seeds.  Prints the names, one a line.  Without --plans: the tests.
@@ -383,8 +385,8 @@ static int write_plans(const char *dir, unsigned long long lo,
 		char *text = g ? bir_gen_json(g) : NULL;
 		char path[512];
 		struct bir_opts o;
-		void *buf = NULL;
-		size_t len = 0;
+		void *buf = NULL, *neff = NULL;
+		size_t len = 0, nlen = 0;
 		int rc = -ENOMEM;
 
 		if (text) {
@@ -399,8 +401,13 @@ static int write_plans(const char *dir, unsigned long long lo,
 			snprintf(err.msg, sizeof(err.msg), "%s", why.msg);
 			rc = -EINVAL;
 		}
+		if (!rc)
+			rc = nscc_bir_neff_module(m, NULL, &neff, &nlen, &why, &err);
 		snprintf(path, sizeof(path), "%s/gen%llu.kbin", dir, seed);
 		if (!rc && nscc_write_file(path, buf, len))
+			rc = -EIO;
+		snprintf(path, sizeof(path), "%s/gen%llu.neff", dir, seed);
+		if (!rc && nscc_write_file(path, neff, nlen))
 			rc = -EIO;
 		if (rc)
 			fprintf(stderr, "bir_gen_test: seed %llu: %s\n", seed,
@@ -408,6 +415,7 @@ static int write_plans(const char *dir, unsigned long long lo,
 		else
 			printf("gen%llu\n", seed);
 		free(buf);
+		free(neff);
 		free(text);
 		bir_module_free(m);
 		bir_gen_free(g);

@@ -5,6 +5,7 @@
  *
  *   neuronsim-cc compile [-j] MODEL.neff|DIR -o PLAN.kbin
  *   neuronsim-cc compile [-j] MODEL.bir.json -o PLAN.kbin [BIR SWITCHES]
+ *   neuronsim-cc compile [-j] --neff MODEL.bir.json -o MODEL.neff [BIR SWITCHES]
  *   neuronsim-cc passes  MODEL.bir.json [--dump-after=NAME] [BIR SWITCHES]
  *   neuronsim-cc info    [-j] [--dma] [--program] MODEL.neff|DIR
  *   neuronsim-cc dump    [-j] [--dma] [--program] PLAN.kbin
@@ -46,6 +47,8 @@ static const char *const usage_main =
 	"commands:\n"
 	"  compile MODEL.neff|DIR -o PLAN.kbin   write the plan of every subgraph\n"
 	"  compile MODEL.bir.json -o PLAN.kbin   run the backend passes, then the same\n"
+	"  compile --neff MODEL.bir.json -o MODEL.neff\n"
+	"                                        the same model as a NEFF instead\n"
 	"  passes MODEL.bir.json [--dump-after=NAME] [SWITCHES]\n"
 	"                                        run the passes, print the module\n"
 	"  info MODEL.neff|DIR                   header, target, subgraphs, vars,\n"

@@ -1082,6 +1082,20 @@ int nscc_bir_compile_module(const struct bir_module *m, void **buf,
 			    size_t *len, struct nscc_err *why,
 			    struct nscc_err *err);
 /**
+ * nscc_bir_neff_module() - as nscc_bir_compile_module(), but once the
+ * lowered model compiles (the same checks and messages), @buf gets the
+ * NEFF of that model instead of its plan (nscc_model_to_neff(), header
+ * fields from @nopts, NULL: the defaults): the NEFF reader turns it into
+ * the same plan byte for byte (Documentation/compiler.rst, "Writing a
+ * NEFF"), which is checked before the NEFF is handed out.
+ * Return: 0 or the first error (-errno) with @err filled; -EPROTO when
+ * the NEFF would compile into another plan (a writer bug).
+ */
+int nscc_bir_neff_module(const struct bir_module *m,
+			 const struct nscc_neff_opts *nopts, void **buf,
+			 size_t *len, struct nscc_err *why,
+			 struct nscc_err *err);
+/**
  * nscc_bir_compile_file() - BIR JSON file -> all passes -> lowering ->
  * KBIN plan (@buf malloc'd, @len bytes).
  * Return: 0 or the first error (-errno) with @err filled.
@@ -1103,6 +1117,15 @@ int nscc_bir_passes_file(const char *path, const char *dump_after,
  */
 int nscc_bir_compile_file_opts(const char *path, const struct bir_opts *o,
 			       void **buf, size_t *len, struct nscc_err *err);
+/**
+ * nscc_bir_neff_file_opts() - nscc_bir_compile_file_opts() writing the
+ * NEFF of the lowered model (nscc_bir_neff_module()) instead of its plan:
+ * neuronsim-cc compile --neff.
+ * Return: as nscc_bir_compile_file().
+ */
+int nscc_bir_neff_file_opts(const char *path, const struct bir_opts *o,
+			    const struct nscc_neff_opts *nopts, void **buf,
+			    size_t *len, struct nscc_err *err);
 /**
  * nscc_bir_passes_file_opts() - nscc_bir_passes_file() with the pass
  * options @o: the module is printed to @out after the pass

@@ -217,10 +217,12 @@ int cc_bir_switch_find(const char *arg, const char **val)
 
 /**
  * cc_parse_file_args() - the command line of compile, info or dump:
- *	-j/-p, -o FILE (compile), --dma and --program (info, dump), the BIR
- *	pass switches (compile of a MODEL.bir.json), --help, and one FILE.
+ *	-j/-p, -o FILE (compile), --neff (compile of a MODEL.bir.json),
+ *	--dma and --program (info, dump), the BIR pass switches (compile of
+ *	a MODEL.bir.json), --help, and one FILE.
  * @c: the command.
- * @compile: @c is compile (-o required, --dma and --program refused).
+ * @compile: @c is compile (-o required, --dma and --program refused;
+ *	--neff taken).
  * @argc: its words.
  * @argv: the words, argv[0] the command's name.
  * @a: what was given.
@@ -231,13 +233,14 @@ int cc_bir_switch_find(const char *arg, const char **val)
 int cc_parse_file_args(const struct cc_cmd *c, bool compile, int argc,
 		       char **argv, struct cc_file_args *a)
 {
-	struct option opts[6 + NUM_BIR_SWITCHES + 1] = {
+	struct option opts[7 + NUM_BIR_SWITCHES + 1] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "dma", no_argument, NULL, 'D' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "program", no_argument, NULL, 'P' },
+		{ "neff", no_argument, NULL, 'N' },
 	};
 	const char *bir_switch = NULL;
 	int ch;
@@ -245,7 +248,7 @@ int cc_parse_file_args(const struct cc_cmd *c, bool compile, int argc,
 
 	memset(a, 0, sizeof(*a));
 	for (k = 0; k < NUM_BIR_SWITCHES; k++)
-		opts[6 + k] = (struct option){ bir_switches[k].name,
+		opts[7 + k] = (struct option){ bir_switches[k].name,
 					       bir_switches[k].has_arg, NULL,
 					       BIR_SWITCH_VAL + (int)k };
 	optind = 1;
@@ -278,6 +281,13 @@ int cc_parse_file_args(const struct cc_cmd *c, bool compile, int argc,
 			else
 				a->prog = 1;
 			break;
+		case 'N':
+			if (!compile) {
+				fputs(c->usage, stderr);
+				return 1;
+			}
+			a->neff = 1;
+			break;
 		case 'h':
 			fputs(c->usage, stdout);
 			return 0;
@@ -293,6 +303,12 @@ int cc_parse_file_args(const struct cc_cmd *c, bool compile, int argc,
 				     "missing -o PLAN.kbin" :
 				     "expected exactly one FILE argument");
 	a->file = argv[optind];
+	if (a->neff && !cc_is_bir_json(a->file)) {
+		struct tool_err e = { .err = EINVAL, .cmd = c->name };
+
+		tool_error(&e, "--neff applies to compiling a MODEL.bir.json only");
+		return 1;
+	}
 	if (bir_switch && (!compile || !cc_is_bir_json(a->file))) {
 		struct tool_err e = { .err = EINVAL, .cmd = c->name };
 

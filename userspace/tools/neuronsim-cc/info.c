@@ -16,7 +16,8 @@ static const char usage_info[] =
 	"usage: neuronsim-cc info [-j] [--dma] [--program] MODEL.neff|DIR\n"
 	"\n"
 	"Print the NEFF header (name, MD5 encoding, feature bits, lnc size),\n"
-	"the target, the subgraphs with their SBUF carve-outs, each\n"
+	"the target, whether its programs are in neuronsim's compute encoding\n"
+	"(a NEFF of compile --neff), the subgraphs with their SBUF carve-outs, each\n"
 	"subgraph's var table in var_id order (kind, size, alignment, dtype,\n"
 	"shape, weight file), and its DMA queues and blocks (queue, id,\n"
 	"semaphore, descriptors, UDMA pieces M2S/S2M, #comment).\n"
@@ -157,6 +158,10 @@ static int info(const char *in, int js, int descs, int prog)
 	json_object_set_new(root, "kelf", json_string(neff->kelf_member));
 	json_object_set_new(root, "target", json_string(neff->target));
 	json_object_set_new(root, "target_gen", json_integer(neff->target_gen));
+	/* the marker of a NEFF written from a BIR model (never a real one's) */
+	if (neff->prog_flags & KBIN_PROG_F_COMPUTE)
+		json_object_set_new(root, "program_encoding",
+				    json_string(NSCC_NEFF_MARKER_COMPUTE));
 	if (!js) {
 		printf("%s:\n", in);
 		if (neff->has_header) {
@@ -174,6 +179,9 @@ static int info(const char *in, int js, int descs, int prog)
 		printf("  kelf %s, target %s (gen %u), %u subgraphs\n",
 		       neff->kelf_member, neff->target, neff->target_gen,
 		       m->num_sgs);
+		if (neff->prog_flags & KBIN_PROG_F_COMPUTE)
+			printf("  programs in neuronsim's compute encoding (neff.json %s)\n",
+			       NSCC_NEFF_MARKER_KEY);
 	}
 	sgs = json_array();
 	for (s = 0; s < m->num_sgs; s++) {

@@ -84,6 +84,7 @@ int cc_bir_switch_set(const char *cmd, size_t k, const char *val,
  * @out: -o FILE (compile).
  * @descs: --dma (info, dump).
  * @prog: --program (info, dump).
+ * @neff: --neff (compile of a MODEL.bir.json): write a NEFF, not a plan.
  * @bir: the BIR pass switches given (compile of a MODEL.bir.json).
  */
 struct cc_file_args {
@@ -91,6 +92,7 @@ struct cc_file_args {
 	const char *out;
 	int descs;
 	int prog;
+	int neff;
 	struct bir_opts bir;
 };
 
