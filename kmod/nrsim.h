@@ -972,6 +972,7 @@ void *nrsim_mem_map(struct nrsim_mem *mem, u64 addr);
 int nrsim_mem_read_user(struct nrsim_mem *mem, u64 addr, void __user *dst,
 			u64 len);
 void nrsim_mem_discard(struct nrsim_mem *mem, u64 addr, u64 len);
+int nrsim_mem_fill(struct nrsim_mem *mem, u64 addr, u8 value, u64 len);
 int nrsim_mem_copy(struct nrsim_mem *mem, u64 dst, u64 src, u64 len);
 u64 nrsim_mem_backing_bytes(struct nrsim_mem *mem);
 u64 nrsim_mem_backing_total(void);
@@ -1046,6 +1047,12 @@ long nrsim_ioctl_read_var(struct nrsim_file *nf, void __user *uarg,
 			  size_t usize);
 long nrsim_ioctl_write_var(struct nrsim_file *nf, void __user *uarg,
 			   size_t usize);
+struct nrsim_model *nrsim_var_find_locked(struct nrsim_file *nf,
+					  const struct neuronsim_var_io *io,
+					  bool write, const char *what,
+					  const struct nrsim_mr **mr);
+int nrsim_var_read_dev(struct nrsim_mem *mem, const struct nrsim_mr *mr,
+		       u64 off, u64 dst, u64 len);
 
 /* relocate.c */
 int nrsim_relocate(struct nrsim_model *m, const void *plan, u64 len,
