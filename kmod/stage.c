@@ -36,8 +36,8 @@
  * all-or-nothing.
  *
  * The staged variables' bytes are read and written here too: READ_VAR
- * and WRITE_VAR (ioctl.c dispatches to them), through one lookup of a
- * variable by their rules and, for a copy on the device, one read.
+ * and WRITE_VAR (ioctl.c dispatches to them), and the lookup and the
+ * device-side read TENSOR_COPY uses for a variable (tensor.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

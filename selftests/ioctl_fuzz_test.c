@@ -511,7 +511,7 @@ static int op_misc(struct __test_metadata *_metadata, struct fz *z,
 			BAD("reopen failed: %s", strerror(errno));
 		return 0;
 	case 1:		/* unknown command number */
-		cmd = _IOC(rn(z, 4), NEURONSIM_IOC_MAGIC, 13 + rn(z, 243),
+		cmd = _IOC(rn(z, 4), NEURONSIM_IOC_MAGIC, 17 + rn(z, 239),
 			   rn(z, 256));
 		ret = ioctl(f->fd, cmd, z->io) ? -errno : 0;
 		if (ret != -ENOTTY)
