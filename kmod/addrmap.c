@@ -96,7 +96,8 @@ static void nrsim_fill_info(const struct nrsim_device *nd,
 	info->abi_version = NEURONSIM_ABI_VERSION;
 	info->features = NEURONSIM_FEAT_RESOLVE_BATCH | NEURONSIM_FEAT_VAR_IO |
 			 NEURONSIM_FEAT_NETLINK | NEURONSIM_FEAT_DMA_INFO |
-			 NEURONSIM_FEAT_DMA_RUN | NEURONSIM_FEAT_EXECUTE;
+			 NEURONSIM_FEAT_DMA_RUN | NEURONSIM_FEAT_EXECUTE |
+			 NEURONSIM_FEAT_TENSOR;
 	info->arch_gen = a->gen;
 	strscpy(info->arch_name, a->name, sizeof(info->arch_name));
 	info->num_cores = a->num_cores;
@@ -115,6 +116,7 @@ static void nrsim_fill_info(const struct nrsim_device *nd,
 	info->max_models_per_fd = nrsim_max_models_per_fd;
 	info->max_plan_bytes = nrsim_max_plan_bytes;
 	info->max_vars_per_subgraph = nrsim_max_vars_per_subgraph;
+	info->max_tensors_per_fd = READ_ONCE(nrsim_max_tensors_per_fd);
 	info->backing_limit = nrsim_backing_limit;
 	info->max_loading_bytes = READ_ONCE(nrsim_max_loading_bytes);
 }

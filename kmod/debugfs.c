@@ -6,6 +6,8 @@
  *
  *   device			arch and device address map
  *   cores			per NeuronCore: the owner's pid, its models
+ *   tensors			per device tensor of the open files: id, core,
+ *				size, address, pid, name (tensor.c)
  *   hbm			per HBM channel and per NeuronCore: used,
  *				peak, total, per usage category and per
  *				device-memory category; backing RAM bytes
@@ -102,6 +104,13 @@ static int nrsim_hbm_file_show(struct seq_file *m, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nrsim_hbm_file);
+
+static int nrsim_tensors_file_show(struct seq_file *m, void *unused)
+{
+	nrsim_tensors_show(m->private, m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nrsim_tensors_file);
 
 static int nrsim_stats_show(struct seq_file *m, void *unused)
 {
@@ -771,6 +780,8 @@ void nrsim_debugfs_init(struct nrsim_device *nd)
 	debugfs_create_file("hbm", 0400, nd->debugfs.dir, nd, &nrsim_hbm_file_fops);
 	debugfs_create_file("stats", 0400, nd->debugfs.dir, nd, &nrsim_stats_fops);
 	debugfs_create_file("cores", 0400, nd->debugfs.dir, nd, &nrsim_cores_fops);
+	debugfs_create_file("tensors", 0400, nd->debugfs.dir, nd,
+			    &nrsim_tensors_file_fops);
 	debugfs_create_atomic_t("fail_hbm_alloc_nth", 0600, nd->debugfs.dir,
 				&nd->fault.hbm_alloc_nth);
 	debugfs_create_atomic_t("fail_copyin_nth", 0600, nd->debugfs.dir,

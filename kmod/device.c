@@ -201,6 +201,7 @@ int nrsim_device_probe(struct device *dev)
 	if (ret)
 		goto err_hbm;
 	nrsim_exec_init(nd);
+	nrsim_tensors_dev_init(nd);
 	/* published from here on, each after what it reads */
 	nrsim_debugfs_init(nd);
 	ret = nrsim_sysfs_add(nd);

@@ -5,7 +5,8 @@
  * handler, which lives beside its feature (Documentation/module.rst):
  * GET_INFO addrmap.c; LOAD, UNLOAD and MODEL_INFO model.c; RESOLVE and
  * RESOLVE_BATCH resolve.c; READ_VAR and WRITE_VAR stage.c; DMA_INFO
- * relocate.c; RUN and WAIT engine.c; EXECUTE and EXEC_WAIT exec.c.
+ * relocate.c; RUN and WAIT engine.c; EXECUTE and EXEC_WAIT exec.c;
+ * TENSOR_ALLOC, TENSOR_FREE, TENSOR_IO and TENSOR_COPY tensor.c.
  *
  * Structs are extensible by size: the size encoded in the command is the
  * caller's struct size, which the dispatcher hands to the handler.  Input
@@ -34,6 +35,12 @@ static_assert(sizeof(struct neuronsim_model_info) == 64);
 static_assert(sizeof(struct neuronsim_dma_info) == 64);
 static_assert(sizeof(struct neuronsim_dma_queue_info) == 128);
 static_assert(sizeof(struct neuronsim_dma_desc_info) == 48);
+static_assert(sizeof(struct neuronsim_tensor_alloc) == 104);
+static_assert(sizeof(struct neuronsim_tensor_free) == 8);
+static_assert(sizeof(struct neuronsim_tensor_io) == 40);
+static_assert(sizeof(struct neuronsim_tensor_end) == 24);
+static_assert(sizeof(struct neuronsim_tensor_copy) == 56);
+static_assert(sizeof(struct neuronsim_tensor_copy_batch) == 24);
 
 /* the command with its size field cleared, for matching any struct size */
 #define NRSIM_CMD(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
@@ -69,6 +76,10 @@ static const struct nrsim_ioctl_desc nrsim_ioctls[] = {
 	NRSIM_IOCTL(NEURONSIM_IOC_WAIT, nrsim_ioctl_wait),
 	NRSIM_IOCTL(NEURONSIM_IOC_EXECUTE, nrsim_ioctl_execute),
 	NRSIM_IOCTL(NEURONSIM_IOC_EXEC_WAIT, nrsim_ioctl_exec_wait),
+	NRSIM_IOCTL(NEURONSIM_IOC_TENSOR_ALLOC, nrsim_ioctl_tensor_alloc),
+	NRSIM_IOCTL(NEURONSIM_IOC_TENSOR_FREE, nrsim_ioctl_tensor_free),
+	NRSIM_IOCTL(NEURONSIM_IOC_TENSOR_IO, nrsim_ioctl_tensor_io),
+	NRSIM_IOCTL(NEURONSIM_IOC_TENSOR_COPY, nrsim_ioctl_tensor_copy),
 };
 
 /**

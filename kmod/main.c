@@ -36,6 +36,10 @@ module_param_named(max_runs_per_fd, nrsim_max_runs_per_fd, uint, 0644);
 MODULE_PARM_DESC(max_runs_per_fd,
 		 "DMA queue runs (RUN calls) one open file may have queued or running (default 64)");
 
+unsigned int nrsim_max_tensors_per_fd = 4096;
+module_param_named(max_tensors_per_fd, nrsim_max_tensors_per_fd, uint, 0644);
+MODULE_PARM_DESC(max_tensors_per_fd, "device tensors (TENSOR_ALLOC) one open file may hold (default 4096)");
+
 unsigned int nrsim_max_vars_per_subgraph = 1U << 22;
 module_param_named(max_vars_per_subgraph, nrsim_max_vars_per_subgraph, uint, 0644);
 MODULE_PARM_DESC(max_vars_per_subgraph, "mem_ref records per subgraph (default 4194304)");

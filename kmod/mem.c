@@ -22,8 +22,9 @@
  * Every access goes through one page walker, nrsim_mem_walk(): it cuts a
  * device address range into per-page steps and hands each step, with the
  * page backing it (or NULL), to a step function - one per variant: kernel
- * write, user write, kernel read, user read, discard, and the DMA
- * engine's device-to-device copy.  The one exception is nrsim_mem_map(),
+ * write, user write, kernel read, user read, fill (a tensor's memset),
+ * discard, and the device-to-device copy (the DMA engine's, a tensor
+ * copy's).  The one exception is nrsim_mem_map(),
  * which hands a writer that fills a page entry by entry (the UDMA rings
  * at LOAD) the page itself.
  *
@@ -87,6 +88,7 @@ struct nrsim_mem_batch {
  * @usrc: the user write's source, or NULL.
  * @udst: the user read's destination, or NULL.
  * @dst: the kernel read's destination, or NULL.
+ * @fill: the byte value of a fill (nrsim_mem_fill()).
  * @copy_src: the device-to-device copy's source address (nrsim_mem_copy()).
  * @copy_last: the copy's last source frame.
  * @dpages: the walk's pages looked up ahead.
@@ -102,6 +104,7 @@ struct nrsim_mem_walk {
 	const void __user *usrc;
 	void __user *udst;
 	void *dst;
+	u8 fill;
 	u64 copy_src;
 	unsigned long copy_last;
 	struct nrsim_mem_batch dpages;
@@ -320,6 +323,33 @@ static int nrsim_mem_step_write_user(struct nrsim_mem_walk *w, struct page *page
 	return 0;
 }
 
+/*
+ * fill: zeros on a page with no backing are skipped (they read as
+ * zeros); a whole page with no backing is filled before it is published
+ */
+static int nrsim_mem_step_fill(struct nrsim_mem_walk *w, struct page *page)
+{
+	if (page) {
+		memset(page_address(page) + w->off, w->fill, w->n);
+		return 0;
+	}
+	if (!w->fill)
+		return 0;
+	if (w->n < PAGE_SIZE) {
+		page = nrsim_mem_page_alloc(w->mem, w->idx);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
+		memset(page_address(page) + w->off, w->fill, w->n);
+		return 0;
+	}
+	page = nrsim_mem_page_new(w->mem, 0);
+	if (IS_ERR(page))
+		return PTR_ERR(page);
+	memset(page_address(page), w->fill, PAGE_SIZE);
+	page = nrsim_mem_page_publish(w->mem, w->idx, page, true);
+	return PTR_ERR_OR_ZERO(page);
+}
+
 /* user read: a piece with no backing reads as zeros */
 static int nrsim_mem_step_read_user(struct nrsim_mem_walk *w, struct page *page)
 {
@@ -466,6 +496,27 @@ int nrsim_mem_write_user(struct nrsim_mem *mem, u64 addr,
 
 	return nrsim_mem_walk(&w, addr, len, NRSIM_WALK_USER,
 			     nrsim_mem_step_write_user);
+}
+
+/**
+ * nrsim_mem_fill() - set simulated device memory to one byte value (a
+ *	tensor's memset, the zeros of a copy from an SBUF gap).
+ * @mem: the device's memory.
+ * @addr: device address.
+ * @value: the byte.
+ * @len: byte count.
+ *
+ * Zeros on pages with no backing take no RAM: they read as zeros already.
+ *
+ * Return: 0; -EDQUOT at the backing cap; -ENOMEM; -EINTR on a fatal
+ * signal.  Bytes before the failure stay written.
+ */
+int nrsim_mem_fill(struct nrsim_mem *mem, u64 addr, u8 value, u64 len)
+{
+	struct nrsim_mem_walk w = { .mem = mem, .fill = value };
+
+	return nrsim_mem_walk(&w, addr, len, NRSIM_WALK_USER,
+			     nrsim_mem_step_fill);
 }
 
 /**

@@ -56,6 +56,7 @@ struct nrsim_file *nrsim_file_new(struct nrsim_device *nd)
 	spin_lock_init(&nf->run_lock);
 	init_waitqueue_head(&nf->run_wq);
 	INIT_LIST_HEAD(&nf->queued);
+	nrsim_tensors_init(nf);
 	return nf;
 }
 
@@ -244,7 +245,8 @@ static int nrsim_model_unload(struct nrsim_file *nf, u32 id)
 }
 
 /**
- * nrsim_file_release() - the file is closed: unload its models, free it.
+ * nrsim_file_release() - the file is closed: unload its models, free its
+ *	tensors (tensor.c), free it.
  * @nf: the file's state.
  */
 void nrsim_file_release(struct nrsim_file *nf)
@@ -265,6 +267,7 @@ void nrsim_file_release(struct nrsim_file *nf)
 		list_del(&m->node);
 		nrsim_model_free(m);
 	}
+	nrsim_tensors_release(nf);
 	mutex_destroy(&nf->lock);
 	kfree(nf);
 }

@@ -4,8 +4,8 @@
  *
  * One file per concern, the files a tree of layers: the lifecycle on top
  * (main.c, bus.c, device.c, ioctl.c, model.c), the features below it
- * (engine.c RUN, exec.c EXECUTE, resolve.c RESOLVE, netlink.c, debugfs.c,
- * sysfs.c, stage.c and relocate.c LOAD) and the leaves at the bottom
+ * (engine.c RUN, exec.c EXECUTE, resolve.c RESOLVE, tensor.c device tensors,
+ * netlink.c, debugfs.c, sysfs.c, stage.c and relocate.c LOAD) and the leaves at the bottom
  * (dmaeng.c, lookup.c, devlist.c, core.c, hbm.c, mem.c, addrmap.c,
  * fault.c); no two files call each other (Documentation/module.rst).
  * Each ioctl's handler is its feature's; ioctl.c only dispatches.  Every piece of
@@ -61,6 +61,7 @@
 #define NRSIM_HBM_GRANULE	BIT_ULL(NRSIM_HBM_ORDER)
 
 struct gen_pool;
+struct seq_file;
 
 /**
  * struct nrsim_mem - a device's sparse backing memory (mem.c).
@@ -367,6 +368,18 @@ struct nrsim_dev_exec {
 };
 
 /**
+ * struct nrsim_dev_tensors - the device tensors of a device's open files
+ *	(tensor.c; nrsim_tensors_dev_init()), for debugfs "tensors".
+ * @lock: protects @list.
+ * @list: the tensors published (TENSOR_ALLOC wrote their id back) and
+ *	not yet freed.
+ */
+struct nrsim_dev_tensors {
+	spinlock_t lock;	/* list */
+	struct list_head list;
+};
+
+/**
  * struct nrsim_dev_debugfs - a device's debugfs files (debugfs.c;
  *	nrsim_debugfs_init()).
  * @dir: its directory, neuronsim/neuronsimN.
@@ -423,6 +436,7 @@ struct nrsim_dev_sysfs {
  * @fault: its debugfs fault knobs (fault.c).
  * @engine: its DMA engines (engine.c).
  * @exec: its executions (exec.c).
+ * @tensors: its open files' device tensors (tensor.c).
  * @debugfs: its debugfs files (debugfs.c).
  * @sysfs: its sysfs tree (sysfs.c).
  */
@@ -443,6 +457,7 @@ struct nrsim_device {
 	struct nrsim_dev_faults fault;
 	struct nrsim_dev_engine engine;
 	struct nrsim_dev_exec exec;
+	struct nrsim_dev_tensors tensors;
 	struct nrsim_dev_debugfs debugfs;
 	struct nrsim_dev_sysfs sysfs;
 };
@@ -877,6 +892,12 @@ struct nrsim_model {
  * @queued: its runs queued on an engine and not started yet (engine.c),
  *	under @run_lock: UNLOAD and close take a stopping model's off the
  *	engine's workqueue instead of waiting for the runs ahead of them.
+ * @tensors: its device tensors by id (ids >= 1; tensor.c), under the
+ *	xarray's own lock; a slot is reserved (NULL to readers) until
+ *	TENSOR_ALLOC has written the id back.
+ * @ntensors: tensors it holds or is allocating, at most
+ *	max_tensors_per_fd; under @tensors' lock.
+ * @next_tensor_id: cursor of the cyclic tensor id allocation.
  */
 struct nrsim_file {
 	struct nrsim_device *nd;
@@ -890,6 +911,9 @@ struct nrsim_file {
 	u32 runs;
 	u32 unwaited;
 	struct list_head queued;
+	struct xarray tensors;
+	u32 ntensors;
+	u32 next_tensor_id;
 };
 
 /* module parameters (main.c) */
@@ -906,6 +930,7 @@ extern unsigned int nrsim_max_udma_descs;
 extern unsigned int nrsim_dma_ring_max_descs;
 extern unsigned int nrsim_max_runs_per_fd;
 extern unsigned long nrsim_max_run_bytes;
+extern unsigned int nrsim_max_tensors_per_fd;
 
 /**
  * nrsim_copy_out() - write an ioctl's output struct back: the first
@@ -972,6 +997,7 @@ void *nrsim_mem_map(struct nrsim_mem *mem, u64 addr);
 int nrsim_mem_read_user(struct nrsim_mem *mem, u64 addr, void __user *dst,
 			u64 len);
 void nrsim_mem_discard(struct nrsim_mem *mem, u64 addr, u64 len);
+int nrsim_mem_fill(struct nrsim_mem *mem, u64 addr, u8 value, u64 len);
 int nrsim_mem_copy(struct nrsim_mem *mem, u64 dst, u64 src, u64 len);
 u64 nrsim_mem_backing_bytes(struct nrsim_mem *mem);
 u64 nrsim_mem_backing_total(void);
@@ -1046,6 +1072,26 @@ long nrsim_ioctl_read_var(struct nrsim_file *nf, void __user *uarg,
 			  size_t usize);
 long nrsim_ioctl_write_var(struct nrsim_file *nf, void __user *uarg,
 			   size_t usize);
+struct nrsim_model *nrsim_var_find_locked(struct nrsim_file *nf,
+					  const struct neuronsim_var_io *io,
+					  bool write, const char *what,
+					  const struct nrsim_mr **mr);
+int nrsim_var_read_dev(struct nrsim_mem *mem, const struct nrsim_mr *mr,
+		       u64 off, u64 dst, u64 len);
+
+/* tensor.c */
+void nrsim_tensors_dev_init(struct nrsim_device *nd);
+void nrsim_tensors_show(struct nrsim_device *nd, struct seq_file *m);
+void nrsim_tensors_init(struct nrsim_file *nf);
+void nrsim_tensors_release(struct nrsim_file *nf);
+long nrsim_ioctl_tensor_alloc(struct nrsim_file *nf, void __user *uarg,
+			      size_t usize);
+long nrsim_ioctl_tensor_free(struct nrsim_file *nf, void __user *uarg,
+			     size_t usize);
+long nrsim_ioctl_tensor_io(struct nrsim_file *nf, void __user *uarg,
+			   size_t usize);
+long nrsim_ioctl_tensor_copy(struct nrsim_file *nf, void __user *uarg,
+			     size_t usize);
 
 /* relocate.c */
 int nrsim_relocate(struct nrsim_model *m, const void *plan, u64 len,

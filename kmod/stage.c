@@ -36,12 +36,15 @@
  * all-or-nothing.
  *
  * The staged variables' bytes are read and written here too: READ_VAR
- * and WRITE_VAR (ioctl.c dispatches to them).
+ * and WRITE_VAR (ioctl.c dispatches to them), and the lookup and the
+ * device-side read TENSOR_COPY uses for a variable (tensor.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitops.h>
 #include <linux/device.h>
+#include <linux/err.h>
+#include <linux/lockdep.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
@@ -858,24 +861,25 @@ void nrsim_unstage(struct nrsim_model *m)
 }
 
 /*
- * Whether WRITE_VAR bytes [@off, @off + @len) of @mr of subgraph @sg touch
- * the gap past a partition's bytes of the SBUF window @mr's bytes are in
- * (MR_SB, or an MR_REMOTE of one: the resolve rule's test,
- * resolve_core.h); says where, in @m's device's log
- * (kbin_sbuf_gap_strerror(): the simulator's rule, its words), when they
- * do.
+ * Whether bytes [@off, @off + @len) of @mr of subgraph @sg that @what
+ * (WRITE_VAR, TENSOR_COPY) writes touch the gap past a partition's bytes
+ * of the SBUF window @mr's bytes are in (MR_SB, or an MR_REMOTE of one:
+ * the resolve rule's test, resolve_core.h); says where, in @m's device's
+ * log (kbin_sbuf_gap_strerror(): the simulator's rule, its words), when
+ * they do.
  */
 static bool nrsim_var_write_sbuf_gap(const struct nrsim_model *m,
 				     const struct nrsim_sg *sg,
-				    const struct nrsim_mr *mr, u64 off, u64 len)
+				    const struct nrsim_mr *mr, u64 off, u64 len,
+				    const char *what)
 {
 	char why[KBIN_RESOLVE_TEXT_MAX];
 	u32 part = nrsim_rc_sbuf_part(mr), stride = nrsim_rc_sbuf_stride(mr);
 
 	if (!mr->sbuf || !nrsim_rc_sbuf_gap(part, stride, off, len))
 		return false;
-	dev_info_ratelimited(&m->nd->dev, "WRITE_VAR model %u var_id %u: %s\n",
-			     m->id, mr->var_id,
+	dev_info_ratelimited(&m->nd->dev, "%s model %u var_id %u: %s\n",
+			     what, m->id, mr->var_id,
 			     kbin_sbuf_gap_strerror(why, sizeof(why),
 						    sg->names + sg->cold[mr - sg->mrs].name_off,
 						    off, len, part, stride));
@@ -920,15 +924,114 @@ static int nrsim_var_read_sb(struct nrsim_mem *mem, const struct nrsim_mr *mr,
 	return 0;
 }
 
+/**
+ * nrsim_var_read_dev() - READ_VAR's bytes of a variable, to device memory
+ *	rather than to user space (TENSOR_COPY from a variable, tensor.c).
+ * @mem: the device's memory.
+ * @mr: a variable nrsim_var_find_locked() accepted for reading.
+ * @off: bytes into it.
+ * @dst: the device address the bytes go to.
+ * @len: bytes.
+ *
+ * An SBUF window's gap past each partition's bytes reads as zeros, as
+ * READ_VAR has it; everything else is one device-to-device copy.
+ *
+ * Context: the variable's file lock held (nrsim_var_find_locked()).
+ * Return: 0; -EDQUOT at the backing cap; -ENOMEM; -EINTR on a fatal
+ * signal.  Bytes before the failure stay written.
+ */
+int nrsim_var_read_dev(struct nrsim_mem *mem, const struct nrsim_mr *mr,
+		       u64 off, u64 dst, u64 len)
+{
+	u32 part = mr->sbuf ? nrsim_rc_sbuf_part(mr) : 0;
+	u32 stride = mr->sbuf ? nrsim_rc_sbuf_stride(mr) : 0;
+	u64 b, n;
+	int ret;
+
+	if (part >= stride)
+		return nrsim_mem_copy(mem, dst, mr->pa + off, len);
+	while (len) {
+		b = off & (stride - 1);
+		if (b < part) {
+			n = min_t(u64, len, part - b);
+			ret = nrsim_mem_copy(mem, dst, mr->pa + off, n);
+		} else {
+			n = min_t(u64, len, stride - b);
+			ret = nrsim_mem_fill(mem, dst, 0, n);
+		}
+		if (ret)
+			return ret;
+		off += n;
+		dst += n;
+		len -= n;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
+}
+
+/**
+ * nrsim_var_find_locked() - the staged variable of one of a file's models
+ *	whose bytes READ_VAR or WRITE_VAR may move, by their rules: the one
+ *	lookup of the variable I/O (READ_VAR, WRITE_VAR, TENSOR_COPY).
+ * @nf: the caller's file, @nf->lock held.
+ * @io: the variable and range: @io->model_id, subgraph, var_id, offset
+ *	and len (@io->flags and @io->buf are not read).
+ * @write: the bytes are written (WRITE_VAR's rules), else read.
+ * @what: the call, for the log ("WRITE_VAR", "TENSOR_COPY").
+ * @mr: out: the variable.
+ *
+ * Kinds whose storage is their target's (MR_PTR) or an index list
+ * (MR_LIST) have no bytes; an address table (MR_PTR_TABLE) can be read
+ * but not written, and neither can the bytes of the model's SBUF
+ * carve-outs (the runtime's reservation).  An MR_SB range may span
+ * partitions: reading gives the gap past each partition's bytes as zeros
+ * (nrsim_var_read_dev()); a write that touches it is refused (-ERANGE,
+ * as RESOLVE; the simulator's rule, Documentation/uapi.rst).
+ *
+ * Return: the model, or an ERR_PTR: -ENOENT unknown model (or another
+ * file's), subgraph or variable; -ERANGE out of bounds (or a write
+ * touching an MR_SB gap); -ENODATA no storage; -EPERM a write to an
+ * MR_PTR_TABLE or an SBUF carve-out.
+ */
+struct nrsim_model *nrsim_var_find_locked(struct nrsim_file *nf,
+					  const struct neuronsim_var_io *io,
+					  bool write, const char *what,
+					  const struct nrsim_mr **mr)
+{
+	struct nrsim_model *m;
+	const struct nrsim_mr *r;
+	u8 storage;
+	u64 end;
+
+	lockdep_assert_held(&nf->lock);
+	m = nrsim_model_get_locked(nf, io->model_id);
+	r = m && io->subgraph < m->num_sg ?
+	    nrsim_sg_find(&m->sg[io->subgraph], io->var_id) : NULL;
+	if (!r)
+		return ERR_PTR(-ENOENT);
+	storage = kbin_kind(r->type)->storage;
+	if (check_add_overflow(io->offset, io->len, &end) || end > r->size)
+		return ERR_PTR(-ERANGE);
+	if (write && nrsim_var_write_sbuf_gap(m, &m->sg[io->subgraph], r,
+					      io->offset, io->len, what))
+		return ERR_PTR(-ERANGE);
+	if (storage == KBIN_STORAGE_TARGET || storage == KBIN_STORAGE_INDEX ||
+	    r->pa == NRSIM_PA_UNSTAGED)
+		return ERR_PTR(-ENODATA);
+	if (write && storage == KBIN_STORAGE_TABLE)
+		return ERR_PTR(-EPERM);
+	if (write && nrsim_sbuf_touches_carveout(m, r->pa + io->offset, io->len))
+		return ERR_PTR(-EPERM);
+	*mr = r;
+	return m;
+}
+
 /*
  * NEURONSIM_IOC_READ_VAR / WRITE_VAR: bytes of a staged variable of one
- * of the caller's models.  Kinds whose storage is their target's
- * (MR_PTR) or an index list (MR_LIST) have no bytes; an address table
- * (MR_PTR_TABLE) can be read but not written, and neither can the bytes
- * of the model's SBUF carve-outs (the runtime's reservation).  An MR_SB
- * range may span partitions: READ_VAR returns the gap past each
- * partition's bytes as zeros; WRITE_VAR refuses a range that touches it
- * (-ERANGE, as RESOLVE; the simulator's rule, Documentation/uapi.rst).
+ * of the caller's models, the variable by nrsim_var_find_locked()'s
+ * rules.
  */
 static long nrsim_var_io(struct nrsim_file *nf, void __user *uarg,
 			 size_t usize, bool write)
@@ -936,8 +1039,6 @@ static long nrsim_var_io(struct nrsim_file *nf, void __user *uarg,
 	struct neuronsim_var_io io;
 	const struct nrsim_model *m;
 	const struct nrsim_mr *mr;
-	u8 storage;
-	u64 end;
 	long ret;
 
 	ret = copy_struct_from_user(&io, sizeof(io), uarg, usize);
@@ -946,25 +1047,9 @@ static long nrsim_var_io(struct nrsim_file *nf, void __user *uarg,
 	if (io.flags)
 		return -EINVAL;
 	mutex_lock(&nf->lock);
-	m = nrsim_model_get_locked(nf, io.model_id);
-	mr = m && io.subgraph < m->num_sg ?
-	     nrsim_sg_find(&m->sg[io.subgraph], io.var_id) : NULL;
-	storage = mr ? kbin_kind(mr->type)->storage : KBIN_STORAGE_NONE;
-	if (!mr)
-		ret = -ENOENT;
-	else if (check_add_overflow(io.offset, io.len, &end) || end > mr->size)
-		ret = -ERANGE;
-	else if (write && nrsim_var_write_sbuf_gap(m, &m->sg[io.subgraph], mr,
-						   io.offset, io.len))
-		ret = -ERANGE;
-	else if (storage == KBIN_STORAGE_TARGET ||
-		 storage == KBIN_STORAGE_INDEX || mr->pa == NRSIM_PA_UNSTAGED)
-		ret = -ENODATA;
-	else if (write && storage == KBIN_STORAGE_TABLE)
-		ret = -EPERM;
-	else if (write &&
-		 nrsim_sbuf_touches_carveout(m, mr->pa + io.offset, io.len))
-		ret = -EPERM;
+	m = nrsim_var_find_locked(nf, &io, write, "WRITE_VAR", &mr);
+	if (IS_ERR(m))
+		ret = PTR_ERR(m);
 	else if (write)
 		ret = nrsim_mem_write_user(&nf->nd->mem, mr->pa + io.offset,
 					   u64_to_user_ptr(io.buf), io.len);

@@ -130,7 +130,7 @@ EOF
 # lane", has the list, why, and the measured times).
 debug_tests="resolve_test isolation_test fault_test reloc_test debugfs_test zeroalloc_test
 	bus_test cores_test netlink_test scenario_test run_test dma_shape_test exec_test
-	generations.sh neff.sh bir.sh harden.sh"
+	tensor_test generations.sh neff.sh bir.sh harden.sh"
 
 frag_hash=$( { fragment; basename "$tarball"; stat -c %s "$tarball"; } | sha1sum | cut -c1-12)
 src="$cache/src"

@@ -111,7 +111,8 @@ TEST_F(dev, get_info_geometry)
 	}
 	for (c = info.num_hbm_channels; c < NEURONSIM_MAX_HBM_CHANNELS; c++)
 		EXPECT_EQ(0, info.hbm_base[c]);
-	EXPECT_EQ(0, info.reserved0);
+	EXPECT_EQ(nsim_param("max_tensors_per_fd"), info.max_tensors_per_fd);
+	EXPECT_TRUE(info.features & NEURONSIM_FEAT_TENSOR);
 	for (c = 0; c < 2; c++)
 		EXPECT_EQ(0, info.reserved[c]);
 	/* the PSUM windows sit past the SBUF windows, before every HBM channel */

@@ -8,15 +8,17 @@
  * CALLS (default 100000) calls over three fds mixing LOADs of plans mutated
  * by kbin_mutate() (and unmutated ones) with RESOLVE, RESOLVE_BATCH,
  * READ_VAR, WRITE_VAR, MODEL_INFO, DMA_INFO, EXECUTE and EXEC_WAIT (the
- * standard plan carries a program), UNLOAD, close/reopen and bad arguments:
+ * standard plan carries a program), the device tensor calls (TENSOR_ALLOC,
+ * TENSOR_FREE, TENSOR_IO, TENSOR_COPY between tensors and the models'
+ * variables), UNLOAD, close/reopen and bad arguments:
  * NULL, unmapped and kernel-half pointers, huge sizes and counts, unknown
  * flags, reserved fields set, struct sizes smaller and larger than the
  * kernel's (with a non-zero tail), unknown commands.  Every result must be
  * 0 or an errno the uapi documents for that command; a valid plan must
  * load; a model's resolved addresses must not change while it lives.
  * Afterwards every fd is closed and the module's counters (models,
- * mem_refs, kmem_bytes, backing_bytes, hbm_used) must be at their
- * baseline.  The seed is printed; rerun with -s to reproduce.
+ * mem_refs, kmem_bytes, backing_bytes, hbm_used: the tensors' too) must be
+ * at their baseline.  The seed is printed; rerun with -s to reproduce.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +36,7 @@
 
 #define NFD		3
 #define MAXM		16
+#define MAXT		16
 #define MAXPLAN		(64 << 10)
 #define KPTR		0xffff888000000000ULL
 #define IOBUF		((size_t)NEURONSIM_RESOLVE_BATCH_MAX * \
@@ -53,6 +56,8 @@ struct fdst {
 	int n;
 	int untracked;		/* holds models whose id was not returned */
 	struct mdl m[MAXM];
+	int nt;
+	uint32_t t[MAXT];	/* its device tensors */
 };
 
 struct fz {
@@ -63,7 +68,8 @@ struct fz {
 	uint8_t *pb;
 	uint8_t *bad;		/* an unmapped page */
 	uint8_t *io;
-	unsigned long n_load_ok, n_load_fail, n_res_ok, n_calls[16];
+	struct neuronsim_info info;
+	unsigned long n_load_ok, n_load_fail, n_res_ok, n_tensor_ok, n_calls[16];
 	uint32_t max_models;
 };
 
@@ -494,6 +500,144 @@ static int op_info(struct __test_metadata *_metadata, struct fz *z,
 	return 0;
 }
 
+/* a tensor id for @f: mostly one of its own, else another fd's or junk */
+static uint32_t pick_tensor(struct fz *z, struct fdst *f)
+{
+	struct fdst *o = &z->f[rn(z, NFD)];
+
+	if (f->nt && rn(z, 8))
+		return f->t[rn(z, f->nt)];
+	if (o->nt && rn(z, 2))
+		return o->t[rn(z, o->nt)];
+	return (uint32_t)rn(z, 3) ? (uint32_t)rn(z, 64) : (uint32_t)r64(z);
+}
+
+/* one end of a TENSOR_COPY entry: a tensor, or a variable of a model */
+static void pick_end(struct fz *z, struct fdst *f,
+		     struct neuronsim_tensor_end *e)
+{
+	memset(e, 0, sizeof(*e));
+	if (rn(z, 2)) {
+		e->tensor_id = pick_tensor(z, f);
+	} else {
+		e->model_id = pick_id(z, f->n ? &f->m[rn(z, f->n)] : NULL);
+		e->subgraph = (uint32_t)rn(z, 3);
+		e->var_id = (uint32_t)rn(z, V0_N + 2);
+	}
+	if (!rn(z, 32))		/* a tensor end naming a variable */
+		e->var_id |= 1;
+	e->offset = big(z, rn(z, 4096));
+}
+
+/*
+ * The device tensor calls on one fd: ALLOC (sizes up to huge, so -E2BIG
+ * and -ENOSPC come), FREE, IO and COPY with bad fields and pointers; IO
+ * and COPY lengths stay small, so no call writes more than a few pages
+ */
+static int op_tensor(struct __test_metadata *_metadata, struct fz *z,
+		     unsigned long k)
+{
+	static const int alloc_ok[] = { EINVAL, E2BIG, ENOSPC, EMFILE, ENOMEM,
+					EFAULT, 0 };
+	static const int io_ok[] = { EINVAL, ENOENT, ERANGE, EFAULT, ENOMEM,
+				     E2BIG, 0 };
+	static const int copy_ok[] = { EINVAL, ENOENT, ERANGE, ENODATA, EPERM,
+				       EBUSY, EFAULT, ENOMEM, E2BIG, 0 };
+	int fdi = (int)rn(z, NFD), tail, ret, i;
+	struct fdst *f = &z->f[fdi];
+
+	switch (rn(z, 8)) {
+	case 0:
+	case 1: {
+		struct neuronsim_tensor_alloc a;
+
+		if (f->nt >= MAXT) {	/* keep the table bounded */
+			if (neuronsim_tensor_free(f->fd, f->t[0]))
+				BAD("TENSOR_FREE of own tensor %u failed", f->t[0]);
+			f->t[0] = f->t[--f->nt];
+		}
+		memset(&a, 0, sizeof(a));
+		a.core = rn(z, 8) ? (uint32_t)rn(z, 2) : (uint32_t)r64(z);
+		a.size = rn(z, 4) ? 1 + rn(z, 65536) : big(z, 1ULL << 32);
+		for (i = 0; i < (int)rn(z, 80); i++)
+			a.name[i % sizeof(a.name)] = (char)r64(z);
+		if (!rn(z, 16))
+			a.flags = 1U << rn(z, 32);
+		if (!rn(z, 16))
+			a.reserved0 = 1;
+		ret = CALL(f->fd, NEURONSIM_IOC_TENSOR_ALLOC, "TENSOR_ALLOC", &a,
+			   alloc_ok);
+		if (!ret && !tail) {
+			if (!a.tensor_id)
+				BAD("TENSOR_ALLOC succeeded with tensor_id 0");
+			if (!nsim_in_hbm(&z->info, a.physical_address, a.size))
+				BAD("TENSOR_ALLOC: 0x%llx+%llu is not inside one HBM channel",
+				    (unsigned long long)a.physical_address,
+				    (unsigned long long)a.size);
+			f->t[f->nt++] = a.tensor_id;
+			z->n_tensor_ok++;
+		}
+		return 0;
+	}
+	case 2: {
+		struct neuronsim_tensor_free fr;
+
+		memset(&fr, 0, sizeof(fr));
+		fr.tensor_id = pick_tensor(z, f);
+		if (!rn(z, 16))
+			fr.flags = 1U << rn(z, 32);
+		ret = CALL(f->fd, NEURONSIM_IOC_TENSOR_FREE, "TENSOR_FREE", &fr,
+			   model_errnos);
+		for (i = 0; !ret && i < f->nt; i++)
+			if (f->t[i] == fr.tensor_id) {
+				f->t[i] = f->t[--f->nt];
+				break;
+			}
+		return 0;
+	}
+	case 3:
+	case 4:
+	case 5: {
+		struct neuronsim_tensor_io io;
+
+		memset(&io, 0, sizeof(io));
+		io.tensor_id = pick_tensor(z, f);
+		io.op = rn(z, 8) ? (uint32_t)rn(z, 3) : (uint32_t)rn(z, 64);
+		io.offset = big(z, rn(z, 65536));
+		io.len = rn(z, 65536);
+		if (io.op != NEURONSIM_TENSOR_MEMSET || !rn(z, 8))
+			io.buf = ptr(z, z->io);
+		if (io.op == NEURONSIM_TENSOR_MEMSET || !rn(z, 16))
+			io.value = (uint32_t)rn(z, 300);
+		if (!rn(z, 16))
+			io.flags = 1U << rn(z, 32);
+		CALL(f->fd, NEURONSIM_IOC_TENSOR_IO, "TENSOR_IO", &io, io_ok);
+		return 0;
+	}
+	default: {
+		struct neuronsim_tensor_copy *c = (void *)z->io;
+		struct neuronsim_tensor_copy_batch b;
+		uint32_t n = rn(z, 8) ? 1 + (uint32_t)rn(z, 4) :
+			     (uint32_t)rn(z, NEURONSIM_TENSOR_COPY_MAX + 2);
+
+		for (i = 0; i < (int)n; i++) {
+			pick_end(z, f, &c[i].src);
+			pick_end(z, f, &c[i].dst);
+			c[i].len = rn(z, 16) ? rn(z, 8192) : big(z, 0);
+		}
+		memset(&b, 0, sizeof(b));
+		b.copies = ptr(z, c);
+		b.count = n;
+		if (!rn(z, 16))
+			b.flags = 1U << rn(z, 32);
+		if (!rn(z, 16))
+			b.reserved = 1;
+		CALL(f->fd, NEURONSIM_IOC_TENSOR_COPY, "TENSOR_COPY", &b, copy_ok);
+		return 0;
+	}
+	}
+}
+
 static int op_misc(struct __test_metadata *_metadata, struct fz *z,
 		   unsigned long k)
 {
@@ -502,16 +646,17 @@ static int op_misc(struct __test_metadata *_metadata, struct fz *z,
 	int ret;
 
 	switch (rn(z, 4)) {
-	case 0:		/* close and reopen: the fd's models go away */
+	case 0:		/* close and reopen: the fd's models and tensors go away */
 		close(f->fd);
 		f->fd = nsim_open();
 		f->n = 0;
+		f->nt = 0;
 		f->untracked = 0;
 		if (f->fd < 0)
 			BAD("reopen failed: %s", strerror(errno));
 		return 0;
 	case 1:		/* unknown command number */
-		cmd = _IOC(rn(z, 4), NEURONSIM_IOC_MAGIC, 13 + rn(z, 243),
+		cmd = _IOC(rn(z, 4), NEURONSIM_IOC_MAGIC, 17 + rn(z, 239),
 			   rn(z, 256));
 		ret = ioctl(f->fd, cmd, z->io) ? -errno : 0;
 		if (ret != -ENOTTY)
@@ -569,6 +714,7 @@ TEST_F_TIMEOUT(fz, ioctl_fuzz, 3600)
 		ASSERT_LE(0, z->f[i].fd);
 	}
 	ASSERT_EQ(0, nsim_get_info(z->f[0].fd, &info));
+	z->info = info;
 	z->max_models = info.max_models_per_fd;
 	ASSERT_EQ(0, plan_std_prog(&info, 2, &z->std));
 	ASSERT_EQ(0, plan_buffers(&info, 4, 3000, 1, &z->bufs));
@@ -606,17 +752,20 @@ TEST_F_TIMEOUT(fz, ioctl_fuzz, 3600)
 			r = op_unload(_metadata, z, k, fdi, m);
 		else if (op < 92)
 			r = op_info(_metadata, z, k, fdi, m);
+		else if (op < 97)
+			r = op_tensor(_metadata, z, k);
 		else
 			r = op_misc(_metadata, z, k);
 		z->n_calls[op * 16 / 100]++;
 	}
 	ASSERT_EQ(0, r);
-	TH_LOG("seed %llu: %lu calls, %lu loads ok, %lu loads refused, %lu resolves ok",
+	TH_LOG("seed %llu: %lu calls, %lu loads ok, %lu loads refused, %lu resolves ok, %lu tensors allocated",
 	       (unsigned long long)g_seed, k, z->n_load_ok, z->n_load_fail,
-	       z->n_res_ok);
+	       z->n_res_ok, z->n_tensor_ok);
 	EXPECT_LT(0, z->n_load_ok);
 	EXPECT_LT(0, z->n_load_fail);
 	EXPECT_LT(0, z->n_res_ok);
+	EXPECT_LT(0, z->n_tensor_ok);
 	for (i = 0; i < NFD; i++)
 		close(z->f[i].fd);
 	ASSERT_EQ(0, read_stats(&now));

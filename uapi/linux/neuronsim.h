@@ -21,9 +21,11 @@
  * created and removed through /sys/bus/neuronsim (Documentation/uapi.rst).
  * Models belong to the file descriptor that loaded them: every other fd
  * (same process or not) gets -ENOENT for them, and closing the fd unloads
- * them.  Model ids are unique per device.  There is deliberately no raw
- * device-address access: bytes move only through READ_VAR/WRITE_VAR on a
- * staged variable.
+ * them.  Model ids are unique per device.  Device tensors (TENSOR_ALLOC)
+ * belong to the file descriptor that allocated them in the same way, and
+ * closing it frees them.  There is deliberately no raw device-address
+ * access: bytes move only through READ_VAR/WRITE_VAR on a staged
+ * variable, TENSOR_IO on a tensor and TENSOR_COPY between the two.
  *
  * Units: sizes and offsets in bytes; addresses are device addresses in the
  * simulated device's address map (see struct neuronsim_info and
@@ -54,6 +56,7 @@
 #define NEURONSIM_FEAT_DMA_INFO		_BITULL(3)
 #define NEURONSIM_FEAT_DMA_RUN		_BITULL(4)
 #define NEURONSIM_FEAT_EXECUTE		_BITULL(5)
+#define NEURONSIM_FEAT_TENSOR		_BITULL(6)
 
 /**
  * struct neuronsim_info - NEURONSIM_IOC_GET_INFO (out), 184 bytes.
@@ -78,7 +81,9 @@
  * @max_models_per_fd: limit (module parameter).
  * @max_plan_bytes: limit on NEURONSIM_IOC_LOAD plan_len (module parameter).
  * @max_vars_per_subgraph: limit (module parameter).
- * @reserved0: zero.
+ * @max_tensors_per_fd: device tensors one file descriptor may hold
+ *	(module parameter; a former reserved field: 0 from a kernel without
+ *	NEURONSIM_FEAT_TENSOR).
  * @backing_limit: bytes of RAM the simulated memory of this device may use
  *	(module parameter backing_limit; the devices together are bounded
  *	by backing_limit_total as well).
@@ -109,7 +114,7 @@ struct neuronsim_info {
 	__u32 max_models_per_fd;
 	__u64 max_plan_bytes;
 	__u32 max_vars_per_subgraph;
-	__u32 reserved0;
+	__u32 max_tensors_per_fd;
 	__u64 backing_limit;
 	__u64 max_loading_bytes;
 	__u64 psum_base;
@@ -825,6 +830,173 @@ struct neuronsim_exec_wait {
 	__u64 reserved;
 };
 
+/* struct neuronsim_tensor_alloc.name: bytes, the NUL included */
+#define NEURONSIM_TENSOR_NAME_MAX	64U
+/* struct neuronsim_tensor_alloc.flags */
+#define NEURONSIM_TENSOR_ALLOC_F_MASK	0U
+/* struct neuronsim_tensor_io.op */
+#define NEURONSIM_TENSOR_READ		0U	/* tensor bytes to @buf */
+#define NEURONSIM_TENSOR_WRITE		1U	/* @buf to tensor bytes */
+#define NEURONSIM_TENSOR_MEMSET		2U	/* @value into tensor bytes */
+/* entries one NEURONSIM_IOC_TENSOR_COPY moves at most */
+#define NEURONSIM_TENSOR_COPY_MAX	256U
+
+/**
+ * struct neuronsim_tensor_alloc - NEURONSIM_IOC_TENSOR_ALLOC (in/out),
+ * 104 bytes: a device tensor, bytes of HBM outside any model
+ * (Documentation/uapi.rst, "Device tensors"), as libnrt's
+ * nrt_tensor_allocate(NRT_TENSOR_PLACEMENT_DEVICE, ...) makes one.
+ * @core: in: the NeuronCore the bytes are charged to, < num_cores; they
+ *	come from its HBM channel.  Allocating does not reserve the core.
+ * @flags: in: NEURONSIM_TENSOR_ALLOC_F_*, checked against
+ *	NEURONSIM_TENSOR_ALLOC_F_MASK.
+ * @size: in: bytes, 1..hbm_channel_size (struct neuronsim_info); the HBM
+ *	allocation is rounded up to 4 KiB, as every HBM allocation is.
+ * @name: in: NUL-terminated within NEURONSIM_TENSOR_NAME_MAX bytes (may
+ *	be empty); debugfs shows it.
+ * @tensor_id: out: the new tensor's id (>= 1), unique on this fd.
+ * @reserved0: zero.
+ * @physical_address: out: the device address of its first byte, in an
+ *	HBM channel, 4 KiB aligned.
+ * @reserved: zero.
+ *
+ * The bytes are charged to libnrt's usage category TENSOR, which is the
+ * Neuron driver's device-memory category "tensors" of NeuronCore @core
+ * (sysfs neuron_coreM/stats/memory_usage/device_mem/tensors), and read
+ * as zeros until written.  The tensor belongs to this file descriptor:
+ * every other fd gets -ENOENT for its id; NEURONSIM_IOC_TENSOR_FREE or
+ * closing the fd frees it.  It is visible (to the other tensor ioctls,
+ * debugfs) only after this struct has been written back; when that write
+ * fails the call returns -EFAULT and nothing is allocated.
+ *
+ * Errors: -EINVAL unknown flags, a reserved field set, @core >= num_cores,
+ * @size 0, @name without a NUL; -E2BIG @size over hbm_channel_size;
+ * -EMFILE the fd holds max_tensors_per_fd tensors; -ENOSPC no free range
+ * of @size bytes on the core's HBM channel; -ENOMEM; -EFAULT.
+ */
+struct neuronsim_tensor_alloc {
+	__u32 core;
+	__u32 flags;
+	__u64 size;
+	char name[NEURONSIM_TENSOR_NAME_MAX];
+	__u32 tensor_id;
+	__u32 reserved0;
+	__u64 physical_address;
+	__u64 reserved;
+};
+
+/**
+ * struct neuronsim_tensor_free - NEURONSIM_IOC_TENSOR_FREE (in), 8 bytes.
+ * @tensor_id: in: a tensor of this fd.
+ * @flags: in: zero.
+ *
+ * The id is gone at once; the HBM is freed when the last call using the
+ * tensor (a TENSOR_IO or TENSOR_COPY of another thread) has returned.
+ *
+ * Errors: -EINVAL flags set; -ENOENT unknown tensor (or another fd's).
+ */
+struct neuronsim_tensor_free {
+	__u32 tensor_id;
+	__u32 flags;
+};
+
+/**
+ * struct neuronsim_tensor_io - NEURONSIM_IOC_TENSOR_IO (in), 40 bytes:
+ * read, write or set bytes of a tensor.
+ * @tensor_id: in: a tensor of this fd.
+ * @op: in: NEURONSIM_TENSOR_READ, _WRITE or _MEMSET.
+ * @offset: in: bytes into the tensor.
+ * @len: in: bytes; @offset + @len <= the tensor's size (0 moves nothing).
+ * @buf: in: READ, WRITE: user pointer to @len bytes; MEMSET: zero.
+ * @value: in: MEMSET: the byte value, 0..255; READ, WRITE: zero.
+ * @flags: in: zero.
+ *
+ * Unwritten bytes read as zeros.  Errors: -EINVAL unknown @op, @flags
+ * set, @value over 255 or set for READ/WRITE, @buf set for MEMSET;
+ * -ENOENT unknown tensor (or another fd's); -ERANGE @offset + @len past
+ * the tensor's size (or overflowing); -EFAULT bad @buf; -ENOMEM the
+ * backing RAM cap (WRITE, MEMSET; the bytes before it are written);
+ * -EINTR a fatal signal.
+ */
+struct neuronsim_tensor_io {
+	__u32 tensor_id;
+	__u32 op;
+	__u64 offset;
+	__u64 len;
+	__u64 buf;
+	__u32 value;
+	__u32 flags;
+};
+
+/**
+ * struct neuronsim_tensor_end - one end of a TENSOR_COPY entry, 24 bytes:
+ * a tensor or a staged variable of a model.
+ * @tensor_id: a tensor of this fd; 0: the end is a model variable.
+ * @model_id: with @tensor_id 0: a model this fd loaded; else zero.
+ * @subgraph: with @tensor_id 0: the variable's subgraph; else zero.
+ * @var_id: with @tensor_id 0: the variable; else zero.
+ * @offset: bytes into the tensor or variable.
+ *
+ * A variable end is what NEURONSIM_IOC_READ_VAR (source) or WRITE_VAR
+ * (destination) of (@model_id, @subgraph, @var_id, @offset, len) accepts,
+ * with the same errors; an MR_SB source reads the gap past each
+ * partition's bytes as zeros, as READ_VAR does.
+ */
+struct neuronsim_tensor_end {
+	__u32 tensor_id;
+	__u32 model_id;
+	__u32 subgraph;
+	__u32 var_id;
+	__u64 offset;
+};
+
+/**
+ * struct neuronsim_tensor_copy - one entry of a TENSOR_COPY, 56 bytes:
+ * @len bytes from @src to @dst.
+ * @src: where the bytes are read.
+ * @dst: where they are written.
+ * @len: bytes; each end's offset + @len within its tensor or variable.
+ */
+struct neuronsim_tensor_copy {
+	struct neuronsim_tensor_end src;
+	struct neuronsim_tensor_end dst;
+	__u64 len;
+};
+
+/**
+ * struct neuronsim_tensor_copy_batch - NEURONSIM_IOC_TENSOR_COPY (in),
+ * 24 bytes: device-to-device copies between tensors and model variables,
+ * in order.
+ * @copies: in: user pointer to struct neuronsim_tensor_copy[@count].
+ * @count: in: entries, 1..NEURONSIM_TENSOR_COPY_MAX.
+ * @flags: in: zero.
+ * @reserved: zero.
+ *
+ * Every entry is checked before any byte moves; the first entry that
+ * fails decides the error and nothing is copied.  A model of an entry
+ * may not be executing nor have a DMA queue queued or running while the
+ * call runs (-EBUSY; the condition EXECUTE refuses on).  An entry whose
+ * two ranges share device bytes is refused.
+ *
+ * Errors: -EINVAL @flags or @reserved set, @count 0 or over
+ * NEURONSIM_TENSOR_COPY_MAX, an end with @tensor_id and a model field
+ * set, overlapping ends; -ENOENT unknown tensor, model, subgraph or
+ * variable (or another fd's); -ERANGE an end's offset + len past its
+ * tensor or variable (or overflowing), a destination touching the gap
+ * past an MR_SB partition's bytes; -ENODATA a variable without storage
+ * (MR_PTR, MR_LIST); -EPERM a destination in an MR_PTR_TABLE or an SBUF
+ * carve-out; -EBUSY a model of an entry is executing or running DMA
+ * queues; -EFAULT bad @copies; -ENOMEM the backing RAM cap (the entries
+ * before it are copied, the one at it in part); -EINTR a fatal signal
+ * between entries or pieces of 64 MiB.
+ */
+struct neuronsim_tensor_copy_batch {
+	__u64 copies;
+	__u32 count;
+	__u32 flags;
+	__u64 reserved;
+};
+
 #define NEURONSIM_IOC_GET_INFO \
 	_IOR(NEURONSIM_IOC_MAGIC, 0x00, struct neuronsim_info)
 #define NEURONSIM_IOC_LOAD \
@@ -851,5 +1023,13 @@ struct neuronsim_exec_wait {
 	_IOW(NEURONSIM_IOC_MAGIC, 0x0b, struct neuronsim_exec)
 #define NEURONSIM_IOC_EXEC_WAIT \
 	_IOWR(NEURONSIM_IOC_MAGIC, 0x0c, struct neuronsim_exec_wait)
+#define NEURONSIM_IOC_TENSOR_ALLOC \
+	_IOWR(NEURONSIM_IOC_MAGIC, 0x0d, struct neuronsim_tensor_alloc)
+#define NEURONSIM_IOC_TENSOR_FREE \
+	_IOW(NEURONSIM_IOC_MAGIC, 0x0e, struct neuronsim_tensor_free)
+#define NEURONSIM_IOC_TENSOR_IO \
+	_IOW(NEURONSIM_IOC_MAGIC, 0x0f, struct neuronsim_tensor_io)
+#define NEURONSIM_IOC_TENSOR_COPY \
+	_IOW(NEURONSIM_IOC_MAGIC, 0x10, struct neuronsim_tensor_copy_batch)
 
 #endif /* _UAPI_LINUX_NEURONSIM_H */

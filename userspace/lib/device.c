@@ -508,3 +508,84 @@ NSIM_EXPORT int neuronsim_write_var(int fd, __u32 model_id, __u32 subgraph,
 	return nsim_var_io(fd, NEURONSIM_IOC_WRITE_VAR, model_id, subgraph,
 			   var_id, offset, buf, len);
 }
+
+NSIM_EXPORT int neuronsim_tensor_alloc(int fd, __u32 core, __u64 size,
+				       const char *name, __u32 *tensor_id,
+				       __u64 *physical_address)
+{
+	struct neuronsim_tensor_alloc a = { .core = core, .size = size };
+	int err;
+
+	if (!tensor_id)
+		return -EINVAL;
+	if (name)
+		snprintf(a.name, sizeof(a.name), "%s", name);
+	err = nrsim_ioctl(fd, NEURONSIM_IOC_TENSOR_ALLOC, &a);
+	if (err)
+		return err;
+	*tensor_id = a.tensor_id;
+	if (physical_address)
+		*physical_address = a.physical_address;
+	return 0;
+}
+
+NSIM_EXPORT int neuronsim_tensor_free(int fd, __u32 tensor_id)
+{
+	struct neuronsim_tensor_free f = { .tensor_id = tensor_id };
+
+	return nrsim_ioctl(fd, NEURONSIM_IOC_TENSOR_FREE, &f);
+}
+
+static int nsim_tensor_io(int fd, __u32 tensor_id, __u32 op, __u64 offset,
+			  const void *buf, __u32 value, __u64 len)
+{
+	struct neuronsim_tensor_io io = {
+		.tensor_id = tensor_id,
+		.op = op,
+		.offset = offset,
+		.len = len,
+		.buf = (uintptr_t)buf,
+		.value = value,
+	};
+
+	return nrsim_ioctl(fd, NEURONSIM_IOC_TENSOR_IO, &io);
+}
+
+NSIM_EXPORT int neuronsim_tensor_read(int fd, __u32 tensor_id, __u64 offset,
+				      void *buf, __u64 len)
+{
+	if (!buf && len)
+		return -EINVAL;
+	return nsim_tensor_io(fd, tensor_id, NEURONSIM_TENSOR_READ, offset, buf,
+			      0, len);
+}
+
+NSIM_EXPORT int neuronsim_tensor_write(int fd, __u32 tensor_id, __u64 offset,
+				       const void *buf, __u64 len)
+{
+	if (!buf && len)
+		return -EINVAL;
+	return nsim_tensor_io(fd, tensor_id, NEURONSIM_TENSOR_WRITE, offset,
+			      buf, 0, len);
+}
+
+NSIM_EXPORT int neuronsim_tensor_memset(int fd, __u32 tensor_id, __u64 offset,
+					int value, __u64 len)
+{
+	return nsim_tensor_io(fd, tensor_id, NEURONSIM_TENSOR_MEMSET, offset,
+			      NULL, (unsigned char)value, len);
+}
+
+NSIM_EXPORT int neuronsim_tensor_copy(int fd,
+				      const struct neuronsim_tensor_copy *copies,
+				      __u32 count)
+{
+	struct neuronsim_tensor_copy_batch b = {
+		.copies = (uintptr_t)copies,
+		.count = count,
+	};
+
+	if (!copies || !count || count > NEURONSIM_TENSOR_COPY_MAX)
+		return -EINVAL;
+	return nrsim_ioctl(fd, NEURONSIM_IOC_TENSOR_COPY, &b);
+}

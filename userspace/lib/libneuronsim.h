@@ -573,6 +573,128 @@ int neuronsim_write_var(int fd, __u32 model_id, __u32 subgraph, __u32 var_id,
 			__u64 offset, const void *buf, __u64 len);
 
 /* ------------------------------------------------------------------ */
+/* Device tensors (ioctl)                                              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A device tensor is bytes of the device's HBM outside any model, as
+ * libnrt's nrt_tensor_allocate(NRT_TENSOR_PLACEMENT_DEVICE, ...) makes
+ * one (Documentation/uapi.rst, "Device tensors"; GET_INFO feature
+ * NEURONSIM_FEAT_TENSOR).  It belongs to the fd that allocated it: every
+ * other fd gets -ENOENT for its id, and closing the fd frees it.  Its
+ * bytes read as zeros until written.
+ */
+
+/**
+ * neuronsim_tensor_alloc() - allocate a device tensor (TENSOR_ALLOC).
+ * @fd: device fd; the tensor is this fd's.
+ * @core: the NeuronCore its HBM is charged to (sysfs device_mem/tensors of
+ *	neuron_core@core), < num_cores; the bytes come from that core's HBM
+ *	channel.  The core is not reserved.
+ * @size: bytes, 1..hbm_channel_size (struct neuronsim_info); the HBM
+ *	charged is @size rounded up to 4 KiB.
+ * @name: a name debugfs shows, or NULL (empty); longer than
+ *	NEURONSIM_TENSOR_NAME_MAX - 1 bytes it is cut there.
+ * @tensor_id: out: the tensor's id (>= 1).
+ * @physical_address: out: the device address of its first byte (4 KiB
+ *	aligned, in an HBM channel); may be NULL.
+ *
+ * Return: 0 or -EINVAL (@core >= num_cores, @size 0, @tensor_id NULL),
+ * -E2BIG (@size over hbm_channel_size), -EMFILE (the fd holds
+ * max_tensors_per_fd tensors, a module parameter GET_INFO reports),
+ * -ENOSPC (no free range of @size bytes on the core's HBM channel),
+ * -ENOMEM, -EFAULT.
+ */
+int neuronsim_tensor_alloc(int fd, __u32 core, __u64 size, const char *name,
+			   __u32 *tensor_id, __u64 *physical_address);
+
+/**
+ * neuronsim_tensor_free() - free a device tensor (TENSOR_FREE).
+ * @fd: the fd that allocated it.
+ * @tensor_id: the tensor.
+ *
+ * The id is gone at once; the HBM is freed when the last call using the
+ * tensor in another thread has returned.
+ * Return: 0 or -ENOENT (unknown id, or another fd's).
+ */
+int neuronsim_tensor_free(int fd, __u32 tensor_id);
+
+/**
+ * neuronsim_tensor_read() - copy bytes out of a device tensor (TENSOR_IO).
+ * @fd: the fd that allocated it.
+ * @tensor_id: the tensor.
+ * @offset: bytes into the tensor.
+ * @buf: out: @len bytes.
+ * @len: bytes; @offset + @len <= the tensor's size (0 reads nothing).
+ *
+ * Return: 0 or -ENOENT (unknown id, or another fd's), -ERANGE (@offset +
+ * @len past the tensor, or overflowing), -EINVAL (@buf NULL with @len >
+ * 0), -EFAULT, -EINTR (a fatal signal).
+ */
+int neuronsim_tensor_read(int fd, __u32 tensor_id, __u64 offset, void *buf,
+			  __u64 len);
+
+/**
+ * neuronsim_tensor_write() - copy bytes into a device tensor (TENSOR_IO).
+ * @fd: the fd that allocated it.
+ * @tensor_id: the tensor.
+ * @offset: bytes into the tensor.
+ * @buf: @len bytes.
+ * @len: bytes; @offset + @len <= the tensor's size (0 writes nothing).
+ *
+ * Return: as neuronsim_tensor_read(), plus -ENOMEM (the backing RAM cap:
+ * the bytes before it are written).
+ */
+int neuronsim_tensor_write(int fd, __u32 tensor_id, __u64 offset,
+			   const void *buf, __u64 len);
+
+/**
+ * neuronsim_tensor_memset() - set bytes of a device tensor to one value
+ *	(TENSOR_IO).
+ * @fd: the fd that allocated it.
+ * @tensor_id: the tensor.
+ * @offset: bytes into the tensor.
+ * @value: the byte, converted to unsigned char as memset(3) does.
+ * @len: bytes; @offset + @len <= the tensor's size (0 sets nothing).
+ *
+ * Zeros take no backing RAM where nothing was written.
+ * Return: 0 or -ENOENT (unknown id, or another fd's), -ERANGE (@offset +
+ * @len past the tensor, or overflowing), -ENOMEM (the backing RAM cap),
+ * -EINTR (a fatal signal).
+ */
+int neuronsim_tensor_memset(int fd, __u32 tensor_id, __u64 offset, int value,
+			    __u64 len);
+
+/**
+ * neuronsim_tensor_copy() - device-to-device copies between device
+ *	tensors and staged variables of this fd's models (TENSOR_COPY).
+ * @fd: the fd holding the tensors and models.
+ * @copies: @count entries (struct neuronsim_tensor_copy, uapi): each moves
+ *	len bytes from its src end to its dst end, in order.  An end with
+ *	tensor_id is that tensor at offset (model_id, subgraph and var_id
+ *	zero); with tensor_id 0 it is variable var_id of subgraph subgraph of
+ *	model model_id at offset, as neuronsim_read_var() (src) or
+ *	neuronsim_write_var() (dst) takes it, with their errors.
+ * @count: entries, 1..NEURONSIM_TENSOR_COPY_MAX (256).
+ *
+ * Every entry is checked before any byte moves; the first that fails
+ * decides the error and nothing is copied.
+ * Return: 0 or -EINVAL (@copies NULL, @count 0 or over the maximum, an end
+ * with a tensor_id and a model field set, the two ends of an entry
+ * sharing device bytes), -ENOENT (unknown tensor, or another fd's;
+ * unknown model, subgraph or variable), -ERANGE (an end's offset + len
+ * past its tensor or variable; a destination touching the gap past an
+ * MR_SB partition's bytes), -ENODATA (a variable without storage:
+ * MR_PTR, MR_LIST), -EPERM (a destination in an MR_PTR_TABLE or an SBUF
+ * carve-out), -EBUSY (a model of an entry is executing or has a DMA queue
+ * queued or running), -EFAULT, -ENOMEM (kernel memory, or the backing RAM
+ * cap: the entries before it are copied, that one in part), -EINTR (a
+ * fatal signal).
+ */
+int neuronsim_tensor_copy(int fd, const struct neuronsim_tensor_copy *copies,
+			  __u32 count);
+
+/* ------------------------------------------------------------------ */
 /* Names                                                               */
 /* ------------------------------------------------------------------ */
 
