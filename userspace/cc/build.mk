@@ -6,7 +6,9 @@
 #                      end (vars; DMA programs in defjson_dma.c; the
 #                      engines' instruction streams in defjson_prog.c), mem_ref
 #                      build tree, symbol table, compile pipeline, NEFF
-#                      writer (host, rel; fuzz for fuzz_json_view); its
+#                      writer, "will it fit" (plan_memory.c: the HBM a
+#                      plan's LOAD charges, by the kernel's kbin_memory.c)
+#                      (host, rel; fuzz for fuzz_json_view); its
 #                      JSON reader json_view.cc
 #                      is C++ over simdjson (Documentation/compiler.rst,
 #                      "JSON parser")
@@ -24,7 +26,7 @@ KBIN_LDLIBS	:= -lz
 $(call library,CC,libneuronsim-cc,host rel fuzz)
 CC_DIR		:= userspace/cc
 CC_SRCS		:= hash.c model.c memref.c symtab.c neff.c defjson.c \
-	defjson_dma.c defjson_prog.c compile.c neff_writer.c json_view.cc
+	defjson_dma.c defjson_prog.c compile.c neff_writer.c plan_memory.c json_view.cc
 CC_INC		:= -I$(TOP)/userspace/cc
 CC_USES		:= KBIN PLAN UTIL
 CC_LDLIBS	:= -lsimdjson -lstdc++ -ljansson -larchive -lcrypto -lz
@@ -32,6 +34,11 @@ CC_LDLIBS	:= -lsimdjson -lstdc++ -ljansson -larchive -lcrypto -lz
 # Host tests of the compiler (kselftest harness, TAP).
 CC_TESTS := cc_memref cc_neff cc_defjson cc_real_neff cc_dma cc_json_view cc_prog
 $(call programs,CC_TESTS,host,userspace/tests,$(HOST_O)/tests,CC,userspace)
+# will it fit (plan_memory.c) on synthetic plans of the test library
+CC_MEM_TEST := cc_plan_memory
+$(call programs,CC_MEM_TEST,host,userspace/tests,$(HOST_O)/tests,TESTUTIL CC,userspace)
+HOST_TESTS += $(call bins,CC_MEM_TEST)
+
 # the command cc_neff runs (userspace/tools/build.mk)
 CC_TESTS_CFLAGS := -DNEURONSIM_CC='"$(O)/bin/neuronsim-cc"'
 HOST_TESTS += $(call bins,CC_TESTS)
