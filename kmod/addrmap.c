@@ -71,14 +71,14 @@ u64 nrsim_psum_base(const struct nrsim_device *nd, u32 core)
  * @nd: the device.
  * @core: NeuronCore index, < num_cores.
  *
- * Cores are spread evenly: core * channels / cores (trn2: cores 0-1 use
+ * Cores are spread evenly (kbin_gen_core_channel(): trn2: cores 0-1 use
  * channel 0, 2-3 channel 1, ...).
  *
  * Return: the channel index.
  */
 u32 nrsim_core_channel(const struct nrsim_device *nd, u32 core)
 {
-	return core * nd->arch->num_hbm_channels / nd->arch->num_cores;
+	return kbin_gen_core_channel(nd->arch, core);
 }
 
 /**

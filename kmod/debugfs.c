@@ -144,7 +144,7 @@ static void nrsim_sg_hbm_show(struct seq_file *s, const struct nrsim_sg *sg)
 		if (c->where != NRSIM_WHERE_HBM)
 			continue;
 		vars[c->usage]++;
-		bytes[c->usage] += round_up(sg->mrs[i].size, NRSIM_HBM_GRANULE);
+		bytes[c->usage] += kbin_hbm_round(sg->mrs[i].size);
 	}
 	for (i = 0; i <= KBIN_USAGE_MAX; i++)
 		if (vars[i])

@@ -112,8 +112,8 @@ u64 nrsim_hbm_alloc(struct nrsim_device *nd, u32 core, u64 size, u64 align,
 		return 0;
 	channel = nrsim_core_channel(nd, core);
 	ch = &nd->hbm.channel[channel];
-	size = round_up(size, NRSIM_HBM_GRANULE);
-	fit.align.align = max_t(u64, align, NRSIM_HBM_GRANULE);
+	size = kbin_hbm_round(size);
+	fit.align.align = kbin_hbm_align(align);
 	if (cur)
 		fit.first_free = &cur->first_free[channel];
 	addr = gen_pool_alloc_algo(ch->pool, size, nrsim_fit, &fit);
@@ -146,7 +146,7 @@ void nrsim_hbm_free(struct nrsim_device *nd, u32 core, u64 addr, u64 size,
 	if (!addr)
 		return;
 	ch = &nd->hbm.channel[nrsim_core_channel(nd, core)];
-	size = round_up(size, NRSIM_HBM_GRANULE);
+	size = kbin_hbm_round(size);
 	nrsim_mem_discard(&nd->mem, addr, size);
 	gen_pool_free(ch->pool, addr, size);
 	spin_lock(&nd->hbm.lock);

@@ -40,7 +40,7 @@ unsigned int nrsim_max_tensors_per_fd = 4096;
 module_param_named(max_tensors_per_fd, nrsim_max_tensors_per_fd, uint, 0644);
 MODULE_PARM_DESC(max_tensors_per_fd, "device tensors (TENSOR_ALLOC) one open file may hold (default 4096)");
 
-unsigned int nrsim_max_vars_per_subgraph = 1U << 22;
+unsigned int nrsim_max_vars_per_subgraph = KBIN_MAX_VARS_PER_SG_DEFAULT;
 module_param_named(max_vars_per_subgraph, nrsim_max_vars_per_subgraph, uint, 0644);
 MODULE_PARM_DESC(max_vars_per_subgraph, "mem_ref records per subgraph (default 4194304)");
 
@@ -52,19 +52,19 @@ unsigned long nrsim_backing_limit_total;
 module_param_named(backing_limit_total, nrsim_backing_limit_total, ulong, 0644);
 MODULE_PARM_DESC(backing_limit_total, "RAM the sparse simulated memory of all devices together may use, bytes (default 0 at insmod: half of RAM)");
 
-unsigned long nrsim_scratchpad_page_size = 512UL << 20;
+unsigned long nrsim_scratchpad_page_size = KBIN_SCRATCHPAD_PAGE_SIZE_DEFAULT;
 module_param_named(scratchpad_page_size, nrsim_scratchpad_page_size, ulong, 0444);
 MODULE_PARM_DESC(scratchpad_page_size, "scratchpad page, bytes (default 512 MiB, as libnrt)");
 
-unsigned int nrsim_scratchpad_max_pages = 1024;
+unsigned int nrsim_scratchpad_max_pages = KBIN_SCRATCHPAD_MAX_PAGES_DEFAULT;
 module_param_named(scratchpad_max_pages, nrsim_scratchpad_max_pages, uint, 0644);
 MODULE_PARM_DESC(scratchpad_max_pages, "scratchpad pages per model (default 1024, as libnrt)");
 
-unsigned int nrsim_max_udma_descs = 1U << 23;
+unsigned int nrsim_max_udma_descs = KBIN_MAX_UDMA_DESCS_DEFAULT;
 module_param_named(max_udma_descs, nrsim_max_udma_descs, uint, 0644);
 MODULE_PARM_DESC(max_udma_descs, "UDMA descriptors (M2S and S2M) one LOAD may write into its rings (default 8388608; the largest real NEFF needs 4516104)");
 
-unsigned long nrsim_max_run_bytes = 4UL << 30;
+unsigned long nrsim_max_run_bytes = KBIN_MAX_RUN_BYTES_DEFAULT;
 module_param_named(max_run_bytes, nrsim_max_run_bytes, ulong, 0644);
 MODULE_PARM_DESC(max_run_bytes, "bytes one run of a DMA queue may read, and may write; LOAD refuses a queue above it (default 4 GiB; the largest real NEFF queue moves 1030231040)");
 

@@ -36,6 +36,7 @@
 #include "kbin_check.h"
 #include "kbin_gen.h"
 #include "kbin_kind.h"
+#include "kbin_memory.h"
 #include "kbin_names.h"
 #include "resolve_core.h"
 
@@ -56,9 +57,9 @@
 /* the files of device 0 that neuronsim/ keeps links to (debugfs.c) */
 #define NRSIM_DEBUGFS_LINKS	7
 
-/* HBM allocation granule: 4 KiB (genalloc min_alloc_order 12) */
-#define NRSIM_HBM_ORDER		12
-#define NRSIM_HBM_GRANULE	BIT_ULL(NRSIM_HBM_ORDER)
+/* HBM allocation granule: 4 KiB (genalloc min_alloc_order; kbin_memory.h) */
+#define NRSIM_HBM_ORDER		KBIN_HBM_ORDER
+#define NRSIM_HBM_GRANULE	KBIN_HBM_GRANULE
 
 struct gen_pool;
 struct seq_file;

@@ -418,7 +418,7 @@ static int nrsim_reloc_count(struct nrsim_reloc *r, u32 s)
 		q->num_descs = di - q->first_desc;
 		for (dir = 0; dir < NRSIM_DMA_DIRS; dir++) {
 			q->first_ring[dir] = rings;
-			q->num_rings[dir] = DIV_ROUND_UP(q->count[dir], r->ring_max);
+			q->num_rings[dir] = kbin_udma_rings(q->count[dir], r->ring_max);
 			rings += q->num_rings[dir];
 		}
 	}
@@ -446,10 +446,11 @@ static int nrsim_reloc_rings(struct nrsim_reloc *r, u32 s, u32 qi)
 			struct nrsim_dma_ring *ring = &dma->rings[q->first_ring[dir] + k];
 			u64 bytes;
 
+			/* sized as kbin_mem_walk() sizes it (kbin_memory.h) */
 			ring->first = k * r->ring_max;
-			ring->count = min(q->count[dir] - ring->first, r->ring_max);
-			ring->entries = round_up(ring->count, UDMA_RING_GRANULE_DESCS);
-			bytes = (u64)ring->entries * UDMA_DESC_SIZE * 2;
+			ring->count = kbin_udma_ring_count(q->count[dir], r->ring_max, k);
+			ring->entries = kbin_udma_ring_entries(ring->count);
+			bytes = kbin_udma_ring_bytes(ring->entries);
 			ret = nrsim_reloc_fault(r, &at, "UDMA ring allocation");
 			if (ret)
 				return ret;
@@ -698,7 +699,7 @@ int nrsim_relocate(struct nrsim_model *m, const void *plan, u64 len,
 	u64 t0 = ktime_get_ns(), kmem0 = m->kmem_bytes;
 	struct kbin_dma_layout l;
 	struct nrsim_reloc *r;
-	u32 s, qi, dir, ring_max;
+	u32 s, qi, dir;
 	int ret = 0;
 
 	if (h->version < 2 || !ext->dma_off)
@@ -716,11 +717,7 @@ int nrsim_relocate(struct nrsim_model *m, const void *plan, u64 len,
 	r->queues = (const void *)r->sec + l.queues;
 	r->blocks = (const void *)r->sec + l.blocks;
 	r->descs = (const void *)r->sec + l.descs;
-	ring_max = READ_ONCE(nrsim_dma_ring_max_descs);
-	ring_max = rounddown(clamp_t(u32, ring_max, UDMA_RING_GRANULE_DESCS,
-				     UDMA_RING_LOADER_MAX_DESCS),
-			     UDMA_RING_GRANULE_DESCS);
-	r->ring_max = ring_max;
+	r->ring_max = kbin_udma_ring_max(READ_ONCE(nrsim_dma_ring_max_descs));
 	r->max_descs = READ_ONCE(nrsim_max_udma_descs);
 	r->max_run_bytes = READ_ONCE(nrsim_max_run_bytes);
 
@@ -764,7 +761,7 @@ void nrsim_unrelocate(struct nrsim_model *m)
 
 		for (i = 0; i < dma->num_rings; i++)
 			nrsim_hbm_free(m->nd, sg->core, dma->rings[i].addr,
-				       (u64)dma->rings[i].entries * UDMA_DESC_SIZE * 2,
+				       kbin_udma_ring_bytes(dma->rings[i].entries),
 				      KBIN_USAGE_DMA_RING);
 		kvfree(dma->queues);
 		kvfree(dma->descs);

@@ -158,12 +158,11 @@ static int nrsim_sp_alloc(struct nrsim_stage *st, int s,
 {
 	u32 channel = nrsim_core_channel(st->nd, core);
 	u32 usage = kbin_backing(backing)->usage;
-	u64 npages, total, i;
+	u64 npages, i;
 
 	if (!size)
 		return 0;
-	npages = div64_u64(size, st->page_size) +
-		 !!(size % st->page_size);
+	npages = kbin_sp_pages(size, st->page_size);
 	if (npages > st->max_pages)
 		return nrsim_fail(st, s, -1, KBIN_FIELD_SCRATCHPAD,
 				 KBIN_ERR_STAGE_SCRATCHPAD, size, -E2BIG,
@@ -177,10 +176,9 @@ static int nrsim_sp_alloc(struct nrsim_stage *st, int s,
 				 "no kernel memory for %llu scratchpad pages",
 				 npages);
 	sp->size = size;
-	total = round_up(size, NRSIM_HBM_GRANULE);
 	for (i = 0; i < npages; i++) {
 		struct nrsim_hbm_region *pg = &sp->pages[i];
-		u64 len = min(st->page_size, total - i * st->page_size);
+		u64 len = kbin_sp_page_bytes(size, st->page_size, i);
 
 		pg->addr = nrsim_hbm_alloc(st->nd, core, len, NRSIM_HBM_GRANULE,
 					   usage, &st->cursor);
@@ -260,7 +258,7 @@ static void nrsim_load_usage(const struct nrsim_stage *st, u32 channel, int s,
 
 		for (i = 0; sg->cold && i < sg->nmem; i++) {
 			const struct nrsim_mr_cold *c = &sg->cold[i];
-			u64 n = round_up(sg->mrs[i].size, NRSIM_HBM_GRANULE);
+			u64 n = kbin_hbm_round(sg->mrs[i].size);
 
 			if (c->where != NRSIM_WHERE_HBM)
 				continue;
@@ -293,26 +291,31 @@ static int nrsim_hbm_fail(struct nrsim_stage *st, int s, u32 i,
 	return nrsim_fail(st, s, i, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_HBM, bytes,
 			 -ENOSPC,
 			 "the variable asks for %llu bytes at alignment %llu; HBM channel %u has no free range that large (%llu bytes free); the subgraph's %s would total %llu bytes; in use on the channel: %s; this load: %s",
-			 bytes, max_t(u64, align, NRSIM_HBM_GRANULE),
+			 bytes, kbin_hbm_align(align),
 			 sg->channel, avail, kbin_usage_str(usage),
-			 sg_bytes + round_up(bytes, NRSIM_HBM_GRANULE), inuse,
+			 sg_bytes + kbin_hbm_round(bytes), inuse,
 			 mine);
 }
 
 /*
- * Give variable @i its own HBM allocation of @bytes at @align on its
- * subgraph's core, charged to its kind's usage category (libnrt's
- * dmem_alloc_aligned), and copy its payload in.
+ * Give variable @i its own HBM allocation on its subgraph's core: the
+ * size, alignment and usage category kbin_mem_ref_hbm() gives it
+ * (libnrt's dmem_alloc_aligned; kbin_memory.h), and copy its payload in.
  */
 static int nrsim_stage_hbm(struct nrsim_stage *st, int s, u32 i,
-			   struct nrsim_sg *sg, const struct kbin_mem_ref *r,
-			  u64 bytes, u64 align)
+			   struct nrsim_sg *sg, const struct kbin_mem_ref *r)
 {
 	struct nrsim_mr *mr = &sg->mrs[i];
 	struct nrsim_mr_cold *c = &sg->cold[i];
-	u32 usage = kbin_kind(r->mr_type)->usage;
-	u64 addr;
+	struct kbin_hbm_alloc a;
+	u64 addr, bytes, align;
+	u32 usage;
 	int ret;
+
+	kbin_mem_ref_hbm(r, &a);	/* storage HBM or TABLE: it has one */
+	bytes = a.bytes;
+	align = a.align;
+	usage = a.usage;
 
 	if (nrsim_fault_hit(&st->nd->fault.hbm_alloc_nth))
 		return nrsim_fail(st, s, i, KBIN_FIELD_SIZE, KBIN_ERR_STAGE_FAULT,
@@ -328,7 +331,7 @@ static int nrsim_stage_hbm(struct nrsim_stage *st, int s, u32 i,
 	c->where = NRSIM_WHERE_HBM;
 	c->where_idx = sg->channel;
 	c->usage = usage;
-	st->m->hbm_bytes += round_up(bytes, NRSIM_HBM_GRANULE);
+	st->m->hbm_bytes += kbin_hbm_round(bytes);
 	if (!r->buffer)
 		return 0;
 	if (nrsim_fault_hit(&st->nd->fault.copyin_nth))
@@ -352,7 +355,7 @@ static int nrsim_stage_record(struct nrsim_stage *st, int s, u32 i,
 	const char *name = (const char *)st->plan + r->name;
 	size_t nlen = strlen(name) + 1;
 	struct nrsim_scratchpad *sp;
-	u64 sbuf_bytes, in, pg, bytes;
+	u64 sbuf_bytes, in, pg;
 	u32 d;
 	int ret;
 
@@ -433,7 +436,7 @@ static int nrsim_stage_record(struct nrsim_stage *st, int s, u32 i,
 		break;
 	case KBIN_STORAGE_HBM:
 		c->mode = r->buffer ? KBIN_MODE_ALLOC_COPY : KBIN_MODE_ALLOC_ONLY;
-		ret = nrsim_stage_hbm(st, s, i, sg, r, r->size, r->alignment);
+		ret = nrsim_stage_hbm(st, s, i, sg, r);
 		if (ret)
 			return ret;
 		break;
@@ -449,10 +452,8 @@ static int nrsim_stage_record(struct nrsim_stage *st, int s, u32 i,
 			break;
 		}
 		/* the table: one u64 device address per listed variable */
-		bytes = kbin_ptr_table_bytes(r->size, r->list.length);
 		c->mode = KBIN_MODE_TABLE;
-		ret = nrsim_stage_hbm(st, s, i, sg, r, bytes,
-				      max_t(u64, r->alignment, sizeof(u64)));
+		ret = nrsim_stage_hbm(st, s, i, sg, r);
 		if (ret)
 			return ret;
 		break;
@@ -667,43 +668,6 @@ static void nrsim_log_staged(struct nrsim_model *m)
 	}
 }
 
-/*
- * The sizes of the load's scratchpad arenas, by the arena table: SHARED
- * the largest header shared size of the subgraphs; SHARDED and MAIN
- * max(offset + size) over the variables each backs in every subgraph
- * (the checker made sure no offset + size wraps).
- */
-static void nrsim_load_sp_sizes(struct nrsim_stage *st, u64 *size)
-{
-	u32 s, i, b;
-
-	for (b = 0; b <= KBIN_BACKING_BUF_MAX; b++)
-		size[b] = 0;
-	for (s = 0; s < st->m->num_sg; s++) {
-		const struct kbin_mem_ref_set *set = nrsim_plan_set(st, s);
-
-		for (b = 0; b <= KBIN_BACKING_BUF_MAX; b++)
-			if (kbin_backing(b)->scope == KBIN_ARENA_LOAD &&
-			    kbin_backing(b)->size == KBIN_ARENA_SIZE_SHARED)
-				size[b] = max(size[b], set->shared_scratchpad_size);
-		for (i = 0; i < set->nmem; i++) {
-			const struct kbin_mem_ref *r = &set->mem[i];
-			const struct kbin_backing *bk;
-
-			if (!(i & 4095))
-				cond_resched();
-			if (kbin_kind(r->mr_type)->storage != KBIN_STORAGE_SCRATCHPAD)
-				continue;
-			bk = kbin_backing(r->virt.backing_buf);
-			if (bk->scope == KBIN_ARENA_LOAD &&
-			    bk->size == KBIN_ARENA_SIZE_VARS)
-				size[r->virt.backing_buf] =
-					max(size[r->virt.backing_buf],
-					    r->virt.offset + r->size);
-		}
-	}
-}
-
 /**
  * nrsim_stage() - stage a checked plan into a new model
  *	(Documentation/hardware.rst, "The mem_ref on the load side").
@@ -790,7 +754,7 @@ int nrsim_stage(struct nrsim_model *m, const void *plan, u64 len,
 	m->cores_reserved = true;
 
 	/* the load's arenas (SHARED, SHARDED, MAIN) on its first core */
-	nrsim_load_sp_sizes(&st, sp_size);
+	kbin_mem_load_arenas(plan, sp_size);
 	for (b = 0; b <= KBIN_BACKING_BUF_MAX; b++) {
 		if (kbin_backing(b)->scope != KBIN_ARENA_LOAD)
 			continue;

@@ -3,7 +3,9 @@
 #
 # neff-plans.sh - compile every real NEFF of $NEURONSIM_SHARED/cases/neff
 # into build/vm/data/neff/NAME.kbin with a manifest (target, subgraphs,
-# vars, CRC-32 of each weight's .npy bytes) for selftests/neff_test.c;
+# vars, CRC-32 of each weight's .npy bytes) for selftests/neff_test.c,
+# and each plan's neuronsim-cc plan --memory JSON (scripts/plan-memory.sh)
+# for selftests/memory_test.c;
 # it is installed as data/neff next to the selftests (selftests/Makefile).
 # Used by scripts/check.sh and scripts/debug-kernel.sh.  Exit status 0 when done, 1 on a compile
 # failure, 2 when the NEFF folder is absent (the folder is left empty).
@@ -14,4 +16,7 @@ out="$top/build/vm/data/neff"
 rm -rf "$out"
 mkdir -p "$out"
 [ -d "$shared/cases/neff" ] || exit 2
-"$top/build/bin/mkneff" manifest "$shared/cases/neff" "$out"
+"$top/build/bin/mkneff" manifest "$shared/cases/neff" "$out" || exit 1
+# what neuronsim-cc plan --memory says each plan's LOAD charges
+# (selftests/memory_test.c)
+bash "$top/scripts/plan-memory.sh" "$out"

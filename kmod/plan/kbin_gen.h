@@ -147,4 +147,18 @@ static inline __u32 kbin_gen_psum_partition_size(const struct kbin_gen *g)
 	return (__u32)g->psum_banks * KBIN_PSUM_BANK_SIZE;
 }
 
+/**
+ * kbin_gen_core_channel() - the HBM channel a NeuronCore allocates from:
+ *	cores are spread evenly over the channels (trn2: cores 0-1 use
+ *	channel 0, 2-3 channel 1, ...; Documentation/uapi.rst).
+ * @g: the generation.
+ * @core: NeuronCore, < @g->num_cores.
+ *
+ * Return: @core * @g->num_hbm_channels / @g->num_cores.
+ */
+static inline __u32 kbin_gen_core_channel(const struct kbin_gen *g, __u32 core)
+{
+	return core * g->num_hbm_channels / g->num_cores;
+}
+
 #endif /* _NEURONSIM_KBIN_GEN_H */

@@ -13,6 +13,9 @@
 #                           reference with the interpreter), and genN.neff
 #                           their NEFFs
 #   $(BIR_DATA)/models.txt  the names, one a line (bir_test runs each)
+#   $(BIR_DATA)/NAME.mem.CORE.json  host step: neuronsim-cc plan --memory -j
+#                           of every plan (scripts/plan-memory.sh), which
+#                           memory_test (memory.sh) holds against sysfs
 #   bir_test                in selftests/Makefile, run by bir.sh on
 #                           device 0 (trn2)
 # The plans are prerequisites of the kselftest build, so make all (and so
@@ -27,7 +30,8 @@ BIR_GEN_TOOL := $(HOST_O)/tests/bir_gen_test
 
 # every plan at once (each takes milliseconds); rewritten when an example,
 # the compiler or the set of examples (the list is in the recipe) changes
-$(BIR_DATA)/models.txt: $(BIR_EXAMPLES) $(call bins,NSIM_CC_TOOL) $(BIR_GEN_TOOL) selftests/mk/bir.mk
+$(BIR_DATA)/models.txt: $(BIR_EXAMPLES) $(call bins,NSIM_CC_TOOL) $(BIR_GEN_TOOL) selftests/mk/bir.mk \
+		scripts/plan-memory.sh
 	@mkdir -p $(@D)
 	$(Q)$(call say,GEN,$(call show,$(BIR_DATA))/ ($(words $(BIR_MODELS)) + $(BIR_GEN_SEEDS) plans))rm -f $(@D)/*.kbin $(@D)/*.neff
 	$(Q)for m in $(BIR_MODELS); do \
@@ -38,6 +42,7 @@ $(BIR_DATA)/models.txt: $(BIR_EXAMPLES) $(call bins,NSIM_CC_TOOL) $(BIR_GEN_TOOL
 	done
 	$(Q)printf '%s\n' $(BIR_MODELS) > $@.tmp
 	$(Q)$(BIR_GEN_TOOL) --plans $(@D) 1 $(BIR_GEN_SEEDS) >> $@.tmp
+	$(Q)NSIM_CC=$(call bins,NSIM_CC_TOOL) bash scripts/plan-memory.sh $(@D)
 	$(Q)mv $@.tmp $@
 
 KSFT_PREREQS += $(BIR_DATA)/models.txt

@@ -765,6 +765,204 @@ int nscc_neff_writer_write_dir(struct nscc_neff_writer *w, const char *dir);
 int nscc_model_to_neff(const struct nscc_model *m, struct nscc_neff_writer *w,
 		       struct nscc_err *err);
 
+/* ------------------------------------------------------------------ */
+/* Will it fit: the HBM a plan's LOAD charges (plan_memory.c)          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The Neuron driver's device-memory categories, in its order
+ * (Documentation/sysfs.rst, "Device memory"): model_code tensors
+ * constants model_shared_scratchpad runtime_memory driver_memory
+ * collectives nonshared_scratchpad notifications dma_rings uncategorized;
+ * nscc_memory_category_name() names index 0 .. NSCC_MEM_CATEGORIES - 1.
+ */
+#define NSCC_MEM_CATEGORIES	11U
+/* HBM channels of a device, at most (NEURONSIM_MAX_HBM_CHANNELS) */
+#define NSCC_MEM_CHANNELS	4U
+/* problems struct nscc_memory keeps */
+#define NSCC_FIT_PROBLEMS_MAX	8U
+#define NSCC_FIT_MSG_MAX	320U
+
+/**
+ * struct nscc_memory_core - what a LOAD charges one NeuronCore.
+ * @core: the NeuronCore, first core + @subgraph.
+ * @subgraph: the plan subgraph that runs on it.
+ * @hbm_channel: the HBM channel it allocates from; -1 when the
+ *	generation has no NeuronCore @core.
+ * @allocations: HBM allocations charged to it.
+ * @bytes: bytes per device-memory category (sysfs neuron_coreM/stats/
+ *	memory_usage/device_mem/<category>/present grows by exactly these).
+ * @total: the sum of @bytes (device_mem/present).
+ * @sbuf_bytes: the largest MR_SB record of the subgraph, bytes (the SBUF
+ *	window it uses; not HBM); 0 when it has none.
+ */
+struct nscc_memory_core {
+	uint32_t core;
+	uint32_t subgraph;
+	int32_t hbm_channel;
+	uint32_t allocations;
+	uint64_t bytes[NSCC_MEM_CATEGORIES];
+	uint64_t total;
+	uint64_t sbuf_bytes;
+};
+
+/**
+ * enum nscc_fit_why - why a plan does not fit (struct nscc_fit_problem).
+ * @NSCC_FIT_TARGET: the plan targets another generation; LOAD refuses
+ *	it (-EINVAL).
+ * @NSCC_FIT_CORES: its subgraphs, from the first core, need more
+ *	NeuronCores than the device has (-ENODEV).
+ * @NSCC_FIT_VARS: a subgraph has more records than max_vars_per_subgraph
+ *	(-E2BIG).
+ * @NSCC_FIT_SBUF: an MR_SB larger than the generation's SBUF window
+ *	(-EINVAL).
+ * @NSCC_FIT_PSUM: an MR_PSUM larger than the generation's PSUM window
+ *	(-EINVAL).
+ * @NSCC_FIT_SCRATCHPAD_PAGES: a scratchpad needs more pages than
+ *	scratchpad_max_pages (-E2BIG).
+ * @NSCC_FIT_SCRATCHPAD_PAGE: a virtual buffer straddles a scratchpad page
+ *	(-EINVAL).
+ * @NSCC_FIT_HBM: an allocation finds no free range on its HBM channel of
+ *	an empty device (-ENOSPC).
+ * @NSCC_FIT_UDMA_DESCS: the load's UDMA descriptors are above
+ *	max_udma_descs (-E2BIG).
+ * @NSCC_FIT_RUN_BYTES: a DMA queue side moves more than max_run_bytes in
+ *	one run (-E2BIG).
+ */
+enum nscc_fit_why {
+	NSCC_FIT_TARGET = 1,
+	NSCC_FIT_CORES,
+	NSCC_FIT_VARS,
+	NSCC_FIT_SBUF,
+	NSCC_FIT_PSUM,
+	NSCC_FIT_SCRATCHPAD_PAGES,
+	NSCC_FIT_SCRATCHPAD_PAGE,
+	NSCC_FIT_HBM,
+	NSCC_FIT_UDMA_DESCS,
+	NSCC_FIT_RUN_BYTES,
+};
+
+/**
+ * struct nscc_fit_problem - one reason the LOAD would fail.
+ * @why: enum nscc_fit_why; nscc_fit_why_name() names it.
+ * @err: the errno LOAD returns for it, negative.
+ * @subgraph: the subgraph it is about, or -1.
+ * @core: the NeuronCore, or -1.
+ * @channel: the HBM channel (@why NSCC_FIT_HBM), or -1.
+ * @category: the device-memory category of the allocation that found no
+ *	room (@why NSCC_FIT_HBM), or -1.
+ * @need: what the load needs: bytes (HBM: all the load's bytes on the
+ *	channel; SBUF, PSUM, a queue's run), NeuronCores, records, pages,
+ *	UDMA descriptors.
+ * @limit: what the device has or the module allows, in the same unit.
+ * @msg: the reason in words, NUL-terminated.
+ */
+struct nscc_fit_problem {
+	uint32_t why;
+	int err;
+	int32_t subgraph;
+	int32_t core;
+	int32_t channel;
+	int32_t category;
+	uint64_t need;
+	uint64_t limit;
+	char msg[NSCC_FIT_MSG_MAX];
+};
+
+/**
+ * struct nscc_memory - nscc_plan_memory()'s answer.
+ * @target_gen: the plan's generation (kbin_header.target_gen).
+ * @arch_gen: the generation of the device assessed.
+ * @first_core: the NeuronCore of subgraph 0.
+ * @num_cores: NeuronCores the load takes (its subgraphs): the entries of
+ *	@core.
+ * @device_cores: NeuronCores of the generation.
+ * @num_channels: HBM channels of the generation.
+ * @channel_size: bytes of one HBM channel.
+ * @sbuf_window_size: bytes of a NeuronCore's SBUF window.
+ * @core: per NeuronCore the load takes, in core order.
+ * @channel_bytes: per HBM channel, the bytes the load charges there.
+ * @bytes: per device-memory category, the sum over @core.
+ * @total: the sum of @bytes.
+ * @allocations: HBM allocations of the load.
+ * @udma_descs: UDMA descriptors relocation writes (max_udma_descs).
+ * @fits: 1 when an empty device of @arch_gen takes the load, else 0.
+ * @num_problems: the reasons it does not (the first
+ *	NSCC_FIT_PROBLEMS_MAX are in @problems).
+ * @problems: the reasons.
+ * @error: when nscc_plan_memory() fails with -EINVAL, why.
+ */
+struct nscc_memory {
+	uint32_t target_gen;
+	uint32_t arch_gen;
+	uint32_t first_core;
+	uint32_t num_cores;
+	uint32_t device_cores;
+	uint32_t num_channels;
+	uint64_t channel_size;
+	uint64_t sbuf_window_size;
+	struct nscc_memory_core core[KBIN_MAX_SUBGRAPHS];
+	uint64_t channel_bytes[NSCC_MEM_CHANNELS];
+	uint64_t bytes[NSCC_MEM_CATEGORIES];
+	uint64_t total;
+	uint64_t allocations;
+	uint64_t udma_descs;
+	int fits;
+	uint32_t num_problems;
+	struct nscc_fit_problem problems[NSCC_FIT_PROBLEMS_MAX];
+	char error[NSCC_ERR_MAX];
+};
+
+/**
+ * nscc_plan_memory() - will a plan fit: the HBM its LOAD charges each
+ * NeuronCore, per device-memory category, and whether an empty device
+ * takes it (Documentation/compiler.rst, "Will it fit").
+ * @plan: a KBIN plan (compiled by nscc_compile_model() or read from a
+ *	file); checked here with the kernel's checker.
+ * @len: its bytes.
+ * @target_gen: the generation of the device (KBIN_TARGET_TRN1 ..), 0 for
+ *	the plan's own.
+ * @first_core: the NeuronCore of subgraph 0 (LOAD's first_core).
+ * @out: filled.
+ *
+ * The figures are the kernel's own: the same shared code
+ * (kmod/plan/kbin_memory.h) sizes, aligns and charges every allocation
+ * staging and relocation make, each rounded up to 4 KiB, with the
+ * module parameters at their defaults (scratchpad_page_size,
+ * dma_ring_max_descs; they change the placement, never the bytes
+ * charged).  The fit is decided for an empty device: HBM placed as the
+ * module places it (first fit at each allocation's alignment, in LOAD's
+ * order, per channel), the NeuronCores, SBUF and PSUM windows and the
+ * module's limits at their defaults; @out lists every reason it fails,
+ * not only the first LOAD would meet.  Units are bytes unless a field
+ * says otherwise.
+ *
+ * Return: 0 (also when the plan does not fit: @out->fits); -EINVAL the
+ * plan is refused by the checker, or @target_gen is not a generation a
+ * plan may target (@out->error says which); -E2BIG a DMA queue side
+ * of 2^32 or more UDMA descriptors.
+ */
+int nscc_plan_memory(const void *plan, size_t len, uint32_t target_gen,
+		     uint32_t first_core, struct nscc_memory *out);
+
+/**
+ * nscc_memory_category_name() - the name of a device-memory category
+ * ("model_code" .. "uncategorized"), as the sysfs directory is named.
+ * @category: 0 .. NSCC_MEM_CATEGORIES - 1.
+ *
+ * Return: the name; "unknown" out of range.
+ */
+const char *nscc_memory_category_name(unsigned int category);
+
+/**
+ * nscc_fit_why_name() - a short name of an enum nscc_fit_why ("hbm",
+ * "cores", ...), as neuronsim-cc plan --memory -j prints it.
+ * @why: enum nscc_fit_why.
+ *
+ * Return: the name; "unknown" out of range.
+ */
+const char *nscc_fit_why_name(unsigned int why);
+
 /**
  * nscc_write_file() - write @len bytes to @path (created/truncated).
  * Return: 0 or -errno.

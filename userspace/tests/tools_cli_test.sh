@@ -11,7 +11,9 @@
 #   - under -j every error is one JSON object {"error": {...}} on stderr
 #     (errno, message, command, file as known), with the exit status of
 #     the text mode: 1 a failed operation, 2 bad usage (neuronsim);
-#   - the text messages stay as they were.
+#   - the text messages stay as they were;
+#   - neuronsim-cc plan --memory: the same JSON with -j before or after,
+#     for a NEFF as for its plan; exit 2 when the model does not fit.
 # Device 63 (-d 63) is never there, so opening it fails with ENOENT.
 # Run by scripts/check.sh after make all (it is in HOST_TESTS).
 set -u
@@ -128,6 +130,25 @@ cc_json_where() {
 	cmp "$tmp/before" "$tmp/o"
 }
 
+# plan --memory: -j before or after; the NEFF and its plan give the same
+# figures; exit 2 when it does not fit, 1 for an error (a JSON one)
+cc_plan_memory() {
+	run 0 "$cc" -j plan --memory "$tmp/demo.kbin" || return 1
+	mv "$tmp/o" "$tmp/before"
+	run 0 "$cc" plan --memory -j "$tmp/demo.kbin" || return 1
+	cmp "$tmp/before" "$tmp/o" || return 1
+	run 0 "$cc" plan --memory -j "$tmp/demo.neff" || return 1
+	python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+del a["file"], b["file"]
+assert a == b and a["fits"] and a["total"] > 0, (a, b)' "$tmp/before" "$tmp/o" || return 1
+	run 2 "$cc" plan --memory --first-core 64 "$tmp/demo.kbin" || return 1
+	grep -q "^  cores (ENODEV): " "$tmp/o" || { cat "$tmp/o"; return 1; }
+	run 1 "$cc" -j plan --memory --arch trn9 "$tmp/demo.kbin" || return 1
+	json_error EINVAL command=plan
+}
+
 cc_errors_json() {
 	run 1 "$cc" -j info "$tmp/nosuch.neff" || return 1
 	json_error ENOENT "file=$tmp/nosuch.neff" || return 1
@@ -153,6 +174,7 @@ ok "neuronsim -j before or after the subcommand: one JSON error on stderr (ENOEN
 ok "neuronsim bad usage under -j: JSON errors (EINVAL), exit 2" usage_json
 ok "neuronsim bad usage in text: the messages, exit 2" usage_text
 ok "neuronsim-cc -j before or after the subcommand: the same JSON (info, compile, dump)" cc_json_where
+ok "neuronsim-cc plan --memory: -j before or after, a NEFF as its plan, exit 2 when it does not fit" cc_plan_memory
 ok "neuronsim-cc errors under -j: one JSON object on stderr, exit 1" cc_errors_json
 ok "neuronsim-cc errors in text: the message, exit 1" cc_errors_text
 echo "1..$n"

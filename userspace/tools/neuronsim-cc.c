@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * neuronsim-cc - compile a NEFF into a KBIN static memory plan, show what
- * a NEFF holds, and list the records of a plan.
+ * a NEFF holds, list the records of a plan, and say whether it fits a
+ * device.
  *
  *   neuronsim-cc compile [-j] MODEL.neff|DIR -o PLAN.kbin
  *   neuronsim-cc compile [-j] MODEL.bir.json -o PLAN.kbin [BIR SWITCHES]
@@ -10,6 +11,7 @@
  *   neuronsim-cc info    [-j] [--dma] [--program] MODEL.neff|DIR
  *   neuronsim-cc dump    [-j] [--dma] [--program] PLAN.kbin
  *   neuronsim-cc replay  [-j] [--trace FILE] MODEL
+ *   neuronsim-cc plan    --memory [-j] [--arch NAME] [--first-core N] MODEL
  *
  * This file is the command table; each command is a file of
  * userspace/tools/neuronsim-cc/ (main.h), in the manner of bpftool and
@@ -25,7 +27,7 @@
 
 /* the command table: a command is a file defining cc_cmd_NAME */
 #define CC_COMMANDS(X) \
-	X(compile) X(passes) X(info) X(dump) X(replay)
+	X(compile) X(passes) X(info) X(dump) X(replay) X(plan)
 
 #define CC_DECLARE(name) extern const struct cc_cmd cc_cmd_##name;
 CC_COMMANDS(CC_DECLARE)
@@ -58,6 +60,9 @@ static const char *const usage_main =
 	"  replay MODEL [--trace FILE]           run the engine programs on the host\n"
 	"                                        in virtual time (semaphores, DMA\n"
 	"                                        blocks), optionally as a trace\n"
+	"  plan --memory MODEL|PLAN.kbin         will it fit: the HBM a LOAD charges\n"
+	"                                        each NeuronCore per category, and\n"
+	"                                        whether an empty device takes it\n"
 	"  help [COMMAND]                        this text, or a command's\n"
 	"\n"
 	"  -j, --json   print JSON instead of text (every command), before or\n"

@@ -117,6 +117,42 @@ bool cc_is_bir_json(const char *path)
 	return n > 9 && !strcmp(path + n - 9, ".bir.json");
 }
 
+/**
+ * cc_load_plan() - the plan of a MODEL argument: a file that starts with
+ *	the KBIN magic as it is, a MODEL.bir.json compiled by the BIR
+ *	backend, anything else compiled as a NEFF (file or directory); the
+ *	failure reported.
+ * @cmd: the command, for the message.
+ * @in: the argument.
+ * @buf: out: the plan (malloc'd; the caller frees it).
+ * @len: out: its bytes.
+ *
+ * Return: 0, or the negative errno after the message.
+ */
+int cc_load_plan(const char *cmd, const char *in, void **buf, size_t *len)
+{
+	struct nscc_warn warn = { 0 };
+	struct nscc_err err = { "" };
+	struct tool_err e = { .cmd = cmd, .file = in };
+	int ret;
+
+	if (cc_is_bir_json(in)) {
+		ret = nscc_bir_compile_file(in, buf, len, &err);
+	} else {
+		ret = nsim_read_file(in, buf, len);
+		if (!ret && *len >= 4 && !memcmp(*buf, "KBIN", 4))
+			return 0;
+		if (!ret)
+			free(*buf);
+		ret = nscc_compile_neff_warn(in, &warn, buf, len, &err);
+	}
+	if (ret) {
+		e.err = ret;
+		tool_error(&e, "%s", err.msg);
+	}
+	return ret;
+}
+
 /* ---- the BIR pass switches ---- */
 
 static const struct bir_switch {

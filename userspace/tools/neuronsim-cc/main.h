@@ -72,6 +72,7 @@ json_t *cc_shape_json(const uint64_t *dims, uint32_t n);
 void cc_shape_text(char *out, size_t cap, const uint64_t *dims, uint32_t n);
 int cc_json_print(json_t *j);
 bool cc_is_bir_json(const char *path);
+int cc_load_plan(const char *cmd, const char *in, void **buf, size_t *len);
 
 /* the BIR pass switches (common.c) */
 int cc_bir_switch_find(const char *arg, const char **val);

@@ -171,32 +171,6 @@ static json_t *cc_replay_json(const char *in, const struct prog_replay *r)
 			 "blocks", (json_int_t)r->blocks, "subgraphs", sgs);
 }
 
-/* the plan of @in: read as it is when it starts with the KBIN magic */
-static int cc_replay_load(const char *in, void **buf, size_t *len)
-{
-	struct nscc_warn warn = { 0 };
-	struct nscc_err err = { "" };
-	struct tool_err e = { .cmd = "replay", .file = in };
-	size_t n = strlen(in);
-	int ret;
-
-	if (n > 9 && !strcmp(in + n - 9, ".bir.json")) {
-		ret = nscc_bir_compile_file(in, buf, len, &err);
-	} else {
-		ret = nsim_read_file(in, buf, len);
-		if (!ret && *len >= 4 && !memcmp(*buf, "KBIN", 4))
-			return 0;
-		if (!ret)
-			free(*buf);
-		ret = nscc_compile_neff_warn(in, &warn, buf, len, &err);
-	}
-	if (ret) {
-		e.err = ret;
-		tool_error(&e, "%s", err.msg);
-	}
-	return ret;
-}
-
 /*
  * The command, given its words from "replay" on.  Return: the exit
  * status: 0 when every subgraph finished, 1 for a deadlock (after the
@@ -237,7 +211,7 @@ static int run(int argc, char **argv)
 	in = argv[1];
 	e.file = in;
 	tpath = opts[4].val;
-	if (cc_replay_load(in, &buf, &len))
+	if (cc_load_plan("replay", in, &buf, &len))
 		return 1;
 	if (kbin_read(buf, len, &v, &res)) {
 		e.err = EINVAL;
