@@ -251,6 +251,7 @@ include userspace/util/build.mk
 include userspace/cc/build.mk
 include userspace/cc/bir/build.mk
 include userspace/lib/build.mk
+include userspace/nrt/build.mk
 include userspace/tools/build.mk
 include testlib/build.mk
 include userspace/tests/build.mk

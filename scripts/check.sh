@@ -134,7 +134,10 @@ printf 'NSIM_DMA=%s\n' "${NSIM_DMA:-subset}" > "$out/vm-env"
 # it, and 4.5 times it on a machine 1.9 times slower, the most seen
 # between two machines of this kind (Documentation/running.rst,
 # "Timeouts").
-vmtime=1800 vmmem=2048
+# 4 GiB: selftests/nrt.sh runs the largest NEFF through libnrt, 2 GiB of
+# simulated memory (its variables and the device tensors copied to and
+# from them) next to the program's own buffers
+vmtime=1800 vmmem=4096
 # every queue of the largest NEFFs: the host reference holds every
 # variable (up to 2 GiB) next to the device's written pages; make
 # check-full's neff.sh took 773 s (Documentation/dma.rst, "Tests")

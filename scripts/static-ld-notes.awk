@@ -4,7 +4,10 @@
 # Makefile "link_vm"): drop glibc's notes that getaddrinfo,
 # getprotobyname and getprotobynumber need its shared NSS libraries at run
 # time, each with the "in function" line before it, when libnl-3.a's
-# address and protocol helpers are what refer to them; print every other
+# address and protocol helpers are what refer to them, and the same notes
+# for dlopen, getaddrinfo and gethostbyname when libcrypto.a's DSO and BIO
+# socket helpers refer to them (libnrt's static archive takes only MD5
+# from libcrypto: those helpers are never called); print every other
 # line.  The last input line is "ld-status N", the linker's exit status,
 # which becomes this program's.
 
@@ -20,13 +23,13 @@ function flush() {
 	next
 }
 
-/libnl-3\.a\([^)]*\): in function `[a-z_0-9]*':$/ {
+/lib(nl-3|crypto)\.a\([^)]*\): in function `[A-Za-z_0-9]*':$/ {
 	flush()
 	held = $0
 	next
 }
 
-held != "" && /: warning: Using '(getaddrinfo|getprotobyname|getprotobynumber)' in statically linked applications requires at runtime the shared libraries from the glibc version used for linking$/ {
+held != "" && /: warning: Using '(getaddrinfo|getprotobyname|getprotobynumber|gethostbyname|dlopen)' in statically linked applications requires at runtime the shared libraries from the glibc version used for linking$/ {
 	held = ""
 	next
 }

@@ -12,7 +12,7 @@
 #             (run_test, harden.sh, ...), as kselftest-list.txt has it;
 #             any other name (load_test, a program harden.sh runs) is
 #             refused before the VM boots (status 2)
-#   -t, -M    passed to scripts/vm.sh (default 900 s, 2048 MiB)
+#   -t, -M    passed to scripts/vm.sh (default 900 s, 4096 MiB, as make check)
 #
 # Expects make all to have run.  Prints the KTAP log (also in
 # build/vmtest/tap.log) and ends with "N passed, N failed, N skipped";
@@ -23,7 +23,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 export NEURONSIM_SHARED=${NEURONSIM_SHARED:-$top/../shared}
-timeout=900 mem=2048
+timeout=900 mem=4096
 while getopts "t:M:" o; do
 	case $o in
 	t) timeout=$OPTARG ;;

@@ -109,28 +109,6 @@ static long long counter(uint32_t core, const char *dir, const char *name)
 }
 
 /*
- * The long execution: SP starts one block copying a 1 KiB run of v1
- * (step 0) onto v2 as often as max_run_bytes allows in 1 KiB UDMA
- * descriptors, then waits for it
- */
-#define LONG_RUN	1024U
-#define LONG_ROWS	((1U << 30) / LONG_RUN)
-static const struct kbin_dma_desc long_desc = {
-	.op = KBIN_DMA_OP_COPY,
-	.from = { .var_id = 1, .dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 2,
-		  .sizes = { LONG_RUN, LONG_ROWS }, .steps = { 1, 0 } },
-	.to = { .var_id = 2, .dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 2,
-		.sizes = { LONG_RUN, LONG_ROWS }, .steps = { 1, 0 } },
-};
-
-static int plan_long(const struct neuronsim_info *info, struct plan *p)
-{
-	uint64_t sizes[2] = { LONG_RUN, LONG_RUN };
-
-	return plan_descs_prog(info, sizes, 2, &long_desc, 1, p);
-}
-
-/*
  * Two subgraphs: sg00's DVE waits for semaphore 4, which nothing raises
  * (a deadlock at once, on the first core); sg01 (the next core) is
  * plan_long()'s execution, its v0 and v1 vars 1 and 2
@@ -161,14 +139,14 @@ static int plan_deadlock_then_long(const struct neuronsim_info *info,
 			    .name = "state_buffer",
 			    .size = info->sbuf_window_size);
 	e |= TL_ADD(w, .sg = 1, .id = 1, .type = KBIN_MR_INPUT, .name = "v0",
-		    .size = LONG_RUN, .align = 4096, .dtype = "uint8",
-		    .d0 = LONG_RUN, .d1 = 1);
+		    .size = PLAN_LONG_RUN, .align = 4096, .dtype = "uint8",
+		    .d0 = PLAN_LONG_RUN, .d1 = 1);
 	e |= TL_ADD(w, .sg = 1, .id = 2, .type = KBIN_MR_INPUT, .name = "v1",
-		    .size = LONG_RUN, .align = 4096, .dtype = "uint8",
-		    .d0 = LONG_RUN, .d1 = 1);
+		    .size = PLAN_LONG_RUN, .align = 4096, .dtype = "uint8",
+		    .d0 = PLAN_LONG_RUN, .d1 = 1);
 	e |= TL_QUEUE(w, .sg = 1, .name = "q", .type = KBIN_DMA_QUEUE_DATA,
 		      .sem = { 3 }) < 0;
-	e |= kbin_writer_add_dma_block(w, 1, &b, NULL, &long_desc, 1);
+	e |= kbin_writer_add_dma_block(w, 1, &b, NULL, &plan_long_desc, 1);
 	e |= kbin_writer_add_prog(w, 0, KBIN_DMA_ENGINE_DVE, dve, sizeof(dve));
 	e |= kbin_writer_add_prog(w, 1, KBIN_DMA_ENGINE_SP, sp, sizeof(sp));
 	return plan_finish(w, e, p);
@@ -610,7 +588,7 @@ TEST_F(ex, no_exec_done_for_a_cancelled_execution)
 	struct neuronsim_exec_result *r = NULL;
 	struct neuronsim_nl_event e = { 0 };
 	struct neuronsim_nl *nl;
-	uint8_t b[LONG_RUN];
+	uint8_t b[PLAN_LONG_RUN];
 	struct plan p;
 	uint32_t id;
 	char path[256];

@@ -1096,3 +1096,19 @@ int ioctl_poke_errno(int fd, unsigned long req, const void *arg, size_t size,
 	memcpy(buf + poke->off, v, poke->size);
 	return ioctl_errno(fd, req, buf);
 }
+
+#define PLAN_LONG_ROWS	((1U << 30) / PLAN_LONG_RUN)
+const struct kbin_dma_desc plan_long_desc = {
+	.op = KBIN_DMA_OP_COPY,
+	.from = { .var_id = 1, .dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 2,
+		  .sizes = { PLAN_LONG_RUN, PLAN_LONG_ROWS }, .steps = { 1, 0 } },
+	.to = { .var_id = 2, .dtype = KBIN_DMA_DTYPE_UINT8, .num_dims = 2,
+		.sizes = { PLAN_LONG_RUN, PLAN_LONG_ROWS }, .steps = { 1, 0 } },
+};
+
+int plan_long(const struct neuronsim_info *info, struct plan *p)
+{
+	uint64_t sizes[2] = { PLAN_LONG_RUN, PLAN_LONG_RUN };
+
+	return plan_descs_prog(info, sizes, 2, &plan_long_desc, 1, p);
+}

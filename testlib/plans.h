@@ -348,6 +348,16 @@ int plan_descs_prog(const struct neuronsim_info *info, const uint64_t *sizes,
 int plan_descs_prog2(const struct neuronsim_info *info, const uint64_t *sizes,
 		     unsigned int nvars, const struct kbin_dma_desc *d,
 		     unsigned int nd, const uint8_t *qsel, struct plan *p);
+
+/*
+ * The long execution (EXECUTE tests): one subgraph whose SP starts one
+ * block copying a PLAN_LONG_RUN-byte run of v1 (var 1, step 0) onto v2
+ * (var 2) as often as max_run_bytes allows in 1 KiB UDMA descriptors,
+ * then waits for it: it runs until stopped, for seconds.
+ */
+#define PLAN_LONG_RUN	1024U
+extern const struct kbin_dma_desc plan_long_desc;
+int plan_long(const struct neuronsim_info *info, struct plan *p);
 /* DMA_RING bytes present over the HBM channels of debugfs hbm, or -1 */
 /*
  * exec_vs_replay() - a kernel execution's result against the host replay

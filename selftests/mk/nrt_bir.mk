@@ -38,3 +38,10 @@ $(NRT_BIR_DATA)/models.txt: $(BIR_EXAMPLES) $(NRT_BIR_TOOL) selftests/mk/nrt_bir
 	$(Q)mv $@.tmp $@
 
 KSFT_PREREQS += $(NRT_BIR_DATA)/models.txt
+
+# nrt_test's NEFF whose execution deadlocks (mkneff bad deadlock: a trn2
+# NEFF whose DVE waits for a value nothing adds): NRT_TIMEOUT
+$(KSFT_DATA)/nrt/deadlock.neff: $(call bins,MKNEFF_TOOL)
+	@mkdir -p $(@D)
+	$(Q)$(call say,GEN,$(call show,$@))$(call bins,MKNEFF_TOOL) bad deadlock $@
+KSFT_PREREQS += $(KSFT_DATA)/nrt/deadlock.neff

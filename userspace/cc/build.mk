@@ -36,7 +36,7 @@ CC_SRCS_vm	:= $(filter-out json_view.cc,$(CC_SRCS)) json_view_jansson.c
 CC_INC		:= -I$(TOP)/userspace/cc
 CC_USES		:= KBIN PLAN UTIL
 CC_LDLIBS	:= -lsimdjson -lstdc++ -ljansson -larchive -lcrypto -lz
-CC_LDLIBS_vm	:= -ljansson -larchive -lcrypto -lz
+CC_LDLIBS_vm	:= -ljansson -larchive -lnettle -lcrypto -lz
 
 # The jansson implementation of the JSON view on its own, for the host
 # test that holds it to the same texts as the simdjson one
