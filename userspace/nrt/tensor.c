@@ -63,9 +63,18 @@ static int nrt_tensor_track(struct nrt_tensor *t)
 	struct nrt_tensor **old = nsrt_rt.tensors;
 
 	if ((nsrt_rt.tensors_len + 1) * 2 > cap) {
-		size_t ncap = cap ? cap * 2 : 64;
-		struct nrt_tensor **n = calloc(ncap, sizeof(*n));
+		size_t live = 0, ncap;
+		struct nrt_tensor **n;
 
+		/*
+		 * tensors_len counts tombstones too: a rehash drops them, and
+		 * the table doubles only when the live tensors need it, so
+		 * that allocating and freeing forever keeps it at one size.
+		 */
+		for (i = 0; i < cap; i++)
+			live += old[i] && old[i] != NRT_TOMB;
+		ncap = !cap ? 64 : (live + 1) * 4 > cap ? cap * 2 : cap;
+		n = calloc(ncap, sizeof(*n));
 		if (!n)
 			return -ENOMEM;
 		nsrt_rt.tensors = n;
