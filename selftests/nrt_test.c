@@ -7,8 +7,10 @@
  * holds, a core busy with another execution, a deadlock), the environment
  * (visible cores, log level), the tensor calls, concurrent nrt_execute
  * from several threads on one model and on several, the device back at
- * its baseline after nrt_close with models and tensors left behind; a
- * tensor allocated and freed 200000 times leaves the heap as it was.
+ * its baseline after nrt_close with models and tensors left behind, and
+ * after an nrt_close that waits for another thread's execution while
+ * nrt_init is refused; a tensor allocated and freed 200000 times leaves
+ * the heap as it was.
  *
  * The models (device 0, trn2): the bundled BIR models' NEFFs
  * (data/bir/NAME.neff) with the inputs and expected outputs of
@@ -26,6 +28,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <nrt/nrt.h>
@@ -670,6 +673,73 @@ TEST(nothing_left_after_close)
 	nrt_close();	/* unloads both models, frees the tensors */
 	ASSERT_EQ(0, snap_read(&after));
 	EXPECT_SNAP_EQ(before, after, "after nrt_close");
+	free(m.neff);
+}
+
+struct repeat_arg {
+	nrt_model_t *model;
+	struct io *io;
+	int repeats;
+	NRT_STATUS s;
+};
+
+static void *repeat_thread(void *p)
+{
+	struct repeat_arg *a = p;
+
+	a->s = nrt_execute_repeat(a->model, a->io->in, a->io->out, a->repeats);
+	return NULL;
+}
+
+static void *close_thread(void *p)
+{
+	(void)p;
+	nrt_close();
+	return NULL;
+}
+
+TEST(init_while_another_thread_closes)
+{
+	struct repeat_arg a = { .s = NRT_FAILURE };
+	struct snap before, after;
+	struct timespec t0, t1;
+	nrt_model_t *model = NULL;
+	struct bir_model m;
+	pthread_t th, tc;
+	struct io io;
+	double ms;
+
+	use_device(0);
+	NEED_BIR(&m);
+	ASSERT_EQ(0, snap_read(&before));
+	ASSERT_EQ(NRT_SUCCESS, nrt_init(NRT_FRAMEWORK_TYPE_NO_FW, "", ""));
+	ASSERT_EQ(NRT_SUCCESS, nrt_load(m.neff, m.neff_len, -1, -1, &model));
+	ASSERT_EQ(NRT_SUCCESS, io_setup(model, &m, 0, &io));
+	/* enough repeats for about two seconds of executions */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_EQ(NRT_SUCCESS, nrt_execute_repeat(model, io.in, io.out, 10));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+	a.model = model;
+	a.io = &io;
+	ms = 2000 / (ms > 0.1 ? ms / 10 : 0.01);
+	a.repeats = ms < 20 ? 20 : ms > 200000 ? 200000 : (int)ms;
+	ASSERT_EQ(0, pthread_create(&th, NULL, repeat_thread, &a));
+	usleep(200000);
+	/* nrt_close waits for the execution; nrt_init meanwhile is refused */
+	ASSERT_EQ(0, pthread_create(&tc, NULL, close_thread, NULL));
+	usleep(200000);
+	EXPECT_EQ(NRT_INVALID, nrt_init(NRT_FRAMEWORK_TYPE_NO_FW, "", ""));
+	pthread_join(tc, NULL);
+	pthread_join(th, NULL);
+	EXPECT_EQ(NRT_SUCCESS, a.s) TH_LOG("%d repeats", a.repeats);
+	ASSERT_EQ(0, snap_read(&after));
+	EXPECT_SNAP_EQ(before, after, "after the nrt_close");
+	ASSERT_EQ(NRT_SUCCESS, nrt_init(NRT_FRAMEWORK_TYPE_NO_FW, "", ""));
+	nrt_close();
+	nrt_free_model_tensor_info(io.info);
+	nrt_destroy_tensor_set(&io.in);
+	nrt_destroy_tensor_set(&io.out);
 	free(m.neff);
 }
 

@@ -88,7 +88,10 @@ struct nrt_tensor {
 /* the process's runtime between nrt_init() and nrt_close() */
 struct nsrt_rt {
 	pthread_mutex_t lock;	/* the fields below */
-	int state;		/* 0 never initialised, 1 up, 2 closed */
+	int state;		/* 0 never initialised, 1 up, 2 closed, 3 closing */
+	/* executions and unloads under way without the lock (on fd) */
+	unsigned int busy;
+	pthread_cond_t idle;	/* busy fell to 0: nrt_close() may go on */
 	int fd;
 	uint32_t device;
 	uint32_t arch_gen;

@@ -29,6 +29,7 @@ static double nrt_ms(void)
 
 struct nsrt_rt nsrt_rt = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.idle = PTHREAD_COND_INITIALIZER,
 	.fd = -1,
 };
 
@@ -38,6 +39,18 @@ NRT_STATUS nsrt_up(void)
 	if (nsrt_rt.state == 1)
 		return NRT_SUCCESS;
 	return nsrt_rt.state ? NRT_CLOSED : NRT_UNINITIALIZED;
+}
+
+/* a call that drops nsrt_rt.lock while it uses the fd (under the lock) */
+static void nrt_busy_get(void)
+{
+	nsrt_rt.busy++;
+}
+
+static void nrt_busy_put(void)
+{
+	if (!--nsrt_rt.busy)
+		pthread_cond_broadcast(&nsrt_rt.idle);
 }
 
 /* NEURONSIM_DEVICE: the index of /dev/neuronsimN, default 0 */
@@ -309,8 +322,9 @@ NRT_STATUS nrt_init(nrt_framework_type_t framework, const char *fw_version, cons
 
 	pthread_mutex_lock(&nsrt_rt.lock);
 	nsrt_log_init();
-	if (nsrt_rt.state == 1) {
-		NRT_ERR("nrt_init called twice without nrt_close");
+	if (nsrt_rt.state == 1 || nsrt_rt.state == 3) {
+		NRT_ERR(nsrt_rt.state == 1 ? "nrt_init called twice without nrt_close" :
+			"nrt_close is under way in another thread");
 		s = NRT_INVALID;
 		goto out;
 	}
@@ -403,14 +417,18 @@ void nrt_close(void)
 		pthread_mutex_unlock(&nsrt_rt.lock);
 		return;
 	}
-	nsrt_rt.state = 2;	/* every other call now answers NRT_CLOSED */
+	nsrt_rt.state = 3;	/* every other call now answers NRT_CLOSED */
 	while ((m = nsrt_rt.models)) {
 		nsrt_rt.models = m->next;
 		nrt_model_unload(m);
 	}
+	/* executions and unloads of other threads unpin on this fd first */
+	while (nsrt_rt.busy)
+		pthread_cond_wait(&nsrt_rt.idle, &nsrt_rt.lock);
 	nsrt_tensors_free_all();
 	neuronsim_close(nsrt_rt.fd);
 	nsrt_rt.fd = -1;
+	nsrt_rt.state = 2;
 	NRT_INFO("closed");
 	pthread_mutex_unlock(&nsrt_rt.lock);
 }
@@ -703,7 +721,9 @@ NRT_STATUS nrt_unload(nrt_model_t *model)
 			;
 		*pp = model->next;
 		NRT_INFO("model %u unloaded", model->model_id);
+		nrt_busy_get();
 		nrt_model_unload(model);
+		nrt_busy_put();
 	}
 	pthread_mutex_unlock(&nsrt_rt.lock);
 	return s;
@@ -952,6 +972,7 @@ NRT_STATUS nrt_execute_repeat(nrt_model_t *model, const nrt_tensor_set_t *input_
 		return s;
 	}
 	model->refs++;
+	nrt_busy_get();
 	if (!input_set || !output_set) {
 		NRT_ERR("model %u: a NULL tensor set", model->model_id);
 		s = NRT_INVALID;
@@ -989,6 +1010,7 @@ NRT_STATUS nrt_execute_repeat(nrt_model_t *model, const nrt_tensor_set_t *input_
 	}
 	pthread_mutex_lock(&nsrt_rt.lock);
 	nrt_unpin(model, bound);
+	nrt_busy_put();
 	pthread_mutex_unlock(&nsrt_rt.lock);
 	return s;
 }
