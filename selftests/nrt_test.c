@@ -199,6 +199,13 @@ TEST(before_init_and_after_close)
 	EXPECT_EQ(0, strncmp(ver.rt_detail, "neuronsim ", 10));
 	ASSERT_EQ(NRT_SUCCESS, nrt_get_total_nc_count(&n));
 	EXPECT_LT(0, n);
+	{
+		nrt_instance_info_t ii;
+
+		ASSERT_EQ(NRT_SUCCESS, nrt_get_instance_info(&ii, sizeof(ii)));
+		EXPECT_EQ(NRT_INSTANCE_TRN2, ii.family);
+		EXPECT_STREQ("trn2", ii.arch_name);
+	}
 	EXPECT_EQ(NRT_UNINITIALIZED, nrt_load(b, sizeof(b), -1, -1, &model));
 	ASSERT_EQ(NRT_SUCCESS, nrt_init(NRT_FRAMEWORK_TYPE_NO_FW, "", ""));
 	EXPECT_EQ(NRT_INVALID, nrt_init(NRT_FRAMEWORK_TYPE_NO_FW, "", ""));
@@ -272,6 +279,10 @@ TEST(bad_handles_and_wrong_sizes)
 							    io.t[i]));
 	EXPECT_EQ(NRT_SUCCESS, nrt_execute(model, io.in, io.out));
 	EXPECT_EQ(0, io_check(&m, &io)) TH_LOG("%s: an output differs", m.name);
+	EXPECT_EQ(NRT_SUCCESS, nrt_execute_repeat(model, io.in, io.out, 3));
+	EXPECT_EQ(0, io_check(&m, &io)) TH_LOG("%s: an output differs after 3 more", m.name);
+	ASSERT_EQ(NRT_SUCCESS, nrt_get_model_nc_count(model, &n));
+	EXPECT_EQ(1, n);
 	/* a range past a tensor's end */
 	ASSERT_EQ(NRT_SUCCESS, nrt_tensor_allocate(NRT_TENSOR_PLACEMENT_DEVICE, 0, 64, "t", &t));
 	EXPECT_EQ(NRT_INVALID, nrt_tensor_write(t, &n, 62, 4));
@@ -622,11 +633,16 @@ TEST(environment)
 	EXPECT_EQ(NRT_INVALID, nrt_init(NRT_FRAMEWORK_TYPE_NO_FW, "", ""));
 	setenv("NEURON_RT_VISIBLE_CORES", "x", 1);
 	EXPECT_EQ(NRT_INVALID, nrt_init(NRT_FRAMEWORK_TYPE_NO_FW, "", ""));
+	setenv("NEURON_RT_VISIBLE_CORES", "0,", 1);
+	EXPECT_EQ(NRT_INVALID, nrt_init(NRT_FRAMEWORK_TYPE_NO_FW, "", ""));
 	unsetenv("NEURON_RT_VISIBLE_CORES");
 	setenv("NEURON_RT_NUM_CORES", "1", 1);
 	ASSERT_EQ(NRT_SUCCESS, nrt_get_visible_nc_count(&vis));
 	EXPECT_EQ(1, vis);
 	unsetenv("NEURON_RT_NUM_CORES");
+	setenv("NEURON_RT_EXEC_TIMEOUT", "soon", 1);
+	EXPECT_EQ(NRT_INVALID, nrt_init(NRT_FRAMEWORK_TYPE_NO_FW, "", ""));
+	unsetenv("NEURON_RT_EXEC_TIMEOUT");
 	/* the log: INFO lines at INFO, none at ERROR */
 	ASSERT_EQ(0, pipe(err));
 	saved = dup(2);
@@ -670,6 +686,16 @@ TEST(nothing_left_after_close)
 							   4096 * (i + 1), "left", &t[i]));
 	ASSERT_EQ(0, snap_read(&after));
 	EXPECT_LT(before.st.hbm_used, after.st.hbm_used);
+	{
+		nrt_vnc_memory_stats_t ms;
+		size_t got = 0;
+
+		/* the core's device_mem: at least the tensors' 24 KiB */
+		ASSERT_EQ(NRT_SUCCESS, nrt_get_vnc_memory_stats(0, &ms, sizeof(ms), &got));
+		EXPECT_EQ(sizeof(ms), got);
+		EXPECT_LE(6 * 4096, ms.bytes_used);
+		EXPECT_LT(ms.bytes_used, ms.bytes_limit);
+	}
 	nrt_close();	/* unloads both models, frees the tensors */
 	ASSERT_EQ(0, snap_read(&after));
 	EXPECT_SNAP_EQ(before, after, "after nrt_close");

@@ -141,7 +141,7 @@ static int nrt_visible(uint32_t total, uint32_t *first, uint32_t *num)
 				goto hole;
 			prev = hi;
 			any = 1;
-			if (*p == ',')
+			if (*p == ',' && p[1])
 				p++;
 			else if (*p)
 				goto bad_vis;
@@ -342,8 +342,14 @@ NRT_STATUS nrt_init(nrt_framework_type_t framework, const char *fw_version, cons
 		s = NRT_RESOURCE;
 		goto out;
 	}
-	if (info.num_cores > NRT_MAX_CORES ||
-	    nrt_visible(info.num_cores, &nsrt_rt.first_visible, &nsrt_rt.num_visible)) {
+	if (info.num_cores > NRT_MAX_CORES) {
+		NRT_ERR("device %u has %u NeuronCores, more than the %d this runtime serves",
+			dev, info.num_cores, NRT_MAX_CORES);
+		neuronsim_close(fd);
+		s = NRT_INVALID;
+		goto out;
+	}
+	if (nrt_visible(info.num_cores, &nsrt_rt.first_visible, &nsrt_rt.num_visible)) {
 		neuronsim_close(fd);
 		s = NRT_INVALID;
 		goto out;

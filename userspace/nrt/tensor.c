@@ -657,6 +657,12 @@ struct nrt_set_ent {
 	nrt_tensor_t *tensor;
 };
 
+/*
+ * Every set's entries, against an execution reading a set while another
+ * thread adds to it; taken after nsrt_rt.lock, never before it.
+ */
+static pthread_mutex_t nrt_sets_lock = PTHREAD_MUTEX_INITIALIZER;
+
 struct nrt_set {
 	uint64_t magic;
 	struct nrt_set_ent *ent;
@@ -691,11 +697,13 @@ void nrt_destroy_tensor_set(nrt_tensor_set_t **tensor_set)
 
 	if (!tensor_set || !(s = nrt_set_of(*tensor_set)))
 		return;
+	pthread_mutex_lock(&nrt_sets_lock);
 	for (i = 0; i < s->n; i++)
 		free(s->ent[i].name);
 	free(s->ent);
 	s->magic = 0;
 	free(s);
+	pthread_mutex_unlock(&nrt_sets_lock);
 	*tensor_set = NULL;
 }
 
@@ -703,6 +711,7 @@ NRT_STATUS nrt_add_tensor_to_tensor_set(nrt_tensor_set_t *tensor_set, const char
 					nrt_tensor_t *tensor)
 {
 	struct nrt_set *s = nrt_set_of(tensor_set);
+	NRT_STATUS st = NRT_SUCCESS;
 	struct nrt_set_ent *grown;
 	size_t i, len;
 	int live;
@@ -723,26 +732,33 @@ NRT_STATUS nrt_add_tensor_to_tensor_set(nrt_tensor_set_t *tensor_set, const char
 		NRT_ERR("'%s': tensor %p is not a live tensor", tensor_name, (void *)tensor);
 		return NRT_INVALID_HANDLE;
 	}
+	pthread_mutex_lock(&nrt_sets_lock);
 	for (i = 0; i < s->n; i++) {
 		if (!strcmp(s->ent[i].name, tensor_name)) {
 			s->ent[i].tensor = tensor;
-			return NRT_SUCCESS;
+			goto out;
 		}
 	}
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 8;
 
 		grown = realloc(s->ent, cap * sizeof(*grown));
-		if (!grown)
-			return NRT_RESOURCE;
+		if (!grown) {
+			st = NRT_RESOURCE;
+			goto out;
+		}
 		s->ent = grown;
 		s->cap = cap;
 	}
 	s->ent[s->n].name = strdup(tensor_name);
-	if (!s->ent[s->n].name)
-		return NRT_RESOURCE;
+	if (!s->ent[s->n].name) {
+		st = NRT_RESOURCE;
+		goto out;
+	}
 	s->ent[s->n++].tensor = tensor;
-	return NRT_SUCCESS;
+out:
+	pthread_mutex_unlock(&nrt_sets_lock);
+	return st;
 }
 
 /**
@@ -756,12 +772,18 @@ NRT_STATUS nrt_add_tensor_to_tensor_set(nrt_tensor_set_t *tensor_set, const char
 const nrt_tensor_t *nsrt_set_find(const nrt_tensor_set_t *set, const char *name)
 {
 	const struct nrt_set *s = nrt_set_of(set);
+	const nrt_tensor_t *t = NULL;
 	size_t i;
 
-	for (i = 0; s && i < s->n; i++)
-		if (!strcmp(s->ent[i].name, name))
-			return s->ent[i].tensor;
-	return NULL;
+	pthread_mutex_lock(&nrt_sets_lock);
+	for (i = 0; s && i < s->n; i++) {
+		if (!strcmp(s->ent[i].name, name)) {
+			t = s->ent[i].tensor;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&nrt_sets_lock);
+	return t;
 }
 
 NRT_STATUS nrt_get_tensor_from_tensor_set(nrt_tensor_set_t *tensor_set, const char *tensor_name,
