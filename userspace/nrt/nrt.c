@@ -202,44 +202,40 @@ static NRT_STATUS nrt_counts(uint32_t *total, uint32_t *visible)
 	return NRT_SUCCESS;
 }
 
-NRT_STATUS nrt_get_total_nc_count(uint32_t *vnc_count)
+/* the total (@visible 0) or the visible NeuronCores into *@vnc_count */
+static NRT_STATUS nrt_count(uint32_t *vnc_count, int visible)
 {
-	uint32_t total, visible;
+	uint32_t total, vis;
 	NRT_STATUS s;
 
 	if (!vnc_count)
 		return NRT_INVALID;
 	pthread_mutex_lock(&nsrt_rt.lock);
-	s = nrt_counts(&total, &visible);
+	s = nrt_counts(&total, &vis);
 	pthread_mutex_unlock(&nsrt_rt.lock);
 	if (!s)
-		*vnc_count = total;
+		*vnc_count = visible ? vis : total;
 	return s;
+}
+
+NRT_STATUS nrt_get_total_nc_count(uint32_t *vnc_count)
+{
+	return nrt_count(vnc_count, 0);
 }
 
 NRT_STATUS nrt_get_total_vnc_count(uint32_t *vnc_count)
 {
-	return nrt_get_total_nc_count(vnc_count);
+	return nrt_count(vnc_count, 0);
 }
 
 NRT_STATUS nrt_get_visible_nc_count(uint32_t *vnc_count)
 {
-	uint32_t total, visible;
-	NRT_STATUS s;
-
-	if (!vnc_count)
-		return NRT_INVALID;
-	pthread_mutex_lock(&nsrt_rt.lock);
-	s = nrt_counts(&total, &visible);
-	pthread_mutex_unlock(&nsrt_rt.lock);
-	if (!s)
-		*vnc_count = visible;
-	return s;
+	return nrt_count(vnc_count, 1);
 }
 
 NRT_STATUS nrt_get_visible_vnc_count(uint32_t *vnc_count)
 {
-	return nrt_get_visible_nc_count(vnc_count);
+	return nrt_count(vnc_count, 1);
 }
 
 NRT_STATUS nrt_get_instance_info(nrt_instance_info_t *info, size_t instance_info_len)

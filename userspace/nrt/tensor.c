@@ -372,37 +372,39 @@ NRT_STATUS nrt_tensor_memset(nrt_tensor_t *tensor, uint64_t offset, int value, s
 	return s;
 }
 
-NRT_STATUS nrt_tensor_read_batch(const nrt_tensor_batch_t *batches, uint64_t num_batches, bool unsafe)
+/* every piece of every batch read (@write 0) or written, in order */
+static NRT_STATUS nrt_batch(const nrt_tensor_batch_t *batches, uint64_t num_batches, int write)
 {
 	NRT_STATUS s = NRT_SUCCESS;
 	uint64_t b;
 	uint32_t i;
 
-	(void)unsafe;
 	if (!batches && num_batches)
 		return NRT_INVALID;
-	for (b = 0; b < num_batches && !s; b++)
-		for (i = 0; i < batches[b].num_ops && !s; i++)
-			s = nrt_tensor_read(batches[b].tensor, batches[b].ops[i].buffer,
-					    batches[b].ops[i].offset, batches[b].ops[i].size);
+	for (b = 0; b < num_batches && !s; b++) {
+		const nrt_tensor_batch_t *x = &batches[b];
+
+		if (!x->ops && x->num_ops)
+			return NRT_INVALID;
+		for (i = 0; i < x->num_ops && !s; i++)
+			s = write ? nrt_tensor_write((nrt_tensor_t *)x->tensor, x->ops[i].buffer,
+						     x->ops[i].offset, x->ops[i].size) :
+				nrt_tensor_read(x->tensor, x->ops[i].buffer, x->ops[i].offset,
+						x->ops[i].size);
+	}
 	return s;
+}
+
+NRT_STATUS nrt_tensor_read_batch(const nrt_tensor_batch_t *batches, uint64_t num_batches, bool unsafe)
+{
+	(void)unsafe;
+	return nrt_batch(batches, num_batches, 0);
 }
 
 NRT_STATUS nrt_tensor_write_batch(const nrt_tensor_batch_t *batches, uint64_t num_batches, bool unsafe)
 {
-	NRT_STATUS s = NRT_SUCCESS;
-	uint64_t b;
-	uint32_t i;
-
 	(void)unsafe;
-	if (!batches && num_batches)
-		return NRT_INVALID;
-	for (b = 0; b < num_batches && !s; b++)
-		for (i = 0; i < batches[b].num_ops && !s; i++)
-			s = nrt_tensor_write((nrt_tensor_t *)batches[b].tensor,
-					     batches[b].ops[i].buffer,
-					     batches[b].ops[i].offset, batches[b].ops[i].size);
-	return s;
+	return nrt_batch(batches, num_batches, 1);
 }
 
 NRT_STATUS nrt_tensor_copy(const nrt_tensor_t *src, size_t src_offset, nrt_tensor_t *dst,

@@ -66,22 +66,7 @@ static inline struct nscc_neff_writer *cc_writer(const char *target,
 static inline int cc_compile_mem(const void *neff, size_t len, void **kbin,
 				 size_t *klen, struct nscc_err *err)
 {
-	struct nscc_model *m = NULL;
-	struct nscc_neff *n;
-	int ret;
-
-	*kbin = NULL;
-	ret = nscc_neff_open_mem(neff, len, &n, err);
-	if (ret)
-		return ret;
-	ret = nscc_neff_to_model(n, &m, err);
-	if (ret) {
-		nscc_neff_free(n);
-		return ret;
-	}
-	ret = nscc_compile_model(m, kbin, klen, err);
-	nscc_model_free(m);
-	return ret;
+	return nscc_compile_neff_mem(neff, len, NULL, kbin, klen, err);
 }
 
 /*
