@@ -129,15 +129,15 @@ mk kselftest-install
 # (selftests/neff.sh; Documentation/dma.rst, "Tests"): subset (make
 # check), all (make check-full); run_vm.sh exports the file's settings
 printf 'NSIM_DMA=%s\n' "${NSIM_DMA:-subset}" > "$out/vm-env"
-# The VM run's timeout: the slowest run measured was 210 s (make check
-# on a 2-core machine shared with other builds), so 1800 s is 8.6 times
-# it, and 4.5 times it on a machine 1.9 times slower, the most seen
-# between two machines of this kind (Documentation/running.rst,
-# "Timeouts").
+# The VM run's timeout: the slowest run measured was 660 s (make check
+# with the real NEFFs, nrt.sh's run_neff over every one of them included,
+# on a 2-core machine), so 2400 s is 3.6 times it, and 1.9 times it on a
+# machine 1.9 times slower, the most seen between two machines of this
+# kind (Documentation/running.rst, "Timeouts").
 # 4 GiB: selftests/nrt.sh runs the largest NEFF through libnrt, 2 GiB of
 # simulated memory (its variables and the device tensors copied to and
 # from them) next to the program's own buffers
-vmtime=1800 vmmem=4096
+vmtime=2400 vmmem=4096
 # every queue of the largest NEFFs: the host reference holds every
 # variable (up to 2 GiB) next to the device's written pages; make
 # check-full's neff.sh took 773 s (Documentation/dma.rst, "Tests")
