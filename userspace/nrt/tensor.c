@@ -308,68 +308,65 @@ static NRT_STATUS nrt_dev(int err, const nrt_tensor_t *t, const char *what, cons
 	return s;
 }
 
-NRT_STATUS nrt_tensor_read(const nrt_tensor_t *tensor, void *buf, size_t offset, size_t size)
+enum nrt_io_op { NRT_IO_READ, NRT_IO_WRITE, NRT_IO_MEMSET };
+
+/*
+ * One read, write or memset of [@offset, @offset + @size) of a tensor:
+ * through the device for a device tensor, in memory for a host one.
+ */
+static NRT_STATUS nrt_io(const nrt_tensor_t *tensor, enum nrt_io_op op, void *buf, int value,
+			 size_t offset, size_t size, const char *func)
 {
+	static const char *const what[] = { "READ", "WRITE", "MEMSET" };
+	const struct nrt_storage *st;
+	uint64_t at;
+	char *host;
+	int err = 0;
 	NRT_STATUS s;
 
 	pthread_mutex_lock(&nsrt_rt.lock);
-	s = nrt_range(tensor, offset, size, __func__);
-	if (!s && !buf && size)
+	s = nrt_range(tensor, offset, size, func);
+	if (!s && op != NRT_IO_MEMSET && !buf && size)
 		s = NRT_INVALID;
-	if (!s && size) {
-		const struct nrt_storage *st = tensor->st;
-
-		if (st->placement == NRT_TENSOR_PLACEMENT_DEVICE)
-			s = nrt_dev(neuronsim_tensor_read(nsrt_rt.fd, st->tensor_id,
-							  tensor->offset + offset, buf, size),
-				    tensor, "READ", __func__);
+	if (s || !size)
+		goto out;
+	st = tensor->st;
+	at = tensor->offset + offset;
+	if (st->placement == NRT_TENSOR_PLACEMENT_DEVICE) {
+		if (op == NRT_IO_READ)
+			err = neuronsim_tensor_read(nsrt_rt.fd, st->tensor_id, at, buf, size);
+		else if (op == NRT_IO_WRITE)
+			err = neuronsim_tensor_write(nsrt_rt.fd, st->tensor_id, at, buf, size);
 		else
-			memcpy(buf, (char *)st->host + tensor->offset + offset, size);
+			err = neuronsim_tensor_memset(nsrt_rt.fd, st->tensor_id, at, value, size);
+		s = nrt_dev(err, tensor, what[op], func);
+		goto out;
 	}
+	host = (char *)st->host + at;
+	if (op == NRT_IO_READ)
+		memcpy(buf, host, size);
+	else if (op == NRT_IO_WRITE)
+		memcpy(host, buf, size);
+	else
+		memset(host, value, size);
+out:
 	pthread_mutex_unlock(&nsrt_rt.lock);
 	return s;
+}
+
+NRT_STATUS nrt_tensor_read(const nrt_tensor_t *tensor, void *buf, size_t offset, size_t size)
+{
+	return nrt_io(tensor, NRT_IO_READ, buf, 0, offset, size, __func__);
 }
 
 NRT_STATUS nrt_tensor_write(nrt_tensor_t *tensor, const void *buf, size_t offset, size_t size)
 {
-	NRT_STATUS s;
-
-	pthread_mutex_lock(&nsrt_rt.lock);
-	s = nrt_range(tensor, offset, size, __func__);
-	if (!s && !buf && size)
-		s = NRT_INVALID;
-	if (!s && size) {
-		struct nrt_storage *st = tensor->st;
-
-		if (st->placement == NRT_TENSOR_PLACEMENT_DEVICE)
-			s = nrt_dev(neuronsim_tensor_write(nsrt_rt.fd, st->tensor_id,
-							   tensor->offset + offset, buf, size),
-				    tensor, "WRITE", __func__);
-		else
-			memcpy((char *)st->host + tensor->offset + offset, buf, size);
-	}
-	pthread_mutex_unlock(&nsrt_rt.lock);
-	return s;
+	return nrt_io(tensor, NRT_IO_WRITE, (void *)buf, 0, offset, size, __func__);
 }
 
 NRT_STATUS nrt_tensor_memset(nrt_tensor_t *tensor, uint64_t offset, int value, size_t size)
 {
-	NRT_STATUS s;
-
-	pthread_mutex_lock(&nsrt_rt.lock);
-	s = nrt_range(tensor, offset, size, __func__);
-	if (!s && size) {
-		struct nrt_storage *st = tensor->st;
-
-		if (st->placement == NRT_TENSOR_PLACEMENT_DEVICE)
-			s = nrt_dev(neuronsim_tensor_memset(nsrt_rt.fd, st->tensor_id,
-							    tensor->offset + offset, value, size),
-				    tensor, "MEMSET", __func__);
-		else
-			memset((char *)st->host + tensor->offset + offset, value, size);
-	}
-	pthread_mutex_unlock(&nsrt_rt.lock);
-	return s;
+	return nrt_io(tensor, NRT_IO_MEMSET, NULL, value, offset, size, __func__);
 }
 
 /* every piece of every batch read (@write 0) or written, in order */
