@@ -1161,6 +1161,16 @@ int neuronsim_nl_list_vars(struct neuronsim_nl *nl, __u32 model_id,
 int neuronsim_nl_subscribe(struct neuronsim_nl *nl);
 
 /**
+ * neuronsim_nl_runs_joined() - whether neuronsim_nl_subscribe() joined
+ * the "runs" group too, i.e. whether RUN_DONE and EXEC_DONE events will
+ * come (the kernel grants it to CAP_SYS_ADMIN only).
+ * @nl: handle after neuronsim_nl_subscribe().
+ *
+ * Return: 1 joined, 0 not, -EINVAL when not subscribed.
+ */
+int neuronsim_nl_runs_joined(struct neuronsim_nl *nl);
+
+/**
  * neuronsim_nl_event_fd() - the event socket's fd, for poll(2).
  * @nl: handle after neuronsim_nl_subscribe().
  *

@@ -476,6 +476,13 @@ NSIM_EXPORT int neuronsim_nl_subscribe(struct neuronsim_nl *nl)
 	return 0;
 }
 
+NSIM_EXPORT int neuronsim_nl_runs_joined(struct neuronsim_nl *nl)
+{
+	if (!nl || !nl->ev)
+		return -EINVAL;
+	return nl->runs ? 1 : 0;
+}
+
 NSIM_EXPORT int neuronsim_nl_event_fd(struct neuronsim_nl *nl)
 {
 	if (!nl || !nl->ev)
