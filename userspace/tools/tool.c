@@ -30,11 +30,16 @@ void tool_json_on(size_t flags)
 
 int tool_json_print(json_t *j)
 {
+	return tool_json_print_flags(j, 0);
+}
+
+int tool_json_print_flags(json_t *j, size_t more)
+{
 	int ret;
 
 	if (!j)
 		return -ENOMEM;
-	ret = json_dumpf(j, stdout, tool_flags);
+	ret = json_dumpf(j, stdout, tool_flags | more);
 	json_decref(j);
 	if (fputc('\n', stdout) == EOF || fflush(stdout) || ret)
 		return -EIO;

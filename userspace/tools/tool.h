@@ -52,6 +52,16 @@ void tool_json_on(size_t flags);
 int tool_json_print(json_t *j);
 
 /**
+ * tool_json_print_flags() - tool_json_print() with more jansson dump
+ *	flags (JSON_REAL_PRECISION(15): reals in at most 15 digits).
+ * @j: the document.
+ * @more: flags added to the command's.
+ *
+ * Return: as tool_json_print().
+ */
+int tool_json_print_flags(json_t *j, size_t more);
+
+/**
  * json_text() - a JSON string for text that may not be UTF-8.  Names in
  *	a KBIN plan or a NEFF are bytes; jansson refuses invalid UTF-8
  *	(json_string() returns NULL and a json_pack() with it drops the

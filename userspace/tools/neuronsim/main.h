@@ -16,6 +16,8 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <linux/types.h>
 
@@ -145,6 +147,7 @@ int do_exec_hold(const struct vartab *t, int argc, char **argv);
  *	device_mem/<category>/present).
  * @used: device_mem/present: every category.
  * @model_loads: other_info/model_load_count/total.
+ * @flops: other_info/flop_count/total.
  * @dma: its DMA engine's counters since the device was created
  *	(neuronsim_engine_stats(), sysfs other_info/dma_*; all 0 on a
  *	kernel without them).
@@ -153,6 +156,7 @@ struct snap_core {
 	__u64 mem[KBIN_MEMCAT_MAX];
 	__u64 used;
 	__u64 model_loads;
+	__u64 flops;
 	struct neuronsim_engine_stats dma;
 };
 
@@ -163,6 +167,8 @@ struct snap_core {
  *	NeuronCores, in device order (neuron-monitor's core numbering).
  * @sysfs: the sysfs counters below were read.
  * @host_driver_memory: host_mem/driver_memory/present.
+ * @mem_ecc_uncorrected: stats/hardware/mem_ecc_uncorrected, 0 without it.
+ * @sram_ecc_uncorrected: stats/hardware/sram_ecc_uncorrected, 0 without it.
  * @core: per NeuronCore.
  */
 struct snap_dev {
@@ -170,6 +176,8 @@ struct snap_dev {
 	__u32 global_core0;
 	bool sysfs;
 	__u64 host_driver_memory;
+	__u64 mem_ecc_uncorrected;
+	__u64 sram_ecc_uncorrected;
 	struct snap_core core[NEURONSIM_MAX_CORES];
 };
 
@@ -190,9 +198,18 @@ struct snap {
 	size_t nmodels, cap;
 };
 
+/* what a snapshot holds (inline: the monitor's report frees samples) */
+static inline void snap_free(struct snap *s)
+{
+	free(s->dev);
+	free(s->models);
+	memset(s, 0, sizeof(*s));
+}
+
 /* snapshot.c */
 int snap_take(struct snap *s);
-void snap_free(struct snap *s);
+/* snap_take() without a message: -errno, and its text in @err */
+int snap_read(struct snap *s, char *err, size_t len);
 bool snap_wanted(const struct snap_dev *d);
 const char *proc_cmdline(__u32 pid, char *buf, size_t len);
 void human_bytes(char *out, size_t cap, __u64 n);

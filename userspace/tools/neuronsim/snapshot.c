@@ -73,11 +73,30 @@ static int snap_model_cb(const struct neuronsim_nl_model *m, void *ctx)
 	return 0;
 }
 
+/*
+ * One counter of the device's stats/hardware/: a file of one number, or
+ * a directory of the driver's {total,present} pair (its total); 0 when
+ * the module has neither.
+ */
+static __u64 snap_hw(const struct snap_dev *d, const char *name)
+{
+	const char *cls = SNAP_SYSFS_CLASS "/" NEURONSIM_DEVICE_NAME;
+	__u64 v = 0;
+
+	if (sysfs_u64(&v, "%s%u/stats/hardware/%s", cls, d->d.device, name) &&
+	    sysfs_u64(&v, "%s%u/stats/hardware/%s/total", cls, d->d.device, name))
+		v = 0;
+	return v;
+}
+
 /* the sysfs counters of one device */
 static void snap_sysfs(struct snap_dev *d)
 {
 	const char *cls = SNAP_SYSFS_CLASS "/" NEURONSIM_DEVICE_NAME;
 	unsigned int c, k;
+
+	d->mem_ecc_uncorrected = snap_hw(d, "mem_ecc_uncorrected");
+	d->sram_ecc_uncorrected = snap_hw(d, "sram_ecc_uncorrected");
 
 	d->sysfs = !sysfs_u64(&d->host_driver_memory,
 			      "%s%u/stats/memory_usage/host_mem/driver_memory/present",
@@ -97,38 +116,45 @@ static void snap_sysfs(struct snap_dev *d)
 		sysfs_u64(&sc->model_loads,
 			  "%s%u/neuron_core%u/stats/other_info/model_load_count/total",
 			  cls, d->d.device, c);
+		sysfs_u64(&sc->flops,
+			  "%s%u/neuron_core%u/stats/other_info/flop_count/total",
+			  cls, d->d.device, c);
 		if (neuronsim_engine_stats(d->d.device, c, &sc->dma))
 			memset(&sc->dma, 0, sizeof(sc->dma));
 	}
 }
 
-int snap_take(struct snap *s)
+int snap_read(struct snap *s, char *err, size_t len)
 {
 	struct neuronsim_nl *nl;
 	struct timespec now;
 	__u32 global = 0;
 	size_t i;
-	int err;
+	int ret;
 
 	memset(s, 0, sizeof(*s));
 	s->dev = calloc(NEURONSIM_MAX_DEVICES, sizeof(*s->dev));
 	if (!s->dev) {
-		errmsg_errno(ENOMEM, "%s", strerror(ENOMEM));
-		return -1;
+		snprintf(err, len, "%s", strerror(ENOMEM));
+		return -ENOMEM;
 	}
-	if (nl_open_msg(&nl, false)) {
+	ret = neuronsim_nl_open(&nl);
+	if (ret) {
+		snprintf(err, len, "generic netlink family '%s': %s%s",
+			 NEURONSIM_GENL_NAME, strerror(-ret),
+			 ret == -ENOENT ? " (is neuronsim.ko loaded?)" : "");
 		snap_free(s);
-		return -1;
+		return ret;
 	}
-	err = neuronsim_nl_list_devices(nl, snap_dev_cb, s);
-	if (!err)
-		err = neuronsim_nl_list_models(nl, snap_model_cb, s);
+	ret = neuronsim_nl_list_devices(nl, snap_dev_cb, s);
+	if (!ret)
+		ret = neuronsim_nl_list_models(nl, snap_model_cb, s);
 	neuronsim_nl_close(nl);
-	if (err) {
-		errmsg_errno(err, "netlink '%s': %s", NEURONSIM_GENL_NAME,
-			     strerror(-err));
+	if (ret) {
+		snprintf(err, len, "netlink '%s': %s", NEURONSIM_GENL_NAME,
+			 strerror(-ret));
 		snap_free(s);
-		return -1;
+		return ret;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	s->taken_ns = (__u64)now.tv_sec * 1000000000ull + (__u64)now.tv_nsec;
@@ -140,11 +166,14 @@ int snap_take(struct snap *s)
 	return 0;
 }
 
-void snap_free(struct snap *s)
+int snap_take(struct snap *s)
 {
-	free(s->dev);
-	free(s->models);
-	memset(s, 0, sizeof(*s));
+	char err[256];
+	int ret = snap_read(s, err, sizeof(err));
+
+	if (ret)
+		errmsg_errno(ret, "%s", err);
+	return ret ? -1 : 0;
 }
 
 bool snap_wanted(const struct snap_dev *d)
