@@ -73,7 +73,7 @@ f "load --core junk exits 2" 2 $NS load $P --core x
 # --- the --hold scenario
 $NS monitor > /tmp/mon.out 2>&1 &
 MON=$!
-$NS -j monitor > /tmp/monj.out 2>&1 &
+$NS -j monitor --events > /tmp/monj.out 2>&1 &
 MONJ=$!
 wait_for /tmp/mon.out "monitoring"
 sleep 0.3
@@ -101,13 +101,34 @@ t "ls -j: generation, cores and the holder's command" sh -c \
 t "top --once: NeuronCore 0 is the holder's, with its model" sh -c \
 	"$NS top --once | grep -q '^  0    $HOLD *1 '"
 t "monitor -j --period: a neuron-monitor report of the holder, core 0's tensors as sysfs has them" sh -c \
-	"test $T0 -gt 0 && $NS -j monitor --period 0.1 --count 1 | grep -q '\"neuron_runtime_data\":\[{\"pid\":$HOLD,.*\"neuroncore_memory_usage\":{\"$G0\":{\"constants\":[0-9]*,\"model_code\":[0-9]*,\"model_shared_scratchpad\":[0-9]*,\"runtime_memory\":[0-9]*,\"tensors\":$T0}.*\"loaded_models\":\[{\"model_id\":$ID,'"
-$NS monitor --prometheus > /tmp/prom.out 2>&1
-grep -q '^# HELP neuroncore_memory_usage_bytes ' /tmp/prom.out &&
-	grep -q '^# TYPE neuroncore_memory_usage_bytes gauge$' /tmp/prom.out &&
-	grep -q "^neuroncore_memory_usage_bytes{device=\"$DEV\",neuroncore=\"$G0\",category=\"tensors\"} $T0\$" /tmp/prom.out &&
-	ok "monitor --prometheus: HELP, TYPE and core 0's tensors by label" ||
-	{ nok "monitor --prometheus"; sed 's/^/# /' /tmp/prom.out | head -n 20; }
+	"test $T0 -gt 0 && $NS -j monitor --period 0.1 --count 1 | grep -q '\"neuron_runtime_data\":\[{\"pid\":$HOLD,\"address\":\"/dev/neuronsim$DEV\",\"neuron_runtime_tag\":\"$HOLD\",\"error\":\"\",\"report\":{.*\"neuroncore_memory_usage\":{\"$G0\":{\"constants\":[0-9]*,\"model_code\":[0-9]*,\"model_shared_scratchpad\":[0-9]*,\"runtime_memory\":[0-9]*,\"tensors\":$T0}.*\"loaded_models\":\[{\"name\":\"neuronsim$DEV-model$ID\",\"uuid\":\"[0-9a-f]*\",\"model_id\":$ID,\"is_running\":true,'"
+# report mode: stdout is report lines only, each with the four members
+$NS -j monitor --period 0.1 --count 3 > /tmp/monr.out 2> /tmp/monr.err
+test "$(wc -l < /tmp/monr.out)" = 3 -a ! -s /tmp/monr.err &&
+	test "$(grep -c '^{"neuron_runtime_data":\[.*\],"system_data":{"neuron_hw_counters":{.*},"vcpu_usage":{.*},"memory_info":{.*}},"instance_info":{.*},"neuron_hardware_info":{.*}}$' /tmp/monr.out)" = 3 &&
+	ok "monitor -j --count 3: three report lines with the four members, nothing else" ||
+	{ nok "monitor -j report lines"; sed 's/^/# /' /tmp/monr.out /tmp/monr.err | cut -c1-300; }
+grep -q "\"neuron_hardware_info\":{\"neuron_device_type\":\"trainium[0-9]*\",\"neuron_device_version\":\"v[0-9]\",\"neuroncore_version\":\"v[0-9]\",\"neuron_device_count\":1,\"neuron_device_memory_size\":[1-9][0-9]*,\"neuroncore_per_device_count\":[1-9],\"logical_neuroncore_config\":1,\"error\":\"\"}" /tmp/monr.out &&
+	ok "monitor -j: neuron_hardware_info of the device" || { nok "monitor -j: neuron_hardware_info"; head -n 1 /tmp/monr.out | sed 's/^/# /'; }
+# without CAP_SYS_ADMIN: no EXEC_DONE, said in the two groups' error,
+# every key still there
+su -s /bin/sh nobody -c "$NS -j monitor --period 0.1 --count 1" > /tmp/monn.out 2>&1
+grep -q "\"pid\":$HOLD,\"address\":\"/dev/neuronsim$DEV\",\"neuron_runtime_tag\":\"$HOLD\",.*\"neuroncore_counters\":{\"period\":[0-9.e-]*,\"neuroncores_in_use\":{\"$G0\":{\"neuroncore_utilization\":0.0,\"flops\":0}\(,\"[0-9]*\":{\"neuroncore_utilization\":0.0,\"flops\":0}\)*},\"error\":\"executions are not seen: [^\"]*CAP_SYS_ADMIN\"}" /tmp/monn.out &&
+	grep -q '"execution_stats":{"period":[0-9.e-]*,"error_summary":{"generic":0,.*"latency_stats":{"total_latency":null,"device_latency":null},"error":"executions are not seen: [^"]*CAP_SYS_ADMIN"}' /tmp/monn.out &&
+	ok "monitor -j as nobody: the execution groups say CAP_SYS_ADMIN, with every key" ||
+	{ nok "monitor -j as nobody"; cut -c1-600 /tmp/monn.out | sed 's/^/# /'; }
+$NS monitor --prometheus once > /tmp/prom.out 2>&1
+grep -q '^# HELP neuroncore_memory_usage_tensors ' /tmp/prom.out &&
+	grep -q '^# TYPE neuroncore_memory_usage_tensors gauge$' /tmp/prom.out &&
+	grep -q "^neuroncore_memory_usage_tensors{instance_name=\"[^\"]*\",instance_id=\"[^\"]*\",instance_type=\"[^\"]*\",availability_zone=\"[^\"]*\",region=\"[^\"]*\",subnet_id=\"[^\"]*\",runtime_tag=\"$HOLD\",memory_location=\"None\",neuroncore=\"$G0\"} $T0\$" /tmp/prom.out &&
+	grep -q "^neuron_runtime_memory_used_bytes{.*,runtime_tag=\"$HOLD\",memory_location=\"neuron_device\"} [1-9]" /tmp/prom.out &&
+	grep -q '^instance_info{.*} 1$' /tmp/prom.out &&
+	ok "monitor --prometheus once: the exporter's series, core 0's tensors by label" ||
+	{ nok "monitor --prometheus once"; sed 's/^/# /' /tmp/prom.out | head -n 40; }
+echo '{"period": "1x"}' > /tmp/badmon.json
+f "monitor -c with a bad period exits 2" 2 $NS monitor -c /tmp/badmon.json
+grep -q 'period: "1x": not a period' /tmp/cli.out && ok "monitor -c: the message names the key and the value" ||
+	{ nok "monitor -c bad period message"; sed 's/^/# /' /tmp/cli.out; }
 f "top -j is refused (exit 2)" 2 $NS -j top --once
 echo "# debugfs models/$ID:"
 if cat $DBG/models/$ID/info > /tmp/dbg.out 2>&1; then
@@ -392,6 +413,61 @@ if [ "${NSIM_ARCH:-trn2}" = trn2 ] && [ -f $ED/prog.trace.json ]; then
 		ok "-j exec of a NEFF whose wait is never met: EDEADLK, DVE's instruction 0 (0x41) waits for semaphore 4 >= 2, it is 1" ||
 		{ nok "-j exec of the deadlock NEFF"; sed 's/^/# /' /tmp/cli.out; }
 fi
+# --- monitor's report of executions (root receives EXEC_DONE): a holder
+# tagged with NEURON_PROCESS_TAG executes 3 times while monitor -j, a
+# configuration selecting it by its tag, and the HTTP exposition run
+printf '{"period": "500ms", "neuron_runtimes": [{"tag_filter": "^cli_", "metrics": [{"type": "execution_stats"}, {"type": "neuroncore_counters"}]}], "system_metrics": [{"type": "memory_info"}]}\n' > /tmp/monx.json
+$NS -j monitor --period 0.5 > /tmp/monx.out 2> /tmp/monx.err &
+MONX=$!
+$NS monitor -c /tmp/monx.json > /tmp/monc.out 2> /tmp/monc.err &
+MONC=$!
+ip link set lo up 2> /dev/null
+PORT=19108
+$NS monitor --prometheus --port $PORT --period 0.5 > /tmp/monh.out 2>&1 &
+MONH=$!
+wait_for /tmp/monx.out neuron_runtime_data
+rm -f /tmp/monx.fifo
+mkfifo /tmp/monx.fifo
+NEURON_PROCESS_TAG=cli_app $NS load $PP --hold < /tmp/monx.fifo > /tmp/holdx.out 2>&1 &
+HOLDX=$!
+exec 4> /tmp/monx.fifo
+wait_for /tmp/holdx.out holding
+printf 'exec\nexec\nexec\n' >&4
+i=0
+while [ $i -lt 100 ] && [ "$(grep -c '^model [0-9]*: finished' /tmp/holdx.out)" -lt 3 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+# two more periods: the executions are in a report
+sleep 1.2
+wget -q -O /tmp/monh.txt http://127.0.0.1:$PORT/metrics > /tmp/wget.out 2>&1
+kill -TERM $MONX $MONC $MONH
+wait $MONX $MONC $MONH
+exec 4>&-
+kill -TERM $HOLDX
+wait $HOLDX
+sed 's/^/# holder: /' /tmp/holdx.out | cut -c1-160
+completed=$(grep -o "\"pid\":$HOLDX,[^]]*" /tmp/monx.out | sed -n 's/.*"execution_summary":{"completed":\([0-9]*\),.*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+test "$completed" = 3 -a ! -s /tmp/monx.err &&
+	ok "monitor -j: execution_stats of the holder count its 3 executions" ||
+	{ nok "monitor -j: executions counted $completed, want 3"; sed 's/^/# /' /tmp/monx.err; grep -o "\"pid\":$HOLDX,.*" /tmp/monx.out | cut -c1-400 | sed 's/^/# /'; }
+grep -q "\"pid\":$HOLDX,\"address\":\"/dev/neuronsim$DEV\",\"neuron_runtime_tag\":\"cli_app\",.*\"total_latency\":{\"p0\":[0-9.e-]*,\"p1\":[0-9.e-]*,\"p25\":[0-9.e-]*,\"p50\":[0-9.e-]*,\"p75\":[0-9.e-]*,\"p99\":[0-9.e-]*,\"p100\":[0-9.e-]*},\"device_latency\":{\"p0\":" /tmp/monx.out &&
+	ok "monitor -j: NEURON_PROCESS_TAG is the runtime tag; the latency percentiles of a period with executions" ||
+	{ nok "monitor -j: tag and latency"; grep -o "\"pid\":$HOLDX,.*" /tmp/monx.out | cut -c1-600 | sed 's/^/# /'; }
+grep -o "\"pid\":$HOLDX,[^]]*" /tmp/monx.out | grep -Eq '"neuroncore_utilization":(0\.0*[1-9]|[1-9])' &&
+	ok "monitor -j: a NeuronCore of the holder was busy (utilization above 0)" ||
+	{ nok "monitor -j: utilization"; grep -o "\"neuroncores_in_use\":{[^}]*}" /tmp/monx.out | sed 's/^/# /'; }
+grep -q "\"pid\":$HOLDX,.*\"report\":{\"neuroncore_counters\":{.*},\"execution_stats\":{.*}}}\],\"system_data\":{\"memory_info\":{[^{}]*}},\"instance_info\"" /tmp/monc.out &&
+	! grep -Eq '"memory_used"|"vcpu_usage"|"neuron_hw_counters"' /tmp/monc.out &&
+	test "$(grep -o '"completed":[0-9]*' /tmp/monc.out | cut -d: -f2 | awk '{ s += $1 } END { print s + 0 }')" = 3 &&
+	ok "monitor -c: the tag filter selects the holder, only the configured groups" ||
+	{ nok "monitor -c"; sed 's/^/# /' /tmp/monc.err; cut -c1-400 /tmp/monc.out | sed 's/^/# /'; }
+grep -q '^# TYPE execution_status_total counter$' /tmp/monh.txt &&
+	grep -q '^execution_status_total{.*,runtime_tag="cli_app",status_type="completed"} 3$' /tmp/monh.txt &&
+	grep -q '^neuroncore_utilization_ratio{.*,runtime_tag="cli_app",neuroncore="[0-9]*"} ' /tmp/monh.txt &&
+	test ! -s /tmp/monh.out &&
+	ok "monitor --prometheus --port: HTTP on 127.0.0.1, the counters add up the executions" ||
+	{ nok "monitor --prometheus --port"; sed 's/^/# /' /tmp/wget.out /tmp/monh.out; sed 's/^/# /' /tmp/monh.txt | grep -v '^# # ' | head -n 30; }
 t "map PLAN -o map.svg" sh -c "$NS map $P -o /tmp/map.svg && grep -q '</svg>' /tmp/map.svg && grep -c '<title>' /tmp/map.svg"
 
 echo "1..$n"

@@ -15,18 +15,27 @@
 #                  and plans of the NEFF VM test (scripts/neff-plans.sh)
 
 # what both commands share: the JSON writer, the error reporter, the
-# option parser (tool.h)
-$(call library,TOOLS,libtools,rel vm)
+# option parser (tool.h); host for the monitor report's test
+$(call library,TOOLS,libtools,rel vm host)
 TOOLS_DIR	:= userspace/tools
 TOOLS_SRCS	:= tool.c
 TOOLS_INC	:= -I$(TOP)/userspace/tools
 TOOLS_LDLIBS	:= -ljansson
 
+# the report of "neuronsim monitor" (monitor_report.h): built from
+# samples, read nothing, so that a host test gives it fixed ones
+$(call library,MONREP,libneuronsim-monitor,rel vm host)
+MONREP_SRCS	:= $(sort $(wildcard userspace/tools/neuronsim/monitor_*.c))
+MONREP_INC	:= -I$(TOP)/userspace/tools/neuronsim
+MONREP_USES	:= TOOLS NSIM
+MONREP_LDLIBS	:= -lm
+
 # the neuronsim command's groups, one file each (userspace/tools/neuronsim/,
-# bpftool style); userspace/tools/neuronsim.c is the command table
+# bpftool style), but the monitor report's; userspace/tools/neuronsim.c is
+# the command table
 $(call library,NSIMCMD,libneuronsim-cmd,rel vm)
-NSIMCMD_SRCS	:= $(sort $(wildcard userspace/tools/neuronsim/*.c))
-NSIMCMD_USES	:= TOOLS NSIM KBIN
+NSIMCMD_SRCS	:= $(sort $(filter-out $(MONREP_SRCS),$(wildcard userspace/tools/neuronsim/*.c)))
+NSIMCMD_USES	:= TOOLS NSIM KBIN MONREP
 
 # neuronsim-cc's commands, one file each (userspace/tools/neuronsim-cc/,
 # bpftool style); userspace/tools/neuronsim-cc.c is the command table
@@ -56,6 +65,12 @@ install-tools: $(call bins,NSIM_CC_TOOL) $(call bins,NSIM_TOOL)
 	$(Q)$(call say,INSTALL,$(DESTDIR)$(BINDIR)/{$(subst $(space),$(comma),$(notdir $^))})install \
 		-d $(DESTDIR)$(BINDIR)
 	$(Q)install -m 0755 $^ $(DESTDIR)$(BINDIR)/
+
+# host test of the monitor's report, exposition and configuration from
+# fixed samples (Documentation/userspace.rst, "monitor")
+MONREP_TEST	:= monitor_report_test
+$(call programs,MONREP_TEST,host,userspace/tests,$(HOST_O)/tests,MONREP,userspace)
+HOST_TESTS	+= $(call bins,MONREP_TEST)
 
 # host test of both commands' command lines: -j before or after the
 # subcommand, JSON errors, --help (Documentation/userspace.rst)

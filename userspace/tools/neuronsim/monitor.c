@@ -1,32 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * monitor.c - "monitor": the netlink "monitor" group's events, every
- * field the kernel sends, and with --period the periodic reports of
- * neuron-monitor: per process holding NeuronCores its device memory per
- * core by the driver's categories and its loaded models, in
- * neuron-monitor's JSON shape (-j) or as Prometheus text exposition
- * (--prometheus).  Documentation/userspace.rst, "monitor".
+ * monitor.c - "monitor": neuron-monitor's report (-j, -c FILE), one JSON
+ * object per line every period, built by monitor_report.c from samples
+ * this file takes (/proc, the devices' snapshot, EXEC_DONE events); the
+ * same report as the Prometheus exposition of neuron-monitor's exporter
+ * (--prometheus: on stdout, once or every period, or served over HTTP on
+ * 127.0.0.1); and the netlink events, every field the kernel sends
+ * (plain "monitor", --events), with --period text reports of the
+ * NeuronCores' memory.  Documentation/userspace.rst, "monitor".
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "main.h"
+#include "monitor_report.h"
 
-/* the categories of neuron-monitor's neuroncore_memory_usage */
-static const unsigned int report_cats[] = {
-	KBIN_MEMCAT_CONSTANTS, KBIN_MEMCAT_MODEL_CODE,
-	KBIN_MEMCAT_MODEL_SHARED_SCRATCHPAD, KBIN_MEMCAT_RUNTIME_MEMORY,
-	KBIN_MEMCAT_TENSORS,
+/* the first report covers at most this much time after the start */
+#define FIRST_REPORT_NS	100000000ULL
+
+/* what the monitor does */
+enum mon_mode {
+	MODE_EVENTS,		/* events (text or -j), text reports with --period */
+	MODE_REPORT,		/* neuron-monitor's JSON reports */
+	MODE_PROMETHEUS,	/* the exporter's exposition */
 };
-#define REPORT_NCATS (sizeof(report_cats) / sizeof(report_cats[0]))
 
 struct mon {
+	enum mon_mode mode;
 	long left;		/* outputs before stopping, -1: no limit */
-	bool prometheus;
-	double period;		/* seconds between reports, 0: no reports */
+	double period;		/* seconds between reports, 0: none (events) */
+	bool once;		/* --prometheus once */
+	int port;		/* --prometheus --port N, 0: stdout */
 };
+
+/* ---- the events */
 
 static void model_json(json_t *o, const struct neuronsim_nl_model *m)
 {
@@ -52,8 +68,6 @@ static int monitor_cb(const struct neuronsim_nl_event *e, void *ctx)
 
 	if (dev_index >= 0 && e->model.device != (__u32)dev_index)
 		return 0;
-	if (mo->prometheus)
-		return 0;	/* the exposition has no events */
 	if (tool_json) {
 		json_t *o = json_pack("{s:s,s:I}", "event", event_name(e->cmd),
 				      "owner_pid", (json_int_t)e->model.owner_pid);
@@ -129,222 +143,43 @@ static int monitor_cb(const struct neuronsim_nl_event *e, void *ctx)
 	return mon_done(mo) ? 1 : 0;
 }
 
-/* the distinct pids holding a NeuronCore of a wanted device */
-static size_t report_pids(const struct snap *s, __u32 *pids, size_t cap)
-{
-	size_t n = 0, i, k;
-	__u32 c;
-
-	for (i = 0; i < s->ndev; i++) {
-		const struct snap_dev *d = &s->dev[i];
-
-		for (c = 0; snap_wanted(d) && c < d->d.num_cores &&
-		     c < NEURONSIM_MAX_CORES; c++) {
-			__u32 pid = d->d.cores[c].owner_pid;
-
-			for (k = 0; pid && k < n && pids[k] != pid; k++)
-				;
-			if (pid && k == n && n < cap)
-				pids[n++] = pid;
-		}
-	}
-	return n;
-}
-
-/* one neuron_runtime_data[] entry: the NeuronCores @pid holds */
-static json_t *report_runtime(const struct snap *s, __u32 pid, double period)
-{
-	json_t *cores = json_object(), *models = json_array();
-	__u64 device_bytes = 0, host_bytes = 0;
-	char key[16], cmd[256];
-	size_t i, m, k;
-	__u32 c;
-
-	for (i = 0; i < s->ndev; i++) {
-		const struct snap_dev *d = &s->dev[i];
-
-		for (c = 0; snap_wanted(d) && c < d->d.num_cores &&
-		     c < NEURONSIM_MAX_CORES; c++) {
-			json_t *o;
-
-			if (d->d.cores[c].owner_pid != pid)
-				continue;
-			o = json_object();
-			for (k = 0; k < REPORT_NCATS; k++)
-				json_object_set_new(o, kbin_mem_category_str(report_cats[k]),
-						    json_integer(d->core[c].mem[report_cats[k]]));
-			snprintf(key, sizeof(key), "%u", d->global_core0 + c);
-			json_object_set_new(cores, key, o);
-			device_bytes += d->core[c].used;
-		}
-	}
-	for (m = 0; m < s->nmodels; m++) {
-		const struct neuronsim_nl_model *nm = &s->models[m];
-		json_t *sgs = json_object(), *o;
-		__u32 g = 0;
-
-		if (nm->owner_pid != pid || (dev_index >= 0 && nm->device != (__u32)dev_index))
-			continue;
-		for (i = 0; i < s->ndev; i++)
-			if (s->dev[i].d.device == nm->device)
-				g = s->dev[i].global_core0;
-		for (c = 0; c < nm->num_subgraphs; c++) {
-			snprintf(key, sizeof(key), "sg_%02u", c);
-			json_object_set_new(sgs, key, json_pack("{s:I,s:I}",
-				"neuroncore_index", (json_int_t)(g + nm->first_core + c),
-				"neuron_device_index", (json_int_t)nm->device));
-		}
-		o = json_pack("{s:I,s:b,s:o}", "model_id", (json_int_t)nm->model_id,
-			      "is_running", 0, "subgraphs", sgs);
-		json_object_set_new(o, "device", json_integer(nm->device));
-		model_json(o, nm);
-		json_array_append_new(models, o);
-	}
-	for (i = 0; i < s->ndev; i++)
-		if (snap_wanted(&s->dev[i]))
-			host_bytes += s->dev[i].host_driver_memory;
-	return json_pack("{s:I,s:o,s:s,s:{s:{s:f,s:s,s:{s:I,s:I,s:{s:{s:I},s:o}},s:o}}}",
-		"pid", (json_int_t)pid,
-		"neuron_runtime_tag", json_text(proc_cmdline(pid, cmd, sizeof(cmd))),
-		"error", "",
-		"report", "memory_used", "period", period, "error", "",
-		"neuron_runtime_used_bytes", "host", (json_int_t)host_bytes,
-		"neuron_device", (json_int_t)device_bytes,
-		"usage_breakdown", "host", "driver_memory", (json_int_t)host_bytes,
-		"neuroncore_memory_usage", cores,
-		"loaded_models", models);
-}
-
-static void report_json(const struct snap *s, double period)
-{
-	__u32 pids[NEURONSIM_MAX_DEVICES * NEURONSIM_MAX_CORES];
-	json_t *rt = json_array();
-	size_t n, i, ncores = 0;
-
-	n = report_pids(s, pids, sizeof(pids) / sizeof(pids[0]));
-	for (i = 0; i < n; i++)
-		json_array_append_new(rt, report_runtime(s, pids[i], period));
-	for (i = 0; i < s->ndev; i++)
-		ncores = s->dev[i].d.num_cores > ncores ? s->dev[i].d.num_cores : ncores;
-	tool_json_print(json_pack("{s:o,s:{s:I,s:I,s:s}}",
-		"neuron_runtime_data", rt,
-		"neuron_hardware_info", "neuron_device_count", (json_int_t)s->ndev,
-		"neuroncore_per_device_count", (json_int_t)ncores, "error", ""));
-}
-
-/* Prometheus text exposition of the same numbers, one block per metric */
-static void report_prometheus(const struct snap *s)
-{
-	size_t i;
-	__u32 c, k;
-
-	printf("# HELP neuroncore_memory_usage_bytes Device memory held on a NeuronCore, by the Neuron driver's category.\n"
-	       "# TYPE neuroncore_memory_usage_bytes gauge\n");
-	for (i = 0; i < s->ndev; i++) {
-		const struct snap_dev *d = &s->dev[i];
-
-		for (c = 0; snap_wanted(d) && d->sysfs && c < d->d.num_cores &&
-		     c < NEURONSIM_MAX_CORES; c++)
-			for (k = 0; k < KBIN_MEMCAT_MAX; k++)
-				printf("neuroncore_memory_usage_bytes{device=\"%u\",neuroncore=\"%u\",category=\"%s\"} %llu\n",
-				       d->d.device, d->global_core0 + c,
-				       kbin_mem_category_str(k),
-				       (unsigned long long)d->core[c].mem[k]);
-	}
-	printf("# HELP neuron_device_hbm_used_bytes HBM held by every model of a device.\n"
-	       "# TYPE neuron_device_hbm_used_bytes gauge\n");
-	for (i = 0; i < s->ndev; i++)
-		if (snap_wanted(&s->dev[i]))
-			printf("neuron_device_hbm_used_bytes{device=\"%u\",generation=\"%s\"} %llu\n",
-			       s->dev[i].d.device, s->dev[i].d.arch_name,
-			       (unsigned long long)s->dev[i].d.hbm_used);
-	printf("# HELP neuron_device_models Models loaded on a device.\n"
-	       "# TYPE neuron_device_models gauge\n");
-	for (i = 0; i < s->ndev; i++)
-		if (snap_wanted(&s->dev[i]))
-			printf("neuron_device_models{device=\"%u\",generation=\"%s\"} %u\n",
-			       s->dev[i].d.device, s->dev[i].d.arch_name,
-			       s->dev[i].d.num_models);
-	printf("# HELP neuroncore_model_loads_total Successful model loads on a NeuronCore.\n"
-	       "# TYPE neuroncore_model_loads_total counter\n");
-	for (i = 0; i < s->ndev; i++) {
-		const struct snap_dev *d = &s->dev[i];
-
-		for (c = 0; snap_wanted(d) && d->sysfs && c < d->d.num_cores &&
-		     c < NEURONSIM_MAX_CORES; c++)
-			printf("neuroncore_model_loads_total{device=\"%u\",neuroncore=\"%u\"} %llu\n",
-			       d->d.device, d->global_core0 + c,
-			       (unsigned long long)d->core[c].model_loads);
-	}
-}
-
-/* one report; -1 when the snapshot failed */
-static int report(struct mon *mo)
+/* the text report of the event mode: one line per NeuronCore in use */
+static int text_report(struct mon *mo)
 {
 	struct snap s;
+	size_t i;
+	__u32 c;
 
 	if (snap_take(&s))
 		return -1;
-	if (mo->prometheus) {
-		report_prometheus(&s);
-	} else if (tool_json) {
-		report_json(&s, mo->period);
-	} else {
-		size_t i;
-		__u32 c;
-
-		for (i = 0; i < s.ndev; i++)
-			for (c = 0; snap_wanted(&s.dev[i]) && c < s.dev[i].d.num_cores &&
-			     c < NEURONSIM_MAX_CORES; c++)
-				if (s.dev[i].core[c].used)
-					printf("report device %u NeuronCore %u pid %u: %llu bytes, tensors %llu, constants %llu\n",
-					       s.dev[i].d.device, c,
-					       s.dev[i].d.cores[c].owner_pid,
-					       (unsigned long long)s.dev[i].core[c].used,
-					       (unsigned long long)s.dev[i].core[c].mem[KBIN_MEMCAT_TENSORS],
-					       (unsigned long long)s.dev[i].core[c].mem[KBIN_MEMCAT_CONSTANTS]);
-	}
+	for (i = 0; i < s.ndev; i++)
+		for (c = 0; snap_wanted(&s.dev[i]) && c < s.dev[i].d.num_cores &&
+		     c < NEURONSIM_MAX_CORES; c++)
+			if (s.dev[i].core[c].used)
+				printf("report device %u NeuronCore %u pid %u: %llu bytes, tensors %llu, constants %llu\n",
+				       s.dev[i].d.device, c,
+				       s.dev[i].d.cores[c].owner_pid,
+				       (unsigned long long)s.dev[i].core[c].used,
+				       (unsigned long long)s.dev[i].core[c].mem[KBIN_MEMCAT_TENSORS],
+				       (unsigned long long)s.dev[i].core[c].mem[KBIN_MEMCAT_CONSTANTS]);
 	snap_free(&s);
 	return mon_done(mo) ? 1 : 0;
 }
 
-static double now_s(void)
+static __u64 now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
 }
 
-static int cmd_monitor(int argc, char **argv)
+static int run_events(struct mon *mo)
 {
-	struct tool_opt opts[] = {
-		{ .name = "count", .arg = true }, { .name = "period", .arg = true },
-		{ .name = "prometheus" }, { .name = NULL },
-	};
-	struct mon mo = { .left = -1 };
 	struct neuronsim_nl *nl;
-	double next = 0;
-	__u32 count;
-	int n, err;
+	__u64 next = 0, period = (__u64)(mo->period * 1e9);
+	int err;
 
-	if (tool_parse_opts(cmd_name, argc - 1, argv + 1, opts, &n))
-		return 2;
-	if (n)
-		return usage_error("unexpected argument '%s' (try --help)", argv[1]);
-	if (opts[0].seen) {
-		if (parse_u32_arg("--count", opts[0].val, &count))
-			return 2;
-		mo.left = count ? (long)count : -1;
-	}
-	if (opts[1].seen && parse_seconds_arg("--period", opts[1].val, &mo.period))
-		return 2;
-	mo.prometheus = opts[2].seen;
-	if (mo.prometheus && tool_json)
-		return usage_error("--prometheus and -j are two forms of the report: pick one");
-	/* the exposition once, without --period: for a textfile collector */
-	if (mo.prometheus && !mo.period)
-		return report(&mo) < 0 ? 1 : 0;
 	err = neuronsim_nl_open(&nl);
 	if (!err)
 		err = neuronsim_nl_subscribe(nl);
@@ -356,31 +191,30 @@ static int cmd_monitor(int argc, char **argv)
 		return 1;
 	}
 	install_stop_handlers();
-	if (!tool_json && !mo.prometheus) {
+	if (!tool_json) {
 		printf("monitoring '%s' events (^C to stop)\n", NEURONSIM_GENL_NAME);
 		fflush(stdout);
 	}
-	if (mo.period)
-		next = now_s();
+	if (period)
+		next = now_ns();
 	while (!stop_signal) {
 		int timeout = -1;
 
-		if (mo.period) {
-			double t = now_s();
+		if (period) {
+			__u64 t = now_ns();
 
 			if (t >= next) {
-				err = report(&mo);
+				err = text_report(mo);
 				if (err)
 					break;
-				next += mo.period;
+				next += period;
 				if (next < t)
-					next = t + mo.period;
+					next = t + period;
 			}
-			timeout = (int)((next - now_s()) * 1000) + 1;
-			if (timeout < 0)
-				timeout = 0;
+			t = now_ns();
+			timeout = next > t ? (int)((next - t) / 1000000) + 1 : 0;
 		}
-		err = neuronsim_nl_read_events(nl, timeout, monitor_cb, &mo);
+		err = neuronsim_nl_read_events(nl, timeout, monitor_cb, mo);
 		if (err == -ECANCELED) {
 			err = 0;
 			break;
@@ -397,23 +231,577 @@ static int cmd_monitor(int argc, char **argv)
 	return err ? 1 : 0;
 }
 
+/* ---- the sampler of the reports */
+
+/*
+ * What the reports need besides one moment's snapshot: the executions
+ * that ended (EXEC_DONE, "runs") with their model's owner and
+ * NeuronCores, which the models known at the event tell.
+ */
+struct sampler {
+	struct neuronsim_nl *nl;	/* subscribed, NULL when that failed */
+	bool runs;			/* "runs" joined */
+	bool lost;			/* ENOBUFS since the last sample */
+	struct neuronsim_nl_model *models;
+	size_t nmodels, mcap;
+	struct mr_exec *log;
+	size_t nlog, lcap;
+};
+
+static void sampler_add_model(struct sampler *sp, const struct neuronsim_nl_model *m)
+{
+	if (sp->nmodels == sp->mcap) {
+		size_t cap = sp->mcap ? 2 * sp->mcap : 16;
+		struct neuronsim_nl_model *n = realloc(sp->models, cap * sizeof(*n));
+
+		if (!n)
+			return;
+		sp->models = n;
+		sp->mcap = cap;
+	}
+	sp->models[sp->nmodels++] = *m;
+}
+
+static int sampler_cb(const struct neuronsim_nl_event *e, void *ctx)
+{
+	struct sampler *sp = ctx;
+	struct mr_exec x = { 0 };
+	size_t i;
+
+	if (e->cmd == NEURONSIM_CMD_MODEL_LOADED)
+		sampler_add_model(sp, &e->model);
+	if (e->cmd != NEURONSIM_CMD_EXEC_DONE)
+		return 0;
+	x.end_ns = now_ns();
+	x.wall_ns = e->exec_wall_ns;
+	x.virtual_ns = e->exec_virtual_ns;
+	x.status = e->exec_status;
+	x.device = e->model.device;
+	x.model_id = e->model.model_id;
+	x.num_cores = e->exec_subgraphs;
+	/* the latest entry of the model: its owner and first NeuronCore */
+	for (i = sp->nmodels; i-- > 0;)
+		if (sp->models[i].device == x.device &&
+		    sp->models[i].model_id == x.model_id) {
+			x.pid = sp->models[i].owner_pid;
+			x.first_core = sp->models[i].first_core;
+			break;
+		}
+	if (!x.pid)
+		x.num_cores = 0;	/* no NeuronCore known */
+	if (sp->nlog == sp->lcap) {
+		size_t cap = sp->lcap ? 2 * sp->lcap : 64;
+		struct mr_exec *n = realloc(sp->log, cap * sizeof(*n));
+
+		if (!n) {
+			sp->lost = true;
+			return 0;
+		}
+		sp->log = n;
+		sp->lcap = cap;
+	}
+	sp->log[sp->nlog++] = x;
+	return 0;
+}
+
+/* the events that came: into the log */
+static void sampler_drain(struct sampler *sp, int timeout_ms)
+{
+	int err;
+
+	if (!sp->nl) {
+		if (timeout_ms > 0)
+			poll(NULL, 0, timeout_ms);
+		return;
+	}
+	err = neuronsim_nl_read_events(sp->nl, timeout_ms, sampler_cb, sp);
+	if (err == -ENOBUFS)
+		sp->lost = true;
+}
+
+/* forget the executions that ended before @oldest */
+static void sampler_prune(struct sampler *sp, __u64 oldest)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < sp->nlog; i++)
+		if (sp->log[i].end_ns > oldest)
+			sp->log[n++] = sp->log[i];
+	sp->nlog = n;
+}
+
+/* subscribe; a sampler without the module tries again at each sample */
+static void sampler_connect(struct sampler *sp)
+{
+	if (neuronsim_nl_open(&sp->nl)) {
+		sp->nl = NULL;
+		return;
+	}
+	if (neuronsim_nl_subscribe(sp->nl)) {
+		neuronsim_nl_close(sp->nl);
+		sp->nl = NULL;
+		return;
+	}
+	sp->runs = neuronsim_nl_runs_joined(sp->nl) == 1;
+}
+
+static void sampler_open(struct sampler *sp)
+{
+	memset(sp, 0, sizeof(*sp));
+	sampler_connect(sp);
+}
+
+static void sampler_close(struct sampler *sp)
+{
+	neuronsim_nl_close(sp->nl);
+	free(sp->models);
+	free(sp->log);
+	memset(sp, 0, sizeof(*sp));
+}
+
+/* a whole (small) file; NULL when unreadable */
+static char *read_text(const char *path)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	do {
+		if (cap - len < 4096) {
+			char *nb;
+
+			cap = cap ? 2 * cap : 8192;
+			nb = realloc(buf, cap + 1);
+			if (!nb) {
+				free(buf);
+				close(fd);
+				return NULL;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n > 0)
+			len += n;
+	} while (n > 0 || (n < 0 && errno == EINTR));
+	close(fd);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+/* /proc/PID: its CPU times, resident memory and tag */
+static void read_proc(struct mr_proc *p)
+{
+	char path[64], *t, *q;
+	size_t len;
+
+	snprintf(p->tag, sizeof(p->tag), "%u", p->pid);
+	snprintf(path, sizeof(path), "/proc/%u/stat", p->pid);
+	t = read_text(path);
+	/* after the command's ")": state, then 11 fields to utime, stime */
+	q = t ? strrchr(t, ')') : NULL;
+	if (q && sscanf(q + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			(unsigned long long *)&p->utime,
+			(unsigned long long *)&p->stime) == 2)
+		p->stat_ok = true;
+	free(t);
+	/*
+	 * Resident memory: smaps_rollup's Rss (walks the page tables; its
+	 * owner and root may read it), else status's VmRSS, which the
+	 * kernel's per-task counter caching can leave far behind
+	 */
+	snprintf(path, sizeof(path), "/proc/%u/smaps_rollup", p->pid);
+	t = read_text(path);
+	q = t ? strstr(t, "\nRss:") : NULL;
+	if (!q) {
+		free(t);
+		snprintf(path, sizeof(path), "/proc/%u/status", p->pid);
+		t = read_text(path);
+		q = t ? strstr(t, "\nVmRSS:") : NULL;
+	}
+	if (q)
+		p->rss_bytes = strtoull(strchr(q, ':') + 1, NULL, 10) * 1024;
+	free(t);
+	/* NEURON_PROCESS_TAG: readable by its owner and root only */
+	snprintf(path, sizeof(path), "/proc/%u/environ", p->pid);
+	t = read_text(path);
+	for (q = t, len = 0; q && *q; q += len + 1) {
+		len = strlen(q);
+		if (!strncmp(q, "NEURON_PROCESS_TAG=", 19) && q[19]) {
+			snprintf(p->tag, sizeof(p->tag), "%s", q + 19);
+			break;
+		}
+	}
+	free(t);
+}
+
+static struct mr_sample *take_sample(struct sampler *sp)
+{
+	struct mr_sample *s = mr_sample_new();
+	size_t i, k;
+	__u32 c;
+
+	if (!s)
+		return NULL;
+	if (!sp->nl)
+		sampler_connect(sp);
+	sampler_drain(sp, 0);
+	s->t_ns = now_ns();
+	s->proc_stat = read_text("/proc/stat");
+	s->meminfo = read_text("/proc/meminfo");
+	s->snap_ok = !snap_read(&s->snap, s->snap_error, sizeof(s->snap_error));
+	s->execs_known = sp->runs;
+	s->execs_lost = sp->lost;
+	sp->lost = false;
+	if (sp->nlog) {
+		s->execs = malloc(sp->nlog * sizeof(*s->execs));
+		for (i = 0; s->execs && i < sp->nlog; i++)
+			if (sp->log[i].end_ns <= s->t_ns)
+				s->execs[s->nexecs++] = sp->log[i];
+	}
+	if (!s->snap_ok)
+		return s;
+	/* the models now known: those of the snapshot */
+	sp->nmodels = 0;
+	for (i = 0; i < s->snap.nmodels; i++)
+		sampler_add_model(sp, &s->snap.models[i]);
+	s->procs = calloc(NEURONSIM_MAX_DEVICES * NEURONSIM_MAX_CORES, sizeof(*s->procs));
+	for (i = 0; s->procs && i < s->snap.ndev; i++)
+		for (c = 0; c < s->snap.dev[i].d.num_cores && c < NEURONSIM_MAX_CORES; c++) {
+			__u32 pid = s->snap.dev[i].d.cores[c].owner_pid;
+
+			for (k = 0; pid && k < s->nprocs && s->procs[k].pid != pid; k++)
+				;
+			if (pid && k == s->nprocs) {
+				s->procs[s->nprocs].pid = pid;
+				read_proc(&s->procs[s->nprocs++]);
+			}
+		}
+	return s;
+}
+
+/* ---- the exposition over HTTP */
+
+static int http_listen(int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_port = htons((unsigned short)port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) || listen(fd, 8)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+static void write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w <= 0 && errno != EINTR)
+			return;
+		if (w > 0) {
+			p += w;
+			n -= w;
+		}
+	}
+}
+
+/*
+ * One request: its head is read (up to 8 KiB, 2 s), a GET gets the
+ * latest exposition (any path, as the exporter), anything else 405.
+ */
+static void http_serve(int lfd, const char *body, size_t len)
+{
+	struct timeval tv = { .tv_sec = 2 };
+	char req[8192], head[256];
+	size_t got = 0;
+	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	while (got < sizeof(req) - 1) {
+		ssize_t n = read(fd, req + got, sizeof(req) - 1 - got);
+
+		if (n <= 0)
+			break;
+		got += n;
+		req[got] = '\0';
+		if (strstr(req, "\r\n\r\n") || strstr(req, "\n\n"))
+			break;
+	}
+	req[got] = '\0';
+	if (strncmp(req, "GET ", 4)) {
+		static const char no[] = "HTTP/1.0 405 Method Not Allowed\r\n"
+			"Content-Length: 0\r\nConnection: close\r\n\r\n";
+
+		write_all(fd, no, sizeof(no) - 1);
+	} else {
+		snprintf(head, sizeof(head), "HTTP/1.0 200 OK\r\n"
+			 "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n"
+			 "Content-Length: %zu\r\nConnection: close\r\n\r\n", len);
+		write_all(fd, head, strlen(head));
+		write_all(fd, body ? body : "", len);
+	}
+	close(fd);
+}
+
+/* ---- the reports */
+
+/* wait for the next report, taking events (and HTTP requests) meanwhile */
+static void wait_until(struct sampler *sp, __u64 due, int lfd,
+		       const char *body, size_t len)
+{
+	while (!stop_signal) {
+		__u64 t = now_ns();
+		struct pollfd pfd[2];
+		int timeout, n = 0;
+
+		if (t >= due)
+			return;
+		timeout = (int)((due - t) / 1000000) + 1;
+		if (sp->nl) {
+			pfd[n].fd = neuronsim_nl_event_fd(sp->nl);
+			pfd[n++].events = POLLIN;
+		}
+		if (lfd >= 0) {
+			pfd[n].fd = lfd;
+			pfd[n++].events = POLLIN;
+		}
+		if (poll(pfd, n, timeout) <= 0)
+			continue;
+		if (sp->nl && (pfd[0].revents & POLLIN))
+			sampler_drain(sp, 0);
+		if (lfd >= 0 && (pfd[n - 1].revents & POLLIN))
+			http_serve(lfd, body, len);
+	}
+}
+
+static int run_reports(struct mon *mo, const struct mr_config *cfg)
+{
+	struct mr_opts o = { .dev_filter = dev_index, .clk_tck = sysconf(_SC_CLK_TCK) };
+	struct mr_sample *first, *cur;
+	struct sampler sp;
+	struct mr_state st;
+	struct mr_prom prom = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	int lfd = -1, rc = 0;
+
+	if (mo->mode == MODE_PROMETHEUS && mr_prom_init(&prom)) {
+		errmsg_errno(ENOMEM, "%s", strerror(ENOMEM));
+		return 1;
+	}
+	if (mo->port) {
+		lfd = http_listen(mo->port);
+		if (lfd < 0) {
+			errmsg_errno(-lfd, "127.0.0.1:%d: %s", mo->port, strerror(-lfd));
+			mr_prom_free(&prom);
+			return 1;
+		}
+	}
+	install_stop_handlers();
+	sampler_open(&sp);
+	first = take_sample(&sp);
+	/* the first report soon after the start, as neuron-monitor's */
+	if (!first || mr_state_init(&st, cfg, &o, first, first->t_ns + FIRST_REPORT_NS)) {
+		errmsg_errno(ENOMEM, "%s", strerror(ENOMEM));
+		mr_sample_put(first);
+		sampler_close(&sp);
+		mr_prom_free(&prom);
+		if (lfd >= 0)
+			close(lfd);
+		return 1;
+	}
+	mr_sample_put(first);
+	while (!rc && !stop_signal) {
+		json_t *rep;
+
+		wait_until(&sp, mr_state_next_ns(&st), lfd, text, len);
+		if (stop_signal)
+			break;
+		cur = take_sample(&sp);
+		rep = cur ? mr_state_report(&st, cur) : NULL;
+		mr_sample_put(cur);
+		if (!rep) {
+			errmsg_errno(ENOMEM, "%s", strerror(ENOMEM));
+			rc = 1;
+			break;
+		}
+		sampler_prune(&sp, mr_state_oldest_ns(&st));
+		if (mo->mode == MODE_REPORT) {
+			if (tool_json_print_flags(rep, JSON_REAL_PRECISION(15)))
+				rc = 1;	/* stdout is gone */
+		} else {
+			free(text);
+			text = mr_prom_render(&prom, rep, &len);
+			json_decref(rep);
+			if (!text) {
+				errmsg_errno(ENOMEM, "%s", strerror(ENOMEM));
+				rc = 1;
+				break;
+			}
+			/* served, or printed: expositions apart by an empty line */
+			if (lfd < 0 && (fwrite(text, 1, len, stdout) != len ||
+					(!mo->once && putchar('\n') == EOF)))
+				rc = 1;
+		}
+		if (mon_done(mo))
+			break;
+	}
+	free(text);
+	mr_state_free(&st);
+	sampler_close(&sp);
+	mr_prom_free(&prom);
+	if (lfd >= 0)
+		close(lfd);
+	return rc;
+}
+
+static int load_config(const char *path, struct mr_config *cfg)
+{
+	char err[512], *text;
+	FILE *f = fopen(path, "re");
+	size_t n = 0;
+	long len;
+
+	if (!f) {
+		errmsg_errno(errno, "-c %s: %s", path, strerror(errno));
+		return 2;
+	}
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	text = len >= 0 && len < (1 << 20) ? malloc(len + 1) : NULL;
+	if (text)
+		n = fread(text, 1, len, f);
+	fclose(f);
+	if (!text || n != (size_t)len) {
+		errmsg_errno(EINVAL, "-c %s: unreadable, or larger than 1 MiB", path);
+		free(text);
+		return 2;
+	}
+	text[n] = '\0';
+	if (mr_config_parse(cfg, text, err, sizeof(err))) {
+		errmsg_errno(EINVAL, "-c %s: %s", path, err);
+		free(text);
+		return 2;
+	}
+	free(text);
+	return 0;
+}
+
+static int cmd_monitor(int argc, char **argv)
+{
+	struct tool_opt opts[] = {
+		{ .name = "count", .arg = true }, { .name = "period", .arg = true },
+		{ .name = "prometheus" }, { .name = "events" },
+		{ .name = "c", .arg = true }, { .name = "port", .arg = true },
+		{ .name = NULL },
+	};
+	struct mon mo = { .left = -1 };
+	struct mr_config cfg;
+	__u32 v;
+	int n, rc;
+
+	if (tool_parse_opts(cmd_name, argc - 1, argv + 1, opts, &n))
+		return 2;
+	mo.once = n == 1 && !strcmp(argv[1], "once");
+	if (n && !(mo.once && opts[2].seen))
+		return usage_error("unexpected argument '%s' (try --help)", argv[1]);
+	if (opts[0].seen) {
+		if (parse_u32_arg("--count", opts[0].val, &v))
+			return 2;
+		mo.left = v ? (long)v : -1;
+	}
+	if (opts[1].seen && parse_seconds_arg("--period", opts[1].val, &mo.period))
+		return 2;
+	if (opts[5].seen) {
+		if (parse_u32_arg("--port", opts[5].val, &v))
+			return 2;
+		if (!v || v > 65535)
+			return usage_error("--port %s is not a TCP port (1..65535)", opts[5].val);
+		mo.port = (int)v;
+	}
+	if (opts[2].seen) {
+		mo.mode = MODE_PROMETHEUS;
+		if (tool_json)
+			return usage_error("--prometheus and -j are two forms of the report: pick one");
+		if (opts[3].seen)
+			return usage_error("--prometheus has no events");
+		if (mo.port && mo.once)
+			return usage_error("--prometheus: --port N or once, not both");
+		/* once unless served or given a period (--period, -c) */
+		if (!mo.port && !opts[1].seen && !opts[4].seen)
+			mo.once = true;
+		if (mo.once)
+			mo.left = 1;
+	} else if (opts[5].seen) {
+		return usage_error("--port goes with --prometheus");
+	} else if (opts[3].seen || (!tool_json && !opts[4].seen)) {
+		mo.mode = MODE_EVENTS;
+		if (opts[4].seen)
+			return usage_error("-c configures the report (-j), not the events");
+		if (tool_json && opts[1].seen)
+			return usage_error("-j --events prints events only: the report is -j without --events");
+		return run_events(&mo);
+	} else {
+		mo.mode = MODE_REPORT;
+	}
+	if (opts[4].seen) {
+		rc = load_config(opts[4].val, &cfg);
+		if (rc)
+			return rc;
+		if (mo.period > 0)	/* --period is the root period */
+			cfg.period = mo.period;
+	} else if (mr_config_default(&cfg, mo.period > 0 ? mo.period : MR_DEFAULT_PERIOD)) {
+		errmsg_errno(ENOMEM, "%s", strerror(ENOMEM));
+		return 1;
+	}
+	rc = run_reports(&mo, &cfg);
+	mr_config_free(&cfg);
+	return rc;
+}
+
 const struct nsim_cmd nsim_cmd_monitor = {
 	.name = "monitor",
-	.summary = "print load/unload events, and periodic reports",
-	.usage = "monitor [--count N] [--period SECONDS] [--prometheus]",
-	.help = "  print MODEL_LOADED, MODEL_UNLOADED and LOAD_FAILED events of the\n"
-		"  netlink 'monitor' group and, for root (CAP_SYS_ADMIN), RUN_DONE\n"
-		"  and EXEC_DONE (an execution ended)\n"
-		"  events of the 'runs' group, every field the kernel sends, until\n"
-		"  SIGINT/SIGTERM (or N lines), of device N or without -d of every\n"
-		"  device.  With -j one JSON object per line.\n"
-		"  --period SECONDS: also a report every SECONDS: per process holding\n"
-		"  NeuronCores its device memory per NeuronCore by category and its\n"
-		"  loaded models; with -j in neuron-monitor's JSON shape\n"
-		"  (neuron_runtime_data[].report.memory_used...), which its consumers\n"
-		"  read as they are.\n"
-		"  --prometheus: the report as Prometheus text exposition (HELP and\n"
-		"  TYPE lines, labels device, neuroncore, category); once, or every\n"
-		"  SECONDS with --period; no events.\n",
+	.summary = "neuron-monitor's report, its Prometheus series, or the events",
+	.usage = "monitor [--events] [-c FILE] [--period SECONDS] [--count N] [--prometheus [--port N | once]]",
+	.help = "  Without -j: the netlink events, one line each: MODEL_LOADED,\n"
+		"  MODEL_UNLOADED and LOAD_FAILED of the 'monitor' group and, for root\n"
+		"  (CAP_SYS_ADMIN), RUN_DONE and EXEC_DONE of the 'runs' group, every\n"
+		"  field the kernel sends, of device N or without -d of every device;\n"
+		"  with --period SECONDS also a text line per NeuronCore in use every\n"
+		"  SECONDS.  -j --events: the events as JSON, one object per line.\n"
+		"  -j (or -c FILE): neuron-monitor's report, one JSON object per line\n"
+		"  and nothing else on stdout: neuron_runtime_data (per process holding\n"
+		"  NeuronCores: neuroncore_counters, execution_stats, memory_used,\n"
+		"  neuron_runtime_vcpu_usage), system_data (neuron_hw_counters,\n"
+		"  vcpu_usage, memory_info), instance_info, neuron_hardware_info;\n"
+		"  the first soon after the start, then every period: 5 s, the\n"
+		"  configuration's, or --period SECONDS.  -c FILE: neuron-monitor's\n"
+		"  JSON configuration (period, neuron_runtimes[{tag_filter, metrics}],\n"
+		"  system_metrics); a bad one exits 2.  Executions are counted from\n"
+		"  EXEC_DONE, which only root receives.\n"
+		"  --prometheus: the report as the series of neuron-monitor's\n"
+		"  Prometheus exporter on stdout: once (or 'once'), every period with\n"
+		"  --period or -c; or served at http://127.0.0.1:N/ with --port N.\n"
+		"  --count N: stop after N lines (events, reports or expositions).\n",
 	.run = cmd_monitor,
 };
