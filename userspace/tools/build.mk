@@ -27,6 +27,8 @@ TOOLS_LDLIBS	:= -ljansson
 $(call library,NSIMCMD,libneuronsim-cmd,rel vm)
 NSIMCMD_SRCS	:= $(sort $(wildcard userspace/tools/neuronsim/*.c))
 NSIMCMD_USES	:= TOOLS NSIM KBIN
+# the runtime version "ls" shows (identity.c): neuronsim's libnrt release
+NSIMCMD_CFLAGS	:= -DNEURONSIM_RELEASE='"$(NSIM_VERSION)"'
 
 # neuronsim-cc's commands, one file each (userspace/tools/neuronsim-cc/,
 # bpftool style); userspace/tools/neuronsim-cc.c is the command table
