@@ -29,4 +29,6 @@ if ! ls "$dir"/*.monitor > /dev/null 2>&1; then
 	echo "1..0 # SKIP no captures in $log (selftests/consumers.sh did not run)"
 	exit 0
 fi
-exec python3 "$top/userspace/tests/neuron_consumers.py" "$dir"
+# Debian's python3, whose packages deps.sh installs (python3-prometheus-client),
+# not one a user's PATH may put first
+exec /usr/bin/python3 "$top/userspace/tests/neuron_consumers.py" "$dir"

@@ -47,7 +47,7 @@ cat > $W/monitor.conf <<'EOF'
 }
 EOF
 
-# capture STATE FORMAT CMD...: CMD's stdout, each line as NSIMCAP
+# capture STATE FORMAT CMD...: CMD's stdout into $W/STATE.FORMAT
 capture() {
 	c_state=$1 c_fmt=$2
 	shift 2
@@ -57,15 +57,19 @@ capture() {
 		return 1
 	}
 	[ -s $W/$c_state.$c_fmt ] || { echo "$*: no output"; return 1; }
-	sed "s/^/NSIMCAP $c_state $c_fmt /" $W/$c_state.$c_fmt
 }
 
-# snapshot STATE: the three formats, N monitor reports
+# snapshot STATE N: the three formats, N monitor reports; then every
+# captured line to the serial log for the host
 snapshot() {
 	check "$1: ls -j" capture "$1" ls $NS -j ls
 	check "$1: monitor -j -c, $2 reports" capture "$1" monitor \
 		$NS -j monitor -c $W/monitor.conf --count "$2"
 	check "$1: monitor --prometheus" capture "$1" prom $NS monitor --prometheus
+	for f in ls monitor prom; do
+		[ -f $W/$1.$f ] && sed "s/^/NSIMCAP $1 $f /" $W/$1.$f
+	done
+	return 0
 }
 
 check "three devices on the bus" test "$(nsim_devices | wc -l)" -ge 3

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """neuron_consumers.py - consumers of the Neuron tools' formats, written
 from their documented schema (Documentation/userspace.rst, "Consumers of
