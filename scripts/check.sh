@@ -147,7 +147,11 @@ bash scripts/vm.sh -t $vmtime -M $vmmem -q -l "$out/vm-serial.log" -d "$ksft:/ks
 	-d "$out/vm-env:/etc/nsim-env" selftests/run_vm.sh
 vmrc=$?
 echo "# --- VM run: $(( $(date +%s) - vm0 )) s (timeout $vmtime s)" | emit
-sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;/^# --- running /d;p}' "$out/vm-serial.log" | emit
+sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;/^# --- running /d;/NSIMCAP /d;p}' "$out/vm-serial.log" | emit
+# the Neuron tools' consumers (jq, the exporter's key walk, the Python
+# Prometheus client) on what selftests/consumers.sh captured in the VM
+run_tap "consumers: neuron-ls, neuron-monitor and Prometheus consumers on the VM's captures" \
+	bash scripts/consumers.sh "$out/vm-serial.log" "$out/consumers"
 if [ $vmrc -eq 0 ]; then
 	echo "ok - VM run finished with a clean kernel log" | emit
 else

@@ -30,16 +30,19 @@ cache="$top/.cache"
 # python3-yaml and python3-jsonschema checks the YNL spec against the
 # kernel's schema; rsync installs the selftests (the kernel's lib.mk);
 # pkgconf gives pkg-config, with which lib_install_test builds a program
-# against the installed libneuronsim (neuronsim.pc).
+# against the installed libneuronsim (neuronsim.pc); jq and
+# python3-prometheus-client are the consumers scripts/consumers.sh runs on
+# what the VM's monitor and ls printed.
 lane_check=(build-essential make gcc g++ clang libclang-rt-14-dev pkgconf
 	linux-headers-amd64 qemu-system-x86 busybox-static cpio gzip xz-utils
 	file ca-certificates libnl-3-dev libnl-genl-3-dev libjansson-dev
 	libsimdjson-dev libarchive-dev libssl-dev zlib1g-dev linux-source-6.1 libxml2-utils
-	python3 python3-yaml python3-jsonschema rsync)
+	python3 python3-yaml python3-jsonschema rsync
+	python3-prometheus-client jq)
 # debug: the kernel build itself (kconfig's lexer and parser, bc for the
 # timeconst header, libelf for objtool, openssl for the signing key tool)
 lane_debug=(flex bison bc libelf-dev libssl-dev openssl python3 rsync kmod)
-lane_bench=(valgrind jq)
+lane_bench=(valgrind)
 lane_fresh=(debootstrap)
 
 lanes=("$@")

@@ -53,8 +53,14 @@ printf 'NSIM_DMA=%s\nNSIM_TESTS="%s"\n' "${NSIM_DMA:-subset}" "$*" > "$out/vm-en
 bash scripts/vm.sh -t "$timeout" -M "$mem" -q -l "$out/serial.log" \
 	-d "$ksft:/kselftest" -d "$out/vm-env:/etc/nsim-env" selftests/run_vm.sh
 rc=$?
-sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;/^# --- running /d;p}' \
+sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;/^# --- running /d;/NSIMCAP /d;p}' \
 	"$out/serial.log" > "$out/tap.log"
+# consumers.sh's captures, read by the consumers on the host
+if grep -q 'NSIMCAP ' "$out/serial.log"; then
+	echo "# --- consumers (scripts/consumers.sh)" >> "$out/tap.log"
+	bash scripts/consumers.sh "$out/serial.log" "$out/consumers" >> "$out/tap.log" 2>&1 ||
+		echo "not ok - scripts/consumers.sh exited with status $?" >> "$out/tap.log"
+fi
 [ $rc -eq 0 ] || echo "not ok - VM run failed (status $rc); serial log: $out/serial.log" >> "$out/tap.log"
 cat "$out/tap.log"
 read -r pass skip fail < <(awk -f scripts/ktap-count.awk "$out/tap.log" | tail -n 1)

@@ -94,10 +94,10 @@ SYSC=/sys/class/neuronsim/neuronsim$DEV/neuron_core0/stats/memory_usage/device_m
 T0=$(cat $SYSC/tensors/present)
 G0=$($NS -j monitor --period 0.1 --count 1 | sed -n 's/.*"neuroncore_memory_usage":{"\([0-9]*\)".*/\1/p')
 echo "# held: NeuronCore 0 tensors $T0 bytes (sysfs), global NeuronCore ${G0:-?}"
-t "ls: the device's row names the holder and its command line" sh -c \
-	"$NS ls | grep -q '^$DEV .* $HOLD ($NS load $P --hold)'"
-t "ls -j: generation, cores and the holder's command" sh -c \
-	"$NS -j ls | grep -q '\"device\":$DEV,\"generation\":\"${NSIM_ARCH:-trn2}\",.*\"processes\":\[{\"pid\":$HOLD,\"command\":\"$NS load $P --hold\"}\]'"
+t "ls: the process table names the holder of the device's NeuronCores" sh -c \
+	"$NS ls | grep -q '^| $DEV  *| [0-9, ]*| $HOLD  *| $NS load'"
+t "ls -j: neuron-ls's keys, the cores and the holder's command" sh -c \
+	"$NS -j ls | grep -q '\"neuron_device\":$DEV,\"bdf\":\"[0-9a-f]*:00.0\",.*\"nc_count\":[0-9]*,\"logical_neuroncore_config\":1,.*\"neuron_processes\":\[{\"pid\":$HOLD,\"command\":\"$NS load $P --hold\",\"neuron_runtime_version\":\"[0-9.]*\"}\]'"
 t "top --once: NeuronCore 0 is the holder's, with its model" sh -c \
 	"$NS top --once | grep -q '^  0    $HOLD *1 '"
 t "monitor -j --period: a neuron-monitor report of the holder, core 0's tensors as sysfs has them" sh -c \

@@ -25,6 +25,7 @@ const struct kbin_gen kbin_gens[] = {
 	{
 		/* known by name (BIR arch levels); not simulated */
 		.name = "inf1", .device_name = "Inferentia",
+		.arch_instance = "Inf1", .instance_type = "inf1.24xlarge",
 		.gen = 1, .arch_level = 10,
 		.num_cores = 4, .num_hbm_channels = 2,
 		.hbm_channel_size = 4 * KBIN_GIB,
@@ -32,7 +33,8 @@ const struct kbin_gen kbin_gens[] = {
 		.psum_size = 4 * 64 * 2 * KBIN_KIB, .psum_banks = 4,
 	},
 	{
-		.name = "trn1", .device_name = "Trainium", .aliases = { "sunda", "inf2", "v2" },
+		.name = "trn1", .device_name = "Trainium1", .aliases = { "sunda", "inf2", "v2" },
+		.arch_instance = "Trn1", .instance_type = "trn1.32xlarge",
 		.gen = KBIN_TARGET_TRN1, .arch_level = 20, .loadable = 1,
 		.num_cores = 2, .num_hbm_channels = 2,
 		.hbm_channel_size = 16 * KBIN_GIB,
@@ -45,6 +47,7 @@ const struct kbin_gen kbin_gens[] = {
 	},
 	{
 		.name = "trn2", .device_name = "Trainium2", .aliases = { "cayman", "v3" },
+		.arch_instance = "Trn2", .instance_type = "trn2.48xlarge",
 		.gen = KBIN_TARGET_TRN2, .arch_level = 30, .loadable = 1,
 		.carveout_required = 1,
 		.num_cores = 8, .num_hbm_channels = 4,
@@ -59,6 +62,7 @@ const struct kbin_gen kbin_gens[] = {
 	{
 		/* cores and HBM are not public: assumed (hardware.rst) */
 		.name = "trn3", .device_name = "Trainium3", .aliases = { "mariana", "v4" },
+		.arch_instance = "Trn3", .instance_type = "trn3.48xlarge",
 		.gen = KBIN_TARGET_TRN3, .arch_level = 40, .loadable = 1,
 		.num_cores = 8, .num_hbm_channels = 4,
 		.hbm_channel_size = 36 * KBIN_GIB,

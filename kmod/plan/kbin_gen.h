@@ -26,6 +26,12 @@
  *	neuronsim_info.arch_name.
  * @device_name: the product name of the device ("Trainium2"), the Neuron
  *	driver's sysfs info/architecture/device_name.
+ * @arch_instance: the instance family as the Neuron driver's sysfs
+ *	info/architecture/instance_type shows it ("Trn2").
+ * @instance_type: the EC2 instance type whose devices the generation's
+ *	are ("trn2.48xlarge"): neuron-monitor's instance_info.instance_type
+ *	and the Prometheus instance labels of the simulated host
+ *	(Documentation/userspace.rst, "Simulated values").
  * @aliases: the other names NEFF kelf "target" strings and BIR "arch"
  *	values use ("cayman", "v3"); the list ends at the first NULL.
  * @hbm_channel_size: bytes per HBM channel.
@@ -62,6 +68,8 @@
 struct kbin_gen {
 	const char *name;
 	const char *device_name;
+	const char *arch_instance;
+	const char *instance_type;
 	const char *aliases[KBIN_GEN_ALIASES];
 	__u64 hbm_channel_size;
 	__u64 sbuf_window_size;

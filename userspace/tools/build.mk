@@ -22,17 +22,21 @@ TOOLS_SRCS	:= tool.c
 TOOLS_INC	:= -I$(TOP)/userspace/tools
 TOOLS_LDLIBS	:= -ljansson
 
-# the report of "neuronsim monitor" (monitor_report.h): built from
-# samples, read nothing, so that a host test gives it fixed ones
+# the report of "neuronsim monitor" (monitor_report.h), built from
+# samples and reading nothing, so that a host test gives it fixed ones,
+# and the simulated identity "ls" and "monitor" share (identity.c)
 $(call library,MONREP,libneuronsim-monitor,rel vm host)
-MONREP_SRCS	:= $(sort $(wildcard userspace/tools/neuronsim/monitor_*.c))
+MONREP_SRCS	:= $(sort $(wildcard userspace/tools/neuronsim/monitor_*.c)) \
+	userspace/tools/neuronsim/identity.c
 MONREP_INC	:= -I$(TOP)/userspace/tools/neuronsim
 MONREP_USES	:= TOOLS NSIM
 MONREP_LDLIBS	:= -lm
+# the runtime version "ls" shows (identity.c): neuronsim's libnrt release
+MONREP_CFLAGS	:= -DNEURONSIM_RELEASE='"$(NSIM_VERSION)"'
 
 # the neuronsim command's groups, one file each (userspace/tools/neuronsim/,
-# bpftool style), but the monitor report's; userspace/tools/neuronsim.c is
-# the command table
+# bpftool style), but the monitor report's and the identity's;
+# userspace/tools/neuronsim.c is the command table
 $(call library,NSIMCMD,libneuronsim-cmd,rel vm)
 NSIMCMD_SRCS	:= $(sort $(filter-out $(MONREP_SRCS),$(wildcard userspace/tools/neuronsim/*.c)))
 NSIMCMD_USES	:= TOOLS NSIM KBIN MONREP

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ls.c - "ls": one row per device, as neuron-ls shows Neuron devices:
- * generation, NeuronCores, HBM, models, and the processes holding its
- * NeuronCores with their command lines (snapshot.c).
+ * ls.c - "ls": the devices as neuron-ls shows Neuron devices.  With -j
+ * neuron-ls's JSON, key for key and type for type, so a consumer of
+ * `neuron-ls -j` reads it unchanged; without, neuron-ls's header lines
+ * and tables.  What a simulated device lacks (PCI address, CPU affinity,
+ * NUMA node, the instance) comes from identity.c; the processes holding
+ * a device's NeuronCores from netlink GET_DEVICE and /proc/PID/cmdline
+ * (snapshot.c).  Documentation/userspace.rst, "ls".
  */
 #include <stdio.h>
 #include <string.h>
@@ -28,70 +32,246 @@ static size_t owners(const struct snap_dev *d, __u32 *pids)
 	return n;
 }
 
+/* neuron-ls -j: one object per device */
+static json_t *ls_json_device(const struct snap_dev *d)
+{
+	json_t *ids = json_array(), *procs = json_array(), *conn;
+	__u32 pids[NEURONSIM_MAX_CORES];
+	struct nsim_dev_ident id;
+	char cmd[256];
+	size_t np, k;
+	__u32 c;
+	int i;
+
+	nsim_dev_ident_get(d, &id);
+	for (c = 0; c < d->d.num_cores; c++)
+		json_array_append_new(ids, json_integer(d->global_core0 + c));
+	np = owners(d, pids);
+	for (k = 0; k < np; k++)
+		json_array_append_new(procs, json_pack("{s:I,s:o,s:s}",
+			"pid", (json_int_t)pids[k],
+			"command", json_text(proc_cmdline(pids[k], cmd, sizeof(cmd))),
+			"neuron_runtime_version", nsim_runtime_version()));
+	if (id.nconnected > 0) {
+		conn = json_array();
+		for (i = 0; i < id.nconnected; i++)
+			json_array_append_new(conn, json_integer(id.connected[i]));
+	} else {
+		conn = json_null();
+	}
+	return json_pack("{s:I,s:s,s:s,s:s,s:o,s:I,s:I,s:I,s:o,s:o}",
+		"neuron_device", (json_int_t)d->d.device,
+		"bdf", id.bdf,
+		"cpu_affinity", id.cpu_affinity,
+		"numa_node", id.numa_node,
+		"connected_to", conn,
+		"nc_count", (json_int_t)d->d.num_cores,
+		"logical_neuroncore_config", (json_int_t)1,
+		"memory_size", (json_int_t)id.memory_size,
+		"neuroncore_ids", ids,
+		"neuron_processes", procs);
+}
+
+/* a table: column widths, then rows of cells, in neuron-ls's box style */
+#define LS_MAX_COLS	8
+
+struct ls_table {
+	size_t ncols;
+	size_t width[LS_MAX_COLS];
+};
+
+static void ls_rule(const struct ls_table *t)
+{
+	size_t c, k;
+
+	for (c = 0; c < t->ncols; c++) {
+		putchar('+');
+		for (k = 0; k < t->width[c] + 2; k++)
+			putchar('-');
+	}
+	puts("+");
+}
+
+static void ls_row(const struct ls_table *t, const char *const *cells)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++)
+		printf("| %-*s ", (int)t->width[c], cells[c]);
+	puts("|");
+}
+
+static void ls_fit(struct ls_table *t, const char *const *cells)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++)
+		if (strlen(cells[c]) > t->width[c])
+			t->width[c] = strlen(cells[c]);
+}
+
+/* the device table's cells of @d */
+struct ls_cells {
+	char dev[12], cores[12], ids[32], mem[24], conn[128];
+	struct nsim_dev_ident id;
+	const char *cell[LS_MAX_COLS];
+};
+
+static void ls_cells_fill(const struct snap_dev *d, struct ls_cells *l)
+{
+	size_t off = 0;
+	int i;
+
+	nsim_dev_ident_get(d, &l->id);
+	snprintf(l->dev, sizeof(l->dev), "%u", d->d.device);
+	snprintf(l->cores, sizeof(l->cores), "%u", d->d.num_cores);
+	if (d->d.num_cores > 1)
+		snprintf(l->ids, sizeof(l->ids), "%u-%u", d->global_core0,
+			 d->global_core0 + d->d.num_cores - 1);
+	else
+		snprintf(l->ids, sizeof(l->ids), "%u", d->global_core0);
+	/* neuron-ls prints GiB as "GB" */
+	snprintf(l->mem, sizeof(l->mem), "%llu GB",
+		 (unsigned long long)(l->id.memory_size >> 30));
+	l->conn[0] = '\0';
+	for (i = 0; i < l->id.nconnected && off < sizeof(l->conn); i++)
+		off += snprintf(l->conn + off, sizeof(l->conn) - off, "%s%u",
+				i ? ", " : "", l->id.connected[i]);
+	l->cell[0] = l->dev;
+	l->cell[1] = l->cores;
+	l->cell[2] = l->ids;
+	l->cell[3] = l->mem;
+	l->cell[4] = l->conn;
+	l->cell[5] = l->id.bdf;
+	l->cell[6] = l->id.cpu_affinity;
+	l->cell[7] = l->id.numa_node;
+}
+
+static void ls_tables(const struct snap *s)
+{
+	static const char *const head1[] = { "NEURON", "NEURON", "NEURON", "NEURON",
+		"CONNECTED", "PCI", "CPU", "NUMA" };
+	static const char *const head2[] = { "DEVICE", "CORES", "CORE IDS", "MEMORY",
+		"DEVICES", "BDF", "AFFINITY", "NODE" };
+	static const char *const phead1[] = { "NEURON", "NEURON", "PID", "COMMAND",
+		"RUNTIME" };
+	static const char *const phead2[] = { "DEVICE", "CORE IDS", "", "", "VERSION" };
+	struct ls_table t = { .ncols = 8 }, pt = { .ncols = 5 };
+	struct nsim_instance inst;
+	struct ls_cells l;
+	bool any = false;
+	size_t i, k;
+
+	nsim_instance_get(s, &inst);
+	printf("instance-type: %s\ninstance-id: %s\nlogical-neuroncore-config: 1\n",
+	       inst.type, inst.id);
+	ls_fit(&t, head1);
+	ls_fit(&t, head2);
+	for (i = 0; i < s->ndev; i++) {
+		if (!snap_wanted(&s->dev[i]))
+			continue;
+		ls_cells_fill(&s->dev[i], &l);
+		ls_fit(&t, l.cell);
+	}
+	ls_rule(&t);
+	ls_row(&t, head1);
+	ls_row(&t, head2);
+	ls_rule(&t);
+	for (i = 0; i < s->ndev; i++) {
+		if (!snap_wanted(&s->dev[i]))
+			continue;
+		ls_cells_fill(&s->dev[i], &l);
+		ls_row(&t, l.cell);
+	}
+	ls_rule(&t);
+
+	/* the processes, one row per device and process: two passes, fit then print */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass) {
+			if (!any)
+				return;
+			ls_rule(&pt);
+			ls_row(&pt, phead1);
+			ls_row(&pt, phead2);
+			ls_rule(&pt);
+		} else {
+			ls_fit(&pt, phead1);
+			ls_fit(&pt, phead2);
+		}
+		for (i = 0; i < s->ndev; i++) {
+			const struct snap_dev *d = &s->dev[i];
+			__u32 pids[NEURONSIM_MAX_CORES];
+			size_t np;
+
+			if (!snap_wanted(d))
+				continue;
+			np = owners(d, pids);
+			for (k = 0; k < np; k++) {
+				char dev[12], ids[160], pid[16], cmd[256];
+				const char *cell[5] = { dev, ids, pid, cmd,
+							nsim_runtime_version() };
+				size_t off = 0;
+				__u32 c;
+
+				snprintf(dev, sizeof(dev), "%u", d->d.device);
+				ids[0] = '\0';
+				for (c = 0; c < d->d.num_cores && off < sizeof(ids); c++)
+					if (d->d.cores[c].owner_pid == pids[k])
+						off += snprintf(ids + off, sizeof(ids) - off,
+								"%s%u", off ? ", " : "",
+								d->global_core0 + c);
+				snprintf(pid, sizeof(pid), "%u", pids[k]);
+				proc_cmdline(pids[k], cmd, sizeof(cmd));
+				/* neuron-ls cuts long command lines */
+				if (strlen(cmd) > 40)
+					strcpy(cmd + 37, "...");
+				any = true;
+				if (pass)
+					ls_row(&pt, cell);
+				else
+					ls_fit(&pt, cell);
+			}
+		}
+	}
+	ls_rule(&pt);
+}
+
 static int cmd_ls(int argc, char **argv)
 {
-	json_t *arr = tool_json ? json_array() : NULL;
 	struct snap s;
-	size_t i, k;
+	size_t i;
 
 	if (argc > 1)
 		return usage_error("unexpected argument '%s' (try --help)", argv[1]);
 	if (snap_take(&s))
 		return 1;
-	if (!tool_json)
-		printf("%-7s %-10s %-5s %-10s %-10s %-6s %s\n", "DEVICE", "GENERATION",
-		       "CORES", "HBM", "HBM USED", "MODELS", "PROCESSES");
-	for (i = 0; i < s.ndev; i++) {
-		const struct snap_dev *d = &s.dev[i];
-		__u64 hbm = d->d.hbm_channel_size * d->d.num_hbm_channels;
-		__u32 pids[NEURONSIM_MAX_CORES];
-		char cmd[256], h[32], u[32];
-		size_t np;
+	if (tool_json) {
+		json_t *arr = json_array();
 
-		if (!snap_wanted(d))
-			continue;
-		np = owners(d, pids);
-		if (tool_json) {
-			json_t *procs = json_array();
-
-			for (k = 0; k < np; k++)
-				json_array_append_new(procs, json_pack("{s:I,s:o}",
-					"pid", (json_int_t)pids[k], "command",
-					json_text(proc_cmdline(pids[k], cmd, sizeof(cmd)))));
-			json_array_append_new(arr, json_pack("{s:I,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:o}",
-				"device", (json_int_t)d->d.device,
-				"generation", d->d.arch_name,
-				"arch_gen", (json_int_t)d->d.arch_gen,
-				"neuron_cores", (json_int_t)d->d.num_cores,
-				"hbm_channels", (json_int_t)d->d.num_hbm_channels,
-				"hbm_bytes", (json_int_t)hbm,
-				"hbm_used", (json_int_t)d->d.hbm_used,
-				"models", (json_int_t)d->d.num_models,
-				"processes", procs));
-			continue;
-		}
-		human_bytes(h, sizeof(h), hbm);
-		human_bytes(u, sizeof(u), d->d.hbm_used);
-		printf("%-7u %-10s %-5u %-10s %-10s %-6u", d->d.device, d->d.arch_name,
-		       d->d.num_cores, h, u, d->d.num_models);
-		for (k = 0; k < np; k++)
-			printf("%s%u (%s)", k ? ", " : " ", pids[k],
-			       proc_cmdline(pids[k], cmd, sizeof(cmd)));
-		printf("%s\n", np ? "" : " -");
-	}
-	if (tool_json)
+		for (i = 0; i < s.ndev; i++)
+			if (snap_wanted(&s.dev[i]))
+				json_array_append_new(arr, ls_json_device(&s.dev[i]));
 		tool_json_print(arr);
+	} else {
+		ls_tables(&s);
+	}
 	snap_free(&s);
 	return 0;
 }
 
 const struct nsim_cmd nsim_cmd_ls = {
 	.name = "ls",
-	.summary = "one row per device: generation, cores, HBM, models, processes",
+	.summary = "the devices as neuron-ls shows them (-j: neuron-ls -j's JSON)",
 	.usage = "ls",
-	.help = "  every device (or device N with -d), as neuron-ls lists Neuron\n"
-		"  devices: generation, NeuronCores, HBM and HBM in use, models, and\n"
-		"  the processes holding its NeuronCores with their command lines\n"
-		"  (netlink GET_DEVICE, /proc/PID/cmdline).\n",
+	.help = "  every device (or device N with -d) as neuron-ls lists Neuron devices:\n"
+		"  the instance type and id, then per device its NeuronCores and their\n"
+		"  global ids, HBM, connected devices, PCI BDF, CPU affinity and NUMA\n"
+		"  node, then the processes holding its NeuronCores (pid, command line,\n"
+		"  runtime version).  With -j, neuron-ls -j's JSON: an array of one\n"
+		"  object per device (neuron_device, bdf, cpu_affinity, numa_node,\n"
+		"  connected_to, nc_count, logical_neuroncore_config, memory_size,\n"
+		"  neuroncore_ids, neuron_processes).  The PCI address, CPU affinity,\n"
+		"  NUMA node and instance are simulated (Documentation/userspace.rst,\n"
+		"  \"Simulated values\").\n",
 	.run = cmd_ls,
 };

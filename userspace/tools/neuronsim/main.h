@@ -214,4 +214,46 @@ bool snap_wanted(const struct snap_dev *d);
 const char *proc_cmdline(__u32 pid, char *buf, size_t len);
 void human_bytes(char *out, size_t cap, __u64 n);
 
+/**
+ * struct nsim_instance - the simulated EC2 instance (identity.c;
+ *	Documentation/userspace.rst, "Simulated values"): neuron-monitor's
+ *	instance_info and the exporter's instance labels.  Static strings.
+ * @name: instance_name.
+ * @id: instance_id.
+ * @type: instance_type, by the first device's generation.
+ * @availability_zone: instance_availability_zone.
+ * @availability_zone_id: instance_availability_zone_id.
+ * @region: instance_region.
+ * @ami_id: ami_id.
+ * @subnet_id: subnet_id.
+ */
+struct nsim_instance {
+	const char *name, *id, *type, *availability_zone;
+	const char *availability_zone_id, *region, *ami_id, *subnet_id;
+};
+
+/**
+ * struct nsim_dev_ident - what neuron-ls shows of a device besides its
+ *	NeuronCores (identity.c).
+ * @bdf: simulated PCI bus:device.function, "10:00.0" for device 0.
+ * @cpu_affinity: the CPUs near the device: every online CPU of the host.
+ * @numa_node: its NUMA node, a string as neuron-ls prints it: "0".
+ * @memory_size: HBM bytes.
+ * @connected: the devices it is connected to (sysfs connected_devices).
+ * @nconnected: entries of @connected; -1 when the module does not say.
+ */
+struct nsim_dev_ident {
+	char bdf[16];
+	char cpu_affinity[256];
+	char numa_node[8];
+	__u64 memory_size;
+	__u32 connected[NEURONSIM_MAX_DEVICES];
+	int nconnected;
+};
+
+/* identity.c */
+void nsim_instance_get(const struct snap *s, struct nsim_instance *out);
+void nsim_dev_ident_get(const struct snap_dev *d, struct nsim_dev_ident *out);
+const char *nsim_runtime_version(void);
+
 #endif /* _NEURONSIM_TOOL_MAIN_H */
