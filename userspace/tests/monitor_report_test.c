@@ -691,9 +691,10 @@ static double series(const char *text, const char *prefix)
 	return NAN;
 }
 
+/* the instance labels: identity.c's simulated instance, a trn2 device */
 #define INST "instance_name=\"neuronsim\",instance_id=\"i-0000000000000000\"," \
-	"instance_type=\"trn2.48xlarge\",availability_zone=\"us-west-2a\"," \
-	"region=\"us-west-2\",subnet_id=\"subnet-00000000\""
+	"instance_type=\"trn2.48xlarge\",availability_zone=\"sim-1a\"," \
+	"region=\"sim-1\",subnet_id=\"subnet-0000000000000000\""
 
 TEST(prometheus_exposition)
 {

@@ -748,28 +748,20 @@ static json_t *collect(enum mr_group g, const struct mr_sample *prev,
 
 /* ---- the always-present members */
 
-/*
- * The simulated instance: one function, to be replaced by the command's
- * instance identity shared with "ls" (Documentation/userspace.rst,
- * "monitor").
- */
-json_t *mr_instance_info(const char *gen_name)
+json_t *mr_instance_info(const struct snap *s)
 {
-	char type[32];
+	struct nsim_instance in;
 
-	if (!gen_name)
-		gen_name = "trn2";
-	snprintf(type, sizeof(type), "%s.%s", gen_name,
-		 strcmp(gen_name, "trn1") ? "48xlarge" : "32xlarge");
+	nsim_instance_get(s, &in);
 	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
-			 "instance_name", "neuronsim",
-			 "instance_id", "i-0000000000000000",
-			 "instance_type", type,
-			 "instance_availability_zone", "us-west-2a",
-			 "instance_availability_zone_id", "usw2-az1",
-			 "instance_region", "us-west-2",
-			 "ami_id", "ami-0000000000000000",
-			 "subnet_id", "subnet-00000000",
+			 "instance_name", in.name,
+			 "instance_id", in.id,
+			 "instance_type", in.type,
+			 "instance_availability_zone", in.availability_zone,
+			 "instance_availability_zone_id", in.availability_zone_id,
+			 "instance_region", in.region,
+			 "ami_id", in.ami_id,
+			 "subnet_id", in.subnet_id,
 			 "error", "");
 }
 
@@ -1037,7 +1029,6 @@ json_t *mr_state_report(struct mr_state *st, struct mr_sample *cur)
 	__u32 pids[NEURONSIM_MAX_DEVICES * NEURONSIM_MAX_CORES];
 	size_t nslots = cfg->nrules * MR_RUNTIME_GROUPS, n, i, r;
 	json_t *rep = json_object(), *rts = json_array(), *sys = json_object();
-	const struct snap_dev *d0 = first_dev(cur, &st->opts);
 	bool *due = calloc(nslots ? nslots : 1, sizeof(*due));
 	char tag[256];
 
@@ -1080,7 +1071,7 @@ json_t *mr_state_report(struct mr_state *st, struct mr_sample *cur)
 		slot_advance(&st->tick, cur);
 	set(rep, "neuron_runtime_data", rts);
 	set(rep, "system_data", sys);
-	set(rep, "instance_info", mr_instance_info(d0 ? d0->d.arch_name : NULL));
+	set(rep, "instance_info", mr_instance_info(&cur->snap));
 	set(rep, "neuron_hardware_info", hardware_info(cur, &st->opts));
 	free(due);
 	return rep;

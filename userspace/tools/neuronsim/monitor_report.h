@@ -278,13 +278,13 @@ json_t *mr_report(const struct mr_config *cfg, const struct mr_opts *o,
 double mr_percentile(const double *sorted, size_t n, unsigned int p);
 
 /*
- * The simulated instance: neuron-monitor's instance_info object
- * (instance_name, instance_id, instance_type, instance_availability_zone,
+ * neuron-monitor's instance_info object (instance_name, instance_id,
+ * instance_type, instance_availability_zone,
  * instance_availability_zone_id, instance_region, ami_id, subnet_id,
- * error).  @gen_name: the first device's generation ("trn2"), NULL when
- * none.
+ * error): the simulated instance of identity.c, whose type is the first
+ * device's of @s.
  */
-json_t *mr_instance_info(const char *gen_name);
+json_t *mr_instance_info(const struct snap *s);
 
 /**
  * struct mr_prom - the exposition's state between reports: the counters
