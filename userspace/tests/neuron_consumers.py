@@ -36,7 +36,8 @@ STATES = ("idle", "loaded", "executing")
 
 # ---- the schema, one place: what the consumers read, with its type ----
 # A dict is an object with at least these keys; ("map", X) an object of
-# any keys, each X; [X] an array of X; a tuple of types: any of them.
+# any keys, each X; ("opt", X) null or X; [X] an array of X; a tuple of
+# types: any of them.
 NUM = (int, float)
 INT = int
 STR = str
@@ -77,8 +78,10 @@ RUNTIME = {
         "execution_stats": group(
             error_summary={k: INT for k in ERROR_TYPES},
             execution_summary={k: INT for k in STATUS_TYPES},
-            latency_stats={"total_latency": LATENCY,
-                           "device_latency": LATENCY}),
+            # null when no execution ended in the period (neuron-monitor's
+            # user guide, execution_stats)
+            latency_stats={"total_latency": ("opt", LATENCY),
+                           "device_latency": ("opt", LATENCY)}),
         "memory_used": group(
             neuron_runtime_used_bytes={
                 "host": INT, "neuron_device": INT,
@@ -163,6 +166,9 @@ def walk(value, schema, path, faults):
             return
         for i, v in enumerate(value):
             walk(v, schema[0], f"{path}[{i}]", faults)
+    elif isinstance(schema, tuple) and schema and schema[0] == "opt":
+        if value is not None:
+            walk(value, schema[1], path, faults)
     elif isinstance(schema, tuple) and schema and schema[0] == "map":
         if not isinstance(value, dict):
             faults.append(f"{path}: an object wanted, got {type(value).__name__}")
@@ -242,7 +248,8 @@ class Exporter:
                 for k, v in g["execution_summary"].items():
                     m.labels(**tag, status_type=k).inc(v)
                 m = self.metric(Gauge, "execution_latency_seconds", rl + ["percentile"])
-                for k, v in g["latency_stats"]["total_latency"].items():
+                # the exporter skips a null total_latency
+                for k, v in (g["latency_stats"]["total_latency"] or {}).items():
                     if v is not None:
                         m.labels(**tag, percentile=k).set(v)
         sd = report["system_data"]
@@ -405,8 +412,8 @@ def main():
                         for rt in r["neuron_runtime_data"]
                         for c in rt["report"]["neuroncore_counters"]["neuroncores_in_use"].values()),
                        default=0)
-            p50 = [rt["report"]["execution_stats"]["latency_stats"]["total_latency"]["p50"]
-                   for r in reports for rt in r["neuron_runtime_data"]]
+            p50 = [(rt["report"]["execution_stats"]["latency_stats"]["total_latency"]
+                    or {}).get("p50") for r in reports for rt in r["neuron_runtime_data"]]
             if done <= 0:
                 faults.append("no completed execution in the reports")
             if not 0 < util <= 100:
