@@ -32,7 +32,7 @@ const struct kbin_gen kbin_gens[] = {
 		.psum_size = 4 * 64 * 2 * KBIN_KIB, .psum_banks = 4,
 	},
 	{
-		.name = "trn1", .device_name = "Trainium", .aliases = { "sunda", "inf2", "v2" },
+		.name = "trn1", .device_name = "Trainium1", .aliases = { "sunda", "inf2", "v2" },
 		.gen = KBIN_TARGET_TRN1, .arch_level = 20, .loadable = 1,
 		.num_cores = 2, .num_hbm_channels = 2,
 		.hbm_channel_size = 16 * KBIN_GIB,
