@@ -4,7 +4,7 @@
  * device (netlink GET_DEVICE dump: generation, NeuronCores and who holds
  * each, HBM), every model (GET_MODEL dump) and per NeuronCore its device
  * memory by category, read from the module's copy of the Neuron driver's
- * sysfs tree (/sys/class/neuronsim/neuronsimN/, Documentation/sysfs.rst)
+ * sysfs tree (neuronsim_sysfs_path(), Documentation/sysfs.rst)
  * as any tool of the driver reads it.  The category names are the plan
  * library's (kbin_mem_category_str()).
  */
@@ -20,7 +20,7 @@
 
 #include "main.h"
 
-/* one number of the sysfs tree (PATH under SNAP_SYSFS_CLASS), or -errno */
+/* one number of a device's sysfs tree (neuronsim_sysfs_path()), or -errno */
 static int sysfs_u64(__u64 *v, const char *fmt, ...)
 {
 	char path[512], buf[32];
@@ -76,27 +76,27 @@ static int snap_model_cb(const struct neuronsim_nl_model *m, void *ctx)
 /* the sysfs counters of one device */
 static void snap_sysfs(struct snap_dev *d)
 {
-	const char *cls = SNAP_SYSFS_CLASS "/" NEURONSIM_DEVICE_NAME;
+	char root[64];
 	unsigned int c, k;
 
-	d->sysfs = !sysfs_u64(&d->host_driver_memory,
-			      "%s%u/stats/memory_usage/host_mem/driver_memory/present",
-			      cls, d->d.device);
+	d->sysfs = !neuronsim_sysfs_path(d->d.device, root, sizeof(root)) &&
+		   !sysfs_u64(&d->host_driver_memory,
+			      "%s/stats/memory_usage/host_mem/driver_memory/present",
+			      root);
 	for (c = 0; d->sysfs && c < d->d.num_cores && c < NEURONSIM_MAX_CORES; c++) {
 		struct snap_core *sc = &d->core[c];
 		const char *core = "stats/memory_usage/device_mem";
 
-		if (sysfs_u64(&sc->used, "%s%u/neuron_core%u/%s/present", cls,
-			      d->d.device, c, core))
+		if (sysfs_u64(&sc->used, "%s/neuron_core%u/%s/present", root,
+			      c, core))
 			d->sysfs = false;
 		for (k = 0; k < KBIN_MEMCAT_MAX; k++)
-			if (sysfs_u64(&sc->mem[k], "%s%u/neuron_core%u/%s/%s/present",
-				      cls, d->d.device, c, core,
-				      kbin_mem_category_str(k)))
+			if (sysfs_u64(&sc->mem[k], "%s/neuron_core%u/%s/%s/present",
+				      root, c, core, kbin_mem_category_str(k)))
 				d->sysfs = false;
 		sysfs_u64(&sc->model_loads,
-			  "%s%u/neuron_core%u/stats/other_info/model_load_count/total",
-			  cls, d->d.device, c);
+			  "%s/neuron_core%u/stats/other_info/model_load_count/total",
+			  root, c);
 		if (neuronsim_engine_stats(d->d.device, c, &sc->dma))
 			memset(&sc->dma, 0, sizeof(sc->dma));
 	}
