@@ -12,7 +12,8 @@
  * Every piece of a device's state is in its struct nrsim_device; the
  * module keeps only the list of devices (devlist.c, which the bus, the
  * alias and netlink read).  Device N is a struct device
- * "neuronsimN" on the neuronsim bus (bus.c) with the node /dev/neuronsimN;
+ * "neuronsimN" on the neuronsim bus (bus.c) with the node /dev/neuronsimN
+ * (/dev/neuronN with neuron_compat, nrsim_node_prefix());
  * /dev/neuronsim is an alias whose open binds to device 0.
  *
  * Each open file gets a struct nrsim_file and counts against its device:
@@ -68,6 +69,18 @@ static void nrsim_device_put_file(struct nrsim_device *nd)
 	spin_lock(&nd->open.lock);
 	nd->open.nfiles--;
 	spin_unlock(&nd->open.lock);
+}
+
+/**
+ * nrsim_node_prefix() - the name of a device's node and sysfs class device
+ *	less its index: "neuronsim", or the Neuron driver's "neuron" with
+ *	neuron_compat (Documentation/module.rst).
+ *
+ * Return: the prefix.
+ */
+const char *nrsim_node_prefix(void)
+{
+	return nrsim_param_compat ? "neuron" : NEURONSIM_DEVICE_NAME;
 }
 
 static struct miscdevice nrsim_alias;
@@ -291,12 +304,13 @@ struct nrsim_device *nrsim_device_create(u32 index, const struct kbin_gen *arch)
 	nd->arch = arch;
 	nd->probe_ret = -ENODEV;
 	snprintf(nd->name, sizeof(nd->name), NEURONSIM_DEVICE_NAME "%u", index);
+	snprintf(nd->node, sizeof(nd->node), "%s%u", nrsim_node_prefix(), index);
 	spin_lock_init(&nd->open.lock);
 	device_initialize(&nd->dev);
 	nd->dev.bus = &nrsim_bus_type;
 	nd->dev.release = nrsim_device_release;
 	nd->misc.minor = MISC_DYNAMIC_MINOR;
-	nd->misc.name = nd->name;
+	nd->misc.name = nd->node;
 	nd->misc.fops = &nrsim_fops;
 	nd->misc.parent = &nd->dev;
 	nd->misc.mode = 0600;

@@ -95,6 +95,7 @@ static void nrsim_run_done_locked(struct nrsim_run *r, u32 i, int ret, u64 ns,
 	atomic64_add(ns, &st->busy_ns);
 	if (ret && ret != -ECANCELED)
 		atomic64_inc(&st->errors);
+	nrsim_sysfs_dma_counted(m->nd, sg->core, ret && ret != -ECANCELED);
 	qr->status = ret;
 	qr->ns = ns;
 	qr->runs++;

@@ -862,6 +862,7 @@ static void nrsim_exec_work(struct work_struct *work)
 	atomic64_add(udma, &st->udma_descs);
 	atomic64_add(descs, &st->descs);
 	atomic64_add(xs->res.wall_ns, &st->busy_ns);
+	nrsim_sysfs_dma_counted(nd, xs->res.core, false);
 	if (ret != -ECANCELED)
 		nrsim_sysfs_count_exec(nd, xs->res.core, ret, xs->res.virtual_ns);
 	spin_lock(&nf->run_lock);

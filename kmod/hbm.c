@@ -32,26 +32,36 @@
 
 #include "nrsim.h"
 
-static void nrsim_acct_add(struct nrsim_usage_acct *a, u64 n)
+/*
+ * Account @n bytes of @usage more (@add) or fewer in @a.  *@cat and *@all
+ * get the NRSIM_ACCT_* bits of the sysfs fields of the usage's device
+ * category and of @a->all that moved (nrsim_acct_add()).
+ */
+static void nrsim_mem_acct(struct nrsim_mem_acct *a, u32 usage, u64 n,
+			   bool add, unsigned int *cat, unsigned int *all)
 {
-	a->total += n;
-	a->present += n;
-	if (a->present > a->peak)
-		a->peak = a->present;
+	struct nrsim_usage_acct *c = &a->category[kbin_usage_category(usage)];
+
+	if (add) {
+		*all = nrsim_acct_add(&a->all, n);
+		nrsim_acct_add(&a->usage[usage], n);
+		*cat = nrsim_acct_add(c, n);
+	} else {
+		*all = nrsim_acct_sub(&a->all, n);
+		nrsim_acct_sub(&a->usage[usage], n);
+		*cat = nrsim_acct_sub(c, n);
+	}
 }
 
-static void nrsim_mem_acct_add(struct nrsim_mem_acct *a, u32 usage, u64 n)
+/* tell the tree's owner (struct nrsim_dev_hbm.moved) what moved */
+static void nrsim_hbm_moved(struct nrsim_device *nd, u32 core, u32 usage,
+			    unsigned int cat, unsigned int all)
 {
-	nrsim_acct_add(&a->all, n);
-	nrsim_acct_add(&a->usage[usage], n);
-	nrsim_acct_add(&a->category[kbin_usage_category(usage)], n);
-}
+	void (*moved)(struct nrsim_device *nd, u32 core, u32 usage,
+		      unsigned int cat, unsigned int all) = READ_ONCE(nd->hbm.moved);
 
-static void nrsim_mem_acct_sub(struct nrsim_mem_acct *a, u32 usage, u64 n)
-{
-	a->all.present -= n;
-	a->usage[usage].present -= n;
-	a->category[kbin_usage_category(usage)].present -= n;
+	if (moved)
+		moved(nd, core, usage, cat, all);
 }
 
 /* the data of nrsim_fit(): the alignment and the caller's cursor, or NULL */
@@ -104,6 +114,7 @@ u64 nrsim_hbm_alloc(struct nrsim_device *nd, u32 core, u64 size, u64 align,
 {
 	struct nrsim_fit_data fit = { .first_free = NULL };
 	struct nrsim_hbm_channel *ch;
+	unsigned int cat, all;
 	unsigned long addr;
 	u32 channel;
 
@@ -124,9 +135,10 @@ u64 nrsim_hbm_alloc(struct nrsim_device *nd, u32 core, u64 size, u64 align,
 	if (!addr)
 		return 0;
 	spin_lock(&nd->hbm.lock);
-	nrsim_mem_acct_add(&ch->acct, usage, size);
-	nrsim_mem_acct_add(&nd->hbm.core[core], usage, size);
+	nrsim_mem_acct(&ch->acct, usage, size, true, &cat, &all);
+	nrsim_mem_acct(&nd->hbm.core[core], usage, size, true, &cat, &all);
 	spin_unlock(&nd->hbm.lock);
+	nrsim_hbm_moved(nd, core, usage, cat, all);
 	return addr;
 }
 
@@ -142,6 +154,7 @@ void nrsim_hbm_free(struct nrsim_device *nd, u32 core, u64 addr, u64 size,
 		    u32 usage)
 {
 	struct nrsim_hbm_channel *ch;
+	unsigned int cat, all;
 
 	if (!addr)
 		return;
@@ -150,9 +163,10 @@ void nrsim_hbm_free(struct nrsim_device *nd, u32 core, u64 addr, u64 size,
 	nrsim_mem_discard(&nd->mem, addr, size);
 	gen_pool_free(ch->pool, addr, size);
 	spin_lock(&nd->hbm.lock);
-	nrsim_mem_acct_sub(&ch->acct, usage, size);
-	nrsim_mem_acct_sub(&nd->hbm.core[core], usage, size);
+	nrsim_mem_acct(&ch->acct, usage, size, false, &cat, &all);
+	nrsim_mem_acct(&nd->hbm.core[core], usage, size, false, &cat, &all);
 	spin_unlock(&nd->hbm.lock);
+	nrsim_hbm_moved(nd, core, usage, cat, all);
 }
 
 /**

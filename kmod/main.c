@@ -72,6 +72,14 @@ unsigned int nrsim_dma_ring_max_descs = UDMA_RING_LOADER_MAX_DESCS;
 module_param_named(dma_ring_max_descs, nrsim_dma_ring_max_descs, uint, 0644);
 MODULE_PARM_DESC(dma_ring_max_descs, "descriptors of one UDMA ring; a queue side needing more gets several rings (default and maximum 16777088, minimum 128, a multiple of 128)");
 
+bool nrsim_param_compat;
+module_param_named(neuron_compat, nrsim_param_compat, bool, 0444);
+MODULE_PARM_DESC(neuron_compat, "the Neuron driver's names: class neuron_device, devices and nodes neuronN (default off; refused while the driver is loaded)");
+
+char *nrsim_param_compat_refuse;
+module_param_named(compat_check_path, nrsim_param_compat_refuse, charp, 0444);
+MODULE_PARM_DESC(compat_check_path, "for tests: a path whose existence refuses neuron_compat as the Neuron driver's do (default none)");
+
 static int __init nrsim_init(void)
 {
 	const struct kbin_gen *arch;

@@ -79,12 +79,65 @@ struct nrsim_mem {
  * @total: bytes allocated since the device was created.
  * @present: bytes held now.
  * @peak: largest @present seen.
+ * @shown: the three as the sysfs files show them (Documentation/sysfs.rst,
+ *	"Clearing a counter"): a write to a file sets its field to 0; then
+ *	@shown.total counts on, @shown.present moves with @present but never
+ *	below 0, @shown.peak is the largest @shown.present since.  So
+ *	@shown.present <= @present at all times, and both are 0 when nothing
+ *	is held.  The three above are never cleared.
  */
 struct nrsim_usage_acct {
 	u64 total;
 	u64 present;
 	u64 peak;
+	struct {
+		u64 total;
+		u64 present;
+		u64 peak;
+	} shown;
 };
+
+/* which fields of a struct nrsim_usage_acct moved (sysfs notification) */
+#define NRSIM_ACCT_TOTAL	0x1
+#define NRSIM_ACCT_PRESENT	0x2
+#define NRSIM_ACCT_PEAK		0x4
+
+/*
+ * nrsim_acct_add - account @n bytes more held in @a (and in @a->shown).
+ * Context: the lock of @a held.  Return: the NRSIM_ACCT_* bits of the
+ * fields of @a->shown that moved.
+ */
+static inline unsigned int nrsim_acct_add(struct nrsim_usage_acct *a, u64 n)
+{
+	unsigned int moved = n ? NRSIM_ACCT_TOTAL | NRSIM_ACCT_PRESENT : 0;
+
+	a->total += n;
+	a->present += n;
+	if (a->present > a->peak)
+		a->peak = a->present;
+	a->shown.total += n;
+	a->shown.present += n;
+	if (a->shown.present > a->shown.peak) {
+		a->shown.peak = a->shown.present;
+		moved |= NRSIM_ACCT_PEAK;
+	}
+	return moved;
+}
+
+/*
+ * nrsim_acct_sub - account @n bytes of @a released; @a->shown.present
+ * stops at 0 (it was cleared while they were held).
+ * Context: the lock of @a held.  Return: NRSIM_ACCT_PRESENT when
+ * @a->shown.present moved, else 0.
+ */
+static inline unsigned int nrsim_acct_sub(struct nrsim_usage_acct *a, u64 n)
+{
+	u64 s = min(n, a->shown.present);
+
+	a->present -= n;
+	a->shown.present -= s;
+	return s ? NRSIM_ACCT_PRESENT : 0;
+}
 
 /**
  * struct nrsim_mem_acct - the HBM accounting of one channel or NeuronCore
@@ -232,7 +285,9 @@ enum nrsim_host_mem {
  * @status: per enum nrsim_status, the LOADs and the executions of a
  *	subgraph on the core that ended so.
  * @model_loads: successful LOADs whose first subgraph is on the core.
- * @models: models loaded now whose first subgraph is on the core.
+ * @models: models loaded now whose first subgraph is on the core, as
+ *	sysfs shows it: a write to model_load_count/present sets it to 0,
+ *	and an unload takes it down to 0, not below.
  * @inferences: executions of a subgraph on the core that finished.
  * @time_ns: virtual nanoseconds of the executions of a subgraph on the
  *	core.
@@ -290,17 +345,26 @@ struct nrsim_dev_open {
 	bool removing;
 };
 
+struct nrsim_device;
+
 /**
  * struct nrsim_dev_hbm - a device's HBM (hbm.c; nrsim_hbm_init()).
  * @lock: protects the accounting in @channel and @core, and sysfs's
  *	host memory counters (struct nrsim_dev_sysfs.host_mem).
  * @channel: its HBM channels, arch->num_hbm_channels of them.
  * @core: per NeuronCore, the HBM charged to it (arch->num_cores).
+ * @moved: called after a NeuronCore's accounting moved, outside @lock,
+ *	with the NRSIM_ACCT_* bits of the usage's device category and of
+ *	@core's @all that moved; any context.  Set by sysfs.c (its pollers,
+ *	Documentation/sysfs.rst) while the device's tree exists, else NULL:
+ *	hbm.c, a leaf, calls no file above it.
  */
 struct nrsim_dev_hbm {
 	spinlock_t lock;	/* HBM accounting */
 	struct nrsim_hbm_channel channel[NEURONSIM_MAX_HBM_CHANNELS];
 	struct nrsim_mem_acct core[NEURONSIM_MAX_CORES];
+	void (*moved)(struct nrsim_device *nd, u32 core, u32 usage,
+		      unsigned int cat_moved, unsigned int all_moved);
 };
 
 /**
@@ -394,15 +458,26 @@ struct nrsim_dev_debugfs {
 	struct dentry *links[NRSIM_DEBUGFS_LINKS];
 };
 
+struct nrsim_sysfs_files;
+
 /**
  * struct nrsim_dev_sysfs - a device's Neuron-driver sysfs tree and its
  *	counters (sysfs.c; nrsim_sysfs_add()).
- * @dev: the device neuronsimN of class neuronsim, the root of the tree;
- *	NULL until nrsim_sysfs_add().
+ * @dev: the device neuronsimN of class neuronsim (neuronN of class
+ *	neuron_device with neuron_compat), the root of the tree; NULL until
+ *	nrsim_sysfs_add().
  * @dirs: the tree's directories in the order they were added.
  * @ndirs: entries in @dirs.
+ * @notify: info/notify_delay is 0: a counter that moves notifies its
+ *	files' pollers (sysfs_notify_dirent()); READ_ONCE/WRITE_ONCE.
+ * @files: what sysfs.c keeps of the tree besides: the counter files'
+ *	kernfs nodes (to notify them) and the bases of cleared counters;
+ *	NULL until nrsim_sysfs_add().
  * @host_mem: host memory per enum nrsim_host_mem (host_mem/), under the
  *	HBM lock (struct nrsim_dev_hbm).
+ * @core_host_mem: per NeuronCore, the host memory of
+ *	neuron_coreM/stats/memory_usage/host_mem (the kernel memory of the
+ *	models whose first subgraph is on M), under the HBM lock.
  * @core: per NeuronCore, its load and execution counters (status/ and
  *	other_info/).
  */
@@ -410,7 +485,10 @@ struct nrsim_dev_sysfs {
 	struct device *dev;
 	struct kobject **dirs;
 	u32 ndirs;
+	bool notify;
+	struct nrsim_sysfs_files *files;
 	struct nrsim_usage_acct host_mem[NRSIM_HOST_MEM_MAX];
+	struct nrsim_usage_acct core_host_mem[NEURONSIM_MAX_CORES];
 	struct nrsim_core_stats core[NEURONSIM_MAX_CORES];
 };
 
@@ -423,8 +501,10 @@ struct nrsim_dev_sysfs {
  *	whole struct when its last reference goes.
  * @index: device index N (/dev/neuronsimN).
  * @arch: its row of the generation table (kbin_gen.h): the geometry.
- * @name: "neuronsimN".
- * @misc: its device node /dev/neuronsimN.
+ * @name: "neuronsimN", its name on the bus, in debugfs and in messages.
+ * @node: the name of its device node and of its sysfs class device:
+ *	"neuronsimN", or "neuronN" with neuron_compat (nrsim_node_prefix()).
+ * @misc: its device node /dev/<@node>.
  * @probed: the driver's probe ran, or may no longer run (device.c);
  *	under the device lock.
  * @probe_ret: what the probe returned, -ENODEV before it runs.
@@ -446,6 +526,7 @@ struct nrsim_device {
 	u32 index;
 	const struct kbin_gen *arch;
 	char name[16];
+	char node[16];
 	struct miscdevice misc;
 	bool probed;
 	int probe_ret;
@@ -932,6 +1013,8 @@ extern unsigned int nrsim_dma_ring_max_descs;
 extern unsigned int nrsim_max_runs_per_fd;
 extern unsigned long nrsim_max_run_bytes;
 extern unsigned int nrsim_max_tensors_per_fd;
+extern bool nrsim_param_compat;
+extern char *nrsim_param_compat_refuse;
 
 /**
  * nrsim_copy_out() - write an ioctl's output struct back: the first
@@ -980,6 +1063,7 @@ void nrsim_devices_erase(u32 index);
 
 /* device.c */
 const struct kbin_gen *nrsim_arch_find(const char *name);
+const char *nrsim_node_prefix(void);
 int nrsim_device_probe(struct device *dev);
 int nrsim_device_unprobe(struct device *dev);
 struct nrsim_device *nrsim_device_create(u32 index, const struct kbin_gen *arch);
@@ -1254,5 +1338,6 @@ void nrsim_sysfs_model_published(struct nrsim_model *m);
 void nrsim_sysfs_count_exec(struct nrsim_device *nd, u32 core, int status,
 			    u64 virtual_ns);
 void nrsim_sysfs_model_unpublished(struct nrsim_model *m);
+void nrsim_sysfs_dma_counted(struct nrsim_device *nd, u32 core, bool error);
 
 #endif /* _NRSIM_H */

@@ -299,9 +299,9 @@ static int as_nobody(void)
 		{ "/sys/bus/neuronsim/del_device", O_WRONLY },
 	};
 	/*
-	 * Documentation/security.rst: what everyone may read; the caps and
-	 * the Neuron driver's counters (world-readable as its own) only root
-	 * may write
+	 * Documentation/security.rst: what everyone may read; the caps, the
+	 * Neuron driver's counters (world-readable as its own, cleared by a
+	 * write) and notify_delay only root may write
 	 */
 	static const struct {
 		const char *path;
@@ -312,9 +312,11 @@ static int as_nobody(void)
 		{ SYSFS0 "/neuron_core0/stats/memory_usage/device_mem/present", 1 },
 		{ "/sys/bus/neuronsim/devices/neuronsim0/arch", 0 },
 		{ SYSFS0 "/info/architecture/device_name", 0 },
-		{ SYSFS0 "/stats/memory_usage/host_mem/driver_memory/present", 0 },
-		{ SYSFS0 "/neuron_core0/stats/status/success/total", 0 },
-		{ SYSFS0 "/neuron_core0/stats/other_info/dma_bytes/total", 0 },
+		{ SYSFS0 "/stats/memory_usage/host_mem/driver_memory/present", 1 },
+		{ SYSFS0 "/neuron_core0/stats/status/success/total", 1 },
+		{ SYSFS0 "/neuron_core0/stats/other_info/dma_bytes/total", 1 },
+		{ SYSFS0 "/info/notify_delay", 1 },
+		{ SYSFS0 "/connected_devices", 0 },
 	};
 	unsigned int i;
 	int bad = 0;

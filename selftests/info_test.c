@@ -16,6 +16,8 @@
 
 #include <linux/neuronsim.h>
 
+#include <libneuronsim.h>
+
 #include "kselftest_harness.h"
 #include "plans.h"
 
@@ -49,14 +51,15 @@ static const struct geometry *expected(void)
 	return NULL;
 }
 
-/* the node under test: /dev/neuronsim$NSIM_DEV */
+/* the node under test: device $NSIM_DEV's (neuronsim_dev_path()), or the alias */
 static const char *node(void)
 {
 	static char path[64];
 	const char *d = getenv("NSIM_DEV");
 
-	snprintf(path, sizeof(path), "/dev/" NEURONSIM_DEVICE_NAME "%s",
-		 d ? d : "");
+	if (!d || !*d || neuronsim_dev_path(strtoul(d, NULL, 10), path, sizeof(path)))
+		snprintf(path, sizeof(path), "/dev/" NEURONSIM_DEVICE_NAME "%s",
+			 d ? d : "");
 	return path;
 }
 

@@ -12,6 +12,8 @@
 
 #include <linux/neuronsim.h>
 
+#include <libneuronsim.h>
+
 #include "kselftest.h"
 
 __attribute__((constructor)) static void nsim_needs_device(void)
@@ -19,8 +21,11 @@ __attribute__((constructor)) static void nsim_needs_device(void)
 	const char *dev = getenv("NSIM_DEV");
 	char path[64];
 
-	snprintf(path, sizeof(path), "/dev/" NEURONSIM_DEVICE_NAME "%s",
-		 dev && *dev ? dev : "");
+	/* the node of device NSIM_DEV as the module names it, or the alias */
+	if (!dev || !*dev ||
+	    neuronsim_dev_path(strtoul(dev, NULL, 10), path, sizeof(path)))
+		snprintf(path, sizeof(path), "/dev/" NEURONSIM_DEVICE_NAME "%s",
+			 dev && *dev ? dev : "");
 	if (!access(path, F_OK))
 		return;
 	ksft_print_header();

@@ -13,7 +13,8 @@
 # layout - the lists below are the driver's, written down independently
 # of the module - and prints "neuron<N>/PATH VALUE", PATH relative to the
 # device.  Exit status 0; 1 when a documented file is missing, unreadable
-# or not a number where the driver has one; 2 when no device matches.
+# or not of the driver's form (a number, the list of connected devices,
+# the serial number, the power line); 2 when no device matches.
 
 prefix=${1:-/sys/class/neuronsim/neuronsim}
 
@@ -47,6 +48,11 @@ rd() {
 		bad=1
 		return ;;
 	esac
+	if [ -n "${5:-}" ] && ! printf '%s\n' "$v" | grep -Eqx "$5"; then
+		echo "# not of the driver's form: $1/$3: '$v'"
+		bad=1
+		return
+	fi
 	echo "$2/$3 $v"
 }
 
@@ -55,9 +61,19 @@ for d in "$prefix"[0-9]*; do
 	[ -d "$d" ] || continue
 	n=$((n + 1))
 	name=neuron${d#"$prefix"}
+	rd "$d" "$name" core_count num
+	rd "$d" "$name" connected_devices "" '([0-9]+(, [0-9]+)*)?'
+	rd "$d" "$name" info/notify_delay "" '0|-1'
+	rd "$d" "$name" info/serial_number "" '[0-9a-f]{16}'
 	for f in arch_type instance_type device_name; do
 		rd "$d" "$name" "info/architecture/$f"
 	done
+	for f in mem_ecc_uncorrected mem_ecc_repairable_uncorrected \
+		 sram_ecc_uncorrected; do
+		rd "$d" "$name" "stats/hardware/$f" num
+	done
+	rd "$d" "$name" stats/power/utilization "" \
+		'POWER_STATUS_[A-Z_]+,[0-9]+,[0-9]+\.[0-9]{2},[0-9]+\.[0-9]{2},[0-9]+\.[0-9]{2}'
 	for c in $host_mem; do
 		for f in total present peak; do
 			rd "$d" "$name" "stats/memory_usage/host_mem/$c/$f" num
@@ -70,6 +86,7 @@ for d in "$prefix"[0-9]*; do
 		nc=${core##*/}
 		rd "$d" "$name" "$nc/info/architecture/arch_type"
 		for f in total present peak; do
+			rd "$d" "$name" "$nc/stats/memory_usage/host_mem/$f" num
 			rd "$d" "$name" "$nc/stats/memory_usage/device_mem/$f" num
 		done
 		for c in $device_mem; do

@@ -9,7 +9,14 @@
 # "hbm" accounts it (tensors among them), in model_load_count, in
 # status/success and in host_mem/driver_memory, and all of it returns to 0
 # after the unload; a refused plan counts in status/failure and
-# status/invalid_error.
+# status/invalid_error.  The device's own files: core_count,
+# connected_devices (the ring of the devices that exist, as new_device
+# and del_device change it), info/serial_number, info/notify_delay (0 and
+# -1 only), stats/hardware (0), stats/power/utilization (no data), the
+# NeuronCore's host_mem.  A write clears a counter's field (0644, root);
+# clearing what is held does not take present below 0 at the unload.
+# sysfs_notify_test: poll() wakes on a counter's change with notify_delay
+# 0 only, and only root writes.
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
 nsim_test_start
@@ -65,10 +72,53 @@ geometry_ok() { # INDEX ARCH
 	want=$(neuronsim -d $1 -j info | sed -n 's/.*"num_cores":\([0-9]*\).*/\1/p')
 	gen=$(neuronsim -d $1 -j info | sed -n 's/.*"arch_gen":\([0-9]*\).*/\1/p')
 	[ "$n" = "$want" ] || { echo "$n neuron_core dirs, $want NeuronCores"; return 1; }
-	[ "$(cat $d/info/architecture/instance_type)" = "$2" ] || return 1
-	[ "$(cat $d/info/architecture/arch_type)" = "NCv$gen" ] || return 1
+	# core_count: the number alone, no newline (the driver's)
+	[ "$(cat $d/core_count)" = "$want" ] || { echo "core_count $(cat $d/core_count)"; return 1; }
+	[ "$(wc -c < $d/core_count)" = "${#want}" ] || { echo "core_count is not the number alone"; return 1; }
+	# the driver's spellings: Trn2, NDv3 for the device, NCv3 per core
+	[ "$(cat $d/info/architecture/instance_type)" = "Trn${2#trn}" ] || return 1
+	[ "$(cat $d/info/architecture/arch_type)" = "NDv$gen" ] || return 1
 	[ "$(cat $d/neuron_core0/info/architecture/arch_type)" = "NCv$gen" ] || return 1
-	[ -n "$(cat $d/info/architecture/device_name)" ]
+	[ "$(cat $d/info/architecture/device_name)" = "Trainium${2#trn}" ] || return 1
+	[ "$(cat $d/info/serial_number)" = "4e53494d000000$(printf %02x $1)" ] || return 1
+	[ "$(cat $d/info/notify_delay)" = -1 ] || return 1
+	for f in mem_ecc_uncorrected mem_ecc_repairable_uncorrected sram_ecc_uncorrected; do
+		[ "$(cat $d/stats/hardware/$f)" = 0 ] || { echo "$f"; return 1; }
+	done
+	p=$(cat $d/stats/power/utilization)
+	now=$(date +%s)
+	t=$(echo "$p" | sed -n 's/^POWER_STATUS_NO_DATA,\([0-9]*\),0\.00,0\.00,0\.00$/\1/p')
+	[ -n "$t" ] && [ $((now - t)) -le 5 ] && [ $((t - now)) -le 5 ] ||
+		{ echo "power: '$p' at $now"; return 1; }
+}
+
+# ring_want INDEX: the devices INDEX is connected to, from the list of
+# devices (Documentation/sysfs.rst: the ring of the devices, in index order)
+ring_want() {
+	set -- $1 $(nsim_devices | sed 's/:.*//')
+	me=$1
+	shift
+	prev= next= first= last=
+	for i in "$@"; do
+		[ $i = $me ] && continue
+		[ -z "$first" ] && first=$i
+		last=$i
+		if [ $i -lt $me ]; then prev=$i; elif [ -z "$next" ]; then next=$i; fi
+	done
+	[ -z "$first" ] && { echo; return; }
+	[ -z "$prev" ] && prev=$last
+	[ -z "$next" ] && next=$first
+	if [ $prev = $next ]; then echo $prev
+	elif [ $prev -lt $next ]; then echo "$prev, $next"
+	else echo "$next, $prev"; fi
+}
+
+ring_ok() {
+	for d in $(nsim_devices); do
+		i=${d%%:*}
+		got=$(cat $SYS$i/connected_devices)
+		[ "$got" = "$(ring_want $i)" ] || { echo "device $i: '$got', want '$(ring_want $i)'"; return 1; }
+	done
 }
 
 check "the reader of the driver's tree reads every file of every device under ${SYS}N" reader_ok
@@ -76,16 +126,48 @@ for d in $(nsim_devices); do
 	check "device ${d%%:*}: one neuron_coreM per NeuronCore, info/architecture of ${d#*:}" \
 		geometry_ok ${d%%:*} ${d#*:}
 done
-read_only() {
+check "connected_devices: each device is connected to the devices before and after it in the ring" ring_ok
+ring_changes() {
+	nsim_new_device 5 trn1 || return 1
+	ring_ok
+	rc=$?
+	[ "$(cat ${SYS}5/connected_devices)" = "$(ring_want 5)" ] || rc=1
+	nsim_del_device 5 || return 1
+	[ $rc = 0 ] && ring_ok
+}
+check "connected_devices follows new_device 5 and del_device 5" ring_changes
+
+modes() {
 	for f in $DM/present $DM/tensors/present $C0/status/success/total \
-		 $C0/other_info/model_load_count/present $D0/info/architecture/arch_type \
+		 $C0/other_info/model_load_count/present \
+		 $C0/memory_usage/host_mem/peak $D0/info/notify_delay \
 		 $D0/stats/memory_usage/host_mem/driver_memory/peak; do
+		m=$(stat -c %a $f)
+		[ "$m" = 644 ] || { echo "$f: mode $m"; return 1; }
+	done
+	for f in $D0/info/architecture/arch_type $D0/info/serial_number \
+		 $D0/stats/hardware/mem_ecc_uncorrected $D0/stats/power/utilization \
+		 $D0/core_count $D0/connected_devices; do
 		m=$(stat -c %a $f)
 		[ "$m" = 444 ] || { echo "$f: mode $m"; return 1; }
 	done
-	! echo 1 > $DM/tensors/present
+	! echo 1 > $D0/info/serial_number
 }
-check "device 0: the files are read-only (mode 0444, a write fails)" read_only
+check "device 0: counters and notify_delay 0644 (root clears), the other files 0444" modes
+
+notify_delay_ok() {
+	f=$D0/info/notify_delay
+	echo 0 > $f && [ "$(cat $f)" = 0 ] || return 1
+	for v in 1 -2 abc; do
+		n=$(dmesg | grep -c "notify_delay: '$v' is neither 0 nor -1")
+		! echo $v > $f || { echo "$v accepted"; return 1; }
+		[ "$(dmesg | grep -c "notify_delay: '$v' is neither 0 nor -1")" = $((n + 1)) ] ||
+			{ echo "no message for $v"; return 1; }
+	done
+	[ "$(cat $f)" = 0 ] || return 1
+	echo -1 > $f && [ "$(cat $f)" = -1 ]
+}
+check "info/notify_delay switches between 0 and -1, refuses other values with a message" notify_delay_ok
 
 nsim_mkplan $P && nsim_mkplan $BAD bad
 ok0=$(cat $C0/status/success/total)
@@ -114,6 +196,9 @@ check "loaded: host_mem/driver_memory/present is the module's kernel memory for 
 	test "$(cat $D0/stats/memory_usage/host_mem/driver_memory/present)" = \
 	"$(sed -n 's/^kmem_bytes //p' $DBG/stats)" -a \
 	"$(cat $D0/stats/memory_usage/host_mem/driver_memory/present)" -gt 0
+check "loaded: neuron_core0's host_mem/present is the model's kernel memory too" \
+	test "$(cat $C0/memory_usage/host_mem/present)" = \
+	"$(cat $D0/stats/memory_usage/host_mem/driver_memory/present)"
 kill -INT $HOLD
 wait $HOLD
 check "unloaded: device_mem/tensors/present is 0" test "$(cat $DM/tensors/present)" = 0
@@ -129,6 +214,61 @@ check "a refused plan (bad magic): status/failure and status/invalid_error one m
 	test "$(cat $C0/status/failure/total)" = $((fail0 + 1)) -a \
 	"$(cat $C0/status/invalid_error/total)" = $((inv0 + 1)) -a \
 	"$(cat $C0/status/success/total)" = $((ok0 + 1))
+
+# clear_ok FILE: a write sets the field to 0
+clear_ok() { echo 1 > "$1" && [ "$(cat "$1")" = 0 ] || { echo "$1: $(cat "$1") after the write"; return 1; }; }
+
+clears() {
+	for f in $C0/status/success/total $C0/status/failure/present \
+		 $C0/other_info/model_load_count/total \
+		 $DM/tensors/total $DM/tensors/peak $DM/total $DM/peak \
+		 $C0/memory_usage/host_mem/total $C0/memory_usage/host_mem/peak \
+		 $D0/stats/memory_usage/host_mem/driver_memory/total; do
+		[ "$(cat $f)" -gt 0 ] || { echo "$f did not move: $(cat $f)"; return 1; }
+		clear_ok $f || return 1
+	done
+	# one field at a time: present of success is still there
+	[ "$(cat $C0/status/success/present)" -gt 0 ] || { echo "success/present cleared too"; return 1; }
+}
+check "a write clears a moved counter's field, and only that field" clears
+
+counts_after_clear() {
+	ok=$(cat $C0/status/failure/total)
+	neuronsim load $BAD --core 0 > /dev/null 2>&1
+	[ "$(cat $C0/status/failure/total)" = $((ok + 1)) ] &&
+		[ "$(cat $C0/status/failure/present)" = 1 ]
+}
+check "a cleared counter counts on from 0" counts_after_clear
+
+# with the model held, clear present and peak of what it holds; the unload
+# takes present down to 0, not below
+held_clear() {
+	neuronsim load $P --hold --core 0 > /tmp/sysfs_hold.out 2>&1 &
+	h=$!
+	i=0
+	while ! grep -q holding /tmp/sysfs_hold.out && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	rc=0
+	held=$(cat $DM/tensors/present)
+	[ "$held" -gt 0 ] || { echo "nothing held"; rc=1; }
+	for f in $DM/tensors/present $DM/tensors/peak $DM/present \
+		 $C0/other_info/model_load_count/present $C0/memory_usage/host_mem/present; do
+		clear_ok $f || rc=1
+	done
+	[ "$(dbg_core_cat tensors)" = "$held" ] || { echo "debugfs hbm cleared too"; rc=1; }
+	kill -INT $h
+	wait $h
+	for f in $DM/tensors/present $DM/tensors/peak $DM/present \
+		 $C0/other_info/model_load_count/present $C0/memory_usage/host_mem/present; do
+		[ "$(cat $f)" = 0 ] || { echo "$f: $(cat $f) after the unload"; rc=1; }
+	done
+	[ "$(dbg_core_cat tensors)" = 0 ] || { echo "debugfs hbm tensors $(dbg_core_cat tensors)"; rc=1; }
+	return $rc
+}
+check "clearing present while a model is held: 0, and still 0 after the unload (debugfs hbm keeps the accounting)" held_clear
+run_tap "sysfs_notify_test" sysfs_notify_test
 check "stats back to zero" stats_zero 0
 rm -f $P $BAD /tmp/sysfs_hold.out /tmp/sysfs_reader.out
 ktap_finish

@@ -93,8 +93,12 @@ char *dbgfs_path(char *buf, size_t size, const char *fmt, ...)
 int nsim_open_dev(unsigned int index)
 {
 	char path[64];
+	int err = neuronsim_dev_path(index, path, sizeof(path));
 
-	snprintf(path, sizeof(path), "/dev/" NEURONSIM_DEVICE_NAME "%u", index);
+	if (err) {
+		errno = -err;
+		return -1;
+	}
 	return open(path, O_RDWR);
 }
 

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,54 @@ static int nrsim_ioctl(int fd, unsigned long cmd, void *arg)
 	return ioctl(fd, cmd, arg) ? -errno : 0;
 }
 
+/*
+ * The module's neuron_compat: 1 on, 0 off.  Read once; not kept while
+ * the module is not loaded (it may be loaded later, either way).
+ */
+static int nsim_compat(void)
+{
+	static _Atomic int compat = -1;
+	int v = atomic_load_explicit(&compat, memory_order_relaxed);
+	char c;
+	int fd;
+
+	if (v >= 0)
+		return v;
+	fd = open(NEURONSIM_COMPAT_PARAM, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	v = read(fd, &c, 1) == 1 && (c == 'Y' || c == '1');
+	close(fd);
+	atomic_store_explicit(&compat, v, memory_order_relaxed);
+	return v;
+}
+
+/* "PREFIX<name><index>": the one place of the module's two namings */
+static int nsim_name_path(unsigned int index, char *buf, size_t size,
+			  const char *plain, const char *compat)
+{
+	int n;
+
+	if (!buf || index >= NEURONSIM_MAX_DEVICES)
+		return -EINVAL;
+	n = snprintf(buf, size, "%s%u", nsim_compat() ? compat : plain, index);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+NSIM_EXPORT int neuronsim_dev_path(unsigned int index, char *buf, size_t size)
+{
+	return nsim_name_path(index, buf, size, "/dev/" NEURONSIM_DEVICE_NAME,
+			      "/dev/neuron");
+}
+
+NSIM_EXPORT int neuronsim_sysfs_path(unsigned int index, char *buf,
+				     size_t size)
+{
+	return nsim_name_path(index, buf, size,
+			      NEURONSIM_SYSFS_CLASS "/" NEURONSIM_DEVICE_NAME,
+			      "/sys/class/neuron_device/neuron");
+}
+
 NSIM_EXPORT int neuronsim_open(const struct neuronsim_open_opts *opts)
 {
 	char node[64];
@@ -39,8 +88,9 @@ NSIM_EXPORT int neuronsim_open(const struct neuronsim_open_opts *opts)
 	if ((path && device) || device >= NEURONSIM_MAX_DEVICES)
 		return -EINVAL;
 	if (!path && device) {
-		snprintf(node, sizeof(node), "/dev/" NEURONSIM_DEVICE_NAME "%u",
-			 device);
+		err = neuronsim_dev_path(device, node, sizeof(node));
+		if (err)
+			return err;
 		path = node;
 	}
 	if (!path)
@@ -384,14 +434,16 @@ NSIM_EXPORT int neuronsim_exec(int fd, __u32 model_id,
 static int engine_counter(unsigned int dev_index, __u32 core, const char *name,
 			  __u64 *v)
 {
-	char path[160], buf[32], *end;
+	char root[64], path[160], buf[32], *end;
 	ssize_t n;
-	int fd;
+	int fd, err;
 
+	err = neuronsim_sysfs_path(dev_index, root, sizeof(root));
+	if (err)
+		return err;
 	snprintf(path, sizeof(path),
-		 NEURONSIM_SYSFS_CLASS "/" NEURONSIM_DEVICE_NAME
-		 "%u/neuron_core%u/stats/other_info/dma_%s/total",
-		 dev_index, core, name);
+		 "%s/neuron_core%u/stats/other_info/dma_%s/total", root, core,
+		 name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

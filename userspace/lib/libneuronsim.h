@@ -58,9 +58,17 @@ extern "C" {
 #define NEURONSIM_BUS_DEVICES	"/sys/bus/" NEURONSIM_DEVICE_NAME "/devices"
 /**
  * NEURONSIM_SYSFS_CLASS - the class of the devices' copy of the Neuron
- * driver's sysfs tree: neuronsimN/... under it (Documentation/sysfs.rst).
+ * driver's sysfs tree: neuronsimN/... under it (Documentation/sysfs.rst),
+ * unless the module was loaded with neuron_compat; neuronsim_sysfs_path()
+ * names a device's tree in either case.
  */
 #define NEURONSIM_SYSFS_CLASS	"/sys/class/" NEURONSIM_DEVICE_NAME
+/**
+ * NEURONSIM_COMPAT_PARAM - the module parameter neuronsim_dev_path() and
+ * neuronsim_sysfs_path() read: "Y" when the module took the Neuron
+ * driver's names (Documentation/module.rst, "neuron_compat").
+ */
+#define NEURONSIM_COMPAT_PARAM	"/sys/module/" NEURONSIM_DEVICE_NAME "/parameters/neuron_compat"
 
 /* ------------------------------------------------------------------ */
 /* Device (ioctl)                                                      */
@@ -70,8 +78,8 @@ extern "C" {
  * struct neuronsim_open_opts - options of neuronsim_open().
  * @sz: sizeof(struct neuronsim_open_opts).
  * @path: device node; NULL means the node of @device.
- * @device: device index N, < NEURONSIM_MAX_DEVICES: /dev/neuronsimN;
- *	0 (the default, and all an older caller's @sz reaches) opens
+ * @device: device index N, < NEURONSIM_MAX_DEVICES: /dev/neuronsimN
+ *	(neuronsim_dev_path()); 0 (the default, and all an older caller's @sz reaches) opens
  *	NEURONSIM_DEV_PATH, the alias of device 0.  Must be 0 with @path.
  */
 struct neuronsim_open_opts {
@@ -91,6 +99,34 @@ struct neuronsim_open_opts {
  * any open(2) error.
  */
 int neuronsim_open(const struct neuronsim_open_opts *opts);
+
+/**
+ * neuronsim_dev_path() - the device node of device @index:
+ *	/dev/neuronsimN, or /dev/neuronN when the module was loaded with
+ *	neuron_compat.  NEURONSIM_COMPAT_PARAM is read once per process
+ *	(again while the module is not loaded).
+ * @index: device index N, < NEURONSIM_MAX_DEVICES.
+ * @buf: out: the path, NUL-terminated.
+ * @size: bytes at @buf (32 is enough).
+ *
+ * Return: 0, or -EINVAL @index out of range or @buf NULL, -ENAMETOOLONG
+ * @size too small.
+ */
+int neuronsim_dev_path(unsigned int index, char *buf, size_t size);
+
+/**
+ * neuronsim_sysfs_path() - the root of device @index's copy of the Neuron
+ *	driver's sysfs tree (Documentation/sysfs.rst):
+ *	/sys/class/neuronsim/neuronsimN, or the driver's
+ *	/sys/class/neuron_device/neuronN when the module was loaded with
+ *	neuron_compat (read as by neuronsim_dev_path()).
+ * @index: device index N, < NEURONSIM_MAX_DEVICES.
+ * @buf: out: the path, NUL-terminated.
+ * @size: bytes at @buf (48 is enough).
+ *
+ * Return: 0, or -EINVAL, -ENAMETOOLONG as neuronsim_dev_path().
+ */
+int neuronsim_sysfs_path(unsigned int index, char *buf, size_t size);
 
 /**
  * struct neuronsim_device_ent - one device of neuronsim_list_devices().

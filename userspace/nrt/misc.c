@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <libneuronsim.h>
+
 #include "internal.h"
 
 NRT_STATUS nrt_host_device_id_get(int neuron_dev, uint32_t *host_device_id)
@@ -25,7 +27,7 @@ NRT_STATUS nrt_get_vnc_memory_stats(uint32_t vnc, nrt_vnc_memory_stats_t *stats,
 {
 	nrt_vnc_memory_stats_t m = { 0 };
 	unsigned long long used;
-	char path[128];
+	char root[64], path[160];
 	NRT_STATUS s;
 	FILE *f;
 	size_t n;
@@ -40,9 +42,11 @@ NRT_STATUS nrt_get_vnc_memory_stats(uint32_t vnc, nrt_vnc_memory_stats_t *stats,
 	}
 	if (s)
 		goto out;
+	if (neuronsim_sysfs_path(nsrt_rt.device, root, sizeof(root)))
+		snprintf(root, sizeof(root), "(device %u)", nsrt_rt.device);
 	snprintf(path, sizeof(path),
-		 "/sys/class/neuronsim/neuronsim%u/neuron_core%u/stats/memory_usage/device_mem/present",
-		 nsrt_rt.device, nsrt_rt.first_visible + vnc);
+		 "%s/neuron_core%u/stats/memory_usage/device_mem/present", root,
+		 nsrt_rt.first_visible + vnc);
 	f = fopen(path, "re");
 	ok = f && fscanf(f, "%llu", &used) == 1;
 	if (f)

@@ -62,7 +62,7 @@ static const struct {
 
 /* the product names, as the Neuron driver's sysfs device_name shows them */
 static const char *const want_device_names[NGENS] = {
-	"Inferentia", "Trainium", "Trainium2", "Trainium3",
+	"Inferentia", "Trainium1", "Trainium2", "Trainium3",
 };
 
 TEST(generations)

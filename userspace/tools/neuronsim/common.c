@@ -64,9 +64,12 @@ int open_device(void)
 	int fd = neuronsim_open(&o);
 
 	if (fd < 0) {
-		if (dev_index > 0)
-			errmsg_errno(fd, "/dev/" NEURONSIM_DEVICE_NAME "%d: %s",
-				     dev_index, strerror(-fd));
+		char node[32];
+
+		if (dev_index > 0 && !neuronsim_dev_path(dev_index, node, sizeof(node)))
+			errmsg_errno(fd, "%s: %s", node, strerror(-fd));
+		else if (dev_index > 0)
+			errmsg_errno(fd, "device %d: %s", dev_index, strerror(-fd));
 		else
 			errmsg_errno(fd, "%s: %s", NEURONSIM_DEV_PATH,
 				     strerror(-fd));

@@ -86,8 +86,9 @@ void nsim_dev_ident_get(const struct snap_dev *d, struct nsim_dev_ident *out)
 	snprintf(out->numa_node, sizeof(out->numa_node), "0");
 	out->memory_size = d->d.hbm_channel_size * d->d.num_hbm_channels;
 	out->nconnected = -1;
-	snprintf(path, sizeof(path), SNAP_SYSFS_CLASS "/" NEURONSIM_DEVICE_NAME
-		 "%u/connected_devices", d->d.device);
+	if (neuronsim_sysfs_path(d->d.device, path, sizeof(path)))
+		return;
+	strncat(path, "/connected_devices", sizeof(path) - strlen(path) - 1);
 	if (read_line(path, line, sizeof(line)))
 		return;
 	out->nconnected = 0;

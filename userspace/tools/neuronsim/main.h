@@ -138,8 +138,6 @@ int do_run_hold(const struct vartab *t, int argc, char **argv);
 /* the holder's exec [--timeout MS] [--trace FILE] (exec.c) */
 int do_exec_hold(const struct vartab *t, int argc, char **argv);
 
-/* the module's copy of the Neuron driver's sysfs tree (Documentation/sysfs.rst) */
-#define SNAP_SYSFS_CLASS	NEURONSIM_SYSFS_CLASS
 
 /**
  * struct snap_core - one NeuronCore in a snapshot (snapshot.c).

@@ -4,7 +4,7 @@
  * device (netlink GET_DEVICE dump: generation, NeuronCores and who holds
  * each, HBM), every model (GET_MODEL dump) and per NeuronCore its device
  * memory by category, read from the module's copy of the Neuron driver's
- * sysfs tree (/sys/class/neuronsim/neuronsimN/, Documentation/sysfs.rst)
+ * sysfs tree (neuronsim_sysfs_path(), Documentation/sysfs.rst)
  * as any tool of the driver reads it.  The category names are the plan
  * library's (kbin_mem_category_str()).
  */
@@ -20,7 +20,7 @@
 
 #include "main.h"
 
-/* one number of the sysfs tree (PATH under SNAP_SYSFS_CLASS), or -errno */
+/* one number of a device's sysfs tree (neuronsim_sysfs_path()), or -errno */
 static int sysfs_u64(__u64 *v, const char *fmt, ...)
 {
 	char path[512], buf[32];
@@ -74,17 +74,16 @@ static int snap_model_cb(const struct neuronsim_nl_model *m, void *ctx)
 }
 
 /*
- * One counter of the device's stats/hardware/: a file of one number, or
- * a directory of the driver's {total,present} pair (its total); 0 when
- * the module has neither.
+ * One counter of the device's stats/hardware/ (@root: its sysfs tree): a
+ * file of one number, or a directory of the driver's {total,present}
+ * pair (its total); 0 when the module has neither.
  */
-static __u64 snap_hw(const struct snap_dev *d, const char *name)
+static __u64 snap_hw(const char *root, const char *name)
 {
-	const char *cls = SNAP_SYSFS_CLASS "/" NEURONSIM_DEVICE_NAME;
 	__u64 v = 0;
 
-	if (sysfs_u64(&v, "%s%u/stats/hardware/%s", cls, d->d.device, name) &&
-	    sysfs_u64(&v, "%s%u/stats/hardware/%s/total", cls, d->d.device, name))
+	if (sysfs_u64(&v, "%s/stats/hardware/%s", root, name) &&
+	    sysfs_u64(&v, "%s/stats/hardware/%s/total", root, name))
 		v = 0;
 	return v;
 }
@@ -92,33 +91,34 @@ static __u64 snap_hw(const struct snap_dev *d, const char *name)
 /* the sysfs counters of one device */
 static void snap_sysfs(struct snap_dev *d)
 {
-	const char *cls = SNAP_SYSFS_CLASS "/" NEURONSIM_DEVICE_NAME;
+	char root[64];
 	unsigned int c, k;
 
-	d->mem_ecc_uncorrected = snap_hw(d, "mem_ecc_uncorrected");
-	d->sram_ecc_uncorrected = snap_hw(d, "sram_ecc_uncorrected");
-
-	d->sysfs = !sysfs_u64(&d->host_driver_memory,
-			      "%s%u/stats/memory_usage/host_mem/driver_memory/present",
-			      cls, d->d.device);
+	d->sysfs = !neuronsim_sysfs_path(d->d.device, root, sizeof(root)) &&
+		   !sysfs_u64(&d->host_driver_memory,
+			      "%s/stats/memory_usage/host_mem/driver_memory/present",
+			      root);
+	if (d->sysfs) {
+		d->mem_ecc_uncorrected = snap_hw(root, "mem_ecc_uncorrected");
+		d->sram_ecc_uncorrected = snap_hw(root, "sram_ecc_uncorrected");
+	}
 	for (c = 0; d->sysfs && c < d->d.num_cores && c < NEURONSIM_MAX_CORES; c++) {
 		struct snap_core *sc = &d->core[c];
 		const char *core = "stats/memory_usage/device_mem";
 
-		if (sysfs_u64(&sc->used, "%s%u/neuron_core%u/%s/present", cls,
-			      d->d.device, c, core))
+		if (sysfs_u64(&sc->used, "%s/neuron_core%u/%s/present", root,
+			      c, core))
 			d->sysfs = false;
 		for (k = 0; k < KBIN_MEMCAT_MAX; k++)
-			if (sysfs_u64(&sc->mem[k], "%s%u/neuron_core%u/%s/%s/present",
-				      cls, d->d.device, c, core,
-				      kbin_mem_category_str(k)))
+			if (sysfs_u64(&sc->mem[k], "%s/neuron_core%u/%s/%s/present",
+				      root, c, core, kbin_mem_category_str(k)))
 				d->sysfs = false;
 		sysfs_u64(&sc->model_loads,
-			  "%s%u/neuron_core%u/stats/other_info/model_load_count/total",
-			  cls, d->d.device, c);
+			  "%s/neuron_core%u/stats/other_info/model_load_count/total",
+			  root, c);
 		sysfs_u64(&sc->flops,
-			  "%s%u/neuron_core%u/stats/other_info/flop_count/total",
-			  cls, d->d.device, c);
+			  "%s/neuron_core%u/stats/other_info/flop_count/total",
+			  root, c);
 		if (neuronsim_engine_stats(d->d.device, c, &sc->dma))
 			memset(&sc->dma, 0, sizeof(sc->dma));
 	}

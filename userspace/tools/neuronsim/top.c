@@ -86,8 +86,11 @@ static void top_print(const struct snap *s, const struct snap *prev)
 		       NEURONSIM_DEVICE_NAME, d->d.device, d->d.arch_name,
 		       d->d.num_cores, d->d.num_models, b);
 		if (!d->sysfs) {
-			printf("  (no %s/%s%u tree: memory by category unknown)\n",
-			       SNAP_SYSFS_CLASS, NEURONSIM_DEVICE_NAME, d->d.device);
+			char root[64];
+
+			if (neuronsim_sysfs_path(d->d.device, root, sizeof(root)))
+				snprintf(root, sizeof(root), "sysfs");
+			printf("  (no %s tree: memory by category unknown)\n", root);
 			continue;
 		}
 		printf("  %-4s %-7s %-6s %-10s", "CORE", "PID", "MODELS", "USED");
