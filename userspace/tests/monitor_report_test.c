@@ -75,6 +75,7 @@ static struct mr_sample *sample(double t, const char *stat, __u64 utime,
 	d->d.hbm_channel_size = 24ULL << 30;
 	d->d.device = 0;
 	d->sysfs = true;
+	strcpy(d->dev_path, "/dev/neuronsim0");
 	for (c = 0; c < 2; c++) {
 		d->d.cores[c].owner_pid = PID;
 		d->d.cores[c].num_models = 1;

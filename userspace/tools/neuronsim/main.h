@@ -167,6 +167,7 @@ struct snap_core {
  * @host_driver_memory: host_mem/driver_memory/present.
  * @mem_ecc_uncorrected: stats/hardware/mem_ecc_uncorrected, 0 without it.
  * @sram_ecc_uncorrected: stats/hardware/sram_ecc_uncorrected, 0 without it.
+ * @dev_path: its device node (neuronsim_dev_path()).
  * @core: per NeuronCore.
  */
 struct snap_dev {
@@ -176,6 +177,7 @@ struct snap_dev {
 	__u64 host_driver_memory;
 	__u64 mem_ecc_uncorrected;
 	__u64 sram_ecc_uncorrected;
+	char dev_path[32];
 	struct snap_core core[NEURONSIM_MAX_CORES];
 };
 

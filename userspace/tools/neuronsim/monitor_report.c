@@ -842,7 +842,7 @@ static size_t runtime_pids(const struct mr_sample *s, const struct mr_opts *o,
 	return n;
 }
 
-/* the runtime's address: the device file of its first NeuronCore */
+/* the runtime's address: the device node of its first NeuronCore */
 static void runtime_address(const struct mr_sample *s, const struct mr_opts *o,
 			    __u32 pid, char *buf, size_t len)
 {
@@ -850,8 +850,7 @@ static void runtime_address(const struct mr_sample *s, const struct mr_opts *o,
 
 	buf[0] = '\0';
 	if (held_cores(s, o, pid, h, 1))
-		snprintf(buf, len, "/dev/%s%u", NEURONSIM_DEVICE_NAME,
-			 h[0].dev->d.device);
+		snprintf(buf, len, "%s", h[0].dev->dev_path);
 }
 
 static void pid_tag(const struct mr_sample *s, __u32 pid, char *buf, size_t len)

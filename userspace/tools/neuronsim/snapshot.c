@@ -94,6 +94,8 @@ static void snap_sysfs(struct snap_dev *d)
 	char root[64];
 	unsigned int c, k;
 
+	if (neuronsim_dev_path(d->d.device, d->dev_path, sizeof(d->dev_path)))
+		d->dev_path[0] = '\0';
 	d->sysfs = !neuronsim_sysfs_path(d->d.device, root, sizeof(root)) &&
 		   !sysfs_u64(&d->host_driver_memory,
 			      "%s/stats/memory_usage/host_mem/driver_memory/present",
