@@ -18,6 +18,10 @@
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
 nsim_test_start
+# no "# --- running" marks: they go straight to the console while the
+# captured lines are still on their way there through run_kselftest.sh's
+# pipe, and a mark landing inside a line would cut it
+NSIM_MARKS=
 
 NS=neuronsim
 DATA=${NSIM_DATA:-$(pwd)/data}
