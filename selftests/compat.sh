@@ -9,9 +9,10 @@
 # driver's own prefix read it; LOADs go through /dev/neuron0 (load_test,
 # sysfs_notify_test, which polls the driver's tree) and /dev/neuron1
 # (neuronsim -d 1, libneuronsim's path), and neuronsim's tools read the
-# tree.  It is refused when a path that says
-# the driver is loaded exists (compat_check_path stands in for the
-# driver's /sys/module/neuron).  Then the module is loaded again as it
+# tree.  A second insmod is refused; del_device takes /dev/neuron1 away;
+# rmmod with a counter file open leaves none of the driver's names.  It
+# is refused when a path that says the driver is loaded exists
+# (compat_check_path stands in for the driver's /sys/module/neuron).  Then the module is loaded again as it
 # was, with the same devices.  Runs last: it reloads the module.
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
@@ -22,12 +23,6 @@ ARCH0=$(nsim_arch 0)
 V=/sys/devices/virtual/neuron_device/neuron
 P=/tmp/compat_model.kbin
 nsim_mkplan $P
-
-# nsim_reload PARAMS...: rmmod, insmod with PARAMS and the arch of device 0
-nsim_reload() {
-	nsim_unload || return 1
-	nsim_load arch=$ARCH0 "$@"
-}
 
 refused() {
 	nsim_unload || return 1
@@ -41,6 +36,12 @@ refused() {
 check "neuron_compat refused (-EEXIST, a message) while the driver's path exists, nothing left" refused
 
 check "insmod neuron_compat=1 arch=$ARCH0" nsim_load arch=$ARCH0 neuron_compat=1
+twice() {
+	! nsim_load arch=$ARCH0 neuron_compat=1 2> /dev/null &&
+		[ -c /dev/neuron0 ] && [ -d ${V}0 ] &&
+		[ "$(cat /sys/module/neuronsim/parameters/neuron_compat)" = Y ]
+}
+check "a second insmod neuron_compat=1 is refused, the first stays whole" twice
 check "new_device 1 $ARCH0 under neuron_compat" nsim_new_device 1 $ARCH0
 
 names() {
@@ -86,9 +87,35 @@ tools() {
 }
 check "neuronsim -d 1 loads through /dev/neuron1; neuronsim top reads the tree" tools
 
-check "del_device 1" nsim_del_device 1
+del1() {
+	nsim_del_device 1 || return 1
+	[ ! -e /dev/neuron1 ] && [ ! -e ${V}1 ] && [ -c /dev/neuron0 ] &&
+		[ "$(cat ${V}0/connected_devices)" = "" ]
+}
+check "del_device 1: /dev/neuron1 and ${V}1 go, device 0 is connected to none" del1
+# rmmod while a counter file is open and another is read over and over:
+# the open file then reads ENODEV, and nothing of the driver's names is left
+gone() {
+	f=${V}0/neuron_core0/stats/status/success/total
+	exec 7< $f
+	( while [ -e ${V}0 ]; do cat $f ${V}0/core_count > /dev/null 2>&1; done ) &
+	rd=$!
+	k0=$(dmesg | wc -l)
+	nsim_unload
+	rc=$?
+	wait $rd
+	! cat <&7 > /dev/null 2>&1 || { echo "the open file still reads"; rc=1; }
+	exec 7<&-
+	for p in /dev/neuron0 /dev/neuron1 /sys/class/neuron_device /sys/devices/virtual/neuron_device; do
+		[ ! -e $p ] || { echo "$p left"; rc=1; }
+	done
+	! dmesg | tail -n +$((k0 + 1)) | grep -E 'WARNING|BUG|Oops|KASAN|refcount_t' || rc=1
+	return $rc
+}
+check "rmmod with a counter file open and read: it reads ENODEV after, /dev/neuronN and neuron_device are gone" gone
 back() {
-	nsim_reload || return 1
+	if [ -d /sys/module/neuronsim ]; then nsim_unload || return 1; fi
+	nsim_load arch=$ARCH0 || return 1
 	for d in $DEVS; do
 		[ "${d%%:*}" = 0 ] || nsim_new_device ${d%%:*} ${d#*:} || return 1
 	done

@@ -5,7 +5,9 @@
 # (a process holding a model on device 0 and one on device 1) and
 # executing (the holder of device 0 executing its model over and over):
 # neuronsim's neuron-ls JSON (ls -j), neuron-monitor reports (monitor -j)
-# and the exporter's exposition (monitor --prometheus).
+# and the exporter's exposition (monitor --prometheus).  Then a holder
+# whose process exited (nsim_orphan): ls and monitor list it without its
+# /proc files.
 #
 # Each captured line goes to the serial log as "NSIMCAP STATE FORMAT
 # LINE"; the host (scripts/check.sh) collects them into
@@ -115,6 +117,46 @@ kill $FEED 2>/dev/null
 wait $FEED 2>/dev/null
 check "executing: the holder executed its model" sh -c \
 	"grep -q 'finished at' $W/hold0.out"
+
+# --- gone: a holder whose process exited (a child of it keeps the file,
+# so its model and NeuronCores 4-5 of device 0 stay the exited pid's), next
+# to the live holder of NeuronCore 0: ls names no command for it, ls -j
+# an empty one, and a report lists it with the groups that read /proc
+# saying so
+OP=$W/orphan.kbin
+nsim_mkplan $OP > /dev/null
+set -- $(nsim_orphan $OP 4)
+OWNER=${1:-0} ORPHAN=${2:-0}
+check "gone: pid $OWNER loaded on NeuronCore 4 and exited, its child $ORPHAN keeps the file" sh -c \
+	"[ $OWNER != 0 ] && [ ! -e /proc/$OWNER ] && $NS -d 0 -j ls | grep -q '{\"pid\":$OWNER,'"
+gone_ls() {
+	$NS -d 0 ls > $W/gone.ls || return 1
+	cat $W/gone.ls
+	grep -Eq "^\| 0 +\| [0-9, ]+\| $H0 +\| $NS -d 0 load " $W/gone.ls &&
+		grep -Eq "^\| 0 +\| 4, 5 +\| $OWNER +\| +\| [0-9.]+ +\|\$" $W/gone.ls
+}
+check "gone: ls's process table has the live holder's command and none for pid $OWNER" gone_ls
+check "gone: ls -j, the command of pid $OWNER is empty" sh -c \
+	"$NS -d 0 -j ls | grep -q '{\"pid\":$OWNER,\"command\":\"\",\"neuron_runtime_version\":\"[0-9.]*\"}'"
+gone_monitor() {
+	$NS -d 0 -j monitor --period 0.1 --count 1 > $W/gone.monitor || return 1
+	[ "$(wc -l < $W/gone.monitor)" = 1 ] || return 1
+	grep -q '^{"neuron_runtime_data":\[.*\],"system_data":{.*},"instance_info":{.*},"neuron_hardware_info":{.*}}$' $W/gone.monitor &&
+		grep -q "{\"pid\":$OWNER,\"address\":\"[^\"]*\",\"neuron_runtime_tag\":\"$OWNER\",\"error\":\"\",\"report\":{" $W/gone.monitor &&
+		grep -q '"loaded_models":\[[^]]*\],"error":"the process is gone[^"]*"}' $W/gone.monitor &&
+		grep -q '"vcpu_usage":{"user":0.0,"system":0.0},"error":"/proc/PID/stat of the process is unreadable"}' $W/gone.monitor ||
+		{ cut -c1-2000 $W/gone.monitor; return 1; }
+}
+check "gone: monitor -j lists pid $OWNER, memory_used and its vCPU usage say the process is gone" gone_monitor
+kill $ORPHAN 2>/dev/null
+n=0
+while [ $n -lt 100 ] && $NS -d 0 -j ls | grep -q "\"pid\":$OWNER,"; do
+	sleep 0.1
+	n=$((n + 1))
+done
+check "gone: SIGTERM to $ORPHAN closes the file, NeuronCores 4-5 are free" sh -c \
+	"! $NS -d 0 -j ls | grep -q '\"pid\":$OWNER,'"
+
 exec 3>&-
 kill $H0 $H1 2>/dev/null
 wait $H0 $H1 2>/dev/null

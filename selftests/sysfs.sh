@@ -15,8 +15,10 @@
 # -1 only), stats/hardware (0), stats/power/utilization (no data), the
 # NeuronCore's host_mem.  A write clears a counter's field (0644, root);
 # clearing what is held does not take present below 0 at the unload.
-# sysfs_notify_test: poll() wakes on a counter's change with notify_delay
-# 0 only, and only root writes.
+# Races: clears and notify_delay switches while loads, executions and
+# unloads run and a device comes and goes.  sysfs_notify_test: poll()
+# wakes on a counter's change with notify_delay 0 only, and only root
+# writes.
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
 nsim_test_start
@@ -268,7 +270,91 @@ held_clear() {
 	return $rc
 }
 check "clearing present while a model is held: 0, and still 0 after the unload (debugfs hbm keeps the accounting)" held_clear
+
+# Races: for RACE_S seconds, on device 0, root clears every counter field
+# of NeuronCores 0-3 over and over and switches notify_delay between 0
+# and -1, while loads (held and unloaded, and refused), executions and
+# their unloads run on other CPUs; device 6 comes and goes (new_device,
+# del_device) while its tree, ls and monitor are read.  No value may read
+# as a wrapped count, no kernel warning may appear, and afterwards the
+# device is back to zero with its tree whole.
+RACE_S=${RACE_S:-10}
+PP=/tmp/sysfs_prog.kbin
+STOP=/tmp/sysfs_race.stop
+race_files() {
+	for c in 0 1 2 3; do
+		ls -d $D0/neuron_core$c/stats/status/*/* $D0/neuron_core$c/stats/other_info/*/* \
+			$D0/neuron_core$c/stats/memory_usage/device_mem/*/* \
+			$D0/neuron_core$c/stats/memory_usage/device_mem/total \
+			$D0/neuron_core$c/stats/memory_usage/device_mem/present \
+			$D0/neuron_core$c/stats/memory_usage/device_mem/peak \
+			$D0/neuron_core$c/stats/memory_usage/host_mem/* 2> /dev/null
+	done
+	ls -d $D0/stats/memory_usage/host_mem/*/*
+}
+# race_loop CMD...: CMD over and over until $STOP exists
+race_loop() {
+	while [ ! -e $STOP ]; do
+		"$@" > /dev/null 2>&1
+	done
+}
+race_clear() { for f in $FILES; do echo 0 > $f; done; }
+race_toggle() { echo 0 > $D0/info/notify_delay; echo -1 > $D0/info/notify_delay; }
+# a value that is not a count, or one near 2^64 (a count taken below 0)
+race_read() {
+	cat $FILES | awk '!/^[0-9]+$/ || $1 + 0 > 4e18 { print "bad value: " $0; bad = 1 } END { exit bad }' >> /tmp/sysfs_race.bad
+}
+race_churn() {
+	nsim_new_device 6 trn1 || return
+	cat ${SYS}6/connected_devices ${SYS}6/neuron_core*/stats/*/*/* ${SYS}6/core_count > /dev/null 2>&1
+	nsim_del_device 6
+}
+race_tools() {
+	neuronsim -j ls | grep -qx '\[.*\]' || echo "ls -j: not one array" >> /tmp/sysfs_race.bad
+	neuronsim -j monitor --period 0.05 --count 1 |
+		grep -q '^{"neuron_runtime_data":\[.*\],"system_data":{.*},"instance_info":{.*},"neuron_hardware_info":{.*}}$' ||
+		echo "monitor -j: not a report" >> /tmp/sysfs_race.bad
+}
+race() {
+	nsim_mkplan $PP prog > /dev/null || return 1
+	FILES=$(race_files)
+	echo "$(echo $FILES | wc -w) counter files"
+	rm -f $STOP /tmp/sysfs_race.bad
+	: > /tmp/sysfs_race.bad
+	k0=$(dmesg | wc -l)
+	pids=
+	race_loop race_clear & pids="$pids $!"
+	race_loop race_clear & pids="$pids $!"
+	race_loop race_toggle & pids="$pids $!"
+	race_loop race_read & pids="$pids $!"
+	race_loop neuronsim exec $PP & pids="$pids $!"
+	race_loop neuronsim load $P --core 2 --exit-on-eof < /dev/null & pids="$pids $!"
+	race_loop neuronsim load $BAD --core 0 & pids="$pids $!"
+	race_loop race_churn & pids="$pids $!"
+	race_loop race_tools & pids="$pids $!"
+	sleep $RACE_S
+	touch $STOP
+	wait $pids
+	rm -f $STOP
+	[ -e ${SYS}6 ] && nsim_del_device 6
+	echo -1 > $D0/info/notify_delay
+	rc=0
+	if [ -s /tmp/sysfs_race.bad ]; then
+		sort /tmp/sysfs_race.bad | uniq -c | head -n 20
+		rc=1
+	fi
+	dmesg | tail -n +$((k0 + 1)) > /tmp/sysfs_race.kmsg
+	if grep -Eq 'WARNING|BUG|Oops|KASAN|lockdep|circular|possible recursive|INFO: task|refcount_t|list_del corruption|general protection|sleeping function' /tmp/sysfs_race.kmsg; then
+		grep -E -A20 'WARNING|BUG|Oops|KASAN|lockdep|circular|possible recursive|INFO: task|refcount_t|list_del corruption|general protection|sleeping function' /tmp/sysfs_race.kmsg | head -n 60
+		rc=1
+	fi
+	stats_zero 0 || rc=1
+	[ ! -e ${SYS}6 ] || { echo "${SYS}6 left"; rc=1; }
+	reader_ok > /dev/null || { echo "the tree is not whole"; rc=1; }
+	return $rc
+}
+check "races: clears, notify_delay switches, loads, executions, unloads and device 6 coming and going for ${RACE_S} s: counts, no warning, back to zero" race
 run_tap "sysfs_notify_test" sysfs_notify_test
 check "stats back to zero" stats_zero 0
-rm -f $P $BAD /tmp/sysfs_hold.out /tmp/sysfs_reader.out
+rm -f $P $BAD $PP /tmp/sysfs_hold.out /tmp/sysfs_reader.out /tmp/sysfs_race.bad /tmp/sysfs_race.kmsg
 ktap_finish

@@ -511,6 +511,47 @@ TEST(cpu_memory_and_devices)
 	mr_sample_put(b);
 }
 
+/*
+ * A holder whose process exited (its NeuronCores are held through a file
+ * a child of it kept): the sampler lists it with /proc unread; the
+ * groups that read /proc say so, and the exposition has no host memory
+ * for it
+ */
+TEST(process_gone)
+{
+	struct mr_sample *a = sample(0, stat_a, 0, 0, 0);
+	struct mr_sample *b = sample(1, stat_b, 0, 0, 0);
+	struct mr_prom prom;
+	struct mr_config cfg;
+	size_t len;
+	char *text;
+	json_t *r;
+
+	b->procs[0] = (struct mr_proc){ .pid = PID };
+	snprintf(b->procs[0].tag, sizeof(b->procs[0].tag), "%u", PID);
+	ASSERT_EQ(0, mr_config_default(&cfg, 1));
+	r = mr_report(&cfg, &opts, a, b);
+	mr_config_free(&cfg);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(PID, num_at(r, RT ".pid"));
+	EXPECT_STREQ("the process is gone (/proc/PID is unreadable)",
+		     json_string_value(at(r, REP ".memory_used.error")));
+	EXPECT_NE(NULL, strstr(json_string_value(at(r, REP ".neuron_runtime_vcpu_usage.error")),
+			       "unreadable"));
+	EXPECT_EQ(0, num_at(r, REP ".memory_used.neuron_runtime_used_bytes.host"));
+	EXPECT_EQ(56.0 * KIB, num_at(r, REP ".memory_used.neuron_runtime_used_bytes.neuron_device"));
+	ASSERT_EQ(0, mr_prom_init(&prom));
+	text = mr_prom_render(&prom, r, &len);
+	ASSERT_NE(NULL, text);
+	EXPECT_EQ(NULL, strstr(text, "neuron_runtime_memory_used_bytes{"));
+	EXPECT_NE(NULL, strstr(text, "neuroncore_utilization_ratio{"));
+	free(text);
+	mr_prom_free(&prom);
+	json_decref(r);
+	mr_sample_put(a);
+	mr_sample_put(b);
+}
+
 TEST(periods)
 {
 	static const struct {

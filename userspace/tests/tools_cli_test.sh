@@ -13,7 +13,9 @@
 #     the text mode: 1 a failed operation, 2 bad usage (neuronsim);
 #   - the text messages stay as they were;
 #   - neuronsim-cc plan --memory: the same JSON with -j before or after,
-#     for a NEFF as for its plan; exit 2 when the model does not fit.
+#     for a NEFF as for its plan; exit 2 when the model does not fit;
+#   - neuronsim monitor -c reads a pipe; --prometheus --port outlives a
+#     client that resets its connection or trickles its request.
 # Device 63 (-d 63) is never there, so opening it fails with ENOENT.
 # Run by scripts/check.sh after make all (it is in HOST_TESTS).
 set -u
@@ -167,12 +169,94 @@ cc_errors_text() {
 		{ cat "$tmp/e"; return 1; }
 }
 
+# monitor -c: the configuration is read as a stream (a pipe, /dev/stdin);
+# a directory is EISDIR and a file over 1 MiB EFBIG, exit 2
+monitor_config_files() {
+	local conf='{"period": "0.05s", "system_metrics": [{"type": "memory_info"}]}'
+	run 0 "$ns" -d 63 -j monitor -c <(echo "$conf") --count 1 || return 1
+	python3 -c '
+import json, sys
+r = json.loads(open(sys.argv[1]).read())
+assert list(r) == ["neuron_runtime_data", "system_data", "instance_info",
+                   "neuron_hardware_info"], list(r)
+assert list(r["system_data"]) == ["memory_info"], r["system_data"]' "$tmp/o" || return 1
+	echo "$conf" | "$ns" -d 63 -j monitor -c /dev/stdin --count 1 > "$tmp/o" 2> "$tmp/e" ||
+		{ echo "-c /dev/stdin: exit $?"; cat "$tmp/e"; return 1; }
+	grep -q '"memory_info"' "$tmp/o" || return 1
+	mkdir -p "$tmp/confdir"
+	run 2 "$ns" -d 63 -j monitor -c "$tmp/confdir" || return 1
+	json_error EISDIR command=monitor || return 1
+	head -c $((1024 * 1024 + 1)) /dev/zero | tr '\0' ' ' > "$tmp/big.conf"
+	run 2 "$ns" -d 63 -j monitor -c "$tmp/big.conf" || return 1
+	json_error EFBIG command=monitor
+}
+
+# monitor --prometheus --port: a client that resets its connection is
+# no SIGPIPE, a client that trickles its request is cut after 2 s, and
+# the next GET is served
+monitor_http_clients() {
+	local port pid rc
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	"$ns" -d 63 monitor --prometheus --port "$port" --period 0.1 > "$tmp/mon.out" 2> "$tmp/mon.err" &
+	pid=$!
+	python3 - "$port" <<'PY'
+import socket, struct, sys, time
+port = int(sys.argv[1])
+for i in range(100):
+    try:
+        socket.create_connection(("127.0.0.1", port)).close()
+        break
+    except OSError:
+        time.sleep(0.05)
+for i in range(20):
+    s = socket.create_connection(("127.0.0.1", port))
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    s.send(b"GET / HTTP/1.0\r\n\r\n")
+    s.close()
+    time.sleep(0.02)
+s = socket.create_connection(("127.0.0.1", port))
+s.settimeout(0.25)
+t0 = time.time()
+cut = None
+while time.time() - t0 < 6:
+    try:
+        s.send(b"G")
+        if s.recv(100) == b"":
+            cut = time.time() - t0
+            break
+    except socket.timeout:
+        pass
+    except OSError:
+        cut = time.time() - t0
+        break
+if cut is None or cut > 3:
+    sys.exit("a request trickled byte by byte was not cut after 2 s (%s)" % cut)
+s = socket.create_connection(("127.0.0.1", port), timeout=5)
+s.sendall(b"GET /metrics HTTP/1.0\r\n\r\n")
+reply = b""
+while True:
+    d = s.recv(65536)
+    if not d:
+        break
+    reply += d
+if not reply.startswith(b"HTTP/1.0 200 OK") or b"# TYPE system_memory_total_bytes gauge" not in reply:
+    sys.exit("no exposition: %r" % reply[:200])
+PY
+	rc=$?
+	kill -0 "$pid" 2> /dev/null || { wait "$pid"; echo "the monitor died: exit $?"; cat "$tmp/mon.err"; return 1; }
+	kill -TERM "$pid"
+	wait "$pid" || { echo "monitor exit $?"; return 1; }
+	return $rc
+}
+
 echo "TAP version 13"
 ok "neuronsim --help, and --help after every subcommand (with -j too)" help_all
 ok "neuronsim without the device: the text message, exit 1" no_device_text
 ok "neuronsim -j before or after the subcommand: one JSON error on stderr (ENOENT), exit 1" no_device_json
 ok "neuronsim bad usage under -j: JSON errors (EINVAL), exit 2" usage_json
 ok "neuronsim bad usage in text: the messages, exit 2" usage_text
+ok "neuronsim monitor -c: a pipe or /dev/stdin is read; a directory EISDIR, over 1 MiB EFBIG (exit 2)" monitor_config_files
+ok "neuronsim monitor --prometheus --port: a reset connection, a trickled request, then a GET served" monitor_http_clients
 ok "neuronsim-cc -j before or after the subcommand: the same JSON (info, compile, dump)" cc_json_where
 ok "neuronsim-cc plan --memory: -j before or after, a NEFF as its plan, exit 2 when it does not fit" cc_plan_memory
 ok "neuronsim-cc errors under -j: one JSON object on stderr, exit 1" cc_errors_json

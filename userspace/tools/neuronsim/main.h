@@ -211,6 +211,11 @@ int snap_take(struct snap *s);
 /* snap_take() without a message: -errno, and its text in @err */
 int snap_read(struct snap *s, char *err, size_t len);
 bool snap_wanted(const struct snap_dev *d);
+/*
+ * the command line of @pid, its NULs as spaces, in @buf (len > 0): ""
+ * when it cannot be read (the process is gone, a kernel thread, /proc
+ * hides it).  Return: @buf.
+ */
 const char *proc_cmdline(__u32 pid, char *buf, size_t len);
 void human_bytes(char *out, size_t cap, __u64 n);
 

@@ -507,10 +507,11 @@ static int http_listen(int port)
 	return fd;
 }
 
+/* a client that went away is an EPIPE here, not a SIGPIPE that ends the monitor */
 static void write_all(int fd, const char *p, size_t n)
 {
 	while (n) {
-		ssize_t w = write(fd, p, n);
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
 
 		if (w <= 0 && errno != EINTR)
 			return;
@@ -522,23 +523,29 @@ static void write_all(int fd, const char *p, size_t n)
 }
 
 /*
- * One request: its head is read (up to 8 KiB, 2 s), a GET gets the
+ * One request: its head is read (up to 8 KiB, 2 s in all: a client that
+ * trickles bytes does not hold the monitor longer), a GET gets the
  * latest exposition (any path, as the exporter), anything else 405.
  */
 static void http_serve(int lfd, const char *body, size_t len)
 {
 	struct timeval tv = { .tv_sec = 2 };
+	__u64 end = now_ns() + 2000000000ull;
 	char req[8192], head[256];
 	size_t got = 0;
 	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
 
 	if (fd < 0)
 		return;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	while (got < sizeof(req) - 1) {
-		ssize_t n = read(fd, req + got, sizeof(req) - 1 - got);
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		__u64 t = now_ns();
+		ssize_t n;
 
+		if (t >= end || poll(&pfd, 1, (int)((end - t) / 1000000) + 1) <= 0)
+			break;
+		n = read(fd, req + got, sizeof(req) - 1 - got);
 		if (n <= 0)
 			break;
 		got += n;
@@ -674,26 +681,37 @@ static int run_reports(struct mon *mo, const struct mr_config *cfg)
 	return rc;
 }
 
+/* the largest configuration file */
+#define CONFIG_MAX	(1 << 20)
+
+/*
+ * Read as a stream, so that a pipe is a file too (-c <(...),
+ * -c /dev/stdin); a directory is EISDIR.
+ */
 static int load_config(const char *path, struct mr_config *cfg)
 {
-	char err[512], *text;
+	char err[512], *text = malloc(CONFIG_MAX + 1);
 	FILE *f = fopen(path, "re");
 	size_t n = 0;
-	long len;
+	int e = 0;
 
-	if (!f) {
-		errmsg_errno(errno, "-c %s: %s", path, strerror(errno));
-		return 2;
+	if (!f || !text) {
+		e = f ? ENOMEM : errno;
+		errmsg_errno(e, "-c %s: %s", path, strerror(e));
+		free(text);
+		if (f)
+			fclose(f);
+		return f ? 1 : 2;
 	}
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	text = len >= 0 && len < (1 << 20) ? malloc(len + 1) : NULL;
-	if (text)
-		n = fread(text, 1, len, f);
+	n = fread(text, 1, CONFIG_MAX + 1, f);
+	if (ferror(f))
+		e = errno ? errno : EIO;
 	fclose(f);
-	if (!text || n != (size_t)len) {
-		errmsg_errno(EINVAL, "-c %s: unreadable, or larger than 1 MiB", path);
+	if (e || n > CONFIG_MAX) {
+		if (e)
+			errmsg_errno(e, "-c %s: %s", path, strerror(e));
+		else
+			errmsg_errno(EFBIG, "-c %s: larger than 1 MiB", path);
 		free(text);
 		return 2;
 	}

@@ -593,8 +593,9 @@ static json_t *memory_used(const struct mr_sample *prev,
 		json_array_append_new(models, lm);
 	}
 	set(g, "loaded_models", models);
-	if (!p)
-		group_error(g, "the process is gone");
+	/* every owner has an entry (take_sample()): its /proc may be gone */
+	if (!p || !p->stat_ok)
+		group_error(g, "the process is gone (/proc/PID is unreadable)");
 	return g;
 }
 

@@ -189,14 +189,17 @@ const char *proc_cmdline(__u32 pid, char *buf, size_t len)
 	ssize_t n, i;
 	int fd;
 
+	buf[0] = '\0';
 	snprintf(path, sizeof(path), "/proc/%u/cmdline", pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return "";
+		return buf;
 	n = read(fd, buf, len - 1);
 	close(fd);
-	if (n <= 0)
-		return "";
+	if (n <= 0) {
+		buf[0] = '\0';
+		return buf;
+	}
 	while (n > 0 && buf[n - 1] == '\0')
 		n--;
 	for (i = 0; i < n; i++)
