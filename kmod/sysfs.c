@@ -60,8 +60,8 @@
 #include "nrsim.h"
 
 /*
- * the driver's status counters, in its order (aws-neuron-driver's
- * neuron_sysfs_metrics.c); index: enum nrsim_status
+ * the driver's status counters, in its order (Documentation/sysfs.rst,
+ * "Load and execution status"); index: enum nrsim_status
  */
 static const char *const nrsim_status_names[NRSIM_STATUS_MAX] = {
 	[NRSIM_STATUS_SUCCESS] = "success",
