@@ -170,6 +170,18 @@ notify_delay_ok() {
 	echo -1 > $f && [ "$(cat $f)" = -1 ]
 }
 check "info/notify_delay switches between 0 and -1, refuses other values with a message" notify_delay_ok
+notify_delay_bad() {
+	f=$D0/info/notify_delay
+	for v in " 0" "" "0 0" "0x0" "99999999999999999999" "-1-"; do
+		! printf '%s\n' "$v" > $f 2> /dev/null || { echo "'$v' accepted"; return 1; }
+		[ "$(cat $f)" = -1 ] || { echo "'$v' changed it to $(cat $f)"; return 1; }
+	done
+	! head -c 4096 /dev/zero | tr '\0' 7 > $f 2> /dev/null || { echo "4096 sevens accepted"; return 1; }
+	! head -c 8192 /dev/zero | tr '\0' 7 > $f 2> /dev/null || { echo "8192 sevens accepted"; return 1; }
+	[ "$(cat $f)" = -1 ] || return 1
+	printf '0' > $f && [ "$(cat $f)" = 0 ] && printf -- '-1\n' > $f && [ "$(cat $f)" = -1 ]
+}
+check "info/notify_delay refuses ' 0', an empty line, '0 0', hex, an overflow, 4096 and 8192 bytes; takes '0' without a newline" notify_delay_bad
 
 nsim_mkplan $P && nsim_mkplan $BAD bad
 ok0=$(cat $C0/status/success/total)
@@ -315,6 +327,24 @@ race_tools() {
 		grep -q '^{"neuron_runtime_data":\[.*\],"system_data":{.*},"instance_info":{.*},"neuron_hardware_info":{.*}}$' ||
 		echo "monitor -j: not a report" >> /tmp/sysfs_race.bad
 }
+race_running() {
+	for p in "$@"; do
+		[ -e /proc/$p ] && return 0
+	done
+	return 1
+}
+# every process but the kernel's: state, wchan, command, and the kernel
+# stack of those in D state; the blocked tasks and the kernel log's tail
+race_stuck() {
+	for d in /proc/[0-9]*; do
+		[ -s $d/cmdline ] || continue
+		st=$(sed -n 's/^State:\t\(.\).*/\1/p' $d/status 2> /dev/null)
+		echo "${d#/proc/} $st $(cat $d/wchan 2> /dev/null) $(tr '\0' ' ' < $d/cmdline | cut -c1-100)"
+		case $st in D) cat $d/stack 2> /dev/null | sed 's/^/    /' ;; esac
+	done
+	echo w > /proc/sysrq-trigger 2> /dev/null
+	dmesg | tail -n 80
+}
 race() {
 	nsim_mkplan $PP prog > /dev/null || return 1
 	FILES=$(race_files)
@@ -334,6 +364,20 @@ race() {
 	race_loop race_tools & pids="$pids $!"
 	sleep $RACE_S
 	touch $STOP
+	# each loop ends within its current command; one that does not in
+	# 120 s is stuck: show where, and fail
+	n=0
+	while [ $n -lt 1200 ] && race_running $pids; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	if race_running $pids; then
+		echo "stuck after $((n / 10)) s:"
+		race_stuck
+		kill $pids 2> /dev/null
+		rm -f $STOP
+		return 1
+	fi
 	wait $pids
 	rm -f $STOP
 	[ -e ${SYS}6 ] && nsim_del_device 6
@@ -350,7 +394,7 @@ race() {
 	fi
 	stats_zero 0 || rc=1
 	[ ! -e ${SYS}6 ] || { echo "${SYS}6 left"; rc=1; }
-	reader_ok > /dev/null || { echo "the tree is not whole"; rc=1; }
+	[ "$(race_files)" = "$FILES" ] || { echo "device 0's tree is not whole"; rc=1; }
 	return $rc
 }
 check "races: clears, notify_delay switches, loads, executions, unloads and device 6 coming and going for ${RACE_S} s: counts, no warning, back to zero" race
