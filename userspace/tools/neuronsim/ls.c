@@ -8,7 +8,9 @@
  * a device's NeuronCores from netlink GET_DEVICE and /proc/PID/cmdline
  * (snapshot.c).  Documentation/userspace.rst, "ls".
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "main.h"
@@ -147,7 +149,47 @@ static void ls_cells_fill(const struct snap_dev *d, struct ls_cells *l)
 	l->cell[7] = l->id.numa_node;
 }
 
-static void ls_tables(const struct snap *s)
+/* one row of the process table */
+struct ls_proc {
+	char dev[12], ids[160], pid[16], cmd[256];
+	const char *cell[5];
+};
+
+/* the process rows of @d, appended at @rows; returns how many */
+static size_t ls_procs_fill(const struct snap_dev *d, struct ls_proc *rows)
+{
+	__u32 pids[NEURONSIM_MAX_CORES];
+	size_t np, k;
+	__u32 c;
+
+	np = owners(d, pids);
+	for (k = 0; k < np; k++) {
+		struct ls_proc *r = &rows[k];
+		size_t off = 0;
+
+		snprintf(r->dev, sizeof(r->dev), "%u", d->d.device);
+		r->ids[0] = '\0';
+		for (c = 0; c < d->d.num_cores && off < sizeof(r->ids); c++)
+			if (d->d.cores[c].owner_pid == pids[k])
+				off += snprintf(r->ids + off, sizeof(r->ids) - off,
+						"%s%u", off ? ", " : "",
+						d->global_core0 + c);
+		snprintf(r->pid, sizeof(r->pid), "%u", pids[k]);
+		proc_cmdline(pids[k], r->cmd, sizeof(r->cmd));
+		/* neuron-ls cuts long command lines */
+		if (strlen(r->cmd) > 40)
+			strcpy(r->cmd + 37, "...");
+		r->cell[0] = r->dev;
+		r->cell[1] = r->ids;
+		r->cell[2] = r->pid;
+		r->cell[3] = r->cmd;
+		r->cell[4] = nsim_runtime_version();
+	}
+	return np;
+}
+
+/* the header lines and the two tables; each row is read once, then fitted and printed */
+static int ls_tables(const struct snap *s)
 {
 	static const char *const head1[] = { "NEURON", "NEURON", "NEURON", "NEURON",
 		"CONNECTED", "PCI", "CPU", "NUMA" };
@@ -158,88 +200,63 @@ static void ls_tables(const struct snap *s)
 	static const char *const phead2[] = { "DEVICE", "CORE IDS", "", "", "VERSION" };
 	struct ls_table t = { .ncols = 8 }, pt = { .ncols = 5 };
 	struct nsim_instance inst;
-	struct ls_cells l;
-	bool any = false;
-	size_t i, k;
+	struct ls_cells *devs;
+	struct ls_proc *procs;
+	size_t i, nd = 0, np = 0;
+
+	devs = calloc(s->ndev ? s->ndev : 1, sizeof(*devs));
+	procs = calloc(s->ndev ? s->ndev * NEURONSIM_MAX_CORES : 1, sizeof(*procs));
+	if (!devs || !procs) {
+		free(devs);
+		free(procs);
+		errmsg_errno(ENOMEM, "%s", strerror(ENOMEM));
+		return 1;
+	}
+	for (i = 0; i < s->ndev; i++) {
+		if (!snap_wanted(&s->dev[i]))
+			continue;
+		ls_cells_fill(&s->dev[i], &devs[nd++]);
+		np += ls_procs_fill(&s->dev[i], &procs[np]);
+	}
 
 	nsim_instance_get(s, &inst);
 	printf("instance-type: %s\ninstance-id: %s\nlogical-neuroncore-config: 1\n",
 	       inst.type, inst.id);
 	ls_fit(&t, head1);
 	ls_fit(&t, head2);
-	for (i = 0; i < s->ndev; i++) {
-		if (!snap_wanted(&s->dev[i]))
-			continue;
-		ls_cells_fill(&s->dev[i], &l);
-		ls_fit(&t, l.cell);
-	}
+	for (i = 0; i < nd; i++)
+		ls_fit(&t, devs[i].cell);
 	ls_rule(&t);
 	ls_row(&t, head1);
 	ls_row(&t, head2);
 	ls_rule(&t);
-	for (i = 0; i < s->ndev; i++) {
-		if (!snap_wanted(&s->dev[i]))
-			continue;
-		ls_cells_fill(&s->dev[i], &l);
-		ls_row(&t, l.cell);
-	}
+	for (i = 0; i < nd; i++)
+		ls_row(&t, devs[i].cell);
 	ls_rule(&t);
 
-	/* the processes, one row per device and process: two passes, fit then print */
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass) {
-			if (!any)
-				return;
-			ls_rule(&pt);
-			ls_row(&pt, phead1);
-			ls_row(&pt, phead2);
-			ls_rule(&pt);
-		} else {
-			ls_fit(&pt, phead1);
-			ls_fit(&pt, phead2);
-		}
-		for (i = 0; i < s->ndev; i++) {
-			const struct snap_dev *d = &s->dev[i];
-			__u32 pids[NEURONSIM_MAX_CORES];
-			size_t np;
-
-			if (!snap_wanted(d))
-				continue;
-			np = owners(d, pids);
-			for (k = 0; k < np; k++) {
-				char dev[12], ids[160], pid[16], cmd[256];
-				const char *cell[5] = { dev, ids, pid, cmd,
-							nsim_runtime_version() };
-				size_t off = 0;
-				__u32 c;
-
-				snprintf(dev, sizeof(dev), "%u", d->d.device);
-				ids[0] = '\0';
-				for (c = 0; c < d->d.num_cores && off < sizeof(ids); c++)
-					if (d->d.cores[c].owner_pid == pids[k])
-						off += snprintf(ids + off, sizeof(ids) - off,
-								"%s%u", off ? ", " : "",
-								d->global_core0 + c);
-				snprintf(pid, sizeof(pid), "%u", pids[k]);
-				proc_cmdline(pids[k], cmd, sizeof(cmd));
-				/* neuron-ls cuts long command lines */
-				if (strlen(cmd) > 40)
-					strcpy(cmd + 37, "...");
-				any = true;
-				if (pass)
-					ls_row(&pt, cell);
-				else
-					ls_fit(&pt, cell);
-			}
-		}
+	if (np) {
+		ls_fit(&pt, phead1);
+		ls_fit(&pt, phead2);
+		for (i = 0; i < np; i++)
+			ls_fit(&pt, procs[i].cell);
+		ls_rule(&pt);
+		ls_row(&pt, phead1);
+		ls_row(&pt, phead2);
+		ls_rule(&pt);
+		for (i = 0; i < np; i++)
+			ls_row(&pt, procs[i].cell);
+		ls_rule(&pt);
 	}
-	ls_rule(&pt);
+	free(devs);
+	free(procs);
+	return 0;
 }
 
 static int cmd_ls(int argc, char **argv)
 {
 	struct snap s;
 	size_t i;
+	int rc = 0;
 
 	if (argc > 1)
 		return usage_error("unexpected argument '%s' (try --help)", argv[1]);
@@ -253,10 +270,10 @@ static int cmd_ls(int argc, char **argv)
 				json_array_append_new(arr, ls_json_device(&s.dev[i]));
 		tool_json_print(arr);
 	} else {
-		ls_tables(&s);
+		rc = ls_tables(&s);
 	}
 	snap_free(&s);
-	return 0;
+	return rc;
 }
 
 const struct nsim_cmd nsim_cmd_ls = {
