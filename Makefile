@@ -337,11 +337,12 @@ check: deps
 	bash scripts/check.sh
 
 # make check with every queue of every real NEFF through the DMA engine
-# test (Documentation/dma.rst, "Tests"; the VM run takes several times
-# longer than make check's)
+# test (Documentation/dma.rst, "Tests") and run_neff on every real NEFF
+# (Documentation/nrt.rst, "Tests"; the VM run takes several times longer
+# than make check's)
 check-full: deps
 	$(MAKE) all
-	NSIM_DMA=all bash scripts/check.sh
+	NSIM_DMA=all NSIM_NRT=all bash scripts/check.sh
 
 # scripts/bench.sh builds the programs of bench-progs itself
 bench:

@@ -128,7 +128,9 @@ mk kselftest-install
 # NSIM_DMA: how much of the real NEFFs the DMA engine test runs
 # (selftests/neff.sh; Documentation/dma.rst, "Tests"): subset (make
 # check), all (make check-full); run_vm.sh exports the file's settings
-printf 'NSIM_DMA=%s\n' "${NSIM_DMA:-subset}" > "$out/vm-env"
+# NSIM_NRT: on which real NEFFs selftests/nrt.sh runs run_neff: subset
+# (make check, 19 of the 53), all (make check-full)
+printf 'NSIM_DMA=%s\nNSIM_NRT=%s\n' "${NSIM_DMA:-subset}" "${NSIM_NRT:-subset}" > "$out/vm-env"
 # The VM run's timeout: the slowest run measured was 660 s (make check
 # with the real NEFFs, nrt.sh's run_neff over every one of them included,
 # on a 2-core machine), so 2400 s is 3.6 times it, and 1.9 times it on a

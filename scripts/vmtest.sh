@@ -17,7 +17,7 @@
 # Expects make all to have run.  Prints the KTAP log (also in
 # build/vmtest/tap.log) and ends with "N passed, N failed, N skipped";
 # exit status 0 only when nothing failed and something ran.
-# Environment: NSIM_DMA as for make check (default subset).
+# Environment: NSIM_DMA and NSIM_NRT as for make check (default subset).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,7 +49,7 @@ if [ -n "$bad" ]; then
 		"(the Makefile's other programs run inside them: load_test and info_test in generations.sh, budget_test and harden_test in harden.sh, ...)" >&2
 	exit 2
 fi
-printf 'NSIM_DMA=%s\nNSIM_TESTS="%s"\n' "${NSIM_DMA:-subset}" "$*" > "$out/vm-env"
+printf 'NSIM_DMA=%s\nNSIM_NRT=%s\nNSIM_TESTS="%s"\n' "${NSIM_DMA:-subset}" "${NSIM_NRT:-subset}" "$*" > "$out/vm-env"
 bash scripts/vm.sh -t "$timeout" -M "$mem" -q -l "$out/serial.log" \
 	-d "$ksft:/kselftest" -d "$out/vm-env:/etc/nsim-env" selftests/run_vm.sh
 rc=$?
