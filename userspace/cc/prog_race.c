@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * prog_race.c - the race detector of a KBIN plan (Documentation/
+ * races.rst): the order and the footprints of kbin_race.c, and a sweep
+ * over the footprints that checks every pair of overlapping spans.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kbin_compute.h"
+#include "kbin_dma.h"
+#include "kbin_kind.h"
+#include "kbin_prog.h"
+#include "prog_race.h"
+
+/* a subgraph's spans as they are collected */
+struct pr_spans {
+	struct kbin_race_span *s;
+	size_t n, cap;
+};
+
+static int pr_emit(void *ctx, const struct kbin_race_span *s)
+{
+	struct pr_spans *sp = ctx;
+
+	if (s->hi <= s->lo)
+		return 0;
+	if (sp->n == sp->cap) {
+		size_t cap = sp->cap ? 2 * sp->cap : 1024;
+		struct kbin_race_span *t = realloc(sp->s, cap * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		sp->s = t;
+		sp->cap = cap;
+	}
+	sp->s[sp->n++] = *s;
+	return 0;
+}
+
+static int pr_cmp_span(const void *x, const void *y)
+{
+	const struct kbin_race_span *a = x, *b = y;
+
+	if (a->space != b->space)
+		return a->space < b->space ? -1 : 1;
+	if (a->var_id != b->var_id)
+		return a->var_id < b->var_id ? -1 : 1;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	if (a->access != b->access)
+		return a->access < b->access ? -1 : 1;
+	return 0;
+}
+
+/* the race space of var @var_id of subgraph @sg's set */
+static unsigned int pr_space(const struct kbin_view *v, uint32_t sg,
+			     uint32_t var_id)
+{
+	const struct kbin_mem_ref_set *set = kbin_view_set(v, sg);
+	unsigned int st;
+
+	if (!set || var_id >= set->nmem)
+		return KBIN_RACE_VAR;
+	st = kbin_kind(set->mem[var_id].mr_type)->storage;
+	if (st == KBIN_STORAGE_SBUF)
+		return KBIN_RACE_SBUF;
+	if (st == KBIN_STORAGE_PSUM)
+		return KBIN_RACE_PSUM;
+	return KBIN_RACE_VAR;
+}
+
+/* a set of reported (a, b) node pairs: open addressing */
+struct pr_seen {
+	uint64_t *k;
+	size_t cap, n;
+};
+
+/* 1 when (a, b) was new and is now in, 0 when seen, -ENOMEM */
+static int pr_seen_add(struct pr_seen *h, uint32_t a, uint32_t b)
+{
+	uint64_t key = ((uint64_t)a << 32 | b) + 1, x;
+	size_t i;
+
+	if (2 * (h->n + 1) > h->cap) {
+		size_t cap = h->cap ? 2 * h->cap : 1024, j;
+		uint64_t *k = calloc(cap, sizeof(*k));
+
+		if (!k)
+			return -ENOMEM;
+		for (j = 0; j < h->cap; j++)
+			if (h->k[j]) {
+				x = h->k[j] * 0x9e3779b97f4a7c15ULL;
+				for (i = x >> 20 & (cap - 1); k[i]; i = (i + 1) & (cap - 1))
+					;
+				k[i] = h->k[j];
+			}
+		free(h->k);
+		h->k = k;
+		h->cap = cap;
+	}
+	x = key * 0x9e3779b97f4a7c15ULL;
+	for (i = x >> 20 & (h->cap - 1); h->k[i]; i = (i + 1) & (h->cap - 1))
+		if (h->k[i] == key)
+			return 0;
+	h->k[i] = key;
+	h->n++;
+	return 1;
+}
+
+/* the engine chain that issues node @n: itself, or a block's trigger's */
+static int pr_issuer(const struct kbin_race_order *o, uint32_t n,
+		     uint32_t *chain, uint32_t *pos)
+{
+	kbin_race_node_at(o, n, chain, pos);
+	if (*chain < KBIN_PROG_ENGINES)
+		return 0;
+	n = o->trigger[n - o->base[KBIN_PROG_ENGINES]];
+	if (n == UINT32_MAX)
+		return -1;
+	kbin_race_node_at(o, n, chain, pos);
+	return 0;
+}
+
+/* the nearest semaphore chain from @p->a to @p->b (struct prog_race_pair) */
+static void pr_explain(const struct prog_race_sg *s, struct prog_race_pair *p)
+{
+	const struct kbin_race_order *o = &s->order;
+	uint32_t g, best = UINT32_MAX, c, pos, i;
+
+	p->sem = -1;
+	p->wait_node = UINT32_MAX;
+	for (uint32_t sem = 0; sem < s->prog.semaphores; sem++)
+		for (g = o->sem_groups[sem]; g < o->sem_groups[sem + 1]; g++) {
+			const struct kbin_race_group *gr = &o->groups[g];
+
+			if (gr->chain != p->a.chain)
+				continue;
+			for (i = 0; i < gr->num; i++) {
+				const struct kbin_race_inc *in = &o->incs[gr->first + i];
+
+				if (in->pos < p->a.pos)
+					continue;
+				if (in->pos < best) {
+					best = in->pos;
+					p->sem = (int32_t)sem;
+					p->inc_node = in->node;
+					p->inc_sum = in->cum;
+				}
+				break;
+			}
+		}
+	if (p->sem < 0 || pr_issuer(o, p->b.node, &c, &pos))
+		return;
+	for (i = pos + 1; i-- > 0;) {
+		const struct kbin_prog_sync *sy = &s->prog.sync[c][i];
+
+		if (sy->wait_mode == KBIN_PROG_WAIT_GE &&
+		    sy->wait_sem == (uint32_t)p->sem) {
+			p->wait_node = kbin_race_node(o, c, i);
+			p->wait_value = sy->wait_value;
+			return;
+		}
+	}
+}
+
+static uint32_t pr_cause(const struct kbin_race_order *o, uint32_t a,
+			 uint32_t b)
+{
+	uint32_t ca, pa, cb, pb, ta, tb;
+
+	kbin_race_node_at(o, a, &ca, &pa);
+	kbin_race_node_at(o, b, &cb, &pb);
+	if (ca < KBIN_PROG_ENGINES || cb < KBIN_PROG_ENGINES)
+		return PROG_RACE_UNORDERED;
+	ta = o->trigger[a - o->base[KBIN_PROG_ENGINES]];
+	tb = o->trigger[b - o->base[KBIN_PROG_ENGINES]];
+	if (ta == UINT32_MAX || tb == UINT32_MAX)
+		return PROG_RACE_UNORDERED;
+	kbin_race_node_at(o, ta, &ca, &pa);
+	kbin_race_node_at(o, tb, &cb, &pb);
+	if (ca == cb)
+		return PROG_RACE_SAME_ENGINE;
+	if (kbin_race_before(o, ta, tb) || kbin_race_before(o, tb, ta))
+		return PROG_RACE_TRIGGERS_ORDERED;
+	return PROG_RACE_UNORDERED;
+}
+
+static int pr_add_pair(struct prog_race *r, uint32_t sg,
+		       const struct kbin_race_span *x,
+		       const struct kbin_race_span *y,
+		       const struct kbin_race_span *at)
+{
+	struct prog_race_sg *s = &r->sg[sg];
+	const struct kbin_race_order *o = &s->order;
+	struct prog_race_pair *p;
+
+	if (r->npairs == r->cap) {
+		uint32_t cap = r->cap ? 2 * r->cap : 64;
+		struct prog_race_pair *t = realloc(r->pairs, cap * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		r->pairs = t;
+		r->cap = cap;
+	}
+	p = &r->pairs[r->npairs++];
+	memset(p, 0, sizeof(*p));
+	if (x->access > y->access) {
+		const struct kbin_race_span *t = x;
+
+		x = y;
+		y = t;
+	}
+	p->sg = sg;
+	p->a.node = x->access;
+	p->a.write = x->write;
+	kbin_race_node_at(o, x->access, &p->a.chain, &p->a.pos);
+	p->b.node = y->access;
+	p->b.write = y->write;
+	kbin_race_node_at(o, y->access, &p->b.chain, &p->b.pos);
+	p->at = *at;
+	p->cause = pr_cause(o, p->a.node, p->b.node);
+	r->by_cause[p->cause]++;
+	pr_explain(s, p);
+	s->pairs++;
+	return 0;
+}
+
+/* check span @x against the active spans @act[0 .. *n), dropping dead ones */
+static int pr_against(struct prog_race *r, uint32_t sg, struct pr_seen *seen,
+		      const struct kbin_race_span *all, uint32_t *act,
+		      size_t *n, const struct kbin_race_span *x)
+{
+	const struct kbin_race_order *o = &r->sg[sg].order;
+	struct kbin_race_span at;
+	size_t i, k = 0;
+	int ret;
+
+	for (i = 0; i < *n; i++) {
+		const struct kbin_race_span *y = &all[act[i]];
+
+		if (y->space != x->space || y->var_id != x->var_id || y->hi <= x->lo)
+			continue;
+		act[k++] = act[i];
+		if (y->access == x->access || !kbin_race_overlap(x, y, &at) ||
+		    kbin_race_before(o, x->access, y->access) ||
+		    kbin_race_before(o, y->access, x->access))
+			continue;
+		ret = pr_seen_add(seen, x->access < y->access ? x->access : y->access,
+				  x->access < y->access ? y->access : x->access);
+		if (ret < 0)
+			return ret;
+		if (ret) {
+			ret = pr_add_pair(r, sg, x, y, &at);
+			if (ret)
+				return ret;
+		}
+	}
+	*n = k;
+	return 0;
+}
+
+/* the sweep over a subgraph's sorted spans */
+static int pr_sweep(struct prog_race *r, uint32_t sg, struct pr_spans *sp)
+{
+	uint32_t *rd = NULL, *wr = NULL;
+	size_t nr = 0, nw = 0, i;
+	struct pr_seen seen = { 0 };
+	int ret = -ENOMEM;
+
+	qsort(sp->s, sp->n, sizeof(*sp->s), pr_cmp_span);
+	rd = malloc((sp->n + 1) * sizeof(*rd));
+	wr = malloc((sp->n + 1) * sizeof(*wr));
+	if (!rd || !wr)
+		goto out;
+	r->sg[sg].first = r->npairs;
+	for (i = 0; i < sp->n; i++) {
+		const struct kbin_race_span *x = &sp->s[i];
+
+		ret = pr_against(r, sg, &seen, sp->s, wr, &nw, x);
+		if (!ret && x->write)
+			ret = pr_against(r, sg, &seen, sp->s, rd, &nr, x);
+		if (ret)
+			goto out;
+		if (x->write)
+			wr[nw++] = (uint32_t)i;
+		else
+			rd[nr++] = (uint32_t)i;
+	}
+	ret = 0;
+out:
+	free(seen.k);
+	free(rd);
+	free(wr);
+	return ret;
+}
+
+/* footprints of subgraph @sg: blocks, then compute instructions */
+static int pr_footprints(struct prog_race *r, uint32_t sg,
+			 const struct kbin_dma_sg_view *dv,
+			 const struct kbin_prog_sg_view *pv, int compute,
+			 struct pr_spans *sp)
+{
+	const struct kbin_view *v = r->v;
+	const struct kbin_gen *g = kbin_gen_target(v->hdr->target_gen);
+	const struct kbin_race_order *o = &r->sg[sg].order;
+	uint32_t b, d, e, i;
+	int ret;
+
+	for (b = 0; b < dv->num_blocks; b++) {
+		const struct kbin_dma_block *blk = &dv->blocks[b];
+		uint32_t node = o->base[KBIN_PROG_ENGINES] + b;
+
+		r->accesses++;
+		for (d = 0; d < blk->num_descs; d++) {
+			const struct kbin_dma_desc *ds =
+				&dv->descs[blk->first_desc - dv->first_desc + d];
+
+			ret = kbin_race_dma_side(g, &ds->from,
+						 pr_space(v, sg, ds->from.var_id),
+						 0, node, pr_emit, sp);
+			ret = ret ? ret :
+			      kbin_race_dma_side(g, &ds->to,
+						 pr_space(v, sg, ds->to.var_id),
+						 1, node, pr_emit, sp);
+			if (ret)
+				return ret;
+		}
+	}
+	if (!compute)
+		return 0;
+	for (e = 0; e < KBIN_PROG_ENGINES; e++)
+		for (i = 0; i < pv->num[e]; i++) {
+			const uint8_t *rec = pv->records[e] +
+					     (size_t)i * KBIN_PROG_RECORD_SIZE;
+
+			if (!kbin_compute_is_op(rec[0]))
+				continue;
+			r->accesses++;
+			ret = kbin_race_compute(rec, kbin_race_node(o, e, i),
+						pr_emit, sp);
+			if (ret)
+				return ret;
+		}
+	return 0;
+}
+
+static int pr_sg(struct prog_race *r, uint32_t sg, const struct prog_race_opts *o)
+{
+	const struct kbin_view *v = r->v;
+	const struct kbin_gen *g = kbin_gen_target(v->hdr->target_gen);
+	struct prog_race_sg *s = &r->sg[sg];
+	struct kbin_dma_sg_view dv = { 0 };
+	struct kbin_prog_sg_view pv;
+	struct kbin_race_words w;
+	struct pr_spans sp = { 0 };
+	uint32_t e;
+	int ret;
+
+	if (!g)
+		return -EINVAL;
+	if (v->dma && kbin_view_dma_sg(v, sg, &dv))
+		return -EINVAL;
+	if (kbin_view_prog_sg(v, sg, &pv))
+		return -EINVAL;
+	s->name = kbin_view_subgraph(v, sg)->name;
+	for (e = 0; e < KBIN_PROG_ENGINES; e++) {
+		s->prog.sync[e] = pv.sync[e];
+		s->prog.num[e] = pv.num[e];
+	}
+	if (o && o->drop_wait && o->drop_wait_sg == sg &&
+	    o->drop_wait_engine >= 1 && o->drop_wait_engine <= KBIN_PROG_ENGINES &&
+	    o->drop_wait <= pv.num[o->drop_wait_engine - 1]) {
+		e = o->drop_wait_engine - 1;
+		s->copy = malloc(pv.num[e] * sizeof(*s->copy));
+		if (!s->copy)
+			return -ENOMEM;
+		memcpy(s->copy, pv.sync[e], pv.num[e] * sizeof(*s->copy));
+		s->copy[o->drop_wait - 1].wait_mode = KBIN_PROG_WAIT_NONE;
+		s->prog.sync[e] = s->copy;
+	}
+	s->prog.queues = dv.queues;
+	s->prog.num_queues = dv.num_queues;
+	s->prog.blocks = dv.blocks;
+	s->prog.num_blocks = dv.num_blocks;
+	s->prog.semaphores = g->semaphores;
+	s->prog.block_add = o ? o->block_add : 0;
+	s->prog.no_fifo = o ? o->no_fifo : 0;
+	s->order.p = &s->prog;
+	if (kbin_race_words(&s->prog, &w))
+		return -E2BIG;
+	s->order.vc = malloc((w.vc + 1) * sizeof(uint32_t));
+	s->order.prev = malloc((w.vc + 1) * sizeof(uint32_t));
+	s->order.trigger = malloc((dv.num_blocks + 1) * sizeof(uint32_t));
+	s->order.incs = malloc((w.incs + 1) * sizeof(*s->order.incs));
+	s->order.groups = malloc((w.groups + 1) * sizeof(*s->order.groups));
+	s->order.sem_groups = malloc((g->semaphores + 1) * sizeof(uint32_t));
+	if (!s->order.vc || !s->order.prev || !s->order.trigger ||
+	    !s->order.incs || !s->order.groups || !s->order.sem_groups)
+		return -ENOMEM;
+	ret = kbin_race_order(&s->order);
+	if (ret)
+		return ret;
+	s->nodes = s->order.nodes;
+	s->chains = s->order.chains;
+	s->passes = s->order.passes;
+	s->stuck = s->order.stuck;
+	ret = pr_footprints(r, sg, &dv, &pv,
+			    !!(v->prog->flags & KBIN_PROG_F_COMPUTE), &sp);
+	if (!ret) {
+		s->spans = sp.n;
+		r->spans += sp.n;
+		ret = pr_sweep(r, sg, &sp);
+	}
+	free(sp.s);
+	/* the clocks of the last pass are kept; the scratch is not */
+	free(s->order.prev);
+	s->order.prev = NULL;
+	return ret;
+}
+
+/**
+ * prog_race_plan() - the races of every subgraph of a plan.
+ * @v: a checked plan with a program section.
+ * @o: options, or NULL for the defaults.
+ * @out: out: the report, to free with prog_race_free().
+ *
+ * Return: 0; -ENODATA when the plan has no program; -ENOMEM; -EINVAL when
+ * a subgraph's tables are out of place; -E2BIG when a subgraph has more
+ * nodes than the clocks count.
+ */
+int prog_race_plan(const struct kbin_view *v, const struct prog_race_opts *o,
+		   struct prog_race **out)
+{
+	struct prog_race *r;
+	uint32_t s;
+	int ret = 0;
+
+	*out = NULL;
+	if (!v->prog)
+		return -ENODATA;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->v = v;
+	r->nsg = v->num_subgraphs;
+	r->sg = calloc(r->nsg + 1, sizeof(*r->sg));
+	if (!r->sg) {
+		free(r);
+		return -ENOMEM;
+	}
+	for (s = 0; s < r->nsg && !ret; s++)
+		ret = pr_sg(r, s, o);
+	if (ret) {
+		prog_race_free(r);
+		return ret;
+	}
+	*out = r;
+	return 0;
+}
+
+/**
+ * prog_race_free() - free a report.
+ * @r: the report of prog_race_plan(), or NULL.
+ */
+void prog_race_free(struct prog_race *r)
+{
+	uint32_t s;
+
+	if (!r)
+		return;
+	for (s = 0; s < r->nsg; s++) {
+		struct kbin_race_order *o = &r->sg[s].order;
+
+		free(o->vc);
+		free(o->prev);
+		free(o->trigger);
+		free(o->incs);
+		free(o->groups);
+		free(o->sem_groups);
+		free(r->sg[s].copy);
+	}
+	free(r->sg);
+	free(r->pairs);
+	free(r);
+}
+
+/**
+ * prog_race_cause_str() - the name of an enum prog_race_cause.
+ * @cause: the cause.
+ *
+ * Return: "same-engine-triggers", "triggers-ordered", "unordered" or "?".
+ */
+const char *prog_race_cause_str(uint32_t cause)
+{
+	static const char *const names[PROG_RACE_CAUSES] = {
+		"same-engine-triggers", "triggers-ordered", "unordered",
+	};
+
+	return cause < PROG_RACE_CAUSES ? names[cause] : "?";
+}
+
+/**
+ * prog_race_space_str() - the name of an enum kbin_race_space.
+ * @space: the space.
+ *
+ * Return: "SBUF", "PSUM", "var" or "?".
+ */
+const char *prog_race_space_str(uint32_t space)
+{
+	return space == KBIN_RACE_SBUF ? "SBUF" : space == KBIN_RACE_PSUM ? "PSUM" :
+	       space == KBIN_RACE_VAR ? "var" : "?";
+}
+
+/**
+ * prog_race_comment() - the compiler-level name of a node: a block's
+ *	def.json "#comment", or NULL.
+ * @r: the report.
+ * @sg: the subgraph.
+ * @node: the node.
+ *
+ * Return: the text, or NULL for an instruction or a block without one.
+ */
+const char *prog_race_comment(const struct prog_race *r, uint32_t sg,
+			      uint32_t node)
+{
+	const struct prog_race_sg *s = &r->sg[sg];
+	uint32_t b;
+
+	if (node < s->order.base[KBIN_PROG_ENGINES] || !s->prog.num_blocks)
+		return NULL;
+	b = node - s->order.base[KBIN_PROG_ENGINES];
+	if (b >= s->prog.num_blocks || !s->prog.blocks[b].comment)
+		return NULL;
+	return kbin_view_str(r->v, s->prog.blocks[b].comment);
+}
+
+/**
+ * prog_race_name() - a node as text: "PE instruction 12 (opcode 0xe6)" or
+ *	"queue qSPIO0 block 74".
+ * @r: the report.
+ * @sg: the subgraph.
+ * @node: the node.
+ * @buf: where to write.
+ * @len: its bytes.
+ *
+ * Return: @buf.
+ */
+char *prog_race_name(const struct prog_race *r, uint32_t sg, uint32_t node,
+		     char *buf, size_t len)
+{
+	const struct prog_race_sg *s = &r->sg[sg];
+	uint32_t c, pos;
+
+	kbin_race_node_at(&s->order, node, &c, &pos);
+	if (c < KBIN_PROG_ENGINES) {
+		const struct kbin_prog_sync *sy = &s->prog.sync[c][pos];
+
+		snprintf(buf, len, "%s instruction %u (opcode 0x%02x%s%s)",
+			 kbin_dma_engine_str(c + 1), pos, sy->opcode,
+			 kbin_compute_is_op(sy->opcode) ? " " : "",
+			 kbin_compute_is_op(sy->opcode) ?
+			 kbin_compute_op_str(sy->opcode) : "");
+	} else {
+		snprintf(buf, len, "queue %s block %u",
+			 kbin_view_str(r->v, s->prog.queues[c - KBIN_PROG_ENGINES].name),
+			 pos);
+	}
+	return buf;
+}
