@@ -351,7 +351,7 @@ static int kbin_race_pass(struct kbin_race_order *o, int pass)
 				}
 				if (k < (__u32)n)
 					break;
-				if (done[c] && (c < KBIN_PROG_ENGINES || !p->no_fifo))
+				if (done[c])
 					memcpy(vc, vc - o->chains, o->chains * sizeof(*vc));
 				else
 					memset(vc, 0, o->chains * sizeof(*vc));
@@ -391,7 +391,7 @@ static int kbin_race_pass(struct kbin_race_order *o, int pass)
  *	filled in.
  *
  * The rules (Documentation/races.rst): program order on each engine;
- * first in, first out on each queue (unless @p->no_fifo); a trigger before
+ * first in, first out on each queue; a trigger before
  * its block; a wait for semaphore s >= v after, on each chain that adds
  * to s, the increment that brings that chain's sum to v minus what all
  * other chains may have added before the wait.  What may have happened

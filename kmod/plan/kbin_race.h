@@ -88,7 +88,6 @@ typedef int (*kbin_race_emit_fn)(void *ctx, const struct kbin_race_span *s);
  *	below it (the plan checker's rule).
  * @block_add: 0: a block's end adds its queue's num_queues to its
  *	semaphore (the NEFF rule, Documentation/execute.rst); else this.
- * @no_fifo: 1: do not assume a queue runs its blocks in order.
  */
 struct kbin_race_prog {
 	const struct kbin_prog_sync *sync[KBIN_PROG_ENGINES];
@@ -99,7 +98,6 @@ struct kbin_race_prog {
 	__u32 num_blocks;
 	__u32 semaphores;
 	__u32 block_add;
-	int no_fifo;
 };
 
 /**

@@ -388,7 +388,6 @@ static int pr_sg(struct prog_race *r, uint32_t sg, const struct prog_race_opts *
 	s->prog.num_blocks = dv.num_blocks;
 	s->prog.semaphores = g->semaphores;
 	s->prog.block_add = o ? o->block_add : 0;
-	s->prog.no_fifo = o ? o->no_fifo : 0;
 	s->order.p = &s->prog;
 	if (kbin_race_words(&s->prog, &w))
 		return -E2BIG;

@@ -130,7 +130,6 @@ struct prog_race {
 
 /**
  * struct prog_race_opts - how to look.
- * @no_fifo: do not assume a DMA queue runs its blocks in order.
  * @block_add: 0 a block's end adds its queue's num_queues, else this.
  * @drop_wait_engine: with @drop_wait > 0: the engine (enum
  *	kbin_dma_engine) of an instruction whose wait the order ignores;
@@ -139,7 +138,6 @@ struct prog_race {
  * @drop_wait_sg: its subgraph.
  */
 struct prog_race_opts {
-	int no_fifo;
 	uint32_t block_add;
 	uint32_t drop_wait_engine;
 	uint32_t drop_wait;

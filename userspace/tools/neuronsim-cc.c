@@ -11,7 +11,7 @@
  *   neuronsim-cc info    [-j] [--dma] [--program] MODEL.neff|DIR
  *   neuronsim-cc dump    [-j] [--dma] [--program] PLAN.kbin
  *   neuronsim-cc replay  [-j] [--trace FILE] MODEL
- *   neuronsim-cc races   [-j] [--no-fifo] MODEL
+ *   neuronsim-cc races   [-j] MODEL
  *   neuronsim-cc plan    --memory [-j] [--arch NAME] [--first-core N] MODEL
  *
  * This file is the command table; each command is a file of

@@ -15,7 +15,7 @@
 #include "prog_race.h"
 
 static const char usage_races[] =
-	"usage: neuronsim-cc races [-j] [--no-fifo] MODEL.kbin|MODEL.neff|DIR|MODEL.bir.json\n"
+	"usage: neuronsim-cc races [-j] MODEL.kbin|MODEL.neff|DIR|MODEL.bir.json\n"
 	"\n"
 	"Find the data races of every subgraph's program (Documentation/races.rst):\n"
 	"the order the program alone guarantees (program order per engine, first in\n"
@@ -28,8 +28,7 @@ static const char usage_races[] =
 	"\n"
 	"Exit status: 0 no race, 1 races, 2 an error.\n"
 	"\n"
-	"  -j, --json      print JSON\n"
-	"  --no-fifo       do not assume a DMA queue runs its blocks in order\n";
+	"  -j, --json      print JSON\n";
 
 static void cc_side_text(const struct prog_race *r, const struct prog_race_pair *p,
 			 const struct prog_race_side *s)
@@ -205,8 +204,8 @@ static int run(int argc, char **argv)
 {
 	struct tool_opt opts[] = {
 		{ .name = "j" }, { .name = "json" }, { .name = "p" },
-		{ .name = "pretty" }, { .name = "no-fifo" },
-		{ .name = "h" }, { .name = "help" }, { .name = NULL },
+		{ .name = "pretty" }, { .name = "h" }, { .name = "help" },
+		{ .name = NULL },
 	};
 	struct tool_err e = { .cmd = "races" };
 	struct prog_race_opts o = { 0 };
@@ -219,13 +218,12 @@ static int run(int argc, char **argv)
 
 	if (tool_parse_opts("races", argc - 1, argv + 1, opts, &npos))
 		return 2;
-	if (opts[5].seen || opts[6].seen) {
+	if (opts[4].seen || opts[5].seen) {
 		fputs(usage_races, stdout);
 		return 0;
 	}
 	if (opts[0].seen || opts[1].seen || opts[2].seen || opts[3].seen)
 		tool_json_on(0);
-	o.no_fifo = opts[4].seen;
 	if (npos != 1) {
 		e.err = EINVAL;
 		tool_error(&e, "expected exactly one MODEL argument");
