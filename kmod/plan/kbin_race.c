@@ -310,59 +310,61 @@ static int kbin_race_wait_preds(const struct kbin_race_order *o, __u32 s,
 	return (int)k;
 }
 
+/* node @pos of chain @c: its clock when its predecessors have one; 1 if so */
+static int kbin_race_step(struct kbin_race_order *o, __u32 c, __u32 pos,
+			  const __u32 *done, int pass, int *stuck)
+{
+	const struct kbin_race_prog *p = o->p;
+	__u32 pred[KBIN_RACE_MAX_CHAINS + 2];
+	__u32 node = o->base[c] + pos, pc, pp, k, j;
+	__u32 *vc = &o->vc[(__u64)node * o->chains];
+	int n = 0;
+
+	if (c < KBIN_PROG_ENGINES) {
+		const struct kbin_prog_sync *sy = &p->sync[c][pos];
+
+		if (sy->wait_mode == KBIN_PROG_WAIT_GE)
+			n = kbin_race_wait_preds(o, sy->wait_sem, sy->wait_value,
+						 c, pos, pass, pred);
+		if (n < 0) {
+			*stuck = 1;
+			n = 0;
+		}
+	} else if (o->trigger[node - o->base[KBIN_PROG_ENGINES]] != KBIN_RACE_NONE) {
+		pred[n++] = o->trigger[node - o->base[KBIN_PROG_ENGINES]];
+	}
+	for (k = 0; k < (__u32)n; k++) {
+		kbin_race_node_at(o, pred[k], &pc, &pp);
+		if (pp >= done[pc])
+			return 0;
+	}
+	if (pos)
+		memcpy(vc, vc - o->chains, o->chains * sizeof(*vc));
+	else
+		memset(vc, 0, o->chains * sizeof(*vc));
+	for (k = 0; k < (__u32)n; k++) {
+		const __u32 *pv = &o->vc[(__u64)pred[k] * o->chains];
+
+		for (j = 0; j < o->chains; j++)
+			if (pv[j] > vc[j])
+				vc[j] = pv[j];
+	}
+	vc[c] = pos + 1;
+	return 1;
+}
+
 /* one pass: every node's clock from its predecessors' */
 static int kbin_race_pass(struct kbin_race_order *o, int pass)
 {
-	const struct kbin_race_prog *p = o->p;
 	__u32 done[KBIN_RACE_MAX_CHAINS] = { 0 };
-	__u32 pred[KBIN_RACE_MAX_CHAINS + 2];
-	__u32 c, k, j, left = o->nodes, steps = 0;
-	int progress = 1, n, stuck = 0;
+	__u32 c, left = o->nodes, steps = 0;
+	int progress = 1, stuck = 0;
 
 	while (left && progress) {
 		progress = 0;
 		for (c = 0; c < o->chains; c++) {
-			while (done[c] < o->len[c]) {
-				__u32 node = o->base[c] + done[c], pc, pp;
-				__u32 *vc = &o->vc[(__u64)node * o->chains];
-
-				n = 0;
-				if (c < KBIN_PROG_ENGINES) {
-					const struct kbin_prog_sync *sy = &p->sync[c][done[c]];
-
-					if (sy->wait_mode == KBIN_PROG_WAIT_GE)
-						n = kbin_race_wait_preds(o, sy->wait_sem,
-									 sy->wait_value, c,
-									 done[c], pass, pred);
-					if (n < 0) {
-						stuck = 1;
-						n = 0;
-					}
-				} else {
-					__u32 b = node - o->base[KBIN_PROG_ENGINES];
-
-					if (o->trigger[b] != KBIN_RACE_NONE)
-						pred[n++] = o->trigger[b];
-				}
-				for (k = 0; k < (__u32)n; k++) {
-					kbin_race_node_at(o, pred[k], &pc, &pp);
-					if (pp >= done[pc])
-						break;
-				}
-				if (k < (__u32)n)
-					break;
-				if (done[c])
-					memcpy(vc, vc - o->chains, o->chains * sizeof(*vc));
-				else
-					memset(vc, 0, o->chains * sizeof(*vc));
-				for (k = 0; k < (__u32)n; k++) {
-					const __u32 *pv = &o->vc[(__u64)pred[k] * o->chains];
-
-					for (j = 0; j < o->chains; j++)
-						if (pv[j] > vc[j])
-							vc[j] = pv[j];
-				}
-				vc[c] = done[c] + 1;
+			while (done[c] < o->len[c] &&
+			       kbin_race_step(o, c, done[c], done, pass, &stuck)) {
 				done[c]++;
 				left--;
 				progress = 1;
