@@ -15,9 +15,17 @@
 #include "kbin_prog.h"
 #include "prog_race.h"
 
+/* one span of a footprint, with its node's place in the order */
+struct pr_span {
+	struct kbin_race_span s;
+	uint32_t chain;
+	uint32_t pos;
+};
+
 /* a subgraph's spans as they are collected */
 struct pr_spans {
-	struct kbin_race_span *s;
+	const struct kbin_race_order *o;
+	struct pr_span *s;
 	size_t n, cap;
 };
 
@@ -29,30 +37,45 @@ static int pr_emit(void *ctx, const struct kbin_race_span *s)
 		return 0;
 	if (sp->n == sp->cap) {
 		size_t cap = sp->cap ? 2 * sp->cap : 1024;
-		struct kbin_race_span *t = realloc(sp->s, cap * sizeof(*t));
+		struct pr_span *t = realloc(sp->s, cap * sizeof(*t));
 
 		if (!t)
 			return -ENOMEM;
 		sp->s = t;
 		sp->cap = cap;
 	}
-	sp->s[sp->n++] = *s;
+	sp->s[sp->n].s = *s;
+	kbin_race_node_at(sp->o, s->access, &sp->s[sp->n].chain, &sp->s[sp->n].pos);
+	sp->n++;
 	return 0;
 }
 
+#define PR_CMP(a, b) do { if ((a) != (b)) return (a) < (b) ? -1 : 1; } while (0)
+
+/* by place, then bytes and partitions, then kind, then order */
 static int pr_cmp_span(const void *x, const void *y)
 {
-	const struct kbin_race_span *a = x, *b = y;
+	const struct pr_span *a = x, *b = y;
 
-	if (a->space != b->space)
-		return a->space < b->space ? -1 : 1;
-	if (a->var_id != b->var_id)
-		return a->var_id < b->var_id ? -1 : 1;
-	if (a->lo != b->lo)
-		return a->lo < b->lo ? -1 : 1;
-	if (a->access != b->access)
-		return a->access < b->access ? -1 : 1;
+	PR_CMP(a->s.space, b->s.space);
+	PR_CMP(a->s.var_id, b->s.var_id);
+	PR_CMP(a->s.lo, b->s.lo);
+	PR_CMP(a->s.hi, b->s.hi);
+	PR_CMP(a->s.mask[0], b->s.mask[0]);
+	PR_CMP(a->s.mask[1], b->s.mask[1]);
+	PR_CMP(a->s.write, b->s.write);
+	PR_CMP(a->chain, b->chain);
+	PR_CMP(a->pos, b->pos);
 	return 0;
+}
+
+/* spans equal but for their node */
+static int pr_same(const struct pr_span *a, const struct pr_span *b)
+{
+	return a->s.space == b->s.space && a->s.var_id == b->s.var_id &&
+	       a->s.lo == b->s.lo && a->s.hi == b->s.hi &&
+	       a->s.mask[0] == b->s.mask[0] && a->s.mask[1] == b->s.mask[1] &&
+	       a->s.write == b->s.write;
 }
 
 /* the race space of var @var_id of subgraph @sg's set */
@@ -229,70 +252,175 @@ static int pr_add_pair(struct prog_race *r, uint32_t sg,
 	return 0;
 }
 
-/* check span @x against the active spans @act[0 .. *n), dropping dead ones */
-static int pr_against(struct prog_race *r, uint32_t sg, struct pr_seen *seen,
-		      const struct kbin_race_span *all, uint32_t *act,
-		      size_t *n, const struct kbin_race_span *x)
+/*
+ * A group: equal spans of different nodes, sorted by chain and position,
+ * @sp[@first .. @first + @n); its chains' runs are @runs[@run0 ..
+ * @run0 + @nruns) (first index and count each).
+ */
+struct pr_group {
+	size_t first, n;
+	size_t run0, nruns;
+};
+
+struct pr_run {
+	size_t first, n;
+	uint32_t chain;
+};
+
+struct pr_sweep {
+	struct prog_race *r;
+	uint32_t sg;
+	const struct kbin_race_order *o;
+	const struct pr_span *sp;
+	const struct pr_run *runs;
+	struct pr_seen seen;
+};
+
+/* every unordered pair of member @x with the members of group @y */
+static int pr_member(struct pr_sweep *w, const struct pr_span *x,
+		     const struct pr_group *y, const struct kbin_race_span *at)
 {
-	const struct kbin_race_order *o = &r->sg[sg].order;
+	const struct kbin_race_order *o = w->o;
+	const uint32_t *vx = &o->vc[(uint64_t)x->s.access * o->chains];
+	size_t k, lo, hi, mid;
+	int ret;
+
+	for (k = y->run0; k < y->run0 + y->nruns; k++) {
+		const struct pr_run *run = &w->runs[k];
+		const struct pr_span *m = &w->sp[run->first];
+
+		if (run->chain == x->chain)
+			continue;
+		/* members before x: pos < vx[chain]; skip them */
+		lo = 0;
+		hi = run->n;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if (m[mid].pos < vx[run->chain])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* until the first after x: its clock has seen x */
+		for (; lo < run->n; lo++) {
+			const struct pr_span *yy = &m[lo];
+
+			if (o->vc[(uint64_t)yy->s.access * o->chains + x->chain] >= x->pos + 1)
+				break;
+			ret = pr_seen_add(&w->seen,
+					  x->s.access < yy->s.access ? x->s.access : yy->s.access,
+					  x->s.access < yy->s.access ? yy->s.access : x->s.access);
+			if (ret < 0)
+				return ret;
+			if (ret) {
+				ret = pr_add_pair(w->r, w->sg, &x->s, &yy->s, at);
+				if (ret)
+					return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+/* the pairs of groups @x and @y (the same group: its own pairs) */
+static int pr_groups(struct pr_sweep *w, const struct pr_group *x,
+		     const struct pr_group *y)
+{
 	struct kbin_race_span at;
+	size_t i;
+	int ret;
+
+	if ((!w->sp[x->first].s.write && !w->sp[y->first].s.write) ||
+	    !kbin_race_overlap(&w->sp[x->first].s, &w->sp[y->first].s, &at))
+		return 0;
+	for (i = x->first; i < x->first + x->n; i++) {
+		ret = pr_member(w, &w->sp[i], y, &at);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* check group @x against the active groups @act[0 .. *n), dropping dead ones */
+static int pr_against(struct pr_sweep *w, const struct pr_group *g,
+		      size_t *act, size_t *n, const struct pr_group *x)
+{
+	const struct kbin_race_span *xs = &w->sp[x->first].s;
 	size_t i, k = 0;
 	int ret;
 
 	for (i = 0; i < *n; i++) {
-		const struct kbin_race_span *y = &all[act[i]];
+		const struct kbin_race_span *ys = &w->sp[g[act[i]].first].s;
 
-		if (y->space != x->space || y->var_id != x->var_id || y->hi <= x->lo)
+		if (ys->space != xs->space || ys->var_id != xs->var_id ||
+		    ys->hi <= xs->lo)
 			continue;
 		act[k++] = act[i];
-		if (y->access == x->access || !kbin_race_overlap(x, y, &at) ||
-		    kbin_race_before(o, x->access, y->access) ||
-		    kbin_race_before(o, y->access, x->access))
-			continue;
-		ret = pr_seen_add(seen, x->access < y->access ? x->access : y->access,
-				  x->access < y->access ? y->access : x->access);
-		if (ret < 0)
+		ret = pr_groups(w, x, &g[act[i]]);
+		if (ret)
 			return ret;
-		if (ret) {
-			ret = pr_add_pair(r, sg, x, y, &at);
-			if (ret)
-				return ret;
-		}
 	}
 	*n = k;
 	return 0;
 }
 
-/* the sweep over a subgraph's sorted spans */
+/* the sweep over a subgraph's spans, sorted and grouped */
 static int pr_sweep(struct prog_race *r, uint32_t sg, struct pr_spans *sp)
 {
-	uint32_t *rd = NULL, *wr = NULL;
-	size_t nr = 0, nw = 0, i;
-	struct pr_seen seen = { 0 };
+	struct pr_sweep w = { .r = r, .sg = sg, .o = &r->sg[sg].order };
+	struct pr_group *g = NULL;
+	struct pr_run *runs = NULL;
+	size_t *rd = NULL, *wr = NULL, ng = 0, nruns = 0, nr = 0, nw = 0, i, j;
 	int ret = -ENOMEM;
 
 	qsort(sp->s, sp->n, sizeof(*sp->s), pr_cmp_span);
+	w.sp = sp->s;
+	g = malloc((sp->n + 1) * sizeof(*g));
+	runs = malloc((sp->n + 1) * sizeof(*runs));
 	rd = malloc((sp->n + 1) * sizeof(*rd));
 	wr = malloc((sp->n + 1) * sizeof(*wr));
-	if (!rd || !wr)
+	if (!g || !runs || !rd || !wr)
 		goto out;
+	for (i = 0; i < sp->n; i = j) {
+		for (j = i + 1; j < sp->n && pr_same(&sp->s[i], &sp->s[j]); j++)
+			;
+		g[ng].first = i;
+		g[ng].n = j - i;
+		g[ng].run0 = nruns;
+		for (size_t k = i; k < j; k++) {
+			if (k == i || sp->s[k].chain != sp->s[k - 1].chain) {
+				runs[nruns].first = k;
+				runs[nruns].n = 0;
+				runs[nruns++].chain = sp->s[k].chain;
+			}
+			runs[nruns - 1].n++;
+		}
+		g[ng].nruns = nruns - g[ng].run0;
+		ng++;
+	}
+	w.runs = runs;
 	r->sg[sg].first = r->npairs;
-	for (i = 0; i < sp->n; i++) {
-		const struct kbin_race_span *x = &sp->s[i];
+	for (i = 0; i < ng; i++) {
+		const struct pr_group *x = &g[i];
+		int write = sp->s[x->first].s.write;
 
-		ret = pr_against(r, sg, &seen, sp->s, wr, &nw, x);
-		if (!ret && x->write)
-			ret = pr_against(r, sg, &seen, sp->s, rd, &nr, x);
+		ret = pr_against(&w, g, wr, &nw, x);
+		if (!ret && write)
+			ret = pr_against(&w, g, rd, &nr, x);
+		if (!ret && write)
+			ret = pr_groups(&w, x, x);
 		if (ret)
 			goto out;
-		if (x->write)
-			wr[nw++] = (uint32_t)i;
+		if (write)
+			wr[nw++] = i;
 		else
-			rd[nr++] = (uint32_t)i;
+			rd[nr++] = i;
 	}
 	ret = 0;
 out:
-	free(seen.k);
+	free(w.seen.k);
+	free(g);
+	free(runs);
 	free(rd);
 	free(wr);
 	return ret;
@@ -356,7 +484,7 @@ static int pr_sg(struct prog_race *r, uint32_t sg, const struct prog_race_opts *
 	struct kbin_dma_sg_view dv = { 0 };
 	struct kbin_prog_sg_view pv;
 	struct kbin_race_words w;
-	struct pr_spans sp = { 0 };
+	struct pr_spans sp = { .o = &s->order };
 	uint32_t e;
 	int ret;
 
