@@ -364,6 +364,93 @@ static int pr_against(struct pr_sweep *w, const struct pr_group *g,
 	return 0;
 }
 
+/* a span's key (all but its node) hashed */
+static uint64_t pr_hash(const struct kbin_race_span *k)
+{
+	uint64_t h = k->lo * 0x9e3779b97f4a7c15ULL;
+
+	h = (h ^ k->hi) * 0xff51afd7ed558ccdULL;
+	h = (h ^ k->mask[0]) * 0xc4ceb9fe1a85ec53ULL;
+	h = (h ^ k->mask[1]) * 0x9e3779b97f4a7c15ULL;
+	h ^= (uint64_t)k->var_id << 8 | (uint64_t)k->space << 1 | k->write;
+	return (h * 0xff51afd7ed558ccdULL) >> 17;
+}
+
+static const struct pr_span *pr_cmp_base;
+
+/* groups by their first member's bytes (qsort of group indexes) */
+static int pr_cmp_group(const void *x, const void *y)
+{
+	const struct pr_group *a = x, *b = y;
+
+	return pr_cmp_span(&pr_cmp_base[a->first], &pr_cmp_base[b->first]);
+}
+
+/*
+ * Group the spans: equal ones (but for their node) together, in the order
+ * they were emitted, which is chain by chain, position by position; the
+ * groups sorted by place and bytes.  A hash of the distinct spans, a
+ * counting sort, and a sort of the groups only: O(spans + groups log
+ * groups).  @sp->s is rearranged; *@out is the groups, *@ng their count.
+ */
+static int pr_group_spans(struct pr_spans *sp, struct pr_group **out,
+			  size_t *ng)
+{
+	size_t cap = 16, n = sp->n, i, k, nd = 0;
+	uint32_t *tab = NULL, *gid = NULL;
+	struct pr_group *g = NULL;
+	struct pr_span *t = NULL;
+	int ret = -ENOMEM;
+
+	while (cap < 2 * n + 2)
+		cap *= 2;
+	tab = malloc(cap * sizeof(*tab));
+	gid = malloc((n + 1) * sizeof(*gid));
+	g = calloc(n + 1, sizeof(*g));
+	t = malloc((n + 1) * sizeof(*t));
+	if (!tab || !gid || !g || !t)
+		goto out;
+	memset(tab, 0xff, cap * sizeof(*tab));
+	for (i = 0; i < n; i++) {
+		for (k = pr_hash(&sp->s[i].s) & (cap - 1); tab[k] != UINT32_MAX;
+		     k = (k + 1) & (cap - 1))
+			if (pr_same(&sp->s[g[tab[k]].first], &sp->s[i]))
+				break;
+		if (tab[k] == UINT32_MAX) {
+			tab[k] = (uint32_t)nd;
+			g[nd].first = i;
+			nd++;
+		}
+		gid[i] = tab[k];
+		g[tab[k]].n++;
+	}
+	for (i = k = 0; i < nd; i++) {
+		size_t c = g[i].n;
+
+		g[i].run0 = k;	/* the next free place of group i */
+		k += c;
+	}
+	for (i = 0; i < n; i++)
+		t[g[gid[i]].run0++] = sp->s[i];
+	for (i = 0; i < nd; i++)
+		g[i].first = g[i].run0 - g[i].n;
+	free(sp->s);
+	sp->s = t;
+	t = NULL;
+	pr_cmp_base = sp->s;
+	qsort(g, nd, sizeof(*g), pr_cmp_group);
+	*out = g;
+	*ng = nd;
+	g = NULL;
+	ret = 0;
+out:
+	free(tab);
+	free(gid);
+	free(g);
+	free(t);
+	return ret;
+}
+
 /* the sweep over a subgraph's spans, sorted and grouped */
 static int pr_sweep(struct prog_race *r, uint32_t sg, struct pr_spans *sp)
 {
@@ -373,30 +460,26 @@ static int pr_sweep(struct prog_race *r, uint32_t sg, struct pr_spans *sp)
 	size_t *rd = NULL, *wr = NULL, ng = 0, nruns = 0, nr = 0, nw = 0, i, j;
 	int ret = -ENOMEM;
 
-	qsort(sp->s, sp->n, sizeof(*sp->s), pr_cmp_span);
-	w.sp = sp->s;
-	g = malloc((sp->n + 1) * sizeof(*g));
-	runs = malloc((sp->n + 1) * sizeof(*runs));
-	rd = malloc((sp->n + 1) * sizeof(*rd));
-	wr = malloc((sp->n + 1) * sizeof(*wr));
-	if (!g || !runs || !rd || !wr)
+	if (pr_group_spans(sp, &g, &ng))
 		goto out;
-	for (i = 0; i < sp->n; i = j) {
-		for (j = i + 1; j < sp->n && pr_same(&sp->s[i], &sp->s[j]); j++)
-			;
-		g[ng].first = i;
-		g[ng].n = j - i;
-		g[ng].run0 = nruns;
-		for (size_t k = i; k < j; k++) {
-			if (k == i || sp->s[k].chain != sp->s[k - 1].chain) {
+	w.sp = sp->s;
+	runs = malloc((sp->n + 1) * sizeof(*runs));
+	rd = malloc((ng + 1) * sizeof(*rd));
+	wr = malloc((ng + 1) * sizeof(*wr));
+	if (!runs || !rd || !wr)
+		goto out;
+	for (i = 0; i < ng; i++) {
+		j = g[i].first + g[i].n;
+		g[i].run0 = nruns;
+		for (size_t k = g[i].first; k < j; k++) {
+			if (k == g[i].first || sp->s[k].chain != sp->s[k - 1].chain) {
 				runs[nruns].first = k;
 				runs[nruns].n = 0;
 				runs[nruns++].chain = sp->s[k].chain;
 			}
 			runs[nruns - 1].n++;
 		}
-		g[ng].nruns = nruns - g[ng].run0;
-		ng++;
+		g[i].nruns = nruns - g[i].run0;
 	}
 	w.runs = runs;
 	r->sg[sg].first = r->npairs;
@@ -426,7 +509,11 @@ out:
 	return ret;
 }
 
-/* footprints of subgraph @sg: blocks, then compute instructions */
+/*
+ * The footprints of subgraph @sg, in node order (compute instructions
+ * engine by engine, then blocks queue by queue): chain by chain, position
+ * by position, the order pr_group_spans() keeps inside a group.
+ */
 static int pr_footprints(struct prog_race *r, uint32_t sg,
 			 const struct kbin_dma_sg_view *dv,
 			 const struct kbin_prog_sg_view *pv, int compute,
@@ -438,6 +525,19 @@ static int pr_footprints(struct prog_race *r, uint32_t sg,
 	uint32_t b, d, e, i;
 	int ret;
 
+	for (e = 0; compute && e < KBIN_PROG_ENGINES; e++)
+		for (i = 0; i < pv->num[e]; i++) {
+			const uint8_t *rec = pv->records[e] +
+					     (size_t)i * KBIN_PROG_RECORD_SIZE;
+
+			if (!kbin_compute_is_op(rec[0]))
+				continue;
+			r->accesses++;
+			ret = kbin_race_compute(rec, kbin_race_node(o, e, i),
+						pr_emit, sp);
+			if (ret)
+				return ret;
+		}
 	for (b = 0; b < dv->num_blocks; b++) {
 		const struct kbin_dma_block *blk = &dv->blocks[b];
 		uint32_t node = o->base[KBIN_PROG_ENGINES] + b;
@@ -458,21 +558,6 @@ static int pr_footprints(struct prog_race *r, uint32_t sg,
 				return ret;
 		}
 	}
-	if (!compute)
-		return 0;
-	for (e = 0; e < KBIN_PROG_ENGINES; e++)
-		for (i = 0; i < pv->num[e]; i++) {
-			const uint8_t *rec = pv->records[e] +
-					     (size_t)i * KBIN_PROG_RECORD_SIZE;
-
-			if (!kbin_compute_is_op(rec[0]))
-				continue;
-			r->accesses++;
-			ret = kbin_race_compute(rec, kbin_race_node(o, e, i),
-						pr_emit, sp);
-			if (ret)
-				return ret;
-		}
 	return 0;
 }
 
