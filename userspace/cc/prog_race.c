@@ -14,6 +14,7 @@
 #include "kbin_kind.h"
 #include "kbin_prog.h"
 #include "prog_race.h"
+#include "prog_replay.h"
 
 /* one span of a footprint, with its node's place in the order */
 struct pr_span {
@@ -672,6 +673,71 @@ int prog_race_plan(const struct kbin_view *v, const struct prog_race_opts *o,
 	}
 	*out = r;
 	return 0;
+}
+
+/**
+ * prog_race_schedules() - replay the plan in @n jittered schedules
+ *	(prog_replay_opts.jitter 1 .. @n) and mark which side of each pair
+ *	ended first in each (prog_race_pair.seen).
+ * @r: the report of prog_race_plan().
+ * @n: how many schedules.
+ *
+ * A pair ended in both orders is a race a replay can show; one ended in
+ * one order only may still be one (the replays are few, the cost model
+ * regular).  Sets @r->schedules and @r->both.
+ *
+ * Return: 0, or the replay's negative errno.
+ */
+int prog_race_schedules(struct prog_race *r, uint32_t n)
+{
+	uint32_t k, s, i, *rank = NULL;
+	uint64_t cap = 0;
+	int ret = 0;
+
+	for (s = 0; s < r->nsg; s++)
+		if (r->sg[s].nodes > cap)
+			cap = r->sg[s].nodes;
+	rank = malloc((cap + 1) * sizeof(*rank));
+	if (!rank)
+		return -ENOMEM;
+	for (k = 1; k <= n && !ret; k++) {
+		struct prog_replay_opts o = { .jitter = k };
+		struct prog_replay *rp = NULL;
+
+		ret = prog_replay_plan(r->v, &o, &rp);
+		if (ret)
+			break;
+		for (s = 0; s < r->nsg && s < rp->nsg; s++) {
+			const struct prog_replay_sg *g = &rp->sg[s];
+			const struct kbin_race_order *o2 = &r->sg[s].order;
+
+			for (i = 0; i < r->sg[s].nodes; i++)
+				rank[i] = UINT32_MAX;
+			for (i = 0; i < g->nends; i++) {
+				const struct prog_replay_end *e = &g->ends[i];
+				uint32_t node = e->block ?
+						o2->base[KBIN_PROG_ENGINES] + e->index :
+						kbin_race_node(o2, e->engine - 1u, e->index);
+
+				if (node < r->sg[s].nodes)
+					rank[node] = i;
+			}
+			for (i = r->sg[s].first; i < r->sg[s].first + r->sg[s].pairs; i++) {
+				struct prog_race_pair *p = &r->pairs[i];
+
+				if (rank[p->a.node] == UINT32_MAX || rank[p->b.node] == UINT32_MAX)
+					continue;
+				p->seen |= rank[p->a.node] < rank[p->b.node] ? 1 : 2;
+			}
+		}
+		prog_replay_free(rp);
+	}
+	free(rank);
+	r->schedules = k - 1;
+	r->both = 0;
+	for (i = 0; i < r->npairs; i++)
+		r->both += r->pairs[i].seen == 3;
+	return ret;
 }
 
 /**

@@ -63,6 +63,8 @@ struct prog_race_side {
  * @wait_node: the last wait on @sem of @b's engine (a block's: its
  *	trigger's) before @b, or UINT32_MAX when none.
  * @wait_value: that wait's value.
+ * @seen: prog_race_schedules(): bit 0, some replay ended @a before @b;
+ *	bit 1, some replay ended @b before @a.
  */
 struct prog_race_pair {
 	uint32_t sg;
@@ -75,6 +77,7 @@ struct prog_race_pair {
 	uint64_t inc_sum;
 	uint32_t wait_node;
 	uint32_t wait_value;
+	uint32_t seen;
 };
 
 /**
@@ -115,6 +118,9 @@ struct prog_race_sg {
  * @by_cause: pairs per enum prog_race_cause.
  * @accesses: instructions and blocks with a footprint.
  * @spans: footprint spans, all subgraphs.
+ * @cap: room in @pairs.
+ * @schedules: replays prog_race_schedules() ran.
+ * @both: pairs those replays ended in both orders.
  */
 struct prog_race {
 	const struct kbin_view *v;
@@ -126,6 +132,8 @@ struct prog_race {
 	uint64_t by_cause[PROG_RACE_CAUSES];
 	uint64_t accesses;
 	uint64_t spans;
+	uint32_t schedules;
+	uint32_t both;
 };
 
 /**
@@ -146,6 +154,7 @@ struct prog_race_opts {
 
 int prog_race_plan(const struct kbin_view *v, const struct prog_race_opts *o,
 		   struct prog_race **out);
+int prog_race_schedules(struct prog_race *r, uint32_t n);
 void prog_race_free(struct prog_race *r);
 const char *prog_race_cause_str(uint32_t cause);
 const char *prog_race_space_str(uint32_t space);

@@ -15,7 +15,7 @@
 #include "prog_race.h"
 
 static const char usage_races[] =
-	"usage: neuronsim-cc races [-j] MODEL.kbin|MODEL.neff|DIR|MODEL.bir.json\n"
+	"usage: neuronsim-cc races [-j] [--schedules N] MODEL.kbin|MODEL.neff|DIR|MODEL.bir.json\n"
 	"\n"
 	"Find the data races of every subgraph's program (Documentation/races.rst):\n"
 	"the order the program alone guarantees (program order per engine, first in\n"
@@ -28,7 +28,9 @@ static const char usage_races[] =
 	"\n"
 	"Exit status: 0 no race, 1 races, 2 an error.\n"
 	"\n"
-	"  -j, --json      print JSON\n";
+	"  -j, --json      print JSON\n"
+	"  --schedules N   also replay the program in N jittered schedules and\n"
+	"                  count the pairs seen ending in both orders\n";
 
 static void cc_side_text(const struct prog_race *r, const struct prog_race_pair *p,
 			 const struct prog_race_side *s)
@@ -114,6 +116,9 @@ static void cc_races_text(const char *in, const struct prog_race *r)
 		cc_side_text(r, p, &p->a);
 		cc_side_text(r, p, &p->b);
 		printf("    why: %s\n", why);
+		if (r->schedules)
+			printf("    replays: %s\n", p->seen == 3 ? "ended in both orders" :
+			       p->seen ? "ended in one order" : "not both ended");
 	}
 	for (s = 0; s < r->nsg; s++)
 		if (r->sg[s].stuck)
@@ -123,6 +128,9 @@ static void cc_races_text(const char *in, const struct prog_race *r)
 	       in, r->npairs, r->by_cause[PROG_RACE_SAME_ENGINE],
 	       r->by_cause[PROG_RACE_TRIGGERS_ORDERED],
 	       r->by_cause[PROG_RACE_UNORDERED], r->nsg, r->accesses, r->spans);
+	if (r->schedules)
+		printf("%s: %u of %u pairs ended in both orders in %u jittered replays\n",
+		       in, r->both, r->npairs, r->schedules);
 }
 
 static json_t *cc_side_json(const struct prog_race *r,
@@ -176,6 +184,9 @@ static json_t *cc_races_json(const char *in, const struct prog_race *r)
 			"a", cc_side_json(r, p, &p->a), "b", cc_side_json(r, p, &p->b),
 			"bytes", at, "cause", prog_race_cause_str(p->cause),
 			"semaphore", p->sem, "why", why));
+		if (r->schedules)
+			json_object_set_new(json_array_get(pairs, i), "both_orders",
+					    json_boolean(p->seen == 3));
 	}
 	for (s = 0; s < r->nsg; s++) {
 		const struct prog_race_sg *g = &r->sg[s];
@@ -186,13 +197,15 @@ static json_t *cc_races_json(const char *in, const struct prog_race *r)
 			"passes", (json_int_t)g->passes, "stuck", g->stuck,
 			"pairs", (json_int_t)g->pairs));
 	}
-	return json_pack("{s:o,s:I,s:{s:I,s:I,s:I},s:I,s:I,s:o,s:o}",
+	return json_pack("{s:o,s:I,s:{s:I,s:I,s:I},s:I,s:I,s:I,s:I,s:o,s:o}",
 			 "model", json_text(in), "count", (json_int_t)r->npairs,
 			 "by_cause",
 			 "same-engine-triggers", (json_int_t)r->by_cause[PROG_RACE_SAME_ENGINE],
 			 "triggers-ordered", (json_int_t)r->by_cause[PROG_RACE_TRIGGERS_ORDERED],
 			 "unordered", (json_int_t)r->by_cause[PROG_RACE_UNORDERED],
 			 "accesses", (json_int_t)r->accesses, "spans", (json_int_t)r->spans,
+			 "schedules", (json_int_t)r->schedules,
+			 "both_orders", (json_int_t)r->both,
 			 "subgraphs", sgs, "pairs", pairs);
 }
 
@@ -205,7 +218,7 @@ static int run(int argc, char **argv)
 	struct tool_opt opts[] = {
 		{ .name = "j" }, { .name = "json" }, { .name = "p" },
 		{ .name = "pretty" }, { .name = "h" }, { .name = "help" },
-		{ .name = NULL },
+		{ .name = "schedules", .arg = true }, { .name = NULL },
 	};
 	struct tool_err e = { .cmd = "races" };
 	struct prog_race_opts o = { 0 };
@@ -214,6 +227,7 @@ static int run(int argc, char **argv)
 	struct kbin_view v;
 	void *buf = NULL;
 	size_t len;
+	uint32_t schedules = 0;
 	int npos, ret, status = 2;
 
 	if (tool_parse_opts("races", argc - 1, argv + 1, opts, &npos))
@@ -231,6 +245,17 @@ static int run(int argc, char **argv)
 			fprintf(stderr, "\n%s", usage_races);
 		return 2;
 	}
+	if (opts[6].seen) {
+		char *end;
+		unsigned long n = strtoul(opts[6].val, &end, 10);
+
+		if (!*opts[6].val || *end || n > 1000) {
+			e.err = EINVAL;
+			tool_error(&e, "--schedules '%s' is not 0..1000", opts[6].val);
+			return 2;
+		}
+		schedules = (uint32_t)n;
+	}
 	e.file = argv[1];
 	if (cc_load_plan("races", argv[1], &buf, &len))
 		return 2;
@@ -240,6 +265,8 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	ret = prog_race_plan(&v, &o, &r);
+	if (!ret && schedules)
+		ret = prog_race_schedules(r, schedules);
 	if (ret) {
 		e.err = -ret;
 		if (ret == -ENODATA)
