@@ -14,6 +14,7 @@
 #include "kbin_race.h"
 #include "kbin_reader.h"
 #include "prog_race.h"
+#include "prog_replay.h"
 
 /* a hand-built subgraph: up to 8 instructions per engine, 2 queues */
 struct rt_prog {
@@ -355,6 +356,48 @@ TEST(removed_semaphore_caught)
 	EXPECT_LT(0, waits);
 	EXPECT_LT(0, caught);
 	TH_LOG("%u of %u removed waits caught", caught, waits);
+	free(buf);
+}
+
+/*
+ * --schedules: a jittered replay runs another schedule than the cost
+ * model's (other end times), and the replays mark which side of a pair
+ * ended first: bir_mlp without its first wait.
+ */
+TEST(jittered_schedules)
+{
+	struct prog_replay_opts o0 = { 0 }, o1 = { .jitter = 1 };
+	struct prog_race_opts ro = { 0 };
+	struct prog_replay *a = NULL, *b = NULL;
+	struct kbin_prog_sg_view pv;
+	struct prog_race *r = NULL;
+	struct kbin_view v;
+	void *buf = NULL;
+	size_t len;
+	uint32_t seen = 0;
+
+	ASSERT_EQ(0, rt_compile("bir_mlp.bir.json", &buf, &len, &v));
+	ASSERT_EQ(0, prog_replay_plan(&v, &o0, &a));
+	ASSERT_EQ(0, prog_replay_plan(&v, &o1, &b));
+	EXPECT_TRUE(a->finished && b->finished);
+	EXPECT_NE(a->end_ns, b->end_ns);
+	prog_replay_free(a);
+	prog_replay_free(b);
+	ASSERT_EQ(0, kbin_view_prog_sg(&v, 0, &pv));
+	for (uint32_t e = 0; e < KBIN_PROG_ENGINES && !ro.drop_wait; e++)
+		for (uint32_t i = 0; i < pv.num[e] && !ro.drop_wait; i++)
+			if (pv.sync[e][i].wait_mode == KBIN_PROG_WAIT_GE) {
+				ro.drop_wait_engine = e + 1;
+				ro.drop_wait = i + 1;
+			}
+	ASSERT_EQ(0, prog_race_plan(&v, &ro, &r));
+	ASSERT_LT(0, r->npairs);
+	ASSERT_EQ(0, prog_race_schedules(r, 8));
+	EXPECT_EQ(8, r->schedules);
+	for (uint32_t k = 0; k < r->npairs; k++)
+		seen |= r->pairs[k].seen;
+	EXPECT_NE(0, seen);
+	prog_race_free(r);
 	free(buf);
 }
 
