@@ -660,6 +660,10 @@ int prog_race_plan(const struct kbin_view *v, const struct prog_race_opts *o,
 		return -ENOMEM;
 	r->v = v;
 	r->nsg = v->num_subgraphs;
+	for (s = 0; o && s < KBIN_PROG_ENGINES; s++) {
+		r->names[s] = o->names[s];
+		r->num_names[s] = o->names[s] ? o->num_names[s] : 0;
+	}
 	r->sg = calloc(r->nsg + 1, sizeof(*r->sg));
 	if (!r->sg) {
 		free(r);
@@ -795,20 +799,27 @@ const char *prog_race_space_str(uint32_t space)
 
 /**
  * prog_race_comment() - the compiler-level name of a node: a block's
- *	def.json "#comment", or NULL.
+ *	def.json "#comment", an instruction's name from
+ *	prog_race_opts.names (the BIR instruction it came from), or NULL.
  * @r: the report.
  * @sg: the subgraph.
  * @node: the node.
  *
- * Return: the text, or NULL for an instruction or a block without one.
+ * Return: the text, or NULL when the node has none.
  */
 const char *prog_race_comment(const struct prog_race *r, uint32_t sg,
 			      uint32_t node)
 {
 	const struct prog_race_sg *s = &r->sg[sg];
-	uint32_t b;
+	uint32_t b, c, pos;
 
-	if (node < s->order.base[KBIN_PROG_ENGINES] || !s->prog.num_blocks)
+	if (node < s->order.base[KBIN_PROG_ENGINES]) {
+		kbin_race_node_at(&s->order, node, &c, &pos);
+		if (sg || c >= KBIN_PROG_ENGINES || pos >= r->num_names[c])
+			return NULL;
+		return r->names[c][pos];
+	}
+	if (!s->prog.num_blocks)
 		return NULL;
 	b = node - s->order.base[KBIN_PROG_ENGINES];
 	if (b >= s->prog.num_blocks || !s->prog.blocks[b].comment)

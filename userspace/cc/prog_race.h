@@ -121,6 +121,8 @@ struct prog_race_sg {
  * @cap: room in @pairs.
  * @schedules: replays prog_race_schedules() ran.
  * @both: pairs those replays ended in both orders.
+ * @names: prog_race_opts.names.
+ * @num_names: prog_race_opts.num_names.
  */
 struct prog_race {
 	const struct kbin_view *v;
@@ -134,6 +136,8 @@ struct prog_race {
 	uint64_t spans;
 	uint32_t schedules;
 	uint32_t both;
+	char *const *names[KBIN_PROG_ENGINES];
+	uint32_t num_names[KBIN_PROG_ENGINES];
 };
 
 /**
@@ -144,12 +148,18 @@ struct prog_race {
  * @drop_wait: 1 + that instruction's index, 0 for none (the tests'
  *	removed semaphore).
  * @drop_wait_sg: its subgraph.
+ * @names: NULL, or per stream of subgraph 0 @num_names[e] names of its
+ *	instructions (the BIR lowering's, nscc_bir_compile_file_names());
+ *	prog_race_comment() gives them; they must outlive the report.
+ * @num_names: see @names.
  */
 struct prog_race_opts {
 	uint32_t block_add;
 	uint32_t drop_wait_engine;
 	uint32_t drop_wait;
 	uint32_t drop_wait_sg;
+	char *const *names[KBIN_PROG_ENGINES];
+	uint32_t num_names[KBIN_PROG_ENGINES];
 };
 
 int prog_race_plan(const struct kbin_view *v, const struct prog_race_opts *o,

@@ -310,8 +310,9 @@ static int rt_after_drop(const struct prog_race_sg *s, uint32_t n, uint32_t e,
 /*
  * bir_mlp's lowering with one wait removed: every wait whose removal
  * leaves a race is caught with the instruction that lost it, or one
- * after it on its engine, or a block they trigger, on one side, the
- * other side named; at least one removal is caught.
+ * after it on its engine, or a block they trigger, on one side; both
+ * sides named (the blocks' #comment, the instructions' BIR names); at
+ * least one removal is caught.
  */
 TEST(removed_semaphore_caught)
 {
@@ -321,8 +322,20 @@ TEST(removed_semaphore_caught)
 	size_t len;
 	uint32_t caught = 0, waits = 0;
 
-	ASSERT_EQ(0, rt_compile("bir_mlp.bir.json", &buf, &len, &v));
+	struct nscc_prog_names names;
+	struct nscc_err err = { "" };
+	struct kbin_check_result res;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s%s", BIR_EXAMPLES, "bir_mlp.bir.json");
+	ASSERT_EQ(0, nscc_bir_compile_file_names(path, &buf, &len, &names, &err));
+	ASSERT_EQ(0, kbin_read(buf, len, &v, &res));
 	ASSERT_EQ(0, kbin_view_prog_sg(&v, 0, &pv));
+	for (uint32_t e = 0; e < KBIN_PROG_ENGINES; e++) {
+		ASSERT_EQ(pv.num[e], names.num[e]);
+		for (uint32_t i = 0; i < pv.num[e]; i++)
+			EXPECT_NE(NULL, names.name[e][i]);
+	}
 	for (uint32_t e = 0; e < KBIN_PROG_ENGINES; e++)
 		for (uint32_t i = 0; i < pv.num[e]; i++) {
 			struct prog_race_opts o = {
@@ -335,6 +348,10 @@ TEST(removed_semaphore_caught)
 			if (pv.sync[e][i].wait_mode != KBIN_PROG_WAIT_GE)
 				continue;
 			waits++;
+			for (uint32_t k = 0; k < KBIN_PROG_ENGINES; k++) {
+				o.names[k] = names.name[k];
+				o.num_names[k] = names.num[k];
+			}
 			ASSERT_EQ(0, prog_race_plan(&v, &o, &r));
 			s = &r->sg[0];
 			for (uint32_t k = 0; k < r->npairs; k++) {
@@ -344,10 +361,20 @@ TEST(removed_semaphore_caught)
 				hit |= rt_after_drop(s, p->a.node, e, i) ||
 				       rt_after_drop(s, p->b.node, e, i);
 				EXPECT_NE(0, strlen(prog_race_name(r, 0, p->a.node, n, sizeof(n))));
-				if (p->a.chain >= KBIN_PROG_ENGINES)
-					EXPECT_NE(NULL, prog_race_comment(r, 0, p->a.node));
+				/* both named: a block's #comment, a BIR instruction's name */
+				EXPECT_NE(NULL, prog_race_comment(r, 0, p->a.node));
+				EXPECT_NE(NULL, prog_race_comment(r, 0, p->b.node));
 			}
 			if (r->npairs) {
+				char n0[160], n1[160], n2[160];
+				const char *c1 = prog_race_comment(r, 0, r->pairs[0].a.node);
+				const char *c2 = prog_race_comment(r, 0, r->pairs[0].b.node);
+
+				TH_LOG("without the wait of %s: %u pairs, e.g. %s \"%s\" / %s \"%s\"",
+				       prog_race_name(r, 0, kbin_race_node(&s->order, e, i), n0, sizeof(n0)),
+				       r->npairs, prog_race_name(r, 0, r->pairs[0].a.node, n1, sizeof(n1)),
+				       c1 ? c1 : "", prog_race_name(r, 0, r->pairs[0].b.node, n2, sizeof(n2)),
+				       c2 ? c2 : "");
 				EXPECT_EQ(1, hit) TH_LOG("engine %u instruction %u", e + 1, i);
 				caught++;
 			}
@@ -356,6 +383,7 @@ TEST(removed_semaphore_caught)
 	EXPECT_LT(0, waits);
 	EXPECT_LT(0, caught);
 	TH_LOG("%u of %u removed waits caught", caught, waits);
+	nscc_prog_names_free(&names);
 	free(buf);
 }
 

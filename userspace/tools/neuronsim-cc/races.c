@@ -222,6 +222,7 @@ static int run(int argc, char **argv)
 	};
 	struct tool_err e = { .cmd = "races" };
 	struct prog_race_opts o = { 0 };
+	struct nscc_prog_names names = { 0 };
 	struct kbin_check_result res;
 	struct prog_race *r = NULL;
 	struct kbin_view v;
@@ -257,8 +258,22 @@ static int run(int argc, char **argv)
 		schedules = (uint32_t)n;
 	}
 	e.file = argv[1];
-	if (cc_load_plan("races", argv[1], &buf, &len))
+	if (cc_is_bir_json(argv[1])) {
+		/* lowered here, to keep the BIR instructions' names */
+		struct nscc_err err = { "" };
+
+		if (nscc_bir_compile_file_names(argv[1], &buf, &len, &names, &err)) {
+			e.err = EINVAL;
+			tool_error(&e, "%s", err.msg);
+			goto out;
+		}
+		for (uint32_t k = 0; k < KBIN_PROG_ENGINES; k++) {
+			o.names[k] = names.name[k];
+			o.num_names[k] = names.num[k];
+		}
+	} else if (cc_load_plan("races", argv[1], &buf, &len)) {
 		return 2;
+	}
 	if (kbin_read(buf, len, &v, &res)) {
 		e.err = EINVAL;
 		tool_error(&e, "%s (%s)", res.err.msg, kbin_reason_str(res.err.reason));
@@ -285,6 +300,7 @@ static int run(int argc, char **argv)
 	status = r->npairs ? 1 : 0;
 out:
 	prog_race_free(r);
+	nscc_prog_names_free(&names);
 	free(buf);
 	return status;
 }
