@@ -19,7 +19,8 @@
  * of the neuronsim command.  -j (--json) and -p (--pretty) may also come
  * before COMMAND.  Errors go to stderr as "neuronsim-cc: FILE: MESSAGE",
  * under -j as one JSON object (userspace/tools/tool.h), and the exit
- * status is 1.  Documentation/compiler.rst describes every message.
+ * status is 1 (races: 2, its 1 means races were found).
+ * Documentation/compiler.rst describes every message.
  */
 #include <stdio.h>
 #include <string.h>
@@ -73,7 +74,8 @@ static const char *const usage_main =
 	"  -p, --pretty the same, indented\n"
 	"\n"
 	"Run 'neuronsim-cc COMMAND --help' for details.  Errors are printed as\n"
-	"'neuronsim-cc: FILE: MESSAGE' and the exit status is 1.\n";
+	"'neuronsim-cc: FILE: MESSAGE' and the exit status is 1 (races: 2, its\n"
+	"1 means races were found).\n";
 
 /* the command named @name, or NULL */
 static const struct cc_cmd *find_cmd(const char *name)
