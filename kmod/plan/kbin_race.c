@@ -684,3 +684,161 @@ int kbin_race_overlap(const struct kbin_race_span *a,
 	out->mask[1] = m1;
 	return 1;
 }
+
+/**
+ * kbin_race_shadow_size() - lay out a shadow's cells.
+ * @sh: @var_size, @num_vars and @var_first (an array of @num_vars) set;
+ *	the geometry, @var_shift, @var_first[] and @num_cells are filled in.
+ * @g: the generation (the SBUF and PSUM geometry).
+ * @max_var_cells: cells all variables may take together: a variable's
+ *	cells grow from 32 bytes by powers of two until they fit.
+ *
+ * Return: the cells the caller allocates (@sh->num_cells).
+ */
+__u64 kbin_race_shadow_size(struct kbin_race_shadow *sh,
+			    const struct kbin_gen *g, __u64 max_var_cells)
+{
+	__u64 n, total = 0, cells;
+	__u32 v, cell = 1U << KBIN_RACE_CELL_SHIFT;
+
+	sh->sbuf_parts = g->sbuf_partitions;
+	sh->sbuf_cells = (g->sbuf_partition_size + cell - 1) >> KBIN_RACE_CELL_SHIFT;
+	sh->psum_parts = kbin_gen_psum_partitions(g);
+	sh->psum_cells = (kbin_gen_psum_partition_size(g) + cell - 1) >>
+			 KBIN_RACE_CELL_SHIFT;
+	n = (__u64)sh->sbuf_parts * sh->sbuf_cells +
+	    (__u64)sh->psum_parts * sh->psum_cells;
+	for (v = 0; v < sh->num_vars; v++)
+		total += sh->var_size[v];
+	sh->var_shift = KBIN_RACE_CELL_SHIFT;
+	for (;;) {
+		cells = 0;
+		for (v = 0; v < sh->num_vars; v++)
+			cells += (sh->var_size[v] + (1ULL << sh->var_shift) - 1) >>
+				 sh->var_shift;
+		if (cells <= max_var_cells || sh->var_shift >= 40)
+			break;
+		sh->var_shift++;
+	}
+	for (v = 0; v < sh->num_vars; v++) {
+		sh->var_first[v] = n;
+		n += (sh->var_size[v] + (1ULL << sh->var_shift) - 1) >> sh->var_shift;
+	}
+	sh->num_cells = n;
+	return n;
+}
+
+/*
+ * One cell's check and update: the span covers bytes @a .. @b (inclusive,
+ * in the cell's units) of it.  A conflict needs common bytes: accesses to
+ * different bytes of one cell are not compared.
+ */
+static void kbin_race_cell(struct kbin_race_shadow *sh, struct kbin_race_cell *c,
+			   const struct kbin_race_span *s, __u32 part, __u64 byte,
+			   __u16 a, __u16 b)
+{
+	__u32 prev = 0;
+	__u8 pw = 0;
+
+	if (c->w && c->w - 1 != s->access && a <= c->whi && c->wlo <= b &&
+	    !kbin_race_before(sh->o, c->w - 1, s->access)) {
+		prev = c->w;
+		pw = 1;
+	} else if (s->write && c->r && c->r - 1 != s->access && a <= c->rhi &&
+		   c->rlo <= b && !kbin_race_before(sh->o, c->r - 1, s->access)) {
+		prev = c->r;
+	}
+	if (prev && !sh->found++) {
+		sh->first.prev = prev - 1;
+		sh->first.node = s->access;
+		sh->first.prev_write = pw;
+		sh->first.write = s->write;
+		sh->first.space = s->space;
+		sh->first.pad = 0;
+		sh->first.var_id = s->var_id;
+		sh->first.partition = part;
+		sh->first.byte = byte;
+	}
+	if (s->write) {
+		c->w = s->access + 1;
+		c->wlo = a;
+		c->whi = b;
+		c->r = 0;
+	} else {
+		c->r = s->access + 1;
+		c->rlo = a;
+		c->rhi = b;
+	}
+}
+
+/* the bytes of cell @k (of 2^@shift bytes) that [@lo, @hi) covers, scaled */
+static void kbin_race_sub(__u64 k, __u64 shift, __u64 lo, __u64 hi, __u16 *a,
+			  __u16 *b)
+{
+	__u64 c0 = k << shift, c1 = c0 + (1ULL << shift) - 1;
+	__u64 x = lo > c0 ? lo - c0 : 0, y = (hi - 1 < c1 ? hi - 1 : c1) - c0;
+	__u32 down = shift > 16 ? (__u32)shift - 16 : 0;
+
+	*a = (__u16)(x >> down);
+	*b = (__u16)(y >> down);
+}
+
+/**
+ * kbin_race_shadow_access() - check one span of an access against the
+ *	shadow and record it there: a kbin_race_emit_fn for
+ *	kbin_race_dma_side() and kbin_race_compute(), @ctx the shadow.
+ * @ctx: the struct kbin_race_shadow.
+ * @s: the span; its access is a node of the shadow's order.
+ *
+ * Each cell the span touches: a read must be ordered after the cell's
+ * last write, a write after its last write and its last read
+ * (kbin_race_before()), when they share a byte of the cell (a cell
+ * keeps the bytes its last write and its last read touched); a
+ * violation is counted, the first one kept.
+ * Accesses are given in the order they happen.  A span outside the
+ * shadow (a variable without cells, bytes past its end) is not checked.
+ *
+ * Return: 0.
+ */
+int kbin_race_shadow_access(void *ctx, const struct kbin_race_span *s)
+{
+	struct kbin_race_shadow *sh = ctx;
+	__u64 base, lo, hi, k, shift = KBIN_RACE_CELL_SHIFT, cells;
+	__u32 p, parts;
+	__u16 a, b;
+
+	if (s->hi <= s->lo)
+		return 0;
+	if (s->space == KBIN_RACE_VAR) {
+		if (s->var_id >= sh->num_vars ||
+		    sh->var_first[s->var_id] >= sh->num_cells)
+			return 0;
+		shift = sh->var_shift;
+		base = sh->var_first[s->var_id];
+		cells = (sh->var_size[s->var_id] + (1ULL << shift) - 1) >> shift;
+		parts = 1;
+	} else if (s->space == KBIN_RACE_SBUF) {
+		base = 0;
+		cells = sh->sbuf_cells;
+		parts = sh->sbuf_parts;
+	} else {
+		base = (__u64)sh->sbuf_parts * sh->sbuf_cells;
+		cells = sh->psum_cells;
+		parts = sh->psum_parts;
+	}
+	lo = s->lo >> shift;
+	hi = (s->hi - 1) >> shift;
+	if (hi >= cells)
+		hi = cells - 1;
+	for (p = 0; p < parts && p < KBIN_RACE_PARTS; p++) {
+		if (s->space != KBIN_RACE_VAR && !(s->mask[p / 64] >> (p % 64) & 1))
+			continue;
+		for (k = lo; k <= hi && lo < cells; k++) {
+			kbin_race_sub(k, shift, s->lo, s->hi, &a, &b);
+			kbin_race_cell(sh, &sh->cells[base + (__u64)p * cells + k], s,
+				       s->space == KBIN_RACE_VAR ? 0 : p, k << shift,
+				       a, b);
+		}
+	}
+	return 0;
+}

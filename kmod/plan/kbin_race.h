@@ -186,6 +186,96 @@ struct kbin_race_words {
 	__u64 groups;
 };
 
+/* bytes of one shadow cell of SBUF and PSUM: log2 */
+#define KBIN_RACE_CELL_SHIFT	5U
+
+/**
+ * struct kbin_race_cell - the shadow of one cell of simulated memory.
+ * @w: 1 + the node that wrote it last, 0 none.
+ * @r: 1 + the node that read it last since, 0 none.
+ * @wlo: the first byte of the cell @w wrote, in units of the cell's
+ *	bytes / 65536 when it is larger than 65536 bytes.
+ * @whi: the last one, the same way.
+ * @rlo: the first byte @r read.
+ * @rhi: the last one.
+ */
+struct kbin_race_cell {
+	__u32 w;
+	__u32 r;
+	__u16 wlo;
+	__u16 whi;
+	__u16 rlo;
+	__u16 rhi;
+};
+
+/**
+ * struct kbin_race_violation - an access not ordered after a
+ *	conflicting earlier one (kbin_race_shadow_access()).
+ * @prev: the earlier access's node.
+ * @node: the access's node.
+ * @prev_write: the earlier one wrote.
+ * @write: the access writes.
+ * @space: enum kbin_race_space of the cell.
+ * @pad: zero.
+ * @var_id: KBIN_RACE_VAR: the variable.
+ * @partition: SBUF, PSUM: the partition.
+ * @byte: the cell's first byte (in the partition or the variable).
+ */
+struct kbin_race_violation {
+	__u32 prev;
+	__u32 node;
+	__u8 prev_write;
+	__u8 write;
+	__u8 space;
+	__u8 pad;
+	__u32 var_id;
+	__u32 partition;
+	__u64 byte;
+};
+
+/**
+ * struct kbin_race_shadow - a shadow of one NeuronCore's SBUF and PSUM
+ *	and of a subgraph's variables, for checking an execution as it
+ *	runs: every access against the last write and the last read of
+ *	each cell it touches.  Cells of 2^KBIN_RACE_CELL_SHIFT bytes in
+ *	SBUF and PSUM, of 2^@var_shift bytes in variables.  The caller
+ *	allocates @cells (kbin_race_shadow_size()) zeroed.
+ * @o: the order the accesses are checked against.
+ * @cells: the cells: SBUF partition by partition, then PSUM, then each
+ *	variable's at @var_first[var_id].
+ * @num_cells: entries of @cells.
+ * @sbuf_parts: SBUF partitions.
+ * @sbuf_cells: cells per SBUF partition.
+ * @psum_parts: PSUM partitions.
+ * @psum_cells: cells per PSUM partition.
+ * @var_first: per var_id, its first cell; @num_cells for a variable
+ *	without cells (none of its accesses is checked).
+ * @var_size: per var_id, its bytes.
+ * @num_vars: entries of @var_first and @var_size.
+ * @var_shift: log2 of the bytes of a variable's cell.
+ * @found: violations found.
+ * @first: the first one.
+ */
+struct kbin_race_shadow {
+	const struct kbin_race_order *o;
+	struct kbin_race_cell *cells;
+	__u64 num_cells;
+	__u32 sbuf_parts;
+	__u32 sbuf_cells;
+	__u32 psum_parts;
+	__u32 psum_cells;
+	__u64 *var_first;
+	const __u64 *var_size;
+	__u32 num_vars;
+	__u32 var_shift;
+	__u64 found;
+	struct kbin_race_violation first;
+};
+
+__u64 kbin_race_shadow_size(struct kbin_race_shadow *sh,
+			    const struct kbin_gen *g, __u64 max_var_cells);
+int kbin_race_shadow_access(void *ctx, const struct kbin_race_span *s);
+
 int kbin_race_words(const struct kbin_race_prog *p, struct kbin_race_words *w);
 int kbin_race_order(struct kbin_race_order *o);
 void kbin_race_node_at(const struct kbin_race_order *o, __u32 node,

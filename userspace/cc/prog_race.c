@@ -744,6 +744,128 @@ int prog_race_schedules(struct prog_race *r, uint32_t n)
 	return ret;
 }
 
+/* node @node's footprint into @emit (a block's descriptors, a compute record) */
+static int pr_node_footprint(const struct prog_race *r, uint32_t sg,
+			     uint32_t node, kbin_race_emit_fn emit, void *ctx)
+{
+	const struct kbin_view *v = r->v;
+	const struct kbin_gen *g = kbin_gen_target(v->hdr->target_gen);
+	const struct prog_race_sg *s = &r->sg[sg];
+	struct kbin_dma_sg_view dv = { 0 };
+	struct kbin_prog_sg_view pv;
+	uint32_t c, pos, d;
+	int ret;
+
+	kbin_race_node_at(&s->order, node, &c, &pos);
+	if (c < KBIN_PROG_ENGINES) {
+		const uint8_t *rec;
+
+		if (!(v->prog->flags & KBIN_PROG_F_COMPUTE) ||
+		    kbin_view_prog_sg(v, sg, &pv))
+			return 0;
+		rec = pv.records[c] + (size_t)pos * KBIN_PROG_RECORD_SIZE;
+		return kbin_compute_is_op(rec[0]) ?
+		       kbin_race_compute(rec, node, emit, ctx) : 0;
+	}
+	if (!v->dma || kbin_view_dma_sg(v, sg, &dv))
+		return 0;
+	{
+		const struct kbin_dma_block *blk =
+			&dv.blocks[node - s->order.base[KBIN_PROG_ENGINES]];
+
+		for (d = 0; d < blk->num_descs; d++) {
+			const struct kbin_dma_desc *ds =
+				&dv.descs[blk->first_desc - dv.first_desc + d];
+
+			ret = kbin_race_dma_side(g, &ds->from,
+						 pr_space(v, sg, ds->from.var_id),
+						 0, node, emit, ctx);
+			ret = ret ? ret :
+			      kbin_race_dma_side(g, &ds->to,
+						 pr_space(v, sg, ds->to.var_id),
+						 1, node, emit, ctx);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/**
+ * prog_race_check() - the device's check, on the host: replay the plan
+ *	(jittered by @jitter, 0 the cost model's schedule) and give every
+ *	instruction's and block's footprint, in the order they end, to a
+ *	shadow (kbin_race_shadow_access()) that checks each access against
+ *	the conflicting ones before it.
+ * @r: the report of prog_race_plan() (its orders).
+ * @jitter: prog_replay_opts.jitter.
+ * @max_var_cells: the variables' shadow cells at most (their granularity
+ *	grows to fit).
+ * @sg: out: the subgraph of the first violation.
+ * @v: out: the first violation, when there is one.
+ *
+ * Return: the violations found (0 none), or a negative errno.
+ */
+long long prog_race_check(const struct prog_race *r, uint64_t jitter,
+			  uint64_t max_var_cells, uint32_t *sg,
+			  struct kbin_race_violation *v)
+{
+	const struct kbin_gen *g = kbin_gen_target(r->v->hdr->target_gen);
+	struct prog_replay_opts o = { .jitter = jitter };
+	struct prog_replay *rp = NULL;
+	long long found = 0;
+	uint32_t s, i;
+	int ret;
+
+	if (!g)
+		return -EINVAL;
+	ret = prog_replay_plan(r->v, &o, &rp);
+	if (ret)
+		return ret;
+	for (s = 0; s < r->nsg && s < rp->nsg && !ret; s++) {
+		const struct kbin_mem_ref_set *set = kbin_view_set(r->v, s);
+		const struct kbin_race_order *ord = &r->sg[s].order;
+		struct kbin_race_shadow sh = { .o = ord };
+		__u64 *size = NULL;
+
+		sh.num_vars = set ? set->nmem : 0;
+		size = calloc(sh.num_vars + 1, sizeof(*size));
+		sh.var_first = calloc(sh.num_vars + 1, sizeof(*sh.var_first));
+		if (!size || !sh.var_first) {
+			ret = -ENOMEM;
+			goto next;
+		}
+		for (i = 0; i < sh.num_vars; i++)
+			size[i] = pr_space(r->v, s, i) == KBIN_RACE_VAR ?
+				  set->mem[i].size : 0;
+		sh.var_size = size;
+		sh.cells = calloc(kbin_race_shadow_size(&sh, g, max_var_cells) + 1,
+				  sizeof(*sh.cells));
+		if (!sh.cells) {
+			ret = -ENOMEM;
+			goto next;
+		}
+		for (i = 0; i < rp->sg[s].nends && !ret; i++) {
+			const struct prog_replay_end *e = &rp->sg[s].ends[i];
+			uint32_t node = e->block ? ord->base[KBIN_PROG_ENGINES] + e->index :
+					kbin_race_node(ord, e->engine - 1u, e->index);
+
+			ret = pr_node_footprint(r, s, node, kbin_race_shadow_access, &sh);
+		}
+		if (sh.found && !found) {
+			*sg = s;
+			*v = sh.first;
+		}
+		found += (long long)sh.found;
+next:
+		free(sh.cells);
+		free(sh.var_first);
+		free(size);
+	}
+	prog_replay_free(rp);
+	return ret ? ret : found;
+}
+
 /**
  * prog_race_free() - free a report.
  * @r: the report of prog_race_plan(), or NULL.

@@ -165,6 +165,9 @@ struct prog_race_opts {
 int prog_race_plan(const struct kbin_view *v, const struct prog_race_opts *o,
 		   struct prog_race **out);
 int prog_race_schedules(struct prog_race *r, uint32_t n);
+long long prog_race_check(const struct prog_race *r, uint64_t jitter,
+			  uint64_t max_var_cells, uint32_t *sg,
+			  struct kbin_race_violation *v);
 void prog_race_free(struct prog_race *r);
 const char *prog_race_cause_str(uint32_t cause);
 const char *prog_race_space_str(uint32_t space);

@@ -15,7 +15,7 @@
 #include "prog_race.h"
 
 static const char usage_races[] =
-	"usage: neuronsim-cc races [-j] [--schedules N] MODEL.kbin|MODEL.neff|DIR|MODEL.bir.json\n"
+	"usage: neuronsim-cc races [-j] [--schedules N] [--shadow] MODEL.kbin|MODEL.neff|DIR|MODEL.bir.json\n"
 	"\n"
 	"Find the data races of every subgraph's program (Documentation/races.rst):\n"
 	"the order the program alone guarantees (program order per engine, first in\n"
@@ -30,7 +30,11 @@ static const char usage_races[] =
 	"\n"
 	"  -j, --json      print JSON\n"
 	"  --schedules N   also replay the program in N jittered schedules and\n"
-	"                  count the pairs seen ending in both orders\n";
+	"                  count the pairs seen ending in both orders\n"
+	"  --shadow        also run the execution check (a shadow of memory that\n"
+	"                  checks each access, in the order a replay runs them,\n"
+	"                  against the conflicting ones before it) and print its\n"
+	"                  violations and the first one\n";
 
 static void cc_side_text(const struct prog_race *r, const struct prog_race_pair *p,
 			 const struct prog_race_side *s)
@@ -218,7 +222,8 @@ static int run(int argc, char **argv)
 	struct tool_opt opts[] = {
 		{ .name = "j" }, { .name = "json" }, { .name = "p" },
 		{ .name = "pretty" }, { .name = "h" }, { .name = "help" },
-		{ .name = "schedules", .arg = true }, { .name = NULL },
+		{ .name = "schedules", .arg = true }, { .name = "shadow" },
+		{ .name = NULL },
 	};
 	struct tool_err e = { .cmd = "races" };
 	struct prog_race_opts o = { 0 };
@@ -228,7 +233,9 @@ static int run(int argc, char **argv)
 	struct kbin_view v;
 	void *buf = NULL;
 	size_t len;
-	uint32_t schedules = 0;
+	struct kbin_race_violation vio = { 0 };
+	uint32_t schedules = 0, vsg = 0;
+	long long shadow = 0;
 	int npos, ret, status = 2;
 
 	if (tool_parse_opts("races", argc - 1, argv + 1, opts, &npos))
@@ -291,13 +298,50 @@ static int run(int argc, char **argv)
 			tool_error(&e, "race detection failed (%s)", strerror(-ret));
 		goto out;
 	}
+	if (opts[7].seen) {
+		shadow = prog_race_check(r, 0, 1ULL << 24, &vsg, &vio);
+		if (shadow < 0) {
+			e.err = (int)-shadow;
+			tool_error(&e, "the shadow check failed (%s)", strerror((int)-shadow));
+			goto out;
+		}
+	}
 	if (tool_json) {
-		if (tool_json_print(cc_races_json(argv[1], r)))
+		json_t *j = cc_races_json(argv[1], r);
+
+		if (opts[7].seen) {
+			char a[160], b[160];
+
+			json_object_set_new(j, "shadow", shadow ?
+				json_pack("{s:I,s:o,s:s,s:s,s:s,s:I}", "violations", (json_int_t)shadow,
+					  "subgraph", json_text(r->sg[vsg].name),
+					  "earlier", prog_race_name(r, vsg, vio.prev, a, sizeof(a)),
+					  "later", prog_race_name(r, vsg, vio.node, b, sizeof(b)),
+					  "space", prog_race_space_str(vio.space),
+					  "byte", (json_int_t)vio.byte) :
+				json_pack("{s:I}", "violations", (json_int_t)0));
+		}
+		if (tool_json_print(j))
 			goto out;
 	} else {
 		cc_races_text(argv[1], r);
+		if (opts[7].seen && shadow) {
+			char a[160], b[160];
+
+			printf("%s: %s: shadow: %lld violations; the first: %s %s after %s %s, not ordered after it, at %s byte %llu of %s %u\n",
+			       argv[1], r->sg[vsg].name, shadow,
+			       vio.write ? "write" : "read",
+			       prog_race_name(r, vsg, vio.node, b, sizeof(b)),
+			       vio.prev_write ? "the write of" : "the read of",
+			       prog_race_name(r, vsg, vio.prev, a, sizeof(a)),
+			       prog_race_space_str(vio.space), (unsigned long long)vio.byte,
+			       vio.space == KBIN_RACE_VAR ? "var_id" : "partition",
+			       vio.space == KBIN_RACE_VAR ? vio.var_id : vio.partition);
+		} else if (opts[7].seen) {
+			printf("%s: shadow: no violation\n", argv[1]);
+		}
 	}
-	status = r->npairs ? 1 : 0;
+	status = r->npairs || shadow ? 1 : 0;
 out:
 	prog_race_free(r);
 	nscc_prog_names_free(&names);
