@@ -299,7 +299,7 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	if (opts[7].seen) {
-		shadow = prog_race_check(r, 0, 1ULL << 24, &vsg, &vio);
+		shadow = prog_race_check(r, 0, 1ULL << 20, &vsg, &vio);
 		if (shadow < 0) {
 			e.err = (int)-shadow;
 			tool_error(&e, "the shadow check failed (%s)", strerror((int)-shadow));
