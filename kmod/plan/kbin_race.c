@@ -110,22 +110,20 @@ static int kbin_race_layout(struct kbin_race_order *o)
 	}
 	for (c = 0; c < p->num_queues; c++) {
 		o->base[KBIN_PROG_ENGINES + c] = n;
-		o->len[KBIN_PROG_ENGINES + c] = p->queues[c].num_blocks;
-		n += p->queues[c].num_blocks;
+		o->len[KBIN_PROG_ENGINES + c] = p->queue_blocks[c];
+		n += p->queue_blocks[c];
 	}
 	o->base[o->chains] = n;
 	if (n - o->base[KBIN_PROG_ENGINES] != p->num_blocks)
 		return -EINVAL;
-	for (b = 0; b < p->num_blocks; b++) {
-		const struct kbin_dma_block *blk = &p->blocks[b];
-
-		if (blk->queue >= p->num_queues ||
-		    blk->id >= p->queues[blk->queue].num_blocks ||
-		    kbin_race_node(o, KBIN_PROG_ENGINES + blk->queue, blk->id) !=
-		    o->base[KBIN_PROG_ENGINES] + b ||
-		    blk->semaphore >= p->semaphores)
+	/* blocks queue after queue: block b is node base[queue] + its id */
+	for (b = 0; b < p->num_blocks; b++)
+		if (p->block_queue[b] >= p->num_queues ||
+		    (b && p->block_queue[b] < p->block_queue[b - 1]) ||
+		    b - (o->base[KBIN_PROG_ENGINES + p->block_queue[b]] -
+			 o->base[KBIN_PROG_ENGINES]) >= p->queue_blocks[p->block_queue[b]] ||
+		    p->block_sem[b] >= p->semaphores)
 			return -EINVAL;
-	}
 	o->nodes = n;
 	return 0;
 }
@@ -150,8 +148,7 @@ static __u32 kbin_race_instr_incs(const struct kbin_prog_sync *s, __u32 *sem,
 /* what block @b adds to its semaphore when it ends */
 static __u32 kbin_race_block_add(const struct kbin_race_prog *p, __u32 b)
 {
-	return p->block_add ? p->block_add :
-	       p->queues[p->blocks[b].queue].num_queues;
+	return p->block_add ? p->block_add : p->queue_add[p->block_queue[b]];
 }
 
 /*
@@ -177,7 +174,7 @@ static int kbin_race_collect(struct kbin_race_order *o)
 			}
 		}
 	for (i = 0; i < p->num_blocks; i++)
-		at[p->blocks[i].semaphore + 1]++;
+		at[p->block_sem[i] + 1]++;
 	for (s = 0; s < nsem; s++)
 		at[s + 1] += at[s];
 	o->num_incs = at[nsem];
@@ -195,11 +192,11 @@ static int kbin_race_collect(struct kbin_race_order *o)
 			}
 		}
 	for (i = 0; i < p->num_blocks; i++) {
-		struct kbin_race_inc *in = &o->incs[at[p->blocks[i].semaphore]++];
+		struct kbin_race_inc *in = &o->incs[at[p->block_sem[i]]++];
 
-		in->chain = KBIN_PROG_ENGINES + p->blocks[i].queue;
-		in->pos = p->blocks[i].id;
-		in->node = kbin_race_node(o, in->chain, in->pos);
+		in->chain = KBIN_PROG_ENGINES + p->block_queue[i];
+		in->node = o->base[KBIN_PROG_ENGINES] + i;
+		in->pos = in->node - o->base[in->chain];
 		in->pad = 0;
 		in->cum = kbin_race_block_add(p, i);
 	}

@@ -80,22 +80,26 @@ typedef int (*kbin_race_emit_fn)(void *ctx, const struct kbin_race_span *s);
  * struct kbin_race_prog - one subgraph's program, as the order reads it.
  * @sync: per stream (enum kbin_dma_engine - 1) @num decoded entries.
  * @num: instructions per stream.
- * @queues: the subgraph's @num_queues DMA queues.
- * @num_queues: at most KBIN_PROG_MAX_QUEUES.
- * @blocks: its @num_blocks blocks, in queue order.
- * @num_blocks: its blocks.
+ * @num_queues: the subgraph's DMA queues, at most KBIN_PROG_MAX_QUEUES.
+ * @queue_blocks: per queue, its blocks.
+ * @queue_add: per queue, what a block's end adds to its semaphore (the
+ *	queue's num_queues, the NEFF rule, Documentation/execute.rst).
+ * @num_blocks: its blocks, queue after queue, in id order.
+ * @block_queue: per block, its queue.
+ * @block_sem: per block, its semaphore.
  * @semaphores: the NeuronCore's semaphores; every semaphore named is
  *	below it (the plan checker's rule).
- * @block_add: 0: a block's end adds its queue's num_queues to its
- *	semaphore (the NEFF rule, Documentation/execute.rst); else this.
+ * @block_add: 0: a block's end adds @queue_add; else this.
  */
 struct kbin_race_prog {
 	const struct kbin_prog_sync *sync[KBIN_PROG_ENGINES];
 	__u32 num[KBIN_PROG_ENGINES];
-	const struct kbin_dma_queue *queues;
 	__u32 num_queues;
-	const struct kbin_dma_block *blocks;
+	const __u32 *queue_blocks;
+	const __u32 *queue_add;
 	__u32 num_blocks;
+	const __u32 *block_queue;
+	const __u32 *block_sem;
 	__u32 semaphores;
 	__u32 block_add;
 };

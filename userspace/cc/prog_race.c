@@ -596,10 +596,26 @@ static int pr_sg(struct prog_race *r, uint32_t sg, const struct prog_race_opts *
 		s->copy[o->drop_wait - 1].wait_mode = KBIN_PROG_WAIT_NONE;
 		s->prog.sync[e] = s->copy;
 	}
-	s->prog.queues = dv.queues;
+	s->queues = dv.queues;
+	s->blocks = dv.blocks;
+	s->arrays = malloc((2 * (size_t)dv.num_queues + 2 * (size_t)dv.num_blocks + 1) *
+			   sizeof(uint32_t));
+	if (!s->arrays)
+		return -ENOMEM;
+	for (e = 0; e < dv.num_queues; e++) {
+		s->arrays[e] = dv.queues[e].num_blocks;
+		s->arrays[dv.num_queues + e] = dv.queues[e].num_queues;
+	}
+	for (e = 0; e < dv.num_blocks; e++) {
+		s->arrays[2 * dv.num_queues + e] = dv.blocks[e].queue;
+		s->arrays[2 * dv.num_queues + dv.num_blocks + e] = dv.blocks[e].semaphore;
+	}
 	s->prog.num_queues = dv.num_queues;
-	s->prog.blocks = dv.blocks;
+	s->prog.queue_blocks = s->arrays;
+	s->prog.queue_add = s->arrays + dv.num_queues;
 	s->prog.num_blocks = dv.num_blocks;
+	s->prog.block_queue = s->arrays + 2 * dv.num_queues;
+	s->prog.block_sem = s->arrays + 2 * dv.num_queues + dv.num_blocks;
 	s->prog.semaphores = g->semaphores;
 	s->prog.block_add = o ? o->block_add : 0;
 	s->order.p = &s->prog;
@@ -886,6 +902,7 @@ void prog_race_free(struct prog_race *r)
 		free(o->groups);
 		free(o->sem_groups);
 		free(r->sg[s].copy);
+		free(r->sg[s].arrays);
 	}
 	free(r->sg);
 	free(r->pairs);
@@ -944,9 +961,9 @@ const char *prog_race_comment(const struct prog_race *r, uint32_t sg,
 	if (!s->prog.num_blocks)
 		return NULL;
 	b = node - s->order.base[KBIN_PROG_ENGINES];
-	if (b >= s->prog.num_blocks || !s->prog.blocks[b].comment)
+	if (b >= s->prog.num_blocks || !s->blocks[b].comment)
 		return NULL;
-	return kbin_view_str(r->v, s->prog.blocks[b].comment);
+	return kbin_view_str(r->v, s->blocks[b].comment);
 }
 
 /**
@@ -977,7 +994,7 @@ char *prog_race_name(const struct prog_race *r, uint32_t sg, uint32_t node,
 			 kbin_compute_op_str(sy->opcode) : "");
 	} else {
 		snprintf(buf, len, "queue %s block %u",
-			 kbin_view_str(r->v, s->prog.queues[c - KBIN_PROG_ENGINES].name),
+			 kbin_view_str(r->v, s->queues[c - KBIN_PROG_ENGINES].name),
 			 pos);
 	}
 	return buf;

@@ -93,6 +93,9 @@ struct prog_race_pair {
  * @order: its order (kept for names and explanations).
  * @prog: the program the order reads.
  * @copy: the stream whose wait prog_race_opts.drop_wait removed, or NULL.
+ * @queues: its DMA queues (the plan's).
+ * @blocks: its DMA blocks (the plan's).
+ * @arrays: the per-queue and per-block arrays of @prog (owned).
  */
 struct prog_race_sg {
 	const char *name;
@@ -106,6 +109,9 @@ struct prog_race_sg {
 	struct kbin_race_order order;
 	struct kbin_race_prog prog;
 	struct kbin_prog_sync *copy;
+	const struct kbin_dma_queue *queues;
+	const struct kbin_dma_block *blocks;
+	uint32_t *arrays;
 };
 
 /**

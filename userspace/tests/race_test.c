@@ -19,8 +19,7 @@
 /* a hand-built subgraph: up to 8 instructions per engine, 2 queues */
 struct rt_prog {
 	struct kbin_prog_sync s[KBIN_PROG_ENGINES][8];
-	struct kbin_dma_queue q[2];
-	struct kbin_dma_block b[8];
+	uint32_t qblocks[2], qadd[2], bqueue[8], bsem[8];
 	struct kbin_race_prog p;
 	struct kbin_race_order o;
 };
@@ -49,15 +48,12 @@ static void rt_instr(struct rt_prog *t, int e, int ws, int wv, int us)
 /* a trigger on engine @e of the next block of queue @q (its semaphore @sem) */
 static void rt_trigger(struct rt_prog *t, int e, int q, int sem, int ws, int wv)
 {
-	struct kbin_dma_block *b = &t->b[t->p.num_blocks];
-
 	rt_instr(t, e, ws, wv, -1);
 	t->s[e][t->p.num[e] - 1].opcode = KBIN_PROG_OP_TRIGGER;
 	t->s[e][t->p.num[e] - 1].cls = KBIN_PROG_CLASS_TRIGGER;
-	memset(b, 0, sizeof(*b));
-	b->queue = (uint32_t)q;
-	b->id = t->q[q].num_blocks++;
-	b->semaphore = (uint32_t)sem;
+	t->bqueue[t->p.num_blocks] = (uint32_t)q;
+	t->bsem[t->p.num_blocks] = (uint32_t)sem;
+	t->qblocks[q]++;
 	t->s[e][t->p.num[e] - 1].block = t->p.num_blocks++;
 }
 
@@ -66,13 +62,15 @@ static void rt_init(struct rt_prog *t, uint32_t nq)
 	memset(t, 0, sizeof(*t));
 	for (int e = 0; e < (int)KBIN_PROG_ENGINES; e++)
 		t->p.sync[e] = t->s[e];
-	t->p.queues = t->q;
 	t->p.num_queues = nq;
-	t->p.blocks = t->b;
+	t->p.queue_blocks = t->qblocks;
+	t->p.queue_add = t->qadd;
+	t->p.block_queue = t->bqueue;
+	t->p.block_sem = t->bsem;
 	t->p.semaphores = 32;
 	t->p.block_add = 1;
 	for (uint32_t q = 0; q < nq; q++)
-		t->q[q].num_queues = 16;
+		t->qadd[q] = 16;
 }
 
 /* blocks must be in queue order: the tests trigger queue 0's first */

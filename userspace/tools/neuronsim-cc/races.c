@@ -155,7 +155,7 @@ static json_t *cc_side_json(const struct prog_race *r,
 	else
 		o = json_pack("{s:o,s:I}", "queue",
 			      json_text(kbin_view_str(r->v,
-				sg->prog.queues[s->chain - KBIN_PROG_ENGINES].name)),
+				sg->queues[s->chain - KBIN_PROG_ENGINES].name)),
 			      "block", (json_int_t)s->pos);
 	json_object_set_new(o, "access", json_string(s->write ? "write" : "read"));
 	json_object_set_new(o, "text", json_text(n));
