@@ -312,13 +312,15 @@ def main():
     r2 = run(CC, "races", "-j", "--schedules", "3", plan)
     r3 = run(CC, "races", os.path.join(tmp, "missing.kbin"))
     r4 = run(CC, "races", "--schedules", "x", plan)
+    r5 = run(CC, "races", "--shadow", "-j", plan)
     ok("races: the demo program is race-free (exit 0), -j with schedules, exit 2 on errors",
        r.returncode == 0 and r.stdout.endswith(" 0 pairs (0 same-engine-triggers, 0 triggers-ordered, 0 unordered) in 1 subgraphs, 3 accesses, 6 spans\n") and
        r2.returncode == 0 and dig(json.loads(r2.stdout or "{}"), "count") == 0 and
        dig(json.loads(r2.stdout or "{}"), "schedules") == 3 and
        dig(json.loads(r2.stdout or "{}"), "subgraphs", 0, "nodes") == 15 and
-       r3.returncode == 2 and r4.returncode == 2 and "is not 0..1000" in r4.stderr,
-       r.stdout + r.stderr + r2.stdout + r3.stderr + r4.stderr)
+       r3.returncode == 2 and r4.returncode == 2 and "is not 0..1000" in r4.stderr and
+       r5.returncode == 0 and dig(json.loads(r5.stdout or "{}"), "shadow") == {"violations": 0},
+       r.stdout + r.stderr + r2.stdout + r3.stderr + r4.stderr + r5.stdout + r5.stderr)
 
     dl = os.path.join(tmp, "deadlock.neff")
     r = run(MKNEFF, "bad", "deadlock", dl)
