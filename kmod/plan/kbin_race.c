@@ -695,7 +695,7 @@ int kbin_race_overlap(const struct kbin_race_span *a,
 __u64 kbin_race_shadow_size(struct kbin_race_shadow *sh,
 			    const struct kbin_gen *g, __u64 max_var_cells)
 {
-	__u64 n, total = 0, cells;
+	__u64 n, cells;
 	__u32 v, cell = 1U << KBIN_RACE_CELL_SHIFT;
 
 	sh->sbuf_parts = g->sbuf_partitions;
@@ -705,8 +705,6 @@ __u64 kbin_race_shadow_size(struct kbin_race_shadow *sh,
 			 KBIN_RACE_CELL_SHIFT;
 	n = (__u64)sh->sbuf_parts * sh->sbuf_cells +
 	    (__u64)sh->psum_parts * sh->psum_cells;
-	for (v = 0; v < sh->num_vars; v++)
-		total += sh->var_size[v];
 	sh->var_shift = KBIN_RACE_CELL_SHIFT;
 	for (;;) {
 		cells = 0;
