@@ -508,7 +508,11 @@ static void nrsim_race_name(const struct nrsim_exec_sg *xs, u32 n, char *buf,
 			 dma->names + dma->queues[c - KBIN_PROG_ENGINES].name_off, pos);
 }
 
-/* the first violation of @xs to the log, once, as KCSAN reports a race */
+/*
+ * the first violation of @xs to the log, once, laid out as KCSAN's report
+ * of a race (but not as a "BUG:", which a race in the user's program is
+ * not: the kernel is fine)
+ */
 static void nrsim_race_report(struct nrsim_exec_sg *xs)
 {
 	struct nrsim_race *r = xs->race;
@@ -521,7 +525,7 @@ static void nrsim_race_report(struct nrsim_exec_sg *xs)
 	nrsim_race_name(xs, v->node, a, sizeof(a));
 	nrsim_race_name(xs, v->prev, b, sizeof(b));
 	pr_err_ratelimited("==================================================================\n"
-			   "BUG: neuronsim: data race in model %u sg%02u\n\n"
+			   "data race in model %u sg%02u\n\n"
 			   "%s to %s %s %u byte %llu by %s\n\n"
 			   "previous %s by %s, not ordered before it (Documentation/races.rst)\n"
 			   "==================================================================\n",

@@ -576,8 +576,12 @@ static int race_exec(int fd, void *buf, size_t len, __u32 flags, int *status)
 
 		ret = neuronsim_exec(fd, ld.model_id, &o, &res);
 	}
-	if (!ret)
+	/* neuronsim_exec() returns the status of an execution that ended */
+	if (res) {
 		*status = res->num_sg ? res->sg[0].status : -ENODATA;
+		if (ret == res->summary.status)
+			ret = 0;
+	}
 	neuronsim_exec_result_free(res);
 	u.model_id = ld.model_id;
 	if (ioctl(fd, NEURONSIM_IOC_UNLOAD, &u) && !ret)
