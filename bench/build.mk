@@ -42,3 +42,8 @@ BENCH_NUM_CFLAGS := -ffp-contract=off -fno-math-errno -isystem $(KSFT) -I$(TOP)/
 BENCH_NUM_LDLIBS := -lm
 $(call programs,BENCH_NUM,rel,userspace/tests,$(O)/bench,PLAN,bench-progs)
 $(REL_O)/obj/userspace/tests/num_test.o: | $(KSFT_STAMP)
+# the race detector on generated programs of 10^4..10^6 instructions
+# (bench/race_bench.c, Documentation/races.rst)
+BENCH_RACE	:= race_bench
+BENCH_RACE_CFLAGS := -I$(TOP)/testlib
+$(call programs,BENCH_RACE,rel,bench,$(O)/bench,CC,bench-progs)

@@ -53,6 +53,7 @@
 #include "kbin_compute.h"
 #include "kbin_dma.h"
 #include "kbin_prog.h"
+#include "kbin_race.h"
 #include "nrsim.h"
 #include "netlink.h"
 
@@ -144,6 +145,8 @@ struct nrsim_xq {
  *	kbin_compute_run(); else NULL.
  * @sbuf: its NeuronCore's SBUF window (the compute memory callbacks).
  * @psum: its NeuronCore's PSUM window.
+ * @race: NEURONSIM_EXEC_F_RACE: the order and the shadow, while it runs;
+ *	else NULL.
  */
 struct nrsim_exec_sg {
 	struct work_struct work;
@@ -163,6 +166,7 @@ struct nrsim_exec_sg {
 	void *scratch;
 	u64 sbuf;
 	u64 psum;
+	struct nrsim_race *race;
 };
 
 /**
@@ -172,6 +176,7 @@ struct nrsim_exec_sg {
  *	DMA writes are charged to it); a reference while it runs.
  * @unwaited: done and not reported by EXEC_WAIT (counts in the file's
  *	unwaited).
+ * @race: NEURONSIM_EXEC_F_RACE: its subgraphs check their accesses.
  * @abort: 0, or the errno a signal during EXEC_WAIT cancelled it with
  *	(-EINTR); the works read it.
  * @pending: subgraphs queued or running (under run_lock).
@@ -188,6 +193,7 @@ struct nrsim_exec {
 	struct nrsim_model *m;
 	struct mem_cgroup *memcg;
 	bool unwaited;
+	bool race;
 	int abort;
 	u32 pending;
 	int status;
@@ -344,6 +350,215 @@ void nrsim_exec_free(struct nrsim_model *m)
 	m->exec = NULL;
 }
 
+/* ---- NEURONSIM_EXEC_F_RACE: the shadow (Documentation/races.rst) ---- */
+
+/* clock entries (nodes x chains) a subgraph's order may take */
+#define NRSIM_RACE_MAX_VC	(16U << 20)
+/* shadow cells all the variables of a subgraph may take together */
+#define NRSIM_RACE_VAR_CELLS	0x100000U
+
+/**
+ * struct nrsim_race - one subgraph's race check while it runs.
+ * @prog: its program, as the order reads it.
+ * @o: the order (kbin_race_order()).
+ * @sh: the shadow.
+ * @arrays: @prog's per-queue and per-block arrays.
+ * @var_size: per var_id, the bytes of a variable the shadow covers.
+ * @reported: the first violation went to the log.
+ */
+struct nrsim_race {
+	struct kbin_race_prog prog;
+	struct kbin_race_order o;
+	struct kbin_race_shadow sh;
+	u32 *arrays;
+	u64 *var_size;
+	bool reported;
+};
+
+static void nrsim_race_free(struct nrsim_race *r)
+{
+	if (!r)
+		return;
+	kvfree(r->o.vc);
+	kvfree(r->o.prev);
+	kvfree(r->o.trigger);
+	kvfree(r->o.incs);
+	kvfree(r->o.groups);
+	kvfree(r->o.sem_groups);
+	kvfree(r->sh.cells);
+	kvfree(r->sh.var_first);
+	kvfree(r->var_size);
+	kvfree(r->arrays);
+	kfree(r);
+}
+
+static void *nrsim_race_alloc(u64 n, size_t size)
+{
+	return kvcalloc(n + 1, size, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+}
+
+/* the race space of var @var_id of @sg */
+static unsigned int nrsim_race_space(const struct nrsim_sg *sg, u32 var_id)
+{
+	unsigned int st;
+
+	if (var_id >= sg->nmem)
+		return KBIN_RACE_VAR;
+	st = kbin_kind(sg->mrs[var_id].type)->storage;
+	if (st == KBIN_STORAGE_SBUF)
+		return KBIN_RACE_SBUF;
+	if (st == KBIN_STORAGE_PSUM)
+		return KBIN_RACE_PSUM;
+	return KBIN_RACE_VAR;
+}
+
+/*
+ * The order of subgraph @xs's program and an empty shadow, in @xs->race:
+ * 0, -E2BIG when its clocks would pass NRSIM_RACE_MAX_VC entries,
+ * -ENOMEM, or -EINVAL from kbin_race_order().
+ */
+static int nrsim_race_start(struct nrsim_exec_sg *xs)
+{
+	const struct nrsim_sg *sg = &xs->x->m->sg[xs->index];
+	const struct nrsim_prog *p = &sg->prog;
+	const struct nrsim_dma *dma = &sg->dma;
+	const struct kbin_gen *g = xs->x->m->nd->arch;
+	struct kbin_race_words w;
+	struct nrsim_race *r;
+	u32 nq = dma->num_queues, nb = dma->num_blocks, e, i;
+	int ret = -ENOMEM;
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
+	if (!r)
+		return -ENOMEM;
+	for (e = 0; e < KBIN_PROG_ENGINES; e++) {
+		r->prog.sync[e] = p->sync + p->first[e];
+		r->prog.num[e] = p->num[e];
+	}
+	r->arrays = nrsim_race_alloc(2 * (u64)nq + 2 * (u64)nb, sizeof(u32));
+	if (!r->arrays)
+		goto fail;
+	for (i = 0; i < nq; i++) {
+		r->arrays[i] = dma->queues[i].num_blocks;
+		r->arrays[nq + i] = dma->queues[i].num_queues;
+	}
+	for (i = 0; i < nb; i++) {
+		r->arrays[2 * nq + i] = dma->blocks[i].queue;
+		r->arrays[2 * nq + nb + i] = dma->blocks[i].semaphore;
+	}
+	r->prog.num_queues = nq;
+	r->prog.queue_blocks = r->arrays;
+	r->prog.queue_add = r->arrays + nq;
+	r->prog.num_blocks = nb;
+	r->prog.block_queue = r->arrays + 2 * nq;
+	r->prog.block_sem = r->arrays + 2 * nq + nb;
+	r->prog.semaphores = g->semaphores;
+	ret = kbin_race_words(&r->prog, &w);
+	if (!ret && w.vc > NRSIM_RACE_MAX_VC)
+		ret = -E2BIG;
+	if (ret)
+		goto fail;
+	ret = -ENOMEM;
+	r->o.p = &r->prog;
+	r->o.vc = nrsim_race_alloc(w.vc, sizeof(u32));
+	r->o.prev = nrsim_race_alloc(w.vc, sizeof(u32));
+	r->o.trigger = nrsim_race_alloc(nb, sizeof(u32));
+	r->o.incs = nrsim_race_alloc(w.incs, sizeof(*r->o.incs));
+	r->o.groups = nrsim_race_alloc(w.groups, sizeof(*r->o.groups));
+	r->o.sem_groups = nrsim_race_alloc(g->semaphores, sizeof(u32));
+	r->var_size = nrsim_race_alloc(sg->nmem, sizeof(u64));
+	r->sh.var_first = nrsim_race_alloc(sg->nmem, sizeof(u64));
+	if (!r->o.vc || !r->o.prev || !r->o.trigger || !r->o.incs ||
+	    !r->o.groups || !r->o.sem_groups || !r->var_size || !r->sh.var_first)
+		goto fail;
+	ret = kbin_race_order(&r->o);
+	if (ret)
+		goto fail;
+	for (i = 0; i < sg->nmem; i++)
+		r->var_size[i] = nrsim_race_space(sg, i) == KBIN_RACE_VAR ?
+				 sg->mrs[i].size : 0;
+	r->sh.o = &r->o;
+	r->sh.var_size = r->var_size;
+	r->sh.num_vars = sg->nmem;
+	r->sh.cells = nrsim_race_alloc(kbin_race_shadow_size(&r->sh, g,
+							     NRSIM_RACE_VAR_CELLS),
+				       sizeof(*r->sh.cells));
+	ret = -ENOMEM;
+	if (!r->sh.cells)
+		goto fail;
+	xs->race = r;
+	return 0;
+fail:
+	nrsim_race_free(r);
+	return ret;
+}
+
+/* node @n of @xs as text: "pe instruction 3" or "queue qSPIO0 block 7" */
+static void nrsim_race_name(const struct nrsim_exec_sg *xs, u32 n, char *buf,
+			    size_t len)
+{
+	const struct nrsim_dma *dma = &xs->x->m->sg[xs->index].dma;
+	u32 c, pos;
+
+	kbin_race_node_at(&xs->race->o, n, &c, &pos);
+	if (c < KBIN_PROG_ENGINES)
+		snprintf(buf, len, "%s instruction %u", kbin_dma_engine_str(c + 1), pos);
+	else
+		snprintf(buf, len, "queue %s block %u",
+			 dma->names + dma->queues[c - KBIN_PROG_ENGINES].name_off, pos);
+}
+
+/*
+ * the first violation of @xs to the log, once, laid out as KCSAN's report
+ * of a race (but not as a "BUG:", which a race in the user's program is
+ * not: the kernel is fine)
+ */
+static void nrsim_race_report(struct nrsim_exec_sg *xs)
+{
+	struct nrsim_race *r = xs->race;
+	const struct kbin_race_violation *v = &r->sh.first;
+	char a[96], b[96];
+
+	if (!r->sh.found || r->reported)
+		return;
+	r->reported = true;
+	nrsim_race_name(xs, v->node, a, sizeof(a));
+	nrsim_race_name(xs, v->prev, b, sizeof(b));
+	pr_err_ratelimited("==================================================================\n"
+			   "data race in model %u sg%02u\n\n"
+			   "%s to %s %s %u byte %llu by %s\n\n"
+			   "previous %s by %s, not ordered before it (Documentation/races.rst)\n"
+			   "==================================================================\n",
+			   xs->x->m->id, xs->index, v->write ? "write" : "read",
+			   v->space == KBIN_RACE_SBUF ? "SBUF" :
+			   v->space == KBIN_RACE_PSUM ? "PSUM" : "var",
+			   v->space == KBIN_RACE_VAR ? "var_id" : "partition",
+			   v->space == KBIN_RACE_VAR ? v->var_id : v->partition,
+			   (unsigned long long)v->byte, a,
+			   v->prev_write ? "write" : "read", b);
+}
+
+/* the accesses of block @blk (an index among the subgraph's) */
+static void nrsim_race_block(struct nrsim_exec_sg *xs, const struct nrsim_dma *dma,
+			     u32 blk)
+{
+	const struct nrsim_sg *sg = &xs->x->m->sg[xs->index];
+	const struct kbin_gen *g = xs->x->m->nd->arch;
+	const struct nrsim_dma_block *b = &dma->blocks[blk];
+	u32 node = xs->race->o.base[KBIN_PROG_ENGINES] + blk, d, dir;
+
+	for (d = 0; d < b->num_descs; d++) {
+		const struct nrsim_dma_desc *ds = &dma->descs[b->first_desc + d];
+
+		for (dir = 0; dir < NRSIM_DMA_DIRS; dir++)
+			kbin_race_dma_side(g, &ds->side[dir],
+					   nrsim_race_space(sg, ds->side[dir].var_id),
+					   dir == NRSIM_DMA_S2M, node,
+					   kbin_race_shadow_access, &xs->race->sh);
+	}
+	nrsim_race_report(xs);
+}
+
 /* ---- the sequencers ---- */
 
 static u64 nrsim_add_sat(u64 a, u64 b)
@@ -476,6 +691,15 @@ static int nrsim_end_instr(struct nrsim_exec_sg *xs, const struct nrsim_dma *dma
 		ret = nrsim_compute(xs, e, g);
 		if (ret)
 			return ret;
+		if (unlikely(xs->race)) {
+			const struct nrsim_prog *p = &xs->x->m->sg[xs->index].prog;
+
+			kbin_race_compute(p->recs + ((size_t)p->first[e - 1] + g->pc) *
+					  KBIN_PROG_RECORD_SIZE,
+					  kbin_race_node(&xs->race->o, e - 1, g->pc),
+					  kbin_race_shadow_access, &xs->race->sh);
+			nrsim_race_report(xs);
+		}
 	}
 	if (s->update_mode == KBIN_PROG_UPDATE_INC)
 		nrsim_sem_add(sems, s->update_sem, 1);
@@ -557,6 +781,8 @@ static int nrsim_end_block(struct nrsim_exec_sg *xs, const struct nrsim_dma *dma
 		xs->res.fail_desc = done.fail_desc;
 		return ret;
 	}
+	if (unlikely(xs->race))
+		nrsim_race_block(xs, dma, blk);
 	nrsim_sem_add(xs->res.semaphores, b->semaphore, dq->num_queues);
 	qr->blocks++;
 	qr->busy_ns += q->end - q->start;
@@ -626,6 +852,8 @@ static int nrsim_exec_run(struct nrsim_exec_sg *xs)
 	nrsim_eng_bind(xs->eng, m, xs->index, &x->abort, x->deadline);
 	/* cancelled or timed out while queued: the same report */
 	ret = nrsim_exec_stopped(x);
+	if (!ret && x->race)
+		ret = nrsim_race_start(xs);
 	if (ret)
 		goto out;
 	for (;;) {
@@ -726,6 +954,12 @@ out:
 		acc->wait_current = sems[s->wait_sem];
 		if (!ret)
 			ret = -EDEADLK;
+	}
+	if (xs->race) {
+		if (!ret && xs->race->sh.found)
+			ret = -EILSEQ;
+		nrsim_race_free(xs->race);
+		xs->race = NULL;
 	}
 	return ret;
 }
@@ -1080,6 +1314,7 @@ long nrsim_ioctl_execute(struct nrsim_file *nf, void __user *uarg, size_t usize)
 		nf->unwaited--;
 	}
 	WRITE_ONCE(x->m->exec_state, NEURONSIM_EXEC_RUNNING);
+	x->race = ue.flags & NEURONSIM_EXEC_F_RACE;
 	x->abort = 0;
 	x->status = 0;
 	x->pending = m->num_sg;

@@ -19,7 +19,10 @@
 #      and of the real NEFF with the most DMA descriptors / jq . of its
 #      JSON members; 5b. the compiler's peak RSS per JSON byte at 10^5
 #      and 10^6 DMA descriptors, and a 2^20-entry semaphore set
-#   6. BIR passes on generated modules of 10^4 and 10^5 instructions
+#   6. BIR passes on generated modules of 10^4 and 10^5 instructions;
+#      6b. the race detector on generated programs of 10^4..10^6
+#      instructions (accesses per second, growth per 10x) and on the
+#      real NEFF of figure 8
 #   7. VM: relocation (synthetic plans of 10^2..10^4 descriptors of 160
 #      UDMA descriptors a side each and the NEFF of figure 5 with and without its DMA
 #      programs); the DMA engine on 64 MiB HBM -> SBUF -> HBM against
@@ -62,6 +65,7 @@ row() {
 }
 # le A B: 1 when A <= B (floating point)
 le() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 <= b + 0) ? 1 : 0 }'; }
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 >= b + 0) ? 1 : 0 }'; }
 lt() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 < b + 0) ? 1 : 0 }'; }
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 
@@ -452,6 +456,27 @@ row bir_mem_growth "BIR peak memory (ru_maxrss), 10^5 / 10^4 instructions ($(bir
 	"$bm" "target <= 12 for 10x" "$( [ $bir_ok = 1 ] && le "$bm" 12 || echo 0)"
 row bir_bytes_per_instr "BIR peak bytes per instruction (ru_maxrss x 1024 / instructions), 10^5 instructions (10^4: $(bir_v 10000 peak_bytes_per_inst))" \
 	"$bp" "target <= 2048" "$( [ $bir_ok = 1 ] && le "$bp" 2048 || echo 0)"
+
+# 6b. the race detector (bench/race_bench.c, Documentation/races.rst):
+# generated race-free programs of 10^4..10^6 instructions, and the real
+# NEFF with the most instructions (figure 8's) through neuronsim-cc races
+echo "== 6b. race detector"
+race_v() { sed -n "s/^$1 //p" "$out/race.txt"; }
+race_ok=1
+build/bench/race_bench 10000 100000 1000000 > "$out/race.txt" 2> "$out/race.err" || race_ok=0
+cat "$out/race.txt" "$out/race.err"
+row race_accesses_per_s "race detector: accesses (DMA blocks, compute instructions) per second, a generated program of 10^6 instructions (10^5: $(race_v n100000_accesses_per_s))" \
+	"$( [ $race_ok = 1 ] && race_v n1000000_accesses_per_s || echo n/a)" "target >= 100000" \
+	"$( [ $race_ok = 1 ] && ge "$(race_v n1000000_accesses_per_s)" 100000 || echo 0)"
+row race_growth "race detector: growth of the seconds per instruction per 10x instructions, worst of 10^5/10^4 and 10^6/10^5 ($(race_v n10000_s) -> $(race_v n100000_s) -> $(race_v n1000000_s) s)" \
+	"$( [ $race_ok = 1 ] && race_v growth || echo n/a)" "target <= 1.3" \
+	"$( [ $race_ok = 1 ] && le "$(race_v growth)" 1.3 || echo 0)"
+if [ -e "$xbig" ]; then
+	build/bin/neuronsim-cc compile "$xbig" -o "$out/race_big.kbin" > /dev/null
+	rs=$( { /usr/bin/time -f "%e" build/bin/neuronsim-cc races "$out/race_big.kbin" > "$out/race_big.txt" || true; } 2>&1 | tail -n 1)
+	row race_largest_neff_s "neuronsim-cc races of the plan of $(basename "$xbig" .neff) ($(tail -n 1 "$out/race_big.txt" | sed 's/^[^:]*: //')), seconds" \
+		"$rs" "target <= 5" "$(le "$rs" 5)"
+fi
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 {

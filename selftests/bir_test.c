@@ -50,6 +50,7 @@
 #include <linux/neuronsim.h>
 
 #include "kselftest.h"
+#include "kbin_compat.h"
 #include "kbin_kind.h"
 #include "kbin_reader.h"
 #include "libneuronsim.h"
@@ -559,6 +560,80 @@ out:
 	free(buf);
 }
 
+/* LOAD @buf and EXECUTE it (@flags), then UNLOAD: the first subgraph's status */
+static int race_exec(int fd, void *buf, size_t len, __u32 flags, int *status)
+{
+	struct neuronsim_load ld = { .plan_ptr = (uintptr_t)buf, .plan_len = len };
+	struct neuronsim_exec_result *res = NULL;
+	struct neuronsim_unload u = { 0 };
+	int ret;
+
+	if (ioctl(fd, NEURONSIM_IOC_LOAD, &ld))
+		return -errno;
+	{
+		NEURONSIM_OPTS_INIT(exec_opts, o, .wait_ns = 120ULL * 1000000000ULL,
+				    .flags = flags);
+
+		ret = neuronsim_exec(fd, ld.model_id, &o, &res);
+	}
+	/* neuronsim_exec() returns the status of an execution that ended */
+	if (res) {
+		*status = res->num_sg ? res->sg[0].status : -ENODATA;
+		if (ret == res->summary.status)
+			ret = 0;
+	}
+	neuronsim_exec_result_free(res);
+	u.model_id = ld.model_id;
+	if (ioctl(fd, NEURONSIM_IOC_UNLOAD, &u) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/*
+ * NEURONSIM_EXEC_F_RACE (Documentation/races.rst): bir_mlp as lowered
+ * executes clean with the check; with the wait of PE's first instruction
+ * removed from its plan (record and sync entry, the checksum made
+ * again) it still finishes, and the check stops it with -EILSEQ.
+ */
+static void test_race(int fd, const char *dir)
+{
+	struct kbin_check_result res;
+	struct kbin_prog_sg_view pv;
+	struct kbin_view v;
+	int clean = 1, plain = 1, raced = 1, ret;
+	char path[512];
+	void *buf = NULL;
+	size_t len = 0;
+	uint8_t *rec;
+	struct kbin_prog_sync *sy;
+
+	snprintf(path, sizeof(path), "%s/bir_mlp.kbin", dir);
+	ret = nsim_read_file(path, &buf, &len);
+	if (!ret)
+		ret = race_exec(fd, buf, len, NEURONSIM_EXEC_F_RACE, &clean);
+	if (!ret && (kbin_read(buf, len, &v, &res) || kbin_view_prog_sg(&v, 0, &pv) ||
+		     !pv.num[0] || pv.sync[0][0].wait_mode != KBIN_PROG_WAIT_GE))
+		ret = -EINVAL;
+	if (!ret) {
+		rec = (uint8_t *)pv.records[0];
+		sy = (struct kbin_prog_sync *)pv.sync[0];
+		memset(rec + 4, 0, 2);
+		memset(rec + 8, 0, 4);
+		sy->wait_mode = 0;
+		sy->wait_sem = 0;
+		sy->wait_value = 0;
+		((struct kbin_header *)buf)->checksum = kbin_crc32((uint8_t *)buf + 16,
+								   len - 16);
+		ret = race_exec(fd, buf, len, 0, &plain);
+	}
+	if (!ret)
+		ret = race_exec(fd, buf, len, NEURONSIM_EXEC_F_RACE, &raced);
+	ksft_test_result(!ret && !clean && !plain && raced == -EILSEQ,
+			 "bir race check: bir_mlp clean (status %d); without PE's first wait it finishes (%d), and is caught (%d, want %d): %s\n",
+			 clean, plain, raced, -EILSEQ, strerror(-ret));
+	free(buf);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = nsim_data_dir(argc > 1 ? argv[1] : NULL, "bir");
@@ -603,9 +678,10 @@ int main(int argc, char **argv)
 	}
 	ksft_print_msg("%zu bundled BIR models in %s, device %s (gen %u)\n", n,
 		       path, info.arch_name, info.arch_gen);
-	ksft_set_plan(n);
+	ksft_set_plan(n + 1);
 	for (size_t k = 0; k < n; k++)
 		test_model(fd, &info, dir, models[k]);
+	test_race(fd, dir);
 	close(fd);
 	free(models);
 	return ksft_get_fail_cnt() ? ksft_exit_fail() : ksft_exit_pass();

@@ -916,7 +916,7 @@ TEST_F(ex, errors)
 	plan_free(&p);
 	EXPECT_EQ(-ENOENT, exec_start(self->fd, id + 1000, 0, 0, 0));
 	EXPECT_EQ(-ENODATA, exec_start(self->fd, id1, 0, 0, 0));
-	EXPECT_EQ(-EINVAL, exec_start(self->fd, id, 0x2, 0, 0));
+	EXPECT_EQ(-EINVAL, exec_start(self->fd, id, NEURONSIM_EXEC_F_MASK + 1, 0, 0));
 	EXPECT_EQ(-EINVAL, exec_start(self->fd, id, NEURONSIM_EXEC_F_TRACE, 0, 0));
 	EXPECT_EQ(-EINVAL, exec_start(self->fd, id, NEURONSIM_EXEC_F_TRACE, 0,
 				      NEURONSIM_EXEC_MAX_EVENTS + 1));

@@ -566,7 +566,9 @@ struct neuronsim_wait {
 
 /* struct neuronsim_exec.flags */
 #define NEURONSIM_EXEC_F_TRACE		0x1U	/* record trace events */
-#define NEURONSIM_EXEC_F_MASK		0x1U
+/* check every access against the program's order (Documentation/races.rst) */
+#define NEURONSIM_EXEC_F_RACE		0x2U
+#define NEURONSIM_EXEC_F_MASK		0x3U
 
 /* struct neuronsim_exec_wait.state */
 #define NEURONSIM_EXEC_IDLE		0U	/* never executed since LOAD */
@@ -605,6 +607,14 @@ struct neuronsim_wait {
  * (its semaphore effect is).  NEURONSIM_IOC_EXEC_WAIT and poll() report
  * the end.  UNLOAD and close cancel it; a signal during EXEC_WAIT does
  * too.
+ *
+ * With NEURONSIM_EXEC_F_RACE each subgraph also checks, as it runs,
+ * that every access of a DMA block or a compute instruction is ordered
+ * after the conflicting accesses before it in the program's order (a
+ * shadow of SBUF, PSUM and the variables; Documentation/races.rst): the
+ * first violation goes to the kernel log, naming both sides, and the
+ * subgraph's status is -EILSEQ when it otherwise finished.  Without the
+ * flag an execution pays one test per access.
  *
  * Errors: -EINVAL unknown flags, reserved set, @max_events out of range
  * (or set without F_TRACE); -ENOENT unknown model (or another fd's);
@@ -682,7 +692,9 @@ struct neuronsim_exec_queue {
 /**
  * struct neuronsim_exec_sg - one subgraph's execution
  * (NEURONSIM_IOC_EXEC_WAIT, out), 6120 bytes.
- * @status: 0 every instruction and block ran; -EDEADLK no sequencer
+ * @status: 0 every instruction and block ran; -EILSEQ they did, and
+ *	NEURONSIM_EXEC_F_RACE found an access not ordered after a
+ *	conflicting one (the kernel log names both); -EDEADLK no sequencer
  *	could advance and no DMA was in flight (@engines say where each
  *	waits); -ETIME the timeout; -EINTR a signal during EXEC_WAIT
  *	cancelled it; -EIO, -EOPNOTSUPP or -ENOMEM a DMA block failed

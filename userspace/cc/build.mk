@@ -18,7 +18,7 @@
 
 $(call library,KBIN,libkbin,host rel vm fuzz)
 KBIN_DIR	:= userspace/cc
-KBIN_SRCS	:= kbin_writer.c kbin_reader.c dma_ref.c prog_replay.c prog_trace.c \
+KBIN_SRCS	:= kbin_writer.c kbin_reader.c dma_ref.c prog_replay.c prog_trace.c prog_race.c \
 		   prog_ref.c
 KBIN_INC	:= -I$(TOP)/userspace/cc
 KBIN_USES	:= PLAN UTIL

@@ -64,6 +64,11 @@ int nscc_model_set_prog(struct nscc_model *m, int sgi, uint32_t engine,
 	if (sg->prog_owned[engine])
 		free((void *)sg->prog[engine]);
 	free(sg->prog_members[engine]);
+	/* names of the stream it replaces: the caller sets new ones */
+	for (uint32_t k = 0; sg->prog_names[engine] && k < sg->prog_count[engine]; k++)
+		free(sg->prog_names[engine][k]);
+	free(sg->prog_names[engine]);
+	sg->prog_names[engine] = NULL;
 	sg->prog[engine] = copy;
 	sg->prog_owned[engine] = 1;
 	sg->prog_count[engine] = n;

@@ -34,7 +34,7 @@ static void var_free(struct nscc_var *v)
 
 static void dma_free(struct nscc_subgraph *sg)
 {
-	uint32_t j;
+	uint32_t j, k;
 
 	for (j = 0; j < sg->num_dma_queues; j++) {
 		free(sg->dma_queues[j].name);
@@ -47,6 +47,9 @@ static void dma_free(struct nscc_subgraph *sg)
 		free(sg->dma_members[j]);
 		free(sg->instr_json[j]);
 		free(sg->prog_members[j]);
+		for (k = 0; sg->prog_names[j] && k < sg->prog_count[j]; k++)
+			free(sg->prog_names[j][k]);
+		free(sg->prog_names[j]);
 		if (sg->prog_owned[j])
 			free((void *)sg->prog[j]);
 	}

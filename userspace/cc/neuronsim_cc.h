@@ -376,6 +376,10 @@ struct nscc_dma_block {
  * @prog_owned: per engine, @prog[e] is the model's to free.
  * @prog_members: per engine, the NEFF member the stream came from
  *	("sg00/Pool.bin"), named in messages; NULL when none (owned).
+ * @prog_names: per engine, NULL or @prog_count[e] names of its
+ *	instructions (each owned, or NULL): the BIR lowering's, the name of
+ *	the BIR instruction each came from (the race report's,
+ *	Documentation/races.rst).
  * @has_prog: the subgraph's def.json named an instruction stream (or
  *	nscc_model_set_prog() gave one): the plan gets a program section.
  */
@@ -403,6 +407,7 @@ struct nscc_subgraph {
 	uint32_t prog_count[KBIN_DMA_ENGINE_MAX + 1];
 	uint8_t prog_owned[KBIN_DMA_ENGINE_MAX + 1];
 	char *prog_members[KBIN_DMA_ENGINE_MAX + 1];
+	char **prog_names[KBIN_DMA_ENGINE_MAX + 1];
 	int has_prog;
 };
 

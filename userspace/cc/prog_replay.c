@@ -103,6 +103,20 @@ struct rp_sg {
 	int oom;		/* an event could not be recorded */
 };
 
+/* @ns, plus with a jitter seed 0 .. 3 x @ns more, by @key (splitmix64) */
+static uint64_t rp_jitter(const struct rp_sg *r, uint64_t key, uint64_t ns)
+{
+	uint64_t z;
+
+	if (!r->o->jitter || !ns)
+		return ns;
+	z = r->o->jitter * 0x9e3779b97f4a7c15ULL + key;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return ns + z % (3 * ns + 1);
+}
+
 static int rp_wait_met(const struct rp_sg *r, const struct kbin_prog_sync *s)
 {
 	if (s->wait_mode != KBIN_PROG_WAIT_GE)
@@ -234,7 +248,8 @@ static void rp_run(struct rp_sg *r)
 				continue;
 			g->busy = 1;
 			g->start = now;
-			g->end = rp_add(now, kbin_prog_instr_ns(e, s->cls));
+			g->end = rp_add(now, rp_jitter(r, (uint64_t)e << 32 | g->pc,
+							  kbin_prog_instr_ns(e, s->cls)));
 		}
 		for (k = 0; k < out->nq; k++) {
 			struct rp_q *q = &r->q[k];
@@ -243,7 +258,8 @@ static void rp_run(struct rp_sg *r)
 				continue;
 			q->busy = 1;
 			q->start = now;
-			q->end = rp_add(now, r->bns[q->first + q->started]);
+			q->end = rp_add(now, rp_jitter(r, 1ULL << 40 | (q->first + q->started),
+							  r->bns[q->first + q->started]));
 			q->started++;
 		}
 		/* the earliest end */

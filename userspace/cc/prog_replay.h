@@ -33,12 +33,18 @@
  * @no_dma_add: 1: a 0xD4 adds nothing (the tests count who needs it).
  * @events: 1: keep the trace's events (struct prog_replay_sg.ev) even
  *	without @trace.
+ * @jitter: 0: the cost model's times; else a seed: each instruction and
+ *	block takes its cost plus a pseudo-random 0 .. 3 x its cost more
+ *	(the same seed, the same schedule), so that replays with different
+ *	seeds run the program in different schedules (the race detector's
+ *	--schedules, Documentation/races.rst).
  */
 struct prog_replay_opts {
 	FILE *trace;
 	uint32_t block_add;
 	int no_dma_add;
 	int events;
+	uint64_t jitter;
 };
 
 /**

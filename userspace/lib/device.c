@@ -347,6 +347,9 @@ NSIM_EXPORT int neuronsim_exec_start(int fd, __u32 model_id,
 		return err;
 	x.timeout_ns = OPTS_GET(opts, timeout_ns, 0);
 	x.max_events = OPTS_GET(opts, max_events, 0);
+	x.flags = OPTS_GET(opts, flags, 0);
+	if (x.flags & ~NEURONSIM_EXEC_F_RACE)
+		return -EINVAL;
 	if (x.max_events)
 		x.flags |= NEURONSIM_EXEC_F_TRACE;
 	return nrsim_ioctl(fd, NEURONSIM_IOC_EXECUTE, &x);

@@ -361,14 +361,17 @@ int neuronsim_wait(int fd, __u32 model_id, const struct neuronsim_run_opts *opts
  *	its start: past it, it stops with status -ETIME; 0 none.
  * @max_events: keep up to this many trace events (1 ..
  *	NEURONSIM_EXEC_MAX_EVENTS; the result's @events); 0 none.
- * @pad: padding; not read.
+ * @flags: 0, or NEURONSIM_EXEC_F_RACE: check every access against the
+ *	program's order as it runs (Documentation/races.rst; a subgraph that
+ *	finished with a violation has status -EILSEQ); other bits are
+ *	refused (-EINVAL).
  * @wait_ns: neuronsim_exec(): how long to wait for the end; 0 for ever.
  */
 struct neuronsim_exec_opts {
 	size_t sz;
 	__u64 timeout_ns;
 	__u32 max_events;
-	__u32 pad;
+	__u32 flags;
 	__s64 wait_ns;
 };
 

@@ -17,6 +17,7 @@ build/bin/ programs:
     slices of a track that do not overlap, every flow one "s" inside a
     trigger slice and one "f" at the start of its block's slice, and the
     trace agrees with the replay's -j report (instructions, blocks, end);
+  - "races" finds no race in the demo program, exits 2 on errors;
   - a deadlocking program (mkneff bad deadlock) compiles, and its replay
     exits 1 saying where each engine waits; a trigger-count mismatch
     (mkneff bad trigger-count) is refused at compile time, no plan written;
@@ -306,6 +307,20 @@ def main():
        r2.returncode == 0 and "1 subgraphs, 12 instructions, 3 DMA blocks, finished in" in r2.stdout and
        "  queue qSPIO0 (sp): 2 of 2 blocks, order 0..1, 12288 bytes" in r2.stdout,
        r2.stdout + r2.stderr)
+
+    r = run(CC, "races", plan)
+    r2 = run(CC, "races", "-j", "--schedules", "3", plan)
+    r3 = run(CC, "races", os.path.join(tmp, "missing.kbin"))
+    r4 = run(CC, "races", "--schedules", "x", plan)
+    r5 = run(CC, "races", "--shadow", "-j", plan)
+    ok("races: the demo program is race-free (exit 0), -j with schedules, exit 2 on errors",
+       r.returncode == 0 and r.stdout.endswith(" 0 pairs (0 same-engine-triggers, 0 triggers-ordered, 0 unordered) in 1 subgraphs, 3 accesses, 6 spans\n") and
+       r2.returncode == 0 and dig(json.loads(r2.stdout or "{}"), "count") == 0 and
+       dig(json.loads(r2.stdout or "{}"), "schedules") == 3 and
+       dig(json.loads(r2.stdout or "{}"), "subgraphs", 0, "nodes") == 15 and
+       r3.returncode == 2 and r4.returncode == 2 and "is not 0..1000" in r4.stderr and
+       r5.returncode == 0 and dig(json.loads(r5.stdout or "{}"), "shadow") == {"violations": 0},
+       r.stdout + r.stderr + r2.stdout + r3.stderr + r4.stderr + r5.stdout + r5.stderr)
 
     dl = os.path.join(tmp, "deadlock.neff")
     r = run(MKNEFF, "bad", "deadlock", dl)

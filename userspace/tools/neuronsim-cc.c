@@ -11,6 +11,7 @@
  *   neuronsim-cc info    [-j] [--dma] [--program] MODEL.neff|DIR
  *   neuronsim-cc dump    [-j] [--dma] [--program] PLAN.kbin
  *   neuronsim-cc replay  [-j] [--trace FILE] MODEL
+ *   neuronsim-cc races   [-j] MODEL
  *   neuronsim-cc plan    --memory [-j] [--arch NAME] [--first-core N] MODEL
  *
  * This file is the command table; each command is a file of
@@ -18,7 +19,8 @@
  * of the neuronsim command.  -j (--json) and -p (--pretty) may also come
  * before COMMAND.  Errors go to stderr as "neuronsim-cc: FILE: MESSAGE",
  * under -j as one JSON object (userspace/tools/tool.h), and the exit
- * status is 1.  Documentation/compiler.rst describes every message.
+ * status is 1 (races: 2, its 1 means races were found).
+ * Documentation/compiler.rst describes every message.
  */
 #include <stdio.h>
 #include <string.h>
@@ -27,7 +29,7 @@
 
 /* the command table: a command is a file defining cc_cmd_NAME */
 #define CC_COMMANDS(X) \
-	X(compile) X(passes) X(info) X(dump) X(replay) X(plan)
+	X(compile) X(passes) X(info) X(dump) X(replay) X(races) X(plan)
 
 #define CC_DECLARE(name) extern const struct cc_cmd cc_cmd_##name;
 CC_COMMANDS(CC_DECLARE)
@@ -60,6 +62,8 @@ static const char *const usage_main =
 	"  replay MODEL [--trace FILE]           run the engine programs on the host\n"
 	"                                        in virtual time (semaphores, DMA\n"
 	"                                        blocks), optionally as a trace\n"
+	"  races MODEL                           the data races of the engine programs:\n"
+	"                                        unordered accesses to common bytes\n"
 	"  plan --memory MODEL|PLAN.kbin         will it fit: the HBM a LOAD charges\n"
 	"                                        each NeuronCore per category, and\n"
 	"                                        whether an empty device takes it\n"
@@ -70,7 +74,8 @@ static const char *const usage_main =
 	"  -p, --pretty the same, indented\n"
 	"\n"
 	"Run 'neuronsim-cc COMMAND --help' for details.  Errors are printed as\n"
-	"'neuronsim-cc: FILE: MESSAGE' and the exit status is 1.\n";
+	"'neuronsim-cc: FILE: MESSAGE' and the exit status is 1 (races: 2, its\n"
+	"1 means races were found).\n";
 
 /* the command named @name, or NULL */
 static const struct cc_cmd *find_cmd(const char *name)

@@ -1103,6 +1103,29 @@ int nscc_bir_neff_module(const struct bir_module *m,
 int nscc_bir_compile_file(const char *path, void **buf, size_t *len,
 			  struct nscc_err *err);
 /**
+ * struct nscc_prog_names - the names of a lowered program's instructions:
+ *	per stream (enum kbin_dma_engine - 1) @num[e] names, the BIR
+ *	instruction each record came from (a wait, a trigger or a compute
+ *	instruction), each owned, or NULL; subgraph 0 (the lowering's only).
+ * @name: per stream, the names, or NULL when there are none.
+ * @num: per stream, entries of @name[e].
+ */
+struct nscc_prog_names {
+	char **name[KBIN_PROG_ENGINES];
+	uint32_t num[KBIN_PROG_ENGINES];
+};
+/**
+ * nscc_bir_compile_file_names() - nscc_bir_compile_file() that also hands
+ * out the names of the program's instructions (@names, zeroed first; free
+ * them with nscc_prog_names_free(), also after a failure).
+ * Return: as nscc_bir_compile_file().
+ */
+int nscc_bir_compile_file_names(const char *path, void **buf, size_t *len,
+				struct nscc_prog_names *names,
+				struct nscc_err *err);
+/** nscc_prog_names_free() - free the names and zero @names. */
+void nscc_prog_names_free(struct nscc_prog_names *names);
+/**
  * nscc_bir_passes_file() - run the passes on a BIR JSON file and print
  * the module after the pass named @dump_after (NULL: after the last)
  * to @out, pass timings to @log (may be NULL).

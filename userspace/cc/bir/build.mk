@@ -20,7 +20,7 @@ BIR_USES	:= CC KBIN PLAN
 BIR_LDLIBS	:= -ljansson -lm
 
 BIR_TESTS	:= bir_json bir_names bir_rtmemres bir_sballoc bir_inline_nki \
-		   bir_inline_bir bir_coalesce bir_psum bir_lower bir_prog bir_gen_test \
+		   bir_inline_bir bir_coalesce bir_psum bir_lower bir_prog bir_gen_test race_test \
 		   bir_neff
 $(call programs,BIR_TESTS,host,userspace/tests,$(HOST_O)/tests,TESTUTIL BIR,userspace)
 # where the tests find the bundled examples and golden files, and the

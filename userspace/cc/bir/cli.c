@@ -111,7 +111,7 @@ static int model_neff(const struct nscc_model *model, const void *plan,
 static int compile_module(const struct bir_module *m,
 			  const struct nscc_neff_opts *nopts, void **buf,
 			  size_t *len, struct nscc_err *why,
-			  struct nscc_err *err)
+			  struct nscc_err *err, struct nscc_prog_names *names)
 {
 	struct nscc_model *model = NULL;
 	void *plan = NULL;
@@ -132,6 +132,12 @@ static int compile_module(const struct bir_module *m,
 	}
 	if (rc == -ENOMEM && !err->msg[0])
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
+	if (!rc && names && model->num_sgs)
+		for (uint32_t e = 0; e < KBIN_PROG_ENGINES; e++) {
+			names->name[e] = model->sgs[0].prog_names[e + 1];
+			names->num[e] = names->name[e] ? model->sgs[0].prog_count[e + 1] : 0;
+			model->sgs[0].prog_names[e + 1] = NULL;
+		}
 	nscc_model_free(model);
 	return rc;
 }
@@ -140,7 +146,7 @@ int nscc_bir_compile_module(const struct bir_module *m, void **buf,
 			    size_t *len, struct nscc_err *why,
 			    struct nscc_err *err)
 {
-	return compile_module(m, NULL, buf, len, why, err);
+	return compile_module(m, NULL, buf, len, why, err, NULL);
 }
 
 int nscc_bir_neff_module(const struct bir_module *m,
@@ -150,12 +156,13 @@ int nscc_bir_neff_module(const struct bir_module *m,
 {
 	static const struct nscc_neff_opts none;
 
-	return compile_module(m, nopts ? nopts : &none, buf, len, why, err);
+	return compile_module(m, nopts ? nopts : &none, buf, len, why, err, NULL);
 }
 
 static int compile_file(const char *path, const struct bir_opts *opts,
 			const struct nscc_neff_opts *nopts, void **buf,
-			size_t *len, struct nscc_err *err)
+			size_t *len, struct nscc_err *err,
+			struct nscc_prog_names *names)
 {
 	struct nscc_err why = { { 0 } };
 	struct bir_opts o = *opts;
@@ -174,7 +181,7 @@ static int compile_file(const char *path, const struct bir_opts *opts,
 		rc = lfail(err, -EINVAL, "lowering: arch of '%s' has no KBIN target (gen %s only)",
 			   path, kbin_gen_list(gens, sizeof(gens), KBIN_GEN_LIST_NUMBERS));
 	if (!rc)
-		rc = compile_module(m, nopts, buf, len, &why, err);
+		rc = compile_module(m, nopts, buf, len, &why, err, names);
 	if (!rc && why.msg[0] && opts->warn)
 		fprintf(opts->warn, "%snote: %s; the plan has no engine program\n",
 			opts->warn_prefix ? opts->warn_prefix : "", why.msg);
@@ -187,7 +194,7 @@ static int compile_file(const char *path, const struct bir_opts *opts,
 int nscc_bir_compile_file_opts(const char *path, const struct bir_opts *opts,
 			       void **buf, size_t *len, struct nscc_err *err)
 {
-	return compile_file(path, opts, NULL, buf, len, err);
+	return compile_file(path, opts, NULL, buf, len, err, NULL);
 }
 
 int nscc_bir_neff_file_opts(const char *path, const struct bir_opts *opts,
@@ -196,7 +203,28 @@ int nscc_bir_neff_file_opts(const char *path, const struct bir_opts *opts,
 {
 	static const struct nscc_neff_opts none;
 
-	return compile_file(path, opts, nopts ? nopts : &none, buf, len, err);
+	return compile_file(path, opts, nopts ? nopts : &none, buf, len, err, NULL);
+}
+
+int nscc_bir_compile_file_names(const char *path, void **buf, size_t *len,
+				struct nscc_prog_names *names,
+				struct nscc_err *err)
+{
+	const struct bir_opts o = { 0 };
+
+	memset(names, 0, sizeof(*names));
+	return compile_file(path, &o, NULL, buf, len, err, names);
+}
+
+void nscc_prog_names_free(struct nscc_prog_names *names)
+{
+	for (uint32_t e = 0; e < KBIN_PROG_ENGINES; e++) {
+		for (uint32_t i = 0; names->name[e] && i < names->num[e]; i++)
+			free(names->name[e][i]);
+		free(names->name[e]);
+		names->name[e] = NULL;
+		names->num[e] = 0;
+	}
 }
 
 int nscc_bir_compile_file(const char *path, void **buf, size_t *len,

@@ -1498,20 +1498,28 @@ static int lp_block(struct lp *l, uint32_t b)
 
 struct lp_stream {
 	uint8_t *rec;
+	const char **names;	/* per record, the BIR instruction's name */
 	uint32_t n, cap;
 };
 
-static uint8_t *lp_emit(struct lp_stream *s)
+/* a new zeroed record of @s, made for the BIR instruction named @name */
+static uint8_t *lp_emit(struct lp_stream *s, const char *name)
 {
 	if (s->n == s->cap) {
 		uint32_t cap = s->cap ? 2 * s->cap : 64;
 		uint8_t *r = realloc(s->rec, (size_t)cap * KBIN_PROG_RECORD_SIZE);
+		const char **nm;
 
 		if (!r)
 			return NULL;
 		s->rec = r;
+		nm = realloc(s->names, (size_t)cap * sizeof(*nm));
+		if (!nm)
+			return NULL;
+		s->names = nm;
 		s->cap = cap;
 	}
+	s->names[s->n] = name;
 	memset(s->rec + (size_t)s->n * KBIN_PROG_RECORD_SIZE, 0,
 	       KBIN_PROG_RECORD_SIZE);
 	return s->rec + (size_t)s->n++ * KBIN_PROG_RECORD_SIZE;
@@ -1582,7 +1590,7 @@ static int lp_streams(struct lp *l, struct lp_stream *st)
 				break;
 			/* every wait but the last: a 0xA0 before it */
 			sy.opcode = KBIN_PROG_OP_WAIT;
-			rec = lp_emit(&st[a->engine - 1]);
+			rec = lp_emit(&st[a->engine - 1], bi->name);
 			if (!rec) {
 				free(known);
 				return -ENOMEM;
@@ -1590,7 +1598,7 @@ static int lp_streams(struct lp *l, struct lp_stream *st)
 			kbin_prog_encode(rec, &sy, NULL);
 			sy = (struct kbin_prog_sync){ 0 };
 		}
-		rec = lp_emit(&st[a->engine - 1]);
+		rec = lp_emit(&st[a->engine - 1], bi->name);
 		if (!rec) {
 			free(known);
 			return -ENOMEM;
@@ -1608,6 +1616,25 @@ static int lp_streams(struct lp *l, struct lp_stream *st)
 		memcpy(rec + 8, &sy.wait_value, 4);
 	}
 	free(known);
+	return 0;
+}
+
+/* the names of stream @e's records, copied into @sg (prog_names) */
+static int lp_names(struct nscc_subgraph *sg, uint32_t e,
+		    const struct lp_stream *st)
+{
+	char **nm = st->n ? calloc(st->n, sizeof(*nm)) : NULL;
+
+	if (st->n && !nm)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < st->n; i++)
+		if (st->names[i] && !(nm[i] = strdup(st->names[i]))) {
+			while (i--)
+				free(nm[i]);
+			free(nm);
+			return -ENOMEM;
+		}
+	sg->prog_names[e] = nm;
 	return 0;
 }
 
@@ -1717,10 +1744,13 @@ int bir_lower_prog(const struct bir_module *m, struct nscc_model *model,
 	}
 	if (!rc)
 		rc = lp_streams(&l, st);
-	for (uint32_t e = 1; !rc && e <= KBIN_PROG_ENGINES; e++)
+	for (uint32_t e = 1; !rc && e <= KBIN_PROG_ENGINES; e++) {
 		rc = nscc_model_set_prog(model, 0, e, st[e - 1].rec,
 					 (uint64_t)st[e - 1].n * KBIN_PROG_RECORD_SIZE,
 					 NULL, why);
+		if (!rc)
+			rc = lp_names(&model->sgs[0], e, &st[e - 1]);
+	}
 	if (!rc)
 		model->prog_flags = KBIN_PROG_F_COMPUTE;
 	if (rc < 0 && !why->msg[0])
@@ -1728,8 +1758,10 @@ int bir_lower_prog(const struct bir_module *m, struct nscc_model *model,
 out:
 	for (uint32_t k = 0; k < l.na; k++)
 		free(l.a[k].descs);
-	for (uint32_t e = 0; e < KBIN_PROG_ENGINES; e++)
+	for (uint32_t e = 0; e < KBIN_PROG_ENGINES; e++) {
 		free(st[e].rec);
+		free(st[e].names);
+	}
 	free(l.a);
 	free(l.insts);
 	free(l.bp);

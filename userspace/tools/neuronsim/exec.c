@@ -281,7 +281,7 @@ static json_t *exec_json(const char *what, const struct kbin_view *v,
  * into @trace when given.  Return: 0 finished, 1 otherwise (a message).
  */
 static int exec_model(const struct vartab *t, const char *what, __u64 timeout_ns,
-		      const char *trace)
+		      const char *trace, bool race)
 {
 	struct neuronsim_exec_result *r = NULL;
 	struct kbin_check_result res;
@@ -290,7 +290,8 @@ static int exec_model(const struct vartab *t, const char *what, __u64 timeout_ns
 	__u64 need = 0;
 	__u32 s, e, off = 0;
 	int err, rc = 0;
-	NEURONSIM_OPTS_INIT(exec_opts, o, .timeout_ns = timeout_ns);
+	NEURONSIM_OPTS_INIT(exec_opts, o, .timeout_ns = timeout_ns,
+			    .flags = race ? NEURONSIM_EXEC_F_RACE : 0);
 
 	if (!t->plan || kbin_read(t->plan, t->plan_len, &v, &res)) {
 		errmsg_errno(EINVAL, "%s: the plan cannot be read back", what);
@@ -365,7 +366,8 @@ static int exec_timeout(const char *s, __u64 *ns)
 }
 
 /**
- * do_exec_hold() - the holder's "exec [--timeout MS] [--trace FILE]":
+ * do_exec_hold() - the holder's "exec [--timeout MS] [--trace FILE]
+ *	[--race-check]":
  *	execute the held model, wait, print.
  * @t: the held model's table (loaded from its plan).
  * @argc: words of the line.
@@ -376,6 +378,7 @@ static int exec_timeout(const char *s, __u64 *ns)
 int do_exec_hold(const struct vartab *t, int argc, char **argv)
 {
 	const char *trace = NULL;
+	bool race = false;
 	__u64 timeout = 0;
 	char what[32];
 	int i;
@@ -386,14 +389,16 @@ int do_exec_hold(const struct vartab *t, int argc, char **argv)
 				return 2;
 		} else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
 			trace = argv[++i];
+		} else if (!strcmp(argv[i], "--race-check")) {
+			race = true;
 		} else {
-			errmsg_errno(EINVAL, "exec: unexpected '%s' (exec [--timeout MS] [--trace FILE])",
+			errmsg_errno(EINVAL, "exec: unexpected '%s' (exec [--timeout MS] [--trace FILE] [--race-check])",
 				     argv[i]);
 			return 2;
 		}
 	}
 	snprintf(what, sizeof(what), "model %u", t->model_id);
-	return exec_model(t, what, timeout, trace);
+	return exec_model(t, what, timeout, trace, race);
 }
 
 static const struct neuronsim_map_var *exec_find(void *ctx,
@@ -407,6 +412,7 @@ static const struct neuronsim_map_var *exec_find(void *ctx,
 static int cmd_exec(int argc, char **argv)
 {
 	const char *trace = NULL;
+	bool race = false;
 	struct run_ctx c;
 	struct vartab t;
 	__u64 timeout = 0;
@@ -424,6 +430,8 @@ static int cmd_exec(int argc, char **argv)
 				return 2;
 		} else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
 			trace = argv[++i];
+		} else if (!strcmp(argv[i], "--race-check")) {
+			race = true;
 		} else {
 			return usage_error("exec: unexpected '%s' (try --help)", argv[i]);
 		}
@@ -447,7 +455,7 @@ static int cmd_exec(int argc, char **argv)
 		rc = run_cmd_write(&c, argv[i], eq + 1);
 	}
 	if (!rc)
-		rc = exec_model(&t, argv[1], timeout, trace);
+		rc = exec_model(&t, argv[1], timeout, trace, race);
 	for (i = 2; i < argc; i++) {
 		if (strcmp(argv[i], "--read"))
 			continue;
@@ -464,7 +472,7 @@ const struct nsim_cmd nsim_cmd_exec = {
 	.name = "exec",
 	.summary = "execute a plan's program on the device: sequencers, semaphores, DMA",
 	.usage = "exec PLAN [--write VAR[+OFF]=FILE]... [--read VAR[+OFF[:LEN]]=FILE]...\n"
-		 "              [--timeout MS] [--trace FILE]",
+		 "              [--timeout MS] [--trace FILE] [--race-check]",
 	.help = "  load PLAN (KBIN version 3, with a program), write each FILE into its\n"
 		"  variable (raw bytes, or the payload of a .npy file), execute every\n"
 		"  subgraph on its NeuronCore (EXECUTE: five sequencers on the core's\n"
@@ -476,6 +484,9 @@ const struct nsim_cmd nsim_cmd_exec = {
 		"  unload.  --timeout MS stops the execution (ETIME); --trace FILE\n"
 		"  writes it as Chrome trace-event JSON (Perfetto, chrome://tracing).\n"
 		"  A deadlock prints where each engine waits and exits 1 (EDEADLK).\n"
+		"  --race-check checks every access against the program's order as it\n"
+		"  runs (Documentation/races.rst): a race makes the subgraph's status\n"
+		"  EILSEQ, the kernel log names both sides, and the exit status is 1.\n"
 		"  A plan lowered from BIR (neuronsim's compute encoding) computes: its\n"
 		"  PE, ACT, POOL and DVE instructions run on the core's SBUF and PSUM.\n"
 		"  A real NEFF's compute is counted, not computed (no public format);\n"
