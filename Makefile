@@ -20,9 +20,17 @@
 #   make ynl-gen    the netlink uapi header and policies from the YNL spec
 #                   (scripts/ynl-gen.py; make check fails when they differ)
 #   make check-debug the selftests on a KASAN/lockdep/kmemleak kernel
+#   make check-6.12 the module against Debian's 6.12 and a subset of the
+#                   VM selftests booted on that kernel (K612_TESTS)
+#   make dkms-install / dkms-uninstall   register the module's source
+#                   with DKMS (/usr/src/neuronsim-VERSION, dkms.conf)
+#   make deb        build/deb/neuronsim_VERSION_amd64.deb (scripts/deb.sh)
 #   make install    the commands, libneuronsim, its headers and neuronsim.pc
 #                   under DESTDIR/PREFIX (default /usr/local)
 #
+# KVER=6.1|6.12 chooses the kernel the module is built against and the VM
+# boots (default 6.1; scripts/kabi.sh finds its headers, scripts/deps.sh
+# 6.12 fetches 6.12's); the module is build/kmod/<abi>/neuronsim.ko.
 # KDIR=<kernel build tree> builds the module against another kernel.
 # V=1 prints every command (the module's too); the default prints one line
 # per library, program group and generated file.
@@ -34,11 +42,14 @@
 
 TOP	:= $(CURDIR)
 O	:= $(TOP)/build
-KABI	:= $(shell $(TOP)/scripts/kabi.sh 2>/dev/null)
-KDIR	?= /lib/modules/$(KABI)/build
-ifeq ($(wildcard $(KDIR)),)
-KDIR	:= /usr/src/linux-headers-$(KABI)
-endif
+KVER	?= 6.1
+KABI	:= $(shell $(TOP)/scripts/kabi.sh $(KVER) 2>/dev/null)
+KDIR	?= $(shell $(TOP)/scripts/kabi.sh -k $(KVER) 2>/dev/null)
+# the module's objects, one tree per kernel: Kbuild writes them next to
+# the sources of M=, so M= is a tree of links to them (kmod/, uapi/,
+# Kbuild) under build/kmod/<abi>/
+KMOD_O	:= $(O)/kmod/$(or $(KABI),unknown)
+KO	:= $(KMOD_O)/neuronsim.ko
 SECONDS	?= 30
 LINUX_SRC_TAR := $(lastword $(sort $(wildcard /usr/src/linux-source-6.1*.tar.xz)))
 
@@ -235,16 +246,20 @@ $(KSFT_STAMP): $(LINUX_SRC_TAR) $(O)/.cmd/ksft-members
 # The module, by Kbuild (its -Werror fails the build on any warning).
 # Quiet: Kbuild runs silent and one line says the module was linked;
 # V=1 goes to Kbuild.  Kbuild cannot make BTF for a module without the
-# kernel's vmlinux (the headers package has none) and says so on every
-# link; it is not asked to when $(KDIR)/vmlinux is absent.
-MOD_STAMP := $(O)/.module
+# kernel's vmlinux (6.1's headers package has none, 6.12's has) and
+# pahole (dwarves, not a dependency: BTF only serves debuggers); it is not
+# asked to when either is absent, so a build never warns about it.
+MOD_STAMP := $(KMOD_O)/.module
 KBUILD_ARGS := $(if $(filter 1,$(V)),V=1,-s) \
-	$(if $(wildcard $(KDIR)/vmlinux),,CONFIG_DEBUG_INFO_BTF_MODULES=)
+	$(if $(and $(wildcard $(KDIR)/vmlinux),$(shell command -v pahole)),,CONFIG_DEBUG_INFO_BTF_MODULES=)
 module:
-	@mkdir -p $(O)
-	$(Q)$(MAKE) --no-print-directory -C $(KDIR) M=$(TOP) $(KBUILD_ARGS) modules
-	@if [ ! -e $(MOD_STAMP) ] || [ neuronsim.ko -nt $(MOD_STAMP) ]; then \
-		$(call say,LD [M],neuronsim.ko) touch $(MOD_STAMP); fi
+	@test -n "$(KABI)" -a -d "$(KDIR)" || { echo "no headers of kernel $(KVER): run scripts/deps.sh$(if $(filter-out 6.1,$(KVER)), $(KVER))" >&2; exit 1; }
+	@mkdir -p $(KMOD_O)
+	@find $(KMOD_O) -xtype l -delete
+	@cp -rsf $(TOP)/Kbuild $(TOP)/kmod $(TOP)/uapi $(KMOD_O)/
+	$(Q)$(MAKE) --no-print-directory -C $(KDIR) M=$(KMOD_O) $(KBUILD_ARGS) modules
+	@if [ ! -e $(MOD_STAMP) ] || [ $(KO) -nt $(MOD_STAMP) ]; then \
+		$(call say,LD [M],$(call show,$(KO))) touch $(MOD_STAMP); fi
 
 include kmod/plan/build.mk
 include userspace/util/build.mk
@@ -362,9 +377,17 @@ check-debug:
 fuzz: $(FUZZERS)
 	@for f in $(FUZZERS); do bash scripts/fuzz.sh $$f $(SECONDS) || exit 1; done
 
+# kmod/compat.h holds the module's kernel version checks, which
+# checkpatch's LINUX_VERSION_CODE warning exists to keep out of the
+# kernel's own tree (in-tree code is for the release it is merged in);
+# an out-of-tree module built against 6.1 to 6.12 needs them, so that one
+# warning type is ignored for that one file (Documentation/module.rst,
+# "Kernel versions"), and every other file has none.
+CHECKPATCH := perl $(KSFT)/scripts/checkpatch.pl --strict --no-tree --terse
 checkpatch: $(KSFT_STAMP)
-	perl $(KSFT)/scripts/checkpatch.pl --strict --no-tree --terse \
-		-f kmod/*.c kmod/*.h kmod/plan/*.c kmod/plan/*.h uapi/linux/*.h
+	$(CHECKPATCH) -f $(filter-out kmod/compat.h,$(wildcard kmod/*.c kmod/*.h)) \
+		kmod/plan/*.c kmod/plan/*.h uapi/linux/*.h
+	$(CHECKPATCH) --ignore LINUX_VERSION_CODE -f kmod/compat.h
 
 # Every doc comment of the kernel code, the uapi headers and the
 # library's installed header.  6.1's kernel-doc has no -Wall: -v adds
@@ -390,6 +413,8 @@ ynl-gen:
 
 # Not Kbuild's clean: for an external module it deletes every object file
 # anywhere under $(TOP), the cached debug kernel in .cache/ included.
+# (the module is built under build/kmod/<abi>/; the first lines remove
+# what a build from before that left in the tree)
 clean:
 	rm -f neuronsim.ko neuronsim.mod neuronsim.mod.c neuronsim.mod.o \
 		neuronsim.o Module.symvers modules.order .*.cmd .module-common.o
