@@ -411,6 +411,35 @@ docs: $(KSFT_STAMP)
 ynl-gen:
 	python3 scripts/ynl-gen.py
 
+# DKMS (Documentation/running.rst, "DKMS").  dkms-src: the module's
+# sources (Kbuild, kmod/ with kmod/plan/, uapi/) and dkms.conf with its
+# version, under DESTDIR/usr/src/neuronsim-VERSION (make deb uses it with
+# a DESTDIR).  dkms-install: that, then dkms add, build and install for
+# the running kernel (KERNELRELEASE= for another), as root;
+# dkms-uninstall: dkms remove --all and the sources.
+DKMS_SRC := $(DESTDIR)/usr/src/neuronsim-$(NSIM_VERSION)
+KERNELRELEASE ?= $(shell uname -r)
+.PHONY: dkms-src dkms-install dkms-uninstall deb
+dkms-src:
+	$(Q)$(call say,INSTALL,$(DKMS_SRC))rm -rf $(DKMS_SRC) && install -d $(DKMS_SRC)
+	$(Q)cp -r Kbuild kmod uapi $(DKMS_SRC)/
+	$(Q)find $(DKMS_SRC) \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' -o -name '*.mod*' \) -delete
+	$(Q)sed 's/@VERSION@/$(NSIM_VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
+dkms-install: dkms-uninstall dkms-src
+	dkms add -m neuronsim -v $(NSIM_VERSION)
+	dkms build -m neuronsim -v $(NSIM_VERSION) -k $(KERNELRELEASE)
+	dkms install -m neuronsim -v $(NSIM_VERSION) -k $(KERNELRELEASE)
+dkms-uninstall:
+	@if dkms status -m neuronsim -v $(NSIM_VERSION) 2>/dev/null | grep -q .; then \
+		echo "dkms remove -m neuronsim -v $(NSIM_VERSION) --all"; \
+		dkms remove -m neuronsim -v $(NSIM_VERSION) --all; fi
+	rm -rf $(DKMS_SRC)
+
+# the Debian package: DKMS source, commands, libneuronsim, headers,
+# neuronsim.pc, the udev rule (scripts/deb.sh)
+deb: default
+	bash scripts/deb.sh
+
 # Not Kbuild's clean: for an external module it deletes every object file
 # anywhere under $(TOP), the cached debug kernel in .cache/ included.
 # (the module is built under build/kmod/<abi>/; the first lines remove
