@@ -243,14 +243,15 @@ $(KSFT_STAMP): $(LINUX_SRC_TAR) $(O)/.cmd/ksft-members
 	$(Q)cp $(KSFT)/tools/testing/selftests/kselftest_harness.h $(KSFT)/tools/testing/selftests/kselftest.h $(KSFT)/
 	@touch $@
 
-# The module, by Kbuild (its -Werror fails the build on any warning).
+# The module, by Kbuild with W=1 (the Kbuild file's -Werror fails the
+# build on any warning, W=1's extra ones included, on 6.1 and 6.12).
 # Quiet: Kbuild runs silent and one line says the module was linked;
 # V=1 goes to Kbuild.  Kbuild cannot make BTF for a module without the
 # kernel's vmlinux (6.1's headers package has none, 6.12's has) and
 # pahole (dwarves, not a dependency: BTF only serves debuggers); it is not
 # asked to when either is absent, so a build never warns about it.
 MOD_STAMP := $(KMOD_O)/.module
-KBUILD_ARGS := $(if $(filter 1,$(V)),V=1,-s) \
+KBUILD_ARGS := $(if $(filter 1,$(V)),V=1,-s) W=1 \
 	$(if $(and $(wildcard $(KDIR)/vmlinux),$(shell command -v pahole)),,CONFIG_DEBUG_INFO_BTF_MODULES=)
 module:
 	@test -n "$(KABI)" -a -d "$(KDIR)" || { echo "no headers of kernel $(KVER): run scripts/deps.sh$(if $(filter-out 6.1,$(KVER)), $(KVER))" >&2; exit 1; }
@@ -340,23 +341,47 @@ vm-progs: $(addprefix $(VM_O)/bin/,$(VM_PROGS))
 # ---------------------------------------------------------------------
 
 deps:
-	bash scripts/deps.sh
+	bash scripts/deps.sh check $(filter-out 6.1,$(KVER))
 
 # the main job runs the release commands on the host and the VM's /bin
 run: deps
 	$(MAKE) default vm-progs $(O)/host/tests/bir_prog
 	bash scripts/run.sh
 
+# KVER=6.12: every test with the module built against 6.12 and the VM
+# booted on Debian's 6.12 kernel (the debug lane stays on 6.1)
 check: deps
 	$(MAKE) all
-	bash scripts/check.sh
+	KVER=$(KVER) bash scripts/check.sh
 
 # make check with every queue of every real NEFF through the DMA engine
 # test (Documentation/dma.rst, "Tests"; the VM run takes several times
 # longer than make check's)
 check-full: deps
 	$(MAKE) all
-	NSIM_DMA=all bash scripts/check.sh
+	KVER=$(KVER) NSIM_DMA=all bash scripts/check.sh
+	$(MAKE) deb
+	bash scripts/deps.sh fresh
+	bash scripts/deb-check.sh
+
+# The 6.12 lane of CI (.ci/run): the module built against Debian
+# bookworm's 6.12 headers, then the VM booted on its 6.12 kernel runs
+# K612_TESTS, the tests that cross kmod/compat.h's paths (the bus's
+# new_device/del_device attributes, the class and its sysfs tree, the
+# netlink dumps) and a load, execute and resolve, and debugfs, chosen
+# for their speed (Documentation/running.rst, "Kernels": each test's
+# time, the lane's, and K612_TIMEOUT's reason).  Deterministic: the same
+# list in the same order, on the 6.12 ABI deps.sh fetched once.
+K612_TESTS := resolve_test isolation_test fault_test reloc_test debugfs_test \
+	zeroalloc_test bus_test cores_test netlink_test scenario_test run_test \
+	dma_shape_test exec_test tensor_test generations.sh bir.sh sysfs.sh compat.sh
+K612_TIMEOUT := @K612_TIMEOUT@
+.PHONY: check-6.12
+check-6.12:
+	bash scripts/deps.sh check 6.12
+	$(MAKE) all
+	$(MAKE) KVER=6.12 module
+	bash scripts/vmtest.sh -K 6.12 -t $(K612_TIMEOUT) $(K612_TESTS)
 
 # scripts/bench.sh builds the programs of bench-progs itself
 bench:

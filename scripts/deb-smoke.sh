@@ -12,6 +12,9 @@ check "device node /dev/neuronsim0" test -c /dev/neuronsim0
 check "neuronsim exec: the plan's program finishes" sh -c \
 	'neuronsim exec /data/prog.kbin > /tmp/exec.out 2>&1; rc=$?; cat /tmp/exec.out; [ $rc = 0 ] && grep -q finished /tmp/exec.out'
 check "neuronsim load + resolve sg0/#1+0:64" sh -c \
-	'printf "resolve sg0/#1+0:64\n" | neuronsim load /data/prog.kbin --exit-on-eof > /tmp/res.out 2>&1; rc=$?; cat /tmp/res.out; [ $rc = 0 ] && grep -q "0x" /tmp/res.out'
+	'printf "resolve sg0/#1+0:64\n" | neuronsim load /data/prog.kbin --exit-on-eof > /tmp/res.out 2>&1; rc=$?; cat /tmp/res.out; [ $rc = 0 ] && grep -qE "^sg0/#1\+0:64	sg0 #1 [A-Z_]+	0x[0-9a-f]+$" /tmp/res.out'
 check "rmmod" rmmod neuronsim
+# what the device said, for the log
+sed 's/^/# exec: /' /tmp/exec.out
+sed 's/^/# resolve: /' /tmp/res.out
 ktap_finish
