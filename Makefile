@@ -375,7 +375,7 @@ check-full: deps
 K612_TESTS := resolve_test isolation_test fault_test reloc_test debugfs_test \
 	zeroalloc_test bus_test cores_test netlink_test scenario_test run_test \
 	dma_shape_test exec_test tensor_test generations.sh bir.sh sysfs.sh compat.sh
-K612_TIMEOUT := @K612_TIMEOUT@
+K612_TIMEOUT := 600
 .PHONY: check-6.12
 check-6.12:
 	bash scripts/deps.sh check 6.12

@@ -55,11 +55,13 @@ if [ -n "$bad" ]; then
 	exit 2
 fi
 printf 'NSIM_DMA=%s\nNSIM_TESTS="%s"\n' "${NSIM_DMA:-subset}" "$*" > "$out/vm-env"
+vm0=$(date +%s)
 bash scripts/vm.sh -K "$kver" -t "$timeout" -M "$mem" -q -l "$out/serial.log" \
 	-d "$ksft:/kselftest" -d "$out/vm-env:/etc/nsim-env" selftests/run_vm.sh
 rc=$?
 sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;/^# --- running /d;/NSIMCAP /d;p}' \
 	"$out/serial.log" > "$out/tap.log"
+echo "# --- VM run (kernel $kver): $(( $(date +%s) - vm0 )) s (timeout $timeout s)" >> "$out/tap.log"
 # consumers.sh's captures, read by the consumers on the host
 if grep -q 'NSIMCAP ' "$out/serial.log"; then
 	echo "# --- consumers (scripts/consumers.sh)" >> "$out/tap.log"
