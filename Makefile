@@ -450,7 +450,9 @@ dkms-src:
 	$(Q)cp -r Kbuild kmod uapi $(DKMS_SRC)/
 	$(Q)find $(DKMS_SRC) \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' -o -name '*.mod*' \) -delete
 	$(Q)sed 's/@VERSION@/$(NSIM_VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
-dkms-install: dkms-uninstall dkms-src
+dkms-install:
+	$(MAKE) --no-print-directory dkms-uninstall
+	$(MAKE) --no-print-directory dkms-src
 	dkms add -m neuronsim -v $(NSIM_VERSION)
 	dkms build -m neuronsim -v $(NSIM_VERSION) -k $(KERNELRELEASE)
 	dkms install -m neuronsim -v $(NSIM_VERSION) -k $(KERNELRELEASE)
