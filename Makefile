@@ -361,7 +361,7 @@ check-full: deps
 	$(MAKE) all
 	KVER=$(KVER) NSIM_DMA=all bash scripts/check.sh
 	$(MAKE) deb
-	bash scripts/deps.sh fresh
+	bash scripts/deps.sh check fresh 6.12
 	bash scripts/deb-check.sh
 
 # The 6.12 lane of CI (.ci/run): the module built against Debian
