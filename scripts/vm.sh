@@ -89,7 +89,9 @@ case $mem_mib in
 esac
 script=$1
 
-abi=$("$top/scripts/kabi.sh" "$kver") || exit 2
+if [ -z "$kernel" ] || [ -z "$ko" ]; then
+	abi=$("$top/scripts/kabi.sh" "$kver") || exit 2
+fi
 kernel=${kernel:-$top/.cache/kernel/$abi/vmlinuz}
 [ -f "$kernel" ] || { echo "vm.sh: $kernel missing: run scripts/deps.sh $kver" >&2; exit 2; }
 ko=${ko:-$top/build/kmod/$abi/neuronsim.ko}
