@@ -39,11 +39,13 @@ cache="$top/.cache"
 # pkgconf gives pkg-config, with which lib_install_test builds a program
 # against the installed libneuronsim (neuronsim.pc); jq and
 # python3-prometheus-client are the consumers scripts/consumers.sh runs on
-# what the VM's monitor and ls printed.
+# what the VM's monitor and ls printed.  nettle-dev: libnettle.a, which the VM's
+# static link of the compiler library names (-lnettle, libarchive's
+# hashes); the machine's image happens to carry it, a fresh root not.
 lane_check=(build-essential make gcc g++ clang libclang-rt-14-dev pkgconf
 	linux-headers-amd64 qemu-system-x86 busybox-static cpio gzip xz-utils
 	file ca-certificates libnl-3-dev libnl-genl-3-dev libjansson-dev
-	libsimdjson-dev libarchive-dev libssl-dev zlib1g-dev linux-source-6.1 libxml2-utils
+	libsimdjson-dev libarchive-dev nettle-dev libssl-dev zlib1g-dev linux-source-6.1 libxml2-utils
 	python3 python3-yaml python3-jsonschema rsync
 	python3-prometheus-client jq)
 # debug: the kernel build itself (kconfig's lexer and parser, bc for the
