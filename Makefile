@@ -20,9 +20,17 @@
 #   make ynl-gen    the netlink uapi header and policies from the YNL spec
 #                   (scripts/ynl-gen.py; make check fails when they differ)
 #   make check-debug the selftests on a KASAN/lockdep/kmemleak kernel
+#   make check-6.12 the module against Debian's 6.12 and a subset of the
+#                   VM selftests booted on that kernel (K612_TESTS)
+#   make dkms-install / dkms-uninstall   register the module's source
+#                   with DKMS (/usr/src/neuronsim-VERSION, dkms.conf)
+#   make deb        build/deb/neuronsim_VERSION_amd64.deb (scripts/deb.sh)
 #   make install    the commands, libneuronsim, its headers and neuronsim.pc
 #                   under DESTDIR/PREFIX (default /usr/local)
 #
+# KVER=6.1|6.12 chooses the kernel the module is built against and the VM
+# boots (default 6.1; scripts/kabi.sh finds its headers, scripts/deps.sh
+# 6.12 fetches 6.12's); the module is build/kmod/<abi>/neuronsim.ko.
 # KDIR=<kernel build tree> builds the module against another kernel.
 # V=1 prints every command (the module's too); the default prints one line
 # per library, program group and generated file.
@@ -34,11 +42,14 @@
 
 TOP	:= $(CURDIR)
 O	:= $(TOP)/build
-KABI	:= $(shell $(TOP)/scripts/kabi.sh 2>/dev/null)
-KDIR	?= /lib/modules/$(KABI)/build
-ifeq ($(wildcard $(KDIR)),)
-KDIR	:= /usr/src/linux-headers-$(KABI)
-endif
+KVER	?= 6.1
+KABI	:= $(shell $(TOP)/scripts/kabi.sh $(KVER) 2>/dev/null)
+KDIR	?= $(shell $(TOP)/scripts/kabi.sh -k $(KVER) 2>/dev/null)
+# the module's objects, one tree per kernel: Kbuild writes them next to
+# the sources of M=, so M= is a tree of links to them (kmod/, uapi/,
+# Kbuild) under build/kmod/<abi>/
+KMOD_O	:= $(O)/kmod/$(or $(KABI),unknown)
+KO	:= $(KMOD_O)/neuronsim.ko
 SECONDS	?= 30
 LINUX_SRC_TAR := $(lastword $(sort $(wildcard /usr/src/linux-source-6.1*.tar.xz)))
 
@@ -232,19 +243,24 @@ $(KSFT_STAMP): $(LINUX_SRC_TAR) $(O)/.cmd/ksft-members
 	$(Q)cp $(KSFT)/tools/testing/selftests/kselftest_harness.h $(KSFT)/tools/testing/selftests/kselftest.h $(KSFT)/
 	@touch $@
 
-# The module, by Kbuild (its -Werror fails the build on any warning).
+# The module, by Kbuild with W=1 (the Kbuild file's -Werror fails the
+# build on any warning, W=1's extra ones included, on 6.1 and 6.12).
 # Quiet: Kbuild runs silent and one line says the module was linked;
 # V=1 goes to Kbuild.  Kbuild cannot make BTF for a module without the
-# kernel's vmlinux (the headers package has none) and says so on every
-# link; it is not asked to when $(KDIR)/vmlinux is absent.
-MOD_STAMP := $(O)/.module
-KBUILD_ARGS := $(if $(filter 1,$(V)),V=1,-s) \
-	$(if $(wildcard $(KDIR)/vmlinux),,CONFIG_DEBUG_INFO_BTF_MODULES=)
+# kernel's vmlinux (6.1's headers package has none, 6.12's has) and
+# pahole (dwarves, not a dependency: BTF only serves debuggers); it is not
+# asked to when either is absent, so a build never warns about it.
+MOD_STAMP := $(KMOD_O)/.module
+KBUILD_ARGS := $(if $(filter 1,$(V)),V=1,-s) W=1 \
+	$(if $(and $(wildcard $(KDIR)/vmlinux),$(shell command -v pahole)),,CONFIG_DEBUG_INFO_BTF_MODULES=)
 module:
-	@mkdir -p $(O)
-	$(Q)$(MAKE) --no-print-directory -C $(KDIR) M=$(TOP) $(KBUILD_ARGS) modules
-	@if [ ! -e $(MOD_STAMP) ] || [ neuronsim.ko -nt $(MOD_STAMP) ]; then \
-		$(call say,LD [M],neuronsim.ko) touch $(MOD_STAMP); fi
+	@test -n "$(KABI)" -a -d "$(KDIR)" || { echo "no headers of kernel $(KVER): run scripts/deps.sh$(if $(filter-out 6.1,$(KVER)), $(KVER))" >&2; exit 1; }
+	@mkdir -p $(KMOD_O)
+	@find $(KMOD_O) -xtype l -delete
+	@cp -rsf $(TOP)/Kbuild $(TOP)/kmod $(TOP)/uapi $(KMOD_O)/
+	$(Q)$(MAKE) --no-print-directory -C $(KDIR) M=$(KMOD_O) $(KBUILD_ARGS) modules
+	@if [ ! -e $(MOD_STAMP) ] || [ $(KO) -nt $(MOD_STAMP) ]; then \
+		$(call say,LD [M],$(call show,$(KO))) touch $(MOD_STAMP); fi
 
 include kmod/plan/build.mk
 include userspace/util/build.mk
@@ -325,16 +341,18 @@ vm-progs: $(addprefix $(VM_O)/bin/,$(VM_PROGS))
 # ---------------------------------------------------------------------
 
 deps:
-	bash scripts/deps.sh
+	bash scripts/deps.sh check $(filter-out 6.1,$(KVER))
 
 # the main job runs the release commands on the host and the VM's /bin
 run: deps
 	$(MAKE) default vm-progs $(O)/host/tests/bir_prog
 	bash scripts/run.sh
 
+# KVER=6.12: every test with the module built against 6.12 and the VM
+# booted on Debian's 6.12 kernel (the debug lane stays on 6.1)
 check: deps
 	$(MAKE) all
-	bash scripts/check.sh
+	KVER=$(KVER) bash scripts/check.sh
 
 # make check with every queue of every real NEFF through the DMA engine
 # test (Documentation/dma.rst, "Tests") and run_neff on every real NEFF
@@ -342,7 +360,29 @@ check: deps
 # than make check's)
 check-full: deps
 	$(MAKE) all
-	NSIM_DMA=all NSIM_NRT=all bash scripts/check.sh
+	KVER=$(KVER) NSIM_DMA=all NSIM_NRT=all bash scripts/check.sh
+	$(MAKE) deb
+	bash scripts/deps.sh check fresh 6.12
+	bash scripts/deb-check.sh
+
+# The 6.12 lane of CI (.ci/run): the module built against Debian
+# bookworm's 6.12 headers, then the VM booted on its 6.12 kernel runs
+# K612_TESTS, the tests that cross kmod/compat.h's paths (the bus's
+# new_device/del_device attributes, the class and its sysfs tree, the
+# netlink dumps) and a load, execute and resolve, and debugfs, chosen
+# for their speed (Documentation/running.rst, "Kernels": each test's
+# time, the lane's, and K612_TIMEOUT's reason).  Deterministic: the same
+# list in the same order, on the 6.12 ABI deps.sh fetched once.
+K612_TESTS := resolve_test isolation_test fault_test reloc_test debugfs_test \
+	zeroalloc_test bus_test cores_test netlink_test scenario_test run_test \
+	dma_shape_test exec_test tensor_test generations.sh bir.sh sysfs.sh compat.sh
+K612_TIMEOUT := 600
+.PHONY: check-6.12
+check-6.12:
+	bash scripts/deps.sh check 6.12
+	$(MAKE) all
+	$(MAKE) KVER=6.12 module
+	bash scripts/vmtest.sh -K 6.12 -t $(K612_TIMEOUT) $(K612_TESTS)
 
 # scripts/bench.sh builds the programs of bench-progs itself
 bench:
@@ -363,9 +403,17 @@ check-debug:
 fuzz: $(FUZZERS)
 	@for f in $(FUZZERS); do bash scripts/fuzz.sh $$f $(SECONDS) || exit 1; done
 
+# kmod/compat.h holds the module's kernel version checks, which
+# checkpatch's LINUX_VERSION_CODE warning exists to keep out of the
+# kernel's own tree (in-tree code is for the release it is merged in);
+# an out-of-tree module built against 6.1 to 6.12 needs them, so that one
+# warning type is ignored for that one file (Documentation/module.rst,
+# "Kernel versions"), and every other file has none.
+CHECKPATCH := perl $(KSFT)/scripts/checkpatch.pl --strict --no-tree --terse
 checkpatch: $(KSFT_STAMP)
-	perl $(KSFT)/scripts/checkpatch.pl --strict --no-tree --terse \
-		-f kmod/*.c kmod/*.h kmod/plan/*.c kmod/plan/*.h uapi/linux/*.h
+	$(CHECKPATCH) -f $(filter-out kmod/compat.h,$(wildcard kmod/*.c kmod/*.h)) \
+		kmod/plan/*.c kmod/plan/*.h uapi/linux/*.h
+	$(CHECKPATCH) --ignore LINUX_VERSION_CODE -f kmod/compat.h
 
 # Every doc comment of the kernel code, the uapi headers and the
 # library's installed header.  6.1's kernel-doc has no -Wall: -v adds
@@ -389,8 +437,41 @@ docs: $(KSFT_STAMP)
 ynl-gen:
 	python3 scripts/ynl-gen.py
 
+# DKMS (Documentation/running.rst, "DKMS").  dkms-src: the module's
+# sources (Kbuild, kmod/ with kmod/plan/, uapi/) and dkms.conf with its
+# version, under DESTDIR/usr/src/neuronsim-VERSION (make deb uses it with
+# a DESTDIR).  dkms-install: that, then dkms add, build and install for
+# the running kernel (KERNELRELEASE= for another), as root;
+# dkms-uninstall: dkms remove --all and the sources.
+DKMS_SRC := $(DESTDIR)/usr/src/neuronsim-$(NSIM_VERSION)
+KERNELRELEASE ?= $(shell uname -r)
+.PHONY: dkms-src dkms-install dkms-uninstall deb
+dkms-src:
+	$(Q)$(call say,INSTALL,$(DKMS_SRC))rm -rf $(DKMS_SRC) && install -d $(DKMS_SRC)
+	$(Q)cp -r Kbuild kmod uapi $(DKMS_SRC)/
+	$(Q)find $(DKMS_SRC) \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' -o -name '*.mod*' \) -delete
+	$(Q)sed 's/@VERSION@/$(NSIM_VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
+dkms-install:
+	$(MAKE) --no-print-directory dkms-uninstall
+	$(MAKE) --no-print-directory dkms-src
+	dkms add -m neuronsim -v $(NSIM_VERSION)
+	dkms build -m neuronsim -v $(NSIM_VERSION) -k $(KERNELRELEASE)
+	dkms install -m neuronsim -v $(NSIM_VERSION) -k $(KERNELRELEASE)
+dkms-uninstall:
+	@if dkms status -m neuronsim -v $(NSIM_VERSION) 2>/dev/null | grep -q .; then \
+		echo "dkms remove -m neuronsim -v $(NSIM_VERSION) --all"; \
+		dkms remove -m neuronsim -v $(NSIM_VERSION) --all; fi
+	rm -rf $(DKMS_SRC)
+
+# the Debian package: DKMS source, commands, libneuronsim, headers,
+# neuronsim.pc, the udev rule (scripts/deb.sh)
+deb: default
+	bash scripts/deb.sh
+
 # Not Kbuild's clean: for an external module it deletes every object file
 # anywhere under $(TOP), the cached debug kernel in .cache/ included.
+# (the module is built under build/kmod/<abi>/; the first lines remove
+# what a build from before that left in the tree)
 clean:
 	rm -f neuronsim.ko neuronsim.mod neuronsim.mod.c neuronsim.mod.o \
 		neuronsim.o Module.symvers modules.order .*.cmd .module-common.o

@@ -30,6 +30,7 @@
 #include <linux/mutex.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "nrsim.h"
 
 /* new_device and del_device, one at a time; module exit */
@@ -115,8 +116,8 @@ static int nrsim_bus_new(u32 id, const struct kbin_gen *arch)
 	return 0;
 }
 
-static ssize_t new_device_store(struct bus_type *bus, const char *buf,
-				size_t count)
+static ssize_t new_device_store(NRSIM_BUS_CONST struct bus_type *bus,
+				const char *buf, size_t count)
 {
 	char text[NRSIM_BUS_INPUT_MAX + 1], *w[2];
 	const struct kbin_gen *arch;
@@ -150,8 +151,8 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 }
 static BUS_ATTR_WO(new_device);
 
-static ssize_t del_device_store(struct bus_type *bus, const char *buf,
-				size_t count)
+static ssize_t del_device_store(NRSIM_BUS_CONST struct bus_type *bus,
+				const char *buf, size_t count)
 {
 	char text[NRSIM_BUS_INPUT_MAX + 1], *w[1];
 	u32 id;

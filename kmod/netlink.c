@@ -43,6 +43,7 @@
 
 #include <linux/neuronsim_netlink.h>
 
+#include "compat.h"
 #include "nrsim.h"
 #include "netlink.h"
 #include "netlink-gen.h"
@@ -272,11 +273,11 @@ int nrsim_nl_get_model_doit(struct sk_buff *skb, struct genl_info *info)
  */
 int nrsim_nl_get_model_start(struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
-	struct nlattr *a = info->attrs[NEURONSIM_A_DEVICE];
+	struct nlattr **attrs = nrsim_dump_attrs(cb);
+	struct nlattr *a = attrs[NEURONSIM_A_DEVICE];
 
 	if (a) {
-		if (!nrsim_nl_device(info->attrs, cb->extack))
+		if (!nrsim_nl_device(attrs, cb->extack))
 			return -ENODEV;
 		nrsim_devices_unlock();
 	}
@@ -350,8 +351,8 @@ static bool nrsim_nl_may_see_vars(const struct nrsim_model *m,
  */
 int nrsim_nl_get_vars_start(struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
-	struct nlattr *attr = info->attrs[NEURONSIM_A_MODEL_ID];
+	struct nlattr **attrs = nrsim_dump_attrs(cb);
+	struct nlattr *attr = attrs[NEURONSIM_A_MODEL_ID];
 	struct nrsim_device *nd;
 	struct nrsim_model *m;
 	int err = 0;
@@ -362,7 +363,7 @@ int nrsim_nl_get_vars_start(struct netlink_callback *cb)
 		return -EINVAL;
 	}
 	id = nla_get_u32(attr);
-	nd = nrsim_nl_device(info->attrs, cb->extack);
+	nd = nrsim_nl_device(attrs, cb->extack);
 	if (!nd)
 		return -ENODEV;
 	cb->args[3] = nd->index;

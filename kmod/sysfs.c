@@ -57,6 +57,7 @@
 #include <linux/sysfs.h>
 #include <linux/timekeeping.h>
 
+#include "compat.h"
 #include "nrsim.h"
 
 /*
@@ -1345,8 +1346,9 @@ int nrsim_sysfs_init(void)
 	nrsim_counter_dirs_init(nrsim_other_dirs, nrsim_other_groups,
 				NRSIM_OTHER_MAX, nrsim_other_name,
 				&nrsim_other_ops);
-	nrsim_class = class_create(THIS_MODULE, nrsim_param_compat ?
-				   "neuron_device" : NEURONSIM_DEVICE_NAME);
+	nrsim_class = nrsim_class_create(nrsim_param_compat ?
+					 "neuron_device" :
+					 NEURONSIM_DEVICE_NAME);
 	return PTR_ERR_OR_ZERO(nrsim_class);
 }
 

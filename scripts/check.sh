@@ -122,7 +122,7 @@ check "bench: gen_model's 1,000-var model compiles, NEFF file and directory alik
 
 # 4. VM selftests: the kselftest tree (with the NEFF plans just made) at
 # /kselftest; selftests/run_vm.sh loads the module, runs run_kselftest.sh
-echo "# --- VM selftests (qemu TCG, run_kselftest.sh)" | emit
+echo "# --- VM selftests (qemu TCG, run_kselftest.sh; kernel ${KVER:-6.1}: $(scripts/kabi.sh "${KVER:-6.1}"))" | emit
 ksft=$(mk print-KSFT_INSTALL)
 mk kselftest-install
 # NSIM_DMA: how much of the real NEFFs the DMA engine test runs
@@ -145,7 +145,7 @@ vmtime=2400 vmmem=4096
 # check-full's neff.sh took 773 s (Documentation/dma.rst, "Tests")
 [ "${NSIM_DMA:-subset}" = all ] && vmtime=7200 vmmem=6144
 vm0=$(date +%s)
-bash scripts/vm.sh -t $vmtime -M $vmmem -q -l "$out/vm-serial.log" -d "$ksft:/kselftest" \
+bash scripts/vm.sh -K "${KVER:-6.1}" -t $vmtime -M $vmmem -q -l "$out/vm-serial.log" -d "$ksft:/kselftest" \
 	-d "$out/vm-env:/etc/nsim-env" selftests/run_vm.sh
 vmrc=$?
 echo "# --- VM run: $(( $(date +%s) - vm0 )) s (timeout $vmtime s)" | emit

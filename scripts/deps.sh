@@ -14,7 +14,14 @@
 #           linux-source-6.1 (kselftest harness, checkpatch)
 #   debug   also what building the debug kernel needs (make check-debug)
 #   bench   also valgrind and jq (make bench)
-#   fresh   also debootstrap (scripts/fresh-check.sh)
+#   fresh   also debootstrap (scripts/fresh-check.sh, scripts/deb-check.sh)
+#   6.12    also Debian bookworm's 6.12 kernel for make check-6.12 and
+#           make KVER=6.12: the newest linux-headers-6.12.*+deb12-amd64
+#           apt knows, its -common and linux-kbuild packages, unpacked
+#           (dpkg-deb -x, nothing installed) into .cache/headers/<abi>/,
+#           and its linux-image-<abi>-unsigned's vmlinuz and config into
+#           .cache/kernel/<abi>/ for the VM.  Once there, that ABI is
+#           kept (the lane does not move to a newer 6.12 by itself).
 #
 # Nothing a lane uses is assumed present on the machine: every program a
 # lane's scripts call is in its list (or in Debian's essential set).
@@ -32,11 +39,13 @@ cache="$top/.cache"
 # pkgconf gives pkg-config, with which lib_install_test builds a program
 # against the installed libneuronsim (neuronsim.pc); jq and
 # python3-prometheus-client are the consumers scripts/consumers.sh runs on
-# what the VM's monitor and ls printed.
+# what the VM's monitor and ls printed.  nettle-dev: libnettle.a, which the VM's
+# static link of the compiler library names (-lnettle, libarchive's
+# hashes); the machine's image happens to carry it, a fresh root not.
 lane_check=(build-essential make gcc g++ clang libclang-rt-14-dev pkgconf
 	linux-headers-amd64 qemu-system-x86 busybox-static cpio gzip xz-utils
 	file ca-certificates libnl-3-dev libnl-genl-3-dev libjansson-dev
-	libsimdjson-dev libarchive-dev libssl-dev zlib1g-dev linux-source-6.1 libxml2-utils
+	libsimdjson-dev libarchive-dev nettle-dev libssl-dev zlib1g-dev linux-source-6.1 libxml2-utils
 	python3 python3-yaml python3-jsonschema rsync
 	python3-prometheus-client jq)
 # debug: the kernel build itself (kconfig's lexer and parser, bc for the
@@ -44,6 +53,8 @@ lane_check=(build-essential make gcc g++ clang libclang-rt-14-dev pkgconf
 lane_debug=(flex bison bc libelf-dev libssl-dev openssl python3 rsync kmod)
 lane_bench=(valgrind)
 lane_fresh=(debootstrap)
+# 6.12: Debian's 6.12 headers name gcc-12 as their compiler
+lane_k612=(gcc-12)
 
 lanes=("$@")
 [ ${#lanes[@]} -gt 0 ] || lanes=(check)
@@ -54,7 +65,8 @@ for l in "${lanes[@]}"; do
 	debug) pkgs+=("${lane_debug[@]}") ;;
 	bench) pkgs+=("${lane_bench[@]}") ;;
 	fresh) pkgs+=("${lane_fresh[@]}") ;;
-	*) echo "deps.sh: unknown lane '$l' (check, debug, bench, fresh)" >&2; exit 2 ;;
+	6.12) pkgs+=("${lane_k612[@]}") ;;
+	*) echo "deps.sh: unknown lane '$l' (check, debug, bench, fresh, 6.12)" >&2; exit 2 ;;
 	esac
 done
 
@@ -74,19 +86,62 @@ if [ ${#missing[@]} -gt 0 ]; then
 	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The kernel ABI of the installed headers, e.g. 6.1.0-56-amd64.
-abi=$("$top/scripts/kabi.sh")
-kdir="$cache/kernel/$abi"
-if [ ! -f "$kdir/vmlinuz" ]; then
-	echo "deps.sh: fetching linux-image-$abi"
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
-	(cd "$tmp" && apt-get download -q "linux-image-$abi" >/dev/null 2>&1 ||
-		{ apt-get update -q >/dev/null && apt-get download -q "linux-image-$abi" >/dev/null; })
-	dpkg-deb -x "$tmp"/linux-image-*.deb "$tmp/root"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# download PACKAGE... into $tmp/debs (apt's lists refreshed once when a
+# name is unknown to them)
+download() {
+	mkdir -p "$tmp/debs"
+	(cd "$tmp/debs" && apt-get download -q "$@" >/dev/null 2>&1 ||
+		{ apt-get update -q >/dev/null && apt-get download -q "$@" >/dev/null; })
+}
+
+# fetch_kernel ABI PACKAGE: the vmlinuz, config and System.map of
+# PACKAGE (a linux-image of ABI) into .cache/kernel/ABI/, once
+fetch_kernel() {
+	local abi=$1 pkg=$2 kdir="$cache/kernel/$1"
+	[ -f "$kdir/vmlinuz" ] && return 0
+	echo "deps.sh: fetching $pkg"
+	rm -rf "$tmp/debs" "$tmp/root"
+	download "$pkg"
+	dpkg-deb -x "$tmp"/debs/linux-image-*.deb "$tmp/root"
 	mkdir -p "$kdir"
-	cp "$tmp/root/boot/vmlinuz-$abi" "$kdir/vmlinuz"
 	cp "$tmp/root/boot/config-$abi" "$kdir/config"
 	cp "$tmp/root/boot/System.map-$abi" "$kdir/System.map" 2>/dev/null || true
+	cp "$tmp/root/boot/vmlinuz-$abi" "$kdir/vmlinuz.part"
+	mv "$kdir/vmlinuz.part" "$kdir/vmlinuz"
+}
+
+# The kernel ABI of the installed 6.1 headers, e.g. 6.1.0-56-amd64.
+abi=$("$top/scripts/kabi.sh" 6.1)
+fetch_kernel "$abi" "linux-image-$abi"
+abis=$abi
+
+# 6.12: headers unpacked, not installed (a host keeps its own kernel's)
+if [[ " ${lanes[*]} " == *" 6.12 "* ]]; then
+	if ! abi=$("$top/scripts/kabi.sh" 6.12 2>/dev/null); then
+		apt-get update -q >/dev/null
+		abi=$(apt-cache search --names-only '^linux-headers-6\.12\.[0-9]+\+deb12-amd64$' |
+			awk '{ sub("^linux-headers-", "", $1); print $1 }' | sort -V | tail -n 1)
+		[ -n "$abi" ] || { echo "deps.sh: apt knows no linux-headers-6.12.*+deb12-amd64" >&2; exit 1; }
+		ver=${abi%-amd64}	# 6.12.118+deb12
+		echo "deps.sh: fetching linux-headers-$abi"
+		rm -rf "$tmp/debs"
+		download "linux-headers-$abi" "linux-headers-$ver-common" \
+			"linux-kbuild-$ver"
+		hdir="$cache/headers/$abi"
+		rm -rf "$hdir.part"
+		mkdir -p "$hdir.part"
+		for d in "$tmp"/debs/*.deb; do dpkg-deb -x "$d" "$hdir.part"; done
+		# its Makefile names the -common tree by its installed path:
+		# relative instead (make -C runs it from its own folder)
+		sed -i "s#/usr/src/#../#" \
+			"$hdir.part/usr/src/linux-headers-$abi/Makefile"
+		rm -rf "$hdir"
+		mv "$hdir.part" "$hdir"
+		abi=$("$top/scripts/kabi.sh" 6.12)
+	fi
+	fetch_kernel "$abi" "linux-image-$abi-unsigned"
+	abis="$abis $abi"
 fi
-echo "deps.sh: ok (lanes ${lanes[*]}; kernel $abi)"
+echo "deps.sh: ok (lanes ${lanes[*]}; kernels $abis)"

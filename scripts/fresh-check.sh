@@ -12,7 +12,8 @@
 #               what needs it)
 #
 # The first run builds a minbase root with debootstrap (plus git, which
-# CI uses to clone) and caches it as .cache/fresh/bookworm-minbase.tar;
+# CI uses to clone) and caches it as .cache/fresh/bookworm-minbase.tar
+# (scripts/fresh-base.sh, shared with scripts/deb-check.sh);
 # every run unpacks that into a new directory (under $TMPDIR, default
 # /var/tmp), puts a clean clone of HEAD
 # at /work/main and a copy of SHARED at /work/shared in it, and runs
@@ -23,8 +24,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cache="$top/.cache/fresh"
-base="$cache/bookworm-minbase.tar"
+. "$top/scripts/fresh-base.sh"
 keep=0
 shared="$top/../shared"
 while getopts "ks:" o; do
@@ -36,41 +36,8 @@ while getopts "ks:" o; do
 done
 [ "$(id -u)" = 0 ] || { echo "fresh-check.sh: run as root" >&2; exit 2; }
 
-mkdir -p "$cache"
-if [ ! -f "$base" ]; then
-	bash "$top/scripts/deps.sh" fresh >/dev/null
-	mirror=http://deb.debian.org/debian
-	tmp="$cache/debootstrap.$$"
-	rm -rf "$tmp"
-	echo "fresh-check: debootstrap --variant=minbase bookworm ($mirror)"
-	debootstrap --variant=minbase --include=git,ca-certificates \
-		bookworm "$tmp" "$mirror" > "$cache/debootstrap.log" 2>&1 ||
-		{ tail -n 20 "$cache/debootstrap.log" >&2; exit 1; }
-	# the same suites as a Debian machine of this kind: the point
-	# release, updates and security (the kernel headers come from there)
-	rm -f "$tmp/etc/apt/sources.list"
-	cat > "$tmp/etc/apt/sources.list.d/debian.sources" <<'EOF'
-Types: deb
-URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb
-URIs: http://deb.debian.org/debian-security
-Suites: bookworm-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-	chroot "$tmp" apt-get clean
-	tar -C "$tmp" -cf "$base.part" .
-	mv "$base.part" "$base"
-	rm -rf "$tmp"
-fi
-
-# outside the tree: the kernel's "make clean" of an external module
-# deletes every object file under the module's directory
-root=$(mktemp -d "${TMPDIR:-/var/tmp}/nsim-fresh.XXXXXX")
+fresh_base
+fresh_root
 cleanup() {
 	if [ $keep = 1 ]; then
 		echo "fresh-check: root kept at $root"
@@ -79,8 +46,6 @@ cleanup() {
 	fi
 }
 trap cleanup EXIT
-tar -C "$root" -xf "$base"
-cp /etc/resolv.conf "$root/etc/resolv.conf"
 mkdir -p "$root/work"
 git clone -q "$top" "$root/work/main"
 if [ -d "$shared" ]; then
@@ -91,19 +56,10 @@ echo "fresh-check: clean clone of $(git -C "$top" rev-parse --short HEAD) in $ro
 
 t0=$(date +%s)
 set +e
-unshare --mount --propagation private bash -c '
-	set -e
-	root=$1
-	mount -t proc proc "$root/proc"
-	mount --rbind /sys "$root/sys"
-	mount --rbind /dev "$root/dev"
-	mount -t tmpfs tmpfs "$root/tmp"
-	exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-		HOME=/root TERM=dumb CI=true LANG=C.UTF-8 \
-		/bin/bash -c "cd /work/main && bash .ci/run"
-' fresh-check "$root" 2>&1 | tee "$cache/last.log"
+fresh_run "$root" "cd /work/main && bash .ci/run" CI=true 2>&1 |
+	tee "$fresh_cache/last.log"
 rc=${PIPESTATUS[0]}
 set -e
 t1=$(date +%s)
-echo "fresh-check: .ci/run exited $rc after $((t1 - t0)) s (log $cache/last.log)"
+echo "fresh-check: .ci/run exited $rc after $((t1 - t0)) s (log $fresh_cache/last.log)"
 exit "$rc"

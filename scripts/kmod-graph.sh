@@ -15,7 +15,8 @@
 #
 #   scripts/kmod-graph.sh [-q]     -q: only the verdict
 #
-# Expects make module to have run.  Exit status 0 no circle, 1 a circle,
+# Reads the objects of the build for kernel $KVER (default 6.1),
+# build/kmod/<abi>/kmod/ (make module).  Expects make module to have run.  Exit status 0 no circle, 1 a circle,
 # 2 no objects.
 set -uo pipefail
 export LC_ALL=C
@@ -24,10 +25,11 @@ cd "$(dirname "$0")/.." || exit 2
 quiet=0
 [ "${1:-}" = -q ] && quiet=1
 # the module's objects (kmod/objs.mk), kmod/plan/'s left out
+abi=$(scripts/kabi.sh "${KVER:-6.1}") || exit 2
 objs=()
 for o in $(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' kmod/objs.mk |
 	   sed -n 's/^NEURONSIM_OBJS *:=//p'); do
-	case $o in */*) ;; *) objs+=("kmod/$o") ;; esac
+	case $o in */*) ;; *) objs+=("build/kmod/$abi/kmod/$o") ;; esac
 done
 for o in "${objs[@]}"; do
 	[ -e "$o" ] || { echo "kmod-graph: no $o: run make module" >&2; exit 2; }

@@ -5,7 +5,7 @@
 # holding neuronsim.ko, the static test programs and data files, run a
 # script inside, power off, and return the script's exit status.
 #
-#   scripts/vm.sh [-t SECONDS] [-l LOG] [-q] [-d SRC:DEST]... [-k KERNEL] [-m MODULE] [-M MIB] [-i] [-n] SCRIPT
+#   scripts/vm.sh [-t SECONDS] [-l LOG] [-q] [-d SRC:DEST]... [-K KVER] [-k KERNEL] [-m MODULE] [-M MIB] [-i] [-n] SCRIPT
 #
 #   SCRIPT        shell script run as root inside the VM (busybox sh), with
 #                 proc, sys, devtmpfs and debugfs mounted; cwd is /; the
@@ -15,10 +15,14 @@
 #   -l LOG        where to keep the full serial log (default build/vm/serial.log)
 #   -q            do not echo the script's output (it is still in LOG)
 #   -d SRC:DEST   add file or directory SRC at DEST in the initramfs
+#   -K KVER       which Debian kernel boots: 6.1 (default) or 6.12, its
+#                 vmlinuz from .cache/kernel/<abi>/ (scripts/deps.sh) and
+#                 the module built for it, build/kmod/<abi>/neuronsim.ko
+#                 (make KVER=...)
 #   -k KERNEL     boot this bzImage instead of the Debian kernel (the
 #                 debug-kernel lane, scripts/debug-kernel.sh)
-#   -m MODULE     put this neuronsim.ko in the initramfs instead of the
-#                 top-level one (a module built against KERNEL)
+#   -m MODULE     put this neuronsim.ko in the initramfs instead of
+#                 KVER's (a module built against KERNEL, or by DKMS)
 #   -M MIB        guest RAM in MiB (default 2048; make check-full's DMA
 #                 test holds a host reference of the largest NEFFs' every
 #                 variable next to the device's written pages: 6144)
@@ -62,34 +66,36 @@ kernel=
 ko=
 icount=0
 kmem_events=1
-while getopts "t:l:qd:k:m:M:in" o; do
+kver=6.1
+while getopts "t:l:qd:K:k:m:M:in" o; do
 	case $o in
 	t) timeout=$OPTARG ;;
 	l) log=$OPTARG ;;
 	q) quiet=1 ;;
 	d) data+=("$OPTARG") ;;
+	K) kver=$OPTARG ;;
 	k) kernel=$OPTARG ;;
 	m) ko=$OPTARG ;;
 	M) mem_mib=$OPTARG ;;
 	i) icount=1 ;;
 	n) kmem_events=0 ;;
-	*) sed -n '4,31p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,35p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { echo "usage: vm.sh [-t S] [-l LOG] [-q] [-d SRC:DEST]... [-k KERNEL] [-m MODULE] [-M MIB] [-i] [-n] SCRIPT" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: vm.sh [-t S] [-l LOG] [-q] [-d SRC:DEST]... [-K KVER] [-k KERNEL] [-m MODULE] [-M MIB] [-i] [-n] SCRIPT" >&2; exit 2; }
 case $mem_mib in
 ''|*[!0-9]*) echo "vm.sh: -M '$mem_mib' is not a number of MiB" >&2; exit 2 ;;
 esac
 script=$1
 
-if [ -z "$kernel" ]; then
-	abi=$("$top/scripts/kabi.sh")
-	kernel="$top/.cache/kernel/$abi/vmlinuz"
+if [ -z "$kernel" ] || [ -z "$ko" ]; then
+	abi=$("$top/scripts/kabi.sh" "$kver") || exit 2
 fi
-[ -f "$kernel" ] || { echo "vm.sh: $kernel missing: run scripts/deps.sh" >&2; exit 2; }
-ko=${ko:-$top/neuronsim.ko}
-[ -f "$ko" ] || { echo "vm.sh: $ko missing: run make" >&2; exit 2; }
+kernel=${kernel:-$top/.cache/kernel/$abi/vmlinuz}
+[ -f "$kernel" ] || { echo "vm.sh: $kernel missing: run scripts/deps.sh $kver" >&2; exit 2; }
+ko=${ko:-$top/build/kmod/$abi/neuronsim.ko}
+[ -f "$ko" ] || { echo "vm.sh: $ko missing: run make KVER=$kver module" >&2; exit 2; }
 busybox=$(command -v busybox || echo /bin/busybox)
 file "$busybox" 2>/dev/null | grep -q 'statically linked' ||
 	busybox=/bin/busybox

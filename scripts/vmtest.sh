@@ -6,16 +6,19 @@
 # (trn3), the named tests of kselftest-list.txt through run_kselftest.sh,
 # then the checks at the end (counters zero, rmmod leaves nothing).
 #
-#   scripts/vmtest.sh [-t SECONDS] [-M MIB] TEST...
+#   scripts/vmtest.sh [-t SECONDS] [-M MIB] [-K KVER] TEST...
 #
 #   TEST      a name of selftests/Makefile's TEST_GEN_PROGS or TEST_PROGS
 #             (run_test, harden.sh, ...), as kselftest-list.txt has it;
 #             any other name (load_test, a program harden.sh runs) is
 #             refused before the VM boots (status 2)
 #   -t, -M    passed to scripts/vm.sh (default 900 s, 4096 MiB, as make check)
+#   -K KVER   the kernel booted, and the module built for it: 6.1
+#             (default) or 6.12 (make KVER=6.12 module; make check-6.12)
 #
 # Expects make all to have run.  Prints the KTAP log (also in
-# build/vmtest/tap.log) and ends with "N passed, N failed, N skipped";
+# build/vmtest/tap.log; build/vmtest-6.12/ with -K 6.12) and ends with
+# "N passed, N failed, N skipped";
 # exit status 0 only when nothing failed and something ran.
 # Environment: NSIM_DMA and NSIM_NRT as for make check (default subset).
 set -uo pipefail
@@ -23,17 +26,19 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 export NEURONSIM_SHARED=${NEURONSIM_SHARED:-$top/../shared}
-timeout=900 mem=4096
-while getopts "t:M:" o; do
+timeout=900 mem=4096 kver=6.1
+while getopts "t:M:K:" o; do
 	case $o in
 	t) timeout=$OPTARG ;;
 	M) mem=$OPTARG ;;
-	*) sed -n '4,16p' "$0" >&2; exit 2 ;;
+	K) kver=$OPTARG ;;
+	*) sed -n '4,18p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { sed -n '4,16p' "$0" >&2; exit 2; }
+[ $# -gt 0 ] || { sed -n '4,18p' "$0" >&2; exit 2; }
 out=build/vmtest
+[ "$kver" = 6.1 ] || out=build/vmtest-$kver
 mkdir -p "$out"
 bash scripts/neff-plans.sh > /dev/null || [ $? = 2 ] || exit 1
 make -s --no-print-directory kselftest-install || exit 1
@@ -50,11 +55,13 @@ if [ -n "$bad" ]; then
 	exit 2
 fi
 printf 'NSIM_DMA=%s\nNSIM_NRT=%s\nNSIM_TESTS="%s"\n' "${NSIM_DMA:-subset}" "${NSIM_NRT:-subset}" "$*" > "$out/vm-env"
-bash scripts/vm.sh -t "$timeout" -M "$mem" -q -l "$out/serial.log" \
+vm0=$(date +%s)
+bash scripts/vm.sh -K "$kver" -t "$timeout" -M "$mem" -q -l "$out/serial.log" \
 	-d "$ksft:/kselftest" -d "$out/vm-env:/etc/nsim-env" selftests/run_vm.sh
 rc=$?
 sed -n '/^NSIM_BEGIN$/,/^NSIM_END/{/^NSIM_BEGIN$/d;/^NSIM_END/d;/^# --- running /d;/NSIMCAP /d;p}' \
 	"$out/serial.log" > "$out/tap.log"
+echo "# --- VM run (kernel $kver): $(( $(date +%s) - vm0 )) s (timeout $timeout s)" >> "$out/tap.log"
 # consumers.sh's captures, read by the consumers on the host
 if grep -q 'NSIMCAP ' "$out/serial.log"; then
 	echo "# --- consumers (scripts/consumers.sh)" >> "$out/tap.log"
