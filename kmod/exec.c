@@ -1102,6 +1102,8 @@ static void nrsim_exec_work(struct work_struct *work)
 	spin_lock(&nf->run_lock);
 	WRITE_ONCE(xs->running, false);
 	last = nrsim_exec_sg_done_locked(xs, ret);
+	/* its accesses are over: a READ_VAR after EXEC_WAIT is not refused */
+	m->exec_tails++;
 	if (last) {
 		/* a next EXECUTE may start once unlocked: what is ours now */
 		memcg = x->memcg;
@@ -1117,6 +1119,7 @@ static void nrsim_exec_work(struct work_struct *work)
 	}
 	/* the last touch of the model: nrsim_model_stop() waits for this */
 	spin_lock(&nf->run_lock);
+	m->exec_tails--;
 	nrsim_exec_put_locked(m);
 	spin_unlock(&nf->run_lock);
 }

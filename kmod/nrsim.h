@@ -918,6 +918,10 @@ struct nrsim_exec;
  *	one stops at its next UDMA descriptor (engine.c).
  * @active_runs: its runs queued or running, and its execution's
  *	subgraphs queued or running (under the file's @run_lock).
+ * @exec_tails: of @active_runs, its execution's subgraphs that ended
+ *	(they touch its memory no more) and have yet to drop their count:
+ *	READ_VAR, WRITE_VAR and TENSOR_COPY do not wait for them (under the
+ *	file's @run_lock; exec.c).
  * @exec_state: its latest execution's state, NEURONSIM_EXEC_IDLE,
  *	_RUNNING or _DONE (exec.c): written under the file's @run_lock
  *	(WRITE_ONCE), read under it or, under the file's @lock alone, with
@@ -951,6 +955,7 @@ struct nrsim_model {
 	bool stopping;
 	u8 exec_state;
 	u32 active_runs;
+	u32 exec_tails;
 	struct nrsim_exec *exec;
 	struct dentry *dir;
 	struct nrsim_sg sg[];

@@ -353,7 +353,9 @@ static bool nrsim_tensor_model_busy(struct nrsim_file *nf,
 	bool busy;
 
 	spin_lock(&nf->run_lock);
-	busy = m->exec_state == NEURONSIM_EXEC_RUNNING || m->active_runs;
+	/* an ended execution's works may still be sending EXEC_DONE */
+	busy = m->exec_state == NEURONSIM_EXEC_RUNNING ||
+	       m->active_runs > m->exec_tails;
 	spin_unlock(&nf->run_lock);
 	return busy;
 }
