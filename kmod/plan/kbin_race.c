@@ -10,27 +10,37 @@
 /* a semaphore's increment on a wait's side: no more than this counts */
 #define KBIN_RACE_NONE	0xffffffffU
 
+/* one more iteration of a long loop: let other tasks run now and then */
+static inline void kbin_race_tick(__u32 *ticks)
+{
+	if (!(++*ticks % KBIN_RACE_YIELD_EVERY))
+		kbin_yield();
+}
+
 /**
  * kbin_race_words() - the sizes of the arrays kbin_race_order() fills.
  * @p: the program.
  * @w: out: the sizes, in entries.
  *
- * Return: 0, or -EINVAL when @p has more than KBIN_PROG_MAX_QUEUES queues
- * or more than 2^32 - 1 nodes.
+ * Return: 0; -EINVAL when @p has more than KBIN_PROG_MAX_QUEUES queues
+ * or more than 2^32 - 1 nodes; -E2BIG when the clocks (@w->vc, set) would
+ * pass KBIN_RACE_MAX_CLOCKS entries.
  */
 int kbin_race_words(const struct kbin_race_prog *p, struct kbin_race_words *w)
 {
 	__u64 n = p->num_blocks, incs = p->num_blocks;
-	__u32 e, i;
+	__u32 e, i, ticks = 0;
 
 	if (p->num_queues > KBIN_PROG_MAX_QUEUES)
 		return -EINVAL;
 	for (e = 0; e < KBIN_PROG_ENGINES; e++) {
 		n += p->num[e];
-		for (i = 0; i < p->num[e]; i++)
+		for (i = 0; i < p->num[e]; i++) {
 			incs += (p->sync[e][i].update_mode == KBIN_PROG_UPDATE_INC) +
 				(p->sync[e][i].cls == KBIN_PROG_CLASS_DMA &&
 				 p->sync[e][i].add_value);
+			kbin_race_tick(&ticks);
+		}
 	}
 	if (n >= 0xffffffffULL || incs >= 0xffffffffULL)
 		return -EINVAL;
@@ -38,7 +48,7 @@ int kbin_race_words(const struct kbin_race_prog *p, struct kbin_race_words *w)
 	w->vc = n * (KBIN_PROG_ENGINES + p->num_queues);
 	w->incs = incs;
 	w->groups = incs;
-	return 0;
+	return w->vc > KBIN_RACE_MAX_CLOCKS ? -E2BIG : 0;
 }
 
 /**
@@ -100,7 +110,7 @@ int kbin_race_before(const struct kbin_race_order *o, __u32 a, __u32 b)
 static int kbin_race_layout(struct kbin_race_order *o)
 {
 	const struct kbin_race_prog *p = o->p;
-	__u32 c, b, n = 0;
+	__u32 c, b, n = 0, ticks = 0;
 
 	o->chains = KBIN_PROG_ENGINES + p->num_queues;
 	for (c = 0; c < KBIN_PROG_ENGINES; c++) {
@@ -117,13 +127,15 @@ static int kbin_race_layout(struct kbin_race_order *o)
 	if (n - o->base[KBIN_PROG_ENGINES] != p->num_blocks)
 		return -EINVAL;
 	/* blocks queue after queue: block b is node base[queue] + its id */
-	for (b = 0; b < p->num_blocks; b++)
+	for (b = 0; b < p->num_blocks; b++) {
 		if (p->block_queue[b] >= p->num_queues ||
 		    (b && p->block_queue[b] < p->block_queue[b - 1]) ||
 		    b - (o->base[KBIN_PROG_ENGINES + p->block_queue[b]] -
 			 o->base[KBIN_PROG_ENGINES]) >= p->queue_blocks[p->block_queue[b]] ||
 		    p->block_sem[b] >= p->semaphores)
 			return -EINVAL;
+		kbin_race_tick(&ticks);
+	}
 	o->nodes = n;
 	return 0;
 }
@@ -160,7 +172,7 @@ static int kbin_race_collect(struct kbin_race_order *o)
 {
 	const struct kbin_race_prog *p = o->p;
 	__u32 *at = o->sem_groups, s, e, i, k, n, sem[2], add[2], g;
-	__u32 nsem = p->semaphores;
+	__u32 nsem = p->semaphores, ticks = 0;
 
 	for (s = 0; s <= nsem; s++)
 		at[s] = 0;
@@ -172,9 +184,12 @@ static int kbin_race_collect(struct kbin_race_order *o)
 					return -EINVAL;
 				at[sem[k] + 1]++;
 			}
+			kbin_race_tick(&ticks);
 		}
-	for (i = 0; i < p->num_blocks; i++)
+	for (i = 0; i < p->num_blocks; i++) {
 		at[p->block_sem[i] + 1]++;
+		kbin_race_tick(&ticks);
+	}
 	for (s = 0; s < nsem; s++)
 		at[s + 1] += at[s];
 	o->num_incs = at[nsem];
@@ -190,10 +205,12 @@ static int kbin_race_collect(struct kbin_race_order *o)
 				in->pad = 0;
 				in->cum = add[k];
 			}
+			kbin_race_tick(&ticks);
 		}
 	for (i = 0; i < p->num_blocks; i++) {
 		struct kbin_race_inc *in = &o->incs[at[p->block_sem[i]]++];
 
+		kbin_race_tick(&ticks);
 		in->chain = KBIN_PROG_ENGINES + p->block_queue[i];
 		in->node = o->base[KBIN_PROG_ENGINES] + i;
 		in->pos = in->node - o->base[in->chain];
@@ -220,6 +237,7 @@ static int kbin_race_collect(struct kbin_race_order *o)
 				o->incs[i].cum += o->incs[i - 1].cum;
 			}
 			o->groups[g - 1].num++;
+			kbin_race_tick(&ticks);
 		}
 	}
 	at[nsem] = g;
@@ -354,19 +372,20 @@ static int kbin_race_step(struct kbin_race_order *o, __u32 c, __u32 pos,
 static int kbin_race_pass(struct kbin_race_order *o, int pass)
 {
 	__u32 done[KBIN_RACE_MAX_CHAINS] = { 0 };
-	__u32 c, left = o->nodes, steps = 0;
+	__u32 c, left = o->nodes, ticks = 0;
 	int progress = 1, stuck = 0;
 
+	/* each step, done or not, is O(chains^2): every one counts */
 	while (left && progress) {
 		progress = 0;
 		for (c = 0; c < o->chains; c++) {
-			while (done[c] < o->len[c] &&
-			       kbin_race_step(o, c, done[c], done, pass, &stuck)) {
+			while (done[c] < o->len[c]) {
+				kbin_race_tick(&ticks);
+				if (!kbin_race_step(o, c, done[c], done, pass, &stuck))
+					break;
 				done[c]++;
 				left--;
 				progress = 1;
-				if (!(++steps & 0xffff))
-					kbin_yield();
 			}
 		}
 	}
@@ -378,6 +397,7 @@ static int kbin_race_pass(struct kbin_race_order *o, int pass)
 
 				memset(vc, 0, o->chains * sizeof(*vc));
 				vc[c] = done[c] + 1;
+				kbin_race_tick(&ticks);
 			}
 		stuck = 1;
 	}
@@ -404,7 +424,7 @@ static int kbin_race_pass(struct kbin_race_order *o, int pass)
 int kbin_race_order(struct kbin_race_order *o)
 {
 	const struct kbin_race_prog *p = o->p;
-	__u32 e, i, *t;
+	__u32 e, i, *t, ticks = 0;
 	int ret, pass;
 
 	ret = kbin_race_layout(o);
@@ -416,6 +436,7 @@ int kbin_race_order(struct kbin_race_order *o)
 		for (i = 0; i < p->num[e]; i++) {
 			const struct kbin_prog_sync *s = &p->sync[e][i];
 
+			kbin_race_tick(&ticks);
 			if (s->wait_mode == KBIN_PROG_WAIT_GE &&
 			    s->wait_sem >= p->semaphores)
 				return -EINVAL;
@@ -432,6 +453,7 @@ int kbin_race_order(struct kbin_race_order *o)
 	for (pass = 0; pass < (int)KBIN_RACE_MAX_PASSES; pass++) {
 		o->stuck = kbin_race_pass(o, pass);
 		o->passes = pass + 1;
+		kbin_yield();
 		if (pass && !memcmp(o->vc, o->prev,
 				    (__u64)o->nodes * o->chains * sizeof(*o->vc)))
 			break;
@@ -484,7 +506,7 @@ int kbin_race_dma_side(const struct kbin_gen *g,
 	struct kbin_race_span cur;
 	struct kbin_dma_walk w;
 	__u64 stride = 0, off, step, lo, part;
-	__u32 n, j, len = s->sizes[0];
+	__u32 n, j, len = s->sizes[0], ticks = 0;
 	int have = 0, ret;
 
 	if (space == KBIN_RACE_SBUF)
@@ -495,6 +517,7 @@ int kbin_race_dma_side(const struct kbin_gen *g,
 			    write, access);
 	kbin_dma_walk_init(&w, s);
 	while (kbin_dma_walk_row(&w, &off, &n, &step)) {
+		kbin_race_tick(&ticks);
 		if (!stride && step <= len) {
 			/* the row is one contiguous range */
 			n = n ? n : 1;
@@ -517,6 +540,7 @@ int kbin_race_dma_side(const struct kbin_gen *g,
 			continue;
 		}
 		for (j = 0; j < n; j++, off += step) {
+			kbin_race_tick(&ticks);
 			lo = stride ? off % stride : off;
 			part = stride ? off / stride : 0;
 			if (part >= KBIN_RACE_PARTS)
@@ -708,14 +732,17 @@ __u64 kbin_race_shadow_size(struct kbin_race_shadow *sh,
 	sh->var_shift = KBIN_RACE_CELL_SHIFT;
 	for (;;) {
 		cells = 0;
-		for (v = 0; v < sh->num_vars; v++)
+		for (v = 0; v < sh->num_vars; v++) {
 			cells += (sh->var_size[v] + (1ULL << sh->var_shift) - 1) >>
 				 sh->var_shift;
+			kbin_race_tick(&sh->ticks);
+		}
 		if (cells <= max_var_cells || sh->var_shift >= 40)
 			break;
 		sh->var_shift++;
 	}
 	for (v = 0; v < sh->num_vars; v++) {
+		kbin_race_tick(&sh->ticks);
 		sh->var_first[v] = n;
 		n += (sh->var_size[v] + (1ULL << sh->var_shift) - 1) >> sh->var_shift;
 	}
@@ -829,6 +856,7 @@ int kbin_race_shadow_access(void *ctx, const struct kbin_race_span *s)
 		if (s->space != KBIN_RACE_VAR && !(s->mask[p / 64] >> (p % 64) & 1))
 			continue;
 		for (k = lo; k <= hi && lo < cells; k++) {
+			kbin_race_tick(&sh->ticks);
 			kbin_race_sub(k, shift, s->lo, s->hi, &a, &b);
 			kbin_race_cell(sh, &sh->cells[base + (__u64)p * cells + k], s,
 				       s->space == KBIN_RACE_VAR ? 0 : p, k << shift,

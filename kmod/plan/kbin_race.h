@@ -30,6 +30,14 @@
 #define KBIN_RACE_MAX_PASSES	8U
 /* partitions a span's mask covers (SBUF and PSUM have at most 128) */
 #define KBIN_RACE_PARTS		128U
+/*
+ * clock entries (nodes x chains) of one order at most: kbin_race_words()
+ * refuses more (-E2BIG), so that @vc and @prev take at most 64 MiB each
+ * in the module and in the tools alike
+ */
+#define KBIN_RACE_MAX_CLOCKS	(16U << 20)
+/* loop iterations (nodes, cells, runs) between two kbin_yield() calls */
+#define KBIN_RACE_YIELD_EVERY	4096U
 
 /**
  * enum kbin_race_space - where a span lies.
@@ -259,6 +267,7 @@ struct kbin_race_violation {
  * @var_shift: log2 of the bytes of a variable's cell.
  * @found: violations found.
  * @first: the first one.
+ * @ticks: cells visited, for kbin_yield() every KBIN_RACE_YIELD_EVERY.
  */
 struct kbin_race_shadow {
 	const struct kbin_race_order *o;
@@ -274,6 +283,7 @@ struct kbin_race_shadow {
 	__u32 var_shift;
 	__u64 found;
 	struct kbin_race_violation first;
+	__u32 ticks;
 };
 
 __u64 kbin_race_shadow_size(struct kbin_race_shadow *sh,

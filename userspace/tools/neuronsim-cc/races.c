@@ -294,6 +294,9 @@ static int run(int argc, char **argv)
 		if (ret == -ENODATA)
 			tool_error(&e, "the plan has no program (KBIN v%u, no program section)",
 				   v.hdr->version);
+		else if (ret == -E2BIG)
+			tool_error(&e, "a subgraph's order needs more than %u clock entries (nodes x chains), the limit of the module and of this tool (Documentation/races.rst)",
+				   KBIN_RACE_MAX_CLOCKS);
 		else
 			tool_error(&e, "race detection failed (%s)", strerror(-ret));
 		goto out;
