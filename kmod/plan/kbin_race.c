@@ -291,12 +291,13 @@ static __u32 kbin_race_reach(const struct kbin_race_order *o,
  * The nodes a wait of node (@cw, @pw) for semaphore @s >= @v is ordered
  * after: per chain that increments @s, the increment that must have
  * happened even if every other chain's possible increments came first.
+ * *@reach: what all increments that may come before the wait add.
  * Return: how many written to @pred, or -1 when no schedule satisfies
  * the wait.
  */
 static int kbin_race_wait_preds(const struct kbin_race_order *o, __u32 s,
 				__u64 v, __u32 cw, __u32 pw, int pass,
-				__u32 *pred)
+				__u32 *pred, __u64 *reach)
 {
 	__u32 g0 = o->sem_groups[s], g1 = o->sem_groups[s + 1], g, k = 0;
 	__u32 avail[KBIN_RACE_MAX_CHAINS];
@@ -310,6 +311,7 @@ static int kbin_race_wait_preds(const struct kbin_race_order *o, __u32 s,
 		in = &o->incs[o->groups[g].first];
 		total += avail[g - g0] ? in[avail[g - g0] - 1].cum : 0;
 	}
+	*reach = total;
 	if (total < v)
 		return -1;
 	for (g = g0; g < g1; g++) {
@@ -333,6 +335,7 @@ static int kbin_race_step(struct kbin_race_order *o, __u32 c, __u32 pos,
 	__u32 pred[KBIN_RACE_MAX_CHAINS + 2];
 	__u32 node = o->base[c] + pos, pc, pp, k, j;
 	__u32 *vc = &o->vc[(__u64)node * o->chains];
+	__u64 reach = 0;
 	int n = 0;
 
 	if (c < KBIN_PROG_ENGINES) {
@@ -340,8 +343,14 @@ static int kbin_race_step(struct kbin_race_order *o, __u32 c, __u32 pos,
 
 		if (sy->wait_mode == KBIN_PROG_WAIT_GE)
 			n = kbin_race_wait_preds(o, sy->wait_sem, sy->wait_value,
-						 c, pos, pass, pred);
+						 c, pos, pass, pred, &reach);
 		if (n < 0) {
+			if (!*stuck) {
+				o->stuck_node = node;
+				o->stuck_sem = sy->wait_sem;
+				o->stuck_value = sy->wait_value;
+				o->stuck_reach = reach;
+			}
 			*stuck = 1;
 			n = 0;
 		}
@@ -375,6 +384,10 @@ static int kbin_race_pass(struct kbin_race_order *o, int pass)
 	__u32 c, left = o->nodes, ticks = 0;
 	int progress = 1, stuck = 0;
 
+	o->stuck_node = KBIN_RACE_NONE;
+	o->stuck_sem = KBIN_RACE_NONE;
+	o->stuck_value = 0;
+	o->stuck_reach = 0;
 	/* each step, done or not, is O(chains^2): every one counts */
 	while (left && progress) {
 		progress = 0;
@@ -387,6 +400,18 @@ static int kbin_race_pass(struct kbin_race_order *o, int pass)
 				left--;
 				progress = 1;
 			}
+		}
+	}
+	if (left && !stuck) {
+		/* a cycle of waits: name the first node left */
+		for (c = 0; c < o->chains && done[c] >= o->len[c]; c++)
+			;
+		o->stuck_node = o->base[c] + done[c];
+		o->stuck_reach = ~0ULL;
+		if (c < KBIN_PROG_ENGINES &&
+		    o->p->sync[c][done[c]].wait_mode == KBIN_PROG_WAIT_GE) {
+			o->stuck_sem = o->p->sync[c][done[c]].wait_sem;
+			o->stuck_value = o->p->sync[c][done[c]].wait_value;
 		}
 	}
 	if (left) {

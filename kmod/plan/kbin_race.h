@@ -166,6 +166,16 @@ struct kbin_race_group {
  * @stuck: 0, or 1 when some nodes are ordered after increments that
  *	cannot happen (a wait no schedule satisfies): their clocks are not
  *	final.
+ * @stuck_node: with @stuck, in the last pass: the first instruction
+ *	whose wait no schedule satisfies, or, when every wait can be met
+ *	but the waits wait on each other (a cycle), the first node of the
+ *	lowest chain left without a clock; U32_MAX without @stuck.
+ * @stuck_sem: the semaphore @stuck_node waits on (U32_MAX: a block, or
+ *	an instruction without a wait, behind one that is stuck).
+ * @stuck_value: the value it waits for (>=).
+ * @stuck_reach: the most the semaphore can have when @stuck_node
+ *	starts: what all increments not after it add together (for a
+ *	cycle, U64_MAX: not computed).
  */
 struct kbin_race_order {
 	const struct kbin_race_prog *p;
@@ -182,6 +192,10 @@ struct kbin_race_order {
 	__u32 *sem_groups;
 	__u32 passes;
 	int stuck;
+	__u32 stuck_node;
+	__u32 stuck_sem;
+	__u32 stuck_value;
+	__u64 stuck_reach;
 };
 
 /**
