@@ -317,8 +317,14 @@ static int run(int argc, char **argv)
 		struct nscc_err err = { "" };
 
 		if (nscc_bir_compile_file_names(argv[1], &buf, &len, &names, &err)) {
+			size_t k = strlen(argv[1]);
+			const char *m = err.msg;
+
+			/* the message may name the file already: name it once */
+			if (!strncmp(m, argv[1], k) && !strncmp(m + k, ": ", 2))
+				m += k + 2;
 			e.err = EINVAL;
-			tool_error(&e, "%s", err.msg);
+			tool_error(&e, "%s", m);
 			goto out;
 		}
 		for (uint32_t k = 0; k < KBIN_PROG_ENGINES; k++) {
