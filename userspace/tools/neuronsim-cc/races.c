@@ -205,7 +205,7 @@ static json_t *cc_races_json(const char *in, const struct prog_race *r)
 		cc_why(why, sizeof(why), r, p);
 		json_array_append_new(pairs, json_pack("{s:o,s:s,s:o,s:o,s:o,s:s,s:i,s:s}",
 			"subgraph", json_text(r->sg[p->sg].name),
-			"kind", p->a.write && p->b.write ? "W/W" : "R/W",
+			"kind", !p->a.write ? "R/W" : p->b.write ? "W/W" : "W/R",
 			"a", cc_side_json(r, p, &p->a), "b", cc_side_json(r, p, &p->b),
 			"bytes", at, "cause", prog_race_cause_str(p->cause),
 			"semaphore", p->sem, "why", why));
