@@ -776,6 +776,69 @@ __u64 kbin_race_shadow_size(struct kbin_race_shadow *sh,
 }
 
 /*
+ * Keep access @node (1 + the node) over bytes @a .. @b in one kind of a
+ * cell's slots (@n, @lo, @hi: KBIN_RACE_CELL_KEEP each).  A slot whose
+ * bytes the access covers is dropped (a later access to them meets this
+ * one first); a slot of the same node widens; else a free slot takes it;
+ * else a slot whose node is ordered before it takes it, over both
+ * ranges (whatever is ordered after the access is after that node too:
+ * nothing unordered with the old one is missed, at the price of a
+ * report naming the new one for bytes only the old one touched); else
+ * the oldest slot is given up (Documentation/races.rst, the shadow's
+ * limits).
+ */
+static void kbin_race_keep(const struct kbin_race_order *o, __u32 *n,
+			   __u16 *lo, __u16 *hi, __u32 node, __u16 a, __u16 b)
+{
+	__u32 i, at = KBIN_RACE_CELL_KEEP;
+
+	for (i = 0; i < KBIN_RACE_CELL_KEEP; i++) {
+		if (n[i] == node) {
+			lo[i] = lo[i] < a ? lo[i] : a;
+			hi[i] = hi[i] > b ? hi[i] : b;
+			return;
+		}
+		if (n[i] && a <= lo[i] && hi[i] <= b)
+			n[i] = 0;
+	}
+	for (i = 0; i < KBIN_RACE_CELL_KEEP && at == KBIN_RACE_CELL_KEEP; i++)
+		if (!n[i])
+			at = i;
+	for (i = 0; i < KBIN_RACE_CELL_KEEP && at == KBIN_RACE_CELL_KEEP; i++)
+		if (kbin_race_before(o, n[i] - 1, node - 1)) {
+			at = i;
+			a = lo[i] < a ? lo[i] : a;
+			b = hi[i] > b ? hi[i] : b;
+		}
+	if (at == KBIN_RACE_CELL_KEEP) {
+		/* all unordered with it: the oldest goes */
+		for (i = 1; i < KBIN_RACE_CELL_KEEP; i++) {
+			n[i - 1] = n[i];
+			lo[i - 1] = lo[i];
+			hi[i - 1] = hi[i];
+		}
+		at = KBIN_RACE_CELL_KEEP - 1;
+	}
+	n[at] = node;
+	lo[at] = a;
+	hi[at] = b;
+}
+
+/* the first slot of @n that touches @a .. @b and is not before @node */
+static __u32 kbin_race_conflict(const struct kbin_race_order *o,
+				const __u32 *n, const __u16 *lo,
+				const __u16 *hi, __u32 node, __u16 a, __u16 b)
+{
+	__u32 i;
+
+	for (i = 0; i < KBIN_RACE_CELL_KEEP; i++)
+		if (n[i] && n[i] - 1 != node && a <= hi[i] && lo[i] <= b &&
+		    !kbin_race_before(o, n[i] - 1, node))
+			return n[i];
+	return 0;
+}
+
+/*
  * One cell's check and update: the span covers bytes @a .. @b (inclusive,
  * in the cell's units) of it.  A conflict needs common bytes: accesses to
  * different bytes of one cell are not compared.
@@ -784,16 +847,14 @@ static void kbin_race_cell(struct kbin_race_shadow *sh, struct kbin_race_cell *c
 			   const struct kbin_race_span *s, __u32 part, __u64 byte,
 			   __u16 a, __u16 b)
 {
-	__u32 prev = 0;
-	__u8 pw = 0;
+	__u32 prev, i;
+	__u8 pw = 1;
 
-	if (c->w && c->w - 1 != s->access && a <= c->whi && c->wlo <= b &&
-	    !kbin_race_before(sh->o, c->w - 1, s->access)) {
-		prev = c->w;
-		pw = 1;
-	} else if (s->write && c->r && c->r - 1 != s->access && a <= c->rhi &&
-		   c->rlo <= b && !kbin_race_before(sh->o, c->r - 1, s->access)) {
-		prev = c->r;
+	prev = kbin_race_conflict(sh->o, c->w, c->wlo, c->whi, s->access, a, b);
+	if (!prev && s->write) {
+		prev = kbin_race_conflict(sh->o, c->r, c->rlo, c->rhi, s->access,
+					  a, b);
+		pw = 0;
 	}
 	if (prev && !sh->found++) {
 		sh->first.prev = prev - 1;
@@ -807,14 +868,13 @@ static void kbin_race_cell(struct kbin_race_shadow *sh, struct kbin_race_cell *c
 		sh->first.byte = byte;
 	}
 	if (s->write) {
-		c->w = s->access + 1;
-		c->wlo = a;
-		c->whi = b;
-		c->r = 0;
+		kbin_race_keep(sh->o, c->w, c->wlo, c->whi, s->access + 1, a, b);
+		/* the reads of the bytes it writes are behind it now */
+		for (i = 0; i < KBIN_RACE_CELL_KEEP; i++)
+			if (c->r[i] && a <= c->rlo[i] && c->rhi[i] <= b)
+				c->r[i] = 0;
 	} else {
-		c->r = s->access + 1;
-		c->rlo = a;
-		c->rhi = b;
+		kbin_race_keep(sh->o, c->r, c->rlo, c->rhi, s->access + 1, a, b);
 	}
 }
 
@@ -837,11 +897,13 @@ static void kbin_race_sub(__u64 k, __u64 shift, __u64 lo, __u64 hi, __u16 *a,
  * @ctx: the struct kbin_race_shadow.
  * @s: the span; its access is a node of the shadow's order.
  *
- * Each cell the span touches: a read must be ordered after the cell's
- * last write, a write after its last write and its last read
+ * Each cell the span touches: a read must be ordered after the writes
+ * the cell keeps, a write after its writes and its reads
  * (kbin_race_before()), when they share a byte of the cell (a cell
- * keeps the bytes its last write and its last read touched); a
- * violation is counted, the first one kept.
+ * keeps up to KBIN_RACE_CELL_KEEP writes and reads, each with the bytes
+ * it touched: a later access that covers an earlier one's bytes
+ * replaces it, one ordered after it stands for it); a violation is
+ * counted, the first one kept.
  * Accesses are given in the order they happen.  A span outside the
  * shadow (a variable without cells, bytes past its end) is not checked.
  *

@@ -215,23 +215,28 @@ struct kbin_race_words {
 /* bytes of one shadow cell of SBUF and PSUM: log2 */
 #define KBIN_RACE_CELL_SHIFT	5U
 
+/* accesses of each kind (write, read) one shadow cell keeps */
+#define KBIN_RACE_CELL_KEEP	2U
+
 /**
- * struct kbin_race_cell - the shadow of one cell of simulated memory.
- * @w: 1 + the node that wrote it last, 0 none.
- * @r: 1 + the node that read it last since, 0 none.
- * @wlo: the first byte of the cell @w wrote, in units of the cell's
- *	bytes / 65536 when it is larger than 65536 bytes.
+ * struct kbin_race_cell - the shadow of one cell of simulated memory:
+ *	up to KBIN_RACE_CELL_KEEP writes and reads, each kept with the bytes
+ *	of the cell it touched (kbin_race_shadow_access() says which).
+ * @w: per slot, 1 + the node that wrote, 0 none.
+ * @r: per slot, 1 + the node that read since, 0 none.
+ * @wlo: per slot, the first byte of the cell its write touched, in units
+ *	of the cell's bytes / 65536 when it is larger than 65536 bytes.
  * @whi: the last one, the same way.
- * @rlo: the first byte @r read.
+ * @rlo: per slot, the first byte its read touched.
  * @rhi: the last one.
  */
 struct kbin_race_cell {
-	__u32 w;
-	__u32 r;
-	__u16 wlo;
-	__u16 whi;
-	__u16 rlo;
-	__u16 rhi;
+	__u32 w[KBIN_RACE_CELL_KEEP];
+	__u32 r[KBIN_RACE_CELL_KEEP];
+	__u16 wlo[KBIN_RACE_CELL_KEEP];
+	__u16 whi[KBIN_RACE_CELL_KEEP];
+	__u16 rlo[KBIN_RACE_CELL_KEEP];
+	__u16 rhi[KBIN_RACE_CELL_KEEP];
 };
 
 /**
