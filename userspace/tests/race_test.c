@@ -253,6 +253,30 @@ TEST(refinement_passes)
 	rt_free(&t);
 }
 
+/*
+ * The order is a lower bound of what every schedule guarantees: a
+ * relayed increment counts as an alternative.  PE adds 1 to s; ACT waits
+ * s >= 1 and adds 1 to s; POOL waits s >= 1.  ACT's increment needs PE's,
+ * so POOL starts after PE ends in every schedule, but the counting rule
+ * sees two independent +1s and orders POOL after neither: a PE write and
+ * a POOL read of one byte would be reported (a false report, documented
+ * in Documentation/races.rst's Limits).  This test pins that behaviour.
+ */
+TEST(relayed_increment_lower_bound)
+{
+	struct rt_prog t;
+
+	rt_init(&t, 0);
+	rt_instr(&t, PE, 0, 0, 1);
+	rt_instr(&t, ACT, 1, 1, 1);
+	rt_instr(&t, POOL, 1, 1, -1);
+	ASSERT_EQ(0, rt_order(&t));
+	EXPECT_EQ(1, rt_before(&t, PE, 0, ACT, 0));
+	EXPECT_EQ(0, rt_before(&t, PE, 0, POOL, 0));
+	EXPECT_EQ(0, t.o.stuck);
+	rt_free(&t);
+}
+
 /* span @lo..@hi of SBUF partition 0 by node (@e, 0), into the shadow */
 static void rt_shadow(struct kbin_race_shadow *sh, struct rt_prog *t, int e,
 		      int write, uint64_t lo, uint64_t hi)
