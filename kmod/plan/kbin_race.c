@@ -777,51 +777,51 @@ __u64 kbin_race_shadow_size(struct kbin_race_shadow *sh,
 
 /*
  * Keep access @node (1 + the node) over bytes @a .. @b in one kind of a
- * cell's slots (@n, @lo, @hi: KBIN_RACE_CELL_KEEP each).  A slot whose
- * bytes the access covers is dropped (a later access to them meets this
- * one first); a slot of the same node widens; else a free slot takes it;
- * else a slot whose node is ordered before it takes it, over both
- * ranges (whatever is ordered after the access is after that node too:
- * nothing unordered with the old one is missed, at the price of a
- * report naming the new one for bytes only the old one touched); else
- * the oldest slot is given up (Documentation/races.rst, the shadow's
- * limits).
+ * cell's slots (@n, @lo, @hi: KBIN_RACE_CELL_KEEP each, oldest first).
+ * A slot whose bytes the access covers is dropped (a later access to
+ * them meets this one first; for @reads only when the slot's read is
+ * ordered before this one: a later write after this read need not be
+ * after an unordered earlier one); a slot of the same node next to its bytes
+ * widens; else a free slot takes it; else the oldest slot is given up
+ * (Documentation/races.rst, the shadow).  A slot never stands for bytes
+ * its node did not touch: what the shadow reports is a conflict.
  */
-static void kbin_race_keep(const struct kbin_race_order *o, __u32 *n,
-			   __u16 *lo, __u16 *hi, __u32 node, __u16 a, __u16 b)
+static void kbin_race_keep(const struct kbin_race_order *o, int reads,
+			   __u32 *n, __u16 *lo, __u16 *hi, __u32 node,
+			   __u16 a, __u16 b)
 {
-	__u32 i, at = KBIN_RACE_CELL_KEEP;
+	__u32 i, k = 0;
 
-	for (i = 0; i < KBIN_RACE_CELL_KEEP; i++) {
-		if (n[i] == node) {
+	for (i = 0; i < KBIN_RACE_CELL_KEEP; i++)
+		if (n[i] == node && a <= hi[i] + 1 && lo[i] <= b + 1) {
 			lo[i] = lo[i] < a ? lo[i] : a;
 			hi[i] = hi[i] > b ? hi[i] : b;
 			return;
 		}
-		if (n[i] && a <= lo[i] && hi[i] <= b)
-			n[i] = 0;
+	/* drop the covered ones, keep the rest in their order */
+	for (i = 0; i < KBIN_RACE_CELL_KEEP; i++) {
+		if (!n[i] || (a <= lo[i] && hi[i] <= b &&
+			      (!reads || kbin_race_before(o, n[i] - 1, node - 1))))
+			continue;
+		n[k] = n[i];
+		lo[k] = lo[i];
+		hi[k] = hi[i];
+		k++;
 	}
-	for (i = 0; i < KBIN_RACE_CELL_KEEP && at == KBIN_RACE_CELL_KEEP; i++)
-		if (!n[i])
-			at = i;
-	for (i = 0; i < KBIN_RACE_CELL_KEEP && at == KBIN_RACE_CELL_KEEP; i++)
-		if (kbin_race_before(o, n[i] - 1, node - 1)) {
-			at = i;
-			a = lo[i] < a ? lo[i] : a;
-			b = hi[i] > b ? hi[i] : b;
-		}
-	if (at == KBIN_RACE_CELL_KEEP) {
-		/* all unordered with it: the oldest goes */
+	if (k == KBIN_RACE_CELL_KEEP) {
+		/* full: the oldest goes */
 		for (i = 1; i < KBIN_RACE_CELL_KEEP; i++) {
 			n[i - 1] = n[i];
 			lo[i - 1] = lo[i];
 			hi[i - 1] = hi[i];
 		}
-		at = KBIN_RACE_CELL_KEEP - 1;
+		k--;
 	}
-	n[at] = node;
-	lo[at] = a;
-	hi[at] = b;
+	n[k] = node;
+	lo[k] = a;
+	hi[k] = b;
+	for (i = k + 1; i < KBIN_RACE_CELL_KEEP; i++)
+		n[i] = 0;
 }
 
 /* the first slot of @n that touches @a .. @b and is not before @node */
@@ -868,13 +868,13 @@ static void kbin_race_cell(struct kbin_race_shadow *sh, struct kbin_race_cell *c
 		sh->first.byte = byte;
 	}
 	if (s->write) {
-		kbin_race_keep(sh->o, c->w, c->wlo, c->whi, s->access + 1, a, b);
+		kbin_race_keep(sh->o, 0, c->w, c->wlo, c->whi, s->access + 1, a, b);
 		/* the reads of the bytes it writes are behind it now */
 		for (i = 0; i < KBIN_RACE_CELL_KEEP; i++)
 			if (c->r[i] && a <= c->rlo[i] && c->rhi[i] <= b)
 				c->r[i] = 0;
 	} else {
-		kbin_race_keep(sh->o, c->r, c->rlo, c->rhi, s->access + 1, a, b);
+		kbin_race_keep(sh->o, 1, c->r, c->rlo, c->rhi, s->access + 1, a, b);
 	}
 }
 
@@ -902,8 +902,8 @@ static void kbin_race_sub(__u64 k, __u64 shift, __u64 lo, __u64 hi, __u16 *a,
  * (kbin_race_before()), when they share a byte of the cell (a cell
  * keeps up to KBIN_RACE_CELL_KEEP writes and reads, each with the bytes
  * it touched: a later access that covers an earlier one's bytes
- * replaces it, one ordered after it stands for it); a violation is
- * counted, the first one kept.
+ * replaces it, else the oldest goes when they are all taken); a
+ * violation is counted, the first one kept.
  * Accesses are given in the order they happen.  A span outside the
  * shadow (a variable without cells, bytes past its end) is not checked.
  *

@@ -293,8 +293,9 @@ static void rt_shadow(struct kbin_race_shadow *sh, struct rt_prog *t, int e,
  * cell does not cover: PE writes bytes 0..3 of SBUF partition 0, ACT
  * bytes 4..7 (the same 32-byte cell), POOL reads bytes 0..3, nothing
  * ordered: POOL's read races with PE's write, and is found.  Likewise
- * two reads of different bytes and a write of the first one's bytes.
- * When ACT's write is ordered after PE's, it stands for both.
+ * two reads of different bytes and a write of the first one's bytes,
+ * and a read that covers an unordered earlier one.  With PE's write
+ * ordered before ACT's and POOL after ACT, nothing is reported.
  */
 TEST(shadow_keeps_uncovered_write)
 {
@@ -332,6 +333,28 @@ TEST(shadow_keeps_uncovered_write)
 	rt_shadow(&sh, &t, PE, 0, 32, 36);
 	rt_shadow(&sh, &t, ACT, 0, 36, 40);
 	rt_shadow(&sh, &t, POOL, 1, 32, 36);
+	EXPECT_EQ(1, sh.found);
+	EXPECT_EQ(kbin_race_node(&t.o, PE, 0), sh.first.prev);
+	free(sh.cells);
+	rt_free(&t);
+
+	/*
+	 * a read covering an unordered earlier read does not replace it: PE
+	 * reads bytes 64..67, ACT 64..71, POOL (after ACT only) writes 64..67
+	 */
+	rt_init(&t, 0);
+	rt_instr(&t, PE, 0, 0, -1);
+	rt_instr(&t, ACT, 0, 0, 1);
+	rt_instr(&t, POOL, 1, 1, -1);
+	ASSERT_EQ(0, rt_order(&t));
+	memset(&sh, 0, sizeof(sh));
+	sh.o = &t.o;
+	sh.var_first = vf;
+	sh.cells = calloc(kbin_race_shadow_size(&sh, g, 0) + 1, sizeof(*sh.cells));
+	ASSERT_NE(NULL, sh.cells);
+	rt_shadow(&sh, &t, PE, 0, 64, 68);
+	rt_shadow(&sh, &t, ACT, 0, 64, 72);
+	rt_shadow(&sh, &t, POOL, 1, 64, 68);
 	EXPECT_EQ(1, sh.found);
 	EXPECT_EQ(kbin_race_node(&t.o, PE, 0), sh.first.prev);
 	free(sh.cells);
