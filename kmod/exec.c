@@ -352,8 +352,6 @@ void nrsim_exec_free(struct nrsim_model *m)
 
 /* ---- NEURONSIM_EXEC_F_RACE: the shadow (Documentation/races.rst) ---- */
 
-/* clock entries (nodes x chains) a subgraph's order may take */
-#define NRSIM_RACE_MAX_VC	(16U << 20)
 /* shadow cells all the variables of a subgraph may take together */
 #define NRSIM_RACE_VAR_CELLS	0x100000U
 
@@ -414,8 +412,9 @@ static unsigned int nrsim_race_space(const struct nrsim_sg *sg, u32 var_id)
 
 /*
  * The order of subgraph @xs's program and an empty shadow, in @xs->race:
- * 0, -E2BIG when its clocks would pass NRSIM_RACE_MAX_VC entries,
- * -ENOMEM, or -EINVAL from kbin_race_order().
+ * 0, -E2BIG when its clocks would pass KBIN_RACE_MAX_CLOCKS entries
+ * (kbin_race_words(); logged, ratelimited), -ENOMEM, or -EINVAL from
+ * kbin_race_words() or kbin_race_order().
  */
 static int nrsim_race_start(struct nrsim_exec_sg *xs)
 {
@@ -454,8 +453,12 @@ static int nrsim_race_start(struct nrsim_exec_sg *xs)
 	r->prog.block_sem = r->arrays + 2 * nq + nb;
 	r->prog.semaphores = g->semaphores;
 	ret = kbin_race_words(&r->prog, &w);
-	if (!ret && w.vc > NRSIM_RACE_MAX_VC)
-		ret = -E2BIG;
+	if (ret == -E2BIG)
+		pr_warn_ratelimited("model %u sg%02u: NEURONSIM_EXEC_F_RACE: the order needs %llu clock entries (%llu nodes x %u chains), over the limit %u (Documentation/races.rst)\n",
+				    xs->x->m->id, xs->index,
+				    (unsigned long long)w.vc,
+				    (unsigned long long)w.nodes,
+				    KBIN_PROG_ENGINES + nq, KBIN_RACE_MAX_CLOCKS);
 	if (ret)
 		goto fail;
 	ret = -ENOMEM;

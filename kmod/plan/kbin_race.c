@@ -10,27 +10,37 @@
 /* a semaphore's increment on a wait's side: no more than this counts */
 #define KBIN_RACE_NONE	0xffffffffU
 
+/* one more iteration of a long loop: let other tasks run now and then */
+static inline void kbin_race_tick(__u32 *ticks)
+{
+	if (!(++*ticks % KBIN_RACE_YIELD_EVERY))
+		kbin_yield();
+}
+
 /**
  * kbin_race_words() - the sizes of the arrays kbin_race_order() fills.
  * @p: the program.
  * @w: out: the sizes, in entries.
  *
- * Return: 0, or -EINVAL when @p has more than KBIN_PROG_MAX_QUEUES queues
- * or more than 2^32 - 1 nodes.
+ * Return: 0; -EINVAL when @p has more than KBIN_PROG_MAX_QUEUES queues
+ * or more than 2^32 - 1 nodes; -E2BIG when the clocks (@w->vc, set) would
+ * pass KBIN_RACE_MAX_CLOCKS entries.
  */
 int kbin_race_words(const struct kbin_race_prog *p, struct kbin_race_words *w)
 {
 	__u64 n = p->num_blocks, incs = p->num_blocks;
-	__u32 e, i;
+	__u32 e, i, ticks = 0;
 
 	if (p->num_queues > KBIN_PROG_MAX_QUEUES)
 		return -EINVAL;
 	for (e = 0; e < KBIN_PROG_ENGINES; e++) {
 		n += p->num[e];
-		for (i = 0; i < p->num[e]; i++)
+		for (i = 0; i < p->num[e]; i++) {
 			incs += (p->sync[e][i].update_mode == KBIN_PROG_UPDATE_INC) +
 				(p->sync[e][i].cls == KBIN_PROG_CLASS_DMA &&
 				 p->sync[e][i].add_value);
+			kbin_race_tick(&ticks);
+		}
 	}
 	if (n >= 0xffffffffULL || incs >= 0xffffffffULL)
 		return -EINVAL;
@@ -38,7 +48,7 @@ int kbin_race_words(const struct kbin_race_prog *p, struct kbin_race_words *w)
 	w->vc = n * (KBIN_PROG_ENGINES + p->num_queues);
 	w->incs = incs;
 	w->groups = incs;
-	return 0;
+	return w->vc > KBIN_RACE_MAX_CLOCKS ? -E2BIG : 0;
 }
 
 /**
@@ -100,7 +110,7 @@ int kbin_race_before(const struct kbin_race_order *o, __u32 a, __u32 b)
 static int kbin_race_layout(struct kbin_race_order *o)
 {
 	const struct kbin_race_prog *p = o->p;
-	__u32 c, b, n = 0;
+	__u32 c, b, n = 0, ticks = 0;
 
 	o->chains = KBIN_PROG_ENGINES + p->num_queues;
 	for (c = 0; c < KBIN_PROG_ENGINES; c++) {
@@ -117,13 +127,15 @@ static int kbin_race_layout(struct kbin_race_order *o)
 	if (n - o->base[KBIN_PROG_ENGINES] != p->num_blocks)
 		return -EINVAL;
 	/* blocks queue after queue: block b is node base[queue] + its id */
-	for (b = 0; b < p->num_blocks; b++)
+	for (b = 0; b < p->num_blocks; b++) {
 		if (p->block_queue[b] >= p->num_queues ||
 		    (b && p->block_queue[b] < p->block_queue[b - 1]) ||
 		    b - (o->base[KBIN_PROG_ENGINES + p->block_queue[b]] -
 			 o->base[KBIN_PROG_ENGINES]) >= p->queue_blocks[p->block_queue[b]] ||
 		    p->block_sem[b] >= p->semaphores)
 			return -EINVAL;
+		kbin_race_tick(&ticks);
+	}
 	o->nodes = n;
 	return 0;
 }
@@ -160,7 +172,7 @@ static int kbin_race_collect(struct kbin_race_order *o)
 {
 	const struct kbin_race_prog *p = o->p;
 	__u32 *at = o->sem_groups, s, e, i, k, n, sem[2], add[2], g;
-	__u32 nsem = p->semaphores;
+	__u32 nsem = p->semaphores, ticks = 0;
 
 	for (s = 0; s <= nsem; s++)
 		at[s] = 0;
@@ -172,9 +184,12 @@ static int kbin_race_collect(struct kbin_race_order *o)
 					return -EINVAL;
 				at[sem[k] + 1]++;
 			}
+			kbin_race_tick(&ticks);
 		}
-	for (i = 0; i < p->num_blocks; i++)
+	for (i = 0; i < p->num_blocks; i++) {
 		at[p->block_sem[i] + 1]++;
+		kbin_race_tick(&ticks);
+	}
 	for (s = 0; s < nsem; s++)
 		at[s + 1] += at[s];
 	o->num_incs = at[nsem];
@@ -190,10 +205,12 @@ static int kbin_race_collect(struct kbin_race_order *o)
 				in->pad = 0;
 				in->cum = add[k];
 			}
+			kbin_race_tick(&ticks);
 		}
 	for (i = 0; i < p->num_blocks; i++) {
 		struct kbin_race_inc *in = &o->incs[at[p->block_sem[i]]++];
 
+		kbin_race_tick(&ticks);
 		in->chain = KBIN_PROG_ENGINES + p->block_queue[i];
 		in->node = o->base[KBIN_PROG_ENGINES] + i;
 		in->pos = in->node - o->base[in->chain];
@@ -220,6 +237,7 @@ static int kbin_race_collect(struct kbin_race_order *o)
 				o->incs[i].cum += o->incs[i - 1].cum;
 			}
 			o->groups[g - 1].num++;
+			kbin_race_tick(&ticks);
 		}
 	}
 	at[nsem] = g;
@@ -273,12 +291,13 @@ static __u32 kbin_race_reach(const struct kbin_race_order *o,
  * The nodes a wait of node (@cw, @pw) for semaphore @s >= @v is ordered
  * after: per chain that increments @s, the increment that must have
  * happened even if every other chain's possible increments came first.
+ * *@reach: what all increments that may come before the wait add.
  * Return: how many written to @pred, or -1 when no schedule satisfies
  * the wait.
  */
 static int kbin_race_wait_preds(const struct kbin_race_order *o, __u32 s,
 				__u64 v, __u32 cw, __u32 pw, int pass,
-				__u32 *pred)
+				__u32 *pred, __u64 *reach)
 {
 	__u32 g0 = o->sem_groups[s], g1 = o->sem_groups[s + 1], g, k = 0;
 	__u32 avail[KBIN_RACE_MAX_CHAINS];
@@ -292,6 +311,7 @@ static int kbin_race_wait_preds(const struct kbin_race_order *o, __u32 s,
 		in = &o->incs[o->groups[g].first];
 		total += avail[g - g0] ? in[avail[g - g0] - 1].cum : 0;
 	}
+	*reach = total;
 	if (total < v)
 		return -1;
 	for (g = g0; g < g1; g++) {
@@ -315,6 +335,7 @@ static int kbin_race_step(struct kbin_race_order *o, __u32 c, __u32 pos,
 	__u32 pred[KBIN_RACE_MAX_CHAINS + 2];
 	__u32 node = o->base[c] + pos, pc, pp, k, j;
 	__u32 *vc = &o->vc[(__u64)node * o->chains];
+	__u64 reach = 0;
 	int n = 0;
 
 	if (c < KBIN_PROG_ENGINES) {
@@ -322,8 +343,14 @@ static int kbin_race_step(struct kbin_race_order *o, __u32 c, __u32 pos,
 
 		if (sy->wait_mode == KBIN_PROG_WAIT_GE)
 			n = kbin_race_wait_preds(o, sy->wait_sem, sy->wait_value,
-						 c, pos, pass, pred);
+						 c, pos, pass, pred, &reach);
 		if (n < 0) {
+			if (!*stuck) {
+				o->stuck_node = node;
+				o->stuck_sem = sy->wait_sem;
+				o->stuck_value = sy->wait_value;
+				o->stuck_reach = reach;
+			}
 			*stuck = 1;
 			n = 0;
 		}
@@ -354,20 +381,37 @@ static int kbin_race_step(struct kbin_race_order *o, __u32 c, __u32 pos,
 static int kbin_race_pass(struct kbin_race_order *o, int pass)
 {
 	__u32 done[KBIN_RACE_MAX_CHAINS] = { 0 };
-	__u32 c, left = o->nodes, steps = 0;
+	__u32 c, left = o->nodes, ticks = 0;
 	int progress = 1, stuck = 0;
 
+	o->stuck_node = KBIN_RACE_NONE;
+	o->stuck_sem = KBIN_RACE_NONE;
+	o->stuck_value = 0;
+	o->stuck_reach = 0;
+	/* each step, done or not, is O(chains^2): every one counts */
 	while (left && progress) {
 		progress = 0;
 		for (c = 0; c < o->chains; c++) {
-			while (done[c] < o->len[c] &&
-			       kbin_race_step(o, c, done[c], done, pass, &stuck)) {
+			while (done[c] < o->len[c]) {
+				kbin_race_tick(&ticks);
+				if (!kbin_race_step(o, c, done[c], done, pass, &stuck))
+					break;
 				done[c]++;
 				left--;
 				progress = 1;
-				if (!(++steps & 0xffff))
-					kbin_yield();
 			}
+		}
+	}
+	if (left && !stuck) {
+		/* a cycle of waits: name the first node left */
+		for (c = 0; c < o->chains && done[c] >= o->len[c]; c++)
+			;
+		o->stuck_node = o->base[c] + done[c];
+		o->stuck_reach = ~0ULL;
+		if (c < KBIN_PROG_ENGINES &&
+		    o->p->sync[c][done[c]].wait_mode == KBIN_PROG_WAIT_GE) {
+			o->stuck_sem = o->p->sync[c][done[c]].wait_sem;
+			o->stuck_value = o->p->sync[c][done[c]].wait_value;
 		}
 	}
 	if (left) {
@@ -378,6 +422,7 @@ static int kbin_race_pass(struct kbin_race_order *o, int pass)
 
 				memset(vc, 0, o->chains * sizeof(*vc));
 				vc[c] = done[c] + 1;
+				kbin_race_tick(&ticks);
 			}
 		stuck = 1;
 	}
@@ -404,7 +449,7 @@ static int kbin_race_pass(struct kbin_race_order *o, int pass)
 int kbin_race_order(struct kbin_race_order *o)
 {
 	const struct kbin_race_prog *p = o->p;
-	__u32 e, i, *t;
+	__u32 e, i, *t, ticks = 0;
 	int ret, pass;
 
 	ret = kbin_race_layout(o);
@@ -416,6 +461,7 @@ int kbin_race_order(struct kbin_race_order *o)
 		for (i = 0; i < p->num[e]; i++) {
 			const struct kbin_prog_sync *s = &p->sync[e][i];
 
+			kbin_race_tick(&ticks);
 			if (s->wait_mode == KBIN_PROG_WAIT_GE &&
 			    s->wait_sem >= p->semaphores)
 				return -EINVAL;
@@ -432,6 +478,7 @@ int kbin_race_order(struct kbin_race_order *o)
 	for (pass = 0; pass < (int)KBIN_RACE_MAX_PASSES; pass++) {
 		o->stuck = kbin_race_pass(o, pass);
 		o->passes = pass + 1;
+		kbin_yield();
 		if (pass && !memcmp(o->vc, o->prev,
 				    (__u64)o->nodes * o->chains * sizeof(*o->vc)))
 			break;
@@ -484,7 +531,7 @@ int kbin_race_dma_side(const struct kbin_gen *g,
 	struct kbin_race_span cur;
 	struct kbin_dma_walk w;
 	__u64 stride = 0, off, step, lo, part;
-	__u32 n, j, len = s->sizes[0];
+	__u32 n, j, len = s->sizes[0], ticks = 0;
 	int have = 0, ret;
 
 	if (space == KBIN_RACE_SBUF)
@@ -495,6 +542,7 @@ int kbin_race_dma_side(const struct kbin_gen *g,
 			    write, access);
 	kbin_dma_walk_init(&w, s);
 	while (kbin_dma_walk_row(&w, &off, &n, &step)) {
+		kbin_race_tick(&ticks);
 		if (!stride && step <= len) {
 			/* the row is one contiguous range */
 			n = n ? n : 1;
@@ -517,6 +565,7 @@ int kbin_race_dma_side(const struct kbin_gen *g,
 			continue;
 		}
 		for (j = 0; j < n; j++, off += step) {
+			kbin_race_tick(&ticks);
 			lo = stride ? off % stride : off;
 			part = stride ? off / stride : 0;
 			if (part >= KBIN_RACE_PARTS)
@@ -708,19 +757,85 @@ __u64 kbin_race_shadow_size(struct kbin_race_shadow *sh,
 	sh->var_shift = KBIN_RACE_CELL_SHIFT;
 	for (;;) {
 		cells = 0;
-		for (v = 0; v < sh->num_vars; v++)
+		for (v = 0; v < sh->num_vars; v++) {
 			cells += (sh->var_size[v] + (1ULL << sh->var_shift) - 1) >>
 				 sh->var_shift;
+			kbin_race_tick(&sh->ticks);
+		}
 		if (cells <= max_var_cells || sh->var_shift >= 40)
 			break;
 		sh->var_shift++;
 	}
 	for (v = 0; v < sh->num_vars; v++) {
+		kbin_race_tick(&sh->ticks);
 		sh->var_first[v] = n;
 		n += (sh->var_size[v] + (1ULL << sh->var_shift) - 1) >> sh->var_shift;
 	}
 	sh->num_cells = n;
 	return n;
+}
+
+/*
+ * Keep access @node (1 + the node) over bytes @a .. @b in one kind of a
+ * cell's slots (@n, @lo, @hi: KBIN_RACE_CELL_KEEP each, oldest first).
+ * A slot whose bytes the access covers is dropped (a later access to
+ * them meets this one first; for @reads only when the slot's read is
+ * ordered before this one: a later write after this read need not be
+ * after an unordered earlier one); a slot of the same node next to its bytes
+ * widens; else a free slot takes it; else the oldest slot is given up
+ * (Documentation/races.rst, the shadow).  A slot never stands for bytes
+ * its node did not touch: what the shadow reports is a conflict.
+ */
+static void kbin_race_keep(const struct kbin_race_order *o, int reads,
+			   __u32 *n, __u16 *lo, __u16 *hi, __u32 node,
+			   __u16 a, __u16 b)
+{
+	__u32 i, k = 0;
+
+	for (i = 0; i < KBIN_RACE_CELL_KEEP; i++)
+		if (n[i] == node && a <= hi[i] + 1 && lo[i] <= b + 1) {
+			lo[i] = lo[i] < a ? lo[i] : a;
+			hi[i] = hi[i] > b ? hi[i] : b;
+			return;
+		}
+	/* drop the covered ones, keep the rest in their order */
+	for (i = 0; i < KBIN_RACE_CELL_KEEP; i++) {
+		if (!n[i] || (a <= lo[i] && hi[i] <= b &&
+			      (!reads || kbin_race_before(o, n[i] - 1, node - 1))))
+			continue;
+		n[k] = n[i];
+		lo[k] = lo[i];
+		hi[k] = hi[i];
+		k++;
+	}
+	if (k == KBIN_RACE_CELL_KEEP) {
+		/* full: the oldest goes */
+		for (i = 1; i < KBIN_RACE_CELL_KEEP; i++) {
+			n[i - 1] = n[i];
+			lo[i - 1] = lo[i];
+			hi[i - 1] = hi[i];
+		}
+		k--;
+	}
+	n[k] = node;
+	lo[k] = a;
+	hi[k] = b;
+	for (i = k + 1; i < KBIN_RACE_CELL_KEEP; i++)
+		n[i] = 0;
+}
+
+/* the first slot of @n that touches @a .. @b and is not before @node */
+static __u32 kbin_race_conflict(const struct kbin_race_order *o,
+				const __u32 *n, const __u16 *lo,
+				const __u16 *hi, __u32 node, __u16 a, __u16 b)
+{
+	__u32 i;
+
+	for (i = 0; i < KBIN_RACE_CELL_KEEP; i++)
+		if (n[i] && n[i] - 1 != node && a <= hi[i] && lo[i] <= b &&
+		    !kbin_race_before(o, n[i] - 1, node))
+			return n[i];
+	return 0;
 }
 
 /*
@@ -732,16 +847,14 @@ static void kbin_race_cell(struct kbin_race_shadow *sh, struct kbin_race_cell *c
 			   const struct kbin_race_span *s, __u32 part, __u64 byte,
 			   __u16 a, __u16 b)
 {
-	__u32 prev = 0;
-	__u8 pw = 0;
+	__u32 prev, i;
+	__u8 pw = 1;
 
-	if (c->w && c->w - 1 != s->access && a <= c->whi && c->wlo <= b &&
-	    !kbin_race_before(sh->o, c->w - 1, s->access)) {
-		prev = c->w;
-		pw = 1;
-	} else if (s->write && c->r && c->r - 1 != s->access && a <= c->rhi &&
-		   c->rlo <= b && !kbin_race_before(sh->o, c->r - 1, s->access)) {
-		prev = c->r;
+	prev = kbin_race_conflict(sh->o, c->w, c->wlo, c->whi, s->access, a, b);
+	if (!prev && s->write) {
+		prev = kbin_race_conflict(sh->o, c->r, c->rlo, c->rhi, s->access,
+					  a, b);
+		pw = 0;
 	}
 	if (prev && !sh->found++) {
 		sh->first.prev = prev - 1;
@@ -755,14 +868,13 @@ static void kbin_race_cell(struct kbin_race_shadow *sh, struct kbin_race_cell *c
 		sh->first.byte = byte;
 	}
 	if (s->write) {
-		c->w = s->access + 1;
-		c->wlo = a;
-		c->whi = b;
-		c->r = 0;
+		kbin_race_keep(sh->o, 0, c->w, c->wlo, c->whi, s->access + 1, a, b);
+		/* the reads of the bytes it writes are behind it now */
+		for (i = 0; i < KBIN_RACE_CELL_KEEP; i++)
+			if (c->r[i] && a <= c->rlo[i] && c->rhi[i] <= b)
+				c->r[i] = 0;
 	} else {
-		c->r = s->access + 1;
-		c->rlo = a;
-		c->rhi = b;
+		kbin_race_keep(sh->o, 1, c->r, c->rlo, c->rhi, s->access + 1, a, b);
 	}
 }
 
@@ -785,10 +897,12 @@ static void kbin_race_sub(__u64 k, __u64 shift, __u64 lo, __u64 hi, __u16 *a,
  * @ctx: the struct kbin_race_shadow.
  * @s: the span; its access is a node of the shadow's order.
  *
- * Each cell the span touches: a read must be ordered after the cell's
- * last write, a write after its last write and its last read
+ * Each cell the span touches: a read must be ordered after the writes
+ * the cell keeps, a write after its writes and its reads
  * (kbin_race_before()), when they share a byte of the cell (a cell
- * keeps the bytes its last write and its last read touched); a
+ * keeps up to KBIN_RACE_CELL_KEEP writes and reads, each with the bytes
+ * it touched: a later access that covers an earlier one's bytes
+ * replaces it, else the oldest goes when they are all taken); a
  * violation is counted, the first one kept.
  * Accesses are given in the order they happen.  A span outside the
  * shadow (a variable without cells, bytes past its end) is not checked.
@@ -829,6 +943,7 @@ int kbin_race_shadow_access(void *ctx, const struct kbin_race_span *s)
 		if (s->space != KBIN_RACE_VAR && !(s->mask[p / 64] >> (p % 64) & 1))
 			continue;
 		for (k = lo; k <= hi && lo < cells; k++) {
+			kbin_race_tick(&sh->ticks);
 			kbin_race_sub(k, shift, s->lo, s->hi, &a, &b);
 			kbin_race_cell(sh, &sh->cells[base + (__u64)p * cells + k], s,
 				       s->space == KBIN_RACE_VAR ? 0 : p, k << shift,

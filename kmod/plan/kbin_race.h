@@ -30,6 +30,14 @@
 #define KBIN_RACE_MAX_PASSES	8U
 /* partitions a span's mask covers (SBUF and PSUM have at most 128) */
 #define KBIN_RACE_PARTS		128U
+/*
+ * clock entries (nodes x chains) of one order at most: kbin_race_words()
+ * refuses more (-E2BIG), so that @vc and @prev take at most 64 MiB each
+ * in the module and in the tools alike
+ */
+#define KBIN_RACE_MAX_CLOCKS	(16U << 20)
+/* loop iterations (nodes, cells, runs) between two kbin_yield() calls */
+#define KBIN_RACE_YIELD_EVERY	4096U
 
 /**
  * enum kbin_race_space - where a span lies.
@@ -158,6 +166,16 @@ struct kbin_race_group {
  * @stuck: 0, or 1 when some nodes are ordered after increments that
  *	cannot happen (a wait no schedule satisfies): their clocks are not
  *	final.
+ * @stuck_node: with @stuck, in the last pass: the first instruction
+ *	whose wait no schedule satisfies, or, when every wait can be met
+ *	but the waits wait on each other (a cycle), the first node of the
+ *	lowest chain left without a clock; U32_MAX without @stuck.
+ * @stuck_sem: the semaphore @stuck_node waits on (U32_MAX: a block, or
+ *	an instruction without a wait, behind one that is stuck).
+ * @stuck_value: the value it waits for (>=).
+ * @stuck_reach: the most the semaphore can have when @stuck_node
+ *	starts: what all increments not after it add together (for a
+ *	cycle, U64_MAX: not computed).
  */
 struct kbin_race_order {
 	const struct kbin_race_prog *p;
@@ -174,6 +192,10 @@ struct kbin_race_order {
 	__u32 *sem_groups;
 	__u32 passes;
 	int stuck;
+	__u32 stuck_node;
+	__u32 stuck_sem;
+	__u32 stuck_value;
+	__u64 stuck_reach;
 };
 
 /**
@@ -193,23 +215,28 @@ struct kbin_race_words {
 /* bytes of one shadow cell of SBUF and PSUM: log2 */
 #define KBIN_RACE_CELL_SHIFT	5U
 
+/* accesses of each kind (write, read) one shadow cell keeps */
+#define KBIN_RACE_CELL_KEEP	2U
+
 /**
- * struct kbin_race_cell - the shadow of one cell of simulated memory.
- * @w: 1 + the node that wrote it last, 0 none.
- * @r: 1 + the node that read it last since, 0 none.
- * @wlo: the first byte of the cell @w wrote, in units of the cell's
- *	bytes / 65536 when it is larger than 65536 bytes.
+ * struct kbin_race_cell - the shadow of one cell of simulated memory:
+ *	up to KBIN_RACE_CELL_KEEP writes and reads, each kept with the bytes
+ *	of the cell it touched (kbin_race_shadow_access() says which).
+ * @w: per slot, 1 + the node that wrote, 0 none.
+ * @r: per slot, 1 + the node that read since, 0 none.
+ * @wlo: per slot, the first byte of the cell its write touched, in units
+ *	of the cell's bytes / 65536 when it is larger than 65536 bytes.
  * @whi: the last one, the same way.
- * @rlo: the first byte @r read.
+ * @rlo: per slot, the first byte its read touched.
  * @rhi: the last one.
  */
 struct kbin_race_cell {
-	__u32 w;
-	__u32 r;
-	__u16 wlo;
-	__u16 whi;
-	__u16 rlo;
-	__u16 rhi;
+	__u32 w[KBIN_RACE_CELL_KEEP];
+	__u32 r[KBIN_RACE_CELL_KEEP];
+	__u16 wlo[KBIN_RACE_CELL_KEEP];
+	__u16 whi[KBIN_RACE_CELL_KEEP];
+	__u16 rlo[KBIN_RACE_CELL_KEEP];
+	__u16 rhi[KBIN_RACE_CELL_KEEP];
 };
 
 /**
@@ -259,6 +286,7 @@ struct kbin_race_violation {
  * @var_shift: log2 of the bytes of a variable's cell.
  * @found: violations found.
  * @first: the first one.
+ * @ticks: cells visited, for kbin_yield() every KBIN_RACE_YIELD_EVERY.
  */
 struct kbin_race_shadow {
 	const struct kbin_race_order *o;
@@ -274,6 +302,7 @@ struct kbin_race_shadow {
 	__u32 var_shift;
 	__u64 found;
 	struct kbin_race_violation first;
+	__u32 ticks;
 };
 
 __u64 kbin_race_shadow_size(struct kbin_race_shadow *sh,

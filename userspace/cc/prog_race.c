@@ -212,6 +212,33 @@ static uint32_t pr_cause(const struct kbin_race_order *o, uint32_t a,
 	return PROG_RACE_UNORDERED;
 }
 
+/*
+ * 1 when node @b is issued before node @a, so that the pair reads better
+ * as (@b, @a): by the order of their issuers (an instruction issues
+ * itself, a block its trigger), else by the issuers' positions on one
+ * engine, else (issuers unordered, or a block without a trigger) by node
+ * number.
+ */
+static int pr_issued_first(const struct kbin_race_order *o, uint32_t a,
+			   uint32_t b)
+{
+	uint32_t ca, pa, cb, pb, ia, ib;
+
+	if (pr_issuer(o, a, &ca, &pa) || pr_issuer(o, b, &cb, &pb))
+		return b < a;
+	ia = kbin_race_node(o, ca, pa);
+	ib = kbin_race_node(o, cb, pb);
+	if (ia == ib)	/* an instruction and the block it triggers */
+		return b == ib;
+	if (kbin_race_before(o, ib, ia))
+		return 1;
+	if (kbin_race_before(o, ia, ib))
+		return 0;
+	if (ca == cb)
+		return pb < pa;
+	return b < a;
+}
+
 static int pr_add_pair(struct prog_race *r, uint32_t sg,
 		       const struct kbin_race_span *x,
 		       const struct kbin_race_span *y,
@@ -232,7 +259,7 @@ static int pr_add_pair(struct prog_race *r, uint32_t sg,
 	}
 	p = &r->pairs[r->npairs++];
 	memset(p, 0, sizeof(*p));
-	if (x->access > y->access) {
+	if (pr_issued_first(o, x->access, y->access)) {
 		const struct kbin_race_span *t = x;
 
 		x = y;

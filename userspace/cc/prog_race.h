@@ -51,7 +51,9 @@ struct prog_race_side {
 /**
  * struct prog_race_pair - two unordered accesses with a conflicting byte.
  * @sg: the subgraph.
- * @a: the side of the lower node.
+ * @a: the side issued first: its issuer (the instruction itself, a
+ *	block's trigger) happens before @b's, or comes earlier on the same
+ *	engine; when the issuers are unordered, the side of the lower node.
  * @b: the other side.
  * @at: the first conflicting bytes found: space, var_id, [lo, hi) and
  *	the partitions both touch there.

@@ -17,7 +17,8 @@ build/bin/ programs:
     slices of a track that do not overlap, every flow one "s" inside a
     trigger slice and one "f" at the start of its block's slice, and the
     trace agrees with the replay's -j report (instructions, blocks, end);
-  - "races" finds no race in the demo program, exits 2 on errors;
+  - "races" finds no race in the demo program, exits 2 on errors and
+    on a deadlocking program (naming the wait no schedule satisfies);
   - a deadlocking program (mkneff bad deadlock) compiles, and its replay
     exits 1 saying where each engine waits; a trigger-count mismatch
     (mkneff bad trigger-count) is refused at compile time, no plan written;
@@ -339,6 +340,21 @@ def main():
        w == {"index": 0, "opcode": 0x41, "semaphore": 4, "wanted": 2, "current": 1} and
        '"errno":"EDEADLK"' in r2.stderr.replace(" ", ""),
        r1.stdout + r1.stderr + r2.stdout + r2.stderr)
+
+    r3 = run(CC, "races", dl)
+    r4 = run(CC, "races", "-j", dl)
+    try:
+        w = json.loads(r4.stdout)["subgraphs"][0]["stuck_at"]
+    except (ValueError, KeyError, IndexError, TypeError):
+        w = None
+    ok("races of a deadlock: exit 2, the first wait no schedule satisfies named",
+       r3.returncode == 2 and
+       "sg00: stuck: dve instruction 0 (opcode 0x41) waits for semaphore 4 >= 2, "
+       "and at most 1 can be added before it" in r3.stdout and
+       r4.returncode == 2 and w is not None and
+       {k: w.get(k) for k in ("engine", "instruction", "semaphore", "wanted", "reachable")} ==
+       {"engine": "dve", "instruction": 0, "semaphore": 4, "wanted": 2, "reachable": 1},
+       r3.stdout + r3.stderr + r4.stdout + r4.stderr)
 
     tc = os.path.join(tmp, "tc.neff")
     tcp = os.path.join(tmp, "tc.kbin")

@@ -26,7 +26,9 @@ static const char usage_races[] =
 	"bytes, the cause and the nearest semaphore that would order them.  A\n"
 	"model that is not a KBIN plan is compiled first.\n"
 	"\n"
-	"Exit status: 0 no race, 1 races, 2 an error.\n"
+	"Exit status: 0 no race, 1 races, 2 an error or a stuck order: a wait\n"
+	"that no schedule satisfies (the program would hang there; the report\n"
+	"names it, and the pairs after it are not all found).\n"
 	"\n"
 	"  -j, --json      print JSON\n"
 	"  --schedules N   also replay the program in N jittered schedules and\n"
@@ -104,6 +106,23 @@ static void cc_why(char *buf, size_t cap, const struct prog_race *r,
 		 a, p->sem, p->inc_sum, w, p->wait_value);
 }
 
+/* why subgraph @s's order is stuck: its first wait no schedule satisfies */
+static void cc_stuck(char *buf, size_t cap, const struct prog_race *r, uint32_t s)
+{
+	const struct kbin_race_order *o = &r->sg[s].order;
+	char n[160];
+
+	prog_race_name(r, s, o->stuck_node, n, sizeof(n));
+	if (o->stuck_sem == UINT32_MAX)
+		snprintf(buf, cap, "%s cannot start: the waits before it wait on each other", n);
+	else if (o->stuck_reach == UINT64_MAX)
+		snprintf(buf, cap, "%s waits for semaphore %u >= %u, and the increments it needs come after it (a cycle of waits)",
+			 n, o->stuck_sem, o->stuck_value);
+	else
+		snprintf(buf, cap, "%s waits for semaphore %u >= %u, and at most %" PRIu64 " can be added before it in any schedule",
+			 n, o->stuck_sem, o->stuck_value, (uint64_t)o->stuck_reach);
+}
+
 static void cc_races_text(const char *in, const struct prog_race *r)
 {
 	uint32_t i, s;
@@ -125,9 +144,11 @@ static void cc_races_text(const char *in, const struct prog_race *r)
 			       p->seen ? "ended in one order" : "not both ended");
 	}
 	for (s = 0; s < r->nsg; s++)
-		if (r->sg[s].stuck)
-			printf("%s: %s: a wait no schedule satisfies: the order after it is incomplete\n",
-			       in, r->sg[s].name);
+		if (r->sg[s].stuck) {
+			cc_stuck(why, sizeof(why), r, s);
+			printf("%s: %s: stuck: %s: no schedule gets past it, the order after it is incomplete (exit status 2)\n",
+			       in, r->sg[s].name, why);
+		}
 	printf("%s: %u pairs (%" PRIu64 " same-engine-triggers, %" PRIu64 " triggers-ordered, %" PRIu64 " unordered) in %u subgraphs, %" PRIu64 " accesses, %" PRIu64 " spans\n",
 	       in, r->npairs, r->by_cause[PROG_RACE_SAME_ENGINE],
 	       r->by_cause[PROG_RACE_TRIGGERS_ORDERED],
@@ -184,7 +205,7 @@ static json_t *cc_races_json(const char *in, const struct prog_race *r)
 		cc_why(why, sizeof(why), r, p);
 		json_array_append_new(pairs, json_pack("{s:o,s:s,s:o,s:o,s:o,s:s,s:i,s:s}",
 			"subgraph", json_text(r->sg[p->sg].name),
-			"kind", p->a.write && p->b.write ? "W/W" : "R/W",
+			"kind", !p->a.write ? "R/W" : p->b.write ? "W/W" : "W/R",
 			"a", cc_side_json(r, p, &p->a), "b", cc_side_json(r, p, &p->b),
 			"bytes", at, "cause", prog_race_cause_str(p->cause),
 			"semaphore", p->sem, "why", why));
@@ -195,11 +216,37 @@ static json_t *cc_races_json(const char *in, const struct prog_race *r)
 	for (s = 0; s < r->nsg; s++) {
 		const struct prog_race_sg *g = &r->sg[s];
 
-		json_array_append_new(sgs, json_pack("{s:o,s:I,s:I,s:I,s:I,s:b,s:I}",
+		json_t *o = json_pack("{s:o,s:I,s:I,s:I,s:I,s:b,s:I}",
 			"name", json_text(g->name), "nodes", (json_int_t)g->nodes,
 			"chains", (json_int_t)g->chains, "spans", (json_int_t)g->spans,
 			"passes", (json_int_t)g->passes, "stuck", g->stuck,
-			"pairs", (json_int_t)g->pairs));
+			"pairs", (json_int_t)g->pairs);
+
+		if (g->stuck) {
+			const struct kbin_race_order *ord = &g->order;
+			uint32_t c, pos;
+			json_t *w;
+
+			kbin_race_node_at(ord, ord->stuck_node, &c, &pos);
+			cc_stuck(why, sizeof(why), r, s);
+			w = c < KBIN_PROG_ENGINES ?
+			    json_pack("{s:s,s:I}", "engine", kbin_dma_engine_str(c + 1),
+				      "instruction", (json_int_t)pos) :
+			    json_pack("{s:o,s:I}", "queue",
+				      json_text(kbin_view_str(r->v,
+					g->queues[c - KBIN_PROG_ENGINES].name)),
+				      "block", (json_int_t)pos);
+			if (ord->stuck_sem != UINT32_MAX) {
+				json_object_set_new(w, "semaphore", json_integer(ord->stuck_sem));
+				json_object_set_new(w, "wanted", json_integer(ord->stuck_value));
+				json_object_set_new(w, "reachable", ord->stuck_reach == UINT64_MAX ?
+						    json_null() :
+						    json_integer((json_int_t)ord->stuck_reach));
+			}
+			json_object_set_new(w, "text", json_text(why));
+			json_object_set_new(o, "stuck_at", w);
+		}
+		json_array_append_new(sgs, o);
 	}
 	return json_pack("{s:o,s:I,s:{s:I,s:I,s:I},s:I,s:I,s:I,s:I,s:o,s:o}",
 			 "model", json_text(in), "count", (json_int_t)r->npairs,
@@ -215,7 +262,7 @@ static json_t *cc_races_json(const char *in, const struct prog_race *r)
 
 /*
  * The command, given its words from "races" on.  Return: the exit
- * status: 0 no race, 1 races, 2 an error.
+ * status: 0 no race, 1 races, 2 an error or a stuck order.
  */
 static int run(int argc, char **argv)
 {
@@ -270,8 +317,14 @@ static int run(int argc, char **argv)
 		struct nscc_err err = { "" };
 
 		if (nscc_bir_compile_file_names(argv[1], &buf, &len, &names, &err)) {
+			size_t k = strlen(argv[1]);
+			const char *m = err.msg;
+
+			/* the message may name the file already: name it once */
+			if (!strncmp(m, argv[1], k) && !strncmp(m + k, ": ", 2))
+				m += k + 2;
 			e.err = EINVAL;
-			tool_error(&e, "%s", err.msg);
+			tool_error(&e, "%s", m);
 			goto out;
 		}
 		for (uint32_t k = 0; k < KBIN_PROG_ENGINES; k++) {
@@ -294,6 +347,9 @@ static int run(int argc, char **argv)
 		if (ret == -ENODATA)
 			tool_error(&e, "the plan has no program (KBIN v%u, no program section)",
 				   v.hdr->version);
+		else if (ret == -E2BIG)
+			tool_error(&e, "a subgraph's order needs more than %u clock entries (nodes x chains), the limit of the module and of this tool (Documentation/races.rst)",
+				   KBIN_RACE_MAX_CLOCKS);
 		else
 			tool_error(&e, "race detection failed (%s)", strerror(-ret));
 		goto out;
@@ -342,6 +398,9 @@ static int run(int argc, char **argv)
 		}
 	}
 	status = r->npairs || shadow ? 1 : 0;
+	for (uint32_t k = 0; k < r->nsg; k++)
+		if (r->sg[k].stuck)
+			status = 2;	/* the analysis is incomplete */
 out:
 	prog_race_free(r);
 	nscc_prog_names_free(&names);
