@@ -542,15 +542,41 @@ out:
  * engine by engine, then blocks queue by queue): chain by chain, position
  * by position, the order pr_group_spans() keeps inside a group.
  */
+/* block @b of @dv (node @node): its descriptors' sides into @emit */
+static int pr_block_footprint(const struct kbin_view *v, uint32_t sg,
+			      const struct kbin_dma_sg_view *dv, uint32_t b,
+			      uint32_t node, kbin_race_emit_fn emit, void *ctx)
+{
+	const struct kbin_gen *g = kbin_gen_target(v->hdr->target_gen);
+	const struct kbin_dma_block *blk = &dv->blocks[b];
+	uint32_t d;
+	int ret;
+
+	for (d = 0; d < blk->num_descs; d++) {
+		const struct kbin_dma_desc *ds =
+			&dv->descs[blk->first_desc - dv->first_desc + d];
+
+		ret = kbin_race_dma_side(g, &ds->from,
+					 pr_space(v, sg, ds->from.var_id),
+					 0, node, emit, ctx);
+		ret = ret ? ret :
+		      kbin_race_dma_side(g, &ds->to,
+					 pr_space(v, sg, ds->to.var_id),
+					 1, node, emit, ctx);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int pr_footprints(struct prog_race *r, uint32_t sg,
 			 const struct kbin_dma_sg_view *dv,
 			 const struct kbin_prog_sg_view *pv, int compute,
 			 struct pr_spans *sp)
 {
 	const struct kbin_view *v = r->v;
-	const struct kbin_gen *g = kbin_gen_target(v->hdr->target_gen);
 	const struct kbin_race_order *o = &r->sg[sg].order;
-	uint32_t b, d, e, i;
+	uint32_t b, e, i;
 	int ret;
 
 	for (e = 0; compute && e < KBIN_PROG_ENGINES; e++)
@@ -567,24 +593,11 @@ static int pr_footprints(struct prog_race *r, uint32_t sg,
 				return ret;
 		}
 	for (b = 0; b < dv->num_blocks; b++) {
-		const struct kbin_dma_block *blk = &dv->blocks[b];
-		uint32_t node = o->base[KBIN_PROG_ENGINES] + b;
-
 		r->accesses++;
-		for (d = 0; d < blk->num_descs; d++) {
-			const struct kbin_dma_desc *ds =
-				&dv->descs[blk->first_desc - dv->first_desc + d];
-
-			ret = kbin_race_dma_side(g, &ds->from,
-						 pr_space(v, sg, ds->from.var_id),
-						 0, node, pr_emit, sp);
-			ret = ret ? ret :
-			      kbin_race_dma_side(g, &ds->to,
-						 pr_space(v, sg, ds->to.var_id),
-						 1, node, pr_emit, sp);
-			if (ret)
-				return ret;
-		}
+		ret = pr_block_footprint(v, sg, dv, b,
+					 o->base[KBIN_PROG_ENGINES] + b, pr_emit, sp);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -792,12 +805,10 @@ static int pr_node_footprint(const struct prog_race *r, uint32_t sg,
 			     uint32_t node, kbin_race_emit_fn emit, void *ctx)
 {
 	const struct kbin_view *v = r->v;
-	const struct kbin_gen *g = kbin_gen_target(v->hdr->target_gen);
 	const struct prog_race_sg *s = &r->sg[sg];
 	struct kbin_dma_sg_view dv = { 0 };
 	struct kbin_prog_sg_view pv;
-	uint32_t c, pos, d;
-	int ret;
+	uint32_t c, pos;
 
 	kbin_race_node_at(&s->order, node, &c, &pos);
 	if (c < KBIN_PROG_ENGINES) {
@@ -812,26 +823,9 @@ static int pr_node_footprint(const struct prog_race *r, uint32_t sg,
 	}
 	if (!v->dma || kbin_view_dma_sg(v, sg, &dv))
 		return 0;
-	{
-		const struct kbin_dma_block *blk =
-			&dv.blocks[node - s->order.base[KBIN_PROG_ENGINES]];
-
-		for (d = 0; d < blk->num_descs; d++) {
-			const struct kbin_dma_desc *ds =
-				&dv.descs[blk->first_desc - dv.first_desc + d];
-
-			ret = kbin_race_dma_side(g, &ds->from,
-						 pr_space(v, sg, ds->from.var_id),
-						 0, node, emit, ctx);
-			ret = ret ? ret :
-			      kbin_race_dma_side(g, &ds->to,
-						 pr_space(v, sg, ds->to.var_id),
-						 1, node, emit, ctx);
-			if (ret)
-				return ret;
-		}
-	}
-	return 0;
+	return pr_block_footprint(v, sg, &dv,
+				  node - s->order.base[KBIN_PROG_ENGINES], node,
+				  emit, ctx);
 }
 
 /**

@@ -288,6 +288,17 @@ static void rt_shadow(struct kbin_race_shadow *sh, struct rt_prog *t, int e,
 	kbin_race_shadow_access(sh, &sp);
 }
 
+/* an empty shadow of @t's SBUF and PSUM in @sh: 0, or -ENOMEM */
+static int rt_shadow_new(struct kbin_race_shadow *sh, struct rt_prog *t,
+			 const struct kbin_gen *g, __u64 *var_first)
+{
+	memset(sh, 0, sizeof(*sh));
+	sh->o = &t->o;
+	sh->var_first = var_first;
+	sh->cells = calloc(kbin_race_shadow_size(sh, g, 0) + 1, sizeof(*sh->cells));
+	return sh->cells ? 0 : -ENOMEM;
+}
+
 /*
  * The shadow keeps a write that a later write to other bytes of the same
  * cell does not cover: PE writes bytes 0..3 of SBUF partition 0, ACT
@@ -310,11 +321,7 @@ TEST(shadow_keeps_uncovered_write)
 	rt_instr(&t, ACT, 0, 0, -1);
 	rt_instr(&t, POOL, 0, 0, -1);
 	ASSERT_EQ(0, rt_order(&t));
-	memset(&sh, 0, sizeof(sh));
-	sh.o = &t.o;
-	sh.var_first = vf;
-	sh.cells = calloc(kbin_race_shadow_size(&sh, g, 0) + 1, sizeof(*sh.cells));
-	ASSERT_NE(NULL, sh.cells);
+	ASSERT_EQ(0, rt_shadow_new(&sh, &t, g, vf));
 	rt_shadow(&sh, &t, PE, 1, 0, 4);
 	rt_shadow(&sh, &t, ACT, 1, 4, 8);
 	EXPECT_EQ(0, sh.found);
@@ -325,11 +332,7 @@ TEST(shadow_keeps_uncovered_write)
 	free(sh.cells);
 
 	/* two reads of different bytes, then a write of the first's */
-	memset(&sh, 0, sizeof(sh));
-	sh.o = &t.o;
-	sh.var_first = vf;
-	sh.cells = calloc(kbin_race_shadow_size(&sh, g, 0) + 1, sizeof(*sh.cells));
-	ASSERT_NE(NULL, sh.cells);
+	ASSERT_EQ(0, rt_shadow_new(&sh, &t, g, vf));
 	rt_shadow(&sh, &t, PE, 0, 32, 36);
 	rt_shadow(&sh, &t, ACT, 0, 36, 40);
 	rt_shadow(&sh, &t, POOL, 1, 32, 36);
@@ -347,11 +350,7 @@ TEST(shadow_keeps_uncovered_write)
 	rt_instr(&t, ACT, 0, 0, 1);
 	rt_instr(&t, POOL, 1, 1, -1);
 	ASSERT_EQ(0, rt_order(&t));
-	memset(&sh, 0, sizeof(sh));
-	sh.o = &t.o;
-	sh.var_first = vf;
-	sh.cells = calloc(kbin_race_shadow_size(&sh, g, 0) + 1, sizeof(*sh.cells));
-	ASSERT_NE(NULL, sh.cells);
+	ASSERT_EQ(0, rt_shadow_new(&sh, &t, g, vf));
 	rt_shadow(&sh, &t, PE, 0, 64, 68);
 	rt_shadow(&sh, &t, ACT, 0, 64, 72);
 	rt_shadow(&sh, &t, POOL, 1, 64, 68);
@@ -366,11 +365,7 @@ TEST(shadow_keeps_uncovered_write)
 	rt_instr(&t, ACT, 1, 1, 2);
 	rt_instr(&t, POOL, 2, 1, -1);
 	ASSERT_EQ(0, rt_order(&t));
-	memset(&sh, 0, sizeof(sh));
-	sh.o = &t.o;
-	sh.var_first = vf;
-	sh.cells = calloc(kbin_race_shadow_size(&sh, g, 0) + 1, sizeof(*sh.cells));
-	ASSERT_NE(NULL, sh.cells);
+	ASSERT_EQ(0, rt_shadow_new(&sh, &t, g, vf));
 	rt_shadow(&sh, &t, PE, 1, 0, 4);
 	rt_shadow(&sh, &t, ACT, 1, 4, 8);
 	rt_shadow(&sh, &t, POOL, 0, 0, 4);
