@@ -442,7 +442,7 @@ ynl-gen:
 # version, under DESTDIR/usr/src/neuronsim-VERSION (make deb uses it with
 # a DESTDIR).  dkms-install: that, then dkms add, build and install for
 # the running kernel (KERNELRELEASE= for another), as root;
-# dkms-uninstall: dkms remove --all and the sources.
+# dkms-uninstall: dkms remove --all of every version and their sources.
 DKMS_SRC := $(DESTDIR)/usr/src/neuronsim-$(NSIM_VERSION)
 KERNELRELEASE ?= $(shell uname -r)
 .PHONY: dkms-src dkms-install dkms-uninstall deb
@@ -458,14 +458,16 @@ dkms-install:
 	dkms build -m neuronsim -v $(NSIM_VERSION) -k $(KERNELRELEASE)
 	dkms install -m neuronsim -v $(NSIM_VERSION) -k $(KERNELRELEASE)
 dkms-uninstall:
-	@if dkms status -m neuronsim -v $(NSIM_VERSION) 2>/dev/null | grep -q .; then \
-		echo "dkms remove -m neuronsim -v $(NSIM_VERSION) --all"; \
-		dkms remove -m neuronsim -v $(NSIM_VERSION) --all; fi
+	@for v in $$(dkms status -m neuronsim 2>/dev/null | sed -n 's|^neuronsim/\([^,:]*\)[,:].*|\1|p' | sort -u); do \
+		echo "dkms remove -m neuronsim -v $$v --all"; \
+		dkms remove -m neuronsim -v $$v --all; \
+		rm -rf $(DESTDIR)/usr/src/neuronsim-$$v; done
 	rm -rf $(DKMS_SRC)
 
 # the Debian package: DKMS source, commands, libneuronsim, headers,
-# neuronsim.pc, the udev rule (scripts/deb.sh)
-deb: default
+# neuronsim.pc, the udev rule (scripts/deb.sh).  It needs no kernel
+# headers here: DKMS builds the module on the machine it is installed on.
+deb: progs libneuronsim
 	bash scripts/deb.sh
 
 # Not Kbuild's clean: for an external module it deletes every object file

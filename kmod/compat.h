@@ -56,4 +56,15 @@ static inline struct nlattr **nrsim_dump_attrs(struct netlink_callback *cb)
 #endif
 }
 
+/*
+ * 6.7 (and the 6.1.y and 6.6.y stable releases it was backported to,
+ * Debian's 6.1 among them): a generic netlink multicast group's flags can
+ * ask for CAP_SYS_ADMIN, which the "runs" event group needs
+ * (Documentation/security.rst).  A kernel without it would let any user
+ * subscribe: refuse to build instead.
+ */
+#ifndef GENL_MCAST_CAP_SYS_ADMIN
+#error "no GENL_MCAST_CAP_SYS_ADMIN: needs 6.7, or 6.1.y/6.6.y with its backport"
+#endif
+
 #endif /* _NEURONSIM_COMPAT_H */

@@ -79,7 +79,12 @@ files_ok() {
 		[ -e "$root$f" ] || { echo "missing: $f"; return 1; }
 	done
 	grep -q '^neuronsim:' "$root/etc/group" || { echo "no group neuronsim"; return 1; }
-	fresh_run "$root" "neuronsim-cc --help > /dev/null 2>&1 || neuronsim-cc 2>&1 | grep -qi usage; pkg-config --exists neuronsim 2>/dev/null || test -f /usr/lib/pkgconfig/neuronsim.pc"
+	# each must hold: the command runs, and pkg-config resolves the
+	# library with what the package's Depends pulled in
+	fresh_run "$root" "neuronsim-cc --help > /dev/null" ||
+		{ echo "neuronsim-cc --help failed"; return 1; }
+	fresh_run "$root" "pkg-config --cflags --libs neuronsim" ||
+		{ echo "pkg-config neuronsim failed"; return 1; }
 }
 files_ok > "$out/files.log" 2>&1 &&
 	result ok "commands, libneuronsim, headers, neuronsim.pc, udev rule, group neuronsim installed" ||

@@ -14,7 +14,11 @@
 #   /usr/include/                    libneuronsim.h and the uapi headers
 #   /lib/udev/rules.d/60-neuronsim.rules   the nodes: group neuronsim, 0660
 #
-# Depends: dkms and the libraries the commands link.  Documentation/
+# Depends: dkms, adduser (postinst's addgroup), libnl's development
+# packages (neuronsim.pc names libnl-genl-3.0 and libnl-3.0, which
+# pkg-config resolves for a program built against libneuronsim), and
+# the libraries the commands link, as dpkg knows them on the machine
+# that builds the package: build it on the release it is for.  Documentation/
 # running.rst, "DKMS"; scripts/deb-check.sh installs the package in a
 # fresh root and boots the module DKMS built.
 set -euo pipefail
@@ -50,8 +54,8 @@ Version: $ver
 Architecture: amd64
 Maintainer: neuronsim developers <neuronsim@localhost>
 Installed-Size: $size
-Depends: dkms, ${libdeps}libc6
-Recommends: linux-headers-amd64
+Depends: dkms, adduser, libnl-3-dev, libnl-genl-3-dev, ${libdeps}libc6
+Recommends: linux-headers-amd64 | linux-headers-generic
 Section: kernel
 Priority: optional
 Description: simulated AWS Neuron device: kernel module (DKMS) and tools
@@ -70,7 +74,9 @@ cat > "$root/DEBIAN/postinst" <<POSTINST
 set -e
 if [ "\$1" = configure ]; then
 	getent group neuronsim > /dev/null || addgroup --system neuronsim
-	dkms add -m neuronsim -v $ver > /dev/null 2>&1 || true
+	# already added on a reinstall: that is the only failure let pass
+	dkms status -m neuronsim -v $ver 2>/dev/null | grep -q . ||
+		dkms add -m neuronsim -v $ver
 	for b in /lib/modules/*/build; do
 		[ -e "\$b/Makefile" ] || continue
 		k=\$(basename "\$(dirname "\$b")")
