@@ -59,7 +59,7 @@ cp "$deb" "$root/root/pkg/"
 
 # 1. apt: the headers, then the package (dkms and the libraries with it)
 if fresh_run "$root" "export DEBIAN_FRONTEND=noninteractive; apt-get update -q &&
-	apt-get install -y -q --no-install-recommends $hdrs &&
+	apt-get install -y -q --no-install-recommends $hdrs pkgconf &&
 	apt-get install -y -q --no-install-recommends /root/pkg/$(basename "$deb")" \
 	> "$out/apt.log" 2>&1; then
 	result ok "apt installs ${hdrs}and $(basename "$deb") in a fresh bookworm root"
@@ -79,8 +79,9 @@ files_ok() {
 		[ -e "$root$f" ] || { echo "missing: $f"; return 1; }
 	done
 	grep -q '^neuronsim:' "$root/etc/group" || { echo "no group neuronsim"; return 1; }
-	# each must hold: the command runs, and pkg-config resolves the
-	# library with what the package's Depends pulled in
+	# each must hold: the command runs, and pkg-config (installed with
+	# the headers, as a developer has it) resolves the library with what
+	# the package's Depends pulled in
 	fresh_run "$root" "neuronsim-cc --help > /dev/null" ||
 		{ echo "neuronsim-cc --help failed"; return 1; }
 	fresh_run "$root" "pkg-config --cflags --libs neuronsim" ||
