@@ -398,16 +398,8 @@ static void *nrsim_race_alloc(u64 n, size_t size)
 /* the race space of var @var_id of @sg */
 static unsigned int nrsim_race_space(const struct nrsim_sg *sg, u32 var_id)
 {
-	unsigned int st;
-
-	if (var_id >= sg->nmem)
-		return KBIN_RACE_VAR;
-	st = kbin_kind(sg->mrs[var_id].type)->storage;
-	if (st == KBIN_STORAGE_SBUF)
-		return KBIN_RACE_SBUF;
-	if (st == KBIN_STORAGE_PSUM)
-		return KBIN_RACE_PSUM;
-	return KBIN_RACE_VAR;
+	return var_id < sg->nmem ? kbin_race_space(sg->mrs[var_id].type) :
+				   KBIN_RACE_VAR;
 }
 
 /*

@@ -5,6 +5,7 @@
  */
 #include "kbin_compat.h"
 #include "kbin_dma.h"
+#include "kbin_kind.h"
 #include "kbin_race.h"
 
 /* a semaphore's increment on a wait's side: no more than this counts */
@@ -49,6 +50,27 @@ int kbin_race_words(const struct kbin_race_prog *p, struct kbin_race_words *w)
 	w->incs = incs;
 	w->groups = incs;
 	return w->vc > KBIN_RACE_MAX_CLOCKS ? -E2BIG : 0;
+}
+
+/**
+ * kbin_race_space() - the space in which the accesses of a variable of
+ * kind @mr_type are compared (Documentation/races.rst, "Footprints").
+ * @mr_type: its mem_ref kind; an unknown one counts as a variable.
+ *
+ * Return: KBIN_RACE_SBUF or KBIN_RACE_PSUM for a kind stored there (its
+ * bytes are compared per partition), else KBIN_RACE_VAR (compared by
+ * var_id and byte).
+ */
+unsigned int kbin_race_space(__u32 mr_type)
+{
+	switch (kbin_kind(mr_type)->storage) {
+	case KBIN_STORAGE_SBUF:
+		return KBIN_RACE_SBUF;
+	case KBIN_STORAGE_PSUM:
+		return KBIN_RACE_PSUM;
+	default:
+		return KBIN_RACE_VAR;
+	}
 }
 
 /**

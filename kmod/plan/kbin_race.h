@@ -309,6 +309,7 @@ __u64 kbin_race_shadow_size(struct kbin_race_shadow *sh,
 			    const struct kbin_gen *g, __u64 max_var_cells);
 int kbin_race_shadow_access(void *ctx, const struct kbin_race_span *s);
 
+unsigned int kbin_race_space(__u32 mr_type);
 int kbin_race_words(const struct kbin_race_prog *p, struct kbin_race_words *w);
 int kbin_race_order(struct kbin_race_order *o);
 void kbin_race_node_at(const struct kbin_race_order *o, __u32 node,

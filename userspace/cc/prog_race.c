@@ -84,16 +84,9 @@ static unsigned int pr_space(const struct kbin_view *v, uint32_t sg,
 			     uint32_t var_id)
 {
 	const struct kbin_mem_ref_set *set = kbin_view_set(v, sg);
-	unsigned int st;
 
-	if (!set || var_id >= set->nmem)
-		return KBIN_RACE_VAR;
-	st = kbin_kind(set->mem[var_id].mr_type)->storage;
-	if (st == KBIN_STORAGE_SBUF)
-		return KBIN_RACE_SBUF;
-	if (st == KBIN_STORAGE_PSUM)
-		return KBIN_RACE_PSUM;
-	return KBIN_RACE_VAR;
+	return set && var_id < set->nmem ?
+	       kbin_race_space(set->mem[var_id].mr_type) : KBIN_RACE_VAR;
 }
 
 /* a set of reported (a, b) node pairs: open addressing */
